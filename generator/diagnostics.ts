@@ -1,0 +1,82 @@
+// User-facing problems found while generating. Every phase before `write` reports
+// problems as values, never by throwing, so the CLI can print all of them at once
+// and exit without touching the output folder.
+
+export interface SourceLocation {
+  /** Path of the file, as given by the user (relative paths stay relative). */
+  readonly file: string;
+  /** 1-based line. */
+  readonly line: number;
+  /** 1-based column. */
+  readonly col: number;
+}
+
+export interface Diagnostic {
+  readonly location: SourceLocation | { readonly file: string };
+  /** What is wrong and how to fix it, one sentence or two. */
+  readonly message: string;
+}
+
+/** Thrown only to unwind a phase after diagnostics were recorded; never escapes the pipeline. */
+export class DiagnosticsError extends Error {
+  constructor(readonly diagnostics: readonly Diagnostic[]) {
+    super(diagnostics.map(formatDiagnostic).join("\n"));
+    this.name = "DiagnosticsError";
+  }
+}
+
+export function formatLocation(location: Diagnostic["location"]): string {
+  return "line" in location ? `${location.file}:${location.line}:${location.col}` : location.file;
+}
+
+/** `mcp.yaml:12:5: unknown key "descripton" (did you mean "description"?)` */
+export function formatDiagnostic(diagnostic: Diagnostic): string {
+  return `${formatLocation(diagnostic.location)}: ${diagnostic.message}`;
+}
+
+/** Orders diagnostics by file, then position, so output is stable whatever found them first. */
+export function sortDiagnostics(diagnostics: readonly Diagnostic[]): Diagnostic[] {
+  const key = (d: Diagnostic) => d.location;
+  return [...diagnostics].sort((a, b) => {
+    const la = key(a);
+    const lb = key(b);
+    if (la.file !== lb.file) return la.file < lb.file ? -1 : 1;
+    const pa = "line" in la ? la.line * 1e6 + la.col : 0;
+    const pb = "line" in lb ? lb.line * 1e6 + lb.col : 0;
+    if (pa !== pb) return pa - pb;
+    return a.message < b.message ? -1 : a.message > b.message ? 1 : 0;
+  });
+}
+
+/** Damerau-free Levenshtein distance, enough for did-you-mean hints. */
+export function editDistance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    let previous = row[0]!;
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const current = row[j]!;
+      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, previous + (a[i - 1] === b[j - 1] ? 0 : 1));
+      previous = current;
+    }
+  }
+  return row[b.length]!;
+}
+
+/** The closest candidate within a distance that scales with the word, or undefined. */
+export function didYouMean(word: string, candidates: Iterable<string>): string | undefined {
+  let best: string | undefined;
+  let bestDistance = Math.max(2, Math.floor(word.length / 3)) + 1;
+  for (const candidate of candidates) {
+    const distance = editDistance(word.toLowerCase(), candidate.toLowerCase());
+    if (distance < bestDistance) {
+      best = candidate;
+      bestDistance = distance;
+    }
+  }
+  return best;
+}
+
+export function quote(value: string): string {
+  return JSON.stringify(value);
+}

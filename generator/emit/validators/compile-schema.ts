@@ -1,0 +1,1144 @@
+// Ahead-of-time JSON Schema → TypeScript validator compiler.
+//
+// Each schema becomes a plain function `(value: unknown) => ValidationIssue | undefined`
+// made of straight-line checks: no schema interpretation, no `new Function`, no runtime
+// dependency beyond the three helpers in runtime/validation.ts. The function returns the
+// first issue it finds (ajv-style message, JSON pointer path) and allocates nothing when
+// the value is valid.
+//
+// How the generated code is shaped:
+// - Keywords are emitted in ajv's order: type, $ref, const/enum, the in-place applicators
+//   (allOf, anyOf, oneOf, not, if/then/else), then number, string, array and object
+//   keywords, each family behind a type guard unless `type` already settled it.
+// - A check fails either by returning an issue ("return" mode) or, inside a schema that is
+//   only being tried (an anyOf branch, `not`, `if`, `contains`, `propertyNames`), by
+//   `break`ing out of a labeled block ("break" mode).
+// - Every $ref target is compiled once into a private helper function (so recursive
+//   schemas work); the caller prefixes the helper's issue path with its own location.
+// - Instance paths are built only when an issue is created.
+// - Code is generated first and pruned after: a binding, label, constant or helper that the
+//   kept code does not mention is left out, so the output passes --noUnusedLocals.
+// - Comparisons against const/enum literals are written `(value as unknown) === …` so
+//   TypeScript does not narrow the value to a literal type that later checks contradict.
+//
+// `format` is treated as an annotation: in 2020-12 it only asserts when a format-assertion
+// vocabulary is required, and mcp-gen never validates formats.
+
+import { docComment, jsonLiteral, stringLiteral } from "../escape.js";
+import { Code, LocalNames, mentionsIn, pathExpression, stripLiteralsAndComments, type PathPart } from "./code.js";
+import {
+  analyzeSchema,
+  fillsDefaults,
+  hasDefault,
+  hasOwn,
+  isJsonObject,
+  isRefOnly,
+  resolvePointer,
+  type JsonObject,
+  type SchemaAnalysis,
+} from "./schema-check.js";
+
+export type SchemaDialect = "2020-12" | "draft-07";
+
+export interface ValidatorSpec {
+  /** Name of the exported function, e.g. "validateGetForecastInput" (a valid identifier; caller guarantees uniqueness). */
+  name: string;
+  /** The schema as plain JSON. Only local refs ("#", "#/$defs/X", "#/definitions/X", any JSON pointer into this schema) remain. */
+  schema: unknown;
+  dialect: SchemaDialect;
+  /** Fill missing object properties from `default` (like ajv useDefaults). */
+  applyDefaults: boolean;
+  /** Optional doc comment text (plain text) for the function. */
+  doc?: string;
+}
+
+export interface SchemaProblem {
+  /** JSON pointer into spec.schema, e.g. "/properties/a/pattern" */
+  pointer: string;
+  message: string;
+}
+
+export type RuntimeHelper = "deepEqual" | "codePointLength" | "pointerToken";
+
+export interface CompiledValidator {
+  /** TypeScript source: module-level constants, the exported function, then private helper functions. */
+  code: string;
+  /** Runtime helpers the code uses; the caller writes the import (and imports the type ValidationIssue itself). */
+  helpers: Set<RuntimeHelper>;
+  /** Schema problems found; when non-empty, `code` is empty. */
+  problems: SchemaProblem[];
+}
+
+const runtimeHelpers: readonly RuntimeHelper[] = ["deepEqual", "codePointLength", "pointerToken"];
+
+export function compileValidator(spec: ValidatorSpec): CompiledValidator {
+  if (!/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(spec.name)) {
+    throw new TypeError(`compileValidator: ${JSON.stringify(spec.name)} is not a valid function name`);
+  }
+  const analysis = analyzeSchema(spec.schema, spec.dialect);
+  if (analysis.problems.length > 0) return { code: "", helpers: new Set(), problems: analysis.problems };
+  return new ValidatorCompiler(spec, analysis).compile();
+}
+
+// ---------------------------------------------------------------------------------------
+// JSON types the value may still have at a point of the generated code, as a bit set.
+// "number" is INTEGER | FRACTION, so `type: "integer"` narrows precisely.
+
+const NULL = 1;
+const BOOLEAN = 2;
+const OBJECT = 4;
+const ARRAY = 8;
+const STRING = 16;
+const INTEGER = 32;
+const FRACTION = 64;
+const NUMBER = INTEGER | FRACTION;
+const ANY = NULL | BOOLEAN | OBJECT | ARRAY | STRING | NUMBER;
+
+function typeNameMask(name: string): number {
+  switch (name) {
+    case "null":
+      return NULL;
+    case "boolean":
+      return BOOLEAN;
+    case "object":
+      return OBJECT;
+    case "array":
+      return ARRAY;
+    case "string":
+      return STRING;
+    case "integer":
+      return INTEGER;
+    default:
+      return NUMBER;
+  }
+}
+
+/** The type of a JSON value (for enum/const members). */
+function valueMask(value: unknown): number {
+  if (value === null) return NULL;
+  if (Array.isArray(value)) return ARRAY;
+  switch (typeof value) {
+    case "boolean":
+      return BOOLEAN;
+    case "string":
+      return STRING;
+    case "number":
+      return Number.isInteger(value) ? INTEGER : FRACTION;
+    default:
+      return OBJECT;
+  }
+}
+
+/**
+ * A condition that is true when `value` is NOT of any type in `allowed`. Written with
+ * typeof/Array.isArray so TypeScript narrows the value after the check.
+ */
+function notOfTypes(value: string, allowed: number): string {
+  const parts: string[] = [];
+  if (allowed & OBJECT) {
+    // typeof null and typeof [] are "object" too.
+    if (allowed & NULL && allowed & ARRAY) parts.push(`typeof ${value} !== "object"`);
+    else if (allowed & ARRAY) parts.push(`typeof ${value} !== "object" || ${value} === null`);
+    else if (allowed & NULL) parts.push(`typeof ${value} !== "object" || Array.isArray(${value})`);
+    else parts.push(`typeof ${value} !== "object" || ${value} === null || Array.isArray(${value})`);
+  } else {
+    if (allowed & ARRAY) parts.push(`!Array.isArray(${value})`);
+    if (allowed & NULL) parts.push(`${value} !== null`);
+  }
+  if (allowed & BOOLEAN) parts.push(`typeof ${value} !== "boolean"`);
+  if (allowed & STRING) parts.push(`typeof ${value} !== "string"`);
+  if ((allowed & NUMBER) === NUMBER) parts.push(`typeof ${value} !== "number"`);
+  else if (allowed & INTEGER) parts.push(`typeof ${value} !== "number" || !Number.isInteger(${value})`);
+  if (parts.length === 1) return parts[0]!;
+  return parts.map((part) => (part.includes("||") ? `(${part})` : part)).join(" && ");
+}
+
+/** Guard for a keyword family when the value may also be of other types. */
+function familyGuard(value: string, family: number, possible: number): string {
+  switch (family) {
+    case STRING:
+      return `typeof ${value} === "string"`;
+    case NUMBER:
+      return `typeof ${value} === "number"`;
+    case ARRAY:
+      return `Array.isArray(${value})`;
+    default:
+      // Drop the null/array tests when the value cannot be null/an array here.
+      return [
+        `typeof ${value} === "object"`,
+        ...(possible & NULL ? [`${value} !== null`] : []),
+        ...(possible & ARRAY ? [`!Array.isArray(${value})`] : []),
+      ].join(" && ");
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+
+type Mode = { readonly kind: "return" } | { readonly kind: "break"; readonly label: string };
+
+/** Where the code being generated stands. */
+interface Context {
+  readonly names: LocalNames;
+  /** Identifier holding the instance. */
+  readonly value: string;
+  /** Instance location, for issue paths. */
+  readonly path: readonly PathPart[];
+  readonly mode: Mode;
+  /** Whether `default`s are filled here (only along properties, allOf and $ref). */
+  readonly defaults: boolean;
+  /** JSON types the value may still have (a bit set); TypeScript's view is never wider. */
+  readonly types: number;
+}
+
+interface HelperFunction {
+  readonly name: string;
+  readonly pointer: string;
+  readonly defaults: boolean;
+  code?: string;
+}
+
+interface Constant {
+  readonly name: string;
+  readonly declaration: string;
+}
+
+/** The keywords of each type-specific family; a schema without any of them emits no guard for it. */
+const numberKeywords = ["maximum", "exclusiveMaximum", "minimum", "exclusiveMinimum", "multipleOf"];
+const stringKeywords = ["maxLength", "minLength", "pattern"];
+const arrayKeywords = ["maxItems", "minItems", "items", "prefixItems", "additionalItems", "uniqueItems", "contains"];
+const objectKeywords = [
+  "properties",
+  "required",
+  "maxProperties",
+  "minProperties",
+  "dependentRequired",
+  "dependencies",
+  "dependentSchemas",
+  "propertyNames",
+  "patternProperties",
+  "additionalProperties",
+];
+
+/** Item types for which uniqueItems may compare with a Map (SameValueZero equals deepEqual on them). */
+const SCALAR = NULL | BOOLEAN | STRING | NUMBER;
+
+/** Above this length, uniqueItems over scalar items uses a Map instead of comparing all pairs. */
+const uniqueItemsMapThreshold = 16;
+
+/** Mutable per-compilation state: constants and helper functions shared by the generated functions. */
+class ValidatorCompiler {
+  private readonly constants: Constant[] = [];
+  private readonly constantsByKey = new Map<string, Constant>();
+  private readonly constantCounters = new Map<string, number>();
+  private readonly helpers: HelperFunction[] = [];
+  private readonly helpersByKey = new Map<string, HelperFunction>();
+  private readonly usedHelperNames = new Set<string>();
+
+  constructor(
+    private readonly spec: ValidatorSpec,
+    private readonly analysis: SchemaAnalysis,
+  ) {}
+
+  compile(): CompiledValidator {
+    const { spec } = this;
+    const rootDefaults = spec.applyDefaults && this.fillsDefaults(spec.schema);
+    let mainBody: Code;
+    if (this.analysis.rootReferenced) {
+      // The root is also a $ref target: share one compiled body.
+      mainBody = new Code();
+      mainBody.end(`return ${this.helperFor("", rootDefaults)}(value);`);
+    } else {
+      mainBody = this.functionBody(spec.schema, rootDefaults);
+    }
+    // The doc comment holds user text, so it is added only after the identifier scans below.
+    const main = `export function ${spec.name}(${this.parameter(mainBody)}): ValidationIssue | undefined {\n${mainBody.render("  ")}\n}`;
+
+    // Compile helpers until no new ones are requested (compiling one may request others).
+    for (let i = 0; i < this.helpers.length; i++) {
+      const helper = this.helpers[i]!;
+      const body = this.functionBody(resolvePointer(spec.schema, helper.pointer), helper.defaults);
+      helper.code = `function ${helper.name}(${this.parameter(body)}): ValidationIssue | undefined {\n${body.render("  ")}\n}`;
+    }
+
+    // Keep only what the exported function reaches: code generated for a branch that was
+    // later found to be always true may have requested helpers or constants nobody uses.
+    const reachable: string[] = [main];
+    const reachableNames = new Set<string>();
+    for (let i = 0; i < reachable.length; i++) {
+      const stripped = stripLiteralsAndComments(reachable[i]!);
+      for (const helper of this.helpers) {
+        if (!reachableNames.has(helper.name) && mentionsIn(stripped, helper.name)) {
+          reachableNames.add(helper.name);
+          reachable.push(helper.code!);
+        }
+      }
+    }
+    const allCode = stripLiteralsAndComments(reachable.join("\n"));
+    const constants = this.constants.filter((c) => mentionsIn(allCode, c.name)).map((c) => c.declaration);
+    const helperFunctions = this.helpers.filter((h) => reachableNames.has(h.name)).map((h) => h.code!);
+    const sections = [
+      ...(constants.length > 0 ? [constants.join("\n")] : []),
+      docComment(spec.doc) + main,
+      ...helperFunctions,
+    ];
+    return {
+      code: `${sections.join("\n\n")}\n`,
+      helpers: new Set(runtimeHelpers.filter((name) => mentionsIn(allCode, name))),
+      problems: [],
+    };
+  }
+
+  /** `value: unknown`, or `_value` when the body never looks at the value (e.g. schema `true`). */
+  private parameter(body: Code): string {
+    return body.mentions("value") ? "value: unknown" : "_value: unknown";
+  }
+
+  private functionBody(schema: unknown, defaults: boolean): Code {
+    const body = new Code();
+    const context: Context = {
+      names: new LocalNames(),
+      value: "value",
+      path: [],
+      mode: { kind: "return" },
+      defaults,
+      types: ANY,
+    };
+    this.emitSchema(schema, context, body);
+    if (!body.terminated) body.line("return undefined;");
+    return body;
+  }
+
+  // -------------------------------------------------------------------------------------
+  // Module-level names
+
+  private moduleName(base: string): string {
+    return `${this.spec.name}_${base}`;
+  }
+
+  /** A hoisted module-level constant, shared by identical declarations. */
+  private constant(kind: string, key: string, initializer: string, typeAnnotation = ""): string {
+    const dedupeKey = `${kind}\n${key}`;
+    const existing = this.constantsByKey.get(dedupeKey);
+    if (existing !== undefined) return existing.name;
+    const index = this.constantCounters.get(kind) ?? 0;
+    this.constantCounters.set(kind, index + 1);
+    const name = this.moduleName(`${kind}${index}`);
+    const constant = { name, declaration: `const ${name}${typeAnnotation} = ${initializer};` };
+    this.constants.push(constant);
+    this.constantsByKey.set(dedupeKey, constant);
+    return name;
+  }
+
+  private regExpConstant(pattern: string): string {
+    return this.constant("pattern", pattern, `new RegExp(${stringLiteral(pattern)}, "u")`);
+  }
+
+  /** The helper function validating the subschema at `pointer` (compiled later, once per variant). */
+  private helperFor(pointer: string, defaults: boolean): string {
+    const key = `${defaults ? "defaults" : "plain"}\n${pointer}`;
+    const existing = this.helpersByKey.get(key);
+    if (existing !== undefined) return existing.name;
+    const tokens =
+      pointer === ""
+        ? []
+        : pointer
+            .slice(1)
+            .split("/")
+            .map((t) => t.replace(/~1/g, "/").replace(/~0/g, "~"));
+    let base: string;
+    if (tokens.length === 0) base = "root";
+    else if (tokens.length === 2 && (tokens[0] === "$defs" || tokens[0] === "definitions"))
+      base = `def_${sanitizeName(tokens[1]!)}`;
+    else base = `ref_${sanitizeName(tokens.join("_"))}`;
+    // A target that fills defaults gets a second variant for places defaults must not reach.
+    if (!defaults && this.spec.applyDefaults && this.fillsDefaults(resolvePointer(this.spec.schema, pointer))) {
+      base += "_noDefaults";
+    }
+    let name = this.moduleName(base);
+    for (let n = 2; this.usedHelperNames.has(name); n++) name = this.moduleName(`${base}_${n}`);
+    this.usedHelperNames.add(name);
+    const helper: HelperFunction = { name, pointer, defaults };
+    this.helpers.push(helper);
+    this.helpersByKey.set(key, helper);
+    return name;
+  }
+
+  private fillsDefaults(schema: unknown): boolean {
+    return fillsDefaults(this.spec.schema, schema, this.spec.dialect, this.analysis.refTargets);
+  }
+
+  // -------------------------------------------------------------------------------------
+  // Failing
+
+  private fail(context: Context, message: string): string {
+    if (context.mode.kind === "break") return `break ${context.mode.label};`;
+    return `return { path: ${pathExpression(context.path)}, message: ${message} };`;
+  }
+
+  private failIf(out: Code, context: Context, condition: string, message: string): void {
+    out.line(`if (${condition}) ${this.fail(context, message)}`);
+  }
+
+  private failAlways(out: Code, context: Context, message: string): void {
+    out.end(this.fail(context, message));
+  }
+
+  // -------------------------------------------------------------------------------------
+  // Schemas
+
+  /**
+   * Emits the checks of `schema` for `context.value` into `out`. Returns the types the
+   * value may have after these checks (narrowed by `type`), for code that follows in the
+   * same block.
+   */
+  private emitSchema(schema: unknown, context: Context, out: Code): number {
+    if (schema === true) return context.types;
+    if (!isJsonObject(schema)) {
+      this.failAlways(out, context, stringLiteral("boolean schema is false"));
+      return 0;
+    }
+    if (isRefOnly(schema, this.spec.dialect)) {
+      // draft-07: $ref replaces the whole schema; siblings are ignored.
+      this.emitRef(schema["$ref"] as string, context, out);
+      return context.types;
+    }
+    let current = context;
+    if (schema["type"] !== undefined) {
+      current = { ...current, types: this.emitType(schema["type"], current, out) };
+    }
+    const steps: Array<(c: Context) => Context | void> = [
+      (c) => (typeof schema["$ref"] === "string" ? this.emitRef(schema["$ref"], c, out) : undefined),
+      (c) => this.emitConstAndEnum(schema, c, out),
+      (c) => this.emitAllOf(schema, c, out),
+      (c) => this.emitAnyOf(schema, c, out),
+      (c) => this.emitOneOf(schema, c, out),
+      (c) => this.emitNot(schema, c, out),
+      (c) => this.emitConditional(schema, c, out),
+      (c) => this.emitFamily(NUMBER, schema, c, out, (body, fc) => this.emitNumberKeywords(schema, fc, body)),
+      (c) => this.emitFamily(STRING, schema, c, out, (body, fc) => this.emitStringKeywords(schema, fc, body)),
+      (c) => this.emitFamily(ARRAY, schema, c, out, (body, fc) => this.emitArrayKeywords(schema, fc, body)),
+      (c) => this.emitFamily(OBJECT, schema, c, out, (body, fc) => this.emitObjectKeywords(schema, fc, body)),
+    ];
+    for (const step of steps) {
+      if (out.terminated) return 0;
+      current = step(current) ?? current;
+    }
+    return out.terminated ? 0 : current.types;
+  }
+
+  /**
+   * Emits `schema` for a value read from `source` (a property, item or key): binds it to a
+   * fresh local only if the generated checks use it.
+   */
+  private emitForNewValue(
+    schema: unknown,
+    source: string,
+    nameHint: string,
+    path: readonly PathPart[],
+    context: Context,
+    defaults: boolean,
+    out: Code,
+  ): void {
+    const variable = context.names.fresh(nameHint);
+    const body = new Code();
+    this.emitSchema(schema, { ...context, value: variable, path, defaults, types: ANY }, body);
+    if (body.mentions(variable)) out.line(`const ${variable} = ${source};`);
+    out.append(body);
+  }
+
+  /**
+   * Emits `schema` in break mode: the returned fragment breaks to `label` when the value
+   * does not match. `canFail` is false when nothing can break (always matches),
+   * `canPass` false when it always breaks.
+   */
+  private tryMatch(
+    schema: unknown,
+    context: Context,
+    labelHint: string,
+  ): { label: string; body: Code; types: number; canFail: boolean; canPass: boolean } {
+    const label = context.names.fresh(labelHint);
+    const body = new Code();
+    // Defaults are never filled while only trying a schema: a failed try must leave no trace.
+    const types = this.emitSchema(schema, { ...context, mode: { kind: "break", label }, defaults: false }, body);
+    return { label, body, types, canFail: body.mentions(label), canPass: !body.terminated };
+  }
+
+  // -------------------------------------------------------------------------------------
+  // type, $ref, const, enum
+
+  private emitType(type: unknown, context: Context, out: Code): number {
+    const names = (typeof type === "string" ? [type] : (type as string[])).filter((n) => typeof n === "string");
+    const allowed = names.reduce((mask, name) => mask | typeNameMask(name), 0);
+    const message = stringLiteral(`must be ${names.join(",")}`);
+    if ((context.types & ~allowed) === 0) return context.types; // already known to hold
+    if ((context.types & allowed) === 0) {
+      this.failAlways(out, context, message);
+      return 0;
+    }
+    this.failIf(out, context, notOfTypes(context.value, allowed), message);
+    return context.types & allowed;
+  }
+
+  private emitRef(ref: string, context: Context, out: Code): void {
+    const pointer = this.analysis.refTargets.get(ref)!;
+    const defaults = context.defaults && this.fillsDefaults(resolvePointer(this.spec.schema, pointer));
+    const helper = this.helperFor(pointer, defaults);
+    if (context.mode.kind === "break") {
+      out.line(`if (${helper}(${context.value}) !== undefined) break ${context.mode.label};`);
+      return;
+    }
+    const issue = context.names.fresh("issue");
+    out.line(`const ${issue} = ${helper}(${context.value});`);
+    if (context.path.length === 0) {
+      out.line(`if (${issue} !== undefined) return ${issue};`);
+    } else {
+      // The helper reports paths relative to the referenced value; prefix ours.
+      out.line(
+        `if (${issue} !== undefined) return { path: ${pathExpression(context.path)} + ${issue}.path, message: ${issue}.message };`,
+      );
+    }
+  }
+
+  private emitConstAndEnum(schema: JsonObject, context: Context, out: Code): void {
+    if (hasOwn(schema, "const")) {
+      this.emitEqualsOneOf([schema["const"]], context, out, "must be equal to constant");
+    }
+    if (Array.isArray(schema["enum"]) && !out.terminated) {
+      this.emitEqualsOneOf(schema["enum"], context, out, "must be equal to one of the allowed values");
+    }
+  }
+
+  private emitEqualsOneOf(members: readonly unknown[], context: Context, out: Code, message: string): void {
+    // Members whose type the value can no longer have cannot match.
+    const candidates = members.filter((m) => (valueMask(m) & context.types) !== 0);
+    if (candidates.length === 0) {
+      this.failAlways(out, context, stringLiteral(message));
+      return;
+    }
+    const primitives = candidates.filter((m) => m === null || typeof m !== "object");
+    const structured = candidates.filter((m) => m !== null && typeof m === "object");
+    const value = context.value;
+    const conditions: string[] = [];
+    if (primitives.length > 4) {
+      const literals = primitives.map((m) => jsonLiteral(m));
+      const set = this.constant(
+        "values",
+        literals.join(","),
+        `new Set<unknown>([${literals.join(", ")}])`,
+        ": ReadonlySet<unknown>",
+      );
+      conditions.push(`!${set}.has(${value})`);
+    } else {
+      for (const member of primitives) conditions.push(`(${value} as unknown) !== ${jsonLiteral(member)}`);
+    }
+    for (const member of structured) {
+      const literal = this.constant("value", JSON.stringify(member), dataLiteral(member), ": unknown");
+      conditions.push(`!deepEqual(${value}, ${literal})`);
+    }
+    this.failIf(out, context, conditions.join(" && "), stringLiteral(message));
+  }
+
+  // -------------------------------------------------------------------------------------
+  // allOf, anyOf, oneOf, not, if/then/else (all apply to the same value)
+
+  private emitAllOf(schema: JsonObject, context: Context, out: Code): Context | void {
+    const branches = schema["allOf"];
+    if (!Array.isArray(branches)) return;
+    let types = context.types;
+    for (const branch of branches) {
+      if (out.terminated) break;
+      // Every branch must hold, so a branch's checks are simply inlined; defaults flow in.
+      types = this.emitSchema(branch, { ...context, types }, out);
+    }
+    return { ...context, types };
+  }
+
+  private emitAnyOf(schema: JsonObject, context: Context, out: Code): void {
+    const branches = schema["anyOf"];
+    if (!Array.isArray(branches)) return;
+    const anyOfLabel = context.names.fresh("anyOf");
+    const tries = [];
+    for (const branch of branches) {
+      const attempt = this.tryMatch(branch, context, "branch");
+      if (!attempt.canFail) return; // this branch always matches, so anyOf holds
+      if (!attempt.canPass) continue; // this branch never matches
+      attempt.body.end(`break ${anyOfLabel};`); // matched
+      tries.push(attempt);
+    }
+    const message = stringLiteral("must match a schema in anyOf");
+    if (tries.length === 0) {
+      this.failAlways(out, context, message);
+      return;
+    }
+    // anyOf: { branch: { ...checks; break anyOf (matched) } ...; fail }
+    const block = new Code();
+    for (const attempt of tries) block.labeled(attempt.label, attempt.body);
+    this.failAlways(block, context, message);
+    out.labeled(anyOfLabel, block);
+  }
+
+  private emitOneOf(schema: JsonObject, context: Context, out: Code): void {
+    const branches = schema["oneOf"];
+    if (!Array.isArray(branches)) return;
+    const matches = context.names.fresh("matches");
+    let alwaysMatching = 0;
+    const tries = [];
+    for (const branch of branches) {
+      const attempt = this.tryMatch(branch, context, "branch");
+      if (!attempt.canFail) alwaysMatching++;
+      else if (attempt.canPass) {
+        attempt.body.line(`${matches}++;`);
+        tries.push(attempt);
+      }
+    }
+    const message = stringLiteral("must match exactly one schema in oneOf");
+    if (alwaysMatching > 1 || (tries.length === 0 && alwaysMatching === 0)) {
+      this.failAlways(out, context, message);
+      return;
+    }
+    if (tries.length === 0) return; // exactly one branch, always matching
+    // Count the matching branches; exactly one may match.
+    out.line(`let ${matches} = ${alwaysMatching};`);
+    for (const attempt of tries) out.labeled(attempt.label, attempt.body);
+    this.failIf(out, context, `${matches} !== 1`, message);
+  }
+
+  private emitNot(schema: JsonObject, context: Context, out: Code): void {
+    if (!hasOwn(schema, "not")) return;
+    const attempt = this.tryMatch(schema["not"], context, "not");
+    const message = stringLiteral("must NOT be valid");
+    if (!attempt.canFail) {
+      this.failAlways(out, context, message);
+      return;
+    }
+    if (!attempt.canPass) return;
+    // not: { ...checks (break when the value does not match); fail (it matched) }
+    this.failAlways(attempt.body, context, message);
+    out.labeled(attempt.label, attempt.body);
+  }
+
+  private emitConditional(schema: JsonObject, context: Context, out: Code): void {
+    if (!hasOwn(schema, "if")) return;
+    const hasThen = hasOwn(schema, "then");
+    const hasElse = hasOwn(schema, "else");
+    if (!hasThen && !hasElse) return;
+    // then/else apply for real (their issue is reported as is), but never fill defaults:
+    // which branch applies depends on the value, like anyOf.
+    const branchContext = { ...context, defaults: false };
+    const attempt = this.tryMatch(schema["if"], context, "if");
+    if (!attempt.canFail) {
+      if (hasThen) this.emitSchema(schema["then"], branchContext, out);
+      return;
+    }
+    if (!attempt.canPass) {
+      if (hasElse) this.emitSchema(schema["else"], branchContext, out);
+      return;
+    }
+    // The "then" checks run inside the "if" block, where the value is narrowed like "if" left it.
+    if (hasThen) this.emitSchema(schema["then"], { ...branchContext, types: attempt.types }, attempt.body);
+    if (!hasElse) {
+      // if: { ...if checks (break when not matching); ...then checks }
+      out.labeled(attempt.label, attempt.body);
+      return;
+    }
+    // conditional: { if: { ...if checks; ...then checks; break conditional } ...else checks }
+    const conditionalLabel = context.names.fresh("conditional");
+    attempt.body.end(`break ${conditionalLabel};`);
+    const block = new Code();
+    block.labeled(attempt.label, attempt.body);
+    this.emitSchema(schema["else"], branchContext, block);
+    out.labeled(conditionalLabel, block);
+  }
+
+  // -------------------------------------------------------------------------------------
+  // Type-specific keyword families
+
+  /**
+   * Emits one family's keywords. They only constrain values of that type, so unless the
+   * value is known to have it they go behind a guard.
+   */
+  private emitFamily(
+    family: number,
+    schema: JsonObject,
+    context: Context,
+    out: Code,
+    emit: (body: Code, context: Context) => void,
+  ): void {
+    if ((context.types & family) === 0) return;
+    const body = new Code();
+    emit(body, { ...context, types: context.types & family });
+    if (body.isEmpty) return;
+    if ((context.types & ~family) === 0) out.append(body);
+    else out.block(`if (${familyGuard(context.value, family, context.types)})`, body);
+  }
+
+  private emitNumberKeywords(schema: JsonObject, context: Context, out: Code): void {
+    if (!numberKeywords.some((k) => typeof schema[k] === "number")) return;
+    const value = context.value;
+    const limits: Array<[keyword: string, failsWhen: string, message: string]> = [
+      ["maximum", ">", "<="],
+      ["exclusiveMaximum", ">=", "<"],
+      ["minimum", "<", ">="],
+      ["exclusiveMinimum", "<=", ">"],
+    ];
+    for (const [keyword, failsWhen, requirement] of limits) {
+      const limit = schema[keyword];
+      if (typeof limit !== "number") continue;
+      this.failIf(
+        out,
+        context,
+        `${value} ${failsWhen} ${numberLiteral(limit)}`,
+        stringLiteral(`must be ${requirement} ${limit}`),
+      );
+    }
+    const divisor = schema["multipleOf"];
+    if (typeof divisor === "number") {
+      const message = stringLiteral(`must be multiple of ${divisor}`);
+      if (Number.isInteger(divisor)) {
+        // Exact for any finite value: % on doubles does not round.
+        this.failIf(out, context, `${value} % ${numberLiteral(divisor)} !== 0`, message);
+      } else {
+        // A fractional divisor such as 0.01 has no exact binary form, so value / divisor
+        // is an integer only up to rounding: allow a few units in the last place.
+        const quotient = context.names.fresh("quotient");
+        out.line(`const ${quotient} = ${value} / ${numberLiteral(divisor)};`);
+        this.failIf(
+          out,
+          context,
+          `Math.abs(${quotient} - Math.round(${quotient})) > Math.abs(${quotient}) * 4 * Number.EPSILON`,
+          message,
+        );
+      }
+    }
+  }
+
+  private emitStringKeywords(schema: JsonObject, context: Context, out: Code): void {
+    if (!stringKeywords.some((k) => schema[k] !== undefined)) return;
+    const value = context.value;
+    const maxLength = schema["maxLength"];
+    const minLength = schema["minLength"];
+    const needsLength = typeof maxLength === "number" || (typeof minLength === "number" && minLength > 0);
+    if (needsLength) {
+      // Lengths count code points: a surrogate pair is two UTF-16 units but one character.
+      // A string has between length/2 and length code points, so only strings in between
+      // the bounds need counting. (The cast keeps this valid where TypeScript narrowed more.)
+      const length = context.names.fresh("length");
+      out.line(`const ${length} = (${value} as string).length;`);
+      if (typeof maxLength === "number") {
+        const message = stringLiteral(`must NOT have more than ${maxLength} characters`);
+        this.failIf(
+          out,
+          context,
+          `${length} > ${maxLength} && (${length} > ${2 * maxLength} || codePointLength(${value}) > ${maxLength})`,
+          message,
+        );
+      }
+      if (typeof minLength === "number" && minLength > 0) {
+        const message = stringLiteral(`must NOT have fewer than ${minLength} characters`);
+        const condition =
+          minLength === 1
+            ? `${length} === 0`
+            : `${length} < ${minLength} || (${length} < ${2 * minLength} && codePointLength(${value}) < ${minLength})`;
+        this.failIf(out, context, condition, message);
+      }
+    }
+    const pattern = schema["pattern"];
+    if (typeof pattern === "string") {
+      const regExp = this.regExpConstant(pattern);
+      this.failIf(out, context, `!${regExp}.test(${value})`, stringLiteral(`must match pattern "${pattern}"`));
+    }
+  }
+
+  private emitArrayKeywords(schema: JsonObject, context: Context, out: Code): void {
+    if (!arrayKeywords.some((k) => hasOwn(schema, k))) return;
+    const names = context.names;
+    const array = names.fresh("array");
+    const length = names.fresh("length");
+    const body = new Code();
+    const maxItems = schema["maxItems"];
+    if (typeof maxItems === "number") {
+      this.failIf(body, context, `${length} > ${maxItems}`, stringLiteral(`must NOT have more than ${maxItems} items`));
+    }
+    const minItems = schema["minItems"];
+    if (typeof minItems === "number" && minItems > 0) {
+      this.failIf(
+        body,
+        context,
+        `${length} < ${minItems}`,
+        stringLiteral(`must NOT have fewer than ${minItems} items`),
+      );
+    }
+
+    // Tuple schemas for the first items, then one schema for the rest.
+    let tuple: readonly unknown[] = [];
+    let rest: unknown = true;
+    if (this.spec.dialect === "2020-12") {
+      if (Array.isArray(schema["prefixItems"])) tuple = schema["prefixItems"];
+      if (hasOwn(schema, "items")) rest = schema["items"];
+    } else if (Array.isArray(schema["items"])) {
+      tuple = schema["items"];
+      if (hasOwn(schema, "additionalItems")) rest = schema["additionalItems"];
+    } else if (hasOwn(schema, "items")) {
+      rest = schema["items"];
+    }
+    tuple.forEach((itemSchema, index) => {
+      const itemCode = new Code();
+      const path = [...context.path, { kind: "static", token: String(index) } as const];
+      this.emitForNewValue(itemSchema, `${array}[${index}]`, "item", path, context, false, itemCode);
+      if (!itemCode.isEmpty) body.block(`if (${length} > ${index})`, itemCode);
+    });
+    if (rest === false) {
+      this.failIf(
+        body,
+        context,
+        `${length} > ${tuple.length}`,
+        stringLiteral(`must NOT have more than ${tuple.length} items`),
+      );
+    } else if (rest !== true) {
+      const index = names.fresh("index");
+      const itemCode = new Code();
+      const path = [...context.path, { kind: "index", variable: index } as const];
+      this.emitForNewValue(rest, `${array}[${index}]`, "item", path, context, false, itemCode);
+      if (!itemCode.isEmpty)
+        body.block(`for (let ${index} = ${tuple.length}; ${index} < ${length}; ${index}++)`, itemCode);
+    }
+
+    if (schema["uniqueItems"] === true) {
+      // items ran first, so a scalar `type` on them is already guaranteed here.
+      const restType = isJsonObject(rest) && !isRefOnly(rest, this.spec.dialect) ? rest["type"] : undefined;
+      const restMask =
+        typeof restType === "string"
+          ? typeNameMask(restType)
+          : Array.isArray(restType)
+            ? restType.reduce((m: number, t) => m | typeNameMask(String(t)), 0)
+            : ANY;
+      const scalarItems = tuple.length === 0 && (restMask & ~SCALAR) === 0;
+      this.emitUniqueItems(array, length, scalarItems, context, body);
+    }
+    if (hasOwn(schema, "contains")) this.emitContains(schema, array, length, context, body);
+
+    if (body.mentions(array) || body.mentions(length))
+      out.line(`const ${array} = ${context.value} as readonly unknown[];`);
+    if (body.mentions(length)) out.line(`const ${length} = ${array}.length;`);
+    out.append(body);
+  }
+
+  /** Reports the first later item equal to an earlier one, as "items ## later and earlier". */
+  private emitUniqueItems(array: string, length: string, scalarItems: boolean, context: Context, out: Code): void {
+    const later = context.names.fresh("later");
+    const earlier = context.names.fresh("earlier");
+    const message = `"must NOT have duplicate items (items ## " + ${later} + " and " + ${earlier} + " are identical)"`;
+    const inner = new Code();
+    this.failIf(inner, context, `deepEqual(${array}[${later}], ${array}[${earlier}])`, message);
+    const pairs = new Code();
+    const outer = new Code();
+    outer.block(`for (let ${earlier} = 0; ${earlier} < ${later}; ${earlier}++)`, inner);
+    pairs.block(`for (let ${later} = 1; ${later} < ${length}; ${later}++)`, outer);
+    if (!scalarItems) {
+      out.append(pairs);
+      return;
+    }
+    // Scalar items: comparing all pairs is quadratic, so long arrays use a Map from item to
+    // its first index (SameValueZero matches deepEqual on strings, numbers, booleans, null).
+    const firstIndex = context.names.fresh("firstIndex");
+    const viaMap = new Code();
+    viaMap.line(`const ${firstIndex} = new Map<unknown, number>();`);
+    const loop = new Code();
+    loop.line(`const ${earlier} = ${firstIndex}.get(${array}[${later}]);`);
+    this.failIf(loop, context, `${earlier} !== undefined`, message);
+    loop.line(`${firstIndex}.set(${array}[${later}], ${later});`);
+    viaMap.block(`for (let ${later} = 0; ${later} < ${length}; ${later}++)`, loop);
+    out.ifElse(`${length} > ${uniqueItemsMapThreshold}`, viaMap, pairs);
+  }
+
+  private emitContains(schema: JsonObject, array: string, length: string, context: Context, out: Code): void {
+    const is2020 = this.spec.dialect === "2020-12";
+    const min = is2020 && typeof schema["minContains"] === "number" ? schema["minContains"] : 1;
+    const max = is2020 && typeof schema["maxContains"] === "number" ? schema["maxContains"] : undefined;
+    const tooFew = stringLiteral(`must contain at least ${min} valid item(s)`);
+    const tooMany = stringLiteral(`must contain at most ${max} valid item(s)`);
+    const index = context.names.fresh("index");
+    const itemContext = { ...context, path: [...context.path, { kind: "index", variable: index } as const] };
+    const label = context.names.fresh("contains");
+    const attempt = new Code();
+    this.emitForNewValue(
+      schema["contains"],
+      `${array}[${index}]`,
+      "item",
+      itemContext.path,
+      { ...itemContext, mode: { kind: "break", label } },
+      false,
+      attempt,
+    );
+    if (!attempt.mentions(label)) {
+      // Every item matches: the count is the length.
+      if (min > 0) this.failIf(out, context, `${length} < ${min}`, tooFew);
+      if (max !== undefined) this.failIf(out, context, `${length} > ${max}`, tooMany);
+      return;
+    }
+    if (attempt.terminated) {
+      // No item can match.
+      if (min > 0) this.failAlways(out, context, tooFew);
+      return;
+    }
+    if (min === 0 && max === undefined) return;
+    const matches = context.names.fresh("matches");
+    attempt.line(`${matches}++;`);
+    // Without maxContains, stop counting as soon as enough items matched.
+    if (max === undefined) attempt.line(`if (${matches} === ${min}) break;`);
+    const loopBody = new Code();
+    loopBody.labeled(label, attempt);
+    out.line(`let ${matches} = 0;`);
+    out.block(`for (let ${index} = 0; ${index} < ${length}; ${index}++)`, loopBody);
+    if (min > 0) this.failIf(out, context, `${matches} < ${min}`, tooFew);
+    if (max !== undefined) this.failIf(out, context, `${matches} > ${max}`, tooMany);
+  }
+
+  private emitObjectKeywords(schema: JsonObject, context: Context, out: Code): void {
+    if (!objectKeywords.some((k) => hasOwn(schema, k))) return;
+    const names = context.names;
+    const record = names.fresh("record");
+    const keys = names.fresh("keys");
+    const has = (name: string) => `Object.prototype.hasOwnProperty.call(${record}, ${stringLiteral(name)})`;
+    let body = new Code();
+    const properties = isJsonObject(schema["properties"]) ? schema["properties"] : {};
+    const propertyNames = Object.keys(properties);
+
+    // Defaults first, so that required sees them (as in ajv).
+    // A property that `required` or a default guarantees needs no presence test later.
+    const guaranteed = new Set<string>();
+    if (context.defaults) {
+      for (const name of propertyNames) {
+        const sub = properties[name];
+        if (!hasDefault(sub, this.spec.dialect)) continue;
+        body.line(`if (!${has(name)}) ${assignProperty(record, name, dataLiteral(sub["default"]))}`);
+        guaranteed.add(name);
+      }
+    }
+
+    const required = Array.isArray(schema["required"])
+      ? schema["required"].filter((n): n is string => typeof n === "string")
+      : [];
+    for (const name of required) {
+      if (guaranteed.has(name)) continue; // filled from its default just above
+      this.failIf(body, context, `!${has(name)}`, stringLiteral(`must have required property '${name}'`));
+      guaranteed.add(name);
+    }
+
+    // The rest sees the keys after defaults were filled; they are listed only if needed.
+    const head = body;
+    body = new Code();
+
+    const maxProperties = schema["maxProperties"];
+    if (typeof maxProperties === "number") {
+      this.failIf(
+        body,
+        context,
+        `${keys}.length > ${maxProperties}`,
+        stringLiteral(`must NOT have more than ${maxProperties} properties`),
+      );
+    }
+    const minProperties = schema["minProperties"];
+    if (typeof minProperties === "number" && minProperties > 0) {
+      this.failIf(
+        body,
+        context,
+        `${keys}.length < ${minProperties}`,
+        stringLiteral(`must NOT have fewer than ${minProperties} properties`),
+      );
+    }
+
+    // dependentRequired, and the array form of draft-07 dependencies.
+    const dependencyLists: Array<[string, readonly unknown[]]> = [];
+    const dependencySchemas: Array<[string, unknown]> = [];
+    for (const keyword of ["dependentRequired", "dependencies", "dependentSchemas"]) {
+      const map = schema[keyword];
+      if (!isJsonObject(map)) continue;
+      for (const name of Object.keys(map)) {
+        const dependency = map[name];
+        if (Array.isArray(dependency)) dependencyLists.push([name, dependency]);
+        else dependencySchemas.push([name, dependency]);
+      }
+    }
+    for (const [name, dependents] of dependencyLists) {
+      const checks = new Code();
+      for (const dependent of dependents) {
+        if (typeof dependent !== "string") continue;
+        const message = stringLiteral(`must have property '${dependent}' when property '${name}' is present`);
+        this.failIf(checks, context, `!${has(dependent)}`, message);
+      }
+      if (!checks.isEmpty) body.block(`if (${has(name)})`, checks);
+    }
+
+    if (hasOwn(schema, "propertyNames")) this.emitPropertyNames(schema["propertyNames"], keys, context, body);
+
+    for (const name of propertyNames) {
+      const path = [...context.path, { kind: "static", token: name } as const];
+      const checks = new Code();
+      this.emitForNewValue(
+        properties[name],
+        `${record}[${stringLiteral(name)}]`,
+        nameHint(name),
+        path,
+        context,
+        context.defaults,
+        checks,
+      );
+      if (checks.isEmpty) continue;
+      if (guaranteed.has(name)) body.append(checks);
+      else body.block(`if (${has(name)})`, checks);
+    }
+
+    this.emitOtherProperties(schema, propertyNames, record, keys, context, body);
+
+    // dependentSchemas, and the schema form of draft-07 dependencies: they apply to this
+    // same object when the property is present.
+    for (const [name, dependency] of dependencySchemas) {
+      const checks = new Code();
+      this.emitSchema(dependency, { ...context, defaults: false }, checks);
+      if (!checks.isEmpty) body.block(`if (${has(name)})`, checks);
+    }
+
+    if (head.mentions(record) || body.mentions(record) || body.mentions(keys)) {
+      out.line(`const ${record} = ${context.value} as Record<string, unknown>;`);
+    }
+    out.append(head);
+    // Object.keys, not for…in: it lists only own properties, including a JSON "__proto__" key.
+    if (body.mentions(keys)) out.line(`const ${keys} = Object.keys(${record});`);
+    out.append(body);
+  }
+
+  private emitPropertyNames(schema: unknown, keys: string, context: Context, out: Code): void {
+    const key = context.names.fresh("key");
+    const label = context.names.fresh("name");
+    const attempt = new Code();
+    // The key is a string, so the name schema starts out knowing that.
+    this.emitSchema(
+      schema,
+      { ...context, value: key, types: STRING, mode: { kind: "break", label }, defaults: false },
+      attempt,
+    );
+    if (!attempt.mentions(label)) return; // every name is valid
+    const loopBody = new Code();
+    if (!attempt.terminated) {
+      // name: { ...checks (break when the name is invalid); continue } fail
+      attempt.end("continue;");
+      loopBody.labeled(label, attempt);
+    }
+    this.failAlways(loopBody, context, `"property name '" + ${key} + "' must be valid"`);
+    out.block(`for (const ${key} of ${keys})`, loopBody);
+  }
+
+  /** patternProperties and additionalProperties, in one pass over the keys. */
+  private emitOtherProperties(
+    schema: JsonObject,
+    declared: readonly string[],
+    record: string,
+    keys: string,
+    context: Context,
+    out: Code,
+  ): void {
+    if (!hasOwn(schema, "patternProperties") && !hasOwn(schema, "additionalProperties")) return;
+    const key = context.names.fresh("key");
+    const keyPath = [...context.path, { kind: "key", variable: key } as const];
+    const patternProperties = isJsonObject(schema["patternProperties"]) ? schema["patternProperties"] : {};
+    const patterns = Object.keys(patternProperties).map((pattern) => {
+      const checks = new Code();
+      this.emitForNewValue(
+        patternProperties[pattern],
+        `${record}[${key}]`,
+        "property",
+        keyPath,
+        context,
+        false,
+        checks,
+      );
+      return { regExp: this.regExpConstant(pattern), checks };
+    });
+
+    const additionalChecks = new Code();
+    const additional = hasOwn(schema, "additionalProperties") ? schema["additionalProperties"] : true;
+    if (additional === false) {
+      this.failAlways(additionalChecks, context, `"must NOT have additional property '" + ${key} + "'"`);
+    } else {
+      this.emitForNewValue(additional, `${record}[${key}]`, "property", keyPath, context, false, additionalChecks);
+    }
+
+    const loopBody = new Code();
+    const matchedFlag = context.names.fresh("matchedPattern");
+    // A pattern with checks records its match in a flag so additionalProperties need not test it again.
+    const useFlag = !additionalChecks.isEmpty && patterns.some((p) => !p.checks.isEmpty);
+    if (useFlag) loopBody.line(`let ${matchedFlag} = false;`);
+    for (const { regExp, checks } of patterns) {
+      if (checks.isEmpty) continue;
+      const withFlag = new Code();
+      if (useFlag) withFlag.line(`${matchedFlag} = true;`);
+      withFlag.append(checks);
+      loopBody.block(`if (${regExp}.test(${key}))`, withFlag);
+    }
+    if (!additionalChecks.isEmpty) {
+      const isAdditional: string[] = [];
+      if (useFlag) isAdditional.push(`!${matchedFlag}`);
+      if (declared.length > 6) {
+        const literals = declared.map((name) => stringLiteral(name));
+        const set = this.constant(
+          "names",
+          literals.join(","),
+          `new Set<string>([${literals.join(", ")}])`,
+          ": ReadonlySet<string>",
+        );
+        isAdditional.push(`!${set}.has(${key})`);
+      } else {
+        for (const name of declared) isAdditional.push(`${key} !== ${stringLiteral(name)}`);
+      }
+      for (const { regExp, checks } of patterns)
+        if (!useFlag || checks.isEmpty) isAdditional.push(`!${regExp}.test(${key})`);
+      if (isAdditional.length === 0) loopBody.append(additionalChecks);
+      else loopBody.block(`if (${isAdditional.join(" && ")})`, additionalChecks);
+    }
+    if (loopBody.isEmpty) return;
+    out.block(`for (const ${key} of ${keys})`, loopBody);
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+
+/** A short readable local-name hint from a property name; anything unusual becomes "property". */
+function nameHint(name: string): string {
+  return /^[A-Za-z][A-Za-z0-9]{0,23}$/.test(name) ? name : "property";
+}
+
+/** An identifier fragment for helper names derived from a JSON pointer. */
+function sanitizeName(text: string): string {
+  const cleaned = text
+    .replace(/[^A-Za-z0-9]+/g, "_")
+    .replace(/^_+|_+$/g, "")
+    .slice(0, 40);
+  return cleaned === "" ? "schema" : cleaned;
+}
+
+function numberLiteral(value: number): string {
+  return jsonLiteral(value);
+}
+
+function containsProtoKey(value: unknown): boolean {
+  if (Array.isArray(value)) return value.some(containsProtoKey);
+  if (isJsonObject(value)) return Object.keys(value).some((k) => k === "__proto__" || containsProtoKey(value[k]));
+  return false;
+}
+
+/**
+ * A fresh JSON value as an expression. An object literal with a "__proto__" key would set
+ * the prototype instead of creating the property, so such values go through JSON.parse.
+ */
+function dataLiteral(value: unknown): string {
+  return containsProtoKey(value) ? `JSON.parse(${stringLiteral(JSON.stringify(value))})` : jsonLiteral(value);
+}
+
+/** `record["name"] = value;`, except for "__proto__", where plain assignment would replace the prototype. */
+function assignProperty(record: string, name: string, valueExpression: string): string {
+  if (name === "__proto__") {
+    return `Object.defineProperty(${record}, "__proto__", { value: ${valueExpression}, enumerable: true, configurable: true, writable: true });`;
+  }
+  return `${record}[${stringLiteral(name)}] = ${valueExpression};`;
+}

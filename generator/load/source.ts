@@ -1,0 +1,180 @@
+// Parses YAML or JSON files into plain JSON values while remembering where every
+// value and key came from, so later phases can report `file:line:col` for a JSON pointer.
+import { isAlias, isMap, isScalar, isSeq, LineCounter, parseDocument, type Node } from "yaml";
+import type { Diagnostic, SourceLocation } from "../diagnostics.js";
+
+export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+
+/** Positions of one parsed file, keyed by JSON pointer. */
+export class PositionIndex {
+  readonly values = new Map<string, SourceLocation>();
+  readonly keys = new Map<string, SourceLocation>();
+  /** Source offsets [start, end) of values, to locate text inside a string value. */
+  readonly ranges = new Map<string, readonly [number, number]>();
+  constructor(
+    readonly file: string,
+    private readonly text = "",
+    private readonly lineCounter?: LineCounter,
+  ) {}
+
+  /**
+   * Location of `needle` as written inside the value at `pointer` (e.g. a `{{name}}` in a
+   * prompt text), or the value's own location when it cannot be found verbatim.
+   */
+  within(pointer: string, needle: string): SourceLocation {
+    const range = this.ranges.get(pointer);
+    if (range && this.lineCounter) {
+      const at = this.text.slice(range[0], range[1]).indexOf(needle);
+      if (at >= 0) {
+        const { line, col } = this.lineCounter.linePos(range[0] + at);
+        return { file: this.file, line, col };
+      }
+    }
+    return this.value(pointer);
+  }
+
+  /** Location of the value at `pointer`, or of its closest located ancestor. */
+  value(pointer: string): SourceLocation {
+    return this.closest(this.values, pointer);
+  }
+
+  /** Location of the key that names `pointer`, falling back to its value. */
+  key(pointer: string): SourceLocation {
+    return this.keys.get(pointer) ?? this.value(pointer);
+  }
+
+  private closest(map: Map<string, SourceLocation>, pointer: string): SourceLocation {
+    for (let p = pointer; ; p = parentPointer(p)) {
+      const found = map.get(p);
+      if (found) return found;
+      if (p === "") return { file: this.file, line: 1, col: 1 };
+    }
+  }
+}
+
+export interface ParsedSource {
+  readonly value: JsonValue;
+  readonly positions: PositionIndex;
+}
+
+export function escapePointerToken(token: string): string {
+  return token.replace(/~/g, "~0").replace(/\//g, "~1");
+}
+
+export function unescapePointerToken(token: string): string {
+  return token.replace(/~1/g, "/").replace(/~0/g, "~");
+}
+
+export function childPointer(pointer: string, token: string | number): string {
+  return `${pointer}/${escapePointerToken(String(token))}`;
+}
+
+export function parentPointer(pointer: string): string {
+  const slash = pointer.lastIndexOf("/");
+  return slash <= 0 ? "" : pointer.slice(0, slash);
+}
+
+export function pointerTokens(pointer: string): string[] {
+  return pointer === "" ? [] : pointer.slice(1).split("/").map(unescapePointerToken);
+}
+
+/** Reads the value at a JSON pointer, or undefined when the path does not exist. */
+export function resolvePointer(root: JsonValue, pointer: string): JsonValue | undefined {
+  let node: JsonValue | undefined = root;
+  for (const token of pointerTokens(pointer)) {
+    if (Array.isArray(node)) node = /^(0|[1-9][0-9]*)$/.test(token) ? node[Number(token)] : undefined;
+    else if (node !== null && typeof node === "object")
+      node = Object.prototype.hasOwnProperty.call(node, token) ? node[token] : undefined;
+    else return undefined;
+    if (node === undefined) return undefined;
+  }
+  return node;
+}
+
+/**
+ * Parses `text` (YAML 1.2, which includes JSON). Returns diagnostics for syntax errors,
+ * duplicate keys and non-string keys instead of a value.
+ */
+export function parseSource(file: string, text: string): { source?: ParsedSource; diagnostics: Diagnostic[] } {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true, strict: true });
+  const at = (offset: number): SourceLocation => {
+    const { line, col } = lineCounter.linePos(offset);
+    return { file, line, col };
+  };
+  const problems = [...doc.errors, ...doc.warnings];
+  if (problems.length > 0) {
+    return {
+      diagnostics: problems.map((error) => ({
+        location: at(error.pos[0]),
+        message: describeYamlError(error.code, error.message),
+      })),
+    };
+  }
+  const positions = new PositionIndex(file, text, lineCounter);
+  const diagnostics: Diagnostic[] = [];
+
+  const convert = (node: unknown, pointer: string): JsonValue => {
+    if (isAlias(node)) return convert(node.resolve(doc), pointer);
+    const range = (node as Node | null)?.range;
+    if (range) {
+      positions.values.set(pointer, at(range[0]));
+      positions.ranges.set(pointer, [range[0], range[1]]);
+    }
+    if (isMap(node)) {
+      const out: { [key: string]: JsonValue } = {};
+      for (const pair of node.items) {
+        const keyNode = pair.key as Node | null;
+        const key = isScalar(keyNode) ? keyNode.value : undefined;
+        const keyAt = keyNode?.range ? at(keyNode.range[0]) : positions.value(pointer);
+        if (typeof key !== "string") {
+          diagnostics.push({ location: keyAt, message: "keys must be strings; quote this key" });
+          continue;
+        }
+        const child = childPointer(pointer, key);
+        positions.keys.set(child, keyAt);
+        // An empty value (`key:`) has no node; it stands where the key is.
+        if (pair.value === null) positions.values.set(child, keyAt);
+        Object.defineProperty(out, key, {
+          value: pair.value === null ? null : convert(pair.value, child),
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
+      }
+      return out;
+    }
+    if (isSeq(node)) return node.items.map((item, i) => convert(item, childPointer(pointer, i)));
+    if (isScalar(node)) {
+      const value = node.value;
+      if (value === null || typeof value === "boolean" || typeof value === "string") return value;
+      if (typeof value === "number") {
+        if (!Number.isFinite(value)) {
+          diagnostics.push({ location: positions.value(pointer), message: "numbers must be finite; quote it if you meant a string" });
+          return null;
+        }
+        return value;
+      }
+      diagnostics.push({ location: positions.value(pointer), message: "unsupported YAML value; use plain JSON-compatible values" });
+      return null;
+    }
+    return null;
+  };
+
+  const value = convert(doc.contents, "");
+  if (diagnostics.length > 0) return { diagnostics };
+  return { source: { value, positions }, diagnostics };
+}
+
+function describeYamlError(code: string, message: string): string {
+  switch (code) {
+    case "DUPLICATE_KEY":
+      return "duplicate key; each key may appear once in a mapping";
+    case "TAB_AS_INDENT":
+      return "tab used for indentation; indent YAML with spaces";
+    default: {
+      const first = message.split("\n")[0] ?? message;
+      return `invalid YAML: ${first.replace(/ at line \d+, column \d+.*$/, "")}`;
+    }
+  }
+}

@@ -1,0 +1,56 @@
+// The one rule that turns MCP names into TypeScript identifiers (documented in the README):
+//   1. split the name into words at every character that is not a letter or digit, and at
+//      case changes ("getURL" → get, URL; "HTTPServer" → HTTP, Server);
+//   2. lower-case every word;
+//   3. the member name is the first word followed by the others capitalised (camelCase),
+//      the type name is every word capitalised (PascalCase).
+// get_forecast, get-forecast and getForecast all become getForecast / GetForecast; weather.get
+// becomes weatherGet / WeatherGet. A name that yields no word, starts with a digit, or yields a
+// reserved word is an error; so are two names that yield the same identifier.
+
+export function words(name: string): string[] {
+  return name
+    .split(/[^A-Za-z0-9]+/)
+    .flatMap((chunk) =>
+      chunk
+        .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+        .replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2")
+        .split(" "),
+    )
+    .filter((w) => w !== "")
+    .map((w) => w.toLowerCase());
+}
+
+const capitalise = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
+
+export function camelCase(name: string): string {
+  const [first = "", ...rest] = words(name);
+  return first + rest.map(capitalise).join("");
+}
+
+export function pascalCase(name: string): string {
+  return words(name).map(capitalise).join("");
+}
+
+/**
+ * Words that cannot be member names of generated handler and client objects: the
+ * language's reserved words, and names that would shadow Object.prototype members.
+ */
+export const reservedIdentifiers: ReadonlySet<string> = new Set([
+  "arguments", "await", "break", "case", "catch", "class", "const", "continue", "debugger", "default",
+  "delete", "do", "else", "enum", "eval", "export", "extends", "false", "finally", "for", "function",
+  "if", "implements", "import", "in", "instanceof", "interface", "let", "new", "null", "package",
+  "private", "protected", "public", "return", "static", "super", "switch", "this", "throw", "true",
+  "try", "typeof", "undefined", "var", "void", "while", "with", "yield",
+  "constructor", "prototype", "__proto__", "hasOwnProperty", "isPrototypeOf", "propertyIsEnumerable",
+  "toLocaleString", "toString", "valueOf",
+]);
+
+/** Why `identifier` cannot be used as a member name, or undefined when it can. */
+export function identifierProblem(identifier: string): string | undefined {
+  if (identifier === "") return "contains no letters or digits";
+  if (/^[0-9]/.test(identifier)) return `becomes "${identifier}", which starts with a digit`;
+  if (!/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(identifier)) return `becomes "${identifier}", which is not an identifier`;
+  if (reservedIdentifiers.has(identifier)) return `becomes "${identifier}", a reserved word`;
+  return undefined;
+}

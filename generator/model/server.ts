@@ -1,0 +1,410 @@
+// The user side of the model: a manifest turned into named, typed, checked declarations.
+// Semantic checks happen while the model is built, so each problem is reported once,
+// at the position of the declaration that causes it.
+import { dirname, resolve } from "node:path";
+import { quote, type Diagnostic, type SourceLocation } from "../diagnostics.js";
+import { knownRevisions, type Dialect, type Revision } from "../load/revisions.js";
+import { resolveSchema, type RefContext, type ResolvedSchema } from "../load/schema-refs.js";
+import { childPointer, type JsonValue, type PositionIndex } from "../load/source.js";
+import { checkJsonSchema, isObjectSchema } from "../validate/json-schema.js";
+import { parsePromptTemplate, type TemplatePart } from "../validate/prompt-template.js";
+import { parseUriTemplate, type UriTemplate } from "../validate/uri-template.js";
+import { camelCase, identifierProblem, pascalCase, words } from "./names.js";
+
+type JsonObject = { [key: string]: JsonValue };
+
+export interface Icon {
+  readonly src: string;
+  readonly mimeType?: string;
+  readonly sizes?: readonly string[];
+  readonly theme?: "light" | "dark";
+}
+
+export interface SchemaModel {
+  readonly schema: ResolvedSchema;
+  readonly dialect: Dialect;
+}
+
+interface Declared {
+  /** The MCP name (tool and prompt names; for resources and templates the manifest key). */
+  readonly key: string;
+  /** camelCase member of generated handler and client objects. */
+  readonly member: string;
+  /** PascalCase prefix of generated type names. */
+  readonly typeBase: string;
+  readonly location: SourceLocation;
+  readonly title?: string;
+  readonly description?: string;
+  readonly icons?: readonly Icon[];
+}
+
+export interface ToolModel extends Declared {
+  readonly input: SchemaModel;
+  readonly output?: SchemaModel;
+  readonly annotations?: Readonly<Record<string, string | boolean>>;
+  /** Whether some input property has a default the validator fills in. */
+  readonly inputHasDefaults: boolean;
+}
+
+export interface ResourceModel extends Declared {
+  readonly uri: string;
+  readonly name: string;
+  readonly mimeType?: string;
+  readonly size?: number;
+  readonly annotations?: JsonObject;
+}
+
+export interface ResourceTemplateModel extends Declared {
+  readonly uriTemplate: string;
+  readonly template: UriTemplate;
+  readonly name: string;
+  readonly mimeType?: string;
+  readonly annotations?: JsonObject;
+}
+
+export interface PromptArgumentModel {
+  readonly name: string;
+  /** Property name in the generated argument type. */
+  readonly title?: string;
+  readonly description?: string;
+  readonly required: boolean;
+}
+
+export interface PromptMessageModel {
+  readonly role: "user" | "assistant";
+  readonly parts: readonly TemplatePart[];
+}
+
+export interface PromptModel extends Declared {
+  readonly arguments: readonly PromptArgumentModel[];
+  /** Present for declarative prompts, rendered by generated code. */
+  readonly messages?: readonly PromptMessageModel[];
+}
+
+export interface GenerateSettings {
+  readonly importExtension: ".js" | ".ts" | "";
+  readonly runtime: string;
+  readonly server: boolean;
+  readonly client: boolean;
+}
+
+export interface ServerModel {
+  /** The manifest path as shown to users (relative to the working directory). */
+  readonly manifestFile: string;
+  readonly manifestDir: string;
+  readonly info: {
+    readonly name: string;
+    readonly version: string;
+    readonly title?: string;
+    readonly description?: string;
+    readonly websiteUrl?: string;
+    readonly icons?: readonly Icon[];
+  };
+  readonly instructions?: string;
+  /** Preferred first. */
+  readonly revisions: readonly Revision[];
+  readonly revisionsLocation: SourceLocation;
+  /** Absolute output folder. */
+  readonly output: string;
+  readonly generate: GenerateSettings;
+  /** PascalCase name used for createXServer, XHandlers, XClient. */
+  readonly typeBase: string;
+  readonly tools: readonly ToolModel[];
+  readonly resources: readonly ResourceModel[];
+  readonly resourceTemplates: readonly ResourceTemplateModel[];
+  readonly prompts: readonly PromptModel[];
+  /** Every file read (manifest and referenced schemas), absolute, sorted. */
+  readonly inputFiles: readonly string[];
+}
+
+export interface ManifestInput {
+  readonly file: string;
+  readonly absolutePath: string;
+  readonly value: JsonValue;
+  readonly positions: PositionIndex;
+  readonly display: (absolute: string) => string;
+}
+
+/** Type-name suffixes per kind; every generated type name is registered to catch collisions. */
+const typeSuffixes = {
+  tool: ["Input", "Args", "Output"],
+  prompt: ["PromptArgs"],
+  template: ["Variables"],
+  resource: [] as string[],
+} as const;
+
+export function buildServerModel(manifest: ManifestInput, outputOverride?: string): { model?: ServerModel; diagnostics: Diagnostic[] } {
+  const diagnostics: Diagnostic[] = [];
+  const { positions } = manifest;
+  const root = manifest.value as JsonObject;
+  const manifestDir = dirname(manifest.absolutePath);
+  const refs: RefContext = { root: manifestDir, display: manifest.display, cache: new Map() };
+  const inputFiles = new Set<string>([manifest.absolutePath]);
+  const typeNames = new Map<string, { location: SourceLocation; what: string }>();
+
+  const str = (o: JsonObject | undefined, k: string): string | undefined => (typeof o?.[k] === "string" ? (o[k] as string) : undefined);
+  const icons = (o: JsonObject | undefined): readonly Icon[] | undefined => (Array.isArray(o?.icons) ? (o.icons as unknown as Icon[]) : undefined);
+
+  const server = root.server as JsonObject;
+  const info = {
+    name: str(server, "name")!,
+    version: str(server, "version")!,
+    ...optional("title", str(server, "title")),
+    ...optional("description", str(server, "description")),
+    ...optional("websiteUrl", str(server, "websiteUrl")),
+    ...optional("icons", icons(server)),
+  };
+  const known = [...knownRevisions().keys()];
+  const protocol = root.protocol;
+  const revisions = (protocol === undefined ? known : typeof protocol === "string" ? [protocol] : (protocol as string[])) as Revision[];
+  const gen = (root.generate ?? {}) as JsonObject;
+  const generate: GenerateSettings = {
+    importExtension: (str(gen, "importExtension") ?? ".js") as GenerateSettings["importExtension"],
+    runtime: str(gen, "runtime") ?? "mcp-gen/runtime",
+    server: gen.server !== false,
+    client: gen.client !== false,
+  };
+  const output = outputOverride ? resolve(outputOverride) : resolve(manifestDir, str(root, "output") ?? "./mcp");
+
+  const serverWords = words(info.name);
+  while (serverWords.length > 1 && ["server", "mcp"].includes(serverWords[serverWords.length - 1]!)) serverWords.pop();
+  const typeBase = pascalCase(serverWords.join(" "));
+  if (typeBase === "" || /^[0-9]/.test(typeBase)) {
+    diagnostics.push({
+      location: positions.value("/server/name"),
+      message: `server name ${quote(info.name)} cannot name the generated createXServer/XHandlers/XClient; use a name that starts with a letter`,
+    });
+  }
+
+  /** Member name for a declaration, honouring an explicit `identifier:`; reports collisions within one kind. */
+  const members = new Map<string, Map<string, { key: string; location: SourceLocation }>>();
+  const declare = (kind: keyof typeof typeSuffixes, group: string, key: string, decl: JsonObject, pointer: string): Declared | undefined => {
+    const location = positions.key(pointer);
+    const explicit = str(decl, "identifier");
+    const member = explicit ?? camelCase(key);
+    const problem = identifierProblem(member);
+    if (problem) {
+      diagnostics.push({
+        location: explicit ? positions.value(childPointer(pointer, "identifier")) : location,
+        message: `${kind} name ${quote(key)} ${problem}; rename it or set \`identifier:\` to the name its handler should have`,
+      });
+      return undefined;
+    }
+    const seen = members.get(group) ?? new Map();
+    members.set(group, seen);
+    const other = seen.get(member);
+    if (other) {
+      diagnostics.push({
+        location,
+        message: `${kind} ${quote(key)} and ${kind} ${quote(other.key)} (at ${other.location.line}:${other.location.col}) both become the identifier ${quote(member)}; rename one or set \`identifier:\``,
+      });
+      return undefined;
+    }
+    seen.set(member, { key, location });
+    const typeBaseName = member.charAt(0).toUpperCase() + member.slice(1);
+    for (const suffix of typeSuffixes[kind]) {
+      const typeName = typeBaseName + suffix;
+      const clash = typeNames.get(typeName);
+      if (clash) {
+        diagnostics.push({
+          location,
+          message: `${kind} ${quote(key)} needs the type name ${typeName}, which ${clash.what} (at ${clash.location.line}:${clash.location.col}) already uses; rename one or set \`identifier:\``,
+        });
+        return undefined;
+      }
+      typeNames.set(typeName, { location, what: `${kind} ${quote(key)}` });
+    }
+    return {
+      key,
+      member,
+      typeBase: typeBaseName,
+      location,
+      ...optional("title", str(decl, "title")),
+      ...optional("description", str(decl, "description")),
+      ...optional("icons", icons(decl)),
+    };
+  };
+
+  const schemaAt = (decl: JsonObject, pointer: string, field: string, what: string): SchemaModel | undefined => {
+    const value = decl[field];
+    if (value === undefined) return undefined;
+    const resolved = resolveSchema(value, childPointer(pointer, field), { file: manifest.file, positions }, refs);
+    diagnostics.push(...resolved.diagnostics);
+    if (!resolved.schema) return undefined;
+    for (const f of resolved.schema.files) inputFiles.add(f);
+    const checked = checkJsonSchema(resolved.schema, what);
+    diagnostics.push(...checked.diagnostics);
+    return checked.dialect ? { schema: resolved.schema, dialect: checked.dialect } : undefined;
+  };
+
+  const entries = (field: string): [string, JsonObject, string][] => {
+    const map = root[field];
+    if (!map || typeof map !== "object" || Array.isArray(map)) return [];
+    return Object.entries(map).map(([k, v]) => [k, (v ?? {}) as JsonObject, childPointer(`/${field}`, k)]);
+  };
+
+  const tools: ToolModel[] = [];
+  for (const [name, decl, pointer] of entries("tools")) {
+    const declared = declare("tool", "tools", name, decl, pointer);
+    const what = `input schema of tool ${quote(name)}`;
+    const input = decl.input === undefined ? defaultInput(pointer, positions) : schemaAt(decl, pointer, "input", what);
+    const output = schemaAt(decl, pointer, "output", `output schema of tool ${quote(name)}`);
+    if (input && !isObjectSchema(input.schema.value)) {
+      diagnostics.push({ location: input.schema.locate(""), message: `${what} must have \`type: object\` at its root: tool arguments are always a JSON object` });
+      continue;
+    }
+    if (output && !isObjectSchema(output.schema.value) && revisions.some((r) => r !== "2026-07-28")) {
+      diagnostics.push({
+        location: output.schema.locate(""),
+        message: `output schema of tool ${quote(name)} must have \`type: object\` at its root for protocol revisions before 2026-07-28; wrap the value in an object or generate for 2026-07-28 only`,
+      });
+      continue;
+    }
+    if (!declared || !input || (decl.output !== undefined && !output)) continue;
+    tools.push({
+      ...declared,
+      input,
+      ...optional("output", output),
+      ...optional("annotations", decl.annotations as Record<string, string | boolean> | undefined),
+      inputHasDefaults: hasPropertyDefaults(input.schema.value),
+    });
+  }
+
+  const uris = new Map<string, SourceLocation>();
+  const resources: ResourceModel[] = [];
+  for (const [key, decl, pointer] of entries("resources")) {
+    const declared = declare("resource", "resources", key, decl, pointer);
+    const uri = str(decl, "uri")!;
+    const uriAt = positions.value(childPointer(pointer, "uri"));
+    if (!/^[A-Za-z][A-Za-z0-9+.-]*:/.test(uri)) {
+      diagnostics.push({ location: uriAt, message: `resource uri ${quote(uri)} has no scheme; write an absolute URI such as "config://app" or "file:///path"` });
+      continue;
+    }
+    const previous = uris.get(uri);
+    if (previous) {
+      diagnostics.push({ location: uriAt, message: `resource uri ${quote(uri)} is already declared at ${previous.line}:${previous.col}; each resource needs its own uri` });
+      continue;
+    }
+    uris.set(uri, uriAt);
+    if (!declared) continue;
+    resources.push({
+      ...declared,
+      uri,
+      name: str(decl, "name") ?? key,
+      ...optional("mimeType", str(decl, "mimeType")),
+      ...optional("size", typeof decl.size === "number" ? decl.size : undefined),
+      ...optional("annotations", decl.annotations as JsonObject | undefined),
+    });
+  }
+
+  const resourceTemplates: ResourceTemplateModel[] = [];
+  for (const [key, decl, pointer] of entries("resourceTemplates")) {
+    const declared = declare("template", "resourceTemplates", key, decl, pointer);
+    const uriTemplate = str(decl, "uriTemplate")!;
+    const templatePointer = childPointer(pointer, "uriTemplate");
+    const parsed = parseUriTemplate(uriTemplate);
+    if (parsed.problem) {
+      diagnostics.push({ location: positions.within(templatePointer, parsed.problem.snippet), message: `uriTemplate: ${parsed.problem.message}` });
+      continue;
+    }
+    const template = parsed.template!;
+    if (!/^[A-Za-z][A-Za-z0-9+.-]*:/.test(template.segments[0] ?? "")) {
+      diagnostics.push({ location: positions.value(templatePointer), message: `uriTemplate ${quote(uriTemplate)} must start with a URI scheme such as "weather://"` });
+      continue;
+    }
+    const badVariable = template.variables.find((v) => identifierProblem(v) !== undefined);
+    if (badVariable) {
+      diagnostics.push({
+        location: positions.within(templatePointer, `{${badVariable}}`),
+        message: `template variable ${quote(badVariable)} cannot be a property name of the generated Variables type; use letters, digits and _ and start with a letter`,
+      });
+      continue;
+    }
+    if (!declared) continue;
+    resourceTemplates.push({
+      ...declared,
+      uriTemplate,
+      template,
+      name: str(decl, "name") ?? key,
+      ...optional("mimeType", str(decl, "mimeType")),
+      ...optional("annotations", decl.annotations as JsonObject | undefined),
+    });
+  }
+
+  const prompts: PromptModel[] = [];
+  for (const [name, decl, pointer] of entries("prompts")) {
+    const declared = declare("prompt", "prompts", name, decl, pointer);
+    const args: PromptArgumentModel[] = [];
+    for (const [argName, argDecl] of Object.entries((decl.arguments ?? {}) as Record<string, JsonObject | null>)) {
+      args.push({
+        name: argName,
+        ...optional("title", str(argDecl ?? undefined, "title")),
+        ...optional("description", str(argDecl ?? undefined, "description")),
+        required: argDecl?.required === true,
+      });
+    }
+    let ok = true;
+    let messages: PromptMessageModel[] | undefined;
+    if (Array.isArray(decl.messages)) {
+      messages = [];
+      const declaredArgs = new Set(args.map((a) => a.name));
+      (decl.messages as JsonObject[]).forEach((message, i) => {
+        const textPointer = childPointer(childPointer(childPointer(pointer, "messages"), i), "text");
+        const parsed = parsePromptTemplate(String(message.text), declaredArgs);
+        for (const problem of parsed.problems) {
+          diagnostics.push({ location: positions.within(textPointer, problem.snippet), message: problem.message });
+          ok = false;
+        }
+        if (parsed.parts) messages!.push({ role: message.role as "user" | "assistant", parts: parsed.parts });
+      });
+    }
+    if (!declared || !ok) continue;
+    prompts.push({ ...declared, arguments: args, ...optional("messages", messages) });
+  }
+
+  if (diagnostics.length > 0) return { diagnostics };
+  return {
+    model: {
+      manifestFile: manifest.file,
+      manifestDir,
+      info,
+      ...optional("instructions", str(server, "instructions")),
+      revisions,
+      revisionsLocation: positions.value("/protocol"),
+      output,
+      generate,
+      typeBase,
+      tools,
+      resources,
+      resourceTemplates,
+      prompts,
+      inputFiles: [...inputFiles].sort(),
+    },
+    diagnostics,
+  };
+}
+
+/** `{ key: value }` when value is defined, `{}` otherwise: keeps optional fields absent, not undefined. */
+export function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
+  return value === undefined ? {} : ({ [key]: value } as { [P in K]: V });
+}
+
+function defaultInput(pointer: string, positions: PositionIndex): SchemaModel {
+  const value: JsonValue = { type: "object", properties: {} };
+  return {
+    dialect: "2020-12",
+    schema: { value, pointer: childPointer(pointer, "input"), locate: () => positions.key(pointer), files: [] },
+  };
+}
+
+/** True when an object schema (following properties and allOf) declares a default for some property. */
+function hasPropertyDefaults(schema: JsonValue): boolean {
+  if (!schema || typeof schema !== "object" || Array.isArray(schema)) return false;
+  const properties = schema.properties;
+  if (properties && typeof properties === "object" && !Array.isArray(properties)) {
+    for (const child of Object.values(properties)) {
+      if (child && typeof child === "object" && !Array.isArray(child) && ("default" in child || hasPropertyDefaults(child))) return true;
+    }
+  }
+  return Array.isArray(schema.allOf) && schema.allOf.some(hasPropertyDefaults);
+}

@@ -1,0 +1,144 @@
+// Checks a manifest's shape against schema/manifest.schema.json (the same file editors
+// use for completion) and turns ajv's errors into `file:line:col` diagnostics with hints.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
+import { didYouMean, quote, type Diagnostic } from "../diagnostics.js";
+import { packageRoot } from "../load/revisions.js";
+import { childPointer, resolvePointer, type JsonValue, type PositionIndex } from "../load/source.js";
+
+let validator: ValidateFunction | undefined;
+
+export function manifestJsonSchema(): Record<string, unknown> {
+  return JSON.parse(readFileSync(join(packageRoot(), "schema", "manifest.schema.json"), "utf8")) as Record<string, unknown>;
+}
+
+function compiledValidator(): ValidateFunction {
+  if (!validator) {
+    const ajv = new Ajv({ allErrors: true, verbose: true, strict: false });
+    validator = ajv.compile(manifestJsonSchema());
+  }
+  return validator;
+}
+
+export function checkManifestShape(value: JsonValue, positions: PositionIndex): Diagnostic[] {
+  const validate = compiledValidator();
+  if (validate(value)) return [];
+  const errors = validate.errors ?? [];
+  // A failed oneOf/anyOf reports each branch's complaint too; keep one clear message
+  // for the alternative instead of a list of contradictions.
+  const alternatives = errors.filter((e) => e.keyword === "oneOf" || e.keyword === "anyOf").map((e) => e.instancePath);
+  const diagnostics: Diagnostic[] = [];
+  const seen = new Set<string>();
+  for (const error of errors) {
+    if (error.keyword !== "oneOf" && error.keyword !== "anyOf" && alternatives.some((p) => isWithin(error.instancePath, p))) continue;
+    if (error.keyword === "if") continue;
+    const diagnostic = describe(error, value, positions);
+    const key = `${diagnostic.location.file}:${"line" in diagnostic.location ? diagnostic.location.line : 0}:${diagnostic.message}`;
+    if (!seen.has(key)) {
+      seen.add(key);
+      diagnostics.push(diagnostic);
+    }
+  }
+  return diagnostics;
+}
+
+function isWithin(path: string, ancestor: string): boolean {
+  return path === ancestor || path.startsWith(`${ancestor}/`);
+}
+
+function jsonType(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "a list";
+  if (typeof value === "object") return "a mapping";
+  if (typeof value === "number") return Number.isInteger(value) ? "an integer" : "a number";
+  return `a ${typeof value}`;
+}
+
+const article: Record<string, string> = {
+  string: "a string",
+  number: "a number",
+  integer: "an integer",
+  boolean: "true or false",
+  object: "a mapping",
+  array: "a list",
+  null: "empty",
+};
+
+function lastToken(pointer: string): string {
+  return pointer.slice(pointer.lastIndexOf("/") + 1).replace(/~1/g, "/").replace(/~0/g, "~");
+}
+
+function describe(error: ErrorObject, root: JsonValue, positions: PositionIndex): Diagnostic {
+  const path = error.instancePath;
+  const here = resolvePointer(root, path);
+  const name = path === "" ? "the manifest" : quote(lastToken(path));
+  const params = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case "additionalProperties": {
+      const key = String(params.additionalProperty);
+      const known = Object.keys((error.parentSchema as { properties?: object } | undefined)?.properties ?? {});
+      const suggestion = didYouMean(key, known);
+      const hint = suggestion ? ` (did you mean ${quote(suggestion)}?)` : known.length > 0 ? `; expected one of: ${known.join(", ")}` : "";
+      return { location: positions.key(childPointer(path, key)), message: `unknown key ${quote(key)}${hint}` };
+    }
+    case "required": {
+      const key = String(params.missingProperty);
+      const where = path === "" ? "the manifest" : name;
+      const hint = key === "mcpgen" ? " (start the file with `mcpgen: 1`)" : "";
+      return { location: positions.key(path), message: `${where} is missing required key ${quote(key)}${hint}` };
+    }
+    case "type": {
+      const expected = String(params.type)
+        .split(",")
+        .map((t) => article[t] ?? t)
+        .join(" or ");
+      const hint = typeof here === "number" && String(params.type).includes("string") ? `; quote it: "${String(here)}"` : "";
+      return { location: positions.value(path), message: `${name} must be ${expected}, not ${jsonType(here)}${hint}` };
+    }
+    case "const":
+      return { location: positions.value(path), message: `${name} must be ${JSON.stringify(params.allowedValue)}` };
+    case "enum": {
+      const allowed = (params.allowedValues as unknown[]).map((v) => String(v));
+      const suggestion = typeof here === "string" ? didYouMean(here, allowed) : undefined;
+      const hint = suggestion ? ` (did you mean ${quote(suggestion)}?)` : "";
+      return { location: positions.value(path), message: `${name} must be one of: ${allowed.join(", ")}${hint}` };
+    }
+    case "minLength":
+      return { location: positions.value(path), message: `${name} must not be empty` };
+    case "maxLength":
+      return { location: positions.value(path), message: `${name} must be at most ${String(params.limit)} characters` };
+    case "minItems":
+      return { location: positions.value(path), message: `${name} must list at least ${String(params.limit)} item${params.limit === 1 ? "" : "s"}` };
+    case "uniqueItems":
+      return { location: positions.value(path), message: `${name} lists the same value twice (items ${String(params.j)} and ${String(params.i)})` };
+    case "minimum":
+    case "maximum":
+      return { location: positions.value(path), message: `${name} must be ${error.keyword === "minimum" ? ">=" : "<="} ${String(params.limit)}` };
+    case "pattern":
+      return {
+        location: positions.value(path),
+        message:
+          lastToken(path) === "identifier"
+            ? `${name} must be a JavaScript identifier (letters, digits, _ or $, not starting with a digit)`
+            : `${name} must match ${String(params.pattern)}`,
+      };
+    case "propertyNames": {
+      const key = String(params.propertyName);
+      return { location: positions.key(childPointer(path, key)), message: `${quote(key)} is not a valid name: it must be 1 to 128 characters` };
+    }
+    case "oneOf":
+    case "anyOf": {
+      const described = (error.parentSchema as { description?: string } | undefined)?.description;
+      if (lastToken(path) === "protocol") {
+        return {
+          location: positions.value(path),
+          message: `protocol must be a released revision or a list of them (2026-07-28, 2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05)${typeof here === "string" ? ` (did you mean ${quote(didYouMean(here, ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"]) ?? "2026-07-28")}?)` : ""}`,
+        };
+      }
+      return { location: positions.value(path), message: `${name} has an invalid form${described ? `: ${described}` : ""}` };
+    }
+    default:
+      return { location: positions.value(path), message: `${name} ${error.message ?? "is invalid"}` };
+  }
+}

@@ -1,0 +1,254 @@
+// One side of a JSON-RPC conversation over one connection: correlates outbound requests
+// with their responses (ids, timeouts, cancellation), and hands inbound requests and
+// notifications to a dispatcher. It knows nothing of MCP methods except the
+// `notifications/cancelled` plumbing, and nothing of transports: it writes through `send`.
+import {
+  classify,
+  ErrorCode,
+  errorResponse,
+  RpcError,
+  toErrorObject,
+  type JsonRpcMessage,
+  type JsonRpcNotification,
+  type JsonRpcRequest,
+  type Params,
+  type RequestId,
+} from "./messages.js";
+
+/** Where a peer writes. `relatedTo` names the inbound request an outbound message belongs to. */
+export interface MessageSink {
+  send(message: JsonRpcMessage, relatedTo?: RequestId): void;
+}
+
+/** An inbound request being handled. */
+export class Exchange {
+  cancelled = false;
+  private controller: AbortController | undefined;
+
+  constructor(
+    readonly peer: Peer,
+    readonly request: JsonRpcRequest,
+  ) {}
+
+  get id(): RequestId {
+    return this.request.id;
+  }
+
+  /** Aborted when the peer cancels the request or the connection closes. Created on first use. */
+  get signal(): AbortSignal {
+    this.controller ??= new AbortController();
+    if (this.cancelled && !this.controller.signal.aborted) this.controller.abort(new RpcError(ErrorCode.InternalError, "Request cancelled"));
+    return this.controller.signal;
+  }
+
+  cancel(reason: string): void {
+    if (this.cancelled) return;
+    this.cancelled = true;
+    this.controller?.abort(new RpcError(ErrorCode.InternalError, reason));
+  }
+
+  /** Sends a notification that belongs to this request (progress, log messages). */
+  notify(method: string, params?: Params): void {
+    if (!this.cancelled) this.peer.notify(method, params, this.request.id);
+  }
+
+  /** Sends a request to the peer on behalf of this request (legacy server→client requests). */
+  sendRequest(method: string, params: Params | undefined, options: RequestOptions = {}): Promise<Params> {
+    return this.peer.request(method, params, { ...options, relatedTo: this.request.id, signal: options.signal ?? this.signal });
+  }
+}
+
+export interface Dispatcher {
+  /** Handles a request; the returned result (or thrown RpcError) becomes the response. */
+  onRequest(exchange: Exchange): Params | Promise<Params>;
+  onNotification(notification: JsonRpcNotification, peer: Peer): void;
+}
+
+export interface RequestOptions {
+  readonly signal?: AbortSignal | undefined;
+  /** Milliseconds before the request fails with a timeout; 0 disables. Default 60 000. */
+  readonly timeoutMs?: number | undefined;
+  readonly relatedTo?: RequestId | undefined;
+  /** Called for each progress notification of this request (a progress token is added to params). */
+  readonly onProgress?: ((params: Params) => void) | undefined;
+}
+
+interface Pending {
+  resolve(result: Params): void;
+  reject(error: Error): void;
+  timer: ReturnType<typeof setTimeout> | undefined;
+  cleanup: (() => void) | undefined;
+  onProgress: ((params: Params) => void) | undefined;
+}
+
+/** Raised locally when a request times out or the connection closes; never sent to the peer. */
+export class RequestFailedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "RequestFailedError";
+  }
+}
+
+export class Peer {
+  /** Free-form state the layer above keeps per connection (the MCP session lives here). */
+  state: unknown;
+  private nextId = 1;
+  private readonly pending = new Map<RequestId, Pending>();
+  private readonly inbound = new Map<RequestId, Exchange>();
+  private closed = false;
+
+  constructor(
+    private readonly sink: MessageSink,
+    private readonly dispatcher: Dispatcher,
+  ) {}
+
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  /** Handles one parsed inbound message (a value from JSON.parse). */
+  receive(value: unknown): void {
+    const classified = classify(value);
+    switch (classified.kind) {
+      case "request":
+        this.handleRequest(classified.message);
+        return;
+      case "notification":
+        this.handleNotification(classified.message);
+        return;
+      case "response": {
+        const { message } = classified;
+        if (message.id === null) return;
+        const pending = this.pending.get(message.id);
+        if (!pending) return;
+        this.settle(message.id);
+        if ("error" in message) pending.reject(new RpcError(message.error.code, message.error.message, message.error.data));
+        else pending.resolve(message.result);
+        return;
+      }
+      case "invalid":
+        this.sink.send(errorResponse(classified.id, ErrorCode.InvalidRequest, `Invalid request: ${classified.reason}`));
+    }
+  }
+
+  /** Reports bytes that were not JSON. */
+  receiveParseError(detail: string): void {
+    this.sink.send(errorResponse(null, ErrorCode.ParseError, `Parse error: ${detail}`));
+  }
+
+  private handleRequest(request: JsonRpcRequest): void {
+    if (this.inbound.has(request.id)) {
+      this.sink.send(errorResponse(request.id, ErrorCode.InvalidRequest, "Invalid request: id is already in use by a request in progress"));
+      return;
+    }
+    const exchange = new Exchange(this, request);
+    this.inbound.set(request.id, exchange);
+    let outcome: Params | Promise<Params>;
+    try {
+      outcome = this.dispatcher.onRequest(exchange);
+    } catch (error) {
+      this.finish(exchange, undefined, error);
+      return;
+    }
+    if (outcome instanceof Promise) {
+      outcome.then(
+        (result) => this.finish(exchange, result, undefined),
+        (error: unknown) => this.finish(exchange, undefined, error),
+      );
+    } else this.finish(exchange, outcome, undefined);
+  }
+
+  private finish(exchange: Exchange, result: Params | undefined, error: unknown): void {
+    this.inbound.delete(exchange.id);
+    // A cancelled request gets no response (MCP cancellation rules).
+    if (exchange.cancelled || this.closed) return;
+    if (result !== undefined) this.sink.send({ jsonrpc: "2.0", id: exchange.id, result }, exchange.id);
+    else this.sink.send({ jsonrpc: "2.0", id: exchange.id, error: toErrorObject(error) }, exchange.id);
+  }
+
+  private handleNotification(notification: JsonRpcNotification): void {
+    if (notification.method === "notifications/cancelled") {
+      const id = notification.params?.requestId;
+      if (typeof id === "string" || typeof id === "number") {
+        const reason = notification.params?.reason;
+        this.inbound.get(id)?.cancel(typeof reason === "string" ? reason : "Request cancelled");
+      }
+    }
+    if (notification.method === "notifications/progress") {
+      const token = notification.params?.progressToken;
+      if (typeof token === "string" || typeof token === "number") this.pending.get(token)?.onProgress?.(notification.params!);
+    }
+    this.dispatcher.onNotification(notification, this);
+  }
+
+  /** Cancels an inbound request without a notification (e.g. its HTTP stream closed). */
+  cancelInbound(id: RequestId, reason: string): void {
+    this.inbound.get(id)?.cancel(reason);
+  }
+
+  /** Sends a request and resolves with its result; rejects with the peer's RpcError, a timeout or on abort. */
+  request(method: string, params: Params | undefined, options: RequestOptions = {}): Promise<Params> {
+    if (this.closed) return Promise.reject(new RequestFailedError("Connection closed"));
+    const id = this.nextId++;
+    let outgoingParams = params;
+    if (options.onProgress) {
+      const meta = { ...((params?._meta as Params | undefined) ?? {}), progressToken: id };
+      outgoingParams = { ...params, _meta: meta };
+    }
+    return new Promise<Params>((resolve, reject) => {
+      const pending: Pending = { resolve, reject, timer: undefined, cleanup: undefined, onProgress: options.onProgress };
+      const timeoutMs = options.timeoutMs ?? 60_000;
+      if (timeoutMs > 0) {
+        pending.timer = setTimeout(() => {
+          this.settle(id);
+          this.notify("notifications/cancelled", { requestId: id, reason: `Timed out after ${timeoutMs} ms` });
+          reject(new RequestFailedError(`Request ${method} timed out after ${timeoutMs} ms`));
+        }, timeoutMs);
+      }
+      const signal = options.signal;
+      if (signal) {
+        if (signal.aborted) {
+          reject(signal.reason instanceof Error ? signal.reason : new RequestFailedError("Request aborted"));
+          if (pending.timer) clearTimeout(pending.timer);
+          return;
+        }
+        const onAbort = () => {
+          this.settle(id);
+          this.notify("notifications/cancelled", { requestId: id, reason: "Request aborted" });
+          reject(signal.reason instanceof Error ? signal.reason : new RequestFailedError("Request aborted"));
+        };
+        signal.addEventListener("abort", onAbort, { once: true });
+        pending.cleanup = () => signal.removeEventListener("abort", onAbort);
+      }
+      this.pending.set(id, pending);
+      const request: JsonRpcRequest = outgoingParams === undefined ? { jsonrpc: "2.0", id, method } : { jsonrpc: "2.0", id, method, params: outgoingParams };
+      this.sink.send(request, options.relatedTo);
+    });
+  }
+
+  notify(method: string, params?: Params, relatedTo?: RequestId): void {
+    if (this.closed) return;
+    const notification: JsonRpcNotification = params === undefined ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", method, params };
+    this.sink.send(notification, relatedTo);
+  }
+
+  private settle(id: RequestId): void {
+    const pending = this.pending.get(id);
+    if (!pending) return;
+    this.pending.delete(id);
+    if (pending.timer) clearTimeout(pending.timer);
+    pending.cleanup?.();
+  }
+
+  /** Fails outbound requests and aborts inbound ones; later sends are dropped. */
+  close(reason = "Connection closed"): void {
+    if (this.closed) return;
+    this.closed = true;
+    for (const [id, pending] of [...this.pending]) {
+      this.settle(id);
+      pending.reject(new RequestFailedError(reason));
+    }
+    for (const exchange of this.inbound.values()) exchange.cancel(reason);
+    this.inbound.clear();
+  }
+}

@@ -1,0 +1,430 @@
+// The MCP server session layer: serves a generated ServerDefinition with the user's
+// handlers to any number of connections, in both protocol eras at once. A request that
+// carries `io.modelcontextprotocol/protocolVersion` in its _meta is served statelessly
+// (modern era); an `initialize` opens a legacy session scoped to its connection.
+import { ErrorCode, RpcError, type JsonRpcNotification, type Params, type RequestId } from "../jsonrpc/messages.js";
+import { Exchange, Peer, type Dispatcher, type MessageSink } from "../jsonrpc/peer.js";
+import { RawJson } from "../jsonrpc/serialize.js";
+import { describeIssue } from "../validation.js";
+import type {
+  Implementation,
+  JsonObject,
+  Listing,
+  PromptEntry,
+  RequestContext,
+  ResourceEntry,
+  ResourceTemplateEntry,
+  ServerDefinition,
+  ToolEntry,
+} from "./definition.js";
+import { promptResult, resourceContents, textResult, toolResult } from "./results.js";
+import {
+  invalidToolArgumentsAreToolErrors,
+  isModern,
+  loggingSeverity,
+  LOGGING_LEVELS,
+  MetaKey,
+  resourceNotFoundCode,
+  type LoggingLevel,
+} from "./revisions.js";
+
+export interface ServerOptions {
+  /** Items per page of tools/list, resources/list, resources/templates/list and prompts/list. Default 100. */
+  readonly pageSize?: number | undefined;
+  /**
+   * Reports errors thrown by handlers (the client gets an error result either way).
+   * Default: a line on stderr, which is safe on stdio where stdout carries the protocol.
+   */
+  readonly onError?: ((error: unknown, where: string) => void) | undefined;
+  /** Freshness hint for modern list results, in milliseconds. Default 0 (re-fetch freely). */
+  readonly listTtlMs?: number | undefined;
+}
+
+/** What a request is served under: its revision and who the client says it is. */
+interface Scope {
+  readonly revision: string;
+  readonly era: "modern" | "legacy";
+  readonly clientInfo: Implementation | undefined;
+  readonly capabilities: JsonObject;
+  /** Minimum level of log messages the client wants; undefined = legacy default (all) or modern opt-out. */
+  logLevel: string | undefined;
+}
+
+/** Legacy session state, kept on the connection's Peer. */
+interface LegacySession extends Scope {
+  initialized: boolean;
+}
+
+type ListKind = keyof Listing;
+const listMethods: Record<string, ListKind> = {
+  "tools/list": "tools",
+  "resources/list": "resources",
+  "resources/templates/list": "resourceTemplates",
+  "prompts/list": "prompts",
+};
+const listKeys: Record<ListKind, string> = { tools: "tools", resources: "resources", resourceTemplates: "resourceTemplates", prompts: "prompts" };
+
+function isObject(value: unknown): value is JsonObject {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+class Context implements RequestContext {
+  private lastProgress = -Infinity;
+
+  constructor(
+    private readonly exchange: Exchange,
+    private readonly scope: Scope,
+    readonly meta: JsonObject | undefined,
+  ) {}
+
+  get signal(): AbortSignal {
+    return this.exchange.signal;
+  }
+  get revision(): string {
+    return this.scope.revision;
+  }
+  get era(): "modern" | "legacy" {
+    return this.scope.era;
+  }
+  get client(): RequestContext["client"] {
+    return { info: this.scope.clientInfo, capabilities: this.scope.capabilities };
+  }
+
+  progress(progress: number, total?: number, message?: string): void {
+    const token = this.meta?.progressToken;
+    if ((typeof token !== "string" && typeof token !== "number") || !(progress > this.lastProgress)) return;
+    // Progress must increase with each notification; stale or repeated values are dropped.
+    this.lastProgress = progress;
+    const params: Params = { progressToken: token, progress };
+    if (total !== undefined) params.total = total;
+    if (message !== undefined) params.message = message;
+    this.exchange.notify("notifications/progress", params);
+  }
+
+  log(level: LoggingLevel, data: unknown, logger?: string): void {
+    const wanted = this.scope.logLevel;
+    // Modern clients opt in per request; legacy clients get everything until they set a level.
+    if (wanted === undefined ? this.scope.era === "modern" : loggingSeverity(level) < loggingSeverity(wanted)) return;
+    const params: Params = logger === undefined ? { level, data } : { level, logger, data };
+    this.exchange.notify("notifications/message", params);
+  }
+}
+
+export class McpServer<H = unknown> implements Dispatcher {
+  private readonly tools = new Map<string, ToolEntry<H>>();
+  private readonly resources = new Map<string, ResourceEntry<H>>();
+  private readonly prompts = new Map<string, PromptEntry<H>>();
+  private readonly templates: readonly ResourceTemplateEntry<H>[];
+  private readonly legacyRevisions: readonly string[];
+  private readonly modernRevisions: readonly string[];
+  private readonly pageSize: number;
+  private readonly pages = new Map<string, RawJson[]>();
+  private readonly capabilities: JsonObject;
+  private readonly onError: (error: unknown, where: string) => void;
+
+  constructor(
+    readonly definition: ServerDefinition<H>,
+    private readonly handlers: H,
+    private readonly options: ServerOptions = {},
+  ) {
+    for (const tool of definition.tools) this.tools.set(tool.name, tool);
+    for (const resource of definition.resources) this.resources.set(resource.uri, resource);
+    for (const prompt of definition.prompts) this.prompts.set(prompt.name, prompt);
+    this.templates = definition.resourceTemplates;
+    this.legacyRevisions = definition.revisions.filter((r) => !isModern(r));
+    this.modernRevisions = definition.revisions.filter(isModern);
+    this.pageSize = Math.max(1, options.pageSize ?? 100);
+    this.onError = options.onError ?? ((error, where) => console.error(`mcp server: ${where}:`, error));
+    const capabilities: JsonObject = { logging: {} };
+    if (definition.tools.length > 0) capabilities.tools = {};
+    if (definition.resources.length > 0 || definition.resourceTemplates.length > 0) capabilities.resources = {};
+    if (definition.prompts.length > 0) capabilities.prompts = {};
+    this.capabilities = capabilities;
+  }
+
+  /** Starts serving one connection: inbound messages go to the returned peer's receive(). */
+  connect(sink: MessageSink): Peer {
+    return new Peer(sink, this);
+  }
+
+  /** Served revisions, preferred first. */
+  get revisions(): readonly string[] {
+    return this.definition.revisions;
+  }
+
+  onNotification(notification: JsonRpcNotification, peer: Peer): void {
+    if (notification.method === "notifications/initialized") {
+      const session = peer.state as LegacySession | undefined;
+      if (session) session.initialized = true;
+    }
+  }
+
+  onRequest(exchange: Exchange): Params | Promise<Params> {
+    const { method, params } = exchange.request;
+    if (method === "initialize") return this.initialize(exchange);
+    const meta = isObject(params?._meta) ? params._meta : undefined;
+    const requested = meta?.[MetaKey.protocolVersion];
+    let scope: Scope;
+    if (requested !== undefined) scope = this.modernScope(requested, meta!);
+    else {
+      const session = exchange.peer.state as LegacySession | undefined;
+      if (session) scope = session;
+      else if (method === "ping" && this.legacyRevisions.length > 0) return {};
+      else throw this.missingVersion();
+    }
+    const result = this.dispatch(method, params, exchange, scope, meta);
+    if (scope.era === "legacy") return result;
+    return result instanceof Promise ? result.then((r) => this.modernResult(r)) : this.modernResult(result);
+  }
+
+  private dispatch(method: string, params: Params | undefined, exchange: Exchange, scope: Scope, meta: JsonObject | undefined): Params | Promise<Params> {
+    const listKind = listMethods[method];
+    if (listKind !== undefined && this.capabilities[listKind === "resourceTemplates" ? "resources" : listKind] !== undefined) {
+      return this.listPage(listKind, scope.revision, params?.cursor);
+    }
+    switch (method) {
+      case "tools/call":
+        if (!this.capabilities.tools) break;
+        return this.callTool(params, new Context(exchange, scope, meta), scope.revision);
+      case "resources/read":
+        if (!this.capabilities.resources) break;
+        return this.readResource(params, new Context(exchange, scope, meta), scope.revision);
+      case "prompts/get":
+        if (!this.capabilities.prompts) break;
+        return this.getPrompt(params, new Context(exchange, scope, meta));
+      case "server/discover":
+        if (scope.era !== "modern") break;
+        return this.discover();
+      case "ping":
+        if (scope.era !== "legacy") break;
+        return {};
+      case "logging/setLevel": {
+        if (scope.era !== "legacy") break;
+        const level = params?.level;
+        if (typeof level !== "string" || !(LOGGING_LEVELS as readonly string[]).includes(level)) {
+          throw new RpcError(ErrorCode.InvalidParams, `Invalid log level; expected one of ${LOGGING_LEVELS.join(", ")}`);
+        }
+        scope.logLevel = level;
+        return {};
+      }
+    }
+    throw new RpcError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
+  }
+
+  // --- lifecycle ---------------------------------------------------------------
+
+  private initialize(exchange: Exchange): Params {
+    const params = exchange.request.params ?? {};
+    const requested = params.protocolVersion;
+    if (this.legacyRevisions.length === 0) {
+      throw new RpcError(
+        ErrorCode.UnsupportedProtocolVersion,
+        `This server does not use initialize; it speaks protocol ${this.definition.revisions.join(", ")}, where each request carries its version in _meta`,
+        { supported: this.definition.revisions, requested: typeof requested === "string" ? requested : "" },
+      );
+    }
+    if (exchange.peer.state !== undefined) throw new RpcError(ErrorCode.InvalidRequest, "Invalid request: the session is already initialized");
+    if (typeof requested !== "string") throw new RpcError(ErrorCode.InvalidParams, "initialize: protocolVersion must be a string");
+    // Version negotiation: echo a supported version, else offer the latest one we speak.
+    const revision = this.legacyRevisions.includes(requested) ? requested : this.legacyRevisions[0]!;
+    const session: LegacySession = {
+      revision,
+      era: "legacy",
+      clientInfo: isObject(params.clientInfo) ? (params.clientInfo as unknown as Implementation) : undefined,
+      capabilities: isObject(params.capabilities) ? params.capabilities : {},
+      logLevel: undefined,
+      initialized: false,
+    };
+    exchange.peer.state = session;
+    const result: Params = {
+      protocolVersion: revision,
+      capabilities: this.capabilities,
+      serverInfo: this.definition.infoByRevision[revision] ?? this.definition.info,
+    };
+    if (this.definition.instructions !== undefined) result.instructions = this.definition.instructions;
+    return result;
+  }
+
+  private missingVersion(): RpcError {
+    if (this.modernRevisions.length === 0) {
+      return new RpcError(ErrorCode.InvalidRequest, "Invalid request: send initialize first to open a session");
+    }
+    const hint = this.legacyRevisions.length > 0 ? " (or send initialize first to use protocol " + this.legacyRevisions.join(", ") + ")" : "";
+    return new RpcError(ErrorCode.InvalidParams, `Invalid params: _meta must carry ${MetaKey.protocolVersion} and ${MetaKey.clientCapabilities}${hint}`);
+  }
+
+  private modernScope(requested: unknown, meta: JsonObject): Scope {
+    if (typeof requested !== "string" || !this.modernRevisions.includes(requested)) {
+      throw new RpcError(ErrorCode.UnsupportedProtocolVersion, "Unsupported protocol version", {
+        supported: this.definition.revisions,
+        requested: typeof requested === "string" ? requested : String(requested),
+      });
+    }
+    const capabilities = meta[MetaKey.clientCapabilities];
+    if (!isObject(capabilities)) {
+      throw new RpcError(ErrorCode.InvalidParams, `Invalid params: _meta must carry ${MetaKey.clientCapabilities} (an object; {} when the client supports no optional capabilities)`);
+    }
+    const info = meta[MetaKey.clientInfo];
+    const level = meta[MetaKey.logLevel];
+    if (level !== undefined && (typeof level !== "string" || loggingSeverity(level) < 0)) {
+      throw new RpcError(ErrorCode.InvalidParams, `Invalid params: ${MetaKey.logLevel} must be one of ${LOGGING_LEVELS.join(", ")}`);
+    }
+    return {
+      revision: requested,
+      era: "modern",
+      clientInfo: isObject(info) ? (info as unknown as Implementation) : undefined,
+      capabilities,
+      logLevel: level as string | undefined,
+    };
+  }
+
+  /** Every modern result says it is complete and who answered. */
+  private modernResult(result: Params): Params {
+    if (result instanceof RawJson) return result;
+    const out: Params = { ...result, resultType: "complete" };
+    const meta = isObject(result._meta) ? result._meta : {};
+    out._meta = { ...meta, [MetaKey.serverInfo]: this.definition.info };
+    return out;
+  }
+
+  private discover(): Params {
+    const result: Params = {
+      supportedVersions: this.definition.revisions,
+      capabilities: this.capabilities,
+      ttlMs: this.options.listTtlMs ?? 0,
+      cacheScope: "public",
+    };
+    if (this.definition.instructions !== undefined) result.instructions = this.definition.instructions;
+    return result;
+  }
+
+  // --- lists ---------------------------------------------------------------------
+
+  /** Pages are serialised once per revision and kind, on first use. */
+  private listPage(kind: ListKind, revision: string, cursor: unknown): Params {
+    const key = `${revision} ${kind}`;
+    let pages = this.pages.get(key);
+    if (!pages) {
+      pages = this.buildPages(kind, revision);
+      this.pages.set(key, pages);
+    }
+    let index = 0;
+    if (cursor !== undefined) {
+      index = typeof cursor === "string" ? decodeCursor(cursor) : -1;
+      if (!(index >= 0 && index < pages.length)) throw new RpcError(ErrorCode.InvalidParams, "Invalid cursor");
+    }
+    return pages[index] as unknown as Params;
+  }
+
+  private buildPages(kind: ListKind, revision: string): RawJson[] {
+    const items = this.definition.listings[revision]?.[kind] ?? [];
+    const modern = isModern(revision);
+    const pages: RawJson[] = [];
+    for (let start = 0; start === 0 || start < items.length; start += this.pageSize) {
+      const result: Params = { [listKeys[kind]]: items.slice(start, start + this.pageSize) };
+      const next = start + this.pageSize;
+      if (next < items.length) result.nextCursor = encodeCursor(pages.length + 1);
+      if (modern) {
+        result.resultType = "complete";
+        result.ttlMs = this.options.listTtlMs ?? 0;
+        result.cacheScope = "public";
+        result._meta = { [MetaKey.serverInfo]: this.definition.info };
+      }
+      pages.push(new RawJson(JSON.stringify(result)));
+    }
+    return pages;
+  }
+
+  // --- tools, resources, prompts ---------------------------------------------------
+
+  private async callTool(params: Params | undefined, ctx: Context, revision: string): Promise<Params> {
+    const name = params?.name;
+    if (typeof name !== "string") throw new RpcError(ErrorCode.InvalidParams, "Invalid params: name must be a string");
+    const tool = this.tools.get(name);
+    if (!tool) throw new RpcError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
+    const args = params?.arguments ?? {};
+    const issue = isObject(args) ? tool.validateInput(args) : { path: "", message: "must be object" };
+    if (issue) {
+      const message = `Invalid arguments for tool ${name}: ${describeIssue(issue)}`;
+      if (invalidToolArgumentsAreToolErrors(revision)) return textResult(message, true);
+      throw new RpcError(ErrorCode.InvalidParams, message);
+    }
+    let returned: unknown;
+    try {
+      returned = await tool.call(this.handlers, args, ctx);
+    } catch (error) {
+      if (error instanceof RpcError) throw error;
+      this.onError(error, `tool ${name}`);
+      return textResult(error instanceof Error ? error.message : String(error), true);
+    }
+    return toolResult(name, returned, tool.validateOutput, revision);
+  }
+
+  private async readResource(params: Params | undefined, ctx: Context, revision: string): Promise<Params> {
+    const uri = params?.uri;
+    if (typeof uri !== "string") throw new RpcError(ErrorCode.InvalidParams, "Invalid params: uri must be a string");
+    const fixed = this.resources.get(uri);
+    if (fixed) return { contents: resourceContents(uri, fixed.mimeType, await this.guard(() => fixed.read(this.handlers, ctx), `resource ${uri}`)) };
+    for (const template of this.templates) {
+      const match = template.pattern.exec(uri);
+      if (!match) continue;
+      const variables: Record<string, string> = {};
+      let decoded = true;
+      template.variables.forEach((name, i) => {
+        try {
+          variables[name] = decodeURIComponent(match[i + 1] ?? "");
+        } catch {
+          decoded = false;
+        }
+      });
+      if (!decoded) continue;
+      const contents = await this.guard(() => template.read(this.handlers, variables, ctx), `resource template ${template.name}`);
+      return { contents: resourceContents(uri, template.mimeType, contents) };
+    }
+    throw new RpcError(resourceNotFoundCode(revision), `Resource not found: ${uri}`, { uri });
+  }
+
+  private async getPrompt(params: Params | undefined, ctx: Context): Promise<Params> {
+    const name = params?.name;
+    if (typeof name !== "string") throw new RpcError(ErrorCode.InvalidParams, "Invalid params: name must be a string");
+    const prompt = this.prompts.get(name);
+    if (!prompt) throw new RpcError(ErrorCode.InvalidParams, `Unknown prompt: ${name}`);
+    const args = params?.arguments ?? {};
+    if (!isObject(args)) throw new RpcError(ErrorCode.InvalidParams, "Invalid params: arguments must be an object of strings");
+    for (const [key, value] of Object.entries(args)) {
+      if (typeof value !== "string") throw new RpcError(ErrorCode.InvalidParams, `Invalid arguments for prompt ${name}: ${key} must be a string`);
+    }
+    for (const argument of prompt.arguments) {
+      if (argument.required && args[argument.name] === undefined) {
+        throw new RpcError(ErrorCode.InvalidParams, `Invalid arguments for prompt ${name}: missing required argument '${argument.name}'`);
+      }
+    }
+    return promptResult(await this.guard(() => prompt.get(this.handlers, args as Record<string, string>, ctx), `prompt ${name}`));
+  }
+
+  /** Runs a handler; unexpected errors are reported and become an opaque internal error. */
+  private async guard<T>(run: () => T | Promise<T>, where: string): Promise<T> {
+    try {
+      return await run();
+    } catch (error) {
+      if (error instanceof RpcError) throw error;
+      this.onError(error, where);
+      throw new RpcError(ErrorCode.InternalError, "Internal error");
+    }
+  }
+}
+
+function encodeCursor(page: number): string {
+  return `p${page.toString(36)}`;
+}
+
+function decodeCursor(cursor: string): number {
+  return /^p[0-9a-z]+$/.test(cursor) ? parseInt(cursor.slice(1), 36) : -1;
+}
+
+/** Builds a server from a generated definition and the user's handlers. */
+export function createServer<H>(definition: ServerDefinition<H>, handlers: H, options?: ServerOptions): McpServer<H> {
+  return new McpServer(definition, handlers, options);
+}
+
+export type { RequestId };

@@ -1,0 +1,476 @@
+// The Streamable HTTP binding of MCP, for both eras on one endpoint:
+//  - modern (2026-07-28): every POST is self-contained; headers mirror the body
+//    (MCP-Protocol-Version, Mcp-Method, Mcp-Name) and are checked against it;
+//  - legacy (2025-03-26 … 2025-11-25): `initialize` opens a session named by the
+//    Mcp-Session-Id header; GET opens the session's stream for server-initiated
+//    messages; DELETE ends the session.
+// A POSTed request is answered with JSON, or with an SSE stream when notifications or
+// server requests come before the response. The logic works on a minimal request/reply
+// shape so that the web-standard handler and the node:http adapter both stay thin.
+import { ErrorCode, errorResponse, type JsonRpcMessage, type RequestId } from "../jsonrpc/messages.js";
+import type { MessageSink, Peer } from "../jsonrpc/peer.js";
+import { serializeMessage } from "../jsonrpc/serialize.js";
+import type { McpServer } from "../mcp/server.js";
+import { hasProtocolVersionHeader, isModern, MetaKey } from "../mcp/revisions.js";
+import { SseStream } from "./sse.js";
+
+export interface HttpOptions {
+  /**
+   * Host header values accepted (DNS-rebinding protection), without port. Default:
+   * localhost, 127.0.0.1 and [::1]. "any" turns the check off (behind a proxy that checks).
+   */
+  readonly allowedHosts?: readonly string[] | "any" | undefined;
+  /** Origins accepted when a browser sends one; default: http(s) origins on the allowed hosts. "any" turns the check off. */
+  readonly allowedOrigins?: readonly string[] | "any" | undefined;
+  /** Largest accepted request body in bytes. Default 4 MiB. */
+  readonly maxBodyBytes?: number | undefined;
+  /** Legacy sessions idle this long are closed. Default 30 minutes. */
+  readonly sessionIdleMs?: number | undefined;
+  /** Seconds between SSE keep-alive comments on long-lived streams. Default 25; 0 disables. */
+  readonly keepAliveSeconds?: number | undefined;
+}
+
+/** The little an HTTP binding needs from a request. Header names are lower case. */
+export interface HttpRequestLike {
+  readonly method: string;
+  header(name: string): string | undefined;
+  /** The body as text; rejects with BodyTooLargeError past the limit. */
+  text(limit: number): Promise<string>;
+  /** Aborted when the client disconnects. */
+  readonly signal?: AbortSignal | undefined;
+}
+
+export type HttpReply =
+  | { readonly status: number; readonly headers: Record<string, string>; readonly body?: string | undefined }
+  | { readonly status: number; readonly headers: Record<string, string>; readonly stream: SseStream };
+
+export class BodyTooLargeError extends Error {}
+
+const jsonHeaders = { "content-type": "application/json" };
+const sseHeaders = { "content-type": "text/event-stream", "cache-control": "no-cache", "x-accel-buffering": "no" };
+const defaultHosts = ["localhost", "127.0.0.1", "[::1]"];
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function jsonReply(status: number, body: unknown, headers: Record<string, string> = {}): HttpReply {
+  return { status, headers: { ...jsonHeaders, ...headers }, body: typeof body === "string" ? body : JSON.stringify(body) };
+}
+
+function errorReply(status: number, code: number, message: string, headers: Record<string, string> = {}, data?: unknown): HttpReply {
+  return jsonReply(status, errorResponse(null, code, message, data), headers);
+}
+
+/** HTTP status of a modern error response: the binding maps protocol errors onto 4xx. */
+function modernStatus(message: JsonRpcMessage): number {
+  if (!("error" in message)) return 200;
+  switch (message.error.code) {
+    case ErrorCode.MethodNotFound:
+      return 404;
+    case ErrorCode.ParseError:
+    case ErrorCode.InvalidRequest:
+    case ErrorCode.InvalidParams:
+    case ErrorCode.HeaderMismatch:
+    case ErrorCode.MissingRequiredClientCapability:
+    case ErrorCode.UnsupportedProtocolVersion:
+      return 400;
+    default:
+      return 200;
+  }
+}
+
+/** Collects what the server sends for one POSTed request until its response. */
+class ReplyChannel {
+  readonly reply: Promise<HttpReply>;
+  private resolve!: (reply: HttpReply) => void;
+  private stream: SseStream | undefined;
+  done = false;
+
+  constructor(
+    private readonly id: RequestId,
+    private readonly headers: Record<string, string>,
+    private readonly statusOf: (message: JsonRpcMessage) => number,
+    private readonly onCancel: () => void,
+  ) {
+    this.reply = new Promise((resolve) => (this.resolve = resolve));
+  }
+
+  push(message: JsonRpcMessage): void {
+    if (this.done) return;
+    const final = ("result" in message || "error" in message) && message.id === this.id;
+    if (!this.stream) {
+      if (final) {
+        this.done = true;
+        this.resolve({ status: this.statusOf(message), headers: { ...jsonHeaders, ...this.headers }, body: serializeMessage(message) });
+        return;
+      }
+      // Something comes before the response: switch to a stream for this request.
+      this.stream = new SseStream();
+      this.stream.onCancel = this.onCancel;
+      this.resolve({ status: 200, headers: { ...sseHeaders, ...this.headers }, stream: this.stream });
+    }
+    this.stream.send(serializeMessage(message));
+    if (final) {
+      this.done = true;
+      this.stream.end();
+    }
+  }
+
+  /** The client went away before the reply was sent. */
+  abandon(): void {
+    if (this.done) return;
+    this.done = true;
+    this.onCancel();
+  }
+}
+
+class LegacySession implements MessageSink {
+  readonly peer: Peer;
+  readonly replies = new Map<RequestId, ReplyChannel>();
+  standalone: SseStream | undefined;
+  lastActive = Date.now();
+
+  constructor(
+    readonly id: string,
+    server: McpServer<unknown>,
+  ) {
+    this.peer = server.connect(this);
+  }
+
+  get revision(): string | undefined {
+    return (this.peer.state as { revision?: string } | undefined)?.revision;
+  }
+
+  send(message: JsonRpcMessage, relatedTo?: RequestId): void {
+    const channel = relatedTo === undefined ? undefined : this.replies.get(relatedTo);
+    if (channel && !channel.done) {
+      channel.push(message);
+      if (channel.done) this.replies.delete(relatedTo!);
+      return;
+    }
+    // Not tied to a pending POST: the session's GET stream, when the client opened one.
+    if (this.standalone?.isOpen) this.standalone.send(serializeMessage(message));
+  }
+
+  close(): void {
+    this.peer.close("Session closed");
+    this.standalone?.end();
+    for (const channel of this.replies.values()) channel.abandon();
+    this.replies.clear();
+  }
+}
+
+/** Decodes the `=?base64?…?=` sentinel form of Mcp-Name and Mcp-Param-* values. */
+export function decodeHeaderValue(value: string): string | undefined {
+  if (!value.startsWith("=?base64?") || !value.endsWith("?=")) return value;
+  try {
+    const binary = atob(value.slice(9, -2));
+    return new TextDecoder("utf-8", { fatal: true }).decode(Uint8Array.from(binary, (c) => c.charCodeAt(0)));
+  } catch {
+    return undefined;
+  }
+}
+
+const namedMethods: Record<string, string> = { "tools/call": "name", "prompts/get": "name", "resources/read": "uri" };
+
+/** Checks the modern request headers against the body; returns why they disagree, if they do. */
+function headerMismatch(request: HttpRequestLike, method: string, params: Record<string, unknown> | undefined): string | undefined {
+  const meta = isObject(params?._meta) ? params._meta : undefined;
+  const bodyVersion = meta?.[MetaKey.protocolVersion];
+  const version = request.header("mcp-protocol-version");
+  if (version === undefined) return "required header MCP-Protocol-Version is missing";
+  if (typeof bodyVersion === "string" && version !== bodyVersion) {
+    return `MCP-Protocol-Version header value '${version}' does not match body value '${bodyVersion}'`;
+  }
+  const headerMethod = request.header("mcp-method");
+  if (headerMethod === undefined) return "required header Mcp-Method is missing";
+  if (headerMethod !== method) return `Mcp-Method header value '${headerMethod}' does not match body value '${method}'`;
+  const field = namedMethods[method];
+  if (field !== undefined) {
+    const raw = request.header("mcp-name");
+    if (raw === undefined) return "required header Mcp-Name is missing";
+    const name = decodeHeaderValue(raw);
+    if (name === undefined) return "Mcp-Name header has an invalid base64 value";
+    const bodyValue = params?.[field];
+    if (name !== bodyValue) return `Mcp-Name header value '${name}' does not match body value '${String(bodyValue)}'`;
+  }
+  return undefined;
+}
+
+export class StreamableHttpBinding {
+  private readonly sessions = new Map<string, LegacySession>();
+  private readonly hosts: readonly string[] | "any";
+  private readonly origins: readonly string[] | "any";
+  private readonly maxBodyBytes: number;
+  private readonly sessionIdleMs: number;
+  private readonly keepAliveMs: number;
+  private sweeper: ReturnType<typeof setInterval> | undefined;
+  private readonly servesLegacy: boolean;
+  private readonly servesModern: boolean;
+
+  constructor(
+    private readonly server: McpServer<unknown>,
+    options: HttpOptions = {},
+  ) {
+    this.hosts = options.allowedHosts ?? defaultHosts;
+    this.origins = options.allowedOrigins ?? (this.hosts === "any" ? "any" : []);
+    this.maxBodyBytes = options.maxBodyBytes ?? 4 * 1024 * 1024;
+    this.sessionIdleMs = options.sessionIdleMs ?? 30 * 60_000;
+    this.keepAliveMs = (options.keepAliveSeconds ?? 25) * 1000;
+    this.servesLegacy = server.revisions.some((r) => !isModern(r));
+    this.servesModern = server.revisions.some(isModern);
+  }
+
+  /** Number of open legacy sessions. */
+  get sessionCount(): number {
+    return this.sessions.size;
+  }
+
+  async handle(request: HttpRequestLike): Promise<HttpReply> {
+    const refused = this.checkHostAndOrigin(request);
+    if (refused) return refused;
+    switch (request.method) {
+      case "POST":
+        return this.post(request);
+      case "GET":
+        return this.get(request);
+      case "DELETE":
+        return this.delete(request);
+      default:
+        return errorReply(405, ErrorCode.InvalidRequest, "Method not allowed", { allow: this.servesLegacy ? "GET, POST, DELETE" : "POST" });
+    }
+  }
+
+  /** Ends every legacy session and stream. */
+  close(): void {
+    for (const session of this.sessions.values()) session.close();
+    this.sessions.clear();
+    if (this.sweeper) clearInterval(this.sweeper);
+    this.sweeper = undefined;
+  }
+
+  private checkHostAndOrigin(request: HttpRequestLike): HttpReply | undefined {
+    if (this.hosts !== "any") {
+      const host = request.header("host");
+      const hostname = host?.replace(/:\d+$/, "").toLowerCase();
+      if (hostname === undefined || !this.hosts.includes(hostname)) {
+        return errorReply(403, ErrorCode.InvalidRequest, `Forbidden: Host ${host === undefined ? "(missing)" : `'${host}'`} is not allowed`);
+      }
+    }
+    const origin = request.header("origin");
+    if (origin !== undefined && this.origins !== "any") {
+      let allowed = this.origins.includes(origin);
+      if (!allowed && this.hosts !== "any") {
+        try {
+          const url = new URL(origin);
+          allowed = (url.protocol === "http:" || url.protocol === "https:") && this.hosts.includes(url.hostname.toLowerCase());
+        } catch {
+          allowed = false;
+        }
+      }
+      if (!allowed) return errorReply(403, ErrorCode.InvalidRequest, `Forbidden: Origin '${origin}' is not allowed`);
+    }
+    return undefined;
+  }
+
+  private async post(request: HttpRequestLike): Promise<HttpReply> {
+    const contentType = request.header("content-type") ?? "";
+    if (!contentType.toLowerCase().includes("application/json")) {
+      return errorReply(415, ErrorCode.InvalidRequest, "Unsupported Media Type: Content-Type must be application/json");
+    }
+    const accept = (request.header("accept") ?? "").toLowerCase();
+    const acceptsAll = accept.includes("*/*");
+    if (!acceptsAll && !(accept.includes("application/json") && accept.includes("text/event-stream"))) {
+      return errorReply(406, ErrorCode.InvalidRequest, "Not Acceptable: Accept must list application/json and text/event-stream");
+    }
+    let text: string;
+    try {
+      text = await request.text(this.maxBodyBytes);
+    } catch (error) {
+      if (error instanceof BodyTooLargeError) return errorReply(413, ErrorCode.InvalidRequest, `Payload Too Large: limit is ${this.maxBodyBytes} bytes`);
+      throw error;
+    }
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch (error) {
+      return errorReply(400, ErrorCode.ParseError, `Parse error: ${(error as Error).message}`);
+    }
+    if (Array.isArray(body)) return this.batch(request, body);
+    if (!isObject(body)) return errorReply(400, ErrorCode.InvalidRequest, "Invalid request: the body must be one JSON-RPC message");
+
+    const sessionId = request.header("mcp-session-id");
+    const method = typeof body.method === "string" ? body.method : undefined;
+    const isRequest = method !== undefined && body.id !== undefined;
+    const params = isObject(body.params) ? body.params : undefined;
+
+    if (method === "initialize" && isRequest) return this.initialize(request, body);
+    if (sessionId !== undefined && this.servesLegacy) {
+      const session = this.sessions.get(sessionId);
+      if (!session) return errorReply(404, -32001, "Session not found: initialize a new session");
+      return this.legacyMessage(request, session, body, isRequest);
+    }
+    const headerVersion = request.header("mcp-protocol-version");
+    const metaVersion = isObject(params?._meta) ? params._meta[MetaKey.protocolVersion] : undefined;
+    const modern = metaVersion !== undefined || (headerVersion !== undefined && isModern(headerVersion));
+    if (modern && this.servesModern) return this.modernMessage(request, body, method, isRequest, params);
+    if (!this.servesLegacy || modern) {
+      // A modern-only server: the request lacks what every modern request must carry.
+      const mismatch = method === undefined ? undefined : headerMismatch(request, method, params);
+      return jsonReply(400, errorResponse(isRequest ? (body.id as RequestId) : null, mismatch ? ErrorCode.HeaderMismatch : ErrorCode.InvalidParams, mismatch ? `Header mismatch: ${mismatch}` : `Invalid params: _meta must carry ${MetaKey.protocolVersion}`));
+    }
+    return errorReply(400, ErrorCode.InvalidRequest, "Bad Request: Mcp-Session-Id header is required; send initialize first");
+  }
+
+  private batch(request: HttpRequestLike, messages: unknown[]): Promise<HttpReply> | HttpReply {
+    const sessionId = request.header("mcp-session-id");
+    const session = sessionId === undefined ? undefined : this.sessions.get(sessionId);
+    if (!session || session.revision !== "2025-03-26") {
+      return errorReply(400, ErrorCode.InvalidRequest, "Invalid request: JSON-RPC batches are only part of protocol 2025-03-26");
+    }
+    if (messages.length === 0) return errorReply(400, ErrorCode.InvalidRequest, "Invalid request: empty batch");
+    return this.legacyBatch(session, messages);
+  }
+
+  private async legacyBatch(session: LegacySession, messages: unknown[]): Promise<HttpReply> {
+    session.lastActive = Date.now();
+    const replies: Promise<HttpReply>[] = [];
+    for (const message of messages) {
+      if (isObject(message) && typeof message.method === "string" && message.id !== undefined) {
+        const id = message.id as RequestId;
+        const channel = new ReplyChannel(id, {}, () => 200, () => session.peer.cancelInbound(id, "Client disconnected"));
+        session.replies.set(id, channel);
+        replies.push(channel.reply);
+      }
+      session.peer.receive(message);
+    }
+    if (replies.length === 0) return { status: 202, headers: {} };
+    // A batch of requests is answered with the array of their responses.
+    const bodies = await Promise.all(replies.map(async (r) => ((await r) as { body?: string }).body ?? "null"));
+    return jsonReply(200, `[${bodies.join(",")}]`);
+  }
+
+  private initialize(request: HttpRequestLike, body: Record<string, unknown>): Promise<HttpReply> | HttpReply {
+    if (!this.servesLegacy) {
+      // Let the server explain which versions it speaks; a modern error body tells dual-era clients to retry.
+      return this.modernMessage(request, body, "initialize", true, isObject(body.params) ? body.params : undefined);
+    }
+    const session = new LegacySession(crypto.randomUUID(), this.server);
+    const id = body.id as RequestId;
+    const channel = new ReplyChannel(id, { "mcp-session-id": session.id }, () => 200, () => session.peer.cancelInbound(id, "Client disconnected"));
+    session.replies.set(id, channel);
+    session.peer.receive(body);
+    return channel.reply.then((reply) => {
+      if (session.revision !== undefined) {
+        this.sessions.set(session.id, session);
+        this.startSweeper();
+        return reply;
+      }
+      // initialize failed: no session to keep.
+      session.close();
+      const { "mcp-session-id": _dropped, ...headers } = reply.headers;
+      return { ...reply, headers } as HttpReply;
+    });
+  }
+
+  private legacyMessage(request: HttpRequestLike, session: LegacySession, body: Record<string, unknown>, isRequest: boolean): HttpReply | Promise<HttpReply> {
+    session.lastActive = Date.now();
+    const revision = session.revision!;
+    const version = request.header("mcp-protocol-version");
+    if (version !== undefined && hasProtocolVersionHeader(revision) && version !== revision) {
+      return errorReply(400, ErrorCode.InvalidRequest, `Bad Request: MCP-Protocol-Version '${version}' does not match the session's version ${revision}`);
+    }
+    if (!isRequest) {
+      session.peer.receive(body);
+      return { status: 202, headers: {} };
+    }
+    const id = body.id as RequestId;
+    const channel = new ReplyChannel(id, {}, () => 200, () => session.peer.cancelInbound(id, "Client disconnected"));
+    session.replies.set(id, channel);
+    request.signal?.addEventListener("abort", () => channel.abandon(), { once: true });
+    session.peer.receive(body);
+    return channel.reply;
+  }
+
+  private modernMessage(
+    request: HttpRequestLike,
+    body: Record<string, unknown>,
+    method: string | undefined,
+    isRequest: boolean,
+    params: Record<string, unknown> | undefined,
+  ): HttpReply | Promise<HttpReply> {
+    if (method === undefined) {
+      return errorReply(400, ErrorCode.InvalidRequest, "Invalid request: clients send requests and notifications only");
+    }
+    const mismatch = headerMismatch(request, method, params);
+    if (mismatch) {
+      return jsonReply(400, errorResponse(isRequest ? (body.id as RequestId) : null, ErrorCode.HeaderMismatch, `Header mismatch: ${mismatch}`));
+    }
+    if (!isRequest) return { status: 202, headers: {} };
+    const id = body.id as RequestId;
+    let peer: Peer | undefined;
+    const channel = new ReplyChannel(id, {}, modernStatus, () => peer?.cancelInbound(id, "Client disconnected"));
+    // A modern request is its own connection: nothing outlives its reply.
+    peer = this.server.connect({ send: (message) => channel.push(message) });
+    request.signal?.addEventListener("abort", () => channel.abandon(), { once: true });
+    peer.receive(body);
+    return channel.reply;
+  }
+
+  private get(request: HttpRequestLike): HttpReply {
+    const accept = (request.header("accept") ?? "").toLowerCase();
+    const sessionId = request.header("mcp-session-id");
+    if (!this.servesLegacy || sessionId === undefined) {
+      return errorReply(405, ErrorCode.InvalidRequest, "Method not allowed: this endpoint has no stream without a legacy session", { allow: "POST" });
+    }
+    if (!accept.includes("text/event-stream") && !accept.includes("*/*")) {
+      return errorReply(406, ErrorCode.InvalidRequest, "Not Acceptable: Accept must list text/event-stream");
+    }
+    const session = this.sessions.get(sessionId);
+    if (!session) return errorReply(404, -32001, "Session not found");
+    if (session.standalone?.isOpen) return errorReply(409, ErrorCode.InvalidRequest, "Conflict: this session already has a stream open");
+    session.lastActive = Date.now();
+    const stream = new SseStream();
+    session.standalone = stream;
+    if (this.keepAliveMs > 0) {
+      const timer = setInterval(() => (stream.isOpen ? stream.write(":\n\n") : clearInterval(timer)), this.keepAliveMs);
+      (timer as { unref?: () => void }).unref?.();
+    }
+    stream.onCancel = () => {
+      if (session.standalone === stream) session.standalone = undefined;
+    };
+    request.signal?.addEventListener("abort", () => stream.cancel(), { once: true });
+    return { status: 200, headers: { ...sseHeaders }, stream };
+  }
+
+  private delete(request: HttpRequestLike): HttpReply {
+    const sessionId = request.header("mcp-session-id");
+    if (!this.servesLegacy || sessionId === undefined) {
+      return errorReply(405, ErrorCode.InvalidRequest, "Method not allowed: there is no session to end", { allow: "POST" });
+    }
+    const session = this.sessions.get(sessionId);
+    if (!session) return errorReply(404, -32001, "Session not found");
+    this.sessions.delete(sessionId);
+    session.close();
+    return { status: 200, headers: {} };
+  }
+
+  private startSweeper(): void {
+    if (this.sweeper) return;
+    this.sweeper = setInterval(() => {
+      const now = Date.now();
+      for (const [id, session] of this.sessions) {
+        if (now - session.lastActive > this.sessionIdleMs && session.replies.size === 0 && !session.standalone?.isOpen) {
+          this.sessions.delete(id);
+          session.close();
+        }
+      }
+      if (this.sessions.size === 0 && this.sweeper) {
+        clearInterval(this.sweeper);
+        this.sweeper = undefined;
+      }
+    }, Math.min(this.sessionIdleMs, 60_000));
+    (this.sweeper as { unref?: () => void }).unref?.();
+  }
+}

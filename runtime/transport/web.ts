@@ -1,0 +1,69 @@
+// The Streamable HTTP binding as a web-standard handler, `(Request) => Promise<Response>`,
+// for Deno, Bun, Cloudflare Workers, Vercel/Netlify functions and any fetch-style router.
+import type { McpServer } from "../mcp/server.js";
+import { BodyTooLargeError, StreamableHttpBinding, type HttpOptions, type HttpReply, type HttpRequestLike } from "./http.js";
+
+export interface WebHandler {
+  (request: Request): Promise<Response>;
+  /** Ends legacy sessions and their streams. */
+  close(): void;
+}
+
+async function readLimited(request: Request, limit: number): Promise<string> {
+  const declared = Number(request.headers.get("content-length") ?? NaN);
+  if (declared > limit) throw new BodyTooLargeError();
+  if (!request.body) return "";
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel();
+      throw new BodyTooLargeError();
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return new TextDecoder().decode(bytes);
+}
+
+export function toResponse(reply: HttpReply): Response {
+  if (!("stream" in reply)) return new Response(reply.body ?? null, { status: reply.status, headers: reply.headers });
+  const encoder = new TextEncoder();
+  const { stream } = reply;
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      stream.attach(
+        (chunk) => controller.enqueue(encoder.encode(chunk)),
+        () => controller.close(),
+      );
+    },
+    cancel() {
+      stream.cancel();
+    },
+  });
+  return new Response(body, { status: reply.status, headers: reply.headers });
+}
+
+/** Serves `server` over Streamable HTTP as a fetch-style handler. Mount it at your MCP endpoint path. */
+export function createWebHandler(server: McpServer<never>, options?: HttpOptions): WebHandler {
+  const binding = new StreamableHttpBinding(server as McpServer<unknown>, options);
+  const handler = async (request: Request): Promise<Response> => {
+    const like: HttpRequestLike = {
+      method: request.method,
+      header: (name) => request.headers.get(name) ?? undefined,
+      text: (limit) => readLimited(request, limit),
+      signal: request.signal,
+    };
+    return toResponse(await binding.handle(like));
+  };
+  return Object.assign(handler, { close: () => binding.close() });
+}
