@@ -181,6 +181,14 @@ export class Peer {
     this.dispatcher.onNotification(notification, this);
   }
 
+  /** Fails an outbound request locally (its transport could not deliver it or got no JSON-RPC answer). */
+  failRequest(id: RequestId, error: Error): void {
+    const pending = this.pending.get(id);
+    if (!pending) return;
+    this.settle(id);
+    pending.reject(error);
+  }
+
   /** Cancels an inbound request without a notification (e.g. its HTTP stream closed). */
   cancelInbound(id: RequestId, reason: string): void {
     this.inbound.get(id)?.cancel(reason);

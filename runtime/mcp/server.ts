@@ -110,7 +110,13 @@ class Context implements RequestContext {
   }
 }
 
-export class McpServer<H = unknown> implements Dispatcher {
+/** What transports need from a server: a way to serve a connection, and the revisions it speaks. */
+export interface McpEndpoint {
+  connect(sink: MessageSink): Peer;
+  readonly revisions: readonly string[];
+}
+
+export class McpServer<H = unknown> implements Dispatcher, McpEndpoint {
   private readonly tools = new Map<string, ToolEntry<H>>();
   private readonly resources = new Map<string, ResourceEntry<H>>();
   private readonly prompts = new Map<string, PromptEntry<H>>();

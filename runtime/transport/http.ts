@@ -10,7 +10,7 @@
 import { ErrorCode, errorResponse, type JsonRpcMessage, type RequestId } from "../jsonrpc/messages.js";
 import type { MessageSink, Peer } from "../jsonrpc/peer.js";
 import { serializeMessage } from "../jsonrpc/serialize.js";
-import type { McpServer } from "../mcp/server.js";
+import type { McpEndpoint } from "../mcp/server.js";
 import { hasProtocolVersionHeader, isModern, MetaKey } from "../mcp/revisions.js";
 import { SseStream } from "./sse.js";
 
@@ -133,7 +133,7 @@ class LegacySession implements MessageSink {
 
   constructor(
     readonly id: string,
-    server: McpServer<unknown>,
+    server: McpEndpoint,
   ) {
     this.peer = server.connect(this);
   }
@@ -210,7 +210,7 @@ export class StreamableHttpBinding {
   private readonly servesModern: boolean;
 
   constructor(
-    private readonly server: McpServer<unknown>,
+    private readonly server: McpEndpoint,
     options: HttpOptions = {},
   ) {
     this.hosts = options.allowedHosts ?? defaultHosts;

@@ -1,6 +1,6 @@
 // The Streamable HTTP binding as a web-standard handler, `(Request) => Promise<Response>`,
 // for Deno, Bun, Cloudflare Workers, Vercel/Netlify functions and any fetch-style router.
-import type { McpServer } from "../mcp/server.js";
+import type { McpEndpoint } from "../mcp/server.js";
 import { BodyTooLargeError, StreamableHttpBinding, type HttpOptions, type HttpReply, type HttpRequestLike } from "./http.js";
 
 export interface WebHandler {
@@ -54,8 +54,8 @@ export function toResponse(reply: HttpReply): Response {
 }
 
 /** Serves `server` over Streamable HTTP as a fetch-style handler. Mount it at your MCP endpoint path. */
-export function createWebHandler(server: McpServer<never>, options?: HttpOptions): WebHandler {
-  const binding = new StreamableHttpBinding(server as McpServer<unknown>, options);
+export function createWebHandler(server: McpEndpoint, options?: HttpOptions): WebHandler {
+  const binding = new StreamableHttpBinding(server, options);
   const handler = async (request: Request): Promise<Response> => {
     const like: HttpRequestLike = {
       method: request.method,

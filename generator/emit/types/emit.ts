@@ -1,0 +1,120 @@
+// types.gen.ts: the types of what the manifest declares: each tool's input (as clients
+// send it), arguments (as its handler receives them, defaults filled in) and output;
+// each prompt's arguments; each resource template's variables.
+import type { JsonValue } from "../../load/source.js";
+import { pascalCase } from "../../model/names.js";
+import type { ServerModel, ToolModel } from "../../model/server.js";
+import { docComment, docLines, propertyKey, stringLiteral } from "../escape.js";
+import type { GeneratedFile } from "../file.js";
+import { normaliseSchema, schemaToDeclaration } from "../json-schema-types.js";
+
+type Json = { [key: string]: JsonValue };
+
+function isObject(value: unknown): value is Json {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+export function toolTypeNames(tool: ToolModel): { input: string; args: string; output: string } {
+  return { input: `${tool.typeBase}Input`, args: `${tool.typeBase}Args`, output: `${tool.typeBase}Output` };
+}
+
+/**
+ * Named types for a schema and the definitions under its $defs/definitions. `owner`
+ * names whose definitions local refs point at (the input type, for the args view).
+ */
+async function schemaTypes(rootName: string, schema: JsonValue, doc: string, owner = { name: rootName, schema }): Promise<string[]> {
+  const defs = new Map<string, string>();
+  const ownerSchema = owner.schema;
+  const containers = isObject(ownerSchema) ? (["$defs", "definitions"] as const).filter((k) => isObject(ownerSchema[k])) : [];
+  for (const container of containers) {
+    for (const key of Object.keys((ownerSchema as Json)[container] as Json)) defs.set(`#/${container}/${key}`, `${owner.name}${pascalCase(key) || "Def"}`);
+  }
+  const emitDefs = owner.schema === schema;
+  const refName = (ref: string): string | undefined => {
+    if (ref === "#") return owner.name;
+    return defs.get(decodeURIComponent(ref).replace(/~1/g, "/").replace(/~0/g, "~")) ?? defs.get(ref);
+  };
+  const options = { refName };
+  const root = normaliseSchema(schema, options) as Json;
+  const withDoc = { ...root, description: [doc, typeof root.description === "string" ? root.description : ""].filter((s) => s !== "").join("\n\n") };
+  const out = [await schemaToDeclaration(rootName, withDoc)];
+  if (!emitDefs) return out;
+  for (const container of containers) {
+    for (const [key, value] of Object.entries((schema as Json)[container] as Json)) {
+      out.push(await schemaToDeclaration(defs.get(`#/${container}/${key}`)!, normaliseSchema(value, options, true)));
+    }
+  }
+  return out;
+}
+
+/**
+ * The handler's view of an input schema: properties with a default are always present
+ * once the validator has run. Followed through `properties` and `allOf`, as the
+ * validator fills defaults; not through $ref, whose named type stays shared.
+ */
+export function withDefaultsRequired(schema: JsonValue): JsonValue {
+  if (!isObject(schema)) return schema;
+  const out: Json = { ...schema };
+  if (isObject(schema.properties)) {
+    const properties: Json = {};
+    const required = new Set(Array.isArray(schema.required) ? (schema.required as string[]) : []);
+    for (const [key, child] of Object.entries(schema.properties)) {
+      if (isObject(child) && "default" in child && child.$ref === undefined) required.add(key);
+      Object.defineProperty(properties, key, { value: withDefaultsRequired(child), enumerable: true, writable: true, configurable: true });
+    }
+    out.properties = properties;
+    if (required.size > 0) out.required = [...required];
+  }
+  if (Array.isArray(schema.allOf)) out.allOf = schema.allOf.map(withDefaultsRequired);
+  return out;
+}
+
+export async function emitTypes(file: GeneratedFile, model: ServerModel): Promise<void> {
+  const w = file.writer;
+  for (const tool of model.tools) {
+    const names = toolTypeNames(tool);
+    const label = `tool ${stringLiteral(tool.key)}`;
+    for (const text of await schemaTypes(names.input, tool.input.schema.value, `Arguments of ${label} as a client sends them.`)) w.write(text).blankLine();
+    if (tool.inputHasDefaults) {
+      // $defs types are shared with the input type; only the root differs.
+      const [args] = await schemaTypes(
+        names.args,
+        withDefaultsRequired(stripDefs(tool.input.schema.value)),
+        `Arguments of ${label} as its handler receives them: validated, with schema defaults filled in.`,
+        { name: names.input, schema: tool.input.schema.value },
+      );
+      w.write(args!).blankLine();
+    } else {
+      w.write(docComment(`Arguments of ${label} as its handler receives them (validated).`)).write(`export type ${names.args} = ${names.input};`).blankLine();
+    }
+    if (tool.output) {
+      for (const text of await schemaTypes(names.output, tool.output.schema.value, `Structured result (structuredContent) of ${label}.`)) w.write(text).blankLine();
+    }
+  }
+  for (const prompt of model.prompts) {
+    w.write(docComment(`Arguments of prompt ${stringLiteral(prompt.key)}.`));
+    w.write(`export interface ${prompt.typeBase}PromptArgs {`).newLine();
+    for (const argument of prompt.arguments) {
+      const doc = [argument.title, argument.description].filter((s): s is string => s !== undefined).join(": ");
+      if (doc) w.indent().write(docComment(doc, "  ").trimStart());
+      w.indent().write(`${propertyKey(argument.name)}${argument.required ? "" : "?"}: ${argument.required ? "string" : "string | undefined"};`).newLine();
+    }
+    w.write("}").blankLine();
+  }
+  for (const template of model.resourceTemplates) {
+    w.write(docComment(`Variables of resource template ${stringLiteral(template.key)}: ${template.uriTemplate}`));
+    w.write(`export interface ${template.typeBase}Variables {`).newLine();
+    for (const variable of template.template.variables) w.indent().write(`${propertyKey(variable)}: string;`).newLine();
+    w.write("}").blankLine();
+  }
+  if (model.tools.length + model.prompts.length + model.resourceTemplates.length === 0) {
+    w.write(`// ${docLines("This manifest declares nothing that needs types.")[0]}`).newLine().write("export {};").newLine();
+  }
+}
+
+/** The root of a schema without its definitions (emitted once, for the input type). */
+function stripDefs(schema: JsonValue): JsonValue {
+  if (!isObject(schema)) return schema;
+  const { $defs: _defs, definitions: _definitions, ...rest } = schema;
+  return rest;
+}

@@ -1,0 +1,45 @@
+// mcp-gen/runtime: what generated code and applications import. Zero dependencies and
+// no Node-only modules here (see mcp-gen/runtime/node for stdio and node:http), so a
+// generated server also runs on edge platforms behind createWebHandler.
+export { ErrorCode, RpcError } from "./jsonrpc/messages.js";
+export type { JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse, Params, RequestId } from "./jsonrpc/messages.js";
+export { Exchange, Peer, RequestFailedError } from "./jsonrpc/peer.js";
+export type { Dispatcher, MessageSink, RequestOptions } from "./jsonrpc/peer.js";
+export { RawJson, serializeMessage } from "./jsonrpc/serialize.js";
+export { callTool, expandUriTemplate, getPrompt, readResource, ToolOutputError } from "./mcp/client-calls.js";
+export type { PlainToolCallResult, ToolCallResult } from "./mcp/client-calls.js";
+export { ClientSession, connectSession, NegotiationError } from "./mcp/client.js";
+export type { CallerParams, CallOptions, ClientChannel, ClientHandlers, ClientOptions, MergeMethods, MethodShape, ServerDescription } from "./mcp/client.js";
+export type {
+  Awaitable,
+  Implementation,
+  JsonObject,
+  Listing,
+  PromptContext,
+  PromptEntry,
+  PromptReturn,
+  RequestContext,
+  ResourceContent,
+  ResourceContext,
+  ResourceEntry,
+  ResourceReturn,
+  ResourceTemplateEntry,
+  ServerDefinition,
+  StructuredToolReturn,
+  ToolContext,
+  ToolEntry,
+  ToolReturn,
+} from "./mcp/definition.js";
+export { isModern, LOGGING_LEVELS, MetaKey } from "./mcp/revisions.js";
+export type { LoggingLevel } from "./mcp/revisions.js";
+export { createServer, McpServer } from "./mcp/server.js";
+export type { McpEndpoint, ServerOptions } from "./mcp/server.js";
+export { decodeHeaderValue, StreamableHttpBinding } from "./transport/http.js";
+export type { HttpOptions, HttpReply, HttpRequestLike } from "./transport/http.js";
+export { encodeHeaderValue, httpChannel, HttpStatusError } from "./transport/http-client.js";
+export type { HttpChannelOptions } from "./transport/http-client.js";
+export { memoryChannel } from "./transport/memory.js";
+export { createWebHandler } from "./transport/web.js";
+export type { WebHandler } from "./transport/web.js";
+export { codePointLength, deepEqual, describeIssue, pointerToken } from "./validation.js";
+export type { ValidationIssue, Validator } from "./validation.js";

@@ -1,0 +1,77 @@
+// Typed calls the generated client makes: tools with validated structured output,
+// resources, templates and prompts. Generic over the session's method map.
+import { describeIssue, type Validator } from "../validation.js";
+import type { CallOptions, ClientSession } from "./client.js";
+import type { JsonObject } from "./definition.js";
+
+/** A tools/call result whose structuredContent was checked against the tool's output schema. */
+export type ToolCallResult<Output, Content> =
+  | { readonly content: Content[]; readonly structuredContent: Output; readonly isError?: false | undefined; readonly _meta?: JsonObject | undefined }
+  | { readonly content: Content[]; readonly isError: true; readonly structuredContent?: unknown; readonly _meta?: JsonObject | undefined };
+
+/** A tools/call result of a tool without an output schema. */
+export interface PlainToolCallResult<Content> {
+  readonly content: Content[];
+  readonly isError?: boolean | undefined;
+  readonly structuredContent?: unknown;
+  readonly _meta?: JsonObject | undefined;
+}
+
+/** The server returned structured output that does not match the tool's output schema. */
+export class ToolOutputError extends Error {
+  constructor(
+    readonly tool: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = "ToolOutputError";
+  }
+}
+
+// The session is used through its untyped overload; the generated client supplies the types.
+type AnySession = ClientSession<unknown>;
+type Untyped = { request(method: string, params?: JsonObject, options?: CallOptions): Promise<JsonObject> };
+
+function untyped(session: AnySession): Untyped {
+  return session as unknown as Untyped;
+}
+
+export async function callTool(session: AnySession, name: string, args: unknown, options?: CallOptions, validateOutput?: Validator): Promise<JsonObject> {
+  const result = await untyped(session).request("tools/call", { name, arguments: args ?? {} }, options);
+  if (!validateOutput || result.isError === true) return result;
+  let structured = result.structuredContent;
+  if (structured === undefined) {
+    // Revisions before 2025-06-18 have no structuredContent: the server sends its JSON as text.
+    const text = Array.isArray(result.content) ? (result.content as JsonObject[]).find((c) => c.type === "text")?.text : undefined;
+    try {
+      structured = typeof text === "string" ? JSON.parse(text) : undefined;
+    } catch {
+      structured = undefined;
+    }
+    if (structured === undefined) throw new ToolOutputError(name, `Tool ${name} returned no structured content`);
+  }
+  const issue = validateOutput(structured);
+  if (issue) throw new ToolOutputError(name, `Tool ${name} returned structured content that does not match its output schema: ${describeIssue(issue)}`);
+  return { ...result, structuredContent: structured };
+}
+
+export function readResource(session: AnySession, uri: string, options?: CallOptions): Promise<JsonObject> {
+  return untyped(session).request("resources/read", { uri }, options);
+}
+
+export function getPrompt(session: AnySession, name: string, args: Record<string, string | undefined>, options?: CallOptions): Promise<JsonObject> {
+  const defined: Record<string, string> = {};
+  for (const [key, value] of Object.entries(args)) if (value !== undefined) defined[key] = value;
+  return untyped(session).request("prompts/get", { name, arguments: defined }, options);
+}
+
+/** RFC 6570 level 1 expansion: `segments` alternates literal text and variable names. */
+export function expandUriTemplate(segments: readonly string[], variables: Readonly<Record<string, string>>): string {
+  let uri = "";
+  for (let i = 0; i < segments.length; i++) {
+    const segment = segments[i]!;
+    // Level 1 keeps only unreserved characters; encodeURIComponent also leaves !'()* alone.
+    uri += i % 2 === 0 ? segment : encodeURIComponent(variables[segment] ?? "").replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  }
+  return uri;
+}

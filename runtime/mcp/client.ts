@@ -1,0 +1,310 @@
+// The MCP client session layer: finds out which era a server speaks (a server/discover
+// probe, then the legacy initialize handshake as fallback), then sends requests the
+// way that era wants them: modern requests carry version, identity and capabilities in
+// their _meta; legacy requests ride on the initialized session.
+import { ErrorCode, RpcError, type JsonRpcMessage, type JsonRpcNotification, type Params, type RequestId } from "../jsonrpc/messages.js";
+import { Exchange, Peer, RequestFailedError, type Dispatcher } from "../jsonrpc/peer.js";
+import type { Implementation, JsonObject } from "./definition.js";
+import { isModern, MetaKey } from "./revisions.js";
+
+/** A way to exchange messages with one server (stdio process, HTTP endpoint, in-memory server). */
+export interface ClientChannel {
+  readonly kind: "stdio" | "http" | "memory";
+  /**
+   * Starts delivering inbound messages to `receive`. `fail` rejects one outbound request
+   * locally (e.g. an HTTP error without a JSON-RPC body); `closed` reports the end.
+   */
+  start(handlers: { receive(value: unknown): void; fail(id: RequestId, error: Error): void; closed(error?: Error): void }): Promise<void>;
+  send(message: JsonRpcMessage): void;
+  /** Tells the channel what the session negotiated (HTTP needs it for headers). */
+  setProtocol?(protocol: { readonly era: "modern" | "legacy"; readonly revision: string }): void;
+  close(): Promise<void>;
+}
+
+/** Handles requests the server sends to the client (legacy era) and notifications. */
+export interface ClientHandlers {
+  /** Server-to-client requests by method (e.g. "roots/list"); unknown methods get -32601. */
+  readonly requests?: Readonly<Record<string, (params: Params | undefined, signal: AbortSignal) => Params | Promise<Params>>>;
+  /** Every notification the server sends. */
+  readonly onNotification?: (method: string, params: Params | undefined) => void;
+}
+
+export interface ClientOptions extends ClientHandlers {
+  /** Revisions this client speaks, preferred first. */
+  readonly revisions: readonly string[];
+  readonly info?: Implementation | undefined;
+  readonly capabilities?: JsonObject | undefined;
+  /** Per-request timeout in milliseconds. Default 60 000. */
+  readonly timeoutMs?: number | undefined;
+  /** How long the era probe waits for an answer before assuming a legacy server. Default 5 000. */
+  readonly probeTimeoutMs?: number | undefined;
+}
+
+export interface CallOptions {
+  readonly signal?: AbortSignal | undefined;
+  readonly timeoutMs?: number | undefined;
+  /** Extra _meta for the request (trace context, say). */
+  readonly meta?: JsonObject | undefined;
+  /** Receives progress notifications for this request. */
+  readonly onProgress?: ((progress: { progress: number; total?: number; message?: string }) => void) | undefined;
+}
+
+export interface MethodShape {
+  readonly params: unknown;
+  readonly result: unknown;
+}
+
+type KeysOfUnion<T> = T extends unknown ? keyof T : never;
+/** One map of every method in a union of per-revision method maps; a method's params and result are unions over the revisions that have it. */
+export type MergeMethods<U> = { [K in KeysOfUnion<U> & string]: U extends { readonly [P in K]: infer V } ? V : never };
+
+/** Params as a caller writes them: the runtime fills the protocol's _meta fields. */
+export type CallerParams<P> = P extends { _meta?: unknown } ? Omit<P, "_meta"> & { _meta?: JsonObject | undefined } : P;
+type ParamsArgs<P> = undefined extends P
+  ? [params?: CallerParams<Exclude<P, undefined>>, options?: CallOptions]
+  : [params: CallerParams<P>, options?: CallOptions];
+
+/** The server as the handshake or discovery described it. */
+export interface ServerDescription {
+  readonly era: "modern" | "legacy";
+  readonly revision: string;
+  readonly info: Implementation | undefined;
+  readonly capabilities: JsonObject;
+  readonly instructions: string | undefined;
+  /** Versions the server said it supports (modern servers only). */
+  readonly supportedVersions: readonly string[] | undefined;
+}
+
+/** Raised when client and server share no protocol revision. */
+export class NegotiationError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "NegotiationError";
+  }
+}
+
+const modernErrorCodes = new Set<number>([ErrorCode.HeaderMismatch, ErrorCode.MissingRequiredClientCapability, ErrorCode.UnsupportedProtocolVersion]);
+
+function isObject(value: unknown): value is JsonObject {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** A connected MCP client session, typed by the request map `M` of the revisions it speaks. */
+export class ClientSession<M = Record<string, MethodShape>> {
+  private description: ServerDescription | undefined;
+
+  private constructor(
+    private readonly peer: Peer,
+    private readonly channel: ClientChannel,
+    private readonly options: ClientOptions,
+  ) {}
+
+  /** Opens a session over `channel`, negotiating era and revision. */
+  static async connect<M>(channel: ClientChannel, options: ClientOptions): Promise<ClientSession<M>> {
+    let session: ClientSession<M> | undefined;
+    const dispatcher: Dispatcher = {
+      onRequest: (exchange: Exchange) => {
+        const { method, params } = exchange.request;
+        if (method === "ping") return {};
+        const handler = options.requests?.[method];
+        if (!handler) throw new RpcError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
+        return handler(params, exchange.signal);
+      },
+      onNotification: (notification: JsonRpcNotification) => options.onNotification?.(notification.method, notification.params),
+    };
+    const peer = new Peer({ send: (message) => channel.send(message) }, dispatcher);
+    session = new ClientSession<M>(peer, channel, options);
+    await channel.start({
+      receive: (value) => peer.receive(value),
+      fail: (id, error) => peer.failRequest(id, error),
+      closed: () => peer.close("Connection closed"),
+    });
+    try {
+      await session.negotiate();
+    } catch (error) {
+      await channel.close().catch(() => {});
+      throw error;
+    }
+    return session;
+  }
+
+  get server(): ServerDescription {
+    return this.description!;
+  }
+
+  get era(): "modern" | "legacy" {
+    return this.description!.era;
+  }
+
+  get revision(): string {
+    return this.description!.revision;
+  }
+
+  private get clientInfo(): Implementation {
+    return this.options.info ?? { name: "mcp-gen-client", version: "0.1.0" };
+  }
+
+  private get clientCapabilities(): JsonObject {
+    return this.options.capabilities ?? {};
+  }
+
+  private envelope(revision: string, extra?: JsonObject): JsonObject {
+    return {
+      ...extra,
+      [MetaKey.protocolVersion]: revision,
+      [MetaKey.clientInfo]: this.clientInfo,
+      [MetaKey.clientCapabilities]: this.clientCapabilities,
+    };
+  }
+
+  private async negotiate(): Promise<void> {
+    const ours = this.options.revisions;
+    const modern = ours.filter(isModern);
+    const legacy = ours.filter((r) => !isModern(r));
+    if (modern.length > 0) {
+      const probed = await this.probe(modern[0]!, legacy.length > 0);
+      if (probed === "legacy") {
+        if (legacy.length === 0) throw new NegotiationError(`The server does not speak ${modern.join(", ")} and this client speaks no earlier revision`);
+      } else if (isModern(probed.revision)) {
+        this.adopt(probed);
+        return;
+      } else {
+        // A dual-era server whose modern versions we lack: use its legacy side.
+        await this.initialize([probed.revision]);
+        return;
+      }
+    }
+    await this.initialize(legacy);
+  }
+
+  /** Sends server/discover; returns what it learned, or "legacy" when the answer is not modern. */
+  private async probe(revision: string, canFallBack: boolean): Promise<ServerDescription | "legacy"> {
+    const choose = (supported: readonly string[]): string => {
+      const common = this.options.revisions.find((r) => supported.includes(r));
+      if (!common) throw new NegotiationError(`No common protocol revision: the server supports ${supported.join(", ")}; this client ${this.options.revisions.join(", ")}`);
+      return common;
+    };
+    for (let attempt = 0; attempt < 2; attempt++) {
+      let result: Params;
+      try {
+        result = await this.peer.request("server/discover", { _meta: this.envelope(revision) }, { timeoutMs: this.options.probeTimeoutMs ?? 5_000 });
+      } catch (error) {
+        if (error instanceof RpcError && modernErrorCodes.has(error.code)) {
+          const supported = (error.data as { supported?: unknown } | undefined)?.supported;
+          if (error.code === ErrorCode.UnsupportedProtocolVersion && Array.isArray(supported) && attempt === 0) {
+            const next = choose(supported as string[]);
+            if (!isModern(next)) return this.described("legacy-capable", next, {}, supported as string[]);
+            revision = next;
+            continue;
+          }
+          throw error;
+        }
+        if (!canFallBack) throw error instanceof Error ? error : new Error(String(error));
+        return "legacy";
+      }
+      const supported = Array.isArray(result.supportedVersions) ? (result.supportedVersions as string[]) : [revision];
+      const chosen = supported.includes(revision) ? revision : choose(supported);
+      return this.described(chosen, chosen, result, supported);
+    }
+    return "legacy";
+  }
+
+  private described(_tag: string, revision: string, result: Params, supported: readonly string[]): ServerDescription {
+    const meta = isObject(result._meta) ? result._meta : {};
+    return {
+      era: isModern(revision) ? "modern" : "legacy",
+      revision,
+      info: isObject(meta[MetaKey.serverInfo]) ? (meta[MetaKey.serverInfo] as unknown as Implementation) : undefined,
+      capabilities: isObject(result.capabilities) ? result.capabilities : {},
+      instructions: typeof result.instructions === "string" ? result.instructions : undefined,
+      supportedVersions: supported,
+    };
+  }
+
+  private adopt(description: ServerDescription): void {
+    this.description = description;
+    this.channel.setProtocol?.({ era: description.era, revision: description.revision });
+  }
+
+  private async initialize(revisions: readonly string[]): Promise<void> {
+    const result = await this.peer.request(
+      "initialize",
+      { protocolVersion: revisions[0], capabilities: this.clientCapabilities, clientInfo: this.clientInfo },
+      { timeoutMs: this.options.timeoutMs },
+    );
+    const revision = result.protocolVersion;
+    if (typeof revision !== "string" || !revisions.includes(revision)) {
+      throw new NegotiationError(`The server answered initialize with protocol ${String(revision)}, which this client does not speak (${revisions.join(", ")})`);
+    }
+    this.adopt({
+      era: "legacy",
+      revision,
+      info: isObject(result.serverInfo) ? (result.serverInfo as unknown as Implementation) : undefined,
+      capabilities: isObject(result.capabilities) ? result.capabilities : {},
+      instructions: typeof result.instructions === "string" ? result.instructions : undefined,
+      supportedVersions: undefined,
+    });
+    this.peer.notify("notifications/initialized");
+  }
+
+  /**
+   * Sends a request of the negotiated revision and resolves with its result. Modern
+   * requests get the protocol _meta; `result.resultType` is checked.
+   */
+  request<K extends keyof M & string>(method: K, ...args: ParamsArgs<M[K] extends MethodShape ? M[K]["params"] : never>): Promise<M[K] extends MethodShape ? M[K]["result"] : never>;
+  request(method: string, params?: Params, options?: CallOptions): Promise<Params>;
+  request(method: string, params?: unknown, options?: CallOptions): Promise<unknown> {
+    return this.send(method, params, options);
+  }
+
+  private async send(method: string, rawParams?: unknown, options: CallOptions = {}): Promise<Params> {
+    const description = this.description!;
+    const params = rawParams as Params | undefined;
+    let outgoing = params;
+    const extraMeta = { ...(isObject(params?._meta) ? params._meta : {}), ...options.meta };
+    if (description.era === "modern") outgoing = { ...params, _meta: this.envelope(description.revision, extraMeta) };
+    else if (Object.keys(extraMeta).length > 0) outgoing = { ...params, _meta: extraMeta };
+    const onProgress = options.onProgress;
+    const result = await this.peer.request(method, outgoing, {
+      signal: options.signal,
+      timeoutMs: options.timeoutMs ?? this.options.timeoutMs,
+      onProgress: onProgress && ((p) => onProgress(p as { progress: number; total?: number; message?: string })),
+    });
+    const resultType = result.resultType;
+    if (resultType !== undefined && resultType !== "complete") {
+      throw new RequestFailedError(`The server answered ${method} with resultType ${JSON.stringify(resultType)}, which this client does not handle`);
+    }
+    return result;
+  }
+
+  /** Sends a notification (e.g. notifications/roots/list_changed in legacy revisions). */
+  notify(method: string, params?: Params): void {
+    this.peer.notify(method, params);
+  }
+
+  /** Follows nextCursor until the list ends and returns every item of `key`. */
+  async listAll(method: string, key: string, options?: CallOptions): Promise<JsonObject[]> {
+    const items: JsonObject[] = [];
+    let cursor: string | undefined;
+    const seen = new Set<string>();
+    do {
+      const page = await this.send(method, cursor === undefined ? {} : { cursor }, options);
+      const list = page[key];
+      if (Array.isArray(list)) items.push(...(list as JsonObject[]));
+      cursor = typeof page.nextCursor === "string" ? page.nextCursor : undefined;
+      if (cursor !== undefined && seen.has(cursor)) throw new RequestFailedError(`${method}: the server repeated cursor ${cursor}`);
+      if (cursor !== undefined) seen.add(cursor);
+    } while (cursor !== undefined);
+    return items;
+  }
+
+  async close(): Promise<void> {
+    this.peer.close("Client closed");
+    await this.channel.close();
+  }
+}
+
+/** Connects a session over `channel`; see ClientSession.connect. */
+export function connectSession<M = Record<string, MethodShape>>(channel: ClientChannel, options: ClientOptions): Promise<ClientSession<M>> {
+  return ClientSession.connect<M>(channel, options);
+}

@@ -1,0 +1,7 @@
+// mcp-gen/runtime/node: transports that need Node.js (stdio, node:http, spawning servers).
+export { createNodeHandler, listenHttp } from "./transport/node-http.js";
+export type { HttpListener, ListenOptions, NodeHandler } from "./transport/node-http.js";
+export { serveStdio } from "./transport/stdio.js";
+export type { StdioConnection, StdioOptions } from "./transport/stdio.js";
+export { stdioChannel } from "./transport/stdio-client.js";
+export type { StdioChannel, StdioServerParameters } from "./transport/stdio-client.js";

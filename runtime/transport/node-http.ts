@@ -1,0 +1,130 @@
+// The Streamable HTTP binding on node:http, without going through web Request/Response
+// objects (they cost more per request than the whole MCP dispatch).
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { McpEndpoint } from "../mcp/server.js";
+import { BodyTooLargeError, StreamableHttpBinding, type HttpOptions, type HttpRequestLike } from "./http.js";
+
+export type NodeHandler = ((req: IncomingMessage, res: ServerResponse) => void) & { close(): void };
+
+function readBody(req: IncomingMessage, limit: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const declared = Number(req.headers["content-length"] ?? NaN);
+    if (declared > limit) {
+      req.resume();
+      reject(new BodyTooLargeError());
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        req.destroy();
+        reject(new BodyTooLargeError());
+      } else chunks.push(chunk);
+    });
+    req.on("end", () => resolve(chunks.length === 1 ? chunks[0]!.toString("utf8") : Buffer.concat(chunks).toString("utf8")));
+    req.on("error", reject);
+  });
+}
+
+/** A node:http request listener serving `server` (mount it at your MCP endpoint). */
+export function createNodeHandler(server: McpEndpoint, options?: HttpOptions): NodeHandler {
+  const binding = new StreamableHttpBinding(server, options);
+  const handler = (req: IncomingMessage, res: ServerResponse) => {
+    let controller: AbortController | undefined;
+    const like: HttpRequestLike = {
+      method: req.method ?? "GET",
+      header: (name) => {
+        const value = req.headers[name];
+        return Array.isArray(value) ? value.join(", ") : value;
+      },
+      text: (limit) => readBody(req, limit),
+      get signal() {
+        if (!controller) {
+          const created = new AbortController();
+          controller = created;
+          res.once("close", () => {
+            if (!res.writableFinished) created.abort();
+          });
+        }
+        return controller.signal;
+      },
+    };
+    binding.handle(like).then(
+      (reply) => {
+        if (!("stream" in reply)) {
+          res.writeHead(reply.status, reply.headers);
+          res.end(reply.body);
+          return;
+        }
+        res.writeHead(reply.status, reply.headers);
+        res.flushHeaders();
+        const { stream } = reply;
+        res.once("close", () => stream.cancel());
+        stream.attach(
+          (chunk) => res.write(chunk),
+          () => res.end(),
+        );
+      },
+      (error: unknown) => {
+        console.error("mcp http:", error);
+        if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" });
+        res.end(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32603, message: "Internal error" } }));
+      },
+    );
+  };
+  return Object.assign(handler, { close: () => binding.close() });
+}
+
+export interface ListenOptions extends HttpOptions {
+  /** Port to listen on; 0 picks a free one. Default 0. */
+  readonly port?: number | undefined;
+  /** Interface to bind. Default 127.0.0.1: local servers should not listen on every interface. */
+  readonly host?: string | undefined;
+  /** Endpoint path. Default /mcp. */
+  readonly path?: string | undefined;
+}
+
+export interface HttpListener {
+  readonly url: string;
+  readonly port: number;
+  readonly httpServer: Server;
+  close(): Promise<void>;
+}
+
+/** Starts an HTTP server with the MCP endpoint at `path` (other paths answer 404). */
+export async function listenHttp(server: McpEndpoint, options: ListenOptions = {}): Promise<HttpListener> {
+  const host = options.host ?? "127.0.0.1";
+  const path = options.path ?? "/mcp";
+  const handler = createNodeHandler(server, options);
+  const httpServer = createServer((req, res) => {
+    const url = req.url ?? "/";
+    const pathname = url.includes("?") ? url.slice(0, url.indexOf("?")) : url;
+    if (pathname !== path) {
+      res.writeHead(404, { "content-type": "text/plain" });
+      res.end(`Not found: the MCP endpoint is ${path}\n`);
+      return;
+    }
+    handler(req, res);
+  });
+  httpServer.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve, reject) => {
+    httpServer.once("error", reject);
+    httpServer.listen(options.port ?? 0, host, () => resolve());
+  });
+  const { port } = httpServer.address() as AddressInfo;
+  const shownHost = host.includes(":") ? `[${host}]` : host;
+  return {
+    url: `http://${shownHost}:${port}${path}`,
+    port,
+    httpServer,
+    close: () =>
+      new Promise<void>((resolve) => {
+        handler.close();
+        httpServer.closeAllConnections();
+        httpServer.close(() => resolve());
+      }),
+  };
+}
