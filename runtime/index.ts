@@ -7,7 +7,7 @@ export { Exchange, Peer, RequestFailedError } from "./jsonrpc/peer.js";
 export type { Dispatcher, MessageSink, RequestOptions } from "./jsonrpc/peer.js";
 export { RawJson, serializeMessage } from "./jsonrpc/serialize.js";
 export { callTool, expandUriTemplate, getPrompt, readResource, ToolOutputError } from "./mcp/client-calls.js";
-export type { PlainToolCallResult, ToolCallResult } from "./mcp/client-calls.js";
+export type { PlainToolCallResult, RequestSender, ToolCallResult } from "./mcp/client-calls.js";
 export { ClientSession, connectSession, NegotiationError } from "./mcp/client.js";
 export type { CallerParams, CallOptions, ClientChannel, ClientHandlers, ClientOptions, MergeMethods, MethodShape, ServerDescription } from "./mcp/client.js";
 export type {
@@ -26,6 +26,7 @@ export type {
   ResourceTemplateEntry,
   ServerDefinition,
   StructuredToolReturn,
+  ToolError,
   ToolContext,
   ToolEntry,
   ToolReturn,

@@ -68,3 +68,27 @@ export function docComment(text: string | undefined, indent = ""): string {
 export function lineCommentText(text: string): string {
   return text.replace(/[\r\n\u2028\u2029]+/g, " ");
 }
+
+/** A piece of code spliced verbatim into a `codeLiteral` (an identifier, an arrow function). */
+export class Code {
+  constructor(readonly text: string) {}
+}
+
+/**
+ * A JS expression for JSON data with embedded `Code`. Object keys go through
+ * propertyKey, except "__proto__", which is written as a computed key: in an object
+ * literal a plain or quoted "__proto__" key would set the prototype instead.
+ */
+export function codeLiteral(value: unknown, indent = ""): string {
+  if (value instanceof Code) return value.text;
+  if (value === null || typeof value !== "object") return jsonLiteral(value);
+  const inner = `${indent}  `;
+  if (Array.isArray(value)) {
+    if (value.length === 0) return "[]";
+    return `[\n${value.map((v) => `${inner}${codeLiteral(v, inner)},`).join("\n")}\n${indent}]`;
+  }
+  const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
+  if (entries.length === 0) return "{}";
+  const key = (k: string) => (k === "__proto__" ? `[${stringLiteral(k)}]` : propertyKey(k));
+  return `{\n${entries.map(([k, v]) => `${inner}${key(k)}: ${codeLiteral(v, inner)},`).join("\n")}\n${indent}}`;
+}

@@ -1,7 +1,7 @@
 // Typed calls the generated client makes: tools with validated structured output,
 // resources, templates and prompts. Generic over the session's method map.
 import { describeIssue, type Validator } from "../validation.js";
-import type { CallOptions, ClientSession } from "./client.js";
+import type { CallOptions } from "./client.js";
 import type { JsonObject } from "./definition.js";
 
 /** A tools/call result whose structuredContent was checked against the tool's output schema. */
@@ -28,16 +28,16 @@ export class ToolOutputError extends Error {
   }
 }
 
-// The session is used through its untyped overload; the generated client supplies the types.
-type AnySession = ClientSession<unknown>;
-type Untyped = { request(method: string, params?: JsonObject, options?: CallOptions): Promise<JsonObject> };
-
-function untyped(session: AnySession): Untyped {
-  return session as unknown as Untyped;
+/**
+ * What these calls need from a session: its untyped request overload. Any
+ * ClientSession<M> fits; the generated client supplies the precise types.
+ */
+export interface RequestSender {
+  request(method: string, params?: JsonObject, options?: CallOptions): Promise<JsonObject>;
 }
 
-export async function callTool(session: AnySession, name: string, args: unknown, options?: CallOptions, validateOutput?: Validator): Promise<JsonObject> {
-  const result = await untyped(session).request("tools/call", { name, arguments: args ?? {} }, options);
+export async function callTool(session: RequestSender, name: string, args: unknown, options?: CallOptions, validateOutput?: Validator): Promise<JsonObject> {
+  const result = await session.request("tools/call", { name, arguments: args ?? {} }, options);
   if (!validateOutput || result.isError === true) return result;
   let structured = result.structuredContent;
   if (structured === undefined) {
@@ -55,14 +55,14 @@ export async function callTool(session: AnySession, name: string, args: unknown,
   return { ...result, structuredContent: structured };
 }
 
-export function readResource(session: AnySession, uri: string, options?: CallOptions): Promise<JsonObject> {
-  return untyped(session).request("resources/read", { uri }, options);
+export function readResource(session: RequestSender, uri: string, options?: CallOptions): Promise<JsonObject> {
+  return session.request("resources/read", { uri }, options);
 }
 
-export function getPrompt(session: AnySession, name: string, args: Record<string, string | undefined>, options?: CallOptions): Promise<JsonObject> {
+export function getPrompt(session: RequestSender, name: string, args: Record<string, string | undefined>, options?: CallOptions): Promise<JsonObject> {
   const defined: Record<string, string> = {};
   for (const [key, value] of Object.entries(args)) if (value !== undefined) defined[key] = value;
-  return untyped(session).request("prompts/get", { name, arguments: defined }, options);
+  return session.request("prompts/get", { name, arguments: defined }, options);
 }
 
 /** RFC 6570 level 1 expansion: `segments` alternates literal text and variable names. */

@@ -54,10 +54,21 @@ export type ToolReturn<Content> =
 /**
  * A tool result with structured output. `content` is optional: when absent, the runtime
  * adds a text block with the JSON of `structuredContent` for clients that read text.
+ * A tool with an output schema may still fail with a ToolError result.
  */
-export interface StructuredToolReturn<Output, Content> {
-  readonly structuredContent: Output;
-  readonly content?: readonly Content[] | undefined;
+export type StructuredToolReturn<Output, Content> =
+  | {
+      readonly structuredContent: Output;
+      readonly content?: readonly Content[] | undefined;
+      readonly isError?: false | undefined;
+      readonly _meta?: JsonObject | undefined;
+    }
+  | ToolError<Content>;
+
+/** A tool result that reports failure to the model (`isError: true`), so it can correct itself. */
+export interface ToolError<Content> {
+  readonly content: readonly Content[];
+  readonly isError: true;
   readonly _meta?: JsonObject | undefined;
 }
 

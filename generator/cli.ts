@@ -1,0 +1,161 @@
+#!/usr/bin/env node
+// The command line: the only module that prints and decides exit codes.
+// 0 = done, 1 = invalid input or stale output, 2 = usage error.
+import { mkdirSync, readFileSync, renameSync, writeFileSync, existsSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import yargs from "yargs";
+import { hideBin } from "yargs/helpers";
+import { formatDiagnostic } from "./diagnostics.js";
+import { fetchSchema, FetchError } from "./load/fetch-schema.js";
+import { schemaCacheDir, schemaCandidates } from "./load/protocol.js";
+import { isRevision, knownRevisions, packageRoot, type Revision } from "./load/revisions.js";
+import { generate } from "./pipeline.js";
+import { compareOutput, writeOutput } from "./write.js";
+
+const out = (line: string) => process.stdout.write(`${line}\n`);
+const err = (line: string) => process.stderr.write(`mcp-gen: ${line}\n`);
+
+function version(): string {
+  return (JSON.parse(readFileSync(join(packageRoot(), "package.json"), "utf8")) as { version: string }).version;
+}
+
+interface GenerateArgs {
+  manifest: string;
+  out?: string | undefined;
+  schema?: string | undefined;
+  schemaDir?: string | undefined;
+  check: boolean;
+  dryRun: boolean;
+  quiet: boolean;
+}
+
+async function runGenerate(args: GenerateArgs): Promise<number> {
+  const result = await generate({
+    manifest: args.manifest,
+    out: args.out,
+    schemaFile: args.schema,
+    schemaDir: args.schemaDir,
+    version: version(),
+  });
+  if (!result.ok) {
+    for (const diagnostic of result.diagnostics) err(formatDiagnostic(diagnostic));
+    return 1;
+  }
+  const { generated } = result;
+  const shown = (path: string) => relative(process.cwd(), join(generated.outDir, path)) || path;
+  if (args.check || args.dryRun) {
+    const statuses = compareOutput(generated);
+    const different = statuses.filter((s) => s.status !== "unchanged");
+    for (const s of different) (args.check ? err : out)(`${shown(s.path)}: ${s.status === "missing" ? "missing" : s.status === "obsolete" ? "no longer generated" : "stale"}`);
+    if (args.check) {
+      if (different.length > 0) err(`${different.length} generated file(s) out of date; run \`mcp-gen generate ${args.manifest}\``);
+      else if (!args.quiet) out(`mcp-gen: ${statuses.length} file(s) up to date in ${relative(process.cwd(), generated.outDir) || "."}`);
+      return different.length > 0 ? 1 : 0;
+    }
+    if (!args.quiet) out(`(dry run: ${different.length} file(s) would change, nothing written)`);
+    return 0;
+  }
+  const statuses = writeOutput(generated);
+  if (!args.quiet) {
+    const changed = statuses.filter((s) => s.status !== "unchanged");
+    const folder = relative(process.cwd(), generated.outDir) || ".";
+    out(`mcp-gen: ${changed.length === 0 ? `${statuses.length} file(s) already up to date` : `wrote ${changed.map((s) => s.path).join(", ")}`} in ${folder}`);
+  }
+  return 0;
+}
+
+async function runSchemaFetch(revisions: string[]): Promise<number> {
+  const wanted = revisions.length === 0 ? [...knownRevisions().keys()] : revisions;
+  const unknown = wanted.filter((r) => !isRevision(r));
+  if (unknown.length > 0) {
+    err(`unknown revision ${unknown.join(", ")}; known: ${[...knownRevisions().keys()].join(", ")}`);
+    return 2;
+  }
+  for (const revision of wanted as Revision[]) {
+    try {
+      const bytes = await fetchSchema(revision);
+      const target = join(schemaCacheDir(), revision, "schema.json");
+      mkdirSync(dirname(target), { recursive: true });
+      const temp = `${target}.${process.pid}.tmp`;
+      writeFileSync(temp, bytes);
+      renameSync(temp, target);
+      out(`${revision}: ${target} (sha256 verified)`);
+    } catch (error) {
+      if (!(error instanceof FetchError)) throw error;
+      err(`${revision}: ${error.message}`);
+      return 1;
+    }
+  }
+  return 0;
+}
+
+function runSchemaList(schemaDir: string | undefined): number {
+  for (const [revision, facts] of knownRevisions()) {
+    const found = schemaCandidates(revision, { schemaDir }).find((c) => existsSync(resolve(c.file)));
+    out(`${revision}  ${facts.era.padEnd(6)}  ${facts.dialect.padEnd(8)}  ${found ? `${found.file} (${found.from})` : "not available; run `mcp-gen schema fetch " + revision + "`"}`);
+  }
+  return 0;
+}
+
+export async function main(argv: string[]): Promise<number> {
+  let exitCode = 0;
+  let usageError: string | undefined;
+  const parser = yargs(argv)
+    .scriptName("mcp-gen")
+    .usage("$0 [generate] [manifest]: generate a typed MCP server and client from an mcp.yaml manifest")
+    .command(
+      ["generate [manifest]", "$0 [manifest]"],
+      "Generate code from a manifest (default ./mcp.yaml)",
+      (y) =>
+        y
+          .positional("manifest", { type: "string", default: "mcp.yaml", describe: "path of the manifest" })
+          .option("out", { type: "string", describe: "output folder (overrides the manifest's `output`)" })
+          .option("schema", { type: "string", describe: "protocol schema.json to use (one revision only)" })
+          .option("schema-dir", { type: "string", describe: "folder holding <revision>/schema.json (default: $MCP_GEN_SCHEMA_DIR, then the cache)" })
+          .option("check", { type: "boolean", default: false, describe: "write nothing; exit 1 and list files that are stale or missing" })
+          .option("dry-run", { type: "boolean", default: false, describe: "write nothing; list the files that would change" })
+          .option("quiet", { type: "boolean", alias: "q", default: false, describe: "print only errors" })
+          .check((a) => {
+            if (a.check && a.dryRun) throw new Error("--check and --dry-run cannot be combined");
+            return true;
+          }),
+      async (a) => {
+        exitCode = await runGenerate({ manifest: a.manifest, out: a.out, schema: a.schema, schemaDir: a.schemaDir, check: a.check, dryRun: a.dryRun, quiet: a.quiet });
+      },
+    )
+    .command("schema <action> [revisions..]", "Manage protocol schemas: `fetch [revision..]` downloads and verifies them into the cache, `list` shows where each is found", (y) =>
+      y
+        .positional("action", { choices: ["fetch", "list"] as const, demandOption: true })
+        .positional("revisions", { type: "string", array: true, default: [] as string[] })
+        .option("schema-dir", { type: "string", describe: "also look here (list)" }), async (a) => {
+        exitCode = a.action === "fetch" ? await runSchemaFetch(a.revisions) : runSchemaList(a.schemaDir);
+      })
+    .strict()
+    .version(version())
+    .help()
+    .alias("h", "help")
+    .wrap(Math.min(110, process.stdout.columns || 100))
+    .exitProcess(false)
+    .fail((message, error) => {
+      if (error) throw error;
+      usageError = message;
+    });
+  await parser.parseAsync();
+  if (usageError !== undefined) {
+    err(`${usageError} (see mcp-gen --help)`);
+    return 2;
+  }
+  return exitCode;
+}
+
+main(hideBin(process.argv)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    // Only a bug in mcp-gen gets here; user errors are diagnostics.
+    err(`internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    err("this is a bug in mcp-gen; please report it with the manifest that triggers it");
+    process.exitCode = 70;
+  },
+);

@@ -1,0 +1,290 @@
+// server.gen.ts: the handler interface the user implements, and the generated half of
+// the server: routing tables that call handlers with typed arguments, list payloads
+// projected onto each revision's types, and declarative prompt renderers.
+import type { ProtocolModel } from "../../model/protocol.js";
+import { revisionNamespace } from "../../model/protocol.js";
+import type { PromptModel, ServerModel, ToolModel } from "../../model/server.js";
+import type { TemplatePart } from "../../validate/prompt-template.js";
+import { Code, codeLiteral, docComment, jsonLiteral, propertyAccess, propertyKey, stringLiteral } from "../escape.js";
+import type { GeneratedFile } from "../file.js";
+import { toolTypeNames } from "../types/emit.js";
+import { validatorNames } from "../validators/emit.js";
+
+type Json = { [key: string]: unknown };
+
+/** Keeps the fields a revision's definition declares, in the order given. */
+function project(value: Json, fields: ReadonlySet<string>): Json {
+  const out: Json = {};
+  for (const [key, v] of Object.entries(value)) if (v !== undefined && fields.has(key)) out[key] = v;
+  return out;
+}
+
+export function serverNames(model: ServerModel): { handlers: string; create: string; definition: string } {
+  const base = model.typeBase;
+  return { handlers: `${base}Handlers`, create: `create${base}Server`, definition: `${base.charAt(0).toLowerCase()}${base.slice(1)}ServerDefinition` };
+}
+
+/** Prompts whose messages the generator renders; the others need a handler. */
+const isDeclarative = (prompt: PromptModel): boolean => prompt.messages !== undefined;
+
+function summary(title: string | undefined, description: string | undefined): string | undefined {
+  const text = [title, description].filter((s): s is string => s !== undefined && s !== "").join(": ");
+  return text === "" ? undefined : text;
+}
+
+export function emitServer(file: GeneratedFile, model: ServerModel, protocols: readonly ProtocolModel[]): void {
+  const w = file.writer;
+  const rt = model.generate.runtime;
+  const names = serverNames(model);
+  const preferred = file.type(file.local("protocol.gen"), revisionNamespace(protocols[0]!.revision));
+  const types = file.local("types.gen");
+  const validators = file.local("validators.gen");
+  const awaitable = file.type(rt, "Awaitable");
+  const handlerPrompts = model.prompts.filter((p) => !isDeclarative(p));
+
+  // Content types come from the preferred revision, the richest one the user writes for.
+  if (model.tools.length > 0) {
+    w.write(docComment(`A content block of a tool result (protocol ${protocols[0]!.revision}).`));
+    w.write(`export type ToolContent = ${preferred}.CallToolResult["content"][number];`).blankLine();
+  }
+  if (model.prompts.length > 0) {
+    w.write(docComment(`A message of a prompt (protocol ${protocols[0]!.revision}).`));
+    w.write(`export type PromptMessage = ${preferred}.PromptMessage;`).blankLine();
+  }
+
+  // The handler interface.
+  w.write(docComment(`What ${model.info.name} needs from you: one handler per tool, resource, resource template and prompt of the manifest.`));
+  w.write(`export interface ${names.handlers} {`).newLine();
+  const group = (key: string, doc: string, members: () => void) => {
+    w.indent().write(docComment(doc, "  ").trimStart());
+    w.indent().write(`readonly ${key}: {`).newLine();
+    members();
+    w.indent().write("};").newLine();
+  };
+  const member = (doc: string | undefined, signature: string) => {
+    if (doc) w.write(docComment(doc, "    "));
+    w.indent(2).write(`${signature};`).newLine();
+  };
+  if (model.tools.length > 0) {
+    const ctx = file.type(rt, "ToolContext");
+    group("tools", "Tools, by the identifier of their name.", () => {
+      for (const tool of model.tools) {
+        const t = toolTypeNames(tool);
+        const ret = tool.output
+          ? `${file.type(rt, "StructuredToolReturn")}<${file.type(types, t.output)}, ToolContent>`
+          : `${file.type(rt, "ToolReturn")}<ToolContent>`;
+        member(`Tool ${stringLiteral(tool.key)}${summary(tool.title, tool.description) ? `. ${summary(tool.title, tool.description)}` : ""}`, `${propertyKey(tool.member)}(args: ${file.type(types, t.args)}, ctx: ${ctx}): ${awaitable}<${ret}>`);
+      }
+    });
+  }
+  if (model.resources.length > 0) {
+    const ctx = file.type(rt, "ResourceContext");
+    const ret = file.type(rt, "ResourceReturn");
+    group("resources", "Resources: each reads the body of its fixed URI.", () => {
+      for (const resource of model.resources) {
+        member(`Resource ${resource.uri}${summary(resource.title, resource.description) ? `. ${summary(resource.title, resource.description)}` : ""}`, `${propertyKey(resource.member)}(ctx: ${ctx}): ${awaitable}<${ret}>`);
+      }
+    });
+  }
+  if (model.resourceTemplates.length > 0) {
+    const ctx = file.type(rt, "ResourceContext");
+    const ret = file.type(rt, "ResourceReturn");
+    group("resourceTemplates", "Resource templates: each reads a URI that matched its template, given the decoded variables.", () => {
+      for (const template of model.resourceTemplates) {
+        member(
+          `Resource template ${template.uriTemplate}${summary(template.title, template.description) ? `. ${summary(template.title, template.description)}` : ""}`,
+          `${propertyKey(template.member)}(variables: ${file.type(types, `${template.typeBase}Variables`)}, ctx: ${ctx}): ${awaitable}<${ret}>`,
+        );
+      }
+    });
+  }
+  if (handlerPrompts.length > 0) {
+    const ctx = file.type(rt, "PromptContext");
+    const ret = `${file.type(rt, "PromptReturn")}<PromptMessage>`;
+    group("prompts", "Prompts without declarative messages.", () => {
+      for (const prompt of handlerPrompts) {
+        member(
+          `Prompt ${stringLiteral(prompt.key)}${summary(prompt.title, prompt.description) ? `. ${summary(prompt.title, prompt.description)}` : ""}`,
+          `${propertyKey(prompt.member)}(args: ${file.type(types, `${prompt.typeBase}PromptArgs`)}, ctx: ${ctx}): ${awaitable}<${ret}>`,
+        );
+      }
+    });
+  }
+  w.write("}").blankLine();
+
+  // Schemas, once each, shared by every revision's listing.
+  const schemaConst = new Map<ToolModel, { input: string; output?: string }>();
+  for (const tool of model.tools) {
+    const base = tool.member;
+    const input = `${base}InputSchema`;
+    w.write(`const ${input} = ${codeLiteral(tool.input.schema.value)};`).newLine();
+    let output: string | undefined;
+    if (tool.output) {
+      output = `${base}OutputSchema`;
+      w.write(`const ${output} = ${codeLiteral(tool.output.schema.value)};`).newLine();
+    }
+    schemaConst.set(tool, output ? { input, output } : { input });
+  }
+  if (model.tools.length > 0) w.blankLine();
+
+  // Listings and server info, projected onto each revision; identical ones are shared.
+  const listingCode = new Map<string, string>();
+  const listingOf = new Map<string, string>();
+  const infoOf = new Map<string, string>();
+  for (const protocol of protocols) {
+    const fields = (def: string) => protocol.fields(def);
+    const withAnnotations = (value: Json, def: string): Json => {
+      const annotations = value.annotations as Json | undefined;
+      if (annotations === undefined) return value;
+      const projected = project(annotations, fields(def));
+      return { ...value, annotations: Object.keys(projected).length > 0 ? projected : undefined };
+    };
+    const listing = {
+      tools: model.tools.map((tool) => {
+        const schemas = schemaConst.get(tool)!;
+        const full: Json = {
+          name: tool.key,
+          title: tool.title,
+          description: tool.description,
+          inputSchema: new Code(schemas.input),
+          outputSchema: schemas.output === undefined ? undefined : new Code(schemas.output),
+          annotations: tool.annotations,
+          icons: tool.icons,
+        };
+        return withAnnotations(project(full, fields("Tool")), "ToolAnnotations");
+      }),
+      resources: model.resources.map((r) =>
+        withAnnotations(
+          project(
+            { uri: r.uri, name: r.name, title: r.title, description: r.description, mimeType: r.mimeType, size: r.size, annotations: r.annotations, icons: r.icons },
+            fields("Resource"),
+          ),
+          "Annotations",
+        ),
+      ),
+      resourceTemplates: model.resourceTemplates.map((t) =>
+        withAnnotations(
+          project(
+            { uriTemplate: t.uriTemplate, name: t.name, title: t.title, description: t.description, mimeType: t.mimeType, annotations: t.annotations, icons: t.icons },
+            fields("ResourceTemplate"),
+          ),
+          "Annotations",
+        ),
+      ),
+      prompts: model.prompts.map((p) =>
+        project(
+          {
+            name: p.key,
+            title: p.title,
+            description: p.description,
+            arguments: p.arguments.length === 0 ? undefined : p.arguments.map((a) => project({ name: a.name, title: a.title, description: a.description, required: a.required }, fields("PromptArgument"))),
+            icons: p.icons,
+          },
+          fields("Prompt"),
+        ),
+      ),
+    };
+    const code = codeLiteral(listing);
+    let name = listingCode.get(code);
+    if (!name) {
+      name = `listing${revisionNamespace(protocol.revision).slice(1)}`;
+      listingCode.set(code, name);
+      w.write(docComment(`List results${protocols.length > 1 ? ` for protocol ${protocol.revision}` : ""}, projected onto its types.`));
+      w.write(`const ${name}: ${file.type(rt, "Listing")} = ${code};`).blankLine();
+    }
+    listingOf.set(protocol.revision, name);
+    infoOf.set(protocol.revision, jsonLiteral(project(model.info as unknown as Json, fields("Implementation"))));
+  }
+
+  // The definition: everything the runtime needs besides the handlers.
+  const H = names.handlers;
+  const entry = (o: Record<string, string | undefined>) =>
+    `{ ${Object.entries(o)
+      .filter(([, v]) => v !== undefined)
+      .map(([k, v]) => `${k}: ${v}`)
+      .join(", ")} }`;
+  const tools = model.tools.map((tool) => {
+    const v = validatorNames(tool.typeBase);
+    return entry({
+      name: stringLiteral(tool.key),
+      validateInput: file.value(validators, v.input),
+      validateOutput: tool.output ? file.value(validators, v.output) : undefined,
+      call: `(handlers, args, ctx) => handlers.tools.${tool.member}(args as ${file.type(types, toolTypeNames(tool).args)}, ctx)`,
+    });
+  });
+  const resources = model.resources.map((r) =>
+    entry({
+      uri: stringLiteral(r.uri),
+      mimeType: r.mimeType === undefined ? undefined : stringLiteral(r.mimeType),
+      read: `(handlers, ctx) => handlers.resources.${r.member}(ctx)`,
+    }),
+  );
+  const templates = model.resourceTemplates.map((t) => {
+    const variables = `{ ${t.template.variables.map((name) => `${propertyKey(name)}: ${propertyAccess("v", name)} ?? ""`).join(", ")} }`;
+    return entry({
+      name: stringLiteral(t.name),
+      pattern: `new RegExp(${stringLiteral(t.template.pattern)})`,
+      variables: `[${t.template.variables.map(stringLiteral).join(", ")}]`,
+      mimeType: t.mimeType === undefined ? undefined : stringLiteral(t.mimeType),
+      read: `(handlers, ${t.template.variables.length > 0 ? "v" : "_v"}, ctx) => handlers.resourceTemplates.${t.member}(${variables === "{  }" ? "{}" : variables}, ctx)`,
+    });
+  });
+  const prompts = model.prompts.map((p) => {
+    const argsType = file.type(types, `${p.typeBase}PromptArgs`);
+    const get = isDeclarative(p)
+      ? `(_handlers, input) => {\n const args = input as unknown as ${argsType};\n return ${renderPrompt(p, "args")};\n }`
+      : `(handlers, args, ctx) => handlers.prompts.${p.member}(args as unknown as ${argsType}, ctx)`;
+    return entry({
+      name: stringLiteral(p.key),
+      arguments: `[${p.arguments.map((a) => `{ name: ${stringLiteral(a.name)}, required: ${a.required} }`).join(", ")}]`,
+      get,
+    });
+  });
+  const list = (items: string[]) => (items.length === 0 ? "[]" : `[\n${items.map((i) => `    ${i},`).join("\n")}\n  ]`);
+  const definition = file.type(rt, "ServerDefinition");
+  w.write(docComment(`${model.info.name} as the runtime serves it: routing tables, validators and list payloads.`));
+  w.write(`export const ${names.definition}: ${definition}<${H}> = {`).newLine();
+  w.indent().write(`info: ${jsonLiteral(model.info)},`).newLine();
+  if (model.instructions !== undefined) w.indent().write(`instructions: ${stringLiteral(model.instructions)},`).newLine();
+  w.indent().write(`revisions: [${protocols.map((p) => stringLiteral(p.revision)).join(", ")}],`).newLine();
+  w.indent().write(`infoByRevision: { ${protocols.map((p) => `${stringLiteral(p.revision)}: ${infoOf.get(p.revision)}`).join(", ")} },`).newLine();
+  w.indent().write(`tools: ${list(tools)},`).newLine();
+  w.indent().write(`resources: ${list(resources)},`).newLine();
+  w.indent().write(`resourceTemplates: ${list(templates)},`).newLine();
+  w.indent().write(`prompts: ${list(prompts)},`).newLine();
+  w.indent().write(`listings: { ${protocols.map((p) => `${stringLiteral(p.revision)}: ${listingOf.get(p.revision)}`).join(", ")} },`).newLine();
+  w.write("};").blankLine();
+
+  const server = file.type(rt, "McpServer");
+  const options = file.type(rt, "ServerOptions");
+  w.write(
+    docComment(
+      `Creates the ${model.info.name} server. Serve it with \`serveStdio(server)\` or \`listenHttp(server, { port })\` from "${rt}/node", or \`createWebHandler(server)\` for any fetch-style host.`,
+    ),
+  );
+  w.write(`export function ${names.create}(handlers: ${H}, options?: ${options}): ${server}<${H}> {`).newLine();
+  w.indent().write(`return ${file.value(rt, "createServer")}(${names.definition}, handlers, options);`).newLine();
+  w.write("}").newLine();
+}
+
+/** A declarative prompt as an expression building its messages by string concatenation. */
+function renderPrompt(prompt: PromptModel, args: string): string {
+  const text = (parts: readonly TemplatePart[]): string => {
+    const pieces = parts.map((part): string => {
+      switch (part.kind) {
+        case "text":
+          return stringLiteral(part.text);
+        case "arg":
+          return `(${propertyAccess(args, part.name)} ?? "")`;
+        case "if": {
+          const test = `${propertyAccess(args, part.name)}`;
+          const [yes, no] = part.negate ? [part.otherwise, part.then] : [part.then, part.otherwise];
+          return `(${test} ? ${text(yes)} : ${text(no)})`;
+        }
+      }
+    });
+    return pieces.length === 0 ? '""' : pieces.join(" + ");
+  };
+  const messages = (prompt.messages ?? []).map((m) => `{ role: ${stringLiteral(m.role)} as const, content: { type: "text" as const, text: ${text(m.parts)} } }`);
+  return `[${messages.join(", ")}]`;
+}

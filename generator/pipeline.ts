@@ -1,0 +1,132 @@
+// The generator as one pure function: manifest path and options in, either the complete
+// set of generated files (path → text) or diagnostics out. Nothing here writes files or
+// prints; the CLI and the tests decide what to do with the result.
+import { readFileSync } from "node:fs";
+import { relative, resolve, sep } from "node:path";
+import { sortDiagnostics, type Diagnostic } from "./diagnostics.js";
+import { emitClient } from "./emit/client/emit.js";
+import { GeneratedFile, type Banner } from "./emit/file.js";
+import { formatTypeScript } from "./emit/format.js";
+import { emitIndex } from "./emit/index/emit.js";
+import { emitProtocol } from "./emit/protocol/emit.js";
+import { emitServer } from "./emit/server/emit.js";
+import { emitTypes } from "./emit/types/emit.js";
+import { emitValidators } from "./emit/validators/emit.js";
+import { loadProtocolSchema, type SchemaLocationOptions } from "./load/protocol.js";
+import { parseSource } from "./load/source.js";
+import { buildProtocolModel, type ProtocolModel } from "./model/protocol.js";
+import { buildServerModel, type ServerModel } from "./model/server.js";
+import { checkManifestShape } from "./validate/manifest-shape.js";
+
+export interface GenerateOptions extends SchemaLocationOptions {
+  /** Path of the manifest (mcp.yaml). */
+  readonly manifest: string;
+  /** Overrides the manifest's `output`. */
+  readonly out?: string | undefined;
+  /** Written into the banner; undefined leaves it out (golden tests). */
+  readonly version?: string | undefined;
+  /** Working directory that relative paths and displayed file names are relative to. */
+  readonly cwd?: string | undefined;
+}
+
+export interface Generated {
+  /** Absolute output folder. */
+  readonly outDir: string;
+  /** Generated files by path relative to outDir (forward slashes), in a fixed order. */
+  readonly files: ReadonlyMap<string, string>;
+  /** Every input read: manifest, referenced schemas, protocol schemas. */
+  readonly inputs: readonly string[];
+}
+
+export type GenerateResult = { ok: true; generated: Generated } | { ok: false; diagnostics: readonly Diagnostic[] };
+
+const toPosix = (path: string) => path.split(sep).join("/");
+
+export async function generate(options: GenerateOptions): Promise<GenerateResult> {
+  const cwd = options.cwd ?? process.cwd();
+  const absolute = resolve(cwd, options.manifest);
+  const display = (file: string) => {
+    const rel = relative(cwd, file);
+    return toPosix(rel === "" || rel.startsWith("..") ? file : rel);
+  };
+  const manifestFile = display(absolute);
+  const fail = (diagnostics: readonly Diagnostic[]): GenerateResult => ({ ok: false, diagnostics: sortDiagnostics(diagnostics) });
+
+  let text: string;
+  try {
+    text = readFileSync(absolute, "utf8");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return fail([{ location: { file: manifestFile }, message: code === "ENOENT" ? "no such manifest; pass the path of your mcp.yaml" : `cannot read the manifest (${code ?? String(error)})` }]);
+  }
+
+  // load → validate shape → model (semantic checks) → protocol schemas
+  const parsed = parseSource(manifestFile, text);
+  if (!parsed.source) return fail(parsed.diagnostics);
+  const { value, positions } = parsed.source;
+  const shape = checkManifestShape(value, positions);
+  if (shape.length > 0) return fail(shape);
+  const built = buildServerModel({ file: manifestFile, absolutePath: absolute, value, positions, display }, options.out === undefined ? undefined : resolve(cwd, options.out));
+  if (!built.model) return fail(built.diagnostics);
+  const model = built.model;
+
+  const protocols: ProtocolModel[] = [];
+  const protocolDiagnostics: Diagnostic[] = [];
+  const schemaOptions: SchemaLocationOptions = {
+    ...(options.schemaFile === undefined ? {} : { schemaFile: resolve(cwd, options.schemaFile) }),
+    ...(options.schemaDir === undefined ? {} : { schemaDir: resolve(cwd, options.schemaDir) }),
+    ...(options.env === undefined ? {} : { env: options.env }),
+  };
+  if (schemaOptions.schemaFile && model.revisions.length > 1) {
+    return fail([{ location: model.revisionsLocation, message: `--schema names one schema.json but the manifest selects ${model.revisions.length} revisions; use --schema-dir <dir> holding <revision>/schema.json` }]);
+  }
+  for (const revision of model.revisions) {
+    const loaded = loadProtocolSchema(revision, schemaOptions, model.revisionsLocation);
+    protocolDiagnostics.push(...loaded.diagnostics);
+    if (loaded.schema) protocols.push(buildProtocolModel(loaded.schema));
+  }
+  if (protocolDiagnostics.length > 0) return fail(protocolDiagnostics);
+
+  // emit → format
+  const emitted = await emitAll(model, protocols);
+  if (emitted.diagnostics.length > 0) return fail(emitted.diagnostics);
+  const banner: Banner = {
+    version: options.version,
+    manifest: toPosix(relative(model.output, absolute)),
+    protocols: protocols.map((p) => ({ revision: p.revision, sha256: p.schema.sha256 })),
+  };
+  const files = new Map<string, string>();
+  for (const file of emitted.files) files.set(file.path, await formatTypeScript(file.render(banner)));
+  return {
+    ok: true,
+    generated: { outDir: model.output, files, inputs: [...model.inputFiles, ...protocols.map((p) => resolve(p.schema.file))] },
+  };
+}
+
+async function emitAll(model: ServerModel, protocols: readonly ProtocolModel[]): Promise<{ files: GeneratedFile[]; diagnostics: Diagnostic[] }> {
+  const ext = model.generate.importExtension;
+  const newFile = (path: string) => new GeneratedFile(path, (module) => `./${module}${ext}`);
+  const rt = model.generate.runtime;
+
+  const protocol = newFile("protocol.gen.ts");
+  await emitProtocol(protocol, protocols, rt);
+  const types = newFile("types.gen.ts");
+  await emitTypes(types, model);
+  const validators = newFile("validators.gen.ts");
+  const diagnostics = emitValidators(validators, model, rt);
+  const files = [protocol, types, validators];
+  if (model.generate.server) {
+    const server = newFile("server.gen.ts");
+    emitServer(server, model, protocols);
+    files.push(server);
+  }
+  if (model.generate.client) {
+    const client = newFile("client.gen.ts");
+    emitClient(client, model, protocols);
+    files.push(client);
+  }
+  const index = newFile("index.ts");
+  emitIndex(index, files);
+  files.push(index);
+  return { files, diagnostics };
+}
