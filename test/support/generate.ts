@@ -1,0 +1,43 @@
+// Runs the generator the way users do: the pipeline in-process (fast), or the built CLI
+// as a child process (exit codes, stdout/stderr, files on disk).
+import { spawnSync } from "node:child_process";
+import { cpSync, mkdtempSync, writeFileSync, mkdirSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { generate, type GenerateResult } from "../../generator/pipeline.js";
+import { cliPath, repoRoot, schemaDir } from "./paths.js";
+
+export function generateManifest(manifest: string, options: { out?: string; cwd?: string; version?: string } = {}): Promise<GenerateResult> {
+  return generate({ manifest, schemaDir, ...options });
+}
+
+export interface CliRun {
+  readonly status: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+export function runCli(args: readonly string[], cwd = repoRoot, env: Record<string, string> = {}): CliRun {
+  const result = spawnSync(process.execPath, [cliPath, ...args], {
+    cwd,
+    encoding: "utf8",
+    env: { ...process.env, MCP_GEN_SCHEMA_DIR: schemaDir, ...env },
+  });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/**
+ * A fresh temporary folder holding `files` (path → content). It lives in test/.tmp
+ * (git-ignored) inside the package, so generated code resolves `mcp-gen/runtime` by
+ * package self-reference, as it would in a user's project with mcp-gen installed.
+ */
+export function tempProject(files: Record<string, string> = {}, copyFrom?: string): string {
+  const base = join(repoRoot, "test", ".tmp");
+  mkdirSync(base, { recursive: true });
+  const dir = mkdtempSync(join(base, "case-"));
+  if (copyFrom) cpSync(copyFrom, dir, { recursive: true });
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), text);
+  }
+  return dir;
+}
