@@ -45,7 +45,8 @@ export function normaliseSchema(node: unknown, options: NormaliseOptions, root =
     else if (key === "default" || key === "examples") continue; // not types, and they bloat docs
     else if (schemaMaps.has(key) && value && typeof value === "object")
       out[key] = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, normaliseSchema(v, options, false)]));
-    else if (schemaSlots.has(key)) out[key] = normaliseSchema(value, options, false);
+    // json-schema-to-typescript reads `additionalProperties: false` (and the like) itself.
+    else if (schemaSlots.has(key)) out[key] = typeof value === "boolean" ? value : normaliseSchema(value, options, false);
     else if (schemaLists.has(key) && Array.isArray(value)) out[key] = value.map((v) => normaliseSchema(v, options, false));
     else out[key] = value;
   }

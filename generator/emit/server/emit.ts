@@ -269,13 +269,15 @@ export function emitServer(file: GeneratedFile, model: ServerModel, protocols: r
 
 /** A declarative prompt as an expression building its messages by string concatenation. */
 function renderPrompt(prompt: PromptModel, args: string): string {
+  const required = new Set(prompt.arguments.filter((a) => a.required).map((a) => a.name));
   const text = (parts: readonly TemplatePart[]): string => {
     const pieces = parts.map((part): string => {
       switch (part.kind) {
         case "text":
           return stringLiteral(part.text);
         case "arg":
-          return `(${propertyAccess(args, part.name)} ?? "")`;
+          // Required arguments are checked by the runtime before rendering.
+          return required.has(part.name) ? propertyAccess(args, part.name) : `(${propertyAccess(args, part.name)} ?? "")`;
         case "if": {
           const test = `${propertyAccess(args, part.name)}`;
           const [yes, no] = part.negate ? [part.otherwise, part.then] : [part.then, part.otherwise];

@@ -426,7 +426,7 @@ export const weatherServerDefinition: ServerDefinition<WeatherHandlers> = {
                 "Summarize in a " +
                 (args.style ? (args.style ?? "") : "neutral") +
                 " tone:\n" +
-                (args.text ?? ""),
+                args.text,
             },
           },
         ];

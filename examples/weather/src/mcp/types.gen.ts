@@ -20,7 +20,6 @@ export interface GetForecastInput {
    */
   days?: number | undefined;
   units?: ("metric" | "imperial") | undefined;
-  [k: string]: never | string | number | "metric" | "imperial" | undefined;
 }
 
 /**
@@ -36,7 +35,6 @@ export interface GetForecastArgs {
    */
   days: number;
   units: "metric" | "imperial";
-  [k: string]: never | string | number | "metric" | "imperial";
 }
 
 /**
@@ -56,26 +54,7 @@ export interface GetForecastOutput {
      */
     low: number;
     conditions: "sunny" | "cloudy" | "rain" | "snow";
-    [k: string]: never | string | number | "sunny" | "cloudy" | "rain" | "snow";
   }[];
-  [k: string]:
-    | never
-    | string
-    | "metric"
-    | "imperial"
-    | {
-        date: string;
-        /**
-         * Highest temperature
-         */
-        high: number;
-        /**
-         * Lowest temperature
-         */
-        low: number;
-        conditions: "sunny" | "cloudy" | "rain" | "snow";
-        [k: string]: never | string | number | "sunny" | "cloudy" | "rain" | "snow";
-      }[];
 }
 
 export interface GetForecastOutputDay {
@@ -89,7 +68,6 @@ export interface GetForecastOutputDay {
    */
   low: number;
   conditions: "sunny" | "cloudy" | "rain" | "snow";
-  [k: string]: never | string | number | "sunny" | "cloudy" | "rain" | "snow";
 }
 
 /**
