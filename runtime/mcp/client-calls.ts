@@ -29,15 +29,15 @@ export class ToolOutputError extends Error {
 }
 
 /**
- * What these calls need from a session: its untyped request overload. Any
- * ClientSession<M> fits; the generated client supplies the precise types.
+ * What these calls need from a session: its untyped request. Any ClientSession<M>
+ * fits; the generated client supplies the precise types.
  */
 export interface RequestSender {
-  request(method: string, params?: JsonObject, options?: CallOptions): Promise<JsonObject>;
+  rawRequest(method: string, params?: JsonObject, options?: CallOptions): Promise<JsonObject>;
 }
 
 export async function callTool(session: RequestSender, name: string, args: unknown, options?: CallOptions, validateOutput?: Validator): Promise<JsonObject> {
-  const result = await session.request("tools/call", { name, arguments: args ?? {} }, options);
+  const result = await session.rawRequest("tools/call", { name, arguments: args ?? {} }, options);
   if (!validateOutput || result.isError === true) return result;
   let structured = result.structuredContent;
   if (structured === undefined) {
@@ -56,13 +56,13 @@ export async function callTool(session: RequestSender, name: string, args: unkno
 }
 
 export function readResource(session: RequestSender, uri: string, options?: CallOptions): Promise<JsonObject> {
-  return session.request("resources/read", { uri }, options);
+  return session.rawRequest("resources/read", { uri }, options);
 }
 
 export function getPrompt(session: RequestSender, name: string, args: Record<string, string | undefined>, options?: CallOptions): Promise<JsonObject> {
   const defined: Record<string, string> = {};
   for (const [key, value] of Object.entries(args)) if (value !== undefined) defined[key] = value;
-  return session.request("prompts/get", { name, arguments: defined }, options);
+  return session.rawRequest("prompts/get", { name, arguments: defined }, options);
 }
 
 /** RFC 6570 level 1 expansion: `segments` alternates literal text and variable names. */

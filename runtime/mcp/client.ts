@@ -60,9 +60,13 @@ export type MergeMethods<U> = { [K in KeysOfUnion<U> & string]: U extends { read
 
 /** Params as a caller writes them: the runtime fills the protocol's _meta fields. */
 export type CallerParams<P> = P extends { _meta?: unknown } ? Omit<P, "_meta"> & { _meta?: JsonObject | undefined } : P;
+// Params may be left out when the method has none or none of its params is required
+// (the runtime fills a required `_meta`).
 type ParamsArgs<P> = undefined extends P
   ? [params?: CallerParams<Exclude<P, undefined>>, options?: CallOptions]
-  : [params: CallerParams<P>, options?: CallOptions];
+  : {} extends CallerParams<P>
+    ? [params?: CallerParams<P>, options?: CallOptions]
+    : [params: CallerParams<P>, options?: CallOptions];
 
 /** The server as the handshake or discovery described it. */
 export interface ServerDescription {
@@ -251,9 +255,16 @@ export class ClientSession<M = Record<string, MethodShape>> {
    * Sends a request of the negotiated revision and resolves with its result. Modern
    * requests get the protocol _meta; `result.resultType` is checked.
    */
-  request<K extends keyof M & string>(method: K, ...args: ParamsArgs<M[K] extends MethodShape ? M[K]["params"] : never>): Promise<M[K] extends MethodShape ? M[K]["result"] : never>;
-  request(method: string, params?: Params, options?: CallOptions): Promise<Params>;
-  request(method: string, params?: unknown, options?: CallOptions): Promise<unknown> {
+  request<K extends keyof M & string>(method: K, ...args: ParamsArgs<M[K] extends MethodShape ? M[K]["params"] : never>): Promise<M[K] extends MethodShape ? M[K]["result"] : never> {
+    const [params, options] = args as [unknown, CallOptions | undefined];
+    return this.send(method, params, options) as Promise<M[K] extends MethodShape ? M[K]["result"] : never>;
+  }
+
+  /**
+   * Sends any request, untyped: for methods outside this session's revisions (extensions,
+   * experiments). Prefer `request`, which only accepts methods the revisions define.
+   */
+  rawRequest(method: string, params?: Params, options?: CallOptions): Promise<Params> {
     return this.send(method, params, options);
   }
 

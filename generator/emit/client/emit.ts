@@ -31,7 +31,7 @@ export function emitClient(file: GeneratedFile, model: ServerModel, protocols: r
 
   if (model.tools.length > 0) {
     w.write(docComment("A content block of a tool result, in any of the revisions this client speaks."));
-    w.write(`export type ToolResultContent = ${protocols.map((p) => `${revisionNamespace(p.revision)}.CallToolResult["content"][number]`).join(" | ")};`).blankLine();
+    w.write(`export type ToolResultContent = ${protocols.map((p) => `${file.type(protocol, revisionNamespace(p.revision))}.CallToolResult["content"][number]`).join(" | ")};`).blankLine();
   }
   const readResult = model.resources.length + model.resourceTemplates.length > 0 ? union("ReadResourceResult") : "";
   const promptResult = model.prompts.length > 0 ? union("GetPromptResult") : "";

@@ -1,0 +1,107 @@
+// Type-level tests, compiled (not run) by types.test.ts under strict settings. Each
+// `@ts-expect-error` must meet an error: an unused one fails the compile, so every
+// line marked here is proven to be a compile error.
+import type { ClientSession } from "mcp-gen/runtime";
+import { handlers } from "../../examples/weather/src/handlers.js";
+import type { V2024_11_05, V2025_06_18, V2026_07_28, WeatherClient, WeatherHandlers } from "../../examples/weather/src/mcp/index.js";
+
+// A missing handler is a compile error.
+// @ts-expect-error listCities is missing
+export const missingTool: WeatherHandlers = { ...handlers, tools: { getForecast: handlers.tools.getForecast } };
+// @ts-expect-error the handler-based prompt plan_trip needs a handler
+export const missingPromptGroup: WeatherHandlers = { tools: handlers.tools, resources: handlers.resources, resourceTemplates: handlers.resourceTemplates };
+
+// Wrong argument types are compile errors.
+export const wrongArgs: WeatherHandlers = {
+  ...handlers,
+  tools: {
+    ...handlers.tools,
+    // @ts-expect-error city is a string, not a number
+    getForecast: (args: { city: number }) => ({ structuredContent: { city: String(args.city), units: "metric", days: [] } }),
+  },
+};
+
+// Handlers receive defaults as present: days and units are not optional.
+export const defaultsPresent: WeatherHandlers = {
+  ...handlers,
+  tools: {
+    ...handlers.tools,
+    getForecast: (args) => {
+      const days: number = args.days;
+      const units: "metric" | "imperial" = args.units;
+      return { structuredContent: { city: args.city, units, days: Array.from({ length: days }, () => ({ date: "2026-01-01", high: 1, low: 0, conditions: "sunny" as const })) } };
+    },
+  },
+};
+
+// A result that does not match `output` is a compile error.
+export const wrongOutput: WeatherHandlers = {
+  ...handlers,
+  tools: {
+    ...handlers.tools,
+    // @ts-expect-error days is required by the output schema
+    getForecast: (args) => ({ structuredContent: { city: args.city, units: args.units } }),
+  },
+};
+export const wrongEnum: WeatherHandlers = {
+  ...handlers,
+  tools: {
+    ...handlers.tools,
+    // @ts-expect-error "hail" is not one of the declared conditions
+    getForecast: (args) => ({ structuredContent: { city: args.city, units: args.units, days: [{ date: "x", high: 1, low: 0, conditions: "hail" }] } }),
+  },
+};
+// A tool with an output schema may still fail with a tool error.
+export const toolError: WeatherHandlers = {
+  ...handlers,
+  tools: { ...handlers.tools, getForecast: () => ({ content: [{ type: "text", text: "no such city" }], isError: true }) },
+};
+
+// Calling a method absent from a revision is a compile error.
+export async function methodsPerRevision(
+  modern: ClientSession<V2026_07_28.ClientRequestMap>,
+  legacy: ClientSession<V2025_06_18.ClientRequestMap>,
+  oldest: ClientSession<V2024_11_05.ClientRequestMap>,
+): Promise<void> {
+  await modern.request("server/discover");
+  // @ts-expect-error server/discover exists from 2026-07-28 only
+  await legacy.request("server/discover");
+  // @ts-expect-error initialize does not exist in the stateless 2026-07-28 revision
+  await modern.request("initialize", { protocolVersion: "2026-07-28", capabilities: {}, clientInfo: { name: "x", version: "1" } });
+  await legacy.request("ping");
+  const called = await oldest.request("tools/call", { name: "x" });
+  // @ts-expect-error structuredContent arrived in 2025-06-18
+  void called.structuredContent;
+  // @ts-expect-error wrong params: name must be a string
+  await legacy.request("tools/call", { name: 42 });
+  const listed = await legacy.request("tools/list");
+  const firstName: string | undefined = listed.tools[0]?.name;
+  void firstName;
+}
+
+// Client results are typed.
+export async function typedClient(client: WeatherClient): Promise<void> {
+  const result = await client.tools.getForecast({ city: "Paris" });
+  if (!result.isError) {
+    const date: string = result.structuredContent.days[0]!.date;
+    const units: "metric" | "imperial" = result.structuredContent.units;
+    // @ts-expect-error no such field in the output type
+    void result.structuredContent.humidity;
+    void date;
+    void units;
+  }
+  // @ts-expect-error city is required
+  await client.tools.getForecast({ days: 2 });
+  // @ts-expect-error days must be an integer number, not a string
+  await client.tools.getForecast({ city: "Paris", days: "2" });
+  // @ts-expect-error text is a required prompt argument
+  await client.prompts.summarize({ style: "formal" });
+  const prompt = await client.prompts.summarize({ text: "hello" });
+  const role: "user" | "assistant" = prompt.messages[0]!.role;
+  const read = await client.resourceTemplates.cityWeather({ city: "oslo" });
+  const uri: string = read.contents[0]!.uri;
+  // @ts-expect-error the template has no variable named town
+  await client.resourceTemplates.cityWeather({ town: "oslo" });
+  void role;
+  void uri;
+}
