@@ -98,7 +98,8 @@ function runSchemaList(schemaDir: string | undefined): number {
 }
 
 export async function main(argv: string[]): Promise<number> {
-  let exitCode = 0;
+  // Handlers only choose the action; it runs after parsing, once yargs has found no usage error.
+  let action: (() => Promise<number> | number) | undefined;
   let usageError: string | undefined;
   const parser = yargs(argv)
     .scriptName("mcp-gen")
@@ -119,16 +120,16 @@ export async function main(argv: string[]): Promise<number> {
             if (a.check && a.dryRun) throw new Error("--check and --dry-run cannot be combined");
             return true;
           }),
-      async (a) => {
-        exitCode = await runGenerate({ manifest: a.manifest, out: a.out, schema: a.schema, schemaDir: a.schemaDir, check: a.check, dryRun: a.dryRun, quiet: a.quiet });
+      (a) => {
+        action = () => runGenerate({ manifest: a.manifest, out: a.out, schema: a.schema, schemaDir: a.schemaDir, check: a.check, dryRun: a.dryRun, quiet: a.quiet });
       },
     )
     .command("schema <action> [revisions..]", "Manage protocol schemas: `fetch [revision..]` downloads and verifies them into the cache, `list` shows where each is found", (y) =>
       y
         .positional("action", { choices: ["fetch", "list"] as const, demandOption: true })
         .positional("revisions", { type: "string", array: true, default: [] as string[] })
-        .option("schema-dir", { type: "string", describe: "also look here (list)" }), async (a) => {
-        exitCode = a.action === "fetch" ? await runSchemaFetch(a.revisions) : runSchemaList(a.schemaDir);
+        .option("schema-dir", { type: "string", describe: "also look here (list)" }), (a) => {
+        action = () => (a.action === "fetch" ? runSchemaFetch(a.revisions) : runSchemaList(a.schemaDir));
       })
     .strict()
     .version(version())
@@ -145,7 +146,7 @@ export async function main(argv: string[]): Promise<number> {
     err(`${usageError} (see mcp-gen --help)`);
     return 2;
   }
-  return exitCode;
+  return action ? await action() : 0;
 }
 
 main(hideBin(process.argv)).then(

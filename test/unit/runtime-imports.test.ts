@@ -1,0 +1,54 @@
+// The runtime ships with zero dependencies: walk its import graph from the public
+// entry points and fail on any import that is not a relative module of the runtime
+// (or, for the Node entry only, a node: built-in).
+import { readFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import ts from "typescript";
+import { describe, expect, it } from "vitest";
+import { repoRoot } from "../support/paths.js";
+
+function imports(file: string): string[] {
+  const source = ts.createSourceFile(file, readFileSync(file, "utf8"), ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);
+  const found: string[] = [];
+  const visit = (node: ts.Node) => {
+    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) found.push(node.moduleSpecifier.text);
+    if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword && node.arguments[0] && ts.isStringLiteral(node.arguments[0])) found.push(node.arguments[0].text);
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
+function walk(entry: string): { files: Set<string>; external: string[] } {
+  const files = new Set<string>();
+  const external: string[] = [];
+  const queue = [entry];
+  while (queue.length > 0) {
+    const file = queue.pop()!;
+    if (files.has(file)) continue;
+    files.add(file);
+    for (const specifier of imports(file)) {
+      if (specifier.startsWith(".")) queue.push(resolve(dirname(file), specifier.replace(/\.js$/, ".ts")));
+      else external.push(`${file.slice(repoRoot.length + 1)} imports ${specifier}`);
+    }
+  }
+  return { files, external };
+}
+
+describe("runtime import graph", () => {
+  it("mcp-gen/runtime imports no package and no Node built-in (it runs on edge platforms too)", () => {
+    const { files, external } = walk(join(repoRoot, "runtime", "index.ts"));
+    expect(files.size).toBeGreaterThan(10);
+    expect(external).toEqual([]);
+  });
+
+  it("mcp-gen/runtime/node imports only node: built-ins besides the runtime", () => {
+    const { external } = walk(join(repoRoot, "runtime", "node.ts"));
+    expect(external.filter((e) => !/ imports node:[a-z_/]+$/.test(e))).toEqual([]);
+  });
+
+  it("package.json declares no runtime-only dependency the runtime could lean on", () => {
+    const pkg = JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")) as { exports: Record<string, unknown> };
+    expect(Object.keys(pkg.exports)).toContain("./runtime");
+  });
+});
