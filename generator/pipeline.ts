@@ -47,7 +47,7 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   const absolute = resolve(cwd, options.manifest);
   const display = (file: string) => {
     const rel = relative(cwd, file);
-    return toPosix(rel === "" || rel.startsWith("..") ? file : rel);
+    return toPosix(rel === "" ? "." : rel.startsWith("..") ? file : rel);
   };
   const manifestFile = display(absolute);
   const fail = (diagnostics: readonly Diagnostic[]): GenerateResult => ({ ok: false, diagnostics: sortDiagnostics(diagnostics) });
@@ -96,7 +96,7 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
     protocols: protocols.map((p) => ({ revision: p.revision, sha256: p.schema.sha256 })),
   };
   const files = new Map<string, string>();
-  for (const file of emitted.files) files.set(file.path, await formatTypeScript(file.render(banner)));
+  for (const file of emitted.files) files.set(file.path, await file.formatted(banner, formatTypeScript));
   return {
     ok: true,
     generated: { outDir: model.output, files, inputs: [...model.inputFiles, ...protocols.map((p) => resolve(p.schema.file))] },

@@ -29,6 +29,13 @@ export function newWriter(): CodeBlockWriter {
 export class GeneratedFile {
   private readonly imports = new Map<string, Map<string, { typeOnly: boolean }>>();
   readonly writer = newWriter();
+  /**
+   * Top-level statements already formatted exactly as prettier formats them, appended
+   * after the body without passing through the formatter again. The protocol's
+   * namespaces (thousands of lines, identical for every manifest) are formatted once
+   * and cached this way.
+   */
+  readonly formattedTail: string[] = [];
 
   constructor(
     /** Path relative to the output folder, e.g. "server.gen.ts". */
@@ -73,6 +80,12 @@ export class GeneratedFile {
       const list = names.map(([name, n]) => (n.typeOnly && !allTypes ? `type ${name}` : name)).join(", ");
       return `import ${allTypes ? "type " : ""}{ ${list} } from ${JSON.stringify(module)};`;
     });
+  }
+
+  /** The file as formatted text: `format` formats the banner, imports and body; the tail is appended as is. */
+  async formatted(banner: Banner, format: (text: string) => Promise<string>): Promise<string> {
+    const head = await format(this.render(banner));
+    return [head, ...this.formattedTail].join("\n");
   }
 
   render(banner: Banner): string {

@@ -21,6 +21,8 @@ const schemaMaps = new Set(["properties", "patternProperties", "$defs", "definit
 const schemaSlots = new Set(["additionalProperties", "items", "additionalItems", "not", "if", "then", "else", "contains", "propertyNames", "unevaluatedProperties", "unevaluatedItems"]);
 /** Keywords whose value is a list of schemas. */
 const schemaLists = new Set(["allOf", "anyOf", "oneOf", "prefixItems"]);
+/** Keywords from which json-schema-to-typescript derives a type; a schema without any accepts every value. */
+const typeShaping = new Set(["type", "properties", "patternProperties", "additionalProperties", "items", "additionalItems", "prefixItems", "enum", "const", "allOf", "anyOf", "oneOf", "tsType"]);
 
 /**
  * Rewrites a schema for json-schema-to-typescript. `root` marks the top of a named
@@ -50,6 +52,10 @@ export function normaliseSchema(node: unknown, options: NormaliseOptions, root =
     else if (schemaLists.has(key) && Array.isArray(value)) out[key] = value.map((v) => normaliseSchema(v, options, false));
     else out[key] = value;
   }
+  // A schema with no type-shaping keyword (only annotations such as `description`)
+  // accepts any JSON value, but json-schema-to-typescript reads it as an object: e.g.
+  // 2026-07-28 CallToolResult.structuredContent, which may be an array or a string.
+  if (!Object.keys(out).some((key) => typeShaping.has(key))) out.tsType = "unknown";
   // Object schemas that declare no shape at all are open maps; declared shapes are
   // closed unless they say otherwise (json-schema-to-typescript runs with
   // additionalProperties: false as the default).

@@ -4,8 +4,8 @@
 // result keeps only local refs ("#/…") written in the manifest itself.
 import { readFileSync } from "node:fs";
 import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
-import { quote, type Diagnostic, type SourceLocation } from "../diagnostics.js";
-import { childPointer, parseSource, resolvePointer, type JsonValue, type PositionIndex } from "./source.js";
+import { didYouMean, quote, type Diagnostic, type SourceLocation } from "../diagnostics.js";
+import { childPointer, parentPointer, parseSource, pointerTokens, resolvePointer, type JsonValue, type PositionIndex } from "./source.js";
 
 /** A schema from the manifest with its external references inlined. */
 export interface ResolvedSchema {
@@ -99,7 +99,7 @@ export function resolveSchema(
         const absolute = resolve(from, filePart);
         const rel = relative(context.root, absolute);
         if (rel.startsWith(`..${sep}`) || rel === ".." || isAbsolute(rel)) {
-          diagnostics.push({ location: refAt, message: `$ref ${quote(ref)} leaves the manifest's folder; keep referenced schemas inside ${quote(context.display(context.root))}` });
+          diagnostics.push({ location: refAt, message: `$ref ${quote(ref)} leaves the manifest's folder ${quote(context.display(context.root))}; move the schema into that folder (or one below it) and reference it from there` });
           return {};
         }
         const loaded = load(absolute, refAt);
@@ -117,7 +117,11 @@ export function resolveSchema(
       }
       const found = resolvePointer(target.value, fragment);
       if (found === undefined) {
-        diagnostics.push({ location: refAt, message: `$ref ${quote(ref)}: ${quote(context.display(target.file))} has nothing at ${quote(fragment || "/")}` });
+        const parent = resolvePointer(target.value, parentPointer(fragment));
+        const keys = parent && typeof parent === "object" && !Array.isArray(parent) ? Object.keys(parent) : [];
+        const suggestion = didYouMean(pointerTokens(fragment).pop() ?? "", keys);
+        const fix = suggestion ? `did you mean ${quote(childPointer(parentPointer(fragment), suggestion))}?` : "point the fragment at a definition that exists";
+        diagnostics.push({ location: refAt, message: `$ref ${quote(ref)}: ${quote(context.display(target.file))} has nothing at ${quote(fragment || "/")}; ${fix}` });
         return {};
       }
       const targetPositions = target.positions;

@@ -21,16 +21,24 @@ export class PositionIndex {
    * Location of `needle` as written inside the value at `pointer` (e.g. a `{{name}}` in a
    * prompt text), or the value's own location when it cannot be found verbatim.
    */
-  within(pointer: string, needle: string): SourceLocation {
+  within(pointer: string, needle: string, occurrence = 0): SourceLocation {
     const range = this.ranges.get(pointer);
     if (range && this.lineCounter) {
-      const at = this.text.slice(range[0], range[1]).indexOf(needle);
+      const written = this.text.slice(range[0], range[1]);
+      let at = written.indexOf(needle);
+      for (let n = 0; n < occurrence && at >= 0; n++) at = written.indexOf(needle, at + 1);
       if (at >= 0) {
         const { line, col } = this.lineCounter.linePos(range[0] + at);
         return { file: this.file, line, col };
       }
     }
     return this.value(pointer);
+  }
+
+  /** The value at `pointer` as written in the file (`1.0` rather than 1), or undefined. */
+  source(pointer: string): string | undefined {
+    const range = this.ranges.get(pointer);
+    return range ? this.text.slice(range[0], range[1]).trim() : undefined;
   }
 
   /** Location of the value at `pointer`, or of its closest located ancestor. */
@@ -115,7 +123,15 @@ export function parseSource(file: string, text: string): { source?: ParsedSource
   const diagnostics: Diagnostic[] = [];
 
   const convert = (node: unknown, pointer: string): JsonValue => {
-    if (isAlias(node)) return convert(node.resolve(doc), pointer);
+    if (isAlias(node)) {
+      const target = node.resolve(doc);
+      if (target === undefined) {
+        const location = node.range ? at(node.range[0]) : positions.value(pointer);
+        diagnostics.push({ location, message: `alias *${node.source} refers to no anchor; define &${node.source} on a value above it, or remove the *` });
+        return null;
+      }
+      return convert(target, pointer);
+    }
     const range = (node as Node | null)?.range;
     if (range) {
       positions.values.set(pointer, at(range[0]));
@@ -172,6 +188,8 @@ function describeYamlError(code: string, message: string): string {
       return "duplicate key; each key may appear once in a mapping";
     case "TAB_AS_INDENT":
       return "tab used for indentation; indent YAML with spaces";
+    case "MULTIPLE_DOCS":
+      return "more than one YAML document; a manifest is a single document, so remove this `---` and what follows or move it to another file";
     default: {
       const first = message.split("\n")[0] ?? message;
       return `invalid YAML: ${first.replace(/ at line \d+, column \d+.*$/, "")}`;

@@ -304,7 +304,7 @@ export function buildServerModel(manifest: ManifestInput, outputOverride?: strin
     const templatePointer = childPointer(pointer, "uriTemplate");
     const parsed = parseUriTemplate(uriTemplate);
     if (parsed.problem) {
-      diagnostics.push({ location: positions.within(templatePointer, parsed.problem.snippet), message: `uriTemplate: ${parsed.problem.message}` });
+      diagnostics.push({ location: positions.within(templatePointer, parsed.problem.snippet, parsed.problem.occurrence), message: `uriTemplate: ${parsed.problem.message}` });
       continue;
     }
     const template = parsed.template!;
@@ -352,7 +352,7 @@ export function buildServerModel(manifest: ManifestInput, outputOverride?: strin
         const textPointer = childPointer(childPointer(childPointer(pointer, "messages"), i), "text");
         const parsed = parsePromptTemplate(String(message.text), declaredArgs);
         for (const problem of parsed.problems) {
-          diagnostics.push({ location: positions.within(textPointer, problem.snippet), message: problem.message });
+          diagnostics.push({ location: positions.within(textPointer, problem.snippet, problem.occurrence), message: problem.message });
           ok = false;
         }
         if (parsed.parts) messages!.push({ role: message.role as "user" | "assistant", parts: parsed.parts });

@@ -2,8 +2,9 @@
 // generation time only) and the protocol's rules for where they are used.
 import { Ajv, type ErrorObject } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
-import type { Diagnostic } from "../diagnostics.js";
+import { didYouMean, quote, type Diagnostic } from "../diagnostics.js";
 import type { ResolvedSchema } from "../load/schema-refs.js";
+import { childPointer, type JsonValue } from "../load/source.js";
 import type { Dialect } from "../load/revisions.js";
 
 let draft07: Ajv | undefined;
@@ -21,8 +22,19 @@ export function schemaDialect(schema: unknown): Dialect | { unsupported: string 
 }
 
 function ajvFor(dialect: Dialect): Ajv | Ajv2020 {
-  if (dialect === "draft-07") return (draft07 ??= new Ajv({ strict: false, allErrors: true, validateFormats: false }));
-  return (draft2020 ??= new Ajv2020({ strict: false, allErrors: true, validateFormats: false }));
+  if (dialect === "draft-07") return (draft07 ??= new Ajv({ strict: false, allErrors: true, validateFormats: false, verbose: true }));
+  return (draft2020 ??= new Ajv2020({ strict: false, allErrors: true, validateFormats: false, verbose: true }));
+}
+
+/** JSON pointer of the first `key` (depth first, in source order) whose value is `wanted`, or undefined. */
+function findKeyword(value: JsonValue, key: string, wanted: string, pointer = ""): string | undefined {
+  if (value === null || typeof value !== "object") return undefined;
+  if (!Array.isArray(value) && value[key] === wanted) return childPointer(pointer, key);
+  for (const [k, v] of Object.entries(value)) {
+    const found = findKeyword(v, key, wanted, childPointer(pointer, k));
+    if (found !== undefined) return found;
+  }
+  return undefined;
 }
 
 function describe(error: ErrorObject): string {
@@ -30,8 +42,11 @@ function describe(error: ErrorObject): string {
   switch (error.keyword) {
     case "type":
       return `must be ${String(params.type).replace(",", " or ")}`;
-    case "enum":
-      return `must be one of: ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(", ")}`;
+    case "enum": {
+      const allowed = (params.allowedValues as unknown[]).map((v) => JSON.stringify(v));
+      const suggestion = typeof error.data === "string" ? didYouMean(error.data, (params.allowedValues as unknown[]).map(String)) : undefined;
+      return `must be one of: ${allowed.join(", ")}${suggestion ? ` (did you mean ${quote(suggestion)}?)` : ""}`;
+    }
     default:
       return error.message ?? "is invalid";
   }
@@ -67,16 +82,28 @@ export function checkJsonSchema(schema: ResolvedSchema, what: string): { dialect
   } catch (error) {
     const message = (error as Error).message.split("\n")[0] ?? "";
     const ref = /can't resolve reference (\S+)/.exec(message)?.[1];
-    return {
-      diagnostics: [
-        {
-          location: schema.locate(""),
-          message: ref
-            ? `${what} has a $ref ${JSON.stringify(ref)} that does not resolve inside the schema; point it at an existing "#/$defs/…" entry`
-            : `${what} cannot be compiled: ${message}`,
-        },
-      ],
-    };
+    if (ref) {
+      return {
+        diagnostics: [
+          {
+            location: schema.locate(findKeyword(schema.value, "$ref", ref) ?? ""),
+            message: `${what} has a $ref ${JSON.stringify(ref)} that does not resolve inside the schema; point it at an existing "#/$defs/…" entry`,
+          },
+        ],
+      };
+    }
+    const regex = /^Invalid regular expression: \/(.*)\/[a-z]*: (.*)$/s.exec(message);
+    if (regex) {
+      return {
+        diagnostics: [
+          {
+            location: schema.locate(findKeyword(schema.value, "pattern", regex[1]!) ?? ""),
+            message: `${what} has the pattern ${JSON.stringify(regex[1])}, which is not a valid regular expression (${regex[2]}); fix it using JavaScript regular expression syntax`,
+          },
+        ],
+      };
+    }
+    return { diagnostics: [{ location: schema.locate(""), message: `${what} cannot be compiled: ${message}` }] };
   }
   return { dialect, diagnostics: [] };
 }

@@ -33,6 +33,8 @@ export function checkManifestShape(value: JsonValue, positions: PositionIndex): 
   for (const error of errors) {
     if (error.keyword !== "oneOf" && error.keyword !== "anyOf" && alternatives.some((p) => isWithin(error.instancePath, p))) continue;
     if (error.keyword === "if") continue;
+    // A key that breaks propertyNames also fails the name schema's own keywords; the propertyNames error says it better.
+    if (error.propertyName !== undefined && error.keyword !== "propertyNames") continue;
     const diagnostic = describe(error, value, positions);
     const key = `${diagnostic.location.file}:${"line" in diagnostic.location ? diagnostic.location.line : 0}:${diagnostic.message}`;
     if (!seen.has(key)) {
@@ -47,13 +49,17 @@ function isWithin(path: string, ancestor: string): boolean {
   return path === ancestor || path.startsWith(`${ancestor}/`);
 }
 
-function jsonType(value: unknown): string {
+/** What a value is, in the user's terms; `written` is its source text (YAML reads `1.0` as the integer 1). */
+function jsonType(value: unknown, written?: string): string {
   if (value === null) return "null";
   if (Array.isArray(value)) return "a list";
   if (typeof value === "object") return "a mapping";
-  if (typeof value === "number") return Number.isInteger(value) ? "an integer" : "a number";
+  if (typeof value === "number") return Number.isInteger(value) && !/[.eE]/.test(written ?? "") ? "an integer" : "a number";
   return `a ${typeof value}`;
 }
+
+/** An allowed value as listed in a message; the empty string would be invisible. */
+const listed = (value: unknown) => (value === "" ? '""' : String(value));
 
 const article: Record<string, string> = {
   string: "a string",
@@ -74,6 +80,9 @@ function describe(error: ErrorObject, root: JsonValue, positions: PositionIndex)
   const here = resolvePointer(root, path);
   const name = path === "" ? "the manifest" : quote(lastToken(path));
   const params = error.params as Record<string, unknown>;
+  if (path === "") {
+    if (here === null) return { location: positions.value(path), message: "the manifest is empty; start it with `mcpgen: 1` and a `server:` with name and version" };
+  }
   switch (error.keyword) {
     case "additionalProperties": {
       const key = String(params.additionalProperty);
@@ -93,8 +102,9 @@ function describe(error: ErrorObject, root: JsonValue, positions: PositionIndex)
         .split(",")
         .map((t) => article[t] ?? t)
         .join(" or ");
-      const hint = typeof here === "number" && String(params.type).includes("string") ? `; quote it: "${String(here)}"` : "";
-      return { location: positions.value(path), message: `${name} must be ${expected}, not ${jsonType(here)}${hint}` };
+      const written = positions.source(path);
+      const hint = typeof here === "number" && String(params.type).includes("string") ? `; quote it: "${written ?? String(here)}"` : "";
+      return { location: positions.value(path), message: `${name} must be ${expected}, not ${jsonType(here, written)}${hint}` };
     }
     case "const":
       return { location: positions.value(path), message: `${name} must be ${JSON.stringify(params.allowedValue)}` };
@@ -102,7 +112,7 @@ function describe(error: ErrorObject, root: JsonValue, positions: PositionIndex)
       const allowed = (params.allowedValues as unknown[]).map((v) => String(v));
       const suggestion = typeof here === "string" ? didYouMean(here, allowed) : undefined;
       const hint = suggestion ? ` (did you mean ${quote(suggestion)}?)` : "";
-      return { location: positions.value(path), message: `${name} must be one of: ${allowed.join(", ")}${hint}` };
+      return { location: positions.value(path), message: `${name} must be one of: ${allowed.map(listed).join(", ")}${hint}` };
     }
     case "minLength":
       return { location: positions.value(path), message: `${name} must not be empty` };
@@ -130,15 +140,36 @@ function describe(error: ErrorObject, root: JsonValue, positions: PositionIndex)
     case "oneOf":
     case "anyOf": {
       const described = (error.parentSchema as { description?: string } | undefined)?.description;
-      if (lastToken(path) === "protocol") {
-        return {
-          location: positions.value(path),
-          message: `protocol must be a released revision or a list of them (2026-07-28, 2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05)${typeof here === "string" ? ` (did you mean ${quote(didYouMean(here, ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"]) ?? "2026-07-28")}?)` : ""}`,
-        };
-      }
+      if (path === "/protocol") return describeProtocol(here, positions);
       return { location: positions.value(path), message: `${name} has an invalid form${described ? `: ${described}` : ""}` };
     }
     default:
       return { location: positions.value(path), message: `${name} ${error.message ?? "is invalid"}` };
   }
+}
+
+/** `protocol` is a revision or a list of them; say which entry is wrong rather than that the whole value is. */
+function describeProtocol(value: JsonValue | undefined, positions: PositionIndex): Diagnostic {
+  const revisions = (((manifestJsonSchema().definitions as Record<string, { enum?: string[] }>).revision ?? {}).enum ?? []);
+  const known = revisions.join(", ");
+  const unknown = (revision: JsonValue | undefined, pointer: string): Diagnostic => {
+    const suggestion = typeof revision === "string" ? didYouMean(revision, revisions) : undefined;
+    return {
+      location: positions.value(pointer),
+      message: `${typeof revision === "string" ? quote(revision) : jsonType(revision, positions.source(pointer))} is not a released protocol revision; use one of: ${known}${suggestion ? ` (did you mean ${quote(suggestion)}?)` : ""}`,
+    };
+  };
+  if (!Array.isArray(value)) {
+    if (typeof value === "string") return unknown(value, "/protocol");
+    return { location: positions.value("/protocol"), message: `protocol must be a revision or a list of revisions (${known}), not ${jsonType(value)}` };
+  }
+  if (value.length === 0) return { location: positions.value("/protocol"), message: `protocol must list at least one revision (${known}), or be left out to generate for all of them` };
+  const seen = new Set<string>();
+  for (const [i, item] of value.entries()) {
+    const pointer = childPointer("/protocol", i);
+    if (typeof item !== "string" || !revisions.includes(item)) return unknown(item, pointer);
+    if (seen.has(item)) return { location: positions.value(pointer), message: `protocol lists ${item} twice; list each revision once` };
+    seen.add(item);
+  }
+  return { location: positions.value("/protocol"), message: `protocol must be a revision or a list of revisions (${known})` };
 }

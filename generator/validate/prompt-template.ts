@@ -18,6 +18,8 @@ export interface TemplateProblem {
   readonly message: string;
   /** Source text of the offending tag, used to find its position in the manifest. */
   readonly snippet: string;
+  /** How many times `snippet` occurs in the template before the offending tag. */
+  readonly occurrence: number;
 }
 
 type Node = hbs.AST.Node;
@@ -31,24 +33,25 @@ export function parsePromptTemplate(
   try {
     program = Handlebars.parseWithoutProcessing(text);
   } catch (error) {
-    const message = String((error as Error).message).split("\n")[0] ?? "syntax error";
-    return { problems: [{ message: `invalid template: ${message}`, snippet: "{{" }], used };
+    return { problems: [describeSyntaxError(text, String((error as Error).message))], used };
   }
   const problems: TemplateProblem[] = [];
-  const snippetOf = (node: Node): string => {
+  const lines = text.split("\n");
+  const snippetOf = (node: Node): { snippet: string; occurrence: number } => {
     const { start, end } = node.loc;
-    const lines = text.split("\n");
-    if (start.line === end.line) return (lines[start.line - 1] ?? "").slice(start.column, end.column);
-    return (lines[start.line - 1] ?? "").slice(start.column);
+    const line = lines[start.line - 1] ?? "";
+    const snippet = start.line === end.line ? line.slice(start.column, end.column) : line.slice(start.column);
+    const offset = lines.slice(0, start.line - 1).reduce((n, l) => n + l.length + 1, 0) + start.column;
+    return { snippet, occurrence: occurrences(text.slice(0, offset), snippet) };
   };
   const argumentName = (node: Node, expression: hbs.AST.Expression): string | undefined => {
     if (expression.type !== "PathExpression") {
-      problems.push({ message: "only argument names may appear inside {{ }}", snippet: snippetOf(node) });
+      problems.push({ message: "only argument names may appear inside {{ }}", ...snippetOf(node) });
       return undefined;
     }
     const path = expression as hbs.AST.PathExpression;
     if (path.data || path.depth > 0 || path.parts.length !== 1 || path.original === "this") {
-      problems.push({ message: `${quote(path.original)} is not a plain argument name; write {{name}} with one of the declared arguments`, snippet: snippetOf(node) });
+      problems.push({ message: `${quote(path.original)} is not a plain argument name; write {{name}} with one of the declared arguments`, ...snippetOf(node) });
       return undefined;
     }
     const name = path.parts[0]!;
@@ -56,7 +59,7 @@ export function parsePromptTemplate(
       const list = [...declared];
       problems.push({
         message: `template uses ${quote(name)}, which is not a declared argument of this prompt; declare it under arguments${list.length > 0 ? ` or use one of: ${list.join(", ")}` : ""}`,
-        snippet: snippetOf(node),
+        ...snippetOf(node),
       });
       return undefined;
     }
@@ -80,7 +83,7 @@ export function parsePromptTemplate(
         case "MustacheStatement": {
           const mustache = statement as hbs.AST.MustacheStatement;
           if (mustache.params.length > 0 || mustache.hash?.pairs?.length) {
-            problems.push({ message: "helpers are not supported in prompt templates; write {{name}}", snippet: snippetOf(statement) });
+            problems.push({ message: "helpers are not supported in prompt templates; write {{name}}", ...snippetOf(statement) });
             break;
           }
           const name = argumentName(statement, mustache.path);
@@ -91,7 +94,7 @@ export function parsePromptTemplate(
           const block = statement as hbs.AST.BlockStatement;
           const helper = block.path.type === "PathExpression" ? (block.path as hbs.AST.PathExpression).original : "";
           if ((helper !== "if" && helper !== "unless") || block.params.length !== 1 || block.hash?.pairs?.length) {
-            problems.push({ message: `{{#${helper}}} is not supported; prompt templates allow {{#if name}} and {{#unless name}}`, snippet: snippetOf(statement) });
+            problems.push({ message: `{{#${helper}}} is not supported; prompt templates allow {{#if name}} and {{#unless name}}`, ...snippetOf(statement) });
             break;
           }
           const name = argumentName(statement, block.params[0]!);
@@ -106,11 +109,69 @@ export function parsePromptTemplate(
           break;
         }
         default:
-          problems.push({ message: "partials and decorators are not supported in prompt templates", snippet: snippetOf(statement) });
+          problems.push({ message: "partials and decorators are not supported in prompt templates", ...snippetOf(statement) });
       }
     }
     return parts;
   };
   const parts = convert(program.body);
   return problems.length > 0 ? { problems, used } : { parts, problems, used };
+}
+
+function occurrences(text: string, snippet: string): number {
+  return snippet === "" ? 0 : text.split(snippet).length - 1;
+}
+
+/**
+ * Turns a Handlebars parse error ("Parse error on line 1:\n…{{name\n----^\nExpecting …")
+ * into a message about the tag at fault. The excerpt around the caret locates the
+ * offending token; the tag is the one that starts at or before it.
+ */
+function describeSyntaxError(text: string, message: string): TemplateProblem {
+  const tagAt = (offset: number): TemplateProblem & { closed: boolean } => {
+    const start = Math.max(0, text.lastIndexOf("{{", offset));
+    const close = text.indexOf("}}", start);
+    const lineEnd = text.indexOf("\n", start) < 0 ? text.length : text.indexOf("\n", start);
+    const closed = close >= 0 && close < lineEnd;
+    const snippet = text.slice(start, closed ? close + 2 : lineEnd);
+    return { message: "", snippet, occurrence: occurrences(text.slice(0, start), snippet), closed };
+  };
+  const problem = (detail: string, at: TemplateProblem) => ({ message: `invalid template: ${detail}`, snippet: at.snippet, occurrence: at.occurrence });
+  const allowed = "tags are {{name}}, {{#if name}}…{{else}}…{{/if}}, {{#unless name}}…{{/unless}} and {{! comments }}; write \\{{ for literal braces";
+
+  const mismatch = /^(\S+) doesn't match (\S+)/.exec(message);
+  if (mismatch) {
+    const closing = new RegExp(`\\{\\{~?/\\s*${mismatch[2]!.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\s*~?\\}\\}`).exec(text);
+    return problem(`{{/${mismatch[2]}}} does not close the open {{#${mismatch[1]}}} block; close the innermost block first`, tagAt(closing?.index ?? 0));
+  }
+  const [, excerpt = "", caret = ""] = message.split("\n");
+  const got = /got '([A-Z_]+)'/.exec(message)?.[1];
+  if (got === "EOF") {
+    // Every tag is closed, so a block is not: find the last {{#…}} without its {{/…}}.
+    const open: number[] = [];
+    for (const tag of text.matchAll(/\{\{~?([#/])/g)) {
+      if (tag[1] === "#") open.push(tag.index);
+      else open.pop();
+    }
+    const at = tagAt(open.pop() ?? text.lastIndexOf("{{"));
+    const helper = /^\{\{~?#\s*([^\s}~]+)/.exec(at.snippet)?.[1] ?? "if";
+    return problem(`${at.snippet} is never closed; end the block with {{/${helper}}}`, at);
+  }
+  // Locate the token at the caret: the excerpt is up to 20 characters of the input before it
+  // ("..." when cut) and after it ("..." when cut), with line breaks removed.
+  const caretAt = caret.indexOf("^");
+  const before = excerpt.slice(0, caretAt).replace(/^\.\.\./, "");
+  const after = excerpt.slice(caretAt).replace(/\.\.\.$/, "");
+  const flat = text.replace(/\n/g, "");
+  let flatOffset = flat.indexOf(before + after) + before.length;
+  if (flatOffset < before.length) flatOffset = 0;
+  let offset = 0;
+  for (let seen = 0; offset < text.length && seen < flatOffset; offset++) if (text[offset] !== "\n") seen++;
+  const at = tagAt(offset);
+  if (got === "OPEN_ENDBLOCK") return problem(`${at.snippet} closes no open block; remove it or open the block with {{#if name}}`, at);
+  if (got === "INVERSE" || got === "OPEN_INVERSE" || got === "OPEN_INVERSE_CHAIN") {
+    return problem(`${at.snippet} is only allowed once inside a {{#if name}} or {{#unless name}} block`, at);
+  }
+  if (!at.closed) return problem(`${at.snippet} is not closed; end the tag with }}, or write \\{{ for literal braces`, at);
+  return problem(`${at.snippet} is not a valid tag; ${allowed}`, at);
 }

@@ -17,33 +17,43 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
 }
 
-export function parseUriTemplate(template: string): { template?: UriTemplate; problem?: { message: string; snippet: string } } {
+export interface UriTemplateProblem {
+  readonly message: string;
+  /** Source text of the offending part, used to find its position in the manifest. */
+  readonly snippet: string;
+  /** How many times `snippet` occurs in the template before the offending one. */
+  readonly occurrence: number;
+}
+
+export function parseUriTemplate(template: string): { template?: UriTemplate; problem?: UriTemplateProblem } {
+  /** A problem with the part of the template that starts at `index`. */
+  const fail = (message: string, snippet: string, index: number) => ({ problem: { message, snippet, occurrence: template.slice(0, index).split(snippet).length - 1 } });
   const segments: string[] = [];
   const variables: string[] = [];
   let pattern = "^";
   let literal = "";
   for (let i = 0; i < template.length; i++) {
     const c = template[i]!;
-    if (c === "}") return { problem: { message: "unmatched '}' in uriTemplate", snippet: "}" } };
+    if (c === "}") return fail("'}' closes no '{'; write variables as {name}, and use %7D for a literal '}'", "}", i);
     if (c !== "{") {
       literal += c;
       continue;
     }
     const close = template.indexOf("}", i);
-    if (close < 0) return { problem: { message: "unclosed '{' in uriTemplate", snippet: template.slice(i) } };
+    if (close < 0) return fail("'{' is never closed; write variables as {name}", template.slice(i), i);
     const expression = template.slice(i + 1, close);
     const snippet = template.slice(i, close + 1);
     if (/^[+#./;?&=,!@|]/.test(expression)) {
-      return { problem: { message: `${snippet} uses an RFC 6570 operator; mcp-gen supports level 1 templates, where each {name} matches one path segment`, snippet } };
+      return fail(`${snippet} uses an RFC 6570 operator; mcp-gen supports level 1 templates, where each {name} matches one path segment`, snippet, i);
     }
     if (expression.includes(",") || expression.includes(":") || expression.endsWith("*")) {
-      return { problem: { message: `${snippet} uses a level 4 modifier or several variables; write one {name} per variable`, snippet } };
+      return fail(`${snippet} uses a level 4 modifier or several variables; write one {name} per variable`, snippet, i);
     }
     if (!variableName.test(expression)) {
-      return { problem: { message: `${snippet} is not a valid variable name (letters, digits and _ )`, snippet } };
+      return fail(`${snippet} is not a valid variable name; use letters, digits and _`, snippet, i);
     }
     if (variables.includes(expression)) {
-      return { problem: { message: `variable ${expression} appears twice in the template; each variable may appear once`, snippet } };
+      return fail(`variable ${expression} appears twice in the template; each variable may appear once`, snippet, i);
     }
     segments.push(literal);
     pattern += escapeRegExp(literal);

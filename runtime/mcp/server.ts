@@ -201,6 +201,9 @@ export class McpServer<H = unknown> implements Dispatcher, McpEndpoint {
       case "server/discover":
         if (scope.era !== "modern") break;
         return this.discover();
+      case "subscriptions/listen":
+        if (scope.era !== "modern") break;
+        return this.listen(params, exchange);
       case "ping":
         if (scope.era !== "legacy") break;
         return {};
@@ -304,6 +307,22 @@ export class McpServer<H = unknown> implements Dispatcher, McpEndpoint {
     return result;
   }
 
+  /**
+   * subscriptions/listen (2026-07-28): the server acknowledges the subset of requested
+   * notifications it will send, then holds the stream open. A generated server's lists
+   * never change and it offers no resource subscriptions, so the subset is empty; the
+   * request ends when the client cancels it or goes away (no response then).
+   */
+  private listen(params: Params | undefined, exchange: Exchange): Promise<Params> {
+    if (!isObject(params?.notifications)) throw new RpcError(ErrorCode.InvalidParams, "Invalid params: notifications must be an object");
+    exchange.notify("notifications/subscriptions/acknowledged", { _meta: { [MetaKey.subscriptionId]: exchange.id }, notifications: {} });
+    const signal = exchange.signal;
+    return new Promise((resolve) => {
+      if (signal.aborted) resolve({});
+      else signal.addEventListener("abort", () => resolve({}), { once: true });
+    });
+  }
+
   // --- lists ---------------------------------------------------------------------
 
   /** Pages are serialised once per revision and kind, on first use. */
@@ -370,7 +389,7 @@ export class McpServer<H = unknown> implements Dispatcher, McpEndpoint {
     const uri = params?.uri;
     if (typeof uri !== "string") throw new RpcError(ErrorCode.InvalidParams, "Invalid params: uri must be a string");
     const fixed = this.resources.get(uri);
-    if (fixed) return { contents: resourceContents(uri, fixed.mimeType, await this.guard(() => fixed.read(this.handlers, ctx), `resource ${uri}`)) };
+    if (fixed) return readResult(resourceContents(uri, fixed.mimeType, await this.guard(() => fixed.read(this.handlers, ctx), `resource ${uri}`)), revision);
     for (const template of this.templates) {
       const match = template.pattern.exec(uri);
       if (!match) continue;
@@ -385,7 +404,7 @@ export class McpServer<H = unknown> implements Dispatcher, McpEndpoint {
       });
       if (!decoded) continue;
       const contents = await this.guard(() => template.read(this.handlers, variables, ctx), `resource template ${template.name}`);
-      return { contents: resourceContents(uri, template.mimeType, contents) };
+      return readResult(resourceContents(uri, template.mimeType, contents), revision);
     }
     throw new RpcError(resourceNotFoundCode(revision), `Resource not found: ${uri}`, { uri });
   }
@@ -418,6 +437,14 @@ export class McpServer<H = unknown> implements Dispatcher, McpEndpoint {
       throw new RpcError(ErrorCode.InternalError, "Internal error");
     }
   }
+}
+
+/**
+ * From 2026-07-28 a resources/read result is cacheable and must carry ttlMs and
+ * cacheScope. Handlers may read per-user data, so: stale at once and never shared.
+ */
+function readResult(contents: JsonObject[], revision: string): Params {
+  return isModern(revision) ? { contents, ttlMs: 0, cacheScope: "private" } : { contents };
 }
 
 function encodeCursor(page: number): string {

@@ -4,7 +4,9 @@
 import type { ProtocolModel, ProtocolMethod } from "../../model/protocol.js";
 import { revisionNamespace, refName } from "../../model/protocol.js";
 import { docComment, stringLiteral } from "../escape.js";
-import type { GeneratedFile } from "../file.js";
+import { newWriter, type GeneratedFile } from "../file.js";
+import { formatTypeScript } from "../format.js";
+import { cachedNamespace } from "./cache.js";
 import { normaliseSchema, schemaToDeclaration } from "../json-schema-types.js";
 
 const specSite = "https://modelcontextprotocol.io";
@@ -12,19 +14,6 @@ const specSite = "https://modelcontextprotocol.io";
 /** Site-relative spec links in descriptions become absolute, so they work in an editor. */
 export function absoluteSpecLinks(text: string): string {
   return text.replace(/\]\((\/(?:specification|docs|seps|community|extensions)\/[^)\s]*)\)/g, `](${specSite}$1)`);
-}
-
-/** The declarations of one revision, cached per schema digest: they depend on nothing else. */
-const declarationCache = new Map<string, Promise<string>>();
-
-export function revisionDeclarations(protocol: ProtocolModel): Promise<string> {
-  const key = `${protocol.revision} ${protocol.schema.sha256} ${protocol.schema.patches.length}`;
-  let cached = declarationCache.get(key);
-  if (!cached) {
-    cached = buildDeclarations(protocol);
-    declarationCache.set(key, cached);
-  }
-  return cached;
 }
 
 async function buildDeclarations(protocol: ProtocolModel): Promise<string> {
@@ -54,9 +43,9 @@ function mapBody(methods: readonly ProtocolMethod[], kind: "request" | "notifica
   return `{\n${lines.join("\n")}\n}`;
 }
 
-export async function emitProtocol(file: GeneratedFile, protocols: readonly ProtocolModel[], runtime: string): Promise<void> {
-  const w = file.writer;
-  for (const protocol of protocols) {
+/** The namespace of one revision, formatted: it depends on nothing but the revision's schema. */
+function revisionNamespaceText(protocol: ProtocolModel): Promise<string> {
+  return cachedNamespace([protocol.revision, protocol.schema.sha256, ...protocol.schema.patches], async () => {
     const ns = revisionNamespace(protocol.revision);
     const defined = new Set(Object.keys(protocol.schema.definitions));
     for (const name of Object.values(mapNames)) {
@@ -64,6 +53,7 @@ export async function emitProtocol(file: GeneratedFile, protocols: readonly Prot
     }
     const byDirection = (direction: ProtocolMethod["direction"], kind: ProtocolMethod["kind"]) =>
       protocol.methods.filter((m) => m.direction === direction && m.kind === kind);
+    const w = newWriter();
     w.write(
       docComment(
         `Types of MCP protocol revision ${protocol.revision} (${protocol.era} era), generated from its official schema.json.` +
@@ -71,14 +61,19 @@ export async function emitProtocol(file: GeneratedFile, protocols: readonly Prot
       ),
     );
     w.write(`export declare namespace ${ns} {`).newLine();
-    w.write(await revisionDeclarations(protocol)).newLine();
+    w.write(await buildDeclarations(protocol)).newLine();
     w.write(docComment("Requests the client sends, by method: their params and possible results.")).write(`export interface ${mapNames.clientRequests} `).write(mapBody(byDirection("client-to-server", "request"), "request")).newLine();
     w.write(docComment("Requests the server sends to the client over a session (legacy era), by method.")).write(`export interface ${mapNames.serverRequests} `).write(mapBody(byDirection("server-to-client", "request"), "request")).newLine();
     w.write(docComment("Requests a server embeds in an input_required result (multi round-trip requests), by method.")).write(`export interface ${mapNames.inputRequests} `).write(mapBody(protocol.inputRequests, "request")).newLine();
     w.write(docComment("Notifications the client sends, by method: their params.")).write(`export interface ${mapNames.clientNotifications} `).write(mapBody(byDirection("client-to-server", "notification"), "notification")).newLine();
     w.write(docComment("Notifications the server sends, by method: their params.")).write(`export interface ${mapNames.serverNotifications} `).write(mapBody(byDirection("server-to-client", "notification"), "notification")).newLine();
-    w.write("}").blankLine();
-  }
+    w.write("}").newLine();
+    return formatTypeScript(w.toString());
+  });
+}
+
+export async function emitProtocol(file: GeneratedFile, protocols: readonly ProtocolModel[], runtime: string): Promise<void> {
+  const w = file.writer;
   const merge = file.type(runtime, "MergeMethods");
   const union = (map: string) => protocols.map((p) => `${revisionNamespace(p.revision)}.${map}`).join(" | ");
   w.write(docComment("The protocol revisions this code serves and speaks, preferred first."));
@@ -95,4 +90,6 @@ export async function emitProtocol(file: GeneratedFile, protocols: readonly Prot
     w.write(docComment(`${what} of every revision above, by method; params and results are unions over the revisions that have the method.`));
     w.write(`export type ${name} = ${merge}<${union(name)}>;`).newLine();
   }
+  // The namespaces come last, formatted once per revision and cached.
+  for (const protocol of protocols) file.formattedTail.push(await revisionNamespaceText(protocol));
 }

@@ -9,6 +9,57 @@
 
 import type { MergeMethods } from "mcp-gen/runtime";
 
+/** The protocol revisions this code serves and speaks, preferred first. */
+export const revisions = [
+  "2026-07-28",
+  "2025-11-25",
+  "2025-06-18",
+  "2025-03-26",
+  "2024-11-05",
+] as const;
+export type Revision = (typeof revisions)[number];
+
+/** Client requests of every revision above, by method; params and results are unions over the revisions that have the method. */
+export type ClientRequestMap = MergeMethods<
+  | V2026_07_28.ClientRequestMap
+  | V2025_11_25.ClientRequestMap
+  | V2025_06_18.ClientRequestMap
+  | V2025_03_26.ClientRequestMap
+  | V2024_11_05.ClientRequestMap
+>;
+/** Server-to-client requests of every revision above, by method; params and results are unions over the revisions that have the method. */
+export type ServerRequestMap = MergeMethods<
+  | V2026_07_28.ServerRequestMap
+  | V2025_11_25.ServerRequestMap
+  | V2025_06_18.ServerRequestMap
+  | V2025_03_26.ServerRequestMap
+  | V2024_11_05.ServerRequestMap
+>;
+/** Input requests of every revision above, by method; params and results are unions over the revisions that have the method. */
+export type InputRequestMap = MergeMethods<
+  | V2026_07_28.InputRequestMap
+  | V2025_11_25.InputRequestMap
+  | V2025_06_18.InputRequestMap
+  | V2025_03_26.InputRequestMap
+  | V2024_11_05.InputRequestMap
+>;
+/** Client notifications of every revision above, by method; params and results are unions over the revisions that have the method. */
+export type ClientNotificationMap = MergeMethods<
+  | V2026_07_28.ClientNotificationMap
+  | V2025_11_25.ClientNotificationMap
+  | V2025_06_18.ClientNotificationMap
+  | V2025_03_26.ClientNotificationMap
+  | V2024_11_05.ClientNotificationMap
+>;
+/** Server notifications of every revision above, by method; params and results are unions over the revisions that have the method. */
+export type ServerNotificationMap = MergeMethods<
+  | V2026_07_28.ServerNotificationMap
+  | V2025_11_25.ServerNotificationMap
+  | V2025_06_18.ServerNotificationMap
+  | V2025_03_26.ServerNotificationMap
+  | V2024_11_05.ServerNotificationMap
+>;
+
 /**
  * Types of MCP protocol revision 2026-07-28 (modern era), generated from its official schema.json.
  *
@@ -218,11 +269,7 @@ export declare namespace V2026_07_28 {
      * This can be any JSON value (object, array, string, number, boolean, or null)
      * that conforms to the tool's outputSchema if one is defined.
      */
-    structuredContent?:
-      | {
-          [k: string]: unknown;
-        }
-      | undefined;
+    structuredContent?: unknown;
   }
 
   /**
@@ -735,11 +782,7 @@ export declare namespace V2026_07_28 {
     /**
      * Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
      */
-    data?:
-      | {
-          [k: string]: unknown;
-        }
-      | undefined;
+    data?: unknown;
     /**
      * A short description of the error. The message SHOULD be limited to a concise single sentence.
      */
@@ -1004,11 +1047,7 @@ export declare namespace V2026_07_28 {
     /**
      * Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
      */
-    data?:
-      | {
-          [k: string]: unknown;
-        }
-      | undefined;
+    data?: unknown;
     /**
      * A short description of the error. The message SHOULD be limited to a concise single sentence.
      */
@@ -1035,11 +1074,7 @@ export declare namespace V2026_07_28 {
     /**
      * Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
      */
-    data?:
-      | {
-          [k: string]: unknown;
-        }
-      | undefined;
+    data?: unknown;
     /**
      * A short description of the error. The message SHOULD be limited to a concise single sentence.
      */
@@ -1057,11 +1092,7 @@ export declare namespace V2026_07_28 {
     /**
      * Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
      */
-    data?:
-      | {
-          [k: string]: unknown;
-        }
-      | undefined;
+    data?: unknown;
     /**
      * A short description of the error. The message SHOULD be limited to a concise single sentence.
      */
@@ -1466,9 +1497,7 @@ export declare namespace V2026_07_28 {
     /**
      * The data to be logged, such as a string message or an object. Any JSON serializable type is allowed here.
      */
-    data: {
-      [k: string]: unknown;
-    };
+    data: unknown;
     /**
      * The severity of this log message.
      */
@@ -1515,11 +1544,7 @@ export declare namespace V2026_07_28 {
     /**
      * Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
      */
-    data?:
-      | {
-          [k: string]: unknown;
-        }
-      | undefined;
+    data?: unknown;
     /**
      * A short description of the error. The message SHOULD be limited to a concise single sentence.
      */
@@ -1705,11 +1730,7 @@ export declare namespace V2026_07_28 {
     /**
      * Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
      */
-    data?:
-      | {
-          [k: string]: unknown;
-        }
-      | undefined;
+    data?: unknown;
     /**
      * A short description of the error. The message SHOULD be limited to a concise single sentence.
      */
@@ -2878,11 +2899,7 @@ export declare namespace V2026_07_28 {
      * This can be any JSON value (object, array, string, number, boolean, or null).
      * If the tool defined an {@link Tool.outputSchema}, this SHOULD conform to that schema.
      */
-    structuredContent?:
-      | {
-          [k: string]: unknown;
-        }
-      | undefined;
+    structuredContent?: unknown;
     /**
      * The ID of the tool use this result corresponds to.
      *
@@ -3905,11 +3922,7 @@ export declare namespace V2025_11_25 {
     /**
      * Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
      */
-    data?:
-      | {
-          [k: string]: unknown;
-        }
-      | undefined;
+    data?: unknown;
     /**
      * A short description of the error. The message SHOULD be limited to a concise single sentence.
      */
@@ -4511,9 +4524,7 @@ export declare namespace V2025_11_25 {
     /**
      * The data to be logged, such as a string message or an object. Any JSON serializable type is allowed here.
      */
-    data: {
-      [k: string]: unknown;
-    };
+    data: unknown;
     /**
      * The severity of this log message.
      */
@@ -6808,11 +6819,7 @@ export declare namespace V2025_06_18 {
       /**
        * Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
        */
-      data?:
-        | {
-            [k: string]: unknown;
-          }
-        | undefined;
+      data?: unknown;
       /**
        * A short description of the error. The message SHOULD be limited to a concise single sentence.
        */
@@ -7093,9 +7100,7 @@ export declare namespace V2025_06_18 {
       /**
        * The data to be logged, such as a string message or an object. Any JSON serializable type is allowed here.
        */
-      data: {
-        [k: string]: unknown;
-      };
+      data: unknown;
       /**
        * The severity of this log message.
        */
@@ -8585,11 +8590,7 @@ export declare namespace V2025_03_26 {
       /**
        * Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
        */
-      data?:
-        | {
-            [k: string]: unknown;
-          }
-        | undefined;
+      data?: unknown;
       /**
        * A short description of the error. The message SHOULD be limited to a concise single sentence.
        */
@@ -8867,9 +8868,7 @@ export declare namespace V2025_03_26 {
       /**
        * The data to be logged, such as a string message or an object. Any JSON serializable type is allowed here.
        */
-      data: {
-        [k: string]: unknown;
-      };
+      data: unknown;
       /**
        * The severity of this log message.
        */
@@ -10143,11 +10142,7 @@ export declare namespace V2024_11_05 {
       /**
        * Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
        */
-      data?:
-        | {
-            [k: string]: unknown;
-          }
-        | undefined;
+      data?: unknown;
       /**
        * A short description of the error. The message SHOULD be limited to a concise single sentence.
        */
@@ -10417,9 +10412,7 @@ export declare namespace V2024_11_05 {
       /**
        * The data to be logged, such as a string message or an object. Any JSON serializable type is allowed here.
        */
-      data: {
-        [k: string]: unknown;
-      };
+      data: unknown;
       /**
        * The severity of this log message.
        */
@@ -11196,54 +11189,3 @@ export declare namespace V2024_11_05 {
     "notifications/message": LoggingMessageNotification["params"];
   }
 }
-
-/** The protocol revisions this code serves and speaks, preferred first. */
-export const revisions = [
-  "2026-07-28",
-  "2025-11-25",
-  "2025-06-18",
-  "2025-03-26",
-  "2024-11-05",
-] as const;
-export type Revision = (typeof revisions)[number];
-
-/** Client requests of every revision above, by method; params and results are unions over the revisions that have the method. */
-export type ClientRequestMap = MergeMethods<
-  | V2026_07_28.ClientRequestMap
-  | V2025_11_25.ClientRequestMap
-  | V2025_06_18.ClientRequestMap
-  | V2025_03_26.ClientRequestMap
-  | V2024_11_05.ClientRequestMap
->;
-/** Server-to-client requests of every revision above, by method; params and results are unions over the revisions that have the method. */
-export type ServerRequestMap = MergeMethods<
-  | V2026_07_28.ServerRequestMap
-  | V2025_11_25.ServerRequestMap
-  | V2025_06_18.ServerRequestMap
-  | V2025_03_26.ServerRequestMap
-  | V2024_11_05.ServerRequestMap
->;
-/** Input requests of every revision above, by method; params and results are unions over the revisions that have the method. */
-export type InputRequestMap = MergeMethods<
-  | V2026_07_28.InputRequestMap
-  | V2025_11_25.InputRequestMap
-  | V2025_06_18.InputRequestMap
-  | V2025_03_26.InputRequestMap
-  | V2024_11_05.InputRequestMap
->;
-/** Client notifications of every revision above, by method; params and results are unions over the revisions that have the method. */
-export type ClientNotificationMap = MergeMethods<
-  | V2026_07_28.ClientNotificationMap
-  | V2025_11_25.ClientNotificationMap
-  | V2025_06_18.ClientNotificationMap
-  | V2025_03_26.ClientNotificationMap
-  | V2024_11_05.ClientNotificationMap
->;
-/** Server notifications of every revision above, by method; params and results are unions over the revisions that have the method. */
-export type ServerNotificationMap = MergeMethods<
-  | V2026_07_28.ServerNotificationMap
-  | V2025_11_25.ServerNotificationMap
-  | V2025_06_18.ServerNotificationMap
-  | V2025_03_26.ServerNotificationMap
-  | V2024_11_05.ServerNotificationMap
->;

@@ -6,6 +6,31 @@
 
 import type { MergeMethods } from "mcp-gen/runtime";
 
+/** The protocol revisions this code serves and speaks, preferred first. */
+export const revisions = ["2025-06-18", "2025-03-26"] as const;
+export type Revision = (typeof revisions)[number];
+
+/** Client requests of every revision above, by method; params and results are unions over the revisions that have the method. */
+export type ClientRequestMap = MergeMethods<
+  V2025_06_18.ClientRequestMap | V2025_03_26.ClientRequestMap
+>;
+/** Server-to-client requests of every revision above, by method; params and results are unions over the revisions that have the method. */
+export type ServerRequestMap = MergeMethods<
+  V2025_06_18.ServerRequestMap | V2025_03_26.ServerRequestMap
+>;
+/** Input requests of every revision above, by method; params and results are unions over the revisions that have the method. */
+export type InputRequestMap = MergeMethods<
+  V2025_06_18.InputRequestMap | V2025_03_26.InputRequestMap
+>;
+/** Client notifications of every revision above, by method; params and results are unions over the revisions that have the method. */
+export type ClientNotificationMap = MergeMethods<
+  V2025_06_18.ClientNotificationMap | V2025_03_26.ClientNotificationMap
+>;
+/** Server notifications of every revision above, by method; params and results are unions over the revisions that have the method. */
+export type ServerNotificationMap = MergeMethods<
+  V2025_06_18.ServerNotificationMap | V2025_03_26.ServerNotificationMap
+>;
+
 /** Types of MCP protocol revision 2025-06-18 (legacy era), generated from its official schema.json. */
 export declare namespace V2025_06_18 {
   /**
@@ -643,11 +668,7 @@ export declare namespace V2025_06_18 {
       /**
        * Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
        */
-      data?:
-        | {
-            [k: string]: unknown;
-          }
-        | undefined;
+      data?: unknown;
       /**
        * A short description of the error. The message SHOULD be limited to a concise single sentence.
        */
@@ -928,9 +949,7 @@ export declare namespace V2025_06_18 {
       /**
        * The data to be logged, such as a string message or an object. Any JSON serializable type is allowed here.
        */
-      data: {
-        [k: string]: unknown;
-      };
+      data: unknown;
       /**
        * The severity of this log message.
        */
@@ -2420,11 +2439,7 @@ export declare namespace V2025_03_26 {
       /**
        * Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
        */
-      data?:
-        | {
-            [k: string]: unknown;
-          }
-        | undefined;
+      data?: unknown;
       /**
        * A short description of the error. The message SHOULD be limited to a concise single sentence.
        */
@@ -2702,9 +2717,7 @@ export declare namespace V2025_03_26 {
       /**
        * The data to be logged, such as a string message or an object. Any JSON serializable type is allowed here.
        */
-      data: {
-        [k: string]: unknown;
-      };
+      data: unknown;
       /**
        * The severity of this log message.
        */
@@ -3507,28 +3520,3 @@ export declare namespace V2025_03_26 {
     "notifications/message": LoggingMessageNotification["params"];
   }
 }
-
-/** The protocol revisions this code serves and speaks, preferred first. */
-export const revisions = ["2025-06-18", "2025-03-26"] as const;
-export type Revision = (typeof revisions)[number];
-
-/** Client requests of every revision above, by method; params and results are unions over the revisions that have the method. */
-export type ClientRequestMap = MergeMethods<
-  V2025_06_18.ClientRequestMap | V2025_03_26.ClientRequestMap
->;
-/** Server-to-client requests of every revision above, by method; params and results are unions over the revisions that have the method. */
-export type ServerRequestMap = MergeMethods<
-  V2025_06_18.ServerRequestMap | V2025_03_26.ServerRequestMap
->;
-/** Input requests of every revision above, by method; params and results are unions over the revisions that have the method. */
-export type InputRequestMap = MergeMethods<
-  V2025_06_18.InputRequestMap | V2025_03_26.InputRequestMap
->;
-/** Client notifications of every revision above, by method; params and results are unions over the revisions that have the method. */
-export type ClientNotificationMap = MergeMethods<
-  V2025_06_18.ClientNotificationMap | V2025_03_26.ClientNotificationMap
->;
-/** Server notifications of every revision above, by method; params and results are unions over the revisions that have the method. */
-export type ServerNotificationMap = MergeMethods<
-  V2025_06_18.ServerNotificationMap | V2025_03_26.ServerNotificationMap
->;

@@ -12,7 +12,12 @@ import {
   callTool,
   connectSession,
 } from "mcp-gen/runtime";
-import { type ClientRequestMap, type Revision, revisions } from "./protocol.gen.js";
+import {
+  type ClientRequestMap,
+  type Revision,
+  type V2026_07_28,
+  revisions,
+} from "./protocol.gen.js";
 import type { AddInput, AddOutput, QuotientInput, QuotientOutput } from "./types.gen.js";
 import { validateAddOutput, validateQuotientOutput } from "./validators.gen.js";
 

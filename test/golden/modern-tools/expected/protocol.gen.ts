@@ -5,6 +5,21 @@
 
 import type { MergeMethods } from "mcp-gen/runtime";
 
+/** The protocol revisions this code serves and speaks, preferred first. */
+export const revisions = ["2026-07-28"] as const;
+export type Revision = (typeof revisions)[number];
+
+/** Client requests of every revision above, by method; params and results are unions over the revisions that have the method. */
+export type ClientRequestMap = MergeMethods<V2026_07_28.ClientRequestMap>;
+/** Server-to-client requests of every revision above, by method; params and results are unions over the revisions that have the method. */
+export type ServerRequestMap = MergeMethods<V2026_07_28.ServerRequestMap>;
+/** Input requests of every revision above, by method; params and results are unions over the revisions that have the method. */
+export type InputRequestMap = MergeMethods<V2026_07_28.InputRequestMap>;
+/** Client notifications of every revision above, by method; params and results are unions over the revisions that have the method. */
+export type ClientNotificationMap = MergeMethods<V2026_07_28.ClientNotificationMap>;
+/** Server notifications of every revision above, by method; params and results are unions over the revisions that have the method. */
+export type ServerNotificationMap = MergeMethods<V2026_07_28.ServerNotificationMap>;
+
 /**
  * Types of MCP protocol revision 2026-07-28 (modern era), generated from its official schema.json.
  *
@@ -214,11 +229,7 @@ export declare namespace V2026_07_28 {
      * This can be any JSON value (object, array, string, number, boolean, or null)
      * that conforms to the tool's outputSchema if one is defined.
      */
-    structuredContent?:
-      | {
-          [k: string]: unknown;
-        }
-      | undefined;
+    structuredContent?: unknown;
   }
 
   /**
@@ -731,11 +742,7 @@ export declare namespace V2026_07_28 {
     /**
      * Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
      */
-    data?:
-      | {
-          [k: string]: unknown;
-        }
-      | undefined;
+    data?: unknown;
     /**
      * A short description of the error. The message SHOULD be limited to a concise single sentence.
      */
@@ -1000,11 +1007,7 @@ export declare namespace V2026_07_28 {
     /**
      * Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
      */
-    data?:
-      | {
-          [k: string]: unknown;
-        }
-      | undefined;
+    data?: unknown;
     /**
      * A short description of the error. The message SHOULD be limited to a concise single sentence.
      */
@@ -1031,11 +1034,7 @@ export declare namespace V2026_07_28 {
     /**
      * Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
      */
-    data?:
-      | {
-          [k: string]: unknown;
-        }
-      | undefined;
+    data?: unknown;
     /**
      * A short description of the error. The message SHOULD be limited to a concise single sentence.
      */
@@ -1053,11 +1052,7 @@ export declare namespace V2026_07_28 {
     /**
      * Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
      */
-    data?:
-      | {
-          [k: string]: unknown;
-        }
-      | undefined;
+    data?: unknown;
     /**
      * A short description of the error. The message SHOULD be limited to a concise single sentence.
      */
@@ -1462,9 +1457,7 @@ export declare namespace V2026_07_28 {
     /**
      * The data to be logged, such as a string message or an object. Any JSON serializable type is allowed here.
      */
-    data: {
-      [k: string]: unknown;
-    };
+    data: unknown;
     /**
      * The severity of this log message.
      */
@@ -1511,11 +1504,7 @@ export declare namespace V2026_07_28 {
     /**
      * Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
      */
-    data?:
-      | {
-          [k: string]: unknown;
-        }
-      | undefined;
+    data?: unknown;
     /**
      * A short description of the error. The message SHOULD be limited to a concise single sentence.
      */
@@ -1701,11 +1690,7 @@ export declare namespace V2026_07_28 {
     /**
      * Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
      */
-    data?:
-      | {
-          [k: string]: unknown;
-        }
-      | undefined;
+    data?: unknown;
     /**
      * A short description of the error. The message SHOULD be limited to a concise single sentence.
      */
@@ -2874,11 +2859,7 @@ export declare namespace V2026_07_28 {
      * This can be any JSON value (object, array, string, number, boolean, or null).
      * If the tool defined an {@link Tool.outputSchema}, this SHOULD conform to that schema.
      */
-    structuredContent?:
-      | {
-          [k: string]: unknown;
-        }
-      | undefined;
+    structuredContent?: unknown;
     /**
      * The ID of the tool use this result corresponds to.
      *
@@ -3056,18 +3037,3 @@ export declare namespace V2026_07_28 {
     "notifications/message": LoggingMessageNotification["params"];
   }
 }
-
-/** The protocol revisions this code serves and speaks, preferred first. */
-export const revisions = ["2026-07-28"] as const;
-export type Revision = (typeof revisions)[number];
-
-/** Client requests of every revision above, by method; params and results are unions over the revisions that have the method. */
-export type ClientRequestMap = MergeMethods<V2026_07_28.ClientRequestMap>;
-/** Server-to-client requests of every revision above, by method; params and results are unions over the revisions that have the method. */
-export type ServerRequestMap = MergeMethods<V2026_07_28.ServerRequestMap>;
-/** Input requests of every revision above, by method; params and results are unions over the revisions that have the method. */
-export type InputRequestMap = MergeMethods<V2026_07_28.InputRequestMap>;
-/** Client notifications of every revision above, by method; params and results are unions over the revisions that have the method. */
-export type ClientNotificationMap = MergeMethods<V2026_07_28.ClientNotificationMap>;
-/** Server notifications of every revision above, by method; params and results are unions over the revisions that have the method. */
-export type ServerNotificationMap = MergeMethods<V2026_07_28.ServerNotificationMap>;
