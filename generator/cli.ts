@@ -2,13 +2,14 @@
 // The command line: the only module that prints and decides exit codes.
 // 0 = done, 1 = invalid input or stale output, 2 = usage error.
 import { mkdirSync, readFileSync, renameSync, writeFileSync, existsSync } from "node:fs";
-import { dirname, join, relative, resolve } from "node:path";
+import { basename, dirname, join, relative, resolve } from "node:path";
 import yargs from "yargs";
 import { hideBin } from "yargs/helpers";
 import { formatDiagnostic } from "./diagnostics.js";
 import { fetchSchema, FetchError } from "./load/fetch-schema.js";
 import { schemaCacheDir, schemaCandidates } from "./load/protocol.js";
 import { isRevision, knownRevisions, packageRoot, type Revision } from "./load/revisions.js";
+import { initNamePattern, renderInit } from "./init.js";
 import { generate } from "./pipeline.js";
 import { compareOutput, writeOutput } from "./write.js";
 
@@ -89,6 +90,28 @@ async function runSchemaFetch(revisions: string[]): Promise<number> {
   return 0;
 }
 
+function runInit(dir: string, name: string | undefined): number {
+  const target = resolve(dir);
+  const serverName = name ?? basename(target).toLowerCase().replace(/[^a-z0-9-]+/g, "-").replace(/^[^a-z]+/, "");
+  if (!initNamePattern.test(serverName)) {
+    err(`cannot use ${JSON.stringify(serverName)} as a server name; pass --name with lower-case letters, digits and dashes`);
+    return 2;
+  }
+  const files = renderInit(serverName);
+  const existing = [...files.keys()].filter((path) => existsSync(join(target, path)));
+  if (existing.length > 0) {
+    for (const path of existing) err(`${relative(process.cwd(), join(target, path)) || path}: already exists; init never overwrites files`);
+    return 1;
+  }
+  for (const [path, text] of files) {
+    mkdirSync(dirname(join(target, path)), { recursive: true });
+    writeFileSync(join(target, path), text);
+    out(`created ${relative(process.cwd(), join(target, path))}`);
+  }
+  out("next: npm install mcp-gen && npx mcp-gen schema fetch && npx mcp-gen && npx tsx src/main.ts");
+  return 0;
+}
+
 function runSchemaList(schemaDir: string | undefined): number {
   for (const [revision, facts] of knownRevisions()) {
     const found = schemaCandidates(revision, { schemaDir }).find((c) => existsSync(resolve(c.file)));
@@ -124,6 +147,14 @@ export async function main(argv: string[]): Promise<number> {
         action = () => runGenerate({ manifest: a.manifest, out: a.out, schema: a.schema, schemaDir: a.schemaDir, check: a.check, dryRun: a.dryRun, quiet: a.quiet });
       },
     )
+    .command(
+      "init [dir]",
+      "Start a project: mcp.yaml, src/handlers.ts and src/main.ts (never overwrites)",
+      (y) => y.positional("dir", { type: "string", default: "." }).option("name", { type: "string", describe: "server name (default: the folder name)" }),
+      (a) => {
+        action = () => runInit(a.dir, a.name);
+      },
+    )
     .command("schema <action> [revisions..]", "Manage protocol schemas: `fetch [revision..]` downloads and verifies them into the cache, `list` shows where each is found", (y) =>
       y
         .positional("action", { choices: ["fetch", "list"] as const, demandOption: true })
@@ -138,7 +169,9 @@ export async function main(argv: string[]): Promise<number> {
     .wrap(Math.min(110, process.stdout.columns || 100))
     .exitProcess(false)
     .fail((message, error) => {
-      if (error) throw error;
+      // Usage problems (unknown options, failed checks) come with a message; a failure
+      // without one is an error thrown by a command handler, that is a bug.
+      if (!message) throw error;
       usageError = message;
     });
   await parser.parseAsync();

@@ -1,0 +1,33 @@
+// `mcp-gen init`: a new project's manifest, handlers and entry point, rendered from the
+// Handlebars templates in templates/init. Pure: returns path → text; the CLI writes.
+import { readdirSync, readFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import Handlebars from "handlebars";
+import { packageRoot } from "./load/revisions.js";
+import { pascalCase, words } from "./model/names.js";
+
+/** Server names `init` accepts: they go into YAML, comments and identifiers unescaped. */
+export const initNamePattern = /^[a-z][a-z0-9-]{0,63}$/;
+
+export function typeBaseOf(name: string): string {
+  const parts = words(name);
+  while (parts.length > 1 && ["server", "mcp"].includes(parts[parts.length - 1]!)) parts.pop();
+  return pascalCase(parts.join(" "));
+}
+
+export function renderInit(name: string): Map<string, string> {
+  if (!initNamePattern.test(name)) throw new RangeError(`server name ${JSON.stringify(name)} must be lower-case letters, digits and dashes, starting with a letter`);
+  const root = join(packageRoot(), "templates", "init");
+  const hbs = Handlebars.create();
+  hbs.registerHelper("yaml", (value: unknown) => new Handlebars.SafeString(JSON.stringify(String(value))));
+  const files = new Map<string, string>();
+  const entries = readdirSync(root, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile() && e.name.endsWith(".hbs"))
+    .map((e) => join(e.parentPath, e.name))
+    .sort();
+  for (const file of entries) {
+    const template = hbs.compile(readFileSync(file, "utf8"), { noEscape: true, strict: true });
+    files.set(relative(root, file).split("\\").join("/").replace(/\.hbs$/, ""), template({ name, typeBase: typeBaseOf(name) }));
+  }
+  return files;
+}
