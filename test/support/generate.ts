@@ -1,6 +1,6 @@
 // Runs the generator the way users do: the pipeline in-process (fast), or the built CLI
 // as a child process (exit codes, stdout/stderr, files on disk).
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { cpSync, mkdtempSync, writeFileSync, mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { generate, type GenerateResult } from "../../generator/pipeline.js";
@@ -23,6 +23,19 @@ export function runCli(args: readonly string[], cwd = repoRoot, env: Record<stri
     env: { ...process.env, MCP_GEN_SCHEMA_DIR: schemaDir, ...env },
   });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** Like runCli, without blocking this process (needed when the test itself serves the CLI, e.g. over HTTP). */
+export function runCliAsync(args: readonly string[], cwd = repoRoot, env: Record<string, string> = {}): Promise<CliRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [cliPath, ...args], { cwd, env: { ...process.env, MCP_GEN_SCHEMA_DIR: schemaDir, ...env } });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
+    child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+    child.on("error", reject);
+    child.on("close", (status) => resolve({ status, stdout, stderr }));
+  });
 }
 
 /**
