@@ -9,9 +9,9 @@ import { formatDiagnostic } from "./diagnostics.js";
 import { fetchSchema, FetchError } from "./load/fetch-schema.js";
 import { schemaCacheDir, schemaCandidates } from "./load/protocol.js";
 import { isRevision, knownRevisions, packageRoot, type Revision } from "./load/revisions.js";
-import { initNamePattern, renderInit } from "./init.js";
-import { generate } from "./pipeline.js";
-import { compareOutput, writeOutput } from "./write.js";
+import { remember, unchangedRun, type RunKey } from "./memo.js";
+// The generator proper (TypeScript, prettier, json-schema-to-typescript) loads only when
+// a run needs it: an unchanged project is recognised without it.
 
 const out = (line: string) => process.stdout.write(`${line}\n`);
 const err = (line: string) => process.stderr.write(`mcp-gen: ${line}\n`);
@@ -31,12 +31,25 @@ interface GenerateArgs {
 }
 
 async function runGenerate(args: GenerateArgs): Promise<number> {
+  const key: RunKey = { manifest: args.manifest, out: args.out, schema: args.schema, schemaDir: args.schemaDir, version: version() };
+  const unchanged = unchangedRun(key);
+  if (unchanged) {
+    if (!args.quiet) {
+      const folder = relative(process.cwd(), unchanged.outDir) || ".";
+      if (args.check) out(`mcp-gen: ${unchanged.outputs.length} file(s) up to date in ${folder}`);
+      else if (args.dryRun) out("(dry run: 0 file(s) would change, nothing written)");
+      else out(`mcp-gen: ${unchanged.outputs.length} file(s) already up to date in ${folder}`);
+    }
+    return 0;
+  }
+  const { generate } = await import("./pipeline.js");
+  const { compareOutput, writeOutput } = await import("./write.js");
   const result = await generate({
     manifest: args.manifest,
     out: args.out,
     schemaFile: args.schema,
     schemaDir: args.schemaDir,
-    version: version(),
+    version: key.version,
   });
   if (!result.ok) {
     for (const diagnostic of result.diagnostics) err(formatDiagnostic(diagnostic));
@@ -49,6 +62,7 @@ async function runGenerate(args: GenerateArgs): Promise<number> {
     const different = statuses.filter((s) => s.status !== "unchanged");
     for (const s of different) (args.check ? err : out)(`${shown(s.path)}: ${s.status === "missing" ? "missing" : s.status === "obsolete" ? "no longer generated" : "stale"}`);
     if (args.check) {
+      if (different.length === 0) remember(key, generated.inputs, generated.outDir, [...generated.files.keys()]);
       if (different.length > 0) err(`${different.length} generated file(s) out of date; run \`mcp-gen generate ${args.manifest}\``);
       else if (!args.quiet) out(`mcp-gen: ${statuses.length} file(s) up to date in ${relative(process.cwd(), generated.outDir) || "."}`);
       return different.length > 0 ? 1 : 0;
@@ -57,6 +71,7 @@ async function runGenerate(args: GenerateArgs): Promise<number> {
     return 0;
   }
   const statuses = writeOutput(generated);
+  remember(key, generated.inputs, generated.outDir, [...generated.files.keys()]);
   if (!args.quiet) {
     const changed = statuses.filter((s) => s.status !== "unchanged");
     const folder = relative(process.cwd(), generated.outDir) || ".";
@@ -90,7 +105,8 @@ async function runSchemaFetch(revisions: string[]): Promise<number> {
   return 0;
 }
 
-function runInit(dir: string, name: string | undefined): number {
+async function runInit(dir: string, name: string | undefined): Promise<number> {
+  const { initNamePattern, renderInit } = await import("./init.js");
   const target = resolve(dir);
   const serverName = name ?? basename(target).toLowerCase().replace(/[^a-z0-9-]+/g, "-").replace(/^[^a-z]+/, "");
   if (!initNamePattern.test(serverName)) {

@@ -34,6 +34,13 @@ describe("mcp-gen --check", () => {
     expect(generate.status).toBe(0);
     expect(generate.stdout).toContain("wrote server.gen.ts, client.gen.ts");
     expect(runCli(["mcp.yaml", "--check"], dir).status).toBe(0);
+
+    // The remembered run answers the next --check quickly, but never hides a hand edit.
+    expect(runCli(["mcp.yaml", "--check"], dir).status).toBe(0);
+    writeFileSync(join(dir, "src", "mcp", "types.gen.ts"), `${readFileSync(join(dir, "src", "mcp", "types.gen.ts"), "utf8")}// edited\n`);
+    const edited = runCli(["mcp.yaml", "--check"], dir);
+    expect(edited.status).toBe(1);
+    expect(edited.stderr).toContain("mcp-gen: src/mcp/types.gen.ts: stale");
   });
 
   it("reports missing files", () => {
