@@ -77,6 +77,7 @@ export function didYouMean(word: string, candidates: Iterable<string>): string |
   return best;
 }
 
+/** `value` in double quotes, escaped as in JSON; U+2028/U+2029 too, so a message stays on one line. */
 export function quote(value: string): string {
-  return JSON.stringify(value);
+  return JSON.stringify(value).replace(/[\u2028\u2029]/g, (c) => (c === "\u2028" ? "\\u2028" : "\\u2029"));
 }

@@ -7,6 +7,7 @@
 import { createHash } from "node:crypto";
 import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import { schemaCacheDir } from "./load/protocol.js";
 import { packageRoot } from "./load/revisions.js";
 
@@ -44,7 +45,7 @@ function generatorFingerprint(): string {
   if (generatorDigest) return generatorDigest;
   const root = packageRoot();
   const hash = createHash("sha256");
-  const here = dirname(new URL(import.meta.url).pathname);
+  const here = dirname(fileURLToPath(import.meta.url));
   const files = [
     ...readdirSync(here, { recursive: true }).map((f) => join(here, String(f))),
     ...readdirSync(join(root, "templates"), { recursive: true }).map((f) => join(root, "templates", String(f))),

@@ -9,7 +9,7 @@ import { childPointer, type JsonValue, type PositionIndex } from "../load/source
 import { checkJsonSchema, isObjectSchema } from "../validate/json-schema.js";
 import { parsePromptTemplate, type TemplatePart } from "../validate/prompt-template.js";
 import { parseUriTemplate, type UriTemplate } from "../validate/uri-template.js";
-import { camelCase, identifierProblem, pascalCase, words } from "./names.js";
+import { camelCase, identifierProblem, pascalCase, reservedIdentifiers, words } from "./names.js";
 
 type JsonObject = { [key: string]: JsonValue };
 
@@ -186,7 +186,10 @@ export function buildServerModel(manifest: ManifestInput, outputOverride?: strin
     if (problem) {
       diagnostics.push({
         location: explicit ? positions.value(childPointer(pointer, "identifier")) : location,
-        message: `${kind} name ${quote(key)} ${problem}; rename it or set \`identifier:\` to the name its handler should have`,
+        message:
+          explicit && reservedIdentifiers.has(member)
+            ? `identifier ${quote(member)} of ${kind} ${quote(key)} is a reserved word; choose another identifier`
+            : `${kind} name ${quote(key)} ${problem}; rename it or set \`identifier:\` to the name its handler should have`,
       });
       return undefined;
     }
