@@ -4,14 +4,7 @@
 import { readFileSync } from "node:fs";
 import { relative, resolve, sep } from "node:path";
 import { sortDiagnostics, type Diagnostic } from "./diagnostics.js";
-import { emitClient } from "./emit/client/emit.js";
-import { GeneratedFile, type Banner } from "./emit/file.js";
-import { formatTypeScript } from "./emit/format.js";
-import { emitIndex } from "./emit/index/emit.js";
-import { emitProtocol } from "./emit/protocol/emit.js";
-import { emitServer } from "./emit/server/emit.js";
-import { emitTypes } from "./emit/types/emit.js";
-import { emitValidators } from "./emit/validators/emit.js";
+import type { Banner, GeneratedFile } from "./emit/file.js";
 import { loadProtocolSchema, type SchemaLocationOptions } from "./load/protocol.js";
 import { parseSource } from "./load/source.js";
 import { buildProtocolModel, type ProtocolModel } from "./model/protocol.js";
@@ -87,8 +80,9 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   }
   if (protocolDiagnostics.length > 0) return fail(protocolDiagnostics);
 
-  // emit → format
-  const emitted = await emitAll(model, protocols);
+  // emit → format. The emitters bring TypeScript, prettier and json-schema-to-typescript,
+  // which take most of a second to load; only a valid manifest needs them.
+  const [{ formatTypeScript }, emitted] = await Promise.all([import("./emit/format.js"), emitAll(model, protocols)]);
   if (emitted.diagnostics.length > 0) return fail(emitted.diagnostics);
   const banner: Banner = {
     version: options.version,
@@ -104,6 +98,15 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
 }
 
 async function emitAll(model: ServerModel, protocols: readonly ProtocolModel[]): Promise<{ files: GeneratedFile[]; diagnostics: Diagnostic[] }> {
+  const [{ GeneratedFile }, { emitProtocol }, { emitTypes }, { emitValidators }, { emitServer }, { emitClient }, { emitIndex }] = await Promise.all([
+    import("./emit/file.js"),
+    import("./emit/protocol/emit.js"),
+    import("./emit/types/emit.js"),
+    import("./emit/validators/emit.js"),
+    import("./emit/server/emit.js"),
+    import("./emit/client/emit.js"),
+    import("./emit/index/emit.js"),
+  ]);
   const ext = model.generate.importExtension;
   const newFile = (path: string) => new GeneratedFile(path, (module) => `./${module}${ext}`);
   const rt = model.generate.runtime;

@@ -70,6 +70,10 @@ export function parsePromptTemplate(
   const convert = (statements: hbs.AST.Statement[]): TemplatePart[] => {
     const parts: TemplatePart[] = [];
     for (const statement of statements) {
+      if (trimsWhitespace(statement)) {
+        problems.push({ message: "whitespace control ({{~ or ~}}) is not supported in prompt templates; remove the ~ and write the spacing you want", ...snippetOf(statement) });
+        continue;
+      }
       switch (statement.type) {
         case "ContentStatement": {
           const value = (statement as hbs.AST.ContentStatement).value;
@@ -116,6 +120,13 @@ export function parsePromptTemplate(
   };
   const parts = convert(program.body);
   return problems.length > 0 ? { problems, used } : { parts, problems, used };
+}
+
+/** Whether a tag uses Handlebars whitespace control (`{{~name}}`), which the generated concatenation would not honour. */
+function trimsWhitespace(statement: hbs.AST.Statement): boolean {
+  type Flags = hbs.AST.StripFlags | undefined;
+  const tag = statement as hbs.AST.Statement & { strip?: Flags; openStrip?: Flags; inverseStrip?: Flags; closeStrip?: Flags };
+  return [tag.strip, tag.openStrip, tag.inverseStrip, tag.closeStrip].some((flags) => flags?.open === true || flags?.close === true);
 }
 
 function occurrences(text: string, snippet: string): number {
