@@ -1,0 +1,126 @@
+// The generator benchmark: wall time, CPU time and peak memory of the CLI generating the
+// weather example and catalogs of 100/500/1000 tools, with the protocol-namespace cache
+// disabled (cold) and enabled (warm); `--check` with nothing changed; and the marginal
+// cost per tool, which must stay constant as the catalog grows (linear growth).
+import { spawnSync } from "node:child_process";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { catalogManifest } from "./workload/catalog.js";
+import { benchDir, generatorCli, outDir, repoRoot, schemaDir } from "./lib/paths.js";
+import { median } from "./lib/stats.js";
+
+export interface GeneratorCase {
+  readonly id: string;
+  readonly label: string;
+  readonly manifest: string;
+  readonly out: string;
+  /** Catalog size, for the per-tool figures (undefined for the example). */
+  readonly tools?: number | undefined;
+}
+
+export interface RunStats {
+  readonly wallMs: number;
+  readonly cpuMs: number;
+  readonly peakRssBytes: number;
+}
+
+export interface CaseResult {
+  readonly case: GeneratorCase;
+  /** Cache disabled (MCP_GEN_NO_CACHE=1), output folder empty. */
+  readonly cold: RunStats;
+  /** Cache filled, output folder empty. */
+  readonly warm: RunStats;
+  /** `--check` right after generating: nothing to do. */
+  readonly check: RunStats;
+}
+
+const genDir = join(outDir, "gen");
+const preload = pathToFileURL(join(benchDir, "lib", "rusage-preload.mjs")).href;
+
+function casesFor(sizes: readonly number[]): GeneratorCase[] {
+  const cases: GeneratorCase[] = [
+    { id: "weather", label: "weather example", manifest: join(repoRoot, "examples", "weather", "mcp.yaml"), out: join(genDir, "weather", "mcp") },
+  ];
+  for (const size of sizes) {
+    const dir = join(genDir, `catalog-${size}`);
+    mkdirSync(dir, { recursive: true });
+    const manifest = join(dir, "mcp.yaml");
+    writeFileSync(manifest, catalogManifest(size));
+    cases.push({ id: `catalog-${size}`, label: `catalog, ${size} tools`, manifest, out: join(dir, "mcp"), tools: size });
+  }
+  return cases;
+}
+
+/** One CLI run as a child process (as users run it), with its own peak RSS and CPU time. */
+function runCli(generatorCase: GeneratorCase, mode: "cold" | "warm" | "check"): RunStats {
+  if (mode !== "check") rmSync(generatorCase.out, { recursive: true, force: true });
+  const rusageFile = join(genDir, `rusage-${process.pid}.json`);
+  rmSync(rusageFile, { force: true });
+  const env: NodeJS.ProcessEnv = { ...process.env, BENCH_RUSAGE_FILE: rusageFile };
+  if (mode === "cold") env.MCP_GEN_NO_CACHE = "1";
+  else delete env.MCP_GEN_NO_CACHE;
+  const args = ["--import", preload, generatorCli, generatorCase.manifest, "--out", generatorCase.out, "-q", "--schema-dir", schemaDir()];
+  if (mode === "check") args.push("--check");
+  const start = performance.now();
+  const result = spawnSync(process.execPath, args, { cwd: repoRoot, env, encoding: "utf8" });
+  const wallMs = performance.now() - start;
+  if (result.status !== 0) throw new Error(`mcp-gen ${mode} ${generatorCase.label} failed (${result.status ?? result.signal}):\n${result.stderr}${result.stdout}`);
+  const usage = JSON.parse(readFileSync(rusageFile, "utf8")) as { maxRssKb: number; userMicros: number; systemMicros: number };
+  return { wallMs, cpuMs: (usage.userMicros + usage.systemMicros) / 1000, peakRssBytes: usage.maxRssKb * 1024 };
+}
+
+function medianStats(runs: readonly RunStats[]): RunStats {
+  return {
+    wallMs: median(runs.map((r) => r.wallMs)),
+    cpuMs: median(runs.map((r) => r.cpuMs)),
+    peakRssBytes: median(runs.map((r) => r.peakRssBytes)),
+  };
+}
+
+export interface GeneratorOptions {
+  readonly reps: number;
+  readonly sizes: readonly number[];
+  readonly log: (line: string) => void;
+}
+
+export function runGeneratorBench(options: GeneratorOptions): CaseResult[] {
+  mkdirSync(genDir, { recursive: true });
+  const cases = casesFor(options.sizes);
+  const runs = new Map(cases.map((c) => [c.id, { cold: [] as RunStats[], warm: [] as RunStats[], check: [] as RunStats[] }]));
+  // Fill the cache once: a warm run is then warm from the first repetition on.
+  for (const c of cases) runCli(c, "warm");
+  for (let rep = 0; rep < options.reps; rep++) {
+    for (const c of cases) {
+      const r = runs.get(c.id)!;
+      r.cold.push(runCli(c, "cold"));
+      r.warm.push(runCli(c, "warm"));
+      r.check.push(runCli(c, "check"));
+      const last = (list: RunStats[]) => `${Math.round(list.at(-1)!.wallMs)} ms`;
+      options.log(`[generator ${rep + 1}/${options.reps}] ${c.label}: cold ${last(r.cold)}, warm ${last(r.warm)}, --check ${last(r.check)}`);
+    }
+  }
+  return cases.map((c) => {
+    const r = runs.get(c.id)!;
+    return { case: c, cold: medianStats(r.cold), warm: medianStats(r.warm), check: medianStats(r.check) };
+  });
+}
+
+export interface Slope {
+  readonly from: number;
+  readonly to: number;
+  /** Additional milliseconds (or bytes) per additional tool between the two sizes. */
+  readonly perTool: number;
+}
+
+/** Marginal cost per tool between consecutive catalog sizes, of one statistic. */
+export function slopes(results: readonly CaseResult[], pick: (r: CaseResult) => number): Slope[] {
+  const catalogs = results.filter((r) => r.case.tools !== undefined).sort((a, b) => a.case.tools! - b.case.tools!);
+  const out: Slope[] = [];
+  for (let i = 1; i < catalogs.length; i++) {
+    const a = catalogs[i - 1]!;
+    const b = catalogs[i]!;
+    out.push({ from: a.case.tools!, to: b.case.tools!, perTool: (pick(b) - pick(a)) / (b.case.tools! - a.case.tools!) });
+  }
+  return out;
+}
