@@ -25,17 +25,32 @@ export function serveStdio(server: McpEndpoint, options: StdioOptions = {}): Std
   let resolveClosed!: () => void;
   const closed = new Promise<void>((resolve) => (resolveClosed = resolve));
   let waitingForDrain = false;
+  // Responses produced while one chunk of input is processed go out in one write: on a
+  // pipe every write is a system call, and under load a chunk carries many requests.
+  let queued: string[] = [];
+  let flushScheduled = false;
+  const flush = () => {
+    flushScheduled = false;
+    if (queued.length === 0) return;
+    const text = queued.length === 1 ? queued[0]! : queued.join("");
+    queued = [];
+    // Backpressure: stop reading requests while the client is not reading responses.
+    if (!output.write(text) && !waitingForDrain) {
+      waitingForDrain = true;
+      input.pause();
+      output.once("drain", () => {
+        waitingForDrain = false;
+        input.resume();
+      });
+    }
+  };
 
   const peer = server.connect({
     send(message: JsonRpcMessage) {
-      // Backpressure: stop reading requests while the client is not reading responses.
-      if (!output.write(`${serializeMessage(message)}\n`) && !waitingForDrain) {
-        waitingForDrain = true;
-        input.pause();
-        output.once("drain", () => {
-          waitingForDrain = false;
-          input.resume();
-        });
+      queued.push(`${serializeMessage(message)}\n`);
+      if (!flushScheduled) {
+        flushScheduled = true;
+        setImmediate(flush);
       }
     },
   });
@@ -58,7 +73,11 @@ export function serveStdio(server: McpEndpoint, options: StdioOptions = {}): Std
     for (const line of decoder.flush()) handleLine(line);
     input.off("data", onData);
     peer.close("stdin closed");
-    resolveClosed();
+    // Let handlers still running finish their writes before reporting closed.
+    setImmediate(() => {
+      flush();
+      resolveClosed();
+    });
   };
   input.on("data", onData);
   input.once("end", finish);
@@ -69,6 +88,7 @@ export function serveStdio(server: McpEndpoint, options: StdioOptions = {}): Std
     close() {
       input.off("data", onData);
       peer.close("Server closed");
+      flush();
       resolveClosed();
     },
   };

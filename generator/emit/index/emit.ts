@@ -1,21 +1,21 @@
 // index.ts: the public surface of the generated folder, as explicit named exports
 // (no `export *`), so a reader sees every name and bundlers tree-shake reliably.
-import { ts } from "ts-morph";
 import { stringLiteral } from "../escape.js";
 import type { GeneratedFile } from "../file.js";
 
-/** Top-level exported declarations of a generated file, split into values and types. */
+/**
+ * Top-level exported declarations of a generated file, split into values and types.
+ * Emitters write top-level declarations at column 0 and nest everything else (the
+ * protocol namespaces arrive formatted, their members indented), so a line scan is exact
+ * and avoids parsing megabytes of generated code.
+ */
 export function exportedNames(text: string): { values: string[]; types: string[] } {
   const values: string[] = [];
   const types: string[] = [];
-  const source = ts.createSourceFile("file.ts", text, ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);
-  for (const statement of source.statements) {
-    if (!ts.canHaveModifiers(statement) || !ts.getModifiers(statement)?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword)) continue;
-    if (ts.isInterfaceDeclaration(statement) || ts.isTypeAliasDeclaration(statement)) types.push(statement.name.text);
+  for (const match of text.matchAll(/^export (declare namespace|interface|type|const|let|async function|function|class) ([A-Za-z_$][A-Za-z0-9_$]*)/gm)) {
+    const [, kind, name] = match;
     // The revision namespaces of protocol.gen.ts are `declare`d and hold types only.
-    else if (ts.isModuleDeclaration(statement)) types.push(statement.name.getText(source));
-    else if (ts.isFunctionDeclaration(statement) || ts.isClassDeclaration(statement)) values.push(statement.name!.text);
-    else if (ts.isVariableStatement(statement)) for (const d of statement.declarationList.declarations) values.push(d.name.getText(source));
+    (kind === "interface" || kind === "type" || kind === "declare namespace" ? types : values).push(name!);
   }
   return { values, types };
 }
