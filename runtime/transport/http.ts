@@ -38,6 +38,17 @@ export interface HttpRequestLike {
   text(limit: number): Promise<string>;
   /** Aborted when the client disconnects. */
   readonly signal?: AbortSignal | undefined;
+  /**
+   * Calls `callback` if the client disconnects before the reply is complete. Preferred
+   * over `signal` when present: adapters can implement it without an AbortController
+   * per request.
+   */
+  onDisconnect?(callback: () => void): void;
+}
+
+function onDisconnect(request: HttpRequestLike, callback: () => void): void {
+  if (request.onDisconnect) request.onDisconnect(callback);
+  else request.signal?.addEventListener("abort", callback, { once: true });
 }
 
 export type HttpReply =
@@ -352,8 +363,11 @@ export class StreamableHttpBinding {
   }
 
   private initialize(request: HttpRequestLike, body: Record<string, unknown>): Promise<HttpReply> | HttpReply {
-    if (!this.servesLegacy) {
+    const params = isObject(body.params) ? body.params : undefined;
+    const modern = isObject(params?._meta) && params._meta[MetaKey.protocolVersion] !== undefined;
+    if (!this.servesLegacy || (modern && this.servesModern)) {
       // Let the server explain which versions it speaks; a modern error body tells dual-era clients to retry.
+      // An initialize carrying a modern _meta is a modern request (the server answers -32601, HTTP 404).
       return this.modernMessage(request, body, "initialize", true, isObject(body.params) ? body.params : undefined);
     }
     const session = new LegacySession(crypto.randomUUID(), this.server);
@@ -388,7 +402,7 @@ export class StreamableHttpBinding {
     const id = body.id as RequestId;
     const channel = new ReplyChannel(id, {}, () => 200, () => session.peer.cancelInbound(id, "Client disconnected"));
     session.replies.set(id, channel);
-    request.signal?.addEventListener("abort", () => channel.abandon(), { once: true });
+    onDisconnect(request, () => channel.abandon());
     session.peer.receive(body);
     return channel.reply;
   }
@@ -413,7 +427,7 @@ export class StreamableHttpBinding {
     const channel = new ReplyChannel(id, {}, modernStatus, () => peer?.cancelInbound(id, "Client disconnected"));
     // A modern request is its own connection: nothing outlives its reply.
     peer = this.server.connect({ send: (message) => channel.push(message) });
-    request.signal?.addEventListener("abort", () => channel.abandon(), { once: true });
+    onDisconnect(request, () => channel.abandon());
     peer.receive(body);
     return channel.reply;
   }
@@ -440,7 +454,7 @@ export class StreamableHttpBinding {
     stream.onCancel = () => {
       if (session.standalone === stream) session.standalone = undefined;
     };
-    request.signal?.addEventListener("abort", () => stream.cancel(), { once: true });
+    onDisconnect(request, () => stream.cancel());
     return { status: 200, headers: { ...sseHeaders }, stream };
   }
 

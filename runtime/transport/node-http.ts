@@ -51,12 +51,19 @@ export function createNodeHandler(server: McpEndpoint, options?: HttpOptions): N
         }
         return controller.signal;
       },
+      onDisconnect(callback) {
+        res.once("close", () => {
+          if (!res.writableFinished) callback();
+        });
+      },
     };
     binding.handle(like).then(
       (reply) => {
         if (!("stream" in reply)) {
-          res.writeHead(reply.status, reply.headers);
-          res.end(reply.body);
+          // A known length avoids chunked framing: headers and body leave in one write.
+          const body = reply.body ?? "";
+          res.writeHead(reply.status, { ...reply.headers, "content-length": String(Buffer.byteLength(body)) });
+          res.end(body);
           return;
         }
         res.writeHead(reply.status, reply.headers);
