@@ -10,15 +10,25 @@ export { callTool, expandUriTemplate, getPrompt, readResource, ToolOutputError }
 export type { PlainToolCallResult, RequestSender, ToolCallResult } from "./mcp/client-calls.js";
 export { ClientSession, connectSession, NegotiationError } from "./mcp/client.js";
 export type { CallerParams, CallOptions, ClientChannel, ClientHandlers, ClientOptions, MergeMethods, MethodShape, ServerDescription } from "./mcp/client.js";
+export { ClientRequestUnavailableError, missingClientCapability } from "./mcp/client-requests.js";
+export { MAX_COMPLETION_VALUES } from "./mcp/completion.js";
 export type {
+  AnyRequests,
   Awaitable,
+  ClientRequestOptions,
+  CompletionContext,
+  CompletionEntry,
+  CompletionReturn,
   Implementation,
+  InputRequestOf,
+  InputResults,
   JsonObject,
   Listing,
   PromptContext,
   PromptEntry,
   PromptReturn,
   RequestContext,
+  RequestShape,
   ResourceContent,
   ResourceContext,
   ResourceEntry,

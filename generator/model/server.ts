@@ -52,6 +52,8 @@ export interface ResourceModel extends Declared {
   readonly mimeType?: string;
   readonly size?: number;
   readonly annotations?: JsonObject;
+  /** Clients may subscribe to updates (`subscribe: true`). */
+  readonly subscribe: boolean;
 }
 
 export interface ResourceTemplateModel extends Declared {
@@ -60,6 +62,10 @@ export interface ResourceTemplateModel extends Declared {
   readonly name: string;
   readonly mimeType?: string;
   readonly annotations?: JsonObject;
+  /** Clients may subscribe to updates of matching resources (`subscribe: true`). */
+  readonly subscribe: boolean;
+  /** Variables declared `complete: true`, in template order. */
+  readonly completable: readonly string[];
 }
 
 export interface PromptArgumentModel {
@@ -68,6 +74,8 @@ export interface PromptArgumentModel {
   readonly title?: string;
   readonly description?: string;
   readonly required: boolean;
+  /** Offers completion/complete (`complete: true`). */
+  readonly complete: boolean;
 }
 
 export interface PromptMessageModel {
@@ -297,6 +305,7 @@ export function buildServerModel(manifest: ManifestInput, outputOverride?: strin
       ...optional("mimeType", str(decl, "mimeType")),
       ...optional("size", typeof decl.size === "number" ? decl.size : undefined),
       ...optional("annotations", decl.annotations as JsonObject | undefined),
+      subscribe: decl.subscribe === true,
     });
   }
 
@@ -323,6 +332,15 @@ export function buildServerModel(manifest: ManifestInput, outputOverride?: strin
       });
       continue;
     }
+    const variableSettings = (decl.variables ?? {}) as Record<string, JsonObject | null>;
+    const strayVariable = Object.keys(variableSettings).find((v) => !template.variables.includes(v));
+    if (strayVariable !== undefined) {
+      diagnostics.push({
+        location: positions.key(childPointer(childPointer(pointer, "variables"), strayVariable)),
+        message: `variables: ${quote(strayVariable)} is not a variable of uriTemplate ${quote(uriTemplate)}${template.variables.length > 0 ? `; its variables are ${template.variables.map(quote).join(", ")}` : ", which has none"}`,
+      });
+      continue;
+    }
     if (!declared) continue;
     resourceTemplates.push({
       ...declared,
@@ -331,6 +349,8 @@ export function buildServerModel(manifest: ManifestInput, outputOverride?: strin
       name: str(decl, "name") ?? key,
       ...optional("mimeType", str(decl, "mimeType")),
       ...optional("annotations", decl.annotations as JsonObject | undefined),
+      subscribe: decl.subscribe === true,
+      completable: template.variables.filter((v) => variableSettings[v]?.complete === true),
     });
   }
 
@@ -344,6 +364,7 @@ export function buildServerModel(manifest: ManifestInput, outputOverride?: strin
         ...optional("title", str(argDecl ?? undefined, "title")),
         ...optional("description", str(argDecl ?? undefined, "description")),
         required: argDecl?.required === true,
+        complete: argDecl?.complete === true,
       });
     }
     let ok = true;

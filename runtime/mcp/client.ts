@@ -87,6 +87,9 @@ export class NegotiationError extends Error {
   }
 }
 
+/** Rounds of input_required answers a request may take before the client gives up. */
+const MAX_INPUT_ROUNDS = 10;
+
 const modernErrorCodes = new Set<number>([ErrorCode.HeaderMismatch, ErrorCode.MissingRequiredClientCapability, ErrorCode.UnsupportedProtocolVersion]);
 
 function isObject(value: unknown): value is JsonObject {
@@ -276,16 +279,46 @@ export class ClientSession<M = Record<string, MethodShape>> {
     if (description.era === "modern") outgoing = { ...params, _meta: this.envelope(description.revision, extraMeta) };
     else if (Object.keys(extraMeta).length > 0) outgoing = { ...params, _meta: extraMeta };
     const onProgress = options.onProgress;
-    const result = await this.peer.request(method, outgoing, {
+    const requestOptions = {
       signal: options.signal,
       timeoutMs: options.timeoutMs ?? this.options.timeoutMs,
-      onProgress: onProgress && ((p) => onProgress(p as { progress: number; total?: number; message?: string })),
-    });
+      onProgress: onProgress && ((p: Params) => onProgress(p as { progress: number; total?: number; message?: string })),
+    };
+    let result = await this.peer.request(method, outgoing, requestOptions);
+    // 2026-07-28: the server needs input first (SEP-2322). Answer its requests with the
+    // same handlers that serve legacy server-to-client requests, and retry.
+    for (let round = 1; result.resultType === "input_required"; round++) {
+      if (round > MAX_INPUT_ROUNDS) throw new RequestFailedError(`${method}: the server still required input after ${MAX_INPUT_ROUNDS} rounds`);
+      const inputResponses = await this.answerInputRequests(method, result.inputRequests, options.signal);
+      outgoing = { ...outgoing, inputResponses };
+      if (typeof result.requestState === "string") outgoing.requestState = result.requestState;
+      else delete outgoing.requestState;
+      result = await this.peer.request(method, outgoing, requestOptions);
+    }
     const resultType = result.resultType;
     if (resultType !== undefined && resultType !== "complete") {
       throw new RequestFailedError(`The server answered ${method} with resultType ${JSON.stringify(resultType)}, which this client does not handle`);
     }
     return result;
+  }
+
+  /** Answers the inputRequests of an input_required result with the `requests` handlers. */
+  private async answerInputRequests(method: string, requests: unknown, signal: AbortSignal | undefined): Promise<Params> {
+    // A result with requestState alone asks for a plain retry.
+    if (requests === undefined) return {};
+    if (!isObject(requests)) throw new RequestFailedError(`The server answered ${method} with input_required and malformed inputRequests`);
+    const entries = Object.entries(requests);
+    const answers = await Promise.all(
+      entries.map(([key, request]) => {
+        const inner = isObject(request) && typeof request.method === "string" ? request.method : undefined;
+        const handler = inner === undefined ? undefined : this.options.requests?.[inner];
+        if (!handler) throw new RequestFailedError(`The server needs ${inner ?? "an unknown request"} (${key}) to answer ${method}, which this client does not handle`);
+        return handler(isObject(request) && isObject(request.params) ? request.params : undefined, signal ?? new AbortController().signal);
+      }),
+    );
+    const responses: Params = {};
+    entries.forEach(([key], i) => Object.defineProperty(responses, key, { value: answers[i], enumerable: true, writable: true, configurable: true }));
+    return responses;
   }
 
   /** Sends a notification (e.g. notifications/roots/list_changed in legacy revisions). */

@@ -18,8 +18,48 @@ export interface Implementation {
   readonly icons?: readonly JsonObject[] | undefined;
 }
 
+/** The shape of one request method: its params and its result. */
+export interface RequestShape {
+  readonly params: unknown;
+  readonly result: unknown;
+}
+
+/**
+ * Requests a handler may send to the client, by method. Generated code binds this to
+ * its `ClientRequests` (the protocol's ServerRequestMap and InputRequestMap over the
+ * revisions it serves: sampling/createMessage, elicitation/create, roots/list …); this
+ * default leaves them untyped.
+ */
+export type AnyRequests = { readonly [method: string]: { readonly params: JsonObject | undefined; readonly result: JsonObject } };
+
+type RequestArgs<P> = undefined extends P
+  ? [params?: Exclude<P, undefined>, options?: ClientRequestOptions]
+  : [params: P, options?: ClientRequestOptions];
+
+type ParamsOf<S> = S extends RequestShape ? S["params"] : never;
+type ResultOf<S> = S extends RequestShape ? S["result"] : never;
+
+/** One request a handler needs the client to answer (ctx.input): a method of `Requests` and its params. */
+export type InputRequestOf<Requests> = {
+  [K in keyof Requests & string]: undefined extends ParamsOf<Requests[K]>
+    ? { readonly method: K; readonly params?: Exclude<ParamsOf<Requests[K]>, undefined> }
+    : { readonly method: K; readonly params: ParamsOf<Requests[K]> };
+}[keyof Requests & string];
+
+/** The answers to the requests given to ctx.input, by key. */
+export type InputResults<Requests, R> = {
+  -readonly [K in keyof R]: R[K] extends { readonly method: infer M } ? (M extends keyof Requests ? ResultOf<Requests[M]> : never) : never;
+};
+
+export interface ClientRequestOptions {
+  /** Milliseconds before the request fails; 0 disables. Default 60 000. */
+  readonly timeoutMs?: number | undefined;
+  /** Aborts the request (and tells the client). Default: the signal of the request being handled. */
+  readonly signal?: AbortSignal | undefined;
+}
+
 /** What every handler receives besides its arguments. */
-export interface RequestContext {
+export interface RequestContext<Requests extends object = AnyRequests> {
   /** Aborted when the client cancels the request or goes away. */
   readonly signal: AbortSignal;
   /** The protocol revision this request is served under. */
@@ -36,11 +76,56 @@ export interface RequestContext {
    * legacy revisions, the request's `io.modelcontextprotocol/logLevel` in modern ones).
    */
   log(level: LoggingLevel, data: unknown, logger?: string): void;
+  /**
+   * Sends a request to the client on behalf of this one (`sampling/createMessage`,
+   * `elicitation/create`, `roots/list`) and resolves with its result; an error answer
+   * rejects with its RpcError.
+   *
+   * If the client did not declare the capability the method needs (`sampling`,
+   * `elicitation`, `roots`), this rejects with a MissingRequiredClientCapability RpcError
+   * (-32021, `data.requiredCapabilities`) before sending anything; thrown on from a
+   * handler it becomes that JSON-RPC error. Only legacy sessions (2024-11-05 … 2025-11-25)
+   * carry server-to-client requests: under a modern revision a declared capability still
+   * rejects, with ClientRequestUnavailableError, which a tool handler turns into a tool error.
+   */
+  request<K extends keyof Requests & string>(method: K, ...args: RequestArgs<ParamsOf<Requests[K]>>): Promise<ResultOf<Requests[K]>>;
+  /**
+   * Asks the client for input — `elicitation/create`, `sampling/createMessage`,
+   * `roots/list` — and resolves with the answers, by the keys you chose:
+   *
+   *     const { name } = await ctx.input({ name: { method: "elicitation/create", params: { … } } });
+   *
+   * Works in both eras. Legacy sessions send the requests to the client and wait. Under
+   * 2026-07-28 (tools/call, prompts/get and resources/read only) the server answers with
+   * an `input_required` result naming the requests; the client retries with the answers
+   * and the handler runs again from the start, where this call now resolves at once. So
+   * do nothing before asking that must not happen twice, and ask for the same keys each
+   * run; answers of earlier rounds travel in the (signed) requestState.
+   *
+   * Rejects with MissingRequiredClientCapability (-32021) if the client did not declare
+   * what a request needs: check `ctx.client.capabilities` first to ask only for what it supports.
+   */
+  input<const R extends { readonly [key: string]: InputRequestOf<Requests> }>(requests: R): Promise<InputResults<Requests, R>>;
 }
 
-export type ToolContext = RequestContext;
-export type ResourceContext = RequestContext;
-export type PromptContext = RequestContext;
+export type ToolContext<Requests extends object = AnyRequests> = RequestContext<Requests>;
+export type ResourceContext<Requests extends object = AnyRequests> = RequestContext<Requests>;
+export type PromptContext<Requests extends object = AnyRequests> = RequestContext<Requests>;
+
+/** What a completer receives besides the value being completed. */
+export interface CompletionContext<Args = Readonly<Record<string, string | undefined>>, Requests extends object = AnyRequests>
+  extends RequestContext<Requests> {
+  /** Values the client already chose for the other arguments or variables (`context.arguments`; may be empty). */
+  readonly arguments: Args;
+}
+
+/**
+ * What a completer returns: candidate values for the argument, best first. A list
+ * longer than 100 (the protocol's limit per response) is cut to 100 with `hasMore`.
+ */
+export type CompletionReturn =
+  | readonly string[]
+  | { readonly values: readonly string[]; readonly total?: number | undefined; readonly hasMore?: boolean | undefined };
 
 /** A tool result without structured output: a string is shorthand for one text block. */
 export type ToolReturn<Content> =
@@ -92,6 +177,8 @@ export interface ToolEntry<H> {
 export interface ResourceEntry<H> {
   readonly uri: string;
   readonly mimeType?: string | undefined;
+  /** Clients may subscribe to updates of this resource (see McpServer.notifyResourceUpdated). */
+  readonly subscribe?: boolean | undefined;
   readonly read: (handlers: H, ctx: ResourceContext) => Awaitable<ResourceReturn>;
 }
 
@@ -101,6 +188,8 @@ export interface ResourceTemplateEntry<H> {
   readonly pattern: RegExp;
   readonly variables: readonly string[];
   readonly mimeType?: string | undefined;
+  /** Clients may subscribe to updates of resources matching this template. */
+  readonly subscribe?: boolean | undefined;
   readonly read: (handlers: H, variables: Record<string, string>, ctx: ResourceContext) => Awaitable<ResourceReturn>;
 }
 
@@ -108,6 +197,17 @@ export interface PromptEntry<H> {
   readonly name: string;
   readonly arguments: readonly { readonly name: string; readonly required: boolean }[];
   readonly get: (handlers: H, args: Record<string, string>, ctx: PromptContext) => Awaitable<PromptReturn<unknown>>;
+}
+
+/** The completers of one prompt (`ref/prompt`) or resource template (`ref/resource`), by argument. */
+export interface CompletionEntry<H> {
+  readonly ref: { readonly type: "ref/prompt"; readonly name: string } | { readonly type: "ref/resource"; readonly uri: string };
+  /** Every argument (prompt) or variable (template); those without a completer complete to nothing. */
+  readonly arguments: readonly string[];
+  readonly completers: readonly {
+    readonly argument: string;
+    readonly complete: (handlers: H, value: string, ctx: CompletionContext) => Awaitable<CompletionReturn>;
+  }[];
 }
 
 /** What tools/list, resources/list, resources/templates/list and prompts/list return for one revision. */
@@ -130,5 +230,7 @@ export interface ServerDefinition<H> {
   readonly resources: readonly ResourceEntry<H>[];
   readonly resourceTemplates: readonly ResourceTemplateEntry<H>[];
   readonly prompts: readonly PromptEntry<H>[];
+  /** Prompts and resource templates with completable arguments (`completion/complete`). */
+  readonly completions?: readonly CompletionEntry<H>[] | undefined;
   readonly listings: Readonly<Record<string, Listing>>;
 }

@@ -34,6 +34,11 @@ export function hasStructuredContent(revision: string): boolean {
   return revision >= "2025-06-18";
 }
 
+/** The `completions` server capability exists from 2025-03-26 (completion/complete itself from 2024-11-05). */
+export function hasCompletionsCapability(revision: string): boolean {
+  return revision >= "2025-03-26";
+}
+
 /** The MCP-Protocol-Version HTTP header exists from 2025-06-18. */
 export function hasProtocolVersionHeader(revision: string): boolean {
   return revision >= "2025-06-18";

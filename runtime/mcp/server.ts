@@ -6,7 +6,12 @@ import { ErrorCode, RpcError, type JsonRpcNotification, type Params, type Reques
 import { Exchange, Peer, type Dispatcher, type MessageSink } from "../jsonrpc/peer.js";
 import { RawJson } from "../jsonrpc/serialize.js";
 import { describeIssue } from "../validation.js";
+import { sendClientRequest } from "./client-requests.js";
+import { Completions } from "./completion.js";
+import { InputRequiredSignal, InputRound, requestInput, RequestStateCodec, type InputRequestSpec, type RequestStateOptions } from "./input.js";
 import type {
+  ClientRequestOptions,
+  CompletionContext,
   Implementation,
   JsonObject,
   Listing,
@@ -18,7 +23,9 @@ import type {
   ToolEntry,
 } from "./definition.js";
 import { promptResult, resourceContents, textResult, toolResult } from "./results.js";
+import { ResourceSubscriptions } from "./subscriptions.js";
 import {
+  hasCompletionsCapability,
   invalidToolArgumentsAreToolErrors,
   isModern,
   loggingSeverity,
@@ -38,6 +45,12 @@ export interface ServerOptions {
   readonly onError?: ((error: unknown, where: string) => void) | undefined;
   /** Freshness hint for modern list results, in milliseconds. Default 0 (re-fetch freely). */
   readonly listTtlMs?: number | undefined;
+  /**
+   * How ctx.input seals the `requestState` of modern `input_required` results (HMAC-SHA256).
+   * Set `secret` when several server instances answer the same clients, so that each can
+   * open the others' states; the default key is random per instance.
+   */
+  readonly requestState?: RequestStateOptions | undefined;
 }
 
 /** What a request is served under: its revision and who the client says it is. */
@@ -48,6 +61,8 @@ interface Scope {
   readonly capabilities: JsonObject;
   /** Minimum level of log messages the client wants; undefined = legacy default (all) or modern opt-out. */
   logLevel: string | undefined;
+  /** Seals the requestState of modern input_required results (ctx.input). */
+  readonly inputState?: RequestStateCodec | undefined;
 }
 
 /** Legacy session state, kept on the connection's Peer. */
@@ -70,6 +85,7 @@ function isObject(value: unknown): value is JsonObject {
 
 class Context implements RequestContext {
   private lastProgress = -Infinity;
+  private round: InputRound | undefined;
 
   constructor(
     private readonly exchange: Exchange,
@@ -108,6 +124,25 @@ class Context implements RequestContext {
     const params: Params = logger === undefined ? { level, data } : { level, logger, data };
     this.exchange.notify("notifications/message", params);
   }
+
+  request(method: string, params?: unknown, options?: ClientRequestOptions): Promise<never> {
+    return sendClientRequest(this.exchange, this.scope, method, params, options) as Promise<never>;
+  }
+
+  input(requests: Readonly<Record<string, InputRequestSpec>>): Promise<never> {
+    if (this.scope.era === "modern" && this.scope.inputState) this.round ??= new InputRound(this.exchange, this.scope.inputState);
+    return requestInput(this.exchange, { ...this.scope, round: this.round }, requests) as Promise<never>;
+  }
+}
+
+/** A completer's context: the request's, plus the arguments the client already chose. */
+class CompletionRequestContext extends Context implements CompletionContext {
+  readonly arguments: Readonly<Record<string, string>>;
+
+  constructor(exchange: Exchange, scope: Scope, meta: JsonObject | undefined, args: Readonly<Record<string, string>>) {
+    super(exchange, scope, meta);
+    this.arguments = args;
+  }
 }
 
 /** What transports need from a server: a way to serve a connection, and the revisions it speaks. */
@@ -127,6 +162,10 @@ export class McpServer<H = unknown> implements Dispatcher, McpEndpoint {
   private readonly pages = new Map<string, RawJson[]>();
   private readonly capabilities: JsonObject;
   private readonly onError: (error: unknown, where: string) => void;
+  private readonly completions: Completions<H>;
+  private readonly subscriptions = new ResourceSubscriptions();
+  private readonly subscribable: boolean;
+  private readonly requestState: RequestStateCodec;
 
   constructor(
     readonly definition: ServerDefinition<H>,
@@ -143,8 +182,12 @@ export class McpServer<H = unknown> implements Dispatcher, McpEndpoint {
     this.onError = options.onError ?? ((error, where) => console.error(`mcp server: ${where}:`, error));
     const capabilities: JsonObject = { logging: {} };
     if (definition.tools.length > 0) capabilities.tools = {};
-    if (definition.resources.length > 0 || definition.resourceTemplates.length > 0) capabilities.resources = {};
+    this.subscribable = definition.resources.some((r) => r.subscribe === true) || definition.resourceTemplates.some((t) => t.subscribe === true);
+    if (definition.resources.length > 0 || definition.resourceTemplates.length > 0) capabilities.resources = this.subscribable ? { subscribe: true } : {};
     if (definition.prompts.length > 0) capabilities.prompts = {};
+    this.completions = new Completions(definition);
+    this.requestState = new RequestStateCodec(options.requestState);
+    if (this.completions.enabled) capabilities.completions = {};
     this.capabilities = capabilities;
   }
 
@@ -180,7 +223,7 @@ export class McpServer<H = unknown> implements Dispatcher, McpEndpoint {
     }
     const result = this.dispatch(method, params, exchange, scope, meta);
     if (scope.era === "legacy") return result;
-    return result instanceof Promise ? result.then((r) => this.modernResult(r)) : this.modernResult(result);
+    return result instanceof Promise ? result.then((r) => this.modernResult(r), (e: unknown) => this.inputRequired(e)) : this.modernResult(result);
   }
 
   private dispatch(method: string, params: Params | undefined, exchange: Exchange, scope: Scope, meta: JsonObject | undefined): Params | Promise<Params> {
@@ -198,6 +241,13 @@ export class McpServer<H = unknown> implements Dispatcher, McpEndpoint {
       case "prompts/get":
         if (!this.capabilities.prompts) break;
         return this.getPrompt(params, new Context(exchange, scope, meta));
+      case "completion/complete":
+        if (!this.capabilities.completions) break;
+        return this.complete(params, exchange, scope, meta);
+      case "resources/subscribe":
+      case "resources/unsubscribe":
+        if (scope.era !== "legacy" || !this.subscribable) break;
+        return this.subscription(method, params, exchange);
       case "server/discover":
         if (scope.era !== "modern") break;
         return this.discover();
@@ -225,6 +275,11 @@ export class McpServer<H = unknown> implements Dispatcher, McpEndpoint {
   private initialize(exchange: Exchange): Params {
     const params = exchange.request.params ?? {};
     const requested = params.protocolVersion;
+    if (isObject(params._meta) && params._meta[MetaKey.protocolVersion] !== undefined) {
+      // A request that carries its version in _meta is a modern request, and modern
+      // revisions have no initialize.
+      throw new RpcError(ErrorCode.MethodNotFound, "Method not found: initialize (requests that carry a protocol version in _meta use server/discover)");
+    }
     if (this.legacyRevisions.length === 0) {
       throw new RpcError(
         ErrorCode.UnsupportedProtocolVersion,
@@ -247,11 +302,18 @@ export class McpServer<H = unknown> implements Dispatcher, McpEndpoint {
     exchange.peer.state = session;
     const result: Params = {
       protocolVersion: revision,
-      capabilities: this.capabilities,
+      capabilities: this.capabilitiesFor(revision),
       serverInfo: this.definition.infoByRevision[revision] ?? this.definition.info,
     };
     if (this.definition.instructions !== undefined) result.instructions = this.definition.instructions;
     return result;
+  }
+
+  /** The server's capabilities as a revision knows them (`completions` exists from 2025-03-26). */
+  private capabilitiesFor(revision: string): JsonObject {
+    if (this.capabilities.completions === undefined || hasCompletionsCapability(revision)) return this.capabilities;
+    const { completions: _absent, ...capabilities } = this.capabilities;
+    return capabilities;
   }
 
   private missingVersion(): RpcError {
@@ -284,6 +346,7 @@ export class McpServer<H = unknown> implements Dispatcher, McpEndpoint {
       clientInfo: isObject(info) ? (info as unknown as Implementation) : undefined,
       capabilities,
       logLevel: level as string | undefined,
+      inputState: this.requestState,
     };
   }
 
@@ -294,6 +357,14 @@ export class McpServer<H = unknown> implements Dispatcher, McpEndpoint {
     const meta = isObject(result._meta) ? result._meta : {};
     out._meta = { ...meta, [MetaKey.serverInfo]: this.definition.info };
     return out;
+  }
+
+  /** A handler's ctx.input found answers missing: the `input_required` result asking for them. */
+  private async inputRequired(error: unknown): Promise<Params> {
+    if (!(error instanceof InputRequiredSignal)) throw error;
+    const result = await error.round.result(error.requests);
+    result._meta = { [MetaKey.serverInfo]: this.definition.info };
+    return result;
   }
 
   private discover(): Params {
@@ -310,17 +381,62 @@ export class McpServer<H = unknown> implements Dispatcher, McpEndpoint {
   /**
    * subscriptions/listen (2026-07-28): the server acknowledges the subset of requested
    * notifications it will send, then holds the stream open. A generated server's lists
-   * never change and it offers no resource subscriptions, so the subset is empty; the
-   * request ends when the client cancels it or goes away (no response then).
+   * never change, so the subset holds at most the `resourceSubscriptions` it can watch
+   * (resources declared `subscribe`); updates of those arrive on this stream (see
+   * notifyResourceUpdated). The request ends when the client cancels it or goes away
+   * (no response then).
    */
   private listen(params: Params | undefined, exchange: Exchange): Promise<Params> {
     if (!isObject(params?.notifications)) throw new RpcError(ErrorCode.InvalidParams, "Invalid params: notifications must be an object");
-    exchange.notify("notifications/subscriptions/acknowledged", { _meta: { [MetaKey.subscriptionId]: exchange.id }, notifications: {} });
+    const requested = params.notifications.resourceSubscriptions;
+    const uris = Array.isArray(requested) ? [...new Set(requested.filter((u): u is string => typeof u === "string" && this.canSubscribe(u) === true))] : [];
+    const honoured: JsonObject = uris.length > 0 ? { resourceSubscriptions: uris } : {};
+    exchange.notify("notifications/subscriptions/acknowledged", { _meta: { [MetaKey.subscriptionId]: exchange.id }, notifications: honoured });
+    this.subscriptions.listen(exchange, uris);
     const signal = exchange.signal;
     return new Promise((resolve) => {
       if (signal.aborted) resolve({});
       else signal.addEventListener("abort", () => resolve({}), { once: true });
     });
+  }
+
+  // --- resource subscriptions -------------------------------------------------------
+
+  /**
+   * Tells every client subscribed to `uri` that the resource changed
+   * (`notifications/resources/updated`): legacy sessions that sent resources/subscribe
+   * and modern subscriptions/listen streams that listed it. Only resources and
+   * templates declared `subscribe` can be watched. Returns how many were told.
+   */
+  notifyResourceUpdated(uri: string): number {
+    return this.subscriptions.notify(uri);
+  }
+
+  /** true: watchable; false: a known resource that is not; undefined: no such resource. */
+  private canSubscribe(uri: string): boolean | undefined {
+    const fixed = this.resources.get(uri);
+    if (fixed) return fixed.subscribe === true;
+    let known: boolean | undefined;
+    for (const template of this.templates) {
+      if (!template.pattern.test(uri)) continue;
+      if (template.subscribe === true) return true;
+      known = false;
+    }
+    return known;
+  }
+
+  private subscription(method: string, params: Params | undefined, exchange: Exchange): Params {
+    const uri = params?.uri;
+    if (typeof uri !== "string") throw new RpcError(ErrorCode.InvalidParams, "Invalid params: uri must be a string");
+    if (method === "resources/unsubscribe") {
+      this.subscriptions.unsubscribe(exchange.peer, uri);
+      return {};
+    }
+    const watchable = this.canSubscribe(uri);
+    if (watchable === undefined) throw new RpcError(ErrorCode.ResourceNotFound, `Resource not found: ${uri}`, { uri });
+    if (!watchable) throw new RpcError(ErrorCode.InvalidParams, `Resource ${uri} does not support subscriptions`, { uri });
+    this.subscriptions.subscribe(exchange.peer, uri);
+    return {};
   }
 
   // --- lists ---------------------------------------------------------------------
@@ -425,6 +541,13 @@ export class McpServer<H = unknown> implements Dispatcher, McpEndpoint {
       }
     }
     return promptResult(await this.guard(() => prompt.get(this.handlers, args as Record<string, string>, ctx), `prompt ${name}`));
+  }
+
+  private complete(params: Params | undefined, exchange: Exchange, scope: Scope, meta: JsonObject | undefined): Promise<Params> {
+    return this.guard(
+      () => this.completions.complete(this.handlers, params, (args) => new CompletionRequestContext(exchange, scope, meta, args)),
+      "completion",
+    );
   }
 
   /** Runs a handler; unexpected errors are reported and become an opaque internal error. */

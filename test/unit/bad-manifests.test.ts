@@ -365,6 +365,16 @@ const cases: BadCase[] = [
     stderr: ['mcp.yaml:5:24: uriTemplate "{city}/current" must start with a URI scheme such as "weather://"'],
   },
   {
+    name: "template variables: settings for a variable the uriTemplate does not have",
+    manifest: manifest("resourceTemplates:", "  city:", '    uriTemplate: "weather://{city}/current"', "    variables:", "      town: { complete: true }"),
+    stderr: ['mcp.yaml:8:7: variables: "town" is not a variable of uriTemplate "weather://{city}/current"; its variables are "city"'],
+  },
+  {
+    name: "prompt argument: complete must be a boolean",
+    manifest: manifest("prompts:", "  greet:", "    arguments: { name: { complete: yes } }"),
+    stderr: ['mcp.yaml:6:36: "complete" must be true or false, not a string'],
+  },
+  {
     name: "uriTemplate with a hostile variable name",
     manifest: manifest("resourceTemplates:", '  city: { uriTemplate: "weather://{*/}/current" }'),
     stderr: ["mcp.yaml:5:35: uriTemplate: {*/} is not a valid variable name; use letters, digits and _"],

@@ -30,6 +30,9 @@ function forecast(city: string, days: number, units: "metric" | "imperial"): Get
   };
 }
 
+/** Known cities starting with what the user typed (completion/complete). */
+const completeCity = (value: string) => Object.keys(cities).filter((city) => city.startsWith(value.toLowerCase()));
+
 export const handlers: WeatherHandlers = {
   tools: {
     getForecast({ city, days, units }, ctx) {
@@ -61,5 +64,9 @@ export const handlers: WeatherHandlers = {
         { role: "user", content: { type: "text", text: `I am travelling to ${city}. Check the forecast with get_forecast, then suggest a packing list.` } },
       ];
     },
+  },
+  completions: {
+    prompts: { planTrip: { city: completeCity } },
+    resourceTemplates: { cityWeather: { city: completeCity } },
   },
 };

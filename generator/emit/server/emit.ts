@@ -41,6 +41,11 @@ export function emitServer(file: GeneratedFile, model: ServerModel, protocols: r
   const validators = file.local("validators.gen");
   const awaitable = file.type(rt, "Awaitable");
   const handlerPrompts = model.prompts.filter((p) => !isDeclarative(p));
+  // What handlers may ask the client (ctx.input in both eras, ctx.request in legacy sessions), typed by method.
+  const requests = "ClientRequests";
+  const context = (name: string) => `${file.type(rt, name)}<${requests}>`;
+  const completablePrompts = model.prompts.filter((p) => p.arguments.some((a) => a.complete));
+  const completableTemplates = model.resourceTemplates.filter((t) => t.completable.length > 0);
 
   // Content types come from the preferred revision, the richest one the user writes for.
   if (model.tools.length > 0) {
@@ -51,6 +56,12 @@ export function emitServer(file: GeneratedFile, model: ServerModel, protocols: r
     w.write(docComment(`A message of a prompt (protocol ${protocols[0]!.revision}).`));
     w.write(`export type PromptMessage = ${preferred}.PromptMessage;`).blankLine();
   }
+
+  const protocol = file.local("protocol.gen");
+  w.write(docComment("Requests handlers may send the client, by method: `ctx.input` (every revision) and `ctx.request` (legacy sessions)."));
+  w.write(
+    `export type ${requests} = ${file.type(rt, "MergeMethods")}<${file.type(protocol, "ServerRequestMap")} | ${file.type(protocol, "InputRequestMap")}>;`,
+  ).blankLine();
 
   // The handler interface.
   w.write(docComment(`What ${model.info.name} needs from you: one handler per tool, resource, resource template and prompt of the manifest.`));
@@ -66,7 +77,7 @@ export function emitServer(file: GeneratedFile, model: ServerModel, protocols: r
     w.indent(2).write(`${signature};`).newLine();
   };
   if (model.tools.length > 0) {
-    const ctx = file.type(rt, "ToolContext");
+    const ctx = context("ToolContext");
     group("tools", "Tools, by the identifier of their name.", () => {
       for (const tool of model.tools) {
         const t = toolTypeNames(tool);
@@ -78,7 +89,7 @@ export function emitServer(file: GeneratedFile, model: ServerModel, protocols: r
     });
   }
   if (model.resources.length > 0) {
-    const ctx = file.type(rt, "ResourceContext");
+    const ctx = context("ResourceContext");
     const ret = file.type(rt, "ResourceReturn");
     group("resources", "Resources: each reads the body of its fixed URI.", () => {
       for (const resource of model.resources) {
@@ -87,7 +98,7 @@ export function emitServer(file: GeneratedFile, model: ServerModel, protocols: r
     });
   }
   if (model.resourceTemplates.length > 0) {
-    const ctx = file.type(rt, "ResourceContext");
+    const ctx = context("ResourceContext");
     const ret = file.type(rt, "ResourceReturn");
     group("resourceTemplates", "Resource templates: each reads a URI that matched its template, given the decoded variables.", () => {
       for (const template of model.resourceTemplates) {
@@ -99,13 +110,53 @@ export function emitServer(file: GeneratedFile, model: ServerModel, protocols: r
     });
   }
   if (handlerPrompts.length > 0) {
-    const ctx = file.type(rt, "PromptContext");
+    const ctx = context("PromptContext");
     const ret = `${file.type(rt, "PromptReturn")}<PromptMessage>`;
     group("prompts", "Prompts without declarative messages.", () => {
       for (const prompt of handlerPrompts) {
         member(
           `Prompt ${stringLiteral(prompt.key)}${summary(prompt.title, prompt.description) ? `. ${summary(prompt.title, prompt.description)}` : ""}`,
           `${propertyKey(prompt.member)}(args: ${file.type(types, `${prompt.typeBase}PromptArgs`)}, ctx: ${ctx}): ${awaitable}<${ret}>`,
+        );
+      }
+    });
+  }
+  if (completablePrompts.length + completableTemplates.length > 0) {
+    const ret = `${awaitable}<${file.type(rt, "CompletionReturn")}>`;
+    const ctx = (args: string) => `${file.type(rt, "CompletionContext")}<Partial<${file.type(types, args)}>, ${requests}>`;
+    const completers = (key: string, doc: string, targets: { member: string; doc: string; args: string; names: readonly string[]; what: string }[]) => {
+      w.indent(2).write(docComment(doc, "    ").trimStart());
+      w.indent(2).write(`readonly ${key}: {`).newLine();
+      for (const target of targets) {
+        w.indent(3).write(docComment(target.doc, "      ").trimStart());
+        w.indent(3).write(`readonly ${propertyKey(target.member)}: {`).newLine();
+        for (const name of target.names) {
+          w.indent(4).write(docComment(`Candidate values for ${target.what} ${stringLiteral(name)}, given what the user typed so far.`, "        ").trimStart());
+          w.indent(4).write(`${propertyKey(name)}(value: string, ctx: ${ctx(target.args)}): ${ret};`).newLine();
+        }
+        w.indent(3).write("};").newLine();
+      }
+      w.indent(2).write("};").newLine();
+    };
+    group("completions", "Completers (completion/complete) of the prompt arguments and template variables declared `complete: true`.", () => {
+      if (completablePrompts.length > 0) {
+        completers(
+          "prompts",
+          "Prompt arguments, by prompt.",
+          completablePrompts.map((p) => ({
+            member: p.member,
+            doc: `Prompt ${stringLiteral(p.key)}.`,
+            args: `${p.typeBase}PromptArgs`,
+            names: p.arguments.filter((a) => a.complete).map((a) => a.name),
+            what: "argument",
+          })),
+        );
+      }
+      if (completableTemplates.length > 0) {
+        completers(
+          "resourceTemplates",
+          "Resource template variables, by template.",
+          completableTemplates.map((t) => ({ member: t.member, doc: `Resource template ${t.uriTemplate}.`, args: `${t.typeBase}Variables`, names: t.completable, what: "variable" })),
         );
       }
     });
@@ -216,6 +267,7 @@ export function emitServer(file: GeneratedFile, model: ServerModel, protocols: r
     entry({
       uri: stringLiteral(r.uri),
       mimeType: r.mimeType === undefined ? undefined : stringLiteral(r.mimeType),
+      subscribe: r.subscribe ? "true" : undefined,
       read: `(handlers, ctx) => handlers.resources.${r.member}(ctx)`,
     }),
   );
@@ -226,6 +278,7 @@ export function emitServer(file: GeneratedFile, model: ServerModel, protocols: r
       pattern: `new RegExp(${stringLiteral(t.template.pattern)})`,
       variables: `[${t.template.variables.map(stringLiteral).join(", ")}]`,
       mimeType: t.mimeType === undefined ? undefined : stringLiteral(t.mimeType),
+      subscribe: t.subscribe ? "true" : undefined,
       read: `(handlers, ${t.template.variables.length > 0 ? "v" : "_v"}, ctx) => handlers.resourceTemplates.${t.member}(${variables === "{  }" ? "{}" : variables}, ctx)`,
     });
   });
@@ -240,6 +293,32 @@ export function emitServer(file: GeneratedFile, model: ServerModel, protocols: r
       get,
     });
   });
+  const completionEntry = (ref: string, group: string, member: string, args: string, all: readonly string[], names: readonly string[]) =>
+    entry({
+      ref,
+      arguments: `[${all.map(stringLiteral).join(", ")}]`,
+      completers: `[${names
+        .map(
+          (name) =>
+            `{ argument: ${stringLiteral(name)}, complete: (handlers, value, ctx) => ${propertyAccess(`handlers.completions.${group}.${member}`, name)}(value, ctx as ${file.type(rt, "CompletionContext")}<Partial<${file.type(types, args)}>, ${requests}>) }`,
+        )
+        .join(", ")}]`,
+    });
+  const completions = [
+    ...completablePrompts.map((p) =>
+      completionEntry(
+        `{ type: "ref/prompt", name: ${stringLiteral(p.key)} }`,
+        "prompts",
+        p.member,
+        `${p.typeBase}PromptArgs`,
+        p.arguments.map((a) => a.name),
+        p.arguments.filter((a) => a.complete).map((a) => a.name),
+      ),
+    ),
+    ...completableTemplates.map((t) =>
+      completionEntry(`{ type: "ref/resource", uri: ${stringLiteral(t.uriTemplate)} }`, "resourceTemplates", t.member, `${t.typeBase}Variables`, t.template.variables, t.completable),
+    ),
+  ];
   const list = (items: string[]) => (items.length === 0 ? "[]" : `[\n${items.map((i) => `    ${i},`).join("\n")}\n  ]`);
   const definition = file.type(rt, "ServerDefinition");
   w.write(docComment(`${model.info.name} as the runtime serves it: routing tables, validators and list payloads.`));
@@ -252,6 +331,7 @@ export function emitServer(file: GeneratedFile, model: ServerModel, protocols: r
   w.indent().write(`resources: ${list(resources)},`).newLine();
   w.indent().write(`resourceTemplates: ${list(templates)},`).newLine();
   w.indent().write(`prompts: ${list(prompts)},`).newLine();
+  if (completions.length > 0) w.indent().write(`completions: ${list(completions)},`).newLine();
   w.indent().write(`listings: { ${protocols.map((p) => `${stringLiteral(p.revision)}: ${listingOf.get(p.revision)}`).join(", ")} },`).newLine();
   w.write("};").blankLine();
 

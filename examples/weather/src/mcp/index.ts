@@ -38,6 +38,6 @@ export {
   validateListCitiesInput,
 } from "./validators.gen.js";
 export { createWeatherServer, weatherServerDefinition } from "./server.gen.js";
-export type { PromptMessage, ToolContent, WeatherHandlers } from "./server.gen.js";
+export type { ClientRequests, PromptMessage, ToolContent, WeatherHandlers } from "./server.gen.js";
 export { connectWeatherClient, createWeatherClient } from "./client.gen.js";
 export type { ToolResultContent, WeatherClient, WeatherClientOptions } from "./client.gen.js";

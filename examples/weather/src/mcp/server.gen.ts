@@ -9,8 +9,11 @@
 
 import {
   type Awaitable,
+  type CompletionContext,
+  type CompletionReturn,
   type Listing,
   type McpServer,
+  type MergeMethods,
   type PromptContext,
   type PromptReturn,
   type ResourceContext,
@@ -22,7 +25,7 @@ import {
   type ToolReturn,
   createServer,
 } from "mcp-gen/runtime";
-import type { V2026_07_28 } from "./protocol.gen.js";
+import type { InputRequestMap, ServerRequestMap, V2026_07_28 } from "./protocol.gen.js";
 import type {
   CityWeatherVariables,
   GetForecastArgs,
@@ -43,6 +46,9 @@ export type ToolContent = V2026_07_28.CallToolResult["content"][number];
 /** A message of a prompt (protocol 2026-07-28). */
 export type PromptMessage = V2026_07_28.PromptMessage;
 
+/** Requests handlers may send the client, by method: `ctx.input` (every revision) and `ctx.request` (legacy sessions). */
+export type ClientRequests = MergeMethods<ServerRequestMap | InputRequestMap>;
+
 /** What weather needs from you: one handler per tool, resource, resource template and prompt of the manifest. */
 export interface WeatherHandlers {
   /** Tools, by the identifier of their name. */
@@ -50,25 +56,59 @@ export interface WeatherHandlers {
     /** Tool "get_forecast". Get forecast: Forecast for a city */
     getForecast(
       args: GetForecastArgs,
-      ctx: ToolContext,
+      ctx: ToolContext<ClientRequests>,
     ): Awaitable<StructuredToolReturn<GetForecastOutput, ToolContent>>;
     /** Tool "list_cities". List cities: The cities this server knows */
-    listCities(args: ListCitiesArgs, ctx: ToolContext): Awaitable<ToolReturn<ToolContent>>;
+    listCities(
+      args: ListCitiesArgs,
+      ctx: ToolContext<ClientRequests>,
+    ): Awaitable<ToolReturn<ToolContent>>;
   };
   /** Resources: each reads the body of its fixed URI. */
   readonly resources: {
     /** Resource config://app. Units and defaults the server uses */
-    appConfig(ctx: ResourceContext): Awaitable<ResourceReturn>;
+    appConfig(ctx: ResourceContext<ClientRequests>): Awaitable<ResourceReturn>;
   };
   /** Resource templates: each reads a URI that matched its template, given the decoded variables. */
   readonly resourceTemplates: {
     /** Resource template weather://{city}/current. Current conditions in a city */
-    cityWeather(variables: CityWeatherVariables, ctx: ResourceContext): Awaitable<ResourceReturn>;
+    cityWeather(
+      variables: CityWeatherVariables,
+      ctx: ResourceContext<ClientRequests>,
+    ): Awaitable<ResourceReturn>;
   };
   /** Prompts without declarative messages. */
   readonly prompts: {
     /** Prompt "plan_trip". Plan a trip: Ask for a packing list based on the forecast */
-    planTrip(args: PlanTripPromptArgs, ctx: PromptContext): Awaitable<PromptReturn<PromptMessage>>;
+    planTrip(
+      args: PlanTripPromptArgs,
+      ctx: PromptContext<ClientRequests>,
+    ): Awaitable<PromptReturn<PromptMessage>>;
+  };
+  /** Completers (completion/complete) of the prompt arguments and template variables declared `complete: true`. */
+  readonly completions: {
+    /** Prompt arguments, by prompt. */
+    readonly prompts: {
+      /** Prompt "plan_trip". */
+      readonly planTrip: {
+        /** Candidate values for argument "city", given what the user typed so far. */
+        city(
+          value: string,
+          ctx: CompletionContext<Partial<PlanTripPromptArgs>, ClientRequests>,
+        ): Awaitable<CompletionReturn>;
+      };
+    };
+    /** Resource template variables, by template. */
+    readonly resourceTemplates: {
+      /** Resource template weather://{city}/current. */
+      readonly cityWeather: {
+        /** Candidate values for variable "city", given what the user typed so far. */
+        city(
+          value: string,
+          ctx: CompletionContext<Partial<CityWeatherVariables>, ClientRequests>,
+        ): Awaitable<CompletionReturn>;
+      };
+    };
   };
 }
 
@@ -437,6 +477,36 @@ export const weatherServerDefinition: ServerDefinition<WeatherHandlers> = {
       arguments: [{ name: "city", required: true }],
       get: (handlers, args, ctx) =>
         handlers.prompts.planTrip(args as unknown as PlanTripPromptArgs, ctx),
+    },
+  ],
+  completions: [
+    {
+      ref: { type: "ref/prompt", name: "plan_trip" },
+      arguments: ["city"],
+      completers: [
+        {
+          argument: "city",
+          complete: (handlers, value, ctx) =>
+            handlers.completions.prompts.planTrip.city(
+              value,
+              ctx as CompletionContext<Partial<PlanTripPromptArgs>, ClientRequests>,
+            ),
+        },
+      ],
+    },
+    {
+      ref: { type: "ref/resource", uri: "weather://{city}/current" },
+      arguments: ["city"],
+      completers: [
+        {
+          argument: "city",
+          complete: (handlers, value, ctx) =>
+            handlers.completions.resourceTemplates.cityWeather.city(
+              value,
+              ctx as CompletionContext<Partial<CityWeatherVariables>, ClientRequests>,
+            ),
+        },
+      ],
     },
   ],
   listings: {

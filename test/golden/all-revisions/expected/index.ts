@@ -36,6 +36,6 @@ export {
   validateNotesSearchInput,
 } from "./validators.gen.js";
 export { createNotesServer, notesServerDefinition } from "./server.gen.js";
-export type { NotesHandlers, PromptMessage, ToolContent } from "./server.gen.js";
+export type { ClientRequests, NotesHandlers, PromptMessage, ToolContent } from "./server.gen.js";
 export { connectNotesClient, createNotesClient } from "./client.gen.js";
 export type { NotesClient, NotesClientOptions, ToolResultContent } from "./client.gen.js";

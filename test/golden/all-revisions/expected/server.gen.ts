@@ -9,8 +9,11 @@
 
 import {
   type Awaitable,
+  type CompletionContext,
+  type CompletionReturn,
   type Listing,
   type McpServer,
+  type MergeMethods,
   type PromptContext,
   type PromptReturn,
   type ResourceContext,
@@ -22,7 +25,7 @@ import {
   type ToolReturn,
   createServer,
 } from "mcp-gen/runtime";
-import type { V2026_07_28 } from "./protocol.gen.js";
+import type { InputRequestMap, ServerRequestMap, V2026_07_28 } from "./protocol.gen.js";
 import type {
   AddNoteArgs,
   AddNoteOutput,
@@ -42,6 +45,9 @@ export type ToolContent = V2026_07_28.CallToolResult["content"][number];
 /** A message of a prompt (protocol 2026-07-28). */
 export type PromptMessage = V2026_07_28.PromptMessage;
 
+/** Requests handlers may send the client, by method: `ctx.input` (every revision) and `ctx.request` (legacy sessions). */
+export type ClientRequests = MergeMethods<ServerRequestMap | InputRequestMap>;
+
 /** What notes-server needs from you: one handler per tool, resource, resource template and prompt of the manifest. */
 export interface NotesHandlers {
   /** Tools, by the identifier of their name. */
@@ -49,25 +55,56 @@ export interface NotesHandlers {
     /** Tool "add-note". Add note: Stores a note and returns its id */
     addNote(
       args: AddNoteArgs,
-      ctx: ToolContext,
+      ctx: ToolContext<ClientRequests>,
     ): Awaitable<StructuredToolReturn<AddNoteOutput, ToolContent>>;
     /** Tool "notes.search". Finds notes containing a word */
-    notesSearch(args: NotesSearchArgs, ctx: ToolContext): Awaitable<ToolReturn<ToolContent>>;
+    notesSearch(
+      args: NotesSearchArgs,
+      ctx: ToolContext<ClientRequests>,
+    ): Awaitable<ToolReturn<ToolContent>>;
   };
   /** Resources: each reads the body of its fixed URI. */
   readonly resources: {
     /** Resource notes://index. Note index */
-    index(ctx: ResourceContext): Awaitable<ResourceReturn>;
+    index(ctx: ResourceContext<ClientRequests>): Awaitable<ResourceReturn>;
   };
   /** Resource templates: each reads a URI that matched its template, given the decoded variables. */
   readonly resourceTemplates: {
     /** Resource template notes://note/{id} */
-    note(variables: NoteVariables, ctx: ResourceContext): Awaitable<ResourceReturn>;
+    note(variables: NoteVariables, ctx: ResourceContext<ClientRequests>): Awaitable<ResourceReturn>;
   };
   /** Prompts without declarative messages. */
   readonly prompts: {
     /** Prompt "review". Review notes: Reviews the notes tagged with a tag */
-    review(args: ReviewPromptArgs, ctx: PromptContext): Awaitable<PromptReturn<PromptMessage>>;
+    review(
+      args: ReviewPromptArgs,
+      ctx: PromptContext<ClientRequests>,
+    ): Awaitable<PromptReturn<PromptMessage>>;
+  };
+  /** Completers (completion/complete) of the prompt arguments and template variables declared `complete: true`. */
+  readonly completions: {
+    /** Prompt arguments, by prompt. */
+    readonly prompts: {
+      /** Prompt "review". */
+      readonly review: {
+        /** Candidate values for argument "tag", given what the user typed so far. */
+        tag(
+          value: string,
+          ctx: CompletionContext<Partial<ReviewPromptArgs>, ClientRequests>,
+        ): Awaitable<CompletionReturn>;
+      };
+    };
+    /** Resource template variables, by template. */
+    readonly resourceTemplates: {
+      /** Resource template notes://note/{id}. */
+      readonly note: {
+        /** Candidate values for variable "id", given what the user typed so far. */
+        id(
+          value: string,
+          ctx: CompletionContext<Partial<NoteVariables>, ClientRequests>,
+        ): Awaitable<CompletionReturn>;
+      };
+    };
   };
 }
 
@@ -377,6 +414,7 @@ export const notesServerDefinition: ServerDefinition<NotesHandlers> = {
     {
       uri: "notes://index",
       mimeType: "text/plain",
+      subscribe: true,
       read: (handlers, ctx) => handlers.resources.index(ctx),
     },
   ],
@@ -395,6 +433,36 @@ export const notesServerDefinition: ServerDefinition<NotesHandlers> = {
       arguments: [{ name: "tag", required: true }],
       get: (handlers, args, ctx) =>
         handlers.prompts.review(args as unknown as ReviewPromptArgs, ctx),
+    },
+  ],
+  completions: [
+    {
+      ref: { type: "ref/prompt", name: "review" },
+      arguments: ["tag"],
+      completers: [
+        {
+          argument: "tag",
+          complete: (handlers, value, ctx) =>
+            handlers.completions.prompts.review.tag(
+              value,
+              ctx as CompletionContext<Partial<ReviewPromptArgs>, ClientRequests>,
+            ),
+        },
+      ],
+    },
+    {
+      ref: { type: "ref/resource", uri: "notes://note/{id}" },
+      arguments: ["id"],
+      completers: [
+        {
+          argument: "id",
+          complete: (handlers, value, ctx) =>
+            handlers.completions.resourceTemplates.note.id(
+              value,
+              ctx as CompletionContext<Partial<NoteVariables>, ClientRequests>,
+            ),
+        },
+      ],
     },
   ],
   listings: {

@@ -8,31 +8,35 @@ import {
   type Awaitable,
   type Listing,
   type McpServer,
+  type MergeMethods,
   type ResourceContext,
   type ResourceReturn,
   type ServerDefinition,
   type ServerOptions,
   createServer,
 } from "mcp-gen/runtime";
-import type { V2025_06_18 } from "./protocol.gen.js";
+import type { InputRequestMap, ServerRequestMap, V2025_06_18 } from "./protocol.gen.js";
 import type { ExplainPromptArgs, PageVariables } from "./types.gen.js";
 
 /** A message of a prompt (protocol 2025-06-18). */
 export type PromptMessage = V2025_06_18.PromptMessage;
+
+/** Requests handlers may send the client, by method: `ctx.input` (every revision) and `ctx.request` (legacy sessions). */
+export type ClientRequests = MergeMethods<ServerRequestMap | InputRequestMap>;
 
 /** What docs-mcp needs from you: one handler per tool, resource, resource template and prompt of the manifest. */
 export interface DocsHandlers {
   /** Resources: each reads the body of its fixed URI. */
   readonly resources: {
     /** Resource docs://readme */
-    readme(ctx: ResourceContext): Awaitable<ResourceReturn>;
+    readme(ctx: ResourceContext<ClientRequests>): Awaitable<ResourceReturn>;
     /** Resource docs://changelog */
-    changelog(ctx: ResourceContext): Awaitable<ResourceReturn>;
+    changelog(ctx: ResourceContext<ClientRequests>): Awaitable<ResourceReturn>;
   };
   /** Resource templates: each reads a URI that matched its template, given the decoded variables. */
   readonly resourceTemplates: {
     /** Resource template docs://pages/{section}/{page}. A documentation page */
-    page(variables: PageVariables, ctx: ResourceContext): Awaitable<ResourceReturn>;
+    page(variables: PageVariables, ctx: ResourceContext<ClientRequests>): Awaitable<ResourceReturn>;
   };
 }
 

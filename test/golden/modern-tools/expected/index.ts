@@ -29,6 +29,6 @@ export {
   validateQuotientOutput,
 } from "./validators.gen.js";
 export { calcServerDefinition, createCalcServer } from "./server.gen.js";
-export type { CalcHandlers, ToolContent } from "./server.gen.js";
+export type { CalcHandlers, ClientRequests, ToolContent } from "./server.gen.js";
 export { connectCalcClient, createCalcClient } from "./client.gen.js";
 export type { CalcClient, CalcClientOptions, ToolResultContent } from "./client.gen.js";

@@ -7,13 +7,14 @@ import {
   type Awaitable,
   type Listing,
   type McpServer,
+  type MergeMethods,
   type ServerDefinition,
   type ServerOptions,
   type StructuredToolReturn,
   type ToolContext,
   createServer,
 } from "mcp-gen/runtime";
-import type { V2026_07_28 } from "./protocol.gen.js";
+import type { InputRequestMap, ServerRequestMap, V2026_07_28 } from "./protocol.gen.js";
 import type { AddArgs, AddOutput, QuotientArgs, QuotientOutput } from "./types.gen.js";
 import {
   validateAddInput,
@@ -25,16 +26,22 @@ import {
 /** A content block of a tool result (protocol 2026-07-28). */
 export type ToolContent = V2026_07_28.CallToolResult["content"][number];
 
+/** Requests handlers may send the client, by method: `ctx.input` (every revision) and `ctx.request` (legacy sessions). */
+export type ClientRequests = MergeMethods<ServerRequestMap | InputRequestMap>;
+
 /** What calc needs from you: one handler per tool, resource, resource template and prompt of the manifest. */
 export interface CalcHandlers {
   /** Tools, by the identifier of their name. */
   readonly tools: {
     /** Tool "add". Adds two numbers */
-    add(args: AddArgs, ctx: ToolContext): Awaitable<StructuredToolReturn<AddOutput, ToolContent>>;
+    add(
+      args: AddArgs,
+      ctx: ToolContext<ClientRequests>,
+    ): Awaitable<StructuredToolReturn<AddOutput, ToolContent>>;
     /** Tool "divide". Divides a by b */
     quotient(
       args: QuotientArgs,
-      ctx: ToolContext,
+      ctx: ToolContext<ClientRequests>,
     ): Awaitable<StructuredToolReturn<QuotientOutput, ToolContent>>;
   };
 }

@@ -1,0 +1,66 @@
+// Requests a server sends to the client while it handles one of the client's requests
+// (sampling/createMessage, elicitation/create, roots/list). Legacy sessions carry them
+// on the connection (on HTTP: the stream of the POST being answered). Either way the
+// client must have declared the capability a method needs; a server must not rely on
+// one it did not declare.
+import { ErrorCode, RpcError, type Params } from "../jsonrpc/messages.js";
+import type { Exchange } from "../jsonrpc/peer.js";
+import type { ClientRequestOptions, JsonObject } from "./definition.js";
+
+/** The client capability each server-to-client request needs. */
+export const requiredClientCapability: Readonly<Record<string, string>> = {
+  "sampling/createMessage": "sampling",
+  "elicitation/create": "elicitation",
+  "roots/list": "roots",
+};
+
+/**
+ * Raised by `ctx.request` when the revision a request is served under has no
+ * server-to-client requests (2026-07-28 replaces them with input_required results).
+ * A plain Error: thrown on from a tool handler, it becomes a tool error result.
+ */
+export class ClientRequestUnavailableError extends Error {
+  constructor(
+    readonly method: string,
+    readonly revision: string,
+  ) {
+    super(`Cannot send ${method} to the client: protocol ${revision} has no server-to-client requests during a request`);
+    this.name = "ClientRequestUnavailableError";
+  }
+}
+
+/** The MissingRequiredClientCapability error (-32021) for a capability the client did not declare. */
+export function missingClientCapability(capability: string, method?: string): RpcError {
+  const what = method === undefined ? "" : ` (${method})`;
+  return new RpcError(ErrorCode.MissingRequiredClientCapability, `Missing required client capability: ${capability}${what}`, {
+    requiredCapabilities: { [capability]: {} },
+  });
+}
+
+function isObject(value: unknown): value is JsonObject {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** What ctx.request needs to know about the request being handled. */
+export interface ClientRequestScope {
+  readonly revision: string;
+  readonly era: "modern" | "legacy";
+  readonly capabilities: JsonObject;
+}
+
+/** Sends `method` to the client on behalf of `exchange`, after checking the client's capabilities. */
+export function sendClientRequest(
+  exchange: Exchange,
+  scope: ClientRequestScope,
+  method: string,
+  params: unknown,
+  options: ClientRequestOptions = {},
+): Promise<Params> {
+  const capability = requiredClientCapability[method];
+  if (capability !== undefined && !isObject(scope.capabilities[capability])) {
+    return Promise.reject(missingClientCapability(capability, method));
+  }
+  if (scope.era === "modern") return Promise.reject(new ClientRequestUnavailableError(method, scope.revision));
+  if (params !== undefined && !isObject(params)) return Promise.reject(new TypeError(`${method}: params must be an object`));
+  return exchange.sendRequest(method, params, options);
+}

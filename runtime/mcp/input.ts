@@ -1,0 +1,230 @@
+// Input from the client while a request is handled (`ctx.input`): elicitation, sampling,
+// roots. Legacy sessions send the requests to the client and wait for the answers. The
+// modern revision has no server-to-client requests (SEP-2322): the server answers
+// tools/call, prompts/get or resources/read with an `input_required` result naming what
+// it needs; the client retries the same request with `inputResponses` and the echoed
+// `requestState`, and the handler runs again from the start, now finding its answers.
+//
+// requestState carries the answers a handler already used, so that a handler asking in
+// several rounds finds all of them on its last run. It is sealed with HMAC-SHA256 (Web
+// Crypto, so edge platforms too), bound to the method and the tool, prompt or resource it
+// was issued for, and expires; anything else is rejected with -32602. It is signed, not
+// encrypted: it holds nothing but answers the client itself gave.
+import { ErrorCode, RpcError, type Params } from "../jsonrpc/messages.js";
+import type { Exchange } from "../jsonrpc/peer.js";
+import { missingClientCapability, requiredClientCapability, sendClientRequest, type ClientRequestScope } from "./client-requests.js";
+import type { JsonObject } from "./definition.js";
+import { base64Encode } from "./results.js";
+
+/** Methods whose modern results may be `input_required` (besides tasks/result, which this runtime does not serve). */
+const inputMethods: Readonly<Record<string, string>> = { "tools/call": "name", "prompts/get": "name", "resources/read": "uri" };
+
+function isObject(value: unknown): value is JsonObject {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** One request a handler needs the client to answer. */
+export interface InputRequestSpec {
+  readonly method: string;
+  readonly params?: unknown;
+}
+
+/**
+ * Thrown by ctx.input under a modern revision when answers are missing; the server turns
+ * it into the `input_required` result. An RpcError so that it passes through the paths
+ * that rethrow protocol errors; should it ever reach the wire, it is an internal error.
+ */
+export class InputRequiredSignal extends RpcError {
+  constructor(
+    readonly requests: Readonly<Record<string, InputRequestSpec>>,
+    readonly round: InputRound,
+  ) {
+    super(ErrorCode.InternalError, "Internal error: input required outside a request that may ask for input");
+  }
+}
+
+interface StatePayload {
+  /** Format version. */
+  readonly v: 1;
+  /** Method and target (tool or prompt name, resource URI) the state was issued for. */
+  readonly m: string;
+  readonly t: string;
+  /** Expiry, epoch milliseconds. */
+  readonly exp: number;
+  /** Answers the handler used in earlier rounds, by key. */
+  readonly a: JsonObject;
+}
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder("utf-8", { fatal: true });
+
+function base64url(bytes: Uint8Array): string {
+  return base64Encode(bytes).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+function fromBase64url(text: string): Uint8Array | undefined {
+  if (!/^[A-Za-z0-9_-]*$/.test(text)) return undefined;
+  try {
+    const binary = atob(text.replace(/-/g, "+").replace(/_/g, "/"));
+    return Uint8Array.from(binary, (c) => c.charCodeAt(0));
+  } catch {
+    return undefined;
+  }
+}
+
+function invalidState(why: string): RpcError {
+  return new RpcError(ErrorCode.InvalidParams, `Invalid params: requestState ${why}`);
+}
+
+export interface RequestStateOptions {
+  /** HMAC key. Default: random per server instance (set one when several instances serve one endpoint). */
+  readonly secret?: string | Uint8Array | undefined;
+  /** How long a requestState stays valid, in milliseconds. Default one hour. */
+  readonly ttlMs?: number | undefined;
+}
+
+type HmacKey = Awaited<ReturnType<typeof crypto.subtle.importKey>>;
+
+/** Seals and opens requestState values. */
+export class RequestStateCodec {
+  private key: Promise<HmacKey> | undefined;
+  private readonly ttlMs: number;
+
+  constructor(private readonly options: RequestStateOptions = {}) {
+    this.ttlMs = options.ttlMs ?? 3_600_000;
+  }
+
+  private hmacKey(): Promise<HmacKey> {
+    if (!this.key) {
+      const secret = this.options.secret;
+      const raw = secret === undefined ? crypto.getRandomValues(new Uint8Array(32)) : typeof secret === "string" ? encoder.encode(secret) : secret;
+      this.key = crypto.subtle.importKey("raw", raw, { name: "HMAC", hash: "SHA-256" }, false, ["sign", "verify"]);
+    }
+    return this.key;
+  }
+
+  async seal(method: string, target: string, answers: JsonObject): Promise<string> {
+    const payload: StatePayload = { v: 1, m: method, t: target, exp: Date.now() + this.ttlMs, a: answers };
+    const body = base64url(encoder.encode(JSON.stringify(payload)));
+    const signature = new Uint8Array(await crypto.subtle.sign("HMAC", await this.hmacKey(), encoder.encode(body)));
+    return `${body}.${base64url(signature)}`;
+  }
+
+  /** The answers a valid state carries; rejects with -32602 otherwise. */
+  async open(state: string, method: string, target: string): Promise<JsonObject> {
+    const dot = state.indexOf(".");
+    const body = dot < 0 ? "" : state.slice(0, dot);
+    const signature = dot < 0 ? undefined : fromBase64url(state.slice(dot + 1));
+    if (body === "" || !signature) throw invalidState("is malformed");
+    const valid = await crypto.subtle.verify("HMAC", await this.hmacKey(), signature, encoder.encode(body));
+    if (!valid) throw invalidState("failed its integrity check");
+    let payload: StatePayload;
+    try {
+      payload = JSON.parse(decoder.decode(fromBase64url(body))) as StatePayload;
+    } catch {
+      throw invalidState("is malformed");
+    }
+    if (payload.v !== 1 || !isObject(payload.a)) throw invalidState("is malformed");
+    if (payload.m !== method || payload.t !== target) throw invalidState("belongs to another request");
+    if (!(payload.exp > Date.now())) throw invalidState("has expired; start the request again without it");
+    return payload.a;
+  }
+}
+
+/** The answers of one modern request, gathered from its requestState and inputResponses. */
+export class InputRound {
+  /** Answers the handler used in this run: sealed into the next requestState. */
+  readonly used: JsonObject = {};
+  private answers: Promise<JsonObject> | undefined;
+
+  constructor(
+    private readonly exchange: Exchange,
+    private readonly codec: RequestStateCodec,
+  ) {}
+
+  get method(): string {
+    return this.exchange.request.method;
+  }
+
+  /** The tool or prompt name, or resource URI, this request is about. */
+  get target(): string {
+    const field = inputMethods[this.method];
+    const value = field === undefined ? undefined : this.exchange.request.params?.[field];
+    return typeof value === "string" ? value : "";
+  }
+
+  /** Validates inputResponses and requestState (once) and merges them. */
+  available(): Promise<JsonObject> {
+    this.answers ??= this.gather();
+    return this.answers;
+  }
+
+  private async gather(): Promise<JsonObject> {
+    const params = this.exchange.request.params ?? {};
+    const responses = params.inputResponses;
+    if (responses !== undefined && !isObject(responses)) throw new RpcError(ErrorCode.InvalidParams, "Invalid params: inputResponses must be an object");
+    for (const [key, value] of Object.entries(responses ?? {})) {
+      if (!isObject(value)) throw new RpcError(ErrorCode.InvalidParams, `Invalid params: inputResponses.${key} must be a result object`);
+    }
+    const state = params.requestState;
+    if (state !== undefined && typeof state !== "string") throw new RpcError(ErrorCode.InvalidParams, "Invalid params: requestState must be a string");
+    const earlier = state === undefined ? {} : await this.codec.open(state, this.method, this.target);
+    const answers: JsonObject = {};
+    for (const source of [earlier, responses ?? {}]) {
+      for (const [key, value] of Object.entries(source)) Object.defineProperty(answers, key, { value, enumerable: true, writable: true, configurable: true });
+    }
+    return answers;
+  }
+
+  /** The `input_required` result for the requests a handler is still missing. */
+  async result(requests: Readonly<Record<string, InputRequestSpec>>): Promise<Params> {
+    const inputRequests: JsonObject = {};
+    for (const [key, request] of Object.entries(requests)) {
+      const entry: JsonObject = { method: request.method };
+      if (request.params !== undefined) entry.params = request.params;
+      Object.defineProperty(inputRequests, key, { value: entry, enumerable: true, writable: true, configurable: true });
+    }
+    return { resultType: "input_required", inputRequests, requestState: await this.codec.seal(this.method, this.target, this.used) };
+  }
+}
+
+/** What ctx.input needs to know about the request being handled. */
+export interface InputScope extends ClientRequestScope {
+  /** The modern request's round; undefined in legacy sessions. */
+  readonly round?: InputRound | undefined;
+}
+
+/**
+ * ctx.input: the answers to `requests`, by key. Legacy: sent to the client at once and
+ * awaited. Modern: taken from the request's answers, or an `input_required` result.
+ */
+export async function requestInput(exchange: Exchange, scope: InputScope, requests: Readonly<Record<string, InputRequestSpec>>): Promise<JsonObject> {
+  if (!isObject(requests)) throw new TypeError("ctx.input: requests must be an object of { method, params } by key");
+  for (const request of Object.values(requests)) {
+    const capability = requiredClientCapability[request.method];
+    if (capability === undefined) throw new TypeError(`ctx.input: ${request.method} is not a request a server may send the client`);
+    if (!isObject(scope.capabilities[capability])) throw missingClientCapability(capability, request.method);
+  }
+  const answers: JsonObject = {};
+  const put = (key: string, value: unknown) => Object.defineProperty(answers, key, { value, enumerable: true, writable: true, configurable: true });
+  if (scope.era === "legacy") {
+    const entries = Object.entries(requests);
+    const results = await Promise.all(entries.map(([, r]) => sendClientRequest(exchange, scope, r.method, r.params)));
+    entries.forEach(([key], i) => put(key, results[i]));
+    return answers;
+  }
+  const round = scope.round;
+  if (!round || inputMethods[exchange.request.method] === undefined) {
+    throw new TypeError(`ctx.input: ${exchange.request.method} cannot ask the client for input under protocol ${scope.revision}`);
+  }
+  const available = await round.available();
+  const missing: Record<string, InputRequestSpec> = {};
+  for (const [key, request] of Object.entries(requests)) {
+    if (Object.prototype.hasOwnProperty.call(available, key)) {
+      put(key, available[key]);
+      Object.defineProperty(round.used, key, { value: available[key], enumerable: true, writable: true, configurable: true });
+    } else Object.defineProperty(missing, key, { value: request, enumerable: true });
+  }
+  if (Object.keys(missing).length > 0) throw new InputRequiredSignal(missing, round);
+  return answers;
+}

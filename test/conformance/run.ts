@@ -1,0 +1,172 @@
+// `npm run conformance`: serves test/conformance/server over HTTP on a free port, runs
+// the official conformance suite's server leg against it for each requirement set
+// (2025-11-25: stateful initialize handshake; 2026-07-28: stateless), and prints one
+// line per leg and revision:
+//
+//   conformance server 2026-07-28: 40/40 scenarios (120 passed, 0 failed checks)
+//
+// Scenarios count as passed when none of their checks failed; checks are counted as
+// the suite counts them (SUCCESS and FAILURE; warnings, skips and infos are neither).
+// Exits 1 when a scenario the revision requires fails (the suite's own verdict; scenarios
+// it runs without scoring — extensions, pending — are reported but never decide it).
+// Failing scenarios, and where the full results are, go to stderr. Installs nothing: the
+// suite lives in its own package (it needs Node 22) under test/conformance.
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parse } from "yaml";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const repoRoot = resolve(here, "..", "..");
+const revisions = ["2025-11-25", "2026-07-28"] as const;
+
+const suiteDir = join(here, "node_modules", "@modelcontextprotocol", "conformance");
+const suiteNode = join(here, "node_modules", ".bin", "node");
+const suiteCli = join(here, "node_modules", ".bin", "conformance");
+
+interface Check {
+  readonly id: string;
+  readonly status: string;
+  readonly errorMessage?: string;
+}
+
+interface ScenarioResult {
+  readonly scenario: string;
+  readonly checks: readonly Check[];
+}
+
+function fail(message: string): never {
+  process.stderr.write(`conformance: ${message}\n`);
+  process.exit(1);
+}
+
+/** Starts the conformance server on a free port; resolves with its URL once it listens. */
+function startServer(): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, ["--import", "tsx", join(here, "server", "main.ts"), "--port", "0"], {
+    cwd: repoRoot,
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  let stderr = "";
+  return new Promise((resolveStart, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the conformance server did not start within 30 s:\n${stderr}`)), 30_000);
+    child.stderr!.setEncoding("utf8").on("data", (chunk: string) => {
+      stderr += chunk;
+      const match = /serving MCP at (\S+)/.exec(stderr);
+      if (match) {
+        clearTimeout(timer);
+        resolveStart({ url: match[1]!, child });
+      }
+    });
+    child.once("exit", (code, signal) => {
+      clearTimeout(timer);
+      reject(new Error(`the conformance server exited (${signal ?? code}) before listening:\n${stderr}`));
+    });
+  });
+}
+
+function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolveStop) => {
+    const force = setTimeout(() => child.kill("SIGKILL"), 5_000);
+    child.once("exit", () => {
+      clearTimeout(force);
+      resolveStop();
+    });
+    child.kill("SIGTERM");
+  });
+}
+
+/** Runs the suite for one revision; resolves with its exit code and the results folder. */
+function runSuite(url: string, revision: string, outputDir: string): Promise<number> {
+  return new Promise((resolveRun, reject) => {
+    const log: string[] = [];
+    const child = spawn(suiteNode, [suiteCli, "server", "--url", url, "--requirements", revision, "-o", outputDir], {
+      cwd: here,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    child.stdout!.setEncoding("utf8").on("data", (chunk: string) => log.push(chunk));
+    child.stderr!.setEncoding("utf8").on("data", (chunk: string) => log.push(chunk));
+    child.once("error", reject);
+    child.once("exit", (code, signal) => {
+      writeFileSync(join(outputDir, "suite-output.txt"), log.join(""));
+      resolveRun(code ?? (signal ? 1 : 0));
+    });
+  });
+}
+
+/** Results folders are named `server-<scenario>-<ISO timestamp>`. */
+function readResults(outputDir: string): ScenarioResult[] {
+  const results: ScenarioResult[] = [];
+  for (const entry of readdirSync(outputDir, { withFileTypes: true })) {
+    const match = /^server-(.+)-\d{4}-\d{2}-\d{2}T[\d-]+Z$/.exec(entry.name);
+    if (!entry.isDirectory() || !match) continue;
+    const file = join(outputDir, entry.name, "checks.json");
+    if (!existsSync(file)) continue;
+    results.push({ scenario: match[1]!, checks: JSON.parse(readFileSync(file, "utf8")) as Check[] });
+  }
+  return results.sort((a, b) => a.scenario.localeCompare(b.scenario));
+}
+
+/** The server scenarios a revision requires (the rest it runs unscored). */
+function requiredScenarios(revision: string): Set<string> {
+  const file = join(suiteDir, "requirements", `${revision}.yaml`);
+  const requirements = parse(readFileSync(file, "utf8")) as { server?: string[] };
+  return new Set(requirements.server ?? []);
+}
+
+async function main(): Promise<number> {
+  if (!existsSync(join(here, "node_modules")) || !existsSync(suiteCli) || !existsSync(suiteNode)) {
+    fail("the conformance suite is not installed; run `npm ci --prefix test/conformance` first");
+  }
+  const { url, child } = await startServer().catch((error: Error) => fail(error.message));
+  let failedRequired = false;
+  try {
+    for (const revision of revisions) {
+      const outputDir = mkdtempSync(join(tmpdir(), `mcp-gen-conformance-${revision}-`));
+      const code = await runSuite(url, revision, outputDir);
+      const results = readResults(outputDir);
+      if (results.length === 0) fail(`the suite produced no results for ${revision} (exit ${code}); see ${join(outputDir, "suite-output.txt")}`);
+      const required = requiredScenarios(revision);
+      // The headline counts what the revision requires; extension and pending scenarios
+      // the suite also runs are reported after it, as the suite does.
+      let passedChecks = 0;
+      let failedChecks = 0;
+      let passedScenarios = 0;
+      let requiredRun = 0;
+      let unscoredRun = 0;
+      let unscoredPassed = 0;
+      const failing: string[] = [];
+      for (const result of results) {
+        const failures = result.checks.filter((c) => c.status === "FAILURE");
+        const scored = required.has(result.scenario);
+        if (scored) {
+          requiredRun++;
+          passedChecks += result.checks.filter((c) => c.status === "SUCCESS").length;
+          failedChecks += failures.length;
+          if (failures.length === 0) passedScenarios++;
+        } else {
+          unscoredRun++;
+          if (failures.length === 0) unscoredPassed++;
+        }
+        if (failures.length > 0) {
+          if (scored) failedRequired = true;
+          failing.push(`  ${result.scenario}${scored ? "" : " (not scored)"}: ${failures.map((c) => c.id).join(", ")}`);
+        }
+      }
+      // The suite's exit code is its verdict on the required scenarios; trust it too.
+      if (code !== 0) failedRequired = true;
+      const unscored = unscoredRun > 0 ? `; not scored: ${unscoredPassed}/${unscoredRun} extension or pending scenarios pass` : "";
+      process.stdout.write(`conformance server ${revision}: ${passedScenarios}/${requiredRun} scenarios (${passedChecks} passed, ${failedChecks} failed checks)${unscored}\n`);
+      // Results are kept (and named) only when something failed.
+      if (failing.length > 0) process.stderr.write(`${failing.join("\n")}\n  results: ${outputDir}\n`);
+      else rmSync(outputDir, { recursive: true, force: true });
+    }
+  } finally {
+    await stop(child);
+  }
+  return failedRequired ? 1 : 0;
+}
+
+process.exitCode = await main();

@@ -1,0 +1,26 @@
+// Serves the conformance server over Streamable HTTP: `--port N` (default 3000; 0 picks
+// a free port). Prints `serving MCP at <url>` on stderr once it listens.
+import { listenHttp } from "../../../runtime/node.js";
+import { handlers } from "./handlers.js";
+import { createConformanceServer } from "./mcp/index.js";
+
+const args = process.argv.slice(2);
+const at = args.indexOf("--port");
+const port = at >= 0 ? Number(args[at + 1]) : 3000;
+if (!Number.isInteger(port) || port < 0 || port > 65535) {
+  process.stderr.write(`conformance server: --port needs a port number, got ${String(args[at + 1])}\n`);
+  process.exit(2);
+}
+
+const server = createConformanceServer(handlers, { onError: () => {} });
+const listener = await listenHttp(server, { port });
+process.stderr.write(`conformance server: serving MCP at ${listener.url}\n`);
+
+// test://watched-resource changes every few seconds, so subscribers have something to hear.
+setInterval(() => server.notifyResourceUpdated("test://watched-resource"), 5_000).unref();
+
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.once(signal, () => {
+    void listener.close().finally(() => process.exit(0));
+  });
+}
