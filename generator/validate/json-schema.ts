@@ -4,7 +4,7 @@ import { Ajv, type ErrorObject } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { didYouMean, quote, type Diagnostic } from "../diagnostics.js";
 import type { ResolvedSchema } from "../load/schema-refs.js";
-import { childPointer, type JsonValue } from "../load/source.js";
+import { childPointer, resolvePointer, type JsonValue } from "../load/source.js";
 import type { Dialect } from "../load/revisions.js";
 
 let draft07: Ajv | undefined;
@@ -24,17 +24,6 @@ export function schemaDialect(schema: unknown): Dialect | { unsupported: string 
 function ajvFor(dialect: Dialect): Ajv | Ajv2020 {
   if (dialect === "draft-07") return (draft07 ??= new Ajv({ strict: false, allErrors: true, validateFormats: false, verbose: true }));
   return (draft2020 ??= new Ajv2020({ strict: false, allErrors: true, validateFormats: false, verbose: true }));
-}
-
-/** JSON pointer of the first `key` (depth first, in source order) whose value is `wanted`, or undefined. */
-function findKeyword(value: JsonValue, key: string, wanted: string, pointer = ""): string | undefined {
-  if (value === null || typeof value !== "object") return undefined;
-  if (!Array.isArray(value) && value[key] === wanted) return childPointer(pointer, key);
-  for (const [k, v] of Object.entries(value)) {
-    const found = findKeyword(v, key, wanted, childPointer(pointer, k));
-    if (found !== undefined) return found;
-  }
-  return undefined;
 }
 
 function describe(error: ErrorObject): string {
@@ -77,35 +66,92 @@ export function checkJsonSchema(schema: ResolvedSchema, what: string): { dialect
     }));
     if (diagnostics.length > 0) return { diagnostics };
   }
-  try {
-    ajv.compile(schema.value as object);
-  } catch (error) {
-    const message = (error as Error).message.split("\n")[0] ?? "";
-    const ref = /can't resolve reference (\S+)/.exec(message)?.[1];
-    if (ref) {
-      return {
-        diagnostics: [
-          {
-            location: schema.locate(findKeyword(schema.value, "$ref", ref) ?? ""),
-            message: `${what} has a $ref ${JSON.stringify(ref)} that does not resolve inside the schema; point it at an existing "#/$defs/…" entry`,
-          },
-        ],
-      };
-    }
-    const regex = /^Invalid regular expression: \/(.*)\/[a-z]*: (.*)$/s.exec(message);
-    if (regex) {
-      return {
-        diagnostics: [
-          {
-            location: schema.locate(findKeyword(schema.value, "pattern", regex[1]!) ?? ""),
-            message: `${what} has the pattern ${JSON.stringify(regex[1])}, which is not a valid regular expression (${regex[2]}); fix it using JavaScript regular expression syntax`,
-          },
-        ],
-      };
-    }
-    return { diagnostics: [{ location: schema.locate(""), message: `${what} cannot be compiled: ${message}` }] };
+  // What compiling would reject beyond the meta-schema: local references that point
+  // nowhere and patterns that are not regular expressions. Checked by a walk rather than
+  // ajv.compile, which generates and evaluates code for every schema (slow and memory-hungry
+  // for large manifests; the validators mcp-gen ships are compiled by its own compiler).
+  const problem = firstCompileProblem(schema.value);
+  if (problem?.kind === "ref") {
+    return {
+      diagnostics: [
+        {
+          location: schema.locate(problem.pointer),
+          message: `${what} has a $ref ${JSON.stringify(problem.value)} that does not resolve inside the schema; point it at an existing "#/$defs/…" entry`,
+        },
+      ],
+    };
+  }
+  if (problem?.kind === "pattern") {
+    return {
+      diagnostics: [
+        {
+          location: schema.locate(problem.pointer),
+          message: `${what} has the pattern ${JSON.stringify(problem.value)}, which is not a valid regular expression (${problem.reason}); fix it using JavaScript regular expression syntax`,
+        },
+      ],
+    };
   }
   return { dialect, diagnostics: [] };
+}
+
+type CompileProblem = { kind: "ref" | "pattern"; pointer: string; value: string; reason?: string };
+
+/** The first (depth first, source order) unresolvable local $ref or invalid pattern. */
+function firstCompileProblem(root: JsonValue): CompileProblem | undefined {
+  const anchors = new Set<string>();
+  const collect = (node: JsonValue): void => {
+    if (node === null || typeof node !== "object") return;
+    if (!Array.isArray(node) && typeof node.$anchor === "string") anchors.add(node.$anchor);
+    for (const child of Object.values(node)) collect(child);
+  };
+  collect(root);
+  const resolves = (ref: string): boolean => {
+    if (ref === "#") return true;
+    if (!ref.startsWith("#/")) return anchors.has(decodeURIComponent(ref.slice(1)));
+    let pointer: string;
+    try {
+      pointer = decodeURIComponent(ref.slice(1));
+    } catch {
+      return false;
+    }
+    return resolvePointer(root, pointer) !== undefined;
+  };
+  const regexProblem = (source: string): string | undefined => {
+    try {
+      new RegExp(source, "u");
+      return undefined;
+    } catch (error) {
+      return /^Invalid regular expression: \/.*\/[a-z]*: (.*)$/s.exec((error as Error).message)?.[1] ?? (error as Error).message;
+    }
+  };
+  const visit = (node: JsonValue, pointer: string): CompileProblem | undefined => {
+    if (node === null || typeof node !== "object") return undefined;
+    if (Array.isArray(node)) {
+      for (let i = 0; i < node.length; i++) {
+        const found = visit(node[i]!, childPointer(pointer, i));
+        if (found) return found;
+      }
+      return undefined;
+    }
+    for (const [key, value] of Object.entries(node)) {
+      const at = childPointer(pointer, key);
+      if (key === "$ref" && typeof value === "string" && value.startsWith("#") && !resolves(value)) return { kind: "ref", pointer: at, value };
+      if (key === "pattern" && typeof value === "string") {
+        const reason = regexProblem(value);
+        if (reason !== undefined) return { kind: "pattern", pointer: at, value, reason };
+      }
+      if (key === "patternProperties" && value && typeof value === "object" && !Array.isArray(value)) {
+        for (const source of Object.keys(value)) {
+          const reason = regexProblem(source);
+          if (reason !== undefined) return { kind: "pattern", pointer: childPointer(at, source), value: source, reason };
+        }
+      }
+      const found = visit(value, at);
+      if (found) return found;
+    }
+    return undefined;
+  };
+  return visit(root, "");
 }
 
 /** The schema's root `type` when it is the single type "object". */
