@@ -6,7 +6,7 @@
 //   --only servers|generator
 //   --http-client raw|node   HTTP load driver: raw HTTP/1.1 on sockets (default) or node:http
 //   --no-write        print the tables only; do not rewrite bench/RESULTS.md
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join } from "node:path";
 import { runGeneratorBench, slopes, type CaseResult } from "./generator.js";
@@ -257,6 +257,15 @@ async function serverBench(results: Results): Promise<void> {
 
 // --- RESULTS.md ----------------------------------------------------------------------------
 
+/** What profiling found, kept by hand in bench/FINDINGS.md and carried into every RESULTS.md. */
+function findings(): string {
+  try {
+    return `\n${readFileSync(join(benchDir, "FINDINGS.md"), "utf8")}`;
+  } catch {
+    return "";
+  }
+}
+
 function serverSection(results: Results): string {
   const errors = [...results.errors].flatMap(([impl, list]) => list.map((e) => `- ${impl}: ${e}`));
   return `## Servers
@@ -366,7 +375,7 @@ ${environment(loadBefore)}
 ${servers}
 
 ${generator}
-`;
+${findings()}`;
 process.stdout.write(markdown);
 if (options.write) {
   writeFileSync(join(benchDir, "RESULTS.md"), markdown);
