@@ -114,6 +114,12 @@ async function runInit(dir: string, name: string | undefined): Promise<number> {
     return 2;
   }
   const files = renderInit(serverName);
+  // An existing package.json is the user's: keep it, but say what the generated code expects.
+  if (existsSync(join(target, "package.json"))) {
+    files.delete("package.json");
+    const pkg = JSON.parse(readFileSync(join(target, "package.json"), "utf8")) as { type?: string };
+    if (pkg.type !== "module") out('note: package.json has no "type": "module"; generated code is ESM (NodeNext), so add it or compile to ESM');
+  }
   const existing = [...files.keys()].filter((path) => existsSync(join(target, path)));
   if (existing.length > 0) {
     for (const path of existing) err(`${relative(process.cwd(), join(target, path)) || path}: already exists; init never overwrites files`);
@@ -124,7 +130,7 @@ async function runInit(dir: string, name: string | undefined): Promise<number> {
     writeFileSync(join(target, path), text);
     out(`created ${relative(process.cwd(), join(target, path))}`);
   }
-  out("next: npm install mcp-gen && npx mcp-gen schema fetch && npx mcp-gen && npx tsx src/main.ts");
+  out("next: npm install mcp-gen && npm install -D tsx && npx mcp-gen schema fetch && npx mcp-gen && npx tsx src/main.ts");
   return 0;
 }
 

@@ -1,13 +1,17 @@
 // `mcp-gen init` scaffolds a project that generates, compiles and never overwrites.
-import { readdirSync, readFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runCli, tempProject } from "../support/generate.js";
+import { repoRoot } from "../support/paths.js";
 import { formatTypeErrors, typecheck } from "../support/typecheck.js";
 
 describe("mcp-gen init", () => {
   it("creates a manifest, handlers and entry point that generate and compile", () => {
     const dir = tempProject();
+    // As in a user's project: mcp-gen installed under node_modules (here, a link to this checkout).
+    mkdirSync(join(dir, "node_modules"));
+    symlinkSync(repoRoot, join(dir, "node_modules", "mcp-gen"), "dir");
     const init = runCli(["init", ".", "--name", "hello-mcp"], dir);
     expect(init.status).toBe(0);
     expect(readFileSync(join(dir, "mcp.yaml"), "utf8")).toContain('name: "hello-mcp"');
@@ -16,9 +20,11 @@ describe("mcp-gen init", () => {
     expect(runCli(["generate"], dir).status).toBe(0);
     const files = readdirSync(join(dir, "src"), { recursive: true })
       .map(String)
-      .filter((f) => f.endsWith(".ts"))
+      .filter((f) => f.endsWith(".ts") && !f.includes("node_modules"))
       .map((f) => join(dir, "src", f));
     expect(files.length).toBe(8);
+    expect(JSON.parse(readFileSync(join(dir, "package.json"), "utf8"))).toMatchObject({ name: "hello-mcp", type: "module" });
+    expect(JSON.parse(readFileSync(join(dir, "package.json"), "utf8")).type).toBe("module");
     expect(formatTypeErrors(typecheck(files))).toBe("");
   });
 
