@@ -42,6 +42,10 @@ export function resolveSchema(
   const diagnostics: Diagnostic[] = [];
   const mounts: Mount[] = [{ at: "", positions: manifest.positions, base: pointer }];
   const files = new Set<string>();
+  // A file referenced as the whole schema (`output: { $ref: ./x.json }`) becomes the root:
+  // its own "#/…" references stay valid as written, so they stay references (and become
+  // named types) instead of being inlined.
+  let rootFile: string | undefined;
 
   const load = (absolute: string, at: SourceLocation) => {
     if (!context.cache.has(absolute)) {
@@ -76,7 +80,8 @@ export function resolveSchema(
     if (Array.isArray(node)) return node.map((item, i) => visit(item, childPointer(outPointer, i), doc, childPointer(docPointer, i), locate, stack));
     if (node === null || typeof node !== "object") return node;
     const ref = node.$ref;
-    if (typeof ref === "string" && (doc !== undefined || !ref.startsWith("#"))) {
+    const keepsLocalRefs = doc === undefined || doc.file === rootFile;
+    if (typeof ref === "string" && !(keepsLocalRefs && ref.startsWith("#"))) {
       const refAt = locate(childPointer(docPointer, "$ref"));
       const hash = ref.indexOf("#");
       const filePart = hash < 0 ? ref : ref.slice(0, hash);
@@ -126,12 +131,21 @@ export function resolveSchema(
       }
       const targetPositions = target.positions;
       mounts.push({ at: outPointer, positions: targetPositions, base: fragment });
+      const siblings = Object.keys(node).filter((k) => k !== "$ref");
+      if (outPointer === "" && fragment === "" && siblings.length === 0 && doc === undefined) rootFile = target.file;
       const inlined = visit(found, outPointer, { file: target.file, value: target.value }, fragment, (p) => targetPositions.value(p), [...stack, key]);
       // Keywords next to $ref (a description, say) refine the referenced schema.
-      const siblings = Object.keys(node).filter((k) => k !== "$ref");
       if (siblings.length === 0 || inlined === null || typeof inlined !== "object" || Array.isArray(inlined)) return inlined;
       const merged: { [key: string]: JsonValue } = { ...inlined };
-      for (const k of siblings) merged[k] = visit(node[k]!, childPointer(outPointer, k), doc, childPointer(docPointer, k), locate, stack);
+      for (const k of siblings) {
+        // defineProperty: a "__proto__" key must stay data, not become the prototype.
+        Object.defineProperty(merged, k, {
+          value: visit(node[k]!, childPointer(outPointer, k), doc, childPointer(docPointer, k), locate, stack),
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
+      }
       return merged;
     }
     const out: { [key: string]: JsonValue } = {};

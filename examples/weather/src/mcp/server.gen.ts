@@ -150,27 +150,7 @@ const getForecastOutputSchema = {
     days: {
       type: "array",
       items: {
-        type: "object",
-        properties: {
-          date: {
-            type: "string",
-            format: "date",
-          },
-          high: {
-            type: "number",
-            description: "Highest temperature",
-          },
-          low: {
-            type: "number",
-            description: "Lowest temperature",
-          },
-          conditions: {
-            type: "string",
-            enum: ["sunny", "cloudy", "rain", "snow"],
-          },
-        },
-        required: ["date", "high", "low", "conditions"],
-        additionalProperties: false,
+        $ref: "#/$defs/day",
       },
     },
   },

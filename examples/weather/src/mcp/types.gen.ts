@@ -43,18 +43,7 @@ export interface GetForecastArgs {
 export interface GetForecastOutput {
   city: string;
   units: "metric" | "imperial";
-  days: {
-    date: string;
-    /**
-     * Highest temperature
-     */
-    high: number;
-    /**
-     * Lowest temperature
-     */
-    low: number;
-    conditions: "sunny" | "cloudy" | "rain" | "snow";
-  }[];
+  days: GetForecastOutputDay[];
 }
 
 export interface GetForecastOutputDay {

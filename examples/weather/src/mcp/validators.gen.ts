@@ -63,52 +63,49 @@ export function validateGetForecastOutput(value: unknown): ValidationIssue | und
   const length6 = array5.length;
   for (let index7 = 0; index7 < length6; index7++) {
     const item8 = array5[index7];
-    if (typeof item8 !== "object" || item8 === null || Array.isArray(item8))
-      return { path: "/days/" + index7, message: "must be object" };
-    const record9 = item8 as Record<string, unknown>;
-    if (!Object.prototype.hasOwnProperty.call(record9, "date"))
-      return { path: "/days/" + index7, message: "must have required property 'date'" };
-    if (!Object.prototype.hasOwnProperty.call(record9, "high"))
-      return { path: "/days/" + index7, message: "must have required property 'high'" };
-    if (!Object.prototype.hasOwnProperty.call(record9, "low"))
-      return { path: "/days/" + index7, message: "must have required property 'low'" };
-    if (!Object.prototype.hasOwnProperty.call(record9, "conditions"))
-      return { path: "/days/" + index7, message: "must have required property 'conditions'" };
-    const keys10 = Object.keys(record9);
-    const date11 = record9["date"];
-    if (typeof date11 !== "string")
-      return { path: "/days/" + index7 + "/date", message: "must be string" };
-    const high12 = record9["high"];
-    if (typeof high12 !== "number")
-      return { path: "/days/" + index7 + "/high", message: "must be number" };
-    const low13 = record9["low"];
-    if (typeof low13 !== "number")
-      return { path: "/days/" + index7 + "/low", message: "must be number" };
-    const conditions14 = record9["conditions"];
-    if (typeof conditions14 !== "string")
-      return { path: "/days/" + index7 + "/conditions", message: "must be string" };
-    if (
-      (conditions14 as unknown) !== "sunny" &&
-      (conditions14 as unknown) !== "cloudy" &&
-      (conditions14 as unknown) !== "rain" &&
-      (conditions14 as unknown) !== "snow"
-    )
-      return {
-        path: "/days/" + index7 + "/conditions",
-        message: "must be equal to one of the allowed values",
-      };
-    for (const key15 of keys10) {
-      if (key15 !== "date" && key15 !== "high" && key15 !== "low" && key15 !== "conditions") {
-        return {
-          path: "/days/" + index7,
-          message: "must NOT have additional property '" + key15 + "'",
-        };
-      }
+    const issue9 = validateGetForecastOutput_def_day(item8);
+    if (issue9 !== undefined)
+      return { path: "/days/" + index7 + issue9.path, message: issue9.message };
+  }
+  for (const key10 of keys1) {
+    if (key10 !== "city" && key10 !== "units" && key10 !== "days") {
+      return { path: "", message: "must NOT have additional property '" + key10 + "'" };
     }
   }
-  for (const key17 of keys1) {
-    if (key17 !== "city" && key17 !== "units" && key17 !== "days") {
-      return { path: "", message: "must NOT have additional property '" + key17 + "'" };
+  return undefined;
+}
+
+function validateGetForecastOutput_def_day(value: unknown): ValidationIssue | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    return { path: "", message: "must be object" };
+  const record0 = value as Record<string, unknown>;
+  if (!Object.prototype.hasOwnProperty.call(record0, "date"))
+    return { path: "", message: "must have required property 'date'" };
+  if (!Object.prototype.hasOwnProperty.call(record0, "high"))
+    return { path: "", message: "must have required property 'high'" };
+  if (!Object.prototype.hasOwnProperty.call(record0, "low"))
+    return { path: "", message: "must have required property 'low'" };
+  if (!Object.prototype.hasOwnProperty.call(record0, "conditions"))
+    return { path: "", message: "must have required property 'conditions'" };
+  const keys1 = Object.keys(record0);
+  const date2 = record0["date"];
+  if (typeof date2 !== "string") return { path: "/date", message: "must be string" };
+  const high3 = record0["high"];
+  if (typeof high3 !== "number") return { path: "/high", message: "must be number" };
+  const low4 = record0["low"];
+  if (typeof low4 !== "number") return { path: "/low", message: "must be number" };
+  const conditions5 = record0["conditions"];
+  if (typeof conditions5 !== "string") return { path: "/conditions", message: "must be string" };
+  if (
+    (conditions5 as unknown) !== "sunny" &&
+    (conditions5 as unknown) !== "cloudy" &&
+    (conditions5 as unknown) !== "rain" &&
+    (conditions5 as unknown) !== "snow"
+  )
+    return { path: "/conditions", message: "must be equal to one of the allowed values" };
+  for (const key6 of keys1) {
+    if (key6 !== "date" && key6 !== "high" && key6 !== "low" && key6 !== "conditions") {
+      return { path: "", message: "must NOT have additional property '" + key6 + "'" };
     }
   }
   return undefined;
