@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import { relative, resolve, sep } from "node:path";
 import { sortDiagnostics, type Diagnostic } from "./diagnostics.js";
 import type { Banner, GeneratedFile } from "./emit/file.js";
-import { loadProtocolSchema, type SchemaLocationOptions } from "./load/protocol.js";
+import { loadProtocolSchema, missingRevisions, missingSchemas, type SchemaLocationOptions } from "./load/protocol.js";
 import { parseSource } from "./load/source.js";
 import { buildProtocolModel, type ProtocolModel } from "./model/protocol.js";
 import { buildServerModel, type ServerModel } from "./model/server.js";
@@ -73,6 +73,8 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   if (schemaOptions.schemaFile && model.revisions.length > 1) {
     return fail([{ location: model.revisionsLocation, message: `--schema names one schema.json but the manifest selects ${model.revisions.length} revisions; use --schema-dir <dir> holding <revision>/schema.json` }]);
   }
+  const missing = missingRevisions(model.revisions, schemaOptions);
+  if (missing.length > 0) return fail([missingSchemas(missing, schemaOptions, model.revisionsLocation)]);
   for (const revision of model.revisions) {
     const loaded = loadProtocolSchema(revision, schemaOptions, model.revisionsLocation);
     protocolDiagnostics.push(...loaded.diagnostics);

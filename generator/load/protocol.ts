@@ -55,19 +55,8 @@ export function loadProtocolSchema(
   options: SchemaLocationOptions,
   where: Diagnostic["location"],
 ): { schema?: ProtocolSchema; diagnostics: Diagnostic[] } {
-  const candidates = schemaCandidates(revision, options);
-  const found = candidates.find((c) => existsSync(resolve(c.file)));
-  if (!found) {
-    const tried = candidates.map((c) => `${c.file} (${c.from})`).join(", ");
-    return {
-      diagnostics: [
-        {
-          location: where,
-          message: `protocol schema for ${revision} not found (looked in ${tried}); run \`mcp-gen schema fetch ${revision}\`, or pass --schema-dir <dir> holding <revision>/schema.json`,
-        },
-      ],
-    };
-  }
+  const found = schemaCandidates(revision, options).find((c) => existsSync(resolve(c.file)));
+  if (!found) return { diagnostics: [missingSchemas([revision], options, where)] };
   const bytes = readFileSync(resolve(found.file));
   const sha256 = createHash("sha256").update(bytes).digest("hex");
   let parsed: SchemaObject;
@@ -93,4 +82,19 @@ export function loadProtocolSchema(
     if (patch.revision === revision && patch.apply(definitions)) patches.push(`${patch.definition}: ${patch.reason}`);
   }
   return { schema: { revision, file: found.file, sha256, dialect, definitions, patches }, diagnostics: [] };
+}
+
+/** Revisions whose schema.json is nowhere to be found. */
+export function missingRevisions(revisions: readonly Revision[], options: SchemaLocationOptions): Revision[] {
+  return revisions.filter((revision) => !schemaCandidates(revision, options).some((c) => existsSync(resolve(c.file))));
+}
+
+/** One diagnostic for all missing schemas: where mcp-gen looked and the command that fixes it. */
+export function missingSchemas(revisions: readonly Revision[], options: SchemaLocationOptions, where: Diagnostic["location"]): Diagnostic {
+  const places = schemaCandidates(revisions[0]!, options).map((c) => `${c.file.replace(revisions[0]!, "<revision>")} (${c.from})`);
+  const what = revisions.length === 1 ? `protocol schema for ${revisions[0]}` : `protocol schemas for ${revisions.join(", ")}`;
+  return {
+    location: where,
+    message: `${what} not found (looked in ${places.join(", ")}); run \`mcp-gen schema fetch ${revisions.join(" ")}\`, or pass --schema-dir <dir> holding <revision>/schema.json`,
+  };
 }
