@@ -1,6 +1,8 @@
 // A client channel to a Streamable HTTP endpoint, using fetch. Each message is a POST;
-// replies come back as JSON or as an SSE stream. Modern requests carry the mirrored
-// headers (MCP-Protocol-Version, Mcp-Method, Mcp-Name); legacy ones the session id.
+// replies come back as JSON or as an SSE stream, resumed with GET and Last-Event-ID when
+// the server ends it early. Modern requests carry the mirrored headers (MCP-Protocol-Version,
+// Mcp-Method, Mcp-Name, Mcp-Param-*); legacy ones the session id, and a legacy session
+// listens on the GET stream for what the server sends outside any request.
 import type { JsonRpcMessage, JsonRpcRequest, RequestId } from "../jsonrpc/messages.js";
 import type { ClientChannel } from "../mcp/client.js";
 import { hasProtocolVersionHeader, MetaKey } from "../mcp/revisions.js";
@@ -34,31 +36,105 @@ export function encodeHeaderValue(value: string): string {
   return `=?base64?${btoa(binary)}?=`;
 }
 
-/** Reads `data:` payloads of an SSE body, one JSON value per event. */
-async function* sseEvents(body: ReadableStream<Uint8Array>): AsyncGenerator<string> {
+/** What an SSE reader remembers across reconnections: the resumption point and delay. */
+interface SseState {
+  lastEventId: string | undefined;
+  retryMs: number | undefined;
+}
+
+/** Reads `data:` payloads of an SSE body, one JSON value per event; records `id:` and `retry:` in `state`. */
+async function* sseEvents(body: ReadableStream<Uint8Array>, state: SseState): AsyncGenerator<string> {
   const reader = body.getReader();
   const decoder = new TextDecoder();
   let buffer = "";
   let data: string[] = [];
-  for (;;) {
-    const { done, value } = await reader.read();
-    buffer += done ? decoder.decode() : decoder.decode(value, { stream: true });
-    let newline: number;
-    while ((newline = buffer.indexOf("\n")) >= 0) {
-      let line = buffer.slice(0, newline);
-      buffer = buffer.slice(newline + 1);
-      if (line.endsWith("\r")) line = line.slice(0, -1);
-      if (line === "") {
-        if (data.length > 0) yield data.join("\n");
-        data = [];
-      } else if (line.startsWith("data:")) data.push(line.slice(line.startsWith("data: ") ? 6 : 5));
+  let id: string | undefined;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      buffer += done ? decoder.decode() : decoder.decode(value, { stream: true });
+      let newline: number;
+      while ((newline = buffer.indexOf("\n")) >= 0) {
+        let line = buffer.slice(0, newline);
+        buffer = buffer.slice(newline + 1);
+        if (line.endsWith("\r")) line = line.slice(0, -1);
+        const colon = line.indexOf(":");
+        const field = colon < 0 ? line : line.slice(0, colon);
+        const fieldValue = colon < 0 ? "" : line.slice(line[colon + 1] === " " ? colon + 2 : colon + 1);
+        if (line === "") {
+          // As in EventSource, an event's id becomes the resumption point even when it has no data
+          // (servers send such "priming" events so that a client can resume from the start).
+          if (id !== undefined) state.lastEventId = id;
+          id = undefined;
+          if (data.length > 0 && data.join("") !== "") yield data.join("\n");
+          data = [];
+        } else if (field === "data") data.push(fieldValue);
+        else if (field === "id" && !fieldValue.includes("\0")) id = fieldValue;
+        else if (field === "retry" && /^\d+$/.test(fieldValue)) state.retryMs = Number(fieldValue);
+      }
+      if (done) {
+        if (data.length > 0 && data.join("") !== "") yield data.join("\n");
+        return;
+      }
     }
-    if (done) {
-      if (data.length > 0) yield data.join("\n");
-      return;
-    }
+  } finally {
+    reader.releaseLock();
   }
 }
+
+/** Delay before reconnecting an SSE stream when the server named none (`retry:`). */
+const DEFAULT_RETRY_MS = 1_000;
+/** Reconnections in a row that bring nothing new before a stream is given up. */
+const MAX_IDLE_RECONNECTS = 3;
+
+/** Header names a tool may declare with `x-mcp-header` (RFC 9110 token characters). */
+const headerToken = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+const headerTypes = new Set(["string", "integer", "boolean"]);
+
+/**
+ * The `x-mcp-header` declarations of a tool's inputSchema (2026-07-28, SEP-2243): argument
+ * name → header name, or undefined when a declaration is invalid (empty, not a token, on a
+ * non-primitive or number parameter, or duplicated case-insensitively), in which case the
+ * client must not use the tool at all.
+ */
+function toolHeaders(tool: unknown): Map<string, string> | undefined {
+  const properties = (tool as { inputSchema?: { properties?: unknown } } | undefined)?.inputSchema?.properties;
+  const headers = new Map<string, string>();
+  if (properties === null || typeof properties !== "object") return headers;
+  const seen = new Set<string>();
+  for (const [argument, schema] of Object.entries(properties as Record<string, unknown>)) {
+    if (schema === null || typeof schema !== "object" || !("x-mcp-header" in schema)) continue;
+    const name = (schema as Record<string, unknown>)["x-mcp-header"];
+    const type = (schema as Record<string, unknown>).type;
+    if (typeof name !== "string" || !headerToken.test(name) || seen.has(name.toLowerCase())) return undefined;
+    if (typeof type !== "string" || !headerTypes.has(type)) return undefined;
+    seen.add(name.toLowerCase());
+    headers.set(argument, name);
+  }
+  return headers;
+}
+
+/** The Mcp-Param-* value of one argument; undefined (no header) for null, absent or non-primitive values. */
+function paramHeaderValue(value: unknown): string | undefined {
+  if (typeof value === "string") return encodeHeaderValue(value);
+  if (typeof value === "boolean") return value ? "true" : "false";
+  if (typeof value === "number" && Number.isFinite(value)) return String(value);
+  return undefined;
+}
+
+/** Waits `ms`, or less if `signal` aborts. */
+const delay = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolveDelay) => {
+    const onAbort = () => {
+      clearTimeout(timer);
+      resolveDelay();
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener("abort", onAbort);
+      resolveDelay();
+    }, ms);
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
 
 export function httpChannel(url: string | URL, options: HttpChannelOptions = {}): ClientChannel {
   const doFetch = options.fetch ?? fetch;
@@ -66,6 +142,12 @@ export function httpChannel(url: string | URL, options: HttpChannelOptions = {})
   let protocol: { era: "modern" | "legacy"; revision: string } | undefined;
   let sessionId: string | undefined;
   const inflight = new Map<RequestId, AbortController>();
+  // Ids of tools/list requests in flight, and what their answers declared: the channel
+  // mirrors x-mcp-header arguments of later tools/call requests as Mcp-Param-* headers.
+  const toolLists = new Set<RequestId>();
+  const paramHeaders = new Map<string, Map<string, string>>();
+  // The legacy standalone GET stream (server-initiated requests and notifications).
+  const listening = new AbortController();
 
   const headersFor = (message: JsonRpcMessage): Record<string, string> => {
     const headers: Record<string, string> = {
@@ -82,6 +164,14 @@ export function httpChannel(url: string | URL, options: HttpChannelOptions = {})
       const field = method === undefined ? undefined : namedMethods[method];
       const name = field === undefined ? undefined : params?.[field];
       if (typeof name === "string") headers["mcp-name"] = encodeHeaderValue(name);
+      const args = params?.arguments;
+      const declared = method === "tools/call" && typeof name === "string" ? paramHeaders.get(name) : undefined;
+      if (declared && args !== null && typeof args === "object") {
+        for (const [argument, header] of declared) {
+          const value = paramHeaderValue((args as Record<string, unknown>)[argument]);
+          if (value !== undefined) headers[`mcp-param-${header.toLowerCase()}`] = value;
+        }
+      }
     } else if (protocol?.era === "legacy") {
       if (sessionId !== undefined) headers["mcp-session-id"] = sessionId;
       if (hasProtocolVersionHeader(protocol.revision)) headers["mcp-protocol-version"] = protocol.revision;
@@ -89,22 +179,97 @@ export function httpChannel(url: string | URL, options: HttpChannelOptions = {})
     return headers;
   };
 
+  /** Hands one inbound message to the session; returns whether it answered request `id`. */
+  const deliver = (value: unknown, id: RequestId | undefined): boolean => {
+    const message = value as { id?: RequestId; method?: unknown; result?: { tools?: unknown } } | null;
+    if (message === null || typeof message !== "object") return false;
+    const isResponse = message.method === undefined && message.id !== undefined;
+    if (isResponse && toolLists.delete(message.id!) && Array.isArray(message.result?.tools)) {
+      // SEP-2243: a tool with an invalid x-mcp-header declaration MUST be excluded, so the
+      // session never sees it; the others' declarations are remembered for their calls.
+      message.result.tools = message.result.tools.filter((tool: unknown) => {
+        const name = (tool as { name?: unknown } | null)?.name;
+        const headers = toolHeaders(tool);
+        if (typeof name === "string" && headers) paramHeaders.set(name, headers);
+        return headers !== undefined;
+      });
+    }
+    handlers?.receive(value);
+    return isResponse && message.id === id;
+  };
+
+  /**
+   * Reads an SSE response, delivering its messages, to its end or until one answers request
+   * `id` (a resumed GET stream may stay open after that); returns whether one did.
+   */
+  const readStream = async (body: ReadableStream<Uint8Array>, id: RequestId | undefined, state: SseState): Promise<boolean> => {
+    for await (const data of sseEvents(body, state)) {
+      let value: unknown;
+      try {
+        value = JSON.parse(data);
+      } catch {
+        continue; // A malformed event is skipped, as SSE readers do.
+      }
+      if (deliver(value, id)) {
+        await body.cancel().catch(() => {});
+        return true;
+      }
+    }
+    return false;
+  };
+
+  /**
+   * Reconnects to an SSE stream with GET and Last-Event-ID after the server's `retry:` delay
+   * (the server may end a stream early and replay the rest on resumption, SEP-1699), until
+   * request `id` is answered, the server refuses, or a few reconnections in a row bring nothing.
+   */
+  const resume = async (state: SseState, signal: AbortSignal, id: RequestId | undefined, immediate = false): Promise<boolean> => {
+    let idle = 0;
+    for (let first = true; !signal.aborted && idle < MAX_IDLE_RECONNECTS; first = false) {
+      if (!(immediate && first)) await delay(state.retryMs ?? DEFAULT_RETRY_MS, signal);
+      if (signal.aborted) return false;
+      const headers: Record<string, string> = { ...options.headers, accept: "text/event-stream" };
+      if (sessionId !== undefined) headers["mcp-session-id"] = sessionId;
+      if (protocol && hasProtocolVersionHeader(protocol.revision)) headers["mcp-protocol-version"] = protocol.revision;
+      if (state.lastEventId !== undefined) headers["last-event-id"] = state.lastEventId;
+      const response = await doFetch(url, { method: "GET", headers, signal });
+      if (!response.ok || !(response.headers.get("content-type") ?? "").includes("text/event-stream") || !response.body) {
+        await response.body?.cancel().catch(() => {});
+        return false;
+      }
+      const before = state.lastEventId;
+      if (await readStream(response.body, id, state)) return true;
+      idle = state.lastEventId === before ? idle + 1 : 0;
+    }
+    return false;
+  };
+
+  /** Legacy sessions: the standalone GET stream, open while the channel is, resumed when the server ends it. */
+  const listen = async () => {
+    const state: SseState = { lastEventId: undefined, retryMs: undefined };
+    // 405 (no stream offered) and failures end it quietly: requests still work over POST.
+    await resume(state, listening.signal, undefined, true).catch(() => {});
+  };
+
   const post = async (message: JsonRpcMessage) => {
     const id = "method" in message && "id" in message ? (message as JsonRpcRequest).id : undefined;
     const controller = new AbortController();
     if (id !== undefined) inflight.set(id, controller);
+    if (id !== undefined && (message as JsonRpcRequest).method === "tools/list") toolLists.add(id);
     try {
       const response = await doFetch(url, { method: "POST", headers: headersFor(message), body: JSON.stringify(message), signal: controller.signal });
       const session = response.headers.get("mcp-session-id");
       if (session) sessionId = session;
       const type = response.headers.get("content-type") ?? "";
       if (type.includes("text/event-stream") && response.body) {
-        for await (const data of sseEvents(response.body)) {
-          try {
-            handlers?.receive(JSON.parse(data));
-          } catch {
-            // A malformed event is skipped, as SSE readers do.
-          }
+        const state: SseState = { lastEventId: undefined, retryMs: undefined };
+        let answered = await readStream(response.body, id, state);
+        // The stream ended before the answer: resumable if the server gave it event ids.
+        if (id !== undefined && !answered && state.lastEventId !== undefined) {
+          answered = await resume(state, controller.signal, id);
+        }
+        if (id !== undefined && !answered && !controller.signal.aborted) {
+          handlers?.fail(id, new HttpStatusError(response.status, "the server ended the event stream without answering"));
         }
         return;
       }
@@ -119,12 +284,15 @@ export function httpChannel(url: string | URL, options: HttpChannelOptions = {})
       const error = (value as { error?: unknown } | undefined)?.error;
       if (value !== null && typeof value === "object" && ("result" in value || error !== undefined)) {
         // Transport-level errors come with a null id; they still answer this request.
-        handlers?.receive({ ...(value as object), id });
+        deliver({ ...(value as object), id }, id);
       } else handlers?.fail(id, new HttpStatusError(response.status, text));
     } catch (error) {
       if (id !== undefined && !controller.signal.aborted) handlers?.fail(id, error instanceof Error ? error : new Error(String(error)));
     } finally {
-      if (id !== undefined) inflight.delete(id);
+      if (id !== undefined) {
+        inflight.delete(id);
+        toolLists.delete(id);
+      }
     }
   };
 
@@ -144,8 +312,12 @@ export function httpChannel(url: string | URL, options: HttpChannelOptions = {})
         return;
       }
       void post(message);
+      // Once a legacy session is initialized, the server may send requests (elicitation,
+      // sampling, roots) and notifications outside any request: open the GET stream for them.
+      if ("method" in message && message.method === "notifications/initialized" && protocol?.era === "legacy") void listen();
     },
     async close() {
+      listening.abort();
       for (const controller of inflight.values()) controller.abort();
       inflight.clear();
       if (protocol?.era === "legacy" && sessionId !== undefined) {
@@ -158,4 +330,3 @@ export function httpChannel(url: string | URL, options: HttpChannelOptions = {})
     },
   };
 }
-

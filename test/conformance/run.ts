@@ -1,9 +1,11 @@
 // `npm run conformance`: serves test/conformance/server over HTTP on a free port, runs
 // the official conformance suite's server leg against it for each requirement set
-// (2025-11-25: stateful initialize handshake; 2026-07-28: stateless), and prints one
-// line per leg and revision:
+// (2025-11-25: stateful initialize handshake; 2026-07-28: stateless), then its client
+// leg (test/conformance/client driven against the suite's scenario servers, one run per
+// required client scenario that needs no OAuth), and prints one line per leg and revision:
 //
 //   conformance server 2026-07-28: 40/40 scenarios (120 passed, 0 failed checks)
+//   conformance client 2026-07-28: 7/7 scenarios (53 passed, 0 failed checks); not run: 25 OAuth scenarios
 //
 // Scenarios count as passed when none of their checks failed; checks are counted as
 // the suite counts them (SUCCESS and FAILURE; warnings, skips and infos are neither).
@@ -12,7 +14,7 @@
 // Failing scenarios, and where the full results are, go to stderr. Installs nothing: the
 // suite lives in its own package (it needs Node 22) under test/conformance.
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -96,6 +98,66 @@ function runSuite(url: string, revision: string, outputDir: string): Promise<num
   });
 }
 
+/** Runs one client scenario against our client program; resolves with the suite's exit code. */
+function runClientScenario(scenario: string, revision: string, outputDir: string): Promise<number> {
+  // The suite splits the command at spaces and appends the server URL; Node 20 runs our
+  // client (the runtime's own target), through tsx, as a user's program would.
+  const command = [process.execPath, join(repoRoot, "node_modules", "tsx", "dist", "cli.mjs"), join(here, "client", "main.ts")].join(" ");
+  return new Promise((resolveRun, reject) => {
+    const log: string[] = [];
+    const args = [suiteCli, "client", "--command", command, "--scenario", scenario, "--spec-version", revision, "-o", outputDir];
+    const child = spawn(suiteNode, args, { cwd: here, stdio: ["ignore", "pipe", "pipe"] });
+    child.stdout!.setEncoding("utf8").on("data", (chunk: string) => log.push(chunk));
+    child.stderr!.setEncoding("utf8").on("data", (chunk: string) => log.push(chunk));
+    child.once("error", reject);
+    child.once("exit", (code, signal) => {
+      writeFileSync(join(outputDir, "suite-output.txt"), log.join(""));
+      resolveRun(code ?? (signal ? 1 : 0));
+    });
+  });
+}
+
+/** Client scenarios that need OAuth (an authorization server and a browser-less flow) are not run yet. */
+const isOAuth = (scenario: string) => scenario.startsWith("auth/");
+/** Required non-OAuth client scenarios known not to pass yet: printed, never silently dropped. */
+const clientNotYet: readonly string[] = [];
+
+/** Runs the client leg of one revision; prints its line and returns whether a scenario failed. */
+async function clientLeg(revision: string): Promise<boolean> {
+  const all = requiredScenarios(revision, "client");
+  const scenarios = [...all].filter((s) => !isOAuth(s) && !clientNotYet.includes(s));
+  const outputDir = mkdtempSync(join(tmpdir(), `mcp-gen-conformance-client-${revision}-`));
+  const runs = await Promise.all(
+    scenarios.map(async (scenario) => {
+      const dir = join(outputDir, scenario.replace(/\//g, "_"));
+      mkdirSync(dir);
+      const code = await runClientScenario(scenario, revision, dir);
+      const checksDir = readdirSync(dir, { withFileTypes: true }).find((e) => e.isDirectory() && existsSync(join(dir, e.name, "checks.json")));
+      const checks = checksDir ? (JSON.parse(readFileSync(join(dir, checksDir.name, "checks.json"), "utf8")) as Check[]) : [];
+      return { scenario, code, checks };
+    }),
+  );
+  let passedChecks = 0;
+  let failedChecks = 0;
+  let passedScenarios = 0;
+  const failing: string[] = [];
+  for (const { scenario, code, checks } of runs) {
+    const failures = checks.filter((c) => c.status === "FAILURE");
+    passedChecks += checks.filter((c) => c.status === "SUCCESS").length;
+    failedChecks += failures.length;
+    // No results at all, or a non-zero suite verdict (e.g. the client timed out), fails too.
+    if (failures.length === 0 && checks.length > 0 && code === 0) passedScenarios++;
+    else failing.push(`  ${scenario}: ${failures.map((c) => c.id).join(", ") || `suite exit ${code}, ${checks.length} checks`}`);
+  }
+  const oauth = [...all].filter(isOAuth).length;
+  const notYet = clientNotYet.filter((s) => all.has(s));
+  const skipped = [oauth > 0 ? `not run: ${oauth} OAuth scenarios` : "", notYet.length > 0 ? `not yet: ${notYet.join(", ")}` : ""].filter(Boolean).join("; ");
+  process.stdout.write(`conformance client ${revision}: ${passedScenarios}/${scenarios.length} scenarios (${passedChecks} passed, ${failedChecks} failed checks)${skipped ? `; ${skipped}` : ""}\n`);
+  if (failing.length > 0) process.stderr.write(`${failing.join("\n")}\n  results: ${outputDir}\n`);
+  else rmSync(outputDir, { recursive: true, force: true });
+  return failing.length > 0;
+}
+
 /** Results folders are named `server-<scenario>-<ISO timestamp>`. */
 function readResults(outputDir: string): ScenarioResult[] {
   const results: ScenarioResult[] = [];
@@ -109,11 +171,11 @@ function readResults(outputDir: string): ScenarioResult[] {
   return results.sort((a, b) => a.scenario.localeCompare(b.scenario));
 }
 
-/** The server scenarios a revision requires (the rest it runs unscored). */
-function requiredScenarios(revision: string): Set<string> {
+/** The scenarios of a leg a revision requires (the rest it runs unscored). */
+function requiredScenarios(revision: string, leg: "server" | "client" = "server"): Set<string> {
   const file = join(suiteDir, "requirements", `${revision}.yaml`);
-  const requirements = parse(readFileSync(file, "utf8")) as { server?: string[] };
-  return new Set(requirements.server ?? []);
+  const requirements = parse(readFileSync(file, "utf8")) as { server?: string[]; client?: string[] };
+  return new Set(requirements[leg] ?? []);
 }
 
 async function main(): Promise<number> {
@@ -165,6 +227,9 @@ async function main(): Promise<number> {
     }
   } finally {
     await stop(child);
+  }
+  for (const revision of revisions) {
+    if (await clientLeg(revision)) failedRequired = true;
   }
   return failedRequired ? 1 : 0;
 }
