@@ -82,20 +82,7 @@ function stop(child: ChildProcess): Promise<void> {
 
 /** Runs the suite for one revision; resolves with its exit code and the results folder. */
 function runSuite(url: string, revision: string, outputDir: string): Promise<number> {
-  return new Promise((resolveRun, reject) => {
-    const log: string[] = [];
-    const child = spawn(suiteNode, [suiteCli, "server", "--url", url, "--requirements", revision, "-o", outputDir], {
-      cwd: here,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    child.stdout!.setEncoding("utf8").on("data", (chunk: string) => log.push(chunk));
-    child.stderr!.setEncoding("utf8").on("data", (chunk: string) => log.push(chunk));
-    child.once("error", reject);
-    child.once("exit", (code, signal) => {
-      writeFileSync(join(outputDir, "suite-output.txt"), log.join(""));
-      resolveRun(code ?? (signal ? 1 : 0));
-    });
-  });
+  return runSuiteProcess([suiteCli, "server", "--url", url, "--requirements", revision, "-o", outputDir], outputDir);
 }
 
 /** Runs one client scenario against our client program; resolves with the suite's exit code. */
@@ -103,9 +90,13 @@ function runClientScenario(scenario: string, revision: string, outputDir: string
   // The suite splits the command at spaces and appends the server URL; Node 20 runs our
   // client (the runtime's own target), through tsx, as a user's program would.
   const command = [process.execPath, join(repoRoot, "node_modules", "tsx", "dist", "cli.mjs"), join(here, "client", "main.ts")].join(" ");
+  return runSuiteProcess([suiteCli, "client", "--command", command, "--scenario", scenario, "--spec-version", revision, "-o", outputDir], outputDir);
+}
+
+/** Runs the suite under its Node 22, keeping its output next to its results; resolves with its exit code. */
+function runSuiteProcess(args: readonly string[], outputDir: string): Promise<number> {
   return new Promise((resolveRun, reject) => {
     const log: string[] = [];
-    const args = [suiteCli, "client", "--command", command, "--scenario", scenario, "--spec-version", revision, "-o", outputDir];
     const child = spawn(suiteNode, args, { cwd: here, stdio: ["ignore", "pipe", "pipe"] });
     child.stdout!.setEncoding("utf8").on("data", (chunk: string) => log.push(chunk));
     child.stderr!.setEncoding("utf8").on("data", (chunk: string) => log.push(chunk));
