@@ -53,8 +53,13 @@ export async function stopAllChildren(): Promise<void> {
  * once it printed `serving MCP at <url>` on stderr.
  */
 export async function startHttpServer(script: string, ...args: string[]): Promise<HttpServerProcess> {
+  return startHttpServerWithEnv({}, script, ...args);
+}
+
+/** startHttpServer with extra environment variables for the child. */
+export async function startHttpServerWithEnv(env: Readonly<Record<string, string>>, script: string, ...args: string[]): Promise<HttpServerProcess> {
   const { command, args: argv, cwd } = tsxCommand(script, ...args);
-  const child = spawn(command, argv, { cwd, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(command, argv, { cwd, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
   running.add(child);
   let stderr = "";
   let stdout = "";
