@@ -1,0 +1,11 @@
+import { defineConfig } from "vitest/config";
+
+// The scale-out test alone: three generated server instances behind nginx (needs nginx,
+// which .ci/run installs; excluded from the default run in vitest.config.ts).
+export default defineConfig({
+  test: {
+    include: ["test/e2e/scale-out.test.ts"],
+    testTimeout: 120_000,
+    hookTimeout: 120_000,
+  },
+});
