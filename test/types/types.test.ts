@@ -16,6 +16,7 @@ function tsFiles(dir: string): string[] {
 describe("generated code compiles under tsc --strict --exactOptionalPropertyTypes --noUncheckedIndexedAccess", () => {
   const trees = [
     join(repoRoot, "examples", "weather", "src"),
+    join(repoRoot, "examples", "everything", "src"),
     join(repoRoot, "test", "interop", "everything", "mcp"),
     ...readdirSync(join(repoRoot, "test", "golden"), { withFileTypes: true })
       .filter((d) => d.isDirectory())

@@ -1,0 +1,23 @@
+// Runs the notes workspace: over stdio by default (what MCP hosts spawn), or over
+// Streamable HTTP with --http [--port N].
+import { listenHttp, serveStdio } from "mcp-gen/runtime/node";
+import { createHandlers } from "./handlers.js";
+import { createNotesServer } from "./mcp/index.js";
+
+// Tools that change a note tell subscribed clients through notifyResourceUpdated.
+const server = createNotesServer(createHandlers({ changed: (uri) => server.notifyResourceUpdated(uri) }));
+const args = process.argv.slice(2);
+
+if (args.includes("--http")) {
+  const at = args.indexOf("--port");
+  const port = at >= 0 ? Number(args[at + 1]) : 3000;
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    process.stderr.write(`notes: --port needs a port number, got ${String(args[at + 1])}\n`);
+    process.exit(2);
+  }
+  const listener = await listenHttp(server, { port });
+  // stderr, so that stdout stays clean whatever the transport.
+  process.stderr.write(`notes: serving MCP at ${listener.url}\n`);
+} else {
+  serveStdio(server);
+}

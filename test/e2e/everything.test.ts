@@ -1,0 +1,137 @@
+// The "everything" example (a notes workspace using every feature of the generator and
+// runtime) served in-process and driven through its generated typed client, on a modern
+// (2026-07-28) and a legacy (2025-11-25) session: every content kind, structured output,
+// progress, logging, elicitation, sampling and roots through ctx.input, resources (text,
+// blob, subscription), a resource template, completion and both kinds of prompts.
+import { memoryChannel, MetaKey, type Params } from "mcp-gen/runtime";
+import { afterEach, describe, expect, it } from "vitest";
+import { createHandlers, INDEX_URI, pngBase64 } from "../../examples/everything/src/handlers.js";
+import { connectNotesClient, createNotesServer, type NotesClient, type Revision } from "../../examples/everything/src/mcp/index.js";
+
+const clients: NotesClient[] = [];
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((c) => c.close()));
+});
+
+async function connect(revision: Revision) {
+  const asked: string[] = [];
+  const notifications: { method: string; params: Params | undefined }[] = [];
+  const server = createNotesServer(createHandlers({ changed: (uri) => server.notifyResourceUpdated(uri) }));
+  const client = await connectNotesClient(memoryChannel(server), {
+    revisions: [revision],
+    capabilities: { elicitation: {}, sampling: {}, roots: { listChanged: true } },
+    requests: {
+      "elicitation/create": (params) => {
+        asked.push(`elicitation: ${String(params?.message)}`);
+        return { action: "accept", content: { confirm: true, reason: "done" } };
+      },
+      "sampling/createMessage": () => {
+        asked.push("sampling");
+        return { role: "assistant", content: { type: "text", text: "Buy breakfast things." }, model: "test-model", stopReason: "endTurn" };
+      },
+      "roots/list": () => {
+        asked.push("roots");
+        return { roots: [{ uri: "file:///home/me/notes", name: "notes" }] };
+      },
+    },
+    onNotification: (method, params) => notifications.push({ method, params }),
+  });
+  clients.push(client);
+  return { client, server, asked, notifications };
+}
+
+const texts = (content: readonly { type: string }[]) => content.flatMap((c) => ("text" in c && typeof c.text === "string" ? [c.text] : []));
+
+describe.each(["2026-07-28", "2025-11-25"] as const)("everything example (%s)", (revision) => {
+  const era = revision === "2026-07-28" ? "modern" : "legacy";
+
+  it("negotiates the revision and describes itself", async () => {
+    const { client } = await connect(revision);
+    expect(client.session.server).toMatchObject({ era, revision, info: { name: "notes", title: "Notes workspace" } });
+    const tools = await client.session.request("tools/list", {});
+    expect(tools.tools.map((t) => t.name)).toEqual(["add_note", "get_note", "note_media", "reindex", "delete_note", "summarize_note", "list_roots"]);
+    expect(tools.tools.find((t) => t.name === "delete_note")).toMatchObject({ title: "Delete note", annotations: { destructiveHint: true } });
+    expect(tools.tools.find((t) => t.name === "reindex")).toMatchObject({ icons: [{ mimeType: "image/png" }] });
+  });
+
+  it("tools: structured output, every content kind, embedded resource annotations", async () => {
+    const { client } = await connect(revision);
+    const added = await client.tools.addNote({ title: "Book club", body: "Read chapter three" });
+    expect(added.isError).toBeFalsy();
+    if (added.isError) return;
+    expect(added.structuredContent).toMatchObject({ id: "book-club", title: "Book club", tags: [], words: 3 });
+
+    const note = await client.tools.getNote({ id: "book-club" });
+    expect(note.content.map((c) => c.type)).toEqual(["text", "resource_link", "resource"]);
+    expect(note.content[1]).toMatchObject({ uri: "notes://notes/book-club", name: "book-club" });
+    expect(note.content[2]).toMatchObject({ resource: { uri: "notes://notes/book-club", mimeType: "text/markdown" }, annotations: { audience: ["assistant"], priority: 0.8 } });
+
+    const media = await client.tools.noteMedia({ id: "groceries" });
+    expect(media.content).toMatchObject([
+      { type: "image", data: pngBase64, mimeType: "image/png" },
+      { type: "audio", mimeType: "audio/wav" },
+    ]);
+    const missing = await client.tools.getNote({ id: "nope" });
+    expect(missing.isError).toBe(true);
+  });
+
+  it("progress notifications reach onProgress; logs arrive as notifications", async () => {
+    const { client, notifications } = await connect(revision);
+    const progress: number[] = [];
+    const result = await client.tools.reindex(
+      { delayMs: 1 },
+      { onProgress: (p) => progress.push(p.progress), meta: { [MetaKey.logLevel]: "info" } },
+    );
+    expect(texts(result.content)).toEqual(["Reindexed 2 notes"]);
+    expect(progress).toEqual([1, 2]);
+    if (era === "legacy") await client.session.request("logging/setLevel", { level: "info" });
+    await client.tools.addNote({ title: "Logged", body: "x" }, { meta: { [MetaKey.logLevel]: "info" } });
+    expect(notifications.filter((n) => n.method === "notifications/message").map((n) => n.params?.data)).toContainEqual({ event: "note_added", id: "logged" });
+  });
+
+  it("tools ask the client through ctx.input: elicitation, sampling, roots", async () => {
+    const { client, asked } = await connect(revision);
+    expect(texts((await client.tools.deleteNote({ id: "groceries" })).content)).toEqual(['Deleted "Groceries"']);
+    expect(texts((await client.tools.summarizeNote({ id: "launch-plan" })).content)).toEqual(["Launch plan: Buy breakfast things."]);
+    expect(texts((await client.tools.listRoots()).content)).toEqual(["notes: file:///home/me/notes"]);
+    expect(asked).toEqual(['elicitation: Delete "Groceries"? This cannot be undone.', "sampling", "roots"]);
+    expect(texts((await client.tools.getNote({ id: "groceries" })).content)[0]).toMatch(/^No note groceries/);
+  });
+
+  it("resources: text, blob and template reads; completion of the template variable and the prompt argument", async () => {
+    const { client } = await connect(revision);
+    const index = await client.resources.index();
+    expect(index.contents[0]).toMatchObject({ uri: INDEX_URI, mimeType: "text/markdown" });
+    expect("text" in index.contents[0]! && index.contents[0].text).toContain("[Groceries](notes://notes/groceries)");
+    const logo = await client.resources.logo();
+    expect(logo.contents[0]).toMatchObject({ uri: "notes://logo.png", mimeType: "image/png", blob: pngBase64 });
+    const note = await client.resourceTemplates.note({ id: "launch-plan" });
+    expect("text" in note.contents[0]! && note.contents[0].text).toMatch(/^# Launch plan/);
+
+    const byTemplate = await client.session.request("completion/complete", { ref: { type: "ref/resource", uri: "notes://notes/{id}" }, argument: { name: "id", value: "l" } });
+    expect(byTemplate.completion.values).toEqual(["launch-plan"]);
+    const byPrompt = await client.session.request("completion/complete", { ref: { type: "ref/prompt", name: "review_note" }, argument: { name: "id", value: "g" } });
+    expect(byPrompt.completion.values).toEqual(["groceries"]);
+  });
+
+  it("prompts: declarative with conditionals, handler-based with an embedded resource and an image", async () => {
+    const { client } = await connect(revision);
+    const long = await client.prompts.draftNote({ topic: "gardening" });
+    expect(long.messages).toEqual([{ role: "user", content: { type: "text", text: "Draft a note about gardening for myself. Use headings and a short list of next steps." } }]);
+    const short = await client.prompts.draftNote({ topic: "gardening", audience: "my team", brief: "yes" });
+    expect(short.messages[0]!.content).toEqual({ type: "text", text: "Draft a note about gardening for my team. Three sentences at most." });
+    const review = await client.prompts.reviewNote({ id: "groceries", focus: "clarity" });
+    expect(review.messages.map((m) => m.content.type)).toEqual(["resource", "image", "text"]);
+    expect(review.messages[0]!.content).toMatchObject({ resource: { uri: "notes://notes/groceries" } });
+  });
+});
+
+describe("resource subscriptions (legacy session)", () => {
+  it("a tool that changes the index notifies the subscribed client", async () => {
+    const { client, notifications } = await connect("2025-11-25");
+    expect(client.session.server.capabilities).toMatchObject({ resources: { subscribe: true } });
+    await client.session.request("resources/subscribe", { uri: INDEX_URI });
+    await client.tools.addNote({ title: "Watched", body: "a change" });
+    await expect.poll(() => notifications.filter((n) => n.method === "notifications/resources/updated").map((n) => n.params?.uri)).toEqual([INDEX_URI]);
+  });
+});
