@@ -1,5 +1,5 @@
 // The generator benchmark: wall time, CPU time and peak memory of the CLI generating the
-// weather example and catalogs of 100/500/1000 tools, with the protocol-namespace cache
+// weather and everything examples and catalogs of 100/500/1000 tools, with the protocol-namespace cache
 // disabled (cold) and enabled (warm); `--check` with nothing changed; and the marginal
 // cost per tool, which must stay constant as the catalog grows (linear growth).
 import { spawnSync } from "node:child_process";
@@ -41,6 +41,7 @@ const preload = pathToFileURL(join(benchDir, "lib", "rusage-preload.mjs")).href;
 function casesFor(sizes: readonly number[]): GeneratorCase[] {
   const cases: GeneratorCase[] = [
     { id: "weather", label: "weather example", manifest: join(repoRoot, "examples", "weather", "mcp.yaml"), out: join(genDir, "weather", "mcp") },
+    { id: "everything", label: "everything example", manifest: join(repoRoot, "examples", "everything", "mcp.yaml"), out: join(genDir, "everything", "mcp") },
   ];
   for (const size of sizes) {
     const dir = join(genDir, `catalog-${size}`);

@@ -340,8 +340,7 @@ ${options.genReps} repetition(s). Cold: \`MCP_GEN_NO_CACHE=1\` (no cache of form
 warm: the cache in \`~/.cache/mcp-gen/protocol-types\` filled. Both write into an empty folder.
 \`--check\` runs right after, with nothing changed. Peak RSS and CPU come from the CLI process itself
 (\`process.resourceUsage()\` at exit, via bench/lib/rusage-preload.mjs). Catalog manifests are written
-by bench/workload/catalog.ts (the same tool shapes as the server catalog). There is no "everything"
-example yet, so it is not measured.
+by bench/workload/catalog.ts (the same tool shapes as the server catalog).
 
 | target | measured | goal | |
 |---|---:|---:|---|
