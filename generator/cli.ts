@@ -62,7 +62,7 @@ async function runGenerate(args: GenerateArgs): Promise<number> {
     const different = statuses.filter((s) => s.status !== "unchanged");
     for (const s of different) (args.check ? err : out)(`${shown(s.path)}: ${s.status === "missing" ? "missing" : s.status === "obsolete" ? "no longer generated" : "stale"}`);
     if (args.check) {
-      if (different.length === 0) remember(key, generated.inputs, generated.outDir, [...generated.files.keys()]);
+      if (different.length === 0) remember(key, generated.inputs, generated.absentInputs, generated.outDir, [...generated.files.keys()]);
       if (different.length > 0) err(`${different.length} generated file(s) out of date; run \`mcp-gen generate ${args.manifest}\``);
       else if (!args.quiet) out(`mcp-gen: ${statuses.length} file(s) up to date in ${relative(process.cwd(), generated.outDir) || "."}`);
       return different.length > 0 ? 1 : 0;
@@ -71,7 +71,7 @@ async function runGenerate(args: GenerateArgs): Promise<number> {
     return 0;
   }
   const statuses = writeOutput(generated);
-  remember(key, generated.inputs, generated.outDir, [...generated.files.keys()]);
+  remember(key, generated.inputs, generated.absentInputs, generated.outDir, [...generated.files.keys()]);
   if (!args.quiet) {
     const changed = statuses.filter((s) => s.status !== "unchanged");
     const folder = relative(process.cwd(), generated.outDir) || ".";

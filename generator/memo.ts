@@ -5,7 +5,7 @@
 // (TypeScript, prettier, json-schema-to-typescript): `--check` answers in milliseconds.
 // Any doubt (no record, a digest that differs, an unreadable file) means a full run.
 import { createHash } from "node:crypto";
-import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { schemaCacheDir } from "./load/protocol.js";
@@ -18,6 +18,8 @@ interface FileDigest {
 
 export interface RunRecord {
   readonly inputs: readonly FileDigest[];
+  /** Paths that did not exist and must still not exist (schema locations ahead of the one used). */
+  readonly absent: readonly string[];
   readonly outDir: string;
   readonly outputs: readonly FileDigest[];
 }
@@ -77,10 +79,10 @@ function recordPath(key: RunKey): string {
 const digests = (paths: readonly string[]): FileDigest[] => paths.map((path) => ({ path, sha256: sha256(path) ?? "" }));
 
 /** Saves what a successful run read and wrote. Never fails the run. */
-export function remember(key: RunKey, inputs: readonly string[], outDir: string, outputs: readonly string[]): void {
+export function remember(key: RunKey, inputs: readonly string[], absent: readonly string[], outDir: string, outputs: readonly string[]): void {
   if (process.env.MCP_GEN_NO_CACHE === "1") return;
   try {
-    const record: RunRecord = { inputs: digests(inputs), outDir, outputs: digests(outputs.map((p) => join(outDir, p))) };
+    const record: RunRecord = { inputs: digests(inputs), absent, outDir, outputs: digests(outputs.map((p) => join(outDir, p))) };
     const file = recordPath(key);
     mkdirSync(dirname(file), { recursive: true });
     const temp = `${file}.${process.pid}.tmp`;
@@ -102,6 +104,7 @@ export function unchangedRun(key: RunKey): RunRecord | undefined {
   }
   const same = (d: FileDigest) => d.sha256 !== "" && sha256(d.path) === d.sha256;
   if (!record.inputs.every(same) || !record.outputs.every(same)) return undefined;
+  if (!Array.isArray(record.absent) || record.absent.some((path) => existsSync(path))) return undefined;
   // A generated file left over from an earlier run that this run did not produce would be obsolete.
   try {
     const known = new Set(record.outputs.map((o) => o.path));

@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import { relative, resolve, sep } from "node:path";
 import { sortDiagnostics, type Diagnostic } from "./diagnostics.js";
 import type { Banner, GeneratedFile } from "./emit/file.js";
-import { loadProtocolSchema, missingRevisions, missingSchemas, type SchemaLocationOptions } from "./load/protocol.js";
+import { loadProtocolSchema, missingRevisions, missingSchemas, schemaCandidates, type SchemaLocationOptions } from "./load/protocol.js";
 import { parseSource } from "./load/source.js";
 import { buildProtocolModel, type ProtocolModel } from "./model/protocol.js";
 import { buildServerModel, type ServerModel } from "./model/server.js";
@@ -29,6 +29,8 @@ export interface Generated {
   readonly files: ReadonlyMap<string, string>;
   /** Every input read: manifest, referenced schemas, protocol schemas. */
   readonly inputs: readonly string[];
+  /** Places that were looked at and did not exist (schema locations ahead of the one used): output depends on their absence. */
+  readonly absentInputs: readonly string[];
 }
 
 export type GenerateResult = { ok: true; generated: Generated } | { ok: false; diagnostics: readonly Diagnostic[] };
@@ -95,7 +97,15 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   for (const file of emitted.files) files.set(file.path, await file.formatted(banner, formatTypeScript));
   return {
     ok: true,
-    generated: { outDir: model.output, files, inputs: [...model.inputFiles, ...protocols.map((p) => resolve(p.schema.file))] },
+    generated: {
+      outDir: model.output,
+      files,
+      inputs: [...model.inputFiles, ...protocols.map((p) => resolve(p.schema.file))],
+      absentInputs: protocols.flatMap((p) => {
+        const candidates = schemaCandidates(p.revision, schemaOptions).map((c) => resolve(c.file));
+        return candidates.slice(0, candidates.indexOf(resolve(p.schema.file)));
+      }),
+    },
   };
 }
 
