@@ -4,16 +4,10 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import Handlebars from "handlebars";
 import { packageRoot } from "./load/revisions.js";
-import { pascalCase, words } from "./model/names.js";
+import { serverTypeBase } from "./model/names.js";
 
 /** Server names `init` accepts: they go into YAML, comments and identifiers unescaped. */
 export const initNamePattern = /^[a-z][a-z0-9-]{0,63}$/;
-
-export function typeBaseOf(name: string): string {
-  const parts = words(name);
-  while (parts.length > 1 && ["server", "mcp"].includes(parts[parts.length - 1]!)) parts.pop();
-  return pascalCase(parts.join(" "));
-}
 
 export function renderInit(name: string): Map<string, string> {
   if (!initNamePattern.test(name)) throw new RangeError(`server name ${JSON.stringify(name)} must be lower-case letters, digits and dashes, starting with a letter`);
@@ -27,7 +21,7 @@ export function renderInit(name: string): Map<string, string> {
     .sort();
   for (const file of entries) {
     const template = hbs.compile(readFileSync(file, "utf8"), { noEscape: true, strict: true });
-    files.set(relative(root, file).split("\\").join("/").replace(/\.hbs$/, ""), template({ name, typeBase: typeBaseOf(name) }));
+    files.set(relative(root, file).split("\\").join("/").replace(/\.hbs$/, ""), template({ name, typeBase: serverTypeBase(name) }));
   }
   return files;
 }

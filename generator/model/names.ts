@@ -54,3 +54,13 @@ export function identifierProblem(identifier: string): string | undefined {
   if (reservedIdentifiers.has(identifier)) return `becomes "${identifier}", a reserved word`;
   return undefined;
 }
+
+/**
+ * PascalCase base of the generated server API (createXServer, XHandlers, XClient): the
+ * server name's words without a trailing "server" or "mcp" (docs-mcp → Docs).
+ */
+export function serverTypeBase(name: string): string {
+  const parts = words(name);
+  while (parts.length > 1 && ["server", "mcp"].includes(parts[parts.length - 1]!)) parts.pop();
+  return pascalCase(parts.join(" "));
+}

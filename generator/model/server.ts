@@ -9,7 +9,7 @@ import { childPointer, type JsonValue, type PositionIndex } from "../load/source
 import { checkJsonSchema, isObjectSchema } from "../validate/json-schema.js";
 import { parsePromptTemplate, type TemplatePart } from "../validate/prompt-template.js";
 import { parseUriTemplate, type UriTemplate } from "../validate/uri-template.js";
-import { camelCase, identifierProblem, pascalCase, reservedIdentifiers, words } from "./names.js";
+import { camelCase, identifierProblem, reservedIdentifiers, serverTypeBase } from "./names.js";
 
 type JsonObject = { [key: string]: JsonValue };
 
@@ -174,9 +174,7 @@ export function buildServerModel(manifest: ManifestInput, outputOverride?: strin
   };
   const output = outputOverride ? resolve(outputOverride) : resolve(manifestDir, str(root, "output") ?? "./mcp");
 
-  const serverWords = words(info.name);
-  while (serverWords.length > 1 && ["server", "mcp"].includes(serverWords[serverWords.length - 1]!)) serverWords.pop();
-  const typeBase = pascalCase(serverWords.join(" "));
+  const typeBase = serverTypeBase(info.name);
   if (typeBase === "" || /^[0-9]/.test(typeBase)) {
     diagnostics.push({
       location: positions.value("/server/name"),

@@ -77,7 +77,8 @@ export type Classified =
   | { readonly kind: "response"; readonly message: JsonRpcResponse }
   | { readonly kind: "invalid"; readonly id: RequestId | null; readonly reason: string };
 
-function isObject(value: unknown): value is Record<string, unknown> {
+/** A JSON object: not null, not an array. Shared by every runtime module that inspects messages. */
+export function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 

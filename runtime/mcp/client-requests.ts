@@ -3,7 +3,7 @@
 // on the connection (on HTTP: the stream of the POST being answered). Either way the
 // client must have declared the capability a method needs; a server must not rely on
 // one it did not declare.
-import { ErrorCode, RpcError, type Params } from "../jsonrpc/messages.js";
+import { ErrorCode, isObject, RpcError, type Params } from "../jsonrpc/messages.js";
 import type { Exchange } from "../jsonrpc/peer.js";
 import type { ClientRequestOptions, JsonObject } from "./definition.js";
 
@@ -35,10 +35,6 @@ export function missingClientCapability(capability: string, method?: string): Rp
   return new RpcError(ErrorCode.MissingRequiredClientCapability, `Missing required client capability: ${capability}${what}`, {
     requiredCapabilities: { [capability]: {} },
   });
-}
-
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** What ctx.request needs to know about the request being handled. */

@@ -2,7 +2,7 @@
 // probe, then the legacy initialize handshake as fallback), then sends requests the
 // way that era wants them: modern requests carry version, identity and capabilities in
 // their _meta; legacy requests ride on the initialized session.
-import { ErrorCode, RpcError, type JsonRpcMessage, type JsonRpcNotification, type Params, type RequestId } from "../jsonrpc/messages.js";
+import { ErrorCode, isObject, RpcError, type JsonRpcMessage, type JsonRpcNotification, type Params, type RequestId } from "../jsonrpc/messages.js";
 import { Exchange, Peer, RequestFailedError, type Dispatcher } from "../jsonrpc/peer.js";
 import type { Implementation, JsonObject } from "./definition.js";
 import { isModern, MetaKey } from "./revisions.js";
@@ -91,10 +91,6 @@ export class NegotiationError extends Error {
 const MAX_INPUT_ROUNDS = 10;
 
 const modernErrorCodes = new Set<number>([ErrorCode.HeaderMismatch, ErrorCode.MissingRequiredClientCapability, ErrorCode.UnsupportedProtocolVersion]);
-
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 /** A connected MCP client session, typed by the request map `M` of the revisions it speaks. */
 export class ClientSession<M = Record<string, MethodShape>> {

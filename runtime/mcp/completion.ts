@@ -2,7 +2,7 @@
 // templates (`ref/resource`), answered by the completers the manifest declares
 // (`complete: true`). Arguments of known prompts and templates without a completer
 // complete to nothing; unknown prompts, templates and arguments are invalid params.
-import { ErrorCode, RpcError, type Params } from "../jsonrpc/messages.js";
+import { ErrorCode, isObject, RpcError, type Params } from "../jsonrpc/messages.js";
 import type { CompletionContext, CompletionEntry, CompletionReturn, JsonObject, ServerDefinition } from "./definition.js";
 
 /** The protocol's limit on values per completion result. */
@@ -14,10 +14,6 @@ interface Target<H> {
   readonly what: string;
   readonly arguments: ReadonlySet<string>;
   readonly completers: ReadonlyMap<string, Completer<H>>;
-}
-
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 const noCompleters: ReadonlyMap<string, never> = new Map<string, never>();

@@ -10,7 +10,7 @@
 // Crypto, so edge platforms too), bound to the method and the tool, prompt or resource it
 // was issued for, and expires; anything else is rejected with -32602. It is signed, not
 // encrypted: it holds nothing but answers the client itself gave.
-import { ErrorCode, RpcError, type Params } from "../jsonrpc/messages.js";
+import { ErrorCode, isObject, RpcError, type Params } from "../jsonrpc/messages.js";
 import type { Exchange } from "../jsonrpc/peer.js";
 import { missingClientCapability, requiredClientCapability, sendClientRequest, type ClientRequestScope } from "./client-requests.js";
 import type { JsonObject } from "./definition.js";
@@ -18,10 +18,6 @@ import { base64Encode } from "./results.js";
 
 /** Methods whose modern results may be `input_required` (besides tasks/result, which this runtime does not serve). */
 const inputMethods: Readonly<Record<string, string>> = { "tools/call": "name", "prompts/get": "name", "resources/read": "uri" };
-
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 /** One request a handler needs the client to answer. */
 export interface InputRequestSpec {

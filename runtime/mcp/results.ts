@@ -1,17 +1,13 @@
 // Turns what handlers return into protocol results, projected onto the revision a
 // request is served under.
 import { describeIssue, type Validator } from "../validation.js";
-import { ErrorCode, RpcError } from "../jsonrpc/messages.js";
+import { ErrorCode, isObject, RpcError } from "../jsonrpc/messages.js";
 import type { JsonObject, PromptReturn, ResourceReturn } from "./definition.js";
 import { hasStructuredContent } from "./revisions.js";
 
 export function textResult(text: string, isError = false): JsonObject {
   const content = [{ type: "text", text }];
   return isError ? { content, isError: true } : { content };
-}
-
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** A tools/call result from a handler's return value. */

@@ -2,7 +2,7 @@
 // handlers to any number of connections, in both protocol eras at once. A request that
 // carries `io.modelcontextprotocol/protocolVersion` in its _meta is served statelessly
 // (modern era); an `initialize` opens a legacy session scoped to its connection.
-import { ErrorCode, RpcError, type JsonRpcNotification, type Params, type RequestId } from "../jsonrpc/messages.js";
+import { ErrorCode, isObject, RpcError, type JsonRpcNotification, type Params, type RequestId } from "../jsonrpc/messages.js";
 import { Exchange, Peer, type Dispatcher, type MessageSink } from "../jsonrpc/peer.js";
 import { RawJson } from "../jsonrpc/serialize.js";
 import { describeIssue } from "../validation.js";
@@ -78,10 +78,6 @@ const listMethods: Record<string, ListKind> = {
   "prompts/list": "prompts",
 };
 const listKeys: Record<ListKind, string> = { tools: "tools", resources: "resources", resourceTemplates: "resourceTemplates", prompts: "prompts" };
-
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 class Context implements RequestContext {
   private lastProgress = -Infinity;

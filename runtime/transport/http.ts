@@ -7,7 +7,7 @@
 // A POSTed request is answered with JSON, or with an SSE stream when notifications or
 // server requests come before the response. The logic works on a minimal request/reply
 // shape so that the web-standard handler and the node:http adapter both stay thin.
-import { ErrorCode, errorResponse, type JsonRpcMessage, type RequestId } from "../jsonrpc/messages.js";
+import { ErrorCode, isObject, errorResponse, type JsonRpcMessage, type RequestId } from "../jsonrpc/messages.js";
 import type { MessageSink, Peer } from "../jsonrpc/peer.js";
 import { serializeMessage } from "../jsonrpc/serialize.js";
 import type { McpEndpoint } from "../mcp/server.js";
@@ -60,10 +60,6 @@ export class BodyTooLargeError extends Error {}
 const jsonHeaders = { "content-type": "application/json" };
 const sseHeaders = { "content-type": "text/event-stream", "cache-control": "no-cache", "x-accel-buffering": "no" };
 const defaultHosts = ["localhost", "127.0.0.1", "[::1]"];
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 function jsonReply(status: number, body: unknown, headers: Record<string, string> = {}): HttpReply {
   return { status, headers: { ...jsonHeaders, ...headers }, body: typeof body === "string" ? body : JSON.stringify(body) };

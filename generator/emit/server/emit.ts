@@ -27,9 +27,10 @@ export function serverNames(model: ServerModel): { handlers: string; create: str
 /** Prompts whose messages the generator renders; the others need a handler. */
 const isDeclarative = (prompt: PromptModel): boolean => prompt.messages !== undefined;
 
-function summary(title: string | undefined, description: string | undefined): string | undefined {
+/** "Tool "x". Title: description" — the label, then whatever the manifest says about it. */
+function labelled(label: string, title: string | undefined, description: string | undefined): string {
   const text = [title, description].filter((s): s is string => s !== undefined && s !== "").join(": ");
-  return text === "" ? undefined : text;
+  return text === "" ? label : `${label}. ${text}`;
 }
 
 export function emitServer(file: GeneratedFile, model: ServerModel, protocols: readonly ProtocolModel[]): void {
@@ -84,7 +85,7 @@ export function emitServer(file: GeneratedFile, model: ServerModel, protocols: r
         const ret = tool.output
           ? `${file.type(rt, "StructuredToolReturn")}<${file.type(types, t.output)}, ToolContent>`
           : `${file.type(rt, "ToolReturn")}<ToolContent>`;
-        member(`Tool ${stringLiteral(tool.key)}${summary(tool.title, tool.description) ? `. ${summary(tool.title, tool.description)}` : ""}`, `${propertyKey(tool.member)}(args: ${file.type(types, t.args)}, ctx: ${ctx}): ${awaitable}<${ret}>`);
+        member(labelled(`Tool ${stringLiteral(tool.key)}`, tool.title, tool.description), `${propertyKey(tool.member)}(args: ${file.type(types, t.args)}, ctx: ${ctx}): ${awaitable}<${ret}>`);
       }
     });
   }
@@ -93,7 +94,7 @@ export function emitServer(file: GeneratedFile, model: ServerModel, protocols: r
     const ret = file.type(rt, "ResourceReturn");
     group("resources", "Resources: each reads the body of its fixed URI.", () => {
       for (const resource of model.resources) {
-        member(`Resource ${resource.uri}${summary(resource.title, resource.description) ? `. ${summary(resource.title, resource.description)}` : ""}`, `${propertyKey(resource.member)}(ctx: ${ctx}): ${awaitable}<${ret}>`);
+        member(labelled(`Resource ${resource.uri}`, resource.title, resource.description), `${propertyKey(resource.member)}(ctx: ${ctx}): ${awaitable}<${ret}>`);
       }
     });
   }
@@ -103,7 +104,7 @@ export function emitServer(file: GeneratedFile, model: ServerModel, protocols: r
     group("resourceTemplates", "Resource templates: each reads a URI that matched its template, given the decoded variables.", () => {
       for (const template of model.resourceTemplates) {
         member(
-          `Resource template ${template.uriTemplate}${summary(template.title, template.description) ? `. ${summary(template.title, template.description)}` : ""}`,
+          labelled(`Resource template ${template.uriTemplate}`, template.title, template.description),
           `${propertyKey(template.member)}(variables: ${file.type(types, `${template.typeBase}Variables`)}, ctx: ${ctx}): ${awaitable}<${ret}>`,
         );
       }
@@ -115,7 +116,7 @@ export function emitServer(file: GeneratedFile, model: ServerModel, protocols: r
     group("prompts", "Prompts without declarative messages.", () => {
       for (const prompt of handlerPrompts) {
         member(
-          `Prompt ${stringLiteral(prompt.key)}${summary(prompt.title, prompt.description) ? `. ${summary(prompt.title, prompt.description)}` : ""}`,
+          labelled(`Prompt ${stringLiteral(prompt.key)}`, prompt.title, prompt.description),
           `${propertyKey(prompt.member)}(args: ${file.type(types, `${prompt.typeBase}PromptArgs`)}, ctx: ${ctx}): ${awaitable}<${ret}>`,
         );
       }
@@ -272,14 +273,15 @@ export function emitServer(file: GeneratedFile, model: ServerModel, protocols: r
     }),
   );
   const templates = model.resourceTemplates.map((t) => {
-    const variables = `{ ${t.template.variables.map((name) => `${propertyKey(name)}: ${propertyAccess("v", name)} ?? ""`).join(", ")} }`;
+    const variableNames = t.template.variables;
+    const variables = variableNames.length === 0 ? "{}" : `{ ${variableNames.map((name) => `${propertyKey(name)}: ${propertyAccess("v", name)} ?? ""`).join(", ")} }`;
     return entry({
       name: stringLiteral(t.name),
       pattern: `new RegExp(${stringLiteral(t.template.pattern)})`,
       variables: `[${t.template.variables.map(stringLiteral).join(", ")}]`,
       mimeType: t.mimeType === undefined ? undefined : stringLiteral(t.mimeType),
       subscribe: t.subscribe ? "true" : undefined,
-      read: `(handlers, ${t.template.variables.length > 0 ? "v" : "_v"}, ctx) => handlers.resourceTemplates.${t.member}(${variables === "{  }" ? "{}" : variables}, ctx)`,
+      read: `(handlers, ${t.template.variables.length > 0 ? "v" : "_v"}, ctx) => handlers.resourceTemplates.${t.member}(${variables}, ctx)`,
     });
   });
   const prompts = model.prompts.map((p) => {
