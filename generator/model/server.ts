@@ -269,6 +269,7 @@ export function buildServerModel(manifest: ManifestInput, outputOverride?: strin
       });
       continue;
     }
+    if (input) diagnostics.push(...mirroredHeaderProblems(input.schema, what));
     if (!declared || !input || (decl.output !== undefined && !output)) continue;
     tools.push({
       ...declared,
@@ -429,4 +430,35 @@ function hasPropertyDefaults(schema: JsonValue): boolean {
     }
   }
   return Array.isArray(schema.allOf) && schema.allOf.some(hasPropertyDefaults);
+}
+
+/** Header names `x-mcp-header` may give (RFC 9110 token characters). */
+const headerToken = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+/** Argument types a client can mirror into a header; numbers are excluded by SEP-2243. */
+const mirrorableTypes = new Set(["string", "integer", "boolean"]);
+
+/**
+ * Checks the `x-mcp-header` declarations of a tool's input schema (2026-07-28 HTTP binding:
+ * the argument is mirrored into an `Mcp-Param-<name>` header). Clients must drop a tool whose
+ * declarations are invalid, so every such mistake is an error here.
+ */
+function mirroredHeaderProblems(schema: ResolvedSchema, what: string): Diagnostic[] {
+  const problems: Diagnostic[] = [];
+  const properties = (schema.value as JsonObject).properties;
+  if (!properties || typeof properties !== "object" || Array.isArray(properties)) return problems;
+  const seen = new Map<string, string>();
+  for (const [argument, property] of Object.entries(properties)) {
+    if (!property || typeof property !== "object" || Array.isArray(property) || !("x-mcp-header" in property)) continue;
+    const name = property["x-mcp-header"];
+    const at = schema.locate(childPointer(childPointer("/properties", argument), "x-mcp-header"));
+    const type = property.type;
+    if (typeof name !== "string" || !headerToken.test(name)) {
+      problems.push({ location: at, message: `x-mcp-header of argument ${quote(argument)} in the ${what} must be a non-empty header name of letters, digits and !#$%&'*+-.^_\`|~ (it becomes Mcp-Param-<name>)` });
+    } else if (typeof type !== "string" || !mirrorableTypes.has(type)) {
+      problems.push({ location: at, message: `argument ${quote(argument)} in the ${what} has x-mcp-header but its type is ${typeof type === "string" ? quote(type) : "not declared"}; only string, integer and boolean arguments can be mirrored into a header` });
+    } else if (seen.has(name.toLowerCase())) {
+      problems.push({ location: at, message: `x-mcp-header ${quote(name)} of argument ${quote(argument)} in the ${what} is already used by argument ${quote(seen.get(name.toLowerCase())!)} (header names ignore case); give each argument its own header` });
+    } else seen.set(name.toLowerCase(), argument);
+  }
+  return problems;
 }

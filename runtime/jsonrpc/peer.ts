@@ -23,6 +23,8 @@ export interface MessageSink {
 /** An inbound request being handled. */
 export class Exchange {
   cancelled = false;
+  /** Set once the response is sent (or withheld after a cancel): nothing more may follow it. */
+  answered = false;
   private controller: AbortController | undefined;
 
   constructor(
@@ -47,9 +49,9 @@ export class Exchange {
     this.controller?.abort(new RpcError(ErrorCode.InternalError, reason));
   }
 
-  /** Sends a notification that belongs to this request (progress, log messages). */
+  /** Sends a notification that belongs to this request (progress, log messages); dropped once it is over. */
   notify(method: string, params?: Params): void {
-    if (!this.cancelled) this.peer.notify(method, params, this.request.id);
+    if (!this.cancelled && !this.answered) this.peer.notify(method, params, this.request.id);
   }
 
   /** Sends a request to the peer on behalf of this request (legacy server→client requests). */
@@ -160,6 +162,7 @@ export class Peer {
 
   private finish(exchange: Exchange, result: Params | undefined, error: unknown): void {
     this.inbound.delete(exchange.id);
+    exchange.answered = true;
     // A cancelled request gets no response (MCP cancellation rules).
     if (exchange.cancelled || this.closed) return;
     if (result !== undefined) this.sink.send({ jsonrpc: "2.0", id: exchange.id, result }, exchange.id);

@@ -18,6 +18,11 @@ export interface ClientChannel {
   send(message: JsonRpcMessage): void;
   /** Tells the channel what the session negotiated (HTTP needs it for headers). */
   setProtocol?(protocol: { readonly era: "modern" | "legacy"; readonly revision: string }): void;
+  /**
+   * A tool's `x-mcp-header` declarations known before any tools/list (argument → header
+   * name), so that HTTP can mirror its arguments into Mcp-Param-* headers from the first call.
+   */
+  declareParamHeaders?(tool: string, headers: ReadonlyMap<string, string>): void;
   close(): Promise<void>;
 }
 
@@ -38,6 +43,11 @@ export interface ClientOptions extends ClientHandlers {
   readonly timeoutMs?: number | undefined;
   /** How long the era probe waits for an answer before assuming a legacy server. Default 5 000. */
   readonly probeTimeoutMs?: number | undefined;
+  /**
+   * `x-mcp-header` declarations known in advance, tool → argument → header name (a generated
+   * client passes its manifest's). A tools/list answer replaces what it says about a tool.
+   */
+  readonly paramHeaders?: Readonly<Record<string, Readonly<Record<string, string>>>> | undefined;
 }
 
 export interface CallOptions {
@@ -117,6 +127,7 @@ export class ClientSession<M = Record<string, MethodShape>> {
     };
     const peer = new Peer({ send: (message) => channel.send(message) }, dispatcher);
     session = new ClientSession<M>(peer, channel, options);
+    for (const [tool, headers] of Object.entries(options.paramHeaders ?? {})) channel.declareParamHeaders?.(tool, new Map(Object.entries(headers)));
     await channel.start({
       receive: (value) => peer.receive(value),
       fail: (id, error) => peer.failRequest(id, error),

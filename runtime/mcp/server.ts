@@ -23,6 +23,7 @@ import type {
   ToolEntry,
 } from "./definition.js";
 import { promptResult, resourceContents, textResult, toolResult } from "./results.js";
+import { toolParamHeaders } from "./mirrored-headers.js";
 import { ResourceSubscriptions } from "./subscriptions.js";
 import {
   hasCompletionsCapability,
@@ -145,6 +146,11 @@ class CompletionRequestContext extends Context implements CompletionContext {
 export interface McpEndpoint {
   connect(sink: MessageSink): Peer;
   readonly revisions: readonly string[];
+  /**
+   * The arguments of a tool that modern HTTP requests mirror into Mcp-Param-* headers
+   * (`x-mcp-header` in its inputSchema): argument → header name. Undefined for none.
+   */
+  paramHeaders?(tool: string): ReadonlyMap<string, string> | undefined;
 }
 
 export class McpServer<H = unknown> implements Dispatcher, McpEndpoint {
@@ -162,6 +168,7 @@ export class McpServer<H = unknown> implements Dispatcher, McpEndpoint {
   private readonly subscriptions = new ResourceSubscriptions();
   private readonly subscribable: boolean;
   private readonly requestState: RequestStateCodec;
+  private mirroredParams: Map<string, ReadonlyMap<string, string>> | undefined;
 
   constructor(
     readonly definition: ServerDefinition<H>,
@@ -195,6 +202,19 @@ export class McpServer<H = unknown> implements Dispatcher, McpEndpoint {
   /** Served revisions, preferred first. */
   get revisions(): readonly string[] {
     return this.definition.revisions;
+  }
+
+  paramHeaders(tool: string): ReadonlyMap<string, string> | undefined {
+    if (this.mirroredParams === undefined) {
+      // Declared in the newest modern listing's inputSchemas (the generator checked them).
+      this.mirroredParams = new Map();
+      const listing = this.modernRevisions[0] === undefined ? undefined : this.definition.listings[this.modernRevisions[0]];
+      for (const entry of listing?.tools ?? []) {
+        const headers = toolParamHeaders(entry.inputSchema);
+        if (headers && headers.size > 0) this.mirroredParams.set(entry.name as string, headers);
+      }
+    }
+    return this.mirroredParams.get(tool);
   }
 
   onNotification(notification: JsonRpcNotification, peer: Peer): void {

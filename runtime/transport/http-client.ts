@@ -6,6 +6,7 @@
 import type { JsonRpcMessage, JsonRpcRequest, RequestId } from "../jsonrpc/messages.js";
 import type { ClientChannel } from "../mcp/client.js";
 import { hasProtocolVersionHeader, MetaKey } from "../mcp/revisions.js";
+import { encodeHeaderValue, namedMethods, paramHeaderText, toolParamHeaders } from "../mcp/mirrored-headers.js";
 
 export interface HttpChannelOptions {
   /** Extra headers for every request (authorization, say). */
@@ -22,18 +23,6 @@ export class HttpStatusError extends Error {
     super(`HTTP ${status}${body ? `: ${body.slice(0, 200)}` : ""}`);
     this.name = "HttpStatusError";
   }
-}
-
-const namedMethods: Record<string, string> = { "tools/call": "name", "prompts/get": "name", "resources/read": "uri" };
-
-/** Header-safe form of a value: as is when plain visible ASCII, else the =?base64?…?= sentinel. */
-export function encodeHeaderValue(value: string): string {
-  const plain = /^[\x21-\x7e]([\x20-\x7e]*[\x21-\x7e])?$/.test(value) && !(value.startsWith("=?base64?") && value.endsWith("?="));
-  if (plain) return value;
-  const bytes = new TextEncoder().encode(value);
-  let binary = "";
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return `=?base64?${btoa(binary)}?=`;
 }
 
 /** What an SSE reader remembers across reconnections: the resumption point and delay. */
@@ -87,41 +76,6 @@ const DEFAULT_RETRY_MS = 1_000;
 /** Reconnections in a row that bring nothing new before a stream is given up. */
 const MAX_IDLE_RECONNECTS = 3;
 
-/** Header names a tool may declare with `x-mcp-header` (RFC 9110 token characters). */
-const headerToken = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
-const headerTypes = new Set(["string", "integer", "boolean"]);
-
-/**
- * The `x-mcp-header` declarations of a tool's inputSchema (2026-07-28, SEP-2243): argument
- * name → header name, or undefined when a declaration is invalid (empty, not a token, on a
- * non-primitive or number parameter, or duplicated case-insensitively), in which case the
- * client must not use the tool at all.
- */
-function toolHeaders(tool: unknown): Map<string, string> | undefined {
-  const properties = (tool as { inputSchema?: { properties?: unknown } } | undefined)?.inputSchema?.properties;
-  const headers = new Map<string, string>();
-  if (properties === null || typeof properties !== "object") return headers;
-  const seen = new Set<string>();
-  for (const [argument, schema] of Object.entries(properties as Record<string, unknown>)) {
-    if (schema === null || typeof schema !== "object" || !("x-mcp-header" in schema)) continue;
-    const name = (schema as Record<string, unknown>)["x-mcp-header"];
-    const type = (schema as Record<string, unknown>).type;
-    if (typeof name !== "string" || !headerToken.test(name) || seen.has(name.toLowerCase())) return undefined;
-    if (typeof type !== "string" || !headerTypes.has(type)) return undefined;
-    seen.add(name.toLowerCase());
-    headers.set(argument, name);
-  }
-  return headers;
-}
-
-/** The Mcp-Param-* value of one argument; undefined (no header) for null, absent or non-primitive values. */
-function paramHeaderValue(value: unknown): string | undefined {
-  if (typeof value === "string") return encodeHeaderValue(value);
-  if (typeof value === "boolean") return value ? "true" : "false";
-  if (typeof value === "number" && Number.isFinite(value)) return String(value);
-  return undefined;
-}
-
 /** Waits `ms`, or less if `signal` aborts. */
 const delay = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolveDelay) => {
@@ -168,8 +122,8 @@ export function httpChannel(url: string | URL, options: HttpChannelOptions = {})
       const declared = method === "tools/call" && typeof name === "string" ? paramHeaders.get(name) : undefined;
       if (declared && args !== null && typeof args === "object") {
         for (const [argument, header] of declared) {
-          const value = paramHeaderValue((args as Record<string, unknown>)[argument]);
-          if (value !== undefined) headers[`mcp-param-${header.toLowerCase()}`] = value;
+          const text = paramHeaderText((args as Record<string, unknown>)[argument]);
+          if (text !== undefined) headers[`mcp-param-${header.toLowerCase()}`] = encodeHeaderValue(text);
         }
       }
     } else if (protocol?.era === "legacy") {
@@ -189,7 +143,7 @@ export function httpChannel(url: string | URL, options: HttpChannelOptions = {})
       // session never sees it; the others' declarations are remembered for their calls.
       message.result.tools = message.result.tools.filter((tool: unknown) => {
         const name = (tool as { name?: unknown } | null)?.name;
-        const headers = toolHeaders(tool);
+        const headers = toolParamHeaders((tool as { inputSchema?: unknown } | undefined)?.inputSchema);
         if (typeof name === "string" && headers) paramHeaders.set(name, headers);
         return headers !== undefined;
       });
@@ -303,6 +257,9 @@ export function httpChannel(url: string | URL, options: HttpChannelOptions = {})
     },
     setProtocol(p) {
       protocol = p;
+    },
+    declareParamHeaders(tool, headers) {
+      paramHeaders.set(tool, new Map(headers));
     },
     send(message) {
       // Modern HTTP cancels a request by closing its stream, not with a notification.

@@ -12,6 +12,7 @@ import type { MessageSink, Peer } from "../jsonrpc/peer.js";
 import { serializeMessage } from "../jsonrpc/serialize.js";
 import type { McpEndpoint } from "../mcp/server.js";
 import { hasProtocolVersionHeader, isModern, MetaKey } from "../mcp/revisions.js";
+import { decodeHeaderValue, namedMethods, paramHeaderMismatch } from "../mcp/mirrored-headers.js";
 import { SseStream } from "./sse.js";
 
 export interface HttpOptions {
@@ -168,21 +169,13 @@ class LegacySession implements MessageSink {
   }
 }
 
-/** Decodes the `=?base64?…?=` sentinel form of Mcp-Name and Mcp-Param-* values. */
-export function decodeHeaderValue(value: string): string | undefined {
-  if (!value.startsWith("=?base64?") || !value.endsWith("?=")) return value;
-  try {
-    const binary = atob(value.slice(9, -2));
-    return new TextDecoder("utf-8", { fatal: true }).decode(Uint8Array.from(binary, (c) => c.charCodeAt(0)));
-  } catch {
-    return undefined;
-  }
-}
-
-const namedMethods: Record<string, string> = { "tools/call": "name", "prompts/get": "name", "resources/read": "uri" };
-
 /** Checks the modern request headers against the body; returns why they disagree, if they do. */
-function headerMismatch(request: HttpRequestLike, method: string, params: Record<string, unknown> | undefined): string | undefined {
+function headerMismatch(
+  request: HttpRequestLike,
+  method: string,
+  params: Record<string, unknown> | undefined,
+  server: McpEndpoint,
+): string | undefined {
   const meta = isObject(params?._meta) ? params._meta : undefined;
   const bodyVersion = meta?.[MetaKey.protocolVersion];
   const version = request.header("mcp-protocol-version");
@@ -201,6 +194,8 @@ function headerMismatch(request: HttpRequestLike, method: string, params: Record
     if (name === undefined) return "Mcp-Name header has an invalid base64 value";
     const bodyValue = params?.[field];
     if (name !== bodyValue) return `Mcp-Name header value '${name}' does not match body value '${String(bodyValue)}'`;
+    const declared = method === "tools/call" && typeof bodyValue === "string" ? server.paramHeaders?.(bodyValue) : undefined;
+    if (declared) return paramHeaderMismatch(declared, params?.arguments, (header) => request.header(header));
   }
   return undefined;
 }
@@ -324,7 +319,7 @@ export class StreamableHttpBinding {
     if (modern && this.servesModern) return this.modernMessage(request, body, method, isRequest, params);
     if (!this.servesLegacy || modern) {
       // A modern-only server: the request lacks what every modern request must carry.
-      const mismatch = method === undefined ? undefined : headerMismatch(request, method, params);
+      const mismatch = method === undefined ? undefined : headerMismatch(request, method, params, this.server);
       return jsonReply(400, errorResponse(isRequest ? (body.id as RequestId) : null, mismatch ? ErrorCode.HeaderMismatch : ErrorCode.InvalidParams, mismatch ? `Header mismatch: ${mismatch}` : `Invalid params: _meta must carry ${MetaKey.protocolVersion}`));
     }
     return errorReply(400, ErrorCode.InvalidRequest, "Bad Request: Mcp-Session-Id header is required; send initialize first");
@@ -413,7 +408,7 @@ export class StreamableHttpBinding {
     if (method === undefined) {
       return errorReply(400, ErrorCode.InvalidRequest, "Invalid request: clients send requests and notifications only");
     }
-    const mismatch = headerMismatch(request, method, params);
+    const mismatch = headerMismatch(request, method, params, this.server);
     if (mismatch) {
       return jsonReply(400, errorResponse(isRequest ? (body.id as RequestId) : null, ErrorCode.HeaderMismatch, `Header mismatch: ${mismatch}`));
     }

@@ -49,7 +49,7 @@ describe.each(["2026-07-28", "2025-11-25"] as const)("everything example (%s)", 
     const { client } = await connect(revision);
     expect(client.session.server).toMatchObject({ era, revision, info: { name: "notes", title: "Notes workspace" } });
     const tools = await client.session.request("tools/list", {});
-    expect(tools.tools.map((t) => t.name)).toEqual(["add_note", "get_note", "note_media", "reindex", "delete_note", "summarize_note", "list_roots"]);
+    expect(tools.tools.map((t) => t.name)).toEqual(["add_note", "get_note", "search_notes", "note_media", "reindex", "delete_note", "summarize_note", "list_roots"]);
     expect(tools.tools.find((t) => t.name === "delete_note")).toMatchObject({ title: "Delete note", annotations: { destructiveHint: true } });
     expect(tools.tools.find((t) => t.name === "reindex")).toMatchObject({ icons: [{ mimeType: "image/png" }] });
   });

@@ -198,6 +198,25 @@ const cases: BadCase[] = [
     ],
   },
   {
+    name: "x-mcp-header: not a header name, on a number argument, and used twice",
+    manifest: manifest(
+      "tools:",
+      "  route:",
+      "    input:",
+      "      type: object",
+      "      properties:",
+      '        region: { type: string, x-mcp-header: "Region Name" }',
+      "        weight: { type: number, x-mcp-header: Weight }",
+      "        zone: { type: string, x-mcp-header: Zone }",
+      "        area: { type: string, x-mcp-header: zone }",
+    ),
+    stderr: [
+      "mcp.yaml:9:47: x-mcp-header of argument \"region\" in the input schema of tool \"route\" must be a non-empty header name of letters, digits and !#$%&'*+-.^_`|~ (it becomes Mcp-Param-<name>)",
+      'mcp.yaml:10:47: argument "weight" in the input schema of tool "route" has x-mcp-header but its type is "number"; only string, integer and boolean arguments can be mirrored into a header',
+      'mcp.yaml:12:45: x-mcp-header "zone" of argument "area" in the input schema of tool "route" is already used by argument "zone" (header names ignore case); give each argument its own header',
+    ],
+  },
+  {
     name: "unsupported $schema dialect",
     manifest: manifest("tools:", "  ping:", '    input: { $schema: "http://json-schema.org/draft-04/schema#", type: object }'),
     stderr: [

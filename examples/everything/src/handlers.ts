@@ -97,6 +97,17 @@ export function createHandlers(events: WorkspaceEvents): NotesHandlers {
           ],
         };
       },
+      searchNotes({ query, tag }) {
+        const needle = query.toLowerCase();
+        const found = [...notes.values()].filter(
+          (n) => (tag === undefined || n.tags.includes(tag)) && `${n.title}\n${n.body}`.toLowerCase().includes(needle),
+        );
+        return {
+          content: found.length
+            ? found.map((n) => ({ type: "resource_link" as const, uri: noteUri(n.id), name: n.id, title: n.title, mimeType: "text/markdown" }))
+            : [{ type: "text" as const, text: `No note matches ${JSON.stringify(query)}${tag === undefined ? "" : ` with tag #${tag}`}` }],
+        };
+      },
       noteMedia({ id }) {
         if (!find(id)) return unknown(id);
         return {

@@ -4,7 +4,7 @@
 import type { ProtocolModel } from "../../model/protocol.js";
 import { revisionNamespace } from "../../model/protocol.js";
 import type { ServerModel } from "../../model/server.js";
-import { docComment, propertyKey, stringLiteral } from "../escape.js";
+import { codeLiteral, docComment, propertyKey, stringLiteral } from "../escape.js";
 import type { GeneratedFile } from "../file.js";
 import { toolTypeNames } from "../types/emit.js";
 import { validatorNames } from "../validators/emit.js";
@@ -144,14 +144,35 @@ export function emitClient(file: GeneratedFile, model: ServerModel, protocols: r
       `Connects to a ${model.info.name} server over \`channel\` (stdioChannel, httpChannel, memoryChannel), detecting the protocol era: a server/discover probe first, the initialize handshake as fallback.`,
     ),
   );
+  const mirrored = model.revisions.some((r) => r === "2026-07-28") ? paramHeaderDeclarations(model) : {};
+  const hasMirrored = Object.keys(mirrored).length > 0;
+  if (hasMirrored) {
+    w.write(docComment("Tool arguments mirrored into Mcp-Param-* headers on 2026-07-28 HTTP requests (`x-mcp-header`): tool → argument → header."));
+    w.write(`const paramHeaders: Readonly<Record<string, Readonly<Record<string, string>>>> = ${codeLiteral(mirrored)};`).blankLine();
+  }
   w.write(`export async function ${names.connect}(channel: ${file.type(rt, "ClientChannel")}, options: ${names.options} = {}): Promise<${names.client}> {`).newLine();
   w.indent()
     .write(
-      `const session = await ${file.value(rt, "connectSession")}<${file.type(protocol, "ClientRequestMap")}>(channel, { ...options, revisions: options.revisions ?? ${file.value(protocol, "revisions")} });`,
+      `const session = await ${file.value(rt, "connectSession")}<${file.type(protocol, "ClientRequestMap")}>(channel, { ${hasMirrored ? "paramHeaders, " : ""}...options, revisions: options.revisions ?? ${file.value(protocol, "revisions")} });`,
     )
     .newLine();
   w.indent().write(`return ${names.create}(session);`).newLine();
   w.write("}").newLine();
+}
+
+/** The manifest's `x-mcp-header` declarations (checked by the model): tool → argument → header name. */
+function paramHeaderDeclarations(model: ServerModel): Record<string, Record<string, string>> {
+  // Null-prototype records: tool and argument names are user data and may be "__proto__".
+  const declared: Record<string, Record<string, string>> = Object.create(null);
+  for (const tool of model.tools) {
+    const properties = (tool.input.schema.value as { properties?: unknown }).properties;
+    if (!properties || typeof properties !== "object" || Array.isArray(properties)) continue;
+    for (const [argument, schema] of Object.entries(properties as Record<string, unknown>)) {
+      const header = schema && typeof schema === "object" ? (schema as Record<string, unknown>)["x-mcp-header"] : undefined;
+      if (typeof header === "string") (declared[tool.key] ??= Object.create(null))[argument] = header;
+    }
+  }
+  return declared;
 }
 
 /** Whether a tool's input schema requires some property (then the client must pass arguments). */

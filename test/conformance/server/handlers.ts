@@ -277,6 +277,9 @@ export const handlers: ConformanceHandlers = {
     jsonSchema202012Tool(args) {
       return `Received: ${JSON.stringify(args)}`;
     },
+    testRoutedQuery(args) {
+      return `Ran ${JSON.stringify(args.query)} in region ${args.region}${args.priority === undefined ? "" : ` at priority ${args.priority}`}`;
+    },
   },
   resources: {
     staticText() {

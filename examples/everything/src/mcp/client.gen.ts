@@ -41,6 +41,7 @@ import type {
   NoteVariables,
   ReindexInput,
   ReviewNotePromptArgs,
+  SearchNotesInput,
   SummarizeNoteInput,
 } from "./types.gen.js";
 import { validateAddNoteOutput } from "./validators.gen.js";
@@ -66,6 +67,11 @@ export interface NotesClient {
     /** Calls tool "get_note". Get note. A note as text, a link to its resource and the note embedded as a resource */
     getNote(
       args: GetNoteInput,
+      options?: CallOptions,
+    ): Promise<PlainToolCallResult<ToolResultContent>>;
+    /** Calls tool "search_notes". Search notes. Notes whose title or body contains the query, optionally only those with a tag */
+    searchNotes(
+      args: SearchNotesInput,
       options?: CallOptions,
     ): Promise<PlainToolCallResult<ToolResultContent>>;
     /** Calls tool "note_media". Note media. The note's thumbnail (PNG) and its dictation (WAV) */
@@ -177,6 +183,13 @@ export function createNotesClient(session: ClientSession<ClientRequestMap>): Not
           args ?? {},
           options,
         )) as unknown as PlainToolCallResult<ToolResultContent>,
+      searchNotes: async (args, options) =>
+        (await callTool(
+          session,
+          "search_notes",
+          args ?? {},
+          options,
+        )) as unknown as PlainToolCallResult<ToolResultContent>,
       noteMedia: async (args, options) =>
         (await callTool(
           session,
@@ -268,11 +281,19 @@ export type NotesClientOptions = Omit<ClientOptions, "revisions"> & {
 };
 
 /** Connects to a notes server over `channel` (stdioChannel, httpChannel, memoryChannel), detecting the protocol era: a server/discover probe first, the initialize handshake as fallback. */
+/** Tool arguments mirrored into Mcp-Param-* headers on 2026-07-28 HTTP requests (`x-mcp-header`): tool → argument → header. */
+const paramHeaders: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  search_notes: {
+    tag: "Tag",
+  },
+};
+
 export async function connectNotesClient(
   channel: ClientChannel,
   options: NotesClientOptions = {},
 ): Promise<NotesClient> {
   const session = await connectSession<ClientRequestMap>(channel, {
+    paramHeaders,
     ...options,
     revisions: options.revisions ?? revisions,
   });

@@ -38,6 +38,8 @@ export type {
   ReindexArgs,
   ReindexInput,
   ReviewNotePromptArgs,
+  SearchNotesArgs,
+  SearchNotesInput,
   SummarizeNoteArgs,
   SummarizeNoteInput,
 } from "./types.gen.js";
@@ -49,6 +51,7 @@ export {
   validateListRootsInput,
   validateNoteMediaInput,
   validateReindexInput,
+  validateSearchNotesInput,
   validateSummarizeNoteInput,
 } from "./validators.gen.js";
 export { createNotesServer, notesServerDefinition } from "./server.gen.js";

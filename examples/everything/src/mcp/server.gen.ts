@@ -37,6 +37,7 @@ import type {
   NoteVariables,
   ReindexArgs,
   ReviewNotePromptArgs,
+  SearchNotesArgs,
   SummarizeNoteArgs,
 } from "./types.gen.js";
 import {
@@ -47,6 +48,7 @@ import {
   validateListRootsInput,
   validateNoteMediaInput,
   validateReindexInput,
+  validateSearchNotesInput,
   validateSummarizeNoteInput,
 } from "./validators.gen.js";
 
@@ -71,6 +73,11 @@ export interface NotesHandlers {
     /** Tool "get_note". Get note: A note as text, a link to its resource and the note embedded as a resource */
     getNote(
       args: GetNoteArgs,
+      ctx: ToolContext<ClientRequests>,
+    ): Awaitable<ToolReturn<ToolContent>>;
+    /** Tool "search_notes". Search notes: Notes whose title or body contains the query, optionally only those with a tag */
+    searchNotes(
+      args: SearchNotesArgs,
       ctx: ToolContext<ClientRequests>,
     ): Awaitable<ToolReturn<ToolContent>>;
     /** Tool "note_media". Note media: The note's thumbnail (PNG) and its dictation (WAV) */
@@ -211,6 +218,22 @@ const getNoteInputSchema = {
   required: ["id"],
   additionalProperties: false,
 };
+const searchNotesInputSchema = {
+  type: "object",
+  properties: {
+    query: {
+      type: "string",
+      description: "Text to look for (case-insensitive)",
+    },
+    tag: {
+      type: "string",
+      "x-mcp-header": "Tag",
+      description: "Only notes with this tag",
+    },
+  },
+  required: ["query"],
+  additionalProperties: false,
+};
 const noteMediaInputSchema = {
   type: "object",
   properties: {
@@ -284,6 +307,15 @@ const listing2026_07_28: Listing = {
       title: "Get note",
       description: "A note as text, a link to its resource and the note embedded as a resource",
       inputSchema: getNoteInputSchema,
+      annotations: {
+        readOnlyHint: true,
+      },
+    },
+    {
+      name: "search_notes",
+      title: "Search notes",
+      description: "Notes whose title or body contains the query, optionally only those with a tag",
+      inputSchema: searchNotesInputSchema,
       annotations: {
         readOnlyHint: true,
       },
@@ -456,6 +488,15 @@ const listing2025_06_18: Listing = {
       },
     },
     {
+      name: "search_notes",
+      title: "Search notes",
+      description: "Notes whose title or body contains the query, optionally only those with a tag",
+      inputSchema: searchNotesInputSchema,
+      annotations: {
+        readOnlyHint: true,
+      },
+    },
+    {
       name: "note_media",
       title: "Note media",
       description: "The note's thumbnail (PNG) and its dictation (WAV)",
@@ -608,6 +649,14 @@ const listing2025_03_26: Listing = {
       },
     },
     {
+      name: "search_notes",
+      description: "Notes whose title or body contains the query, optionally only those with a tag",
+      inputSchema: searchNotesInputSchema,
+      annotations: {
+        readOnlyHint: true,
+      },
+    },
+    {
       name: "note_media",
       description: "The note's thumbnail (PNG) and its dictation (WAV)",
       inputSchema: noteMediaInputSchema,
@@ -739,6 +788,11 @@ const listing2024_11_05: Listing = {
       name: "get_note",
       description: "A note as text, a link to its resource and the note embedded as a resource",
       inputSchema: getNoteInputSchema,
+    },
+    {
+      name: "search_notes",
+      description: "Notes whose title or body contains the query, optionally only those with a tag",
+      inputSchema: searchNotesInputSchema,
     },
     {
       name: "note_media",
@@ -894,6 +948,11 @@ export const notesServerDefinition: ServerDefinition<NotesHandlers> = {
       name: "get_note",
       validateInput: validateGetNoteInput,
       call: (handlers, args, ctx) => handlers.tools.getNote(args as GetNoteArgs, ctx),
+    },
+    {
+      name: "search_notes",
+      validateInput: validateSearchNotesInput,
+      call: (handlers, args, ctx) => handlers.tools.searchNotes(args as SearchNotesArgs, ctx),
     },
     {
       name: "note_media",

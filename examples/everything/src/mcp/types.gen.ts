@@ -76,6 +76,23 @@ export interface GetNoteInput {
 export type GetNoteArgs = GetNoteInput;
 
 /**
+ * Arguments of tool "search_notes" as a client sends them.
+ */
+export interface SearchNotesInput {
+  /**
+   * Text to look for (case-insensitive)
+   */
+  query: string;
+  /**
+   * Only notes with this tag
+   */
+  tag?: string | undefined;
+}
+
+/** Arguments of tool "search_notes" as its handler receives them (validated). */
+export type SearchNotesArgs = SearchNotesInput;
+
+/**
  * Arguments of tool "note_media" as a client sends them.
  */
 export interface NoteMediaInput {

@@ -110,6 +110,28 @@ export function validateGetNoteInput(value: unknown): ValidationIssue | undefine
   return undefined;
 }
 
+/** Checks the arguments of tool "search_notes" and fills in schema defaults. */
+export function validateSearchNotesInput(value: unknown): ValidationIssue | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    return { path: "", message: "must be object" };
+  const record0 = value as Record<string, unknown>;
+  if (!Object.prototype.hasOwnProperty.call(record0, "query"))
+    return { path: "", message: "must have required property 'query'" };
+  const keys1 = Object.keys(record0);
+  const query2 = record0["query"];
+  if (typeof query2 !== "string") return { path: "/query", message: "must be string" };
+  if (Object.prototype.hasOwnProperty.call(record0, "tag")) {
+    const tag3 = record0["tag"];
+    if (typeof tag3 !== "string") return { path: "/tag", message: "must be string" };
+  }
+  for (const key4 of keys1) {
+    if (key4 !== "query" && key4 !== "tag") {
+      return { path: "", message: "must NOT have additional property '" + key4 + "'" };
+    }
+  }
+  return undefined;
+}
+
 /** Checks the arguments of tool "note_media" and fills in schema defaults. */
 export function validateNoteMediaInput(value: unknown): ValidationIssue | undefined {
   if (typeof value !== "object" || value === null || Array.isArray(value))

@@ -50,6 +50,7 @@ import type {
   TestPromptWithArgumentsPromptArgs,
   TestPromptWithEmbeddedResourcePromptArgs,
   TestPromptWithImagePromptArgs,
+  TestRoutedQueryArgs,
   TestSamplingArgs,
   TestSimplePromptPromptArgs,
   TestSimpleTextArgs,
@@ -77,6 +78,7 @@ import {
   validateTestLoggingToolInput,
   validateTestMissingCapabilityInput,
   validateTestMultipleContentTypesInput,
+  validateTestRoutedQueryInput,
   validateTestSamplingInput,
   validateTestSimpleTextInput,
   validateTestStreamingElicitationInput,
@@ -215,6 +217,11 @@ export interface ConformanceHandlers {
     /** Tool "json_schema_2020_12_tool". Tool with JSON Schema 2020-12 features */
     jsonSchema202012Tool(
       args: JsonSchema202012ToolArgs,
+      ctx: ToolContext<ClientRequests>,
+    ): Awaitable<ToolReturn<ToolContent>>;
+    /** Tool "test_routed_query". Runs a query in a region; the region and priority travel as HTTP headers too */
+    testRoutedQuery(
+      args: TestRoutedQueryArgs,
       ctx: ToolContext<ClientRequests>,
     ): Awaitable<ToolReturn<ToolContent>>;
   };
@@ -452,6 +459,24 @@ const jsonSchema202012ToolInputSchema = {
   },
   additionalProperties: false,
 };
+const testRoutedQueryInputSchema = {
+  type: "object",
+  properties: {
+    region: {
+      type: "string",
+      "x-mcp-header": "Region",
+      description: "Region that serves the query",
+    },
+    priority: {
+      type: "integer",
+      "x-mcp-header": "Priority",
+    },
+    query: {
+      type: "string",
+    },
+  },
+  required: ["region", "query"],
+};
 
 /** List results for protocol 2026-07-28, projected onto its types. */
 const listing2026_07_28: Listing = {
@@ -575,6 +600,11 @@ const listing2026_07_28: Listing = {
       name: "json_schema_2020_12_tool",
       description: "Tool with JSON Schema 2020-12 features",
       inputSchema: jsonSchema202012ToolInputSchema,
+    },
+    {
+      name: "test_routed_query",
+      description: "Runs a query in a region; the region and priority travel as HTTP headers too",
+      inputSchema: testRoutedQueryInputSchema,
     },
   ],
   resources: [
@@ -829,6 +859,12 @@ export const conformanceServerDefinition: ServerDefinition<ConformanceHandlers> 
       validateInput: validateJsonSchema202012ToolInput,
       call: (handlers, args, ctx) =>
         handlers.tools.jsonSchema202012Tool(args as JsonSchema202012ToolArgs, ctx),
+    },
+    {
+      name: "test_routed_query",
+      validateInput: validateTestRoutedQueryInput,
+      call: (handlers, args, ctx) =>
+        handlers.tools.testRoutedQuery(args as TestRoutedQueryArgs, ctx),
     },
   ],
   resources: [

@@ -220,6 +220,21 @@ export interface JsonSchema202012ToolInputAddress {
 /** Arguments of tool "json_schema_2020_12_tool" as its handler receives them (validated). */
 export type JsonSchema202012ToolArgs = JsonSchema202012ToolInput;
 
+/**
+ * Arguments of tool "test_routed_query" as a client sends them.
+ */
+export interface TestRoutedQueryInput {
+  /**
+   * Region that serves the query
+   */
+  region: string;
+  priority?: number | undefined;
+  query: string;
+}
+
+/** Arguments of tool "test_routed_query" as its handler receives them (validated). */
+export type TestRoutedQueryArgs = TestRoutedQueryInput;
+
 /** Arguments of prompt "test_simple_prompt". */
 export interface TestSimplePromptPromptArgs {}
 

@@ -288,3 +288,24 @@ function validateJsonSchema202012ToolInput_def_address(
   }
   return undefined;
 }
+
+/** Checks the arguments of tool "test_routed_query" and fills in schema defaults. */
+export function validateTestRoutedQueryInput(value: unknown): ValidationIssue | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    return { path: "", message: "must be object" };
+  const record0 = value as Record<string, unknown>;
+  if (!Object.prototype.hasOwnProperty.call(record0, "region"))
+    return { path: "", message: "must have required property 'region'" };
+  if (!Object.prototype.hasOwnProperty.call(record0, "query"))
+    return { path: "", message: "must have required property 'query'" };
+  const region2 = record0["region"];
+  if (typeof region2 !== "string") return { path: "/region", message: "must be string" };
+  if (Object.prototype.hasOwnProperty.call(record0, "priority")) {
+    const priority3 = record0["priority"];
+    if (typeof priority3 !== "number" || !Number.isInteger(priority3))
+      return { path: "/priority", message: "must be integer" };
+  }
+  const query4 = record0["query"];
+  if (typeof query4 !== "string") return { path: "/query", message: "must be string" };
+  return undefined;
+}
