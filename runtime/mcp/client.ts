@@ -26,15 +26,43 @@ export interface ClientChannel {
   close(): Promise<void>;
 }
 
-/** Handles requests the server sends to the client (legacy era) and notifications. */
-export interface ClientHandlers {
-  /** Server-to-client requests by method (e.g. "roots/list"); unknown methods get -32601. */
-  readonly requests?: Readonly<Record<string, (params: Params | undefined, signal: AbortSignal) => Params | Promise<Params>>>;
-  /** Every notification the server sends. */
-  readonly onNotification?: (method: string, params: Params | undefined) => void;
+/** Requests the server may make of a client, by method: `{ params, result }`. Generated clients bind it to the protocol's. */
+export type AnyServerRequests = { readonly [method: string]: { readonly params: Params | undefined; readonly result: Params } };
+/** Notifications the server may send, by method: their params. Generated clients bind it to the protocol's. */
+export type AnyServerNotifications = { readonly [method: string]: Params | undefined };
+
+type Answer<S> = S extends { readonly result: infer R } ? R : never;
+type Asked<S> = S extends { readonly params: infer P } ? P : never;
+
+/** Answers to server requests by method (legacy requests and 2026-07-28 input requests alike). */
+export type RequestHandlers<R> = {
+  readonly [K in keyof R & string]?: (params: Asked<R[K]>, signal: AbortSignal) => Answer<R[K]> | Promise<Answer<R[K]>>;
+};
+/** Listeners of server notifications by method. */
+export type NotificationHandlers<N> = { readonly [K in keyof N & string]?: (params: N[K]) => void };
+
+/** Handles requests the server sends to the client and notifications, typed by the maps of the revisions spoken. */
+export interface ClientHandlers<R = AnyServerRequests, N = AnyServerNotifications> {
+  /**
+   * Server-to-client requests by method ("elicitation/create", "sampling/createMessage",
+   * "roots/list"): legacy requests over the session and the inputRequests of 2026-07-28
+   * input_required results alike. Unknown methods get -32601.
+   */
+  readonly requests?: RequestHandlers<R> | undefined;
+  /** Notifications by method ("notifications/message", "notifications/tools/list_changed", …). */
+  readonly notifications?: NotificationHandlers<N> | undefined;
+  /** Every notification the server sends (after its `notifications` listener, if any). */
+  readonly onNotification?: ((method: string, params: Params | undefined) => void) | undefined;
 }
 
-export interface ClientOptions extends ClientHandlers {
+/** The untyped view the session works with. */
+type UntypedHandlers = {
+  readonly requests?: Readonly<Record<string, ((params: Params | undefined, signal: AbortSignal) => Params | Promise<Params>) | undefined>> | undefined;
+  readonly notifications?: Readonly<Record<string, ((params: Params | undefined) => void) | undefined>> | undefined;
+  readonly onNotification?: ((method: string, params: Params | undefined) => void) | undefined;
+};
+
+export interface ClientOptions<R = AnyServerRequests, N = AnyServerNotifications> extends ClientHandlers<R, N> {
   /** Revisions this client speaks, preferred first. */
   readonly revisions: readonly string[];
   readonly info?: Implementation | undefined;
@@ -115,15 +143,19 @@ export class ClientSession<M = Record<string, MethodShape>> {
   /** Opens a session over `channel`, negotiating era and revision. */
   static async connect<M>(channel: ClientChannel, options: ClientOptions): Promise<ClientSession<M>> {
     let session: ClientSession<M> | undefined;
+    const handlers = options as UntypedHandlers;
     const dispatcher: Dispatcher = {
       onRequest: (exchange: Exchange) => {
         const { method, params } = exchange.request;
         if (method === "ping") return {};
-        const handler = options.requests?.[method];
+        const handler = handlers.requests?.[method];
         if (!handler) throw new RpcError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
         return handler(params, exchange.signal);
       },
-      onNotification: (notification: JsonRpcNotification) => options.onNotification?.(notification.method, notification.params),
+      onNotification: (notification: JsonRpcNotification) => {
+        handlers.notifications?.[notification.method]?.(notification.params);
+        handlers.onNotification?.(notification.method, notification.params);
+      },
     };
     const peer = new Peer({ send: (message) => channel.send(message) }, dispatcher);
     session = new ClientSession<M>(peer, channel, options);
@@ -318,7 +350,7 @@ export class ClientSession<M = Record<string, MethodShape>> {
     const answers = await Promise.all(
       entries.map(([key, request]) => {
         const inner = isObject(request) && typeof request.method === "string" ? request.method : undefined;
-        const handler = inner === undefined ? undefined : this.options.requests?.[inner];
+        const handler = inner === undefined ? undefined : (this.options as UntypedHandlers).requests?.[inner];
         if (!handler) throw new RequestFailedError(`The server needs ${inner ?? "an unknown request"} (${key}) to answer ${method}, which this client does not handle`);
         return handler(isObject(request) && isObject(request.params) ? request.params : undefined, signal ?? new AbortController().signal);
       }),
@@ -356,6 +388,9 @@ export class ClientSession<M = Record<string, MethodShape>> {
 }
 
 /** Connects a session over `channel`; see ClientSession.connect. */
-export function connectSession<M = Record<string, MethodShape>>(channel: ClientChannel, options: ClientOptions): Promise<ClientSession<M>> {
-  return ClientSession.connect<M>(channel, options);
+export function connectSession<M = Record<string, MethodShape>, R = AnyServerRequests, N = AnyServerNotifications>(
+  channel: ClientChannel,
+  options: ClientOptions<NoInfer<R>, NoInfer<N>>,
+): Promise<ClientSession<M>> {
+  return ClientSession.connect<M>(channel, options as ClientOptions);
 }

@@ -174,9 +174,20 @@ export interface ToolEntry<H> {
   readonly call: (handlers: H, args: unknown, ctx: ToolContext) => Awaitable<unknown>;
 }
 
+/**
+ * How long a 2026-07-28 client may cache a result (`ttlMs`) and whether caches may share it
+ * across authorization contexts (`cacheScope`).
+ */
+export interface CacheHint {
+  readonly ttlMs: number;
+  readonly scope: "public" | "private";
+}
+
 export interface ResourceEntry<H> {
   readonly uri: string;
   readonly mimeType?: string | undefined;
+  /** Caching of resources/read results under 2026-07-28. Default: stale at once, private. */
+  readonly cache?: CacheHint | undefined;
   /** Clients may subscribe to updates of this resource (see McpServer.notifyResourceUpdated). */
   readonly subscribe?: boolean | undefined;
   readonly read: (handlers: H, ctx: ResourceContext) => Awaitable<ResourceReturn>;
@@ -188,6 +199,8 @@ export interface ResourceTemplateEntry<H> {
   readonly pattern: RegExp;
   readonly variables: readonly string[];
   readonly mimeType?: string | undefined;
+  /** Caching of resources/read results under 2026-07-28. Default: stale at once, private. */
+  readonly cache?: CacheHint | undefined;
   /** Clients may subscribe to updates of resources matching this template. */
   readonly subscribe?: boolean | undefined;
   readonly read: (handlers: H, variables: Record<string, string>, ctx: ResourceContext) => Awaitable<ResourceReturn>;
@@ -233,4 +246,23 @@ export interface ServerDefinition<H> {
   /** Prompts and resource templates with completable arguments (`completion/complete`). */
   readonly completions?: readonly CompletionEntry<H>[] | undefined;
   readonly listings: Readonly<Record<string, Listing>>;
+  /**
+   * Lists whose changes the server announces (`listChanged` capability): see
+   * McpServer.setEnabled and notifyListChanged.
+   */
+  readonly listChanged?: { readonly tools?: boolean; readonly prompts?: boolean; readonly resources?: boolean } | undefined;
+  /** Caching of the lists and of server/discover under 2026-07-28. Default: stale at once, public. */
+  readonly listCache?: CacheHint | undefined;
+}
+
+/**
+ * The names a server's lists can be switched by (McpServer.setEnabled): tool and prompt
+ * names, resource URIs and resource template names. Generated servers narrow each to
+ * the manifest's literals.
+ */
+export interface ServerNames {
+  readonly tools: string;
+  readonly prompts: string;
+  readonly resources: string;
+  readonly resourceTemplates: string;
 }

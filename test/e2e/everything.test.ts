@@ -16,6 +16,7 @@ afterEach(async () => {
 async function connect(revision: Revision) {
   const asked: string[] = [];
   const notifications: { method: string; params: Params | undefined }[] = [];
+  const logs: { level: string; data: unknown }[] = [];
   const server = createNotesServer(createHandlers({ changed: (uri) => server.notifyResourceUpdated(uri) }));
   const client = await connectNotesClient(memoryChannel(server), {
     revisions: [revision],
@@ -34,10 +35,11 @@ async function connect(revision: Revision) {
         return { roots: [{ uri: "file:///home/me/notes", name: "notes" }] };
       },
     },
+    notifications: { "notifications/message": ({ level, data }) => logs.push({ level, data }) },
     onNotification: (method, params) => notifications.push({ method, params }),
   });
   clients.push(client);
-  return { client, server, asked, notifications };
+  return { client, server, asked, notifications, logs };
 }
 
 const texts = (content: readonly { type: string }[]) => content.flatMap((c) => ("text" in c && typeof c.text === "string" ? [c.text] : []));
@@ -76,7 +78,7 @@ describe.each(["2026-07-28", "2025-11-25"] as const)("everything example (%s)", 
   });
 
   it("progress notifications reach onProgress; logs arrive as notifications", async () => {
-    const { client, notifications } = await connect(revision);
+    const { client, notifications, logs } = await connect(revision);
     const progress: number[] = [];
     const result = await client.tools.reindex(
       { delayMs: 1 },
@@ -87,6 +89,9 @@ describe.each(["2026-07-28", "2025-11-25"] as const)("everything example (%s)", 
     if (era === "legacy") await client.session.request("logging/setLevel", { level: "info" });
     await client.tools.addNote({ title: "Logged", body: "x" }, { meta: { [MetaKey.logLevel]: "info" } });
     expect(notifications.filter((n) => n.method === "notifications/message").map((n) => n.params?.data)).toContainEqual({ event: "note_added", id: "logged" });
+    // The typed listener saw the same messages, before the catch-all.
+    expect(logs).toContainEqual({ level: "info", data: { event: "note_added", id: "logged" } });
+    expect(logs).toHaveLength(notifications.filter((n) => n.method === "notifications/message").length);
   });
 
   it("tools ask the client through ctx.input: elicitation, sampling, roots", async () => {

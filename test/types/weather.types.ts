@@ -1,9 +1,9 @@
 // Type-level tests, compiled (not run) by types.test.ts under strict settings. Each
 // `@ts-expect-error` must meet an error: an unused one fails the compile, so every
 // line marked here is proven to be a compile error.
-import type { ClientSession } from "mcp-gen/runtime";
+import type { ClientChannel, ClientSession } from "mcp-gen/runtime";
 import { handlers } from "../../examples/weather/src/handlers.js";
-import type { V2024_11_05, V2025_06_18, V2026_07_28, WeatherClient, WeatherHandlers } from "../../examples/weather/src/mcp/index.js";
+import { connectWeatherClient, type V2024_11_05, type V2025_06_18, type V2026_07_28, type WeatherClient, type WeatherHandlers } from "../../examples/weather/src/mcp/index.js";
 
 // A missing handler is a compile error.
 // @ts-expect-error listCities is missing
@@ -104,4 +104,37 @@ export async function typedClient(client: WeatherClient): Promise<void> {
   await client.resourceTemplates.cityWeather({ town: "oslo" });
   void role;
   void uri;
+}
+
+// The server's requests and notifications reach typed client handlers.
+export async function typedClientHandlers(channel: ClientChannel): Promise<void> {
+  await connectWeatherClient(channel, {
+    capabilities: { elicitation: {}, sampling: {} },
+    requests: {
+      "elicitation/create": (params) => {
+        const message: string = params.message;
+        void message;
+        return { action: "accept", content: { city: "Oslo" } };
+      },
+      "roots/list": () => ({ roots: [{ uri: "file:///tmp" }] }),
+      // @ts-expect-error a sampling answer needs role, content and model
+      "sampling/createMessage": () => ({ text: "hi" }),
+    },
+    notifications: {
+      "notifications/message": (params) => {
+        const level: "debug" | "info" | "notice" | "warning" | "error" | "critical" | "alert" | "emergency" = params.level;
+        void level;
+      },
+      "notifications/progress": (params) => {
+        const progress: number = params.progress;
+        void progress;
+      },
+      // @ts-expect-error no such notification in any revision
+      "notifications/weather/changed": () => {},
+    },
+  });
+  await connectWeatherClient(channel, {
+    // @ts-expect-error "maybe" is not an elicitation action
+    requests: { "elicitation/create": () => ({ action: "maybe" }) },
+  });
 }

@@ -9,9 +9,9 @@ import type { GeneratedFile } from "../file.js";
 import { toolTypeNames } from "../types/emit.js";
 import { validatorNames } from "../validators/emit.js";
 
-export function clientNames(model: ServerModel): { client: string; create: string; connect: string; options: string } {
+export function clientNames(model: ServerModel): { client: string; create: string; connect: string; options: string; serverRequests: string } {
   const base = model.typeBase;
-  return { client: `${base}Client`, create: `create${base}Client`, connect: `connect${base}Client`, options: `${base}ClientOptions` };
+  return { client: `${base}Client`, create: `create${base}Client`, connect: `connect${base}Client`, options: `${base}ClientOptions`, serverRequests: `${base}ServerRequests` };
 }
 
 function summary(...parts: (string | undefined)[]): string {
@@ -137,8 +137,17 @@ export function emitClient(file: GeneratedFile, model: ServerModel, protocols: r
   // connectXClient
   const clientOptions = file.type(rt, "ClientOptions");
   const revisionType = file.type(protocol, "Revision");
-  w.write(docComment(`Options of ${names.connect}: those of a client session, with this manifest's revisions as the default.`));
-  w.write(`export type ${names.options} = Omit<${clientOptions}, "revisions"> & { readonly revisions?: readonly ${revisionType}[] | undefined };`).blankLine();
+  const asks = names.serverRequests;
+  w.write(docComment("What the server may ask of this client, by method: legacy server requests and 2026-07-28 input requests (answered the same way)."));
+  w.write(`export type ${asks} = ${file.type(rt, "MergeMethods")}<${file.type(protocol, "ServerRequestMap")} | ${file.type(protocol, "InputRequestMap")}>;`).blankLine();
+  w.write(
+    docComment(
+      `Options of ${names.connect}: those of a client session, with this manifest's revisions as the default; \`requests\` and \`notifications\` are typed by method.`,
+    ),
+  );
+  w.write(
+    `export type ${names.options} = Omit<${clientOptions}<${asks}, ${file.type(protocol, "ServerNotificationMap")}>, "revisions"> & { readonly revisions?: readonly ${revisionType}[] | undefined };`,
+  ).blankLine();
   w.write(
     docComment(
       `Connects to a ${model.info.name} server over \`channel\` (stdioChannel, httpChannel, memoryChannel), detecting the protocol era: a server/discover probe first, the initialize handshake as fallback.`,
@@ -153,7 +162,7 @@ export function emitClient(file: GeneratedFile, model: ServerModel, protocols: r
   w.write(`export async function ${names.connect}(channel: ${file.type(rt, "ClientChannel")}, options: ${names.options} = {}): Promise<${names.client}> {`).newLine();
   w.indent()
     .write(
-      `const session = await ${file.value(rt, "connectSession")}<${file.type(protocol, "ClientRequestMap")}>(channel, { ${hasMirrored ? "paramHeaders, " : ""}...options, revisions: options.revisions ?? ${file.value(protocol, "revisions")} });`,
+      `const session = await ${file.value(rt, "connectSession")}<${file.type(protocol, "ClientRequestMap")}, ${asks}, ${file.type(protocol, "ServerNotificationMap")}>(channel, { ${hasMirrored ? "paramHeaders, " : ""}...options, revisions: options.revisions ?? ${file.value(protocol, "revisions")} });`,
     )
     .newLine();
   w.indent().write(`return ${names.create}(session);`).newLine();

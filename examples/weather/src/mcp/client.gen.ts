@@ -12,6 +12,7 @@ import {
   type ClientChannel,
   type ClientOptions,
   type ClientSession,
+  type MergeMethods,
   type PlainToolCallResult,
   type ToolCallResult,
   callTool,
@@ -22,7 +23,10 @@ import {
 } from "mcp-gen/runtime";
 import {
   type ClientRequestMap,
+  type InputRequestMap,
   type Revision,
+  type ServerNotificationMap,
+  type ServerRequestMap,
   type V2024_11_05,
   type V2025_03_26,
   type V2025_06_18,
@@ -180,19 +184,24 @@ export function createWeatherClient(session: ClientSession<ClientRequestMap>): W
   };
 }
 
-/** Options of connectWeatherClient: those of a client session, with this manifest's revisions as the default. */
-export type WeatherClientOptions = Omit<ClientOptions, "revisions"> & {
-  readonly revisions?: readonly Revision[] | undefined;
-};
+/** What the server may ask of this client, by method: legacy server requests and 2026-07-28 input requests (answered the same way). */
+export type WeatherServerRequests = MergeMethods<ServerRequestMap | InputRequestMap>;
+
+/** Options of connectWeatherClient: those of a client session, with this manifest's revisions as the default; `requests` and `notifications` are typed by method. */
+export type WeatherClientOptions = Omit<
+  ClientOptions<WeatherServerRequests, ServerNotificationMap>,
+  "revisions"
+> & { readonly revisions?: readonly Revision[] | undefined };
 
 /** Connects to a weather server over `channel` (stdioChannel, httpChannel, memoryChannel), detecting the protocol era: a server/discover probe first, the initialize handshake as fallback. */
 export async function connectWeatherClient(
   channel: ClientChannel,
   options: WeatherClientOptions = {},
 ): Promise<WeatherClient> {
-  const session = await connectSession<ClientRequestMap>(channel, {
-    ...options,
-    revisions: options.revisions ?? revisions,
-  });
+  const session = await connectSession<
+    ClientRequestMap,
+    WeatherServerRequests,
+    ServerNotificationMap
+  >(channel, { ...options, revisions: options.revisions ?? revisions });
   return createWeatherClient(session);
 }

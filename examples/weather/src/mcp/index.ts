@@ -40,4 +40,9 @@ export {
 export { createWeatherServer, weatherServerDefinition } from "./server.gen.js";
 export type { ClientRequests, PromptMessage, ToolContent, WeatherHandlers } from "./server.gen.js";
 export { connectWeatherClient, createWeatherClient } from "./client.gen.js";
-export type { ToolResultContent, WeatherClient, WeatherClientOptions } from "./client.gen.js";
+export type {
+  ToolResultContent,
+  WeatherClient,
+  WeatherClientOptions,
+  WeatherServerRequests,
+} from "./client.gen.js";

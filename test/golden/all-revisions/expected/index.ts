@@ -38,4 +38,9 @@ export {
 export { createNotesServer, notesServerDefinition } from "./server.gen.js";
 export type { ClientRequests, NotesHandlers, PromptMessage, ToolContent } from "./server.gen.js";
 export { connectNotesClient, createNotesClient } from "./client.gen.js";
-export type { NotesClient, NotesClientOptions, ToolResultContent } from "./client.gen.js";
+export type {
+  NotesClient,
+  NotesClientOptions,
+  NotesServerRequests,
+  ToolResultContent,
+} from "./client.gen.js";

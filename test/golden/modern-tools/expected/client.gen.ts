@@ -8,13 +8,17 @@ import {
   type ClientChannel,
   type ClientOptions,
   type ClientSession,
+  type MergeMethods,
   type ToolCallResult,
   callTool,
   connectSession,
 } from "mcp-gen/runtime";
 import {
   type ClientRequestMap,
+  type InputRequestMap,
   type Revision,
+  type ServerNotificationMap,
+  type ServerRequestMap,
   type V2026_07_28,
   revisions,
 } from "./protocol.gen.js";
@@ -70,19 +74,23 @@ export function createCalcClient(session: ClientSession<ClientRequestMap>): Calc
   };
 }
 
-/** Options of connectCalcClient: those of a client session, with this manifest's revisions as the default. */
-export type CalcClientOptions = Omit<ClientOptions, "revisions"> & {
-  readonly revisions?: readonly Revision[] | undefined;
-};
+/** What the server may ask of this client, by method: legacy server requests and 2026-07-28 input requests (answered the same way). */
+export type CalcServerRequests = MergeMethods<ServerRequestMap | InputRequestMap>;
+
+/** Options of connectCalcClient: those of a client session, with this manifest's revisions as the default; `requests` and `notifications` are typed by method. */
+export type CalcClientOptions = Omit<
+  ClientOptions<CalcServerRequests, ServerNotificationMap>,
+  "revisions"
+> & { readonly revisions?: readonly Revision[] | undefined };
 
 /** Connects to a calc server over `channel` (stdioChannel, httpChannel, memoryChannel), detecting the protocol era: a server/discover probe first, the initialize handshake as fallback. */
 export async function connectCalcClient(
   channel: ClientChannel,
   options: CalcClientOptions = {},
 ): Promise<CalcClient> {
-  const session = await connectSession<ClientRequestMap>(channel, {
-    ...options,
-    revisions: options.revisions ?? revisions,
-  });
+  const session = await connectSession<ClientRequestMap, CalcServerRequests, ServerNotificationMap>(
+    channel,
+    { ...options, revisions: options.revisions ?? revisions },
+  );
   return createCalcClient(session);
 }

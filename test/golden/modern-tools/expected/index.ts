@@ -31,4 +31,9 @@ export {
 export { calcServerDefinition, createCalcServer } from "./server.gen.js";
 export type { CalcHandlers, ClientRequests, ToolContent } from "./server.gen.js";
 export { connectCalcClient, createCalcClient } from "./client.gen.js";
-export type { CalcClient, CalcClientOptions, ToolResultContent } from "./client.gen.js";
+export type {
+  CalcClient,
+  CalcClientOptions,
+  CalcServerRequests,
+  ToolResultContent,
+} from "./client.gen.js";

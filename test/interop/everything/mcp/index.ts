@@ -51,4 +51,9 @@ export {
   validateGetTinyImageInput,
 } from "./validators.gen.js";
 export { connectEverythingClient, createEverythingClient } from "./client.gen.js";
-export type { EverythingClient, EverythingClientOptions, ToolResultContent } from "./client.gen.js";
+export type {
+  EverythingClient,
+  EverythingClientOptions,
+  EverythingServerRequests,
+  ToolResultContent,
+} from "./client.gen.js";
