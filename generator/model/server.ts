@@ -20,6 +20,14 @@ export interface Icon {
   readonly theme?: "light" | "dark";
 }
 
+/** `cache:` of the manifest: a 2026-07-28 result's `ttlMs` and `cacheScope`. */
+export interface CacheHintModel {
+  readonly ttlMs: number;
+  readonly scope?: "public" | "private";
+}
+
+export type ListKindName = "tools" | "prompts" | "resources";
+
 export interface SchemaModel {
   readonly schema: ResolvedSchema;
   readonly dialect: Dialect;
@@ -54,6 +62,8 @@ export interface ResourceModel extends Declared {
   readonly annotations?: JsonObject;
   /** Clients may subscribe to updates (`subscribe: true`). */
   readonly subscribe: boolean;
+  /** 2026-07-28 caching of resources/read results. */
+  readonly cache?: CacheHintModel;
 }
 
 export interface ResourceTemplateModel extends Declared {
@@ -64,6 +74,8 @@ export interface ResourceTemplateModel extends Declared {
   readonly annotations?: JsonObject;
   /** Clients may subscribe to updates of matching resources (`subscribe: true`). */
   readonly subscribe: boolean;
+  /** 2026-07-28 caching of resources/read results. */
+  readonly cache?: CacheHintModel;
   /** Variables declared `complete: true`, in template order. */
   readonly completable: readonly string[];
 }
@@ -109,6 +121,10 @@ export interface ServerModel {
     readonly icons?: readonly Icon[];
   };
   readonly instructions?: string;
+  /** Lists whose changes the server announces (`server.listChanged`). */
+  readonly listChanged: readonly ListKindName[];
+  /** 2026-07-28 caching of lists and server/discover (`server.cache`). */
+  readonly listCache?: CacheHintModel;
   /** Preferred first. */
   readonly revisions: readonly Revision[];
   readonly revisionsLocation: SourceLocation;
@@ -305,6 +321,7 @@ export function buildServerModel(manifest: ManifestInput, outputOverride?: strin
       ...optional("size", typeof decl.size === "number" ? decl.size : undefined),
       ...optional("annotations", decl.annotations as JsonObject | undefined),
       subscribe: decl.subscribe === true,
+      ...optional("cache", decl.cache as CacheHintModel | undefined),
     });
   }
 
@@ -349,6 +366,7 @@ export function buildServerModel(manifest: ManifestInput, outputOverride?: strin
       ...optional("mimeType", str(decl, "mimeType")),
       ...optional("annotations", decl.annotations as JsonObject | undefined),
       subscribe: decl.subscribe === true,
+      ...optional("cache", decl.cache as CacheHintModel | undefined),
       completable: template.variables.filter((v) => variableSettings[v]?.complete === true),
     });
   }
@@ -392,6 +410,8 @@ export function buildServerModel(manifest: ManifestInput, outputOverride?: strin
       manifestDir,
       info,
       ...optional("instructions", str(server, "instructions")),
+      listChanged: Array.isArray(server.listChanged) ? (server.listChanged as ListKindName[]) : [],
+      ...optional("listCache", server.cache as CacheHintModel | undefined),
       revisions,
       revisionsLocation: positions.value("/protocol"),
       output,

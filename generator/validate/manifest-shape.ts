@@ -75,10 +75,18 @@ function lastToken(pointer: string): string {
   return pointer.slice(pointer.lastIndexOf("/") + 1).replace(/~1/g, "/").replace(/~0/g, "~");
 }
 
+/** How a message names the value at `path`: its key, or for a list item its position in the list. */
+function displayName(path: string): string {
+  const token = lastToken(path);
+  if (!/^\d+$/.test(token)) return quote(token);
+  const parent = path.slice(0, path.lastIndexOf("/"));
+  return `item ${Number(token) + 1} of ${parent === "" ? "the manifest" : quote(lastToken(parent))}`;
+}
+
 function describe(error: ErrorObject, root: JsonValue, positions: PositionIndex): Diagnostic {
   const path = error.instancePath;
   const here = resolvePointer(root, path);
-  const name = path === "" ? "the manifest" : quote(lastToken(path));
+  const name = path === "" ? "the manifest" : displayName(path);
   const params = error.params as Record<string, unknown>;
   if (path === "") {
     if (here === null) return { location: positions.value(path), message: "the manifest is empty; start it with `mcpgen: 1` and a `server:` with name and version" };

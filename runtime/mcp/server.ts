@@ -10,6 +10,7 @@ import { sendClientRequest } from "./client-requests.js";
 import { Completions } from "./completion.js";
 import { InputRequiredSignal, InputRound, requestInput, RequestStateCodec, type InputRequestSpec, type RequestStateOptions } from "./input.js";
 import type {
+  CacheHint,
   ClientRequestOptions,
   CompletionContext,
   Implementation,
@@ -197,6 +198,11 @@ export class McpServer<H = unknown> implements Dispatcher, McpEndpoint {
   /** Starts serving one connection: inbound messages go to the returned peer's receive(). */
   connect(sink: MessageSink): Peer {
     return new Peer(sink, this);
+  }
+
+  /** Freshness of modern lists and server/discover: the option, else the manifest's `cache`, else 0. */
+  private get listTtlMs(): number {
+    return this.options.listTtlMs ?? this.definition.listCache?.ttlMs ?? 0;
   }
 
   /** Served revisions, preferred first. */
@@ -387,8 +393,8 @@ export class McpServer<H = unknown> implements Dispatcher, McpEndpoint {
     const result: Params = {
       supportedVersions: this.definition.revisions,
       capabilities: this.capabilities,
-      ttlMs: this.options.listTtlMs ?? 0,
-      cacheScope: "public",
+      ttlMs: this.listTtlMs,
+      cacheScope: this.definition.listCache?.scope ?? "public",
     };
     if (this.definition.instructions !== undefined) result.instructions = this.definition.instructions;
     return result;
@@ -483,8 +489,8 @@ export class McpServer<H = unknown> implements Dispatcher, McpEndpoint {
       if (next < items.length) result.nextCursor = encodeCursor(pages.length + 1);
       if (modern) {
         result.resultType = "complete";
-        result.ttlMs = this.options.listTtlMs ?? 0;
-        result.cacheScope = "public";
+        result.ttlMs = this.listTtlMs;
+        result.cacheScope = this.definition.listCache?.scope ?? "public";
         result._meta = { [MetaKey.serverInfo]: this.definition.info };
       }
       pages.push(new RawJson(JSON.stringify(result)));
@@ -521,7 +527,7 @@ export class McpServer<H = unknown> implements Dispatcher, McpEndpoint {
     const uri = params?.uri;
     if (typeof uri !== "string") throw new RpcError(ErrorCode.InvalidParams, "Invalid params: uri must be a string");
     const fixed = this.resources.get(uri);
-    if (fixed) return readResult(resourceContents(uri, fixed.mimeType, await this.guard(() => fixed.read(this.handlers, ctx), `resource ${uri}`)), revision);
+    if (fixed) return readResult(resourceContents(uri, fixed.mimeType, await this.guard(() => fixed.read(this.handlers, ctx), `resource ${uri}`)), revision, fixed.cache);
     for (const template of this.templates) {
       const match = template.pattern.exec(uri);
       if (!match) continue;
@@ -536,7 +542,7 @@ export class McpServer<H = unknown> implements Dispatcher, McpEndpoint {
       });
       if (!decoded) continue;
       const contents = await this.guard(() => template.read(this.handlers, variables, ctx), `resource template ${template.name}`);
-      return readResult(resourceContents(uri, template.mimeType, contents), revision);
+      return readResult(resourceContents(uri, template.mimeType, contents), revision, template.cache);
     }
     throw new RpcError(resourceNotFoundCode(revision), `Resource not found: ${uri}`, { uri });
   }
@@ -580,10 +586,11 @@ export class McpServer<H = unknown> implements Dispatcher, McpEndpoint {
 
 /**
  * From 2026-07-28 a resources/read result is cacheable and must carry ttlMs and
- * cacheScope. Handlers may read per-user data, so: stale at once and never shared.
+ * cacheScope: as the manifest declares (`cache:`), else stale at once and never shared,
+ * since handlers may read per-user data.
  */
-function readResult(contents: JsonObject[], revision: string): Params {
-  return isModern(revision) ? { contents, ttlMs: 0, cacheScope: "private" } : { contents };
+function readResult(contents: JsonObject[], revision: string, cache: CacheHint | undefined): Params {
+  return isModern(revision) ? { contents, ttlMs: cache?.ttlMs ?? 0, cacheScope: cache?.scope ?? "private" } : { contents };
 }
 
 function encodeCursor(page: number): string {

@@ -103,6 +103,19 @@ describe.each(["2026-07-28", "2025-11-25"] as const)("everything example (%s)", 
     expect(texts((await client.tools.getNote({ id: "groceries" })).content)[0]).toMatch(/^No note groceries/);
   });
 
+  it("cache hints: lists and discovery as `server.cache` says, the logo as its own `cache`, other reads stale and private", async () => {
+    const { client } = await connect(revision);
+    const hints = (result: object) => ({ ttlMs: (result as { ttlMs?: unknown }).ttlMs, cacheScope: (result as { cacheScope?: unknown }).cacheScope });
+    const none = { ttlMs: undefined, cacheScope: undefined };
+    const modern = era === "modern";
+    expect(hints(await client.session.request("tools/list", {}))).toEqual(modern ? { ttlMs: 60000, cacheScope: "public" } : none);
+    expect(hints(await client.session.request("resources/templates/list", {}))).toEqual(modern ? { ttlMs: 60000, cacheScope: "public" } : none);
+    expect(hints(await client.resources.logo())).toEqual(modern ? { ttlMs: 86400000, cacheScope: "public" } : none);
+    expect(hints(await client.resources.index())).toEqual(modern ? { ttlMs: 0, cacheScope: "private" } : none);
+    expect(hints(await client.resourceTemplates.note({ id: "groceries" }))).toEqual(modern ? { ttlMs: 0, cacheScope: "private" } : none);
+    if (modern) expect(hints(await client.session.request("server/discover", {}))).toEqual({ ttlMs: 60000, cacheScope: "public" });
+  });
+
   it("resources: text, blob and template reads; completion of the template variable and the prompt argument", async () => {
     const { client } = await connect(revision);
     const index = await client.resources.index();

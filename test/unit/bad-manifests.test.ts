@@ -217,6 +217,20 @@ const cases: BadCase[] = [
     ],
   },
   {
+    name: "cache hint and listChanged out of range",
+    manifest: [
+      "mcpgen: 1",
+      'server: { name: demo, version: "1.0.0", cache: { ttlMs: -5, scope: shared }, listChanged: [tools, roots] }',
+      "protocol: 2026-07-28",
+      "",
+    ].join("\n"),
+    stderr: [
+      'mcp.yaml:2:57: "ttlMs" must be >= 0',
+      'mcp.yaml:2:68: "scope" must be one of: public, private',
+      'mcp.yaml:2:99: item 2 of "listChanged" must be one of: tools, prompts, resources (did you mean "tools"?)',
+    ],
+  },
+  {
     name: "unsupported $schema dialect",
     manifest: manifest("tools:", "  ping:", '    input: { $schema: "http://json-schema.org/draft-04/schema#", type: object }'),
     stderr: [

@@ -3,7 +3,7 @@
 // projected onto each revision's types, and declarative prompt renderers.
 import type { ProtocolModel } from "../../model/protocol.js";
 import { revisionNamespace } from "../../model/protocol.js";
-import type { PromptModel, ServerModel, ToolModel } from "../../model/server.js";
+import type { CacheHintModel, PromptModel, ServerModel, ToolModel } from "../../model/server.js";
 import type { TemplatePart } from "../../validate/prompt-template.js";
 import { Code, codeLiteral, docComment, jsonLiteral, propertyAccess, propertyKey, stringLiteral } from "../escape.js";
 import type { GeneratedFile } from "../file.js";
@@ -269,6 +269,7 @@ export function emitServer(file: GeneratedFile, model: ServerModel, protocols: r
       uri: stringLiteral(r.uri),
       mimeType: r.mimeType === undefined ? undefined : stringLiteral(r.mimeType),
       subscribe: r.subscribe ? "true" : undefined,
+      cache: r.cache ? cacheHint(r.cache, "private") : undefined,
       read: `(handlers, ctx) => handlers.resources.${r.member}(ctx)`,
     }),
   );
@@ -281,6 +282,7 @@ export function emitServer(file: GeneratedFile, model: ServerModel, protocols: r
       variables: `[${t.template.variables.map(stringLiteral).join(", ")}]`,
       mimeType: t.mimeType === undefined ? undefined : stringLiteral(t.mimeType),
       subscribe: t.subscribe ? "true" : undefined,
+      cache: t.cache ? cacheHint(t.cache, "private") : undefined,
       read: `(handlers, ${t.template.variables.length > 0 ? "v" : "_v"}, ctx) => handlers.resourceTemplates.${t.member}(${variables}, ctx)`,
     });
   });
@@ -335,6 +337,8 @@ export function emitServer(file: GeneratedFile, model: ServerModel, protocols: r
   w.indent().write(`prompts: ${list(prompts)},`).newLine();
   if (completions.length > 0) w.indent().write(`completions: ${list(completions)},`).newLine();
   w.indent().write(`listings: { ${protocols.map((p) => `${stringLiteral(p.revision)}: ${listingOf.get(p.revision)}`).join(", ")} },`).newLine();
+  if (model.listChanged.length > 0) w.indent().write(`listChanged: { ${model.listChanged.map((kind) => `${kind}: true`).join(", ")} },`).newLine();
+  if (model.listCache) w.indent().write(`listCache: ${cacheHint(model.listCache, "public")},`).newLine();
   w.write("};").blankLine();
 
   const server = file.type(rt, "McpServer");
@@ -347,6 +351,11 @@ export function emitServer(file: GeneratedFile, model: ServerModel, protocols: r
   w.write(`export function ${names.create}(handlers: ${H}, options?: ${options}): ${server}<${H}> {`).newLine();
   w.indent().write(`return ${file.value(rt, "createServer")}(${names.definition}, handlers, options);`).newLine();
   w.write("}").newLine();
+}
+
+/** A `cache:` declaration as a CacheHint literal, its scope defaulted. */
+function cacheHint(cache: CacheHintModel, defaultScope: "public" | "private"): string {
+  return `{ ttlMs: ${cache.ttlMs}, scope: ${stringLiteral(cache.scope ?? defaultScope)} }`;
 }
 
 /** A declarative prompt as an expression building its messages by string concatenation. */

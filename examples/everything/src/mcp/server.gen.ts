@@ -990,6 +990,7 @@ export const notesServerDefinition: ServerDefinition<NotesHandlers> = {
     {
       uri: "notes://logo.png",
       mimeType: "image/png",
+      cache: { ttlMs: 86400000, scope: "public" },
       read: (handlers, ctx) => handlers.resources.logo(ctx),
     },
   ],
@@ -1076,6 +1077,7 @@ export const notesServerDefinition: ServerDefinition<NotesHandlers> = {
     "2025-03-26": listing2025_03_26,
     "2024-11-05": listing2024_11_05,
   },
+  listCache: { ttlMs: 60000, scope: "public" },
 };
 
 /** Creates the notes server. Serve it with `serveStdio(server)` or `listenHttp(server, { port })` from "mcp-gen/runtime/node", or `createWebHandler(server)` for any fetch-style host. */
