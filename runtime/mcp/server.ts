@@ -6,9 +6,8 @@ import { ErrorCode, isObject, RpcError, type JsonRpcNotification, type Params, t
 import { Exchange, Peer, type Dispatcher, type MessageSink } from "../jsonrpc/peer.js";
 import { RawJson } from "../jsonrpc/serialize.js";
 import { describeIssue } from "../validation.js";
-import { sendClientRequest } from "./client-requests.js";
-import { Completions } from "./completion.js";
-import { InputRequiredSignal, InputRound, requestInput, RequestStateCodec, type InputRequestSpec, type RequestStateOptions } from "./input.js";
+import type { CompletionFeature } from "./completion.js";
+import type { InputFeature, InputRequestSpec, RequestStateOptions } from "./input.js";
 import type {
   ClientRequestOptions,
   CompletionContext,
@@ -23,7 +22,7 @@ import type {
   ToolEntry,
 } from "./definition.js";
 import { promptResult, resourceContents, textResult, toolResult } from "./results.js";
-import { ResourceSubscriptions } from "./subscriptions.js";
+import type { SubscriptionsFeature } from "./subscriptions.js";
 import {
   hasCompletionsCapability,
   invalidToolArgumentsAreToolErrors,
@@ -61,8 +60,8 @@ interface Scope {
   readonly capabilities: JsonObject;
   /** Minimum level of log messages the client wants; undefined = legacy default (all) or modern opt-out. */
   logLevel: string | undefined;
-  /** Seals the requestState of modern input_required results (ctx.input). */
-  readonly inputState?: RequestStateCodec | undefined;
+  /** ctx.input and ctx.request, when the definition passes them in. */
+  readonly input?: InputFeature | undefined;
 }
 
 /** Legacy session state, kept on the connection's Peer. */
@@ -81,7 +80,7 @@ const listKeys: Record<ListKind, string> = { tools: "tools", resources: "resourc
 
 class Context implements RequestContext {
   private lastProgress = -Infinity;
-  private round: InputRound | undefined;
+  private ask: ReturnType<InputFeature["asker"]> | undefined;
 
   constructor(
     private readonly exchange: Exchange,
@@ -122,13 +121,21 @@ class Context implements RequestContext {
   }
 
   request(method: string, params?: unknown, options?: ClientRequestOptions): Promise<never> {
-    return sendClientRequest(this.exchange, this.scope, method, params, options) as Promise<never>;
+    const input = this.scope.input;
+    if (!input) return Promise.reject(inputUnavailable("ctx.request"));
+    return input.request(this.exchange, this.scope, method, params, options) as Promise<never>;
   }
 
   input(requests: Readonly<Record<string, InputRequestSpec>>): Promise<never> {
-    if (this.scope.era === "modern" && this.scope.inputState) this.round ??= new InputRound(this.exchange, this.scope.inputState);
-    return requestInput(this.exchange, { ...this.scope, round: this.round }, requests) as Promise<never>;
+    const input = this.scope.input;
+    if (!input) return Promise.reject(inputUnavailable("ctx.input"));
+    this.ask ??= input.asker(this.exchange, this.scope);
+    return this.ask(requests) as Promise<never>;
   }
+}
+
+function inputUnavailable(what: string): Error {
+  return new Error(`${what} is not available: the server definition does not pass in features.input (regenerate it with mcp-gen)`);
 }
 
 /** A completer's context: the request's, plus the arguments the client already chose. */
@@ -158,10 +165,9 @@ export class McpServer<H = unknown> implements Dispatcher, McpEndpoint {
   private readonly pages = new Map<string, RawJson[]>();
   private readonly capabilities: JsonObject;
   private readonly onError: (error: unknown, where: string) => void;
-  private readonly completions: Completions<H>;
-  private readonly subscriptions = new ResourceSubscriptions();
-  private readonly subscribable: boolean;
-  private readonly requestState: RequestStateCodec;
+  private readonly completions: CompletionFeature<H> | undefined;
+  private readonly subscriptions: SubscriptionsFeature | undefined;
+  private readonly input: InputFeature | undefined;
 
   constructor(
     readonly definition: ServerDefinition<H>,
@@ -178,12 +184,14 @@ export class McpServer<H = unknown> implements Dispatcher, McpEndpoint {
     this.onError = options.onError ?? ((error, where) => console.error(`mcp server: ${where}:`, error));
     const capabilities: JsonObject = { logging: {} };
     if (definition.tools.length > 0) capabilities.tools = {};
-    this.subscribable = definition.resources.some((r) => r.subscribe === true) || definition.resourceTemplates.some((t) => t.subscribe === true);
-    if (definition.resources.length > 0 || definition.resourceTemplates.length > 0) capabilities.resources = this.subscribable ? { subscribe: true } : {};
+    const features = definition.features ?? {};
+    const subscribable = definition.resources.some((r) => r.subscribe === true) || definition.resourceTemplates.some((t) => t.subscribe === true);
+    this.subscriptions = subscribable ? features.subscriptions?.(definition) : undefined;
+    if (definition.resources.length > 0 || definition.resourceTemplates.length > 0) capabilities.resources = this.subscriptions ? { subscribe: true } : {};
     if (definition.prompts.length > 0) capabilities.prompts = {};
-    this.completions = new Completions(definition);
-    this.requestState = new RequestStateCodec(options.requestState);
-    if (this.completions.enabled) capabilities.completions = {};
+    this.completions = features.completion?.(definition);
+    this.input = features.input?.(options.requestState);
+    if (this.completions?.enabled) capabilities.completions = {};
     this.capabilities = capabilities;
   }
 
@@ -238,12 +246,12 @@ export class McpServer<H = unknown> implements Dispatcher, McpEndpoint {
         if (!this.capabilities.prompts) break;
         return this.getPrompt(params, new Context(exchange, scope, meta));
       case "completion/complete":
-        if (!this.capabilities.completions) break;
-        return this.complete(params, exchange, scope, meta);
+        if (!this.completions?.enabled) break;
+        return this.complete(this.completions, params, exchange, scope, meta);
       case "resources/subscribe":
       case "resources/unsubscribe":
-        if (scope.era !== "legacy" || !this.subscribable) break;
-        return this.subscription(method, params, exchange);
+        if (scope.era !== "legacy" || !this.subscriptions) break;
+        return this.subscription(this.subscriptions, method, params, exchange);
       case "server/discover":
         if (scope.era !== "modern") break;
         return this.discover();
@@ -293,6 +301,7 @@ export class McpServer<H = unknown> implements Dispatcher, McpEndpoint {
       clientInfo: isObject(params.clientInfo) ? (params.clientInfo as unknown as Implementation) : undefined,
       capabilities: isObject(params.capabilities) ? params.capabilities : {},
       logLevel: undefined,
+      input: this.input,
       initialized: false,
     };
     exchange.peer.state = session;
@@ -342,7 +351,7 @@ export class McpServer<H = unknown> implements Dispatcher, McpEndpoint {
       clientInfo: isObject(info) ? (info as unknown as Implementation) : undefined,
       capabilities,
       logLevel: level as string | undefined,
-      inputState: this.requestState,
+      input: this.input,
     };
   }
 
@@ -356,11 +365,13 @@ export class McpServer<H = unknown> implements Dispatcher, McpEndpoint {
   }
 
   /** A handler's ctx.input found answers missing: the `input_required` result asking for them. */
-  private async inputRequired(error: unknown): Promise<Params> {
-    if (!(error instanceof InputRequiredSignal)) throw error;
-    const result = await error.round.result(error.requests);
-    result._meta = { [MetaKey.serverInfo]: this.definition.info };
-    return result;
+  private inputRequired(error: unknown): Promise<Params> {
+    const result = this.input?.inputRequired(error);
+    if (!result) throw error;
+    return result.then((r) => {
+      r._meta = { [MetaKey.serverInfo]: this.definition.info };
+      return r;
+    });
   }
 
   private discover(): Params {
@@ -385,10 +396,12 @@ export class McpServer<H = unknown> implements Dispatcher, McpEndpoint {
   private listen(params: Params | undefined, exchange: Exchange): Promise<Params> {
     if (!isObject(params?.notifications)) throw new RpcError(ErrorCode.InvalidParams, "Invalid params: notifications must be an object");
     const requested = params.notifications.resourceSubscriptions;
-    const uris = Array.isArray(requested) ? [...new Set(requested.filter((u): u is string => typeof u === "string" && this.canSubscribe(u) === true))] : [];
+    const subscriptions = this.subscriptions;
+    const uris =
+      subscriptions && Array.isArray(requested) ? [...new Set(requested.filter((u): u is string => typeof u === "string" && subscriptions.canSubscribe(u) === true))] : [];
     const honoured: JsonObject = uris.length > 0 ? { resourceSubscriptions: uris } : {};
     exchange.notify("notifications/subscriptions/acknowledged", { _meta: { [MetaKey.subscriptionId]: exchange.id }, notifications: honoured });
-    this.subscriptions.listen(exchange, uris);
+    subscriptions?.listen(exchange, uris);
     const signal = exchange.signal;
     return new Promise((resolve) => {
       if (signal.aborted) resolve({});
@@ -405,33 +418,20 @@ export class McpServer<H = unknown> implements Dispatcher, McpEndpoint {
    * templates declared `subscribe` can be watched. Returns how many were told.
    */
   notifyResourceUpdated(uri: string): number {
-    return this.subscriptions.notify(uri);
+    return this.subscriptions?.notify(uri) ?? 0;
   }
 
-  /** true: watchable; false: a known resource that is not; undefined: no such resource. */
-  private canSubscribe(uri: string): boolean | undefined {
-    const fixed = this.resources.get(uri);
-    if (fixed) return fixed.subscribe === true;
-    let known: boolean | undefined;
-    for (const template of this.templates) {
-      if (!template.pattern.test(uri)) continue;
-      if (template.subscribe === true) return true;
-      known = false;
-    }
-    return known;
-  }
-
-  private subscription(method: string, params: Params | undefined, exchange: Exchange): Params {
+  private subscription(subscriptions: SubscriptionsFeature, method: string, params: Params | undefined, exchange: Exchange): Params {
     const uri = params?.uri;
     if (typeof uri !== "string") throw new RpcError(ErrorCode.InvalidParams, "Invalid params: uri must be a string");
     if (method === "resources/unsubscribe") {
-      this.subscriptions.unsubscribe(exchange.peer, uri);
+      subscriptions.unsubscribe(exchange.peer, uri);
       return {};
     }
-    const watchable = this.canSubscribe(uri);
+    const watchable = subscriptions.canSubscribe(uri);
     if (watchable === undefined) throw new RpcError(ErrorCode.ResourceNotFound, `Resource not found: ${uri}`, { uri });
     if (!watchable) throw new RpcError(ErrorCode.InvalidParams, `Resource ${uri} does not support subscriptions`, { uri });
-    this.subscriptions.subscribe(exchange.peer, uri);
+    subscriptions.subscribe(exchange.peer, uri);
     return {};
   }
 
@@ -539,9 +539,9 @@ export class McpServer<H = unknown> implements Dispatcher, McpEndpoint {
     return promptResult(await this.guard(() => prompt.get(this.handlers, args as Record<string, string>, ctx), `prompt ${name}`));
   }
 
-  private complete(params: Params | undefined, exchange: Exchange, scope: Scope, meta: JsonObject | undefined): Promise<Params> {
+  private complete(completions: CompletionFeature<H>, params: Params | undefined, exchange: Exchange, scope: Scope, meta: JsonObject | undefined): Promise<Params> {
     return this.guard(
-      () => this.completions.complete(this.handlers, params, (args) => new CompletionRequestContext(exchange, scope, meta, args)),
+      () => completions.complete(this.handlers, params, (args) => new CompletionRequestContext(exchange, scope, meta, args)),
       "completion",
     );
   }
