@@ -3,8 +3,8 @@
 // carries `io.modelcontextprotocol/protocolVersion` in its _meta is served statelessly
 // (modern era); an `initialize` opens a legacy session scoped to its connection.
 import { ErrorCode, isObject, RpcError, type JsonRpcNotification, type Params, type RequestId } from "../jsonrpc/messages.js";
-import { Exchange, Peer, type Dispatcher, type MessageSink } from "../jsonrpc/peer.js";
-import { RawJson } from "../jsonrpc/serialize.js";
+import { Exchange, Peer, serveRequest, type Dispatcher, type MessageSink } from "../jsonrpc/peer.js";
+import { RawJson, ResultWithTail } from "../jsonrpc/serialize.js";
 import { describeIssue } from "../validation.js";
 import type { CompletionFeature } from "./completion.js";
 import type { InputFeature, InputRequestSpec, RequestStateOptions } from "./input.js";
@@ -148,9 +148,15 @@ class CompletionRequestContext extends Context implements CompletionContext {
   }
 }
 
-/** What transports need from a server: a way to serve a connection, and the revisions it speaks. */
+/** What transports need from a server: a way to serve a connection or a lone request, and the revisions it speaks. */
 export interface McpEndpoint {
   connect(sink: MessageSink): Peer;
+  /**
+   * Serves one message that is a connection of its own (a stateless modern HTTP request):
+   * what it produces goes to `sink`, its response last. Returns the exchange to cancel,
+   * or undefined when the message was not a valid request (its error went to `sink`).
+   */
+  serveRequest(message: unknown, sink: MessageSink): Exchange | undefined;
   readonly revisions: readonly string[];
 }
 
@@ -168,6 +174,8 @@ export class McpServer<H = unknown> implements Dispatcher, McpEndpoint {
   private readonly completions: CompletionFeature<H> | undefined;
   private readonly subscriptions: SubscriptionsFeature | undefined;
   private readonly input: InputFeature | undefined;
+  /** What every modern result ends with: `resultType` and who answered, as JSON. */
+  private readonly modernTail: string;
 
   constructor(
     readonly definition: ServerDefinition<H>,
@@ -193,11 +201,16 @@ export class McpServer<H = unknown> implements Dispatcher, McpEndpoint {
     this.input = features.input?.(options.requestState);
     if (this.completions?.enabled) capabilities.completions = {};
     this.capabilities = capabilities;
+    this.modernTail = `"resultType":"complete","_meta":${JSON.stringify({ [MetaKey.serverInfo]: definition.info })}`;
   }
 
   /** Starts serving one connection: inbound messages go to the returned peer's receive(). */
   connect(sink: MessageSink): Peer {
     return new Peer(sink, this);
+  }
+
+  serveRequest(message: unknown, sink: MessageSink): Exchange | undefined {
+    return serveRequest(this, message, sink);
   }
 
   /** Served revisions, preferred first. */
@@ -355,9 +368,13 @@ export class McpServer<H = unknown> implements Dispatcher, McpEndpoint {
     };
   }
 
-  /** Every modern result says it is complete and who answered. */
+  /**
+   * Every modern result says it is complete and who answered. Written when the response
+   * is serialised, unless the result has a _meta of its own to merge with.
+   */
   private modernResult(result: Params): Params {
     if (result instanceof RawJson) return result;
+    if (result._meta === undefined) return new ResultWithTail(result, this.modernTail) as unknown as Params;
     const out: Params = { ...result, resultType: "complete" };
     const meta = isObject(result._meta) ? result._meta : {};
     out._meta = { ...meta, [MetaKey.serverInfo]: this.definition.info };

@@ -5,7 +5,7 @@
 // stream, tagged with the subscription's id. Only resources and templates declared
 // `subscribe` may be watched. Generated code passes `subscriptionsFeature` to the server
 // only when the manifest declares one, so servers without them do not carry this module.
-import type { Exchange, Peer } from "../jsonrpc/peer.js";
+import type { Exchange, ExchangeHost } from "../jsonrpc/peer.js";
 import type { ResourceEntry, ServerDefinition } from "./definition.js";
 import { MetaKey } from "./revisions.js";
 
@@ -19,9 +19,9 @@ export interface SubscriptionsFeature {
   /** true: watchable; false: a known resource that is not; undefined: no such resource. */
   canSubscribe(uri: string): boolean | undefined;
   /** Adds a legacy session's subscription (idempotent). */
-  subscribe(peer: Peer, uri: string): void;
+  subscribe(peer: ExchangeHost, uri: string): void;
   /** Removes a legacy session's subscription, if it had one. */
-  unsubscribe(peer: Peer, uri: string): void;
+  unsubscribe(peer: ExchangeHost, uri: string): void;
   /** Registers a modern listen stream for `uris` until its request ends. */
   listen(exchange: Exchange, uris: readonly string[]): void;
   /** Sends notifications/resources/updated for `uri` to everyone subscribed to it; returns how many were told. */
@@ -29,7 +29,7 @@ export interface SubscriptionsFeature {
 }
 
 class ResourceSubscriptions<H> implements SubscriptionsFeature {
-  private readonly sessions = new Map<string, Set<Peer>>();
+  private readonly sessions = new Map<string, Set<ExchangeHost>>();
   private readonly listeners = new Set<Listener>();
   private readonly resources = new Map<string, ResourceEntry<H>>();
 
@@ -49,13 +49,13 @@ class ResourceSubscriptions<H> implements SubscriptionsFeature {
     return known;
   }
 
-  subscribe(peer: Peer, uri: string): void {
+  subscribe(peer: ExchangeHost, uri: string): void {
     let peers = this.sessions.get(uri);
     if (!peers) this.sessions.set(uri, (peers = new Set()));
     peers.add(peer);
   }
 
-  unsubscribe(peer: Peer, uri: string): void {
+  unsubscribe(peer: ExchangeHost, uri: string): void {
     const peers = this.sessions.get(uri);
     if (!peers) return;
     peers.delete(peer);
