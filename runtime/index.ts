@@ -11,7 +11,8 @@ export type { PlainToolCallResult, RequestSender, ToolCallResult } from "./mcp/c
 export { ClientSession, connectSession, NegotiationError } from "./mcp/client.js";
 export type { CallerParams, CallOptions, ClientChannel, ClientHandlers, ClientOptions, MergeMethods, MethodShape, ServerDescription } from "./mcp/client.js";
 export { ClientRequestUnavailableError, missingClientCapability } from "./mcp/client-requests.js";
-export { MAX_COMPLETION_VALUES } from "./mcp/completion.js";
+export { completionFeature, MAX_COMPLETION_VALUES } from "./mcp/completion.js";
+export type { CompletionFeature } from "./mcp/completion.js";
 export type {
   AnyRequests,
   Awaitable,
@@ -37,16 +38,21 @@ export type {
   ResourceTemplateEntry,
   ServerDefinition,
   ServerNames,
+  ServerFeatures,
   StructuredToolReturn,
   ToolError,
   ToolContext,
   ToolEntry,
   ToolReturn,
 } from "./mcp/definition.js";
+export { inputFeature } from "./mcp/input.js";
+export type { InputFeature, RequestStateOptions } from "./mcp/input.js";
 export { isModern, LOGGING_LEVELS, MetaKey } from "./mcp/revisions.js";
 export type { LoggingLevel } from "./mcp/revisions.js";
 export { createServer, McpServer } from "./mcp/server.js";
 export type { McpEndpoint, ServerOptions } from "./mcp/server.js";
+export { subscriptionsFeature } from "./mcp/subscriptions.js";
+export type { SubscriptionsFeature } from "./mcp/subscriptions.js";
 export { StreamableHttpBinding } from "./transport/http.js";
 export { decodeHeaderValue, encodeHeaderValue } from "./mcp/mirrored-headers.js";
 export type { HttpOptions, HttpReply, HttpRequestLike } from "./transport/http.js";

@@ -11,6 +11,7 @@ import {
   type JsonRpcMessage,
   type JsonRpcNotification,
   type JsonRpcRequest,
+  type JsonRpcResponse,
   type Params,
   type RequestId,
 } from "./messages.js";
@@ -18,6 +19,18 @@ import {
 /** Where a peer writes. `relatedTo` names the inbound request an outbound message belongs to. */
 export interface MessageSink {
   send(message: JsonRpcMessage, relatedTo?: RequestId): void;
+}
+
+/**
+ * What an exchange is served within: a connection's Peer, or nothing but the request
+ * itself (serveRequest).
+ */
+export interface ExchangeHost {
+  /** Free-form state the layer above keeps per connection (the MCP session lives here); undefined for a lone request. */
+  state: unknown;
+  readonly isClosed: boolean;
+  notify(method: string, params?: Params, relatedTo?: RequestId): void;
+  request(method: string, params: Params | undefined, options?: RequestOptions): Promise<Params>;
 }
 
 /** An inbound request being handled. */
@@ -28,7 +41,7 @@ export class Exchange {
   private controller: AbortController | undefined;
 
   constructor(
-    readonly peer: Peer,
+    readonly peer: ExchangeHost,
     readonly request: JsonRpcRequest,
   ) {}
 
@@ -91,7 +104,33 @@ export class RequestFailedError extends Error {
   }
 }
 
-export class Peer {
+/** Where a dispatched request's outcome goes. */
+interface Finisher {
+  finish(exchange: Exchange, result: Params | undefined, error: unknown): void;
+}
+
+/** Hands `exchange` to the dispatcher; its result or error goes to `to`, now or when it settles. */
+function dispatch(dispatcher: Dispatcher, exchange: Exchange, to: Finisher): void {
+  let outcome: Params | Promise<Params>;
+  try {
+    outcome = dispatcher.onRequest(exchange);
+  } catch (error) {
+    to.finish(exchange, undefined, error);
+    return;
+  }
+  if (outcome instanceof Promise) {
+    outcome.then(
+      (result) => to.finish(exchange, result, undefined),
+      (error: unknown) => to.finish(exchange, undefined, error),
+    );
+  } else to.finish(exchange, outcome, undefined);
+}
+
+function response(exchange: Exchange, result: Params | undefined, error: unknown): JsonRpcResponse {
+  return result !== undefined ? { jsonrpc: "2.0", id: exchange.id, result } : { jsonrpc: "2.0", id: exchange.id, error: toErrorObject(error) };
+}
+
+export class Peer implements ExchangeHost, Finisher {
   /** Free-form state the layer above keeps per connection (the MCP session lives here). */
   state: unknown;
   private nextId = 1;
@@ -145,28 +184,16 @@ export class Peer {
     }
     const exchange = new Exchange(this, request);
     this.inbound.set(request.id, exchange);
-    let outcome: Params | Promise<Params>;
-    try {
-      outcome = this.dispatcher.onRequest(exchange);
-    } catch (error) {
-      this.finish(exchange, undefined, error);
-      return;
-    }
-    if (outcome instanceof Promise) {
-      outcome.then(
-        (result) => this.finish(exchange, result, undefined),
-        (error: unknown) => this.finish(exchange, undefined, error),
-      );
-    } else this.finish(exchange, outcome, undefined);
+    dispatch(this.dispatcher, exchange, this);
   }
 
-  private finish(exchange: Exchange, result: Params | undefined, error: unknown): void {
+  /** @internal The outcome of an inbound request. */
+  finish(exchange: Exchange, result: Params | undefined, error: unknown): void {
     this.inbound.delete(exchange.id);
     exchange.answered = true;
     // A cancelled request gets no response (MCP cancellation rules).
     if (exchange.cancelled || this.closed) return;
-    if (result !== undefined) this.sink.send({ jsonrpc: "2.0", id: exchange.id, result }, exchange.id);
-    else this.sink.send({ jsonrpc: "2.0", id: exchange.id, error: toErrorObject(error) }, exchange.id);
+    this.sink.send(response(exchange, result, error), exchange.id);
   }
 
   private handleNotification(notification: JsonRpcNotification): void {
@@ -262,4 +289,45 @@ export class Peer {
     for (const exchange of this.inbound.values()) exchange.cancel(reason);
     this.inbound.clear();
   }
+}
+
+/**
+ * The host of a request served on its own: no connection state, no requests to the
+ * client, and nothing after its response.
+ */
+class LoneRequest implements ExchangeHost, Finisher {
+  state: unknown = undefined;
+  isClosed = false;
+
+  constructor(private readonly sink: MessageSink) {}
+
+  notify(method: string, params?: Params, relatedTo?: RequestId): void {
+    if (!this.isClosed) this.sink.send(params === undefined ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", method, params }, relatedTo);
+  }
+
+  request(method: string): Promise<Params> {
+    return Promise.reject(new RequestFailedError(`Cannot send ${method}: a request served on its own has no connection for requests to the client`));
+  }
+
+  finish(exchange: Exchange, result: Params | undefined, error: unknown): void {
+    if (this.isClosed) return;
+    this.isClosed = true;
+    if (!exchange.cancelled) this.sink.send(response(exchange, result, error), exchange.id);
+  }
+}
+
+/**
+ * Serves one message that is a connection of its own (a stateless HTTP request) without
+ * a Peer: what it produces goes to `sink`, its response last. Returns the exchange (to
+ * cancel it), or undefined when the message is not a valid request (the error response
+ * has been sent).
+ */
+export function serveRequest(dispatcher: Dispatcher, message: unknown, sink: MessageSink): Exchange | undefined {
+  const classified = classify(message);
+  if (classified.kind === "invalid") sink.send(errorResponse(classified.id, ErrorCode.InvalidRequest, `Invalid request: ${classified.reason}`));
+  if (classified.kind !== "request") return undefined;
+  const host = new LoneRequest(sink);
+  const exchange = new Exchange(host, classified.message);
+  dispatch(dispatcher, exchange, host);
+  return exchange;
 }

@@ -2,6 +2,8 @@
 // templates (`ref/resource`), answered by the completers the manifest declares
 // (`complete: true`). Arguments of known prompts and templates without a completer
 // complete to nothing; unknown prompts, templates and arguments are invalid params.
+// Generated code passes `completionFeature` to the server only when the manifest declares
+// a completer, so servers without one do not carry this module.
 import { ErrorCode, isObject, RpcError, type Params } from "../jsonrpc/messages.js";
 import type { CompletionContext, CompletionEntry, CompletionReturn, JsonObject, ServerDefinition } from "./definition.js";
 
@@ -18,8 +20,19 @@ interface Target<H> {
 
 const noCompleters: ReadonlyMap<string, never> = new Map<string, never>();
 
+/** What the server needs to answer completion/complete. */
+export interface CompletionFeature<H> {
+  /** Whether any argument has a completer (the `completions` capability). */
+  readonly enabled: boolean;
+  /**
+   * Answers completion/complete. `context` builds the completer's context from the
+   * request's `context.arguments`.
+   */
+  complete(handlers: H, params: Params | undefined, context: (args: Readonly<Record<string, string>>) => CompletionContext): Promise<Params>;
+}
+
 /** The completion tables of one server definition. */
-export class Completions<H> {
+class Completions<H> implements CompletionFeature<H> {
   private readonly prompts = new Map<string, Target<H>>();
   private readonly templates = new Map<string, Target<H>>();
   /** Whether any argument has a completer (the `completions` capability). */
@@ -48,10 +61,6 @@ export class Completions<H> {
     this.enabled = enabled;
   }
 
-  /**
-   * Answers completion/complete. `context` builds the completer's context from the
-   * request's `context.arguments`.
-   */
   async complete(handlers: H, params: Params | undefined, context: (args: Readonly<Record<string, string>>) => CompletionContext): Promise<Params> {
     const ref = params?.ref;
     const argument = params?.argument;
@@ -81,6 +90,11 @@ export class Completions<H> {
     }
     return { completion: completionResult(await completer(handlers, argument.value, context(args))) };
   }
+}
+
+/** completion/complete for a server whose manifest declares completers (`complete: true`). */
+export function completionFeature<H>(definition: ServerDefinition<H>): CompletionFeature<H> {
+  return new Completions(definition);
 }
 
 /** The protocol's `completion` object from what a completer returned. */

@@ -3,7 +3,10 @@
 // types take the protocol's content types as parameters, so generated code binds them
 // to the preferred revision's types from protocol.gen.ts.
 import type { Validator } from "../validation.js";
+import type { CompletionFeature } from "./completion.js";
+import type { InputFeature, RequestStateOptions } from "./input.js";
 import type { LoggingLevel } from "./revisions.js";
+import type { SubscriptionsFeature } from "./subscriptions.js";
 
 export type Awaitable<T> = T | Promise<T>;
 export type JsonObject = { [key: string]: unknown };
@@ -231,6 +234,19 @@ export interface Listing {
   readonly prompts: readonly JsonObject[];
 }
 
+/**
+ * Parts of the runtime a server needs only when its manifest uses them. Generated code
+ * imports and passes just those, so bundlers leave the others out of the server.
+ */
+export interface ServerFeatures<H> {
+  /** completion/complete (anything declared `complete: true`). */
+  readonly completion?: ((definition: ServerDefinition<H>) => CompletionFeature<H>) | undefined;
+  /** resources/subscribe and subscriptions/listen updates (resources or templates declared `subscribe: true`). */
+  readonly subscriptions?: ((definition: ServerDefinition<H>) => SubscriptionsFeature) | undefined;
+  /** ctx.input and ctx.request (any handler that gets a context). */
+  readonly input?: ((options: RequestStateOptions | undefined) => InputFeature) | undefined;
+}
+
 /** Everything a generated server knows at generation time. */
 export interface ServerDefinition<H> {
   readonly info: Implementation;
@@ -253,6 +269,8 @@ export interface ServerDefinition<H> {
   readonly listChanged?: { readonly tools?: boolean; readonly prompts?: boolean; readonly resources?: boolean } | undefined;
   /** Caching of the lists and of server/discover under 2026-07-28. Default: stale at once, public. */
   readonly listCache?: CacheHint | undefined;
+  /** The optional parts of the runtime this server uses. */
+  readonly features?: ServerFeatures<H> | undefined;
 }
 
 /**

@@ -10,10 +10,14 @@
 // Crypto, so edge platforms too), bound to the method and the tool, prompt or resource it
 // was issued for, and expires; anything else is rejected with -32602. It is signed, not
 // encrypted: it holds nothing but answers the client itself gave.
+//
+// Generated code passes `inputFeature` (ctx.input and ctx.request) to the server when the
+// manifest declares anything whose handler gets a context, so that a server without
+// handlers does not carry this module or client-requests.ts.
 import { ErrorCode, isObject, RpcError, type Params } from "../jsonrpc/messages.js";
 import type { Exchange } from "../jsonrpc/peer.js";
 import { missingClientCapability, requiredClientCapability, sendClientRequest, type ClientRequestScope } from "./client-requests.js";
-import type { JsonObject } from "./definition.js";
+import type { ClientRequestOptions, JsonObject } from "./definition.js";
 import { base64Encode } from "./results.js";
 
 /** Methods whose modern results may be `input_required` (besides tasks/result, which this runtime does not serve). */
@@ -223,4 +227,30 @@ export async function requestInput(exchange: Exchange, scope: InputScope, reques
   }
   if (Object.keys(missing).length > 0) throw new InputRequiredSignal(missing, round);
   return answers;
+}
+
+/** What the server needs for ctx.input and ctx.request. */
+export interface InputFeature {
+  /** ctx.request: sends `method` to the client on behalf of `exchange`. */
+  request(exchange: Exchange, scope: ClientRequestScope, method: string, params: unknown, options?: ClientRequestOptions): Promise<Params>;
+  /** ctx.input of one request (its modern round of answers is shared by every call). */
+  asker(exchange: Exchange, scope: ClientRequestScope): (requests: Readonly<Record<string, InputRequestSpec>>) => Promise<JsonObject>;
+  /** The `input_required` result when `error` is ctx.input asking for answers of a modern request; undefined otherwise. */
+  inputRequired(error: unknown): Promise<Params> | undefined;
+}
+
+/** ctx.input and ctx.request, with `requestState` sealed as `options` say. */
+export function inputFeature(options?: RequestStateOptions): InputFeature {
+  const codec = new RequestStateCodec(options);
+  return {
+    request: sendClientRequest,
+    asker(exchange, scope) {
+      let round: InputRound | undefined;
+      return (requests) => {
+        if (scope.era === "modern") round ??= new InputRound(exchange, codec);
+        return requestInput(exchange, { ...scope, round }, requests);
+      };
+    },
+    inputRequired: (error) => (error instanceof InputRequiredSignal ? error.round.result(error.requests) : undefined),
+  };
 }

@@ -3,12 +3,11 @@
 // carries `io.modelcontextprotocol/protocolVersion` in its _meta is served statelessly
 // (modern era); an `initialize` opens a legacy session scoped to its connection.
 import { ErrorCode, isObject, RpcError, type JsonRpcNotification, type Params, type RequestId } from "../jsonrpc/messages.js";
-import { Exchange, Peer, type Dispatcher, type MessageSink } from "../jsonrpc/peer.js";
-import { RawJson } from "../jsonrpc/serialize.js";
+import { Exchange, Peer, serveRequest, type Dispatcher, type MessageSink } from "../jsonrpc/peer.js";
+import { RawJson, ResultWithTail } from "../jsonrpc/serialize.js";
 import { describeIssue } from "../validation.js";
-import { sendClientRequest } from "./client-requests.js";
-import { Completions } from "./completion.js";
-import { InputRequiredSignal, InputRound, requestInput, RequestStateCodec, type InputRequestSpec, type RequestStateOptions } from "./input.js";
+import type { CompletionFeature } from "./completion.js";
+import type { InputFeature, InputRequestSpec, RequestStateOptions } from "./input.js";
 import type {
   CacheHint,
   ClientRequestOptions,
@@ -25,7 +24,7 @@ import type {
 } from "./definition.js";
 import { promptResult, resourceContents, textResult, toolResult } from "./results.js";
 import { toolParamHeaders } from "./mirrored-headers.js";
-import { ResourceSubscriptions } from "./subscriptions.js";
+import type { SubscriptionsFeature } from "./subscriptions.js";
 import {
   hasCompletionsCapability,
   invalidToolArgumentsAreToolErrors,
@@ -63,8 +62,8 @@ interface Scope {
   readonly capabilities: JsonObject;
   /** Minimum level of log messages the client wants; undefined = legacy default (all) or modern opt-out. */
   logLevel: string | undefined;
-  /** Seals the requestState of modern input_required results (ctx.input). */
-  readonly inputState?: RequestStateCodec | undefined;
+  /** ctx.input and ctx.request, when the definition passes them in. */
+  readonly input?: InputFeature | undefined;
 }
 
 /** Legacy session state, kept on the connection's Peer. */
@@ -83,7 +82,7 @@ const listKeys: Record<ListKind, string> = { tools: "tools", resources: "resourc
 
 class Context implements RequestContext {
   private lastProgress = -Infinity;
-  private round: InputRound | undefined;
+  private ask: ReturnType<InputFeature["asker"]> | undefined;
 
   constructor(
     private readonly exchange: Exchange,
@@ -124,13 +123,21 @@ class Context implements RequestContext {
   }
 
   request(method: string, params?: unknown, options?: ClientRequestOptions): Promise<never> {
-    return sendClientRequest(this.exchange, this.scope, method, params, options) as Promise<never>;
+    const input = this.scope.input;
+    if (!input) return Promise.reject(inputUnavailable("ctx.request"));
+    return input.request(this.exchange, this.scope, method, params, options) as Promise<never>;
   }
 
   input(requests: Readonly<Record<string, InputRequestSpec>>): Promise<never> {
-    if (this.scope.era === "modern" && this.scope.inputState) this.round ??= new InputRound(this.exchange, this.scope.inputState);
-    return requestInput(this.exchange, { ...this.scope, round: this.round }, requests) as Promise<never>;
+    const input = this.scope.input;
+    if (!input) return Promise.reject(inputUnavailable("ctx.input"));
+    this.ask ??= input.asker(this.exchange, this.scope);
+    return this.ask(requests) as Promise<never>;
   }
+}
+
+function inputUnavailable(what: string): Error {
+  return new Error(`${what} is not available: the server definition does not pass in features.input (regenerate it with mcp-gen)`);
 }
 
 /** A completer's context: the request's, plus the arguments the client already chose. */
@@ -143,9 +150,15 @@ class CompletionRequestContext extends Context implements CompletionContext {
   }
 }
 
-/** What transports need from a server: a way to serve a connection, and the revisions it speaks. */
+/** What transports need from a server: a way to serve a connection or a lone request, and the revisions it speaks. */
 export interface McpEndpoint {
   connect(sink: MessageSink): Peer;
+  /**
+   * Serves one message that is a connection of its own (a stateless modern HTTP request):
+   * what it produces goes to `sink`, its response last. Returns the exchange to cancel,
+   * or undefined when the message was not a valid request (its error went to `sink`).
+   */
+  serveRequest(message: unknown, sink: MessageSink): Exchange | undefined;
   readonly revisions: readonly string[];
   /**
    * The arguments of a tool that modern HTTP requests mirror into Mcp-Param-* headers
@@ -165,10 +178,11 @@ export class McpServer<H = unknown> implements Dispatcher, McpEndpoint {
   private readonly pages = new Map<string, RawJson[]>();
   private readonly capabilities: JsonObject;
   private readonly onError: (error: unknown, where: string) => void;
-  private readonly completions: Completions<H>;
-  private readonly subscriptions = new ResourceSubscriptions();
-  private readonly subscribable: boolean;
-  private readonly requestState: RequestStateCodec;
+  private readonly completions: CompletionFeature<H> | undefined;
+  private readonly subscriptions: SubscriptionsFeature | undefined;
+  private readonly input: InputFeature | undefined;
+  /** What every modern result ends with: `resultType` and who answered, as JSON. */
+  private readonly modernTail: string;
   private mirroredParams: Map<string, ReadonlyMap<string, string>> | undefined;
 
   constructor(
@@ -186,13 +200,16 @@ export class McpServer<H = unknown> implements Dispatcher, McpEndpoint {
     this.onError = options.onError ?? ((error, where) => console.error(`mcp server: ${where}:`, error));
     const capabilities: JsonObject = { logging: {} };
     if (definition.tools.length > 0) capabilities.tools = {};
-    this.subscribable = definition.resources.some((r) => r.subscribe === true) || definition.resourceTemplates.some((t) => t.subscribe === true);
-    if (definition.resources.length > 0 || definition.resourceTemplates.length > 0) capabilities.resources = this.subscribable ? { subscribe: true } : {};
+    const features = definition.features ?? {};
+    const subscribable = definition.resources.some((r) => r.subscribe === true) || definition.resourceTemplates.some((t) => t.subscribe === true);
+    this.subscriptions = subscribable ? features.subscriptions?.(definition) : undefined;
+    if (definition.resources.length > 0 || definition.resourceTemplates.length > 0) capabilities.resources = this.subscriptions ? { subscribe: true } : {};
     if (definition.prompts.length > 0) capabilities.prompts = {};
-    this.completions = new Completions(definition);
-    this.requestState = new RequestStateCodec(options.requestState);
-    if (this.completions.enabled) capabilities.completions = {};
+    this.completions = features.completion?.(definition);
+    this.input = features.input?.(options.requestState);
+    if (this.completions?.enabled) capabilities.completions = {};
     this.capabilities = capabilities;
+    this.modernTail = `"resultType":"complete","_meta":${JSON.stringify({ [MetaKey.serverInfo]: definition.info })}`;
   }
 
   /** Starts serving one connection: inbound messages go to the returned peer's receive(). */
@@ -203,6 +220,10 @@ export class McpServer<H = unknown> implements Dispatcher, McpEndpoint {
   /** Freshness of modern lists and server/discover: the option, else the manifest's `cache`, else 0. */
   private get listTtlMs(): number {
     return this.options.listTtlMs ?? this.definition.listCache?.ttlMs ?? 0;
+  }
+
+  serveRequest(message: unknown, sink: MessageSink): Exchange | undefined {
+    return serveRequest(this, message, sink);
   }
 
   /** Served revisions, preferred first. */
@@ -264,12 +285,12 @@ export class McpServer<H = unknown> implements Dispatcher, McpEndpoint {
         if (!this.capabilities.prompts) break;
         return this.getPrompt(params, new Context(exchange, scope, meta));
       case "completion/complete":
-        if (!this.capabilities.completions) break;
-        return this.complete(params, exchange, scope, meta);
+        if (!this.completions?.enabled) break;
+        return this.complete(this.completions, params, exchange, scope, meta);
       case "resources/subscribe":
       case "resources/unsubscribe":
-        if (scope.era !== "legacy" || !this.subscribable) break;
-        return this.subscription(method, params, exchange);
+        if (scope.era !== "legacy" || !this.subscriptions) break;
+        return this.subscription(this.subscriptions, method, params, exchange);
       case "server/discover":
         if (scope.era !== "modern") break;
         return this.discover();
@@ -319,6 +340,7 @@ export class McpServer<H = unknown> implements Dispatcher, McpEndpoint {
       clientInfo: isObject(params.clientInfo) ? (params.clientInfo as unknown as Implementation) : undefined,
       capabilities: isObject(params.capabilities) ? params.capabilities : {},
       logLevel: undefined,
+      input: this.input,
       initialized: false,
     };
     exchange.peer.state = session;
@@ -368,13 +390,17 @@ export class McpServer<H = unknown> implements Dispatcher, McpEndpoint {
       clientInfo: isObject(info) ? (info as unknown as Implementation) : undefined,
       capabilities,
       logLevel: level as string | undefined,
-      inputState: this.requestState,
+      input: this.input,
     };
   }
 
-  /** Every modern result says it is complete and who answered. */
+  /**
+   * Every modern result says it is complete and who answered. Written when the response
+   * is serialised, unless the result has a _meta of its own to merge with.
+   */
   private modernResult(result: Params): Params {
     if (result instanceof RawJson) return result;
+    if (result._meta === undefined) return new ResultWithTail(result, this.modernTail) as unknown as Params;
     const out: Params = { ...result, resultType: "complete" };
     const meta = isObject(result._meta) ? result._meta : {};
     out._meta = { ...meta, [MetaKey.serverInfo]: this.definition.info };
@@ -382,11 +408,13 @@ export class McpServer<H = unknown> implements Dispatcher, McpEndpoint {
   }
 
   /** A handler's ctx.input found answers missing: the `input_required` result asking for them. */
-  private async inputRequired(error: unknown): Promise<Params> {
-    if (!(error instanceof InputRequiredSignal)) throw error;
-    const result = await error.round.result(error.requests);
-    result._meta = { [MetaKey.serverInfo]: this.definition.info };
-    return result;
+  private inputRequired(error: unknown): Promise<Params> {
+    const result = this.input?.inputRequired(error);
+    if (!result) throw error;
+    return result.then((r) => {
+      r._meta = { [MetaKey.serverInfo]: this.definition.info };
+      return r;
+    });
   }
 
   private discover(): Params {
@@ -411,10 +439,12 @@ export class McpServer<H = unknown> implements Dispatcher, McpEndpoint {
   private listen(params: Params | undefined, exchange: Exchange): Promise<Params> {
     if (!isObject(params?.notifications)) throw new RpcError(ErrorCode.InvalidParams, "Invalid params: notifications must be an object");
     const requested = params.notifications.resourceSubscriptions;
-    const uris = Array.isArray(requested) ? [...new Set(requested.filter((u): u is string => typeof u === "string" && this.canSubscribe(u) === true))] : [];
+    const subscriptions = this.subscriptions;
+    const uris =
+      subscriptions && Array.isArray(requested) ? [...new Set(requested.filter((u): u is string => typeof u === "string" && subscriptions.canSubscribe(u) === true))] : [];
     const honoured: JsonObject = uris.length > 0 ? { resourceSubscriptions: uris } : {};
     exchange.notify("notifications/subscriptions/acknowledged", { _meta: { [MetaKey.subscriptionId]: exchange.id }, notifications: honoured });
-    this.subscriptions.listen(exchange, uris);
+    subscriptions?.listen(exchange, uris);
     const signal = exchange.signal;
     return new Promise((resolve) => {
       if (signal.aborted) resolve({});
@@ -431,33 +461,20 @@ export class McpServer<H = unknown> implements Dispatcher, McpEndpoint {
    * templates declared `subscribe` can be watched. Returns how many were told.
    */
   notifyResourceUpdated(uri: string): number {
-    return this.subscriptions.notify(uri);
+    return this.subscriptions?.notify(uri) ?? 0;
   }
 
-  /** true: watchable; false: a known resource that is not; undefined: no such resource. */
-  private canSubscribe(uri: string): boolean | undefined {
-    const fixed = this.resources.get(uri);
-    if (fixed) return fixed.subscribe === true;
-    let known: boolean | undefined;
-    for (const template of this.templates) {
-      if (!template.pattern.test(uri)) continue;
-      if (template.subscribe === true) return true;
-      known = false;
-    }
-    return known;
-  }
-
-  private subscription(method: string, params: Params | undefined, exchange: Exchange): Params {
+  private subscription(subscriptions: SubscriptionsFeature, method: string, params: Params | undefined, exchange: Exchange): Params {
     const uri = params?.uri;
     if (typeof uri !== "string") throw new RpcError(ErrorCode.InvalidParams, "Invalid params: uri must be a string");
     if (method === "resources/unsubscribe") {
-      this.subscriptions.unsubscribe(exchange.peer, uri);
+      subscriptions.unsubscribe(exchange.peer, uri);
       return {};
     }
-    const watchable = this.canSubscribe(uri);
+    const watchable = subscriptions.canSubscribe(uri);
     if (watchable === undefined) throw new RpcError(ErrorCode.ResourceNotFound, `Resource not found: ${uri}`, { uri });
     if (!watchable) throw new RpcError(ErrorCode.InvalidParams, `Resource ${uri} does not support subscriptions`, { uri });
-    this.subscriptions.subscribe(exchange.peer, uri);
+    subscriptions.subscribe(exchange.peer, uri);
     return {};
   }
 
@@ -565,9 +582,9 @@ export class McpServer<H = unknown> implements Dispatcher, McpEndpoint {
     return promptResult(await this.guard(() => prompt.get(this.handlers, args as Record<string, string>, ctx), `prompt ${name}`));
   }
 
-  private complete(params: Params | undefined, exchange: Exchange, scope: Scope, meta: JsonObject | undefined): Promise<Params> {
+  private complete(completions: CompletionFeature<H>, params: Params | undefined, exchange: Exchange, scope: Scope, meta: JsonObject | undefined): Promise<Params> {
     return this.guard(
-      () => this.completions.complete(this.handlers, params, (args) => new CompletionRequestContext(exchange, scope, meta, args)),
+      () => completions.complete(this.handlers, params, (args) => new CompletionRequestContext(exchange, scope, meta, args)),
       "completion",
     );
   }

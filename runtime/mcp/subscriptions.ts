@@ -2,8 +2,11 @@
 // Legacy sessions subscribe with resources/subscribe and get the notification on their
 // connection (on HTTP: the session's GET stream); modern clients list URIs in the
 // `resourceSubscriptions` filter of a subscriptions/listen request and get it on that
-// stream, tagged with the subscription's id. The server says which URIs may be watched.
-import type { Exchange, Peer } from "../jsonrpc/peer.js";
+// stream, tagged with the subscription's id. Only resources and templates declared
+// `subscribe` may be watched. Generated code passes `subscriptionsFeature` to the server
+// only when the manifest declares one, so servers without them do not carry this module.
+import type { Exchange, ExchangeHost } from "../jsonrpc/peer.js";
+import type { ResourceEntry, ServerDefinition } from "./definition.js";
 import { MetaKey } from "./revisions.js";
 
 interface Listener {
@@ -11,26 +14,54 @@ interface Listener {
   readonly uris: ReadonlySet<string>;
 }
 
-export class ResourceSubscriptions {
-  private readonly sessions = new Map<string, Set<Peer>>();
-  private readonly listeners = new Set<Listener>();
-
+/** What the server needs from resource subscriptions (see McpServer.notifyResourceUpdated). */
+export interface SubscriptionsFeature {
+  /** true: watchable; false: a known resource that is not; undefined: no such resource. */
+  canSubscribe(uri: string): boolean | undefined;
   /** Adds a legacy session's subscription (idempotent). */
-  subscribe(peer: Peer, uri: string): void {
+  subscribe(peer: ExchangeHost, uri: string): void;
+  /** Removes a legacy session's subscription, if it had one. */
+  unsubscribe(peer: ExchangeHost, uri: string): void;
+  /** Registers a modern listen stream for `uris` until its request ends. */
+  listen(exchange: Exchange, uris: readonly string[]): void;
+  /** Sends notifications/resources/updated for `uri` to everyone subscribed to it; returns how many were told. */
+  notify(uri: string): number;
+}
+
+class ResourceSubscriptions<H> implements SubscriptionsFeature {
+  private readonly sessions = new Map<string, Set<ExchangeHost>>();
+  private readonly listeners = new Set<Listener>();
+  private readonly resources = new Map<string, ResourceEntry<H>>();
+
+  constructor(private readonly definition: ServerDefinition<H>) {
+    for (const resource of definition.resources) this.resources.set(resource.uri, resource);
+  }
+
+  canSubscribe(uri: string): boolean | undefined {
+    const fixed = this.resources.get(uri);
+    if (fixed) return fixed.subscribe === true;
+    let known: boolean | undefined;
+    for (const template of this.definition.resourceTemplates) {
+      if (!template.pattern.test(uri)) continue;
+      if (template.subscribe === true) return true;
+      known = false;
+    }
+    return known;
+  }
+
+  subscribe(peer: ExchangeHost, uri: string): void {
     let peers = this.sessions.get(uri);
     if (!peers) this.sessions.set(uri, (peers = new Set()));
     peers.add(peer);
   }
 
-  /** Removes a legacy session's subscription, if it had one. */
-  unsubscribe(peer: Peer, uri: string): void {
+  unsubscribe(peer: ExchangeHost, uri: string): void {
     const peers = this.sessions.get(uri);
     if (!peers) return;
     peers.delete(peer);
     if (peers.size === 0) this.sessions.delete(uri);
   }
 
-  /** Registers a modern listen stream for `uris` until its request ends. */
   listen(exchange: Exchange, uris: readonly string[]): void {
     if (uris.length === 0) return;
     const listener: Listener = { exchange, uris: new Set(uris) };
@@ -40,7 +71,6 @@ export class ResourceSubscriptions {
     else signal.addEventListener("abort", () => this.listeners.delete(listener), { once: true });
   }
 
-  /** Sends notifications/resources/updated for `uri` to everyone subscribed to it. */
   notify(uri: string): number {
     let sent = 0;
     const peers = this.sessions.get(uri);
@@ -66,4 +96,9 @@ export class ResourceSubscriptions {
     }
     return sent;
   }
+}
+
+/** Resource subscriptions for a server whose manifest declares `subscribe` resources or templates. */
+export function subscriptionsFeature<H>(definition: ServerDefinition<H>): SubscriptionsFeature {
+  return new ResourceSubscriptions(definition);
 }

@@ -8,7 +8,7 @@
 // server requests come before the response. The logic works on a minimal request/reply
 // shape so that the web-standard handler and the node:http adapter both stay thin.
 import { ErrorCode, isObject, errorResponse, type JsonRpcMessage, type RequestId } from "../jsonrpc/messages.js";
-import type { MessageSink, Peer } from "../jsonrpc/peer.js";
+import type { Exchange, MessageSink, Peer } from "../jsonrpc/peer.js";
 import { serializeMessage } from "../jsonrpc/serialize.js";
 import type { McpEndpoint } from "../mcp/server.js";
 import { hasProtocolVersionHeader, isModern, MetaKey } from "../mcp/revisions.js";
@@ -88,20 +88,45 @@ function modernStatus(message: JsonRpcMessage): number {
   }
 }
 
-/** Collects what the server sends for one POSTed request until its response. */
-class ReplyChannel {
-  readonly reply: Promise<HttpReply>;
-  private resolve!: (reply: HttpReply) => void;
+/**
+ * Collects what the server sends for one POSTed request until its response. The reply is
+ * a settled promise when the response comes at once, else one made when first asked for.
+ */
+class ReplyChannel implements MessageSink {
+  private settled: HttpReply | undefined;
+  private pending: Promise<HttpReply> | undefined;
+  private resolve: ((reply: HttpReply) => void) | undefined;
   private stream: SseStream | undefined;
+  /** The lone request being answered (modern), cancelled when the client goes away. */
+  exchange: Exchange | undefined;
   done = false;
 
   constructor(
     private readonly id: RequestId,
     private readonly headers: Record<string, string>,
     private readonly statusOf: (message: JsonRpcMessage) => number,
-    private readonly onCancel: () => void,
-  ) {
-    this.reply = new Promise((resolve) => (this.resolve = resolve));
+    /** Cancels the request in its session (legacy). */
+    private readonly onCancel: (() => void) | undefined,
+  ) {}
+
+  get reply(): Promise<HttpReply> {
+    if (this.settled) return Promise.resolve(this.settled);
+    this.pending ??= new Promise((resolve) => (this.resolve = resolve));
+    return this.pending;
+  }
+
+  send(message: JsonRpcMessage): void {
+    this.push(message);
+  }
+
+  private settle(reply: HttpReply): void {
+    if (this.resolve) this.resolve(reply);
+    else this.settled = reply;
+  }
+
+  private cancel(): void {
+    if (this.onCancel) this.onCancel();
+    else this.exchange?.cancel("Client disconnected");
   }
 
   push(message: JsonRpcMessage): void {
@@ -110,13 +135,14 @@ class ReplyChannel {
     if (!this.stream) {
       if (final) {
         this.done = true;
-        this.resolve({ status: this.statusOf(message), headers: { ...jsonHeaders, ...this.headers }, body: serializeMessage(message) });
+        const headers = Object.keys(this.headers).length === 0 ? jsonHeaders : { ...jsonHeaders, ...this.headers };
+        this.settle({ status: this.statusOf(message), headers, body: serializeMessage(message) });
         return;
       }
       // Something comes before the response: switch to a stream for this request.
       this.stream = new SseStream();
-      this.stream.onCancel = this.onCancel;
-      this.resolve({ status: 200, headers: { ...sseHeaders, ...this.headers }, stream: this.stream });
+      this.stream.onCancel = () => this.cancel();
+      this.settle({ status: 200, headers: { ...sseHeaders, ...this.headers }, stream: this.stream });
     }
     this.stream.send(serializeMessage(message));
     if (final) {
@@ -129,7 +155,7 @@ class ReplyChannel {
   abandon(): void {
     if (this.done) return;
     this.done = true;
-    this.onCancel();
+    this.cancel();
   }
 }
 
@@ -413,13 +439,10 @@ export class StreamableHttpBinding {
       return jsonReply(400, errorResponse(isRequest ? (body.id as RequestId) : null, ErrorCode.HeaderMismatch, `Header mismatch: ${mismatch}`));
     }
     if (!isRequest) return { status: 202, headers: {} };
-    const id = body.id as RequestId;
-    let peer: Peer | undefined;
-    const channel = new ReplyChannel(id, {}, modernStatus, () => peer?.cancelInbound(id, "Client disconnected"));
-    // A modern request is its own connection: nothing outlives its reply.
-    peer = this.server.connect({ send: (message) => channel.push(message) });
-    onDisconnect(request, () => channel.abandon());
-    peer.receive(body);
+    // A modern request is its own connection: served without one, nothing outlives its reply.
+    const channel = new ReplyChannel(body.id as RequestId, {}, modernStatus, undefined);
+    channel.exchange = this.server.serveRequest(body, channel);
+    if (!channel.done) onDisconnect(request, () => channel.abandon());
     return channel.reply;
   }
 

@@ -29,34 +29,50 @@ function readBody(req: IncomingMessage, limit: number): Promise<string> {
   });
 }
 
+/** A node:http request as the binding sees it: one object per request, no closures. */
+class NodeRequest implements HttpRequestLike {
+  private controller: AbortController | undefined;
+
+  constructor(
+    private readonly req: IncomingMessage,
+    private readonly res: ServerResponse,
+  ) {}
+
+  get method(): string {
+    return this.req.method ?? "GET";
+  }
+
+  header(name: string): string | undefined {
+    const value = this.req.headers[name];
+    return Array.isArray(value) ? value.join(", ") : value;
+  }
+
+  text(limit: number): Promise<string> {
+    return readBody(this.req, limit);
+  }
+
+  get signal(): AbortSignal {
+    if (!this.controller) {
+      const created = new AbortController();
+      this.controller = created;
+      this.onDisconnect(() => created.abort());
+    }
+    return this.controller.signal;
+  }
+
+  onDisconnect(callback: () => void): void {
+    const res = this.res;
+    res.once("close", () => {
+      if (!res.writableFinished) callback();
+    });
+  }
+}
+
 /** A node:http request listener serving `server` (mount it at your MCP endpoint). */
 export function createNodeHandler(server: McpEndpoint, options?: HttpOptions): NodeHandler {
   const binding = new StreamableHttpBinding(server, options);
   const handler = (req: IncomingMessage, res: ServerResponse) => {
-    let controller: AbortController | undefined;
-    const like: HttpRequestLike = {
-      method: req.method ?? "GET",
-      header: (name) => {
-        const value = req.headers[name];
-        return Array.isArray(value) ? value.join(", ") : value;
-      },
-      text: (limit) => readBody(req, limit),
-      get signal() {
-        if (!controller) {
-          const created = new AbortController();
-          controller = created;
-          res.once("close", () => {
-            if (!res.writableFinished) created.abort();
-          });
-        }
-        return controller.signal;
-      },
-      onDisconnect(callback) {
-        res.once("close", () => {
-          if (!res.writableFinished) callback();
-        });
-      },
-    };
+    const like = new NodeRequest(req, res);
     binding.handle(like).then(
       (reply) => {
         if (!("stream" in reply)) {

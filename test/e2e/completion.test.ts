@@ -3,7 +3,7 @@
 // runtime's client session, plus the protocol edges: capability advertisement per
 // revision, unknown references, the 100-value limit, servers without completers.
 import { afterEach, describe, expect, it } from "vitest";
-import { connectSession, createServer, memoryChannel, RpcError, type ClientSession, type McpEndpoint, type ServerDefinition } from "../../runtime/index.js";
+import { completionFeature, connectSession, createServer, memoryChannel, RpcError, type ClientSession, type McpEndpoint, type ServerDefinition } from "../../runtime/index.js";
 import { completionResult } from "../../runtime/mcp/completion.js";
 import { handlers as weatherHandlers } from "../../examples/weather/src/handlers.js";
 import { createWeatherServer } from "../../examples/weather/src/mcp/index.js";
@@ -114,6 +114,7 @@ function promptServer(complete: ((value: string) => readonly string[]) | undefin
           completions: [
             { ref: { type: "ref/prompt", name: "p" }, arguments: ["a"], completers: [{ argument: "a", complete: (h: H, value: string) => h.complete!(value) }] },
           ] as const,
+          features: { completion: completionFeature },
         }
       : {}),
     listings: { "2026-07-28": listing, "2025-11-25": listing },

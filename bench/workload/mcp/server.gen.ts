@@ -15,6 +15,7 @@ import {
   type ToolContext,
   type ToolReturn,
   createServer,
+  inputFeature,
 } from "mcp-gen/runtime";
 import type { InputRequestMap, ServerRequestMap, V2026_07_28 } from "./protocol.gen.js";
 import type { AddArgs, AddOutput, EchoArgs } from "./types.gen.js";
@@ -119,6 +120,7 @@ export const benchServerDefinition: ServerDefinition<BenchHandlers> = {
   resourceTemplates: [],
   prompts: [],
   listings: { "2026-07-28": listing2026_07_28, "2025-11-25": listing2026_07_28 },
+  features: { input: inputFeature },
 };
 
 /** Creates the bench server. Serve it with `serveStdio(server)` or `listenHttp(server, { port })` from "mcp-gen/runtime/node", or `createWebHandler(server)` for any fetch-style host. */

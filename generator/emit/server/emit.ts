@@ -337,6 +337,15 @@ export function emitServer(file: GeneratedFile, model: ServerModel, protocols: r
   w.indent().write(`prompts: ${list(prompts)},`).newLine();
   if (completions.length > 0) w.indent().write(`completions: ${list(completions)},`).newLine();
   w.indent().write(`listings: { ${protocols.map((p) => `${stringLiteral(p.revision)}: ${listingOf.get(p.revision)}`).join(", ")} },`).newLine();
+  // Optional runtime parts, imported only when the manifest uses them so that bundlers drop the rest.
+  const handlersGetContext = model.tools.length > 0 || model.resources.length > 0 || model.resourceTemplates.length > 0 || handlerPrompts.length > 0 || completions.length > 0;
+  const subscribable = model.resources.some((r) => r.subscribe) || model.resourceTemplates.some((t) => t.subscribe);
+  const features = [
+    completions.length > 0 ? `completion: ${file.value(rt, "completionFeature")}` : undefined,
+    handlersGetContext ? `input: ${file.value(rt, "inputFeature")}` : undefined,
+    subscribable ? `subscriptions: ${file.value(rt, "subscriptionsFeature")}` : undefined,
+  ].filter((f): f is string => f !== undefined);
+  if (features.length > 0) w.indent().write(`features: { ${features.join(", ")} },`).newLine();
   if (model.listChanged.length > 0) w.indent().write(`listChanged: { ${model.listChanged.map((kind) => `${kind}: true`).join(", ")} },`).newLine();
   if (model.listCache) w.indent().write(`listCache: ${cacheHint(model.listCache, "public")},`).newLine();
   w.write("};").blankLine();

@@ -23,7 +23,10 @@ import {
   type StructuredToolReturn,
   type ToolContext,
   type ToolReturn,
+  completionFeature,
   createServer,
+  inputFeature,
+  subscriptionsFeature,
 } from "mcp-gen/runtime";
 import type { InputRequestMap, ServerRequestMap, V2026_07_28 } from "./protocol.gen.js";
 import type {
@@ -1076,6 +1079,11 @@ export const notesServerDefinition: ServerDefinition<NotesHandlers> = {
     "2025-06-18": listing2025_06_18,
     "2025-03-26": listing2025_03_26,
     "2024-11-05": listing2024_11_05,
+  },
+  features: {
+    completion: completionFeature,
+    input: inputFeature,
+    subscriptions: subscriptionsFeature,
   },
   listCache: { ttlMs: 60000, scope: "public" },
 };

@@ -23,7 +23,9 @@ import {
   type StructuredToolReturn,
   type ToolContext,
   type ToolReturn,
+  completionFeature,
   createServer,
+  inputFeature,
 } from "mcp-gen/runtime";
 import type { InputRequestMap, ServerRequestMap, V2026_07_28 } from "./protocol.gen.js";
 import type {
@@ -496,6 +498,7 @@ export const weatherServerDefinition: ServerDefinition<WeatherHandlers> = {
     "2025-03-26": listing2025_03_26,
     "2024-11-05": listing2024_11_05,
   },
+  features: { completion: completionFeature, input: inputFeature },
 };
 
 /** Creates the weather server. Serve it with `serveStdio(server)` or `listenHttp(server, { port })` from "mcp-gen/runtime/node", or `createWebHandler(server)` for any fetch-style host. */

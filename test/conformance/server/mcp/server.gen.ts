@@ -22,7 +22,10 @@ import {
   type ServerOptions,
   type ToolContext,
   type ToolReturn,
+  completionFeature,
   createServer,
+  inputFeature,
+  subscriptionsFeature,
 } from "../../../../runtime/index.js";
 import type { InputRequestMap, ServerRequestMap, V2026_07_28 } from "./protocol.gen.js";
 import type {
@@ -997,6 +1000,11 @@ export const conformanceServerDefinition: ServerDefinition<ConformanceHandlers> 
     "2025-06-18": listing2026_07_28,
     "2025-03-26": listing2026_07_28,
     "2024-11-05": listing2026_07_28,
+  },
+  features: {
+    completion: completionFeature,
+    input: inputFeature,
+    subscriptions: subscriptionsFeature,
   },
 };
 

@@ -14,6 +14,7 @@ import {
   type ServerDefinition,
   type ServerOptions,
   createServer,
+  inputFeature,
 } from "mcp-gen/runtime";
 import type { InputRequestMap, ServerRequestMap, V2025_06_18 } from "./protocol.gen.js";
 import type { ExplainPromptArgs, PageVariables } from "./types.gen.js";
@@ -144,6 +145,7 @@ export const docsServerDefinition: ServerDefinition<DocsHandlers> = {
     },
   ],
   listings: { "2025-06-18": listing2025_06_18, "2025-03-26": listing2025_06_18 },
+  features: { input: inputFeature },
 };
 
 /** Creates the docs-mcp server. Serve it with `serveStdio(server)` or `listenHttp(server, { port })` from "mcp-gen/runtime/node", or `createWebHandler(server)` for any fetch-style host. */

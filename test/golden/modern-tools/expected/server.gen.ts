@@ -13,6 +13,7 @@ import {
   type StructuredToolReturn,
   type ToolContext,
   createServer,
+  inputFeature,
 } from "mcp-gen/runtime";
 import type { InputRequestMap, ServerRequestMap, V2026_07_28 } from "./protocol.gen.js";
 import type { AddArgs, AddOutput, QuotientArgs, QuotientOutput } from "./types.gen.js";
@@ -140,6 +141,7 @@ export const calcServerDefinition: ServerDefinition<CalcHandlers> = {
   resourceTemplates: [],
   prompts: [],
   listings: { "2026-07-28": listing2026_07_28 },
+  features: { input: inputFeature },
 };
 
 /** Creates the calc server. Serve it with `serveStdio(server)` or `listenHttp(server, { port })` from "mcp-gen/runtime/node", or `createWebHandler(server)` for any fetch-style host. */
