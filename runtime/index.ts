@@ -45,6 +45,8 @@ export { isModern, LOGGING_LEVELS, MetaKey } from "./mcp/revisions.js";
 export type { LoggingLevel } from "./mcp/revisions.js";
 export { createServer, McpServer } from "./mcp/server.js";
 export type { McpEndpoint, ServerOptions } from "./mcp/server.js";
+export { MemoryEventStore } from "./transport/event-store.js";
+export type { EventStore, MemoryEventStoreOptions, Replay, StoredEvent } from "./transport/event-store.js";
 export { StreamableHttpBinding } from "./transport/http.js";
 export { decodeHeaderValue, encodeHeaderValue } from "./mcp/mirrored-headers.js";
 export type { HttpOptions, HttpReply, HttpRequestLike } from "./transport/http.js";
