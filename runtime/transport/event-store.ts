@@ -64,10 +64,12 @@ interface StreamLog {
 export class MemoryEventStore implements EventStore {
   readonly maxEventsPerStream: number;
   readonly maxStreams: number;
-  /** Logs by `sessionId streamId`, least recently written first. */
-  private readonly logs = new Map<string, StreamLog>();
-  /** Stream ids of each session, to forget a session at once. */
-  private readonly sessions = new Map<string, Set<string>>();
+  /** Logs by session, then by stream. */
+  private readonly sessions = new Map<string, Map<string, StreamLog>>();
+  /** Every log, least recently written first: the eviction order. */
+  private readonly recency = new Set<StreamLog>();
+  /** The log written last (consecutive events mostly go to the same stream). */
+  private newest: StreamLog | undefined;
 
   constructor(options: MemoryEventStoreOptions = {}) {
     this.maxEventsPerStream = Math.max(1, options.maxEventsPerStream ?? 256);
@@ -76,26 +78,26 @@ export class MemoryEventStore implements EventStore {
 
   /** Number of streams held (for tests and metrics). */
   get streamCount(): number {
-    return this.logs.size;
+    return this.recency.size;
   }
 
   storeEvent(sessionId: string, streamId: string, data: string): string {
-    const key = `${sessionId} ${streamId}`;
-    let log = this.logs.get(key);
-    if (log) {
-      // Most recently written last: the map's order is the eviction order.
-      this.logs.delete(key);
-      this.logs.set(key, log);
-    } else {
-      log = { sessionId, streamId, first: 0, events: [] };
-      this.logs.set(key, log);
+    let log = this.newest;
+    if (log === undefined || log.streamId !== streamId || log.sessionId !== sessionId) {
       let streams = this.sessions.get(sessionId);
-      if (!streams) this.sessions.set(sessionId, (streams = new Set()));
-      streams.add(streamId);
-      if (this.logs.size > this.maxStreams) {
-        const oldest = this.logs.values().next().value!;
-        this.forget(oldest.sessionId, oldest.streamId);
+      log = streams?.get(streamId);
+      if (log) this.recency.delete(log);
+      else {
+        log = { sessionId, streamId, first: 0, events: [] };
+        if (!streams) this.sessions.set(sessionId, (streams = new Map()));
+        streams.set(streamId, log);
+        if (this.recency.size >= this.maxStreams) {
+          const oldest = this.recency.values().next().value!;
+          this.forget(oldest.sessionId, oldest.streamId);
+        }
       }
+      this.recency.add(log);
+      this.newest = log;
     }
     log.events.push(data);
     if (log.events.length > this.maxEventsPerStream) {
@@ -112,7 +114,7 @@ export class MemoryEventStore implements EventStore {
     const text = lastEventId.slice(slash + 1);
     if (!/^\d{1,15}$/.test(text)) return undefined;
     const sequence = Number(text);
-    const log = this.logs.get(`${sessionId} ${streamId}`);
+    const log = this.sessions.get(sessionId)?.get(streamId);
     // Resuming needs every event after the given one: it must be known, and its successor still kept.
     if (!log || sequence < log.first - 1 || sequence >= log.first + log.events.length) return undefined;
     const events: StoredEvent[] = [];
@@ -123,11 +125,13 @@ export class MemoryEventStore implements EventStore {
   forget(sessionId: string, streamId?: string): void {
     const streams = this.sessions.get(sessionId);
     if (!streams) return;
-    for (const id of streamId === undefined ? streams : [streamId]) this.logs.delete(`${sessionId} ${id}`);
-    if (streamId === undefined) this.sessions.delete(sessionId);
-    else {
-      streams.delete(streamId);
-      if (streams.size === 0) this.sessions.delete(sessionId);
+    const logs = streamId === undefined ? [...streams.values()] : [streams.get(streamId)];
+    for (const log of logs) {
+      if (!log) continue;
+      streams.delete(log.streamId);
+      this.recency.delete(log);
+      if (this.newest === log) this.newest = undefined;
     }
+    if (streams.size === 0) this.sessions.delete(sessionId);
   }
 }
