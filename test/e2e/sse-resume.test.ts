@@ -5,7 +5,7 @@
 // that clients resume on their own.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { httpChannel, MemoryEventStore, type EventStore, type HttpOptions, type Replay } from "mcp-gen/runtime";
+import { createWebHandler, httpChannel, MemoryEventStore, type EventStore, type HttpOptions, type Replay } from "mcp-gen/runtime";
 import { listenHttp, type HttpListener } from "mcp-gen/runtime/node";
 import { afterEach, describe, expect, it } from "vitest";
 import { createHandlers } from "../../examples/everything/src/handlers.js";
@@ -80,8 +80,11 @@ async function* readEvents(body: ReadableStream<Uint8Array>): AsyncGenerator<Sse
   }
 }
 
-/** A raw legacy (2025-11-25) session: POSTs and GETs with fetch. It adds `notes` notes to the workspace (the server's, shared by sessions). */
-async function rawSession(url: string, notes = ["Third", "Fourth"]) {
+/**
+ * A raw legacy (2025-11-25) session: POSTs and GETs with `fetch` (or a web handler). It adds
+ * `notes` notes to the workspace (the server's, shared by sessions).
+ */
+async function rawSession(url: string, notes = ["Third", "Fourth"], fetch: typeof globalThis.fetch = globalThis.fetch) {
   const base = { accept: "application/json, text/event-stream", "content-type": "application/json", "mcp-protocol-version": "2025-11-25" };
   const init = await fetch(url, {
     method: "POST",
@@ -116,6 +119,7 @@ async function readToFirstProgressThenDrop(response: Response, abort: AbortContr
     if (progressValues(parse([event])).length > 0) break;
   }
   abort.abort();
+  await response.body!.cancel().catch(() => {});
   return seen;
 }
 
@@ -214,6 +218,23 @@ describe("SSE resumability, legacy session (2025-11-25), in-memory event store",
     await Promise.resolve();
     expect(store.streamCount).toBe(0);
     expect(store.replayAfter(s.sessionId, first[0]!.id!)).toBeUndefined();
+  });
+});
+
+describe("SSE resumability through the web-standard handler", () => {
+  it("a stream left after its first progress notification is resumed with GET and Last-Event-ID", async () => {
+    let server: ReturnType<typeof createNotesServer> | undefined;
+    server = createNotesServer(createHandlers({ changed: (uri) => server?.notifyResourceUpdated(uri) }));
+    const handler = createWebHandler(server, { allowedHosts: "any" });
+    const viaHandler = (async (input: string | URL | Request, init?: RequestInit) => handler(new Request(input, init))) as typeof fetch;
+    const s = await rawSession("http://mcp.test/mcp", ["Third"], viaHandler);
+    const abort = new AbortController();
+    const first = await readToFirstProgressThenDrop(await s.reindex(40, abort.signal), abort);
+    expect(first[0]).toEqual({ id: expect.any(String), data: "" });
+    const messages = parse(await readAll(await s.resume(first.at(-1)!.id!)));
+    expect(progressValues(messages)).toEqual([2, 3]);
+    expect(messages.at(-1)).toMatchObject({ id: 40, result: { content: [{ text: "Reindexed 3 notes" }] } });
+    handler.close();
   });
 });
 
