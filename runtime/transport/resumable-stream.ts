@@ -93,7 +93,7 @@ export class ResumableStream {
       writeReplay(connection, replay.events);
       if (this.finished) connection.end();
       else {
-        if (this.connection !== connection) this.connection?.end();
+        this.connection?.end();
         this.attach(connection);
       }
     });
