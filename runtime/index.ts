@@ -53,6 +53,8 @@ export { createServer, McpServer } from "./mcp/server.js";
 export type { McpEndpoint, ServerOptions } from "./mcp/server.js";
 export { subscriptionsFeature } from "./mcp/subscriptions.js";
 export type { SubscriptionsFeature } from "./mcp/subscriptions.js";
+export { MemoryEventStore } from "./transport/event-store.js";
+export type { EventStore, MemoryEventStoreOptions, Replay, StoredEvent } from "./transport/event-store.js";
 export { StreamableHttpBinding } from "./transport/http.js";
 export { decodeHeaderValue, encodeHeaderValue } from "./mcp/mirrored-headers.js";
 export type { HttpOptions, HttpReply, HttpRequestLike } from "./transport/http.js";

@@ -44,6 +44,11 @@ export function hasProtocolVersionHeader(revision: string): boolean {
   return revision >= "2025-06-18";
 }
 
+/** Servers prime an SSE stream with an event carrying only an id from 2025-11-25 (SEP-1699). */
+export function primesEventStreams(revision: string): boolean {
+  return revision >= "2025-11-25";
+}
+
 /** JSON-RPC batches are part of 2025-03-26 only. */
 export function allowsBatches(revision: string): boolean {
   return revision === "2025-03-26";

@@ -11,8 +11,10 @@ import { ErrorCode, isObject, errorResponse, type JsonRpcMessage, type RequestId
 import type { Exchange, MessageSink, Peer } from "../jsonrpc/peer.js";
 import { serializeMessage } from "../jsonrpc/serialize.js";
 import type { McpEndpoint } from "../mcp/server.js";
-import { hasProtocolVersionHeader, isModern, MetaKey } from "../mcp/revisions.js";
+import { hasProtocolVersionHeader, isModern, MetaKey, primesEventStreams } from "../mcp/revisions.js";
 import { decodeHeaderValue, namedMethods, paramHeaderMismatch } from "../mcp/mirrored-headers.js";
+import { MemoryEventStore, type EventStore } from "./event-store.js";
+import { ResumableStream, writeReplay } from "./resumable-stream.js";
 import { SseStream } from "./sse.js";
 
 export interface HttpOptions {
@@ -29,6 +31,13 @@ export interface HttpOptions {
   readonly sessionIdleMs?: number | undefined;
   /** Seconds between SSE keep-alive comments on long-lived streams. Default 25; 0 disables. */
   readonly keepAliveSeconds?: number | undefined;
+  /**
+   * Where legacy sessions keep their SSE events so that a client can resume a stream (GET with
+   * Last-Event-ID) after losing its connection; with a store, a lost connection no longer
+   * cancels its request. Default: a MemoryEventStore of this binding (256 events per stream,
+   * 1024 streams). `false`: events carry no ids and a client disconnect cancels the request.
+   */
+  readonly eventStore?: EventStore | false | undefined;
 }
 
 /** The little an HTTP binding needs from a request. Header names are lower case. */
@@ -46,6 +55,8 @@ export interface HttpRequestLike {
    */
   onDisconnect?(callback: () => void): void;
 }
+
+const noop = () => {};
 
 function onDisconnect(request: HttpRequestLike, callback: () => void): void {
   if (request.onDisconnect) request.onDisconnect(callback);
@@ -88,6 +99,12 @@ function modernStatus(message: JsonRpcMessage): number {
   }
 }
 
+/** Where a reply's events go once it is a stream: the connection itself, or a stream that outlives it. */
+interface EventSink {
+  send(data: string): void;
+  end(): void;
+}
+
 /**
  * Collects what the server sends for one POSTed request until its response. The reply is
  * a settled promise when the response comes at once, else one made when first asked for.
@@ -96,7 +113,7 @@ class ReplyChannel implements MessageSink {
   private settled: HttpReply | undefined;
   private pending: Promise<HttpReply> | undefined;
   private resolve: ((reply: HttpReply) => void) | undefined;
-  private stream: SseStream | undefined;
+  private stream: EventSink | undefined;
   /** The lone request being answered (modern), cancelled when the client goes away. */
   exchange: Exchange | undefined;
   done = false;
@@ -107,6 +124,8 @@ class ReplyChannel implements MessageSink {
     private readonly statusOf: (message: JsonRpcMessage) => number,
     /** Cancels the request in its session (legacy). */
     private readonly onCancel: (() => void) | undefined,
+    /** Wraps the connection when the reply becomes a stream (legacy sessions with an event store). */
+    private readonly openStream?: (connection: SseStream) => EventSink,
   ) {}
 
   get reply(): Promise<HttpReply> {
@@ -140,9 +159,10 @@ class ReplyChannel implements MessageSink {
         return;
       }
       // Something comes before the response: switch to a stream for this request.
-      this.stream = new SseStream();
-      this.stream.onCancel = () => this.cancel();
-      this.settle({ status: 200, headers: { ...sseHeaders, ...this.headers }, stream: this.stream });
+      const connection = new SseStream();
+      connection.onCancel = () => this.cancel();
+      this.stream = this.openStream?.(connection) ?? connection;
+      this.settle({ status: 200, headers: { ...sseHeaders, ...this.headers }, stream: connection });
     }
     this.stream.send(serializeMessage(message));
     if (final) {
@@ -162,18 +182,41 @@ class ReplyChannel implements MessageSink {
 class LegacySession implements MessageSink {
   readonly peer: Peer;
   readonly replies = new Map<RequestId, ReplyChannel>();
-  standalone: SseStream | undefined;
+  /** The GET stream: its connection, or with an event store a stream that outlives connections. */
+  standalone: SseStream | ResumableStream | undefined;
+  /** With an event store: the streams that still take events, by stream id. */
+  readonly streams = new Map<string, ResumableStream>();
+  private streamsOpened = 0;
   lastActive = Date.now();
+  /** With an event store: makes the connection of a reply that became a stream resumable. */
+  readonly openStream: ((connection: SseStream) => ResumableStream) | undefined;
 
   constructor(
     readonly id: string,
     server: McpEndpoint,
+    readonly events: EventStore | undefined,
   ) {
     this.peer = server.connect(this);
+    this.openStream = events && ((connection) => this.resumable(connection, events));
   }
 
   get revision(): string | undefined {
     return (this.peer.state as { revision?: string } | undefined)?.revision;
+  }
+
+  /** Whether the client reads the GET stream now. */
+  get listening(): boolean {
+    const standalone = this.standalone;
+    return standalone instanceof ResumableStream ? standalone.connected : standalone?.isOpen === true;
+  }
+
+  /** A new resumable stream read by `connection`. */
+  private resumable(connection: SseStream, events: EventStore): ResumableStream {
+    const revision = this.revision;
+    const prime = revision !== undefined && primesEventStreams(revision);
+    const stream = new ResumableStream(events, this.id, String(++this.streamsOpened), connection, prime, (s) => this.streams.delete(s.id));
+    this.streams.set(stream.id, stream);
+    return stream;
   }
 
   send(message: JsonRpcMessage, relatedTo?: RequestId): void {
@@ -187,11 +230,37 @@ class LegacySession implements MessageSink {
     if (this.standalone?.isOpen) this.standalone.send(serializeMessage(message));
   }
 
+  /** Opens the GET stream on `connection`. */
+  listen(connection: SseStream): void {
+    if (!this.events) {
+      this.standalone = connection;
+      connection.onCancel = () => {
+        if (this.standalone === connection) this.standalone = undefined;
+      };
+      return;
+    }
+    // A new GET stream replaces the one the client left without resuming it.
+    const previous = this.standalone as ResumableStream | undefined;
+    this.standalone = this.resumable(connection, this.events);
+    if (previous) this.retire([previous], previous.id);
+  }
+
   close(): void {
     this.peer.close("Session closed");
     this.standalone?.end();
     for (const channel of this.replies.values()) channel.abandon();
     this.replies.clear();
+    if (this.events) this.retire([...this.streams.values()], undefined);
+  }
+
+  /** Ends `streams` and then forgets stream `streamId`'s events, or the whole session's. */
+  private retire(streams: readonly ResumableStream[], streamId: string | undefined): void {
+    const events = this.events!;
+    for (const stream of streams) stream.end();
+    // Once the events still being stored are, so that none outlives what is forgotten.
+    void Promise.all(streams.map((stream) => stream.drained()))
+      .then(() => events.forget(this.id, streamId))
+      .catch((error: unknown) => console.error("mcp http: event store failed to forget events:", error));
   }
 }
 
@@ -233,6 +302,7 @@ export class StreamableHttpBinding {
   private readonly maxBodyBytes: number;
   private readonly sessionIdleMs: number;
   private readonly keepAliveMs: number;
+  private readonly events: EventStore | undefined;
   private sweeper: ReturnType<typeof setInterval> | undefined;
   private readonly servesLegacy: boolean;
   private readonly servesModern: boolean;
@@ -246,6 +316,7 @@ export class StreamableHttpBinding {
     this.maxBodyBytes = options.maxBodyBytes ?? 4 * 1024 * 1024;
     this.sessionIdleMs = options.sessionIdleMs ?? 30 * 60_000;
     this.keepAliveMs = (options.keepAliveSeconds ?? 25) * 1000;
+    this.events = options.eventStore === false ? undefined : (options.eventStore ?? new MemoryEventStore());
     this.servesLegacy = server.revisions.some((r) => !isModern(r));
     this.servesModern = server.revisions.some(isModern);
   }
@@ -387,7 +458,7 @@ export class StreamableHttpBinding {
       // An initialize carrying a modern _meta is a modern request (the server answers -32601, HTTP 404).
       return this.modernMessage(request, body, "initialize", true, isObject(body.params) ? body.params : undefined);
     }
-    const session = new LegacySession(crypto.randomUUID(), this.server);
+    const session = new LegacySession(crypto.randomUUID(), this.server, this.events);
     const id = body.id as RequestId;
     const channel = new ReplyChannel(id, { "mcp-session-id": session.id }, () => 200, () => session.peer.cancelInbound(id, "Client disconnected"));
     session.replies.set(id, channel);
@@ -417,6 +488,14 @@ export class StreamableHttpBinding {
       return { status: 202, headers: {} };
     }
     const id = body.id as RequestId;
+    if (session.openStream) {
+      // A resumable stream: disconnection is not cancellation (the client resumes the stream,
+      // or sends notifications/cancelled); the request's events are stored meanwhile.
+      const channel = new ReplyChannel(id, {}, () => 200, noop, session.openStream);
+      session.replies.set(id, channel);
+      session.peer.receive(body);
+      return channel.reply;
+    }
     const channel = new ReplyChannel(id, {}, () => 200, () => session.peer.cancelInbound(id, "Client disconnected"));
     session.replies.set(id, channel);
     onDisconnect(request, () => channel.abandon());
@@ -446,7 +525,7 @@ export class StreamableHttpBinding {
     return channel.reply;
   }
 
-  private get(request: HttpRequestLike): HttpReply {
+  private get(request: HttpRequestLike): HttpReply | Promise<HttpReply> {
     const accept = (request.header("accept") ?? "").toLowerCase();
     const sessionId = request.header("mcp-session-id");
     if (!this.servesLegacy || sessionId === undefined) {
@@ -457,19 +536,43 @@ export class StreamableHttpBinding {
     }
     const session = this.sessions.get(sessionId);
     if (!session) return errorReply(404, -32001, "Session not found");
-    if (session.standalone?.isOpen) return errorReply(409, ErrorCode.InvalidRequest, "Conflict: this session already has a stream open");
+    const lastEventId = request.header("last-event-id");
+    if (session.events && lastEventId !== undefined) return this.resume(request, session, session.events, lastEventId);
+    if (session.listening) return errorReply(409, ErrorCode.InvalidRequest, "Conflict: this session already has a stream open");
     session.lastActive = Date.now();
+    const stream = this.connection(request);
+    session.listen(stream);
+    return { status: 200, headers: { ...sseHeaders }, stream };
+  }
+
+  /**
+   * GET with Last-Event-ID: replays the events of that event's stream that came after it, then
+   * goes on with the stream's live events if it is still open. An id this session did not
+   * issue, or whose stream is forgotten, is 404: there is nothing to resume.
+   */
+  private async resume(request: HttpRequestLike, session: LegacySession, events: EventStore, lastEventId: string): Promise<HttpReply> {
+    const replay = await events.replayAfter(session.id, lastEventId);
+    if (!replay) return errorReply(404, ErrorCode.InvalidRequest, "Not Found: this session has no stream to resume from that Last-Event-ID");
+    session.lastActive = Date.now();
+    const stream = this.connection(request);
+    const live = session.streams.get(replay.streamId);
+    if (live) live.resume(stream, lastEventId);
+    else {
+      writeReplay(stream, replay.events);
+      stream.end();
+    }
+    return { status: 200, headers: { ...sseHeaders }, stream };
+  }
+
+  /** The connection of a GET stream: kept alive with comments, cancelled when the client goes away. */
+  private connection(request: HttpRequestLike): SseStream {
     const stream = new SseStream();
-    session.standalone = stream;
     if (this.keepAliveMs > 0) {
       const timer = setInterval(() => (stream.isOpen ? stream.write(":\n\n") : clearInterval(timer)), this.keepAliveMs);
       (timer as { unref?: () => void }).unref?.();
     }
-    stream.onCancel = () => {
-      if (session.standalone === stream) session.standalone = undefined;
-    };
     onDisconnect(request, () => stream.cancel());
-    return { status: 200, headers: { ...sseHeaders }, stream };
+    return stream;
   }
 
   private delete(request: HttpRequestLike): HttpReply {
@@ -489,7 +592,7 @@ export class StreamableHttpBinding {
     this.sweeper = setInterval(() => {
       const now = Date.now();
       for (const [id, session] of this.sessions) {
-        if (now - session.lastActive > this.sessionIdleMs && session.replies.size === 0 && !session.standalone?.isOpen) {
+        if (now - session.lastActive > this.sessionIdleMs && session.replies.size === 0 && !session.listening) {
           this.sessions.delete(id);
           session.close();
         }

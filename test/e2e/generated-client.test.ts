@@ -137,7 +137,9 @@ describe.each(cases)("generated client → %s over %s", (_label, kind, peer) => 
     } else {
       channel = stdioChannel({ ...tsxCommand(peer.script), stderr: "pipe" });
     }
-    client = await connectWeatherClient(channel, peer.revisions ? { revisions: peer.revisions } : {});
+    // A spawned stdio peer answers the era probe only once tsx has compiled it, which on a
+    // loaded 2-core machine can take longer than the default probe timeout.
+    client = await connectWeatherClient(channel, { probeTimeoutMs: 30_000, ...(peer.revisions ? { revisions: peer.revisions } : {}) });
   });
 
   afterAll(async () => {

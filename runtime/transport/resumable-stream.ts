@@ -1,0 +1,145 @@
+// One SSE stream of a legacy session that outlives its connections: every event is stored
+// (and so gets an id) before it is written to the connection reading the stream, if any.
+// A client that lost the connection resumes with GET and Last-Event-ID: the binding
+// replays what it missed and the stream goes on on the new connection.
+import type { EventStore, StoredEvent } from "./event-store.js";
+import type { SseStream } from "./sse.js";
+
+/** Writes replayed events to `connection` (priming events carry nothing to replay). */
+export function writeReplay(connection: SseStream, events: readonly StoredEvent[]): void {
+  for (const event of events) if (event.data !== "") connection.send(event.data, event.id);
+}
+
+function report(error: unknown): void {
+  console.error("mcp http: event store failed; events go out without ids:", error);
+}
+
+export class ResumableStream {
+  private connection: SseStream | undefined;
+  /** Steps waiting behind an asynchronous store call, in order; undefined when nothing waits. */
+  private queue: Promise<void> | undefined;
+  /** No more events: the request was answered or the session closed. */
+  private ending = false;
+  /** The last step ran: the stream is over, only a replay can still show its events. */
+  private finished = false;
+
+  /**
+   * `prime` sends an event with an id and no data first (2025-11-25, SEP-1699), so that the
+   * client can resume even before the first message. `onFinished` runs once the last event
+   * has been stored and written.
+   */
+  constructor(
+    private readonly store: EventStore,
+    readonly sessionId: string,
+    readonly id: string,
+    connection: SseStream,
+    prime: boolean,
+    private readonly onFinished: (stream: ResumableStream) => void,
+  ) {
+    this.attach(connection);
+    if (prime) this.send("");
+  }
+
+  /** Whether the stream still takes events (whether or not a client is reading it now). */
+  get isOpen(): boolean {
+    return !this.ending;
+  }
+
+  /** Whether a client is reading the stream now. */
+  get connected(): boolean {
+    return this.connection?.isOpen === true;
+  }
+
+  /** Sends one event: `data` is one serialized JSON-RPC message. */
+  send(data: string): void {
+    if (!this.ending) this.run(() => this.storeAndWrite(data));
+  }
+
+  /** Ends the stream: the connection closes once the events before have gone out. */
+  end(): void {
+    if (this.ending) return;
+    this.ending = true;
+    this.run(() => {
+      this.finished = true;
+      this.connection?.end();
+      this.connection = undefined;
+      this.onFinished(this);
+    });
+  }
+
+  /** Resolves once every event sent so far is stored (immediately with a synchronous store). */
+  drained(): Promise<void> {
+    return this.queue ?? Promise.resolve();
+  }
+
+  /**
+   * Continues the stream on `connection` after event `lastEventId`: the events stored after it
+   * are written first, then the live ones. A connection still attached is closed (a stream is
+   * read by one connection at a time).
+   */
+  resume(connection: SseStream, lastEventId: string): void {
+    this.run(async () => {
+      let replay;
+      try {
+        replay = await this.store.replayAfter(this.sessionId, lastEventId);
+      } catch (error) {
+        report(error);
+      }
+      if (replay?.streamId !== this.id) {
+        // The events went away since the binding looked them up: nothing to continue from.
+        connection.end();
+        return;
+      }
+      writeReplay(connection, replay.events);
+      if (this.finished) connection.end();
+      else {
+        this.connection?.end();
+        this.attach(connection);
+      }
+    });
+  }
+
+  private attach(connection: SseStream): void {
+    this.connection = connection;
+    // A client going away does not end the stream: its events are stored until it resumes.
+    connection.onCancel = () => {
+      if (this.connection === connection) this.connection = undefined;
+    };
+  }
+
+  /** Runs `step` now when nothing waits, otherwise after what waits; a step returning a promise makes later ones wait. */
+  private run(step: () => void | Promise<void>): void {
+    const pending = this.queue === undefined ? step() : this.queue.then(step);
+    if (pending === undefined) return;
+    const queued: Promise<void> = pending.catch(report).then(() => {
+      if (this.queue === queued) this.queue = undefined;
+    });
+    this.queue = queued;
+  }
+
+  private storeAndWrite(data: string): void | Promise<void> {
+    let id;
+    try {
+      id = this.store.storeEvent(this.sessionId, this.id, data);
+    } catch (error) {
+      report(error);
+      return this.write(undefined, data);
+    }
+    // The in-memory store answers at once: no promise per event.
+    if (typeof id === "string") return this.write(id, data);
+    return Promise.resolve(id).then(
+      (stored) => this.write(stored, data),
+      (error: unknown) => {
+        report(error);
+        this.write(undefined, data);
+      },
+    );
+  }
+
+  private write(id: string | undefined, data: string): void {
+    const connection = this.connection;
+    if (!connection?.isOpen) return;
+    if (data !== "") connection.send(data, id);
+    else if (id !== undefined) connection.write(`id: ${id}\ndata: \n\n`);
+  }
+}
