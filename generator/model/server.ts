@@ -28,6 +28,14 @@ export interface CacheHintModel {
 
 export type ListKindName = "tools" | "prompts" | "resources";
 
+/** What a handler may ask the client (`asks:`), and the request method and first revision of each. */
+export const clientAsks = {
+  elicitation: { method: "elicitation/create", since: "2025-06-18" },
+  sampling: { method: "sampling/createMessage", since: "2024-11-05" },
+  roots: { method: "roots/list", since: "2024-11-05" },
+} as const satisfies Record<string, { method: string; since: Revision }>;
+export type ClientAsk = keyof typeof clientAsks;
+
 export interface SchemaModel {
   readonly schema: ResolvedSchema;
   readonly dialect: Dialect;
@@ -44,6 +52,8 @@ interface Declared {
   readonly title?: string;
   readonly description?: string;
   readonly icons?: readonly Icon[];
+  /** What its handler may ask the client through ctx.input / ctx.request (`asks:`). */
+  readonly asks: readonly ClientAsk[];
 }
 
 export interface ToolModel extends Declared {
@@ -247,7 +257,22 @@ export function buildServerModel(manifest: ManifestInput, outputOverride?: strin
       ...optional("title", str(decl, "title")),
       ...optional("description", str(decl, "description")),
       ...optional("icons", icons(decl)),
+      asks: asksOf(decl, pointer),
     };
+  };
+
+  const asksOf = (decl: JsonObject, pointer: string): ClientAsk[] => {
+    const asks = Array.isArray(decl.asks) ? (decl.asks as ClientAsk[]) : [];
+    asks.forEach((ask, i) => {
+      const since = clientAsks[ask].since;
+      if (!revisions.some((r) => r >= since)) {
+        diagnostics.push({
+          location: positions.value(childPointer(childPointer(pointer, "asks"), i)),
+          message: `asks: ${quote(ask)} needs protocol ${since} or later, but the manifest generates for ${revisions.join(", ")}; add a later revision to \`protocol\` or remove it`,
+        });
+      }
+    });
+    return asks;
   };
 
   const schemaAt = (decl: JsonObject, pointer: string, field: string, what: string): SchemaModel | undefined => {
@@ -386,6 +411,13 @@ export function buildServerModel(manifest: ManifestInput, outputOverride?: strin
     }
     let ok = true;
     let messages: PromptMessageModel[] | undefined;
+    if (Array.isArray(decl.messages) && Array.isArray(decl.asks)) {
+      diagnostics.push({
+        location: positions.key(childPointer(pointer, "asks")),
+        message: `prompt ${quote(name)} has declarative \`messages\`, so no handler runs to ask the client anything; remove \`asks\` or write a handler instead of \`messages\``,
+      });
+      ok = false;
+    }
     if (Array.isArray(decl.messages)) {
       messages = [];
       const declaredArgs = new Set(args.map((a) => a.name));
@@ -481,4 +513,19 @@ function mirroredHeaderProblems(schema: ResolvedSchema, what: string): Diagnosti
     } else seen.set(name.toLowerCase(), argument);
   }
   return problems;
+}
+
+/** The manifest's `x-mcp-header` declarations (checked by the model): tool → argument → header name. */
+export function paramHeaderDeclarations(model: ServerModel): Record<string, Record<string, string>> {
+  // Null-prototype records: tool and argument names are user data and may be "__proto__".
+  const declared: Record<string, Record<string, string>> = Object.create(null);
+  for (const tool of model.tools) {
+    const properties = (tool.input.schema.value as { properties?: unknown }).properties;
+    if (!properties || typeof properties !== "object" || Array.isArray(properties)) continue;
+    for (const [argument, schema] of Object.entries(properties as Record<string, unknown>)) {
+      const header = schema && typeof schema === "object" ? (schema as Record<string, unknown>)["x-mcp-header"] : undefined;
+      if (typeof header === "string") (declared[tool.key] ??= Object.create(null))[argument] = header;
+    }
+  }
+  return declared;
 }

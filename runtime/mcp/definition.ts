@@ -269,6 +269,11 @@ export interface ServerDefinition<H> {
   readonly listChanged?: { readonly tools?: boolean; readonly prompts?: boolean; readonly resources?: boolean } | undefined;
   /** Caching of the lists and of server/discover under 2026-07-28. Default: stale at once, public. */
   readonly listCache?: CacheHint | undefined;
+  /**
+   * Tool arguments that 2026-07-28 HTTP requests mirror into Mcp-Param-* headers
+   * (`x-mcp-header`): tool → argument → header name. The HTTP binding checks them.
+   */
+  readonly paramHeaders?: Readonly<Record<string, Readonly<Record<string, string>>>> | undefined;
   /** The optional parts of the runtime this server uses. */
   readonly features?: ServerFeatures<H> | undefined;
 }

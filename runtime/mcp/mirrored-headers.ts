@@ -74,12 +74,12 @@ export function paramHeaderText(value: unknown): string | undefined {
  * stand for an argument the body lacks. Returns why they disagree, if they do.
  */
 export function paramHeaderMismatch(
-  declared: ReadonlyMap<string, string>,
+  declared: Readonly<Record<string, string>>,
   args: unknown,
   header: (name: string) => string | undefined,
 ): string | undefined {
   const values = args !== null && typeof args === "object" && !Array.isArray(args) ? (args as Record<string, unknown>) : {};
-  for (const [argument, name] of declared) {
+  for (const [argument, name] of Object.entries(declared)) {
     const expected = paramHeaderText(values[argument]);
     const raw = header(`mcp-param-${name.toLowerCase()}`);
     if (raw === undefined) {

@@ -45,22 +45,12 @@ export function toolResult(toolName: string, returned: unknown, validateOutput: 
   return result;
 }
 
-const base64Alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-
-/** Standard base64 without relying on Buffer or btoa (the runtime also runs on edge platforms). */
+/** Standard base64 through btoa, which every platform the runtime targets has (Node, browsers, edge). */
 export function base64Encode(bytes: Uint8Array): string {
-  let out = "";
-  let i = 0;
-  for (; i + 2 < bytes.length; i += 3) {
-    const n = (bytes[i]! << 16) | (bytes[i + 1]! << 8) | bytes[i + 2]!;
-    out += base64Alphabet[n >> 18]! + base64Alphabet[(n >> 12) & 63]! + base64Alphabet[(n >> 6) & 63]! + base64Alphabet[n & 63]!;
-  }
-  if (i < bytes.length) {
-    const n = (bytes[i]! << 16) | ((bytes[i + 1] ?? 0) << 8);
-    out += base64Alphabet[n >> 18]! + base64Alphabet[(n >> 12) & 63]!;
-    out += i + 1 < bytes.length ? base64Alphabet[(n >> 6) & 63]! + "=" : "==";
-  }
-  return out;
+  let binary = "";
+  // Chunks keep the argument list of fromCharCode well under engine limits.
+  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(binary);
 }
 
 /** resources/read contents from a handler's return value. */

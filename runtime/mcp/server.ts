@@ -23,7 +23,6 @@ import type {
   ToolEntry,
 } from "./definition.js";
 import { promptResult, resourceContents, textResult, toolResult } from "./results.js";
-import { toolParamHeaders } from "./mirrored-headers.js";
 import type { SubscriptionsFeature } from "./subscriptions.js";
 import {
   hasCompletionsCapability,
@@ -137,7 +136,7 @@ class Context implements RequestContext {
 }
 
 function inputUnavailable(what: string): Error {
-  return new Error(`${what} is not available: the server definition does not pass in features.input (regenerate it with mcp-gen)`);
+  return new Error(`${what}: declare what this handler asks the client (\`asks:\`) in the manifest and regenerate`);
 }
 
 /** A completer's context: the request's, plus the arguments the client already chose. */
@@ -164,7 +163,7 @@ export interface McpEndpoint {
    * The arguments of a tool that modern HTTP requests mirror into Mcp-Param-* headers
    * (`x-mcp-header` in its inputSchema): argument → header name. Undefined for none.
    */
-  paramHeaders?(tool: string): ReadonlyMap<string, string> | undefined;
+  paramHeaders?(tool: string): Readonly<Record<string, string>> | undefined;
 }
 
 export class McpServer<H = unknown> implements Dispatcher, McpEndpoint {
@@ -183,7 +182,6 @@ export class McpServer<H = unknown> implements Dispatcher, McpEndpoint {
   private readonly input: InputFeature | undefined;
   /** What every modern result ends with: `resultType` and who answered, as JSON. */
   private readonly modernTail: string;
-  private mirroredParams: Map<string, ReadonlyMap<string, string>> | undefined;
 
   constructor(
     readonly definition: ServerDefinition<H>,
@@ -231,18 +229,12 @@ export class McpServer<H = unknown> implements Dispatcher, McpEndpoint {
     return this.definition.revisions;
   }
 
-  paramHeaders(tool: string): ReadonlyMap<string, string> | undefined {
-    if (this.mirroredParams === undefined) {
-      // Declared in the newest modern listing's inputSchemas (the generator checked them).
-      this.mirroredParams = new Map();
-      const listing = this.modernRevisions[0] === undefined ? undefined : this.definition.listings[this.modernRevisions[0]];
-      for (const entry of listing?.tools ?? []) {
-        const headers = toolParamHeaders(entry.inputSchema);
-        if (headers && headers.size > 0) this.mirroredParams.set(entry.name as string, headers);
-      }
-    }
-    return this.mirroredParams.get(tool);
+  paramHeaders(tool: string): Readonly<Record<string, string>> | undefined {
+    const declared = this.definition.paramHeaders;
+    return declared && Object.hasOwn(declared, tool) ? declared[tool] : undefined;
   }
+
+
 
   onNotification(notification: JsonRpcNotification, peer: Peer): void {
     if (notification.method === "notifications/initialized") {

@@ -21,6 +21,21 @@ export const wrongArgs: WeatherHandlers = {
   },
 };
 
+// A handler asks the client only for what its `asks:` declares; get_forecast declares nothing.
+export const undeclaredAsk: WeatherHandlers = {
+  ...handlers,
+  tools: {
+    ...handlers.tools,
+    getForecast: async (args, ctx) => {
+      // @ts-expect-error get_forecast has no `asks: [roots]`, so ctx.input cannot ask for roots/list
+      await ctx.input({ where: { method: "roots/list", params: {} } });
+      // @ts-expect-error nor can ctx.request send sampling/createMessage
+      await ctx.request("sampling/createMessage", { messages: [], maxTokens: 1 });
+      return { structuredContent: { city: args.city, units: "metric", days: [] } };
+    },
+  },
+};
+
 // Handlers receive defaults as present: days and units are not optional.
 export const defaultsPresent: WeatherHandlers = {
   ...handlers,

@@ -231,6 +231,25 @@ const cases: BadCase[] = [
     ],
   },
   {
+    name: "asks: elicitation before 2025-06-18, and on a declarative prompt",
+    manifest: [
+      "mcpgen: 1",
+      'server: { name: demo, version: "1.0.0" }',
+      "protocol: [2025-03-26, 2024-11-05]",
+      "tools:",
+      "  confirm: { asks: [sampling, elicitation] }",
+      "prompts:",
+      "  greet:",
+      "    asks: [sampling]",
+      "    messages: [{ role: user, text: hello }]",
+      "",
+    ].join("\n"),
+    stderr: [
+      'mcp.yaml:5:31: asks: "elicitation" needs protocol 2025-06-18 or later, but the manifest generates for 2025-03-26, 2024-11-05; add a later revision to `protocol` or remove it',
+      'mcp.yaml:8:5: prompt "greet" has declarative `messages`, so no handler runs to ask the client anything; remove `asks` or write a handler instead of `messages`',
+    ],
+  },
+  {
     name: "unsupported $schema dialect",
     manifest: manifest("tools:", "  ping:", '    input: { $schema: "http://json-schema.org/draft-04/schema#", type: object }'),
     stderr: [

@@ -15,7 +15,6 @@ import {
   type ToolContext,
   type ToolReturn,
   createServer,
-  inputFeature,
 } from "mcp-gen/runtime";
 import type { InputRequestMap, ServerRequestMap, V2026_07_28 } from "./protocol.gen.js";
 import type { AddArgs, AddOutput, EchoArgs } from "./types.gen.js";
@@ -27,16 +26,19 @@ export type ToolContent = V2026_07_28.CallToolResult["content"][number];
 /** Requests handlers may send the client, by method: `ctx.input` (every revision) and `ctx.request` (legacy sessions). */
 export type ClientRequests = MergeMethods<ServerRequestMap | InputRequestMap>;
 
+/** What a handler may ask the client: the methods its `asks:` declares in the manifest (`never`: nothing). */
+export type Asks<Method extends string> = Pick<ClientRequests, Method & keyof ClientRequests>;
+
 /** What bench needs from you: one handler per tool, resource, resource template and prompt of the manifest. */
 export interface BenchHandlers {
   /** Tools, by the identifier of their name. */
   readonly tools: {
     /** Tool "echo". Returns its text */
-    echo(args: EchoArgs, ctx: ToolContext<ClientRequests>): Awaitable<ToolReturn<ToolContent>>;
+    echo(args: EchoArgs, ctx: ToolContext<Asks<never>>): Awaitable<ToolReturn<ToolContent>>;
     /** Tool "add". Adds two numbers */
     add(
       args: AddArgs,
-      ctx: ToolContext<ClientRequests>,
+      ctx: ToolContext<Asks<never>>,
     ): Awaitable<StructuredToolReturn<AddOutput, ToolContent>>;
   };
 }
@@ -120,7 +122,6 @@ export const benchServerDefinition: ServerDefinition<BenchHandlers> = {
   resourceTemplates: [],
   prompts: [],
   listings: { "2026-07-28": listing2026_07_28, "2025-11-25": listing2026_07_28 },
-  features: { input: inputFeature },
 };
 
 /** Creates the bench server. Serve it with `serveStdio(server)` or `listenHttp(server, { port })` from "mcp-gen/runtime/node", or `createWebHandler(server)` for any fetch-style host. */

@@ -3,7 +3,7 @@
 // validated with the same compiled validator the server uses.
 import type { ProtocolModel } from "../../model/protocol.js";
 import { revisionNamespace } from "../../model/protocol.js";
-import type { ServerModel } from "../../model/server.js";
+import { paramHeaderDeclarations, type ServerModel } from "../../model/server.js";
 import { codeLiteral, docComment, propertyKey, stringLiteral } from "../escape.js";
 import type { GeneratedFile } from "../file.js";
 import { toolTypeNames } from "../types/emit.js";
@@ -169,20 +169,6 @@ export function emitClient(file: GeneratedFile, model: ServerModel, protocols: r
   w.write("}").newLine();
 }
 
-/** The manifest's `x-mcp-header` declarations (checked by the model): tool → argument → header name. */
-function paramHeaderDeclarations(model: ServerModel): Record<string, Record<string, string>> {
-  // Null-prototype records: tool and argument names are user data and may be "__proto__".
-  const declared: Record<string, Record<string, string>> = Object.create(null);
-  for (const tool of model.tools) {
-    const properties = (tool.input.schema.value as { properties?: unknown }).properties;
-    if (!properties || typeof properties !== "object" || Array.isArray(properties)) continue;
-    for (const [argument, schema] of Object.entries(properties as Record<string, unknown>)) {
-      const header = schema && typeof schema === "object" ? (schema as Record<string, unknown>)["x-mcp-header"] : undefined;
-      if (typeof header === "string") (declared[tool.key] ??= Object.create(null))[argument] = header;
-    }
-  }
-  return declared;
-}
 
 /** Whether a tool's input schema requires some property (then the client must pass arguments). */
 function hasRequiredInput(schema: unknown): boolean {

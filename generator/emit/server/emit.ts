@@ -3,7 +3,7 @@
 // projected onto each revision's types, and declarative prompt renderers.
 import type { ProtocolModel } from "../../model/protocol.js";
 import { revisionNamespace } from "../../model/protocol.js";
-import type { CacheHintModel, PromptModel, ServerModel, ToolModel } from "../../model/server.js";
+import { clientAsks, paramHeaderDeclarations, type CacheHintModel, type ClientAsk, type PromptModel, type ServerModel, type ToolModel } from "../../model/server.js";
 import type { TemplatePart } from "../../validate/prompt-template.js";
 import { Code, codeLiteral, docComment, jsonLiteral, propertyAccess, propertyKey, stringLiteral } from "../escape.js";
 import type { GeneratedFile } from "../file.js";
@@ -44,7 +44,9 @@ export function emitServer(file: GeneratedFile, model: ServerModel, protocols: r
   const handlerPrompts = model.prompts.filter((p) => !isDeclarative(p));
   // What handlers may ask the client (ctx.input in both eras, ctx.request in legacy sessions), typed by method.
   const requests = "ClientRequests";
-  const context = (name: string) => `${file.type(rt, name)}<${requests}>`;
+  // A handler's context offers ctx.input/ctx.request for exactly what its `asks:` declares.
+  const context = (name: string, asks: readonly ClientAsk[]) =>
+    `${file.type(rt, name)}<Asks<${asks.length === 0 ? "never" : asks.map((a) => stringLiteral(clientAsks[a].method)).join(" | ")}>>`;
   const completablePrompts = model.prompts.filter((p) => p.arguments.some((a) => a.complete));
   const completableTemplates = model.resourceTemplates.filter((t) => t.completable.length > 0);
 
@@ -63,6 +65,8 @@ export function emitServer(file: GeneratedFile, model: ServerModel, protocols: r
   w.write(
     `export type ${requests} = ${file.type(rt, "MergeMethods")}<${file.type(protocol, "ServerRequestMap")} | ${file.type(protocol, "InputRequestMap")}>;`,
   ).blankLine();
+  w.write(docComment("What a handler may ask the client: the methods its `asks:` declares in the manifest (`never`: nothing)."));
+  w.write(`export type Asks<Method extends string> = Pick<${requests}, Method & keyof ${requests}>;`).blankLine();
 
   // The handler interface.
   w.write(docComment(`What ${model.info.name} needs from you: one handler per tool, resource, resource template and prompt of the manifest.`));
@@ -78,9 +82,9 @@ export function emitServer(file: GeneratedFile, model: ServerModel, protocols: r
     w.indent(2).write(`${signature};`).newLine();
   };
   if (model.tools.length > 0) {
-    const ctx = context("ToolContext");
     group("tools", "Tools, by the identifier of their name.", () => {
       for (const tool of model.tools) {
+        const ctx = context("ToolContext", tool.asks);
         const t = toolTypeNames(tool);
         const ret = tool.output
           ? `${file.type(rt, "StructuredToolReturn")}<${file.type(types, t.output)}, ToolContent>`
@@ -90,19 +94,19 @@ export function emitServer(file: GeneratedFile, model: ServerModel, protocols: r
     });
   }
   if (model.resources.length > 0) {
-    const ctx = context("ResourceContext");
     const ret = file.type(rt, "ResourceReturn");
     group("resources", "Resources: each reads the body of its fixed URI.", () => {
       for (const resource of model.resources) {
+        const ctx = context("ResourceContext", resource.asks);
         member(labelled(`Resource ${resource.uri}`, resource.title, resource.description), `${propertyKey(resource.member)}(ctx: ${ctx}): ${awaitable}<${ret}>`);
       }
     });
   }
   if (model.resourceTemplates.length > 0) {
-    const ctx = context("ResourceContext");
     const ret = file.type(rt, "ResourceReturn");
     group("resourceTemplates", "Resource templates: each reads a URI that matched its template, given the decoded variables.", () => {
       for (const template of model.resourceTemplates) {
+        const ctx = context("ResourceContext", template.asks);
         member(
           labelled(`Resource template ${template.uriTemplate}`, template.title, template.description),
           `${propertyKey(template.member)}(variables: ${file.type(types, `${template.typeBase}Variables`)}, ctx: ${ctx}): ${awaitable}<${ret}>`,
@@ -111,10 +115,10 @@ export function emitServer(file: GeneratedFile, model: ServerModel, protocols: r
     });
   }
   if (handlerPrompts.length > 0) {
-    const ctx = context("PromptContext");
     const ret = `${file.type(rt, "PromptReturn")}<PromptMessage>`;
     group("prompts", "Prompts without declarative messages.", () => {
       for (const prompt of handlerPrompts) {
+        const ctx = context("PromptContext", prompt.asks);
         member(
           labelled(`Prompt ${stringLiteral(prompt.key)}`, prompt.title, prompt.description),
           `${propertyKey(prompt.member)}(args: ${file.type(types, `${prompt.typeBase}PromptArgs`)}, ctx: ${ctx}): ${awaitable}<${ret}>`,
@@ -124,7 +128,7 @@ export function emitServer(file: GeneratedFile, model: ServerModel, protocols: r
   }
   if (completablePrompts.length + completableTemplates.length > 0) {
     const ret = `${awaitable}<${file.type(rt, "CompletionReturn")}>`;
-    const ctx = (args: string) => `${file.type(rt, "CompletionContext")}<Partial<${file.type(types, args)}>, ${requests}>`;
+    const ctx = (args: string) => `${file.type(rt, "CompletionContext")}<Partial<${file.type(types, args)}>, Asks<never>>`;
     const completers = (key: string, doc: string, targets: { member: string; doc: string; args: string; names: readonly string[]; what: string }[]) => {
       w.indent(2).write(docComment(doc, "    ").trimStart());
       w.indent(2).write(`readonly ${key}: {`).newLine();
@@ -304,7 +308,7 @@ export function emitServer(file: GeneratedFile, model: ServerModel, protocols: r
       completers: `[${names
         .map(
           (name) =>
-            `{ argument: ${stringLiteral(name)}, complete: (handlers, value, ctx) => ${propertyAccess(`handlers.completions.${group}.${member}`, name)}(value, ctx as ${file.type(rt, "CompletionContext")}<Partial<${file.type(types, args)}>, ${requests}>) }`,
+            `{ argument: ${stringLiteral(name)}, complete: (handlers, value, ctx) => ${propertyAccess(`handlers.completions.${group}.${member}`, name)}(value, ctx as ${file.type(rt, "CompletionContext")}<Partial<${file.type(types, args)}>, Asks<never>>) }`,
         )
         .join(", ")}]`,
     });
@@ -338,16 +342,18 @@ export function emitServer(file: GeneratedFile, model: ServerModel, protocols: r
   if (completions.length > 0) w.indent().write(`completions: ${list(completions)},`).newLine();
   w.indent().write(`listings: { ${protocols.map((p) => `${stringLiteral(p.revision)}: ${listingOf.get(p.revision)}`).join(", ")} },`).newLine();
   // Optional runtime parts, imported only when the manifest uses them so that bundlers drop the rest.
-  const handlersGetContext = model.tools.length > 0 || model.resources.length > 0 || model.resourceTemplates.length > 0 || handlerPrompts.length > 0 || completions.length > 0;
+  const handlersAsk = [...model.tools, ...model.resources, ...model.resourceTemplates, ...handlerPrompts].some((d) => d.asks.length > 0);
   const subscribable = model.resources.some((r) => r.subscribe) || model.resourceTemplates.some((t) => t.subscribe);
   const features = [
     completions.length > 0 ? `completion: ${file.value(rt, "completionFeature")}` : undefined,
-    handlersGetContext ? `input: ${file.value(rt, "inputFeature")}` : undefined,
+    handlersAsk ? `input: ${file.value(rt, "inputFeature")}` : undefined,
     subscribable ? `subscriptions: ${file.value(rt, "subscriptionsFeature")}` : undefined,
   ].filter((f): f is string => f !== undefined);
   if (features.length > 0) w.indent().write(`features: { ${features.join(", ")} },`).newLine();
   if (model.listChanged.length > 0) w.indent().write(`listChanged: { ${model.listChanged.map((kind) => `${kind}: true`).join(", ")} },`).newLine();
   if (model.listCache) w.indent().write(`listCache: ${cacheHint(model.listCache, "public")},`).newLine();
+  const mirrored = model.revisions.includes("2026-07-28") ? paramHeaderDeclarations(model) : {};
+  if (Object.keys(mirrored).length > 0) w.indent().write(`paramHeaders: ${codeLiteral(mirrored, "  ")},`).newLine();
   w.write("};").blankLine();
 
   const server = file.type(rt, "McpServer");

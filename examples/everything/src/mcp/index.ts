@@ -55,7 +55,13 @@ export {
   validateSummarizeNoteInput,
 } from "./validators.gen.js";
 export { createNotesServer, notesServerDefinition } from "./server.gen.js";
-export type { ClientRequests, NotesHandlers, PromptMessage, ToolContent } from "./server.gen.js";
+export type {
+  Asks,
+  ClientRequests,
+  NotesHandlers,
+  PromptMessage,
+  ToolContent,
+} from "./server.gen.js";
 export { connectNotesClient, createNotesClient } from "./client.gen.js";
 export type {
   NotesClient,

@@ -64,6 +64,9 @@ export type PromptMessage = V2026_07_28.PromptMessage;
 /** Requests handlers may send the client, by method: `ctx.input` (every revision) and `ctx.request` (legacy sessions). */
 export type ClientRequests = MergeMethods<ServerRequestMap | InputRequestMap>;
 
+/** What a handler may ask the client: the methods its `asks:` declares in the manifest (`never`: nothing). */
+export type Asks<Method extends string> = Pick<ClientRequests, Method & keyof ClientRequests>;
+
 /** What notes needs from you: one handler per tool, resource, resource template and prompt of the manifest. */
 export interface NotesHandlers {
   /** Tools, by the identifier of their name. */
@@ -71,62 +74,56 @@ export interface NotesHandlers {
     /** Tool "add_note". Add note: Creates a note and returns it as structured data */
     addNote(
       args: AddNoteArgs,
-      ctx: ToolContext<ClientRequests>,
+      ctx: ToolContext<Asks<never>>,
     ): Awaitable<StructuredToolReturn<AddNoteOutput, ToolContent>>;
     /** Tool "get_note". Get note: A note as text, a link to its resource and the note embedded as a resource */
-    getNote(
-      args: GetNoteArgs,
-      ctx: ToolContext<ClientRequests>,
-    ): Awaitable<ToolReturn<ToolContent>>;
+    getNote(args: GetNoteArgs, ctx: ToolContext<Asks<never>>): Awaitable<ToolReturn<ToolContent>>;
     /** Tool "search_notes". Search notes: Notes whose title or body contains the query, optionally only those with a tag */
     searchNotes(
       args: SearchNotesArgs,
-      ctx: ToolContext<ClientRequests>,
+      ctx: ToolContext<Asks<never>>,
     ): Awaitable<ToolReturn<ToolContent>>;
     /** Tool "note_media". Note media: The note's thumbnail (PNG) and its dictation (WAV) */
     noteMedia(
       args: NoteMediaArgs,
-      ctx: ToolContext<ClientRequests>,
+      ctx: ToolContext<Asks<never>>,
     ): Awaitable<ToolReturn<ToolContent>>;
     /** Tool "reindex". Reindex: Rebuilds the search index, reporting progress; can be cancelled */
-    reindex(
-      args: ReindexArgs,
-      ctx: ToolContext<ClientRequests>,
-    ): Awaitable<ToolReturn<ToolContent>>;
+    reindex(args: ReindexArgs, ctx: ToolContext<Asks<never>>): Awaitable<ToolReturn<ToolContent>>;
     /** Tool "delete_note". Delete note: Deletes a note after the user confirms it */
     deleteNote(
       args: DeleteNoteArgs,
-      ctx: ToolContext<ClientRequests>,
+      ctx: ToolContext<Asks<"elicitation/create">>,
     ): Awaitable<ToolReturn<ToolContent>>;
     /** Tool "summarize_note". Summarize note: Asks the client's model for a one-line summary of a note */
     summarizeNote(
       args: SummarizeNoteArgs,
-      ctx: ToolContext<ClientRequests>,
+      ctx: ToolContext<Asks<"sampling/createMessage">>,
     ): Awaitable<ToolReturn<ToolContent>>;
     /** Tool "list_roots". List workspace roots: The folders the client shares with this server, where notes could be imported from */
     listRoots(
       args: ListRootsArgs,
-      ctx: ToolContext<ClientRequests>,
+      ctx: ToolContext<Asks<"roots/list">>,
     ): Awaitable<ToolReturn<ToolContent>>;
   };
   /** Resources: each reads the body of its fixed URI. */
   readonly resources: {
     /** Resource notes://index. Notes index: Every note, one line each; changes when notes are added or deleted */
-    index(ctx: ResourceContext<ClientRequests>): Awaitable<ResourceReturn>;
+    index(ctx: ResourceContext<Asks<never>>): Awaitable<ResourceReturn>;
     /** Resource notes://logo.png. Logo: The workspace logo */
-    logo(ctx: ResourceContext<ClientRequests>): Awaitable<ResourceReturn>;
+    logo(ctx: ResourceContext<Asks<never>>): Awaitable<ResourceReturn>;
   };
   /** Resource templates: each reads a URI that matched its template, given the decoded variables. */
   readonly resourceTemplates: {
     /** Resource template notes://notes/{id}. Note: One note as Markdown */
-    note(variables: NoteVariables, ctx: ResourceContext<ClientRequests>): Awaitable<ResourceReturn>;
+    note(variables: NoteVariables, ctx: ResourceContext<Asks<never>>): Awaitable<ResourceReturn>;
   };
   /** Prompts without declarative messages. */
   readonly prompts: {
     /** Prompt "review_note". Review a note: Review a note, with the note embedded and the workspace logo attached */
     reviewNote(
       args: ReviewNotePromptArgs,
-      ctx: PromptContext<ClientRequests>,
+      ctx: PromptContext<Asks<never>>,
     ): Awaitable<PromptReturn<PromptMessage>>;
   };
   /** Completers (completion/complete) of the prompt arguments and template variables declared `complete: true`. */
@@ -138,7 +135,7 @@ export interface NotesHandlers {
         /** Candidate values for argument "id", given what the user typed so far. */
         id(
           value: string,
-          ctx: CompletionContext<Partial<ReviewNotePromptArgs>, ClientRequests>,
+          ctx: CompletionContext<Partial<ReviewNotePromptArgs>, Asks<never>>,
         ): Awaitable<CompletionReturn>;
       };
     };
@@ -149,7 +146,7 @@ export interface NotesHandlers {
         /** Candidate values for variable "id", given what the user typed so far. */
         id(
           value: string,
-          ctx: CompletionContext<Partial<NoteVariables>, ClientRequests>,
+          ctx: CompletionContext<Partial<NoteVariables>, Asks<never>>,
         ): Awaitable<CompletionReturn>;
       };
     };
@@ -1053,7 +1050,7 @@ export const notesServerDefinition: ServerDefinition<NotesHandlers> = {
           complete: (handlers, value, ctx) =>
             handlers.completions.prompts.reviewNote.id(
               value,
-              ctx as CompletionContext<Partial<ReviewNotePromptArgs>, ClientRequests>,
+              ctx as CompletionContext<Partial<ReviewNotePromptArgs>, Asks<never>>,
             ),
         },
       ],
@@ -1067,7 +1064,7 @@ export const notesServerDefinition: ServerDefinition<NotesHandlers> = {
           complete: (handlers, value, ctx) =>
             handlers.completions.resourceTemplates.note.id(
               value,
-              ctx as CompletionContext<Partial<NoteVariables>, ClientRequests>,
+              ctx as CompletionContext<Partial<NoteVariables>, Asks<never>>,
             ),
         },
       ],
@@ -1086,6 +1083,11 @@ export const notesServerDefinition: ServerDefinition<NotesHandlers> = {
     subscriptions: subscriptionsFeature,
   },
   listCache: { ttlMs: 60000, scope: "public" },
+  paramHeaders: {
+    search_notes: {
+      tag: "Tag",
+    },
+  },
 };
 
 /** Creates the notes server. Serve it with `serveStdio(server)` or `listenHttp(server, { port })` from "mcp-gen/runtime/node", or `createWebHandler(server)` for any fetch-style host. */

@@ -38,7 +38,13 @@ export {
   validateListCitiesInput,
 } from "./validators.gen.js";
 export { createWeatherServer, weatherServerDefinition } from "./server.gen.js";
-export type { ClientRequests, PromptMessage, ToolContent, WeatherHandlers } from "./server.gen.js";
+export type {
+  Asks,
+  ClientRequests,
+  PromptMessage,
+  ToolContent,
+  WeatherHandlers,
+} from "./server.gen.js";
 export { connectWeatherClient, createWeatherClient } from "./client.gen.js";
 export type {
   ToolResultContent,

@@ -25,7 +25,6 @@ import {
   type ToolReturn,
   completionFeature,
   createServer,
-  inputFeature,
 } from "mcp-gen/runtime";
 import type { InputRequestMap, ServerRequestMap, V2026_07_28 } from "./protocol.gen.js";
 import type {
@@ -51,6 +50,9 @@ export type PromptMessage = V2026_07_28.PromptMessage;
 /** Requests handlers may send the client, by method: `ctx.input` (every revision) and `ctx.request` (legacy sessions). */
 export type ClientRequests = MergeMethods<ServerRequestMap | InputRequestMap>;
 
+/** What a handler may ask the client: the methods its `asks:` declares in the manifest (`never`: nothing). */
+export type Asks<Method extends string> = Pick<ClientRequests, Method & keyof ClientRequests>;
+
 /** What weather needs from you: one handler per tool, resource, resource template and prompt of the manifest. */
 export interface WeatherHandlers {
   /** Tools, by the identifier of their name. */
@@ -58,25 +60,25 @@ export interface WeatherHandlers {
     /** Tool "get_forecast". Get forecast: Forecast for a city */
     getForecast(
       args: GetForecastArgs,
-      ctx: ToolContext<ClientRequests>,
+      ctx: ToolContext<Asks<never>>,
     ): Awaitable<StructuredToolReturn<GetForecastOutput, ToolContent>>;
     /** Tool "list_cities". List cities: The cities this server knows */
     listCities(
       args: ListCitiesArgs,
-      ctx: ToolContext<ClientRequests>,
+      ctx: ToolContext<Asks<never>>,
     ): Awaitable<ToolReturn<ToolContent>>;
   };
   /** Resources: each reads the body of its fixed URI. */
   readonly resources: {
     /** Resource config://app. Units and defaults the server uses */
-    appConfig(ctx: ResourceContext<ClientRequests>): Awaitable<ResourceReturn>;
+    appConfig(ctx: ResourceContext<Asks<never>>): Awaitable<ResourceReturn>;
   };
   /** Resource templates: each reads a URI that matched its template, given the decoded variables. */
   readonly resourceTemplates: {
     /** Resource template weather://{city}/current. Current conditions in a city */
     cityWeather(
       variables: CityWeatherVariables,
-      ctx: ResourceContext<ClientRequests>,
+      ctx: ResourceContext<Asks<never>>,
     ): Awaitable<ResourceReturn>;
   };
   /** Prompts without declarative messages. */
@@ -84,7 +86,7 @@ export interface WeatherHandlers {
     /** Prompt "plan_trip". Plan a trip: Ask for a packing list based on the forecast */
     planTrip(
       args: PlanTripPromptArgs,
-      ctx: PromptContext<ClientRequests>,
+      ctx: PromptContext<Asks<never>>,
     ): Awaitable<PromptReturn<PromptMessage>>;
   };
   /** Completers (completion/complete) of the prompt arguments and template variables declared `complete: true`. */
@@ -96,7 +98,7 @@ export interface WeatherHandlers {
         /** Candidate values for argument "city", given what the user typed so far. */
         city(
           value: string,
-          ctx: CompletionContext<Partial<PlanTripPromptArgs>, ClientRequests>,
+          ctx: CompletionContext<Partial<PlanTripPromptArgs>, Asks<never>>,
         ): Awaitable<CompletionReturn>;
       };
     };
@@ -107,7 +109,7 @@ export interface WeatherHandlers {
         /** Candidate values for variable "city", given what the user typed so far. */
         city(
           value: string,
-          ctx: CompletionContext<Partial<CityWeatherVariables>, ClientRequests>,
+          ctx: CompletionContext<Partial<CityWeatherVariables>, Asks<never>>,
         ): Awaitable<CompletionReturn>;
       };
     };
@@ -471,7 +473,7 @@ export const weatherServerDefinition: ServerDefinition<WeatherHandlers> = {
           complete: (handlers, value, ctx) =>
             handlers.completions.prompts.planTrip.city(
               value,
-              ctx as CompletionContext<Partial<PlanTripPromptArgs>, ClientRequests>,
+              ctx as CompletionContext<Partial<PlanTripPromptArgs>, Asks<never>>,
             ),
         },
       ],
@@ -485,7 +487,7 @@ export const weatherServerDefinition: ServerDefinition<WeatherHandlers> = {
           complete: (handlers, value, ctx) =>
             handlers.completions.resourceTemplates.cityWeather.city(
               value,
-              ctx as CompletionContext<Partial<CityWeatherVariables>, ClientRequests>,
+              ctx as CompletionContext<Partial<CityWeatherVariables>, Asks<never>>,
             ),
         },
       ],
@@ -498,7 +500,7 @@ export const weatherServerDefinition: ServerDefinition<WeatherHandlers> = {
     "2025-03-26": listing2025_03_26,
     "2024-11-05": listing2024_11_05,
   },
-  features: { completion: completionFeature, input: inputFeature },
+  features: { completion: completionFeature },
 };
 
 /** Creates the weather server. Serve it with `serveStdio(server)` or `listenHttp(server, { port })` from "mcp-gen/runtime/node", or `createWebHandler(server)` for any fetch-style host. */

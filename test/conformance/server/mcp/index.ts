@@ -109,6 +109,7 @@ export {
 } from "./validators.gen.js";
 export { conformanceServerDefinition, createConformanceServer } from "./server.gen.js";
 export type {
+  Asks,
   ClientRequests,
   ConformanceHandlers,
   PromptMessage,

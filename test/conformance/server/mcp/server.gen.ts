@@ -98,6 +98,9 @@ export type PromptMessage = V2026_07_28.PromptMessage;
 /** Requests handlers may send the client, by method: `ctx.input` (every revision) and `ctx.request` (legacy sessions). */
 export type ClientRequests = MergeMethods<ServerRequestMap | InputRequestMap>;
 
+/** What a handler may ask the client: the methods its `asks:` declares in the manifest (`never`: nothing). */
+export type Asks<Method extends string> = Pick<ClientRequests, Method & keyof ClientRequests>;
+
 /** What conformance needs from you: one handler per tool, resource, resource template and prompt of the manifest. */
 export interface ConformanceHandlers {
   /** Tools, by the identifier of their name. */
@@ -105,144 +108,144 @@ export interface ConformanceHandlers {
     /** Tool "test_simple_text". Returns one text block */
     testSimpleText(
       args: TestSimpleTextArgs,
-      ctx: ToolContext<ClientRequests>,
+      ctx: ToolContext<Asks<never>>,
     ): Awaitable<ToolReturn<ToolContent>>;
     /** Tool "test_image_content". Returns one image block (a 1x1 PNG) */
     testImageContent(
       args: TestImageContentArgs,
-      ctx: ToolContext<ClientRequests>,
+      ctx: ToolContext<Asks<never>>,
     ): Awaitable<ToolReturn<ToolContent>>;
     /** Tool "test_audio_content". Returns one audio block (a short WAV) */
     testAudioContent(
       args: TestAudioContentArgs,
-      ctx: ToolContext<ClientRequests>,
+      ctx: ToolContext<Asks<never>>,
     ): Awaitable<ToolReturn<ToolContent>>;
     /** Tool "test_embedded_resource". Returns an embedded text resource */
     testEmbeddedResource(
       args: TestEmbeddedResourceArgs,
-      ctx: ToolContext<ClientRequests>,
+      ctx: ToolContext<Asks<never>>,
     ): Awaitable<ToolReturn<ToolContent>>;
     /** Tool "test_multiple_content_types". Returns text, an image and an embedded resource */
     testMultipleContentTypes(
       args: TestMultipleContentTypesArgs,
-      ctx: ToolContext<ClientRequests>,
+      ctx: ToolContext<Asks<never>>,
     ): Awaitable<ToolReturn<ToolContent>>;
     /** Tool "test_error_handling". Always fails with a tool error (isError) */
     testErrorHandling(
       args: TestErrorHandlingArgs,
-      ctx: ToolContext<ClientRequests>,
+      ctx: ToolContext<Asks<never>>,
     ): Awaitable<ToolReturn<ToolContent>>;
     /** Tool "test_tool_with_logging". Sends three info log messages while it runs */
     testToolWithLogging(
       args: TestToolWithLoggingArgs,
-      ctx: ToolContext<ClientRequests>,
+      ctx: ToolContext<Asks<never>>,
     ): Awaitable<ToolReturn<ToolContent>>;
     /** Tool "test_tool_with_progress". Reports progress 0, 50 and 100 of 100 when asked for progress */
     testToolWithProgress(
       args: TestToolWithProgressArgs,
-      ctx: ToolContext<ClientRequests>,
+      ctx: ToolContext<Asks<never>>,
     ): Awaitable<ToolReturn<ToolContent>>;
     /** Tool "test_logging_tool". Logs one info message (sent only to clients that asked for logs) */
     testLoggingTool(
       args: TestLoggingToolArgs,
-      ctx: ToolContext<ClientRequests>,
+      ctx: ToolContext<Asks<never>>,
     ): Awaitable<ToolReturn<ToolContent>>;
     /** Tool "test_sampling". Asks the client's LLM to answer a prompt (sampling/createMessage) */
     testSampling(
       args: TestSamplingArgs,
-      ctx: ToolContext<ClientRequests>,
+      ctx: ToolContext<Asks<"sampling/createMessage">>,
     ): Awaitable<ToolReturn<ToolContent>>;
     /** Tool "test_elicitation". Asks the user for a username and an email (elicitation/create) */
     testElicitation(
       args: TestElicitationArgs,
-      ctx: ToolContext<ClientRequests>,
+      ctx: ToolContext<Asks<"elicitation/create">>,
     ): Awaitable<ToolReturn<ToolContent>>;
     /** Tool "test_elicitation_sep1034_defaults". Elicits a form whose fields all carry defaults (SEP-1034) */
     testElicitationSep1034Defaults(
       args: TestElicitationSep1034DefaultsArgs,
-      ctx: ToolContext<ClientRequests>,
+      ctx: ToolContext<Asks<"elicitation/create">>,
     ): Awaitable<ToolReturn<ToolContent>>;
     /** Tool "test_elicitation_sep1330_enums". Elicits a form with every enum variant (SEP-1330) */
     testElicitationSep1330Enums(
       args: TestElicitationSep1330EnumsArgs,
-      ctx: ToolContext<ClientRequests>,
+      ctx: ToolContext<Asks<"elicitation/create">>,
     ): Awaitable<ToolReturn<ToolContent>>;
     /** Tool "test_missing_capability". Needs the client's sampling capability; fails with -32021 without it */
     testMissingCapability(
       args: TestMissingCapabilityArgs,
-      ctx: ToolContext<ClientRequests>,
+      ctx: ToolContext<Asks<"sampling/createMessage">>,
     ): Awaitable<ToolReturn<ToolContent>>;
     /** Tool "test_streaming_elicitation". Elicits a confirmation from the user while the call is in progress */
     testStreamingElicitation(
       args: TestStreamingElicitationArgs,
-      ctx: ToolContext<ClientRequests>,
+      ctx: ToolContext<Asks<"elicitation/create">>,
     ): Awaitable<ToolReturn<ToolContent>>;
     /** Tool "test_input_required_result_elicitation". Asks for the user's name, then greets them */
     testInputRequiredResultElicitation(
       args: TestInputRequiredResultElicitationArgs,
-      ctx: ToolContext<ClientRequests>,
+      ctx: ToolContext<Asks<"elicitation/create">>,
     ): Awaitable<ToolReturn<ToolContent>>;
     /** Tool "test_input_required_result_sampling". Asks the client's LLM for the capital of France */
     testInputRequiredResultSampling(
       args: TestInputRequiredResultSamplingArgs,
-      ctx: ToolContext<ClientRequests>,
+      ctx: ToolContext<Asks<"sampling/createMessage">>,
     ): Awaitable<ToolReturn<ToolContent>>;
     /** Tool "test_input_required_result_list_roots". Asks the client for its roots */
     testInputRequiredResultListRoots(
       args: TestInputRequiredResultListRootsArgs,
-      ctx: ToolContext<ClientRequests>,
+      ctx: ToolContext<Asks<"roots/list">>,
     ): Awaitable<ToolReturn<ToolContent>>;
     /** Tool "test_input_required_result_request_state". Asks for a confirmation; the answer comes back with the signed requestState */
     testInputRequiredResultRequestState(
       args: TestInputRequiredResultRequestStateArgs,
-      ctx: ToolContext<ClientRequests>,
+      ctx: ToolContext<Asks<"elicitation/create">>,
     ): Awaitable<ToolReturn<ToolContent>>;
     /** Tool "test_input_required_result_multiple_inputs". Asks for a name, a greeting and the roots at once */
     testInputRequiredResultMultipleInputs(
       args: TestInputRequiredResultMultipleInputsArgs,
-      ctx: ToolContext<ClientRequests>,
+      ctx: ToolContext<Asks<"elicitation/create" | "sampling/createMessage" | "roots/list">>,
     ): Awaitable<ToolReturn<ToolContent>>;
     /** Tool "test_input_required_result_multi_round". Asks for a name, then for a favourite colour */
     testInputRequiredResultMultiRound(
       args: TestInputRequiredResultMultiRoundArgs,
-      ctx: ToolContext<ClientRequests>,
+      ctx: ToolContext<Asks<"elicitation/create">>,
     ): Awaitable<ToolReturn<ToolContent>>;
     /** Tool "test_input_required_result_tampered_state". Asks for a confirmation; a tampered requestState is rejected */
     testInputRequiredResultTamperedState(
       args: TestInputRequiredResultTamperedStateArgs,
-      ctx: ToolContext<ClientRequests>,
+      ctx: ToolContext<Asks<"elicitation/create">>,
     ): Awaitable<ToolReturn<ToolContent>>;
     /** Tool "test_input_required_result_capabilities". Asks only for what the client declared it can answer */
     testInputRequiredResultCapabilities(
       args: TestInputRequiredResultCapabilitiesArgs,
-      ctx: ToolContext<ClientRequests>,
+      ctx: ToolContext<Asks<"sampling/createMessage" | "elicitation/create">>,
     ): Awaitable<ToolReturn<ToolContent>>;
     /** Tool "json_schema_2020_12_tool". Tool with JSON Schema 2020-12 features */
     jsonSchema202012Tool(
       args: JsonSchema202012ToolArgs,
-      ctx: ToolContext<ClientRequests>,
+      ctx: ToolContext<Asks<never>>,
     ): Awaitable<ToolReturn<ToolContent>>;
     /** Tool "test_routed_query". Runs a query in a region; the region and priority travel as HTTP headers too */
     testRoutedQuery(
       args: TestRoutedQueryArgs,
-      ctx: ToolContext<ClientRequests>,
+      ctx: ToolContext<Asks<never>>,
     ): Awaitable<ToolReturn<ToolContent>>;
   };
   /** Resources: each reads the body of its fixed URI. */
   readonly resources: {
     /** Resource test://static-text. A fixed text resource */
-    staticText(ctx: ResourceContext<ClientRequests>): Awaitable<ResourceReturn>;
+    staticText(ctx: ResourceContext<Asks<never>>): Awaitable<ResourceReturn>;
     /** Resource test://static-binary. A fixed binary resource (a 1x1 PNG) */
-    staticBinary(ctx: ResourceContext<ClientRequests>): Awaitable<ResourceReturn>;
+    staticBinary(ctx: ResourceContext<Asks<never>>): Awaitable<ResourceReturn>;
     /** Resource test://watched-resource. A resource clients may subscribe to */
-    watchedResource(ctx: ResourceContext<ClientRequests>): Awaitable<ResourceReturn>;
+    watchedResource(ctx: ResourceContext<Asks<never>>): Awaitable<ResourceReturn>;
   };
   /** Resource templates: each reads a URI that matched its template, given the decoded variables. */
   readonly resourceTemplates: {
     /** Resource template test://template/{id}/data. JSON data for an id */
     templateData(
       variables: TemplateDataVariables,
-      ctx: ResourceContext<ClientRequests>,
+      ctx: ResourceContext<Asks<never>>,
     ): Awaitable<ResourceReturn>;
   };
   /** Prompts without declarative messages. */
@@ -250,17 +253,17 @@ export interface ConformanceHandlers {
     /** Prompt "test_prompt_with_embedded_resource". A prompt that embeds a resource */
     testPromptWithEmbeddedResource(
       args: TestPromptWithEmbeddedResourcePromptArgs,
-      ctx: PromptContext<ClientRequests>,
+      ctx: PromptContext<Asks<never>>,
     ): Awaitable<PromptReturn<PromptMessage>>;
     /** Prompt "test_prompt_with_image". A prompt with an image */
     testPromptWithImage(
       args: TestPromptWithImagePromptArgs,
-      ctx: PromptContext<ClientRequests>,
+      ctx: PromptContext<Asks<never>>,
     ): Awaitable<PromptReturn<PromptMessage>>;
     /** Prompt "test_input_required_result_prompt". A prompt that asks the user for context first (input_required under 2026-07-28) */
     testInputRequiredResultPrompt(
       args: TestInputRequiredResultPromptPromptArgs,
-      ctx: PromptContext<ClientRequests>,
+      ctx: PromptContext<Asks<"elicitation/create">>,
     ): Awaitable<PromptReturn<PromptMessage>>;
   };
   /** Completers (completion/complete) of the prompt arguments and template variables declared `complete: true`. */
@@ -272,12 +275,12 @@ export interface ConformanceHandlers {
         /** Candidate values for argument "arg1", given what the user typed so far. */
         arg1(
           value: string,
-          ctx: CompletionContext<Partial<TestPromptWithArgumentsPromptArgs>, ClientRequests>,
+          ctx: CompletionContext<Partial<TestPromptWithArgumentsPromptArgs>, Asks<never>>,
         ): Awaitable<CompletionReturn>;
         /** Candidate values for argument "arg2", given what the user typed so far. */
         arg2(
           value: string,
-          ctx: CompletionContext<Partial<TestPromptWithArgumentsPromptArgs>, ClientRequests>,
+          ctx: CompletionContext<Partial<TestPromptWithArgumentsPromptArgs>, Asks<never>>,
         ): Awaitable<CompletionReturn>;
       };
     };
@@ -288,7 +291,7 @@ export interface ConformanceHandlers {
         /** Candidate values for variable "id", given what the user typed so far. */
         id(
           value: string,
-          ctx: CompletionContext<Partial<TemplateDataVariables>, ClientRequests>,
+          ctx: CompletionContext<Partial<TemplateDataVariables>, Asks<never>>,
         ): Awaitable<CompletionReturn>;
       };
     };
@@ -966,7 +969,7 @@ export const conformanceServerDefinition: ServerDefinition<ConformanceHandlers> 
           complete: (handlers, value, ctx) =>
             handlers.completions.prompts.testPromptWithArguments.arg1(
               value,
-              ctx as CompletionContext<Partial<TestPromptWithArgumentsPromptArgs>, ClientRequests>,
+              ctx as CompletionContext<Partial<TestPromptWithArgumentsPromptArgs>, Asks<never>>,
             ),
         },
         {
@@ -974,7 +977,7 @@ export const conformanceServerDefinition: ServerDefinition<ConformanceHandlers> 
           complete: (handlers, value, ctx) =>
             handlers.completions.prompts.testPromptWithArguments.arg2(
               value,
-              ctx as CompletionContext<Partial<TestPromptWithArgumentsPromptArgs>, ClientRequests>,
+              ctx as CompletionContext<Partial<TestPromptWithArgumentsPromptArgs>, Asks<never>>,
             ),
         },
       ],
@@ -988,7 +991,7 @@ export const conformanceServerDefinition: ServerDefinition<ConformanceHandlers> 
           complete: (handlers, value, ctx) =>
             handlers.completions.resourceTemplates.templateData.id(
               value,
-              ctx as CompletionContext<Partial<TemplateDataVariables>, ClientRequests>,
+              ctx as CompletionContext<Partial<TemplateDataVariables>, Asks<never>>,
             ),
         },
       ],
@@ -1005,6 +1008,12 @@ export const conformanceServerDefinition: ServerDefinition<ConformanceHandlers> 
     completion: completionFeature,
     input: inputFeature,
     subscriptions: subscriptionsFeature,
+  },
+  paramHeaders: {
+    test_routed_query: {
+      region: "Region",
+      priority: "Priority",
+    },
   },
 };
 

@@ -36,7 +36,13 @@ export {
   validateNotesSearchInput,
 } from "./validators.gen.js";
 export { createNotesServer, notesServerDefinition } from "./server.gen.js";
-export type { ClientRequests, NotesHandlers, PromptMessage, ToolContent } from "./server.gen.js";
+export type {
+  Asks,
+  ClientRequests,
+  NotesHandlers,
+  PromptMessage,
+  ToolContent,
+} from "./server.gen.js";
 export { connectNotesClient, createNotesClient } from "./client.gen.js";
 export type {
   NotesClient,

@@ -25,7 +25,6 @@ import {
   type ToolReturn,
   completionFeature,
   createServer,
-  inputFeature,
   subscriptionsFeature,
 } from "mcp-gen/runtime";
 import type { InputRequestMap, ServerRequestMap, V2026_07_28 } from "./protocol.gen.js";
@@ -51,6 +50,9 @@ export type PromptMessage = V2026_07_28.PromptMessage;
 /** Requests handlers may send the client, by method: `ctx.input` (every revision) and `ctx.request` (legacy sessions). */
 export type ClientRequests = MergeMethods<ServerRequestMap | InputRequestMap>;
 
+/** What a handler may ask the client: the methods its `asks:` declares in the manifest (`never`: nothing). */
+export type Asks<Method extends string> = Pick<ClientRequests, Method & keyof ClientRequests>;
+
 /** What notes-server needs from you: one handler per tool, resource, resource template and prompt of the manifest. */
 export interface NotesHandlers {
   /** Tools, by the identifier of their name. */
@@ -58,30 +60,30 @@ export interface NotesHandlers {
     /** Tool "add-note". Add note: Stores a note and returns its id */
     addNote(
       args: AddNoteArgs,
-      ctx: ToolContext<ClientRequests>,
+      ctx: ToolContext<Asks<never>>,
     ): Awaitable<StructuredToolReturn<AddNoteOutput, ToolContent>>;
     /** Tool "notes.search". Finds notes containing a word */
     notesSearch(
       args: NotesSearchArgs,
-      ctx: ToolContext<ClientRequests>,
+      ctx: ToolContext<Asks<never>>,
     ): Awaitable<ToolReturn<ToolContent>>;
   };
   /** Resources: each reads the body of its fixed URI. */
   readonly resources: {
     /** Resource notes://index. Note index */
-    index(ctx: ResourceContext<ClientRequests>): Awaitable<ResourceReturn>;
+    index(ctx: ResourceContext<Asks<never>>): Awaitable<ResourceReturn>;
   };
   /** Resource templates: each reads a URI that matched its template, given the decoded variables. */
   readonly resourceTemplates: {
     /** Resource template notes://note/{id} */
-    note(variables: NoteVariables, ctx: ResourceContext<ClientRequests>): Awaitable<ResourceReturn>;
+    note(variables: NoteVariables, ctx: ResourceContext<Asks<never>>): Awaitable<ResourceReturn>;
   };
   /** Prompts without declarative messages. */
   readonly prompts: {
     /** Prompt "review". Review notes: Reviews the notes tagged with a tag */
     review(
       args: ReviewPromptArgs,
-      ctx: PromptContext<ClientRequests>,
+      ctx: PromptContext<Asks<never>>,
     ): Awaitable<PromptReturn<PromptMessage>>;
   };
   /** Completers (completion/complete) of the prompt arguments and template variables declared `complete: true`. */
@@ -93,7 +95,7 @@ export interface NotesHandlers {
         /** Candidate values for argument "tag", given what the user typed so far. */
         tag(
           value: string,
-          ctx: CompletionContext<Partial<ReviewPromptArgs>, ClientRequests>,
+          ctx: CompletionContext<Partial<ReviewPromptArgs>, Asks<never>>,
         ): Awaitable<CompletionReturn>;
       };
     };
@@ -104,7 +106,7 @@ export interface NotesHandlers {
         /** Candidate values for variable "id", given what the user typed so far. */
         id(
           value: string,
-          ctx: CompletionContext<Partial<NoteVariables>, ClientRequests>,
+          ctx: CompletionContext<Partial<NoteVariables>, Asks<never>>,
         ): Awaitable<CompletionReturn>;
       };
     };
@@ -448,7 +450,7 @@ export const notesServerDefinition: ServerDefinition<NotesHandlers> = {
           complete: (handlers, value, ctx) =>
             handlers.completions.prompts.review.tag(
               value,
-              ctx as CompletionContext<Partial<ReviewPromptArgs>, ClientRequests>,
+              ctx as CompletionContext<Partial<ReviewPromptArgs>, Asks<never>>,
             ),
         },
       ],
@@ -462,7 +464,7 @@ export const notesServerDefinition: ServerDefinition<NotesHandlers> = {
           complete: (handlers, value, ctx) =>
             handlers.completions.resourceTemplates.note.id(
               value,
-              ctx as CompletionContext<Partial<NoteVariables>, ClientRequests>,
+              ctx as CompletionContext<Partial<NoteVariables>, Asks<never>>,
             ),
         },
       ],
@@ -475,11 +477,7 @@ export const notesServerDefinition: ServerDefinition<NotesHandlers> = {
     "2025-03-26": listing2025_03_26,
     "2024-11-05": listing2024_11_05,
   },
-  features: {
-    completion: completionFeature,
-    input: inputFeature,
-    subscriptions: subscriptionsFeature,
-  },
+  features: { completion: completionFeature, subscriptions: subscriptionsFeature },
 };
 
 /** Creates the notes-server server. Serve it with `serveStdio(server)` or `listenHttp(server, { port })` from "mcp-gen/runtime/node", or `createWebHandler(server)` for any fetch-style host. */

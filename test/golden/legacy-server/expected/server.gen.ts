@@ -14,7 +14,6 @@ import {
   type ServerDefinition,
   type ServerOptions,
   createServer,
-  inputFeature,
 } from "mcp-gen/runtime";
 import type { InputRequestMap, ServerRequestMap, V2025_06_18 } from "./protocol.gen.js";
 import type { ExplainPromptArgs, PageVariables } from "./types.gen.js";
@@ -25,19 +24,22 @@ export type PromptMessage = V2025_06_18.PromptMessage;
 /** Requests handlers may send the client, by method: `ctx.input` (every revision) and `ctx.request` (legacy sessions). */
 export type ClientRequests = MergeMethods<ServerRequestMap | InputRequestMap>;
 
+/** What a handler may ask the client: the methods its `asks:` declares in the manifest (`never`: nothing). */
+export type Asks<Method extends string> = Pick<ClientRequests, Method & keyof ClientRequests>;
+
 /** What docs-mcp needs from you: one handler per tool, resource, resource template and prompt of the manifest. */
 export interface DocsHandlers {
   /** Resources: each reads the body of its fixed URI. */
   readonly resources: {
     /** Resource docs://readme */
-    readme(ctx: ResourceContext<ClientRequests>): Awaitable<ResourceReturn>;
+    readme(ctx: ResourceContext<Asks<never>>): Awaitable<ResourceReturn>;
     /** Resource docs://changelog */
-    changelog(ctx: ResourceContext<ClientRequests>): Awaitable<ResourceReturn>;
+    changelog(ctx: ResourceContext<Asks<never>>): Awaitable<ResourceReturn>;
   };
   /** Resource templates: each reads a URI that matched its template, given the decoded variables. */
   readonly resourceTemplates: {
     /** Resource template docs://pages/{section}/{page}. A documentation page */
-    page(variables: PageVariables, ctx: ResourceContext<ClientRequests>): Awaitable<ResourceReturn>;
+    page(variables: PageVariables, ctx: ResourceContext<Asks<never>>): Awaitable<ResourceReturn>;
   };
 }
 
@@ -145,7 +147,6 @@ export const docsServerDefinition: ServerDefinition<DocsHandlers> = {
     },
   ],
   listings: { "2025-06-18": listing2025_06_18, "2025-03-26": listing2025_06_18 },
-  features: { input: inputFeature },
 };
 
 /** Creates the docs-mcp server. Serve it with `serveStdio(server)` or `listenHttp(server, { port })` from "mcp-gen/runtime/node", or `createWebHandler(server)` for any fetch-style host. */

@@ -13,7 +13,6 @@ import {
   type StructuredToolReturn,
   type ToolContext,
   createServer,
-  inputFeature,
 } from "mcp-gen/runtime";
 import type { InputRequestMap, ServerRequestMap, V2026_07_28 } from "./protocol.gen.js";
 import type { AddArgs, AddOutput, QuotientArgs, QuotientOutput } from "./types.gen.js";
@@ -30,6 +29,9 @@ export type ToolContent = V2026_07_28.CallToolResult["content"][number];
 /** Requests handlers may send the client, by method: `ctx.input` (every revision) and `ctx.request` (legacy sessions). */
 export type ClientRequests = MergeMethods<ServerRequestMap | InputRequestMap>;
 
+/** What a handler may ask the client: the methods its `asks:` declares in the manifest (`never`: nothing). */
+export type Asks<Method extends string> = Pick<ClientRequests, Method & keyof ClientRequests>;
+
 /** What calc needs from you: one handler per tool, resource, resource template and prompt of the manifest. */
 export interface CalcHandlers {
   /** Tools, by the identifier of their name. */
@@ -37,12 +39,12 @@ export interface CalcHandlers {
     /** Tool "add". Adds two numbers */
     add(
       args: AddArgs,
-      ctx: ToolContext<ClientRequests>,
+      ctx: ToolContext<Asks<never>>,
     ): Awaitable<StructuredToolReturn<AddOutput, ToolContent>>;
     /** Tool "divide". Divides a by b */
     quotient(
       args: QuotientArgs,
-      ctx: ToolContext<ClientRequests>,
+      ctx: ToolContext<Asks<never>>,
     ): Awaitable<StructuredToolReturn<QuotientOutput, ToolContent>>;
   };
 }
@@ -141,7 +143,6 @@ export const calcServerDefinition: ServerDefinition<CalcHandlers> = {
   resourceTemplates: [],
   prompts: [],
   listings: { "2026-07-28": listing2026_07_28 },
-  features: { input: inputFeature },
 };
 
 /** Creates the calc server. Serve it with `serveStdio(server)` or `listenHttp(server, { port })` from "mcp-gen/runtime/node", or `createWebHandler(server)` for any fetch-style host. */
