@@ -6,6 +6,8 @@ import type { Validator } from "../validation.js";
 import type { CompletionFeature } from "./completion.js";
 import type { InputFeature, RequestStateOptions } from "./input.js";
 import type { LoggingLevel } from "./revisions.js";
+import type { ListChangesFeature } from "./list-changes.js";
+import type { PromptsFeature, ResourcesFeature } from "./reads.js";
 import type { SubscriptionsFeature } from "./subscriptions.js";
 
 export type Awaitable<T> = T | Promise<T>;
@@ -243,8 +245,14 @@ export interface ServerFeatures<H> {
   readonly completion?: ((definition: ServerDefinition<H>) => CompletionFeature<H>) | undefined;
   /** resources/subscribe and subscriptions/listen updates (resources or templates declared `subscribe: true`). */
   readonly subscriptions?: ((definition: ServerDefinition<H>) => SubscriptionsFeature) | undefined;
-  /** ctx.input and ctx.request (any handler that gets a context). */
+  /** ctx.input and ctx.request (handlers that declare `asks:`). */
   readonly input?: ((options: RequestStateOptions | undefined) => InputFeature) | undefined;
+  /** resources/read (resources or resource templates). */
+  readonly resources?: ((definition: ServerDefinition<H>) => ResourcesFeature<H>) | undefined;
+  /** prompts/get (prompts). */
+  readonly prompts?: ((definition: ServerDefinition<H>) => PromptsFeature<H>) | undefined;
+  /** notifications/<list>/list_changed (lists declared `listChanged`). */
+  readonly listChanges?: (() => ListChangesFeature) | undefined;
 }
 
 /** Everything a generated server knows at generation time. */

@@ -9,21 +9,20 @@ import { describeIssue } from "../validation.js";
 import type { CompletionFeature } from "./completion.js";
 import type { InputFeature, InputRequestSpec, RequestStateOptions } from "./input.js";
 import type {
-  CacheHint,
   ClientRequestOptions,
   CompletionContext,
   Implementation,
   JsonObject,
   Listing,
-  PromptEntry,
   RequestContext,
-  ResourceEntry,
-  ResourceTemplateEntry,
   ServerDefinition,
+  ServerNames,
   ToolEntry,
 } from "./definition.js";
-import { promptResult, resourceContents, textResult, toolResult } from "./results.js";
+import { textResult, toolResult } from "./results.js";
+import type { PromptsFeature, ReadHost, ResourcesFeature } from "./reads.js";
 import type { SubscriptionsFeature } from "./subscriptions.js";
+import type { ChangingList, ListChangesFeature } from "./list-changes.js";
 import {
   hasCompletionsCapability,
   invalidToolArgumentsAreToolErrors,
@@ -31,7 +30,6 @@ import {
   loggingSeverity,
   LOGGING_LEVELS,
   MetaKey,
-  resourceNotFoundCode,
   type LoggingLevel,
 } from "./revisions.js";
 
@@ -166,11 +164,12 @@ export interface McpEndpoint {
   paramHeaders?(tool: string): Readonly<Record<string, string>> | undefined;
 }
 
-export class McpServer<H = unknown> implements Dispatcher, McpEndpoint {
+export class McpServer<H = unknown, N extends ServerNames = ServerNames> implements Dispatcher, McpEndpoint {
   private readonly tools = new Map<string, ToolEntry<H>>();
-  private readonly resources = new Map<string, ResourceEntry<H>>();
-  private readonly prompts = new Map<string, PromptEntry<H>>();
-  private readonly templates: readonly ResourceTemplateEntry<H>[];
+  private readonly resources: ResourcesFeature<H> | undefined;
+  private readonly prompts: PromptsFeature<H> | undefined;
+  /** What resource and prompt reads use of this server. */
+  private readonly host: ReadHost<H>;
   private readonly legacyRevisions: readonly string[];
   private readonly modernRevisions: readonly string[];
   private readonly pageSize: number;
@@ -179,6 +178,7 @@ export class McpServer<H = unknown> implements Dispatcher, McpEndpoint {
   private readonly onError: (error: unknown, where: string) => void;
   private readonly completions: CompletionFeature<H> | undefined;
   private readonly subscriptions: SubscriptionsFeature | undefined;
+  private readonly listChanges: ListChangesFeature | undefined;
   private readonly input: InputFeature | undefined;
   /** What every modern result ends with: `resultType` and who answered, as JSON. */
   private readonly modernTail: string;
@@ -189,20 +189,24 @@ export class McpServer<H = unknown> implements Dispatcher, McpEndpoint {
     private readonly options: ServerOptions = {},
   ) {
     for (const tool of definition.tools) this.tools.set(tool.name, tool);
-    for (const resource of definition.resources) this.resources.set(resource.uri, resource);
-    for (const prompt of definition.prompts) this.prompts.set(prompt.name, prompt);
-    this.templates = definition.resourceTemplates;
+    this.host = { handlers, isOff: (kind, name) => this.isOff(kind, name), guard: (run, where) => this.guard(run, where) };
     this.legacyRevisions = definition.revisions.filter((r) => !isModern(r));
     this.modernRevisions = definition.revisions.filter(isModern);
     this.pageSize = Math.max(1, options.pageSize ?? 100);
     this.onError = options.onError ?? ((error, where) => console.error(`mcp server: ${where}:`, error));
     const capabilities: JsonObject = { logging: {} };
-    if (definition.tools.length > 0) capabilities.tools = {};
     const features = definition.features ?? {};
+    this.listChanges = definition.listChanged ? features.listChanges?.() : undefined;
+    const announces = (list: ChangingList) => (this.listChanges && definition.listChanged?.[list] ? { listChanged: true } : {});
+    if (definition.tools.length > 0) capabilities.tools = announces("tools");
     const subscribable = definition.resources.some((r) => r.subscribe === true) || definition.resourceTemplates.some((t) => t.subscribe === true);
     this.subscriptions = subscribable ? features.subscriptions?.(definition) : undefined;
-    if (definition.resources.length > 0 || definition.resourceTemplates.length > 0) capabilities.resources = this.subscriptions ? { subscribe: true } : {};
-    if (definition.prompts.length > 0) capabilities.prompts = {};
+    if (definition.resources.length > 0 || definition.resourceTemplates.length > 0) this.resources = features.resources?.(definition);
+    if (this.resources) {
+      capabilities.resources = this.subscriptions ? { subscribe: true, ...announces("resources") } : announces("resources");
+    }
+    if (definition.prompts.length > 0) this.prompts = features.prompts?.(definition);
+    if (this.prompts) capabilities.prompts = announces("prompts");
     this.completions = features.completion?.(definition);
     this.input = features.input?.(options.requestState);
     if (this.completions?.enabled) capabilities.completions = {};
@@ -239,6 +243,7 @@ export class McpServer<H = unknown> implements Dispatcher, McpEndpoint {
   onNotification(notification: JsonRpcNotification, peer: Peer): void {
     if (notification.method === "notifications/initialized") {
       const session = peer.state as LegacySession | undefined;
+      if (session && !session.initialized) this.listChanges?.addSession(peer);
       if (session) session.initialized = true;
     }
   }
@@ -271,11 +276,11 @@ export class McpServer<H = unknown> implements Dispatcher, McpEndpoint {
         if (!this.capabilities.tools) break;
         return this.callTool(params, new Context(exchange, scope, meta), scope.revision);
       case "resources/read":
-        if (!this.capabilities.resources) break;
-        return this.readResource(params, new Context(exchange, scope, meta), scope.revision);
+        if (!this.resources) break;
+        return this.resources.read(this.host, params, new Context(exchange, scope, meta), scope.revision);
       case "prompts/get":
-        if (!this.capabilities.prompts) break;
-        return this.getPrompt(params, new Context(exchange, scope, meta));
+        if (!this.prompts) break;
+        return this.prompts.get(this.host, params, new Context(exchange, scope, meta));
       case "completion/complete":
         if (!this.completions?.enabled) break;
         return this.complete(this.completions, params, exchange, scope, meta);
@@ -434,7 +439,8 @@ export class McpServer<H = unknown> implements Dispatcher, McpEndpoint {
     const subscriptions = this.subscriptions;
     const uris =
       subscriptions && Array.isArray(requested) ? [...new Set(requested.filter((u): u is string => typeof u === "string" && subscriptions.canSubscribe(u) === true))] : [];
-    const honoured: JsonObject = uris.length > 0 ? { resourceSubscriptions: uris } : {};
+    const lists = this.listChanges?.listen(exchange, params.notifications, this.definition.listChanged ?? {});
+    const honoured: JsonObject = uris.length > 0 ? { resourceSubscriptions: uris, ...lists } : { ...lists };
     exchange.notify("notifications/subscriptions/acknowledged", { _meta: { [MetaKey.subscriptionId]: exchange.id }, notifications: honoured });
     subscriptions?.listen(exchange, uris);
     const signal = exchange.signal;
@@ -454,6 +460,49 @@ export class McpServer<H = unknown> implements Dispatcher, McpEndpoint {
    */
   notifyResourceUpdated(uri: string): number {
     return this.subscriptions?.notify(uri) ?? 0;
+  }
+
+  // --- list changes ------------------------------------------------------------------
+
+  /**
+   * Switches a tool, prompt, resource (by URI) or resource template on or off at run time:
+   * a disabled entry leaves its list and answers as if unknown, and clients are told
+   * (notifications/<list>/list_changed). Only lists the manifest declares `listChanged` switch.
+   */
+  setEnabled<K extends keyof ServerNames>(kind: K, name: N[K], enabled: boolean): void {
+    const list = kind === "resourceTemplates" ? "resources" : (kind as ChangingList);
+    const known =
+      kind === "tools"
+        ? this.tools.has(name)
+        : kind === "prompts"
+          ? this.prompts?.has(name)
+          : kind === "resources"
+            ? this.resources?.has(name)
+            : this.resources?.hasTemplate(name);
+    if (!known || !this.listChanges || !this.definition.listChanged?.[list]) {
+      throw new Error(`setEnabled: ${known ? `declare \`listChanged: [${list}]\` in the manifest` : `no ${kind} entry ${JSON.stringify(name)}`}`);
+    }
+    if (!this.listChanges.setDisabled(kind, name, !enabled)) return;
+    for (const key of [...this.pages.keys()]) if (key.endsWith(` ${kind}`)) this.pages.delete(key);
+    this.listChanges.notify(list);
+  }
+
+  /** Whether setEnabled left an entry on (the default). */
+  isEnabled<K extends keyof ServerNames>(kind: K, name: N[K]): boolean {
+    return !this.isOff(kind, name);
+  }
+
+  private isOff(kind: keyof ServerNames, name: string): boolean {
+    return this.listChanges?.isDisabled(kind, name) === true;
+  }
+
+  /**
+   * Sends notifications/<list>/list_changed to legacy sessions and to modern
+   * subscriptions/listen streams that asked for it, when the manifest declares
+   * `listChanged` for the list; returns how many clients were told (0 otherwise).
+   */
+  notifyListChanged(list: ChangingList): number {
+    return this.definition.listChanged?.[list] ? (this.listChanges?.notify(list) ?? 0) : 0;
   }
 
   private subscription(subscriptions: SubscriptionsFeature, method: string, params: Params | undefined, exchange: Exchange): Params {
@@ -489,7 +538,8 @@ export class McpServer<H = unknown> implements Dispatcher, McpEndpoint {
   }
 
   private buildPages(kind: ListKind, revision: string): RawJson[] {
-    const items = this.definition.listings[revision]?.[kind] ?? [];
+    const all = this.definition.listings[revision]?.[kind] ?? [];
+    const items = all.filter((item) => !this.isOff(kind, (kind === "resources" ? item.uri : item.name) as string));
     const modern = isModern(revision);
     const pages: RawJson[] = [];
     for (let start = 0; start === 0 || start < items.length; start += this.pageSize) {
@@ -512,7 +562,7 @@ export class McpServer<H = unknown> implements Dispatcher, McpEndpoint {
   private async callTool(params: Params | undefined, ctx: Context, revision: string): Promise<Params> {
     const name = params?.name;
     if (typeof name !== "string") throw new RpcError(ErrorCode.InvalidParams, "Invalid params: name must be a string");
-    const tool = this.tools.get(name);
+    const tool = this.isOff("tools", name) ? undefined : this.tools.get(name);
     if (!tool) throw new RpcError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
     const args = params?.arguments ?? {};
     const issue = isObject(args) ? tool.validateInput(args) : { path: "", message: "must be object" };
@@ -532,47 +582,7 @@ export class McpServer<H = unknown> implements Dispatcher, McpEndpoint {
     return toolResult(name, returned, tool.validateOutput, revision);
   }
 
-  private async readResource(params: Params | undefined, ctx: Context, revision: string): Promise<Params> {
-    const uri = params?.uri;
-    if (typeof uri !== "string") throw new RpcError(ErrorCode.InvalidParams, "Invalid params: uri must be a string");
-    const fixed = this.resources.get(uri);
-    if (fixed) return readResult(resourceContents(uri, fixed.mimeType, await this.guard(() => fixed.read(this.handlers, ctx), `resource ${uri}`)), revision, fixed.cache);
-    for (const template of this.templates) {
-      const match = template.pattern.exec(uri);
-      if (!match) continue;
-      const variables: Record<string, string> = {};
-      let decoded = true;
-      template.variables.forEach((name, i) => {
-        try {
-          variables[name] = decodeURIComponent(match[i + 1] ?? "");
-        } catch {
-          decoded = false;
-        }
-      });
-      if (!decoded) continue;
-      const contents = await this.guard(() => template.read(this.handlers, variables, ctx), `resource template ${template.name}`);
-      return readResult(resourceContents(uri, template.mimeType, contents), revision, template.cache);
-    }
-    throw new RpcError(resourceNotFoundCode(revision), `Resource not found: ${uri}`, { uri });
-  }
 
-  private async getPrompt(params: Params | undefined, ctx: Context): Promise<Params> {
-    const name = params?.name;
-    if (typeof name !== "string") throw new RpcError(ErrorCode.InvalidParams, "Invalid params: name must be a string");
-    const prompt = this.prompts.get(name);
-    if (!prompt) throw new RpcError(ErrorCode.InvalidParams, `Unknown prompt: ${name}`);
-    const args = params?.arguments ?? {};
-    if (!isObject(args)) throw new RpcError(ErrorCode.InvalidParams, "Invalid params: arguments must be an object of strings");
-    for (const [key, value] of Object.entries(args)) {
-      if (typeof value !== "string") throw new RpcError(ErrorCode.InvalidParams, `Invalid arguments for prompt ${name}: ${key} must be a string`);
-    }
-    for (const argument of prompt.arguments) {
-      if (argument.required && args[argument.name] === undefined) {
-        throw new RpcError(ErrorCode.InvalidParams, `Invalid arguments for prompt ${name}: missing required argument '${argument.name}'`);
-      }
-    }
-    return promptResult(await this.guard(() => prompt.get(this.handlers, args as Record<string, string>, ctx), `prompt ${name}`));
-  }
 
   private complete(completions: CompletionFeature<H>, params: Params | undefined, exchange: Exchange, scope: Scope, meta: JsonObject | undefined): Promise<Params> {
     return this.guard(
@@ -593,14 +603,6 @@ export class McpServer<H = unknown> implements Dispatcher, McpEndpoint {
   }
 }
 
-/**
- * From 2026-07-28 a resources/read result is cacheable and must carry ttlMs and
- * cacheScope: as the manifest declares (`cache:`), else stale at once and never shared,
- * since handlers may read per-user data.
- */
-function readResult(contents: JsonObject[], revision: string, cache: CacheHint | undefined): Params {
-  return isModern(revision) ? { contents, ttlMs: cache?.ttlMs ?? 0, cacheScope: cache?.scope ?? "private" } : { contents };
-}
 
 function encodeCursor(page: number): string {
   return `p${page.toString(36)}`;
@@ -611,8 +613,8 @@ function decodeCursor(cursor: string): number {
 }
 
 /** Builds a server from a generated definition and the user's handlers. */
-export function createServer<H>(definition: ServerDefinition<H>, handlers: H, options?: ServerOptions): McpServer<H> {
-  return new McpServer(definition, handlers, options);
+export function createServer<H, N extends ServerNames = ServerNames>(definition: ServerDefinition<H>, handlers: H, options?: ServerOptions): McpServer<H, N> {
+  return new McpServer<H, N>(definition, handlers, options);
 }
 
 export type { RequestId };

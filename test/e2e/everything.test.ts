@@ -153,3 +153,80 @@ describe("resource subscriptions (legacy session)", () => {
     await expect.poll(() => notifications.filter((n) => n.method === "notifications/resources/updated").map((n) => n.params?.uri)).toEqual([INDEX_URI]);
   });
 });
+
+describe("list changes (server.listChanged: [tools])", () => {
+  /** The server wired as main.ts wires it: tools that need a note are off while the workspace is empty. */
+  function workspaceServer() {
+    const server = createNotesServer(
+      createHandlers({
+        changed: (uri) => server.notifyResourceUpdated(uri),
+        emptied: (empty) => {
+          for (const tool of ["get_note", "note_media", "delete_note", "summarize_note"] as const) server.setEnabled("tools", tool, !empty);
+        },
+      }),
+    );
+    return server;
+  }
+  const toolNames = async (client: NotesClient) => (await client.session.request("tools/list", {})).tools.map((t) => t.name);
+
+  it("legacy: emptying the workspace switches tools off, the session hears list_changed, and they come back", async () => {
+    const server = workspaceServer();
+    const changes: string[] = [];
+    const client = await connectNotesClient(memoryChannel(server), {
+      revisions: ["2025-11-25"],
+      capabilities: { elicitation: {} },
+      requests: { "elicitation/create": () => ({ action: "accept", content: { confirm: true } }) },
+      notifications: { "notifications/tools/list_changed": () => changes.push("tools") },
+    });
+    clients.push(client);
+    expect(client.session.server.capabilities).toMatchObject({ tools: { listChanged: true } });
+    expect(client.session.server.capabilities.prompts).toEqual({});
+    await client.tools.deleteNote({ id: "groceries" });
+    expect(changes).toEqual([]);
+    await client.tools.deleteNote({ id: "launch-plan" });
+    await expect.poll(() => changes.length).toBe(4); // one per tool switched off
+    expect(await toolNames(client)).toEqual(["add_note", "search_notes", "reindex", "list_roots"]);
+    expect(server.isEnabled("tools", "get_note")).toBe(false);
+    // A disabled tool answers as an unknown one.
+    await expect(client.session.request("tools/call", { name: "get_note", arguments: { id: "x" } })).rejects.toMatchObject({ code: -32602, message: "Unknown tool: get_note" });
+    await client.tools.addNote({ title: "Fresh", body: "start again" });
+    await expect.poll(() => changes.length).toBe(8);
+    expect(await toolNames(client)).toContain("get_note");
+  });
+
+  it("modern: subscriptions/listen with toolsListChanged hears the change on its stream; undeclared lists are not acknowledged", async () => {
+    const server = workspaceServer();
+    const messages: { method?: string; params?: Record<string, unknown> }[] = [];
+    const peer = server.connect({ send: (m) => messages.push(JSON.parse(JSON.stringify(m)) as (typeof messages)[number]) });
+    peer.receive({
+      jsonrpc: "2.0",
+      id: "listen-1",
+      method: "subscriptions/listen",
+      params: {
+        _meta: { [MetaKey.protocolVersion]: "2026-07-28", [MetaKey.clientCapabilities]: {} },
+        notifications: { toolsListChanged: true, promptsListChanged: true },
+      },
+    });
+    expect(messages[0]).toMatchObject({
+      method: "notifications/subscriptions/acknowledged",
+      params: { _meta: { [MetaKey.subscriptionId]: "listen-1" }, notifications: { toolsListChanged: true } },
+    });
+    expect(messages[0]!.params!.notifications).not.toHaveProperty("promptsListChanged");
+    server.setEnabled("tools", "reindex", false);
+    server.setEnabled("tools", "reindex", false); // no change, no notification
+    expect(messages.slice(1)).toEqual([
+      { jsonrpc: "2.0", method: "notifications/tools/list_changed", params: { _meta: { [MetaKey.subscriptionId]: "listen-1" } } },
+    ]);
+    expect(server.notifyListChanged("prompts")).toBe(0); // not declared listChanged
+    peer.receive({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: "listen-1" } });
+    expect(server.notifyListChanged("tools")).toBe(0);
+  });
+
+  it("setEnabled refuses names the server does not have, and lists the manifest does not declare listChanged", () => {
+    const server = workspaceServer();
+    // @ts-expect-error not a tool of this server (typed by NotesNames)
+    expect(() => server.setEnabled("tools", "no_such_tool", false)).toThrow('setEnabled: no tools entry "no_such_tool"');
+    expect(() => server.setEnabled("resources", "notes://index", false)).toThrow("setEnabled: declare `listChanged: [resources]` in the manifest");
+    expect(server.isEnabled("resources", "notes://index")).toBe(true);
+  });
+});

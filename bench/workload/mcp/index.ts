@@ -18,4 +18,4 @@ export type {
 export type { AddArgs, AddInput, AddOutput, EchoArgs, EchoInput } from "./types.gen.js";
 export { validateAddInput, validateAddOutput, validateEchoInput } from "./validators.gen.js";
 export { benchServerDefinition, createBenchServer } from "./server.gen.js";
-export type { Asks, BenchHandlers, ClientRequests, ToolContent } from "./server.gen.js";
+export type { Asks, BenchHandlers, BenchNames, ClientRequests, ToolContent } from "./server.gen.js";

@@ -10,6 +10,7 @@ import {
   type McpServer,
   type MergeMethods,
   type ServerDefinition,
+  type ServerNames,
   type ServerOptions,
   type StructuredToolReturn,
   type ToolContext,
@@ -124,10 +125,18 @@ export const benchServerDefinition: ServerDefinition<BenchHandlers> = {
   listings: { "2026-07-28": listing2026_07_28, "2025-11-25": listing2026_07_28 },
 };
 
+/** What server.setEnabled takes for bench: tools and prompts by name, resources by URI, resource templates by name. */
+export interface BenchNames extends ServerNames {
+  readonly tools: "echo" | "add";
+  readonly prompts: never;
+  readonly resources: never;
+  readonly resourceTemplates: never;
+}
+
 /** Creates the bench server. Serve it with `serveStdio(server)` or `listenHttp(server, { port })` from "mcp-gen/runtime/node", or `createWebHandler(server)` for any fetch-style host. */
 export function createBenchServer(
   handlers: BenchHandlers,
   options?: ServerOptions,
-): McpServer<BenchHandlers> {
-  return createServer(benchServerDefinition, handlers, options);
+): McpServer<BenchHandlers, BenchNames> {
+  return createServer<BenchHandlers, BenchNames>(benchServerDefinition, handlers, options);
 }

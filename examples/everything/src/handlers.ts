@@ -52,6 +52,11 @@ function sampledText(content: unknown): string {
 export interface WorkspaceEvents {
   /** A resource changed: main.ts forwards this to server.notifyResourceUpdated. */
   changed(uri: string): void;
+  /**
+   * The workspace became empty or stopped being empty: main.ts switches the tools that
+   * need a note off and on (server.setEnabled), which tells clients their tool list changed.
+   */
+  emptied?(empty: boolean): void;
 }
 
 /** Handlers over a fresh in-memory workspace, seeded with two notes. */
@@ -78,6 +83,7 @@ export function createHandlers(events: WorkspaceEvents): NotesHandlers {
     tools: {
       addNote({ title, body, tags }, ctx) {
         const { body: _body, ...summary } = add(title, body, tags);
+        if (notes.size === 1) events.emptied?.(false);
         ctx.log("info", { event: "note_added", id: summary.id });
         events.changed(INDEX_URI);
         return { structuredContent: summary };
@@ -157,6 +163,7 @@ export function createHandlers(events: WorkspaceEvents): NotesHandlers {
         const answer = confirm.content as { confirm?: unknown; reason?: unknown } | undefined;
         if (confirm.action !== "accept" || answer?.confirm !== true) return `Kept "${note.title}" (${confirm.action})`;
         notes.delete(id);
+        if (notes.size === 0) events.emptied?.(true);
         ctx.log("notice", { event: "note_deleted", id, reason: typeof answer.reason === "string" ? answer.reason : null });
         events.changed(INDEX_URI);
         events.changed(noteUri(id));

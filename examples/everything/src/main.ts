@@ -4,8 +4,16 @@ import { listenHttp, serveStdio } from "mcp-gen/runtime/node";
 import { createHandlers } from "./handlers.js";
 import { createNotesServer } from "./mcp/index.js";
 
-// Tools that change a note tell subscribed clients through notifyResourceUpdated.
-const server = createNotesServer(createHandlers({ changed: (uri) => server.notifyResourceUpdated(uri) }));
+// Tools that change a note tell subscribed clients through notifyResourceUpdated; the
+// tools that need a note are switched off while the workspace is empty.
+const server = createNotesServer(
+  createHandlers({
+    changed: (uri) => server.notifyResourceUpdated(uri),
+    emptied: (empty) => {
+      for (const tool of ["get_note", "note_media", "delete_note", "summarize_note"] as const) server.setEnabled("tools", tool, !empty);
+    },
+  }),
+);
 const args = process.argv.slice(2);
 
 if (args.includes("--http")) {

@@ -19,9 +19,14 @@ function project(value: Json, fields: ReadonlySet<string>): Json {
   return out;
 }
 
-export function serverNames(model: ServerModel): { handlers: string; create: string; definition: string } {
+export function serverNames(model: ServerModel): { handlers: string; create: string; definition: string; names: string } {
   const base = model.typeBase;
-  return { handlers: `${base}Handlers`, create: `create${base}Server`, definition: `${base.charAt(0).toLowerCase()}${base.slice(1)}ServerDefinition` };
+  return {
+    handlers: `${base}Handlers`,
+    create: `create${base}Server`,
+    definition: `${base.charAt(0).toLowerCase()}${base.slice(1)}ServerDefinition`,
+    names: `${base}Names`,
+  };
 }
 
 /** Prompts whose messages the generator renders; the others need a handler. */
@@ -345,9 +350,12 @@ export function emitServer(file: GeneratedFile, model: ServerModel, protocols: r
   const handlersAsk = [...model.tools, ...model.resources, ...model.resourceTemplates, ...handlerPrompts].some((d) => d.asks.length > 0);
   const subscribable = model.resources.some((r) => r.subscribe) || model.resourceTemplates.some((t) => t.subscribe);
   const features = [
+    model.resources.length + model.resourceTemplates.length > 0 ? `resources: ${file.value(rt, "resourcesFeature")}` : undefined,
+    model.prompts.length > 0 ? `prompts: ${file.value(rt, "promptsFeature")}` : undefined,
     completions.length > 0 ? `completion: ${file.value(rt, "completionFeature")}` : undefined,
     handlersAsk ? `input: ${file.value(rt, "inputFeature")}` : undefined,
     subscribable ? `subscriptions: ${file.value(rt, "subscriptionsFeature")}` : undefined,
+    model.listChanged.length > 0 ? `listChanges: ${file.value(rt, "listChangesFeature")}` : undefined,
   ].filter((f): f is string => f !== undefined);
   if (features.length > 0) w.indent().write(`features: { ${features.join(", ")} },`).newLine();
   if (model.listChanged.length > 0) w.indent().write(`listChanged: { ${model.listChanged.map((kind) => `${kind}: true`).join(", ")} },`).newLine();
@@ -356,6 +364,15 @@ export function emitServer(file: GeneratedFile, model: ServerModel, protocols: r
   if (Object.keys(mirrored).length > 0) w.indent().write(`paramHeaders: ${codeLiteral(mirrored, "  ")},`).newLine();
   w.write("};").blankLine();
 
+  const union = (values: readonly string[]) => (values.length === 0 ? "never" : values.map(stringLiteral).join(" | "));
+  w.write(docComment(`What server.setEnabled takes for ${model.info.name}: tools and prompts by name, resources by URI, resource templates by name.`));
+  w.write(`export interface ${names.names} extends ${file.type(rt, "ServerNames")} {`).newLine();
+  w.indent().write(`readonly tools: ${union(model.tools.map((t) => t.key))};`).newLine();
+  w.indent().write(`readonly prompts: ${union(model.prompts.map((p) => p.key))};`).newLine();
+  w.indent().write(`readonly resources: ${union(model.resources.map((r) => r.uri))};`).newLine();
+  w.indent().write(`readonly resourceTemplates: ${union(model.resourceTemplates.map((t) => t.name))};`).newLine();
+  w.write("}").blankLine();
+
   const server = file.type(rt, "McpServer");
   const options = file.type(rt, "ServerOptions");
   w.write(
@@ -363,8 +380,8 @@ export function emitServer(file: GeneratedFile, model: ServerModel, protocols: r
       `Creates the ${model.info.name} server. Serve it with \`serveStdio(server)\` or \`listenHttp(server, { port })\` from "${rt}/node", or \`createWebHandler(server)\` for any fetch-style host.`,
     ),
   );
-  w.write(`export function ${names.create}(handlers: ${H}, options?: ${options}): ${server}<${H}> {`).newLine();
-  w.indent().write(`return ${file.value(rt, "createServer")}(${names.definition}, handlers, options);`).newLine();
+  w.write(`export function ${names.create}(handlers: ${H}, options?: ${options}): ${server}<${H}, ${names.names}> {`).newLine();
+  w.indent().write(`return ${file.value(rt, "createServer")}<${H}, ${names.names}>(${names.definition}, handlers, options);`).newLine();
   w.write("}").newLine();
 }
 

@@ -59,6 +59,7 @@ export type {
   Asks,
   ClientRequests,
   NotesHandlers,
+  NotesNames,
   PromptMessage,
   ToolContent,
 } from "./server.gen.js";

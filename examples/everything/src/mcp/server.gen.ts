@@ -19,6 +19,7 @@ import {
   type ResourceContext,
   type ResourceReturn,
   type ServerDefinition,
+  type ServerNames,
   type ServerOptions,
   type StructuredToolReturn,
   type ToolContext,
@@ -26,6 +27,9 @@ import {
   completionFeature,
   createServer,
   inputFeature,
+  listChangesFeature,
+  promptsFeature,
+  resourcesFeature,
   subscriptionsFeature,
 } from "mcp-gen/runtime";
 import type { InputRequestMap, ServerRequestMap, V2026_07_28 } from "./protocol.gen.js";
@@ -1078,10 +1082,14 @@ export const notesServerDefinition: ServerDefinition<NotesHandlers> = {
     "2024-11-05": listing2024_11_05,
   },
   features: {
+    resources: resourcesFeature,
+    prompts: promptsFeature,
     completion: completionFeature,
     input: inputFeature,
     subscriptions: subscriptionsFeature,
+    listChanges: listChangesFeature,
   },
+  listChanged: { tools: true },
   listCache: { ttlMs: 60000, scope: "public" },
   paramHeaders: {
     search_notes: {
@@ -1090,10 +1098,26 @@ export const notesServerDefinition: ServerDefinition<NotesHandlers> = {
   },
 };
 
+/** What server.setEnabled takes for notes: tools and prompts by name, resources by URI, resource templates by name. */
+export interface NotesNames extends ServerNames {
+  readonly tools:
+    | "add_note"
+    | "get_note"
+    | "search_notes"
+    | "note_media"
+    | "reindex"
+    | "delete_note"
+    | "summarize_note"
+    | "list_roots";
+  readonly prompts: "draft_note" | "review_note";
+  readonly resources: "notes://index" | "notes://logo.png";
+  readonly resourceTemplates: "note";
+}
+
 /** Creates the notes server. Serve it with `serveStdio(server)` or `listenHttp(server, { port })` from "mcp-gen/runtime/node", or `createWebHandler(server)` for any fetch-style host. */
 export function createNotesServer(
   handlers: NotesHandlers,
   options?: ServerOptions,
-): McpServer<NotesHandlers> {
-  return createServer(notesServerDefinition, handlers, options);
+): McpServer<NotesHandlers, NotesNames> {
+  return createServer<NotesHandlers, NotesNames>(notesServerDefinition, handlers, options);
 }

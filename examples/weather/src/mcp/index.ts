@@ -44,6 +44,7 @@ export type {
   PromptMessage,
   ToolContent,
   WeatherHandlers,
+  WeatherNames,
 } from "./server.gen.js";
 export { connectWeatherClient, createWeatherClient } from "./client.gen.js";
 export type {

@@ -19,12 +19,15 @@ import {
   type ResourceContext,
   type ResourceReturn,
   type ServerDefinition,
+  type ServerNames,
   type ServerOptions,
   type StructuredToolReturn,
   type ToolContext,
   type ToolReturn,
   completionFeature,
   createServer,
+  promptsFeature,
+  resourcesFeature,
 } from "mcp-gen/runtime";
 import type { InputRequestMap, ServerRequestMap, V2026_07_28 } from "./protocol.gen.js";
 import type {
@@ -500,13 +503,21 @@ export const weatherServerDefinition: ServerDefinition<WeatherHandlers> = {
     "2025-03-26": listing2025_03_26,
     "2024-11-05": listing2024_11_05,
   },
-  features: { completion: completionFeature },
+  features: { resources: resourcesFeature, prompts: promptsFeature, completion: completionFeature },
 };
+
+/** What server.setEnabled takes for weather: tools and prompts by name, resources by URI, resource templates by name. */
+export interface WeatherNames extends ServerNames {
+  readonly tools: "get_forecast" | "list_cities";
+  readonly prompts: "summarize" | "plan_trip";
+  readonly resources: "config://app";
+  readonly resourceTemplates: "Current weather";
+}
 
 /** Creates the weather server. Serve it with `serveStdio(server)` or `listenHttp(server, { port })` from "mcp-gen/runtime/node", or `createWebHandler(server)` for any fetch-style host. */
 export function createWeatherServer(
   handlers: WeatherHandlers,
   options?: ServerOptions,
-): McpServer<WeatherHandlers> {
-  return createServer(weatherServerDefinition, handlers, options);
+): McpServer<WeatherHandlers, WeatherNames> {
+  return createServer<WeatherHandlers, WeatherNames>(weatherServerDefinition, handlers, options);
 }

@@ -112,6 +112,7 @@ export type {
   Asks,
   ClientRequests,
   ConformanceHandlers,
+  ConformanceNames,
   PromptMessage,
   ToolContent,
 } from "./server.gen.js";

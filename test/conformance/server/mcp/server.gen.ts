@@ -19,12 +19,15 @@ import {
   type ResourceContext,
   type ResourceReturn,
   type ServerDefinition,
+  type ServerNames,
   type ServerOptions,
   type ToolContext,
   type ToolReturn,
   completionFeature,
   createServer,
   inputFeature,
+  promptsFeature,
+  resourcesFeature,
   subscriptionsFeature,
 } from "../../../../runtime/index.js";
 import type { InputRequestMap, ServerRequestMap, V2026_07_28 } from "./protocol.gen.js";
@@ -1005,6 +1008,8 @@ export const conformanceServerDefinition: ServerDefinition<ConformanceHandlers> 
     "2024-11-05": listing2026_07_28,
   },
   features: {
+    resources: resourcesFeature,
+    prompts: promptsFeature,
     completion: completionFeature,
     input: inputFeature,
     subscriptions: subscriptionsFeature,
@@ -1017,10 +1022,52 @@ export const conformanceServerDefinition: ServerDefinition<ConformanceHandlers> 
   },
 };
 
+/** What server.setEnabled takes for conformance: tools and prompts by name, resources by URI, resource templates by name. */
+export interface ConformanceNames extends ServerNames {
+  readonly tools:
+    | "test_simple_text"
+    | "test_image_content"
+    | "test_audio_content"
+    | "test_embedded_resource"
+    | "test_multiple_content_types"
+    | "test_error_handling"
+    | "test_tool_with_logging"
+    | "test_tool_with_progress"
+    | "test_logging_tool"
+    | "test_sampling"
+    | "test_elicitation"
+    | "test_elicitation_sep1034_defaults"
+    | "test_elicitation_sep1330_enums"
+    | "test_missing_capability"
+    | "test_streaming_elicitation"
+    | "test_input_required_result_elicitation"
+    | "test_input_required_result_sampling"
+    | "test_input_required_result_list_roots"
+    | "test_input_required_result_request_state"
+    | "test_input_required_result_multiple_inputs"
+    | "test_input_required_result_multi_round"
+    | "test_input_required_result_tampered_state"
+    | "test_input_required_result_capabilities"
+    | "json_schema_2020_12_tool"
+    | "test_routed_query";
+  readonly prompts:
+    | "test_simple_prompt"
+    | "test_prompt_with_arguments"
+    | "test_prompt_with_embedded_resource"
+    | "test_prompt_with_image"
+    | "test_input_required_result_prompt";
+  readonly resources: "test://static-text" | "test://static-binary" | "test://watched-resource";
+  readonly resourceTemplates: "Template data";
+}
+
 /** Creates the conformance server. Serve it with `serveStdio(server)` or `listenHttp(server, { port })` from "../../../../runtime/index.js/node", or `createWebHandler(server)` for any fetch-style host. */
 export function createConformanceServer(
   handlers: ConformanceHandlers,
   options?: ServerOptions,
-): McpServer<ConformanceHandlers> {
-  return createServer(conformanceServerDefinition, handlers, options);
+): McpServer<ConformanceHandlers, ConformanceNames> {
+  return createServer<ConformanceHandlers, ConformanceNames>(
+    conformanceServerDefinition,
+    handlers,
+    options,
+  );
 }

@@ -19,12 +19,15 @@ import {
   type ResourceContext,
   type ResourceReturn,
   type ServerDefinition,
+  type ServerNames,
   type ServerOptions,
   type StructuredToolReturn,
   type ToolContext,
   type ToolReturn,
   completionFeature,
   createServer,
+  promptsFeature,
+  resourcesFeature,
   subscriptionsFeature,
 } from "mcp-gen/runtime";
 import type { InputRequestMap, ServerRequestMap, V2026_07_28 } from "./protocol.gen.js";
@@ -477,13 +480,26 @@ export const notesServerDefinition: ServerDefinition<NotesHandlers> = {
     "2025-03-26": listing2025_03_26,
     "2024-11-05": listing2024_11_05,
   },
-  features: { completion: completionFeature, subscriptions: subscriptionsFeature },
+  features: {
+    resources: resourcesFeature,
+    prompts: promptsFeature,
+    completion: completionFeature,
+    subscriptions: subscriptionsFeature,
+  },
 };
+
+/** What server.setEnabled takes for notes-server: tools and prompts by name, resources by URI, resource templates by name. */
+export interface NotesNames extends ServerNames {
+  readonly tools: "add-note" | "notes.search";
+  readonly prompts: "review";
+  readonly resources: "notes://index";
+  readonly resourceTemplates: "Note";
+}
 
 /** Creates the notes-server server. Serve it with `serveStdio(server)` or `listenHttp(server, { port })` from "mcp-gen/runtime/node", or `createWebHandler(server)` for any fetch-style host. */
 export function createNotesServer(
   handlers: NotesHandlers,
   options?: ServerOptions,
-): McpServer<NotesHandlers> {
-  return createServer(notesServerDefinition, handlers, options);
+): McpServer<NotesHandlers, NotesNames> {
+  return createServer<NotesHandlers, NotesNames>(notesServerDefinition, handlers, options);
 }

@@ -17,4 +17,4 @@ export type {
 } from "./protocol.gen.js";
 export type { ExplainPromptArgs, PageVariables } from "./types.gen.js";
 export { createDocsServer, docsServerDefinition } from "./server.gen.js";
-export type { Asks, ClientRequests, DocsHandlers, PromptMessage } from "./server.gen.js";
+export type { Asks, ClientRequests, DocsHandlers, DocsNames, PromptMessage } from "./server.gen.js";

@@ -12,8 +12,11 @@ import {
   type ResourceContext,
   type ResourceReturn,
   type ServerDefinition,
+  type ServerNames,
   type ServerOptions,
   createServer,
+  promptsFeature,
+  resourcesFeature,
 } from "mcp-gen/runtime";
 import type { InputRequestMap, ServerRequestMap, V2025_06_18 } from "./protocol.gen.js";
 import type { ExplainPromptArgs, PageVariables } from "./types.gen.js";
@@ -147,12 +150,21 @@ export const docsServerDefinition: ServerDefinition<DocsHandlers> = {
     },
   ],
   listings: { "2025-06-18": listing2025_06_18, "2025-03-26": listing2025_06_18 },
+  features: { resources: resourcesFeature, prompts: promptsFeature },
 };
+
+/** What server.setEnabled takes for docs-mcp: tools and prompts by name, resources by URI, resource templates by name. */
+export interface DocsNames extends ServerNames {
+  readonly tools: never;
+  readonly prompts: "explain";
+  readonly resources: "docs://readme" | "docs://changelog";
+  readonly resourceTemplates: "Page";
+}
 
 /** Creates the docs-mcp server. Serve it with `serveStdio(server)` or `listenHttp(server, { port })` from "mcp-gen/runtime/node", or `createWebHandler(server)` for any fetch-style host. */
 export function createDocsServer(
   handlers: DocsHandlers,
   options?: ServerOptions,
-): McpServer<DocsHandlers> {
-  return createServer(docsServerDefinition, handlers, options);
+): McpServer<DocsHandlers, DocsNames> {
+  return createServer<DocsHandlers, DocsNames>(docsServerDefinition, handlers, options);
 }

@@ -29,7 +29,7 @@ export {
   validateQuotientOutput,
 } from "./validators.gen.js";
 export { calcServerDefinition, createCalcServer } from "./server.gen.js";
-export type { Asks, CalcHandlers, ClientRequests, ToolContent } from "./server.gen.js";
+export type { Asks, CalcHandlers, CalcNames, ClientRequests, ToolContent } from "./server.gen.js";
 export { connectCalcClient, createCalcClient } from "./client.gen.js";
 export type {
   CalcClient,

@@ -9,6 +9,7 @@ import {
   type McpServer,
   type MergeMethods,
   type ServerDefinition,
+  type ServerNames,
   type ServerOptions,
   type StructuredToolReturn,
   type ToolContext,
@@ -145,10 +146,18 @@ export const calcServerDefinition: ServerDefinition<CalcHandlers> = {
   listings: { "2026-07-28": listing2026_07_28 },
 };
 
+/** What server.setEnabled takes for calc: tools and prompts by name, resources by URI, resource templates by name. */
+export interface CalcNames extends ServerNames {
+  readonly tools: "add" | "divide";
+  readonly prompts: never;
+  readonly resources: never;
+  readonly resourceTemplates: never;
+}
+
 /** Creates the calc server. Serve it with `serveStdio(server)` or `listenHttp(server, { port })` from "mcp-gen/runtime/node", or `createWebHandler(server)` for any fetch-style host. */
 export function createCalcServer(
   handlers: CalcHandlers,
   options?: ServerOptions,
-): McpServer<CalcHandlers> {
-  return createServer(calcServerDefinition, handlers, options);
+): McpServer<CalcHandlers, CalcNames> {
+  return createServer<CalcHandlers, CalcNames>(calcServerDefinition, handlers, options);
 }

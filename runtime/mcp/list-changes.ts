@@ -1,0 +1,109 @@
+// List-changed notifications: who hears `notifications/{tools,prompts,resources}/list_changed`.
+// Legacy sessions hear about every list the server declared `listChanged` (they learn it
+// from the capabilities of initialize); modern clients opt in per list with the
+// `toolsListChanged`, `promptsListChanged` and `resourcesListChanged` filter of a
+// subscriptions/listen request and hear on that stream, tagged with its subscription id.
+// Generated code passes `listChangesFeature` only when the manifest declares `listChanged`.
+import type { Exchange, ExchangeHost } from "../jsonrpc/peer.js";
+import type { ServerNames } from "./definition.js";
+import { MetaKey } from "./revisions.js";
+
+/** A list whose changes a server may announce. */
+export type ChangingList = "tools" | "prompts" | "resources";
+
+/** The subscriptions/listen filter field that opts in to each list's notification. */
+const listFilterFields: Readonly<Record<ChangingList, string>> = {
+  tools: "toolsListChanged",
+  prompts: "promptsListChanged",
+  resources: "resourcesListChanged",
+};
+
+export interface ListChangesFeature {
+  /** Whether setEnabled switched an entry off (tools, prompts, templates by name; resources by URI). */
+  isDisabled(kind: keyof ServerNames, name: string): boolean;
+  /** Switches an entry off or on; returns whether that changed anything. */
+  setDisabled(kind: keyof ServerNames, name: string, disabled: boolean): boolean;
+  /** Remembers an initialized legacy session, told about every change until it closes. */
+  addSession(peer: ExchangeHost): void;
+  /**
+   * Registers a modern listen stream for the lists its `filter` asks for among those
+   * `declared`, until its request ends; returns the filter fields it honours.
+   */
+  listen(exchange: Exchange, filter: Readonly<Record<string, unknown>>, declared: Partial<Record<ChangingList, boolean>>): Record<string, true>;
+  /** Sends notifications/<list>/list_changed to everyone listening; returns how many were told. */
+  notify(list: ChangingList): number;
+}
+
+class ListChanges implements ListChangesFeature {
+  private readonly disabled = new Map<keyof ServerNames, Set<string>>();
+  private readonly sessions = new Set<ExchangeHost>();
+  private readonly listeners = new Map<Exchange, ReadonlySet<ChangingList>>();
+  /** Sessions known open at the last sweep: closed ones are dropped when the set doubles. */
+  private liveAtSweep = 0;
+
+  isDisabled(kind: keyof ServerNames, name: string): boolean {
+    return this.disabled.get(kind)?.has(name) === true;
+  }
+
+  setDisabled(kind: keyof ServerNames, name: string, disabled: boolean): boolean {
+    let off = this.disabled.get(kind);
+    if (!off) this.disabled.set(kind, (off = new Set()));
+    if (off.has(name) === disabled) return false;
+    if (disabled) off.add(name);
+    else off.delete(name);
+    return true;
+  }
+
+  addSession(peer: ExchangeHost): void {
+    this.sessions.add(peer);
+    if (this.sessions.size > 2 * this.liveAtSweep + 16) {
+      for (const session of this.sessions) if (session.isClosed) this.sessions.delete(session);
+      this.liveAtSweep = this.sessions.size;
+    }
+  }
+
+  listen(exchange: Exchange, filter: Readonly<Record<string, unknown>>, declared: Partial<Record<ChangingList, boolean>>): Record<string, true> {
+    const honoured: Record<string, true> = {};
+    const lists = new Set<ChangingList>();
+    for (const list of ["tools", "prompts", "resources"] as const) {
+      const field = listFilterFields[list];
+      if (filter[field] !== true || !declared[list]) continue;
+      lists.add(list);
+      honoured[field] = true;
+    }
+    if (lists.size === 0) return honoured;
+    this.listeners.set(exchange, lists);
+    const signal = exchange.signal;
+    if (signal.aborted) this.listeners.delete(exchange);
+    else signal.addEventListener("abort", () => this.listeners.delete(exchange), { once: true });
+    return honoured;
+  }
+
+  notify(list: ChangingList): number {
+    const method = `notifications/${list}/list_changed`;
+    let sent = 0;
+    for (const session of this.sessions) {
+      if (session.isClosed) {
+        this.sessions.delete(session);
+        continue;
+      }
+      session.notify(method);
+      sent++;
+    }
+    for (const [exchange, lists] of this.listeners) {
+      if (!lists.has(list)) continue;
+      if (exchange.cancelled || exchange.peer.isClosed) {
+        this.listeners.delete(exchange);
+        continue;
+      }
+      exchange.notify(method, { _meta: { [MetaKey.subscriptionId]: exchange.id } });
+      sent++;
+    }
+    return sent;
+  }
+}
+
+/** List-changed notifications for a server whose manifest declares `listChanged`. */
+export function listChangesFeature(): ListChangesFeature {
+  return new ListChanges();
+}
