@@ -36,6 +36,15 @@ export const clientAsks = {
 } as const satisfies Record<string, { method: string; since: Revision }>;
 export type ClientAsk = keyof typeof clientAsks;
 
+/** An elicitation form: `member` names its ctx.elicit method, `schema` is the requestedSchema. */
+export interface FormModel {
+  readonly key: string;
+  readonly member: string;
+  readonly location: SourceLocation;
+  readonly description?: string;
+  readonly schema: JsonObject;
+}
+
 export interface SchemaModel {
   readonly schema: ResolvedSchema;
   readonly dialect: Dialect;
@@ -147,6 +156,8 @@ export interface ServerModel {
   readonly resources: readonly ResourceModel[];
   readonly resourceTemplates: readonly ResourceTemplateModel[];
   readonly prompts: readonly PromptModel[];
+  /** Elicitation forms (`elicitations:`), for ctx.elicit. */
+  readonly forms: readonly FormModel[];
   /** Every file read (manifest and referenced schemas), absolute, sorted. */
   readonly inputFiles: readonly string[];
 }
@@ -165,6 +176,7 @@ const typeSuffixes = {
   prompt: ["PromptArgs"],
   template: ["Variables"],
   resource: [] as string[],
+  form: [] as string[],
 } as const;
 
 export function buildServerModel(manifest: ManifestInput, outputOverride?: string): { model?: ServerModel; diagnostics: Diagnostic[] } {
@@ -435,6 +447,23 @@ export function buildServerModel(manifest: ManifestInput, outputOverride?: strin
     prompts.push({ ...declared, arguments: args, ...optional("messages", messages) });
   }
 
+  const forms: FormModel[] = [];
+  for (const [key, decl, pointer] of entries("elicitations")) {
+    const declared = declare("form", "elicitations", key, decl, pointer);
+    const schema = schemaAt(decl, pointer, "schema", `schema of elicitation form ${quote(key)}`);
+    if (!declared || !schema) continue;
+    const problems = formSchemaProblems(schema.schema, key);
+    if (problems.length > 0) {
+      diagnostics.push(...problems);
+      continue;
+    }
+    if (!revisions.some((r) => r >= clientAsks.elicitation.since)) {
+      diagnostics.push({ location: declared.location, message: `elicitation form ${quote(key)} needs protocol ${clientAsks.elicitation.since} or later; add it to \`protocol\` or remove the form` });
+      continue;
+    }
+    forms.push({ key, member: declared.member, location: declared.location, ...optional("description", str(decl, "description")), schema: schema.schema.value as JsonObject });
+  }
+
   if (diagnostics.length > 0) return { diagnostics };
   return {
     model: {
@@ -453,6 +482,7 @@ export function buildServerModel(manifest: ManifestInput, outputOverride?: strin
       resources,
       resourceTemplates,
       prompts,
+      forms,
       inputFiles: [...inputFiles].sort(),
     },
     diagnostics,
@@ -528,4 +558,33 @@ export function paramHeaderDeclarations(model: ServerModel): Record<string, Reco
     }
   }
   return declared;
+}
+
+/** Field types an elicitation form may have (the protocol's PrimitiveSchemaDefinition). */
+const formFieldTypes = new Set(["string", "number", "integer", "boolean"]);
+
+/**
+ * Problems of an elicitation form's schema: the protocol restricts requestedSchema to an
+ * object of flat primitive fields (strings with optional enum or format, numbers, booleans,
+ * and lists of enum choices), so clients can render it as a form.
+ */
+function formSchemaProblems(schema: ResolvedSchema, key: string): Diagnostic[] {
+  const value = schema.value as JsonObject;
+  const what = `elicitation form ${quote(key)}`;
+  if (value.type !== "object" || !value.properties || typeof value.properties !== "object" || Array.isArray(value.properties)) {
+    return [{ location: schema.locate(""), message: `${what} must be \`type: object\` with \`properties\` (one per form field)` }];
+  }
+  const problems: Diagnostic[] = [];
+  for (const [name, field] of Object.entries(value.properties as JsonObject)) {
+    const f = (field ?? {}) as JsonObject;
+    const items = (f.items ?? {}) as JsonObject;
+    const choiceList = f.type === "array" && (Array.isArray(items.enum) || Array.isArray(items.anyOf));
+    if (!choiceList && !(typeof f.type === "string" && formFieldTypes.has(f.type))) {
+      problems.push({
+        location: schema.locate(childPointer(childPointer("/properties", name), "type")),
+        message: `field ${quote(name)} of ${what} must be a string, number, integer or boolean (or a list of enum choices); forms have no nested objects`,
+      });
+    }
+  }
+  return problems;
 }

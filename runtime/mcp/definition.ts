@@ -64,7 +64,41 @@ export interface ClientRequestOptions {
 }
 
 /** What every handler receives besides its arguments. */
-export interface RequestContext<Requests extends object = AnyRequests> {
+/** The value of one field of an elicitation form (a flat schema of primitives, as the protocol restricts them). */
+type FieldValue<F> = F extends { readonly enum: readonly (infer E)[] }
+  ? E
+  : F extends { readonly oneOf: readonly { readonly const: infer E }[] }
+    ? E
+    : F extends { readonly type: "array"; readonly items: { readonly enum: readonly (infer E)[] } }
+      ? E[]
+      : F extends { readonly type: "array"; readonly items: { readonly anyOf: readonly { readonly const: infer E }[] } }
+        ? E[]
+        : F extends { readonly type: "string" }
+          ? string
+          : F extends { readonly type: "number" | "integer" }
+            ? number
+            : F extends { readonly type: "boolean" }
+              ? boolean
+              : unknown;
+type RequiredFields<S> = S extends { readonly required: readonly (infer K)[] } ? K & string : never;
+
+/** What the client fills in for a form whose requestedSchema is `S`. */
+export type FormContent<S> = S extends { readonly properties: infer P }
+  ? { -readonly [K in keyof P & RequiredFields<S>]: FieldValue<P[K]> } & { -readonly [K in Exclude<keyof P, RequiredFields<S>>]?: FieldValue<P[K]> }
+  : never;
+
+/** The user's answer to a form: accepted with its content, or declined / cancelled. */
+export type ElicitAnswer<T> = { readonly action: "accept"; readonly content: T } | { readonly action: "decline" | "cancel"; readonly content?: undefined };
+
+/** ctx.elicit: one method per elicitation form of the manifest (`elicitations:`), by its identifier. */
+export type ElicitForms<Forms> = {
+  readonly [K in keyof Forms]: (
+    message: string,
+    options?: { /** The ctx.input key of this question; default the form's identifier. Ask twice in one handler with two keys. */ readonly key?: string },
+  ) => Promise<ElicitAnswer<FormContent<Forms[K]>>>;
+};
+
+export interface RequestContext<Requests extends object = AnyRequests, Forms extends object = {}> {
   /** Aborted when the client cancels the request or goes away. */
   readonly signal: AbortSignal;
   /** The protocol revision this request is served under. */
@@ -111,11 +145,18 @@ export interface RequestContext<Requests extends object = AnyRequests> {
    * what a request needs: check `ctx.client.capabilities` first to ask only for what it supports.
    */
   input<const R extends { readonly [key: string]: InputRequestOf<Requests> }>(requests: R): Promise<InputResults<Requests, R>>;
+  /**
+   * The manifest's elicitation forms (`elicitations:`), for handlers that declare
+   * `asks: [elicitation]`: `await ctx.elicit.confirmDelete("Delete it?")` asks through
+   * ctx.input (both eras) and resolves with the answer, its content typed by the form's
+   * schema and checked against it.
+   */
+  readonly elicit: ElicitForms<Forms>;
 }
 
-export type ToolContext<Requests extends object = AnyRequests> = RequestContext<Requests>;
-export type ResourceContext<Requests extends object = AnyRequests> = RequestContext<Requests>;
-export type PromptContext<Requests extends object = AnyRequests> = RequestContext<Requests>;
+export type ToolContext<Requests extends object = AnyRequests, Forms extends object = {}> = RequestContext<Requests, Forms>;
+export type ResourceContext<Requests extends object = AnyRequests, Forms extends object = {}> = RequestContext<Requests, Forms>;
+export type PromptContext<Requests extends object = AnyRequests, Forms extends object = {}> = RequestContext<Requests, Forms>;
 
 /** What a completer receives besides the value being completed. */
 export interface CompletionContext<Args = Readonly<Record<string, string | undefined>>, Requests extends object = AnyRequests>
@@ -172,11 +213,18 @@ export type ResourceReturn = string | Uint8Array | ResourceContent | readonly Re
 
 export type PromptReturn<Message> = readonly Message[] | { readonly description?: string | undefined; readonly messages: readonly Message[] };
 
+/**
+ * The context the runtime hands a definition entry, which passes it on to the handler:
+ * the generated definition knows each handler's requests and forms, the runtime does not.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- narrowed per handler by generated code
+export type EntryContext = RequestContext<AnyRequests, any>;
+
 export interface ToolEntry<H> {
   readonly name: string;
   readonly validateInput: Validator;
   readonly validateOutput?: Validator | undefined;
-  readonly call: (handlers: H, args: unknown, ctx: ToolContext) => Awaitable<unknown>;
+  readonly call: (handlers: H, args: unknown, ctx: EntryContext) => Awaitable<unknown>;
 }
 
 /**
@@ -195,7 +243,7 @@ export interface ResourceEntry<H> {
   readonly cache?: CacheHint | undefined;
   /** Clients may subscribe to updates of this resource (see McpServer.notifyResourceUpdated). */
   readonly subscribe?: boolean | undefined;
-  readonly read: (handlers: H, ctx: ResourceContext) => Awaitable<ResourceReturn>;
+  readonly read: (handlers: H, ctx: EntryContext) => Awaitable<ResourceReturn>;
 }
 
 export interface ResourceTemplateEntry<H> {
@@ -208,13 +256,13 @@ export interface ResourceTemplateEntry<H> {
   readonly cache?: CacheHint | undefined;
   /** Clients may subscribe to updates of resources matching this template. */
   readonly subscribe?: boolean | undefined;
-  readonly read: (handlers: H, variables: Record<string, string>, ctx: ResourceContext) => Awaitable<ResourceReturn>;
+  readonly read: (handlers: H, variables: Record<string, string>, ctx: EntryContext) => Awaitable<ResourceReturn>;
 }
 
 export interface PromptEntry<H> {
   readonly name: string;
   readonly arguments: readonly { readonly name: string; readonly required: boolean }[];
-  readonly get: (handlers: H, args: Record<string, string>, ctx: PromptContext) => Awaitable<PromptReturn<unknown>>;
+  readonly get: (handlers: H, args: Record<string, string>, ctx: EntryContext) => Awaitable<PromptReturn<unknown>>;
 }
 
 /** The completers of one prompt (`ref/prompt`) or resource template (`ref/resource`), by argument. */
@@ -246,7 +294,7 @@ export interface ServerFeatures<H> {
   /** resources/subscribe and subscriptions/listen updates (resources or templates declared `subscribe: true`). */
   readonly subscriptions?: ((definition: ServerDefinition<H>) => SubscriptionsFeature) | undefined;
   /** ctx.input and ctx.request (handlers that declare `asks:`). */
-  readonly input?: ((options: RequestStateOptions | undefined) => InputFeature) | undefined;
+  readonly input?: ((options: RequestStateOptions | undefined, forms?: Readonly<Record<string, JsonObject>>) => InputFeature) | undefined;
   /** resources/read (resources or resource templates). */
   readonly resources?: ((definition: ServerDefinition<H>) => ResourcesFeature<H>) | undefined;
   /** prompts/get (prompts). */
@@ -282,6 +330,8 @@ export interface ServerDefinition<H> {
    * (`x-mcp-header`): tool → argument → header name. The HTTP binding checks them.
    */
   readonly paramHeaders?: Readonly<Record<string, Readonly<Record<string, string>>>> | undefined;
+  /** Elicitation forms (`elicitations:`) by identifier: the requestedSchema ctx.elicit sends. */
+  readonly forms?: Readonly<Record<string, JsonObject>> | undefined;
   /** The optional parts of the runtime this server uses. */
   readonly features?: ServerFeatures<H> | undefined;
 }

@@ -237,12 +237,50 @@ export interface InputFeature {
   asker(exchange: Exchange, scope: ClientRequestScope): (requests: Readonly<Record<string, InputRequestSpec>>) => Promise<JsonObject>;
   /** The `input_required` result when `error` is ctx.input asking for answers of a modern request; undefined otherwise. */
   inputRequired(error: unknown): Promise<Params> | undefined;
+  /** ctx.elicit of one request: a method per form, asking through `ask` (its ctx.input). */
+  elicit(ask: (requests: Readonly<Record<string, InputRequestSpec>>) => Promise<JsonObject>): JsonObject;
+}
+
+/** Why `content` does not fill in the form `schema` (flat, primitive fields), if it does not. */
+function formProblem(schema: JsonObject, content: unknown): string | undefined {
+  if (!isObject(content)) return "content must be an object";
+  const properties = (isObject(schema.properties) ? schema.properties : {}) as Record<string, JsonObject>;
+  for (const name of Array.isArray(schema.required) ? (schema.required as string[]) : []) {
+    if (content[name] === undefined) return `missing required field '${name}'`;
+  }
+  for (const [name, value] of Object.entries(content)) {
+    const field = Object.hasOwn(properties, name) ? properties[name] : undefined;
+    if (!field) return `unknown field '${name}'`;
+    const allowed = Array.isArray(field.enum) ? field.enum : Array.isArray(field.oneOf) ? (field.oneOf as JsonObject[]).map((o) => o.const) : undefined;
+    const type = field.type === "integer" ? "number" : field.type;
+    if (type === "array") {
+      const items = (isObject(field.items) ? field.items : {}) as JsonObject;
+      const choices = Array.isArray(items.enum) ? items.enum : Array.isArray(items.anyOf) ? (items.anyOf as JsonObject[]).map((o) => o.const) : undefined;
+      if (!Array.isArray(value) || (choices && value.some((v) => !choices.includes(v)))) return `field '${name}' must be a list of the offered choices`;
+    } else if (typeof value !== type || (field.type === "integer" && !Number.isInteger(value))) return `field '${name}' must be ${String(field.type)}`;
+    else if (allowed && !allowed.includes(value)) return `field '${name}' must be one of the offered choices`;
+  }
+  return undefined;
 }
 
 /** ctx.input and ctx.request, with `requestState` sealed as `options` say. */
-export function inputFeature(options?: RequestStateOptions): InputFeature {
+export function inputFeature(options?: RequestStateOptions, forms: Readonly<Record<string, JsonObject>> = {}): InputFeature {
   const codec = new RequestStateCodec(options);
   return {
+    elicit(ask) {
+      const methods: JsonObject = {};
+      for (const [name, requestedSchema] of Object.entries(forms)) {
+        methods[name] = async (message: string, options?: { key?: string }) => {
+          const key = options?.key ?? name;
+          const answers = await ask({ [key]: { method: "elicitation/create", params: { message, requestedSchema } } as InputRequestSpec });
+          const answer = answers[key] as { action?: unknown; content?: unknown };
+          const problem = answer.action === "accept" ? formProblem(requestedSchema, answer.content) : undefined;
+          if (problem) throw new Error(`The client's answer to form ${name} does not fit it: ${problem}`);
+          return answer;
+        };
+      }
+      return methods;
+    },
     request: sendClientRequest,
     asker(exchange, scope) {
       let round: InputRound | undefined;

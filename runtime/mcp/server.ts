@@ -131,6 +131,13 @@ class Context implements RequestContext {
     this.ask ??= input.asker(this.exchange, this.scope);
     return this.ask(requests) as Promise<never>;
   }
+
+  get elicit(): never {
+    const input = this.scope.input;
+    if (!input) throw inputUnavailable("ctx.elicit");
+    this.ask ??= input.asker(this.exchange, this.scope);
+    return input.elicit(this.ask) as never;
+  }
 }
 
 function inputUnavailable(what: string): Error {
@@ -208,7 +215,7 @@ export class McpServer<H = unknown, N extends ServerNames = ServerNames> impleme
     if (definition.prompts.length > 0) this.prompts = features.prompts?.(definition);
     if (this.prompts) capabilities.prompts = announces("prompts");
     this.completions = features.completion?.(definition);
-    this.input = features.input?.(options.requestState);
+    this.input = features.input?.(options.requestState, definition.forms);
     if (this.completions?.enabled) capabilities.completions = {};
     this.capabilities = capabilities;
     this.modernTail = `"resultType":"complete","_meta":${JSON.stringify({ [MetaKey.serverInfo]: definition.info })}`;

@@ -103,6 +103,28 @@ describe.each(["2026-07-28", "2025-11-25"] as const)("everything example (%s)", 
     expect(texts((await client.tools.getNote({ id: "groceries" })).content)[0]).toMatch(/^No note groceries/);
   });
 
+  it("typed elicitation form (ctx.elicit.confirmDelete): an answer that does not fit the form is refused, declining keeps the note", async () => {
+    const server = createNotesServer(createHandlers({ changed: () => {} }));
+    const answers = [
+      { action: "accept" as const, content: { confirm: "yes" } },
+      { action: "accept" as const, content: { confirm: true, colour: "red" } },
+      { action: "decline" as const },
+    ];
+    const client = await connectNotesClient(memoryChannel(server), {
+      revisions: [revision],
+      capabilities: { elicitation: {} },
+      requests: { "elicitation/create": () => answers.shift()! },
+    });
+    clients.push(client);
+    const wrongType = await client.tools.deleteNote({ id: "groceries" });
+    expect(wrongType).toMatchObject({ isError: true });
+    expect(texts(wrongType.content)).toEqual(["The client's answer to form confirmDelete does not fit it: field 'confirm' must be boolean"]);
+    const extraField = await client.tools.deleteNote({ id: "groceries" });
+    expect(texts(extraField.content)).toEqual(["The client's answer to form confirmDelete does not fit it: unknown field 'colour'"]);
+    expect(texts((await client.tools.deleteNote({ id: "groceries" })).content)).toEqual(['Kept "Groceries" (decline)']);
+    expect(texts((await client.tools.getNote({ id: "groceries" })).content)[0]).toMatch(/^Groceries/);
+  });
+
   it("cache hints: lists and discovery as `server.cache` says, the logo as its own `cache`, other reads stale and private", async () => {
     const { client } = await connect(revision);
     const hints = (result: object) => ({ ttlMs: (result as { ttlMs?: unknown }).ttlMs, cacheScope: (result as { cacheScope?: unknown }).cacheScope });

@@ -3,6 +3,7 @@
 // line marked here is proven to be a compile error.
 import type { ClientChannel, ClientSession } from "mcp-gen/runtime";
 import { handlers } from "../../examples/weather/src/handlers.js";
+import type { NotesHandlers } from "../../examples/everything/src/mcp/index.js";
 import { connectWeatherClient, type V2024_11_05, type V2025_06_18, type V2026_07_28, type WeatherClient, type WeatherHandlers } from "../../examples/weather/src/mcp/index.js";
 
 // A missing handler is a compile error.
@@ -153,3 +154,25 @@ export async function typedClientHandlers(channel: ClientChannel): Promise<void>
     requests: { "elicitation/create": () => ({ action: "maybe" }) },
   });
 }
+
+// Typed elicitation forms: ctx.elicit exists for handlers that declare `asks: [elicitation]`,
+// one method per form of the manifest, with content typed by the form's schema.
+export const typedForms: NotesHandlers["tools"]["deleteNote"] = async (_args, ctx) => {
+  const answer = await ctx.elicit.confirmDelete("Delete it?");
+  if (answer.action === "accept") {
+    const confirm: boolean = answer.content.confirm;
+    const reason: string | undefined = answer.content.reason;
+    // @ts-expect-error the form has no field colour
+    void answer.content.colour;
+    void confirm;
+    void reason;
+  }
+  // @ts-expect-error no form named confirmArchive
+  await ctx.elicit.confirmArchive("Archive it?");
+  return "done";
+};
+export const noForms: NotesHandlers["tools"]["getNote"] = async (_args, ctx) => {
+  // @ts-expect-error get_note does not declare asks: [elicitation], so it has no forms
+  await ctx.elicit.confirmDelete("Delete it?");
+  return "done";
+};

@@ -32,7 +32,7 @@ interface BadCase {
 const manifest = (...body: string[]) => ["mcpgen: 1", 'server: { name: demo, version: "1.0.0" }', "protocol: 2025-06-18", ...body, ""].join("\n");
 
 /** Every allowed top-level key, as the unknown-key message lists them. */
-const topLevelKeys = "$schema, mcpgen, server, protocol, output, generate, tools, resources, resourceTemplates, prompts";
+const topLevelKeys = "$schema, mcpgen, server, protocol, output, generate, tools, resources, resourceTemplates, prompts, elicitations";
 const revisions = "2026-07-28, 2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05";
 
 const cases: BadCase[] = [
@@ -247,6 +247,21 @@ const cases: BadCase[] = [
     stderr: [
       'mcp.yaml:5:31: asks: "elicitation" needs protocol 2025-06-18 or later, but the manifest generates for 2025-03-26, 2024-11-05; add a later revision to `protocol` or remove it',
       'mcp.yaml:8:5: prompt "greet" has declarative `messages`, so no handler runs to ask the client anything; remove `asks` or write a handler instead of `messages`',
+    ],
+  },
+  {
+    name: "elicitation form with a nested object field",
+    manifest: manifest(
+      "elicitations:",
+      "  address:",
+      "    schema:",
+      "      type: object",
+      "      properties:",
+      "        street: { type: string }",
+      "        geo: { type: object, properties: { lat: { type: number } } }",
+    ),
+    stderr: [
+      'mcp.yaml:10:22: field "geo" of elicitation form "address" must be a string, number, integer or boolean (or a list of enum choices); forms have no nested objects',
     ],
   },
   {

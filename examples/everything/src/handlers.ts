@@ -144,27 +144,11 @@ export function createHandlers(events: WorkspaceEvents): NotesHandlers {
         const note = find(id);
         if (!note) return unknown(id);
         // Ask before doing anything: under 2026-07-28 this handler runs again with the answer.
-        const { confirm } = await ctx.input({
-          confirm: {
-            method: "elicitation/create",
-            params: {
-              message: `Delete "${note.title}"? This cannot be undone.`,
-              requestedSchema: {
-                type: "object",
-                properties: {
-                  confirm: { type: "boolean", title: "Delete it", default: false },
-                  reason: { type: "string", title: "Reason", description: "Optional, kept in the log" },
-                },
-                required: ["confirm"],
-              },
-            },
-          },
-        });
-        const answer = confirm.content as { confirm?: unknown; reason?: unknown } | undefined;
-        if (confirm.action !== "accept" || answer?.confirm !== true) return `Kept "${note.title}" (${confirm.action})`;
+        const answer = await ctx.elicit.confirmDelete(`Delete "${note.title}"? This cannot be undone.`);
+        if (answer.action !== "accept" || !answer.content.confirm) return `Kept "${note.title}" (${answer.action})`;
         notes.delete(id);
         if (notes.size === 0) events.emptied?.(true);
-        ctx.log("notice", { event: "note_deleted", id, reason: typeof answer.reason === "string" ? answer.reason : null });
+        ctx.log("notice", { event: "note_deleted", id, reason: answer.content.reason ?? null });
         events.changed(INDEX_URI);
         events.changed(noteUri(id));
         return `Deleted "${note.title}"`;

@@ -19,9 +19,12 @@ function project(value: Json, fields: ReadonlySet<string>): Json {
   return out;
 }
 
-export function serverNames(model: ServerModel): { handlers: string; create: string; definition: string; names: string } {
+export function serverNames(model: ServerModel): { handlers: string; create: string; definition: string; names: string; forms: string; formsValue: string } {
   const base = model.typeBase;
+  const lower = `${base.charAt(0).toLowerCase()}${base.slice(1)}`;
   return {
+    forms: `${base}Forms`,
+    formsValue: `${lower}Forms`,
     handlers: `${base}Handlers`,
     create: `create${base}Server`,
     definition: `${base.charAt(0).toLowerCase()}${base.slice(1)}ServerDefinition`,
@@ -51,7 +54,9 @@ export function emitServer(file: GeneratedFile, model: ServerModel, protocols: r
   const requests = "ClientRequests";
   // A handler's context offers ctx.input/ctx.request for exactly what its `asks:` declares.
   const context = (name: string, asks: readonly ClientAsk[]) =>
-    `${file.type(rt, name)}<Asks<${asks.length === 0 ? "never" : asks.map((a) => stringLiteral(clientAsks[a].method)).join(" | ")}>>`;
+    `${file.type(rt, name)}<Asks<${asks.length === 0 ? "never" : asks.map((a) => stringLiteral(clientAsks[a].method)).join(" | ")}>${
+      asks.includes("elicitation") && model.forms.length > 0 ? `, ${names.forms}` : ""
+    }>`;
   const completablePrompts = model.prompts.filter((p) => p.arguments.some((a) => a.complete));
   const completableTemplates = model.resourceTemplates.filter((t) => t.completable.length > 0);
 
@@ -72,6 +77,14 @@ export function emitServer(file: GeneratedFile, model: ServerModel, protocols: r
   ).blankLine();
   w.write(docComment("What a handler may ask the client: the methods its `asks:` declares in the manifest (`never`: nothing)."));
   w.write(`export type Asks<Method extends string> = Pick<${requests}, Method & keyof ${requests}>;`).blankLine();
+  if (model.forms.length > 0) {
+    const forms = Object.create(null) as Record<string, unknown>;
+    for (const form of model.forms) forms[form.member] = form.schema;
+    w.write(docComment("The manifest's elicitation forms: the requestedSchema each ctx.elicit method sends, by identifier."));
+    w.write(`export const ${names.formsValue} = ${codeLiteral(forms)} as const;`).blankLine();
+    w.write(docComment("ctx.elicit of handlers that declare `asks: [elicitation]`: one method per form, its answer typed by the form."));
+    w.write(`export type ${names.forms} = typeof ${names.formsValue};`).blankLine();
+  }
 
   // The handler interface.
   w.write(docComment(`What ${model.info.name} needs from you: one handler per tool, resource, resource template and prompt of the manifest.`));
@@ -360,6 +373,7 @@ export function emitServer(file: GeneratedFile, model: ServerModel, protocols: r
   if (features.length > 0) w.indent().write(`features: { ${features.join(", ")} },`).newLine();
   if (model.listChanged.length > 0) w.indent().write(`listChanged: { ${model.listChanged.map((kind) => `${kind}: true`).join(", ")} },`).newLine();
   if (model.listCache) w.indent().write(`listCache: ${cacheHint(model.listCache, "public")},`).newLine();
+  if (model.forms.length > 0) w.indent().write(`forms: ${names.formsValue},`).newLine();
   const mirrored = model.revisions.includes("2026-07-28") ? paramHeaderDeclarations(model) : {};
   if (Object.keys(mirrored).length > 0) w.indent().write(`paramHeaders: ${codeLiteral(mirrored, "  ")},`).newLine();
   w.write("};").blankLine();

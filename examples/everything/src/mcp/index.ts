@@ -54,10 +54,11 @@ export {
   validateSearchNotesInput,
   validateSummarizeNoteInput,
 } from "./validators.gen.js";
-export { createNotesServer, notesServerDefinition } from "./server.gen.js";
+export { createNotesServer, notesForms, notesServerDefinition } from "./server.gen.js";
 export type {
   Asks,
   ClientRequests,
+  NotesForms,
   NotesHandlers,
   NotesNames,
   PromptMessage,

@@ -71,6 +71,29 @@ export type ClientRequests = MergeMethods<ServerRequestMap | InputRequestMap>;
 /** What a handler may ask the client: the methods its `asks:` declares in the manifest (`never`: nothing). */
 export type Asks<Method extends string> = Pick<ClientRequests, Method & keyof ClientRequests>;
 
+/** The manifest's elicitation forms: the requestedSchema each ctx.elicit method sends, by identifier. */
+export const notesForms = {
+  confirmDelete: {
+    type: "object",
+    properties: {
+      confirm: {
+        type: "boolean",
+        title: "Delete it",
+        default: false,
+      },
+      reason: {
+        type: "string",
+        title: "Reason",
+        description: "Optional, kept in the log",
+      },
+    },
+    required: ["confirm"],
+  },
+} as const;
+
+/** ctx.elicit of handlers that declare `asks: [elicitation]`: one method per form, its answer typed by the form. */
+export type NotesForms = typeof notesForms;
+
 /** What notes needs from you: one handler per tool, resource, resource template and prompt of the manifest. */
 export interface NotesHandlers {
   /** Tools, by the identifier of their name. */
@@ -97,7 +120,7 @@ export interface NotesHandlers {
     /** Tool "delete_note". Delete note: Deletes a note after the user confirms it */
     deleteNote(
       args: DeleteNoteArgs,
-      ctx: ToolContext<Asks<"elicitation/create">>,
+      ctx: ToolContext<Asks<"elicitation/create">, NotesForms>,
     ): Awaitable<ToolReturn<ToolContent>>;
     /** Tool "summarize_note". Summarize note: Asks the client's model for a one-line summary of a note */
     summarizeNote(
@@ -1091,6 +1114,7 @@ export const notesServerDefinition: ServerDefinition<NotesHandlers> = {
   },
   listChanged: { tools: true },
   listCache: { ttlMs: 60000, scope: "public" },
+  forms: notesForms,
   paramHeaders: {
     search_notes: {
       tag: "Tag",
