@@ -17,24 +17,31 @@ export type Expr =
   | { readonly kind: "binary"; readonly operator: string; readonly left: Expr; readonly right: Expr }
   | { readonly kind: "as"; readonly expression: Expr; readonly type: string }
   | { readonly kind: "assign"; readonly operator: string; readonly left: Expr; readonly right: Expr }
-  | { readonly kind: "object"; readonly properties: readonly { readonly key: Expr; readonly value: Expr }[] }
+  | { readonly kind: "object"; readonly properties: readonly { readonly key: Expr; readonly value: Expr }[]; readonly expanded: boolean }
+  | { readonly kind: "arrow"; readonly params: readonly string[]; readonly body: Expr }
   | { readonly kind: "array"; readonly elements: readonly Expr[] };
 
-type Token = { readonly type: "name" | "number" | "string" | "punct"; readonly text: string };
+/** `newline`: a line break precedes the token (prettier keeps an object expanded when one follows its `{`). */
+type Token = { readonly type: "name" | "number" | "string" | "punct"; readonly text: string; readonly newline: boolean };
 
 // One sticky pattern for every token: spaces, names, numbers, strings, punctuators.
 const tokenPattern =
-  /( +)|([A-Za-z_$][A-Za-z0-9_$]*)|(0[xX][0-9a-fA-F]+|[0-9]+(?:\.[0-9]*)?(?:[eE][+-]?[0-9]+)?)|("(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')|(===|!==|\.\.\.|&&|\|\||\?\?|<=|>=|==|!=|\+\+|--|\+=|-=|=>|[()[\]{},;:.<>+\-*/%!=?&|])/y;
+  /(\s+)|([A-Za-z_$][A-Za-z0-9_$]*)|(0[xX][0-9a-fA-F]+|[0-9]+(?:\.[0-9]*)?(?:[eE][+-]?[0-9]+)?)|("(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')|(===|!==|\.\.\.|&&|\|\||\?\?|<=|>=|==|!=|\+\+|--|\+=|-=|=>|[()[\]{},;:.<>+\-*/%!=?&|])/y;
 
 export function tokenize(text: string): Token[] {
   const tokens: Token[] = [];
   tokenPattern.lastIndex = 0;
+  let newline = false;
   while (tokenPattern.lastIndex < text.length) {
     const m = tokenPattern.exec(text);
     if (!m) throw new Unsupported(`unexpected ${JSON.stringify(text[tokenPattern.lastIndex])}`);
-    if (m[1]) continue;
+    if (m[1]) {
+      newline ||= m[1].includes("\n");
+      continue;
+    }
     const type = m[2] ? "name" : m[3] ? "number" : m[4] ? "string" : "punct";
-    tokens.push({ type, text: m[0] });
+    tokens.push({ type, text: m[0], newline });
+    newline = false;
   }
   return tokens;
 }
@@ -73,6 +80,8 @@ export const isLogical = (operator: string) => operator === "&&" || operator ===
 /** Parses tokens into statements-level pieces; `Parser.expression()` is the entry point. */
 export class Parser {
   private pos = 0;
+  /** Set when an object literal is written expanded (prettier keeps it broken). */
+  sawExpanded = false;
   constructor(private readonly tokens: readonly Token[]) {}
 
   get done(): boolean {
@@ -197,6 +206,24 @@ export class Parser {
     }
   }
 
+  /** After `(`: the parameter names of an arrow function `(a, b) =>`, consumed through `=>`; else nothing is consumed. */
+  private arrowParams(): string[] | undefined {
+    const params: string[] = [];
+    let i = 0;
+    for (;;) {
+      const token = this.peek(i);
+      if (token?.text === ")" && this.peek(i + 1)?.text === "=>") break;
+      if (token?.type !== "name") return undefined;
+      params.push(token.text);
+      const next = this.peek(i + 1)?.text;
+      if (next === ",") i += 2;
+      else if (next === ")") i += 1;
+      else return undefined;
+    }
+    this.pos += i + 2;
+    return params;
+  }
+
   private args(): Expr[] {
     this.take("(");
     const args: Expr[] = [];
@@ -226,11 +253,15 @@ export class Parser {
       return { kind: "atom", text: token.text };
     }
     if (token.text === "(") {
+      const arrow = this.arrowParams();
+      if (arrow) return { kind: "arrow", params: arrow, body: this.expression() };
       const inner = this.expression();
       this.take(")");
       return inner;
     }
     if (token.text === "{") {
+      const expanded = !this.is("}") && this.peek()!.newline;
+      if (expanded) this.sawExpanded = true;
       const properties: { key: Expr; value: Expr }[] = [];
       while (!this.is("}")) {
         const keyToken = this.take();
@@ -241,7 +272,7 @@ export class Parser {
         if (!this.is("}")) this.take(",");
       }
       this.take("}");
-      return { kind: "object", properties };
+      return { kind: "object", properties, expanded };
     }
     if (token.text === "[") {
       const elements: Expr[] = [];

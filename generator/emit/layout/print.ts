@@ -111,6 +111,8 @@ function flatInner(node: Expr): string {
       return node.properties.length === 0 ? "{}" : `{ ${node.properties.map((p) => `${propertyKey(p.key)}: ${flat(p.value)}`).join(", ")} }`;
     case "array":
       return `[${node.elements.map((e) => flat(e)).join(", ")}]`;
+    case "arrow":
+      return `(${node.params.join(", ")}) => ${flat(node.body)}`;
   }
 }
 
@@ -205,6 +207,11 @@ function exprDoc(node: Expr, parent: Parent, parentNode?: Expr, position: Positi
     case "array":
       inner = arrayDoc(node);
       break;
+    case "arrow":
+      // parameters are printed as unbreakable text
+      sawOpaque = true;
+      inner = group([`(${node.params.join(", ")})`, " =>", group(indent([line, exprDoc(node.body, "other")]))]);
+      break;
     case "call":
       inner = callDoc(node);
       break;
@@ -223,16 +230,19 @@ function objectDoc(node: Extract<Expr, { kind: "object" }>): Doc {
   });
   const separated: Doc[] = [];
   properties.forEach((p, i) => separated.push(...(i === 0 ? [] : [",", line]), p));
-  return group(["{", indent([line, ...separated]), ifBreak(","), line, "}"]);
+  return group(["{", indent([line, ...separated]), ifBreak(","), line, "}"], { shouldBreak: node.expanded });
 }
 
 function arrayDoc(node: Extract<Expr, { kind: "array" }>): Doc {
   if (node.elements.length === 0) return "[]";
-  if (node.elements.every((e) => e.kind === "atom" || (e.kind === "unary" && e.argument.kind === "atom"))) throw new Unsupported("number array (fill)");
-  if (node.elements.length > 1 && node.elements.every((e) => e.kind === "object" || e.kind === "array")) throw new Unsupported("array of objects");
+  if (node.elements.every((e) => (e.kind === "atom" && /^[0-9]/.test(e.text)) || (e.kind === "unary" && e.argument.kind === "atom"))) throw new Unsupported("number array (fill)");
+  // prettier breaks an array of two or more objects (or arrays) of two or more entries each
+  const entries = (e: Expr) => (e.kind === "object" ? e.properties.length : e.kind === "array" ? e.elements.length : 0);
+  const first = node.elements[0]!;
+  const shouldBreak = node.elements.length > 1 && node.elements.every((e) => (e.kind === "object" || e.kind === "array") && e.kind === first.kind && entries(e) > 1);
   const elements: Doc[] = [];
   node.elements.forEach((e, i) => elements.push(...(i === 0 ? [] : [",", line]), group(exprDoc(e, "other"))));
-  return group(["[", indent([softline, ...elements, ifBreak(",")]), softline, "]"]);
+  return group(["[", indent([softline, ...elements, ifBreak(",")]), softline, "]"], { shouldBreak });
 }
 
 function callDoc(node: Extract<Expr, { kind: "call" }>): Doc {
@@ -265,7 +275,7 @@ function assignmentTail(value: Expr, shortKey: boolean): Doc[] {
   if (value.kind === "binary" && !shouldInlineLogical(value)) return breakAfter();
   if (shortKey) return [" ", exprDoc(value, "assignment")];
   if (value.kind === "string" || isMemberChain(value)) return breakAfter();
-  if (value.kind === "atom" || value.kind === "as" || value.kind === "object" || value.kind === "array" || (value.kind === "call" && value.isNew)) {
+  if (value.kind === "atom" || value.kind === "as" || value.kind === "object" || value.kind === "array" || value.kind === "arrow" || (value.kind === "call" && value.isNew)) {
     const id = Symbol("assignment");
     return [group(indent(line), { id }), lineSuffixBoundary, indentIfBreak(exprDoc(value, "assignment"), { groupId: id })];
   }
@@ -279,6 +289,8 @@ function assignmentTail(value: Expr, shortKey: boolean): Doc[] {
 type Printed = {
   doc: () => Doc;
   flat: string;
+  /** Holds an object written expanded: never printed flat. */
+  expanded?: boolean;
   /** For `if (test) statement`: `if (test)` and the statement. */
   head?: string;
   consequent?: Printed;
@@ -286,9 +298,12 @@ type Printed = {
 
 function statementDoc(text: string): Printed {
   const p = new Parser(tokenize(text));
+  const exported = p.is("export");
+  if (exported) p.take();
   const result = statement(p);
   if (!p.done) throw new Unsupported(`trailing tokens in ${text}`);
-  return result;
+  const expanded = p.sawExpanded;
+  return exported ? { doc: () => ["export ", result.doc()], flat: `export ${result.flat}`, expanded } : { ...result, expanded };
 }
 
 function statement(p: Parser): Printed {
@@ -392,10 +407,10 @@ export function layoutStatement(text: string, indentWidth: number): string {
 function layoutPrinted(statement: Printed, indentWidth: number): string {
   const available = printWidth - indentWidth;
   const pad = " ".repeat(indentWidth);
-  if (fitsFlat(statement.flat, available)) return pad + statement.flat;
+  if (!statement.expanded && fitsFlat(statement.flat, available)) return pad + statement.flat;
   // `if (test) statement` that does not fit on one line: when `if (test)` fits, the test
   // stays flat and the statement goes on the next line, laid out on its own.
-  if (statement.head !== undefined && statement.consequent && fitsFlat(statement.head, available)) {
+  if (!statement.expanded && statement.head !== undefined && statement.consequent && fitsFlat(statement.head, available)) {
     return `${pad}${statement.head}\n${layoutPrinted(statement.consequent, indentWidth + 2)}`;
   }
   sawOpaque = false;
@@ -440,4 +455,37 @@ export function layoutCode(code: string): string | undefined {
     throw error;
   }
   return `${out.join("\n")}\n`;
+}
+
+/** A top-level unit of a generated file: laid out already, or text for prettier. */
+export interface Unit {
+  readonly text: string;
+  readonly formatted: boolean;
+}
+
+/**
+ * Top-level statements (each possibly spanning lines), one after the other, after
+ * `comment` (a doc comment, kept as written): laid out, or left to prettier as a whole
+ * when one of them is outside the modelled subset.
+ */
+export function statementsUnit(comment: string, statements: readonly string[]): Unit {
+  try {
+    return { text: `${comment}${statements.map((s) => layoutStatement(s, 0)).join("\n")}\n`, formatted: true };
+  } catch (error) {
+    if (!(error instanceof Unsupported)) throw error;
+    return { text: `${comment}${statements.join("\n")}\n`, formatted: false };
+  }
+}
+
+/**
+ * A method signature `name(param: T, …): R;` at `indentWidth` as prettier prints it: on one
+ * line when it fits, else one parameter per line; Unsupported when even that overflows.
+ */
+export function layoutSignature(indentWidth: number, name: string, params: readonly string[], returnType: string): string {
+  const pad = " ".repeat(indentWidth);
+  const oneLine = `${pad}${name}(${params.join(", ")}): ${returnType};`;
+  if (fitsFlat(oneLine, printWidth)) return oneLine;
+  const lines = [`${pad}${name}(`, ...params.map((p) => `${pad}  ${p},`), `${pad}): ${returnType};`];
+  if (params.length === 0 || !lines.every((l) => fitsFlat(l, printWidth))) throw new Unsupported("signature");
+  return lines.join("\n");
 }
