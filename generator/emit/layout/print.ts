@@ -399,9 +399,26 @@ const printerOptions = (width: number) => ({ printWidth: width, tabWidth: 2, use
 const width = (text: string) => util.getStringWidth(text);
 const fitsFlat = (text: string, available: number) => width(text) <= available;
 
+// Generated validators repeat the same statements over and over (the same checks on
+// the same local names), so each statement is laid out once per run of the process.
+const laidOut = new Map<string, string | Unsupported>();
+
 /** One statement as prettier prints it at `indent` spaces; throws Unsupported when unsure. */
 export function layoutStatement(text: string, indentWidth: number): string {
-  return layoutPrinted(statementDoc(text), indentWidth);
+  const key = `${indentWidth} ${text}`;
+  let result = laidOut.get(key);
+  if (result === undefined) {
+    try {
+      result = layoutPrinted(statementDoc(text), indentWidth);
+    } catch (error) {
+      if (!(error instanceof Unsupported)) throw error;
+      result = error;
+    }
+    if (laidOut.size >= 100_000) laidOut.clear();
+    laidOut.set(key, result);
+  }
+  if (result instanceof Unsupported) throw result;
+  return result;
 }
 
 function layoutPrinted(statement: Printed, indentWidth: number): string {
