@@ -65,8 +65,7 @@ function needsParens(node: Expr, parent: Expr | undefined, position: Position): 
     return false;
   }
   if (node.kind === "unary" && parent.kind === "unary") return node.operator === parent.operator && (node.operator === "+" || node.operator === "-");
-  if ((node.kind === "object" || node.kind === "unary") && position === "member") return node.kind === "unary";
-  return false;
+  return node.kind === "unary" && position === "member";
 }
 
 function shouldFlatten(parentOp: string, nodeOp: string): boolean {
