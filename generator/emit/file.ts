@@ -31,12 +31,13 @@ export class GeneratedFile {
   private readonly imports = new Map<string, Map<string, { typeOnly: boolean }>>();
   readonly writer = newWriter();
   /**
-   * Top-level statements already formatted exactly as prettier formats them, appended
-   * after the body without passing through the formatter again. The protocol's
-   * namespaces (thousands of lines, identical for every manifest) are formatted once
-   * and cached this way.
+   * Top-level statements appended after the body, each unit ending in a newline and
+   * separated by a blank line. `formatted` units are already laid out exactly as prettier
+   * lays them out and bypass the formatter: the protocol's namespaces (thousands of lines,
+   * identical for every manifest, formatted once and cached) and per-tool code emitted in
+   * canonical layout. Other units are formatted on their own.
    */
-  readonly formattedTail: string[] = [];
+  readonly tail: { readonly text: string; readonly formatted: boolean }[] = [];
 
   constructor(
     /** Path relative to the output folder, e.g. "server.gen.ts". */
@@ -83,10 +84,11 @@ export class GeneratedFile {
     });
   }
 
-  /** The file as formatted text: `format` formats the banner, imports and body; the tail is appended as is. */
+  /** The file as formatted text: `format` formats the banner, imports, body and every unformatted tail unit. */
   async formatted(banner: Banner, format: (text: string) => Promise<string>): Promise<string> {
     const head = await format(this.render(banner));
-    return [head, ...this.formattedTail].join("\n");
+    const tail = await Promise.all(this.tail.map((unit) => (unit.formatted ? unit.text : format(unit.text))));
+    return [head, ...tail].join("\n");
   }
 
   render(banner: Banner): string {

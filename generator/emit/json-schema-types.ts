@@ -5,6 +5,7 @@
 // `undefined` (friendly to exactOptionalPropertyTypes).
 import { compile, type JSONSchema } from "json-schema-to-typescript";
 import { ts } from "ts-morph";
+import { layoutDeclarations } from "./layout/types.js";
 
 type Schema = Record<string, unknown>;
 
@@ -76,8 +77,22 @@ export function normaliseSchema(node: unknown, options: NormaliseOptions, root =
   return out;
 }
 
-/** One declaration (interface or type alias) for `schema`, exported under `name`. */
+/** One declaration (interface or type alias) for `schema`, exported under `name`, still to be formatted. */
 export async function schemaToDeclaration(name: string, schema: unknown): Promise<string> {
+  return addUndefinedToOptionals(await compileDeclaration(name, schema));
+}
+
+/**
+ * The same declaration as a top-level unit: already in prettier's layout (`formatted`)
+ * when the layout printer models all of it, else as text still to be formatted.
+ */
+export async function schemaToUnit(name: string, schema: unknown): Promise<{ text: string; formatted: boolean }> {
+  const text = await compileDeclaration(name, schema);
+  const laidOut = layoutDeclarations(text);
+  return laidOut === undefined ? { text: addUndefinedToOptionals(text), formatted: false } : { text: laidOut, formatted: true };
+}
+
+async function compileDeclaration(name: string, schema: unknown): Promise<string> {
   const input = (typeof schema === "object" && schema !== null ? { ...(schema as Schema) } : { tsType: "unknown" }) as JSONSchema;
   delete (input as Schema).title;
   const text = await compile(input, name, {
@@ -93,7 +108,7 @@ export async function schemaToDeclaration(name: string, schema: unknown): Promis
     unknownAny: true,
     customName: () => undefined,
   });
-  return addUndefinedToOptionals(text);
+  return text;
 }
 
 /**

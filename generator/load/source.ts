@@ -2,6 +2,7 @@
 // value and key came from, so later phases can report `file:line:col` for a JSON pointer.
 import { isAlias, isMap, isScalar, isSeq, LineCounter, parseDocument, type Node } from "yaml";
 import type { Diagnostic, SourceLocation } from "../diagnostics.js";
+import { parsePlainJson } from "./json-source.js";
 
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 
@@ -105,11 +106,20 @@ export function resolvePointer(root: JsonValue, pointer: string): JsonValue | un
  */
 export function parseSource(file: string, text: string): { source?: ParsedSource; diagnostics: Diagnostic[] } {
   const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true, strict: true });
   const at = (offset: number): SourceLocation => {
     const { line, col } = lineCounter.linePos(offset);
     return { file, line, col };
   };
+  // Plain JSON (often what tools write) takes a fast path with the same positions.
+  if (/^\s*[[{]/.test(text)) {
+    lineCounter.addNewLine(0);
+    for (let n = text.indexOf("\n"); n >= 0; n = text.indexOf("\n", n + 1)) lineCounter.addNewLine(n + 1);
+    const positions = new PositionIndex(file, text, lineCounter);
+    const value = parsePlainJson(text, positions, at);
+    if (value !== undefined) return { source: { value, positions }, diagnostics: [] };
+    lineCounter.lineStarts.length = 0;
+  }
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true, strict: true });
   const problems = [...doc.errors, ...doc.warnings];
   if (problems.length > 0) {
     return {

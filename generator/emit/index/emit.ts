@@ -23,7 +23,7 @@ export function exportedNames(text: string): { values: string[]; types: string[]
 export function emitIndex(index: GeneratedFile, files: readonly GeneratedFile[]): void {
   const w = index.writer;
   for (const file of files) {
-    const { values, types } = exportedNames([file.writer.toString(), ...file.formattedTail].join("\n"));
+    const { values, types } = exportedNames([file.writer.toString(), ...file.tail.map((unit) => unit.text)].join("\n"));
     const module = stringLiteral(index.local(file.path.replace(/\.ts$/, "")));
     const sorted = (names: string[]) => [...names].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
     if (values.length > 0) w.write(`export { ${sorted(values).join(", ")} } from ${module};`).newLine();

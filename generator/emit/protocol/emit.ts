@@ -91,5 +91,5 @@ export async function emitProtocol(file: GeneratedFile, protocols: readonly Prot
     w.write(`export type ${name} = ${merge}<${union(name)}>;`).newLine();
   }
   // The namespaces come last, formatted once per revision and cached.
-  for (const protocol of protocols) file.formattedTail.push(await revisionNamespaceText(protocol));
+  for (const protocol of protocols) file.tail.push({ text: await revisionNamespaceText(protocol), formatted: true });
 }

@@ -6,7 +6,9 @@ import { revisionNamespace } from "../../model/protocol.js";
 import { clientAsks, paramHeaderDeclarations, type CacheHintModel, type ClientAsk, type PromptModel, type ServerModel, type ToolModel } from "../../model/server.js";
 import type { TemplatePart } from "../../validate/prompt-template.js";
 import { Code, codeLiteral, docComment, jsonLiteral, propertyAccess, propertyKey, stringLiteral } from "../escape.js";
-import type { GeneratedFile } from "../file.js";
+import { newWriter, type GeneratedFile } from "../file.js";
+import { Unsupported } from "../layout/expression.js";
+import { layoutSignature, statementsUnit } from "../layout/print.js";
 import { toolTypeNames } from "../types/emit.js";
 import { validatorNames } from "../validators/emit.js";
 
@@ -86,18 +88,31 @@ export function emitServer(file: GeneratedFile, model: ServerModel, protocols: r
     w.write(`export type ${names.forms} = typeof ${names.formsValue};`).blankLine();
   }
 
-  // The handler interface.
-  w.write(docComment(`What ${model.info.name} needs from you: one handler per tool, resource, resource template and prompt of the manifest.`));
-  w.write(`export interface ${names.handlers} {`).newLine();
-  const group = (key: string, doc: string, members: () => void) => {
-    w.indent().write(docComment(doc, "  ").trimStart());
-    w.indent().write(`readonly ${key}: {`).newLine();
-    members();
-    w.indent().write("};").newLine();
+  // The handler interface, one member per tool, resource, template and prompt: written in
+  // prettier's layout (a unit of the file's tail), or left to prettier when a signature
+  // is too long for the layout this emitter knows.
+  const iface = newWriter();
+  let ifaceLaidOut = true;
+  const signature = (level: number, name: string, params: readonly string[], ret: string) => {
+    try {
+      iface.write(layoutSignature(level * 2, name, params, ret)).newLine();
+    } catch (error) {
+      if (!(error instanceof Unsupported)) throw error;
+      ifaceLaidOut = false;
+      iface.indent(level).write(`${name}(${params.join(", ")}): ${ret};`).newLine();
+    }
   };
-  const member = (doc: string | undefined, signature: string) => {
-    if (doc) w.write(docComment(doc, "    "));
-    w.indent(2).write(`${signature};`).newLine();
+  iface.write(docComment(`What ${model.info.name} needs from you: one handler per tool, resource, resource template and prompt of the manifest.`));
+  iface.write(`export interface ${names.handlers} {`).newLine();
+  const group = (key: string, doc: string, members: () => void) => {
+    iface.indent().write(docComment(doc, "  ").trimStart());
+    iface.indent().write(`readonly ${key}: {`).newLine();
+    members();
+    iface.indent().write("};").newLine();
+  };
+  const member = (doc: string | undefined, name: string, params: readonly string[], ret: string) => {
+    if (doc) iface.write(docComment(doc, "    "));
+    signature(2, name, params, ret);
   };
   if (model.tools.length > 0) {
     group("tools", "Tools, by the identifier of their name.", () => {
@@ -107,7 +122,7 @@ export function emitServer(file: GeneratedFile, model: ServerModel, protocols: r
         const ret = tool.output
           ? `${file.type(rt, "StructuredToolReturn")}<${file.type(types, t.output)}, ToolContent>`
           : `${file.type(rt, "ToolReturn")}<ToolContent>`;
-        member(labelled(`Tool ${stringLiteral(tool.key)}`, tool.title, tool.description), `${propertyKey(tool.member)}(args: ${file.type(types, t.args)}, ctx: ${ctx}): ${awaitable}<${ret}>`);
+        member(labelled(`Tool ${stringLiteral(tool.key)}`, tool.title, tool.description), propertyKey(tool.member), [`args: ${file.type(types, t.args)}`, `ctx: ${ctx}`], `${awaitable}<${ret}>`);
       }
     });
   }
@@ -116,7 +131,7 @@ export function emitServer(file: GeneratedFile, model: ServerModel, protocols: r
     group("resources", "Resources: each reads the body of its fixed URI.", () => {
       for (const resource of model.resources) {
         const ctx = context("ResourceContext", resource.asks);
-        member(labelled(`Resource ${resource.uri}`, resource.title, resource.description), `${propertyKey(resource.member)}(ctx: ${ctx}): ${awaitable}<${ret}>`);
+        member(labelled(`Resource ${resource.uri}`, resource.title, resource.description), propertyKey(resource.member), [`ctx: ${ctx}`], `${awaitable}<${ret}>`);
       }
     });
   }
@@ -127,7 +142,9 @@ export function emitServer(file: GeneratedFile, model: ServerModel, protocols: r
         const ctx = context("ResourceContext", template.asks);
         member(
           labelled(`Resource template ${template.uriTemplate}`, template.title, template.description),
-          `${propertyKey(template.member)}(variables: ${file.type(types, `${template.typeBase}Variables`)}, ctx: ${ctx}): ${awaitable}<${ret}>`,
+          propertyKey(template.member),
+          [`variables: ${file.type(types, `${template.typeBase}Variables`)}`, `ctx: ${ctx}`],
+          `${awaitable}<${ret}>`,
         );
       }
     });
@@ -139,7 +156,9 @@ export function emitServer(file: GeneratedFile, model: ServerModel, protocols: r
         const ctx = context("PromptContext", prompt.asks);
         member(
           labelled(`Prompt ${stringLiteral(prompt.key)}`, prompt.title, prompt.description),
-          `${propertyKey(prompt.member)}(args: ${file.type(types, `${prompt.typeBase}PromptArgs`)}, ctx: ${ctx}): ${awaitable}<${ret}>`,
+          propertyKey(prompt.member),
+          [`args: ${file.type(types, `${prompt.typeBase}PromptArgs`)}`, `ctx: ${ctx}`],
+          `${awaitable}<${ret}>`,
         );
       }
     });
@@ -148,18 +167,18 @@ export function emitServer(file: GeneratedFile, model: ServerModel, protocols: r
     const ret = `${awaitable}<${file.type(rt, "CompletionReturn")}>`;
     const ctx = (args: string) => `${file.type(rt, "CompletionContext")}<Partial<${file.type(types, args)}>, Asks<never>>`;
     const completers = (key: string, doc: string, targets: { member: string; doc: string; args: string; names: readonly string[]; what: string }[]) => {
-      w.indent(2).write(docComment(doc, "    ").trimStart());
-      w.indent(2).write(`readonly ${key}: {`).newLine();
+      iface.indent(2).write(docComment(doc, "    ").trimStart());
+      iface.indent(2).write(`readonly ${key}: {`).newLine();
       for (const target of targets) {
-        w.indent(3).write(docComment(target.doc, "      ").trimStart());
-        w.indent(3).write(`readonly ${propertyKey(target.member)}: {`).newLine();
+        iface.indent(3).write(docComment(target.doc, "      ").trimStart());
+        iface.indent(3).write(`readonly ${propertyKey(target.member)}: {`).newLine();
         for (const name of target.names) {
-          w.indent(4).write(docComment(`Candidate values for ${target.what} ${stringLiteral(name)}, given what the user typed so far.`, "        ").trimStart());
-          w.indent(4).write(`${propertyKey(name)}(value: string, ctx: ${ctx(target.args)}): ${ret};`).newLine();
+          iface.indent(4).write(docComment(`Candidate values for ${target.what} ${stringLiteral(name)}, given what the user typed so far.`, "        ").trimStart());
+          signature(4, propertyKey(name), ["value: string", `ctx: ${ctx(target.args)}`], ret);
         }
-        w.indent(3).write("};").newLine();
+        iface.indent(3).write("};").newLine();
       }
-      w.indent(2).write("};").newLine();
+      iface.indent(2).write("};").newLine();
     };
     group("completions", "Completers (completion/complete) of the prompt arguments and template variables declared `complete: true`.", () => {
       if (completablePrompts.length > 0) {
@@ -184,22 +203,24 @@ export function emitServer(file: GeneratedFile, model: ServerModel, protocols: r
       }
     });
   }
-  w.write("}").blankLine();
+  iface.write("}").newLine();
+  file.tail.push({ text: iface.toString(), formatted: ifaceLaidOut });
 
   // Schemas, once each, shared by every revision's listing.
   const schemaConst = new Map<ToolModel, { input: string; output?: string }>();
+  const schemaStatements: string[] = [];
   for (const tool of model.tools) {
     const base = tool.member;
     const input = `${base}InputSchema`;
-    w.write(`const ${input} = ${codeLiteral(tool.input.schema.value)};`).newLine();
+    schemaStatements.push(`const ${input} = ${codeLiteral(tool.input.schema.value)};`);
     let output: string | undefined;
     if (tool.output) {
       output = `${base}OutputSchema`;
-      w.write(`const ${output} = ${codeLiteral(tool.output.schema.value)};`).newLine();
+      schemaStatements.push(`const ${output} = ${codeLiteral(tool.output.schema.value)};`);
     }
     schemaConst.set(tool, output ? { input, output } : { input });
   }
-  if (model.tools.length > 0) w.blankLine();
+  if (schemaStatements.length > 0) file.tail.push(statementsUnit("", schemaStatements));
 
   // Listings and server info, projected onto each revision; identical ones are shared.
   const listingCode = new Map<string, string>();
@@ -263,8 +284,7 @@ export function emitServer(file: GeneratedFile, model: ServerModel, protocols: r
     if (!name) {
       name = `listing${revisionNamespace(protocol.revision).slice(1)}`;
       listingCode.set(code, name);
-      w.write(docComment(`List results${protocols.length > 1 ? ` for protocol ${protocol.revision}` : ""}, projected onto its types.`));
-      w.write(`const ${name}: ${file.type(rt, "Listing")} = ${code};`).blankLine();
+      file.tail.push(statementsUnit(docComment(`List results${protocols.length > 1 ? ` for protocol ${protocol.revision}` : ""}, projected onto its types.`), [`const ${name}: ${file.type(rt, "Listing")} = ${code};`]));
     }
     listingOf.set(protocol.revision, name);
     infoOf.set(protocol.revision, jsonLiteral(project(model.info as unknown as Json, fields("Implementation"))));
@@ -347,20 +367,20 @@ export function emitServer(file: GeneratedFile, model: ServerModel, protocols: r
   ];
   const list = (items: string[]) => (items.length === 0 ? "[]" : `[\n${items.map((i) => `    ${i},`).join("\n")}\n  ]`);
   const definition = file.type(rt, "ServerDefinition");
-  w.write(docComment(`${model.info.name} as the runtime serves it: routing tables, validators and list payloads.`));
-  w.write(`export const ${names.definition}: ${definition}<${H}> = {`).newLine();
-  w.indent().write(`info: ${jsonLiteral(model.info)},`).newLine();
-  if (model.instructions !== undefined) w.indent().write(`instructions: ${stringLiteral(model.instructions)},`).newLine();
-  w.indent().write(`revisions: [${protocols.map((p) => stringLiteral(p.revision)).join(", ")}],`).newLine();
-  w.indent().write(`infoByRevision: { ${protocols.map((p) => `${stringLiteral(p.revision)}: ${infoOf.get(p.revision)}`).join(", ")} },`).newLine();
-  w.indent().write(`tools: ${list(tools)},`).newLine();
-  w.indent().write(`resources: ${list(resources)},`).newLine();
-  w.indent().write(`resourceTemplates: ${list(templates)},`).newLine();
-  w.indent().write(`prompts: ${list(prompts)},`).newLine();
-  if (completions.length > 0) w.indent().write(`completions: ${list(completions)},`).newLine();
-  w.indent().write(`listings: { ${protocols.map((p) => `${stringLiteral(p.revision)}: ${listingOf.get(p.revision)}`).join(", ")} },`).newLine();
+  const d = newWriter();
+  d.write(`export const ${names.definition}: ${definition}<${H}> = {`).newLine();
+  d.indent().write(`info: ${jsonLiteral(model.info)},`).newLine();
+  if (model.instructions !== undefined) d.indent().write(`instructions: ${stringLiteral(model.instructions)},`).newLine();
+  d.indent().write(`revisions: [${protocols.map((p) => stringLiteral(p.revision)).join(", ")}],`).newLine();
+  d.indent().write(`infoByRevision: { ${protocols.map((p) => `${stringLiteral(p.revision)}: ${infoOf.get(p.revision)}`).join(", ")} },`).newLine();
+  d.indent().write(`tools: ${list(tools)},`).newLine();
+  d.indent().write(`resources: ${list(resources)},`).newLine();
+  d.indent().write(`resourceTemplates: ${list(templates)},`).newLine();
+  d.indent().write(`prompts: ${list(prompts)},`).newLine();
+  if (completions.length > 0) d.indent().write(`completions: ${list(completions)},`).newLine();
+  d.indent().write(`listings: { ${protocols.map((p) => `${stringLiteral(p.revision)}: ${listingOf.get(p.revision)}`).join(", ")} },`).newLine();
   // Optional runtime parts, imported only when the manifest uses them so that bundlers drop the rest.
-  const handlersAsk = [...model.tools, ...model.resources, ...model.resourceTemplates, ...handlerPrompts].some((d) => d.asks.length > 0);
+  const handlersAsk = [...model.tools, ...model.resources, ...model.resourceTemplates, ...handlerPrompts].some((decl) => decl.asks.length > 0);
   const subscribable = model.resources.some((r) => r.subscribe) || model.resourceTemplates.some((t) => t.subscribe);
   const features = [
     model.resources.length + model.resourceTemplates.length > 0 ? `resources: ${file.value(rt, "resourcesFeature")}` : undefined,
@@ -370,33 +390,39 @@ export function emitServer(file: GeneratedFile, model: ServerModel, protocols: r
     subscribable ? `subscriptions: ${file.value(rt, "subscriptionsFeature")}` : undefined,
     model.listChanged.length > 0 ? `listChanges: ${file.value(rt, "listChangesFeature")}` : undefined,
   ].filter((f): f is string => f !== undefined);
-  if (features.length > 0) w.indent().write(`features: { ${features.join(", ")} },`).newLine();
-  if (model.listChanged.length > 0) w.indent().write(`listChanged: { ${model.listChanged.map((kind) => `${kind}: true`).join(", ")} },`).newLine();
-  if (model.listCache) w.indent().write(`listCache: ${cacheHint(model.listCache, "public")},`).newLine();
-  if (model.forms.length > 0) w.indent().write(`forms: ${names.formsValue},`).newLine();
+  if (features.length > 0) d.indent().write(`features: { ${features.join(", ")} },`).newLine();
+  if (model.listChanged.length > 0) d.indent().write(`listChanged: { ${model.listChanged.map((kind) => `${kind}: true`).join(", ")} },`).newLine();
+  if (model.listCache) d.indent().write(`listCache: ${cacheHint(model.listCache, "public")},`).newLine();
+  if (model.forms.length > 0) d.indent().write(`forms: ${names.formsValue},`).newLine();
   const mirrored = model.revisions.includes("2026-07-28") ? paramHeaderDeclarations(model) : {};
-  if (Object.keys(mirrored).length > 0) w.indent().write(`paramHeaders: ${codeLiteral(mirrored, "  ")},`).newLine();
-  w.write("};").blankLine();
+  if (Object.keys(mirrored).length > 0) d.indent().write(`paramHeaders: ${codeLiteral(mirrored, "  ")},`).newLine();
+  d.write("};");
+  file.tail.push(statementsUnit(docComment(`${model.info.name} as the runtime serves it: routing tables, validators and list payloads.`), [d.toString()]));
 
+  // What setEnabled takes: one union per list, prettier-formatted on its own (unions of many names break).
   const union = (values: readonly string[]) => (values.length === 0 ? "never" : values.map(stringLiteral).join(" | "));
-  w.write(docComment(`What server.setEnabled takes for ${model.info.name}: tools and prompts by name, resources by URI, resource templates by name.`));
-  w.write(`export interface ${names.names} extends ${file.type(rt, "ServerNames")} {`).newLine();
-  w.indent().write(`readonly tools: ${union(model.tools.map((t) => t.key))};`).newLine();
-  w.indent().write(`readonly prompts: ${union(model.prompts.map((p) => p.key))};`).newLine();
-  w.indent().write(`readonly resources: ${union(model.resources.map((r) => r.uri))};`).newLine();
-  w.indent().write(`readonly resourceTemplates: ${union(model.resourceTemplates.map((t) => t.name))};`).newLine();
-  w.write("}").blankLine();
+  const namesUnit = newWriter();
+  namesUnit.write(docComment(`What server.setEnabled takes for ${model.info.name}: tools and prompts by name, resources by URI, resource templates by name.`));
+  namesUnit.write(`export interface ${names.names} extends ${file.type(rt, "ServerNames")} {`).newLine();
+  namesUnit.indent().write(`readonly tools: ${union(model.tools.map((t) => t.key))};`).newLine();
+  namesUnit.indent().write(`readonly prompts: ${union(model.prompts.map((p) => p.key))};`).newLine();
+  namesUnit.indent().write(`readonly resources: ${union(model.resources.map((r) => r.uri))};`).newLine();
+  namesUnit.indent().write(`readonly resourceTemplates: ${union(model.resourceTemplates.map((t) => t.name))};`).newLine();
+  namesUnit.write("}").newLine();
+  file.tail.push({ text: namesUnit.toString(), formatted: false });
 
   const server = file.type(rt, "McpServer");
   const options = file.type(rt, "ServerOptions");
-  w.write(
+  const create = newWriter();
+  create.write(
     docComment(
       `Creates the ${model.info.name} server. Serve it with \`serveStdio(server)\` or \`listenHttp(server, { port })\` from "${rt}/node", or \`createWebHandler(server)\` for any fetch-style host.`,
     ),
   );
-  w.write(`export function ${names.create}(handlers: ${H}, options?: ${options}): ${server}<${H}, ${names.names}> {`).newLine();
-  w.indent().write(`return ${file.value(rt, "createServer")}<${H}, ${names.names}>(${names.definition}, handlers, options);`).newLine();
-  w.write("}").newLine();
+  create.write(`export function ${names.create}(handlers: ${H}, options?: ${options}): ${server}<${H}, ${names.names}> {`).newLine();
+  create.indent().write(`return ${file.value(rt, "createServer")}<${H}, ${names.names}>(${names.definition}, handlers, options);`).newLine();
+  create.write("}").newLine();
+  file.tail.push({ text: create.toString(), formatted: false });
 }
 
 /** A `cache:` declaration as a CacheHint literal, its scope defaulted. */

@@ -6,9 +6,10 @@ import { pascalCase } from "../../model/names.js";
 import type { ServerModel, ToolModel } from "../../model/server.js";
 import { docComment, docLines, propertyKey, stringLiteral } from "../escape.js";
 import type { GeneratedFile } from "../file.js";
-import { normaliseSchema, schemaToDeclaration } from "../json-schema-types.js";
+import { normaliseSchema, schemaToUnit } from "../json-schema-types.js";
 
 type Json = { [key: string]: JsonValue };
+type Unit = { readonly text: string; readonly formatted: boolean };
 
 function isObject(value: unknown): value is Json {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -22,7 +23,7 @@ export function toolTypeNames(tool: ToolModel): { input: string; args: string; o
  * Named types for a schema and the definitions under its $defs/definitions. `owner`
  * names whose definitions local refs point at (the input type, for the args view).
  */
-async function schemaTypes(rootName: string, schema: JsonValue, doc: string, owner = { name: rootName, schema }): Promise<string[]> {
+async function schemaTypes(rootName: string, schema: JsonValue, doc: string, owner = { name: rootName, schema }): Promise<Unit[]> {
   const defs = new Map<string, string>();
   const ownerSchema = owner.schema;
   const containers = isObject(ownerSchema) ? (["$defs", "definitions"] as const).filter((k) => isObject(ownerSchema[k])) : [];
@@ -37,11 +38,11 @@ async function schemaTypes(rootName: string, schema: JsonValue, doc: string, own
   const options = { refName };
   const root = normaliseSchema(schema, options) as Json;
   const withDoc = { ...root, description: [doc, typeof root.description === "string" ? root.description : ""].filter((s) => s !== "").join("\n\n") };
-  const out = [await schemaToDeclaration(rootName, withDoc)];
+  const out = [await schemaToUnit(rootName, withDoc)];
   if (!emitDefs) return out;
   for (const container of containers) {
     for (const [key, value] of Object.entries((schema as Json)[container] as Json)) {
-      out.push(await schemaToDeclaration(defs.get(`#/${container}/${key}`)!, normaliseSchema(value, options, true)));
+      out.push(await schemaToUnit(defs.get(`#/${container}/${key}`)!, normaliseSchema(value, options, true)));
     }
   }
   return out;
@@ -70,11 +71,13 @@ export function withDefaultsRequired(schema: JsonValue): JsonValue {
 }
 
 export async function emitTypes(file: GeneratedFile, model: ServerModel): Promise<void> {
-  const w = file.writer;
+  // Every declaration is a unit of the file's tail: the per-tool types of a large manifest
+  // arrive in prettier's layout and skip the formatter.
+  const units = file.tail;
   for (const tool of model.tools) {
     const names = toolTypeNames(tool);
     const label = `tool ${stringLiteral(tool.key)}`;
-    for (const text of await schemaTypes(names.input, tool.input.schema.value, `Arguments of ${label} as a client sends them.`)) w.write(text).blankLine();
+    units.push(...(await schemaTypes(names.input, tool.input.schema.value, `Arguments of ${label} as a client sends them.`)));
     if (tool.inputHasDefaults) {
       // $defs types are shared with the input type; only the root differs.
       const [args] = await schemaTypes(
@@ -83,32 +86,29 @@ export async function emitTypes(file: GeneratedFile, model: ServerModel): Promis
         `Arguments of ${label} as its handler receives them: validated, with schema defaults filled in.`,
         { name: names.input, schema: tool.input.schema.value },
       );
-      w.write(args!).blankLine();
+      units.push(args!);
     } else {
-      w.write(docComment(`Arguments of ${label} as its handler receives them (validated).`)).write(`export type ${names.args} = ${names.input};`).blankLine();
+      units.push({ text: `${docComment(`Arguments of ${label} as its handler receives them (validated).`)}export type ${names.args} = ${names.input};\n`, formatted: false });
     }
     if (tool.output) {
-      for (const text of await schemaTypes(names.output, tool.output.schema.value, `Structured result (structuredContent) of ${label}.`)) w.write(text).blankLine();
+      units.push(...(await schemaTypes(names.output, tool.output.schema.value, `Structured result (structuredContent) of ${label}.`)));
     }
   }
   for (const prompt of model.prompts) {
-    w.write(docComment(`Arguments of prompt ${stringLiteral(prompt.key)}.`));
-    w.write(`export interface ${prompt.typeBase}PromptArgs {`).newLine();
+    const lines = [`export interface ${prompt.typeBase}PromptArgs {`];
     for (const argument of prompt.arguments) {
       const doc = [argument.title, argument.description].filter((s): s is string => s !== undefined).join(": ");
-      if (doc) w.indent().write(docComment(doc, "  ").trimStart());
-      w.indent().write(`${propertyKey(argument.name)}${argument.required ? "" : "?"}: ${argument.required ? "string" : "string | undefined"};`).newLine();
+      if (doc) lines.push(docComment(doc, "  ").trimEnd());
+      lines.push(`  ${propertyKey(argument.name)}${argument.required ? "" : "?"}: ${argument.required ? "string" : "string | undefined"};`);
     }
-    w.write("}").blankLine();
+    units.push({ text: `${docComment(`Arguments of prompt ${stringLiteral(prompt.key)}.`)}${lines.join("\n")}\n}\n`, formatted: false });
   }
   for (const template of model.resourceTemplates) {
-    w.write(docComment(`Variables of resource template ${stringLiteral(template.key)}: ${template.uriTemplate}`));
-    w.write(`export interface ${template.typeBase}Variables {`).newLine();
-    for (const variable of template.template.variables) w.indent().write(`${propertyKey(variable)}: string;`).newLine();
-    w.write("}").blankLine();
+    const lines = [`export interface ${template.typeBase}Variables {`, ...template.template.variables.map((variable) => `  ${propertyKey(variable)}: string;`)];
+    units.push({ text: `${docComment(`Variables of resource template ${stringLiteral(template.key)}: ${template.uriTemplate}`)}${lines.join("\n")}\n}\n`, formatted: false });
   }
-  if (model.tools.length + model.prompts.length + model.resourceTemplates.length === 0) {
-    w.write(`// ${docLines("This manifest declares nothing that needs types.")[0]}`).newLine().write("export {};").newLine();
+  if (units.length === 0) {
+    file.writer.write(`// ${docLines("This manifest declares nothing that needs types.")[0]}`).newLine().write("export {};").newLine();
   }
 }
 

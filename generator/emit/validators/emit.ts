@@ -4,6 +4,7 @@ import type { Diagnostic } from "../../diagnostics.js";
 import type { ServerModel } from "../../model/server.js";
 import { stringLiteral } from "../escape.js";
 import type { GeneratedFile } from "../file.js";
+import { layoutCode } from "../layout/print.js";
 import { compileValidator, type RuntimeHelper } from "./compile-schema.js";
 
 export function validatorNames(typeBase: string): { input: string; output: string } {
@@ -27,7 +28,12 @@ export function emitValidators(file: GeneratedFile, model: ServerModel, runtime:
         diagnostics.push({ location: spec.model.schema.locate(problem.pointer), message: `${spec.what} schema of ${label}: ${problem.message}` });
       }
       for (const helper of compiled.helpers) helpers.add(helper);
-      if (compiled.code) w.write(compiled.code.trim()).blankLine();
+      // Validators are most of the generated code for a large manifest: they are emitted in
+      // prettier's layout directly, and only a unit outside the modelled subset is formatted.
+      if (compiled.code) {
+        const laidOut = layoutCode(compiled.code);
+        file.tail.push(laidOut === undefined ? { text: compiled.code, formatted: false } : { text: laidOut, formatted: true });
+      }
     }
   }
   if (model.tools.length > 0) file.type(runtime, "ValidationIssue");

@@ -1,0 +1,58 @@
+// Manifests written as plain JSON take a fast parsing path; it must behave exactly like
+// the YAML parser: the same generated code and the same positions in diagnostics, and
+// text that is not plain JSON (duplicate keys, comments) still gets YAML's treatment.
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { generateManifest } from "../support/generate.js";
+
+const manifest = {
+  mcpgen: 1,
+  server: { name: "json-manifest", version: "1.0.0" },
+  protocol: "2026-07-28",
+  output: "./mcp",
+  tools: {
+    echo: {
+      description: "Echoes \"quoted\" text \u00e9 \\ back",
+      input: { type: "object", properties: { text: { type: "string", maxLength: 1e3 }, n: { type: "number", minimum: -2.5 } }, required: ["text"] },
+    },
+  },
+};
+
+function write(name: string, text: string): string {
+  const dir = mkdtempSync(join(tmpdir(), "mcp-gen-json-"));
+  writeFileSync(join(dir, name), text);
+  return join(dir, name);
+}
+
+async function locations(file: string): Promise<string[]> {
+  const result = await generateManifest(file);
+  if (result.ok) throw new Error("expected diagnostics");
+  return result.diagnostics.map((d) => ("line" in d.location ? `${d.location.line}:${d.location.col} ${d.message}` : d.message));
+}
+
+describe("JSON manifests", () => {
+  it("generate the same code as the same manifest read as YAML", async () => {
+    const json = JSON.stringify(manifest, null, 2);
+    const fromJson = await generateManifest(write("mcp.yaml", json));
+    const fromYaml = await generateManifest(write("mcp.yaml", `# read by the YAML parser\n${json}`));
+    if (!fromJson.ok || !fromYaml.ok) throw new Error("generation failed");
+    expect([...fromJson.generated.files.values()].map((t) => t.replace(/^\/\/ Source: .*$/m, ""))).toEqual(
+      [...fromYaml.generated.files.values()].map((t) => t.replace(/^\/\/ Source: .*$/m, "")),
+    );
+  });
+
+  it("report problems at the same positions as YAML", async () => {
+    const bad = JSON.stringify({ ...manifest, tools: { echo: { ...manifest.tools.echo, descripton: "typo" } } }, null, 2);
+    const json = await locations(write("mcp.yaml", bad));
+    const yaml = await locations(write("mcp.yaml", `# comment\n${bad}`));
+    expect(json.length).toBeGreaterThan(0);
+    expect(json).toEqual(yaml.map((l) => l.replace(/^(\d+)/, (n) => String(Number(n) - 1))));
+  });
+
+  it("leave duplicate keys to the YAML parser, which reports them", async () => {
+    const messages = await locations(write("mcp.yaml", '{"mcpgen": 1, "mcpgen": 1}'));
+    expect(messages.join("\n")).toContain("duplicate key");
+  });
+});
