@@ -30,11 +30,27 @@ export class ClientRequestUnavailableError extends Error {
 }
 
 /** The MissingRequiredClientCapability error (-32021) for a capability the client did not declare. */
-export function missingClientCapability(capability: string, method?: string): RpcError {
-  const what = method === undefined ? "" : ` (${method})`;
-  return new RpcError(ErrorCode.MissingRequiredClientCapability, `Missing required client capability: ${capability}${what}`, {
-    requiredCapabilities: { [capability]: {} },
+export function missingClientCapability(capability: string, method?: string, mode?: string): RpcError {
+  const what = method === undefined ? "" : ` (${method}${mode === undefined ? "" : `, ${mode} mode`})`;
+  return new RpcError(ErrorCode.MissingRequiredClientCapability, `Missing required client capability: ${capability}${mode === undefined ? "" : `.${mode}`}${what}`, {
+    requiredCapabilities: { [capability]: mode === undefined ? {} : { [mode]: {} } },
   });
+}
+
+/**
+ * Whether the client declared what `method` with `params` needs, else the -32021 error:
+ * its capability, and for elicitation the mode (`url` must be declared; `form` is implied
+ * by an empty `elicitation: {}`, as clients before URL mode wrote it).
+ */
+export function capabilityProblem(capabilities: JsonObject, method: string, params: unknown): RpcError | undefined {
+  const capability = requiredClientCapability[method];
+  if (capability === undefined) return undefined;
+  const declared = capabilities[capability];
+  if (!isObject(declared)) return missingClientCapability(capability, method);
+  if (method !== "elicitation/create") return undefined;
+  const mode = isObject(params) && params.mode === "url" ? "url" : "form";
+  const modes = Object.keys(declared).filter((m) => m === "form" || m === "url");
+  return (modes.length === 0 ? mode === "form" : isObject(declared[mode])) ? undefined : missingClientCapability(capability, method, mode);
 }
 
 /** What ctx.request needs to know about the request being handled. */
@@ -52,10 +68,8 @@ export function sendClientRequest(
   params: unknown,
   options: ClientRequestOptions = {},
 ): Promise<Params> {
-  const capability = requiredClientCapability[method];
-  if (capability !== undefined && !isObject(scope.capabilities[capability])) {
-    return Promise.reject(missingClientCapability(capability, method));
-  }
+  const problem = capabilityProblem(scope.capabilities, method, params);
+  if (problem) return Promise.reject(problem);
   if (scope.era === "modern") return Promise.reject(new ClientRequestUnavailableError(method, scope.revision));
   if (params !== undefined && !isObject(params)) return Promise.reject(new TypeError(`${method}: params must be an object`));
   return exchange.sendRequest(method, params, options);

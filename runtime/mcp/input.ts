@@ -16,7 +16,7 @@
 // handlers does not carry this module or client-requests.ts.
 import { ErrorCode, isObject, RpcError, type Params } from "../jsonrpc/messages.js";
 import type { Exchange } from "../jsonrpc/peer.js";
-import { missingClientCapability, requiredClientCapability, sendClientRequest, type ClientRequestScope } from "./client-requests.js";
+import { capabilityProblem, requiredClientCapability, sendClientRequest, type ClientRequestScope } from "./client-requests.js";
 import type { ClientRequestOptions, JsonObject } from "./definition.js";
 import { base64Encode } from "./results.js";
 
@@ -203,7 +203,8 @@ export async function requestInput(exchange: Exchange, scope: InputScope, reques
   for (const request of Object.values(requests)) {
     const capability = requiredClientCapability[request.method];
     if (capability === undefined) throw new TypeError(`ctx.input: ${request.method} is not a request a server may send the client`);
-    if (!isObject(scope.capabilities[capability])) throw missingClientCapability(capability, request.method);
+    const problem = capabilityProblem(scope.capabilities, request.method, request.params);
+    if (problem) throw problem;
   }
   const answers: JsonObject = {};
   const put = (key: string, value: unknown) => Object.defineProperty(answers, key, { value, enumerable: true, writable: true, configurable: true });

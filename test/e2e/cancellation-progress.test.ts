@@ -91,7 +91,7 @@ describe.each(["2026-07-28", "2025-11-25"] as const)("cancellation and progress 
     expect(c.inbox.some((m) => m.id === 20)).toBe(false);
     // The connection is unharmed, and the id is free again.
     c.request(20, "tools/list");
-    expect((await c.responseTo(20)).result?.tools).toHaveLength(8);
+    expect((await c.responseTo(20)).result?.tools).toHaveLength(9);
     await c.close();
   });
 
@@ -102,7 +102,7 @@ describe.each(["2026-07-28", "2025-11-25"] as const)("cancellation and progress 
     await settle(100);
     expect(c.inbox.filter((m) => m.id === 30)).toEqual([]);
     c.request(31, "tools/list");
-    expect((await c.responseTo(31)).result?.tools).toHaveLength(8);
+    expect((await c.responseTo(31)).result?.tools).toHaveLength(9);
     await c.close();
   });
 

@@ -51,7 +51,7 @@ describe.each(["2026-07-28", "2025-11-25"] as const)("everything example (%s)", 
     const { client } = await connect(revision);
     expect(client.session.server).toMatchObject({ era, revision, info: { name: "notes", title: "Notes workspace" } });
     const tools = await client.session.request("tools/list", {});
-    expect(tools.tools.map((t) => t.name)).toEqual(["add_note", "get_note", "search_notes", "note_media", "reindex", "delete_note", "summarize_note", "list_roots"]);
+    expect(tools.tools.map((t) => t.name)).toEqual(["add_note", "get_note", "search_notes", "note_media", "reindex", "delete_note", "summarize_note", "list_roots", "connect_calendar"]);
     expect(tools.tools.find((t) => t.name === "delete_note")).toMatchObject({ title: "Delete note", annotations: { destructiveHint: true } });
     expect(tools.tools.find((t) => t.name === "reindex")).toMatchObject({ icons: [{ mimeType: "image/png" }] });
   });
@@ -123,6 +123,28 @@ describe.each(["2026-07-28", "2025-11-25"] as const)("everything example (%s)", 
     expect(texts(extraField.content)).toEqual(["The client's answer to form confirmDelete does not fit it: unknown field 'colour'"]);
     expect(texts((await client.tools.deleteNote({ id: "groceries" })).content)).toEqual(['Kept "Groceries" (decline)']);
     expect(texts((await client.tools.getNote({ id: "groceries" })).content)[0]).toMatch(/^Groceries/);
+  });
+
+  it("URL-mode elicitation needs elicitation.url: without it -32021 names the mode, with it the client gets the link", async () => {
+    const { client } = await connect(revision); // declares elicitation: {} (form mode only)
+    await expect(client.tools.connectCalendar()).rejects.toMatchObject({
+      code: -32021,
+      data: { requiredCapabilities: { elicitation: { url: {} } } },
+    });
+    const seen: unknown[] = [];
+    const withUrl = await connectNotesClient(memoryChannel(createNotesServer(createHandlers({ changed: () => {} }))), {
+      revisions: [revision],
+      capabilities: { elicitation: { form: {}, url: {} } },
+      requests: {
+        "elicitation/create": (params) => {
+          seen.push(params);
+          return { action: "accept" };
+        },
+      },
+    });
+    clients.push(withUrl);
+    expect(texts((await withUrl.tools.connectCalendar()).content)).toEqual(["Calendar connection started: finish it in your browser"]);
+    expect(seen).toMatchObject([{ mode: "url", url: "https://calendar.example.com/oauth/authorize?client=notes", elicitationId: "connect-calendar" }]);
   });
 
   it("cache hints: lists and discovery as `server.cache` says, the logo as its own `cache`, other reads stale and private", async () => {
@@ -207,7 +229,7 @@ describe("list changes (server.listChanged: [tools])", () => {
     expect(changes).toEqual([]);
     await client.tools.deleteNote({ id: "launch-plan" });
     await expect.poll(() => changes.length).toBe(4); // one per tool switched off
-    expect(await toolNames(client)).toEqual(["add_note", "search_notes", "reindex", "list_roots"]);
+    expect(await toolNames(client)).toEqual(["add_note", "search_notes", "reindex", "list_roots", "connect_calendar"]);
     expect(server.isEnabled("tools", "get_note")).toBe(false);
     // A disabled tool answers as an unknown one.
     await expect(client.session.request("tools/call", { name: "get_note", arguments: { id: "x" } })).rejects.toMatchObject({ code: -32602, message: "Unknown tool: get_note" });

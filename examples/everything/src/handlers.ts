@@ -173,6 +173,22 @@ export function createHandlers(events: WorkspaceEvents): NotesHandlers {
         if (roots.roots.length === 0) return "The client shares no folders";
         return roots.roots.map((r) => (r.name ? `${r.name}: ${r.uri}` : r.uri)).join("\n");
       },
+      async connectCalendar(_args, ctx) {
+        // URL mode (2025-11-25 and later): the user completes the flow in a browser, out of band,
+        // so credentials never pass through the client. Clients must declare elicitation.url.
+        const { consent } = await ctx.input({
+          consent: {
+            method: "elicitation/create",
+            params: {
+              mode: "url",
+              message: "Connect your calendar so that notes can link to events",
+              url: "https://calendar.example.com/oauth/authorize?client=notes",
+              elicitationId: "connect-calendar",
+            },
+          },
+        });
+        return consent.action === "accept" ? "Calendar connection started: finish it in your browser" : `Calendar not connected (${consent.action})`;
+      },
     },
     resources: {
       index() {

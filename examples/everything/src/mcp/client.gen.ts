@@ -37,6 +37,7 @@ import {
 import type {
   AddNoteInput,
   AddNoteOutput,
+  ConnectCalendarInput,
   DeleteNoteInput,
   DraftNotePromptArgs,
   GetNoteInput,
@@ -101,6 +102,11 @@ export interface NotesClient {
     /** Calls tool "list_roots". List workspace roots. The folders the client shares with this server, where notes could be imported from */
     listRoots(
       args?: ListRootsInput,
+      options?: CallOptions,
+    ): Promise<PlainToolCallResult<ToolResultContent>>;
+    /** Calls tool "connect_calendar". Connect calendar. Sends the user to the calendar provider's consent page (URL-mode elicitation) to link events to notes */
+    connectCalendar(
+      args?: ConnectCalendarInput,
       options?: CallOptions,
     ): Promise<PlainToolCallResult<ToolResultContent>>;
   };
@@ -226,6 +232,13 @@ export function createNotesClient(session: ClientSession<ClientRequestMap>): Not
         (await callTool(
           session,
           "list_roots",
+          args ?? {},
+          options,
+        )) as unknown as PlainToolCallResult<ToolResultContent>,
+      connectCalendar: async (args, options) =>
+        (await callTool(
+          session,
+          "connect_calendar",
           args ?? {},
           options,
         )) as unknown as PlainToolCallResult<ToolResultContent>,

@@ -25,6 +25,8 @@ export type {
   AddNoteArgs,
   AddNoteInput,
   AddNoteOutput,
+  ConnectCalendarArgs,
+  ConnectCalendarInput,
   DeleteNoteArgs,
   DeleteNoteInput,
   DraftNotePromptArgs,
@@ -46,6 +48,7 @@ export type {
 export {
   validateAddNoteInput,
   validateAddNoteOutput,
+  validateConnectCalendarInput,
   validateDeleteNoteInput,
   validateGetNoteInput,
   validateListRootsInput,

@@ -36,6 +36,7 @@ import type { InputRequestMap, ServerRequestMap, V2026_07_28 } from "./protocol.
 import type {
   AddNoteArgs,
   AddNoteOutput,
+  ConnectCalendarArgs,
   DeleteNoteArgs,
   DraftNotePromptArgs,
   GetNoteArgs,
@@ -50,6 +51,7 @@ import type {
 import {
   validateAddNoteInput,
   validateAddNoteOutput,
+  validateConnectCalendarInput,
   validateDeleteNoteInput,
   validateGetNoteInput,
   validateListRootsInput,
@@ -131,6 +133,11 @@ export interface NotesHandlers {
     listRoots(
       args: ListRootsArgs,
       ctx: ToolContext<Asks<"roots/list">>,
+    ): Awaitable<ToolReturn<ToolContent>>;
+    /** Tool "connect_calendar". Connect calendar: Sends the user to the calendar provider's consent page (URL-mode elicitation) to link events to notes */
+    connectCalendar(
+      args: ConnectCalendarArgs,
+      ctx: ToolContext<Asks<"elicitation/create">, NotesForms>,
     ): Awaitable<ToolReturn<ToolContent>>;
   };
   /** Resources: each reads the body of its fixed URI. */
@@ -312,6 +319,10 @@ const listRootsInputSchema = {
   type: "object",
   properties: {},
 };
+const connectCalendarInputSchema = {
+  type: "object",
+  properties: {},
+};
 
 /** List results for protocol 2026-07-28, projected onto its types. */
 const listing2026_07_28: Listing = {
@@ -400,6 +411,16 @@ const listing2026_07_28: Listing = {
       inputSchema: listRootsInputSchema,
       annotations: {
         readOnlyHint: true,
+      },
+    },
+    {
+      name: "connect_calendar",
+      title: "Connect calendar",
+      description:
+        "Sends the user to the calendar provider's consent page (URL-mode elicitation) to link events to notes",
+      inputSchema: connectCalendarInputSchema,
+      annotations: {
+        openWorldHint: true,
       },
     },
   ],
@@ -572,6 +593,16 @@ const listing2025_06_18: Listing = {
         readOnlyHint: true,
       },
     },
+    {
+      name: "connect_calendar",
+      title: "Connect calendar",
+      description:
+        "Sends the user to the calendar provider's consent page (URL-mode elicitation) to link events to notes",
+      inputSchema: connectCalendarInputSchema,
+      annotations: {
+        openWorldHint: true,
+      },
+    },
   ],
   resources: [
     {
@@ -727,6 +758,15 @@ const listing2025_03_26: Listing = {
         readOnlyHint: true,
       },
     },
+    {
+      name: "connect_calendar",
+      description:
+        "Sends the user to the calendar provider's consent page (URL-mode elicitation) to link events to notes",
+      inputSchema: connectCalendarInputSchema,
+      annotations: {
+        openWorldHint: true,
+      },
+    },
   ],
   resources: [
     {
@@ -846,6 +886,12 @@ const listing2024_11_05: Listing = {
       description:
         "The folders the client shares with this server, where notes could be imported from",
       inputSchema: listRootsInputSchema,
+    },
+    {
+      name: "connect_calendar",
+      description:
+        "Sends the user to the calendar provider's consent page (URL-mode elicitation) to link events to notes",
+      inputSchema: connectCalendarInputSchema,
     },
   ],
   resources: [
@@ -1006,6 +1052,12 @@ export const notesServerDefinition: ServerDefinition<NotesHandlers> = {
       validateInput: validateListRootsInput,
       call: (handlers, args, ctx) => handlers.tools.listRoots(args as ListRootsArgs, ctx),
     },
+    {
+      name: "connect_calendar",
+      validateInput: validateConnectCalendarInput,
+      call: (handlers, args, ctx) =>
+        handlers.tools.connectCalendar(args as ConnectCalendarArgs, ctx),
+    },
   ],
   resources: [
     {
@@ -1132,7 +1184,8 @@ export interface NotesNames extends ServerNames {
     | "reindex"
     | "delete_note"
     | "summarize_note"
-    | "list_roots";
+    | "list_roots"
+    | "connect_calendar";
   readonly prompts: "draft_note" | "review_note";
   readonly resources: "notes://index" | "notes://logo.png";
   readonly resourceTemplates: "note";

@@ -150,6 +150,14 @@ export interface ListRootsInput {}
 /** Arguments of tool "list_roots" as its handler receives them (validated). */
 export type ListRootsArgs = ListRootsInput;
 
+/**
+ * Arguments of tool "connect_calendar" as a client sends them.
+ */
+export interface ConnectCalendarInput {}
+
+/** Arguments of tool "connect_calendar" as its handler receives them (validated). */
+export type ConnectCalendarArgs = ConnectCalendarInput;
+
 /** Arguments of prompt "draft_note". */
 export interface DraftNotePromptArgs {
   /** What the note is about */

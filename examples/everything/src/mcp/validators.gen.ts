@@ -218,3 +218,10 @@ export function validateListRootsInput(value: unknown): ValidationIssue | undefi
     return { path: "", message: "must be object" };
   return undefined;
 }
+
+/** Checks the arguments of tool "connect_calendar" and fills in schema defaults. */
+export function validateConnectCalendarInput(value: unknown): ValidationIssue | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    return { path: "", message: "must be object" };
+  return undefined;
+}
