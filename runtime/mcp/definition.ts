@@ -217,7 +217,7 @@ export type PromptReturn<Message> = readonly Message[] | { readonly description?
  * The context the runtime hands a definition entry, which passes it on to the handler:
  * the generated definition knows each handler's requests and forms, the runtime does not.
  */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- narrowed per handler by generated code
+// `any` forms: each generated entry passes the context to a handler whose forms it knows.
 export type EntryContext = RequestContext<AnyRequests, any>;
 
 export interface ToolEntry<H> {
