@@ -71,6 +71,8 @@ export interface ToolModel extends Declared {
   readonly annotations?: Readonly<Record<string, string | boolean>>;
   /** Whether some input property has a default the validator fills in. */
   readonly inputHasDefaults: boolean;
+  /** Arguments mirrored into Mcp-Param-* headers over 2026-07-28 HTTP (`x-mcp-header`): argument → header name. */
+  readonly paramHeaders: Readonly<Record<string, string>>;
 }
 
 export interface ResourceModel extends Declared {
@@ -322,14 +324,17 @@ export function buildServerModel(manifest: ManifestInput, outputOverride?: strin
       });
       continue;
     }
-    if (input) diagnostics.push(...mirroredHeaderProblems(input.schema, what));
-    if (!declared || !input || (decl.output !== undefined && !output)) continue;
+    const mirrored = input ? mirroredHeaders(input.schema, what) : undefined;
+    if (mirrored) diagnostics.push(...mirrored.problems);
+    if (!declared || !input || !mirrored || (decl.output !== undefined && !output)) continue;
     tools.push({
       ...declared,
       input,
       ...optional("output", output),
       ...optional("annotations", decl.annotations as Record<string, string | boolean> | undefined),
       inputHasDefaults: hasPropertyDefaults(input.schema.value),
+      // Mirroring into Mcp-Param-* headers is part of the 2026-07-28 HTTP binding only.
+      paramHeaders: revisions.includes("2026-07-28") ? mirrored.headers : {},
     });
   }
 
@@ -520,14 +525,16 @@ const headerToken = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const mirrorableTypes = new Set(["string", "integer", "boolean"]);
 
 /**
- * Checks the `x-mcp-header` declarations of a tool's input schema (2026-07-28 HTTP binding:
- * the argument is mirrored into an `Mcp-Param-<name>` header). Clients must drop a tool whose
- * declarations are invalid, so every such mistake is an error here.
+ * The `x-mcp-header` declarations of a tool's input schema (2026-07-28 HTTP binding: the
+ * argument is mirrored into an `Mcp-Param-<name>` header), argument → header name. Clients
+ * must drop a tool whose declarations are invalid, so every such mistake is an error here.
  */
-function mirroredHeaderProblems(schema: ResolvedSchema, what: string): Diagnostic[] {
+function mirroredHeaders(schema: ResolvedSchema, what: string): { headers: Record<string, string>; problems: Diagnostic[] } {
   const problems: Diagnostic[] = [];
+  // Null-prototype: argument names are user data and may be "__proto__".
+  const headers: Record<string, string> = Object.create(null);
   const properties = (schema.value as JsonObject).properties;
-  if (!properties || typeof properties !== "object" || Array.isArray(properties)) return problems;
+  if (!properties || typeof properties !== "object" || Array.isArray(properties)) return { headers, problems };
   const seen = new Map<string, string>();
   for (const [argument, property] of Object.entries(properties)) {
     if (!property || typeof property !== "object" || Array.isArray(property) || !("x-mcp-header" in property)) continue;
@@ -540,23 +547,19 @@ function mirroredHeaderProblems(schema: ResolvedSchema, what: string): Diagnosti
       problems.push({ location: at, message: `argument ${quote(argument)} in the ${what} has x-mcp-header but its type is ${typeof type === "string" ? quote(type) : "not declared"}; only string, integer and boolean arguments can be mirrored into a header` });
     } else if (seen.has(name.toLowerCase())) {
       problems.push({ location: at, message: `x-mcp-header ${quote(name)} of argument ${quote(argument)} in the ${what} is already used by argument ${quote(seen.get(name.toLowerCase())!)} (header names ignore case); give each argument its own header` });
-    } else seen.set(name.toLowerCase(), argument);
+    } else {
+      seen.set(name.toLowerCase(), argument);
+      headers[argument] = name;
+    }
   }
-  return problems;
+  return { headers, problems };
 }
 
 /** The manifest's `x-mcp-header` declarations (checked by the model): tool → argument → header name. */
-export function paramHeaderDeclarations(model: ServerModel): Record<string, Record<string, string>> {
-  // Null-prototype records: tool and argument names are user data and may be "__proto__".
-  const declared: Record<string, Record<string, string>> = Object.create(null);
-  for (const tool of model.tools) {
-    const properties = (tool.input.schema.value as { properties?: unknown }).properties;
-    if (!properties || typeof properties !== "object" || Array.isArray(properties)) continue;
-    for (const [argument, schema] of Object.entries(properties as Record<string, unknown>)) {
-      const header = schema && typeof schema === "object" ? (schema as Record<string, unknown>)["x-mcp-header"] : undefined;
-      if (typeof header === "string") (declared[tool.key] ??= Object.create(null))[argument] = header;
-    }
-  }
+export function paramHeaderDeclarations(model: ServerModel): Record<string, Readonly<Record<string, string>>> {
+  // Null-prototype: tool names are user data and may be "__proto__".
+  const declared: Record<string, Readonly<Record<string, string>>> = Object.create(null);
+  for (const tool of model.tools) if (Object.keys(tool.paramHeaders).length > 0) declared[tool.key] = tool.paramHeaders;
   return declared;
 }
 

@@ -17,13 +17,10 @@ export interface ReadHost<H> {
 }
 
 export interface ResourcesFeature<H> {
-  has(uri: string): boolean;
-  hasTemplate(name: string): boolean;
   read(host: ReadHost<H>, params: Params | undefined, ctx: RequestContext, revision: string): Promise<Params>;
 }
 
 export interface PromptsFeature<H> {
-  has(name: string): boolean;
   get(host: ReadHost<H>, params: Params | undefined, ctx: RequestContext): Promise<Params>;
 }
 
@@ -41,8 +38,6 @@ export function resourcesFeature<H>(definition: ServerDefinition<H>): ResourcesF
   const fixed = new Map<string, ResourceEntry<H>>(definition.resources.map((r) => [r.uri, r]));
   const templates = definition.resourceTemplates;
   return {
-    has: (uri) => fixed.has(uri),
-    hasTemplate: (name) => templates.some((t) => t.name === name),
     async read(host, params, ctx, revision) {
       const uri = params?.uri;
       if (typeof uri !== "string") throw new RpcError(ErrorCode.InvalidParams, "Invalid params: uri must be a string");
@@ -77,7 +72,6 @@ export function resourcesFeature<H>(definition: ServerDefinition<H>): ResourcesF
 export function promptsFeature<H>(definition: ServerDefinition<H>): PromptsFeature<H> {
   const prompts = new Map<string, PromptEntry<H>>(definition.prompts.map((p) => [p.name, p]));
   return {
-    has: (name) => prompts.has(name),
     async get(host, params, ctx) {
       const name = params?.name;
       if (typeof name !== "string") throw new RpcError(ErrorCode.InvalidParams, "Invalid params: name must be a string");

@@ -75,11 +75,15 @@ const listMethods: Record<string, ListKind> = {
   "resources/templates/list": "resourceTemplates",
   "prompts/list": "prompts",
 };
+/** How setEnabled names a listed entry: resources by URI, everything else by name. */
+const entryName = (kind: ListKind, item: JsonObject): string => (kind === "resources" ? item.uri : item.name) as string;
+
 const listKeys: Record<ListKind, string> = { tools: "tools", resources: "resources", resourceTemplates: "resourceTemplates", prompts: "prompts" };
 
 class Context implements RequestContext {
   private lastProgress = -Infinity;
   private ask: ReturnType<InputFeature["asker"]> | undefined;
+  private forms: JsonObject | undefined;
 
   constructor(
     private readonly exchange: Exchange,
@@ -136,7 +140,8 @@ class Context implements RequestContext {
     const input = this.scope.input;
     if (!input) throw inputUnavailable("ctx.elicit");
     this.ask ??= input.asker(this.exchange, this.scope);
-    return input.elicit(this.ask) as never;
+    this.forms ??= input.elicit(this.ask);
+    return this.forms as never;
   }
 }
 
@@ -434,11 +439,11 @@ export class McpServer<H = unknown, N extends ServerNames = ServerNames> impleme
 
   /**
    * subscriptions/listen (2026-07-28): the server acknowledges the subset of requested
-   * notifications it will send, then holds the stream open. A generated server's lists
-   * never change, so the subset holds at most the `resourceSubscriptions` it can watch
-   * (resources declared `subscribe`); updates of those arrive on this stream (see
-   * notifyResourceUpdated). The request ends when the client cancels it or goes away
-   * (no response then).
+   * notifications it will send — the `resourceSubscriptions` it can watch (resources
+   * declared `subscribe`) and the list changes the manifest declares (`listChanged`) —
+   * then holds the stream open; those notifications arrive on it (see
+   * notifyResourceUpdated, setEnabled). The request ends when the client cancels it or
+   * goes away (no response then).
    */
   private listen(params: Params | undefined, exchange: Exchange): Promise<Params> {
     if (!isObject(params?.notifications)) throw new RpcError(ErrorCode.InvalidParams, "Invalid params: notifications must be an object");
@@ -478,14 +483,7 @@ export class McpServer<H = unknown, N extends ServerNames = ServerNames> impleme
    */
   setEnabled<K extends keyof ServerNames>(kind: K, name: N[K], enabled: boolean): void {
     const list = kind === "resourceTemplates" ? "resources" : (kind as ChangingList);
-    const known =
-      kind === "tools"
-        ? this.tools.has(name)
-        : kind === "prompts"
-          ? this.prompts?.has(name)
-          : kind === "resources"
-            ? this.resources?.has(name)
-            : this.resources?.hasTemplate(name);
+    const known = (this.definition.listings[this.definition.revisions[0]!]?.[kind] ?? []).some((item) => entryName(kind, item) === name);
     if (!known || !this.listChanges || !this.definition.listChanged?.[list]) {
       throw new Error(`setEnabled: ${known ? `declare \`listChanged: [${list}]\` in the manifest` : `no ${kind} entry ${JSON.stringify(name)}`}`);
     }
@@ -546,7 +544,7 @@ export class McpServer<H = unknown, N extends ServerNames = ServerNames> impleme
 
   private buildPages(kind: ListKind, revision: string): RawJson[] {
     const all = this.definition.listings[revision]?.[kind] ?? [];
-    const items = all.filter((item) => !this.isOff(kind, (kind === "resources" ? item.uri : item.name) as string));
+    const items = all.filter((item) => !this.isOff(kind, entryName(kind, item)));
     const modern = isModern(revision);
     const pages: RawJson[] = [];
     for (let start = 0; start === 0 || start < items.length; start += this.pageSize) {

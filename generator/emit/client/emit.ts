@@ -153,7 +153,7 @@ export function emitClient(file: GeneratedFile, model: ServerModel, protocols: r
       `Connects to a ${model.info.name} server over \`channel\` (stdioChannel, httpChannel, memoryChannel), detecting the protocol era: a server/discover probe first, the initialize handshake as fallback.`,
     ),
   );
-  const mirrored = model.revisions.some((r) => r === "2026-07-28") ? paramHeaderDeclarations(model) : {};
+  const mirrored = paramHeaderDeclarations(model);
   const hasMirrored = Object.keys(mirrored).length > 0;
   if (hasMirrored) {
     w.write(docComment("Tool arguments mirrored into Mcp-Param-* headers on 2026-07-28 HTTP requests (`x-mcp-header`): tool → argument → header."));

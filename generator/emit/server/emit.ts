@@ -394,7 +394,7 @@ export function emitServer(file: GeneratedFile, model: ServerModel, protocols: r
   if (model.listChanged.length > 0) d.indent().write(`listChanged: { ${model.listChanged.map((kind) => `${kind}: true`).join(", ")} },`).newLine();
   if (model.listCache) d.indent().write(`listCache: ${cacheHint(model.listCache, "public")},`).newLine();
   if (model.forms.length > 0) d.indent().write(`forms: ${names.formsValue},`).newLine();
-  const mirrored = model.revisions.includes("2026-07-28") ? paramHeaderDeclarations(model) : {};
+  const mirrored = paramHeaderDeclarations(model);
   if (Object.keys(mirrored).length > 0) d.indent().write(`paramHeaders: ${codeLiteral(mirrored, "  ")},`).newLine();
   d.write("};");
   file.tail.push(statementsUnit(docComment(`${model.info.name} as the runtime serves it: routing tables, validators and list payloads.`), [d.toString()]));
