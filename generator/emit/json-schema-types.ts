@@ -3,9 +3,13 @@
 // to a named type (no inlined copies, no `Annotations1…7`), nested titles do not mint
 // types, objects without declared shape stay open, and optional properties accept
 // `undefined` (friendly to exactOptionalPropertyTypes).
-import { compile, type JSONSchema } from "json-schema-to-typescript";
-import { ts } from "ts-morph";
-import { layoutDeclarations } from "./layout/types.js";
+//
+// json-schema-to-typescript and TypeScript (for ts-morph) take most of a second to load, so
+// they are loaded on first use: the schemas of a manifest's tools usually take the direct
+// path (./types/schema-types.ts) and never need them.
+import type { JSONSchema } from "json-schema-to-typescript";
+import type { ts as TypeScript } from "ts-morph";
+import { schemaDeclaration } from "./types/schema-types.js";
 
 type Schema = Record<string, unknown>;
 
@@ -79,7 +83,8 @@ export function normaliseSchema(node: unknown, options: NormaliseOptions, root =
 
 /** One declaration (interface or type alias) for `schema`, exported under `name`, still to be formatted. */
 export async function schemaToDeclaration(name: string, schema: unknown): Promise<string> {
-  return addUndefinedToOptionals(await compileDeclaration(name, schema));
+  const [text, { ts }] = await Promise.all([compileDeclaration(name, schema), import("ts-morph")]);
+  return addUndefinedToOptionals(ts, text);
 }
 
 /**
@@ -87,12 +92,19 @@ export async function schemaToDeclaration(name: string, schema: unknown): Promis
  * when the layout printer models all of it, else as text still to be formatted.
  */
 export async function schemaToUnit(name: string, schema: unknown): Promise<{ text: string; formatted: boolean }> {
-  const text = await compileDeclaration(name, schema);
+  const direct = schemaDeclaration(name, schema);
+  return direct === undefined ? compiledUnit(name, schema) : { text: direct, formatted: true };
+}
+
+/** The unit through json-schema-to-typescript: any schema (and the reference the direct path is tested against). */
+export async function compiledUnit(name: string, schema: unknown): Promise<{ text: string; formatted: boolean }> {
+  const [text, { layoutDeclarations }, { ts }] = await Promise.all([compileDeclaration(name, schema), import("./layout/types.js"), import("ts-morph")]);
   const laidOut = layoutDeclarations(text);
-  return laidOut === undefined ? { text: addUndefinedToOptionals(text), formatted: false } : { text: laidOut, formatted: true };
+  return laidOut === undefined ? { text: addUndefinedToOptionals(ts, text), formatted: false } : { text: laidOut, formatted: true };
 }
 
 async function compileDeclaration(name: string, schema: unknown): Promise<string> {
+  const { compile } = await import("json-schema-to-typescript");
   const input = (typeof schema === "object" && schema !== null ? { ...(schema as Schema) } : { tsType: "unknown" }) as JSONSchema;
   delete (input as Schema).title;
   const text = await compile(input, name, {
@@ -115,10 +127,10 @@ async function compileDeclaration(name: string, schema: unknown): Promise<string
  * `foo?: T` → `foo?: T | undefined` in every property signature, so the types accept
  * explicit undefined under exactOptionalPropertyTypes (as STYLE.md asks).
  */
-export function addUndefinedToOptionals(text: string): string {
+export function addUndefinedToOptionals(ts: typeof TypeScript, text: string): string {
   const source = ts.createSourceFile("x.ts", text, ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);
   const edits: { at: number; insert: string }[] = [];
-  const visit = (node: ts.Node) => {
+  const visit = (node: TypeScript.Node) => {
     if (ts.isPropertySignature(node) && node.questionToken && node.type) {
       const type = node.type;
       const alreadyUndefined = ts.isUnionTypeNode(type) && type.types.some((t) => t.kind === ts.SyntaxKind.UndefinedKeyword);

@@ -107,7 +107,7 @@ export type NoteMediaArgs = NoteMediaInput;
  */
 export interface ReindexInput {
   /**
-   * Pause per note
+   * Pause per note, to make progress visible
    */
   delayMs?: number | undefined;
 }
@@ -117,7 +117,7 @@ export interface ReindexInput {
  */
 export interface ReindexArgs {
   /**
-   * Pause per note
+   * Pause per note, to make progress visible
    */
   delayMs: number;
 }

@@ -1,0 +1,170 @@
+// Declarations of the types we generate from JSON Schema (interfaces and type aliases made
+// of object types, unions, arrays, tuples, literals and names, with JSDoc comments), and
+// how prettier prints them: the documents built here mirror the ones prettier's estree
+// printer builds for these constructs, printed with prettier's own doc printer. Two front
+// ends produce these trees: ./types.ts from json-schema-to-typescript's output and
+// ../types/schema-types.ts straight from a schema.
+import type { Doc } from "prettier";
+import { builders, printer } from "prettier/doc";
+import { Unsupported } from "./expression.js";
+import { printWidth } from "./print.js";
+
+const { group, indent, line, softline, hardline, ifBreak, align, indentIfBreak, lineSuffixBoundary } = builders;
+
+export type TypeNode =
+  /** `string`, `unknown`, `undefined`, `null`, …; also `void`, which only matters for hugging. */
+  | { readonly kind: "keyword"; readonly text: string }
+  | { readonly kind: "reference"; readonly name: string }
+  /** A literal as prettier prints it (`"a"`, `-1`, `true`); `null` is a keyword. */
+  | { readonly kind: "literal"; readonly text: string }
+  | { readonly kind: "union"; readonly members: readonly TypeNode[] }
+  /** Parentheses as written: they keep a union a single member of an enclosing union. */
+  | { readonly kind: "parenthesized"; readonly type: TypeNode }
+  | { readonly kind: "array"; readonly element: TypeNode }
+  | { readonly kind: "tuple"; readonly elements: readonly TypeNode[] }
+  /** `multiline`: written over several lines, which prettier keeps. */
+  | { readonly kind: "object"; readonly members: readonly TypeMember[]; readonly multiline: boolean };
+
+export interface TypeMember {
+  /** JSDoc blocks before the member, each as written (`/** … *\/`). */
+  readonly comments: readonly string[];
+  /** The key as prettier prints it, or for an index signature `[k: string]`'s parameter. */
+  readonly key: string;
+  readonly index?: { readonly parameter: TypeNode };
+  readonly optional: boolean;
+  readonly type: TypeNode;
+}
+
+export type Declaration =
+  | { readonly kind: "interface"; readonly comments: readonly string[]; readonly name: string; readonly members: readonly TypeMember[] }
+  | { readonly kind: "alias"; readonly comments: readonly string[]; readonly name: string; readonly type: TypeNode };
+
+type Context = "property" | "alias" | "union" | "array" | "tuple";
+
+export const undefinedKeyword: TypeNode = { kind: "keyword", text: "undefined" };
+
+/** The declaration exactly as prettier prints it (printWidth 100), ending in a newline; throws Unsupported outside the modelled shapes. */
+export function printDeclaration(declaration: Declaration): string {
+  return `${printer.printDocToString(declarationDoc(declaration), { printWidth, tabWidth: 2, useTabs: false }).formatted}\n`;
+}
+
+/** A JSDoc block as prettier re-indents it: continuation lines trimmed and prefixed by one space. */
+function commentDocs(comments: readonly string[]): Doc[] {
+  const out: Doc[] = [];
+  for (const comment of comments) {
+    const lines = comment.split("\n");
+    if (lines.length > 1 && !lines.slice(1).every((l) => l.trim().startsWith("*"))) throw new Unsupported("block comment");
+    const printed = lines.map((l, i) => (i === 0 ? l.trimEnd() : ` ${i < lines.length - 1 ? l.trim() : l.trimStart()}`));
+    out.push(printed.flatMap((l, i) => (i === 0 ? [l] : [hardline, l])), hardline);
+  }
+  return out;
+}
+
+function declarationDoc(declaration: Declaration): Doc {
+  const head = commentDocs(declaration.comments);
+  if (declaration.kind === "interface") {
+    if (declaration.members.length === 0) return [...head, "export interface ", declaration.name, " {}"];
+    return [...head, "export interface ", declaration.name, " {", indent([hardline, ...members(declaration.members, true)]), hardline, "}"];
+  }
+  const left = group(["type ", declaration.name]);
+  const bare = unparenthesized(declaration.type);
+  let tail: Doc[];
+  if (bare.kind === "union" && !hugsUnion(bare.members)) {
+    tail = [group(indent([line, typeDoc(bare, "alias")]))];
+  } else if (bare.kind === "object" || bare.kind === "reference" || bare.kind === "keyword" || bare.kind === "literal" || bare.kind === "array") {
+    const id = Symbol("assignment");
+    tail = [group(indent(line), { id }), lineSuffixBoundary, indentIfBreak(typeDoc(bare, "alias"), { groupId: id })];
+  } else throw new Unsupported("alias layout");
+  return [...head, "export ", group([left, " =", ...tail]), ";"];
+}
+
+/** Members of an interface (each ending in `;`, one per line) or of an object type (`;` between, and after the last when broken). */
+function members(list: readonly TypeMember[], interfaceBody: boolean): Doc[] {
+  const out: Doc[] = [];
+  list.forEach((member, i) => {
+    if (i > 0) out.push(...(interfaceBody ? [hardline] : [";", line]));
+    out.push(...commentDocs(member.comments), memberDoc(member));
+    if (interfaceBody) out.push(";");
+  });
+  if (!interfaceBody) out.push(ifBreak(";"));
+  return out;
+}
+
+function memberDoc(member: TypeMember): Doc {
+  if (member.index) {
+    return group(["[", group([indent([softline, member.key, ":", " ", typeDoc(member.index.parameter, "property")]), softline]), "]", ":", " ", propertyType(member.type, false)]);
+  }
+  return group([member.key, member.optional ? "?" : "", ":", " ", propertyType(member.type, member.optional)]);
+}
+
+const isUndefined = (t: TypeNode) => t.kind === "keyword" && t.text === "undefined";
+
+/** The type of a property; an optional one also accepts undefined (`| undefined` added, as addUndefinedToOptionals writes it). */
+function propertyType(type: TypeNode, optional: boolean): Doc {
+  if (optional) {
+    const alreadyUndefined = type.kind === "union" && type.members.some(isUndefined);
+    const open = type.kind === "keyword" && (type.text === "unknown" || type.text === "any");
+    if (!alreadyUndefined && !open) {
+      const members = type.kind === "union" ? type.members : [type];
+      return union([...members, undefinedKeyword], "property");
+    }
+  }
+  const bare = unparenthesized(type);
+  return bare.kind === "union" ? union(bare.members, "property") : typeDoc(bare, "property");
+}
+
+/** prettier's shouldHugType for a union: an object type with only null/void beside it. */
+function hugsUnion(types: readonly TypeNode[]): boolean {
+  const voids = types.filter((t) => t.kind === "keyword" && (t.text === "void" || t.text === "null")).length;
+  return types.length - 1 === voids && types.some((t) => unparenthesized(t).kind === "object");
+}
+
+function union(types: readonly TypeNode[], context: Context): Doc {
+  if (hugsUnion(types)) {
+    if (context !== "property") throw new Unsupported("hugged union");
+    return types.flatMap((t, i) => (i === 0 ? [typeDoc(t, "union")] : [" | ", typeDoc(t, "union")]));
+  }
+  const printed: Doc[] = [ifBreak("| ")];
+  types.forEach((t, i) => printed.push(...(i === 0 ? [] : [line, "| "]), align(2, typeDoc(t, "union"))));
+  const body = group(printed);
+  if (context === "property") return group(indent([softline, body]));
+  if (context === "alias") return body;
+  // inside another union, an array or a tuple: parenthesised
+  if (context === "tuple") throw new Unsupported("union in tuple");
+  return ["(", group([indent([softline, body]), softline]), ")"];
+}
+
+function typeDoc(node: TypeNode, context: Context): Doc {
+  const bare = unparenthesized(node);
+  switch (bare.kind) {
+    case "union":
+      return union(bare.members, context);
+    case "keyword":
+      return bare.text;
+    case "literal":
+      return bare.text;
+    case "reference":
+      return bare.name;
+    case "array": {
+      const element = unparenthesized(bare.element);
+      if (element.kind === "union" && !hugsUnion(element.members)) return [union(element.members, "array"), "[]"];
+      if (element.kind === "union") throw new Unsupported("array element");
+      return [typeDoc(element, "array"), "[]"];
+    }
+    case "tuple": {
+      if (bare.elements.length === 0) return "[]";
+      const elements: Doc[] = [];
+      bare.elements.forEach((e, i) => elements.push(...(i === 0 ? [] : [",", line]), group(typeDoc(e, "tuple"))));
+      return group(["[", indent([softline, ...elements, ifBreak(",")]), softline, "]"]);
+    }
+    case "object":
+      if (bare.members.length === 0) return "{}";
+      return group(["{", indent([line, ...members(bare.members, false)]), line, "}"], { shouldBreak: bare.multiline });
+    case "parenthesized":
+      throw new Unsupported("nested parentheses");
+  }
+}
+
+export function unparenthesized(node: TypeNode): TypeNode {
+  return node.kind === "parenthesized" ? unparenthesized(node.type) : node;
+}

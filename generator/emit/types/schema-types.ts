@@ -1,0 +1,180 @@
+// The declaration json-schema-to-typescript would write for a normalised schema (see
+// ../json-schema-types.ts), read straight from the schema for the shapes tool schemas are
+// made of: objects with properties, primitives, enums and consts of primitives, arrays,
+// names of other types. Anything else — combinators, tuples, pattern properties, type
+// lists, keywords that change the type — gives undefined and goes through
+// json-schema-to-typescript itself. Large manifests are thousands of such schemas; reading
+// them here costs microseconds instead of milliseconds each. test/unit/schema-types.test.ts
+// checks that both paths write the same declarations.
+import { Unsupported } from "../layout/expression.js";
+import { printNumber, printString } from "../layout/print.js";
+import { printDeclaration, type Declaration, type TypeMember, type TypeNode } from "../layout/type-doc.js";
+
+type Schema = { readonly [key: string]: unknown };
+
+/** Keywords that only constrain values (or annotate), leaving the TypeScript type alone. */
+const valueOnly = new Set([
+  "minLength", "maxLength", "pattern", "format", "contentMediaType", "contentEncoding",
+  "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf",
+  "uniqueItems", "minProperties", "maxProperties", "readOnly", "writeOnly", "$comment", "$schema",
+]);
+
+/** The keywords this file reads; a schema with any other (except x-… extensions and the above) goes to json-schema-to-typescript. */
+const understood = new Set(["type", "description", "properties", "required", "additionalProperties", "items", "enum", "const", "minItems", "maxItems", "tsType"]);
+
+const identifier = /^[A-Za-z_$][\w$]*$/;
+const keywordTypes = new Set(["string", "number", "boolean", "unknown", "any", "never", "undefined", "null", "object", "void"]);
+
+/** A type with the comment json-schema-to-typescript attaches to it (its description, escaped). */
+interface Typed {
+  readonly type: TypeNode;
+  readonly comment: string | undefined;
+  /** An array's items description, which goes up to the declaration the array sits on. */
+  readonly itemsComment?: string | undefined;
+}
+
+function isSchema(value: unknown): value is Schema {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** A description as json-schema-to-typescript writes it into a comment: `*\/` defused; line breaks other than \n are not modelled. */
+function commentText(schema: Schema): string | undefined {
+  const description = schema.description;
+  if (description === undefined || description === "") return undefined;
+  if (typeof description !== "string" || /[\r\u2028\u2029]/.test(description)) throw new Unsupported("description");
+  return description.replace(/\*\//g, "* /");
+}
+
+function literal(value: unknown): TypeNode {
+  if (typeof value === "string") return { kind: "literal", text: printString(JSON.stringify(value)) };
+  if (typeof value === "number" && Number.isFinite(value)) {
+    const text = JSON.stringify(value);
+    return { kind: "literal", text: text.startsWith("-") ? `-${printNumber(text.slice(1))}` : printNumber(text) };
+  }
+  if (typeof value === "boolean") return { kind: "literal", text: String(value) };
+  if (value === null) return { kind: "keyword", text: "null" };
+  throw new Unsupported("literal");
+}
+
+/** Values an enum (or const) may hold when it also states `type`. */
+const enumTypes: Record<string, (value: unknown) => boolean> = {
+  string: (v) => typeof v === "string",
+  number: (v) => typeof v === "number",
+  integer: (v) => typeof v === "number",
+  boolean: (v) => typeof v === "boolean",
+};
+
+function enumType(schema: Schema): TypeNode {
+  const values = schema.const !== undefined ? [schema.const] : schema.enum;
+  if (schema.const !== undefined && schema.enum !== undefined) throw new Unsupported("const and enum");
+  if (!Array.isArray(values) || values.length === 0) throw new Unsupported("enum");
+  const check = schema.type === undefined ? undefined : typeof schema.type === "string" ? enumTypes[schema.type] : undefined;
+  if (schema.type !== undefined && !check) throw new Unsupported("enum type");
+  const seen = new Set<string>();
+  const members = values.map((value) => {
+    if (check && !check(value)) throw new Unsupported("enum value of another type");
+    const node = literal(value);
+    const key = node.kind === "literal" ? node.text : "null";
+    if (seen.has(key)) throw new Unsupported("repeated enum value");
+    seen.add(key);
+    return node;
+  });
+  if (members.length === 1) return members[0]!;
+  return { kind: "parenthesized", type: { kind: "union", members } };
+}
+
+function typed(schema: unknown): Typed {
+  if (!isSchema(schema)) throw new Unsupported("schema");
+  for (const key of Object.keys(schema)) {
+    if (!understood.has(key) && !valueOnly.has(key) && !key.startsWith("x-")) throw new Unsupported(`keyword ${key}`);
+  }
+  const comment = commentText(schema);
+  if (schema.tsType !== undefined) {
+    const name = schema.tsType;
+    if (typeof name !== "string" || !identifier.test(name) || Object.keys(schema).some((k) => k !== "tsType" && k !== "description")) throw new Unsupported("tsType");
+    return { type: keywordTypes.has(name) ? { kind: "keyword", text: name } : { kind: "reference", name }, comment };
+  }
+  if (schema.enum !== undefined || schema.const !== undefined) {
+    if (schema.type === "object" || schema.type === "array" || schema.properties !== undefined || schema.items !== undefined) throw new Unsupported("enum of structures");
+    return { type: enumType(schema), comment };
+  }
+  const type = schema.type ?? (schema.properties !== undefined ? "object" : undefined);
+  if (type !== "object" && (schema.properties !== undefined || schema.required !== undefined || schema.additionalProperties !== undefined)) throw new Unsupported("object keywords");
+  if (type !== "array" && (schema.items !== undefined || schema.minItems !== undefined || schema.maxItems !== undefined)) throw new Unsupported("array keywords");
+  switch (type) {
+    case "string":
+    case "number":
+    case "boolean":
+    case "null":
+      return { type: { kind: "keyword", text: String(type) }, comment };
+    case "integer":
+      return { type: { kind: "keyword", text: "number" }, comment };
+    case "object":
+      return { type: { kind: "object", members: objectMembers(schema), multiline: true }, comment };
+    case "array":
+      return arrayType(schema, comment);
+    default:
+      throw new Unsupported("type");
+  }
+}
+
+function objectMembers(schema: Schema): TypeMember[] {
+  const properties = schema.properties ?? {};
+  if (!isSchema(properties)) throw new Unsupported("properties");
+  const required = schema.required ?? [];
+  if (!Array.isArray(required) || required.some((name) => typeof name !== "string" || !Object.hasOwn(properties, name))) throw new Unsupported("required");
+  const members: TypeMember[] = [];
+  for (const [name, child] of Object.entries(properties)) {
+    const { type, comment } = withItemsComment(typed(child));
+    members.push({ comments: comment === undefined ? [] : [jsdoc(comment)], key: identifier.test(name) ? name : printString(JSON.stringify(name)), optional: !required.includes(name), type });
+  }
+  const rest = schema.additionalProperties;
+  if (rest === undefined || rest === false) return members;
+  const restType = rest === true ? { type: { kind: "keyword", text: "unknown" } as TypeNode, comment: undefined } : withItemsComment(typed(rest));
+  const open = restType.type.kind === "keyword" && restType.type.text === "unknown";
+  // Named properties beside a narrower index signature make json-schema-to-typescript widen it.
+  if (!open && members.length > 0) throw new Unsupported("index signature beside properties");
+  members.push({ comments: restType.comment === undefined ? [] : [jsdoc(restType.comment)], key: "k", index: { parameter: { kind: "keyword", text: "string" } }, optional: false, type: restType.type });
+  return members;
+}
+
+function arrayType(schema: Schema, description: string | undefined): Typed {
+  const bounds = [
+    ...(schema.minItems !== undefined ? [`@minItems ${String(schema.minItems)}`] : []),
+    ...(schema.maxItems !== undefined ? [`@maxItems ${String(schema.maxItems)}`] : []),
+  ];
+  if (bounds.length > 0 && [schema.minItems, schema.maxItems].some((n) => n !== undefined && typeof n !== "number")) throw new Unsupported("bounds");
+  const comment = bounds.length === 0 ? description : description ? `${description}\n\n${bounds.join("\n")}` : bounds.join("\n");
+  if (Array.isArray(schema.items)) throw new Unsupported("tuple");
+  const items: Typed = schema.items === undefined ? { type: { kind: "keyword", text: "unknown" }, comment: undefined } : typed(schema.items);
+  // (nested arrays carry their own @minItems/@maxItems tags, which would read as tags of this declaration)
+  const nested = items.type.kind === "array";
+  return { type: { kind: "array", element: items.type }, comment, itemsComment: nested ? undefined : items.comment };
+}
+
+/** An array's items description goes into the comment of the declaration the array sits on ("Items: …"), unless it holds a JSDoc tag. */
+function withItemsComment(value: Typed): Typed {
+  const items = value.itemsComment;
+  if (!items || /(^|\s)@\w/.test(items)) return value;
+  return { ...value, comment: value.comment ? `${value.comment}\n\nItems: ${items}` : `Items: ${items}` };
+}
+
+function jsdoc(text: string): string {
+  return ["/**", ...text.split("\n").map((line) => ` * ${line}`), " */"].join("\n");
+}
+
+/** The declaration of `name` for a normalised schema, in prettier's layout; undefined outside the shapes this file reads. */
+export function schemaDeclaration(name: string, schema: unknown): string | undefined {
+  try {
+    if (!isSchema(schema)) return undefined;
+    const { title: _title, ...rest } = schema;
+    const root = withItemsComment(typed(rest));
+    const comments = root.comment === undefined ? [] : [jsdoc(root.comment)];
+    const declaration: Declaration =
+      root.type.kind === "object" ? { kind: "interface", comments, name, members: root.type.members } : { kind: "alias", comments, name, type: root.type };
+    return printDeclaration(declaration);
+  } catch (error) {
+    if (error instanceof Unsupported) return undefined;
+    throw error;
+  }
+}
