@@ -45,6 +45,11 @@ export const undefinedKeyword: TypeNode = { kind: "keyword", text: "undefined" }
 
 /** The declaration exactly as prettier prints it (printWidth 100), ending in a newline; throws Unsupported outside the modelled shapes. */
 export function printDeclaration(declaration: Declaration): string {
+  try {
+    return directDeclaration(declaration);
+  } catch (error) {
+    if (!(error instanceof Unsupported)) throw error;
+  }
   return `${printer.printDocToString(declarationDoc(declaration), { printWidth, tabWidth: 2, useTabs: false }).formatted}\n`;
 }
 
@@ -167,4 +172,143 @@ function typeDoc(node: TypeNode, context: Context): Doc {
 
 export function unparenthesized(node: TypeNode): TypeNode {
   return node.kind === "parenthesized" ? unparenthesized(node.type) : node;
+}
+
+// ---------------------------------------------------------------------------------------
+// The common shapes printed straight to text: the same layout the documents above give
+// (test/unit/schema-types.test.ts compares both against prettier's own output), without
+// building and printing documents, which is most of the cost for thousands of
+// declarations. Shapes where a breakable part does not fit its line, text whose width is
+// not its length (non-ASCII), tuples and hugged unions take the document path.
+
+/** A width that decides a layout: non-ASCII text has prettier's own width rules. */
+function measured(text: string): number {
+  if (/[^\x20-\x7e]/.test(text)) throw new Unsupported("non-ASCII width");
+  return text.length;
+}
+
+const spaces = (n: number) => " ".repeat(n);
+
+/** The type on one line, or undefined when it holds an object type (always printed broken). */
+function flatType(node: TypeNode, context: Context): string | undefined {
+  const bare = unparenthesized(node);
+  switch (bare.kind) {
+    case "keyword":
+    case "literal":
+      return bare.text;
+    case "reference":
+      return bare.name;
+    case "union": {
+      if (hugsUnion(bare.members)) throw new Unsupported("hugged union");
+      const parts = bare.members.map((m) => flatType(m, "union"));
+      if (parts.some((p) => p === undefined)) return undefined;
+      const text = parts.join(" | ");
+      return context === "property" || context === "alias" ? text : `(${text})`;
+    }
+    case "array": {
+      const element = flatType(bare.element, "array");
+      return element === undefined ? undefined : `${element}[]`;
+    }
+    case "object":
+      if (bare.members.length === 0) return "{}";
+      if (!bare.multiline) throw new Unsupported("single-line object type");
+      return undefined;
+    default:
+      throw new Unsupported(bare.kind);
+  }
+}
+
+/** Whether prettier could break inside the type's one-line form (a union or an array of one). */
+function breakable(node: TypeNode): boolean {
+  const bare = unparenthesized(node);
+  return bare.kind === "union" || (bare.kind === "array" && breakable(bare.element));
+}
+
+/**
+ * A type that holds an object type, starting at the current column; `indent` is the
+ * indentation its lines continue at. Objects (and arrays of them) only: anything else
+ * with an object inside takes the document path.
+ */
+function brokenType(node: TypeNode, indent: number): string {
+  const bare = unparenthesized(node);
+  if (bare.kind === "object") return `{\n${directMembers(bare.members, indent + 2)}\n${spaces(indent)}}`;
+  if (bare.kind === "array") return `${brokenType(bare.element, indent)}[]`;
+  throw new Unsupported("object inside a union or tuple");
+}
+
+/** A type that must fit where it stands (`available` columns including what follows it) unless nothing in it can break. */
+function fittedType(node: TypeNode, context: Context, available: number): string {
+  const flat = flatType(node, context)!;
+  if (breakable(node) && measured(flat) > available) throw new Unsupported("breakable type beyond the line");
+  return flat;
+}
+
+function directComments(comments: readonly string[], indent: number): string {
+  let out = "";
+  for (const comment of comments) {
+    const lines = comment.split("\n");
+    if (lines.length > 1 && !lines.slice(1).every((l) => l.trim().startsWith("*"))) throw new Unsupported("block comment");
+    const pad = spaces(indent);
+    out += lines.map((l, i) => (i === 0 ? pad + l.trimEnd() : `${pad} ${i < lines.length - 1 ? l.trim() : l.trimStart()}`)).join("\n") + "\n";
+  }
+  return out;
+}
+
+/** Members one per line at `indent`, each ending in `;` (interfaces, and object types, which are always broken here). */
+function directMembers(list: readonly TypeMember[], indent: number): string {
+  return list.map((member) => directComments(member.comments, indent) + directMember(member, indent)).join("\n");
+}
+
+function directMember(member: TypeMember, indent: number): string {
+  const pad = spaces(indent);
+  let head: string;
+  if (member.index) {
+    const parameter = flatType(member.index.parameter, "property");
+    if (parameter === undefined || breakable(member.index.parameter)) throw new Unsupported("index parameter");
+    head = `[${member.key}: ${parameter}]:`;
+  } else head = `${member.key}${member.optional ? "?" : ""}:`;
+  const optional = member.optional && !member.index;
+  const type = member.type;
+  const alreadyUndefined = type.kind === "union" && type.members.some(isUndefined);
+  const open = type.kind === "keyword" && (type.text === "unknown" || type.text === "any");
+  const bare = unparenthesized(type);
+  const union = optional && !alreadyUndefined && !open ? [...(type.kind === "union" ? type.members : [type]), undefinedKeyword] : bare.kind === "union" ? bare.members : undefined;
+  if (!union) {
+    const flat = flatType(bare, "property");
+    if (flat === undefined) return `${pad}${head} ${brokenType(bare, indent)};`;
+    return `${pad}${head} ${fittedType(bare, "property", 100 - indent - measured(head) - 2)};`;
+  }
+  if (hugsUnion(union)) throw new Unsupported("hugged union");
+  const parts = union.map((m) => flatType(m, "union"));
+  if (parts.every((p) => p !== undefined)) {
+    const text = parts.join(" | ");
+    if (indent + measured(head) + 1 + measured(text) + 1 <= printWidth) return `${pad}${head} ${text};`;
+    if (indent + 2 + measured(text) + 1 <= printWidth) return `${pad}${head}\n${pad}  ${text};`;
+  }
+  // one member per line, each after `| `, aligned two columns further
+  const lines = union.map((m, i) => {
+    const last = i === union.length - 1;
+    const flat = parts[i];
+    const text = flat === undefined ? brokenType(m, indent + 4) : fittedType(m, "union", printWidth - indent - 4 - (last ? 1 : 0));
+    return `${pad}  | ${text}`;
+  });
+  return `${pad}${head}\n${lines.join("\n")};`;
+}
+
+function directDeclaration(declaration: Declaration): string {
+  const head = directComments(declaration.comments, 0);
+  if (declaration.kind === "interface") {
+    if (declaration.members.length === 0) return `${head}export interface ${declaration.name} {}\n`;
+    return `${head}export interface ${declaration.name} {\n${directMembers(declaration.members, 2)}\n}\n`;
+  }
+  const left = `export type ${declaration.name} =`;
+  const bare = unparenthesized(declaration.type);
+  const flat = flatType(bare, "alias");
+  if (flat === undefined) {
+    if (bare.kind !== "object" && bare.kind !== "array") throw new Unsupported("alias layout");
+    return `${head}${left} ${brokenType(bare, 0)};\n`;
+  }
+  if (measured(left) + 1 + measured(flat) + 1 <= printWidth) return `${head}${left} ${flat};\n`;
+  if (bare.kind === "keyword" || bare.kind === "literal" || bare.kind === "reference") return `${head}${left}\n  ${flat};\n`;
+  throw new Unsupported("alias beyond the line");
 }
