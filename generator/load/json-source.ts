@@ -3,13 +3,12 @@
 // YAML parser on large generated manifests. Anything it does not accept exactly —
 // duplicate keys, comments, trailing commas, anything YAML-only — gives undefined, and
 // the YAML parser handles the text (and reports its problems).
-import type { SourceLocation } from "../diagnostics.js";
 import { childPointer, type JsonValue, type PositionIndex } from "./source.js";
 
 class NotPlainJson extends Error {}
 
 /** The value of `text` when it is plain JSON, recording positions into `positions`; else undefined. */
-export function parsePlainJson(text: string, positions: PositionIndex, at: (offset: number) => SourceLocation): JsonValue | undefined {
+export function parsePlainJson(text: string, positions: PositionIndex): JsonValue | undefined {
   let i = 0;
   const fail = (): never => {
     throw new NotPlainJson();
@@ -55,13 +54,13 @@ export function parsePlainJson(text: string, positions: PositionIndex, at: (offs
         for (;;) {
           space();
           if (text[i] !== '"') fail();
-          const keyAt = at(i);
+          const keyAt = i;
           const key = string();
           if (Object.prototype.hasOwnProperty.call(out, key)) fail();
           space();
           if (text[i++] !== ":") fail();
           const child = childPointer(pointer, key);
-          positions.keys.set(child, keyAt);
+          positions.setKey(child, keyAt);
           Object.defineProperty(out, key, { value: value(child), enumerable: true, writable: true, configurable: true });
           space();
           if (text[i] === ",") i++;
@@ -99,8 +98,7 @@ export function parsePlainJson(text: string, positions: PositionIndex, at: (offs
       result = JSON.parse(found[0]) as JsonValue;
       if (typeof result === "number" && !Number.isFinite(result)) fail();
     }
-    positions.values.set(pointer, at(start));
-    positions.ranges.set(pointer, [start, i]);
+    positions.setValue(pointer, start, i);
     return result;
   };
   try {

@@ -1,61 +1,114 @@
 // Parses YAML or JSON files into plain JSON values while remembering where every
 // value and key came from, so later phases can report `file:line:col` for a JSON pointer.
-import { isAlias, isMap, isScalar, isSeq, LineCounter, parseDocument, type Node } from "yaml";
+import { createRequire } from "node:module";
+import type { Node } from "yaml";
 import type { Diagnostic, SourceLocation } from "../diagnostics.js";
 import { parsePlainJson } from "./json-source.js";
 
+// The YAML parser loads on first use (synchronously, from its CommonJS build): manifests
+// written as plain JSON never need it.
+let yaml: typeof import("yaml") | undefined;
+const loadYaml = () => (yaml ??= createRequire(import.meta.url)("yaml") as typeof import("yaml"));
+
+/** Turns offsets into 1-based line and column. */
+interface LinePositions {
+  linePos(offset: number): { line: number; col: number };
+}
+
+/** Line starts of a text read without the YAML parser. */
+class LineStarts implements LinePositions {
+  private readonly starts = [0];
+  constructor(text: string) {
+    for (let n = text.indexOf("\n"); n >= 0; n = text.indexOf("\n", n + 1)) this.starts.push(n + 1);
+  }
+
+  linePos(offset: number): { line: number; col: number } {
+    let low = 0;
+    let high = this.starts.length;
+    while (low < high) {
+      const mid = (low + high) >> 1;
+      if (offset < this.starts[mid]!) high = mid;
+      else low = mid + 1;
+    }
+    return { line: low, col: offset - this.starts[low - 1]! + 1 };
+  }
+}
+
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 
-/** Positions of one parsed file, keyed by JSON pointer. */
+/**
+ * Positions of one parsed file, keyed by JSON pointer. Offsets are kept and turned into
+ * line and column only when asked: a large manifest has hundreds of thousands of values,
+ * and only the few that a diagnostic names are ever located.
+ */
 export class PositionIndex {
-  readonly values = new Map<string, SourceLocation>();
-  readonly keys = new Map<string, SourceLocation>();
-  /** Source offsets [start, end) of values, to locate text inside a string value. */
-  readonly ranges = new Map<string, readonly [number, number]>();
+  /** Start offsets of values. */
+  private readonly starts = new Map<string, number>();
+  /** End offsets of values (exclusive), to read them as written. */
+  private readonly ends = new Map<string, number>();
+  /** Offsets of the keys that name values. */
+  private readonly keyStarts = new Map<string, number>();
   constructor(
     readonly file: string,
     private readonly text = "",
-    private readonly lineCounter?: LineCounter,
+    private readonly lineCounter?: LinePositions,
   ) {}
+
+  /** Records the value at `pointer` as written at [start, end). */
+  setValue(pointer: string, start: number, end?: number): void {
+    this.starts.set(pointer, start);
+    if (end !== undefined) this.ends.set(pointer, end);
+  }
+
+  /** Records the key naming `pointer` at `offset`. */
+  setKey(pointer: string, offset: number): void {
+    this.keyStarts.set(pointer, offset);
+  }
+
+  private locate(offset: number): SourceLocation {
+    if (!this.lineCounter) return { file: this.file, line: 1, col: 1 };
+    const { line, col } = this.lineCounter.linePos(offset);
+    return { file: this.file, line, col };
+  }
 
   /**
    * Location of `needle` as written inside the value at `pointer` (e.g. a `{{name}}` in a
    * prompt text), or the value's own location when it cannot be found verbatim.
    */
   within(pointer: string, needle: string, occurrence = 0): SourceLocation {
-    const range = this.ranges.get(pointer);
-    if (range && this.lineCounter) {
-      const written = this.text.slice(range[0], range[1]);
+    const start = this.starts.get(pointer);
+    const end = this.ends.get(pointer);
+    if (start !== undefined && end !== undefined) {
+      const written = this.text.slice(start, end);
       let at = written.indexOf(needle);
       for (let n = 0; n < occurrence && at >= 0; n++) at = written.indexOf(needle, at + 1);
-      if (at >= 0) {
-        const { line, col } = this.lineCounter.linePos(range[0] + at);
-        return { file: this.file, line, col };
-      }
+      if (at >= 0) return this.locate(start + at);
     }
     return this.value(pointer);
   }
 
   /** The value at `pointer` as written in the file (`1.0` rather than 1), or undefined. */
   source(pointer: string): string | undefined {
-    const range = this.ranges.get(pointer);
-    return range ? this.text.slice(range[0], range[1]).trim() : undefined;
+    const start = this.starts.get(pointer);
+    const end = this.ends.get(pointer);
+    return start !== undefined && end !== undefined ? this.text.slice(start, end).trim() : undefined;
   }
 
   /** Location of the value at `pointer`, or of its closest located ancestor. */
   value(pointer: string): SourceLocation {
-    return this.closest(this.values, pointer);
+    return this.closest(this.starts, pointer);
   }
 
   /** Location of the key that names `pointer`, falling back to its value. */
   key(pointer: string): SourceLocation {
-    return this.keys.get(pointer) ?? this.value(pointer);
+    const offset = this.keyStarts.get(pointer);
+    return offset === undefined ? this.value(pointer) : this.locate(offset);
   }
 
-  private closest(map: Map<string, SourceLocation>, pointer: string): SourceLocation {
+  private closest(map: Map<string, number>, pointer: string): SourceLocation {
     for (let p = pointer; ; p = parentPointer(p)) {
       const found = map.get(p);
-      if (found) return found;
+      if (found !== undefined) return this.locate(found);
       if (p === "") return { file: this.file, line: 1, col: 1 };
     }
   }
@@ -67,7 +120,7 @@ export interface ParsedSource {
 }
 
 export function escapePointerToken(token: string): string {
-  return token.replace(/~/g, "~0").replace(/\//g, "~1");
+  return token.includes("~") || token.includes("/") ? token.replace(/~/g, "~0").replace(/\//g, "~1") : token;
 }
 
 export function unescapePointerToken(token: string): string {
@@ -105,20 +158,18 @@ export function resolvePointer(root: JsonValue, pointer: string): JsonValue | un
  * duplicate keys and non-string keys instead of a value.
  */
 export function parseSource(file: string, text: string): { source?: ParsedSource; diagnostics: Diagnostic[] } {
+  // Plain JSON (often what tools write) takes a fast path with the same positions.
+  if (/^\s*[[{]/.test(text)) {
+    const positions = new PositionIndex(file, text, new LineStarts(text));
+    const value = parsePlainJson(text, positions);
+    if (value !== undefined) return { source: { value, positions }, diagnostics: [] };
+  }
+  const { isAlias, isMap, isScalar, isSeq, LineCounter, parseDocument } = loadYaml();
   const lineCounter = new LineCounter();
   const at = (offset: number): SourceLocation => {
     const { line, col } = lineCounter.linePos(offset);
     return { file, line, col };
   };
-  // Plain JSON (often what tools write) takes a fast path with the same positions.
-  if (/^\s*[[{]/.test(text)) {
-    lineCounter.addNewLine(0);
-    for (let n = text.indexOf("\n"); n >= 0; n = text.indexOf("\n", n + 1)) lineCounter.addNewLine(n + 1);
-    const positions = new PositionIndex(file, text, lineCounter);
-    const value = parsePlainJson(text, positions, at);
-    if (value !== undefined) return { source: { value, positions }, diagnostics: [] };
-    lineCounter.lineStarts.length = 0;
-  }
   const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true, strict: true });
   const problems = [...doc.errors, ...doc.warnings];
   if (problems.length > 0) {
@@ -143,24 +194,23 @@ export function parseSource(file: string, text: string): { source?: ParsedSource
       return convert(target, pointer);
     }
     const range = (node as Node | null)?.range;
-    if (range) {
-      positions.values.set(pointer, at(range[0]));
-      positions.ranges.set(pointer, [range[0], range[1]]);
-    }
+    if (range) positions.setValue(pointer, range[0], range[1]);
     if (isMap(node)) {
       const out: { [key: string]: JsonValue } = {};
       for (const pair of node.items) {
         const keyNode = pair.key as Node | null;
         const key = isScalar(keyNode) ? keyNode.value : undefined;
-        const keyAt = keyNode?.range ? at(keyNode.range[0]) : positions.value(pointer);
         if (typeof key !== "string") {
-          diagnostics.push({ location: keyAt, message: "keys must be strings; quote this key" });
+          diagnostics.push({ location: keyNode?.range ? at(keyNode.range[0]) : positions.value(pointer), message: "keys must be strings; quote this key" });
           continue;
         }
         const child = childPointer(pointer, key);
-        positions.keys.set(child, keyAt);
-        // An empty value (`key:`) has no node; it stands where the key is.
-        if (pair.value === null) positions.values.set(child, keyAt);
+        const keyAt = keyNode?.range?.[0];
+        if (keyAt !== undefined) {
+          positions.setKey(child, keyAt);
+          // An empty value (`key:`) has no node; it stands where the key is.
+          if (pair.value === null) positions.setValue(child, keyAt);
+        }
         Object.defineProperty(out, key, {
           value: pair.value === null ? null : convert(pair.value, child),
           enumerable: true,

@@ -6,8 +6,13 @@
 // Supported: {{name}} and {{{name}}} (both insert the argument as is: prompts are not
 // HTML, so nothing is HTML-escaped), {{#if name}}…{{else}}…{{/if}}, {{#unless name}}…{{/unless}},
 // comments {{! … }}, and \{{ to write literal braces. Anything else is an error.
-import Handlebars from "handlebars";
+import { createRequire } from "node:module";
 import { quote } from "../diagnostics.js";
+
+// Loaded on first use (synchronously, from its CommonJS build): most manifests declare
+// no prompt messages, and Handlebars is a noticeable part of the generator's start-up.
+let handlebars: typeof import("handlebars") | undefined;
+const loadHandlebars = () => (handlebars ??= createRequire(import.meta.url)("handlebars") as typeof import("handlebars"));
 
 export type TemplatePart =
   | { readonly kind: "text"; readonly text: string }
@@ -31,7 +36,7 @@ export function parsePromptTemplate(
   const used = new Set<string>();
   let program: hbs.AST.Program;
   try {
-    program = Handlebars.parseWithoutProcessing(text);
+    program = loadHandlebars().parseWithoutProcessing(text);
   } catch (error) {
     return { problems: [describeSyntaxError(text, String((error as Error).message))], used };
   }
