@@ -10,8 +10,8 @@ import { layoutStatement, printString, printWidth } from "../layout/print.js";
 const fits = (line: string): boolean => util.getStringWidth(line) <= printWidth;
 
 /**
- * `readonly key: "a" | "b";` at two spaces: on one line when it fits, else prettier's
- * broken union, one `| "member"` per line indented under the key. `never` when empty.
+ * `readonly key: "a" | "b";` at two spaces: on one line when it fits, else the union on
+ * the next line, else prettier's broken union, one `| "member"` per line. `never` when empty.
  */
 function unionMember(key: string, values: readonly string[]): string | undefined {
   const members = values.map((v) => printString(stringLiteral(v)));
@@ -19,6 +19,9 @@ function unionMember(key: string, values: readonly string[]): string | undefined
   if (fits(line)) return line;
   // a single literal cannot break: not modelled
   if (members.length < 2) return undefined;
+  // prettier breaks after the colon first, then between the members
+  const next = `    ${members.join(" | ")};`;
+  if (fits(next)) return `  readonly ${key}:\n${next}`;
   return [`  readonly ${key}:`, ...members.map((m, i) => `    | ${m}${i === members.length - 1 ? ";" : ""}`)].join("\n");
 }
 
