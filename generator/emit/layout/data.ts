@@ -15,7 +15,7 @@
 // keys prettier might unquote) makes it return undefined, and the caller falls back to
 // the slower, general paths.
 import { util } from "prettier";
-import { Code, codeLiteral, jsonLiteral, propertyKey } from "../escape.js";
+import { Code, codeLiteral, jsonLiteral, propertyKey, stringLiteral } from "../escape.js";
 import { printNumber, printString, printWidth, statementsUnit, type Unit } from "./print.js";
 
 /** A layout node: unbreakable text (`string`: a string literal), an object or an array. */
@@ -37,9 +37,18 @@ export function textNode(text: string): DataNode {
   return { kind: "text", text, string: false };
 }
 
+// Schemas repeat the same strings ("string", "object", shared descriptions) many times.
+const stringNodes = new Map<string, DataNode>();
+
 /** A string literal as prettier prints it. */
 export function stringNode(value: string): DataNode {
-  return { kind: "text", text: printString(jsonLiteral(value)), string: true };
+  let node = stringNodes.get(value);
+  if (node === undefined) {
+    node = { kind: "text", text: printString(stringLiteral(value)), string: true };
+    if (stringNodes.size >= 100_000) stringNodes.clear();
+    stringNodes.set(value, node);
+  }
+  return node;
 }
 
 /**
