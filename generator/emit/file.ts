@@ -1,8 +1,9 @@
 // The one printer every emitter writes through: it collects the symbols a file imports
 // (value or type-only), de-duplicates and orders them, and puts the banner on top.
-// Emitters write declarations with CodeBlockWriter and ask this file for the names
+// Emitters write declarations with a CodeWriter and ask this file for the names
 // they reference, never writing import lines themselves.
-import { CodeBlockWriter } from "ts-morph";
+import { CodeWriter } from "./layout/code-writer.js";
+import { moduleLine } from "./layout/module-lines.js";
 import { generatedMarker } from "../write.js";
 
 export interface Banner {
@@ -23,8 +24,8 @@ export function bannerText(banner: Banner): string {
   return `${lines.join("\n")}\n`;
 }
 
-export function newWriter(): CodeBlockWriter {
-  return new CodeBlockWriter({ indentNumberOfSpaces: 2, useSingleQuote: false, newLine: "\n" });
+export function newWriter(): CodeWriter {
+  return new CodeWriter();
 }
 
 export class GeneratedFile {
@@ -70,6 +71,7 @@ export class GeneratedFile {
     names.set(name, { typeOnly: existing ? existing.typeOnly && typeOnly : typeOnly });
   }
 
+  /** The import lines in prettier's layout, by module: packages first, then relative paths. */
   private importLines(): string[] {
     const modules = [...this.imports.keys()].sort((a, b) => {
       const ra = a.startsWith(".") ? 1 : 0;
@@ -79,18 +81,34 @@ export class GeneratedFile {
     return modules.map((module) => {
       const names = [...this.imports.get(module)!.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
       const allTypes = names.every(([, n]) => n.typeOnly);
-      const list = names.map(([name, n]) => (n.typeOnly && !allTypes ? `type ${name}` : name)).join(", ");
-      return `import ${allTypes ? "type " : ""}{ ${list} } from ${JSON.stringify(module)};`;
+      const specifiers = names.map(([name, n]) => (n.typeOnly && !allTypes ? `type ${name}` : name));
+      return moduleLine(allTypes ? "import type" : "import", specifiers, module);
     });
   }
 
-  /** The file as formatted text: `format` formats the banner, imports, body and every unformatted tail unit. */
+  /** The file as formatted text: `format` formats the body and every unformatted tail unit. */
   async formatted(banner: Banner, format: (text: string) => Promise<string>): Promise<string> {
-    const head = await format(this.render(banner));
-    const tail = await Promise.all(this.tail.map((unit) => (unit.formatted ? unit.text : format(unit.text))));
+    const [head, ...tail] = await Promise.all([this.head(banner, format), ...this.tail.map((unit) => (unit.formatted ? unit.text : format(unit.text)))]);
     return [head, ...tail].join("\n");
   }
 
+  /**
+   * Banner, imports and body, formatted. Banner and import lines are written in prettier's
+   * layout already, so prettier sees only the body (skipped when empty); a banner prettier
+   * would change (trailing spaces in a path) sends the whole head through prettier.
+   */
+  private async head(banner: Banner, format: (text: string) => Promise<string>): Promise<string> {
+    const bannerLines = bannerText(banner);
+    if (!bannerLines.split("\n").every((line) => line === "" || /^\/\/[^\r\u2028\u2029]*\S$/.test(line))) return format(this.render(banner));
+    const imports = this.importLines();
+    const body = this.writer.toString().trim();
+    const blocks = [bannerLines];
+    if (imports.length > 0) blocks.push(`${imports.join("\n")}\n`);
+    if (body !== "") blocks.push(await format(`${body}\n`));
+    return blocks.join("\n");
+  }
+
+  /** The head as text for prettier. */
   render(banner: Banner): string {
     const imports = this.importLines();
     const body = this.writer.toString().trim();

@@ -1,7 +1,7 @@
 // index.ts: the public surface of the generated folder, as explicit named exports
 // (no `export *`), so a reader sees every name and bundlers tree-shake reliably.
-import { stringLiteral } from "../escape.js";
 import type { GeneratedFile } from "../file.js";
+import { moduleLine } from "../layout/module-lines.js";
 
 /**
  * Top-level exported declarations of a generated file, split into values and types.
@@ -21,12 +21,14 @@ export function exportedNames(text: string): { values: string[]; types: string[]
 }
 
 export function emitIndex(index: GeneratedFile, files: readonly GeneratedFile[]): void {
-  const w = index.writer;
+  // The re-export lines are laid out as prettier lays them out: a unit that skips the formatter.
+  const lines: string[] = [];
   for (const file of files) {
     const { values, types } = exportedNames([file.writer.toString(), ...file.tail.map((unit) => unit.text)].join("\n"));
-    const module = stringLiteral(index.local(file.path.replace(/\.ts$/, "")));
+    const module = index.local(file.path.replace(/\.ts$/, ""));
     const sorted = (names: string[]) => [...names].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-    if (values.length > 0) w.write(`export { ${sorted(values).join(", ")} } from ${module};`).newLine();
-    if (types.length > 0) w.write(`export type { ${sorted(types).join(", ")} } from ${module};`).newLine();
+    if (values.length > 0) lines.push(moduleLine("export", sorted(values), module));
+    if (types.length > 0) lines.push(moduleLine("export type", sorted(types), module));
   }
+  if (lines.length > 0) index.tail.push({ text: `${lines.join("\n")}\n`, formatted: true });
 }

@@ -8,6 +8,8 @@ import type { TemplatePart } from "../../validate/prompt-template.js";
 import { Code, codeLiteral, docComment, jsonLiteral, propertyAccess, propertyKey, stringLiteral } from "../escape.js";
 import { newWriter, type GeneratedFile } from "../file.js";
 import { Unsupported } from "../layout/expression.js";
+import { dataUnit, type DataDeclaration } from "../layout/data.js";
+import { functionDeclaration, namesInterface } from "./layout.js";
 import { layoutSignature, statementsUnit } from "../layout/print.js";
 import { toolTypeNames } from "../types/emit.js";
 import { validatorNames } from "../validators/emit.js";
@@ -208,19 +210,19 @@ export function emitServer(file: GeneratedFile, model: ServerModel, protocols: r
 
   // Schemas, once each, shared by every revision's listing.
   const schemaConst = new Map<ToolModel, { input: string; output?: string }>();
-  const schemaStatements: string[] = [];
+  const schemaDeclarations: DataDeclaration[] = [];
   for (const tool of model.tools) {
     const base = tool.member;
     const input = `${base}InputSchema`;
-    schemaStatements.push(`const ${input} = ${codeLiteral(tool.input.schema.value)};`);
+    schemaDeclarations.push({ head: `const ${input}`, value: tool.input.schema.value });
     let output: string | undefined;
     if (tool.output) {
       output = `${base}OutputSchema`;
-      schemaStatements.push(`const ${output} = ${codeLiteral(tool.output.schema.value)};`);
+      schemaDeclarations.push({ head: `const ${output}`, value: tool.output.schema.value });
     }
     schemaConst.set(tool, output ? { input, output } : { input });
   }
-  if (schemaStatements.length > 0) file.tail.push(statementsUnit("", schemaStatements));
+  if (schemaDeclarations.length > 0) file.tail.push(dataUnit("", schemaDeclarations));
 
   // Listings and server info, projected onto each revision; identical ones are shared.
   const listingCode = new Map<string, string>();
@@ -284,7 +286,8 @@ export function emitServer(file: GeneratedFile, model: ServerModel, protocols: r
     if (!name) {
       name = `listing${revisionNamespace(protocol.revision).slice(1)}`;
       listingCode.set(code, name);
-      file.tail.push(statementsUnit(docComment(`List results${protocols.length > 1 ? ` for protocol ${protocol.revision}` : ""}, projected onto its types.`), [`const ${name}: ${file.type(rt, "Listing")} = ${code};`]));
+      const comment = docComment(`List results${protocols.length > 1 ? ` for protocol ${protocol.revision}` : ""}, projected onto its types.`);
+      file.tail.push(dataUnit(comment, [{ head: `const ${name}: ${file.type(rt, "Listing")}`, value: listing }]));
     }
     listingOf.set(protocol.revision, name);
     infoOf.set(protocol.revision, jsonLiteral(project(model.info as unknown as Json, fields("Implementation"))));
@@ -399,30 +402,37 @@ export function emitServer(file: GeneratedFile, model: ServerModel, protocols: r
   d.write("};");
   file.tail.push(statementsUnit(docComment(`${model.info.name} as the runtime serves it: routing tables, validators and list payloads.`), [d.toString()]));
 
-  // What setEnabled takes: one union per list, prettier-formatted on its own (unions of many names break).
+  // What setEnabled takes: one union per list (unions of many names break), laid out here or left to prettier.
   const union = (values: readonly string[]) => (values.length === 0 ? "never" : values.map(stringLiteral).join(" | "));
-  const namesUnit = newWriter();
-  namesUnit.write(docComment(`What server.setEnabled takes for ${model.info.name}: tools and prompts by name, resources by URI, resource templates by name.`));
-  namesUnit.write(`export interface ${names.names} extends ${file.type(rt, "ServerNames")} {`).newLine();
-  namesUnit.indent().write(`readonly tools: ${union(model.tools.map((t) => t.key))};`).newLine();
-  namesUnit.indent().write(`readonly prompts: ${union(model.prompts.map((p) => p.key))};`).newLine();
-  namesUnit.indent().write(`readonly resources: ${union(model.resources.map((r) => r.uri))};`).newLine();
-  namesUnit.indent().write(`readonly resourceTemplates: ${union(model.resourceTemplates.map((t) => t.name))};`).newLine();
-  namesUnit.write("}").newLine();
-  file.tail.push({ text: namesUnit.toString(), formatted: false });
+  const namesComment = docComment(`What server.setEnabled takes for ${model.info.name}: tools and prompts by name, resources by URI, resource templates by name.`);
+  const namesHead = `export interface ${names.names} extends ${file.type(rt, "ServerNames")} {`;
+  const unions: [string, string[]][] = [
+    ["tools", model.tools.map((t) => t.key)],
+    ["prompts", model.prompts.map((p) => p.key)],
+    ["resources", model.resources.map((r) => r.uri)],
+    ["resourceTemplates", model.resourceTemplates.map((t) => t.name)],
+  ];
+  const namesText = namesInterface(namesComment, namesHead, unions);
+  file.tail.push(
+    namesText !== undefined
+      ? { text: namesText, formatted: true }
+      : { text: `${namesComment}${namesHead}\n${unions.map(([key, values]) => `  readonly ${key}: ${union(values)};\n`).join("")}}\n`, formatted: false },
+  );
 
   const server = file.type(rt, "McpServer");
   const options = file.type(rt, "ServerOptions");
-  const create = newWriter();
-  create.write(
-    docComment(
-      `Creates the ${model.info.name} server. Serve it with \`serveStdio(server)\` or \`listenHttp(server, { port })\` from "${rt}/node", or \`createWebHandler(server)\` for any fetch-style host.`,
-    ),
+  const createComment = docComment(
+    `Creates the ${model.info.name} server. Serve it with \`serveStdio(server)\` or \`listenHttp(server, { port })\` from "${rt}/node", or \`createWebHandler(server)\` for any fetch-style host.`,
   );
-  create.write(`export function ${names.create}(handlers: ${H}, options?: ${options}): ${server}<${H}, ${names.names}> {`).newLine();
-  create.indent().write(`return ${file.value(rt, "createServer")}<${H}, ${names.names}>(${names.definition}, handlers, options);`).newLine();
-  create.write("}").newLine();
-  file.tail.push({ text: create.toString(), formatted: false });
+  const createParams = [`handlers: ${H}`, `options?: ${options}`];
+  const createReturn = `${server}<${H}, ${names.names}>`;
+  const createStatement = `return ${file.value(rt, "createServer")}<${H}, ${names.names}>(${names.definition}, handlers, options);`;
+  const createText = functionDeclaration(createComment, names.create, createParams, createReturn, createStatement);
+  file.tail.push(
+    createText !== undefined
+      ? { text: createText, formatted: true }
+      : { text: `${createComment}export function ${names.create}(${createParams.join(", ")}): ${createReturn} {\n  ${createStatement}\n}\n`, formatted: false },
+  );
 }
 
 /** A `cache:` declaration as a CacheHint literal, its scope defaulted. */

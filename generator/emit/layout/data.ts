@@ -1,0 +1,211 @@
+// JSON-like data (schema constants, list payloads, routing tables) printed straight in
+// prettier's layout (printWidth 100, trailingComma all), without writing code text and
+// parsing it back. The layout is decided by construction, mirroring what prettier does
+// with these nodes:
+//  - an object written expanded (a line break after its `{`, as codeLiteral writes every
+//    non-empty object) stays expanded; other objects and arrays print flat when they fit
+//    (with the "," or ";" that follows them), else one entry per line with a trailing comma;
+//  - an expanded object breaks every group around it (prettier propagates the break);
+//  - an array of two or more objects (or arrays) of two or more entries each breaks;
+//  - `key: value` with a key narrower than 5 columns never breaks after the colon; with a
+//    longer key a string too wide for the line moves to the next, an object or array stays
+//    when its first line fits.
+// Whatever this file does not model with certainty (arrays of numbers that do not fit,
+// which prettier fills; lines that would overflow where prettier might break differently;
+// keys prettier might unquote) makes it return undefined, and the caller falls back to
+// the slower, general paths.
+import { util } from "prettier";
+import { Code, codeLiteral, jsonLiteral, propertyKey, stringLiteral } from "../escape.js";
+import { printNumber, printString, printWidth, statementsUnit, type Unit } from "./print.js";
+
+/** A layout node: unbreakable text (`string`: a string literal), an object or an array. */
+export type DataNode =
+  | { readonly kind: "text"; readonly text: string; readonly string: boolean }
+  | { readonly kind: "object"; readonly entries: readonly (readonly [key: string, value: DataNode])[]; readonly expanded: boolean }
+  | { readonly kind: "array"; readonly elements: readonly DataNode[] };
+
+/** Thrown inside this module when the layout is outside what it models. */
+class Unsure extends Error {}
+
+const width = (text: string): number => util.getStringWidth(text);
+const fits = (text: string): boolean => width(text) <= printWidth;
+
+const identifier = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+
+/** Text spliced as is (an identifier, a number, code): it must fit on its line. */
+export function textNode(text: string): DataNode {
+  return { kind: "text", text, string: false };
+}
+
+// Schemas repeat the same strings ("string", "object", shared descriptions) many times.
+const stringNodes = new Map<string, DataNode>();
+
+/** A string literal as prettier prints it. */
+export function stringNode(value: string): DataNode {
+  let node = stringNodes.get(value);
+  if (node === undefined) {
+    node = { kind: "text", text: printString(stringLiteral(value)), string: true };
+    if (stringNodes.size >= 100_000) stringNodes.clear();
+    stringNodes.set(value, node);
+  }
+  return node;
+}
+
+/**
+ * The node for data as codeLiteral writes it (`expanded`: non-empty objects written
+ * expanded) or as jsonLiteral writes it (objects on one line). Code values must be
+ * identifiers. Throws Unsure for what the layout does not model.
+ */
+export function dataNode(value: unknown, expanded: boolean): DataNode {
+  if (value instanceof Code) {
+    if (!identifier.test(value.text)) throw new Unsure();
+    return textNode(value.text);
+  }
+  if (value === null) return textNode("null");
+  switch (typeof value) {
+    case "string":
+      return stringNode(value);
+    case "boolean":
+      return textNode(String(value));
+    case "number": {
+      const text = jsonLiteral(value);
+      return textNode(text === "null" ? text : text.startsWith("-") ? `-${printNumber(text.slice(1))}` : printNumber(text));
+    }
+    case "object":
+      break;
+    default:
+      throw new Unsure();
+  }
+  if (Array.isArray(value)) return { kind: "array", elements: value.map((v) => dataNode(v, expanded)) };
+  const entries: (readonly [string, DataNode])[] = [];
+  for (const [key, v] of Object.entries(value as Record<string, unknown>)) {
+    if (v === undefined) continue;
+    entries.push([dataKey(key), dataNode(v, expanded)]);
+  }
+  return { kind: "object", entries, expanded: expanded && entries.length > 0 };
+}
+
+/**
+ * An object key as prettier prints it (quoteProps "as-needed"): identifiers bare, other
+ * keys quoted. Keys prettier might unquote (non-ASCII identifier names) and `__proto__`
+ * (written as a computed key) are not modelled.
+ */
+export function dataKey(key: string): string {
+  if (key === "__proto__" || !/^[\x20-\x7e]*$/.test(key)) throw new Unsure();
+  return identifier.test(key) ? key : printString(propertyKey(key));
+}
+
+/** Whether the node is printed on several lines whatever the width (an expanded object inside). */
+function forcedBreak(node: DataNode): boolean {
+  if (node.kind === "text") return false;
+  if (node.kind === "object") return node.expanded || node.entries.some(([, v]) => forcedBreak(v));
+  if (node.elements.some(forcedBreak)) return true;
+  // prettier breaks an array of two or more objects (or arrays) of two or more entries each
+  const first = node.elements[0];
+  const size = (n: DataNode) => (n.kind === "object" ? n.entries.length : n.kind === "array" ? n.elements.length : 0);
+  return node.elements.length > 1 && node.elements.every((e) => e.kind !== "text" && e.kind === first!.kind && size(e) > 1);
+}
+
+/** The node on one line. */
+function flat(node: DataNode): string {
+  switch (node.kind) {
+    case "text":
+      return node.text;
+    case "object":
+      return node.entries.length === 0 ? "{}" : `{ ${node.entries.map(([k, v]) => `${k}: ${flat(v)}`).join(", ")} }`;
+    case "array":
+      return `[${node.elements.map(flat).join(", ")}]`;
+  }
+}
+
+const isNumberArray = (node: DataNode): boolean =>
+  node.kind === "array" && node.elements.length > 0 && node.elements.every((e) => e.kind === "text" && /^-?[0-9]/.test(e.text));
+
+/**
+ * Appends the node's lines to `out`: its first line continues `lead` (the indentation and
+ * whatever precedes the node on its line), `close` (one character: "," or ";") follows it.
+ */
+function print(node: DataNode, lead: string, pad: string, close: string, out: string[]): void {
+  if (node.kind === "text") {
+    const line = `${lead}${node.text}${close}`;
+    // a string cannot break; other text (code) might, where it does not fit
+    if (!node.string && !fits(line)) throw new Unsure();
+    out.push(line);
+    return;
+  }
+  if (!forcedBreak(node)) {
+    const line = `${lead}${flat(node)}${close}`;
+    if (fits(line)) {
+      out.push(line);
+      return;
+    }
+    // prettier fills arrays of numbers, and `{}` or `[]` cannot break: not modelled
+    if (isNumberArray(node) || flat(node).length === 2) throw new Unsure();
+  }
+  const [open, end] = node.kind === "object" ? ["{", "}"] : ["[", "]"];
+  if (!fits(`${lead}${open}`)) throw new Unsure();
+  out.push(`${lead}${open}`);
+  const inner = `${pad}  `;
+  if (node.kind === "object") for (const [key, value] of node.entries) property(key, value, inner, out);
+  else for (const element of node.elements) print(element, inner, inner, ",", out);
+  out.push(`${pad}${end}${close}`);
+}
+
+/** `key: value,` at `pad`, with prettier's assignment layouts for the values data holds. */
+function property(key: string, value: DataNode, pad: string, out: string[]): void {
+  const lead = `${pad}${key}: `;
+  if (value.kind !== "text") {
+    print(value, lead, pad, ",", out);
+    return;
+  }
+  const line = `${lead}${value.text},`;
+  // A key narrower than 5 columns keeps a string on its line; behind a longer one a string
+  // too wide for the line moves to the next (prettier's break-after-operator).
+  if (fits(line) || (value.string && width(key) < 5)) out.push(line);
+  else if (value.string) out.push(`${pad}${key}:`, `${pad}  ${value.text},`);
+  else throw new Unsure();
+}
+
+/**
+ * `${head} = <node>;` (head: `const name` or `export const name: Type`) as prettier prints
+ * it, with a trailing newline; undefined when outside what this file models.
+ */
+export function layoutDataDeclaration(head: string, node: () => DataNode): string | undefined {
+  try {
+    const value = node();
+    if (value.kind === "text") return undefined;
+    const out: string[] = [];
+    print(value, `${head} = `, "", ";", out);
+    return `${out.join("\n")}\n`;
+  } catch (error) {
+    if (error instanceof Unsure) return undefined;
+    throw error;
+  }
+}
+
+/** A declaration `${head} = <data>;` whose data codeLiteral would write (objects expanded). */
+export interface DataDeclaration {
+  readonly head: string;
+  readonly value: unknown;
+}
+
+/**
+ * Data declarations, one after the other, after `comment`: laid out here, or by the
+ * statement layout (print.ts) for those outside this file's model, or by prettier as a
+ * whole unit when neither knows one of them, the same text in every case.
+ */
+export function dataUnit(comment: string, declarations: readonly DataDeclaration[]): Unit {
+  const statement = (d: DataDeclaration) => `${d.head} = ${codeLiteral(d.value)};`;
+  const pieces: string[] = [];
+  for (const declaration of declarations) {
+    const direct = layoutDataDeclaration(declaration.head, () => dataNode(declaration.value, true));
+    if (direct !== undefined) {
+      pieces.push(direct);
+      continue;
+    }
+    const general = statementsUnit("", [statement(declaration)]);
+    if (!general.formatted) return statementsUnit(comment, declarations.map(statement));
+    pieces.push(general.text);
+  }
+  return { text: `${comment}${pieces.join("")}`, formatted: true };
+}

@@ -1,0 +1,143 @@
+// The layouts written without prettier (data literals, import and re-export lines, the
+// server's Names interface and create function, the code writer) must print exactly what
+// prettier prints, at widths around 100 columns and with strings hostile to generators.
+import { CodeBlockWriter } from "ts-morph";
+import { describe, expect, it } from "vitest";
+import { Code, codeLiteral, docComment, stringLiteral } from "../../generator/emit/escape.js";
+import { formatTypeScript } from "../../generator/emit/format.js";
+import { CodeWriter } from "../../generator/emit/layout/code-writer.js";
+import { dataNode, dataUnit, layoutDataDeclaration } from "../../generator/emit/layout/data.js";
+import { moduleLine, type ModuleKeyword } from "../../generator/emit/layout/module-lines.js";
+import { functionDeclaration, namesInterface } from "../../generator/emit/server/layout.js";
+
+const hostile = ["*/ /* `${x}` \" ' \\ \u2028 \u2029 </script>", "it's", 'say "hi"', "`${a}`", "tab\there", "\u0001", "naïve 日本語"];
+
+/** Values around the width limit: strings and keys padded so lines end near column 100. */
+function samples(): unknown[] {
+  const out: unknown[] = [];
+  for (let width = 60; width <= 104; width += 1) {
+    const s = "x".repeat(width - 20);
+    out.push({
+      type: "object",
+      description: s,
+      [`key${"k".repeat(width % 40)}`]: `${s}${hostile[width % hostile.length]}`,
+      enum: [s.slice(0, width % 50), "b", hostile[width % hostile.length], null, true, -1, 0.5],
+      numbers: width % 3 === 0 ? [1, 2, 3] : [1e21, 0.5, -0, -5, 1e-7, 123456789, width],
+      nested: { anyOf: [{ type: "string", maxLength: width }, { type: "null" }], empty: {}, none: [], list: [[s.slice(0, 30), "a"], ["b"]] },
+      "quoted-key": { "a-b": 1, "c d": [s.slice(0, width - 40)], [hostile[width % 3]!]: hostile[1] },
+      tags: Array.from({ length: width % 12 }, (_, i) => `tag-${i}-${"t".repeat(width % 9)}`),
+      ref: new Code("someIdentifier"),
+    });
+  }
+  return out;
+}
+
+describe("data printed in prettier's layout", () => {
+  it("matches prettier for schema-like constants", async () => {
+    let direct = 0;
+    for (const [i, value] of samples().entries()) {
+      const head = `const ${"c".repeat(i % 30)}Schema${i}`;
+      const text = layoutDataDeclaration(head, () => dataNode(value, true));
+      if (text === undefined) continue;
+      direct++;
+      expect(text).toBe(await formatTypeScript(`${head} = ${codeLiteral(value)};`));
+    }
+    expect(direct).toBeGreaterThan(20);
+  });
+
+  it("matches prettier for objects written on one line (flat when they fit)", async () => {
+    for (const width of [70, 80, 90, 95, 98, 99, 100, 101, 102, 110]) {
+      const value = { name: "n".repeat(width - 50), version: "1.0.0", title: hostile[width % hostile.length], icons: [{ src: "a", sizes: ["1x1"] }] };
+      const head = "export const info";
+      const text = layoutDataDeclaration(head, () => dataNode(value, false));
+      expect(text).toBe(await formatTypeScript(`${head} = ${JSON.stringify(value).replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029")};`));
+    }
+  });
+
+  it("leaves what it does not model to the general paths, with the same text", async () => {
+    const fill = { enum: Array.from({ length: 40 }, (_, i) => i * 1000) };
+    expect(layoutDataDeclaration("const numbers", () => dataNode(fill, true))).toBeUndefined();
+    expect(layoutDataDeclaration("const proto", () => dataNode(JSON.parse('{"__proto__": 1}'), true))).toBeUndefined();
+    expect(layoutDataDeclaration("const unicode", () => dataNode({ café: 1 }, true))).toBeUndefined();
+    const declarations = [
+      { head: "const a", value: { type: "string" } },
+      { head: "const b", value: fill },
+    ];
+    const unit = dataUnit("/** Both. */\n", declarations);
+    const text = unit.formatted ? unit.text : await formatTypeScript(unit.text);
+    expect(text).toBe(await formatTypeScript(`/** Both. */\n${declarations.map((d) => `${d.head} = ${codeLiteral(d.value)};`).join("\n")}\n`));
+  });
+});
+
+describe("import and re-export lines", () => {
+  it("match prettier at, under and over 100 columns", async () => {
+    const keywords: ModuleKeyword[] = ["import", "import type", "export", "export type"];
+    for (const keyword of keywords) {
+      for (let width = 90; width <= 106; width++) {
+        const module = "./types.gen.js";
+        const fixed = `${keyword} { A, B } from "${module}";`.length;
+        const specifiers = ["A", "B", `C${"c".repeat(width - fixed - 3)}`];
+        if (keyword === "import") specifiers.push("type T");
+        const line = moduleLine(keyword, specifiers, module);
+        expect(`${line}\n`).toBe(await formatTypeScript(`${keyword} { ${specifiers.join(", ")} } from "${module}";`));
+      }
+      const many = Array.from({ length: 300 }, (_, i) => `Name${i}`);
+      expect(`${moduleLine(keyword, many, "mcp-gen/runtime")}\n`).toBe(await formatTypeScript(`${keyword} { ${many.join(", ")} } from "mcp-gen/runtime";`));
+      const single = [`Very${"Long".repeat(30)}`];
+      expect(`${moduleLine(keyword, single, "./x.js")}\n`).toBe(await formatTypeScript(`${keyword} { ${single[0]} } from "./x.js";`));
+    }
+  });
+});
+
+describe("server declarations", () => {
+  it("Names interface matches prettier", async () => {
+    for (let n = 0; n < 60; n++) {
+      const count = n < 40 ? 2 + (n % 4) : n - 30;
+      const names = Array.from({ length: count }, (_, i) => `tool_${i}_${"x".repeat((n * 7 + i) % 30)}${hostile[(n + i) % hostile.length]}`);
+      const comment = docComment(`Names ${hostile[0]}`);
+      const head = "export interface WeatherNames extends ServerNames {";
+      const unions = [["tools", names], ["prompts", names.slice(0, 2)], ["resources", []], ["resourceTemplates", ["one"]]] as const;
+      const text = namesInterface(comment, head, unions);
+      const raw = `${comment}${head}\n${unions.map(([k, v]) => `readonly ${k}: ${v.length === 0 ? "never" : v.map(stringLiteral).join(" | ")};`).join("\n")}\n}\n`;
+      expect(text).toBe(await formatTypeScript(raw));
+    }
+  });
+
+  it("create function matches prettier", async () => {
+    for (const base of ["W", "Weather", "WeatherWithAVeryLongName", "X".repeat(40)]) {
+      const comment = docComment(`Creates the ${base} server.`);
+      const params = [`handlers: ${base}Handlers`, "options?: ServerOptions"];
+      const ret = `McpServer<${base}Handlers, ${base}Names>`;
+      const statement = `return createServer<${base}Handlers, ${base}Names>(${base.toLowerCase()}ServerDefinition, handlers, options);`;
+      const text = functionDeclaration(comment, `create${base}Server`, params, ret, statement);
+      if (text === undefined) continue;
+      expect(text).toBe(await formatTypeScript(`${comment}export function create${base}Server(${params.join(", ")}): ${ret} {\n${statement}\n}\n`));
+    }
+  });
+});
+
+describe("CodeWriter", () => {
+  it("writes what ts-morph's CodeBlockWriter writes for the calls emitters make", () => {
+    const ours = new CodeWriter();
+    const theirs = new CodeBlockWriter({ indentNumberOfSpaces: 2, useSingleQuote: false, newLine: "\n" });
+    const script = (w: { write(t: string): unknown; newLine(): unknown; blankLine(): unknown; indent(n?: number): unknown }) => {
+      w.blankLine();
+      w.write("/** doc */\n");
+      w.write("export type A = 1;");
+      w.blankLine();
+      w.blankLine();
+      w.indent();
+      w.write('readonly x: "a\\nb";');
+      w.newLine();
+      w.indent(3);
+      w.write("`${x}\r\ny` 'q' // c\r\n/* x */ \"s\"");
+      w.write("");
+      w.newLine();
+      w.write("end\r");
+      w.blankLine();
+    };
+    script(ours);
+    script(theirs);
+    expect(ours.toString()).toBe(theirs.toString());
+  });
+});
