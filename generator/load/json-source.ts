@@ -3,7 +3,7 @@
 // YAML parser on large generated manifests. Anything it does not accept exactly —
 // duplicate keys, comments, trailing commas, anything YAML-only — gives undefined, and
 // the YAML parser handles the text (and reports its problems).
-import { childPointer, type JsonValue, type PositionIndex } from "./source.js";
+import { childPointer, setOwn, type JsonValue, type PositionIndex } from "./source.js";
 
 class NotPlainJson extends Error {}
 
@@ -61,7 +61,7 @@ export function parsePlainJson(text: string, positions: PositionIndex): JsonValu
           if (text[i++] !== ":") fail();
           const child = childPointer(pointer, key);
           positions.setKey(child, keyAt);
-          Object.defineProperty(out, key, { value: value(child), enumerable: true, writable: true, configurable: true });
+          setOwn(out, key, value(child));
           space();
           if (text[i] === ",") i++;
           else if (text[i] === "}") {

@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
 import { didYouMean, quote, type Diagnostic, type SourceLocation } from "../diagnostics.js";
-import { childPointer, parentPointer, parseSource, pointerTokens, resolvePointer, type JsonValue, type PositionIndex } from "./source.js";
+import { childPointer, parentPointer, parseSource, pointerTokens, resolvePointer, setOwn, type JsonValue, type PositionIndex } from "./source.js";
 
 /** A schema from the manifest with its external references inlined. */
 export interface ResolvedSchema {
@@ -138,24 +138,13 @@ export function resolveSchema(
       if (siblings.length === 0 || inlined === null || typeof inlined !== "object" || Array.isArray(inlined)) return inlined;
       const merged: { [key: string]: JsonValue } = { ...inlined };
       for (const k of siblings) {
-        // defineProperty: a "__proto__" key must stay data, not become the prototype.
-        Object.defineProperty(merged, k, {
-          value: visit(node[k]!, childPointer(outPointer, k), doc, childPointer(docPointer, k), locate, stack),
-          enumerable: true,
-          writable: true,
-          configurable: true,
-        });
+        setOwn(merged, k, visit(node[k]!, childPointer(outPointer, k), doc, childPointer(docPointer, k), locate, stack));
       }
       return merged;
     }
     const out: { [key: string]: JsonValue } = {};
     for (const [k, v] of Object.entries(node)) {
-      Object.defineProperty(out, k, {
-        value: visit(v, childPointer(outPointer, k), doc, childPointer(docPointer, k), locate, stack),
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
+      setOwn(out, k, visit(v, childPointer(outPointer, k), doc, childPointer(docPointer, k), locate, stack));
     }
     return out;
   };

@@ -119,6 +119,16 @@ export interface ParsedSource {
   readonly positions: PositionIndex;
 }
 
+/**
+ * Sets an own data property. Plain assignment keeps objects on V8's fast path (the
+ * generator reads hundreds of thousands of schema nodes); only `__proto__` must be
+ * defined, or it would set the prototype instead of becoming data.
+ */
+export function setOwn<T>(target: { [key: string]: T }, key: string, value: T): void {
+  if (key === "__proto__") Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  else target[key] = value;
+}
+
 export function escapePointerToken(token: string): string {
   return token.includes("~") || token.includes("/") ? token.replace(/~/g, "~0").replace(/\//g, "~1") : token;
 }
@@ -211,12 +221,7 @@ export function parseSource(file: string, text: string): { source?: ParsedSource
           // An empty value (`key:`) has no node; it stands where the key is.
           if (pair.value === null) positions.setValue(child, keyAt);
         }
-        Object.defineProperty(out, key, {
-          value: pair.value === null ? null : convert(pair.value, child),
-          enumerable: true,
-          writable: true,
-          configurable: true,
-        });
+        setOwn(out, key, pair.value === null ? null : convert(pair.value, child));
       }
       return out;
     }

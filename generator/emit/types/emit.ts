@@ -1,7 +1,7 @@
 // types.gen.ts: the types of what the manifest declares: each tool's input (as clients
 // send it), arguments (as its handler receives them, defaults filled in) and output;
 // each prompt's arguments; each resource template's variables.
-import type { JsonValue } from "../../load/source.js";
+import { setOwn, type JsonValue } from "../../load/source.js";
 import { pascalCase } from "../../model/names.js";
 import type { ServerModel, ToolModel } from "../../model/server.js";
 import { docComment, docLines, propertyKey, stringLiteral } from "../escape.js";
@@ -61,7 +61,7 @@ export function withDefaultsRequired(schema: JsonValue): JsonValue {
     const required = new Set(Array.isArray(schema.required) ? (schema.required as string[]) : []);
     for (const [key, child] of Object.entries(schema.properties)) {
       if (isObject(child) && "default" in child && child.$ref === undefined) required.add(key);
-      Object.defineProperty(properties, key, { value: withDefaultsRequired(child), enumerable: true, writable: true, configurable: true });
+      setOwn(properties, key, withDefaultsRequired(child));
     }
     out.properties = properties;
     if (required.size > 0) out.required = [...required];
