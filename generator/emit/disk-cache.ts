@@ -1,0 +1,60 @@
+// A content-addressed text cache: what the generator computes from its inputs alone
+// (formatted protocol namespaces, formatted small declarations) is computed once per
+// machine. Kept in memory per process and on disk next to the schema cache, each area in
+// its own folder; MCP_GEN_NO_CACHE=1 turns it off, and a cache that cannot be written is
+// simply not used.
+import { createHash } from "node:crypto";
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { schemaCacheDir } from "../load/protocol.js";
+
+const memory = new Map<string, Promise<string>>();
+
+/** sha256 over the parts, each length-prefixed so that no two lists of parts collide. */
+export function cacheKey(parts: readonly (string | Uint8Array)[]): string {
+  const hash = createHash("sha256");
+  for (const part of parts) hash.update(`${part.length}:`).update(part);
+  return hash.digest("hex").slice(0, 32);
+}
+
+/** The contents of an installed package's package.json (its version and more), or its name when it cannot be read. */
+export function packageIdentity(pkg: string): string | Uint8Array {
+  try {
+    return readFileSync(fileURLToPath(import.meta.resolve(`${pkg}/package.json`)));
+  } catch {
+    return pkg;
+  }
+}
+
+/** The cached text under `area`/`key`, or the result of `build` (then cached). */
+export function diskCached(area: string, key: string, build: () => Promise<string>): Promise<string> {
+  const id = `${area}/${key}`;
+  let cached = memory.get(id);
+  if (cached) return cached;
+  cached = (async () => {
+    const disabled = process.env.MCP_GEN_NO_CACHE === "1";
+    const file = join(dirname(schemaCacheDir()), area, `${key}.ts`);
+    if (!disabled) {
+      try {
+        return readFileSync(file, "utf8");
+      } catch {
+        // not cached yet
+      }
+    }
+    const text = await build();
+    if (!disabled) {
+      try {
+        mkdirSync(dirname(file), { recursive: true });
+        const temp = `${file}.${process.pid}.tmp`;
+        writeFileSync(temp, text);
+        renameSync(temp, file);
+      } catch {
+        // read-only home or full disk: generate without the cache
+      }
+    }
+    return text;
+  })();
+  memory.set(id, cached);
+  return cached;
+}
