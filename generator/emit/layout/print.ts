@@ -5,10 +5,12 @@
 // chains, unary operands, casts) are printed as unbreakable text; when a line then ends up
 // wider than the print width, prettier would have broken it differently, so the caller is
 // told (`Unsupported`) and formats that unit with prettier itself.
-import { doc, util, type Doc } from "prettier";
+// Only prettier's document printer is loaded (prettier/doc), not prettier itself.
+import { builders, printer } from "prettier/doc";
 import { getPrecedence, isLogical, Parser, tokenize, Unsupported, type Expr } from "./expression.js";
 
-const { group, indent, line, softline, ifBreak, conditionalGroup, indentIfBreak, lineSuffixBoundary } = doc.builders;
+type Doc = builders.Doc;
+const { group, indent, line, softline, ifBreak, conditionalGroup, indentIfBreak, lineSuffixBoundary } = builders;
 
 export const printWidth = 100;
 
@@ -225,7 +227,7 @@ function objectDoc(node: Extract<Expr, { kind: "object" }>): Doc {
   if (node.properties.length === 0) return "{}";
   const properties = node.properties.map((p) => {
     const key = propertyKey(p.key);
-    return group([group(key), ":", ...assignmentTail(p.value, width(key) < 5)]);
+    return group([group(key), ":", ...assignmentTail(p.value, fitsFlat(key, 4))]);
   });
   const separated: Doc[] = [];
   properties.forEach((p, i) => separated.push(...(i === 0 ? [] : [",", line]), p));
@@ -395,8 +397,20 @@ function forHead(p: Parser): Printed {
 
 const printerOptions = (width: number) => ({ printWidth: width, tabWidth: 2, useTabs: false });
 
-const width = (text: string) => util.getStringWidth(text);
-const fitsFlat = (text: string, available: number) => width(text) <= available;
+// Text printed in the ASCII range (prettier's own test) is one column per character.
+const notAscii = /[^\x20-\x7F]/u;
+
+/**
+ * Whether `text` takes at most `available` columns, measured as prettier measures it
+ * (getStringWidth: wide characters take two columns, combining marks none). Other text
+ * is measured by prettier's doc printer itself: a group holding a softline and the text
+ * stays flat exactly when the text fits.
+ */
+function fitsFlat(text: string, available: number): boolean {
+  if (!notAscii.test(text)) return text.length <= available;
+  const printed = printer.printDocToString(group([softline, text]), printerOptions(available)).formatted;
+  return !printed.startsWith("\n");
+}
 
 // Generated validators repeat the same statements over and over (the same checks on
 // the same local names), so each statement is laid out once per run of the process.
@@ -430,7 +444,7 @@ function layoutPrinted(statement: Printed, indentWidth: number): string {
     return `${pad}${statement.head}\n${layoutPrinted(statement.consequent, indentWidth + 2)}`;
   }
   sawOpaque = false;
-  const printed = doc.printer.printDocToString(statement.doc(), printerOptions(available)).formatted;
+  const printed = printer.printDocToString(statement.doc(), printerOptions(available)).formatted;
   const lines = printed.split("\n");
   // A line can only be too wide because of text nothing can break (a long string), unless
   // it holds text this file printed as unbreakable and prettier might have broken.
@@ -444,6 +458,51 @@ function layoutPrinted(statement: Printed, indentWidth: number): string {
  * models, so the caller formats the unit with prettier instead.
  */
 export function layoutCode(code: string): string | undefined {
+  return layoutLines(code, layoutStatement);
+}
+
+/**
+ * `layoutCode` for code whose statements are already written as this file prints them
+ * flat (literals as printString/printNumber print them, one space around operators,
+ * no redundant parentheses): a statement that fits its line is kept as written, without
+ * parsing; only wider ones are parsed and broken.
+ */
+export function layoutFlatCode(code: string): string | undefined {
+  return layoutLines(code, layoutFlatStatement);
+}
+
+/** `layoutStatement` for a statement written flat: what `layoutPrinted` does, parsing only what it must break. */
+function layoutFlatStatement(text: string, indentWidth: number): string {
+  const available = printWidth - indentWidth;
+  if (fitsFlat(text, available)) return " ".repeat(indentWidth) + text;
+  // `if (test) statement` whose `if (test)` fits: the statement goes on the next line, laid out on its own.
+  const head = ifHead(text);
+  if (head !== undefined && text[head.length] === " " && text[head.length + 1] !== "{" && fitsFlat(head, available)) {
+    return `${" ".repeat(indentWidth)}${head}\n${layoutFlatStatement(text.slice(head.length + 1), indentWidth + 2)}`;
+  }
+  return layoutStatement(text, indentWidth);
+}
+
+/** `if (test)` at the start of a flat statement: through the parenthesis matching the first (strings skipped). */
+function ifHead(text: string): string | undefined {
+  if (!text.startsWith("if (")) return undefined;
+  let depth = 0;
+  for (let i = 3; i < text.length; i++) {
+    const c = text[i];
+    if (c === '"' || c === "'") {
+      // flat text holds only well-formed single-line literals
+      for (i++; i < text.length && text[i] !== c; i++) if (text[i] === "\\") i++;
+    } else if (c === "(" || c === "[" || c === "{") {
+      depth++;
+    } else if (c === ")" || c === "]" || c === "}") {
+      depth--;
+      if (depth === 0) return c === ")" ? text.slice(0, i + 1) : undefined;
+    }
+  }
+  return undefined;
+}
+
+function layoutLines(code: string, statementLayout: (text: string, indentWidth: number) => string): string | undefined {
   const out: string[] = [];
   const lines = code.trim().split("\n");
   try {
@@ -463,7 +522,7 @@ export function layoutCode(code: string): string | undefined {
         // A header too long for one line breaks its (single, non-huggable) parameter out.
         out.push(raw.length <= printWidth ? raw : raw.replace(/\((_?value: unknown)\)/, "(\n  $1,\n)"));
       } else {
-        out.push(layoutStatement(text, indentWidth));
+        out.push(statementLayout(text, indentWidth));
       }
     }
   } catch (error) {

@@ -1,9 +1,9 @@
 // Building blocks for the validator compiler's output: code fragments that know whether
-// they end in an unconditional exit, instance-path expressions, and a scanner that tells
-// whether generated code mentions an identifier (used to drop unused bindings, labels,
-// constants and helper functions, so the output passes --noUnusedLocals).
+// they end in an unconditional exit, instance-path expressions, and the identifiers each
+// fragment mentions (used to drop unused bindings, labels, constants and helper
+// functions, so the output passes --noUnusedLocals).
 
-import { stringLiteral } from "../escape.js";
+import { stringCode } from "./literals.js";
 
 /**
  * A list of statements. Nested blocks are separate fragments appended with `block`, so
@@ -11,8 +11,12 @@ import { stringLiteral } from "../escape.js";
  * fragment is `terminated` and further statements are dropped as unreachable.
  */
 export class Code {
+  // Lines are kept unindented with their nesting depth: nesting a fragment then costs no
+  // string copies, and the indentation is written once, by `render`.
   private readonly lines: string[] = [];
-  private strippedCache: string | undefined;
+  private readonly depths: number[] = [];
+  /** The words of every line, gathered as lines arrive (each line is scanned once). */
+  private readonly mentioned = new Set<string>();
   /** True when the fragment ends with an unconditional exit (nothing after it would run). */
   terminated = false;
 
@@ -20,11 +24,15 @@ export class Code {
     return this.lines.length === 0;
   }
 
+  /** Every identifier (and other word) the fragment mentions outside string literals and comments. */
+  get words(): ReadonlySet<string> {
+    return this.mentioned;
+  }
+
   /** Appends one statement (or comment) unless the fragment already terminated. */
   line(text: string): void {
     if (this.terminated) return;
-    this.lines.push(text);
-    this.strippedCache = undefined;
+    this.push(text, 0);
   }
 
   /** Appends an unconditional exit (`return …;` or `break label;`). */
@@ -36,29 +44,26 @@ export class Code {
   /** `head {` body `}`; the body's termination does not propagate (the head is a condition or loop). */
   block(head: string, body: Code): void {
     if (this.terminated) return;
-    this.lines.push(`${head} {`);
-    for (const line of body.lines) this.lines.push(line === "" ? "" : `  ${line}`);
-    this.lines.push("}");
-    this.strippedCache = undefined;
+    this.push(`${head} {`, 0);
+    this.nest(body, 1);
+    this.push("}", 0);
   }
 
   /** `if (condition) { then } else { otherwise }`; terminated only if both branches are. */
   ifElse(condition: string, then: Code, otherwise: Code): void {
     if (this.terminated) return;
-    this.lines.push(`if (${condition}) {`);
-    for (const line of then.lines) this.lines.push(line === "" ? "" : `  ${line}`);
-    this.lines.push("} else {");
-    for (const line of otherwise.lines) this.lines.push(line === "" ? "" : `  ${line}`);
-    this.lines.push("}");
-    this.strippedCache = undefined;
+    this.push(`if (${condition}) {`, 0);
+    this.nest(then, 1);
+    this.push("} else {", 0);
+    this.nest(otherwise, 1);
+    this.push("}", 0);
     if (then.terminated && otherwise.terminated) this.terminated = true;
   }
 
   /** Appends another fragment's statements at this level; its termination carries over. */
   append(other: Code): void {
     if (this.terminated) return;
-    this.lines.push(...other.lines);
-    this.strippedCache = undefined;
+    this.nest(other, 0);
     if (other.terminated) this.terminated = true;
   }
 
@@ -73,30 +78,90 @@ export class Code {
 
   /** Whether `identifier` occurs in the code outside string literals and comments. */
   mentions(identifier: string): boolean {
-    this.strippedCache ??= stripLiteralsAndComments(this.lines.join("\n"));
-    return mentionsIn(this.strippedCache, identifier);
+    return this.mentioned.has(identifier);
   }
 
-  /** The statements indented by `indent`. */
+  /** The statements, each line prefixed with `indent` once per nesting level. */
   render(indent: string): string {
-    return this.lines.map((line) => (line === "" ? "" : indent + line)).join("\n");
+    const pads = [indent];
+    let text = "";
+    for (let i = 0; i < this.lines.length; i++) {
+      const line = this.lines[i]!;
+      const depth = this.depths[i]!;
+      while (pads.length <= depth) pads.push(pads[pads.length - 1]! + indent);
+      if (i > 0) text += "\n";
+      if (line !== "") text += pads[depth]! + line;
+    }
+    return text;
+  }
+
+  private push(text: string, depth: number): void {
+    this.lines.push(text);
+    this.depths.push(depth);
+    addWords(this.mentioned, text);
+  }
+
+  private nest(body: Code, extraDepth: number): void {
+    for (let i = 0; i < body.lines.length; i++) {
+      this.lines.push(body.lines[i]!);
+      this.depths.push(body.depths[i]! + extraDepth);
+    }
+    for (const word of body.mentioned) this.mentioned.add(word);
   }
 }
 
-// All string literals in generated code come from JSON.stringify (double quotes, no raw
-// line breaks) and comments are `//` lines the compiler writes itself, so this regular
-// expression finds every literal and comment exactly; what remains is identifiers,
-// keywords and punctuation.
-const literalOrComment = /"(?:[^"\\\n]|\\.)*"|\/\/[^\n]*/g;
+// ---------------------------------------------------------------------------------------
+// Words of generated code. String literals in generated code are single-line (JSON
+// escapes line breaks) and comments are `//` lines the compiler writes itself, so one
+// left-to-right scan per line finds them exactly; what remains is identifiers, keywords,
+// numbers and punctuation. A word is a maximal run of [A-Za-z0-9_$], so an identifier is
+// mentioned exactly when it is one of the words.
 
+const isWordChar = (c: number) =>
+  (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 36;
+
+/** Adds the words of one line of code, outside string literals and `//` comments. */
+function addWords(words: Set<string>, line: string): void {
+  const n = line.length;
+  let i = 0;
+  while (i < n) {
+    const c = line.charCodeAt(i);
+    if (isWordChar(c)) {
+      let j = i + 1;
+      while (j < n && isWordChar(line.charCodeAt(j))) j++;
+      words.add(line.slice(i, j));
+      i = j;
+    } else if (c === 34 || c === 39) {
+      i = afterString(line, i);
+    } else if (c === 47 && line.charCodeAt(i + 1) === 47) {
+      return;
+    } else {
+      i++;
+    }
+  }
+}
+
+/** The index after the string literal opening at `start`, or `start + 1` when it is not closed on this line. */
+function afterString(line: string, start: number): number {
+  const quote = line.charCodeAt(start);
+  for (let j = start + 1; j < line.length; j++) {
+    const c = line.charCodeAt(j);
+    if (c === quote) return j + 1;
+    if (c === 92) {
+      // An escape never continues onto another line.
+      const next = line.charCodeAt(j + 1);
+      if (j + 1 >= line.length || next === 13 || next === 0x2028 || next === 0x2029) return start + 1;
+      j++;
+    }
+  }
+  return start + 1;
+}
+
+const literalOrComment = /"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|\/\/[^\n]*/g;
+
+/** The code with string literals emptied and comments replaced (what `mentions` looks at). */
 export function stripLiteralsAndComments(code: string): string {
   return code.replace(literalOrComment, '""');
-}
-
-/** `identifier` as a whole word in code already stripped of literals and comments. */
-export function mentionsIn(strippedCode: string, identifier: string): boolean {
-  const escaped = identifier.replace(/\$/g, "\\$");
-  return new RegExp(`(?<![\\w$])${escaped}(?![\\w$])`).test(strippedCode);
 }
 
 /** One step of an instance path: a fixed property or index, an index variable, or a key variable. */
@@ -107,7 +172,7 @@ export type PathPart =
 
 /** Escapes a JSON pointer token at generation time (the same rule as runtime pointerToken). */
 export function escapePointerToken(token: string): string {
-  return token.replace(/~/g, "~0").replace(/\//g, "~1");
+  return token.includes("~") || token.includes("/") ? token.replace(/~/g, "~0").replace(/\//g, "~1") : token;
 }
 
 /**
@@ -122,11 +187,11 @@ export function pathExpression(parts: readonly PathPart[]): string {
       pending += `/${escapePointerToken(part.token)}`;
       continue;
     }
-    pieces.push(stringLiteral(`${pending}/`));
+    pieces.push(stringCode(`${pending}/`));
     pending = "";
     pieces.push(part.kind === "index" ? part.variable : `pointerToken(${part.variable})`);
   }
-  if (pending !== "" || pieces.length === 0) pieces.push(stringLiteral(pending));
+  if (pending !== "" || pieces.length === 0) pieces.push(stringCode(pending));
   return pieces.join(" + ");
 }
 
