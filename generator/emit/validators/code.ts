@@ -9,30 +9,29 @@ import { stringCode } from "./literals.js";
  * A list of statements. Nested blocks are separate fragments appended with `block`, so
  * braces always balance. Once an unconditional `return`/`break` is written (`end`), the
  * fragment is `terminated` and further statements are dropped as unreachable.
+ *
+ * A nested fragment is kept by reference, not copied (fragments nest many levels deep
+ * before a function is complete), so it must not change afterwards: it is frozen.
  */
 export class Code {
-  // Lines are kept unindented with their nesting depth: nesting a fragment then costs no
-  // string copies, and the indentation is written once, by `render`.
-  private readonly lines: string[] = [];
-  private readonly depths: number[] = [];
-  /** The words of every line, gathered as lines arrive (each line is scanned once). */
-  private readonly mentioned = new Set<string>();
+  /** Own lines (unindented) and nested fragments, in order. */
+  private readonly parts: (string | Nested)[] = [];
+  /** The words of the own lines (each line is scanned once, as it arrives). */
+  private readonly ownWords = new Set<string>();
+  private readonly nested: Code[] = [];
+  private lineCount = 0;
+  private frozen = false;
   /** True when the fragment ends with an unconditional exit (nothing after it would run). */
   terminated = false;
 
   get isEmpty(): boolean {
-    return this.lines.length === 0;
-  }
-
-  /** Every identifier (and other word) the fragment mentions outside string literals and comments. */
-  get words(): ReadonlySet<string> {
-    return this.mentioned;
+    return this.lineCount === 0;
   }
 
   /** Appends one statement (or comment) unless the fragment already terminated. */
   line(text: string): void {
     if (this.terminated) return;
-    this.push(text, 0);
+    this.push(text);
   }
 
   /** Appends an unconditional exit (`return …;` or `break label;`). */
@@ -44,19 +43,19 @@ export class Code {
   /** `head {` body `}`; the body's termination does not propagate (the head is a condition or loop). */
   block(head: string, body: Code): void {
     if (this.terminated) return;
-    this.push(`${head} {`, 0);
+    this.push(`${head} {`);
     this.nest(body, 1);
-    this.push("}", 0);
+    this.push("}");
   }
 
   /** `if (condition) { then } else { otherwise }`; terminated only if both branches are. */
   ifElse(condition: string, then: Code, otherwise: Code): void {
     if (this.terminated) return;
-    this.push(`if (${condition}) {`, 0);
+    this.push(`if (${condition}) {`);
     this.nest(then, 1);
-    this.push("} else {", 0);
+    this.push("} else {");
     this.nest(otherwise, 1);
-    this.push("}", 0);
+    this.push("}");
     if (then.terminated && otherwise.terminated) this.terminated = true;
   }
 
@@ -78,36 +77,50 @@ export class Code {
 
   /** Whether `identifier` occurs in the code outside string literals and comments. */
   mentions(identifier: string): boolean {
-    return this.mentioned.has(identifier);
+    if (this.ownWords.has(identifier)) return true;
+    for (const code of this.nested) if (code.mentions(identifier)) return true;
+    return false;
   }
 
   /** The statements, each line prefixed with `indent` once per nesting level. */
   render(indent: string): string {
-    const pads = [indent];
-    let text = "";
-    for (let i = 0; i < this.lines.length; i++) {
-      const line = this.lines[i]!;
-      const depth = this.depths[i]!;
-      while (pads.length <= depth) pads.push(pads[pads.length - 1]! + indent);
-      if (i > 0) text += "\n";
-      if (line !== "") text += pads[depth]! + line;
-    }
-    return text;
+    const lines: string[] = [];
+    this.renderInto(lines, [indent], 0);
+    return lines.join("\n");
   }
 
-  private push(text: string, depth: number): void {
-    this.lines.push(text);
-    this.depths.push(depth);
-    addWords(this.mentioned, text);
+  private renderInto(lines: string[], pads: string[], depth: number): void {
+    while (pads.length <= depth) pads.push(pads[pads.length - 1]! + pads[0]!);
+    for (const part of this.parts) {
+      if (typeof part !== "string") part.code.renderInto(lines, pads, depth + part.extraDepth);
+      else lines.push(part === "" ? "" : pads[depth]! + part);
+    }
   }
 
-  private nest(body: Code, extraDepth: number): void {
-    for (let i = 0; i < body.lines.length; i++) {
-      this.lines.push(body.lines[i]!);
-      this.depths.push(body.depths[i]! + extraDepth);
-    }
-    for (const word of body.mentioned) this.mentioned.add(word);
+  private push(text: string): void {
+    this.mutable();
+    this.parts.push(text);
+    this.lineCount++;
+    addWords(this.ownWords, text);
   }
+
+  private nest(code: Code, extraDepth: number): void {
+    this.mutable();
+    code.frozen = true;
+    if (code.lineCount === 0) return;
+    this.parts.push({ code, extraDepth });
+    this.nested.push(code);
+    this.lineCount += code.lineCount;
+  }
+
+  private mutable(): void {
+    if (this.frozen) throw new Error("Code: a fragment changed after it was nested in another");
+  }
+}
+
+interface Nested {
+  readonly code: Code;
+  readonly extraDepth: number;
 }
 
 // ---------------------------------------------------------------------------------------

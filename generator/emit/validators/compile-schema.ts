@@ -196,8 +196,7 @@ interface HelperFunction {
   readonly pointer: string;
   readonly defaults: boolean;
   code?: string;
-  /** The words its body mentions (see Code.words). */
-  words?: ReadonlySet<string>;
+  body?: Code;
 }
 
 interface Constant {
@@ -260,24 +259,23 @@ class ValidatorCompiler {
       const helper = this.helpers[i]!;
       const body = this.functionBody(resolvePointer(spec.schema, helper.pointer), helper.defaults);
       helper.code = `function ${helper.name}(${this.parameter(body)}): ValidationIssue | undefined {\n${body.render("  ")}\n}`;
-      helper.words = body.words;
+      helper.body = body;
     }
 
     // Keep only what the exported function reaches: code generated for a branch that was
     // later found to be always true may have requested helpers or constants nobody uses.
-    // (The function headers name only the function itself and fixed words, so the bodies'
-    // words are what count.)
-    const reachable: ReadonlySet<string>[] = [mainBody.words];
+    // (A function header names only the function itself, so its body is what counts.)
+    const reachable: Code[] = [mainBody];
     const reachableNames = new Set<string>();
     for (let i = 0; i < reachable.length; i++) {
       for (const helper of this.helpers) {
-        if (!reachableNames.has(helper.name) && reachable[i]!.has(helper.name)) {
+        if (!reachableNames.has(helper.name) && reachable[i]!.mentions(helper.name)) {
           reachableNames.add(helper.name);
-          reachable.push(helper.words!);
+          reachable.push(helper.body!);
         }
       }
     }
-    const mentioned = (name: string) => reachable.some((words) => words.has(name));
+    const mentioned = (name: string) => reachable.some((body) => body.mentions(name));
     const constants = this.constants.filter((c) => mentioned(c.name)).map((c) => c.declaration);
     const helperFunctions = this.helpers.filter((h) => reachableNames.has(h.name)).map((h) => h.code!);
     const sections = [

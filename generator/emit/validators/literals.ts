@@ -4,8 +4,15 @@
 import { stringLiteral } from "../escape.js";
 import { printNumber, printString } from "../layout/print.js";
 
+// Characters JSON.stringify or stringLiteral escape (surrogates: conservatively, paired or
+// not), and the double quote, which may change prettier's choice of quotes.
+const needsEscapeOrQuote = /["\\\u0000-\u001f\u2028\u2029\ud800-\udfff]/;
+
 /** A string literal for `value` in prettier's form: its choice of quotes and escapes. */
 export function stringCode(value: string): string {
+  // Most text needs no escapes: then the literal is the text in double quotes (as
+  // JSON.stringify would write it, only faster).
+  if (!needsEscapeOrQuote.test(value)) return `"${value}"`;
   const literal = stringLiteral(value);
   // Without a double quote in the text prettier keeps the double-quoted JSON form as is.
   return value.includes('"') ? printString(literal) : literal;
