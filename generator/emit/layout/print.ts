@@ -17,9 +17,13 @@ export const printWidth = 100;
 // ---------------------------------------------------------------------------------------
 // Flat text (also the text of unbreakable subexpressions)
 
+const quoteOrEscape = /["'\\]/;
+
 /** A string literal as prettier writes it: double quotes unless the text holds more of them than single quotes. */
 export function printString(raw: string): string {
   const content = raw.slice(1, -1);
+  // Without quotes or escapes inside, only the quotes can change.
+  if (!quoteOrEscape.test(content)) return `"${content}"`;
   const doubles = (content.match(/"/g) ?? []).length;
   const singles = (content.match(/'/g) ?? []).length;
   const quote = doubles > singles ? "'" : '"';
@@ -480,7 +484,43 @@ function layoutFlatStatement(text: string, indentWidth: number): string {
   if (head !== undefined && text[head.length] === " " && text[head.length + 1] !== "{" && fitsFlat(head, available)) {
     return `${" ".repeat(indentWidth)}${head}\n${layoutFlatStatement(text.slice(head.length + 1), indentWidth + 2)}`;
   }
-  return layoutStatement(text, indentWidth);
+  return layoutHuggedList(text, indentWidth) ?? layoutStatement(text, indentWidth);
+}
+
+// `const name: T = new C<T>([items]);` written flat, capturing the text through `([` and the items.
+const huggedListDeclaration = /^(const [A-Za-z_$][\w$]*(?:: [\w$<>, ]+)? = new [A-Za-z_$][\w$]*(?:<[\w$<>, ]+>)?\(\[)(.+)\]\);$/;
+
+/**
+ * A declaration of a list of strings (a validator's table of names or values) too wide
+ * for its line: when its text through `([` fits, prettier keeps that on the line and
+ * hugs the array, one item per line (what `callDoc` and `arrayDoc` print). Undefined
+ * for anything else.
+ */
+function layoutHuggedList(text: string, indentWidth: number): string | undefined {
+  const match = huggedListDeclaration.exec(text);
+  if (!match) return undefined;
+  const head = match[1]!;
+  const items = stringItems(match[2]!);
+  if (items === undefined || !fitsFlat(head, printWidth - indentWidth)) return undefined;
+  const pad = " ".repeat(indentWidth);
+  return `${pad}${head}\n${items.map((item) => `${pad}  ${item},\n`).join("")}${pad}]);`;
+}
+
+/** String literals separated by ", " (flat list text), or undefined when the list holds anything else. */
+function stringItems(list: string): string[] | undefined {
+  const items: string[] = [];
+  let i = 0;
+  for (;;) {
+    const quote = list[i];
+    if (quote !== '"' && quote !== "'") return undefined;
+    let j = i + 1;
+    while (j < list.length && list[j] !== quote) j += list[j] === "\\" ? 2 : 1;
+    if (j >= list.length) return undefined;
+    items.push(list.slice(i, j + 1));
+    if (j + 1 === list.length) return items;
+    if (list[j + 1] !== "," || list[j + 2] !== " ") return undefined;
+    i = j + 3;
+  }
 }
 
 /** `if (test)` at the start of a flat statement: through the parenthesis matching the first (strings skipped). */

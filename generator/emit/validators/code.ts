@@ -16,8 +16,8 @@ import { stringCode } from "./literals.js";
 export class Code {
   /** Own lines (unindented) and nested fragments, in order. */
   private readonly parts: (string | Nested)[] = [];
-  /** The words of the own lines (each line is scanned once, as it arrives). */
-  private readonly ownWords = new Set<string>();
+  /** The own lines, one per line of text: what `mentions` searches. */
+  private ownText = "";
   private readonly nested: Code[] = [];
   private lineCount = 0;
   private frozen = false;
@@ -77,7 +77,7 @@ export class Code {
 
   /** Whether `identifier` occurs in the code outside string literals and comments. */
   mentions(identifier: string): boolean {
-    if (this.ownWords.has(identifier)) return true;
+    if (mentionsIn(this.ownText, identifier)) return true;
     for (const code of this.nested) if (code.mentions(identifier)) return true;
     return false;
   }
@@ -101,7 +101,7 @@ export class Code {
     this.mutable();
     this.parts.push(text);
     this.lineCount++;
-    addWords(this.ownWords, text);
+    this.ownText = this.ownText === "" ? text : `${this.ownText}\n${text}`;
   }
 
   private nest(code: Code, extraDepth: number): void {
@@ -124,46 +124,52 @@ interface Nested {
 }
 
 // ---------------------------------------------------------------------------------------
-// Words of generated code. String literals in generated code are single-line (JSON
-// escapes line breaks) and comments are `//` lines the compiler writes itself, so one
-// left-to-right scan per line finds them exactly; what remains is identifiers, keywords,
-// numbers and punctuation. A word is a maximal run of [A-Za-z0-9_$], so an identifier is
-// mentioned exactly when it is one of the words.
+// Identifiers in generated code. String literals in generated code are single-line (JSON
+// escapes line breaks) and comments are `//` lines the compiler writes itself, so a scan
+// of one line from its start finds them exactly.
 
 const isWordChar = (c: number) =>
   (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 36;
 
-/** Adds the words of one line of code, outside string literals and `//` comments. */
-function addWords(words: Set<string>, line: string): void {
-  const n = line.length;
-  let i = 0;
-  while (i < n) {
-    const c = line.charCodeAt(i);
-    if (isWordChar(c)) {
-      let j = i + 1;
-      while (j < n && isWordChar(line.charCodeAt(j))) j++;
-      words.add(line.slice(i, j));
-      i = j;
-    } else if (c === 34 || c === 39) {
-      i = afterString(line, i);
-    } else if (c === 47 && line.charCodeAt(i + 1) === 47) {
-      return;
+/** Whether `identifier` occurs in `code` as a whole word outside string literals and comments. */
+export function mentionsIn(code: string, identifier: string): boolean {
+  for (let at = code.indexOf(identifier); at !== -1; at = code.indexOf(identifier, at + 1)) {
+    if (isWordChar(code.charCodeAt(at - 1)) || isWordChar(code.charCodeAt(at + identifier.length))) continue;
+    if (isCode(code, at)) return true;
+  }
+  return false;
+}
+
+/** Whether position `at` of `code` lies outside string literals and comments. */
+function isCode(code: string, at: number): boolean {
+  let lineEnd = code.indexOf("\n", at);
+  if (lineEnd === -1) lineEnd = code.length;
+  let i = code.lastIndexOf("\n", at - 1) + 1;
+  while (i < at) {
+    const c = code.charCodeAt(i);
+    if (c === 34 || c === 39) {
+      const end = afterString(code, i, lineEnd);
+      if (end > at) return false;
+      i = end;
+    } else if (c === 47 && code.charCodeAt(i + 1) === 47) {
+      return false;
     } else {
       i++;
     }
   }
+  return true;
 }
 
-/** The index after the string literal opening at `start`, or `start + 1` when it is not closed on this line. */
-function afterString(line: string, start: number): number {
-  const quote = line.charCodeAt(start);
-  for (let j = start + 1; j < line.length; j++) {
-    const c = line.charCodeAt(j);
+/** The index after the string literal opening at `start`, or `start + 1` when it is not closed before `lineEnd`. */
+function afterString(code: string, start: number, lineEnd: number): number {
+  const quote = code.charCodeAt(start);
+  for (let j = start + 1; j < lineEnd; j++) {
+    const c = code.charCodeAt(j);
     if (c === quote) return j + 1;
     if (c === 92) {
       // An escape never continues onto another line.
-      const next = line.charCodeAt(j + 1);
-      if (j + 1 >= line.length || next === 13 || next === 0x2028 || next === 0x2029) return start + 1;
+      const next = code.charCodeAt(j + 1);
+      if (j + 1 >= lineEnd || next === 13 || next === 0x2028 || next === 0x2029) return start + 1;
       j++;
     }
   }

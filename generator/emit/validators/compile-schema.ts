@@ -236,6 +236,23 @@ class ValidatorCompiler {
   private readonly helpersByKey = new Map<string, HelperFunction>();
   private readonly usedHelperNames = new Set<string>();
 
+  /** What `emitSchema` emits after `type`, in order (each step may narrow the types for the next). */
+  private static readonly keywordSteps: ReadonlyArray<
+    (compiler: ValidatorCompiler, schema: JsonObject, context: Context, out: Code) => Context | void
+  > = [
+    (k, schema, c, out) => (typeof schema["$ref"] === "string" ? k.emitRef(schema["$ref"], c, out) : undefined),
+    (k, schema, c, out) => k.emitConstAndEnum(schema, c, out),
+    (k, schema, c, out) => k.emitAllOf(schema, c, out),
+    (k, schema, c, out) => k.emitAnyOf(schema, c, out),
+    (k, schema, c, out) => k.emitOneOf(schema, c, out),
+    (k, schema, c, out) => k.emitNot(schema, c, out),
+    (k, schema, c, out) => k.emitConditional(schema, c, out),
+    (k, schema, c, out) => k.emitFamily(NUMBER, schema, c, out, (body, fc) => k.emitNumberKeywords(schema, fc, body)),
+    (k, schema, c, out) => k.emitFamily(STRING, schema, c, out, (body, fc) => k.emitStringKeywords(schema, fc, body)),
+    (k, schema, c, out) => k.emitFamily(ARRAY, schema, c, out, (body, fc) => k.emitArrayKeywords(schema, fc, body)),
+    (k, schema, c, out) => k.emitFamily(OBJECT, schema, c, out, (body, fc) => k.emitObjectKeywords(schema, fc, body)),
+  ];
+
   constructor(
     private readonly spec: ValidatorSpec,
     private readonly analysis: SchemaAnalysis,
@@ -408,22 +425,9 @@ class ValidatorCompiler {
     if (schema["type"] !== undefined) {
       current = { ...current, types: this.emitType(schema["type"], current, out) };
     }
-    const steps: Array<(c: Context) => Context | void> = [
-      (c) => (typeof schema["$ref"] === "string" ? this.emitRef(schema["$ref"], c, out) : undefined),
-      (c) => this.emitConstAndEnum(schema, c, out),
-      (c) => this.emitAllOf(schema, c, out),
-      (c) => this.emitAnyOf(schema, c, out),
-      (c) => this.emitOneOf(schema, c, out),
-      (c) => this.emitNot(schema, c, out),
-      (c) => this.emitConditional(schema, c, out),
-      (c) => this.emitFamily(NUMBER, schema, c, out, (body, fc) => this.emitNumberKeywords(schema, fc, body)),
-      (c) => this.emitFamily(STRING, schema, c, out, (body, fc) => this.emitStringKeywords(schema, fc, body)),
-      (c) => this.emitFamily(ARRAY, schema, c, out, (body, fc) => this.emitArrayKeywords(schema, fc, body)),
-      (c) => this.emitFamily(OBJECT, schema, c, out, (body, fc) => this.emitObjectKeywords(schema, fc, body)),
-    ];
-    for (const step of steps) {
+    for (const step of ValidatorCompiler.keywordSteps) {
       if (out.terminated) return 0;
-      current = step(current) ?? current;
+      current = step(this, schema, current, out) ?? current;
     }
     return out.terminated ? 0 : current.types;
   }

@@ -20,7 +20,10 @@ export function stringCode(value: string): string {
 
 /** A number as prettier normalises it (`1e+21` becomes `1e21`); Infinity stays a name. */
 export function numberCode(value: number): string {
-  return Number.isFinite(value) ? printNumber(String(value)) : String(value);
+  const text = String(value);
+  // Integers below 1e21 are written plainly already.
+  if (Number.isSafeInteger(value)) return text;
+  return Number.isFinite(value) ? printNumber(text) : text;
 }
 
 const identifier = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
