@@ -472,8 +472,21 @@ export function layoutCode(code: string): string | undefined {
  * parsing; only wider ones are parsed and broken.
  */
 export function layoutFlatCode(code: string): string | undefined {
-  return layoutLines(code, layoutFlatStatement);
+  // A line that fits, without trailing spaces, is final as written whatever it holds (a
+  // statement, a brace, a comment line, a function header), except blank lines and
+  // function headers inside blocks, which layoutLines treats specially.
+  const ascii = !notAsciiOrNewline.test(code);
+  const keptAsWritten = (raw: string) =>
+    raw.length > 0 &&
+    raw.length <= printWidth &&
+    raw.charCodeAt(raw.length - 1) !== 32 &&
+    (ascii || fitsFlat(raw, printWidth)) &&
+    !(raw.charCodeAt(0) === 32 && indentedFunction.test(raw));
+  return layoutLines(code, layoutFlatStatement, keptAsWritten);
 }
+
+const notAsciiOrNewline = /[^\n\x20-\x7F]/;
+const indentedFunction = /^ +(export )?function /;
 
 /** `layoutStatement` for a statement written flat: what `layoutPrinted` does, parsing only what it must break. */
 function layoutFlatStatement(text: string, indentWidth: number): string {
@@ -542,11 +555,19 @@ function ifHead(text: string): string | undefined {
   return undefined;
 }
 
-function layoutLines(code: string, statementLayout: (text: string, indentWidth: number) => string): string | undefined {
+function layoutLines(
+  code: string,
+  statementLayout: (text: string, indentWidth: number) => string,
+  keptAsWritten: (raw: string) => boolean = () => false,
+): string | undefined {
   const out: string[] = [];
   const lines = code.trim().split("\n");
   try {
     for (let i = 0; i < lines.length; i++) {
+      if (keptAsWritten(lines[i]!)) {
+        out.push(lines[i]!);
+        continue;
+      }
       const raw = lines[i]!.trimEnd();
       const text = raw.trimStart();
       const indentWidth = raw.length - text.length;

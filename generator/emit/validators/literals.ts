@@ -2,7 +2,7 @@
 // ../layout/print.ts prints them flat): a generated line that fits the print width is
 // then final as written and needs no parsing to be laid out.
 import { stringLiteral } from "../escape.js";
-import { printNumber, printString } from "../layout/print.js";
+import { printNumber } from "../layout/print.js";
 
 // Characters JSON.stringify or stringLiteral escape (surrogates: conservatively, paired or
 // not), and the double quote, which may change prettier's choice of quotes.
@@ -14,8 +14,17 @@ export function stringCode(value: string): string {
   // JSON.stringify would write it, only faster).
   if (!needsEscapeOrQuote.test(value)) return `"${value}"`;
   const literal = stringLiteral(value);
-  // Without a double quote in the text prettier keeps the double-quoted JSON form as is.
-  return value.includes('"') ? printString(literal) : literal;
+  // prettier keeps the double-quoted form unless the text holds more double quotes than
+  // single ones; then it switches quotes: `\"` loses its backslash and `'` gains one (no
+  // other escape changes, and JSON writes every `"` as `\"`).
+  if (count(value, '"') <= count(value, "'")) return literal;
+  return `'${literal.slice(1, -1).replaceAll('\\"', '"').replaceAll("'", "\\'")}'`;
+}
+
+function count(text: string, character: string): number {
+  let n = 0;
+  for (let at = text.indexOf(character); at !== -1; at = text.indexOf(character, at + 1)) n++;
+  return n;
 }
 
 /** A number as prettier normalises it (`1e+21` becomes `1e21`); Infinity stays a name. */
