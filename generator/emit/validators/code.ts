@@ -199,6 +199,18 @@ export function escapePointerToken(token: string): string {
  * evaluated when an issue is created, so building it costs nothing on the success path.
  */
 export function pathExpression(parts: readonly PathPart[]): string {
+  let expression = pathExpressions.get(parts);
+  if (expression === undefined) {
+    expression = buildPathExpression(parts);
+    pathExpressions.set(parts, expression);
+  }
+  return expression;
+}
+
+// Every check of a value reports the same path: it is built once per path (paths are never changed).
+const pathExpressions = new WeakMap<readonly PathPart[], string>();
+
+function buildPathExpression(parts: readonly PathPart[]): string {
   const pieces: string[] = [];
   let pending = "";
   for (const part of parts) {

@@ -25,7 +25,7 @@
 // vocabulary is required, and mcp-gen never validates formats.
 
 import { docComment } from "../escape.js";
-import { Code, LocalNames, pathExpression, type PathPart } from "./code.js";
+import { Code, LocalNames, mentionsIn, pathExpression, type PathPart } from "./code.js";
 import { dataCode, numberCode, stringCode } from "./literals.js";
 import {
   analyzeSchema,
@@ -196,7 +196,6 @@ interface HelperFunction {
   readonly pointer: string;
   readonly defaults: boolean;
   code?: string;
-  body?: Code;
 }
 
 interface Constant {
@@ -247,10 +246,14 @@ class ValidatorCompiler {
     (k, schema, c, out) => k.emitOneOf(schema, c, out),
     (k, schema, c, out) => k.emitNot(schema, c, out),
     (k, schema, c, out) => k.emitConditional(schema, c, out),
-    (k, schema, c, out) => k.emitFamily(NUMBER, schema, c, out, (body, fc) => k.emitNumberKeywords(schema, fc, body)),
-    (k, schema, c, out) => k.emitFamily(STRING, schema, c, out, (body, fc) => k.emitStringKeywords(schema, fc, body)),
-    (k, schema, c, out) => k.emitFamily(ARRAY, schema, c, out, (body, fc) => k.emitArrayKeywords(schema, fc, body)),
-    (k, schema, c, out) => k.emitFamily(OBJECT, schema, c, out, (body, fc) => k.emitObjectKeywords(schema, fc, body)),
+    (k, schema, c, out) =>
+      numberKeywords.some((w) => typeof schema[w] === "number") ? k.emitFamily(NUMBER, c, out, (body, fc) => k.emitNumberKeywords(schema, fc, body)) : undefined,
+    (k, schema, c, out) =>
+      stringKeywords.some((w) => schema[w] !== undefined) ? k.emitFamily(STRING, c, out, (body, fc) => k.emitStringKeywords(schema, fc, body)) : undefined,
+    (k, schema, c, out) =>
+      arrayKeywords.some((w) => hasOwn(schema, w)) ? k.emitFamily(ARRAY, c, out, (body, fc) => k.emitArrayKeywords(schema, fc, body)) : undefined,
+    (k, schema, c, out) =>
+      objectKeywords.some((w) => hasOwn(schema, w)) ? k.emitFamily(OBJECT, c, out, (body, fc) => k.emitObjectKeywords(schema, fc, body)) : undefined,
   ];
 
   constructor(
@@ -276,23 +279,21 @@ class ValidatorCompiler {
       const helper = this.helpers[i]!;
       const body = this.functionBody(resolvePointer(spec.schema, helper.pointer), helper.defaults);
       helper.code = `function ${helper.name}(${this.parameter(body)}): ValidationIssue | undefined {\n${body.render("  ")}\n}`;
-      helper.body = body;
     }
 
     // Keep only what the exported function reaches: code generated for a branch that was
     // later found to be always true may have requested helpers or constants nobody uses.
-    // (A function header names only the function itself, so its body is what counts.)
-    const reachable: Code[] = [mainBody];
+    const reachable: string[] = [main];
     const reachableNames = new Set<string>();
     for (let i = 0; i < reachable.length; i++) {
       for (const helper of this.helpers) {
-        if (!reachableNames.has(helper.name) && reachable[i]!.mentions(helper.name)) {
+        if (!reachableNames.has(helper.name) && mentionsIn(reachable[i]!, helper.name)) {
           reachableNames.add(helper.name);
-          reachable.push(helper.body!);
+          reachable.push(helper.code!);
         }
       }
     }
-    const mentioned = (name: string) => reachable.some((body) => body.mentions(name));
+    const mentioned = (name: string) => reachable.some((code) => mentionsIn(code, name));
     const constants = this.constants.filter((c) => mentioned(c.name)).map((c) => c.declaration);
     const helperFunctions = this.helpers.filter((h) => reachableNames.has(h.name)).map((h) => h.code!);
     const sections = [
@@ -665,7 +666,6 @@ class ValidatorCompiler {
    */
   private emitFamily(
     family: number,
-    schema: JsonObject,
     context: Context,
     out: Code,
     emit: (body: Code, context: Context) => void,
@@ -679,7 +679,6 @@ class ValidatorCompiler {
   }
 
   private emitNumberKeywords(schema: JsonObject, context: Context, out: Code): void {
-    if (!numberKeywords.some((k) => typeof schema[k] === "number")) return;
     const value = context.value;
     const limits: Array<[keyword: string, failsWhen: string, message: string]> = [
       ["maximum", ">", "<="],
@@ -719,7 +718,6 @@ class ValidatorCompiler {
   }
 
   private emitStringKeywords(schema: JsonObject, context: Context, out: Code): void {
-    if (!stringKeywords.some((k) => schema[k] !== undefined)) return;
     const value = context.value;
     const maxLength = schema["maxLength"];
     const minLength = schema["minLength"];
@@ -756,7 +754,6 @@ class ValidatorCompiler {
   }
 
   private emitArrayKeywords(schema: JsonObject, context: Context, out: Code): void {
-    if (!arrayKeywords.some((k) => hasOwn(schema, k))) return;
     const names = context.names;
     const array = names.fresh("array");
     const length = names.fresh("length");
@@ -901,7 +898,6 @@ class ValidatorCompiler {
   }
 
   private emitObjectKeywords(schema: JsonObject, context: Context, out: Code): void {
-    if (!objectKeywords.some((k) => hasOwn(schema, k))) return;
     const names = context.names;
     const record = names.fresh("record");
     const keys = names.fresh("keys");
