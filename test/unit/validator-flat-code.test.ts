@@ -6,7 +6,7 @@
 // layout equals the layout that parses every line.
 import { describe, expect, it } from "vitest";
 import { jsonLiteral, stringLiteral } from "../../generator/emit/escape.js";
-import { layoutCode, layoutFlatCode, printNumber, printString } from "../../generator/emit/layout/print.js";
+import { layoutCode, layoutFlatCode, layoutFlatLines, printNumber, printString } from "../../generator/emit/layout/print.js";
 import { compileValidator, type SchemaDialect, type ValidatorSpec } from "../../generator/emit/validators/compile-schema.js";
 import { dataCode, numberCode, stringCode } from "../../generator/emit/validators/literals.js";
 import { corpus } from "./fixtures/compile-schema/corpus.js";
@@ -60,10 +60,11 @@ describe("validators written in flat form", () => {
     let wide = 0;
     let laidOut = 0;
     for (const spec of specs()) {
-      const { code, problems } = compileValidator(spec);
+      const { code, lines, problems } = compileValidator(spec);
       expect(problems, spec.name).toEqual([]);
       const expected = layoutCode(code);
       expect(layoutFlatCode(code), spec.name).toBe(expected);
+      expect(layoutFlatLines(lines), spec.name).toBe(expected);
       if (expected !== undefined) laidOut++;
       wide += code.split("\n").filter((line) => line.length > 100).length;
     }

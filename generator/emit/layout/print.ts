@@ -462,7 +462,7 @@ function layoutPrinted(statement: Printed, indentWidth: number): string {
  * models, so the caller formats the unit with prettier instead.
  */
 export function layoutCode(code: string): string | undefined {
-  return layoutLines(code, layoutStatement);
+  return layoutLines(code.trim().split("\n"), layoutStatement);
 }
 
 /**
@@ -472,20 +472,22 @@ export function layoutCode(code: string): string | undefined {
  * parsing; only wider ones are parsed and broken.
  */
 export function layoutFlatCode(code: string): string | undefined {
+  return layoutFlatLines(code.trim().split("\n"));
+}
+
+/** `layoutFlatCode` for code given as its lines (no leading or trailing blank line). */
+export function layoutFlatLines(lines: readonly string[]): string | undefined {
   // A line that fits, without trailing spaces, is final as written whatever it holds (a
   // statement, a brace, a comment line, a function header), except blank lines and
   // function headers inside blocks, which layoutLines treats specially.
-  const ascii = !notAsciiOrNewline.test(code);
   const keptAsWritten = (raw: string) =>
     raw.length > 0 &&
-    raw.length <= printWidth &&
     raw.charCodeAt(raw.length - 1) !== 32 &&
-    (ascii || fitsFlat(raw, printWidth)) &&
+    fitsFlat(raw, printWidth) &&
     !(raw.charCodeAt(0) === 32 && indentedFunction.test(raw));
-  return layoutLines(code, layoutFlatStatement, keptAsWritten);
+  return layoutLines(lines, layoutFlatStatement, keptAsWritten);
 }
 
-const notAsciiOrNewline = /[^\n\x20-\x7F]/;
 const indentedFunction = /^ +(export )?function /;
 
 /** `layoutStatement` for a statement written flat: what `layoutPrinted` does, parsing only what it must break. */
@@ -556,12 +558,11 @@ function ifHead(text: string): string | undefined {
 }
 
 function layoutLines(
-  code: string,
+  lines: readonly string[],
   statementLayout: (text: string, indentWidth: number) => string,
   keptAsWritten: (raw: string) => boolean = () => false,
 ): string | undefined {
   const out: string[] = [];
-  const lines = code.trim().split("\n");
   try {
     for (let i = 0; i < lines.length; i++) {
       if (keptAsWritten(lines[i]!)) {

@@ -82,11 +82,11 @@ export class Code {
     return false;
   }
 
-  /** The statements, each line prefixed with `indent` once per nesting level. */
-  render(indent: string): string {
+  /** The statements' lines, each prefixed with `indent` once per nesting level. */
+  renderLines(indent: string): string[] {
     const lines: string[] = [];
     this.renderInto(lines, [indent], 0);
-    return lines.join("\n");
+    return lines;
   }
 
   private renderInto(lines: string[], pads: string[], depth: number): void {

@@ -63,7 +63,9 @@ export type RuntimeHelper = "deepEqual" | "codePointLength" | "pointerToken";
 
 export interface CompiledValidator {
   /** TypeScript source: module-level constants, the exported function, then private helper functions. */
-  code: string;
+  readonly code: string;
+  /** The lines of `code` (without the final line break): laid out from these, the code is never split again. */
+  readonly lines: readonly string[];
   /** Runtime helpers the code uses; the caller writes the import (and imports the type ValidationIssue itself). */
   helpers: Set<RuntimeHelper>;
   /** Schema problems found; when non-empty, `code` is empty. */
@@ -77,7 +79,7 @@ export function compileValidator(spec: ValidatorSpec): CompiledValidator {
     throw new TypeError(`compileValidator: ${JSON.stringify(spec.name)} is not a valid function name`);
   }
   const analysis = analyzeSchema(spec.schema, spec.dialect);
-  if (analysis.problems.length > 0) return { code: "", helpers: new Set(), problems: analysis.problems };
+  if (analysis.problems.length > 0) return { code: "", lines: [], helpers: new Set(), problems: analysis.problems };
   return new ValidatorCompiler(spec, analysis).compile();
 }
 
@@ -195,7 +197,7 @@ interface HelperFunction {
   readonly name: string;
   readonly pointer: string;
   readonly defaults: boolean;
-  code?: string;
+  lines?: string[];
 }
 
 interface Constant {
@@ -272,37 +274,44 @@ class ValidatorCompiler {
     } else {
       mainBody = this.functionBody(spec.schema, rootDefaults);
     }
-    const main = `export function ${spec.name}(${this.parameter(mainBody)}): ValidationIssue | undefined {\n${mainBody.render("  ")}\n}`;
+    const main = [`export function ${spec.name}(${this.parameter(mainBody)}): ValidationIssue | undefined {`, ...mainBody.renderLines("  "), "}"];
 
     // Compile helpers until no new ones are requested (compiling one may request others).
     for (let i = 0; i < this.helpers.length; i++) {
       const helper = this.helpers[i]!;
       const body = this.functionBody(resolvePointer(spec.schema, helper.pointer), helper.defaults);
-      helper.code = `function ${helper.name}(${this.parameter(body)}): ValidationIssue | undefined {\n${body.render("  ")}\n}`;
+      helper.lines = [`function ${helper.name}(${this.parameter(body)}): ValidationIssue | undefined {`, ...body.renderLines("  "), "}"];
     }
 
     // Keep only what the exported function reaches: code generated for a branch that was
     // later found to be always true may have requested helpers or constants nobody uses.
-    const reachable: string[] = [main];
+    const reachable: (readonly string[])[] = [main];
     const reachableNames = new Set<string>();
+    const mentionedIn = (lines: readonly string[], name: string) => lines.some((line) => mentionsIn(line, name));
     for (let i = 0; i < reachable.length; i++) {
       for (const helper of this.helpers) {
-        if (!reachableNames.has(helper.name) && mentionsIn(reachable[i]!, helper.name)) {
+        if (!reachableNames.has(helper.name) && mentionedIn(reachable[i]!, helper.name)) {
           reachableNames.add(helper.name);
-          reachable.push(helper.code!);
+          reachable.push(helper.lines!);
         }
       }
     }
-    const mentioned = (name: string) => reachable.some((code) => mentionsIn(code, name));
+    const mentioned = (name: string) => reachable.some((lines) => mentionedIn(lines, name));
     const constants = this.constants.filter((c) => mentioned(c.name)).map((c) => c.declaration);
-    const helperFunctions = this.helpers.filter((h) => reachableNames.has(h.name)).map((h) => h.code!);
-    const sections = [
-      ...(constants.length > 0 ? [constants.join("\n")] : []),
-      docComment(spec.doc) + main,
-      ...helperFunctions,
+    const doc = docComment(spec.doc);
+    const lines = [
+      ...(constants.length > 0 ? [...constants, ""] : []),
+      ...(doc === "" ? [] : doc.slice(0, -1).split("\n")),
+      ...main,
+      ...this.helpers.filter((h) => reachableNames.has(h.name)).flatMap((h) => ["", ...h.lines!]),
     ];
+    let code: string | undefined;
     return {
-      code: `${sections.join("\n\n")}\n`,
+      // Joined only when asked for: the emitter lays the lines out directly.
+      get code() {
+        return (code ??= `${lines.join("\n")}\n`);
+      },
+      lines,
       helpers: new Set(runtimeHelpers.filter(mentioned)),
       problems: [],
     };
