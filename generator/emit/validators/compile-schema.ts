@@ -285,18 +285,18 @@ class ValidatorCompiler {
 
     // Keep only what the exported function reaches: code generated for a branch that was
     // later found to be always true may have requested helpers or constants nobody uses.
-    const reachable: (readonly string[])[] = [main];
+    // (Each function is searched as one text: a few searches over it beat one per line.)
+    const reachable: string[] = [main.join("\n")];
     const reachableNames = new Set<string>();
-    const mentionedIn = (lines: readonly string[], name: string) => lines.some((line) => mentionsIn(line, name));
     for (let i = 0; i < reachable.length; i++) {
       for (const helper of this.helpers) {
-        if (!reachableNames.has(helper.name) && mentionedIn(reachable[i]!, helper.name)) {
+        if (!reachableNames.has(helper.name) && mentionsIn(reachable[i]!, helper.name)) {
           reachableNames.add(helper.name);
-          reachable.push(helper.lines!);
+          reachable.push(helper.lines!.join("\n"));
         }
       }
     }
-    const mentioned = (name: string) => reachable.some((lines) => mentionedIn(lines, name));
+    const mentioned = (name: string) => reachable.some((text) => mentionsIn(text, name));
     const constants = this.constants.filter((c) => mentioned(c.name)).map((c) => c.declaration);
     const doc = docComment(spec.doc);
     const lines = [
