@@ -45,6 +45,9 @@ function tool(width: number): [string, unknown] {
           tags: { type: "array", items: { type: "string", minLength: 1 }, uniqueItems: true, maxItems: width },
           nested: { anyOf: [{ type: "string" }, { type: "array", items: { $ref: "#/$defs/leaf" } }, { type: "null" }] },
           options: { type: "object", default: { dryRun: true, notify: "none" }, properties: { dryRun: { type: "boolean" } } },
+          // Literals the validators write in prettier's form themselves: quotes, wide characters, odd numbers.
+          wide: { type: "string", enum: ["漢字".repeat((width % 40) + 1), "かな", "e\u0301", `"${"漢".repeat(width % 7)}"`], pattern: `^[漢字]{1,${width}}$` },
+          odd: { enum: [1e21, 0.5, -0.5, 1e-7, "n", `it's "${width}"`], default: { [`"${hostile}"`]: [1e21, 1e-7], "a-b": "漢字", [`k${"y".repeat(width % 50)}`]: 0.5 } },
         },
         required: ["quoted", "level"],
         $defs: { leaf: { type: "object", properties: { [`"${hostile}"`]: { type: "string" } }, required: [`"${hostile}"`] } },

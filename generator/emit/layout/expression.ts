@@ -238,7 +238,7 @@ export class Parser {
   private primary(): Expr {
     const token = this.take();
     if (token.type === "number") return { kind: "atom", text: token.text };
-    if (token.type === "string") return { kind: "string", value: JSON.parse(token.text[0] === '"' ? token.text : `"${token.text.slice(1, -1).replace(/\\'/g, "'").replace(/"/g, '\\"')}"`) as string, raw: token.text };
+    if (token.type === "string") return { kind: "string", value: stringValue(token.text), raw: token.text };
     if (token.type === "name") {
       if (token.text === "new") {
         let callee: Expr = { kind: "atom", text: this.name() };
@@ -266,7 +266,7 @@ export class Parser {
       while (!this.is("}")) {
         const keyToken = this.take();
         if (keyToken.type === "punct") throw new Unsupported("computed or spread property");
-        const key: Expr = keyToken.type === "string" ? { kind: "string", value: JSON.parse(keyToken.text) as string, raw: keyToken.text } : { kind: "atom", text: keyToken.text };
+        const key: Expr = keyToken.type === "string" ? { kind: "string", value: stringValue(keyToken.text), raw: keyToken.text } : { kind: "atom", text: keyToken.text };
         this.take(":");
         properties.push({ key, value: this.expression() });
         if (!this.is("}")) this.take(",");
@@ -285,4 +285,10 @@ export class Parser {
     }
     throw new Unsupported(`unexpected ${token.text}`);
   }
+}
+
+/** The value of a string literal token, single- or double-quoted. */
+function stringValue(raw: string): string {
+  const json = raw[0] === '"' ? raw : `"${raw.slice(1, -1).replace(/\\'/g, "'").replace(/"/g, '\\"')}"`;
+  return JSON.parse(json) as string;
 }

@@ -5,19 +5,25 @@
 // chains, unary operands, casts) are printed as unbreakable text; when a line then ends up
 // wider than the print width, prettier would have broken it differently, so the caller is
 // told (`Unsupported`) and formats that unit with prettier itself.
-import { doc, util, type Doc } from "prettier";
+// Only prettier's document printer is loaded (prettier/doc), not prettier itself.
+import { builders, printer } from "prettier/doc";
 import { getPrecedence, isLogical, Parser, tokenize, Unsupported, type Expr } from "./expression.js";
 
-const { group, indent, line, softline, ifBreak, conditionalGroup, indentIfBreak, lineSuffixBoundary } = doc.builders;
+type Doc = builders.Doc;
+const { group, indent, line, softline, ifBreak, conditionalGroup, indentIfBreak, lineSuffixBoundary } = builders;
 
 export const printWidth = 100;
 
 // ---------------------------------------------------------------------------------------
 // Flat text (also the text of unbreakable subexpressions)
 
+const quoteOrEscape = /["'\\]/;
+
 /** A string literal as prettier writes it: double quotes unless the text holds more of them than single quotes. */
 export function printString(raw: string): string {
   const content = raw.slice(1, -1);
+  // Without quotes or escapes inside, only the quotes can change.
+  if (!quoteOrEscape.test(content)) return `"${content}"`;
   const doubles = (content.match(/"/g) ?? []).length;
   const singles = (content.match(/'/g) ?? []).length;
   const quote = doubles > singles ? "'" : '"';
@@ -225,7 +231,7 @@ function objectDoc(node: Extract<Expr, { kind: "object" }>): Doc {
   if (node.properties.length === 0) return "{}";
   const properties = node.properties.map((p) => {
     const key = propertyKey(p.key);
-    return group([group(key), ":", ...assignmentTail(p.value, width(key) < 5)]);
+    return group([group(key), ":", ...assignmentTail(p.value, fitsFlat(key, 4))]);
   });
   const separated: Doc[] = [];
   properties.forEach((p, i) => separated.push(...(i === 0 ? [] : [",", line]), p));
@@ -395,8 +401,20 @@ function forHead(p: Parser): Printed {
 
 const printerOptions = (width: number) => ({ printWidth: width, tabWidth: 2, useTabs: false });
 
-const width = (text: string) => util.getStringWidth(text);
-const fitsFlat = (text: string, available: number) => width(text) <= available;
+// Text printed in the ASCII range (prettier's own test) is one column per character.
+const notAscii = /[^\x20-\x7F]/u;
+
+/**
+ * Whether `text` takes at most `available` columns, measured as prettier measures it
+ * (getStringWidth: wide characters take two columns, combining marks none). Other text
+ * is measured by prettier's doc printer itself: a group holding a softline and the text
+ * stays flat exactly when the text fits.
+ */
+function fitsFlat(text: string, available: number): boolean {
+  if (!notAscii.test(text)) return text.length <= available;
+  const printed = printer.printDocToString(group([softline, text]), printerOptions(available)).formatted;
+  return !printed.startsWith("\n");
+}
 
 // Generated validators repeat the same statements over and over (the same checks on
 // the same local names), so each statement is laid out once per run of the process.
@@ -430,7 +448,7 @@ function layoutPrinted(statement: Printed, indentWidth: number): string {
     return `${pad}${statement.head}\n${layoutPrinted(statement.consequent, indentWidth + 2)}`;
   }
   sawOpaque = false;
-  const printed = doc.printer.printDocToString(statement.doc(), printerOptions(available)).formatted;
+  const printed = printer.printDocToString(statement.doc(), printerOptions(available)).formatted;
   const lines = printed.split("\n");
   // A line can only be too wide because of text nothing can break (a long string), unless
   // it holds text this file printed as unbreakable and prettier might have broken.
@@ -444,10 +462,113 @@ function layoutPrinted(statement: Printed, indentWidth: number): string {
  * models, so the caller formats the unit with prettier instead.
  */
 export function layoutCode(code: string): string | undefined {
+  return layoutLines(code.trim().split("\n"), layoutStatement);
+}
+
+/**
+ * `layoutCode` for code whose statements are already written as this file prints them
+ * flat (literals as printString/printNumber print them, one space around operators,
+ * no redundant parentheses): a statement that fits its line is kept as written, without
+ * parsing; only wider ones are parsed and broken.
+ */
+export function layoutFlatCode(code: string): string | undefined {
+  return layoutFlatLines(code.trim().split("\n"));
+}
+
+/** `layoutFlatCode` for code given as its lines (no leading or trailing blank line). */
+export function layoutFlatLines(lines: readonly string[]): string | undefined {
+  // A line that fits, without trailing spaces, is final as written whatever it holds (a
+  // statement, a brace, a comment line, a function header), except blank lines and
+  // function headers inside blocks, which layoutLines treats specially.
+  const keptAsWritten = (raw: string) =>
+    raw.length > 0 &&
+    raw.charCodeAt(raw.length - 1) !== 32 &&
+    fitsFlat(raw, printWidth) &&
+    !(raw.charCodeAt(0) === 32 && indentedFunction.test(raw));
+  return layoutLines(lines, layoutFlatStatement, keptAsWritten);
+}
+
+const indentedFunction = /^ +(export )?function /;
+
+/** `layoutStatement` for a statement written flat: what `layoutPrinted` does, parsing only what it must break. */
+function layoutFlatStatement(text: string, indentWidth: number): string {
+  const available = printWidth - indentWidth;
+  if (fitsFlat(text, available)) return " ".repeat(indentWidth) + text;
+  // `if (test) statement` whose `if (test)` fits: the statement goes on the next line, laid out on its own.
+  const head = ifHead(text);
+  if (head !== undefined && text[head.length] === " " && text[head.length + 1] !== "{" && fitsFlat(head, available)) {
+    return `${" ".repeat(indentWidth)}${head}\n${layoutFlatStatement(text.slice(head.length + 1), indentWidth + 2)}`;
+  }
+  return layoutHuggedList(text, indentWidth) ?? layoutStatement(text, indentWidth);
+}
+
+// `const name: T = new C<T>([items]);` written flat, capturing the text through `([` and the items.
+const huggedListDeclaration = /^(const [A-Za-z_$][\w$]*(?:: [\w$<>, ]+)? = new [A-Za-z_$][\w$]*(?:<[\w$<>, ]+>)?\(\[)(.+)\]\);$/;
+
+/**
+ * A declaration of a list of strings (a validator's table of names or values) too wide
+ * for its line: when its text through `([` fits, prettier keeps that on the line and
+ * hugs the array, one item per line (what `callDoc` and `arrayDoc` print). Undefined
+ * for anything else.
+ */
+function layoutHuggedList(text: string, indentWidth: number): string | undefined {
+  const match = huggedListDeclaration.exec(text);
+  if (!match) return undefined;
+  const head = match[1]!;
+  const items = stringItems(match[2]!);
+  if (items === undefined || !fitsFlat(head, printWidth - indentWidth)) return undefined;
+  const pad = " ".repeat(indentWidth);
+  return `${pad}${head}\n${items.map((item) => `${pad}  ${item},\n`).join("")}${pad}]);`;
+}
+
+/** String literals separated by ", " (flat list text), or undefined when the list holds anything else. */
+function stringItems(list: string): string[] | undefined {
+  const items: string[] = [];
+  let i = 0;
+  for (;;) {
+    const quote = list[i];
+    if (quote !== '"' && quote !== "'") return undefined;
+    let j = i + 1;
+    while (j < list.length && list[j] !== quote) j += list[j] === "\\" ? 2 : 1;
+    if (j >= list.length) return undefined;
+    items.push(list.slice(i, j + 1));
+    if (j + 1 === list.length) return items;
+    if (list[j + 1] !== "," || list[j + 2] !== " ") return undefined;
+    i = j + 3;
+  }
+}
+
+/** `if (test)` at the start of a flat statement: through the parenthesis matching the first (strings skipped). */
+function ifHead(text: string): string | undefined {
+  if (!text.startsWith("if (")) return undefined;
+  let depth = 0;
+  for (let i = 3; i < text.length; i++) {
+    const c = text[i];
+    if (c === '"' || c === "'") {
+      // flat text holds only well-formed single-line literals
+      for (i++; i < text.length && text[i] !== c; i++) if (text[i] === "\\") i++;
+    } else if (c === "(" || c === "[" || c === "{") {
+      depth++;
+    } else if (c === ")" || c === "]" || c === "}") {
+      depth--;
+      if (depth === 0) return c === ")" ? text.slice(0, i + 1) : undefined;
+    }
+  }
+  return undefined;
+}
+
+function layoutLines(
+  lines: readonly string[],
+  statementLayout: (text: string, indentWidth: number) => string,
+  keptAsWritten: (raw: string) => boolean = () => false,
+): string | undefined {
   const out: string[] = [];
-  const lines = code.trim().split("\n");
   try {
     for (let i = 0; i < lines.length; i++) {
+      if (keptAsWritten(lines[i]!)) {
+        out.push(lines[i]!);
+        continue;
+      }
       const raw = lines[i]!.trimEnd();
       const text = raw.trimStart();
       const indentWidth = raw.length - text.length;
@@ -463,7 +584,7 @@ export function layoutCode(code: string): string | undefined {
         // A header too long for one line breaks its (single, non-huggable) parameter out.
         out.push(raw.length <= printWidth ? raw : raw.replace(/\((_?value: unknown)\)/, "(\n  $1,\n)"));
       } else {
-        out.push(layoutStatement(text, indentWidth));
+        out.push(statementLayout(text, indentWidth));
       }
     }
   } catch (error) {

@@ -1,30 +1,37 @@
 // Building blocks for the validator compiler's output: code fragments that know whether
-// they end in an unconditional exit, instance-path expressions, and a scanner that tells
-// whether generated code mentions an identifier (used to drop unused bindings, labels,
-// constants and helper functions, so the output passes --noUnusedLocals).
+// they end in an unconditional exit, instance-path expressions, and the identifiers each
+// fragment mentions (used to drop unused bindings, labels, constants and helper
+// functions, so the output passes --noUnusedLocals).
 
-import { stringLiteral } from "../escape.js";
+import { stringCode } from "./literals.js";
 
 /**
  * A list of statements. Nested blocks are separate fragments appended with `block`, so
  * braces always balance. Once an unconditional `return`/`break` is written (`end`), the
  * fragment is `terminated` and further statements are dropped as unreachable.
+ *
+ * A nested fragment is kept by reference, not copied (fragments nest many levels deep
+ * before a function is complete), so it must not change afterwards: it is frozen.
  */
 export class Code {
-  private readonly lines: string[] = [];
-  private strippedCache: string | undefined;
+  /** Own lines (unindented) and nested fragments, in order. */
+  private readonly parts: (string | Nested)[] = [];
+  /** The own lines, one per line of text: what `mentions` searches. */
+  private ownText = "";
+  private readonly nested: Code[] = [];
+  private lineCount = 0;
+  private frozen = false;
   /** True when the fragment ends with an unconditional exit (nothing after it would run). */
   terminated = false;
 
   get isEmpty(): boolean {
-    return this.lines.length === 0;
+    return this.lineCount === 0;
   }
 
   /** Appends one statement (or comment) unless the fragment already terminated. */
   line(text: string): void {
     if (this.terminated) return;
-    this.lines.push(text);
-    this.strippedCache = undefined;
+    this.push(text);
   }
 
   /** Appends an unconditional exit (`return …;` or `break label;`). */
@@ -36,29 +43,26 @@ export class Code {
   /** `head {` body `}`; the body's termination does not propagate (the head is a condition or loop). */
   block(head: string, body: Code): void {
     if (this.terminated) return;
-    this.lines.push(`${head} {`);
-    for (const line of body.lines) this.lines.push(line === "" ? "" : `  ${line}`);
-    this.lines.push("}");
-    this.strippedCache = undefined;
+    this.push(`${head} {`);
+    this.nest(body, 1);
+    this.push("}");
   }
 
   /** `if (condition) { then } else { otherwise }`; terminated only if both branches are. */
   ifElse(condition: string, then: Code, otherwise: Code): void {
     if (this.terminated) return;
-    this.lines.push(`if (${condition}) {`);
-    for (const line of then.lines) this.lines.push(line === "" ? "" : `  ${line}`);
-    this.lines.push("} else {");
-    for (const line of otherwise.lines) this.lines.push(line === "" ? "" : `  ${line}`);
-    this.lines.push("}");
-    this.strippedCache = undefined;
+    this.push(`if (${condition}) {`);
+    this.nest(then, 1);
+    this.push("} else {");
+    this.nest(otherwise, 1);
+    this.push("}");
     if (then.terminated && otherwise.terminated) this.terminated = true;
   }
 
   /** Appends another fragment's statements at this level; its termination carries over. */
   append(other: Code): void {
     if (this.terminated) return;
-    this.lines.push(...other.lines);
-    this.strippedCache = undefined;
+    this.nest(other, 0);
     if (other.terminated) this.terminated = true;
   }
 
@@ -73,30 +77,110 @@ export class Code {
 
   /** Whether `identifier` occurs in the code outside string literals and comments. */
   mentions(identifier: string): boolean {
-    this.strippedCache ??= stripLiteralsAndComments(this.lines.join("\n"));
-    return mentionsIn(this.strippedCache, identifier);
+    if (mentionsIn(this.ownText, identifier)) return true;
+    for (const code of this.nested) if (code.mentions(identifier)) return true;
+    return false;
   }
 
-  /** The statements indented by `indent`. */
-  render(indent: string): string {
-    return this.lines.map((line) => (line === "" ? "" : indent + line)).join("\n");
+  /** The statements' lines, each prefixed with `indent` once per nesting level. */
+  renderLines(indent: string): string[] {
+    const lines: string[] = [];
+    this.renderInto(lines, [indent], 0);
+    return lines;
+  }
+
+  private renderInto(lines: string[], pads: string[], depth: number): void {
+    while (pads.length <= depth) pads.push(pads[pads.length - 1]! + pads[0]!);
+    for (const part of this.parts) {
+      if (typeof part !== "string") part.code.renderInto(lines, pads, depth + part.extraDepth);
+      else lines.push(part === "" ? "" : pads[depth]! + part);
+    }
+  }
+
+  private push(text: string): void {
+    this.mutable();
+    this.parts.push(text);
+    this.lineCount++;
+    this.ownText = this.ownText === "" ? text : `${this.ownText}\n${text}`;
+  }
+
+  private nest(code: Code, extraDepth: number): void {
+    this.mutable();
+    code.frozen = true;
+    if (code.lineCount === 0) return;
+    this.parts.push({ code, extraDepth });
+    this.nested.push(code);
+    this.lineCount += code.lineCount;
+  }
+
+  private mutable(): void {
+    if (this.frozen) throw new Error("Code: a fragment changed after it was nested in another");
   }
 }
 
-// All string literals in generated code come from JSON.stringify (double quotes, no raw
-// line breaks) and comments are `//` lines the compiler writes itself, so this regular
-// expression finds every literal and comment exactly; what remains is identifiers,
-// keywords and punctuation.
-const literalOrComment = /"(?:[^"\\\n]|\\.)*"|\/\/[^\n]*/g;
+interface Nested {
+  readonly code: Code;
+  readonly extraDepth: number;
+}
 
+// ---------------------------------------------------------------------------------------
+// Identifiers in generated code. String literals in generated code are single-line (JSON
+// escapes line breaks) and comments are `//` lines the compiler writes itself, so a scan
+// of one line from its start finds them exactly.
+
+const isWordChar = (c: number) =>
+  (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 36;
+
+/** Whether `identifier` occurs in `code` as a whole word outside string literals and comments. */
+export function mentionsIn(code: string, identifier: string): boolean {
+  for (let at = code.indexOf(identifier); at !== -1; at = code.indexOf(identifier, at + 1)) {
+    if (isWordChar(code.charCodeAt(at - 1)) || isWordChar(code.charCodeAt(at + identifier.length))) continue;
+    if (isCode(code, at)) return true;
+  }
+  return false;
+}
+
+/** Whether position `at` of `code` lies outside string literals and comments. */
+function isCode(code: string, at: number): boolean {
+  let lineEnd = code.indexOf("\n", at);
+  if (lineEnd === -1) lineEnd = code.length;
+  let i = code.lastIndexOf("\n", at - 1) + 1;
+  while (i < at) {
+    const c = code.charCodeAt(i);
+    if (c === 34 || c === 39) {
+      const end = afterString(code, i, lineEnd);
+      if (end > at) return false;
+      i = end;
+    } else if (c === 47 && code.charCodeAt(i + 1) === 47) {
+      return false;
+    } else {
+      i++;
+    }
+  }
+  return true;
+}
+
+/** The index after the string literal opening at `start`, or `start + 1` when it is not closed before `lineEnd`. */
+function afterString(code: string, start: number, lineEnd: number): number {
+  const quote = code.charCodeAt(start);
+  for (let j = start + 1; j < lineEnd; j++) {
+    const c = code.charCodeAt(j);
+    if (c === quote) return j + 1;
+    if (c === 92) {
+      // An escape never continues onto another line.
+      const next = code.charCodeAt(j + 1);
+      if (j + 1 >= lineEnd || next === 13 || next === 0x2028 || next === 0x2029) return start + 1;
+      j++;
+    }
+  }
+  return start + 1;
+}
+
+const literalOrComment = /"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|\/\/[^\n]*/g;
+
+/** The code with string literals emptied and comments replaced (what `mentions` looks at). */
 export function stripLiteralsAndComments(code: string): string {
   return code.replace(literalOrComment, '""');
-}
-
-/** `identifier` as a whole word in code already stripped of literals and comments. */
-export function mentionsIn(strippedCode: string, identifier: string): boolean {
-  const escaped = identifier.replace(/\$/g, "\\$");
-  return new RegExp(`(?<![\\w$])${escaped}(?![\\w$])`).test(strippedCode);
 }
 
 /** One step of an instance path: a fixed property or index, an index variable, or a key variable. */
@@ -107,7 +191,7 @@ export type PathPart =
 
 /** Escapes a JSON pointer token at generation time (the same rule as runtime pointerToken). */
 export function escapePointerToken(token: string): string {
-  return token.replace(/~/g, "~0").replace(/\//g, "~1");
+  return token.includes("~") || token.includes("/") ? token.replace(/~/g, "~0").replace(/\//g, "~1") : token;
 }
 
 /**
@@ -115,6 +199,18 @@ export function escapePointerToken(token: string): string {
  * evaluated when an issue is created, so building it costs nothing on the success path.
  */
 export function pathExpression(parts: readonly PathPart[]): string {
+  let expression = pathExpressions.get(parts);
+  if (expression === undefined) {
+    expression = buildPathExpression(parts);
+    pathExpressions.set(parts, expression);
+  }
+  return expression;
+}
+
+// Every check of a value reports the same path: it is built once per path (paths are never changed).
+const pathExpressions = new WeakMap<readonly PathPart[], string>();
+
+function buildPathExpression(parts: readonly PathPart[]): string {
   const pieces: string[] = [];
   let pending = "";
   for (const part of parts) {
@@ -122,11 +218,11 @@ export function pathExpression(parts: readonly PathPart[]): string {
       pending += `/${escapePointerToken(part.token)}`;
       continue;
     }
-    pieces.push(stringLiteral(`${pending}/`));
+    pieces.push(stringCode(`${pending}/`));
     pending = "";
     pieces.push(part.kind === "index" ? part.variable : `pointerToken(${part.variable})`);
   }
-  if (pending !== "" || pieces.length === 0) pieces.push(stringLiteral(pending));
+  if (pending !== "" || pieces.length === 0) pieces.push(stringCode(pending));
   return pieces.join(" + ");
 }
 

@@ -24,8 +24,9 @@
 // `format` is treated as an annotation: in 2020-12 it only asserts when a format-assertion
 // vocabulary is required, and mcp-gen never validates formats.
 
-import { docComment, jsonLiteral, stringLiteral } from "../escape.js";
-import { Code, LocalNames, mentionsIn, pathExpression, stripLiteralsAndComments, type PathPart } from "./code.js";
+import { docComment } from "../escape.js";
+import { Code, LocalNames, mentionsIn, pathExpression, type PathPart } from "./code.js";
+import { dataCode, numberCode, stringCode } from "./literals.js";
 import {
   analyzeSchema,
   fillsDefaults,
@@ -62,7 +63,9 @@ export type RuntimeHelper = "deepEqual" | "codePointLength" | "pointerToken";
 
 export interface CompiledValidator {
   /** TypeScript source: module-level constants, the exported function, then private helper functions. */
-  code: string;
+  readonly code: string;
+  /** The lines of `code` (without the final line break): laid out from these, the code is never split again. */
+  readonly lines: readonly string[];
   /** Runtime helpers the code uses; the caller writes the import (and imports the type ValidationIssue itself). */
   helpers: Set<RuntimeHelper>;
   /** Schema problems found; when non-empty, `code` is empty. */
@@ -76,7 +79,7 @@ export function compileValidator(spec: ValidatorSpec): CompiledValidator {
     throw new TypeError(`compileValidator: ${JSON.stringify(spec.name)} is not a valid function name`);
   }
   const analysis = analyzeSchema(spec.schema, spec.dialect);
-  if (analysis.problems.length > 0) return { code: "", helpers: new Set(), problems: analysis.problems };
+  if (analysis.problems.length > 0) return { code: "", lines: [], helpers: new Set(), problems: analysis.problems };
   return new ValidatorCompiler(spec, analysis).compile();
 }
 
@@ -194,7 +197,7 @@ interface HelperFunction {
   readonly name: string;
   readonly pointer: string;
   readonly defaults: boolean;
-  code?: string;
+  lines?: string[];
 }
 
 interface Constant {
@@ -234,6 +237,27 @@ class ValidatorCompiler {
   private readonly helpersByKey = new Map<string, HelperFunction>();
   private readonly usedHelperNames = new Set<string>();
 
+  /** What `emitSchema` emits after `type`, in order (each step may narrow the types for the next). */
+  private static readonly keywordSteps: ReadonlyArray<
+    (compiler: ValidatorCompiler, schema: JsonObject, context: Context, out: Code) => Context | void
+  > = [
+    (k, schema, c, out) => (typeof schema["$ref"] === "string" ? k.emitRef(schema["$ref"], c, out) : undefined),
+    (k, schema, c, out) => k.emitConstAndEnum(schema, c, out),
+    (k, schema, c, out) => k.emitAllOf(schema, c, out),
+    (k, schema, c, out) => k.emitAnyOf(schema, c, out),
+    (k, schema, c, out) => k.emitOneOf(schema, c, out),
+    (k, schema, c, out) => k.emitNot(schema, c, out),
+    (k, schema, c, out) => k.emitConditional(schema, c, out),
+    (k, schema, c, out) =>
+      numberKeywords.some((w) => typeof schema[w] === "number") ? k.emitFamily(NUMBER, c, out, (body, fc) => k.emitNumberKeywords(schema, fc, body)) : undefined,
+    (k, schema, c, out) =>
+      stringKeywords.some((w) => schema[w] !== undefined) ? k.emitFamily(STRING, c, out, (body, fc) => k.emitStringKeywords(schema, fc, body)) : undefined,
+    (k, schema, c, out) =>
+      arrayKeywords.some((w) => hasOwn(schema, w)) ? k.emitFamily(ARRAY, c, out, (body, fc) => k.emitArrayKeywords(schema, fc, body)) : undefined,
+    (k, schema, c, out) =>
+      objectKeywords.some((w) => hasOwn(schema, w)) ? k.emitFamily(OBJECT, c, out, (body, fc) => k.emitObjectKeywords(schema, fc, body)) : undefined,
+  ];
+
   constructor(
     private readonly spec: ValidatorSpec,
     private readonly analysis: SchemaAnalysis,
@@ -250,40 +274,45 @@ class ValidatorCompiler {
     } else {
       mainBody = this.functionBody(spec.schema, rootDefaults);
     }
-    // The doc comment holds user text, so it is added only after the identifier scans below.
-    const main = `export function ${spec.name}(${this.parameter(mainBody)}): ValidationIssue | undefined {\n${mainBody.render("  ")}\n}`;
+    const main = [`export function ${spec.name}(${this.parameter(mainBody)}): ValidationIssue | undefined {`, ...mainBody.renderLines("  "), "}"];
 
     // Compile helpers until no new ones are requested (compiling one may request others).
     for (let i = 0; i < this.helpers.length; i++) {
       const helper = this.helpers[i]!;
       const body = this.functionBody(resolvePointer(spec.schema, helper.pointer), helper.defaults);
-      helper.code = `function ${helper.name}(${this.parameter(body)}): ValidationIssue | undefined {\n${body.render("  ")}\n}`;
+      helper.lines = [`function ${helper.name}(${this.parameter(body)}): ValidationIssue | undefined {`, ...body.renderLines("  "), "}"];
     }
 
     // Keep only what the exported function reaches: code generated for a branch that was
     // later found to be always true may have requested helpers or constants nobody uses.
-    const reachable: string[] = [main];
+    // (Each function is searched as one text: a few searches over it beat one per line.)
+    const reachable: string[] = [main.join("\n")];
     const reachableNames = new Set<string>();
     for (let i = 0; i < reachable.length; i++) {
-      const stripped = stripLiteralsAndComments(reachable[i]!);
       for (const helper of this.helpers) {
-        if (!reachableNames.has(helper.name) && mentionsIn(stripped, helper.name)) {
+        if (!reachableNames.has(helper.name) && mentionsIn(reachable[i]!, helper.name)) {
           reachableNames.add(helper.name);
-          reachable.push(helper.code!);
+          reachable.push(helper.lines!.join("\n"));
         }
       }
     }
-    const allCode = stripLiteralsAndComments(reachable.join("\n"));
-    const constants = this.constants.filter((c) => mentionsIn(allCode, c.name)).map((c) => c.declaration);
-    const helperFunctions = this.helpers.filter((h) => reachableNames.has(h.name)).map((h) => h.code!);
-    const sections = [
-      ...(constants.length > 0 ? [constants.join("\n")] : []),
-      docComment(spec.doc) + main,
-      ...helperFunctions,
+    const mentioned = (name: string) => reachable.some((text) => mentionsIn(text, name));
+    const constants = this.constants.filter((c) => mentioned(c.name)).map((c) => c.declaration);
+    const doc = docComment(spec.doc);
+    const lines = [
+      ...(constants.length > 0 ? [...constants, ""] : []),
+      ...(doc === "" ? [] : doc.slice(0, -1).split("\n")),
+      ...main,
+      ...this.helpers.filter((h) => reachableNames.has(h.name)).flatMap((h) => ["", ...h.lines!]),
     ];
+    let code: string | undefined;
     return {
-      code: `${sections.join("\n\n")}\n`,
-      helpers: new Set(runtimeHelpers.filter((name) => mentionsIn(allCode, name))),
+      // Joined only when asked for: the emitter lays the lines out directly.
+      get code() {
+        return (code ??= `${lines.join("\n")}\n`);
+      },
+      lines,
+      helpers: new Set(runtimeHelpers.filter(mentioned)),
       problems: [],
     };
   }
@@ -330,7 +359,7 @@ class ValidatorCompiler {
   }
 
   private regExpConstant(pattern: string): string {
-    return this.constant("pattern", pattern, `new RegExp(${stringLiteral(pattern)}, "u")`);
+    return this.constant("pattern", pattern, `new RegExp(${stringCode(pattern)}, "u")`);
   }
 
   /** The helper function validating the subschema at `pointer` (compiled later, once per variant). */
@@ -394,7 +423,7 @@ class ValidatorCompiler {
   private emitSchema(schema: unknown, context: Context, out: Code): number {
     if (schema === true) return context.types;
     if (!isJsonObject(schema)) {
-      this.failAlways(out, context, stringLiteral("boolean schema is false"));
+      this.failAlways(out, context, stringCode("boolean schema is false"));
       return 0;
     }
     if (isRefOnly(schema, this.spec.dialect)) {
@@ -406,22 +435,9 @@ class ValidatorCompiler {
     if (schema["type"] !== undefined) {
       current = { ...current, types: this.emitType(schema["type"], current, out) };
     }
-    const steps: Array<(c: Context) => Context | void> = [
-      (c) => (typeof schema["$ref"] === "string" ? this.emitRef(schema["$ref"], c, out) : undefined),
-      (c) => this.emitConstAndEnum(schema, c, out),
-      (c) => this.emitAllOf(schema, c, out),
-      (c) => this.emitAnyOf(schema, c, out),
-      (c) => this.emitOneOf(schema, c, out),
-      (c) => this.emitNot(schema, c, out),
-      (c) => this.emitConditional(schema, c, out),
-      (c) => this.emitFamily(NUMBER, schema, c, out, (body, fc) => this.emitNumberKeywords(schema, fc, body)),
-      (c) => this.emitFamily(STRING, schema, c, out, (body, fc) => this.emitStringKeywords(schema, fc, body)),
-      (c) => this.emitFamily(ARRAY, schema, c, out, (body, fc) => this.emitArrayKeywords(schema, fc, body)),
-      (c) => this.emitFamily(OBJECT, schema, c, out, (body, fc) => this.emitObjectKeywords(schema, fc, body)),
-    ];
-    for (const step of steps) {
+    for (const step of ValidatorCompiler.keywordSteps) {
       if (out.terminated) return 0;
-      current = step(current) ?? current;
+      current = step(this, schema, current, out) ?? current;
     }
     return out.terminated ? 0 : current.types;
   }
@@ -469,7 +485,7 @@ class ValidatorCompiler {
   private emitType(type: unknown, context: Context, out: Code): number {
     const names = (typeof type === "string" ? [type] : (type as string[])).filter((n) => typeof n === "string");
     const allowed = names.reduce((mask, name) => mask | typeNameMask(name), 0);
-    const message = stringLiteral(`must be ${names.join(",")}`);
+    const message = stringCode(`must be ${names.join(",")}`);
     if ((context.types & ~allowed) === 0) return context.types; // already known to hold
     if ((context.types & allowed) === 0) {
       this.failAlways(out, context, message);
@@ -512,7 +528,7 @@ class ValidatorCompiler {
     // Members whose type the value can no longer have cannot match.
     const candidates = members.filter((m) => (valueMask(m) & context.types) !== 0);
     if (candidates.length === 0) {
-      this.failAlways(out, context, stringLiteral(message));
+      this.failAlways(out, context, stringCode(message));
       return;
     }
     const primitives = candidates.filter((m) => m === null || typeof m !== "object");
@@ -520,7 +536,7 @@ class ValidatorCompiler {
     const value = context.value;
     const conditions: string[] = [];
     if (primitives.length > 4) {
-      const literals = primitives.map((m) => jsonLiteral(m));
+      const literals = primitives.map((m) => dataCode(m));
       const set = this.constant(
         "values",
         literals.join(","),
@@ -529,13 +545,13 @@ class ValidatorCompiler {
       );
       conditions.push(`!${set}.has(${value})`);
     } else {
-      for (const member of primitives) conditions.push(`(${value} as unknown) !== ${jsonLiteral(member)}`);
+      for (const member of primitives) conditions.push(`(${value} as unknown) !== ${dataCode(member)}`);
     }
     for (const member of structured) {
-      const literal = this.constant("value", JSON.stringify(member), dataLiteral(member), ": unknown");
+      const literal = this.constant("value", JSON.stringify(member), dataCode(member), ": unknown");
       conditions.push(`!deepEqual(${value}, ${literal})`);
     }
-    this.failIf(out, context, conditions.join(" && "), stringLiteral(message));
+    this.failIf(out, context, conditions.join(" && "), stringCode(message));
   }
 
   // -------------------------------------------------------------------------------------
@@ -565,7 +581,7 @@ class ValidatorCompiler {
       attempt.body.end(`break ${anyOfLabel};`); // matched
       tries.push(attempt);
     }
-    const message = stringLiteral("must match a schema in anyOf");
+    const message = stringCode("must match a schema in anyOf");
     if (tries.length === 0) {
       this.failAlways(out, context, message);
       return;
@@ -591,7 +607,7 @@ class ValidatorCompiler {
         tries.push(attempt);
       }
     }
-    const message = stringLiteral("must match exactly one schema in oneOf");
+    const message = stringCode("must match exactly one schema in oneOf");
     if (alwaysMatching > 1 || (tries.length === 0 && alwaysMatching === 0)) {
       this.failAlways(out, context, message);
       return;
@@ -606,7 +622,7 @@ class ValidatorCompiler {
   private emitNot(schema: JsonObject, context: Context, out: Code): void {
     if (!hasOwn(schema, "not")) return;
     const attempt = this.tryMatch(schema["not"], context, "not");
-    const message = stringLiteral("must NOT be valid");
+    const message = stringCode("must NOT be valid");
     if (!attempt.canFail) {
       this.failAlways(out, context, message);
       return;
@@ -659,7 +675,6 @@ class ValidatorCompiler {
    */
   private emitFamily(
     family: number,
-    schema: JsonObject,
     context: Context,
     out: Code,
     emit: (body: Code, context: Context) => void,
@@ -673,7 +688,6 @@ class ValidatorCompiler {
   }
 
   private emitNumberKeywords(schema: JsonObject, context: Context, out: Code): void {
-    if (!numberKeywords.some((k) => typeof schema[k] === "number")) return;
     const value = context.value;
     const limits: Array<[keyword: string, failsWhen: string, message: string]> = [
       ["maximum", ">", "<="],
@@ -687,21 +701,21 @@ class ValidatorCompiler {
       this.failIf(
         out,
         context,
-        `${value} ${failsWhen} ${numberLiteral(limit)}`,
-        stringLiteral(`must be ${requirement} ${limit}`),
+        `${value} ${failsWhen} ${numberCode(limit)}`,
+        stringCode(`must be ${requirement} ${limit}`),
       );
     }
     const divisor = schema["multipleOf"];
     if (typeof divisor === "number") {
-      const message = stringLiteral(`must be multiple of ${divisor}`);
+      const message = stringCode(`must be multiple of ${divisor}`);
       if (Number.isInteger(divisor)) {
         // Exact for any finite value: % on doubles does not round.
-        this.failIf(out, context, `${value} % ${numberLiteral(divisor)} !== 0`, message);
+        this.failIf(out, context, `${value} % ${numberCode(divisor)} !== 0`, message);
       } else {
         // A fractional divisor such as 0.01 has no exact binary form, so value / divisor
         // is an integer only up to rounding: allow a few units in the last place.
         const quotient = context.names.fresh("quotient");
-        out.line(`const ${quotient} = ${value} / ${numberLiteral(divisor)};`);
+        out.line(`const ${quotient} = ${value} / ${numberCode(divisor)};`);
         this.failIf(
           out,
           context,
@@ -713,7 +727,6 @@ class ValidatorCompiler {
   }
 
   private emitStringKeywords(schema: JsonObject, context: Context, out: Code): void {
-    if (!stringKeywords.some((k) => schema[k] !== undefined)) return;
     const value = context.value;
     const maxLength = schema["maxLength"];
     const minLength = schema["minLength"];
@@ -725,47 +738,46 @@ class ValidatorCompiler {
       const length = context.names.fresh("length");
       out.line(`const ${length} = (${value} as string).length;`);
       if (typeof maxLength === "number") {
-        const message = stringLiteral(`must NOT have more than ${maxLength} characters`);
+        const message = stringCode(`must NOT have more than ${maxLength} characters`);
         this.failIf(
           out,
           context,
-          `${length} > ${maxLength} && (${length} > ${2 * maxLength} || codePointLength(${value}) > ${maxLength})`,
+          `${length} > ${numberCode(maxLength)} && (${length} > ${numberCode(2 * maxLength)} || codePointLength(${value}) > ${numberCode(maxLength)})`,
           message,
         );
       }
       if (typeof minLength === "number" && minLength > 0) {
-        const message = stringLiteral(`must NOT have fewer than ${minLength} characters`);
+        const message = stringCode(`must NOT have fewer than ${minLength} characters`);
         const condition =
           minLength === 1
             ? `${length} === 0`
-            : `${length} < ${minLength} || (${length} < ${2 * minLength} && codePointLength(${value}) < ${minLength})`;
+            : `${length} < ${numberCode(minLength)} || (${length} < ${numberCode(2 * minLength)} && codePointLength(${value}) < ${numberCode(minLength)})`;
         this.failIf(out, context, condition, message);
       }
     }
     const pattern = schema["pattern"];
     if (typeof pattern === "string") {
       const regExp = this.regExpConstant(pattern);
-      this.failIf(out, context, `!${regExp}.test(${value})`, stringLiteral(`must match pattern "${pattern}"`));
+      this.failIf(out, context, `!${regExp}.test(${value})`, stringCode(`must match pattern "${pattern}"`));
     }
   }
 
   private emitArrayKeywords(schema: JsonObject, context: Context, out: Code): void {
-    if (!arrayKeywords.some((k) => hasOwn(schema, k))) return;
     const names = context.names;
     const array = names.fresh("array");
     const length = names.fresh("length");
     const body = new Code();
     const maxItems = schema["maxItems"];
     if (typeof maxItems === "number") {
-      this.failIf(body, context, `${length} > ${maxItems}`, stringLiteral(`must NOT have more than ${maxItems} items`));
+      this.failIf(body, context, `${length} > ${numberCode(maxItems)}`, stringCode(`must NOT have more than ${maxItems} items`));
     }
     const minItems = schema["minItems"];
     if (typeof minItems === "number" && minItems > 0) {
       this.failIf(
         body,
         context,
-        `${length} < ${minItems}`,
-        stringLiteral(`must NOT have fewer than ${minItems} items`),
+        `${length} < ${numberCode(minItems)}`,
+        stringCode(`must NOT have fewer than ${minItems} items`),
       );
     }
 
@@ -792,7 +804,7 @@ class ValidatorCompiler {
         body,
         context,
         `${length} > ${tuple.length}`,
-        stringLiteral(`must NOT have more than ${tuple.length} items`),
+        stringCode(`must NOT have more than ${tuple.length} items`),
       );
     } else if (rest !== true) {
       const index = names.fresh("index");
@@ -855,8 +867,8 @@ class ValidatorCompiler {
     const is2020 = this.spec.dialect === "2020-12";
     const min = is2020 && typeof schema["minContains"] === "number" ? schema["minContains"] : 1;
     const max = is2020 && typeof schema["maxContains"] === "number" ? schema["maxContains"] : undefined;
-    const tooFew = stringLiteral(`must contain at least ${min} valid item(s)`);
-    const tooMany = stringLiteral(`must contain at most ${max} valid item(s)`);
+    const tooFew = stringCode(`must contain at least ${min} valid item(s)`);
+    const tooMany = stringCode(`must contain at most ${max} valid item(s)`);
     const index = context.names.fresh("index");
     const itemContext = { ...context, path: [...context.path, { kind: "index", variable: index } as const] };
     const label = context.names.fresh("contains");
@@ -872,8 +884,8 @@ class ValidatorCompiler {
     );
     if (!attempt.mentions(label)) {
       // Every item matches: the count is the length.
-      if (min > 0) this.failIf(out, context, `${length} < ${min}`, tooFew);
-      if (max !== undefined) this.failIf(out, context, `${length} > ${max}`, tooMany);
+      if (min > 0) this.failIf(out, context, `${length} < ${numberCode(min)}`, tooFew);
+      if (max !== undefined) this.failIf(out, context, `${length} > ${numberCode(max)}`, tooMany);
       return;
     }
     if (attempt.terminated) {
@@ -885,21 +897,20 @@ class ValidatorCompiler {
     const matches = context.names.fresh("matches");
     attempt.line(`${matches}++;`);
     // Without maxContains, stop counting as soon as enough items matched.
-    if (max === undefined) attempt.line(`if (${matches} === ${min}) break;`);
+    if (max === undefined) attempt.line(`if (${matches} === ${numberCode(min)}) break;`);
     const loopBody = new Code();
     loopBody.labeled(label, attempt);
     out.line(`let ${matches} = 0;`);
     out.block(`for (let ${index} = 0; ${index} < ${length}; ${index}++)`, loopBody);
-    if (min > 0) this.failIf(out, context, `${matches} < ${min}`, tooFew);
-    if (max !== undefined) this.failIf(out, context, `${matches} > ${max}`, tooMany);
+    if (min > 0) this.failIf(out, context, `${matches} < ${numberCode(min)}`, tooFew);
+    if (max !== undefined) this.failIf(out, context, `${matches} > ${numberCode(max)}`, tooMany);
   }
 
   private emitObjectKeywords(schema: JsonObject, context: Context, out: Code): void {
-    if (!objectKeywords.some((k) => hasOwn(schema, k))) return;
     const names = context.names;
     const record = names.fresh("record");
     const keys = names.fresh("keys");
-    const has = (name: string) => `Object.prototype.hasOwnProperty.call(${record}, ${stringLiteral(name)})`;
+    const has = (name: string) => `Object.prototype.hasOwnProperty.call(${record}, ${stringCode(name)})`;
     let body = new Code();
     const properties = isJsonObject(schema["properties"]) ? schema["properties"] : {};
     const propertyNames = Object.keys(properties);
@@ -911,7 +922,7 @@ class ValidatorCompiler {
       for (const name of propertyNames) {
         const sub = properties[name];
         if (!hasDefault(sub, this.spec.dialect)) continue;
-        body.line(`if (!${has(name)}) ${assignProperty(record, name, dataLiteral(sub["default"]))}`);
+        body.line(`if (!${has(name)}) ${assignProperty(record, name, dataCode(sub["default"]))}`);
         guaranteed.add(name);
       }
     }
@@ -921,7 +932,7 @@ class ValidatorCompiler {
       : [];
     for (const name of required) {
       if (guaranteed.has(name)) continue; // filled from its default just above
-      this.failIf(body, context, `!${has(name)}`, stringLiteral(`must have required property '${name}'`));
+      this.failIf(body, context, `!${has(name)}`, stringCode(`must have required property '${name}'`));
       guaranteed.add(name);
     }
 
@@ -934,8 +945,8 @@ class ValidatorCompiler {
       this.failIf(
         body,
         context,
-        `${keys}.length > ${maxProperties}`,
-        stringLiteral(`must NOT have more than ${maxProperties} properties`),
+        `${keys}.length > ${numberCode(maxProperties)}`,
+        stringCode(`must NOT have more than ${maxProperties} properties`),
       );
     }
     const minProperties = schema["minProperties"];
@@ -943,8 +954,8 @@ class ValidatorCompiler {
       this.failIf(
         body,
         context,
-        `${keys}.length < ${minProperties}`,
-        stringLiteral(`must NOT have fewer than ${minProperties} properties`),
+        `${keys}.length < ${numberCode(minProperties)}`,
+        stringCode(`must NOT have fewer than ${minProperties} properties`),
       );
     }
 
@@ -964,7 +975,7 @@ class ValidatorCompiler {
       const checks = new Code();
       for (const dependent of dependents) {
         if (typeof dependent !== "string") continue;
-        const message = stringLiteral(`must have property '${dependent}' when property '${name}' is present`);
+        const message = stringCode(`must have property '${dependent}' when property '${name}' is present`);
         this.failIf(checks, context, `!${has(dependent)}`, message);
       }
       if (!checks.isEmpty) body.block(`if (${has(name)})`, checks);
@@ -977,7 +988,7 @@ class ValidatorCompiler {
       const checks = new Code();
       this.emitForNewValue(
         properties[name],
-        `${record}[${stringLiteral(name)}]`,
+        `${record}[${stringCode(name)}]`,
         nameHint(name),
         path,
         context,
@@ -1080,7 +1091,7 @@ class ValidatorCompiler {
       const isAdditional: string[] = [];
       if (useFlag) isAdditional.push(`!${matchedFlag}`);
       if (declared.length > 6) {
-        const literals = declared.map((name) => stringLiteral(name));
+        const literals = declared.map((name) => stringCode(name));
         const set = this.constant(
           "names",
           literals.join(","),
@@ -1089,7 +1100,7 @@ class ValidatorCompiler {
         );
         isAdditional.push(`!${set}.has(${key})`);
       } else {
-        for (const name of declared) isAdditional.push(`${key} !== ${stringLiteral(name)}`);
+        for (const name of declared) isAdditional.push(`${key} !== ${stringCode(name)}`);
       }
       for (const { regExp, checks } of patterns)
         if (!useFlag || checks.isEmpty) isAdditional.push(`!${regExp}.test(${key})`);
@@ -1117,28 +1128,10 @@ function sanitizeName(text: string): string {
   return cleaned === "" ? "schema" : cleaned;
 }
 
-function numberLiteral(value: number): string {
-  return jsonLiteral(value);
-}
-
-function containsProtoKey(value: unknown): boolean {
-  if (Array.isArray(value)) return value.some(containsProtoKey);
-  if (isJsonObject(value)) return Object.keys(value).some((k) => k === "__proto__" || containsProtoKey(value[k]));
-  return false;
-}
-
-/**
- * A fresh JSON value as an expression. An object literal with a "__proto__" key would set
- * the prototype instead of creating the property, so such values go through JSON.parse.
- */
-function dataLiteral(value: unknown): string {
-  return containsProtoKey(value) ? `JSON.parse(${stringLiteral(JSON.stringify(value))})` : jsonLiteral(value);
-}
-
 /** `record["name"] = value;`, except for "__proto__", where plain assignment would replace the prototype. */
 function assignProperty(record: string, name: string, valueExpression: string): string {
   if (name === "__proto__") {
     return `Object.defineProperty(${record}, "__proto__", { value: ${valueExpression}, enumerable: true, configurable: true, writable: true });`;
   }
-  return `${record}[${stringLiteral(name)}] = ${valueExpression};`;
+  return `${record}[${stringCode(name)}] = ${valueExpression};`;
 }

@@ -4,7 +4,7 @@ import type { Diagnostic } from "../../diagnostics.js";
 import type { ServerModel } from "../../model/server.js";
 import { stringLiteral } from "../escape.js";
 import type { GeneratedFile } from "../file.js";
-import { layoutCode } from "../layout/print.js";
+import { layoutFlatLines } from "../layout/print.js";
 import { compileValidator, type RuntimeHelper } from "./compile-schema.js";
 
 export function validatorNames(typeBase: string): { input: string; output: string } {
@@ -30,8 +30,8 @@ export function emitValidators(file: GeneratedFile, model: ServerModel, runtime:
       for (const helper of compiled.helpers) helpers.add(helper);
       // Validators are most of the generated code for a large manifest: they are emitted in
       // prettier's layout directly, and only a unit outside the modelled subset is formatted.
-      if (compiled.code) {
-        const laidOut = layoutCode(compiled.code);
+      if (compiled.lines.length > 0) {
+        const laidOut = layoutFlatLines(compiled.lines);
         file.tail.push(laidOut === undefined ? { text: compiled.code, formatted: false } : { text: laidOut, formatted: true });
       }
     }

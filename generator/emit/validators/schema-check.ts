@@ -14,6 +14,24 @@ export function isJsonObject(value: unknown): value is JsonObject {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
+// Many schemas share patterns (identifiers, e-mail addresses), and compiling one is what
+// costs: each pattern is checked once per run.
+const regExpErrors = new Map<string, string | undefined>();
+
+/** Why `source` is not a valid regular expression with the u flag, or undefined when it is. */
+function regExpError(source: string): string | undefined {
+  if (regExpErrors.has(source)) return regExpErrors.get(source);
+  let reason: string | undefined;
+  try {
+    new RegExp(source, "u");
+  } catch (error) {
+    reason = error instanceof Error ? error.message : String(error);
+  }
+  if (regExpErrors.size >= 10_000) regExpErrors.clear();
+  regExpErrors.set(source, reason);
+  return reason;
+}
+
 export function hasOwn(object: object, key: string): boolean {
   return Object.prototype.hasOwnProperty.call(object, key);
 }
@@ -356,10 +374,8 @@ class SchemaChecker {
   }
 
   private checkRegExp(source: string, pointer: string, what: string): void {
-    try {
-      new RegExp(source, "u");
-    } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
+    const reason = regExpError(source);
+    if (reason !== undefined) {
       this.problem(
         pointer,
         `${what} ${JSON.stringify(source)} is not a valid ECMAScript regular expression with the u flag (${reason}); fix the expression (with the u flag, escape only syntax characters, e.g. write - instead of \\-)`,

@@ -1,0 +1,68 @@
+// Literals in generated validators, written exactly as prettier prints them (and as
+// ../layout/print.ts prints them flat): a generated line that fits the print width is
+// then final as written and needs no parsing to be laid out.
+import { stringLiteral } from "../escape.js";
+import { printNumber } from "../layout/print.js";
+
+// Characters JSON.stringify or stringLiteral escape (surrogates: conservatively, paired or
+// not), and the double quote, which may change prettier's choice of quotes.
+const needsEscapeOrQuote = /["\\\u0000-\u001f\u2028\u2029\ud800-\udfff]/;
+
+/** A string literal for `value` in prettier's form: its choice of quotes and escapes. */
+export function stringCode(value: string): string {
+  // Most text needs no escapes: then the literal is the text in double quotes (as
+  // JSON.stringify would write it, only faster).
+  if (!needsEscapeOrQuote.test(value)) return `"${value}"`;
+  const literal = stringLiteral(value);
+  // prettier keeps the double-quoted form unless the text holds more double quotes than
+  // single ones; then it switches quotes: `\"` loses its backslash and `'` gains one (no
+  // other escape changes, and JSON writes every `"` as `\"`).
+  if (count(value, '"') <= count(value, "'")) return literal;
+  return `'${literal.slice(1, -1).replaceAll('\\"', '"').replaceAll("'", "\\'")}'`;
+}
+
+function count(text: string, character: string): number {
+  let n = 0;
+  for (let at = text.indexOf(character); at !== -1; at = text.indexOf(character, at + 1)) n++;
+  return n;
+}
+
+/** A number as prettier normalises it (`1e+21` becomes `1e21`); Infinity stays a name. */
+export function numberCode(value: number): string {
+  const text = String(value);
+  // Integers below 1e21 are written plainly already.
+  if (Number.isSafeInteger(value)) return text;
+  return Number.isFinite(value) ? printNumber(text) : text;
+}
+
+const identifier = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+
+/**
+ * JSON data as an expression that creates a fresh copy, printed flat the way prettier
+ * prints it (`{ a: 1, "b-c": [true, null] }`). An object literal with a "__proto__" key
+ * would set the prototype instead of creating the property, so such data goes through
+ * JSON.parse.
+ */
+export function dataCode(value: unknown): string {
+  const json = JSON.stringify(value);
+  if (json === undefined) throw new TypeError("dataCode: value is not JSON");
+  // Printed from the parsed JSON text, so the data is exactly what JSON would carry.
+  return containsProtoKey(value) ? `JSON.parse(${stringCode(json)})` : flatData(JSON.parse(json));
+}
+
+function flatData(value: unknown): string {
+  if (value === null || typeof value === "boolean") return String(value);
+  if (typeof value === "number") return numberCode(value);
+  if (typeof value === "string") return stringCode(value);
+  if (Array.isArray(value)) return `[${value.map(flatData).join(", ")}]`;
+  const entries = Object.entries(value as Record<string, unknown>);
+  if (entries.length === 0) return "{}";
+  // prettier's quoteProps "as-needed": a key that is an identifier goes unquoted.
+  return `{ ${entries.map(([key, v]) => `${identifier.test(key) ? key : stringCode(key)}: ${flatData(v)}`).join(", ")} }`;
+}
+
+function containsProtoKey(value: unknown): boolean {
+  if (Array.isArray(value)) return value.some(containsProtoKey);
+  if (value === null || typeof value !== "object") return false;
+  return Object.keys(value).some((k) => k === "__proto__" || containsProtoKey((value as Record<string, unknown>)[k]));
+}
