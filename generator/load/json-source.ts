@@ -8,7 +8,7 @@ import { childPointer, setOwn, type JsonValue, type PositionIndex } from "./sour
 class NotPlainJson extends Error {}
 
 /** The value of `text` when it is plain JSON, recording positions into `positions`; else undefined. */
-export function parsePlainJson(text: string, positions: PositionIndex): JsonValue | undefined {
+export function parsePlainJson(text: string, positions: PositionIndex, recordDepth = Infinity): JsonValue | undefined {
   let i = 0;
   const fail = (): never => {
     throw new NotPlainJson();
@@ -40,7 +40,8 @@ export function parsePlainJson(text: string, positions: PositionIndex): JsonValu
     i = start + found[0].length;
     return JSON.parse(found[0]) as string;
   };
-  const value = (pointer: string): JsonValue => {
+  // `pointer` is undefined below the recorded depth: nothing there is recorded (or even named).
+  const value = (pointer: string | undefined, depth: number): JsonValue => {
     space();
     const start = i;
     const c = text[i];
@@ -59,9 +60,9 @@ export function parsePlainJson(text: string, positions: PositionIndex): JsonValu
           if (Object.prototype.hasOwnProperty.call(out, key)) fail();
           space();
           if (text[i++] !== ":") fail();
-          const child = childPointer(pointer, key);
-          positions.setKey(child, keyAt);
-          setOwn(out, key, value(child));
+          const child = pointer !== undefined && depth < recordDepth ? childPointer(pointer, key) : undefined;
+          if (child !== undefined) positions.setKey(child, keyAt);
+          setOwn(out, key, value(child, depth + 1));
           space();
           if (text[i] === ",") i++;
           else if (text[i] === "}") {
@@ -78,7 +79,7 @@ export function parsePlainJson(text: string, positions: PositionIndex): JsonValu
       if (text[i] === "]") i++;
       else {
         for (;;) {
-          out.push(value(childPointer(pointer, out.length)));
+          out.push(value(pointer !== undefined && depth < recordDepth ? childPointer(pointer, out.length) : undefined, depth + 1));
           space();
           if (text[i] === ",") i++;
           else if (text[i] === "]") {
@@ -98,13 +99,13 @@ export function parsePlainJson(text: string, positions: PositionIndex): JsonValu
       result = JSON.parse(found[0]) as JsonValue;
       if (typeof result === "number" && !Number.isFinite(result)) fail();
     }
-    positions.setValue(pointer, start, i);
+    if (pointer !== undefined) positions.setValue(pointer, start, i);
     return result;
   };
   try {
     space();
     if (text[i] !== "{" && text[i] !== "[") return undefined;
-    const result = value("");
+    const result = value("", 0);
     space();
     return i === text.length ? result : undefined;
   } catch (error) {

@@ -48,11 +48,37 @@ export class PositionIndex {
   private readonly ends = new Map<string, number>();
   /** Offsets of the keys that name values. */
   private readonly keyStarts = new Map<string, number>();
+  /** Set while only values up to `recordedDepth` pointer tokens deep are recorded: records the rest. */
+  private recordRest: (() => void) | undefined;
+  private recordedDepth = Infinity;
+
   constructor(
     readonly file: string,
     private readonly text = "",
     private readonly lineCounter?: LinePositions,
   ) {}
+
+  /**
+   * Positions deeper than `depth` tokens are recorded by `recordRest`, on the first
+   * question about one: a large JSON manifest is mostly schema internals, which only a
+   * diagnostic ever asks about.
+   */
+  deferBeyond(depth: number, recordRest: () => void): void {
+    this.recordedDepth = depth;
+    this.recordRest = recordRest;
+  }
+
+  /** Records what was deferred when `pointer` lies beyond the recorded depth. */
+  private reach(pointer: string): void {
+    if (this.recordRest === undefined) return;
+    let depth = 0;
+    for (let i = pointer.indexOf("/"); i >= 0 && depth <= this.recordedDepth; i = pointer.indexOf("/", i + 1)) depth++;
+    if (depth <= this.recordedDepth) return;
+    const record = this.recordRest;
+    this.recordRest = undefined;
+    this.recordedDepth = Infinity;
+    record();
+  }
 
   /** Records the value at `pointer` as written at [start, end). */
   setValue(pointer: string, start: number, end?: number): void {
@@ -76,6 +102,7 @@ export class PositionIndex {
    * prompt text), or the value's own location when it cannot be found verbatim.
    */
   within(pointer: string, needle: string, occurrence = 0): SourceLocation {
+    this.reach(pointer);
     const start = this.starts.get(pointer);
     const end = this.ends.get(pointer);
     if (start !== undefined && end !== undefined) {
@@ -89,6 +116,7 @@ export class PositionIndex {
 
   /** The value at `pointer` as written in the file (`1.0` rather than 1), or undefined. */
   source(pointer: string): string | undefined {
+    this.reach(pointer);
     const start = this.starts.get(pointer);
     const end = this.ends.get(pointer);
     return start !== undefined && end !== undefined ? this.text.slice(start, end).trim() : undefined;
@@ -96,11 +124,13 @@ export class PositionIndex {
 
   /** Location of the value at `pointer`, or of its closest located ancestor. */
   value(pointer: string): SourceLocation {
+    this.reach(pointer);
     return this.closest(this.starts, pointer);
   }
 
   /** Location of the key that names `pointer`, falling back to its value. */
   key(pointer: string): SourceLocation {
+    this.reach(pointer);
     const offset = this.keyStarts.get(pointer);
     return offset === undefined ? this.value(pointer) : this.locate(offset);
   }
@@ -167,12 +197,18 @@ export function resolvePointer(root: JsonValue, pointer: string): JsonValue | un
  * Parses `text` (YAML 1.2, which includes JSON). Returns diagnostics for syntax errors,
  * duplicate keys and non-string keys instead of a value.
  */
+/** How deep a JSON manifest's positions are recorded while parsing (tools/<name>/<field>/<item>); deeper ones on demand. */
+const recordedDepth = 4;
+
 export function parseSource(file: string, text: string): { source?: ParsedSource; diagnostics: Diagnostic[] } {
   // Plain JSON (often what tools write) takes a fast path with the same positions.
   if (/^\s*[[{]/.test(text)) {
     const positions = new PositionIndex(file, text, new LineStarts(text));
-    const value = parsePlainJson(text, positions);
-    if (value !== undefined) return { source: { value, positions }, diagnostics: [] };
+    const value = parsePlainJson(text, positions, recordedDepth);
+    if (value !== undefined) {
+      positions.deferBeyond(recordedDepth, () => parsePlainJson(text, positions));
+      return { source: { value, positions }, diagnostics: [] };
+    }
   }
   const { isAlias, isMap, isScalar, isSeq, LineCounter, parseDocument } = loadYaml();
   const lineCounter = new LineCounter();

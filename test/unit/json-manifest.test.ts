@@ -51,6 +51,16 @@ describe("JSON manifests", () => {
     expect(json).toEqual(yaml.map((l) => l.replace(/^(\d+)/, (n) => String(Number(n) - 1))));
   });
 
+  it("report problems deep inside schemas at the same positions as YAML (positions there are recorded on demand)", async () => {
+    const deep = { ...manifest.tools.echo.input, properties: { ...manifest.tools.echo.input.properties, n: { type: "number", minimum: "low" }, list: { type: "array", items: { type: "strng" } } } };
+    const bad = JSON.stringify({ ...manifest, tools: { echo: { ...manifest.tools.echo, input: deep } } }, null, 2);
+    const json = await locations(write("mcp.yaml", bad));
+    const yaml = await locations(write("mcp.yaml", `# comment\n${bad}`));
+    expect(json.length).toBeGreaterThanOrEqual(2);
+    expect(json.every((l) => !l.startsWith("1:1 "))).toBe(true);
+    expect(json).toEqual(yaml.map((l) => l.replace(/^(\d+)/, (n) => String(Number(n) - 1))));
+  });
+
   it("leave duplicate keys to the YAML parser, which reports them", async () => {
     const messages = await locations(write("mcp.yaml", '{"mcpgen": 1, "mcpgen": 1}'));
     expect(messages.join("\n")).toContain("duplicate key");
