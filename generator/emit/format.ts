@@ -4,7 +4,7 @@
 // cached by text, prettier version and options, so regenerating a project whose small
 // declarations did not change never loads prettier (most of a second with its TypeScript
 // parser).
-import { cacheKey, diskCached, packageIdentity } from "./disk-cache.js";
+import { cacheKey, diskCached, packageIdentity } from "../disk-cache.js";
 
 export const prettierOptions = { parser: "typescript", printWidth: 100, trailingComma: "all", endOfLine: "lf" } as const;
 

@@ -1,14 +1,13 @@
 // Checks user-declared JSON Schemas against their dialect's meta-schema (ajv, at
 // generation time only) and the protocol's rules for where they are used.
-import { Ajv, type ErrorObject } from "ajv";
-import { Ajv2020 } from "ajv/dist/2020.js";
+import type { ErrorObject, ValidateFunction } from "ajv";
 import { didYouMean, quote, type Diagnostic } from "../diagnostics.js";
 import type { ResolvedSchema } from "../load/schema-refs.js";
 import { childPointer, resolvePointer, type JsonValue } from "../load/source.js";
 import type { Dialect } from "../load/revisions.js";
+import { cachedValidator } from "./ajv-cache.js";
 
-let draft07: Ajv | undefined;
-let draft2020: Ajv2020 | undefined;
+const metaValidators = new Map<Dialect, ValidateFunction>();
 
 /** The dialect a schema declares with $schema; 2020-12 when it declares none (as MCP specifies). */
 export function schemaDialect(schema: unknown): Dialect | { unsupported: string } {
@@ -21,9 +20,15 @@ export function schemaDialect(schema: unknown): Dialect | { unsupported: string 
   return { unsupported: String(declared) };
 }
 
-function ajvFor(dialect: Dialect): Ajv | Ajv2020 {
-  if (dialect === "draft-07") return (draft07 ??= new Ajv({ strict: false, allErrors: true, validateFormats: false, verbose: true }));
-  return (draft2020 ??= new Ajv2020({ strict: false, allErrors: true, validateFormats: false, verbose: true }));
+/** The dialect's meta-schema validator (what ajv.validateSchema runs). */
+function metaValidator(dialect: Dialect): ValidateFunction {
+  let validate = metaValidators.get(dialect);
+  if (!validate) {
+    const meta = dialect === "draft-07" ? "http://json-schema.org/draft-07/schema" : "https://json-schema.org/draft/2020-12/schema";
+    validate = cachedValidator(dialect, { strict: false, allErrors: true, validateFormats: false, verbose: true }, meta, (ajv) => ajv.getSchema(meta)!);
+    metaValidators.set(dialect, validate);
+  }
+  return validate;
 }
 
 function describe(error: ErrorObject): string {
@@ -54,10 +59,10 @@ export function checkJsonSchema(schema: ResolvedSchema, what: string): { dialect
       ],
     };
   }
-  const ajv = ajvFor(dialect);
-  if (!ajv.validateSchema(schema.value as object)) {
+  const validate = metaValidator(dialect);
+  if (!validate(schema.value)) {
     // Report the deepest complaint per location; the meta-schema's own anyOf noise hides it otherwise.
-    const errors = (ajv.errors ?? []).filter((e) => e.keyword !== "anyOf" && e.keyword !== "oneOf" && e.keyword !== "$dynamicRef");
+    const errors = (validate.errors ?? []).filter((e) => e.keyword !== "anyOf" && e.keyword !== "oneOf" && e.keyword !== "$dynamicRef");
     const byPath = new Map<string, ErrorObject>();
     for (const error of errors) if (!byPath.has(error.instancePath)) byPath.set(error.instancePath, error);
     const diagnostics = [...byPath.values()].map((error) => ({

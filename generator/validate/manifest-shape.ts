@@ -2,21 +2,24 @@
 // use for completion) and turns ajv's errors into `file:line:col` diagnostics with hints.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
+import type { ErrorObject, ValidateFunction } from "ajv";
 import { didYouMean, quote, type Diagnostic } from "../diagnostics.js";
 import { packageRoot } from "../load/revisions.js";
+import { cachedValidator } from "./ajv-cache.js";
 import { childPointer, resolvePointer, type JsonValue, type PositionIndex } from "../load/source.js";
 
 let validator: ValidateFunction | undefined;
 
+const manifestSchemaText = () => readFileSync(join(packageRoot(), "schema", "manifest.schema.json"), "utf8");
+
 export function manifestJsonSchema(): Record<string, unknown> {
-  return JSON.parse(readFileSync(join(packageRoot(), "schema", "manifest.schema.json"), "utf8")) as Record<string, unknown>;
+  return JSON.parse(manifestSchemaText()) as Record<string, unknown>;
 }
 
 function compiledValidator(): ValidateFunction {
   if (!validator) {
-    const ajv = new Ajv({ allErrors: true, verbose: true, strict: false });
-    validator = ajv.compile(manifestJsonSchema());
+    const text = manifestSchemaText();
+    validator = cachedValidator("draft-07", { allErrors: true, verbose: true, strict: false }, text, (ajv) => ajv.compile(JSON.parse(text) as object));
   }
   return validator;
 }

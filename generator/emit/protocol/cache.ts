@@ -4,7 +4,7 @@
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { cacheKey, diskCached, packageIdentity } from "../disk-cache.js";
+import { cacheKey, diskCached, packageIdentity } from "../../disk-cache.js";
 
 let fingerprint: (string | Uint8Array)[] | undefined;
 

@@ -7,7 +7,7 @@ import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { schemaCacheDir } from "../load/protocol.js";
+import { schemaCacheDir } from "./load/protocol.js";
 
 const memory = new Map<string, Promise<string>>();
 
@@ -27,34 +27,53 @@ export function packageIdentity(pkg: string): string | Uint8Array {
   }
 }
 
+const disabled = () => process.env.MCP_GEN_NO_CACHE === "1";
+const cacheFile = (area: string, key: string) => join(dirname(schemaCacheDir()), area, key);
+
+function read(file: string): string | undefined {
+  if (disabled()) return undefined;
+  try {
+    return readFileSync(file, "utf8");
+  } catch {
+    return undefined; // not cached yet
+  }
+}
+
+function store(file: string, text: string): void {
+  if (disabled()) return;
+  try {
+    mkdirSync(dirname(file), { recursive: true });
+    const temp = `${file}.${process.pid}.tmp`;
+    writeFileSync(temp, text);
+    renameSync(temp, file);
+  } catch {
+    // read-only home or full disk: generate without the cache
+  }
+}
+
 /** The cached text under `area`/`key`, or the result of `build` (then cached). */
 export function diskCached(area: string, key: string, build: () => Promise<string>): Promise<string> {
   const id = `${area}/${key}`;
   let cached = memory.get(id);
   if (cached) return cached;
   cached = (async () => {
-    const disabled = process.env.MCP_GEN_NO_CACHE === "1";
-    const file = join(dirname(schemaCacheDir()), area, `${key}.ts`);
-    if (!disabled) {
-      try {
-        return readFileSync(file, "utf8");
-      } catch {
-        // not cached yet
-      }
-    }
+    const file = cacheFile(area, `${key}.ts`);
+    const found = read(file);
+    if (found !== undefined) return found;
     const text = await build();
-    if (!disabled) {
-      try {
-        mkdirSync(dirname(file), { recursive: true });
-        const temp = `${file}.${process.pid}.tmp`;
-        writeFileSync(temp, text);
-        renameSync(temp, file);
-      } catch {
-        // read-only home or full disk: generate without the cache
-      }
-    }
+    store(file, text);
     return text;
   })();
   memory.set(id, cached);
   return cached;
+}
+
+/** diskCached for work that cannot wait: the cached text under `area`/`key`, or `build`'s (then cached). */
+export function diskCachedSync(area: string, key: string, extension: string, build: () => string): string {
+  const file = cacheFile(area, `${key}${extension}`);
+  const found = read(file);
+  if (found !== undefined) return found;
+  const text = build();
+  store(file, text);
+  return text;
 }
