@@ -6,8 +6,8 @@ export type { JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, JsonRpcRespon
 export { Exchange, Peer, RequestFailedError } from "./jsonrpc/peer.js";
 export type { Dispatcher, MessageSink, RequestOptions } from "./jsonrpc/peer.js";
 export { RawJson, serializeMessage } from "./jsonrpc/serialize.js";
-export { callTool, expandUriTemplate, getPrompt, readResource, ToolOutputError } from "./mcp/client-calls.js";
-export type { PlainToolCallResult, RequestSender, ToolCallResult } from "./mcp/client-calls.js";
+export { callTool, expandUriTemplate, getPrompt, readResource, ToolOutputError, toolMethods } from "./mcp/client-calls.js";
+export type { PlainToolCallResult, RequestSender, ToolCallResult, ToolCallTable } from "./mcp/client-calls.js";
 export { ClientSession, connectSession, NegotiationError } from "./mcp/client.js";
 export type { CallerParams, CallOptions, ClientChannel, ClientHandlers, ClientOptions, MergeMethods, MethodShape, ServerDescription } from "./mcp/client.js";
 export { ClientRequestUnavailableError, missingClientCapability } from "./mcp/client-requests.js";

@@ -55,6 +55,21 @@ export async function callTool(session: RequestSender, name: string, args: unkno
   return { ...result, structuredContent: structured };
 }
 
+/** What a generated client's tool methods call: member name → [tool name, validator of its structured output]. */
+export type ToolCallTable = Readonly<Record<string, readonly [name: string, validateOutput?: Validator]>>;
+
+type ToolMethod = (args?: unknown, options?: CallOptions) => Promise<JsonObject>;
+
+/**
+ * A client's tool methods, one per table entry, typed as `Methods`. Generated clients
+ * describe each method's types in their interface and keep the calls as a table: a line
+ * per tool instead of a function per tool.
+ */
+export function toolMethods<Methods>(session: RequestSender, table: ToolCallTable): Methods {
+  const methods = Object.entries(table).map(([member, [name, validateOutput]]): [string, ToolMethod] => [member, (args, options) => callTool(session, name, args, options, validateOutput)]);
+  return Object.fromEntries(methods) as Methods;
+}
+
 export function readResource(session: RequestSender, uri: string, options?: CallOptions): Promise<JsonObject> {
   return session.rawRequest("resources/read", { uri }, options);
 }

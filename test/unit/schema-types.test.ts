@@ -14,6 +14,7 @@ import { formatTypeScript } from "../../generator/emit/format.js";
 import { compiledUnit, normaliseSchema } from "../../generator/emit/json-schema-types.js";
 import { schemaDeclaration } from "../../generator/emit/types/schema-types.js";
 import { withDefaultsRequired } from "../../generator/emit/types/emit.js";
+import type { JsonValue } from "../../generator/load/source.js";
 import { corpus } from "./fixtures/compile-schema/corpus.js";
 import { repoRoot } from "../support/paths.js";
 
@@ -140,7 +141,7 @@ describe("types read straight from a schema", () => {
     for (const [i, [label, schema]] of labelled.entries()) {
       // as clients send them, and as handlers receive them (defaults filled in)
       if (!(await compare(schema, i))) declined.push(label);
-      if (!(await compare(withDefaultsRequired(schema as Json), i))) declined.push(`${label} (handler view)`);
+      if (!(await compare(withDefaultsRequired(schema as JsonValue), i))) declined.push(`${label} (handler view)`);
     }
     // only the conformance suite's allOf/anyOf tool needs json-schema-to-typescript
     const combinators = "test/conformance/server/mcp.yaml json_schema_2020_12_tool input";

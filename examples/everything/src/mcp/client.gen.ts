@@ -15,11 +15,12 @@ import {
   type MergeMethods,
   type PlainToolCallResult,
   type ToolCallResult,
-  callTool,
+  type ToolCallTable,
   connectSession,
   expandUriTemplate,
   getPrompt,
   readResource,
+  toolMethods,
 } from "mcp-gen/runtime";
 import {
   type ClientRequestMap,
@@ -173,76 +174,24 @@ export interface NotesClient {
   close(): Promise<void>;
 }
 
+/** What each tool method calls: the tool's name and the validator of its structured output. */
+const notesToolCalls: ToolCallTable = {
+  addNote: ["add_note", validateAddNoteOutput],
+  getNote: ["get_note"],
+  searchNotes: ["search_notes"],
+  noteMedia: ["note_media"],
+  reindex: ["reindex"],
+  deleteNote: ["delete_note"],
+  summarizeNote: ["summarize_note"],
+  listRoots: ["list_roots"],
+  connectCalendar: ["connect_calendar"],
+};
+
 /** Wraps a connected session in the typed NotesClient. */
 export function createNotesClient(session: ClientSession<ClientRequestMap>): NotesClient {
   return {
     session,
-    tools: {
-      addNote: async (args, options) =>
-        (await callTool(
-          session,
-          "add_note",
-          args ?? {},
-          options,
-          validateAddNoteOutput,
-        )) as unknown as ToolCallResult<AddNoteOutput, ToolResultContent>,
-      getNote: async (args, options) =>
-        (await callTool(
-          session,
-          "get_note",
-          args ?? {},
-          options,
-        )) as unknown as PlainToolCallResult<ToolResultContent>,
-      searchNotes: async (args, options) =>
-        (await callTool(
-          session,
-          "search_notes",
-          args ?? {},
-          options,
-        )) as unknown as PlainToolCallResult<ToolResultContent>,
-      noteMedia: async (args, options) =>
-        (await callTool(
-          session,
-          "note_media",
-          args ?? {},
-          options,
-        )) as unknown as PlainToolCallResult<ToolResultContent>,
-      reindex: async (args, options) =>
-        (await callTool(
-          session,
-          "reindex",
-          args ?? {},
-          options,
-        )) as unknown as PlainToolCallResult<ToolResultContent>,
-      deleteNote: async (args, options) =>
-        (await callTool(
-          session,
-          "delete_note",
-          args ?? {},
-          options,
-        )) as unknown as PlainToolCallResult<ToolResultContent>,
-      summarizeNote: async (args, options) =>
-        (await callTool(
-          session,
-          "summarize_note",
-          args ?? {},
-          options,
-        )) as unknown as PlainToolCallResult<ToolResultContent>,
-      listRoots: async (args, options) =>
-        (await callTool(
-          session,
-          "list_roots",
-          args ?? {},
-          options,
-        )) as unknown as PlainToolCallResult<ToolResultContent>,
-      connectCalendar: async (args, options) =>
-        (await callTool(
-          session,
-          "connect_calendar",
-          args ?? {},
-          options,
-        )) as unknown as PlainToolCallResult<ToolResultContent>,
-    },
+    tools: toolMethods<NotesClient["tools"]>(session, notesToolCalls),
     resources: {
       index: async (options) =>
         (await readResource(session, "notes://index", options)) as unknown as

@@ -15,11 +15,12 @@ import {
   type MergeMethods,
   type PlainToolCallResult,
   type ToolCallResult,
-  callTool,
+  type ToolCallTable,
   connectSession,
   expandUriTemplate,
   getPrompt,
   readResource,
+  toolMethods,
 } from "mcp-gen/runtime";
 import {
   type ClientRequestMap,
@@ -121,27 +122,17 @@ export interface WeatherClient {
   close(): Promise<void>;
 }
 
+/** What each tool method calls: the tool's name and the validator of its structured output. */
+const weatherToolCalls: ToolCallTable = {
+  getForecast: ["get_forecast", validateGetForecastOutput],
+  listCities: ["list_cities"],
+};
+
 /** Wraps a connected session in the typed WeatherClient. */
 export function createWeatherClient(session: ClientSession<ClientRequestMap>): WeatherClient {
   return {
     session,
-    tools: {
-      getForecast: async (args, options) =>
-        (await callTool(
-          session,
-          "get_forecast",
-          args ?? {},
-          options,
-          validateGetForecastOutput,
-        )) as unknown as ToolCallResult<GetForecastOutput, ToolResultContent>,
-      listCities: async (args, options) =>
-        (await callTool(
-          session,
-          "list_cities",
-          args ?? {},
-          options,
-        )) as unknown as PlainToolCallResult<ToolResultContent>,
-    },
+    tools: toolMethods<WeatherClient["tools"]>(session, weatherToolCalls),
     resources: {
       appConfig: async (options) =>
         (await readResource(session, "config://app", options)) as unknown as

@@ -15,11 +15,12 @@ import {
   type MergeMethods,
   type PlainToolCallResult,
   type ToolCallResult,
-  callTool,
+  type ToolCallTable,
   connectSession,
   expandUriTemplate,
   getPrompt,
   readResource,
+  toolMethods,
 } from "mcp-gen/runtime";
 import {
   type ClientRequestMap,
@@ -109,27 +110,17 @@ export interface NotesClient {
   close(): Promise<void>;
 }
 
+/** What each tool method calls: the tool's name and the validator of its structured output. */
+const notesToolCalls: ToolCallTable = {
+  addNote: ["add-note", validateAddNoteOutput],
+  notesSearch: ["notes.search"],
+};
+
 /** Wraps a connected session in the typed NotesClient. */
 export function createNotesClient(session: ClientSession<ClientRequestMap>): NotesClient {
   return {
     session,
-    tools: {
-      addNote: async (args, options) =>
-        (await callTool(
-          session,
-          "add-note",
-          args ?? {},
-          options,
-          validateAddNoteOutput,
-        )) as unknown as ToolCallResult<AddNoteOutput, ToolResultContent>,
-      notesSearch: async (args, options) =>
-        (await callTool(
-          session,
-          "notes.search",
-          args ?? {},
-          options,
-        )) as unknown as PlainToolCallResult<ToolResultContent>,
-    },
+    tools: toolMethods<NotesClient["tools"]>(session, notesToolCalls),
     resources: {
       index: async (options) =>
         (await readResource(session, "notes://index", options)) as unknown as

@@ -10,8 +10,9 @@ import {
   type ClientSession,
   type MergeMethods,
   type ToolCallResult,
-  callTool,
+  type ToolCallTable,
   connectSession,
+  toolMethods,
 } from "mcp-gen/runtime";
 import {
   type ClientRequestMap,
@@ -48,28 +49,17 @@ export interface CalcClient {
   close(): Promise<void>;
 }
 
+/** What each tool method calls: the tool's name and the validator of its structured output. */
+const calcToolCalls: ToolCallTable = {
+  add: ["add", validateAddOutput],
+  quotient: ["divide", validateQuotientOutput],
+};
+
 /** Wraps a connected session in the typed CalcClient. */
 export function createCalcClient(session: ClientSession<ClientRequestMap>): CalcClient {
   return {
     session,
-    tools: {
-      add: async (args, options) =>
-        (await callTool(
-          session,
-          "add",
-          args ?? {},
-          options,
-          validateAddOutput,
-        )) as unknown as ToolCallResult<AddOutput, ToolResultContent>,
-      quotient: async (args, options) =>
-        (await callTool(
-          session,
-          "divide",
-          args ?? {},
-          options,
-          validateQuotientOutput,
-        )) as unknown as ToolCallResult<QuotientOutput, ToolResultContent>,
-    },
+    tools: toolMethods<CalcClient["tools"]>(session, calcToolCalls),
     close: () => session.close(),
   };
 }

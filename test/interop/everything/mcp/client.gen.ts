@@ -15,11 +15,12 @@ import {
   type MergeMethods,
   type PlainToolCallResult,
   type ToolCallResult,
-  callTool,
+  type ToolCallTable,
   connectSession,
   expandUriTemplate,
   getPrompt,
   readResource,
+  toolMethods,
 } from "mcp-gen/runtime";
 import {
   type ClientRequestMap,
@@ -166,55 +167,21 @@ export interface EverythingClient {
   close(): Promise<void>;
 }
 
+/** What each tool method calls: the tool's name and the validator of its structured output. */
+const everythingToolCalls: ToolCallTable = {
+  echo: ["echo"],
+  getSum: ["get-sum"],
+  getStructuredContent: ["get-structured-content", validateGetStructuredContentOutput],
+  getAnnotatedMessage: ["get-annotated-message"],
+  getTinyImage: ["get-tiny-image"],
+  getResourceReference: ["get-resource-reference"],
+};
+
 /** Wraps a connected session in the typed EverythingClient. */
 export function createEverythingClient(session: ClientSession<ClientRequestMap>): EverythingClient {
   return {
     session,
-    tools: {
-      echo: async (args, options) =>
-        (await callTool(
-          session,
-          "echo",
-          args ?? {},
-          options,
-        )) as unknown as PlainToolCallResult<ToolResultContent>,
-      getSum: async (args, options) =>
-        (await callTool(
-          session,
-          "get-sum",
-          args ?? {},
-          options,
-        )) as unknown as PlainToolCallResult<ToolResultContent>,
-      getStructuredContent: async (args, options) =>
-        (await callTool(
-          session,
-          "get-structured-content",
-          args ?? {},
-          options,
-          validateGetStructuredContentOutput,
-        )) as unknown as ToolCallResult<GetStructuredContentOutput, ToolResultContent>,
-      getAnnotatedMessage: async (args, options) =>
-        (await callTool(
-          session,
-          "get-annotated-message",
-          args ?? {},
-          options,
-        )) as unknown as PlainToolCallResult<ToolResultContent>,
-      getTinyImage: async (args, options) =>
-        (await callTool(
-          session,
-          "get-tiny-image",
-          args ?? {},
-          options,
-        )) as unknown as PlainToolCallResult<ToolResultContent>,
-      getResourceReference: async (args, options) =>
-        (await callTool(
-          session,
-          "get-resource-reference",
-          args ?? {},
-          options,
-        )) as unknown as PlainToolCallResult<ToolResultContent>,
-    },
+    tools: toolMethods<EverythingClient["tools"]>(session, everythingToolCalls),
     resources: {
       featuresDoc: async (options) =>
         (await readResource(
