@@ -115,8 +115,8 @@ export function catalogTools(count = CATALOG_SIZE): CatalogTool[] {
 /** What a catalog tool answers: every implementation returns this text. */
 export const catalogReply = "ok";
 
-/** The mcp-gen manifest of a `count`-tool catalog (JSON, which is YAML). */
-export function catalogManifest(count: number, output = "./mcp"): string {
+/** The mcp-gen manifest of a `count`-tool catalog (JSON, which is YAML); `client` also generates the typed client. */
+export function catalogManifest(count: number, output = "./mcp", client = false): string {
   const tools: Record<string, unknown> = {};
   for (const t of catalogTools(count)) tools[t.name] = { description: t.description, input: t.inputSchema };
   const manifest = {
@@ -124,7 +124,7 @@ export function catalogManifest(count: number, output = "./mcp"): string {
     server: { name: "catalog", version: "1.0.0" },
     protocol: ["2026-07-28", "2025-11-25"],
     output,
-    generate: { client: false },
+    generate: { client },
     tools,
   };
   return `${JSON.stringify(manifest, null, 2)}\n`;
