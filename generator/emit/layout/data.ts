@@ -18,11 +18,17 @@ import { util } from "prettier";
 import { Code, codeLiteral, jsonLiteral, propertyKey, stringLiteral } from "../escape.js";
 import { printNumber, printString, printWidth, statementsUnit, type Unit } from "./print.js";
 
-/** A layout node: unbreakable text (`string`: a string literal), an object or an array. */
+/**
+ * A layout node: unbreakable text (`string`: a string literal), an object, an array, an
+ * arrow function `(a, b) => body` whose body is unbreakable text (a call on a member
+ * chain with simple arguments), or code outside the model (any layout of it is unsure).
+ */
 export type DataNode =
   | { readonly kind: "text"; readonly text: string; readonly string: boolean }
   | { readonly kind: "object"; readonly entries: readonly (readonly [key: string, value: DataNode])[]; readonly expanded: boolean }
-  | { readonly kind: "array"; readonly elements: readonly DataNode[] };
+  | { readonly kind: "array"; readonly elements: readonly DataNode[] }
+  | { readonly kind: "arrow"; readonly head: string; readonly body: string }
+  | { readonly kind: "code"; readonly text: string };
 
 /** Thrown inside this module when the layout is outside what it models. */
 class Unsure extends Error {}
@@ -35,6 +41,21 @@ const identifier = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 /** Text spliced as is (an identifier, a number, code): it must fit on its line. */
 export function textNode(text: string): DataNode {
   return { kind: "text", text, string: false };
+}
+
+/** Code the layout does not model: printing it gives up (the caller takes the general path). */
+export function codeNode(text: string): DataNode {
+  return { kind: "code", text };
+}
+
+// `(a, b)` and `name.name(args)` with arguments free of brackets, strings and templates:
+// prettier could only break such a body between its arguments, which is not modelled.
+const arrowParams = /^\((?:[A-Za-z_$][\w$]*(?:, [A-Za-z_$][\w$]*)*)?\)$/;
+const memberCall = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+\([^()[\]{}"'`\\]*\)$/;
+
+/** `params => body` (params: `(a, b)`), or a code node when the body is not a plain call on a member chain. */
+export function arrowNode(params: string, body: string): DataNode {
+  return arrowParams.test(params) && memberCall.test(body) ? { kind: "arrow", head: `${params} =>`, body } : codeNode(`${params} => ${body}`);
 }
 
 // Schemas repeat the same strings ("string", "object", shared descriptions) many times.
@@ -97,7 +118,7 @@ export function dataKey(key: string): string {
 
 /** Whether the node is printed on several lines whatever the width (an expanded object inside). */
 function forcedBreak(node: DataNode): boolean {
-  if (node.kind === "text") return false;
+  if (node.kind === "text" || node.kind === "arrow" || node.kind === "code") return false;
   if (node.kind === "object") return node.expanded || node.entries.some(([, v]) => forcedBreak(v));
   if (node.elements.some(forcedBreak)) return true;
   // prettier breaks an array of two or more objects (or arrays) of two or more entries each
@@ -115,6 +136,10 @@ function flat(node: DataNode): string {
       return node.entries.length === 0 ? "{}" : `{ ${node.entries.map(([k, v]) => `${k}: ${flat(v)}`).join(", ")} }`;
     case "array":
       return `[${node.elements.map(flat).join(", ")}]`;
+    case "arrow":
+      return `${node.head} ${node.body}`;
+    case "code":
+      throw new Unsure();
   }
 }
 
@@ -130,6 +155,14 @@ function print(node: DataNode, lead: string, pad: string, close: string, out: st
     const line = `${lead}${node.text}${close}`;
     // a string cannot break; other text (code) might, where it does not fit
     if (!node.string && !fits(line)) throw new Unsure();
+    out.push(line);
+    return;
+  }
+  if (node.kind === "code") throw new Unsure();
+  if (node.kind === "arrow") {
+    // as an element or a declaration's value: only on one line is it certain
+    const line = `${lead}${flat(node)}${close}`;
+    if (!fits(line)) throw new Unsure();
     out.push(line);
     return;
   }
@@ -154,6 +187,10 @@ function print(node: DataNode, lead: string, pad: string, close: string, out: st
 /** `key: value,` at `pad`, with prettier's assignment layouts for the values data holds. */
 function property(key: string, value: DataNode, pad: string, out: string[]): void {
   const lead = `${pad}${key}: `;
+  if (value.kind === "arrow") {
+    arrowProperty(key, value, pad, out);
+    return;
+  }
   if (value.kind !== "text") {
     print(value, lead, pad, ",", out);
     return;
@@ -164,6 +201,23 @@ function property(key: string, value: DataNode, pad: string, out: string[]): voi
   if (fits(line) || (value.string && width(key) < 5)) out.push(line);
   else if (value.string) out.push(`${pad}${key}:`, `${pad}  ${value.text},`);
   else throw new Unsure();
+}
+
+/**
+ * `key: (a, b) => body,` at `pad` (`lead`: through `key: `): on one line when it fits, else
+ * broken after the arrow with the body two columns in. Only keys narrower than 5 columns,
+ * which keep the arrow on their line, are modelled; and the body must fit its line.
+ */
+function arrowProperty(key: string, arrow: Extract<DataNode, { kind: "arrow" }>, pad: string, out: string[]): void {
+  const line = `${pad}${key}: ${arrow.head} ${arrow.body},`;
+  if (fits(line)) {
+    out.push(line);
+    return;
+  }
+  const head = `${pad}${key}: ${arrow.head}`;
+  const body = `${pad}  ${arrow.body},`;
+  if (width(key) >= 5 || !fits(head) || !fits(body)) throw new Unsure();
+  out.push(head, body);
 }
 
 /**
