@@ -33,8 +33,10 @@ export type DataNode =
 /** Thrown inside this module when the layout is outside what it models. */
 class Unsure extends Error {}
 
-const width = (text: string): number => util.getStringWidth(text);
-const fits = (text: string): boolean => width(text) <= printWidth;
+const notAscii = /[^\x20-\x7F]/;
+const width = (text: string): number => (notAscii.test(text) ? util.getStringWidth(text) : text.length);
+// No character takes more than two columns: short lines fit without being measured.
+const fits = (text: string): boolean => text.length * 2 <= printWidth || width(text) <= printWidth;
 
 const identifier = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
@@ -89,6 +91,8 @@ export function dataNode(value: unknown, expanded: boolean): DataNode {
     case "boolean":
       return textNode(String(value));
     case "number": {
+      // integers below 1e21 print as String writes them (-0 as "0", like JSON)
+      if (Number.isInteger(value) && Math.abs(value) < 1e21) return textNode(String(value));
       const text = jsonLiteral(value);
       return textNode(text === "null" ? text : text.startsWith("-") ? `-${printNumber(text.slice(1))}` : printNumber(text));
     }
@@ -112,9 +116,18 @@ export function dataNode(value: unknown, expanded: boolean): DataNode {
  * (written as a computed key) are not modelled.
  */
 export function dataKey(key: string): string {
-  if (key === "__proto__" || !/^[\x20-\x7e]*$/.test(key)) throw new Unsure();
-  return identifier.test(key) ? key : printString(propertyKey(key));
+  let printed = dataKeys.get(key);
+  if (printed === undefined) {
+    if (key === "__proto__" || !/^[\x20-\x7e]*$/.test(key)) throw new Unsure();
+    printed = identifier.test(key) ? key : printString(propertyKey(key));
+    if (dataKeys.size >= 100_000) dataKeys.clear();
+    dataKeys.set(key, printed);
+  }
+  return printed;
 }
+
+// Schemas repeat the same keys ("type", "properties", "description") many times.
+const dataKeys = new Map<string, string>();
 
 /** Whether the node is printed on several lines whatever the width (an expanded object inside). */
 function forcedBreak(node: DataNode): boolean {

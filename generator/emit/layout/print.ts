@@ -411,6 +411,8 @@ const notAscii = /[^\x20-\x7F]/u;
  * stays flat exactly when the text fits.
  */
 function fitsFlat(text: string, available: number): boolean {
+  // No character takes more than two columns: short text fits without being measured.
+  if (text.length * 2 <= available) return true;
   if (!notAscii.test(text)) return text.length <= available;
   const printed = printer.printDocToString(group([softline, text]), printerOptions(available)).formatted;
   return !printed.startsWith("\n");
@@ -480,15 +482,15 @@ export function layoutFlatLines(lines: readonly string[]): string | undefined {
   // A line that fits, without trailing spaces, is final as written whatever it holds (a
   // statement, a brace, a comment line, a function header), except blank lines and
   // function headers inside blocks, which layoutLines treats specially.
-  const keptAsWritten = (raw: string) =>
-    raw.length > 0 &&
-    raw.charCodeAt(raw.length - 1) !== 32 &&
-    fitsFlat(raw, printWidth) &&
-    !(raw.charCodeAt(0) === 32 && indentedFunction.test(raw));
   return layoutLines(lines, layoutFlatStatement, keptAsWritten);
 }
 
-const indentedFunction = /^ +(export )?function /;
+function keptAsWritten(raw: string): boolean {
+  if (raw.length === 0 || raw.charCodeAt(raw.length - 1) === 32 || !fitsFlat(raw, printWidth)) return false;
+  let indent = 0;
+  while (raw.charCodeAt(indent) === 32) indent++;
+  return indent === 0 || !(raw.startsWith("function ", indent) || raw.startsWith("export function ", indent));
+}
 
 /** `layoutStatement` for a statement written flat: what `layoutPrinted` does, parsing only what it must break. */
 function layoutFlatStatement(text: string, indentWidth: number): string {

@@ -5,7 +5,7 @@ import type { ProtocolModel } from "../../model/protocol.js";
 import { revisionNamespace } from "../../model/protocol.js";
 import { clientAsks, paramHeaderDeclarations, type CacheHintModel, type ClientAsk, type PromptModel, type ServerModel, type ToolModel } from "../../model/server.js";
 import type { TemplatePart } from "../../validate/prompt-template.js";
-import { Code, codeLiteral, docComment, jsonLiteral, propertyAccess, propertyKey, stringLiteral } from "../escape.js";
+import { Code, codeLiteral, docComment, propertyAccess, propertyKey, sameLiteral, stringLiteral } from "../escape.js";
 import { newWriter, type GeneratedFile } from "../file.js";
 import { Unsupported } from "../layout/expression.js";
 import { dataNode, dataUnit, type DataDeclaration } from "../layout/data.js";
@@ -226,7 +226,7 @@ export function emitServer(file: GeneratedFile, model: ServerModel, protocols: r
   if (schemaDeclarations.length > 0) file.tail.push(dataUnit("", schemaDeclarations));
 
   // Listings and server info, projected onto each revision; identical ones are shared.
-  const listingCode = new Map<string, string>();
+  const listingsWritten: { readonly value: unknown; readonly name: string }[] = [];
   const listingOf = new Map<string, string>();
   const infoOf = new Map<string, DefinitionValue>();
   for (const protocol of protocols) {
@@ -282,11 +282,10 @@ export function emitServer(file: GeneratedFile, model: ServerModel, protocols: r
         ),
       ),
     };
-    const code = codeLiteral(listing);
-    let name = listingCode.get(code);
+    let name = listingsWritten.find((written) => sameLiteral(written.value, listing))?.name;
     if (!name) {
       name = `listing${revisionNamespace(protocol.revision).slice(1)}`;
-      listingCode.set(code, name);
+      listingsWritten.push({ value: listing, name });
       const comment = docComment(`List results${protocols.length > 1 ? ` for protocol ${protocol.revision}` : ""}, projected onto its types.`);
       file.tail.push(dataUnit(comment, [{ head: `const ${name}: ${file.type(rt, "Listing")}`, value: listing }]));
     }

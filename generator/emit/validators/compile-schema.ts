@@ -222,6 +222,26 @@ const objectKeywords = [
   "additionalProperties",
 ];
 
+const familyOfKeyword = new Map<string, number>([
+  ...numberKeywords.map((keyword) => [keyword, NUMBER] as const),
+  ...stringKeywords.map((keyword) => [keyword, STRING] as const),
+  ...arrayKeywords.map((keyword) => [keyword, ARRAY] as const),
+  ...objectKeywords.map((keyword) => [keyword, OBJECT] as const),
+]);
+
+/**
+ * The keyword families (NUMBER, STRING, ARRAY, OBJECT) the schema has keywords of, found
+ * in one pass over its own keys (a number keyword counts only with a number value).
+ */
+function keywordFamilies(schema: JsonObject): number {
+  let families = 0;
+  for (const key of Object.keys(schema)) {
+    const family = familyOfKeyword.get(key);
+    if (family !== undefined && (family !== NUMBER || typeof schema[key] === "number")) families |= family;
+  }
+  return families;
+}
+
 /** Item types for which uniqueItems may compare with a Map (SameValueZero equals deepEqual on them). */
 const SCALAR = NULL | BOOLEAN | STRING | NUMBER;
 
@@ -239,7 +259,7 @@ class ValidatorCompiler {
 
   /** What `emitSchema` emits after `type`, in order (each step may narrow the types for the next). */
   private static readonly keywordSteps: ReadonlyArray<
-    (compiler: ValidatorCompiler, schema: JsonObject, context: Context, out: Code) => Context | void
+    (compiler: ValidatorCompiler, schema: JsonObject, context: Context, out: Code, families: number) => Context | void
   > = [
     (k, schema, c, out) => (typeof schema["$ref"] === "string" ? k.emitRef(schema["$ref"], c, out) : undefined),
     (k, schema, c, out) => k.emitConstAndEnum(schema, c, out),
@@ -248,14 +268,14 @@ class ValidatorCompiler {
     (k, schema, c, out) => k.emitOneOf(schema, c, out),
     (k, schema, c, out) => k.emitNot(schema, c, out),
     (k, schema, c, out) => k.emitConditional(schema, c, out),
-    (k, schema, c, out) =>
-      numberKeywords.some((w) => typeof schema[w] === "number") ? k.emitFamily(NUMBER, c, out, (body, fc) => k.emitNumberKeywords(schema, fc, body)) : undefined,
-    (k, schema, c, out) =>
-      stringKeywords.some((w) => schema[w] !== undefined) ? k.emitFamily(STRING, c, out, (body, fc) => k.emitStringKeywords(schema, fc, body)) : undefined,
-    (k, schema, c, out) =>
-      arrayKeywords.some((w) => hasOwn(schema, w)) ? k.emitFamily(ARRAY, c, out, (body, fc) => k.emitArrayKeywords(schema, fc, body)) : undefined,
-    (k, schema, c, out) =>
-      objectKeywords.some((w) => hasOwn(schema, w)) ? k.emitFamily(OBJECT, c, out, (body, fc) => k.emitObjectKeywords(schema, fc, body)) : undefined,
+    (k, schema, c, out, families) =>
+      families & NUMBER ? k.emitFamily(NUMBER, c, out, (body, fc) => k.emitNumberKeywords(schema, fc, body)) : undefined,
+    (k, schema, c, out, families) =>
+      families & STRING ? k.emitFamily(STRING, c, out, (body, fc) => k.emitStringKeywords(schema, fc, body)) : undefined,
+    (k, schema, c, out, families) =>
+      families & ARRAY ? k.emitFamily(ARRAY, c, out, (body, fc) => k.emitArrayKeywords(schema, fc, body)) : undefined,
+    (k, schema, c, out, families) =>
+      families & OBJECT ? k.emitFamily(OBJECT, c, out, (body, fc) => k.emitObjectKeywords(schema, fc, body)) : undefined,
   ];
 
   constructor(
@@ -435,9 +455,10 @@ class ValidatorCompiler {
     if (schema["type"] !== undefined) {
       current = { ...current, types: this.emitType(schema["type"], current, out) };
     }
+    const families = keywordFamilies(schema);
     for (const step of ValidatorCompiler.keywordSteps) {
       if (out.terminated) return 0;
-      current = step(this, schema, current, out) ?? current;
+      current = step(this, schema, current, out, families) ?? current;
     }
     return out.terminated ? 0 : current.types;
   }

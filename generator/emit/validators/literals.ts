@@ -44,6 +44,10 @@ const identifier = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
  * JSON.parse.
  */
 export function dataCode(value: unknown): string {
+  // Primitives (most enum and const members) print directly; JSON writes non-finite numbers as null.
+  if (typeof value === "string") return stringCode(value);
+  if (typeof value === "number") return Number.isFinite(value) ? numberCode(value) : "null";
+  if (typeof value === "boolean" || value === null) return String(value);
   const json = JSON.stringify(value);
   if (json === undefined) throw new TypeError("dataCode: value is not JSON");
   // Printed from the parsed JSON text, so the data is exactly what JSON would carry.
