@@ -80,10 +80,6 @@ export function stringNode(value: string): DataNode {
  * identifiers. Throws Unsure for what the layout does not model.
  */
 export function dataNode(value: unknown, expanded: boolean): DataNode {
-  if (value instanceof Code) {
-    if (!identifier.test(value.text)) throw new Unsure();
-    return textNode(value.text);
-  }
   if (value === null) return textNode("null");
   switch (typeof value) {
     case "string":
@@ -101,11 +97,18 @@ export function dataNode(value: unknown, expanded: boolean): DataNode {
     default:
       throw new Unsure();
   }
+  if (value instanceof Code) {
+    if (!identifier.test(value.text)) throw new Unsure();
+    return textNode(value.text);
+  }
   if (Array.isArray(value)) return { kind: "array", elements: value.map((v) => dataNode(v, expanded)) };
+  // Index loops: this runs over every schema once, mostly before the JIT has optimised it.
+  const object = value as Record<string, unknown>;
+  const keys = Object.keys(object);
   const entries: (readonly [string, DataNode])[] = [];
-  for (const [key, v] of Object.entries(value as Record<string, unknown>)) {
-    if (v === undefined) continue;
-    entries.push([dataKey(key), dataNode(v, expanded)]);
+  for (let i = 0; i < keys.length; i++) {
+    const v = object[keys[i]!];
+    if (v !== undefined) entries.push([dataKey(keys[i]!), dataNode(v, expanded)]);
   }
   return { kind: "object", entries, expanded: expanded && entries.length > 0 };
 }
@@ -188,13 +191,19 @@ function print(node: DataNode, lead: string, pad: string, close: string, out: st
     // prettier fills arrays of numbers, and `{}` or `[]` cannot break: not modelled
     if (isNumberArray(node) || flat(node).length === 2) throw new Unsure();
   }
-  const [open, end] = node.kind === "object" ? ["{", "}"] : ["[", "]"];
-  if (!fits(`${lead}${open}`)) throw new Unsure();
-  out.push(`${lead}${open}`);
+  const isObject = node.kind === "object";
+  const first = `${lead}${isObject ? "{" : "["}`;
+  if (!fits(first)) throw new Unsure();
+  out.push(first);
   const inner = `${pad}  `;
-  if (node.kind === "object") for (const [key, value] of node.entries) property(key, value, inner, out);
-  else for (const element of node.elements) print(element, inner, inner, ",", out);
-  out.push(`${pad}${end}${close}`);
+  if (isObject) {
+    const entries = node.entries;
+    for (let i = 0; i < entries.length; i++) property(entries[i]![0], entries[i]![1], inner, out);
+  } else {
+    const elements = node.elements;
+    for (let i = 0; i < elements.length; i++) print(elements[i]!, inner, inner, ",", out);
+  }
+  out.push(`${pad}${isObject ? "}" : "]"}${close}`);
 }
 
 /** `key: value,` at `pad`, with prettier's assignment layouts for the values data holds. */
