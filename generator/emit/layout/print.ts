@@ -554,16 +554,17 @@ function stringItems(list: string): string[] | undefined {
 function ifHead(text: string): string | undefined {
   if (!text.startsWith("if (")) return undefined;
   let depth = 0;
+  // character codes: " ' ( [ { ) ] } and the backslash
   for (let i = 3; i < text.length; i++) {
-    const c = text[i];
-    if (c === '"' || c === "'") {
+    const c = text.charCodeAt(i);
+    if (c === 34 || c === 39) {
       // flat text holds only well-formed single-line literals
-      for (i++; i < text.length && text[i] !== c; i++) if (text[i] === "\\") i++;
-    } else if (c === "(" || c === "[" || c === "{") {
+      for (i++; i < text.length && text.charCodeAt(i) !== c; i++) if (text.charCodeAt(i) === 92) i++;
+    } else if (c === 40 || c === 91 || c === 123) {
       depth++;
-    } else if (c === ")" || c === "]" || c === "}") {
+    } else if (c === 41 || c === 93 || c === 125) {
       depth--;
-      if (depth === 0) return c === ")" ? text.slice(0, i + 1) : undefined;
+      if (depth === 0) return c === 41 ? text.slice(0, i + 1) : undefined;
     }
   }
   return undefined;
