@@ -92,3 +92,18 @@ export function codeLiteral(value: unknown, indent = ""): string {
   const key = (k: string) => (k === "__proto__" ? `[${stringLiteral(k)}]` : propertyKey(k));
   return `{\n${entries.map(([k, v]) => `${inner}${key(k)}: ${codeLiteral(v, inner)},`).join("\n")}\n${indent}}`;
 }
+
+/** Whether codeLiteral writes the same text for both values (compared without writing it). */
+export function sameLiteral(a: unknown, b: unknown): boolean {
+  if (a instanceof Code || b instanceof Code) return a instanceof Code && b instanceof Code && a.text === b.text;
+  if (a === null || typeof a !== "object" || b === null || typeof b !== "object") {
+    return a === b || (typeof a === "number" && typeof b === "number" && jsonLiteral(a) === jsonLiteral(b));
+  }
+  if (Array.isArray(a) || Array.isArray(b)) {
+    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((v, i) => sameLiteral(v, b[i]));
+  }
+  const entries = (o: object) => Object.entries(o).filter(([, v]) => v !== undefined);
+  const ea = entries(a);
+  const eb = entries(b);
+  return ea.length === eb.length && ea.every(([k, v], i) => k === eb[i]![0] && sameLiteral(v, eb[i]![1]));
+}

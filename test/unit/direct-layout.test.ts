@@ -8,6 +8,7 @@ import { formatTypeScript } from "../../generator/emit/format.js";
 import { CodeWriter } from "../../generator/emit/layout/code-writer.js";
 import { dataNode, dataUnit, layoutDataDeclaration } from "../../generator/emit/layout/data.js";
 import { moduleLine, type ModuleKeyword } from "../../generator/emit/layout/module-lines.js";
+import { arrow, code, definitionUnit, json, list, record, string, token } from "../../generator/emit/server/definition.js";
 import { functionDeclaration, namesInterface } from "../../generator/emit/server/layout.js";
 
 const hostile = ["*/ /* `${x}` \" ' \\ \u2028 \u2029 </script>", "it's", 'say "hi"', "`${a}`", "tab\there", "\u0001", "naïve 日本語"];
@@ -113,6 +114,74 @@ describe("server declarations", () => {
       if (text === undefined) continue;
       expect(text).toBe(await formatTypeScript(`${comment}export function create${base}Server(${params.join(", ")}): ${ret} {\n${statement}\n}\n`));
     }
+  });
+});
+
+describe("server definition", () => {
+  /** Tool entries whose names, validators and handler calls end around column 100. */
+  const definitionEntries = (n: number) => {
+    const pad = "x".repeat(n % 28);
+    const tools = Array.from({ length: 1 + (n % 3) }, (_, i) => {
+      const member = `tool${i}${pad}${"y".repeat((n * 3 + i) % 17)}`;
+      return record([
+        ["name", string(`tool_${i}_${pad}${hostile[(n + i) % hostile.length]}`)],
+        ["validateInput", token(`validate${member}Input`)],
+        ["validateOutput", i % 2 === 0 ? token(`validate${member}Output`) : undefined],
+        ["call", arrow("(handlers, args, ctx)", `handlers.tools.${member}(args as ${member}Args, ctx)`)],
+      ]);
+    });
+    const resources = Array.from({ length: n % 3 }, (_, i) =>
+      record([
+        ["uri", string(`file:///${pad}/${i}${hostile[(n + i) % hostile.length]}`)],
+        ["mimeType", string("text/plain")],
+        ["subscribe", n % 2 === 0 ? token("true") : undefined],
+        ["cache", record([["ttlMs", token(`${1000 * n}`)], ["scope", string("private")]])],
+        ["read", arrow("(handlers, ctx)", `handlers.resources.r${i}${pad}${pad}(ctx)`)],
+      ]),
+    );
+    const prompts = Array.from({ length: n % 2 }, () =>
+      record([
+        ["name", string(`p${pad}`)],
+        ["arguments", list([record([["name", string(hostile[n % hostile.length]!)], ["required", token("true")]])])],
+        ["get", arrow("(handlers, args, ctx)", `handlers.prompts.p${pad}(args as unknown as P${pad}Args, ctx)`)],
+      ]),
+    );
+    const info = { name: `n${pad}${hostile[n % hostile.length]}`, version: "1.0.0" };
+    return [
+      ["info", json(info)],
+      ["instructions", n % 4 === 0 ? string(`Use ${pad}${hostile[(n + 2) % hostile.length]}`) : undefined],
+      ["revisions", list([string("2026-07-28"), string("2025-11-25")])],
+      ["infoByRevision", record([["2026-07-28", json(info)], ["2025-11-25", json({ name: info.name })]])],
+      ["tools", list(tools)],
+      ["resources", list(resources)],
+      ["resourceTemplates", list([])],
+      ["prompts", list(prompts)],
+      ["listings", record([["2026-07-28", token("listing2026_07_28")], ["2025-11-25", token("listing2026_07_28")]])],
+      ["features", n % 3 === 0 ? record([["resources", token("resourcesFeature")], ["prompts", token("promptsFeature")]]) : undefined],
+    ] as const;
+  };
+
+  it("matches prettier for tools, resources and prompts around 100 columns", async () => {
+    let direct = 0;
+    for (let n = 0; n < 90; n++) {
+      const head = `export const ${"d".repeat(n % 20)}ServerDefinition: ServerDefinition<Handlers>`;
+      const entries = definitionEntries(n);
+      const unit = definitionUnit("/** Definition. */\n", head, entries);
+      const raw = `/** Definition. */\n${head} = {\n${entries.map(([k, v]) => (v === undefined ? "" : `${k}: ${v.code},\n`)).join("")}};\n`;
+      if (unit.formatted) direct++;
+      expect(unit.formatted ? unit.text : await formatTypeScript(unit.text)).toBe(await formatTypeScript(raw));
+    }
+    expect(direct).toBeGreaterThan(40);
+  });
+
+  it("leaves code outside the model to the general paths", async () => {
+    const entries = [
+      ["pattern", code('new RegExp("^a$")')],
+      ["read", arrow("(handlers, v, ctx)", 'handlers.resourceTemplates.t({ a: v.a ?? "" }, ctx)')],
+    ] as const;
+    const unit = definitionUnit("", "export const d: D", entries);
+    const text = unit.formatted ? unit.text : await formatTypeScript(unit.text);
+    expect(text).toBe(await formatTypeScript(`export const d: D = {\n${entries.map(([k, v]) => `${k}: ${v.code},`).join("\n")}\n};\n`));
   });
 });
 

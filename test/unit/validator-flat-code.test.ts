@@ -59,17 +59,24 @@ describe("validators written in flat form", () => {
   it("lay out without parsing exactly as with parsing every line", () => {
     let wide = 0;
     let laidOut = 0;
+    let asciiCount = 0;
     for (const spec of specs()) {
-      const { code, lines, problems } = compileValidator(spec);
+      const { code, lines, ascii, problems } = compileValidator(spec);
       expect(problems, spec.name).toEqual([]);
       const expected = layoutCode(code);
       expect(layoutFlatCode(code), spec.name).toBe(expected);
       expect(layoutFlatLines(lines), spec.name).toBe(expected);
+      // the ASCII flag is exact, and measuring by length under it changes nothing
+      expect(ascii, spec.name).toBe(!/[^\x20-\x7F]/.test(lines.join("")));
+      if (ascii) asciiCount++;
+      expect(layoutFlatLines(lines, ascii), spec.name).toBe(expected);
       if (expected !== undefined) laidOut++;
       wide += code.split("\n").filter((line) => line.length > 100).length;
     }
     expect(wide).toBeGreaterThan(100); // the long lines are exercised too
     expect(laidOut).toBeGreaterThan(specs().length * 0.9); // and laid out, not left to prettier
+    expect(asciiCount).toBeGreaterThan(0);
+    expect(asciiCount).toBeLessThan(specs().length); // both kinds of text are exercised
   });
 
   it("write string literals as prettier does", () => {

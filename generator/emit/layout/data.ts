@@ -18,23 +18,46 @@ import { util } from "prettier";
 import { Code, codeLiteral, jsonLiteral, propertyKey, stringLiteral } from "../escape.js";
 import { printNumber, printString, printWidth, statementsUnit, type Unit } from "./print.js";
 
-/** A layout node: unbreakable text (`string`: a string literal), an object or an array. */
+/**
+ * A layout node: unbreakable text (`string`: a string literal), an object, an array, an
+ * arrow function `(a, b) => body` whose body is unbreakable text (a call on a member
+ * chain with simple arguments), or code outside the model (any layout of it is unsure).
+ */
 export type DataNode =
   | { readonly kind: "text"; readonly text: string; readonly string: boolean }
   | { readonly kind: "object"; readonly entries: readonly (readonly [key: string, value: DataNode])[]; readonly expanded: boolean }
-  | { readonly kind: "array"; readonly elements: readonly DataNode[] };
+  | { readonly kind: "array"; readonly elements: readonly DataNode[] }
+  | { readonly kind: "arrow"; readonly head: string; readonly body: string }
+  | { readonly kind: "code"; readonly text: string };
 
 /** Thrown inside this module when the layout is outside what it models. */
 class Unsure extends Error {}
 
-const width = (text: string): number => util.getStringWidth(text);
-const fits = (text: string): boolean => width(text) <= printWidth;
+const notAscii = /[^\x20-\x7F]/;
+const width = (text: string): number => (notAscii.test(text) ? util.getStringWidth(text) : text.length);
+// No character takes more than two columns: short lines fit without being measured.
+const fits = (text: string): boolean => text.length * 2 <= printWidth || width(text) <= printWidth;
 
 const identifier = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
 /** Text spliced as is (an identifier, a number, code): it must fit on its line. */
 export function textNode(text: string): DataNode {
   return { kind: "text", text, string: false };
+}
+
+/** Code the layout does not model: printing it gives up (the caller takes the general path). */
+export function codeNode(text: string): DataNode {
+  return { kind: "code", text };
+}
+
+// `(a, b)` and `name.name(args)` with arguments free of brackets, strings and templates:
+// prettier could only break such a body between its arguments, which is not modelled.
+const arrowParams = /^\((?:[A-Za-z_$][\w$]*(?:, [A-Za-z_$][\w$]*)*)?\)$/;
+const memberCall = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+\([^()[\]{}"'`\\]*\)$/;
+
+/** `params => body` (params: `(a, b)`), or a code node when the body is not a plain call on a member chain. */
+export function arrowNode(params: string, body: string): DataNode {
+  return arrowParams.test(params) && memberCall.test(body) ? { kind: "arrow", head: `${params} =>`, body } : codeNode(`${params} => ${body}`);
 }
 
 // Schemas repeat the same strings ("string", "object", shared descriptions) many times.
@@ -57,10 +80,6 @@ export function stringNode(value: string): DataNode {
  * identifiers. Throws Unsure for what the layout does not model.
  */
 export function dataNode(value: unknown, expanded: boolean): DataNode {
-  if (value instanceof Code) {
-    if (!identifier.test(value.text)) throw new Unsure();
-    return textNode(value.text);
-  }
   if (value === null) return textNode("null");
   switch (typeof value) {
     case "string":
@@ -68,6 +87,8 @@ export function dataNode(value: unknown, expanded: boolean): DataNode {
     case "boolean":
       return textNode(String(value));
     case "number": {
+      // integers below 1e21 print as String writes them (-0 as "0", like JSON)
+      if (Number.isInteger(value) && Math.abs(value) < 1e21) return textNode(String(value));
       const text = jsonLiteral(value);
       return textNode(text === "null" ? text : text.startsWith("-") ? `-${printNumber(text.slice(1))}` : printNumber(text));
     }
@@ -76,11 +97,18 @@ export function dataNode(value: unknown, expanded: boolean): DataNode {
     default:
       throw new Unsure();
   }
+  if (value instanceof Code) {
+    if (!identifier.test(value.text)) throw new Unsure();
+    return textNode(value.text);
+  }
   if (Array.isArray(value)) return { kind: "array", elements: value.map((v) => dataNode(v, expanded)) };
+  // Index loops: this runs over every schema once, mostly before the JIT has optimised it.
+  const object = value as Record<string, unknown>;
+  const keys = Object.keys(object);
   const entries: (readonly [string, DataNode])[] = [];
-  for (const [key, v] of Object.entries(value as Record<string, unknown>)) {
-    if (v === undefined) continue;
-    entries.push([dataKey(key), dataNode(v, expanded)]);
+  for (let i = 0; i < keys.length; i++) {
+    const v = object[keys[i]!];
+    if (v !== undefined) entries.push([dataKey(keys[i]!), dataNode(v, expanded)]);
   }
   return { kind: "object", entries, expanded: expanded && entries.length > 0 };
 }
@@ -91,13 +119,22 @@ export function dataNode(value: unknown, expanded: boolean): DataNode {
  * (written as a computed key) are not modelled.
  */
 export function dataKey(key: string): string {
-  if (key === "__proto__" || !/^[\x20-\x7e]*$/.test(key)) throw new Unsure();
-  return identifier.test(key) ? key : printString(propertyKey(key));
+  let printed = dataKeys.get(key);
+  if (printed === undefined) {
+    if (key === "__proto__" || !/^[\x20-\x7e]*$/.test(key)) throw new Unsure();
+    printed = identifier.test(key) ? key : printString(propertyKey(key));
+    if (dataKeys.size >= 100_000) dataKeys.clear();
+    dataKeys.set(key, printed);
+  }
+  return printed;
 }
+
+// Schemas repeat the same keys ("type", "properties", "description") many times.
+const dataKeys = new Map<string, string>();
 
 /** Whether the node is printed on several lines whatever the width (an expanded object inside). */
 function forcedBreak(node: DataNode): boolean {
-  if (node.kind === "text") return false;
+  if (node.kind === "text" || node.kind === "arrow" || node.kind === "code") return false;
   if (node.kind === "object") return node.expanded || node.entries.some(([, v]) => forcedBreak(v));
   if (node.elements.some(forcedBreak)) return true;
   // prettier breaks an array of two or more objects (or arrays) of two or more entries each
@@ -115,6 +152,10 @@ function flat(node: DataNode): string {
       return node.entries.length === 0 ? "{}" : `{ ${node.entries.map(([k, v]) => `${k}: ${flat(v)}`).join(", ")} }`;
     case "array":
       return `[${node.elements.map(flat).join(", ")}]`;
+    case "arrow":
+      return `${node.head} ${node.body}`;
+    case "code":
+      throw new Unsure();
   }
 }
 
@@ -133,6 +174,14 @@ function print(node: DataNode, lead: string, pad: string, close: string, out: st
     out.push(line);
     return;
   }
+  if (node.kind === "code") throw new Unsure();
+  if (node.kind === "arrow") {
+    // as an element or a declaration's value: only on one line is it certain
+    const line = `${lead}${flat(node)}${close}`;
+    if (!fits(line)) throw new Unsure();
+    out.push(line);
+    return;
+  }
   if (!forcedBreak(node)) {
     const line = `${lead}${flat(node)}${close}`;
     if (fits(line)) {
@@ -142,18 +191,28 @@ function print(node: DataNode, lead: string, pad: string, close: string, out: st
     // prettier fills arrays of numbers, and `{}` or `[]` cannot break: not modelled
     if (isNumberArray(node) || flat(node).length === 2) throw new Unsure();
   }
-  const [open, end] = node.kind === "object" ? ["{", "}"] : ["[", "]"];
-  if (!fits(`${lead}${open}`)) throw new Unsure();
-  out.push(`${lead}${open}`);
+  const isObject = node.kind === "object";
+  const first = `${lead}${isObject ? "{" : "["}`;
+  if (!fits(first)) throw new Unsure();
+  out.push(first);
   const inner = `${pad}  `;
-  if (node.kind === "object") for (const [key, value] of node.entries) property(key, value, inner, out);
-  else for (const element of node.elements) print(element, inner, inner, ",", out);
-  out.push(`${pad}${end}${close}`);
+  if (isObject) {
+    const entries = node.entries;
+    for (let i = 0; i < entries.length; i++) property(entries[i]![0], entries[i]![1], inner, out);
+  } else {
+    const elements = node.elements;
+    for (let i = 0; i < elements.length; i++) print(elements[i]!, inner, inner, ",", out);
+  }
+  out.push(`${pad}${isObject ? "}" : "]"}${close}`);
 }
 
 /** `key: value,` at `pad`, with prettier's assignment layouts for the values data holds. */
 function property(key: string, value: DataNode, pad: string, out: string[]): void {
   const lead = `${pad}${key}: `;
+  if (value.kind === "arrow") {
+    arrowProperty(key, value, pad, out);
+    return;
+  }
   if (value.kind !== "text") {
     print(value, lead, pad, ",", out);
     return;
@@ -164,6 +223,23 @@ function property(key: string, value: DataNode, pad: string, out: string[]): voi
   if (fits(line) || (value.string && width(key) < 5)) out.push(line);
   else if (value.string) out.push(`${pad}${key}:`, `${pad}  ${value.text},`);
   else throw new Unsure();
+}
+
+/**
+ * `key: (a, b) => body,` at `pad` (`lead`: through `key: `): on one line when it fits, else
+ * broken after the arrow with the body two columns in. Only keys narrower than 5 columns,
+ * which keep the arrow on their line, are modelled; and the body must fit its line.
+ */
+function arrowProperty(key: string, arrow: Extract<DataNode, { kind: "arrow" }>, pad: string, out: string[]): void {
+  const line = `${pad}${key}: ${arrow.head} ${arrow.body},`;
+  if (fits(line)) {
+    out.push(line);
+    return;
+  }
+  const head = `${pad}${key}: ${arrow.head}`;
+  const body = `${pad}  ${arrow.body},`;
+  if (width(key) >= 5 || !fits(head) || !fits(body)) throw new Unsure();
+  out.push(head, body);
 }
 
 /**

@@ -411,6 +411,8 @@ const notAscii = /[^\x20-\x7F]/u;
  * stays flat exactly when the text fits.
  */
 function fitsFlat(text: string, available: number): boolean {
+  // No character takes more than two columns: short text fits without being measured.
+  if (text.length * 2 <= available) return true;
   if (!notAscii.test(text)) return text.length <= available;
   const printed = printer.printDocToString(group([softline, text]), printerOptions(available)).formatted;
   return !printed.startsWith("\n");
@@ -475,31 +477,41 @@ export function layoutFlatCode(code: string): string | undefined {
   return layoutFlatLines(code.trim().split("\n"));
 }
 
-/** `layoutFlatCode` for code given as its lines (no leading or trailing blank line). */
-export function layoutFlatLines(lines: readonly string[]): string | undefined {
+/**
+ * `layoutFlatCode` for code given as its lines (no leading or trailing blank line).
+ * `ascii`: every line is known to be printable ASCII, so a line's width is its length.
+ */
+export function layoutFlatLines(lines: readonly string[], ascii = false): string | undefined {
   // A line that fits, without trailing spaces, is final as written whatever it holds (a
   // statement, a brace, a comment line, a function header), except blank lines and
   // function headers inside blocks, which layoutLines treats specially.
-  const keptAsWritten = (raw: string) =>
-    raw.length > 0 &&
-    raw.charCodeAt(raw.length - 1) !== 32 &&
-    fitsFlat(raw, printWidth) &&
-    !(raw.charCodeAt(0) === 32 && indentedFunction.test(raw));
-  return layoutLines(lines, layoutFlatStatement, keptAsWritten);
+  const fits = ascii ? fitsAscii : fitsFlat;
+  return layoutLines(
+    lines,
+    (text, indentWidth) => layoutFlatStatement(text, indentWidth, fits),
+    (raw) => keptAsWritten(raw, fits),
+  );
 }
 
-const indentedFunction = /^ +(export )?function /;
+const fitsAscii = (text: string, available: number): boolean => text.length <= available;
+
+function keptAsWritten(raw: string, fits: typeof fitsFlat): boolean {
+  if (raw.length === 0 || raw.charCodeAt(raw.length - 1) === 32 || !fits(raw, printWidth)) return false;
+  let indent = 0;
+  while (raw.charCodeAt(indent) === 32) indent++;
+  return indent === 0 || !(raw.startsWith("function ", indent) || raw.startsWith("export function ", indent));
+}
 
 /** `layoutStatement` for a statement written flat: what `layoutPrinted` does, parsing only what it must break. */
-function layoutFlatStatement(text: string, indentWidth: number): string {
+function layoutFlatStatement(text: string, indentWidth: number, fits: typeof fitsFlat): string {
   const available = printWidth - indentWidth;
-  if (fitsFlat(text, available)) return " ".repeat(indentWidth) + text;
+  if (fits(text, available)) return " ".repeat(indentWidth) + text;
   // `if (test) statement` whose `if (test)` fits: the statement goes on the next line, laid out on its own.
   const head = ifHead(text);
-  if (head !== undefined && text[head.length] === " " && text[head.length + 1] !== "{" && fitsFlat(head, available)) {
-    return `${" ".repeat(indentWidth)}${head}\n${layoutFlatStatement(text.slice(head.length + 1), indentWidth + 2)}`;
+  if (head !== undefined && text[head.length] === " " && text[head.length + 1] !== "{" && fits(head, available)) {
+    return `${" ".repeat(indentWidth)}${head}\n${layoutFlatStatement(text.slice(head.length + 1), indentWidth + 2, fits)}`;
   }
-  return layoutHuggedList(text, indentWidth) ?? layoutStatement(text, indentWidth);
+  return layoutHuggedList(text, indentWidth, fits) ?? layoutStatement(text, indentWidth);
 }
 
 // `const name: T = new C<T>([items]);` written flat, capturing the text through `([` and the items.
@@ -511,12 +523,12 @@ const huggedListDeclaration = /^(const [A-Za-z_$][\w$]*(?:: [\w$<>, ]+)? = new [
  * hugs the array, one item per line (what `callDoc` and `arrayDoc` print). Undefined
  * for anything else.
  */
-function layoutHuggedList(text: string, indentWidth: number): string | undefined {
+function layoutHuggedList(text: string, indentWidth: number, fits: typeof fitsFlat): string | undefined {
   const match = huggedListDeclaration.exec(text);
   if (!match) return undefined;
   const head = match[1]!;
   const items = stringItems(match[2]!);
-  if (items === undefined || !fitsFlat(head, printWidth - indentWidth)) return undefined;
+  if (items === undefined || !fits(head, printWidth - indentWidth)) return undefined;
   const pad = " ".repeat(indentWidth);
   return `${pad}${head}\n${items.map((item) => `${pad}  ${item},\n`).join("")}${pad}]);`;
 }
@@ -542,16 +554,17 @@ function stringItems(list: string): string[] | undefined {
 function ifHead(text: string): string | undefined {
   if (!text.startsWith("if (")) return undefined;
   let depth = 0;
+  // character codes: " ' ( [ { ) ] } and the backslash
   for (let i = 3; i < text.length; i++) {
-    const c = text[i];
-    if (c === '"' || c === "'") {
+    const c = text.charCodeAt(i);
+    if (c === 34 || c === 39) {
       // flat text holds only well-formed single-line literals
-      for (i++; i < text.length && text[i] !== c; i++) if (text[i] === "\\") i++;
-    } else if (c === "(" || c === "[" || c === "{") {
+      for (i++; i < text.length && text.charCodeAt(i) !== c; i++) if (text.charCodeAt(i) === 92) i++;
+    } else if (c === 40 || c === 91 || c === 123) {
       depth++;
-    } else if (c === ")" || c === "]" || c === "}") {
+    } else if (c === 41 || c === 93 || c === 125) {
       depth--;
-      if (depth === 0) return c === ")" ? text.slice(0, i + 1) : undefined;
+      if (depth === 0) return c === 41 ? text.slice(0, i + 1) : undefined;
     }
   }
   return undefined;

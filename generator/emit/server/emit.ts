@@ -5,12 +5,13 @@ import type { ProtocolModel } from "../../model/protocol.js";
 import { revisionNamespace } from "../../model/protocol.js";
 import { clientAsks, paramHeaderDeclarations, type CacheHintModel, type ClientAsk, type PromptModel, type ServerModel, type ToolModel } from "../../model/server.js";
 import type { TemplatePart } from "../../validate/prompt-template.js";
-import { Code, codeLiteral, docComment, jsonLiteral, propertyAccess, propertyKey, stringLiteral } from "../escape.js";
+import { Code, codeLiteral, docComment, propertyAccess, propertyKey, sameLiteral, stringLiteral } from "../escape.js";
 import { newWriter, type GeneratedFile } from "../file.js";
 import { Unsupported } from "../layout/expression.js";
-import { dataUnit, type DataDeclaration } from "../layout/data.js";
+import { dataNode, dataUnit, type DataDeclaration } from "../layout/data.js";
+import { arrow, code, definitionUnit, json, list, record, string, token, type DefinitionValue } from "./definition.js";
 import { functionDeclaration, namesInterface } from "./layout.js";
-import { layoutSignature, statementsUnit } from "../layout/print.js";
+import { layoutSignature } from "../layout/print.js";
 import { toolTypeNames } from "../types/emit.js";
 import { validatorNames } from "../validators/emit.js";
 
@@ -225,9 +226,9 @@ export function emitServer(file: GeneratedFile, model: ServerModel, protocols: r
   if (schemaDeclarations.length > 0) file.tail.push(dataUnit("", schemaDeclarations));
 
   // Listings and server info, projected onto each revision; identical ones are shared.
-  const listingCode = new Map<string, string>();
+  const listingsWritten: { readonly value: unknown; readonly name: string }[] = [];
   const listingOf = new Map<string, string>();
-  const infoOf = new Map<string, string>();
+  const infoOf = new Map<string, DefinitionValue>();
   for (const protocol of protocols) {
     const fields = (def: string) => protocol.fields(def);
     const withAnnotations = (value: Json, def: string): Json => {
@@ -281,82 +282,81 @@ export function emitServer(file: GeneratedFile, model: ServerModel, protocols: r
         ),
       ),
     };
-    const code = codeLiteral(listing);
-    let name = listingCode.get(code);
+    let name = listingsWritten.find((written) => sameLiteral(written.value, listing))?.name;
     if (!name) {
       name = `listing${revisionNamespace(protocol.revision).slice(1)}`;
-      listingCode.set(code, name);
+      listingsWritten.push({ value: listing, name });
       const comment = docComment(`List results${protocols.length > 1 ? ` for protocol ${protocol.revision}` : ""}, projected onto its types.`);
       file.tail.push(dataUnit(comment, [{ head: `const ${name}: ${file.type(rt, "Listing")}`, value: listing }]));
     }
     listingOf.set(protocol.revision, name);
-    infoOf.set(protocol.revision, jsonLiteral(project(model.info as unknown as Json, fields("Implementation"))));
+    infoOf.set(protocol.revision, json(project(model.info as unknown as Json, fields("Implementation"))));
   }
 
   // The definition: everything the runtime needs besides the handlers.
   const H = names.handlers;
-  const entry = (o: Record<string, string | undefined>) =>
-    `{ ${Object.entries(o)
-      .filter(([, v]) => v !== undefined)
-      .map(([k, v]) => `${k}: ${v}`)
-      .join(", ")} }`;
   const tools = model.tools.map((tool) => {
     const v = validatorNames(tool.typeBase);
-    return entry({
-      name: stringLiteral(tool.key),
-      validateInput: file.value(validators, v.input),
-      validateOutput: tool.output ? file.value(validators, v.output) : undefined,
-      call: `(handlers, args, ctx) => handlers.tools.${tool.member}(args as ${file.type(types, toolTypeNames(tool).args)}, ctx)`,
-    });
+    return record([
+      ["name", string(tool.key)],
+      ["validateInput", token(file.value(validators, v.input))],
+      ["validateOutput", tool.output ? token(file.value(validators, v.output)) : undefined],
+      ["call", arrow("(handlers, args, ctx)", `handlers.tools.${tool.member}(args as ${file.type(types, toolTypeNames(tool).args)}, ctx)`)],
+    ]);
   });
   const resources = model.resources.map((r) =>
-    entry({
-      uri: stringLiteral(r.uri),
-      mimeType: r.mimeType === undefined ? undefined : stringLiteral(r.mimeType),
-      subscribe: r.subscribe ? "true" : undefined,
-      cache: r.cache ? cacheHint(r.cache, "private") : undefined,
-      read: `(handlers, ctx) => handlers.resources.${r.member}(ctx)`,
-    }),
+    record([
+      ["uri", string(r.uri)],
+      ["mimeType", r.mimeType === undefined ? undefined : string(r.mimeType)],
+      ["subscribe", r.subscribe ? token("true") : undefined],
+      ["cache", r.cache ? cacheHint(r.cache, "private") : undefined],
+      ["read", arrow("(handlers, ctx)", `handlers.resources.${r.member}(ctx)`)],
+    ]),
   );
   const templates = model.resourceTemplates.map((t) => {
     const variableNames = t.template.variables;
     const variables = variableNames.length === 0 ? "{}" : `{ ${variableNames.map((name) => `${propertyKey(name)}: ${propertyAccess("v", name)} ?? ""`).join(", ")} }`;
-    return entry({
-      name: stringLiteral(t.name),
-      pattern: `new RegExp(${stringLiteral(t.template.pattern)})`,
-      variables: `[${t.template.variables.map(stringLiteral).join(", ")}]`,
-      mimeType: t.mimeType === undefined ? undefined : stringLiteral(t.mimeType),
-      subscribe: t.subscribe ? "true" : undefined,
-      cache: t.cache ? cacheHint(t.cache, "private") : undefined,
-      read: `(handlers, ${t.template.variables.length > 0 ? "v" : "_v"}, ctx) => handlers.resourceTemplates.${t.member}(${variables}, ctx)`,
-    });
+    return record([
+      ["name", string(t.name)],
+      ["pattern", code(`new RegExp(${stringLiteral(t.template.pattern)})`)],
+      ["variables", list(t.template.variables.map(string))],
+      ["mimeType", t.mimeType === undefined ? undefined : string(t.mimeType)],
+      ["subscribe", t.subscribe ? token("true") : undefined],
+      ["cache", t.cache ? cacheHint(t.cache, "private") : undefined],
+      ["read", arrow(`(handlers, ${t.template.variables.length > 0 ? "v" : "_v"}, ctx)`, `handlers.resourceTemplates.${t.member}(${variables}, ctx)`)],
+    ]);
   });
   const prompts = model.prompts.map((p) => {
     const argsType = file.type(types, `${p.typeBase}PromptArgs`);
     const get = isDeclarative(p)
-      ? `(_handlers, input) => {\n const args = input as unknown as ${argsType};\n return ${renderPrompt(p, "args")};\n }`
-      : `(handlers, args, ctx) => handlers.prompts.${p.member}(args as unknown as ${argsType}, ctx)`;
-    return entry({
-      name: stringLiteral(p.key),
-      arguments: `[${p.arguments.map((a) => `{ name: ${stringLiteral(a.name)}, required: ${a.required} }`).join(", ")}]`,
-      get,
-    });
+      ? code(`(_handlers, input) => {\n const args = input as unknown as ${argsType};\n return ${renderPrompt(p, "args")};\n }`)
+      : arrow("(handlers, args, ctx)", `handlers.prompts.${p.member}(args as unknown as ${argsType}, ctx)`);
+    return record([
+      ["name", string(p.key)],
+      ["arguments", list(p.arguments.map((a) => record([["name", string(a.name)], ["required", token(String(a.required))]])))],
+      ["get", get],
+    ]);
   });
-  const completionEntry = (ref: string, group: string, member: string, args: string, all: readonly string[], names: readonly string[]) =>
-    entry({
-      ref,
-      arguments: `[${all.map(stringLiteral).join(", ")}]`,
-      completers: `[${names
-        .map(
-          (name) =>
-            `{ argument: ${stringLiteral(name)}, complete: (handlers, value, ctx) => ${propertyAccess(`handlers.completions.${group}.${member}`, name)}(value, ctx as ${file.type(rt, "CompletionContext")}<Partial<${file.type(types, args)}>, Asks<never>>) }`,
-        )
-        .join(", ")}]`,
-    });
+  const completionEntry = (ref: DefinitionValue, group: string, member: string, args: string, all: readonly string[], names: readonly string[]) =>
+    record([
+      ["ref", ref],
+      ["arguments", list(all.map(string))],
+      [
+        "completers",
+        code(
+          `[${names
+            .map(
+              (name) =>
+                `{ argument: ${stringLiteral(name)}, complete: (handlers, value, ctx) => ${propertyAccess(`handlers.completions.${group}.${member}`, name)}(value, ctx as ${file.type(rt, "CompletionContext")}<Partial<${file.type(types, args)}>, Asks<never>>) }`,
+            )
+            .join(", ")}]`,
+        ),
+      ],
+    ]);
   const completions = [
     ...completablePrompts.map((p) =>
       completionEntry(
-        `{ type: "ref/prompt", name: ${stringLiteral(p.key)} }`,
+        record([["type", string("ref/prompt")], ["name", string(p.key)]]),
         "prompts",
         p.member,
         `${p.typeBase}PromptArgs`,
@@ -365,42 +365,42 @@ export function emitServer(file: GeneratedFile, model: ServerModel, protocols: r
       ),
     ),
     ...completableTemplates.map((t) =>
-      completionEntry(`{ type: "ref/resource", uri: ${stringLiteral(t.uriTemplate)} }`, "resourceTemplates", t.member, `${t.typeBase}Variables`, t.template.variables, t.completable),
+      completionEntry(record([["type", string("ref/resource")], ["uri", string(t.uriTemplate)]]), "resourceTemplates", t.member, `${t.typeBase}Variables`, t.template.variables, t.completable),
     ),
   ];
-  const list = (items: string[]) => (items.length === 0 ? "[]" : `[\n${items.map((i) => `    ${i},`).join("\n")}\n  ]`);
-  const definition = file.type(rt, "ServerDefinition");
-  const d = newWriter();
-  d.write(`export const ${names.definition}: ${definition}<${H}> = {`).newLine();
-  d.indent().write(`info: ${jsonLiteral(model.info)},`).newLine();
-  if (model.instructions !== undefined) d.indent().write(`instructions: ${stringLiteral(model.instructions)},`).newLine();
-  d.indent().write(`revisions: [${protocols.map((p) => stringLiteral(p.revision)).join(", ")}],`).newLine();
-  d.indent().write(`infoByRevision: { ${protocols.map((p) => `${stringLiteral(p.revision)}: ${infoOf.get(p.revision)}`).join(", ")} },`).newLine();
-  d.indent().write(`tools: ${list(tools)},`).newLine();
-  d.indent().write(`resources: ${list(resources)},`).newLine();
-  d.indent().write(`resourceTemplates: ${list(templates)},`).newLine();
-  d.indent().write(`prompts: ${list(prompts)},`).newLine();
-  if (completions.length > 0) d.indent().write(`completions: ${list(completions)},`).newLine();
-  d.indent().write(`listings: { ${protocols.map((p) => `${stringLiteral(p.revision)}: ${listingOf.get(p.revision)}`).join(", ")} },`).newLine();
+  const byRevision = (value: (revision: string) => DefinitionValue) => record(protocols.map((p) => [p.revision, value(p.revision)] as const));
   // Optional runtime parts, imported only when the manifest uses them so that bundlers drop the rest.
   const handlersAsk = [...model.tools, ...model.resources, ...model.resourceTemplates, ...handlerPrompts].some((decl) => decl.asks.length > 0);
   const subscribable = model.resources.some((r) => r.subscribe) || model.resourceTemplates.some((t) => t.subscribe);
+  const feature = (key: string, used: boolean, name: string) => [key, used ? token(file.value(rt, name)) : undefined] as const;
   const features = [
-    model.resources.length + model.resourceTemplates.length > 0 ? `resources: ${file.value(rt, "resourcesFeature")}` : undefined,
-    model.prompts.length > 0 ? `prompts: ${file.value(rt, "promptsFeature")}` : undefined,
-    completions.length > 0 ? `completion: ${file.value(rt, "completionFeature")}` : undefined,
-    handlersAsk ? `input: ${file.value(rt, "inputFeature")}` : undefined,
-    subscribable ? `subscriptions: ${file.value(rt, "subscriptionsFeature")}` : undefined,
-    model.listChanged.length > 0 ? `listChanges: ${file.value(rt, "listChangesFeature")}` : undefined,
-  ].filter((f): f is string => f !== undefined);
-  if (features.length > 0) d.indent().write(`features: { ${features.join(", ")} },`).newLine();
-  if (model.listChanged.length > 0) d.indent().write(`listChanged: { ${model.listChanged.map((kind) => `${kind}: true`).join(", ")} },`).newLine();
-  if (model.listCache) d.indent().write(`listCache: ${cacheHint(model.listCache, "public")},`).newLine();
-  if (model.forms.length > 0) d.indent().write(`forms: ${names.formsValue},`).newLine();
+    feature("resources", model.resources.length + model.resourceTemplates.length > 0, "resourcesFeature"),
+    feature("prompts", model.prompts.length > 0, "promptsFeature"),
+    feature("completion", completions.length > 0, "completionFeature"),
+    feature("input", handlersAsk, "inputFeature"),
+    feature("subscriptions", subscribable, "subscriptionsFeature"),
+    feature("listChanges", model.listChanged.length > 0, "listChangesFeature"),
+  ];
   const mirrored = paramHeaderDeclarations(model);
-  if (Object.keys(mirrored).length > 0) d.indent().write(`paramHeaders: ${codeLiteral(mirrored, "  ")},`).newLine();
-  d.write("};");
-  file.tail.push(statementsUnit(docComment(`${model.info.name} as the runtime serves it: routing tables, validators and list payloads.`), [d.toString()]));
+  file.tail.push(
+    definitionUnit(docComment(`${model.info.name} as the runtime serves it: routing tables, validators and list payloads.`), `export const ${names.definition}: ${file.type(rt, "ServerDefinition")}<${H}>`, [
+      ["info", json(model.info)],
+      ["instructions", model.instructions === undefined ? undefined : string(model.instructions)],
+      ["revisions", list(protocols.map((p) => string(p.revision)))],
+      ["infoByRevision", byRevision((revision) => infoOf.get(revision)!)],
+      ["tools", list(tools)],
+      ["resources", list(resources)],
+      ["resourceTemplates", list(templates)],
+      ["prompts", list(prompts)],
+      ["completions", completions.length > 0 ? list(completions) : undefined],
+      ["listings", byRevision((revision) => token(listingOf.get(revision)!))],
+      ["features", features.some(([, v]) => v !== undefined) ? record(features) : undefined],
+      ["listChanged", model.listChanged.length > 0 ? record(model.listChanged.map((kind) => [kind, token("true")] as const)) : undefined],
+      ["listCache", model.listCache ? cacheHint(model.listCache, "public") : undefined],
+      ["forms", model.forms.length > 0 ? token(names.formsValue) : undefined],
+      ["paramHeaders", Object.keys(mirrored).length > 0 ? { code: codeLiteral(mirrored, "  "), node: () => dataNode(mirrored, true) } : undefined],
+    ]),
+  );
 
   // What setEnabled takes: one union per list (unions of many names break), laid out here or left to prettier.
   const union = (values: readonly string[]) => (values.length === 0 ? "never" : values.map(stringLiteral).join(" | "));
@@ -436,8 +436,11 @@ export function emitServer(file: GeneratedFile, model: ServerModel, protocols: r
 }
 
 /** A `cache:` declaration as a CacheHint literal, its scope defaulted. */
-function cacheHint(cache: CacheHintModel, defaultScope: "public" | "private"): string {
-  return `{ ttlMs: ${cache.ttlMs}, scope: ${stringLiteral(cache.scope ?? defaultScope)} }`;
+function cacheHint(cache: CacheHintModel, defaultScope: "public" | "private"): DefinitionValue {
+  return record([
+    ["ttlMs", { code: `${cache.ttlMs}`, node: () => dataNode(cache.ttlMs, false) }],
+    ["scope", string(cache.scope ?? defaultScope)],
+  ]);
 }
 
 /** A declarative prompt as an expression building its messages by string concatenation. */

@@ -66,6 +66,8 @@ export interface CompiledValidator {
   readonly code: string;
   /** The lines of `code` (without the final line break): laid out from these, the code is never split again. */
   readonly lines: readonly string[];
+  /** Whether every line is printable ASCII (one column per character): known from the texts searched anyway. */
+  readonly ascii: boolean;
   /** Runtime helpers the code uses; the caller writes the import (and imports the type ValidationIssue itself). */
   helpers: Set<RuntimeHelper>;
   /** Schema problems found; when non-empty, `code` is empty. */
@@ -79,7 +81,7 @@ export function compileValidator(spec: ValidatorSpec): CompiledValidator {
     throw new TypeError(`compileValidator: ${JSON.stringify(spec.name)} is not a valid function name`);
   }
   const analysis = analyzeSchema(spec.schema, spec.dialect);
-  if (analysis.problems.length > 0) return { code: "", lines: [], helpers: new Set(), problems: analysis.problems };
+  if (analysis.problems.length > 0) return { code: "", lines: [], ascii: true, helpers: new Set(), problems: analysis.problems };
   return new ValidatorCompiler(spec, analysis).compile();
 }
 
@@ -177,6 +179,18 @@ function familyGuard(value: string, family: number, possible: number): string {
 
 // ---------------------------------------------------------------------------------------
 
+/** `context` with some fields replaced, written out field by field: every context has one shape (spreading one is slower). */
+function within(context: Context, changes: Partial<Context>): Context {
+  return {
+    names: context.names,
+    value: changes.value ?? context.value,
+    path: changes.path ?? context.path,
+    mode: changes.mode ?? context.mode,
+    defaults: changes.defaults ?? context.defaults,
+    types: changes.types ?? context.types,
+  };
+}
+
 type Mode = { readonly kind: "return" } | { readonly kind: "break"; readonly label: string };
 
 /** Where the code being generated stands. */
@@ -222,6 +236,29 @@ const objectKeywords = [
   "additionalProperties",
 ];
 
+const familyOfKeyword = new Map<string, number>([
+  ...numberKeywords.map((keyword) => [keyword, NUMBER] as const),
+  ...stringKeywords.map((keyword) => [keyword, STRING] as const),
+  ...arrayKeywords.map((keyword) => [keyword, ARRAY] as const),
+  ...objectKeywords.map((keyword) => [keyword, OBJECT] as const),
+]);
+
+/**
+ * The keyword families (NUMBER, STRING, ARRAY, OBJECT) the schema has keywords of, found
+ * in one pass over its own keys (a number keyword counts only with a number value).
+ */
+function keywordFamilies(schema: JsonObject): number {
+  let families = 0;
+  for (const key of Object.keys(schema)) {
+    const family = familyOfKeyword.get(key);
+    if (family !== undefined && (family !== NUMBER || typeof schema[key] === "number")) families |= family;
+  }
+  return families;
+}
+
+/** A character other than a line break that is not printable ASCII. */
+const notPrintableAscii = /[^\n\x20-\x7F]/;
+
 /** Item types for which uniqueItems may compare with a Map (SameValueZero equals deepEqual on them). */
 const SCALAR = NULL | BOOLEAN | STRING | NUMBER;
 
@@ -239,7 +276,7 @@ class ValidatorCompiler {
 
   /** What `emitSchema` emits after `type`, in order (each step may narrow the types for the next). */
   private static readonly keywordSteps: ReadonlyArray<
-    (compiler: ValidatorCompiler, schema: JsonObject, context: Context, out: Code) => Context | void
+    (compiler: ValidatorCompiler, schema: JsonObject, context: Context, out: Code, families: number) => Context | void
   > = [
     (k, schema, c, out) => (typeof schema["$ref"] === "string" ? k.emitRef(schema["$ref"], c, out) : undefined),
     (k, schema, c, out) => k.emitConstAndEnum(schema, c, out),
@@ -248,14 +285,14 @@ class ValidatorCompiler {
     (k, schema, c, out) => k.emitOneOf(schema, c, out),
     (k, schema, c, out) => k.emitNot(schema, c, out),
     (k, schema, c, out) => k.emitConditional(schema, c, out),
-    (k, schema, c, out) =>
-      numberKeywords.some((w) => typeof schema[w] === "number") ? k.emitFamily(NUMBER, c, out, (body, fc) => k.emitNumberKeywords(schema, fc, body)) : undefined,
-    (k, schema, c, out) =>
-      stringKeywords.some((w) => schema[w] !== undefined) ? k.emitFamily(STRING, c, out, (body, fc) => k.emitStringKeywords(schema, fc, body)) : undefined,
-    (k, schema, c, out) =>
-      arrayKeywords.some((w) => hasOwn(schema, w)) ? k.emitFamily(ARRAY, c, out, (body, fc) => k.emitArrayKeywords(schema, fc, body)) : undefined,
-    (k, schema, c, out) =>
-      objectKeywords.some((w) => hasOwn(schema, w)) ? k.emitFamily(OBJECT, c, out, (body, fc) => k.emitObjectKeywords(schema, fc, body)) : undefined,
+    (k, schema, c, out, families) =>
+      families & NUMBER ? k.emitFamily(NUMBER, c, out, (body, fc) => k.emitNumberKeywords(schema, fc, body)) : undefined,
+    (k, schema, c, out, families) =>
+      families & STRING ? k.emitFamily(STRING, c, out, (body, fc) => k.emitStringKeywords(schema, fc, body)) : undefined,
+    (k, schema, c, out, families) =>
+      families & ARRAY ? k.emitFamily(ARRAY, c, out, (body, fc) => k.emitArrayKeywords(schema, fc, body)) : undefined,
+    (k, schema, c, out, families) =>
+      families & OBJECT ? k.emitFamily(OBJECT, c, out, (body, fc) => k.emitObjectKeywords(schema, fc, body)) : undefined,
   ];
 
   constructor(
@@ -312,6 +349,8 @@ class ValidatorCompiler {
         return (code ??= `${lines.join("\n")}\n`);
       },
       lines,
+      // The reachable functions are the texts already joined for the searches above; lines never hold a line break.
+      ascii: !notPrintableAscii.test(doc) && constants.every((c) => !notPrintableAscii.test(c)) && reachable.every((text) => !notPrintableAscii.test(text)),
       helpers: new Set(runtimeHelpers.filter(mentioned)),
       problems: [],
     };
@@ -433,11 +472,12 @@ class ValidatorCompiler {
     }
     let current = context;
     if (schema["type"] !== undefined) {
-      current = { ...current, types: this.emitType(schema["type"], current, out) };
+      current = within(current, { types: this.emitType(schema["type"], current, out) });
     }
+    const families = keywordFamilies(schema);
     for (const step of ValidatorCompiler.keywordSteps) {
       if (out.terminated) return 0;
-      current = step(this, schema, current, out) ?? current;
+      current = step(this, schema, current, out, families) ?? current;
     }
     return out.terminated ? 0 : current.types;
   }
@@ -457,7 +497,7 @@ class ValidatorCompiler {
   ): void {
     const variable = context.names.fresh(nameHint);
     const body = new Code();
-    this.emitSchema(schema, { ...context, value: variable, path, defaults, types: ANY }, body);
+    this.emitSchema(schema, within(context, { value: variable, path, defaults, types: ANY }), body);
     if (body.mentions(variable)) out.line(`const ${variable} = ${source};`);
     out.append(body);
   }
@@ -475,7 +515,7 @@ class ValidatorCompiler {
     const label = context.names.fresh(labelHint);
     const body = new Code();
     // Defaults are never filled while only trying a schema: a failed try must leave no trace.
-    const types = this.emitSchema(schema, { ...context, mode: { kind: "break", label }, defaults: false }, body);
+    const types = this.emitSchema(schema, within(context, { mode: { kind: "break", label }, defaults: false }), body);
     return { label, body, types, canFail: body.mentions(label), canPass: !body.terminated };
   }
 
@@ -564,9 +604,9 @@ class ValidatorCompiler {
     for (const branch of branches) {
       if (out.terminated) break;
       // Every branch must hold, so a branch's checks are simply inlined; defaults flow in.
-      types = this.emitSchema(branch, { ...context, types }, out);
+      types = this.emitSchema(branch, within(context, { types }), out);
     }
-    return { ...context, types };
+    return within(context, { types });
   }
 
   private emitAnyOf(schema: JsonObject, context: Context, out: Code): void {
@@ -640,7 +680,7 @@ class ValidatorCompiler {
     if (!hasThen && !hasElse) return;
     // then/else apply for real (their issue is reported as is), but never fill defaults:
     // which branch applies depends on the value, like anyOf.
-    const branchContext = { ...context, defaults: false };
+    const branchContext = within(context, { defaults: false });
     const attempt = this.tryMatch(schema["if"], context, "if");
     if (!attempt.canFail) {
       if (hasThen) this.emitSchema(schema["then"], branchContext, out);
@@ -681,7 +721,7 @@ class ValidatorCompiler {
   ): void {
     if ((context.types & family) === 0) return;
     const body = new Code();
-    emit(body, { ...context, types: context.types & family });
+    emit(body, within(context, { types: context.types & family }));
     if (body.isEmpty) return;
     if ((context.types & ~family) === 0) out.append(body);
     else out.block(`if (${familyGuard(context.value, family, context.types)})`, body);
@@ -870,7 +910,7 @@ class ValidatorCompiler {
     const tooFew = stringCode(`must contain at least ${min} valid item(s)`);
     const tooMany = stringCode(`must contain at most ${max} valid item(s)`);
     const index = context.names.fresh("index");
-    const itemContext = { ...context, path: [...context.path, { kind: "index", variable: index } as const] };
+    const itemContext = within(context, { path: [...context.path, { kind: "index", variable: index } as const] });
     const label = context.names.fresh("contains");
     const attempt = new Code();
     this.emitForNewValue(
@@ -1006,7 +1046,7 @@ class ValidatorCompiler {
     // same object when the property is present.
     for (const [name, dependency] of dependencySchemas) {
       const checks = new Code();
-      this.emitSchema(dependency, { ...context, defaults: false }, checks);
+      this.emitSchema(dependency, within(context, { defaults: false }), checks);
       if (!checks.isEmpty) body.block(`if (${has(name)})`, checks);
     }
 
@@ -1026,7 +1066,7 @@ class ValidatorCompiler {
     // The key is a string, so the name schema starts out knowing that.
     this.emitSchema(
       schema,
-      { ...context, value: key, types: STRING, mode: { kind: "break", label }, defaults: false },
+      within(context, { value: key, types: STRING, mode: { kind: "break", label }, defaults: false }),
       attempt,
     );
     if (!attempt.mentions(label)) return; // every name is valid

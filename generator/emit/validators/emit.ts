@@ -31,7 +31,7 @@ export function emitValidators(file: GeneratedFile, model: ServerModel, runtime:
       // Validators are most of the generated code for a large manifest: they are emitted in
       // prettier's layout directly, and only a unit outside the modelled subset is formatted.
       if (compiled.lines.length > 0) {
-        const laidOut = layoutFlatLines(compiled.lines);
+        const laidOut = layoutFlatLines(compiled.lines, compiled.ascii);
         file.tail.push(laidOut === undefined ? { text: compiled.code, formatted: false } : { text: laidOut, formatted: true });
       }
     }

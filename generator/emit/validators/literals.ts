@@ -4,15 +4,24 @@
 import { stringLiteral } from "../escape.js";
 import { printNumber } from "../layout/print.js";
 
-// Characters JSON.stringify or stringLiteral escape (surrogates: conservatively, paired or
-// not), and the double quote, which may change prettier's choice of quotes.
-const needsEscapeOrQuote = /["\\\u0000-\u001f\u2028\u2029\ud800-\udfff]/;
+/**
+ * Whether `value` holds a character JSON.stringify or stringLiteral escape (surrogates:
+ * conservatively, paired or not) or the double quote, which may change prettier's choice
+ * of quotes. A loop: most values are short messages, where a regular expression call costs more.
+ */
+function needsEscapeOrQuote(value: string): boolean {
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (c < 0x20 || c === 0x22 || c === 0x5c || c === 0x2028 || c === 0x2029 || (c >= 0xd800 && c <= 0xdfff)) return true;
+  }
+  return false;
+}
 
 /** A string literal for `value` in prettier's form: its choice of quotes and escapes. */
 export function stringCode(value: string): string {
   // Most text needs no escapes: then the literal is the text in double quotes (as
   // JSON.stringify would write it, only faster).
-  if (!needsEscapeOrQuote.test(value)) return `"${value}"`;
+  if (!needsEscapeOrQuote(value)) return `"${value}"`;
   const literal = stringLiteral(value);
   // prettier keeps the double-quoted form unless the text holds more double quotes than
   // single ones; then it switches quotes: `\"` loses its backslash and `'` gains one (no
@@ -44,6 +53,10 @@ const identifier = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
  * JSON.parse.
  */
 export function dataCode(value: unknown): string {
+  // Primitives (most enum and const members) print directly; JSON writes non-finite numbers as null.
+  if (typeof value === "string") return stringCode(value);
+  if (typeof value === "number") return Number.isFinite(value) ? numberCode(value) : "null";
+  if (typeof value === "boolean" || value === null) return String(value);
   const json = JSON.stringify(value);
   if (json === undefined) throw new TypeError("dataCode: value is not JSON");
   // Printed from the parsed JSON text, so the data is exactly what JSON would carry.

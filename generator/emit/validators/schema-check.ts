@@ -47,7 +47,9 @@ export function isRefOnly(schema: JsonObject, dialect: SchemaDialect): boolean {
 }
 
 export function childPointer(pointer: string, ...tokens: Array<string | number>): string {
-  return pointer + tokens.map((token) => `/${escapePointerToken(String(token))}`).join("");
+  let child = pointer;
+  for (const token of tokens) child += `/${escapePointerToken(String(token))}`;
+  return child;
 }
 
 /** "a string", "an array", … for messages. */
