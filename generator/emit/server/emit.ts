@@ -6,12 +6,11 @@ import { revisionNamespace } from "../../model/protocol.js";
 import { clientAsks, paramHeaderDeclarations, type CacheHintModel, type ClientAsk, type PromptModel, type ServerModel, type ToolModel } from "../../model/server.js";
 import type { TemplatePart } from "../../validate/prompt-template.js";
 import { Code, codeLiteral, docComment, propertyAccess, propertyKey, sameLiteral, stringLiteral } from "../escape.js";
-import { newWriter, type GeneratedFile } from "../file.js";
-import { Unsupported } from "../layout/expression.js";
+import type { GeneratedFile } from "../file.js";
 import { dataNode, dataUnit, type DataDeclaration } from "../layout/data.js";
 import { arrow, code, definitionUnit, json, list, record, string, token, type DefinitionValue } from "./definition.js";
 import { functionDeclaration, namesInterface } from "./layout.js";
-import { layoutSignature } from "../layout/print.js";
+import { InterfaceUnit } from "../layout/interface-unit.js";
 import { toolTypeNames } from "../types/emit.js";
 import { validatorNames } from "../validators/emit.js";
 
@@ -94,17 +93,9 @@ export function emitServer(file: GeneratedFile, model: ServerModel, protocols: r
   // The handler interface, one member per tool, resource, template and prompt: written in
   // prettier's layout (a unit of the file's tail), or left to prettier when a signature
   // is too long for the layout this emitter knows.
-  const iface = newWriter();
-  let ifaceLaidOut = true;
-  const signature = (level: number, name: string, params: readonly string[], ret: string) => {
-    try {
-      iface.write(layoutSignature(level * 2, name, params, ret)).newLine();
-    } catch (error) {
-      if (!(error instanceof Unsupported)) throw error;
-      ifaceLaidOut = false;
-      iface.indent(level).write(`${name}(${params.join(", ")}): ${ret};`).newLine();
-    }
-  };
+  const handlerInterface = new InterfaceUnit();
+  const iface = handlerInterface.writer;
+  const signature = (level: number, name: string, params: readonly string[], ret: string) => handlerInterface.signature(level, name, params, ret);
   iface.write(docComment(`What ${model.info.name} needs from you: one handler per tool, resource, resource template and prompt of the manifest.`));
   iface.write(`export interface ${names.handlers} {`).newLine();
   const group = (key: string, doc: string, members: () => void) => {
@@ -207,7 +198,7 @@ export function emitServer(file: GeneratedFile, model: ServerModel, protocols: r
     });
   }
   iface.write("}").newLine();
-  file.tail.push({ text: iface.toString(), formatted: ifaceLaidOut });
+  file.tail.push(handlerInterface.unit());
 
   // Schemas, once each, shared by every revision's listing.
   const schemaConst = new Map<ToolModel, { input: string; output?: string }>();
