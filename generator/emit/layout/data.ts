@@ -14,7 +14,7 @@
 // which prettier fills; lines that would overflow where prettier might break differently;
 // keys prettier might unquote) makes it return undefined, and the caller falls back to
 // the slower, general paths.
-import { util } from "prettier";
+import { textWidth } from "./width.js";
 import { Code, codeLiteral, jsonLiteral, propertyKey, stringLiteral } from "../escape.js";
 import { printNumber, printString, printWidth, statementsUnit, type Unit } from "./print.js";
 
@@ -33,8 +33,7 @@ export type DataNode =
 /** Thrown inside this module when the layout is outside what it models. */
 class Unsure extends Error {}
 
-const notAscii = /[^\x20-\x7F]/;
-const width = (text: string): number => (notAscii.test(text) ? util.getStringWidth(text) : text.length);
+const width = textWidth;
 // No character takes more than two columns: short lines fit without being measured.
 const fits = (text: string): boolean => text.length * 2 <= printWidth || width(text) <= printWidth;
 

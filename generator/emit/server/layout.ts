@@ -2,12 +2,12 @@
 // they skip the formatter: the Names interface (unions of string literals) and the
 // create function. Shapes outside what is modelled here give undefined, and the caller
 // leaves the unit to prettier.
-import { util } from "prettier";
 import { stringLiteral } from "../escape.js";
 import { Unsupported } from "../layout/expression.js";
 import { layoutStatement, printString, printWidth } from "../layout/print.js";
+import { textWidth } from "../layout/width.js";
 
-const fits = (line: string): boolean => util.getStringWidth(line) <= printWidth;
+const fits = (line: string): boolean => textWidth(line) <= printWidth;
 
 /**
  * `readonly key: "a" | "b";` at two spaces: on one line when it fits, else the union on

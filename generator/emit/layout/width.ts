@@ -1,0 +1,14 @@
+// The column width of text as prettier measures it. Printable ASCII is one column per
+// character; other text goes to prettier's own getStringWidth (wide characters take two
+// columns, combining marks none), loaded on first use from prettier's CommonJS build:
+// generated code is almost all ASCII, and loading prettier takes a noticeable part of a run.
+import { createRequire } from "node:module";
+
+const notAscii = /[^\x20-\x7F]/u;
+let measure: ((text: string) => number) | undefined;
+
+export function textWidth(text: string): number {
+  if (!notAscii.test(text)) return text.length;
+  measure ??= (createRequire(import.meta.url)("prettier") as typeof import("prettier")).util.getStringWidth;
+  return measure(text);
+}
