@@ -83,6 +83,9 @@ export function normaliseSchema(node: unknown, options: NormaliseOptions, root =
 
 /** One declaration (interface or type alias) for `schema`, exported under `name`, still to be formatted. */
 export async function schemaToDeclaration(name: string, schema: unknown): Promise<string> {
+  // Most definitions have the shapes the direct path reads (the same declaration, already formatted).
+  const direct = schemaDeclaration(name, schema);
+  if (direct !== undefined) return direct;
   const [text, { ts }] = await Promise.all([compileDeclaration(name, schema), import("ts-morph")]);
   return addUndefinedToOptionals(ts, text);
 }
