@@ -109,7 +109,7 @@ export class GeneratedFile {
   }
 
   /** The head as text for prettier. */
-  render(banner: Banner): string {
+  private render(banner: Banner): string {
     const imports = this.importLines();
     const body = this.writer.toString().trim();
     return `${bannerText(banner)}\n${imports.length > 0 ? `${imports.join("\n")}\n\n` : ""}${body}\n`;

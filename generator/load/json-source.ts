@@ -41,6 +41,7 @@ export function parsePlainJson(text: string, positions: PositionIndex, recordDep
     return JSON.parse(found[0]) as string;
   };
   // `pointer` is undefined below the recorded depth: nothing there is recorded (or even named).
+  const childOf = (pointer: string | undefined, depth: number, token: string | number) => (pointer !== undefined && depth < recordDepth ? childPointer(pointer, token) : undefined);
   const value = (pointer: string | undefined, depth: number): JsonValue => {
     space();
     const start = i;
@@ -60,7 +61,7 @@ export function parsePlainJson(text: string, positions: PositionIndex, recordDep
           if (Object.prototype.hasOwnProperty.call(out, key)) fail();
           space();
           if (text[i++] !== ":") fail();
-          const child = pointer !== undefined && depth < recordDepth ? childPointer(pointer, key) : undefined;
+          const child = childOf(pointer, depth, key);
           if (child !== undefined) positions.setKey(child, keyAt);
           setOwn(out, key, value(child, depth + 1));
           space();
@@ -79,7 +80,7 @@ export function parsePlainJson(text: string, positions: PositionIndex, recordDep
       if (text[i] === "]") i++;
       else {
         for (;;) {
-          out.push(value(pointer !== undefined && depth < recordDepth ? childPointer(pointer, out.length) : undefined, depth + 1));
+          out.push(value(childOf(pointer, depth, out.length), depth + 1));
           space();
           if (text[i] === ",") i++;
           else if (text[i] === "]") {

@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { jsonLiteral, stringLiteral } from "../../generator/emit/escape.js";
 import { layoutCode, layoutFlatCode, layoutFlatLines, printNumber, printString } from "../../generator/emit/layout/print.js";
 import { compileValidator, type SchemaDialect, type ValidatorSpec } from "../../generator/emit/validators/compile-schema.js";
-import { dataCode, numberCode, stringCode } from "../../generator/emit/validators/literals.js";
+import { dataCode, numberCode, stringCode } from "../../generator/emit/layout/literals.js";
 import { corpus } from "./fixtures/compile-schema/corpus.js";
 
 const hostile = ["*/ /* `${x}` \" ' \\ \u2028 \u2029 </script>", `it's "quoted"`, `"""'`, "''\"", "\\'", "tab\there", "\u0001\u007f", "漢字かな", "e\u0301", "\ud83d\ude00", "\ud800"];

@@ -7,7 +7,8 @@ import { paramHeaderDeclarations, type ServerModel } from "../../model/server.js
 import { codeLiteral, docComment, propertyKey, stringLiteral } from "../escape.js";
 import { newWriter, type GeneratedFile } from "../file.js";
 import { InterfaceUnit } from "../layout/interface-unit.js";
-import { printString, printWidth } from "../layout/print.js";
+import { stringCode } from "../layout/literals.js";
+import { printWidth } from "../layout/print.js";
 import { toolTypeNames } from "../types/emit.js";
 import { validatorNames } from "../validators/emit.js";
 
@@ -107,12 +108,13 @@ export function emitClient(file: GeneratedFile, model: ServerModel, protocols: r
   file.tail.push(iface.unit());
 
   // The tools' calls as a table (member → tool name and output validator), laid out one
-  // entry per line; a line too long for that leaves the unit to prettier.
+  // entry per line; a line too long for that, or not printable ASCII (whose keys and widths
+  // prettier might treat otherwise), leaves the unit to prettier.
   const toolCalls = names.toolCalls;
   if (model.tools.length > 0) {
     const entries = model.tools.map((tool) => {
       const validate = tool.output ? `, ${file.value(validators, validatorNames(tool.typeBase).output)}` : "";
-      return `  ${propertyKey(tool.member)}: [${printString(stringLiteral(tool.key))}${validate}],`;
+      return `  ${propertyKey(tool.member)}: [${stringCode(tool.key)}${validate}],`;
     });
     const lines = [`const ${toolCalls}: ${file.type(rt, "ToolCallTable")} = {`, ...entries, "};"];
     const text = `${docComment("What each tool method calls: the tool's name and the validator of its structured output.")}${lines.join("\n")}\n`;

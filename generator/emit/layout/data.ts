@@ -14,9 +14,10 @@
 // which prettier fills; lines that would overflow where prettier might break differently;
 // keys prettier might unquote) makes it return undefined, and the caller falls back to
 // the slower, general paths.
-import { textWidth } from "./width.js";
-import { Code, codeLiteral, jsonLiteral, propertyKey, stringLiteral } from "../escape.js";
-import { printNumber, printString, printWidth, statementsUnit, type Unit } from "./print.js";
+import { fitsWidth, textWidth } from "./width.js";
+import { Code, codeLiteral, propertyKey } from "../escape.js";
+import { numberCode, stringCode } from "./literals.js";
+import { printString, printWidth, statementsUnit, type Unit } from "./print.js";
 
 /**
  * A layout node: unbreakable text (`string`: a string literal), an object, an array, an
@@ -33,9 +34,7 @@ export type DataNode =
 /** Thrown inside this module when the layout is outside what it models. */
 class Unsure extends Error {}
 
-const width = textWidth;
-// No character takes more than two columns: short lines fit without being measured.
-const fits = (text: string): boolean => text.length * 2 <= printWidth || width(text) <= printWidth;
+const fits = (text: string): boolean => fitsWidth(text, printWidth);
 
 const identifier = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
@@ -66,7 +65,7 @@ const stringNodes = new Map<string, DataNode>();
 export function stringNode(value: string): DataNode {
   let node = stringNodes.get(value);
   if (node === undefined) {
-    node = { kind: "text", text: printString(stringLiteral(value)), string: true };
+    node = { kind: "text", text: stringCode(value), string: true };
     if (stringNodes.size >= 100_000) stringNodes.clear();
     stringNodes.set(value, node);
   }
@@ -85,12 +84,9 @@ export function dataNode(value: unknown, expanded: boolean): DataNode {
       return stringNode(value);
     case "boolean":
       return textNode(String(value));
-    case "number": {
-      // integers below 1e21 print as String writes them (-0 as "0", like JSON)
-      if (Number.isInteger(value) && Math.abs(value) < 1e21) return textNode(String(value));
-      const text = jsonLiteral(value);
-      return textNode(text === "null" ? text : text.startsWith("-") ? `-${printNumber(text.slice(1))}` : printNumber(text));
-    }
+    case "number":
+      // JSON (and codeLiteral) write non-finite numbers as null
+      return textNode(Number.isFinite(value) ? numberCode(value) : "null");
     case "object":
       break;
     default:
@@ -219,7 +215,7 @@ function property(key: string, value: DataNode, pad: string, out: string[]): voi
   const line = `${lead}${value.text},`;
   // A key narrower than 5 columns keeps a string on its line; behind a longer one a string
   // too wide for the line moves to the next (prettier's break-after-operator).
-  if (fits(line) || (value.string && width(key) < 5)) out.push(line);
+  if (fits(line) || (value.string && textWidth(key) < 5)) out.push(line);
   else if (value.string) out.push(`${pad}${key}:`, `${pad}  ${value.text},`);
   else throw new Unsure();
 }
@@ -237,7 +233,7 @@ function arrowProperty(key: string, arrow: Extract<DataNode, { kind: "arrow" }>,
   }
   const head = `${pad}${key}: ${arrow.head}`;
   const body = `${pad}  ${arrow.body},`;
-  if (width(key) >= 5 || !fits(head) || !fits(body)) throw new Unsure();
+  if (textWidth(key) >= 5 || !fits(head) || !fits(body)) throw new Unsure();
   out.push(head, body);
 }
 

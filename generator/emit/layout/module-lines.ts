@@ -4,7 +4,7 @@
 // for `import type`, `export` and `export type`. Generated files import and re-export
 // thousands of names, and prettier's TypeScript parser is slow on such lists.
 import { printString, printWidth } from "./print.js";
-import { textWidth } from "./width.js";
+import { fitsWidth } from "./width.js";
 
 export type ModuleKeyword = "import" | "import type" | "export" | "export type";
 
@@ -13,6 +13,6 @@ export function moduleLine(keyword: ModuleKeyword, specifiers: readonly string[]
   const source = printString(JSON.stringify(module));
   if (specifiers.length === 0) return `${keyword} {} from ${source};`;
   const line = `${keyword} { ${specifiers.join(", ")} } from ${source};`;
-  if (specifiers.length <= 1 || textWidth(line) <= printWidth) return line;
+  if (specifiers.length <= 1 || fitsWidth(line, printWidth)) return line;
   return `${keyword} {\n${specifiers.map((s) => `  ${s},`).join("\n")}\n} from ${source};`;
 }

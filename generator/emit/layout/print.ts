@@ -8,6 +8,7 @@
 // Only prettier's document printer is loaded (prettier/doc), not prettier itself.
 import { builders, printer } from "prettier/doc";
 import { getPrecedence, isLogical, Parser, tokenize, Unsupported, type Expr } from "./expression.js";
+import { fitsWidth } from "./width.js";
 
 type Doc = builders.Doc;
 const { group, indent, line, softline, ifBreak, conditionalGroup, indentIfBreak, lineSuffixBoundary } = builders;
@@ -231,7 +232,7 @@ function objectDoc(node: Extract<Expr, { kind: "object" }>): Doc {
   if (node.properties.length === 0) return "{}";
   const properties = node.properties.map((p) => {
     const key = propertyKey(p.key);
-    return group([group(key), ":", ...assignmentTail(p.value, fitsFlat(key, 4))]);
+    return group([group(key), ":", ...assignmentTail(p.value, fitsWidth(key, 4))]);
   });
   const separated: Doc[] = [];
   properties.forEach((p, i) => separated.push(...(i === 0 ? [] : [",", line]), p));
@@ -401,22 +402,6 @@ function forHead(p: Parser): Printed {
 
 const printerOptions = (width: number) => ({ printWidth: width, tabWidth: 2, useTabs: false });
 
-// Text printed in the ASCII range (prettier's own test) is one column per character.
-const notAscii = /[^\x20-\x7F]/u;
-
-/**
- * Whether `text` takes at most `available` columns, measured as prettier measures it
- * (getStringWidth: wide characters take two columns, combining marks none). Other text
- * is measured by prettier's doc printer itself: a group holding a softline and the text
- * stays flat exactly when the text fits.
- */
-function fitsFlat(text: string, available: number): boolean {
-  // No character takes more than two columns: short text fits without being measured.
-  if (text.length * 2 <= available) return true;
-  if (!notAscii.test(text)) return text.length <= available;
-  const printed = printer.printDocToString(group([softline, text]), printerOptions(available)).formatted;
-  return !printed.startsWith("\n");
-}
 
 // Generated validators repeat the same statements over and over (the same checks on
 // the same local names), so each statement is laid out once per run of the process.
@@ -443,10 +428,10 @@ export function layoutStatement(text: string, indentWidth: number): string {
 function layoutPrinted(statement: Printed, indentWidth: number): string {
   const available = printWidth - indentWidth;
   const pad = " ".repeat(indentWidth);
-  if (!statement.expanded && fitsFlat(statement.flat, available)) return pad + statement.flat;
+  if (!statement.expanded && fitsWidth(statement.flat, available)) return pad + statement.flat;
   // `if (test) statement` that does not fit on one line: when `if (test)` fits, the test
   // stays flat and the statement goes on the next line, laid out on its own.
-  if (!statement.expanded && statement.head !== undefined && statement.consequent && fitsFlat(statement.head, available)) {
+  if (!statement.expanded && statement.head !== undefined && statement.consequent && fitsWidth(statement.head, available)) {
     return `${pad}${statement.head}\n${layoutPrinted(statement.consequent, indentWidth + 2)}`;
   }
   sawOpaque = false;
@@ -454,7 +439,7 @@ function layoutPrinted(statement: Printed, indentWidth: number): string {
   const lines = printed.split("\n");
   // A line can only be too wide because of text nothing can break (a long string), unless
   // it holds text this file printed as unbreakable and prettier might have broken.
-  if (sawOpaque && lines.some((l) => !fitsFlat(l, available))) throw new Unsupported("a line wider than the print width");
+  if (sawOpaque && lines.some((l) => !fitsWidth(l, available))) throw new Unsupported("a line wider than the print width");
   return lines.map((l) => (l === "" ? l : pad + l)).join("\n");
 }
 
@@ -485,7 +470,7 @@ export function layoutFlatLines(lines: readonly string[], ascii = false): string
   // A line that fits, without trailing spaces, is final as written whatever it holds (a
   // statement, a brace, a comment line, a function header), except blank lines and
   // function headers inside blocks, which layoutLines treats specially.
-  const fits = ascii ? fitsAscii : fitsFlat;
+  const fits = ascii ? fitsAscii : fitsWidth;
   return layoutLines(
     lines,
     (text, indentWidth) => layoutFlatStatement(text, indentWidth, fits),
@@ -495,7 +480,7 @@ export function layoutFlatLines(lines: readonly string[], ascii = false): string
 
 const fitsAscii = (text: string, available: number): boolean => text.length <= available;
 
-function keptAsWritten(raw: string, fits: typeof fitsFlat): boolean {
+function keptAsWritten(raw: string, fits: typeof fitsWidth): boolean {
   if (raw.length === 0 || raw.charCodeAt(raw.length - 1) === 32 || !fits(raw, printWidth)) return false;
   let indent = 0;
   while (raw.charCodeAt(indent) === 32) indent++;
@@ -503,7 +488,7 @@ function keptAsWritten(raw: string, fits: typeof fitsFlat): boolean {
 }
 
 /** `layoutStatement` for a statement written flat: what `layoutPrinted` does, parsing only what it must break. */
-function layoutFlatStatement(text: string, indentWidth: number, fits: typeof fitsFlat): string {
+function layoutFlatStatement(text: string, indentWidth: number, fits: typeof fitsWidth): string {
   const available = printWidth - indentWidth;
   if (fits(text, available)) return " ".repeat(indentWidth) + text;
   // `if (test) statement` whose `if (test)` fits: the statement goes on the next line, laid out on its own.
@@ -523,7 +508,7 @@ const huggedListDeclaration = /^(const [A-Za-z_$][\w$]*(?:: [\w$<>, ]+)? = new [
  * hugs the array, one item per line (what `callDoc` and `arrayDoc` print). Undefined
  * for anything else.
  */
-function layoutHuggedList(text: string, indentWidth: number, fits: typeof fitsFlat): string | undefined {
+function layoutHuggedList(text: string, indentWidth: number, fits: typeof fitsWidth): string | undefined {
   const match = huggedListDeclaration.exec(text);
   if (!match) return undefined;
   const head = match[1]!;
@@ -634,8 +619,8 @@ export function statementsUnit(comment: string, statements: readonly string[]): 
 export function layoutSignature(indentWidth: number, name: string, params: readonly string[], returnType: string): string {
   const pad = " ".repeat(indentWidth);
   const oneLine = `${pad}${name}(${params.join(", ")}): ${returnType};`;
-  if (fitsFlat(oneLine, printWidth)) return oneLine;
+  if (fitsWidth(oneLine, printWidth)) return oneLine;
   const lines = [`${pad}${name}(`, ...params.map((p) => `${pad}  ${p},`), `${pad}): ${returnType};`];
-  if (params.length === 0 || !lines.every((l) => fitsFlat(l, printWidth))) throw new Unsupported("signature");
+  if (params.length === 0 || !lines.every((l) => fitsWidth(l, printWidth))) throw new Unsupported("signature");
   return lines.join("\n");
 }

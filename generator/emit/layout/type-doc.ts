@@ -8,6 +8,7 @@ import type { Doc } from "prettier";
 import { builders, printer } from "prettier/doc";
 import { Unsupported } from "./expression.js";
 import { printWidth } from "./print.js";
+import { textWidth } from "./width.js";
 
 const { group, indent, line, softline, hardline, ifBreak, align, indentIfBreak, lineSuffixBoundary } = builders;
 
@@ -178,14 +179,8 @@ export function unparenthesized(node: TypeNode): TypeNode {
 // The common shapes printed straight to text: the same layout the documents above give
 // (test/unit/schema-types.test.ts compares both against prettier's own output), without
 // building and printing documents, which is most of the cost for thousands of
-// declarations. Shapes where a breakable part does not fit its line, text whose width is
-// not its length (non-ASCII), tuples and hugged unions take the document path.
-
-/** A width that decides a layout: non-ASCII text has prettier's own width rules. */
-function measured(text: string): number {
-  if (/[^\x20-\x7e]/.test(text)) throw new Unsupported("non-ASCII width");
-  return text.length;
-}
+// declarations. Shapes where a breakable part does not fit its line, tuples and hugged
+// unions take the document path.
 
 const spaces = (n: number) => " ".repeat(n);
 
@@ -239,7 +234,7 @@ function brokenType(node: TypeNode, indent: number): string {
 /** A type that must fit where it stands (`available` columns including what follows it) unless nothing in it can break. */
 function fittedType(node: TypeNode, context: Context, available: number): string {
   const flat = flatType(node, context)!;
-  if (breakable(node) && measured(flat) > available) throw new Unsupported("breakable type beyond the line");
+  if (breakable(node) && textWidth(flat) > available) throw new Unsupported("breakable type beyond the line");
   return flat;
 }
 
@@ -276,14 +271,14 @@ function directMember(member: TypeMember, indent: number): string {
   if (!union) {
     const flat = flatType(bare, "property");
     if (flat === undefined) return `${pad}${head} ${brokenType(bare, indent)};`;
-    return `${pad}${head} ${fittedType(bare, "property", 100 - indent - measured(head) - 2)};`;
+    return `${pad}${head} ${fittedType(bare, "property", 100 - indent - textWidth(head) - 2)};`;
   }
   if (hugsUnion(union)) throw new Unsupported("hugged union");
   const parts = union.map((m) => flatType(m, "union"));
   if (parts.every((p) => p !== undefined)) {
     const text = parts.join(" | ");
-    if (indent + measured(head) + 1 + measured(text) + 1 <= printWidth) return `${pad}${head} ${text};`;
-    if (indent + 2 + measured(text) + 1 <= printWidth) return `${pad}${head}\n${pad}  ${text};`;
+    if (indent + textWidth(head) + 1 + textWidth(text) + 1 <= printWidth) return `${pad}${head} ${text};`;
+    if (indent + 2 + textWidth(text) + 1 <= printWidth) return `${pad}${head}\n${pad}  ${text};`;
   }
   // one member per line, each after `| `, aligned two columns further
   const lines = union.map((m, i) => {
@@ -308,7 +303,7 @@ function directDeclaration(declaration: Declaration): string {
     if (bare.kind !== "object" && bare.kind !== "array") throw new Unsupported("alias layout");
     return `${head}${left} ${brokenType(bare, 0)};\n`;
   }
-  if (measured(left) + 1 + measured(flat) + 1 <= printWidth) return `${head}${left} ${flat};\n`;
+  if (textWidth(left) + 1 + textWidth(flat) + 1 <= printWidth) return `${head}${left} ${flat};\n`;
   if (bare.kind === "keyword" || bare.kind === "literal" || bare.kind === "reference") return `${head}${left}\n  ${flat};\n`;
   throw new Unsupported("alias beyond the line");
 }

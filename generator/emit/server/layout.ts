@@ -2,19 +2,19 @@
 // they skip the formatter: the Names interface (unions of string literals) and the
 // create function. Shapes outside what is modelled here give undefined, and the caller
 // leaves the unit to prettier.
-import { stringLiteral } from "../escape.js";
 import { Unsupported } from "../layout/expression.js";
-import { layoutStatement, printString, printWidth } from "../layout/print.js";
-import { textWidth } from "../layout/width.js";
+import { stringCode } from "../layout/literals.js";
+import { layoutStatement, printWidth } from "../layout/print.js";
+import { fitsWidth } from "../layout/width.js";
 
-const fits = (line: string): boolean => textWidth(line) <= printWidth;
+const fits = (line: string): boolean => fitsWidth(line, printWidth);
 
 /**
  * `readonly key: "a" | "b";` at two spaces: on one line when it fits, else the union on
  * the next line, else prettier's broken union, one `| "member"` per line. `never` when empty.
  */
 function unionMember(key: string, values: readonly string[]): string | undefined {
-  const members = values.map((v) => printString(stringLiteral(v)));
+  const members = values.map(stringCode);
   const line = `  readonly ${key}: ${members.length === 0 ? "never" : members.join(" | ")};`;
   if (fits(line)) return line;
   // a single literal cannot break: not modelled

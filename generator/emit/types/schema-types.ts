@@ -7,7 +7,8 @@
 // them here costs microseconds instead of milliseconds each. test/unit/schema-types.test.ts
 // checks that both paths write the same declarations.
 import { Unsupported } from "../layout/expression.js";
-import { printNumber, printString } from "../layout/print.js";
+import { numberCode } from "../layout/literals.js";
+import { printString } from "../layout/print.js";
 import { printDeclaration, type Declaration, type TypeMember, type TypeNode } from "../layout/type-doc.js";
 
 type Schema = { readonly [key: string]: unknown };
@@ -46,11 +47,9 @@ function commentText(schema: Schema): string | undefined {
 }
 
 function literal(value: unknown): TypeNode {
+  // Strings as json-schema-to-typescript writes them (JSON.stringify: U+2028 stays raw, where stringCode escapes it).
   if (typeof value === "string") return { kind: "literal", text: printString(JSON.stringify(value)) };
-  if (typeof value === "number" && Number.isFinite(value)) {
-    const text = JSON.stringify(value);
-    return { kind: "literal", text: text.startsWith("-") ? `-${printNumber(text.slice(1))}` : printNumber(text) };
-  }
+  if (typeof value === "number" && Number.isFinite(value)) return { kind: "literal", text: numberCode(value) };
   if (typeof value === "boolean") return { kind: "literal", text: String(value) };
   if (value === null) return { kind: "keyword", text: "null" };
   throw new Unsupported("literal");

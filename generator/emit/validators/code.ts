@@ -3,7 +3,7 @@
 // fragment mentions (used to drop unused bindings, labels, constants and helper
 // functions, so the output passes --noUnusedLocals).
 
-import { stringCode } from "./literals.js";
+import { stringCode } from "../layout/literals.js";
 
 /**
  * A list of statements. Nested blocks are separate fragments appended with `block`, so

@@ -26,7 +26,7 @@
 
 import { docComment } from "../escape.js";
 import { Code, LocalNames, mentionsIn, pathExpression, type PathPart } from "./code.js";
-import { dataCode, numberCode, stringCode } from "./literals.js";
+import { dataCode, numberCode, stringCode } from "../layout/literals.js";
 import {
   analyzeSchema,
   fillsDefaults,

@@ -1,8 +1,8 @@
-// Literals in generated validators, written exactly as prettier prints them (and as
-// ../layout/print.ts prints them flat): a generated line that fits the print width is
-// then final as written and needs no parsing to be laid out.
+// Literals in generated code, written exactly as prettier prints them (and as ./print.ts
+// prints them flat): validators, data tables and declarations written with them are final
+// as written when they fit the print width, and need no parsing to be laid out.
 import { stringLiteral } from "../escape.js";
-import { printNumber } from "../layout/print.js";
+import { printNumber } from "./print.js";
 
 /**
  * Whether `value` holds a character JSON.stringify or stringLiteral escape (surrogates:
