@@ -48,6 +48,8 @@ function tool(width: number): [string, unknown] {
           // Literals the validators write in prettier's form themselves: quotes, wide characters, odd numbers.
           wide: { type: "string", enum: ["漢字".repeat((width % 40) + 1), "かな", "e\u0301", `"${"漢".repeat(width % 7)}"`], pattern: `^[漢字]{1,${width}}$` },
           odd: { enum: [1e21, 0.5, -0.5, 1e-7, "n", `it's "${width}"`], default: { [`"${hostile}"`]: [1e21, 1e-7], "a-b": "漢字", [`k${"y".repeat(width % 50)}`]: 0.5 } },
+          // Keys prettier unquotes by its own Unicode tables (identifiers) or keeps quoted.
+          你好: { type: "object", properties: { ß: { type: "number" }, "漢 字": { type: "string" } }, default: { ünï: 1, "a b": 2 } },
         },
         required: ["quoted", "level"],
         $defs: { leaf: { type: "object", properties: { [`"${hostile}"`]: { type: "string" } }, required: [`"${hostile}"`] } },

@@ -16,7 +16,10 @@ import { schemaDeclaration } from "../../generator/emit/types/schema-types.js";
 import { withDefaultsRequired } from "../../generator/emit/types/emit.js";
 import type { JsonValue } from "../../generator/load/source.js";
 import { corpus } from "./fixtures/compile-schema/corpus.js";
-import { repoRoot } from "../support/paths.js";
+import { allRevisions, repoRoot, schemaDir } from "../support/paths.js";
+import { loadProtocolSchema } from "../../generator/load/protocol.js";
+import { refName as protocolRefName } from "../../generator/model/protocol.js";
+import { absoluteSpecLinks } from "../../generator/emit/protocol/emit.js";
 
 type Json = Record<string, unknown>;
 
@@ -63,7 +66,11 @@ function generated(count: number): unknown[] {
   const maybe = (p: number) => next() < p;
   const schema = (depth: number): Json => {
     const out: Json = {};
-    const kind = pick(depth > 2 ? ["string", "number", "integer", "boolean", "enum", "const", "ref", "null"] : ["string", "number", "integer", "boolean", "enum", "const", "object", "object", "array", "array", "ref", "open", "map", "null", "any"]);
+    const kind = pick(
+      depth > 2
+        ? ["string", "number", "integer", "boolean", "enum", "const", "ref", "null", "types"]
+        : ["string", "number", "integer", "boolean", "enum", "const", "object", "object", "array", "array", "ref", "open", "map", "null", "any", "types", "anyOf", "oneOf", "allOf"],
+    );
     if (maybe(0.4)) out.description = pick(hostile);
     switch (kind) {
       case "enum": {
@@ -106,6 +113,17 @@ function generated(count: number): unknown[] {
         break;
       case "any":
         break;
+      case "types":
+        out.type = [pick(["string", "number", "integer"]), pick(["boolean", "null"]), ...(maybe(0.3) ? ["null"] : [])];
+        break;
+      case "anyOf":
+      case "oneOf":
+      case "allOf": {
+        const members = Array.from({ length: 1 + Math.floor(next() * 4) }, () => schema(depth + 1));
+        out[kind] = members;
+        if (maybe(0.1)) out.type = "object";
+        break;
+      }
       default:
         out.type = kind;
         if (kind === "string" && maybe(0.3)) out.pattern = "^a*/$";
@@ -124,18 +142,25 @@ function generated(count: number): unknown[] {
 
 const refName = (ref: string) => (ref === "#/$defs/leaf" ? "Leaf" : undefined);
 
-async function compare(schema: unknown, index: number): Promise<boolean> {
-  const normalised = normaliseSchema(schema, { refName }) as Json;
+/** The declaration through json-schema-to-typescript and prettier, at the margin or `indent` columns in (inside a namespace, as protocol.gen.ts has it). */
+async function reference(name: string, normalised: unknown, indent: 0 | 2): Promise<string> {
+  const unit = await compiledUnit(name, normalised);
+  if (indent === 0) return unit.formatted ? unit.text : await formatTypeScript(unit.text);
+  const wrapped = await formatTypeScript(`export declare namespace N {\n${unit.text}}\n`);
+  return wrapped.slice(wrapped.indexOf("{\n") + 2, wrapped.lastIndexOf("}"));
+}
+
+async function compare(schema: unknown, index: number, options: { refName: (ref: string) => string | undefined; describe?: (text: string) => string } = { refName }, indent: 0 | 2 = 0): Promise<boolean> {
+  const normalised = normaliseSchema(schema, options) as Json;
   const name = `Type${index}`;
-  const direct = schemaDeclaration(name, normalised);
+  const direct = schemaDeclaration(name, normalised, indent);
   if (direct === undefined) return false;
-  const reference = await compiledUnit(name, normalised);
-  expect(direct, JSON.stringify(schema)).toBe(reference.formatted ? reference.text : await formatTypeScript(reference.text));
+  expect(direct, JSON.stringify(schema)).toBe(await reference(name, normalised, indent));
   return true;
 }
 
 describe("types read straight from a schema", () => {
-  it("equal json-schema-to-typescript's for every tool schema of the repository and the catalog, and cover all but combinators", async () => {
+  it("equal json-schema-to-typescript's for every tool schema of the repository and the catalog, and cover all but one", async () => {
     const labelled = [...manifestSchemas(), ...catalogTools(40).map((t): [string, unknown] => [t.name, t.inputSchema])];
     const declined: string[] = [];
     for (const [i, [label, schema]] of labelled.entries()) {
@@ -143,10 +168,24 @@ describe("types read straight from a schema", () => {
       if (!(await compare(schema, i))) declined.push(label);
       if (!(await compare(withDefaultsRequired(schema as JsonValue), i))) declined.push(`${label} (handler view)`);
     }
-    // only the conformance suite's allOf/anyOf tool needs json-schema-to-typescript
+    // only the conformance suite's tool with allOf/if/then beside its properties needs json-schema-to-typescript
     const combinators = "test/conformance/server/mcp.yaml json_schema_2020_12_tool input";
     expect(declined).toEqual([combinators, `${combinators} (handler view)`]);
   });
+
+  it("equal json-schema-to-typescript's for every definition of the five protocol revisions, at the margin and inside a namespace", async () => {
+    const options = { refName: protocolRefName, describe: absoluteSpecLinks };
+    for (const revision of allRevisions) {
+      const { schema } = loadProtocolSchema(revision, { schemaDir }, { file: "test" });
+      const declined: string[] = [];
+      for (const [i, definition] of Object.values(schema!.definitions).entries()) {
+        if (!(await compare(definition, i, options, 0))) declined.push(Object.keys(schema!.definitions)[i]!);
+        await compare(definition, i, options, 2);
+      }
+      // protocol.gen.ts is laid out without prettier only when every definition takes the direct path
+      expect(declined, revision).toEqual([]);
+    }
+  }, 120_000);
 
   it("equal json-schema-to-typescript's on the validator corpus where they apply", async () => {
     let direct = 0;

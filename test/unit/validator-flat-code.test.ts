@@ -29,7 +29,7 @@ function edgeSchema(width: number, dialect: SchemaDialect): unknown {
       mixed: { enum: ["a", 1, null, true, { [hostile[1]!]: [1e21, -0, "漢"] }, [0.5, "x"]] },
       settings: {
         type: "object",
-        default: { "a-b": 1, c: [true, null, 1e-7], [hostile[2]!]: { 漢字: "x" }, nested: {} },
+        default: { "a-b": 1, c: [true, null, 1e-7], [hostile[2]!]: { "漢 字": "x" }, nested: {} },
         properties: { [`p${pad}`]: { const: { [pad]: hostile } } },
         additionalProperties: { type: "array", items: { type: "string" }, uniqueItems: true, minItems: 1e21 },
       },

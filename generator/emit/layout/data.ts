@@ -16,7 +16,7 @@
 // the slower, general paths.
 import { fitsWidth, textWidth } from "./width.js";
 import { Code, codeLiteral, propertyKey } from "../escape.js";
-import { numberCode, stringCode } from "./literals.js";
+import { bareKey, numberCode, stringCode } from "./literals.js";
 import { printString, printWidth, statementsUnit, type Unit } from "./print.js";
 
 /**
@@ -116,8 +116,9 @@ export function dataNode(value: unknown, expanded: boolean): DataNode {
 export function dataKey(key: string): string {
   let printed = dataKeys.get(key);
   if (printed === undefined) {
-    if (key === "__proto__" || !/^[\x20-\x7e]*$/.test(key)) throw new Unsure();
-    printed = identifier.test(key) ? key : printString(propertyKey(key));
+    const bare = bareKey(key);
+    if (key === "__proto__" || bare === undefined) throw new Unsure();
+    printed = bare ? key : printString(propertyKey(key));
     if (dataKeys.size >= 100_000) dataKeys.clear();
     dataKeys.set(key, printed);
   }

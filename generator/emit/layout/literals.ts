@@ -44,7 +44,23 @@ export function numberCode(value: number): string {
   return Number.isFinite(value) ? printNumber(text) : text;
 }
 
-const identifier = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+const asciiIdentifier = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+const printableAscii = /^[\x20-\x7e]*$/;
+/** A character no identifier holds (ES5 identifiers: letters, marks, digits, connectors, $, ZWNJ, ZWJ), or one beyond the BMP, which prettier's test never accepts. */
+const outsideIdentifiers = /[^\p{L}\p{Nl}\p{Mn}\p{Mc}\p{Nd}\p{Pc}$\u200C\u200D]|[\u{10000}-\u{10FFFF}]/u;
+const identifierStart = /^[\p{L}\p{Nl}$_]/u;
+
+/**
+ * Whether prettier (quoteProps "as-needed") prints the property key `name` bare: ASCII
+ * identifiers yes, keys no identifier could spell no. Undefined for other non-ASCII
+ * names (`你好`, `ß`): prettier unquotes ES5 identifier names by its own Unicode tables,
+ * which are not reproduced here, so callers leave such keys to prettier.
+ */
+export function bareKey(name: string): boolean | undefined {
+  if (asciiIdentifier.test(name)) return true;
+  if (printableAscii.test(name) || outsideIdentifiers.test(name) || !identifierStart.test(name)) return false;
+  return undefined;
+}
 
 /**
  * JSON data as an expression that creates a fresh copy, printed flat the way prettier
@@ -60,7 +76,7 @@ export function dataCode(value: unknown): string {
   const json = JSON.stringify(value);
   if (json === undefined) throw new TypeError("dataCode: value is not JSON");
   // Printed from the parsed JSON text, so the data is exactly what JSON would carry.
-  return containsProtoKey(value) ? `JSON.parse(${stringCode(json)})` : flatData(JSON.parse(json));
+  return keysNeedParse(value) ? `JSON.parse(${stringCode(json)})` : flatData(JSON.parse(json));
 }
 
 function flatData(value: unknown): string {
@@ -71,11 +87,12 @@ function flatData(value: unknown): string {
   const entries = Object.entries(value as Record<string, unknown>);
   if (entries.length === 0) return "{}";
   // prettier's quoteProps "as-needed": a key that is an identifier goes unquoted.
-  return `{ ${entries.map(([key, v]) => `${identifier.test(key) ? key : stringCode(key)}: ${flatData(v)}`).join(", ")} }`;
+  return `{ ${entries.map(([key, v]) => `${bareKey(key) ? key : stringCode(key)}: ${flatData(v)}`).join(", ")} }`;
 }
 
-function containsProtoKey(value: unknown): boolean {
-  if (Array.isArray(value)) return value.some(containsProtoKey);
+/** A "__proto__" key (which would set the prototype), or a key prettier may or may not unquote: the data is written as JSON text instead. */
+function keysNeedParse(value: unknown): boolean {
+  if (Array.isArray(value)) return value.some(keysNeedParse);
   if (value === null || typeof value !== "object") return false;
-  return Object.keys(value).some((k) => k === "__proto__" || containsProtoKey((value as Record<string, unknown>)[k]));
+  return Object.keys(value).some((k) => k === "__proto__" || bareKey(k) === undefined || keysNeedParse((value as Record<string, unknown>)[k]));
 }

@@ -8,6 +8,7 @@
 // Only prettier's document printer is loaded (prettier/doc), not prettier itself.
 import { builders, printer } from "prettier/doc";
 import { getPrecedence, isLogical, Parser, tokenize, Unsupported, type Expr } from "./expression.js";
+import { bareKey } from "./literals.js";
 import { fitsWidth } from "./width.js";
 
 type Doc = builders.Doc;
@@ -124,7 +125,11 @@ function flatInner(node: Expr): string {
 
 /** prettier's quoteProps "as-needed": a quoted key that is an identifier loses its quotes. */
 function propertyKey(key: Expr): string {
-  if (key.kind === "string" && /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(key.value)) return key.value;
+  if (key.kind === "string") {
+    const bare = bareKey(key.value);
+    if (bare === undefined) throw new Unsupported("key prettier may unquote");
+    if (bare) return key.value;
+  }
   return flat(key);
 }
 

@@ -19,6 +19,7 @@ export type TypeNode =
   /** A literal as prettier prints it (`"a"`, `-1`, `true`); `null` is a keyword. */
   | { readonly kind: "literal"; readonly text: string }
   | { readonly kind: "union"; readonly members: readonly TypeNode[] }
+  | { readonly kind: "intersection"; readonly members: readonly TypeNode[] }
   /** Parentheses as written: they keep a union a single member of an enclosing union. */
   | { readonly kind: "parenthesized"; readonly type: TypeNode }
   | { readonly kind: "array"; readonly element: TypeNode }
@@ -40,30 +41,70 @@ export type Declaration =
   | { readonly kind: "interface"; readonly comments: readonly string[]; readonly name: string; readonly members: readonly TypeMember[] }
   | { readonly kind: "alias"; readonly comments: readonly string[]; readonly name: string; readonly type: TypeNode };
 
-type Context = "property" | "alias" | "union" | "array" | "tuple";
+type Context = "property" | "alias" | "union" | "intersection" | "array" | "tuple";
 
 export const undefinedKeyword: TypeNode = { kind: "keyword", text: "undefined" };
 
-/** The declaration exactly as prettier prints it (printWidth 100), ending in a newline; throws Unsupported outside the modelled shapes. */
-export function printDeclaration(declaration: Declaration): string {
+/**
+ * The declaration exactly as prettier prints it (printWidth 100), ending in a newline;
+ * throws Unsupported outside the modelled shapes. `indent` places it inside a block (a
+ * namespace): prettier measures every line from the margin, so that is the declaration
+ * printed `indent` columns narrower with every line moved right.
+ */
+export function printDeclaration(declaration: Declaration, indent = 0): string {
+  const width = printWidth - indent;
+  let text: string;
   try {
-    return directDeclaration(declaration);
+    text = directDeclaration(declaration, width);
   } catch (error) {
     if (!(error instanceof Unsupported)) throw error;
+    text = `${printDocument(declarationDoc(declaration), width)}\n`;
   }
-  return `${printer.printDocToString(declarationDoc(declaration), { printWidth, tabWidth: 2, useTabs: false }).formatted}\n`;
+  return indent === 0 ? text : indentLines(text, indent);
 }
 
-/** A JSDoc block as prettier re-indents it: continuation lines trimmed and prefixed by one space. */
+/** Every non-empty line moved `columns` to the right. */
+export function indentLines(text: string, columns: number): string {
+  const pad = " ".repeat(columns);
+  return text.replace(/^(?=[^\n])/gm, pad);
+}
+
+/**
+ * A block comment's lines as prettier re-indents them (before indentation): continuation
+ * lines trimmed and prefixed by one space, except that inside a JSDoc block a line ending
+ * in two or more spaces keeps two (a Markdown line break).
+ */
+function commentLines(comment: string): string[] {
+  const lines = comment.split("\n");
+  if (lines.length > 1 && !lines.slice(1).every((l) => l.trim().startsWith("*"))) throw new Unsupported("block comment");
+  const jsdoc = comment.startsWith("/**") && !comment.startsWith("/***");
+  return lines.map((l, i) => {
+    if (i === 0) return l.trimEnd();
+    if (i === lines.length - 1) return ` ${l.trimStart()}`;
+    const trimmed = l.trim();
+    return jsdoc && trimmed !== "*" && l.endsWith("  ") ? ` ${trimmed}  ` : ` ${trimmed}`;
+  });
+}
+
+/**
+ * JSDoc blocks as documents, each followed by a line break. The doc printer trims
+ * trailing spaces at every line break, so a line's kept Markdown break travels as two
+ * private-use characters that printDocument turns back into spaces.
+ */
 function commentDocs(comments: readonly string[]): Doc[] {
   const out: Doc[] = [];
   for (const comment of comments) {
-    const lines = comment.split("\n");
-    if (lines.length > 1 && !lines.slice(1).every((l) => l.trim().startsWith("*"))) throw new Unsupported("block comment");
-    const printed = lines.map((l, i) => (i === 0 ? l.trimEnd() : ` ${i < lines.length - 1 ? l.trim() : l.trimStart()}`));
-    out.push(printed.flatMap((l, i) => (i === 0 ? [l] : [hardline, l])), hardline);
+    if (comment.includes(keptSpace)) throw new Unsupported("private-use character in a comment");
+    const lines = commentLines(comment).map((l) => (l.endsWith("  ") ? `${l.slice(0, -2)}${keptSpace}${keptSpace}` : l));
+    out.push(lines.flatMap((l, i) => (i === 0 ? [l] : [hardline, l])), hardline);
   }
   return out;
+}
+
+const keptSpace = "\uE000";
+
+function printDocument(doc: Doc, width: number): string {
+  return printer.printDocToString(doc, { printWidth: width, tabWidth: 2, useTabs: false }).formatted.replaceAll(keptSpace, " ");
 }
 
 function declarationDoc(declaration: Declaration): Doc {
@@ -136,8 +177,29 @@ function union(types: readonly TypeNode[], context: Context): Doc {
   if (context === "property") return group(indent([softline, body]));
   if (context === "alias") return body;
   // inside another union, an array or a tuple: parenthesised
-  if (context === "tuple") throw new Unsupported("union in tuple");
+  if (context === "tuple" || context === "intersection") throw new Unsupported(`union in ${context}`);
   return ["(", group([indent([softline, body]), softline]), ")"];
+}
+
+const isObjectType = (t: TypeNode) => unparenthesized(t).kind === "object";
+
+/** prettier's intersection: names stay on one line or continue indented after `&`; object types hug their neighbours. */
+function intersection(types: readonly TypeNode[], context: Context): Doc {
+  if (context === "tuple" || context === "intersection") throw new Unsupported(`intersection in ${context}`);
+  let wasIndented = false;
+  const parts: Doc[] = [];
+  types.forEach((t, i) => {
+    const doc = typeDoc(t, "intersection");
+    if (i === 0) parts.push(doc);
+    else if (isObjectType(types[i - 1]!) && isObjectType(t)) parts.push(" & ", wasIndented ? indent(doc) : doc);
+    else if (!isObjectType(types[i - 1]!) && !isObjectType(t)) parts.push(indent([" &", line, doc]));
+    else {
+      if (i > 1) wasIndented = true;
+      parts.push(" & ", i > 1 ? indent(doc) : doc);
+    }
+  });
+  const body = group(parts);
+  return context === "union" || context === "array" ? ["(", body, ")"] : body;
 }
 
 function typeDoc(node: TypeNode, context: Context): Doc {
@@ -145,6 +207,8 @@ function typeDoc(node: TypeNode, context: Context): Doc {
   switch (bare.kind) {
     case "union":
       return union(bare.members, context);
+    case "intersection":
+      return intersection(bare.members, context);
     case "keyword":
       return bare.text;
     case "literal":
@@ -155,6 +219,7 @@ function typeDoc(node: TypeNode, context: Context): Doc {
       const element = unparenthesized(bare.element);
       if (element.kind === "union" && !hugsUnion(element.members)) return [union(element.members, "array"), "[]"];
       if (element.kind === "union") throw new Unsupported("array element");
+      if (element.kind === "intersection") return [intersection(element.members, "array"), "[]"];
       return [typeDoc(element, "array"), "[]"];
     }
     case "tuple": {
@@ -180,7 +245,7 @@ export function unparenthesized(node: TypeNode): TypeNode {
 // (test/unit/schema-types.test.ts compares both against prettier's own output), without
 // building and printing documents, which is most of the cost for thousands of
 // declarations. Shapes where a breakable part does not fit its line, tuples and hugged
-// unions take the document path.
+// unions take the document path. `width` is the line width left of the margin.
 
 const spaces = (n: number) => " ".repeat(n);
 
@@ -195,9 +260,17 @@ function flatType(node: TypeNode, context: Context): string | undefined {
       return bare.name;
     case "union": {
       if (hugsUnion(bare.members)) throw new Unsupported("hugged union");
+      if (context === "intersection") throw new Unsupported("union in intersection");
       const parts = bare.members.map((m) => flatType(m, "union"));
       if (parts.some((p) => p === undefined)) return undefined;
       const text = parts.join(" | ");
+      return context === "property" || context === "alias" ? text : `(${text})`;
+    }
+    case "intersection": {
+      if (context === "intersection") throw new Unsupported("nested intersection");
+      const parts = bare.members.map((m) => flatType(m, "intersection"));
+      if (parts.some((p) => p === undefined)) return undefined;
+      const text = parts.join(" & ");
       return context === "property" || context === "alias" ? text : `(${text})`;
     }
     case "array": {
@@ -213,22 +286,28 @@ function flatType(node: TypeNode, context: Context): string | undefined {
   }
 }
 
-/** Whether prettier could break inside the type's one-line form (a union or an array of one). */
+/** Whether prettier could break inside the type's one-line form (a union, an intersection, or an array of one). */
 function breakable(node: TypeNode): boolean {
   const bare = unparenthesized(node);
-  return bare.kind === "union" || (bare.kind === "array" && breakable(bare.element));
+  return bare.kind === "union" || bare.kind === "intersection" || (bare.kind === "array" && breakable(bare.element));
 }
 
 /**
  * A type that holds an object type, starting at the current column; `indent` is the
- * indentation its lines continue at. Objects (and arrays of them) only: anything else
- * with an object inside takes the document path.
+ * indentation its lines continue at. Objects, arrays of them and a name & object pair
+ * (`Error & {`) standing alone: anything else with an object inside takes the document path.
  */
-function brokenType(node: TypeNode, indent: number): string {
+function brokenType(node: TypeNode, indent: number, width: number, standalone: boolean): string {
   const bare = unparenthesized(node);
-  if (bare.kind === "object") return `{\n${directMembers(bare.members, indent + 2)}\n${spaces(indent)}}`;
-  if (bare.kind === "array") return `${brokenType(bare.element, indent)}[]`;
-  throw new Unsupported("object inside a union or tuple");
+  if (bare.kind === "object") return `{\n${directMembers(bare.members, indent + 2, width)}\n${spaces(indent)}}`;
+  if (bare.kind === "array") return `${brokenType(bare.element, indent, width, false)}[]`;
+  if (bare.kind === "intersection" && standalone && bare.members.length === 2) {
+    // prettier joins two members with " & " when an object type is one of them
+    const [first, second] = bare.members.map((m) => (isObjectType(m) ? brokenType(m, indent, width, false) : flatType(m, "intersection")));
+    if (first === undefined || second === undefined || bare.members.some((m) => !isObjectType(m) && breakable(m))) throw new Unsupported("intersection member");
+    return `${first} & ${second}`;
+  }
+  throw new Unsupported("object inside a union, intersection or tuple");
 }
 
 /** A type that must fit where it stands (`available` columns including what follows it) unless nothing in it can break. */
@@ -239,22 +318,18 @@ function fittedType(node: TypeNode, context: Context, available: number): string
 }
 
 function directComments(comments: readonly string[], indent: number): string {
+  const pad = spaces(indent);
   let out = "";
-  for (const comment of comments) {
-    const lines = comment.split("\n");
-    if (lines.length > 1 && !lines.slice(1).every((l) => l.trim().startsWith("*"))) throw new Unsupported("block comment");
-    const pad = spaces(indent);
-    out += lines.map((l, i) => (i === 0 ? pad + l.trimEnd() : `${pad} ${i < lines.length - 1 ? l.trim() : l.trimStart()}`)).join("\n") + "\n";
-  }
+  for (const comment of comments) out += commentLines(comment).map((l) => pad + l).join("\n") + "\n";
   return out;
 }
 
 /** Members one per line at `indent`, each ending in `;` (interfaces, and object types, which are always broken here). */
-function directMembers(list: readonly TypeMember[], indent: number): string {
-  return list.map((member) => directComments(member.comments, indent) + directMember(member, indent)).join("\n");
+function directMembers(list: readonly TypeMember[], indent: number, width: number): string {
+  return list.map((member) => directComments(member.comments, indent) + directMember(member, indent, width)).join("\n");
 }
 
-function directMember(member: TypeMember, indent: number): string {
+function directMember(member: TypeMember, indent: number, width: number): string {
   const pad = spaces(indent);
   let head: string;
   if (member.index) {
@@ -270,40 +345,40 @@ function directMember(member: TypeMember, indent: number): string {
   const union = optional && !alreadyUndefined && !open ? [...(type.kind === "union" ? type.members : [type]), undefinedKeyword] : bare.kind === "union" ? bare.members : undefined;
   if (!union) {
     const flat = flatType(bare, "property");
-    if (flat === undefined) return `${pad}${head} ${brokenType(bare, indent)};`;
-    return `${pad}${head} ${fittedType(bare, "property", 100 - indent - textWidth(head) - 2)};`;
+    if (flat === undefined) return `${pad}${head} ${brokenType(bare, indent, width, true)};`;
+    return `${pad}${head} ${fittedType(bare, "property", width - indent - textWidth(head) - 2)};`;
   }
   if (hugsUnion(union)) throw new Unsupported("hugged union");
   const parts = union.map((m) => flatType(m, "union"));
   if (parts.every((p) => p !== undefined)) {
     const text = parts.join(" | ");
-    if (indent + textWidth(head) + 1 + textWidth(text) + 1 <= printWidth) return `${pad}${head} ${text};`;
-    if (indent + 2 + textWidth(text) + 1 <= printWidth) return `${pad}${head}\n${pad}  ${text};`;
+    if (indent + textWidth(head) + 1 + textWidth(text) + 1 <= width) return `${pad}${head} ${text};`;
+    if (indent + 2 + textWidth(text) + 1 <= width) return `${pad}${head}\n${pad}  ${text};`;
   }
   // one member per line, each after `| `, aligned two columns further
   const lines = union.map((m, i) => {
     const last = i === union.length - 1;
     const flat = parts[i];
-    const text = flat === undefined ? brokenType(m, indent + 4) : fittedType(m, "union", printWidth - indent - 4 - (last ? 1 : 0));
+    const text = flat === undefined ? brokenType(m, indent + 4, width, false) : fittedType(m, "union", width - indent - 4 - (last ? 1 : 0));
     return `${pad}  | ${text}`;
   });
   return `${pad}${head}\n${lines.join("\n")};`;
 }
 
-function directDeclaration(declaration: Declaration): string {
+function directDeclaration(declaration: Declaration, width: number): string {
   const head = directComments(declaration.comments, 0);
   if (declaration.kind === "interface") {
     if (declaration.members.length === 0) return `${head}export interface ${declaration.name} {}\n`;
-    return `${head}export interface ${declaration.name} {\n${directMembers(declaration.members, 2)}\n}\n`;
+    return `${head}export interface ${declaration.name} {\n${directMembers(declaration.members, 2, width)}\n}\n`;
   }
   const left = `export type ${declaration.name} =`;
   const bare = unparenthesized(declaration.type);
   const flat = flatType(bare, "alias");
   if (flat === undefined) {
     if (bare.kind !== "object" && bare.kind !== "array") throw new Unsupported("alias layout");
-    return `${head}${left} ${brokenType(bare, 0)};\n`;
+    return `${head}${left} ${brokenType(bare, 0, width, false)};\n`;
   }
-  if (textWidth(left) + 1 + textWidth(flat) + 1 <= printWidth) return `${head}${left} ${flat};\n`;
+  if (textWidth(left) + 1 + textWidth(flat) + 1 <= width) return `${head}${left} ${flat};\n`;
   if (bare.kind === "keyword" || bare.kind === "literal" || bare.kind === "reference") return `${head}${left}\n  ${flat};\n`;
   throw new Unsupported("alias beyond the line");
 }

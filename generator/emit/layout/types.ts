@@ -5,6 +5,7 @@
 // else gives undefined, and the caller formats it with prettier.
 import { ts } from "ts-morph";
 import { Unsupported } from "./expression.js";
+import { bareKey } from "./literals.js";
 import { printNumber, printString } from "./print.js";
 import { printDeclaration, type Declaration, type TypeMember, type TypeNode } from "./type-doc.js";
 
@@ -55,7 +56,11 @@ class TypeReader {
       const name = member.name;
       let key: string;
       if (ts.isIdentifier(name)) key = name.text;
-      else if (ts.isStringLiteral(name)) key = /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name.text) ? name.text : printString(this.text(name));
+      else if (ts.isStringLiteral(name)) {
+        const bare = bareKey(name.text);
+        if (bare === undefined) throw new Unsupported("key prettier may unquote");
+        key = bare ? name.text : printString(this.text(name));
+      }
       else throw new Unsupported("property name");
       const type = member.type;
       const optional = member.questionToken !== undefined;

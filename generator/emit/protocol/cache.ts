@@ -13,7 +13,11 @@ function generatorFingerprint(): (string | Uint8Array)[] {
   if (fingerprint) return fingerprint;
   const here = dirname(fileURLToPath(import.meta.url));
   const ext = import.meta.url.endsWith(".ts") ? ".ts" : ".js";
-  const modules = ["./emit", "./cache", "../json-schema-types", "../escape", "../format", "../../model/protocol", "../../load/protocol-patches"];
+  const modules = [
+    "./emit", "./cache", "../json-schema-types", "../types/schema-types", "../escape", "../format",
+    "../layout/type-doc", "../layout/types", "../layout/print", "../layout/literals", "../layout/width", "../layout/expression",
+    "../../model/protocol", "../../load/protocol-patches",
+  ];
   return (fingerprint = [...modules.map((module) => readFileSync(join(here, `${module}${ext}`))), ...["json-schema-to-typescript", "prettier"].map(packageIdentity)]);
 }
 

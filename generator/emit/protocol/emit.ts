@@ -4,10 +4,15 @@
 import type { ProtocolModel, ProtocolMethod } from "../../model/protocol.js";
 import { revisionNamespace, refName } from "../../model/protocol.js";
 import { docComment, stringLiteral } from "../escape.js";
-import { newWriter, type GeneratedFile } from "../file.js";
+import type { GeneratedFile } from "../file.js";
 import { formatTypeScript } from "../format.js";
 import { cachedNamespace } from "./cache.js";
 import { normaliseSchema, schemaToDeclaration } from "../json-schema-types.js";
+import { Unsupported } from "../layout/expression.js";
+import { bareKey } from "../layout/literals.js";
+import { printString } from "../layout/print.js";
+import { printDeclaration, type Declaration, type TypeMember, type TypeNode } from "../layout/type-doc.js";
+import { schemaDeclaration } from "../types/schema-types.js";
 
 const specSite = "https://modelcontextprotocol.io";
 
@@ -16,11 +21,12 @@ export function absoluteSpecLinks(text: string): string {
   return text.replace(/\]\((\/(?:specification|docs|seps|community|extensions)\/[^)\s]*)\)/g, `](${specSite}$1)`);
 }
 
+const normaliseOptions = { refName: (ref: string) => refName(ref), describe: absoluteSpecLinks };
+
 async function buildDeclarations(protocol: ProtocolModel): Promise<string> {
-  const options = { refName: (ref: string) => refName(ref), describe: absoluteSpecLinks };
   const parts: string[] = [];
   for (const [name, definition] of Object.entries(protocol.schema.definitions)) {
-    parts.push(await schemaToDeclaration(name, normaliseSchema(definition, options)));
+    parts.push(await schemaToDeclaration(name, normaliseSchema(definition, normaliseOptions)));
   }
   return parts.join("\n");
 }
@@ -33,42 +39,102 @@ const mapNames = {
   serverNotifications: "ServerNotificationMap",
 } as const;
 
-function mapBody(methods: readonly ProtocolMethod[], kind: "request" | "notification"): string {
-  if (methods.length === 0) return "{}";
-  const lines = methods.map((m) => {
+/** One method-keyed map of a revision: its doc, name and members. */
+interface MethodMap {
+  readonly doc: string;
+  readonly name: string;
+  readonly methods: readonly ProtocolMethod[];
+  readonly kind: "request" | "notification";
+}
+
+function methodMaps(protocol: ProtocolModel): MethodMap[] {
+  const defined = new Set(Object.keys(protocol.schema.definitions));
+  for (const name of Object.values(mapNames)) {
+    if (defined.has(name)) throw new Error(`protocol ${protocol.revision} defines ${name}, which mcp-gen uses for its method maps`);
+  }
+  const byDirection = (direction: ProtocolMethod["direction"], kind: ProtocolMethod["kind"]) =>
+    protocol.methods.filter((m) => m.direction === direction && m.kind === kind);
+  return [
+    { doc: "Requests the client sends, by method: their params and possible results.", name: mapNames.clientRequests, methods: byDirection("client-to-server", "request"), kind: "request" },
+    { doc: "Requests the server sends to the client over a session (legacy era), by method.", name: mapNames.serverRequests, methods: byDirection("server-to-client", "request"), kind: "request" },
+    { doc: "Requests a server embeds in an input_required result (multi round-trip requests), by method.", name: mapNames.inputRequests, methods: protocol.inputRequests, kind: "request" },
+    { doc: "Notifications the client sends, by method: their params.", name: mapNames.clientNotifications, methods: byDirection("client-to-server", "notification"), kind: "notification" },
+    { doc: "Notifications the server sends, by method: their params.", name: mapNames.serverNotifications, methods: byDirection("server-to-client", "notification"), kind: "notification" },
+  ];
+}
+
+/** A method's entry: `{ params; result }` for a request, the params for a notification. */
+function entryType(m: ProtocolMethod, kind: MethodMap["kind"]): TypeNode {
+  const params: TypeNode = m.hasParams ? { kind: "reference", name: `${m.message}["params"]` } : { kind: "keyword", text: "undefined" };
+  if (kind === "notification") return params;
+  const results: TypeNode[] = m.results.map((name) => ({ kind: "reference", name }));
+  const result: TypeNode = results.length === 1 ? results[0]! : { kind: "union", members: results };
+  return {
+    kind: "object",
+    multiline: false,
+    members: [
+      { comments: [], key: "params", optional: false, type: params },
+      { comments: [], key: "result", optional: false, type: result },
+    ],
+  };
+}
+
+function mapDeclaration(map: MethodMap): Declaration {
+  const members: TypeMember[] = map.methods.map((m) => {
+    const bare = bareKey(m.method);
+    if (bare === undefined) throw new Unsupported("method name prettier may unquote");
+    return { comments: [], key: bare ? m.method : printString(stringLiteral(m.method)), optional: false, type: entryType(m, map.kind) };
+  });
+  return { kind: "interface", comments: [docComment(map.doc).trimEnd()], name: map.name, members };
+}
+
+function mapSource(map: MethodMap): string {
+  const lines = map.methods.map((m) => {
     const params = m.hasParams ? `${m.message}["params"]` : "undefined";
-    const value = kind === "request" ? `{ params: ${params}; result: ${m.results.join(" | ")} }` : params;
+    const value = map.kind === "request" ? `{ params: ${params}; result: ${m.results.join(" | ")} }` : params;
     return `  ${stringLiteral(m.method)}: ${value};`;
   });
-  return `{\n${lines.join("\n")}\n}`;
+  return `${docComment(map.doc)}export interface ${map.name} ${lines.length === 0 ? "{}" : `{\n${lines.join("\n")}\n}`}\n`;
+}
+
+function namespaceDoc(protocol: ProtocolModel): string {
+  return docComment(
+    `Types of MCP protocol revision ${protocol.revision} (${protocol.era} era), generated from its official schema.json.` +
+      (protocol.schema.patches.length > 0 ? `\n\nPatched at load: ${protocol.schema.patches.join(" ")}` : ""),
+  );
+}
+
+/**
+ * The namespace already in prettier's layout, when every definition takes the direct type
+ * path (all of the official schemas' do): no json-schema-to-typescript, TypeScript or
+ * prettier to load on a machine's first run. Undefined otherwise.
+ */
+function laidOutNamespace(protocol: ProtocolModel, maps: readonly MethodMap[]): string | undefined {
+  const declarations: string[] = [];
+  for (const [name, definition] of Object.entries(protocol.schema.definitions)) {
+    const text = schemaDeclaration(name, normaliseSchema(definition, normaliseOptions), 2);
+    if (text === undefined) return undefined;
+    declarations.push(text);
+  }
+  let mapTexts: string[];
+  try {
+    mapTexts = maps.map((map) => printDeclaration(mapDeclaration(map), 2));
+  } catch (error) {
+    if (error instanceof Unsupported) return undefined;
+    throw error;
+  }
+  return `${namespaceDoc(protocol)}export declare namespace ${revisionNamespace(protocol.revision)} {\n${declarations.join("\n")}\n${mapTexts.join("")}}\n`;
 }
 
 /** The namespace of one revision, formatted: it depends on nothing but the revision's schema. */
 function revisionNamespaceText(protocol: ProtocolModel): Promise<string> {
   return cachedNamespace([protocol.revision, protocol.schema.sha256, ...protocol.schema.patches], async () => {
-    const ns = revisionNamespace(protocol.revision);
-    const defined = new Set(Object.keys(protocol.schema.definitions));
-    for (const name of Object.values(mapNames)) {
-      if (defined.has(name)) throw new Error(`protocol ${protocol.revision} defines ${name}, which mcp-gen uses for its method maps`);
-    }
-    const byDirection = (direction: ProtocolMethod["direction"], kind: ProtocolMethod["kind"]) =>
-      protocol.methods.filter((m) => m.direction === direction && m.kind === kind);
-    const w = newWriter();
-    w.write(
-      docComment(
-        `Types of MCP protocol revision ${protocol.revision} (${protocol.era} era), generated from its official schema.json.` +
-          (protocol.schema.patches.length > 0 ? `\n\nPatched at load: ${protocol.schema.patches.join(" ")}` : ""),
-      ),
-    );
-    w.write(`export declare namespace ${ns} {`).newLine();
-    w.write(await buildDeclarations(protocol)).newLine();
-    w.write(docComment("Requests the client sends, by method: their params and possible results.")).write(`export interface ${mapNames.clientRequests} `).write(mapBody(byDirection("client-to-server", "request"), "request")).newLine();
-    w.write(docComment("Requests the server sends to the client over a session (legacy era), by method.")).write(`export interface ${mapNames.serverRequests} `).write(mapBody(byDirection("server-to-client", "request"), "request")).newLine();
-    w.write(docComment("Requests a server embeds in an input_required result (multi round-trip requests), by method.")).write(`export interface ${mapNames.inputRequests} `).write(mapBody(protocol.inputRequests, "request")).newLine();
-    w.write(docComment("Notifications the client sends, by method: their params.")).write(`export interface ${mapNames.clientNotifications} `).write(mapBody(byDirection("client-to-server", "notification"), "notification")).newLine();
-    w.write(docComment("Notifications the server sends, by method: their params.")).write(`export interface ${mapNames.serverNotifications} `).write(mapBody(byDirection("server-to-client", "notification"), "notification")).newLine();
-    w.write("}").newLine();
-    return formatTypeScript(w.toString());
+    const maps = methodMaps(protocol);
+    const direct = laidOutNamespace(protocol, maps);
+    if (direct !== undefined) return direct;
+    // any other schema: json-schema-to-typescript where needed, and prettier
+    const body = `${await buildDeclarations(protocol)}\n${maps.map(mapSource).join("")}`;
+    return formatTypeScript(`${namespaceDoc(protocol)}export declare namespace ${revisionNamespace(protocol.revision)} {\n${body}}\n`);
   });
 }
 

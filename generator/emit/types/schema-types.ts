@@ -1,15 +1,16 @@
 // The declaration json-schema-to-typescript would write for a normalised schema (see
-// ../json-schema-types.ts), read straight from the schema for the shapes tool schemas are
-// made of: objects with properties, primitives, enums and consts of primitives, arrays,
-// names of other types. Anything else — combinators, tuples, pattern properties, type
-// lists, keywords that change the type — gives undefined and goes through
-// json-schema-to-typescript itself. Large manifests are thousands of such schemas; reading
+// ../json-schema-types.ts), read straight from the schema for the shapes tool schemas and
+// the protocol's own schema are made of: objects with properties, primitives, enums and
+// consts of primitives, arrays, names of other types, anyOf/oneOf unions, allOf
+// intersections and type lists. Anything else — tuples, pattern properties, keywords that
+// change the type, combinators beside other type keywords — gives undefined and goes
+// through json-schema-to-typescript itself. Large manifests are thousands of such schemas; reading
 // them here costs microseconds instead of milliseconds each. test/unit/schema-types.test.ts
 // checks that both paths write the same declarations.
 import { Unsupported } from "../layout/expression.js";
-import { numberCode } from "../layout/literals.js";
+import { bareKey, numberCode } from "../layout/literals.js";
 import { printString } from "../layout/print.js";
-import { printDeclaration, type Declaration, type TypeMember, type TypeNode } from "../layout/type-doc.js";
+import { printDeclaration, unparenthesized, type Declaration, type TypeMember, type TypeNode } from "../layout/type-doc.js";
 
 type Schema = { readonly [key: string]: unknown };
 
@@ -21,7 +22,13 @@ const valueOnly = new Set([
 ]);
 
 /** The keywords this file reads; a schema with any other (except x-… extensions and the above) goes to json-schema-to-typescript. */
-const understood = new Set(["type", "description", "properties", "required", "additionalProperties", "items", "enum", "const", "minItems", "maxItems", "tsType"]);
+const understood = new Set(["type", "description", "properties", "required", "additionalProperties", "items", "enum", "const", "minItems", "maxItems", "tsType", "anyOf", "oneOf", "allOf"]);
+
+/** Keywords that shape a type besides a combinator; json-schema-to-typescript merges them with it, which is not modelled here. */
+const besideCombinator = ["type", "properties", "required", "additionalProperties", "items", "enum", "const", "minItems", "maxItems", "tsType"];
+
+/** JSON Schema's primitive type names as TypeScript keywords. */
+const primitiveTypes: Record<string, string> = { string: "string", number: "number", integer: "number", boolean: "boolean", null: "null" };
 
 const identifier = /^[A-Za-z_$][\w$]*$/;
 const keywordTypes = new Set(["string", "number", "boolean", "unknown", "any", "never", "undefined", "null", "object", "void"]);
@@ -88,6 +95,9 @@ function typed(schema: unknown): Typed {
     if (!understood.has(key) && !valueOnly.has(key) && !key.startsWith("x-")) throw new Unsupported(`keyword ${key}`);
   }
   const comment = commentText(schema);
+  const combinators = (["anyOf", "oneOf", "allOf"] as const).filter((key) => schema[key] !== undefined);
+  if (combinators.length > 0) return { type: combination(schema, combinators), comment };
+  if (Array.isArray(schema.type)) return { type: typeList(schema), comment };
   if (schema.tsType !== undefined) {
     const name = schema.tsType;
     if (typeof name !== "string" || !identifier.test(name) || Object.keys(schema).some((k) => k !== "tsType" && k !== "description")) throw new Unsupported("tsType");
@@ -117,6 +127,46 @@ function typed(schema: unknown): Typed {
   }
 }
 
+/**
+ * anyOf/oneOf as a union, allOf as an intersection, written in parentheses as
+ * json-schema-to-typescript writes them (they show beside `| undefined`). The members'
+ * descriptions are not written anywhere.
+ */
+function combination(schema: Schema, combinators: readonly ("anyOf" | "oneOf" | "allOf")[]): TypeNode {
+  if (combinators.length > 1 || besideCombinator.some((key) => schema[key] !== undefined)) throw new Unsupported("combinator beside other type keywords");
+  const key = combinators[0]!;
+  const list = schema[key];
+  if (!Array.isArray(list) || list.length < 2) throw new Unsupported("combinator of fewer than two members");
+  const members = list.map((member) => typed(member).type);
+  // json-schema-to-typescript's optimizer drops or merges such members: not modelled
+  if (members.some((m) => m.kind === "keyword" && (m.text === "unknown" || m.text === "any"))) throw new Unsupported("open member");
+  if (new Set(members.map((m) => JSON.stringify(m))).size < members.length) throw new Unsupported("repeated member");
+  if (key !== "allOf" && members.some((m) => unparenthesized(m).kind === "object")) throw new Unsupported("object type in a union");
+  return { kind: "parenthesized", type: { kind: key === "allOf" ? "intersection" : "union", members } };
+}
+
+/** `type: [a, b]` of primitive types: their union, in parentheses as json-schema-to-typescript writes it. */
+function typeList(schema: Schema): TypeNode {
+  if (besideCombinator.some((key) => key !== "type" && schema[key] !== undefined)) throw new Unsupported("type list beside other type keywords");
+  const names = (schema.type as unknown[]).map((name) => (typeof name === "string" && Object.hasOwn(primitiveTypes, name) ? primitiveTypes[name]! : undefined));
+  if (names.length < 2 || names.some((name) => name === undefined) || new Set(names).size < names.length) throw new Unsupported("type list");
+  return { kind: "parenthesized", type: { kind: "union", members: names.map((text) => ({ kind: "keyword", text: text! })) } };
+}
+
+/** An index signature's union flattened, as json-schema-to-typescript writes it (nested anonymous unions become members). */
+function indexSignatureType(type: TypeNode): TypeNode {
+  const members: TypeNode[] = [];
+  const add = (node: TypeNode) => {
+    const bare = unparenthesized(node);
+    if (bare.kind === "union") bare.members.forEach(add);
+    else members.push(node);
+  };
+  add(type);
+  if (members.length === 1) return type;
+  if (new Set(members.map((m) => JSON.stringify(m))).size < members.length) throw new Unsupported("repeated member");
+  return { kind: "union", members };
+}
+
 function objectMembers(schema: Schema): TypeMember[] {
   const properties = schema.properties ?? {};
   if (!isSchema(properties)) throw new Unsupported("properties");
@@ -125,15 +175,19 @@ function objectMembers(schema: Schema): TypeMember[] {
   const members: TypeMember[] = [];
   for (const [name, child] of Object.entries(properties)) {
     const { type, comment } = withItemsComment(typed(child));
-    members.push({ comments: comment === undefined ? [] : [jsdoc(comment)], key: identifier.test(name) ? name : printString(JSON.stringify(name)), optional: !required.includes(name), type });
+    const bare = bareKey(name);
+    if (bare === undefined) throw new Unsupported("key prettier may unquote");
+    members.push({ comments: comment === undefined ? [] : [jsdoc(comment)], key: bare ? name : printString(JSON.stringify(name)), optional: !required.includes(name), type });
   }
   const rest = schema.additionalProperties;
   if (rest === undefined || rest === false) return members;
-  const restType = rest === true ? { type: { kind: "keyword", text: "unknown" } as TypeNode, comment: undefined } : withItemsComment(typed(rest));
+  // `{}` (as normaliseSchema writes for objects of undeclared shape) accepts anything, as `true` does
+  const anything = rest === true || (isSchema(rest) && Object.keys(rest).length === 0);
+  const restType = anything ? { type: { kind: "keyword", text: "unknown" } as TypeNode, comment: undefined } : withItemsComment(typed(rest));
   const open = restType.type.kind === "keyword" && restType.type.text === "unknown";
   // Named properties beside a narrower index signature make json-schema-to-typescript widen it.
   if (!open && members.length > 0) throw new Unsupported("index signature beside properties");
-  members.push({ comments: restType.comment === undefined ? [] : [jsdoc(restType.comment)], key: "k", index: { parameter: { kind: "keyword", text: "string" } }, optional: false, type: restType.type });
+  members.push({ comments: restType.comment === undefined ? [] : [jsdoc(restType.comment)], key: "k", index: { parameter: { kind: "keyword", text: "string" } }, optional: false, type: indexSignatureType(restType.type) });
   return members;
 }
 
@@ -162,8 +216,8 @@ function jsdoc(text: string): string {
   return ["/**", ...text.split("\n").map((line) => ` * ${line}`), " */"].join("\n");
 }
 
-/** The declaration of `name` for a normalised schema, in prettier's layout; undefined outside the shapes this file reads. */
-export function schemaDeclaration(name: string, schema: unknown): string | undefined {
+/** The declaration of `name` for a normalised schema, in prettier's layout (`indent` columns in); undefined outside the shapes this file reads. */
+export function schemaDeclaration(name: string, schema: unknown, indent = 0): string | undefined {
   try {
     if (!isSchema(schema)) return undefined;
     const { title: _title, ...rest } = schema;
@@ -171,7 +225,7 @@ export function schemaDeclaration(name: string, schema: unknown): string | undef
     const comments = root.comment === undefined ? [] : [jsdoc(root.comment)];
     const declaration: Declaration =
       root.type.kind === "object" ? { kind: "interface", comments, name, members: root.type.members } : { kind: "alias", comments, name, type: root.type };
-    return printDeclaration(declaration);
+    return printDeclaration(declaration, indent);
   } catch (error) {
     if (error instanceof Unsupported) return undefined;
     throw error;
