@@ -20,8 +20,8 @@ export function schemaDialect(schema: unknown): Dialect | { unsupported: string 
   return { unsupported: String(declared) };
 }
 
-/** The dialect's meta-schema validator (what ajv.validateSchema runs). */
-function metaValidator(dialect: Dialect): ValidateFunction {
+/** The dialect's meta-schema validator (what ajv.validateSchema runs): compiled once per process, or read from the seed or the cache. */
+export function metaValidator(dialect: Dialect): ValidateFunction {
   let validate = metaValidators.get(dialect);
   if (!validate) {
     const meta = dialect === "draft-07" ? "http://json-schema.org/draft-07/schema" : "https://json-schema.org/draft/2020-12/schema";

@@ -16,7 +16,8 @@ export function manifestJsonSchema(): Record<string, unknown> {
   return JSON.parse(manifestSchemaText()) as Record<string, unknown>;
 }
 
-function compiledValidator(): ValidateFunction {
+/** The manifest schema's validator (compiled once per process, or read from the seed or the cache). */
+export function compiledValidator(): ValidateFunction {
   if (!validator) {
     const text = manifestSchemaText();
     validator = cachedValidator("draft-07", { allErrors: true, verbose: true, strict: false }, text, (ajv) => ajv.compile(JSON.parse(text) as object));

@@ -3,12 +3,14 @@
 // just compiled: same verdicts, same errors (which the manifest checks turn into messages).
 import { Ajv } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
-import { mkdtempSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cachedValidator } from "../../generator/validate/ajv-cache.js";
 import { manifestJsonSchema } from "../../generator/validate/manifest-shape.js";
+import { cliPath, repoRoot, schemaDir } from "../support/paths.js";
 
 const manifests: unknown[] = [
   { mcpgen: 1, server: { name: "ok", version: "1.0.0" }, protocol: "2026-07-28", tools: { echo: { input: { type: "object" } } } },
@@ -52,5 +54,20 @@ describe("ajv validators from the disk cache", () => {
       // (ajv leaves errors of an earlier call in place when a schema is valid)
       if (!valid) expect(cached.errors).toEqual(ajv.errors);
     }
+  });
+
+  it("are compiled at build time, so a machine's first run compiles none", () => {
+    // npm run build seeds the built generator with the validators every run uses
+    const seed = join(repoRoot, "dist", "generator", "validate", "ajv-seed");
+    expect(readdirSync(seed).filter((f) => f.endsWith(".cjs"))).toHaveLength(3);
+    const cache = mkdtempSync(join(tmpdir(), "mcp-gen-first-run-"));
+    const out = mkdtempSync(join(tmpdir(), "mcp-gen-first-run-out-"));
+    execFileSync(process.execPath, [cliPath, join(repoRoot, "examples", "weather", "mcp.yaml"), "--out", out, "--schema-dir", schemaDir, "-q"], {
+      env: { ...process.env, XDG_CACHE_HOME: cache, MCP_GEN_NO_CACHE: "" },
+    });
+    expect(existsSync(join(out, "validators.gen.ts"))).toBe(true);
+    // the other caches filled; nothing was compiled into the ajv area
+    expect(existsSync(join(cache, "mcp-gen", "formatted"))).toBe(true);
+    expect(existsSync(join(cache, "mcp-gen", "ajv-validators"))).toBe(false);
   });
 });

@@ -1,0 +1,13 @@
+// Build step (`npm run build`): compiles the ajv validators the generator uses on every
+// run — the manifest schema's and the two JSON Schema meta-schemas' — into ./ajv-seed/
+// next to the built ajv-cache module, so that no run, not even a machine's first, loads
+// ajv's compiler for them. Run as `node dist/generator/validate/seed-ajv.js`.
+import { fileURLToPath } from "node:url";
+import { seedInto } from "./ajv-cache.js";
+import { metaValidator } from "./json-schema.js";
+import { compiledValidator } from "./manifest-shape.js";
+
+seedInto(fileURLToPath(new URL("./ajv-seed/", import.meta.url)));
+compiledValidator();
+metaValidator("draft-07");
+metaValidator("2020-12");
