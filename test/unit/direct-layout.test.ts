@@ -10,6 +10,9 @@ import { dataNode, dataUnit, layoutDataDeclaration } from "../../generator/emit/
 import { moduleLine, type ModuleKeyword } from "../../generator/emit/layout/module-lines.js";
 import { arrow, code, definitionUnit, json, list, record, string, token } from "../../generator/emit/server/definition.js";
 import { functionDeclaration, namesInterface } from "../../generator/emit/server/layout.js";
+import { protocolHead } from "../../generator/emit/protocol/emit.js";
+import { Unsupported } from "../../generator/emit/layout/expression.js";
+import { layoutStatement } from "../../generator/emit/layout/print.js";
 
 const hostile = ["*/ /* `${x}` \" ' \\ \u2028 \u2029 </script>", "it's", 'say "hi"', "`${a}`", "tab\there", "\u0001", "naïve 日本語"];
 
@@ -105,14 +108,39 @@ describe("server declarations", () => {
   });
 
   it("create function matches prettier", async () => {
-    for (const base of ["W", "Weather", "WeatherWithAVeryLongName", "X".repeat(40)]) {
+    let laidOut = 0;
+    for (let length = 1; length <= 60; length++) {
+      const base = "W".repeat(length);
       const comment = docComment(`Creates the ${base} server.`);
       const params = [`handlers: ${base}Handlers`, "options?: ServerOptions"];
       const ret = `McpServer<${base}Handlers, ${base}Names>`;
-      const statement = `return createServer<${base}Handlers, ${base}Names>(${base.toLowerCase()}ServerDefinition, handlers, options);`;
-      const text = functionDeclaration(comment, `create${base}Server`, params, ret, statement);
+      const call = { callee: "createServer", typeArguments: [`${base}Handlers`, `${base}Names`], args: [`${base.toLowerCase()}ServerDefinition`, "handlers", "options"] };
+      const text = functionDeclaration(comment, `create${base}Server`, params, ret, call);
+      const statement = `return createServer<${base}Handlers, ${base}Names>(${call.args.join(", ")});`;
+      const expected = await formatTypeScript(`${comment}export function create${base}Server(${params.join(", ")}): ${ret} {\n${statement}\n}\n`);
       if (text === undefined) continue;
-      expect(text).toBe(await formatTypeScript(`${comment}export function create${base}Server(${params.join(", ")}): ${ret} {\n${statement}\n}\n`));
+      expect(text, base).toBe(expected);
+      laidOut++;
+    }
+    // every server name up to 30 characters; longer ones are left to prettier
+    expect(laidOut).toBeGreaterThanOrEqual(30);
+  });
+
+  it("never reads type arguments as comparisons", () => {
+    expect(() => layoutStatement("const a = f<X>(b);", 0)).toThrow(Unsupported);
+    expect(layoutStatement("const a = f < X && b > c;", 0)).toBe("const a = f < X && b > c;");
+  });
+});
+
+describe("protocol.gen.ts head", () => {
+  it("matches prettier for every selection of the five revisions", async () => {
+    const all = ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"];
+    for (let mask = 1; mask < 32; mask++) {
+      const revisions = all.filter((_, i) => mask & (1 << i));
+      const namespaces = revisions.map((r) => `V${r.replaceAll("-", "_")}`);
+      const text = protocolHead(revisions, "MergeMethods", namespaces);
+      expect(text, revisions.join()).toBeDefined();
+      expect(text, revisions.join()).toBe(await formatTypeScript(text!));
     }
   });
 });

@@ -32,16 +32,22 @@ export function tokenize(text: string): Token[] {
   const tokens: Token[] = [];
   tokenPattern.lastIndex = 0;
   let newline = false;
+  let spaced = true;
   while (tokenPattern.lastIndex < text.length) {
     const m = tokenPattern.exec(text);
     if (!m) throw new Unsupported(`unexpected ${JSON.stringify(text[tokenPattern.lastIndex])}`);
     if (m[1]) {
       newline ||= m[1].includes("\n");
+      spaced = true;
       continue;
     }
     const type = m[2] ? "name" : m[3] ? "number" : m[4] ? "string" : "punct";
+    // `f<T>(x)`: type arguments, which this model would misread as comparisons (the code
+    // written here always puts spaces around a comparison)
+    if (m[0] === "<" && !spaced && tokens[tokens.length - 1]?.type === "name") throw new Unsupported("type arguments");
     tokens.push({ type, text: m[0], newline });
     newline = false;
+    spaced = false;
   }
   return tokens;
 }

@@ -10,7 +10,8 @@ import { cachedNamespace } from "./cache.js";
 import { normaliseSchema, schemaToDeclaration } from "../json-schema-types.js";
 import { Unsupported } from "../layout/expression.js";
 import { bareKey } from "../layout/literals.js";
-import { printString } from "../layout/print.js";
+import { printString, printWidth } from "../layout/print.js";
+import { fitsWidth } from "../layout/width.js";
 import { printDeclaration, type Declaration, type TypeMember, type TypeNode } from "../layout/type-doc.js";
 import { schemaDeclaration } from "../types/schema-types.js";
 
@@ -138,23 +139,58 @@ function revisionNamespaceText(protocol: ProtocolModel): Promise<string> {
   });
 }
 
-export async function emitProtocol(file: GeneratedFile, protocols: readonly ProtocolModel[], runtime: string): Promise<void> {
-  const w = file.writer;
-  const merge = file.type(runtime, "MergeMethods");
-  const union = (map: string) => protocols.map((p) => `${revisionNamespace(p.revision)}.${map}`).join(" | ");
-  w.write(docComment("The protocol revisions this code serves and speaks, preferred first."));
-  w.write(`export const revisions = [${protocols.map((p) => stringLiteral(p.revision)).join(", ")}] as const;`).newLine();
-  w.write(`export type Revision = (typeof revisions)[number];`).blankLine();
+const mapDocs: Record<keyof typeof mapNames, string> = {
+  clientRequests: "Client requests",
+  serverRequests: "Server-to-client requests",
+  inputRequests: "Input requests",
+  clientNotifications: "Client notifications",
+  serverNotifications: "Server notifications",
+};
+
+const fits = (line: string) => fitsWidth(line, printWidth);
+
+/**
+ * The head of protocol.gen.ts (the revisions and the merged method maps) in prettier's
+ * layout: a list or a type argument on one line when it fits, else one entry per line.
+ * Undefined when a line would not fit even so (not modelled).
+ */
+export function protocolHead(revisions: readonly string[], merge: string, namespaces: readonly string[]): string | undefined {
+  const out: string[] = [docComment("The protocol revisions this code serves and speaks, preferred first.").trimEnd()];
+  const literals = revisions.map(stringLiteral);
+  const list = `export const revisions = [${literals.join(", ")}] as const;`;
+  out.push(...(fits(list) ? [list] : ["export const revisions = [", ...literals.map((l) => `  ${l},`), "] as const;"]));
+  out.push("export type Revision = (typeof revisions)[number];", "");
   for (const [key, name] of Object.entries(mapNames)) {
-    const what = {
-      clientRequests: "Client requests",
-      serverRequests: "Server-to-client requests",
-      inputRequests: "Input requests",
-      clientNotifications: "Client notifications",
-      serverNotifications: "Server notifications",
-    }[key as keyof typeof mapNames];
-    w.write(docComment(`${what} of every revision above, by method; params and results are unions over the revisions that have the method.`));
-    w.write(`export type ${name} = ${merge}<${union(name)}>;`).newLine();
+    out.push(docComment(`${mapDocs[key as keyof typeof mapNames]} of every revision above, by method; params and results are unions over the revisions that have the method.`).trimEnd());
+    const members = namespaces.map((ns) => `${ns}.${name}`);
+    const line = `export type ${name} = ${merge}<${members.join(" | ")}>;`;
+    if (fits(line)) out.push(line);
+    else if (fits(`  ${members.join(" | ")}`)) out.push(`export type ${name} = ${merge}<`, `  ${members.join(" | ")}`, ">;");
+    else out.push(`export type ${name} = ${merge}<`, ...members.map((m) => `  | ${m}`), ">;");
+  }
+  // (doc comments are never broken)
+  if (!out.every((line) => line.startsWith("/**") || fits(line))) return undefined;
+  return `${out.join("\n")}\n`;
+}
+
+export async function emitProtocol(file: GeneratedFile, protocols: readonly ProtocolModel[], runtime: string): Promise<void> {
+  const merge = file.type(runtime, "MergeMethods");
+  const namespaces = protocols.map((p) => revisionNamespace(p.revision));
+  const head = protocolHead(
+    protocols.map((p) => p.revision),
+    merge,
+    namespaces,
+  );
+  if (head !== undefined) file.tail.push({ text: head, formatted: true });
+  else {
+    const w = file.writer;
+    w.write(docComment("The protocol revisions this code serves and speaks, preferred first."));
+    w.write(`export const revisions = [${protocols.map((p) => stringLiteral(p.revision)).join(", ")}] as const;`).newLine();
+    w.write(`export type Revision = (typeof revisions)[number];`).blankLine();
+    for (const [key, name] of Object.entries(mapNames)) {
+      w.write(docComment(`${mapDocs[key as keyof typeof mapNames]} of every revision above, by method; params and results are unions over the revisions that have the method.`));
+      w.write(`export type ${name} = ${merge}<${namespaces.map((ns) => `${ns}.${name}`).join(" | ")}>;`).newLine();
+    }
   }
   // The namespaces come last, formatted once per revision and cached.
   for (const protocol of protocols) file.tail.push({ text: await revisionNamespaceText(protocol), formatted: true });

@@ -1,6 +1,8 @@
 // server.gen.ts: the handler interface the user implements, and the generated half of
 // the server: routing tables that call handlers with typed arguments, list payloads
 // projected onto each revision's types, and declarative prompt renderers.
+import { printWidth } from "../layout/print.js";
+import { fitsWidth } from "../layout/width.js";
 import type { ProtocolModel } from "../../model/protocol.js";
 import { revisionNamespace } from "../../model/protocol.js";
 import { clientAsks, paramHeaderDeclarations, type CacheHintModel, type ClientAsk, type PromptModel, type ServerModel, type ToolModel } from "../../model/server.js";
@@ -65,29 +67,35 @@ export function emitServer(file: GeneratedFile, model: ServerModel, protocols: r
   const completableTemplates = model.resourceTemplates.filter((t) => t.completable.length > 0);
 
   // Content types come from the preferred revision, the richest one the user writes for.
-  if (model.tools.length > 0) {
-    w.write(docComment(`A content block of a tool result (protocol ${protocols[0]!.revision}).`));
-    w.write(`export type ToolContent = ${preferred}.CallToolResult["content"][number];`).blankLine();
-  }
-  if (model.prompts.length > 0) {
-    w.write(docComment(`A message of a prompt (protocol ${protocols[0]!.revision}).`));
-    w.write(`export type PromptMessage = ${preferred}.PromptMessage;`).blankLine();
-  }
-
+  // One-line aliases (and their doc comments) are already in prettier's layout when they
+  // fit; they open the tail then, and only elicitation forms leave the block to prettier.
+  const aliases: string[] = [];
+  const aliasLines: string[] = [];
+  const alias = (doc: string, name: string, type: string) => {
+    aliasLines.push(`export type ${name} = ${type};`);
+    aliases.push(`${docComment(doc)}${aliasLines[aliasLines.length - 1]}\n`);
+  };
+  if (model.tools.length > 0) alias(`A content block of a tool result (protocol ${protocols[0]!.revision}).`, "ToolContent", `${preferred}.CallToolResult["content"][number]`);
+  if (model.prompts.length > 0) alias(`A message of a prompt (protocol ${protocols[0]!.revision}).`, "PromptMessage", `${preferred}.PromptMessage`);
   const protocol = file.local("protocol.gen");
-  w.write(docComment("Requests handlers may send the client, by method: `ctx.input` (every revision) and `ctx.request` (legacy sessions)."));
-  w.write(
-    `export type ${requests} = ${file.type(rt, "MergeMethods")}<${file.type(protocol, "ServerRequestMap")} | ${file.type(protocol, "InputRequestMap")}>;`,
-  ).blankLine();
-  w.write(docComment("What a handler may ask the client: the methods its `asks:` declares in the manifest (`never`: nothing)."));
-  w.write(`export type Asks<Method extends string> = Pick<${requests}, Method & keyof ${requests}>;`).blankLine();
-  if (model.forms.length > 0) {
-    const forms = Object.create(null) as Record<string, unknown>;
-    for (const form of model.forms) forms[form.member] = form.schema;
-    w.write(docComment("The manifest's elicitation forms: the requestedSchema each ctx.elicit method sends, by identifier."));
-    w.write(`export const ${names.formsValue} = ${codeLiteral(forms)} as const;`).blankLine();
-    w.write(docComment("ctx.elicit of handlers that declare `asks: [elicitation]`: one method per form, its answer typed by the form."));
-    w.write(`export type ${names.forms} = typeof ${names.formsValue};`).blankLine();
+  alias(
+    "Requests handlers may send the client, by method: `ctx.input` (every revision) and `ctx.request` (legacy sessions).",
+    requests,
+    `${file.type(rt, "MergeMethods")}<${file.type(protocol, "ServerRequestMap")} | ${file.type(protocol, "InputRequestMap")}>`,
+  );
+  alias("What a handler may ask the client: the methods its `asks:` declares in the manifest (`never`: nothing).", "Asks<Method extends string>", `Pick<${requests}, Method & keyof ${requests}>`);
+  const aliasesFit = aliasLines.every((line) => fitsWidth(line, printWidth));
+  if (model.forms.length === 0 && aliasesFit) file.tail.push({ text: aliases.join("\n"), formatted: true });
+  else {
+    for (const text of aliases) w.write(text).blankLine();
+    if (model.forms.length > 0) {
+      const forms = Object.create(null) as Record<string, unknown>;
+      for (const form of model.forms) forms[form.member] = form.schema;
+      w.write(docComment("The manifest's elicitation forms: the requestedSchema each ctx.elicit method sends, by identifier."));
+      w.write(`export const ${names.formsValue} = ${codeLiteral(forms)} as const;`).blankLine();
+      w.write(docComment("ctx.elicit of handlers that declare `asks: [elicitation]`: one method per form, its answer typed by the form."));
+      w.write(`export type ${names.forms} = typeof ${names.formsValue};`).blankLine();
+    }
   }
 
   // The handler interface, one member per tool, resource, template and prompt: written in
@@ -417,8 +425,9 @@ export function emitServer(file: GeneratedFile, model: ServerModel, protocols: r
   );
   const createParams = [`handlers: ${H}`, `options?: ${options}`];
   const createReturn = `${server}<${H}, ${names.names}>`;
-  const createStatement = `return ${file.value(rt, "createServer")}<${H}, ${names.names}>(${names.definition}, handlers, options);`;
-  const createText = functionDeclaration(createComment, names.create, createParams, createReturn, createStatement);
+  const createCall = { callee: file.value(rt, "createServer"), typeArguments: [H, names.names], args: [names.definition, "handlers", "options"] };
+  const createText = functionDeclaration(createComment, names.create, createParams, createReturn, createCall);
+  const createStatement = `return ${createCall.callee}<${createCall.typeArguments.join(", ")}>(${createCall.args.join(", ")});`;
   file.tail.push(
     createText !== undefined
       ? { text: createText, formatted: true }

@@ -2,9 +2,8 @@
 // they skip the formatter: the Names interface (unions of string literals) and the
 // create function. Shapes outside what is modelled here give undefined, and the caller
 // leaves the unit to prettier.
-import { Unsupported } from "../layout/expression.js";
 import { stringCode } from "../layout/literals.js";
-import { layoutStatement, printWidth } from "../layout/print.js";
+import { printWidth } from "../layout/print.js";
 import { fitsWidth } from "../layout/width.js";
 
 const fits = (line: string): boolean => fitsWidth(line, printWidth);
@@ -37,22 +36,28 @@ export function namesInterface(comment: string, head: string, unions: readonly (
   return `${comment}${lines.join("\n")}\n}\n`;
 }
 
+/** `return callee<TypeArgs>(args);` as the body of a function. */
+export interface ReturnCall {
+  readonly callee: string;
+  readonly typeArguments: readonly string[];
+  readonly args: readonly string[];
+}
+
 /**
- * `export function name(params): Return {` with a one-statement body: the header on one
- * line when it fits, else one parameter per line; the statement as the statement layout
- * prints it at two spaces.
+ * `export function name(params): Return {` returning one call of names: the header on one
+ * line when it fits, else one parameter per line; the call on one line when it fits, else
+ * one argument per line (with a trailing comma). Type arguments or parameters that do not
+ * fit are not modelled.
  */
-export function functionDeclaration(comment: string, name: string, params: readonly string[], returnType: string, statement: string): string | undefined {
+export function functionDeclaration(comment: string, name: string, params: readonly string[], returnType: string, body: ReturnCall): string | undefined {
   const oneLine = `export function ${name}(${params.join(", ")}): ${returnType} {`;
   const header = fits(oneLine) ? [oneLine] : [`export function ${name}(`, ...params.map((p) => `  ${p},`), `): ${returnType} {`];
   if (params.length === 0 && header.length > 1) return undefined;
   if (!header.every(fits)) return undefined;
-  let body: string;
-  try {
-    body = layoutStatement(statement, 2);
-  } catch (error) {
-    if (error instanceof Unsupported) return undefined;
-    throw error;
-  }
-  return `${comment}${header.join("\n")}\n${body}\n}\n`;
+  const callee = `${body.callee}${body.typeArguments.length > 0 ? `<${body.typeArguments.join(", ")}>` : ""}`;
+  const flat = `  return ${callee}(${body.args.join(", ")});`;
+  const call = fits(flat) ? [flat] : [`  return ${callee}(`, ...body.args.map((a) => `    ${a},`), "  );"];
+  if (body.args.length === 0 && call.length > 1) return undefined;
+  if (!call.every(fits)) return undefined;
+  return `${comment}${header.join("\n")}\n${call.join("\n")}\n}\n`;
 }
