@@ -339,10 +339,10 @@ function generatorSection(cases: readonly CaseResult[]): string {
 
 The CLI (\`node dist/generator/cli.js <manifest> --out <dir> -q\`) as a child process; medians over
 ${options.genReps} repetition(s). Cold: \`MCP_GEN_NO_CACHE=1\`: no disk cache at all, as on the first run on a
-machine (protocol namespaces through json-schema-to-typescript and prettier, ajv compiling its
-validators, prettier for the small declarations); warm: \`~/.cache/mcp-gen\` filled by an earlier run
-(formatted protocol namespaces, compiled ajv validators, formatted small declarations), as on
-every later run. Both write into an empty folder.
+machine (protocol namespaces laid out from the schema, prettier for small declarations the direct
+layouts do not model; the ajv validators of the manifest schema and the meta-schemas are compiled
+by \`npm run build\`); warm: \`~/.cache/mcp-gen\` filled by an earlier run (protocol namespaces,
+formatted small declarations), as on every later run. Both write into an empty folder.
 \`--check\` runs right after, with nothing changed. Peak RSS and CPU come from the CLI process itself
 (\`process.resourceUsage()\` at exit, via bench/lib/rusage-preload.mjs). Catalog manifests are written
 by bench/workload/catalog.ts (the same tool shapes as the server catalog).

@@ -22,7 +22,8 @@ export type Expr =
   | { readonly kind: "array"; readonly elements: readonly Expr[] };
 
 /** `newline`: a line break precedes the token (prettier keeps an object expanded when one follows its `{`). */
-type Token = { readonly type: "name" | "number" | "string" | "punct"; readonly text: string; readonly newline: boolean };
+/** `tight`: no whitespace before the token. */
+type Token = { readonly type: "name" | "number" | "string" | "punct"; readonly text: string; readonly newline: boolean; readonly tight: boolean };
 
 // One sticky pattern for every token: spaces, names, numbers, strings, punctuators.
 const tokenPattern =
@@ -42,10 +43,7 @@ export function tokenize(text: string): Token[] {
       continue;
     }
     const type = m[2] ? "name" : m[3] ? "number" : m[4] ? "string" : "punct";
-    // `f<T>(x)`: type arguments, which this model would misread as comparisons (the code
-    // written here always puts spaces around a comparison)
-    if (m[0] === "<" && !spaced && tokens[tokens.length - 1]?.type === "name") throw new Unsupported("type arguments");
-    tokens.push({ type, text: m[0], newline });
+    tokens.push({ type, text: m[0], newline, tight: !spaced });
     newline = false;
     spaced = false;
   }
@@ -178,6 +176,9 @@ export class Parser {
       }
       const p = token.type === "punct" || token.text === "in" || token.text === "instanceof" ? (precedence.get(token.text) ?? 0) : 0;
       if (p === 0 || p <= minPrecedence) return left;
+      // `f<T>(x)`: type arguments of a call, which would read as comparisons (the code
+      // written here always puts spaces around a comparison)
+      if (token.text === "<" && token.tight) throw new Unsupported("type arguments");
       this.take();
       const right = this.binary(p);
       left = { kind: "binary", operator: token.text, left, right };
