@@ -12,7 +12,16 @@ import { moduleLine } from "../layout/module-lines.js";
 export function exportedNames(text: string): { values: string[]; types: string[] } {
   const values: string[] = [];
   const types: string[] = [];
-  for (const match of text.matchAll(/^export (declare namespace|interface|type|const|let|async function|function|class) ([A-Za-z_$][A-Za-z0-9_$]*)/gm)) {
+  // Line starts found with indexOf (fast on megabytes), each read with a sticky pattern.
+  const declaration = /export (declare namespace|interface|type|const|let|async function|function|class) ([A-Za-z_$][A-Za-z0-9_$]*)/y;
+  const nextLine = (from: number) => {
+    const found = text.indexOf("\nexport ", from);
+    return found === -1 ? -1 : found + 1;
+  };
+  for (let at = text.startsWith("export ") ? 0 : nextLine(0); at !== -1; at = nextLine(at)) {
+    declaration.lastIndex = at;
+    const match = declaration.exec(text);
+    if (!match) continue;
     const [, kind, name] = match;
     // The revision namespaces of protocol.gen.ts are `declare`d and hold types only.
     (kind === "interface" || kind === "type" || kind === "declare namespace" ? types : values).push(name!);
@@ -24,7 +33,13 @@ export function emitIndex(index: GeneratedFile, files: readonly GeneratedFile[])
   // The re-export lines are laid out as prettier lays them out: a unit that skips the formatter.
   const lines: string[] = [];
   for (const file of files) {
-    const { values, types } = exportedNames([file.writer.toString(), ...file.tail.map((unit) => unit.text)].join("\n"));
+    const values: string[] = [];
+    const types: string[] = [];
+    for (const text of [file.writer.toString(), ...file.tail.map((unit) => unit.text)]) {
+      const names = exportedNames(text);
+      values.push(...names.values);
+      types.push(...names.types);
+    }
     const module = index.local(file.path.replace(/\.ts$/, ""));
     const sorted = (names: string[]) => [...names].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
     if (values.length > 0) lines.push(moduleLine("export", sorted(values), module));
