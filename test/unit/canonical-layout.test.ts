@@ -72,7 +72,27 @@ function writeManifest(tools: [string, unknown][]): string {
     protocol: ["2026-07-28", "2025-06-18"],
     output: "./mcp",
     tools: Object.fromEntries(tools),
+    // Types of prompt arguments and template variables around the line width, with keys
+    // prettier unquotes or keeps quoted, and a tool without defaults (its Args alias).
+    prompts: Object.fromEntries(
+      [40, 90, 98, 110].map((width) => [
+        `prompt_${"p".repeat(width - 40)}`,
+        {
+          description: hostile,
+          arguments: {
+            [`arg${"a".repeat(width - 10)}`]: { description: `${"Doc ".repeat(width / 4)}${hostile}`, required: true },
+            "with-dash": { description: "line one\nline two  \nline three" },
+            你好: {},
+          },
+          messages: [{ role: "user", text: "Hi" }],
+        },
+      ]),
+    ),
+    resourceTemplates: {
+      [`template_${"t".repeat(70)}`]: { uriTemplate: `layout://{${"v".repeat(90)}}/{id}`, name: "edges" },
+    },
   };
+  (manifest.tools as Record<string, unknown>)[`plain_${"x".repeat(80)}`] = { description: "No defaults", input: { type: "object", properties: { a: { type: "string" } } } };
   const file = join(dir, "mcp.yaml");
   writeFileSync(file, JSON.stringify(manifest, null, 2));
   return file;

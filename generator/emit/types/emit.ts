@@ -7,6 +7,10 @@ import type { ServerModel, ToolModel } from "../../model/server.js";
 import { docComment, docLines, propertyKey, stringLiteral } from "../escape.js";
 import type { GeneratedFile } from "../file.js";
 import { normaliseSchema, schemaToUnit } from "../json-schema-types.js";
+import { Unsupported } from "../layout/expression.js";
+import { bareKey } from "../layout/literals.js";
+import { printString } from "../layout/print.js";
+import { printDeclaration, type Declaration, type TypeMember } from "../layout/type-doc.js";
 
 type Json = { [key: string]: JsonValue };
 type Unit = { readonly text: string; readonly formatted: boolean };
@@ -88,28 +92,70 @@ export async function emitTypes(file: GeneratedFile, model: ServerModel): Promis
       );
       units.push(args!);
     } else {
-      units.push({ text: `${docComment(`Arguments of ${label} as its handler receives them (validated).`)}export type ${names.args} = ${names.input};\n`, formatted: false });
+      const doc = `Arguments of ${label} as its handler receives them (validated).`;
+      units.push(
+        declarationUnit(
+          { kind: "alias", comments: comments(doc), name: names.args, type: { kind: "reference", name: names.input } },
+          `${docComment(doc)}export type ${names.args} = ${names.input};\n`,
+        ),
+      );
     }
     if (tool.output) {
       units.push(...(await schemaTypes(names.output, tool.output.schema.value, `Structured result (structuredContent) of ${label}.`)));
     }
   }
   for (const prompt of model.prompts) {
-    const lines = [`export interface ${prompt.typeBase}PromptArgs {`];
-    for (const argument of prompt.arguments) {
+    const members = prompt.arguments.map((argument) => {
       const doc = [argument.title, argument.description].filter((s): s is string => s !== undefined).join(": ");
-      if (doc) lines.push(docComment(doc, "  ").trimEnd());
-      lines.push(`  ${propertyKey(argument.name)}${argument.required ? "" : "?"}: ${argument.required ? "string" : "string | undefined"};`);
-    }
-    units.push({ text: `${docComment(`Arguments of prompt ${stringLiteral(prompt.key)}.`)}${lines.join("\n")}\n}\n`, formatted: false });
+      return { name: argument.name, doc, optional: !argument.required };
+    });
+    units.push(stringsInterface(`Arguments of prompt ${stringLiteral(prompt.key)}.`, `${prompt.typeBase}PromptArgs`, members));
   }
   for (const template of model.resourceTemplates) {
-    const lines = [`export interface ${template.typeBase}Variables {`, ...template.template.variables.map((variable) => `  ${propertyKey(variable)}: string;`)];
-    units.push({ text: `${docComment(`Variables of resource template ${stringLiteral(template.key)}: ${template.uriTemplate}`)}${lines.join("\n")}\n}\n`, formatted: false });
+    const members = template.template.variables.map((variable) => ({ name: variable, doc: "", optional: false }));
+    units.push(stringsInterface(`Variables of resource template ${stringLiteral(template.key)}: ${template.uriTemplate}`, `${template.typeBase}Variables`, members));
   }
   if (units.length === 0) {
     file.writer.write(`// ${docLines("This manifest declares nothing that needs types.")[0]}`).newLine().write("export {};").newLine();
   }
+}
+
+/** A doc comment as a declaration's comments (none for empty text). */
+function comments(doc: string): string[] {
+  const text = docComment(doc);
+  return text === "" ? [] : [text.trimEnd()];
+}
+
+/** A declaration in prettier's layout (see layout/type-doc.ts), or `source` for prettier where that layout declines it. */
+function declarationUnit(declaration: Declaration | undefined, source: string): Unit {
+  if (declaration !== undefined) {
+    try {
+      return { text: printDeclaration(declaration), formatted: true };
+    } catch (error) {
+      if (!(error instanceof Unsupported)) throw error;
+    }
+  }
+  return { text: source, formatted: false };
+}
+
+/** `export interface Name { key: string; other?: string | undefined }` (prompt arguments, template variables). */
+function stringsInterface(doc: string, name: string, members: readonly { name: string; doc: string; optional: boolean }[]): Unit {
+  const lines = [`export interface ${name} {`];
+  for (const m of members) {
+    if (m.doc) lines.push(docComment(m.doc, "  ").trimEnd());
+    lines.push(`  ${propertyKey(m.name)}${m.optional ? "?" : ""}: ${m.optional ? "string | undefined" : "string"};`);
+  }
+  const source = `${docComment(doc)}${lines.join("\n")}\n}\n`;
+  // keys prettier may or may not unquote are left to it
+  const keys = members.map((m) => bareKey(m.name));
+  if (keys.some((bare) => bare === undefined)) return declarationUnit(undefined, source);
+  const typeMembers: TypeMember[] = members.map((m, i) => ({
+    comments: m.doc === "" ? [] : [docComment(m.doc, "  ").trim()],
+    key: keys[i] ? m.name : printString(stringLiteral(m.name)),
+    optional: m.optional,
+    type: { kind: "keyword", text: "string" },
+  }));
+  return declarationUnit({ kind: "interface", comments: comments(doc), name, members: typeMembers }, source);
 }
 
 /** The root of a schema without its definitions (emitted once, for the input type). */
