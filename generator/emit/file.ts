@@ -4,6 +4,7 @@
 // they reference, never writing import lines themselves.
 import { CodeWriter } from "./layout/code-writer.js";
 import { moduleLine } from "./layout/module-lines.js";
+import { renderPieces, type Unit } from "./layout/print.js";
 import { generatedMarker } from "../write.js";
 
 export interface Banner {
@@ -38,7 +39,7 @@ export class GeneratedFile {
    * identical for every manifest, formatted once and cached) and per-tool code emitted in
    * canonical layout. Other units are formatted on their own.
    */
-  readonly tail: { readonly text: string; readonly formatted: boolean }[] = [];
+  readonly tail: Unit[] = [];
 
   constructor(
     /** Path relative to the output folder, e.g. "server.gen.ts". */
@@ -88,7 +89,10 @@ export class GeneratedFile {
 
   /** The file as formatted text: `format` formats the body and every unformatted tail unit. */
   async formatted(banner: Banner, format: (text: string) => Promise<string>): Promise<string> {
-    const [head, ...tail] = await Promise.all([this.head(banner, format), ...this.tail.map((unit) => (unit.formatted ? unit.text : format(unit.text)))]);
+    const [head, ...tail] = await Promise.all([
+      this.head(banner, format),
+      ...this.tail.map((unit) => (unit.pieces ? renderPieces(unit.pieces, format) : unit.formatted ? unit.text : format(unit.text))),
+    ]);
     return [head, ...tail].join("\n");
   }
 

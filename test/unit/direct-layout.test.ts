@@ -12,7 +12,7 @@ import { arrow, code, definitionUnit, json, list, record, string, token } from "
 import { functionDeclaration, namesInterface } from "../../generator/emit/server/layout.js";
 import { protocolHead } from "../../generator/emit/protocol/emit.js";
 import { Unsupported } from "../../generator/emit/layout/expression.js";
-import { layoutStatement } from "../../generator/emit/layout/print.js";
+import { layoutStatement, renderPieces } from "../../generator/emit/layout/print.js";
 
 const hostile = ["*/ /* `${x}` \" ' \\ \u2028 \u2029 </script>", "it's", 'say "hi"', "`${a}`", "tab\there", "\u0001", "naïve 日本語"];
 
@@ -211,6 +211,32 @@ describe("server definition", () => {
     const text = unit.formatted ? unit.text : await formatTypeScript(unit.text);
     expect(text).toBe(await formatTypeScript(`export const d: D = {\n${entries.map(([k, v]) => `${k}: ${v.code},`).join("\n")}\n};\n`));
   });
+
+  it("formats only the entries outside the model, and gets prettier's text for the whole", async () => {
+    let toolsLaidOut = 0;
+    for (let n = 0; n < 90; n++) {
+      const head = `export const ${"d".repeat(n % 20)}ServerDefinition: ServerDefinition<Handlers>`;
+      const block = `(_handlers, input) => {\nconst args = input as unknown as A${"a".repeat(n % 30)};\nreturn [{ role: "user" as const, content: { type: "text" as const, text: "x" + args.v${"v".repeat(n % 50)} } }];\n}`;
+      const entries = [
+        ...definitionEntries(n),
+        ["resourceTemplates", list([record([["pattern", code(`new RegExp(${JSON.stringify("^".repeat(n))})`)], ["get", code(block)]])])],
+      ] as const;
+      const unit = definitionUnit("/** Definition. */\n", head, entries);
+      const raw = `/** Definition. */\n${head} = {\n${entries.map(([k, v]) => (v === undefined ? "" : `${k}: ${v.code},\n`)).join("")}};\n`;
+      const expected = await formatTypeScript(raw);
+      expect(unit.formatted).toBe(false);
+      expect(await formatTypeScript(unit.text)).toBe(expected);
+      // the pieces: the template entry (and what else data.ts declines) for prettier, the tool table laid out here
+      const properties = (unit.pieces ?? []).filter((p) => typeof p !== "string");
+      expect(properties.some((p) => p.property.startsWith("resourceTemplates:"))).toBe(true);
+      if (!properties.some((p) => p.property.startsWith("tools:"))) toolsLaidOut++;
+      const formatted: string[] = [];
+      const spy = async (text: string) => (formatted.push(text), formatTypeScript(text));
+      expect(await renderPieces(unit.pieces!, spy)).toBe(expected);
+      expect(formatted).toHaveLength(properties.length);
+    }
+    expect(toolsLaidOut).toBeGreaterThan(40);
+  }, 60_000);
 });
 
 describe("CodeWriter", () => {

@@ -238,6 +238,18 @@ function arrowProperty(key: string, arrow: Extract<DataNode, { kind: "arrow" }>,
   out.push(head, body);
 }
 
+/** `key: value,` at two spaces (a property of an expanded object) as prettier prints it, with a trailing newline; undefined when outside what this file models. */
+export function layoutDataProperty(key: string, node: () => DataNode): string | undefined {
+  try {
+    const out: string[] = [];
+    property(dataKey(key), node(), "  ", out);
+    return `${out.join("\n")}\n`;
+  } catch (error) {
+    if (error instanceof Unsure) return undefined;
+    throw error;
+  }
+}
+
 /**
  * `${head} = <node>;` (head: `const name` or `export const name: Type`) as prettier prints
  * it, with a trailing newline; undefined when outside what this file models.

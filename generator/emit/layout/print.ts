@@ -599,8 +599,33 @@ function layoutLines(
 
 /** A top-level unit of a generated file: laid out already, or text for prettier. */
 export interface Unit {
+  /** The unit's code (laid out when `formatted`). */
   readonly text: string;
   readonly formatted: boolean;
+  /**
+   * The unit in pieces, when only some of it is left to prettier: laid-out text, and
+   * properties of an expanded object literal (`key: value` at two spaces) that prettier
+   * formats one by one. A property's layout does not depend on its neighbours, so this
+   * gives prettier's text for the whole unit while it reads only the small pieces.
+   */
+  readonly pieces?: readonly UnitPiece[];
+}
+
+export type UnitPiece = string | { readonly property: string };
+
+/** The text of a unit with pieces: each property formatted on its own in an expanded object, then spliced in. */
+export async function renderPieces(pieces: readonly UnitPiece[], format: (text: string) => Promise<string>): Promise<string> {
+  const texts = await Promise.all(
+    pieces.map(async (piece) => {
+      if (typeof piece === "string") return piece;
+      const formatted = await format(`const property = {\n  ${piece.property},\n};\n`);
+      const lines = formatted.split("\n");
+      // "const property = {", the property's lines, "};", ""
+      if (lines[0] !== "const property = {" || lines[lines.length - 2] !== "};") throw new Error(`renderPieces: unexpected layout of ${JSON.stringify(piece.property.slice(0, 60))}`);
+      return `${lines.slice(1, -2).join("\n")}\n`;
+    }),
+  );
+  return texts.join("");
 }
 
 /**

@@ -4,8 +4,9 @@
 // layout without parsing the text back. Values data.ts does not model become code nodes,
 // and the whole declaration then takes the general path.
 import { jsonLiteral, propertyKey, stringLiteral } from "../escape.js";
-import { arrowNode, codeNode, dataKey, dataNode, layoutDataDeclaration, stringNode, textNode, type DataNode } from "../layout/data.js";
-import { statementsUnit, type Unit } from "../layout/print.js";
+import { arrowNode, codeNode, dataKey, dataNode, layoutDataDeclaration, layoutDataProperty, stringNode, textNode, type DataNode } from "../layout/data.js";
+import { printWidth, statementsUnit, type Unit, type UnitPiece } from "../layout/print.js";
+import { fitsWidth } from "../layout/width.js";
 
 /** A value of the definition: its code, and its layout node (built only when laid out). */
 export interface DefinitionValue {
@@ -48,12 +49,20 @@ function objectNode(entries: readonly (readonly [string, DefinitionValue])[], ex
 /**
  * `${comment}${head} = { key: value, … };`, the object written expanded (one entry per
  * line), as a unit laid out directly, or by the general paths when a value is outside
- * data.ts's model.
+ * data.ts's model. Then the entries data.ts models are still laid out here and only the
+ * others (a template's pattern and read function, a declarative prompt's body,
+ * completers) go to prettier, one by one: a 1000-tool manifest with one declarative
+ * prompt does not send its whole tool table through prettier.
  */
 export function definitionUnit(comment: string, head: string, entries: readonly (readonly [key: string, value: DefinitionValue | undefined])[]): Unit {
   const present = entries.filter((entry): entry is readonly [string, DefinitionValue] => entry[1] !== undefined);
   const direct = layoutDataDeclaration(head, () => objectNode(present, true));
   if (direct !== undefined) return { text: `${comment}${direct}`, formatted: true };
   const body = present.map(([k, v]) => `  ${propertyKey(k)}: ${v.code},\n`).join("");
-  return statementsUnit(comment, [`${head} = {\n${body}};`]);
+  const general = statementsUnit(comment, [`${head} = {\n${body}};`]);
+  if (general.formatted || !fitsWidth(`${head} = {`, printWidth)) return general;
+  const pieces: UnitPiece[] = [`${comment}${head} = {\n`];
+  for (const [key, value] of present) pieces.push(layoutDataProperty(key, value.node) ?? { property: `${propertyKey(key)}: ${value.code}` });
+  pieces.push("};\n");
+  return { ...general, pieces };
 }
