@@ -19,7 +19,8 @@ import { corpus } from "./fixtures/compile-schema/corpus.js";
 import { allRevisions, repoRoot, schemaDir } from "../support/paths.js";
 import { loadProtocolSchema } from "../../generator/load/protocol.js";
 import { refName as protocolRefName } from "../../generator/model/protocol.js";
-import { absoluteSpecLinks } from "../../generator/emit/protocol/emit.js";
+import { absoluteSpecLinks, formattedNamespace, laidOutNamespace } from "../../generator/emit/protocol/emit.js";
+import { buildProtocolModel } from "../../generator/model/protocol.js";
 
 type Json = Record<string, unknown>;
 
@@ -198,5 +199,15 @@ describe("types read straight from a schema", () => {
     let direct = 0;
     for (const [i, schema] of schemas.entries()) if (await compare(schema, i)) direct++;
     expect(direct).toBeGreaterThan(schemas.length * 0.6);
+  }, 120_000);
+
+  it("lay out protocol namespaces exactly as json-schema-to-typescript and prettier write them", async () => {
+    for (const revision of ["2026-07-28", "2024-11-05"] as const) {
+      const { schema } = loadProtocolSchema(revision, { schemaDir }, { file: "test" });
+      const protocol = buildProtocolModel(schema!);
+      const direct = laidOutNamespace(protocol);
+      expect(direct, revision).toBeDefined();
+      expect(direct, revision).toBe(await formattedNamespace(protocol));
+    }
   }, 120_000);
 });

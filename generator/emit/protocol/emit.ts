@@ -110,7 +110,7 @@ function namespaceDoc(protocol: ProtocolModel): string {
  * path (all of the official schemas' do): no json-schema-to-typescript, TypeScript or
  * prettier to load on a machine's first run. Undefined otherwise.
  */
-function laidOutNamespace(protocol: ProtocolModel, maps: readonly MethodMap[]): string | undefined {
+export function laidOutNamespace(protocol: ProtocolModel, maps: readonly MethodMap[] = methodMaps(protocol)): string | undefined {
   const declarations: string[] = [];
   for (const [name, definition] of Object.entries(protocol.schema.definitions)) {
     const text = schemaDeclaration(name, normaliseSchema(definition, normaliseOptions), 2);
@@ -131,12 +131,14 @@ function laidOutNamespace(protocol: ProtocolModel, maps: readonly MethodMap[]): 
 function revisionNamespaceText(protocol: ProtocolModel): Promise<string> {
   return cachedNamespace([protocol.revision, protocol.schema.sha256, ...protocol.schema.patches], async () => {
     const maps = methodMaps(protocol);
-    const direct = laidOutNamespace(protocol, maps);
-    if (direct !== undefined) return direct;
-    // any other schema: json-schema-to-typescript where needed, and prettier
-    const body = `${await buildDeclarations(protocol)}\n${maps.map(mapSource).join("")}`;
-    return formatTypeScript(`${namespaceDoc(protocol)}export declare namespace ${revisionNamespace(protocol.revision)} {\n${body}}\n`);
+    return laidOutNamespace(protocol, maps) ?? formattedNamespace(protocol, maps);
   });
+}
+
+/** The namespace for any schema: json-schema-to-typescript where the direct path declines, and prettier over the whole. */
+export async function formattedNamespace(protocol: ProtocolModel, maps: readonly MethodMap[] = methodMaps(protocol)): Promise<string> {
+  const body = `${await buildDeclarations(protocol)}\n${maps.map(mapSource).join("")}`;
+  return formatTypeScript(`${namespaceDoc(protocol)}export declare namespace ${revisionNamespace(protocol.revision)} {\n${body}}\n`);
 }
 
 const mapDocs: Record<keyof typeof mapNames, string> = {
