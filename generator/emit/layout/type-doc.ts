@@ -258,21 +258,11 @@ function flatType(node: TypeNode, context: Context): string | undefined {
       return bare.text;
     case "reference":
       return bare.name;
-    case "union": {
+    case "union":
       if (hugsUnion(bare.members)) throw new Unsupported("hugged union");
-      if (context === "intersection") throw new Unsupported("union in intersection");
-      const parts = bare.members.map((m) => flatType(m, "union"));
-      if (parts.some((p) => p === undefined)) return undefined;
-      const text = parts.join(" | ");
-      return context === "property" || context === "alias" ? text : `(${text})`;
-    }
-    case "intersection": {
-      if (context === "intersection") throw new Unsupported("nested intersection");
-      const parts = bare.members.map((m) => flatType(m, "intersection"));
-      if (parts.some((p) => p === undefined)) return undefined;
-      const text = parts.join(" & ");
-      return context === "property" || context === "alias" ? text : `(${text})`;
-    }
+      return flatMembers(bare.members, "union", " | ", context);
+    case "intersection":
+      return flatMembers(bare.members, "intersection", " & ", context);
     case "array": {
       const element = flatType(bare.element, "array");
       return element === undefined ? undefined : `${element}[]`;
@@ -284,6 +274,15 @@ function flatType(node: TypeNode, context: Context): string | undefined {
     default:
       throw new Unsupported(bare.kind);
   }
+}
+
+/** A union's or intersection's members on one line, in parentheses inside another type; undefined when one holds an object type. */
+function flatMembers(members: readonly TypeNode[], kind: "union" | "intersection", separator: string, context: Context): string | undefined {
+  if (context === "intersection") throw new Unsupported(`${kind} in an intersection`);
+  const parts = members.map((m) => flatType(m, kind));
+  if (parts.some((p) => p === undefined)) return undefined;
+  const text = parts.join(separator);
+  return context === "property" || context === "alias" ? text : `(${text})`;
 }
 
 /** Whether prettier could break inside the type's one-line form (a union, an intersection, or an array of one). */

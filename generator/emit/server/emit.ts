@@ -1,8 +1,6 @@
 // server.gen.ts: the handler interface the user implements, and the generated half of
 // the server: routing tables that call handlers with typed arguments, list payloads
 // projected onto each revision's types, and declarative prompt renderers.
-import { printWidth } from "../layout/print.js";
-import { fitsWidth } from "../layout/width.js";
 import type { ProtocolModel } from "../../model/protocol.js";
 import { revisionNamespace } from "../../model/protocol.js";
 import { clientAsks, paramHeaderDeclarations, type CacheHintModel, type ClientAsk, type PromptModel, type ServerModel, type ToolModel } from "../../model/server.js";
@@ -10,6 +8,8 @@ import type { TemplatePart } from "../../validate/prompt-template.js";
 import { Code, codeLiteral, docComment, propertyAccess, propertyKey, sameLiteral, stringLiteral } from "../escape.js";
 import type { GeneratedFile } from "../file.js";
 import { dataNode, dataUnit, type DataDeclaration } from "../layout/data.js";
+import { printWidth } from "../layout/print.js";
+import { fitsWidth } from "../layout/width.js";
 import { arrow, code, definitionUnit, json, list, record, string, token, type DefinitionValue } from "./definition.js";
 import { functionDeclaration, namesInterface } from "./layout.js";
 import { InterfaceUnit } from "../layout/interface-unit.js";
@@ -69,12 +69,8 @@ export function emitServer(file: GeneratedFile, model: ServerModel, protocols: r
   // Content types come from the preferred revision, the richest one the user writes for.
   // One-line aliases (and their doc comments) are already in prettier's layout when they
   // fit; they open the tail then, and only elicitation forms leave the block to prettier.
-  const aliases: string[] = [];
-  const aliasLines: string[] = [];
-  const alias = (doc: string, name: string, type: string) => {
-    aliasLines.push(`export type ${name} = ${type};`);
-    aliases.push(`${docComment(doc)}${aliasLines[aliasLines.length - 1]}\n`);
-  };
+  const aliases: { doc: string; line: string }[] = [];
+  const alias = (doc: string, name: string, type: string) => aliases.push({ doc: docComment(doc), line: `export type ${name} = ${type};` });
   if (model.tools.length > 0) alias(`A content block of a tool result (protocol ${protocols[0]!.revision}).`, "ToolContent", `${preferred}.CallToolResult["content"][number]`);
   if (model.prompts.length > 0) alias(`A message of a prompt (protocol ${protocols[0]!.revision}).`, "PromptMessage", `${preferred}.PromptMessage`);
   const protocol = file.local("protocol.gen");
@@ -84,10 +80,10 @@ export function emitServer(file: GeneratedFile, model: ServerModel, protocols: r
     `${file.type(rt, "MergeMethods")}<${file.type(protocol, "ServerRequestMap")} | ${file.type(protocol, "InputRequestMap")}>`,
   );
   alias("What a handler may ask the client: the methods its `asks:` declares in the manifest (`never`: nothing).", "Asks<Method extends string>", `Pick<${requests}, Method & keyof ${requests}>`);
-  const aliasesFit = aliasLines.every((line) => fitsWidth(line, printWidth));
-  if (model.forms.length === 0 && aliasesFit) file.tail.push({ text: aliases.join("\n"), formatted: true });
+  const aliasTexts = aliases.map(({ doc, line }) => `${doc}${line}\n`);
+  if (model.forms.length === 0 && aliases.every(({ line }) => fitsWidth(line, printWidth))) file.tail.push({ text: aliasTexts.join("\n"), formatted: true });
   else {
-    for (const text of aliases) w.write(text).blankLine();
+    for (const text of aliasTexts) w.write(text).blankLine();
     if (model.forms.length > 0) {
       const forms = Object.create(null) as Record<string, unknown>;
       for (const form of model.forms) forms[form.member] = form.schema;

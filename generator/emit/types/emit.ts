@@ -9,11 +9,10 @@ import type { GeneratedFile } from "../file.js";
 import { normaliseSchema, schemaToUnit } from "../json-schema-types.js";
 import { Unsupported } from "../layout/expression.js";
 import { bareKey } from "../layout/literals.js";
-import { printString } from "../layout/print.js";
+import { printString, type Unit } from "../layout/print.js";
 import { printDeclaration, type Declaration, type TypeMember } from "../layout/type-doc.js";
 
 type Json = { [key: string]: JsonValue };
-type Unit = { readonly text: string; readonly formatted: boolean };
 
 function isObject(value: unknown): value is Json {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -127,13 +126,11 @@ function comments(doc: string): string[] {
 }
 
 /** A declaration in prettier's layout (see layout/type-doc.ts), or `source` for prettier where that layout declines it. */
-function declarationUnit(declaration: Declaration | undefined, source: string): Unit {
-  if (declaration !== undefined) {
-    try {
-      return { text: printDeclaration(declaration), formatted: true };
-    } catch (error) {
-      if (!(error instanceof Unsupported)) throw error;
-    }
+function declarationUnit(declaration: Declaration, source: string): Unit {
+  try {
+    return { text: printDeclaration(declaration), formatted: true };
+  } catch (error) {
+    if (!(error instanceof Unsupported)) throw error;
   }
   return { text: source, formatted: false };
 }
@@ -148,7 +145,7 @@ function stringsInterface(doc: string, name: string, members: readonly { name: s
   const source = `${docComment(doc)}${lines.join("\n")}\n}\n`;
   // keys prettier may or may not unquote are left to it
   const keys = members.map((m) => bareKey(m.name));
-  if (keys.some((bare) => bare === undefined)) return declarationUnit(undefined, source);
+  if (keys.some((bare) => bare === undefined)) return { text: source, formatted: false };
   const typeMembers: TypeMember[] = members.map((m, i) => ({
     comments: m.doc === "" ? [] : [docComment(m.doc, "  ").trim()],
     key: keys[i] ? m.name : printString(stringLiteral(m.name)),

@@ -140,7 +140,7 @@ function combination(schema: Schema, combinators: readonly ("anyOf" | "oneOf" | 
   const members = list.map((member) => typed(member).type);
   // json-schema-to-typescript's optimizer drops or merges such members: not modelled
   if (members.some((m) => m.kind === "keyword" && (m.text === "unknown" || m.text === "any"))) throw new Unsupported("open member");
-  if (new Set(members.map((m) => JSON.stringify(m))).size < members.length) throw new Unsupported("repeated member");
+  if (hasRepeats(members)) throw new Unsupported("repeated member");
   if (key !== "allOf" && members.some((m) => unparenthesized(m).kind === "object")) throw new Unsupported("object type in a union");
   return { kind: "parenthesized", type: { kind: key === "allOf" ? "intersection" : "union", members } };
 }
@@ -153,6 +153,9 @@ function typeList(schema: Schema): TypeNode {
   return { kind: "parenthesized", type: { kind: "union", members: names.map((text) => ({ kind: "keyword", text: text! })) } };
 }
 
+/** Whether two members are the same type (json-schema-to-typescript would drop one). */
+const hasRepeats = (members: readonly TypeNode[]) => new Set(members.map((m) => JSON.stringify(m))).size < members.length;
+
 /** An index signature's union flattened, as json-schema-to-typescript writes it (nested anonymous unions become members). */
 function indexSignatureType(type: TypeNode): TypeNode {
   const members: TypeNode[] = [];
@@ -163,7 +166,7 @@ function indexSignatureType(type: TypeNode): TypeNode {
   };
   add(type);
   if (members.length === 1) return type;
-  if (new Set(members.map((m) => JSON.stringify(m))).size < members.length) throw new Unsupported("repeated member");
+  if (hasRepeats(members)) throw new Unsupported("repeated member");
   return { kind: "union", members };
 }
 
