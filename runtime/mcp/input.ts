@@ -65,8 +65,10 @@ function base64url(bytes: Uint8Array): string {
 function fromBase64url(text: string): Uint8Array | undefined {
   if (!/^[A-Za-z0-9_-]*$/.test(text)) return undefined;
   try {
-    const binary = atob(text.replace(/-/g, "+").replace(/_/g, "/"));
-    return Uint8Array.from(binary, (c) => c.charCodeAt(0));
+    const bytes = Uint8Array.from(atob(text.replace(/-/g, "+").replace(/_/g, "/")), (c) => c.charCodeAt(0));
+    // Canonical text only: the decoder ignores a last character's unused bits, so 'A'..'D'
+    // would all open the same state and a tampered signature could pass as the original.
+    return base64url(bytes) === text ? bytes : undefined;
   } catch {
     return undefined;
   }
