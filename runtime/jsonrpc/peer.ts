@@ -67,7 +67,7 @@ export class Exchange {
     if (!this.cancelled && !this.answered) this.peer.notify(method, params, this.request.id);
   }
 
-  /** Sends a request to the peer on behalf of this request (legacy server→client requests). */
+  /** Sends a request to the peer on behalf of this request (legacy server->client requests). */
   sendRequest(method: string, params: Params | undefined, options: RequestOptions = {}): Promise<Params> {
     return this.peer.request(method, params, { ...options, relatedTo: this.request.id, signal: options.signal ?? this.signal });
   }

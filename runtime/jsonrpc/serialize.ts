@@ -14,7 +14,7 @@ export class RawJson {
 }
 
 /**
- * A result object followed by members already serialised (`tail`: `"key":value,…`), which
+ * A result object followed by members already serialised (`tail`: `"key":value,...`), which
  * it must not have itself. Keeps plain JSON.stringify correct through `toJSON`.
  */
 export class ResultWithTail {

@@ -55,7 +55,7 @@ export async function callTool(session: RequestSender, name: string, args: unkno
   return { ...result, structuredContent: structured };
 }
 
-/** What a generated client's tool methods call: member name → [tool name, validator of its structured output]. */
+/** What a generated client's tool methods call: member name -> [tool name, validator of its structured output]. */
 export type ToolCallTable = Readonly<Record<string, readonly [name: string, validateOutput?: Validator]>>;
 
 type ToolMethod = (args?: unknown, options?: CallOptions) => Promise<JsonObject>;

@@ -19,7 +19,7 @@ export interface ClientChannel {
   /** Tells the channel what the session negotiated (HTTP needs it for headers). */
   setProtocol?(protocol: { readonly era: "modern" | "legacy"; readonly revision: string }): void;
   /**
-   * A tool's `x-mcp-header` declarations known before any tools/list (argument → header
+   * A tool's `x-mcp-header` declarations known before any tools/list (argument -> header
    * name), so that HTTP can mirror its arguments into Mcp-Param-* headers from the first call.
    */
   declareParamHeaders?(tool: string, headers: ReadonlyMap<string, string>): void;
@@ -49,7 +49,7 @@ export interface ClientHandlers<R = AnyServerRequests, N = AnyServerNotification
    * input_required results alike. Unknown methods get -32601.
    */
   readonly requests?: RequestHandlers<R> | undefined;
-  /** Notifications by method ("notifications/message", "notifications/tools/list_changed", …). */
+  /** Notifications by method ("notifications/message", "notifications/tools/list_changed", ...). */
   readonly notifications?: NotificationHandlers<N> | undefined;
   /** Every notification the server sends (after its `notifications` listener, if any). */
   readonly onNotification?: ((method: string, params: Params | undefined) => void) | undefined;
@@ -72,7 +72,7 @@ export interface ClientOptions<R = AnyServerRequests, N = AnyServerNotifications
   /** How long the era probe waits for an answer before assuming a legacy server. Default 5 000. */
   readonly probeTimeoutMs?: number | undefined;
   /**
-   * `x-mcp-header` declarations known in advance, tool → argument → header name (a generated
+   * `x-mcp-header` declarations known in advance, tool -> argument -> header name (a generated
    * client passes its manifest's). A tools/list answer replaces what it says about a tool.
    */
   readonly paramHeaders?: Readonly<Record<string, Readonly<Record<string, string>>>> | undefined;

@@ -32,7 +32,7 @@ export interface RequestShape {
 /**
  * Requests a handler may send to the client, by method. Generated code binds this to
  * its `ClientRequests` (the protocol's ServerRequestMap and InputRequestMap over the
- * revisions it serves: sampling/createMessage, elicitation/create, roots/list …); this
+ * revisions it serves: sampling/createMessage, elicitation/create, roots/list ...); this
  * default leaves them untyped.
  */
 export type AnyRequests = { readonly [method: string]: { readonly params: JsonObject | undefined; readonly result: JsonObject } };
@@ -123,16 +123,16 @@ export interface RequestContext<Requests extends object = AnyRequests, Forms ext
    * If the client did not declare the capability the method needs (`sampling`,
    * `elicitation`, `roots`), this rejects with a MissingRequiredClientCapability RpcError
    * (-32021, `data.requiredCapabilities`) before sending anything; thrown on from a
-   * handler it becomes that JSON-RPC error. Only legacy sessions (2024-11-05 … 2025-11-25)
+   * handler it becomes that JSON-RPC error. Only legacy sessions (2024-11-05 ... 2025-11-25)
    * carry server-to-client requests: under a modern revision a declared capability still
    * rejects, with ClientRequestUnavailableError, which a tool handler turns into a tool error.
    */
   request<K extends keyof Requests & string>(method: K, ...args: RequestArgs<ParamsOf<Requests[K]>>): Promise<ResultOf<Requests[K]>>;
   /**
-   * Asks the client for input — `elicitation/create`, `sampling/createMessage`,
-   * `roots/list` — and resolves with the answers, by the keys you chose:
+   * Asks the client for input -- `elicitation/create`, `sampling/createMessage`,
+   * `roots/list` -- and resolves with the answers, by the keys you chose:
    *
-   *     const { name } = await ctx.input({ name: { method: "elicitation/create", params: { … } } });
+   *     const { name } = await ctx.input({ name: { method: "elicitation/create", params: { ... } } });
    *
    * Works in both eras. Legacy sessions send the requests to the client and wait. Under
    * 2026-07-28 (tools/call, prompts/get and resources/read only) the server answers with
@@ -327,7 +327,7 @@ export interface ServerDefinition<H> {
   readonly listCache?: CacheHint | undefined;
   /**
    * Tool arguments that 2026-07-28 HTTP requests mirror into Mcp-Param-* headers
-   * (`x-mcp-header`): tool → argument → header name. The HTTP binding checks them.
+   * (`x-mcp-header`): tool -> argument -> header name. The HTTP binding checks them.
    */
   readonly paramHeaders?: Readonly<Record<string, Readonly<Record<string, string>>>> | undefined;
   /** Elicitation forms (`elicitations:`) by identifier: the requestedSchema ctx.elicit sends. */

@@ -12,7 +12,7 @@ const headerTypes = new Set(["string", "integer", "boolean"]);
 /** Canonical base64: whole quanta, padding only where needed (atob alone is lenient). */
 const canonicalBase64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 
-/** Header-safe form of a value: as is when plain visible ASCII, else the =?base64?…?= sentinel. */
+/** Header-safe form of a value: as is when plain visible ASCII, else the =?base64?...?= sentinel. */
 export function encodeHeaderValue(value: string): string {
   const plain = /^[\x21-\x7e]([\x20-\x7e]*[\x21-\x7e])?$/.test(value) && !(value.startsWith("=?base64?") && value.endsWith("?="));
   if (plain) return value;
@@ -23,7 +23,7 @@ export function encodeHeaderValue(value: string): string {
 }
 
 /**
- * The value a mirrored header carries: the `=?base64?…?=` sentinel decoded (canonical
+ * The value a mirrored header carries: the `=?base64?...?=` sentinel decoded (canonical
  * base64 of UTF-8 only), anything else literally; undefined when the sentinel is malformed.
  */
 export function decodeHeaderValue(value: string): string | undefined {
@@ -38,7 +38,7 @@ export function decodeHeaderValue(value: string): string | undefined {
 }
 
 /**
- * The `x-mcp-header` declarations of a tool's inputSchema: argument name → header name
+ * The `x-mcp-header` declarations of a tool's inputSchema: argument name -> header name
  * (an empty map when there are none), or undefined when a declaration is invalid (empty,
  * not a token, on a non-primitive or number parameter, or duplicated case-insensitively),
  * in which case clients must not use the tool at all.

@@ -171,7 +171,7 @@ export interface McpEndpoint {
   readonly revisions: readonly string[];
   /**
    * The arguments of a tool that modern HTTP requests mirror into Mcp-Param-* headers
-   * (`x-mcp-header` in its inputSchema): argument → header name. Undefined for none.
+   * (`x-mcp-header` in its inputSchema): argument -> header name. Undefined for none.
    */
   paramHeaders?(tool: string): Readonly<Record<string, string>> | undefined;
 }
@@ -439,8 +439,8 @@ export class McpServer<H = unknown, N extends ServerNames = ServerNames> impleme
 
   /**
    * subscriptions/listen (2026-07-28): the server acknowledges the subset of requested
-   * notifications it will send — the `resourceSubscriptions` it can watch (resources
-   * declared `subscribe`) and the list changes the manifest declares (`listChanged`) —
+   * notifications it will send -- the `resourceSubscriptions` it can watch (resources
+   * declared `subscribe`) and the list changes the manifest declares (`listChanged`) --
    * then holds the stream open; those notifications arrive on it (see
    * notifyResourceUpdated, setEnabled). The request ends when the client cancels it or
    * goes away (no response then).

@@ -58,7 +58,7 @@ interface StreamLog {
 
 /**
  * The default store: in memory, bounded by a number of events per stream and a number of
- * streams (at most maxStreams × maxEventsPerStream events, each one serialized message).
+ * streams (at most maxStreams x maxEventsPerStream events, each one serialized message).
  * Event ids are `<streamId>/<sequence>`; they carry no secret, since lookups are per session.
  */
 export class MemoryEventStore implements EventStore {

@@ -1,7 +1,7 @@
 // The Streamable HTTP binding of MCP, for both eras on one endpoint:
 //  - modern (2026-07-28): every POST is self-contained; headers mirror the body
 //    (MCP-Protocol-Version, Mcp-Method, Mcp-Name) and are checked against it;
-//  - legacy (2025-03-26 … 2025-11-25): `initialize` opens a session named by the
+//  - legacy (2025-03-26 ... 2025-11-25): `initialize` opens a session named by the
 //    Mcp-Session-Id header; GET opens the session's stream for server-initiated
 //    messages; DELETE ends the session.
 // A POSTed request is answered with JSON, or with an SSE stream when notifications or

@@ -47,6 +47,16 @@ describe("runtime import graph", () => {
     expect(external.filter((e) => !/ imports node:[a-z_/]+$/.test(e))).toEqual([]);
   });
 
+  it("runtime sources are ASCII only (one non-ASCII character makes V8 hold and scan a whole bundle as two-byte text)", () => {
+    const files = [...walk(join(repoRoot, "runtime", "index.ts")).files, ...walk(join(repoRoot, "runtime", "node.ts")).files];
+    const offending = files.flatMap((file) =>
+      readFileSync(file, "utf8")
+        .split("\n")
+        .flatMap((line, i) => (/[^\x00-\x7f]/.test(line) ? [`${file.slice(repoRoot.length + 1)}:${i + 1}`] : [])),
+    );
+    expect(offending).toEqual([]);
+  });
+
   it("package.json declares no runtime-only dependency the runtime could lean on", () => {
     const pkg = JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")) as { exports: Record<string, unknown> };
     expect(Object.keys(pkg.exports)).toContain("./runtime");
