@@ -173,17 +173,17 @@ export function emitClient(file: GeneratedFile, model: ServerModel, protocols: r
   c.write(
     `export type ${names.options} = Omit<${clientOptions}<${asks}, ${file.type(protocol, "ServerNotificationMap")}>, "revisions"> & { readonly revisions?: readonly ${revisionType}[] | undefined };`,
   ).blankLine();
+  const mirrored = paramHeaderDeclarations(model);
+  const hasMirrored = Object.keys(mirrored).length > 0;
+  if (hasMirrored) {
+    c.write(docComment("Tool arguments mirrored into Mcp-Param-* headers on 2026-07-28 HTTP requests (`x-mcp-header`): tool -> argument -> header."));
+    c.write(`const paramHeaders: Readonly<Record<string, Readonly<Record<string, string>>>> = ${codeLiteral(mirrored)};`).blankLine();
+  }
   c.write(
     docComment(
       `Connects to a ${model.info.name} server over \`channel\` (stdioChannel, httpChannel, memoryChannel), detecting the protocol era: a server/discover probe first, the initialize handshake as fallback.`,
     ),
   );
-  const mirrored = paramHeaderDeclarations(model);
-  const hasMirrored = Object.keys(mirrored).length > 0;
-  if (hasMirrored) {
-    c.write(docComment("Tool arguments mirrored into Mcp-Param-* headers on 2026-07-28 HTTP requests (`x-mcp-header`): tool → argument → header."));
-    c.write(`const paramHeaders: Readonly<Record<string, Readonly<Record<string, string>>>> = ${codeLiteral(mirrored)};`).blankLine();
-  }
   c.write(`export async function ${names.connect}(channel: ${file.type(rt, "ClientChannel")}, options: ${names.options} = {}): Promise<${names.client}> {`).newLine();
   c.indent()
     .write(

@@ -250,14 +250,14 @@ export type NotesClientOptions = Omit<
   "revisions"
 > & { readonly revisions?: readonly Revision[] | undefined };
 
-/** Connects to a notes server over `channel` (stdioChannel, httpChannel, memoryChannel), detecting the protocol era: a server/discover probe first, the initialize handshake as fallback. */
-/** Tool arguments mirrored into Mcp-Param-* headers on 2026-07-28 HTTP requests (`x-mcp-header`): tool → argument → header. */
+/** Tool arguments mirrored into Mcp-Param-* headers on 2026-07-28 HTTP requests (`x-mcp-header`): tool -> argument -> header. */
 const paramHeaders: Readonly<Record<string, Readonly<Record<string, string>>>> = {
   search_notes: {
     tag: "Tag",
   },
 };
 
+/** Connects to a notes server over `channel` (stdioChannel, httpChannel, memoryChannel), detecting the protocol era: a server/discover probe first, the initialize handshake as fallback. */
 export async function connectNotesClient(
   channel: ClientChannel,
   options: NotesClientOptions = {},
