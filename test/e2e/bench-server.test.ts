@@ -26,7 +26,8 @@ interface AnyClient {
 
 interface Connected {
   readonly client: AnyClient;
-  readonly version: string | undefined;
+  /** What the handshake told: the server's name (SDK v1) or the negotiated revision (SDK v2). */
+  readonly handshake: string | undefined;
   readonly stop: () => Promise<void>;
 }
 
@@ -36,11 +37,11 @@ async function connect(sdk: Sdk, kind: Kind): Promise<Connected> {
   if (sdk === "v1") {
     const client = new ClientV1({ name: "bench-e2e-v1", version: "1.0.0" });
     await client.connect(server ? new HttpV1(new URL(server.url)) : new StdioV1(stdio));
-    return { client: client as unknown as AnyClient, version: client.getServerVersion()?.name, stop: async () => server?.stop() };
+    return { client: client as unknown as AnyClient, handshake: client.getServerVersion()?.name, stop: async () => server?.stop() };
   }
   const client = new ClientV2({ name: "bench-e2e-v2", version: "2.0.0" }, { versionNegotiation: { mode: "auto" } });
   await client.connect(server ? new HttpV2(new URL(server.url)) : new StdioV2(stdio));
-  return { client: client as unknown as AnyClient, version: client.getNegotiatedProtocolVersion(), stop: async () => server?.stop() };
+  return { client: client as unknown as AnyClient, handshake: client.getNegotiatedProtocolVersion(), stop: async () => server?.stop() };
 }
 
 afterAll(stopAllChildren);
@@ -61,8 +62,7 @@ describe.each(cases)("SDK %s client → bench server over %s (%s)", (sdk, kind, 
 
   it("connects and lists echo and add, add with its output schema", async () => {
     connected = await connect(sdk, kind);
-    if (sdk === "v1") expect(connected.version).toBe("bench");
-    else expect(connected.version).toBe(era);
+    expect(connected.handshake).toBe(sdk === "v1" ? "bench" : era);
     const { tools } = await connected.client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(["add", "echo"]);
     const add = tools.find((t) => t.name === "add");
