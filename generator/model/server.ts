@@ -63,6 +63,18 @@ interface Declared {
   readonly icons?: readonly Icon[];
   /** What its handler may ask the client through ctx.input / ctx.request (`asks:`). */
   readonly asks: readonly ClientAsk[];
+  /** OAuth scopes a call needs on top of `auth.requiredScopes` (`scopes:`). */
+  readonly scopes: readonly string[];
+}
+
+/** `auth:` of the manifest: how the HTTP bindings protect the server. */
+export interface AuthModel {
+  readonly authorizationServers: readonly string[];
+  readonly scopesSupported: readonly string[];
+  readonly requiredScopes: readonly string[];
+  readonly resource?: string;
+  readonly resourceName: string;
+  readonly documentation?: string;
 }
 
 export interface ToolModel extends Declared {
@@ -146,6 +158,8 @@ export interface ServerModel {
   readonly listChanged: readonly ListKindName[];
   /** 2026-07-28 caching of lists and server/discover (`server.cache`). */
   readonly listCache?: CacheHintModel;
+  /** OAuth protection of the HTTP bindings (`auth:`). */
+  readonly auth?: AuthModel;
   /** Preferred first. */
   readonly revisions: readonly Revision[];
   readonly revisionsLocation: SourceLocation;
@@ -272,7 +286,24 @@ export function buildServerModel(manifest: ManifestInput, outputOverride?: strin
       ...optional("description", str(decl, "description")),
       ...optional("icons", icons(decl)),
       asks: asksOf(decl, pointer),
+      scopes: scopesOf(decl, pointer, `${kind} ${quote(key)}`),
     };
+  };
+
+  const auth = authOf(root, positions, info.title ?? info.name, diagnostics);
+  /** An entry's `scopes:`, each of which `auth.scopesSupported` must list. */
+  const scopesOf = (decl: JsonObject, pointer: string, what: string): string[] => {
+    const scopes = Array.isArray(decl.scopes) ? (decl.scopes as string[]) : [];
+    const at = childPointer(pointer, "scopes");
+    if (scopes.length > 0 && !auth) {
+      diagnostics.push({ location: positions.key(at), message: `${what} declares scopes, but the manifest has no \`auth:\` section; add one (authorizationServers, scopesSupported) or remove \`scopes\`` });
+      return [];
+    }
+    scopes.forEach((scope, i) => {
+      const problem = auth && scopeProblem(scope, auth.scopesSupported);
+      if (problem) diagnostics.push({ location: positions.value(childPointer(at, i)), message: `${what}: ${problem}` });
+    });
+    return scopes;
   };
 
   const asksOf = (decl: JsonObject, pointer: string): ClientAsk[] => {
@@ -478,6 +509,7 @@ export function buildServerModel(manifest: ManifestInput, outputOverride?: strin
       ...optional("instructions", str(server, "instructions")),
       listChanged: Array.isArray(server.listChanged) ? (server.listChanged as ListKindName[]) : [],
       ...optional("listCache", server.cache as CacheHintModel | undefined),
+      ...optional("auth", auth),
       revisions,
       revisionsLocation: positions.value("/protocol"),
       output,
@@ -491,6 +523,67 @@ export function buildServerModel(manifest: ManifestInput, outputOverride?: strin
       inputFiles: [...inputFiles].sort(),
     },
     diagnostics,
+  };
+}
+
+/** Why `scope` cannot be used, if it cannot. */
+function scopeProblem(scope: string, supported: readonly string[]): string | undefined {
+  if (scope === "offline_access") {
+    return "scope \"offline_access\" is for the authorization server to grant (refresh tokens); a resource never asks for it (clients add it themselves when the authorization server supports it)";
+  }
+  if (!supported.includes(scope)) {
+    return `scope ${quote(scope)} is not in auth.scopesSupported${supported.length > 0 ? ` (${supported.map(quote).join(", ")})` : ""}; add it there or fix the name`;
+  }
+  return undefined;
+}
+
+/** Whether `url` is an https URL, or http on a loopback host (development). */
+function isSecureUrl(url: URL): boolean {
+  return url.protocol === "https:" || (url.protocol === "http:" && ["localhost", "127.0.0.1", "[::1]"].includes(url.hostname));
+}
+
+/** The `auth:` section, checked: URLs well-formed and secure, scopes known. */
+function authOf(root: JsonObject, positions: PositionIndex, defaultName: string, diagnostics: Diagnostic[]): AuthModel | undefined {
+  const auth = root.auth as JsonObject | undefined;
+  if (auth === undefined) return undefined;
+  const strings = (key: string) => (Array.isArray(auth[key]) ? (auth[key] as string[]) : []);
+  const urlProblem = (value: string, what: string): string | undefined => {
+    let url: URL;
+    try {
+      url = new URL(value);
+    } catch {
+      return `${what} ${quote(value)} is not an absolute URL`;
+    }
+    if (!isSecureUrl(url)) return `${what} ${quote(value)} must use https (http is allowed on localhost only)`;
+    if (url.hash !== "" || value.includes("#")) return `${what} ${quote(value)} must not have a fragment`;
+    return undefined;
+  };
+  const listed = strings("scopesSupported");
+  listed.forEach((scope, i) => {
+    if (scope === "offline_access") diagnostics.push({ location: positions.value(`/auth/scopesSupported/${i}`), message: `auth.scopesSupported: ${scopeProblem(scope, listed)!}` });
+  });
+  const scopesSupported = listed.filter((s) => s !== "offline_access");
+  const requiredScopes = strings("requiredScopes");
+  requiredScopes.forEach((scope, i) => {
+    const problem = scopeProblem(scope, scopesSupported);
+    if (problem) diagnostics.push({ location: positions.value(`/auth/requiredScopes/${i}`), message: `auth.requiredScopes: ${problem}` });
+  });
+  const authorizationServers = strings("authorizationServers");
+  authorizationServers.forEach((issuer, i) => {
+    const problem = urlProblem(issuer, "authorization server") ?? (issuer.includes("?") ? `authorization server ${quote(issuer)} must not have a query (an issuer identifier has none)` : undefined);
+    if (problem) diagnostics.push({ location: positions.value(`/auth/authorizationServers/${i}`), message: problem });
+  });
+  const resource = typeof auth.resource === "string" ? auth.resource : undefined;
+  const resourceProblem = resource === undefined ? undefined : urlProblem(resource, "auth.resource");
+  if (resourceProblem) diagnostics.push({ location: positions.value("/auth/resource"), message: `${resourceProblem}; it is this server's canonical URI, e.g. https://mcp.example.com/mcp` });
+  const documentation = typeof auth.documentation === "string" ? auth.documentation : undefined;
+  return {
+    authorizationServers,
+    scopesSupported,
+    requiredScopes,
+    ...optional("resource", resource),
+    resourceName: typeof auth.resourceName === "string" ? auth.resourceName : defaultName,
+    ...optional("documentation", documentation),
   };
 }
 

@@ -143,7 +143,9 @@ function describe(error: ErrorObject, root: JsonValue, positions: PositionIndex)
         message:
           lastToken(path) === "identifier"
             ? `${name} must be a JavaScript identifier (letters, digits, _ or $, not starting with a digit)`
-            : `${name} must match ${String(params.pattern)}`,
+            : /scopes|Scopes/.test(path.split("/").slice(-2, -1)[0] ?? "")
+              ? `${name} is not an OAuth scope name: printable ASCII without spaces, double quotes or backslashes (RFC 6749)`
+              : `${name} must match ${String(params.pattern)}`,
       };
     case "propertyNames": {
       const key = String(params.propertyName);

@@ -2,12 +2,16 @@
 // run — the manifest schema's and the two JSON Schema meta-schemas' — into ./ajv-seed/
 // next to the built ajv-cache module, so that no run, not even a machine's first, loads
 // ajv's compiler for them. Run as `node dist/generator/validate/seed-ajv.js`.
+import { rmSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { seedInto } from "./ajv-cache.js";
 import { metaValidator } from "./json-schema.js";
 import { compiledValidator } from "./manifest-shape.js";
 
-seedInto(fileURLToPath(new URL("./ajv-seed/", import.meta.url)));
+const seed = fileURLToPath(new URL("./ajv-seed/", import.meta.url));
+// Seeds are keyed by schema digest: drop those of earlier builds (an edited manifest schema).
+rmSync(seed, { recursive: true, force: true });
+seedInto(seed);
 compiledValidator();
 metaValidator("draft-07");
 metaValidator("2020-12");

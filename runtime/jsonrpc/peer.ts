@@ -43,6 +43,8 @@ export class Exchange {
   constructor(
     readonly peer: ExchangeHost,
     readonly request: JsonRpcRequest,
+    /** What the transport verified about the sender (an HTTP bearer token's identity); opaque here. */
+    readonly auth?: unknown,
   ) {}
 
   get id(): RequestId {
@@ -147,12 +149,12 @@ export class Peer implements ExchangeHost, Finisher {
     return this.closed;
   }
 
-  /** Handles one parsed inbound message (a value from JSON.parse). */
-  receive(value: unknown): void {
+  /** Handles one parsed inbound message (a value from JSON.parse); `auth` is what the transport verified of its sender. */
+  receive(value: unknown, auth?: unknown): void {
     const classified = classify(value);
     switch (classified.kind) {
       case "request":
-        this.handleRequest(classified.message);
+        this.handleRequest(classified.message, auth);
         return;
       case "notification":
         this.handleNotification(classified.message);
@@ -177,12 +179,12 @@ export class Peer implements ExchangeHost, Finisher {
     this.sink.send(errorResponse(null, ErrorCode.ParseError, `Parse error: ${detail}`));
   }
 
-  private handleRequest(request: JsonRpcRequest): void {
+  private handleRequest(request: JsonRpcRequest, auth: unknown): void {
     if (this.inbound.has(request.id)) {
       this.sink.send(errorResponse(request.id, ErrorCode.InvalidRequest, "Invalid request: id is already in use by a request in progress"));
       return;
     }
-    const exchange = new Exchange(this, request);
+    const exchange = new Exchange(this, request, auth);
     this.inbound.set(request.id, exchange);
     dispatch(this.dispatcher, exchange, this);
   }
@@ -322,12 +324,12 @@ class LoneRequest implements ExchangeHost, Finisher {
  * cancel it), or undefined when the message is not a valid request (the error response
  * has been sent).
  */
-export function serveRequest(dispatcher: Dispatcher, message: unknown, sink: MessageSink): Exchange | undefined {
+export function serveRequest(dispatcher: Dispatcher, message: unknown, sink: MessageSink, auth?: unknown): Exchange | undefined {
   const classified = classify(message);
   if (classified.kind === "invalid") sink.send(errorResponse(classified.id, ErrorCode.InvalidRequest, `Invalid request: ${classified.reason}`));
   if (classified.kind !== "request") return undefined;
   const host = new LoneRequest(sink);
-  const exchange = new Exchange(host, classified.message);
+  const exchange = new Exchange(host, classified.message, auth);
   dispatch(dispatcher, exchange, host);
   return exchange;
 }

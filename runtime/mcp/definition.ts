@@ -2,6 +2,7 @@
 // server passes to createServer, and the shapes handlers may return. Handler-facing
 // types take the protocol's content types as parameters, so generated code binds them
 // to the preferred revision's types from protocol.gen.ts.
+import type { AuthInfo, AuthPolicy } from "../auth/resource-server.js";
 import type { Validator } from "../validation.js";
 import type { CompletionFeature } from "./completion.js";
 import type { InputFeature, RequestStateOptions } from "./input.js";
@@ -108,6 +109,11 @@ export interface RequestContext<Requests extends object = AnyRequests, Forms ext
   readonly client: { readonly info?: Implementation | undefined; readonly capabilities: JsonObject };
   /** The request's `_meta`, if any. */
   readonly meta: JsonObject | undefined;
+  /**
+   * Who the request's bearer token stands for, as verifyToken returned it: set on HTTP
+   * bindings with `auth`, undefined otherwise (stdio servers take credentials from their environment).
+   */
+  readonly auth: AuthInfo | undefined;
   /** Reports progress when the client asked for it (a progress token); otherwise does nothing. */
   progress(progress: number, total?: number, message?: string): void;
   /**
@@ -323,13 +329,18 @@ export interface ServerDefinition<H> {
    * McpServer.setEnabled and notifyListChanged.
    */
   readonly listChanged?: { readonly tools?: boolean; readonly prompts?: boolean; readonly resources?: boolean } | undefined;
-  /** Caching of the lists and of server/discover under 2026-07-28. Default: stale at once, public. */
-  readonly listCache?: CacheHint | undefined;
+  /**
+   * Caching of the lists and of server/discover under 2026-07-28. Default: stale at once,
+   * public, or private for callers authenticated by a bearer token.
+   */
+  readonly listCache?: { readonly ttlMs: number; readonly scope?: CacheHint["scope"] | undefined } | undefined;
   /**
    * Tool arguments that 2026-07-28 HTTP requests mirror into Mcp-Param-* headers
    * (`x-mcp-header`): tool -> argument -> header name. The HTTP binding checks them.
    */
   readonly paramHeaders?: Readonly<Record<string, Readonly<Record<string, string>>>> | undefined;
+  /** Authorization (`auth:`): the HTTP bindings need a verifyToken for it and check scopes before any handler runs. */
+  readonly auth?: AuthPolicy | undefined;
   /** Elicitation forms (`elicitations:`) by identifier: the requestedSchema ctx.elicit sends. */
   readonly forms?: Readonly<Record<string, JsonObject>> | undefined;
   /** The optional parts of the runtime this server uses. */

@@ -6,6 +6,7 @@ import { ErrorCode, isObject, RpcError, type JsonRpcNotification, type Params, t
 import { Exchange, Peer, serveRequest, type Dispatcher, type MessageSink } from "../jsonrpc/peer.js";
 import { RawJson, ResultWithTail } from "../jsonrpc/serialize.js";
 import { describeIssue } from "../validation.js";
+import type { AuthInfo, AuthPolicy } from "../auth/resource-server.js";
 import type { CompletionFeature } from "./completion.js";
 import type { InputFeature, InputRequestSpec, RequestStateOptions } from "./input.js";
 import type {
@@ -78,6 +79,8 @@ const listMethods: Record<string, ListKind> = {
 /** How setEnabled names a listed entry: resources by URI, everything else by name. */
 const entryName = (kind: ListKind, item: JsonObject): string => (kind === "resources" ? item.uri : item.name) as string;
 
+const none: readonly string[] = [];
+
 const listKeys: Record<ListKind, string> = { tools: "tools", resources: "resources", resourceTemplates: "resourceTemplates", prompts: "prompts" };
 
 class Context implements RequestContext {
@@ -102,6 +105,9 @@ class Context implements RequestContext {
   }
   get client(): RequestContext["client"] {
     return { info: this.scope.clientInfo, capabilities: this.scope.capabilities };
+  }
+  get auth(): AuthInfo | undefined {
+    return this.exchange.auth as AuthInfo | undefined;
   }
 
   progress(progress: number, total?: number, message?: string): void {
@@ -167,8 +173,12 @@ export interface McpEndpoint {
    * what it produces goes to `sink`, its response last. Returns the exchange to cancel,
    * or undefined when the message was not a valid request (its error went to `sink`).
    */
-  serveRequest(message: unknown, sink: MessageSink): Exchange | undefined;
+  serveRequest(message: unknown, sink: MessageSink, auth?: unknown): Exchange | undefined;
   readonly revisions: readonly string[];
+  /** The server's authorization as its manifest declares it; HTTP bindings enforce it. */
+  readonly auth?: AuthPolicy | undefined;
+  /** Scopes a request needs beyond the policy's `requiredScopes` (those of the tool, prompt or resource it names). */
+  requiredScopes?(method: string, params: Params | undefined): readonly string[];
   /**
    * The arguments of a tool that modern HTTP requests mirror into Mcp-Param-* headers
    * (`x-mcp-header` in its inputSchema): argument -> header name. Undefined for none.
@@ -236,8 +246,49 @@ export class McpServer<H = unknown, N extends ServerNames = ServerNames> impleme
     return this.options.listTtlMs ?? this.definition.listCache?.ttlMs ?? 0;
   }
 
-  serveRequest(message: unknown, sink: MessageSink): Exchange | undefined {
-    return serveRequest(this, message, sink);
+  serveRequest(message: unknown, sink: MessageSink, auth?: unknown): Exchange | undefined {
+    return serveRequest(this, message, sink, auth);
+  }
+
+  get auth(): AuthPolicy | undefined {
+    return this.definition.auth;
+  }
+
+  requiredScopes(method: string, params: Params | undefined): readonly string[] {
+    const scopes = this.definition.auth?.scopes;
+    if (!scopes) return none;
+    const of = (table: Readonly<Record<string, readonly string[]>> | undefined, key: unknown) =>
+      table !== undefined && typeof key === "string" && Object.hasOwn(table, key) ? table[key]! : none;
+    switch (method) {
+      case "tools/call":
+        return of(scopes.tools, params?.name);
+      case "prompts/get":
+        return of(scopes.prompts, params?.name);
+      case "resources/read":
+      case "resources/subscribe":
+      case "resources/unsubscribe":
+        return this.resourceScopes(params?.uri);
+      case "completion/complete": {
+        // Completing a prompt's or template's arguments reveals as much as using it.
+        const ref = isObject(params?.ref) ? params.ref : undefined;
+        if (ref?.type === "ref/prompt") return of(scopes.prompts, ref.name);
+        if (ref?.type !== "ref/resource" || typeof ref.uri !== "string") return none;
+        // The ref names a template by its uriTemplate, which the listings hold beside its name.
+        const listed = Object.values(this.definition.listings)[0]?.resourceTemplates.find((t) => t.uriTemplate === ref.uri);
+        return listed === undefined ? this.resourceScopes(ref.uri) : of(scopes.resourceTemplates, listed.name);
+      }
+      default:
+        return none;
+    }
+  }
+
+  /** A resource URI's scopes: the fixed resource's, else those of the first template that matches it. */
+  private resourceScopes(uri: unknown): readonly string[] {
+    const scopes = this.definition.auth?.scopes;
+    if (typeof uri !== "string" || !scopes) return none;
+    if (this.definition.resources.some((r) => r.uri === uri)) return scopes.resources?.[uri] ?? none;
+    const template = this.definition.resourceTemplates.find((t) => t.pattern.test(uri));
+    return (template && scopes.resourceTemplates?.[template.name]) ?? none;
   }
 
   /** Served revisions, preferred first. */
@@ -281,7 +332,7 @@ export class McpServer<H = unknown, N extends ServerNames = ServerNames> impleme
   private dispatch(method: string, params: Params | undefined, exchange: Exchange, scope: Scope, meta: JsonObject | undefined): Params | Promise<Params> {
     const listKind = listMethods[method];
     if (listKind !== undefined && this.capabilities[listKind === "resourceTemplates" ? "resources" : listKind] !== undefined) {
-      return this.listPage(listKind, scope.revision, params?.cursor);
+      return this.listPage(listKind, scope.revision, params?.cursor, this.cacheScope(exchange));
     }
     switch (method) {
       case "tools/call":
@@ -302,7 +353,7 @@ export class McpServer<H = unknown, N extends ServerNames = ServerNames> impleme
         return this.subscription(this.subscriptions, method, params, exchange);
       case "server/discover":
         if (scope.era !== "modern") break;
-        return this.discover();
+        return this.discover(exchange);
       case "subscriptions/listen":
         if (scope.era !== "modern") break;
         return this.listen(params, exchange);
@@ -426,12 +477,20 @@ export class McpServer<H = unknown, N extends ServerNames = ServerNames> impleme
     });
   }
 
-  private discover(): Params {
+  /**
+   * Whether caches may share a list (or server/discover) across users: as the manifest says,
+   * else public, or private when the caller is authenticated (its answer may depend on who asks).
+   */
+  private cacheScope(exchange: Exchange): "public" | "private" {
+    return this.definition.listCache?.scope ?? (exchange.auth === undefined ? "public" : "private");
+  }
+
+  private discover(exchange: Exchange): Params {
     const result: Params = {
       supportedVersions: this.definition.revisions,
       capabilities: this.capabilities,
       ttlMs: this.listTtlMs,
-      cacheScope: this.definition.listCache?.scope ?? "public",
+      cacheScope: this.cacheScope(exchange),
     };
     if (this.definition.instructions !== undefined) result.instructions = this.definition.instructions;
     return result;
@@ -527,11 +586,11 @@ export class McpServer<H = unknown, N extends ServerNames = ServerNames> impleme
   // --- lists ---------------------------------------------------------------------
 
   /** Pages are serialised once per revision and kind, on first use. */
-  private listPage(kind: ListKind, revision: string, cursor: unknown): Params {
-    const key = `${revision} ${kind}`;
+  private listPage(kind: ListKind, revision: string, cursor: unknown, cacheScope: "public" | "private"): Params {
+    const key = `${revision} ${cacheScope} ${kind}`;
     let pages = this.pages.get(key);
     if (!pages) {
-      pages = this.buildPages(kind, revision);
+      pages = this.buildPages(kind, revision, cacheScope);
       this.pages.set(key, pages);
     }
     let index = 0;
@@ -542,7 +601,7 @@ export class McpServer<H = unknown, N extends ServerNames = ServerNames> impleme
     return pages[index] as unknown as Params;
   }
 
-  private buildPages(kind: ListKind, revision: string): RawJson[] {
+  private buildPages(kind: ListKind, revision: string, cacheScope: "public" | "private"): RawJson[] {
     const all = this.definition.listings[revision]?.[kind] ?? [];
     const items = all.filter((item) => !this.isOff(kind, entryName(kind, item)));
     const modern = isModern(revision);
@@ -554,7 +613,7 @@ export class McpServer<H = unknown, N extends ServerNames = ServerNames> impleme
       if (modern) {
         result.resultType = "complete";
         result.ttlMs = this.listTtlMs;
-        result.cacheScope = this.definition.listCache?.scope ?? "public";
+        result.cacheScope = cacheScope;
         result._meta = { [MetaKey.serverInfo]: this.definition.info };
       }
       pages.push(new RawJson(JSON.stringify(result)));

@@ -14,6 +14,10 @@ import type { McpEndpoint } from "../mcp/server.js";
 import { hasProtocolVersionHeader, isModern, MetaKey, primesEventStreams } from "../mcp/revisions.js";
 import { decodeHeaderValue, namedMethods, paramHeaderMismatch } from "../mcp/mirrored-headers.js";
 import { MemoryEventStore, type EventStore } from "./event-store.js";
+import { ResourceGuard, type HttpAuthOptions } from "../auth/http-guard.js";
+import type { AuthInfo } from "../auth/resource-server.js";
+
+export type { HttpAuthOptions } from "../auth/http-guard.js";
 import { ResumableStream, writeReplay } from "./resumable-stream.js";
 import { SseStream } from "./sse.js";
 
@@ -38,11 +42,24 @@ export interface HttpOptions {
    * 1024 streams). `false`: events carry no ids and a client disconnect cancels the request.
    */
   readonly eventStore?: EventStore | false | undefined;
+  /**
+   * The MCP endpoint's path (default /mcp): where the protected resource metadata says the
+   * resource is, when its identifier is derived from requests (see `auth`).
+   */
+  readonly path?: string | undefined;
+  /**
+   * OAuth protection (required when the server's manifest declares `auth:`): every request
+   * needs a bearer token that `verifyToken` accepts and whose audience is this server.
+   */
+  readonly auth?: HttpAuthOptions | undefined;
 }
+
 
 /** The little an HTTP binding needs from a request. Header names are lower case. */
 export interface HttpRequestLike {
   readonly method: string;
+  /** The request's absolute URL (needed to serve and name the protected resource metadata). */
+  readonly url?: string | undefined;
   header(name: string): string | undefined;
   /** The body as text; rejects with BodyTooLargeError past the limit. */
   text(limit: number): Promise<string>;
@@ -179,8 +196,18 @@ class ReplyChannel implements MessageSink {
   }
 }
 
+/** A request that passed the guard: who sent it and for which resource. */
+interface Authenticated {
+  readonly info: AuthInfo;
+  readonly resource: string;
+  readonly guard: ResourceGuard;
+}
+
 class LegacySession implements MessageSink {
   readonly peer: Peer;
+  /** With auth: the subject and client that opened the session; only they may use it. */
+  owner: string | undefined;
+  ownerClient: string | undefined;
   readonly replies = new Map<RequestId, ReplyChannel>();
   /** The GET stream: its connection, or with an event store a stream that outlives connections. */
   standalone: SseStream | ResumableStream | undefined;
@@ -306,6 +333,8 @@ export class StreamableHttpBinding {
   private sweeper: ReturnType<typeof setInterval> | undefined;
   private readonly servesLegacy: boolean;
   private readonly servesModern: boolean;
+  /** OAuth protection, when the server declares it or the options ask for it. */
+  private readonly guard: ResourceGuard | undefined;
 
   constructor(
     private readonly server: McpEndpoint,
@@ -319,6 +348,10 @@ export class StreamableHttpBinding {
     this.events = options.eventStore === false ? undefined : (options.eventStore ?? new MemoryEventStore());
     this.servesLegacy = server.revisions.some((r) => !isModern(r));
     this.servesModern = server.revisions.some(isModern);
+    if (server.auth !== undefined && options.auth === undefined) {
+      throw new Error("This server declares `auth:` in its manifest: pass `auth: { verifyToken }` to the HTTP binding (e.g. jwtVerifier from mcp-gen/runtime/jwt)");
+    }
+    this.guard = options.auth && new ResourceGuard(server.auth, options.auth, options.path);
   }
 
   /** Number of open legacy sessions. */
@@ -327,15 +360,24 @@ export class StreamableHttpBinding {
   }
 
   async handle(request: HttpRequestLike): Promise<HttpReply> {
+    const guard = this.guard;
+    // Public metadata: read by clients of any origin before they have a token.
+    if (guard?.isMetadataRequest(request)) return this.checkHost(request) ?? guard.metadata(request);
     const refused = this.checkHostAndOrigin(request);
     if (refused) return refused;
+    let auth: Authenticated | undefined;
+    if (guard) {
+      const result = await guard.authenticate(request);
+      if ("reply" in result) return result.reply;
+      auth = { info: result.auth, resource: result.resource, guard };
+    }
     switch (request.method) {
       case "POST":
-        return this.post(request);
+        return this.post(request, auth);
       case "GET":
-        return this.get(request);
+        return this.get(request, auth);
       case "DELETE":
-        return this.delete(request);
+        return this.delete(request, auth);
       default:
         return errorReply(405, ErrorCode.InvalidRequest, "Method not allowed", { allow: this.servesLegacy ? "GET, POST, DELETE" : "POST" });
     }
@@ -349,14 +391,19 @@ export class StreamableHttpBinding {
     this.sweeper = undefined;
   }
 
-  private checkHostAndOrigin(request: HttpRequestLike): HttpReply | undefined {
-    if (this.hosts !== "any") {
-      const host = request.header("host");
-      const hostname = host?.replace(/:\d+$/, "").toLowerCase();
-      if (hostname === undefined || !this.hosts.includes(hostname)) {
-        return errorReply(403, ErrorCode.InvalidRequest, `Forbidden: Host ${host === undefined ? "(missing)" : `'${host}'`} is not allowed`);
-      }
+  private checkHost(request: HttpRequestLike): HttpReply | undefined {
+    if (this.hosts === "any") return undefined;
+    const host = request.header("host");
+    const hostname = host?.replace(/:\d+$/, "").toLowerCase();
+    if (hostname === undefined || !this.hosts.includes(hostname)) {
+      return errorReply(403, ErrorCode.InvalidRequest, `Forbidden: Host ${host === undefined ? "(missing)" : `'${host}'`} is not allowed`);
     }
+    return undefined;
+  }
+
+  private checkHostAndOrigin(request: HttpRequestLike): HttpReply | undefined {
+    const refusedHost = this.checkHost(request);
+    if (refusedHost) return refusedHost;
     const origin = request.header("origin");
     if (origin !== undefined && this.origins !== "any") {
       let allowed = this.origins.includes(origin);
@@ -373,7 +420,7 @@ export class StreamableHttpBinding {
     return undefined;
   }
 
-  private async post(request: HttpRequestLike): Promise<HttpReply> {
+  private async post(request: HttpRequestLike, auth: Authenticated | undefined): Promise<HttpReply> {
     const contentType = request.header("content-type") ?? "";
     if (!contentType.toLowerCase().includes("application/json")) {
       return errorReply(415, ErrorCode.InvalidRequest, "Unsupported Media Type: Content-Type must be application/json");
@@ -396,7 +443,11 @@ export class StreamableHttpBinding {
     } catch (error) {
       return errorReply(400, ErrorCode.ParseError, `Parse error: ${(error as Error).message}`);
     }
-    if (Array.isArray(body)) return this.batch(request, body);
+    if (auth) {
+      const forbidden = this.checkScopes(auth, Array.isArray(body) ? body : [body]);
+      if (forbidden) return forbidden;
+    }
+    if (Array.isArray(body)) return this.batch(request, body, auth);
     if (!isObject(body)) return errorReply(400, ErrorCode.InvalidRequest, "Invalid request: the body must be one JSON-RPC message");
 
     const sessionId = request.header("mcp-session-id");
@@ -404,16 +455,16 @@ export class StreamableHttpBinding {
     const isRequest = method !== undefined && body.id !== undefined;
     const params = isObject(body.params) ? body.params : undefined;
 
-    if (method === "initialize" && isRequest) return this.initialize(request, body);
+    if (method === "initialize" && isRequest) return this.initialize(request, body, auth);
     if (sessionId !== undefined && this.servesLegacy) {
-      const session = this.sessions.get(sessionId);
+      const session = this.sessionOf(sessionId, auth);
       if (!session) return errorReply(404, -32001, "Session not found: initialize a new session");
-      return this.legacyMessage(request, session, body, isRequest);
+      return this.legacyMessage(request, session, body, isRequest, auth);
     }
     const headerVersion = request.header("mcp-protocol-version");
     const metaVersion = isObject(params?._meta) ? params._meta[MetaKey.protocolVersion] : undefined;
     const modern = metaVersion !== undefined || (headerVersion !== undefined && isModern(headerVersion));
-    if (modern && this.servesModern) return this.modernMessage(request, body, method, isRequest, params);
+    if (modern && this.servesModern) return this.modernMessage(request, body, method, isRequest, params, auth);
     if (!this.servesLegacy || modern) {
       // A modern-only server: the request lacks what every modern request must carry.
       const mismatch = method === undefined ? undefined : headerMismatch(request, method, params, this.server);
@@ -422,17 +473,37 @@ export class StreamableHttpBinding {
     return errorReply(400, ErrorCode.InvalidRequest, "Bad Request: Mcp-Session-Id header is required; send initialize first");
   }
 
-  private batch(request: HttpRequestLike, messages: unknown[]): Promise<HttpReply> | HttpReply {
+  /** The 403 for the first request in `messages` that needs scopes the token lacks. */
+  private checkScopes(auth: Authenticated, messages: readonly unknown[]): HttpReply | undefined {
+    for (const message of messages) {
+      if (!isObject(message) || typeof message.method !== "string" || message.id === undefined) continue;
+      const params = isObject(message.params) ? message.params : undefined;
+      const entry = this.server.requiredScopes?.(message.method, params) ?? [];
+      const needed = [...new Set([...auth.guard.requiredScopes, ...entry])];
+      const forbidden = auth.guard.insufficientScope(auth.info, auth.resource, needed, message.id);
+      if (forbidden) return forbidden;
+    }
+    return undefined;
+  }
+
+  /** A legacy session, if it exists and (with auth) belongs to the token's subject: nobody else may use it. */
+  private sessionOf(sessionId: string, auth: Authenticated | undefined): LegacySession | undefined {
+    const session = this.sessions.get(sessionId);
+    if (session && auth && (session.owner !== auth.info.subject || session.ownerClient !== auth.info.clientId)) return undefined;
+    return session;
+  }
+
+  private batch(request: HttpRequestLike, messages: unknown[], auth: Authenticated | undefined): Promise<HttpReply> | HttpReply {
     const sessionId = request.header("mcp-session-id");
-    const session = sessionId === undefined ? undefined : this.sessions.get(sessionId);
+    const session = sessionId === undefined ? undefined : this.sessionOf(sessionId, auth);
     if (!session || session.revision !== "2025-03-26") {
       return errorReply(400, ErrorCode.InvalidRequest, "Invalid request: JSON-RPC batches are only part of protocol 2025-03-26");
     }
     if (messages.length === 0) return errorReply(400, ErrorCode.InvalidRequest, "Invalid request: empty batch");
-    return this.legacyBatch(session, messages);
+    return this.legacyBatch(session, messages, auth?.info);
   }
 
-  private async legacyBatch(session: LegacySession, messages: unknown[]): Promise<HttpReply> {
+  private async legacyBatch(session: LegacySession, messages: unknown[], auth: AuthInfo | undefined): Promise<HttpReply> {
     session.lastActive = Date.now();
     const replies: Promise<HttpReply>[] = [];
     for (const message of messages) {
@@ -442,7 +513,7 @@ export class StreamableHttpBinding {
         session.replies.set(id, channel);
         replies.push(channel.reply);
       }
-      session.peer.receive(message);
+      session.peer.receive(message, auth);
     }
     if (replies.length === 0) return { status: 202, headers: {} };
     // A batch of requests is answered with the array of their responses.
@@ -450,19 +521,21 @@ export class StreamableHttpBinding {
     return jsonReply(200, `[${bodies.join(",")}]`);
   }
 
-  private initialize(request: HttpRequestLike, body: Record<string, unknown>): Promise<HttpReply> | HttpReply {
+  private initialize(request: HttpRequestLike, body: Record<string, unknown>, auth: Authenticated | undefined): Promise<HttpReply> | HttpReply {
     const params = isObject(body.params) ? body.params : undefined;
     const modern = isObject(params?._meta) && params._meta[MetaKey.protocolVersion] !== undefined;
     if (!this.servesLegacy || (modern && this.servesModern)) {
       // Let the server explain which versions it speaks; a modern error body tells dual-era clients to retry.
       // An initialize carrying a modern _meta is a modern request (the server answers -32601, HTTP 404).
-      return this.modernMessage(request, body, "initialize", true, isObject(body.params) ? body.params : undefined);
+      return this.modernMessage(request, body, "initialize", true, isObject(body.params) ? body.params : undefined, auth);
     }
     const session = new LegacySession(crypto.randomUUID(), this.server, this.events);
+    session.owner = auth?.info.subject;
+    session.ownerClient = auth?.info.clientId;
     const id = body.id as RequestId;
     const channel = new ReplyChannel(id, { "mcp-session-id": session.id }, () => 200, () => session.peer.cancelInbound(id, "Client disconnected"));
     session.replies.set(id, channel);
-    session.peer.receive(body);
+    session.peer.receive(body, auth?.info);
     return channel.reply.then((reply) => {
       if (session.revision !== undefined) {
         this.sessions.set(session.id, session);
@@ -476,7 +549,13 @@ export class StreamableHttpBinding {
     });
   }
 
-  private legacyMessage(request: HttpRequestLike, session: LegacySession, body: Record<string, unknown>, isRequest: boolean): HttpReply | Promise<HttpReply> {
+  private legacyMessage(
+    request: HttpRequestLike,
+    session: LegacySession,
+    body: Record<string, unknown>,
+    isRequest: boolean,
+    auth: Authenticated | undefined,
+  ): HttpReply | Promise<HttpReply> {
     session.lastActive = Date.now();
     const revision = session.revision!;
     const version = request.header("mcp-protocol-version");
@@ -484,7 +563,7 @@ export class StreamableHttpBinding {
       return errorReply(400, ErrorCode.InvalidRequest, `Bad Request: MCP-Protocol-Version '${version}' does not match the session's version ${revision}`);
     }
     if (!isRequest) {
-      session.peer.receive(body);
+      session.peer.receive(body, auth?.info);
       return { status: 202, headers: {} };
     }
     const id = body.id as RequestId;
@@ -493,13 +572,13 @@ export class StreamableHttpBinding {
       // or sends notifications/cancelled); the request's events are stored meanwhile.
       const channel = new ReplyChannel(id, {}, () => 200, noop, session.openStream);
       session.replies.set(id, channel);
-      session.peer.receive(body);
+      session.peer.receive(body, auth?.info);
       return channel.reply;
     }
     const channel = new ReplyChannel(id, {}, () => 200, () => session.peer.cancelInbound(id, "Client disconnected"));
     session.replies.set(id, channel);
     onDisconnect(request, () => channel.abandon());
-    session.peer.receive(body);
+    session.peer.receive(body, auth?.info);
     return channel.reply;
   }
 
@@ -509,6 +588,7 @@ export class StreamableHttpBinding {
     method: string | undefined,
     isRequest: boolean,
     params: Record<string, unknown> | undefined,
+    auth: Authenticated | undefined,
   ): HttpReply | Promise<HttpReply> {
     if (method === undefined) {
       return errorReply(400, ErrorCode.InvalidRequest, "Invalid request: clients send requests and notifications only");
@@ -520,12 +600,12 @@ export class StreamableHttpBinding {
     if (!isRequest) return { status: 202, headers: {} };
     // A modern request is its own connection: served without one, nothing outlives its reply.
     const channel = new ReplyChannel(body.id as RequestId, {}, modernStatus, undefined);
-    channel.exchange = this.server.serveRequest(body, channel);
+    channel.exchange = this.server.serveRequest(body, channel, auth?.info);
     if (!channel.done) onDisconnect(request, () => channel.abandon());
     return channel.reply;
   }
 
-  private get(request: HttpRequestLike): HttpReply | Promise<HttpReply> {
+  private get(request: HttpRequestLike, auth: Authenticated | undefined): HttpReply | Promise<HttpReply> {
     const accept = (request.header("accept") ?? "").toLowerCase();
     const sessionId = request.header("mcp-session-id");
     if (!this.servesLegacy || sessionId === undefined) {
@@ -534,7 +614,7 @@ export class StreamableHttpBinding {
     if (!accept.includes("text/event-stream") && !accept.includes("*/*")) {
       return errorReply(406, ErrorCode.InvalidRequest, "Not Acceptable: Accept must list text/event-stream");
     }
-    const session = this.sessions.get(sessionId);
+    const session = this.sessionOf(sessionId, auth);
     if (!session) return errorReply(404, -32001, "Session not found");
     const lastEventId = request.header("last-event-id");
     if (session.events && lastEventId !== undefined) return this.resume(request, session, session.events, lastEventId);
@@ -575,12 +655,12 @@ export class StreamableHttpBinding {
     return stream;
   }
 
-  private delete(request: HttpRequestLike): HttpReply {
+  private delete(request: HttpRequestLike, auth: Authenticated | undefined): HttpReply {
     const sessionId = request.header("mcp-session-id");
     if (!this.servesLegacy || sessionId === undefined) {
       return errorReply(405, ErrorCode.InvalidRequest, "Method not allowed: there is no session to end", { allow: "POST" });
     }
-    const session = this.sessions.get(sessionId);
+    const session = this.sessionOf(sessionId, auth);
     if (!session) return errorReply(404, -32001, "Session not found");
     this.sessions.delete(sessionId);
     session.close();

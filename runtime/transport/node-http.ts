@@ -3,6 +3,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { McpEndpoint } from "../mcp/server.js";
+import { METADATA_PATH } from "../auth/resource-server.js";
 import { BodyTooLargeError, StreamableHttpBinding, type HttpOptions, type HttpRequestLike } from "./http.js";
 
 export type NodeHandler = ((req: IncomingMessage, res: ServerResponse) => void) & { close(): void };
@@ -42,6 +43,12 @@ class NodeRequest implements HttpRequestLike {
     return this.req.method ?? "GET";
   }
 
+  get url(): string {
+    // The scheme is the connection's; the host was checked against the allow-list before use.
+    const scheme = (this.req.socket as { encrypted?: boolean }).encrypted ? "https" : "http";
+    return `${scheme}://${this.req.headers.host ?? "localhost"}${this.req.url ?? "/"}`;
+  }
+
   header(name: string): string | undefined {
     const value = this.req.headers[name];
     return Array.isArray(value) ? value.join(", ") : value;
@@ -68,7 +75,10 @@ class NodeRequest implements HttpRequestLike {
   }
 }
 
-/** A node:http request listener serving `server` (mount it at your MCP endpoint). */
+/**
+ * A node:http request listener serving `server` (mount it at your MCP endpoint; with `auth`,
+ * also at `/.well-known/oauth-protected-resource` and the paths below it).
+ */
 export function createNodeHandler(server: McpEndpoint, options?: HttpOptions): NodeHandler {
   const binding = new StreamableHttpBinding(server, options);
   const handler = (req: IncomingMessage, res: ServerResponse) => {
@@ -122,11 +132,13 @@ export interface HttpListener {
 export async function listenHttp(server: McpEndpoint, options: ListenOptions = {}): Promise<HttpListener> {
   const host = options.host ?? "127.0.0.1";
   const path = options.path ?? "/mcp";
-  const handler = createNodeHandler(server, options);
+  const handler = createNodeHandler(server, { ...options, path });
+  const protectedResource = options.auth !== undefined;
   const httpServer = createServer((req, res) => {
     const url = req.url ?? "/";
     const pathname = url.includes("?") ? url.slice(0, url.indexOf("?")) : url;
-    if (pathname !== path) {
+    const metadata = protectedResource && (pathname === METADATA_PATH || pathname.startsWith(`${METADATA_PATH}/`));
+    if (pathname !== path && !metadata) {
       res.writeHead(404, { "content-type": "text/plain" });
       res.end(`Not found: the MCP endpoint is ${path}\n`);
       return;

@@ -53,12 +53,17 @@ export function toResponse(reply: HttpReply): Response {
   return new Response(body, { status: reply.status, headers: reply.headers });
 }
 
-/** Serves `server` over Streamable HTTP as a fetch-style handler. Mount it at your MCP endpoint path. */
+/**
+ * Serves `server` over Streamable HTTP as a fetch-style handler. Mount it at your MCP endpoint
+ * path; with `auth`, route `/.well-known/oauth-protected-resource` and the paths below it
+ * to it as well (it serves the protected resource metadata there).
+ */
 export function createWebHandler(server: McpEndpoint, options?: HttpOptions): WebHandler {
   const binding = new StreamableHttpBinding(server, options);
   const handler = async (request: Request): Promise<Response> => {
     const like: HttpRequestLike = {
       method: request.method,
+      url: request.url,
       header: (name) => request.headers.get(name) ?? undefined,
       text: (limit) => readLimited(request, limit),
       signal: request.signal,

@@ -32,10 +32,46 @@ interface BadCase {
 const manifest = (...body: string[]) => ["mcpgen: 1", 'server: { name: demo, version: "1.0.0" }', "protocol: 2025-06-18", ...body, ""].join("\n");
 
 /** Every allowed top-level key, as the unknown-key message lists them. */
-const topLevelKeys = "$schema, mcpgen, server, protocol, output, generate, tools, resources, resourceTemplates, prompts, elicitations";
+const topLevelKeys = "$schema, mcpgen, server, protocol, output, generate, tools, resources, resourceTemplates, prompts, auth, elicitations";
 const revisions = "2026-07-28, 2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05";
 
 const cases: BadCase[] = [
+  // ---------------------------------------------------------------- auth
+  {
+    name: "auth: a tool scope missing from scopesSupported, offline_access, an insecure issuer, a resource with a fragment",
+    manifest: manifest(
+      "auth:",
+      "  authorizationServers: [http://auth.example.com, https://ok.example.com]",
+      "  scopesSupported: [notes:read, offline_access]",
+      "  requiredScopes: [notes:raed]",
+      "  resource: https://mcp.example.com/mcp#x",
+      "tools:",
+      "  add_note:",
+      "    scopes: [notes:read, notes:write]",
+    ),
+    stderr: [
+      'mcp.yaml:5:26: authorization server "http://auth.example.com" must use https (http is allowed on localhost only)',
+      'mcp.yaml:6:33: auth.scopesSupported: scope "offline_access" is for the authorization server to grant (refresh tokens); a resource never asks for it (clients add it themselves when the authorization server supports it)',
+      'mcp.yaml:7:20: auth.requiredScopes: scope "notes:raed" is not in auth.scopesSupported ("notes:read"); add it there or fix the name',
+      'mcp.yaml:8:13: auth.resource "https://mcp.example.com/mcp#x" must not have a fragment; it is this server\'s canonical URI, e.g. https://mcp.example.com/mcp',
+      'mcp.yaml:11:26: tool "add_note": scope "notes:write" is not in auth.scopesSupported ("notes:read"); add it there or fix the name',
+    ],
+  },
+  {
+    name: "auth: scopes on a prompt without an auth section; a scope with a space",
+    manifest: manifest("prompts:", "  greet:", '    scopes: ["a b"]'),
+    stderr: ['mcp.yaml:6:14: item 1 of "scopes" is not an OAuth scope name: printable ASCII without spaces, double quotes or backslashes (RFC 6749)'],
+  },
+  {
+    name: "auth: scopes on a resource template without an auth section",
+    manifest: manifest("resourceTemplates:", "  note:", '    uriTemplate: "notes://{id}"', "    scopes: [notes:read]"),
+    stderr: ['mcp.yaml:7:5: template "note" declares scopes, but the manifest has no `auth:` section; add one (authorizationServers, scopesSupported) or remove `scopes`'],
+  },
+  {
+    name: "auth: authorizationServers and scopesSupported are required",
+    manifest: manifest("auth:", "  requiredScopes: [a]"),
+    stderr: ['mcp.yaml:4:1: "auth" is missing required key "authorizationServers"', 'mcp.yaml:4:1: "auth" is missing required key "scopesSupported"'],
+  },
   // ---------------------------------------------------------------- YAML
   {
     name: "YAML syntax: a flow mapping that is never closed",

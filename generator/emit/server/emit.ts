@@ -391,7 +391,9 @@ export function emitServer(file: GeneratedFile, model: ServerModel, protocols: r
       ["listings", byRevision((revision) => token(listingOf.get(revision)!))],
       ["features", features.some(([, v]) => v !== undefined) ? record(features) : undefined],
       ["listChanged", model.listChanged.length > 0 ? record(model.listChanged.map((kind) => [kind, token("true")] as const)) : undefined],
-      ["listCache", model.listCache ? cacheHint(model.listCache, "public") : undefined],
+      // With auth, an undeclared scope is left to the runtime: private for authenticated callers.
+      ["listCache", model.listCache ? cacheHint(model.listCache, model.auth ? undefined : "public") : undefined],
+      ["auth", model.auth ? json(authPolicy(model)) : undefined],
       ["forms", model.forms.length > 0 ? token(names.formsValue) : undefined],
       ["paramHeaders", Object.keys(mirrored).length > 0 ? { code: codeLiteral(mirrored, "  "), node: () => dataNode(mirrored, true) } : undefined],
     ]),
@@ -431,11 +433,40 @@ export function emitServer(file: GeneratedFile, model: ServerModel, protocols: r
   );
 }
 
+/** The manifest's `auth:` as the runtime's AuthPolicy: metadata fields and, per entry kind, the scopes of entries that declare any. */
+function authPolicy(model: ServerModel): Record<string, unknown> {
+  const auth = model.auth!;
+  const table = (entries: readonly { readonly scopes: readonly string[] }[], keyOf: (index: number) => string) => {
+    const scoped = entries.flatMap((entry, i) => (entry.scopes.length > 0 ? [[keyOf(i), entry.scopes] as const] : []));
+    return scoped.length > 0 ? Object.fromEntries(scoped) : undefined;
+  };
+  const scopes = Object.fromEntries(
+    (
+      [
+        ["tools", table(model.tools, (i) => model.tools[i]!.key)],
+        ["prompts", table(model.prompts, (i) => model.prompts[i]!.key)],
+        ["resources", table(model.resources, (i) => model.resources[i]!.uri)],
+        ["resourceTemplates", table(model.resourceTemplates, (i) => model.resourceTemplates[i]!.name)],
+      ] as const
+    ).filter(([, value]) => value !== undefined),
+  );
+  return {
+    authorizationServers: auth.authorizationServers,
+    scopesSupported: auth.scopesSupported,
+    ...(auth.requiredScopes.length > 0 ? { requiredScopes: auth.requiredScopes } : {}),
+    ...(auth.resource !== undefined ? { resource: auth.resource } : {}),
+    resourceName: auth.resourceName,
+    ...(auth.documentation !== undefined ? { documentation: auth.documentation } : {}),
+    ...(Object.keys(scopes).length > 0 ? { scopes } : {}),
+  };
+}
+
 /** A `cache:` declaration as a CacheHint literal, its scope defaulted. */
-function cacheHint(cache: CacheHintModel, defaultScope: "public" | "private"): DefinitionValue {
+function cacheHint(cache: CacheHintModel, defaultScope: "public" | "private" | undefined): DefinitionValue {
+  const scope = cache.scope ?? defaultScope;
   return record([
     ["ttlMs", { code: `${cache.ttlMs}`, node: () => dataNode(cache.ttlMs, false) }],
-    ["scope", string(cache.scope ?? defaultScope)],
+    ["scope", scope === undefined ? undefined : string(scope)],
   ]);
 }
 

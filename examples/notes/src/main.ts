@@ -1,0 +1,36 @@
+// Runs the notes server over Streamable HTTP, protected by OAuth 2.1:
+//   main.ts --issuer <authorization server URL> [--port N] [--resource <canonical URI>]
+// Access tokens must be JWTs from that issuer for this server (audience = the resource,
+// by default http://127.0.0.1:<port>/mcp). Over stdio (--stdio) there is no token: the
+// spec has stdio servers take credentials from their environment instead.
+import { jwtVerifier } from "mcp-gen/runtime/jwt";
+import { listenHttp, serveStdio } from "mcp-gen/runtime/node";
+import { handlers } from "./handlers.js";
+import { createNotesServer } from "./mcp/index.js";
+
+const server = createNotesServer(handlers);
+const args = process.argv.slice(2);
+const option = (name: string) => {
+  const at = args.indexOf(name);
+  return at >= 0 ? args[at + 1] : undefined;
+};
+
+if (args.includes("--stdio")) serveStdio(server);
+else {
+  const issuer = option("--issuer");
+  if (issuer === undefined) {
+    process.stderr.write("notes: --issuer <authorization server URL> is required (or --stdio)\n");
+    process.exit(2);
+  }
+  const port = Number(option("--port") ?? 3000);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    process.stderr.write(`notes: --port needs a port number, got ${String(option("--port"))}\n`);
+    process.exit(2);
+  }
+  const resource = option("--resource");
+  const listener = await listenHttp(server, {
+    port,
+    auth: { verifyToken: jwtVerifier({ issuer }), authorizationServers: [issuer], resource },
+  });
+  process.stderr.write(`notes: serving MCP at ${listener.url} (tokens from ${issuer})\n`);
+}

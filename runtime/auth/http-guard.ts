@@ -1,0 +1,170 @@
+// The resource-server layer in front of the Streamable HTTP binding: serves the protected
+// resource metadata, turns away requests without a valid bearer token (401) and calls
+// whose scopes the token lacks (403), and hands the verified identity on. It sees HTTP
+// requests and method names only; what each call needs comes from the server's policy.
+import {
+  audienceMatches,
+  bearerToken,
+  challengeHeader,
+  InvalidTokenError,
+  METADATA_PATH,
+  metadataUrl,
+  missingScopes,
+  protectedResourceMetadata,
+  type AuthInfo,
+  type AuthPolicy,
+  type VerifyToken,
+} from "./resource-server.js";
+
+/** A reply the guard gives instead of letting the request through. */
+export interface GuardReply {
+  readonly status: number;
+  readonly headers: Record<string, string>;
+  readonly body?: string | undefined;
+}
+
+/** The `auth` option of the HTTP bindings. */
+export interface HttpAuthOptions {
+  /** Verifies a bearer token; see jwtVerifier in mcp-gen/runtime/jwt for JWT access tokens. */
+  readonly verifyToken: VerifyToken;
+  /**
+   * This server's canonical URI (the audience its tokens must name). Default: the manifest's
+   * `auth.resource`, else derived from each request's URL (scheme, Host and path): set it
+   * behind a proxy that changes them.
+   */
+  readonly resource?: string | undefined;
+  /** Overrides the manifest's `auth.authorizationServers` (e.g. per deployment). */
+  readonly authorizationServers?: readonly string[] | undefined;
+}
+
+/** What the guard needs of a request. */
+export interface GuardRequest {
+  readonly method: string;
+  readonly url?: string | undefined;
+  header(name: string): string | undefined;
+}
+
+const jsonHeaders = { "content-type": "application/json" };
+
+function rpcError(status: number, id: unknown, message: string, headers: Record<string, string>): GuardReply {
+  const body = JSON.stringify({ jsonrpc: "2.0", id: id ?? null, error: { code: -32600, message } });
+  return { status, headers: { ...jsonHeaders, ...headers }, body };
+}
+
+/** A verified token, or the reply that refuses the request. */
+export type Authentication = { readonly auth: AuthInfo; readonly resource: string } | { readonly reply: GuardReply };
+
+export class ResourceGuard {
+  private readonly policy: AuthPolicy;
+  private readonly endpointPath: string;
+
+  constructor(
+    policy: AuthPolicy | undefined,
+    private readonly options: HttpAuthOptions,
+    endpointPath: string | undefined,
+  ) {
+    const authorizationServers = options.authorizationServers ?? policy?.authorizationServers ?? [];
+    if (authorizationServers.length === 0) {
+      throw new Error("auth: name the authorization server(s) whose tokens this server accepts (manifest `auth.authorizationServers` or the `authorizationServers` option)");
+    }
+    this.policy = { ...policy, authorizationServers };
+    const resource = options.resource ?? policy?.resource;
+    this.endpointPath = endpointPath ?? (resource !== undefined ? new URL(resource).pathname : "/mcp");
+  }
+
+  /** This server's resource identifier for a request that came to `url` on `path`. */
+  private resourceFor(url: URL | undefined, path: string): string | undefined {
+    const configured = this.options.resource ?? this.policy.resource;
+    if (configured !== undefined) return configured;
+    return url === undefined ? undefined : `${url.origin}${path}`;
+  }
+
+  /** Whether `request` asks for a protected resource metadata document. */
+  isMetadataRequest(request: GuardRequest): boolean {
+    const path = pathOf(request.url);
+    return path !== undefined && (path === METADATA_PATH || path.startsWith(`${METADATA_PATH}/`));
+  }
+
+  /**
+   * The metadata document: at the root well-known URL, and at the path-based one of this
+   * endpoint (`/.well-known/oauth-protected-resource/mcp`). Readable from any origin.
+   */
+  metadata(request: GuardRequest): GuardReply {
+    const cors = { "access-control-allow-origin": "*", "access-control-allow-methods": "GET, OPTIONS" };
+    if (request.method === "OPTIONS") return { status: 204, headers: { ...cors, "access-control-allow-headers": "mcp-protocol-version" } };
+    if (request.method !== "GET" && request.method !== "HEAD") return { status: 405, headers: { ...cors, allow: "GET, OPTIONS" } };
+    const url = parseUrl(request.url);
+    const suffix = url === undefined ? "" : url.pathname.slice(METADATA_PATH.length);
+    const endpoint = this.endpointPath === "/" ? "" : this.endpointPath.replace(/\/$/, "");
+    if (suffix !== "" && suffix.replace(/\/$/, "") !== endpoint) {
+      return { status: 404, headers: { ...cors, "content-type": "text/plain" }, body: "Not found: no protected resource here\n" };
+    }
+    const resource = this.resourceFor(url, this.endpointPath);
+    if (resource === undefined) return { status: 500, headers: { "content-type": "text/plain" }, body: "auth: set `resource`: the request URL is unknown\n" };
+    const body = JSON.stringify(protectedResourceMetadata(this.policy, resource));
+    return { status: 200, headers: { ...jsonHeaders, ...cors, "cache-control": "max-age=3600" }, body };
+  }
+
+  /** Verifies the request's bearer token (never one in the query string). */
+  async authenticate(request: GuardRequest): Promise<Authentication> {
+    const url = parseUrl(request.url);
+    const resource = this.resourceFor(url, url?.pathname ?? this.endpointPath);
+    if (resource === undefined) return { reply: rpcError(500, null, "Internal error: auth needs the request URL or a configured resource", {}) };
+    const challenge = metadataUrl(resource);
+    const refuse = (description: string | undefined): Authentication => {
+      const header = challengeHeader({
+        error: description === undefined ? undefined : "invalid_token",
+        description,
+        scopes: this.policy.requiredScopes ?? [],
+        metadataUrl: challenge,
+      });
+      return { reply: rpcError(401, null, `Unauthorized: ${description ?? "this server needs a bearer token"}`, { "www-authenticate": header }) };
+    };
+    const header = request.header("authorization");
+    const token = bearerToken(header);
+    if (token === undefined) return refuse(header === undefined ? undefined : "the Authorization header must be 'Bearer <token>'");
+    let auth: AuthInfo;
+    try {
+      auth = await this.options.verifyToken(token, { resource });
+    } catch (error) {
+      if (error instanceof InvalidTokenError) return refuse(error.message);
+      // A verifier that cannot decide (its key set unreachable, say) refuses nothing it should accept.
+      console.error("mcp http: verifyToken failed:", error instanceof Error ? error.message : String(error));
+      return { reply: rpcError(503, null, "Service unavailable: the token could not be verified now", { "retry-after": "5" }) };
+    }
+    // Checked here as well as by the verifier: a token for another resource is never accepted.
+    if (!audienceMatches(auth.audience, resource)) return refuse(`the token was not issued for ${resource}`);
+    if (auth.expiresAt !== undefined && auth.expiresAt * 1000 <= Date.now()) return refuse("the token has expired");
+    return { auth, resource };
+  }
+
+  /**
+   * The 403 for a call that needs scopes the token lacks: the challenge names every scope
+   * the call needs, so one re-authorization is enough. Undefined when the token suffices.
+   */
+  insufficientScope(auth: AuthInfo, resource: string, needed: readonly string[], id: unknown): GuardReply | undefined {
+    const missing = missingScopes(needed, auth.scopes);
+    if (missing.length === 0) return undefined;
+    const description = `this call needs scope ${needed.join(" ")}`;
+    const header = challengeHeader({ error: "insufficient_scope", description, scopes: needed, metadataUrl: metadataUrl(resource) });
+    return rpcError(403, id, `Forbidden: insufficient_scope: ${description} (missing ${missing.join(" ")})`, { "www-authenticate": header });
+  }
+
+  /** Scopes every request needs. */
+  get requiredScopes(): readonly string[] {
+    return this.policy.requiredScopes ?? [];
+  }
+}
+
+function parseUrl(url: string | undefined): URL | undefined {
+  if (url === undefined) return undefined;
+  try {
+    return new URL(url);
+  } catch {
+    return undefined;
+  }
+}
+
+function pathOf(url: string | undefined): string | undefined {
+  return parseUrl(url)?.pathname;
+}
