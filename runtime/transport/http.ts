@@ -370,6 +370,11 @@ export class StreamableHttpBinding {
       const result = await guard.authenticate(request);
       if ("reply" in result) return result.reply;
       auth = { info: result.auth, resource: result.resource, guard };
+      // A POST's calls are checked one by one once its body is read; streams need what every request needs.
+      if (request.method !== "POST") {
+        const forbidden = guard.insufficientScope(result.auth, result.resource, guard.requiredScopes, null);
+        if (forbidden) return forbidden;
+      }
     }
     switch (request.method) {
       case "POST":

@@ -176,3 +176,20 @@ export const noForms: NotesHandlers["tools"]["getNote"] = async (_args, ctx) => 
   await ctx.elicit.confirmDelete("Delete it?");
   return "done";
 };
+
+// ctx.auth: the verified token's identity, typed; undefined where no token is verified (stdio).
+export const readsAuth: WeatherHandlers = {
+  ...handlers,
+  tools: {
+    ...handlers.tools,
+    listCities: (_args, ctx) => {
+      const subject: string | undefined = ctx.auth?.subject;
+      const scopes: readonly string[] | undefined = ctx.auth?.scopes;
+      // @ts-expect-error ctx.auth may be undefined (no token over stdio)
+      const always: string = ctx.auth.subject;
+      // @ts-expect-error the identity is read-only
+      ctx.auth!.scopes.push("notes:write");
+      return `${subject ?? always} ${scopes?.join(" ") ?? ""}`;
+    },
+  },
+};

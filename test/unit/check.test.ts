@@ -22,6 +22,13 @@ describe("mcp-gen --check", () => {
     expect(run.stdout).toMatch(/6 file\(s\) up to date/);
   });
 
+  it("exits 0 on the checked-in notes example (OAuth-protected)", () => {
+    const run = runCli(["examples/notes/mcp.yaml", "--check"]);
+    expect(run.stderr).toBe("");
+    expect(run.status).toBe(0);
+    expect(run.stdout).toMatch(/6 file\(s\) up to date/);
+  });
+
   it("exits 1 and names the stale files after the manifest changes, writing nothing", () => {
     const dir = tempProject({}, example);
     const manifest = join(dir, "mcp.yaml");
