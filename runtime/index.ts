@@ -9,7 +9,7 @@ export { RawJson, serializeMessage } from "./jsonrpc/serialize.js";
 export { callTool, expandUriTemplate, getPrompt, readResource, ToolOutputError, toolMethods } from "./mcp/client-calls.js";
 export type { PlainToolCallResult, RequestSender, ToolCallResult, ToolCallTable } from "./mcp/client-calls.js";
 export { ClientSession, connectSession, NegotiationError } from "./mcp/client.js";
-export type { CallerParams, CallOptions, ClientChannel, ClientHandlers, ClientOptions, MergeMethods, MethodShape, ServerDescription } from "./mcp/client.js";
+export type { CallerParams, CallOptions, ChannelHandlers, ClientChannel, ClientHandlers, ClientOptions, MergeMethods, MethodShape, ServerDescription } from "./mcp/client.js";
 export { ClientRequestUnavailableError, missingClientCapability } from "./mcp/client-requests.js";
 export { completionFeature, MAX_COMPLETION_VALUES } from "./mcp/completion.js";
 export type { CompletionFeature } from "./mcp/completion.js";
@@ -65,7 +65,7 @@ export type { HttpAuthOptions, HttpOptions, HttpReply, HttpRequestLike } from ".
 export { InvalidTokenError, METADATA_PATH, metadataUrl, protectedResourceMetadata } from "./auth/resource-server.js";
 export type { AuthInfo, AuthPolicy, EntryScopes, TokenRequest, VerifyToken } from "./auth/resource-server.js";
 export { httpChannel, HttpStatusError } from "./transport/http-client.js";
-export type { HttpChannelOptions } from "./transport/http-client.js";
+export type { HttpAuth, HttpChannelOptions } from "./transport/http-client.js";
 export { memoryChannel } from "./transport/memory.js";
 export { createWebHandler } from "./transport/web.js";
 export type { WebHandler } from "./transport/web.js";

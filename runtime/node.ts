@@ -5,3 +5,4 @@ export { serveStdio } from "./transport/stdio.js";
 export type { StdioConnection, StdioOptions } from "./transport/stdio.js";
 export { stdioChannel } from "./transport/stdio-client.js";
 export type { StdioChannel, StdioServerParameters } from "./transport/stdio-client.js";
+export { loopbackRedirect, type LoopbackRedirect, type LoopbackRedirectOptions } from "./auth/loopback.js";

@@ -94,6 +94,10 @@ interface Pending {
   resolve(result: Params): void;
   reject(error: Error): void;
   timer: ReturnType<typeof setTimeout> | undefined;
+  /** Starts (or restarts) the timeout; undefined when the request has none. */
+  arm: (() => void) | undefined;
+  /** Holds on the timeout (see holdTimeout): it runs again when none is left. */
+  holds: number;
   cleanup: (() => void) | undefined;
   onProgress: ((params: Params) => void) | undefined;
 }
@@ -236,14 +240,17 @@ export class Peer implements ExchangeHost, Finisher {
       outgoingParams = { ...params, _meta: meta };
     }
     return new Promise<Params>((resolve, reject) => {
-      const pending: Pending = { resolve, reject, timer: undefined, cleanup: undefined, onProgress: options.onProgress };
+      const pending: Pending = { resolve, reject, timer: undefined, arm: undefined, holds: 0, cleanup: undefined, onProgress: options.onProgress };
       const timeoutMs = options.timeoutMs ?? 60_000;
       if (timeoutMs > 0) {
-        pending.timer = setTimeout(() => {
-          this.settle(id);
-          this.notify("notifications/cancelled", { requestId: id, reason: `Timed out after ${timeoutMs} ms` });
-          reject(new RequestFailedError(`Request ${method} timed out after ${timeoutMs} ms`));
-        }, timeoutMs);
+        pending.arm = () => {
+          pending.timer = setTimeout(() => {
+            this.settle(id);
+            this.notify("notifications/cancelled", { requestId: id, reason: `Timed out after ${timeoutMs} ms` });
+            reject(new RequestFailedError(`Request ${method} timed out after ${timeoutMs} ms`));
+          }, timeoutMs);
+        };
+        pending.arm();
       }
       const signal = options.signal;
       if (signal) {
@@ -264,6 +271,24 @@ export class Peer implements ExchangeHost, Finisher {
       const request: JsonRpcRequest = outgoingParams === undefined ? { jsonrpc: "2.0", id, method } : { jsonrpc: "2.0", id, method, params: outgoingParams };
       this.sink.send(request, options.relatedTo);
     });
+  }
+
+  /**
+   * Stops outbound request `id`'s timeout until the returned release is called, when it starts
+   * afresh: for time its transport spends waiting on the user (an OAuth authorization).
+   */
+  holdTimeout(id: RequestId): () => void {
+    const pending = this.pending.get(id);
+    if (!pending?.arm) return () => {};
+    pending.holds++;
+    if (pending.timer) clearTimeout(pending.timer);
+    pending.timer = undefined;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      if (--pending.holds === 0 && this.pending.get(id) === pending) pending.arm!();
+    };
   }
 
   notify(method: string, params?: Params, relatedTo?: RequestId): void {

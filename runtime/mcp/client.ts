@@ -8,13 +8,23 @@ import type { Implementation, JsonObject } from "./definition.js";
 import { isModern, MetaKey } from "./revisions.js";
 
 /** A way to exchange messages with one server (stdio process, HTTP endpoint, in-memory server). */
+/** What a channel reports to its session. */
+export interface ChannelHandlers {
+  receive(value: unknown): void;
+  /** Rejects one outbound request locally (e.g. an HTTP error without a JSON-RPC body). */
+  fail(id: RequestId, error: Error): void;
+  closed(error?: Error): void;
+  /** Holds request `id`'s timeout while the channel waits on the user (an OAuth authorization); call the release when done. */
+  hold?(id: RequestId): () => void;
+}
+
 export interface ClientChannel {
   readonly kind: "stdio" | "http" | "memory";
   /**
    * Starts delivering inbound messages to `receive`. `fail` rejects one outbound request
    * locally (e.g. an HTTP error without a JSON-RPC body); `closed` reports the end.
    */
-  start(handlers: { receive(value: unknown): void; fail(id: RequestId, error: Error): void; closed(error?: Error): void }): Promise<void>;
+  start(handlers: ChannelHandlers): Promise<void>;
   send(message: JsonRpcMessage): void;
   /** Tells the channel what the session negotiated (HTTP needs it for headers). */
   setProtocol?(protocol: { readonly era: "modern" | "legacy"; readonly revision: string }): void;
@@ -164,6 +174,7 @@ export class ClientSession<M = Record<string, MethodShape>> {
       receive: (value) => peer.receive(value),
       fail: (id, error) => peer.failRequest(id, error),
       closed: () => peer.close("Connection closed"),
+      hold: (id) => peer.holdTimeout(id),
     });
     try {
       await session.negotiate();

@@ -4,7 +4,7 @@
 // Mcp-Method, Mcp-Name, Mcp-Param-*); legacy ones the session id, and a legacy session
 // listens on the GET stream for what the server sends outside any request.
 import type { JsonRpcMessage, JsonRpcRequest, RequestId } from "../jsonrpc/messages.js";
-import type { ClientChannel } from "../mcp/client.js";
+import type { ChannelHandlers, ClientChannel } from "../mcp/client.js";
 import { hasProtocolVersionHeader, MetaKey } from "../mcp/revisions.js";
 import { encodeHeaderValue, namedMethods, paramHeaderText, toolParamHeaders } from "../mcp/mirrored-headers.js";
 
@@ -12,7 +12,24 @@ export interface HttpChannelOptions {
   /** Extra headers for every request (authorization, say). */
   readonly headers?: Readonly<Record<string, string>> | undefined;
   readonly fetch?: typeof fetch | undefined;
+  /** Authorization for every request (OAuth: see mcp-gen/runtime/oauth). */
+  readonly auth?: HttpAuth | undefined;
 }
+
+/**
+ * What authorizes a channel's requests. The channel asks it for the Authorization header
+ * of every request, and tells it about 401 and 403 challenges; the provider decides
+ * whether to try again (and must itself bound step-up attempts).
+ */
+export interface HttpAuth {
+  /** The Authorization header value for the next request to `url`, if any (e.g. "Bearer abc"). */
+  authorization(url: URL): Promise<string | undefined> | string | undefined;
+  /** Called when the server answered 401 or 403 with a WWW-Authenticate challenge; resolves true when credentials changed and the request should be sent again. */
+  challenged(response: Response, url: URL): Promise<boolean>;
+}
+
+/** Times one message is sent again after challenges, whatever the provider says (no endless loops). */
+const MAX_AUTH_RESENDS = 3;
 
 /** An HTTP reply that carried no JSON-RPC answer. */
 export class HttpStatusError extends Error {
@@ -91,8 +108,39 @@ const delay = (ms: number, signal: AbortSignal) =>
   });
 
 export function httpChannel(url: string | URL, options: HttpChannelOptions = {}): ClientChannel {
-  const doFetch = options.fetch ?? fetch;
-  let handlers: { receive(value: unknown): void; fail(id: RequestId, error: Error): void; closed(error?: Error): void } | undefined;
+  const rawFetch = options.fetch ?? fetch;
+  const endpoint = new URL(url);
+  const auth = options.auth;
+  /**
+   * Sends a request with the provider's Authorization header; on a 401 or 403 challenge
+   * the provider may renew credentials and the same request goes again (headers rebuilt).
+   */
+  const doFetch = async (target: string | URL, init: RequestInit & { headers: Record<string, string> }, id?: RequestId): Promise<Response> => {
+    if (!auth) return rawFetch(target, init);
+    // Authorizing may wait on the user for minutes: the request's own timeout waits too.
+    const hold = () => (id === undefined ? undefined : handlers?.hold?.(id));
+    for (let resends = 0; ; resends++) {
+      const headers = { ...init.headers };
+      const releaseRefresh = hold();
+      const authorization = await Promise.resolve(auth.authorization(endpoint)).finally(() => releaseRefresh?.());
+      if (authorization !== undefined) headers.authorization = authorization;
+      const response = await rawFetch(target, { ...init, headers });
+      if ((response.status !== 401 && response.status !== 403) || !response.headers.has("www-authenticate") || resends >= MAX_AUTH_RESENDS) return response;
+      let again: boolean;
+      const release = hold();
+      try {
+        again = await auth.challenged(response, endpoint);
+      } catch (error) {
+        await response.body?.cancel().catch(() => {});
+        throw error;
+      } finally {
+        release?.();
+      }
+      if (!again) return response;
+      await response.body?.cancel().catch(() => {});
+    }
+  };
+  let handlers: ChannelHandlers | undefined;
   let protocol: { era: "modern" | "legacy"; revision: string } | undefined;
   let sessionId: string | undefined;
   const inflight = new Map<RequestId, AbortController>();
@@ -211,7 +259,7 @@ export function httpChannel(url: string | URL, options: HttpChannelOptions = {})
     if (id !== undefined) inflight.set(id, controller);
     if (id !== undefined && (message as JsonRpcRequest).method === "tools/list") toolLists.add(id);
     try {
-      const response = await doFetch(url, { method: "POST", headers: headersFor(message), body: JSON.stringify(message), signal: controller.signal });
+      const response = await doFetch(url, { method: "POST", headers: headersFor(message), body: JSON.stringify(message), signal: controller.signal }, id);
       const session = response.headers.get("mcp-session-id");
       if (session) sessionId = session;
       const type = response.headers.get("content-type") ?? "";
@@ -236,7 +284,8 @@ export function httpChannel(url: string | URL, options: HttpChannelOptions = {})
         value = undefined;
       }
       const error = (value as { error?: unknown } | undefined)?.error;
-      if (value !== null && typeof value === "object" && ("result" in value || error !== undefined)) {
+      // An OAuth error body ({"error": "insufficient_scope"}) is no JSON-RPC error object.
+      if (value !== null && typeof value === "object" && ("result" in value || (error !== null && typeof error === "object"))) {
         // Transport-level errors come with a null id; they still answer this request.
         deliver({ ...(value as object), id }, id);
       } else handlers?.fail(id, new HttpStatusError(response.status, text));

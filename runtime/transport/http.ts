@@ -205,9 +205,8 @@ interface Authenticated {
 
 class LegacySession implements MessageSink {
   readonly peer: Peer;
-  /** With auth: the subject and client that opened the session; only they may use it. */
+  /** With auth: the subject (user) that opened the session; only its tokens may use it. */
   owner: string | undefined;
-  ownerClient: string | undefined;
   readonly replies = new Map<RequestId, ReplyChannel>();
   /** The GET stream: its connection, or with an event store a stream that outlives connections. */
   standalone: SseStream | ResumableStream | undefined;
@@ -491,10 +490,14 @@ export class StreamableHttpBinding {
     return undefined;
   }
 
-  /** A legacy session, if it exists and (with auth) belongs to the token's subject: nobody else may use it. */
+  /**
+   * A legacy session, if it exists and (with auth) belongs to the token's subject: nobody else
+   * may use it (the spec's session hijacking advice). The same user's refreshed, stepped-up or
+   * re-registered client's tokens keep it.
+   */
   private sessionOf(sessionId: string, auth: Authenticated | undefined): LegacySession | undefined {
     const session = this.sessions.get(sessionId);
-    if (session && auth && (session.owner !== auth.info.subject || session.ownerClient !== auth.info.clientId)) return undefined;
+    if (session && auth && session.owner !== auth.info.subject) return undefined;
     return session;
   }
 
@@ -536,7 +539,6 @@ export class StreamableHttpBinding {
     }
     const session = new LegacySession(crypto.randomUUID(), this.server, this.events);
     session.owner = auth?.info.subject;
-    session.ownerClient = auth?.info.clientId;
     const id = body.id as RequestId;
     const channel = new ReplyChannel(id, { "mcp-session-id": session.id }, () => 200, () => session.peer.cancelInbound(id, "Client disconnected"));
     session.replies.set(id, channel);

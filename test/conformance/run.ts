@@ -2,10 +2,10 @@
 // the official conformance suite's server leg against it for each requirement set
 // (2025-11-25: stateful initialize handshake; 2026-07-28: stateless), then its client
 // leg (test/conformance/client driven against the suite's scenario servers, one run per
-// required client scenario that needs no OAuth), and prints one line per leg and revision:
+// required client scenario, OAuth ones included), and prints one line per leg and revision:
 //
 //   conformance server 2026-07-28: 40/40 scenarios (120 passed, 0 failed checks)
-//   conformance client 2026-07-28: 7/7 scenarios (53 passed, 0 failed checks); not run: 25 OAuth scenarios
+//   conformance client 2026-07-28: 32/32 scenarios (412 passed, 0 failed checks)
 //
 // Scenarios count as passed when none of their checks failed; checks are counted as
 // the suite counts them (SUCCESS and FAILURE; warnings, skips and infos are neither).
@@ -108,23 +108,33 @@ function runSuiteProcess(args: readonly string[], outputDir: string): Promise<nu
   });
 }
 
-/** Client scenarios that need OAuth (an authorization server and a browser-less flow) are not run yet. */
-const isOAuth = (scenario: string) => scenario.startsWith("auth/");
-/** Required non-OAuth client scenarios known not to pass yet: printed, never silently dropped. */
+/** Required client scenarios known not to pass yet: printed, never silently dropped. */
 const clientNotYet: readonly string[] = [];
+
+/** The suite's checks.json under `dir`: `<scenario>-<timestamp>/`, nested once more for `auth/...` names. */
+function findChecks(dir: string, depth = 2): string | undefined {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (!entry.isDirectory()) continue;
+    const file = join(dir, entry.name, "checks.json");
+    if (existsSync(file)) return file;
+    const nested = depth > 1 ? findChecks(join(dir, entry.name), depth - 1) : undefined;
+    if (nested) return nested;
+  }
+  return undefined;
+}
 
 /** Runs the client leg of one revision; prints its line and returns whether a scenario failed. */
 async function clientLeg(revision: string): Promise<boolean> {
   const all = requiredScenarios(revision, "client");
-  const scenarios = [...all].filter((s) => !isOAuth(s) && !clientNotYet.includes(s));
+  const scenarios = [...all].filter((s) => !clientNotYet.includes(s));
   const outputDir = mkdtempSync(join(tmpdir(), `mcp-gen-conformance-client-${revision}-`));
   const runs = await Promise.all(
     scenarios.map(async (scenario) => {
       const dir = join(outputDir, scenario.replace(/\//g, "_"));
       mkdirSync(dir);
       const code = await runClientScenario(scenario, revision, dir);
-      const checksDir = readdirSync(dir, { withFileTypes: true }).find((e) => e.isDirectory() && existsSync(join(dir, e.name, "checks.json")));
-      const checks = checksDir ? (JSON.parse(readFileSync(join(dir, checksDir.name, "checks.json"), "utf8")) as Check[]) : [];
+      const file = findChecks(dir);
+      const checks = file ? (JSON.parse(readFileSync(file, "utf8")) as Check[]) : [];
       return { scenario, code, checks };
     }),
   );
@@ -140,9 +150,8 @@ async function clientLeg(revision: string): Promise<boolean> {
     if (failures.length === 0 && checks.length > 0 && code === 0) passedScenarios++;
     else failing.push(`  ${scenario}: ${failures.map((c) => c.id).join(", ") || `suite exit ${code}, ${checks.length} checks`}`);
   }
-  const oauth = [...all].filter(isOAuth).length;
   const notYet = clientNotYet.filter((s) => all.has(s));
-  const skipped = [oauth > 0 ? `not run: ${oauth} OAuth scenarios` : "", notYet.length > 0 ? `not yet: ${notYet.join(", ")}` : ""].filter(Boolean).join("; ");
+  const skipped = notYet.length > 0 ? `not yet: ${notYet.join(", ")}` : "";
   process.stdout.write(`conformance client ${revision}: ${passedScenarios}/${scenarios.length} scenarios (${passedChecks} passed, ${failedChecks} failed checks)${skipped ? `; ${skipped}` : ""}\n`);
   if (failing.length > 0) process.stderr.write(`${failing.join("\n")}\n  results: ${outputDir}\n`);
   else rmSync(outputDir, { recursive: true, force: true });

@@ -47,6 +47,12 @@ describe("runtime import graph", () => {
     expect(external.filter((e) => !/ imports node:[a-z_/]+$/.test(e))).toEqual([]);
   });
 
+  it("the optional entry points import only their named peer dependency: mcp-gen/runtime/jwt jose, mcp-gen/runtime/oauth oauth4webapi", () => {
+    const only = (entry: string, dependency: string) => walk(join(repoRoot, "runtime", entry)).external.filter((e) => !e.endsWith(` imports ${dependency}`));
+    expect(only("jwt.ts", "jose")).toEqual([]);
+    expect(only("oauth.ts", "oauth4webapi")).toEqual([]);
+  });
+
   it("runtime sources are ASCII only (one non-ASCII character makes V8 hold and scan a whole bundle as two-byte text)", () => {
     const files = [...walk(join(repoRoot, "runtime", "index.ts")).files, ...walk(join(repoRoot, "runtime", "node.ts")).files];
     const offending = files.flatMap((file) =>

@@ -3,12 +3,21 @@
 // It connects with httpChannel and ClientSession for that revision (legacy revisions
 // through initialize, 2026-07-28 statelessly) and does what the scenario exercises; the
 // protocol behaviour itself (headers, SSE resumption, input_required rounds) is the runtime's.
+// OAuth (the auth/* scenarios) is mcp-gen/runtime/oauth, configured as a host would: a
+// redirect URI, a client metadata document URL, pre-registered credentials when the
+// scenario's context carries them; the suite's authorization server approves at once, so
+// "the browser" is one fetch of the authorization URL whose redirect is read, not followed.
 import { ClientSession, httpChannel, type JsonObject, type Params } from "../../../runtime/index.js";
+import { oauth } from "../../../runtime/oauth.js";
 
 const url = process.argv[process.argv.length - 1];
 const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? "";
 const revision = process.env.MCP_CONFORMANCE_PROTOCOL_VERSION ?? "2025-11-25";
-const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? "{}") as { toolCalls?: { name: string; arguments: JsonObject }[] };
+const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? "{}") as {
+  toolCalls?: { name: string; arguments: JsonObject }[];
+  client_id?: string;
+  client_secret?: string;
+};
 if (!url || !/^https?:/.test(url)) {
   process.stderr.write("usage: main.ts <server-url>\n");
   process.exit(2);
@@ -24,7 +33,24 @@ function acceptWithDefaults(params: Params | undefined): Params {
   return { action: "accept", content };
 }
 
-const session = await ClientSession.connect(httpChannel(url), {
+/** The client ID metadata document URL the suite expects (its authorization server does not fetch it). */
+const CLIENT_METADATA_URL = "https://conformance-test.local/client-metadata.json";
+
+const auth = oauth({
+  redirectUri: "http://127.0.0.1:3000/callback",
+  clientName: "mcp-gen-conformance-client",
+  clientMetadataUrl: CLIENT_METADATA_URL,
+  ...(context.client_id !== undefined ? { client: { client_id: context.client_id, client_secret: context.client_secret } } : {}),
+  async redirectToAuthorization(authorizationUrl) {
+    const response = await fetch(authorizationUrl, { redirect: "manual" });
+    await response.body?.cancel();
+    const location = response.headers.get("location");
+    if (!location) throw new Error(`the authorization endpoint answered ${response.status} without a redirect`);
+    return new URL(location, authorizationUrl);
+  },
+});
+
+const session = await ClientSession.connect(httpChannel(url, { auth }), {
   revisions: [revision],
   info: { name: "mcp-gen-conformance-client", version: "0.1.0" },
   capabilities: { elicitation: { form: {} } },
