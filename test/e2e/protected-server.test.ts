@@ -245,3 +245,37 @@ describe("scopes and identity", () => {
     expect(stolen.status).toBe(404);
   });
 });
+
+describe("the weather example's protected mode (--issuer): protection decided at deployment", () => {
+  it("refuses requests without a token, serves metadata without scopes, and answers a token for it", async () => {
+    const weather = await startHttpServer(join(repoRoot, "examples", "weather", "src", "main.ts"), "--http", "--port", "0", "--issuer", issuer);
+    try {
+      const origin = new URL(weather.url).origin;
+      expect(await (await fetch(`${origin}/.well-known/oauth-protected-resource/mcp`)).json()).toEqual({
+        resource: weather.url,
+        authorization_servers: [issuer],
+        bearer_methods_supported: ["header"],
+      });
+      const ask = async (authorization?: string) =>
+        fetch(weather.url, {
+          method: "POST",
+          headers: {
+            "content-type": "application/json",
+            accept: "application/json, text/event-stream",
+            ...(authorization ? { authorization } : {}),
+          },
+          body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } } }),
+        });
+      const refused = await ask();
+      expect(refused.status).toBe(401);
+      expect(refused.headers.get("www-authenticate")).toBe(`Bearer resource_metadata="${origin}/.well-known/oauth-protected-resource/mcp"`);
+      // A notes token is not a weather token.
+      expect((await ask(`Bearer ${await token()}`)).status).toBe(401);
+      const answered = await ask(`Bearer ${await token({ aud: weather.url })}`);
+      expect(answered.status).toBe(200);
+      expect(((await answered.json()) as { result: { serverInfo: { name: string } } }).result.serverInfo.name).toBe("weather");
+    } finally {
+      await weather.stop();
+    }
+  });
+});

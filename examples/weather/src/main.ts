@@ -1,5 +1,8 @@
 // Runs the weather server: over stdio by default (what MCP hosts spawn), or over
-// Streamable HTTP with --http [--port N].
+// Streamable HTTP with --http [--port N]. With --issuer <authorization server URL> as well,
+// the HTTP endpoint is protected by OAuth 2.1: every request needs a JWT access token from
+// that issuer for this server (its URL), and the protected resource metadata is served.
+import { jwtVerifier } from "mcp-gen/runtime/jwt";
 import { listenHttp, serveStdio } from "mcp-gen/runtime/node";
 import { handlers } from "./handlers.js";
 import { createWeatherServer } from "./mcp/index.js";
@@ -14,7 +17,10 @@ if (args.includes("--http")) {
     process.stderr.write(`weather: --port needs a port number, got ${String(args[at + 1])}\n`);
     process.exit(2);
   }
-  const listener = await listenHttp(server, { port });
+  const issuer = args.includes("--issuer") ? args[args.indexOf("--issuer") + 1] : undefined;
+  // Protection decided at deployment: the manifest declares no scopes, so a valid token suffices.
+  const auth = issuer === undefined ? undefined : { verifyToken: jwtVerifier({ issuer }), authorizationServers: [issuer] };
+  const listener = await listenHttp(server, { port, auth });
   // stderr, so that stdout stays clean whatever the transport.
   process.stderr.write(`weather: serving MCP at ${listener.url}\n`);
 } else {
