@@ -34,6 +34,9 @@ export interface JwtVerifierOptions {
   readonly fetch?: typeof fetch | undefined;
 }
 
+/** How long a failed metadata discovery is remembered (requests meanwhile get 503). */
+const DISCOVERY_RETRY_MS = 10_000;
+
 /** `scope` (space-separated, RFC 9068) or `scp` (an array, some providers) as a list. */
 function scopesOf(payload: JWTPayload): string[] {
   if (typeof payload.scope === "string") return payload.scope.split(" ").filter(Boolean);
@@ -105,11 +108,14 @@ export function jwtVerifier(options: JwtVerifierOptions): VerifyToken {
   }
   let keys: Promise<JWTVerifyGetKey> | undefined;
   const keySet = () => {
-    keys ??= (options.jwksUri !== undefined ? Promise.resolve(new URL(options.jwksUri)) : discoverJwksUri(options.issuer, doFetch)).then((uri) =>
-      createRemoteJWKSet(uri, { [customFetch]: doFetch }),
-    );
-    // A failed discovery is retried on the next request rather than remembered.
-    keys.catch(() => (keys = undefined));
+    if (!keys) {
+      const attempt = (options.jwksUri !== undefined ? Promise.resolve(new URL(options.jwksUri)) : discoverJwksUri(options.issuer, doFetch)).then((uri) =>
+        createRemoteJWKSet(uri, { [customFetch]: doFetch }),
+      );
+      keys = attempt;
+      // A failed discovery is retried, but not for every request while the issuer is down.
+      attempt.catch(() => setTimeout(() => keys === attempt && (keys = undefined), DISCOVERY_RETRY_MS).unref?.());
+    }
     return keys;
   };
   return async (token: string, request: TokenRequest): Promise<AuthInfo> => {

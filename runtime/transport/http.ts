@@ -350,6 +350,11 @@ export class StreamableHttpBinding {
     if (server.auth !== undefined && options.auth === undefined) {
       throw new Error("This server declares `auth:` in its manifest: pass `auth: { verifyToken }` to the HTTP binding (e.g. jwtVerifier from mcp-gen/runtime/jwt)");
     }
+    if (options.auth && this.hosts === "any" && options.auth.resource === undefined && server.auth?.resource === undefined) {
+      // The resource would come from the Host header, which anyone may then choose: a token for
+      // another server could be made to look like one for this server.
+      throw new Error("auth: set `resource` (this server's canonical URI) when allowedHosts is \"any\"");
+    }
     this.guard = options.auth && new ResourceGuard(server.auth, options.auth, options.path);
   }
 

@@ -44,9 +44,14 @@ class NodeRequest implements HttpRequestLike {
   }
 
   get url(): string {
-    // The scheme is the connection's; the host was checked against the allow-list before use.
-    const scheme = (this.req.socket as { encrypted?: boolean }).encrypted ? "https" : "http";
-    return `${scheme}://${this.req.headers.host ?? "localhost"}${this.req.url ?? "/"}`;
+    // Scheme and port are the connection's, not the client's word (a Host naming another local
+    // port must not make this server the audience of that server's tokens); the host name was
+    // checked against the allow-list before use.
+    const socket = this.req.socket as { encrypted?: boolean; localPort?: number };
+    const scheme = socket.encrypted ? "https" : "http";
+    const host = (this.req.headers.host ?? "localhost").replace(/:\d*$/, "");
+    const port = socket.localPort === undefined || socket.localPort === (scheme === "https" ? 443 : 80) ? "" : `:${socket.localPort}`;
+    return `${scheme}://${host}${port}${this.req.url ?? "/"}`;
   }
 
   header(name: string): string | undefined {

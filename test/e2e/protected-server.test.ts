@@ -3,7 +3,7 @@
 // and every kind of bad token the JWT verifier must refuse. Tokens come from an issuer
 // this test runs itself (its own RSA key, published as a JWKS with RFC 8414 metadata), so
 // that each claim and signature can be broken on purpose.
-import { createServer, type Server } from "node:http";
+import { createServer, request as httpRequest, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -218,6 +218,29 @@ describe("scopes and identity", () => {
       ((await (await callTool("list_notes", {}, authorization)).json()) as { result: { content: { text: string }[] } }).result.content[0]!.text;
     expect(await text(alice)).toMatch(/^\d+: alice's note$/);
     expect(await text(bob)).toBe("No notes yet.");
+  });
+
+  it("the audience is this server's own port, whatever port the Host header names", async () => {
+    // Another local server (port 1) shares the authorization server: its tokens must not work here.
+    const elsewhere = `http://127.0.0.1:1/mcp`;
+    const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } } });
+    const authorization = `Bearer ${await token({ aud: elsewhere })}`;
+    // node:http, since fetch would not let the Host header differ from the URL.
+    const { status, challenge } = await new Promise<{ status: number; challenge: string | undefined }>((resolve, reject) => {
+      const url = new URL(resource);
+      const request = httpRequest(
+        { host: url.hostname, port: url.port, path: url.pathname, method: "POST", headers: { host: "127.0.0.1:1", "content-type": "application/json", accept: "application/json, text/event-stream", authorization } },
+        (response) => {
+          response.resume();
+          resolve({ status: response.statusCode ?? 0, challenge: response.headers["www-authenticate"] });
+        },
+      );
+      request.on("error", reject);
+      request.end(body);
+    });
+    expect(status).toBe(401);
+    expect(challenge).toContain(`error_description="the token was not issued for this server"`);
+    expect(challenge).toContain(`resource_metadata="${metadataUrl}"`);
   });
 
   it("a legacy session belongs to the subject that opened it", async () => {

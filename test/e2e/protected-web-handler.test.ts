@@ -101,4 +101,9 @@ describe("createWebHandler with auth", () => {
   it("refuses to serve a server that declares auth without a verifier", () => {
     expect(() => createWebHandler(createNotesServer(handlers))).toThrow(/declares `auth:`/);
   });
+
+  it("refuses to derive the resource from a Host header nobody checks (allowedHosts: any)", () => {
+    expect(() => createWebHandler(createNotesServer(handlers), { allowedHosts: "any", auth: { verifyToken } })).toThrow(/set `resource`/);
+    expect(() => createWebHandler(createNotesServer(handlers), { allowedHosts: "any", auth: { verifyToken, resource } })).not.toThrow();
+  });
 });
