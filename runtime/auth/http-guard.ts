@@ -125,7 +125,7 @@ export class ResourceGuard {
     if (token === undefined) return refuse(header === undefined ? undefined : "the Authorization header must be 'Bearer <token>'");
     let auth: AuthInfo;
     try {
-      auth = await this.options.verifyToken(token, { resource });
+      auth = await this.options.verifyToken(token, { resource, method: request.method, header: (name) => request.header(name) });
     } catch (error) {
       if (error instanceof InvalidTokenError) return refuse(error.message);
       // A verifier that cannot decide (its key set unreachable, say) refuses nothing it should accept.

@@ -32,6 +32,10 @@ export class InvalidTokenError extends Error {
 export interface TokenRequest {
   /** This server's resource identifier (canonical URI): the audience the token must name. */
   readonly resource: string;
+  /** The HTTP method of the request. */
+  readonly method: string;
+  /** A request header (lower-case name), for verifiers that bind tokens to more than the header (DPoP, say). */
+  header(name: string): string | undefined;
 }
 
 /**

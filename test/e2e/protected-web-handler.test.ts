@@ -14,7 +14,7 @@ const issued: Record<string, AuthInfo> = {
 };
 const seen: string[] = [];
 const verifyToken: VerifyToken = (token, request) => {
-  seen.push(request.resource);
+  seen.push(`${request.method} ${request.resource} ${request.header("mcp-method") ?? ""}`);
   if (token === "explode") throw new Error("introspection endpoint unreachable");
   const info = issued[token];
   if (!info) throw new InvalidTokenError("unknown token");
@@ -62,10 +62,10 @@ describe("createWebHandler with auth", () => {
     expect((await handler(new Request(metadataUrl, { headers: { host: "evil.example.com" } }))).status).toBe(403);
   });
 
-  it("passes the resource to verifyToken and serves a token it accepts", async () => {
+  it("passes the resource and the request to verifyToken and serves a token it accepts", async () => {
     const response = await listTools("Bearer reader-token");
     expect(response.status).toBe(200);
-    expect(seen.at(-1)).toBe(resource);
+    expect(seen.at(-1)).toBe(`POST ${resource} tools/list`);
   });
 
   it("refuses what verifyToken refuses, a token for another audience and an expired one (401)", async () => {
