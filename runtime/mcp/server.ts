@@ -6,7 +6,8 @@ import { ErrorCode, isObject, RpcError, type JsonRpcNotification, type Params, t
 import { Exchange, Peer, serveRequest, type Dispatcher, type MessageSink } from "../jsonrpc/peer.js";
 import { RawJson, ResultWithTail } from "../jsonrpc/serialize.js";
 import { describeIssue } from "../validation.js";
-import type { AuthInfo, AuthPolicy } from "../auth/resource-server.js";
+import type { AuthInfo } from "../auth/resource-server.js";
+import type { ScopedDefinition } from "../auth/scopes.js";
 import type { CompletionFeature } from "./completion.js";
 import type { InputFeature, InputRequestSpec, RequestStateOptions } from "./input.js";
 import type {
@@ -78,8 +79,6 @@ const listMethods: Record<string, ListKind> = {
 };
 /** How setEnabled names a listed entry: resources by URI, everything else by name. */
 const entryName = (kind: ListKind, item: JsonObject): string => (kind === "resources" ? item.uri : item.name) as string;
-
-const none: readonly string[] = [];
 
 const listKeys: Record<ListKind, string> = { tools: "tools", resources: "resources", resourceTemplates: "resourceTemplates", prompts: "prompts" };
 
@@ -175,10 +174,8 @@ export interface McpEndpoint {
    */
   serveRequest(message: unknown, sink: MessageSink, auth?: unknown): Exchange | undefined;
   readonly revisions: readonly string[];
-  /** The server's authorization as its manifest declares it; HTTP bindings enforce it. */
-  readonly auth?: AuthPolicy | undefined;
-  /** Scopes a request needs beyond the policy's `requiredScopes` (those of the tool, prompt or resource it names). */
-  requiredScopes?(method: string, params: Params | undefined): readonly string[];
+  /** What the server was generated from (its `auth` policy is what HTTP bindings enforce). */
+  readonly definition?: ScopedDefinition | undefined;
   /**
    * The arguments of a tool that modern HTTP requests mirror into Mcp-Param-* headers
    * (`x-mcp-header` in its inputSchema): argument -> header name. Undefined for none.
@@ -248,47 +245,6 @@ export class McpServer<H = unknown, N extends ServerNames = ServerNames> impleme
 
   serveRequest(message: unknown, sink: MessageSink, auth?: unknown): Exchange | undefined {
     return serveRequest(this, message, sink, auth);
-  }
-
-  get auth(): AuthPolicy | undefined {
-    return this.definition.auth;
-  }
-
-  requiredScopes(method: string, params: Params | undefined): readonly string[] {
-    const scopes = this.definition.auth?.scopes;
-    if (!scopes) return none;
-    const of = (table: Readonly<Record<string, readonly string[]>> | undefined, key: unknown) =>
-      table !== undefined && typeof key === "string" && Object.hasOwn(table, key) ? table[key]! : none;
-    switch (method) {
-      case "tools/call":
-        return of(scopes.tools, params?.name);
-      case "prompts/get":
-        return of(scopes.prompts, params?.name);
-      case "resources/read":
-      case "resources/subscribe":
-      case "resources/unsubscribe":
-        return this.resourceScopes(params?.uri);
-      case "completion/complete": {
-        // Completing a prompt's or template's arguments reveals as much as using it.
-        const ref = isObject(params?.ref) ? params.ref : undefined;
-        if (ref?.type === "ref/prompt") return of(scopes.prompts, ref.name);
-        if (ref?.type !== "ref/resource" || typeof ref.uri !== "string") return none;
-        // The ref names a template by its uriTemplate, which the listings hold beside its name.
-        const listed = Object.values(this.definition.listings)[0]?.resourceTemplates.find((t) => t.uriTemplate === ref.uri);
-        return listed === undefined ? this.resourceScopes(ref.uri) : of(scopes.resourceTemplates, listed.name);
-      }
-      default:
-        return none;
-    }
-  }
-
-  /** A resource URI's scopes: the fixed resource's, else those of the first template that matches it. */
-  private resourceScopes(uri: unknown): readonly string[] {
-    const scopes = this.definition.auth?.scopes;
-    if (typeof uri !== "string" || !scopes) return none;
-    if (this.definition.resources.some((r) => r.uri === uri)) return scopes.resources?.[uri] ?? none;
-    const template = this.definition.resourceTemplates.find((t) => t.pattern.test(uri));
-    return (template && scopes.resourceTemplates?.[template.name]) ?? none;
   }
 
   /** Served revisions, preferred first. */

@@ -15,6 +15,7 @@ import { hasProtocolVersionHeader, isModern, MetaKey, primesEventStreams } from 
 import { decodeHeaderValue, namedMethods, paramHeaderMismatch } from "../mcp/mirrored-headers.js";
 import { MemoryEventStore, type EventStore } from "./event-store.js";
 import { ResourceGuard, type HttpAuthOptions } from "../auth/http-guard.js";
+import { entryScopes } from "../auth/scopes.js";
 import type { AuthInfo } from "../auth/resource-server.js";
 
 export type { HttpAuthOptions } from "../auth/http-guard.js";
@@ -347,15 +348,16 @@ export class StreamableHttpBinding {
     this.events = options.eventStore === false ? undefined : (options.eventStore ?? new MemoryEventStore());
     this.servesLegacy = server.revisions.some((r) => !isModern(r));
     this.servesModern = server.revisions.some(isModern);
-    if (server.auth !== undefined && options.auth === undefined) {
+    const policy = server.definition?.auth;
+    if (policy !== undefined && options.auth === undefined) {
       throw new Error("This server declares `auth:` in its manifest: pass `auth: { verifyToken }` to the HTTP binding (e.g. jwtVerifier from mcp-gen/runtime/jwt)");
     }
-    if (options.auth && this.hosts === "any" && options.auth.resource === undefined && server.auth?.resource === undefined) {
+    if (options.auth && this.hosts === "any" && options.auth.resource === undefined && policy?.resource === undefined) {
       // The resource would come from the Host header, which anyone may then choose: a token for
       // another server could be made to look like one for this server.
       throw new Error("auth: set `resource` (this server's canonical URI) when allowedHosts is \"any\"");
     }
-    this.guard = options.auth && new ResourceGuard(server.auth, options.auth, options.path);
+    this.guard = options.auth && new ResourceGuard(policy, options.auth, options.path);
   }
 
   /** Number of open legacy sessions. */
@@ -487,7 +489,8 @@ export class StreamableHttpBinding {
     for (const message of messages) {
       if (!isObject(message) || typeof message.method !== "string" || message.id === undefined) continue;
       const params = isObject(message.params) ? message.params : undefined;
-      const entry = this.server.requiredScopes?.(message.method, params) ?? [];
+      const definition = this.server.definition;
+      const entry = definition ? entryScopes(definition, message.method, params) : [];
       const needed = [...new Set([...auth.guard.requiredScopes, ...entry])];
       const forbidden = auth.guard.insufficientScope(auth.info, auth.resource, needed, message.id);
       if (forbidden) return forbidden;
