@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The command line: the only module that prints and decides exit codes.
 // 0 = done, 1 = invalid input or stale output, 2 = usage error.
-import { mkdirSync, readFileSync, renameSync, writeFileSync, existsSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync, existsSync } from "node:fs";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import yargs from "yargs";
 import { hideBin } from "yargs/helpers";
@@ -28,11 +28,14 @@ interface GenerateArgs {
   check: boolean;
   dryRun: boolean;
   quiet: boolean;
+  allowOutside: boolean;
 }
 
 async function runGenerate(args: GenerateArgs): Promise<number> {
   const key: RunKey = { manifest: args.manifest, out: args.out, schema: args.schema, schemaDir: args.schemaDir, version: version() };
-  const unchanged = unchangedRun(key);
+  // A run that needed --allow-outside is neither answered from nor recorded in the run
+  // memo, so the same run without the flag is refused rather than found up to date.
+  const unchanged = args.allowOutside ? undefined : unchangedRun(key);
   if (unchanged) {
     if (!args.quiet) {
       const folder = relative(process.cwd(), unchanged.outDir) || ".";
@@ -50,6 +53,7 @@ async function runGenerate(args: GenerateArgs): Promise<number> {
     schemaFile: args.schema,
     schemaDir: args.schemaDir,
     version: key.version,
+    allowOutside: args.allowOutside,
   });
   if (!result.ok) {
     for (const diagnostic of result.diagnostics) err(formatDiagnostic(diagnostic));
@@ -58,11 +62,16 @@ async function runGenerate(args: GenerateArgs): Promise<number> {
   const { generated } = result;
   const shown = (path: string) => relative(process.cwd(), join(generated.outDir, path)) || path;
   if (args.check || args.dryRun) {
-    const statuses = compareOutput(generated);
+    const comparison = compareOutput(generated);
+    if (!comparison.ok) {
+      for (const diagnostic of comparison.diagnostics) err(formatDiagnostic(diagnostic));
+      return 1;
+    }
+    const { statuses } = comparison;
     const different = statuses.filter((s) => s.status !== "unchanged");
     for (const s of different) (args.check ? err : out)(`${shown(s.path)}: ${s.status === "missing" ? "missing" : s.status === "obsolete" ? "no longer generated" : "stale"}`);
     if (args.check) {
-      if (different.length === 0) remember(key, generated.inputs, generated.absentInputs, generated.outDir, [...generated.files.keys()]);
+      if (different.length === 0 && !args.allowOutside) remember(key, generated.inputs, generated.absentInputs, generated.outDir, [...generated.files.keys()]);
       if (different.length > 0) err(`${different.length} generated file(s) out of date; run \`mcp-gen generate ${args.manifest}\``);
       else if (!args.quiet) out(`mcp-gen: ${statuses.length} file(s) up to date in ${relative(process.cwd(), generated.outDir) || "."}`);
       return different.length > 0 ? 1 : 0;
@@ -70,8 +79,13 @@ async function runGenerate(args: GenerateArgs): Promise<number> {
     if (!args.quiet) out(`(dry run: ${different.length} file(s) would change, nothing written)`);
     return 0;
   }
-  const statuses = writeOutput(generated);
-  remember(key, generated.inputs, generated.absentInputs, generated.outDir, [...generated.files.keys()]);
+  const written = writeOutput(generated);
+  if (!written.ok) {
+    for (const diagnostic of written.diagnostics) err(formatDiagnostic(diagnostic));
+    return 1;
+  }
+  const { statuses } = written;
+  if (!args.allowOutside) remember(key, generated.inputs, generated.absentInputs, generated.outDir, [...generated.files.keys()]);
   if (!args.quiet) {
     const changed = statuses.filter((s) => s.status !== "unchanged");
     const folder = relative(process.cwd(), generated.outDir) || ".";
@@ -92,9 +106,8 @@ async function runSchemaFetch(revisions: string[]): Promise<number> {
       const bytes = await fetchSchema(revision);
       const target = join(schemaCacheDir(), revision, "schema.json");
       mkdirSync(dirname(target), { recursive: true });
-      const temp = `${target}.${process.pid}.tmp`;
-      writeFileSync(temp, bytes);
-      renameSync(temp, target);
+      const { replaceFile } = await import("./write.js");
+      replaceFile(target, bytes);
       out(`${revision}: ${target} (sha256 verified)`);
     } catch (error) {
       if (!(error instanceof FetchError)) throw error;
@@ -160,13 +173,14 @@ export async function main(argv: string[]): Promise<number> {
           .option("schema-dir", { type: "string", describe: "folder holding <revision>/schema.json (default: $MCP_GEN_SCHEMA_DIR, then the cache)" })
           .option("check", { type: "boolean", default: false, describe: "write nothing; exit 1 and list files that are stale or missing" })
           .option("dry-run", { type: "boolean", default: false, describe: "write nothing; list the files that would change" })
+          .option("allow-outside", { type: "boolean", default: false, describe: "accept a manifest `output` outside the project root (the manifest's folder)" })
           .option("quiet", { type: "boolean", alias: "q", default: false, describe: "print only errors" })
           .check((a) => {
             if (a.check && a.dryRun) throw new Error("--check and --dry-run cannot be combined");
             return true;
           }),
       (a) => {
-        action = () => runGenerate({ manifest: a.manifest, out: a.out, schema: a.schema, schemaDir: a.schemaDir, check: a.check, dryRun: a.dryRun, quiet: a.quiet });
+        action = () => runGenerate({ manifest: a.manifest, out: a.out, schema: a.schema, schemaDir: a.schemaDir, check: a.check, dryRun: a.dryRun, quiet: a.quiet, allowOutside: a.allowOutside });
       },
     )
     .command(

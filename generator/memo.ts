@@ -5,12 +5,12 @@
 // (TypeScript, prettier, json-schema-to-typescript): `--check` answers in milliseconds.
 // Any doubt (no record, a digest that differs, an unreadable file) means a full run.
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { schemaCacheDir } from "./load/protocol.js";
 import { packageRoot } from "./load/revisions.js";
-import { generatedMarker } from "./write.js";
+import { generatedMarker, replaceFile } from "./write.js";
 
 interface FileDigest {
   readonly path: string;
@@ -86,9 +86,7 @@ export function remember(key: RunKey, inputs: readonly string[], absent: readonl
     const record: RunRecord = { inputs: digests(inputs), absent, outDir, outputs: digests(outputs.map((p) => join(outDir, p))) };
     const file = recordPath(key);
     mkdirSync(dirname(file), { recursive: true });
-    const temp = `${file}.${process.pid}.tmp`;
-    writeFileSync(temp, JSON.stringify(record));
-    renameSync(temp, file);
+    replaceFile(file, JSON.stringify(record));
   } catch {
     // a cache that cannot be written is not used
   }

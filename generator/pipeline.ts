@@ -1,9 +1,9 @@
 // The generator as one pure function: manifest path and options in, either the complete
 // set of generated files (path → text) or diagnostics out. Nothing here writes files or
 // prints; the CLI and the tests decide what to do with the result.
-import { readFileSync } from "node:fs";
-import { relative, resolve, sep } from "node:path";
-import { sortDiagnostics, type Diagnostic } from "./diagnostics.js";
+import { readFileSync, realpathSync } from "node:fs";
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { quote, sortDiagnostics, type Diagnostic } from "./diagnostics.js";
 import type { Banner, GeneratedFile } from "./emit/file.js";
 import { loadProtocolSchema, missingRevisions, missingSchemas, schemaCandidates, type SchemaLocationOptions } from "./load/protocol.js";
 import { parseSource } from "./load/source.js";
@@ -20,6 +20,8 @@ export interface GenerateOptions extends SchemaLocationOptions {
   readonly version?: string | undefined;
   /** Working directory that relative paths and displayed file names are relative to. */
   readonly cwd?: string | undefined;
+  /** Accept a manifest `output` folder outside the project root (`--allow-outside`). */
+  readonly allowOutside?: boolean | undefined;
 }
 
 export interface Generated {
@@ -31,6 +33,17 @@ export interface Generated {
   readonly inputs: readonly string[];
   /** Places that were looked at and did not exist (schema locations ahead of the one used): output depends on their absence. */
   readonly absentInputs: readonly string[];
+  /** The manifest as the banner's `// Source:` line names it (relative to outDir, forward slashes). */
+  readonly bannerSource: string;
+  /** The output folder as shown in messages (relative to the working directory when inside it). */
+  readonly outDisplay: string;
+  /**
+   * Where problems with the output folder are reported: the value of `output:`, the
+   * manifest's 1:1 when `output` is defaulted, the manifest file alone when `--out` chose it.
+   */
+  readonly outLocation: Diagnostic["location"];
+  /** How the output folder was chosen, for messages. */
+  readonly outFrom: "output" | "default" | "--out";
 }
 
 export type GenerateResult = { ok: true; generated: Generated } | { ok: false; diagnostics: readonly Diagnostic[] };
@@ -64,6 +77,26 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   const built = buildServerModel({ file: manifestFile, absolutePath: absolute, value, positions, display }, options.out === undefined ? undefined : resolve(cwd, options.out));
   if (!built.model) return fail(built.diagnostics);
   const model = built.model;
+
+  // Where the output folder came from, and whether it may be written at all.
+  const declaredOutput = (value as { output?: unknown }).output;
+  const manifestOutput = typeof declaredOutput === "string" ? declaredOutput : undefined;
+  const outFrom = options.out !== undefined ? "--out" : manifestOutput !== undefined ? "output" : "default";
+  const outLocation: Diagnostic["location"] =
+    outFrom === "--out" ? { file: manifestFile } : outFrom === "output" ? positions.value("/output") : { file: manifestFile, line: 1, col: 1 };
+  if (outFrom !== "--out" && !options.allowOutside) {
+    const escape = outsideProjectRoot(dirname(absolute), model.output);
+    if (escape) {
+      const what = outFrom === "output" ? `output ${quote(manifestOutput!)}` : "the default output folder ./mcp";
+      const how = escape.through ? ` through a symbolic link (it resolves to ${escape.real})` : "";
+      return fail([
+        {
+          location: outLocation,
+          message: `${what} leads outside the project root (the folder holding ${basename(absolute)})${how}; choose a folder inside it, or pass --allow-outside to write there`,
+        },
+      ]);
+    }
+  }
 
   const protocols: ProtocolModel[] = [];
   const protocolDiagnostics: Diagnostic[] = [];
@@ -105,8 +138,45 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
         const candidates = schemaCandidates(p.revision, schemaOptions).map((c) => resolve(c.file));
         return candidates.slice(0, candidates.indexOf(resolve(p.schema.file)));
       }),
+      bannerSource: banner.manifest,
+      outDisplay: display(model.output),
+      outLocation,
+      outFrom,
     },
   };
+}
+
+/**
+ * The project root is the folder holding the manifest. `mcp-gen init` puts mcp.yaml next to
+ * package.json, and every relative path in a manifest (`output`, `$ref`) is already read
+ * from that folder, so it is the one place a manifest's author and its user agree on without
+ * searching the file system. (The nearest ancestor with a package.json was the alternative;
+ * it would let a manifest from elsewhere write anywhere below a stray package.json, e.g. one in
+ * the home folder.) The check compares real paths: a symbolic link inside the project that
+ * leads out of it counts as outside.
+ */
+function outsideProjectRoot(root: string, out: string): { real: string; through: boolean } | undefined {
+  const inside = (parent: string, child: string) => {
+    const rel = relative(parent, child);
+    return rel === "" || (!isAbsolute(rel) && rel !== ".." && !rel.startsWith(`..${sep}`));
+  };
+  const realRoot = realPath(root);
+  const realOut = realPath(out);
+  if (inside(realRoot, realOut)) return undefined;
+  return { real: realOut, through: inside(root, out) };
+}
+
+/** `path` through every symbolic link of its nearest existing ancestor, the rest as written. */
+function realPath(path: string): string {
+  const rest: string[] = [];
+  for (let at = path; ; at = dirname(at)) {
+    try {
+      return join(realpathSync.native(at), ...rest);
+    } catch {
+      if (dirname(at) === at) return path;
+      rest.unshift(basename(at));
+    }
+  }
 }
 
 async function emitAll(model: ServerModel, protocols: readonly ProtocolModel[]): Promise<{ files: GeneratedFile[]; diagnostics: Diagnostic[] }> {

@@ -6,6 +6,7 @@ export type { JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, JsonRpcRespon
 export { Exchange, Peer, RequestFailedError } from "./jsonrpc/peer.js";
 export type { Dispatcher, MessageSink, RequestOptions } from "./jsonrpc/peer.js";
 export { RawJson, serializeMessage } from "./jsonrpc/serialize.js";
+export { parseMessage } from "./jsonrpc/parse.js";
 export { callTool, expandUriTemplate, getPrompt, readResource, ToolOutputError, toolMethods } from "./mcp/client-calls.js";
 export type { PlainToolCallResult, RequestSender, ToolCallResult, ToolCallTable } from "./mcp/client-calls.js";
 export { ClientSession, connectSession, NegotiationError } from "./mcp/client.js";

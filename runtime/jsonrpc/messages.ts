@@ -1,7 +1,8 @@
 // JSON-RPC 2.0 message shapes, error codes and envelope checks. Framing-free: transports
 // turn bytes into values, this module tells requests, notifications and responses apart.
 
-export type RequestId = string | number;
+/** A request id as received: a string or an integer (a BigInt past 2^53, see parseMessage). */
+export type RequestId = string | number | bigint;
 export type Params = Record<string, unknown>;
 
 export interface JsonRpcRequest {
@@ -83,7 +84,7 @@ export function isObject(value: unknown): value is Record<string, unknown> {
 }
 
 function validId(id: unknown): id is RequestId {
-  return typeof id === "string" || (typeof id === "number" && Number.isInteger(id));
+  return typeof id === "string" || (typeof id === "number" && Number.isInteger(id)) || typeof id === "bigint";
 }
 
 /** Tells what kind of JSON-RPC message a parsed value is, or why it is not one. */

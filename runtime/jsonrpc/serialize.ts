@@ -27,17 +27,23 @@ export class ResultWithTail {
   }
 }
 
+/** An id as JSON: a BigInt id (past 2^53, see parseMessage) as its digits. */
+const idJson = (id: unknown): string => (typeof id === "bigint" ? id.toString() : JSON.stringify(id));
+
 /** JSON text of a message, splicing a RawJson result or a ResultWithTail's tail without re-serialising them. */
 export function serializeMessage(message: JsonRpcMessage): string {
   const result = (message as { result?: unknown }).result;
-  if (result instanceof RawJson) {
-    const id = (message as { id: string | number }).id;
-    return `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${result.json}}`;
-  }
+  const id = (message as { id?: unknown }).id;
+  if (result instanceof RawJson) return `{"jsonrpc":"2.0","id":${idJson(id)},"result":${result.json}}`;
   if (result instanceof ResultWithTail) {
-    const id = (message as { id: string | number }).id;
     const own = JSON.stringify(result.result);
-    return `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${own.length > 2 ? `${own.slice(0, -1)},` : "{"}${result.tail}}}`;
+    return `{"jsonrpc":"2.0","id":${idJson(id)},"result":${own.length > 2 ? `${own.slice(0, -1)},` : "{"}${result.tail}}}`;
+  }
+  if (typeof id === "bigint") {
+    // JSON.stringify cannot write a BigInt: write the id, then the rest of the message.
+    const { jsonrpc: _jsonrpc, id: _id, ...rest } = message as unknown as Record<string, unknown>;
+    const tail = JSON.stringify(rest);
+    return `{"jsonrpc":"2.0","id":${id.toString()}${tail.length > 2 ? `,${tail.slice(1)}` : "}"}`;
   }
   return JSON.stringify(message);
 }

@@ -2,8 +2,12 @@
 // Mcp-Name for the named methods and Mcp-Param-<Name> for tool arguments a tool declares
 // with `x-mcp-header`. Client and server share these rules so they cannot drift apart.
 
-/** Methods whose Mcp-Name header mirrors a params field. */
-export const namedMethods: Readonly<Record<string, string>> = { "tools/call": "name", "prompts/get": "name", "resources/read": "uri" };
+/** Methods whose Mcp-Name header mirrors a params field (no prototype: "constructor" names nothing). */
+export const namedMethods: Readonly<Record<string, string | undefined>> = Object.assign(Object.create(null) as Record<string, string>, {
+  "tools/call": "name",
+  "prompts/get": "name",
+  "resources/read": "uri",
+});
 
 /** Header names a tool may declare with `x-mcp-header` (RFC 9110 token characters). */
 const headerToken = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;

@@ -1,0 +1,27 @@
+// Request ids past 2^53 come back exactly as the client sent them (JSON.parse would round
+// 9007199254740993 to ...992, and the client could not match the answer).
+import { describe, expect, it } from "vitest";
+import { parseMessage, serializeMessage, type JsonRpcMessage } from "mcp-gen/runtime";
+
+describe("large integer ids", () => {
+  it("are kept digit for digit through parse and serialize, in messages and batches", () => {
+    const text = '{"jsonrpc":"2.0","id":9007199254740993,"method":"ping","params":{"id":9007199254740995}}';
+    const message = parseMessage(text) as { id: unknown; params: { id: unknown } };
+    expect(message.id).toBe(9007199254740993n);
+    // Only the envelope's id: a params member named id is the application's business.
+    expect(typeof message.params.id).toBe("number");
+    const answer = serializeMessage({ jsonrpc: "2.0", id: message.id as bigint, result: { ok: true } } as unknown as JsonRpcMessage);
+    expect(answer).toBe('{"jsonrpc":"2.0","id":9007199254740993,"result":{"ok":true}}');
+    const error = serializeMessage({ jsonrpc: "2.0", id: -12345678901234567890n, error: { code: -32601, message: "x" } } as unknown as JsonRpcMessage);
+    expect(error).toBe('{"jsonrpc":"2.0","id":-12345678901234567890,"error":{"code":-32601,"message":"x"}}');
+    const batch = parseMessage('[{"jsonrpc":"2.0","method":"id","id":18014398509481985,"params":{"a":[{"id":1}]}},{"jsonrpc":"2.0","id":"9007199254740993","method":"x"}]') as { id: unknown }[];
+    expect(batch.map((m) => m.id)).toEqual([18014398509481985n, "9007199254740993"]);
+  });
+
+  it("leave safe integers, strings and non-integers to JSON.parse", () => {
+    expect(parseMessage('{"id":42}')).toEqual({ id: 42 });
+    expect(parseMessage('{"id":"x"}')).toEqual({ id: "x" });
+    expect(parseMessage('{"id":1.5}')).toEqual({ id: 1.5 });
+    expect(() => parseMessage("{")).toThrow(SyntaxError);
+  });
+});
