@@ -60,7 +60,7 @@ export type { ChangingList, ListChangesFeature } from "./mcp/list-changes.js";
 export type { SubscriptionsFeature } from "./mcp/subscriptions.js";
 export { MemoryEventStore } from "./transport/event-store.js";
 export type { EventStore, MemoryEventStoreOptions, Replay, StoredEvent } from "./transport/event-store.js";
-export { StreamableHttpBinding } from "./transport/http.js";
+export { BodyTimeoutError, BodyTooLargeError, StreamableHttpBinding } from "./transport/http.js";
 export { decodeHeaderValue, encodeHeaderValue } from "./mcp/mirrored-headers.js";
 export type { HttpAuthOptions, HttpOptions, HttpReply, HttpRequestLike } from "./transport/http.js";
 export { InvalidTokenError, METADATA_PATH, metadataUrl, protectedResourceMetadata } from "./auth/resource-server.js";

@@ -2,6 +2,8 @@
 // resource metadata, turns away requests without a valid bearer token (401) and calls
 // whose scopes the token lacks (403), and hands the verified identity on. It sees HTTP
 // requests and method names only; what each call needs comes from the server's policy.
+import { ErrorCode, errorResponse, type RequestId } from "../jsonrpc/messages.js";
+import { serializeMessage } from "../jsonrpc/serialize.js";
 import {
   audienceMatches,
   bearerToken,
@@ -46,8 +48,8 @@ export interface GuardRequest {
 
 const jsonHeaders = { "content-type": "application/json" };
 
-function rpcError(status: number, id: unknown, message: string, headers: Record<string, string>): GuardReply {
-  const body = JSON.stringify({ jsonrpc: "2.0", id: id ?? null, error: { code: -32600, message } });
+function rpcError(status: number, id: RequestId | null, message: string, headers: Record<string, string>): GuardReply {
+  const body = serializeMessage(errorResponse(id, ErrorCode.InvalidRequest, message));
   return { status, headers: { ...jsonHeaders, ...headers }, body };
 }
 
@@ -142,7 +144,7 @@ export class ResourceGuard {
    * The 403 for a call that needs scopes the token lacks: the challenge names every scope
    * the call needs, so one re-authorization is enough. Undefined when the token suffices.
    */
-  insufficientScope(auth: AuthInfo, resource: string, needed: readonly string[], id: unknown): GuardReply | undefined {
+  insufficientScope(auth: AuthInfo, resource: string, needed: readonly string[], id: RequestId | null): GuardReply | undefined {
     const missing = missingScopes(needed, auth.scopes);
     if (missing.length === 0) return undefined;
     const description = `this call needs scope ${needed.join(" ")}`;

@@ -7,8 +7,9 @@
 // A POSTed request is answered with JSON, or with an SSE stream when notifications or
 // server requests come before the response. The logic works on a minimal request/reply
 // shape so that the web-standard handler and the node:http adapter both stay thin.
-import { ErrorCode, isObject, errorResponse, type JsonRpcMessage, type RequestId } from "../jsonrpc/messages.js";
+import { classify, ErrorCode, isObject, errorResponse, type JsonRpcMessage, type RequestId } from "../jsonrpc/messages.js";
 import type { Exchange, MessageSink, Peer } from "../jsonrpc/peer.js";
+import { parseMessage } from "../jsonrpc/parse.js";
 import { serializeMessage } from "../jsonrpc/serialize.js";
 import type { McpEndpoint } from "../mcp/server.js";
 import { hasProtocolVersionHeader, isModern, MetaKey, primesEventStreams } from "../mcp/revisions.js";
@@ -53,6 +54,21 @@ export interface HttpOptions {
    * needs a bearer token that `verifyToken` accepts and whose audience is this server.
    */
   readonly auth?: HttpAuthOptions | undefined;
+  /**
+   * Most legacy sessions open at once. Default 10,000; an `initialize` beyond it is answered
+   * 503 with a JSON-RPC error (idle sessions are swept after `sessionIdleMs`).
+   */
+  readonly maxSessions?: number | undefined;
+  /**
+   * Most request bodies being read at once. Default 512 (with the default `maxBodyBytes`,
+   * at most 2 GiB of bodies in memory); a POST beyond it is answered 503 with a JSON-RPC error.
+   */
+  readonly maxConcurrentBodies?: number | undefined;
+  /**
+   * Milliseconds a client has to send a request's whole body. Default 30,000; a body still
+   * incomplete then is answered 408 with a JSON-RPC error. 0 disables the limit.
+   */
+  readonly bodyTimeoutMs?: number | undefined;
 }
 
 
@@ -62,8 +78,11 @@ export interface HttpRequestLike {
   /** The request's absolute URL (needed to serve and name the protected resource metadata). */
   readonly url?: string | undefined;
   header(name: string): string | undefined;
-  /** The body as text; rejects with BodyTooLargeError past the limit. */
-  text(limit: number): Promise<string>;
+  /**
+   * The body as text; rejects with BodyTooLargeError past `limit` bytes and with
+   * BodyTimeoutError when it is not complete within `timeoutMs` (0 or absent: no limit).
+   */
+  text(limit: number, timeoutMs?: number): Promise<string>;
   /** Aborted when the client disconnects. */
   readonly signal?: AbortSignal | undefined;
   /**
@@ -74,7 +93,9 @@ export interface HttpRequestLike {
   onDisconnect?(callback: () => void): void;
 }
 
-const noop = () => {};
+const ok = () => 200;
+/** JSON-RPC code (implementation-defined server error) of the 503 answers: a limit is reached. */
+const SERVER_BUSY = -32000;
 
 function onDisconnect(request: HttpRequestLike, callback: () => void): void {
   if (request.onDisconnect) request.onDisconnect(callback);
@@ -86,17 +107,36 @@ export type HttpReply =
   | { readonly status: number; readonly headers: Record<string, string>; readonly stream: SseStream };
 
 export class BodyTooLargeError extends Error {}
+/** The client did not send the whole body in time. */
+export class BodyTimeoutError extends Error {}
+
+/** Text for an error message of any value that came from JSON (whose String() may throw). */
+function describe(value: unknown): string {
+  if (typeof value === "string") return value;
+  try {
+    return JSON.stringify(value) ?? typeof value;
+  } catch {
+    return typeof value;
+  }
+}
 
 const jsonHeaders = { "content-type": "application/json" };
+/** For replies sent before the request's body was read whole: the connection cannot carry another request. */
+const closeHeaders = { connection: "close" };
 const sseHeaders = { "content-type": "text/event-stream", "cache-control": "no-cache", "x-accel-buffering": "no" };
 const defaultHosts = ["localhost", "127.0.0.1", "[::1]"];
 
 function jsonReply(status: number, body: unknown, headers: Record<string, string> = {}): HttpReply {
-  return { status, headers: { ...jsonHeaders, ...headers }, body: typeof body === "string" ? body : JSON.stringify(body) };
+  // serializeMessage: a BigInt id (past 2^53) is written back digit for digit.
+  return { status, headers: { ...jsonHeaders, ...headers }, body: typeof body === "string" ? body : serializeMessage(body as JsonRpcMessage) };
 }
 
 function errorReply(status: number, code: number, message: string, headers: Record<string, string> = {}, data?: unknown): HttpReply {
   return jsonReply(status, errorResponse(null, code, message, data), headers);
+}
+
+function duplicateId(id: RequestId): JsonRpcMessage {
+  return errorResponse(id, ErrorCode.InvalidRequest, "Invalid request: id is already in use by a request in progress");
 }
 
 /** HTTP status of a modern error response: the binding maps protocol errors onto 4xx. */
@@ -123,11 +163,33 @@ interface EventSink {
   end(): void;
 }
 
+/** A POST waiting for the responses of its requests in a legacy session (LegacySession.replies). */
+interface PendingReply {
+  /** A message of request `id`; its response is the last. */
+  push(message: JsonRpcMessage, id: RequestId): void;
+  /**
+   * Request `id` ends without a response of its own: cancelled (no `message`: nothing more is
+   * sent for it, its stream closes) or its session closed (`message`: the error that answers it).
+   */
+  end(id: RequestId, message?: JsonRpcMessage): void;
+}
+
+function isResponse(message: JsonRpcMessage): boolean {
+  return "result" in message || "error" in message;
+}
+
+/** An SSE reply without events, closed at once: the POST of a request that ends without a response. */
+function emptyStream(headers: Record<string, string>): HttpReply {
+  const stream = new SseStream();
+  stream.end();
+  return { status: 200, headers: { ...sseHeaders, ...headers }, stream };
+}
+
 /**
  * Collects what the server sends for one POSTed request until its response. The reply is
  * a settled promise when the response comes at once, else one made when first asked for.
  */
-class ReplyChannel implements MessageSink {
+class ReplyChannel implements MessageSink, PendingReply {
   private settled: HttpReply | undefined;
   private pending: Promise<HttpReply> | undefined;
   private resolve: ((reply: HttpReply) => void) | undefined;
@@ -140,10 +202,13 @@ class ReplyChannel implements MessageSink {
     private readonly id: RequestId,
     private readonly headers: Record<string, string>,
     private readonly statusOf: (message: JsonRpcMessage) => number,
-    /** Cancels the request in its session (legacy). */
-    private readonly onCancel: (() => void) | undefined,
-    /** Wraps the connection when the reply becomes a stream (legacy sessions with an event store). */
-    private readonly openStream?: (connection: SseStream) => EventSink,
+    /** The legacy session the request belongs to; undefined for a request served on its own. */
+    private readonly session: LegacySession | undefined,
+    /**
+     * Whether its stream is resumable (a legacy session with an event store): then a lost
+     * connection is not cancellation, and the stream's events are stored.
+     */
+    private readonly resumable: boolean,
   ) {}
 
   get reply(): Promise<HttpReply> {
@@ -161,39 +226,158 @@ class ReplyChannel implements MessageSink {
     else this.settled = reply;
   }
 
-  private cancel(): void {
-    if (this.onCancel) this.onCancel();
-    else this.exchange?.cancel("Client disconnected");
+  /** Nothing more goes through this channel: its session forgets it. */
+  private finish(): void {
+    this.done = true;
+    const session = this.session;
+    if (session && session.replies.get(this.id) === this) session.replies.delete(this.id);
   }
 
   push(message: JsonRpcMessage): void {
     if (this.done) return;
-    const final = ("result" in message || "error" in message) && message.id === this.id;
+    const final = isResponse(message) && (message as { id: unknown }).id === this.id;
     if (!this.stream) {
       if (final) {
-        this.done = true;
+        this.finish();
         const headers = Object.keys(this.headers).length === 0 ? jsonHeaders : { ...jsonHeaders, ...this.headers };
         this.settle({ status: this.statusOf(message), headers, body: serializeMessage(message) });
         return;
       }
       // Something comes before the response: switch to a stream for this request.
       const connection = new SseStream();
-      connection.onCancel = () => this.cancel();
-      this.stream = this.openStream?.(connection) ?? connection;
+      if (!this.resumable) connection.onCancel = () => this.abandon();
+      this.stream = this.resumable ? this.session!.openStream!(connection) : connection;
       this.settle({ status: 200, headers: { ...sseHeaders, ...this.headers }, stream: connection });
     }
     this.stream.send(serializeMessage(message));
     if (final) {
-      this.done = true;
+      this.finish();
       this.stream.end();
     }
   }
 
-  /** The client went away before the reply was sent. */
+  end(_id: RequestId, message?: JsonRpcMessage): void {
+    if (this.done) return;
+    this.finish();
+    if (this.stream) {
+      if (message) this.stream.send(serializeMessage(message));
+      this.stream.end();
+    } else if (message) this.settle({ status: 200, headers: { ...jsonHeaders, ...this.headers }, body: serializeMessage(message) });
+    else this.settle(emptyStream(this.headers));
+  }
+
+  /** The client went away before the reply was sent: the request is cancelled. */
   abandon(): void {
     if (this.done) return;
-    this.done = true;
-    this.cancel();
+    this.finish();
+    if (this.session) this.session.peer.cancelInbound(this.id, "Client disconnected");
+    else this.exchange?.cancel("Client disconnected");
+    // Nobody reads it; settling lets the adapter let go of the request.
+    if (!this.stream) this.settle(emptyStream(this.headers));
+  }
+}
+
+/**
+ * The reply to a POSTed batch (2025-03-26): the array of its requests' responses and of its
+ * invalid elements' errors, or, once something comes before the last response, an SSE stream
+ * that carries them all and closes after the last.
+ */
+class BatchReply implements PendingReply {
+  /** Serialized responses in the batch's order (undefined: not yet, or never for a cancelled request). */
+  private readonly parts: (string | undefined)[] = [];
+  /** The requests still waiting for their response: where their response goes in `parts`. */
+  private readonly slots = new Map<RequestId, number>();
+  private stream: EventSink | undefined;
+  private settled: HttpReply | undefined;
+  private resolve: ((reply: HttpReply) => void) | undefined;
+  /** Every element is handed to the session: the reply may complete. */
+  private started = false;
+
+  constructor(
+    private readonly session: LegacySession,
+    private readonly resumable: boolean,
+  ) {}
+
+  get isEmpty(): boolean {
+    return this.parts.length === 0;
+  }
+
+  /** Expects a response to request `id`; false when the id is in use (in this batch or by a request in progress). */
+  expect(id: RequestId): boolean {
+    if (this.session.replies.has(id)) return false;
+    this.slots.set(id, this.parts.length);
+    this.parts.push(undefined);
+    this.session.replies.set(id, this);
+    return true;
+  }
+
+  /** An element answered by the binding (an invalid element's error). */
+  answer(message: JsonRpcMessage): void {
+    this.parts.push(serializeMessage(message));
+  }
+
+  /** The reply, once every element is handed to the session. */
+  start(): Promise<HttpReply> {
+    this.started = true;
+    if (this.slots.size === 0) this.complete();
+    if (this.settled) return Promise.resolve(this.settled);
+    return new Promise((resolve) => (this.resolve = resolve));
+  }
+
+  private settle(reply: HttpReply): void {
+    if (this.resolve) this.resolve(reply);
+    else this.settled = reply;
+  }
+
+  push(message: JsonRpcMessage, id: RequestId): void {
+    const slot = this.slots.get(id);
+    if (slot === undefined) return;
+    const final = isResponse(message) && (message as { id: unknown }).id === id;
+    if (!this.stream) {
+      if (final) {
+        this.parts[slot] = serializeMessage(message);
+        this.forget(id);
+        return;
+      }
+      const connection = new SseStream();
+      if (!this.resumable) connection.onCancel = () => this.abandon();
+      const stream = this.resumable ? this.session.openStream!(connection) : connection;
+      this.stream = stream;
+      this.settle({ status: 200, headers: { ...sseHeaders }, stream: connection });
+      for (const part of this.parts) if (part !== undefined) stream.send(part);
+    }
+    this.stream.send(serializeMessage(message));
+    if (final) this.forget(id);
+  }
+
+  end(id: RequestId, message?: JsonRpcMessage): void {
+    if (!this.slots.has(id)) return;
+    if (message) this.push(message, id);
+    else this.forget(id);
+  }
+
+  /** The client went away: the batch's requests still running are cancelled. */
+  abandon(): void {
+    const ids = [...this.slots.keys()];
+    for (const id of ids) {
+      this.forget(id);
+      this.session.peer.cancelInbound(id, "Client disconnected");
+    }
+  }
+
+  private forget(id: RequestId): void {
+    this.slots.delete(id);
+    if (this.session.replies.get(id) === this) this.session.replies.delete(id);
+    if (this.slots.size === 0 && this.started) this.complete();
+  }
+
+  private complete(): void {
+    if (this.stream) {
+      this.stream.end();
+      return;
+    }
+    const bodies = this.parts.filter((part) => part !== undefined);
+    this.settle(bodies.length === 0 ? emptyStream({}) : jsonReply(200, `[${bodies.join(",")}]`));
   }
 }
 
@@ -208,13 +392,17 @@ class LegacySession implements MessageSink {
   readonly peer: Peer;
   /** With auth: the subject (user) that opened the session; only its tokens may use it. */
   owner: string | undefined;
-  readonly replies = new Map<RequestId, ReplyChannel>();
+  /** The POSTs waiting for responses, by request id. */
+  readonly replies = new Map<RequestId, PendingReply>();
   /** The GET stream: its connection, or with an event store a stream that outlives connections. */
   standalone: SseStream | ResumableStream | undefined;
   /** With an event store: the streams that still take events, by stream id. */
   readonly streams = new Map<string, ResumableStream>();
   private streamsOpened = 0;
   lastActive = Date.now();
+  /** Messages sent so far, and as of the last sweep: a session that sends is not idle. */
+  sent = 0;
+  sentAtSweep = 0;
   /** With an event store: makes the connection of a reply that became a stream resumable. */
   readonly openStream: ((connection: SseStream) => ResumableStream) | undefined;
 
@@ -247,14 +435,22 @@ class LegacySession implements MessageSink {
   }
 
   send(message: JsonRpcMessage, relatedTo?: RequestId): void {
-    const channel = relatedTo === undefined ? undefined : this.replies.get(relatedTo);
-    if (channel && !channel.done) {
-      channel.push(message);
-      if (channel.done) this.replies.delete(relatedTo!);
+    this.sent++;
+    // An error without relatedTo is the peer refusing a request (its id is in use): it answers that request's POST.
+    const key = relatedTo ?? ("error" in message && message.id !== null ? message.id : undefined);
+    const reply = key === undefined ? undefined : this.replies.get(key);
+    if (reply) {
+      reply.push(message, key!);
       return;
     }
     // Not tied to a pending POST: the session's GET stream, when the client opened one.
     if (this.standalone?.isOpen) this.standalone.send(serializeMessage(message));
+  }
+
+  /** After notifications/cancelled: the cancelled request's POST ends without its response. */
+  cancelled(params: unknown): void {
+    const id = isObject(params) ? params.requestId : undefined;
+    if (typeof id === "string" || typeof id === "number") this.replies.get(id)?.end(id);
   }
 
   /** Opens the GET stream on `connection`. */
@@ -275,8 +471,10 @@ class LegacySession implements MessageSink {
   close(): void {
     this.peer.close("Session closed");
     this.standalone?.end();
-    for (const channel of this.replies.values()) channel.abandon();
+    // The POSTs still waiting end with an error: their requests will not be answered.
+    const waiting = [...this.replies];
     this.replies.clear();
+    for (const [id, reply] of waiting) reply.end(id, errorResponse(id, ErrorCode.InternalError, "Session closed before the request completed"));
     if (this.events) this.retire([...this.streams.values()], undefined);
   }
 
@@ -315,7 +513,7 @@ function headerMismatch(
     const name = decodeHeaderValue(raw);
     if (name === undefined) return "Mcp-Name header has an invalid base64 value";
     const bodyValue = params?.[field];
-    if (name !== bodyValue) return `Mcp-Name header value '${name}' does not match body value '${String(bodyValue)}'`;
+    if (name !== bodyValue) return `Mcp-Name header value '${name}' does not match body value '${describe(bodyValue)}'`;
     const declared = method === "tools/call" && typeof bodyValue === "string" ? server.paramHeaders?.(bodyValue) : undefined;
     if (declared) return paramHeaderMismatch(declared, params?.arguments, (header) => request.header(header));
   }
@@ -327,6 +525,11 @@ export class StreamableHttpBinding {
   private readonly hosts: readonly string[] | "any";
   private readonly origins: readonly string[] | "any";
   private readonly maxBodyBytes: number;
+  private readonly maxSessions: number;
+  private readonly maxConcurrentBodies: number;
+  private readonly bodyTimeoutMs: number;
+  /** Request bodies being read now. */
+  private bodiesReading = 0;
   private readonly sessionIdleMs: number;
   private readonly keepAliveMs: number;
   private readonly events: EventStore | undefined;
@@ -343,6 +546,9 @@ export class StreamableHttpBinding {
     this.hosts = options.allowedHosts ?? defaultHosts;
     this.origins = options.allowedOrigins ?? (this.hosts === "any" ? "any" : []);
     this.maxBodyBytes = options.maxBodyBytes ?? 4 * 1024 * 1024;
+    this.maxSessions = options.maxSessions ?? 10_000;
+    this.maxConcurrentBodies = options.maxConcurrentBodies ?? 512;
+    this.bodyTimeoutMs = options.bodyTimeoutMs ?? 30_000;
     this.sessionIdleMs = options.sessionIdleMs ?? 30 * 60_000;
     this.keepAliveMs = (options.keepAliveSeconds ?? 25) * 1000;
     this.events = options.eventStore === false ? undefined : (options.eventStore ?? new MemoryEventStore());
@@ -441,16 +647,24 @@ export class StreamableHttpBinding {
     if (!acceptsAll && !(accept.includes("application/json") && accept.includes("text/event-stream"))) {
       return errorReply(406, ErrorCode.InvalidRequest, "Not Acceptable: Accept must list application/json and text/event-stream");
     }
+    if (this.bodiesReading >= this.maxConcurrentBodies) {
+      return errorReply(503, SERVER_BUSY, "Service Unavailable: too many requests are being read; retry later", { "retry-after": "1" });
+    }
     let text: string;
+    this.bodiesReading++;
     try {
-      text = await request.text(this.maxBodyBytes);
+      text = await request.text(this.maxBodyBytes, this.bodyTimeoutMs);
     } catch (error) {
-      if (error instanceof BodyTooLargeError) return errorReply(413, ErrorCode.InvalidRequest, `Payload Too Large: limit is ${this.maxBodyBytes} bytes`);
+      // The rest of the body is not read: the connection cannot carry another request.
+      if (error instanceof BodyTooLargeError) return errorReply(413, ErrorCode.InvalidRequest, `Payload Too Large: limit is ${this.maxBodyBytes} bytes`, closeHeaders);
+      if (error instanceof BodyTimeoutError) return errorReply(408, ErrorCode.InvalidRequest, `Request Timeout: the body did not arrive within ${this.bodyTimeoutMs} ms`, closeHeaders);
       throw error;
+    } finally {
+      this.bodiesReading--;
     }
     let body: unknown;
     try {
-      body = JSON.parse(text);
+      body = parseMessage(text);
     } catch (error) {
       return errorReply(400, ErrorCode.ParseError, `Parse error: ${(error as Error).message}`);
     }
@@ -460,11 +674,14 @@ export class StreamableHttpBinding {
     }
     if (Array.isArray(body)) return this.batch(request, body, auth);
     if (!isObject(body)) return errorReply(400, ErrorCode.InvalidRequest, "Invalid request: the body must be one JSON-RPC message");
+    // Whatever fails the envelope is answered here: it has no request id to route an answer by.
+    const kind = classify(body);
+    if (kind.kind === "invalid") return jsonReply(400, errorResponse(kind.id, ErrorCode.InvalidRequest, `Invalid request: ${kind.reason}`));
 
     const sessionId = request.header("mcp-session-id");
-    const method = typeof body.method === "string" ? body.method : undefined;
-    const isRequest = method !== undefined && body.id !== undefined;
-    const params = isObject(body.params) ? body.params : undefined;
+    const method = kind.kind === "response" ? undefined : kind.message.method;
+    const isRequest = kind.kind === "request";
+    const params = kind.kind === "response" ? undefined : kind.message.params;
 
     if (method === "initialize" && isRequest) return this.initialize(request, body, auth);
     if (sessionId !== undefined && this.servesLegacy) {
@@ -492,7 +709,9 @@ export class StreamableHttpBinding {
       const definition = this.server.definition;
       const entry = definition ? entryScopes(definition, message.method, params) : [];
       const needed = [...new Set([...auth.guard.requiredScopes, ...entry])];
-      const forbidden = auth.guard.insufficientScope(auth.info, auth.resource, needed, message.id);
+      const id = message.id;
+      const validId = typeof id === "string" || typeof id === "bigint" || (typeof id === "number" && Number.isInteger(id)) ? id : null;
+      const forbidden = auth.guard.insufficientScope(auth.info, auth.resource, needed, validId);
       if (forbidden) return forbidden;
     }
     return undefined;
@@ -516,25 +735,33 @@ export class StreamableHttpBinding {
       return errorReply(400, ErrorCode.InvalidRequest, "Invalid request: JSON-RPC batches are only part of protocol 2025-03-26");
     }
     if (messages.length === 0) return errorReply(400, ErrorCode.InvalidRequest, "Invalid request: empty batch");
-    return this.legacyBatch(session, messages, auth?.info);
+    return this.legacyBatch(request, session, messages, auth?.info);
   }
 
-  private async legacyBatch(session: LegacySession, messages: unknown[], auth: AuthInfo | undefined): Promise<HttpReply> {
+  private legacyBatch(request: HttpRequestLike, session: LegacySession, messages: unknown[], auth: AuthInfo | undefined): Promise<HttpReply> | HttpReply {
     session.lastActive = Date.now();
-    const replies: Promise<HttpReply>[] = [];
+    const batch = new BatchReply(session, session.openStream !== undefined);
+    const accepted: unknown[] = [];
     for (const message of messages) {
-      if (isObject(message) && typeof message.method === "string" && message.id !== undefined) {
-        const id = message.id as RequestId;
-        const channel = new ReplyChannel(id, {}, () => 200, () => session.peer.cancelInbound(id, "Client disconnected"));
-        session.replies.set(id, channel);
-        replies.push(channel.reply);
-      }
-      session.peer.receive(message, auth);
+      const kind = classify(message);
+      if (kind.kind === "invalid") batch.answer(errorResponse(kind.id, ErrorCode.InvalidRequest, `Invalid request: ${kind.reason}`));
+      else if (kind.kind === "request" && !batch.expect(kind.message.id)) batch.answer(duplicateId(kind.message.id));
+      else accepted.push(message);
     }
-    if (replies.length === 0) return { status: 202, headers: {} };
-    // A batch of requests is answered with the array of their responses.
-    const bodies = await Promise.all(replies.map(async (r) => ((await r) as { body?: string }).body ?? "null"));
-    return jsonReply(200, `[${bodies.join(",")}]`);
+    if (batch.isEmpty) {
+      for (const message of accepted) this.legacyNotification(session, message as Record<string, unknown>, auth);
+      return { status: 202, headers: {} };
+    }
+    if (!session.openStream) onDisconnect(request, () => batch.abandon());
+    for (const message of accepted) this.legacyNotification(session, message as Record<string, unknown>, auth);
+    // A batch of requests is answered with the array of their responses (or a stream of them).
+    return batch.start();
+  }
+
+  /** Hands a valid message to the session; a cancellation also ends the cancelled request's POST. */
+  private legacyNotification(session: LegacySession, message: Record<string, unknown>, auth: AuthInfo | undefined): void {
+    session.peer.receive(message, auth);
+    if (message.method === "notifications/cancelled") session.cancelled(message.params);
   }
 
   private initialize(request: HttpRequestLike, body: Record<string, unknown>, auth: Authenticated | undefined): Promise<HttpReply> | HttpReply {
@@ -545,10 +772,16 @@ export class StreamableHttpBinding {
       // An initialize carrying a modern _meta is a modern request (the server answers -32601, HTTP 404).
       return this.modernMessage(request, body, "initialize", true, isObject(body.params) ? body.params : undefined, auth);
     }
+    const id = body.id as RequestId;
+    if (this.sessions.size >= this.maxSessions) {
+      this.sweep();
+      if (this.sessions.size >= this.maxSessions) {
+        return jsonReply(503, errorResponse(id, SERVER_BUSY, `Service Unavailable: ${this.maxSessions} sessions are open; retry later`), { "retry-after": "60" });
+      }
+    }
     const session = new LegacySession(crypto.randomUUID(), this.server, this.events);
     session.owner = auth?.info.subject;
-    const id = body.id as RequestId;
-    const channel = new ReplyChannel(id, { "mcp-session-id": session.id }, () => 200, () => session.peer.cancelInbound(id, "Client disconnected"));
+    const channel = new ReplyChannel(id, { "mcp-session-id": session.id }, ok, session, false);
     session.replies.set(id, channel);
     session.peer.receive(body, auth?.info);
     return channel.reply.then((reply) => {
@@ -578,21 +811,18 @@ export class StreamableHttpBinding {
       return errorReply(400, ErrorCode.InvalidRequest, `Bad Request: MCP-Protocol-Version '${version}' does not match the session's version ${revision}`);
     }
     if (!isRequest) {
-      session.peer.receive(body, auth?.info);
+      this.legacyNotification(session, body, auth?.info);
       return { status: 202, headers: {} };
     }
     const id = body.id as RequestId;
-    if (session.openStream) {
-      // A resumable stream: disconnection is not cancellation (the client resumes the stream,
-      // or sends notifications/cancelled); the request's events are stored meanwhile.
-      const channel = new ReplyChannel(id, {}, () => 200, noop, session.openStream);
-      session.replies.set(id, channel);
-      session.peer.receive(body, auth?.info);
-      return channel.reply;
-    }
-    const channel = new ReplyChannel(id, {}, () => 200, () => session.peer.cancelInbound(id, "Client disconnected"));
+    // An id in use by a request in progress: refused here, so that each POST gets its own answer.
+    if (session.replies.has(id)) return jsonReply(200, duplicateId(id));
+    // With an event store the stream is resumable: disconnection is not cancellation (the
+    // client resumes the stream, or sends notifications/cancelled); its events are stored.
+    const resumable = session.openStream !== undefined;
+    const channel = new ReplyChannel(id, {}, ok, session, resumable);
     session.replies.set(id, channel);
-    onDisconnect(request, () => channel.abandon());
+    if (!resumable) onDisconnect(request, () => channel.abandon());
     session.peer.receive(body, auth?.info);
     return channel.reply;
   }
@@ -614,7 +844,7 @@ export class StreamableHttpBinding {
     }
     if (!isRequest) return { status: 202, headers: {} };
     // A modern request is its own connection: served without one, nothing outlives its reply.
-    const channel = new ReplyChannel(body.id as RequestId, {}, modernStatus, undefined);
+    const channel = new ReplyChannel(body.id as RequestId, {}, modernStatus, undefined, false);
     channel.exchange = this.server.serveRequest(body, channel, auth?.info);
     if (!channel.done) onDisconnect(request, () => channel.abandon());
     return channel.reply;
@@ -685,18 +915,32 @@ export class StreamableHttpBinding {
   private startSweeper(): void {
     if (this.sweeper) return;
     this.sweeper = setInterval(() => {
-      const now = Date.now();
-      for (const [id, session] of this.sessions) {
-        if (now - session.lastActive > this.sessionIdleMs && session.replies.size === 0 && !session.listening) {
-          this.sessions.delete(id);
-          session.close();
-        }
-      }
+      this.sweep();
       if (this.sessions.size === 0 && this.sweeper) {
         clearInterval(this.sweeper);
         this.sweeper = undefined;
       }
     }, Math.min(this.sessionIdleMs, 60_000));
     (this.sweeper as { unref?: () => void }).unref?.();
+  }
+
+  /**
+   * Closes the sessions idle for sessionIdleMs: no request from the client and nothing sent
+   * to it for that long, and no GET stream read. Requests still waiting (hung or cancelled
+   * handlers, clients gone) do not keep a session; their POSTs are answered with an error.
+   */
+  private sweep(): void {
+    const now = Date.now();
+    for (const [id, session] of this.sessions) {
+      if (session.sent !== session.sentAtSweep) {
+        session.sentAtSweep = session.sent;
+        session.lastActive = now;
+        continue;
+      }
+      if (now - session.lastActive > this.sessionIdleMs && !session.listening) {
+        this.sessions.delete(id);
+        session.close();
+      }
+    }
   }
 }

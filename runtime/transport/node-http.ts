@@ -4,30 +4,80 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import type { McpEndpoint } from "../mcp/server.js";
 import { METADATA_PATH } from "../auth/resource-server.js";
-import { BodyTooLargeError, StreamableHttpBinding, type HttpOptions, type HttpRequestLike } from "./http.js";
+import { BodyTimeoutError, BodyTooLargeError, StreamableHttpBinding, type HttpOptions, type HttpRequestLike } from "./http.js";
 
 export type NodeHandler = ((req: IncomingMessage, res: ServerResponse) => void) & { close(): void };
 
-function readBody(req: IncomingMessage, limit: number): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const declared = Number(req.headers["content-length"] ?? NaN);
-    if (declared > limit) {
-      req.resume();
-      reject(new BodyTooLargeError());
-      return;
-    }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on("data", (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) {
-        req.destroy();
+/** A body being read: its deadline is checked by the reader's one timer, not a timer of its own. */
+interface BodyRead {
+  readonly req: IncomingMessage;
+  readonly deadline: number;
+  reject(error: Error): void;
+}
+
+/** The body reads of one handler, and the timer that ends those past their deadline. */
+class BodyReads {
+  private readonly reads = new Set<BodyRead>();
+  private timer: ReturnType<typeof setInterval> | undefined;
+
+  read(req: IncomingMessage, limit: number, timeoutMs: number): Promise<string> {
+    return new Promise((resolve, reject) => {
+      const declared = Number(req.headers["content-length"] ?? NaN);
+      if (declared > limit) {
+        req.resume();
         reject(new BodyTooLargeError());
-      } else chunks.push(chunk);
+        return;
+      }
+      const chunks: Buffer[] = [];
+      let size = 0;
+      let read: BodyRead | undefined;
+      const stop = (error: Error) => {
+        if (read) this.reads.delete(read);
+        // The rest is read and dropped (node:http does it once the reply is sent, then closes
+        // the connection: the reply says `connection: close`), so that the client sees the reply.
+        req.removeListener("data", onData);
+        reject(error);
+      };
+      const onData = (chunk: Buffer) => {
+        size += chunk.length;
+        if (size > limit) stop(new BodyTooLargeError());
+        else chunks.push(chunk);
+      };
+      if (timeoutMs > 0) {
+        read = { req, deadline: Date.now() + timeoutMs, reject: stop };
+        this.reads.add(read);
+        this.timer ??= this.start(timeoutMs);
+      }
+      req.on("data", onData);
+      req.on("end", () => {
+        if (read) this.reads.delete(read);
+        resolve(chunks.length === 1 ? chunks[0]!.toString("utf8") : Buffer.concat(chunks).toString("utf8"));
+      });
+      req.on("error", (error) => {
+        if (read) this.reads.delete(read);
+        reject(error);
+      });
     });
-    req.on("end", () => resolve(chunks.length === 1 ? chunks[0]!.toString("utf8") : Buffer.concat(chunks).toString("utf8")));
-    req.on("error", reject);
-  });
+  }
+
+  private start(timeoutMs: number): ReturnType<typeof setInterval> {
+    const timer = setInterval(() => {
+      if (this.reads.size === 0) {
+        clearInterval(timer);
+        this.timer = undefined;
+        return;
+      }
+      const now = Date.now();
+      for (const read of this.reads) {
+        if (read.deadline > now) continue;
+        this.reads.delete(read);
+        // The connection closes after the 408 (`connection: close`).
+        read.reject(new BodyTimeoutError());
+      }
+    }, Math.max(10, Math.min(1000, timeoutMs / 4)));
+    (timer as { unref?: () => void }).unref?.();
+    return timer;
+  }
 }
 
 /** A node:http request as the binding sees it: one object per request, no closures. */
@@ -37,6 +87,7 @@ class NodeRequest implements HttpRequestLike {
   constructor(
     private readonly req: IncomingMessage,
     private readonly res: ServerResponse,
+    private readonly reads: BodyReads,
   ) {}
 
   get method(): string {
@@ -59,8 +110,8 @@ class NodeRequest implements HttpRequestLike {
     return Array.isArray(value) ? value.join(", ") : value;
   }
 
-  text(limit: number): Promise<string> {
-    return readBody(this.req, limit);
+  text(limit: number, timeoutMs = 0): Promise<string> {
+    return this.reads.read(this.req, limit, timeoutMs);
   }
 
   get signal(): AbortSignal {
@@ -86,8 +137,9 @@ class NodeRequest implements HttpRequestLike {
  */
 export function createNodeHandler(server: McpEndpoint, options?: HttpOptions): NodeHandler {
   const binding = new StreamableHttpBinding(server, options);
+  const reads = new BodyReads();
   const handler = (req: IncomingMessage, res: ServerResponse) => {
-    const like = new NodeRequest(req, res);
+    const like = new NodeRequest(req, res, reads);
     binding.handle(like).then(
       (reply) => {
         if (!("stream" in reply)) {

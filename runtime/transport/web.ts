@@ -1,7 +1,7 @@
 // The Streamable HTTP binding as a web-standard handler, `(Request) => Promise<Response>`,
 // for Deno, Bun, Cloudflare Workers, Vercel/Netlify functions and any fetch-style router.
 import type { McpEndpoint } from "../mcp/server.js";
-import { BodyTooLargeError, StreamableHttpBinding, type HttpOptions, type HttpReply, type HttpRequestLike } from "./http.js";
+import { BodyTimeoutError, BodyTooLargeError, StreamableHttpBinding, type HttpOptions, type HttpReply, type HttpRequestLike } from "./http.js";
 
 export interface WebHandler {
   (request: Request): Promise<Response>;
@@ -9,23 +9,36 @@ export interface WebHandler {
   close(): void;
 }
 
-async function readLimited(request: Request, limit: number): Promise<string> {
+async function readLimited(request: Request, limit: number, timeoutMs: number): Promise<string> {
   const declared = Number(request.headers.get("content-length") ?? NaN);
   if (declared > limit) throw new BodyTooLargeError();
   if (!request.body) return "";
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel();
-      throw new BodyTooLargeError();
+  let timedOut = false;
+  const timer =
+    timeoutMs > 0
+      ? setTimeout(() => {
+          timedOut = true;
+          reader.cancel().catch(() => {});
+        }, timeoutMs)
+      : undefined;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > limit) {
+        await reader.cancel();
+        throw new BodyTooLargeError();
+      }
+      chunks.push(value);
     }
-    chunks.push(value);
+  } finally {
+    if (timer !== undefined) clearTimeout(timer);
   }
+  if (timedOut) throw new BodyTimeoutError();
   const bytes = new Uint8Array(size);
   let offset = 0;
   for (const chunk of chunks) {
@@ -65,7 +78,7 @@ export function createWebHandler(server: McpEndpoint, options?: HttpOptions): We
       method: request.method,
       url: request.url,
       header: (name) => request.headers.get(name) ?? undefined,
-      text: (limit) => readLimited(request, limit),
+      text: (limit, timeoutMs) => readLimited(request, limit, timeoutMs ?? 0),
       signal: request.signal,
     };
     return toResponse(await binding.handle(like));

@@ -63,7 +63,7 @@ for (const revision of ["2026-07-28", "2025-11-25"] as const) {
       const browse = async (url: URL) => {
         approvals.push(url);
         // A user takes longer than the probe's timeout: time spent authorizing does not count.
-        await sleep(400);
+        if (revision === "2026-07-28") await sleep(1_500);
         return as.approve(url, user);
       };
       // Legacy era: as a CLI host would, through the loopback redirect helper (a real listener on 127.0.0.1).
@@ -78,7 +78,7 @@ for (const revision of ["2026-07-28", "2025-11-25"] as const) {
         redirectToAuthorization: (url) => redirect.redirectToAuthorization(url),
         fetch: observe,
       });
-      client = await connectNotesClient(httpChannel(notes.url, { auth, fetch: observe }), { revisions: [revision], probeTimeoutMs: 200, timeoutMs: 300 });
+      client = await connectNotesClient(httpChannel(notes.url, { auth, fetch: observe }), { revisions: [revision], probeTimeoutMs: 1_000 });
       expect(client.session.revision).toBe(revision);
       expect(approvals).toHaveLength(1);
       const first = approvals[0]!;

@@ -25,3 +25,19 @@ describe("large integer ids", () => {
     expect(() => parseMessage("{")).toThrow(SyntaxError);
   });
 });
+
+describe("large integer ids over HTTP", () => {
+  it("come back exactly, in results and in errors", async () => {
+    const { createWebHandler } = await import("mcp-gen/runtime");
+    const { handlers } = await import("../../examples/weather/src/handlers.js");
+    const { createWeatherServer } = await import("../../examples/weather/src/mcp/index.js");
+    const handler = createWebHandler(createWeatherServer(handlers));
+    const post = async (body: string) => {
+      const headers = { host: "localhost", "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2026-07-28", "mcp-method": "server/discover" };
+      return (await handler(new Request("http://localhost/mcp", { method: "POST", headers, body }))).text();
+    };
+    const meta = '{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}';
+    expect(await post(`{"jsonrpc":"2.0","id":9007199254740993,"method":"server/discover","params":{"_meta":${meta}}}`)).toMatch(/^\{"jsonrpc":"2\.0","id":9007199254740993,"result":/);
+    expect(await post(`{"jsonrpc":"2.0","id":9007199254740995,"method":"server/discover","params":{"_meta":{}}}`)).toMatch(/^\{"jsonrpc":"2\.0","id":9007199254740995,"error":/);
+  });
+});
