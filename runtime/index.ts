@@ -16,6 +16,7 @@ export { completionFeature, MAX_COMPLETION_VALUES } from "./mcp/completion.js";
 export type { CompletionFeature } from "./mcp/completion.js";
 export type {
   AnyRequests,
+  AnswerValidators,
   Awaitable,
   ClientRequestOptions,
   CompletionContext,

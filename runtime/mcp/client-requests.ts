@@ -6,13 +6,14 @@
 import { ErrorCode, isObject, RpcError, type Params } from "../jsonrpc/messages.js";
 import type { Exchange } from "../jsonrpc/peer.js";
 import type { ClientRequestOptions, JsonObject } from "./definition.js";
+import { hasElicitation, hasUrlElicitation } from "./revisions.js";
 
-/** The client capability each server-to-client request needs. */
-export const requiredClientCapability: Readonly<Record<string, string>> = {
+/** The client capability each server-to-client request needs (no prototype: any method name is safe to look up). */
+export const requiredClientCapability: Readonly<Record<string, string | undefined>> = Object.assign(Object.create(null) as Record<string, string>, {
   "sampling/createMessage": "sampling",
   "elicitation/create": "elicitation",
   "roots/list": "roots",
-};
+});
 
 /**
  * Raised by `ctx.request` when the revision a request is served under has no
@@ -30,9 +31,10 @@ export class ClientRequestUnavailableError extends Error {
 }
 
 /** The MissingRequiredClientCapability error (-32021) for a capability the client did not declare. */
-export function missingClientCapability(capability: string, method?: string, mode?: string): RpcError {
+export function missingClientCapability(capability: string, method?: string, mode?: string, revision?: string): RpcError {
   const what = method === undefined ? "" : ` (${method}${mode === undefined ? "" : `, ${mode} mode`})`;
-  return new RpcError(ErrorCode.MissingRequiredClientCapability, `Missing required client capability: ${capability}${mode === undefined ? "" : `.${mode}`}${what}`, {
+  const why = revision === undefined ? "" : `: protocol ${revision} has no ${method ?? capability}${mode === undefined ? "" : ` in ${mode} mode`}`;
+  return new RpcError(ErrorCode.MissingRequiredClientCapability, `Missing required client capability: ${capability}${mode === undefined ? "" : `.${mode}`}${what}${why}`, {
     requiredCapabilities: { [capability]: mode === undefined ? {} : { [mode]: {} } },
   });
 }
@@ -40,17 +42,24 @@ export function missingClientCapability(capability: string, method?: string, mod
 /**
  * Whether the client declared what `method` with `params` needs, else the -32021 error:
  * its capability, and for elicitation the mode (`url` must be declared; `form` is implied
- * by an empty `elicitation: {}`, as clients before URL mode wrote it).
+ * by an empty `elicitation: {}`, as clients before URL mode wrote it). What the negotiated
+ * `revision` does not have, no declaration provides: elicitation exists from 2025-06-18,
+ * its URL mode from 2025-11-25 (clients of earlier revisions may still declare them).
  */
-export function capabilityProblem(capabilities: JsonObject, method: string, params: unknown): RpcError | undefined {
+export function capabilityProblem(capabilities: JsonObject, method: string, params: unknown, revision?: string): RpcError | undefined {
   const capability = requiredClientCapability[method];
   if (capability === undefined) return undefined;
-  const declared = capabilities[capability];
+  const elicitation = method === "elicitation/create";
+  const mode = elicitation ? (isObject(params) && params.mode === "url" ? "url" : "form") : undefined;
+  if (revision !== undefined && elicitation) {
+    if (!hasElicitation(revision)) return missingClientCapability(capability, method, undefined, revision);
+    if (mode === "url" && !hasUrlElicitation(revision)) return missingClientCapability(capability, method, mode, revision);
+  }
+  const declared = Object.hasOwn(capabilities, capability) ? capabilities[capability] : undefined;
   if (!isObject(declared)) return missingClientCapability(capability, method);
-  if (method !== "elicitation/create") return undefined;
-  const mode = isObject(params) && params.mode === "url" ? "url" : "form";
+  if (!elicitation) return undefined;
   const modes = Object.keys(declared).filter((m) => m === "form" || m === "url");
-  return (modes.length === 0 ? mode === "form" : isObject(declared[mode])) ? undefined : missingClientCapability(capability, method, mode);
+  return (modes.length === 0 ? mode === "form" : isObject(declared[mode!])) ? undefined : missingClientCapability(capability, method, mode);
 }
 
 /** What ctx.request needs to know about the request being handled. */
@@ -68,7 +77,7 @@ export function sendClientRequest(
   params: unknown,
   options: ClientRequestOptions = {},
 ): Promise<Params> {
-  const problem = capabilityProblem(scope.capabilities, method, params);
+  const problem = capabilityProblem(scope.capabilities, method, params, scope.revision);
   if (problem) return Promise.reject(problem);
   if (scope.era === "modern") return Promise.reject(new ClientRequestUnavailableError(method, scope.revision));
   if (params !== undefined && !isObject(params)) return Promise.reject(new TypeError(`${method}: params must be an object`));

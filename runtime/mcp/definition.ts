@@ -300,7 +300,7 @@ export interface ServerFeatures<H> {
   /** resources/subscribe and subscriptions/listen updates (resources or templates declared `subscribe: true`). */
   readonly subscriptions?: ((definition: ServerDefinition<H>) => SubscriptionsFeature) | undefined;
   /** ctx.input and ctx.request (handlers that declare `asks:`). */
-  readonly input?: ((options: RequestStateOptions | undefined, forms?: Readonly<Record<string, JsonObject>>) => InputFeature) | undefined;
+  readonly input?: ((options: RequestStateOptions | undefined, forms?: Readonly<Record<string, JsonObject>>, answers?: AnswerValidators) => InputFeature) | undefined;
   /** resources/read (resources or resource templates). */
   readonly resources?: ((definition: ServerDefinition<H>) => ResourcesFeature<H>) | undefined;
   /** prompts/get (prompts). */
@@ -308,6 +308,13 @@ export interface ServerFeatures<H> {
   /** notifications/<list>/list_changed (lists declared `listChanged`). */
   readonly listChanges?: (() => ListChangesFeature) | undefined;
 }
+
+/**
+ * Validators of the client's answers to what handlers ask (ctx.input, ctx.request): the
+ * result type of each method (ElicitResult, CreateMessageResult, ListRootsResult) as each
+ * revision's schema defines it, by method, then revision.
+ */
+export type AnswerValidators = Readonly<Record<string, Readonly<Record<string, Validator>>>>;
 
 /** Everything a generated server knows at generation time. */
 export interface ServerDefinition<H> {
@@ -343,6 +350,8 @@ export interface ServerDefinition<H> {
   readonly auth?: AuthPolicy | undefined;
   /** Elicitation forms (`elicitations:`) by identifier: the requestedSchema ctx.elicit sends. */
   readonly forms?: Readonly<Record<string, JsonObject>> | undefined;
+  /** Checks of the client's answers to the requests handlers may send (`asks:`); see AnswerValidators. */
+  readonly answers?: AnswerValidators | undefined;
   /** The optional parts of the runtime this server uses. */
   readonly features?: ServerFeatures<H> | undefined;
 }

@@ -17,11 +17,43 @@
 import { ErrorCode, isObject, RpcError, type Params } from "../jsonrpc/messages.js";
 import type { Exchange } from "../jsonrpc/peer.js";
 import { capabilityProblem, requiredClientCapability, sendClientRequest, type ClientRequestScope } from "./client-requests.js";
-import type { ClientRequestOptions, JsonObject } from "./definition.js";
+import type { AnswerValidators, ClientRequestOptions, JsonObject } from "./definition.js";
 import { base64Encode } from "./results.js";
+import { describeIssue, type Validator } from "../validation.js";
 
-/** Methods whose modern results may be `input_required` (besides tasks/result, which this runtime does not serve). */
-const inputMethods: Readonly<Record<string, string>> = { "tools/call": "name", "prompts/get": "name", "resources/read": "uri" };
+/** Methods whose modern results may be `input_required` (besides tasks/result, which this runtime does not serve); no prototype. */
+const inputMethods: Readonly<Record<string, string | undefined>> = Object.assign(Object.create(null) as Record<string, string>, {
+  "tools/call": "name",
+  "prompts/get": "name",
+  "resources/read": "uri",
+});
+
+/** The validator of `method`'s result under `revision`, when the generated definition has one (the methods its `asks:` use). */
+function answerValidator(answers: AnswerValidators | undefined, method: string, revision: string): Validator | undefined {
+  const byRevision = answers !== undefined && Object.hasOwn(answers, method) ? answers[method] : undefined;
+  return byRevision !== undefined && Object.hasOwn(byRevision, revision) ? byRevision[revision] : undefined;
+}
+
+/** The -32602 error for a client's answer to `method` that is not a result of that method (legacy: a response to a server request). */
+function invalidAnswer(method: string, issue: string, key?: string): RpcError {
+  const what = key === undefined ? `the client's result of ${method}` : `inputResponses.${key} (the client's result of ${method})`;
+  return new RpcError(ErrorCode.InvalidParams, `Invalid params: ${what} is invalid: ${issue}`);
+}
+
+/** Sends a server-to-client request and checks the client's result against the method's result type, when there is a validator for it. */
+async function sendChecked(
+  exchange: Exchange,
+  scope: ClientRequestScope,
+  answers: AnswerValidators | undefined,
+  method: string,
+  params: unknown,
+  options?: ClientRequestOptions,
+): Promise<Params> {
+  const result = await sendClientRequest(exchange, scope, method, params, options);
+  const issue = answerValidator(answers, method, scope.revision)?.(result);
+  if (issue) throw invalidAnswer(method, describeIssue(issue));
+  return result;
+}
 
 /** One request a handler needs the client to answer. */
 export interface InputRequestSpec {
@@ -194,6 +226,8 @@ export class InputRound {
 export interface InputScope extends ClientRequestScope {
   /** The modern request's round; undefined in legacy sessions. */
   readonly round?: InputRound | undefined;
+  /** Validators of the client's answers, by method and revision (generated for the methods `asks:` uses). */
+  readonly answers?: AnswerValidators | undefined;
 }
 
 /**
@@ -203,16 +237,17 @@ export interface InputScope extends ClientRequestScope {
 export async function requestInput(exchange: Exchange, scope: InputScope, requests: Readonly<Record<string, InputRequestSpec>>): Promise<JsonObject> {
   if (!isObject(requests)) throw new TypeError("ctx.input: requests must be an object of { method, params } by key");
   for (const request of Object.values(requests)) {
-    const capability = requiredClientCapability[request.method];
-    if (capability === undefined) throw new TypeError(`ctx.input: ${request.method} is not a request a server may send the client`);
-    const problem = capabilityProblem(scope.capabilities, request.method, request.params);
+    const method: unknown = isObject(request) ? request.method : undefined;
+    const capability = typeof method === "string" ? requiredClientCapability[method] : undefined;
+    if (capability === undefined) throw new TypeError(`ctx.input: ${typeof method === "string" ? method : typeof method} is not a request a server may send the client`);
+    const problem = capabilityProblem(scope.capabilities, request.method, request.params, scope.revision);
     if (problem) throw problem;
   }
   const answers: JsonObject = {};
   const put = (key: string, value: unknown) => Object.defineProperty(answers, key, { value, enumerable: true, writable: true, configurable: true });
   if (scope.era === "legacy") {
     const entries = Object.entries(requests);
-    const results = await Promise.all(entries.map(([, r]) => sendClientRequest(exchange, scope, r.method, r.params)));
+    const results = await Promise.all(entries.map(([, r]) => sendChecked(exchange, scope, scope.answers, r.method, r.params)));
     entries.forEach(([key], i) => put(key, results[i]));
     return answers;
   }
@@ -224,6 +259,8 @@ export async function requestInput(exchange: Exchange, scope: InputScope, reques
   const missing: Record<string, InputRequestSpec> = {};
   for (const [key, request] of Object.entries(requests)) {
     if (Object.prototype.hasOwnProperty.call(available, key)) {
+      const issue = answerValidator(scope.answers, request.method, scope.revision)?.(available[key]);
+      if (issue) throw invalidAnswer(request.method, describeIssue(issue), key);
       put(key, available[key]);
       Object.defineProperty(round.used, key, { value: available[key], enumerable: true, writable: true, configurable: true });
     } else Object.defineProperty(missing, key, { value: request, enumerable: true });
@@ -267,7 +304,7 @@ function formProblem(schema: JsonObject, content: unknown): string | undefined {
 }
 
 /** ctx.input and ctx.request, with `requestState` sealed as `options` say. */
-export function inputFeature(options?: RequestStateOptions, forms: Readonly<Record<string, JsonObject>> = {}): InputFeature {
+export function inputFeature(options?: RequestStateOptions, forms: Readonly<Record<string, JsonObject>> = {}, answers?: AnswerValidators): InputFeature {
   const codec = new RequestStateCodec(options);
   return {
     elicit(ask) {
@@ -284,12 +321,12 @@ export function inputFeature(options?: RequestStateOptions, forms: Readonly<Reco
       }
       return methods;
     },
-    request: sendClientRequest,
+    request: (exchange, scope, method, params, options) => sendChecked(exchange, scope, answers, method, params, options),
     asker(exchange, scope) {
       let round: InputRound | undefined;
       return (requests) => {
         if (scope.era === "modern") round ??= new InputRound(exchange, codec);
-        return requestInput(exchange, { ...scope, round }, requests);
+        return requestInput(exchange, { ...scope, round, answers }, requests);
       };
     },
     inputRequired: (error) => (error instanceof InputRequiredSignal ? error.round.result(error.requests) : undefined),

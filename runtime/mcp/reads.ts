@@ -77,13 +77,13 @@ export function promptsFeature<H>(definition: ServerDefinition<H>): PromptsFeatu
       if (typeof name !== "string") throw new RpcError(ErrorCode.InvalidParams, "Invalid params: name must be a string");
       const prompt = host.isOff("prompts", name) ? undefined : prompts.get(name);
       if (!prompt) throw new RpcError(ErrorCode.InvalidParams, `Unknown prompt: ${name}`);
-      const args = params?.arguments ?? {};
+      const args = params?.arguments === undefined ? {} : params.arguments;
       if (!isObject(args)) throw new RpcError(ErrorCode.InvalidParams, "Invalid params: arguments must be an object of strings");
       for (const [key, value] of Object.entries(args)) {
         if (typeof value !== "string") throw new RpcError(ErrorCode.InvalidParams, `Invalid arguments for prompt ${name}: ${key} must be a string`);
       }
       for (const argument of prompt.arguments) {
-        if (argument.required && args[argument.name] === undefined) {
+        if (argument.required && (!Object.hasOwn(args, argument.name) || args[argument.name] === undefined)) {
           throw new RpcError(ErrorCode.InvalidParams, `Invalid arguments for prompt ${name}: missing required argument '${argument.name}'`);
         }
       }

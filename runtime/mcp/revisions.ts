@@ -39,6 +39,16 @@ export function hasCompletionsCapability(revision: string): boolean {
   return revision >= "2025-03-26";
 }
 
+/** elicitation/create (server to client) exists from 2025-06-18. */
+export function hasElicitation(revision: string): boolean {
+  return revision >= "2025-06-18";
+}
+
+/** URL-mode elicitation (`mode: "url"`, SEP-1036) exists from 2025-11-25. */
+export function hasUrlElicitation(revision: string): boolean {
+  return revision >= "2025-11-25";
+}
+
 /** The MCP-Protocol-Version HTTP header exists from 2025-06-18. */
 export function hasProtocolVersionHeader(revision: string): boolean {
   return revision >= "2025-06-18";

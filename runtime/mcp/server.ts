@@ -71,12 +71,13 @@ interface LegacySession extends Scope {
 }
 
 type ListKind = keyof Listing;
-const listMethods: Record<string, ListKind> = {
+/** No prototype: a method named `constructor` or `__proto__` is no list. */
+const listMethods: Readonly<Record<string, ListKind | undefined>> = Object.assign(Object.create(null) as Record<string, ListKind>, {
   "tools/list": "tools",
   "resources/list": "resources",
   "resources/templates/list": "resourceTemplates",
   "prompts/list": "prompts",
-};
+});
 /** How setEnabled names a listed entry: resources by URI, everything else by name. */
 const entryName = (kind: ListKind, item: JsonObject): string => (kind === "resources" ? item.uri : item.name) as string;
 
@@ -227,7 +228,7 @@ export class McpServer<H = unknown, N extends ServerNames = ServerNames> impleme
     if (definition.prompts.length > 0) this.prompts = features.prompts?.(definition);
     if (this.prompts) capabilities.prompts = announces("prompts");
     this.completions = features.completion?.(definition);
-    this.input = features.input?.(options.requestState, definition.forms);
+    this.input = features.input?.(options.requestState, definition.forms, definition.answers);
     if (this.completions?.enabled) capabilities.completions = {};
     this.capabilities = capabilities;
     this.modernTail = `"resultType":"complete","_meta":${JSON.stringify({ [MetaKey.serverInfo]: definition.info })}`;
@@ -388,7 +389,8 @@ export class McpServer<H = unknown, N extends ServerNames = ServerNames> impleme
     if (typeof requested !== "string" || !this.modernRevisions.includes(requested)) {
       throw new RpcError(ErrorCode.UnsupportedProtocolVersion, "Unsupported protocol version", {
         supported: this.definition.revisions,
-        requested: typeof requested === "string" ? requested : String(requested),
+        // Never String() a value from the wire: an object may carry a `toString` member, an array nest deeper than the stack.
+        requested: typeof requested === "string" ? requested : typeof requested === "object" || typeof requested === "undefined" ? "" : JSON.stringify(requested),
       });
     }
     const capabilities = meta[MetaKey.clientCapabilities];
@@ -584,8 +586,12 @@ export class McpServer<H = unknown, N extends ServerNames = ServerNames> impleme
     if (typeof name !== "string") throw new RpcError(ErrorCode.InvalidParams, "Invalid params: name must be a string");
     const tool = this.isOff("tools", name) ? undefined : this.tools.get(name);
     if (!tool) throw new RpcError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
-    const args = params?.arguments ?? {};
-    const issue = isObject(args) ? tool.validateInput(args) : { path: "", message: "must be object" };
+    // `arguments` is an optional object: anything else (null too) fails CallToolRequest's
+    // schema, a malformed request and so a protocol error in every revision.
+    const given = params?.arguments;
+    if (given !== undefined && !isObject(given)) throw new RpcError(ErrorCode.InvalidParams, `Invalid params: arguments of tool ${name} must be an object`);
+    const args = given ?? {};
+    const issue = tool.validateInput(args);
     if (issue) {
       const message = `Invalid arguments for tool ${name}: ${describeIssue(issue)}`;
       if (invalidToolArgumentsAreToolErrors(revision)) return textResult(message, true);

@@ -10,6 +10,7 @@ import type { GeneratedFile } from "../file.js";
 import { dataNode, dataUnit, type DataDeclaration } from "../layout/data.js";
 import { printWidth } from "../layout/print.js";
 import { fitsWidth } from "../layout/width.js";
+import { emitAnswerValidators } from "./answers.js";
 import { arrow, code, definitionUnit, json, list, record, string, token, type DefinitionValue } from "./definition.js";
 import { functionDeclaration, namesInterface } from "./layout.js";
 import { InterfaceUnit } from "../layout/interface-unit.js";
@@ -365,7 +366,10 @@ export function emitServer(file: GeneratedFile, model: ServerModel, protocols: r
   ];
   const byRevision = (value: (revision: string) => DefinitionValue) => record(protocols.map((p) => [p.revision, value(p.revision)] as const));
   // Optional runtime parts, imported only when the manifest uses them so that bundlers drop the rest.
-  const handlersAsk = [...model.tools, ...model.resources, ...model.resourceTemplates, ...handlerPrompts].some((decl) => decl.asks.length > 0);
+  const asked = new Set([...model.tools, ...model.resources, ...model.resourceTemplates, ...handlerPrompts].flatMap((decl) => decl.asks));
+  const handlersAsk = asked.size > 0;
+  // Checks of the client's answers to what handlers ask, for exactly the methods `asks:` uses.
+  const answers = handlersAsk ? emitAnswerValidators(file, asked, protocols, rt) : undefined;
   const subscribable = model.resources.some((r) => r.subscribe) || model.resourceTemplates.some((t) => t.subscribe);
   const feature = (key: string, used: boolean, name: string) => [key, used ? token(file.value(rt, name)) : undefined] as const;
   const features = [
@@ -395,6 +399,7 @@ export function emitServer(file: GeneratedFile, model: ServerModel, protocols: r
       ["listCache", model.listCache ? cacheHint(model.listCache, model.auth ? undefined : "public") : undefined],
       ["auth", model.auth ? json(authPolicy(model)) : undefined],
       ["forms", model.forms.length > 0 ? token(names.formsValue) : undefined],
+      ["answers", answers],
       ["paramHeaders", Object.keys(mirrored).length > 0 ? { code: codeLiteral(mirrored, "  "), node: () => dataNode(mirrored, true) } : undefined],
     ]),
   );

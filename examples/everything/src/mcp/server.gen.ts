@@ -24,10 +24,12 @@ import {
   type StructuredToolReturn,
   type ToolContext,
   type ToolReturn,
+  type ValidationIssue,
   completionFeature,
   createServer,
   inputFeature,
   listChangesFeature,
+  pointerToken,
   promptsFeature,
   resourcesFeature,
   subscriptionsFeature,
@@ -957,6 +959,1884 @@ const listing2024_11_05: Listing = {
   ],
 };
 
+/** Checks a client's ElicitResult (its answer to elicitation/create) under protocol 2026-07-28. */
+function validateElicitResult2026_07_28(value: unknown): ValidationIssue | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    return { path: "", message: "must be object" };
+  const record0 = value as Record<string, unknown>;
+  if (!Object.prototype.hasOwnProperty.call(record0, "action"))
+    return { path: "", message: "must have required property 'action'" };
+  const action2 = record0["action"];
+  if (typeof action2 !== "string") return { path: "/action", message: "must be string" };
+  if (
+    (action2 as unknown) !== "accept" &&
+    (action2 as unknown) !== "cancel" &&
+    (action2 as unknown) !== "decline"
+  )
+    return { path: "/action", message: "must be equal to one of the allowed values" };
+  if (Object.prototype.hasOwnProperty.call(record0, "content")) {
+    const content3 = record0["content"];
+    if (typeof content3 !== "object" || content3 === null || Array.isArray(content3))
+      return { path: "/content", message: "must be object" };
+    const record4 = content3 as Record<string, unknown>;
+    const keys5 = Object.keys(record4);
+    for (const key6 of keys5) {
+      const property7 = record4[key6];
+      anyOf8: {
+        branch9: {
+          if (!Array.isArray(property7)) break branch9;
+          const array10 = property7 as readonly unknown[];
+          const length11 = array10.length;
+          for (let index12 = 0; index12 < length11; index12++) {
+            const item13 = array10[index12];
+            if (typeof item13 !== "string") break branch9;
+          }
+          break anyOf8;
+        }
+        branch14: {
+          if (
+            typeof property7 !== "boolean" &&
+            typeof property7 !== "string" &&
+            (typeof property7 !== "number" || !Number.isInteger(property7))
+          )
+            break branch14;
+          break anyOf8;
+        }
+        return { path: "/content/" + pointerToken(key6), message: "must match a schema in anyOf" };
+      }
+    }
+  }
+  return undefined;
+}
+
+/** Checks a client's ElicitResult (its answer to elicitation/create) under protocol 2025-11-25. */
+function validateElicitResult2025_11_25(value: unknown): ValidationIssue | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    return { path: "", message: "must be object" };
+  const record0 = value as Record<string, unknown>;
+  if (!Object.prototype.hasOwnProperty.call(record0, "action"))
+    return { path: "", message: "must have required property 'action'" };
+  if (Object.prototype.hasOwnProperty.call(record0, "_meta")) {
+    const property2 = record0["_meta"];
+    if (typeof property2 !== "object" || property2 === null || Array.isArray(property2))
+      return { path: "/_meta", message: "must be object" };
+  }
+  const action8 = record0["action"];
+  if (typeof action8 !== "string") return { path: "/action", message: "must be string" };
+  if (
+    (action8 as unknown) !== "accept" &&
+    (action8 as unknown) !== "cancel" &&
+    (action8 as unknown) !== "decline"
+  )
+    return { path: "/action", message: "must be equal to one of the allowed values" };
+  if (Object.prototype.hasOwnProperty.call(record0, "content")) {
+    const content9 = record0["content"];
+    if (typeof content9 !== "object" || content9 === null || Array.isArray(content9))
+      return { path: "/content", message: "must be object" };
+    const record10 = content9 as Record<string, unknown>;
+    const keys11 = Object.keys(record10);
+    for (const key12 of keys11) {
+      const property13 = record10[key12];
+      anyOf14: {
+        branch15: {
+          if (!Array.isArray(property13)) break branch15;
+          const array16 = property13 as readonly unknown[];
+          const length17 = array16.length;
+          for (let index18 = 0; index18 < length17; index18++) {
+            const item19 = array16[index18];
+            if (typeof item19 !== "string") break branch15;
+          }
+          break anyOf14;
+        }
+        branch20: {
+          if (
+            typeof property13 !== "boolean" &&
+            typeof property13 !== "string" &&
+            (typeof property13 !== "number" || !Number.isInteger(property13))
+          )
+            break branch20;
+          break anyOf14;
+        }
+        return { path: "/content/" + pointerToken(key12), message: "must match a schema in anyOf" };
+      }
+    }
+  }
+  return undefined;
+}
+
+/** Checks a client's ElicitResult (its answer to elicitation/create) under protocol 2025-06-18. */
+function validateElicitResult2025_06_18(value: unknown): ValidationIssue | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    return { path: "", message: "must be object" };
+  const record0 = value as Record<string, unknown>;
+  if (!Object.prototype.hasOwnProperty.call(record0, "action"))
+    return { path: "", message: "must have required property 'action'" };
+  if (Object.prototype.hasOwnProperty.call(record0, "_meta")) {
+    const property2 = record0["_meta"];
+    if (typeof property2 !== "object" || property2 === null || Array.isArray(property2))
+      return { path: "/_meta", message: "must be object" };
+  }
+  const action8 = record0["action"];
+  if (typeof action8 !== "string") return { path: "/action", message: "must be string" };
+  if (
+    (action8 as unknown) !== "accept" &&
+    (action8 as unknown) !== "cancel" &&
+    (action8 as unknown) !== "decline"
+  )
+    return { path: "/action", message: "must be equal to one of the allowed values" };
+  if (Object.prototype.hasOwnProperty.call(record0, "content")) {
+    const content9 = record0["content"];
+    if (typeof content9 !== "object" || content9 === null || Array.isArray(content9))
+      return { path: "/content", message: "must be object" };
+    const record10 = content9 as Record<string, unknown>;
+    const keys11 = Object.keys(record10);
+    for (const key12 of keys11) {
+      const property13 = record10[key12];
+      if (
+        typeof property13 !== "boolean" &&
+        typeof property13 !== "string" &&
+        (typeof property13 !== "number" || !Number.isInteger(property13))
+      )
+        return {
+          path: "/content/" + pointerToken(key12),
+          message: "must be string,integer,boolean",
+        };
+    }
+  }
+  return undefined;
+}
+
+/** Checks a client's CreateMessageResult (its answer to sampling/createMessage) under protocol 2026-07-28. */
+function validateCreateMessageResult2026_07_28(value: unknown): ValidationIssue | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    return { path: "", message: "must be object" };
+  const record0 = value as Record<string, unknown>;
+  if (!Object.prototype.hasOwnProperty.call(record0, "content"))
+    return { path: "", message: "must have required property 'content'" };
+  if (!Object.prototype.hasOwnProperty.call(record0, "model"))
+    return { path: "", message: "must have required property 'model'" };
+  if (!Object.prototype.hasOwnProperty.call(record0, "role"))
+    return { path: "", message: "must have required property 'role'" };
+  if (Object.prototype.hasOwnProperty.call(record0, "_meta")) {
+    const property2 = record0["_meta"];
+    const issue3 = validateCreateMessageResult2026_07_28_def_MetaObject(property2);
+    if (issue3 !== undefined) return { path: "/_meta" + issue3.path, message: issue3.message };
+  }
+  const content4 = record0["content"];
+  anyOf5: {
+    branch6: {
+      if (validateCreateMessageResult2026_07_28_def_TextContent(content4) !== undefined)
+        break branch6;
+      break anyOf5;
+    }
+    branch7: {
+      if (validateCreateMessageResult2026_07_28_def_ImageContent(content4) !== undefined)
+        break branch7;
+      break anyOf5;
+    }
+    branch8: {
+      if (validateCreateMessageResult2026_07_28_def_AudioContent(content4) !== undefined)
+        break branch8;
+      break anyOf5;
+    }
+    branch9: {
+      if (validateCreateMessageResult2026_07_28_def_ToolUseContent(content4) !== undefined)
+        break branch9;
+      break anyOf5;
+    }
+    branch10: {
+      if (validateCreateMessageResult2026_07_28_def_ToolResultContent(content4) !== undefined)
+        break branch10;
+      break anyOf5;
+    }
+    branch11: {
+      if (!Array.isArray(content4)) break branch11;
+      const array12 = content4 as readonly unknown[];
+      const length13 = array12.length;
+      for (let index14 = 0; index14 < length13; index14++) {
+        const item15 = array12[index14];
+        if (
+          validateCreateMessageResult2026_07_28_def_SamplingMessageContentBlock(item15) !==
+          undefined
+        )
+          break branch11;
+      }
+      break anyOf5;
+    }
+    return { path: "/content", message: "must match a schema in anyOf" };
+  }
+  const model16 = record0["model"];
+  if (typeof model16 !== "string") return { path: "/model", message: "must be string" };
+  const role17 = record0["role"];
+  const issue18 = validateCreateMessageResult2026_07_28_def_Role(role17);
+  if (issue18 !== undefined) return { path: "/role" + issue18.path, message: issue18.message };
+  if (Object.prototype.hasOwnProperty.call(record0, "stopReason")) {
+    const stopReason19 = record0["stopReason"];
+    if (typeof stopReason19 !== "string") return { path: "/stopReason", message: "must be string" };
+  }
+  return undefined;
+}
+
+function validateCreateMessageResult2026_07_28_def_MetaObject(
+  value: unknown,
+): ValidationIssue | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    return { path: "", message: "must be object" };
+  return undefined;
+}
+
+function validateCreateMessageResult2026_07_28_def_TextContent(
+  value: unknown,
+): ValidationIssue | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    return { path: "", message: "must be object" };
+  const record0 = value as Record<string, unknown>;
+  if (!Object.prototype.hasOwnProperty.call(record0, "text"))
+    return { path: "", message: "must have required property 'text'" };
+  if (!Object.prototype.hasOwnProperty.call(record0, "type"))
+    return { path: "", message: "must have required property 'type'" };
+  if (Object.prototype.hasOwnProperty.call(record0, "_meta")) {
+    const property2 = record0["_meta"];
+    const issue3 = validateCreateMessageResult2026_07_28_def_MetaObject(property2);
+    if (issue3 !== undefined) return { path: "/_meta" + issue3.path, message: issue3.message };
+  }
+  if (Object.prototype.hasOwnProperty.call(record0, "annotations")) {
+    const annotations4 = record0["annotations"];
+    const issue5 = validateCreateMessageResult2026_07_28_def_Annotations(annotations4);
+    if (issue5 !== undefined)
+      return { path: "/annotations" + issue5.path, message: issue5.message };
+  }
+  const text6 = record0["text"];
+  if (typeof text6 !== "string") return { path: "/text", message: "must be string" };
+  const type7 = record0["type"];
+  if (typeof type7 !== "string") return { path: "/type", message: "must be string" };
+  if ((type7 as unknown) !== "text") return { path: "/type", message: "must be equal to constant" };
+  return undefined;
+}
+
+function validateCreateMessageResult2026_07_28_def_ImageContent(
+  value: unknown,
+): ValidationIssue | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    return { path: "", message: "must be object" };
+  const record0 = value as Record<string, unknown>;
+  if (!Object.prototype.hasOwnProperty.call(record0, "data"))
+    return { path: "", message: "must have required property 'data'" };
+  if (!Object.prototype.hasOwnProperty.call(record0, "mimeType"))
+    return { path: "", message: "must have required property 'mimeType'" };
+  if (!Object.prototype.hasOwnProperty.call(record0, "type"))
+    return { path: "", message: "must have required property 'type'" };
+  if (Object.prototype.hasOwnProperty.call(record0, "_meta")) {
+    const property2 = record0["_meta"];
+    const issue3 = validateCreateMessageResult2026_07_28_def_MetaObject(property2);
+    if (issue3 !== undefined) return { path: "/_meta" + issue3.path, message: issue3.message };
+  }
+  if (Object.prototype.hasOwnProperty.call(record0, "annotations")) {
+    const annotations4 = record0["annotations"];
+    const issue5 = validateCreateMessageResult2026_07_28_def_Annotations(annotations4);
+    if (issue5 !== undefined)
+      return { path: "/annotations" + issue5.path, message: issue5.message };
+  }
+  const data6 = record0["data"];
+  if (typeof data6 !== "string") return { path: "/data", message: "must be string" };
+  const mimeType7 = record0["mimeType"];
+  if (typeof mimeType7 !== "string") return { path: "/mimeType", message: "must be string" };
+  const type8 = record0["type"];
+  if (typeof type8 !== "string") return { path: "/type", message: "must be string" };
+  if ((type8 as unknown) !== "image")
+    return { path: "/type", message: "must be equal to constant" };
+  return undefined;
+}
+
+function validateCreateMessageResult2026_07_28_def_AudioContent(
+  value: unknown,
+): ValidationIssue | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    return { path: "", message: "must be object" };
+  const record0 = value as Record<string, unknown>;
+  if (!Object.prototype.hasOwnProperty.call(record0, "data"))
+    return { path: "", message: "must have required property 'data'" };
+  if (!Object.prototype.hasOwnProperty.call(record0, "mimeType"))
+    return { path: "", message: "must have required property 'mimeType'" };
+  if (!Object.prototype.hasOwnProperty.call(record0, "type"))
+    return { path: "", message: "must have required property 'type'" };
+  if (Object.prototype.hasOwnProperty.call(record0, "_meta")) {
+    const property2 = record0["_meta"];
+    const issue3 = validateCreateMessageResult2026_07_28_def_MetaObject(property2);
+    if (issue3 !== undefined) return { path: "/_meta" + issue3.path, message: issue3.message };
+  }
+  if (Object.prototype.hasOwnProperty.call(record0, "annotations")) {
+    const annotations4 = record0["annotations"];
+    const issue5 = validateCreateMessageResult2026_07_28_def_Annotations(annotations4);
+    if (issue5 !== undefined)
+      return { path: "/annotations" + issue5.path, message: issue5.message };
+  }
+  const data6 = record0["data"];
+  if (typeof data6 !== "string") return { path: "/data", message: "must be string" };
+  const mimeType7 = record0["mimeType"];
+  if (typeof mimeType7 !== "string") return { path: "/mimeType", message: "must be string" };
+  const type8 = record0["type"];
+  if (typeof type8 !== "string") return { path: "/type", message: "must be string" };
+  if ((type8 as unknown) !== "audio")
+    return { path: "/type", message: "must be equal to constant" };
+  return undefined;
+}
+
+function validateCreateMessageResult2026_07_28_def_ToolUseContent(
+  value: unknown,
+): ValidationIssue | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    return { path: "", message: "must be object" };
+  const record0 = value as Record<string, unknown>;
+  if (!Object.prototype.hasOwnProperty.call(record0, "id"))
+    return { path: "", message: "must have required property 'id'" };
+  if (!Object.prototype.hasOwnProperty.call(record0, "input"))
+    return { path: "", message: "must have required property 'input'" };
+  if (!Object.prototype.hasOwnProperty.call(record0, "name"))
+    return { path: "", message: "must have required property 'name'" };
+  if (!Object.prototype.hasOwnProperty.call(record0, "type"))
+    return { path: "", message: "must have required property 'type'" };
+  if (Object.prototype.hasOwnProperty.call(record0, "_meta")) {
+    const property2 = record0["_meta"];
+    const issue3 = validateCreateMessageResult2026_07_28_def_MetaObject(property2);
+    if (issue3 !== undefined) return { path: "/_meta" + issue3.path, message: issue3.message };
+  }
+  const id4 = record0["id"];
+  if (typeof id4 !== "string") return { path: "/id", message: "must be string" };
+  const input5 = record0["input"];
+  if (typeof input5 !== "object" || input5 === null || Array.isArray(input5))
+    return { path: "/input", message: "must be object" };
+  const name11 = record0["name"];
+  if (typeof name11 !== "string") return { path: "/name", message: "must be string" };
+  const type12 = record0["type"];
+  if (typeof type12 !== "string") return { path: "/type", message: "must be string" };
+  if ((type12 as unknown) !== "tool_use")
+    return { path: "/type", message: "must be equal to constant" };
+  return undefined;
+}
+
+function validateCreateMessageResult2026_07_28_def_ToolResultContent(
+  value: unknown,
+): ValidationIssue | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    return { path: "", message: "must be object" };
+  const record0 = value as Record<string, unknown>;
+  if (!Object.prototype.hasOwnProperty.call(record0, "content"))
+    return { path: "", message: "must have required property 'content'" };
+  if (!Object.prototype.hasOwnProperty.call(record0, "toolUseId"))
+    return { path: "", message: "must have required property 'toolUseId'" };
+  if (!Object.prototype.hasOwnProperty.call(record0, "type"))
+    return { path: "", message: "must have required property 'type'" };
+  if (Object.prototype.hasOwnProperty.call(record0, "_meta")) {
+    const property2 = record0["_meta"];
+    const issue3 = validateCreateMessageResult2026_07_28_def_MetaObject(property2);
+    if (issue3 !== undefined) return { path: "/_meta" + issue3.path, message: issue3.message };
+  }
+  const content4 = record0["content"];
+  if (!Array.isArray(content4)) return { path: "/content", message: "must be array" };
+  const array5 = content4 as readonly unknown[];
+  const length6 = array5.length;
+  for (let index7 = 0; index7 < length6; index7++) {
+    const item8 = array5[index7];
+    const issue9 = validateCreateMessageResult2026_07_28_def_ContentBlock(item8);
+    if (issue9 !== undefined)
+      return { path: "/content/" + index7 + issue9.path, message: issue9.message };
+  }
+  if (Object.prototype.hasOwnProperty.call(record0, "isError")) {
+    const isError10 = record0["isError"];
+    if (typeof isError10 !== "boolean") return { path: "/isError", message: "must be boolean" };
+  }
+  const toolUseId12 = record0["toolUseId"];
+  if (typeof toolUseId12 !== "string") return { path: "/toolUseId", message: "must be string" };
+  const type13 = record0["type"];
+  if (typeof type13 !== "string") return { path: "/type", message: "must be string" };
+  if ((type13 as unknown) !== "tool_result")
+    return { path: "/type", message: "must be equal to constant" };
+  return undefined;
+}
+
+function validateCreateMessageResult2026_07_28_def_SamplingMessageContentBlock(
+  value: unknown,
+): ValidationIssue | undefined {
+  anyOf0: {
+    branch1: {
+      if (validateCreateMessageResult2026_07_28_def_TextContent(value) !== undefined) break branch1;
+      break anyOf0;
+    }
+    branch2: {
+      if (validateCreateMessageResult2026_07_28_def_ImageContent(value) !== undefined)
+        break branch2;
+      break anyOf0;
+    }
+    branch3: {
+      if (validateCreateMessageResult2026_07_28_def_AudioContent(value) !== undefined)
+        break branch3;
+      break anyOf0;
+    }
+    branch4: {
+      if (validateCreateMessageResult2026_07_28_def_ToolUseContent(value) !== undefined)
+        break branch4;
+      break anyOf0;
+    }
+    branch5: {
+      if (validateCreateMessageResult2026_07_28_def_ToolResultContent(value) !== undefined)
+        break branch5;
+      break anyOf0;
+    }
+    return { path: "", message: "must match a schema in anyOf" };
+  }
+  return undefined;
+}
+
+function validateCreateMessageResult2026_07_28_def_Role(
+  value: unknown,
+): ValidationIssue | undefined {
+  if (typeof value !== "string") return { path: "", message: "must be string" };
+  if ((value as unknown) !== "assistant" && (value as unknown) !== "user")
+    return { path: "", message: "must be equal to one of the allowed values" };
+  return undefined;
+}
+
+function validateCreateMessageResult2026_07_28_def_Annotations(
+  value: unknown,
+): ValidationIssue | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    return { path: "", message: "must be object" };
+  const record0 = value as Record<string, unknown>;
+  if (Object.prototype.hasOwnProperty.call(record0, "audience")) {
+    const audience2 = record0["audience"];
+    if (!Array.isArray(audience2)) return { path: "/audience", message: "must be array" };
+    const array3 = audience2 as readonly unknown[];
+    const length4 = array3.length;
+    for (let index5 = 0; index5 < length4; index5++) {
+      const item6 = array3[index5];
+      const issue7 = validateCreateMessageResult2026_07_28_def_Role(item6);
+      if (issue7 !== undefined)
+        return { path: "/audience/" + index5 + issue7.path, message: issue7.message };
+    }
+  }
+  if (Object.prototype.hasOwnProperty.call(record0, "lastModified")) {
+    const lastModified8 = record0["lastModified"];
+    if (typeof lastModified8 !== "string")
+      return { path: "/lastModified", message: "must be string" };
+  }
+  if (Object.prototype.hasOwnProperty.call(record0, "priority")) {
+    const priority9 = record0["priority"];
+    if (typeof priority9 !== "number") return { path: "/priority", message: "must be number" };
+    if (priority9 > 1) return { path: "/priority", message: "must be <= 1" };
+    if (priority9 < 0) return { path: "/priority", message: "must be >= 0" };
+  }
+  return undefined;
+}
+
+function validateCreateMessageResult2026_07_28_def_ContentBlock(
+  value: unknown,
+): ValidationIssue | undefined {
+  anyOf0: {
+    branch1: {
+      if (validateCreateMessageResult2026_07_28_def_TextContent(value) !== undefined) break branch1;
+      break anyOf0;
+    }
+    branch2: {
+      if (validateCreateMessageResult2026_07_28_def_ImageContent(value) !== undefined)
+        break branch2;
+      break anyOf0;
+    }
+    branch3: {
+      if (validateCreateMessageResult2026_07_28_def_AudioContent(value) !== undefined)
+        break branch3;
+      break anyOf0;
+    }
+    branch4: {
+      if (validateCreateMessageResult2026_07_28_def_ResourceLink(value) !== undefined)
+        break branch4;
+      break anyOf0;
+    }
+    branch5: {
+      if (validateCreateMessageResult2026_07_28_def_EmbeddedResource(value) !== undefined)
+        break branch5;
+      break anyOf0;
+    }
+    return { path: "", message: "must match a schema in anyOf" };
+  }
+  return undefined;
+}
+
+function validateCreateMessageResult2026_07_28_def_ResourceLink(
+  value: unknown,
+): ValidationIssue | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    return { path: "", message: "must be object" };
+  const record0 = value as Record<string, unknown>;
+  if (!Object.prototype.hasOwnProperty.call(record0, "name"))
+    return { path: "", message: "must have required property 'name'" };
+  if (!Object.prototype.hasOwnProperty.call(record0, "type"))
+    return { path: "", message: "must have required property 'type'" };
+  if (!Object.prototype.hasOwnProperty.call(record0, "uri"))
+    return { path: "", message: "must have required property 'uri'" };
+  if (Object.prototype.hasOwnProperty.call(record0, "_meta")) {
+    const property2 = record0["_meta"];
+    const issue3 = validateCreateMessageResult2026_07_28_def_MetaObject(property2);
+    if (issue3 !== undefined) return { path: "/_meta" + issue3.path, message: issue3.message };
+  }
+  if (Object.prototype.hasOwnProperty.call(record0, "annotations")) {
+    const annotations4 = record0["annotations"];
+    const issue5 = validateCreateMessageResult2026_07_28_def_Annotations(annotations4);
+    if (issue5 !== undefined)
+      return { path: "/annotations" + issue5.path, message: issue5.message };
+  }
+  if (Object.prototype.hasOwnProperty.call(record0, "description")) {
+    const description6 = record0["description"];
+    if (typeof description6 !== "string")
+      return { path: "/description", message: "must be string" };
+  }
+  if (Object.prototype.hasOwnProperty.call(record0, "icons")) {
+    const icons7 = record0["icons"];
+    if (!Array.isArray(icons7)) return { path: "/icons", message: "must be array" };
+    const array8 = icons7 as readonly unknown[];
+    const length9 = array8.length;
+    for (let index10 = 0; index10 < length9; index10++) {
+      const item11 = array8[index10];
+      const issue12 = validateCreateMessageResult2026_07_28_def_Icon(item11);
+      if (issue12 !== undefined)
+        return { path: "/icons/" + index10 + issue12.path, message: issue12.message };
+    }
+  }
+  if (Object.prototype.hasOwnProperty.call(record0, "mimeType")) {
+    const mimeType13 = record0["mimeType"];
+    if (typeof mimeType13 !== "string") return { path: "/mimeType", message: "must be string" };
+  }
+  const name14 = record0["name"];
+  if (typeof name14 !== "string") return { path: "/name", message: "must be string" };
+  if (Object.prototype.hasOwnProperty.call(record0, "size")) {
+    const size15 = record0["size"];
+    if (typeof size15 !== "number" || !Number.isInteger(size15))
+      return { path: "/size", message: "must be integer" };
+  }
+  if (Object.prototype.hasOwnProperty.call(record0, "title")) {
+    const title16 = record0["title"];
+    if (typeof title16 !== "string") return { path: "/title", message: "must be string" };
+  }
+  const type17 = record0["type"];
+  if (typeof type17 !== "string") return { path: "/type", message: "must be string" };
+  if ((type17 as unknown) !== "resource_link")
+    return { path: "/type", message: "must be equal to constant" };
+  const uri18 = record0["uri"];
+  if (typeof uri18 !== "string") return { path: "/uri", message: "must be string" };
+  return undefined;
+}
+
+function validateCreateMessageResult2026_07_28_def_EmbeddedResource(
+  value: unknown,
+): ValidationIssue | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    return { path: "", message: "must be object" };
+  const record0 = value as Record<string, unknown>;
+  if (!Object.prototype.hasOwnProperty.call(record0, "resource"))
+    return { path: "", message: "must have required property 'resource'" };
+  if (!Object.prototype.hasOwnProperty.call(record0, "type"))
+    return { path: "", message: "must have required property 'type'" };
+  if (Object.prototype.hasOwnProperty.call(record0, "_meta")) {
+    const property2 = record0["_meta"];
+    const issue3 = validateCreateMessageResult2026_07_28_def_MetaObject(property2);
+    if (issue3 !== undefined) return { path: "/_meta" + issue3.path, message: issue3.message };
+  }
+  if (Object.prototype.hasOwnProperty.call(record0, "annotations")) {
+    const annotations4 = record0["annotations"];
+    const issue5 = validateCreateMessageResult2026_07_28_def_Annotations(annotations4);
+    if (issue5 !== undefined)
+      return { path: "/annotations" + issue5.path, message: issue5.message };
+  }
+  const resource6 = record0["resource"];
+  anyOf7: {
+    branch8: {
+      if (validateCreateMessageResult2026_07_28_def_TextResourceContents(resource6) !== undefined)
+        break branch8;
+      break anyOf7;
+    }
+    branch9: {
+      if (validateCreateMessageResult2026_07_28_def_BlobResourceContents(resource6) !== undefined)
+        break branch9;
+      break anyOf7;
+    }
+    return { path: "/resource", message: "must match a schema in anyOf" };
+  }
+  const type10 = record0["type"];
+  if (typeof type10 !== "string") return { path: "/type", message: "must be string" };
+  if ((type10 as unknown) !== "resource")
+    return { path: "/type", message: "must be equal to constant" };
+  return undefined;
+}
+
+function validateCreateMessageResult2026_07_28_def_Icon(
+  value: unknown,
+): ValidationIssue | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    return { path: "", message: "must be object" };
+  const record0 = value as Record<string, unknown>;
+  if (!Object.prototype.hasOwnProperty.call(record0, "src"))
+    return { path: "", message: "must have required property 'src'" };
+  if (Object.prototype.hasOwnProperty.call(record0, "mimeType")) {
+    const mimeType2 = record0["mimeType"];
+    if (typeof mimeType2 !== "string") return { path: "/mimeType", message: "must be string" };
+  }
+  if (Object.prototype.hasOwnProperty.call(record0, "sizes")) {
+    const sizes3 = record0["sizes"];
+    if (!Array.isArray(sizes3)) return { path: "/sizes", message: "must be array" };
+    const array4 = sizes3 as readonly unknown[];
+    const length5 = array4.length;
+    for (let index6 = 0; index6 < length5; index6++) {
+      const item7 = array4[index6];
+      if (typeof item7 !== "string") return { path: "/sizes/" + index6, message: "must be string" };
+    }
+  }
+  const src8 = record0["src"];
+  if (typeof src8 !== "string") return { path: "/src", message: "must be string" };
+  if (Object.prototype.hasOwnProperty.call(record0, "theme")) {
+    const theme9 = record0["theme"];
+    if (typeof theme9 !== "string") return { path: "/theme", message: "must be string" };
+    if ((theme9 as unknown) !== "dark" && (theme9 as unknown) !== "light")
+      return { path: "/theme", message: "must be equal to one of the allowed values" };
+  }
+  return undefined;
+}
+
+function validateCreateMessageResult2026_07_28_def_TextResourceContents(
+  value: unknown,
+): ValidationIssue | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    return { path: "", message: "must be object" };
+  const record0 = value as Record<string, unknown>;
+  if (!Object.prototype.hasOwnProperty.call(record0, "text"))
+    return { path: "", message: "must have required property 'text'" };
+  if (!Object.prototype.hasOwnProperty.call(record0, "uri"))
+    return { path: "", message: "must have required property 'uri'" };
+  if (Object.prototype.hasOwnProperty.call(record0, "_meta")) {
+    const property2 = record0["_meta"];
+    const issue3 = validateCreateMessageResult2026_07_28_def_MetaObject(property2);
+    if (issue3 !== undefined) return { path: "/_meta" + issue3.path, message: issue3.message };
+  }
+  if (Object.prototype.hasOwnProperty.call(record0, "mimeType")) {
+    const mimeType4 = record0["mimeType"];
+    if (typeof mimeType4 !== "string") return { path: "/mimeType", message: "must be string" };
+  }
+  const text5 = record0["text"];
+  if (typeof text5 !== "string") return { path: "/text", message: "must be string" };
+  const uri6 = record0["uri"];
+  if (typeof uri6 !== "string") return { path: "/uri", message: "must be string" };
+  return undefined;
+}
+
+function validateCreateMessageResult2026_07_28_def_BlobResourceContents(
+  value: unknown,
+): ValidationIssue | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    return { path: "", message: "must be object" };
+  const record0 = value as Record<string, unknown>;
+  if (!Object.prototype.hasOwnProperty.call(record0, "blob"))
+    return { path: "", message: "must have required property 'blob'" };
+  if (!Object.prototype.hasOwnProperty.call(record0, "uri"))
+    return { path: "", message: "must have required property 'uri'" };
+  if (Object.prototype.hasOwnProperty.call(record0, "_meta")) {
+    const property2 = record0["_meta"];
+    const issue3 = validateCreateMessageResult2026_07_28_def_MetaObject(property2);
+    if (issue3 !== undefined) return { path: "/_meta" + issue3.path, message: issue3.message };
+  }
+  const blob4 = record0["blob"];
+  if (typeof blob4 !== "string") return { path: "/blob", message: "must be string" };
+  if (Object.prototype.hasOwnProperty.call(record0, "mimeType")) {
+    const mimeType5 = record0["mimeType"];
+    if (typeof mimeType5 !== "string") return { path: "/mimeType", message: "must be string" };
+  }
+  const uri6 = record0["uri"];
+  if (typeof uri6 !== "string") return { path: "/uri", message: "must be string" };
+  return undefined;
+}
+
+/** Checks a client's CreateMessageResult (its answer to sampling/createMessage) under protocol 2025-11-25. */
+function validateCreateMessageResult2025_11_25(value: unknown): ValidationIssue | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    return { path: "", message: "must be object" };
+  const record0 = value as Record<string, unknown>;
+  if (!Object.prototype.hasOwnProperty.call(record0, "content"))
+    return { path: "", message: "must have required property 'content'" };
+  if (!Object.prototype.hasOwnProperty.call(record0, "model"))
+    return { path: "", message: "must have required property 'model'" };
+  if (!Object.prototype.hasOwnProperty.call(record0, "role"))
+    return { path: "", message: "must have required property 'role'" };
+  if (Object.prototype.hasOwnProperty.call(record0, "_meta")) {
+    const property2 = record0["_meta"];
+    if (typeof property2 !== "object" || property2 === null || Array.isArray(property2))
+      return { path: "/_meta", message: "must be object" };
+  }
+  const content8 = record0["content"];
+  anyOf9: {
+    branch10: {
+      if (validateCreateMessageResult2025_11_25_def_TextContent(content8) !== undefined)
+        break branch10;
+      break anyOf9;
+    }
+    branch11: {
+      if (validateCreateMessageResult2025_11_25_def_ImageContent(content8) !== undefined)
+        break branch11;
+      break anyOf9;
+    }
+    branch12: {
+      if (validateCreateMessageResult2025_11_25_def_AudioContent(content8) !== undefined)
+        break branch12;
+      break anyOf9;
+    }
+    branch13: {
+      if (validateCreateMessageResult2025_11_25_def_ToolUseContent(content8) !== undefined)
+        break branch13;
+      break anyOf9;
+    }
+    branch14: {
+      if (validateCreateMessageResult2025_11_25_def_ToolResultContent(content8) !== undefined)
+        break branch14;
+      break anyOf9;
+    }
+    branch15: {
+      if (!Array.isArray(content8)) break branch15;
+      const array16 = content8 as readonly unknown[];
+      const length17 = array16.length;
+      for (let index18 = 0; index18 < length17; index18++) {
+        const item19 = array16[index18];
+        if (
+          validateCreateMessageResult2025_11_25_def_SamplingMessageContentBlock(item19) !==
+          undefined
+        )
+          break branch15;
+      }
+      break anyOf9;
+    }
+    return { path: "/content", message: "must match a schema in anyOf" };
+  }
+  const model20 = record0["model"];
+  if (typeof model20 !== "string") return { path: "/model", message: "must be string" };
+  const role21 = record0["role"];
+  const issue22 = validateCreateMessageResult2025_11_25_def_Role(role21);
+  if (issue22 !== undefined) return { path: "/role" + issue22.path, message: issue22.message };
+  if (Object.prototype.hasOwnProperty.call(record0, "stopReason")) {
+    const stopReason23 = record0["stopReason"];
+    if (typeof stopReason23 !== "string") return { path: "/stopReason", message: "must be string" };
+  }
+  return undefined;
+}
+
+function validateCreateMessageResult2025_11_25_def_TextContent(
+  value: unknown,
+): ValidationIssue | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    return { path: "", message: "must be object" };
+  const record0 = value as Record<string, unknown>;
+  if (!Object.prototype.hasOwnProperty.call(record0, "text"))
+    return { path: "", message: "must have required property 'text'" };
+  if (!Object.prototype.hasOwnProperty.call(record0, "type"))
+    return { path: "", message: "must have required property 'type'" };
+  if (Object.prototype.hasOwnProperty.call(record0, "_meta")) {
+    const property2 = record0["_meta"];
+    if (typeof property2 !== "object" || property2 === null || Array.isArray(property2))
+      return { path: "/_meta", message: "must be object" };
+  }
+  if (Object.prototype.hasOwnProperty.call(record0, "annotations")) {
+    const annotations8 = record0["annotations"];
+    const issue9 = validateCreateMessageResult2025_11_25_def_Annotations(annotations8);
+    if (issue9 !== undefined)
+      return { path: "/annotations" + issue9.path, message: issue9.message };
+  }
+  const text10 = record0["text"];
+  if (typeof text10 !== "string") return { path: "/text", message: "must be string" };
+  const type11 = record0["type"];
+  if (typeof type11 !== "string") return { path: "/type", message: "must be string" };
+  if ((type11 as unknown) !== "text")
+    return { path: "/type", message: "must be equal to constant" };
+  return undefined;
+}
+
+function validateCreateMessageResult2025_11_25_def_ImageContent(
+  value: unknown,
+): ValidationIssue | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    return { path: "", message: "must be object" };
+  const record0 = value as Record<string, unknown>;
+  if (!Object.prototype.hasOwnProperty.call(record0, "data"))
+    return { path: "", message: "must have required property 'data'" };
+  if (!Object.prototype.hasOwnProperty.call(record0, "mimeType"))
+    return { path: "", message: "must have required property 'mimeType'" };
+  if (!Object.prototype.hasOwnProperty.call(record0, "type"))
+    return { path: "", message: "must have required property 'type'" };
+  if (Object.prototype.hasOwnProperty.call(record0, "_meta")) {
+    const property2 = record0["_meta"];
+    if (typeof property2 !== "object" || property2 === null || Array.isArray(property2))
+      return { path: "/_meta", message: "must be object" };
+  }
+  if (Object.prototype.hasOwnProperty.call(record0, "annotations")) {
+    const annotations8 = record0["annotations"];
+    const issue9 = validateCreateMessageResult2025_11_25_def_Annotations(annotations8);
+    if (issue9 !== undefined)
+      return { path: "/annotations" + issue9.path, message: issue9.message };
+  }
+  const data10 = record0["data"];
+  if (typeof data10 !== "string") return { path: "/data", message: "must be string" };
+  const mimeType11 = record0["mimeType"];
+  if (typeof mimeType11 !== "string") return { path: "/mimeType", message: "must be string" };
+  const type12 = record0["type"];
+  if (typeof type12 !== "string") return { path: "/type", message: "must be string" };
+  if ((type12 as unknown) !== "image")
+    return { path: "/type", message: "must be equal to constant" };
+  return undefined;
+}
+
+function validateCreateMessageResult2025_11_25_def_AudioContent(
+  value: unknown,
+): ValidationIssue | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    return { path: "", message: "must be object" };
+  const record0 = value as Record<string, unknown>;
+  if (!Object.prototype.hasOwnProperty.call(record0, "data"))
+    return { path: "", message: "must have required property 'data'" };
+  if (!Object.prototype.hasOwnProperty.call(record0, "mimeType"))
+    return { path: "", message: "must have required property 'mimeType'" };
+  if (!Object.prototype.hasOwnProperty.call(record0, "type"))
+    return { path: "", message: "must have required property 'type'" };
+  if (Object.prototype.hasOwnProperty.call(record0, "_meta")) {
+    const property2 = record0["_meta"];
+    if (typeof property2 !== "object" || property2 === null || Array.isArray(property2))
+      return { path: "/_meta", message: "must be object" };
+  }
+  if (Object.prototype.hasOwnProperty.call(record0, "annotations")) {
+    const annotations8 = record0["annotations"];
+    const issue9 = validateCreateMessageResult2025_11_25_def_Annotations(annotations8);
+    if (issue9 !== undefined)
+      return { path: "/annotations" + issue9.path, message: issue9.message };
+  }
+  const data10 = record0["data"];
+  if (typeof data10 !== "string") return { path: "/data", message: "must be string" };
+  const mimeType11 = record0["mimeType"];
+  if (typeof mimeType11 !== "string") return { path: "/mimeType", message: "must be string" };
+  const type12 = record0["type"];
+  if (typeof type12 !== "string") return { path: "/type", message: "must be string" };
+  if ((type12 as unknown) !== "audio")
+    return { path: "/type", message: "must be equal to constant" };
+  return undefined;
+}
+
+function validateCreateMessageResult2025_11_25_def_ToolUseContent(
+  value: unknown,
+): ValidationIssue | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    return { path: "", message: "must be object" };
+  const record0 = value as Record<string, unknown>;
+  if (!Object.prototype.hasOwnProperty.call(record0, "id"))
+    return { path: "", message: "must have required property 'id'" };
+  if (!Object.prototype.hasOwnProperty.call(record0, "input"))
+    return { path: "", message: "must have required property 'input'" };
+  if (!Object.prototype.hasOwnProperty.call(record0, "name"))
+    return { path: "", message: "must have required property 'name'" };
+  if (!Object.prototype.hasOwnProperty.call(record0, "type"))
+    return { path: "", message: "must have required property 'type'" };
+  if (Object.prototype.hasOwnProperty.call(record0, "_meta")) {
+    const property2 = record0["_meta"];
+    if (typeof property2 !== "object" || property2 === null || Array.isArray(property2))
+      return { path: "/_meta", message: "must be object" };
+  }
+  const id8 = record0["id"];
+  if (typeof id8 !== "string") return { path: "/id", message: "must be string" };
+  const input9 = record0["input"];
+  if (typeof input9 !== "object" || input9 === null || Array.isArray(input9))
+    return { path: "/input", message: "must be object" };
+  const name15 = record0["name"];
+  if (typeof name15 !== "string") return { path: "/name", message: "must be string" };
+  const type16 = record0["type"];
+  if (typeof type16 !== "string") return { path: "/type", message: "must be string" };
+  if ((type16 as unknown) !== "tool_use")
+    return { path: "/type", message: "must be equal to constant" };
+  return undefined;
+}
+
+function validateCreateMessageResult2025_11_25_def_ToolResultContent(
+  value: unknown,
+): ValidationIssue | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    return { path: "", message: "must be object" };
+  const record0 = value as Record<string, unknown>;
+  if (!Object.prototype.hasOwnProperty.call(record0, "content"))
+    return { path: "", message: "must have required property 'content'" };
+  if (!Object.prototype.hasOwnProperty.call(record0, "toolUseId"))
+    return { path: "", message: "must have required property 'toolUseId'" };
+  if (!Object.prototype.hasOwnProperty.call(record0, "type"))
+    return { path: "", message: "must have required property 'type'" };
+  if (Object.prototype.hasOwnProperty.call(record0, "_meta")) {
+    const property2 = record0["_meta"];
+    if (typeof property2 !== "object" || property2 === null || Array.isArray(property2))
+      return { path: "/_meta", message: "must be object" };
+  }
+  const content8 = record0["content"];
+  if (!Array.isArray(content8)) return { path: "/content", message: "must be array" };
+  const array9 = content8 as readonly unknown[];
+  const length10 = array9.length;
+  for (let index11 = 0; index11 < length10; index11++) {
+    const item12 = array9[index11];
+    const issue13 = validateCreateMessageResult2025_11_25_def_ContentBlock(item12);
+    if (issue13 !== undefined)
+      return { path: "/content/" + index11 + issue13.path, message: issue13.message };
+  }
+  if (Object.prototype.hasOwnProperty.call(record0, "isError")) {
+    const isError14 = record0["isError"];
+    if (typeof isError14 !== "boolean") return { path: "/isError", message: "must be boolean" };
+  }
+  if (Object.prototype.hasOwnProperty.call(record0, "structuredContent")) {
+    const structuredContent15 = record0["structuredContent"];
+    if (
+      typeof structuredContent15 !== "object" ||
+      structuredContent15 === null ||
+      Array.isArray(structuredContent15)
+    )
+      return { path: "/structuredContent", message: "must be object" };
+  }
+  const toolUseId21 = record0["toolUseId"];
+  if (typeof toolUseId21 !== "string") return { path: "/toolUseId", message: "must be string" };
+  const type22 = record0["type"];
+  if (typeof type22 !== "string") return { path: "/type", message: "must be string" };
+  if ((type22 as unknown) !== "tool_result")
+    return { path: "/type", message: "must be equal to constant" };
+  return undefined;
+}
+
+function validateCreateMessageResult2025_11_25_def_SamplingMessageContentBlock(
+  value: unknown,
+): ValidationIssue | undefined {
+  anyOf0: {
+    branch1: {
+      if (validateCreateMessageResult2025_11_25_def_TextContent(value) !== undefined) break branch1;
+      break anyOf0;
+    }
+    branch2: {
+      if (validateCreateMessageResult2025_11_25_def_ImageContent(value) !== undefined)
+        break branch2;
+      break anyOf0;
+    }
+    branch3: {
+      if (validateCreateMessageResult2025_11_25_def_AudioContent(value) !== undefined)
+        break branch3;
+      break anyOf0;
+    }
+    branch4: {
+      if (validateCreateMessageResult2025_11_25_def_ToolUseContent(value) !== undefined)
+        break branch4;
+      break anyOf0;
+    }
+    branch5: {
+      if (validateCreateMessageResult2025_11_25_def_ToolResultContent(value) !== undefined)
+        break branch5;
+      break anyOf0;
+    }
+    return { path: "", message: "must match a schema in anyOf" };
+  }
+  return undefined;
+}
+
+function validateCreateMessageResult2025_11_25_def_Role(
+  value: unknown,
+): ValidationIssue | undefined {
+  if (typeof value !== "string") return { path: "", message: "must be string" };
+  if ((value as unknown) !== "assistant" && (value as unknown) !== "user")
+    return { path: "", message: "must be equal to one of the allowed values" };
+  return undefined;
+}
+
+function validateCreateMessageResult2025_11_25_def_Annotations(
+  value: unknown,
+): ValidationIssue | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    return { path: "", message: "must be object" };
+  const record0 = value as Record<string, unknown>;
+  if (Object.prototype.hasOwnProperty.call(record0, "audience")) {
+    const audience2 = record0["audience"];
+    if (!Array.isArray(audience2)) return { path: "/audience", message: "must be array" };
+    const array3 = audience2 as readonly unknown[];
+    const length4 = array3.length;
+    for (let index5 = 0; index5 < length4; index5++) {
+      const item6 = array3[index5];
+      const issue7 = validateCreateMessageResult2025_11_25_def_Role(item6);
+      if (issue7 !== undefined)
+        return { path: "/audience/" + index5 + issue7.path, message: issue7.message };
+    }
+  }
+  if (Object.prototype.hasOwnProperty.call(record0, "lastModified")) {
+    const lastModified8 = record0["lastModified"];
+    if (typeof lastModified8 !== "string")
+      return { path: "/lastModified", message: "must be string" };
+  }
+  if (Object.prototype.hasOwnProperty.call(record0, "priority")) {
+    const priority9 = record0["priority"];
+    if (typeof priority9 !== "number") return { path: "/priority", message: "must be number" };
+    if (priority9 > 1) return { path: "/priority", message: "must be <= 1" };
+    if (priority9 < 0) return { path: "/priority", message: "must be >= 0" };
+  }
+  return undefined;
+}
+
+function validateCreateMessageResult2025_11_25_def_ContentBlock(
+  value: unknown,
+): ValidationIssue | undefined {
+  anyOf0: {
+    branch1: {
+      if (validateCreateMessageResult2025_11_25_def_TextContent(value) !== undefined) break branch1;
+      break anyOf0;
+    }
+    branch2: {
+      if (validateCreateMessageResult2025_11_25_def_ImageContent(value) !== undefined)
+        break branch2;
+      break anyOf0;
+    }
+    branch3: {
+      if (validateCreateMessageResult2025_11_25_def_AudioContent(value) !== undefined)
+        break branch3;
+      break anyOf0;
+    }
+    branch4: {
+      if (validateCreateMessageResult2025_11_25_def_ResourceLink(value) !== undefined)
+        break branch4;
+      break anyOf0;
+    }
+    branch5: {
+      if (validateCreateMessageResult2025_11_25_def_EmbeddedResource(value) !== undefined)
+        break branch5;
+      break anyOf0;
+    }
+    return { path: "", message: "must match a schema in anyOf" };
+  }
+  return undefined;
+}
+
+function validateCreateMessageResult2025_11_25_def_ResourceLink(
+  value: unknown,
+): ValidationIssue | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    return { path: "", message: "must be object" };
+  const record0 = value as Record<string, unknown>;
+  if (!Object.prototype.hasOwnProperty.call(record0, "name"))
+    return { path: "", message: "must have required property 'name'" };
+  if (!Object.prototype.hasOwnProperty.call(record0, "type"))
+    return { path: "", message: "must have required property 'type'" };
+  if (!Object.prototype.hasOwnProperty.call(record0, "uri"))
+    return { path: "", message: "must have required property 'uri'" };
+  if (Object.prototype.hasOwnProperty.call(record0, "_meta")) {
+    const property2 = record0["_meta"];
+    if (typeof property2 !== "object" || property2 === null || Array.isArray(property2))
+      return { path: "/_meta", message: "must be object" };
+  }
+  if (Object.prototype.hasOwnProperty.call(record0, "annotations")) {
+    const annotations8 = record0["annotations"];
+    const issue9 = validateCreateMessageResult2025_11_25_def_Annotations(annotations8);
+    if (issue9 !== undefined)
+      return { path: "/annotations" + issue9.path, message: issue9.message };
+  }
+  if (Object.prototype.hasOwnProperty.call(record0, "description")) {
+    const description10 = record0["description"];
+    if (typeof description10 !== "string")
+      return { path: "/description", message: "must be string" };
+  }
+  if (Object.prototype.hasOwnProperty.call(record0, "icons")) {
+    const icons11 = record0["icons"];
+    if (!Array.isArray(icons11)) return { path: "/icons", message: "must be array" };
+    const array12 = icons11 as readonly unknown[];
+    const length13 = array12.length;
+    for (let index14 = 0; index14 < length13; index14++) {
+      const item15 = array12[index14];
+      const issue16 = validateCreateMessageResult2025_11_25_def_Icon(item15);
+      if (issue16 !== undefined)
+        return { path: "/icons/" + index14 + issue16.path, message: issue16.message };
+    }
+  }
+  if (Object.prototype.hasOwnProperty.call(record0, "mimeType")) {
+    const mimeType17 = record0["mimeType"];
+    if (typeof mimeType17 !== "string") return { path: "/mimeType", message: "must be string" };
+  }
+  const name18 = record0["name"];
+  if (typeof name18 !== "string") return { path: "/name", message: "must be string" };
+  if (Object.prototype.hasOwnProperty.call(record0, "size")) {
+    const size19 = record0["size"];
+    if (typeof size19 !== "number" || !Number.isInteger(size19))
+      return { path: "/size", message: "must be integer" };
+  }
+  if (Object.prototype.hasOwnProperty.call(record0, "title")) {
+    const title20 = record0["title"];
+    if (typeof title20 !== "string") return { path: "/title", message: "must be string" };
+  }
+  const type21 = record0["type"];
+  if (typeof type21 !== "string") return { path: "/type", message: "must be string" };
+  if ((type21 as unknown) !== "resource_link")
+    return { path: "/type", message: "must be equal to constant" };
+  const uri22 = record0["uri"];
+  if (typeof uri22 !== "string") return { path: "/uri", message: "must be string" };
+  return undefined;
+}
+
+function validateCreateMessageResult2025_11_25_def_EmbeddedResource(
+  value: unknown,
+): ValidationIssue | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    return { path: "", message: "must be object" };
+  const record0 = value as Record<string, unknown>;
+  if (!Object.prototype.hasOwnProperty.call(record0, "resource"))
+    return { path: "", message: "must have required property 'resource'" };
+  if (!Object.prototype.hasOwnProperty.call(record0, "type"))
+    return { path: "", message: "must have required property 'type'" };
+  if (Object.prototype.hasOwnProperty.call(record0, "_meta")) {
+    const property2 = record0["_meta"];
+    if (typeof property2 !== "object" || property2 === null || Array.isArray(property2))
+      return { path: "/_meta", message: "must be object" };
+  }
+  if (Object.prototype.hasOwnProperty.call(record0, "annotations")) {
+    const annotations8 = record0["annotations"];
+    const issue9 = validateCreateMessageResult2025_11_25_def_Annotations(annotations8);
+    if (issue9 !== undefined)
+      return { path: "/annotations" + issue9.path, message: issue9.message };
+  }
+  const resource10 = record0["resource"];
+  anyOf11: {
+    branch12: {
+      if (validateCreateMessageResult2025_11_25_def_TextResourceContents(resource10) !== undefined)
+        break branch12;
+      break anyOf11;
+    }
+    branch13: {
+      if (validateCreateMessageResult2025_11_25_def_BlobResourceContents(resource10) !== undefined)
+        break branch13;
+      break anyOf11;
+    }
+    return { path: "/resource", message: "must match a schema in anyOf" };
+  }
+  const type14 = record0["type"];
+  if (typeof type14 !== "string") return { path: "/type", message: "must be string" };
+  if ((type14 as unknown) !== "resource")
+    return { path: "/type", message: "must be equal to constant" };
+  return undefined;
+}
+
+function validateCreateMessageResult2025_11_25_def_Icon(
+  value: unknown,
+): ValidationIssue | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    return { path: "", message: "must be object" };
+  const record0 = value as Record<string, unknown>;
+  if (!Object.prototype.hasOwnProperty.call(record0, "src"))
+    return { path: "", message: "must have required property 'src'" };
+  if (Object.prototype.hasOwnProperty.call(record0, "mimeType")) {
+    const mimeType2 = record0["mimeType"];
+    if (typeof mimeType2 !== "string") return { path: "/mimeType", message: "must be string" };
+  }
+  if (Object.prototype.hasOwnProperty.call(record0, "sizes")) {
+    const sizes3 = record0["sizes"];
+    if (!Array.isArray(sizes3)) return { path: "/sizes", message: "must be array" };
+    const array4 = sizes3 as readonly unknown[];
+    const length5 = array4.length;
+    for (let index6 = 0; index6 < length5; index6++) {
+      const item7 = array4[index6];
+      if (typeof item7 !== "string") return { path: "/sizes/" + index6, message: "must be string" };
+    }
+  }
+  const src8 = record0["src"];
+  if (typeof src8 !== "string") return { path: "/src", message: "must be string" };
+  if (Object.prototype.hasOwnProperty.call(record0, "theme")) {
+    const theme9 = record0["theme"];
+    if (typeof theme9 !== "string") return { path: "/theme", message: "must be string" };
+    if ((theme9 as unknown) !== "dark" && (theme9 as unknown) !== "light")
+      return { path: "/theme", message: "must be equal to one of the allowed values" };
+  }
+  return undefined;
+}
+
+function validateCreateMessageResult2025_11_25_def_TextResourceContents(
+  value: unknown,
+): ValidationIssue | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    return { path: "", message: "must be object" };
+  const record0 = value as Record<string, unknown>;
+  if (!Object.prototype.hasOwnProperty.call(record0, "text"))
+    return { path: "", message: "must have required property 'text'" };
+  if (!Object.prototype.hasOwnProperty.call(record0, "uri"))
+    return { path: "", message: "must have required property 'uri'" };
+  if (Object.prototype.hasOwnProperty.call(record0, "_meta")) {
+    const property2 = record0["_meta"];
+    if (typeof property2 !== "object" || property2 === null || Array.isArray(property2))
+      return { path: "/_meta", message: "must be object" };
+  }
+  if (Object.prototype.hasOwnProperty.call(record0, "mimeType")) {
+    const mimeType8 = record0["mimeType"];
+    if (typeof mimeType8 !== "string") return { path: "/mimeType", message: "must be string" };
+  }
+  const text9 = record0["text"];
+  if (typeof text9 !== "string") return { path: "/text", message: "must be string" };
+  const uri10 = record0["uri"];
+  if (typeof uri10 !== "string") return { path: "/uri", message: "must be string" };
+  return undefined;
+}
+
+function validateCreateMessageResult2025_11_25_def_BlobResourceContents(
+  value: unknown,
+): ValidationIssue | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    return { path: "", message: "must be object" };
+  const record0 = value as Record<string, unknown>;
+  if (!Object.prototype.hasOwnProperty.call(record0, "blob"))
+    return { path: "", message: "must have required property 'blob'" };
+  if (!Object.prototype.hasOwnProperty.call(record0, "uri"))
+    return { path: "", message: "must have required property 'uri'" };
+  if (Object.prototype.hasOwnProperty.call(record0, "_meta")) {
+    const property2 = record0["_meta"];
+    if (typeof property2 !== "object" || property2 === null || Array.isArray(property2))
+      return { path: "/_meta", message: "must be object" };
+  }
+  const blob8 = record0["blob"];
+  if (typeof blob8 !== "string") return { path: "/blob", message: "must be string" };
+  if (Object.prototype.hasOwnProperty.call(record0, "mimeType")) {
+    const mimeType9 = record0["mimeType"];
+    if (typeof mimeType9 !== "string") return { path: "/mimeType", message: "must be string" };
+  }
+  const uri10 = record0["uri"];
+  if (typeof uri10 !== "string") return { path: "/uri", message: "must be string" };
+  return undefined;
+}
+
+/** Checks a client's CreateMessageResult (its answer to sampling/createMessage) under protocol 2025-06-18. */
+function validateCreateMessageResult2025_06_18(value: unknown): ValidationIssue | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    return { path: "", message: "must be object" };
+  const record0 = value as Record<string, unknown>;
+  if (!Object.prototype.hasOwnProperty.call(record0, "content"))
+    return { path: "", message: "must have required property 'content'" };
+  if (!Object.prototype.hasOwnProperty.call(record0, "model"))
+    return { path: "", message: "must have required property 'model'" };
+  if (!Object.prototype.hasOwnProperty.call(record0, "role"))
+    return { path: "", message: "must have required property 'role'" };
+  if (Object.prototype.hasOwnProperty.call(record0, "_meta")) {
+    const property2 = record0["_meta"];
+    if (typeof property2 !== "object" || property2 === null || Array.isArray(property2))
+      return { path: "/_meta", message: "must be object" };
+  }
+  const content8 = record0["content"];
+  anyOf9: {
+    branch10: {
+      if (validateCreateMessageResult2025_06_18_def_TextContent(content8) !== undefined)
+        break branch10;
+      break anyOf9;
+    }
+    branch11: {
+      if (validateCreateMessageResult2025_06_18_def_ImageContent(content8) !== undefined)
+        break branch11;
+      break anyOf9;
+    }
+    branch12: {
+      if (validateCreateMessageResult2025_06_18_def_AudioContent(content8) !== undefined)
+        break branch12;
+      break anyOf9;
+    }
+    return { path: "/content", message: "must match a schema in anyOf" };
+  }
+  const model13 = record0["model"];
+  if (typeof model13 !== "string") return { path: "/model", message: "must be string" };
+  const role14 = record0["role"];
+  const issue15 = validateCreateMessageResult2025_06_18_def_Role(role14);
+  if (issue15 !== undefined) return { path: "/role" + issue15.path, message: issue15.message };
+  if (Object.prototype.hasOwnProperty.call(record0, "stopReason")) {
+    const stopReason16 = record0["stopReason"];
+    if (typeof stopReason16 !== "string") return { path: "/stopReason", message: "must be string" };
+  }
+  return undefined;
+}
+
+function validateCreateMessageResult2025_06_18_def_TextContent(
+  value: unknown,
+): ValidationIssue | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    return { path: "", message: "must be object" };
+  const record0 = value as Record<string, unknown>;
+  if (!Object.prototype.hasOwnProperty.call(record0, "text"))
+    return { path: "", message: "must have required property 'text'" };
+  if (!Object.prototype.hasOwnProperty.call(record0, "type"))
+    return { path: "", message: "must have required property 'type'" };
+  if (Object.prototype.hasOwnProperty.call(record0, "_meta")) {
+    const property2 = record0["_meta"];
+    if (typeof property2 !== "object" || property2 === null || Array.isArray(property2))
+      return { path: "/_meta", message: "must be object" };
+  }
+  if (Object.prototype.hasOwnProperty.call(record0, "annotations")) {
+    const annotations8 = record0["annotations"];
+    const issue9 = validateCreateMessageResult2025_06_18_def_Annotations(annotations8);
+    if (issue9 !== undefined)
+      return { path: "/annotations" + issue9.path, message: issue9.message };
+  }
+  const text10 = record0["text"];
+  if (typeof text10 !== "string") return { path: "/text", message: "must be string" };
+  const type11 = record0["type"];
+  if (typeof type11 !== "string") return { path: "/type", message: "must be string" };
+  if ((type11 as unknown) !== "text")
+    return { path: "/type", message: "must be equal to constant" };
+  return undefined;
+}
+
+function validateCreateMessageResult2025_06_18_def_ImageContent(
+  value: unknown,
+): ValidationIssue | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    return { path: "", message: "must be object" };
+  const record0 = value as Record<string, unknown>;
+  if (!Object.prototype.hasOwnProperty.call(record0, "data"))
+    return { path: "", message: "must have required property 'data'" };
+  if (!Object.prototype.hasOwnProperty.call(record0, "mimeType"))
+    return { path: "", message: "must have required property 'mimeType'" };
+  if (!Object.prototype.hasOwnProperty.call(record0, "type"))
+    return { path: "", message: "must have required property 'type'" };
+  if (Object.prototype.hasOwnProperty.call(record0, "_meta")) {
+    const property2 = record0["_meta"];
+    if (typeof property2 !== "object" || property2 === null || Array.isArray(property2))
+      return { path: "/_meta", message: "must be object" };
+  }
+  if (Object.prototype.hasOwnProperty.call(record0, "annotations")) {
+    const annotations8 = record0["annotations"];
+    const issue9 = validateCreateMessageResult2025_06_18_def_Annotations(annotations8);
+    if (issue9 !== undefined)
+      return { path: "/annotations" + issue9.path, message: issue9.message };
+  }
+  const data10 = record0["data"];
+  if (typeof data10 !== "string") return { path: "/data", message: "must be string" };
+  const mimeType11 = record0["mimeType"];
+  if (typeof mimeType11 !== "string") return { path: "/mimeType", message: "must be string" };
+  const type12 = record0["type"];
+  if (typeof type12 !== "string") return { path: "/type", message: "must be string" };
+  if ((type12 as unknown) !== "image")
+    return { path: "/type", message: "must be equal to constant" };
+  return undefined;
+}
+
+function validateCreateMessageResult2025_06_18_def_AudioContent(
+  value: unknown,
+): ValidationIssue | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    return { path: "", message: "must be object" };
+  const record0 = value as Record<string, unknown>;
+  if (!Object.prototype.hasOwnProperty.call(record0, "data"))
+    return { path: "", message: "must have required property 'data'" };
+  if (!Object.prototype.hasOwnProperty.call(record0, "mimeType"))
+    return { path: "", message: "must have required property 'mimeType'" };
+  if (!Object.prototype.hasOwnProperty.call(record0, "type"))
+    return { path: "", message: "must have required property 'type'" };
+  if (Object.prototype.hasOwnProperty.call(record0, "_meta")) {
+    const property2 = record0["_meta"];
+    if (typeof property2 !== "object" || property2 === null || Array.isArray(property2))
+      return { path: "/_meta", message: "must be object" };
+  }
+  if (Object.prototype.hasOwnProperty.call(record0, "annotations")) {
+    const annotations8 = record0["annotations"];
+    const issue9 = validateCreateMessageResult2025_06_18_def_Annotations(annotations8);
+    if (issue9 !== undefined)
+      return { path: "/annotations" + issue9.path, message: issue9.message };
+  }
+  const data10 = record0["data"];
+  if (typeof data10 !== "string") return { path: "/data", message: "must be string" };
+  const mimeType11 = record0["mimeType"];
+  if (typeof mimeType11 !== "string") return { path: "/mimeType", message: "must be string" };
+  const type12 = record0["type"];
+  if (typeof type12 !== "string") return { path: "/type", message: "must be string" };
+  if ((type12 as unknown) !== "audio")
+    return { path: "/type", message: "must be equal to constant" };
+  return undefined;
+}
+
+function validateCreateMessageResult2025_06_18_def_Role(
+  value: unknown,
+): ValidationIssue | undefined {
+  if (typeof value !== "string") return { path: "", message: "must be string" };
+  if ((value as unknown) !== "assistant" && (value as unknown) !== "user")
+    return { path: "", message: "must be equal to one of the allowed values" };
+  return undefined;
+}
+
+function validateCreateMessageResult2025_06_18_def_Annotations(
+  value: unknown,
+): ValidationIssue | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    return { path: "", message: "must be object" };
+  const record0 = value as Record<string, unknown>;
+  if (Object.prototype.hasOwnProperty.call(record0, "audience")) {
+    const audience2 = record0["audience"];
+    if (!Array.isArray(audience2)) return { path: "/audience", message: "must be array" };
+    const array3 = audience2 as readonly unknown[];
+    const length4 = array3.length;
+    for (let index5 = 0; index5 < length4; index5++) {
+      const item6 = array3[index5];
+      const issue7 = validateCreateMessageResult2025_06_18_def_Role(item6);
+      if (issue7 !== undefined)
+        return { path: "/audience/" + index5 + issue7.path, message: issue7.message };
+    }
+  }
+  if (Object.prototype.hasOwnProperty.call(record0, "lastModified")) {
+    const lastModified8 = record0["lastModified"];
+    if (typeof lastModified8 !== "string")
+      return { path: "/lastModified", message: "must be string" };
+  }
+  if (Object.prototype.hasOwnProperty.call(record0, "priority")) {
+    const priority9 = record0["priority"];
+    if (typeof priority9 !== "number") return { path: "/priority", message: "must be number" };
+    if (priority9 > 1) return { path: "/priority", message: "must be <= 1" };
+    if (priority9 < 0) return { path: "/priority", message: "must be >= 0" };
+  }
+  return undefined;
+}
+
+/** Checks a client's CreateMessageResult (its answer to sampling/createMessage) under protocol 2025-03-26. */
+function validateCreateMessageResult2025_03_26(value: unknown): ValidationIssue | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    return { path: "", message: "must be object" };
+  const record0 = value as Record<string, unknown>;
+  if (!Object.prototype.hasOwnProperty.call(record0, "content"))
+    return { path: "", message: "must have required property 'content'" };
+  if (!Object.prototype.hasOwnProperty.call(record0, "model"))
+    return { path: "", message: "must have required property 'model'" };
+  if (!Object.prototype.hasOwnProperty.call(record0, "role"))
+    return { path: "", message: "must have required property 'role'" };
+  if (Object.prototype.hasOwnProperty.call(record0, "_meta")) {
+    const property2 = record0["_meta"];
+    if (typeof property2 !== "object" || property2 === null || Array.isArray(property2))
+      return { path: "/_meta", message: "must be object" };
+  }
+  const content8 = record0["content"];
+  anyOf9: {
+    branch10: {
+      if (validateCreateMessageResult2025_03_26_def_TextContent(content8) !== undefined)
+        break branch10;
+      break anyOf9;
+    }
+    branch11: {
+      if (validateCreateMessageResult2025_03_26_def_ImageContent(content8) !== undefined)
+        break branch11;
+      break anyOf9;
+    }
+    branch12: {
+      if (validateCreateMessageResult2025_03_26_def_AudioContent(content8) !== undefined)
+        break branch12;
+      break anyOf9;
+    }
+    return { path: "/content", message: "must match a schema in anyOf" };
+  }
+  const model13 = record0["model"];
+  if (typeof model13 !== "string") return { path: "/model", message: "must be string" };
+  const role14 = record0["role"];
+  const issue15 = validateCreateMessageResult2025_03_26_def_Role(role14);
+  if (issue15 !== undefined) return { path: "/role" + issue15.path, message: issue15.message };
+  if (Object.prototype.hasOwnProperty.call(record0, "stopReason")) {
+    const stopReason16 = record0["stopReason"];
+    if (typeof stopReason16 !== "string") return { path: "/stopReason", message: "must be string" };
+  }
+  return undefined;
+}
+
+function validateCreateMessageResult2025_03_26_def_TextContent(
+  value: unknown,
+): ValidationIssue | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    return { path: "", message: "must be object" };
+  const record0 = value as Record<string, unknown>;
+  if (!Object.prototype.hasOwnProperty.call(record0, "text"))
+    return { path: "", message: "must have required property 'text'" };
+  if (!Object.prototype.hasOwnProperty.call(record0, "type"))
+    return { path: "", message: "must have required property 'type'" };
+  if (Object.prototype.hasOwnProperty.call(record0, "annotations")) {
+    const annotations2 = record0["annotations"];
+    const issue3 = validateCreateMessageResult2025_03_26_def_Annotations(annotations2);
+    if (issue3 !== undefined)
+      return { path: "/annotations" + issue3.path, message: issue3.message };
+  }
+  const text4 = record0["text"];
+  if (typeof text4 !== "string") return { path: "/text", message: "must be string" };
+  const type5 = record0["type"];
+  if (typeof type5 !== "string") return { path: "/type", message: "must be string" };
+  if ((type5 as unknown) !== "text") return { path: "/type", message: "must be equal to constant" };
+  return undefined;
+}
+
+function validateCreateMessageResult2025_03_26_def_ImageContent(
+  value: unknown,
+): ValidationIssue | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    return { path: "", message: "must be object" };
+  const record0 = value as Record<string, unknown>;
+  if (!Object.prototype.hasOwnProperty.call(record0, "data"))
+    return { path: "", message: "must have required property 'data'" };
+  if (!Object.prototype.hasOwnProperty.call(record0, "mimeType"))
+    return { path: "", message: "must have required property 'mimeType'" };
+  if (!Object.prototype.hasOwnProperty.call(record0, "type"))
+    return { path: "", message: "must have required property 'type'" };
+  if (Object.prototype.hasOwnProperty.call(record0, "annotations")) {
+    const annotations2 = record0["annotations"];
+    const issue3 = validateCreateMessageResult2025_03_26_def_Annotations(annotations2);
+    if (issue3 !== undefined)
+      return { path: "/annotations" + issue3.path, message: issue3.message };
+  }
+  const data4 = record0["data"];
+  if (typeof data4 !== "string") return { path: "/data", message: "must be string" };
+  const mimeType5 = record0["mimeType"];
+  if (typeof mimeType5 !== "string") return { path: "/mimeType", message: "must be string" };
+  const type6 = record0["type"];
+  if (typeof type6 !== "string") return { path: "/type", message: "must be string" };
+  if ((type6 as unknown) !== "image")
+    return { path: "/type", message: "must be equal to constant" };
+  return undefined;
+}
+
+function validateCreateMessageResult2025_03_26_def_AudioContent(
+  value: unknown,
+): ValidationIssue | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    return { path: "", message: "must be object" };
+  const record0 = value as Record<string, unknown>;
+  if (!Object.prototype.hasOwnProperty.call(record0, "data"))
+    return { path: "", message: "must have required property 'data'" };
+  if (!Object.prototype.hasOwnProperty.call(record0, "mimeType"))
+    return { path: "", message: "must have required property 'mimeType'" };
+  if (!Object.prototype.hasOwnProperty.call(record0, "type"))
+    return { path: "", message: "must have required property 'type'" };
+  if (Object.prototype.hasOwnProperty.call(record0, "annotations")) {
+    const annotations2 = record0["annotations"];
+    const issue3 = validateCreateMessageResult2025_03_26_def_Annotations(annotations2);
+    if (issue3 !== undefined)
+      return { path: "/annotations" + issue3.path, message: issue3.message };
+  }
+  const data4 = record0["data"];
+  if (typeof data4 !== "string") return { path: "/data", message: "must be string" };
+  const mimeType5 = record0["mimeType"];
+  if (typeof mimeType5 !== "string") return { path: "/mimeType", message: "must be string" };
+  const type6 = record0["type"];
+  if (typeof type6 !== "string") return { path: "/type", message: "must be string" };
+  if ((type6 as unknown) !== "audio")
+    return { path: "/type", message: "must be equal to constant" };
+  return undefined;
+}
+
+function validateCreateMessageResult2025_03_26_def_Role(
+  value: unknown,
+): ValidationIssue | undefined {
+  if (typeof value !== "string") return { path: "", message: "must be string" };
+  if ((value as unknown) !== "assistant" && (value as unknown) !== "user")
+    return { path: "", message: "must be equal to one of the allowed values" };
+  return undefined;
+}
+
+function validateCreateMessageResult2025_03_26_def_Annotations(
+  value: unknown,
+): ValidationIssue | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    return { path: "", message: "must be object" };
+  const record0 = value as Record<string, unknown>;
+  if (Object.prototype.hasOwnProperty.call(record0, "audience")) {
+    const audience2 = record0["audience"];
+    if (!Array.isArray(audience2)) return { path: "/audience", message: "must be array" };
+    const array3 = audience2 as readonly unknown[];
+    const length4 = array3.length;
+    for (let index5 = 0; index5 < length4; index5++) {
+      const item6 = array3[index5];
+      const issue7 = validateCreateMessageResult2025_03_26_def_Role(item6);
+      if (issue7 !== undefined)
+        return { path: "/audience/" + index5 + issue7.path, message: issue7.message };
+    }
+  }
+  if (Object.prototype.hasOwnProperty.call(record0, "priority")) {
+    const priority8 = record0["priority"];
+    if (typeof priority8 !== "number") return { path: "/priority", message: "must be number" };
+    if (priority8 > 1) return { path: "/priority", message: "must be <= 1" };
+    if (priority8 < 0) return { path: "/priority", message: "must be >= 0" };
+  }
+  return undefined;
+}
+
+/** Checks a client's CreateMessageResult (its answer to sampling/createMessage) under protocol 2024-11-05. */
+function validateCreateMessageResult2024_11_05(value: unknown): ValidationIssue | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    return { path: "", message: "must be object" };
+  const record0 = value as Record<string, unknown>;
+  if (!Object.prototype.hasOwnProperty.call(record0, "content"))
+    return { path: "", message: "must have required property 'content'" };
+  if (!Object.prototype.hasOwnProperty.call(record0, "model"))
+    return { path: "", message: "must have required property 'model'" };
+  if (!Object.prototype.hasOwnProperty.call(record0, "role"))
+    return { path: "", message: "must have required property 'role'" };
+  if (Object.prototype.hasOwnProperty.call(record0, "_meta")) {
+    const property2 = record0["_meta"];
+    if (typeof property2 !== "object" || property2 === null || Array.isArray(property2))
+      return { path: "/_meta", message: "must be object" };
+  }
+  const content8 = record0["content"];
+  anyOf9: {
+    branch10: {
+      if (validateCreateMessageResult2024_11_05_def_TextContent(content8) !== undefined)
+        break branch10;
+      break anyOf9;
+    }
+    branch11: {
+      if (validateCreateMessageResult2024_11_05_def_ImageContent(content8) !== undefined)
+        break branch11;
+      break anyOf9;
+    }
+    return { path: "/content", message: "must match a schema in anyOf" };
+  }
+  const model12 = record0["model"];
+  if (typeof model12 !== "string") return { path: "/model", message: "must be string" };
+  const role13 = record0["role"];
+  const issue14 = validateCreateMessageResult2024_11_05_def_Role(role13);
+  if (issue14 !== undefined) return { path: "/role" + issue14.path, message: issue14.message };
+  if (Object.prototype.hasOwnProperty.call(record0, "stopReason")) {
+    const stopReason15 = record0["stopReason"];
+    if (typeof stopReason15 !== "string") return { path: "/stopReason", message: "must be string" };
+  }
+  return undefined;
+}
+
+function validateCreateMessageResult2024_11_05_def_TextContent(
+  value: unknown,
+): ValidationIssue | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    return { path: "", message: "must be object" };
+  const record0 = value as Record<string, unknown>;
+  if (!Object.prototype.hasOwnProperty.call(record0, "text"))
+    return { path: "", message: "must have required property 'text'" };
+  if (!Object.prototype.hasOwnProperty.call(record0, "type"))
+    return { path: "", message: "must have required property 'type'" };
+  if (Object.prototype.hasOwnProperty.call(record0, "annotations")) {
+    const annotations2 = record0["annotations"];
+    if (typeof annotations2 !== "object" || annotations2 === null || Array.isArray(annotations2))
+      return { path: "/annotations", message: "must be object" };
+    const record3 = annotations2 as Record<string, unknown>;
+    if (Object.prototype.hasOwnProperty.call(record3, "audience")) {
+      const audience5 = record3["audience"];
+      if (!Array.isArray(audience5))
+        return { path: "/annotations/audience", message: "must be array" };
+      const array6 = audience5 as readonly unknown[];
+      const length7 = array6.length;
+      for (let index8 = 0; index8 < length7; index8++) {
+        const item9 = array6[index8];
+        const issue10 = validateCreateMessageResult2024_11_05_def_Role(item9);
+        if (issue10 !== undefined)
+          return {
+            path: "/annotations/audience/" + index8 + issue10.path,
+            message: issue10.message,
+          };
+      }
+    }
+    if (Object.prototype.hasOwnProperty.call(record3, "priority")) {
+      const priority11 = record3["priority"];
+      if (typeof priority11 !== "number")
+        return { path: "/annotations/priority", message: "must be number" };
+      if (priority11 > 1) return { path: "/annotations/priority", message: "must be <= 1" };
+      if (priority11 < 0) return { path: "/annotations/priority", message: "must be >= 0" };
+    }
+  }
+  const text12 = record0["text"];
+  if (typeof text12 !== "string") return { path: "/text", message: "must be string" };
+  const type13 = record0["type"];
+  if (typeof type13 !== "string") return { path: "/type", message: "must be string" };
+  if ((type13 as unknown) !== "text")
+    return { path: "/type", message: "must be equal to constant" };
+  return undefined;
+}
+
+function validateCreateMessageResult2024_11_05_def_ImageContent(
+  value: unknown,
+): ValidationIssue | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    return { path: "", message: "must be object" };
+  const record0 = value as Record<string, unknown>;
+  if (!Object.prototype.hasOwnProperty.call(record0, "data"))
+    return { path: "", message: "must have required property 'data'" };
+  if (!Object.prototype.hasOwnProperty.call(record0, "mimeType"))
+    return { path: "", message: "must have required property 'mimeType'" };
+  if (!Object.prototype.hasOwnProperty.call(record0, "type"))
+    return { path: "", message: "must have required property 'type'" };
+  if (Object.prototype.hasOwnProperty.call(record0, "annotations")) {
+    const annotations2 = record0["annotations"];
+    if (typeof annotations2 !== "object" || annotations2 === null || Array.isArray(annotations2))
+      return { path: "/annotations", message: "must be object" };
+    const record3 = annotations2 as Record<string, unknown>;
+    if (Object.prototype.hasOwnProperty.call(record3, "audience")) {
+      const audience5 = record3["audience"];
+      if (!Array.isArray(audience5))
+        return { path: "/annotations/audience", message: "must be array" };
+      const array6 = audience5 as readonly unknown[];
+      const length7 = array6.length;
+      for (let index8 = 0; index8 < length7; index8++) {
+        const item9 = array6[index8];
+        const issue10 = validateCreateMessageResult2024_11_05_def_Role(item9);
+        if (issue10 !== undefined)
+          return {
+            path: "/annotations/audience/" + index8 + issue10.path,
+            message: issue10.message,
+          };
+      }
+    }
+    if (Object.prototype.hasOwnProperty.call(record3, "priority")) {
+      const priority11 = record3["priority"];
+      if (typeof priority11 !== "number")
+        return { path: "/annotations/priority", message: "must be number" };
+      if (priority11 > 1) return { path: "/annotations/priority", message: "must be <= 1" };
+      if (priority11 < 0) return { path: "/annotations/priority", message: "must be >= 0" };
+    }
+  }
+  const data12 = record0["data"];
+  if (typeof data12 !== "string") return { path: "/data", message: "must be string" };
+  const mimeType13 = record0["mimeType"];
+  if (typeof mimeType13 !== "string") return { path: "/mimeType", message: "must be string" };
+  const type14 = record0["type"];
+  if (typeof type14 !== "string") return { path: "/type", message: "must be string" };
+  if ((type14 as unknown) !== "image")
+    return { path: "/type", message: "must be equal to constant" };
+  return undefined;
+}
+
+function validateCreateMessageResult2024_11_05_def_Role(
+  value: unknown,
+): ValidationIssue | undefined {
+  if (typeof value !== "string") return { path: "", message: "must be string" };
+  if ((value as unknown) !== "assistant" && (value as unknown) !== "user")
+    return { path: "", message: "must be equal to one of the allowed values" };
+  return undefined;
+}
+
+/** Checks a client's ListRootsResult (its answer to roots/list) under protocol 2026-07-28. */
+function validateListRootsResult2026_07_28(value: unknown): ValidationIssue | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    return { path: "", message: "must be object" };
+  const record0 = value as Record<string, unknown>;
+  if (!Object.prototype.hasOwnProperty.call(record0, "roots"))
+    return { path: "", message: "must have required property 'roots'" };
+  const roots2 = record0["roots"];
+  if (!Array.isArray(roots2)) return { path: "/roots", message: "must be array" };
+  const array3 = roots2 as readonly unknown[];
+  const length4 = array3.length;
+  for (let index5 = 0; index5 < length4; index5++) {
+    const item6 = array3[index5];
+    const issue7 = validateListRootsResult2026_07_28_def_Root(item6);
+    if (issue7 !== undefined)
+      return { path: "/roots/" + index5 + issue7.path, message: issue7.message };
+  }
+  return undefined;
+}
+
+function validateListRootsResult2026_07_28_def_Root(value: unknown): ValidationIssue | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    return { path: "", message: "must be object" };
+  const record0 = value as Record<string, unknown>;
+  if (!Object.prototype.hasOwnProperty.call(record0, "uri"))
+    return { path: "", message: "must have required property 'uri'" };
+  if (Object.prototype.hasOwnProperty.call(record0, "_meta")) {
+    const property2 = record0["_meta"];
+    const issue3 = validateListRootsResult2026_07_28_def_MetaObject(property2);
+    if (issue3 !== undefined) return { path: "/_meta" + issue3.path, message: issue3.message };
+  }
+  if (Object.prototype.hasOwnProperty.call(record0, "name")) {
+    const name4 = record0["name"];
+    if (typeof name4 !== "string") return { path: "/name", message: "must be string" };
+  }
+  const uri5 = record0["uri"];
+  if (typeof uri5 !== "string") return { path: "/uri", message: "must be string" };
+  return undefined;
+}
+
+function validateListRootsResult2026_07_28_def_MetaObject(
+  value: unknown,
+): ValidationIssue | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    return { path: "", message: "must be object" };
+  return undefined;
+}
+
+/** Checks a client's ListRootsResult (its answer to roots/list) under protocol 2025-11-25, 2025-06-18. */
+function validateListRootsResult2025_11_25(value: unknown): ValidationIssue | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    return { path: "", message: "must be object" };
+  const record0 = value as Record<string, unknown>;
+  if (!Object.prototype.hasOwnProperty.call(record0, "roots"))
+    return { path: "", message: "must have required property 'roots'" };
+  if (Object.prototype.hasOwnProperty.call(record0, "_meta")) {
+    const property2 = record0["_meta"];
+    if (typeof property2 !== "object" || property2 === null || Array.isArray(property2))
+      return { path: "/_meta", message: "must be object" };
+  }
+  const roots8 = record0["roots"];
+  if (!Array.isArray(roots8)) return { path: "/roots", message: "must be array" };
+  const array9 = roots8 as readonly unknown[];
+  const length10 = array9.length;
+  for (let index11 = 0; index11 < length10; index11++) {
+    const item12 = array9[index11];
+    const issue13 = validateListRootsResult2025_11_25_def_Root(item12);
+    if (issue13 !== undefined)
+      return { path: "/roots/" + index11 + issue13.path, message: issue13.message };
+  }
+  return undefined;
+}
+
+function validateListRootsResult2025_11_25_def_Root(value: unknown): ValidationIssue | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    return { path: "", message: "must be object" };
+  const record0 = value as Record<string, unknown>;
+  if (!Object.prototype.hasOwnProperty.call(record0, "uri"))
+    return { path: "", message: "must have required property 'uri'" };
+  if (Object.prototype.hasOwnProperty.call(record0, "_meta")) {
+    const property2 = record0["_meta"];
+    if (typeof property2 !== "object" || property2 === null || Array.isArray(property2))
+      return { path: "/_meta", message: "must be object" };
+  }
+  if (Object.prototype.hasOwnProperty.call(record0, "name")) {
+    const name8 = record0["name"];
+    if (typeof name8 !== "string") return { path: "/name", message: "must be string" };
+  }
+  const uri9 = record0["uri"];
+  if (typeof uri9 !== "string") return { path: "/uri", message: "must be string" };
+  return undefined;
+}
+
+/** Checks a client's ListRootsResult (its answer to roots/list) under protocol 2025-03-26, 2024-11-05. */
+function validateListRootsResult2025_03_26(value: unknown): ValidationIssue | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    return { path: "", message: "must be object" };
+  const record0 = value as Record<string, unknown>;
+  if (!Object.prototype.hasOwnProperty.call(record0, "roots"))
+    return { path: "", message: "must have required property 'roots'" };
+  if (Object.prototype.hasOwnProperty.call(record0, "_meta")) {
+    const property2 = record0["_meta"];
+    if (typeof property2 !== "object" || property2 === null || Array.isArray(property2))
+      return { path: "/_meta", message: "must be object" };
+  }
+  const roots8 = record0["roots"];
+  if (!Array.isArray(roots8)) return { path: "/roots", message: "must be array" };
+  const array9 = roots8 as readonly unknown[];
+  const length10 = array9.length;
+  for (let index11 = 0; index11 < length10; index11++) {
+    const item12 = array9[index11];
+    const issue13 = validateListRootsResult2025_03_26_def_Root(item12);
+    if (issue13 !== undefined)
+      return { path: "/roots/" + index11 + issue13.path, message: issue13.message };
+  }
+  return undefined;
+}
+
+function validateListRootsResult2025_03_26_def_Root(value: unknown): ValidationIssue | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    return { path: "", message: "must be object" };
+  const record0 = value as Record<string, unknown>;
+  if (!Object.prototype.hasOwnProperty.call(record0, "uri"))
+    return { path: "", message: "must have required property 'uri'" };
+  if (Object.prototype.hasOwnProperty.call(record0, "name")) {
+    const name2 = record0["name"];
+    if (typeof name2 !== "string") return { path: "/name", message: "must be string" };
+  }
+  const uri3 = record0["uri"];
+  if (typeof uri3 !== "string") return { path: "/uri", message: "must be string" };
+  return undefined;
+}
+
 /** notes as the runtime serves it: routing tables, validators and list payloads. */
 export const notesServerDefinition: ServerDefinition<NotesHandlers> = {
   info: {
@@ -1166,6 +3046,27 @@ export const notesServerDefinition: ServerDefinition<NotesHandlers> = {
   listChanged: { tools: true },
   listCache: { ttlMs: 60000, scope: "public" },
   forms: notesForms,
+  answers: {
+    "elicitation/create": {
+      "2026-07-28": validateElicitResult2026_07_28,
+      "2025-11-25": validateElicitResult2025_11_25,
+      "2025-06-18": validateElicitResult2025_06_18,
+    },
+    "sampling/createMessage": {
+      "2026-07-28": validateCreateMessageResult2026_07_28,
+      "2025-11-25": validateCreateMessageResult2025_11_25,
+      "2025-06-18": validateCreateMessageResult2025_06_18,
+      "2025-03-26": validateCreateMessageResult2025_03_26,
+      "2024-11-05": validateCreateMessageResult2024_11_05,
+    },
+    "roots/list": {
+      "2026-07-28": validateListRootsResult2026_07_28,
+      "2025-11-25": validateListRootsResult2025_11_25,
+      "2025-06-18": validateListRootsResult2025_11_25,
+      "2025-03-26": validateListRootsResult2025_03_26,
+      "2024-11-05": validateListRootsResult2025_03_26,
+    },
+  },
   paramHeaders: {
     search_notes: {
       tag: "Tag",
