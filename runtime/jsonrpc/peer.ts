@@ -225,6 +225,23 @@ export class Peer implements ExchangeHost, Finisher {
     pending.reject(error);
   }
 
+  /** Inbound requests still being handled. */
+  get inboundCount(): number {
+    return this.inbound.size;
+  }
+
+  /**
+   * The peer will send nothing more (its input ended): requests sent to it fail now, since no
+   * answer can come, while its own requests still being handled go on (to be answered if the
+   * output is still open).
+   */
+  endInput(reason: string): void {
+    for (const [id, pending] of [...this.pending]) {
+      this.settle(id);
+      pending.reject(new RequestFailedError(reason));
+    }
+  }
+
   /** Cancels an inbound request without a notification (e.g. its HTTP stream closed). */
   cancelInbound(id: RequestId, reason: string): void {
     this.inbound.get(id)?.cancel(reason);

@@ -35,7 +35,11 @@ export interface HttpOptions {
   readonly maxBodyBytes?: number | undefined;
   /** Legacy sessions idle this long are closed. Default 30 minutes. */
   readonly sessionIdleMs?: number | undefined;
-  /** Seconds between SSE keep-alive comments on long-lived streams. Default 25; 0 disables. */
+  /**
+   * Seconds between SSE keep-alive comments on long-lived streams. Default 5: below the idle
+   * timeouts of common hosts and proxies (Bun 10 s, nginx 60 s, Cloudflare 100 s), which
+   * otherwise cut a quiet GET stream. 0 disables.
+   */
   readonly keepAliveSeconds?: number | undefined;
   /**
    * Where legacy sessions keep their SSE events so that a client can resume a stream (GET with
@@ -534,6 +538,9 @@ export class StreamableHttpBinding {
   private readonly keepAliveMs: number;
   private readonly events: EventStore | undefined;
   private sweeper: ReturnType<typeof setInterval> | undefined;
+  /** When a request may next sweep, and when the last sweep ran. */
+  private nextSweepAt = 0;
+  private lastSweepAt = 0;
   private readonly servesLegacy: boolean;
   private readonly servesModern: boolean;
   /** OAuth protection, when the server declares it or the options ask for it. */
@@ -550,7 +557,7 @@ export class StreamableHttpBinding {
     this.maxConcurrentBodies = options.maxConcurrentBodies ?? 512;
     this.bodyTimeoutMs = options.bodyTimeoutMs ?? 30_000;
     this.sessionIdleMs = options.sessionIdleMs ?? 30 * 60_000;
-    this.keepAliveMs = (options.keepAliveSeconds ?? 25) * 1000;
+    this.keepAliveMs = (options.keepAliveSeconds ?? 5) * 1000;
     this.events = options.eventStore === false ? undefined : (options.eventStore ?? new MemoryEventStore());
     this.servesLegacy = server.revisions.some((r) => !isModern(r));
     this.servesModern = server.revisions.some(isModern);
@@ -572,6 +579,15 @@ export class StreamableHttpBinding {
   }
 
   async handle(request: HttpRequestLike): Promise<HttpReply> {
+    // Sweep on requests too: where timers die with the request that set them (workerd), the
+    // interval never runs.
+    if (this.sessions.size > 0) {
+      const now = Date.now();
+      if (now >= this.nextSweepAt) {
+        this.nextSweepAt = now + Math.min(this.sessionIdleMs, 60_000);
+        this.sweep();
+      }
+    }
     const guard = this.guard;
     // Public metadata: read by clients of any origin before they have a token.
     if (guard?.isMetadataRequest(request)) return this.checkHost(request) ?? guard.metadata(request);
@@ -613,7 +629,9 @@ export class StreamableHttpBinding {
     const host = request.header("host");
     const hostname = host?.replace(/:\d+$/, "").toLowerCase();
     if (hostname === undefined || !this.hosts.includes(hostname)) {
-      return errorReply(403, ErrorCode.InvalidRequest, `Forbidden: Host ${host === undefined ? "(missing)" : `'${host}'`} is not allowed`);
+      // Deployed under a real name, the usual cause is the default allow-list: say how to extend it.
+      const hint = this.hosts === defaultHosts && hostname !== undefined ? `; serving as ${hostname}? pass allowedHosts: ["${hostname.replace(/[^a-z0-9.\-\[\]:]/g, "")}"] to the HTTP binding` : "";
+      return errorReply(403, ErrorCode.InvalidRequest, `Forbidden: Host ${host === undefined ? "(missing)" : `'${host}'`} is not allowed${hint}`);
     }
     return undefined;
   }
@@ -931,11 +949,13 @@ export class StreamableHttpBinding {
    */
   private sweep(): void {
     const now = Date.now();
+    // Messages sent since the last sweep were sent after it: the session was active then at least.
+    const since = this.lastSweepAt;
+    this.lastSweepAt = now;
     for (const [id, session] of this.sessions) {
       if (session.sent !== session.sentAtSweep) {
         session.sentAtSweep = session.sent;
-        session.lastActive = now;
-        continue;
+        if (session.lastActive < since) session.lastActive = since;
       }
       if (now - session.lastActive > this.sessionIdleMs && !session.listening) {
         this.sessions.delete(id);

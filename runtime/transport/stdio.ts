@@ -1,7 +1,15 @@
 // MCP over stdio: newline-delimited JSON on stdin/stdout. Only protocol messages go to
 // stdout; diagnostics belong on stderr. Node-only (imported through mcp-gen/runtime/node).
+//
+// Reliability rules: output goes out in bounded writes; while more than a high-water mark of
+// output waits for the client, no new request is started (input is not read); a line
+// longer than maxMessageBytes is answered with an error and skipped unbuffered; when the
+// input ends, requests still running finish and their responses are written before the
+// connection closes; an output error (EPIPE when the host exits) closes it quietly.
 import type { Readable, Writable } from "node:stream";
-import type { JsonRpcMessage } from "../jsonrpc/messages.js";
+import { ErrorCode, errorResponse, isObject, type JsonRpcMessage, type RequestId } from "../jsonrpc/messages.js";
+import { parseMessage } from "../jsonrpc/parse.js";
+import type { Peer } from "../jsonrpc/peer.js";
 import { serializeMessage } from "../jsonrpc/serialize.js";
 import type { McpEndpoint } from "../mcp/server.js";
 import { LineDecoder } from "./lines.js";
@@ -9,87 +17,378 @@ import { LineDecoder } from "./lines.js";
 export interface StdioOptions {
   readonly input?: Readable | undefined;
   readonly output?: Writable | undefined;
+  /**
+   * Longest message accepted on the input, in bytes (one line of UTF-8). A longer line is
+   * answered with a JSON-RPC error (`-32600`, id null, "message too large") and skipped
+   * without being buffered. Default 4 MiB (4,194,304 bytes), like the HTTP body limit.
+   */
+  readonly maxMessageBytes?: number | undefined;
+  /**
+   * When the input ends, how long requests still running may take to finish (their
+   * responses are written) before the connection closes and cancels them, in
+   * milliseconds. Default 30,000.
+   */
+  readonly drainTimeoutMs?: number | undefined;
+  /**
+   * Output waiting for the client (in characters) above which no new request is started
+   * and the input is not read, until it drains. Default 1 MiB (at least the output
+   * stream's own writableHighWaterMark).
+   */
+  readonly outputHighWaterMark?: number | undefined;
 }
 
 export interface StdioConnection {
-  /** Resolves when the input ends (the client closed stdin) and pending writes are flushed. */
+  /**
+   * Resolves when the connection is over: the input ended and requests still running
+   * finished (within drainTimeoutMs) and their responses were flushed, close() was
+   * called, or the output failed.
+   */
   readonly closed: Promise<void>;
+  /** Closes now: requests still running are cancelled. */
   close(): void;
 }
+
+const DEFAULT_MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
+const DEFAULT_DRAIN_TIMEOUT_MS = 30_000;
+const DEFAULT_HIGH_WATER = 1024 * 1024;
+/** Responses are joined into writes of about this many characters (never one giant string). */
+const WRITE_CHUNK = 1024 * 1024;
+/**
+ * Most lines handled per turn of the event loop. Handlers answer asynchronously, so the
+ * output they fill is only seen on the next turn: this bounds how many start unseen.
+ */
+const MAX_LINES_PER_TURN = 64;
+/** Lines of the first turn (and the first after output was blocked): the share doubles from there. */
+const FIRST_LINES_PER_TURN = 8;
+
+const OPEN = 0;
+const DRAINING = 1;
+const CLOSED = 2;
+
+/** The responses of one 2025-03-26 batch, written as one array when its last request is answered. */
+interface Batch {
+  readonly responses: string[];
+  /** Requests still running, plus one while the batch is being received. */
+  waiting: number;
+}
+
+const isId = (id: unknown): id is RequestId => typeof id === "string" || typeof id === "number" || typeof id === "bigint";
 
 /** Serves `server` on stdin/stdout (or the given streams) until the input ends. */
 export function serveStdio(server: McpEndpoint, options: StdioOptions = {}): StdioConnection {
   const input = options.input ?? process.stdin;
   const output = options.output ?? process.stdout;
-  const decoder = new LineDecoder();
+  const maxMessageBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+  const drainTimeoutMs = options.drainTimeoutMs ?? DEFAULT_DRAIN_TIMEOUT_MS;
+  const highWater = Math.max(options.outputHighWaterMark ?? DEFAULT_HIGH_WATER, output.writableHighWaterMark ?? 0);
+  let state = OPEN;
   let resolveClosed!: () => void;
   const closed = new Promise<void>((resolve) => (resolveClosed = resolve));
-  let waitingForDrain = false;
-  // Responses produced while one chunk of input is processed go out in one write: on a
-  // pipe every write is a system call, and under load a chunk carries many requests.
+
+  // --- output ------------------------------------------------------------------------
+  // Messages produced while input is processed go out together: on a pipe every write is
+  // a system call, and under load a chunk carries many requests.
   let queued: string[] = [];
+  let queuedChars = 0;
   let flushScheduled = false;
-  const flush = () => {
-    flushScheduled = false;
-    if (queued.length === 0) return;
-    const text = queued.length === 1 ? queued[0]! : queued.join("");
-    queued = [];
-    // Backpressure: stop reading requests while the client is not reading responses.
-    if (!output.write(text) && !waitingForDrain) {
-      waitingForDrain = true;
-      input.pause();
-      output.once("drain", () => {
-        waitingForDrain = false;
-        input.resume();
-      });
+  /** The longest message of this flush, and a decaying memory of earlier ones (paces reading). */
+  let largest = 0;
+  let recentLargest = 0;
+  let outputFailed = false;
+
+  const enqueue = (text: string) => {
+    if (outputFailed) return;
+    queued.push(text);
+    queuedChars += text.length;
+    if (text.length > largest) largest = text.length;
+    if (!flushScheduled) {
+      flushScheduled = true;
+      setImmediate(flush);
     }
   };
 
-  const peer = server.connect({
-    send(message: JsonRpcMessage) {
-      queued.push(`${serializeMessage(message)}\n`);
-      if (!flushScheduled) {
-        flushScheduled = true;
-        setImmediate(flush);
+  const flush = () => {
+    flushScheduled = false;
+    if (queued.length === 0) return;
+    const items = queued;
+    const total = queuedChars;
+    queued = [];
+    queuedChars = 0;
+    recentLargest = Math.max(largest, Math.floor(recentLargest / 2));
+    largest = 0;
+    if (outputFailed) return;
+    if (items.length === 1) output.write(items[0]!);
+    else if (total <= WRITE_CHUNK) output.write(items.join(""));
+    else {
+      // Bounded writes: a burst of large responses never becomes one string.
+      let start = 0;
+      let size = 0;
+      for (let i = 0; i < items.length; i++) {
+        size += items[i]!.length;
+        if (size >= WRITE_CHUNK) {
+          output.write(i === start ? items[i]! : items.slice(start, i + 1).join(""));
+          start = i + 1;
+          size = 0;
+        }
       }
+      if (start < items.length) output.write(items.slice(start).join(""));
+    }
+    unblock();
+    if (state === DRAINING) checkDrained();
+  };
+
+  const onOutputError = () => {
+    // The client went away (EPIPE) or the stream broke: nothing more can be said.
+    outputFailed = true;
+    queued = [];
+    queuedChars = 0;
+    shutdown("Output closed");
+  };
+  output.on("error", onOutputError);
+
+  // --- 2025-03-26 batches ------------------------------------------------------------
+  /** Requests of batches still waiting, by id. */
+  let batchOf: Map<RequestId, Batch> | undefined;
+  /** The batch whose element is being received: what is answered at once belongs to it. */
+  let collecting: Batch | undefined;
+  let collectingId: unknown;
+  let collected = false;
+
+  const endBatchRequest = (batch: Batch) => {
+    if (--batch.waiting === 0 && batch.responses.length > 0) enqueue(`[${batch.responses.join(",")}]\n`);
+  };
+
+  const peer = server.connect({
+    send(message: JsonRpcMessage, relatedTo?: RequestId) {
+      if (collecting !== undefined && (relatedTo === undefined || relatedTo === collectingId) && !("method" in message)) {
+        collecting.responses.push(serializeMessage(message));
+        collected = true;
+        return;
+      }
+      if (batchOf !== undefined && relatedTo !== undefined && batchOf.size > 0) {
+        const batch = batchOf.get(relatedTo);
+        if (batch !== undefined && !("method" in message)) {
+          batchOf.delete(relatedTo);
+          batch.responses.push(serializeMessage(message));
+          endBatchRequest(batch);
+          return;
+        }
+      }
+      enqueue(`${serializeMessage(message)}\n`);
     },
+  });
+
+  const refuse = (message: string) => enqueue(`${serializeMessage(errorResponse(null, ErrorCode.InvalidRequest, message))}\n`);
+
+  /** A cancelled request of a batch gets no response: the batch stops waiting for it. */
+  const noteCancel = (value: unknown) => {
+    if (!isObject(value) || value.method !== "notifications/cancelled" || !isObject(value.params)) return;
+    const id = value.params.requestId;
+    const batch = isId(id) ? batchOf!.get(id) : undefined;
+    if (batch === undefined) return;
+    batchOf!.delete(id as RequestId);
+    endBatchRequest(batch);
+  };
+
+  const handleBatch = (items: unknown[]) => {
+    // Batches are part of protocol 2025-03-26 only (JSON-RPC 2.0 batch semantics there).
+    if ((peer.state as { revision?: string } | undefined)?.revision !== "2025-03-26") {
+      refuse("Invalid request: JSON-RPC batches are only part of protocol 2025-03-26");
+      return;
+    }
+    if (items.length === 0) {
+      refuse("Invalid request: empty batch");
+      return;
+    }
+    const batch: Batch = { responses: [], waiting: 1 };
+    for (const item of items) {
+      if (batchOf !== undefined && batchOf.size > 0) noteCancel(item);
+      collecting = batch;
+      collectingId = isObject(item) ? item.id : undefined;
+      collected = false;
+      try {
+        peer.receive(item);
+      } finally {
+        collecting = undefined;
+      }
+      if (!collected && isObject(item) && typeof item.method === "string" && isId(item.id)) {
+        // A request still running: its response joins the batch when it comes.
+        (batchOf ??= new Map()).set(item.id, batch);
+        batch.waiting++;
+      }
+    }
+    endBatchRequest(batch);
+  };
+
+  // --- input -------------------------------------------------------------------------
+  const decoder = new LineDecoder({
+    maxLineBytes: maxMessageBytes,
+    onTooLarge: () => refuse(`Invalid request: message too large (the limit is ${maxMessageBytes} bytes)`),
   });
 
   const handleLine = (line: string) => {
     let value: unknown;
     try {
-      value = JSON.parse(line);
+      value = parseMessage(line);
     } catch (error) {
       peer.receiveParseError((error as Error).message);
       return;
     }
-    if (Array.isArray(value)) for (const item of value) peer.receive(item);
-    else peer.receive(value);
+    if (Array.isArray(value)) handleBatch(value);
+    else {
+      if (batchOf !== undefined && batchOf.size > 0) noteCancel(value);
+      peer.receive(value);
+    }
   };
+
+  /** Lines read but not handled yet (while output waits, or past this turn's share). */
+  let lines: string[] = [];
+  let next = 0;
+  let pumpScheduled = false;
+  let waitingForOutput = false;
+  let listeningForDrain = false;
+  let inputPaused = false;
+
+  const pauseInput = () => {
+    if (!inputPaused && state === OPEN) {
+      inputPaused = true;
+      input.pause();
+    }
+  };
+  const resumeInput = () => {
+    if (inputPaused && state === OPEN) {
+      inputPaused = false;
+      input.resume();
+    }
+  };
+
+  /** Lines a turn may handle while nothing blocks: starts small, doubles up to MAX_LINES_PER_TURN. */
+  let share = FIRST_LINES_PER_TURN;
+  /** How many lines this turn may handle: fewer when responses are large. */
+  const linesPerTurn = () => {
+    const size = Math.max(largest, recentLargest);
+    return size === 0 ? share : Math.max(1, Math.min(share, Math.floor(highWater / size)));
+  };
+
+  const pump = () => {
+    pumpScheduled = false;
+    if (state === CLOSED) return;
+    let budget = linesPerTurn();
+    while (next < lines.length) {
+      // Backpressure: start nothing more while the client is not reading responses.
+      if (queuedChars + output.writableLength > highWater) {
+        waitingForOutput = true;
+        share = FIRST_LINES_PER_TURN;
+        pauseInput();
+        unblock();
+        return;
+      }
+      if (budget-- === 0) {
+        if (share < MAX_LINES_PER_TURN) share *= 2;
+        pumpScheduled = true;
+        setImmediate(pump);
+        pauseInput();
+        return;
+      }
+      handleLine(lines[next++]!);
+      if (state === CLOSED) return;
+    }
+    resumeInput();
+    if (state === DRAINING) checkDrained();
+  };
+
+  const onDrain = () => {
+    listeningForDrain = false;
+    unblock();
+  };
+  /** Resumes handling lines once the output is back under the high-water mark. */
+  function unblock() {
+    if (!waitingForOutput || state === CLOSED) return;
+    if (queuedChars + output.writableLength > highWater) {
+      // Queued messages are flushed soon (and unblock again); written ones end with 'drain'.
+      if (queued.length === 0 && !listeningForDrain) {
+        listeningForDrain = true;
+        output.once("drain", onDrain);
+      }
+      return;
+    }
+    waitingForOutput = false;
+    if (!pumpScheduled) pump();
+  }
+
   const onData = (chunk: Buffer | string) => {
-    for (const line of decoder.push(chunk)) handleLine(line);
+    const got = decoder.push(chunk);
+    if (got.length === 0) return;
+    if (next >= lines.length) {
+      lines = got;
+      next = 0;
+    } else for (const line of got) lines.push(line);
+    if (!pumpScheduled && !waitingForOutput) pump();
   };
-  const finish = () => {
-    for (const line of decoder.flush()) handleLine(line);
+
+  // --- end of input, and closing ----------------------------------------------------
+  let drainTimer: ReturnType<typeof setTimeout> | undefined;
+  let drainPoll: ReturnType<typeof setInterval> | undefined;
+
+  const onInputEnd = () => {
+    if (state !== OPEN) return;
+    state = DRAINING;
     input.off("data", onData);
-    peer.close("stdin closed");
-    // Let handlers still running finish their writes before reporting closed.
-    setImmediate(() => {
-      flush();
-      resolveClosed();
-    });
+    const rest = decoder.flush();
+    for (const line of rest) lines.push(line);
+    // The client can no longer answer requests we sent it.
+    peer.endInput("stdin closed");
+    // Requests still running finish (and their responses are written), within the deadline.
+    drainTimer = setTimeout(() => shutdown("stdin closed"), drainTimeoutMs);
+    // A request cancelled earlier ends without a response: look now and then.
+    drainPoll = setInterval(checkDrained, 20);
+    if (!pumpScheduled && !waitingForOutput) pump();
   };
+
+  function checkDrained() {
+    if (state === DRAINING && next >= lines.length && peer.inboundCount === 0) shutdown("stdin closed");
+  }
+
+  function shutdown(reason: string) {
+    if (state === CLOSED) return;
+    state = CLOSED;
+    if (drainTimer !== undefined) clearTimeout(drainTimer);
+    if (drainPoll !== undefined) clearInterval(drainPoll);
+    input.off("data", onData);
+    input.pause();
+    lines = [];
+    next = 0;
+    peer.close(reason);
+    flush();
+    if (outputFailed || output.writableLength === 0) {
+      resolveClosed();
+      return;
+    }
+    // Report closed once what was written has reached the client (or cannot). 'drain' only
+    // comes after a write that went over the stream's mark, so look now and then.
+    const done = () => {
+      clearTimeout(timer);
+      clearInterval(poll);
+      output.off("close", done);
+      output.off("error", done);
+      resolveClosed();
+    };
+    const timer = setTimeout(done, drainTimeoutMs);
+    const poll = setInterval(() => {
+      if (output.writableLength === 0 || output.destroyed) done();
+    }, 10);
+    output.once("close", done);
+    output.once("error", done);
+  }
+
   input.on("data", onData);
-  input.once("end", finish);
-  input.once("close", finish);
-  input.once("error", finish);
+  input.once("end", onInputEnd);
+  input.once("close", onInputEnd);
+  input.on("error", onInputEnd);
   return {
     closed,
     close() {
-      input.off("data", onData);
-      peer.close("Server closed");
-      flush();
-      resolveClosed();
+      shutdown("Server closed");
     },
   };
 }

@@ -12,20 +12,23 @@ export const pngBase64 = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQV
 /** A tenth of a second of silence (8 kHz, 8-bit mono PCM WAV): every note's "dictation". */
 function silentWav(): string {
   const samples = 800;
-  const bytes = Buffer.alloc(44 + samples, 0x80);
-  bytes.write("RIFF", 0, "ascii");
-  bytes.writeUInt32LE(36 + samples, 4);
-  bytes.write("WAVEfmt ", 8, "ascii");
-  bytes.writeUInt32LE(16, 16);
-  bytes.writeUInt16LE(1, 20);
-  bytes.writeUInt16LE(1, 22);
-  bytes.writeUInt32LE(8000, 24);
-  bytes.writeUInt32LE(8000, 28);
-  bytes.writeUInt16LE(1, 32);
-  bytes.writeUInt16LE(8, 34);
-  bytes.write("data", 36, "ascii");
-  bytes.writeUInt32LE(samples, 40);
-  return bytes.toString("base64");
+  // Web-standard bytes (no Buffer): the example runs on fetch platforms without Node.js APIs.
+  const bytes = new Uint8Array(44 + samples).fill(0x80);
+  const view = new DataView(bytes.buffer);
+  const ascii = (text: string, at: number) => [...text].forEach((c, i) => view.setUint8(at + i, c.charCodeAt(0)));
+  ascii("RIFF", 0);
+  view.setUint32(4, 36 + samples, true);
+  ascii("WAVEfmt ", 8);
+  view.setUint32(16, 16, true);
+  view.setUint16(20, 1, true);
+  view.setUint16(22, 1, true);
+  view.setUint32(24, 8000, true);
+  view.setUint32(28, 8000, true);
+  view.setUint16(32, 1, true);
+  view.setUint16(34, 8, true);
+  ascii("data", 36);
+  view.setUint32(40, samples, true);
+  return btoa(String.fromCharCode(...bytes));
 }
 const wavBase64 = silentWav();
 
@@ -195,7 +198,7 @@ export function createHandlers(events: WorkspaceEvents): NotesHandlers {
         return [...notes.values()].map((n) => `- [${n.title}](${noteUri(n.id)}) ${n.tags.map((t) => `#${t}`).join(" ")}`.trimEnd()).join("\n");
       },
       logo() {
-        return Buffer.from(pngBase64, "base64");
+        return Uint8Array.from(atob(pngBase64), (c) => c.charCodeAt(0));
       },
     },
     resourceTemplates: {
