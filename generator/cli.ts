@@ -143,7 +143,8 @@ async function runInit(dir: string, name: string | undefined): Promise<number> {
     writeFileSync(join(target, path), text);
     out(`created ${relative(process.cwd(), join(target, path))}`);
   }
-  out("next: npm install mcp-gen && npm install -D tsx && npx mcp-gen schema fetch && npx mcp-gen && npx tsx src/main.ts");
+  // mcp-gen is not on the registry yet: it installs from a packed tarball or a checkout (README, Quickstart).
+  out("next: npm install <mcp-gen tarball or checkout> && npm install -D tsx && npx mcp-gen schema fetch && npx mcp-gen && npx tsx src/main.ts");
   return 0;
 }
 

@@ -73,3 +73,7 @@ export { createWebHandler } from "./transport/web.js";
 export type { WebHandler } from "./transport/web.js";
 export { codePointLength, deepEqual, describeIssue, pointerToken } from "./validation.js";
 export type { ValidationIssue, Validator } from "./validation.js";
+export { createLegacySseHandler, LegacySseBinding } from "./transport/legacy-sse.js";
+export type { LegacySseHandler, LegacySseOptions } from "./transport/legacy-sse.js";
+export { legacySseChannel } from "./transport/legacy-sse-client.js";
+export type { LegacySseChannelOptions } from "./transport/legacy-sse-client.js";

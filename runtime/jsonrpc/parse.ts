@@ -56,3 +56,13 @@ function restoreIds(text: string, objects: unknown[]): void {
     }
   }
 }
+
+/** A body that may hold a JSON-RPC answer: its value, or undefined when empty or not JSON. */
+export function parseBody(text: string): unknown {
+  if (text === "") return undefined;
+  try {
+    return parseMessage(text);
+  } catch {
+    return undefined;
+  }
+}

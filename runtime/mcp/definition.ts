@@ -45,12 +45,60 @@ type RequestArgs<P> = undefined extends P
 type ParamsOf<S> = S extends RequestShape ? S["params"] : never;
 type ResultOf<S> = S extends RequestShape ? S["result"] : never;
 
+/**
+ * A type no value has, standing where the manifest lacks a declaration: its name says
+ * what to declare, so the compile error reads e.g. `Argument of type '"tools"' is not
+ * assignable to parameter of type '"tools" & Undeclared<"declare listChanged: [tools]
+ * on the server in mcp.yaml">'`.
+ */
+export interface Undeclared<Fix extends string> {
+  readonly "mcp.yaml": Fix;
+}
+
+/**
+ * What stands for a request to the client that the handler's `asks:` does not declare
+ * (ctx.input): its method reads `Type '"roots/list"' is not assignable to type 'string &
+ * Undeclared<"declare asks: [roots] on this handler in mcp.yaml">'`.
+ */
+export interface UndeclaredAsk<Fix extends string> {
+  readonly method: string & Undeclared<Fix>;
+  readonly params?: unknown;
+}
+
+/** The `asks:` entry that lets a handler send `Method` (elicitation, sampling, roots). */
+type AskOf<Method> = Method extends "elicitation/create"
+  ? "elicitation"
+  : Method extends "sampling/createMessage"
+    ? "sampling"
+    : Method extends "roots/list"
+      ? "roots"
+      : "elicitation, sampling or roots";
+
 /** One request a handler needs the client to answer (ctx.input): a method of `Requests` and its params. */
 export type InputRequestOf<Requests> = {
   [K in keyof Requests & string]: undefined extends ParamsOf<Requests[K]>
     ? { readonly method: K; readonly params?: Exclude<ParamsOf<Requests[K]>, undefined> }
     : { readonly method: K; readonly params: ParamsOf<Requests[K]> };
 }[keyof Requests & string];
+
+/**
+ * What ctx.input accepts for the requests `R`: each a request of `Requests`, and for a
+ * method the handler's `asks:` does not declare, an Undeclared type naming the `asks:` entry.
+ */
+export type InputRequestsOf<Requests, R> = {
+  readonly [K in keyof R]: R[K] extends { readonly method: infer M }
+    ? M extends keyof Requests
+      ? InputRequestOf<Requests>
+      : UndeclaredAsk<`declare asks: [${AskOf<M>}] on this handler in mcp.yaml`>
+    : [keyof Requests] extends [never]
+      ? UndeclaredAsk<`declare asks: [${AskOf<never>}] on this handler in mcp.yaml`>
+      : InputRequestOf<Requests>;
+};
+
+/** The methods ctx.request can send: those of `Requests`, or, for any other, an Undeclared type naming the `asks:` entry. */
+export type RequestMethodOf<Requests, M extends string> = M extends keyof Requests
+  ? M
+  : M & Undeclared<`declare asks: [${AskOf<M>}] on this handler in mcp.yaml`>;
 
 /** The answers to the requests given to ctx.input, by key. */
 export type InputResults<Requests, R> = {
@@ -133,7 +181,7 @@ export interface RequestContext<Requests extends object = AnyRequests, Forms ext
    * carry server-to-client requests: under a modern revision a declared capability still
    * rejects, with ClientRequestUnavailableError, which a tool handler turns into a tool error.
    */
-  request<K extends keyof Requests & string>(method: K, ...args: RequestArgs<ParamsOf<Requests[K]>>): Promise<ResultOf<Requests[K]>>;
+  request<const K extends string>(method: RequestMethodOf<Requests, K>, ...args: RequestArgs<ParamsOf<Requests[K & keyof Requests]>>): Promise<ResultOf<Requests[K & keyof Requests]>>;
   /**
    * Asks the client for input -- `elicitation/create`, `sampling/createMessage`,
    * `roots/list` -- and resolves with the answers, by the keys you chose:
@@ -150,7 +198,7 @@ export interface RequestContext<Requests extends object = AnyRequests, Forms ext
    * Rejects with MissingRequiredClientCapability (-32021) if the client did not declare
    * what a request needs: check `ctx.client.capabilities` first to ask only for what it supports.
    */
-  input<const R extends { readonly [key: string]: InputRequestOf<Requests> }>(requests: R): Promise<InputResults<Requests, R>>;
+  input<const R extends InputRequestsOf<Requests, R>>(requests: R): Promise<InputResults<Requests, R>>;
   /**
    * The manifest's elicitation forms (`elicitations:`), for handlers that declare
    * `asks: [elicitation]`: `await ctx.elicit.confirmDelete("Delete it?")` asks through
@@ -158,6 +206,16 @@ export interface RequestContext<Requests extends object = AnyRequests, Forms ext
    * schema and checked against it.
    */
   readonly elicit: ElicitForms<Forms>;
+  /**
+   * Asks the client to come back later for this request's response (SSE polling, SEP-1699):
+   * over Streamable HTTP, in a 2025-11-25 session with an event store (the default), the
+   * connection carrying the request's SSE stream ends after a `retry:` hint of `retryMs`
+   * (default: the binding's `pollRetryMs`, 1000) and the client resumes the stream with GET
+   * and Last-Event-ID, receiving what was sent meanwhile and, in the end, the response. The
+   * handler just goes on. Returns false where that is not possible (stdio, modern requests,
+   * older revisions, no event store, the request already answered): the connection stays.
+   */
+  pollLater(retryMs?: number): boolean;
 }
 
 export type ToolContext<Requests extends object = AnyRequests, Forms extends object = {}> = RequestContext<Requests, Forms>;
@@ -358,12 +416,33 @@ export interface ServerDefinition<H> {
 
 /**
  * The names a server's lists can be switched by (McpServer.setEnabled): tool and prompt
- * names, resource URIs and resource template names. Generated servers narrow each to
- * the manifest's literals.
+ * names, resource URIs and resource template names; and what the manifest declares for
+ * change notifications. Generated servers narrow each to the manifest's literals
+ * (`never` where the manifest declares nothing).
  */
 export interface ServerNames {
   readonly tools: string;
   readonly prompts: string;
   readonly resources: string;
   readonly resourceTemplates: string;
+  /** The lists declared `listChanged` (McpServer.notifyListChanged, setEnabled). */
+  readonly listChanged: "tools" | "prompts" | "resources";
+  /** URIs McpServer.notifyResourceUpdated takes: `string` when a resource or template declares `subscribe: true`. */
+  readonly subscribable: string;
 }
+
+/** The lists of a server whose entries setEnabled switches. */
+export type ListedKind = "tools" | "prompts" | "resources" | "resourceTemplates";
+
+/**
+ * What notifyListChanged and setEnabled add to the list they take: nothing, or, when the
+ * manifest declares no `listChanged`, an Undeclared type saying what to declare.
+ */
+export type ListChangedCheck<N extends ServerNames, L> = [N["listChanged"]] extends [never]
+  ? Undeclared<`declare listChanged: [${L extends "resourceTemplates" ? "resources" : L & string}] on the server in mcp.yaml`>
+  : unknown;
+
+/** What notifyResourceUpdated adds to the URI it takes: nothing, or, when nothing declares `subscribe: true`, an Undeclared type saying so. */
+export type SubscribeCheck<N extends ServerNames> = [N["subscribable"]] extends [never]
+  ? Undeclared<"declare subscribe: true on a resource or resource template in mcp.yaml">
+  : unknown;

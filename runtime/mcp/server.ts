@@ -6,6 +6,7 @@ import { ErrorCode, isObject, RpcError, type JsonRpcNotification, type Params, t
 import { Exchange, Peer, serveRequest, type Dispatcher, type MessageSink } from "../jsonrpc/peer.js";
 import { RawJson, ResultWithTail } from "../jsonrpc/serialize.js";
 import { describeIssue } from "../validation.js";
+import { streamPollers } from "../transport/sse.js";
 import type { AuthInfo } from "../auth/resource-server.js";
 import type { ScopedDefinition } from "../auth/scopes.js";
 import type { CompletionFeature } from "./completion.js";
@@ -18,7 +19,10 @@ import type {
   Listing,
   RequestContext,
   ServerDefinition,
+  ListChangedCheck,
+  ListedKind,
   ServerNames,
+  SubscribeCheck,
   ToolEntry,
 } from "./definition.js";
 import { textResult, toolResult } from "./results.js";
@@ -140,6 +144,10 @@ class Context implements RequestContext {
     if (!input) return Promise.reject(inputUnavailable("ctx.input"));
     this.ask ??= input.asker(this.exchange, this.scope);
     return this.ask(requests) as Promise<never>;
+  }
+
+  pollLater(retryMs?: number): boolean {
+    return streamPollers.get(this.exchange.peer)?.pollLater(this.exchange.id, retryMs) ?? false;
   }
 
   get elicit(): never {
@@ -487,7 +495,7 @@ export class McpServer<H = unknown, N extends ServerNames = ServerNames> impleme
    * and modern subscriptions/listen streams that listed it. Only resources and
    * templates declared `subscribe` can be watched. Returns how many were told.
    */
-  notifyResourceUpdated(uri: string): number {
+  notifyResourceUpdated(uri: string & SubscribeCheck<N>): number {
     return this.subscriptions?.notify(uri) ?? 0;
   }
 
@@ -498,7 +506,7 @@ export class McpServer<H = unknown, N extends ServerNames = ServerNames> impleme
    * a disabled entry leaves its list and answers as if unknown, and clients are told
    * (notifications/<list>/list_changed). Only lists the manifest declares `listChanged` switch.
    */
-  setEnabled<K extends keyof ServerNames>(kind: K, name: N[K], enabled: boolean): void {
+  setEnabled<K extends ListedKind>(kind: K & ListChangedCheck<N, K>, name: N[K], enabled: boolean): void {
     const list = kind === "resourceTemplates" ? "resources" : (kind as ChangingList);
     const known = (this.definition.listings[this.definition.revisions[0]!]?.[kind] ?? []).some((item) => entryName(kind, item) === name);
     if (!known || !this.listChanges || !this.definition.listChanged?.[list]) {
@@ -510,7 +518,7 @@ export class McpServer<H = unknown, N extends ServerNames = ServerNames> impleme
   }
 
   /** Whether setEnabled left an entry on (the default). */
-  isEnabled<K extends keyof ServerNames>(kind: K, name: N[K]): boolean {
+  isEnabled<K extends ListedKind>(kind: K, name: N[K]): boolean {
     return !this.isOff(kind, name);
   }
 
@@ -523,7 +531,7 @@ export class McpServer<H = unknown, N extends ServerNames = ServerNames> impleme
    * subscriptions/listen streams that asked for it, when the manifest declares
    * `listChanged` for the list; returns how many clients were told (0 otherwise).
    */
-  notifyListChanged(list: ChangingList): number {
+  notifyListChanged<L extends ChangingList>(list: L & ListChangedCheck<N, L>): number {
     return this.definition.listChanged?.[list] ? (this.listChanges?.notify(list) ?? 0) : 0;
   }
 

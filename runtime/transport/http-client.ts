@@ -4,9 +4,11 @@
 // Mcp-Method, Mcp-Name, Mcp-Param-*); legacy ones the session id, and a legacy session
 // listens on the GET stream for what the server sends outside any request.
 import type { JsonRpcMessage, JsonRpcRequest, RequestId } from "../jsonrpc/messages.js";
+import { parseBody } from "../jsonrpc/parse.js";
 import type { ChannelHandlers, ClientChannel } from "../mcp/client.js";
 import { hasProtocolVersionHeader, MetaKey } from "../mcp/revisions.js";
 import { encodeHeaderValue, namedMethods, paramHeaderText, toolParamHeaders } from "../mcp/mirrored-headers.js";
+import { readSse, type SseState } from "./sse-reader.js";
 
 export interface HttpChannelOptions {
   /** Extra headers for every request (authorization, say). */
@@ -39,52 +41,6 @@ export class HttpStatusError extends Error {
   ) {
     super(`HTTP ${status}${body ? `: ${body.slice(0, 200)}` : ""}`);
     this.name = "HttpStatusError";
-  }
-}
-
-/** What an SSE reader remembers across reconnections: the resumption point and delay. */
-interface SseState {
-  lastEventId: string | undefined;
-  retryMs: number | undefined;
-}
-
-/** Reads `data:` payloads of an SSE body, one JSON value per event; records `id:` and `retry:` in `state`. */
-async function* sseEvents(body: ReadableStream<Uint8Array>, state: SseState): AsyncGenerator<string> {
-  const reader = body.getReader();
-  const decoder = new TextDecoder();
-  let buffer = "";
-  let data: string[] = [];
-  let id: string | undefined;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      buffer += done ? decoder.decode() : decoder.decode(value, { stream: true });
-      let newline: number;
-      while ((newline = buffer.indexOf("\n")) >= 0) {
-        let line = buffer.slice(0, newline);
-        buffer = buffer.slice(newline + 1);
-        if (line.endsWith("\r")) line = line.slice(0, -1);
-        const colon = line.indexOf(":");
-        const field = colon < 0 ? line : line.slice(0, colon);
-        const fieldValue = colon < 0 ? "" : line.slice(line[colon + 1] === " " ? colon + 2 : colon + 1);
-        if (line === "") {
-          // As in EventSource, an event's id becomes the resumption point even when it has no data
-          // (servers send such "priming" events so that a client can resume from the start).
-          if (id !== undefined) state.lastEventId = id;
-          id = undefined;
-          if (data.length > 0 && data.join("") !== "") yield data.join("\n");
-          data = [];
-        } else if (field === "data") data.push(fieldValue);
-        else if (field === "id" && !fieldValue.includes("\0")) id = fieldValue;
-        else if (field === "retry" && /^\d+$/.test(fieldValue)) state.retryMs = Number(fieldValue);
-      }
-      if (done) {
-        if (data.length > 0 && data.join("") !== "") yield data.join("\n");
-        return;
-      }
-    }
-  } finally {
-    reader.releaseLock();
   }
 }
 
@@ -205,7 +161,7 @@ export function httpChannel(url: string | URL, options: HttpChannelOptions = {})
    * `id` (a resumed GET stream may stay open after that); returns whether one did.
    */
   const readStream = async (body: ReadableStream<Uint8Array>, id: RequestId | undefined, state: SseState): Promise<boolean> => {
-    for await (const data of sseEvents(body, state)) {
+    for await (const { data } of readSse(body, state)) {
       let value: unknown;
       try {
         value = JSON.parse(data);
@@ -277,12 +233,7 @@ export function httpChannel(url: string | URL, options: HttpChannelOptions = {})
       }
       const text = await response.text();
       if (id === undefined) return;
-      let value: unknown;
-      try {
-        value = text === "" ? undefined : JSON.parse(text);
-      } catch {
-        value = undefined;
-      }
+      const value = parseBody(text);
       const error = (value as { error?: unknown } | undefined)?.error;
       // An OAuth error body ({"error": "insufficient_scope"}) is no JSON-RPC error object.
       if (value !== null && typeof value === "object" && ("result" in value || (error !== null && typeof error === "object"))) {

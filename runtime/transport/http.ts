@@ -9,19 +9,20 @@
 // shape so that the web-standard handler and the node:http adapter both stay thin.
 import { classify, ErrorCode, isObject, errorResponse, type JsonRpcMessage, type RequestId } from "../jsonrpc/messages.js";
 import type { Exchange, MessageSink, Peer } from "../jsonrpc/peer.js";
-import { parseMessage } from "../jsonrpc/parse.js";
 import { serializeMessage } from "../jsonrpc/serialize.js";
 import type { McpEndpoint } from "../mcp/server.js";
 import { hasProtocolVersionHeader, isModern, MetaKey, primesEventStreams } from "../mcp/revisions.js";
 import { decodeHeaderValue, namedMethods, paramHeaderMismatch } from "../mcp/mirrored-headers.js";
 import { MemoryEventStore, type EventStore } from "./event-store.js";
+import { BodyLimits, SERVER_BUSY } from "./body.js";
+import { HostCheck } from "./host-check.js";
 import { ResourceGuard, type HttpAuthOptions } from "../auth/http-guard.js";
 import { entryScopes } from "../auth/scopes.js";
 import type { AuthInfo } from "../auth/resource-server.js";
 
 export type { HttpAuthOptions } from "../auth/http-guard.js";
 import { ResumableStream, writeReplay } from "./resumable-stream.js";
-import { SseStream } from "./sse.js";
+import { SseStream, streamPollers, type StreamPoller } from "./sse.js";
 
 export interface HttpOptions {
   /**
@@ -73,6 +74,30 @@ export interface HttpOptions {
    * incomplete then is answered 408 with a JSON-RPC error. 0 disables the limit.
    */
   readonly bodyTimeoutMs?: number | undefined;
+  /**
+   * SSE polling (SEP-1699; 2025-11-25 sessions with an event store): the connection carrying
+   * a request's SSE stream is ended after this many milliseconds, with a `retry:` hint
+   * (`pollRetryMs`), even though the request is still running; the client resumes the stream
+   * with GET and Last-Event-ID after that delay and gets what was sent meanwhile, the response
+   * included. Each resumed connection is ended after as long again. So long requests hold no
+   * connection (nor a proxy's) for longer. Default 0: off (a handler may still ask, with
+   * ctx.pollLater). Older sessions, whose clients need not resume, keep their connections.
+   */
+  readonly pollAfterMs?: number | undefined;
+  /** The `retry:` hint, in milliseconds, sent before ending a connection early (pollAfterMs, ctx.pollLater without a delay). Default 1000. */
+  readonly pollRetryMs?: number | undefined;
+}
+
+/** A `retry:` value (whole milliseconds, not negative) from `ms`, else `fallback`. */
+function retryHint(ms: number | undefined, fallback: number): number {
+  return ms !== undefined && Number.isFinite(ms) && ms >= 0 ? Math.floor(ms) : fallback;
+}
+
+/** SSE polling (SEP-1699): when request streams' connections end early, and the retry hint then. */
+interface PollingPolicy {
+  /** 0: only when a handler asks (ctx.pollLater). */
+  readonly afterMs: number;
+  readonly retryMs: number;
 }
 
 
@@ -98,8 +123,6 @@ export interface HttpRequestLike {
 }
 
 const ok = () => 200;
-/** JSON-RPC code (implementation-defined server error) of the 503 answers: a limit is reached. */
-const SERVER_BUSY = -32000;
 
 function onDisconnect(request: HttpRequestLike, callback: () => void): void {
   if (request.onDisconnect) request.onDisconnect(callback);
@@ -110,9 +133,7 @@ export type HttpReply =
   | { readonly status: number; readonly headers: Record<string, string>; readonly body?: string | undefined }
   | { readonly status: number; readonly headers: Record<string, string>; readonly stream: SseStream };
 
-export class BodyTooLargeError extends Error {}
-/** The client did not send the whole body in time. */
-export class BodyTimeoutError extends Error {}
+export { BodyTimeoutError, BodyTooLargeError } from "./body.js";
 
 /** Text for an error message of any value that came from JSON (whose String() may throw). */
 function describe(value: unknown): string {
@@ -125,10 +146,7 @@ function describe(value: unknown): string {
 }
 
 const jsonHeaders = { "content-type": "application/json" };
-/** For replies sent before the request's body was read whole: the connection cannot carry another request. */
-const closeHeaders = { connection: "close" };
 const sseHeaders = { "content-type": "text/event-stream", "cache-control": "no-cache", "x-accel-buffering": "no" };
-const defaultHosts = ["localhost", "127.0.0.1", "[::1]"];
 
 function jsonReply(status: number, body: unknown, headers: Record<string, string> = {}): HttpReply {
   // serializeMessage: a BigInt id (past 2^53) is written back digit for digit.
@@ -198,6 +216,8 @@ class ReplyChannel implements MessageSink, PendingReply {
   private pending: Promise<HttpReply> | undefined;
   private resolve: ((reply: HttpReply) => void) | undefined;
   private stream: EventSink | undefined;
+  /** With a polling policy (pollAfterMs): ends the request's connection when it fires. */
+  private pollTimer: ReturnType<typeof setTimeout> | undefined;
   /** The lone request being answered (modern), cancelled when the client goes away. */
   exchange: Exchange | undefined;
   done = false;
@@ -233,6 +253,7 @@ class ReplyChannel implements MessageSink, PendingReply {
   /** Nothing more goes through this channel: its session forgets it. */
   private finish(): void {
     this.done = true;
+    if (this.pollTimer !== undefined) clearTimeout(this.pollTimer);
     const session = this.session;
     if (session && session.replies.get(this.id) === this) session.replies.delete(this.id);
   }
@@ -248,16 +269,43 @@ class ReplyChannel implements MessageSink, PendingReply {
         return;
       }
       // Something comes before the response: switch to a stream for this request.
-      const connection = new SseStream();
-      if (!this.resumable) connection.onCancel = () => this.abandon();
-      this.stream = this.resumable ? this.session!.openStream!(connection) : connection;
-      this.settle({ status: 200, headers: { ...sseHeaders, ...this.headers }, stream: connection });
+      this.openStream();
     }
-    this.stream.send(serializeMessage(message));
+    this.stream!.send(serializeMessage(message));
     if (final) {
       this.finish();
-      this.stream.end();
+      this.stream!.end();
     }
+  }
+
+  /** Makes the reply an SSE stream (resumable when the request's session has an event store). */
+  private openStream(): void {
+    const connection = new SseStream();
+    if (!this.resumable) connection.onCancel = () => this.abandon();
+    this.stream = this.resumable ? this.session!.openStream!(connection) : connection;
+    this.settle({ status: 200, headers: { ...sseHeaders, ...this.headers }, stream: connection });
+  }
+
+  /**
+   * Ends the connection carrying this request's stream without ending the stream (SEP-1699):
+   * the reply becomes a stream if it is not one (its priming event gives the client an id to
+   * resume from), then ends after a `retry: retryMs` hint. False when the request's session
+   * cannot: no event store, or a revision before 2025-11-25 (whose clients need not resume).
+   */
+  poll(retryMs: number): boolean {
+    if (this.done || !this.resumable || !this.session!.primes) return false;
+    if (!this.stream) this.openStream();
+    (this.stream as ResumableStream).poll(retryMs);
+    return true;
+  }
+
+  /** Polls (see poll()) once the request has run `policy.afterMs`. */
+  pollAfter(policy: PollingPolicy): void {
+    this.pollTimer = setTimeout(() => {
+      this.pollTimer = undefined;
+      this.poll(policy.retryMs);
+    }, policy.afterMs);
+    (this.pollTimer as { unref?: () => void }).unref?.();
   }
 
   end(_id: RequestId, message?: JsonRpcMessage): void {
@@ -392,7 +440,7 @@ interface Authenticated {
   readonly guard: ResourceGuard;
 }
 
-class LegacySession implements MessageSink {
+class LegacySession implements MessageSink, StreamPoller {
   readonly peer: Peer;
   /** With auth: the subject (user) that opened the session; only its tokens may use it. */
   owner: string | undefined;
@@ -414,13 +462,28 @@ class LegacySession implements MessageSink {
     readonly id: string,
     server: McpEndpoint,
     readonly events: EventStore | undefined,
+    readonly polling: PollingPolicy,
   ) {
     this.peer = server.connect(this);
-    this.openStream = events && ((connection) => this.resumable(connection, events));
+    this.openStream = events && ((connection) => this.resumable(connection, events, true));
+    // Handlers of this session's requests may end their stream's connection early (ctx.pollLater).
+    if (events) streamPollers.set(this.peer, this);
   }
 
   get revision(): string | undefined {
     return (this.peer.state as { revision?: string } | undefined)?.revision;
+  }
+
+  /** Whether the session's streams start with a priming event (2025-11-25), so that the client can always resume them. */
+  get primes(): boolean {
+    const revision = this.revision;
+    return revision !== undefined && primesEventStreams(revision);
+  }
+
+  /** ctx.pollLater of request `requestId`'s handler (see ReplyChannel.poll). */
+  pollLater(requestId: RequestId, retryMs: number | undefined): boolean {
+    const reply = this.replies.get(requestId);
+    return reply instanceof ReplyChannel && reply.poll(retryHint(retryMs, this.polling.retryMs));
   }
 
   /** Whether the client reads the GET stream now. */
@@ -429,11 +492,12 @@ class LegacySession implements MessageSink {
     return standalone instanceof ResumableStream ? standalone.connected : standalone?.isOpen === true;
   }
 
-  /** A new resumable stream read by `connection`. */
-  private resumable(connection: SseStream, events: EventStore): ResumableStream {
-    const revision = this.revision;
-    const prime = revision !== undefined && primesEventStreams(revision);
-    const stream = new ResumableStream(events, this.id, String(++this.streamsOpened), connection, prime, (s) => this.streams.delete(s.id));
+  /** A new resumable stream read by `connection`: a request's (`request`), or the GET stream. */
+  private resumable(connection: SseStream, events: EventStore, request: boolean): ResumableStream {
+    const prime = this.primes;
+    // A request's stream is polled when the policy says so; the GET stream is left alone.
+    const autoPoll = request && prime && this.polling.afterMs > 0 ? this.polling : undefined;
+    const stream = new ResumableStream(events, this.id, String(++this.streamsOpened), connection, prime, (s) => this.streams.delete(s.id), autoPoll);
     this.streams.set(stream.id, stream);
     return stream;
   }
@@ -468,7 +532,7 @@ class LegacySession implements MessageSink {
     }
     // A new GET stream replaces the one the client left without resuming it.
     const previous = this.standalone as ResumableStream | undefined;
-    this.standalone = this.resumable(connection, this.events);
+    this.standalone = this.resumable(connection, this.events, false);
     if (previous) this.retire([previous], previous.id);
   }
 
@@ -526,17 +590,14 @@ function headerMismatch(
 
 export class StreamableHttpBinding {
   private readonly sessions = new Map<string, LegacySession>();
-  private readonly hosts: readonly string[] | "any";
-  private readonly origins: readonly string[] | "any";
-  private readonly maxBodyBytes: number;
+  private readonly hostCheck: HostCheck;
+  private readonly bodies: BodyLimits;
   private readonly maxSessions: number;
-  private readonly maxConcurrentBodies: number;
-  private readonly bodyTimeoutMs: number;
   /** Request bodies being read now. */
-  private bodiesReading = 0;
   private readonly sessionIdleMs: number;
   private readonly keepAliveMs: number;
   private readonly events: EventStore | undefined;
+  private readonly polling: PollingPolicy;
   private sweeper: ReturnType<typeof setInterval> | undefined;
   /** When a request may next sweep, and when the last sweep ran. */
   private nextSweepAt = 0;
@@ -550,22 +611,20 @@ export class StreamableHttpBinding {
     private readonly server: McpEndpoint,
     options: HttpOptions = {},
   ) {
-    this.hosts = options.allowedHosts ?? defaultHosts;
-    this.origins = options.allowedOrigins ?? (this.hosts === "any" ? "any" : []);
-    this.maxBodyBytes = options.maxBodyBytes ?? 4 * 1024 * 1024;
+    this.hostCheck = new HostCheck(options);
     this.maxSessions = options.maxSessions ?? 10_000;
-    this.maxConcurrentBodies = options.maxConcurrentBodies ?? 512;
-    this.bodyTimeoutMs = options.bodyTimeoutMs ?? 30_000;
+    this.bodies = new BodyLimits(options);
     this.sessionIdleMs = options.sessionIdleMs ?? 30 * 60_000;
     this.keepAliveMs = (options.keepAliveSeconds ?? 5) * 1000;
     this.events = options.eventStore === false ? undefined : (options.eventStore ?? new MemoryEventStore());
+    this.polling = { afterMs: options.pollAfterMs ?? 0, retryMs: retryHint(options.pollRetryMs, 1000) };
     this.servesLegacy = server.revisions.some((r) => !isModern(r));
     this.servesModern = server.revisions.some(isModern);
     const policy = server.definition?.auth;
     if (policy !== undefined && options.auth === undefined) {
       throw new Error("This server declares `auth:` in its manifest: pass `auth: { verifyToken }` to the HTTP binding (e.g. jwtVerifier from mcp-gen/runtime/jwt)");
     }
-    if (options.auth && this.hosts === "any" && options.auth.resource === undefined && policy?.resource === undefined) {
+    if (options.auth && this.hostCheck.hosts === "any" && options.auth.resource === undefined && policy?.resource === undefined) {
       // The resource would come from the Host header, which anyone may then choose: a token for
       // another server could be made to look like one for this server.
       throw new Error("auth: set `resource` (this server's canonical URI) when allowedHosts is \"any\"");
@@ -625,34 +684,13 @@ export class StreamableHttpBinding {
   }
 
   private checkHost(request: HttpRequestLike): HttpReply | undefined {
-    if (this.hosts === "any") return undefined;
-    const host = request.header("host");
-    const hostname = host?.replace(/:\d+$/, "").toLowerCase();
-    if (hostname === undefined || !this.hosts.includes(hostname)) {
-      // Deployed under a real name, the usual cause is the default allow-list: say how to extend it.
-      const hint = this.hosts === defaultHosts && hostname !== undefined ? `; serving as ${hostname}? pass allowedHosts: ["${hostname.replace(/[^a-z0-9.\-\[\]:]/g, "")}"] to the HTTP binding` : "";
-      return errorReply(403, ErrorCode.InvalidRequest, `Forbidden: Host ${host === undefined ? "(missing)" : `'${host}'`} is not allowed${hint}`);
-    }
-    return undefined;
+    const problem = this.hostCheck.hostProblem(request.header("host"));
+    return problem === undefined ? undefined : errorReply(403, ErrorCode.InvalidRequest, problem);
   }
 
   private checkHostAndOrigin(request: HttpRequestLike): HttpReply | undefined {
-    const refusedHost = this.checkHost(request);
-    if (refusedHost) return refusedHost;
-    const origin = request.header("origin");
-    if (origin !== undefined && this.origins !== "any") {
-      let allowed = this.origins.includes(origin);
-      if (!allowed && this.hosts !== "any") {
-        try {
-          const url = new URL(origin);
-          allowed = (url.protocol === "http:" || url.protocol === "https:") && this.hosts.includes(url.hostname.toLowerCase());
-        } catch {
-          allowed = false;
-        }
-      }
-      if (!allowed) return errorReply(403, ErrorCode.InvalidRequest, `Forbidden: Origin '${origin}' is not allowed`);
-    }
-    return undefined;
+    const problem = this.hostCheck.hostProblem(request.header("host")) ?? this.hostCheck.originProblem(request.header("origin"));
+    return problem === undefined ? undefined : errorReply(403, ErrorCode.InvalidRequest, problem);
   }
 
   private async post(request: HttpRequestLike, auth: Authenticated | undefined): Promise<HttpReply> {
@@ -665,27 +703,9 @@ export class StreamableHttpBinding {
     if (!acceptsAll && !(accept.includes("application/json") && accept.includes("text/event-stream"))) {
       return errorReply(406, ErrorCode.InvalidRequest, "Not Acceptable: Accept must list application/json and text/event-stream");
     }
-    if (this.bodiesReading >= this.maxConcurrentBodies) {
-      return errorReply(503, SERVER_BUSY, "Service Unavailable: too many requests are being read; retry later", { "retry-after": "1" });
-    }
-    let text: string;
-    this.bodiesReading++;
-    try {
-      text = await request.text(this.maxBodyBytes, this.bodyTimeoutMs);
-    } catch (error) {
-      // The rest of the body is not read: the connection cannot carry another request.
-      if (error instanceof BodyTooLargeError) return errorReply(413, ErrorCode.InvalidRequest, `Payload Too Large: limit is ${this.maxBodyBytes} bytes`, closeHeaders);
-      if (error instanceof BodyTimeoutError) return errorReply(408, ErrorCode.InvalidRequest, `Request Timeout: the body did not arrive within ${this.bodyTimeoutMs} ms`, closeHeaders);
-      throw error;
-    } finally {
-      this.bodiesReading--;
-    }
-    let body: unknown;
-    try {
-      body = parseMessage(text);
-    } catch (error) {
-      return errorReply(400, ErrorCode.ParseError, `Parse error: ${(error as Error).message}`);
-    }
+    const read = await this.bodies.read((limit, timeoutMs) => request.text(limit, timeoutMs));
+    if ("refused" in read) return read.refused;
+    const body = read.value;
     if (auth) {
       const forbidden = this.checkScopes(auth, Array.isArray(body) ? body : [body]);
       if (forbidden) return forbidden;
@@ -797,7 +817,7 @@ export class StreamableHttpBinding {
         return jsonReply(503, errorResponse(id, SERVER_BUSY, `Service Unavailable: ${this.maxSessions} sessions are open; retry later`), { "retry-after": "60" });
       }
     }
-    const session = new LegacySession(crypto.randomUUID(), this.server, this.events);
+    const session = new LegacySession(crypto.randomUUID(), this.server, this.events, this.polling);
     session.owner = auth?.info.subject;
     const channel = new ReplyChannel(id, { "mcp-session-id": session.id }, ok, session, false);
     session.replies.set(id, channel);
@@ -841,6 +861,7 @@ export class StreamableHttpBinding {
     const channel = new ReplyChannel(id, {}, ok, session, resumable);
     session.replies.set(id, channel);
     if (!resumable) onDisconnect(request, () => channel.abandon());
+    else if (this.polling.afterMs > 0 && session.primes) channel.pollAfter(this.polling);
     session.peer.receive(body, auth?.info);
     return channel.reply;
   }

@@ -4,9 +4,34 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import type { McpEndpoint } from "../mcp/server.js";
 import { METADATA_PATH } from "../auth/resource-server.js";
-import { BodyTimeoutError, BodyTooLargeError, StreamableHttpBinding, type HttpOptions, type HttpRequestLike } from "./http.js";
+import { LegacySseBinding, type LegacySseOptions } from "./legacy-sse.js";
+import { BodyTimeoutError, BodyTooLargeError } from "./body.js";
+import { StreamableHttpBinding, type HttpOptions, type HttpRequestLike } from "./http.js";
+import { closeOnSignals } from "./signals.js";
+import type { SseStream } from "./sse.js";
 
-export type NodeHandler = ((req: IncomingMessage, res: ServerResponse) => void) & { close(): void };
+export interface ShutdownOptions {
+  /**
+   * How long requests in flight may take to finish before their responses are ended, in
+   * milliseconds. Default: the listener's `shutdownTimeoutMs` (10,000).
+   */
+  readonly timeoutMs?: number | undefined;
+}
+
+export type NodeHandler = ((req: IncomingMessage, res: ServerResponse) => void) & {
+  /** Ends every legacy session and stream now (requests still running are not waited for). */
+  close(): void;
+  /**
+   * Graceful close: new requests are answered 503 (`connection: close`), requests in flight
+   * may finish within `timeoutMs` (default 10,000), then every session ends, open SSE
+   * streams are ended (a proper end of the response, not a reset) and requests still
+   * unanswered get a 503. Resolves once every response it tracked has finished (or after a
+   * further second).
+   */
+  shutdown(options?: ShutdownOptions): Promise<void>;
+  /** Requests being answered now (POST and DELETE), not counting long-lived streams. */
+  readonly inFlight: number;
+};
 
 /** A body being read: its deadline is checked by the reader's one timer, not a timer of its own. */
 interface BodyRead {
@@ -83,12 +108,19 @@ class BodyReads {
 /** A node:http request as the binding sees it: one object per request, no closures. */
 class NodeRequest implements HttpRequestLike {
   private controller: AbortController | undefined;
+  private disconnected: (() => void)[] | undefined;
+  /** Long-lived: a GET stream or a subscriptions/listen POST (a shutdown does not wait for it). */
+  readonly listening: boolean;
+  /** The reply's SSE stream, once the reply is one. */
+  stream: SseStream | undefined;
 
   constructor(
     private readonly req: IncomingMessage,
-    private readonly res: ServerResponse,
+    readonly res: ServerResponse,
     private readonly reads: BodyReads,
-  ) {}
+  ) {
+    this.listening = req.method === "GET" || (req.method === "POST" && req.headers["mcp-method"] === "subscriptions/listen");
+  }
 
   get method(): string {
     return this.req.method ?? "GET";
@@ -124,10 +156,46 @@ class NodeRequest implements HttpRequestLike {
   }
 
   onDisconnect(callback: () => void): void {
+    if (this.disconnected) {
+      this.disconnected.push(callback);
+      return;
+    }
+    this.disconnected = [callback];
     const res = this.res;
     res.once("close", () => {
-      if (!res.writableFinished) callback();
+      if (!res.writableFinished) this.abandon();
     });
+  }
+
+  /** The client is gone, or the server stops waiting for this request: what waits on it stops. */
+  abandon(): void {
+    const callbacks = this.disconnected;
+    this.disconnected = [];
+    if (callbacks) for (const callback of callbacks) callback();
+  }
+}
+
+const DEFAULT_SHUTDOWN_TIMEOUT_MS = 10_000;
+
+const shuttingDownBody = JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32000, message: "Server is shutting down" } });
+
+/** Ends a response that the shutdown will not wait for any longer: a proper end, never a reset. */
+function endExchange(exchange: NodeRequest): void {
+  const { res } = exchange;
+  if (res.writableEnded) return;
+  if (exchange.stream) {
+    // Ends the response through the stream's writer (the client sees the stream end).
+    exchange.stream.end();
+    if (!res.writableEnded) res.end();
+    // The request behind it (if any) stops waiting: nobody reads its answer any more.
+    exchange.abandon();
+    return;
+  }
+  exchange.abandon();
+  if (res.headersSent) res.end();
+  else {
+    res.writeHead(503, { "content-type": "application/json", connection: "close" });
+    res.end(shuttingDownBody);
   }
 }
 
@@ -135,22 +203,139 @@ class NodeRequest implements HttpRequestLike {
  * A node:http request listener serving `server` (mount it at your MCP endpoint; with `auth`,
  * also at `/.well-known/oauth-protected-resource` and the paths below it).
  */
-export function createNodeHandler(server: McpEndpoint, options?: HttpOptions): NodeHandler {
+export function createNodeHandler(server: McpEndpoint, options?: HttpOptions & { readonly shutdownTimeoutMs?: number | undefined }): NodeHandler {
   const binding = new StreamableHttpBinding(server, options);
   const reads = new BodyReads();
+  const defaultTimeoutMs = options?.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS;
+  /** Responses not finished yet, and how many of them are requests (not long-lived streams). */
+  const open = new Map<ServerResponse, NodeRequest>();
+  let inFlight = 0;
+  let shuttingDown: Promise<void> | undefined;
+  /** Called when a request in flight finishes during a shutdown. */
+  let onSettled: (() => void) | undefined;
+  // One listener function for every response (`this` is the response): no closure per request.
+  function settled(this: ServerResponse) {
+    const exchange = open.get(this);
+    if (exchange === undefined) return;
+    open.delete(this);
+    if (!exchange.listening) inFlight--;
+    onSettled?.();
+  }
   const handler = (req: IncomingMessage, res: ServerResponse) => {
+    if (shuttingDown) {
+      // Sent on a connection that was open before the shutdown: no new work is started.
+      req.resume();
+      res.writeHead(503, { "content-type": "application/json", connection: "close" });
+      res.end(shuttingDownBody);
+      return;
+    }
     const like = new NodeRequest(req, res, reads);
+    open.set(res, like);
+    if (!like.listening) inFlight++;
+    res.once("close", settled);
     binding.handle(like).then(
       (reply) => {
+        if (res.writableEnded || res.destroyed) {
+          // Ended by a shutdown (or the client left) before the reply was ready.
+          if ("stream" in reply) reply.stream.cancel();
+          return;
+        }
+        const headers = shuttingDown ? { ...reply.headers, connection: "close" } : reply.headers;
         if (!("stream" in reply)) {
           // No content-length on purpose: with one, node:http writes headers and body as one
           // string whose write state outlives young-generation GCs under load (promoted ~40 KB
           // per scavenge, new space doubled to 32 MB, peak RSS +20 MB; bench/FINDINGS.md).
-          res.writeHead(reply.status, reply.headers);
+          res.writeHead(reply.status, headers);
           res.end(reply.body ?? "");
           return;
         }
+        res.writeHead(reply.status, headers);
+        res.flushHeaders();
+        const { stream } = reply;
+        like.stream = stream;
+        res.once("close", () => stream.cancel());
+        stream.attach(
+          (chunk) => res.write(chunk),
+          () => res.end(),
+        );
+      },
+      (error: unknown) => {
+        console.error("mcp http:", error);
+        if (res.writableEnded) return;
+        if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" });
+        res.end(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32603, message: "Internal error" } }));
+      },
+    );
+  };
+
+  const shutdown = (shutdownOptions?: ShutdownOptions): Promise<void> => {
+    shuttingDown ??= (async () => {
+      const timeoutMs = shutdownOptions?.timeoutMs ?? defaultTimeoutMs;
+      // Requests in flight finish (their responses are sent), within the deadline.
+      if (inFlight > 0) {
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(done, Math.max(0, timeoutMs));
+          function done() {
+            clearTimeout(timer);
+            onSettled = undefined;
+            resolve();
+          }
+          onSettled = () => {
+            if (inFlight === 0) done();
+          };
+        });
+      }
+      // Then every session ends (their streams end, their waiting POSTs get an error), and
+      // what is still open is ended properly.
+      binding.close();
+      for (const exchange of [...open.values()]) endExchange(exchange);
+      if (open.size > 0) {
+        // Until the ends were written (or a second passed): the connections close after.
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(done, 1000);
+          function done() {
+            clearTimeout(timer);
+            onSettled = undefined;
+            resolve();
+          }
+          onSettled = () => {
+            if (open.size === 0) done();
+          };
+        });
+      }
+    })();
+    return shuttingDown;
+  };
+
+  const close = () => {
+    binding.close();
+    for (const exchange of [...open.values()]) endExchange(exchange);
+  };
+  return Object.defineProperty(Object.assign(handler, { close, shutdown }), "inFlight", { get: () => inFlight, enumerable: true }) as NodeHandler;
+}
+
+export type LegacySseNodeHandler = ((req: IncomingMessage, res: ServerResponse) => void) & {
+  /** Ends every session and its stream. */
+  close(): void;
+  readonly sessionCount: number;
+};
+
+/**
+ * A node:http request listener serving `server` over the HTTP+SSE transport of 2024-11-05:
+ * route GET `ssePath` (default /sse) and POST `postPath` (default /messages) to it (or use
+ * listenHttp's `legacySse`). Only for hosts that speak nothing newer.
+ */
+export function createLegacySseNodeHandler(server: McpEndpoint, options?: LegacySseOptions): LegacySseNodeHandler {
+  const binding = new LegacySseBinding(server, options);
+  const reads = new BodyReads();
+  const handler = (req: IncomingMessage, res: ServerResponse) => {
+    binding.handle(new NodeRequest(req, res, reads)).then(
+      (reply) => {
         res.writeHead(reply.status, reply.headers);
+        if (!("stream" in reply)) {
+          res.end(reply.body ?? "");
+          return;
+        }
         res.flushHeaders();
         const { stream } = reply;
         res.once("close", () => stream.cancel());
@@ -160,13 +345,16 @@ export function createNodeHandler(server: McpEndpoint, options?: HttpOptions): N
         );
       },
       (error: unknown) => {
-        console.error("mcp http:", error);
+        console.error("mcp legacy sse:", error);
         if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" });
-        res.end(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32603, message: "Internal error" } }));
+        res.end('{"jsonrpc":"2.0","id":null,"error":{"code":-32603,"message":"Internal error"}}');
       },
     );
   };
-  return Object.assign(handler, { close: () => binding.close() });
+  return Object.defineProperties(handler, {
+    close: { value: () => binding.close() },
+    sessionCount: { get: () => binding.sessionCount },
+  }) as LegacySseNodeHandler;
 }
 
 export interface ListenOptions extends HttpOptions {
@@ -176,24 +364,100 @@ export interface ListenOptions extends HttpOptions {
   readonly host?: string | undefined;
   /** Endpoint path. Default /mcp. */
   readonly path?: string | undefined;
+  /**
+   * How long close() lets requests in flight finish before it ends them, in milliseconds.
+   * Default 10,000 (below the 10 s to 30 s that process managers wait between SIGTERM and
+   * SIGKILL).
+   */
+  readonly shutdownTimeoutMs?: number | undefined;
+  /**
+   * Close gracefully on SIGTERM and SIGINT, then exit the process with code 0 (a second
+   * signal exits at once); see closeOnSignals. Default false: a library does not take over
+   * the process's signals unless asked (a server's main module should ask).
+   */
+  readonly handleSignals?: boolean | undefined;
+  /**
+   * Also serve the HTTP+SSE transport of 2024-11-05 (GET `ssePath` opens a stream naming
+   * `postPath` for POSTs), for hosts that speak only it. Off by default; `true` uses /sse and
+   * /messages. Same Host/Origin checks and limits; not with `auth` (that transport has none).
+   */
+  readonly legacySse?: boolean | { readonly ssePath?: string | undefined; readonly postPath?: string | undefined } | undefined;
 }
 
 export interface HttpListener {
   readonly url: string;
   readonly port: number;
   readonly httpServer: Server;
-  close(): Promise<void>;
+  /**
+   * Graceful close: stops accepting connections (new ones are refused; a new request on a
+   * connection already open is answered 503), lets requests in flight finish within
+   * `timeoutMs` (default: the `shutdownTimeoutMs` option), then ends every session and SSE
+   * stream properly (the response ends, no reset), answers requests still unanswered with
+   * 503, and closes the remaining connections and the listening socket. Calling it again
+   * returns the same promise.
+   */
+  close(options?: ShutdownOptions): Promise<void>;
 }
 
-/** Starts an HTTP server with the MCP endpoint at `path` (other paths answer 404). */
+/** The one-line error of a port that cannot be listened on (no stack trace needed to act on it). */
+class ListenError extends Error {
+  override readonly name = "ListenError";
+  constructor(
+    message: string,
+    readonly code: string | undefined,
+    readonly port: number,
+    readonly host: string,
+  ) {
+    super(message);
+  }
+}
+
+function listenError(error: NodeJS.ErrnoException, port: number, host: string): Error {
+  const code = error.code;
+  const where = `${code ?? "error"} on ${host}`;
+  const message =
+    code === "EADDRINUSE"
+      ? `port ${port} is in use (${where})`
+      : code === "EACCES"
+        ? `port ${port} needs more privileges than this process has (${where})`
+        : code === "EADDRNOTAVAIL"
+          ? `cannot listen on ${host}: it is not an address of this machine (${where})`
+          : `cannot listen on ${host} port ${port} (${where}): ${String(error.message).split("\n")[0]}`;
+  return new ListenError(message, code, port, host);
+}
+
+/** The legacy SSE paths listenHttp serves, checked against the endpoint's; undefined when off. */
+function legacySseOf(options: ListenOptions, path: string): { ssePath: string; postPath: string } | undefined {
+  const wanted = options.legacySse;
+  if (!wanted) return undefined;
+  const paths = { ssePath: (wanted === true ? undefined : wanted.ssePath) ?? "/sse", postPath: (wanted === true ? undefined : wanted.postPath) ?? "/messages" };
+  if (options.auth !== undefined) throw new Error("legacySse: the 2024-11-05 HTTP+SSE transport has no authorization; protected servers serve Streamable HTTP only");
+  if (paths.ssePath === paths.postPath || paths.ssePath === path || paths.postPath === path) {
+    throw new Error(`legacySse: ssePath (${paths.ssePath}), postPath (${paths.postPath}) and the endpoint path (${path}) must differ`);
+  }
+  return paths;
+}
+
+/**
+ * Starts an HTTP server with the MCP endpoint at `path` (other paths answer 404). When the
+ * port cannot be used, rejects with an Error whose message is one line, such as
+ * "port 3000 is in use (EADDRINUSE on 127.0.0.1)", and whose `code` is Node's error code.
+ */
 export async function listenHttp(server: McpEndpoint, options: ListenOptions = {}): Promise<HttpListener> {
   const host = options.host ?? "127.0.0.1";
   const path = options.path ?? "/mcp";
-  const handler = createNodeHandler(server, { ...options, path });
+  const shutdownTimeoutMs = options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS;
+  const handler = createNodeHandler(server, { ...options, path, shutdownTimeoutMs });
   const protectedResource = options.auth !== undefined;
+  const sse = legacySseOf(options, path);
+  const legacy = sse && createLegacySseNodeHandler(server, { ...options, ...sse });
   const httpServer = createServer((req, res) => {
     const url = req.url ?? "/";
     const pathname = url.includes("?") ? url.slice(0, url.indexOf("?")) : url;
+    if (legacy && sse && (pathname === sse.ssePath || pathname === sse.postPath)) {
+      legacy(req, res);
+      return;
+    }
     const metadata = protectedResource && (pathname === METADATA_PATH || pathname.startsWith(`${METADATA_PATH}/`));
     if (pathname !== path && !metadata) {
       res.writeHead(404, { "content-type": "text/plain" });
@@ -203,21 +467,41 @@ export async function listenHttp(server: McpEndpoint, options: ListenOptions = {
     handler(req, res);
   });
   httpServer.keepAliveTimeout = 65_000;
-  await new Promise<void>((resolve, reject) => {
-    httpServer.once("error", reject);
-    httpServer.listen(options.port ?? 0, host, () => resolve());
-  });
+  const wanted = options.port ?? 0;
+  try {
+    await new Promise<void>((resolve, reject) => {
+      httpServer.once("error", reject);
+      httpServer.listen(wanted, host, () => resolve());
+    });
+  } catch (error) {
+    handler.close();
+    throw listenError(error as NodeJS.ErrnoException, wanted, host);
+  }
   const { port } = httpServer.address() as AddressInfo;
   const shownHost = host.includes(":") ? `[${host}]` : host;
-  return {
-    url: `http://${shownHost}:${port}${path}`,
-    port,
-    httpServer,
-    close: () =>
-      new Promise<void>((resolve) => {
-        handler.close();
+  let closing: Promise<void> | undefined;
+  const close = (closeOptions?: ShutdownOptions): Promise<void> =>
+    (closing ??= (async () => {
+      // No new connections (they are refused); idle keep-alive connections close now.
+      const closed = new Promise<void>((resolve) => httpServer.close(() => resolve()));
+      httpServer.closeIdleConnections();
+      // Connections whose request finished become idle: close them as they do.
+      const idle = setInterval(() => httpServer.closeIdleConnections(), 50);
+      (idle as { unref?: () => void }).unref?.();
+      // Legacy SSE streams have nothing to drain (every POST was answered 202): they end now.
+      legacy?.close();
+      try {
+        await handler.shutdown({ timeoutMs: closeOptions?.timeoutMs ?? shutdownTimeoutMs });
+      } finally {
+        clearInterval(idle);
         httpServer.closeAllConnections();
-        httpServer.close(() => resolve());
-      }),
-  };
+      }
+      await closed;
+    })());
+  const listener: HttpListener = { url: `http://${shownHost}:${port}${path}`, port, httpServer, close };
+  if (options.handleSignals) {
+    const release = closeOnSignals(listener, { timeoutMs: shutdownTimeoutMs });
+    httpServer.once("close", release);
+  }
+  return listener;
 }

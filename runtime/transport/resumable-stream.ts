@@ -2,6 +2,8 @@
 // (and so gets an id) before it is written to the connection reading the stream, if any.
 // A client that lost the connection resumes with GET and Last-Event-ID: the binding
 // replays what it missed and the stream goes on on the new connection.
+// The server may also end a connection itself without ending the stream (SEP-1699
+// polling): it sends a `retry:` hint and the client comes back after that delay.
 import type { EventStore, StoredEvent } from "./event-store.js";
 import type { SseStream } from "./sse.js";
 
@@ -22,11 +24,14 @@ export class ResumableStream {
   private ending = false;
   /** The last step ran: the stream is over, only a replay can still show its events. */
   private finished = false;
+  /** With `autoPoll`: ends the connection read now once it has been open `autoPoll.afterMs`. */
+  private pollTimer: ReturnType<typeof setTimeout> | undefined;
 
   /**
    * `prime` sends an event with an id and no data first (2025-11-25, SEP-1699), so that the
    * client can resume even before the first message. `onFinished` runs once the last event
-   * has been stored and written.
+   * has been stored and written. With `autoPoll`, every connection reading the stream is ended
+   * (see poll()) once it has been open `autoPoll.afterMs`.
    */
   constructor(
     private readonly store: EventStore,
@@ -35,6 +40,7 @@ export class ResumableStream {
     connection: SseStream,
     prime: boolean,
     private readonly onFinished: (stream: ResumableStream) => void,
+    private readonly autoPoll?: { readonly afterMs: number; readonly retryMs: number } | undefined,
   ) {
     this.attach(connection);
     if (prime) this.send("");
@@ -61,9 +67,26 @@ export class ResumableStream {
     this.ending = true;
     this.run(() => {
       this.finished = true;
+      this.stopPollTimer();
       this.connection?.end();
       this.connection = undefined;
       this.onFinished(this);
+    });
+  }
+
+  /**
+   * Ends the connection reading the stream now, but not the stream (SEP-1699 polling): once
+   * the events before have gone out, an event with a new id and a `retry: retryMs` hint is
+   * sent and the connection closes. The client resumes after that delay with GET and the new
+   * id as Last-Event-ID; what the stream sent meanwhile is replayed. Nothing happens when no
+   * client reads the stream.
+   */
+  poll(retryMs: number): void {
+    if (this.ending) return;
+    this.run(() => {
+      const connection = this.connection;
+      if (!connection?.isOpen) return;
+      return this.storeThen("", (id) => this.disconnect(connection, id, retryMs));
     });
   }
 
@@ -93,6 +116,7 @@ export class ResumableStream {
       writeReplay(connection, replay.events);
       if (this.finished) connection.end();
       else {
+        this.stopPollTimer();
         this.connection?.end();
         this.attach(connection);
       }
@@ -103,8 +127,33 @@ export class ResumableStream {
     this.connection = connection;
     // A client going away does not end the stream: its events are stored until it resumes.
     connection.onCancel = () => {
-      if (this.connection === connection) this.connection = undefined;
+      if (this.connection !== connection) return;
+      this.connection = undefined;
+      this.stopPollTimer();
     };
+    const autoPoll = this.autoPoll;
+    if (autoPoll) {
+      this.pollTimer = setTimeout(() => {
+        this.pollTimer = undefined;
+        if (this.connection === connection) this.poll(autoPoll.retryMs);
+      }, autoPoll.afterMs);
+      (this.pollTimer as { unref?: () => void }).unref?.();
+    }
+  }
+
+  private stopPollTimer(): void {
+    if (this.pollTimer === undefined) return;
+    clearTimeout(this.pollTimer);
+    this.pollTimer = undefined;
+  }
+
+  /** Ends `connection` after an event with id `id` (if the store gave one) and the retry hint. */
+  private disconnect(connection: SseStream, id: string | undefined, retryMs: number): void {
+    if (this.connection !== connection || !connection.isOpen) return;
+    this.stopPollTimer();
+    this.connection = undefined;
+    connection.write(id === undefined ? `retry: ${retryMs}\n\n` : `id: ${id}\nretry: ${retryMs}\ndata: \n\n`);
+    connection.end();
   }
 
   /** Runs `step` now when nothing waits, otherwise after what waits; a step returning a promise makes later ones wait. */
@@ -134,6 +183,23 @@ export class ResumableStream {
         this.write(undefined, data);
       },
     );
+  }
+
+  /** Stores event `data`, then calls `next` with its id (undefined when the store failed). */
+  private storeThen(data: string, next: (id: string | undefined) => void): void | Promise<void> {
+    let id;
+    try {
+      id = this.store.storeEvent(this.sessionId, this.id, data);
+    } catch (error) {
+      report(error);
+      return next(undefined);
+    }
+    // The in-memory store answers at once: no promise per event.
+    if (typeof id === "string") return next(id);
+    return Promise.resolve(id).then(next, (error: unknown) => {
+      report(error);
+      next(undefined);
+    });
   }
 
   private write(id: string | undefined, data: string): void {

@@ -6,6 +6,8 @@
 // longer than maxMessageBytes is answered with an error and skipped unbuffered; when the
 // input ends, requests still running finish and their responses are written before the
 // connection closes; an output error (EPIPE when the host exits) closes it quietly.
+// shutdown() (and SIGTERM/SIGINT, when serving the process's own stdin/stdout) closes
+// gracefully: new requests are refused, requests running finish within a deadline.
 import type { Readable, Writable } from "node:stream";
 import { ErrorCode, errorResponse, isObject, type JsonRpcMessage, type RequestId } from "../jsonrpc/messages.js";
 import { parseMessage } from "../jsonrpc/parse.js";
@@ -13,6 +15,7 @@ import type { Peer } from "../jsonrpc/peer.js";
 import { serializeMessage } from "../jsonrpc/serialize.js";
 import type { McpEndpoint } from "../mcp/server.js";
 import { LineDecoder } from "./lines.js";
+import { closeOnSignals } from "./signals.js";
 
 export interface StdioOptions {
   readonly input?: Readable | undefined;
@@ -35,6 +38,18 @@ export interface StdioOptions {
    * stream's own writableHighWaterMark).
    */
   readonly outputHighWaterMark?: number | undefined;
+  /**
+   * How long shutdown() (and so a SIGTERM or SIGINT, see handleSignals) lets requests still
+   * running finish before they are cancelled, in milliseconds. Default 10,000.
+   */
+  readonly shutdownTimeoutMs?: number | undefined;
+  /**
+   * On SIGTERM and SIGINT, shut down gracefully (shutdown()) and then exit the process with
+   * code 0; a second signal exits at once (see closeOnSignals). Default: true when serving
+   * the process's own stdin and stdout (no `input` or `output` given), false otherwise.
+   * The handlers are removed once the connection is closed.
+   */
+  readonly handleSignals?: boolean | undefined;
 }
 
 export interface StdioConnection {
@@ -46,10 +61,21 @@ export interface StdioConnection {
   readonly closed: Promise<void>;
   /** Closes now: requests still running are cancelled. */
   close(): void;
+  /**
+   * Graceful close: new requests are refused (`-32000` "Server is shutting down"), while
+   * responses and notifications from the client are still read (a running request may be
+   * waiting for the client's answer); requests still running finish and their responses
+   * are written, within `timeoutMs` (default: the shutdownTimeoutMs option), then the
+   * connection closes (cancelling what still runs). Resolves like `closed`.
+   */
+  shutdown(options?: { readonly timeoutMs?: number | undefined }): Promise<void>;
 }
 
 const DEFAULT_MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
 const DEFAULT_DRAIN_TIMEOUT_MS = 30_000;
+const DEFAULT_SHUTDOWN_TIMEOUT_MS = 10_000;
+/** JSON-RPC code (implementation-defined server error) of requests refused during a shutdown. */
+const SHUTTING_DOWN = -32000;
 const DEFAULT_HIGH_WATER = 1024 * 1024;
 /** Responses are joined into writes of about this many characters (never one giant string). */
 const WRITE_CHUNK = 1024 * 1024;
@@ -80,8 +106,11 @@ export function serveStdio(server: McpEndpoint, options: StdioOptions = {}): Std
   const output = options.output ?? process.stdout;
   const maxMessageBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
   const drainTimeoutMs = options.drainTimeoutMs ?? DEFAULT_DRAIN_TIMEOUT_MS;
+  const shutdownTimeoutMs = options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS;
   const highWater = Math.max(options.outputHighWaterMark ?? DEFAULT_HIGH_WATER, output.writableHighWaterMark ?? 0);
   let state = OPEN;
+  /** shutdown() was called: requests are refused, the connection closes once none runs. */
+  let stopping = false;
   let resolveClosed!: () => void;
   const closed = new Promise<void>((resolve) => (resolveClosed = resolve));
 
@@ -226,6 +255,26 @@ export function serveStdio(server: McpEndpoint, options: StdioOptions = {}): Std
     onTooLarge: () => refuse(`Invalid request: message too large (the limit is ${maxMessageBytes} bytes)`),
   });
 
+  const isRequest = (value: unknown) => isObject(value) && typeof value.method === "string" && isId(value.id);
+  const shuttingDown = (id: RequestId) => errorResponse(id, SHUTTING_DOWN, "Server is shutting down");
+  /**
+   * During a shutdown: requests are answered with an error at once; what is left (responses
+   * and notifications of the client) is handled as usual.
+   */
+  const refuseWhileStopping = (value: unknown): unknown => {
+    if (!Array.isArray(value)) {
+      if (!isRequest(value)) return value;
+      enqueue(`${serializeMessage(shuttingDown((value as { id: RequestId }).id))}\n`);
+      return undefined;
+    }
+    const refused = value.filter(isRequest);
+    if (refused.length === 0) return value;
+    const errors = refused.map((item) => serializeMessage(shuttingDown((item as { id: RequestId }).id)));
+    enqueue(`[${errors.join(",")}]\n`);
+    const rest = value.filter((item) => !isRequest(item));
+    return rest.length === 0 ? undefined : rest;
+  };
+
   const handleLine = (line: string) => {
     let value: unknown;
     try {
@@ -234,6 +283,8 @@ export function serveStdio(server: McpEndpoint, options: StdioOptions = {}): Std
       peer.receiveParseError((error as Error).message);
       return;
     }
+    if (stopping) value = refuseWhileStopping(value);
+    if (value === undefined) return;
     if (Array.isArray(value)) handleBatch(value);
     else {
       if (batchOf !== undefined && batchOf.size > 0) noteCancel(value);
@@ -346,14 +397,30 @@ export function serveStdio(server: McpEndpoint, options: StdioOptions = {}): Std
   };
 
   function checkDrained() {
-    if (state === DRAINING && next >= lines.length && peer.inboundCount === 0) shutdown("stdin closed");
+    if (next < lines.length || peer.inboundCount !== 0) return;
+    if (state === DRAINING) shutdown("stdin closed");
+    else if (stopping && state === OPEN) shutdown("Server shut down");
   }
+
+  let stopTimer: ReturnType<typeof setTimeout> | undefined;
+  let stopPoll: ReturnType<typeof setInterval> | undefined;
+  const stop = (timeoutMs = shutdownTimeoutMs): Promise<void> => {
+    if (state === CLOSED || stopping) return closed;
+    stopping = true;
+    stopTimer = setTimeout(() => shutdown("Server shut down"), Math.max(0, timeoutMs));
+    // A request that ends without a response (cancelled) is seen by looking now and then.
+    stopPoll = setInterval(checkDrained, 20);
+    checkDrained();
+    return closed;
+  };
 
   function shutdown(reason: string) {
     if (state === CLOSED) return;
     state = CLOSED;
     if (drainTimer !== undefined) clearTimeout(drainTimer);
     if (drainPoll !== undefined) clearInterval(drainPoll);
+    if (stopTimer !== undefined) clearTimeout(stopTimer);
+    if (stopPoll !== undefined) clearInterval(stopPoll);
     input.off("data", onData);
     input.pause();
     lines = [];
@@ -385,10 +452,18 @@ export function serveStdio(server: McpEndpoint, options: StdioOptions = {}): Std
   input.once("end", onInputEnd);
   input.once("close", onInputEnd);
   input.on("error", onInputEnd);
-  return {
+  const connection: StdioConnection = {
     closed,
     close() {
       shutdown("Server closed");
     },
+    shutdown(shutdownOptions) {
+      return stop(shutdownOptions?.timeoutMs);
+    },
   };
+  if (options.handleSignals ?? (options.input === undefined && options.output === undefined)) {
+    const release = closeOnSignals({ close: (o) => connection.shutdown(o) }, { timeoutMs: shutdownTimeoutMs });
+    void closed.then(release);
+  }
+  return connection;
 }

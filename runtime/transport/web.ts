@@ -1,7 +1,8 @@
 // The Streamable HTTP binding as a web-standard handler, `(Request) => Promise<Response>`,
 // for Deno, Bun, Cloudflare Workers, Vercel/Netlify functions and any fetch-style router.
 import type { McpEndpoint } from "../mcp/server.js";
-import { BodyTimeoutError, BodyTooLargeError, StreamableHttpBinding, type HttpOptions, type HttpReply, type HttpRequestLike } from "./http.js";
+import { BodyTimeoutError, BodyTooLargeError } from "./body.js";
+import { StreamableHttpBinding, type HttpOptions, type HttpReply, type HttpRequestLike } from "./http.js";
 
 export interface WebHandler {
   (request: Request): Promise<Response>;
@@ -9,7 +10,8 @@ export interface WebHandler {
   close(): void;
 }
 
-async function readLimited(request: Request, limit: number, timeoutMs: number): Promise<string> {
+/** Reads a web Request's body up to `limit` bytes within `timeoutMs` (0: no limit). */
+export async function readLimited(request: Request, limit: number, timeoutMs: number): Promise<string> {
   const declared = Number(request.headers.get("content-length") ?? NaN);
   if (declared > limit) throw new BodyTooLargeError();
   if (!request.body) return "";
@@ -66,6 +68,17 @@ export function toResponse(reply: HttpReply): Response {
   return new Response(body, { status: reply.status, headers: reply.headers });
 }
 
+/** A web Request as the bindings see it. */
+export function requestLike(request: Request): HttpRequestLike {
+  return {
+    method: request.method,
+    url: request.url,
+    header: (name) => request.headers.get(name) ?? undefined,
+    text: (limit, timeoutMs) => readLimited(request, limit, timeoutMs ?? 0),
+    signal: request.signal,
+  };
+}
+
 /**
  * Serves `server` over Streamable HTTP as a fetch-style handler. Mount it at your MCP endpoint
  * path; with `auth`, route `/.well-known/oauth-protected-resource` and the paths below it
@@ -74,14 +87,7 @@ export function toResponse(reply: HttpReply): Response {
 export function createWebHandler(server: McpEndpoint, options?: HttpOptions): WebHandler {
   const binding = new StreamableHttpBinding(server, options);
   const handler = async (request: Request): Promise<Response> => {
-    const like: HttpRequestLike = {
-      method: request.method,
-      url: request.url,
-      header: (name) => request.headers.get(name) ?? undefined,
-      text: (limit, timeoutMs) => readLimited(request, limit, timeoutMs ?? 0),
-      signal: request.signal,
-    };
-    return toResponse(await binding.handle(like));
+    return toResponse(await binding.handle(requestLike(request)));
   };
   return Object.assign(handler, { close: () => binding.close() });
 }

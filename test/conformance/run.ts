@@ -123,21 +123,38 @@ function findChecks(dir: string, depth = 2): string | undefined {
   return undefined;
 }
 
+/** Client scenarios run at once. */
+const CLIENT_CONCURRENCY = 4;
+
+/** Maps `items` through `work` with at most `limit` running at a time; results in input order. */
+async function inPool<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await work(items[index]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}
+
 /** Runs the client leg of one revision; prints its line and returns whether a scenario failed. */
 async function clientLeg(revision: string): Promise<boolean> {
   const all = requiredScenarios(revision, "client");
   const scenarios = [...all].filter((s) => !clientNotYet.includes(s));
   const outputDir = mkdtempSync(join(tmpdir(), `mcp-gen-conformance-client-${revision}-`));
-  const runs = await Promise.all(
-    scenarios.map(async (scenario) => {
-      const dir = join(outputDir, scenario.replace(/\//g, "_"));
-      mkdirSync(dir);
-      const code = await runClientScenario(scenario, revision, dir);
-      const file = findChecks(dir);
-      const checks = file ? (JSON.parse(readFileSync(file, "utf8")) as Check[]) : [];
-      return { scenario, code, checks };
-    }),
-  );
+  // A few scenarios at a time: each starts the suite (Node 22) and our client (tsx), and all 32
+  // at once on a 2-core machine starved the clients past their 5 s probe timeout.
+  const runs = await inPool(scenarios, CLIENT_CONCURRENCY, async (scenario) => {
+    const dir = join(outputDir, scenario.replace(/\//g, "_"));
+    mkdirSync(dir);
+    const code = await runClientScenario(scenario, revision, dir);
+    const file = findChecks(dir);
+    const checks = file ? (JSON.parse(readFileSync(file, "utf8")) as Check[]) : [];
+    return { scenario, code, checks };
+  });
   let passedChecks = 0;
   let failedChecks = 0;
   let passedScenarios = 0;

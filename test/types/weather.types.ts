@@ -193,3 +193,69 @@ export const readsAuth: WeatherHandlers = {
     },
   },
 };
+
+// Capability omissions say what to declare (issue 15). A handler asks the client only for
+// what its `asks:` declares, and the error names the `asks:` entry; notifyListChanged and
+// setEnabled need `listChanged`, notifyResourceUpdated needs a `subscribe: true` entry.
+// The Equal checks pin the text of each error; the @ts-expect-error lines prove the calls fail.
+import type { McpServer } from "mcp-gen/runtime";
+import type { InputRequestsOf } from "../../runtime/mcp/definition.js";
+import type { Asks, WeatherNames } from "../../examples/weather/src/mcp/index.js";
+import type { NotesNames } from "../../examples/everything/src/mcp/index.js";
+
+type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
+/** The fix an Undeclared type carries (`never` when the type carries none). */
+type FixOf<T> = T extends { readonly "mcp.yaml": infer Fix } ? Fix : never;
+const holds = <T extends true>(): T | undefined => undefined;
+
+// ctx.input in a handler without `asks:` (get_forecast's context is ToolContext<Asks<never>>).
+type NoAsks = InputRequestsOf<Asks<never>, { where: { method: "roots/list" }; form: { method: "elicitation/create" } }>;
+holds<Equal<FixOf<NoAsks["where"]["method"]>, "declare asks: [roots] on this handler in mcp.yaml">>();
+holds<Equal<FixOf<NoAsks["form"]["method"]>, "declare asks: [elicitation] on this handler in mcp.yaml">>();
+// ... and in one that declares another ask: delete_note asks for elicitation only.
+type ElicitOnly = InputRequestsOf<Asks<"elicitation/create">, { ok: { method: "elicitation/create" }; model: { method: "sampling/createMessage" } }>;
+holds<Equal<FixOf<ElicitOnly["ok"]["method"]>, never>>();
+holds<Equal<FixOf<ElicitOnly["model"]["method"]>, "declare asks: [sampling] on this handler in mcp.yaml">>();
+
+export const asksNamed: WeatherHandlers = {
+  ...handlers,
+  tools: {
+    ...handlers.tools,
+    getForecast: async (args, ctx) => {
+      // @ts-expect-error Undeclared<"declare asks: [elicitation] on this handler in mcp.yaml">
+      await ctx.input({ name: { method: "elicitation/create", params: { message: "Name?", requestedSchema: { type: "object", properties: {} } } } });
+      // @ts-expect-error Undeclared<"declare asks: [roots] on this handler in mcp.yaml">
+      await ctx.request("roots/list");
+      return { structuredContent: { city: args.city, units: "metric", days: [] } };
+    },
+  },
+};
+export const asksOther: NotesHandlers["tools"]["deleteNote"] = async (_args, ctx) => {
+  const answered = await ctx.input({ ok: { method: "elicitation/create", params: { message: "Sure?", requestedSchema: { type: "object", properties: {} } } } });
+  const action: "accept" | "decline" | "cancel" = answered.ok.action;
+  // @ts-expect-error Undeclared<"declare asks: [sampling] on this handler in mcp.yaml">
+  await ctx.input({ model: { method: "sampling/createMessage", params: { messages: [], maxTokens: 1 } } });
+  return action;
+};
+
+// The weather manifest declares no listChanged and nothing `subscribe: true`.
+type Weather = McpServer<WeatherHandlers, WeatherNames>;
+holds<Equal<FixOf<Parameters<Weather["notifyResourceUpdated"]>[0]>, "declare subscribe: true on a resource or resource template in mcp.yaml">>();
+export function announce(weather: Weather, notes: McpServer<unknown, NotesNames>): void {
+  holds<Equal<FixOf<Parameters<typeof weather.notifyListChanged<"prompts">>[0]>, "declare listChanged: [prompts] on the server in mcp.yaml">>();
+  holds<Equal<FixOf<Parameters<typeof weather.setEnabled<"resourceTemplates">>[0]>, "declare listChanged: [resources] on the server in mcp.yaml">>();
+  holds<Equal<FixOf<Parameters<typeof notes.notifyListChanged<"tools">>[0]>, never>>();
+  // @ts-expect-error Undeclared<"declare listChanged: [tools] on the server in mcp.yaml">
+  weather.notifyListChanged("tools");
+  // @ts-expect-error Undeclared<"declare listChanged: [tools] on the server in mcp.yaml">
+  weather.setEnabled("tools", "get_forecast", false);
+  // @ts-expect-error Undeclared<"declare subscribe: true on a resource or resource template in mcp.yaml">
+  weather.notifyResourceUpdated("config://app");
+  void weather.isEnabled("tools", "get_forecast");
+  // The everything manifest declares `listChanged: [tools]` and subscribable resources.
+  notes.notifyListChanged("tools");
+  notes.setEnabled("tools", "get_note", true);
+  notes.notifyResourceUpdated("notes://index");
+  // @ts-expect-error setEnabled names a tool of the manifest
+  notes.setEnabled("tools", "no_such_tool", true);
+}

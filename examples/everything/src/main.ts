@@ -23,9 +23,19 @@ if (args.includes("--http")) {
     process.stderr.write(`notes: --port needs a port number, got ${String(args[at + 1])}\n`);
     process.exit(2);
   }
-  const listener = await listenHttp(server, { port });
+  // handleSignals: on SIGTERM/SIGINT, requests in flight finish (10 s at most), then exit 0.
+  const listener = await listenHttp(server, { port, handleSignals: true }).catch((error: unknown) => cannotListen("notes", error));
   // stderr, so that stdout stays clean whatever the transport.
   process.stderr.write(`notes: serving MCP at ${listener.url}\n`);
 } else {
+  // Serving the process's own stdin/stdout, SIGTERM/SIGINT close gracefully by default.
   serveStdio(server);
+}
+
+/** A port that cannot be used is reported in one line (no stack trace), exit code 1. */
+function cannotListen(name: string, error: unknown): never {
+  const message = error instanceof Error ? error.message : String(error);
+  const hint = (error as { code?: unknown }).code === "EADDRINUSE" ? ": choose another with --port" : "";
+  process.stderr.write(`${name}: ${message}${hint}\n`);
+  process.exit(1);
 }

@@ -15,6 +15,7 @@ const option = (name: string) => {
   return at >= 0 ? args[at + 1] : undefined;
 };
 
+// Serving the process's own stdin/stdout, SIGTERM/SIGINT close gracefully by default.
 if (args.includes("--stdio")) serveStdio(server);
 else {
   const issuer = option("--issuer");
@@ -28,9 +29,19 @@ else {
     process.exit(2);
   }
   const resource = option("--resource");
+  // handleSignals: on SIGTERM/SIGINT, requests in flight finish (10 s at most), then exit 0.
   const listener = await listenHttp(server, {
     port,
     auth: { verifyToken: jwtVerifier({ issuer }), authorizationServers: [issuer], resource },
-  });
+    handleSignals: true,
+  }).catch((error: unknown) => cannotListen("notes", error));
   process.stderr.write(`notes: serving MCP at ${listener.url} (tokens from ${issuer})\n`);
+}
+
+/** A port that cannot be used is reported in one line (no stack trace), exit code 1. */
+function cannotListen(name: string, error: unknown): never {
+  const message = error instanceof Error ? error.message : String(error);
+  const hint = (error as { code?: unknown }).code === "EADDRINUSE" ? ": choose another with --port" : "";
+  process.stderr.write(`${name}: ${message}${hint}\n`);
+  process.exit(1);
 }

@@ -20,9 +20,19 @@ if (args.includes("--http")) {
   const issuer = args.includes("--issuer") ? args[args.indexOf("--issuer") + 1] : undefined;
   // Protection decided at deployment: the manifest declares no scopes, so a valid token suffices.
   const auth = issuer === undefined ? undefined : { verifyToken: jwtVerifier({ issuer }), authorizationServers: [issuer] };
-  const listener = await listenHttp(server, { port, auth });
+  // handleSignals: on SIGTERM/SIGINT, requests in flight finish (10 s at most), then exit 0.
+  const listener = await listenHttp(server, { port, auth, handleSignals: true }).catch((error: unknown) => cannotListen("weather", error));
   // stderr, so that stdout stays clean whatever the transport.
   process.stderr.write(`weather: serving MCP at ${listener.url}\n`);
 } else {
+  // Serving the process's own stdin/stdout, SIGTERM/SIGINT close gracefully by default.
   serveStdio(server);
+}
+
+/** A port that cannot be used is reported in one line (no stack trace), exit code 1. */
+function cannotListen(name: string, error: unknown): never {
+  const message = error instanceof Error ? error.message : String(error);
+  const hint = (error as { code?: unknown }).code === "EADDRINUSE" ? ": choose another with --port" : "";
+  process.stderr.write(`${name}: ${message}${hint}\n`);
+  process.exit(1);
 }

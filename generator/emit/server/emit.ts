@@ -406,19 +406,26 @@ export function emitServer(file: GeneratedFile, model: ServerModel, protocols: r
 
   // What setEnabled takes: one union per list (unions of many names break), laid out here or left to prettier.
   const union = (values: readonly string[]) => (values.length === 0 ? "never" : values.map(stringLiteral).join(" | "));
-  const namesComment = docComment(`What server.setEnabled takes for ${model.info.name}: tools and prompts by name, resources by URI, resource templates by name.`);
+  // Then what the manifest declares for change notifications: the lists declared `listChanged`
+  // (notifyListChanged, setEnabled) and whether anything declares `subscribe: true`
+  // (notifyResourceUpdated); `never` makes those calls compile errors that say what to declare.
+  const namesComment = docComment(
+    `What server.setEnabled takes for ${model.info.name}: tools and prompts by name, resources by URI, resource templates by name; and the lists notifyListChanged announces (\`listChanged\`) and the URIs notifyResourceUpdated takes (\`subscribe: true\`).`,
+  );
   const namesHead = `export interface ${names.names} extends ${file.type(rt, "ServerNames")} {`;
   const unions: [string, string[]][] = [
     ["tools", model.tools.map((t) => t.key)],
     ["prompts", model.prompts.map((p) => p.key)],
     ["resources", model.resources.map((r) => r.uri)],
     ["resourceTemplates", model.resourceTemplates.map((t) => t.name)],
+    ["listChanged", [...model.listChanged]],
   ];
+  const subscribableLine = `  readonly subscribable: ${subscribable ? "string" : "never"};\n`;
   const namesText = namesInterface(namesComment, namesHead, unions);
   file.tail.push(
     namesText !== undefined
-      ? { text: namesText, formatted: true }
-      : { text: `${namesComment}${namesHead}\n${unions.map(([key, values]) => `  readonly ${key}: ${union(values)};\n`).join("")}}\n`, formatted: false },
+      ? { text: namesText.replace(/}\n$/, `${subscribableLine}}\n`), formatted: true }
+      : { text: `${namesComment}${namesHead}\n${unions.map(([key, values]) => `  readonly ${key}: ${union(values)};\n`).join("")}${subscribableLine}}\n`, formatted: false },
   );
 
   const server = file.type(rt, "McpServer");

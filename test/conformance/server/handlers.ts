@@ -211,6 +211,14 @@ export const handlers: ConformanceHandlers = {
       });
       return elicitationText(confirm);
     },
+    async testReconnection(_args, ctx) {
+      // SEP-1699 (2025-11-25 sessions): the POST's connection ends after its priming event and a
+      // retry hint; the result goes out when the client resumes with GET and Last-Event-ID.
+      // Elsewhere (modern requests, older revisions) the call is answered as usual.
+      ctx.pollLater(500);
+      await sleep(100, ctx.signal);
+      return "Reconnection test completed";
+    },
     async testInputRequiredResultElicitation(_args, ctx) {
       const { user_name } = await ctx.input({ user_name: askName("What is your name?") });
       return `Hello, ${String((user_name.content as { name?: unknown } | undefined)?.name ?? "stranger")}!`;

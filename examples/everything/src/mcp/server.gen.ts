@@ -3074,7 +3074,7 @@ export const notesServerDefinition: ServerDefinition<NotesHandlers> = {
   },
 };
 
-/** What server.setEnabled takes for notes: tools and prompts by name, resources by URI, resource templates by name. */
+/** What server.setEnabled takes for notes: tools and prompts by name, resources by URI, resource templates by name; and the lists notifyListChanged announces (`listChanged`) and the URIs notifyResourceUpdated takes (`subscribe: true`). */
 export interface NotesNames extends ServerNames {
   readonly tools:
     | "add_note"
@@ -3089,6 +3089,8 @@ export interface NotesNames extends ServerNames {
   readonly prompts: "draft_note" | "review_note";
   readonly resources: "notes://index" | "notes://logo.png";
   readonly resourceTemplates: "note";
+  readonly listChanged: "tools";
+  readonly subscribable: string;
 }
 
 /** Creates the notes server. Serve it with `serveStdio(server)` or `listenHttp(server, { port })` from "mcp-gen/runtime/node", or `createWebHandler(server)` for any fetch-style host. */

@@ -223,12 +223,14 @@ export const notesServerDefinition: ServerDefinition<NotesHandlers> = {
   },
 };
 
-/** What server.setEnabled takes for notes: tools and prompts by name, resources by URI, resource templates by name. */
+/** What server.setEnabled takes for notes: tools and prompts by name, resources by URI, resource templates by name; and the lists notifyListChanged announces (`listChanged`) and the URIs notifyResourceUpdated takes (`subscribe: true`). */
 export interface NotesNames extends ServerNames {
   readonly tools: "list_notes" | "add_note" | "delete_note";
   readonly prompts: never;
   readonly resources: never;
   readonly resourceTemplates: "Note";
+  readonly listChanged: never;
+  readonly subscribable: never;
 }
 
 /** Creates the notes server. Serve it with `serveStdio(server)` or `listenHttp(server, { port })` from "mcp-gen/runtime/node", or `createWebHandler(server)` for any fetch-style host. */

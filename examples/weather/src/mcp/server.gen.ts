@@ -506,12 +506,14 @@ export const weatherServerDefinition: ServerDefinition<WeatherHandlers> = {
   features: { resources: resourcesFeature, prompts: promptsFeature, completion: completionFeature },
 };
 
-/** What server.setEnabled takes for weather: tools and prompts by name, resources by URI, resource templates by name. */
+/** What server.setEnabled takes for weather: tools and prompts by name, resources by URI, resource templates by name; and the lists notifyListChanged announces (`listChanged`) and the URIs notifyResourceUpdated takes (`subscribe: true`). */
 export interface WeatherNames extends ServerNames {
   readonly tools: "get_forecast" | "list_cities";
   readonly prompts: "summarize" | "plan_trip";
   readonly resources: "config://app";
   readonly resourceTemplates: "Current weather";
+  readonly listChanged: never;
+  readonly subscribable: never;
 }
 
 /** Creates the weather server. Serve it with `serveStdio(server)` or `listenHttp(server, { port })` from "mcp-gen/runtime/node", or `createWebHandler(server)` for any fetch-style host. */

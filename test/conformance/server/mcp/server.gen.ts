@@ -58,6 +58,7 @@ import type {
   TestPromptWithArgumentsPromptArgs,
   TestPromptWithEmbeddedResourcePromptArgs,
   TestPromptWithImagePromptArgs,
+  TestReconnectionArgs,
   TestRoutedQueryArgs,
   TestSamplingArgs,
   TestSimplePromptPromptArgs,
@@ -86,6 +87,7 @@ import {
   validateTestLoggingToolInput,
   validateTestMissingCapabilityInput,
   validateTestMultipleContentTypesInput,
+  validateTestReconnectionInput,
   validateTestRoutedQueryInput,
   validateTestSamplingInput,
   validateTestSimpleTextInput,
@@ -184,6 +186,11 @@ export interface ConformanceHandlers {
     testStreamingElicitation(
       args: TestStreamingElicitationArgs,
       ctx: ToolContext<Asks<"elicitation/create">>,
+    ): Awaitable<ToolReturn<ToolContent>>;
+    /** Tool "test_reconnection". Ends its SSE connection mid-call with a retry hint; the result comes on the resumed stream */
+    testReconnection(
+      args: TestReconnectionArgs,
+      ctx: ToolContext<Asks<never>>,
     ): Awaitable<ToolReturn<ToolContent>>;
     /** Tool "test_input_required_result_elicitation". Asks for the user's name, then greets them */
     testInputRequiredResultElicitation(
@@ -372,6 +379,10 @@ const testMissingCapabilityInputSchema = {
   properties: {},
 };
 const testStreamingElicitationInputSchema = {
+  type: "object",
+  properties: {},
+};
+const testReconnectionInputSchema = {
   type: "object",
   properties: {},
 };
@@ -566,6 +577,12 @@ const listing2026_07_28: Listing = {
       name: "test_streaming_elicitation",
       description: "Elicits a confirmation from the user while the call is in progress",
       inputSchema: testStreamingElicitationInputSchema,
+    },
+    {
+      name: "test_reconnection",
+      description:
+        "Ends its SSE connection mid-call with a retry hint; the result comes on the resumed stream",
+      inputSchema: testReconnectionInputSchema,
     },
     {
       name: "test_input_required_result_elicitation",
@@ -2672,6 +2689,12 @@ export const conformanceServerDefinition: ServerDefinition<ConformanceHandlers> 
         handlers.tools.testStreamingElicitation(args as TestStreamingElicitationArgs, ctx),
     },
     {
+      name: "test_reconnection",
+      validateInput: validateTestReconnectionInput,
+      call: (handlers, args, ctx) =>
+        handlers.tools.testReconnection(args as TestReconnectionArgs, ctx),
+    },
+    {
       name: "test_input_required_result_elicitation",
       validateInput: validateTestInputRequiredResultElicitationInput,
       call: (handlers, args, ctx) =>
@@ -2923,7 +2946,7 @@ export const conformanceServerDefinition: ServerDefinition<ConformanceHandlers> 
   },
 };
 
-/** What server.setEnabled takes for conformance: tools and prompts by name, resources by URI, resource templates by name. */
+/** What server.setEnabled takes for conformance: tools and prompts by name, resources by URI, resource templates by name; and the lists notifyListChanged announces (`listChanged`) and the URIs notifyResourceUpdated takes (`subscribe: true`). */
 export interface ConformanceNames extends ServerNames {
   readonly tools:
     | "test_simple_text"
@@ -2941,6 +2964,7 @@ export interface ConformanceNames extends ServerNames {
     | "test_elicitation_sep1330_enums"
     | "test_missing_capability"
     | "test_streaming_elicitation"
+    | "test_reconnection"
     | "test_input_required_result_elicitation"
     | "test_input_required_result_sampling"
     | "test_input_required_result_list_roots"
@@ -2959,6 +2983,8 @@ export interface ConformanceNames extends ServerNames {
     | "test_input_required_result_prompt";
   readonly resources: "test://static-text" | "test://static-binary" | "test://watched-resource";
   readonly resourceTemplates: "Template data";
+  readonly listChanged: never;
+  readonly subscribable: string;
 }
 
 /** Creates the conformance server. Serve it with `serveStdio(server)` or `listenHttp(server, { port })` from "../../../../runtime/index.js/node", or `createWebHandler(server)` for any fetch-style host. */

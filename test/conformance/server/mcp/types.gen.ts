@@ -138,6 +138,14 @@ export interface TestStreamingElicitationInput {}
 export type TestStreamingElicitationArgs = TestStreamingElicitationInput;
 
 /**
+ * Arguments of tool "test_reconnection" as a client sends them.
+ */
+export interface TestReconnectionInput {}
+
+/** Arguments of tool "test_reconnection" as its handler receives them (validated). */
+export type TestReconnectionArgs = TestReconnectionInput;
+
+/**
  * Arguments of tool "test_input_required_result_elicitation" as a client sends them.
  */
 export interface TestInputRequiredResultElicitationInput {}

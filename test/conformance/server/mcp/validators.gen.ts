@@ -128,6 +128,13 @@ export function validateTestStreamingElicitationInput(value: unknown): Validatio
   return undefined;
 }
 
+/** Checks the arguments of tool "test_reconnection" and fills in schema defaults. */
+export function validateTestReconnectionInput(value: unknown): ValidationIssue | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    return { path: "", message: "must be object" };
+  return undefined;
+}
+
 /** Checks the arguments of tool "test_input_required_result_elicitation" and fills in schema defaults. */
 export function validateTestInputRequiredResultElicitationInput(
   value: unknown,

@@ -488,12 +488,14 @@ export const notesServerDefinition: ServerDefinition<NotesHandlers> = {
   },
 };
 
-/** What server.setEnabled takes for notes-server: tools and prompts by name, resources by URI, resource templates by name. */
+/** What server.setEnabled takes for notes-server: tools and prompts by name, resources by URI, resource templates by name; and the lists notifyListChanged announces (`listChanged`) and the URIs notifyResourceUpdated takes (`subscribe: true`). */
 export interface NotesNames extends ServerNames {
   readonly tools: "add-note" | "notes.search";
   readonly prompts: "review";
   readonly resources: "notes://index";
   readonly resourceTemplates: "Note";
+  readonly listChanged: never;
+  readonly subscribable: string;
 }
 
 /** Creates the notes-server server. Serve it with `serveStdio(server)` or `listenHttp(server, { port })` from "mcp-gen/runtime/node", or `createWebHandler(server)` for any fetch-style host. */

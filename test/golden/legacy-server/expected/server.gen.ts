@@ -153,12 +153,14 @@ export const docsServerDefinition: ServerDefinition<DocsHandlers> = {
   features: { resources: resourcesFeature, prompts: promptsFeature },
 };
 
-/** What server.setEnabled takes for docs-mcp: tools and prompts by name, resources by URI, resource templates by name. */
+/** What server.setEnabled takes for docs-mcp: tools and prompts by name, resources by URI, resource templates by name; and the lists notifyListChanged announces (`listChanged`) and the URIs notifyResourceUpdated takes (`subscribe: true`). */
 export interface DocsNames extends ServerNames {
   readonly tools: never;
   readonly prompts: "explain";
   readonly resources: "docs://readme" | "docs://changelog";
   readonly resourceTemplates: "Page";
+  readonly listChanged: never;
+  readonly subscribable: never;
 }
 
 /** Creates the docs-mcp server. Serve it with `serveStdio(server)` or `listenHttp(server, { port })` from "mcp-gen/runtime/node", or `createWebHandler(server)` for any fetch-style host. */

@@ -146,12 +146,14 @@ export const calcServerDefinition: ServerDefinition<CalcHandlers> = {
   listings: { "2026-07-28": listing2026_07_28 },
 };
 
-/** What server.setEnabled takes for calc: tools and prompts by name, resources by URI, resource templates by name. */
+/** What server.setEnabled takes for calc: tools and prompts by name, resources by URI, resource templates by name; and the lists notifyListChanged announces (`listChanged`) and the URIs notifyResourceUpdated takes (`subscribe: true`). */
 export interface CalcNames extends ServerNames {
   readonly tools: "add" | "divide";
   readonly prompts: never;
   readonly resources: never;
   readonly resourceTemplates: never;
+  readonly listChanged: never;
+  readonly subscribable: never;
 }
 
 /** Creates the calc server. Serve it with `serveStdio(server)` or `listenHttp(server, { port })` from "mcp-gen/runtime/node", or `createWebHandler(server)` for any fetch-style host. */

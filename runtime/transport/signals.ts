@@ -1,0 +1,80 @@
+// Graceful stop on SIGTERM and SIGINT for a server's main module. Node-only (imported
+// through mcp-gen/runtime/node).
+//
+// The first signal starts a graceful close (requests in flight finish, streams end
+// properly); the process then exits with code 0 (1 if the close failed or overran its
+// deadline). A second signal exits at once, with the code a shell gives a process killed
+// by that signal (128 + its number: 130 for SIGINT, 143 for SIGTERM). The same signal again
+// within REPEAT_MS of the first is not a second request: a Ctrl-C under `npm run` reaches
+// the server twice at once (from the terminal, and forwarded by npm).
+
+/** Something that closes gracefully: an HttpListener, or serveStdio's connection. */
+export interface Closeable {
+  close(options?: { readonly timeoutMs?: number | undefined }): unknown;
+}
+
+export interface CloseOnSignalsOptions {
+  /**
+   * Deadline handed to `close({ timeoutMs })` for requests in flight. Default: the
+   * closeable's own (10,000 ms for listenHttp and serveStdio). The process exits with
+   * code 1 if the close has not finished 5 s past it.
+   */
+  readonly timeoutMs?: number | undefined;
+  /** Signals to handle. Default SIGTERM and SIGINT. */
+  readonly signals?: readonly NodeJS.Signals[] | undefined;
+  /** Exit the process once closed (default true); false only closes. */
+  readonly exit?: boolean | undefined;
+}
+
+const SIGNAL_NUMBERS: Partial<Record<NodeJS.Signals, number>> = { SIGHUP: 1, SIGINT: 2, SIGQUIT: 3, SIGTERM: 15 };
+const DEFAULT_TIMEOUT_MS = 10_000;
+/** Past the close's own deadline, how long to wait before giving up on it. */
+const GRACE_MS = 5_000;
+/** A repeat of the first signal this soon after it is the same request, delivered twice. */
+const REPEAT_MS = 300;
+
+/**
+ * Closes `target` gracefully on SIGTERM/SIGINT, then exits with code 0. A second signal
+ * exits at once. Returns a function that removes the signal handlers again (call it when
+ * `target` closed for another reason, so that later signals behave as before).
+ */
+export function closeOnSignals(target: Closeable, options: CloseOnSignalsOptions = {}): () => void {
+  const signals = options.signals ?? (["SIGTERM", "SIGINT"] as const);
+  const exit = options.exit ?? true;
+  let closing = false;
+  let first: { signal: NodeJS.Signals; at: number } | undefined;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (closing) {
+      if (first !== undefined && first.signal === signal && Date.now() - first.at < REPEAT_MS) return;
+      // Asked twice: stop waiting.
+      process.exit(128 + (SIGNAL_NUMBERS[signal] ?? 15));
+    }
+    closing = true;
+    first = { signal, at: Date.now() };
+    const guard = setTimeout(() => {
+      process.stderr.write(`mcp: ${signal}: requests did not finish in time; exiting\n`);
+      process.exit(1);
+    }, (options.timeoutMs ?? DEFAULT_TIMEOUT_MS) + GRACE_MS);
+    guard.unref();
+    Promise.resolve()
+      .then(() => target.close(options.timeoutMs === undefined ? undefined : { timeoutMs: options.timeoutMs }))
+      .then(
+        () => {
+          clearTimeout(guard);
+          if (exit) process.exit(0);
+          release();
+          closing = false;
+        },
+        (error: unknown) => {
+          clearTimeout(guard);
+          process.stderr.write(`mcp: ${signal}: close failed: ${error instanceof Error ? error.message : String(error)}\n`);
+          if (exit) process.exit(1);
+        },
+      );
+  };
+  const release = () => {
+    for (const signal of signals) process.off(signal, onSignal);
+  };
+  for (const signal of signals) process.on(signal, onSignal);
+  return release;
+}
