@@ -18,41 +18,44 @@ function hasUnsafeId(value: unknown): boolean {
 }
 
 /**
- * Walks `text` (known to be valid JSON) and, for each top-level object (or object directly
- * in the top-level array), replaces an unsafe integer `id` with the BigInt of its digits.
+ * Walks `text` (known to be valid JSON) and, in the lone message or in each object element of
+ * the top-level array (`values` is that array, or the lone message alone), replaces an unsafe
+ * integer `id` with the BigInt of its digits.
  */
-function restoreIds(text: string, objects: unknown[]): void {
-  let depth = 0;
-  let index = -1; // Which of `objects` the walk is in.
+function restoreIds(text: string, values: unknown[]): void {
   // Members of a lone message are at depth 1; of a batch's messages, depth 2.
   const topDepth = text.trimStart().startsWith("[") ? 2 : 1;
+  // Open containers, innermost last: true for an object (whose strings after { or , are keys).
+  const objects: boolean[] = [];
+  // Which element of `values` the walk is in: a batch's elements are counted by their commas,
+  // whatever they are (objects, numbers, strings...).
+  let element = 0;
   let expectKey = false;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
+    const depth = objects.length;
     if (c === 0x22 /* " */) {
       let j = i + 1;
-      while (text.charCodeAt(j) !== 0x22) j += text.charCodeAt(j) === 0x5c /* \ */ ? 2 : 1;
-      if (depth === topDepth && expectKey && text.slice(i, j + 1) === '"id"') {
+      while (j < text.length && text.charCodeAt(j) !== 0x22) j += text.charCodeAt(j) === 0x5c /* \ */ ? 2 : 1;
+      if (depth === topDepth && expectKey && objects[depth - 1] === true && text.slice(i, j + 1) === '"id"') {
         let k = j + 1;
-        while (text[k] !== ":") k++;
+        while (k < text.length && text[k] !== ":") k++;
         k++;
         while (text[k] === " " || text[k] === "\t" || text[k] === "\n" || text[k] === "\r") k++;
         const match = /^-?\d+(?=[\s,}])/.exec(text.slice(k, k + 400));
-        const target = objects[index] as { id?: unknown } | undefined;
+        const target = values[element] as { id?: unknown } | undefined;
         if (match && target && hasUnsafeId(target)) target.id = BigInt(match[0]);
       }
       expectKey = false;
       i = j;
-    } else if (c === 0x7b /* { */) {
-      depth++;
-      if (depth === topDepth) index++;
-      expectKey = true;
-    } else if (c === 0x5b /* [ */) {
-      depth++;
+    } else if (c === 0x7b /* { */ || c === 0x5b /* [ */) {
+      objects.push(c === 0x7b);
+      expectKey = c === 0x7b;
     } else if (c === 0x7d /* } */ || c === 0x5d /* ] */) {
-      depth--;
+      objects.pop();
     } else if (c === 0x2c /* , */) {
-      expectKey = true;
+      if (topDepth === 2 && depth === 1) element++;
+      expectKey = objects[depth - 1] === true;
     }
   }
 }

@@ -41,3 +41,18 @@ describe("large integer ids over HTTP", () => {
     expect(await post(`{"jsonrpc":"2.0","id":9007199254740995,"method":"server/discover","params":{"_meta":{}}}`)).toMatch(/^\{"jsonrpc":"2\.0","id":9007199254740995,"error":/);
   });
 });
+
+describe("large integer ids in batches with other elements", () => {
+  it("go back to their own element whatever comes before it (the fuzz job's case)", () => {
+    const batch = parseMessage('[1,"x",[{"id":1}],{"jsonrpc":"2.0","id":5,"method":"ping"},{"jsonrpc":"2.0","id":9007199254740993,"method":"ping"},{"jsonrpc":"2.0","id":6,"method":"ping"}]') as unknown[];
+    expect((batch[3] as { id: unknown }).id).toBe(5);
+    expect((batch[4] as { id: unknown }).id).toBe(9007199254740993n);
+    expect((batch[5] as { id: unknown }).id).toBe(6);
+  });
+
+  it("never take a string in an array for a key, and always end", () => {
+    const batch = parseMessage('[{"jsonrpc":"2.0","id":9007199254740995,"method":"ping"},["a","id"]]') as unknown[];
+    expect((batch[0] as { id: unknown }).id).toBe(9007199254740995n);
+    expect(batch[1]).toEqual(["a", "id"]);
+  });
+});
