@@ -83,7 +83,8 @@ export function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-function validId(id: unknown): id is RequestId {
+/** Whether `id` is a valid request id: a string or an integer (MCP forbids null). */
+export function validId(id: unknown): id is RequestId {
   return typeof id === "string" || (typeof id === "number" && Number.isInteger(id)) || typeof id === "bigint";
 }
 

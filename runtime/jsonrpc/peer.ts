@@ -19,6 +19,12 @@ import {
 /** Where a peer writes. `relatedTo` names the inbound request an outbound message belongs to. */
 export interface MessageSink {
   send(message: JsonRpcMessage, relatedTo?: RequestId): void;
+  /**
+   * Ends the connection carrying inbound request `relatedTo`'s messages early, the rest to
+   * follow when the client resumes it (SSE polling); whether it will. Transports that
+   * cannot leave it out.
+   */
+  pollLater?(relatedTo: RequestId, retryMs: number | undefined): boolean;
 }
 
 /**
@@ -31,6 +37,8 @@ export interface ExchangeHost {
   readonly isClosed: boolean;
   notify(method: string, params?: Params, relatedTo?: RequestId): void;
   request(method: string, params: Params | undefined, options?: RequestOptions): Promise<Params>;
+  /** See MessageSink.pollLater. */
+  pollLater?(relatedTo: RequestId, retryMs: number | undefined): boolean;
 }
 
 /** An inbound request being handled. */
@@ -223,6 +231,10 @@ export class Peer implements ExchangeHost, Finisher {
     if (!pending) return;
     this.settle(id);
     pending.reject(error);
+  }
+
+  pollLater(relatedTo: RequestId, retryMs: number | undefined): boolean {
+    return this.sink.pollLater?.(relatedTo, retryMs) ?? false;
   }
 
   /** Inbound requests still being handled. */

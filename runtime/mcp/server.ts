@@ -6,7 +6,6 @@ import { ErrorCode, isObject, RpcError, type JsonRpcNotification, type Params, t
 import { Exchange, Peer, serveRequest, type Dispatcher, type MessageSink } from "../jsonrpc/peer.js";
 import { RawJson, ResultWithTail } from "../jsonrpc/serialize.js";
 import { describeIssue } from "../validation.js";
-import { streamPollers } from "../transport/sse.js";
 import type { AuthInfo } from "../auth/resource-server.js";
 import type { ScopedDefinition } from "../auth/scopes.js";
 import type { CompletionFeature } from "./completion.js";
@@ -147,7 +146,7 @@ class Context implements RequestContext {
   }
 
   pollLater(retryMs?: number): boolean {
-    return streamPollers.get(this.exchange.peer)?.pollLater(this.exchange.id, retryMs) ?? false;
+    return this.exchange.peer.pollLater?.(this.exchange.id, retryMs) ?? false;
   }
 
   get elicit(): never {

@@ -7,7 +7,7 @@
 // A POSTed request is answered with JSON, or with an SSE stream when notifications or
 // server requests come before the response. The logic works on a minimal request/reply
 // shape so that the web-standard handler and the node:http adapter both stay thin.
-import { classify, ErrorCode, isObject, errorResponse, type JsonRpcMessage, type RequestId } from "../jsonrpc/messages.js";
+import { classify, ErrorCode, isObject, errorResponse, validId, type JsonRpcMessage, type RequestId } from "../jsonrpc/messages.js";
 import type { Exchange, MessageSink, Peer } from "../jsonrpc/peer.js";
 import { serializeMessage } from "../jsonrpc/serialize.js";
 import type { McpEndpoint } from "../mcp/server.js";
@@ -22,7 +22,7 @@ import type { AuthInfo } from "../auth/resource-server.js";
 
 export type { HttpAuthOptions } from "../auth/http-guard.js";
 import { ResumableStream, writeReplay } from "./resumable-stream.js";
-import { SseStream, streamPollers, type StreamPoller } from "./sse.js";
+import { SseStream } from "./sse.js";
 
 export interface HttpOptions {
   /**
@@ -124,7 +124,8 @@ export interface HttpRequestLike {
 
 const ok = () => 200;
 
-function onDisconnect(request: HttpRequestLike, callback: () => void): void {
+/** Calls `callback` when the client goes away before the reply is complete. */
+export function onDisconnect(request: HttpRequestLike, callback: () => void): void {
   if (request.onDisconnect) request.onDisconnect(callback);
   else request.signal?.addEventListener("abort", callback, { once: true });
 }
@@ -148,12 +149,12 @@ function describe(value: unknown): string {
 const jsonHeaders = { "content-type": "application/json" };
 const sseHeaders = { "content-type": "text/event-stream", "cache-control": "no-cache", "x-accel-buffering": "no" };
 
-function jsonReply(status: number, body: unknown, headers: Record<string, string> = {}): HttpReply {
+export function jsonReply(status: number, body: unknown, headers: Record<string, string> = {}): HttpReply {
   // serializeMessage: a BigInt id (past 2^53) is written back digit for digit.
   return { status, headers: { ...jsonHeaders, ...headers }, body: typeof body === "string" ? body : serializeMessage(body as JsonRpcMessage) };
 }
 
-function errorReply(status: number, code: number, message: string, headers: Record<string, string> = {}, data?: unknown): HttpReply {
+export function errorReply(status: number, code: number, message: string, headers: Record<string, string> = {}, data?: unknown): HttpReply {
   return jsonReply(status, errorResponse(null, code, message, data), headers);
 }
 
@@ -440,7 +441,7 @@ interface Authenticated {
   readonly guard: ResourceGuard;
 }
 
-class LegacySession implements MessageSink, StreamPoller {
+class LegacySession implements MessageSink {
   readonly peer: Peer;
   /** With auth: the subject (user) that opened the session; only its tokens may use it. */
   owner: string | undefined;
@@ -466,8 +467,6 @@ class LegacySession implements MessageSink, StreamPoller {
   ) {
     this.peer = server.connect(this);
     this.openStream = events && ((connection) => this.resumable(connection, events, true));
-    // Handlers of this session's requests may end their stream's connection early (ctx.pollLater).
-    if (events) streamPollers.set(this.peer, this);
   }
 
   get revision(): string | undefined {
@@ -480,8 +479,9 @@ class LegacySession implements MessageSink, StreamPoller {
     return revision !== undefined && primesEventStreams(revision);
   }
 
-  /** ctx.pollLater of request `requestId`'s handler (see ReplyChannel.poll). */
+  /** ctx.pollLater of request `requestId`'s handler (see ReplyChannel.poll); only resumable streams can. */
   pollLater(requestId: RequestId, retryMs: number | undefined): boolean {
+    if (!this.events) return false;
     const reply = this.replies.get(requestId);
     return reply instanceof ReplyChannel && reply.poll(retryHint(retryMs, this.polling.retryMs));
   }
@@ -747,9 +747,7 @@ export class StreamableHttpBinding {
       const definition = this.server.definition;
       const entry = definition ? entryScopes(definition, message.method, params) : [];
       const needed = [...new Set([...auth.guard.requiredScopes, ...entry])];
-      const id = message.id;
-      const validId = typeof id === "string" || typeof id === "bigint" || (typeof id === "number" && Number.isInteger(id)) ? id : null;
-      const forbidden = auth.guard.insufficientScope(auth.info, auth.resource, needed, validId);
+      const forbidden = auth.guard.insufficientScope(auth.info, auth.resource, needed, validId(message.id) ? message.id : null);
       if (forbidden) return forbidden;
     }
     return undefined;

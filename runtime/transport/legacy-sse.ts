@@ -21,7 +21,7 @@ import type { McpEndpoint } from "../mcp/server.js";
 import { isModern, MetaKey } from "../mcp/revisions.js";
 import { HostCheck } from "./host-check.js";
 import { BodyLimits, SERVER_BUSY } from "./body.js";
-import type { HttpReply, HttpRequestLike } from "./http.js";
+import { errorReply, jsonReply, onDisconnect, type HttpReply, type HttpRequestLike } from "./http.js";
 import { SseStream } from "./sse.js";
 import { requestLike, toResponse } from "./web.js";
 
@@ -49,21 +49,7 @@ export interface LegacySseOptions {
 /** JSON-RPC code of unknown sessions, as in http.ts. */
 const SESSION_NOT_FOUND = -32001;
 
-const jsonHeaders = { "content-type": "application/json" };
 const sseHeaders = { "content-type": "text/event-stream", "cache-control": "no-cache, no-transform", "x-accel-buffering": "no" };
-
-function jsonReply(status: number, body: JsonRpcMessage, headers: Record<string, string> = {}): HttpReply {
-  return { status, headers: { ...jsonHeaders, ...headers }, body: serializeMessage(body) };
-}
-
-function errorReply(status: number, code: number, message: string, headers: Record<string, string> = {}): HttpReply {
-  return jsonReply(status, errorResponse(null, code, message), headers);
-}
-
-function onDisconnect(request: HttpRequestLike, callback: () => void): void {
-  if (request.onDisconnect) request.onDisconnect(callback);
-  else request.signal?.addEventListener("abort", callback, { once: true });
-}
 
 /** One client's session: its stream carries everything the server sends. */
 class SseSession implements MessageSink {

@@ -1,21 +1,5 @@
 // A server-sent-events stream that adapters (web Response, node:http) attach a writer to.
 // Events written before the writer is attached are buffered.
-import type { RequestId } from "../jsonrpc/messages.js";
-
-/**
- * What a transport offers a handler that asks to end its request's SSE connection early
- * (SEP-1699 polling, ctx.pollLater): true when it will, the response then going out when
- * the client resumes the stream.
- */
-export interface StreamPoller {
-  pollLater(requestId: RequestId, retryMs: number | undefined): boolean;
-}
-
-/**
- * The transports that can end a request's SSE connection early, by the connection they
- * serve (the jsonrpc Peer a handler's exchange belongs to).
- */
-export const streamPollers = new WeakMap<object, StreamPoller>();
 
 export type SseWriter = (chunk: string) => void;
 

@@ -9,7 +9,7 @@
 // shutdown() (and SIGTERM/SIGINT, when serving the process's own stdin/stdout) closes
 // gracefully: new requests are refused, requests running finish within a deadline.
 import type { Readable, Writable } from "node:stream";
-import { ErrorCode, errorResponse, isObject, type JsonRpcMessage, type RequestId } from "../jsonrpc/messages.js";
+import { ErrorCode, errorResponse, isObject, validId, type JsonRpcMessage, type RequestId } from "../jsonrpc/messages.js";
 import { parseMessage } from "../jsonrpc/parse.js";
 import type { Peer } from "../jsonrpc/peer.js";
 import { serializeMessage } from "../jsonrpc/serialize.js";
@@ -97,8 +97,6 @@ interface Batch {
   /** Requests still running, plus one while the batch is being received. */
   waiting: number;
 }
-
-const isId = (id: unknown): id is RequestId => typeof id === "string" || typeof id === "number" || typeof id === "bigint";
 
 /** Serves `server` on stdin/stdout (or the given streams) until the input ends. */
 export function serveStdio(server: McpEndpoint, options: StdioOptions = {}): StdioConnection {
@@ -213,7 +211,7 @@ export function serveStdio(server: McpEndpoint, options: StdioOptions = {}): Std
   const noteCancel = (value: unknown) => {
     if (!isObject(value) || value.method !== "notifications/cancelled" || !isObject(value.params)) return;
     const id = value.params.requestId;
-    const batch = isId(id) ? batchOf!.get(id) : undefined;
+    const batch = validId(id) ? batchOf!.get(id) : undefined;
     if (batch === undefined) return;
     batchOf!.delete(id as RequestId);
     endBatchRequest(batch);
@@ -240,7 +238,7 @@ export function serveStdio(server: McpEndpoint, options: StdioOptions = {}): Std
       } finally {
         collecting = undefined;
       }
-      if (!collected && isObject(item) && typeof item.method === "string" && isId(item.id)) {
+      if (!collected && isObject(item) && typeof item.method === "string" && validId(item.id)) {
         // A request still running: its response joins the batch when it comes.
         (batchOf ??= new Map()).set(item.id, batch);
         batch.waiting++;
@@ -255,7 +253,7 @@ export function serveStdio(server: McpEndpoint, options: StdioOptions = {}): Std
     onTooLarge: () => refuse(`Invalid request: message too large (the limit is ${maxMessageBytes} bytes)`),
   });
 
-  const isRequest = (value: unknown) => isObject(value) && typeof value.method === "string" && isId(value.id);
+  const isRequest = (value: unknown) => isObject(value) && typeof value.method === "string" && validId(value.id);
   const shuttingDown = (id: RequestId) => errorResponse(id, SHUTTING_DOWN, "Server is shutting down");
   /**
    * During a shutdown: requests are answered with an error at once; what is left (responses
