@@ -1,5 +1,5 @@
-// mcp-gen/runtime: what generated code and applications import. Zero dependencies and
-// no Node-only modules here (see mcp-gen/runtime/node for stdio and node:http), so a
+// @mcp-gen/runtime: what generated code and applications import. Zero dependencies and
+// no Node-only modules here (see @mcp-gen/runtime/node for stdio and node:http), so a
 // generated server also runs on edge platforms behind createWebHandler.
 export { ErrorCode, RpcError } from "./jsonrpc/messages.js";
 export type { JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse, Params, RequestId } from "./jsonrpc/messages.js";

@@ -1,4 +1,4 @@
-// mcp-gen/runtime/jwt: a ready verifyToken for JWT access tokens (RFC 9068), built on
+// @mcp-gen/runtime/jwt: a ready verifyToken for JWT access tokens (RFC 9068), built on
 // `jose` (an optional peer dependency: install it to use this entry point; the rest of the
 // runtime imports nothing). Signatures are checked against the authorization server's
 // JWKS (fetched once, cached, refetched for an unknown key id), with asymmetric algorithms

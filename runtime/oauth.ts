@@ -1,4 +1,4 @@
-// mcp-gen/runtime/oauth: the OAuth 2.1 client side of MCP authorization, for httpChannel's
+// @mcp-gen/runtime/oauth: the OAuth 2.1 client side of MCP authorization, for httpChannel's
 // `auth` option. Optional entry point: it needs the `oauth4webapi` peer dependency, which
 // the core runtime does not.
 //

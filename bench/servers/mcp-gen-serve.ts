@@ -2,8 +2,8 @@
 // listenHttp (Streamable HTTP at /mcp, both eras: modern requests statelessly, legacy
 // clients through initialize and Mcp-Session-Id). Shared by the basic workload's entry
 // (mcp-gen.ts) and the generated catalog entry the harness writes into bench/.out/.
-import type { McpEndpoint } from "mcp-gen/runtime";
-import { listenHttp, serveStdio } from "mcp-gen/runtime/node";
+import type { McpEndpoint } from "@mcp-gen/runtime";
+import { listenHttp, serveStdio } from "@mcp-gen/runtime/node";
 import { announce, type ServerArgs } from "./args.js";
 
 export async function serveMcpGen(name: string, server: McpEndpoint, args: ServerArgs): Promise<void> {

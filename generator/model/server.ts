@@ -222,7 +222,7 @@ export function buildServerModel(manifest: ManifestInput, outputOverride?: strin
   const gen = (root.generate ?? {}) as JsonObject;
   const generate: GenerateSettings = {
     importExtension: (str(gen, "importExtension") ?? ".js") as GenerateSettings["importExtension"],
-    runtime: str(gen, "runtime") ?? "mcp-gen/runtime",
+    runtime: str(gen, "runtime") ?? "@mcp-gen/runtime",
     server: gen.server !== false,
     client: gen.client !== false,
   };

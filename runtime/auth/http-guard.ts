@@ -27,7 +27,7 @@ export interface GuardReply {
 
 /** The `auth` option of the HTTP bindings. */
 export interface HttpAuthOptions {
-  /** Verifies a bearer token; see jwtVerifier in mcp-gen/runtime/jwt for JWT access tokens. */
+  /** Verifies a bearer token; see jwtVerifier in @mcp-gen/runtime/jwt for JWT access tokens. */
   readonly verifyToken: VerifyToken;
   /**
    * This server's canonical URI (the audience its tokens must name). Default: the manifest's

@@ -2,7 +2,7 @@
 // protected resource metadata document (RFC 9728), bearer token extraction (RFC 6750,
 // header only), the WWW-Authenticate challenges of 401 and 403 replies, and the scope
 // check done before any handler runs. Token verification itself is a hook
-// (`verifyToken`); mcp-gen/runtime/jwt has a ready one for JWT access tokens.
+// (`verifyToken`); @mcp-gen/runtime/jwt has a ready one for JWT access tokens.
 
 /** The verified identity behind a request, as handlers see it in `ctx.auth`. */
 export interface AuthInfo {

@@ -14,7 +14,7 @@ export interface HttpChannelOptions {
   /** Extra headers for every request (authorization, say). */
   readonly headers?: Readonly<Record<string, string>> | undefined;
   readonly fetch?: typeof fetch | undefined;
-  /** Authorization for every request (OAuth: see mcp-gen/runtime/oauth). */
+  /** Authorization for every request (OAuth: see @mcp-gen/runtime/oauth). */
   readonly auth?: HttpAuth | undefined;
 }
 

@@ -622,7 +622,7 @@ export class StreamableHttpBinding {
     this.servesModern = server.revisions.some(isModern);
     const policy = server.definition?.auth;
     if (policy !== undefined && options.auth === undefined) {
-      throw new Error("This server declares `auth:` in its manifest: pass `auth: { verifyToken }` to the HTTP binding (e.g. jwtVerifier from mcp-gen/runtime/jwt)");
+      throw new Error("This server declares `auth:` in its manifest: pass `auth: { verifyToken }` to the HTTP binding (e.g. jwtVerifier from @mcp-gen/runtime/jwt)");
     }
     if (options.auth && this.hostCheck.hosts === "any" && options.auth.resource === undefined && policy?.resource === undefined) {
       // The resource would come from the Host header, which anyone may then choose: a token for

@@ -1,5 +1,5 @@
 // Graceful stop on SIGTERM and SIGINT for a server's main module. Node-only (imported
-// through mcp-gen/runtime/node).
+// through @mcp-gen/runtime/node).
 //
 // The first signal starts a graceful close (requests in flight finish, streams end
 // properly); the process then exits with code 0 (1 if the close failed or overran its

@@ -1,5 +1,5 @@
 // A client channel to a server process spawned with its stdio as the transport.
-// Node-only (imported through mcp-gen/runtime/node).
+// Node-only (imported through @mcp-gen/runtime/node).
 import { spawn, type ChildProcess } from "node:child_process";
 import type { JsonRpcMessage, RequestId } from "../jsonrpc/messages.js";
 import { serializeMessage } from "../jsonrpc/serialize.js";

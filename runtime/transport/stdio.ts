@@ -1,5 +1,5 @@
 // MCP over stdio: newline-delimited JSON on stdin/stdout. Only protocol messages go to
-// stdout; diagnostics belong on stderr. Node-only (imported through mcp-gen/runtime/node).
+// stdout; diagnostics belong on stderr. Node-only (imported through @mcp-gen/runtime/node).
 //
 // Reliability rules: output goes out in bounded writes; while more than a high-water mark of
 // output waits for the client, no new request is started (input is not read); a line

@@ -2,7 +2,7 @@
 // example's `reindex` tool reports progress per note and honours ctx.signal. Messages go
 // through memoryChannel (copied through JSON, delivered asynchronously like a real
 // transport) so every test sees exactly what a client would receive.
-import { memoryChannel, MetaKey, type McpServer } from "mcp-gen/runtime";
+import { memoryChannel, MetaKey, type McpServer } from "@mcp-gen/runtime";
 import { describe, expect, it } from "vitest";
 import { createHandlers } from "../../examples/everything/src/handlers.js";
 import { connectNotesClient, createNotesServer } from "../../examples/everything/src/mcp/index.js";

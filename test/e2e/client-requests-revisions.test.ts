@@ -11,7 +11,7 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { CreateMessageRequestSchema, ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { memoryChannel as notesChannel } from "mcp-gen/runtime";
+import { memoryChannel as notesChannel } from "@mcp-gen/runtime";
 import { connectSession, memoryChannel, RpcError, type ClientSession, type JsonObject, type Params } from "../../runtime/index.js";
 import { createHandlers } from "../../examples/everything/src/handlers.js";
 import { connectNotesClient, createNotesServer, type NotesClient, type Revision } from "../../examples/everything/src/mcp/index.js";

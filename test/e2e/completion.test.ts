@@ -7,8 +7,8 @@ import { completionFeature, connectSession, createServer, memoryChannel, RpcErro
 import { completionResult } from "../../runtime/mcp/completion.js";
 import { handlers as weatherHandlers } from "../../examples/weather/src/handlers.js";
 import { createWeatherServer } from "../../examples/weather/src/mcp/index.js";
-// The example is served by the built runtime (mcp-gen/runtime), as users get it.
-import * as built from "mcp-gen/runtime";
+// The example is served by the built runtime (@mcp-gen/runtime), as users get it.
+import * as built from "@mcp-gen/runtime";
 import { handlers } from "../conformance/server/handlers.js";
 import { createConformanceServer } from "../conformance/server/mcp/index.js";
 import { runCli } from "../support/generate.js";

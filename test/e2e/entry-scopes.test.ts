@@ -5,7 +5,7 @@
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
-import { createWebHandler, InvalidTokenError, type AuthInfo, type McpEndpoint, type WebHandler } from "mcp-gen/runtime";
+import { createWebHandler, InvalidTokenError, type AuthInfo, type McpEndpoint, type WebHandler } from "@mcp-gen/runtime";
 import { runCliAsync, tempProject } from "../support/generate.js";
 
 const manifest = `mcpgen: 1

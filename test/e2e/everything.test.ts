@@ -3,7 +3,7 @@
 // (2026-07-28) and a legacy (2025-11-25) session: every content kind, structured output,
 // progress, logging, elicitation, sampling and roots through ctx.input, resources (text,
 // blob, subscription), a resource template, completion and both kinds of prompts.
-import { memoryChannel, MetaKey, type Params } from "mcp-gen/runtime";
+import { memoryChannel, MetaKey, type Params } from "@mcp-gen/runtime";
 import { afterEach, describe, expect, it } from "vitest";
 import { createHandlers, INDEX_URI, pngBase64 } from "../../examples/everything/src/handlers.js";
 import { connectNotesClient, createNotesServer, type NotesClient, type Revision } from "../../examples/everything/src/mcp/index.js";

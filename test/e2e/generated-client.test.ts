@@ -2,8 +2,8 @@
 // servers over a real child process's stdio and a real HTTP socket: the official SDK v2
 // server (modern era), the official SDK v1 server (legacy era), and the weather example
 // itself in both eras (the client restricted to one legacy revision).
-import { httpChannel, RpcError, type ClientChannel } from "mcp-gen/runtime";
-import { stdioChannel } from "mcp-gen/runtime/node";
+import { httpChannel, RpcError, type ClientChannel } from "@mcp-gen/runtime";
+import { stdioChannel } from "@mcp-gen/runtime/node";
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from "vitest";
 import { connectWeatherClient, type GetForecastOutput, type Revision, type WeatherClient } from "../../examples/weather/src/mcp/index.js";
 import {

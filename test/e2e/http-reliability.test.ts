@@ -4,8 +4,8 @@
 // public server needs (sessions, bodies in flight, body read time, chunked bodies too large).
 // Real HTTP against listenHttp, and createWebHandler with fetch Requests.
 import { request as httpRequest } from "node:http";
-import { createWebHandler, type HttpOptions } from "mcp-gen/runtime";
-import { listenHttp, type HttpListener } from "mcp-gen/runtime/node";
+import { createWebHandler, type HttpOptions } from "@mcp-gen/runtime";
+import { listenHttp, type HttpListener } from "@mcp-gen/runtime/node";
 import { afterEach, describe, expect, it } from "vitest";
 import { createHandlers } from "../../examples/everything/src/handlers.js";
 import { createNotesServer, type NotesHandlers } from "../../examples/everything/src/mcp/index.js";

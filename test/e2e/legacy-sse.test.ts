@@ -14,9 +14,9 @@ import { createHandlers } from "../../examples/everything/src/handlers.js";
 import { createNotesServer } from "../../examples/everything/src/mcp/index.js";
 import { handlers as weatherHandlers } from "../../examples/weather/src/handlers.js";
 import { createWeatherServer } from "../../examples/weather/src/mcp/index.js";
-// The examples are built on the compiled runtime (mcp-gen/runtime), as users get it.
-import { connectSession, createLegacySseHandler, legacySseChannel, type ClientSession, type McpEndpoint } from "mcp-gen/runtime";
-import { createLegacySseNodeHandler, type LegacySseNodeHandler } from "mcp-gen/runtime/node";
+// The examples are built on the compiled runtime (@mcp-gen/runtime), as users get it.
+import { connectSession, createLegacySseHandler, legacySseChannel, type ClientSession, type McpEndpoint } from "@mcp-gen/runtime";
+import { createLegacySseNodeHandler, type LegacySseNodeHandler } from "@mcp-gen/runtime/node";
 import { startSdkV1SseServer, type SdkV1SseServer } from "./fixtures/sdk-v1-sse-server.js";
 import { firstText, parisForecast } from "./helpers.js";
 import { NegotiationRecorder } from "./negotiation.js";
@@ -342,7 +342,7 @@ describe("createLegacySseNodeHandler refusals", () => {
 
 describe("listenHttp({ legacySse: true })", () => {
   it("serves Streamable HTTP at /mcp and the 2024-11-05 HTTP+SSE transport at /sse beside it", async () => {
-    const { listenHttp } = await import("mcp-gen/runtime/node");
+    const { listenHttp } = await import("@mcp-gen/runtime/node");
     const listener = await listenHttp(createWeatherServer(weatherHandlers), { port: 0, legacySse: true });
     try {
       const client = new Client({ name: "legacy-sse-listen", version: "1.0.0" });
@@ -358,7 +358,7 @@ describe("listenHttp({ legacySse: true })", () => {
   });
 
   it("refuses an ssePath that collides with the endpoint path", async () => {
-    const { listenHttp } = await import("mcp-gen/runtime/node");
+    const { listenHttp } = await import("@mcp-gen/runtime/node");
     await expect(listenHttp(createWeatherServer(weatherHandlers), { legacySse: { ssePath: "/mcp" } })).rejects.toThrow(/must differ/);
   });
 });

@@ -2,7 +2,7 @@
 // `tag: { x-mcp-header: Tag }`, so a 2026-07-28 tools/call mirrors the argument into an
 // Mcp-Param-Tag header and the server rejects a request whose header disagrees with the
 // body (400, -32020 HeaderMismatch). The generated client mirrors it by itself.
-import { httpChannel } from "mcp-gen/runtime";
+import { httpChannel } from "@mcp-gen/runtime";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectNotesClient } from "../../examples/everything/src/mcp/index.js";
 import { startHttpServer, stopAllChildren, type HttpServerProcess } from "./helpers.js";

@@ -1,4 +1,4 @@
-// Interop, OAuth: our client (httpChannel + mcp-gen/runtime/oauth) against a server built with
+// Interop, OAuth: our client (httpChannel + @mcp-gen/runtime/oauth) against a server built with
 // the official SDK v2 (@modelcontextprotocol/server) and protected by the SDK's own bearer gate
 // (requireBearerAuth, requiredScopes notes:read, audience = the server's URL) and per-tool scope
 // challenge (requireScopes("notes:write") on write_note), with its RFC 9728 metadata served by
@@ -9,8 +9,8 @@
 import { join } from "node:path";
 import { decodeJwt, decodeProtectedHeader } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ClientSession, httpChannel } from "mcp-gen/runtime";
-import { memoryStore, oauth, OAuthError } from "mcp-gen/runtime/oauth";
+import { ClientSession, httpChannel } from "@mcp-gen/runtime";
+import { memoryStore, oauth, OAuthError } from "@mcp-gen/runtime/oauth";
 import { startAuthorizationServer, type AuthorizationServer } from "../support/authorization-server.js";
 import { repoRoot } from "../support/paths.js";
 import { firstText, startHttpServer, stopAllChildren, type HttpServerProcess } from "./helpers.js";

@@ -1,16 +1,16 @@
 // OAuth 2.1 end to end with a real authorization server nobody here wrote: oidc-provider
 // (test/support/authorization-server.ts) issues JWT access tokens for the notes example,
-// which verifies them with mcp-gen/runtime/jwt; the generated notes client, on httpChannel
-// with mcp-gen/runtime/oauth, discovers everything from the server's 401, registers itself,
+// which verifies them with @mcp-gen/runtime/jwt; the generated notes client, on httpChannel
+// with @mcp-gen/runtime/oauth, discovers everything from the server's 401, registers itself,
 // runs the authorization code flow with PKCE (the "user" approves over HTTP), steps up
 // when a tool needs a scope it lacks, and refreshes its token before it expires. In both
 // eras, over real HTTP.
 import { join } from "node:path";
 import { decodeJwt } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { httpChannel } from "mcp-gen/runtime";
-import { loopbackRedirect } from "mcp-gen/runtime/node";
-import { oauth } from "mcp-gen/runtime/oauth";
+import { httpChannel } from "@mcp-gen/runtime";
+import { loopbackRedirect } from "@mcp-gen/runtime/node";
+import { oauth } from "@mcp-gen/runtime/oauth";
 import { connectNotesClient, type NotesClient } from "../../examples/notes/src/mcp/index.js";
 import { startAuthorizationServer, type AuthorizationServer } from "../support/authorization-server.js";
 import { repoRoot } from "../support/paths.js";

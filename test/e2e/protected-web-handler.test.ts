@@ -2,7 +2,7 @@
 // in-process with fetch Requests, and the verifyToken hook itself with a verifier of the
 // application's own (opaque tokens looked up in a table, as an introspecting server would).
 import { describe, expect, it } from "vitest";
-import { createWebHandler, InvalidTokenError, type AuthInfo, type VerifyToken } from "mcp-gen/runtime";
+import { createWebHandler, InvalidTokenError, type AuthInfo, type VerifyToken } from "@mcp-gen/runtime";
 import { handlers } from "../../examples/notes/src/handlers.js";
 import { createNotesServer } from "../../examples/notes/src/mcp/index.js";
 

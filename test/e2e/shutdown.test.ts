@@ -7,7 +7,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { connect, createServer, type AddressInfo, type Server } from "node:net";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { listenHttp } from "mcp-gen/runtime/node";
+import { listenHttp } from "@mcp-gen/runtime/node";
 import { createHandlers } from "../../examples/everything/src/handlers.js";
 import { createNotesServer } from "../../examples/everything/src/mcp/index.js";
 import { repoRoot } from "../support/paths.js";

@@ -5,8 +5,8 @@
 // example, whose `reindex` tool reports progress per note with a pause: raw fetch pins the
 // wire; httpChannel and the official SDK v2 client (legacy era) show that clients follow.
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import { httpChannel, type HttpOptions } from "mcp-gen/runtime";
-import { listenHttp, type HttpListener } from "mcp-gen/runtime/node";
+import { httpChannel, type HttpOptions } from "@mcp-gen/runtime";
+import { listenHttp, type HttpListener } from "@mcp-gen/runtime/node";
 import { afterEach, describe, expect, it } from "vitest";
 import { createHandlers } from "../../examples/everything/src/handlers.js";
 import { connectNotesClient, createNotesServer, type NotesHandlers } from "../../examples/everything/src/mcp/index.js";

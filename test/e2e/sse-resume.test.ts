@@ -5,8 +5,8 @@
 // that clients resume on their own.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { createWebHandler, httpChannel, MemoryEventStore, type EventStore, type HttpOptions, type Replay } from "mcp-gen/runtime";
-import { listenHttp, type HttpListener } from "mcp-gen/runtime/node";
+import { createWebHandler, httpChannel, MemoryEventStore, type EventStore, type HttpOptions, type Replay } from "@mcp-gen/runtime";
+import { listenHttp, type HttpListener } from "@mcp-gen/runtime/node";
 import { afterEach, describe, expect, it } from "vitest";
 import { createHandlers } from "../../examples/everything/src/handlers.js";
 import { connectNotesClient, createNotesServer, type NotesHandlers } from "../../examples/everything/src/mcp/index.js";

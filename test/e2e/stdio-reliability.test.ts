@@ -7,7 +7,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { join } from "node:path";
 import { PassThrough, Writable } from "node:stream";
 import { afterAll, describe, expect, it } from "vitest";
-import { serveStdio } from "mcp-gen/runtime/node";
+import { serveStdio } from "@mcp-gen/runtime/node";
 import { handlers } from "../../examples/weather/src/handlers.js";
 import { createWeatherServer } from "../../examples/weather/src/mcp/index.js";
 import { repoRoot } from "../support/paths.js";

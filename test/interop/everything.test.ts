@@ -12,7 +12,7 @@
 // - dynamic text resources embed the wall-clock creation time, so only their prefix is asserted.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { stdioChannel } from "mcp-gen/runtime/node";
+import { stdioChannel } from "@mcp-gen/runtime/node";
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from "vitest";
 import { parse } from "yaml";
 import { runCli } from "../support/generate.js";

@@ -2,7 +2,7 @@
 // and started on workerd without nodejs_compat by run.ts: examples must stay
 // platform-neutral, so this module must load there. Wired as examples/everything/src/main.ts
 // wires it.
-import { createWebHandler } from "../../dist/runtime/index.js";
+import { createWebHandler } from "@mcp-gen/runtime";
 import { createHandlers } from "../../examples/everything/src/handlers.js";
 import { createNotesServer } from "../../examples/everything/src/mcp/index.js";
 

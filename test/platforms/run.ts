@@ -10,12 +10,12 @@
 //
 // For each platform, worker.ts (the weather server behind createWebHandler) is bundled with
 // esbuild into one ESM file for the platform-neutral target, with the platform's export
-// conditions, resolving mcp-gen/runtime to the built runtime (dist/runtime, as the package
-// exports it: run `npm run build` first); the bundle is then served as the platform serves
-// a fetch module, with the platform's defaults: server-bun.ts (Bun.serve), server-deno.ts
-// (Deno.serve), and workerd with a generated config (no compatibility flags, and a
-// compatibility date before Node.js compatibility became the default), each on 127.0.0.1
-// and a free port. The checks:
+// conditions, resolving @mcp-gen/runtime through the workspace link in the root node_modules
+// to the built runtime (runtime/dist, as the package exports it: run `npm run build` first);
+// the bundle is then served as the platform serves a fetch module, with the platform's
+// defaults: server-bun.ts (Bun.serve), server-deno.ts (Deno.serve), and workerd with a
+// generated config (no compatibility flags, and a compatibility date before Node.js
+// compatibility became the default), each on 127.0.0.1 and a free port. The checks:
 //   - SDK v1 (@modelcontextprotocol/sdk, the legacy era at 2025-11-25) and SDK v2
 //     (@modelcontextprotocol/client, versionNegotiation auto: the modern era at 2026-07-28):
 //     connecting, tools/list, get_forecast for Paris (structured), list_cities, config://app,
@@ -37,7 +37,6 @@ import { deepStrictEqual, equal, match, ok } from "node:assert/strict";
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { request as httpRequest } from "node:http";
-import { createRequire } from "node:module";
 import { connect, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
@@ -45,7 +44,7 @@ import { fileURLToPath } from "node:url";
 import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from "@modelcontextprotocol/client";
 import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport as TransportV1 } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { build, type Plugin } from "esbuild";
+import { build } from "esbuild";
 import { appConfig, firstText, oslo, parisForecast } from "../e2e/helpers.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -139,19 +138,6 @@ function fail(message: string): never {
 // ---------------------------------------------------------------------------------------
 // Bundling
 
-/**
- * mcp-gen/* as the package exports it (mcp-gen/runtime → dist/runtime/index.js). Resolved
- * from the root package: the generated code reaches its runtime by the package's
- * self-reference, which esbuild does not follow.
- */
-const selfReference: Plugin = {
-  name: "mcp-gen-self-reference",
-  setup(builder) {
-    const rootRequire = createRequire(join(repoRoot, "package.json"));
-    builder.onResolve({ filter: /^mcp-gen(\/.*)?$/ }, (args) => ({ path: rootRequire.resolve(args.path) }));
-  },
-};
-
 const conditions: Record<PlatformName, string[]> = {
   bun: ["bun"],
   deno: ["deno"],
@@ -170,14 +156,15 @@ async function bundle(entry: string, outfile: string, platform: PlatformName): P
     target: "es2022",
     conditions: conditions[platform],
     mainFields: ["module", "main"],
-    plugins: [selfReference],
     metafile: true,
     logLevel: "silent",
   });
   const inputs = Object.keys(result.metafile.inputs);
-  const source = inputs.filter((input) => input.startsWith("runtime/"));
-  if (source.length > 0) throw new Error(`the bundle holds the runtime's sources (${source.join(", ")}) instead of dist/runtime`);
-  if (!inputs.includes("dist/runtime/index.js")) throw new Error("the bundle does not hold dist/runtime/index.js");
+  // @mcp-gen/runtime resolves through the workspace link (node_modules/@mcp-gen/runtime -> runtime/)
+  // to its exports, the built files under runtime/dist: never to the TypeScript sources beside them.
+  const source = inputs.filter((input) => input.startsWith("runtime/") && !input.startsWith("runtime/dist/"));
+  if (source.length > 0) throw new Error(`the bundle holds the runtime's sources (${source.join(", ")}) instead of runtime/dist`);
+  if (!inputs.includes("runtime/dist/index.js")) throw new Error("the bundle does not hold runtime/dist/index.js");
 }
 
 // ---------------------------------------------------------------------------------------
@@ -710,7 +697,7 @@ async function main(): Promise<number> {
   for (const name of ["bun", "deno", "workerd"]) {
     if (!existsSync(bin(name))) fail("the platforms are not installed; run `npm ci --prefix test/platforms` first");
   }
-  if (!existsSync(join(repoRoot, "dist", "runtime", "index.js"))) fail("the runtime is not built; run `npm run build` first");
+  if (!existsSync(join(repoRoot, "runtime", "dist", "index.js"))) fail("the runtime is not built; run `npm run build` first");
   const workDir = mkdtempSync(join(tmpdir(), "mcp-gen-platforms-"));
   const names: PlatformName[] = ["bun", "deno", "workerd"];
   const [results, everything] = await Promise.all([Promise.all(names.map((name) => runPlatform(name, workDir))), everythingOnWorkerd(workDir)]);

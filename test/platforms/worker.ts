@@ -8,9 +8,9 @@
 //   /mcp         createWebHandler(server), exactly as the README deploys it (defaults);
 //   /hosts/mcp   the same, with allowedHosts naming the deployment's hostname;
 //   /sweep/mcp   legacy sessions idle for 1 s are closed (sessionIdleMs), to see the sweep run.
-// The built runtime, as the package exports it (mcp-gen/runtime → dist/runtime/index.js): a
-// relative path because this folder is its own package, where the self-reference does not reach.
-import { createWebHandler, type WebHandler } from "../../dist/runtime/index.js";
+// The built runtime, as the package exports it (runtime/dist/index.js), found through the
+// workspace link in the root node_modules although this folder is its own package.
+import { createWebHandler, type WebHandler } from "@mcp-gen/runtime";
 import { handlers } from "../../examples/weather/src/handlers.js";
 import { createWeatherServer } from "../../examples/weather/src/mcp/index.js";
 

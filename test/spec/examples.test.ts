@@ -22,7 +22,7 @@ import {
   type JsonRpcMessage,
   type McpEndpoint,
   type RequestId,
-} from "mcp-gen/runtime";
+} from "@mcp-gen/runtime";
 import { generateManifest, tempProject } from "../support/generate.js";
 import { schemaDir } from "../support/paths.js";
 import { formatTypeErrors, typecheck, type TypeError } from "../support/typecheck.js";

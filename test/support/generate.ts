@@ -40,8 +40,8 @@ export function runCliAsync(args: readonly string[], cwd = repoRoot, env: Record
 
 /**
  * A fresh temporary folder holding `files` (path → content). It lives in test/.tmp
- * (git-ignored) inside the package, so generated code resolves `mcp-gen/runtime` by
- * package self-reference, as it would in a user's project with mcp-gen installed.
+ * (git-ignored) inside the repository, so generated code resolves `@mcp-gen/runtime` through
+ * the workspace link in the root node_modules, as it would in a user's project that installed it.
  */
 export function tempProject(files: Record<string, string> = {}, copyFrom?: string): string {
   const base = join(repoRoot, "test", ".tmp");

@@ -1,7 +1,7 @@
 // Type-level tests, compiled (not run) by types.test.ts under strict settings. Each
 // `@ts-expect-error` must meet an error: an unused one fails the compile, so every
 // line marked here is proven to be a compile error.
-import type { ClientChannel, ClientSession } from "mcp-gen/runtime";
+import type { ClientChannel, ClientSession } from "@mcp-gen/runtime";
 import { handlers } from "../../examples/weather/src/handlers.js";
 import type { NotesHandlers } from "../../examples/everything/src/mcp/index.js";
 import { connectWeatherClient, type V2024_11_05, type V2025_06_18, type V2026_07_28, type WeatherClient, type WeatherHandlers } from "../../examples/weather/src/mcp/index.js";
@@ -198,7 +198,7 @@ export const readsAuth: WeatherHandlers = {
 // what its `asks:` declares, and the error names the `asks:` entry; notifyListChanged and
 // setEnabled need `listChanged`, notifyResourceUpdated needs a `subscribe: true` entry.
 // The Equal checks pin the text of each error; the @ts-expect-error lines prove the calls fail.
-import type { McpServer } from "mcp-gen/runtime";
+import type { McpServer } from "@mcp-gen/runtime";
 import type { InputRequestsOf } from "../../runtime/mcp/definition.js";
 import type { Asks, WeatherNames } from "../../examples/weather/src/mcp/index.js";
 import type { NotesNames } from "../../examples/everything/src/mcp/index.js";

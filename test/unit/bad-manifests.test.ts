@@ -663,8 +663,8 @@ describe("hostile strings that are valid", () => {
 
   it("serve and deliver every string byte for byte", async () => {
     expect(project, "the compile test must run first").not.toBe("");
-    // The generated code and this test share one runtime instance: mcp-gen/runtime.
-    const { memoryChannel } = await import("mcp-gen/runtime");
+    // The generated code and this test share one runtime instance: @mcp-gen/runtime.
+    const { memoryChannel } = await import("@mcp-gen/runtime");
     const generatedIndex = (await import(pathToFileURL(join(project, "mcp", "index.ts")).href)) as Record<string, (...args: unknown[]) => unknown>;
     const { handlers } = (await import(pathToFileURL(join(project, "handlers.ts")).href)) as { handlers: unknown };
     const server = generatedIndex.createHostileServer!(handlers);

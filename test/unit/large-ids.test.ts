@@ -1,7 +1,7 @@
 // Request ids past 2^53 come back exactly as the client sent them (JSON.parse would round
 // 9007199254740993 to ...992, and the client could not match the answer).
 import { describe, expect, it } from "vitest";
-import { parseMessage, serializeMessage, type JsonRpcMessage } from "mcp-gen/runtime";
+import { parseMessage, serializeMessage, type JsonRpcMessage } from "@mcp-gen/runtime";
 
 describe("large integer ids", () => {
   it("are kept digit for digit through parse and serialize, in messages and batches", () => {
@@ -28,7 +28,7 @@ describe("large integer ids", () => {
 
 describe("large integer ids over HTTP", () => {
   it("come back exactly, in results and in errors", async () => {
-    const { createWebHandler } = await import("mcp-gen/runtime");
+    const { createWebHandler } = await import("@mcp-gen/runtime");
     const { handlers } = await import("../../examples/weather/src/handlers.js");
     const { createWeatherServer } = await import("../../examples/weather/src/mcp/index.js");
     const handler = createWebHandler(createWeatherServer(handlers));

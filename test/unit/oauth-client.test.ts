@@ -1,4 +1,4 @@
-// The OAuth client of mcp-gen/runtime/oauth, through httpChannel's `auth` option, against a
+// The OAuth client of @mcp-gen/runtime/oauth, through httpChannel's `auth` option, against a
 // small protected resource and authorization server on 127.0.0.1: discovery order and
 // issuer checks, PKCE refusal, scope selection, step-up, refresh, RFC 9207 iss checks.
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";

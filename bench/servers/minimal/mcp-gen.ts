@@ -1,5 +1,5 @@
 // Minimal echo/add server over stdio, mcp-gen: the bundle-size measure.
-import { serveStdio } from "mcp-gen/runtime/node";
+import { serveStdio } from "@mcp-gen/runtime/node";
 import { createBenchServer } from "../../workload/mcp/index.js";
 
 serveStdio(

@@ -1,6 +1,6 @@
 // Runs the notes workspace: over stdio by default (what MCP hosts spawn), or over
 // Streamable HTTP with --http [--port N].
-import { listenHttp, serveStdio } from "mcp-gen/runtime/node";
+import { listenHttp, serveStdio } from "@mcp-gen/runtime/node";
 import { createHandlers } from "./handlers.js";
 import { createNotesServer } from "./mcp/index.js";
 

@@ -1,7 +1,7 @@
 // The notes server's behaviour. Authorization happened before any of this runs: the HTTP
 // binding verified the bearer token and its scopes (notes:read for every call, notes:write
 // for add_note and delete_note), and ctx.auth says whose notes these are.
-import { ErrorCode, RpcError, type ToolContext } from "mcp-gen/runtime";
+import { ErrorCode, RpcError, type ToolContext } from "@mcp-gen/runtime";
 import type { NotesHandlers } from "./mcp/index.js";
 
 interface Note {

@@ -3,8 +3,8 @@
 // Access tokens must be JWTs from that issuer for this server (audience = the resource,
 // by default http://127.0.0.1:<port>/mcp). Over stdio (--stdio) there is no token: the
 // spec has stdio servers take credentials from their environment instead.
-import { jwtVerifier } from "mcp-gen/runtime/jwt";
-import { listenHttp, serveStdio } from "mcp-gen/runtime/node";
+import { jwtVerifier } from "@mcp-gen/runtime/jwt";
+import { listenHttp, serveStdio } from "@mcp-gen/runtime/node";
 import { handlers } from "./handlers.js";
 import { createNotesServer } from "./mcp/index.js";
 

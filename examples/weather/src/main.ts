@@ -2,8 +2,8 @@
 // Streamable HTTP with --http [--port N]. With --issuer <authorization server URL> as well,
 // the HTTP endpoint is protected by OAuth 2.1: every request needs a JWT access token from
 // that issuer for this server (its URL), and the protected resource metadata is served.
-import { jwtVerifier } from "mcp-gen/runtime/jwt";
-import { listenHttp, serveStdio } from "mcp-gen/runtime/node";
+import { jwtVerifier } from "@mcp-gen/runtime/jwt";
+import { listenHttp, serveStdio } from "@mcp-gen/runtime/node";
 import { handlers } from "./handlers.js";
 import { createWeatherServer } from "./mcp/index.js";
 

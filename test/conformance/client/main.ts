@@ -3,7 +3,7 @@
 // It connects with httpChannel and ClientSession for that revision (legacy revisions
 // through initialize, 2026-07-28 statelessly) and does what the scenario exercises; the
 // protocol behaviour itself (headers, SSE resumption, input_required rounds) is the runtime's.
-// OAuth (the auth/* scenarios) is mcp-gen/runtime/oauth, configured as a host would: a
+// OAuth (the auth/* scenarios) is @mcp-gen/runtime/oauth, configured as a host would: a
 // redirect URI, a client metadata document URL, pre-registered credentials when the
 // scenario's context carries them; the suite's authorization server approves at once, so
 // "the browser" is one fetch of the authorization URL whose redirect is read, not followed.
