@@ -11,14 +11,15 @@ import { fileURLToPath } from "node:url";
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const at = (path: string) => join(root, path);
 
-/** The newest modification time under `paths` (files or folders), 0 for none. */
+/** The newest modification time under `paths` (files or folders), 0 for none; build output (runtime/dist) is not a source. */
 function newest(paths: readonly string[]): number {
   let latest = 0;
   const visit = (path: string) => {
     if (!existsSync(path)) return;
     const stat = statSync(path);
-    if (stat.isDirectory()) for (const entry of readdirSync(path)) visit(join(path, entry));
-    else latest = Math.max(latest, stat.mtimeMs);
+    if (stat.isDirectory()) {
+      for (const entry of readdirSync(path)) if (entry !== "dist" && entry !== "node_modules") visit(join(path, entry));
+    } else latest = Math.max(latest, stat.mtimeMs);
   };
   for (const path of paths) visit(at(path));
   return latest;

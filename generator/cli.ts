@@ -144,7 +144,7 @@ async function runInit(dir: string, name: string | undefined): Promise<number> {
     out(`created ${relative(process.cwd(), join(target, path))}`);
   }
   // mcp-gen is not on the registry yet: it installs from a packed tarball or a checkout (README, Quickstart).
-  out("next: npm install <mcp-gen tarball or checkout> && npm install -D tsx && npx mcp-gen schema fetch && npx mcp-gen && npx tsx src/main.ts");
+  out("next: npm install -D <mcp-gen tarball or checkout> tsx && npm install <@mcp-gen/runtime tarball or checkout/runtime> && npx mcp-gen schema fetch && npx mcp-gen && npx tsx src/main.ts");
   return 0;
 }
 

@@ -44,11 +44,14 @@ describe("README Quickstart", () => {
     expect(generated.status).toBe(0);
   }, 60_000);
 
-  it("shows every file the project needs, installs from a tarball and generates with `npx mcp-gen`", () => {
+  it("shows every file the project needs, installs both packages from tarballs and generates with `npx mcp-gen`", () => {
     expect(Object.keys(files).sort()).toEqual(["mcp.yaml", "schemas/forecast.json", "src/check.ts", "src/client.ts", "src/handlers.ts", "src/once.ts", "src/server.ts"]);
     expect(section).not.toMatch(/^npm install mcp-gen\b/m); // not on the registry yet
-    expect(section).toMatch(/npm pack/);
-    expect(section).toMatch(/^npm install \.\.\/mcp-gen\/mcp-gen-[\d.]+\.tgz/m);
+    // Both packages packed, the generator installed as a devDependency and the runtime as a dependency.
+    const { version } = JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")) as { version: string };
+    expect(section).toMatch(/npm pack --workspaces --include-workspace-root/);
+    expect(section).toContain(`\nnpm install -D ../mcp-gen/mcp-gen-${version}.tgz `);
+    expect(section).toContain(`\nnpm install ../mcp-gen/mcp-gen-runtime-${version}.tgz\n`);
     expect(section).toMatch(/^npx mcp-gen\s/m);
     // the manifest's output schema is the file shown
     expect(files["mcp.yaml"]).toContain("$ref: ./schemas/forecast.json");

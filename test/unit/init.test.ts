@@ -9,9 +9,10 @@ import { formatTypeErrors, typecheck } from "../support/typecheck.js";
 describe("mcp-gen init", () => {
   it("creates a manifest, handlers and entry point that generate and compile", () => {
     const dir = tempProject();
-    // As in a user's project: mcp-gen installed under node_modules (here, a link to this checkout).
-    mkdirSync(join(dir, "node_modules"));
+    // As in a user's project: mcp-gen and @mcp-gen/runtime installed under node_modules (here, links into this checkout).
+    mkdirSync(join(dir, "node_modules", "@mcp-gen"), { recursive: true });
     symlinkSync(repoRoot, join(dir, "node_modules", "mcp-gen"), "dir");
+    symlinkSync(join(repoRoot, "runtime"), join(dir, "node_modules", "@mcp-gen", "runtime"), "dir");
     const init = runCli(["init", ".", "--name", "hello-mcp"], dir);
     expect(init.status).toBe(0);
     expect(readFileSync(join(dir, "mcp.yaml"), "utf8")).toContain('name: "hello-mcp"');
