@@ -2,12 +2,13 @@
 // (@mcp-gen/runtime), install them into a fresh app outside this repository (the generator as a
 // devDependency, the runtime as a dependency), generate a server with `npx mcp-gen`, compile it
 // against the installed runtime's types and serve it over stdio. A production install of that app
-// holds exactly one package from us and none of the generator's dependencies, and installing the
-// tarballs runs no install script (npm warns about every one it has not been told to allow).
+// holds exactly one package from us and none of the generator's dependencies, installing the
+// tarballs runs no install script (npm warns about every one it has not been told to allow), and
+// both ship the sources their source maps point at.
 import { spawnSync, type SpawnSyncReturns } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { repoRoot, schemaDir } from "../support/paths.js";
@@ -115,6 +116,18 @@ describe("the packed generator and runtime in a fresh app", () => {
     const everything = installed(JSON.parse(succeeded(run(npm, ["ls", "--all", "--json"], app), "npm ls").stdout) as LsNode);
     expect(everything).toContain("mcp-gen@0.1.0");
     expect(everything.some((entry) => entry.startsWith("yaml@"))).toBe(true);
+  });
+
+  it("both packages ship the TypeScript sources their source maps name", () => {
+    for (const dist of [join(app, "node_modules", "@mcp-gen", "runtime", "dist"), join(app, "node_modules", "mcp-gen", "dist", "generator")]) {
+      const maps = readdirSync(dist, { recursive: true }).map(String).filter((file) => file.endsWith(".js.map"));
+      expect(maps.length, dist).toBeGreaterThan(10);
+      const missing = maps.flatMap((map) => {
+        const { sources } = JSON.parse(readFileSync(join(dist, map), "utf8")) as { sources: string[] };
+        return sources.map((source) => join(dirname(join(dist, map)), source)).filter((source) => !existsSync(source));
+      });
+      expect(missing).toEqual([]);
+    }
   });
 
   it("`npx mcp-gen` generates a server that compiles against the installed runtime and answers over stdio", () => {
