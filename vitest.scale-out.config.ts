@@ -5,6 +5,8 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     include: ["test/e2e/scale-out.test.ts"],
+    // A private, fresh cache for the whole run: tests never touch the user's ~/.cache/mcp-gen.
+    globalSetup: ["test/support/private-cache.ts"],
     testTimeout: 120_000,
     hookTimeout: 120_000,
   },

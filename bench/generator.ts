@@ -1,12 +1,16 @@
 // The generator benchmark: wall time, CPU time and peak memory of the CLI generating the
-// weather and everything examples and catalogs of 100/500/1000 tools (the largest also with its typed client), with the caches
-// disabled (cold) and enabled (warm); `--check` with nothing changed; and the marginal
-// cost per tool, which must stay constant as the catalog grows (linear growth).
+// weather and everything examples, catalogs of 100/500/1000 tools (the largest also with
+// its typed client) and catalogs of the largest size in other shapes (bench/workload/catalogs.ts),
+// cold (a fresh process with MCP_GEN_NO_CACHE=1 and an empty XDG_CACHE_HOME: no cache at
+// all) and warm (the bench's own cache folder, filled by an earlier run); `--check` with
+// nothing changed; and the marginal cost per tool, which must stay constant as the
+// catalog grows (linear growth). The user's ~/.cache is never read or written.
 import { spawnSync } from "node:child_process";
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { catalogManifest } from "./workload/catalog.js";
+import { catalogShapes, shapedCatalogManifest } from "./workload/catalogs.js";
 import { benchDir, generatorCli, outDir, repoRoot, schemaDir } from "./lib/paths.js";
 import { median } from "./lib/stats.js";
 
@@ -15,8 +19,10 @@ export interface GeneratorCase {
   readonly label: string;
   readonly manifest: string;
   readonly out: string;
-  /** Catalog size, for the per-tool figures (undefined for the example). */
+  /** Catalog size, for the per-tool figures (undefined for the example and the other cases). */
   readonly tools?: number | undefined;
+  /** Tools of a catalog that is not part of the growth figures (a shaped catalog, or with its client). */
+  readonly catalogTools?: number | undefined;
 }
 
 export interface RunStats {
@@ -27,7 +33,7 @@ export interface RunStats {
 
 export interface CaseResult {
   readonly case: GeneratorCase;
-  /** Cache disabled (MCP_GEN_NO_CACHE=1), output folder empty. */
+  /** No cache at all (MCP_GEN_NO_CACHE=1, an empty XDG_CACHE_HOME), fresh process, output folder empty. */
   readonly cold: RunStats;
   /** Cache filled, output folder empty. */
   readonly warm: RunStats;
@@ -36,6 +42,8 @@ export interface CaseResult {
 }
 
 const genDir = join(outDir, "gen");
+/** The warm runs' cache (XDG_CACHE_HOME): the bench's own, never the user's. */
+const warmCacheHome = join(genDir, "cache");
 const preload = pathToFileURL(join(benchDir, "lib", "rusage-preload.mjs")).href;
 
 function casesFor(sizes: readonly number[]): GeneratorCase[] {
@@ -57,7 +65,15 @@ function casesFor(sizes: readonly number[]): GeneratorCase[] {
     mkdirSync(dir, { recursive: true });
     const manifest = join(dir, "mcp.yaml");
     writeFileSync(manifest, catalogManifest(largest, "./mcp", true));
-    cases.push({ id: `catalog-${largest}-client`, label: `catalog, ${largest} tools, with client`, manifest, out: join(dir, "mcp") });
+    cases.push({ id: `catalog-${largest}-client`, label: `catalog, ${largest} tools, with client`, manifest, out: join(dir, "mcp"), catalogTools: largest });
+    // Other realistic shapes of the same size: generation speed must not depend on them.
+    for (const shape of catalogShapes) {
+      const shapeDir = join(genDir, `${shape}-${largest}`);
+      mkdirSync(shapeDir, { recursive: true });
+      const shapeManifest = join(shapeDir, "mcp.yaml");
+      writeFileSync(shapeManifest, shapedCatalogManifest(shape, largest));
+      cases.push({ id: `${shape}-${largest}`, label: `${shape} catalog, ${largest} tools`, manifest: shapeManifest, out: join(shapeDir, "mcp"), catalogTools: largest });
+    }
   }
   return cases;
 }
@@ -68,13 +84,20 @@ function runCli(generatorCase: GeneratorCase, mode: "cold" | "warm" | "check"): 
   const rusageFile = join(genDir, `rusage-${process.pid}.json`);
   rmSync(rusageFile, { force: true });
   const env: NodeJS.ProcessEnv = { ...process.env, BENCH_RUSAGE_FILE: rusageFile };
-  if (mode === "cold") env.MCP_GEN_NO_CACHE = "1";
-  else delete env.MCP_GEN_NO_CACHE;
+  let coldCacheHome: string | undefined;
+  if (mode === "cold") {
+    env.MCP_GEN_NO_CACHE = "1";
+    env.XDG_CACHE_HOME = coldCacheHome = mkdtempSync(join(genDir, "cold-cache-"));
+  } else {
+    delete env.MCP_GEN_NO_CACHE;
+    env.XDG_CACHE_HOME = warmCacheHome;
+  }
   const args = ["--import", preload, generatorCli, generatorCase.manifest, "--out", generatorCase.out, "-q", "--schema-dir", schemaDir()];
   if (mode === "check") args.push("--check");
   const start = performance.now();
   const result = spawnSync(process.execPath, args, { cwd: repoRoot, env, encoding: "utf8" });
   const wallMs = performance.now() - start;
+  if (coldCacheHome !== undefined) rmSync(coldCacheHome, { recursive: true, force: true });
   if (result.status !== 0) throw new Error(`mcp-gen ${mode} ${generatorCase.label} failed (${result.status ?? result.signal}):\n${result.stderr}${result.stdout}`);
   const usage = JSON.parse(readFileSync(rusageFile, "utf8")) as { maxRssKb: number; userMicros: number; systemMicros: number };
   return { wallMs, cpuMs: (usage.userMicros + usage.systemMicros) / 1000, peakRssBytes: usage.maxRssKb * 1024 };
@@ -96,6 +119,8 @@ export interface GeneratorOptions {
 
 export function runGeneratorBench(options: GeneratorOptions): CaseResult[] {
   mkdirSync(genDir, { recursive: true });
+  // Warm means filled by this run, not by whatever an earlier generator left there.
+  rmSync(warmCacheHome, { recursive: true, force: true });
   const cases = casesFor(options.sizes);
   const runs = new Map(cases.map((c) => [c.id, { cold: [] as RunStats[], warm: [] as RunStats[], check: [] as RunStats[] }]));
   // Fill the cache once: a warm run is then warm from the first repetition on.

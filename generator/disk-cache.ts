@@ -18,10 +18,36 @@ export function cacheKey(parts: readonly (string | Uint8Array)[]): string {
   return hash.digest("hex").slice(0, 32);
 }
 
+/**
+ * The package.json of `pkg` as this module resolves it (wherever the install put it:
+ * nested, hoisted or linked), or undefined when it does not resolve.
+ */
+export function resolvedPackageJson(pkg: string): string | undefined {
+  try {
+    return fileURLToPath(import.meta.resolve(`${pkg}/package.json`));
+  } catch {
+    // An "exports" map that hides ./package.json: walk up from the package's entry point.
+  }
+  try {
+    for (let dir = dirname(fileURLToPath(import.meta.resolve(pkg))); dirname(dir) !== dir; dir = dirname(dir)) {
+      const file = join(dir, "package.json");
+      try {
+        if ((JSON.parse(readFileSync(file, "utf8")) as { name?: unknown }).name === pkg) return file;
+      } catch {
+        // no package.json at this level
+      }
+    }
+  } catch {
+    // not installed
+  }
+  return undefined;
+}
+
 /** The contents of an installed package's package.json (its version and more), or its name when it cannot be read. */
 export function packageIdentity(pkg: string): string | Uint8Array {
+  const file = resolvedPackageJson(pkg);
   try {
-    return readFileSync(fileURLToPath(import.meta.resolve(`${pkg}/package.json`)));
+    return file === undefined ? pkg : readFileSync(file);
   } catch {
     return pkg;
   }

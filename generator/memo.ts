@@ -8,6 +8,7 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { resolvedPackageJson } from "./disk-cache.js";
 import { schemaCacheDir } from "./load/protocol.js";
 import { packageRoot } from "./load/revisions.js";
 import { generatedMarker, replaceFile } from "./write.js";
@@ -43,7 +44,12 @@ function sha256(path: string): string | undefined {
 
 let generatorDigest: string | undefined;
 
-/** The generator itself: every module and template of this package, and the versions of the tools it drives. */
+/**
+ * The generator itself: the contents of every module of this package next to this one
+ * (built .js, or .ts when run from source), its templates and schema data, and the
+ * package.json of each runtime dependency as module resolution finds it from here (a
+ * hoisted, nested or linked install alike), so an upgraded dependency is a new generator.
+ */
 function generatorFingerprint(): string {
   if (generatorDigest) return generatorDigest;
   const root = packageRoot();
@@ -55,17 +61,24 @@ function generatorFingerprint(): string {
     join(root, "schema", "manifest.schema.json"),
     join(root, "schema", "revisions.json"),
   ]
-    .filter((f) => /\.(js|ts|json|hbs)$/.test(f) && !f.endsWith(".d.ts"))
+    .filter((f) => /\.(js|cjs|ts|json|hbs)$/.test(f) && !f.endsWith(".d.ts"))
     .sort();
   for (const file of files) hash.update(relative(root, file)).update(sha256(file) ?? "-");
-  for (const pkg of ["json-schema-to-typescript", "prettier", "ts-morph", "yaml", "ajv", "handlebars"]) {
-    try {
-      hash.update(readFileSync(join(root, "node_modules", pkg, "package.json")));
-    } catch {
-      hash.update(pkg);
-    }
+  for (const pkg of dependencyNames(root)) {
+    const file = resolvedPackageJson(pkg);
+    hash.update(`\0${pkg}\0`).update((file && sha256(file)) ?? "unresolved");
   }
   return (generatorDigest = hash.digest("hex"));
+}
+
+/** The runtime dependencies this package declares, sorted. */
+function dependencyNames(root: string): string[] {
+  try {
+    const manifest = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { dependencies?: Record<string, string> };
+    return Object.keys(manifest.dependencies ?? {}).sort();
+  } catch {
+    return [];
+  }
 }
 
 function recordPath(key: RunKey): string {

@@ -1,4 +1,4 @@
-// Newline-delimited JSON framing, shared by the stdio server and client transports.
+// Newline-delimited JSON framing, shared by the stdio server and client transports (Node-only).
 // Messages never contain raw newlines (JSON escapes them), so a line is a message.
 // Reading is linear in the input: each chunk is searched once, and a line that spans
 // chunks is kept as its pieces until its newline arrives.
@@ -32,29 +32,16 @@ export class LineDecoder {
     const text = typeof chunk === "string" ? chunk : this.decoder.decode(chunk, { stream: true });
     const out: string[] = [];
     let start = 0;
-    let end = text.indexOf("\n");
-    if (this.skipping) {
-      if (end < 0) return out;
-      this.skipping = false;
-      start = end + 1;
-      end = text.indexOf("\n", start);
-    }
-    if (end >= 0 && this.partial !== "") {
-      // The line that began in an earlier chunk ends here.
-      const line = this.partial + text.slice(start, end);
+    for (let end = text.indexOf("\n"); end >= 0; end = text.indexOf("\n", start)) {
+      // The end of a line too long is dropped; a line begun in an earlier chunk ends here.
+      if (this.skipping) this.skipping = false;
+      else this.accept(this.partial + text.slice(start, end), out);
       this.partial = "";
-      this.accept(line, out);
       start = end + 1;
-      end = text.indexOf("\n", start);
     }
-    while (end >= 0) {
-      this.accept(text.slice(start, end), out);
-      start = end + 1;
-      end = text.indexOf("\n", start);
-    }
-    if (start < text.length) {
+    if (start < text.length && !this.skipping) {
       // Concatenation makes a rope: the pieces are copied once, when the line is parsed.
-      this.partial = this.partial === "" ? text.slice(start) : this.partial + text.slice(start);
+      this.partial += text.slice(start);
       // A line is at least as many bytes as UTF-16 units: past the limit in units, it is too long.
       if (this.partial.length > this.maxLineBytes) {
         this.partial = "";
@@ -68,41 +55,18 @@ export class LineDecoder {
   /** What is left when the stream ends without a final newline. */
   flush(): string[] {
     const rest = this.partial + this.decoder.decode();
-    this.partial = "";
-    if (this.skipping) {
-      this.skipping = false;
-      return [];
-    }
     const out: string[] = [];
-    this.accept(rest, out);
+    if (!this.skipping) this.accept(rest, out);
+    this.partial = "";
+    this.skipping = false;
     return out;
   }
 
   private accept(raw: string, out: string[]): void {
     const line = raw.charCodeAt(raw.length - 1) === 13 /* \r */ ? raw.slice(0, -1) : raw;
-    if (line.length === 0) return;
     // UTF-8 takes at most 3 bytes per UTF-16 unit: only long lines need counting.
-    if (line.length * 3 > this.maxLineBytes && (line.length > this.maxLineBytes || utf8Length(line) > this.maxLineBytes)) {
-      this.onTooLarge?.();
-      return;
-    }
+    if (line.length * 3 > this.maxLineBytes && Buffer.byteLength(line) > this.maxLineBytes) this.onTooLarge?.();
     // Blank lines are skipped (a client may send keep-alive newlines).
-    if (line.charCodeAt(0) <= 32 && line.trim() === "") return;
-    out.push(line);
+    else if (line.charCodeAt(0) > 32 || line.trim() !== "") out.push(line);
   }
-}
-
-/** Bytes of `text` in UTF-8. */
-function utf8Length(text: string): number {
-  let bytes = text.length;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c < 0x80) continue;
-    if (c < 0x800) bytes += 1;
-    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
-      bytes += 2; // A surrogate pair: 2 units, 4 bytes.
-      i++;
-    } else bytes += 2;
-  }
-  return bytes;
 }

@@ -26,7 +26,8 @@ export interface CloseOnSignalsOptions {
   readonly exit?: boolean | undefined;
 }
 
-const SIGNAL_NUMBERS: Partial<Record<NodeJS.Signals, number>> = { SIGHUP: 1, SIGINT: 2, SIGQUIT: 3, SIGTERM: 15 };
+/** Signal numbers, for the exit code of a second signal (128 + n). */
+const SIGNAL_NUMBERS: Partial<Record<NodeJS.Signals, number>> = { SIGHUP: 1, SIGINT: 2, SIGQUIT: 3 };
 const DEFAULT_TIMEOUT_MS = 10_000;
 /** Past the close's own deadline, how long to wait before giving up on it. */
 const GRACE_MS = 5_000;
@@ -39,36 +40,37 @@ const REPEAT_MS = 300;
  * `target` closed for another reason, so that later signals behave as before).
  */
 export function closeOnSignals(target: Closeable, options: CloseOnSignalsOptions = {}): () => void {
-  const signals = options.signals ?? (["SIGTERM", "SIGINT"] as const);
-  const exit = options.exit ?? true;
-  let closing = false;
-  let first: { signal: NodeJS.Signals; at: number } | undefined;
+  const { signals = ["SIGTERM", "SIGINT"], exit = true, timeoutMs } = options;
+  /** The first signal and when it came, while closing. */
+  let first: NodeJS.Signals | undefined;
+  let firstAt = 0;
+  /** Exits with `code` (when `exit`, or `always`) after saying why on stderr. */
+  const quit = (code: number, message?: string, always = exit) => {
+    if (message) process.stderr.write(`mcp: ${first}: ${message}\n`);
+    if (always) process.exit(code);
+  };
   const onSignal = (signal: NodeJS.Signals) => {
-    if (closing) {
-      if (first !== undefined && first.signal === signal && Date.now() - first.at < REPEAT_MS) return;
-      // Asked twice: stop waiting.
-      process.exit(128 + (SIGNAL_NUMBERS[signal] ?? 15));
+    if (first) {
+      // Asked twice: stop waiting (unless it is the first one delivered twice).
+      if (signal !== first || Date.now() - firstAt >= REPEAT_MS) process.exit(128 + (SIGNAL_NUMBERS[signal] ?? 15));
+      return;
     }
-    closing = true;
-    first = { signal, at: Date.now() };
-    const guard = setTimeout(() => {
-      process.stderr.write(`mcp: ${signal}: requests did not finish in time; exiting\n`);
-      process.exit(1);
-    }, (options.timeoutMs ?? DEFAULT_TIMEOUT_MS) + GRACE_MS);
+    first = signal;
+    firstAt = Date.now();
+    const guard = setTimeout(() => quit(1, "requests did not finish in time; exiting", true), (timeoutMs ?? DEFAULT_TIMEOUT_MS) + GRACE_MS);
     guard.unref();
     Promise.resolve()
-      .then(() => target.close(options.timeoutMs === undefined ? undefined : { timeoutMs: options.timeoutMs }))
+      .then(() => target.close(timeoutMs === undefined ? undefined : { timeoutMs }))
       .then(
         () => {
           clearTimeout(guard);
-          if (exit) process.exit(0);
+          quit(0);
           release();
-          closing = false;
+          first = undefined;
         },
         (error: unknown) => {
           clearTimeout(guard);
-          process.stderr.write(`mcp: ${signal}: close failed: ${error instanceof Error ? error.message : String(error)}\n`);
-          if (exit) process.exit(1);
+          quit(1, `close failed: ${error instanceof Error ? error.message : String(error)}`);
         },
       );
   };

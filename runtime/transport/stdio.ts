@@ -138,28 +138,21 @@ export function serveStdio(server: McpEndpoint, options: StdioOptions = {}): Std
     flushScheduled = false;
     if (queued.length === 0) return;
     const items = queued;
-    const total = queuedChars;
     queued = [];
     queuedChars = 0;
     recentLargest = Math.max(largest, Math.floor(recentLargest / 2));
     largest = 0;
     if (outputFailed) return;
-    if (items.length === 1) output.write(items[0]!);
-    else if (total <= WRITE_CHUNK) output.write(items.join(""));
-    else {
-      // Bounded writes: a burst of large responses never becomes one string.
-      let start = 0;
-      let size = 0;
-      for (let i = 0; i < items.length; i++) {
-        size += items[i]!.length;
-        if (size >= WRITE_CHUNK) {
-          output.write(i === start ? items[i]! : items.slice(start, i + 1).join(""));
-          start = i + 1;
-          size = 0;
-        }
+    // Bounded writes: a burst of large responses never becomes one string.
+    let chunk = "";
+    for (const item of items) {
+      chunk += item;
+      if (chunk.length >= WRITE_CHUNK) {
+        output.write(chunk);
+        chunk = "";
       }
-      if (start < items.length) output.write(items.slice(start).join(""));
     }
+    if (chunk !== "") output.write(chunk);
     unblock();
     if (state === DRAINING) checkDrained();
   };

@@ -1,9 +1,11 @@
 // `mcp-gen --check` against the checked-in example, through the real CLI.
-import { readFileSync, writeFileSync, existsSync } from "node:fs";
-import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { spawnSync } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { describe, expect, it, onTestFinished } from "vitest";
 import { runCli, tempProject } from "../support/generate.js";
-import { repoRoot } from "../support/paths.js";
+import { repoRoot, schemaDir } from "../support/paths.js";
 
 const example = join(repoRoot, "examples", "weather");
 
@@ -71,5 +73,66 @@ describe("mcp-gen --check", () => {
     const run = runCli(["generate", "--bogus"]);
     expect(run.status).toBe(2);
     expect(run.stderr).toMatch(/^mcp-gen: Unknown argument/);
+  });
+});
+
+describe("the --check run record", () => {
+  // mcp-gen installed as a user's project installs it: in node_modules/mcp-gen, its
+  // dependencies hoisted next to it (no node_modules/mcp-gen/node_modules).
+  function hoistedInstall(): { base: string; packageDir: string; nodeModules: string } {
+    const base = mkdtempSync(join(tmpdir(), "mcp-gen-hoisted-"));
+    const nodeModules = join(base, "node_modules");
+    const packageDir = join(nodeModules, "mcp-gen");
+    mkdirSync(packageDir, { recursive: true });
+    for (const part of ["package.json", "dist", "schema", "templates"]) cpSync(join(repoRoot, part), join(packageDir, part), { recursive: true });
+    const { dependencies } = JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")) as { dependencies: Record<string, string> };
+    for (const dep of Object.keys(dependencies)) {
+      mkdirSync(dirname(join(nodeModules, dep)), { recursive: true });
+      symlinkSync(realpathSync(join(repoRoot, "node_modules", dep)), join(nodeModules, dep), "dir");
+    }
+    return { base, packageDir, nodeModules };
+  }
+
+  it("is a new record when a hoisted dependency changes, and when the generator's code changes", () => {
+    const { base, packageDir, nodeModules } = hoistedInstall();
+    const cache = mkdtempSync(join(tmpdir(), "mcp-gen-record-cache-"));
+    onTestFinished(() => {
+      rmSync(base, { recursive: true, force: true });
+      rmSync(cache, { recursive: true, force: true });
+    });
+    const project = tempProject({}, example);
+    const records = () => readdirSync(join(cache, "mcp-gen", "runs")).sort();
+    const check = () => {
+      const run = spawnSync(process.execPath, [join(packageDir, "dist", "generator", "cli.js"), "mcp.yaml", "--check"], {
+        cwd: project,
+        encoding: "utf8",
+        env: { ...process.env, XDG_CACHE_HOME: cache, MCP_GEN_NO_CACHE: "", MCP_GEN_SCHEMA_DIR: schemaDir },
+      });
+      expect(run.stderr).toBe("");
+      expect(run.status).toBe(0);
+    };
+
+    check();
+    const first = records();
+    expect(first).toHaveLength(1);
+    check();
+    expect(records()).toEqual(first);
+
+    // Another version of a dependency (found only by module resolution, next to mcp-gen): another generator.
+    const yaml = join(nodeModules, "yaml");
+    const real = realpathSync(yaml);
+    unlinkSync(yaml);
+    cpSync(real, yaml, { recursive: true });
+    const manifest = JSON.parse(readFileSync(join(yaml, "package.json"), "utf8")) as { version: string };
+    writeFileSync(join(yaml, "package.json"), JSON.stringify({ ...manifest, version: `${manifest.version}-patched` }));
+    check();
+    const second = records();
+    expect(second).toHaveLength(2);
+
+    // A changed module of the generator itself: another generator.
+    const memo = join(packageDir, "dist", "generator", "memo.js");
+    writeFileSync(memo, `${readFileSync(memo, "utf8")}\n// patched\n`);
+    check();
+    expect(records()).toHaveLength(3);
   });
 });
