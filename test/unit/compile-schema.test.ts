@@ -493,8 +493,8 @@ describe("compileValidator: applyDefaults", () => {
 
   it("uses a separate no-defaults variant when a ref target is also used in a composite context", () => {
     const { code } = compile({ name: "validateVariants", schema, dialect: "2020-12", applyDefaults: true });
-    expect(code).toContain("function validateVariants_def_place(");
-    expect(code).toContain("function validateVariants_def_place_noDefaults(");
+    expect(code).toContain("function validateVariants_place(");
+    expect(code).toContain("function validateVariants_place_withoutDefaults(");
   });
 });
 

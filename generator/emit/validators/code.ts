@@ -270,9 +270,14 @@ export class LocalNames {
   }
 }
 
-/** A local-name hint from a property name: its words in camelCase (`first-name` → `firstName`), or "property". */
+/**
+ * A local-name hint from a property name: its words in camelCase (`first-name` →
+ * `firstName`; a keyword or other unavailable word gains `Property`: `classProperty`), or
+ * "property" for names without a short readable form.
+ */
 export function propertyNameHint(name: string): string {
   const words = name.split(/[^A-Za-z0-9]+/).filter((word) => word !== "");
   const hint = words.map((word, i) => (i === 0 ? word.charAt(0).toLowerCase() + word.slice(1) : word.charAt(0).toUpperCase() + word.slice(1))).join("");
-  return /^[A-Za-z][A-Za-z0-9]{0,23}$/.test(hint) ? hint : "property";
+  if (!/^[A-Za-z][A-Za-z0-9]{0,23}$/.test(hint)) return "property";
+  return unavailable.has(hint) ? `${hint}Property` : hint;
 }
