@@ -290,10 +290,11 @@ export function emitServer(file: GeneratedFile, model: ServerModel, protocols: r
     };
   });
   const prompts = model.prompts.map((p) => {
-    const argsType = file.type(types, `${p.typeBase}PromptArgs`);
+    // A declarative prompt reads its arguments from the runtime's record as they are (the
+    // runtime checked the required ones); a handler gets them typed.
     const get = isDeclarative(p)
-      ? code(`(_handlers, input) => {\n  const args = input as unknown as ${argsType};\n  return ${renderPrompt(p, "args", "  ")};\n}`)
-      : code(`(handlers, args, ctx) => handlers.prompts.${p.member}(args as unknown as ${argsType}, ctx)`);
+      ? code(`(_handlers, args) => ${renderPrompt(p, "args")}`)
+      : code(`(handlers, args, ctx) => handlers.prompts.${p.member}(args as unknown as ${file.type(types, `${p.typeBase}PromptArgs`)}, ctx)`);
     return { name: p.key, arguments: p.arguments.map((a) => ({ name: a.name, required: a.required })), get };
   });
   const completionEntry = (ref: Json, group: string, member: string, args: string, all: readonly string[], names: readonly string[]) => ({
@@ -428,11 +429,11 @@ function cacheHint(cache: CacheHintModel, defaultScope: "public" | "private" | u
 }
 
 /**
- * A declarative prompt as an expression building its messages by string concatenation,
- * written at `indent`. Inside `{{#if name}}` the argument is known to be present, so it is
+ * A declarative prompt as an expression building its messages by string concatenation
+ * (an array, one message per line; the data-literal writer indents it). Inside `{{#if name}}` the argument is known to be present, so it is
  * used as is there.
  */
-function renderPrompt(prompt: PromptModel, args: string, indent: string): string {
+function renderPrompt(prompt: PromptModel, args: string): string {
   const required = new Set(prompt.arguments.filter((a) => a.required).map((a) => a.name));
   const text = (parts: readonly TemplatePart[], present: ReadonlySet<string>): string => {
     const pieces = parts.map((part): string => {
@@ -451,7 +452,7 @@ function renderPrompt(prompt: PromptModel, args: string, indent: string): string
     return pieces.length === 0 ? '""' : pieces.join(" + ");
   };
   const messages = (prompt.messages ?? []).map(
-    (m) => `${indent}  { role: ${stringLiteral(m.role)} as const, content: { type: "text" as const, text: ${text(m.parts, new Set())} } },\n`,
+    (m) => `  { role: ${stringLiteral(m.role)}, content: { type: "text", text: ${text(m.parts, new Set())} } },\n`,
   );
-  return messages.length === 0 ? "[]" : `[\n${messages.join("")}${indent}]`;
+  return messages.length === 0 ? "[]" : `[\n${messages.join("")}]`;
 }
