@@ -254,6 +254,9 @@ function keywordFamilies(schema: JsonObject): number {
   return families;
 }
 
+/** Longer one-line checks are written as blocks (the width of the statement, not counting its indentation). */
+const statementWidth = 100;
+
 /** Item types for which uniqueItems may compare with a Map (SameValueZero equals deepEqual on them). */
 const SCALAR = NULL | BOOLEAN | STRING | NUMBER;
 
@@ -430,8 +433,17 @@ class ValidatorCompiler {
     return `return { path: ${pathExpression(context.path)}, message: ${message} };`;
   }
 
+  /** `if (condition) fail;` on one line, or as a block when that line would pass `statementWidth`. */
   private failIf(out: Code, context: Context, condition: string, message: string): void {
-    out.line(`if (${condition}) ${this.fail(context, message)}`);
+    const exit = this.fail(context, message);
+    const line = `if (${condition}) ${exit}`;
+    if (line.length <= statementWidth) {
+      out.line(line);
+      return;
+    }
+    const body = new Code();
+    body.line(exit);
+    out.block(`if (${condition})`, body);
   }
 
   private failAlways(out: Code, context: Context, message: string): void {
