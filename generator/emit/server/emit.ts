@@ -178,15 +178,14 @@ export function emitServer(file: GeneratedFile, model: ServerModel, protocols: r
   const schemaConst = new Map<ToolModel, { input: string; output?: string }>();
   for (const tool of model.tools) {
     const input = `${tool.member}InputSchema`;
-    w.line(`const ${input} = ${codeLiteral(tool.input.schema.value)};`);
+    w.line(`const ${input} = ${codeLiteral(tool.input.schema.value)};`).line();
     let output: string | undefined;
     if (tool.output) {
       output = `${tool.member}OutputSchema`;
-      w.line(`const ${output} = ${codeLiteral(tool.output.schema.value)};`);
+      w.line(`const ${output} = ${codeLiteral(tool.output.schema.value)};`).line();
     }
     schemaConst.set(tool, output ? { input, output } : { input });
   }
-  if (model.tools.length > 0) w.line();
 
   // Listings and server info, projected onto each revision; identical ones are shared.
   const listingsWritten: { readonly value: unknown; readonly name: string }[] = [];
