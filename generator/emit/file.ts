@@ -89,24 +89,20 @@ export class CodeWriter {
     return this;
   }
 
-  /** Appends text without indenting it (kept for emitters that write whole declarations as text). */
+  /** Transitional, for the types and protocol emitters until their rewrite merges: `raw`. */
   write(text: string): this {
     return this.raw(text);
   }
 
+  /** Transitional (as `write`): ends a line. */
   newLine(): this {
     return this.raw("\n");
   }
 
-  /** Ends the current line (unless it is ended already), then writes an empty one. */
+  /** Transitional (as `write`): ends the current line unless it is ended, then writes an empty one. */
   blankLine(): this {
     if (!this.atLineStart) this.newLine();
     return this.newLine();
-  }
-
-  /** Two spaces per level, `times` levels, as text (for emitters that write text). */
-  indent(times = 1): this {
-    return this.raw("  ".repeat(times));
   }
 
   toString(): string {
@@ -121,13 +117,9 @@ export class CodeWriter {
   }
 }
 
-export function newWriter(): CodeWriter {
-  return new CodeWriter();
-}
-
 export class GeneratedFile {
   private readonly imports = new Map<string, Map<string, { typeOnly: boolean }>>();
-  readonly writer = newWriter();
+  readonly writer = new CodeWriter();
   /**
    * Transitional, for the types and protocol emitters until their rewrite merges: final
    * text appended after the body, one blank line between units. Written as is.

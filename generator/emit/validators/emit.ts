@@ -23,7 +23,7 @@ export function emitValidators(file: GeneratedFile, model: ServerModel, runtime:
     for (const spec of specs) {
       const compiled = compileValidator({ name: spec.name, schema: spec.model.schema.value, dialect: spec.model.dialect, applyDefaults: spec.applyDefaults, doc: spec.doc });
       for (const helper of compiled.helpers) helpers.add(helper);
-      w.raw(compiled.code).newLine();
+      w.raw(compiled.code).line();
     }
   }
   if (model.tools.length > 0) file.type(runtime, "ValidationIssue");
