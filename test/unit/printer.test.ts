@@ -196,3 +196,33 @@ describe("validator names: after what they hold, unique per function", () => {
     expect(compileValidator({ name: "validateShapeInput", schema: structuredClone(schema), dialect: "2020-12", applyDefaults: false }).code).toBe(code);
   });
 });
+
+describe("generated code a reviewer reads (weather example)", async () => {
+  const { generateManifest } = await import("../support/generate.js");
+  const { repoRoot } = await import("../support/paths.js");
+  const { join } = await import("node:path");
+  const result = await generateManifest(join(repoRoot, "examples", "weather", "mcp.yaml"), { out: join(repoRoot, "test", ".tmp", "printer-weather") });
+  if (!result.ok) throw new Error(result.diagnostics.map((d) => d.message).join("\n"));
+  const files = result.generated.files;
+  const client = files.get("client.gen.ts")!;
+  const server = files.get("server.gen.ts")!;
+
+  it("the client names its result unions once and needs no casts", () => {
+    expect(client).toContain("export type ReadResourceResult =\n  | V2026_07_28.ReadResourceResult\n");
+    expect(client).toContain('appConfig: (options) => readResource<ReadResourceResult>(session, "config://app", options),');
+    expect(client).not.toContain("as unknown as");
+  });
+
+  it("a declarative prompt uses an argument inside its {{#if}} without a fallback", () => {
+    expect(server).toContain('(args.style ? args.style : "neutral")');
+    expect(server).not.toMatch(/\? \(args\.style \?\? ""\)/);
+  });
+
+  it("every file has one doc-comment style and no counter-named locals", () => {
+    for (const [path, text] of files) {
+      if (path === "protocol.gen.ts" || path === "types.gen.ts") continue;
+      expect(text, path).not.toMatch(/\/\*\*[^\n]*\n[^\n]*\*\/\n/);
+      expect(text, path).not.toMatch(/\b(?:record|keys|item|index|issue|length|array)\d+\b/);
+    }
+  });
+});
