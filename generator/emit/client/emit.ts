@@ -111,7 +111,8 @@ export function emitClient(file: GeneratedFile, model: ServerModel, protocols: r
       const validate = tool.output ? [new Code(file.value(validators, validatorNames(tool.typeBase).output))] : [];
       table[tool.member] = [tool.key, ...validate];
     }
-    w.doc("What each tool method calls: the tool's name and the validator of its structured output.");
+    const validated = model.tools.some((tool) => tool.output);
+    w.doc(`What each tool method calls: the tool's name${validated ? " and the validator of its structured output, if it declares one" : ""}.`);
     w.line(`const ${toolCalls}: ${file.type(rt, "ToolCallTable")} = ${codeLiteral(table)};`).line();
   }
 
