@@ -117,17 +117,16 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   }
   if (protocolDiagnostics.length > 0) return fail(protocolDiagnostics);
 
-  // emit → format. The emitters bring TypeScript, prettier and json-schema-to-typescript,
-  // which take most of a second to load; only a valid manifest needs them.
-  const [{ formatTypeScript }, emitted] = await Promise.all([import("./emit/format.js"), emitAll(model, protocols)]);
-  if (emitted.diagnostics.length > 0) return fail(emitted.diagnostics);
+  // emit. The emitters bring TypeScript and json-schema-to-typescript, which take a while
+  // to load; only a valid manifest needs them.
+  const emitted = await emitAll(model, protocols);
   const banner: Banner = {
     version: options.version,
     manifest: toPosix(relative(model.output, absolute)),
     protocols: protocols.map((p) => ({ revision: p.revision, sha256: p.schema.sha256 })),
   };
   const files = new Map<string, string>();
-  for (const file of emitted.files) files.set(file.path, await file.formatted(banner, formatTypeScript));
+  for (const file of emitted) files.set(file.path, file.text(banner));
   return {
     ok: true,
     generated: {
@@ -179,7 +178,7 @@ function realPath(path: string): string {
   }
 }
 
-async function emitAll(model: ServerModel, protocols: readonly ProtocolModel[]): Promise<{ files: GeneratedFile[]; diagnostics: Diagnostic[] }> {
+async function emitAll(model: ServerModel, protocols: readonly ProtocolModel[]): Promise<GeneratedFile[]> {
   const [{ GeneratedFile }, { emitProtocol }, { emitTypes }, { emitValidators }, { emitServer }, { emitClient }, { emitIndex }] = await Promise.all([
     import("./emit/file.js"),
     import("./emit/protocol/emit.js"),
@@ -198,7 +197,7 @@ async function emitAll(model: ServerModel, protocols: readonly ProtocolModel[]):
   const types = newFile("types.gen.ts");
   await emitTypes(types, model);
   const validators = newFile("validators.gen.ts");
-  const diagnostics = emitValidators(validators, model, rt);
+  emitValidators(validators, model, rt);
   const files = [protocol, types, validators];
   if (model.generate.server) {
     const server = newFile("server.gen.ts");
@@ -213,5 +212,5 @@ async function emitAll(model: ServerModel, protocols: readonly ProtocolModel[]):
   const index = newFile("index.ts");
   emitIndex(index, files);
   files.push(index);
-  return { files, diagnostics };
+  return files;
 }

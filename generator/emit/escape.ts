@@ -1,37 +1,30 @@
 // Every string that comes from a user (manifest, referenced schema) or from the protocol
 // schema reaches generated code through one of these functions, never spliced raw.
+// Data literals follow one rule everywhere (see codeLiteral).
+
+const lineSeparators = /[\u2028\u2029]/g;
+const escapeSeparator = (c: string) => (c === "\u2028" ? "\\u2028" : "\\u2029");
 
 /**
- * A TypeScript/JavaScript string literal for `value`. JSON.stringify escapes quotes,
- * backslashes and control characters; U+2028/U+2029 are escaped too so the literal is
- * also safe in older engines and readable in diffs. Backticks and `${` are inert inside
- * a double-quoted literal.
+ * A TypeScript/JavaScript string literal for `value`, always double-quoted. JSON.stringify
+ * escapes quotes, backslashes and control characters; U+2028/U+2029 are escaped too so the
+ * literal is readable in diffs. Backticks and `${` are inert inside a double-quoted literal.
  */
 export function stringLiteral(value: string): string {
-  return JSON.stringify(value).replace(/[\u2028\u2029]/g, (c) => (c === "\u2028" ? "\\u2028" : "\\u2029"));
+  const literal = JSON.stringify(value);
+  return literal.includes("\u2028") || literal.includes("\u2029") ? literal.replace(lineSeparators, escapeSeparator) : literal;
 }
 
-/**
- * A JS expression for plain JSON data (objects, arrays, strings, numbers, booleans, null).
- * An object literal with a "__proto__" key would set the prototype instead of a property,
- * so such data is emitted as JSON.parse of a string literal.
- */
-export function jsonLiteral(value: unknown): string {
-  const text = JSON.stringify(value);
-  if (text === undefined) throw new TypeError("jsonLiteral: value is not JSON");
-  if (hasProtoKey(value)) return `JSON.parse(${stringLiteral(text)})`;
-  return text.replace(/[\u2028\u2029]/g, (c) => (c === "\u2028" ? "\\u2028" : "\\u2029"));
-}
-
-function hasProtoKey(value: unknown): boolean {
-  if (Array.isArray(value)) return value.some(hasProtoKey);
-  if (value === null || typeof value !== "object") return false;
-  return Object.keys(value).some((k) => k === "__proto__" || hasProtoKey((value as Record<string, unknown>)[k]));
+/** A number literal; JSON has no non-finite numbers, so those are written as their global names. */
+export function numberLiteral(value: number): string {
+  if (Number.isNaN(value)) return "NaN";
+  if (!Number.isFinite(value)) return value > 0 ? "Infinity" : "-Infinity";
+  return Object.is(value, -0) ? "-0" : String(value);
 }
 
 const identifierPattern = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
-/** A property key usable in an object literal or type: bare when it is an identifier, quoted otherwise. */
+/** A property key usable in an object literal or type: bare when it is an ASCII identifier, quoted otherwise. */
 export function propertyKey(name: string): string {
   return identifierPattern.test(name) && name !== "__proto__" ? name : stringLiteral(name);
 }
@@ -43,20 +36,25 @@ export function propertyAccess(object: string, name: string): string {
 
 /**
  * The text of a doc comment body for `text`: neutralises `*\/` (which would end the
- * comment), line and paragraph separators, and control characters; keeps line breaks
- * as separate comment lines. Returns lines without the leading ` * `.
+ * comment), turns line and paragraph separators into line breaks, and escapes other
+ * control characters; keeps line breaks as separate comment lines. Returns lines
+ * without the leading ` * `.
  */
 export function docLines(text: string): string[] {
   return text
     .replace(/\r\n?/g, "\n")
-    .replace(/[\u2028\u2029]/g, "\n")
+    .replace(lineSeparators, "\n")
     .replace(/\*\//g, "*\\/")
     .replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`)
     .split("\n")
     .map((line) => line.trimEnd());
 }
 
-/** A complete `/** ... *\/` block (with a trailing newline), or "" when there is no text. */
+/**
+ * The one doc-comment style: `/** text *\/` when the text is one line, else a block with
+ * one ` * ` line per line. Ends with a line break; "" when there is no text. `indent`
+ * prefixes every line.
+ */
 export function docComment(text: string | undefined, indent = ""): string {
   if (text === undefined || text.trim() === "") return "";
   const lines = docLines(text.trim());
@@ -74,36 +72,86 @@ export class Code {
   constructor(readonly text: string) {}
 }
 
+/** The longest data literal written on one line (without its indentation). */
+export const flatDataWidth = 80;
+
 /**
- * A JS expression for JSON data with embedded `Code`. Object keys go through
- * propertyKey, except "__proto__", which is written as a computed key: in an object
- * literal a plain or quoted "__proto__" key would set the prototype instead.
+ * A JS expression for JSON data with embedded `Code`, in the one layout of data literals:
+ * an object or array goes on one line when it holds no non-empty object or array, no
+ * multi-line code, and its one-line text is at most `flatDataWidth` characters; otherwise
+ * one entry per line, each ending in a comma, indented two spaces past `indent` (the
+ * indentation of the line the literal starts on). Undefined entries of objects are left
+ * out. "__proto__" keys are written computed (`["__proto__"]`): a plain or quoted one
+ * would set the prototype instead of a property.
  */
 export function codeLiteral(value: unknown, indent = ""): string {
-  if (value instanceof Code) return value.text;
-  if (value === null || typeof value !== "object") return jsonLiteral(value);
+  if (value instanceof Code) return value.text.includes("\n") ? reindent(value.text, indent) : value.text;
+  if (value === null || typeof value !== "object") return scalarLiteral(value);
+  const flat = flatLiteral(value);
+  if (flat !== undefined) return flat;
   const inner = `${indent}  `;
-  if (Array.isArray(value)) {
-    if (value.length === 0) return "[]";
-    return `[\n${value.map((v) => `${inner}${codeLiteral(v, inner)},`).join("\n")}\n${indent}]`;
+  if (Array.isArray(value)) return `[\n${value.map((v) => `${inner}${codeLiteral(v, inner)},`).join("\n")}\n${indent}]`;
+  const entries = presentEntries(value);
+  return `{\n${entries.map(([k, v]) => `${inner}${dataKey(k)}: ${codeLiteral(v, inner)},`).join("\n")}\n${indent}}`;
+}
+
+/** Plain JSON data as an expression, in codeLiteral's layout. */
+export function jsonLiteral(value: unknown, indent = ""): string {
+  if (value instanceof Code) throw new TypeError("jsonLiteral: value is not JSON");
+  return codeLiteral(value, indent);
+}
+
+/** JSON data on one line whatever its size (`{ a: 1, b: [true, null] }`): for data inside a one-line statement. */
+export function inlineLiteral(value: unknown): string {
+  if (value instanceof Code) return value.text;
+  if (value === null || typeof value !== "object") return scalarLiteral(value);
+  if (Array.isArray(value)) return `[${value.map(inlineLiteral).join(", ")}]`;
+  const entries = presentEntries(value);
+  return entries.length === 0 ? "{}" : `{ ${entries.map(([k, v]) => `${dataKey(k)}: ${inlineLiteral(v)}`).join(", ")} }`;
+}
+
+/** The one-line form when the layout rule allows it, else undefined. */
+function flatLiteral(value: object): string | undefined {
+  const items = Array.isArray(value) ? value : presentEntries(value).map(([, v]) => v);
+  if (items.length === 0) return Array.isArray(value) ? "[]" : "{}";
+  for (const item of items) {
+    if (item instanceof Code ? item.text.includes("\n") : item !== null && typeof item === "object") return undefined;
   }
-  const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
-  if (entries.length === 0) return "{}";
-  const key = (k: string) => (k === "__proto__" ? `[${stringLiteral(k)}]` : propertyKey(k));
-  return `{\n${entries.map(([k, v]) => `${inner}${key(k)}: ${codeLiteral(v, inner)},`).join("\n")}\n${indent}}`;
+  const text = inlineLiteral(value);
+  return text.length <= flatDataWidth ? text : undefined;
+}
+
+function scalarLiteral(value: unknown): string {
+  if (typeof value === "string") return stringLiteral(value);
+  // JSON writes non-finite numbers as null.
+  if (typeof value === "number") return Number.isFinite(value) ? numberLiteral(value) : "null";
+  if (typeof value === "boolean" || value === null) return String(value);
+  throw new TypeError(`not JSON data: ${typeof value}`);
+}
+
+function presentEntries(value: object): [string, unknown][] {
+  return Object.entries(value).filter(([, v]) => v !== undefined);
+}
+
+function dataKey(key: string): string {
+  return key === "__proto__" ? `[${stringLiteral(key)}]` : propertyKey(key);
+}
+
+/** Multi-line code spliced at `indent`: its later lines move right by `indent`. */
+function reindent(text: string, indent: string): string {
+  return text.replace(/\n(?=[^\n])/g, `\n${indent}`);
 }
 
 /** Whether codeLiteral writes the same text for both values (compared without writing it). */
 export function sameLiteral(a: unknown, b: unknown): boolean {
   if (a instanceof Code || b instanceof Code) return a instanceof Code && b instanceof Code && a.text === b.text;
   if (a === null || typeof a !== "object" || b === null || typeof b !== "object") {
-    return a === b || (typeof a === "number" && typeof b === "number" && jsonLiteral(a) === jsonLiteral(b));
+    return a === b || (typeof a === "number" && typeof b === "number" && scalarLiteral(a) === scalarLiteral(b));
   }
   if (Array.isArray(a) || Array.isArray(b)) {
     return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((v, i) => sameLiteral(v, b[i]));
   }
-  const entries = (o: object) => Object.entries(o).filter(([, v]) => v !== undefined);
-  const ea = entries(a);
-  const eb = entries(b);
+  const ea = presentEntries(a);
+  const eb = presentEntries(b);
   return ea.length === eb.length && ea.every(([k, v], i) => k === eb[i]![0] && sameLiteral(v, eb[i]![1]));
 }

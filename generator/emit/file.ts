@@ -1,11 +1,9 @@
-// The one printer every emitter writes through: it collects the symbols a file imports
-// (value or type-only), de-duplicates and orders them, and puts the banner on top.
-// Emitters write declarations with a CodeWriter and ask this file for the names
-// they reference, never writing import lines themselves.
-import { CodeWriter } from "./layout/code-writer.js";
-import { moduleLine } from "./layout/module-lines.js";
-import { renderPieces, type Unit } from "./layout/print.js";
+// The one printer every emitter writes through. A GeneratedFile is the banner, the import
+// lines it collected (emitters ask it for the names they reference and never write import
+// lines themselves), then the body its CodeWriter holds, written in order. There is no
+// formatter: what the emitters write is the final layout.
 import { generatedMarker } from "../write.js";
+import { docComment, stringLiteral } from "./escape.js";
 
 export interface Banner {
   /** mcp-gen version; undefined leaves it out (golden tests). */
@@ -16,30 +14,117 @@ export interface Banner {
 }
 
 export function bannerText(banner: Banner): string {
+  const oneLine = (text: string) => text.replace(/[\r\n\u2028\u2029]+/g, " ");
   const lines = [
-    `${generatedMarker}${banner.version ? ` v${banner.version}` : ""}. DO NOT EDIT.`,
-    `// Source: ${banner.manifest}`,
+    `${generatedMarker}${banner.version ? ` v${oneLine(banner.version)}` : ""}. DO NOT EDIT.`,
+    `// Source: ${oneLine(banner.manifest)}`,
     ...banner.protocols.map((p) => `// Protocol ${p.revision}: schema.json sha256 ${p.sha256}`),
-    `// Regenerate: npx mcp-gen generate ${banner.manifest} (from this folder)`,
+    `// Regenerate: npx mcp-gen generate ${oneLine(banner.manifest)} (from this folder)`,
   ];
   return `${lines.join("\n")}\n`;
 }
 
-export function newWriter(): CodeWriter {
-  return new CodeWriter();
+/** Lists (imports, parameters) longer than this go one item per line. */
+export const lineWidth = 100;
+
+/**
+ * Text written line by line at an indentation the writer keeps: `block` opens a nested
+ * level, so emitters write nested code without counting spaces.
+ */
+export class CodeWriter {
+  private readonly parts: string[] = [];
+  private depth = 0;
+  /** Whether the text written so far ends a line (or is empty). */
+  private atLineStart = true;
+
+  /** The current indentation. */
+  get indentation(): string {
+    return "  ".repeat(this.depth);
+  }
+
+  /** One or more lines at the current indentation (each line of `text`; empty lines stay empty). */
+  line(text = ""): this {
+    for (const line of text.split("\n")) this.append(line === "" ? "\n" : `${this.indentation}${line}\n`);
+    return this;
+  }
+
+  /** `head {`, the body one level deeper, then `close`. */
+  block(head: string, body: () => void, close = "}"): this {
+    this.line(`${head} {`);
+    return this.indented(body).line(close);
+  }
+
+  /** Whatever `body` writes, one level deeper. */
+  indented(body: () => void): this {
+    this.depth++;
+    try {
+      body();
+    } finally {
+      this.depth--;
+    }
+    return this;
+  }
+
+  /**
+   * `open` + items + `close`: on one line when it fits `lineWidth` columns, else `open`,
+   * one item per line one level deeper (each ending in a comma), then `close`. For
+   * parameter and argument lists: `list("f(", ["a: A", "b: B"], "): R;")`.
+   */
+  list(open: string, items: readonly string[], close: string): this {
+    const oneLine = `${open}${items.join(", ")}${close}`;
+    if (items.length === 0 || this.indentation.length + oneLine.length <= lineWidth) return this.line(oneLine);
+    this.line(open);
+    this.indented(() => items.forEach((item) => this.line(`${item},`)));
+    return this.line(close);
+  }
+
+  /** A doc comment for `text` at the current indentation (nothing when there is no text). */
+  doc(text: string | undefined): this {
+    return this.raw(docComment(text, this.indentation));
+  }
+
+  /** Text as written, already indented: another module's final text. */
+  raw(text: string): this {
+    this.append(text.replace(/\r\n/g, "\n"));
+    return this;
+  }
+
+  /** Transitional, for the types and protocol emitters until their rewrite merges: `raw`. */
+  write(text: string): this {
+    return this.raw(text);
+  }
+
+  /** Transitional (as `write`): ends a line. */
+  newLine(): this {
+    return this.raw("\n");
+  }
+
+  /** Transitional (as `write`): ends the current line unless it is ended, then writes an empty one. */
+  blankLine(): this {
+    if (!this.atLineStart) this.newLine();
+    return this.newLine();
+  }
+
+  toString(): string {
+    if (this.parts.length > 1) this.parts.splice(0, this.parts.length, this.parts.join(""));
+    return this.parts[0] ?? "";
+  }
+
+  private append(text: string): void {
+    if (text === "") return;
+    this.parts.push(text);
+    this.atLineStart = text.endsWith("\n");
+  }
 }
 
 export class GeneratedFile {
   private readonly imports = new Map<string, Map<string, { typeOnly: boolean }>>();
-  readonly writer = newWriter();
+  readonly writer = new CodeWriter();
   /**
-   * Top-level statements appended after the body, each unit ending in a newline and
-   * separated by a blank line. `formatted` units are already laid out exactly as prettier
-   * lays them out and bypass the formatter: the protocol's namespaces (thousands of lines,
-   * identical for every manifest, formatted once and cached) and per-tool code emitted in
-   * canonical layout. Other units are formatted on their own.
+   * Transitional, for the types and protocol emitters until their rewrite merges: final
+   * text appended after the body, one blank line between units. Written as is.
    */
-  readonly tail: Unit[] = [];
+  readonly tail: { readonly text: string; readonly formatted?: boolean }[] = [];
 
   constructor(
     /** Path relative to the output folder, e.g. "server.gen.ts". */
@@ -72,50 +157,45 @@ export class GeneratedFile {
     names.set(name, { typeOnly: existing ? existing.typeOnly && typeOnly : typeOnly });
   }
 
-  /** The import lines in prettier's layout, by module: packages first, then relative paths. */
-  private importLines(): string[] {
+  /** The import lines: packages first, then relative paths, each sorted; names sorted within. */
+  importLines(): string[] {
     const modules = [...this.imports.keys()].sort((a, b) => {
       const ra = a.startsWith(".") ? 1 : 0;
       const rb = b.startsWith(".") ? 1 : 0;
-      return ra !== rb ? ra - rb : a < b ? -1 : a > b ? 1 : 0;
+      return ra !== rb ? ra - rb : compareText(a, b);
     });
     return modules.map((module) => {
-      const names = [...this.imports.get(module)!.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+      const names = [...this.imports.get(module)!.entries()].sort(([a], [b]) => compareText(a, b));
       const allTypes = names.every(([, n]) => n.typeOnly);
       const specifiers = names.map(([name, n]) => (n.typeOnly && !allTypes ? `type ${name}` : name));
-      return moduleLine(allTypes ? "import type" : "import", specifiers, module);
+      return moduleStatement(allTypes ? "import type" : "import", specifiers, module);
     });
   }
 
-  /** The file as formatted text: `format` formats the body and every unformatted tail unit. */
-  async formatted(banner: Banner, format: (text: string) => Promise<string>): Promise<string> {
-    const [head, ...tail] = await Promise.all([
-      this.head(banner, format),
-      ...this.tail.map((unit) => (unit.pieces ? renderPieces(unit.pieces, format) : unit.formatted ? unit.text : format(unit.text))),
-    ]);
-    return [head, ...tail].join("\n");
-  }
-
-  /**
-   * Banner, imports and body, formatted. Banner and import lines are written in prettier's
-   * layout already, so prettier sees only the body (skipped when empty); a banner prettier
-   * would change (trailing spaces in a path) sends the whole head through prettier.
-   */
-  private async head(banner: Banner, format: (text: string) => Promise<string>): Promise<string> {
-    const bannerLines = bannerText(banner);
-    if (!bannerLines.split("\n").every((line) => line === "" || /^\/\/[^\r\u2028\u2029]*\S$/.test(line))) return format(this.render(banner));
+  /** The final text: banner, imports, body, and (transitionally) the tail units. */
+  text(banner: Banner): string {
+    const blocks = [bannerText(banner)];
     const imports = this.importLines();
-    const body = this.writer.toString().trim();
-    const blocks = [bannerLines];
     if (imports.length > 0) blocks.push(`${imports.join("\n")}\n`);
-    if (body !== "") blocks.push(await format(`${body}\n`));
+    const body = this.writer.toString().replace(/^\n+/, "").replace(/\n*$/, "\n");
+    if (body !== "\n") blocks.push(body);
+    for (const unit of this.tail) blocks.push(unit.text.replace(/\n*$/, "\n"));
     return blocks.join("\n");
   }
+}
 
-  /** The head as text for prettier. */
-  private render(banner: Banner): string {
-    const imports = this.importLines();
-    const body = this.writer.toString().trim();
-    return `${bannerText(banner)}\n${imports.length > 0 ? `${imports.join("\n")}\n\n` : ""}${body}\n`;
-  }
+/** Code-unit order: the same on every machine and locale. */
+export function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/**
+ * `keyword { a, b } from "module";` on one line when it fits `lineWidth`, else one
+ * name per line. Shared by import lines and index.ts's re-exports.
+ */
+export function moduleStatement(keyword: string, names: readonly string[], module: string): string {
+  const from = `} from ${stringLiteral(module)};`;
+  const oneLine = `${keyword} { ${names.join(", ")} ${from}`;
+  if (oneLine.length <= lineWidth) return oneLine;
+  return `${keyword} {\n${names.map((name) => `  ${name},\n`).join("")}${from}`;
 }

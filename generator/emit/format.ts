@@ -1,3 +1,4 @@
+// Transitional: only the protocol emitter (rewritten in another branch) still calls this. Delete once that branch merges.
 // Formats generated TypeScript with prettier: each file's small body (a few declarations
 // around the per-tool code) and the units the emitters could not write in prettier's
 // layout themselves (generator/emit/layout/ does that for per-tool code). Results are

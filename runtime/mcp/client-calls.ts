@@ -70,14 +70,16 @@ export function toolMethods<Methods>(session: RequestSender, table: ToolCallTabl
   return Object.fromEntries(methods) as Methods;
 }
 
-export function readResource(session: RequestSender, uri: string, options?: CallOptions): Promise<JsonObject> {
-  return session.rawRequest("resources/read", { uri }, options);
+/** resources/read; `Result` is the result type of the revisions the generated client speaks (the session does not check results). */
+export function readResource<Result = JsonObject>(session: RequestSender, uri: string, options?: CallOptions): Promise<Result> {
+  return session.rawRequest("resources/read", { uri }, options) as Promise<Result>;
 }
 
-export function getPrompt(session: RequestSender, name: string, args: Record<string, string | undefined>, options?: CallOptions): Promise<JsonObject> {
+/** prompts/get, leaving out undefined arguments; `Result` as for readResource. */
+export function getPrompt<Result = JsonObject>(session: RequestSender, name: string, args: Readonly<Record<string, string | undefined>>, options?: CallOptions): Promise<Result> {
   const defined: Record<string, string> = {};
   for (const [key, value] of Object.entries(args)) if (value !== undefined) defined[key] = value;
-  return session.rawRequest("prompts/get", { name, arguments: defined }, options);
+  return session.rawRequest("prompts/get", { name, arguments: defined }, options) as Promise<Result>;
 }
 
 /** RFC 6570 level 1 expansion: `segments` alternates literal text and variable names. */

@@ -4,7 +4,6 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { formatTypeScript } from "../../generator/emit/format.js";
 import type { Generated } from "../../generator/pipeline.js";
 import { generateManifest } from "../support/generate.js";
 import { repoRoot } from "../support/paths.js";
@@ -47,11 +46,6 @@ describe("golden trees", () => {
       }
     });
   }
-
-  it("every generated file is already prettier-formatted (including the separately formatted protocol namespaces)", async () => {
-    const generated = await run("all-revisions");
-    for (const [path, text] of generated.files) expect(await formatTypeScript(text), path).toBe(text);
-  });
 
   it("all-revisions covers the protocol types of all five revisions", () => {
     const protocol = readFileSync(join(goldenRoot, "all-revisions", "expected", "protocol.gen.ts"), "utf8");

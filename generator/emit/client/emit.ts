@@ -4,11 +4,8 @@
 import type { ProtocolModel } from "../../model/protocol.js";
 import { revisionNamespace } from "../../model/protocol.js";
 import { paramHeaderDeclarations, type ServerModel } from "../../model/server.js";
-import { codeLiteral, docComment, propertyKey, stringLiteral } from "../escape.js";
-import { newWriter, type GeneratedFile } from "../file.js";
-import { InterfaceUnit } from "../layout/interface-unit.js";
-import { stringCode } from "../layout/literals.js";
-import { printWidth } from "../layout/print.js";
+import { Code, codeLiteral, propertyKey, stringLiteral } from "../escape.js";
+import { lineWidth, type GeneratedFile } from "../file.js";
 import { toolTypeNames } from "../types/emit.js";
 import { validatorNames } from "../validators/emit.js";
 
@@ -35,166 +32,148 @@ export function emitClient(file: GeneratedFile, model: ServerModel, protocols: r
   const protocol = file.local("protocol.gen");
   const types = file.local("types.gen");
   const validators = file.local("validators.gen");
-  const union = (def: string) => protocols.map((p) => `${file.type(protocol, revisionNamespace(p.revision))}.${def}`).join(" | ");
   const callOptions = file.type(rt, "CallOptions");
   const session = `${file.type(rt, "ClientSession")}<${file.type(protocol, "ClientRequestMap")}>`;
 
-  if (model.tools.length > 0) {
-    w.write(docComment("A content block of a tool result, in any of the revisions this client speaks."));
-    w.write(`export type ToolResultContent = ${protocols.map((p) => `${file.type(protocol, revisionNamespace(p.revision))}.CallToolResult["content"][number]`).join(" | ")};`).blankLine();
-  }
-  const readResult = model.resources.length + model.resourceTemplates.length > 0 ? union("ReadResourceResult") : "";
-  const promptResult = model.prompts.length > 0 ? union("GetPromptResult") : "";
+  // `export type Name = A | B;` on one line when it fits, else one member per line.
+  const unionAlias = (doc: string, name: string, members: readonly string[]) => {
+    w.doc(doc);
+    const oneLine = `export type ${name} = ${members.join(" | ")};`;
+    if (oneLine.length <= lineWidth || members.length < 2) w.line(oneLine);
+    else w.line(`export type ${name} =`).indented(() => members.forEach((m, i) => w.line(`| ${m}${i === members.length - 1 ? ";" : ""}`)));
+    w.line();
+  };
+  // The results the client returns, as the union over the revisions it speaks: named once.
+  const revisionUnion = (type: string) => protocols.map((p) => `${file.type(protocol, revisionNamespace(p.revision))}.${type}`);
+  const speaks = "in any of the revisions this client speaks";
+  if (model.tools.length > 0) unionAlias(`A content block of a tool result, ${speaks}.`, "ToolResultContent", revisionUnion(`CallToolResult["content"][number]`));
+  const readResult = "ReadResourceResult";
+  const promptResult = "GetPromptResult";
+  if (model.resources.length + model.resourceTemplates.length > 0) unionAlias(`What reading a resource returns, ${speaks}.`, readResult, revisionUnion(readResult));
+  if (model.prompts.length > 0) unionAlias(`What getting a prompt returns, ${speaks}.`, promptResult, revisionUnion(promptResult));
 
-  // The interface (a signature per tool, resource, template and prompt) and the tool call
-  // table are units of the file's tail, written in prettier's layout: a large manifest
-  // makes them most of the file.
-  const iface = new InterfaceUnit();
-  const i = iface.writer;
-  i.write(docComment(`A typed client for ${model.info.name}.`));
-  i.write(`export interface ${names.client} {`).newLine();
-  i.indent().write(docComment("The underlying session: era, revision, server description, and every protocol request.", "  ").trimStart());
-  i.indent().write(`readonly session: ${session};`).newLine();
-  const group = (key: string, members: () => void) => {
-    i.indent().write(`readonly ${key}: {`).newLine();
-    members();
-    i.indent().write("};").newLine();
-  };
-  const member = (doc: string, name: string, params: readonly string[], returns: string) => {
-    if (doc) i.write(docComment(doc, "    "));
-    iface.signature(2, name, params, returns);
-  };
+  // The interface: a signature per tool, resource, template and prompt.
+  const group = (key: string, members: () => void) => w.block(`readonly ${key}:`, members, "};");
+  const member = (doc: string, name: string, params: readonly string[], returns: string) => w.doc(doc).list(`${name}(`, params, `): ${returns};`);
   const options = `options?: ${callOptions}`;
-  if (model.tools.length > 0) {
-    group("tools", () => {
-      for (const tool of model.tools) {
-        const t = toolTypeNames(tool);
-        const result = tool.output
-          ? `${file.type(rt, "ToolCallResult")}<${file.type(types, t.output)}, ToolResultContent>`
-          : `${file.type(rt, "PlainToolCallResult")}<ToolResultContent>`;
-        const optionalArgs = !hasRequiredInput(tool.input.schema.value);
-        member(
-          summary(`Calls tool ${stringLiteral(tool.key)}`, tool.title, tool.description, tool.output ? "Structured content is validated against the tool's output schema" : undefined),
-          propertyKey(tool.member),
-          [`args${optionalArgs ? "?" : ""}: ${file.type(types, t.input)}`, options],
-          `Promise<${result}>`,
-        );
-      }
-    });
-  }
-  if (model.resources.length > 0) {
-    group("resources", () => {
-      for (const r of model.resources) member(summary(`Reads ${r.uri}`, r.title, r.description), propertyKey(r.member), [options], `Promise<${readResult}>`);
-    });
-  }
-  if (model.resourceTemplates.length > 0) {
-    group("resourceTemplates", () => {
-      for (const t of model.resourceTemplates) {
-        member(summary(`Reads ${t.uriTemplate} with the variables filled in`, t.title, t.description), propertyKey(t.member), [`variables: ${file.type(types, `${t.typeBase}Variables`)}`, options], `Promise<${readResult}>`);
-      }
-    });
-  }
-  if (model.prompts.length > 0) {
-    group("prompts", () => {
-      for (const p of model.prompts) {
-        const optionalArgs = !p.arguments.some((a) => a.required);
-        member(summary(`Gets prompt ${stringLiteral(p.key)}`, p.title, p.description), propertyKey(p.member), [`args${optionalArgs ? "?" : ""}: ${file.type(types, `${p.typeBase}PromptArgs`)}`, options], `Promise<${promptResult}>`);
-      }
-    });
-  }
-  i.indent().write(docComment("Ends the session (and the server process, over stdio).", "  ").trimStart());
-  i.indent().write("close(): Promise<void>;").newLine();
-  i.write("}").newLine();
-  file.tail.push(iface.unit());
+  w.doc(`A typed client for ${model.info.name}.`);
+  w.block(`export interface ${names.client}`, () => {
+    w.doc("The underlying session: era, revision, server description, and every protocol request.");
+    w.line(`readonly session: ${session};`);
+    if (model.tools.length > 0) {
+      group("tools", () => {
+        for (const tool of model.tools) {
+          const t = toolTypeNames(tool);
+          const result = tool.output
+            ? `${file.type(rt, "ToolCallResult")}<${file.type(types, t.output)}, ToolResultContent>`
+            : `${file.type(rt, "PlainToolCallResult")}<ToolResultContent>`;
+          const optionalArgs = !hasRequiredInput(tool.input.schema.value);
+          member(
+            summary(`Calls tool ${stringLiteral(tool.key)}`, tool.title, tool.description, tool.output ? "Structured content is validated against the tool's output schema" : undefined),
+            propertyKey(tool.member),
+            [`args${optionalArgs ? "?" : ""}: ${file.type(types, t.input)}`, options],
+            `Promise<${result}>`,
+          );
+        }
+      });
+    }
+    if (model.resources.length > 0) {
+      group("resources", () => {
+        for (const r of model.resources) member(summary(`Reads ${r.uri}`, r.title, r.description), propertyKey(r.member), [options], `Promise<${readResult}>`);
+      });
+    }
+    if (model.resourceTemplates.length > 0) {
+      group("resourceTemplates", () => {
+        for (const t of model.resourceTemplates) {
+          member(summary(`Reads ${t.uriTemplate} with the variables filled in`, t.title, t.description), propertyKey(t.member), [`variables: ${file.type(types, `${t.typeBase}Variables`)}`, options], `Promise<${readResult}>`);
+        }
+      });
+    }
+    if (model.prompts.length > 0) {
+      group("prompts", () => {
+        for (const p of model.prompts) {
+          const optionalArgs = !p.arguments.some((a) => a.required);
+          member(summary(`Gets prompt ${stringLiteral(p.key)}`, p.title, p.description), propertyKey(p.member), [`args${optionalArgs ? "?" : ""}: ${file.type(types, `${p.typeBase}PromptArgs`)}`, options], `Promise<${promptResult}>`);
+        }
+      });
+    }
+    w.doc("Ends the session (and the server process, over stdio).");
+    w.line("close(): Promise<void>;");
+  });
+  w.line();
 
-  // The tools' calls as a table (member → tool name and output validator), laid out one
-  // entry per line; a line too long for that, or not printable ASCII (whose keys and widths
-  // prettier might treat otherwise), leaves the unit to prettier.
+  // The tools' calls as a table (member → tool name and output validator): a line per tool
+  // instead of a function per tool.
   const toolCalls = names.toolCalls;
   if (model.tools.length > 0) {
-    const entries = model.tools.map((tool) => {
-      const validate = tool.output ? `, ${file.value(validators, validatorNames(tool.typeBase).output)}` : "";
-      return `  ${propertyKey(tool.member)}: [${stringCode(tool.key)}${validate}],`;
-    });
-    const lines = [`const ${toolCalls}: ${file.type(rt, "ToolCallTable")} = {`, ...entries, "};"];
-    const text = `${docComment("What each tool method calls: the tool's name and the validator of its structured output.")}${lines.join("\n")}\n`;
-    file.tail.push({ text, formatted: lines.every((line) => line.length <= printWidth && !/[^\x20-\x7e]/.test(line)) });
+    const table: Record<string, unknown> = {};
+    for (const tool of model.tools) {
+      const validate = tool.output ? [new Code(file.value(validators, validatorNames(tool.typeBase).output))] : [];
+      table[tool.member] = [tool.key, ...validate];
+    }
+    const validated = model.tools.some((tool) => tool.output);
+    w.doc(`What each tool method calls: the tool's name${validated ? " and the validator of its structured output, if it declares one" : ""}.`);
+    w.line(`const ${toolCalls}: ${file.type(rt, "ToolCallTable")} = ${codeLiteral(table)};`).line();
   }
 
   // createXClient
-  const c = newWriter();
-  c.write(docComment(`Wraps a connected session in the typed ${names.client}.`));
-  c.write(`export function ${names.create}(session: ${session}): ${names.client} {`).newLine();
-  c.indent().write("return {").newLine();
-  c.indent(2).write("session,").newLine();
-  if (model.tools.length > 0) c.indent(2).write(`tools: ${file.value(rt, "toolMethods")}<${names.client}["tools"]>(session, ${toolCalls}),`).newLine();
-  const read = file.value.bind(file);
-  if (model.resources.length > 0) {
-    c.indent(2).write("resources: {").newLine();
-    for (const r of model.resources) {
-      c.indent(3).write(`${propertyKey(r.member)}: async (options) => (await ${read(rt, "readResource")}(session, ${stringLiteral(r.uri)}, options)) as unknown as ${readResult},`).newLine();
-    }
-    c.indent(2).write("},").newLine();
-  }
-  if (model.resourceTemplates.length > 0) {
-    c.indent(2).write("resourceTemplates: {").newLine();
-    for (const t of model.resourceTemplates) {
-      const segments = `[${t.template.segments.map(stringLiteral).join(", ")}]`;
-      c.indent(3)
-        .write(
-          `${propertyKey(t.member)}: async (variables, options) => (await ${read(rt, "readResource")}(session, ${read(rt, "expandUriTemplate")}(${segments}, { ...variables }), options)) as unknown as ${readResult},`,
-        )
-        .newLine();
-    }
-    c.indent(2).write("},").newLine();
-  }
-  if (model.prompts.length > 0) {
-    c.indent(2).write("prompts: {").newLine();
-    for (const p of model.prompts) {
-      c.indent(3).write(`${propertyKey(p.member)}: async (args, options) => (await ${read(rt, "getPrompt")}(session, ${stringLiteral(p.key)}, { ...args }, options)) as unknown as ${promptResult},`).newLine();
-    }
-    c.indent(2).write("},").newLine();
-  }
-  c.indent(2).write("close: () => session.close(),").newLine();
-  c.indent().write("};").newLine();
-  c.write("}").blankLine();
+  const read = (name: string) => file.value(rt, name);
+  w.doc(`Wraps a connected session in the typed ${names.client}.`);
+  w.block(`export function ${names.create}(session: ${session}): ${names.client}`, () => {
+    w.block("return", () => {
+      w.line("session,");
+      if (model.tools.length > 0) w.line(`tools: ${read("toolMethods")}<${names.client}["tools"]>(session, ${toolCalls}),`);
+      if (model.resources.length > 0) {
+        w.block("resources:", () => {
+          for (const r of model.resources) w.line(`${propertyKey(r.member)}: (options) => ${read("readResource")}<${readResult}>(session, ${stringLiteral(r.uri)}, options),`);
+        }, "},");
+      }
+      if (model.resourceTemplates.length > 0) {
+        w.block("resourceTemplates:", () => {
+          for (const t of model.resourceTemplates) {
+            const segments = `[${t.template.segments.map(stringLiteral).join(", ")}]`;
+            w.line(`${propertyKey(t.member)}: (variables, options) =>`);
+            w.indented(() => w.line(`${read("readResource")}<${readResult}>(session, ${read("expandUriTemplate")}(${segments}, { ...variables }), options),`));
+          }
+        }, "},");
+      }
+      if (model.prompts.length > 0) {
+        w.block("prompts:", () => {
+          for (const p of model.prompts) w.line(`${propertyKey(p.member)}: (args, options) => ${read("getPrompt")}<${promptResult}>(session, ${stringLiteral(p.key)}, { ...args }, options),`);
+        }, "},");
+      }
+      w.line("close: () => session.close(),");
+    }, "};");
+  });
+  w.line();
 
   // connectXClient
   const clientOptions = file.type(rt, "ClientOptions");
   const revisionType = file.type(protocol, "Revision");
   const asks = names.serverRequests;
-  c.write(docComment("What the server may ask of this client, by method: legacy server requests and 2026-07-28 input requests (answered the same way)."));
-  c.write(`export type ${asks} = ${file.type(rt, "MergeMethods")}<${file.type(protocol, "ServerRequestMap")} | ${file.type(protocol, "InputRequestMap")}>;`).blankLine();
-  c.write(
-    docComment(
-      `Options of ${names.connect}: those of a client session, with this manifest's revisions as the default; \`requests\` and \`notifications\` are typed by method.`,
-    ),
-  );
-  c.write(
-    `export type ${names.options} = Omit<${clientOptions}<${asks}, ${file.type(protocol, "ServerNotificationMap")}>, "revisions"> & { readonly revisions?: readonly ${revisionType}[] | undefined };`,
-  ).blankLine();
+  const notifications = file.type(protocol, "ServerNotificationMap");
+  w.doc("What the server may ask of this client, by method: legacy server requests and 2026-07-28 input requests (answered the same way).");
+  w.line(`export type ${asks} = ${file.type(rt, "MergeMethods")}<${file.type(protocol, "ServerRequestMap")} | ${file.type(protocol, "InputRequestMap")}>;`).line();
+  w.doc(`Options of ${names.connect}: those of a client session, with this manifest's revisions as the default; \`requests\` and \`notifications\` are typed by method.`);
+  w.line(`export type ${names.options} = Omit<${clientOptions}<${asks}, ${notifications}>, "revisions"> & {`);
+  w.indented(() => w.line(`readonly revisions?: readonly ${revisionType}[] | undefined;`)).line("};").line();
   const mirrored = paramHeaderDeclarations(model);
   const hasMirrored = Object.keys(mirrored).length > 0;
   if (hasMirrored) {
-    c.write(docComment("Tool arguments mirrored into Mcp-Param-* headers on 2026-07-28 HTTP requests (`x-mcp-header`): tool -> argument -> header."));
-    c.write(`const paramHeaders: Readonly<Record<string, Readonly<Record<string, string>>>> = ${codeLiteral(mirrored)};`).blankLine();
+    w.doc("Tool arguments mirrored into Mcp-Param-* headers on 2026-07-28 HTTP requests (`x-mcp-header`): tool -> argument -> header.");
+    w.line(`const paramHeaders: Readonly<Record<string, Readonly<Record<string, string>>>> = ${codeLiteral(mirrored)};`).line();
   }
-  c.write(
-    docComment(
-      `Connects to a ${model.info.name} server over \`channel\` (stdioChannel, httpChannel, memoryChannel), detecting the protocol era: a server/discover probe first, the initialize handshake as fallback.`,
-    ),
+  w.doc(
+    `Connects to a ${model.info.name} server over \`channel\` (stdioChannel, httpChannel, memoryChannel), detecting the protocol era: a server/discover probe first, the initialize handshake as fallback.`,
   );
-  c.write(`export async function ${names.connect}(channel: ${file.type(rt, "ClientChannel")}, options: ${names.options} = {}): Promise<${names.client}> {`).newLine();
-  c.indent()
-    .write(
-      `const session = await ${file.value(rt, "connectSession")}<${file.type(protocol, "ClientRequestMap")}, ${asks}, ${file.type(protocol, "ServerNotificationMap")}>(channel, { ${hasMirrored ? "paramHeaders, " : ""}...options, revisions: options.revisions ?? ${file.value(protocol, "revisions")} });`,
-    )
-    .newLine();
-  c.indent().write(`return ${names.create}(session);`).newLine();
-  c.write("}").newLine();
-  file.tail.push({ text: c.toString(), formatted: false });
+  w.list(`export async function ${names.connect}(`, [`channel: ${file.type(rt, "ClientChannel")}`, `options: ${names.options} = {}`], `): Promise<${names.client}> {`);
+  w.indented(() => {
+    const connect = `${file.value(rt, "connectSession")}<${file.type(protocol, "ClientRequestMap")}, ${asks}, ${notifications}>`;
+    w.list(`const session = await ${connect}(`, ["channel", `{ ${hasMirrored ? "paramHeaders, " : ""}...options, revisions: options.revisions ?? ${file.value(protocol, "revisions")} }`], ");");
+    w.line(`return ${names.create}(session);`);
+  });
+  w.line("}");
 }
-
 
 /** Whether a tool's input schema requires some property (then the client must pass arguments). */
 function hasRequiredInput(schema: unknown): boolean {

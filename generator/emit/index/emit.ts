@@ -1,12 +1,10 @@
 // index.ts: the public surface of the generated folder, as explicit named exports
 // (no `export *`), so a reader sees every name and bundlers tree-shake reliably.
-import type { GeneratedFile } from "../file.js";
-import { moduleLine } from "../layout/module-lines.js";
+import { compareText, moduleStatement, type GeneratedFile } from "../file.js";
 
 /**
  * Top-level exported declarations of a generated file, split into values and types.
- * Emitters write top-level declarations at column 0 and nest everything else (the
- * protocol namespaces arrive formatted, their members indented), so a line scan is exact
+ * Emitters write top-level declarations at column 0 and nest everything else, so a line scan is exact
  * and avoids parsing megabytes of generated code.
  */
 export function exportedNames(text: string): { values: string[]; types: string[] } {
@@ -30,8 +28,7 @@ export function exportedNames(text: string): { values: string[]; types: string[]
 }
 
 export function emitIndex(index: GeneratedFile, files: readonly GeneratedFile[]): void {
-  // The re-export lines are laid out as prettier lays them out: a unit that skips the formatter.
-  const lines: string[] = [];
+  const w = index.writer;
   for (const file of files) {
     const values: string[] = [];
     const types: string[] = [];
@@ -41,9 +38,8 @@ export function emitIndex(index: GeneratedFile, files: readonly GeneratedFile[])
       types.push(...names.types);
     }
     const module = index.local(file.path.replace(/\.ts$/, ""));
-    const sorted = (names: string[]) => [...names].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-    if (values.length > 0) lines.push(moduleLine("export", sorted(values), module));
-    if (types.length > 0) lines.push(moduleLine("export type", sorted(types), module));
+    const sorted = (names: string[]) => [...names].sort(compareText);
+    if (values.length > 0) w.line(moduleStatement("export", sorted(values), module));
+    if (types.length > 0) w.line(moduleStatement("export type", sorted(types), module));
   }
-  if (lines.length > 0) index.tail.push({ text: `${lines.join("\n")}\n`, formatted: true });
 }

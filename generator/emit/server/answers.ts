@@ -7,10 +7,9 @@ import type { ProtocolModel } from "../../model/protocol.js";
 import { refName, revisionNamespace } from "../../model/protocol.js";
 import { clientAsks, type ClientAsk } from "../../model/server.js";
 import type { Revision } from "../../load/revisions.js";
+import { Code } from "../escape.js";
 import type { GeneratedFile } from "../file.js";
-import { layoutFlatLines } from "../layout/print.js";
 import { compileValidator } from "../validators/compile-schema.js";
-import { record, token, type DefinitionValue } from "./definition.js";
 
 /** The definition names `value` refers to ($ref), anywhere in it. */
 function refsIn(value: unknown, into: string[]): void {
@@ -47,12 +46,12 @@ function resultOf(protocol: ProtocolModel, method: string): string | undefined {
 }
 
 /**
- * Writes the validators of the answers to the methods `asks` uses (into `file`'s tail) and
+ * Writes the validators of the answers to the methods `asks` uses (into `file`) and
  * returns the definition's `answers` table (method -> revision -> validator), or undefined
  * when nothing is asked.
  */
-export function emitAnswerValidators(file: GeneratedFile, asks: ReadonlySet<ClientAsk>, protocols: readonly ProtocolModel[], runtime: string): DefinitionValue | undefined {
-  const methods: (readonly [string, DefinitionValue])[] = [];
+export function emitAnswerValidators(file: GeneratedFile, asks: ReadonlySet<ClientAsk>, protocols: readonly ProtocolModel[], runtime: string): Record<string, Record<string, Code>> | undefined {
+  const methods: Record<string, Record<string, Code>> = {};
   for (const ask of Object.keys(clientAsks) as ClientAsk[]) {
     if (!asks.has(ask)) continue;
     const method = clientAsks[ask].method;
@@ -63,15 +62,12 @@ export function emitAnswerValidators(file: GeneratedFile, asks: ReadonlySet<Clie
       if (definition === undefined) continue;
       const schema = selfContained(protocol, definition);
       const probe = compileValidator({ name: `validate${definition}`, schema, dialect: protocol.schema.dialect, applyDefaults: false });
-      if (probe.problems.length > 0) {
-        throw new Error(`${definition} of protocol ${protocol.revision} does not compile to a validator: ${probe.problems.map((p) => `${p.pointer} ${p.message}`).join("; ")}`);
-      }
       const same = variants.find((v) => v.definition === definition && v.code === probe.code);
       if (same) same.revisions.push(protocol.revision);
       else variants.push({ code: probe.code, definition, schema, dialect: protocol.schema.dialect, revisions: [protocol.revision] });
     }
     if (variants.length === 0) continue;
-    const byRevision: (readonly [string, DefinitionValue])[] = [];
+    const byRevision: Record<string, Code> = {};
     for (const variant of variants) {
       const only = variants.filter((v) => v.definition === variant.definition).length === 1;
       const name = `validate${variant.definition}${only ? "" : revisionNamespace(variant.revisions[0]!).slice(1)}`;
@@ -80,18 +76,17 @@ export function emitAnswerValidators(file: GeneratedFile, asks: ReadonlySet<Clie
         schema: variant.schema,
         dialect: variant.dialect,
         applyDefaults: false,
+        exported: false,
         doc: `Checks a client's ${variant.definition} (its answer to ${method}) under protocol ${variant.revisions.join(", ")}.`,
       });
       for (const helper of compiled.helpers) file.value(runtime, helper);
       // Module-private: the definition is their only user (index.ts re-exports what server.gen.ts exports).
-      const lines = compiled.lines.map((line) => (line.startsWith(`export function ${name}(`) ? line.slice("export ".length) : line));
-      const laidOut = layoutFlatLines(lines, compiled.ascii);
-      file.tail.push(laidOut === undefined ? { text: lines.join("\n") + "\n", formatted: false } : { text: laidOut, formatted: true });
-      for (const revision of variant.revisions) byRevision.push([revision, token(name)]);
+      file.writer.raw(compiled.code).line();
+      for (const revision of variant.revisions) byRevision[revision] = new Code(name);
     }
-    methods.push([method, record(byRevision)]);
+    methods[method] = byRevision;
   }
-  if (methods.length === 0) return undefined;
+  if (Object.keys(methods).length === 0) return undefined;
   file.type(runtime, "ValidationIssue");
-  return record(methods);
+  return methods;
 }

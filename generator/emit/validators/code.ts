@@ -3,7 +3,7 @@
 // fragment mentions (used to drop unused bindings, labels, constants and helper
 // functions, so the output passes --noUnusedLocals).
 
-import { stringCode } from "../layout/literals.js";
+import { stringLiteral } from "../escape.js";
 
 /**
  * A list of statements. Nested blocks are separate fragments appended with `block`, so
@@ -135,6 +135,8 @@ const isWordChar = (c: number) =>
 export function mentionsIn(code: string, identifier: string): boolean {
   for (let at = code.indexOf(identifier); at !== -1; at = code.indexOf(identifier, at + 1)) {
     if (isWordChar(code.charCodeAt(at - 1)) || isWordChar(code.charCodeAt(at + identifier.length))) continue;
+    // `x.length` reads a property, not a local named `length` (a spread `...length` does).
+    if (code.charCodeAt(at - 1) === 46 && code.charCodeAt(at - 2) !== 46) continue;
     if (isCode(code, at)) return true;
   }
   return false;
@@ -218,19 +220,64 @@ function buildPathExpression(parts: readonly PathPart[]): string {
       pending += `/${escapePointerToken(part.token)}`;
       continue;
     }
-    pieces.push(stringCode(`${pending}/`));
+    pieces.push(stringLiteral(`${pending}/`));
     pending = "";
     pieces.push(part.kind === "index" ? part.variable : `pointerToken(${part.variable})`);
   }
-  if (pending !== "" || pieces.length === 0) pieces.push(stringCode(pending));
+  if (pending !== "" || pieces.length === 0) pieces.push(stringLiteral(pending));
   return pieces.join(" + ");
 }
 
-/** Hands out function-local names; every name ends with a number, so none can clash with globals or `value`. */
-export class LocalNames {
-  private next = 0;
+/**
+ * Words a local of a generated function must not be named: keywords, the globals and
+ * runtime helpers the generated code calls, and the property names of issues.
+ */
+const unavailable = new Set([
+  ...["break", "case", "catch", "class", "const", "continue", "debugger", "default", "delete", "do", "else", "enum", "export", "extends"],
+  ...["false", "finally", "for", "function", "if", "import", "in", "instanceof", "new", "null", "return", "super", "switch", "this"],
+  ...["throw", "true", "try", "typeof", "var", "void", "while", "with", "yield", "let", "static", "implements", "interface", "package"],
+  ...["private", "protected", "public", "await", "async", "of", "as", "arguments", "eval", "undefined", "NaN", "Infinity"],
+  ...["Object", "Array", "Number", "Math", "Map", "Set", "RegExp", "String", "JSON", "Symbol", "globalThis"],
+  ...["deepEqual", "codePointLength", "pointerToken", "ValidationIssue", "value", "_value", "path", "message"],
+]);
 
-  fresh(hint: string): string {
-    return `${hint}${this.next++}`;
+/**
+ * Hands out the local names of one generated function, named after what they hold: a
+ * property's value after the property (`city`), an item `item`, an object's record
+ * `record`. A name already taken in the function (or unavailable) is qualified by the value
+ * it derives from (`addressCity`, `daysLength`), then numbered in order of use within the
+ * function, so names depend only on the schema.
+ */
+export class LocalNames {
+  private readonly taken = new Set<string>();
+
+  /**
+   * A fresh name for `hint` (an identifier). `owner` is the local the new one derives from;
+   * with `derived`, the qualified form comes first (`cityLength` rather than `length`).
+   */
+  fresh(hint: string, owner?: string, derived = false): string {
+    const qualified = owner === undefined || owner === "value" ? undefined : `${owner}${hint.charAt(0).toUpperCase()}${hint.slice(1)}`;
+    const candidates = derived && qualified !== undefined ? [qualified, hint] : qualified === undefined ? [hint] : [hint, qualified];
+    for (const candidate of candidates) if (this.take(candidate)) return candidate;
+    const base = candidates[0]!;
+    for (let n = 2; ; n++) if (this.take(`${base}${n}`)) return `${base}${n}`;
   }
+
+  private take(name: string): boolean {
+    if (this.taken.has(name) || unavailable.has(name)) return false;
+    this.taken.add(name);
+    return true;
+  }
+}
+
+/**
+ * A local-name hint from a property name: its words in camelCase (`first-name` →
+ * `firstName`; a keyword or other unavailable word gains `Property`: `classProperty`), or
+ * "property" for names without a short readable form.
+ */
+export function propertyNameHint(name: string): string {
+  const words = name.split(/[^A-Za-z0-9]+/).filter((word) => word !== "");
+  const hint = words.map((word, i) => (i === 0 ? word.charAt(0).toLowerCase() + word.slice(1) : word.charAt(0).toUpperCase() + word.slice(1))).join("");
+  if (!/^[A-Za-z][A-Za-z0-9]{0,23}$/.test(hint)) return "property";
+  return unavailable.has(hint) ? `${hint}Property` : hint;
 }

@@ -24,9 +24,8 @@
 // `format` is treated as an annotation: in 2020-12 it only asserts when a format-assertion
 // vocabulary is required, and mcp-gen never validates formats.
 
-import { docComment } from "../escape.js";
-import { Code, LocalNames, mentionsIn, pathExpression, type PathPart } from "./code.js";
-import { dataCode, numberCode, stringCode } from "../layout/literals.js";
+import { docComment, inlineLiteral, numberLiteral, stringLiteral } from "../escape.js";
+import { Code, LocalNames, mentionsIn, pathExpression, propertyNameHint, type PathPart } from "./code.js";
 import {
   analyzeSchema,
   fillsDefaults,
@@ -51,6 +50,8 @@ export interface ValidatorSpec {
   applyDefaults: boolean;
   /** Optional doc comment text (plain text) for the function. */
   doc?: string;
+  /** Whether the function is exported (default true); module-private otherwise. */
+  exported?: boolean;
 }
 
 export interface SchemaProblem {
@@ -62,16 +63,10 @@ export interface SchemaProblem {
 export type RuntimeHelper = "deepEqual" | "codePointLength" | "pointerToken";
 
 export interface CompiledValidator {
-  /** TypeScript source: module-level constants, the exported function, then private helper functions. */
+  /** TypeScript source, final as written: module-level constants, the exported function, then private helper functions. */
   readonly code: string;
-  /** The lines of `code` (without the final line break): laid out from these, the code is never split again. */
-  readonly lines: readonly string[];
-  /** Whether every line is printable ASCII (one column per character): known from the texts searched anyway. */
-  readonly ascii: boolean;
   /** Runtime helpers the code uses; the caller writes the import (and imports the type ValidationIssue itself). */
-  helpers: Set<RuntimeHelper>;
-  /** Schema problems found; when non-empty, `code` is empty. */
-  problems: SchemaProblem[];
+  readonly helpers: ReadonlySet<RuntimeHelper>;
 }
 
 const runtimeHelpers: readonly RuntimeHelper[] = ["deepEqual", "codePointLength", "pointerToken"];
@@ -81,7 +76,10 @@ export function compileValidator(spec: ValidatorSpec): CompiledValidator {
     throw new TypeError(`compileValidator: ${JSON.stringify(spec.name)} is not a valid function name`);
   }
   const analysis = analyzeSchema(spec.schema, spec.dialect);
-  if (analysis.problems.length > 0) return { code: "", lines: [], ascii: true, helpers: new Set(), problems: analysis.problems };
+  // The validate phase reports schema problems (schema-check.ts) before anything is emitted.
+  if (analysis.problems.length > 0) {
+    throw new Error(`compileValidator: ${spec.name}: the schema was not checked before emit: ${analysis.problems.map((p) => `${p.pointer} ${p.message}`).join("; ")}`);
+  }
   return new ValidatorCompiler(spec, analysis).compile();
 }
 
@@ -256,8 +254,8 @@ function keywordFamilies(schema: JsonObject): number {
   return families;
 }
 
-/** A character other than a line break that is not printable ASCII. */
-const notPrintableAscii = /[^\n\x20-\x7F]/;
+/** Longer one-line checks are written as blocks (the width of the statement, not counting its indentation). */
+const statementWidth = 100;
 
 /** Item types for which uniqueItems may compare with a Map (SameValueZero equals deepEqual on them). */
 const SCALAR = NULL | BOOLEAN | STRING | NUMBER;
@@ -269,10 +267,9 @@ const uniqueItemsMapThreshold = 16;
 class ValidatorCompiler {
   private readonly constants: Constant[] = [];
   private readonly constantsByKey = new Map<string, Constant>();
-  private readonly constantCounters = new Map<string, number>();
   private readonly helpers: HelperFunction[] = [];
   private readonly helpersByKey = new Map<string, HelperFunction>();
-  private readonly usedHelperNames = new Set<string>();
+  private readonly usedModuleNames = new Set<string>();
 
   /** What `emitSchema` emits after `type`, in order (each step may narrow the types for the next). */
   private static readonly keywordSteps: ReadonlyArray<
@@ -311,7 +308,7 @@ class ValidatorCompiler {
     } else {
       mainBody = this.functionBody(spec.schema, rootDefaults);
     }
-    const main = [`export function ${spec.name}(${this.parameter(mainBody)}): ValidationIssue | undefined {`, ...mainBody.renderLines("  "), "}"];
+    const main = [`${spec.exported === false ? "" : "export "}function ${spec.name}(${this.parameter(mainBody)}): ValidationIssue | undefined {`, ...mainBody.renderLines("  "), "}"];
 
     // Compile helpers until no new ones are requested (compiling one may request others).
     for (let i = 0; i < this.helpers.length; i++) {
@@ -342,18 +339,7 @@ class ValidatorCompiler {
       ...main,
       ...this.helpers.filter((h) => reachableNames.has(h.name)).flatMap((h) => ["", ...h.lines!]),
     ];
-    let code: string | undefined;
-    return {
-      // Joined only when asked for: the emitter lays the lines out directly.
-      get code() {
-        return (code ??= `${lines.join("\n")}\n`);
-      },
-      lines,
-      // The reachable functions are the texts already joined for the searches above; lines never hold a line break.
-      ascii: !notPrintableAscii.test(doc) && constants.every((c) => !notPrintableAscii.test(c)) && reachable.every((text) => !notPrintableAscii.test(text)),
-      helpers: new Set(runtimeHelpers.filter(mentioned)),
-      problems: [],
-    };
+    return { code: `${lines.join("\n")}\n`, helpers: new Set(runtimeHelpers.filter(mentioned)) };
   }
 
   /** `value: unknown`, or `_value` when the body never looks at the value (e.g. schema `true`). */
@@ -379,26 +365,32 @@ class ValidatorCompiler {
   // -------------------------------------------------------------------------------------
   // Module-level names
 
+  /**
+   * A module-level name for this validator's constants and helpers: the validator's name,
+   * `_`, then what it holds (the `_` keeps it apart from every tool's validator name, which
+   * has none). Taken names are numbered in order of use.
+   */
   private moduleName(base: string): string {
-    return `${this.spec.name}_${base}`;
+    let name = `${this.spec.name}_${base}`;
+    for (let n = 2; this.usedModuleNames.has(name); n++) name = `${this.spec.name}_${base}${n}`;
+    this.usedModuleNames.add(name);
+    return name;
   }
 
-  /** A hoisted module-level constant, shared by identical declarations. */
-  private constant(kind: string, key: string, initializer: string, typeAnnotation = ""): string {
+  /** A hoisted module-level constant, shared by identical declarations; named after the value it first checks. */
+  private constant(kind: string, key: string, initializer: string, owner: string, typeAnnotation = ""): string {
     const dedupeKey = `${kind}\n${key}`;
     const existing = this.constantsByKey.get(dedupeKey);
     if (existing !== undefined) return existing.name;
-    const index = this.constantCounters.get(kind) ?? 0;
-    this.constantCounters.set(kind, index + 1);
-    const name = this.moduleName(`${kind}${index}`);
+    const name = this.moduleName(owner === "value" ? kind : `${owner}${kind.charAt(0).toUpperCase()}${kind.slice(1)}`);
     const constant = { name, declaration: `const ${name}${typeAnnotation} = ${initializer};` };
     this.constants.push(constant);
     this.constantsByKey.set(dedupeKey, constant);
     return name;
   }
 
-  private regExpConstant(pattern: string): string {
-    return this.constant("pattern", pattern, `new RegExp(${stringCode(pattern)}, "u")`);
+  private regExpConstant(pattern: string, owner: string): string {
+    return this.constant("pattern", pattern, `new RegExp(${stringLiteral(pattern)}, "u")`, owner);
   }
 
   /** The helper function validating the subschema at `pointer` (compiled later, once per variant). */
@@ -413,18 +405,16 @@ class ValidatorCompiler {
             .slice(1)
             .split("/")
             .map((t) => t.replace(/~1/g, "/").replace(/~0/g, "~"));
+    // Named after the definition (`validateGetForecastOutput_day`), or the pointer's tokens.
     let base: string;
     if (tokens.length === 0) base = "root";
-    else if (tokens.length === 2 && (tokens[0] === "$defs" || tokens[0] === "definitions"))
-      base = `def_${sanitizeName(tokens[1]!)}`;
-    else base = `ref_${sanitizeName(tokens.join("_"))}`;
+    else if (tokens.length === 2 && (tokens[0] === "$defs" || tokens[0] === "definitions")) base = sanitizeName(tokens[1]!);
+    else base = sanitizeName(tokens.join("_"));
     // A target that fills defaults gets a second variant for places defaults must not reach.
     if (!defaults && this.spec.applyDefaults && this.fillsDefaults(resolvePointer(this.spec.schema, pointer))) {
-      base += "_noDefaults";
+      base += "_withoutDefaults";
     }
-    let name = this.moduleName(base);
-    for (let n = 2; this.usedHelperNames.has(name); n++) name = this.moduleName(`${base}_${n}`);
-    this.usedHelperNames.add(name);
+    const name = this.moduleName(base);
     const helper: HelperFunction = { name, pointer, defaults };
     this.helpers.push(helper);
     this.helpersByKey.set(key, helper);
@@ -443,8 +433,17 @@ class ValidatorCompiler {
     return `return { path: ${pathExpression(context.path)}, message: ${message} };`;
   }
 
+  /** `if (condition) fail;` on one line, or as a block when that line would pass `statementWidth`. */
   private failIf(out: Code, context: Context, condition: string, message: string): void {
-    out.line(`if (${condition}) ${this.fail(context, message)}`);
+    const exit = this.fail(context, message);
+    const line = `if (${condition}) ${exit}`;
+    if (line.length <= statementWidth) {
+      out.line(line);
+      return;
+    }
+    const body = new Code();
+    body.line(exit);
+    out.block(`if (${condition})`, body);
   }
 
   private failAlways(out: Code, context: Context, message: string): void {
@@ -462,7 +461,7 @@ class ValidatorCompiler {
   private emitSchema(schema: unknown, context: Context, out: Code): number {
     if (schema === true) return context.types;
     if (!isJsonObject(schema)) {
-      this.failAlways(out, context, stringCode("boolean schema is false"));
+      this.failAlways(out, context, stringLiteral("boolean schema is false"));
       return 0;
     }
     if (isRefOnly(schema, this.spec.dialect)) {
@@ -495,7 +494,7 @@ class ValidatorCompiler {
     defaults: boolean,
     out: Code,
   ): void {
-    const variable = context.names.fresh(nameHint);
+    const variable = context.names.fresh(nameHint, context.value);
     const body = new Code();
     this.emitSchema(schema, within(context, { value: variable, path, defaults, types: ANY }), body);
     if (body.mentions(variable)) out.line(`const ${variable} = ${source};`);
@@ -525,7 +524,7 @@ class ValidatorCompiler {
   private emitType(type: unknown, context: Context, out: Code): number {
     const names = (typeof type === "string" ? [type] : (type as string[])).filter((n) => typeof n === "string");
     const allowed = names.reduce((mask, name) => mask | typeNameMask(name), 0);
-    const message = stringCode(`must be ${names.join(",")}`);
+    const message = stringLiteral(`must be ${names.join(",")}`);
     if ((context.types & ~allowed) === 0) return context.types; // already known to hold
     if ((context.types & allowed) === 0) {
       this.failAlways(out, context, message);
@@ -543,7 +542,7 @@ class ValidatorCompiler {
       out.line(`if (${helper}(${context.value}) !== undefined) break ${context.mode.label};`);
       return;
     }
-    const issue = context.names.fresh("issue");
+    const issue = context.names.fresh("issue", context.value);
     out.line(`const ${issue} = ${helper}(${context.value});`);
     if (context.path.length === 0) {
       out.line(`if (${issue} !== undefined) return ${issue};`);
@@ -568,7 +567,7 @@ class ValidatorCompiler {
     // Members whose type the value can no longer have cannot match.
     const candidates = members.filter((m) => (valueMask(m) & context.types) !== 0);
     if (candidates.length === 0) {
-      this.failAlways(out, context, stringCode(message));
+      this.failAlways(out, context, stringLiteral(message));
       return;
     }
     const primitives = candidates.filter((m) => m === null || typeof m !== "object");
@@ -576,22 +575,23 @@ class ValidatorCompiler {
     const value = context.value;
     const conditions: string[] = [];
     if (primitives.length > 4) {
-      const literals = primitives.map((m) => dataCode(m));
+      const literals = primitives.map((m) => inlineLiteral(m));
       const set = this.constant(
         "values",
         literals.join(","),
         `new Set<unknown>([${literals.join(", ")}])`,
+        context.value,
         ": ReadonlySet<unknown>",
       );
       conditions.push(`!${set}.has(${value})`);
     } else {
-      for (const member of primitives) conditions.push(`(${value} as unknown) !== ${dataCode(member)}`);
+      for (const member of primitives) conditions.push(`(${value} as unknown) !== ${inlineLiteral(member)}`);
     }
     for (const member of structured) {
-      const literal = this.constant("value", JSON.stringify(member), dataCode(member), ": unknown");
+      const literal = this.constant("value", JSON.stringify(member), inlineLiteral(member), context.value, ": unknown");
       conditions.push(`!deepEqual(${value}, ${literal})`);
     }
-    this.failIf(out, context, conditions.join(" && "), stringCode(message));
+    this.failIf(out, context, conditions.join(" && "), stringLiteral(message));
   }
 
   // -------------------------------------------------------------------------------------
@@ -621,7 +621,7 @@ class ValidatorCompiler {
       attempt.body.end(`break ${anyOfLabel};`); // matched
       tries.push(attempt);
     }
-    const message = stringCode("must match a schema in anyOf");
+    const message = stringLiteral("must match a schema in anyOf");
     if (tries.length === 0) {
       this.failAlways(out, context, message);
       return;
@@ -647,7 +647,7 @@ class ValidatorCompiler {
         tries.push(attempt);
       }
     }
-    const message = stringCode("must match exactly one schema in oneOf");
+    const message = stringLiteral("must match exactly one schema in oneOf");
     if (alwaysMatching > 1 || (tries.length === 0 && alwaysMatching === 0)) {
       this.failAlways(out, context, message);
       return;
@@ -662,7 +662,7 @@ class ValidatorCompiler {
   private emitNot(schema: JsonObject, context: Context, out: Code): void {
     if (!hasOwn(schema, "not")) return;
     const attempt = this.tryMatch(schema["not"], context, "not");
-    const message = stringCode("must NOT be valid");
+    const message = stringLiteral("must NOT be valid");
     if (!attempt.canFail) {
       this.failAlways(out, context, message);
       return;
@@ -741,21 +741,21 @@ class ValidatorCompiler {
       this.failIf(
         out,
         context,
-        `${value} ${failsWhen} ${numberCode(limit)}`,
-        stringCode(`must be ${requirement} ${limit}`),
+        `${value} ${failsWhen} ${numberLiteral(limit)}`,
+        stringLiteral(`must be ${requirement} ${limit}`),
       );
     }
     const divisor = schema["multipleOf"];
     if (typeof divisor === "number") {
-      const message = stringCode(`must be multiple of ${divisor}`);
+      const message = stringLiteral(`must be multiple of ${divisor}`);
       if (Number.isInteger(divisor)) {
         // Exact for any finite value: % on doubles does not round.
-        this.failIf(out, context, `${value} % ${numberCode(divisor)} !== 0`, message);
+        this.failIf(out, context, `${value} % ${numberLiteral(divisor)} !== 0`, message);
       } else {
         // A fractional divisor such as 0.01 has no exact binary form, so value / divisor
         // is an integer only up to rounding: allow a few units in the last place.
-        const quotient = context.names.fresh("quotient");
-        out.line(`const ${quotient} = ${value} / ${numberCode(divisor)};`);
+        const quotient = context.names.fresh("quotient", value, true);
+        out.line(`const ${quotient} = ${value} / ${numberLiteral(divisor)};`);
         this.failIf(
           out,
           context,
@@ -775,49 +775,49 @@ class ValidatorCompiler {
       // Lengths count code points: a surrogate pair is two UTF-16 units but one character.
       // A string has between length/2 and length code points, so only strings in between
       // the bounds need counting. (The cast keeps this valid where TypeScript narrowed more.)
-      const length = context.names.fresh("length");
+      const length = context.names.fresh("length", value, true);
       out.line(`const ${length} = (${value} as string).length;`);
       if (typeof maxLength === "number") {
-        const message = stringCode(`must NOT have more than ${maxLength} characters`);
+        const message = stringLiteral(`must NOT have more than ${maxLength} characters`);
         this.failIf(
           out,
           context,
-          `${length} > ${numberCode(maxLength)} && (${length} > ${numberCode(2 * maxLength)} || codePointLength(${value}) > ${numberCode(maxLength)})`,
+          `${length} > ${numberLiteral(maxLength)} && (${length} > ${numberLiteral(2 * maxLength)} || codePointLength(${value}) > ${numberLiteral(maxLength)})`,
           message,
         );
       }
       if (typeof minLength === "number" && minLength > 0) {
-        const message = stringCode(`must NOT have fewer than ${minLength} characters`);
+        const message = stringLiteral(`must NOT have fewer than ${minLength} characters`);
         const condition =
           minLength === 1
             ? `${length} === 0`
-            : `${length} < ${numberCode(minLength)} || (${length} < ${numberCode(2 * minLength)} && codePointLength(${value}) < ${numberCode(minLength)})`;
+            : `${length} < ${numberLiteral(minLength)} || (${length} < ${numberLiteral(2 * minLength)} && codePointLength(${value}) < ${numberLiteral(minLength)})`;
         this.failIf(out, context, condition, message);
       }
     }
     const pattern = schema["pattern"];
     if (typeof pattern === "string") {
-      const regExp = this.regExpConstant(pattern);
-      this.failIf(out, context, `!${regExp}.test(${value})`, stringCode(`must match pattern "${pattern}"`));
+      const regExp = this.regExpConstant(pattern, value);
+      this.failIf(out, context, `!${regExp}.test(${value})`, stringLiteral(`must match pattern "${pattern}"`));
     }
   }
 
   private emitArrayKeywords(schema: JsonObject, context: Context, out: Code): void {
     const names = context.names;
-    const array = names.fresh("array");
-    const length = names.fresh("length");
+    const array = names.fresh("array", context.value, true);
+    const length = names.fresh("length", context.value, true);
     const body = new Code();
     const maxItems = schema["maxItems"];
     if (typeof maxItems === "number") {
-      this.failIf(body, context, `${length} > ${numberCode(maxItems)}`, stringCode(`must NOT have more than ${maxItems} items`));
+      this.failIf(body, context, `${length} > ${numberLiteral(maxItems)}`, stringLiteral(`must NOT have more than ${maxItems} items`));
     }
     const minItems = schema["minItems"];
     if (typeof minItems === "number" && minItems > 0) {
       this.failIf(
         body,
         context,
-        `${length} < ${numberCode(minItems)}`,
-        stringCode(`must NOT have fewer than ${minItems} items`),
+        `${length} < ${numberLiteral(minItems)}`,
+        stringLiteral(`must NOT have fewer than ${minItems} items`),
       );
     }
 
@@ -844,10 +844,10 @@ class ValidatorCompiler {
         body,
         context,
         `${length} > ${tuple.length}`,
-        stringCode(`must NOT have more than ${tuple.length} items`),
+        stringLiteral(`must NOT have more than ${tuple.length} items`),
       );
     } else if (rest !== true) {
-      const index = names.fresh("index");
+      const index = names.fresh("index", context.value);
       const itemCode = new Code();
       const path = [...context.path, { kind: "index", variable: index } as const];
       this.emitForNewValue(rest, `${array}[${index}]`, "item", path, context, false, itemCode);
@@ -907,9 +907,9 @@ class ValidatorCompiler {
     const is2020 = this.spec.dialect === "2020-12";
     const min = is2020 && typeof schema["minContains"] === "number" ? schema["minContains"] : 1;
     const max = is2020 && typeof schema["maxContains"] === "number" ? schema["maxContains"] : undefined;
-    const tooFew = stringCode(`must contain at least ${min} valid item(s)`);
-    const tooMany = stringCode(`must contain at most ${max} valid item(s)`);
-    const index = context.names.fresh("index");
+    const tooFew = stringLiteral(`must contain at least ${min} valid item(s)`);
+    const tooMany = stringLiteral(`must contain at most ${max} valid item(s)`);
+    const index = context.names.fresh("index", context.value);
     const itemContext = within(context, { path: [...context.path, { kind: "index", variable: index } as const] });
     const label = context.names.fresh("contains");
     const attempt = new Code();
@@ -924,8 +924,8 @@ class ValidatorCompiler {
     );
     if (!attempt.mentions(label)) {
       // Every item matches: the count is the length.
-      if (min > 0) this.failIf(out, context, `${length} < ${numberCode(min)}`, tooFew);
-      if (max !== undefined) this.failIf(out, context, `${length} > ${numberCode(max)}`, tooMany);
+      if (min > 0) this.failIf(out, context, `${length} < ${numberLiteral(min)}`, tooFew);
+      if (max !== undefined) this.failIf(out, context, `${length} > ${numberLiteral(max)}`, tooMany);
       return;
     }
     if (attempt.terminated) {
@@ -937,20 +937,20 @@ class ValidatorCompiler {
     const matches = context.names.fresh("matches");
     attempt.line(`${matches}++;`);
     // Without maxContains, stop counting as soon as enough items matched.
-    if (max === undefined) attempt.line(`if (${matches} === ${numberCode(min)}) break;`);
+    if (max === undefined) attempt.line(`if (${matches} === ${numberLiteral(min)}) break;`);
     const loopBody = new Code();
     loopBody.labeled(label, attempt);
     out.line(`let ${matches} = 0;`);
     out.block(`for (let ${index} = 0; ${index} < ${length}; ${index}++)`, loopBody);
-    if (min > 0) this.failIf(out, context, `${matches} < ${numberCode(min)}`, tooFew);
-    if (max !== undefined) this.failIf(out, context, `${matches} > ${numberCode(max)}`, tooMany);
+    if (min > 0) this.failIf(out, context, `${matches} < ${numberLiteral(min)}`, tooFew);
+    if (max !== undefined) this.failIf(out, context, `${matches} > ${numberLiteral(max)}`, tooMany);
   }
 
   private emitObjectKeywords(schema: JsonObject, context: Context, out: Code): void {
     const names = context.names;
-    const record = names.fresh("record");
-    const keys = names.fresh("keys");
-    const has = (name: string) => `Object.prototype.hasOwnProperty.call(${record}, ${stringCode(name)})`;
+    const record = names.fresh("record", context.value, true);
+    const keys = names.fresh("keys", context.value, true);
+    const has = (name: string) => `Object.prototype.hasOwnProperty.call(${record}, ${stringLiteral(name)})`;
     let body = new Code();
     const properties = isJsonObject(schema["properties"]) ? schema["properties"] : {};
     const propertyNames = Object.keys(properties);
@@ -962,7 +962,7 @@ class ValidatorCompiler {
       for (const name of propertyNames) {
         const sub = properties[name];
         if (!hasDefault(sub, this.spec.dialect)) continue;
-        body.line(`if (!${has(name)}) ${assignProperty(record, name, dataCode(sub["default"]))}`);
+        body.line(`if (!${has(name)}) ${assignProperty(record, name, inlineLiteral(sub["default"]))}`);
         guaranteed.add(name);
       }
     }
@@ -972,7 +972,7 @@ class ValidatorCompiler {
       : [];
     for (const name of required) {
       if (guaranteed.has(name)) continue; // filled from its default just above
-      this.failIf(body, context, `!${has(name)}`, stringCode(`must have required property '${name}'`));
+      this.failIf(body, context, `!${has(name)}`, stringLiteral(`must have required property '${name}'`));
       guaranteed.add(name);
     }
 
@@ -985,8 +985,8 @@ class ValidatorCompiler {
       this.failIf(
         body,
         context,
-        `${keys}.length > ${numberCode(maxProperties)}`,
-        stringCode(`must NOT have more than ${maxProperties} properties`),
+        `${keys}.length > ${numberLiteral(maxProperties)}`,
+        stringLiteral(`must NOT have more than ${maxProperties} properties`),
       );
     }
     const minProperties = schema["minProperties"];
@@ -994,8 +994,8 @@ class ValidatorCompiler {
       this.failIf(
         body,
         context,
-        `${keys}.length < ${numberCode(minProperties)}`,
-        stringCode(`must NOT have fewer than ${minProperties} properties`),
+        `${keys}.length < ${numberLiteral(minProperties)}`,
+        stringLiteral(`must NOT have fewer than ${minProperties} properties`),
       );
     }
 
@@ -1015,7 +1015,7 @@ class ValidatorCompiler {
       const checks = new Code();
       for (const dependent of dependents) {
         if (typeof dependent !== "string") continue;
-        const message = stringCode(`must have property '${dependent}' when property '${name}' is present`);
+        const message = stringLiteral(`must have property '${dependent}' when property '${name}' is present`);
         this.failIf(checks, context, `!${has(dependent)}`, message);
       }
       if (!checks.isEmpty) body.block(`if (${has(name)})`, checks);
@@ -1028,8 +1028,8 @@ class ValidatorCompiler {
       const checks = new Code();
       this.emitForNewValue(
         properties[name],
-        `${record}[${stringCode(name)}]`,
-        nameHint(name),
+        `${record}[${stringLiteral(name)}]`,
+        propertyNameHint(name),
         path,
         context,
         context.defaults,
@@ -1060,7 +1060,7 @@ class ValidatorCompiler {
   }
 
   private emitPropertyNames(schema: unknown, keys: string, context: Context, out: Code): void {
-    const key = context.names.fresh("key");
+    const key = context.names.fresh("key", context.value);
     const label = context.names.fresh("name");
     const attempt = new Code();
     // The key is a string, so the name schema starts out knowing that.
@@ -1090,7 +1090,7 @@ class ValidatorCompiler {
     out: Code,
   ): void {
     if (!hasOwn(schema, "patternProperties") && !hasOwn(schema, "additionalProperties")) return;
-    const key = context.names.fresh("key");
+    const key = context.names.fresh("key", context.value);
     const keyPath = [...context.path, { kind: "key", variable: key } as const];
     const patternProperties = isJsonObject(schema["patternProperties"]) ? schema["patternProperties"] : {};
     const patterns = Object.keys(patternProperties).map((pattern) => {
@@ -1104,7 +1104,7 @@ class ValidatorCompiler {
         false,
         checks,
       );
-      return { regExp: this.regExpConstant(pattern), checks };
+      return { regExp: this.regExpConstant(pattern, context.value === "value" ? "key" : `${context.value}Key`), checks };
     });
 
     const additionalChecks = new Code();
@@ -1131,16 +1131,17 @@ class ValidatorCompiler {
       const isAdditional: string[] = [];
       if (useFlag) isAdditional.push(`!${matchedFlag}`);
       if (declared.length > 6) {
-        const literals = declared.map((name) => stringCode(name));
+        const literals = declared.map((name) => stringLiteral(name));
         const set = this.constant(
           "names",
           literals.join(","),
           `new Set<string>([${literals.join(", ")}])`,
+          context.value,
           ": ReadonlySet<string>",
         );
         isAdditional.push(`!${set}.has(${key})`);
       } else {
-        for (const name of declared) isAdditional.push(`${key} !== ${stringCode(name)}`);
+        for (const name of declared) isAdditional.push(`${key} !== ${stringLiteral(name)}`);
       }
       for (const { regExp, checks } of patterns)
         if (!useFlag || checks.isEmpty) isAdditional.push(`!${regExp}.test(${key})`);
@@ -1153,11 +1154,6 @@ class ValidatorCompiler {
 }
 
 // ---------------------------------------------------------------------------------------
-
-/** A short readable local-name hint from a property name; anything unusual becomes "property". */
-function nameHint(name: string): string {
-  return /^[A-Za-z][A-Za-z0-9]{0,23}$/.test(name) ? name : "property";
-}
 
 /** An identifier fragment for helper names derived from a JSON pointer. */
 function sanitizeName(text: string): string {
@@ -1173,5 +1169,5 @@ function assignProperty(record: string, name: string, valueExpression: string): 
   if (name === "__proto__") {
     return `Object.defineProperty(${record}, "__proto__", { value: ${valueExpression}, enumerable: true, configurable: true, writable: true });`;
   }
-  return `${record}[${stringCode(name)}] = ${valueExpression};`;
+  return `${record}[${stringLiteral(name)}] = ${valueExpression};`;
 }
