@@ -20,12 +20,19 @@ export function toolTypeNames(tool: ToolModel): { input: string; args: string; o
   return { input: `${tool.typeBase}Input`, args: `${tool.typeBase}Args`, output: `${tool.typeBase}Output` };
 }
 
+/** A type to declare: its name, its normalised schema and its doc comment. */
+export interface NamedSchema {
+  readonly name: string;
+  readonly schema: unknown;
+  readonly doc: string | undefined;
+}
+
 /**
- * The declarations of a schema's named types: the root, then the definitions under its
+ * The named types of a schema, normalised: the root, then the definitions under its
  * $defs/definitions. `owner` names whose definitions local refs point at (the input type,
  * for the args view, which declares its root only).
  */
-function schemaTypes(rootName: string, schema: JsonValue, doc: string, owner = { name: rootName, schema }): string[] {
+export function namedSchemas(rootName: string, schema: JsonValue, doc: string, owner = { name: rootName, schema }): NamedSchema[] {
   const defs = new Map<string, string>();
   const ownerSchema = owner.schema;
   const containers = isObject(ownerSchema) ? (["$defs", "definitions"] as const).filter((k) => isObject(ownerSchema[k])) : [];
@@ -41,14 +48,20 @@ function schemaTypes(rootName: string, schema: JsonValue, doc: string, owner = {
   const options = { refName };
   const root = normaliseSchema(schema, options);
   const rootDoc = [doc, schemaDoc(root, true)].filter((s): s is string => s !== undefined && s !== "").join("\n\n");
-  const out = [schemaDeclaration(rootName, root, 0, rootDoc)];
+  const out: NamedSchema[] = [{ name: rootName, schema: root, doc: rootDoc }];
   if (!emitDefs) return out;
   for (const container of containers) {
     for (const [key, value] of Object.entries((schema as Json)[container] as Json)) {
-      out.push(schemaDeclaration(defs.get(`#/${container}/${key}`)!, normaliseSchema(value, options, true)));
+      const normalised = normaliseSchema(value, options, true);
+      out.push({ name: defs.get(`#/${container}/${key}`)!, schema: normalised, doc: schemaDoc(normalised, true) });
     }
   }
   return out;
+}
+
+/** The declarations of namedSchemas(…). */
+function schemaTypes(...args: Parameters<typeof namedSchemas>): string[] {
+  return namedSchemas(...args).map((named) => schemaDeclaration(named.name, named.schema, 0, named.doc));
 }
 
 /**

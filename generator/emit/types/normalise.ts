@@ -28,7 +28,7 @@ const typeShaping = new Set(["type", "properties", "patternProperties", "additio
  * named definition, whose title may document the type; deeper titles are dropped.
  */
 export function normaliseSchema(node: unknown, options: NormaliseOptions, root = true): unknown {
-  if (typeof node === "boolean") return node ? {} : { tsType: "never" };
+  if (typeof node === "boolean") return { tsType: node ? "unknown" : "never" };
   if (node === null || typeof node !== "object" || Array.isArray(node)) return node;
   const schema = node as Schema;
   const describe = (text: unknown) => (typeof text === "string" && options.describe ? options.describe(text) : text);

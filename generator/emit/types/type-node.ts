@@ -91,12 +91,12 @@ function combine(kind: "union" | "intersection", members: readonly TypeNode[]): 
   const identity = kind === "union" ? "never" : "unknown";
   const absorbing = kind === "union" ? "unknown" : "never";
   const out: TypeNode[] = [];
-  const seen = new Set<string>();
+  const seen = new Set<string | TypeNode>();
   const add = (node: TypeNode): boolean => {
     if (node.kind === kind) return node.members.every(add);
     if (node.kind === "keyword" && node.name === absorbing) return false;
     if (node.kind === "keyword" && node.name === identity) return true;
-    const key = printType(node, 0, 0);
+    const key = typeKey(node) ?? node;
     if (!seen.has(key)) {
       seen.add(key);
       out.push(node);
@@ -106,6 +106,36 @@ function combine(kind: "union" | "intersection", members: readonly TypeNode[]): 
   if (!members.every(add)) return keyword(absorbing);
   if (out.length === 0) return keyword(identity);
   return out.length === 1 ? out[0]! : { kind, members: out };
+}
+
+/**
+ * A string that is the same for two nodes that print the same; object literal types are
+ * compared by identity (undefined): two equal ones in one union are rare, and comparing
+ * them would cost more than the repeat.
+ */
+function typeKey(node: TypeNode): string | undefined {
+  switch (node.kind) {
+    case "keyword":
+    case "reference":
+      return node.name;
+    case "literal":
+      return node.text;
+    case "object":
+      return undefined;
+    case "array": {
+      const element = typeKey(node.element);
+      return element === undefined ? undefined : `${element}[]`;
+    }
+    case "tuple": {
+      const parts = [...node.elements.map((e) => typeKey(e.type)), ...(node.rest === undefined ? [] : [typeKey(node.rest)])];
+      return parts.includes(undefined) ? undefined : `tuple(${node.elements.map((e, i) => `${parts[i]!}${e.optional ? "?" : ""}`).join(",")}${node.rest === undefined ? "" : `,...${parts.at(-1)!}`})`;
+    }
+    case "union":
+    case "intersection": {
+      const parts = node.members.map(typeKey);
+      return parts.includes(undefined) ? undefined : `${node.kind}(${parts.join(",")})`;
+    }
+  }
 }
 
 /** Whether a node's text spans lines (it is, or holds, a non-empty object literal). */
