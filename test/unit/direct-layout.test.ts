@@ -10,7 +10,6 @@ import { dataNode, dataUnit, layoutDataDeclaration } from "../../generator/emit/
 import { moduleLine, type ModuleKeyword } from "../../generator/emit/layout/module-lines.js";
 import { arrow, code, definitionUnit, json, list, record, string, token } from "../../generator/emit/server/definition.js";
 import { functionDeclaration, namesInterface } from "../../generator/emit/server/layout.js";
-import { protocolHead } from "../../generator/emit/protocol/emit.js";
 import { Unsupported } from "../../generator/emit/layout/expression.js";
 import { layoutStatement, renderPieces } from "../../generator/emit/layout/print.js";
 
@@ -129,19 +128,6 @@ describe("server declarations", () => {
   it("never reads type arguments as comparisons", () => {
     expect(() => layoutStatement("const a = f<X>(b);", 0)).toThrow(Unsupported);
     expect(layoutStatement("const a = f < X && b > c;", 0)).toBe("const a = f < X && b > c;");
-  });
-});
-
-describe("protocol.gen.ts head", () => {
-  it("matches prettier for every selection of the five revisions", async () => {
-    const all = ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"];
-    for (let mask = 1; mask < 32; mask++) {
-      const revisions = all.filter((_, i) => mask & (1 << i));
-      const namespaces = revisions.map((r) => `V${r.replaceAll("-", "_")}`);
-      const text = protocolHead(revisions, "MergeMethods", namespaces);
-      expect(text, revisions.join()).toBeDefined();
-      expect(text, revisions.join()).toBe(await formatTypeScript(text!));
-    }
   });
 });
 

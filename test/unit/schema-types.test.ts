@@ -228,7 +228,7 @@ const oracleOptions = {
 
 /** json-schema-to-typescript's declaration of a normalised schema (its own `title` left out, as the type is named). */
 async function oracleDeclaration(named: NamedSchema): Promise<string> {
-  const input = typeof named.schema === "object" && named.schema !== null ? { ...(named.schema as Json) } : named.schema === false ? { tsType: "never" } : { tsType: "unknown" };
+  const input: Json = typeof named.schema === "object" && named.schema !== null ? { ...(named.schema as Json) } : { tsType: named.schema === false ? "never" : "unknown" };
   delete input.title;
   return compile(input as Parameters<typeof compile>[0], named.name, oracleOptions);
 }

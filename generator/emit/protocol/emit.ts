@@ -105,7 +105,7 @@ export function protocolHead(revisions: readonly string[], merge: string, namesp
   for (const [key, name] of Object.entries(mapNames)) {
     out.push(docComment(`${mapDocs[key as keyof typeof mapNames]} of every revision above, by method; params and results are unions over the revisions that have the method.`).trimEnd());
     const head = `export type ${name} = ${merge}<`;
-    const argument = printType(union(namespaces.map((ns) => reference(`${ns}.${name}`))), 0, head.length, 2);
+    const argument = printType(union(namespaces.map((ns) => reference(`${ns}.${name}`))), "", head.length, 2);
     out.push(argument.startsWith("\n") ? `${head}${argument}\n>;` : `${head}${argument}>;`);
   }
   return `${out.join("\n")}\n`;

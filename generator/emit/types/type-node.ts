@@ -156,11 +156,11 @@ function multiline(node: TypeNode): boolean {
 }
 
 /**
- * The text of `node` at nesting level `indent` (its continuation lines are indented by
- * 2 × indent spaces); `column` is how many columns precede it on its first line, `after`
+ * The text of `node`; `pad` is the indentation of the line it starts on (continuation
+ * lines are indented from it), `column` how many columns precede it on that line, `after`
  * how many follow it on its last (e.g. 1 for the `;` that ends a member).
  */
-export function printType(node: TypeNode, indent: number, column: number, after = 0): string {
+export function printType(node: TypeNode, pad: string, column: number, after = 0): string {
   switch (node.kind) {
     case "keyword":
     case "reference":
@@ -169,79 +169,89 @@ export function printType(node: TypeNode, indent: number, column: number, after 
       return node.text;
     case "array": {
       const element = node.element;
-      if (element.kind === "union" || element.kind === "intersection") return `${parenthesized(element, indent, column, after + 2)}[]`;
-      return `${printType(element, indent, column, after + 2)}[]`;
+      if (element.kind === "union" || element.kind === "intersection") return `${parenthesized(element, pad, column, after + 2)}[]`;
+      return `${printType(element, pad, column, after + 2)}[]`;
     }
     case "tuple":
-      return printTuple(node, indent, column, after);
+      return printTuple(node, pad, column, after);
     case "object":
-      return printObject(node.members, indent);
+      return printObject(node.members, pad);
     case "union":
     case "intersection":
-      return printCombination(node, indent, column, after);
+      return printCombination(node, pad, column, after);
   }
 }
 
-function printCombination(node: Extract<TypeNode, { kind: "union" | "intersection" }>, indent: number, column: number, after: number): string {
+/**
+ * One line when it fits (see the header), else a line break and one member per line,
+ * `pad` plus two spaces in, each after `| ` or `& `; a member's own continuation lines
+ * are indented past that mark.
+ */
+function printCombination(node: Extract<TypeNode, { kind: "union" | "intersection" }>, pad: string, column: number, after: number): string {
   const separator = node.kind === "union" ? " | " : " & ";
-  const member = (m: TypeNode, at: number) => (node.kind === "intersection" && m.kind === "union" ? parenthesized(m, indent + 1, at, 0) : inline(m, indent + 1, at, 0));
+  const member = (m: TypeNode, memberPad: string, at: number) =>
+    node.kind === "intersection" && m.kind === "union" ? parenthesized(m, memberPad, at, 0) : inline(m, memberPad, at, 0);
   if (!multiline(node)) {
-    const flat = node.members.map((m) => member(m, 0)).join(separator);
+    const flat = node.members.map((m) => member(m, pad, 0)).join(separator);
     if (!flat.includes("\n") && column + flat.length + after <= lineWidth) return flat;
   }
-  const pad = "  ".repeat(indent + 1);
+  const linePad = `${pad}  `;
+  const memberPad = `${linePad}  `;
   const lead = separator.trim();
-  return node.members.map((m) => `\n${pad}${lead} ${member(m, pad.length + 2)}`).join("");
+  return node.members.map((m) => `\n${linePad}${lead} ${member(m, memberPad, memberPad.length)}`).join("");
 }
 
 /** A type that starts on the current line: a union or intersection that breaks over lines goes in parentheses. */
-function inline(node: TypeNode, indent: number, column: number, after: number): string {
-  const text = printType(node, indent, column, after);
-  return text.startsWith("\n") ? parenthesized(node, indent, column, after) : text;
+function inline(node: TypeNode, pad: string, column: number, after: number): string {
+  const text = printType(node, pad, column, after);
+  return text.startsWith("\n") ? parenthesized(node, pad, column, after) : text;
 }
 
 /** `(A | B)`: on one line when it fits, else the members one per line inside the parentheses. */
-function parenthesized(node: TypeNode, indent: number, column: number, after: number): string {
-  const inner = printType(node, indent, column + 1, after + 1);
-  return inner.startsWith("\n") ? `(${inner}\n${"  ".repeat(indent)})` : `(${inner})`;
+function parenthesized(node: TypeNode, pad: string, column: number, after: number): string {
+  const inner = printType(node, pad, column + 1, after + 1);
+  return inner.startsWith("\n") ? `(${inner}\n${pad})` : `(${inner})`;
 }
 
-function printTuple(node: Extract<TypeNode, { kind: "tuple" }>, indent: number, column: number, after: number): string {
+function printTuple(node: Extract<TypeNode, { kind: "tuple" }>, pad: string, column: number, after: number): string {
   // `A | B` needs parentheses only before the `?` of an optional element
-  const element = (e: TupleElement, at: number) =>
-    e.optional && (e.type.kind === "union" || e.type.kind === "intersection") ? `${parenthesized(e.type, indent + 1, at, 2)}?` : `${inline(e.type, indent + 1, at, e.optional ? 2 : 1)}${e.optional ? "?" : ""}`;
-  const rest = (at: number) => (node.rest === undefined ? [] : [`...${printType({ kind: "array", element: node.rest }, indent + 1, at + 3)}`]);
+  const element = (e: TupleElement, elementPad: string, at: number) =>
+    e.optional && (e.type.kind === "union" || e.type.kind === "intersection")
+      ? `${parenthesized(e.type, elementPad, at, 2)}?`
+      : `${inline(e.type, elementPad, at, e.optional ? 2 : 1)}${e.optional ? "?" : ""}`;
+  const rest = (restPad: string, at: number) => (node.rest === undefined ? [] : [`...${printType({ kind: "array", element: node.rest }, restPad, at + 3)}`]);
   if (!multiline(node)) {
-    const flat = `[${[...node.elements.map((e) => element(e, 0)), ...rest(0)].join(", ")}]`;
+    const flat = `[${[...node.elements.map((e) => element(e, pad, 0)), ...rest(pad, 0)].join(", ")}]`;
     if (!flat.includes("\n") && column + flat.length + after <= lineWidth) return flat;
   }
-  const pad = "  ".repeat(indent + 1);
-  const lines = [...node.elements.map((e) => element(e, pad.length)), ...rest(pad.length)];
-  return `[\n${lines.map((line) => `${pad}${line},`).join("\n")}\n${"  ".repeat(indent)}]`;
+  const elementPad = `${pad}  `;
+  const lines = [...node.elements.map((e) => element(e, elementPad, elementPad.length)), ...rest(elementPad, elementPad.length)];
+  return `[\n${lines.map((line) => `${elementPad}${line},`).join("\n")}\n${pad}]`;
 }
 
-/** `{}` or `{` + one member per line + `}`, the braces at level `indent`, the members one deeper. */
-export function printObject(members: readonly TypeMember[], indent: number): string {
+/** `{}` or `{` + one member per line + `}`: the closing brace at `pad`, the members two spaces in. */
+export function printObject(members: readonly TypeMember[], pad: string): string {
   if (members.length === 0) return "{}";
-  const pad = "  ".repeat(indent + 1);
+  const memberPad = `${pad}  `;
   const lines = members.map((m) => {
     const head = m.kind === "index" ? "[k: string]: " : `${propertyKey(m.name)}${m.optional ? "?" : ""}: `;
     const type = m.kind === "property" && m.optional ? union([m.type, keyword("undefined")]) : m.type;
-    const text = printType(type, indent + 1, pad.length + head.length, 1);
+    const text = printType(type, memberPad, memberPad.length + head.length, 1);
     // a member whose type breaks over lines starts it on the next line (`name:` then `| A` …)
-    return `${docComment(m.doc, pad)}${pad}${text.startsWith("\n") ? head.trimEnd() : head}${text};`;
+    return `${docComment(m.doc, memberPad)}${memberPad}${text.startsWith("\n") ? head.trimEnd() : head}${text};`;
   });
-  return `{\n${lines.join("\n")}\n${"  ".repeat(indent)}}`;
+  return `{\n${lines.join("\n")}\n${pad}}`;
 }
 
 /**
  * `export interface Name {…}` when the type is an object literal, else
- * `export type Name = …;`, at nesting level `indent`, with its doc comment; ends in a newline.
+ * `export type Name = …;`, at nesting level `indent` (two spaces each), with its doc
+ * comment; ends in a newline.
  */
 export function printDeclaration(name: string, type: TypeNode, doc: string | undefined, indent = 0): string {
   const pad = "  ".repeat(indent);
-  if (type.kind === "object") return `${docComment(doc, pad)}${pad}export interface ${name} ${printObject(type.members, indent)}\n`;
+  if (type.kind === "object") return `${docComment(doc, pad)}${pad}export interface ${name} ${printObject(type.members, pad)}\n`;
   const head = `export type ${name} = `;
-  const text = printType(type, indent, pad.length + head.length, 1);
+  const text = printType(type, pad, pad.length + head.length, 1);
   return `${docComment(doc, pad)}${pad}${text.startsWith("\n") ? head.trimEnd() : head}${text};\n`;
 }
