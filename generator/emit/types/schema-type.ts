@@ -156,8 +156,9 @@ function objectType(schema: Schema): TypeNode {
   }
   if (extra.length > 0) {
     // every named property must fit the index signature
-    const named = members.flatMap((m) => (m.kind === "property" ? (m.optional ? [m.type, keyword("undefined")] : [m.type]) : []));
-    members.push({ kind: "index", type: union([...extra, ...named]), doc: docs.length === 0 ? undefined : docs.join("\n\n") });
+    const named = members.flatMap((m) => (m.kind === "property" ? [m.type] : []));
+    const optional = members.some((m) => m.kind === "property" && m.optional) ? [keyword("undefined")] : [];
+    members.push({ kind: "index", type: union([...extra, ...named, ...optional]), doc: docs.length === 0 ? undefined : docs.join("\n\n") });
   }
   return { kind: "object", members };
 }
