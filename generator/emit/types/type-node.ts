@@ -88,6 +88,7 @@ export function intersection(members: readonly TypeNode[]): TypeNode {
 }
 
 function combine(kind: "union" | "intersection", members: readonly TypeNode[]): TypeNode {
+  if (members.length === 1 && members[0]!.kind !== kind) return members[0]!;
   const identity = kind === "union" ? "never" : "unknown";
   const absorbing = kind === "union" ? "unknown" : "never";
   const out: TypeNode[] = [];
@@ -229,13 +230,27 @@ function printTuple(node: Extract<TypeNode, { kind: "tuple" }>, pad: string, col
   return `[\n${lines.map((line) => `${elementPad}${line},`).join("\n")}\n${pad}]`;
 }
 
+const undefinedType = keyword("undefined");
+
+/** `T | undefined`, the type of an optional property (`unknown` already holds undefined). */
+function orUndefined(type: TypeNode): TypeNode {
+  switch (type.kind) {
+    case "keyword":
+      return type.name === "unknown" || type.name === "undefined" ? type : type.name === "never" ? undefinedType : { kind: "union", members: [type, undefinedType] };
+    case "union":
+      return type.members.some((m) => m.kind === "keyword" && m.name === "undefined") ? type : { kind: "union", members: [...type.members, undefinedType] };
+    default:
+      return { kind: "union", members: [type, undefinedType] };
+  }
+}
+
 /** `{}` or `{` + one member per line + `}`: the closing brace at `pad`, the members two spaces in. */
 export function printObject(members: readonly TypeMember[], pad: string): string {
   if (members.length === 0) return "{}";
   const memberPad = `${pad}  `;
   const lines = members.map((m) => {
     const head = m.kind === "index" ? "[k: string]: " : `${propertyKey(m.name)}${m.optional ? "?" : ""}: `;
-    const type = m.kind === "property" && m.optional ? union([m.type, keyword("undefined")]) : m.type;
+    const type = m.kind === "property" && m.optional ? orUndefined(m.type) : m.type;
     const text = printType(type, memberPad, memberPad.length + head.length, 1);
     // a member whose type breaks over lines starts it on the next line (`name:` then `| A` …)
     return `${docComment(m.doc, memberPad)}${memberPad}${text.startsWith("\n") ? head.trimEnd() : head}${text};`;
