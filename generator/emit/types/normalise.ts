@@ -5,7 +5,7 @@
 // and 2020-12 tuples are written in draft-07's form. Descriptions may be rewritten on the way
 // (absolute spec links).
 
-type Schema = Record<string, unknown>;
+type Schema = { [key: string]: unknown };
 
 export interface NormaliseOptions {
   /** Maps a local `$ref` (e.g. "#/$defs/Tool") to the TypeScript name of its type. */
@@ -31,22 +31,37 @@ export function normaliseSchema(node: unknown, options: NormaliseOptions, root =
   if (typeof node === "boolean") return { tsType: node ? "unknown" : "never" };
   if (node === null || typeof node !== "object" || Array.isArray(node)) return node;
   const schema = node as Schema;
-  const describe = (text: unknown) => (typeof text === "string" && options.describe ? options.describe(text) : text);
+  const describe = options.describe;
   if (typeof schema.$ref === "string") {
     const name = options.refName(schema.$ref);
     const out: Schema = { tsType: name ?? "unknown" };
-    if (typeof schema.description === "string") out.description = describe(schema.description);
+    if (typeof schema.description === "string") out.description = describe ? describe(schema.description) : schema.description;
     if (schema.deprecated === true) out.deprecated = true;
     return out;
   }
   const out: Schema = {};
-  for (const [key, value] of Object.entries(schema)) {
-    if (key === "title" && !root) continue;
-    if (key === "$defs" || key === "definitions") continue; // emitted as their own types
-    if (key === "description") out.description = describe(value);
-    else if (key === "default" || key === "examples") continue; // not types, and they bloat docs
-    else if (schemaMaps.has(key) && value && typeof value === "object")
-      out[key] = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, normaliseSchema(v, options, false)]));
+  let shaped = false;
+  // (a plain loop: this runs for every schema node of every tool and protocol definition)
+  for (const key in schema) {
+    if (!Object.hasOwn(schema, key) || key === "__proto__") continue; // "__proto__" is no keyword, and would set out's prototype
+    const value = schema[key];
+    if (key === "description") {
+      out.description = typeof value === "string" && describe ? describe(value) : value;
+      continue;
+    }
+    if ((key === "title" && !root) || key === "$defs" || key === "definitions" || key === "default" || key === "examples") continue; // ($defs are their own types; defaults and examples are no types)
+    if (typeShaping.has(key)) shaped = true;
+    if (schemaMaps.has(key) && value && typeof value === "object") {
+      const map: Schema = {};
+      for (const name in value) {
+        if (!Object.hasOwn(value, name)) continue;
+        const child = normaliseSchema((value as Schema)[name], options, false);
+        // a property may be called "__proto__": define it rather than set the prototype
+        if (name === "__proto__") Object.defineProperty(map, name, { value: child, enumerable: true, writable: true, configurable: true });
+        else map[name] = child;
+      }
+      out[key] = map;
+    }
     // boolean schemas in slots (`additionalProperties: false`, …) stay booleans
     else if (schemaSlots.has(key)) out[key] = typeof value === "boolean" ? value : normaliseSchema(value, options, false);
     else if (schemaLists.has(key) && Array.isArray(value)) out[key] = value.map((v) => normaliseSchema(v, options, false));
@@ -55,7 +70,7 @@ export function normaliseSchema(node: unknown, options: NormaliseOptions, root =
   // A schema with no type-shaping keyword (only annotations such as `description`)
   // accepts any JSON value (json-schema-to-typescript would read it as an object): e.g.
   // 2026-07-28 CallToolResult.structuredContent, which may be an array or a string.
-  if (!Object.keys(out).some((key) => typeShaping.has(key))) out.tsType = "unknown";
+  if (!shaped) out.tsType = "unknown";
   // Object schemas that declare no shape at all are open maps; declared shapes are
   // closed unless they say otherwise (./schema-type.ts reads a missing
   // additionalProperties as false, as json-schema-to-typescript does with its
