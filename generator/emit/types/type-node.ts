@@ -8,9 +8,12 @@
 // - A union or intersection is written on one line, members joined by ` | ` / ` & `, when it
 //   holds no object literal and the whole line stays within 100 columns (counted in UTF-16
 //   code units); otherwise each member goes on its own line, one level deeper, starting
-//   with `| ` or `& `.
+//   with `| ` or `& `, and a member's own continuation lines (an object literal's members
+//   and closing brace) are indented past that mark. A broken type after `name:` or
+//   `type X =` starts on the next line.
 // - Parentheses only where precedence needs them: a union or intersection as an array
-//   element (`(A | B)[]`), a union inside an intersection.
+//   element (`(A | B)[]`) or before a tuple element's `?`, a union inside an intersection,
+//   and a broken union or intersection that must start on the current line.
 // - A tuple is one line (`[A, B?, ...C[]]`) when it fits and holds no object literal, else
 //   one element per line with trailing commas.
 // - Optional properties are `name?: T | undefined` (exactOptionalPropertyTypes); `readonly`
