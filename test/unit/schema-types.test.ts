@@ -1,32 +1,56 @@
-// The types of tool schemas are usually read straight from the schema (generator/emit/
-// types/schema-types.ts) instead of through json-schema-to-typescript. Both must write the
-// same declaration, byte for byte: every schema here goes through both paths, the direct
-// one may decline (undefined) but never differ. The corpus is every tool schema of the
-// repository's manifests, the validator compiler's schema corpus, and a few thousand
-// generated schemas built from the shapes tools use, with hostile descriptions, keys and
-// enum values.
-import { readFileSync } from "node:fs";
+// Differential test of the schema → TypeScript type translator (generator/emit/types/)
+// against json-schema-to-typescript, the oracle, on one corpus: every definition of the five
+// official protocol schemas, every tool schema of the repository's manifests and of the
+// benchmark catalog (as clients send them and as handlers receive them), the validator
+// compiler's schema corpus, and a hand-written corpus covering each keyword the translator
+// reads, with hostile keys and descriptions. For every named type, ours and the oracle's
+// (from the same normalised schema) must be assignable to each other, except for the few
+// shapes listed in `knownDifferences`, where the oracle's type is wrong for JSON Schema and
+// ours is asserted to be the wider (or narrower) one. Every instance ajv accepts for a
+// schema must type-check against our type. All checks run as one TypeScript program.
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { Ajv } from "ajv";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import { compile } from "json-schema-to-typescript";
+import ts from "typescript";
+import { afterAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { catalogTools } from "../../bench/workload/catalog.js";
-import { formatTypeScript } from "../../generator/emit/format.js";
-import { compiledUnit, normaliseSchema } from "../../generator/emit/json-schema-types.js";
-import { schemaDeclaration } from "../../generator/emit/types/schema-types.js";
-import { withDefaultsRequired } from "../../generator/emit/types/emit.js";
+import { normaliseOptions } from "../../generator/emit/protocol/emit.js";
+import { namedSchemas, withDefaultsRequired, type NamedSchema } from "../../generator/emit/types/emit.js";
+import { normaliseSchema } from "../../generator/emit/types/normalise.js";
+import { schemaDeclaration } from "../../generator/emit/types/schema-type.js";
 import type { JsonValue } from "../../generator/load/source.js";
+import { loadProtocolSchema } from "../../generator/load/protocol.js";
 import { corpus } from "./fixtures/compile-schema/corpus.js";
 import { allRevisions, repoRoot, schemaDir } from "../support/paths.js";
-import { loadProtocolSchema } from "../../generator/load/protocol.js";
-import { refName as protocolRefName } from "../../generator/model/protocol.js";
-import { absoluteSpecLinks, formattedNamespace, laidOutNamespace } from "../../generator/emit/protocol/emit.js";
-import { buildProtocolModel } from "../../generator/model/protocol.js";
 
 type Json = Record<string, unknown>;
+type Dialect = "draft-07" | "2020-12";
+
+interface Case {
+  readonly label: string;
+  /** The types to declare, the first the root. */
+  readonly named: readonly NamedSchema[];
+  /** The schema ajv validates `instances` against (undefined: no instances). */
+  readonly schema?: unknown;
+  readonly dialect?: Dialect;
+  readonly instances?: readonly unknown[];
+  /** Other schemas for the oracle (only to show that the comparison can fail). */
+  readonly oracleNamed?: readonly NamedSchema[];
+}
+
+const json = (text: string): unknown => JSON.parse(text);
+
+// ---------------------------------------------------------------------------------------
+// The corpus
 
 const manifests = [
   "examples/weather/mcp.yaml",
   "examples/everything/mcp.yaml",
+  "examples/notes/mcp.yaml",
   "test/golden/all-revisions/mcp.yaml",
   "test/golden/legacy-server/mcp.yaml",
   "test/golden/modern-tools/mcp.yaml",
@@ -35,179 +59,324 @@ const manifests = [
   "bench/workload/mcp.yaml",
 ];
 
-/** Every tool input and output schema of the manifests, labelled "path tool input|output". */
-function manifestSchemas(): [string, unknown][] {
-  const out: [string, unknown][] = [];
+/** A case per schema, as the types emitter names its types (root and $defs). */
+function schemaCase(label: string, schema: unknown, extra: Partial<Case> = {}): Case {
+  return { label, named: namedSchemas("Root", schema as JsonValue, ""), ...extra };
+}
+
+function manifestCases(): Case[] {
+  const out: Case[] = [];
   for (const path of manifests) {
     const manifest = parse(readFileSync(join(repoRoot, path), "utf8")) as { tools?: Record<string, Json> };
     for (const [key, tool] of Object.entries(manifest.tools ?? {})) {
-      for (const what of ["input", "output"]) if (tool[what] !== undefined) out.push([`${path} ${key} ${what}`, tool[what]]);
+      for (const what of ["input", "output"]) {
+        const schema = tool[what];
+        // (a schema in a file is referenced with $ref: its types are read the same way once loaded)
+        if (schema === undefined || (typeof schema === "object" && schema !== null && "$ref" in schema)) continue;
+        out.push(schemaCase(`${path} ${key} ${what}`, schema));
+        if (what === "input") out.push(schemaCase(`${path} ${key} handler view`, withDefaultsRequired(schema as JsonValue)));
+      }
     }
+  }
+  for (const tool of catalogTools(60)) {
+    out.push(schemaCase(`catalog ${tool.name}`, tool.inputSchema, { schema: tool.inputSchema, instances: [tool.validArgs, tool.invalidArgs] }));
   }
   return out;
 }
 
-// ---------------------------------------------------------------------------------------
-// Generated schemas: a small deterministic generator over the shapes tool schemas use
-
-const hostile = ["", "plain", "*/ /* `${x}` \" ' \\", "it's \"quoted\"", "line one\nline two", "  padded  ", "@deprecated old", "x".repeat(120), "ünïcödé 你好", "\u2028", "trailing *"];
-const keys = ["id", "name", "with-dash", "1st", "$dollar", "_under", "quote\"d", "it's", "*/", "a b", "x".repeat(90), "你好"];
-
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state * 1664525 + 1013904223) >>> 0;
-    return state / 2 ** 32;
-  };
+function protocolCases(): Case[] {
+  return allRevisions.map((revision) => {
+    const { schema } = loadProtocolSchema(revision, { schemaDir }, { file: "test" });
+    const named = Object.entries(schema!.definitions).map(([name, definition]) => ({ name, schema: normaliseSchema(definition, normaliseOptions), doc: undefined }));
+    return { label: `protocol ${revision}`, named };
+  });
 }
 
-function generated(count: number): unknown[] {
-  const next = random(2026);
-  const pick = <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)]!;
-  const maybe = (p: number) => next() < p;
-  const schema = (depth: number): Json => {
-    const out: Json = {};
-    const kind = pick(
-      depth > 2
-        ? ["string", "number", "integer", "boolean", "enum", "const", "ref", "null", "types"]
-        : ["string", "number", "integer", "boolean", "enum", "const", "object", "object", "array", "array", "ref", "open", "map", "null", "any", "types", "anyOf", "oneOf", "allOf"],
-    );
-    if (maybe(0.4)) out.description = pick(hostile);
-    switch (kind) {
-      case "enum": {
-        const values = [pick(hostile), pick(keys), next() < 0.3 ? Math.floor(next() * 2000 - 1000) : pick(["a", "b", "c"]), 1e21, 0.5, true, null];
-        const chosen = values.slice(0, 1 + Math.floor(next() * values.length));
-        if (maybe(0.3) && chosen.every((v) => typeof v === "string")) out.type = "string";
-        out.enum = chosen;
-        break;
-      }
-      case "const":
-        out.const = pick(["fixed", 42, -3, false, "q\"'`"]);
-        break;
-      case "ref":
-        out.$ref = "#/$defs/leaf";
-        break;
-      case "object": {
-        out.type = "object";
-        const properties: Json = {};
-        const n = Math.floor(next() * 5);
-        for (let i = 0; i < n; i++) properties[`${pick(keys)}${i}`] = schema(depth + 1);
-        out.properties = properties;
-        const names = Object.keys(properties);
-        out.required = names.filter(() => maybe(0.5));
-        if (maybe(0.3)) out.additionalProperties = pick([false, true, {}]);
-        break;
-      }
-      case "map":
-        out.type = "object";
-        out.additionalProperties = schema(depth + 1);
-        break;
-      case "open":
-        out.type = "object";
-        break;
-      case "array":
-        out.type = "array";
-        if (maybe(0.9)) out.items = schema(depth + 1);
-        if (maybe(0.3)) out.minItems = 1;
-        if (maybe(0.3)) out.maxItems = 5;
-        if (maybe(0.2)) out.uniqueItems = true;
-        break;
-      case "any":
-        break;
-      case "types":
-        out.type = [pick(["string", "number", "integer"]), pick(["boolean", "null"]), ...(maybe(0.3) ? ["null"] : [])];
-        break;
-      case "anyOf":
-      case "oneOf":
-      case "allOf": {
-        const members = Array.from({ length: 1 + Math.floor(next() * 4) }, () => schema(depth + 1));
-        out[kind] = members;
-        if (maybe(0.1)) out.type = "object";
-        break;
-      }
-      default:
-        out.type = kind;
-        if (kind === "string" && maybe(0.3)) out.pattern = "^a*/$";
-        if (kind !== "string" && kind !== "boolean" && kind !== "null" && maybe(0.3)) out.minimum = 0;
-        if (maybe(0.1)) out.default = kind === "string" ? "d" : 1;
-    }
-    return out;
-  };
-  return Array.from({ length: count }, () => {
-    const root = schema(0);
-    return root.type === "object" && maybe(0.7) ? root : { type: "object", properties: { value: root }, required: maybe(0.5) ? ["value"] : [] };
-  });
+const hostileKeys = ["a*/b", "*/", 'quo"te', "it's", "back`tick", "${x}", "line\u2028sep", "para\u2029sep", "a b", "1st", "", "constructor", "new\nline", "/*", "\\"];
+const hostileText = "Ends */ here /* `${x}` \" ' \\ \u2028 \u2029 \u0001 </script>";
+
+/** One schema per keyword (and combination) the translator reads, with values ajv sorts into accepted and rejected. */
+const handWritten: readonly { name: string; schema: unknown; dialect?: Dialect; instances: readonly unknown[] }[] = [
+  { name: "string", schema: { type: "string", minLength: 1, maxLength: 3, pattern: "^a", format: "email" }, instances: ["ab", "", 1] },
+  { name: "integer and number", schema: { type: "object", properties: { i: { type: "integer", minimum: 0 }, n: { type: "number", exclusiveMaximum: 5, multipleOf: 0.5 } } }, instances: [{ i: 1, n: 2.5 }, { i: 1.5 }] },
+  { name: "boolean and null", schema: { type: "object", properties: { b: { type: "boolean" }, n: { type: "null" } }, required: ["b"] }, instances: [{ b: true, n: null }, { n: null }] },
+  { name: "type list", schema: { type: ["string", "null"] }, instances: ["a", null, 1] },
+  { name: "type list with object", schema: { type: ["object", "null"], properties: { a: { type: "string" } } }, instances: [{ a: "x" }, null, 1] },
+  { name: "type list with array", schema: { type: ["array", "integer"], items: { type: "string" } }, instances: [["a"], 1, [1]] },
+  { name: "enum of mixed values", schema: { enum: ["a", 1, true, null, -2.5, 1e21] }, instances: ["a", 1, true, null, -2.5, 1e21, "b"] },
+  { name: "enum with type", schema: { type: "string", enum: ["a", "b", 1] }, instances: ["a", "b", 1] },
+  { name: "enum of hostile strings", schema: { enum: hostileKeys }, instances: hostileKeys },
+  { name: "enum of structures", schema: { enum: [{ kind: "x", n: [1, "two"] }, [1, 2], "plain"] }, instances: [{ kind: "x", n: [1, "two"] }, [1, 2], "plain", [2, 1]] },
+  { name: "const string", schema: { const: "fixed" }, instances: ["fixed", "other"] },
+  { name: "const object", schema: { const: { kind: "fixed", width: 3, "a-b": null } }, instances: [{ kind: "fixed", width: 3, "a-b": null }, { kind: "fixed" }] },
+  { name: "const with another type", schema: { type: "object", properties: { a: { type: "string", const: 1 } } }, instances: [{}, { a: 1 }] },
+  { name: "closed object", schema: { type: "object", properties: { a: { type: "string" } }, required: ["a"], additionalProperties: false }, instances: [{ a: "x" }, { a: "x", b: 1 }] },
+  { name: "open object", schema: { type: "object", properties: { a: { type: "string" } }, additionalProperties: true }, instances: [{ a: "x", b: 1 }, { a: 1 }] },
+  { name: "object of undeclared shape", schema: { type: "object" }, instances: [{}, { a: [1] }, []] },
+  { name: "map", schema: { type: "object", additionalProperties: { type: "integer" } }, instances: [{ a: 1 }, { a: "x" }] },
+  { name: "map without type", schema: { additionalProperties: { type: "string" } }, instances: [{ a: "x" }] },
+  { name: "properties beside a typed rest", schema: { type: "object", properties: { a: { type: "string" }, b: { type: "boolean" } }, required: ["a"], additionalProperties: { type: "number" } }, instances: [{ a: "x", n: 1 }, { a: "x", b: true }, { a: "x", n: "y" }] },
+  {
+    name: "patternProperties with hostile patterns",
+    schema: { type: "object", properties: { id: { type: "string" } }, patternProperties: { "a*/b": { type: "number", description: hostileText }, "^x-`\\$\\{y\\}`\u2028": { type: "boolean" } }, additionalProperties: false },
+    instances: [{ id: "a", "aaab": 1 }, { "x-`${y}`\u2028": true }],
+  },
+  { name: "patternProperties alone", schema: { patternProperties: { "^s_": { type: "string" } } }, instances: [{ s_a: "x" }, { s_a: 1 }] },
+  { name: "propertyNames", schema: { type: "object", propertyNames: { pattern: "^[a-z]+$" }, additionalProperties: { type: "number" } }, instances: [{ ab: 1 }, { AB: 1 }] },
+  { name: "hostile keys", schema: { type: "object", properties: Object.fromEntries(hostileKeys.map((k, i) => [k, i % 2 === 0 ? { type: "string", description: hostileText } : { type: "integer" }])), required: hostileKeys.slice(0, 4) }, instances: [Object.fromEntries(hostileKeys.map((k, i) => [k, i % 2 === 0 ? "s" : i]))] },
+  { name: "__proto__ key", schema: json('{"type": "object", "properties": {"__proto__": {"type": "string"}, "a": {"type": "number"}}, "required": ["__proto__"]}'), instances: [] },
+  { name: "array of strings", schema: { type: "array", items: { type: "string", description: "An item" }, minItems: 1, maxItems: 3, uniqueItems: true }, instances: [["a"], [], [1]] },
+  { name: "array of unions", schema: { type: "array", items: { anyOf: [{ type: "string" }, { type: "number" }] } }, instances: [["a", 1], [null]] },
+  { name: "array without items", schema: { type: "array" }, instances: [[1, "a", null]] },
+  { name: "nested arrays", schema: { type: "array", items: { type: "array", items: { type: ["string", "null"] } } }, instances: [[["a", null]], [[1]]] },
+  { name: "prefixItems", schema: { type: "array", prefixItems: [{ type: "string" }, { type: "number" }] }, instances: [[], ["a"], ["a", 1], ["a", 1, true], [1]] },
+  { name: "prefixItems closed", schema: { type: "array", prefixItems: [{ type: "string" }, { type: "number" }], items: false, minItems: 1 }, instances: [["a"], ["a", 1], ["a", 1, 2], []] },
+  { name: "prefixItems with rest", schema: { type: "array", prefixItems: [{ type: "string" }], items: { type: "boolean" } }, instances: [["a", true, false], ["a", 1]] },
+  { name: "draft-07 items list", dialect: "draft-07", schema: { type: "array", items: [{ type: "string" }, { enum: ["x", "y"] }], additionalItems: false }, instances: [[], ["a"], ["a", "x"], ["a", "z"], ["a", "x", 1]] },
+  { name: "draft-07 items list, open", dialect: "draft-07", schema: { type: "array", items: [{ type: "integer" }], minItems: 1 }, instances: [[1], [1, "a"], []] },
+  { name: "draft-07 items list with additionalItems", dialect: "draft-07", schema: { type: "array", items: [{ type: "integer" }], additionalItems: { type: "string" } }, instances: [[1, "a"], [1, 2]] },
+  { name: "anyOf", schema: { anyOf: [{ type: "string" }, { type: "object", properties: { a: { type: "number" } }, required: ["a"] }] }, instances: ["x", { a: 1 }, 1] },
+  { name: "oneOf with null", schema: { oneOf: [{ type: "string", description: "text" }, { type: "null" }] }, instances: ["x", null, 1] },
+  { name: "allOf", schema: { allOf: [{ type: "object", properties: { a: { type: "string" } }, required: ["a"] }, { type: "object", properties: { b: { type: "number" } } }] }, instances: [{ a: "x", b: 1 }, { b: 1 }] },
+  { name: "combinator beside properties", schema: { type: "object", properties: { kind: { type: "string" } }, required: ["kind"], anyOf: [{ properties: { a: { type: "number" } }, required: ["a"] }, { properties: { b: { type: "string" } }, required: ["b"] }] }, instances: [{ kind: "k", a: 1 }, { kind: "k", b: "x" }, { kind: "k" }] },
+  { name: "all combinators together", schema: { type: "object", allOf: [{ properties: { a: { type: "string" } } }], anyOf: [{ required: ["a"] }, { required: ["b"] }], oneOf: [{ properties: { c: { const: 1 } } }, { properties: { c: { const: 2 } } }] }, instances: [{ a: "x", c: 1 }, { b: 1 }] },
+  { name: "not", schema: { not: { type: "string" } }, instances: [1, null, {}, "x"] },
+  { name: "not beside a type", schema: { type: "number", not: { const: 3 } }, instances: [1, 3] },
+  { name: "if then else", schema: { type: "object", properties: { a: { type: "string" } }, if: { properties: { a: { const: "x" } } }, then: { required: ["b"] }, else: { required: ["c"] } }, instances: [{ a: "x", b: 1 }, { a: "y", c: 1 }] },
+  { name: "boolean schemas", schema: { type: "object", properties: { yes: true, no: false, any: {} } }, instances: [{ yes: 1, any: [] }, { no: 1 }] },
+  { name: "root true", schema: true, instances: [1, "x", null] },
+  { name: "root false", schema: false, instances: [1] },
+  { name: "empty schema", schema: {}, instances: [1, "x", null, {}] },
+  { name: "annotations only", schema: { description: "Anything at all", title: "Thing", examples: [1] }, instances: [[], 1] },
+  { name: "$ref to $defs", schema: { type: "object", properties: { home: { $ref: "#/$defs/address", description: "Where they live" }, list: { type: "array", items: { $ref: "#/$defs/address" } } }, $defs: { address: { type: "object", properties: { zip: { type: "string" } }, required: ["zip"] } } }, instances: [{ home: { zip: "1" }, list: [{ zip: "2" }] }, { home: {} }] },
+  { name: "$ref to definitions", dialect: "draft-07", schema: { type: "object", properties: { n: { $ref: "#/definitions/node" } }, definitions: { node: { type: "object", properties: { next: { $ref: "#/definitions/node" }, v: { type: "integer" } } } } }, instances: [{ n: { v: 1, next: { v: 2 } } }, { n: { v: "x" } }] },
+  { name: "recursion through #", schema: { type: "object", properties: { value: { type: "number" }, children: { type: "array", items: { $ref: "#" } } }, required: ["value"] }, instances: [{ value: 1, children: [{ value: 2, children: [] }] }, { value: 1, children: [{}] }] },
+  { name: "$ref to hostile def name", schema: { type: "object", properties: { a: { $ref: "#/$defs/a~1b%20*~0" } }, $defs: { "a/b *~": { type: "string" } } }, instances: [{ a: "x" }, { a: 1 }] },
+  { name: "$ref elsewhere", schema: { properties: { a: { type: "integer" }, b: { $ref: "#/properties/a" } } }, instances: [{ a: 1, b: 2 }] },
+  { name: "nullable combos", schema: { type: "object", properties: { a: { anyOf: [{ type: "string" }, { type: "null" }] }, b: { type: ["integer", "null"], enum: [1, 2, null] }, c: { oneOf: [{ $ref: "#/$defs/c" }, { type: "null" }] } }, $defs: { c: { type: "boolean" } } }, instances: [{ a: null, b: null, c: null }, { a: "x", b: 2, c: true }, { b: 3 }] },
+  { name: "deprecated and docs", schema: { type: "object", title: hostileText, description: hostileText, deprecated: true, properties: { old: { type: "string", deprecated: true, description: hostileText }, list: { type: "array", items: { type: "string", description: hostileText } } } }, instances: [{ old: "x" }] },
+  { name: "wide union", schema: { type: "object", properties: { level: { enum: Array.from({ length: 30 }, (_, i) => `level-number-${i}`) } } }, instances: [{ level: "level-number-29" }, { level: "x" }] },
+  { name: "deep nesting", schema: { type: "object", properties: { a: { type: "object", properties: { b: { type: "array", items: { type: "object", properties: { c: { anyOf: [{ type: "object", properties: { d: { type: "string" } } }, { type: "array", items: { type: "number" } }] } } } } } } } }, instances: [{ a: { b: [{ c: { d: "x" } }, { c: [1] }] } }, { a: { b: [{ c: "x" }] } }] },
+];
+
+function handWrittenCases(): Case[] {
+  return handWritten.map((c) => schemaCase(`hand-written: ${c.name}`, c.schema, { schema: c.schema, dialect: c.dialect ?? "2020-12", instances: c.instances }));
+}
+
+function validatorCorpusCases(): Case[] {
+  return corpus.map((c) => schemaCase(`validator corpus: ${c.name}`, c.schema, { schema: c.schema, dialect: c.dialect ?? "2020-12", instances: c.instances }));
 }
 
 // ---------------------------------------------------------------------------------------
+// Where json-schema-to-typescript's type differs from JSON Schema, ours follows JSON Schema:
+// label → which side is the wider type ("ours": the oracle's type is assignable to ours
+// only; "oracle": ours to the oracle's only). Any other one-way difference fails the test.
 
-const refName = (ref: string) => (ref === "#/$defs/leaf" ? "Leaf" : undefined);
+const knownDifferences: Record<string, "ours" | "oracle"> = {
+  // Tuples: the oracle requires every listed element and closes the array; JSON Schema
+  // (and ours) lets elements past minItems be missing and more follow unless closed.
+  "hand-written: prefixItems": "ours",
+  "hand-written: prefixItems closed": "ours",
+  "hand-written: prefixItems with rest": "ours",
+  "hand-written: draft-07 items list": "ours",
+  "hand-written: draft-07 items list, open": "ours",
+  "hand-written: draft-07 items list with additionalItems": "ours",
+  "validator corpus: prefixItems + items false": "ours",
+  "validator corpus: prefixItems + items schema": "ours",
+  "validator corpus: prefixItems with true and false": "ours",
+  "validator corpus: draft-07 items array + additionalItems false": "ours",
+  "validator corpus: draft-07 items array + additionalItems schema": "ours",
+  // Enum values the schema's type rules out: the oracle keeps them, ours drops them.
+  "hand-written: enum with type": "oracle",
+  "hand-written: const with another type": "oracle",
+  "validator corpus: enum with type conflict": "oracle",
+};
 
-/** The declaration through json-schema-to-typescript and prettier, at the margin or `indent` columns in (inside a namespace, as protocol.gen.ts has it). */
-async function reference(name: string, normalised: unknown, indent: 0 | 2): Promise<string> {
-  const unit = await compiledUnit(name, normalised);
-  if (indent === 0) return unit.formatted ? unit.text : await formatTypeScript(unit.text);
-  const wrapped = await formatTypeScript(`export declare namespace N {\n${unit.text}}\n`);
-  return wrapped.slice(wrapped.indexOf("{\n") + 2, wrapped.lastIndexOf("}"));
+/**
+ * Values ajv accepts that the types reject by design (both ours and the oracle's), as
+ * label → JSON of the value → why. Each must fail to type-check (else the entry is stale).
+ */
+const valueExceptions: Record<string, Record<string, string>> = {
+  "validator corpus: items false": {
+    '"x"': "a schema without `type` is typed by its keywords: `items` makes it an array (ajv accepts any non-array)",
+  },
+  "validator corpus: __proto__ keys in instances": {
+    '{"__proto__":"x","a":1}': "a declared shape closes an object unless additionalProperties opens it (ajv allows other keys)",
+    '{"a":1,"b":2}': "a declared shape closes an object unless additionalProperties opens it (ajv allows other keys)",
+  },
+  "validator corpus: hostile property names": {
+    '{"*/":"a","${x}":1}': "TypeScript gives every object type Object's `constructor: Function`, which does not fit the optional property `constructor?: string`",
+  },
+};
+
+// ---------------------------------------------------------------------------------------
+// The program
+
+const oracleOptions = {
+  bannerComment: "",
+  declareExternallyReferenced: true,
+  unreachableDefinitions: false,
+  format: false,
+  additionalProperties: false,
+  strictIndexSignatures: false,
+  enableConstEnums: false,
+  inferStringEnumKeysFromValues: false,
+  ignoreMinAndMaxItems: true,
+  unknownAny: true,
+  customName: () => undefined,
+} as const;
+
+/** json-schema-to-typescript's declaration of a normalised schema (its own `title` left out, as the type is named). */
+async function oracleDeclaration(named: NamedSchema): Promise<string> {
+  const input: Json = typeof named.schema === "object" && named.schema !== null ? { ...(named.schema as Json) } : { tsType: named.schema === false ? "never" : "unknown" };
+  delete input.title;
+  return compile(input as Parameters<typeof compile>[0], named.name, oracleOptions);
 }
 
-async function compare(schema: unknown, index: number, options: { refName: (ref: string) => string | undefined; describe?: (text: string) => string } = { refName }, indent: 0 | 2 = 0): Promise<boolean> {
-  const normalised = normaliseSchema(schema, options) as Json;
-  const name = `Type${index}`;
-  const direct = schemaDeclaration(name, normalised, indent);
-  if (direct === undefined) return false;
-  expect(direct, JSON.stringify(schema)).toBe(await reference(name, normalised, indent));
-  return true;
+/** A JSON value as a TypeScript type, written here independently of the generator: literals, tuples, object literal types. */
+function valueType(value: unknown): string {
+  if (typeof value === "string") return JSON.stringify(value).replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
+  if (Array.isArray(value)) return `[${value.map(valueType).join(", ")}]`;
+  if (value !== null && typeof value === "object") return `{ ${Object.entries(value).map(([k, v]) => `${valueType(k)}: ${valueType(v)};`).join(" ")} }`;
+  return JSON.stringify(value);
 }
 
-describe("types read straight from a schema", () => {
-  it("equal json-schema-to-typescript's for every tool schema of the repository and the catalog, and cover all but one", async () => {
-    const labelled = [...manifestSchemas(), ...catalogTools(40).map((t): [string, unknown] => [t.name, t.inputSchema])];
-    const declined: string[] = [];
-    for (const [i, [label, schema]] of labelled.entries()) {
-      // as clients send them, and as handlers receive them (defaults filled in)
-      if (!(await compare(schema, i))) declined.push(label);
-      if (!(await compare(withDefaultsRequired(schema as JsonValue), i))) declined.push(`${label} (handler view)`);
+function ajvFor(dialect: Dialect, schema: unknown): (value: unknown) => boolean {
+  const common = { strict: false, validateFormats: false, ownProperties: true, logger: false } as const;
+  const ajv = dialect === "2020-12" ? new Ajv2020(common) : new Ajv({ ...common, ignoreKeywordsWithRef: true });
+  const validate = ajv.compile(schema as object | boolean);
+  return (value) => validate(value) === true;
+}
+
+/** What a line of the check file asserts. */
+interface Check {
+  readonly label: string;
+  readonly what: "ours → oracle" | "oracle → ours" | "value";
+  readonly detail: string;
+}
+
+interface Outcome {
+  /** Failed checks with their compiler messages. */
+  readonly failures: readonly (Check & { message: string })[];
+  /** Problems with the generated declarations themselves (they must compile on their own). */
+  readonly declarationErrors: readonly string[];
+  readonly checks: number;
+  readonly values: number;
+  readonly oracleDeclined: readonly string[];
+}
+
+const tempDirs: string[] = [];
+afterAll(() => tempDirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+
+async function runDifferential(cases: readonly Case[]): Promise<Outcome> {
+  const ours: string[] = [];
+  const oracle: string[] = [];
+  const lines: string[] = [];
+  const checks: Check[] = [];
+  const oracleDeclined: string[] = [];
+  let values = 0;
+  const check = (c: Check, text: string) => {
+    checks.push(c);
+    lines.push(text);
+  };
+  for (const [i, c] of cases.entries()) {
+    ours.push(`export declare namespace O${i} {\n${c.named.map((n) => schemaDeclaration(n.name, n.schema, 1, n.doc)).join("\n")}}\n`);
+    let oracleText: string | undefined;
+    try {
+      oracleText = (await Promise.all((c.oracleNamed ?? c.named).map(oracleDeclaration))).join("\n");
+    } catch {
+      oracleDeclined.push(c.label);
     }
-    // only the conformance suite's tool with allOf/if/then beside its properties needs json-schema-to-typescript
-    const combinators = "test/conformance/server/mcp.yaml json_schema_2020_12_tool input";
-    expect(declined).toEqual([combinators, `${combinators} (handler view)`]);
-  });
-
-  it("equal json-schema-to-typescript's for every definition of the five protocol revisions, at the margin and inside a namespace", async () => {
-    const options = { refName: protocolRefName, describe: absoluteSpecLinks };
-    for (const revision of allRevisions) {
-      const { schema } = loadProtocolSchema(revision, { schemaDir }, { file: "test" });
-      const declined: string[] = [];
-      for (const [i, definition] of Object.values(schema!.definitions).entries()) {
-        if (!(await compare(definition, i, options, 0))) declined.push(Object.keys(schema!.definitions)[i]!);
-        await compare(definition, i, options, 2);
+    if (oracleText !== undefined) {
+      oracle.push(`export declare namespace J${i} {\n${oracleText}\n}\n`);
+      const difference = knownDifferences[c.label];
+      for (const { name } of c.named) {
+        const o = `O${i}.${name}`;
+        const j = `J${i}.${name}`;
+        if (difference !== "ours") check({ label: c.label, what: "ours → oracle", detail: name }, `{ const x: ${j} = null! as ${o}; }`);
+        if (difference !== "oracle") check({ label: c.label, what: "oracle → ours", detail: name }, `{ const x: ${o} = null! as ${j}; }`);
+        // a known difference is one-way: the other direction must fail (else the entry is stale)
+        if (difference === "ours") check({ label: c.label, what: "ours → oracle", detail: `${name} (must fail)` }, `{ // @ts-expect-error\n const x: ${j} = null! as ${o}; }`);
+        if (difference === "oracle") check({ label: c.label, what: "oracle → ours", detail: `${name} (must fail)` }, `{ // @ts-expect-error\n const x: ${o} = null! as ${j}; }`);
       }
-      // protocol.gen.ts is laid out without prettier only when every definition takes the direct path
-      expect(declined, revision).toEqual([]);
     }
-  }, 120_000);
-
-  it("equal json-schema-to-typescript's on the validator corpus where they apply", async () => {
-    let direct = 0;
-    for (const [i, c] of corpus.entries()) if (await compare(c.schema, i)) direct++;
-    expect(direct).toBeGreaterThan(20);
+    if (c.schema !== undefined && c.instances !== undefined) {
+      const accepts = ajvFor(c.dialect ?? "2020-12", c.schema);
+      for (const instance of c.instances) {
+        if (!accepts(instance)) continue;
+        values++;
+        const text = JSON.stringify(instance);
+        const expectError = valueExceptions[c.label]?.[text] === undefined ? "" : "// @ts-expect-error\n";
+        check({ label: c.label, what: "value", detail: `${text}${expectError ? " (must fail)" : ""}` }, `{ ${expectError}const x: O${i}.${c.named[0]!.name} = null! as ${valueType(instance)}; }`);
+      }
+    }
+  }
+  const dir = mkdtempSync(join(tmpdir(), "mcp-gen-types-"));
+  tempDirs.push(dir);
+  mkdirSync(dir, { recursive: true });
+  const files = { ours: join(dir, "ours.ts"), oracle: join(dir, "oracle.ts"), checks: join(dir, "checks.ts") };
+  writeFileSync(files.ours, ours.join("\n"));
+  writeFileSync(files.oracle, oracle.join("\n"));
+  // a diagnostic's offset names its check
+  const head = `import type { ${cases.map((_, i) => `O${i}`).join(", ")} } from "./ours.js";\nimport type { ${cases.flatMap((c, i) => (oracleDeclined.includes(c.label) ? [] : [`J${i}`])).join(", ")} } from "./oracle.js";\n`;
+  const starts: number[] = [];
+  let offset = head.length;
+  for (const text of lines) {
+    starts.push(offset);
+    offset += text.length + 1;
+  }
+  writeFileSync(files.checks, `${head}${lines.join("\n")}\n`);
+  const program = ts.createProgram(Object.values(files), {
+    strict: true,
+    // the oracle writes `name?: T`, ours `name?: T | undefined`: the same type without this flag
+    exactOptionalPropertyTypes: false,
+    noUncheckedIndexedAccess: true,
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    target: ts.ScriptTarget.ES2022,
+    lib: ["lib.es2023.d.ts"],
+    types: [],
+    skipLibCheck: true,
+    noEmit: true,
+    noUnusedLocals: false,
   });
-
-  it("equal json-schema-to-typescript's on generated schemas with hostile text", async () => {
-    const schemas = generated(1500);
-    let direct = 0;
-    for (const [i, schema] of schemas.entries()) if (await compare(schema, i)) direct++;
-    expect(direct).toBeGreaterThan(schemas.length * 0.6);
-  }, 120_000);
-
-  it("lay out protocol namespaces exactly as json-schema-to-typescript and prettier write them", async () => {
-    for (const revision of ["2026-07-28", "2024-11-05"] as const) {
-      const { schema } = loadProtocolSchema(revision, { schemaDir }, { file: "test" });
-      const protocol = buildProtocolModel(schema!);
-      const direct = laidOutNamespace(protocol);
-      expect(direct, revision).toBeDefined();
-      expect(direct, revision).toBe(await formattedNamespace(protocol));
+  const failures: (Check & { message: string })[] = [];
+  const declarationErrors: string[] = [];
+  for (const d of ts.getPreEmitDiagnostics(program)) {
+    const message = ts.flattenDiagnosticMessageText(d.messageText, "\n");
+    if (d.file?.fileName !== files.checks || d.start === undefined) {
+      const position = d.file && d.start !== undefined ? d.file.getLineAndCharacterOfPosition(d.start) : undefined;
+      declarationErrors.push(`${d.file?.fileName ?? ""}:${(position?.line ?? -1) + 1}: ${message}`);
+      continue;
     }
-  }, 120_000);
+    let index = 0;
+    while (index + 1 < starts.length && starts[index + 1]! <= d.start) index++;
+    failures.push({ ...checks[index]!, message: message.slice(0, 400) });
+  }
+  return { failures, declarationErrors, checks: checks.length, values, oracleDeclined };
+}
+
+const report = (outcome: Outcome) => outcome.failures.map((f) => `${f.label} [${f.what} ${f.detail}]: ${f.message}`).join("\n\n");
+
+describe("types from JSON Schema, against json-schema-to-typescript and ajv", () => {
+  it("agree with the oracle on every protocol definition, tool schema and corpus schema, and accept every value ajv accepts", async () => {
+    const cases = [...protocolCases(), ...manifestCases(), ...handWrittenCases(), ...validatorCorpusCases()];
+    const outcome = await runDifferential(cases);
+    expect(outcome.declarationErrors.join("\n")).toBe("");
+    expect(report(outcome)).toBe("");
+    // the corpus is what it claims to be
+    expect(outcome.oracleDeclined).toEqual([]);
+    expect(outcome.values).toBeGreaterThan(200);
+    expect(outcome.checks).toBeGreaterThan(2000);
+  }, 180_000);
+
+  it("the comparison can fail: a wrong type is caught in both directions and a value outside the type is caught", async () => {
+    const base = schemaCase("wrong", { type: "object", properties: { a: { type: "string" } }, required: ["a"] });
+    // ours claims `a` is a number: assignable neither way
+    const wrong: Case = { ...base, named: [{ ...base.named[0]!, schema: { type: "object", properties: { a: { type: "number" } }, required: ["a"] } }], oracleNamed: base.named };
+    const outcome = await runDifferential([{ ...wrong, label: "wrong" }]);
+    expect(outcome.failures.map((f) => f.what).sort()).toEqual(["oracle → ours", "ours → oracle"]);
+    const values = await runDifferential([{ ...wrong, label: "wrong values", schema: { type: "object", properties: { a: { type: "string" } } }, instances: [{ a: "x" }] }]);
+    expect(values.failures.map((f) => f.what)).toContain("value");
+  }, 60_000);
 });

@@ -5,15 +5,9 @@ import type { ProtocolModel, ProtocolMethod } from "../../model/protocol.js";
 import { revisionNamespace, refName } from "../../model/protocol.js";
 import { docComment, stringLiteral } from "../escape.js";
 import type { GeneratedFile } from "../file.js";
-import { formatTypeScript } from "../format.js";
-import { cachedNamespace } from "./cache.js";
-import { normaliseSchema, schemaToDeclaration } from "../json-schema-types.js";
-import { Unsupported } from "../layout/expression.js";
-import { bareKey } from "../layout/literals.js";
-import { printString, printWidth } from "../layout/print.js";
-import { fitsWidth } from "../layout/width.js";
-import { printDeclaration, type Declaration, type TypeMember, type TypeNode } from "../layout/type-doc.js";
-import { schemaDeclaration } from "../types/schema-types.js";
+import { normaliseSchema } from "../types/normalise.js";
+import { schemaDeclaration } from "../types/schema-type.js";
+import { keyword, lineWidth, printDeclaration, printType, reference, union, type TypeMember, type TypeNode } from "../types/type-node.js";
 
 const specSite = "https://modelcontextprotocol.io";
 
@@ -22,15 +16,7 @@ export function absoluteSpecLinks(text: string): string {
   return text.replace(/\]\((\/(?:specification|docs|seps|community|extensions)\/[^)\s]*)\)/g, `](${specSite}$1)`);
 }
 
-const normaliseOptions = { refName: (ref: string) => refName(ref), describe: absoluteSpecLinks };
-
-async function buildDeclarations(protocol: ProtocolModel): Promise<string> {
-  const parts: string[] = [];
-  for (const [name, definition] of Object.entries(protocol.schema.definitions)) {
-    parts.push(await schemaToDeclaration(name, normaliseSchema(definition, normaliseOptions)));
-  }
-  return parts.join("\n");
-}
+export const normaliseOptions = { refName: (ref: string) => refName(ref), describe: absoluteSpecLinks };
 
 const mapNames = {
   clientRequests: "ClientRequestMap",
@@ -66,36 +52,21 @@ function methodMaps(protocol: ProtocolModel): MethodMap[] {
 
 /** A method's entry: `{ params; result }` for a request, the params for a notification. */
 function entryType(m: ProtocolMethod, kind: MethodMap["kind"]): TypeNode {
-  const params: TypeNode = m.hasParams ? { kind: "reference", name: `${m.message}["params"]` } : { kind: "keyword", text: "undefined" };
+  const params = m.hasParams ? reference(`${m.message}["params"]`) : keyword("undefined");
   if (kind === "notification") return params;
-  const results: TypeNode[] = m.results.map((name) => ({ kind: "reference", name }));
-  const result: TypeNode = results.length === 1 ? results[0]! : { kind: "union", members: results };
+  const result = union(m.results.map(reference));
   return {
     kind: "object",
-    multiline: false,
     members: [
-      { comments: [], key: "params", optional: false, type: params },
-      { comments: [], key: "result", optional: false, type: result },
+      { kind: "property", name: "params", optional: false, type: params },
+      { kind: "property", name: "result", optional: false, type: result },
     ],
   };
 }
 
-function mapDeclaration(map: MethodMap): Declaration {
-  const members: TypeMember[] = map.methods.map((m) => {
-    const bare = bareKey(m.method);
-    if (bare === undefined) throw new Unsupported("method name prettier may unquote");
-    return { comments: [], key: bare ? m.method : printString(stringLiteral(m.method)), optional: false, type: entryType(m, map.kind) };
-  });
-  return { kind: "interface", comments: [docComment(map.doc).trimEnd()], name: map.name, members };
-}
-
-function mapSource(map: MethodMap): string {
-  const lines = map.methods.map((m) => {
-    const params = m.hasParams ? `${m.message}["params"]` : "undefined";
-    const value = map.kind === "request" ? `{ params: ${params}; result: ${m.results.join(" | ")} }` : params;
-    return `  ${stringLiteral(m.method)}: ${value};`;
-  });
-  return `${docComment(map.doc)}export interface ${map.name} ${lines.length === 0 ? "{}" : `{\n${lines.join("\n")}\n}`}\n`;
+function mapDeclaration(map: MethodMap, indent: number): string {
+  const members: TypeMember[] = map.methods.map((m) => ({ kind: "property", name: m.method, optional: false, type: entryType(m, map.kind) }));
+  return printDeclaration(map.name, { kind: "object", members }, map.doc, indent);
 }
 
 function namespaceDoc(protocol: ProtocolModel): string {
@@ -105,40 +76,11 @@ function namespaceDoc(protocol: ProtocolModel): string {
   );
 }
 
-/**
- * The namespace already in prettier's layout, when every definition takes the direct type
- * path (all of the official schemas' do): no json-schema-to-typescript, TypeScript or
- * prettier to load on a machine's first run. Undefined otherwise.
- */
-export function laidOutNamespace(protocol: ProtocolModel, maps: readonly MethodMap[] = methodMaps(protocol)): string | undefined {
-  const declarations: string[] = [];
-  for (const [name, definition] of Object.entries(protocol.schema.definitions)) {
-    const text = schemaDeclaration(name, normaliseSchema(definition, normaliseOptions), 2);
-    if (text === undefined) return undefined;
-    declarations.push(text);
-  }
-  let mapTexts: string[];
-  try {
-    mapTexts = maps.map((map) => printDeclaration(mapDeclaration(map), 2));
-  } catch (error) {
-    if (error instanceof Unsupported) return undefined;
-    throw error;
-  }
-  return `${namespaceDoc(protocol)}export declare namespace ${revisionNamespace(protocol.revision)} {\n${declarations.join("\n")}\n${mapTexts.join("")}}\n`;
-}
-
-/** The namespace of one revision, formatted: it depends on nothing but the revision's schema. */
-function revisionNamespaceText(protocol: ProtocolModel): Promise<string> {
-  return cachedNamespace([protocol.revision, protocol.schema.sha256, ...protocol.schema.patches], async () => {
-    const maps = methodMaps(protocol);
-    return laidOutNamespace(protocol, maps) ?? formattedNamespace(protocol, maps);
-  });
-}
-
-/** The namespace for any schema: json-schema-to-typescript where the direct path declines, and prettier over the whole. */
-export async function formattedNamespace(protocol: ProtocolModel, maps: readonly MethodMap[] = methodMaps(protocol)): Promise<string> {
-  const body = `${await buildDeclarations(protocol)}\n${maps.map(mapSource).join("")}`;
-  return formatTypeScript(`${namespaceDoc(protocol)}export declare namespace ${revisionNamespace(protocol.revision)} {\n${body}}\n`);
+/** The namespace of one revision: its definitions' types and its method maps, one level in. */
+export function revisionNamespaceText(protocol: ProtocolModel): string {
+  const declarations = Object.entries(protocol.schema.definitions).map(([name, definition]) => schemaDeclaration(name, normaliseSchema(definition, normaliseOptions), 1));
+  declarations.push(...methodMaps(protocol).map((map) => mapDeclaration(map, 1)));
+  return `${namespaceDoc(protocol)}export declare namespace ${revisionNamespace(protocol.revision)} {\n${declarations.join("\n")}}\n`;
 }
 
 const mapDocs: Record<keyof typeof mapNames, string> = {
@@ -149,51 +91,35 @@ const mapDocs: Record<keyof typeof mapNames, string> = {
   serverNotifications: "Server notifications",
 };
 
-const fits = (line: string) => fitsWidth(line, printWidth);
-
 /**
- * The head of protocol.gen.ts (the revisions and the merged method maps) in prettier's
- * layout: a list or a type argument on one line when it fits, else one entry per line.
- * Undefined when a line would not fit even so (not modelled).
+ * The head of protocol.gen.ts: the revisions and the merged method maps. The revisions list
+ * is one line when it fits in 100 columns, else one revision per line; a map's type
+ * argument (a union over the namespaces) follows the canonical layout of unions.
  */
-export function protocolHead(revisions: readonly string[], merge: string, namespaces: readonly string[]): string | undefined {
+export function protocolHead(revisions: readonly string[], merge: string, namespaces: readonly string[]): string {
   const out: string[] = [docComment("The protocol revisions this code serves and speaks, preferred first.").trimEnd()];
   const literals = revisions.map(stringLiteral);
   const list = `export const revisions = [${literals.join(", ")}] as const;`;
-  out.push(...(fits(list) ? [list] : ["export const revisions = [", ...literals.map((l) => `  ${l},`), "] as const;"]));
+  out.push(...(list.length <= lineWidth ? [list] : ["export const revisions = [", ...literals.map((l) => `  ${l},`), "] as const;"]));
   out.push("export type Revision = (typeof revisions)[number];", "");
   for (const [key, name] of Object.entries(mapNames)) {
     out.push(docComment(`${mapDocs[key as keyof typeof mapNames]} of every revision above, by method; params and results are unions over the revisions that have the method.`).trimEnd());
-    const members = namespaces.map((ns) => `${ns}.${name}`);
-    const line = `export type ${name} = ${merge}<${members.join(" | ")}>;`;
-    if (fits(line)) out.push(line);
-    else if (fits(`  ${members.join(" | ")}`)) out.push(`export type ${name} = ${merge}<`, `  ${members.join(" | ")}`, ">;");
-    else out.push(`export type ${name} = ${merge}<`, ...members.map((m) => `  | ${m}`), ">;");
+    const head = `export type ${name} = ${merge}<`;
+    const argument = printType(union(namespaces.map((ns) => reference(`${ns}.${name}`))), "", head.length, 2);
+    out.push(argument.startsWith("\n") ? `${head}${argument}\n>;` : `${head}${argument}>;`);
   }
-  // (doc comments are never broken)
-  if (!out.every((line) => line.startsWith("/**") || fits(line))) return undefined;
   return `${out.join("\n")}\n`;
 }
 
-export async function emitProtocol(file: GeneratedFile, protocols: readonly ProtocolModel[], runtime: string): Promise<void> {
+export function emitProtocol(file: GeneratedFile, protocols: readonly ProtocolModel[], runtime: string): void {
   const merge = file.type(runtime, "MergeMethods");
-  const namespaces = protocols.map((p) => revisionNamespace(p.revision));
-  const head = protocolHead(
-    protocols.map((p) => p.revision),
-    merge,
-    namespaces,
+  const w = file.writer;
+  w.write(
+    protocolHead(
+      protocols.map((p) => p.revision),
+      merge,
+      protocols.map((p) => revisionNamespace(p.revision)),
+    ),
   );
-  if (head !== undefined) file.tail.push({ text: head, formatted: true });
-  else {
-    const w = file.writer;
-    w.write(docComment("The protocol revisions this code serves and speaks, preferred first."));
-    w.write(`export const revisions = [${protocols.map((p) => stringLiteral(p.revision)).join(", ")}] as const;`).newLine();
-    w.write(`export type Revision = (typeof revisions)[number];`).blankLine();
-    for (const [key, name] of Object.entries(mapNames)) {
-      w.write(docComment(`${mapDocs[key as keyof typeof mapNames]} of every revision above, by method; params and results are unions over the revisions that have the method.`));
-      w.write(`export type ${name} = ${merge}<${namespaces.map((ns) => `${ns}.${name}`).join(" | ")}>;`).newLine();
-    }
-  }
-  // The namespaces come last, formatted once per revision and cached.
-  for (const protocol of protocols) file.tail.push({ text: await revisionNamespaceText(protocol), formatted: true });
+  for (const protocol of protocols) w.write("\n").write(revisionNamespaceText(protocol));
 }

@@ -4,13 +4,11 @@
 import { setOwn, type JsonValue } from "../../load/source.js";
 import { pascalCase } from "../../model/names.js";
 import type { ServerModel, ToolModel } from "../../model/server.js";
-import { docComment, docLines, propertyKey, stringLiteral } from "../escape.js";
+import { docLines, stringLiteral } from "../escape.js";
 import type { GeneratedFile } from "../file.js";
-import { normaliseSchema, schemaToUnit } from "../json-schema-types.js";
-import { Unsupported } from "../layout/expression.js";
-import { bareKey } from "../layout/literals.js";
-import { printString, type Unit } from "../layout/print.js";
-import { printDeclaration, type Declaration, type TypeMember } from "../layout/type-doc.js";
+import { normaliseSchema } from "./normalise.js";
+import { schemaDeclaration, schemaDoc } from "./schema-type.js";
+import { keyword, printDeclaration, reference, type TypeMember } from "./type-node.js";
 
 type Json = { [key: string]: JsonValue };
 
@@ -22,11 +20,19 @@ export function toolTypeNames(tool: ToolModel): { input: string; args: string; o
   return { input: `${tool.typeBase}Input`, args: `${tool.typeBase}Args`, output: `${tool.typeBase}Output` };
 }
 
+/** A type to declare: its name, its normalised schema and its doc comment. */
+export interface NamedSchema {
+  readonly name: string;
+  readonly schema: unknown;
+  readonly doc: string | undefined;
+}
+
 /**
- * Named types for a schema and the definitions under its $defs/definitions. `owner`
- * names whose definitions local refs point at (the input type, for the args view).
+ * The named types of a schema, normalised: the root, then the definitions under its
+ * $defs/definitions. `owner` names whose definitions local refs point at (the input type,
+ * for the args view, which declares its root only).
  */
-async function schemaTypes(rootName: string, schema: JsonValue, doc: string, owner = { name: rootName, schema }): Promise<Unit[]> {
+export function namedSchemas(rootName: string, schema: JsonValue, doc: string, owner = { name: rootName, schema }): NamedSchema[] {
   const defs = new Map<string, string>();
   const ownerSchema = owner.schema;
   const containers = isObject(ownerSchema) ? (["$defs", "definitions"] as const).filter((k) => isObject(ownerSchema[k])) : [];
@@ -34,21 +40,28 @@ async function schemaTypes(rootName: string, schema: JsonValue, doc: string, own
     for (const key of Object.keys((ownerSchema as Json)[container] as Json)) defs.set(`#/${container}/${key}`, `${owner.name}${pascalCase(key) || "Def"}`);
   }
   const emitDefs = owner.schema === schema;
+  // "#" is the owner itself: a recursive schema refers to its own named type.
   const refName = (ref: string): string | undefined => {
     if (ref === "#") return owner.name;
     return defs.get(decodeURIComponent(ref).replace(/~1/g, "/").replace(/~0/g, "~")) ?? defs.get(ref);
   };
   const options = { refName };
-  const root = normaliseSchema(schema, options) as Json;
-  const withDoc = { ...root, description: [doc, typeof root.description === "string" ? root.description : ""].filter((s) => s !== "").join("\n\n") };
-  const out = [await schemaToUnit(rootName, withDoc)];
+  const root = normaliseSchema(schema, options);
+  const rootDoc = [doc, schemaDoc(root, true)].filter((s): s is string => s !== undefined && s !== "").join("\n\n");
+  const out: NamedSchema[] = [{ name: rootName, schema: root, doc: rootDoc }];
   if (!emitDefs) return out;
   for (const container of containers) {
     for (const [key, value] of Object.entries((schema as Json)[container] as Json)) {
-      out.push(await schemaToUnit(defs.get(`#/${container}/${key}`)!, normaliseSchema(value, options, true)));
+      const normalised = normaliseSchema(value, options, true);
+      out.push({ name: defs.get(`#/${container}/${key}`)!, schema: normalised, doc: schemaDoc(normalised, true) });
     }
   }
   return out;
+}
+
+/** The declarations of namedSchemas(…). */
+function schemaTypes(...args: Parameters<typeof namedSchemas>): string[] {
+  return namedSchemas(...args).map((named) => schemaDeclaration(named.name, named.schema, 0, named.doc));
 }
 
 /**
@@ -73,34 +86,27 @@ export function withDefaultsRequired(schema: JsonValue): JsonValue {
   return out;
 }
 
-export async function emitTypes(file: GeneratedFile, model: ServerModel): Promise<void> {
-  // Every declaration is a unit of the file's tail: the per-tool types of a large manifest
-  // arrive in prettier's layout and skip the formatter.
-  const units = file.tail;
+export function emitTypes(file: GeneratedFile, model: ServerModel): void {
+  const declarations: string[] = [];
   for (const tool of model.tools) {
     const names = toolTypeNames(tool);
     const label = `tool ${stringLiteral(tool.key)}`;
-    units.push(...(await schemaTypes(names.input, tool.input.schema.value, `Arguments of ${label} as a client sends them.`)));
+    declarations.push(...schemaTypes(names.input, tool.input.schema.value, `Arguments of ${label} as a client sends them.`));
     if (tool.inputHasDefaults) {
       // $defs types are shared with the input type; only the root differs.
-      const [args] = await schemaTypes(
-        names.args,
-        withDefaultsRequired(stripDefs(tool.input.schema.value)),
-        `Arguments of ${label} as its handler receives them: validated, with schema defaults filled in.`,
-        { name: names.input, schema: tool.input.schema.value },
-      );
-      units.push(args!);
-    } else {
-      const doc = `Arguments of ${label} as its handler receives them (validated).`;
-      units.push(
-        declarationUnit(
-          { kind: "alias", comments: comments(doc), name: names.args, type: { kind: "reference", name: names.input } },
-          `${docComment(doc)}export type ${names.args} = ${names.input};\n`,
+      declarations.push(
+        ...schemaTypes(
+          names.args,
+          withDefaultsRequired(stripDefs(tool.input.schema.value)),
+          `Arguments of ${label} as its handler receives them: validated, with schema defaults filled in.`,
+          { name: names.input, schema: tool.input.schema.value },
         ),
       );
+    } else {
+      declarations.push(printDeclaration(names.args, reference(names.input), `Arguments of ${label} as its handler receives them (validated).`));
     }
     if (tool.output) {
-      units.push(...(await schemaTypes(names.output, tool.output.schema.value, `Structured result (structuredContent) of ${label}.`)));
+      declarations.push(...schemaTypes(names.output, tool.output.schema.value, `Structured result (structuredContent) of ${label}.`));
     }
   }
   for (const prompt of model.prompts) {
@@ -108,51 +114,24 @@ export async function emitTypes(file: GeneratedFile, model: ServerModel): Promis
       const doc = [argument.title, argument.description].filter((s): s is string => s !== undefined).join(": ");
       return { name: argument.name, doc, optional: !argument.required };
     });
-    units.push(stringsInterface(`Arguments of prompt ${stringLiteral(prompt.key)}.`, `${prompt.typeBase}PromptArgs`, members));
+    declarations.push(stringsInterface(`Arguments of prompt ${stringLiteral(prompt.key)}.`, `${prompt.typeBase}PromptArgs`, members));
   }
   for (const template of model.resourceTemplates) {
     const members = template.template.variables.map((variable) => ({ name: variable, doc: "", optional: false }));
-    units.push(stringsInterface(`Variables of resource template ${stringLiteral(template.key)}: ${template.uriTemplate}`, `${template.typeBase}Variables`, members));
+    declarations.push(stringsInterface(`Variables of resource template ${stringLiteral(template.key)}: ${template.uriTemplate}`, `${template.typeBase}Variables`, members));
   }
-  if (units.length === 0) {
-    file.writer.write(`// ${docLines("This manifest declares nothing that needs types.")[0]}`).newLine().write("export {};").newLine();
+  const w = file.writer;
+  if (declarations.length === 0) {
+    w.write(`// ${docLines("This manifest declares nothing that needs types.")[0]}`).newLine().write("export {};").newLine();
+    return;
   }
-}
-
-/** A doc comment as a declaration's comments (none for empty text). */
-function comments(doc: string): string[] {
-  const text = docComment(doc);
-  return text === "" ? [] : [text.trimEnd()];
-}
-
-/** A declaration in prettier's layout (see layout/type-doc.ts), or `source` for prettier where that layout declines it. */
-function declarationUnit(declaration: Declaration, source: string): Unit {
-  try {
-    return { text: printDeclaration(declaration), formatted: true };
-  } catch (error) {
-    if (!(error instanceof Unsupported)) throw error;
-  }
-  return { text: source, formatted: false };
+  declarations.forEach((text, i) => w.write(i === 0 ? text : `\n${text}`));
 }
 
 /** `export interface Name { key: string; other?: string | undefined }` (prompt arguments, template variables). */
-function stringsInterface(doc: string, name: string, members: readonly { name: string; doc: string; optional: boolean }[]): Unit {
-  const lines = [`export interface ${name} {`];
-  for (const m of members) {
-    if (m.doc) lines.push(docComment(m.doc, "  ").trimEnd());
-    lines.push(`  ${propertyKey(m.name)}${m.optional ? "?" : ""}: ${m.optional ? "string | undefined" : "string"};`);
-  }
-  const source = `${docComment(doc)}${lines.join("\n")}\n}\n`;
-  // keys prettier may or may not unquote are left to it
-  const keys = members.map((m) => bareKey(m.name));
-  if (keys.some((bare) => bare === undefined)) return { text: source, formatted: false };
-  const typeMembers: TypeMember[] = members.map((m, i) => ({
-    comments: m.doc === "" ? [] : [docComment(m.doc, "  ").trim()],
-    key: keys[i] ? m.name : printString(stringLiteral(m.name)),
-    optional: m.optional,
-    type: { kind: "keyword", text: "string" },
-  }));
-  return declarationUnit({ kind: "interface", comments: comments(doc), name, members: typeMembers }, source);
+function stringsInterface(doc: string, name: string, members: readonly { name: string; doc: string; optional: boolean }[]): string {
+  const typeMembers: TypeMember[] = members.map((m) => ({ kind: "property", name: m.name, optional: m.optional, type: keyword("string"), doc: m.doc }));
+  return printDeclaration(name, { kind: "object", members: typeMembers }, doc);
 }
 
 /** The root of a schema without its definitions (emitted once, for the input type). */
