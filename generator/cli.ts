@@ -10,8 +10,8 @@ import { fetchSchema, FetchError } from "./load/fetch-schema.js";
 import { schemaCacheDir, schemaCandidates } from "./load/protocol.js";
 import { isRevision, knownRevisions, packageRoot, type Revision } from "./load/revisions.js";
 import { remember, unchangedRun, type RunKey } from "./memo.js";
-// The generator proper (TypeScript, prettier, json-schema-to-typescript) loads only when
-// a run needs it: an unchanged project is recognised without it.
+// The generator proper (load, validate, model, emit) loads only when a run needs it: an
+// unchanged project is recognised from its run record without it.
 
 const out = (line: string) => process.stdout.write(`${line}\n`);
 const err = (line: string) => process.stderr.write(`mcp-gen: ${line}\n`);

@@ -1,8 +1,8 @@
 // Remembers the last successful run per manifest and options: the digest of every input
 // (manifest, referenced schemas, protocol schemas) and of every output file. Output is a
 // pure function of the inputs and the generator, so when all of them are unchanged on
-// disk the run's outcome is known without loading the generator's heavy machinery
-// (TypeScript, prettier, json-schema-to-typescript): `--check` answers in milliseconds.
+// disk the run's outcome is known without parsing, validating and emitting again:
+// `--check` on a large unchanged project answers in a fraction of a full run.
 // Any doubt (no record, a digest that differs, an unreadable file) means a full run.
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";

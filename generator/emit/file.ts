@@ -89,22 +89,6 @@ export class CodeWriter {
     return this;
   }
 
-  /** Transitional, for the types and protocol emitters until their rewrite merges: `raw`. */
-  write(text: string): this {
-    return this.raw(text);
-  }
-
-  /** Transitional (as `write`): ends a line. */
-  newLine(): this {
-    return this.raw("\n");
-  }
-
-  /** Transitional (as `write`): ends the current line unless it is ended, then writes an empty one. */
-  blankLine(): this {
-    if (!this.atLineStart) this.newLine();
-    return this.newLine();
-  }
-
   toString(): string {
     if (this.parts.length > 1) this.parts.splice(0, this.parts.length, this.parts.join(""));
     return this.parts[0] ?? "";
@@ -120,12 +104,6 @@ export class CodeWriter {
 export class GeneratedFile {
   private readonly imports = new Map<string, Map<string, { typeOnly: boolean }>>();
   readonly writer = new CodeWriter();
-  /**
-   * Transitional, for the types and protocol emitters until their rewrite merges: final
-   * text appended after the body, one blank line between units. Written as is.
-   */
-  readonly tail: { readonly text: string; readonly formatted?: boolean }[] = [];
-
   constructor(
     /** Path relative to the output folder, e.g. "server.gen.ts". */
     readonly path: string,
@@ -172,14 +150,13 @@ export class GeneratedFile {
     });
   }
 
-  /** The final text: banner, imports, body, and (transitionally) the tail units. */
+  /** The final text: banner, imports, body. */
   text(banner: Banner): string {
     const blocks = [bannerText(banner)];
     const imports = this.importLines();
     if (imports.length > 0) blocks.push(`${imports.join("\n")}\n`);
     const body = this.writer.toString().replace(/^\n+/, "").replace(/\n*$/, "\n");
     if (body !== "\n") blocks.push(body);
-    for (const unit of this.tail) blocks.push(unit.text.replace(/\n*$/, "\n"));
     return blocks.join("\n");
   }
 }

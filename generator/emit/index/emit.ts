@@ -30,13 +30,7 @@ export function exportedNames(text: string): { values: string[]; types: string[]
 export function emitIndex(index: GeneratedFile, files: readonly GeneratedFile[]): void {
   const w = index.writer;
   for (const file of files) {
-    const values: string[] = [];
-    const types: string[] = [];
-    for (const text of [file.writer.toString(), ...file.tail.map((unit) => unit.text)]) {
-      const names = exportedNames(text);
-      values.push(...names.values);
-      types.push(...names.types);
-    }
+    const { values, types } = exportedNames(file.writer.toString());
     const module = index.local(file.path.replace(/\.ts$/, ""));
     const sorted = (names: string[]) => [...names].sort(compareText);
     if (values.length > 0) w.line(moduleStatement("export", sorted(values), module));

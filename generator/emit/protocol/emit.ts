@@ -114,12 +114,12 @@ export function protocolHead(revisions: readonly string[], merge: string, namesp
 export function emitProtocol(file: GeneratedFile, protocols: readonly ProtocolModel[], runtime: string): void {
   const merge = file.type(runtime, "MergeMethods");
   const w = file.writer;
-  w.write(
+  w.raw(
     protocolHead(
       protocols.map((p) => p.revision),
       merge,
       protocols.map((p) => revisionNamespace(p.revision)),
     ),
   );
-  for (const protocol of protocols) w.write("\n").write(revisionNamespaceText(protocol));
+  for (const protocol of protocols) w.raw(`\n${revisionNamespaceText(protocol)}`);
 }

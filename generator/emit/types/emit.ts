@@ -122,10 +122,10 @@ export function emitTypes(file: GeneratedFile, model: ServerModel): void {
   }
   const w = file.writer;
   if (declarations.length === 0) {
-    w.write(`// ${docLines("This manifest declares nothing that needs types.")[0]}`).newLine().write("export {};").newLine();
+    w.line(`// ${docLines("This manifest declares nothing that needs types.")[0]}`).line("export {};");
     return;
   }
-  declarations.forEach((text, i) => w.write(i === 0 ? text : `\n${text}`));
+  declarations.forEach((text, i) => w.raw(i === 0 ? text : `\n${text}`));
 }
 
 /** `export interface Name { key: string; other?: string | undefined }` (prompt arguments, template variables). */
