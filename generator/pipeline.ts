@@ -3,7 +3,7 @@
 // prints; the CLI and the tests decide what to do with the result.
 import { readFileSync, realpathSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
-import { quote, sortDiagnostics, type Diagnostic } from "./diagnostics.js";
+import { isWarning, quote, sortDiagnostics, type Diagnostic } from "./diagnostics.js";
 import type { Banner, GeneratedFile } from "./emit/file.js";
 import { loadProtocolSchema, missingRevisions, missingSchemas, schemaCandidates, type SchemaLocationOptions } from "./load/protocol.js";
 import { parseSource } from "./load/source.js";
@@ -22,6 +22,8 @@ export interface GenerateOptions extends SchemaLocationOptions {
   readonly cwd?: string | undefined;
   /** Accept a manifest `output` folder outside the project root (`--allow-outside`). */
   readonly allowOutside?: boolean | undefined;
+  /** Treat warnings as errors (`--strict`). */
+  readonly strict?: boolean | undefined;
 }
 
 export interface Generated {
@@ -46,7 +48,8 @@ export interface Generated {
   readonly outFrom: "output" | "default" | "--out";
 }
 
-export type GenerateResult = { ok: true; generated: Generated } | { ok: false; diagnostics: readonly Diagnostic[] };
+/** Diagnostics come sorted by file and position; on success they are warnings only. */
+export type GenerateResult = { ok: true; generated: Generated; warnings: readonly Diagnostic[] } | { ok: false; diagnostics: readonly Diagnostic[] };
 
 const toPosix = (path: string) => path.split(sep).join("/");
 
@@ -58,7 +61,21 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
     return toPosix(rel === "" ? "." : rel.startsWith("..") ? file : rel);
   };
   const manifestFile = display(absolute);
-  const fail = (diagnostics: readonly Diagnostic[]): GenerateResult => ({ ok: false, diagnostics: sortDiagnostics(diagnostics) });
+  // Warnings found on the way are reported with the errors that stop a run, or alongside its output.
+  const warnings: Diagnostic[] = [];
+  const fail = (diagnostics: readonly Diagnostic[]): GenerateResult => ({ ok: false, diagnostics: sortDiagnostics([...warnings, ...diagnostics]) });
+  /** Keeps the warnings; true when errors remain (under --strict a warning is an error). */
+  const hasErrors = (diagnostics: readonly Diagnostic[]): boolean => {
+    for (const d of diagnostics) {
+      if (!isWarning(d)) continue;
+      if (options.strict) {
+        const { severity: _warning, ...asError } = d;
+        warnings.push(asError);
+      } else warnings.push(d);
+    }
+    return options.strict ? warnings.length > 0 || diagnostics.some((d) => !isWarning(d)) : diagnostics.some((d) => !isWarning(d));
+  };
+  const errorsOf = (diagnostics: readonly Diagnostic[]) => diagnostics.filter((d) => !isWarning(d));
 
   let text: string;
   try {
@@ -72,10 +89,16 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   const parsed = parseSource(manifestFile, text);
   if (!parsed.source) return fail(parsed.diagnostics);
   const { value, positions } = parsed.source;
+  // Shape problems and the semantic problems of every part they leave intact are reported
+  // together: the model skips what the shape check found broken.
   const shape = checkManifestShape(value, positions);
-  if (shape.length > 0) return fail(shape);
-  const built = buildServerModel({ file: manifestFile, absolutePath: absolute, value, positions, display }, options.out === undefined ? undefined : resolve(cwd, options.out));
-  if (!built.model) return fail(built.diagnostics);
+  const built = buildServerModel(
+    { file: manifestFile, absolutePath: absolute, value, positions, display },
+    options.out === undefined ? undefined : resolve(cwd, options.out),
+    shape.broken,
+  );
+  const found = [...shape.diagnostics, ...built.diagnostics];
+  if (hasErrors(found) || !built.model) return fail(errorsOf(found));
   const model = built.model;
 
   // Where the output folder came from, and whether it may be written at all.
@@ -120,7 +143,7 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   // emit → format. The emitters bring TypeScript, prettier and json-schema-to-typescript,
   // which take most of a second to load; only a valid manifest needs them.
   const [{ formatTypeScript }, emitted] = await Promise.all([import("./emit/format.js"), emitAll(model, protocols)]);
-  if (emitted.diagnostics.length > 0) return fail(emitted.diagnostics);
+  if (hasErrors(emitted.diagnostics)) return fail(errorsOf(emitted.diagnostics));
   const banner: Banner = {
     version: options.version,
     manifest: toPosix(relative(model.output, absolute)),
@@ -130,6 +153,7 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   for (const file of emitted.files) files.set(file.path, await file.formatted(banner, formatTypeScript));
   return {
     ok: true,
+    warnings: sortDiagnostics(warnings),
     generated: {
       outDir: model.output,
       files,
