@@ -480,7 +480,7 @@ const cases: BadCase[] = [
   {
     name: "uriTemplate with a hostile variable name",
     manifest: manifest("resourceTemplates:", '  city: { uriTemplate: "weather://{*/}/current" }'),
-    stderr: ["mcp.yaml:5:35: uriTemplate: {*/} is not a valid variable name; use letters, digits and _"],
+    stderr: ["mcp.yaml:5:35: uriTemplate: {*/} is not a valid variable name; use letters, digits and _, with single dots between them"],
   },
 
   // ---------------------------------------------------------------- prompt templates
@@ -523,9 +523,9 @@ const cases: BadCase[] = [
     stderr: ["mcp.yaml:13:11: invalid template: {{/unless}} does not close the open {{#if}} block; close the innermost block first"],
   },
   {
-    name: "prompt template with whitespace control, which generated code would not honour",
-    manifest: manifest("prompts:", "  greet:", "    arguments: { name: {} }", "    messages:", "      - role: user", '        text: "Hello {{~name}}"'),
-    stderr: ["mcp.yaml:9:22: whitespace control ({{~ or ~}}) is not supported in prompt templates; remove the ~ and write the spacing you want"],
+    name: "prompt template with whitespace control and an undeclared argument, located at its tag",
+    manifest: manifest("prompts:", "  greet:", "    arguments: { name: {} }", "    messages:", "      - role: user", '        text: "Hello {{~nme~}}"'),
+    stderr: ['mcp.yaml:9:22: template uses "nme", which is not a declared argument of this prompt; declare it under arguments or use one of: name'],
   },
   {
     name: "prompt template with a hostile string expression",
