@@ -220,7 +220,10 @@ function resolveOnce(
       const targetPositions = target.positions;
       const definition = hoisted.get(key);
       let inlined: JsonValue;
-      if (definition) {
+      if (target.file === rootFile && outPointer !== "") {
+        // Back into the file that is the whole schema: its places keep their pointers.
+        inlined = { $ref: `#${fragment.replace(/%/g, "%25")}` };
+      } else if (definition) {
         // A recursive target: refer to its definition, built once.
         if (definition.value === undefined) {
           const at = childPointer(childPointer("", container), definition.name);

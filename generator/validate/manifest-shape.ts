@@ -36,6 +36,8 @@ function brokenPart(error: ErrorObject): string {
   const params = error.params as Record<string, unknown>;
   let tokens = pointerTokens(error.instancePath);
   if (error.keyword === "additionalProperties") tokens = [...tokens, String(params.additionalProperty)];
+  else if (error.propertyName !== undefined) tokens = [...tokens, error.propertyName];
+  else if (error.keyword === "propertyNames") tokens = [...tokens, String(params.propertyName)];
   else if (error.keyword === "required" && tokens.length === 0) tokens = [String(params.missingProperty)];
   const [section, entry] = tokens;
   if (section === undefined) return "";

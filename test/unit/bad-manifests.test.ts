@@ -351,17 +351,6 @@ const cases: BadCase[] = [
     stderr: ['mcp.yaml:6:20: $ref "./schemas/defs.json#Address" has a fragment that is not a JSON pointer; use the form file.json#/$defs/Name'],
   },
   {
-    name: "cyclic $refs between files, reported where the cycle closes",
-    manifest: manifest("tools:", "  ping:", "    input: { $ref: ./schemas/a.json }"),
-    files: {
-      "schemas/a.json": '{\n  "type": "object",\n  "properties": { "b": { "$ref": "b.json" } }\n}\n',
-      "schemas/b.json": '{\n  "type": "object",\n  "properties": { "a": { "$ref": "./a.json" } }\n}\n',
-    },
-    stderr: [
-      'schemas/b.json:3:34: $ref "./a.json" is recursive; mcp-gen inlines referenced files, so move the recursive definition into the schema in the manifest under $defs and refer to it with "#/$defs/…"',
-    ],
-  },
-  {
     name: "invalid JSON Schema inside a referenced file is reported in that file",
     manifest: manifest("tools:", "  ping:", "    input: { $ref: ./schemas/ping.json }"),
     files: { "schemas/ping.json": '{\n  "type": "object",\n  "properties": {\n    "city": { "type": "strin" }\n  }\n}\n' },
