@@ -142,15 +142,15 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
 
   // emit → format. The emitters bring TypeScript, prettier and json-schema-to-typescript,
   // which take most of a second to load; only a valid manifest needs them.
+  // Emitting reports nothing: every problem was found by the phases before it.
   const [{ formatTypeScript }, emitted] = await Promise.all([import("./emit/format.js"), emitAll(model, protocols)]);
-  if (hasErrors(emitted.diagnostics)) return fail(errorsOf(emitted.diagnostics));
   const banner: Banner = {
     version: options.version,
     manifest: toPosix(relative(model.output, absolute)),
     protocols: protocols.map((p) => ({ revision: p.revision, sha256: p.schema.sha256 })),
   };
   const files = new Map<string, string>();
-  for (const file of emitted.files) files.set(file.path, await file.formatted(banner, formatTypeScript));
+  for (const file of emitted) files.set(file.path, await file.formatted(banner, formatTypeScript));
   return {
     ok: true,
     warnings: sortDiagnostics(warnings),
@@ -203,7 +203,7 @@ function realPath(path: string): string {
   }
 }
 
-async function emitAll(model: ServerModel, protocols: readonly ProtocolModel[]): Promise<{ files: GeneratedFile[]; diagnostics: Diagnostic[] }> {
+async function emitAll(model: ServerModel, protocols: readonly ProtocolModel[]): Promise<GeneratedFile[]> {
   const [{ GeneratedFile }, { emitProtocol }, { emitTypes }, { emitValidators }, { emitServer }, { emitClient }, { emitIndex }] = await Promise.all([
     import("./emit/file.js"),
     import("./emit/protocol/emit.js"),
@@ -222,7 +222,7 @@ async function emitAll(model: ServerModel, protocols: readonly ProtocolModel[]):
   const types = newFile("types.gen.ts");
   await emitTypes(types, model);
   const validators = newFile("validators.gen.ts");
-  const diagnostics = emitValidators(validators, model, rt);
+  emitValidators(validators, model, rt);
   const files = [protocol, types, validators];
   if (model.generate.server) {
     const server = newFile("server.gen.ts");
@@ -237,5 +237,5 @@ async function emitAll(model: ServerModel, protocols: readonly ProtocolModel[]):
   const index = newFile("index.ts");
   emitIndex(index, files);
   files.push(index);
-  return { files, diagnostics };
+  return files;
 }

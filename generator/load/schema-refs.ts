@@ -19,6 +19,8 @@ export interface ResolvedSchema {
   readonly pointer: string;
   /** Source location of a JSON pointer inside `value` (following inlined files). */
   readonly locate: (pointer: string) => SourceLocation;
+  /** Source location of the key naming a JSON pointer inside `value` (a misspelt keyword, say). */
+  readonly locateKey?: ((pointer: string) => SourceLocation) | undefined;
   /** Files that were read to build it (for fingerprints and watch mode). */
   readonly files: readonly string[];
 }
@@ -277,10 +279,18 @@ function resolveOnce(
     }
     result = { ...resolved, [container]: defs };
   }
-  const locate = (p: string): SourceLocation => {
+  const mountOf = (p: string): Mount => {
     let best = mounts[0]!;
     for (const mount of mounts) if ((p === mount.at || p.startsWith(`${mount.at}/`)) && mount.at.length >= best.at.length) best = mount;
-    return best.positions.value(best.base + p.slice(best.at.length));
+    return best;
   };
-  return { schema: { value: result, pointer, locate, files: [...files].sort() }, diagnostics, recursive };
+  const locate = (p: string): SourceLocation => {
+    const mount = mountOf(p);
+    return mount.positions.value(mount.base + p.slice(mount.at.length));
+  };
+  const locateKey = (p: string): SourceLocation => {
+    const mount = mountOf(p);
+    return mount.positions.key(mount.base + p.slice(mount.at.length));
+  };
+  return { schema: { value: result, pointer, locate, locateKey, files: [...files].sort() }, diagnostics, recursive };
 }

@@ -188,9 +188,9 @@ export class Declarations {
     this.diagnostics.push(...resolved.diagnostics);
     if (!resolved.schema) return undefined;
     for (const f of resolved.schema.files) this.inputFiles.add(f);
-    const checked = checkJsonSchema(resolved.schema, what);
+    const checked = checkJsonSchema(resolved.schema, what, { toolInput: field === "input" });
     this.diagnostics.push(...checked.diagnostics);
-    return checked.dialect && !checked.diagnostics.some((d) => d.severity !== "warning") ? { schema: resolved.schema, dialect: checked.dialect } : undefined;
+    return checked.dialect ? { schema: resolved.schema, dialect: checked.dialect } : undefined;
   }
 }
 

@@ -1,7 +1,10 @@
 // Checks user-declared JSON Schemas against their dialect's meta-schema (ajv, at
 // generation time only) and the protocol's rules for where they are used.
 import type { ErrorObject, ValidateFunction } from "ajv";
-import { didYouMean, quote, type Diagnostic } from "../diagnostics.js";
+import { didYouMean, isWarning, quote, type Diagnostic } from "../diagnostics.js";
+// The compiler's own schema checks (moving to validate/ with the file): run here, in the validate phase.
+import { analyzeSchema } from "../emit/validators/schema-check.js";
+import { schemaMistakes } from "./schema-mistakes.js";
 import { subschemas, type ResolvedSchema } from "../load/schema-refs.js";
 import { childPointer, resolvePointer, type JsonValue } from "../load/source.js";
 import type { Dialect } from "../load/revisions.js";
@@ -46,8 +49,13 @@ function describe(error: ErrorObject): string {
   }
 }
 
-/** Meta-schema problems of `schema`, located at the offending keyword. `what` names it: "input schema of tool get_forecast". */
-export function checkJsonSchema(schema: ResolvedSchema, what: string): { dialect?: Dialect; diagnostics: Diagnostic[] } {
+/**
+ * Problems of `schema`, located at the offending keyword: meta-schema violations, then
+ * what mcp-gen's validator compiler cannot express, then mistakes that leave the schema
+ * valid (schema-mistakes.ts; unknown keywords are warnings). The dialect is returned when
+ * there are no errors. `what` names the schema: "input schema of tool get_forecast".
+ */
+export function checkJsonSchema(schema: ResolvedSchema, what: string, options: { toolInput?: boolean } = {}): { dialect?: Dialect; diagnostics: Diagnostic[] } {
   const dialect = schemaDialect(schema.value);
   if (typeof dialect === "object") {
     return {
@@ -96,7 +104,12 @@ export function checkJsonSchema(schema: ResolvedSchema, what: string): { dialect
       ],
     };
   }
-  return { dialect, diagnostics: [] };
+  // What the validator compiler cannot express (dynamic refs, unevaluated*, …): errors, found
+  // here so that emitting never fails.
+  const unsupported = analyzeSchema(schema.value, dialect).problems.map((problem) => ({ location: schema.locate(problem.pointer), message: `${what}: ${problem.message}` }));
+  if (unsupported.length > 0) return { diagnostics: unsupported };
+  const mistakes = schemaMistakes(schema, dialect, what, options.toolInput === true);
+  return mistakes.some((d) => !isWarning(d)) ? { diagnostics: mistakes } : { dialect, diagnostics: mistakes };
 }
 
 type CompileProblem = { kind: "ref" | "pattern"; pointer: string; value: string; reason?: string };
