@@ -9,7 +9,7 @@
 //   fails validation).
 import { createRequire } from "node:module";
 import type { Ajv, ValidateFunction } from "ajv";
-import { didYouMean, quote, warning, type Diagnostic } from "../diagnostics.js";
+import { didYouMean, editDistance, quote, warning, type Diagnostic } from "../diagnostics.js";
 import type { Dialect } from "../load/revisions.js";
 import { subschemas, type ResolvedSchema } from "../load/schema-refs.js";
 import { childPointer, resolvePointer, type JsonValue } from "../load/source.js";
@@ -44,6 +44,19 @@ function schemaObjects(root: JsonValue): [string, JsonObject][] {
   return found;
 }
 
+/**
+ * The candidate `word` is probably a misspelling of. Stricter than didYouMean: short names
+ * ("foo", "b") are near some keyword or property by chance, and a wrong hint misleads.
+ */
+function misspeltOf(word: string, candidates: Iterable<string>): string | undefined {
+  const near = didYouMean(word, candidates);
+  if (near === undefined) return undefined;
+  const [a, b] = [word.toLowerCase(), near.toLowerCase()];
+  // Swapped letters ("naem") count as one slip.
+  const swapped = a.length === b.length && [...a].sort().join("") === [...b].sort().join("");
+  return swapped || editDistance(a, b) <= Math.floor(word.length / 3) ? near : undefined;
+}
+
 /** `what` names the schema: "input schema of tool \"get_forecast\"". */
 export function schemaMistakes(schema: ResolvedSchema, dialect: Dialect, what: string, isToolInput = false): Diagnostic[] {
   const diagnostics: Diagnostic[] = [];
@@ -52,7 +65,7 @@ export function schemaMistakes(schema: ResolvedSchema, dialect: Dialect, what: s
   for (const [pointer, node] of schemaObjects(schema.value)) {
     for (const keyword of Object.keys(node)) {
       if (knownKeywords.has(keyword) || keyword.startsWith("x-")) continue;
-      const suggestion = didYouMean(keyword, knownKeywords);
+      const suggestion = misspeltOf(keyword, knownKeywords);
       const at = childPointer(pointer, keyword);
       diagnostics.push(
         warning(
@@ -91,7 +104,7 @@ function unsatisfiableRequired(schema: ResolvedSchema, node: JsonObject, pointer
   node.required.forEach((name, i) => {
     if (typeof name !== "string" || properties.includes(name) || matchesPattern(name)) return;
     const at = childPointer(childPointer(pointer, "required"), i);
-    const suggestion = didYouMean(name, properties);
+    const suggestion = misspeltOf(name, properties);
     const consequence = toolRoot ? "so no arguments are valid and the tool can never be called" : "so no value can match this schema";
     diagnostics.push({
       location: schema.locate(at),
