@@ -200,6 +200,12 @@ export function resolvePointer(root: JsonValue, pointer: string): JsonValue | un
 /** How deep a JSON manifest's positions are recorded while parsing (tools/<name>/<field>/<item>); deeper ones on demand. */
 const recordedDepth = 4;
 
+/**
+ * How deep values may nest. Real manifests and schemas stay far below it; a deeper file
+ * is refused with its position instead of overflowing the stack of a later phase.
+ */
+export const maxNestingDepth = 256;
+
 /** The yaml library's default limit on alias expansion (its `maxAliasCount` option). */
 const maxAliasCount = 100;
 
@@ -260,8 +266,14 @@ export function parseSource(file: string, text: string): { source?: ParsedSource
   let refused = false;
 
   /** `recording` is false inside an alias: positions stay those of the alias itself. */
-  const convert = (node: unknown, pointer: string, recording = true): JsonValue => {
+  const convert = (node: unknown, pointer: string, recording = true, depth = 0): JsonValue => {
     if (refused) return null;
+    if (depth > maxNestingDepth) {
+      refused = true;
+      const range = (node as Node | null)?.range;
+      diagnostics.push({ location: range ? at(range[0]) : positions.value(pointer), message: `values nest more than ${maxNestingDepth} levels deep here; a manifest or schema never needs that many, so flatten it (use $defs and $ref for recursive shapes)` });
+      return null;
+    }
     if (isAlias(node)) {
       const target = node.resolve(doc);
       if (node.range && recording) positions.setValue(pointer, node.range[0], node.range[1]);
@@ -282,7 +294,7 @@ export function parseSource(file: string, text: string): { source?: ParsedSource
           return null;
         }
       }
-      return convert(target, pointer, false);
+      return convert(target, pointer, false, depth);
     }
     const range = (node as Node | null)?.range;
     if (range && recording) positions.setValue(pointer, range[0], range[1]);
@@ -302,11 +314,11 @@ export function parseSource(file: string, text: string): { source?: ParsedSource
           // An empty value (`key:`) has no node; it stands where the key is.
           if (pair.value === null) positions.setValue(child, keyAt);
         }
-        setOwn(out, key, pair.value === null ? null : convert(pair.value, child, recording));
+        setOwn(out, key, pair.value === null ? null : convert(pair.value, child, recording, depth + 1));
       }
       return out;
     }
-    if (isSeq(node)) return node.items.map((item, i) => convert(item, childPointer(pointer, i), recording));
+    if (isSeq(node)) return node.items.map((item, i) => convert(item, childPointer(pointer, i), recording, depth + 1));
     if (isScalar(node)) {
       const value = node.value;
       if (value === null || typeof value === "boolean" || typeof value === "string") return value;
@@ -337,6 +349,7 @@ function describeYamlError(code: string, message: string): string {
     case "MULTIPLE_DOCS":
       return "more than one YAML document; a manifest is a single document, so remove this `---` and what follows or move it to another file";
     default: {
+      if (/Maximum call stack size exceeded/.test(message)) return `values nest too deep to read; a manifest or schema never needs more than ${maxNestingDepth} levels, so flatten it`;
       const first = message.split("\n")[0] ?? message;
       return `invalid YAML: ${first.replace(/ at line \d+, column \d+.*$/, "")}`;
     }

@@ -62,6 +62,11 @@ const refused: Refused[] = [
       `mcp.yaml:7:3: "${"a".repeat(129)}" is not a valid name: it must be 1 to 128 characters`,
     ],
   },
+  {
+    name: "JSON nested 300 levels deep",
+    files: { "mcp.yaml": `{"mcpgen":1,"x":${"[".repeat(300)}${"]".repeat(300)}}` },
+    stderr: ["mcp.yaml:1:273: values nest more than 256 levels deep here; a manifest or schema never needs that many, so flatten it (use $defs and $ref for recursive shapes)"],
+  },
 ];
 
 describe("hostile manifests that must fail cleanly", () => {
@@ -80,6 +85,18 @@ describe("hostile manifests that must fail cleanly", () => {
     expect(parsed.source!.value).toEqual({ base: { type: "string", enum: ["a", "b"] }, copy: { type: "string", enum: ["a", "b"] }, list: [{ type: "string", enum: ["a", "b"] }, { type: "string", enum: ["a", "b"] }] });
     expect(parsed.source!.positions.value("/copy/enum/1")).toEqual({ file: "x.yaml", line: 2, col: 7 });
     expect(parsed.source!.positions.value("/list/1/type")).toEqual({ file: "x.yaml", line: 3, col: 12 });
+  });
+
+  it("nesting deep enough to overflow a parser's stack is an error, not a crash", async () => {
+    for (const text of [`{"mcpgen":1,"x":${"[".repeat(20000)}${"]".repeat(20000)}}`, `mcpgen: 1\nx: ${"[".repeat(20000)}${"]".repeat(20000)}\n`]) {
+      const project = tempProject({ "mcp.yaml": text });
+      projects.push(project);
+      const run = await runCliAsync(["mcp.yaml", "--out", "out"], project);
+      expect(run.status).toBe(1);
+      expect(run.stderr).toMatch(/^mcp-gen: mcp\.yaml:\d+:\d+: values nest (too deep to read|more than 256 levels deep here)/);
+      expect(run.stderr).not.toMatch(/internal error/);
+      expect(existsSync(join(project, "out"))).toBe(false);
+    }
   });
 
   for (const c of refused) {
@@ -178,6 +195,7 @@ describe("hostile manifests that must work", () => {
     const server = generatedIndex.createDemoServer!(handlers);
     const client = (await generatedIndex.connectDemoClient!(memoryChannel(server as Parameters<typeof memoryChannel>[0]))) as {
       session: { rawRequest(method: string, params?: Record<string, unknown>): Promise<Record<string, unknown>> };
+      resourceTemplates: { post(variables: Record<string, string>): Promise<{ contents: { uri: string; text: string }[] }> };
       close(): Promise<void>;
     };
     try {
@@ -197,6 +215,9 @@ describe("hostile manifests that must work", () => {
 
       const read = (await client.session.rawRequest("resources/read", { uri: "users://ada%2Elovelace/posts/7%20b" })) as { contents: { text: string }[] };
       expect(read.contents[0]!.text).toBe("user ada.lovelace post 7 b");
+      // The typed client expands the dotted variable (RFC 6570: the value is percent-encoded, the name is not sent).
+      const viaClient = await client.resourceTemplates.post({ "user.id": "grace/h", post_id: "1" });
+      expect(viaClient.contents[0]).toMatchObject({ uri: "users://grace%2Fh/posts/1", text: "user grace/h post 1" });
 
       const { messages } = (await client.session.rawRequest("prompts/get", { name: "greet", arguments: { name: "Ada" } })) as { messages: { content: { text: string } }[] };
       const { messages: anonymous } = (await client.session.rawRequest("prompts/get", { name: "greet", arguments: {} })) as { messages: { content: { text: string } }[] };
