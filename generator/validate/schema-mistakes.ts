@@ -135,7 +135,8 @@ class DefaultChecker {
 
   private newAjv(): Ajv {
     const module = (this.dialect === "draft-07" ? require("ajv") : require("ajv/dist/2020")) as { default: new (options: object) => Ajv };
-    return new module.default({ strict: false, validateFormats: false, allErrors: false });
+    // The schema already passed its meta-schema: ajv need not compile the meta-schema again to check it.
+    return new module.default({ strict: false, validateFormats: false, allErrors: false, validateSchema: false, addUsedSchema: false });
   }
 
   private validator(pointer: string, subschema: JsonObject): ValidateFunction | undefined {
@@ -147,6 +148,8 @@ class DefaultChecker {
         let ajv = DefaultChecker.shared.get(this.dialect);
         if (!ajv) DefaultChecker.shared.set(this.dialect, (ajv = this.newAjv()));
         validate = ajv.compile(rest);
+        // Bounded, for long runs (watch mode) over ever-changing schemas.
+        if (DefaultChecker.alone.size >= 10_000) DefaultChecker.alone.clear();
         DefaultChecker.alone.set(key, validate);
       }
       return validate;
