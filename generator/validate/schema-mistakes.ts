@@ -149,7 +149,10 @@ class DefaultChecker {
         if (!ajv) DefaultChecker.shared.set(this.dialect, (ajv = this.newAjv()));
         validate = ajv.compile(rest);
         // Bounded, for long runs (watch mode) over ever-changing schemas.
-        if (DefaultChecker.alone.size >= 10_000) DefaultChecker.alone.clear();
+        if (DefaultChecker.alone.size >= 10_000) {
+          DefaultChecker.alone.clear();
+          DefaultChecker.shared.clear(); // ajv keeps what it compiled, too
+        }
         DefaultChecker.alone.set(key, validate);
       }
       return validate;
