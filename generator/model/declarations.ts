@@ -8,10 +8,17 @@ import { childPointer, type JsonValue, type PositionIndex } from "../load/source
 import type { Revision } from "../load/revisions.js";
 import { checkJsonSchema } from "../validate/json-schema.js";
 import { camelCase, identifierProblem, reservedIdentifiers } from "./names.js";
-import type { AuthModel, ClientAsk, Icon, SchemaModel } from "./server.js";
-import { clientAsks } from "./server.js";
+import type { AuthModel, Icon, SchemaModel } from "./server.js";
 
 export type JsonObject = { [key: string]: JsonValue };
+
+/** What a handler may ask the client (`asks:`), and the request method and first revision of each. */
+export const clientAsks = {
+  elicitation: { method: "elicitation/create", since: "2025-06-18" },
+  sampling: { method: "sampling/createMessage", since: "2024-11-05" },
+  roots: { method: "roots/list", since: "2024-11-05" },
+} as const satisfies Record<string, { method: string; since: Revision }>;
+export type ClientAsk = keyof typeof clientAsks;
 
 /** Type-name suffixes per kind; every generated type name is registered to catch collisions. */
 const typeSuffixes = {

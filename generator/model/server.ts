@@ -18,8 +18,8 @@ import { buildPrompts } from "./prompts.js";
 import { buildResources, buildResourceTemplates } from "./resources.js";
 import { buildTools } from "./tools.js";
 
-export { optional } from "./declarations.js";
-export type { Declared } from "./declarations.js";
+export { clientAsks, optional } from "./declarations.js";
+export type { ClientAsk, Declared } from "./declarations.js";
 
 export interface Icon {
   readonly src: string;
@@ -35,14 +35,6 @@ export interface CacheHintModel {
 }
 
 export type ListKindName = "tools" | "prompts" | "resources";
-
-/** What a handler may ask the client (`asks:`), and the request method and first revision of each. */
-export const clientAsks = {
-  elicitation: { method: "elicitation/create", since: "2025-06-18" },
-  sampling: { method: "sampling/createMessage", since: "2024-11-05" },
-  roots: { method: "roots/list", since: "2024-11-05" },
-} as const satisfies Record<string, { method: string; since: Revision }>;
-export type ClientAsk = keyof typeof clientAsks;
 
 /** An elicitation form: `member` names its ctx.elicit method, `schema` is the requestedSchema. */
 export interface FormModel {
@@ -177,9 +169,6 @@ export interface ManifestInput {
   readonly positions: PositionIndex;
   readonly display: (absolute: string) => string;
 }
-
-/** The manifest's top-level sections that hold declarations, in the order they are built. */
-export const declarationSections = ["tools", "resources", "resourceTemplates", "prompts", "elicitations"] as const;
 
 /**
  * Builds the model and reports every semantic problem. `broken` holds the JSON pointers of
