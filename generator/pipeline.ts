@@ -64,18 +64,18 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   // Warnings found on the way are reported with the errors that stop a run, or alongside its output.
   const warnings: Diagnostic[] = [];
   const fail = (diagnostics: readonly Diagnostic[]): GenerateResult => ({ ok: false, diagnostics: sortDiagnostics([...warnings, ...diagnostics]) });
-  /** Keeps the warnings; true when errors remain (under --strict a warning is an error). */
-  const hasErrors = (diagnostics: readonly Diagnostic[]): boolean => {
-    for (const d of diagnostics) {
-      if (!isWarning(d)) continue;
-      if (options.strict) {
-        const { severity: _warning, ...asError } = d;
-        warnings.push(asError);
-      } else warnings.push(d);
+  /** Sets the warnings aside for the result and returns the errors; --strict turns warnings into errors. */
+  const errorsAmong = (diagnostics: readonly Diagnostic[]): Diagnostic[] => {
+    const errors: Diagnostic[] = [];
+    for (const diagnostic of diagnostics) {
+      if (!isWarning(diagnostic)) errors.push(diagnostic);
+      else if (options.strict) {
+        const { severity: _warning, ...asError } = diagnostic;
+        errors.push(asError);
+      } else warnings.push(diagnostic);
     }
-    return options.strict ? warnings.length > 0 || diagnostics.some((d) => !isWarning(d)) : diagnostics.some((d) => !isWarning(d));
+    return errors;
   };
-  const errorsOf = (diagnostics: readonly Diagnostic[]) => diagnostics.filter((d) => !isWarning(d));
 
   let text: string;
   try {
@@ -97,8 +97,8 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
     options.out === undefined ? undefined : resolve(cwd, options.out),
     shape.broken,
   );
-  const found = [...shape.diagnostics, ...built.diagnostics];
-  if (hasErrors(found) || !built.model) return fail(errorsOf(found));
+  const errors = errorsAmong([...shape.diagnostics, ...built.diagnostics]);
+  if (errors.length > 0 || !built.model) return fail(errors);
   const model = built.model;
 
   // Where the output folder came from, and whether it may be written at all.
