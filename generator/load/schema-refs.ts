@@ -100,7 +100,7 @@ export function resolveSchema(
       const fragment = key.slice(hash + 1);
       const base = basename(file, extname(file));
       const last = pointerTokens(fragment).pop() ?? "";
-      const candidates = fragment === "" ? [base] : [last, `${base}-${last}`];
+      const candidates = fragment === "" ? [base, `${basename(dirname(file))}-${base}`] : [last, `${base}-${last}`];
       const name = candidates.find((c) => c !== "" && !taken.has(c));
       if (!root || name === undefined || hoisted.has(key)) {
         const shown = quote(context.display(file) + (fragment ? `#${fragment}` : ""));
@@ -110,7 +110,7 @@ export function resolveSchema(
               location: at,
               message: !root
                 ? `the recursive schema ${shown} must be referenced from inside a schema object (e.g. under properties), where it can become a definition`
-                : `the recursive schema ${shown} would move under ${container} as ${quote(candidates[0]!)}, which the schema already defines; rename that definition`,
+                : `the recursive schema ${shown} moves under ${container} of this schema, but its names ${candidates.map(quote).join(" and ")} are taken (by the schema's own definitions or another recursive file); rename one of them`,
             },
           ],
         };

@@ -67,6 +67,14 @@ const refused: Refused[] = [
     files: { "mcp.yaml": `{"mcpgen":1,"x":${"[".repeat(300)}${"]".repeat(300)}}` },
     stderr: ["mcp.yaml:1:273: values nest more than 256 levels deep here; a manifest or schema never needs that many, so flatten it (use $defs and $ref for recursive shapes)"],
   },
+  {
+    name: "a recursive file schema whose definition names are both taken",
+    files: {
+      "mcp.yaml": manifest("2025-06-18", "tools:", "  walk:", "    input:", "      type: object", "      properties:", "        tree: { $ref: ./schemas/tree.json }", "      $defs:", "        tree: { type: string }", "        schemas-tree: { type: string }"),
+      "schemas/tree.json": '{ "type": "object", "properties": { "children": { "type": "array", "items": { "$ref": "#" } } } }\n',
+    },
+    stderr: ['schemas/tree.json:1:87: the recursive schema "schemas/tree.json" moves under $defs of this schema, but its names "tree" and "schemas-tree" are taken (by the schema\'s own definitions or another recursive file); rename one of them'],
+  },
 ];
 
 describe("hostile manifests that must fail cleanly", () => {
