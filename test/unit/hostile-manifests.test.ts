@@ -5,8 +5,11 @@ import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join, relative } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
+import { formatLocation } from "../../generator/diagnostics.js";
 import { parseSource } from "../../generator/load/source.js";
+import { generate } from "../../generator/pipeline.js";
 import { runCliAsync, tempProject } from "../support/generate.js";
+import { schemaDir } from "../support/paths.js";
 import { formatTypeErrors, typecheck } from "../support/typecheck.js";
 
 const projects: string[] = [];
@@ -135,6 +138,25 @@ describe("hostile manifests that must work", () => {
     // Runs with warnings are not remembered as up to date in silence: the warning comes again.
     const again = await runCliAsync(["mcp.yaml", "--out", "out", "-q"], project);
     expect(again.stderr).toBe(run.stderr);
+  });
+
+  it("generate() returns warnings beside the files, and no files under strict", async () => {
+    const dir = tempProject({ "mcp.yaml": manifest("2025-11-25", "tools:", "  \"météo\": { input: { type: object, requird: [a] } }") });
+    projects.push(dir);
+    const relaxed = await generate({ manifest: join(dir, "mcp.yaml"), cwd: dir, schemaDir, out: join(dir, "out") });
+    expect(relaxed.ok).toBe(true);
+    const warnings = relaxed.ok ? relaxed.warnings.map((w) => [formatLocation(w.location), w.severity, w.message.slice(0, 40)]) : [];
+    expect(warnings).toEqual([
+      ["mcp.yaml:5:3", "warning", 'tool name "météo" has a character outsid'],
+      ["mcp.yaml:5:37", "warning", 'input schema of tool "météo": unknown ke'],
+    ]);
+    const strict = await generate({ manifest: join(dir, "mcp.yaml"), cwd: dir, schemaDir, out: join(dir, "out"), strict: true });
+    expect(strict.ok).toBe(false);
+    expect(strict.ok ? [] : strict.diagnostics.map((d) => [formatLocation(d.location), d.severity])).toEqual([
+      ["mcp.yaml:5:3", undefined],
+      ["mcp.yaml:5:37", undefined],
+    ]);
+    expect(existsSync(join(dir, "out"))).toBe(false);
   });
 
   let project = "";
