@@ -8,7 +8,9 @@ import type { Banner, GeneratedFile } from "./emit/file.js";
 import { loadProtocolSchema, missingRevisions, missingSchemas, schemaCandidates, type SchemaLocationOptions } from "./load/protocol.js";
 import { parseSource } from "./load/source.js";
 import { buildProtocolModel, type ProtocolModel } from "./model/protocol.js";
-import { buildServerModel, type ServerModel } from "./model/server.js";
+import type { Revision } from "./load/revisions.js";
+import type { JsonValue } from "./load/source.js";
+import { buildServerModel, revisionsOf, type ServerModel } from "./model/server.js";
 import { checkManifestShape } from "./validate/manifest-shape.js";
 
 export interface GenerateOptions extends SchemaLocationOptions {
@@ -97,8 +99,28 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
     options.out === undefined ? undefined : resolve(cwd, options.out),
     shape.broken,
   );
+  const schemaOptions: SchemaLocationOptions = {
+    ...(options.schemaFile === undefined ? {} : { schemaFile: resolve(cwd, options.schemaFile) }),
+    ...(options.schemaDir === undefined ? {} : { schemaDir: resolve(cwd, options.schemaDir) }),
+    ...(options.env === undefined ? {} : { env: options.env }),
+  };
+  /** Why the protocol schemas of `revisions` cannot be used (too many for --schema, or not on disk). */
+  const unavailableSchemas = (revisions: readonly Revision[], location: Diagnostic["location"]): Diagnostic[] => {
+    if (schemaOptions.schemaFile && revisions.length > 1) {
+      return [{ location, message: `--schema names one schema.json but the manifest selects ${revisions.length} revisions; use --schema-dir <dir> holding <revision>/schema.json` }];
+    }
+    const missing = missingRevisions(revisions, schemaOptions);
+    return missing.length > 0 ? [missingSchemas(missing, schemaOptions, location)] : [];
+  };
+
   const errors = errorsAmong([...shape.diagnostics, ...built.diagnostics]);
-  if (errors.length > 0 || !built.model) return fail(errors);
+  if (errors.length > 0 || !built.model) {
+    // Missing protocol schemas do not depend on the manifest's other mistakes: say so now,
+    // rather than after those are fixed (unless `protocol` itself is broken).
+    const protocolIntact = !shape.broken.has("") && !shape.broken.has("/protocol");
+    const protocol = protocolIntact ? unavailableSchemas(revisionsOf((value as { protocol?: JsonValue }).protocol), positions.value("/protocol")) : [];
+    return fail([...errors, ...protocol]);
+  }
   const model = built.model;
 
   // Where the output folder came from, and whether it may be written at all.
@@ -123,16 +145,8 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
 
   const protocols: ProtocolModel[] = [];
   const protocolDiagnostics: Diagnostic[] = [];
-  const schemaOptions: SchemaLocationOptions = {
-    ...(options.schemaFile === undefined ? {} : { schemaFile: resolve(cwd, options.schemaFile) }),
-    ...(options.schemaDir === undefined ? {} : { schemaDir: resolve(cwd, options.schemaDir) }),
-    ...(options.env === undefined ? {} : { env: options.env }),
-  };
-  if (schemaOptions.schemaFile && model.revisions.length > 1) {
-    return fail([{ location: model.revisionsLocation, message: `--schema names one schema.json but the manifest selects ${model.revisions.length} revisions; use --schema-dir <dir> holding <revision>/schema.json` }]);
-  }
-  const missing = missingRevisions(model.revisions, schemaOptions);
-  if (missing.length > 0) return fail([missingSchemas(missing, schemaOptions, model.revisionsLocation)]);
+  const unavailable = unavailableSchemas(model.revisions, model.revisionsLocation);
+  if (unavailable.length > 0) return fail(unavailable);
   for (const revision of model.revisions) {
     const loaded = loadProtocolSchema(revision, schemaOptions, model.revisionsLocation);
     protocolDiagnostics.push(...loaded.diagnostics);

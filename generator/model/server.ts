@@ -252,7 +252,7 @@ export function buildServerModel(
 }
 
 /** `protocol:` as a list, preferred first; every known revision when it is absent. */
-function revisionsOf(protocol: JsonValue | undefined): Revision[] {
+export function revisionsOf(protocol: JsonValue | undefined): Revision[] {
   if (protocol === undefined) return [...knownRevisions().keys()];
   return (typeof protocol === "string" ? [protocol] : (protocol as string[])) as Revision[];
 }

@@ -78,6 +78,15 @@ const refused: Refused[] = [
     },
     stderr: ['schemas/tree.json:1:87: the recursive schema "schemas/tree.json" moves under $defs of this schema, but its names "tree" and "schemas-tree" are taken (by the schema\'s own definitions or another recursive file); rename one of them'],
   },
+  {
+    name: "a protocol schema problem is reported with the manifest's own mistakes, not after them",
+    files: { "mcp.yaml": manifest("[2025-06-18, 2025-11-25]", "resources:", "  cfg: { uri: nouri }") },
+    args: ["mcp.yaml", "--out", "out", "--schema", "schema.json"],
+    stderr: [
+      "mcp.yaml:3:11: --schema names one schema.json but the manifest selects 2 revisions; use --schema-dir <dir> holding <revision>/schema.json",
+      'mcp.yaml:5:15: resource uri "nouri" has no scheme; write an absolute URI such as "config://app" or "file:///path"',
+    ],
+  },
 ];
 
 describe("hostile manifests that must fail cleanly", () => {
