@@ -4,7 +4,6 @@ import { quote, type SourceLocation } from "../diagnostics.js";
 import { childPointer } from "../load/source.js";
 import { parseUriTemplate } from "../validate/uri-template.js";
 import { optional, str, type Declarations, type JsonObject } from "./declarations.js";
-import { reservedIdentifiers } from "./names.js";
 import type { CacheHintModel, ResourceModel, ResourceTemplateModel } from "./server.js";
 
 const uriScheme = /^[A-Za-z][A-Za-z0-9+.-]*:/;
@@ -50,7 +49,7 @@ export function buildResources(context: Declarations): ResourceModel[] {
  */
 function variableProblem(name: string): string | undefined {
   if (!/^[A-Za-z0-9_]+(?:\.[A-Za-z0-9_]+)*$/.test(name)) return "use letters, digits, _ and single dots between them";
-  if (reservedIdentifiers.has(name) && name in Object.prototype) return `it is the name of a built-in property of every JavaScript object; rename it`;
+  if (name in Object.prototype) return "it is the name of a built-in property of every JavaScript object; rename it";
   return undefined;
 }
 

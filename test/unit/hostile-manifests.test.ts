@@ -87,6 +87,14 @@ const refused: Refused[] = [
       'mcp.yaml:5:15: resource uri "nouri" has no scheme; write an absolute URI such as "config://app" or "file:///path"',
     ],
   },
+  {
+    name: "template variables named like built-in object properties, or percent-encoded",
+    files: { "mcp.yaml": manifest("2025-06-18", "resourceTemplates:", '  a: { uriTemplate: "x://{constructor}" }', '  b: { uriTemplate: "x://{%41b}" }') },
+    stderr: [
+      'mcp.yaml:5:26: template variable "constructor" cannot be a property name of the generated Variables type; it is the name of a built-in property of every JavaScript object; rename it',
+      'mcp.yaml:6:26: template variable "%41b" cannot be a property name of the generated Variables type; use letters, digits, _ and single dots between them',
+    ],
+  },
 ];
 
 describe("hostile manifests that must fail cleanly", () => {
