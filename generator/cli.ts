@@ -9,7 +9,7 @@ import { formatDiagnostic } from "./diagnostics.js";
 import { fetchSchema, FetchError } from "./load/fetch-schema.js";
 import { schemaCacheDir, schemaCandidates } from "./load/protocol.js";
 import { isRevision, knownRevisions, packageRoot, type Revision } from "./load/revisions.js";
-import { remember, unchangedRun, type RunKey } from "./memo.js";
+import { remember as rememberRun, unchangedRun, type RunKey } from "./memo.js";
 // The generator proper (load, validate, model, emit) loads only when a run needs it: an
 // unchanged project is recognised from its run record without it.
 
@@ -29,12 +29,14 @@ interface GenerateArgs {
   dryRun: boolean;
   quiet: boolean;
   allowOutside: boolean;
+  strict: boolean;
 }
 
 async function runGenerate(args: GenerateArgs): Promise<number> {
   const key: RunKey = { manifest: args.manifest, out: args.out, schema: args.schema, schemaDir: args.schemaDir, version: version() };
   // A run that needed --allow-outside is neither answered from nor recorded in the run
   // memo, so the same run without the flag is refused rather than found up to date.
+  // Runs with warnings are never recorded (see below), so an unchanged run has none to repeat.
   const unchanged = args.allowOutside ? undefined : unchangedRun(key);
   if (unchanged) {
     if (!args.quiet) {
@@ -54,12 +56,17 @@ async function runGenerate(args: GenerateArgs): Promise<number> {
     schemaDir: args.schemaDir,
     version: key.version,
     allowOutside: args.allowOutside,
+    strict: args.strict,
   });
   if (!result.ok) {
     for (const diagnostic of result.diagnostics) err(formatDiagnostic(diagnostic));
     return 1;
   }
-  const { generated } = result;
+  const { generated, warnings } = result;
+  for (const diagnostic of warnings) err(formatDiagnostic(diagnostic));
+  // A run with warnings is not remembered: the next run prints them again instead of
+  // answering "up to date" in silence.
+  const remember = warnings.length === 0 ? rememberRun : () => {};
   const shown = (path: string) => relative(process.cwd(), join(generated.outDir, path)) || path;
   if (args.check || args.dryRun) {
     const comparison = compareOutput(generated);
@@ -175,13 +182,14 @@ export async function main(argv: string[]): Promise<number> {
           .option("check", { type: "boolean", default: false, describe: "write nothing; exit 1 and list files that are stale or missing" })
           .option("dry-run", { type: "boolean", default: false, describe: "write nothing; list the files that would change" })
           .option("allow-outside", { type: "boolean", default: false, describe: "accept a manifest `output` outside the project root (the manifest's folder)" })
-          .option("quiet", { type: "boolean", alias: "q", default: false, describe: "print only errors" })
+          .option("quiet", { type: "boolean", alias: "q", default: false, describe: "print only errors and warnings" })
+          .option("strict", { type: "boolean", default: false, describe: "treat warnings (unknown schema keywords, tool names clients may refuse) as errors" })
           .check((a) => {
             if (a.check && a.dryRun) throw new Error("--check and --dry-run cannot be combined");
             return true;
           }),
       (a) => {
-        action = () => runGenerate({ manifest: a.manifest, out: a.out, schema: a.schema, schemaDir: a.schemaDir, check: a.check, dryRun: a.dryRun, quiet: a.quiet, allowOutside: a.allowOutside });
+        action = () => runGenerate({ manifest: a.manifest, out: a.out, schema: a.schema, schemaDir: a.schemaDir, check: a.check, dryRun: a.dryRun, quiet: a.quiet, allowOutside: a.allowOutside, strict: a.strict });
       },
     )
     .command(

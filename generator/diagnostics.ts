@@ -15,6 +15,18 @@ export interface Diagnostic {
   readonly location: SourceLocation | { readonly file: string };
   /** What is wrong and how to fix it, one sentence or two. */
   readonly message: string;
+  /**
+   * A warning is printed but does not stop generation (unless `--strict`); absent means
+   * an error, which stops the run before anything is written.
+   */
+  readonly severity?: "warning" | undefined;
+}
+
+export const isWarning = (diagnostic: Diagnostic): boolean => diagnostic.severity === "warning";
+
+/** The same problem reported as a warning. */
+export function warning(location: Diagnostic["location"], message: string): Diagnostic {
+  return { location, message, severity: "warning" };
 }
 
 /** Thrown only to unwind a phase after diagnostics were recorded; never escapes the pipeline. */
@@ -29,9 +41,9 @@ export function formatLocation(location: Diagnostic["location"]): string {
   return "line" in location ? `${location.file}:${location.line}:${location.col}` : location.file;
 }
 
-/** `mcp.yaml:12:5: unknown key "descripton" (did you mean "description"?)` */
+/** `mcp.yaml:12:5: unknown key "descripton" (did you mean "description"?)`, or `mcp.yaml:3:5: warning: …` */
 export function formatDiagnostic(diagnostic: Diagnostic): string {
-  return `${formatLocation(diagnostic.location)}: ${diagnostic.message}`;
+  return `${formatLocation(diagnostic.location)}: ${isWarning(diagnostic) ? "warning: " : ""}${diagnostic.message}`;
 }
 
 /** Orders diagnostics by file, then position, so output is stable whatever found them first. */

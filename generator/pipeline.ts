@@ -3,12 +3,14 @@
 // prints; the CLI and the tests decide what to do with the result.
 import { readFileSync, realpathSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
-import { quote, sortDiagnostics, type Diagnostic } from "./diagnostics.js";
-import type { Banner, GeneratedFile } from "./emit/file.js";
+import { isWarning, quote, sortDiagnostics, type Diagnostic } from "./diagnostics.js";
+import type { Banner } from "./emit/file.js";
 import { loadProtocolSchema, missingRevisions, missingSchemas, schemaCandidates, type SchemaLocationOptions } from "./load/protocol.js";
 import { parseSource } from "./load/source.js";
 import { buildProtocolModel, type ProtocolModel } from "./model/protocol.js";
-import { buildServerModel, type ServerModel } from "./model/server.js";
+import type { Revision } from "./load/revisions.js";
+import type { JsonValue } from "./load/source.js";
+import { buildServerModel, revisionsOf, type ServerModel } from "./model/server.js";
 import { checkManifestShape } from "./validate/manifest-shape.js";
 
 export interface GenerateOptions extends SchemaLocationOptions {
@@ -22,6 +24,8 @@ export interface GenerateOptions extends SchemaLocationOptions {
   readonly cwd?: string | undefined;
   /** Accept a manifest `output` folder outside the project root (`--allow-outside`). */
   readonly allowOutside?: boolean | undefined;
+  /** Treat warnings as errors (`--strict`). */
+  readonly strict?: boolean | undefined;
 }
 
 export interface Generated {
@@ -46,7 +50,8 @@ export interface Generated {
   readonly outFrom: "output" | "default" | "--out";
 }
 
-export type GenerateResult = { ok: true; generated: Generated } | { ok: false; diagnostics: readonly Diagnostic[] };
+/** Diagnostics come sorted by file and position; on success they are warnings only. */
+export type GenerateResult = { ok: true; generated: Generated; warnings: readonly Diagnostic[] } | { ok: false; diagnostics: readonly Diagnostic[] };
 
 const toPosix = (path: string) => path.split(sep).join("/");
 
@@ -58,7 +63,21 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
     return toPosix(rel === "" ? "." : rel.startsWith("..") ? file : rel);
   };
   const manifestFile = display(absolute);
-  const fail = (diagnostics: readonly Diagnostic[]): GenerateResult => ({ ok: false, diagnostics: sortDiagnostics(diagnostics) });
+  // Warnings found on the way are reported with the errors that stop a run, or alongside its output.
+  const warnings: Diagnostic[] = [];
+  const fail = (diagnostics: readonly Diagnostic[]): GenerateResult => ({ ok: false, diagnostics: sortDiagnostics([...warnings, ...diagnostics]) });
+  /** Sets the warnings aside for the result and returns the errors; --strict turns warnings into errors. */
+  const errorsAmong = (diagnostics: readonly Diagnostic[]): Diagnostic[] => {
+    const errors: Diagnostic[] = [];
+    for (const diagnostic of diagnostics) {
+      if (!isWarning(diagnostic)) errors.push(diagnostic);
+      else if (options.strict) {
+        const { severity: _warning, ...asError } = diagnostic;
+        errors.push(asError);
+      } else warnings.push(diagnostic);
+    }
+    return errors;
+  };
 
   let text: string;
   try {
@@ -72,10 +91,36 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   const parsed = parseSource(manifestFile, text);
   if (!parsed.source) return fail(parsed.diagnostics);
   const { value, positions } = parsed.source;
+  // Shape problems and the semantic problems of every part they leave intact are reported
+  // together: the model skips what the shape check found broken.
   const shape = checkManifestShape(value, positions);
-  if (shape.length > 0) return fail(shape);
-  const built = buildServerModel({ file: manifestFile, absolutePath: absolute, value, positions, display }, options.out === undefined ? undefined : resolve(cwd, options.out));
-  if (!built.model) return fail(built.diagnostics);
+  const built = buildServerModel(
+    { file: manifestFile, absolutePath: absolute, value, positions, display },
+    options.out === undefined ? undefined : resolve(cwd, options.out),
+    shape.broken,
+  );
+  const schemaOptions: SchemaLocationOptions = {
+    ...(options.schemaFile === undefined ? {} : { schemaFile: resolve(cwd, options.schemaFile) }),
+    ...(options.schemaDir === undefined ? {} : { schemaDir: resolve(cwd, options.schemaDir) }),
+    ...(options.env === undefined ? {} : { env: options.env }),
+  };
+  /** Why the protocol schemas of `revisions` cannot be used (too many for --schema, or not on disk). */
+  const unavailableSchemas = (revisions: readonly Revision[], location: Diagnostic["location"]): Diagnostic[] => {
+    if (schemaOptions.schemaFile && revisions.length > 1) {
+      return [{ location, message: `--schema names one schema.json but the manifest selects ${revisions.length} revisions; use --schema-dir <dir> holding <revision>/schema.json` }];
+    }
+    const missing = missingRevisions(revisions, schemaOptions);
+    return missing.length > 0 ? [missingSchemas(missing, schemaOptions, location)] : [];
+  };
+
+  const errors = errorsAmong([...shape.diagnostics, ...built.diagnostics]);
+  if (errors.length > 0 || !built.model) {
+    // Missing protocol schemas do not depend on the manifest's other mistakes: say so now,
+    // rather than after those are fixed (unless `protocol` itself is broken).
+    const protocolIntact = !shape.broken.has("") && !shape.broken.has("/protocol");
+    const protocol = protocolIntact ? unavailableSchemas(revisionsOf((value as { protocol?: JsonValue }).protocol), positions.value("/protocol")) : [];
+    return fail([...errors, ...protocol]);
+  }
   const model = built.model;
 
   // Where the output folder came from, and whether it may be written at all.
@@ -100,16 +145,8 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
 
   const protocols: ProtocolModel[] = [];
   const protocolDiagnostics: Diagnostic[] = [];
-  const schemaOptions: SchemaLocationOptions = {
-    ...(options.schemaFile === undefined ? {} : { schemaFile: resolve(cwd, options.schemaFile) }),
-    ...(options.schemaDir === undefined ? {} : { schemaDir: resolve(cwd, options.schemaDir) }),
-    ...(options.env === undefined ? {} : { env: options.env }),
-  };
-  if (schemaOptions.schemaFile && model.revisions.length > 1) {
-    return fail([{ location: model.revisionsLocation, message: `--schema names one schema.json but the manifest selects ${model.revisions.length} revisions; use --schema-dir <dir> holding <revision>/schema.json` }]);
-  }
-  const missing = missingRevisions(model.revisions, schemaOptions);
-  if (missing.length > 0) return fail([missingSchemas(missing, schemaOptions, model.revisionsLocation)]);
+  const unavailable = unavailableSchemas(model.revisions, model.revisionsLocation);
+  if (unavailable.length > 0) return fail(unavailable);
   for (const revision of model.revisions) {
     const loaded = loadProtocolSchema(revision, schemaOptions, model.revisionsLocation);
     protocolDiagnostics.push(...loaded.diagnostics);
@@ -117,18 +154,17 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   }
   if (protocolDiagnostics.length > 0) return fail(protocolDiagnostics);
 
-  // emit. The emitters bring TypeScript and json-schema-to-typescript, which take a while
-  // to load; only a valid manifest needs them.
-  const emitted = await emitAll(model, protocols);
+  // emit: a pure function of the model; every problem was found by the phases before it.
+  const { emitFiles } = await import("./emit/emit.js");
   const banner: Banner = {
     version: options.version,
     manifest: toPosix(relative(model.output, absolute)),
     protocols: protocols.map((p) => ({ revision: p.revision, sha256: p.schema.sha256 })),
   };
-  const files = new Map<string, string>();
-  for (const file of emitted) files.set(file.path, file.text(banner));
+  const files = emitFiles(model, protocols, banner);
   return {
     ok: true,
+    warnings: sortDiagnostics(warnings),
     generated: {
       outDir: model.output,
       files,
@@ -176,41 +212,4 @@ function realPath(path: string): string {
       rest.unshift(basename(at));
     }
   }
-}
-
-async function emitAll(model: ServerModel, protocols: readonly ProtocolModel[]): Promise<GeneratedFile[]> {
-  const [{ GeneratedFile }, { emitProtocol }, { emitTypes }, { emitValidators }, { emitServer }, { emitClient }, { emitIndex }] = await Promise.all([
-    import("./emit/file.js"),
-    import("./emit/protocol/emit.js"),
-    import("./emit/types/emit.js"),
-    import("./emit/validators/emit.js"),
-    import("./emit/server/emit.js"),
-    import("./emit/client/emit.js"),
-    import("./emit/index/emit.js"),
-  ]);
-  const ext = model.generate.importExtension;
-  const newFile = (path: string) => new GeneratedFile(path, (module) => `./${module}${ext}`);
-  const rt = model.generate.runtime;
-
-  const protocol = newFile("protocol.gen.ts");
-  await emitProtocol(protocol, protocols, rt);
-  const types = newFile("types.gen.ts");
-  await emitTypes(types, model);
-  const validators = newFile("validators.gen.ts");
-  emitValidators(validators, model, rt);
-  const files = [protocol, types, validators];
-  if (model.generate.server) {
-    const server = newFile("server.gen.ts");
-    emitServer(server, model, protocols);
-    files.push(server);
-  }
-  if (model.generate.client) {
-    const client = newFile("client.gen.ts");
-    emitClient(client, model, protocols);
-    files.push(client);
-  }
-  const index = newFile("index.ts");
-  emitIndex(index, files);
-  files.push(index);
-  return files;
 }

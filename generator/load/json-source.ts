@@ -3,7 +3,7 @@
 // YAML parser on large generated manifests. Anything it does not accept exactly —
 // duplicate keys, comments, trailing commas, anything YAML-only — gives undefined, and
 // the YAML parser handles the text (and reports its problems).
-import { childPointer, setOwn, type JsonValue, type PositionIndex } from "./source.js";
+import { childPointer, maxNestingDepth, setOwn, type JsonValue, type PositionIndex } from "./source.js";
 
 class NotPlainJson extends Error {}
 
@@ -43,6 +43,8 @@ export function parsePlainJson(text: string, positions: PositionIndex, recordDep
   // `pointer` is undefined below the recorded depth: nothing there is recorded (or even named).
   const childOf = (pointer: string | undefined, depth: number, token: string | number) => (pointer !== undefined && depth < recordDepth ? childPointer(pointer, token) : undefined);
   const value = (pointer: string | undefined, depth: number): JsonValue => {
+    // Too deep to be a manifest: the YAML path reports it with a position.
+    if (depth > maxNestingDepth) fail();
     space();
     const start = i;
     const c = text[i];

@@ -1,11 +1,16 @@
 // Resolves `$ref`s that name files (JSON or YAML, relative to the manifest) inside a
 // schema declared in the manifest, by inlining their targets. Clients receive tool
 // schemas as self-contained JSON and cannot follow references to our files, so the
-// result keeps only local refs ("#/…") written in the manifest itself.
+// result keeps only local refs ("#/…") written in the manifest itself, and the refs of
+// recursive file schemas, whose targets move under the schema's own $defs.
+//
+// A `$ref` is a reference only where a schema stands: keywords that hold data (`const`,
+// `default`, `enum`, `examples`, extensions `x-…`, unknown keywords) are copied as written,
+// so a value that merely looks like a reference stays a value.
 import { readFileSync } from "node:fs";
-import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
+import { basename, dirname, extname, isAbsolute, relative, resolve, sep } from "node:path";
 import { didYouMean, quote, type Diagnostic, type SourceLocation } from "../diagnostics.js";
-import { childPointer, parentPointer, parseSource, pointerTokens, resolvePointer, setOwn, type JsonValue, type PositionIndex } from "./source.js";
+import { childPointer, escapePointerToken, parentPointer, parseSource, pointerTokens, resolvePointer, setOwn, type JsonValue, type PositionIndex } from "./source.js";
 
 /** A schema from the manifest with its external references inlined. */
 export interface ResolvedSchema {
@@ -14,6 +19,8 @@ export interface ResolvedSchema {
   readonly pointer: string;
   /** Source location of a JSON pointer inside `value` (following inlined files). */
   readonly locate: (pointer: string) => SourceLocation;
+  /** Source location of the key naming a JSON pointer inside `value` (a misspelt keyword, say). */
+  readonly locateKey?: ((pointer: string) => SourceLocation) | undefined;
   /** Files that were read to build it (for fingerprints and watch mode). */
   readonly files: readonly string[];
 }
@@ -33,15 +40,100 @@ export interface RefContext {
   readonly cache: Map<string, { value: JsonValue; positions: PositionIndex } | undefined>;
 }
 
+/** Keywords whose value is one schema, or a list of schemas. */
+export const schemaKeywords: ReadonlySet<string> = new Set([
+  "items", "additionalItems", "prefixItems", "allOf", "anyOf", "oneOf", "not", "if", "then", "else", "contains",
+  "additionalProperties", "propertyNames", "unevaluatedItems", "unevaluatedProperties", "contentSchema",
+]);
+
+/**
+ * The subschemas of `schema` with their pointers relative to it; the values of every
+ * other keyword (`const`, `default`, `enum`, `examples`, `x-…`, unknown ones) are data.
+ */
+export function subschemas(schema: { [key: string]: JsonValue }): [string, JsonValue][] {
+  const found: [string, JsonValue][] = [];
+  for (const [keyword, value] of Object.entries(schema)) {
+    const at = childPointer("", keyword);
+    if (schemaKeywords.has(keyword)) {
+      if (Array.isArray(value)) value.forEach((item, i) => found.push([childPointer(at, i), item]));
+      else found.push([at, value]);
+    } else if (schemaMapKeywords.has(keyword) && value !== null && typeof value === "object" && !Array.isArray(value)) {
+      for (const [name, child] of Object.entries(value)) if (!(keyword === "dependencies" && Array.isArray(child))) found.push([childPointer(at, name), child]);
+    }
+  }
+  return found;
+}
+/** Keywords whose value maps names to schemas (draft-07 `dependencies` also to lists of names). */
+export const schemaMapKeywords: ReadonlySet<string> = new Set(["properties", "patternProperties", "$defs", "definitions", "dependentSchemas", "dependencies"]);
+
+/** A file schema that refers to itself: it becomes a definition of the schema it is used in. */
+interface Hoisted {
+  /** Name under the root's $defs (or definitions). */
+  readonly name: string;
+  /** The definition, once built. */
+  value?: JsonValue;
+}
+
 export function resolveSchema(
   value: JsonValue,
   pointer: string,
   manifest: { file: string; positions: PositionIndex },
   context: RefContext,
 ): { schema?: ResolvedSchema; diagnostics: Diagnostic[] } {
+  // A file schema that refers to itself (directly or through other files) cannot be
+  // inlined. A pass that meets such a target again while inlining it reports it; the next
+  // pass moves each one under the root's $defs and points every ref to it there: a named
+  // recursive type, as if it had been written in the manifest. Each pass finds at least
+  // one new target or ends, and there are only so many files.
+  const root = value !== null && typeof value === "object" && !Array.isArray(value) ? value : undefined;
+  const container = root && typeof root.$schema === "string" && /draft-07/.test(root.$schema) ? "definitions" : "$defs";
+  const existing = root && root[container] && typeof root[container] === "object" ? Object.keys(root[container]) : [];
+  const taken = new Set(existing);
+  const hoisted = new Map<string, Hoisted>();
+  for (;;) {
+    for (const definition of hoisted.values()) delete definition.value;
+    const pass = resolveOnce(value, pointer, manifest, context, hoisted, container);
+    if (pass.recursive.size === 0 || pass.diagnostics.length > 0) return { ...(pass.schema ? { schema: pass.schema } : {}), diagnostics: pass.diagnostics };
+    for (const [key, at] of pass.recursive) {
+      const hash = key.indexOf("#");
+      const file = key.slice(0, hash);
+      const fragment = key.slice(hash + 1);
+      const base = basename(file, extname(file));
+      const last = pointerTokens(fragment).pop() ?? "";
+      const candidates = fragment === "" ? [base, `${basename(dirname(file))}-${base}`] : [last, `${base}-${last}`];
+      const name = candidates.find((c) => c !== "" && !taken.has(c));
+      if (!root || name === undefined || hoisted.has(key)) {
+        const shown = quote(context.display(file) + (fragment ? `#${fragment}` : ""));
+        return {
+          diagnostics: [
+            {
+              location: at,
+              message: !root
+                ? `the recursive schema ${shown} must be referenced from inside a schema object (e.g. under properties), where it can become a definition`
+                : `the recursive schema ${shown} moves under ${container} of this schema, but its names ${candidates.map(quote).join(" and ")} are taken (by the schema's own definitions or another recursive file); rename one of them`,
+            },
+          ],
+        };
+      }
+      taken.add(name);
+      hoisted.set(key, { name });
+    }
+  }
+}
+
+function resolveOnce(
+  value: JsonValue,
+  pointer: string,
+  manifest: { file: string; positions: PositionIndex },
+  context: RefContext,
+  hoisted: ReadonlyMap<string, Hoisted>,
+  container = "$defs",
+): { schema?: ResolvedSchema; diagnostics: Diagnostic[]; recursive: Map<string, SourceLocation> } {
   const diagnostics: Diagnostic[] = [];
   const mounts: Mount[] = [{ at: "", positions: manifest.positions, base: pointer }];
   const files = new Set<string>();
+  /** Targets reached again while being inlined, with where the cycle closes. */
+  const recursive = new Map<string, SourceLocation>();
   // A file referenced as the whole schema (`output: { $ref: ./x.json }`) becomes the root:
   // its own "#/…" references stay valid as written, so they stay references (and become
   // named types) instead of being inlined.
@@ -65,27 +157,31 @@ export function resolveSchema(
     return context.cache.get(absolute);
   };
 
+  type Doc = { file: string; value: JsonValue } | undefined;
+
+  /** A keyword's value at a schema position: one schema, or a list of them. */
+  const visitSchemas = (node: JsonValue, outPointer: string, doc: Doc, docPointer: string, locate: (p: string) => SourceLocation, stack: readonly string[]): JsonValue =>
+    Array.isArray(node) ? node.map((item, i) => visit(item, childPointer(outPointer, i), doc, childPointer(docPointer, i), locate, stack)) : visit(node, outPointer, doc, docPointer, locate, stack);
+
   /**
-   * Copies `node` (found in `doc` at `docPointer`) to `outPointer`, inlining references.
+   * Copies the schema `node` (found in `doc` at `docPointer`) to `outPointer`, inlining references.
    * `doc` is undefined for the manifest, whose local refs stay as written.
    */
-  const visit = (
-    node: JsonValue,
-    outPointer: string,
-    doc: { file: string; value: JsonValue } | undefined,
-    docPointer: string,
-    locate: (p: string) => SourceLocation,
-    stack: readonly string[],
-  ): JsonValue => {
-    if (Array.isArray(node)) return node.map((item, i) => visit(item, childPointer(outPointer, i), doc, childPointer(docPointer, i), locate, stack));
-    if (node === null || typeof node !== "object") return node;
+  const visit = (node: JsonValue, outPointer: string, doc: Doc, docPointer: string, locate: (p: string) => SourceLocation, stack: readonly string[]): JsonValue => {
+    if (node === null || typeof node !== "object" || Array.isArray(node)) return node;
     const ref = node.$ref;
     const keepsLocalRefs = doc === undefined || doc.file === rootFile;
     if (typeof ref === "string" && !(keepsLocalRefs && ref.startsWith("#"))) {
       const refAt = locate(childPointer(docPointer, "$ref"));
       const hash = ref.indexOf("#");
       const filePart = hash < 0 ? ref : ref.slice(0, hash);
-      const fragment = hash < 0 ? "" : decodeURIComponent(ref.slice(hash + 1));
+      let fragment: string;
+      try {
+        fragment = hash < 0 ? "" : decodeURIComponent(ref.slice(hash + 1));
+      } catch {
+        diagnostics.push({ location: refAt, message: `$ref ${quote(ref)} has a fragment that is not valid percent-encoding; use the form file.json#/$defs/Name` });
+        return {};
+      }
       if (/^[a-z][a-z0-9+.-]*:/i.test(filePart)) {
         diagnostics.push({ location: refAt, message: `$ref ${quote(ref)} points to a URL; mcp-gen never fetches schemas from the network, so save it as a file next to the manifest and reference that` });
         return {};
@@ -113,13 +209,6 @@ export function resolveSchema(
       }
       if (!target) return {};
       const key = `${target.file}#${fragment}`;
-      if (stack.includes(key)) {
-        diagnostics.push({
-          location: refAt,
-          message: `$ref ${quote(ref)} is recursive; mcp-gen inlines referenced files, so move the recursive definition into the schema in the manifest under $defs and refer to it with "#/$defs/…"`,
-        });
-        return {};
-      }
       const found = resolvePointer(target.value, fragment);
       if (found === undefined) {
         const parent = resolvePointer(target.value, parentPointer(fragment));
@@ -129,32 +218,79 @@ export function resolveSchema(
         diagnostics.push({ location: refAt, message: `$ref ${quote(ref)}: ${quote(context.display(target.file))} has nothing at ${quote(fragment || "/")}; ${fix}` });
         return {};
       }
-      const targetPositions = target.positions;
-      mounts.push({ at: outPointer, positions: targetPositions, base: fragment });
       const siblings = Object.keys(node).filter((k) => k !== "$ref");
-      if (outPointer === "" && fragment === "" && siblings.length === 0 && doc === undefined) rootFile = target.file;
-      const inlined = visit(found, outPointer, { file: target.file, value: target.value }, fragment, (p) => targetPositions.value(p), [...stack, key]);
+      const targetPositions = target.positions;
+      const definition = hoisted.get(key);
+      let inlined: JsonValue;
+      if (target.file === rootFile && outPointer !== "") {
+        // Back into the file that is the whole schema: its places keep their pointers.
+        inlined = { $ref: `#${fragment.replace(/%/g, "%25")}` };
+      } else if (definition) {
+        // A recursive target: refer to its definition, built once.
+        if (definition.value === undefined) {
+          const at = childPointer(childPointer("", container), definition.name);
+          definition.value = {};
+          mounts.push({ at, positions: targetPositions, base: fragment });
+          definition.value = visit(found, at, { file: target.file, value: target.value }, fragment, (p) => targetPositions.value(p), [key]);
+        }
+        inlined = { $ref: `#/${container}/${escapePointerToken(definition.name)}` };
+      } else {
+        if (stack.includes(key)) {
+          if (!recursive.has(key)) recursive.set(key, refAt);
+          return {};
+        }
+        mounts.push({ at: outPointer, positions: targetPositions, base: fragment });
+        if (outPointer === "" && fragment === "" && siblings.length === 0 && doc === undefined) rootFile = target.file;
+        inlined = visit(found, outPointer, { file: target.file, value: target.value }, fragment, (p) => targetPositions.value(p), [...stack, key]);
+      }
       // Keywords next to $ref (a description, say) refine the referenced schema.
       if (siblings.length === 0 || inlined === null || typeof inlined !== "object" || Array.isArray(inlined)) return inlined;
       const merged: { [key: string]: JsonValue } = { ...inlined };
-      for (const k of siblings) {
-        setOwn(merged, k, visit(node[k]!, childPointer(outPointer, k), doc, childPointer(docPointer, k), locate, stack));
-      }
+      for (const k of siblings) setOwn(merged, k, visitKeyword(k, node[k]!, childPointer(outPointer, k), doc, childPointer(docPointer, k), locate, stack));
       return merged;
     }
     const out: { [key: string]: JsonValue } = {};
-    for (const [k, v] of Object.entries(node)) {
-      setOwn(out, k, visit(v, childPointer(outPointer, k), doc, childPointer(docPointer, k), locate, stack));
-    }
+    for (const [k, v] of Object.entries(node)) setOwn(out, k, visitKeyword(k, v, childPointer(outPointer, k), doc, childPointer(docPointer, k), locate, stack));
     return out;
   };
 
+  /** The value of keyword `keyword` of a schema: schemas are visited, data is copied as written. */
+  const visitKeyword = (keyword: string, value: JsonValue, outPointer: string, doc: Doc, docPointer: string, locate: (p: string) => SourceLocation, stack: readonly string[]): JsonValue => {
+    if (schemaKeywords.has(keyword)) return visitSchemas(value, outPointer, doc, docPointer, locate, stack);
+    if (schemaMapKeywords.has(keyword) && value !== null && typeof value === "object" && !Array.isArray(value)) {
+      const out: { [key: string]: JsonValue } = {};
+      // draft-07 `dependencies` maps to a schema or to a list of property names (data).
+      for (const [name, child] of Object.entries(value)) {
+        setOwn(out, name, keyword === "dependencies" && Array.isArray(child) ? child : visit(child, childPointer(outPointer, name), doc, childPointer(docPointer, name), locate, stack));
+      }
+      return out;
+    }
+    return value;
+  };
+
   const resolved = visit(value, "", undefined, pointer, (p) => manifest.positions.value(p), []);
-  if (diagnostics.length > 0) return { diagnostics };
-  const locate = (p: string): SourceLocation => {
+  if (diagnostics.length > 0 || recursive.size > 0) return { diagnostics, recursive };
+  let result = resolved;
+  if (hoisted.size > 0 && resolved !== null && typeof resolved === "object" && !Array.isArray(resolved)) {
+    const existing = resolved[container];
+    const defs: { [key: string]: JsonValue } = existing && typeof existing === "object" && !Array.isArray(existing) ? { ...existing } : {};
+    for (const definition of [...hoisted.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+      if (definition.value !== undefined) setOwn(defs, definition.name, definition.value);
+    }
+    result = { ...resolved, [container]: defs };
+  }
+  const mountOf = (p: string): Mount => {
     let best = mounts[0]!;
     for (const mount of mounts) if ((p === mount.at || p.startsWith(`${mount.at}/`)) && mount.at.length >= best.at.length) best = mount;
-    return best.positions.value(best.base + p.slice(best.at.length));
+    return best;
   };
-  return { schema: { value: resolved, pointer, locate, files: [...files].sort() }, diagnostics };
+  const locate = (p: string): SourceLocation => {
+    const mount = mountOf(p);
+    return mount.positions.value(mount.base + p.slice(mount.at.length));
+  };
+  const locateKey = (p: string): SourceLocation => {
+    const mount = mountOf(p);
+    return mount.positions.key(mount.base + p.slice(mount.at.length));
+  };
+  return { schema: { value: result, pointer, locate, locateKey, files: [...files].sort() }, diagnostics, recursive };
 }

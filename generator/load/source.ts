@@ -200,6 +200,15 @@ export function resolvePointer(root: JsonValue, pointer: string): JsonValue | un
 /** How deep a JSON manifest's positions are recorded while parsing (tools/<name>/<field>/<item>); deeper ones on demand. */
 const recordedDepth = 4;
 
+/**
+ * How deep values may nest. Real manifests and schemas stay far below it; a deeper file
+ * is refused with its position instead of overflowing the stack of a later phase.
+ */
+export const maxNestingDepth = 256;
+
+/** The yaml library's default limit on alias expansion (its `maxAliasCount` option). */
+const maxAliasCount = 100;
+
 export function parseSource(file: string, text: string): { source?: ParsedSource; diagnostics: Diagnostic[] } {
   // Plain JSON (often what tools write) takes a fast path with the same positions.
   if (/^\s*[[{]/.test(text)) {
@@ -229,18 +238,66 @@ export function parseSource(file: string, text: string): { source?: ParsedSource
   const positions = new PositionIndex(file, text, lineCounter);
   const diagnostics: Diagnostic[] = [];
 
-  const convert = (node: unknown, pointer: string): JsonValue => {
+  // An alias is a copy of its anchor's value. Anchors whose values hold aliases themselves
+  // multiply on every use ("billion laughs": 9 levels of 9 aliases make 9^9 values), so the
+  // yaml library's rule applies: an anchor used n times whose value expands m aliases
+  // costs n × m, and more than maxAliasCount in total is refused before that use is
+  // copied. Anchors without aliases inside cost nothing, however often they are used.
+  const aliasesInside = new Map<unknown, number>();
+  const countAliases = (node: unknown): number => {
     if (isAlias(node)) {
       const target = node.resolve(doc);
+      return target === undefined ? 1 : 1 + countAliases(target);
+    }
+    if (!isMap(node) && !isSeq(node)) return 0;
+    const known = aliasesInside.get(node);
+    if (known !== undefined) return known;
+    // A value that contains an alias of itself would expand forever: it counts as too many.
+    aliasesInside.set(node, maxAliasCount + 1);
+    let count = 0;
+    for (const item of node.items) {
+      count += isMap(node) ? countAliases((item as { value: unknown }).value) : countAliases(item);
+      if (count > maxAliasCount) break;
+    }
+    aliasesInside.set(node, count);
+    return count;
+  };
+  let aliasCost = 0;
+  let refused = false;
+
+  /** `recording` is false inside an alias: positions stay those of the alias itself. */
+  const convert = (node: unknown, pointer: string, recording = true, depth = 0): JsonValue => {
+    if (refused) return null;
+    if (depth > maxNestingDepth) {
+      refused = true;
+      const range = (node as Node | null)?.range;
+      diagnostics.push({ location: range ? at(range[0]) : positions.value(pointer), message: `values nest more than ${maxNestingDepth} levels deep here; a manifest or schema never needs that many, so flatten it (use $defs and $ref for recursive shapes)` });
+      return null;
+    }
+    if (isAlias(node)) {
+      const target = node.resolve(doc);
+      if (node.range && recording) positions.setValue(pointer, node.range[0], node.range[1]);
+      const location = node.range ? at(node.range[0]) : positions.value(pointer);
       if (target === undefined) {
-        const location = node.range ? at(node.range[0]) : positions.value(pointer);
         diagnostics.push({ location, message: `alias *${node.source} refers to no anchor; define &${node.source} on a value above it, or remove the *` });
         return null;
       }
-      return convert(target, pointer);
+      const inside = countAliases(target);
+      if (inside > 0) {
+        aliasCost += inside;
+        if (aliasCost > maxAliasCount) {
+          refused = true;
+          diagnostics.push({
+            location,
+            message: `aliases expand too much (more than ${maxAliasCount} nested alias copies, as in a "billion laughs" document); write repeated values out, or alias only values that contain no aliases`,
+          });
+          return null;
+        }
+      }
+      return convert(target, pointer, false, depth);
     }
     const range = (node as Node | null)?.range;
-    if (range) positions.setValue(pointer, range[0], range[1]);
+    if (range && recording) positions.setValue(pointer, range[0], range[1]);
     if (isMap(node)) {
       const out: { [key: string]: JsonValue } = {};
       for (const pair of node.items) {
@@ -252,16 +309,16 @@ export function parseSource(file: string, text: string): { source?: ParsedSource
         }
         const child = childPointer(pointer, key);
         const keyAt = keyNode?.range?.[0];
-        if (keyAt !== undefined) {
+        if (keyAt !== undefined && recording) {
           positions.setKey(child, keyAt);
           // An empty value (`key:`) has no node; it stands where the key is.
           if (pair.value === null) positions.setValue(child, keyAt);
         }
-        setOwn(out, key, pair.value === null ? null : convert(pair.value, child));
+        setOwn(out, key, pair.value === null ? null : convert(pair.value, child, recording, depth + 1));
       }
       return out;
     }
-    if (isSeq(node)) return node.items.map((item, i) => convert(item, childPointer(pointer, i)));
+    if (isSeq(node)) return node.items.map((item, i) => convert(item, childPointer(pointer, i), recording, depth + 1));
     if (isScalar(node)) {
       const value = node.value;
       if (value === null || typeof value === "boolean" || typeof value === "string") return value;
@@ -292,6 +349,7 @@ function describeYamlError(code: string, message: string): string {
     case "MULTIPLE_DOCS":
       return "more than one YAML document; a manifest is a single document, so remove this `---` and what follows or move it to another file";
     default: {
+      if (/Maximum call stack size exceeded/.test(message)) return `values nest too deep to read; a manifest or schema never needs more than ${maxNestingDepth} levels, so flatten it`;
       const first = message.split("\n")[0] ?? message;
       return `invalid YAML: ${first.replace(/ at line \d+, column \d+.*$/, "")}`;
     }

@@ -1,8 +1,11 @@
 // Checks user-declared JSON Schemas against their dialect's meta-schema (ajv, at
 // generation time only) and the protocol's rules for where they are used.
 import type { ErrorObject, ValidateFunction } from "ajv";
-import { didYouMean, quote, type Diagnostic } from "../diagnostics.js";
-import type { ResolvedSchema } from "../load/schema-refs.js";
+import { didYouMean, isWarning, quote, type Diagnostic } from "../diagnostics.js";
+// The compiler's own schema checks (moving to validate/ with the file): run here, in the validate phase.
+import { analyzeSchema } from "./schema-check.js";
+import { schemaMistakes } from "./schema-mistakes.js";
+import { subschemas, type ResolvedSchema } from "../load/schema-refs.js";
 import { childPointer, resolvePointer, type JsonValue } from "../load/source.js";
 import type { Dialect } from "../load/revisions.js";
 import { cachedValidator } from "./ajv-cache.js";
@@ -46,8 +49,13 @@ function describe(error: ErrorObject): string {
   }
 }
 
-/** Meta-schema problems of `schema`, located at the offending keyword. `what` names it: "input schema of tool get_forecast". */
-export function checkJsonSchema(schema: ResolvedSchema, what: string): { dialect?: Dialect; diagnostics: Diagnostic[] } {
+/**
+ * Problems of `schema`, located at the offending keyword: meta-schema violations, then
+ * what mcp-gen's validator compiler cannot express, then mistakes that leave the schema
+ * valid (schema-mistakes.ts; unknown keywords are warnings). The dialect is returned when
+ * there are no errors. `what` names the schema: "input schema of tool get_forecast".
+ */
+export function checkJsonSchema(schema: ResolvedSchema, what: string, options: { toolInput?: boolean } = {}): { dialect?: Dialect; diagnostics: Diagnostic[] } {
   const dialect = schemaDialect(schema.value);
   if (typeof dialect === "object") {
     return {
@@ -96,7 +104,12 @@ export function checkJsonSchema(schema: ResolvedSchema, what: string): { dialect
       ],
     };
   }
-  return { dialect, diagnostics: [] };
+  // What the validator compiler cannot express (dynamic refs, unevaluated*, …): errors, found
+  // here so that emitting never fails.
+  const unsupported = analyzeSchema(schema.value, dialect).problems.map((problem) => ({ location: schema.locate(problem.pointer), message: `${what}: ${problem.message}` }));
+  if (unsupported.length > 0) return { diagnostics: unsupported };
+  const mistakes = schemaMistakes(schema, dialect, what, options.toolInput === true);
+  return mistakes.some((d) => !isWarning(d)) ? { diagnostics: mistakes } : { dialect, diagnostics: mistakes };
 }
 
 type CompileProblem = { kind: "ref" | "pattern"; pointer: string; value: string; reason?: string };
@@ -129,29 +142,24 @@ function firstCompileProblem(root: JsonValue): CompileProblem | undefined {
       return /^Invalid regular expression: \/.*\/[a-z]*: (.*)$/s.exec((error as Error).message)?.[1] ?? (error as Error).message;
     }
   };
+  /** Only schema positions are searched: a `$ref` or `pattern` inside `examples` is data. */
   const visit = (node: JsonValue, pointer: string): CompileProblem | undefined => {
-    if (node === null || typeof node !== "object") return undefined;
-    if (Array.isArray(node)) {
-      for (let i = 0; i < node.length; i++) {
-        const found = visit(node[i]!, childPointer(pointer, i));
-        if (found) return found;
-      }
-      return undefined;
+    if (node === null || typeof node !== "object" || Array.isArray(node)) return undefined;
+    const ref = node.$ref;
+    if (typeof ref === "string" && ref.startsWith("#") && !resolves(ref)) return { kind: "ref", pointer: childPointer(pointer, "$ref"), value: ref };
+    if (typeof node.pattern === "string") {
+      const reason = regexProblem(node.pattern);
+      if (reason !== undefined) return { kind: "pattern", pointer: childPointer(pointer, "pattern"), value: node.pattern, reason };
     }
-    for (const [key, value] of Object.entries(node)) {
-      const at = childPointer(pointer, key);
-      if (key === "$ref" && typeof value === "string" && value.startsWith("#") && !resolves(value)) return { kind: "ref", pointer: at, value };
-      if (key === "pattern" && typeof value === "string") {
-        const reason = regexProblem(value);
-        if (reason !== undefined) return { kind: "pattern", pointer: at, value, reason };
+    const patternProperties = node.patternProperties;
+    if (patternProperties && typeof patternProperties === "object" && !Array.isArray(patternProperties)) {
+      for (const source of Object.keys(patternProperties)) {
+        const reason = regexProblem(source);
+        if (reason !== undefined) return { kind: "pattern", pointer: childPointer(childPointer(pointer, "patternProperties"), source), value: source, reason };
       }
-      if (key === "patternProperties" && value && typeof value === "object" && !Array.isArray(value)) {
-        for (const source of Object.keys(value)) {
-          const reason = regexProblem(source);
-          if (reason !== undefined) return { kind: "pattern", pointer: childPointer(at, source), value: source, reason };
-        }
-      }
-      const found = visit(value, at);
+    }
+    for (const [relative, child] of subschemas(node)) {
+      const found = visit(child, pointer + relative);
       if (found) return found;
     }
     return undefined;

@@ -6,7 +6,7 @@ import type { ErrorObject, ValidateFunction } from "ajv";
 import { didYouMean, quote, type Diagnostic } from "../diagnostics.js";
 import { packageRoot } from "../load/revisions.js";
 import { cachedValidator } from "./ajv-cache.js";
-import { childPointer, resolvePointer, type JsonValue, type PositionIndex } from "../load/source.js";
+import { childPointer, pointerTokens, resolvePointer, type JsonValue, type PositionIndex } from "../load/source.js";
 
 let validator: ValidateFunction | undefined;
 
@@ -25,10 +25,37 @@ export function compiledValidator(): ValidateFunction {
   return validator;
 }
 
-export function checkManifestShape(value: JsonValue, positions: PositionIndex): Diagnostic[] {
+/** Top-level sections whose entries are independent declarations: a broken entry leaves the others intact. */
+const entrySections = new Set(["tools", "resources", "resourceTemplates", "prompts", "elicitations"]);
+
+/**
+ * The part of the manifest an error makes unusable: one entry of a declaration section
+ * (`/tools/x`), a whole top-level section (`/auth`), or the manifest itself ("").
+ */
+function brokenPart(error: ErrorObject): string {
+  const params = error.params as Record<string, unknown>;
+  let tokens = pointerTokens(error.instancePath);
+  if (error.keyword === "additionalProperties") tokens = [...tokens, String(params.additionalProperty)];
+  else if (error.propertyName !== undefined) tokens = [...tokens, error.propertyName];
+  else if (error.keyword === "propertyNames") tokens = [...tokens, String(params.propertyName)];
+  else if (error.keyword === "required" && tokens.length === 0) tokens = [String(params.missingProperty)];
+  const [section, entry] = tokens;
+  if (section === undefined) return "";
+  if (entrySections.has(section) && entry !== undefined) return childPointer(childPointer("", section), entry);
+  return childPointer("", section);
+}
+
+export interface ShapeCheck {
+  readonly diagnostics: Diagnostic[];
+  /** JSON pointers of the parts with shape errors (see brokenPart); later phases skip them. */
+  readonly broken: ReadonlySet<string>;
+}
+
+export function checkManifestShape(value: JsonValue, positions: PositionIndex): ShapeCheck {
   const validate = compiledValidator();
-  if (validate(value)) return [];
+  if (validate(value)) return { diagnostics: [], broken: new Set() };
   const errors = validate.errors ?? [];
+  const broken = new Set(errors.map(brokenPart));
   // A failed oneOf/anyOf reports each branch's complaint too; keep one clear message
   // for the alternative instead of a list of contradictions.
   const alternatives = errors.filter((e) => e.keyword === "oneOf" || e.keyword === "anyOf").map((e) => e.instancePath);
@@ -46,7 +73,7 @@ export function checkManifestShape(value: JsonValue, positions: PositionIndex): 
       diagnostics.push(diagnostic);
     }
   }
-  return diagnostics;
+  return { diagnostics, broken };
 }
 
 function isWithin(path: string, ancestor: string): boolean {

@@ -6,6 +6,9 @@
 // Supported: {{name}} and {{{name}}} (both insert the argument as is: prompts are not
 // HTML, so nothing is HTML-escaped), {{#if name}}…{{else}}…{{/if}}, {{#unless name}}…{{/unless}},
 // comments {{! … }}, and \{{ to write literal braces. Anything else is an error.
+// Whitespace is what Handlebars renders: `~` strips it on its side of a tag ({{~name~}}),
+// and a line holding only a block tag or comment disappears (standalone lines). Handlebars'
+// own parser applies both to the text between tags, so the tree carries no flags.
 import { createRequire } from "node:module";
 import { quote } from "../diagnostics.js";
 
@@ -36,7 +39,8 @@ export function parsePromptTemplate(
   const used = new Set<string>();
   let program: hbs.AST.Program;
   try {
-    program = loadHandlebars().parseWithoutProcessing(text);
+    // parse (not parseWithoutProcessing) applies whitespace control and standalone lines.
+    program = loadHandlebars().parse(text);
   } catch (error) {
     return { problems: [describeSyntaxError(text, String((error as Error).message))], used };
   }
@@ -75,10 +79,6 @@ export function parsePromptTemplate(
   const convert = (statements: hbs.AST.Statement[]): TemplatePart[] => {
     const parts: TemplatePart[] = [];
     for (const statement of statements) {
-      if (trimsWhitespace(statement)) {
-        problems.push({ message: "whitespace control ({{~ or ~}}) is not supported in prompt templates; remove the ~ and write the spacing you want", ...snippetOf(statement) });
-        continue;
-      }
       switch (statement.type) {
         case "ContentStatement": {
           const value = (statement as hbs.AST.ContentStatement).value;
@@ -125,13 +125,6 @@ export function parsePromptTemplate(
   };
   const parts = convert(program.body);
   return problems.length > 0 ? { problems, used } : { parts, problems, used };
-}
-
-/** Whether a tag uses Handlebars whitespace control (`{{~name}}`), which the generated concatenation would not honour. */
-function trimsWhitespace(statement: hbs.AST.Statement): boolean {
-  type Flags = hbs.AST.StripFlags | undefined;
-  const tag = statement as hbs.AST.Statement & { strip?: Flags; openStrip?: Flags; inverseStrip?: Flags; closeStrip?: Flags };
-  return [tag.strip, tag.openStrip, tag.inverseStrip, tag.closeStrip].some((flags) => flags?.open === true || flags?.close === true);
 }
 
 function occurrences(text: string, snippet: string): number {

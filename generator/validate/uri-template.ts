@@ -50,7 +50,7 @@ export function parseUriTemplate(template: string): { template?: UriTemplate; pr
       return fail(`${snippet} uses a level 4 modifier or several variables; write one {name} per variable`, snippet, i);
     }
     if (!variableName.test(expression)) {
-      return fail(`${snippet} is not a valid variable name; use letters, digits and _`, snippet, i);
+      return fail(`${snippet} is not a valid variable name; use letters, digits and _, with single dots between them`, snippet, i);
     }
     if (variables.includes(expression)) {
       return fail(`variable ${expression} appears twice in the template; each variable may appear once`, snippet, i);

@@ -16,7 +16,7 @@ import {
   type ValidatorSpec,
 } from "../../generator/emit/validators/compile-schema.js";
 import { stripLiteralsAndComments } from "../../generator/emit/validators/code.js";
-import { analyzeSchema } from "../../generator/emit/validators/schema-check.js";
+import { analyzeSchema } from "../../generator/validate/schema-check.js";
 import { corpus, type CorpusCase } from "./fixtures/compile-schema/corpus.js";
 
 // ---------------------------------------------------------------------------------------

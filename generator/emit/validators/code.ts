@@ -4,6 +4,7 @@
 // functions, so the output passes --noUnusedLocals).
 
 import { stringLiteral } from "../escape.js";
+import { escapePointerToken } from "../../validate/schema-check.js";
 
 /**
  * A list of statements. Nested blocks are separate fragments appended with `block`, so
@@ -191,10 +192,6 @@ export type PathPart =
   | { readonly kind: "index"; readonly variable: string }
   | { readonly kind: "key"; readonly variable: string };
 
-/** Escapes a JSON pointer token at generation time (the same rule as runtime pointerToken). */
-export function escapePointerToken(token: string): string {
-  return token.includes("~") || token.includes("/") ? token.replace(/~/g, "~0").replace(/\//g, "~1") : token;
-}
 
 /**
  * A JS expression for the instance path, e.g. `"/days/" + index3 + "/name"`. It is only

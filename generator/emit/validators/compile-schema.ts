@@ -36,9 +36,9 @@ import {
   resolvePointer,
   type JsonObject,
   type SchemaAnalysis,
-} from "./schema-check.js";
+  type SchemaDialect,
+} from "../../validate/schema-check.js";
 
-export type SchemaDialect = "2020-12" | "draft-07";
 
 export interface ValidatorSpec {
   /** Name of the exported function, e.g. "validateGetForecastInput" (a valid identifier; caller guarantees uniqueness). */
@@ -54,11 +54,6 @@ export interface ValidatorSpec {
   exported?: boolean;
 }
 
-export interface SchemaProblem {
-  /** JSON pointer into spec.schema, e.g. "/properties/a/pattern" */
-  pointer: string;
-  message: string;
-}
 
 export type RuntimeHelper = "deepEqual" | "codePointLength" | "pointerToken";
 

@@ -2,12 +2,22 @@
 // have the right JSON type, every $ref must point into the same document, and features the
 // compiler cannot express (dynamic refs, unevaluated*, anchors, nested $id) are reported as
 // problems with a hint how to rewrite the schema. Also resolves $refs for the code
-// generator and answers "does this subschema fill defaults?".
-
-import type { SchemaDialect, SchemaProblem } from "./compile-schema.js";
-import { escapePointerToken } from "./code.js";
+// validator compiler (emit/validators) and answers "does this subschema fill defaults?".
 
 export type JsonObject = Record<string, unknown>;
+
+export type SchemaDialect = "2020-12" | "draft-07";
+
+export interface SchemaProblem {
+  /** JSON pointer into the schema, e.g. "/properties/a/pattern" */
+  pointer: string;
+  message: string;
+}
+
+/** Escapes a JSON pointer token (the same rule as the runtime's pointerToken). */
+export function escapePointerToken(token: string): string {
+  return token.includes("~") || token.includes("/") ? token.replace(/~/g, "~0").replace(/\//g, "~1") : token;
+}
 
 /** A JSON object (not null, not an array). */
 export function isJsonObject(value: unknown): value is JsonObject {

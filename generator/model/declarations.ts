@@ -1,0 +1,213 @@
+// What every kind of declaration (tool, resource, template, prompt, form) needs while it
+// is turned into the model: the manifest with positions, the diagnostics being collected,
+// the protocol revisions and auth section it is checked against, and the registries that
+// catch two declarations claiming one identifier or type name.
+import { quote, type Diagnostic, type SourceLocation } from "../diagnostics.js";
+import { resolveSchema, type RefContext } from "../load/schema-refs.js";
+import { childPointer, type JsonValue, type PositionIndex } from "../load/source.js";
+import type { Revision } from "../load/revisions.js";
+import { checkJsonSchema } from "../validate/json-schema.js";
+import { camelCase, identifierProblem, reservedIdentifiers } from "./names.js";
+import type { AuthModel, Icon, SchemaModel } from "./server.js";
+
+export type JsonObject = { [key: string]: JsonValue };
+
+/** What a handler may ask the client (`asks:`), and the request method and first revision of each. */
+export const clientAsks = {
+  elicitation: { method: "elicitation/create", since: "2025-06-18" },
+  sampling: { method: "sampling/createMessage", since: "2024-11-05" },
+  roots: { method: "roots/list", since: "2024-11-05" },
+} as const satisfies Record<string, { method: string; since: Revision }>;
+export type ClientAsk = keyof typeof clientAsks;
+
+/** Type-name suffixes per kind; every generated type name is registered to catch collisions. */
+const typeSuffixes = {
+  tool: ["Input", "Args", "Output"],
+  prompt: ["PromptArgs"],
+  template: ["Variables"],
+  resource: [] as string[],
+  form: [] as string[],
+} as const;
+
+export type DeclarationKind = keyof typeof typeSuffixes;
+
+/** The part of a declaration every kind shares. */
+export interface Declared {
+  /** The MCP name (tool and prompt names; for resources and templates the manifest key). */
+  readonly key: string;
+  /** camelCase member of generated handler and client objects. */
+  readonly member: string;
+  /** PascalCase prefix of generated type names. */
+  readonly typeBase: string;
+  readonly location: SourceLocation;
+  readonly title?: string;
+  readonly description?: string;
+  readonly icons?: readonly Icon[];
+  /** What its handler may ask the client through ctx.input / ctx.request (`asks:`). */
+  readonly asks: readonly ClientAsk[];
+  /** OAuth scopes a call needs on top of `auth.requiredScopes` (`scopes:`). */
+  readonly scopes: readonly string[];
+}
+
+/** `{ key: value }` when value is defined, `{}` otherwise: keeps optional fields absent, not undefined. */
+export function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
+  return value === undefined ? {} : ({ [key]: value } as { [P in K]: V });
+}
+
+export const str = (o: JsonObject | undefined, k: string): string | undefined => (typeof o?.[k] === "string" ? (o[k] as string) : undefined);
+export const icons = (o: JsonObject | undefined): readonly Icon[] | undefined => (Array.isArray(o?.icons) ? (o.icons as unknown as Icon[]) : undefined);
+
+export interface DeclarationSettings {
+  readonly file: string;
+  readonly positions: PositionIndex;
+  readonly root: JsonObject;
+  readonly refs: RefContext;
+  /** Selected revisions; undefined when `protocol` is broken (checks that depend on it are skipped). */
+  readonly revisions: readonly Revision[] | undefined;
+  /** The checked `auth:` section; "broken" when its shape is invalid (scope checks are skipped). */
+  readonly auth: AuthModel | undefined | "broken";
+  /** JSON pointers of the manifest parts whose shape is invalid: they are skipped. */
+  readonly broken: ReadonlySet<string>;
+}
+
+export class Declarations {
+  readonly diagnostics: Diagnostic[] = [];
+  readonly inputFiles = new Set<string>();
+  private readonly typeNames = new Map<string, { location: SourceLocation; what: string }>();
+  private readonly members = new Map<string, Map<string, { key: string; location: SourceLocation }>>();
+
+  constructor(readonly settings: DeclarationSettings) {}
+
+  get positions(): PositionIndex {
+    return this.settings.positions;
+  }
+
+  /** Whether some selected revision is `since` or later; true when `protocol` is broken (no check). */
+  supports(since: Revision): boolean {
+    return this.settings.revisions === undefined || this.settings.revisions.some((r) => r >= since);
+  }
+
+  /**
+   * The entries of a declaration map (`tools:`, …) as [key, declaration, pointer], without
+   * those whose shape is invalid: their semantic checks would only repeat the shape error
+   * or stumble over a value of the wrong type.
+   */
+  entries(field: string): [string, JsonObject, string][] {
+    const map = this.settings.root[field];
+    const at = `/${field}`;
+    if (this.settings.broken.has(at) || !map || typeof map !== "object" || Array.isArray(map)) return [];
+    return Object.entries(map)
+      .map(([k, v]): [string, JsonObject, string] => [k, (v ?? {}) as JsonObject, childPointer(at, k)])
+      .filter(([, , pointer]) => !this.settings.broken.has(pointer));
+  }
+
+  /** Member name and shared fields of a declaration, honouring an explicit `identifier:`; reports collisions. */
+  declare(kind: DeclarationKind, group: string, key: string, decl: JsonObject, pointer: string): Declared | undefined {
+    const { positions } = this;
+    const location = positions.key(pointer);
+    const explicit = str(decl, "identifier");
+    const member = explicit ?? camelCase(key);
+    const problem = identifierProblem(member);
+    if (problem) {
+      this.diagnostics.push({
+        location: explicit ? positions.value(childPointer(pointer, "identifier")) : location,
+        message:
+          explicit && reservedIdentifiers.has(member)
+            ? `identifier ${quote(member)} of ${kind} ${quote(key)} is a reserved word; choose another identifier`
+            : `${kind} name ${quote(key)} ${problem}; rename it or set \`identifier:\` to the name its handler should have`,
+      });
+      return undefined;
+    }
+    const seen = this.members.get(group) ?? new Map<string, { key: string; location: SourceLocation }>();
+    this.members.set(group, seen);
+    const other = seen.get(member);
+    if (other) {
+      this.diagnostics.push({
+        location,
+        message: `${kind} ${quote(key)} and ${kind} ${quote(other.key)} (at ${other.location.line}:${other.location.col}) both become the identifier ${quote(member)}; rename one or set \`identifier:\``,
+      });
+      return undefined;
+    }
+    seen.set(member, { key, location });
+    const typeBase = member.charAt(0).toUpperCase() + member.slice(1);
+    for (const suffix of typeSuffixes[kind]) {
+      const typeName = typeBase + suffix;
+      const clash = this.typeNames.get(typeName);
+      if (clash) {
+        this.diagnostics.push({
+          location,
+          message: `${kind} ${quote(key)} needs the type name ${typeName}, which ${clash.what} (at ${clash.location.line}:${clash.location.col}) already uses; rename one or set \`identifier:\``,
+        });
+        return undefined;
+      }
+      this.typeNames.set(typeName, { location, what: `${kind} ${quote(key)}` });
+    }
+    return {
+      key,
+      member,
+      typeBase,
+      location,
+      ...optional("title", str(decl, "title")),
+      ...optional("description", str(decl, "description")),
+      ...optional("icons", icons(decl)),
+      asks: this.asksOf(decl, pointer),
+      scopes: this.scopesOf(decl, pointer, `${kind} ${quote(key)}`),
+    };
+  }
+
+  /** An entry's `asks:`, each of which needs a revision that has its request. */
+  private asksOf(decl: JsonObject, pointer: string): ClientAsk[] {
+    const asks = Array.isArray(decl.asks) ? (decl.asks as ClientAsk[]) : [];
+    asks.forEach((ask, i) => {
+      const since = clientAsks[ask].since;
+      if (!this.supports(since)) {
+        this.diagnostics.push({
+          location: this.positions.value(childPointer(childPointer(pointer, "asks"), i)),
+          message: `asks: ${quote(ask)} needs protocol ${since} or later, but the manifest generates for ${this.settings.revisions!.join(", ")}; add a later revision to \`protocol\` or remove it`,
+        });
+      }
+    });
+    return asks;
+  }
+
+  /** An entry's `scopes:`, each of which `auth.scopesSupported` must list. */
+  private scopesOf(decl: JsonObject, pointer: string, what: string): string[] {
+    const scopes = Array.isArray(decl.scopes) ? (decl.scopes as string[]) : [];
+    const { auth } = this.settings;
+    if (auth === "broken") return scopes;
+    const at = childPointer(pointer, "scopes");
+    if (scopes.length > 0 && !auth) {
+      this.diagnostics.push({ location: this.positions.key(at), message: `${what} declares scopes, but the manifest has no \`auth:\` section; add one (authorizationServers, scopesSupported) or remove \`scopes\`` });
+      return [];
+    }
+    scopes.forEach((scope, i) => {
+      const problem = auth && scopeProblem(scope, auth.scopesSupported);
+      if (problem) this.diagnostics.push({ location: this.positions.value(childPointer(at, i)), message: `${what}: ${problem}` });
+    });
+    return scopes;
+  }
+
+  /** The JSON Schema at `decl[field]`, its file references resolved and checked; undefined when absent or invalid. */
+  schemaAt(decl: JsonObject, pointer: string, field: string, what: string): SchemaModel | undefined {
+    const value = decl[field];
+    if (value === undefined) return undefined;
+    const resolved = resolveSchema(value, childPointer(pointer, field), { file: this.settings.file, positions: this.positions }, this.settings.refs);
+    this.diagnostics.push(...resolved.diagnostics);
+    if (!resolved.schema) return undefined;
+    for (const f of resolved.schema.files) this.inputFiles.add(f);
+    const checked = checkJsonSchema(resolved.schema, what, { toolInput: field === "input" });
+    this.diagnostics.push(...checked.diagnostics);
+    return checked.dialect ? { schema: resolved.schema, dialect: checked.dialect } : undefined;
+  }
+}
+
+/** Why `scope` cannot be used, if it cannot. */
+export function scopeProblem(scope: string, supported: readonly string[]): string | undefined {
+  if (scope === "offline_access") {
+    return "scope \"offline_access\" is for the authorization server to grant (refresh tokens); a resource never asks for it (clients add it themselves when the authorization server supports it)";
+  }
+  if (!supported.includes(scope)) {
+    return `scope ${quote(scope)} is not in auth.scopesSupported${supported.length > 0 ? ` (${supported.map(quote).join(", ")})` : ""}; add it there or fix the name`;
+  }
+  return undefined;
+}

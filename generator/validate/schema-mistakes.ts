@@ -1,0 +1,183 @@
+// Mistakes inside a valid JSON Schema that no meta-schema catches, because the schema still
+// means something, just not what its author meant:
+// - an unknown keyword (`requird`) is ignored by JSON Schema, so it checks nothing: a warning,
+//   with a did-you-mean; extension keys (`x-…`) and keys inside data keywords (`default`,
+//   `examples`, …) and inside name maps (`properties`, …) are not keywords;
+// - a `required` name that `properties` lacks, under `additionalProperties: false`, can never
+//   be satisfied (for a tool input: a tool that can never be called): an error;
+// - a `default` its own schema rejects: an error (the validator would fill in a value that
+//   fails validation).
+import { createRequire } from "node:module";
+import type { Ajv, ValidateFunction } from "ajv";
+import { didYouMean, editDistance, quote, warning, type Diagnostic } from "../diagnostics.js";
+import type { Dialect } from "../load/revisions.js";
+import { subschemas, type ResolvedSchema } from "../load/schema-refs.js";
+import { childPointer, resolvePointer, type JsonValue } from "../load/source.js";
+
+type JsonObject = { [key: string]: JsonValue };
+
+/** Keywords of JSON Schema 2020-12 and draft-07 (both: the other dialect's keywords are reported by the compiler's checks). */
+const knownKeywords: ReadonlySet<string> = new Set([
+  // core
+  "$schema", "$id", "$ref", "$anchor", "$dynamicRef", "$dynamicAnchor", "$recursiveRef", "$recursiveAnchor", "$vocabulary", "$comment", "$defs", "definitions",
+  // applicators
+  "allOf", "anyOf", "oneOf", "not", "if", "then", "else", "dependentSchemas", "dependencies", "prefixItems", "items", "additionalItems", "contains",
+  "properties", "patternProperties", "additionalProperties", "propertyNames", "unevaluatedItems", "unevaluatedProperties",
+  // validation
+  "type", "enum", "const", "multipleOf", "maximum", "exclusiveMaximum", "minimum", "exclusiveMinimum", "maxLength", "minLength", "pattern",
+  "maxItems", "minItems", "uniqueItems", "maxContains", "minContains", "maxProperties", "minProperties", "required", "dependentRequired",
+  // annotations, format and content
+  "title", "description", "default", "deprecated", "readOnly", "writeOnly", "examples", "format", "contentEncoding", "contentMediaType", "contentSchema",
+]);
+
+const isObject = (value: JsonValue | undefined): value is JsonObject => value !== null && typeof value === "object" && !Array.isArray(value);
+
+/** Every schema object inside `root` (root included) with its pointer, each once. */
+function schemaObjects(root: JsonValue): [string, JsonObject][] {
+  const found: [string, JsonObject][] = [];
+  const visit = (node: JsonValue, pointer: string) => {
+    if (!isObject(node)) return;
+    found.push([pointer, node]);
+    for (const [relative, child] of subschemas(node)) visit(child, pointer + relative);
+  };
+  visit(root, "");
+  return found;
+}
+
+/**
+ * The candidate `word` is probably a misspelling of. Stricter than didYouMean: short names
+ * ("foo", "b") are near some keyword or property by chance, and a wrong hint misleads.
+ */
+function misspeltOf(word: string, candidates: Iterable<string>): string | undefined {
+  const near = didYouMean(word, candidates);
+  if (near === undefined) return undefined;
+  const [a, b] = [word.toLowerCase(), near.toLowerCase()];
+  // Swapped letters ("naem") count as one slip.
+  const swapped = a.length === b.length && [...a].sort().join("") === [...b].sort().join("");
+  return swapped || editDistance(a, b) <= Math.floor(word.length / 3) ? near : undefined;
+}
+
+/** `what` names the schema: "input schema of tool \"get_forecast\"". */
+export function schemaMistakes(schema: ResolvedSchema, dialect: Dialect, what: string, isToolInput = false): Diagnostic[] {
+  const diagnostics: Diagnostic[] = [];
+  const keyAt = (pointer: string) => (schema.locateKey ?? schema.locate)(pointer);
+  const defaults = new DefaultChecker(schema.value, dialect);
+  for (const [pointer, node] of schemaObjects(schema.value)) {
+    for (const keyword of Object.keys(node)) {
+      if (knownKeywords.has(keyword) || keyword.startsWith("x-")) continue;
+      const suggestion = misspeltOf(keyword, knownKeywords);
+      const at = childPointer(pointer, keyword);
+      diagnostics.push(
+        warning(
+          keyAt(at),
+          `${what}: unknown keyword ${quote(keyword)} at ${at}${suggestion ? ` (did you mean ${quote(suggestion)}?)` : ""}; JSON Schema ignores it, so it checks nothing (name your own annotations x-…)`,
+        ),
+      );
+    }
+    // draft-07 ignores every keyword next to $ref.
+    if (dialect === "draft-07" && "$ref" in node) continue;
+    diagnostics.push(...unsatisfiableRequired(schema, node, pointer, what, isToolInput && pointer === ""));
+    if ("default" in node) {
+      const problem = defaults.problem(pointer, node.default!);
+      if (problem !== undefined) {
+        diagnostics.push({ location: schema.locate(childPointer(pointer, "default")), message: `${what}: the default at ${childPointer(pointer, "default")} does not match its own schema (${problem}); fix the default or the schema` });
+      }
+    }
+  }
+  return diagnostics;
+}
+
+/** `required` names no property can fill: absent from `properties` and `patternProperties`, with `additionalProperties: false`. */
+function unsatisfiableRequired(schema: ResolvedSchema, node: JsonObject, pointer: string, what: string, toolRoot: boolean): Diagnostic[] {
+  if (node.additionalProperties !== false || !Array.isArray(node.required)) return [];
+  const properties = isObject(node.properties) ? Object.keys(node.properties) : [];
+  const patterns = isObject(node.patternProperties) ? Object.keys(node.patternProperties) : [];
+  const matchesPattern = (name: string) =>
+    patterns.some((source) => {
+      try {
+        return new RegExp(source, "u").test(name);
+      } catch {
+        return false; // reported by the pattern check
+      }
+    });
+  const diagnostics: Diagnostic[] = [];
+  node.required.forEach((name, i) => {
+    if (typeof name !== "string" || properties.includes(name) || matchesPattern(name)) return;
+    const at = childPointer(childPointer(pointer, "required"), i);
+    const suggestion = misspeltOf(name, properties);
+    const consequence = toolRoot ? "so no arguments are valid and the tool can never be called" : "so no value can match this schema";
+    diagnostics.push({
+      location: schema.locate(at),
+      message: `${what}: required property ${quote(name)} at ${at} is not in properties, and additionalProperties is false, ${consequence}; ${suggestion ? `did you mean ${quote(suggestion)}?` : "add it to properties or remove it from required"}`,
+    });
+  });
+  return diagnostics;
+}
+
+const require = createRequire(import.meta.url);
+
+/**
+ * Checks defaults with ajv. A subschema without references is compiled alone (and shared
+ * between equal subschemas, which large manifests repeat); one with references is compiled
+ * as part of the whole schema, so they resolve. ajv loads only when some default exists.
+ */
+class DefaultChecker {
+  /** ajv per dialect for subschemas compiled alone, and their validators by dialect and text. */
+  private static readonly shared = new Map<Dialect, Ajv>();
+  private static readonly alone = new Map<string, ValidateFunction>();
+  /** ajv holding this schema's root, for subschemas with references. */
+  private rootAjv: Ajv | undefined;
+
+  constructor(
+    private readonly root: JsonValue,
+    private readonly dialect: Dialect,
+  ) {}
+
+  private newAjv(): Ajv {
+    const module = (this.dialect === "draft-07" ? require("ajv") : require("ajv/dist/2020")) as { default: new (options: object) => Ajv };
+    // The schema already passed its meta-schema: ajv need not compile the meta-schema again to check it.
+    return new module.default({ strict: false, validateFormats: false, allErrors: false, validateSchema: false, addUsedSchema: false });
+  }
+
+  private validator(pointer: string, subschema: JsonObject): ValidateFunction | undefined {
+    if (!JSON.stringify(subschema).includes('"$ref"')) {
+      const { default: _default, ...rest } = subschema;
+      const key = `${this.dialect}\n${JSON.stringify(rest)}`;
+      let validate = DefaultChecker.alone.get(key);
+      if (!validate) {
+        let ajv = DefaultChecker.shared.get(this.dialect);
+        if (!ajv) DefaultChecker.shared.set(this.dialect, (ajv = this.newAjv()));
+        validate = ajv.compile(rest);
+        // Bounded, for long runs (watch mode) over ever-changing schemas.
+        if (DefaultChecker.alone.size >= 10_000) {
+          DefaultChecker.alone.clear();
+          DefaultChecker.shared.clear(); // ajv keeps what it compiled, too
+        }
+        DefaultChecker.alone.set(key, validate);
+      }
+      return validate;
+    }
+    const id = "mcp-gen:schema";
+    if (!this.rootAjv) {
+      this.rootAjv = this.newAjv();
+      const { $id: _id, ...root } = this.root as JsonObject;
+      this.rootAjv.addSchema(root, id);
+    }
+    return this.rootAjv.getSchema(`${id}#${encodeURI(pointer)}`);
+  }
+
+  /** Why `value` fails the subschema at `pointer`, or undefined (also when the schema cannot be compiled: other checks report that). */
+  problem(pointer: string, value: JsonValue): string | undefined {
+    const subschema = resolvePointer(this.root, pointer);
+    if (!isObject(subschema)) return undefined;
+    let validate: ValidateFunction | undefined;
+    try {
+      validate = this.validator(pointer, subschema);
+    } catch {
+      return undefined;
+    }
+    if (!validate || validate(value)) return undefined;
+    const error = validate.errors?.[0];
+    return error ? `${error.instancePath === "" ? "it" : error.instancePath} ${error.message ?? "is invalid"}` : "it is invalid";
+  }
+}
