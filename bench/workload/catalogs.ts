@@ -54,6 +54,14 @@ const nouns = ["account", "bucket", "cluster", "dataset", "domain", "endpoint", 
 const verbs = ["describe", "list", "create", "patch", "delete", "restore", "rotate", "export", "attach", "detach", "validate", "preview"];
 const fields = ["name", "owner", "region", "status", "label", "path", "query", "cursor", "format", "locale", "timezone", "checksum", "comment", "reason", "ref", "mode", "scope", "kind", "source", "target"];
 const statuses = ["active", "pending", "suspended", "archived", "deleted", "failed", "unknown"];
+// Patterns with a default each matches.
+const patternsWithDefaults: readonly (readonly [string, string])[] = [
+  ["^/[a-z0-9_/-]*$", "/"],
+  ["^(\\*|[a-z]+)/(\\*|[a-z0-9.+-]+)$", "*/*"],
+  ["^[^`$]*$", "main"],
+  ["^\\*/.*$", "*/"],
+  ["^[a-z]+(\\.[a-z]+)*/\\*\\*/\\*\\.(ts|js)$", "src/**/*.ts"],
+];
 // Realistic patterns with the characters that break naive code emission: / * ` $ \ and quotes.
 const patterns = [
   "^/[a-z0-9_/-]*$",
@@ -95,7 +103,11 @@ function nullableTool(pick: Pick, i: number): JsonSchema {
     else if (roll === 2) schema = { type: "number", exclusiveMinimum: -1, exclusiveMaximum: pick.int(2, 1000), multipleOf: pick.one([0.5, 0.25, 0.01]) };
     else if (roll === 3) schema = { type: ["string", "null"], enum: [...pick.some(statuses, 2, 6), null], default: null };
     else if (roll === 4) schema = { type: "boolean", default: pick.chance(0.5) };
-    else if (roll === 5) schema = { type: "string", pattern: pick.one(patterns), default: pick.one(["/", "*/*", "main"]) };
+    else if (roll === 5) {
+      // A default must satisfy its own schema (mcp-gen refuses one that does not).
+      const [pattern, value] = pick.one(patternsWithDefaults);
+      schema = { type: "string", pattern, default: value };
+    }
     else schema = { type: ["number", "string", "null"], description: "A number, or a numeric string" };
     if (pick.chance(0.6)) schema.description = `The ${field} (${pick.one(["optional", "nullable", "defaults to the server's"])}).`;
     properties[field] = schema;

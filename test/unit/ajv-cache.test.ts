@@ -66,8 +66,8 @@ describe("ajv validators from the disk cache", () => {
       env: { ...process.env, XDG_CACHE_HOME: cache, MCP_GEN_NO_CACHE: "" },
     });
     expect(existsSync(join(out, "validators.gen.ts"))).toBe(true);
-    // the other caches filled; nothing was compiled into the ajv area
-    expect(existsSync(join(cache, "mcp-gen", "formatted"))).toBe(true);
+    // the run was recorded; nothing was compiled into the ajv area
+    expect(existsSync(join(cache, "mcp-gen", "runs"))).toBe(true);
     expect(existsSync(join(cache, "mcp-gen", "ajv-validators"))).toBe(false);
   });
 });

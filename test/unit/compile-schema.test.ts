@@ -12,11 +12,10 @@ import {
 import {
   compileValidator,
   type CompiledValidator,
-  type SchemaDialect,
   type ValidatorSpec,
 } from "../../generator/emit/validators/compile-schema.js";
 import { stripLiteralsAndComments } from "../../generator/emit/validators/code.js";
-import { analyzeSchema } from "../../generator/validate/schema-check.js";
+import { analyzeSchema, type SchemaDialect } from "../../generator/validate/schema-check.js";
 import { corpus, type CorpusCase } from "./fixtures/compile-schema/corpus.js";
 
 // ---------------------------------------------------------------------------------------

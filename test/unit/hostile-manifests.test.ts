@@ -236,7 +236,7 @@ describe("hostile manifests that must work", () => {
 
   it("serve them: recursive arguments validated, data kept as written, dotted variables decoded, prompt whitespace as Handlebars renders it", async () => {
     expect(project, "the compile test must run first").not.toBe("");
-    const { memoryChannel } = await import("mcp-gen/runtime");
+    const { memoryChannel } = await import("@mcp-gen/runtime");
     const generatedIndex = (await import(pathToFileURL(join(project, "mcp", "index.ts")).href)) as Record<string, (...args: unknown[]) => unknown>;
     const { handlers } = (await import(pathToFileURL(join(project, "handlers.ts")).href)) as { handlers: unknown };
     const server = generatedIndex.createDemoServer!(handlers);

@@ -28,10 +28,10 @@ describe("GeneratedFile: banner, imports, body", () => {
       (f) => {
         f.type(f.local("types.gen"), "B");
         f.type(f.local("types.gen"), "A");
-        f.value("mcp-gen/runtime", "createServer");
+        f.value("@mcp-gen/runtime", "createServer");
         f.writer.line("x;");
       },
-      [...bannerLines, "", 'import { createServer } from "mcp-gen/runtime";', 'import type { A, B } from "./types.gen.js";', "", "x;"],
+      [...bannerLines, "", 'import { createServer } from "@mcp-gen/runtime";', 'import type { A, B } from "./types.gen.js";', "", "x;"],
     ],
     [
       "mixed module: type specifiers; duplicates once; a name used as value and type is a value",
