@@ -4,7 +4,7 @@
 // Protocol 2025-11-25: schema.json sha256 268a5f82ba70fd7e4b6dc4aa1e64f116f74b4d0edcb69dc046829c79dd4e97e7
 // Regenerate: npx mcp-gen generate ../mcp.yaml (from this folder)
 
-import type { MergeMethods } from "mcp-gen/runtime";
+import type { MergeMethods } from "@mcp-gen/runtime";
 
 /** The protocol revisions this code serves and speaks, preferred first. */
 export const revisions = ["2026-07-28", "2025-11-25"] as const;
@@ -12,23 +12,28 @@ export type Revision = (typeof revisions)[number];
 
 /** Client requests of every revision above, by method; params and results are unions over the revisions that have the method. */
 export type ClientRequestMap = MergeMethods<
-  V2026_07_28.ClientRequestMap | V2025_11_25.ClientRequestMap
+  | V2026_07_28.ClientRequestMap
+  | V2025_11_25.ClientRequestMap
 >;
 /** Server-to-client requests of every revision above, by method; params and results are unions over the revisions that have the method. */
 export type ServerRequestMap = MergeMethods<
-  V2026_07_28.ServerRequestMap | V2025_11_25.ServerRequestMap
+  | V2026_07_28.ServerRequestMap
+  | V2025_11_25.ServerRequestMap
 >;
 /** Input requests of every revision above, by method; params and results are unions over the revisions that have the method. */
 export type InputRequestMap = MergeMethods<
-  V2026_07_28.InputRequestMap | V2025_11_25.InputRequestMap
+  | V2026_07_28.InputRequestMap
+  | V2025_11_25.InputRequestMap
 >;
 /** Client notifications of every revision above, by method; params and results are unions over the revisions that have the method. */
 export type ClientNotificationMap = MergeMethods<
-  V2026_07_28.ClientNotificationMap | V2025_11_25.ClientNotificationMap
+  | V2026_07_28.ClientNotificationMap
+  | V2025_11_25.ClientNotificationMap
 >;
 /** Server notifications of every revision above, by method; params and results are unions over the revisions that have the method. */
 export type ServerNotificationMap = MergeMethods<
-  V2026_07_28.ServerNotificationMap | V2025_11_25.ServerNotificationMap
+  | V2026_07_28.ServerNotificationMap
+  | V2025_11_25.ServerNotificationMap
 >;
 
 /**
@@ -37,9 +42,7 @@ export type ServerNotificationMap = MergeMethods<
  * Patched at load: JSONValue: JSONValue's primitive branch lists string, integer and boolean only; JSON (and schema.ts) also allow fractional numbers and null, so the branch becomes string | number | boolean | null.
  */
 export declare namespace V2026_07_28 {
-  /**
-   * Optional annotations for the client. The client can use annotations to inform how objects are used or displayed
-   */
+  /** Optional annotations for the client. The client can use annotations to inform how objects are used or displayed */
   export interface Annotations {
     /**
      * Describes who the intended audience of this object or data is.
@@ -66,33 +69,21 @@ export declare namespace V2026_07_28 {
     priority?: number | undefined;
   }
 
-  /**
-   * Audio provided to or from an LLM.
-   */
+  /** Audio provided to or from an LLM. */
   export interface AudioContent {
     _meta?: MetaObject | undefined;
-    /**
-     * Optional annotations for the client.
-     */
+    /** Optional annotations for the client. */
     annotations?: Annotations | undefined;
-    /**
-     * The base64-encoded audio data.
-     */
+    /** The base64-encoded audio data. */
     data: string;
-    /**
-     * The MIME type of the audio. Different providers may support different audio types.
-     */
+    /** The MIME type of the audio. Different providers may support different audio types. */
     mimeType: string;
     type: "audio";
   }
 
-  /**
-   * Base interface for metadata with name (identifier) and title (display name) properties.
-   */
+  /** Base interface for metadata with name (identifier) and title (display name) properties. */
   export interface BaseMetadata {
-    /**
-     * Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-     */
+    /** Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present). */
     name: string;
     /**
      * Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
@@ -107,17 +98,11 @@ export declare namespace V2026_07_28 {
 
   export interface BlobResourceContents {
     _meta?: MetaObject | undefined;
-    /**
-     * A base64-encoded string representing the binary data of the item.
-     */
+    /** A base64-encoded string representing the binary data of the item. */
     blob: string;
-    /**
-     * The MIME type of this resource, if known.
-     */
+    /** The MIME type of this resource, if known. */
     mimeType?: string | undefined;
-    /**
-     * The URI of this resource.
-     */
+    /** The URI of this resource. */
     uri: string;
   }
 
@@ -128,9 +113,7 @@ export declare namespace V2026_07_28 {
     type: "boolean";
   }
 
-  /**
-   * A result that supports a time-to-live (TTL) hint for client-side caching.
-   */
+  /** A result that supports a time-to-live (TTL) hint for client-side caching. */
   export interface CacheableResult {
     _meta?: ResultMetaObject | undefined;
     /**
@@ -169,9 +152,7 @@ export declare namespace V2026_07_28 {
     ttlMs: number;
   }
 
-  /**
-   * Used by the client to invoke a tool provided by the server.
-   */
+  /** Used by the client to invoke a tool provided by the server. */
   export interface CallToolRequest {
     id: RequestId;
     jsonrpc: "2.0";
@@ -179,35 +160,25 @@ export declare namespace V2026_07_28 {
     params: CallToolRequestParams;
   }
 
-  /**
-   * Parameters for a `tools/call` request.
-   */
+  /** Parameters for a `tools/call` request. */
   export interface CallToolRequestParams {
     _meta: RequestMetaObject;
-    /**
-     * Arguments to use for the tool call.
-     */
+    /** Arguments to use for the tool call. */
     arguments?:
       | {
           [k: string]: unknown;
         }
       | undefined;
     inputResponses?: InputResponses | undefined;
-    /**
-     * The name of the tool.
-     */
+    /** The name of the tool. */
     name: string;
     requestState?: string | undefined;
   }
 
-  /**
-   * The result returned by the server for a {@link CallToolRequesttools/call} request.
-   */
+  /** The result returned by the server for a {@link CallToolRequesttools/call} request. */
   export interface CallToolResult {
     _meta?: ResultMetaObject | undefined;
-    /**
-     * A list of content objects that represent the unstructured result of the tool call.
-     */
+    /** A list of content objects that represent the unstructured result of the tool call. */
     content: ContentBlock[];
     /**
      * Whether the tool call ended in an error.
@@ -243,9 +214,7 @@ export declare namespace V2026_07_28 {
     structuredContent?: unknown;
   }
 
-  /**
-   * A successful response from the server for a {@link CallToolRequesttools/call} request.
-   */
+  /** A successful response from the server for a {@link CallToolRequesttools/call} request. */
   export interface CallToolResultResponse {
     id: RequestId;
     jsonrpc: "2.0";
@@ -267,14 +236,10 @@ export declare namespace V2026_07_28 {
     params: CancelledNotificationParams;
   }
 
-  /**
-   * Parameters for a `notifications/cancelled` notification.
-   */
+  /** Parameters for a `notifications/cancelled` notification. */
   export interface CancelledNotificationParams {
     _meta?: NotificationMetaObject | undefined;
-    /**
-     * An optional string describing the reason for the cancellation. This MAY be logged or presented to the user.
-     */
+    /** An optional string describing the reason for the cancellation. This MAY be logged or presented to the user. */
     reason?: string | undefined;
     /**
      * The ID of the request to cancel.
@@ -284,22 +249,16 @@ export declare namespace V2026_07_28 {
     requestId: RequestId;
   }
 
-  /**
-   * Capabilities a client may support. Known capabilities are defined here, in this schema, but this is not a closed set: any client can define its own, additional capabilities.
-   */
+  /** Capabilities a client may support. Known capabilities are defined here, in this schema, but this is not a closed set: any client can define its own, additional capabilities. */
   export interface ClientCapabilities {
-    /**
-     * Present if the client supports elicitation from the server.
-     */
+    /** Present if the client supports elicitation from the server. */
     elicitation?:
       | {
           form?: JSONObject | undefined;
           url?: JSONObject | undefined;
         }
       | undefined;
-    /**
-     * Experimental, non-standard capabilities that the client supports.
-     */
+    /** Experimental, non-standard capabilities that the client supports. */
     experimental?:
       | {
           [k: string]: JSONObject;
@@ -318,13 +277,9 @@ export declare namespace V2026_07_28 {
           [k: string]: JSONObject;
         }
       | undefined;
-    /**
-     * Present if the client supports listing roots.
-     */
+    /** Present if the client supports listing roots. */
     roots?: {} | undefined;
-    /**
-     * Present if the client supports sampling from an LLM.
-     */
+    /** Present if the client supports sampling from an LLM. */
     sampling?:
       | {
           /**
@@ -332,9 +287,7 @@ export declare namespace V2026_07_28 {
            * If not declared, servers SHOULD only use `includeContext: "none"` (or omit it).
            */
           context?: JSONObject | undefined;
-          /**
-           * Whether the client supports tool use via `tools` and `toolChoice` parameters.
-           */
+          /** Whether the client supports tool use via `tools` and `toolChoice` parameters. */
           tools?: JSONObject | undefined;
         }
       | undefined;
@@ -367,14 +320,10 @@ export declare namespace V2026_07_28 {
     | CallToolRequest
     | CompleteRequest;
 
-  /**
-   * Common result fields.
-   */
+  /** Common result fields. */
   export type ClientResult = Result;
 
-  /**
-   * A request from the client to the server, to ask for completion options.
-   */
+  /** A request from the client to the server, to ask for completion options. */
   export interface CompleteRequest {
     id: RequestId;
     jsonrpc: "2.0";
@@ -382,32 +331,20 @@ export declare namespace V2026_07_28 {
     params: CompleteRequestParams;
   }
 
-  /**
-   * Parameters for a `completion/complete` request.
-   */
+  /** Parameters for a `completion/complete` request. */
   export interface CompleteRequestParams {
     _meta: RequestMetaObject;
-    /**
-     * The argument's information
-     */
+    /** The argument's information */
     argument: {
-      /**
-       * The name of the argument
-       */
+      /** The name of the argument */
       name: string;
-      /**
-       * The value of the argument to use for completion matching.
-       */
+      /** The value of the argument to use for completion matching. */
       value: string;
     };
-    /**
-     * Additional, optional context for completions
-     */
+    /** Additional, optional context for completions */
     context?:
       | {
-          /**
-           * Previously-resolved variables in a URI template or prompt.
-           */
+          /** Previously-resolved variables in a URI template or prompt. */
           arguments?:
             | {
                 [k: string]: string;
@@ -418,25 +355,15 @@ export declare namespace V2026_07_28 {
     ref: PromptReference | ResourceTemplateReference;
   }
 
-  /**
-   * The result returned by the server for a {@link CompleteRequestcompletion/complete} request.
-   */
+  /** The result returned by the server for a {@link CompleteRequestcompletion/complete} request. */
   export interface CompleteResult {
     _meta?: ResultMetaObject | undefined;
     completion: {
-      /**
-       * Indicates whether there are additional completion options beyond those provided in the current response, even if the exact total is unknown.
-       */
+      /** Indicates whether there are additional completion options beyond those provided in the current response, even if the exact total is unknown. */
       hasMore?: boolean | undefined;
-      /**
-       * The total number of completion options available. This can exceed the number of values actually sent in the response.
-       */
+      /** The total number of completion options available. This can exceed the number of values actually sent in the response. */
       total?: number | undefined;
-      /**
-       * An array of completion values. Must not exceed 100 items.
-       *
-       * @maxItems 100
-       */
+      /** An array of completion values. Must not exceed 100 items. */
       values: string[];
     };
     /**
@@ -451,9 +378,7 @@ export declare namespace V2026_07_28 {
     resultType: string;
   }
 
-  /**
-   * A successful response from the server for a {@link CompleteRequestcompletion/complete} request.
-   */
+  /** A successful response from the server for a {@link CompleteRequestcompletion/complete} request. */
   export interface CompleteResultResponse {
     id: RequestId;
     jsonrpc: "2.0";
@@ -461,19 +386,19 @@ export declare namespace V2026_07_28 {
   }
 
   export type ContentBlock =
-    TextContent | ImageContent | AudioContent | ResourceLink | EmbeddedResource;
+    | TextContent
+    | ImageContent
+    | AudioContent
+    | ResourceLink
+    | EmbeddedResource;
 
-  /**
-   * A request from the server to sample an LLM via the client. The client has full discretion over which model to select. The client should also inform the user before beginning sampling, to allow them to inspect the request (human in the loop) and decide whether to approve it.
-   */
+  /** A request from the server to sample an LLM via the client. The client has full discretion over which model to select. The client should also inform the user before beginning sampling, to allow them to inspect the request (human in the loop) and decide whether to approve it. */
   export interface CreateMessageRequest {
     method: "sampling/createMessage";
     params: CreateMessageRequestParams;
   }
 
-  /**
-   * Parameters for a `sampling/createMessage` request.
-   */
+  /** Parameters for a `sampling/createMessage` request. */
   export interface CreateMessageRequestParams {
     /**
      * A request to include context from one or more MCP servers (including the caller), to be attached to the prompt.
@@ -483,7 +408,7 @@ export declare namespace V2026_07_28 {
      * omit this field or use `"none"`, and SHOULD only use the deprecated values if the client declares
      * {@link ClientCapabilities.sampling.context}.
      */
-    includeContext?: ("allServers" | "none" | "thisServer") | undefined;
+    includeContext?: "allServers" | "none" | "thisServer" | undefined;
     /**
      * The requested maximum number of tokens to sample (to prevent runaway completions).
      *
@@ -491,18 +416,12 @@ export declare namespace V2026_07_28 {
      */
     maxTokens: number;
     messages: SamplingMessage[];
-    /**
-     * Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific.
-     */
+    /** Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific. */
     metadata?: JSONObject | undefined;
-    /**
-     * The server's preferences for which model to select. The client MAY ignore these preferences.
-     */
+    /** The server's preferences for which model to select. The client MAY ignore these preferences. */
     modelPreferences?: ModelPreferences | undefined;
     stopSequences?: string[] | undefined;
-    /**
-     * An optional system prompt the server wants to use for sampling. The client MAY modify or omit this prompt.
-     */
+    /** An optional system prompt the server wants to use for sampling. The client MAY modify or omit this prompt. */
     systemPrompt?: string | undefined;
     temperature?: number | undefined;
     /**
@@ -532,9 +451,7 @@ export declare namespace V2026_07_28 {
       | ToolUseContent
       | ToolResultContent
       | SamplingMessageContentBlock[];
-    /**
-     * The name of the model that generated the message.
-     */
+    /** The name of the model that generated the message. */
     model: string;
     role: Role;
     /**
@@ -551,9 +468,7 @@ export declare namespace V2026_07_28 {
     stopReason?: string | undefined;
   }
 
-  /**
-   * An opaque token used to represent a cursor for pagination.
-   */
+  /** An opaque token used to represent a cursor for pagination. */
   export type Cursor = string;
 
   /**
@@ -569,9 +484,7 @@ export declare namespace V2026_07_28 {
     params: RequestParams;
   }
 
-  /**
-   * The result returned by the server for a {@link DiscoverRequestserver/discover} request.
-   */
+  /** The result returned by the server for a {@link DiscoverRequestserver/discover} request. */
   export interface DiscoverResult {
     _meta?: ResultMetaObject | undefined;
     /**
@@ -587,9 +500,7 @@ export declare namespace V2026_07_28 {
      *   different cache).
      */
     cacheScope: "private" | "public";
-    /**
-     * The capabilities of the server.
-     */
+    /** The capabilities of the server. */
     capabilities: ServerCapabilities;
     /**
      * Natural-language guidance describing the server and its features.
@@ -628,34 +539,24 @@ export declare namespace V2026_07_28 {
     ttlMs: number;
   }
 
-  /**
-   * A successful response from the server for a {@link DiscoverRequestserver/discover} request.
-   */
+  /** A successful response from the server for a {@link DiscoverRequestserver/discover} request. */
   export interface DiscoverResultResponse {
     id: RequestId;
     jsonrpc: "2.0";
     result: DiscoverResult;
   }
 
-  /**
-   * A request from the server to elicit additional information from the user via the client.
-   */
+  /** A request from the server to elicit additional information from the user via the client. */
   export interface ElicitRequest {
     method: "elicitation/create";
     params: ElicitRequestParams;
   }
 
-  /**
-   * The parameters for a request to elicit non-sensitive information from the user via a form in the client.
-   */
+  /** The parameters for a request to elicit non-sensitive information from the user via a form in the client. */
   export interface ElicitRequestFormParams {
-    /**
-     * The message to present to the user describing what information is being requested.
-     */
+    /** The message to present to the user describing what information is being requested. */
     message: string;
-    /**
-     * The elicitation mode.
-     */
+    /** The elicitation mode. */
     mode?: "form" | undefined;
     /**
      * A restricted subset of JSON Schema.
@@ -671,32 +572,20 @@ export declare namespace V2026_07_28 {
     };
   }
 
-  /**
-   * The parameters for a request to elicit additional information from the user via the client.
-   */
+  /** The parameters for a request to elicit additional information from the user via the client. */
   export type ElicitRequestParams = ElicitRequestFormParams | ElicitRequestURLParams;
 
-  /**
-   * The parameters for a request to elicit information from the user via a URL in the client.
-   */
+  /** The parameters for a request to elicit information from the user via a URL in the client. */
   export interface ElicitRequestURLParams {
-    /**
-     * The message to present to the user explaining why the interaction is needed.
-     */
+    /** The message to present to the user explaining why the interaction is needed. */
     message: string;
-    /**
-     * The elicitation mode.
-     */
+    /** The elicitation mode. */
     mode: "url";
-    /**
-     * The URL that the user should navigate to.
-     */
+    /** The URL that the user should navigate to. */
     url: string;
   }
 
-  /**
-   * The result returned by the client for an {@link ElicitRequestelicitation/create} request.
-   */
+  /** The result returned by the client for an {@link ElicitRequestelicitation/create} request. */
   export interface ElicitResult {
     /**
      * The user action in response to the elicitation.
@@ -725,17 +614,13 @@ export declare namespace V2026_07_28 {
    */
   export interface EmbeddedResource {
     _meta?: MetaObject | undefined;
-    /**
-     * Optional annotations for the client.
-     */
+    /** Optional annotations for the client. */
     annotations?: Annotations | undefined;
     resource: TextResourceContents | BlobResourceContents;
     type: "resource";
   }
 
-  /**
-   * Common result fields.
-   */
+  /** Common result fields. */
   export type EmptyResult = Result;
 
   export type EnumSchema =
@@ -746,23 +631,15 @@ export declare namespace V2026_07_28 {
     | LegacyTitledEnumSchema;
 
   export interface Error {
-    /**
-     * The error type that occurred.
-     */
+    /** The error type that occurred. */
     code: number;
-    /**
-     * Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
-     */
+    /** Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.). */
     data?: unknown;
-    /**
-     * A short description of the error. The message SHOULD be limited to a concise single sentence.
-     */
+    /** A short description of the error. The message SHOULD be limited to a concise single sentence. */
     message: string;
   }
 
-  /**
-   * Used by the client to get a prompt provided by the server.
-   */
+  /** Used by the client to get a prompt provided by the server. */
   export interface GetPromptRequest {
     id: RequestId;
     jsonrpc: "2.0";
@@ -770,35 +647,25 @@ export declare namespace V2026_07_28 {
     params: GetPromptRequestParams;
   }
 
-  /**
-   * Parameters for a `prompts/get` request.
-   */
+  /** Parameters for a `prompts/get` request. */
   export interface GetPromptRequestParams {
     _meta: RequestMetaObject;
-    /**
-     * Arguments to use for templating the prompt.
-     */
+    /** Arguments to use for templating the prompt. */
     arguments?:
       | {
           [k: string]: string;
         }
       | undefined;
     inputResponses?: InputResponses | undefined;
-    /**
-     * The name of the prompt or prompt template.
-     */
+    /** The name of the prompt or prompt template. */
     name: string;
     requestState?: string | undefined;
   }
 
-  /**
-   * The result returned by the server for a {@link GetPromptRequestprompts/get} request.
-   */
+  /** The result returned by the server for a {@link GetPromptRequestprompts/get} request. */
   export interface GetPromptResult {
     _meta?: ResultMetaObject | undefined;
-    /**
-     * An optional description for the prompt.
-     */
+    /** An optional description for the prompt. */
     description?: string | undefined;
     messages: PromptMessage[];
     /**
@@ -813,9 +680,7 @@ export declare namespace V2026_07_28 {
     resultType: string;
   }
 
-  /**
-   * A successful response from the server for a {@link GetPromptRequestprompts/get} request.
-   */
+  /** A successful response from the server for a {@link GetPromptRequestprompts/get} request. */
   export interface GetPromptResultResponse {
     id: RequestId;
     jsonrpc: "2.0";
@@ -829,16 +694,16 @@ export declare namespace V2026_07_28 {
    * status code MUST be `400 Bad Request`.
    */
   export interface HeaderMismatchError {
-    error: Error & {
-      code: -32020;
-    };
+    error:
+      & Error
+      & {
+          code: -32020;
+        };
     id?: RequestId | undefined;
     jsonrpc: "2.0";
   }
 
-  /**
-   * An optionally-sized icon that can be displayed in a user interface.
-   */
+  /** An optionally-sized icon that can be displayed in a user interface. */
   export interface Icon {
     /**
      * Optional MIME type override if the source MIME type is missing or generic.
@@ -870,12 +735,10 @@ export declare namespace V2026_07_28 {
      *
      * If not provided, the client should assume the icon can be used with any theme.
      */
-    theme?: ("dark" | "light") | undefined;
+    theme?: "dark" | "light" | undefined;
   }
 
-  /**
-   * Base interface to add `icons` property.
-   */
+  /** Base interface to add `icons` property. */
   export interface Icons {
     /**
      * Optional set of sized icons that the client can display in a user interface.
@@ -891,29 +754,19 @@ export declare namespace V2026_07_28 {
     icons?: Icon[] | undefined;
   }
 
-  /**
-   * An image provided to or from an LLM.
-   */
+  /** An image provided to or from an LLM. */
   export interface ImageContent {
     _meta?: MetaObject | undefined;
-    /**
-     * Optional annotations for the client.
-     */
+    /** Optional annotations for the client. */
     annotations?: Annotations | undefined;
-    /**
-     * The base64-encoded image data.
-     */
+    /** The base64-encoded image data. */
     data: string;
-    /**
-     * The MIME type of the image. Different providers may support different image types.
-     */
+    /** The MIME type of the image. Different providers may support different image types. */
     mimeType: string;
     type: "image";
   }
 
-  /**
-   * Describes the MCP implementation.
-   */
+  /** Describes the MCP implementation. */
   export interface Implementation {
     /**
      * An optional human-readable description of what this implementation does.
@@ -935,9 +788,7 @@ export declare namespace V2026_07_28 {
      * - `image/webp` - WebP images (modern, efficient format)
      */
     icons?: Icon[] | undefined;
-    /**
-     * Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-     */
+    /** Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present). */
     name: string;
     /**
      * Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
@@ -948,13 +799,9 @@ export declare namespace V2026_07_28 {
      * if present).
      */
     title?: string | undefined;
-    /**
-     * The version of this implementation.
-     */
+    /** The version of this implementation. */
     version: string;
-    /**
-     * An optional URL of the website for this implementation.
-     */
+    /** An optional URL of the website for this implementation. */
     websiteUrl?: string | undefined;
   }
 
@@ -1007,21 +854,13 @@ export declare namespace V2026_07_28 {
     [k: string]: InputResponse;
   }
 
-  /**
-   * A JSON-RPC error indicating that an internal error occurred on the receiver. This error is returned when the receiver encounters an unexpected condition that prevents it from fulfilling the request.
-   */
+  /** A JSON-RPC error indicating that an internal error occurred on the receiver. This error is returned when the receiver encounters an unexpected condition that prevents it from fulfilling the request. */
   export interface InternalError {
-    /**
-     * The error type that occurred.
-     */
+    /** The error type that occurred. */
     code: -32603;
-    /**
-     * Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
-     */
+    /** Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.). */
     data?: unknown;
-    /**
-     * A short description of the error. The message SHOULD be limited to a concise single sentence.
-     */
+    /** A short description of the error. The message SHOULD be limited to a concise single sentence. */
     message: string;
   }
 
@@ -1038,35 +877,21 @@ export declare namespace V2026_07_28 {
    * - **Sampling**: Missing tool result or tool results mixed with other content
    */
   export interface InvalidParamsError {
-    /**
-     * The error type that occurred.
-     */
+    /** The error type that occurred. */
     code: -32602;
-    /**
-     * Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
-     */
+    /** Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.). */
     data?: unknown;
-    /**
-     * A short description of the error. The message SHOULD be limited to a concise single sentence.
-     */
+    /** A short description of the error. The message SHOULD be limited to a concise single sentence. */
     message: string;
   }
 
-  /**
-   * A JSON-RPC error indicating that the request is not a valid request object. This error is returned when the message structure does not conform to the JSON-RPC 2.0 specification requirements for a request (e.g., missing required fields like `jsonrpc` or `method`, or using invalid types for these fields).
-   */
+  /** A JSON-RPC error indicating that the request is not a valid request object. This error is returned when the message structure does not conform to the JSON-RPC 2.0 specification requirements for a request (e.g., missing required fields like `jsonrpc` or `method`, or using invalid types for these fields). */
   export interface InvalidRequestError {
-    /**
-     * The error type that occurred.
-     */
+    /** The error type that occurred. */
     code: -32600;
-    /**
-     * Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
-     */
+    /** Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.). */
     data?: unknown;
-    /**
-     * A short description of the error. The message SHOULD be limited to a concise single sentence.
-     */
+    /** A short description of the error. The message SHOULD be limited to a concise single sentence. */
     message: string;
   }
 
@@ -1076,24 +901,21 @@ export declare namespace V2026_07_28 {
     [k: string]: JSONValue;
   }
 
-  /**
-   * A response to a request that indicates an error occurred.
-   */
+  /** A response to a request that indicates an error occurred. */
   export interface JSONRPCErrorResponse {
     error: Error;
     id?: RequestId | undefined;
     jsonrpc: "2.0";
   }
 
-  /**
-   * Refers to any valid JSON-RPC object that can be decoded off the wire, or encoded to be sent.
-   */
+  /** Refers to any valid JSON-RPC object that can be decoded off the wire, or encoded to be sent. */
   export type JSONRPCMessage =
-    JSONRPCRequest | JSONRPCNotification | JSONRPCResultResponse | JSONRPCErrorResponse;
+    | JSONRPCRequest
+    | JSONRPCNotification
+    | JSONRPCResultResponse
+    | JSONRPCErrorResponse;
 
-  /**
-   * A notification which does not expect a response.
-   */
+  /** A notification which does not expect a response. */
   export interface JSONRPCNotification {
     jsonrpc: "2.0";
     method: string;
@@ -1104,9 +926,7 @@ export declare namespace V2026_07_28 {
       | undefined;
   }
 
-  /**
-   * A request that expects a response.
-   */
+  /** A request that expects a response. */
   export interface JSONRPCRequest {
     id: RequestId;
     jsonrpc: "2.0";
@@ -1118,21 +938,17 @@ export declare namespace V2026_07_28 {
       | undefined;
   }
 
-  /**
-   * A response to a request, containing either the result or error.
-   */
+  /** A response to a request, containing either the result or error. */
   export type JSONRPCResponse = JSONRPCResultResponse | JSONRPCErrorResponse;
 
-  /**
-   * A successful (non-error) response to a request.
-   */
+  /** A successful (non-error) response to a request. */
   export interface JSONRPCResultResponse {
     id: RequestId;
     jsonrpc: "2.0";
     result: Result;
   }
 
-  export type JSONValue = JSONObject | JSONValue[] | (string | number | boolean | null);
+  export type JSONValue = JSONObject | JSONValue[] | string | number | boolean | null;
 
   /**
    * Use {@link TitledSingleSelectEnumSchema} instead.
@@ -1151,9 +967,7 @@ export declare namespace V2026_07_28 {
     type: "string";
   }
 
-  /**
-   * Sent from the client to request a list of prompts and prompt templates the server has.
-   */
+  /** Sent from the client to request a list of prompts and prompt templates the server has. */
   export interface ListPromptsRequest {
     id: RequestId;
     jsonrpc: "2.0";
@@ -1161,9 +975,7 @@ export declare namespace V2026_07_28 {
     params: PaginatedRequestParams;
   }
 
-  /**
-   * The result returned by the server for a {@link ListPromptsRequestprompts/list} request.
-   */
+  /** The result returned by the server for a {@link ListPromptsRequestprompts/list} request. */
   export interface ListPromptsResult {
     _meta?: ResultMetaObject | undefined;
     /**
@@ -1208,18 +1020,14 @@ export declare namespace V2026_07_28 {
     ttlMs: number;
   }
 
-  /**
-   * A successful response from the server for a {@link ListPromptsRequestprompts/list} request.
-   */
+  /** A successful response from the server for a {@link ListPromptsRequestprompts/list} request. */
   export interface ListPromptsResultResponse {
     id: RequestId;
     jsonrpc: "2.0";
     result: ListPromptsResult;
   }
 
-  /**
-   * Sent from the client to request a list of resource templates the server has.
-   */
+  /** Sent from the client to request a list of resource templates the server has. */
   export interface ListResourceTemplatesRequest {
     id: RequestId;
     jsonrpc: "2.0";
@@ -1227,9 +1035,7 @@ export declare namespace V2026_07_28 {
     params: PaginatedRequestParams;
   }
 
-  /**
-   * The result returned by the server for a {@link ListResourceTemplatesRequestresources/templates/list} request.
-   */
+  /** The result returned by the server for a {@link ListResourceTemplatesRequestresources/templates/list} request. */
   export interface ListResourceTemplatesResult {
     _meta?: ResultMetaObject | undefined;
     /**
@@ -1274,18 +1080,14 @@ export declare namespace V2026_07_28 {
     ttlMs: number;
   }
 
-  /**
-   * A successful response from the server for a {@link ListResourceTemplatesRequestresources/templates/list} request.
-   */
+  /** A successful response from the server for a {@link ListResourceTemplatesRequestresources/templates/list} request. */
   export interface ListResourceTemplatesResultResponse {
     id: RequestId;
     jsonrpc: "2.0";
     result: ListResourceTemplatesResult;
   }
 
-  /**
-   * Sent from the client to request a list of resources the server has.
-   */
+  /** Sent from the client to request a list of resources the server has. */
   export interface ListResourcesRequest {
     id: RequestId;
     jsonrpc: "2.0";
@@ -1293,9 +1095,7 @@ export declare namespace V2026_07_28 {
     params: PaginatedRequestParams;
   }
 
-  /**
-   * The result returned by the server for a {@link ListResourcesRequestresources/list} request.
-   */
+  /** The result returned by the server for a {@link ListResourcesRequestresources/list} request. */
   export interface ListResourcesResult {
     _meta?: ResultMetaObject | undefined;
     /**
@@ -1340,9 +1140,7 @@ export declare namespace V2026_07_28 {
     ttlMs: number;
   }
 
-  /**
-   * A successful response from the server for a {@link ListResourcesRequestresources/list} request.
-   */
+  /** A successful response from the server for a {@link ListResourcesRequestresources/list} request. */
   export interface ListResourcesResultResponse {
     id: RequestId;
     jsonrpc: "2.0";
@@ -1376,9 +1174,7 @@ export declare namespace V2026_07_28 {
     roots: Root[];
   }
 
-  /**
-   * Sent from the client to request a list of tools the server has.
-   */
+  /** Sent from the client to request a list of tools the server has. */
   export interface ListToolsRequest {
     id: RequestId;
     jsonrpc: "2.0";
@@ -1386,9 +1182,7 @@ export declare namespace V2026_07_28 {
     params: PaginatedRequestParams;
   }
 
-  /**
-   * The result returned by the server for a {@link ListToolsRequesttools/list} request.
-   */
+  /** The result returned by the server for a {@link ListToolsRequesttools/list} request. */
   export interface ListToolsResult {
     _meta?: ResultMetaObject | undefined;
     /**
@@ -1433,9 +1227,7 @@ export declare namespace V2026_07_28 {
     ttlMs: number;
   }
 
-  /**
-   * A successful response from the server for a {@link ListToolsRequesttools/list} request.
-   */
+  /** A successful response from the server for a {@link ListToolsRequesttools/list} request. */
   export interface ListToolsResultResponse {
     id: RequestId;
     jsonrpc: "2.0";
@@ -1449,33 +1241,30 @@ export declare namespace V2026_07_28 {
    * https://datatracker.ietf.org/doc/html/rfc5424#section-6.2.1
    */
   export type LoggingLevel =
-    "alert" | "critical" | "debug" | "emergency" | "error" | "info" | "notice" | "warning";
+    | "alert"
+    | "critical"
+    | "debug"
+    | "emergency"
+    | "error"
+    | "info"
+    | "notice"
+    | "warning";
 
-  /**
-   * JSONRPCNotification of a log message passed from server to client. The client opts in by setting `"io.modelcontextprotocol/logLevel"` in a request's `_meta`.
-   */
+  /** JSONRPCNotification of a log message passed from server to client. The client opts in by setting `"io.modelcontextprotocol/logLevel"` in a request's `_meta`. */
   export interface LoggingMessageNotification {
     jsonrpc: "2.0";
     method: "notifications/message";
     params: LoggingMessageNotificationParams;
   }
 
-  /**
-   * Parameters for a `notifications/message` notification.
-   */
+  /** Parameters for a `notifications/message` notification. */
   export interface LoggingMessageNotificationParams {
     _meta?: NotificationMetaObject | undefined;
-    /**
-     * The data to be logged, such as a string message or an object. Any JSON serializable type is allowed here.
-     */
+    /** The data to be logged, such as a string message or an object. Any JSON serializable type is allowed here. */
     data: unknown;
-    /**
-     * The severity of this log message.
-     */
+    /** The severity of this log message. */
     level: LoggingLevel;
-    /**
-     * An optional name of the logger issuing this message.
-     */
+    /** An optional name of the logger issuing this message. */
     logger?: string | undefined;
   }
 
@@ -1508,17 +1297,11 @@ export declare namespace V2026_07_28 {
    * A request that requires a client capability the client did not declare is signalled instead by {@link MissingRequiredClientCapabilityError} (`-32021`).
    */
   export interface MethodNotFoundError {
-    /**
-     * The error type that occurred.
-     */
+    /** The error type that occurred. */
     code: -32601;
-    /**
-     * Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
-     */
+    /** Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.). */
     data?: unknown;
-    /**
-     * A short description of the error. The message SHOULD be limited to a concise single sentence.
-     */
+    /** A short description of the error. The message SHOULD be limited to a concise single sentence. */
     message: string;
   }
 
@@ -1528,15 +1311,15 @@ export declare namespace V2026_07_28 {
    * `400 Bad Request`.
    */
   export interface MissingRequiredClientCapabilityError {
-    error: Error & {
-      code: -32021;
-      data: {
-        /**
-         * The capabilities the server requires from the client to process this request.
-         */
-        requiredCapabilities: ClientCapabilities;
-      };
-    };
+    error:
+      & Error
+      & {
+          code: -32021;
+          data: {
+            /** The capabilities the server requires from the client to process this request. */
+            requiredCapabilities: ClientCapabilities;
+          };
+        };
     id?: RequestId | undefined;
     jsonrpc: "2.0";
   }
@@ -1617,9 +1400,7 @@ export declare namespace V2026_07_28 {
       | undefined;
   }
 
-  /**
-   * Extends {@link MetaObject} with additional notification-specific fields. All key naming rules from `MetaObject` apply.
-   */
+  /** Extends {@link MetaObject} with additional notification-specific fields. All key naming rules from `MetaObject` apply. */
   export interface NotificationMetaObject {
     /**
      * Identifies the subscription stream a notification was delivered on. The
@@ -1636,9 +1417,7 @@ export declare namespace V2026_07_28 {
     "io.modelcontextprotocol/subscriptionId"?: RequestId | undefined;
   }
 
-  /**
-   * Common params for any notification.
-   */
+  /** Common params for any notification. */
   export interface NotificationParams {
     _meta?: NotificationMetaObject | undefined;
   }
@@ -1659,9 +1438,7 @@ export declare namespace V2026_07_28 {
     params: PaginatedRequestParams;
   }
 
-  /**
-   * Common params for paginated requests.
-   */
+  /** Common params for paginated requests. */
   export interface PaginatedRequestParams {
     _meta: RequestMetaObject;
     /**
@@ -1690,21 +1467,13 @@ export declare namespace V2026_07_28 {
     resultType: string;
   }
 
-  /**
-   * A JSON-RPC error indicating that invalid JSON was received by the server. This error is returned when the server cannot parse the JSON text of a message.
-   */
+  /** A JSON-RPC error indicating that invalid JSON was received by the server. This error is returned when the server cannot parse the JSON text of a message. */
   export interface ParseError {
-    /**
-     * The error type that occurred.
-     */
+    /** The error type that occurred. */
     code: -32700;
-    /**
-     * Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
-     */
+    /** Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.). */
     data?: unknown;
-    /**
-     * A short description of the error. The message SHOULD be limited to a concise single sentence.
-     */
+    /** A short description of the error. The message SHOULD be limited to a concise single sentence. */
     message: string;
   }
 
@@ -1722,55 +1491,35 @@ export declare namespace V2026_07_28 {
     | TitledMultiSelectEnumSchema
     | LegacyTitledEnumSchema;
 
-  /**
-   * An out-of-band notification used to inform the receiver of a progress update for a long-running request.
-   */
+  /** An out-of-band notification used to inform the receiver of a progress update for a long-running request. */
   export interface ProgressNotification {
     jsonrpc: "2.0";
     method: "notifications/progress";
     params: ProgressNotificationParams;
   }
 
-  /**
-   * Parameters for a {@link ProgressNotificationnotifications/progress} notification.
-   */
+  /** Parameters for a {@link ProgressNotificationnotifications/progress} notification. */
   export interface ProgressNotificationParams {
     _meta?: NotificationMetaObject | undefined;
-    /**
-     * An optional message describing the current progress.
-     */
+    /** An optional message describing the current progress. */
     message?: string | undefined;
-    /**
-     * The progress thus far. This should increase every time progress is made, even if the total is unknown.
-     */
+    /** The progress thus far. This should increase every time progress is made, even if the total is unknown. */
     progress: number;
-    /**
-     * The progress token which was given in the initial request, used to associate this notification with the request that is proceeding.
-     */
+    /** The progress token which was given in the initial request, used to associate this notification with the request that is proceeding. */
     progressToken: ProgressToken;
-    /**
-     * Total number of items to process (or total progress required), if known.
-     */
+    /** Total number of items to process (or total progress required), if known. */
     total?: number | undefined;
   }
 
-  /**
-   * A progress token, used to associate progress notifications with the original request.
-   */
+  /** A progress token, used to associate progress notifications with the original request. */
   export type ProgressToken = string | number;
 
-  /**
-   * A prompt or prompt template that the server offers.
-   */
+  /** A prompt or prompt template that the server offers. */
   export interface Prompt {
     _meta?: MetaObject | undefined;
-    /**
-     * A list of arguments to use for templating the prompt.
-     */
+    /** A list of arguments to use for templating the prompt. */
     arguments?: PromptArgument[] | undefined;
-    /**
-     * An optional description of what this prompt provides
-     */
+    /** An optional description of what this prompt provides */
     description?: string | undefined;
     /**
      * Optional set of sized icons that the client can display in a user interface.
@@ -1784,9 +1533,7 @@ export declare namespace V2026_07_28 {
      * - `image/webp` - WebP images (modern, efficient format)
      */
     icons?: Icon[] | undefined;
-    /**
-     * Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-     */
+    /** Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present). */
     name: string;
     /**
      * Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
@@ -1799,21 +1546,13 @@ export declare namespace V2026_07_28 {
     title?: string | undefined;
   }
 
-  /**
-   * Describes an argument that a prompt can accept.
-   */
+  /** Describes an argument that a prompt can accept. */
   export interface PromptArgument {
-    /**
-     * A human-readable description of the argument.
-     */
+    /** A human-readable description of the argument. */
     description?: string | undefined;
-    /**
-     * Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-     */
+    /** Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present). */
     name: string;
-    /**
-     * Whether this argument must be provided.
-     */
+    /** Whether this argument must be provided. */
     required?: boolean | undefined;
     /**
      * Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
@@ -1826,9 +1565,7 @@ export declare namespace V2026_07_28 {
     title?: string | undefined;
   }
 
-  /**
-   * An optional notification from the server to the client, informing it that the list of prompts it offers has changed. This is only delivered on a {@link SubscriptionsListenRequestsubscriptions/listen} stream when the client requested it via the `promptsListChanged` filter field.
-   */
+  /** An optional notification from the server to the client, informing it that the list of prompts it offers has changed. This is only delivered on a {@link SubscriptionsListenRequestsubscriptions/listen} stream when the client requested it via the `promptsListChanged` filter field. */
   export interface PromptListChangedNotification {
     jsonrpc: "2.0";
     method: "notifications/prompts/list_changed";
@@ -1846,13 +1583,9 @@ export declare namespace V2026_07_28 {
     role: Role;
   }
 
-  /**
-   * Identifies a prompt.
-   */
+  /** Identifies a prompt. */
   export interface PromptReference {
-    /**
-     * Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-     */
+    /** Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present). */
     name: string;
     /**
      * Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
@@ -1866,9 +1599,7 @@ export declare namespace V2026_07_28 {
     type: "ref/prompt";
   }
 
-  /**
-   * Sent from the client to the server, to read a specific resource URI.
-   */
+  /** Sent from the client to the server, to read a specific resource URI. */
   export interface ReadResourceRequest {
     id: RequestId;
     jsonrpc: "2.0";
@@ -1876,22 +1607,16 @@ export declare namespace V2026_07_28 {
     params: ReadResourceRequestParams;
   }
 
-  /**
-   * Parameters for a `resources/read` request.
-   */
+  /** Parameters for a `resources/read` request. */
   export interface ReadResourceRequestParams {
     _meta: RequestMetaObject;
     inputResponses?: InputResponses | undefined;
     requestState?: string | undefined;
-    /**
-     * The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it.
-     */
+    /** The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it. */
     uri: string;
   }
 
-  /**
-   * The result returned by the server for a {@link ReadResourceRequestresources/read} request.
-   */
+  /** The result returned by the server for a {@link ReadResourceRequestresources/read} request. */
   export interface ReadResourceResult {
     _meta?: ResultMetaObject | undefined;
     /**
@@ -1931,9 +1656,7 @@ export declare namespace V2026_07_28 {
     ttlMs: number;
   }
 
-  /**
-   * A successful response from the server for a {@link ReadResourceRequestresources/read} request.
-   */
+  /** A successful response from the server for a {@link ReadResourceRequestresources/read} request. */
   export interface ReadResourceResultResponse {
     id: RequestId;
     jsonrpc: "2.0";
@@ -1949,14 +1672,10 @@ export declare namespace V2026_07_28 {
       | undefined;
   }
 
-  /**
-   * A uniquely identifying ID for a request in JSON-RPC.
-   */
+  /** A uniquely identifying ID for a request in JSON-RPC. */
   export type RequestId = string | number;
 
-  /**
-   * Extends {@link MetaObject} with additional request-specific fields. All key naming rules from `MetaObject` apply.
-   */
+  /** Extends {@link MetaObject} with additional request-specific fields. All key naming rules from `MetaObject` apply. */
   export interface RequestMetaObject {
     /**
      * The client's capabilities for this specific request. Required.
@@ -1997,27 +1716,19 @@ export declare namespace V2026_07_28 {
      * {@link UnsupportedProtocolVersionError}.
      */
     "io.modelcontextprotocol/protocolVersion": string;
-    /**
-     * If specified, the caller is requesting out-of-band progress notifications for this request (as represented by {@link ProgressNotificationnotifications/progress}). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-     */
+    /** If specified, the caller is requesting out-of-band progress notifications for this request (as represented by {@link ProgressNotificationnotifications/progress}). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications. */
     progressToken?: ProgressToken | undefined;
   }
 
-  /**
-   * Common params for any request.
-   */
+  /** Common params for any request. */
   export interface RequestParams {
     _meta: RequestMetaObject;
   }
 
-  /**
-   * A known resource that the server is capable of reading.
-   */
+  /** A known resource that the server is capable of reading. */
   export interface Resource {
     _meta?: MetaObject | undefined;
-    /**
-     * Optional annotations for the client.
-     */
+    /** Optional annotations for the client. */
     annotations?: Annotations | undefined;
     /**
      * A description of what this resource represents.
@@ -2037,13 +1748,9 @@ export declare namespace V2026_07_28 {
      * - `image/webp` - WebP images (modern, efficient format)
      */
     icons?: Icon[] | undefined;
-    /**
-     * The MIME type of this resource, if known.
-     */
+    /** The MIME type of this resource, if known. */
     mimeType?: string | undefined;
-    /**
-     * Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-     */
+    /** Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present). */
     name: string;
     /**
      * The size of the raw resource content, in bytes (i.e., before base64 encoding or any tokenization), if known.
@@ -2060,24 +1767,16 @@ export declare namespace V2026_07_28 {
      * if present).
      */
     title?: string | undefined;
-    /**
-     * The URI of this resource.
-     */
+    /** The URI of this resource. */
     uri: string;
   }
 
-  /**
-   * The contents of a specific resource or sub-resource.
-   */
+  /** The contents of a specific resource or sub-resource. */
   export interface ResourceContents {
     _meta?: MetaObject | undefined;
-    /**
-     * The MIME type of this resource, if known.
-     */
+    /** The MIME type of this resource, if known. */
     mimeType?: string | undefined;
-    /**
-     * The URI of this resource.
-     */
+    /** The URI of this resource. */
     uri: string;
   }
 
@@ -2088,9 +1787,7 @@ export declare namespace V2026_07_28 {
    */
   export interface ResourceLink {
     _meta?: MetaObject | undefined;
-    /**
-     * Optional annotations for the client.
-     */
+    /** Optional annotations for the client. */
     annotations?: Annotations | undefined;
     /**
      * A description of what this resource represents.
@@ -2110,13 +1807,9 @@ export declare namespace V2026_07_28 {
      * - `image/webp` - WebP images (modern, efficient format)
      */
     icons?: Icon[] | undefined;
-    /**
-     * The MIME type of this resource, if known.
-     */
+    /** The MIME type of this resource, if known. */
     mimeType?: string | undefined;
-    /**
-     * Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-     */
+    /** Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present). */
     name: string;
     /**
      * The size of the raw resource content, in bytes (i.e., before base64 encoding or any tokenization), if known.
@@ -2134,40 +1827,28 @@ export declare namespace V2026_07_28 {
      */
     title?: string | undefined;
     type: "resource_link";
-    /**
-     * The URI of this resource.
-     */
+    /** The URI of this resource. */
     uri: string;
   }
 
-  /**
-   * An optional notification from the server to the client, informing it that the list of resources it can read from has changed. This is only delivered on a {@link SubscriptionsListenRequestsubscriptions/listen} stream when the client requested it via the `resourcesListChanged` filter field.
-   */
+  /** An optional notification from the server to the client, informing it that the list of resources it can read from has changed. This is only delivered on a {@link SubscriptionsListenRequestsubscriptions/listen} stream when the client requested it via the `resourcesListChanged` filter field. */
   export interface ResourceListChangedNotification {
     jsonrpc: "2.0";
     method: "notifications/resources/list_changed";
     params?: NotificationParams | undefined;
   }
 
-  /**
-   * Common params for resource-related requests.
-   */
+  /** Common params for resource-related requests. */
   export interface ResourceRequestParams {
     _meta: RequestMetaObject;
-    /**
-     * The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it.
-     */
+    /** The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it. */
     uri: string;
   }
 
-  /**
-   * A template description for resources available on the server.
-   */
+  /** A template description for resources available on the server. */
   export interface ResourceTemplate {
     _meta?: MetaObject | undefined;
-    /**
-     * Optional annotations for the client.
-     */
+    /** Optional annotations for the client. */
     annotations?: Annotations | undefined;
     /**
      * A description of what this template is for.
@@ -2187,13 +1868,9 @@ export declare namespace V2026_07_28 {
      * - `image/webp` - WebP images (modern, efficient format)
      */
     icons?: Icon[] | undefined;
-    /**
-     * The MIME type for all resources that match this template. This should only be included if all resources matching this template have the same type.
-     */
+    /** The MIME type for all resources that match this template. This should only be included if all resources matching this template have the same type. */
     mimeType?: string | undefined;
-    /**
-     * Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-     */
+    /** Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present). */
     name: string;
     /**
      * Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
@@ -2204,46 +1881,32 @@ export declare namespace V2026_07_28 {
      * if present).
      */
     title?: string | undefined;
-    /**
-     * A URI template (according to RFC 6570) that can be used to construct resource URIs.
-     */
+    /** A URI template (according to RFC 6570) that can be used to construct resource URIs. */
     uriTemplate: string;
   }
 
-  /**
-   * A reference to a resource or resource template definition.
-   */
+  /** A reference to a resource or resource template definition. */
   export interface ResourceTemplateReference {
     type: "ref/resource";
-    /**
-     * The URI or URI template of the resource.
-     */
+    /** The URI or URI template of the resource. */
     uri: string;
   }
 
-  /**
-   * A notification from the server to the client, informing it that a resource has changed and may need to be read again. This is only sent for resources the client opted in to via the `resourceSubscriptions` field of a {@link SubscriptionsListenRequestsubscriptions/listen} request.
-   */
+  /** A notification from the server to the client, informing it that a resource has changed and may need to be read again. This is only sent for resources the client opted in to via the `resourceSubscriptions` field of a {@link SubscriptionsListenRequestsubscriptions/listen} request. */
   export interface ResourceUpdatedNotification {
     jsonrpc: "2.0";
     method: "notifications/resources/updated";
     params: ResourceUpdatedNotificationParams;
   }
 
-  /**
-   * Parameters for a `notifications/resources/updated` notification.
-   */
+  /** Parameters for a `notifications/resources/updated` notification. */
   export interface ResourceUpdatedNotificationParams {
     _meta?: NotificationMetaObject | undefined;
-    /**
-     * The URI of the resource that has been updated. This might be a sub-resource of the one that the client actually subscribed to.
-     */
+    /** The URI of the resource that has been updated. This might be a sub-resource of the one that the client actually subscribed to. */
     uri: string;
   }
 
-  /**
-   * Common result fields.
-   */
+  /** Common result fields. */
   export interface Result {
     _meta?: ResultMetaObject | undefined;
     /**
@@ -2259,9 +1922,7 @@ export declare namespace V2026_07_28 {
     [k: string]: unknown;
   }
 
-  /**
-   * Extends {@link MetaObject} with additional result-specific fields. All key naming rules from `MetaObject` apply.
-   */
+  /** Extends {@link MetaObject} with additional result-specific fields. All key naming rules from `MetaObject` apply. */
   export interface ResultMetaObject {
     /**
      * Identifies the server software producing the response. Servers SHOULD
@@ -2288,14 +1949,10 @@ export declare namespace V2026_07_28 {
    */
   export type ResultType = string;
 
-  /**
-   * The sender or recipient of messages and data in a conversation.
-   */
+  /** The sender or recipient of messages and data in a conversation. */
   export type Role = "assistant" | "user";
 
-  /**
-   * Represents a root directory or file that the server can operate on.
-   */
+  /** Represents a root directory or file that the server can operate on. */
   export interface Root {
     _meta?: MetaObject | undefined;
     /**
@@ -2312,9 +1969,7 @@ export declare namespace V2026_07_28 {
     uri: string;
   }
 
-  /**
-   * Describes a message issued to or received from an LLM API.
-   */
+  /** Describes a message issued to or received from an LLM API. */
   export interface SamplingMessage {
     _meta?: MetaObject | undefined;
     content:
@@ -2328,19 +1983,17 @@ export declare namespace V2026_07_28 {
   }
 
   export type SamplingMessageContentBlock =
-    TextContent | ImageContent | AudioContent | ToolUseContent | ToolResultContent;
+    | TextContent
+    | ImageContent
+    | AudioContent
+    | ToolUseContent
+    | ToolResultContent;
 
-  /**
-   * Capabilities that a server may support. Known capabilities are defined here, in this schema, but this is not a closed set: any server can define its own, additional capabilities.
-   */
+  /** Capabilities that a server may support. Known capabilities are defined here, in this schema, but this is not a closed set: any server can define its own, additional capabilities. */
   export interface ServerCapabilities {
-    /**
-     * Present if the server supports argument autocompletion suggestions.
-     */
+    /** Present if the server supports argument autocompletion suggestions. */
     completions?: JSONObject | undefined;
-    /**
-     * Experimental, non-standard capabilities that the server supports.
-     */
+    /** Experimental, non-standard capabilities that the server supports. */
     experimental?:
       | {
           [k: string]: JSONObject;
@@ -2359,44 +2012,28 @@ export declare namespace V2026_07_28 {
           [k: string]: JSONObject;
         }
       | undefined;
-    /**
-     * Present if the server supports sending log messages to the client.
-     */
+    /** Present if the server supports sending log messages to the client. */
     logging?: JSONObject | undefined;
-    /**
-     * Present if the server offers any prompt templates.
-     */
+    /** Present if the server offers any prompt templates. */
     prompts?:
       | {
-          /**
-           * Whether this server supports notifications for changes to the prompt list.
-           */
+          /** Whether this server supports notifications for changes to the prompt list. */
           listChanged?: boolean | undefined;
         }
       | undefined;
-    /**
-     * Present if the server offers any resources to read.
-     */
+    /** Present if the server offers any resources to read. */
     resources?:
       | {
-          /**
-           * Whether this server supports notifications for changes to the resource list.
-           */
+          /** Whether this server supports notifications for changes to the resource list. */
           listChanged?: boolean | undefined;
-          /**
-           * Whether this server supports subscribing to resource updates.
-           */
+          /** Whether this server supports subscribing to resource updates. */
           subscribe?: boolean | undefined;
         }
       | undefined;
-    /**
-     * Present if the server offers any tools to call.
-     */
+    /** Present if the server offers any tools to call. */
     tools?:
       | {
-          /**
-           * Whether this server supports notifications for changes to the tool list.
-           */
+          /** Whether this server supports notifications for changes to the tool list. */
           listChanged?: boolean | undefined;
         }
       | undefined;
@@ -2427,12 +2064,13 @@ export declare namespace V2026_07_28 {
     | CompleteResult;
 
   export type SingleSelectEnumSchema =
-    UntitledSingleSelectEnumSchema | TitledSingleSelectEnumSchema;
+    | UntitledSingleSelectEnumSchema
+    | TitledSingleSelectEnumSchema;
 
   export interface StringSchema {
     default?: string | undefined;
     description?: string | undefined;
-    format?: ("date" | "date-time" | "email" | "uri") | undefined;
+    format?: "date" | "date-time" | "email" | "uri" | undefined;
     maxLength?: number | undefined;
     minLength?: number | undefined;
     title?: string | undefined;
@@ -2447,22 +2085,16 @@ export declare namespace V2026_07_28 {
    * notification types the client has not explicitly requested here.
    */
   export interface SubscriptionFilter {
-    /**
-     * If true, receive {@link PromptListChangedNotificationnotifications/prompts/list_changed}.
-     */
+    /** If true, receive {@link PromptListChangedNotificationnotifications/prompts/list_changed}. */
     promptsListChanged?: boolean | undefined;
     /**
      * Subscribe to {@link ResourceUpdatedNotificationnotifications/resources/updated} for these resource URIs.
      * Replaces the former `resources/subscribe` RPC.
      */
     resourceSubscriptions?: string[] | undefined;
-    /**
-     * If true, receive {@link ResourceListChangedNotificationnotifications/resources/list_changed}.
-     */
+    /** If true, receive {@link ResourceListChangedNotificationnotifications/resources/list_changed}. */
     resourcesListChanged?: boolean | undefined;
-    /**
-     * If true, receive {@link ToolListChangedNotificationnotifications/tools/list_changed}.
-     */
+    /** If true, receive {@link ToolListChangedNotificationnotifications/tools/list_changed}. */
     toolsListChanged?: boolean | undefined;
   }
 
@@ -2484,9 +2116,7 @@ export declare namespace V2026_07_28 {
     params: SubscriptionsAcknowledgedNotificationParams;
   }
 
-  /**
-   * Parameters for a {@link SubscriptionsAcknowledgedNotificationnotifications/subscriptions/acknowledged} notification.
-   */
+  /** Parameters for a {@link SubscriptionsAcknowledgedNotificationnotifications/subscriptions/acknowledged} notification. */
   export interface SubscriptionsAcknowledgedNotificationParams {
     _meta?: NotificationMetaObject | undefined;
     /**
@@ -2510,9 +2140,7 @@ export declare namespace V2026_07_28 {
     params: SubscriptionsListenRequestParams;
   }
 
-  /**
-   * Parameters for a {@link SubscriptionsListenRequestsubscriptions/listen} request.
-   */
+  /** Parameters for a {@link SubscriptionsListenRequestsubscriptions/listen} request. */
   export interface SubscriptionsListenRequestParams {
     _meta: RequestMetaObject;
     /**
@@ -2583,118 +2211,70 @@ export declare namespace V2026_07_28 {
     result: SubscriptionsListenResult;
   }
 
-  /**
-   * Text provided to or from an LLM.
-   */
+  /** Text provided to or from an LLM. */
   export interface TextContent {
     _meta?: MetaObject | undefined;
-    /**
-     * Optional annotations for the client.
-     */
+    /** Optional annotations for the client. */
     annotations?: Annotations | undefined;
-    /**
-     * The text content of the message.
-     */
+    /** The text content of the message. */
     text: string;
     type: "text";
   }
 
   export interface TextResourceContents {
     _meta?: MetaObject | undefined;
-    /**
-     * The MIME type of this resource, if known.
-     */
+    /** The MIME type of this resource, if known. */
     mimeType?: string | undefined;
-    /**
-     * The text of the item. This must only be set if the item can actually be represented as text (not binary data).
-     */
+    /** The text of the item. This must only be set if the item can actually be represented as text (not binary data). */
     text: string;
-    /**
-     * The URI of this resource.
-     */
+    /** The URI of this resource. */
     uri: string;
   }
 
-  /**
-   * Schema for multiple-selection enumeration with display titles for each option.
-   */
+  /** Schema for multiple-selection enumeration with display titles for each option. */
   export interface TitledMultiSelectEnumSchema {
-    /**
-     * Optional default value.
-     */
+    /** Optional default value. */
     default?: string[] | undefined;
-    /**
-     * Optional description for the enum field.
-     */
+    /** Optional description for the enum field. */
     description?: string | undefined;
-    /**
-     * Schema for array items with enum options and display labels.
-     */
+    /** Schema for array items with enum options and display labels. */
     items: {
-      /**
-       * Array of enum options with values and display labels.
-       */
+      /** Array of enum options with values and display labels. */
       anyOf: {
-        /**
-         * The constant enum value.
-         */
+        /** The constant enum value. */
         const: string;
-        /**
-         * Display title for this option.
-         */
+        /** Display title for this option. */
         title: string;
       }[];
     };
-    /**
-     * Maximum number of items to select.
-     */
+    /** Maximum number of items to select. */
     maxItems?: number | undefined;
-    /**
-     * Minimum number of items to select.
-     */
+    /** Minimum number of items to select. */
     minItems?: number | undefined;
-    /**
-     * Optional title for the enum field.
-     */
+    /** Optional title for the enum field. */
     title?: string | undefined;
     type: "array";
   }
 
-  /**
-   * Schema for single-selection enumeration with display titles for each option.
-   */
+  /** Schema for single-selection enumeration with display titles for each option. */
   export interface TitledSingleSelectEnumSchema {
-    /**
-     * Optional default value.
-     */
+    /** Optional default value. */
     default?: string | undefined;
-    /**
-     * Optional description for the enum field.
-     */
+    /** Optional description for the enum field. */
     description?: string | undefined;
-    /**
-     * Array of enum options with values and display labels.
-     */
+    /** Array of enum options with values and display labels. */
     oneOf: {
-      /**
-       * The enum value.
-       */
+      /** The enum value. */
       const: string;
-      /**
-       * Display label for this option.
-       */
+      /** Display label for this option. */
       title: string;
     }[];
-    /**
-     * Optional title for the enum field.
-     */
+    /** Optional title for the enum field. */
     title?: string | undefined;
     type: "string";
   }
 
-  /**
-   * Definition for a tool the client can call.
-   */
+  /** Definition for a tool the client can call. */
   export interface Tool {
     _meta?: MetaObject | undefined;
     /**
@@ -2742,9 +2322,7 @@ export declare namespace V2026_07_28 {
       type: "object";
       [k: string]: unknown;
     };
-    /**
-     * Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-     */
+    /** Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present). */
     name: string;
     /**
      * An optional JSON Schema object defining the structure of the tool's output returned in
@@ -2813,15 +2391,11 @@ export declare namespace V2026_07_28 {
      * Default: false
      */
     readOnlyHint?: boolean | undefined;
-    /**
-     * A human-readable title for the tool.
-     */
+    /** A human-readable title for the tool. */
     title?: string | undefined;
   }
 
-  /**
-   * Controls tool selection behavior for sampling requests.
-   */
+  /** Controls tool selection behavior for sampling requests. */
   export interface ToolChoice {
     /**
      * Controls the tool use ability of the model:
@@ -2829,21 +2403,17 @@ export declare namespace V2026_07_28 {
      * - `"required"`: Model MUST use at least one tool before completing
      * - `"none"`: Model MUST NOT use any tools
      */
-    mode?: ("auto" | "none" | "required") | undefined;
+    mode?: "auto" | "none" | "required" | undefined;
   }
 
-  /**
-   * An optional notification from the server to the client, informing it that the list of tools it offers has changed. This is only delivered on a {@link SubscriptionsListenRequestsubscriptions/listen} stream when the client requested it via the `toolsListChanged` filter field.
-   */
+  /** An optional notification from the server to the client, informing it that the list of tools it offers has changed. This is only delivered on a {@link SubscriptionsListenRequestsubscriptions/listen} stream when the client requested it via the `toolsListChanged` filter field. */
   export interface ToolListChangedNotification {
     jsonrpc: "2.0";
     method: "notifications/tools/list_changed";
     params?: NotificationParams | undefined;
   }
 
-  /**
-   * The result of a tool use, provided by the user back to the assistant.
-   */
+  /** The result of a tool use, provided by the user back to the assistant. */
   export interface ToolResultContent {
     /**
      * Optional metadata about the tool result. Clients SHOULD preserve this field when
@@ -2880,9 +2450,7 @@ export declare namespace V2026_07_28 {
     type: "tool_result";
   }
 
-  /**
-   * A request from the assistant to call a tool.
-   */
+  /** A request from the assistant to call a tool. */
   export interface ToolUseContent {
     /**
      * Optional metadata about the tool use. Clients SHOULD preserve this field when
@@ -2895,15 +2463,11 @@ export declare namespace V2026_07_28 {
      * This ID is used to match tool results to their corresponding tool uses.
      */
     id: string;
-    /**
-     * The arguments to pass to the tool, conforming to the tool's input schema.
-     */
+    /** The arguments to pass to the tool, conforming to the tool's input schema. */
     input: {
       [k: string]: unknown;
     };
-    /**
-     * The name of the tool to call.
-     */
+    /** The name of the tool to call. */
     name: string;
     type: "tool_use";
   }
@@ -2915,88 +2479,68 @@ export declare namespace V2026_07_28 {
    * `400 Bad Request`.
    */
   export interface UnsupportedProtocolVersionError {
-    error: Error & {
-      code: -32022;
-      data: {
-        /**
-         * The protocol version that was requested by the client.
-         */
-        requested: string;
-        /**
-         * Protocol versions the server supports. The client should choose a
-         * mutually supported version from this list and retry.
-         */
-        supported: string[];
-      };
-    };
+    error:
+      & Error
+      & {
+          code: -32022;
+          data: {
+            /** The protocol version that was requested by the client. */
+            requested: string;
+            /**
+             * Protocol versions the server supports. The client should choose a
+             * mutually supported version from this list and retry.
+             */
+            supported: string[];
+          };
+        };
     id?: RequestId | undefined;
     jsonrpc: "2.0";
   }
 
-  /**
-   * Schema for multiple-selection enumeration without display titles for options.
-   */
+  /** Schema for multiple-selection enumeration without display titles for options. */
   export interface UntitledMultiSelectEnumSchema {
-    /**
-     * Optional default value.
-     */
+    /** Optional default value. */
     default?: string[] | undefined;
-    /**
-     * Optional description for the enum field.
-     */
+    /** Optional description for the enum field. */
     description?: string | undefined;
-    /**
-     * Schema for the array items.
-     */
+    /** Schema for the array items. */
     items: {
-      /**
-       * Array of enum values to choose from.
-       */
+      /** Array of enum values to choose from. */
       enum: string[];
       type: "string";
     };
-    /**
-     * Maximum number of items to select.
-     */
+    /** Maximum number of items to select. */
     maxItems?: number | undefined;
-    /**
-     * Minimum number of items to select.
-     */
+    /** Minimum number of items to select. */
     minItems?: number | undefined;
-    /**
-     * Optional title for the enum field.
-     */
+    /** Optional title for the enum field. */
     title?: string | undefined;
     type: "array";
   }
 
-  /**
-   * Schema for single-selection enumeration without display titles for options.
-   */
+  /** Schema for single-selection enumeration without display titles for options. */
   export interface UntitledSingleSelectEnumSchema {
-    /**
-     * Optional default value.
-     */
+    /** Optional default value. */
     default?: string | undefined;
-    /**
-     * Optional description for the enum field.
-     */
+    /** Optional description for the enum field. */
     description?: string | undefined;
-    /**
-     * Array of enum values to choose from.
-     */
+    /** Array of enum values to choose from. */
     enum: string[];
-    /**
-     * Optional title for the enum field.
-     */
+    /** Optional title for the enum field. */
     title?: string | undefined;
     type: "string";
   }
 
   /** Requests the client sends, by method: their params and possible results. */
   export interface ClientRequestMap {
-    "server/discover": { params: DiscoverRequest["params"]; result: DiscoverResult };
-    "resources/list": { params: ListResourcesRequest["params"]; result: ListResourcesResult };
+    "server/discover": {
+      params: DiscoverRequest["params"];
+      result: DiscoverResult;
+    };
+    "resources/list": {
+      params: ListResourcesRequest["params"];
+      result: ListResourcesResult;
+    };
     "resources/templates/list": {
       params: ListResourceTemplatesRequest["params"];
       result: ListResourceTemplatesResult;
@@ -3009,33 +2553,52 @@ export declare namespace V2026_07_28 {
       params: SubscriptionsListenRequest["params"];
       result: SubscriptionsListenResult;
     };
-    "prompts/list": { params: ListPromptsRequest["params"]; result: ListPromptsResult };
+    "prompts/list": {
+      params: ListPromptsRequest["params"];
+      result: ListPromptsResult;
+    };
     "prompts/get": {
       params: GetPromptRequest["params"];
       result: InputRequiredResult | GetPromptResult;
     };
-    "tools/list": { params: ListToolsRequest["params"]; result: ListToolsResult };
+    "tools/list": {
+      params: ListToolsRequest["params"];
+      result: ListToolsResult;
+    };
     "tools/call": {
       params: CallToolRequest["params"];
       result: InputRequiredResult | CallToolResult;
     };
-    "completion/complete": { params: CompleteRequest["params"]; result: CompleteResult };
+    "completion/complete": {
+      params: CompleteRequest["params"];
+      result: CompleteResult;
+    };
   }
+
   /** Requests the server sends to the client over a session (legacy era), by method. */
   export interface ServerRequestMap {}
+
   /** Requests a server embeds in an input_required result (multi round-trip requests), by method. */
   export interface InputRequestMap {
     "sampling/createMessage": {
       params: CreateMessageRequest["params"];
       result: CreateMessageResult;
     };
-    "roots/list": { params: ListRootsRequest["params"]; result: ListRootsResult };
-    "elicitation/create": { params: ElicitRequest["params"]; result: ElicitResult };
+    "roots/list": {
+      params: ListRootsRequest["params"];
+      result: ListRootsResult;
+    };
+    "elicitation/create": {
+      params: ElicitRequest["params"];
+      result: ElicitResult;
+    };
   }
+
   /** Notifications the client sends, by method: their params. */
   export interface ClientNotificationMap {
     "notifications/cancelled": ClientNotification["params"];
   }
+
   /** Notifications the server sends, by method: their params. */
   export interface ServerNotificationMap {
     "notifications/cancelled": CancelledNotification["params"];
@@ -3051,9 +2614,7 @@ export declare namespace V2026_07_28 {
 
 /** Types of MCP protocol revision 2025-11-25 (legacy era), generated from its official schema.json. */
 export declare namespace V2025_11_25 {
-  /**
-   * Optional annotations for the client. The client can use annotations to inform how objects are used or displayed
-   */
+  /** Optional annotations for the client. The client can use annotations to inform how objects are used or displayed */
   export interface Annotations {
     /**
      * Describes who the intended audience of this object or data is.
@@ -3080,40 +2641,26 @@ export declare namespace V2025_11_25 {
     priority?: number | undefined;
   }
 
-  /**
-   * Audio provided to or from an LLM.
-   */
+  /** Audio provided to or from an LLM. */
   export interface AudioContent {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * Optional annotations for the client.
-     */
+    /** Optional annotations for the client. */
     annotations?: Annotations | undefined;
-    /**
-     * The base64-encoded audio data.
-     */
+    /** The base64-encoded audio data. */
     data: string;
-    /**
-     * The MIME type of the audio. Different providers may support different audio types.
-     */
+    /** The MIME type of the audio. Different providers may support different audio types. */
     mimeType: string;
     type: "audio";
   }
 
-  /**
-   * Base interface for metadata with name (identifier) and title (display name) properties.
-   */
+  /** Base interface for metadata with name (identifier) and title (display name) properties. */
   export interface BaseMetadata {
-    /**
-     * Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-     */
+    /** Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present). */
     name: string;
     /**
      * Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
@@ -3127,25 +2674,17 @@ export declare namespace V2025_11_25 {
   }
 
   export interface BlobResourceContents {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * A base64-encoded string representing the binary data of the item.
-     */
+    /** A base64-encoded string representing the binary data of the item. */
     blob: string;
-    /**
-     * The MIME type of this resource, if known.
-     */
+    /** The MIME type of this resource, if known. */
     mimeType?: string | undefined;
-    /**
-     * The URI of this resource.
-     */
+    /** The URI of this resource. */
     uri: string;
   }
 
@@ -3156,9 +2695,7 @@ export declare namespace V2025_11_25 {
     type: "boolean";
   }
 
-  /**
-   * Used by the client to invoke a tool provided by the server.
-   */
+  /** Used by the client to invoke a tool provided by the server. */
   export interface CallToolRequest {
     id: RequestId;
     jsonrpc: "2.0";
@@ -3166,33 +2703,23 @@ export declare namespace V2025_11_25 {
     params: CallToolRequestParams;
   }
 
-  /**
-   * Parameters for a `tools/call` request.
-   */
+  /** Parameters for a `tools/call` request. */
   export interface CallToolRequestParams {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
-          /**
-           * If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-           */
+          /** If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications. */
           progressToken?: ProgressToken | undefined;
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * Arguments to use for the tool call.
-     */
+    /** Arguments to use for the tool call. */
     arguments?:
       | {
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * The name of the tool.
-     */
+    /** The name of the tool. */
     name: string;
     /**
      * If specified, the caller is requesting task-augmented execution for this request.
@@ -3205,21 +2732,15 @@ export declare namespace V2025_11_25 {
     task?: TaskMetadata | undefined;
   }
 
-  /**
-   * The server's response to a tool call.
-   */
+  /** The server's response to a tool call. */
   export interface CallToolResult {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * A list of content objects that represent the unstructured result of the tool call.
-     */
+    /** A list of content objects that represent the unstructured result of the tool call. */
     content: ContentBlock[];
     /**
      * Whether the tool call ended in an error.
@@ -3236,9 +2757,7 @@ export declare namespace V2025_11_25 {
      * should be reported as an MCP error response.
      */
     isError?: boolean | undefined;
-    /**
-     * An optional JSON object that represents the structured result of the tool call.
-     */
+    /** An optional JSON object that represents the structured result of the tool call. */
     structuredContent?:
       | {
           [k: string]: unknown;
@@ -3246,24 +2765,18 @@ export declare namespace V2025_11_25 {
       | undefined;
   }
 
-  /**
-   * A request to cancel a task.
-   */
+  /** A request to cancel a task. */
   export interface CancelTaskRequest {
     id: RequestId;
     jsonrpc: "2.0";
     method: "tasks/cancel";
     params: {
-      /**
-       * The task identifier to cancel.
-       */
+      /** The task identifier to cancel. */
       taskId: string;
     };
   }
 
-  /**
-   * The response to a tasks/cancel request.
-   */
+  /** The response to a tasks/cancel request. */
   export type CancelTaskResult = Result & Task;
 
   /**
@@ -3283,21 +2796,15 @@ export declare namespace V2025_11_25 {
     params: CancelledNotificationParams;
   }
 
-  /**
-   * Parameters for a `notifications/cancelled` notification.
-   */
+  /** Parameters for a `notifications/cancelled` notification. */
   export interface CancelledNotificationParams {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * An optional string describing the reason for the cancellation. This MAY be logged or presented to the user.
-     */
+    /** An optional string describing the reason for the cancellation. This MAY be logged or presented to the user. */
     reason?: string | undefined;
     /**
      * The ID of the request to cancel.
@@ -3309,13 +2816,9 @@ export declare namespace V2025_11_25 {
     requestId?: RequestId | undefined;
   }
 
-  /**
-   * Capabilities a client may support. Known capabilities are defined here, in this schema, but this is not a closed set: any client can define its own, additional capabilities.
-   */
+  /** Capabilities a client may support. Known capabilities are defined here, in this schema, but this is not a closed set: any client can define its own, additional capabilities. */
   export interface ClientCapabilities {
-    /**
-     * Present if the client supports elicitation from the server.
-     */
+    /** Present if the client supports elicitation from the server. */
     elicitation?:
       | {
           form?:
@@ -3330,9 +2833,7 @@ export declare namespace V2025_11_25 {
             | undefined;
         }
       | undefined;
-    /**
-     * Experimental, non-standard capabilities that the client supports.
-     */
+    /** Experimental, non-standard capabilities that the client supports. */
     experimental?:
       | {
           [k: string]: {
@@ -3340,20 +2841,14 @@ export declare namespace V2025_11_25 {
           };
         }
       | undefined;
-    /**
-     * Present if the client supports listing roots.
-     */
+    /** Present if the client supports listing roots. */
     roots?:
       | {
-          /**
-           * Whether the client supports notifications for changes to the roots list.
-           */
+          /** Whether the client supports notifications for changes to the roots list. */
           listChanged?: boolean | undefined;
         }
       | undefined;
-    /**
-     * Present if the client supports sampling from an LLM.
-     */
+    /** Present if the client supports sampling from an LLM. */
     sampling?:
       | {
           /**
@@ -3365,9 +2860,7 @@ export declare namespace V2025_11_25 {
                 [k: string]: unknown;
               }
             | undefined;
-          /**
-           * Whether the client supports tool use via tools and toolChoice parameters.
-           */
+          /** Whether the client supports tool use via tools and toolChoice parameters. */
           tools?:
             | {
                 [k: string]: unknown;
@@ -3375,40 +2868,28 @@ export declare namespace V2025_11_25 {
             | undefined;
         }
       | undefined;
-    /**
-     * Present if the client supports task-augmented requests.
-     */
+    /** Present if the client supports task-augmented requests. */
     tasks?:
       | {
-          /**
-           * Whether this client supports tasks/cancel.
-           */
+          /** Whether this client supports tasks/cancel. */
           cancel?:
             | {
                 [k: string]: unknown;
               }
             | undefined;
-          /**
-           * Whether this client supports tasks/list.
-           */
+          /** Whether this client supports tasks/list. */
           list?:
             | {
                 [k: string]: unknown;
               }
             | undefined;
-          /**
-           * Specifies which request types can be augmented with tasks.
-           */
+          /** Specifies which request types can be augmented with tasks. */
           requests?:
             | {
-                /**
-                 * Task support for elicitation-related requests.
-                 */
+                /** Task support for elicitation-related requests. */
                 elicitation?:
                   | {
-                      /**
-                       * Whether the client supports task-augmented elicitation/create requests.
-                       */
+                      /** Whether the client supports task-augmented elicitation/create requests. */
                       create?:
                         | {
                             [k: string]: unknown;
@@ -3416,14 +2897,10 @@ export declare namespace V2025_11_25 {
                         | undefined;
                     }
                   | undefined;
-                /**
-                 * Task support for sampling-related requests.
-                 */
+                /** Task support for sampling-related requests. */
                 sampling?:
                   | {
-                      /**
-                       * Whether the client supports task-augmented sampling/createMessage requests.
-                       */
+                      /** Whether the client supports task-augmented sampling/createMessage requests. */
                       createMessage?:
                         | {
                             [k: string]: unknown;
@@ -3473,9 +2950,7 @@ export declare namespace V2025_11_25 {
     | ListRootsResult
     | ElicitResult;
 
-  /**
-   * A request from the client to the server, to ask for completion options.
-   */
+  /** A request from the client to the server, to ask for completion options. */
   export interface CompleteRequest {
     id: RequestId;
     jsonrpc: "2.0";
@@ -3483,43 +2958,27 @@ export declare namespace V2025_11_25 {
     params: CompleteRequestParams;
   }
 
-  /**
-   * Parameters for a `completion/complete` request.
-   */
+  /** Parameters for a `completion/complete` request. */
   export interface CompleteRequestParams {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
-          /**
-           * If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-           */
+          /** If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications. */
           progressToken?: ProgressToken | undefined;
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * The argument's information
-     */
+    /** The argument's information */
     argument: {
-      /**
-       * The name of the argument
-       */
+      /** The name of the argument */
       name: string;
-      /**
-       * The value of the argument to use for completion matching.
-       */
+      /** The value of the argument to use for completion matching. */
       value: string;
     };
-    /**
-     * Additional, optional context for completions
-     */
+    /** Additional, optional context for completions */
     context?:
       | {
-          /**
-           * Previously-resolved variables in a URI template or prompt.
-           */
+          /** Previously-resolved variables in a URI template or prompt. */
           arguments?:
             | {
                 [k: string]: string;
@@ -3530,40 +2989,32 @@ export declare namespace V2025_11_25 {
     ref: PromptReference | ResourceTemplateReference;
   }
 
-  /**
-   * The server's response to a completion/complete request
-   */
+  /** The server's response to a completion/complete request */
   export interface CompleteResult {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
         }
       | undefined;
     completion: {
-      /**
-       * Indicates whether there are additional completion options beyond those provided in the current response, even if the exact total is unknown.
-       */
+      /** Indicates whether there are additional completion options beyond those provided in the current response, even if the exact total is unknown. */
       hasMore?: boolean | undefined;
-      /**
-       * The total number of completion options available. This can exceed the number of values actually sent in the response.
-       */
+      /** The total number of completion options available. This can exceed the number of values actually sent in the response. */
       total?: number | undefined;
-      /**
-       * An array of completion values. Must not exceed 100 items.
-       */
+      /** An array of completion values. Must not exceed 100 items. */
       values: string[];
     };
   }
 
   export type ContentBlock =
-    TextContent | ImageContent | AudioContent | ResourceLink | EmbeddedResource;
+    | TextContent
+    | ImageContent
+    | AudioContent
+    | ResourceLink
+    | EmbeddedResource;
 
-  /**
-   * A request from the server to sample an LLM via the client. The client has full discretion over which model to select. The client should also inform the user before beginning sampling, to allow them to inspect the request (human in the loop) and decide whether to approve it.
-   */
+  /** A request from the server to sample an LLM via the client. The client has full discretion over which model to select. The client should also inform the user before beginning sampling, to allow them to inspect the request (human in the loop) and decide whether to approve it. */
   export interface CreateMessageRequest {
     id: RequestId;
     jsonrpc: "2.0";
@@ -3571,18 +3022,12 @@ export declare namespace V2025_11_25 {
     params: CreateMessageRequestParams;
   }
 
-  /**
-   * Parameters for a `sampling/createMessage` request.
-   */
+  /** Parameters for a `sampling/createMessage` request. */
   export interface CreateMessageRequestParams {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
-          /**
-           * If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-           */
+          /** If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications. */
           progressToken?: ProgressToken | undefined;
           [k: string]: unknown;
         }
@@ -3594,7 +3039,7 @@ export declare namespace V2025_11_25 {
      * Default is "none". Values "thisServer" and "allServers" are soft-deprecated. Servers SHOULD only use these values if the client
      * declares ClientCapabilities.sampling.context. These values may be removed in future spec releases.
      */
-    includeContext?: ("allServers" | "none" | "thisServer") | undefined;
+    includeContext?: "allServers" | "none" | "thisServer" | undefined;
     /**
      * The requested maximum number of tokens to sample (to prevent runaway completions).
      *
@@ -3602,22 +3047,16 @@ export declare namespace V2025_11_25 {
      */
     maxTokens: number;
     messages: SamplingMessage[];
-    /**
-     * Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific.
-     */
+    /** Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific. */
     metadata?:
       | {
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * The server's preferences for which model to select. The client MAY ignore these preferences.
-     */
+    /** The server's preferences for which model to select. The client MAY ignore these preferences. */
     modelPreferences?: ModelPreferences | undefined;
     stopSequences?: string[] | undefined;
-    /**
-     * An optional system prompt the server wants to use for sampling. The client MAY modify or omit this prompt.
-     */
+    /** An optional system prompt the server wants to use for sampling. The client MAY modify or omit this prompt. */
     systemPrompt?: string | undefined;
     /**
      * If specified, the caller is requesting task-augmented execution for this request.
@@ -3648,9 +3087,7 @@ export declare namespace V2025_11_25 {
    * to inspect the response (human in the loop) and decide whether to allow the server to see it.
    */
   export interface CreateMessageResult {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
@@ -3663,9 +3100,7 @@ export declare namespace V2025_11_25 {
       | ToolUseContent
       | ToolResultContent
       | SamplingMessageContentBlock[];
-    /**
-     * The name of the model that generated the message.
-     */
+    /** The name of the model that generated the message. */
     model: string;
     role: Role;
     /**
@@ -3682,13 +3117,9 @@ export declare namespace V2025_11_25 {
     stopReason?: string | undefined;
   }
 
-  /**
-   * A response to a task-augmented request.
-   */
+  /** A response to a task-augmented request. */
   export interface CreateTaskResult {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
@@ -3697,14 +3128,10 @@ export declare namespace V2025_11_25 {
     task: Task;
   }
 
-  /**
-   * An opaque token used to represent a cursor for pagination.
-   */
+  /** An opaque token used to represent a cursor for pagination. */
   export type Cursor = string;
 
-  /**
-   * A request from the server to elicit additional information from the user via the client.
-   */
+  /** A request from the server to elicit additional information from the user via the client. */
   export interface ElicitRequest {
     id: RequestId;
     jsonrpc: "2.0";
@@ -3712,29 +3139,19 @@ export declare namespace V2025_11_25 {
     params: ElicitRequestParams;
   }
 
-  /**
-   * The parameters for a request to elicit non-sensitive information from the user via a form in the client.
-   */
+  /** The parameters for a request to elicit non-sensitive information from the user via a form in the client. */
   export interface ElicitRequestFormParams {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
-          /**
-           * If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-           */
+          /** If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications. */
           progressToken?: ProgressToken | undefined;
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * The message to present to the user describing what information is being requested.
-     */
+    /** The message to present to the user describing what information is being requested. */
     message: string;
-    /**
-     * The elicitation mode.
-     */
+    /** The elicitation mode. */
     mode?: "form" | undefined;
     /**
      * A restricted subset of JSON Schema.
@@ -3759,23 +3176,15 @@ export declare namespace V2025_11_25 {
     task?: TaskMetadata | undefined;
   }
 
-  /**
-   * The parameters for a request to elicit additional information from the user via the client.
-   */
+  /** The parameters for a request to elicit additional information from the user via the client. */
   export type ElicitRequestParams = ElicitRequestURLParams | ElicitRequestFormParams;
 
-  /**
-   * The parameters for a request to elicit information from the user via a URL in the client.
-   */
+  /** The parameters for a request to elicit information from the user via a URL in the client. */
   export interface ElicitRequestURLParams {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
-          /**
-           * If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-           */
+          /** If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications. */
           progressToken?: ProgressToken | undefined;
           [k: string]: unknown;
         }
@@ -3785,13 +3194,9 @@ export declare namespace V2025_11_25 {
      * The client MUST treat this ID as an opaque value.
      */
     elicitationId: string;
-    /**
-     * The message to present to the user explaining why the interaction is needed.
-     */
+    /** The message to present to the user explaining why the interaction is needed. */
     message: string;
-    /**
-     * The elicitation mode.
-     */
+    /** The elicitation mode. */
     mode: "url";
     /**
      * If specified, the caller is requesting task-augmented execution for this request.
@@ -3802,19 +3207,13 @@ export declare namespace V2025_11_25 {
      * for task augmentation of specific request types in their capabilities.
      */
     task?: TaskMetadata | undefined;
-    /**
-     * The URL that the user should navigate to.
-     */
+    /** The URL that the user should navigate to. */
     url: string;
   }
 
-  /**
-   * The client's response to an elicitation request.
-   */
+  /** The client's response to an elicitation request. */
   export interface ElicitResult {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
@@ -3839,16 +3238,12 @@ export declare namespace V2025_11_25 {
       | undefined;
   }
 
-  /**
-   * An optional notification from the server to the client, informing it of a completion of a out-of-band elicitation request.
-   */
+  /** An optional notification from the server to the client, informing it of a completion of a out-of-band elicitation request. */
   export interface ElicitationCompleteNotification {
     jsonrpc: "2.0";
     method: "notifications/elicitation/complete";
     params: {
-      /**
-       * The ID of the elicitation that completed.
-       */
+      /** The ID of the elicitation that completed. */
       elicitationId: string;
     };
   }
@@ -3860,17 +3255,13 @@ export declare namespace V2025_11_25 {
    * of the LLM and/or the user.
    */
   export interface EmbeddedResource {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * Optional annotations for the client.
-     */
+    /** Optional annotations for the client. */
     annotations?: Annotations | undefined;
     resource: TextResourceContents | BlobResourceContents;
     type: "resource";
@@ -3886,23 +3277,15 @@ export declare namespace V2025_11_25 {
     | LegacyTitledEnumSchema;
 
   export interface Error {
-    /**
-     * The error type that occurred.
-     */
+    /** The error type that occurred. */
     code: number;
-    /**
-     * Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
-     */
+    /** Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.). */
     data?: unknown;
-    /**
-     * A short description of the error. The message SHOULD be limited to a concise single sentence.
-     */
+    /** A short description of the error. The message SHOULD be limited to a concise single sentence. */
     message: string;
   }
 
-  /**
-   * Used by the client to get a prompt provided by the server.
-   */
+  /** Used by the client to get a prompt provided by the server. */
   export interface GetPromptRequest {
     id: RequestId;
     jsonrpc: "2.0";
@@ -3910,66 +3293,46 @@ export declare namespace V2025_11_25 {
     params: GetPromptRequestParams;
   }
 
-  /**
-   * Parameters for a `prompts/get` request.
-   */
+  /** Parameters for a `prompts/get` request. */
   export interface GetPromptRequestParams {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
-          /**
-           * If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-           */
+          /** If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications. */
           progressToken?: ProgressToken | undefined;
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * Arguments to use for templating the prompt.
-     */
+    /** Arguments to use for templating the prompt. */
     arguments?:
       | {
           [k: string]: string;
         }
       | undefined;
-    /**
-     * The name of the prompt or prompt template.
-     */
+    /** The name of the prompt or prompt template. */
     name: string;
   }
 
-  /**
-   * The server's response to a prompts/get request from the client.
-   */
+  /** The server's response to a prompts/get request from the client. */
   export interface GetPromptResult {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * An optional description for the prompt.
-     */
+    /** An optional description for the prompt. */
     description?: string | undefined;
     messages: PromptMessage[];
   }
 
-  /**
-   * A request to retrieve the result of a completed task.
-   */
+  /** A request to retrieve the result of a completed task. */
   export interface GetTaskPayloadRequest {
     id: RequestId;
     jsonrpc: "2.0";
     method: "tasks/result";
     params: {
-      /**
-       * The task identifier to retrieve results for.
-       */
+      /** The task identifier to retrieve results for. */
       taskId: string;
     };
   }
@@ -3980,9 +3343,7 @@ export declare namespace V2025_11_25 {
    * For example, a tools/call task would return the CallToolResult structure.
    */
   export interface GetTaskPayloadResult {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
@@ -3991,29 +3352,21 @@ export declare namespace V2025_11_25 {
     [k: string]: unknown;
   }
 
-  /**
-   * A request to retrieve the state of a task.
-   */
+  /** A request to retrieve the state of a task. */
   export interface GetTaskRequest {
     id: RequestId;
     jsonrpc: "2.0";
     method: "tasks/get";
     params: {
-      /**
-       * The task identifier to query.
-       */
+      /** The task identifier to query. */
       taskId: string;
     };
   }
 
-  /**
-   * The response to a tasks/get request.
-   */
+  /** The response to a tasks/get request. */
   export type GetTaskResult = Result & Task;
 
-  /**
-   * An optionally-sized icon that can be displayed in a user interface.
-   */
+  /** An optionally-sized icon that can be displayed in a user interface. */
   export interface Icon {
     /**
      * Optional MIME type override if the source MIME type is missing or generic.
@@ -4045,12 +3398,10 @@ export declare namespace V2025_11_25 {
      *
      * If not provided, the client should assume the icon can be used with any theme.
      */
-    theme?: ("dark" | "light") | undefined;
+    theme?: "dark" | "light" | undefined;
   }
 
-  /**
-   * Base interface to add `icons` property.
-   */
+  /** Base interface to add `icons` property. */
   export interface Icons {
     /**
      * Optional set of sized icons that the client can display in a user interface.
@@ -4066,36 +3417,24 @@ export declare namespace V2025_11_25 {
     icons?: Icon[] | undefined;
   }
 
-  /**
-   * An image provided to or from an LLM.
-   */
+  /** An image provided to or from an LLM. */
   export interface ImageContent {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * Optional annotations for the client.
-     */
+    /** Optional annotations for the client. */
     annotations?: Annotations | undefined;
-    /**
-     * The base64-encoded image data.
-     */
+    /** The base64-encoded image data. */
     data: string;
-    /**
-     * The MIME type of the image. Different providers may support different image types.
-     */
+    /** The MIME type of the image. Different providers may support different image types. */
     mimeType: string;
     type: "image";
   }
 
-  /**
-   * Describes the MCP implementation.
-   */
+  /** Describes the MCP implementation. */
   export interface Implementation {
     /**
      * An optional human-readable description of what this implementation does.
@@ -4117,9 +3456,7 @@ export declare namespace V2025_11_25 {
      * - `image/webp` - WebP images (modern, efficient format)
      */
     icons?: Icon[] | undefined;
-    /**
-     * Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-     */
+    /** Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present). */
     name: string;
     /**
      * Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
@@ -4131,15 +3468,11 @@ export declare namespace V2025_11_25 {
      */
     title?: string | undefined;
     version: string;
-    /**
-     * An optional URL of the website for this implementation.
-     */
+    /** An optional URL of the website for this implementation. */
     websiteUrl?: string | undefined;
   }
 
-  /**
-   * This request is sent from the client to the server when it first connects, asking it to begin initialization.
-   */
+  /** This request is sent from the client to the server when it first connects, asking it to begin initialization. */
   export interface InitializeRequest {
     id: RequestId;
     jsonrpc: "2.0";
@@ -4147,37 +3480,25 @@ export declare namespace V2025_11_25 {
     params: InitializeRequestParams;
   }
 
-  /**
-   * Parameters for an `initialize` request.
-   */
+  /** Parameters for an `initialize` request. */
   export interface InitializeRequestParams {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
-          /**
-           * If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-           */
+          /** If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications. */
           progressToken?: ProgressToken | undefined;
           [k: string]: unknown;
         }
       | undefined;
     capabilities: ClientCapabilities;
     clientInfo: Implementation;
-    /**
-     * The latest version of the Model Context Protocol that the client supports. The client MAY decide to support older versions as well.
-     */
+    /** The latest version of the Model Context Protocol that the client supports. The client MAY decide to support older versions as well. */
     protocolVersion: string;
   }
 
-  /**
-   * After receiving an initialize request from the client, the server sends this response.
-   */
+  /** After receiving an initialize request from the client, the server sends this response. */
   export interface InitializeResult {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
@@ -4190,40 +3511,33 @@ export declare namespace V2025_11_25 {
      * This can be used by clients to improve the LLM's understanding of available tools, resources, etc. It can be thought of like a "hint" to the model. For example, this information MAY be added to the system prompt.
      */
     instructions?: string | undefined;
-    /**
-     * The version of the Model Context Protocol that the server wants to use. This may not match the version that the client requested. If the client cannot support this version, it MUST disconnect.
-     */
+    /** The version of the Model Context Protocol that the server wants to use. This may not match the version that the client requested. If the client cannot support this version, it MUST disconnect. */
     protocolVersion: string;
     serverInfo: Implementation;
   }
 
-  /**
-   * This notification is sent from the client to the server after initialization has finished.
-   */
+  /** This notification is sent from the client to the server after initialization has finished. */
   export interface InitializedNotification {
     jsonrpc: "2.0";
     method: "notifications/initialized";
     params?: NotificationParams | undefined;
   }
 
-  /**
-   * A response to a request that indicates an error occurred.
-   */
+  /** A response to a request that indicates an error occurred. */
   export interface JSONRPCErrorResponse {
     error: Error;
     id?: RequestId | undefined;
     jsonrpc: "2.0";
   }
 
-  /**
-   * Refers to any valid JSON-RPC object that can be decoded off the wire, or encoded to be sent.
-   */
+  /** Refers to any valid JSON-RPC object that can be decoded off the wire, or encoded to be sent. */
   export type JSONRPCMessage =
-    JSONRPCRequest | JSONRPCNotification | JSONRPCResultResponse | JSONRPCErrorResponse;
+    | JSONRPCRequest
+    | JSONRPCNotification
+    | JSONRPCResultResponse
+    | JSONRPCErrorResponse;
 
-  /**
-   * A notification which does not expect a response.
-   */
+  /** A notification which does not expect a response. */
   export interface JSONRPCNotification {
     jsonrpc: "2.0";
     method: string;
@@ -4234,9 +3548,7 @@ export declare namespace V2025_11_25 {
       | undefined;
   }
 
-  /**
-   * A request that expects a response.
-   */
+  /** A request that expects a response. */
   export interface JSONRPCRequest {
     id: RequestId;
     jsonrpc: "2.0";
@@ -4248,14 +3560,10 @@ export declare namespace V2025_11_25 {
       | undefined;
   }
 
-  /**
-   * A response to a request, containing either the result or error.
-   */
+  /** A response to a request, containing either the result or error. */
   export type JSONRPCResponse = JSONRPCResultResponse | JSONRPCErrorResponse;
 
-  /**
-   * A successful (non-error) response to a request.
-   */
+  /** A successful (non-error) response to a request. */
   export interface JSONRPCResultResponse {
     id: RequestId;
     jsonrpc: "2.0";
@@ -4279,9 +3587,7 @@ export declare namespace V2025_11_25 {
     type: "string";
   }
 
-  /**
-   * Sent from the client to request a list of prompts and prompt templates the server has.
-   */
+  /** Sent from the client to request a list of prompts and prompt templates the server has. */
   export interface ListPromptsRequest {
     id: RequestId;
     jsonrpc: "2.0";
@@ -4289,13 +3595,9 @@ export declare namespace V2025_11_25 {
     params?: PaginatedRequestParams | undefined;
   }
 
-  /**
-   * The server's response to a prompts/list request from the client.
-   */
+  /** The server's response to a prompts/list request from the client. */
   export interface ListPromptsResult {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
@@ -4309,9 +3611,7 @@ export declare namespace V2025_11_25 {
     prompts: Prompt[];
   }
 
-  /**
-   * Sent from the client to request a list of resource templates the server has.
-   */
+  /** Sent from the client to request a list of resource templates the server has. */
   export interface ListResourceTemplatesRequest {
     id: RequestId;
     jsonrpc: "2.0";
@@ -4319,13 +3619,9 @@ export declare namespace V2025_11_25 {
     params?: PaginatedRequestParams | undefined;
   }
 
-  /**
-   * The server's response to a resources/templates/list request from the client.
-   */
+  /** The server's response to a resources/templates/list request from the client. */
   export interface ListResourceTemplatesResult {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
@@ -4339,9 +3635,7 @@ export declare namespace V2025_11_25 {
     resourceTemplates: ResourceTemplate[];
   }
 
-  /**
-   * Sent from the client to request a list of resources the server has.
-   */
+  /** Sent from the client to request a list of resources the server has. */
   export interface ListResourcesRequest {
     id: RequestId;
     jsonrpc: "2.0";
@@ -4349,13 +3643,9 @@ export declare namespace V2025_11_25 {
     params?: PaginatedRequestParams | undefined;
   }
 
-  /**
-   * The server's response to a resources/list request from the client.
-   */
+  /** The server's response to a resources/list request from the client. */
   export interface ListResourcesResult {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
@@ -4391,9 +3681,7 @@ export declare namespace V2025_11_25 {
    * or file that the server can operate on.
    */
   export interface ListRootsResult {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
@@ -4402,9 +3690,7 @@ export declare namespace V2025_11_25 {
     roots: Root[];
   }
 
-  /**
-   * A request to retrieve a list of tasks.
-   */
+  /** A request to retrieve a list of tasks. */
   export interface ListTasksRequest {
     id: RequestId;
     jsonrpc: "2.0";
@@ -4412,13 +3698,9 @@ export declare namespace V2025_11_25 {
     params?: PaginatedRequestParams | undefined;
   }
 
-  /**
-   * The response to a tasks/list request.
-   */
+  /** The response to a tasks/list request. */
   export interface ListTasksResult {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
@@ -4432,9 +3714,7 @@ export declare namespace V2025_11_25 {
     tasks: Task[];
   }
 
-  /**
-   * Sent from the client to request a list of tools the server has.
-   */
+  /** Sent from the client to request a list of tools the server has. */
   export interface ListToolsRequest {
     id: RequestId;
     jsonrpc: "2.0";
@@ -4442,13 +3722,9 @@ export declare namespace V2025_11_25 {
     params?: PaginatedRequestParams | undefined;
   }
 
-  /**
-   * The server's response to a tools/list request from the client.
-   */
+  /** The server's response to a tools/list request from the client. */
   export interface ListToolsResult {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
@@ -4469,40 +3745,35 @@ export declare namespace V2025_11_25 {
    * https://datatracker.ietf.org/doc/html/rfc5424#section-6.2.1
    */
   export type LoggingLevel =
-    "alert" | "critical" | "debug" | "emergency" | "error" | "info" | "notice" | "warning";
+    | "alert"
+    | "critical"
+    | "debug"
+    | "emergency"
+    | "error"
+    | "info"
+    | "notice"
+    | "warning";
 
-  /**
-   * JSONRPCNotification of a log message passed from server to client. If no logging/setLevel request has been sent from the client, the server MAY decide which messages to send automatically.
-   */
+  /** JSONRPCNotification of a log message passed from server to client. If no logging/setLevel request has been sent from the client, the server MAY decide which messages to send automatically. */
   export interface LoggingMessageNotification {
     jsonrpc: "2.0";
     method: "notifications/message";
     params: LoggingMessageNotificationParams;
   }
 
-  /**
-   * Parameters for a `notifications/message` notification.
-   */
+  /** Parameters for a `notifications/message` notification. */
   export interface LoggingMessageNotificationParams {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * The data to be logged, such as a string message or an object. Any JSON serializable type is allowed here.
-     */
+    /** The data to be logged, such as a string message or an object. Any JSON serializable type is allowed here. */
     data: unknown;
-    /**
-     * The severity of this log message.
-     */
+    /** The severity of this log message. */
     level: LoggingLevel;
-    /**
-     * An optional name of the logger issuing this message.
-     */
+    /** An optional name of the logger issuing this message. */
     logger?: string | undefined;
   }
 
@@ -4583,9 +3854,7 @@ export declare namespace V2025_11_25 {
   }
 
   export interface NotificationParams {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
@@ -4609,18 +3878,12 @@ export declare namespace V2025_11_25 {
     params?: PaginatedRequestParams | undefined;
   }
 
-  /**
-   * Common parameters for paginated requests.
-   */
+  /** Common parameters for paginated requests. */
   export interface PaginatedRequestParams {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
-          /**
-           * If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-           */
+          /** If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications. */
           progressToken?: ProgressToken | undefined;
           [k: string]: unknown;
         }
@@ -4633,9 +3896,7 @@ export declare namespace V2025_11_25 {
   }
 
   export interface PaginatedResult {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
@@ -4648,9 +3909,7 @@ export declare namespace V2025_11_25 {
     nextCursor?: string | undefined;
   }
 
-  /**
-   * A ping, issued by either the server or the client, to check that the other party is still alive. The receiver must promptly respond, or else may be disconnected.
-   */
+  /** A ping, issued by either the server or the client, to check that the other party is still alive. The receiver must promptly respond, or else may be disconnected. */
   export interface PingRequest {
     id: RequestId;
     jsonrpc: "2.0";
@@ -4672,69 +3931,45 @@ export declare namespace V2025_11_25 {
     | TitledMultiSelectEnumSchema
     | LegacyTitledEnumSchema;
 
-  /**
-   * An out-of-band notification used to inform the receiver of a progress update for a long-running request.
-   */
+  /** An out-of-band notification used to inform the receiver of a progress update for a long-running request. */
   export interface ProgressNotification {
     jsonrpc: "2.0";
     method: "notifications/progress";
     params: ProgressNotificationParams;
   }
 
-  /**
-   * Parameters for a `notifications/progress` notification.
-   */
+  /** Parameters for a `notifications/progress` notification. */
   export interface ProgressNotificationParams {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * An optional message describing the current progress.
-     */
+    /** An optional message describing the current progress. */
     message?: string | undefined;
-    /**
-     * The progress thus far. This should increase every time progress is made, even if the total is unknown.
-     */
+    /** The progress thus far. This should increase every time progress is made, even if the total is unknown. */
     progress: number;
-    /**
-     * The progress token which was given in the initial request, used to associate this notification with the request that is proceeding.
-     */
+    /** The progress token which was given in the initial request, used to associate this notification with the request that is proceeding. */
     progressToken: ProgressToken;
-    /**
-     * Total number of items to process (or total progress required), if known.
-     */
+    /** Total number of items to process (or total progress required), if known. */
     total?: number | undefined;
   }
 
-  /**
-   * A progress token, used to associate progress notifications with the original request.
-   */
+  /** A progress token, used to associate progress notifications with the original request. */
   export type ProgressToken = string | number;
 
-  /**
-   * A prompt or prompt template that the server offers.
-   */
+  /** A prompt or prompt template that the server offers. */
   export interface Prompt {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * A list of arguments to use for templating the prompt.
-     */
+    /** A list of arguments to use for templating the prompt. */
     arguments?: PromptArgument[] | undefined;
-    /**
-     * An optional description of what this prompt provides
-     */
+    /** An optional description of what this prompt provides */
     description?: string | undefined;
     /**
      * Optional set of sized icons that the client can display in a user interface.
@@ -4748,9 +3983,7 @@ export declare namespace V2025_11_25 {
      * - `image/webp` - WebP images (modern, efficient format)
      */
     icons?: Icon[] | undefined;
-    /**
-     * Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-     */
+    /** Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present). */
     name: string;
     /**
      * Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
@@ -4763,21 +3996,13 @@ export declare namespace V2025_11_25 {
     title?: string | undefined;
   }
 
-  /**
-   * Describes an argument that a prompt can accept.
-   */
+  /** Describes an argument that a prompt can accept. */
   export interface PromptArgument {
-    /**
-     * A human-readable description of the argument.
-     */
+    /** A human-readable description of the argument. */
     description?: string | undefined;
-    /**
-     * Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-     */
+    /** Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present). */
     name: string;
-    /**
-     * Whether this argument must be provided.
-     */
+    /** Whether this argument must be provided. */
     required?: boolean | undefined;
     /**
      * Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
@@ -4790,9 +4015,7 @@ export declare namespace V2025_11_25 {
     title?: string | undefined;
   }
 
-  /**
-   * An optional notification from the server to the client, informing it that the list of prompts it offers has changed. This may be issued by servers without any previous subscription from the client.
-   */
+  /** An optional notification from the server to the client, informing it that the list of prompts it offers has changed. This may be issued by servers without any previous subscription from the client. */
   export interface PromptListChangedNotification {
     jsonrpc: "2.0";
     method: "notifications/prompts/list_changed";
@@ -4810,13 +4033,9 @@ export declare namespace V2025_11_25 {
     role: Role;
   }
 
-  /**
-   * Identifies a prompt.
-   */
+  /** Identifies a prompt. */
   export interface PromptReference {
-    /**
-     * Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-     */
+    /** Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present). */
     name: string;
     /**
      * Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
@@ -4830,9 +4049,7 @@ export declare namespace V2025_11_25 {
     type: "ref/prompt";
   }
 
-  /**
-   * Sent from the client to the server, to read a specific resource URI.
-   */
+  /** Sent from the client to the server, to read a specific resource URI. */
   export interface ReadResourceRequest {
     id: RequestId;
     jsonrpc: "2.0";
@@ -4840,35 +4057,23 @@ export declare namespace V2025_11_25 {
     params: ReadResourceRequestParams;
   }
 
-  /**
-   * Parameters for a `resources/read` request.
-   */
+  /** Parameters for a `resources/read` request. */
   export interface ReadResourceRequestParams {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
-          /**
-           * If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-           */
+          /** If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications. */
           progressToken?: ProgressToken | undefined;
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it.
-     */
+    /** The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it. */
     uri: string;
   }
 
-  /**
-   * The server's response to a resources/read request from the client.
-   */
+  /** The server's response to a resources/read request from the client. */
   export interface ReadResourceResult {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
@@ -4882,9 +4087,7 @@ export declare namespace V2025_11_25 {
    * Include this in the `_meta` field under the key `io.modelcontextprotocol/related-task`.
    */
   export interface RelatedTaskMetadata {
-    /**
-     * The task identifier this message is associated with.
-     */
+    /** The task identifier this message is associated with. */
     taskId: string;
   }
 
@@ -4897,44 +4100,30 @@ export declare namespace V2025_11_25 {
       | undefined;
   }
 
-  /**
-   * A uniquely identifying ID for a request in JSON-RPC.
-   */
+  /** A uniquely identifying ID for a request in JSON-RPC. */
   export type RequestId = string | number;
 
-  /**
-   * Common params for any request.
-   */
+  /** Common params for any request. */
   export interface RequestParams {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
-          /**
-           * If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-           */
+          /** If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications. */
           progressToken?: ProgressToken | undefined;
           [k: string]: unknown;
         }
       | undefined;
   }
 
-  /**
-   * A known resource that the server is capable of reading.
-   */
+  /** A known resource that the server is capable of reading. */
   export interface Resource {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * Optional annotations for the client.
-     */
+    /** Optional annotations for the client. */
     annotations?: Annotations | undefined;
     /**
      * A description of what this resource represents.
@@ -4954,13 +4143,9 @@ export declare namespace V2025_11_25 {
      * - `image/webp` - WebP images (modern, efficient format)
      */
     icons?: Icon[] | undefined;
-    /**
-     * The MIME type of this resource, if known.
-     */
+    /** The MIME type of this resource, if known. */
     mimeType?: string | undefined;
-    /**
-     * Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-     */
+    /** Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present). */
     name: string;
     /**
      * The size of the raw resource content, in bytes (i.e., before base64 encoding or any tokenization), if known.
@@ -4977,31 +4162,21 @@ export declare namespace V2025_11_25 {
      * if present).
      */
     title?: string | undefined;
-    /**
-     * The URI of this resource.
-     */
+    /** The URI of this resource. */
     uri: string;
   }
 
-  /**
-   * The contents of a specific resource or sub-resource.
-   */
+  /** The contents of a specific resource or sub-resource. */
   export interface ResourceContents {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * The MIME type of this resource, if known.
-     */
+    /** The MIME type of this resource, if known. */
     mimeType?: string | undefined;
-    /**
-     * The URI of this resource.
-     */
+    /** The URI of this resource. */
     uri: string;
   }
 
@@ -5011,17 +4186,13 @@ export declare namespace V2025_11_25 {
    * Note: resource links returned by tools are not guaranteed to appear in the results of `resources/list` requests.
    */
   export interface ResourceLink {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * Optional annotations for the client.
-     */
+    /** Optional annotations for the client. */
     annotations?: Annotations | undefined;
     /**
      * A description of what this resource represents.
@@ -5041,13 +4212,9 @@ export declare namespace V2025_11_25 {
      * - `image/webp` - WebP images (modern, efficient format)
      */
     icons?: Icon[] | undefined;
-    /**
-     * The MIME type of this resource, if known.
-     */
+    /** The MIME type of this resource, if known. */
     mimeType?: string | undefined;
-    /**
-     * Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-     */
+    /** Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present). */
     name: string;
     /**
      * The size of the raw resource content, in bytes (i.e., before base64 encoding or any tokenization), if known.
@@ -5065,58 +4232,40 @@ export declare namespace V2025_11_25 {
      */
     title?: string | undefined;
     type: "resource_link";
-    /**
-     * The URI of this resource.
-     */
+    /** The URI of this resource. */
     uri: string;
   }
 
-  /**
-   * An optional notification from the server to the client, informing it that the list of resources it can read from has changed. This may be issued by servers without any previous subscription from the client.
-   */
+  /** An optional notification from the server to the client, informing it that the list of resources it can read from has changed. This may be issued by servers without any previous subscription from the client. */
   export interface ResourceListChangedNotification {
     jsonrpc: "2.0";
     method: "notifications/resources/list_changed";
     params?: NotificationParams | undefined;
   }
 
-  /**
-   * Common parameters when working with resources.
-   */
+  /** Common parameters when working with resources. */
   export interface ResourceRequestParams {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
-          /**
-           * If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-           */
+          /** If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications. */
           progressToken?: ProgressToken | undefined;
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it.
-     */
+    /** The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it. */
     uri: string;
   }
 
-  /**
-   * A template description for resources available on the server.
-   */
+  /** A template description for resources available on the server. */
   export interface ResourceTemplate {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * Optional annotations for the client.
-     */
+    /** Optional annotations for the client. */
     annotations?: Annotations | undefined;
     /**
      * A description of what this template is for.
@@ -5136,13 +4285,9 @@ export declare namespace V2025_11_25 {
      * - `image/webp` - WebP images (modern, efficient format)
      */
     icons?: Icon[] | undefined;
-    /**
-     * The MIME type for all resources that match this template. This should only be included if all resources matching this template have the same type.
-     */
+    /** The MIME type for all resources that match this template. This should only be included if all resources matching this template have the same type. */
     mimeType?: string | undefined;
-    /**
-     * Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-     */
+    /** Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present). */
     name: string;
     /**
      * Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
@@ -5153,54 +4298,38 @@ export declare namespace V2025_11_25 {
      * if present).
      */
     title?: string | undefined;
-    /**
-     * A URI template (according to RFC 6570) that can be used to construct resource URIs.
-     */
+    /** A URI template (according to RFC 6570) that can be used to construct resource URIs. */
     uriTemplate: string;
   }
 
-  /**
-   * A reference to a resource or resource template definition.
-   */
+  /** A reference to a resource or resource template definition. */
   export interface ResourceTemplateReference {
     type: "ref/resource";
-    /**
-     * The URI or URI template of the resource.
-     */
+    /** The URI or URI template of the resource. */
     uri: string;
   }
 
-  /**
-   * A notification from the server to the client, informing it that a resource has changed and may need to be read again. This should only be sent if the client previously sent a resources/subscribe request.
-   */
+  /** A notification from the server to the client, informing it that a resource has changed and may need to be read again. This should only be sent if the client previously sent a resources/subscribe request. */
   export interface ResourceUpdatedNotification {
     jsonrpc: "2.0";
     method: "notifications/resources/updated";
     params: ResourceUpdatedNotificationParams;
   }
 
-  /**
-   * Parameters for a `notifications/resources/updated` notification.
-   */
+  /** Parameters for a `notifications/resources/updated` notification. */
   export interface ResourceUpdatedNotificationParams {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * The URI of the resource that has been updated. This might be a sub-resource of the one that the client actually subscribed to.
-     */
+    /** The URI of the resource that has been updated. This might be a sub-resource of the one that the client actually subscribed to. */
     uri: string;
   }
 
   export interface Result {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
@@ -5209,18 +4338,12 @@ export declare namespace V2025_11_25 {
     [k: string]: unknown;
   }
 
-  /**
-   * The sender or recipient of messages and data in a conversation.
-   */
+  /** The sender or recipient of messages and data in a conversation. */
   export type Role = "assistant" | "user";
 
-  /**
-   * Represents a root directory or file that the server can operate on.
-   */
+  /** Represents a root directory or file that the server can operate on. */
   export interface Root {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
@@ -5251,13 +4374,9 @@ export declare namespace V2025_11_25 {
     params?: NotificationParams | undefined;
   }
 
-  /**
-   * Describes a message issued to or received from an LLM API.
-   */
+  /** Describes a message issued to or received from an LLM API. */
   export interface SamplingMessage {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
@@ -5274,23 +4393,21 @@ export declare namespace V2025_11_25 {
   }
 
   export type SamplingMessageContentBlock =
-    TextContent | ImageContent | AudioContent | ToolUseContent | ToolResultContent;
+    | TextContent
+    | ImageContent
+    | AudioContent
+    | ToolUseContent
+    | ToolResultContent;
 
-  /**
-   * Capabilities that a server may support. Known capabilities are defined here, in this schema, but this is not a closed set: any server can define its own, additional capabilities.
-   */
+  /** Capabilities that a server may support. Known capabilities are defined here, in this schema, but this is not a closed set: any server can define its own, additional capabilities. */
   export interface ServerCapabilities {
-    /**
-     * Present if the server supports argument autocompletion suggestions.
-     */
+    /** Present if the server supports argument autocompletion suggestions. */
     completions?:
       | {
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * Experimental, non-standard capabilities that the server supports.
-     */
+    /** Experimental, non-standard capabilities that the server supports. */
     experimental?:
       | {
           [k: string]: {
@@ -5298,74 +4415,50 @@ export declare namespace V2025_11_25 {
           };
         }
       | undefined;
-    /**
-     * Present if the server supports sending log messages to the client.
-     */
+    /** Present if the server supports sending log messages to the client. */
     logging?:
       | {
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * Present if the server offers any prompt templates.
-     */
+    /** Present if the server offers any prompt templates. */
     prompts?:
       | {
-          /**
-           * Whether this server supports notifications for changes to the prompt list.
-           */
+          /** Whether this server supports notifications for changes to the prompt list. */
           listChanged?: boolean | undefined;
         }
       | undefined;
-    /**
-     * Present if the server offers any resources to read.
-     */
+    /** Present if the server offers any resources to read. */
     resources?:
       | {
-          /**
-           * Whether this server supports notifications for changes to the resource list.
-           */
+          /** Whether this server supports notifications for changes to the resource list. */
           listChanged?: boolean | undefined;
-          /**
-           * Whether this server supports subscribing to resource updates.
-           */
+          /** Whether this server supports subscribing to resource updates. */
           subscribe?: boolean | undefined;
         }
       | undefined;
-    /**
-     * Present if the server supports task-augmented requests.
-     */
+    /** Present if the server supports task-augmented requests. */
     tasks?:
       | {
-          /**
-           * Whether this server supports tasks/cancel.
-           */
+          /** Whether this server supports tasks/cancel. */
           cancel?:
             | {
                 [k: string]: unknown;
               }
             | undefined;
-          /**
-           * Whether this server supports tasks/list.
-           */
+          /** Whether this server supports tasks/list. */
           list?:
             | {
                 [k: string]: unknown;
               }
             | undefined;
-          /**
-           * Specifies which request types can be augmented with tasks.
-           */
+          /** Specifies which request types can be augmented with tasks. */
           requests?:
             | {
-                /**
-                 * Task support for tool-related requests.
-                 */
+                /** Task support for tool-related requests. */
                 tools?:
                   | {
-                      /**
-                       * Whether the server supports task-augmented tools/call requests.
-                       */
+                      /** Whether the server supports task-augmented tools/call requests. */
                       call?:
                         | {
                             [k: string]: unknown;
@@ -5377,14 +4470,10 @@ export declare namespace V2025_11_25 {
             | undefined;
         }
       | undefined;
-    /**
-     * Present if the server offers any tools to call.
-     */
+    /** Present if the server offers any tools to call. */
     tools?:
       | {
-          /**
-           * Whether this server supports notifications for changes to the tool list.
-           */
+          /** Whether this server supports notifications for changes to the tool list. */
           listChanged?: boolean | undefined;
         }
       | undefined;
@@ -5427,9 +4516,7 @@ export declare namespace V2025_11_25 {
     | ListTasksResult
     | CompleteResult;
 
-  /**
-   * A request from the client to the server, to enable or adjust logging.
-   */
+  /** A request from the client to the server, to enable or adjust logging. */
   export interface SetLevelRequest {
     id: RequestId;
     jsonrpc: "2.0";
@@ -5437,44 +4524,35 @@ export declare namespace V2025_11_25 {
     params: SetLevelRequestParams;
   }
 
-  /**
-   * Parameters for a `logging/setLevel` request.
-   */
+  /** Parameters for a `logging/setLevel` request. */
   export interface SetLevelRequestParams {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
-          /**
-           * If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-           */
+          /** If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications. */
           progressToken?: ProgressToken | undefined;
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * The level of logging that the client wants to receive from the server. The server should send all logs at this level and higher (i.e., more severe) to the client as notifications/message.
-     */
+    /** The level of logging that the client wants to receive from the server. The server should send all logs at this level and higher (i.e., more severe) to the client as notifications/message. */
     level: LoggingLevel;
   }
 
   export type SingleSelectEnumSchema =
-    UntitledSingleSelectEnumSchema | TitledSingleSelectEnumSchema;
+    | UntitledSingleSelectEnumSchema
+    | TitledSingleSelectEnumSchema;
 
   export interface StringSchema {
     default?: string | undefined;
     description?: string | undefined;
-    format?: ("date" | "date-time" | "email" | "uri") | undefined;
+    format?: "date" | "date-time" | "email" | "uri" | undefined;
     maxLength?: number | undefined;
     minLength?: number | undefined;
     title?: string | undefined;
     type: "string";
   }
 
-  /**
-   * Sent from the client to request resources/updated notifications from the server whenever a particular resource changes.
-   */
+  /** Sent from the client to request resources/updated notifications from the server whenever a particular resource changes. */
   export interface SubscribeRequest {
     id: RequestId;
     jsonrpc: "2.0";
@@ -5482,47 +4560,29 @@ export declare namespace V2025_11_25 {
     params: SubscribeRequestParams;
   }
 
-  /**
-   * Parameters for a `resources/subscribe` request.
-   */
+  /** Parameters for a `resources/subscribe` request. */
   export interface SubscribeRequestParams {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
-          /**
-           * If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-           */
+          /** If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications. */
           progressToken?: ProgressToken | undefined;
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it.
-     */
+    /** The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it. */
     uri: string;
   }
 
-  /**
-   * Data associated with a task.
-   */
+  /** Data associated with a task. */
   export interface Task {
-    /**
-     * ISO 8601 timestamp when the task was created.
-     */
+    /** ISO 8601 timestamp when the task was created. */
     createdAt: string;
-    /**
-     * ISO 8601 timestamp when the task was last updated.
-     */
+    /** ISO 8601 timestamp when the task was last updated. */
     lastUpdatedAt: string;
-    /**
-     * Suggested polling interval in milliseconds.
-     */
+    /** Suggested polling interval in milliseconds. */
     pollInterval?: number | undefined;
-    /**
-     * Current task state.
-     */
+    /** Current task state. */
     status: TaskStatus;
     /**
      * Optional human-readable message describing the current task state.
@@ -5532,28 +4592,18 @@ export declare namespace V2025_11_25 {
      * - Diagnostic information for "failed" status (e.g., error details, what went wrong)
      */
     statusMessage?: string | undefined;
-    /**
-     * The task identifier.
-     */
+    /** The task identifier. */
     taskId: string;
-    /**
-     * Actual retention duration from creation in milliseconds, null for unlimited.
-     */
+    /** Actual retention duration from creation in milliseconds, null for unlimited. */
     ttl: number | null;
   }
 
-  /**
-   * Common params for any task-augmented request.
-   */
+  /** Common params for any task-augmented request. */
   export interface TaskAugmentedRequestParams {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
-          /**
-           * If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-           */
+          /** If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications. */
           progressToken?: ProgressToken | undefined;
           [k: string]: unknown;
         }
@@ -5574,161 +4624,99 @@ export declare namespace V2025_11_25 {
    * Include this in the `task` field of the request parameters.
    */
   export interface TaskMetadata {
-    /**
-     * Requested duration in milliseconds to retain task from creation.
-     */
+    /** Requested duration in milliseconds to retain task from creation. */
     ttl?: number | undefined;
   }
 
-  /**
-   * The status of a task.
-   */
+  /** The status of a task. */
   export type TaskStatus = "cancelled" | "completed" | "failed" | "input_required" | "working";
 
-  /**
-   * An optional notification from the receiver to the requestor, informing them that a task's status has changed. Receivers are not required to send these notifications.
-   */
+  /** An optional notification from the receiver to the requestor, informing them that a task's status has changed. Receivers are not required to send these notifications. */
   export interface TaskStatusNotification {
     jsonrpc: "2.0";
     method: "notifications/tasks/status";
     params: TaskStatusNotificationParams;
   }
 
-  /**
-   * Parameters for a `notifications/tasks/status` notification.
-   */
+  /** Parameters for a `notifications/tasks/status` notification. */
   export type TaskStatusNotificationParams = NotificationParams & Task;
 
-  /**
-   * Text provided to or from an LLM.
-   */
+  /** Text provided to or from an LLM. */
   export interface TextContent {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * Optional annotations for the client.
-     */
+    /** Optional annotations for the client. */
     annotations?: Annotations | undefined;
-    /**
-     * The text content of the message.
-     */
+    /** The text content of the message. */
     text: string;
     type: "text";
   }
 
   export interface TextResourceContents {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * The MIME type of this resource, if known.
-     */
+    /** The MIME type of this resource, if known. */
     mimeType?: string | undefined;
-    /**
-     * The text of the item. This must only be set if the item can actually be represented as text (not binary data).
-     */
+    /** The text of the item. This must only be set if the item can actually be represented as text (not binary data). */
     text: string;
-    /**
-     * The URI of this resource.
-     */
+    /** The URI of this resource. */
     uri: string;
   }
 
-  /**
-   * Schema for multiple-selection enumeration with display titles for each option.
-   */
+  /** Schema for multiple-selection enumeration with display titles for each option. */
   export interface TitledMultiSelectEnumSchema {
-    /**
-     * Optional default value.
-     */
+    /** Optional default value. */
     default?: string[] | undefined;
-    /**
-     * Optional description for the enum field.
-     */
+    /** Optional description for the enum field. */
     description?: string | undefined;
-    /**
-     * Schema for array items with enum options and display labels.
-     */
+    /** Schema for array items with enum options and display labels. */
     items: {
-      /**
-       * Array of enum options with values and display labels.
-       */
+      /** Array of enum options with values and display labels. */
       anyOf: {
-        /**
-         * The constant enum value.
-         */
+        /** The constant enum value. */
         const: string;
-        /**
-         * Display title for this option.
-         */
+        /** Display title for this option. */
         title: string;
       }[];
     };
-    /**
-     * Maximum number of items to select.
-     */
+    /** Maximum number of items to select. */
     maxItems?: number | undefined;
-    /**
-     * Minimum number of items to select.
-     */
+    /** Minimum number of items to select. */
     minItems?: number | undefined;
-    /**
-     * Optional title for the enum field.
-     */
+    /** Optional title for the enum field. */
     title?: string | undefined;
     type: "array";
   }
 
-  /**
-   * Schema for single-selection enumeration with display titles for each option.
-   */
+  /** Schema for single-selection enumeration with display titles for each option. */
   export interface TitledSingleSelectEnumSchema {
-    /**
-     * Optional default value.
-     */
+    /** Optional default value. */
     default?: string | undefined;
-    /**
-     * Optional description for the enum field.
-     */
+    /** Optional description for the enum field. */
     description?: string | undefined;
-    /**
-     * Array of enum options with values and display labels.
-     */
+    /** Array of enum options with values and display labels. */
     oneOf: {
-      /**
-       * The enum value.
-       */
+      /** The enum value. */
       const: string;
-      /**
-       * Display label for this option.
-       */
+      /** Display label for this option. */
       title: string;
     }[];
-    /**
-     * Optional title for the enum field.
-     */
+    /** Optional title for the enum field. */
     title?: string | undefined;
     type: "string";
   }
 
-  /**
-   * Definition for a tool the client can call.
-   */
+  /** Definition for a tool the client can call. */
   export interface Tool {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
@@ -5746,9 +4734,7 @@ export declare namespace V2025_11_25 {
      * This can be used by clients to improve the LLM's understanding of available tools. It can be thought of like a "hint" to the model.
      */
     description?: string | undefined;
-    /**
-     * Execution-related properties for this tool.
-     */
+    /** Execution-related properties for this tool. */
     execution?: ToolExecution | undefined;
     /**
      * Optional set of sized icons that the client can display in a user interface.
@@ -5762,9 +4748,7 @@ export declare namespace V2025_11_25 {
      * - `image/webp` - WebP images (modern, efficient format)
      */
     icons?: Icon[] | undefined;
-    /**
-     * A JSON Schema object defining the expected parameters for the tool.
-     */
+    /** A JSON Schema object defining the expected parameters for the tool. */
     inputSchema: {
       $schema?: string | undefined;
       properties?:
@@ -5777,9 +4761,7 @@ export declare namespace V2025_11_25 {
       required?: string[] | undefined;
       type: "object";
     };
-    /**
-     * Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-     */
+    /** Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present). */
     name: string;
     /**
      * An optional JSON Schema object defining the structure of the tool's output returned in
@@ -5857,15 +4839,11 @@ export declare namespace V2025_11_25 {
      * Default: false
      */
     readOnlyHint?: boolean | undefined;
-    /**
-     * A human-readable title for the tool.
-     */
+    /** A human-readable title for the tool. */
     title?: string | undefined;
   }
 
-  /**
-   * Controls tool selection behavior for sampling requests.
-   */
+  /** Controls tool selection behavior for sampling requests. */
   export interface ToolChoice {
     /**
      * Controls the tool use ability of the model:
@@ -5873,12 +4851,10 @@ export declare namespace V2025_11_25 {
      * - "required": Model MUST use at least one tool before completing
      * - "none": Model MUST NOT use any tools
      */
-    mode?: ("auto" | "none" | "required") | undefined;
+    mode?: "auto" | "none" | "required" | undefined;
   }
 
-  /**
-   * Execution-related properties for a tool.
-   */
+  /** Execution-related properties for a tool. */
   export interface ToolExecution {
     /**
      * Indicates whether this tool supports task-augmented execution.
@@ -5891,21 +4867,17 @@ export declare namespace V2025_11_25 {
      *
      * Default: "forbidden"
      */
-    taskSupport?: ("forbidden" | "optional" | "required") | undefined;
+    taskSupport?: "forbidden" | "optional" | "required" | undefined;
   }
 
-  /**
-   * An optional notification from the server to the client, informing it that the list of tools it offers has changed. This may be issued by servers without any previous subscription from the client.
-   */
+  /** An optional notification from the server to the client, informing it that the list of tools it offers has changed. This may be issued by servers without any previous subscription from the client. */
   export interface ToolListChangedNotification {
     jsonrpc: "2.0";
     method: "notifications/tools/list_changed";
     params?: NotificationParams | undefined;
   }
 
-  /**
-   * The result of a tool use, provided by the user back to the assistant.
-   */
+  /** The result of a tool use, provided by the user back to the assistant. */
   export interface ToolResultContent {
     /**
      * Optional metadata about the tool result. Clients SHOULD preserve this field when
@@ -5951,9 +4923,7 @@ export declare namespace V2025_11_25 {
     type: "tool_result";
   }
 
-  /**
-   * A request from the assistant to call a tool.
-   */
+  /** A request from the assistant to call a tool. */
   export interface ToolUseContent {
     /**
      * Optional metadata about the tool use. Clients SHOULD preserve this field when
@@ -5972,37 +4942,31 @@ export declare namespace V2025_11_25 {
      * This ID is used to match tool results to their corresponding tool uses.
      */
     id: string;
-    /**
-     * The arguments to pass to the tool, conforming to the tool's input schema.
-     */
+    /** The arguments to pass to the tool, conforming to the tool's input schema. */
     input: {
       [k: string]: unknown;
     };
-    /**
-     * The name of the tool to call.
-     */
+    /** The name of the tool to call. */
     name: string;
     type: "tool_use";
   }
 
-  /**
-   * An error response that indicates that the server requires the client to provide additional information via an elicitation request.
-   */
+  /** An error response that indicates that the server requires the client to provide additional information via an elicitation request. */
   export interface URLElicitationRequiredError {
-    error: Error & {
-      code: -32042;
-      data: {
-        elicitations: ElicitRequestURLParams[];
-        [k: string]: unknown;
-      };
-    };
+    error:
+      & Error
+      & {
+          code: -32042;
+          data: {
+            elicitations: ElicitRequestURLParams[];
+            [k: string]: unknown;
+          };
+        };
     id?: RequestId | undefined;
     jsonrpc: "2.0";
   }
 
-  /**
-   * Sent from the client to request cancellation of resources/updated notifications from the server. This should follow a previous resources/subscribe request.
-   */
+  /** Sent from the client to request cancellation of resources/updated notifications from the server. This should follow a previous resources/subscribe request. */
   export interface UnsubscribeRequest {
     id: RequestId;
     jsonrpc: "2.0";
@@ -6010,127 +4974,165 @@ export declare namespace V2025_11_25 {
     params: UnsubscribeRequestParams;
   }
 
-  /**
-   * Parameters for a `resources/unsubscribe` request.
-   */
+  /** Parameters for a `resources/unsubscribe` request. */
   export interface UnsubscribeRequestParams {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
-          /**
-           * If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-           */
+          /** If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications. */
           progressToken?: ProgressToken | undefined;
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it.
-     */
+    /** The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it. */
     uri: string;
   }
 
-  /**
-   * Schema for multiple-selection enumeration without display titles for options.
-   */
+  /** Schema for multiple-selection enumeration without display titles for options. */
   export interface UntitledMultiSelectEnumSchema {
-    /**
-     * Optional default value.
-     */
+    /** Optional default value. */
     default?: string[] | undefined;
-    /**
-     * Optional description for the enum field.
-     */
+    /** Optional description for the enum field. */
     description?: string | undefined;
-    /**
-     * Schema for the array items.
-     */
+    /** Schema for the array items. */
     items: {
-      /**
-       * Array of enum values to choose from.
-       */
+      /** Array of enum values to choose from. */
       enum: string[];
       type: "string";
     };
-    /**
-     * Maximum number of items to select.
-     */
+    /** Maximum number of items to select. */
     maxItems?: number | undefined;
-    /**
-     * Minimum number of items to select.
-     */
+    /** Minimum number of items to select. */
     minItems?: number | undefined;
-    /**
-     * Optional title for the enum field.
-     */
+    /** Optional title for the enum field. */
     title?: string | undefined;
     type: "array";
   }
 
-  /**
-   * Schema for single-selection enumeration without display titles for options.
-   */
+  /** Schema for single-selection enumeration without display titles for options. */
   export interface UntitledSingleSelectEnumSchema {
-    /**
-     * Optional default value.
-     */
+    /** Optional default value. */
     default?: string | undefined;
-    /**
-     * Optional description for the enum field.
-     */
+    /** Optional description for the enum field. */
     description?: string | undefined;
-    /**
-     * Array of enum values to choose from.
-     */
+    /** Array of enum values to choose from. */
     enum: string[];
-    /**
-     * Optional title for the enum field.
-     */
+    /** Optional title for the enum field. */
     title?: string | undefined;
     type: "string";
   }
 
   /** Requests the client sends, by method: their params and possible results. */
   export interface ClientRequestMap {
-    initialize: { params: InitializeRequest["params"]; result: InitializeResult };
-    ping: { params: PingRequest["params"]; result: EmptyResult };
-    "resources/list": { params: ListResourcesRequest["params"]; result: ListResourcesResult };
+    initialize: {
+      params: InitializeRequest["params"];
+      result: InitializeResult;
+    };
+    ping: {
+      params: PingRequest["params"];
+      result: EmptyResult;
+    };
+    "resources/list": {
+      params: ListResourcesRequest["params"];
+      result: ListResourcesResult;
+    };
     "resources/templates/list": {
       params: ListResourceTemplatesRequest["params"];
       result: ListResourceTemplatesResult;
     };
-    "resources/read": { params: ReadResourceRequest["params"]; result: ReadResourceResult };
-    "resources/subscribe": { params: SubscribeRequest["params"]; result: EmptyResult };
-    "resources/unsubscribe": { params: UnsubscribeRequest["params"]; result: EmptyResult };
-    "prompts/list": { params: ListPromptsRequest["params"]; result: ListPromptsResult };
-    "prompts/get": { params: GetPromptRequest["params"]; result: GetPromptResult };
-    "tools/list": { params: ListToolsRequest["params"]; result: ListToolsResult };
-    "tools/call": { params: CallToolRequest["params"]; result: CallToolResult };
-    "tasks/get": { params: GetTaskRequest["params"]; result: GetTaskResult };
-    "tasks/result": { params: GetTaskPayloadRequest["params"]; result: GetTaskPayloadResult };
-    "tasks/cancel": { params: CancelTaskRequest["params"]; result: CancelTaskResult };
-    "tasks/list": { params: ListTasksRequest["params"]; result: ListTasksResult };
-    "logging/setLevel": { params: SetLevelRequest["params"]; result: EmptyResult };
-    "completion/complete": { params: CompleteRequest["params"]; result: CompleteResult };
+    "resources/read": {
+      params: ReadResourceRequest["params"];
+      result: ReadResourceResult;
+    };
+    "resources/subscribe": {
+      params: SubscribeRequest["params"];
+      result: EmptyResult;
+    };
+    "resources/unsubscribe": {
+      params: UnsubscribeRequest["params"];
+      result: EmptyResult;
+    };
+    "prompts/list": {
+      params: ListPromptsRequest["params"];
+      result: ListPromptsResult;
+    };
+    "prompts/get": {
+      params: GetPromptRequest["params"];
+      result: GetPromptResult;
+    };
+    "tools/list": {
+      params: ListToolsRequest["params"];
+      result: ListToolsResult;
+    };
+    "tools/call": {
+      params: CallToolRequest["params"];
+      result: CallToolResult;
+    };
+    "tasks/get": {
+      params: GetTaskRequest["params"];
+      result: GetTaskResult;
+    };
+    "tasks/result": {
+      params: GetTaskPayloadRequest["params"];
+      result: GetTaskPayloadResult;
+    };
+    "tasks/cancel": {
+      params: CancelTaskRequest["params"];
+      result: CancelTaskResult;
+    };
+    "tasks/list": {
+      params: ListTasksRequest["params"];
+      result: ListTasksResult;
+    };
+    "logging/setLevel": {
+      params: SetLevelRequest["params"];
+      result: EmptyResult;
+    };
+    "completion/complete": {
+      params: CompleteRequest["params"];
+      result: CompleteResult;
+    };
   }
+
   /** Requests the server sends to the client over a session (legacy era), by method. */
   export interface ServerRequestMap {
-    ping: { params: PingRequest["params"]; result: EmptyResult };
-    "tasks/get": { params: GetTaskRequest["params"]; result: GetTaskResult };
-    "tasks/result": { params: GetTaskPayloadRequest["params"]; result: GetTaskPayloadResult };
-    "tasks/cancel": { params: CancelTaskRequest["params"]; result: CancelTaskResult };
-    "tasks/list": { params: ListTasksRequest["params"]; result: ListTasksResult };
+    ping: {
+      params: PingRequest["params"];
+      result: EmptyResult;
+    };
+    "tasks/get": {
+      params: GetTaskRequest["params"];
+      result: GetTaskResult;
+    };
+    "tasks/result": {
+      params: GetTaskPayloadRequest["params"];
+      result: GetTaskPayloadResult;
+    };
+    "tasks/cancel": {
+      params: CancelTaskRequest["params"];
+      result: CancelTaskResult;
+    };
+    "tasks/list": {
+      params: ListTasksRequest["params"];
+      result: ListTasksResult;
+    };
     "sampling/createMessage": {
       params: CreateMessageRequest["params"];
       result: CreateMessageResult;
     };
-    "roots/list": { params: ListRootsRequest["params"]; result: ListRootsResult };
-    "elicitation/create": { params: ElicitRequest["params"]; result: ElicitResult };
+    "roots/list": {
+      params: ListRootsRequest["params"];
+      result: ListRootsResult;
+    };
+    "elicitation/create": {
+      params: ElicitRequest["params"];
+      result: ElicitResult;
+    };
   }
+
   /** Requests a server embeds in an input_required result (multi round-trip requests), by method. */
   export interface InputRequestMap {}
+
   /** Notifications the client sends, by method: their params. */
   export interface ClientNotificationMap {
     "notifications/cancelled": CancelledNotification["params"];
@@ -6139,6 +5141,7 @@ export declare namespace V2025_11_25 {
     "notifications/tasks/status": TaskStatusNotification["params"];
     "notifications/roots/list_changed": RootsListChangedNotification["params"];
   }
+
   /** Notifications the server sends, by method: their params. */
   export interface ServerNotificationMap {
     "notifications/cancelled": CancelledNotification["params"];

@@ -16,7 +16,7 @@ import {
   type ToolContext,
   type ToolReturn,
   createServer,
-} from "mcp-gen/runtime";
+} from "@mcp-gen/runtime";
 import type { InputRequestMap, ServerRequestMap, V2026_07_28 } from "./protocol.gen.js";
 import type { AddArgs, AddOutput, EchoArgs } from "./types.gen.js";
 import { validateAddInput, validateAddOutput, validateEchoInput } from "./validators.gen.js";
@@ -47,32 +47,26 @@ export interface BenchHandlers {
 const echoInputSchema = {
   type: "object",
   properties: {
-    text: {
-      type: "string",
-    },
+    text: { type: "string" },
   },
   required: ["text"],
   additionalProperties: false,
 };
+
 const addInputSchema = {
   type: "object",
   properties: {
-    a: {
-      type: "number",
-    },
-    b: {
-      type: "number",
-    },
+    a: { type: "number" },
+    b: { type: "number" },
   },
   required: ["a", "b"],
   additionalProperties: false,
 };
+
 const addOutputSchema = {
   type: "object",
   properties: {
-    sum: {
-      type: "number",
-    },
+    sum: { type: "number" },
   },
   required: ["sum"],
   additionalProperties: false,
@@ -81,11 +75,7 @@ const addOutputSchema = {
 /** List results for protocol 2026-07-28, projected onto its types. */
 const listing2026_07_28: Listing = {
   tools: [
-    {
-      name: "echo",
-      description: "Returns its text",
-      inputSchema: echoInputSchema,
-    },
+    { name: "echo", description: "Returns its text", inputSchema: echoInputSchema },
     {
       name: "add",
       description: "Adds two numbers",
@@ -135,7 +125,7 @@ export interface BenchNames extends ServerNames {
   readonly subscribable: never;
 }
 
-/** Creates the bench server. Serve it with `serveStdio(server)` or `listenHttp(server, { port })` from "mcp-gen/runtime/node", or `createWebHandler(server)` for any fetch-style host. */
+/** Creates the bench server. Serve it with `serveStdio(server)` or `listenHttp(server, { port })` from "@mcp-gen/runtime/node", or `createWebHandler(server)` for any fetch-style host. */
 export function createBenchServer(
   handlers: BenchHandlers,
   options?: ServerOptions,

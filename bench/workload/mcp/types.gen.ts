@@ -4,9 +4,7 @@
 // Protocol 2025-11-25: schema.json sha256 268a5f82ba70fd7e4b6dc4aa1e64f116f74b4d0edcb69dc046829c79dd4e97e7
 // Regenerate: npx mcp-gen generate ../mcp.yaml (from this folder)
 
-/**
- * Arguments of tool "echo" as a client sends them.
- */
+/** Arguments of tool "echo" as a client sends them. */
 export interface EchoInput {
   text: string;
 }
@@ -14,9 +12,7 @@ export interface EchoInput {
 /** Arguments of tool "echo" as its handler receives them (validated). */
 export type EchoArgs = EchoInput;
 
-/**
- * Arguments of tool "add" as a client sends them.
- */
+/** Arguments of tool "add" as a client sends them. */
 export interface AddInput {
   a: number;
   b: number;
@@ -25,9 +21,7 @@ export interface AddInput {
 /** Arguments of tool "add" as its handler receives them (validated). */
 export type AddArgs = AddInput;
 
-/**
- * Structured result (structuredContent) of tool "add".
- */
+/** Structured result (structuredContent) of tool "add". */
 export interface AddOutput {
   sum: number;
 }

@@ -4,21 +4,23 @@
 // Protocol 2025-11-25: schema.json sha256 268a5f82ba70fd7e4b6dc4aa1e64f116f74b4d0edcb69dc046829c79dd4e97e7
 // Regenerate: npx mcp-gen generate ../mcp.yaml (from this folder)
 
-import type { ValidationIssue } from "mcp-gen/runtime";
+import type { ValidationIssue } from "@mcp-gen/runtime";
 
 /** Checks the arguments of tool "echo" and fills in schema defaults. */
 export function validateEchoInput(value: unknown): ValidationIssue | undefined {
-  if (typeof value !== "object" || value === null || Array.isArray(value))
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
-  const record0 = value as Record<string, unknown>;
-  if (!Object.prototype.hasOwnProperty.call(record0, "text"))
+  }
+  const record = value as Record<string, unknown>;
+  if (!Object.prototype.hasOwnProperty.call(record, "text")) {
     return { path: "", message: "must have required property 'text'" };
-  const keys1 = Object.keys(record0);
-  const text2 = record0["text"];
-  if (typeof text2 !== "string") return { path: "/text", message: "must be string" };
-  for (const key3 of keys1) {
-    if (key3 !== "text") {
-      return { path: "", message: "must NOT have additional property '" + key3 + "'" };
+  }
+  const keys = Object.keys(record);
+  const text = record["text"];
+  if (typeof text !== "string") return { path: "/text", message: "must be string" };
+  for (const key of keys) {
+    if (key !== "text") {
+      return { path: "", message: "must NOT have additional property '" + key + "'" };
     }
   }
   return undefined;
@@ -26,21 +28,24 @@ export function validateEchoInput(value: unknown): ValidationIssue | undefined {
 
 /** Checks the arguments of tool "add" and fills in schema defaults. */
 export function validateAddInput(value: unknown): ValidationIssue | undefined {
-  if (typeof value !== "object" || value === null || Array.isArray(value))
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
-  const record0 = value as Record<string, unknown>;
-  if (!Object.prototype.hasOwnProperty.call(record0, "a"))
+  }
+  const record = value as Record<string, unknown>;
+  if (!Object.prototype.hasOwnProperty.call(record, "a")) {
     return { path: "", message: "must have required property 'a'" };
-  if (!Object.prototype.hasOwnProperty.call(record0, "b"))
+  }
+  if (!Object.prototype.hasOwnProperty.call(record, "b")) {
     return { path: "", message: "must have required property 'b'" };
-  const keys1 = Object.keys(record0);
-  const a2 = record0["a"];
-  if (typeof a2 !== "number") return { path: "/a", message: "must be number" };
-  const b3 = record0["b"];
-  if (typeof b3 !== "number") return { path: "/b", message: "must be number" };
-  for (const key4 of keys1) {
-    if (key4 !== "a" && key4 !== "b") {
-      return { path: "", message: "must NOT have additional property '" + key4 + "'" };
+  }
+  const keys = Object.keys(record);
+  const a = record["a"];
+  if (typeof a !== "number") return { path: "/a", message: "must be number" };
+  const b = record["b"];
+  if (typeof b !== "number") return { path: "/b", message: "must be number" };
+  for (const key of keys) {
+    if (key !== "a" && key !== "b") {
+      return { path: "", message: "must NOT have additional property '" + key + "'" };
     }
   }
   return undefined;
@@ -48,17 +53,19 @@ export function validateAddInput(value: unknown): ValidationIssue | undefined {
 
 /** Checks the structured result of tool "add". */
 export function validateAddOutput(value: unknown): ValidationIssue | undefined {
-  if (typeof value !== "object" || value === null || Array.isArray(value))
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
-  const record0 = value as Record<string, unknown>;
-  if (!Object.prototype.hasOwnProperty.call(record0, "sum"))
+  }
+  const record = value as Record<string, unknown>;
+  if (!Object.prototype.hasOwnProperty.call(record, "sum")) {
     return { path: "", message: "must have required property 'sum'" };
-  const keys1 = Object.keys(record0);
-  const sum2 = record0["sum"];
-  if (typeof sum2 !== "number") return { path: "/sum", message: "must be number" };
-  for (const key3 of keys1) {
-    if (key3 !== "sum") {
-      return { path: "", message: "must NOT have additional property '" + key3 + "'" };
+  }
+  const keys = Object.keys(record);
+  const sum = record["sum"];
+  if (typeof sum !== "number") return { path: "/sum", message: "must be number" };
+  for (const key of keys) {
+    if (key !== "sum") {
+      return { path: "", message: "must NOT have additional property '" + key + "'" };
     }
   }
   return undefined;

@@ -21,7 +21,7 @@ import {
   getPrompt,
   readResource,
   toolMethods,
-} from "mcp-gen/runtime";
+} from "@mcp-gen/runtime";
 import {
   type ClientRequestMap,
   type InputRequestMap,
@@ -59,6 +59,22 @@ export type ToolResultContent =
   | V2025_06_18.CallToolResult["content"][number]
   | V2025_03_26.CallToolResult["content"][number]
   | V2024_11_05.CallToolResult["content"][number];
+
+/** What reading a resource returns, in any of the revisions this client speaks. */
+export type ReadResourceResult =
+  | V2026_07_28.ReadResourceResult
+  | V2025_11_25.ReadResourceResult
+  | V2025_06_18.ReadResourceResult
+  | V2025_03_26.ReadResourceResult
+  | V2024_11_05.ReadResourceResult;
+
+/** What getting a prompt returns, in any of the revisions this client speaks. */
+export type GetPromptResult =
+  | V2026_07_28.GetPromptResult
+  | V2025_11_25.GetPromptResult
+  | V2025_06_18.GetPromptResult
+  | V2025_03_26.GetPromptResult
+  | V2024_11_05.GetPromptResult;
 
 /** A typed client for notes. */
 export interface NotesClient {
@@ -113,68 +129,25 @@ export interface NotesClient {
   };
   readonly resources: {
     /** Reads notes://index. Notes index. Every note, one line each; changes when notes are added or deleted */
-    index(
-      options?: CallOptions,
-    ): Promise<
-      | V2026_07_28.ReadResourceResult
-      | V2025_11_25.ReadResourceResult
-      | V2025_06_18.ReadResourceResult
-      | V2025_03_26.ReadResourceResult
-      | V2024_11_05.ReadResourceResult
-    >;
+    index(options?: CallOptions): Promise<ReadResourceResult>;
     /** Reads notes://logo.png. Logo. The workspace logo */
-    logo(
-      options?: CallOptions,
-    ): Promise<
-      | V2026_07_28.ReadResourceResult
-      | V2025_11_25.ReadResourceResult
-      | V2025_06_18.ReadResourceResult
-      | V2025_03_26.ReadResourceResult
-      | V2024_11_05.ReadResourceResult
-    >;
+    logo(options?: CallOptions): Promise<ReadResourceResult>;
   };
   readonly resourceTemplates: {
     /** Reads notes://notes/{id} with the variables filled in. Note. One note as Markdown */
-    note(
-      variables: NoteVariables,
-      options?: CallOptions,
-    ): Promise<
-      | V2026_07_28.ReadResourceResult
-      | V2025_11_25.ReadResourceResult
-      | V2025_06_18.ReadResourceResult
-      | V2025_03_26.ReadResourceResult
-      | V2024_11_05.ReadResourceResult
-    >;
+    note(variables: NoteVariables, options?: CallOptions): Promise<ReadResourceResult>;
   };
   readonly prompts: {
     /** Gets prompt "draft_note". Draft a note. Ask the model to draft a note on a topic */
-    draftNote(
-      args: DraftNotePromptArgs,
-      options?: CallOptions,
-    ): Promise<
-      | V2026_07_28.GetPromptResult
-      | V2025_11_25.GetPromptResult
-      | V2025_06_18.GetPromptResult
-      | V2025_03_26.GetPromptResult
-      | V2024_11_05.GetPromptResult
-    >;
+    draftNote(args: DraftNotePromptArgs, options?: CallOptions): Promise<GetPromptResult>;
     /** Gets prompt "review_note". Review a note. Review a note, with the note embedded and the workspace logo attached */
-    reviewNote(
-      args: ReviewNotePromptArgs,
-      options?: CallOptions,
-    ): Promise<
-      | V2026_07_28.GetPromptResult
-      | V2025_11_25.GetPromptResult
-      | V2025_06_18.GetPromptResult
-      | V2025_03_26.GetPromptResult
-      | V2024_11_05.GetPromptResult
-    >;
+    reviewNote(args: ReviewNotePromptArgs, options?: CallOptions): Promise<GetPromptResult>;
   };
   /** Ends the session (and the server process, over stdio). */
   close(): Promise<void>;
 }
 
-/** What each tool method calls: the tool's name and the validator of its structured output. */
+/** What each tool method calls: the tool's name and the validator of its structured output, if it declares one. */
 const notesToolCalls: ToolCallTable = {
   addNote: ["add_note", validateAddNoteOutput],
   getNote: ["get_note"],
@@ -193,49 +166,16 @@ export function createNotesClient(session: ClientSession<ClientRequestMap>): Not
     session,
     tools: toolMethods<NotesClient["tools"]>(session, notesToolCalls),
     resources: {
-      index: async (options) =>
-        (await readResource(session, "notes://index", options)) as unknown as
-          | V2026_07_28.ReadResourceResult
-          | V2025_11_25.ReadResourceResult
-          | V2025_06_18.ReadResourceResult
-          | V2025_03_26.ReadResourceResult
-          | V2024_11_05.ReadResourceResult,
-      logo: async (options) =>
-        (await readResource(session, "notes://logo.png", options)) as unknown as
-          | V2026_07_28.ReadResourceResult
-          | V2025_11_25.ReadResourceResult
-          | V2025_06_18.ReadResourceResult
-          | V2025_03_26.ReadResourceResult
-          | V2024_11_05.ReadResourceResult,
+      index: (options) => readResource<ReadResourceResult>(session, "notes://index", options),
+      logo: (options) => readResource<ReadResourceResult>(session, "notes://logo.png", options),
     },
     resourceTemplates: {
-      note: async (variables, options) =>
-        (await readResource(
-          session,
-          expandUriTemplate(["notes://notes/", "id", ""], { ...variables }),
-          options,
-        )) as unknown as
-          | V2026_07_28.ReadResourceResult
-          | V2025_11_25.ReadResourceResult
-          | V2025_06_18.ReadResourceResult
-          | V2025_03_26.ReadResourceResult
-          | V2024_11_05.ReadResourceResult,
+      note: (variables, options) =>
+        readResource<ReadResourceResult>(session, expandUriTemplate(["notes://notes/", "id", ""], { ...variables }), options),
     },
     prompts: {
-      draftNote: async (args, options) =>
-        (await getPrompt(session, "draft_note", { ...args }, options)) as unknown as
-          | V2026_07_28.GetPromptResult
-          | V2025_11_25.GetPromptResult
-          | V2025_06_18.GetPromptResult
-          | V2025_03_26.GetPromptResult
-          | V2024_11_05.GetPromptResult,
-      reviewNote: async (args, options) =>
-        (await getPrompt(session, "review_note", { ...args }, options)) as unknown as
-          | V2026_07_28.GetPromptResult
-          | V2025_11_25.GetPromptResult
-          | V2025_06_18.GetPromptResult
-          | V2025_03_26.GetPromptResult
-          | V2024_11_05.GetPromptResult,
+      draftNote: (args, options) => getPrompt<GetPromptResult>(session, "draft_note", { ...args }, options),
+      reviewNote: (args, options) => getPrompt<GetPromptResult>(session, "review_note", { ...args }, options),
     },
     close: () => session.close(),
   };
@@ -245,16 +185,13 @@ export function createNotesClient(session: ClientSession<ClientRequestMap>): Not
 export type NotesServerRequests = MergeMethods<ServerRequestMap | InputRequestMap>;
 
 /** Options of connectNotesClient: those of a client session, with this manifest's revisions as the default; `requests` and `notifications` are typed by method. */
-export type NotesClientOptions = Omit<
-  ClientOptions<NotesServerRequests, ServerNotificationMap>,
-  "revisions"
-> & { readonly revisions?: readonly Revision[] | undefined };
+export type NotesClientOptions = Omit<ClientOptions<NotesServerRequests, ServerNotificationMap>, "revisions"> & {
+  readonly revisions?: readonly Revision[] | undefined;
+};
 
 /** Tool arguments mirrored into Mcp-Param-* headers on 2026-07-28 HTTP requests (`x-mcp-header`): tool -> argument -> header. */
 const paramHeaders: Readonly<Record<string, Readonly<Record<string, string>>>> = {
-  search_notes: {
-    tag: "Tag",
-  },
+  search_notes: { tag: "Tag" },
 };
 
 /** Connects to a notes server over `channel` (stdioChannel, httpChannel, memoryChannel), detecting the protocol era: a server/discover probe first, the initialize handshake as fallback. */
@@ -262,10 +199,9 @@ export async function connectNotesClient(
   channel: ClientChannel,
   options: NotesClientOptions = {},
 ): Promise<NotesClient> {
-  const session = await connectSession<
-    ClientRequestMap,
-    NotesServerRequests,
-    ServerNotificationMap
-  >(channel, { paramHeaders, ...options, revisions: options.revisions ?? revisions });
+  const session = await connectSession<ClientRequestMap, NotesServerRequests, ServerNotificationMap>(
+    channel,
+    { paramHeaders, ...options, revisions: options.revisions ?? revisions },
+  );
   return createNotesClient(session);
 }

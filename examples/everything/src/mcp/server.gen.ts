@@ -33,14 +33,13 @@ import {
   promptsFeature,
   resourcesFeature,
   subscriptionsFeature,
-} from "mcp-gen/runtime";
+} from "@mcp-gen/runtime";
 import type { InputRequestMap, ServerRequestMap, V2026_07_28 } from "./protocol.gen.js";
 import type {
   AddNoteArgs,
   AddNoteOutput,
   ConnectCalendarArgs,
   DeleteNoteArgs,
-  DraftNotePromptArgs,
   GetNoteArgs,
   ListRootsArgs,
   NoteMediaArgs,
@@ -80,16 +79,8 @@ export const notesForms = {
   confirmDelete: {
     type: "object",
     properties: {
-      confirm: {
-        type: "boolean",
-        title: "Delete it",
-        default: false,
-      },
-      reason: {
-        type: "string",
-        title: "Reason",
-        description: "Optional, kept in the log",
-      },
+      confirm: { type: "boolean", title: "Delete it", default: false },
+      reason: { type: "string", title: "Reason", description: "Optional, kept in the log" },
     },
     required: ["confirm"],
   },
@@ -192,20 +183,11 @@ export interface NotesHandlers {
 const addNoteInputSchema = {
   type: "object",
   properties: {
-    title: {
-      type: "string",
-      minLength: 1,
-      description: "Title of the note",
-    },
-    body: {
-      type: "string",
-      description: "Markdown body",
-    },
+    title: { type: "string", minLength: 1, description: "Title of the note" },
+    body: { type: "string", description: "Markdown body" },
     tags: {
       type: "array",
-      items: {
-        type: "string",
-      },
+      items: { type: "string" },
       default: [],
       description: "Free-form tags",
     },
@@ -213,6 +195,7 @@ const addNoteInputSchema = {
   required: ["title", "body"],
   additionalProperties: false,
 };
+
 const addNoteOutputSchema = {
   type: "object",
   description: "A note as stored, without its body",
@@ -221,46 +204,31 @@ const addNoteOutputSchema = {
       type: "string",
       description: "Stable identifier, also the last segment of notes://notes/{id}",
     },
-    title: {
-      type: "string",
-    },
+    title: { type: "string" },
     tags: {
       type: "array",
-      items: {
-        type: "string",
-      },
+      items: { type: "string" },
     },
-    words: {
-      type: "integer",
-      minimum: 0,
-      description: "Word count of the body",
-    },
-    createdAt: {
-      type: "string",
-      description: "ISO 8601 timestamp",
-    },
+    words: { type: "integer", minimum: 0, description: "Word count of the body" },
+    createdAt: { type: "string", description: "ISO 8601 timestamp" },
   },
   required: ["id", "title", "tags", "words", "createdAt"],
   additionalProperties: false,
 };
+
 const getNoteInputSchema = {
   type: "object",
   properties: {
-    id: {
-      type: "string",
-      minLength: 1,
-    },
+    id: { type: "string", minLength: 1 },
   },
   required: ["id"],
   additionalProperties: false,
 };
+
 const searchNotesInputSchema = {
   type: "object",
   properties: {
-    query: {
-      type: "string",
-      description: "Text to look for (case-insensitive)",
-    },
+    query: { type: "string", description: "Text to look for (case-insensitive)" },
     tag: {
       type: "string",
       "x-mcp-header": "Tag",
@@ -270,17 +238,16 @@ const searchNotesInputSchema = {
   required: ["query"],
   additionalProperties: false,
 };
+
 const noteMediaInputSchema = {
   type: "object",
   properties: {
-    id: {
-      type: "string",
-      minLength: 1,
-    },
+    id: { type: "string", minLength: 1 },
   },
   required: ["id"],
   additionalProperties: false,
 };
+
 const reindexInputSchema = {
   type: "object",
   properties: {
@@ -294,32 +261,30 @@ const reindexInputSchema = {
   },
   additionalProperties: false,
 };
+
 const deleteNoteInputSchema = {
   type: "object",
   properties: {
-    id: {
-      type: "string",
-      minLength: 1,
-    },
+    id: { type: "string", minLength: 1 },
   },
   required: ["id"],
   additionalProperties: false,
 };
+
 const summarizeNoteInputSchema = {
   type: "object",
   properties: {
-    id: {
-      type: "string",
-      minLength: 1,
-    },
+    id: { type: "string", minLength: 1 },
   },
   required: ["id"],
   additionalProperties: false,
 };
+
 const listRootsInputSchema = {
   type: "object",
   properties: {},
 };
+
 const connectCalendarInputSchema = {
   type: "object",
   properties: {},
@@ -346,37 +311,28 @@ const listing2026_07_28: Listing = {
       title: "Get note",
       description: "A note as text, a link to its resource and the note embedded as a resource",
       inputSchema: getNoteInputSchema,
-      annotations: {
-        readOnlyHint: true,
-      },
+      annotations: { readOnlyHint: true },
     },
     {
       name: "search_notes",
       title: "Search notes",
       description: "Notes whose title or body contains the query, optionally only those with a tag",
       inputSchema: searchNotesInputSchema,
-      annotations: {
-        readOnlyHint: true,
-      },
+      annotations: { readOnlyHint: true },
     },
     {
       name: "note_media",
       title: "Note media",
       description: "The note's thumbnail (PNG) and its dictation (WAV)",
       inputSchema: noteMediaInputSchema,
-      annotations: {
-        readOnlyHint: true,
-      },
+      annotations: { readOnlyHint: true },
     },
     {
       name: "reindex",
       title: "Reindex",
       description: "Rebuilds the search index, reporting progress; can be cancelled",
       inputSchema: reindexInputSchema,
-      annotations: {
-        readOnlyHint: false,
-        idempotentHint: true,
-      },
+      annotations: { readOnlyHint: false, idempotentHint: true },
       icons: [
         {
           src: "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==",
@@ -389,40 +345,28 @@ const listing2026_07_28: Listing = {
       title: "Delete note",
       description: "Deletes a note after the user confirms it",
       inputSchema: deleteNoteInputSchema,
-      annotations: {
-        destructiveHint: true,
-        idempotentHint: true,
-      },
+      annotations: { destructiveHint: true, idempotentHint: true },
     },
     {
       name: "summarize_note",
       title: "Summarize note",
       description: "Asks the client's model for a one-line summary of a note",
       inputSchema: summarizeNoteInputSchema,
-      annotations: {
-        readOnlyHint: true,
-        openWorldHint: true,
-      },
+      annotations: { readOnlyHint: true, openWorldHint: true },
     },
     {
       name: "list_roots",
       title: "List workspace roots",
-      description:
-        "The folders the client shares with this server, where notes could be imported from",
+      description: "The folders the client shares with this server, where notes could be imported from",
       inputSchema: listRootsInputSchema,
-      annotations: {
-        readOnlyHint: true,
-      },
+      annotations: { readOnlyHint: true },
     },
     {
       name: "connect_calendar",
       title: "Connect calendar",
-      description:
-        "Sends the user to the calendar provider's consent page (URL-mode elicitation) to link events to notes",
+      description: "Sends the user to the calendar provider's consent page (URL-mode elicitation) to link events to notes",
       inputSchema: connectCalendarInputSchema,
-      annotations: {
-        openWorldHint: true,
-      },
+      annotations: { openWorldHint: true },
     },
   ],
   resources: [
@@ -474,16 +418,8 @@ const listing2026_07_28: Listing = {
       title: "Draft a note",
       description: "Ask the model to draft a note on a topic",
       arguments: [
-        {
-          name: "topic",
-          description: "What the note is about",
-          required: true,
-        },
-        {
-          name: "audience",
-          description: "Who will read it",
-          required: false,
-        },
+        { name: "topic", description: "What the note is about", required: true },
+        { name: "audience", description: "Who will read it", required: false },
         {
           name: "brief",
           description: "Any value makes the draft short",
@@ -496,16 +432,8 @@ const listing2026_07_28: Listing = {
       title: "Review a note",
       description: "Review a note, with the note embedded and the workspace logo attached",
       arguments: [
-        {
-          name: "id",
-          description: "The note to review",
-          required: true,
-        },
-        {
-          name: "focus",
-          description: "What to pay attention to",
-          required: false,
-        },
+        { name: "id", description: "The note to review", required: true },
+        { name: "focus", description: "What to pay attention to", required: false },
       ],
     },
   ],
@@ -532,77 +460,56 @@ const listing2025_06_18: Listing = {
       title: "Get note",
       description: "A note as text, a link to its resource and the note embedded as a resource",
       inputSchema: getNoteInputSchema,
-      annotations: {
-        readOnlyHint: true,
-      },
+      annotations: { readOnlyHint: true },
     },
     {
       name: "search_notes",
       title: "Search notes",
       description: "Notes whose title or body contains the query, optionally only those with a tag",
       inputSchema: searchNotesInputSchema,
-      annotations: {
-        readOnlyHint: true,
-      },
+      annotations: { readOnlyHint: true },
     },
     {
       name: "note_media",
       title: "Note media",
       description: "The note's thumbnail (PNG) and its dictation (WAV)",
       inputSchema: noteMediaInputSchema,
-      annotations: {
-        readOnlyHint: true,
-      },
+      annotations: { readOnlyHint: true },
     },
     {
       name: "reindex",
       title: "Reindex",
       description: "Rebuilds the search index, reporting progress; can be cancelled",
       inputSchema: reindexInputSchema,
-      annotations: {
-        readOnlyHint: false,
-        idempotentHint: true,
-      },
+      annotations: { readOnlyHint: false, idempotentHint: true },
     },
     {
       name: "delete_note",
       title: "Delete note",
       description: "Deletes a note after the user confirms it",
       inputSchema: deleteNoteInputSchema,
-      annotations: {
-        destructiveHint: true,
-        idempotentHint: true,
-      },
+      annotations: { destructiveHint: true, idempotentHint: true },
     },
     {
       name: "summarize_note",
       title: "Summarize note",
       description: "Asks the client's model for a one-line summary of a note",
       inputSchema: summarizeNoteInputSchema,
-      annotations: {
-        readOnlyHint: true,
-        openWorldHint: true,
-      },
+      annotations: { readOnlyHint: true, openWorldHint: true },
     },
     {
       name: "list_roots",
       title: "List workspace roots",
-      description:
-        "The folders the client shares with this server, where notes could be imported from",
+      description: "The folders the client shares with this server, where notes could be imported from",
       inputSchema: listRootsInputSchema,
-      annotations: {
-        readOnlyHint: true,
-      },
+      annotations: { readOnlyHint: true },
     },
     {
       name: "connect_calendar",
       title: "Connect calendar",
-      description:
-        "Sends the user to the calendar provider's consent page (URL-mode elicitation) to link events to notes",
+      description: "Sends the user to the calendar provider's consent page (URL-mode elicitation) to link events to notes",
       inputSchema: connectCalendarInputSchema,
-      annotations: {
-        openWorldHint: true,
-      },
+      annotations: { openWorldHint: true },
     },
   ],
   resources: [
@@ -648,16 +555,8 @@ const listing2025_06_18: Listing = {
       title: "Draft a note",
       description: "Ask the model to draft a note on a topic",
       arguments: [
-        {
-          name: "topic",
-          description: "What the note is about",
-          required: true,
-        },
-        {
-          name: "audience",
-          description: "Who will read it",
-          required: false,
-        },
+        { name: "topic", description: "What the note is about", required: true },
+        { name: "audience", description: "Who will read it", required: false },
         {
           name: "brief",
           description: "Any value makes the draft short",
@@ -670,16 +569,8 @@ const listing2025_06_18: Listing = {
       title: "Review a note",
       description: "Review a note, with the note embedded and the workspace logo attached",
       arguments: [
-        {
-          name: "id",
-          description: "The note to review",
-          required: true,
-        },
-        {
-          name: "focus",
-          description: "What to pay attention to",
-          required: false,
-        },
+        { name: "id", description: "The note to review", required: true },
+        { name: "focus", description: "What to pay attention to", required: false },
       ],
     },
   ],
@@ -703,70 +594,49 @@ const listing2025_03_26: Listing = {
       name: "get_note",
       description: "A note as text, a link to its resource and the note embedded as a resource",
       inputSchema: getNoteInputSchema,
-      annotations: {
-        readOnlyHint: true,
-      },
+      annotations: { readOnlyHint: true },
     },
     {
       name: "search_notes",
       description: "Notes whose title or body contains the query, optionally only those with a tag",
       inputSchema: searchNotesInputSchema,
-      annotations: {
-        readOnlyHint: true,
-      },
+      annotations: { readOnlyHint: true },
     },
     {
       name: "note_media",
       description: "The note's thumbnail (PNG) and its dictation (WAV)",
       inputSchema: noteMediaInputSchema,
-      annotations: {
-        readOnlyHint: true,
-      },
+      annotations: { readOnlyHint: true },
     },
     {
       name: "reindex",
       description: "Rebuilds the search index, reporting progress; can be cancelled",
       inputSchema: reindexInputSchema,
-      annotations: {
-        readOnlyHint: false,
-        idempotentHint: true,
-      },
+      annotations: { readOnlyHint: false, idempotentHint: true },
     },
     {
       name: "delete_note",
       description: "Deletes a note after the user confirms it",
       inputSchema: deleteNoteInputSchema,
-      annotations: {
-        destructiveHint: true,
-        idempotentHint: true,
-      },
+      annotations: { destructiveHint: true, idempotentHint: true },
     },
     {
       name: "summarize_note",
       description: "Asks the client's model for a one-line summary of a note",
       inputSchema: summarizeNoteInputSchema,
-      annotations: {
-        readOnlyHint: true,
-        openWorldHint: true,
-      },
+      annotations: { readOnlyHint: true, openWorldHint: true },
     },
     {
       name: "list_roots",
-      description:
-        "The folders the client shares with this server, where notes could be imported from",
+      description: "The folders the client shares with this server, where notes could be imported from",
       inputSchema: listRootsInputSchema,
-      annotations: {
-        readOnlyHint: true,
-      },
+      annotations: { readOnlyHint: true },
     },
     {
       name: "connect_calendar",
-      description:
-        "Sends the user to the calendar provider's consent page (URL-mode elicitation) to link events to notes",
+      description: "Sends the user to the calendar provider's consent page (URL-mode elicitation) to link events to notes",
       inputSchema: connectCalendarInputSchema,
-      annotations: {
-        openWorldHint: true,
-      },
+      annotations: { openWorldHint: true },
     },
   ],
   resources: [
@@ -808,16 +678,8 @@ const listing2025_03_26: Listing = {
       name: "draft_note",
       description: "Ask the model to draft a note on a topic",
       arguments: [
-        {
-          name: "topic",
-          description: "What the note is about",
-          required: true,
-        },
-        {
-          name: "audience",
-          description: "Who will read it",
-          required: false,
-        },
+        { name: "topic", description: "What the note is about", required: true },
+        { name: "audience", description: "Who will read it", required: false },
         {
           name: "brief",
           description: "Any value makes the draft short",
@@ -829,16 +691,8 @@ const listing2025_03_26: Listing = {
       name: "review_note",
       description: "Review a note, with the note embedded and the workspace logo attached",
       arguments: [
-        {
-          name: "id",
-          description: "The note to review",
-          required: true,
-        },
-        {
-          name: "focus",
-          description: "What to pay attention to",
-          required: false,
-        },
+        { name: "id", description: "The note to review", required: true },
+        { name: "focus", description: "What to pay attention to", required: false },
       ],
     },
   ],
@@ -884,14 +738,12 @@ const listing2024_11_05: Listing = {
     },
     {
       name: "list_roots",
-      description:
-        "The folders the client shares with this server, where notes could be imported from",
+      description: "The folders the client shares with this server, where notes could be imported from",
       inputSchema: listRootsInputSchema,
     },
     {
       name: "connect_calendar",
-      description:
-        "Sends the user to the calendar provider's consent page (URL-mode elicitation) to link events to notes",
+      description: "Sends the user to the calendar provider's consent page (URL-mode elicitation) to link events to notes",
       inputSchema: connectCalendarInputSchema,
     },
   ],
@@ -923,16 +775,8 @@ const listing2024_11_05: Listing = {
       name: "draft_note",
       description: "Ask the model to draft a note on a topic",
       arguments: [
-        {
-          name: "topic",
-          description: "What the note is about",
-          required: true,
-        },
-        {
-          name: "audience",
-          description: "Who will read it",
-          required: false,
-        },
+        { name: "topic", description: "What the note is about", required: true },
+        { name: "audience", description: "Who will read it", required: false },
         {
           name: "brief",
           description: "Any value makes the draft short",
@@ -944,16 +788,8 @@ const listing2024_11_05: Listing = {
       name: "review_note",
       description: "Review a note, with the note embedded and the workspace logo attached",
       arguments: [
-        {
-          name: "id",
-          description: "The note to review",
-          required: true,
-        },
-        {
-          name: "focus",
-          description: "What to pay attention to",
-          required: false,
-        },
+        { name: "id", description: "The note to review", required: true },
+        { name: "focus", description: "What to pay attention to", required: false },
       ],
     },
   ],
@@ -961,48 +797,45 @@ const listing2024_11_05: Listing = {
 
 /** Checks a client's ElicitResult (its answer to elicitation/create) under protocol 2026-07-28. */
 function validateElicitResult2026_07_28(value: unknown): ValidationIssue | undefined {
-  if (typeof value !== "object" || value === null || Array.isArray(value))
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
-  const record0 = value as Record<string, unknown>;
-  if (!Object.prototype.hasOwnProperty.call(record0, "action"))
+  }
+  const record = value as Record<string, unknown>;
+  if (!Object.prototype.hasOwnProperty.call(record, "action")) {
     return { path: "", message: "must have required property 'action'" };
-  const action2 = record0["action"];
-  if (typeof action2 !== "string") return { path: "/action", message: "must be string" };
-  if (
-    (action2 as unknown) !== "accept" &&
-    (action2 as unknown) !== "cancel" &&
-    (action2 as unknown) !== "decline"
-  )
+  }
+  const action = record["action"];
+  if (typeof action !== "string") return { path: "/action", message: "must be string" };
+  if ((action as unknown) !== "accept" && (action as unknown) !== "cancel" && (action as unknown) !== "decline") {
     return { path: "/action", message: "must be equal to one of the allowed values" };
-  if (Object.prototype.hasOwnProperty.call(record0, "content")) {
-    const content3 = record0["content"];
-    if (typeof content3 !== "object" || content3 === null || Array.isArray(content3))
+  }
+  if (Object.prototype.hasOwnProperty.call(record, "content")) {
+    const content = record["content"];
+    if (typeof content !== "object" || content === null || Array.isArray(content)) {
       return { path: "/content", message: "must be object" };
-    const record4 = content3 as Record<string, unknown>;
-    const keys5 = Object.keys(record4);
-    for (const key6 of keys5) {
-      const property7 = record4[key6];
-      anyOf8: {
-        branch9: {
-          if (!Array.isArray(property7)) break branch9;
-          const array10 = property7 as readonly unknown[];
-          const length11 = array10.length;
-          for (let index12 = 0; index12 < length11; index12++) {
-            const item13 = array10[index12];
-            if (typeof item13 !== "string") break branch9;
+    }
+    const contentRecord = content as Record<string, unknown>;
+    const contentKeys = Object.keys(contentRecord);
+    for (const key of contentKeys) {
+      const property = contentRecord[key];
+      anyOf: {
+        branch: {
+          if (!Array.isArray(property)) break branch;
+          const propertyArray = property as readonly unknown[];
+          const propertyLength = propertyArray.length;
+          for (let index = 0; index < propertyLength; index++) {
+            const item = propertyArray[index];
+            if (typeof item !== "string") break branch;
           }
-          break anyOf8;
+          break anyOf;
         }
-        branch14: {
-          if (
-            typeof property7 !== "boolean" &&
-            typeof property7 !== "string" &&
-            (typeof property7 !== "number" || !Number.isInteger(property7))
-          )
-            break branch14;
-          break anyOf8;
+        branch2: {
+          if (typeof property !== "boolean" && typeof property !== "string" && (typeof property !== "number" || !Number.isInteger(property))) {
+            break branch2;
+          }
+          break anyOf;
         }
-        return { path: "/content/" + pointerToken(key6), message: "must match a schema in anyOf" };
+        return { path: "/content/" + pointerToken(key), message: "must match a schema in anyOf" };
       }
     }
   }
@@ -1011,53 +844,51 @@ function validateElicitResult2026_07_28(value: unknown): ValidationIssue | undef
 
 /** Checks a client's ElicitResult (its answer to elicitation/create) under protocol 2025-11-25. */
 function validateElicitResult2025_11_25(value: unknown): ValidationIssue | undefined {
-  if (typeof value !== "object" || value === null || Array.isArray(value))
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
-  const record0 = value as Record<string, unknown>;
-  if (!Object.prototype.hasOwnProperty.call(record0, "action"))
-    return { path: "", message: "must have required property 'action'" };
-  if (Object.prototype.hasOwnProperty.call(record0, "_meta")) {
-    const property2 = record0["_meta"];
-    if (typeof property2 !== "object" || property2 === null || Array.isArray(property2))
-      return { path: "/_meta", message: "must be object" };
   }
-  const action8 = record0["action"];
-  if (typeof action8 !== "string") return { path: "/action", message: "must be string" };
-  if (
-    (action8 as unknown) !== "accept" &&
-    (action8 as unknown) !== "cancel" &&
-    (action8 as unknown) !== "decline"
-  )
+  const record = value as Record<string, unknown>;
+  if (!Object.prototype.hasOwnProperty.call(record, "action")) {
+    return { path: "", message: "must have required property 'action'" };
+  }
+  if (Object.prototype.hasOwnProperty.call(record, "_meta")) {
+    const meta = record["_meta"];
+    if (typeof meta !== "object" || meta === null || Array.isArray(meta)) {
+      return { path: "/_meta", message: "must be object" };
+    }
+  }
+  const action = record["action"];
+  if (typeof action !== "string") return { path: "/action", message: "must be string" };
+  if ((action as unknown) !== "accept" && (action as unknown) !== "cancel" && (action as unknown) !== "decline") {
     return { path: "/action", message: "must be equal to one of the allowed values" };
-  if (Object.prototype.hasOwnProperty.call(record0, "content")) {
-    const content9 = record0["content"];
-    if (typeof content9 !== "object" || content9 === null || Array.isArray(content9))
+  }
+  if (Object.prototype.hasOwnProperty.call(record, "content")) {
+    const content = record["content"];
+    if (typeof content !== "object" || content === null || Array.isArray(content)) {
       return { path: "/content", message: "must be object" };
-    const record10 = content9 as Record<string, unknown>;
-    const keys11 = Object.keys(record10);
-    for (const key12 of keys11) {
-      const property13 = record10[key12];
-      anyOf14: {
-        branch15: {
-          if (!Array.isArray(property13)) break branch15;
-          const array16 = property13 as readonly unknown[];
-          const length17 = array16.length;
-          for (let index18 = 0; index18 < length17; index18++) {
-            const item19 = array16[index18];
-            if (typeof item19 !== "string") break branch15;
+    }
+    const contentRecord = content as Record<string, unknown>;
+    const contentKeys = Object.keys(contentRecord);
+    for (const contentKey of contentKeys) {
+      const contentProperty = contentRecord[contentKey];
+      anyOf: {
+        branch: {
+          if (!Array.isArray(contentProperty)) break branch;
+          const contentPropertyArray = contentProperty as readonly unknown[];
+          const contentPropertyLength = contentPropertyArray.length;
+          for (let index = 0; index < contentPropertyLength; index++) {
+            const item = contentPropertyArray[index];
+            if (typeof item !== "string") break branch;
           }
-          break anyOf14;
+          break anyOf;
         }
-        branch20: {
-          if (
-            typeof property13 !== "boolean" &&
-            typeof property13 !== "string" &&
-            (typeof property13 !== "number" || !Number.isInteger(property13))
-          )
-            break branch20;
-          break anyOf14;
+        branch2: {
+          if (typeof contentProperty !== "boolean" && typeof contentProperty !== "string" && (typeof contentProperty !== "number" || !Number.isInteger(contentProperty))) {
+            break branch2;
+          }
+          break anyOf;
         }
-        return { path: "/content/" + pointerToken(key12), message: "must match a schema in anyOf" };
+        return { path: "/content/" + pointerToken(contentKey), message: "must match a schema in anyOf" };
       }
     }
   }
@@ -1066,41 +897,36 @@ function validateElicitResult2025_11_25(value: unknown): ValidationIssue | undef
 
 /** Checks a client's ElicitResult (its answer to elicitation/create) under protocol 2025-06-18. */
 function validateElicitResult2025_06_18(value: unknown): ValidationIssue | undefined {
-  if (typeof value !== "object" || value === null || Array.isArray(value))
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
-  const record0 = value as Record<string, unknown>;
-  if (!Object.prototype.hasOwnProperty.call(record0, "action"))
-    return { path: "", message: "must have required property 'action'" };
-  if (Object.prototype.hasOwnProperty.call(record0, "_meta")) {
-    const property2 = record0["_meta"];
-    if (typeof property2 !== "object" || property2 === null || Array.isArray(property2))
-      return { path: "/_meta", message: "must be object" };
   }
-  const action8 = record0["action"];
-  if (typeof action8 !== "string") return { path: "/action", message: "must be string" };
-  if (
-    (action8 as unknown) !== "accept" &&
-    (action8 as unknown) !== "cancel" &&
-    (action8 as unknown) !== "decline"
-  )
+  const record = value as Record<string, unknown>;
+  if (!Object.prototype.hasOwnProperty.call(record, "action")) {
+    return { path: "", message: "must have required property 'action'" };
+  }
+  if (Object.prototype.hasOwnProperty.call(record, "_meta")) {
+    const meta = record["_meta"];
+    if (typeof meta !== "object" || meta === null || Array.isArray(meta)) {
+      return { path: "/_meta", message: "must be object" };
+    }
+  }
+  const action = record["action"];
+  if (typeof action !== "string") return { path: "/action", message: "must be string" };
+  if ((action as unknown) !== "accept" && (action as unknown) !== "cancel" && (action as unknown) !== "decline") {
     return { path: "/action", message: "must be equal to one of the allowed values" };
-  if (Object.prototype.hasOwnProperty.call(record0, "content")) {
-    const content9 = record0["content"];
-    if (typeof content9 !== "object" || content9 === null || Array.isArray(content9))
+  }
+  if (Object.prototype.hasOwnProperty.call(record, "content")) {
+    const content = record["content"];
+    if (typeof content !== "object" || content === null || Array.isArray(content)) {
       return { path: "/content", message: "must be object" };
-    const record10 = content9 as Record<string, unknown>;
-    const keys11 = Object.keys(record10);
-    for (const key12 of keys11) {
-      const property13 = record10[key12];
-      if (
-        typeof property13 !== "boolean" &&
-        typeof property13 !== "string" &&
-        (typeof property13 !== "number" || !Number.isInteger(property13))
-      )
-        return {
-          path: "/content/" + pointerToken(key12),
-          message: "must be string,integer,boolean",
-        };
+    }
+    const contentRecord = content as Record<string, unknown>;
+    const contentKeys = Object.keys(contentRecord);
+    for (const contentKey of contentKeys) {
+      const contentProperty = contentRecord[contentKey];
+      if (typeof contentProperty !== "boolean" && typeof contentProperty !== "string" && (typeof contentProperty !== "number" || !Number.isInteger(contentProperty))) {
+        return { path: "/content/" + pointerToken(contentKey), message: "must be string,integer,boolean" };
+      }
     }
   }
   return undefined;
@@ -1108,1732 +934,1722 @@ function validateElicitResult2025_06_18(value: unknown): ValidationIssue | undef
 
 /** Checks a client's CreateMessageResult (its answer to sampling/createMessage) under protocol 2026-07-28. */
 function validateCreateMessageResult2026_07_28(value: unknown): ValidationIssue | undefined {
-  if (typeof value !== "object" || value === null || Array.isArray(value))
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
-  const record0 = value as Record<string, unknown>;
-  if (!Object.prototype.hasOwnProperty.call(record0, "content"))
-    return { path: "", message: "must have required property 'content'" };
-  if (!Object.prototype.hasOwnProperty.call(record0, "model"))
-    return { path: "", message: "must have required property 'model'" };
-  if (!Object.prototype.hasOwnProperty.call(record0, "role"))
-    return { path: "", message: "must have required property 'role'" };
-  if (Object.prototype.hasOwnProperty.call(record0, "_meta")) {
-    const property2 = record0["_meta"];
-    const issue3 = validateCreateMessageResult2026_07_28_def_MetaObject(property2);
-    if (issue3 !== undefined) return { path: "/_meta" + issue3.path, message: issue3.message };
   }
-  const content4 = record0["content"];
-  anyOf5: {
+  const record = value as Record<string, unknown>;
+  if (!Object.prototype.hasOwnProperty.call(record, "content")) {
+    return { path: "", message: "must have required property 'content'" };
+  }
+  if (!Object.prototype.hasOwnProperty.call(record, "model")) {
+    return { path: "", message: "must have required property 'model'" };
+  }
+  if (!Object.prototype.hasOwnProperty.call(record, "role")) {
+    return { path: "", message: "must have required property 'role'" };
+  }
+  if (Object.prototype.hasOwnProperty.call(record, "_meta")) {
+    const meta = record["_meta"];
+    const issue = validateCreateMessageResult2026_07_28_MetaObject(meta);
+    if (issue !== undefined) return { path: "/_meta" + issue.path, message: issue.message };
+  }
+  const content = record["content"];
+  anyOf: {
+    branch: {
+      if (validateCreateMessageResult2026_07_28_TextContent(content) !== undefined) break branch;
+      break anyOf;
+    }
+    branch2: {
+      if (validateCreateMessageResult2026_07_28_ImageContent(content) !== undefined) break branch2;
+      break anyOf;
+    }
+    branch3: {
+      if (validateCreateMessageResult2026_07_28_AudioContent(content) !== undefined) break branch3;
+      break anyOf;
+    }
+    branch4: {
+      if (validateCreateMessageResult2026_07_28_ToolUseContent(content) !== undefined) break branch4;
+      break anyOf;
+    }
+    branch5: {
+      if (validateCreateMessageResult2026_07_28_ToolResultContent(content) !== undefined) break branch5;
+      break anyOf;
+    }
     branch6: {
-      if (validateCreateMessageResult2026_07_28_def_TextContent(content4) !== undefined)
-        break branch6;
-      break anyOf5;
-    }
-    branch7: {
-      if (validateCreateMessageResult2026_07_28_def_ImageContent(content4) !== undefined)
-        break branch7;
-      break anyOf5;
-    }
-    branch8: {
-      if (validateCreateMessageResult2026_07_28_def_AudioContent(content4) !== undefined)
-        break branch8;
-      break anyOf5;
-    }
-    branch9: {
-      if (validateCreateMessageResult2026_07_28_def_ToolUseContent(content4) !== undefined)
-        break branch9;
-      break anyOf5;
-    }
-    branch10: {
-      if (validateCreateMessageResult2026_07_28_def_ToolResultContent(content4) !== undefined)
-        break branch10;
-      break anyOf5;
-    }
-    branch11: {
-      if (!Array.isArray(content4)) break branch11;
-      const array12 = content4 as readonly unknown[];
-      const length13 = array12.length;
-      for (let index14 = 0; index14 < length13; index14++) {
-        const item15 = array12[index14];
-        if (
-          validateCreateMessageResult2026_07_28_def_SamplingMessageContentBlock(item15) !==
-          undefined
-        )
-          break branch11;
+      if (!Array.isArray(content)) break branch6;
+      const contentArray = content as readonly unknown[];
+      const contentLength = contentArray.length;
+      for (let index = 0; index < contentLength; index++) {
+        const item = contentArray[index];
+        if (validateCreateMessageResult2026_07_28_SamplingMessageContentBlock(item) !== undefined) break branch6;
       }
-      break anyOf5;
+      break anyOf;
     }
     return { path: "/content", message: "must match a schema in anyOf" };
   }
-  const model16 = record0["model"];
-  if (typeof model16 !== "string") return { path: "/model", message: "must be string" };
-  const role17 = record0["role"];
-  const issue18 = validateCreateMessageResult2026_07_28_def_Role(role17);
-  if (issue18 !== undefined) return { path: "/role" + issue18.path, message: issue18.message };
-  if (Object.prototype.hasOwnProperty.call(record0, "stopReason")) {
-    const stopReason19 = record0["stopReason"];
-    if (typeof stopReason19 !== "string") return { path: "/stopReason", message: "must be string" };
+  const model = record["model"];
+  if (typeof model !== "string") return { path: "/model", message: "must be string" };
+  const role = record["role"];
+  const roleIssue = validateCreateMessageResult2026_07_28_Role(role);
+  if (roleIssue !== undefined) return { path: "/role" + roleIssue.path, message: roleIssue.message };
+  if (Object.prototype.hasOwnProperty.call(record, "stopReason")) {
+    const stopReason = record["stopReason"];
+    if (typeof stopReason !== "string") return { path: "/stopReason", message: "must be string" };
   }
   return undefined;
 }
 
-function validateCreateMessageResult2026_07_28_def_MetaObject(
-  value: unknown,
-): ValidationIssue | undefined {
-  if (typeof value !== "object" || value === null || Array.isArray(value))
+function validateCreateMessageResult2026_07_28_MetaObject(value: unknown): ValidationIssue | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
+  }
   return undefined;
 }
 
-function validateCreateMessageResult2026_07_28_def_TextContent(
-  value: unknown,
-): ValidationIssue | undefined {
-  if (typeof value !== "object" || value === null || Array.isArray(value))
+function validateCreateMessageResult2026_07_28_TextContent(value: unknown): ValidationIssue | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
-  const record0 = value as Record<string, unknown>;
-  if (!Object.prototype.hasOwnProperty.call(record0, "text"))
+  }
+  const record = value as Record<string, unknown>;
+  if (!Object.prototype.hasOwnProperty.call(record, "text")) {
     return { path: "", message: "must have required property 'text'" };
-  if (!Object.prototype.hasOwnProperty.call(record0, "type"))
+  }
+  if (!Object.prototype.hasOwnProperty.call(record, "type")) {
     return { path: "", message: "must have required property 'type'" };
-  if (Object.prototype.hasOwnProperty.call(record0, "_meta")) {
-    const property2 = record0["_meta"];
-    const issue3 = validateCreateMessageResult2026_07_28_def_MetaObject(property2);
-    if (issue3 !== undefined) return { path: "/_meta" + issue3.path, message: issue3.message };
   }
-  if (Object.prototype.hasOwnProperty.call(record0, "annotations")) {
-    const annotations4 = record0["annotations"];
-    const issue5 = validateCreateMessageResult2026_07_28_def_Annotations(annotations4);
-    if (issue5 !== undefined)
-      return { path: "/annotations" + issue5.path, message: issue5.message };
+  if (Object.prototype.hasOwnProperty.call(record, "_meta")) {
+    const meta = record["_meta"];
+    const issue = validateCreateMessageResult2026_07_28_MetaObject(meta);
+    if (issue !== undefined) return { path: "/_meta" + issue.path, message: issue.message };
   }
-  const text6 = record0["text"];
-  if (typeof text6 !== "string") return { path: "/text", message: "must be string" };
-  const type7 = record0["type"];
-  if (typeof type7 !== "string") return { path: "/type", message: "must be string" };
-  if ((type7 as unknown) !== "text") return { path: "/type", message: "must be equal to constant" };
+  if (Object.prototype.hasOwnProperty.call(record, "annotations")) {
+    const annotations = record["annotations"];
+    const annotationsIssue = validateCreateMessageResult2026_07_28_Annotations(annotations);
+    if (annotationsIssue !== undefined) return { path: "/annotations" + annotationsIssue.path, message: annotationsIssue.message };
+  }
+  const text = record["text"];
+  if (typeof text !== "string") return { path: "/text", message: "must be string" };
+  const type = record["type"];
+  if (typeof type !== "string") return { path: "/type", message: "must be string" };
+  if ((type as unknown) !== "text") return { path: "/type", message: "must be equal to constant" };
   return undefined;
 }
 
-function validateCreateMessageResult2026_07_28_def_ImageContent(
-  value: unknown,
-): ValidationIssue | undefined {
-  if (typeof value !== "object" || value === null || Array.isArray(value))
+function validateCreateMessageResult2026_07_28_ImageContent(value: unknown): ValidationIssue | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
-  const record0 = value as Record<string, unknown>;
-  if (!Object.prototype.hasOwnProperty.call(record0, "data"))
+  }
+  const record = value as Record<string, unknown>;
+  if (!Object.prototype.hasOwnProperty.call(record, "data")) {
     return { path: "", message: "must have required property 'data'" };
-  if (!Object.prototype.hasOwnProperty.call(record0, "mimeType"))
+  }
+  if (!Object.prototype.hasOwnProperty.call(record, "mimeType")) {
     return { path: "", message: "must have required property 'mimeType'" };
-  if (!Object.prototype.hasOwnProperty.call(record0, "type"))
+  }
+  if (!Object.prototype.hasOwnProperty.call(record, "type")) {
     return { path: "", message: "must have required property 'type'" };
-  if (Object.prototype.hasOwnProperty.call(record0, "_meta")) {
-    const property2 = record0["_meta"];
-    const issue3 = validateCreateMessageResult2026_07_28_def_MetaObject(property2);
-    if (issue3 !== undefined) return { path: "/_meta" + issue3.path, message: issue3.message };
   }
-  if (Object.prototype.hasOwnProperty.call(record0, "annotations")) {
-    const annotations4 = record0["annotations"];
-    const issue5 = validateCreateMessageResult2026_07_28_def_Annotations(annotations4);
-    if (issue5 !== undefined)
-      return { path: "/annotations" + issue5.path, message: issue5.message };
+  if (Object.prototype.hasOwnProperty.call(record, "_meta")) {
+    const meta = record["_meta"];
+    const issue = validateCreateMessageResult2026_07_28_MetaObject(meta);
+    if (issue !== undefined) return { path: "/_meta" + issue.path, message: issue.message };
   }
-  const data6 = record0["data"];
-  if (typeof data6 !== "string") return { path: "/data", message: "must be string" };
-  const mimeType7 = record0["mimeType"];
-  if (typeof mimeType7 !== "string") return { path: "/mimeType", message: "must be string" };
-  const type8 = record0["type"];
-  if (typeof type8 !== "string") return { path: "/type", message: "must be string" };
-  if ((type8 as unknown) !== "image")
-    return { path: "/type", message: "must be equal to constant" };
+  if (Object.prototype.hasOwnProperty.call(record, "annotations")) {
+    const annotations = record["annotations"];
+    const annotationsIssue = validateCreateMessageResult2026_07_28_Annotations(annotations);
+    if (annotationsIssue !== undefined) return { path: "/annotations" + annotationsIssue.path, message: annotationsIssue.message };
+  }
+  const data = record["data"];
+  if (typeof data !== "string") return { path: "/data", message: "must be string" };
+  const mimeType = record["mimeType"];
+  if (typeof mimeType !== "string") return { path: "/mimeType", message: "must be string" };
+  const type = record["type"];
+  if (typeof type !== "string") return { path: "/type", message: "must be string" };
+  if ((type as unknown) !== "image") return { path: "/type", message: "must be equal to constant" };
   return undefined;
 }
 
-function validateCreateMessageResult2026_07_28_def_AudioContent(
-  value: unknown,
-): ValidationIssue | undefined {
-  if (typeof value !== "object" || value === null || Array.isArray(value))
+function validateCreateMessageResult2026_07_28_AudioContent(value: unknown): ValidationIssue | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
-  const record0 = value as Record<string, unknown>;
-  if (!Object.prototype.hasOwnProperty.call(record0, "data"))
+  }
+  const record = value as Record<string, unknown>;
+  if (!Object.prototype.hasOwnProperty.call(record, "data")) {
     return { path: "", message: "must have required property 'data'" };
-  if (!Object.prototype.hasOwnProperty.call(record0, "mimeType"))
+  }
+  if (!Object.prototype.hasOwnProperty.call(record, "mimeType")) {
     return { path: "", message: "must have required property 'mimeType'" };
-  if (!Object.prototype.hasOwnProperty.call(record0, "type"))
+  }
+  if (!Object.prototype.hasOwnProperty.call(record, "type")) {
     return { path: "", message: "must have required property 'type'" };
-  if (Object.prototype.hasOwnProperty.call(record0, "_meta")) {
-    const property2 = record0["_meta"];
-    const issue3 = validateCreateMessageResult2026_07_28_def_MetaObject(property2);
-    if (issue3 !== undefined) return { path: "/_meta" + issue3.path, message: issue3.message };
   }
-  if (Object.prototype.hasOwnProperty.call(record0, "annotations")) {
-    const annotations4 = record0["annotations"];
-    const issue5 = validateCreateMessageResult2026_07_28_def_Annotations(annotations4);
-    if (issue5 !== undefined)
-      return { path: "/annotations" + issue5.path, message: issue5.message };
+  if (Object.prototype.hasOwnProperty.call(record, "_meta")) {
+    const meta = record["_meta"];
+    const issue = validateCreateMessageResult2026_07_28_MetaObject(meta);
+    if (issue !== undefined) return { path: "/_meta" + issue.path, message: issue.message };
   }
-  const data6 = record0["data"];
-  if (typeof data6 !== "string") return { path: "/data", message: "must be string" };
-  const mimeType7 = record0["mimeType"];
-  if (typeof mimeType7 !== "string") return { path: "/mimeType", message: "must be string" };
-  const type8 = record0["type"];
-  if (typeof type8 !== "string") return { path: "/type", message: "must be string" };
-  if ((type8 as unknown) !== "audio")
-    return { path: "/type", message: "must be equal to constant" };
+  if (Object.prototype.hasOwnProperty.call(record, "annotations")) {
+    const annotations = record["annotations"];
+    const annotationsIssue = validateCreateMessageResult2026_07_28_Annotations(annotations);
+    if (annotationsIssue !== undefined) return { path: "/annotations" + annotationsIssue.path, message: annotationsIssue.message };
+  }
+  const data = record["data"];
+  if (typeof data !== "string") return { path: "/data", message: "must be string" };
+  const mimeType = record["mimeType"];
+  if (typeof mimeType !== "string") return { path: "/mimeType", message: "must be string" };
+  const type = record["type"];
+  if (typeof type !== "string") return { path: "/type", message: "must be string" };
+  if ((type as unknown) !== "audio") return { path: "/type", message: "must be equal to constant" };
   return undefined;
 }
 
-function validateCreateMessageResult2026_07_28_def_ToolUseContent(
-  value: unknown,
-): ValidationIssue | undefined {
-  if (typeof value !== "object" || value === null || Array.isArray(value))
+function validateCreateMessageResult2026_07_28_ToolUseContent(value: unknown): ValidationIssue | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
-  const record0 = value as Record<string, unknown>;
-  if (!Object.prototype.hasOwnProperty.call(record0, "id"))
+  }
+  const record = value as Record<string, unknown>;
+  if (!Object.prototype.hasOwnProperty.call(record, "id")) {
     return { path: "", message: "must have required property 'id'" };
-  if (!Object.prototype.hasOwnProperty.call(record0, "input"))
+  }
+  if (!Object.prototype.hasOwnProperty.call(record, "input")) {
     return { path: "", message: "must have required property 'input'" };
-  if (!Object.prototype.hasOwnProperty.call(record0, "name"))
-    return { path: "", message: "must have required property 'name'" };
-  if (!Object.prototype.hasOwnProperty.call(record0, "type"))
-    return { path: "", message: "must have required property 'type'" };
-  if (Object.prototype.hasOwnProperty.call(record0, "_meta")) {
-    const property2 = record0["_meta"];
-    const issue3 = validateCreateMessageResult2026_07_28_def_MetaObject(property2);
-    if (issue3 !== undefined) return { path: "/_meta" + issue3.path, message: issue3.message };
   }
-  const id4 = record0["id"];
-  if (typeof id4 !== "string") return { path: "/id", message: "must be string" };
-  const input5 = record0["input"];
-  if (typeof input5 !== "object" || input5 === null || Array.isArray(input5))
+  if (!Object.prototype.hasOwnProperty.call(record, "name")) {
+    return { path: "", message: "must have required property 'name'" };
+  }
+  if (!Object.prototype.hasOwnProperty.call(record, "type")) {
+    return { path: "", message: "must have required property 'type'" };
+  }
+  if (Object.prototype.hasOwnProperty.call(record, "_meta")) {
+    const meta = record["_meta"];
+    const issue = validateCreateMessageResult2026_07_28_MetaObject(meta);
+    if (issue !== undefined) return { path: "/_meta" + issue.path, message: issue.message };
+  }
+  const id = record["id"];
+  if (typeof id !== "string") return { path: "/id", message: "must be string" };
+  const input = record["input"];
+  if (typeof input !== "object" || input === null || Array.isArray(input)) {
     return { path: "/input", message: "must be object" };
-  const name11 = record0["name"];
-  if (typeof name11 !== "string") return { path: "/name", message: "must be string" };
-  const type12 = record0["type"];
-  if (typeof type12 !== "string") return { path: "/type", message: "must be string" };
-  if ((type12 as unknown) !== "tool_use")
+  }
+  const name = record["name"];
+  if (typeof name !== "string") return { path: "/name", message: "must be string" };
+  const type = record["type"];
+  if (typeof type !== "string") return { path: "/type", message: "must be string" };
+  if ((type as unknown) !== "tool_use") {
     return { path: "/type", message: "must be equal to constant" };
+  }
   return undefined;
 }
 
-function validateCreateMessageResult2026_07_28_def_ToolResultContent(
-  value: unknown,
-): ValidationIssue | undefined {
-  if (typeof value !== "object" || value === null || Array.isArray(value))
+function validateCreateMessageResult2026_07_28_ToolResultContent(value: unknown): ValidationIssue | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
-  const record0 = value as Record<string, unknown>;
-  if (!Object.prototype.hasOwnProperty.call(record0, "content"))
+  }
+  const record = value as Record<string, unknown>;
+  if (!Object.prototype.hasOwnProperty.call(record, "content")) {
     return { path: "", message: "must have required property 'content'" };
-  if (!Object.prototype.hasOwnProperty.call(record0, "toolUseId"))
+  }
+  if (!Object.prototype.hasOwnProperty.call(record, "toolUseId")) {
     return { path: "", message: "must have required property 'toolUseId'" };
-  if (!Object.prototype.hasOwnProperty.call(record0, "type"))
+  }
+  if (!Object.prototype.hasOwnProperty.call(record, "type")) {
     return { path: "", message: "must have required property 'type'" };
-  if (Object.prototype.hasOwnProperty.call(record0, "_meta")) {
-    const property2 = record0["_meta"];
-    const issue3 = validateCreateMessageResult2026_07_28_def_MetaObject(property2);
-    if (issue3 !== undefined) return { path: "/_meta" + issue3.path, message: issue3.message };
   }
-  const content4 = record0["content"];
-  if (!Array.isArray(content4)) return { path: "/content", message: "must be array" };
-  const array5 = content4 as readonly unknown[];
-  const length6 = array5.length;
-  for (let index7 = 0; index7 < length6; index7++) {
-    const item8 = array5[index7];
-    const issue9 = validateCreateMessageResult2026_07_28_def_ContentBlock(item8);
-    if (issue9 !== undefined)
-      return { path: "/content/" + index7 + issue9.path, message: issue9.message };
+  if (Object.prototype.hasOwnProperty.call(record, "_meta")) {
+    const meta = record["_meta"];
+    const issue = validateCreateMessageResult2026_07_28_MetaObject(meta);
+    if (issue !== undefined) return { path: "/_meta" + issue.path, message: issue.message };
   }
-  if (Object.prototype.hasOwnProperty.call(record0, "isError")) {
-    const isError10 = record0["isError"];
-    if (typeof isError10 !== "boolean") return { path: "/isError", message: "must be boolean" };
+  const content = record["content"];
+  if (!Array.isArray(content)) return { path: "/content", message: "must be array" };
+  const contentArray = content as readonly unknown[];
+  const contentLength = contentArray.length;
+  for (let index = 0; index < contentLength; index++) {
+    const item = contentArray[index];
+    const itemIssue = validateCreateMessageResult2026_07_28_ContentBlock(item);
+    if (itemIssue !== undefined) return { path: "/content/" + index + itemIssue.path, message: itemIssue.message };
   }
-  const toolUseId12 = record0["toolUseId"];
-  if (typeof toolUseId12 !== "string") return { path: "/toolUseId", message: "must be string" };
-  const type13 = record0["type"];
-  if (typeof type13 !== "string") return { path: "/type", message: "must be string" };
-  if ((type13 as unknown) !== "tool_result")
+  if (Object.prototype.hasOwnProperty.call(record, "isError")) {
+    const isError = record["isError"];
+    if (typeof isError !== "boolean") return { path: "/isError", message: "must be boolean" };
+  }
+  const toolUseId = record["toolUseId"];
+  if (typeof toolUseId !== "string") return { path: "/toolUseId", message: "must be string" };
+  const type = record["type"];
+  if (typeof type !== "string") return { path: "/type", message: "must be string" };
+  if ((type as unknown) !== "tool_result") {
     return { path: "/type", message: "must be equal to constant" };
+  }
   return undefined;
 }
 
-function validateCreateMessageResult2026_07_28_def_SamplingMessageContentBlock(
-  value: unknown,
-): ValidationIssue | undefined {
-  anyOf0: {
-    branch1: {
-      if (validateCreateMessageResult2026_07_28_def_TextContent(value) !== undefined) break branch1;
-      break anyOf0;
+function validateCreateMessageResult2026_07_28_SamplingMessageContentBlock(value: unknown): ValidationIssue | undefined {
+  anyOf: {
+    branch: {
+      if (validateCreateMessageResult2026_07_28_TextContent(value) !== undefined) break branch;
+      break anyOf;
     }
     branch2: {
-      if (validateCreateMessageResult2026_07_28_def_ImageContent(value) !== undefined)
-        break branch2;
-      break anyOf0;
+      if (validateCreateMessageResult2026_07_28_ImageContent(value) !== undefined) break branch2;
+      break anyOf;
     }
     branch3: {
-      if (validateCreateMessageResult2026_07_28_def_AudioContent(value) !== undefined)
-        break branch3;
-      break anyOf0;
+      if (validateCreateMessageResult2026_07_28_AudioContent(value) !== undefined) break branch3;
+      break anyOf;
     }
     branch4: {
-      if (validateCreateMessageResult2026_07_28_def_ToolUseContent(value) !== undefined)
-        break branch4;
-      break anyOf0;
+      if (validateCreateMessageResult2026_07_28_ToolUseContent(value) !== undefined) break branch4;
+      break anyOf;
     }
     branch5: {
-      if (validateCreateMessageResult2026_07_28_def_ToolResultContent(value) !== undefined)
-        break branch5;
-      break anyOf0;
+      if (validateCreateMessageResult2026_07_28_ToolResultContent(value) !== undefined) break branch5;
+      break anyOf;
     }
     return { path: "", message: "must match a schema in anyOf" };
   }
   return undefined;
 }
 
-function validateCreateMessageResult2026_07_28_def_Role(
-  value: unknown,
-): ValidationIssue | undefined {
+function validateCreateMessageResult2026_07_28_Role(value: unknown): ValidationIssue | undefined {
   if (typeof value !== "string") return { path: "", message: "must be string" };
-  if ((value as unknown) !== "assistant" && (value as unknown) !== "user")
+  if ((value as unknown) !== "assistant" && (value as unknown) !== "user") {
     return { path: "", message: "must be equal to one of the allowed values" };
+  }
   return undefined;
 }
 
-function validateCreateMessageResult2026_07_28_def_Annotations(
-  value: unknown,
-): ValidationIssue | undefined {
-  if (typeof value !== "object" || value === null || Array.isArray(value))
+function validateCreateMessageResult2026_07_28_Annotations(value: unknown): ValidationIssue | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
-  const record0 = value as Record<string, unknown>;
-  if (Object.prototype.hasOwnProperty.call(record0, "audience")) {
-    const audience2 = record0["audience"];
-    if (!Array.isArray(audience2)) return { path: "/audience", message: "must be array" };
-    const array3 = audience2 as readonly unknown[];
-    const length4 = array3.length;
-    for (let index5 = 0; index5 < length4; index5++) {
-      const item6 = array3[index5];
-      const issue7 = validateCreateMessageResult2026_07_28_def_Role(item6);
-      if (issue7 !== undefined)
-        return { path: "/audience/" + index5 + issue7.path, message: issue7.message };
+  }
+  const record = value as Record<string, unknown>;
+  if (Object.prototype.hasOwnProperty.call(record, "audience")) {
+    const audience = record["audience"];
+    if (!Array.isArray(audience)) return { path: "/audience", message: "must be array" };
+    const audienceArray = audience as readonly unknown[];
+    const audienceLength = audienceArray.length;
+    for (let index = 0; index < audienceLength; index++) {
+      const item = audienceArray[index];
+      const issue = validateCreateMessageResult2026_07_28_Role(item);
+      if (issue !== undefined) return { path: "/audience/" + index + issue.path, message: issue.message };
     }
   }
-  if (Object.prototype.hasOwnProperty.call(record0, "lastModified")) {
-    const lastModified8 = record0["lastModified"];
-    if (typeof lastModified8 !== "string")
-      return { path: "/lastModified", message: "must be string" };
+  if (Object.prototype.hasOwnProperty.call(record, "lastModified")) {
+    const lastModified = record["lastModified"];
+    if (typeof lastModified !== "string") return { path: "/lastModified", message: "must be string" };
   }
-  if (Object.prototype.hasOwnProperty.call(record0, "priority")) {
-    const priority9 = record0["priority"];
-    if (typeof priority9 !== "number") return { path: "/priority", message: "must be number" };
-    if (priority9 > 1) return { path: "/priority", message: "must be <= 1" };
-    if (priority9 < 0) return { path: "/priority", message: "must be >= 0" };
+  if (Object.prototype.hasOwnProperty.call(record, "priority")) {
+    const priority = record["priority"];
+    if (typeof priority !== "number") return { path: "/priority", message: "must be number" };
+    if (priority > 1) return { path: "/priority", message: "must be <= 1" };
+    if (priority < 0) return { path: "/priority", message: "must be >= 0" };
   }
   return undefined;
 }
 
-function validateCreateMessageResult2026_07_28_def_ContentBlock(
-  value: unknown,
-): ValidationIssue | undefined {
-  anyOf0: {
-    branch1: {
-      if (validateCreateMessageResult2026_07_28_def_TextContent(value) !== undefined) break branch1;
-      break anyOf0;
+function validateCreateMessageResult2026_07_28_ContentBlock(value: unknown): ValidationIssue | undefined {
+  anyOf: {
+    branch: {
+      if (validateCreateMessageResult2026_07_28_TextContent(value) !== undefined) break branch;
+      break anyOf;
     }
     branch2: {
-      if (validateCreateMessageResult2026_07_28_def_ImageContent(value) !== undefined)
-        break branch2;
-      break anyOf0;
+      if (validateCreateMessageResult2026_07_28_ImageContent(value) !== undefined) break branch2;
+      break anyOf;
     }
     branch3: {
-      if (validateCreateMessageResult2026_07_28_def_AudioContent(value) !== undefined)
-        break branch3;
-      break anyOf0;
+      if (validateCreateMessageResult2026_07_28_AudioContent(value) !== undefined) break branch3;
+      break anyOf;
     }
     branch4: {
-      if (validateCreateMessageResult2026_07_28_def_ResourceLink(value) !== undefined)
-        break branch4;
-      break anyOf0;
+      if (validateCreateMessageResult2026_07_28_ResourceLink(value) !== undefined) break branch4;
+      break anyOf;
     }
     branch5: {
-      if (validateCreateMessageResult2026_07_28_def_EmbeddedResource(value) !== undefined)
-        break branch5;
-      break anyOf0;
+      if (validateCreateMessageResult2026_07_28_EmbeddedResource(value) !== undefined) break branch5;
+      break anyOf;
     }
     return { path: "", message: "must match a schema in anyOf" };
   }
   return undefined;
 }
 
-function validateCreateMessageResult2026_07_28_def_ResourceLink(
-  value: unknown,
-): ValidationIssue | undefined {
-  if (typeof value !== "object" || value === null || Array.isArray(value))
+function validateCreateMessageResult2026_07_28_ResourceLink(value: unknown): ValidationIssue | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
-  const record0 = value as Record<string, unknown>;
-  if (!Object.prototype.hasOwnProperty.call(record0, "name"))
+  }
+  const record = value as Record<string, unknown>;
+  if (!Object.prototype.hasOwnProperty.call(record, "name")) {
     return { path: "", message: "must have required property 'name'" };
-  if (!Object.prototype.hasOwnProperty.call(record0, "type"))
+  }
+  if (!Object.prototype.hasOwnProperty.call(record, "type")) {
     return { path: "", message: "must have required property 'type'" };
-  if (!Object.prototype.hasOwnProperty.call(record0, "uri"))
+  }
+  if (!Object.prototype.hasOwnProperty.call(record, "uri")) {
     return { path: "", message: "must have required property 'uri'" };
-  if (Object.prototype.hasOwnProperty.call(record0, "_meta")) {
-    const property2 = record0["_meta"];
-    const issue3 = validateCreateMessageResult2026_07_28_def_MetaObject(property2);
-    if (issue3 !== undefined) return { path: "/_meta" + issue3.path, message: issue3.message };
   }
-  if (Object.prototype.hasOwnProperty.call(record0, "annotations")) {
-    const annotations4 = record0["annotations"];
-    const issue5 = validateCreateMessageResult2026_07_28_def_Annotations(annotations4);
-    if (issue5 !== undefined)
-      return { path: "/annotations" + issue5.path, message: issue5.message };
+  if (Object.prototype.hasOwnProperty.call(record, "_meta")) {
+    const meta = record["_meta"];
+    const issue = validateCreateMessageResult2026_07_28_MetaObject(meta);
+    if (issue !== undefined) return { path: "/_meta" + issue.path, message: issue.message };
   }
-  if (Object.prototype.hasOwnProperty.call(record0, "description")) {
-    const description6 = record0["description"];
-    if (typeof description6 !== "string")
-      return { path: "/description", message: "must be string" };
+  if (Object.prototype.hasOwnProperty.call(record, "annotations")) {
+    const annotations = record["annotations"];
+    const annotationsIssue = validateCreateMessageResult2026_07_28_Annotations(annotations);
+    if (annotationsIssue !== undefined) return { path: "/annotations" + annotationsIssue.path, message: annotationsIssue.message };
   }
-  if (Object.prototype.hasOwnProperty.call(record0, "icons")) {
-    const icons7 = record0["icons"];
-    if (!Array.isArray(icons7)) return { path: "/icons", message: "must be array" };
-    const array8 = icons7 as readonly unknown[];
-    const length9 = array8.length;
-    for (let index10 = 0; index10 < length9; index10++) {
-      const item11 = array8[index10];
-      const issue12 = validateCreateMessageResult2026_07_28_def_Icon(item11);
-      if (issue12 !== undefined)
-        return { path: "/icons/" + index10 + issue12.path, message: issue12.message };
+  if (Object.prototype.hasOwnProperty.call(record, "description")) {
+    const description = record["description"];
+    if (typeof description !== "string") return { path: "/description", message: "must be string" };
+  }
+  if (Object.prototype.hasOwnProperty.call(record, "icons")) {
+    const icons = record["icons"];
+    if (!Array.isArray(icons)) return { path: "/icons", message: "must be array" };
+    const iconsArray = icons as readonly unknown[];
+    const iconsLength = iconsArray.length;
+    for (let index = 0; index < iconsLength; index++) {
+      const item = iconsArray[index];
+      const itemIssue = validateCreateMessageResult2026_07_28_Icon(item);
+      if (itemIssue !== undefined) return { path: "/icons/" + index + itemIssue.path, message: itemIssue.message };
     }
   }
-  if (Object.prototype.hasOwnProperty.call(record0, "mimeType")) {
-    const mimeType13 = record0["mimeType"];
-    if (typeof mimeType13 !== "string") return { path: "/mimeType", message: "must be string" };
+  if (Object.prototype.hasOwnProperty.call(record, "mimeType")) {
+    const mimeType = record["mimeType"];
+    if (typeof mimeType !== "string") return { path: "/mimeType", message: "must be string" };
   }
-  const name14 = record0["name"];
-  if (typeof name14 !== "string") return { path: "/name", message: "must be string" };
-  if (Object.prototype.hasOwnProperty.call(record0, "size")) {
-    const size15 = record0["size"];
-    if (typeof size15 !== "number" || !Number.isInteger(size15))
+  const name = record["name"];
+  if (typeof name !== "string") return { path: "/name", message: "must be string" };
+  if (Object.prototype.hasOwnProperty.call(record, "size")) {
+    const size = record["size"];
+    if (typeof size !== "number" || !Number.isInteger(size)) {
       return { path: "/size", message: "must be integer" };
+    }
   }
-  if (Object.prototype.hasOwnProperty.call(record0, "title")) {
-    const title16 = record0["title"];
-    if (typeof title16 !== "string") return { path: "/title", message: "must be string" };
+  if (Object.prototype.hasOwnProperty.call(record, "title")) {
+    const title = record["title"];
+    if (typeof title !== "string") return { path: "/title", message: "must be string" };
   }
-  const type17 = record0["type"];
-  if (typeof type17 !== "string") return { path: "/type", message: "must be string" };
-  if ((type17 as unknown) !== "resource_link")
+  const type = record["type"];
+  if (typeof type !== "string") return { path: "/type", message: "must be string" };
+  if ((type as unknown) !== "resource_link") {
     return { path: "/type", message: "must be equal to constant" };
-  const uri18 = record0["uri"];
-  if (typeof uri18 !== "string") return { path: "/uri", message: "must be string" };
+  }
+  const uri = record["uri"];
+  if (typeof uri !== "string") return { path: "/uri", message: "must be string" };
   return undefined;
 }
 
-function validateCreateMessageResult2026_07_28_def_EmbeddedResource(
-  value: unknown,
-): ValidationIssue | undefined {
-  if (typeof value !== "object" || value === null || Array.isArray(value))
+function validateCreateMessageResult2026_07_28_EmbeddedResource(value: unknown): ValidationIssue | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
-  const record0 = value as Record<string, unknown>;
-  if (!Object.prototype.hasOwnProperty.call(record0, "resource"))
+  }
+  const record = value as Record<string, unknown>;
+  if (!Object.prototype.hasOwnProperty.call(record, "resource")) {
     return { path: "", message: "must have required property 'resource'" };
-  if (!Object.prototype.hasOwnProperty.call(record0, "type"))
+  }
+  if (!Object.prototype.hasOwnProperty.call(record, "type")) {
     return { path: "", message: "must have required property 'type'" };
-  if (Object.prototype.hasOwnProperty.call(record0, "_meta")) {
-    const property2 = record0["_meta"];
-    const issue3 = validateCreateMessageResult2026_07_28_def_MetaObject(property2);
-    if (issue3 !== undefined) return { path: "/_meta" + issue3.path, message: issue3.message };
   }
-  if (Object.prototype.hasOwnProperty.call(record0, "annotations")) {
-    const annotations4 = record0["annotations"];
-    const issue5 = validateCreateMessageResult2026_07_28_def_Annotations(annotations4);
-    if (issue5 !== undefined)
-      return { path: "/annotations" + issue5.path, message: issue5.message };
+  if (Object.prototype.hasOwnProperty.call(record, "_meta")) {
+    const meta = record["_meta"];
+    const issue = validateCreateMessageResult2026_07_28_MetaObject(meta);
+    if (issue !== undefined) return { path: "/_meta" + issue.path, message: issue.message };
   }
-  const resource6 = record0["resource"];
-  anyOf7: {
-    branch8: {
-      if (validateCreateMessageResult2026_07_28_def_TextResourceContents(resource6) !== undefined)
-        break branch8;
-      break anyOf7;
+  if (Object.prototype.hasOwnProperty.call(record, "annotations")) {
+    const annotations = record["annotations"];
+    const annotationsIssue = validateCreateMessageResult2026_07_28_Annotations(annotations);
+    if (annotationsIssue !== undefined) return { path: "/annotations" + annotationsIssue.path, message: annotationsIssue.message };
+  }
+  const resource = record["resource"];
+  anyOf: {
+    branch: {
+      if (validateCreateMessageResult2026_07_28_TextResourceContents(resource) !== undefined) break branch;
+      break anyOf;
     }
-    branch9: {
-      if (validateCreateMessageResult2026_07_28_def_BlobResourceContents(resource6) !== undefined)
-        break branch9;
-      break anyOf7;
+    branch2: {
+      if (validateCreateMessageResult2026_07_28_BlobResourceContents(resource) !== undefined) break branch2;
+      break anyOf;
     }
     return { path: "/resource", message: "must match a schema in anyOf" };
   }
-  const type10 = record0["type"];
-  if (typeof type10 !== "string") return { path: "/type", message: "must be string" };
-  if ((type10 as unknown) !== "resource")
+  const type = record["type"];
+  if (typeof type !== "string") return { path: "/type", message: "must be string" };
+  if ((type as unknown) !== "resource") {
     return { path: "/type", message: "must be equal to constant" };
+  }
   return undefined;
 }
 
-function validateCreateMessageResult2026_07_28_def_Icon(
-  value: unknown,
-): ValidationIssue | undefined {
-  if (typeof value !== "object" || value === null || Array.isArray(value))
+function validateCreateMessageResult2026_07_28_Icon(value: unknown): ValidationIssue | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
-  const record0 = value as Record<string, unknown>;
-  if (!Object.prototype.hasOwnProperty.call(record0, "src"))
-    return { path: "", message: "must have required property 'src'" };
-  if (Object.prototype.hasOwnProperty.call(record0, "mimeType")) {
-    const mimeType2 = record0["mimeType"];
-    if (typeof mimeType2 !== "string") return { path: "/mimeType", message: "must be string" };
   }
-  if (Object.prototype.hasOwnProperty.call(record0, "sizes")) {
-    const sizes3 = record0["sizes"];
-    if (!Array.isArray(sizes3)) return { path: "/sizes", message: "must be array" };
-    const array4 = sizes3 as readonly unknown[];
-    const length5 = array4.length;
-    for (let index6 = 0; index6 < length5; index6++) {
-      const item7 = array4[index6];
-      if (typeof item7 !== "string") return { path: "/sizes/" + index6, message: "must be string" };
+  const record = value as Record<string, unknown>;
+  if (!Object.prototype.hasOwnProperty.call(record, "src")) {
+    return { path: "", message: "must have required property 'src'" };
+  }
+  if (Object.prototype.hasOwnProperty.call(record, "mimeType")) {
+    const mimeType = record["mimeType"];
+    if (typeof mimeType !== "string") return { path: "/mimeType", message: "must be string" };
+  }
+  if (Object.prototype.hasOwnProperty.call(record, "sizes")) {
+    const sizes = record["sizes"];
+    if (!Array.isArray(sizes)) return { path: "/sizes", message: "must be array" };
+    const sizesArray = sizes as readonly unknown[];
+    const sizesLength = sizesArray.length;
+    for (let index = 0; index < sizesLength; index++) {
+      const item = sizesArray[index];
+      if (typeof item !== "string") return { path: "/sizes/" + index, message: "must be string" };
     }
   }
-  const src8 = record0["src"];
-  if (typeof src8 !== "string") return { path: "/src", message: "must be string" };
-  if (Object.prototype.hasOwnProperty.call(record0, "theme")) {
-    const theme9 = record0["theme"];
-    if (typeof theme9 !== "string") return { path: "/theme", message: "must be string" };
-    if ((theme9 as unknown) !== "dark" && (theme9 as unknown) !== "light")
+  const src = record["src"];
+  if (typeof src !== "string") return { path: "/src", message: "must be string" };
+  if (Object.prototype.hasOwnProperty.call(record, "theme")) {
+    const theme = record["theme"];
+    if (typeof theme !== "string") return { path: "/theme", message: "must be string" };
+    if ((theme as unknown) !== "dark" && (theme as unknown) !== "light") {
       return { path: "/theme", message: "must be equal to one of the allowed values" };
+    }
   }
   return undefined;
 }
 
-function validateCreateMessageResult2026_07_28_def_TextResourceContents(
-  value: unknown,
-): ValidationIssue | undefined {
-  if (typeof value !== "object" || value === null || Array.isArray(value))
+function validateCreateMessageResult2026_07_28_TextResourceContents(value: unknown): ValidationIssue | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
-  const record0 = value as Record<string, unknown>;
-  if (!Object.prototype.hasOwnProperty.call(record0, "text"))
+  }
+  const record = value as Record<string, unknown>;
+  if (!Object.prototype.hasOwnProperty.call(record, "text")) {
     return { path: "", message: "must have required property 'text'" };
-  if (!Object.prototype.hasOwnProperty.call(record0, "uri"))
+  }
+  if (!Object.prototype.hasOwnProperty.call(record, "uri")) {
     return { path: "", message: "must have required property 'uri'" };
-  if (Object.prototype.hasOwnProperty.call(record0, "_meta")) {
-    const property2 = record0["_meta"];
-    const issue3 = validateCreateMessageResult2026_07_28_def_MetaObject(property2);
-    if (issue3 !== undefined) return { path: "/_meta" + issue3.path, message: issue3.message };
   }
-  if (Object.prototype.hasOwnProperty.call(record0, "mimeType")) {
-    const mimeType4 = record0["mimeType"];
-    if (typeof mimeType4 !== "string") return { path: "/mimeType", message: "must be string" };
+  if (Object.prototype.hasOwnProperty.call(record, "_meta")) {
+    const meta = record["_meta"];
+    const issue = validateCreateMessageResult2026_07_28_MetaObject(meta);
+    if (issue !== undefined) return { path: "/_meta" + issue.path, message: issue.message };
   }
-  const text5 = record0["text"];
-  if (typeof text5 !== "string") return { path: "/text", message: "must be string" };
-  const uri6 = record0["uri"];
-  if (typeof uri6 !== "string") return { path: "/uri", message: "must be string" };
+  if (Object.prototype.hasOwnProperty.call(record, "mimeType")) {
+    const mimeType = record["mimeType"];
+    if (typeof mimeType !== "string") return { path: "/mimeType", message: "must be string" };
+  }
+  const text = record["text"];
+  if (typeof text !== "string") return { path: "/text", message: "must be string" };
+  const uri = record["uri"];
+  if (typeof uri !== "string") return { path: "/uri", message: "must be string" };
   return undefined;
 }
 
-function validateCreateMessageResult2026_07_28_def_BlobResourceContents(
-  value: unknown,
-): ValidationIssue | undefined {
-  if (typeof value !== "object" || value === null || Array.isArray(value))
+function validateCreateMessageResult2026_07_28_BlobResourceContents(value: unknown): ValidationIssue | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
-  const record0 = value as Record<string, unknown>;
-  if (!Object.prototype.hasOwnProperty.call(record0, "blob"))
+  }
+  const record = value as Record<string, unknown>;
+  if (!Object.prototype.hasOwnProperty.call(record, "blob")) {
     return { path: "", message: "must have required property 'blob'" };
-  if (!Object.prototype.hasOwnProperty.call(record0, "uri"))
+  }
+  if (!Object.prototype.hasOwnProperty.call(record, "uri")) {
     return { path: "", message: "must have required property 'uri'" };
-  if (Object.prototype.hasOwnProperty.call(record0, "_meta")) {
-    const property2 = record0["_meta"];
-    const issue3 = validateCreateMessageResult2026_07_28_def_MetaObject(property2);
-    if (issue3 !== undefined) return { path: "/_meta" + issue3.path, message: issue3.message };
   }
-  const blob4 = record0["blob"];
-  if (typeof blob4 !== "string") return { path: "/blob", message: "must be string" };
-  if (Object.prototype.hasOwnProperty.call(record0, "mimeType")) {
-    const mimeType5 = record0["mimeType"];
-    if (typeof mimeType5 !== "string") return { path: "/mimeType", message: "must be string" };
+  if (Object.prototype.hasOwnProperty.call(record, "_meta")) {
+    const meta = record["_meta"];
+    const issue = validateCreateMessageResult2026_07_28_MetaObject(meta);
+    if (issue !== undefined) return { path: "/_meta" + issue.path, message: issue.message };
   }
-  const uri6 = record0["uri"];
-  if (typeof uri6 !== "string") return { path: "/uri", message: "must be string" };
+  const blob = record["blob"];
+  if (typeof blob !== "string") return { path: "/blob", message: "must be string" };
+  if (Object.prototype.hasOwnProperty.call(record, "mimeType")) {
+    const mimeType = record["mimeType"];
+    if (typeof mimeType !== "string") return { path: "/mimeType", message: "must be string" };
+  }
+  const uri = record["uri"];
+  if (typeof uri !== "string") return { path: "/uri", message: "must be string" };
   return undefined;
 }
 
 /** Checks a client's CreateMessageResult (its answer to sampling/createMessage) under protocol 2025-11-25. */
 function validateCreateMessageResult2025_11_25(value: unknown): ValidationIssue | undefined {
-  if (typeof value !== "object" || value === null || Array.isArray(value))
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
-  const record0 = value as Record<string, unknown>;
-  if (!Object.prototype.hasOwnProperty.call(record0, "content"))
-    return { path: "", message: "must have required property 'content'" };
-  if (!Object.prototype.hasOwnProperty.call(record0, "model"))
-    return { path: "", message: "must have required property 'model'" };
-  if (!Object.prototype.hasOwnProperty.call(record0, "role"))
-    return { path: "", message: "must have required property 'role'" };
-  if (Object.prototype.hasOwnProperty.call(record0, "_meta")) {
-    const property2 = record0["_meta"];
-    if (typeof property2 !== "object" || property2 === null || Array.isArray(property2))
-      return { path: "/_meta", message: "must be object" };
   }
-  const content8 = record0["content"];
-  anyOf9: {
-    branch10: {
-      if (validateCreateMessageResult2025_11_25_def_TextContent(content8) !== undefined)
-        break branch10;
-      break anyOf9;
+  const record = value as Record<string, unknown>;
+  if (!Object.prototype.hasOwnProperty.call(record, "content")) {
+    return { path: "", message: "must have required property 'content'" };
+  }
+  if (!Object.prototype.hasOwnProperty.call(record, "model")) {
+    return { path: "", message: "must have required property 'model'" };
+  }
+  if (!Object.prototype.hasOwnProperty.call(record, "role")) {
+    return { path: "", message: "must have required property 'role'" };
+  }
+  if (Object.prototype.hasOwnProperty.call(record, "_meta")) {
+    const meta = record["_meta"];
+    if (typeof meta !== "object" || meta === null || Array.isArray(meta)) {
+      return { path: "/_meta", message: "must be object" };
     }
-    branch11: {
-      if (validateCreateMessageResult2025_11_25_def_ImageContent(content8) !== undefined)
-        break branch11;
-      break anyOf9;
+  }
+  const content = record["content"];
+  anyOf: {
+    branch: {
+      if (validateCreateMessageResult2025_11_25_TextContent(content) !== undefined) break branch;
+      break anyOf;
     }
-    branch12: {
-      if (validateCreateMessageResult2025_11_25_def_AudioContent(content8) !== undefined)
-        break branch12;
-      break anyOf9;
+    branch2: {
+      if (validateCreateMessageResult2025_11_25_ImageContent(content) !== undefined) break branch2;
+      break anyOf;
     }
-    branch13: {
-      if (validateCreateMessageResult2025_11_25_def_ToolUseContent(content8) !== undefined)
-        break branch13;
-      break anyOf9;
+    branch3: {
+      if (validateCreateMessageResult2025_11_25_AudioContent(content) !== undefined) break branch3;
+      break anyOf;
     }
-    branch14: {
-      if (validateCreateMessageResult2025_11_25_def_ToolResultContent(content8) !== undefined)
-        break branch14;
-      break anyOf9;
+    branch4: {
+      if (validateCreateMessageResult2025_11_25_ToolUseContent(content) !== undefined) break branch4;
+      break anyOf;
     }
-    branch15: {
-      if (!Array.isArray(content8)) break branch15;
-      const array16 = content8 as readonly unknown[];
-      const length17 = array16.length;
-      for (let index18 = 0; index18 < length17; index18++) {
-        const item19 = array16[index18];
-        if (
-          validateCreateMessageResult2025_11_25_def_SamplingMessageContentBlock(item19) !==
-          undefined
-        )
-          break branch15;
+    branch5: {
+      if (validateCreateMessageResult2025_11_25_ToolResultContent(content) !== undefined) break branch5;
+      break anyOf;
+    }
+    branch6: {
+      if (!Array.isArray(content)) break branch6;
+      const contentArray = content as readonly unknown[];
+      const contentLength = contentArray.length;
+      for (let index = 0; index < contentLength; index++) {
+        const item = contentArray[index];
+        if (validateCreateMessageResult2025_11_25_SamplingMessageContentBlock(item) !== undefined) break branch6;
       }
-      break anyOf9;
+      break anyOf;
     }
     return { path: "/content", message: "must match a schema in anyOf" };
   }
-  const model20 = record0["model"];
-  if (typeof model20 !== "string") return { path: "/model", message: "must be string" };
-  const role21 = record0["role"];
-  const issue22 = validateCreateMessageResult2025_11_25_def_Role(role21);
-  if (issue22 !== undefined) return { path: "/role" + issue22.path, message: issue22.message };
-  if (Object.prototype.hasOwnProperty.call(record0, "stopReason")) {
-    const stopReason23 = record0["stopReason"];
-    if (typeof stopReason23 !== "string") return { path: "/stopReason", message: "must be string" };
+  const model = record["model"];
+  if (typeof model !== "string") return { path: "/model", message: "must be string" };
+  const role = record["role"];
+  const issue = validateCreateMessageResult2025_11_25_Role(role);
+  if (issue !== undefined) return { path: "/role" + issue.path, message: issue.message };
+  if (Object.prototype.hasOwnProperty.call(record, "stopReason")) {
+    const stopReason = record["stopReason"];
+    if (typeof stopReason !== "string") return { path: "/stopReason", message: "must be string" };
   }
   return undefined;
 }
 
-function validateCreateMessageResult2025_11_25_def_TextContent(
-  value: unknown,
-): ValidationIssue | undefined {
-  if (typeof value !== "object" || value === null || Array.isArray(value))
+function validateCreateMessageResult2025_11_25_TextContent(value: unknown): ValidationIssue | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
-  const record0 = value as Record<string, unknown>;
-  if (!Object.prototype.hasOwnProperty.call(record0, "text"))
+  }
+  const record = value as Record<string, unknown>;
+  if (!Object.prototype.hasOwnProperty.call(record, "text")) {
     return { path: "", message: "must have required property 'text'" };
-  if (!Object.prototype.hasOwnProperty.call(record0, "type"))
+  }
+  if (!Object.prototype.hasOwnProperty.call(record, "type")) {
     return { path: "", message: "must have required property 'type'" };
-  if (Object.prototype.hasOwnProperty.call(record0, "_meta")) {
-    const property2 = record0["_meta"];
-    if (typeof property2 !== "object" || property2 === null || Array.isArray(property2))
+  }
+  if (Object.prototype.hasOwnProperty.call(record, "_meta")) {
+    const meta = record["_meta"];
+    if (typeof meta !== "object" || meta === null || Array.isArray(meta)) {
       return { path: "/_meta", message: "must be object" };
+    }
   }
-  if (Object.prototype.hasOwnProperty.call(record0, "annotations")) {
-    const annotations8 = record0["annotations"];
-    const issue9 = validateCreateMessageResult2025_11_25_def_Annotations(annotations8);
-    if (issue9 !== undefined)
-      return { path: "/annotations" + issue9.path, message: issue9.message };
+  if (Object.prototype.hasOwnProperty.call(record, "annotations")) {
+    const annotations = record["annotations"];
+    const issue = validateCreateMessageResult2025_11_25_Annotations(annotations);
+    if (issue !== undefined) return { path: "/annotations" + issue.path, message: issue.message };
   }
-  const text10 = record0["text"];
-  if (typeof text10 !== "string") return { path: "/text", message: "must be string" };
-  const type11 = record0["type"];
-  if (typeof type11 !== "string") return { path: "/type", message: "must be string" };
-  if ((type11 as unknown) !== "text")
-    return { path: "/type", message: "must be equal to constant" };
+  const text = record["text"];
+  if (typeof text !== "string") return { path: "/text", message: "must be string" };
+  const type = record["type"];
+  if (typeof type !== "string") return { path: "/type", message: "must be string" };
+  if ((type as unknown) !== "text") return { path: "/type", message: "must be equal to constant" };
   return undefined;
 }
 
-function validateCreateMessageResult2025_11_25_def_ImageContent(
-  value: unknown,
-): ValidationIssue | undefined {
-  if (typeof value !== "object" || value === null || Array.isArray(value))
+function validateCreateMessageResult2025_11_25_ImageContent(value: unknown): ValidationIssue | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
-  const record0 = value as Record<string, unknown>;
-  if (!Object.prototype.hasOwnProperty.call(record0, "data"))
+  }
+  const record = value as Record<string, unknown>;
+  if (!Object.prototype.hasOwnProperty.call(record, "data")) {
     return { path: "", message: "must have required property 'data'" };
-  if (!Object.prototype.hasOwnProperty.call(record0, "mimeType"))
+  }
+  if (!Object.prototype.hasOwnProperty.call(record, "mimeType")) {
     return { path: "", message: "must have required property 'mimeType'" };
-  if (!Object.prototype.hasOwnProperty.call(record0, "type"))
+  }
+  if (!Object.prototype.hasOwnProperty.call(record, "type")) {
     return { path: "", message: "must have required property 'type'" };
-  if (Object.prototype.hasOwnProperty.call(record0, "_meta")) {
-    const property2 = record0["_meta"];
-    if (typeof property2 !== "object" || property2 === null || Array.isArray(property2))
+  }
+  if (Object.prototype.hasOwnProperty.call(record, "_meta")) {
+    const meta = record["_meta"];
+    if (typeof meta !== "object" || meta === null || Array.isArray(meta)) {
       return { path: "/_meta", message: "must be object" };
+    }
   }
-  if (Object.prototype.hasOwnProperty.call(record0, "annotations")) {
-    const annotations8 = record0["annotations"];
-    const issue9 = validateCreateMessageResult2025_11_25_def_Annotations(annotations8);
-    if (issue9 !== undefined)
-      return { path: "/annotations" + issue9.path, message: issue9.message };
+  if (Object.prototype.hasOwnProperty.call(record, "annotations")) {
+    const annotations = record["annotations"];
+    const issue = validateCreateMessageResult2025_11_25_Annotations(annotations);
+    if (issue !== undefined) return { path: "/annotations" + issue.path, message: issue.message };
   }
-  const data10 = record0["data"];
-  if (typeof data10 !== "string") return { path: "/data", message: "must be string" };
-  const mimeType11 = record0["mimeType"];
-  if (typeof mimeType11 !== "string") return { path: "/mimeType", message: "must be string" };
-  const type12 = record0["type"];
-  if (typeof type12 !== "string") return { path: "/type", message: "must be string" };
-  if ((type12 as unknown) !== "image")
-    return { path: "/type", message: "must be equal to constant" };
+  const data = record["data"];
+  if (typeof data !== "string") return { path: "/data", message: "must be string" };
+  const mimeType = record["mimeType"];
+  if (typeof mimeType !== "string") return { path: "/mimeType", message: "must be string" };
+  const type = record["type"];
+  if (typeof type !== "string") return { path: "/type", message: "must be string" };
+  if ((type as unknown) !== "image") return { path: "/type", message: "must be equal to constant" };
   return undefined;
 }
 
-function validateCreateMessageResult2025_11_25_def_AudioContent(
-  value: unknown,
-): ValidationIssue | undefined {
-  if (typeof value !== "object" || value === null || Array.isArray(value))
+function validateCreateMessageResult2025_11_25_AudioContent(value: unknown): ValidationIssue | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
-  const record0 = value as Record<string, unknown>;
-  if (!Object.prototype.hasOwnProperty.call(record0, "data"))
+  }
+  const record = value as Record<string, unknown>;
+  if (!Object.prototype.hasOwnProperty.call(record, "data")) {
     return { path: "", message: "must have required property 'data'" };
-  if (!Object.prototype.hasOwnProperty.call(record0, "mimeType"))
+  }
+  if (!Object.prototype.hasOwnProperty.call(record, "mimeType")) {
     return { path: "", message: "must have required property 'mimeType'" };
-  if (!Object.prototype.hasOwnProperty.call(record0, "type"))
+  }
+  if (!Object.prototype.hasOwnProperty.call(record, "type")) {
     return { path: "", message: "must have required property 'type'" };
-  if (Object.prototype.hasOwnProperty.call(record0, "_meta")) {
-    const property2 = record0["_meta"];
-    if (typeof property2 !== "object" || property2 === null || Array.isArray(property2))
+  }
+  if (Object.prototype.hasOwnProperty.call(record, "_meta")) {
+    const meta = record["_meta"];
+    if (typeof meta !== "object" || meta === null || Array.isArray(meta)) {
       return { path: "/_meta", message: "must be object" };
+    }
   }
-  if (Object.prototype.hasOwnProperty.call(record0, "annotations")) {
-    const annotations8 = record0["annotations"];
-    const issue9 = validateCreateMessageResult2025_11_25_def_Annotations(annotations8);
-    if (issue9 !== undefined)
-      return { path: "/annotations" + issue9.path, message: issue9.message };
+  if (Object.prototype.hasOwnProperty.call(record, "annotations")) {
+    const annotations = record["annotations"];
+    const issue = validateCreateMessageResult2025_11_25_Annotations(annotations);
+    if (issue !== undefined) return { path: "/annotations" + issue.path, message: issue.message };
   }
-  const data10 = record0["data"];
-  if (typeof data10 !== "string") return { path: "/data", message: "must be string" };
-  const mimeType11 = record0["mimeType"];
-  if (typeof mimeType11 !== "string") return { path: "/mimeType", message: "must be string" };
-  const type12 = record0["type"];
-  if (typeof type12 !== "string") return { path: "/type", message: "must be string" };
-  if ((type12 as unknown) !== "audio")
-    return { path: "/type", message: "must be equal to constant" };
+  const data = record["data"];
+  if (typeof data !== "string") return { path: "/data", message: "must be string" };
+  const mimeType = record["mimeType"];
+  if (typeof mimeType !== "string") return { path: "/mimeType", message: "must be string" };
+  const type = record["type"];
+  if (typeof type !== "string") return { path: "/type", message: "must be string" };
+  if ((type as unknown) !== "audio") return { path: "/type", message: "must be equal to constant" };
   return undefined;
 }
 
-function validateCreateMessageResult2025_11_25_def_ToolUseContent(
-  value: unknown,
-): ValidationIssue | undefined {
-  if (typeof value !== "object" || value === null || Array.isArray(value))
+function validateCreateMessageResult2025_11_25_ToolUseContent(value: unknown): ValidationIssue | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
-  const record0 = value as Record<string, unknown>;
-  if (!Object.prototype.hasOwnProperty.call(record0, "id"))
+  }
+  const record = value as Record<string, unknown>;
+  if (!Object.prototype.hasOwnProperty.call(record, "id")) {
     return { path: "", message: "must have required property 'id'" };
-  if (!Object.prototype.hasOwnProperty.call(record0, "input"))
+  }
+  if (!Object.prototype.hasOwnProperty.call(record, "input")) {
     return { path: "", message: "must have required property 'input'" };
-  if (!Object.prototype.hasOwnProperty.call(record0, "name"))
-    return { path: "", message: "must have required property 'name'" };
-  if (!Object.prototype.hasOwnProperty.call(record0, "type"))
-    return { path: "", message: "must have required property 'type'" };
-  if (Object.prototype.hasOwnProperty.call(record0, "_meta")) {
-    const property2 = record0["_meta"];
-    if (typeof property2 !== "object" || property2 === null || Array.isArray(property2))
-      return { path: "/_meta", message: "must be object" };
   }
-  const id8 = record0["id"];
-  if (typeof id8 !== "string") return { path: "/id", message: "must be string" };
-  const input9 = record0["input"];
-  if (typeof input9 !== "object" || input9 === null || Array.isArray(input9))
+  if (!Object.prototype.hasOwnProperty.call(record, "name")) {
+    return { path: "", message: "must have required property 'name'" };
+  }
+  if (!Object.prototype.hasOwnProperty.call(record, "type")) {
+    return { path: "", message: "must have required property 'type'" };
+  }
+  if (Object.prototype.hasOwnProperty.call(record, "_meta")) {
+    const meta = record["_meta"];
+    if (typeof meta !== "object" || meta === null || Array.isArray(meta)) {
+      return { path: "/_meta", message: "must be object" };
+    }
+  }
+  const id = record["id"];
+  if (typeof id !== "string") return { path: "/id", message: "must be string" };
+  const input = record["input"];
+  if (typeof input !== "object" || input === null || Array.isArray(input)) {
     return { path: "/input", message: "must be object" };
-  const name15 = record0["name"];
-  if (typeof name15 !== "string") return { path: "/name", message: "must be string" };
-  const type16 = record0["type"];
-  if (typeof type16 !== "string") return { path: "/type", message: "must be string" };
-  if ((type16 as unknown) !== "tool_use")
+  }
+  const name = record["name"];
+  if (typeof name !== "string") return { path: "/name", message: "must be string" };
+  const type = record["type"];
+  if (typeof type !== "string") return { path: "/type", message: "must be string" };
+  if ((type as unknown) !== "tool_use") {
     return { path: "/type", message: "must be equal to constant" };
+  }
   return undefined;
 }
 
-function validateCreateMessageResult2025_11_25_def_ToolResultContent(
-  value: unknown,
-): ValidationIssue | undefined {
-  if (typeof value !== "object" || value === null || Array.isArray(value))
+function validateCreateMessageResult2025_11_25_ToolResultContent(value: unknown): ValidationIssue | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
-  const record0 = value as Record<string, unknown>;
-  if (!Object.prototype.hasOwnProperty.call(record0, "content"))
+  }
+  const record = value as Record<string, unknown>;
+  if (!Object.prototype.hasOwnProperty.call(record, "content")) {
     return { path: "", message: "must have required property 'content'" };
-  if (!Object.prototype.hasOwnProperty.call(record0, "toolUseId"))
+  }
+  if (!Object.prototype.hasOwnProperty.call(record, "toolUseId")) {
     return { path: "", message: "must have required property 'toolUseId'" };
-  if (!Object.prototype.hasOwnProperty.call(record0, "type"))
+  }
+  if (!Object.prototype.hasOwnProperty.call(record, "type")) {
     return { path: "", message: "must have required property 'type'" };
-  if (Object.prototype.hasOwnProperty.call(record0, "_meta")) {
-    const property2 = record0["_meta"];
-    if (typeof property2 !== "object" || property2 === null || Array.isArray(property2))
+  }
+  if (Object.prototype.hasOwnProperty.call(record, "_meta")) {
+    const meta = record["_meta"];
+    if (typeof meta !== "object" || meta === null || Array.isArray(meta)) {
       return { path: "/_meta", message: "must be object" };
+    }
   }
-  const content8 = record0["content"];
-  if (!Array.isArray(content8)) return { path: "/content", message: "must be array" };
-  const array9 = content8 as readonly unknown[];
-  const length10 = array9.length;
-  for (let index11 = 0; index11 < length10; index11++) {
-    const item12 = array9[index11];
-    const issue13 = validateCreateMessageResult2025_11_25_def_ContentBlock(item12);
-    if (issue13 !== undefined)
-      return { path: "/content/" + index11 + issue13.path, message: issue13.message };
+  const content = record["content"];
+  if (!Array.isArray(content)) return { path: "/content", message: "must be array" };
+  const contentArray = content as readonly unknown[];
+  const contentLength = contentArray.length;
+  for (let index = 0; index < contentLength; index++) {
+    const item = contentArray[index];
+    const issue = validateCreateMessageResult2025_11_25_ContentBlock(item);
+    if (issue !== undefined) return { path: "/content/" + index + issue.path, message: issue.message };
   }
-  if (Object.prototype.hasOwnProperty.call(record0, "isError")) {
-    const isError14 = record0["isError"];
-    if (typeof isError14 !== "boolean") return { path: "/isError", message: "must be boolean" };
+  if (Object.prototype.hasOwnProperty.call(record, "isError")) {
+    const isError = record["isError"];
+    if (typeof isError !== "boolean") return { path: "/isError", message: "must be boolean" };
   }
-  if (Object.prototype.hasOwnProperty.call(record0, "structuredContent")) {
-    const structuredContent15 = record0["structuredContent"];
-    if (
-      typeof structuredContent15 !== "object" ||
-      structuredContent15 === null ||
-      Array.isArray(structuredContent15)
-    )
+  if (Object.prototype.hasOwnProperty.call(record, "structuredContent")) {
+    const structuredContent = record["structuredContent"];
+    if (typeof structuredContent !== "object" || structuredContent === null || Array.isArray(structuredContent)) {
       return { path: "/structuredContent", message: "must be object" };
+    }
   }
-  const toolUseId21 = record0["toolUseId"];
-  if (typeof toolUseId21 !== "string") return { path: "/toolUseId", message: "must be string" };
-  const type22 = record0["type"];
-  if (typeof type22 !== "string") return { path: "/type", message: "must be string" };
-  if ((type22 as unknown) !== "tool_result")
+  const toolUseId = record["toolUseId"];
+  if (typeof toolUseId !== "string") return { path: "/toolUseId", message: "must be string" };
+  const type = record["type"];
+  if (typeof type !== "string") return { path: "/type", message: "must be string" };
+  if ((type as unknown) !== "tool_result") {
     return { path: "/type", message: "must be equal to constant" };
+  }
   return undefined;
 }
 
-function validateCreateMessageResult2025_11_25_def_SamplingMessageContentBlock(
-  value: unknown,
-): ValidationIssue | undefined {
-  anyOf0: {
-    branch1: {
-      if (validateCreateMessageResult2025_11_25_def_TextContent(value) !== undefined) break branch1;
-      break anyOf0;
+function validateCreateMessageResult2025_11_25_SamplingMessageContentBlock(value: unknown): ValidationIssue | undefined {
+  anyOf: {
+    branch: {
+      if (validateCreateMessageResult2025_11_25_TextContent(value) !== undefined) break branch;
+      break anyOf;
     }
     branch2: {
-      if (validateCreateMessageResult2025_11_25_def_ImageContent(value) !== undefined)
-        break branch2;
-      break anyOf0;
+      if (validateCreateMessageResult2025_11_25_ImageContent(value) !== undefined) break branch2;
+      break anyOf;
     }
     branch3: {
-      if (validateCreateMessageResult2025_11_25_def_AudioContent(value) !== undefined)
-        break branch3;
-      break anyOf0;
+      if (validateCreateMessageResult2025_11_25_AudioContent(value) !== undefined) break branch3;
+      break anyOf;
     }
     branch4: {
-      if (validateCreateMessageResult2025_11_25_def_ToolUseContent(value) !== undefined)
-        break branch4;
-      break anyOf0;
+      if (validateCreateMessageResult2025_11_25_ToolUseContent(value) !== undefined) break branch4;
+      break anyOf;
     }
     branch5: {
-      if (validateCreateMessageResult2025_11_25_def_ToolResultContent(value) !== undefined)
-        break branch5;
-      break anyOf0;
+      if (validateCreateMessageResult2025_11_25_ToolResultContent(value) !== undefined) break branch5;
+      break anyOf;
     }
     return { path: "", message: "must match a schema in anyOf" };
   }
   return undefined;
 }
 
-function validateCreateMessageResult2025_11_25_def_Role(
-  value: unknown,
-): ValidationIssue | undefined {
+function validateCreateMessageResult2025_11_25_Role(value: unknown): ValidationIssue | undefined {
   if (typeof value !== "string") return { path: "", message: "must be string" };
-  if ((value as unknown) !== "assistant" && (value as unknown) !== "user")
+  if ((value as unknown) !== "assistant" && (value as unknown) !== "user") {
     return { path: "", message: "must be equal to one of the allowed values" };
+  }
   return undefined;
 }
 
-function validateCreateMessageResult2025_11_25_def_Annotations(
-  value: unknown,
-): ValidationIssue | undefined {
-  if (typeof value !== "object" || value === null || Array.isArray(value))
+function validateCreateMessageResult2025_11_25_Annotations(value: unknown): ValidationIssue | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
-  const record0 = value as Record<string, unknown>;
-  if (Object.prototype.hasOwnProperty.call(record0, "audience")) {
-    const audience2 = record0["audience"];
-    if (!Array.isArray(audience2)) return { path: "/audience", message: "must be array" };
-    const array3 = audience2 as readonly unknown[];
-    const length4 = array3.length;
-    for (let index5 = 0; index5 < length4; index5++) {
-      const item6 = array3[index5];
-      const issue7 = validateCreateMessageResult2025_11_25_def_Role(item6);
-      if (issue7 !== undefined)
-        return { path: "/audience/" + index5 + issue7.path, message: issue7.message };
+  }
+  const record = value as Record<string, unknown>;
+  if (Object.prototype.hasOwnProperty.call(record, "audience")) {
+    const audience = record["audience"];
+    if (!Array.isArray(audience)) return { path: "/audience", message: "must be array" };
+    const audienceArray = audience as readonly unknown[];
+    const audienceLength = audienceArray.length;
+    for (let index = 0; index < audienceLength; index++) {
+      const item = audienceArray[index];
+      const issue = validateCreateMessageResult2025_11_25_Role(item);
+      if (issue !== undefined) return { path: "/audience/" + index + issue.path, message: issue.message };
     }
   }
-  if (Object.prototype.hasOwnProperty.call(record0, "lastModified")) {
-    const lastModified8 = record0["lastModified"];
-    if (typeof lastModified8 !== "string")
-      return { path: "/lastModified", message: "must be string" };
+  if (Object.prototype.hasOwnProperty.call(record, "lastModified")) {
+    const lastModified = record["lastModified"];
+    if (typeof lastModified !== "string") return { path: "/lastModified", message: "must be string" };
   }
-  if (Object.prototype.hasOwnProperty.call(record0, "priority")) {
-    const priority9 = record0["priority"];
-    if (typeof priority9 !== "number") return { path: "/priority", message: "must be number" };
-    if (priority9 > 1) return { path: "/priority", message: "must be <= 1" };
-    if (priority9 < 0) return { path: "/priority", message: "must be >= 0" };
+  if (Object.prototype.hasOwnProperty.call(record, "priority")) {
+    const priority = record["priority"];
+    if (typeof priority !== "number") return { path: "/priority", message: "must be number" };
+    if (priority > 1) return { path: "/priority", message: "must be <= 1" };
+    if (priority < 0) return { path: "/priority", message: "must be >= 0" };
   }
   return undefined;
 }
 
-function validateCreateMessageResult2025_11_25_def_ContentBlock(
-  value: unknown,
-): ValidationIssue | undefined {
-  anyOf0: {
-    branch1: {
-      if (validateCreateMessageResult2025_11_25_def_TextContent(value) !== undefined) break branch1;
-      break anyOf0;
+function validateCreateMessageResult2025_11_25_ContentBlock(value: unknown): ValidationIssue | undefined {
+  anyOf: {
+    branch: {
+      if (validateCreateMessageResult2025_11_25_TextContent(value) !== undefined) break branch;
+      break anyOf;
     }
     branch2: {
-      if (validateCreateMessageResult2025_11_25_def_ImageContent(value) !== undefined)
-        break branch2;
-      break anyOf0;
+      if (validateCreateMessageResult2025_11_25_ImageContent(value) !== undefined) break branch2;
+      break anyOf;
     }
     branch3: {
-      if (validateCreateMessageResult2025_11_25_def_AudioContent(value) !== undefined)
-        break branch3;
-      break anyOf0;
+      if (validateCreateMessageResult2025_11_25_AudioContent(value) !== undefined) break branch3;
+      break anyOf;
     }
     branch4: {
-      if (validateCreateMessageResult2025_11_25_def_ResourceLink(value) !== undefined)
-        break branch4;
-      break anyOf0;
+      if (validateCreateMessageResult2025_11_25_ResourceLink(value) !== undefined) break branch4;
+      break anyOf;
     }
     branch5: {
-      if (validateCreateMessageResult2025_11_25_def_EmbeddedResource(value) !== undefined)
-        break branch5;
-      break anyOf0;
+      if (validateCreateMessageResult2025_11_25_EmbeddedResource(value) !== undefined) break branch5;
+      break anyOf;
     }
     return { path: "", message: "must match a schema in anyOf" };
   }
   return undefined;
 }
 
-function validateCreateMessageResult2025_11_25_def_ResourceLink(
-  value: unknown,
-): ValidationIssue | undefined {
-  if (typeof value !== "object" || value === null || Array.isArray(value))
+function validateCreateMessageResult2025_11_25_ResourceLink(value: unknown): ValidationIssue | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
-  const record0 = value as Record<string, unknown>;
-  if (!Object.prototype.hasOwnProperty.call(record0, "name"))
+  }
+  const record = value as Record<string, unknown>;
+  if (!Object.prototype.hasOwnProperty.call(record, "name")) {
     return { path: "", message: "must have required property 'name'" };
-  if (!Object.prototype.hasOwnProperty.call(record0, "type"))
+  }
+  if (!Object.prototype.hasOwnProperty.call(record, "type")) {
     return { path: "", message: "must have required property 'type'" };
-  if (!Object.prototype.hasOwnProperty.call(record0, "uri"))
+  }
+  if (!Object.prototype.hasOwnProperty.call(record, "uri")) {
     return { path: "", message: "must have required property 'uri'" };
-  if (Object.prototype.hasOwnProperty.call(record0, "_meta")) {
-    const property2 = record0["_meta"];
-    if (typeof property2 !== "object" || property2 === null || Array.isArray(property2))
+  }
+  if (Object.prototype.hasOwnProperty.call(record, "_meta")) {
+    const meta = record["_meta"];
+    if (typeof meta !== "object" || meta === null || Array.isArray(meta)) {
       return { path: "/_meta", message: "must be object" };
-  }
-  if (Object.prototype.hasOwnProperty.call(record0, "annotations")) {
-    const annotations8 = record0["annotations"];
-    const issue9 = validateCreateMessageResult2025_11_25_def_Annotations(annotations8);
-    if (issue9 !== undefined)
-      return { path: "/annotations" + issue9.path, message: issue9.message };
-  }
-  if (Object.prototype.hasOwnProperty.call(record0, "description")) {
-    const description10 = record0["description"];
-    if (typeof description10 !== "string")
-      return { path: "/description", message: "must be string" };
-  }
-  if (Object.prototype.hasOwnProperty.call(record0, "icons")) {
-    const icons11 = record0["icons"];
-    if (!Array.isArray(icons11)) return { path: "/icons", message: "must be array" };
-    const array12 = icons11 as readonly unknown[];
-    const length13 = array12.length;
-    for (let index14 = 0; index14 < length13; index14++) {
-      const item15 = array12[index14];
-      const issue16 = validateCreateMessageResult2025_11_25_def_Icon(item15);
-      if (issue16 !== undefined)
-        return { path: "/icons/" + index14 + issue16.path, message: issue16.message };
     }
   }
-  if (Object.prototype.hasOwnProperty.call(record0, "mimeType")) {
-    const mimeType17 = record0["mimeType"];
-    if (typeof mimeType17 !== "string") return { path: "/mimeType", message: "must be string" };
+  if (Object.prototype.hasOwnProperty.call(record, "annotations")) {
+    const annotations = record["annotations"];
+    const issue = validateCreateMessageResult2025_11_25_Annotations(annotations);
+    if (issue !== undefined) return { path: "/annotations" + issue.path, message: issue.message };
   }
-  const name18 = record0["name"];
-  if (typeof name18 !== "string") return { path: "/name", message: "must be string" };
-  if (Object.prototype.hasOwnProperty.call(record0, "size")) {
-    const size19 = record0["size"];
-    if (typeof size19 !== "number" || !Number.isInteger(size19))
+  if (Object.prototype.hasOwnProperty.call(record, "description")) {
+    const description = record["description"];
+    if (typeof description !== "string") return { path: "/description", message: "must be string" };
+  }
+  if (Object.prototype.hasOwnProperty.call(record, "icons")) {
+    const icons = record["icons"];
+    if (!Array.isArray(icons)) return { path: "/icons", message: "must be array" };
+    const iconsArray = icons as readonly unknown[];
+    const iconsLength = iconsArray.length;
+    for (let index = 0; index < iconsLength; index++) {
+      const item = iconsArray[index];
+      const itemIssue = validateCreateMessageResult2025_11_25_Icon(item);
+      if (itemIssue !== undefined) return { path: "/icons/" + index + itemIssue.path, message: itemIssue.message };
+    }
+  }
+  if (Object.prototype.hasOwnProperty.call(record, "mimeType")) {
+    const mimeType = record["mimeType"];
+    if (typeof mimeType !== "string") return { path: "/mimeType", message: "must be string" };
+  }
+  const name = record["name"];
+  if (typeof name !== "string") return { path: "/name", message: "must be string" };
+  if (Object.prototype.hasOwnProperty.call(record, "size")) {
+    const size = record["size"];
+    if (typeof size !== "number" || !Number.isInteger(size)) {
       return { path: "/size", message: "must be integer" };
+    }
   }
-  if (Object.prototype.hasOwnProperty.call(record0, "title")) {
-    const title20 = record0["title"];
-    if (typeof title20 !== "string") return { path: "/title", message: "must be string" };
+  if (Object.prototype.hasOwnProperty.call(record, "title")) {
+    const title = record["title"];
+    if (typeof title !== "string") return { path: "/title", message: "must be string" };
   }
-  const type21 = record0["type"];
-  if (typeof type21 !== "string") return { path: "/type", message: "must be string" };
-  if ((type21 as unknown) !== "resource_link")
+  const type = record["type"];
+  if (typeof type !== "string") return { path: "/type", message: "must be string" };
+  if ((type as unknown) !== "resource_link") {
     return { path: "/type", message: "must be equal to constant" };
-  const uri22 = record0["uri"];
-  if (typeof uri22 !== "string") return { path: "/uri", message: "must be string" };
+  }
+  const uri = record["uri"];
+  if (typeof uri !== "string") return { path: "/uri", message: "must be string" };
   return undefined;
 }
 
-function validateCreateMessageResult2025_11_25_def_EmbeddedResource(
-  value: unknown,
-): ValidationIssue | undefined {
-  if (typeof value !== "object" || value === null || Array.isArray(value))
+function validateCreateMessageResult2025_11_25_EmbeddedResource(value: unknown): ValidationIssue | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
-  const record0 = value as Record<string, unknown>;
-  if (!Object.prototype.hasOwnProperty.call(record0, "resource"))
+  }
+  const record = value as Record<string, unknown>;
+  if (!Object.prototype.hasOwnProperty.call(record, "resource")) {
     return { path: "", message: "must have required property 'resource'" };
-  if (!Object.prototype.hasOwnProperty.call(record0, "type"))
+  }
+  if (!Object.prototype.hasOwnProperty.call(record, "type")) {
     return { path: "", message: "must have required property 'type'" };
-  if (Object.prototype.hasOwnProperty.call(record0, "_meta")) {
-    const property2 = record0["_meta"];
-    if (typeof property2 !== "object" || property2 === null || Array.isArray(property2))
+  }
+  if (Object.prototype.hasOwnProperty.call(record, "_meta")) {
+    const meta = record["_meta"];
+    if (typeof meta !== "object" || meta === null || Array.isArray(meta)) {
       return { path: "/_meta", message: "must be object" };
-  }
-  if (Object.prototype.hasOwnProperty.call(record0, "annotations")) {
-    const annotations8 = record0["annotations"];
-    const issue9 = validateCreateMessageResult2025_11_25_def_Annotations(annotations8);
-    if (issue9 !== undefined)
-      return { path: "/annotations" + issue9.path, message: issue9.message };
-  }
-  const resource10 = record0["resource"];
-  anyOf11: {
-    branch12: {
-      if (validateCreateMessageResult2025_11_25_def_TextResourceContents(resource10) !== undefined)
-        break branch12;
-      break anyOf11;
     }
-    branch13: {
-      if (validateCreateMessageResult2025_11_25_def_BlobResourceContents(resource10) !== undefined)
-        break branch13;
-      break anyOf11;
+  }
+  if (Object.prototype.hasOwnProperty.call(record, "annotations")) {
+    const annotations = record["annotations"];
+    const issue = validateCreateMessageResult2025_11_25_Annotations(annotations);
+    if (issue !== undefined) return { path: "/annotations" + issue.path, message: issue.message };
+  }
+  const resource = record["resource"];
+  anyOf: {
+    branch: {
+      if (validateCreateMessageResult2025_11_25_TextResourceContents(resource) !== undefined) break branch;
+      break anyOf;
+    }
+    branch2: {
+      if (validateCreateMessageResult2025_11_25_BlobResourceContents(resource) !== undefined) break branch2;
+      break anyOf;
     }
     return { path: "/resource", message: "must match a schema in anyOf" };
   }
-  const type14 = record0["type"];
-  if (typeof type14 !== "string") return { path: "/type", message: "must be string" };
-  if ((type14 as unknown) !== "resource")
+  const type = record["type"];
+  if (typeof type !== "string") return { path: "/type", message: "must be string" };
+  if ((type as unknown) !== "resource") {
     return { path: "/type", message: "must be equal to constant" };
+  }
   return undefined;
 }
 
-function validateCreateMessageResult2025_11_25_def_Icon(
-  value: unknown,
-): ValidationIssue | undefined {
-  if (typeof value !== "object" || value === null || Array.isArray(value))
+function validateCreateMessageResult2025_11_25_Icon(value: unknown): ValidationIssue | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
-  const record0 = value as Record<string, unknown>;
-  if (!Object.prototype.hasOwnProperty.call(record0, "src"))
-    return { path: "", message: "must have required property 'src'" };
-  if (Object.prototype.hasOwnProperty.call(record0, "mimeType")) {
-    const mimeType2 = record0["mimeType"];
-    if (typeof mimeType2 !== "string") return { path: "/mimeType", message: "must be string" };
   }
-  if (Object.prototype.hasOwnProperty.call(record0, "sizes")) {
-    const sizes3 = record0["sizes"];
-    if (!Array.isArray(sizes3)) return { path: "/sizes", message: "must be array" };
-    const array4 = sizes3 as readonly unknown[];
-    const length5 = array4.length;
-    for (let index6 = 0; index6 < length5; index6++) {
-      const item7 = array4[index6];
-      if (typeof item7 !== "string") return { path: "/sizes/" + index6, message: "must be string" };
+  const record = value as Record<string, unknown>;
+  if (!Object.prototype.hasOwnProperty.call(record, "src")) {
+    return { path: "", message: "must have required property 'src'" };
+  }
+  if (Object.prototype.hasOwnProperty.call(record, "mimeType")) {
+    const mimeType = record["mimeType"];
+    if (typeof mimeType !== "string") return { path: "/mimeType", message: "must be string" };
+  }
+  if (Object.prototype.hasOwnProperty.call(record, "sizes")) {
+    const sizes = record["sizes"];
+    if (!Array.isArray(sizes)) return { path: "/sizes", message: "must be array" };
+    const sizesArray = sizes as readonly unknown[];
+    const sizesLength = sizesArray.length;
+    for (let index = 0; index < sizesLength; index++) {
+      const item = sizesArray[index];
+      if (typeof item !== "string") return { path: "/sizes/" + index, message: "must be string" };
     }
   }
-  const src8 = record0["src"];
-  if (typeof src8 !== "string") return { path: "/src", message: "must be string" };
-  if (Object.prototype.hasOwnProperty.call(record0, "theme")) {
-    const theme9 = record0["theme"];
-    if (typeof theme9 !== "string") return { path: "/theme", message: "must be string" };
-    if ((theme9 as unknown) !== "dark" && (theme9 as unknown) !== "light")
+  const src = record["src"];
+  if (typeof src !== "string") return { path: "/src", message: "must be string" };
+  if (Object.prototype.hasOwnProperty.call(record, "theme")) {
+    const theme = record["theme"];
+    if (typeof theme !== "string") return { path: "/theme", message: "must be string" };
+    if ((theme as unknown) !== "dark" && (theme as unknown) !== "light") {
       return { path: "/theme", message: "must be equal to one of the allowed values" };
+    }
   }
   return undefined;
 }
 
-function validateCreateMessageResult2025_11_25_def_TextResourceContents(
-  value: unknown,
-): ValidationIssue | undefined {
-  if (typeof value !== "object" || value === null || Array.isArray(value))
+function validateCreateMessageResult2025_11_25_TextResourceContents(value: unknown): ValidationIssue | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
-  const record0 = value as Record<string, unknown>;
-  if (!Object.prototype.hasOwnProperty.call(record0, "text"))
+  }
+  const record = value as Record<string, unknown>;
+  if (!Object.prototype.hasOwnProperty.call(record, "text")) {
     return { path: "", message: "must have required property 'text'" };
-  if (!Object.prototype.hasOwnProperty.call(record0, "uri"))
+  }
+  if (!Object.prototype.hasOwnProperty.call(record, "uri")) {
     return { path: "", message: "must have required property 'uri'" };
-  if (Object.prototype.hasOwnProperty.call(record0, "_meta")) {
-    const property2 = record0["_meta"];
-    if (typeof property2 !== "object" || property2 === null || Array.isArray(property2))
+  }
+  if (Object.prototype.hasOwnProperty.call(record, "_meta")) {
+    const meta = record["_meta"];
+    if (typeof meta !== "object" || meta === null || Array.isArray(meta)) {
       return { path: "/_meta", message: "must be object" };
+    }
   }
-  if (Object.prototype.hasOwnProperty.call(record0, "mimeType")) {
-    const mimeType8 = record0["mimeType"];
-    if (typeof mimeType8 !== "string") return { path: "/mimeType", message: "must be string" };
+  if (Object.prototype.hasOwnProperty.call(record, "mimeType")) {
+    const mimeType = record["mimeType"];
+    if (typeof mimeType !== "string") return { path: "/mimeType", message: "must be string" };
   }
-  const text9 = record0["text"];
-  if (typeof text9 !== "string") return { path: "/text", message: "must be string" };
-  const uri10 = record0["uri"];
-  if (typeof uri10 !== "string") return { path: "/uri", message: "must be string" };
+  const text = record["text"];
+  if (typeof text !== "string") return { path: "/text", message: "must be string" };
+  const uri = record["uri"];
+  if (typeof uri !== "string") return { path: "/uri", message: "must be string" };
   return undefined;
 }
 
-function validateCreateMessageResult2025_11_25_def_BlobResourceContents(
-  value: unknown,
-): ValidationIssue | undefined {
-  if (typeof value !== "object" || value === null || Array.isArray(value))
+function validateCreateMessageResult2025_11_25_BlobResourceContents(value: unknown): ValidationIssue | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
-  const record0 = value as Record<string, unknown>;
-  if (!Object.prototype.hasOwnProperty.call(record0, "blob"))
+  }
+  const record = value as Record<string, unknown>;
+  if (!Object.prototype.hasOwnProperty.call(record, "blob")) {
     return { path: "", message: "must have required property 'blob'" };
-  if (!Object.prototype.hasOwnProperty.call(record0, "uri"))
+  }
+  if (!Object.prototype.hasOwnProperty.call(record, "uri")) {
     return { path: "", message: "must have required property 'uri'" };
-  if (Object.prototype.hasOwnProperty.call(record0, "_meta")) {
-    const property2 = record0["_meta"];
-    if (typeof property2 !== "object" || property2 === null || Array.isArray(property2))
+  }
+  if (Object.prototype.hasOwnProperty.call(record, "_meta")) {
+    const meta = record["_meta"];
+    if (typeof meta !== "object" || meta === null || Array.isArray(meta)) {
       return { path: "/_meta", message: "must be object" };
+    }
   }
-  const blob8 = record0["blob"];
-  if (typeof blob8 !== "string") return { path: "/blob", message: "must be string" };
-  if (Object.prototype.hasOwnProperty.call(record0, "mimeType")) {
-    const mimeType9 = record0["mimeType"];
-    if (typeof mimeType9 !== "string") return { path: "/mimeType", message: "must be string" };
+  const blob = record["blob"];
+  if (typeof blob !== "string") return { path: "/blob", message: "must be string" };
+  if (Object.prototype.hasOwnProperty.call(record, "mimeType")) {
+    const mimeType = record["mimeType"];
+    if (typeof mimeType !== "string") return { path: "/mimeType", message: "must be string" };
   }
-  const uri10 = record0["uri"];
-  if (typeof uri10 !== "string") return { path: "/uri", message: "must be string" };
+  const uri = record["uri"];
+  if (typeof uri !== "string") return { path: "/uri", message: "must be string" };
   return undefined;
 }
 
 /** Checks a client's CreateMessageResult (its answer to sampling/createMessage) under protocol 2025-06-18. */
 function validateCreateMessageResult2025_06_18(value: unknown): ValidationIssue | undefined {
-  if (typeof value !== "object" || value === null || Array.isArray(value))
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
-  const record0 = value as Record<string, unknown>;
-  if (!Object.prototype.hasOwnProperty.call(record0, "content"))
-    return { path: "", message: "must have required property 'content'" };
-  if (!Object.prototype.hasOwnProperty.call(record0, "model"))
-    return { path: "", message: "must have required property 'model'" };
-  if (!Object.prototype.hasOwnProperty.call(record0, "role"))
-    return { path: "", message: "must have required property 'role'" };
-  if (Object.prototype.hasOwnProperty.call(record0, "_meta")) {
-    const property2 = record0["_meta"];
-    if (typeof property2 !== "object" || property2 === null || Array.isArray(property2))
-      return { path: "/_meta", message: "must be object" };
   }
-  const content8 = record0["content"];
-  anyOf9: {
-    branch10: {
-      if (validateCreateMessageResult2025_06_18_def_TextContent(content8) !== undefined)
-        break branch10;
-      break anyOf9;
+  const record = value as Record<string, unknown>;
+  if (!Object.prototype.hasOwnProperty.call(record, "content")) {
+    return { path: "", message: "must have required property 'content'" };
+  }
+  if (!Object.prototype.hasOwnProperty.call(record, "model")) {
+    return { path: "", message: "must have required property 'model'" };
+  }
+  if (!Object.prototype.hasOwnProperty.call(record, "role")) {
+    return { path: "", message: "must have required property 'role'" };
+  }
+  if (Object.prototype.hasOwnProperty.call(record, "_meta")) {
+    const meta = record["_meta"];
+    if (typeof meta !== "object" || meta === null || Array.isArray(meta)) {
+      return { path: "/_meta", message: "must be object" };
     }
-    branch11: {
-      if (validateCreateMessageResult2025_06_18_def_ImageContent(content8) !== undefined)
-        break branch11;
-      break anyOf9;
+  }
+  const content = record["content"];
+  anyOf: {
+    branch: {
+      if (validateCreateMessageResult2025_06_18_TextContent(content) !== undefined) break branch;
+      break anyOf;
     }
-    branch12: {
-      if (validateCreateMessageResult2025_06_18_def_AudioContent(content8) !== undefined)
-        break branch12;
-      break anyOf9;
+    branch2: {
+      if (validateCreateMessageResult2025_06_18_ImageContent(content) !== undefined) break branch2;
+      break anyOf;
+    }
+    branch3: {
+      if (validateCreateMessageResult2025_06_18_AudioContent(content) !== undefined) break branch3;
+      break anyOf;
     }
     return { path: "/content", message: "must match a schema in anyOf" };
   }
-  const model13 = record0["model"];
-  if (typeof model13 !== "string") return { path: "/model", message: "must be string" };
-  const role14 = record0["role"];
-  const issue15 = validateCreateMessageResult2025_06_18_def_Role(role14);
-  if (issue15 !== undefined) return { path: "/role" + issue15.path, message: issue15.message };
-  if (Object.prototype.hasOwnProperty.call(record0, "stopReason")) {
-    const stopReason16 = record0["stopReason"];
-    if (typeof stopReason16 !== "string") return { path: "/stopReason", message: "must be string" };
+  const model = record["model"];
+  if (typeof model !== "string") return { path: "/model", message: "must be string" };
+  const role = record["role"];
+  const issue = validateCreateMessageResult2025_06_18_Role(role);
+  if (issue !== undefined) return { path: "/role" + issue.path, message: issue.message };
+  if (Object.prototype.hasOwnProperty.call(record, "stopReason")) {
+    const stopReason = record["stopReason"];
+    if (typeof stopReason !== "string") return { path: "/stopReason", message: "must be string" };
   }
   return undefined;
 }
 
-function validateCreateMessageResult2025_06_18_def_TextContent(
-  value: unknown,
-): ValidationIssue | undefined {
-  if (typeof value !== "object" || value === null || Array.isArray(value))
+function validateCreateMessageResult2025_06_18_TextContent(value: unknown): ValidationIssue | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
-  const record0 = value as Record<string, unknown>;
-  if (!Object.prototype.hasOwnProperty.call(record0, "text"))
+  }
+  const record = value as Record<string, unknown>;
+  if (!Object.prototype.hasOwnProperty.call(record, "text")) {
     return { path: "", message: "must have required property 'text'" };
-  if (!Object.prototype.hasOwnProperty.call(record0, "type"))
+  }
+  if (!Object.prototype.hasOwnProperty.call(record, "type")) {
     return { path: "", message: "must have required property 'type'" };
-  if (Object.prototype.hasOwnProperty.call(record0, "_meta")) {
-    const property2 = record0["_meta"];
-    if (typeof property2 !== "object" || property2 === null || Array.isArray(property2))
+  }
+  if (Object.prototype.hasOwnProperty.call(record, "_meta")) {
+    const meta = record["_meta"];
+    if (typeof meta !== "object" || meta === null || Array.isArray(meta)) {
       return { path: "/_meta", message: "must be object" };
-  }
-  if (Object.prototype.hasOwnProperty.call(record0, "annotations")) {
-    const annotations8 = record0["annotations"];
-    const issue9 = validateCreateMessageResult2025_06_18_def_Annotations(annotations8);
-    if (issue9 !== undefined)
-      return { path: "/annotations" + issue9.path, message: issue9.message };
-  }
-  const text10 = record0["text"];
-  if (typeof text10 !== "string") return { path: "/text", message: "must be string" };
-  const type11 = record0["type"];
-  if (typeof type11 !== "string") return { path: "/type", message: "must be string" };
-  if ((type11 as unknown) !== "text")
-    return { path: "/type", message: "must be equal to constant" };
-  return undefined;
-}
-
-function validateCreateMessageResult2025_06_18_def_ImageContent(
-  value: unknown,
-): ValidationIssue | undefined {
-  if (typeof value !== "object" || value === null || Array.isArray(value))
-    return { path: "", message: "must be object" };
-  const record0 = value as Record<string, unknown>;
-  if (!Object.prototype.hasOwnProperty.call(record0, "data"))
-    return { path: "", message: "must have required property 'data'" };
-  if (!Object.prototype.hasOwnProperty.call(record0, "mimeType"))
-    return { path: "", message: "must have required property 'mimeType'" };
-  if (!Object.prototype.hasOwnProperty.call(record0, "type"))
-    return { path: "", message: "must have required property 'type'" };
-  if (Object.prototype.hasOwnProperty.call(record0, "_meta")) {
-    const property2 = record0["_meta"];
-    if (typeof property2 !== "object" || property2 === null || Array.isArray(property2))
-      return { path: "/_meta", message: "must be object" };
-  }
-  if (Object.prototype.hasOwnProperty.call(record0, "annotations")) {
-    const annotations8 = record0["annotations"];
-    const issue9 = validateCreateMessageResult2025_06_18_def_Annotations(annotations8);
-    if (issue9 !== undefined)
-      return { path: "/annotations" + issue9.path, message: issue9.message };
-  }
-  const data10 = record0["data"];
-  if (typeof data10 !== "string") return { path: "/data", message: "must be string" };
-  const mimeType11 = record0["mimeType"];
-  if (typeof mimeType11 !== "string") return { path: "/mimeType", message: "must be string" };
-  const type12 = record0["type"];
-  if (typeof type12 !== "string") return { path: "/type", message: "must be string" };
-  if ((type12 as unknown) !== "image")
-    return { path: "/type", message: "must be equal to constant" };
-  return undefined;
-}
-
-function validateCreateMessageResult2025_06_18_def_AudioContent(
-  value: unknown,
-): ValidationIssue | undefined {
-  if (typeof value !== "object" || value === null || Array.isArray(value))
-    return { path: "", message: "must be object" };
-  const record0 = value as Record<string, unknown>;
-  if (!Object.prototype.hasOwnProperty.call(record0, "data"))
-    return { path: "", message: "must have required property 'data'" };
-  if (!Object.prototype.hasOwnProperty.call(record0, "mimeType"))
-    return { path: "", message: "must have required property 'mimeType'" };
-  if (!Object.prototype.hasOwnProperty.call(record0, "type"))
-    return { path: "", message: "must have required property 'type'" };
-  if (Object.prototype.hasOwnProperty.call(record0, "_meta")) {
-    const property2 = record0["_meta"];
-    if (typeof property2 !== "object" || property2 === null || Array.isArray(property2))
-      return { path: "/_meta", message: "must be object" };
-  }
-  if (Object.prototype.hasOwnProperty.call(record0, "annotations")) {
-    const annotations8 = record0["annotations"];
-    const issue9 = validateCreateMessageResult2025_06_18_def_Annotations(annotations8);
-    if (issue9 !== undefined)
-      return { path: "/annotations" + issue9.path, message: issue9.message };
-  }
-  const data10 = record0["data"];
-  if (typeof data10 !== "string") return { path: "/data", message: "must be string" };
-  const mimeType11 = record0["mimeType"];
-  if (typeof mimeType11 !== "string") return { path: "/mimeType", message: "must be string" };
-  const type12 = record0["type"];
-  if (typeof type12 !== "string") return { path: "/type", message: "must be string" };
-  if ((type12 as unknown) !== "audio")
-    return { path: "/type", message: "must be equal to constant" };
-  return undefined;
-}
-
-function validateCreateMessageResult2025_06_18_def_Role(
-  value: unknown,
-): ValidationIssue | undefined {
-  if (typeof value !== "string") return { path: "", message: "must be string" };
-  if ((value as unknown) !== "assistant" && (value as unknown) !== "user")
-    return { path: "", message: "must be equal to one of the allowed values" };
-  return undefined;
-}
-
-function validateCreateMessageResult2025_06_18_def_Annotations(
-  value: unknown,
-): ValidationIssue | undefined {
-  if (typeof value !== "object" || value === null || Array.isArray(value))
-    return { path: "", message: "must be object" };
-  const record0 = value as Record<string, unknown>;
-  if (Object.prototype.hasOwnProperty.call(record0, "audience")) {
-    const audience2 = record0["audience"];
-    if (!Array.isArray(audience2)) return { path: "/audience", message: "must be array" };
-    const array3 = audience2 as readonly unknown[];
-    const length4 = array3.length;
-    for (let index5 = 0; index5 < length4; index5++) {
-      const item6 = array3[index5];
-      const issue7 = validateCreateMessageResult2025_06_18_def_Role(item6);
-      if (issue7 !== undefined)
-        return { path: "/audience/" + index5 + issue7.path, message: issue7.message };
     }
   }
-  if (Object.prototype.hasOwnProperty.call(record0, "lastModified")) {
-    const lastModified8 = record0["lastModified"];
-    if (typeof lastModified8 !== "string")
-      return { path: "/lastModified", message: "must be string" };
+  if (Object.prototype.hasOwnProperty.call(record, "annotations")) {
+    const annotations = record["annotations"];
+    const issue = validateCreateMessageResult2025_06_18_Annotations(annotations);
+    if (issue !== undefined) return { path: "/annotations" + issue.path, message: issue.message };
   }
-  if (Object.prototype.hasOwnProperty.call(record0, "priority")) {
-    const priority9 = record0["priority"];
-    if (typeof priority9 !== "number") return { path: "/priority", message: "must be number" };
-    if (priority9 > 1) return { path: "/priority", message: "must be <= 1" };
-    if (priority9 < 0) return { path: "/priority", message: "must be >= 0" };
+  const text = record["text"];
+  if (typeof text !== "string") return { path: "/text", message: "must be string" };
+  const type = record["type"];
+  if (typeof type !== "string") return { path: "/type", message: "must be string" };
+  if ((type as unknown) !== "text") return { path: "/type", message: "must be equal to constant" };
+  return undefined;
+}
+
+function validateCreateMessageResult2025_06_18_ImageContent(value: unknown): ValidationIssue | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    return { path: "", message: "must be object" };
+  }
+  const record = value as Record<string, unknown>;
+  if (!Object.prototype.hasOwnProperty.call(record, "data")) {
+    return { path: "", message: "must have required property 'data'" };
+  }
+  if (!Object.prototype.hasOwnProperty.call(record, "mimeType")) {
+    return { path: "", message: "must have required property 'mimeType'" };
+  }
+  if (!Object.prototype.hasOwnProperty.call(record, "type")) {
+    return { path: "", message: "must have required property 'type'" };
+  }
+  if (Object.prototype.hasOwnProperty.call(record, "_meta")) {
+    const meta = record["_meta"];
+    if (typeof meta !== "object" || meta === null || Array.isArray(meta)) {
+      return { path: "/_meta", message: "must be object" };
+    }
+  }
+  if (Object.prototype.hasOwnProperty.call(record, "annotations")) {
+    const annotations = record["annotations"];
+    const issue = validateCreateMessageResult2025_06_18_Annotations(annotations);
+    if (issue !== undefined) return { path: "/annotations" + issue.path, message: issue.message };
+  }
+  const data = record["data"];
+  if (typeof data !== "string") return { path: "/data", message: "must be string" };
+  const mimeType = record["mimeType"];
+  if (typeof mimeType !== "string") return { path: "/mimeType", message: "must be string" };
+  const type = record["type"];
+  if (typeof type !== "string") return { path: "/type", message: "must be string" };
+  if ((type as unknown) !== "image") return { path: "/type", message: "must be equal to constant" };
+  return undefined;
+}
+
+function validateCreateMessageResult2025_06_18_AudioContent(value: unknown): ValidationIssue | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    return { path: "", message: "must be object" };
+  }
+  const record = value as Record<string, unknown>;
+  if (!Object.prototype.hasOwnProperty.call(record, "data")) {
+    return { path: "", message: "must have required property 'data'" };
+  }
+  if (!Object.prototype.hasOwnProperty.call(record, "mimeType")) {
+    return { path: "", message: "must have required property 'mimeType'" };
+  }
+  if (!Object.prototype.hasOwnProperty.call(record, "type")) {
+    return { path: "", message: "must have required property 'type'" };
+  }
+  if (Object.prototype.hasOwnProperty.call(record, "_meta")) {
+    const meta = record["_meta"];
+    if (typeof meta !== "object" || meta === null || Array.isArray(meta)) {
+      return { path: "/_meta", message: "must be object" };
+    }
+  }
+  if (Object.prototype.hasOwnProperty.call(record, "annotations")) {
+    const annotations = record["annotations"];
+    const issue = validateCreateMessageResult2025_06_18_Annotations(annotations);
+    if (issue !== undefined) return { path: "/annotations" + issue.path, message: issue.message };
+  }
+  const data = record["data"];
+  if (typeof data !== "string") return { path: "/data", message: "must be string" };
+  const mimeType = record["mimeType"];
+  if (typeof mimeType !== "string") return { path: "/mimeType", message: "must be string" };
+  const type = record["type"];
+  if (typeof type !== "string") return { path: "/type", message: "must be string" };
+  if ((type as unknown) !== "audio") return { path: "/type", message: "must be equal to constant" };
+  return undefined;
+}
+
+function validateCreateMessageResult2025_06_18_Role(value: unknown): ValidationIssue | undefined {
+  if (typeof value !== "string") return { path: "", message: "must be string" };
+  if ((value as unknown) !== "assistant" && (value as unknown) !== "user") {
+    return { path: "", message: "must be equal to one of the allowed values" };
+  }
+  return undefined;
+}
+
+function validateCreateMessageResult2025_06_18_Annotations(value: unknown): ValidationIssue | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    return { path: "", message: "must be object" };
+  }
+  const record = value as Record<string, unknown>;
+  if (Object.prototype.hasOwnProperty.call(record, "audience")) {
+    const audience = record["audience"];
+    if (!Array.isArray(audience)) return { path: "/audience", message: "must be array" };
+    const audienceArray = audience as readonly unknown[];
+    const audienceLength = audienceArray.length;
+    for (let index = 0; index < audienceLength; index++) {
+      const item = audienceArray[index];
+      const issue = validateCreateMessageResult2025_06_18_Role(item);
+      if (issue !== undefined) return { path: "/audience/" + index + issue.path, message: issue.message };
+    }
+  }
+  if (Object.prototype.hasOwnProperty.call(record, "lastModified")) {
+    const lastModified = record["lastModified"];
+    if (typeof lastModified !== "string") return { path: "/lastModified", message: "must be string" };
+  }
+  if (Object.prototype.hasOwnProperty.call(record, "priority")) {
+    const priority = record["priority"];
+    if (typeof priority !== "number") return { path: "/priority", message: "must be number" };
+    if (priority > 1) return { path: "/priority", message: "must be <= 1" };
+    if (priority < 0) return { path: "/priority", message: "must be >= 0" };
   }
   return undefined;
 }
 
 /** Checks a client's CreateMessageResult (its answer to sampling/createMessage) under protocol 2025-03-26. */
 function validateCreateMessageResult2025_03_26(value: unknown): ValidationIssue | undefined {
-  if (typeof value !== "object" || value === null || Array.isArray(value))
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
-  const record0 = value as Record<string, unknown>;
-  if (!Object.prototype.hasOwnProperty.call(record0, "content"))
-    return { path: "", message: "must have required property 'content'" };
-  if (!Object.prototype.hasOwnProperty.call(record0, "model"))
-    return { path: "", message: "must have required property 'model'" };
-  if (!Object.prototype.hasOwnProperty.call(record0, "role"))
-    return { path: "", message: "must have required property 'role'" };
-  if (Object.prototype.hasOwnProperty.call(record0, "_meta")) {
-    const property2 = record0["_meta"];
-    if (typeof property2 !== "object" || property2 === null || Array.isArray(property2))
-      return { path: "/_meta", message: "must be object" };
   }
-  const content8 = record0["content"];
-  anyOf9: {
-    branch10: {
-      if (validateCreateMessageResult2025_03_26_def_TextContent(content8) !== undefined)
-        break branch10;
-      break anyOf9;
+  const record = value as Record<string, unknown>;
+  if (!Object.prototype.hasOwnProperty.call(record, "content")) {
+    return { path: "", message: "must have required property 'content'" };
+  }
+  if (!Object.prototype.hasOwnProperty.call(record, "model")) {
+    return { path: "", message: "must have required property 'model'" };
+  }
+  if (!Object.prototype.hasOwnProperty.call(record, "role")) {
+    return { path: "", message: "must have required property 'role'" };
+  }
+  if (Object.prototype.hasOwnProperty.call(record, "_meta")) {
+    const meta = record["_meta"];
+    if (typeof meta !== "object" || meta === null || Array.isArray(meta)) {
+      return { path: "/_meta", message: "must be object" };
     }
-    branch11: {
-      if (validateCreateMessageResult2025_03_26_def_ImageContent(content8) !== undefined)
-        break branch11;
-      break anyOf9;
+  }
+  const content = record["content"];
+  anyOf: {
+    branch: {
+      if (validateCreateMessageResult2025_03_26_TextContent(content) !== undefined) break branch;
+      break anyOf;
     }
-    branch12: {
-      if (validateCreateMessageResult2025_03_26_def_AudioContent(content8) !== undefined)
-        break branch12;
-      break anyOf9;
+    branch2: {
+      if (validateCreateMessageResult2025_03_26_ImageContent(content) !== undefined) break branch2;
+      break anyOf;
+    }
+    branch3: {
+      if (validateCreateMessageResult2025_03_26_AudioContent(content) !== undefined) break branch3;
+      break anyOf;
     }
     return { path: "/content", message: "must match a schema in anyOf" };
   }
-  const model13 = record0["model"];
-  if (typeof model13 !== "string") return { path: "/model", message: "must be string" };
-  const role14 = record0["role"];
-  const issue15 = validateCreateMessageResult2025_03_26_def_Role(role14);
-  if (issue15 !== undefined) return { path: "/role" + issue15.path, message: issue15.message };
-  if (Object.prototype.hasOwnProperty.call(record0, "stopReason")) {
-    const stopReason16 = record0["stopReason"];
-    if (typeof stopReason16 !== "string") return { path: "/stopReason", message: "must be string" };
+  const model = record["model"];
+  if (typeof model !== "string") return { path: "/model", message: "must be string" };
+  const role = record["role"];
+  const issue = validateCreateMessageResult2025_03_26_Role(role);
+  if (issue !== undefined) return { path: "/role" + issue.path, message: issue.message };
+  if (Object.prototype.hasOwnProperty.call(record, "stopReason")) {
+    const stopReason = record["stopReason"];
+    if (typeof stopReason !== "string") return { path: "/stopReason", message: "must be string" };
   }
   return undefined;
 }
 
-function validateCreateMessageResult2025_03_26_def_TextContent(
-  value: unknown,
-): ValidationIssue | undefined {
-  if (typeof value !== "object" || value === null || Array.isArray(value))
+function validateCreateMessageResult2025_03_26_TextContent(value: unknown): ValidationIssue | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
-  const record0 = value as Record<string, unknown>;
-  if (!Object.prototype.hasOwnProperty.call(record0, "text"))
+  }
+  const record = value as Record<string, unknown>;
+  if (!Object.prototype.hasOwnProperty.call(record, "text")) {
     return { path: "", message: "must have required property 'text'" };
-  if (!Object.prototype.hasOwnProperty.call(record0, "type"))
-    return { path: "", message: "must have required property 'type'" };
-  if (Object.prototype.hasOwnProperty.call(record0, "annotations")) {
-    const annotations2 = record0["annotations"];
-    const issue3 = validateCreateMessageResult2025_03_26_def_Annotations(annotations2);
-    if (issue3 !== undefined)
-      return { path: "/annotations" + issue3.path, message: issue3.message };
   }
-  const text4 = record0["text"];
-  if (typeof text4 !== "string") return { path: "/text", message: "must be string" };
-  const type5 = record0["type"];
-  if (typeof type5 !== "string") return { path: "/type", message: "must be string" };
-  if ((type5 as unknown) !== "text") return { path: "/type", message: "must be equal to constant" };
+  if (!Object.prototype.hasOwnProperty.call(record, "type")) {
+    return { path: "", message: "must have required property 'type'" };
+  }
+  if (Object.prototype.hasOwnProperty.call(record, "annotations")) {
+    const annotations = record["annotations"];
+    const issue = validateCreateMessageResult2025_03_26_Annotations(annotations);
+    if (issue !== undefined) return { path: "/annotations" + issue.path, message: issue.message };
+  }
+  const text = record["text"];
+  if (typeof text !== "string") return { path: "/text", message: "must be string" };
+  const type = record["type"];
+  if (typeof type !== "string") return { path: "/type", message: "must be string" };
+  if ((type as unknown) !== "text") return { path: "/type", message: "must be equal to constant" };
   return undefined;
 }
 
-function validateCreateMessageResult2025_03_26_def_ImageContent(
-  value: unknown,
-): ValidationIssue | undefined {
-  if (typeof value !== "object" || value === null || Array.isArray(value))
+function validateCreateMessageResult2025_03_26_ImageContent(value: unknown): ValidationIssue | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
-  const record0 = value as Record<string, unknown>;
-  if (!Object.prototype.hasOwnProperty.call(record0, "data"))
-    return { path: "", message: "must have required property 'data'" };
-  if (!Object.prototype.hasOwnProperty.call(record0, "mimeType"))
-    return { path: "", message: "must have required property 'mimeType'" };
-  if (!Object.prototype.hasOwnProperty.call(record0, "type"))
-    return { path: "", message: "must have required property 'type'" };
-  if (Object.prototype.hasOwnProperty.call(record0, "annotations")) {
-    const annotations2 = record0["annotations"];
-    const issue3 = validateCreateMessageResult2025_03_26_def_Annotations(annotations2);
-    if (issue3 !== undefined)
-      return { path: "/annotations" + issue3.path, message: issue3.message };
   }
-  const data4 = record0["data"];
-  if (typeof data4 !== "string") return { path: "/data", message: "must be string" };
-  const mimeType5 = record0["mimeType"];
-  if (typeof mimeType5 !== "string") return { path: "/mimeType", message: "must be string" };
-  const type6 = record0["type"];
-  if (typeof type6 !== "string") return { path: "/type", message: "must be string" };
-  if ((type6 as unknown) !== "image")
-    return { path: "/type", message: "must be equal to constant" };
+  const record = value as Record<string, unknown>;
+  if (!Object.prototype.hasOwnProperty.call(record, "data")) {
+    return { path: "", message: "must have required property 'data'" };
+  }
+  if (!Object.prototype.hasOwnProperty.call(record, "mimeType")) {
+    return { path: "", message: "must have required property 'mimeType'" };
+  }
+  if (!Object.prototype.hasOwnProperty.call(record, "type")) {
+    return { path: "", message: "must have required property 'type'" };
+  }
+  if (Object.prototype.hasOwnProperty.call(record, "annotations")) {
+    const annotations = record["annotations"];
+    const issue = validateCreateMessageResult2025_03_26_Annotations(annotations);
+    if (issue !== undefined) return { path: "/annotations" + issue.path, message: issue.message };
+  }
+  const data = record["data"];
+  if (typeof data !== "string") return { path: "/data", message: "must be string" };
+  const mimeType = record["mimeType"];
+  if (typeof mimeType !== "string") return { path: "/mimeType", message: "must be string" };
+  const type = record["type"];
+  if (typeof type !== "string") return { path: "/type", message: "must be string" };
+  if ((type as unknown) !== "image") return { path: "/type", message: "must be equal to constant" };
   return undefined;
 }
 
-function validateCreateMessageResult2025_03_26_def_AudioContent(
-  value: unknown,
-): ValidationIssue | undefined {
-  if (typeof value !== "object" || value === null || Array.isArray(value))
+function validateCreateMessageResult2025_03_26_AudioContent(value: unknown): ValidationIssue | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
-  const record0 = value as Record<string, unknown>;
-  if (!Object.prototype.hasOwnProperty.call(record0, "data"))
-    return { path: "", message: "must have required property 'data'" };
-  if (!Object.prototype.hasOwnProperty.call(record0, "mimeType"))
-    return { path: "", message: "must have required property 'mimeType'" };
-  if (!Object.prototype.hasOwnProperty.call(record0, "type"))
-    return { path: "", message: "must have required property 'type'" };
-  if (Object.prototype.hasOwnProperty.call(record0, "annotations")) {
-    const annotations2 = record0["annotations"];
-    const issue3 = validateCreateMessageResult2025_03_26_def_Annotations(annotations2);
-    if (issue3 !== undefined)
-      return { path: "/annotations" + issue3.path, message: issue3.message };
   }
-  const data4 = record0["data"];
-  if (typeof data4 !== "string") return { path: "/data", message: "must be string" };
-  const mimeType5 = record0["mimeType"];
-  if (typeof mimeType5 !== "string") return { path: "/mimeType", message: "must be string" };
-  const type6 = record0["type"];
-  if (typeof type6 !== "string") return { path: "/type", message: "must be string" };
-  if ((type6 as unknown) !== "audio")
-    return { path: "/type", message: "must be equal to constant" };
+  const record = value as Record<string, unknown>;
+  if (!Object.prototype.hasOwnProperty.call(record, "data")) {
+    return { path: "", message: "must have required property 'data'" };
+  }
+  if (!Object.prototype.hasOwnProperty.call(record, "mimeType")) {
+    return { path: "", message: "must have required property 'mimeType'" };
+  }
+  if (!Object.prototype.hasOwnProperty.call(record, "type")) {
+    return { path: "", message: "must have required property 'type'" };
+  }
+  if (Object.prototype.hasOwnProperty.call(record, "annotations")) {
+    const annotations = record["annotations"];
+    const issue = validateCreateMessageResult2025_03_26_Annotations(annotations);
+    if (issue !== undefined) return { path: "/annotations" + issue.path, message: issue.message };
+  }
+  const data = record["data"];
+  if (typeof data !== "string") return { path: "/data", message: "must be string" };
+  const mimeType = record["mimeType"];
+  if (typeof mimeType !== "string") return { path: "/mimeType", message: "must be string" };
+  const type = record["type"];
+  if (typeof type !== "string") return { path: "/type", message: "must be string" };
+  if ((type as unknown) !== "audio") return { path: "/type", message: "must be equal to constant" };
   return undefined;
 }
 
-function validateCreateMessageResult2025_03_26_def_Role(
-  value: unknown,
-): ValidationIssue | undefined {
+function validateCreateMessageResult2025_03_26_Role(value: unknown): ValidationIssue | undefined {
   if (typeof value !== "string") return { path: "", message: "must be string" };
-  if ((value as unknown) !== "assistant" && (value as unknown) !== "user")
+  if ((value as unknown) !== "assistant" && (value as unknown) !== "user") {
     return { path: "", message: "must be equal to one of the allowed values" };
+  }
   return undefined;
 }
 
-function validateCreateMessageResult2025_03_26_def_Annotations(
-  value: unknown,
-): ValidationIssue | undefined {
-  if (typeof value !== "object" || value === null || Array.isArray(value))
+function validateCreateMessageResult2025_03_26_Annotations(value: unknown): ValidationIssue | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
-  const record0 = value as Record<string, unknown>;
-  if (Object.prototype.hasOwnProperty.call(record0, "audience")) {
-    const audience2 = record0["audience"];
-    if (!Array.isArray(audience2)) return { path: "/audience", message: "must be array" };
-    const array3 = audience2 as readonly unknown[];
-    const length4 = array3.length;
-    for (let index5 = 0; index5 < length4; index5++) {
-      const item6 = array3[index5];
-      const issue7 = validateCreateMessageResult2025_03_26_def_Role(item6);
-      if (issue7 !== undefined)
-        return { path: "/audience/" + index5 + issue7.path, message: issue7.message };
+  }
+  const record = value as Record<string, unknown>;
+  if (Object.prototype.hasOwnProperty.call(record, "audience")) {
+    const audience = record["audience"];
+    if (!Array.isArray(audience)) return { path: "/audience", message: "must be array" };
+    const audienceArray = audience as readonly unknown[];
+    const audienceLength = audienceArray.length;
+    for (let index = 0; index < audienceLength; index++) {
+      const item = audienceArray[index];
+      const issue = validateCreateMessageResult2025_03_26_Role(item);
+      if (issue !== undefined) return { path: "/audience/" + index + issue.path, message: issue.message };
     }
   }
-  if (Object.prototype.hasOwnProperty.call(record0, "priority")) {
-    const priority8 = record0["priority"];
-    if (typeof priority8 !== "number") return { path: "/priority", message: "must be number" };
-    if (priority8 > 1) return { path: "/priority", message: "must be <= 1" };
-    if (priority8 < 0) return { path: "/priority", message: "must be >= 0" };
+  if (Object.prototype.hasOwnProperty.call(record, "priority")) {
+    const priority = record["priority"];
+    if (typeof priority !== "number") return { path: "/priority", message: "must be number" };
+    if (priority > 1) return { path: "/priority", message: "must be <= 1" };
+    if (priority < 0) return { path: "/priority", message: "must be >= 0" };
   }
   return undefined;
 }
 
 /** Checks a client's CreateMessageResult (its answer to sampling/createMessage) under protocol 2024-11-05. */
 function validateCreateMessageResult2024_11_05(value: unknown): ValidationIssue | undefined {
-  if (typeof value !== "object" || value === null || Array.isArray(value))
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
-  const record0 = value as Record<string, unknown>;
-  if (!Object.prototype.hasOwnProperty.call(record0, "content"))
-    return { path: "", message: "must have required property 'content'" };
-  if (!Object.prototype.hasOwnProperty.call(record0, "model"))
-    return { path: "", message: "must have required property 'model'" };
-  if (!Object.prototype.hasOwnProperty.call(record0, "role"))
-    return { path: "", message: "must have required property 'role'" };
-  if (Object.prototype.hasOwnProperty.call(record0, "_meta")) {
-    const property2 = record0["_meta"];
-    if (typeof property2 !== "object" || property2 === null || Array.isArray(property2))
-      return { path: "/_meta", message: "must be object" };
   }
-  const content8 = record0["content"];
-  anyOf9: {
-    branch10: {
-      if (validateCreateMessageResult2024_11_05_def_TextContent(content8) !== undefined)
-        break branch10;
-      break anyOf9;
+  const record = value as Record<string, unknown>;
+  if (!Object.prototype.hasOwnProperty.call(record, "content")) {
+    return { path: "", message: "must have required property 'content'" };
+  }
+  if (!Object.prototype.hasOwnProperty.call(record, "model")) {
+    return { path: "", message: "must have required property 'model'" };
+  }
+  if (!Object.prototype.hasOwnProperty.call(record, "role")) {
+    return { path: "", message: "must have required property 'role'" };
+  }
+  if (Object.prototype.hasOwnProperty.call(record, "_meta")) {
+    const meta = record["_meta"];
+    if (typeof meta !== "object" || meta === null || Array.isArray(meta)) {
+      return { path: "/_meta", message: "must be object" };
     }
-    branch11: {
-      if (validateCreateMessageResult2024_11_05_def_ImageContent(content8) !== undefined)
-        break branch11;
-      break anyOf9;
+  }
+  const content = record["content"];
+  anyOf: {
+    branch: {
+      if (validateCreateMessageResult2024_11_05_TextContent(content) !== undefined) break branch;
+      break anyOf;
+    }
+    branch2: {
+      if (validateCreateMessageResult2024_11_05_ImageContent(content) !== undefined) break branch2;
+      break anyOf;
     }
     return { path: "/content", message: "must match a schema in anyOf" };
   }
-  const model12 = record0["model"];
-  if (typeof model12 !== "string") return { path: "/model", message: "must be string" };
-  const role13 = record0["role"];
-  const issue14 = validateCreateMessageResult2024_11_05_def_Role(role13);
-  if (issue14 !== undefined) return { path: "/role" + issue14.path, message: issue14.message };
-  if (Object.prototype.hasOwnProperty.call(record0, "stopReason")) {
-    const stopReason15 = record0["stopReason"];
-    if (typeof stopReason15 !== "string") return { path: "/stopReason", message: "must be string" };
+  const model = record["model"];
+  if (typeof model !== "string") return { path: "/model", message: "must be string" };
+  const role = record["role"];
+  const issue = validateCreateMessageResult2024_11_05_Role(role);
+  if (issue !== undefined) return { path: "/role" + issue.path, message: issue.message };
+  if (Object.prototype.hasOwnProperty.call(record, "stopReason")) {
+    const stopReason = record["stopReason"];
+    if (typeof stopReason !== "string") return { path: "/stopReason", message: "must be string" };
   }
   return undefined;
 }
 
-function validateCreateMessageResult2024_11_05_def_TextContent(
-  value: unknown,
-): ValidationIssue | undefined {
-  if (typeof value !== "object" || value === null || Array.isArray(value))
+function validateCreateMessageResult2024_11_05_TextContent(value: unknown): ValidationIssue | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
-  const record0 = value as Record<string, unknown>;
-  if (!Object.prototype.hasOwnProperty.call(record0, "text"))
+  }
+  const record = value as Record<string, unknown>;
+  if (!Object.prototype.hasOwnProperty.call(record, "text")) {
     return { path: "", message: "must have required property 'text'" };
-  if (!Object.prototype.hasOwnProperty.call(record0, "type"))
+  }
+  if (!Object.prototype.hasOwnProperty.call(record, "type")) {
     return { path: "", message: "must have required property 'type'" };
-  if (Object.prototype.hasOwnProperty.call(record0, "annotations")) {
-    const annotations2 = record0["annotations"];
-    if (typeof annotations2 !== "object" || annotations2 === null || Array.isArray(annotations2))
+  }
+  if (Object.prototype.hasOwnProperty.call(record, "annotations")) {
+    const annotations = record["annotations"];
+    if (typeof annotations !== "object" || annotations === null || Array.isArray(annotations)) {
       return { path: "/annotations", message: "must be object" };
-    const record3 = annotations2 as Record<string, unknown>;
-    if (Object.prototype.hasOwnProperty.call(record3, "audience")) {
-      const audience5 = record3["audience"];
-      if (!Array.isArray(audience5))
-        return { path: "/annotations/audience", message: "must be array" };
-      const array6 = audience5 as readonly unknown[];
-      const length7 = array6.length;
-      for (let index8 = 0; index8 < length7; index8++) {
-        const item9 = array6[index8];
-        const issue10 = validateCreateMessageResult2024_11_05_def_Role(item9);
-        if (issue10 !== undefined)
-          return {
-            path: "/annotations/audience/" + index8 + issue10.path,
-            message: issue10.message,
-          };
+    }
+    const annotationsRecord = annotations as Record<string, unknown>;
+    if (Object.prototype.hasOwnProperty.call(annotationsRecord, "audience")) {
+      const audience = annotationsRecord["audience"];
+      if (!Array.isArray(audience)) return { path: "/annotations/audience", message: "must be array" };
+      const audienceArray = audience as readonly unknown[];
+      const audienceLength = audienceArray.length;
+      for (let index = 0; index < audienceLength; index++) {
+        const item = audienceArray[index];
+        const issue = validateCreateMessageResult2024_11_05_Role(item);
+        if (issue !== undefined) return { path: "/annotations/audience/" + index + issue.path, message: issue.message };
       }
     }
-    if (Object.prototype.hasOwnProperty.call(record3, "priority")) {
-      const priority11 = record3["priority"];
-      if (typeof priority11 !== "number")
+    if (Object.prototype.hasOwnProperty.call(annotationsRecord, "priority")) {
+      const priority = annotationsRecord["priority"];
+      if (typeof priority !== "number") {
         return { path: "/annotations/priority", message: "must be number" };
-      if (priority11 > 1) return { path: "/annotations/priority", message: "must be <= 1" };
-      if (priority11 < 0) return { path: "/annotations/priority", message: "must be >= 0" };
+      }
+      if (priority > 1) return { path: "/annotations/priority", message: "must be <= 1" };
+      if (priority < 0) return { path: "/annotations/priority", message: "must be >= 0" };
     }
   }
-  const text12 = record0["text"];
-  if (typeof text12 !== "string") return { path: "/text", message: "must be string" };
-  const type13 = record0["type"];
-  if (typeof type13 !== "string") return { path: "/type", message: "must be string" };
-  if ((type13 as unknown) !== "text")
-    return { path: "/type", message: "must be equal to constant" };
+  const text = record["text"];
+  if (typeof text !== "string") return { path: "/text", message: "must be string" };
+  const type = record["type"];
+  if (typeof type !== "string") return { path: "/type", message: "must be string" };
+  if ((type as unknown) !== "text") return { path: "/type", message: "must be equal to constant" };
   return undefined;
 }
 
-function validateCreateMessageResult2024_11_05_def_ImageContent(
-  value: unknown,
-): ValidationIssue | undefined {
-  if (typeof value !== "object" || value === null || Array.isArray(value))
+function validateCreateMessageResult2024_11_05_ImageContent(value: unknown): ValidationIssue | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
-  const record0 = value as Record<string, unknown>;
-  if (!Object.prototype.hasOwnProperty.call(record0, "data"))
+  }
+  const record = value as Record<string, unknown>;
+  if (!Object.prototype.hasOwnProperty.call(record, "data")) {
     return { path: "", message: "must have required property 'data'" };
-  if (!Object.prototype.hasOwnProperty.call(record0, "mimeType"))
+  }
+  if (!Object.prototype.hasOwnProperty.call(record, "mimeType")) {
     return { path: "", message: "must have required property 'mimeType'" };
-  if (!Object.prototype.hasOwnProperty.call(record0, "type"))
+  }
+  if (!Object.prototype.hasOwnProperty.call(record, "type")) {
     return { path: "", message: "must have required property 'type'" };
-  if (Object.prototype.hasOwnProperty.call(record0, "annotations")) {
-    const annotations2 = record0["annotations"];
-    if (typeof annotations2 !== "object" || annotations2 === null || Array.isArray(annotations2))
+  }
+  if (Object.prototype.hasOwnProperty.call(record, "annotations")) {
+    const annotations = record["annotations"];
+    if (typeof annotations !== "object" || annotations === null || Array.isArray(annotations)) {
       return { path: "/annotations", message: "must be object" };
-    const record3 = annotations2 as Record<string, unknown>;
-    if (Object.prototype.hasOwnProperty.call(record3, "audience")) {
-      const audience5 = record3["audience"];
-      if (!Array.isArray(audience5))
-        return { path: "/annotations/audience", message: "must be array" };
-      const array6 = audience5 as readonly unknown[];
-      const length7 = array6.length;
-      for (let index8 = 0; index8 < length7; index8++) {
-        const item9 = array6[index8];
-        const issue10 = validateCreateMessageResult2024_11_05_def_Role(item9);
-        if (issue10 !== undefined)
-          return {
-            path: "/annotations/audience/" + index8 + issue10.path,
-            message: issue10.message,
-          };
+    }
+    const annotationsRecord = annotations as Record<string, unknown>;
+    if (Object.prototype.hasOwnProperty.call(annotationsRecord, "audience")) {
+      const audience = annotationsRecord["audience"];
+      if (!Array.isArray(audience)) return { path: "/annotations/audience", message: "must be array" };
+      const audienceArray = audience as readonly unknown[];
+      const audienceLength = audienceArray.length;
+      for (let index = 0; index < audienceLength; index++) {
+        const item = audienceArray[index];
+        const issue = validateCreateMessageResult2024_11_05_Role(item);
+        if (issue !== undefined) return { path: "/annotations/audience/" + index + issue.path, message: issue.message };
       }
     }
-    if (Object.prototype.hasOwnProperty.call(record3, "priority")) {
-      const priority11 = record3["priority"];
-      if (typeof priority11 !== "number")
+    if (Object.prototype.hasOwnProperty.call(annotationsRecord, "priority")) {
+      const priority = annotationsRecord["priority"];
+      if (typeof priority !== "number") {
         return { path: "/annotations/priority", message: "must be number" };
-      if (priority11 > 1) return { path: "/annotations/priority", message: "must be <= 1" };
-      if (priority11 < 0) return { path: "/annotations/priority", message: "must be >= 0" };
+      }
+      if (priority > 1) return { path: "/annotations/priority", message: "must be <= 1" };
+      if (priority < 0) return { path: "/annotations/priority", message: "must be >= 0" };
     }
   }
-  const data12 = record0["data"];
-  if (typeof data12 !== "string") return { path: "/data", message: "must be string" };
-  const mimeType13 = record0["mimeType"];
-  if (typeof mimeType13 !== "string") return { path: "/mimeType", message: "must be string" };
-  const type14 = record0["type"];
-  if (typeof type14 !== "string") return { path: "/type", message: "must be string" };
-  if ((type14 as unknown) !== "image")
-    return { path: "/type", message: "must be equal to constant" };
+  const data = record["data"];
+  if (typeof data !== "string") return { path: "/data", message: "must be string" };
+  const mimeType = record["mimeType"];
+  if (typeof mimeType !== "string") return { path: "/mimeType", message: "must be string" };
+  const type = record["type"];
+  if (typeof type !== "string") return { path: "/type", message: "must be string" };
+  if ((type as unknown) !== "image") return { path: "/type", message: "must be equal to constant" };
   return undefined;
 }
 
-function validateCreateMessageResult2024_11_05_def_Role(
-  value: unknown,
-): ValidationIssue | undefined {
+function validateCreateMessageResult2024_11_05_Role(value: unknown): ValidationIssue | undefined {
   if (typeof value !== "string") return { path: "", message: "must be string" };
-  if ((value as unknown) !== "assistant" && (value as unknown) !== "user")
+  if ((value as unknown) !== "assistant" && (value as unknown) !== "user") {
     return { path: "", message: "must be equal to one of the allowed values" };
+  }
   return undefined;
 }
 
 /** Checks a client's ListRootsResult (its answer to roots/list) under protocol 2026-07-28. */
 function validateListRootsResult2026_07_28(value: unknown): ValidationIssue | undefined {
-  if (typeof value !== "object" || value === null || Array.isArray(value))
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
-  const record0 = value as Record<string, unknown>;
-  if (!Object.prototype.hasOwnProperty.call(record0, "roots"))
+  }
+  const record = value as Record<string, unknown>;
+  if (!Object.prototype.hasOwnProperty.call(record, "roots")) {
     return { path: "", message: "must have required property 'roots'" };
-  const roots2 = record0["roots"];
-  if (!Array.isArray(roots2)) return { path: "/roots", message: "must be array" };
-  const array3 = roots2 as readonly unknown[];
-  const length4 = array3.length;
-  for (let index5 = 0; index5 < length4; index5++) {
-    const item6 = array3[index5];
-    const issue7 = validateListRootsResult2026_07_28_def_Root(item6);
-    if (issue7 !== undefined)
-      return { path: "/roots/" + index5 + issue7.path, message: issue7.message };
+  }
+  const roots = record["roots"];
+  if (!Array.isArray(roots)) return { path: "/roots", message: "must be array" };
+  const rootsArray = roots as readonly unknown[];
+  const rootsLength = rootsArray.length;
+  for (let index = 0; index < rootsLength; index++) {
+    const item = rootsArray[index];
+    const issue = validateListRootsResult2026_07_28_Root(item);
+    if (issue !== undefined) return { path: "/roots/" + index + issue.path, message: issue.message };
   }
   return undefined;
 }
 
-function validateListRootsResult2026_07_28_def_Root(value: unknown): ValidationIssue | undefined {
-  if (typeof value !== "object" || value === null || Array.isArray(value))
+function validateListRootsResult2026_07_28_Root(value: unknown): ValidationIssue | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
-  const record0 = value as Record<string, unknown>;
-  if (!Object.prototype.hasOwnProperty.call(record0, "uri"))
+  }
+  const record = value as Record<string, unknown>;
+  if (!Object.prototype.hasOwnProperty.call(record, "uri")) {
     return { path: "", message: "must have required property 'uri'" };
-  if (Object.prototype.hasOwnProperty.call(record0, "_meta")) {
-    const property2 = record0["_meta"];
-    const issue3 = validateListRootsResult2026_07_28_def_MetaObject(property2);
-    if (issue3 !== undefined) return { path: "/_meta" + issue3.path, message: issue3.message };
   }
-  if (Object.prototype.hasOwnProperty.call(record0, "name")) {
-    const name4 = record0["name"];
-    if (typeof name4 !== "string") return { path: "/name", message: "must be string" };
+  if (Object.prototype.hasOwnProperty.call(record, "_meta")) {
+    const meta = record["_meta"];
+    const issue = validateListRootsResult2026_07_28_MetaObject(meta);
+    if (issue !== undefined) return { path: "/_meta" + issue.path, message: issue.message };
   }
-  const uri5 = record0["uri"];
-  if (typeof uri5 !== "string") return { path: "/uri", message: "must be string" };
+  if (Object.prototype.hasOwnProperty.call(record, "name")) {
+    const name = record["name"];
+    if (typeof name !== "string") return { path: "/name", message: "must be string" };
+  }
+  const uri = record["uri"];
+  if (typeof uri !== "string") return { path: "/uri", message: "must be string" };
   return undefined;
 }
 
-function validateListRootsResult2026_07_28_def_MetaObject(
-  value: unknown,
-): ValidationIssue | undefined {
-  if (typeof value !== "object" || value === null || Array.isArray(value))
+function validateListRootsResult2026_07_28_MetaObject(value: unknown): ValidationIssue | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
+  }
   return undefined;
 }
 
 /** Checks a client's ListRootsResult (its answer to roots/list) under protocol 2025-11-25, 2025-06-18. */
 function validateListRootsResult2025_11_25(value: unknown): ValidationIssue | undefined {
-  if (typeof value !== "object" || value === null || Array.isArray(value))
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
-  const record0 = value as Record<string, unknown>;
-  if (!Object.prototype.hasOwnProperty.call(record0, "roots"))
-    return { path: "", message: "must have required property 'roots'" };
-  if (Object.prototype.hasOwnProperty.call(record0, "_meta")) {
-    const property2 = record0["_meta"];
-    if (typeof property2 !== "object" || property2 === null || Array.isArray(property2))
-      return { path: "/_meta", message: "must be object" };
   }
-  const roots8 = record0["roots"];
-  if (!Array.isArray(roots8)) return { path: "/roots", message: "must be array" };
-  const array9 = roots8 as readonly unknown[];
-  const length10 = array9.length;
-  for (let index11 = 0; index11 < length10; index11++) {
-    const item12 = array9[index11];
-    const issue13 = validateListRootsResult2025_11_25_def_Root(item12);
-    if (issue13 !== undefined)
-      return { path: "/roots/" + index11 + issue13.path, message: issue13.message };
+  const record = value as Record<string, unknown>;
+  if (!Object.prototype.hasOwnProperty.call(record, "roots")) {
+    return { path: "", message: "must have required property 'roots'" };
+  }
+  if (Object.prototype.hasOwnProperty.call(record, "_meta")) {
+    const meta = record["_meta"];
+    if (typeof meta !== "object" || meta === null || Array.isArray(meta)) {
+      return { path: "/_meta", message: "must be object" };
+    }
+  }
+  const roots = record["roots"];
+  if (!Array.isArray(roots)) return { path: "/roots", message: "must be array" };
+  const rootsArray = roots as readonly unknown[];
+  const rootsLength = rootsArray.length;
+  for (let index = 0; index < rootsLength; index++) {
+    const item = rootsArray[index];
+    const issue = validateListRootsResult2025_11_25_Root(item);
+    if (issue !== undefined) return { path: "/roots/" + index + issue.path, message: issue.message };
   }
   return undefined;
 }
 
-function validateListRootsResult2025_11_25_def_Root(value: unknown): ValidationIssue | undefined {
-  if (typeof value !== "object" || value === null || Array.isArray(value))
+function validateListRootsResult2025_11_25_Root(value: unknown): ValidationIssue | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
-  const record0 = value as Record<string, unknown>;
-  if (!Object.prototype.hasOwnProperty.call(record0, "uri"))
+  }
+  const record = value as Record<string, unknown>;
+  if (!Object.prototype.hasOwnProperty.call(record, "uri")) {
     return { path: "", message: "must have required property 'uri'" };
-  if (Object.prototype.hasOwnProperty.call(record0, "_meta")) {
-    const property2 = record0["_meta"];
-    if (typeof property2 !== "object" || property2 === null || Array.isArray(property2))
+  }
+  if (Object.prototype.hasOwnProperty.call(record, "_meta")) {
+    const meta = record["_meta"];
+    if (typeof meta !== "object" || meta === null || Array.isArray(meta)) {
       return { path: "/_meta", message: "must be object" };
+    }
   }
-  if (Object.prototype.hasOwnProperty.call(record0, "name")) {
-    const name8 = record0["name"];
-    if (typeof name8 !== "string") return { path: "/name", message: "must be string" };
+  if (Object.prototype.hasOwnProperty.call(record, "name")) {
+    const name = record["name"];
+    if (typeof name !== "string") return { path: "/name", message: "must be string" };
   }
-  const uri9 = record0["uri"];
-  if (typeof uri9 !== "string") return { path: "/uri", message: "must be string" };
+  const uri = record["uri"];
+  if (typeof uri !== "string") return { path: "/uri", message: "must be string" };
   return undefined;
 }
 
 /** Checks a client's ListRootsResult (its answer to roots/list) under protocol 2025-03-26, 2024-11-05. */
 function validateListRootsResult2025_03_26(value: unknown): ValidationIssue | undefined {
-  if (typeof value !== "object" || value === null || Array.isArray(value))
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
-  const record0 = value as Record<string, unknown>;
-  if (!Object.prototype.hasOwnProperty.call(record0, "roots"))
-    return { path: "", message: "must have required property 'roots'" };
-  if (Object.prototype.hasOwnProperty.call(record0, "_meta")) {
-    const property2 = record0["_meta"];
-    if (typeof property2 !== "object" || property2 === null || Array.isArray(property2))
-      return { path: "/_meta", message: "must be object" };
   }
-  const roots8 = record0["roots"];
-  if (!Array.isArray(roots8)) return { path: "/roots", message: "must be array" };
-  const array9 = roots8 as readonly unknown[];
-  const length10 = array9.length;
-  for (let index11 = 0; index11 < length10; index11++) {
-    const item12 = array9[index11];
-    const issue13 = validateListRootsResult2025_03_26_def_Root(item12);
-    if (issue13 !== undefined)
-      return { path: "/roots/" + index11 + issue13.path, message: issue13.message };
+  const record = value as Record<string, unknown>;
+  if (!Object.prototype.hasOwnProperty.call(record, "roots")) {
+    return { path: "", message: "must have required property 'roots'" };
+  }
+  if (Object.prototype.hasOwnProperty.call(record, "_meta")) {
+    const meta = record["_meta"];
+    if (typeof meta !== "object" || meta === null || Array.isArray(meta)) {
+      return { path: "/_meta", message: "must be object" };
+    }
+  }
+  const roots = record["roots"];
+  if (!Array.isArray(roots)) return { path: "/roots", message: "must be array" };
+  const rootsArray = roots as readonly unknown[];
+  const rootsLength = rootsArray.length;
+  for (let index = 0; index < rootsLength; index++) {
+    const item = rootsArray[index];
+    const issue = validateListRootsResult2025_03_26_Root(item);
+    if (issue !== undefined) return { path: "/roots/" + index + issue.path, message: issue.message };
   }
   return undefined;
 }
 
-function validateListRootsResult2025_03_26_def_Root(value: unknown): ValidationIssue | undefined {
-  if (typeof value !== "object" || value === null || Array.isArray(value))
+function validateListRootsResult2025_03_26_Root(value: unknown): ValidationIssue | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
-  const record0 = value as Record<string, unknown>;
-  if (!Object.prototype.hasOwnProperty.call(record0, "uri"))
-    return { path: "", message: "must have required property 'uri'" };
-  if (Object.prototype.hasOwnProperty.call(record0, "name")) {
-    const name2 = record0["name"];
-    if (typeof name2 !== "string") return { path: "/name", message: "must be string" };
   }
-  const uri3 = record0["uri"];
-  if (typeof uri3 !== "string") return { path: "/uri", message: "must be string" };
+  const record = value as Record<string, unknown>;
+  if (!Object.prototype.hasOwnProperty.call(record, "uri")) {
+    return { path: "", message: "must have required property 'uri'" };
+  }
+  if (Object.prototype.hasOwnProperty.call(record, "name")) {
+    const name = record["name"];
+    if (typeof name !== "string") return { path: "/name", message: "must be string" };
+  }
+  const uri = record["uri"];
+  if (typeof uri !== "string") return { path: "/uri", message: "must be string" };
   return undefined;
 }
 
@@ -2853,8 +2669,7 @@ export const notesServerDefinition: ServerDefinition<NotesHandlers> = {
       },
     ],
   },
-  instructions:
-    "Notes live at notes://notes/{id}; notes://index lists them (subscribe to follow changes). Use add_note to write, get_note to read, reindex after bulk changes.",
+  instructions: "Notes live at notes://notes/{id}; notes://index lists them (subscribe to follow changes). Use add_note to write, get_note to read, reindex after bulk changes.",
   revisions: ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"],
   infoByRevision: {
     "2026-07-28": {
@@ -2934,8 +2749,7 @@ export const notesServerDefinition: ServerDefinition<NotesHandlers> = {
     {
       name: "connect_calendar",
       validateInput: validateConnectCalendarInput,
-      call: (handlers, args, ctx) =>
-        handlers.tools.connectCalendar(args as ConnectCalendarArgs, ctx),
+      call: (handlers, args, ctx) => handlers.tools.connectCalendar(args as ConnectCalendarArgs, ctx),
     },
   ],
   resources: [
@@ -2969,24 +2783,9 @@ export const notesServerDefinition: ServerDefinition<NotesHandlers> = {
         { name: "audience", required: false },
         { name: "brief", required: false },
       ],
-      get: (_handlers, input) => {
-        const args = input as unknown as DraftNotePromptArgs;
-        return [
-          {
-            role: "user" as const,
-            content: {
-              type: "text" as const,
-              text:
-                "Draft a note about " +
-                args.topic +
-                (args.audience ? " for " + (args.audience ?? "") : " for myself") +
-                ". " +
-                (args.brief ? "" : "Use headings and a short list of next steps.") +
-                (args.brief ? "Three sentences at most." : ""),
-            },
-          },
-        ];
-      },
+      get: (_handlers, args) => [
+        { role: "user", content: { type: "text", text: "Draft a note about " + args.topic + (args.audience ? " for " + args.audience : " for myself") + ". " + (args.brief ? "" : "Use headings and a short list of next steps.") + (args.brief ? "Three sentences at most." : "") } },
+      ],
     },
     {
       name: "review_note",
@@ -2994,8 +2793,7 @@ export const notesServerDefinition: ServerDefinition<NotesHandlers> = {
         { name: "id", required: true },
         { name: "focus", required: false },
       ],
-      get: (handlers, args, ctx) =>
-        handlers.prompts.reviewNote(args as unknown as ReviewNotePromptArgs, ctx),
+      get: (handlers, args, ctx) => handlers.prompts.reviewNote(args as unknown as ReviewNotePromptArgs, ctx),
     },
   ],
   completions: [
@@ -3005,11 +2803,7 @@ export const notesServerDefinition: ServerDefinition<NotesHandlers> = {
       completers: [
         {
           argument: "id",
-          complete: (handlers, value, ctx) =>
-            handlers.completions.prompts.reviewNote.id(
-              value,
-              ctx as CompletionContext<Partial<ReviewNotePromptArgs>, Asks<never>>,
-            ),
+          complete: (handlers, value, ctx) => handlers.completions.prompts.reviewNote.id(value, ctx as CompletionContext<Partial<ReviewNotePromptArgs>, Asks<never>>),
         },
       ],
     },
@@ -3019,11 +2813,7 @@ export const notesServerDefinition: ServerDefinition<NotesHandlers> = {
       completers: [
         {
           argument: "id",
-          complete: (handlers, value, ctx) =>
-            handlers.completions.resourceTemplates.note.id(
-              value,
-              ctx as CompletionContext<Partial<NoteVariables>, Asks<never>>,
-            ),
+          complete: (handlers, value, ctx) => handlers.completions.resourceTemplates.note.id(value, ctx as CompletionContext<Partial<NoteVariables>, Asks<never>>),
         },
       ],
     },
@@ -3068,9 +2858,7 @@ export const notesServerDefinition: ServerDefinition<NotesHandlers> = {
     },
   },
   paramHeaders: {
-    search_notes: {
-      tag: "Tag",
-    },
+    search_notes: { tag: "Tag" },
   },
 };
 
@@ -3093,7 +2881,7 @@ export interface NotesNames extends ServerNames {
   readonly subscribable: string;
 }
 
-/** Creates the notes server. Serve it with `serveStdio(server)` or `listenHttp(server, { port })` from "mcp-gen/runtime/node", or `createWebHandler(server)` for any fetch-style host. */
+/** Creates the notes server. Serve it with `serveStdio(server)` or `listenHttp(server, { port })` from "@mcp-gen/runtime/node", or `createWebHandler(server)` for any fetch-style host. */
 export function createNotesServer(
   handlers: NotesHandlers,
   options?: ServerOptions,

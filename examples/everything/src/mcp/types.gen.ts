@@ -7,39 +7,23 @@
 // Protocol 2024-11-05: schema.json sha256 61cea2392d4f284092d09bc84b9ac488c0d5618ac2b38a56942fc5b99fd960ce
 // Regenerate: npx mcp-gen generate ../../mcp.yaml (from this folder)
 
-/**
- * Arguments of tool "add_note" as a client sends them.
- */
+/** Arguments of tool "add_note" as a client sends them. */
 export interface AddNoteInput {
-  /**
-   * Title of the note
-   */
+  /** Title of the note */
   title: string;
-  /**
-   * Markdown body
-   */
+  /** Markdown body */
   body: string;
-  /**
-   * Free-form tags
-   */
+  /** Free-form tags */
   tags?: string[] | undefined;
 }
 
-/**
- * Arguments of tool "add_note" as its handler receives them: validated, with schema defaults filled in.
- */
+/** Arguments of tool "add_note" as its handler receives them: validated, with schema defaults filled in. */
 export interface AddNoteArgs {
-  /**
-   * Title of the note
-   */
+  /** Title of the note */
   title: string;
-  /**
-   * Markdown body
-   */
+  /** Markdown body */
   body: string;
-  /**
-   * Free-form tags
-   */
+  /** Free-form tags */
   tags: string[];
 }
 
@@ -49,25 +33,17 @@ export interface AddNoteArgs {
  * A note as stored, without its body
  */
 export interface AddNoteOutput {
-  /**
-   * Stable identifier, also the last segment of notes://notes/{id}
-   */
+  /** Stable identifier, also the last segment of notes://notes/{id} */
   id: string;
   title: string;
   tags: string[];
-  /**
-   * Word count of the body
-   */
+  /** Word count of the body */
   words: number;
-  /**
-   * ISO 8601 timestamp
-   */
+  /** ISO 8601 timestamp */
   createdAt: string;
 }
 
-/**
- * Arguments of tool "get_note" as a client sends them.
- */
+/** Arguments of tool "get_note" as a client sends them. */
 export interface GetNoteInput {
   id: string;
 }
@@ -75,26 +51,18 @@ export interface GetNoteInput {
 /** Arguments of tool "get_note" as its handler receives them (validated). */
 export type GetNoteArgs = GetNoteInput;
 
-/**
- * Arguments of tool "search_notes" as a client sends them.
- */
+/** Arguments of tool "search_notes" as a client sends them. */
 export interface SearchNotesInput {
-  /**
-   * Text to look for (case-insensitive)
-   */
+  /** Text to look for (case-insensitive) */
   query: string;
-  /**
-   * Only notes with this tag
-   */
+  /** Only notes with this tag */
   tag?: string | undefined;
 }
 
 /** Arguments of tool "search_notes" as its handler receives them (validated). */
 export type SearchNotesArgs = SearchNotesInput;
 
-/**
- * Arguments of tool "note_media" as a client sends them.
- */
+/** Arguments of tool "note_media" as a client sends them. */
 export interface NoteMediaInput {
   id: string;
 }
@@ -102,29 +70,19 @@ export interface NoteMediaInput {
 /** Arguments of tool "note_media" as its handler receives them (validated). */
 export type NoteMediaArgs = NoteMediaInput;
 
-/**
- * Arguments of tool "reindex" as a client sends them.
- */
+/** Arguments of tool "reindex" as a client sends them. */
 export interface ReindexInput {
-  /**
-   * Pause per note, to make progress visible
-   */
+  /** Pause per note, to make progress visible */
   delayMs?: number | undefined;
 }
 
-/**
- * Arguments of tool "reindex" as its handler receives them: validated, with schema defaults filled in.
- */
+/** Arguments of tool "reindex" as its handler receives them: validated, with schema defaults filled in. */
 export interface ReindexArgs {
-  /**
-   * Pause per note, to make progress visible
-   */
+  /** Pause per note, to make progress visible */
   delayMs: number;
 }
 
-/**
- * Arguments of tool "delete_note" as a client sends them.
- */
+/** Arguments of tool "delete_note" as a client sends them. */
 export interface DeleteNoteInput {
   id: string;
 }
@@ -132,9 +90,7 @@ export interface DeleteNoteInput {
 /** Arguments of tool "delete_note" as its handler receives them (validated). */
 export type DeleteNoteArgs = DeleteNoteInput;
 
-/**
- * Arguments of tool "summarize_note" as a client sends them.
- */
+/** Arguments of tool "summarize_note" as a client sends them. */
 export interface SummarizeNoteInput {
   id: string;
 }
@@ -142,17 +98,13 @@ export interface SummarizeNoteInput {
 /** Arguments of tool "summarize_note" as its handler receives them (validated). */
 export type SummarizeNoteArgs = SummarizeNoteInput;
 
-/**
- * Arguments of tool "list_roots" as a client sends them.
- */
+/** Arguments of tool "list_roots" as a client sends them. */
 export interface ListRootsInput {}
 
 /** Arguments of tool "list_roots" as its handler receives them (validated). */
 export type ListRootsArgs = ListRootsInput;
 
-/**
- * Arguments of tool "connect_calendar" as a client sends them.
- */
+/** Arguments of tool "connect_calendar" as a client sends them. */
 export interface ConnectCalendarInput {}
 
 /** Arguments of tool "connect_calendar" as its handler receives them (validated). */

@@ -7,36 +7,39 @@
 // Protocol 2024-11-05: schema.json sha256 61cea2392d4f284092d09bc84b9ac488c0d5618ac2b38a56942fc5b99fd960ce
 // Regenerate: npx mcp-gen generate ../../mcp.yaml (from this folder)
 
-import type { ValidationIssue } from "mcp-gen/runtime";
+import type { ValidationIssue } from "@mcp-gen/runtime";
 
 /** Checks the arguments of tool "add_note" and fills in schema defaults. */
 export function validateAddNoteInput(value: unknown): ValidationIssue | undefined {
-  if (typeof value !== "object" || value === null || Array.isArray(value))
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
-  const record0 = value as Record<string, unknown>;
-  if (!Object.prototype.hasOwnProperty.call(record0, "tags")) record0["tags"] = [];
-  if (!Object.prototype.hasOwnProperty.call(record0, "title"))
-    return { path: "", message: "must have required property 'title'" };
-  if (!Object.prototype.hasOwnProperty.call(record0, "body"))
-    return { path: "", message: "must have required property 'body'" };
-  const keys1 = Object.keys(record0);
-  const title2 = record0["title"];
-  if (typeof title2 !== "string") return { path: "/title", message: "must be string" };
-  const length3 = (title2 as string).length;
-  if (length3 === 0) return { path: "/title", message: "must NOT have fewer than 1 characters" };
-  const body4 = record0["body"];
-  if (typeof body4 !== "string") return { path: "/body", message: "must be string" };
-  const tags5 = record0["tags"];
-  if (!Array.isArray(tags5)) return { path: "/tags", message: "must be array" };
-  const array6 = tags5 as readonly unknown[];
-  const length7 = array6.length;
-  for (let index8 = 0; index8 < length7; index8++) {
-    const item9 = array6[index8];
-    if (typeof item9 !== "string") return { path: "/tags/" + index8, message: "must be string" };
   }
-  for (const key10 of keys1) {
-    if (key10 !== "title" && key10 !== "body" && key10 !== "tags") {
-      return { path: "", message: "must NOT have additional property '" + key10 + "'" };
+  const record = value as Record<string, unknown>;
+  if (!Object.prototype.hasOwnProperty.call(record, "tags")) record["tags"] = [];
+  if (!Object.prototype.hasOwnProperty.call(record, "title")) {
+    return { path: "", message: "must have required property 'title'" };
+  }
+  if (!Object.prototype.hasOwnProperty.call(record, "body")) {
+    return { path: "", message: "must have required property 'body'" };
+  }
+  const keys = Object.keys(record);
+  const title = record["title"];
+  if (typeof title !== "string") return { path: "/title", message: "must be string" };
+  const titleLength = (title as string).length;
+  if (titleLength === 0) return { path: "/title", message: "must NOT have fewer than 1 characters" };
+  const body = record["body"];
+  if (typeof body !== "string") return { path: "/body", message: "must be string" };
+  const tags = record["tags"];
+  if (!Array.isArray(tags)) return { path: "/tags", message: "must be array" };
+  const tagsArray = tags as readonly unknown[];
+  const tagsLength = tagsArray.length;
+  for (let index = 0; index < tagsLength; index++) {
+    const item = tagsArray[index];
+    if (typeof item !== "string") return { path: "/tags/" + index, message: "must be string" };
+  }
+  for (const key of keys) {
+    if (key !== "title" && key !== "body" && key !== "tags") {
+      return { path: "", message: "must NOT have additional property '" + key + "'" };
     }
   }
   return undefined;
@@ -44,47 +47,48 @@ export function validateAddNoteInput(value: unknown): ValidationIssue | undefine
 
 /** Checks the structured result of tool "add_note". */
 export function validateAddNoteOutput(value: unknown): ValidationIssue | undefined {
-  if (typeof value !== "object" || value === null || Array.isArray(value))
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
-  const record0 = value as Record<string, unknown>;
-  if (!Object.prototype.hasOwnProperty.call(record0, "id"))
-    return { path: "", message: "must have required property 'id'" };
-  if (!Object.prototype.hasOwnProperty.call(record0, "title"))
-    return { path: "", message: "must have required property 'title'" };
-  if (!Object.prototype.hasOwnProperty.call(record0, "tags"))
-    return { path: "", message: "must have required property 'tags'" };
-  if (!Object.prototype.hasOwnProperty.call(record0, "words"))
-    return { path: "", message: "must have required property 'words'" };
-  if (!Object.prototype.hasOwnProperty.call(record0, "createdAt"))
-    return { path: "", message: "must have required property 'createdAt'" };
-  const keys1 = Object.keys(record0);
-  const id2 = record0["id"];
-  if (typeof id2 !== "string") return { path: "/id", message: "must be string" };
-  const title3 = record0["title"];
-  if (typeof title3 !== "string") return { path: "/title", message: "must be string" };
-  const tags4 = record0["tags"];
-  if (!Array.isArray(tags4)) return { path: "/tags", message: "must be array" };
-  const array5 = tags4 as readonly unknown[];
-  const length6 = array5.length;
-  for (let index7 = 0; index7 < length6; index7++) {
-    const item8 = array5[index7];
-    if (typeof item8 !== "string") return { path: "/tags/" + index7, message: "must be string" };
   }
-  const words9 = record0["words"];
-  if (typeof words9 !== "number" || !Number.isInteger(words9))
+  const record = value as Record<string, unknown>;
+  if (!Object.prototype.hasOwnProperty.call(record, "id")) {
+    return { path: "", message: "must have required property 'id'" };
+  }
+  if (!Object.prototype.hasOwnProperty.call(record, "title")) {
+    return { path: "", message: "must have required property 'title'" };
+  }
+  if (!Object.prototype.hasOwnProperty.call(record, "tags")) {
+    return { path: "", message: "must have required property 'tags'" };
+  }
+  if (!Object.prototype.hasOwnProperty.call(record, "words")) {
+    return { path: "", message: "must have required property 'words'" };
+  }
+  if (!Object.prototype.hasOwnProperty.call(record, "createdAt")) {
+    return { path: "", message: "must have required property 'createdAt'" };
+  }
+  const keys = Object.keys(record);
+  const id = record["id"];
+  if (typeof id !== "string") return { path: "/id", message: "must be string" };
+  const title = record["title"];
+  if (typeof title !== "string") return { path: "/title", message: "must be string" };
+  const tags = record["tags"];
+  if (!Array.isArray(tags)) return { path: "/tags", message: "must be array" };
+  const tagsArray = tags as readonly unknown[];
+  const tagsLength = tagsArray.length;
+  for (let index = 0; index < tagsLength; index++) {
+    const item = tagsArray[index];
+    if (typeof item !== "string") return { path: "/tags/" + index, message: "must be string" };
+  }
+  const words = record["words"];
+  if (typeof words !== "number" || !Number.isInteger(words)) {
     return { path: "/words", message: "must be integer" };
-  if (words9 < 0) return { path: "/words", message: "must be >= 0" };
-  const createdAt10 = record0["createdAt"];
-  if (typeof createdAt10 !== "string") return { path: "/createdAt", message: "must be string" };
-  for (const key11 of keys1) {
-    if (
-      key11 !== "id" &&
-      key11 !== "title" &&
-      key11 !== "tags" &&
-      key11 !== "words" &&
-      key11 !== "createdAt"
-    ) {
-      return { path: "", message: "must NOT have additional property '" + key11 + "'" };
+  }
+  if (words < 0) return { path: "/words", message: "must be >= 0" };
+  const createdAt = record["createdAt"];
+  if (typeof createdAt !== "string") return { path: "/createdAt", message: "must be string" };
+  for (const key of keys) {
+    if (key !== "id" && key !== "title" && key !== "tags" && key !== "words" && key !== "createdAt") {
+      return { path: "", message: "must NOT have additional property '" + key + "'" };
     }
   }
   return undefined;
@@ -92,19 +96,21 @@ export function validateAddNoteOutput(value: unknown): ValidationIssue | undefin
 
 /** Checks the arguments of tool "get_note" and fills in schema defaults. */
 export function validateGetNoteInput(value: unknown): ValidationIssue | undefined {
-  if (typeof value !== "object" || value === null || Array.isArray(value))
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
-  const record0 = value as Record<string, unknown>;
-  if (!Object.prototype.hasOwnProperty.call(record0, "id"))
+  }
+  const record = value as Record<string, unknown>;
+  if (!Object.prototype.hasOwnProperty.call(record, "id")) {
     return { path: "", message: "must have required property 'id'" };
-  const keys1 = Object.keys(record0);
-  const id2 = record0["id"];
-  if (typeof id2 !== "string") return { path: "/id", message: "must be string" };
-  const length3 = (id2 as string).length;
-  if (length3 === 0) return { path: "/id", message: "must NOT have fewer than 1 characters" };
-  for (const key4 of keys1) {
-    if (key4 !== "id") {
-      return { path: "", message: "must NOT have additional property '" + key4 + "'" };
+  }
+  const keys = Object.keys(record);
+  const id = record["id"];
+  if (typeof id !== "string") return { path: "/id", message: "must be string" };
+  const idLength = (id as string).length;
+  if (idLength === 0) return { path: "/id", message: "must NOT have fewer than 1 characters" };
+  for (const key of keys) {
+    if (key !== "id") {
+      return { path: "", message: "must NOT have additional property '" + key + "'" };
     }
   }
   return undefined;
@@ -112,21 +118,23 @@ export function validateGetNoteInput(value: unknown): ValidationIssue | undefine
 
 /** Checks the arguments of tool "search_notes" and fills in schema defaults. */
 export function validateSearchNotesInput(value: unknown): ValidationIssue | undefined {
-  if (typeof value !== "object" || value === null || Array.isArray(value))
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
-  const record0 = value as Record<string, unknown>;
-  if (!Object.prototype.hasOwnProperty.call(record0, "query"))
-    return { path: "", message: "must have required property 'query'" };
-  const keys1 = Object.keys(record0);
-  const query2 = record0["query"];
-  if (typeof query2 !== "string") return { path: "/query", message: "must be string" };
-  if (Object.prototype.hasOwnProperty.call(record0, "tag")) {
-    const tag3 = record0["tag"];
-    if (typeof tag3 !== "string") return { path: "/tag", message: "must be string" };
   }
-  for (const key4 of keys1) {
-    if (key4 !== "query" && key4 !== "tag") {
-      return { path: "", message: "must NOT have additional property '" + key4 + "'" };
+  const record = value as Record<string, unknown>;
+  if (!Object.prototype.hasOwnProperty.call(record, "query")) {
+    return { path: "", message: "must have required property 'query'" };
+  }
+  const keys = Object.keys(record);
+  const query = record["query"];
+  if (typeof query !== "string") return { path: "/query", message: "must be string" };
+  if (Object.prototype.hasOwnProperty.call(record, "tag")) {
+    const tag = record["tag"];
+    if (typeof tag !== "string") return { path: "/tag", message: "must be string" };
+  }
+  for (const key of keys) {
+    if (key !== "query" && key !== "tag") {
+      return { path: "", message: "must NOT have additional property '" + key + "'" };
     }
   }
   return undefined;
@@ -134,19 +142,21 @@ export function validateSearchNotesInput(value: unknown): ValidationIssue | unde
 
 /** Checks the arguments of tool "note_media" and fills in schema defaults. */
 export function validateNoteMediaInput(value: unknown): ValidationIssue | undefined {
-  if (typeof value !== "object" || value === null || Array.isArray(value))
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
-  const record0 = value as Record<string, unknown>;
-  if (!Object.prototype.hasOwnProperty.call(record0, "id"))
+  }
+  const record = value as Record<string, unknown>;
+  if (!Object.prototype.hasOwnProperty.call(record, "id")) {
     return { path: "", message: "must have required property 'id'" };
-  const keys1 = Object.keys(record0);
-  const id2 = record0["id"];
-  if (typeof id2 !== "string") return { path: "/id", message: "must be string" };
-  const length3 = (id2 as string).length;
-  if (length3 === 0) return { path: "/id", message: "must NOT have fewer than 1 characters" };
-  for (const key4 of keys1) {
-    if (key4 !== "id") {
-      return { path: "", message: "must NOT have additional property '" + key4 + "'" };
+  }
+  const keys = Object.keys(record);
+  const id = record["id"];
+  if (typeof id !== "string") return { path: "/id", message: "must be string" };
+  const idLength = (id as string).length;
+  if (idLength === 0) return { path: "/id", message: "must NOT have fewer than 1 characters" };
+  for (const key of keys) {
+    if (key !== "id") {
+      return { path: "", message: "must NOT have additional property '" + key + "'" };
     }
   }
   return undefined;
@@ -154,19 +164,21 @@ export function validateNoteMediaInput(value: unknown): ValidationIssue | undefi
 
 /** Checks the arguments of tool "reindex" and fills in schema defaults. */
 export function validateReindexInput(value: unknown): ValidationIssue | undefined {
-  if (typeof value !== "object" || value === null || Array.isArray(value))
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
-  const record0 = value as Record<string, unknown>;
-  if (!Object.prototype.hasOwnProperty.call(record0, "delayMs")) record0["delayMs"] = 20;
-  const keys1 = Object.keys(record0);
-  const delayMs2 = record0["delayMs"];
-  if (typeof delayMs2 !== "number" || !Number.isInteger(delayMs2))
+  }
+  const record = value as Record<string, unknown>;
+  if (!Object.prototype.hasOwnProperty.call(record, "delayMs")) record["delayMs"] = 20;
+  const keys = Object.keys(record);
+  const delayMs = record["delayMs"];
+  if (typeof delayMs !== "number" || !Number.isInteger(delayMs)) {
     return { path: "/delayMs", message: "must be integer" };
-  if (delayMs2 > 1000) return { path: "/delayMs", message: "must be <= 1000" };
-  if (delayMs2 < 0) return { path: "/delayMs", message: "must be >= 0" };
-  for (const key3 of keys1) {
-    if (key3 !== "delayMs") {
-      return { path: "", message: "must NOT have additional property '" + key3 + "'" };
+  }
+  if (delayMs > 1000) return { path: "/delayMs", message: "must be <= 1000" };
+  if (delayMs < 0) return { path: "/delayMs", message: "must be >= 0" };
+  for (const key of keys) {
+    if (key !== "delayMs") {
+      return { path: "", message: "must NOT have additional property '" + key + "'" };
     }
   }
   return undefined;
@@ -174,19 +186,21 @@ export function validateReindexInput(value: unknown): ValidationIssue | undefine
 
 /** Checks the arguments of tool "delete_note" and fills in schema defaults. */
 export function validateDeleteNoteInput(value: unknown): ValidationIssue | undefined {
-  if (typeof value !== "object" || value === null || Array.isArray(value))
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
-  const record0 = value as Record<string, unknown>;
-  if (!Object.prototype.hasOwnProperty.call(record0, "id"))
+  }
+  const record = value as Record<string, unknown>;
+  if (!Object.prototype.hasOwnProperty.call(record, "id")) {
     return { path: "", message: "must have required property 'id'" };
-  const keys1 = Object.keys(record0);
-  const id2 = record0["id"];
-  if (typeof id2 !== "string") return { path: "/id", message: "must be string" };
-  const length3 = (id2 as string).length;
-  if (length3 === 0) return { path: "/id", message: "must NOT have fewer than 1 characters" };
-  for (const key4 of keys1) {
-    if (key4 !== "id") {
-      return { path: "", message: "must NOT have additional property '" + key4 + "'" };
+  }
+  const keys = Object.keys(record);
+  const id = record["id"];
+  if (typeof id !== "string") return { path: "/id", message: "must be string" };
+  const idLength = (id as string).length;
+  if (idLength === 0) return { path: "/id", message: "must NOT have fewer than 1 characters" };
+  for (const key of keys) {
+    if (key !== "id") {
+      return { path: "", message: "must NOT have additional property '" + key + "'" };
     }
   }
   return undefined;
@@ -194,19 +208,21 @@ export function validateDeleteNoteInput(value: unknown): ValidationIssue | undef
 
 /** Checks the arguments of tool "summarize_note" and fills in schema defaults. */
 export function validateSummarizeNoteInput(value: unknown): ValidationIssue | undefined {
-  if (typeof value !== "object" || value === null || Array.isArray(value))
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
-  const record0 = value as Record<string, unknown>;
-  if (!Object.prototype.hasOwnProperty.call(record0, "id"))
+  }
+  const record = value as Record<string, unknown>;
+  if (!Object.prototype.hasOwnProperty.call(record, "id")) {
     return { path: "", message: "must have required property 'id'" };
-  const keys1 = Object.keys(record0);
-  const id2 = record0["id"];
-  if (typeof id2 !== "string") return { path: "/id", message: "must be string" };
-  const length3 = (id2 as string).length;
-  if (length3 === 0) return { path: "/id", message: "must NOT have fewer than 1 characters" };
-  for (const key4 of keys1) {
-    if (key4 !== "id") {
-      return { path: "", message: "must NOT have additional property '" + key4 + "'" };
+  }
+  const keys = Object.keys(record);
+  const id = record["id"];
+  if (typeof id !== "string") return { path: "/id", message: "must be string" };
+  const idLength = (id as string).length;
+  if (idLength === 0) return { path: "/id", message: "must NOT have fewer than 1 characters" };
+  for (const key of keys) {
+    if (key !== "id") {
+      return { path: "", message: "must NOT have additional property '" + key + "'" };
     }
   }
   return undefined;
@@ -214,14 +230,16 @@ export function validateSummarizeNoteInput(value: unknown): ValidationIssue | un
 
 /** Checks the arguments of tool "list_roots" and fills in schema defaults. */
 export function validateListRootsInput(value: unknown): ValidationIssue | undefined {
-  if (typeof value !== "object" || value === null || Array.isArray(value))
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
+  }
   return undefined;
 }
 
 /** Checks the arguments of tool "connect_calendar" and fills in schema defaults. */
 export function validateConnectCalendarInput(value: unknown): ValidationIssue | undefined {
-  if (typeof value !== "object" || value === null || Array.isArray(value))
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
+  }
   return undefined;
 }

@@ -18,7 +18,7 @@ import {
   expandUriTemplate,
   readResource,
   toolMethods,
-} from "mcp-gen/runtime";
+} from "@mcp-gen/runtime";
 import {
   type ClientRequestMap,
   type InputRequestMap,
@@ -39,6 +39,13 @@ export type ToolResultContent =
   | V2025_11_25.CallToolResult["content"][number]
   | V2025_06_18.CallToolResult["content"][number]
   | V2025_03_26.CallToolResult["content"][number];
+
+/** What reading a resource returns, in any of the revisions this client speaks. */
+export type ReadResourceResult =
+  | V2026_07_28.ReadResourceResult
+  | V2025_11_25.ReadResourceResult
+  | V2025_06_18.ReadResourceResult
+  | V2025_03_26.ReadResourceResult;
 
 /** A typed client for notes. */
 export interface NotesClient {
@@ -63,21 +70,13 @@ export interface NotesClient {
   };
   readonly resourceTemplates: {
     /** Reads notes://{id} with the variables filled in. One of the caller's notes */
-    note(
-      variables: NoteVariables,
-      options?: CallOptions,
-    ): Promise<
-      | V2026_07_28.ReadResourceResult
-      | V2025_11_25.ReadResourceResult
-      | V2025_06_18.ReadResourceResult
-      | V2025_03_26.ReadResourceResult
-    >;
+    note(variables: NoteVariables, options?: CallOptions): Promise<ReadResourceResult>;
   };
   /** Ends the session (and the server process, over stdio). */
   close(): Promise<void>;
 }
 
-/** What each tool method calls: the tool's name and the validator of its structured output. */
+/** What each tool method calls: the tool's name. */
 const notesToolCalls: ToolCallTable = {
   listNotes: ["list_notes"],
   addNote: ["add_note"],
@@ -90,16 +89,8 @@ export function createNotesClient(session: ClientSession<ClientRequestMap>): Not
     session,
     tools: toolMethods<NotesClient["tools"]>(session, notesToolCalls),
     resourceTemplates: {
-      note: async (variables, options) =>
-        (await readResource(
-          session,
-          expandUriTemplate(["notes://", "id", ""], { ...variables }),
-          options,
-        )) as unknown as
-          | V2026_07_28.ReadResourceResult
-          | V2025_11_25.ReadResourceResult
-          | V2025_06_18.ReadResourceResult
-          | V2025_03_26.ReadResourceResult,
+      note: (variables, options) =>
+        readResource<ReadResourceResult>(session, expandUriTemplate(["notes://", "id", ""], { ...variables }), options),
     },
     close: () => session.close(),
   };
@@ -109,20 +100,18 @@ export function createNotesClient(session: ClientSession<ClientRequestMap>): Not
 export type NotesServerRequests = MergeMethods<ServerRequestMap | InputRequestMap>;
 
 /** Options of connectNotesClient: those of a client session, with this manifest's revisions as the default; `requests` and `notifications` are typed by method. */
-export type NotesClientOptions = Omit<
-  ClientOptions<NotesServerRequests, ServerNotificationMap>,
-  "revisions"
-> & { readonly revisions?: readonly Revision[] | undefined };
+export type NotesClientOptions = Omit<ClientOptions<NotesServerRequests, ServerNotificationMap>, "revisions"> & {
+  readonly revisions?: readonly Revision[] | undefined;
+};
 
 /** Connects to a notes server over `channel` (stdioChannel, httpChannel, memoryChannel), detecting the protocol era: a server/discover probe first, the initialize handshake as fallback. */
 export async function connectNotesClient(
   channel: ClientChannel,
   options: NotesClientOptions = {},
 ): Promise<NotesClient> {
-  const session = await connectSession<
-    ClientRequestMap,
-    NotesServerRequests,
-    ServerNotificationMap
-  >(channel, { ...options, revisions: options.revisions ?? revisions });
+  const session = await connectSession<ClientRequestMap, NotesServerRequests, ServerNotificationMap>(
+    channel,
+    { ...options, revisions: options.revisions ?? revisions },
+  );
   return createNotesClient(session);
 }

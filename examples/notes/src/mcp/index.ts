@@ -40,5 +40,6 @@ export type {
   NotesClient,
   NotesClientOptions,
   NotesServerRequests,
+  ReadResourceResult,
   ToolResultContent,
 } from "./client.gen.js";

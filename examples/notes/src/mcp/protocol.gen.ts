@@ -6,7 +6,7 @@
 // Protocol 2025-03-26: schema.json sha256 e720669548c8100a4282c49e580efd6ddf7f28899ea786fc8db251dbdb356131
 // Regenerate: npx mcp-gen generate ../../mcp.yaml (from this folder)
 
-import type { MergeMethods } from "mcp-gen/runtime";
+import type { MergeMethods } from "@mcp-gen/runtime";
 
 /** The protocol revisions this code serves and speaks, preferred first. */
 export const revisions = ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26"] as const;
@@ -54,9 +54,7 @@ export type ServerNotificationMap = MergeMethods<
  * Patched at load: JSONValue: JSONValue's primitive branch lists string, integer and boolean only; JSON (and schema.ts) also allow fractional numbers and null, so the branch becomes string | number | boolean | null.
  */
 export declare namespace V2026_07_28 {
-  /**
-   * Optional annotations for the client. The client can use annotations to inform how objects are used or displayed
-   */
+  /** Optional annotations for the client. The client can use annotations to inform how objects are used or displayed */
   export interface Annotations {
     /**
      * Describes who the intended audience of this object or data is.
@@ -83,33 +81,21 @@ export declare namespace V2026_07_28 {
     priority?: number | undefined;
   }
 
-  /**
-   * Audio provided to or from an LLM.
-   */
+  /** Audio provided to or from an LLM. */
   export interface AudioContent {
     _meta?: MetaObject | undefined;
-    /**
-     * Optional annotations for the client.
-     */
+    /** Optional annotations for the client. */
     annotations?: Annotations | undefined;
-    /**
-     * The base64-encoded audio data.
-     */
+    /** The base64-encoded audio data. */
     data: string;
-    /**
-     * The MIME type of the audio. Different providers may support different audio types.
-     */
+    /** The MIME type of the audio. Different providers may support different audio types. */
     mimeType: string;
     type: "audio";
   }
 
-  /**
-   * Base interface for metadata with name (identifier) and title (display name) properties.
-   */
+  /** Base interface for metadata with name (identifier) and title (display name) properties. */
   export interface BaseMetadata {
-    /**
-     * Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-     */
+    /** Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present). */
     name: string;
     /**
      * Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
@@ -124,17 +110,11 @@ export declare namespace V2026_07_28 {
 
   export interface BlobResourceContents {
     _meta?: MetaObject | undefined;
-    /**
-     * A base64-encoded string representing the binary data of the item.
-     */
+    /** A base64-encoded string representing the binary data of the item. */
     blob: string;
-    /**
-     * The MIME type of this resource, if known.
-     */
+    /** The MIME type of this resource, if known. */
     mimeType?: string | undefined;
-    /**
-     * The URI of this resource.
-     */
+    /** The URI of this resource. */
     uri: string;
   }
 
@@ -145,9 +125,7 @@ export declare namespace V2026_07_28 {
     type: "boolean";
   }
 
-  /**
-   * A result that supports a time-to-live (TTL) hint for client-side caching.
-   */
+  /** A result that supports a time-to-live (TTL) hint for client-side caching. */
   export interface CacheableResult {
     _meta?: ResultMetaObject | undefined;
     /**
@@ -186,9 +164,7 @@ export declare namespace V2026_07_28 {
     ttlMs: number;
   }
 
-  /**
-   * Used by the client to invoke a tool provided by the server.
-   */
+  /** Used by the client to invoke a tool provided by the server. */
   export interface CallToolRequest {
     id: RequestId;
     jsonrpc: "2.0";
@@ -196,35 +172,25 @@ export declare namespace V2026_07_28 {
     params: CallToolRequestParams;
   }
 
-  /**
-   * Parameters for a `tools/call` request.
-   */
+  /** Parameters for a `tools/call` request. */
   export interface CallToolRequestParams {
     _meta: RequestMetaObject;
-    /**
-     * Arguments to use for the tool call.
-     */
+    /** Arguments to use for the tool call. */
     arguments?:
       | {
           [k: string]: unknown;
         }
       | undefined;
     inputResponses?: InputResponses | undefined;
-    /**
-     * The name of the tool.
-     */
+    /** The name of the tool. */
     name: string;
     requestState?: string | undefined;
   }
 
-  /**
-   * The result returned by the server for a {@link CallToolRequesttools/call} request.
-   */
+  /** The result returned by the server for a {@link CallToolRequesttools/call} request. */
   export interface CallToolResult {
     _meta?: ResultMetaObject | undefined;
-    /**
-     * A list of content objects that represent the unstructured result of the tool call.
-     */
+    /** A list of content objects that represent the unstructured result of the tool call. */
     content: ContentBlock[];
     /**
      * Whether the tool call ended in an error.
@@ -260,9 +226,7 @@ export declare namespace V2026_07_28 {
     structuredContent?: unknown;
   }
 
-  /**
-   * A successful response from the server for a {@link CallToolRequesttools/call} request.
-   */
+  /** A successful response from the server for a {@link CallToolRequesttools/call} request. */
   export interface CallToolResultResponse {
     id: RequestId;
     jsonrpc: "2.0";
@@ -284,14 +248,10 @@ export declare namespace V2026_07_28 {
     params: CancelledNotificationParams;
   }
 
-  /**
-   * Parameters for a `notifications/cancelled` notification.
-   */
+  /** Parameters for a `notifications/cancelled` notification. */
   export interface CancelledNotificationParams {
     _meta?: NotificationMetaObject | undefined;
-    /**
-     * An optional string describing the reason for the cancellation. This MAY be logged or presented to the user.
-     */
+    /** An optional string describing the reason for the cancellation. This MAY be logged or presented to the user. */
     reason?: string | undefined;
     /**
      * The ID of the request to cancel.
@@ -301,22 +261,16 @@ export declare namespace V2026_07_28 {
     requestId: RequestId;
   }
 
-  /**
-   * Capabilities a client may support. Known capabilities are defined here, in this schema, but this is not a closed set: any client can define its own, additional capabilities.
-   */
+  /** Capabilities a client may support. Known capabilities are defined here, in this schema, but this is not a closed set: any client can define its own, additional capabilities. */
   export interface ClientCapabilities {
-    /**
-     * Present if the client supports elicitation from the server.
-     */
+    /** Present if the client supports elicitation from the server. */
     elicitation?:
       | {
           form?: JSONObject | undefined;
           url?: JSONObject | undefined;
         }
       | undefined;
-    /**
-     * Experimental, non-standard capabilities that the client supports.
-     */
+    /** Experimental, non-standard capabilities that the client supports. */
     experimental?:
       | {
           [k: string]: JSONObject;
@@ -335,13 +289,9 @@ export declare namespace V2026_07_28 {
           [k: string]: JSONObject;
         }
       | undefined;
-    /**
-     * Present if the client supports listing roots.
-     */
+    /** Present if the client supports listing roots. */
     roots?: {} | undefined;
-    /**
-     * Present if the client supports sampling from an LLM.
-     */
+    /** Present if the client supports sampling from an LLM. */
     sampling?:
       | {
           /**
@@ -349,9 +299,7 @@ export declare namespace V2026_07_28 {
            * If not declared, servers SHOULD only use `includeContext: "none"` (or omit it).
            */
           context?: JSONObject | undefined;
-          /**
-           * Whether the client supports tool use via `tools` and `toolChoice` parameters.
-           */
+          /** Whether the client supports tool use via `tools` and `toolChoice` parameters. */
           tools?: JSONObject | undefined;
         }
       | undefined;
@@ -384,14 +332,10 @@ export declare namespace V2026_07_28 {
     | CallToolRequest
     | CompleteRequest;
 
-  /**
-   * Common result fields.
-   */
+  /** Common result fields. */
   export type ClientResult = Result;
 
-  /**
-   * A request from the client to the server, to ask for completion options.
-   */
+  /** A request from the client to the server, to ask for completion options. */
   export interface CompleteRequest {
     id: RequestId;
     jsonrpc: "2.0";
@@ -399,32 +343,20 @@ export declare namespace V2026_07_28 {
     params: CompleteRequestParams;
   }
 
-  /**
-   * Parameters for a `completion/complete` request.
-   */
+  /** Parameters for a `completion/complete` request. */
   export interface CompleteRequestParams {
     _meta: RequestMetaObject;
-    /**
-     * The argument's information
-     */
+    /** The argument's information */
     argument: {
-      /**
-       * The name of the argument
-       */
+      /** The name of the argument */
       name: string;
-      /**
-       * The value of the argument to use for completion matching.
-       */
+      /** The value of the argument to use for completion matching. */
       value: string;
     };
-    /**
-     * Additional, optional context for completions
-     */
+    /** Additional, optional context for completions */
     context?:
       | {
-          /**
-           * Previously-resolved variables in a URI template or prompt.
-           */
+          /** Previously-resolved variables in a URI template or prompt. */
           arguments?:
             | {
                 [k: string]: string;
@@ -435,25 +367,15 @@ export declare namespace V2026_07_28 {
     ref: PromptReference | ResourceTemplateReference;
   }
 
-  /**
-   * The result returned by the server for a {@link CompleteRequestcompletion/complete} request.
-   */
+  /** The result returned by the server for a {@link CompleteRequestcompletion/complete} request. */
   export interface CompleteResult {
     _meta?: ResultMetaObject | undefined;
     completion: {
-      /**
-       * Indicates whether there are additional completion options beyond those provided in the current response, even if the exact total is unknown.
-       */
+      /** Indicates whether there are additional completion options beyond those provided in the current response, even if the exact total is unknown. */
       hasMore?: boolean | undefined;
-      /**
-       * The total number of completion options available. This can exceed the number of values actually sent in the response.
-       */
+      /** The total number of completion options available. This can exceed the number of values actually sent in the response. */
       total?: number | undefined;
-      /**
-       * An array of completion values. Must not exceed 100 items.
-       *
-       * @maxItems 100
-       */
+      /** An array of completion values. Must not exceed 100 items. */
       values: string[];
     };
     /**
@@ -468,9 +390,7 @@ export declare namespace V2026_07_28 {
     resultType: string;
   }
 
-  /**
-   * A successful response from the server for a {@link CompleteRequestcompletion/complete} request.
-   */
+  /** A successful response from the server for a {@link CompleteRequestcompletion/complete} request. */
   export interface CompleteResultResponse {
     id: RequestId;
     jsonrpc: "2.0";
@@ -478,19 +398,19 @@ export declare namespace V2026_07_28 {
   }
 
   export type ContentBlock =
-    TextContent | ImageContent | AudioContent | ResourceLink | EmbeddedResource;
+    | TextContent
+    | ImageContent
+    | AudioContent
+    | ResourceLink
+    | EmbeddedResource;
 
-  /**
-   * A request from the server to sample an LLM via the client. The client has full discretion over which model to select. The client should also inform the user before beginning sampling, to allow them to inspect the request (human in the loop) and decide whether to approve it.
-   */
+  /** A request from the server to sample an LLM via the client. The client has full discretion over which model to select. The client should also inform the user before beginning sampling, to allow them to inspect the request (human in the loop) and decide whether to approve it. */
   export interface CreateMessageRequest {
     method: "sampling/createMessage";
     params: CreateMessageRequestParams;
   }
 
-  /**
-   * Parameters for a `sampling/createMessage` request.
-   */
+  /** Parameters for a `sampling/createMessage` request. */
   export interface CreateMessageRequestParams {
     /**
      * A request to include context from one or more MCP servers (including the caller), to be attached to the prompt.
@@ -500,7 +420,7 @@ export declare namespace V2026_07_28 {
      * omit this field or use `"none"`, and SHOULD only use the deprecated values if the client declares
      * {@link ClientCapabilities.sampling.context}.
      */
-    includeContext?: ("allServers" | "none" | "thisServer") | undefined;
+    includeContext?: "allServers" | "none" | "thisServer" | undefined;
     /**
      * The requested maximum number of tokens to sample (to prevent runaway completions).
      *
@@ -508,18 +428,12 @@ export declare namespace V2026_07_28 {
      */
     maxTokens: number;
     messages: SamplingMessage[];
-    /**
-     * Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific.
-     */
+    /** Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific. */
     metadata?: JSONObject | undefined;
-    /**
-     * The server's preferences for which model to select. The client MAY ignore these preferences.
-     */
+    /** The server's preferences for which model to select. The client MAY ignore these preferences. */
     modelPreferences?: ModelPreferences | undefined;
     stopSequences?: string[] | undefined;
-    /**
-     * An optional system prompt the server wants to use for sampling. The client MAY modify or omit this prompt.
-     */
+    /** An optional system prompt the server wants to use for sampling. The client MAY modify or omit this prompt. */
     systemPrompt?: string | undefined;
     temperature?: number | undefined;
     /**
@@ -549,9 +463,7 @@ export declare namespace V2026_07_28 {
       | ToolUseContent
       | ToolResultContent
       | SamplingMessageContentBlock[];
-    /**
-     * The name of the model that generated the message.
-     */
+    /** The name of the model that generated the message. */
     model: string;
     role: Role;
     /**
@@ -568,9 +480,7 @@ export declare namespace V2026_07_28 {
     stopReason?: string | undefined;
   }
 
-  /**
-   * An opaque token used to represent a cursor for pagination.
-   */
+  /** An opaque token used to represent a cursor for pagination. */
   export type Cursor = string;
 
   /**
@@ -586,9 +496,7 @@ export declare namespace V2026_07_28 {
     params: RequestParams;
   }
 
-  /**
-   * The result returned by the server for a {@link DiscoverRequestserver/discover} request.
-   */
+  /** The result returned by the server for a {@link DiscoverRequestserver/discover} request. */
   export interface DiscoverResult {
     _meta?: ResultMetaObject | undefined;
     /**
@@ -604,9 +512,7 @@ export declare namespace V2026_07_28 {
      *   different cache).
      */
     cacheScope: "private" | "public";
-    /**
-     * The capabilities of the server.
-     */
+    /** The capabilities of the server. */
     capabilities: ServerCapabilities;
     /**
      * Natural-language guidance describing the server and its features.
@@ -645,34 +551,24 @@ export declare namespace V2026_07_28 {
     ttlMs: number;
   }
 
-  /**
-   * A successful response from the server for a {@link DiscoverRequestserver/discover} request.
-   */
+  /** A successful response from the server for a {@link DiscoverRequestserver/discover} request. */
   export interface DiscoverResultResponse {
     id: RequestId;
     jsonrpc: "2.0";
     result: DiscoverResult;
   }
 
-  /**
-   * A request from the server to elicit additional information from the user via the client.
-   */
+  /** A request from the server to elicit additional information from the user via the client. */
   export interface ElicitRequest {
     method: "elicitation/create";
     params: ElicitRequestParams;
   }
 
-  /**
-   * The parameters for a request to elicit non-sensitive information from the user via a form in the client.
-   */
+  /** The parameters for a request to elicit non-sensitive information from the user via a form in the client. */
   export interface ElicitRequestFormParams {
-    /**
-     * The message to present to the user describing what information is being requested.
-     */
+    /** The message to present to the user describing what information is being requested. */
     message: string;
-    /**
-     * The elicitation mode.
-     */
+    /** The elicitation mode. */
     mode?: "form" | undefined;
     /**
      * A restricted subset of JSON Schema.
@@ -688,32 +584,20 @@ export declare namespace V2026_07_28 {
     };
   }
 
-  /**
-   * The parameters for a request to elicit additional information from the user via the client.
-   */
+  /** The parameters for a request to elicit additional information from the user via the client. */
   export type ElicitRequestParams = ElicitRequestFormParams | ElicitRequestURLParams;
 
-  /**
-   * The parameters for a request to elicit information from the user via a URL in the client.
-   */
+  /** The parameters for a request to elicit information from the user via a URL in the client. */
   export interface ElicitRequestURLParams {
-    /**
-     * The message to present to the user explaining why the interaction is needed.
-     */
+    /** The message to present to the user explaining why the interaction is needed. */
     message: string;
-    /**
-     * The elicitation mode.
-     */
+    /** The elicitation mode. */
     mode: "url";
-    /**
-     * The URL that the user should navigate to.
-     */
+    /** The URL that the user should navigate to. */
     url: string;
   }
 
-  /**
-   * The result returned by the client for an {@link ElicitRequestelicitation/create} request.
-   */
+  /** The result returned by the client for an {@link ElicitRequestelicitation/create} request. */
   export interface ElicitResult {
     /**
      * The user action in response to the elicitation.
@@ -742,17 +626,13 @@ export declare namespace V2026_07_28 {
    */
   export interface EmbeddedResource {
     _meta?: MetaObject | undefined;
-    /**
-     * Optional annotations for the client.
-     */
+    /** Optional annotations for the client. */
     annotations?: Annotations | undefined;
     resource: TextResourceContents | BlobResourceContents;
     type: "resource";
   }
 
-  /**
-   * Common result fields.
-   */
+  /** Common result fields. */
   export type EmptyResult = Result;
 
   export type EnumSchema =
@@ -763,23 +643,15 @@ export declare namespace V2026_07_28 {
     | LegacyTitledEnumSchema;
 
   export interface Error {
-    /**
-     * The error type that occurred.
-     */
+    /** The error type that occurred. */
     code: number;
-    /**
-     * Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
-     */
+    /** Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.). */
     data?: unknown;
-    /**
-     * A short description of the error. The message SHOULD be limited to a concise single sentence.
-     */
+    /** A short description of the error. The message SHOULD be limited to a concise single sentence. */
     message: string;
   }
 
-  /**
-   * Used by the client to get a prompt provided by the server.
-   */
+  /** Used by the client to get a prompt provided by the server. */
   export interface GetPromptRequest {
     id: RequestId;
     jsonrpc: "2.0";
@@ -787,35 +659,25 @@ export declare namespace V2026_07_28 {
     params: GetPromptRequestParams;
   }
 
-  /**
-   * Parameters for a `prompts/get` request.
-   */
+  /** Parameters for a `prompts/get` request. */
   export interface GetPromptRequestParams {
     _meta: RequestMetaObject;
-    /**
-     * Arguments to use for templating the prompt.
-     */
+    /** Arguments to use for templating the prompt. */
     arguments?:
       | {
           [k: string]: string;
         }
       | undefined;
     inputResponses?: InputResponses | undefined;
-    /**
-     * The name of the prompt or prompt template.
-     */
+    /** The name of the prompt or prompt template. */
     name: string;
     requestState?: string | undefined;
   }
 
-  /**
-   * The result returned by the server for a {@link GetPromptRequestprompts/get} request.
-   */
+  /** The result returned by the server for a {@link GetPromptRequestprompts/get} request. */
   export interface GetPromptResult {
     _meta?: ResultMetaObject | undefined;
-    /**
-     * An optional description for the prompt.
-     */
+    /** An optional description for the prompt. */
     description?: string | undefined;
     messages: PromptMessage[];
     /**
@@ -830,9 +692,7 @@ export declare namespace V2026_07_28 {
     resultType: string;
   }
 
-  /**
-   * A successful response from the server for a {@link GetPromptRequestprompts/get} request.
-   */
+  /** A successful response from the server for a {@link GetPromptRequestprompts/get} request. */
   export interface GetPromptResultResponse {
     id: RequestId;
     jsonrpc: "2.0";
@@ -846,16 +706,16 @@ export declare namespace V2026_07_28 {
    * status code MUST be `400 Bad Request`.
    */
   export interface HeaderMismatchError {
-    error: Error & {
-      code: -32020;
-    };
+    error:
+      & Error
+      & {
+          code: -32020;
+        };
     id?: RequestId | undefined;
     jsonrpc: "2.0";
   }
 
-  /**
-   * An optionally-sized icon that can be displayed in a user interface.
-   */
+  /** An optionally-sized icon that can be displayed in a user interface. */
   export interface Icon {
     /**
      * Optional MIME type override if the source MIME type is missing or generic.
@@ -887,12 +747,10 @@ export declare namespace V2026_07_28 {
      *
      * If not provided, the client should assume the icon can be used with any theme.
      */
-    theme?: ("dark" | "light") | undefined;
+    theme?: "dark" | "light" | undefined;
   }
 
-  /**
-   * Base interface to add `icons` property.
-   */
+  /** Base interface to add `icons` property. */
   export interface Icons {
     /**
      * Optional set of sized icons that the client can display in a user interface.
@@ -908,29 +766,19 @@ export declare namespace V2026_07_28 {
     icons?: Icon[] | undefined;
   }
 
-  /**
-   * An image provided to or from an LLM.
-   */
+  /** An image provided to or from an LLM. */
   export interface ImageContent {
     _meta?: MetaObject | undefined;
-    /**
-     * Optional annotations for the client.
-     */
+    /** Optional annotations for the client. */
     annotations?: Annotations | undefined;
-    /**
-     * The base64-encoded image data.
-     */
+    /** The base64-encoded image data. */
     data: string;
-    /**
-     * The MIME type of the image. Different providers may support different image types.
-     */
+    /** The MIME type of the image. Different providers may support different image types. */
     mimeType: string;
     type: "image";
   }
 
-  /**
-   * Describes the MCP implementation.
-   */
+  /** Describes the MCP implementation. */
   export interface Implementation {
     /**
      * An optional human-readable description of what this implementation does.
@@ -952,9 +800,7 @@ export declare namespace V2026_07_28 {
      * - `image/webp` - WebP images (modern, efficient format)
      */
     icons?: Icon[] | undefined;
-    /**
-     * Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-     */
+    /** Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present). */
     name: string;
     /**
      * Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
@@ -965,13 +811,9 @@ export declare namespace V2026_07_28 {
      * if present).
      */
     title?: string | undefined;
-    /**
-     * The version of this implementation.
-     */
+    /** The version of this implementation. */
     version: string;
-    /**
-     * An optional URL of the website for this implementation.
-     */
+    /** An optional URL of the website for this implementation. */
     websiteUrl?: string | undefined;
   }
 
@@ -1024,21 +866,13 @@ export declare namespace V2026_07_28 {
     [k: string]: InputResponse;
   }
 
-  /**
-   * A JSON-RPC error indicating that an internal error occurred on the receiver. This error is returned when the receiver encounters an unexpected condition that prevents it from fulfilling the request.
-   */
+  /** A JSON-RPC error indicating that an internal error occurred on the receiver. This error is returned when the receiver encounters an unexpected condition that prevents it from fulfilling the request. */
   export interface InternalError {
-    /**
-     * The error type that occurred.
-     */
+    /** The error type that occurred. */
     code: -32603;
-    /**
-     * Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
-     */
+    /** Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.). */
     data?: unknown;
-    /**
-     * A short description of the error. The message SHOULD be limited to a concise single sentence.
-     */
+    /** A short description of the error. The message SHOULD be limited to a concise single sentence. */
     message: string;
   }
 
@@ -1055,35 +889,21 @@ export declare namespace V2026_07_28 {
    * - **Sampling**: Missing tool result or tool results mixed with other content
    */
   export interface InvalidParamsError {
-    /**
-     * The error type that occurred.
-     */
+    /** The error type that occurred. */
     code: -32602;
-    /**
-     * Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
-     */
+    /** Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.). */
     data?: unknown;
-    /**
-     * A short description of the error. The message SHOULD be limited to a concise single sentence.
-     */
+    /** A short description of the error. The message SHOULD be limited to a concise single sentence. */
     message: string;
   }
 
-  /**
-   * A JSON-RPC error indicating that the request is not a valid request object. This error is returned when the message structure does not conform to the JSON-RPC 2.0 specification requirements for a request (e.g., missing required fields like `jsonrpc` or `method`, or using invalid types for these fields).
-   */
+  /** A JSON-RPC error indicating that the request is not a valid request object. This error is returned when the message structure does not conform to the JSON-RPC 2.0 specification requirements for a request (e.g., missing required fields like `jsonrpc` or `method`, or using invalid types for these fields). */
   export interface InvalidRequestError {
-    /**
-     * The error type that occurred.
-     */
+    /** The error type that occurred. */
     code: -32600;
-    /**
-     * Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
-     */
+    /** Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.). */
     data?: unknown;
-    /**
-     * A short description of the error. The message SHOULD be limited to a concise single sentence.
-     */
+    /** A short description of the error. The message SHOULD be limited to a concise single sentence. */
     message: string;
   }
 
@@ -1093,24 +913,21 @@ export declare namespace V2026_07_28 {
     [k: string]: JSONValue;
   }
 
-  /**
-   * A response to a request that indicates an error occurred.
-   */
+  /** A response to a request that indicates an error occurred. */
   export interface JSONRPCErrorResponse {
     error: Error;
     id?: RequestId | undefined;
     jsonrpc: "2.0";
   }
 
-  /**
-   * Refers to any valid JSON-RPC object that can be decoded off the wire, or encoded to be sent.
-   */
+  /** Refers to any valid JSON-RPC object that can be decoded off the wire, or encoded to be sent. */
   export type JSONRPCMessage =
-    JSONRPCRequest | JSONRPCNotification | JSONRPCResultResponse | JSONRPCErrorResponse;
+    | JSONRPCRequest
+    | JSONRPCNotification
+    | JSONRPCResultResponse
+    | JSONRPCErrorResponse;
 
-  /**
-   * A notification which does not expect a response.
-   */
+  /** A notification which does not expect a response. */
   export interface JSONRPCNotification {
     jsonrpc: "2.0";
     method: string;
@@ -1121,9 +938,7 @@ export declare namespace V2026_07_28 {
       | undefined;
   }
 
-  /**
-   * A request that expects a response.
-   */
+  /** A request that expects a response. */
   export interface JSONRPCRequest {
     id: RequestId;
     jsonrpc: "2.0";
@@ -1135,21 +950,17 @@ export declare namespace V2026_07_28 {
       | undefined;
   }
 
-  /**
-   * A response to a request, containing either the result or error.
-   */
+  /** A response to a request, containing either the result or error. */
   export type JSONRPCResponse = JSONRPCResultResponse | JSONRPCErrorResponse;
 
-  /**
-   * A successful (non-error) response to a request.
-   */
+  /** A successful (non-error) response to a request. */
   export interface JSONRPCResultResponse {
     id: RequestId;
     jsonrpc: "2.0";
     result: Result;
   }
 
-  export type JSONValue = JSONObject | JSONValue[] | (string | number | boolean | null);
+  export type JSONValue = JSONObject | JSONValue[] | string | number | boolean | null;
 
   /**
    * Use {@link TitledSingleSelectEnumSchema} instead.
@@ -1168,9 +979,7 @@ export declare namespace V2026_07_28 {
     type: "string";
   }
 
-  /**
-   * Sent from the client to request a list of prompts and prompt templates the server has.
-   */
+  /** Sent from the client to request a list of prompts and prompt templates the server has. */
   export interface ListPromptsRequest {
     id: RequestId;
     jsonrpc: "2.0";
@@ -1178,9 +987,7 @@ export declare namespace V2026_07_28 {
     params: PaginatedRequestParams;
   }
 
-  /**
-   * The result returned by the server for a {@link ListPromptsRequestprompts/list} request.
-   */
+  /** The result returned by the server for a {@link ListPromptsRequestprompts/list} request. */
   export interface ListPromptsResult {
     _meta?: ResultMetaObject | undefined;
     /**
@@ -1225,18 +1032,14 @@ export declare namespace V2026_07_28 {
     ttlMs: number;
   }
 
-  /**
-   * A successful response from the server for a {@link ListPromptsRequestprompts/list} request.
-   */
+  /** A successful response from the server for a {@link ListPromptsRequestprompts/list} request. */
   export interface ListPromptsResultResponse {
     id: RequestId;
     jsonrpc: "2.0";
     result: ListPromptsResult;
   }
 
-  /**
-   * Sent from the client to request a list of resource templates the server has.
-   */
+  /** Sent from the client to request a list of resource templates the server has. */
   export interface ListResourceTemplatesRequest {
     id: RequestId;
     jsonrpc: "2.0";
@@ -1244,9 +1047,7 @@ export declare namespace V2026_07_28 {
     params: PaginatedRequestParams;
   }
 
-  /**
-   * The result returned by the server for a {@link ListResourceTemplatesRequestresources/templates/list} request.
-   */
+  /** The result returned by the server for a {@link ListResourceTemplatesRequestresources/templates/list} request. */
   export interface ListResourceTemplatesResult {
     _meta?: ResultMetaObject | undefined;
     /**
@@ -1291,18 +1092,14 @@ export declare namespace V2026_07_28 {
     ttlMs: number;
   }
 
-  /**
-   * A successful response from the server for a {@link ListResourceTemplatesRequestresources/templates/list} request.
-   */
+  /** A successful response from the server for a {@link ListResourceTemplatesRequestresources/templates/list} request. */
   export interface ListResourceTemplatesResultResponse {
     id: RequestId;
     jsonrpc: "2.0";
     result: ListResourceTemplatesResult;
   }
 
-  /**
-   * Sent from the client to request a list of resources the server has.
-   */
+  /** Sent from the client to request a list of resources the server has. */
   export interface ListResourcesRequest {
     id: RequestId;
     jsonrpc: "2.0";
@@ -1310,9 +1107,7 @@ export declare namespace V2026_07_28 {
     params: PaginatedRequestParams;
   }
 
-  /**
-   * The result returned by the server for a {@link ListResourcesRequestresources/list} request.
-   */
+  /** The result returned by the server for a {@link ListResourcesRequestresources/list} request. */
   export interface ListResourcesResult {
     _meta?: ResultMetaObject | undefined;
     /**
@@ -1357,9 +1152,7 @@ export declare namespace V2026_07_28 {
     ttlMs: number;
   }
 
-  /**
-   * A successful response from the server for a {@link ListResourcesRequestresources/list} request.
-   */
+  /** A successful response from the server for a {@link ListResourcesRequestresources/list} request. */
   export interface ListResourcesResultResponse {
     id: RequestId;
     jsonrpc: "2.0";
@@ -1393,9 +1186,7 @@ export declare namespace V2026_07_28 {
     roots: Root[];
   }
 
-  /**
-   * Sent from the client to request a list of tools the server has.
-   */
+  /** Sent from the client to request a list of tools the server has. */
   export interface ListToolsRequest {
     id: RequestId;
     jsonrpc: "2.0";
@@ -1403,9 +1194,7 @@ export declare namespace V2026_07_28 {
     params: PaginatedRequestParams;
   }
 
-  /**
-   * The result returned by the server for a {@link ListToolsRequesttools/list} request.
-   */
+  /** The result returned by the server for a {@link ListToolsRequesttools/list} request. */
   export interface ListToolsResult {
     _meta?: ResultMetaObject | undefined;
     /**
@@ -1450,9 +1239,7 @@ export declare namespace V2026_07_28 {
     ttlMs: number;
   }
 
-  /**
-   * A successful response from the server for a {@link ListToolsRequesttools/list} request.
-   */
+  /** A successful response from the server for a {@link ListToolsRequesttools/list} request. */
   export interface ListToolsResultResponse {
     id: RequestId;
     jsonrpc: "2.0";
@@ -1466,33 +1253,30 @@ export declare namespace V2026_07_28 {
    * https://datatracker.ietf.org/doc/html/rfc5424#section-6.2.1
    */
   export type LoggingLevel =
-    "alert" | "critical" | "debug" | "emergency" | "error" | "info" | "notice" | "warning";
+    | "alert"
+    | "critical"
+    | "debug"
+    | "emergency"
+    | "error"
+    | "info"
+    | "notice"
+    | "warning";
 
-  /**
-   * JSONRPCNotification of a log message passed from server to client. The client opts in by setting `"io.modelcontextprotocol/logLevel"` in a request's `_meta`.
-   */
+  /** JSONRPCNotification of a log message passed from server to client. The client opts in by setting `"io.modelcontextprotocol/logLevel"` in a request's `_meta`. */
   export interface LoggingMessageNotification {
     jsonrpc: "2.0";
     method: "notifications/message";
     params: LoggingMessageNotificationParams;
   }
 
-  /**
-   * Parameters for a `notifications/message` notification.
-   */
+  /** Parameters for a `notifications/message` notification. */
   export interface LoggingMessageNotificationParams {
     _meta?: NotificationMetaObject | undefined;
-    /**
-     * The data to be logged, such as a string message or an object. Any JSON serializable type is allowed here.
-     */
+    /** The data to be logged, such as a string message or an object. Any JSON serializable type is allowed here. */
     data: unknown;
-    /**
-     * The severity of this log message.
-     */
+    /** The severity of this log message. */
     level: LoggingLevel;
-    /**
-     * An optional name of the logger issuing this message.
-     */
+    /** An optional name of the logger issuing this message. */
     logger?: string | undefined;
   }
 
@@ -1525,17 +1309,11 @@ export declare namespace V2026_07_28 {
    * A request that requires a client capability the client did not declare is signalled instead by {@link MissingRequiredClientCapabilityError} (`-32021`).
    */
   export interface MethodNotFoundError {
-    /**
-     * The error type that occurred.
-     */
+    /** The error type that occurred. */
     code: -32601;
-    /**
-     * Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
-     */
+    /** Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.). */
     data?: unknown;
-    /**
-     * A short description of the error. The message SHOULD be limited to a concise single sentence.
-     */
+    /** A short description of the error. The message SHOULD be limited to a concise single sentence. */
     message: string;
   }
 
@@ -1545,15 +1323,15 @@ export declare namespace V2026_07_28 {
    * `400 Bad Request`.
    */
   export interface MissingRequiredClientCapabilityError {
-    error: Error & {
-      code: -32021;
-      data: {
-        /**
-         * The capabilities the server requires from the client to process this request.
-         */
-        requiredCapabilities: ClientCapabilities;
-      };
-    };
+    error:
+      & Error
+      & {
+          code: -32021;
+          data: {
+            /** The capabilities the server requires from the client to process this request. */
+            requiredCapabilities: ClientCapabilities;
+          };
+        };
     id?: RequestId | undefined;
     jsonrpc: "2.0";
   }
@@ -1634,9 +1412,7 @@ export declare namespace V2026_07_28 {
       | undefined;
   }
 
-  /**
-   * Extends {@link MetaObject} with additional notification-specific fields. All key naming rules from `MetaObject` apply.
-   */
+  /** Extends {@link MetaObject} with additional notification-specific fields. All key naming rules from `MetaObject` apply. */
   export interface NotificationMetaObject {
     /**
      * Identifies the subscription stream a notification was delivered on. The
@@ -1653,9 +1429,7 @@ export declare namespace V2026_07_28 {
     "io.modelcontextprotocol/subscriptionId"?: RequestId | undefined;
   }
 
-  /**
-   * Common params for any notification.
-   */
+  /** Common params for any notification. */
   export interface NotificationParams {
     _meta?: NotificationMetaObject | undefined;
   }
@@ -1676,9 +1450,7 @@ export declare namespace V2026_07_28 {
     params: PaginatedRequestParams;
   }
 
-  /**
-   * Common params for paginated requests.
-   */
+  /** Common params for paginated requests. */
   export interface PaginatedRequestParams {
     _meta: RequestMetaObject;
     /**
@@ -1707,21 +1479,13 @@ export declare namespace V2026_07_28 {
     resultType: string;
   }
 
-  /**
-   * A JSON-RPC error indicating that invalid JSON was received by the server. This error is returned when the server cannot parse the JSON text of a message.
-   */
+  /** A JSON-RPC error indicating that invalid JSON was received by the server. This error is returned when the server cannot parse the JSON text of a message. */
   export interface ParseError {
-    /**
-     * The error type that occurred.
-     */
+    /** The error type that occurred. */
     code: -32700;
-    /**
-     * Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
-     */
+    /** Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.). */
     data?: unknown;
-    /**
-     * A short description of the error. The message SHOULD be limited to a concise single sentence.
-     */
+    /** A short description of the error. The message SHOULD be limited to a concise single sentence. */
     message: string;
   }
 
@@ -1739,55 +1503,35 @@ export declare namespace V2026_07_28 {
     | TitledMultiSelectEnumSchema
     | LegacyTitledEnumSchema;
 
-  /**
-   * An out-of-band notification used to inform the receiver of a progress update for a long-running request.
-   */
+  /** An out-of-band notification used to inform the receiver of a progress update for a long-running request. */
   export interface ProgressNotification {
     jsonrpc: "2.0";
     method: "notifications/progress";
     params: ProgressNotificationParams;
   }
 
-  /**
-   * Parameters for a {@link ProgressNotificationnotifications/progress} notification.
-   */
+  /** Parameters for a {@link ProgressNotificationnotifications/progress} notification. */
   export interface ProgressNotificationParams {
     _meta?: NotificationMetaObject | undefined;
-    /**
-     * An optional message describing the current progress.
-     */
+    /** An optional message describing the current progress. */
     message?: string | undefined;
-    /**
-     * The progress thus far. This should increase every time progress is made, even if the total is unknown.
-     */
+    /** The progress thus far. This should increase every time progress is made, even if the total is unknown. */
     progress: number;
-    /**
-     * The progress token which was given in the initial request, used to associate this notification with the request that is proceeding.
-     */
+    /** The progress token which was given in the initial request, used to associate this notification with the request that is proceeding. */
     progressToken: ProgressToken;
-    /**
-     * Total number of items to process (or total progress required), if known.
-     */
+    /** Total number of items to process (or total progress required), if known. */
     total?: number | undefined;
   }
 
-  /**
-   * A progress token, used to associate progress notifications with the original request.
-   */
+  /** A progress token, used to associate progress notifications with the original request. */
   export type ProgressToken = string | number;
 
-  /**
-   * A prompt or prompt template that the server offers.
-   */
+  /** A prompt or prompt template that the server offers. */
   export interface Prompt {
     _meta?: MetaObject | undefined;
-    /**
-     * A list of arguments to use for templating the prompt.
-     */
+    /** A list of arguments to use for templating the prompt. */
     arguments?: PromptArgument[] | undefined;
-    /**
-     * An optional description of what this prompt provides
-     */
+    /** An optional description of what this prompt provides */
     description?: string | undefined;
     /**
      * Optional set of sized icons that the client can display in a user interface.
@@ -1801,9 +1545,7 @@ export declare namespace V2026_07_28 {
      * - `image/webp` - WebP images (modern, efficient format)
      */
     icons?: Icon[] | undefined;
-    /**
-     * Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-     */
+    /** Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present). */
     name: string;
     /**
      * Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
@@ -1816,21 +1558,13 @@ export declare namespace V2026_07_28 {
     title?: string | undefined;
   }
 
-  /**
-   * Describes an argument that a prompt can accept.
-   */
+  /** Describes an argument that a prompt can accept. */
   export interface PromptArgument {
-    /**
-     * A human-readable description of the argument.
-     */
+    /** A human-readable description of the argument. */
     description?: string | undefined;
-    /**
-     * Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-     */
+    /** Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present). */
     name: string;
-    /**
-     * Whether this argument must be provided.
-     */
+    /** Whether this argument must be provided. */
     required?: boolean | undefined;
     /**
      * Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
@@ -1843,9 +1577,7 @@ export declare namespace V2026_07_28 {
     title?: string | undefined;
   }
 
-  /**
-   * An optional notification from the server to the client, informing it that the list of prompts it offers has changed. This is only delivered on a {@link SubscriptionsListenRequestsubscriptions/listen} stream when the client requested it via the `promptsListChanged` filter field.
-   */
+  /** An optional notification from the server to the client, informing it that the list of prompts it offers has changed. This is only delivered on a {@link SubscriptionsListenRequestsubscriptions/listen} stream when the client requested it via the `promptsListChanged` filter field. */
   export interface PromptListChangedNotification {
     jsonrpc: "2.0";
     method: "notifications/prompts/list_changed";
@@ -1863,13 +1595,9 @@ export declare namespace V2026_07_28 {
     role: Role;
   }
 
-  /**
-   * Identifies a prompt.
-   */
+  /** Identifies a prompt. */
   export interface PromptReference {
-    /**
-     * Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-     */
+    /** Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present). */
     name: string;
     /**
      * Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
@@ -1883,9 +1611,7 @@ export declare namespace V2026_07_28 {
     type: "ref/prompt";
   }
 
-  /**
-   * Sent from the client to the server, to read a specific resource URI.
-   */
+  /** Sent from the client to the server, to read a specific resource URI. */
   export interface ReadResourceRequest {
     id: RequestId;
     jsonrpc: "2.0";
@@ -1893,22 +1619,16 @@ export declare namespace V2026_07_28 {
     params: ReadResourceRequestParams;
   }
 
-  /**
-   * Parameters for a `resources/read` request.
-   */
+  /** Parameters for a `resources/read` request. */
   export interface ReadResourceRequestParams {
     _meta: RequestMetaObject;
     inputResponses?: InputResponses | undefined;
     requestState?: string | undefined;
-    /**
-     * The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it.
-     */
+    /** The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it. */
     uri: string;
   }
 
-  /**
-   * The result returned by the server for a {@link ReadResourceRequestresources/read} request.
-   */
+  /** The result returned by the server for a {@link ReadResourceRequestresources/read} request. */
   export interface ReadResourceResult {
     _meta?: ResultMetaObject | undefined;
     /**
@@ -1948,9 +1668,7 @@ export declare namespace V2026_07_28 {
     ttlMs: number;
   }
 
-  /**
-   * A successful response from the server for a {@link ReadResourceRequestresources/read} request.
-   */
+  /** A successful response from the server for a {@link ReadResourceRequestresources/read} request. */
   export interface ReadResourceResultResponse {
     id: RequestId;
     jsonrpc: "2.0";
@@ -1966,14 +1684,10 @@ export declare namespace V2026_07_28 {
       | undefined;
   }
 
-  /**
-   * A uniquely identifying ID for a request in JSON-RPC.
-   */
+  /** A uniquely identifying ID for a request in JSON-RPC. */
   export type RequestId = string | number;
 
-  /**
-   * Extends {@link MetaObject} with additional request-specific fields. All key naming rules from `MetaObject` apply.
-   */
+  /** Extends {@link MetaObject} with additional request-specific fields. All key naming rules from `MetaObject` apply. */
   export interface RequestMetaObject {
     /**
      * The client's capabilities for this specific request. Required.
@@ -2014,27 +1728,19 @@ export declare namespace V2026_07_28 {
      * {@link UnsupportedProtocolVersionError}.
      */
     "io.modelcontextprotocol/protocolVersion": string;
-    /**
-     * If specified, the caller is requesting out-of-band progress notifications for this request (as represented by {@link ProgressNotificationnotifications/progress}). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-     */
+    /** If specified, the caller is requesting out-of-band progress notifications for this request (as represented by {@link ProgressNotificationnotifications/progress}). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications. */
     progressToken?: ProgressToken | undefined;
   }
 
-  /**
-   * Common params for any request.
-   */
+  /** Common params for any request. */
   export interface RequestParams {
     _meta: RequestMetaObject;
   }
 
-  /**
-   * A known resource that the server is capable of reading.
-   */
+  /** A known resource that the server is capable of reading. */
   export interface Resource {
     _meta?: MetaObject | undefined;
-    /**
-     * Optional annotations for the client.
-     */
+    /** Optional annotations for the client. */
     annotations?: Annotations | undefined;
     /**
      * A description of what this resource represents.
@@ -2054,13 +1760,9 @@ export declare namespace V2026_07_28 {
      * - `image/webp` - WebP images (modern, efficient format)
      */
     icons?: Icon[] | undefined;
-    /**
-     * The MIME type of this resource, if known.
-     */
+    /** The MIME type of this resource, if known. */
     mimeType?: string | undefined;
-    /**
-     * Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-     */
+    /** Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present). */
     name: string;
     /**
      * The size of the raw resource content, in bytes (i.e., before base64 encoding or any tokenization), if known.
@@ -2077,24 +1779,16 @@ export declare namespace V2026_07_28 {
      * if present).
      */
     title?: string | undefined;
-    /**
-     * The URI of this resource.
-     */
+    /** The URI of this resource. */
     uri: string;
   }
 
-  /**
-   * The contents of a specific resource or sub-resource.
-   */
+  /** The contents of a specific resource or sub-resource. */
   export interface ResourceContents {
     _meta?: MetaObject | undefined;
-    /**
-     * The MIME type of this resource, if known.
-     */
+    /** The MIME type of this resource, if known. */
     mimeType?: string | undefined;
-    /**
-     * The URI of this resource.
-     */
+    /** The URI of this resource. */
     uri: string;
   }
 
@@ -2105,9 +1799,7 @@ export declare namespace V2026_07_28 {
    */
   export interface ResourceLink {
     _meta?: MetaObject | undefined;
-    /**
-     * Optional annotations for the client.
-     */
+    /** Optional annotations for the client. */
     annotations?: Annotations | undefined;
     /**
      * A description of what this resource represents.
@@ -2127,13 +1819,9 @@ export declare namespace V2026_07_28 {
      * - `image/webp` - WebP images (modern, efficient format)
      */
     icons?: Icon[] | undefined;
-    /**
-     * The MIME type of this resource, if known.
-     */
+    /** The MIME type of this resource, if known. */
     mimeType?: string | undefined;
-    /**
-     * Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-     */
+    /** Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present). */
     name: string;
     /**
      * The size of the raw resource content, in bytes (i.e., before base64 encoding or any tokenization), if known.
@@ -2151,40 +1839,28 @@ export declare namespace V2026_07_28 {
      */
     title?: string | undefined;
     type: "resource_link";
-    /**
-     * The URI of this resource.
-     */
+    /** The URI of this resource. */
     uri: string;
   }
 
-  /**
-   * An optional notification from the server to the client, informing it that the list of resources it can read from has changed. This is only delivered on a {@link SubscriptionsListenRequestsubscriptions/listen} stream when the client requested it via the `resourcesListChanged` filter field.
-   */
+  /** An optional notification from the server to the client, informing it that the list of resources it can read from has changed. This is only delivered on a {@link SubscriptionsListenRequestsubscriptions/listen} stream when the client requested it via the `resourcesListChanged` filter field. */
   export interface ResourceListChangedNotification {
     jsonrpc: "2.0";
     method: "notifications/resources/list_changed";
     params?: NotificationParams | undefined;
   }
 
-  /**
-   * Common params for resource-related requests.
-   */
+  /** Common params for resource-related requests. */
   export interface ResourceRequestParams {
     _meta: RequestMetaObject;
-    /**
-     * The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it.
-     */
+    /** The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it. */
     uri: string;
   }
 
-  /**
-   * A template description for resources available on the server.
-   */
+  /** A template description for resources available on the server. */
   export interface ResourceTemplate {
     _meta?: MetaObject | undefined;
-    /**
-     * Optional annotations for the client.
-     */
+    /** Optional annotations for the client. */
     annotations?: Annotations | undefined;
     /**
      * A description of what this template is for.
@@ -2204,13 +1880,9 @@ export declare namespace V2026_07_28 {
      * - `image/webp` - WebP images (modern, efficient format)
      */
     icons?: Icon[] | undefined;
-    /**
-     * The MIME type for all resources that match this template. This should only be included if all resources matching this template have the same type.
-     */
+    /** The MIME type for all resources that match this template. This should only be included if all resources matching this template have the same type. */
     mimeType?: string | undefined;
-    /**
-     * Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-     */
+    /** Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present). */
     name: string;
     /**
      * Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
@@ -2221,46 +1893,32 @@ export declare namespace V2026_07_28 {
      * if present).
      */
     title?: string | undefined;
-    /**
-     * A URI template (according to RFC 6570) that can be used to construct resource URIs.
-     */
+    /** A URI template (according to RFC 6570) that can be used to construct resource URIs. */
     uriTemplate: string;
   }
 
-  /**
-   * A reference to a resource or resource template definition.
-   */
+  /** A reference to a resource or resource template definition. */
   export interface ResourceTemplateReference {
     type: "ref/resource";
-    /**
-     * The URI or URI template of the resource.
-     */
+    /** The URI or URI template of the resource. */
     uri: string;
   }
 
-  /**
-   * A notification from the server to the client, informing it that a resource has changed and may need to be read again. This is only sent for resources the client opted in to via the `resourceSubscriptions` field of a {@link SubscriptionsListenRequestsubscriptions/listen} request.
-   */
+  /** A notification from the server to the client, informing it that a resource has changed and may need to be read again. This is only sent for resources the client opted in to via the `resourceSubscriptions` field of a {@link SubscriptionsListenRequestsubscriptions/listen} request. */
   export interface ResourceUpdatedNotification {
     jsonrpc: "2.0";
     method: "notifications/resources/updated";
     params: ResourceUpdatedNotificationParams;
   }
 
-  /**
-   * Parameters for a `notifications/resources/updated` notification.
-   */
+  /** Parameters for a `notifications/resources/updated` notification. */
   export interface ResourceUpdatedNotificationParams {
     _meta?: NotificationMetaObject | undefined;
-    /**
-     * The URI of the resource that has been updated. This might be a sub-resource of the one that the client actually subscribed to.
-     */
+    /** The URI of the resource that has been updated. This might be a sub-resource of the one that the client actually subscribed to. */
     uri: string;
   }
 
-  /**
-   * Common result fields.
-   */
+  /** Common result fields. */
   export interface Result {
     _meta?: ResultMetaObject | undefined;
     /**
@@ -2276,9 +1934,7 @@ export declare namespace V2026_07_28 {
     [k: string]: unknown;
   }
 
-  /**
-   * Extends {@link MetaObject} with additional result-specific fields. All key naming rules from `MetaObject` apply.
-   */
+  /** Extends {@link MetaObject} with additional result-specific fields. All key naming rules from `MetaObject` apply. */
   export interface ResultMetaObject {
     /**
      * Identifies the server software producing the response. Servers SHOULD
@@ -2305,14 +1961,10 @@ export declare namespace V2026_07_28 {
    */
   export type ResultType = string;
 
-  /**
-   * The sender or recipient of messages and data in a conversation.
-   */
+  /** The sender or recipient of messages and data in a conversation. */
   export type Role = "assistant" | "user";
 
-  /**
-   * Represents a root directory or file that the server can operate on.
-   */
+  /** Represents a root directory or file that the server can operate on. */
   export interface Root {
     _meta?: MetaObject | undefined;
     /**
@@ -2329,9 +1981,7 @@ export declare namespace V2026_07_28 {
     uri: string;
   }
 
-  /**
-   * Describes a message issued to or received from an LLM API.
-   */
+  /** Describes a message issued to or received from an LLM API. */
   export interface SamplingMessage {
     _meta?: MetaObject | undefined;
     content:
@@ -2345,19 +1995,17 @@ export declare namespace V2026_07_28 {
   }
 
   export type SamplingMessageContentBlock =
-    TextContent | ImageContent | AudioContent | ToolUseContent | ToolResultContent;
+    | TextContent
+    | ImageContent
+    | AudioContent
+    | ToolUseContent
+    | ToolResultContent;
 
-  /**
-   * Capabilities that a server may support. Known capabilities are defined here, in this schema, but this is not a closed set: any server can define its own, additional capabilities.
-   */
+  /** Capabilities that a server may support. Known capabilities are defined here, in this schema, but this is not a closed set: any server can define its own, additional capabilities. */
   export interface ServerCapabilities {
-    /**
-     * Present if the server supports argument autocompletion suggestions.
-     */
+    /** Present if the server supports argument autocompletion suggestions. */
     completions?: JSONObject | undefined;
-    /**
-     * Experimental, non-standard capabilities that the server supports.
-     */
+    /** Experimental, non-standard capabilities that the server supports. */
     experimental?:
       | {
           [k: string]: JSONObject;
@@ -2376,44 +2024,28 @@ export declare namespace V2026_07_28 {
           [k: string]: JSONObject;
         }
       | undefined;
-    /**
-     * Present if the server supports sending log messages to the client.
-     */
+    /** Present if the server supports sending log messages to the client. */
     logging?: JSONObject | undefined;
-    /**
-     * Present if the server offers any prompt templates.
-     */
+    /** Present if the server offers any prompt templates. */
     prompts?:
       | {
-          /**
-           * Whether this server supports notifications for changes to the prompt list.
-           */
+          /** Whether this server supports notifications for changes to the prompt list. */
           listChanged?: boolean | undefined;
         }
       | undefined;
-    /**
-     * Present if the server offers any resources to read.
-     */
+    /** Present if the server offers any resources to read. */
     resources?:
       | {
-          /**
-           * Whether this server supports notifications for changes to the resource list.
-           */
+          /** Whether this server supports notifications for changes to the resource list. */
           listChanged?: boolean | undefined;
-          /**
-           * Whether this server supports subscribing to resource updates.
-           */
+          /** Whether this server supports subscribing to resource updates. */
           subscribe?: boolean | undefined;
         }
       | undefined;
-    /**
-     * Present if the server offers any tools to call.
-     */
+    /** Present if the server offers any tools to call. */
     tools?:
       | {
-          /**
-           * Whether this server supports notifications for changes to the tool list.
-           */
+          /** Whether this server supports notifications for changes to the tool list. */
           listChanged?: boolean | undefined;
         }
       | undefined;
@@ -2444,12 +2076,13 @@ export declare namespace V2026_07_28 {
     | CompleteResult;
 
   export type SingleSelectEnumSchema =
-    UntitledSingleSelectEnumSchema | TitledSingleSelectEnumSchema;
+    | UntitledSingleSelectEnumSchema
+    | TitledSingleSelectEnumSchema;
 
   export interface StringSchema {
     default?: string | undefined;
     description?: string | undefined;
-    format?: ("date" | "date-time" | "email" | "uri") | undefined;
+    format?: "date" | "date-time" | "email" | "uri" | undefined;
     maxLength?: number | undefined;
     minLength?: number | undefined;
     title?: string | undefined;
@@ -2464,22 +2097,16 @@ export declare namespace V2026_07_28 {
    * notification types the client has not explicitly requested here.
    */
   export interface SubscriptionFilter {
-    /**
-     * If true, receive {@link PromptListChangedNotificationnotifications/prompts/list_changed}.
-     */
+    /** If true, receive {@link PromptListChangedNotificationnotifications/prompts/list_changed}. */
     promptsListChanged?: boolean | undefined;
     /**
      * Subscribe to {@link ResourceUpdatedNotificationnotifications/resources/updated} for these resource URIs.
      * Replaces the former `resources/subscribe` RPC.
      */
     resourceSubscriptions?: string[] | undefined;
-    /**
-     * If true, receive {@link ResourceListChangedNotificationnotifications/resources/list_changed}.
-     */
+    /** If true, receive {@link ResourceListChangedNotificationnotifications/resources/list_changed}. */
     resourcesListChanged?: boolean | undefined;
-    /**
-     * If true, receive {@link ToolListChangedNotificationnotifications/tools/list_changed}.
-     */
+    /** If true, receive {@link ToolListChangedNotificationnotifications/tools/list_changed}. */
     toolsListChanged?: boolean | undefined;
   }
 
@@ -2501,9 +2128,7 @@ export declare namespace V2026_07_28 {
     params: SubscriptionsAcknowledgedNotificationParams;
   }
 
-  /**
-   * Parameters for a {@link SubscriptionsAcknowledgedNotificationnotifications/subscriptions/acknowledged} notification.
-   */
+  /** Parameters for a {@link SubscriptionsAcknowledgedNotificationnotifications/subscriptions/acknowledged} notification. */
   export interface SubscriptionsAcknowledgedNotificationParams {
     _meta?: NotificationMetaObject | undefined;
     /**
@@ -2527,9 +2152,7 @@ export declare namespace V2026_07_28 {
     params: SubscriptionsListenRequestParams;
   }
 
-  /**
-   * Parameters for a {@link SubscriptionsListenRequestsubscriptions/listen} request.
-   */
+  /** Parameters for a {@link SubscriptionsListenRequestsubscriptions/listen} request. */
   export interface SubscriptionsListenRequestParams {
     _meta: RequestMetaObject;
     /**
@@ -2600,118 +2223,70 @@ export declare namespace V2026_07_28 {
     result: SubscriptionsListenResult;
   }
 
-  /**
-   * Text provided to or from an LLM.
-   */
+  /** Text provided to or from an LLM. */
   export interface TextContent {
     _meta?: MetaObject | undefined;
-    /**
-     * Optional annotations for the client.
-     */
+    /** Optional annotations for the client. */
     annotations?: Annotations | undefined;
-    /**
-     * The text content of the message.
-     */
+    /** The text content of the message. */
     text: string;
     type: "text";
   }
 
   export interface TextResourceContents {
     _meta?: MetaObject | undefined;
-    /**
-     * The MIME type of this resource, if known.
-     */
+    /** The MIME type of this resource, if known. */
     mimeType?: string | undefined;
-    /**
-     * The text of the item. This must only be set if the item can actually be represented as text (not binary data).
-     */
+    /** The text of the item. This must only be set if the item can actually be represented as text (not binary data). */
     text: string;
-    /**
-     * The URI of this resource.
-     */
+    /** The URI of this resource. */
     uri: string;
   }
 
-  /**
-   * Schema for multiple-selection enumeration with display titles for each option.
-   */
+  /** Schema for multiple-selection enumeration with display titles for each option. */
   export interface TitledMultiSelectEnumSchema {
-    /**
-     * Optional default value.
-     */
+    /** Optional default value. */
     default?: string[] | undefined;
-    /**
-     * Optional description for the enum field.
-     */
+    /** Optional description for the enum field. */
     description?: string | undefined;
-    /**
-     * Schema for array items with enum options and display labels.
-     */
+    /** Schema for array items with enum options and display labels. */
     items: {
-      /**
-       * Array of enum options with values and display labels.
-       */
+      /** Array of enum options with values and display labels. */
       anyOf: {
-        /**
-         * The constant enum value.
-         */
+        /** The constant enum value. */
         const: string;
-        /**
-         * Display title for this option.
-         */
+        /** Display title for this option. */
         title: string;
       }[];
     };
-    /**
-     * Maximum number of items to select.
-     */
+    /** Maximum number of items to select. */
     maxItems?: number | undefined;
-    /**
-     * Minimum number of items to select.
-     */
+    /** Minimum number of items to select. */
     minItems?: number | undefined;
-    /**
-     * Optional title for the enum field.
-     */
+    /** Optional title for the enum field. */
     title?: string | undefined;
     type: "array";
   }
 
-  /**
-   * Schema for single-selection enumeration with display titles for each option.
-   */
+  /** Schema for single-selection enumeration with display titles for each option. */
   export interface TitledSingleSelectEnumSchema {
-    /**
-     * Optional default value.
-     */
+    /** Optional default value. */
     default?: string | undefined;
-    /**
-     * Optional description for the enum field.
-     */
+    /** Optional description for the enum field. */
     description?: string | undefined;
-    /**
-     * Array of enum options with values and display labels.
-     */
+    /** Array of enum options with values and display labels. */
     oneOf: {
-      /**
-       * The enum value.
-       */
+      /** The enum value. */
       const: string;
-      /**
-       * Display label for this option.
-       */
+      /** Display label for this option. */
       title: string;
     }[];
-    /**
-     * Optional title for the enum field.
-     */
+    /** Optional title for the enum field. */
     title?: string | undefined;
     type: "string";
   }
 
-  /**
-   * Definition for a tool the client can call.
-   */
+  /** Definition for a tool the client can call. */
   export interface Tool {
     _meta?: MetaObject | undefined;
     /**
@@ -2759,9 +2334,7 @@ export declare namespace V2026_07_28 {
       type: "object";
       [k: string]: unknown;
     };
-    /**
-     * Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-     */
+    /** Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present). */
     name: string;
     /**
      * An optional JSON Schema object defining the structure of the tool's output returned in
@@ -2830,15 +2403,11 @@ export declare namespace V2026_07_28 {
      * Default: false
      */
     readOnlyHint?: boolean | undefined;
-    /**
-     * A human-readable title for the tool.
-     */
+    /** A human-readable title for the tool. */
     title?: string | undefined;
   }
 
-  /**
-   * Controls tool selection behavior for sampling requests.
-   */
+  /** Controls tool selection behavior for sampling requests. */
   export interface ToolChoice {
     /**
      * Controls the tool use ability of the model:
@@ -2846,21 +2415,17 @@ export declare namespace V2026_07_28 {
      * - `"required"`: Model MUST use at least one tool before completing
      * - `"none"`: Model MUST NOT use any tools
      */
-    mode?: ("auto" | "none" | "required") | undefined;
+    mode?: "auto" | "none" | "required" | undefined;
   }
 
-  /**
-   * An optional notification from the server to the client, informing it that the list of tools it offers has changed. This is only delivered on a {@link SubscriptionsListenRequestsubscriptions/listen} stream when the client requested it via the `toolsListChanged` filter field.
-   */
+  /** An optional notification from the server to the client, informing it that the list of tools it offers has changed. This is only delivered on a {@link SubscriptionsListenRequestsubscriptions/listen} stream when the client requested it via the `toolsListChanged` filter field. */
   export interface ToolListChangedNotification {
     jsonrpc: "2.0";
     method: "notifications/tools/list_changed";
     params?: NotificationParams | undefined;
   }
 
-  /**
-   * The result of a tool use, provided by the user back to the assistant.
-   */
+  /** The result of a tool use, provided by the user back to the assistant. */
   export interface ToolResultContent {
     /**
      * Optional metadata about the tool result. Clients SHOULD preserve this field when
@@ -2897,9 +2462,7 @@ export declare namespace V2026_07_28 {
     type: "tool_result";
   }
 
-  /**
-   * A request from the assistant to call a tool.
-   */
+  /** A request from the assistant to call a tool. */
   export interface ToolUseContent {
     /**
      * Optional metadata about the tool use. Clients SHOULD preserve this field when
@@ -2912,15 +2475,11 @@ export declare namespace V2026_07_28 {
      * This ID is used to match tool results to their corresponding tool uses.
      */
     id: string;
-    /**
-     * The arguments to pass to the tool, conforming to the tool's input schema.
-     */
+    /** The arguments to pass to the tool, conforming to the tool's input schema. */
     input: {
       [k: string]: unknown;
     };
-    /**
-     * The name of the tool to call.
-     */
+    /** The name of the tool to call. */
     name: string;
     type: "tool_use";
   }
@@ -2932,88 +2491,68 @@ export declare namespace V2026_07_28 {
    * `400 Bad Request`.
    */
   export interface UnsupportedProtocolVersionError {
-    error: Error & {
-      code: -32022;
-      data: {
-        /**
-         * The protocol version that was requested by the client.
-         */
-        requested: string;
-        /**
-         * Protocol versions the server supports. The client should choose a
-         * mutually supported version from this list and retry.
-         */
-        supported: string[];
-      };
-    };
+    error:
+      & Error
+      & {
+          code: -32022;
+          data: {
+            /** The protocol version that was requested by the client. */
+            requested: string;
+            /**
+             * Protocol versions the server supports. The client should choose a
+             * mutually supported version from this list and retry.
+             */
+            supported: string[];
+          };
+        };
     id?: RequestId | undefined;
     jsonrpc: "2.0";
   }
 
-  /**
-   * Schema for multiple-selection enumeration without display titles for options.
-   */
+  /** Schema for multiple-selection enumeration without display titles for options. */
   export interface UntitledMultiSelectEnumSchema {
-    /**
-     * Optional default value.
-     */
+    /** Optional default value. */
     default?: string[] | undefined;
-    /**
-     * Optional description for the enum field.
-     */
+    /** Optional description for the enum field. */
     description?: string | undefined;
-    /**
-     * Schema for the array items.
-     */
+    /** Schema for the array items. */
     items: {
-      /**
-       * Array of enum values to choose from.
-       */
+      /** Array of enum values to choose from. */
       enum: string[];
       type: "string";
     };
-    /**
-     * Maximum number of items to select.
-     */
+    /** Maximum number of items to select. */
     maxItems?: number | undefined;
-    /**
-     * Minimum number of items to select.
-     */
+    /** Minimum number of items to select. */
     minItems?: number | undefined;
-    /**
-     * Optional title for the enum field.
-     */
+    /** Optional title for the enum field. */
     title?: string | undefined;
     type: "array";
   }
 
-  /**
-   * Schema for single-selection enumeration without display titles for options.
-   */
+  /** Schema for single-selection enumeration without display titles for options. */
   export interface UntitledSingleSelectEnumSchema {
-    /**
-     * Optional default value.
-     */
+    /** Optional default value. */
     default?: string | undefined;
-    /**
-     * Optional description for the enum field.
-     */
+    /** Optional description for the enum field. */
     description?: string | undefined;
-    /**
-     * Array of enum values to choose from.
-     */
+    /** Array of enum values to choose from. */
     enum: string[];
-    /**
-     * Optional title for the enum field.
-     */
+    /** Optional title for the enum field. */
     title?: string | undefined;
     type: "string";
   }
 
   /** Requests the client sends, by method: their params and possible results. */
   export interface ClientRequestMap {
-    "server/discover": { params: DiscoverRequest["params"]; result: DiscoverResult };
-    "resources/list": { params: ListResourcesRequest["params"]; result: ListResourcesResult };
+    "server/discover": {
+      params: DiscoverRequest["params"];
+      result: DiscoverResult;
+    };
+    "resources/list": {
+      params: ListResourcesRequest["params"];
+      result: ListResourcesResult;
+    };
     "resources/templates/list": {
       params: ListResourceTemplatesRequest["params"];
       result: ListResourceTemplatesResult;
@@ -3026,33 +2565,52 @@ export declare namespace V2026_07_28 {
       params: SubscriptionsListenRequest["params"];
       result: SubscriptionsListenResult;
     };
-    "prompts/list": { params: ListPromptsRequest["params"]; result: ListPromptsResult };
+    "prompts/list": {
+      params: ListPromptsRequest["params"];
+      result: ListPromptsResult;
+    };
     "prompts/get": {
       params: GetPromptRequest["params"];
       result: InputRequiredResult | GetPromptResult;
     };
-    "tools/list": { params: ListToolsRequest["params"]; result: ListToolsResult };
+    "tools/list": {
+      params: ListToolsRequest["params"];
+      result: ListToolsResult;
+    };
     "tools/call": {
       params: CallToolRequest["params"];
       result: InputRequiredResult | CallToolResult;
     };
-    "completion/complete": { params: CompleteRequest["params"]; result: CompleteResult };
+    "completion/complete": {
+      params: CompleteRequest["params"];
+      result: CompleteResult;
+    };
   }
+
   /** Requests the server sends to the client over a session (legacy era), by method. */
   export interface ServerRequestMap {}
+
   /** Requests a server embeds in an input_required result (multi round-trip requests), by method. */
   export interface InputRequestMap {
     "sampling/createMessage": {
       params: CreateMessageRequest["params"];
       result: CreateMessageResult;
     };
-    "roots/list": { params: ListRootsRequest["params"]; result: ListRootsResult };
-    "elicitation/create": { params: ElicitRequest["params"]; result: ElicitResult };
+    "roots/list": {
+      params: ListRootsRequest["params"];
+      result: ListRootsResult;
+    };
+    "elicitation/create": {
+      params: ElicitRequest["params"];
+      result: ElicitResult;
+    };
   }
+
   /** Notifications the client sends, by method: their params. */
   export interface ClientNotificationMap {
     "notifications/cancelled": ClientNotification["params"];
   }
+
   /** Notifications the server sends, by method: their params. */
   export interface ServerNotificationMap {
     "notifications/cancelled": CancelledNotification["params"];
@@ -3068,9 +2626,7 @@ export declare namespace V2026_07_28 {
 
 /** Types of MCP protocol revision 2025-11-25 (legacy era), generated from its official schema.json. */
 export declare namespace V2025_11_25 {
-  /**
-   * Optional annotations for the client. The client can use annotations to inform how objects are used or displayed
-   */
+  /** Optional annotations for the client. The client can use annotations to inform how objects are used or displayed */
   export interface Annotations {
     /**
      * Describes who the intended audience of this object or data is.
@@ -3097,40 +2653,26 @@ export declare namespace V2025_11_25 {
     priority?: number | undefined;
   }
 
-  /**
-   * Audio provided to or from an LLM.
-   */
+  /** Audio provided to or from an LLM. */
   export interface AudioContent {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * Optional annotations for the client.
-     */
+    /** Optional annotations for the client. */
     annotations?: Annotations | undefined;
-    /**
-     * The base64-encoded audio data.
-     */
+    /** The base64-encoded audio data. */
     data: string;
-    /**
-     * The MIME type of the audio. Different providers may support different audio types.
-     */
+    /** The MIME type of the audio. Different providers may support different audio types. */
     mimeType: string;
     type: "audio";
   }
 
-  /**
-   * Base interface for metadata with name (identifier) and title (display name) properties.
-   */
+  /** Base interface for metadata with name (identifier) and title (display name) properties. */
   export interface BaseMetadata {
-    /**
-     * Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-     */
+    /** Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present). */
     name: string;
     /**
      * Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
@@ -3144,25 +2686,17 @@ export declare namespace V2025_11_25 {
   }
 
   export interface BlobResourceContents {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * A base64-encoded string representing the binary data of the item.
-     */
+    /** A base64-encoded string representing the binary data of the item. */
     blob: string;
-    /**
-     * The MIME type of this resource, if known.
-     */
+    /** The MIME type of this resource, if known. */
     mimeType?: string | undefined;
-    /**
-     * The URI of this resource.
-     */
+    /** The URI of this resource. */
     uri: string;
   }
 
@@ -3173,9 +2707,7 @@ export declare namespace V2025_11_25 {
     type: "boolean";
   }
 
-  /**
-   * Used by the client to invoke a tool provided by the server.
-   */
+  /** Used by the client to invoke a tool provided by the server. */
   export interface CallToolRequest {
     id: RequestId;
     jsonrpc: "2.0";
@@ -3183,33 +2715,23 @@ export declare namespace V2025_11_25 {
     params: CallToolRequestParams;
   }
 
-  /**
-   * Parameters for a `tools/call` request.
-   */
+  /** Parameters for a `tools/call` request. */
   export interface CallToolRequestParams {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
-          /**
-           * If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-           */
+          /** If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications. */
           progressToken?: ProgressToken | undefined;
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * Arguments to use for the tool call.
-     */
+    /** Arguments to use for the tool call. */
     arguments?:
       | {
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * The name of the tool.
-     */
+    /** The name of the tool. */
     name: string;
     /**
      * If specified, the caller is requesting task-augmented execution for this request.
@@ -3222,21 +2744,15 @@ export declare namespace V2025_11_25 {
     task?: TaskMetadata | undefined;
   }
 
-  /**
-   * The server's response to a tool call.
-   */
+  /** The server's response to a tool call. */
   export interface CallToolResult {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * A list of content objects that represent the unstructured result of the tool call.
-     */
+    /** A list of content objects that represent the unstructured result of the tool call. */
     content: ContentBlock[];
     /**
      * Whether the tool call ended in an error.
@@ -3253,9 +2769,7 @@ export declare namespace V2025_11_25 {
      * should be reported as an MCP error response.
      */
     isError?: boolean | undefined;
-    /**
-     * An optional JSON object that represents the structured result of the tool call.
-     */
+    /** An optional JSON object that represents the structured result of the tool call. */
     structuredContent?:
       | {
           [k: string]: unknown;
@@ -3263,24 +2777,18 @@ export declare namespace V2025_11_25 {
       | undefined;
   }
 
-  /**
-   * A request to cancel a task.
-   */
+  /** A request to cancel a task. */
   export interface CancelTaskRequest {
     id: RequestId;
     jsonrpc: "2.0";
     method: "tasks/cancel";
     params: {
-      /**
-       * The task identifier to cancel.
-       */
+      /** The task identifier to cancel. */
       taskId: string;
     };
   }
 
-  /**
-   * The response to a tasks/cancel request.
-   */
+  /** The response to a tasks/cancel request. */
   export type CancelTaskResult = Result & Task;
 
   /**
@@ -3300,21 +2808,15 @@ export declare namespace V2025_11_25 {
     params: CancelledNotificationParams;
   }
 
-  /**
-   * Parameters for a `notifications/cancelled` notification.
-   */
+  /** Parameters for a `notifications/cancelled` notification. */
   export interface CancelledNotificationParams {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * An optional string describing the reason for the cancellation. This MAY be logged or presented to the user.
-     */
+    /** An optional string describing the reason for the cancellation. This MAY be logged or presented to the user. */
     reason?: string | undefined;
     /**
      * The ID of the request to cancel.
@@ -3326,13 +2828,9 @@ export declare namespace V2025_11_25 {
     requestId?: RequestId | undefined;
   }
 
-  /**
-   * Capabilities a client may support. Known capabilities are defined here, in this schema, but this is not a closed set: any client can define its own, additional capabilities.
-   */
+  /** Capabilities a client may support. Known capabilities are defined here, in this schema, but this is not a closed set: any client can define its own, additional capabilities. */
   export interface ClientCapabilities {
-    /**
-     * Present if the client supports elicitation from the server.
-     */
+    /** Present if the client supports elicitation from the server. */
     elicitation?:
       | {
           form?:
@@ -3347,9 +2845,7 @@ export declare namespace V2025_11_25 {
             | undefined;
         }
       | undefined;
-    /**
-     * Experimental, non-standard capabilities that the client supports.
-     */
+    /** Experimental, non-standard capabilities that the client supports. */
     experimental?:
       | {
           [k: string]: {
@@ -3357,20 +2853,14 @@ export declare namespace V2025_11_25 {
           };
         }
       | undefined;
-    /**
-     * Present if the client supports listing roots.
-     */
+    /** Present if the client supports listing roots. */
     roots?:
       | {
-          /**
-           * Whether the client supports notifications for changes to the roots list.
-           */
+          /** Whether the client supports notifications for changes to the roots list. */
           listChanged?: boolean | undefined;
         }
       | undefined;
-    /**
-     * Present if the client supports sampling from an LLM.
-     */
+    /** Present if the client supports sampling from an LLM. */
     sampling?:
       | {
           /**
@@ -3382,9 +2872,7 @@ export declare namespace V2025_11_25 {
                 [k: string]: unknown;
               }
             | undefined;
-          /**
-           * Whether the client supports tool use via tools and toolChoice parameters.
-           */
+          /** Whether the client supports tool use via tools and toolChoice parameters. */
           tools?:
             | {
                 [k: string]: unknown;
@@ -3392,40 +2880,28 @@ export declare namespace V2025_11_25 {
             | undefined;
         }
       | undefined;
-    /**
-     * Present if the client supports task-augmented requests.
-     */
+    /** Present if the client supports task-augmented requests. */
     tasks?:
       | {
-          /**
-           * Whether this client supports tasks/cancel.
-           */
+          /** Whether this client supports tasks/cancel. */
           cancel?:
             | {
                 [k: string]: unknown;
               }
             | undefined;
-          /**
-           * Whether this client supports tasks/list.
-           */
+          /** Whether this client supports tasks/list. */
           list?:
             | {
                 [k: string]: unknown;
               }
             | undefined;
-          /**
-           * Specifies which request types can be augmented with tasks.
-           */
+          /** Specifies which request types can be augmented with tasks. */
           requests?:
             | {
-                /**
-                 * Task support for elicitation-related requests.
-                 */
+                /** Task support for elicitation-related requests. */
                 elicitation?:
                   | {
-                      /**
-                       * Whether the client supports task-augmented elicitation/create requests.
-                       */
+                      /** Whether the client supports task-augmented elicitation/create requests. */
                       create?:
                         | {
                             [k: string]: unknown;
@@ -3433,14 +2909,10 @@ export declare namespace V2025_11_25 {
                         | undefined;
                     }
                   | undefined;
-                /**
-                 * Task support for sampling-related requests.
-                 */
+                /** Task support for sampling-related requests. */
                 sampling?:
                   | {
-                      /**
-                       * Whether the client supports task-augmented sampling/createMessage requests.
-                       */
+                      /** Whether the client supports task-augmented sampling/createMessage requests. */
                       createMessage?:
                         | {
                             [k: string]: unknown;
@@ -3490,9 +2962,7 @@ export declare namespace V2025_11_25 {
     | ListRootsResult
     | ElicitResult;
 
-  /**
-   * A request from the client to the server, to ask for completion options.
-   */
+  /** A request from the client to the server, to ask for completion options. */
   export interface CompleteRequest {
     id: RequestId;
     jsonrpc: "2.0";
@@ -3500,43 +2970,27 @@ export declare namespace V2025_11_25 {
     params: CompleteRequestParams;
   }
 
-  /**
-   * Parameters for a `completion/complete` request.
-   */
+  /** Parameters for a `completion/complete` request. */
   export interface CompleteRequestParams {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
-          /**
-           * If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-           */
+          /** If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications. */
           progressToken?: ProgressToken | undefined;
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * The argument's information
-     */
+    /** The argument's information */
     argument: {
-      /**
-       * The name of the argument
-       */
+      /** The name of the argument */
       name: string;
-      /**
-       * The value of the argument to use for completion matching.
-       */
+      /** The value of the argument to use for completion matching. */
       value: string;
     };
-    /**
-     * Additional, optional context for completions
-     */
+    /** Additional, optional context for completions */
     context?:
       | {
-          /**
-           * Previously-resolved variables in a URI template or prompt.
-           */
+          /** Previously-resolved variables in a URI template or prompt. */
           arguments?:
             | {
                 [k: string]: string;
@@ -3547,40 +3001,32 @@ export declare namespace V2025_11_25 {
     ref: PromptReference | ResourceTemplateReference;
   }
 
-  /**
-   * The server's response to a completion/complete request
-   */
+  /** The server's response to a completion/complete request */
   export interface CompleteResult {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
         }
       | undefined;
     completion: {
-      /**
-       * Indicates whether there are additional completion options beyond those provided in the current response, even if the exact total is unknown.
-       */
+      /** Indicates whether there are additional completion options beyond those provided in the current response, even if the exact total is unknown. */
       hasMore?: boolean | undefined;
-      /**
-       * The total number of completion options available. This can exceed the number of values actually sent in the response.
-       */
+      /** The total number of completion options available. This can exceed the number of values actually sent in the response. */
       total?: number | undefined;
-      /**
-       * An array of completion values. Must not exceed 100 items.
-       */
+      /** An array of completion values. Must not exceed 100 items. */
       values: string[];
     };
   }
 
   export type ContentBlock =
-    TextContent | ImageContent | AudioContent | ResourceLink | EmbeddedResource;
+    | TextContent
+    | ImageContent
+    | AudioContent
+    | ResourceLink
+    | EmbeddedResource;
 
-  /**
-   * A request from the server to sample an LLM via the client. The client has full discretion over which model to select. The client should also inform the user before beginning sampling, to allow them to inspect the request (human in the loop) and decide whether to approve it.
-   */
+  /** A request from the server to sample an LLM via the client. The client has full discretion over which model to select. The client should also inform the user before beginning sampling, to allow them to inspect the request (human in the loop) and decide whether to approve it. */
   export interface CreateMessageRequest {
     id: RequestId;
     jsonrpc: "2.0";
@@ -3588,18 +3034,12 @@ export declare namespace V2025_11_25 {
     params: CreateMessageRequestParams;
   }
 
-  /**
-   * Parameters for a `sampling/createMessage` request.
-   */
+  /** Parameters for a `sampling/createMessage` request. */
   export interface CreateMessageRequestParams {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
-          /**
-           * If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-           */
+          /** If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications. */
           progressToken?: ProgressToken | undefined;
           [k: string]: unknown;
         }
@@ -3611,7 +3051,7 @@ export declare namespace V2025_11_25 {
      * Default is "none". Values "thisServer" and "allServers" are soft-deprecated. Servers SHOULD only use these values if the client
      * declares ClientCapabilities.sampling.context. These values may be removed in future spec releases.
      */
-    includeContext?: ("allServers" | "none" | "thisServer") | undefined;
+    includeContext?: "allServers" | "none" | "thisServer" | undefined;
     /**
      * The requested maximum number of tokens to sample (to prevent runaway completions).
      *
@@ -3619,22 +3059,16 @@ export declare namespace V2025_11_25 {
      */
     maxTokens: number;
     messages: SamplingMessage[];
-    /**
-     * Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific.
-     */
+    /** Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific. */
     metadata?:
       | {
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * The server's preferences for which model to select. The client MAY ignore these preferences.
-     */
+    /** The server's preferences for which model to select. The client MAY ignore these preferences. */
     modelPreferences?: ModelPreferences | undefined;
     stopSequences?: string[] | undefined;
-    /**
-     * An optional system prompt the server wants to use for sampling. The client MAY modify or omit this prompt.
-     */
+    /** An optional system prompt the server wants to use for sampling. The client MAY modify or omit this prompt. */
     systemPrompt?: string | undefined;
     /**
      * If specified, the caller is requesting task-augmented execution for this request.
@@ -3665,9 +3099,7 @@ export declare namespace V2025_11_25 {
    * to inspect the response (human in the loop) and decide whether to allow the server to see it.
    */
   export interface CreateMessageResult {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
@@ -3680,9 +3112,7 @@ export declare namespace V2025_11_25 {
       | ToolUseContent
       | ToolResultContent
       | SamplingMessageContentBlock[];
-    /**
-     * The name of the model that generated the message.
-     */
+    /** The name of the model that generated the message. */
     model: string;
     role: Role;
     /**
@@ -3699,13 +3129,9 @@ export declare namespace V2025_11_25 {
     stopReason?: string | undefined;
   }
 
-  /**
-   * A response to a task-augmented request.
-   */
+  /** A response to a task-augmented request. */
   export interface CreateTaskResult {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
@@ -3714,14 +3140,10 @@ export declare namespace V2025_11_25 {
     task: Task;
   }
 
-  /**
-   * An opaque token used to represent a cursor for pagination.
-   */
+  /** An opaque token used to represent a cursor for pagination. */
   export type Cursor = string;
 
-  /**
-   * A request from the server to elicit additional information from the user via the client.
-   */
+  /** A request from the server to elicit additional information from the user via the client. */
   export interface ElicitRequest {
     id: RequestId;
     jsonrpc: "2.0";
@@ -3729,29 +3151,19 @@ export declare namespace V2025_11_25 {
     params: ElicitRequestParams;
   }
 
-  /**
-   * The parameters for a request to elicit non-sensitive information from the user via a form in the client.
-   */
+  /** The parameters for a request to elicit non-sensitive information from the user via a form in the client. */
   export interface ElicitRequestFormParams {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
-          /**
-           * If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-           */
+          /** If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications. */
           progressToken?: ProgressToken | undefined;
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * The message to present to the user describing what information is being requested.
-     */
+    /** The message to present to the user describing what information is being requested. */
     message: string;
-    /**
-     * The elicitation mode.
-     */
+    /** The elicitation mode. */
     mode?: "form" | undefined;
     /**
      * A restricted subset of JSON Schema.
@@ -3776,23 +3188,15 @@ export declare namespace V2025_11_25 {
     task?: TaskMetadata | undefined;
   }
 
-  /**
-   * The parameters for a request to elicit additional information from the user via the client.
-   */
+  /** The parameters for a request to elicit additional information from the user via the client. */
   export type ElicitRequestParams = ElicitRequestURLParams | ElicitRequestFormParams;
 
-  /**
-   * The parameters for a request to elicit information from the user via a URL in the client.
-   */
+  /** The parameters for a request to elicit information from the user via a URL in the client. */
   export interface ElicitRequestURLParams {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
-          /**
-           * If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-           */
+          /** If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications. */
           progressToken?: ProgressToken | undefined;
           [k: string]: unknown;
         }
@@ -3802,13 +3206,9 @@ export declare namespace V2025_11_25 {
      * The client MUST treat this ID as an opaque value.
      */
     elicitationId: string;
-    /**
-     * The message to present to the user explaining why the interaction is needed.
-     */
+    /** The message to present to the user explaining why the interaction is needed. */
     message: string;
-    /**
-     * The elicitation mode.
-     */
+    /** The elicitation mode. */
     mode: "url";
     /**
      * If specified, the caller is requesting task-augmented execution for this request.
@@ -3819,19 +3219,13 @@ export declare namespace V2025_11_25 {
      * for task augmentation of specific request types in their capabilities.
      */
     task?: TaskMetadata | undefined;
-    /**
-     * The URL that the user should navigate to.
-     */
+    /** The URL that the user should navigate to. */
     url: string;
   }
 
-  /**
-   * The client's response to an elicitation request.
-   */
+  /** The client's response to an elicitation request. */
   export interface ElicitResult {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
@@ -3856,16 +3250,12 @@ export declare namespace V2025_11_25 {
       | undefined;
   }
 
-  /**
-   * An optional notification from the server to the client, informing it of a completion of a out-of-band elicitation request.
-   */
+  /** An optional notification from the server to the client, informing it of a completion of a out-of-band elicitation request. */
   export interface ElicitationCompleteNotification {
     jsonrpc: "2.0";
     method: "notifications/elicitation/complete";
     params: {
-      /**
-       * The ID of the elicitation that completed.
-       */
+      /** The ID of the elicitation that completed. */
       elicitationId: string;
     };
   }
@@ -3877,17 +3267,13 @@ export declare namespace V2025_11_25 {
    * of the LLM and/or the user.
    */
   export interface EmbeddedResource {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * Optional annotations for the client.
-     */
+    /** Optional annotations for the client. */
     annotations?: Annotations | undefined;
     resource: TextResourceContents | BlobResourceContents;
     type: "resource";
@@ -3903,23 +3289,15 @@ export declare namespace V2025_11_25 {
     | LegacyTitledEnumSchema;
 
   export interface Error {
-    /**
-     * The error type that occurred.
-     */
+    /** The error type that occurred. */
     code: number;
-    /**
-     * Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
-     */
+    /** Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.). */
     data?: unknown;
-    /**
-     * A short description of the error. The message SHOULD be limited to a concise single sentence.
-     */
+    /** A short description of the error. The message SHOULD be limited to a concise single sentence. */
     message: string;
   }
 
-  /**
-   * Used by the client to get a prompt provided by the server.
-   */
+  /** Used by the client to get a prompt provided by the server. */
   export interface GetPromptRequest {
     id: RequestId;
     jsonrpc: "2.0";
@@ -3927,66 +3305,46 @@ export declare namespace V2025_11_25 {
     params: GetPromptRequestParams;
   }
 
-  /**
-   * Parameters for a `prompts/get` request.
-   */
+  /** Parameters for a `prompts/get` request. */
   export interface GetPromptRequestParams {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
-          /**
-           * If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-           */
+          /** If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications. */
           progressToken?: ProgressToken | undefined;
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * Arguments to use for templating the prompt.
-     */
+    /** Arguments to use for templating the prompt. */
     arguments?:
       | {
           [k: string]: string;
         }
       | undefined;
-    /**
-     * The name of the prompt or prompt template.
-     */
+    /** The name of the prompt or prompt template. */
     name: string;
   }
 
-  /**
-   * The server's response to a prompts/get request from the client.
-   */
+  /** The server's response to a prompts/get request from the client. */
   export interface GetPromptResult {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * An optional description for the prompt.
-     */
+    /** An optional description for the prompt. */
     description?: string | undefined;
     messages: PromptMessage[];
   }
 
-  /**
-   * A request to retrieve the result of a completed task.
-   */
+  /** A request to retrieve the result of a completed task. */
   export interface GetTaskPayloadRequest {
     id: RequestId;
     jsonrpc: "2.0";
     method: "tasks/result";
     params: {
-      /**
-       * The task identifier to retrieve results for.
-       */
+      /** The task identifier to retrieve results for. */
       taskId: string;
     };
   }
@@ -3997,9 +3355,7 @@ export declare namespace V2025_11_25 {
    * For example, a tools/call task would return the CallToolResult structure.
    */
   export interface GetTaskPayloadResult {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
@@ -4008,29 +3364,21 @@ export declare namespace V2025_11_25 {
     [k: string]: unknown;
   }
 
-  /**
-   * A request to retrieve the state of a task.
-   */
+  /** A request to retrieve the state of a task. */
   export interface GetTaskRequest {
     id: RequestId;
     jsonrpc: "2.0";
     method: "tasks/get";
     params: {
-      /**
-       * The task identifier to query.
-       */
+      /** The task identifier to query. */
       taskId: string;
     };
   }
 
-  /**
-   * The response to a tasks/get request.
-   */
+  /** The response to a tasks/get request. */
   export type GetTaskResult = Result & Task;
 
-  /**
-   * An optionally-sized icon that can be displayed in a user interface.
-   */
+  /** An optionally-sized icon that can be displayed in a user interface. */
   export interface Icon {
     /**
      * Optional MIME type override if the source MIME type is missing or generic.
@@ -4062,12 +3410,10 @@ export declare namespace V2025_11_25 {
      *
      * If not provided, the client should assume the icon can be used with any theme.
      */
-    theme?: ("dark" | "light") | undefined;
+    theme?: "dark" | "light" | undefined;
   }
 
-  /**
-   * Base interface to add `icons` property.
-   */
+  /** Base interface to add `icons` property. */
   export interface Icons {
     /**
      * Optional set of sized icons that the client can display in a user interface.
@@ -4083,36 +3429,24 @@ export declare namespace V2025_11_25 {
     icons?: Icon[] | undefined;
   }
 
-  /**
-   * An image provided to or from an LLM.
-   */
+  /** An image provided to or from an LLM. */
   export interface ImageContent {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * Optional annotations for the client.
-     */
+    /** Optional annotations for the client. */
     annotations?: Annotations | undefined;
-    /**
-     * The base64-encoded image data.
-     */
+    /** The base64-encoded image data. */
     data: string;
-    /**
-     * The MIME type of the image. Different providers may support different image types.
-     */
+    /** The MIME type of the image. Different providers may support different image types. */
     mimeType: string;
     type: "image";
   }
 
-  /**
-   * Describes the MCP implementation.
-   */
+  /** Describes the MCP implementation. */
   export interface Implementation {
     /**
      * An optional human-readable description of what this implementation does.
@@ -4134,9 +3468,7 @@ export declare namespace V2025_11_25 {
      * - `image/webp` - WebP images (modern, efficient format)
      */
     icons?: Icon[] | undefined;
-    /**
-     * Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-     */
+    /** Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present). */
     name: string;
     /**
      * Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
@@ -4148,15 +3480,11 @@ export declare namespace V2025_11_25 {
      */
     title?: string | undefined;
     version: string;
-    /**
-     * An optional URL of the website for this implementation.
-     */
+    /** An optional URL of the website for this implementation. */
     websiteUrl?: string | undefined;
   }
 
-  /**
-   * This request is sent from the client to the server when it first connects, asking it to begin initialization.
-   */
+  /** This request is sent from the client to the server when it first connects, asking it to begin initialization. */
   export interface InitializeRequest {
     id: RequestId;
     jsonrpc: "2.0";
@@ -4164,37 +3492,25 @@ export declare namespace V2025_11_25 {
     params: InitializeRequestParams;
   }
 
-  /**
-   * Parameters for an `initialize` request.
-   */
+  /** Parameters for an `initialize` request. */
   export interface InitializeRequestParams {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
-          /**
-           * If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-           */
+          /** If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications. */
           progressToken?: ProgressToken | undefined;
           [k: string]: unknown;
         }
       | undefined;
     capabilities: ClientCapabilities;
     clientInfo: Implementation;
-    /**
-     * The latest version of the Model Context Protocol that the client supports. The client MAY decide to support older versions as well.
-     */
+    /** The latest version of the Model Context Protocol that the client supports. The client MAY decide to support older versions as well. */
     protocolVersion: string;
   }
 
-  /**
-   * After receiving an initialize request from the client, the server sends this response.
-   */
+  /** After receiving an initialize request from the client, the server sends this response. */
   export interface InitializeResult {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
@@ -4207,40 +3523,33 @@ export declare namespace V2025_11_25 {
      * This can be used by clients to improve the LLM's understanding of available tools, resources, etc. It can be thought of like a "hint" to the model. For example, this information MAY be added to the system prompt.
      */
     instructions?: string | undefined;
-    /**
-     * The version of the Model Context Protocol that the server wants to use. This may not match the version that the client requested. If the client cannot support this version, it MUST disconnect.
-     */
+    /** The version of the Model Context Protocol that the server wants to use. This may not match the version that the client requested. If the client cannot support this version, it MUST disconnect. */
     protocolVersion: string;
     serverInfo: Implementation;
   }
 
-  /**
-   * This notification is sent from the client to the server after initialization has finished.
-   */
+  /** This notification is sent from the client to the server after initialization has finished. */
   export interface InitializedNotification {
     jsonrpc: "2.0";
     method: "notifications/initialized";
     params?: NotificationParams | undefined;
   }
 
-  /**
-   * A response to a request that indicates an error occurred.
-   */
+  /** A response to a request that indicates an error occurred. */
   export interface JSONRPCErrorResponse {
     error: Error;
     id?: RequestId | undefined;
     jsonrpc: "2.0";
   }
 
-  /**
-   * Refers to any valid JSON-RPC object that can be decoded off the wire, or encoded to be sent.
-   */
+  /** Refers to any valid JSON-RPC object that can be decoded off the wire, or encoded to be sent. */
   export type JSONRPCMessage =
-    JSONRPCRequest | JSONRPCNotification | JSONRPCResultResponse | JSONRPCErrorResponse;
+    | JSONRPCRequest
+    | JSONRPCNotification
+    | JSONRPCResultResponse
+    | JSONRPCErrorResponse;
 
-  /**
-   * A notification which does not expect a response.
-   */
+  /** A notification which does not expect a response. */
   export interface JSONRPCNotification {
     jsonrpc: "2.0";
     method: string;
@@ -4251,9 +3560,7 @@ export declare namespace V2025_11_25 {
       | undefined;
   }
 
-  /**
-   * A request that expects a response.
-   */
+  /** A request that expects a response. */
   export interface JSONRPCRequest {
     id: RequestId;
     jsonrpc: "2.0";
@@ -4265,14 +3572,10 @@ export declare namespace V2025_11_25 {
       | undefined;
   }
 
-  /**
-   * A response to a request, containing either the result or error.
-   */
+  /** A response to a request, containing either the result or error. */
   export type JSONRPCResponse = JSONRPCResultResponse | JSONRPCErrorResponse;
 
-  /**
-   * A successful (non-error) response to a request.
-   */
+  /** A successful (non-error) response to a request. */
   export interface JSONRPCResultResponse {
     id: RequestId;
     jsonrpc: "2.0";
@@ -4296,9 +3599,7 @@ export declare namespace V2025_11_25 {
     type: "string";
   }
 
-  /**
-   * Sent from the client to request a list of prompts and prompt templates the server has.
-   */
+  /** Sent from the client to request a list of prompts and prompt templates the server has. */
   export interface ListPromptsRequest {
     id: RequestId;
     jsonrpc: "2.0";
@@ -4306,13 +3607,9 @@ export declare namespace V2025_11_25 {
     params?: PaginatedRequestParams | undefined;
   }
 
-  /**
-   * The server's response to a prompts/list request from the client.
-   */
+  /** The server's response to a prompts/list request from the client. */
   export interface ListPromptsResult {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
@@ -4326,9 +3623,7 @@ export declare namespace V2025_11_25 {
     prompts: Prompt[];
   }
 
-  /**
-   * Sent from the client to request a list of resource templates the server has.
-   */
+  /** Sent from the client to request a list of resource templates the server has. */
   export interface ListResourceTemplatesRequest {
     id: RequestId;
     jsonrpc: "2.0";
@@ -4336,13 +3631,9 @@ export declare namespace V2025_11_25 {
     params?: PaginatedRequestParams | undefined;
   }
 
-  /**
-   * The server's response to a resources/templates/list request from the client.
-   */
+  /** The server's response to a resources/templates/list request from the client. */
   export interface ListResourceTemplatesResult {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
@@ -4356,9 +3647,7 @@ export declare namespace V2025_11_25 {
     resourceTemplates: ResourceTemplate[];
   }
 
-  /**
-   * Sent from the client to request a list of resources the server has.
-   */
+  /** Sent from the client to request a list of resources the server has. */
   export interface ListResourcesRequest {
     id: RequestId;
     jsonrpc: "2.0";
@@ -4366,13 +3655,9 @@ export declare namespace V2025_11_25 {
     params?: PaginatedRequestParams | undefined;
   }
 
-  /**
-   * The server's response to a resources/list request from the client.
-   */
+  /** The server's response to a resources/list request from the client. */
   export interface ListResourcesResult {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
@@ -4408,9 +3693,7 @@ export declare namespace V2025_11_25 {
    * or file that the server can operate on.
    */
   export interface ListRootsResult {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
@@ -4419,9 +3702,7 @@ export declare namespace V2025_11_25 {
     roots: Root[];
   }
 
-  /**
-   * A request to retrieve a list of tasks.
-   */
+  /** A request to retrieve a list of tasks. */
   export interface ListTasksRequest {
     id: RequestId;
     jsonrpc: "2.0";
@@ -4429,13 +3710,9 @@ export declare namespace V2025_11_25 {
     params?: PaginatedRequestParams | undefined;
   }
 
-  /**
-   * The response to a tasks/list request.
-   */
+  /** The response to a tasks/list request. */
   export interface ListTasksResult {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
@@ -4449,9 +3726,7 @@ export declare namespace V2025_11_25 {
     tasks: Task[];
   }
 
-  /**
-   * Sent from the client to request a list of tools the server has.
-   */
+  /** Sent from the client to request a list of tools the server has. */
   export interface ListToolsRequest {
     id: RequestId;
     jsonrpc: "2.0";
@@ -4459,13 +3734,9 @@ export declare namespace V2025_11_25 {
     params?: PaginatedRequestParams | undefined;
   }
 
-  /**
-   * The server's response to a tools/list request from the client.
-   */
+  /** The server's response to a tools/list request from the client. */
   export interface ListToolsResult {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
@@ -4486,40 +3757,35 @@ export declare namespace V2025_11_25 {
    * https://datatracker.ietf.org/doc/html/rfc5424#section-6.2.1
    */
   export type LoggingLevel =
-    "alert" | "critical" | "debug" | "emergency" | "error" | "info" | "notice" | "warning";
+    | "alert"
+    | "critical"
+    | "debug"
+    | "emergency"
+    | "error"
+    | "info"
+    | "notice"
+    | "warning";
 
-  /**
-   * JSONRPCNotification of a log message passed from server to client. If no logging/setLevel request has been sent from the client, the server MAY decide which messages to send automatically.
-   */
+  /** JSONRPCNotification of a log message passed from server to client. If no logging/setLevel request has been sent from the client, the server MAY decide which messages to send automatically. */
   export interface LoggingMessageNotification {
     jsonrpc: "2.0";
     method: "notifications/message";
     params: LoggingMessageNotificationParams;
   }
 
-  /**
-   * Parameters for a `notifications/message` notification.
-   */
+  /** Parameters for a `notifications/message` notification. */
   export interface LoggingMessageNotificationParams {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * The data to be logged, such as a string message or an object. Any JSON serializable type is allowed here.
-     */
+    /** The data to be logged, such as a string message or an object. Any JSON serializable type is allowed here. */
     data: unknown;
-    /**
-     * The severity of this log message.
-     */
+    /** The severity of this log message. */
     level: LoggingLevel;
-    /**
-     * An optional name of the logger issuing this message.
-     */
+    /** An optional name of the logger issuing this message. */
     logger?: string | undefined;
   }
 
@@ -4600,9 +3866,7 @@ export declare namespace V2025_11_25 {
   }
 
   export interface NotificationParams {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
@@ -4626,18 +3890,12 @@ export declare namespace V2025_11_25 {
     params?: PaginatedRequestParams | undefined;
   }
 
-  /**
-   * Common parameters for paginated requests.
-   */
+  /** Common parameters for paginated requests. */
   export interface PaginatedRequestParams {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
-          /**
-           * If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-           */
+          /** If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications. */
           progressToken?: ProgressToken | undefined;
           [k: string]: unknown;
         }
@@ -4650,9 +3908,7 @@ export declare namespace V2025_11_25 {
   }
 
   export interface PaginatedResult {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
@@ -4665,9 +3921,7 @@ export declare namespace V2025_11_25 {
     nextCursor?: string | undefined;
   }
 
-  /**
-   * A ping, issued by either the server or the client, to check that the other party is still alive. The receiver must promptly respond, or else may be disconnected.
-   */
+  /** A ping, issued by either the server or the client, to check that the other party is still alive. The receiver must promptly respond, or else may be disconnected. */
   export interface PingRequest {
     id: RequestId;
     jsonrpc: "2.0";
@@ -4689,69 +3943,45 @@ export declare namespace V2025_11_25 {
     | TitledMultiSelectEnumSchema
     | LegacyTitledEnumSchema;
 
-  /**
-   * An out-of-band notification used to inform the receiver of a progress update for a long-running request.
-   */
+  /** An out-of-band notification used to inform the receiver of a progress update for a long-running request. */
   export interface ProgressNotification {
     jsonrpc: "2.0";
     method: "notifications/progress";
     params: ProgressNotificationParams;
   }
 
-  /**
-   * Parameters for a `notifications/progress` notification.
-   */
+  /** Parameters for a `notifications/progress` notification. */
   export interface ProgressNotificationParams {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * An optional message describing the current progress.
-     */
+    /** An optional message describing the current progress. */
     message?: string | undefined;
-    /**
-     * The progress thus far. This should increase every time progress is made, even if the total is unknown.
-     */
+    /** The progress thus far. This should increase every time progress is made, even if the total is unknown. */
     progress: number;
-    /**
-     * The progress token which was given in the initial request, used to associate this notification with the request that is proceeding.
-     */
+    /** The progress token which was given in the initial request, used to associate this notification with the request that is proceeding. */
     progressToken: ProgressToken;
-    /**
-     * Total number of items to process (or total progress required), if known.
-     */
+    /** Total number of items to process (or total progress required), if known. */
     total?: number | undefined;
   }
 
-  /**
-   * A progress token, used to associate progress notifications with the original request.
-   */
+  /** A progress token, used to associate progress notifications with the original request. */
   export type ProgressToken = string | number;
 
-  /**
-   * A prompt or prompt template that the server offers.
-   */
+  /** A prompt or prompt template that the server offers. */
   export interface Prompt {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * A list of arguments to use for templating the prompt.
-     */
+    /** A list of arguments to use for templating the prompt. */
     arguments?: PromptArgument[] | undefined;
-    /**
-     * An optional description of what this prompt provides
-     */
+    /** An optional description of what this prompt provides */
     description?: string | undefined;
     /**
      * Optional set of sized icons that the client can display in a user interface.
@@ -4765,9 +3995,7 @@ export declare namespace V2025_11_25 {
      * - `image/webp` - WebP images (modern, efficient format)
      */
     icons?: Icon[] | undefined;
-    /**
-     * Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-     */
+    /** Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present). */
     name: string;
     /**
      * Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
@@ -4780,21 +4008,13 @@ export declare namespace V2025_11_25 {
     title?: string | undefined;
   }
 
-  /**
-   * Describes an argument that a prompt can accept.
-   */
+  /** Describes an argument that a prompt can accept. */
   export interface PromptArgument {
-    /**
-     * A human-readable description of the argument.
-     */
+    /** A human-readable description of the argument. */
     description?: string | undefined;
-    /**
-     * Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-     */
+    /** Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present). */
     name: string;
-    /**
-     * Whether this argument must be provided.
-     */
+    /** Whether this argument must be provided. */
     required?: boolean | undefined;
     /**
      * Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
@@ -4807,9 +4027,7 @@ export declare namespace V2025_11_25 {
     title?: string | undefined;
   }
 
-  /**
-   * An optional notification from the server to the client, informing it that the list of prompts it offers has changed. This may be issued by servers without any previous subscription from the client.
-   */
+  /** An optional notification from the server to the client, informing it that the list of prompts it offers has changed. This may be issued by servers without any previous subscription from the client. */
   export interface PromptListChangedNotification {
     jsonrpc: "2.0";
     method: "notifications/prompts/list_changed";
@@ -4827,13 +4045,9 @@ export declare namespace V2025_11_25 {
     role: Role;
   }
 
-  /**
-   * Identifies a prompt.
-   */
+  /** Identifies a prompt. */
   export interface PromptReference {
-    /**
-     * Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-     */
+    /** Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present). */
     name: string;
     /**
      * Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
@@ -4847,9 +4061,7 @@ export declare namespace V2025_11_25 {
     type: "ref/prompt";
   }
 
-  /**
-   * Sent from the client to the server, to read a specific resource URI.
-   */
+  /** Sent from the client to the server, to read a specific resource URI. */
   export interface ReadResourceRequest {
     id: RequestId;
     jsonrpc: "2.0";
@@ -4857,35 +4069,23 @@ export declare namespace V2025_11_25 {
     params: ReadResourceRequestParams;
   }
 
-  /**
-   * Parameters for a `resources/read` request.
-   */
+  /** Parameters for a `resources/read` request. */
   export interface ReadResourceRequestParams {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
-          /**
-           * If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-           */
+          /** If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications. */
           progressToken?: ProgressToken | undefined;
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it.
-     */
+    /** The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it. */
     uri: string;
   }
 
-  /**
-   * The server's response to a resources/read request from the client.
-   */
+  /** The server's response to a resources/read request from the client. */
   export interface ReadResourceResult {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
@@ -4899,9 +4099,7 @@ export declare namespace V2025_11_25 {
    * Include this in the `_meta` field under the key `io.modelcontextprotocol/related-task`.
    */
   export interface RelatedTaskMetadata {
-    /**
-     * The task identifier this message is associated with.
-     */
+    /** The task identifier this message is associated with. */
     taskId: string;
   }
 
@@ -4914,44 +4112,30 @@ export declare namespace V2025_11_25 {
       | undefined;
   }
 
-  /**
-   * A uniquely identifying ID for a request in JSON-RPC.
-   */
+  /** A uniquely identifying ID for a request in JSON-RPC. */
   export type RequestId = string | number;
 
-  /**
-   * Common params for any request.
-   */
+  /** Common params for any request. */
   export interface RequestParams {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
-          /**
-           * If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-           */
+          /** If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications. */
           progressToken?: ProgressToken | undefined;
           [k: string]: unknown;
         }
       | undefined;
   }
 
-  /**
-   * A known resource that the server is capable of reading.
-   */
+  /** A known resource that the server is capable of reading. */
   export interface Resource {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * Optional annotations for the client.
-     */
+    /** Optional annotations for the client. */
     annotations?: Annotations | undefined;
     /**
      * A description of what this resource represents.
@@ -4971,13 +4155,9 @@ export declare namespace V2025_11_25 {
      * - `image/webp` - WebP images (modern, efficient format)
      */
     icons?: Icon[] | undefined;
-    /**
-     * The MIME type of this resource, if known.
-     */
+    /** The MIME type of this resource, if known. */
     mimeType?: string | undefined;
-    /**
-     * Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-     */
+    /** Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present). */
     name: string;
     /**
      * The size of the raw resource content, in bytes (i.e., before base64 encoding or any tokenization), if known.
@@ -4994,31 +4174,21 @@ export declare namespace V2025_11_25 {
      * if present).
      */
     title?: string | undefined;
-    /**
-     * The URI of this resource.
-     */
+    /** The URI of this resource. */
     uri: string;
   }
 
-  /**
-   * The contents of a specific resource or sub-resource.
-   */
+  /** The contents of a specific resource or sub-resource. */
   export interface ResourceContents {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * The MIME type of this resource, if known.
-     */
+    /** The MIME type of this resource, if known. */
     mimeType?: string | undefined;
-    /**
-     * The URI of this resource.
-     */
+    /** The URI of this resource. */
     uri: string;
   }
 
@@ -5028,17 +4198,13 @@ export declare namespace V2025_11_25 {
    * Note: resource links returned by tools are not guaranteed to appear in the results of `resources/list` requests.
    */
   export interface ResourceLink {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * Optional annotations for the client.
-     */
+    /** Optional annotations for the client. */
     annotations?: Annotations | undefined;
     /**
      * A description of what this resource represents.
@@ -5058,13 +4224,9 @@ export declare namespace V2025_11_25 {
      * - `image/webp` - WebP images (modern, efficient format)
      */
     icons?: Icon[] | undefined;
-    /**
-     * The MIME type of this resource, if known.
-     */
+    /** The MIME type of this resource, if known. */
     mimeType?: string | undefined;
-    /**
-     * Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-     */
+    /** Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present). */
     name: string;
     /**
      * The size of the raw resource content, in bytes (i.e., before base64 encoding or any tokenization), if known.
@@ -5082,58 +4244,40 @@ export declare namespace V2025_11_25 {
      */
     title?: string | undefined;
     type: "resource_link";
-    /**
-     * The URI of this resource.
-     */
+    /** The URI of this resource. */
     uri: string;
   }
 
-  /**
-   * An optional notification from the server to the client, informing it that the list of resources it can read from has changed. This may be issued by servers without any previous subscription from the client.
-   */
+  /** An optional notification from the server to the client, informing it that the list of resources it can read from has changed. This may be issued by servers without any previous subscription from the client. */
   export interface ResourceListChangedNotification {
     jsonrpc: "2.0";
     method: "notifications/resources/list_changed";
     params?: NotificationParams | undefined;
   }
 
-  /**
-   * Common parameters when working with resources.
-   */
+  /** Common parameters when working with resources. */
   export interface ResourceRequestParams {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
-          /**
-           * If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-           */
+          /** If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications. */
           progressToken?: ProgressToken | undefined;
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it.
-     */
+    /** The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it. */
     uri: string;
   }
 
-  /**
-   * A template description for resources available on the server.
-   */
+  /** A template description for resources available on the server. */
   export interface ResourceTemplate {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * Optional annotations for the client.
-     */
+    /** Optional annotations for the client. */
     annotations?: Annotations | undefined;
     /**
      * A description of what this template is for.
@@ -5153,13 +4297,9 @@ export declare namespace V2025_11_25 {
      * - `image/webp` - WebP images (modern, efficient format)
      */
     icons?: Icon[] | undefined;
-    /**
-     * The MIME type for all resources that match this template. This should only be included if all resources matching this template have the same type.
-     */
+    /** The MIME type for all resources that match this template. This should only be included if all resources matching this template have the same type. */
     mimeType?: string | undefined;
-    /**
-     * Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-     */
+    /** Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present). */
     name: string;
     /**
      * Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
@@ -5170,54 +4310,38 @@ export declare namespace V2025_11_25 {
      * if present).
      */
     title?: string | undefined;
-    /**
-     * A URI template (according to RFC 6570) that can be used to construct resource URIs.
-     */
+    /** A URI template (according to RFC 6570) that can be used to construct resource URIs. */
     uriTemplate: string;
   }
 
-  /**
-   * A reference to a resource or resource template definition.
-   */
+  /** A reference to a resource or resource template definition. */
   export interface ResourceTemplateReference {
     type: "ref/resource";
-    /**
-     * The URI or URI template of the resource.
-     */
+    /** The URI or URI template of the resource. */
     uri: string;
   }
 
-  /**
-   * A notification from the server to the client, informing it that a resource has changed and may need to be read again. This should only be sent if the client previously sent a resources/subscribe request.
-   */
+  /** A notification from the server to the client, informing it that a resource has changed and may need to be read again. This should only be sent if the client previously sent a resources/subscribe request. */
   export interface ResourceUpdatedNotification {
     jsonrpc: "2.0";
     method: "notifications/resources/updated";
     params: ResourceUpdatedNotificationParams;
   }
 
-  /**
-   * Parameters for a `notifications/resources/updated` notification.
-   */
+  /** Parameters for a `notifications/resources/updated` notification. */
   export interface ResourceUpdatedNotificationParams {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * The URI of the resource that has been updated. This might be a sub-resource of the one that the client actually subscribed to.
-     */
+    /** The URI of the resource that has been updated. This might be a sub-resource of the one that the client actually subscribed to. */
     uri: string;
   }
 
   export interface Result {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
@@ -5226,18 +4350,12 @@ export declare namespace V2025_11_25 {
     [k: string]: unknown;
   }
 
-  /**
-   * The sender or recipient of messages and data in a conversation.
-   */
+  /** The sender or recipient of messages and data in a conversation. */
   export type Role = "assistant" | "user";
 
-  /**
-   * Represents a root directory or file that the server can operate on.
-   */
+  /** Represents a root directory or file that the server can operate on. */
   export interface Root {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
@@ -5268,13 +4386,9 @@ export declare namespace V2025_11_25 {
     params?: NotificationParams | undefined;
   }
 
-  /**
-   * Describes a message issued to or received from an LLM API.
-   */
+  /** Describes a message issued to or received from an LLM API. */
   export interface SamplingMessage {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
@@ -5291,23 +4405,21 @@ export declare namespace V2025_11_25 {
   }
 
   export type SamplingMessageContentBlock =
-    TextContent | ImageContent | AudioContent | ToolUseContent | ToolResultContent;
+    | TextContent
+    | ImageContent
+    | AudioContent
+    | ToolUseContent
+    | ToolResultContent;
 
-  /**
-   * Capabilities that a server may support. Known capabilities are defined here, in this schema, but this is not a closed set: any server can define its own, additional capabilities.
-   */
+  /** Capabilities that a server may support. Known capabilities are defined here, in this schema, but this is not a closed set: any server can define its own, additional capabilities. */
   export interface ServerCapabilities {
-    /**
-     * Present if the server supports argument autocompletion suggestions.
-     */
+    /** Present if the server supports argument autocompletion suggestions. */
     completions?:
       | {
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * Experimental, non-standard capabilities that the server supports.
-     */
+    /** Experimental, non-standard capabilities that the server supports. */
     experimental?:
       | {
           [k: string]: {
@@ -5315,74 +4427,50 @@ export declare namespace V2025_11_25 {
           };
         }
       | undefined;
-    /**
-     * Present if the server supports sending log messages to the client.
-     */
+    /** Present if the server supports sending log messages to the client. */
     logging?:
       | {
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * Present if the server offers any prompt templates.
-     */
+    /** Present if the server offers any prompt templates. */
     prompts?:
       | {
-          /**
-           * Whether this server supports notifications for changes to the prompt list.
-           */
+          /** Whether this server supports notifications for changes to the prompt list. */
           listChanged?: boolean | undefined;
         }
       | undefined;
-    /**
-     * Present if the server offers any resources to read.
-     */
+    /** Present if the server offers any resources to read. */
     resources?:
       | {
-          /**
-           * Whether this server supports notifications for changes to the resource list.
-           */
+          /** Whether this server supports notifications for changes to the resource list. */
           listChanged?: boolean | undefined;
-          /**
-           * Whether this server supports subscribing to resource updates.
-           */
+          /** Whether this server supports subscribing to resource updates. */
           subscribe?: boolean | undefined;
         }
       | undefined;
-    /**
-     * Present if the server supports task-augmented requests.
-     */
+    /** Present if the server supports task-augmented requests. */
     tasks?:
       | {
-          /**
-           * Whether this server supports tasks/cancel.
-           */
+          /** Whether this server supports tasks/cancel. */
           cancel?:
             | {
                 [k: string]: unknown;
               }
             | undefined;
-          /**
-           * Whether this server supports tasks/list.
-           */
+          /** Whether this server supports tasks/list. */
           list?:
             | {
                 [k: string]: unknown;
               }
             | undefined;
-          /**
-           * Specifies which request types can be augmented with tasks.
-           */
+          /** Specifies which request types can be augmented with tasks. */
           requests?:
             | {
-                /**
-                 * Task support for tool-related requests.
-                 */
+                /** Task support for tool-related requests. */
                 tools?:
                   | {
-                      /**
-                       * Whether the server supports task-augmented tools/call requests.
-                       */
+                      /** Whether the server supports task-augmented tools/call requests. */
                       call?:
                         | {
                             [k: string]: unknown;
@@ -5394,14 +4482,10 @@ export declare namespace V2025_11_25 {
             | undefined;
         }
       | undefined;
-    /**
-     * Present if the server offers any tools to call.
-     */
+    /** Present if the server offers any tools to call. */
     tools?:
       | {
-          /**
-           * Whether this server supports notifications for changes to the tool list.
-           */
+          /** Whether this server supports notifications for changes to the tool list. */
           listChanged?: boolean | undefined;
         }
       | undefined;
@@ -5444,9 +4528,7 @@ export declare namespace V2025_11_25 {
     | ListTasksResult
     | CompleteResult;
 
-  /**
-   * A request from the client to the server, to enable or adjust logging.
-   */
+  /** A request from the client to the server, to enable or adjust logging. */
   export interface SetLevelRequest {
     id: RequestId;
     jsonrpc: "2.0";
@@ -5454,44 +4536,35 @@ export declare namespace V2025_11_25 {
     params: SetLevelRequestParams;
   }
 
-  /**
-   * Parameters for a `logging/setLevel` request.
-   */
+  /** Parameters for a `logging/setLevel` request. */
   export interface SetLevelRequestParams {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
-          /**
-           * If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-           */
+          /** If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications. */
           progressToken?: ProgressToken | undefined;
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * The level of logging that the client wants to receive from the server. The server should send all logs at this level and higher (i.e., more severe) to the client as notifications/message.
-     */
+    /** The level of logging that the client wants to receive from the server. The server should send all logs at this level and higher (i.e., more severe) to the client as notifications/message. */
     level: LoggingLevel;
   }
 
   export type SingleSelectEnumSchema =
-    UntitledSingleSelectEnumSchema | TitledSingleSelectEnumSchema;
+    | UntitledSingleSelectEnumSchema
+    | TitledSingleSelectEnumSchema;
 
   export interface StringSchema {
     default?: string | undefined;
     description?: string | undefined;
-    format?: ("date" | "date-time" | "email" | "uri") | undefined;
+    format?: "date" | "date-time" | "email" | "uri" | undefined;
     maxLength?: number | undefined;
     minLength?: number | undefined;
     title?: string | undefined;
     type: "string";
   }
 
-  /**
-   * Sent from the client to request resources/updated notifications from the server whenever a particular resource changes.
-   */
+  /** Sent from the client to request resources/updated notifications from the server whenever a particular resource changes. */
   export interface SubscribeRequest {
     id: RequestId;
     jsonrpc: "2.0";
@@ -5499,47 +4572,29 @@ export declare namespace V2025_11_25 {
     params: SubscribeRequestParams;
   }
 
-  /**
-   * Parameters for a `resources/subscribe` request.
-   */
+  /** Parameters for a `resources/subscribe` request. */
   export interface SubscribeRequestParams {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
-          /**
-           * If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-           */
+          /** If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications. */
           progressToken?: ProgressToken | undefined;
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it.
-     */
+    /** The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it. */
     uri: string;
   }
 
-  /**
-   * Data associated with a task.
-   */
+  /** Data associated with a task. */
   export interface Task {
-    /**
-     * ISO 8601 timestamp when the task was created.
-     */
+    /** ISO 8601 timestamp when the task was created. */
     createdAt: string;
-    /**
-     * ISO 8601 timestamp when the task was last updated.
-     */
+    /** ISO 8601 timestamp when the task was last updated. */
     lastUpdatedAt: string;
-    /**
-     * Suggested polling interval in milliseconds.
-     */
+    /** Suggested polling interval in milliseconds. */
     pollInterval?: number | undefined;
-    /**
-     * Current task state.
-     */
+    /** Current task state. */
     status: TaskStatus;
     /**
      * Optional human-readable message describing the current task state.
@@ -5549,28 +4604,18 @@ export declare namespace V2025_11_25 {
      * - Diagnostic information for "failed" status (e.g., error details, what went wrong)
      */
     statusMessage?: string | undefined;
-    /**
-     * The task identifier.
-     */
+    /** The task identifier. */
     taskId: string;
-    /**
-     * Actual retention duration from creation in milliseconds, null for unlimited.
-     */
+    /** Actual retention duration from creation in milliseconds, null for unlimited. */
     ttl: number | null;
   }
 
-  /**
-   * Common params for any task-augmented request.
-   */
+  /** Common params for any task-augmented request. */
   export interface TaskAugmentedRequestParams {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
-          /**
-           * If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-           */
+          /** If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications. */
           progressToken?: ProgressToken | undefined;
           [k: string]: unknown;
         }
@@ -5591,161 +4636,99 @@ export declare namespace V2025_11_25 {
    * Include this in the `task` field of the request parameters.
    */
   export interface TaskMetadata {
-    /**
-     * Requested duration in milliseconds to retain task from creation.
-     */
+    /** Requested duration in milliseconds to retain task from creation. */
     ttl?: number | undefined;
   }
 
-  /**
-   * The status of a task.
-   */
+  /** The status of a task. */
   export type TaskStatus = "cancelled" | "completed" | "failed" | "input_required" | "working";
 
-  /**
-   * An optional notification from the receiver to the requestor, informing them that a task's status has changed. Receivers are not required to send these notifications.
-   */
+  /** An optional notification from the receiver to the requestor, informing them that a task's status has changed. Receivers are not required to send these notifications. */
   export interface TaskStatusNotification {
     jsonrpc: "2.0";
     method: "notifications/tasks/status";
     params: TaskStatusNotificationParams;
   }
 
-  /**
-   * Parameters for a `notifications/tasks/status` notification.
-   */
+  /** Parameters for a `notifications/tasks/status` notification. */
   export type TaskStatusNotificationParams = NotificationParams & Task;
 
-  /**
-   * Text provided to or from an LLM.
-   */
+  /** Text provided to or from an LLM. */
   export interface TextContent {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * Optional annotations for the client.
-     */
+    /** Optional annotations for the client. */
     annotations?: Annotations | undefined;
-    /**
-     * The text content of the message.
-     */
+    /** The text content of the message. */
     text: string;
     type: "text";
   }
 
   export interface TextResourceContents {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * The MIME type of this resource, if known.
-     */
+    /** The MIME type of this resource, if known. */
     mimeType?: string | undefined;
-    /**
-     * The text of the item. This must only be set if the item can actually be represented as text (not binary data).
-     */
+    /** The text of the item. This must only be set if the item can actually be represented as text (not binary data). */
     text: string;
-    /**
-     * The URI of this resource.
-     */
+    /** The URI of this resource. */
     uri: string;
   }
 
-  /**
-   * Schema for multiple-selection enumeration with display titles for each option.
-   */
+  /** Schema for multiple-selection enumeration with display titles for each option. */
   export interface TitledMultiSelectEnumSchema {
-    /**
-     * Optional default value.
-     */
+    /** Optional default value. */
     default?: string[] | undefined;
-    /**
-     * Optional description for the enum field.
-     */
+    /** Optional description for the enum field. */
     description?: string | undefined;
-    /**
-     * Schema for array items with enum options and display labels.
-     */
+    /** Schema for array items with enum options and display labels. */
     items: {
-      /**
-       * Array of enum options with values and display labels.
-       */
+      /** Array of enum options with values and display labels. */
       anyOf: {
-        /**
-         * The constant enum value.
-         */
+        /** The constant enum value. */
         const: string;
-        /**
-         * Display title for this option.
-         */
+        /** Display title for this option. */
         title: string;
       }[];
     };
-    /**
-     * Maximum number of items to select.
-     */
+    /** Maximum number of items to select. */
     maxItems?: number | undefined;
-    /**
-     * Minimum number of items to select.
-     */
+    /** Minimum number of items to select. */
     minItems?: number | undefined;
-    /**
-     * Optional title for the enum field.
-     */
+    /** Optional title for the enum field. */
     title?: string | undefined;
     type: "array";
   }
 
-  /**
-   * Schema for single-selection enumeration with display titles for each option.
-   */
+  /** Schema for single-selection enumeration with display titles for each option. */
   export interface TitledSingleSelectEnumSchema {
-    /**
-     * Optional default value.
-     */
+    /** Optional default value. */
     default?: string | undefined;
-    /**
-     * Optional description for the enum field.
-     */
+    /** Optional description for the enum field. */
     description?: string | undefined;
-    /**
-     * Array of enum options with values and display labels.
-     */
+    /** Array of enum options with values and display labels. */
     oneOf: {
-      /**
-       * The enum value.
-       */
+      /** The enum value. */
       const: string;
-      /**
-       * Display label for this option.
-       */
+      /** Display label for this option. */
       title: string;
     }[];
-    /**
-     * Optional title for the enum field.
-     */
+    /** Optional title for the enum field. */
     title?: string | undefined;
     type: "string";
   }
 
-  /**
-   * Definition for a tool the client can call.
-   */
+  /** Definition for a tool the client can call. */
   export interface Tool {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
@@ -5763,9 +4746,7 @@ export declare namespace V2025_11_25 {
      * This can be used by clients to improve the LLM's understanding of available tools. It can be thought of like a "hint" to the model.
      */
     description?: string | undefined;
-    /**
-     * Execution-related properties for this tool.
-     */
+    /** Execution-related properties for this tool. */
     execution?: ToolExecution | undefined;
     /**
      * Optional set of sized icons that the client can display in a user interface.
@@ -5779,9 +4760,7 @@ export declare namespace V2025_11_25 {
      * - `image/webp` - WebP images (modern, efficient format)
      */
     icons?: Icon[] | undefined;
-    /**
-     * A JSON Schema object defining the expected parameters for the tool.
-     */
+    /** A JSON Schema object defining the expected parameters for the tool. */
     inputSchema: {
       $schema?: string | undefined;
       properties?:
@@ -5794,9 +4773,7 @@ export declare namespace V2025_11_25 {
       required?: string[] | undefined;
       type: "object";
     };
-    /**
-     * Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-     */
+    /** Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present). */
     name: string;
     /**
      * An optional JSON Schema object defining the structure of the tool's output returned in
@@ -5874,15 +4851,11 @@ export declare namespace V2025_11_25 {
      * Default: false
      */
     readOnlyHint?: boolean | undefined;
-    /**
-     * A human-readable title for the tool.
-     */
+    /** A human-readable title for the tool. */
     title?: string | undefined;
   }
 
-  /**
-   * Controls tool selection behavior for sampling requests.
-   */
+  /** Controls tool selection behavior for sampling requests. */
   export interface ToolChoice {
     /**
      * Controls the tool use ability of the model:
@@ -5890,12 +4863,10 @@ export declare namespace V2025_11_25 {
      * - "required": Model MUST use at least one tool before completing
      * - "none": Model MUST NOT use any tools
      */
-    mode?: ("auto" | "none" | "required") | undefined;
+    mode?: "auto" | "none" | "required" | undefined;
   }
 
-  /**
-   * Execution-related properties for a tool.
-   */
+  /** Execution-related properties for a tool. */
   export interface ToolExecution {
     /**
      * Indicates whether this tool supports task-augmented execution.
@@ -5908,21 +4879,17 @@ export declare namespace V2025_11_25 {
      *
      * Default: "forbidden"
      */
-    taskSupport?: ("forbidden" | "optional" | "required") | undefined;
+    taskSupport?: "forbidden" | "optional" | "required" | undefined;
   }
 
-  /**
-   * An optional notification from the server to the client, informing it that the list of tools it offers has changed. This may be issued by servers without any previous subscription from the client.
-   */
+  /** An optional notification from the server to the client, informing it that the list of tools it offers has changed. This may be issued by servers without any previous subscription from the client. */
   export interface ToolListChangedNotification {
     jsonrpc: "2.0";
     method: "notifications/tools/list_changed";
     params?: NotificationParams | undefined;
   }
 
-  /**
-   * The result of a tool use, provided by the user back to the assistant.
-   */
+  /** The result of a tool use, provided by the user back to the assistant. */
   export interface ToolResultContent {
     /**
      * Optional metadata about the tool result. Clients SHOULD preserve this field when
@@ -5968,9 +4935,7 @@ export declare namespace V2025_11_25 {
     type: "tool_result";
   }
 
-  /**
-   * A request from the assistant to call a tool.
-   */
+  /** A request from the assistant to call a tool. */
   export interface ToolUseContent {
     /**
      * Optional metadata about the tool use. Clients SHOULD preserve this field when
@@ -5989,37 +4954,31 @@ export declare namespace V2025_11_25 {
      * This ID is used to match tool results to their corresponding tool uses.
      */
     id: string;
-    /**
-     * The arguments to pass to the tool, conforming to the tool's input schema.
-     */
+    /** The arguments to pass to the tool, conforming to the tool's input schema. */
     input: {
       [k: string]: unknown;
     };
-    /**
-     * The name of the tool to call.
-     */
+    /** The name of the tool to call. */
     name: string;
     type: "tool_use";
   }
 
-  /**
-   * An error response that indicates that the server requires the client to provide additional information via an elicitation request.
-   */
+  /** An error response that indicates that the server requires the client to provide additional information via an elicitation request. */
   export interface URLElicitationRequiredError {
-    error: Error & {
-      code: -32042;
-      data: {
-        elicitations: ElicitRequestURLParams[];
-        [k: string]: unknown;
-      };
-    };
+    error:
+      & Error
+      & {
+          code: -32042;
+          data: {
+            elicitations: ElicitRequestURLParams[];
+            [k: string]: unknown;
+          };
+        };
     id?: RequestId | undefined;
     jsonrpc: "2.0";
   }
 
-  /**
-   * Sent from the client to request cancellation of resources/updated notifications from the server. This should follow a previous resources/subscribe request.
-   */
+  /** Sent from the client to request cancellation of resources/updated notifications from the server. This should follow a previous resources/subscribe request. */
   export interface UnsubscribeRequest {
     id: RequestId;
     jsonrpc: "2.0";
@@ -6027,127 +4986,165 @@ export declare namespace V2025_11_25 {
     params: UnsubscribeRequestParams;
   }
 
-  /**
-   * Parameters for a `resources/unsubscribe` request.
-   */
+  /** Parameters for a `resources/unsubscribe` request. */
   export interface UnsubscribeRequestParams {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
-          /**
-           * If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-           */
+          /** If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications. */
           progressToken?: ProgressToken | undefined;
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it.
-     */
+    /** The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it. */
     uri: string;
   }
 
-  /**
-   * Schema for multiple-selection enumeration without display titles for options.
-   */
+  /** Schema for multiple-selection enumeration without display titles for options. */
   export interface UntitledMultiSelectEnumSchema {
-    /**
-     * Optional default value.
-     */
+    /** Optional default value. */
     default?: string[] | undefined;
-    /**
-     * Optional description for the enum field.
-     */
+    /** Optional description for the enum field. */
     description?: string | undefined;
-    /**
-     * Schema for the array items.
-     */
+    /** Schema for the array items. */
     items: {
-      /**
-       * Array of enum values to choose from.
-       */
+      /** Array of enum values to choose from. */
       enum: string[];
       type: "string";
     };
-    /**
-     * Maximum number of items to select.
-     */
+    /** Maximum number of items to select. */
     maxItems?: number | undefined;
-    /**
-     * Minimum number of items to select.
-     */
+    /** Minimum number of items to select. */
     minItems?: number | undefined;
-    /**
-     * Optional title for the enum field.
-     */
+    /** Optional title for the enum field. */
     title?: string | undefined;
     type: "array";
   }
 
-  /**
-   * Schema for single-selection enumeration without display titles for options.
-   */
+  /** Schema for single-selection enumeration without display titles for options. */
   export interface UntitledSingleSelectEnumSchema {
-    /**
-     * Optional default value.
-     */
+    /** Optional default value. */
     default?: string | undefined;
-    /**
-     * Optional description for the enum field.
-     */
+    /** Optional description for the enum field. */
     description?: string | undefined;
-    /**
-     * Array of enum values to choose from.
-     */
+    /** Array of enum values to choose from. */
     enum: string[];
-    /**
-     * Optional title for the enum field.
-     */
+    /** Optional title for the enum field. */
     title?: string | undefined;
     type: "string";
   }
 
   /** Requests the client sends, by method: their params and possible results. */
   export interface ClientRequestMap {
-    initialize: { params: InitializeRequest["params"]; result: InitializeResult };
-    ping: { params: PingRequest["params"]; result: EmptyResult };
-    "resources/list": { params: ListResourcesRequest["params"]; result: ListResourcesResult };
+    initialize: {
+      params: InitializeRequest["params"];
+      result: InitializeResult;
+    };
+    ping: {
+      params: PingRequest["params"];
+      result: EmptyResult;
+    };
+    "resources/list": {
+      params: ListResourcesRequest["params"];
+      result: ListResourcesResult;
+    };
     "resources/templates/list": {
       params: ListResourceTemplatesRequest["params"];
       result: ListResourceTemplatesResult;
     };
-    "resources/read": { params: ReadResourceRequest["params"]; result: ReadResourceResult };
-    "resources/subscribe": { params: SubscribeRequest["params"]; result: EmptyResult };
-    "resources/unsubscribe": { params: UnsubscribeRequest["params"]; result: EmptyResult };
-    "prompts/list": { params: ListPromptsRequest["params"]; result: ListPromptsResult };
-    "prompts/get": { params: GetPromptRequest["params"]; result: GetPromptResult };
-    "tools/list": { params: ListToolsRequest["params"]; result: ListToolsResult };
-    "tools/call": { params: CallToolRequest["params"]; result: CallToolResult };
-    "tasks/get": { params: GetTaskRequest["params"]; result: GetTaskResult };
-    "tasks/result": { params: GetTaskPayloadRequest["params"]; result: GetTaskPayloadResult };
-    "tasks/cancel": { params: CancelTaskRequest["params"]; result: CancelTaskResult };
-    "tasks/list": { params: ListTasksRequest["params"]; result: ListTasksResult };
-    "logging/setLevel": { params: SetLevelRequest["params"]; result: EmptyResult };
-    "completion/complete": { params: CompleteRequest["params"]; result: CompleteResult };
+    "resources/read": {
+      params: ReadResourceRequest["params"];
+      result: ReadResourceResult;
+    };
+    "resources/subscribe": {
+      params: SubscribeRequest["params"];
+      result: EmptyResult;
+    };
+    "resources/unsubscribe": {
+      params: UnsubscribeRequest["params"];
+      result: EmptyResult;
+    };
+    "prompts/list": {
+      params: ListPromptsRequest["params"];
+      result: ListPromptsResult;
+    };
+    "prompts/get": {
+      params: GetPromptRequest["params"];
+      result: GetPromptResult;
+    };
+    "tools/list": {
+      params: ListToolsRequest["params"];
+      result: ListToolsResult;
+    };
+    "tools/call": {
+      params: CallToolRequest["params"];
+      result: CallToolResult;
+    };
+    "tasks/get": {
+      params: GetTaskRequest["params"];
+      result: GetTaskResult;
+    };
+    "tasks/result": {
+      params: GetTaskPayloadRequest["params"];
+      result: GetTaskPayloadResult;
+    };
+    "tasks/cancel": {
+      params: CancelTaskRequest["params"];
+      result: CancelTaskResult;
+    };
+    "tasks/list": {
+      params: ListTasksRequest["params"];
+      result: ListTasksResult;
+    };
+    "logging/setLevel": {
+      params: SetLevelRequest["params"];
+      result: EmptyResult;
+    };
+    "completion/complete": {
+      params: CompleteRequest["params"];
+      result: CompleteResult;
+    };
   }
+
   /** Requests the server sends to the client over a session (legacy era), by method. */
   export interface ServerRequestMap {
-    ping: { params: PingRequest["params"]; result: EmptyResult };
-    "tasks/get": { params: GetTaskRequest["params"]; result: GetTaskResult };
-    "tasks/result": { params: GetTaskPayloadRequest["params"]; result: GetTaskPayloadResult };
-    "tasks/cancel": { params: CancelTaskRequest["params"]; result: CancelTaskResult };
-    "tasks/list": { params: ListTasksRequest["params"]; result: ListTasksResult };
+    ping: {
+      params: PingRequest["params"];
+      result: EmptyResult;
+    };
+    "tasks/get": {
+      params: GetTaskRequest["params"];
+      result: GetTaskResult;
+    };
+    "tasks/result": {
+      params: GetTaskPayloadRequest["params"];
+      result: GetTaskPayloadResult;
+    };
+    "tasks/cancel": {
+      params: CancelTaskRequest["params"];
+      result: CancelTaskResult;
+    };
+    "tasks/list": {
+      params: ListTasksRequest["params"];
+      result: ListTasksResult;
+    };
     "sampling/createMessage": {
       params: CreateMessageRequest["params"];
       result: CreateMessageResult;
     };
-    "roots/list": { params: ListRootsRequest["params"]; result: ListRootsResult };
-    "elicitation/create": { params: ElicitRequest["params"]; result: ElicitResult };
+    "roots/list": {
+      params: ListRootsRequest["params"];
+      result: ListRootsResult;
+    };
+    "elicitation/create": {
+      params: ElicitRequest["params"];
+      result: ElicitResult;
+    };
   }
+
   /** Requests a server embeds in an input_required result (multi round-trip requests), by method. */
   export interface InputRequestMap {}
+
   /** Notifications the client sends, by method: their params. */
   export interface ClientNotificationMap {
     "notifications/cancelled": CancelledNotification["params"];
@@ -6156,6 +5153,7 @@ export declare namespace V2025_11_25 {
     "notifications/tasks/status": TaskStatusNotification["params"];
     "notifications/roots/list_changed": RootsListChangedNotification["params"];
   }
+
   /** Notifications the server sends, by method: their params. */
   export interface ServerNotificationMap {
     "notifications/cancelled": CancelledNotification["params"];
@@ -6172,9 +5170,7 @@ export declare namespace V2025_11_25 {
 
 /** Types of MCP protocol revision 2025-06-18 (legacy era), generated from its official schema.json. */
 export declare namespace V2025_06_18 {
-  /**
-   * Optional annotations for the client. The client can use annotations to inform how objects are used or displayed
-   */
+  /** Optional annotations for the client. The client can use annotations to inform how objects are used or displayed */
   export interface Annotations {
     /**
      * Describes who the intended customer of this object or data is.
@@ -6201,40 +5197,26 @@ export declare namespace V2025_06_18 {
     priority?: number | undefined;
   }
 
-  /**
-   * Audio provided to or from an LLM.
-   */
+  /** Audio provided to or from an LLM. */
   export interface AudioContent {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * Optional annotations for the client.
-     */
+    /** Optional annotations for the client. */
     annotations?: Annotations | undefined;
-    /**
-     * The base64-encoded audio data.
-     */
+    /** The base64-encoded audio data. */
     data: string;
-    /**
-     * The MIME type of the audio. Different providers may support different audio types.
-     */
+    /** The MIME type of the audio. Different providers may support different audio types. */
     mimeType: string;
     type: "audio";
   }
 
-  /**
-   * Base interface for metadata with name (identifier) and title (display name) properties.
-   */
+  /** Base interface for metadata with name (identifier) and title (display name) properties. */
   export interface BaseMetadata {
-    /**
-     * Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-     */
+    /** Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present). */
     name: string;
     /**
      * Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
@@ -6248,25 +5230,17 @@ export declare namespace V2025_06_18 {
   }
 
   export interface BlobResourceContents {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * A base64-encoded string representing the binary data of the item.
-     */
+    /** A base64-encoded string representing the binary data of the item. */
     blob: string;
-    /**
-     * The MIME type of this resource, if known.
-     */
+    /** The MIME type of this resource, if known. */
     mimeType?: string | undefined;
-    /**
-     * The URI of this resource.
-     */
+    /** The URI of this resource. */
     uri: string;
   }
 
@@ -6277,9 +5251,7 @@ export declare namespace V2025_06_18 {
     type: "boolean";
   }
 
-  /**
-   * Used by the client to invoke a tool provided by the server.
-   */
+  /** Used by the client to invoke a tool provided by the server. */
   export interface CallToolRequest {
     method: "tools/call";
     params: {
@@ -6292,21 +5264,15 @@ export declare namespace V2025_06_18 {
     };
   }
 
-  /**
-   * The server's response to a tool call.
-   */
+  /** The server's response to a tool call. */
   export interface CallToolResult {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * A list of content objects that represent the unstructured result of the tool call.
-     */
+    /** A list of content objects that represent the unstructured result of the tool call. */
     content: ContentBlock[];
     /**
      * Whether the tool call ended in an error.
@@ -6323,9 +5289,7 @@ export declare namespace V2025_06_18 {
      * should be reported as an MCP error response.
      */
     isError?: boolean | undefined;
-    /**
-     * An optional JSON object that represents the structured result of the tool call.
-     */
+    /** An optional JSON object that represents the structured result of the tool call. */
     structuredContent?:
       | {
           [k: string]: unknown;
@@ -6345,9 +5309,7 @@ export declare namespace V2025_06_18 {
   export interface CancelledNotification {
     method: "notifications/cancelled";
     params: {
-      /**
-       * An optional string describing the reason for the cancellation. This MAY be logged or presented to the user.
-       */
+      /** An optional string describing the reason for the cancellation. This MAY be logged or presented to the user. */
       reason?: string | undefined;
       /**
        * The ID of the request to cancel.
@@ -6358,21 +5320,15 @@ export declare namespace V2025_06_18 {
     };
   }
 
-  /**
-   * Capabilities a client may support. Known capabilities are defined here, in this schema, but this is not a closed set: any client can define its own, additional capabilities.
-   */
+  /** Capabilities a client may support. Known capabilities are defined here, in this schema, but this is not a closed set: any client can define its own, additional capabilities. */
   export interface ClientCapabilities {
-    /**
-     * Present if the client supports elicitation from the server.
-     */
+    /** Present if the client supports elicitation from the server. */
     elicitation?:
       | {
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * Experimental, non-standard capabilities that the client supports.
-     */
+    /** Experimental, non-standard capabilities that the client supports. */
     experimental?:
       | {
           [k: string]: {
@@ -6380,20 +5336,14 @@ export declare namespace V2025_06_18 {
           };
         }
       | undefined;
-    /**
-     * Present if the client supports listing roots.
-     */
+    /** Present if the client supports listing roots. */
     roots?:
       | {
-          /**
-           * Whether the client supports notifications for changes to the roots list.
-           */
+          /** Whether the client supports notifications for changes to the roots list. */
           listChanged?: boolean | undefined;
         }
       | undefined;
-    /**
-     * Present if the client supports sampling from an LLM.
-     */
+    /** Present if the client supports sampling from an LLM. */
     sampling?:
       | {
           [k: string]: unknown;
@@ -6424,33 +5374,21 @@ export declare namespace V2025_06_18 {
 
   export type ClientResult = Result | CreateMessageResult | ListRootsResult | ElicitResult;
 
-  /**
-   * A request from the client to the server, to ask for completion options.
-   */
+  /** A request from the client to the server, to ask for completion options. */
   export interface CompleteRequest {
     method: "completion/complete";
     params: {
-      /**
-       * The argument's information
-       */
+      /** The argument's information */
       argument: {
-        /**
-         * The name of the argument
-         */
+        /** The name of the argument */
         name: string;
-        /**
-         * The value of the argument to use for completion matching.
-         */
+        /** The value of the argument to use for completion matching. */
         value: string;
       };
-      /**
-       * Additional, optional context for completions
-       */
+      /** Additional, optional context for completions */
       context?:
         | {
-            /**
-             * Previously-resolved variables in a URI template or prompt.
-             */
+            /** Previously-resolved variables in a URI template or prompt. */
             arguments?:
               | {
                   [k: string]: string;
@@ -6462,47 +5400,37 @@ export declare namespace V2025_06_18 {
     };
   }
 
-  /**
-   * The server's response to a completion/complete request
-   */
+  /** The server's response to a completion/complete request */
   export interface CompleteResult {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
         }
       | undefined;
     completion: {
-      /**
-       * Indicates whether there are additional completion options beyond those provided in the current response, even if the exact total is unknown.
-       */
+      /** Indicates whether there are additional completion options beyond those provided in the current response, even if the exact total is unknown. */
       hasMore?: boolean | undefined;
-      /**
-       * The total number of completion options available. This can exceed the number of values actually sent in the response.
-       */
+      /** The total number of completion options available. This can exceed the number of values actually sent in the response. */
       total?: number | undefined;
-      /**
-       * An array of completion values. Must not exceed 100 items.
-       */
+      /** An array of completion values. Must not exceed 100 items. */
       values: string[];
     };
   }
 
   export type ContentBlock =
-    TextContent | ImageContent | AudioContent | ResourceLink | EmbeddedResource;
+    | TextContent
+    | ImageContent
+    | AudioContent
+    | ResourceLink
+    | EmbeddedResource;
 
-  /**
-   * A request from the server to sample an LLM via the client. The client has full discretion over which model to select. The client should also inform the user before beginning sampling, to allow them to inspect the request (human in the loop) and decide whether to approve it.
-   */
+  /** A request from the server to sample an LLM via the client. The client has full discretion over which model to select. The client should also inform the user before beginning sampling, to allow them to inspect the request (human in the loop) and decide whether to approve it. */
   export interface CreateMessageRequest {
     method: "sampling/createMessage";
     params: {
-      /**
-       * A request to include context from one or more MCP servers (including the caller), to be attached to the prompt. The client MAY ignore this request.
-       */
-      includeContext?: ("allServers" | "none" | "thisServer") | undefined;
+      /** A request to include context from one or more MCP servers (including the caller), to be attached to the prompt. The client MAY ignore this request. */
+      includeContext?: "allServers" | "none" | "thisServer" | undefined;
       /**
        * The requested maximum number of tokens to sample (to prevent runaway completions).
        *
@@ -6510,65 +5438,45 @@ export declare namespace V2025_06_18 {
        */
       maxTokens: number;
       messages: SamplingMessage[];
-      /**
-       * Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific.
-       */
+      /** Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific. */
       metadata?:
         | {
             [k: string]: unknown;
           }
         | undefined;
-      /**
-       * The server's preferences for which model to select. The client MAY ignore these preferences.
-       */
+      /** The server's preferences for which model to select. The client MAY ignore these preferences. */
       modelPreferences?: ModelPreferences | undefined;
       stopSequences?: string[] | undefined;
-      /**
-       * An optional system prompt the server wants to use for sampling. The client MAY modify or omit this prompt.
-       */
+      /** An optional system prompt the server wants to use for sampling. The client MAY modify or omit this prompt. */
       systemPrompt?: string | undefined;
       temperature?: number | undefined;
     };
   }
 
-  /**
-   * The client's response to a sampling/create_message request from the server. The client should inform the user before returning the sampled message, to allow them to inspect the response (human in the loop) and decide whether to allow the server to see it.
-   */
+  /** The client's response to a sampling/create_message request from the server. The client should inform the user before returning the sampled message, to allow them to inspect the response (human in the loop) and decide whether to allow the server to see it. */
   export interface CreateMessageResult {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
         }
       | undefined;
     content: TextContent | ImageContent | AudioContent;
-    /**
-     * The name of the model that generated the message.
-     */
+    /** The name of the model that generated the message. */
     model: string;
     role: Role;
-    /**
-     * The reason why sampling stopped, if known.
-     */
+    /** The reason why sampling stopped, if known. */
     stopReason?: string | undefined;
   }
 
-  /**
-   * An opaque token used to represent a cursor for pagination.
-   */
+  /** An opaque token used to represent a cursor for pagination. */
   export type Cursor = string;
 
-  /**
-   * A request from the server to elicit additional information from the user via the client.
-   */
+  /** A request from the server to elicit additional information from the user via the client. */
   export interface ElicitRequest {
     method: "elicitation/create";
     params: {
-      /**
-       * The message to present to the user.
-       */
+      /** The message to present to the user. */
       message: string;
       /**
        * A restricted subset of JSON Schema.
@@ -6584,13 +5492,9 @@ export declare namespace V2025_06_18 {
     };
   }
 
-  /**
-   * The client's response to an elicitation request.
-   */
+  /** The client's response to an elicitation request. */
   export interface ElicitResult {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
@@ -6621,17 +5525,13 @@ export declare namespace V2025_06_18 {
    * of the LLM and/or the user.
    */
   export interface EmbeddedResource {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * Optional annotations for the client.
-     */
+    /** Optional annotations for the client. */
     annotations?: Annotations | undefined;
     resource: TextResourceContents | BlobResourceContents;
     type: "resource";
@@ -6647,80 +5547,54 @@ export declare namespace V2025_06_18 {
     type: "string";
   }
 
-  /**
-   * Used by the client to get a prompt provided by the server.
-   */
+  /** Used by the client to get a prompt provided by the server. */
   export interface GetPromptRequest {
     method: "prompts/get";
     params: {
-      /**
-       * Arguments to use for templating the prompt.
-       */
+      /** Arguments to use for templating the prompt. */
       arguments?:
         | {
             [k: string]: string;
           }
         | undefined;
-      /**
-       * The name of the prompt or prompt template.
-       */
+      /** The name of the prompt or prompt template. */
       name: string;
     };
   }
 
-  /**
-   * The server's response to a prompts/get request from the client.
-   */
+  /** The server's response to a prompts/get request from the client. */
   export interface GetPromptResult {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * An optional description for the prompt.
-     */
+    /** An optional description for the prompt. */
     description?: string | undefined;
     messages: PromptMessage[];
   }
 
-  /**
-   * An image provided to or from an LLM.
-   */
+  /** An image provided to or from an LLM. */
   export interface ImageContent {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * Optional annotations for the client.
-     */
+    /** Optional annotations for the client. */
     annotations?: Annotations | undefined;
-    /**
-     * The base64-encoded image data.
-     */
+    /** The base64-encoded image data. */
     data: string;
-    /**
-     * The MIME type of the image. Different providers may support different image types.
-     */
+    /** The MIME type of the image. Different providers may support different image types. */
     mimeType: string;
     type: "image";
   }
 
-  /**
-   * Describes the name and version of an MCP implementation, with an optional title for UI representation.
-   */
+  /** Describes the name and version of an MCP implementation, with an optional title for UI representation. */
   export interface Implementation {
-    /**
-     * Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-     */
+    /** Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present). */
     name: string;
     /**
      * Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
@@ -6734,28 +5608,20 @@ export declare namespace V2025_06_18 {
     version: string;
   }
 
-  /**
-   * This request is sent from the client to the server when it first connects, asking it to begin initialization.
-   */
+  /** This request is sent from the client to the server when it first connects, asking it to begin initialization. */
   export interface InitializeRequest {
     method: "initialize";
     params: {
       capabilities: ClientCapabilities;
       clientInfo: Implementation;
-      /**
-       * The latest version of the Model Context Protocol that the client supports. The client MAY decide to support older versions as well.
-       */
+      /** The latest version of the Model Context Protocol that the client supports. The client MAY decide to support older versions as well. */
       protocolVersion: string;
     };
   }
 
-  /**
-   * After receiving an initialize request from the client, the server sends this response.
-   */
+  /** After receiving an initialize request from the client, the server sends this response. */
   export interface InitializeResult {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
@@ -6768,23 +5634,17 @@ export declare namespace V2025_06_18 {
      * This can be used by clients to improve the LLM's understanding of available tools, resources, etc. It can be thought of like a "hint" to the model. For example, this information MAY be added to the system prompt.
      */
     instructions?: string | undefined;
-    /**
-     * The version of the Model Context Protocol that the server wants to use. This may not match the version that the client requested. If the client cannot support this version, it MUST disconnect.
-     */
+    /** The version of the Model Context Protocol that the server wants to use. This may not match the version that the client requested. If the client cannot support this version, it MUST disconnect. */
     protocolVersion: string;
     serverInfo: Implementation;
   }
 
-  /**
-   * This notification is sent from the client to the server after initialization has finished.
-   */
+  /** This notification is sent from the client to the server after initialization has finished. */
   export interface InitializedNotification {
     method: "notifications/initialized";
     params?:
       | {
-          /**
-           * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-           */
+          /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage. */
           _meta?:
             | {
                 [k: string]: unknown;
@@ -6795,45 +5655,34 @@ export declare namespace V2025_06_18 {
       | undefined;
   }
 
-  /**
-   * A response to a request that indicates an error occurred.
-   */
+  /** A response to a request that indicates an error occurred. */
   export interface JSONRPCError {
     error: {
-      /**
-       * The error type that occurred.
-       */
+      /** The error type that occurred. */
       code: number;
-      /**
-       * Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
-       */
+      /** Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.). */
       data?: unknown;
-      /**
-       * A short description of the error. The message SHOULD be limited to a concise single sentence.
-       */
+      /** A short description of the error. The message SHOULD be limited to a concise single sentence. */
       message: string;
     };
     id: RequestId;
     jsonrpc: "2.0";
   }
 
-  /**
-   * Refers to any valid JSON-RPC object that can be decoded off the wire, or encoded to be sent.
-   */
+  /** Refers to any valid JSON-RPC object that can be decoded off the wire, or encoded to be sent. */
   export type JSONRPCMessage =
-    JSONRPCRequest | JSONRPCNotification | JSONRPCResponse | JSONRPCError;
+    | JSONRPCRequest
+    | JSONRPCNotification
+    | JSONRPCResponse
+    | JSONRPCError;
 
-  /**
-   * A notification which does not expect a response.
-   */
+  /** A notification which does not expect a response. */
   export interface JSONRPCNotification {
     jsonrpc: "2.0";
     method: string;
     params?:
       | {
-          /**
-           * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-           */
+          /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage. */
           _meta?:
             | {
                 [k: string]: unknown;
@@ -6844,23 +5693,17 @@ export declare namespace V2025_06_18 {
       | undefined;
   }
 
-  /**
-   * A request that expects a response.
-   */
+  /** A request that expects a response. */
   export interface JSONRPCRequest {
     id: RequestId;
     jsonrpc: "2.0";
     method: string;
     params?:
       | {
-          /**
-           * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-           */
+          /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage. */
           _meta?:
             | {
-                /**
-                 * If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-                 */
+                /** If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications. */
                 progressToken?: ProgressToken | undefined;
                 [k: string]: unknown;
               }
@@ -6870,18 +5713,14 @@ export declare namespace V2025_06_18 {
       | undefined;
   }
 
-  /**
-   * A successful (non-error) response to a request.
-   */
+  /** A successful (non-error) response to a request. */
   export interface JSONRPCResponse {
     id: RequestId;
     jsonrpc: "2.0";
     result: Result;
   }
 
-  /**
-   * Sent from the client to request a list of prompts and prompt templates the server has.
-   */
+  /** Sent from the client to request a list of prompts and prompt templates the server has. */
   export interface ListPromptsRequest {
     method: "prompts/list";
     params?:
@@ -6895,13 +5734,9 @@ export declare namespace V2025_06_18 {
       | undefined;
   }
 
-  /**
-   * The server's response to a prompts/list request from the client.
-   */
+  /** The server's response to a prompts/list request from the client. */
   export interface ListPromptsResult {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
@@ -6915,9 +5750,7 @@ export declare namespace V2025_06_18 {
     prompts: Prompt[];
   }
 
-  /**
-   * Sent from the client to request a list of resource templates the server has.
-   */
+  /** Sent from the client to request a list of resource templates the server has. */
   export interface ListResourceTemplatesRequest {
     method: "resources/templates/list";
     params?:
@@ -6931,13 +5764,9 @@ export declare namespace V2025_06_18 {
       | undefined;
   }
 
-  /**
-   * The server's response to a resources/templates/list request from the client.
-   */
+  /** The server's response to a resources/templates/list request from the client. */
   export interface ListResourceTemplatesResult {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
@@ -6951,9 +5780,7 @@ export declare namespace V2025_06_18 {
     resourceTemplates: ResourceTemplate[];
   }
 
-  /**
-   * Sent from the client to request a list of resources the server has.
-   */
+  /** Sent from the client to request a list of resources the server has. */
   export interface ListResourcesRequest {
     method: "resources/list";
     params?:
@@ -6967,13 +5794,9 @@ export declare namespace V2025_06_18 {
       | undefined;
   }
 
-  /**
-   * The server's response to a resources/list request from the client.
-   */
+  /** The server's response to a resources/list request from the client. */
   export interface ListResourcesResult {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
@@ -7000,14 +5823,10 @@ export declare namespace V2025_06_18 {
     method: "roots/list";
     params?:
       | {
-          /**
-           * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-           */
+          /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage. */
           _meta?:
             | {
-                /**
-                 * If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-                 */
+                /** If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications. */
                 progressToken?: ProgressToken | undefined;
                 [k: string]: unknown;
               }
@@ -7023,9 +5842,7 @@ export declare namespace V2025_06_18 {
    * or file that the server can operate on.
    */
   export interface ListRootsResult {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
@@ -7034,9 +5851,7 @@ export declare namespace V2025_06_18 {
     roots: Root[];
   }
 
-  /**
-   * Sent from the client to request a list of tools the server has.
-   */
+  /** Sent from the client to request a list of tools the server has. */
   export interface ListToolsRequest {
     method: "tools/list";
     params?:
@@ -7050,13 +5865,9 @@ export declare namespace V2025_06_18 {
       | undefined;
   }
 
-  /**
-   * The server's response to a tools/list request from the client.
-   */
+  /** The server's response to a tools/list request from the client. */
   export interface ListToolsResult {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
@@ -7077,25 +5888,24 @@ export declare namespace V2025_06_18 {
    * https://datatracker.ietf.org/doc/html/rfc5424#section-6.2.1
    */
   export type LoggingLevel =
-    "alert" | "critical" | "debug" | "emergency" | "error" | "info" | "notice" | "warning";
+    | "alert"
+    | "critical"
+    | "debug"
+    | "emergency"
+    | "error"
+    | "info"
+    | "notice"
+    | "warning";
 
-  /**
-   * Notification of a log message passed from server to client. If no logging/setLevel request has been sent from the client, the server MAY decide which messages to send automatically.
-   */
+  /** Notification of a log message passed from server to client. If no logging/setLevel request has been sent from the client, the server MAY decide which messages to send automatically. */
   export interface LoggingMessageNotification {
     method: "notifications/message";
     params: {
-      /**
-       * The data to be logged, such as a string message or an object. Any JSON serializable type is allowed here.
-       */
+      /** The data to be logged, such as a string message or an object. Any JSON serializable type is allowed here. */
       data: unknown;
-      /**
-       * The severity of this log message.
-       */
+      /** The severity of this log message. */
       level: LoggingLevel;
-      /**
-       * An optional name of the logger issuing this message.
-       */
+      /** An optional name of the logger issuing this message. */
       logger?: string | undefined;
     };
   }
@@ -7169,9 +5979,7 @@ export declare namespace V2025_06_18 {
     method: string;
     params?:
       | {
-          /**
-           * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-           */
+          /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage. */
           _meta?:
             | {
                 [k: string]: unknown;
@@ -7204,9 +6012,7 @@ export declare namespace V2025_06_18 {
   }
 
   export interface PaginatedResult {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
@@ -7219,21 +6025,15 @@ export declare namespace V2025_06_18 {
     nextCursor?: string | undefined;
   }
 
-  /**
-   * A ping, issued by either the server or the client, to check that the other party is still alive. The receiver must promptly respond, or else may be disconnected.
-   */
+  /** A ping, issued by either the server or the client, to check that the other party is still alive. The receiver must promptly respond, or else may be disconnected. */
   export interface PingRequest {
     method: "ping";
     params?:
       | {
-          /**
-           * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-           */
+          /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage. */
           _meta?:
             | {
-                /**
-                 * If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-                 */
+                /** If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications. */
                 progressToken?: ProgressToken | undefined;
                 [k: string]: unknown;
               }
@@ -7249,59 +6049,37 @@ export declare namespace V2025_06_18 {
    */
   export type PrimitiveSchemaDefinition = StringSchema | NumberSchema | BooleanSchema | EnumSchema;
 
-  /**
-   * An out-of-band notification used to inform the receiver of a progress update for a long-running request.
-   */
+  /** An out-of-band notification used to inform the receiver of a progress update for a long-running request. */
   export interface ProgressNotification {
     method: "notifications/progress";
     params: {
-      /**
-       * An optional message describing the current progress.
-       */
+      /** An optional message describing the current progress. */
       message?: string | undefined;
-      /**
-       * The progress thus far. This should increase every time progress is made, even if the total is unknown.
-       */
+      /** The progress thus far. This should increase every time progress is made, even if the total is unknown. */
       progress: number;
-      /**
-       * The progress token which was given in the initial request, used to associate this notification with the request that is proceeding.
-       */
+      /** The progress token which was given in the initial request, used to associate this notification with the request that is proceeding. */
       progressToken: ProgressToken;
-      /**
-       * Total number of items to process (or total progress required), if known.
-       */
+      /** Total number of items to process (or total progress required), if known. */
       total?: number | undefined;
     };
   }
 
-  /**
-   * A progress token, used to associate progress notifications with the original request.
-   */
+  /** A progress token, used to associate progress notifications with the original request. */
   export type ProgressToken = string | number;
 
-  /**
-   * A prompt or prompt template that the server offers.
-   */
+  /** A prompt or prompt template that the server offers. */
   export interface Prompt {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * A list of arguments to use for templating the prompt.
-     */
+    /** A list of arguments to use for templating the prompt. */
     arguments?: PromptArgument[] | undefined;
-    /**
-     * An optional description of what this prompt provides
-     */
+    /** An optional description of what this prompt provides */
     description?: string | undefined;
-    /**
-     * Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-     */
+    /** Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present). */
     name: string;
     /**
      * Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
@@ -7314,21 +6092,13 @@ export declare namespace V2025_06_18 {
     title?: string | undefined;
   }
 
-  /**
-   * Describes an argument that a prompt can accept.
-   */
+  /** Describes an argument that a prompt can accept. */
   export interface PromptArgument {
-    /**
-     * A human-readable description of the argument.
-     */
+    /** A human-readable description of the argument. */
     description?: string | undefined;
-    /**
-     * Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-     */
+    /** Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present). */
     name: string;
-    /**
-     * Whether this argument must be provided.
-     */
+    /** Whether this argument must be provided. */
     required?: boolean | undefined;
     /**
      * Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
@@ -7341,16 +6111,12 @@ export declare namespace V2025_06_18 {
     title?: string | undefined;
   }
 
-  /**
-   * An optional notification from the server to the client, informing it that the list of prompts it offers has changed. This may be issued by servers without any previous subscription from the client.
-   */
+  /** An optional notification from the server to the client, informing it that the list of prompts it offers has changed. This may be issued by servers without any previous subscription from the client. */
   export interface PromptListChangedNotification {
     method: "notifications/prompts/list_changed";
     params?:
       | {
-          /**
-           * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-           */
+          /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage. */
           _meta?:
             | {
                 [k: string]: unknown;
@@ -7372,13 +6138,9 @@ export declare namespace V2025_06_18 {
     role: Role;
   }
 
-  /**
-   * Identifies a prompt.
-   */
+  /** Identifies a prompt. */
   export interface PromptReference {
-    /**
-     * Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-     */
+    /** Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present). */
     name: string;
     /**
      * Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
@@ -7392,26 +6154,18 @@ export declare namespace V2025_06_18 {
     type: "ref/prompt";
   }
 
-  /**
-   * Sent from the client to the server, to read a specific resource URI.
-   */
+  /** Sent from the client to the server, to read a specific resource URI. */
   export interface ReadResourceRequest {
     method: "resources/read";
     params: {
-      /**
-       * The URI of the resource to read. The URI can use any protocol; it is up to the server how to interpret it.
-       */
+      /** The URI of the resource to read. The URI can use any protocol; it is up to the server how to interpret it. */
       uri: string;
     };
   }
 
-  /**
-   * The server's response to a resources/read request from the client.
-   */
+  /** The server's response to a resources/read request from the client. */
   export interface ReadResourceResult {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
@@ -7424,14 +6178,10 @@ export declare namespace V2025_06_18 {
     method: string;
     params?:
       | {
-          /**
-           * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-           */
+          /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage. */
           _meta?:
             | {
-                /**
-                 * If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-                 */
+                /** If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications. */
                 progressToken?: ProgressToken | undefined;
                 [k: string]: unknown;
               }
@@ -7441,26 +6191,18 @@ export declare namespace V2025_06_18 {
       | undefined;
   }
 
-  /**
-   * A uniquely identifying ID for a request in JSON-RPC.
-   */
+  /** A uniquely identifying ID for a request in JSON-RPC. */
   export type RequestId = string | number;
 
-  /**
-   * A known resource that the server is capable of reading.
-   */
+  /** A known resource that the server is capable of reading. */
   export interface Resource {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * Optional annotations for the client.
-     */
+    /** Optional annotations for the client. */
     annotations?: Annotations | undefined;
     /**
      * A description of what this resource represents.
@@ -7468,13 +6210,9 @@ export declare namespace V2025_06_18 {
      * This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
      */
     description?: string | undefined;
-    /**
-     * The MIME type of this resource, if known.
-     */
+    /** The MIME type of this resource, if known. */
     mimeType?: string | undefined;
-    /**
-     * Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-     */
+    /** Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present). */
     name: string;
     /**
      * The size of the raw resource content, in bytes (i.e., before base64 encoding or any tokenization), if known.
@@ -7491,31 +6229,21 @@ export declare namespace V2025_06_18 {
      * if present).
      */
     title?: string | undefined;
-    /**
-     * The URI of this resource.
-     */
+    /** The URI of this resource. */
     uri: string;
   }
 
-  /**
-   * The contents of a specific resource or sub-resource.
-   */
+  /** The contents of a specific resource or sub-resource. */
   export interface ResourceContents {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * The MIME type of this resource, if known.
-     */
+    /** The MIME type of this resource, if known. */
     mimeType?: string | undefined;
-    /**
-     * The URI of this resource.
-     */
+    /** The URI of this resource. */
     uri: string;
   }
 
@@ -7525,17 +6253,13 @@ export declare namespace V2025_06_18 {
    * Note: resource links returned by tools are not guaranteed to appear in the results of `resources/list` requests.
    */
   export interface ResourceLink {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * Optional annotations for the client.
-     */
+    /** Optional annotations for the client. */
     annotations?: Annotations | undefined;
     /**
      * A description of what this resource represents.
@@ -7543,13 +6267,9 @@ export declare namespace V2025_06_18 {
      * This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
      */
     description?: string | undefined;
-    /**
-     * The MIME type of this resource, if known.
-     */
+    /** The MIME type of this resource, if known. */
     mimeType?: string | undefined;
-    /**
-     * Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-     */
+    /** Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present). */
     name: string;
     /**
      * The size of the raw resource content, in bytes (i.e., before base64 encoding or any tokenization), if known.
@@ -7567,22 +6287,16 @@ export declare namespace V2025_06_18 {
      */
     title?: string | undefined;
     type: "resource_link";
-    /**
-     * The URI of this resource.
-     */
+    /** The URI of this resource. */
     uri: string;
   }
 
-  /**
-   * An optional notification from the server to the client, informing it that the list of resources it can read from has changed. This may be issued by servers without any previous subscription from the client.
-   */
+  /** An optional notification from the server to the client, informing it that the list of resources it can read from has changed. This may be issued by servers without any previous subscription from the client. */
   export interface ResourceListChangedNotification {
     method: "notifications/resources/list_changed";
     params?:
       | {
-          /**
-           * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-           */
+          /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage. */
           _meta?:
             | {
                 [k: string]: unknown;
@@ -7593,21 +6307,15 @@ export declare namespace V2025_06_18 {
       | undefined;
   }
 
-  /**
-   * A template description for resources available on the server.
-   */
+  /** A template description for resources available on the server. */
   export interface ResourceTemplate {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * Optional annotations for the client.
-     */
+    /** Optional annotations for the client. */
     annotations?: Annotations | undefined;
     /**
      * A description of what this template is for.
@@ -7615,13 +6323,9 @@ export declare namespace V2025_06_18 {
      * This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
      */
     description?: string | undefined;
-    /**
-     * The MIME type for all resources that match this template. This should only be included if all resources matching this template have the same type.
-     */
+    /** The MIME type for all resources that match this template. This should only be included if all resources matching this template have the same type. */
     mimeType?: string | undefined;
-    /**
-     * Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-     */
+    /** Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present). */
     name: string;
     /**
      * Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
@@ -7632,40 +6336,28 @@ export declare namespace V2025_06_18 {
      * if present).
      */
     title?: string | undefined;
-    /**
-     * A URI template (according to RFC 6570) that can be used to construct resource URIs.
-     */
+    /** A URI template (according to RFC 6570) that can be used to construct resource URIs. */
     uriTemplate: string;
   }
 
-  /**
-   * A reference to a resource or resource template definition.
-   */
+  /** A reference to a resource or resource template definition. */
   export interface ResourceTemplateReference {
     type: "ref/resource";
-    /**
-     * The URI or URI template of the resource.
-     */
+    /** The URI or URI template of the resource. */
     uri: string;
   }
 
-  /**
-   * A notification from the server to the client, informing it that a resource has changed and may need to be read again. This should only be sent if the client previously sent a resources/subscribe request.
-   */
+  /** A notification from the server to the client, informing it that a resource has changed and may need to be read again. This should only be sent if the client previously sent a resources/subscribe request. */
   export interface ResourceUpdatedNotification {
     method: "notifications/resources/updated";
     params: {
-      /**
-       * The URI of the resource that has been updated. This might be a sub-resource of the one that the client actually subscribed to.
-       */
+      /** The URI of the resource that has been updated. This might be a sub-resource of the one that the client actually subscribed to. */
       uri: string;
     };
   }
 
   export interface Result {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
@@ -7674,18 +6366,12 @@ export declare namespace V2025_06_18 {
     [k: string]: unknown;
   }
 
-  /**
-   * The sender or recipient of messages and data in a conversation.
-   */
+  /** The sender or recipient of messages and data in a conversation. */
   export type Role = "assistant" | "user";
 
-  /**
-   * Represents a root directory or file that the server can operate on.
-   */
+  /** Represents a root directory or file that the server can operate on. */
   export interface Root {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
@@ -7714,9 +6400,7 @@ export declare namespace V2025_06_18 {
     method: "notifications/roots/list_changed";
     params?:
       | {
-          /**
-           * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-           */
+          /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage. */
           _meta?:
             | {
                 [k: string]: unknown;
@@ -7727,29 +6411,21 @@ export declare namespace V2025_06_18 {
       | undefined;
   }
 
-  /**
-   * Describes a message issued to or received from an LLM API.
-   */
+  /** Describes a message issued to or received from an LLM API. */
   export interface SamplingMessage {
     content: TextContent | ImageContent | AudioContent;
     role: Role;
   }
 
-  /**
-   * Capabilities that a server may support. Known capabilities are defined here, in this schema, but this is not a closed set: any server can define its own, additional capabilities.
-   */
+  /** Capabilities that a server may support. Known capabilities are defined here, in this schema, but this is not a closed set: any server can define its own, additional capabilities. */
   export interface ServerCapabilities {
-    /**
-     * Present if the server supports argument autocompletion suggestions.
-     */
+    /** Present if the server supports argument autocompletion suggestions. */
     completions?:
       | {
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * Experimental, non-standard capabilities that the server supports.
-     */
+    /** Experimental, non-standard capabilities that the server supports. */
     experimental?:
       | {
           [k: string]: {
@@ -7757,48 +6433,32 @@ export declare namespace V2025_06_18 {
           };
         }
       | undefined;
-    /**
-     * Present if the server supports sending log messages to the client.
-     */
+    /** Present if the server supports sending log messages to the client. */
     logging?:
       | {
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * Present if the server offers any prompt templates.
-     */
+    /** Present if the server offers any prompt templates. */
     prompts?:
       | {
-          /**
-           * Whether this server supports notifications for changes to the prompt list.
-           */
+          /** Whether this server supports notifications for changes to the prompt list. */
           listChanged?: boolean | undefined;
         }
       | undefined;
-    /**
-     * Present if the server offers any resources to read.
-     */
+    /** Present if the server offers any resources to read. */
     resources?:
       | {
-          /**
-           * Whether this server supports notifications for changes to the resource list.
-           */
+          /** Whether this server supports notifications for changes to the resource list. */
           listChanged?: boolean | undefined;
-          /**
-           * Whether this server supports subscribing to resource updates.
-           */
+          /** Whether this server supports subscribing to resource updates. */
           subscribe?: boolean | undefined;
         }
       | undefined;
-    /**
-     * Present if the server offers any tools to call.
-     */
+    /** Present if the server offers any tools to call. */
     tools?:
       | {
-          /**
-           * Whether this server supports notifications for changes to the tool list.
-           */
+          /** Whether this server supports notifications for changes to the tool list. */
           listChanged?: boolean | undefined;
         }
       | undefined;
@@ -7827,94 +6487,66 @@ export declare namespace V2025_06_18 {
     | CallToolResult
     | CompleteResult;
 
-  /**
-   * A request from the client to the server, to enable or adjust logging.
-   */
+  /** A request from the client to the server, to enable or adjust logging. */
   export interface SetLevelRequest {
     method: "logging/setLevel";
     params: {
-      /**
-       * The level of logging that the client wants to receive from the server. The server should send all logs at this level and higher (i.e., more severe) to the client as notifications/message.
-       */
+      /** The level of logging that the client wants to receive from the server. The server should send all logs at this level and higher (i.e., more severe) to the client as notifications/message. */
       level: LoggingLevel;
     };
   }
 
   export interface StringSchema {
     description?: string | undefined;
-    format?: ("date" | "date-time" | "email" | "uri") | undefined;
+    format?: "date" | "date-time" | "email" | "uri" | undefined;
     maxLength?: number | undefined;
     minLength?: number | undefined;
     title?: string | undefined;
     type: "string";
   }
 
-  /**
-   * Sent from the client to request resources/updated notifications from the server whenever a particular resource changes.
-   */
+  /** Sent from the client to request resources/updated notifications from the server whenever a particular resource changes. */
   export interface SubscribeRequest {
     method: "resources/subscribe";
     params: {
-      /**
-       * The URI of the resource to subscribe to. The URI can use any protocol; it is up to the server how to interpret it.
-       */
+      /** The URI of the resource to subscribe to. The URI can use any protocol; it is up to the server how to interpret it. */
       uri: string;
     };
   }
 
-  /**
-   * Text provided to or from an LLM.
-   */
+  /** Text provided to or from an LLM. */
   export interface TextContent {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * Optional annotations for the client.
-     */
+    /** Optional annotations for the client. */
     annotations?: Annotations | undefined;
-    /**
-     * The text content of the message.
-     */
+    /** The text content of the message. */
     text: string;
     type: "text";
   }
 
   export interface TextResourceContents {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * The MIME type of this resource, if known.
-     */
+    /** The MIME type of this resource, if known. */
     mimeType?: string | undefined;
-    /**
-     * The text of the item. This must only be set if the item can actually be represented as text (not binary data).
-     */
+    /** The text of the item. This must only be set if the item can actually be represented as text (not binary data). */
     text: string;
-    /**
-     * The URI of this resource.
-     */
+    /** The URI of this resource. */
     uri: string;
   }
 
-  /**
-   * Definition for a tool the client can call.
-   */
+  /** Definition for a tool the client can call. */
   export interface Tool {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
@@ -7932,9 +6564,7 @@ export declare namespace V2025_06_18 {
      * This can be used by clients to improve the LLM's understanding of available tools. It can be thought of like a "hint" to the model.
      */
     description?: string | undefined;
-    /**
-     * A JSON Schema object defining the expected parameters for the tool.
-     */
+    /** A JSON Schema object defining the expected parameters for the tool. */
     inputSchema: {
       properties?:
         | {
@@ -7946,9 +6576,7 @@ export declare namespace V2025_06_18 {
       required?: string[] | undefined;
       type: "object";
     };
-    /**
-     * Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-     */
+    /** Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present). */
     name: string;
     /**
      * An optional JSON Schema object defining the structure of the tool's output returned in
@@ -8022,22 +6650,16 @@ export declare namespace V2025_06_18 {
      * Default: false
      */
     readOnlyHint?: boolean | undefined;
-    /**
-     * A human-readable title for the tool.
-     */
+    /** A human-readable title for the tool. */
     title?: string | undefined;
   }
 
-  /**
-   * An optional notification from the server to the client, informing it that the list of tools it offers has changed. This may be issued by servers without any previous subscription from the client.
-   */
+  /** An optional notification from the server to the client, informing it that the list of tools it offers has changed. This may be issued by servers without any previous subscription from the client. */
   export interface ToolListChangedNotification {
     method: "notifications/tools/list_changed";
     params?:
       | {
-          /**
-           * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-           */
+          /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage. */
           _meta?:
             | {
                 [k: string]: unknown;
@@ -8048,50 +6670,94 @@ export declare namespace V2025_06_18 {
       | undefined;
   }
 
-  /**
-   * Sent from the client to request cancellation of resources/updated notifications from the server. This should follow a previous resources/subscribe request.
-   */
+  /** Sent from the client to request cancellation of resources/updated notifications from the server. This should follow a previous resources/subscribe request. */
   export interface UnsubscribeRequest {
     method: "resources/unsubscribe";
     params: {
-      /**
-       * The URI of the resource to unsubscribe from.
-       */
+      /** The URI of the resource to unsubscribe from. */
       uri: string;
     };
   }
 
   /** Requests the client sends, by method: their params and possible results. */
   export interface ClientRequestMap {
-    initialize: { params: InitializeRequest["params"]; result: InitializeResult };
-    ping: { params: PingRequest["params"]; result: EmptyResult };
-    "resources/list": { params: ListResourcesRequest["params"]; result: ListResourcesResult };
+    initialize: {
+      params: InitializeRequest["params"];
+      result: InitializeResult;
+    };
+    ping: {
+      params: PingRequest["params"];
+      result: EmptyResult;
+    };
+    "resources/list": {
+      params: ListResourcesRequest["params"];
+      result: ListResourcesResult;
+    };
     "resources/templates/list": {
       params: ListResourceTemplatesRequest["params"];
       result: ListResourceTemplatesResult;
     };
-    "resources/read": { params: ReadResourceRequest["params"]; result: ReadResourceResult };
-    "resources/subscribe": { params: SubscribeRequest["params"]; result: EmptyResult };
-    "resources/unsubscribe": { params: UnsubscribeRequest["params"]; result: EmptyResult };
-    "prompts/list": { params: ListPromptsRequest["params"]; result: ListPromptsResult };
-    "prompts/get": { params: GetPromptRequest["params"]; result: GetPromptResult };
-    "tools/list": { params: ListToolsRequest["params"]; result: ListToolsResult };
-    "tools/call": { params: CallToolRequest["params"]; result: CallToolResult };
-    "logging/setLevel": { params: SetLevelRequest["params"]; result: EmptyResult };
-    "completion/complete": { params: CompleteRequest["params"]; result: CompleteResult };
+    "resources/read": {
+      params: ReadResourceRequest["params"];
+      result: ReadResourceResult;
+    };
+    "resources/subscribe": {
+      params: SubscribeRequest["params"];
+      result: EmptyResult;
+    };
+    "resources/unsubscribe": {
+      params: UnsubscribeRequest["params"];
+      result: EmptyResult;
+    };
+    "prompts/list": {
+      params: ListPromptsRequest["params"];
+      result: ListPromptsResult;
+    };
+    "prompts/get": {
+      params: GetPromptRequest["params"];
+      result: GetPromptResult;
+    };
+    "tools/list": {
+      params: ListToolsRequest["params"];
+      result: ListToolsResult;
+    };
+    "tools/call": {
+      params: CallToolRequest["params"];
+      result: CallToolResult;
+    };
+    "logging/setLevel": {
+      params: SetLevelRequest["params"];
+      result: EmptyResult;
+    };
+    "completion/complete": {
+      params: CompleteRequest["params"];
+      result: CompleteResult;
+    };
   }
+
   /** Requests the server sends to the client over a session (legacy era), by method. */
   export interface ServerRequestMap {
-    ping: { params: PingRequest["params"]; result: EmptyResult };
+    ping: {
+      params: PingRequest["params"];
+      result: EmptyResult;
+    };
     "sampling/createMessage": {
       params: CreateMessageRequest["params"];
       result: CreateMessageResult;
     };
-    "roots/list": { params: ListRootsRequest["params"]; result: ListRootsResult };
-    "elicitation/create": { params: ElicitRequest["params"]; result: ElicitResult };
+    "roots/list": {
+      params: ListRootsRequest["params"];
+      result: ListRootsResult;
+    };
+    "elicitation/create": {
+      params: ElicitRequest["params"];
+      result: ElicitResult;
+    };
   }
+
   /** Requests a server embeds in an input_required result (multi round-trip requests), by method. */
   export interface InputRequestMap {}
+
   /** Notifications the client sends, by method: their params. */
   export interface ClientNotificationMap {
     "notifications/cancelled": CancelledNotification["params"];
@@ -8099,6 +6765,7 @@ export declare namespace V2025_06_18 {
     "notifications/progress": ProgressNotification["params"];
     "notifications/roots/list_changed": RootsListChangedNotification["params"];
   }
+
   /** Notifications the server sends, by method: their params. */
   export interface ServerNotificationMap {
     "notifications/cancelled": CancelledNotification["params"];
@@ -8113,9 +6780,7 @@ export declare namespace V2025_06_18 {
 
 /** Types of MCP protocol revision 2025-03-26 (legacy era), generated from its official schema.json. */
 export declare namespace V2025_03_26 {
-  /**
-   * Optional annotations for the client. The client can use annotations to inform how objects are used or displayed
-   */
+  /** Optional annotations for the client. The client can use annotations to inform how objects are used or displayed */
   export interface Annotations {
     /**
      * Describes who the intended customer of this object or data is.
@@ -8133,43 +6798,27 @@ export declare namespace V2025_03_26 {
     priority?: number | undefined;
   }
 
-  /**
-   * Audio provided to or from an LLM.
-   */
+  /** Audio provided to or from an LLM. */
   export interface AudioContent {
-    /**
-     * Optional annotations for the client.
-     */
+    /** Optional annotations for the client. */
     annotations?: Annotations | undefined;
-    /**
-     * The base64-encoded audio data.
-     */
+    /** The base64-encoded audio data. */
     data: string;
-    /**
-     * The MIME type of the audio. Different providers may support different audio types.
-     */
+    /** The MIME type of the audio. Different providers may support different audio types. */
     mimeType: string;
     type: "audio";
   }
 
   export interface BlobResourceContents {
-    /**
-     * A base64-encoded string representing the binary data of the item.
-     */
+    /** A base64-encoded string representing the binary data of the item. */
     blob: string;
-    /**
-     * The MIME type of this resource, if known.
-     */
+    /** The MIME type of this resource, if known. */
     mimeType?: string | undefined;
-    /**
-     * The URI of this resource.
-     */
+    /** The URI of this resource. */
     uri: string;
   }
 
-  /**
-   * Used by the client to invoke a tool provided by the server.
-   */
+  /** Used by the client to invoke a tool provided by the server. */
   export interface CallToolRequest {
     method: "tools/call";
     params: {
@@ -8195,9 +6844,7 @@ export declare namespace V2025_03_26 {
    * should be reported as an MCP error response.
    */
   export interface CallToolResult {
-    /**
-     * This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-     */
+    /** This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses. */
     _meta?:
       | {
           [k: string]: unknown;
@@ -8224,9 +6871,7 @@ export declare namespace V2025_03_26 {
   export interface CancelledNotification {
     method: "notifications/cancelled";
     params: {
-      /**
-       * An optional string describing the reason for the cancellation. This MAY be logged or presented to the user.
-       */
+      /** An optional string describing the reason for the cancellation. This MAY be logged or presented to the user. */
       reason?: string | undefined;
       /**
        * The ID of the request to cancel.
@@ -8237,13 +6882,9 @@ export declare namespace V2025_03_26 {
     };
   }
 
-  /**
-   * Capabilities a client may support. Known capabilities are defined here, in this schema, but this is not a closed set: any client can define its own, additional capabilities.
-   */
+  /** Capabilities a client may support. Known capabilities are defined here, in this schema, but this is not a closed set: any client can define its own, additional capabilities. */
   export interface ClientCapabilities {
-    /**
-     * Experimental, non-standard capabilities that the client supports.
-     */
+    /** Experimental, non-standard capabilities that the client supports. */
     experimental?:
       | {
           [k: string]: {
@@ -8251,20 +6892,14 @@ export declare namespace V2025_03_26 {
           };
         }
       | undefined;
-    /**
-     * Present if the client supports listing roots.
-     */
+    /** Present if the client supports listing roots. */
     roots?:
       | {
-          /**
-           * Whether the client supports notifications for changes to the roots list.
-           */
+          /** Whether the client supports notifications for changes to the roots list. */
           listChanged?: boolean | undefined;
         }
       | undefined;
-    /**
-     * Present if the client supports sampling from an LLM.
-     */
+    /** Present if the client supports sampling from an LLM. */
     sampling?:
       | {
           [k: string]: unknown;
@@ -8295,120 +6930,80 @@ export declare namespace V2025_03_26 {
 
   export type ClientResult = Result | CreateMessageResult | ListRootsResult;
 
-  /**
-   * A request from the client to the server, to ask for completion options.
-   */
+  /** A request from the client to the server, to ask for completion options. */
   export interface CompleteRequest {
     method: "completion/complete";
     params: {
-      /**
-       * The argument's information
-       */
+      /** The argument's information */
       argument: {
-        /**
-         * The name of the argument
-         */
+        /** The name of the argument */
         name: string;
-        /**
-         * The value of the argument to use for completion matching.
-         */
+        /** The value of the argument to use for completion matching. */
         value: string;
       };
       ref: PromptReference | ResourceReference;
     };
   }
 
-  /**
-   * The server's response to a completion/complete request
-   */
+  /** The server's response to a completion/complete request */
   export interface CompleteResult {
-    /**
-     * This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-     */
+    /** This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses. */
     _meta?:
       | {
           [k: string]: unknown;
         }
       | undefined;
     completion: {
-      /**
-       * Indicates whether there are additional completion options beyond those provided in the current response, even if the exact total is unknown.
-       */
+      /** Indicates whether there are additional completion options beyond those provided in the current response, even if the exact total is unknown. */
       hasMore?: boolean | undefined;
-      /**
-       * The total number of completion options available. This can exceed the number of values actually sent in the response.
-       */
+      /** The total number of completion options available. This can exceed the number of values actually sent in the response. */
       total?: number | undefined;
-      /**
-       * An array of completion values. Must not exceed 100 items.
-       */
+      /** An array of completion values. Must not exceed 100 items. */
       values: string[];
     };
   }
 
-  /**
-   * A request from the server to sample an LLM via the client. The client has full discretion over which model to select. The client should also inform the user before beginning sampling, to allow them to inspect the request (human in the loop) and decide whether to approve it.
-   */
+  /** A request from the server to sample an LLM via the client. The client has full discretion over which model to select. The client should also inform the user before beginning sampling, to allow them to inspect the request (human in the loop) and decide whether to approve it. */
   export interface CreateMessageRequest {
     method: "sampling/createMessage";
     params: {
-      /**
-       * A request to include context from one or more MCP servers (including the caller), to be attached to the prompt. The client MAY ignore this request.
-       */
-      includeContext?: ("allServers" | "none" | "thisServer") | undefined;
-      /**
-       * The maximum number of tokens to sample, as requested by the server. The client MAY choose to sample fewer tokens than requested.
-       */
+      /** A request to include context from one or more MCP servers (including the caller), to be attached to the prompt. The client MAY ignore this request. */
+      includeContext?: "allServers" | "none" | "thisServer" | undefined;
+      /** The maximum number of tokens to sample, as requested by the server. The client MAY choose to sample fewer tokens than requested. */
       maxTokens: number;
       messages: SamplingMessage[];
-      /**
-       * Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific.
-       */
+      /** Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific. */
       metadata?:
         | {
             [k: string]: unknown;
           }
         | undefined;
-      /**
-       * The server's preferences for which model to select. The client MAY ignore these preferences.
-       */
+      /** The server's preferences for which model to select. The client MAY ignore these preferences. */
       modelPreferences?: ModelPreferences | undefined;
       stopSequences?: string[] | undefined;
-      /**
-       * An optional system prompt the server wants to use for sampling. The client MAY modify or omit this prompt.
-       */
+      /** An optional system prompt the server wants to use for sampling. The client MAY modify or omit this prompt. */
       systemPrompt?: string | undefined;
       temperature?: number | undefined;
     };
   }
 
-  /**
-   * The client's response to a sampling/create_message request from the server. The client should inform the user before returning the sampled message, to allow them to inspect the response (human in the loop) and decide whether to allow the server to see it.
-   */
+  /** The client's response to a sampling/create_message request from the server. The client should inform the user before returning the sampled message, to allow them to inspect the response (human in the loop) and decide whether to allow the server to see it. */
   export interface CreateMessageResult {
-    /**
-     * This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-     */
+    /** This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses. */
     _meta?:
       | {
           [k: string]: unknown;
         }
       | undefined;
     content: TextContent | ImageContent | AudioContent;
-    /**
-     * The name of the model that generated the message.
-     */
+    /** The name of the model that generated the message. */
     model: string;
     role: Role;
-    /**
-     * The reason why sampling stopped, if known.
-     */
+    /** The reason why sampling stopped, if known. */
     stopReason?: string | undefined;
   }
 
-  /**
-   * An opaque token used to represent a cursor for pagination.
-   */
+  /** An opaque token used to represent a cursor for pagination. */
   export type Cursor = string;
 
   /**
@@ -8418,9 +7013,7 @@ export declare namespace V2025_03_26 {
    * of the LLM and/or the user.
    */
   export interface EmbeddedResource {
-    /**
-     * Optional annotations for the client.
-     */
+    /** Optional annotations for the client. */
     annotations?: Annotations | undefined;
     resource: TextResourceContents | BlobResourceContents;
     type: "resource";
@@ -8428,95 +7021,65 @@ export declare namespace V2025_03_26 {
 
   export type EmptyResult = Result;
 
-  /**
-   * Used by the client to get a prompt provided by the server.
-   */
+  /** Used by the client to get a prompt provided by the server. */
   export interface GetPromptRequest {
     method: "prompts/get";
     params: {
-      /**
-       * Arguments to use for templating the prompt.
-       */
+      /** Arguments to use for templating the prompt. */
       arguments?:
         | {
             [k: string]: string;
           }
         | undefined;
-      /**
-       * The name of the prompt or prompt template.
-       */
+      /** The name of the prompt or prompt template. */
       name: string;
     };
   }
 
-  /**
-   * The server's response to a prompts/get request from the client.
-   */
+  /** The server's response to a prompts/get request from the client. */
   export interface GetPromptResult {
-    /**
-     * This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-     */
+    /** This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses. */
     _meta?:
       | {
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * An optional description for the prompt.
-     */
+    /** An optional description for the prompt. */
     description?: string | undefined;
     messages: PromptMessage[];
   }
 
-  /**
-   * An image provided to or from an LLM.
-   */
+  /** An image provided to or from an LLM. */
   export interface ImageContent {
-    /**
-     * Optional annotations for the client.
-     */
+    /** Optional annotations for the client. */
     annotations?: Annotations | undefined;
-    /**
-     * The base64-encoded image data.
-     */
+    /** The base64-encoded image data. */
     data: string;
-    /**
-     * The MIME type of the image. Different providers may support different image types.
-     */
+    /** The MIME type of the image. Different providers may support different image types. */
     mimeType: string;
     type: "image";
   }
 
-  /**
-   * Describes the name and version of an MCP implementation.
-   */
+  /** Describes the name and version of an MCP implementation. */
   export interface Implementation {
     name: string;
     version: string;
   }
 
-  /**
-   * This request is sent from the client to the server when it first connects, asking it to begin initialization.
-   */
+  /** This request is sent from the client to the server when it first connects, asking it to begin initialization. */
   export interface InitializeRequest {
     method: "initialize";
     params: {
       capabilities: ClientCapabilities;
       clientInfo: Implementation;
-      /**
-       * The latest version of the Model Context Protocol that the client supports. The client MAY decide to support older versions as well.
-       */
+      /** The latest version of the Model Context Protocol that the client supports. The client MAY decide to support older versions as well. */
       protocolVersion: string;
     };
   }
 
-  /**
-   * After receiving an initialize request from the client, the server sends this response.
-   */
+  /** After receiving an initialize request from the client, the server sends this response. */
   export interface InitializeResult {
-    /**
-     * This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-     */
+    /** This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses. */
     _meta?:
       | {
           [k: string]: unknown;
@@ -8529,23 +7092,17 @@ export declare namespace V2025_03_26 {
      * This can be used by clients to improve the LLM's understanding of available tools, resources, etc. It can be thought of like a "hint" to the model. For example, this information MAY be added to the system prompt.
      */
     instructions?: string | undefined;
-    /**
-     * The version of the Model Context Protocol that the server wants to use. This may not match the version that the client requested. If the client cannot support this version, it MUST disconnect.
-     */
+    /** The version of the Model Context Protocol that the server wants to use. This may not match the version that the client requested. If the client cannot support this version, it MUST disconnect. */
     protocolVersion: string;
     serverInfo: Implementation;
   }
 
-  /**
-   * This notification is sent from the client to the server after initialization has finished.
-   */
+  /** This notification is sent from the client to the server after initialization has finished. */
   export interface InitializedNotification {
     method: "notifications/initialized";
     params?:
       | {
-          /**
-           * This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications.
-           */
+          /** This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications. */
           _meta?:
             | {
                 [k: string]: unknown;
@@ -8556,41 +7113,27 @@ export declare namespace V2025_03_26 {
       | undefined;
   }
 
-  /**
-   * A JSON-RPC batch request, as described in https://www.jsonrpc.org/specification#batch.
-   */
+  /** A JSON-RPC batch request, as described in https://www.jsonrpc.org/specification#batch. */
   export type JSONRPCBatchRequest = (JSONRPCRequest | JSONRPCNotification)[];
 
-  /**
-   * A JSON-RPC batch response, as described in https://www.jsonrpc.org/specification#batch.
-   */
+  /** A JSON-RPC batch response, as described in https://www.jsonrpc.org/specification#batch. */
   export type JSONRPCBatchResponse = (JSONRPCResponse | JSONRPCError)[];
 
-  /**
-   * A response to a request that indicates an error occurred.
-   */
+  /** A response to a request that indicates an error occurred. */
   export interface JSONRPCError {
     error: {
-      /**
-       * The error type that occurred.
-       */
+      /** The error type that occurred. */
       code: number;
-      /**
-       * Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
-       */
+      /** Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.). */
       data?: unknown;
-      /**
-       * A short description of the error. The message SHOULD be limited to a concise single sentence.
-       */
+      /** A short description of the error. The message SHOULD be limited to a concise single sentence. */
       message: string;
     };
     id: RequestId;
     jsonrpc: "2.0";
   }
 
-  /**
-   * Refers to any valid JSON-RPC object that can be decoded off the wire, or encoded to be sent.
-   */
+  /** Refers to any valid JSON-RPC object that can be decoded off the wire, or encoded to be sent. */
   export type JSONRPCMessage =
     | JSONRPCRequest
     | JSONRPCNotification
@@ -8599,17 +7142,13 @@ export declare namespace V2025_03_26 {
     | JSONRPCError
     | (JSONRPCResponse | JSONRPCError)[];
 
-  /**
-   * A notification which does not expect a response.
-   */
+  /** A notification which does not expect a response. */
   export interface JSONRPCNotification {
     jsonrpc: "2.0";
     method: string;
     params?:
       | {
-          /**
-           * This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications.
-           */
+          /** This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications. */
           _meta?:
             | {
                 [k: string]: unknown;
@@ -8620,9 +7159,7 @@ export declare namespace V2025_03_26 {
       | undefined;
   }
 
-  /**
-   * A request that expects a response.
-   */
+  /** A request that expects a response. */
   export interface JSONRPCRequest {
     id: RequestId;
     jsonrpc: "2.0";
@@ -8631,9 +7168,7 @@ export declare namespace V2025_03_26 {
       | {
           _meta?:
             | {
-                /**
-                 * If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-                 */
+                /** If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications. */
                 progressToken?: ProgressToken | undefined;
               }
             | undefined;
@@ -8642,18 +7177,14 @@ export declare namespace V2025_03_26 {
       | undefined;
   }
 
-  /**
-   * A successful (non-error) response to a request.
-   */
+  /** A successful (non-error) response to a request. */
   export interface JSONRPCResponse {
     id: RequestId;
     jsonrpc: "2.0";
     result: Result;
   }
 
-  /**
-   * Sent from the client to request a list of prompts and prompt templates the server has.
-   */
+  /** Sent from the client to request a list of prompts and prompt templates the server has. */
   export interface ListPromptsRequest {
     method: "prompts/list";
     params?:
@@ -8667,13 +7198,9 @@ export declare namespace V2025_03_26 {
       | undefined;
   }
 
-  /**
-   * The server's response to a prompts/list request from the client.
-   */
+  /** The server's response to a prompts/list request from the client. */
   export interface ListPromptsResult {
-    /**
-     * This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-     */
+    /** This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses. */
     _meta?:
       | {
           [k: string]: unknown;
@@ -8687,9 +7214,7 @@ export declare namespace V2025_03_26 {
     prompts: Prompt[];
   }
 
-  /**
-   * Sent from the client to request a list of resource templates the server has.
-   */
+  /** Sent from the client to request a list of resource templates the server has. */
   export interface ListResourceTemplatesRequest {
     method: "resources/templates/list";
     params?:
@@ -8703,13 +7228,9 @@ export declare namespace V2025_03_26 {
       | undefined;
   }
 
-  /**
-   * The server's response to a resources/templates/list request from the client.
-   */
+  /** The server's response to a resources/templates/list request from the client. */
   export interface ListResourceTemplatesResult {
-    /**
-     * This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-     */
+    /** This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses. */
     _meta?:
       | {
           [k: string]: unknown;
@@ -8723,9 +7244,7 @@ export declare namespace V2025_03_26 {
     resourceTemplates: ResourceTemplate[];
   }
 
-  /**
-   * Sent from the client to request a list of resources the server has.
-   */
+  /** Sent from the client to request a list of resources the server has. */
   export interface ListResourcesRequest {
     method: "resources/list";
     params?:
@@ -8739,13 +7258,9 @@ export declare namespace V2025_03_26 {
       | undefined;
   }
 
-  /**
-   * The server's response to a resources/list request from the client.
-   */
+  /** The server's response to a resources/list request from the client. */
   export interface ListResourcesResult {
-    /**
-     * This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-     */
+    /** This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses. */
     _meta?:
       | {
           [k: string]: unknown;
@@ -8774,9 +7289,7 @@ export declare namespace V2025_03_26 {
       | {
           _meta?:
             | {
-                /**
-                 * If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-                 */
+                /** If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications. */
                 progressToken?: ProgressToken | undefined;
               }
             | undefined;
@@ -8791,9 +7304,7 @@ export declare namespace V2025_03_26 {
    * or file that the server can operate on.
    */
   export interface ListRootsResult {
-    /**
-     * This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-     */
+    /** This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses. */
     _meta?:
       | {
           [k: string]: unknown;
@@ -8802,9 +7313,7 @@ export declare namespace V2025_03_26 {
     roots: Root[];
   }
 
-  /**
-   * Sent from the client to request a list of tools the server has.
-   */
+  /** Sent from the client to request a list of tools the server has. */
   export interface ListToolsRequest {
     method: "tools/list";
     params?:
@@ -8818,13 +7327,9 @@ export declare namespace V2025_03_26 {
       | undefined;
   }
 
-  /**
-   * The server's response to a tools/list request from the client.
-   */
+  /** The server's response to a tools/list request from the client. */
   export interface ListToolsResult {
-    /**
-     * This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-     */
+    /** This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses. */
     _meta?:
       | {
           [k: string]: unknown;
@@ -8845,25 +7350,24 @@ export declare namespace V2025_03_26 {
    * https://datatracker.ietf.org/doc/html/rfc5424#section-6.2.1
    */
   export type LoggingLevel =
-    "alert" | "critical" | "debug" | "emergency" | "error" | "info" | "notice" | "warning";
+    | "alert"
+    | "critical"
+    | "debug"
+    | "emergency"
+    | "error"
+    | "info"
+    | "notice"
+    | "warning";
 
-  /**
-   * Notification of a log message passed from server to client. If no logging/setLevel request has been sent from the client, the server MAY decide which messages to send automatically.
-   */
+  /** Notification of a log message passed from server to client. If no logging/setLevel request has been sent from the client, the server MAY decide which messages to send automatically. */
   export interface LoggingMessageNotification {
     method: "notifications/message";
     params: {
-      /**
-       * The data to be logged, such as a string message or an object. Any JSON serializable type is allowed here.
-       */
+      /** The data to be logged, such as a string message or an object. Any JSON serializable type is allowed here. */
       data: unknown;
-      /**
-       * The severity of this log message.
-       */
+      /** The severity of this log message. */
       level: LoggingLevel;
-      /**
-       * An optional name of the logger issuing this message.
-       */
+      /** An optional name of the logger issuing this message. */
       logger?: string | undefined;
     };
   }
@@ -8937,9 +7441,7 @@ export declare namespace V2025_03_26 {
     method: string;
     params?:
       | {
-          /**
-           * This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications.
-           */
+          /** This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications. */
           _meta?:
             | {
                 [k: string]: unknown;
@@ -8964,9 +7466,7 @@ export declare namespace V2025_03_26 {
   }
 
   export interface PaginatedResult {
-    /**
-     * This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-     */
+    /** This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses. */
     _meta?:
       | {
           [k: string]: unknown;
@@ -8979,18 +7479,14 @@ export declare namespace V2025_03_26 {
     nextCursor?: string | undefined;
   }
 
-  /**
-   * A ping, issued by either the server or the client, to check that the other party is still alive. The receiver must promptly respond, or else may be disconnected.
-   */
+  /** A ping, issued by either the server or the client, to check that the other party is still alive. The receiver must promptly respond, or else may be disconnected. */
   export interface PingRequest {
     method: "ping";
     params?:
       | {
           _meta?:
             | {
-                /**
-                 * If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-                 */
+                /** If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications. */
                 progressToken?: ProgressToken | undefined;
               }
             | undefined;
@@ -8999,82 +7495,50 @@ export declare namespace V2025_03_26 {
       | undefined;
   }
 
-  /**
-   * An out-of-band notification used to inform the receiver of a progress update for a long-running request.
-   */
+  /** An out-of-band notification used to inform the receiver of a progress update for a long-running request. */
   export interface ProgressNotification {
     method: "notifications/progress";
     params: {
-      /**
-       * An optional message describing the current progress.
-       */
+      /** An optional message describing the current progress. */
       message?: string | undefined;
-      /**
-       * The progress thus far. This should increase every time progress is made, even if the total is unknown.
-       */
+      /** The progress thus far. This should increase every time progress is made, even if the total is unknown. */
       progress: number;
-      /**
-       * The progress token which was given in the initial request, used to associate this notification with the request that is proceeding.
-       */
+      /** The progress token which was given in the initial request, used to associate this notification with the request that is proceeding. */
       progressToken: ProgressToken;
-      /**
-       * Total number of items to process (or total progress required), if known.
-       */
+      /** Total number of items to process (or total progress required), if known. */
       total?: number | undefined;
     };
   }
 
-  /**
-   * A progress token, used to associate progress notifications with the original request.
-   */
+  /** A progress token, used to associate progress notifications with the original request. */
   export type ProgressToken = string | number;
 
-  /**
-   * A prompt or prompt template that the server offers.
-   */
+  /** A prompt or prompt template that the server offers. */
   export interface Prompt {
-    /**
-     * A list of arguments to use for templating the prompt.
-     */
+    /** A list of arguments to use for templating the prompt. */
     arguments?: PromptArgument[] | undefined;
-    /**
-     * An optional description of what this prompt provides
-     */
+    /** An optional description of what this prompt provides */
     description?: string | undefined;
-    /**
-     * The name of the prompt or prompt template.
-     */
+    /** The name of the prompt or prompt template. */
     name: string;
   }
 
-  /**
-   * Describes an argument that a prompt can accept.
-   */
+  /** Describes an argument that a prompt can accept. */
   export interface PromptArgument {
-    /**
-     * A human-readable description of the argument.
-     */
+    /** A human-readable description of the argument. */
     description?: string | undefined;
-    /**
-     * The name of the argument.
-     */
+    /** The name of the argument. */
     name: string;
-    /**
-     * Whether this argument must be provided.
-     */
+    /** Whether this argument must be provided. */
     required?: boolean | undefined;
   }
 
-  /**
-   * An optional notification from the server to the client, informing it that the list of prompts it offers has changed. This may be issued by servers without any previous subscription from the client.
-   */
+  /** An optional notification from the server to the client, informing it that the list of prompts it offers has changed. This may be issued by servers without any previous subscription from the client. */
   export interface PromptListChangedNotification {
     method: "notifications/prompts/list_changed";
     params?:
       | {
-          /**
-           * This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications.
-           */
+          /** This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications. */
           _meta?:
             | {
                 [k: string]: unknown;
@@ -9096,37 +7560,25 @@ export declare namespace V2025_03_26 {
     role: Role;
   }
 
-  /**
-   * Identifies a prompt.
-   */
+  /** Identifies a prompt. */
   export interface PromptReference {
-    /**
-     * The name of the prompt or prompt template
-     */
+    /** The name of the prompt or prompt template */
     name: string;
     type: "ref/prompt";
   }
 
-  /**
-   * Sent from the client to the server, to read a specific resource URI.
-   */
+  /** Sent from the client to the server, to read a specific resource URI. */
   export interface ReadResourceRequest {
     method: "resources/read";
     params: {
-      /**
-       * The URI of the resource to read. The URI can use any protocol; it is up to the server how to interpret it.
-       */
+      /** The URI of the resource to read. The URI can use any protocol; it is up to the server how to interpret it. */
       uri: string;
     };
   }
 
-  /**
-   * The server's response to a resources/read request from the client.
-   */
+  /** The server's response to a resources/read request from the client. */
   export interface ReadResourceResult {
-    /**
-     * This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-     */
+    /** This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses. */
     _meta?:
       | {
           [k: string]: unknown;
@@ -9141,9 +7593,7 @@ export declare namespace V2025_03_26 {
       | {
           _meta?:
             | {
-                /**
-                 * If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-                 */
+                /** If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications. */
                 progressToken?: ProgressToken | undefined;
               }
             | undefined;
@@ -9152,18 +7602,12 @@ export declare namespace V2025_03_26 {
       | undefined;
   }
 
-  /**
-   * A uniquely identifying ID for a request in JSON-RPC.
-   */
+  /** A uniquely identifying ID for a request in JSON-RPC. */
   export type RequestId = string | number;
 
-  /**
-   * A known resource that the server is capable of reading.
-   */
+  /** A known resource that the server is capable of reading. */
   export interface Resource {
-    /**
-     * Optional annotations for the client.
-     */
+    /** Optional annotations for the client. */
     annotations?: Annotations | undefined;
     /**
      * A description of what this resource represents.
@@ -9171,9 +7615,7 @@ export declare namespace V2025_03_26 {
      * This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
      */
     description?: string | undefined;
-    /**
-     * The MIME type of this resource, if known.
-     */
+    /** The MIME type of this resource, if known. */
     mimeType?: string | undefined;
     /**
      * A human-readable name for this resource.
@@ -9187,36 +7629,24 @@ export declare namespace V2025_03_26 {
      * This can be used by Hosts to display file sizes and estimate context window usage.
      */
     size?: number | undefined;
-    /**
-     * The URI of this resource.
-     */
+    /** The URI of this resource. */
     uri: string;
   }
 
-  /**
-   * The contents of a specific resource or sub-resource.
-   */
+  /** The contents of a specific resource or sub-resource. */
   export interface ResourceContents {
-    /**
-     * The MIME type of this resource, if known.
-     */
+    /** The MIME type of this resource, if known. */
     mimeType?: string | undefined;
-    /**
-     * The URI of this resource.
-     */
+    /** The URI of this resource. */
     uri: string;
   }
 
-  /**
-   * An optional notification from the server to the client, informing it that the list of resources it can read from has changed. This may be issued by servers without any previous subscription from the client.
-   */
+  /** An optional notification from the server to the client, informing it that the list of resources it can read from has changed. This may be issued by servers without any previous subscription from the client. */
   export interface ResourceListChangedNotification {
     method: "notifications/resources/list_changed";
     params?:
       | {
-          /**
-           * This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications.
-           */
+          /** This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications. */
           _meta?:
             | {
                 [k: string]: unknown;
@@ -9227,24 +7657,16 @@ export declare namespace V2025_03_26 {
       | undefined;
   }
 
-  /**
-   * A reference to a resource or resource template definition.
-   */
+  /** A reference to a resource or resource template definition. */
   export interface ResourceReference {
     type: "ref/resource";
-    /**
-     * The URI or URI template of the resource.
-     */
+    /** The URI or URI template of the resource. */
     uri: string;
   }
 
-  /**
-   * A template description for resources available on the server.
-   */
+  /** A template description for resources available on the server. */
   export interface ResourceTemplate {
-    /**
-     * Optional annotations for the client.
-     */
+    /** Optional annotations for the client. */
     annotations?: Annotations | undefined;
     /**
      * A description of what this template is for.
@@ -9252,9 +7674,7 @@ export declare namespace V2025_03_26 {
      * This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
      */
     description?: string | undefined;
-    /**
-     * The MIME type for all resources that match this template. This should only be included if all resources matching this template have the same type.
-     */
+    /** The MIME type for all resources that match this template. This should only be included if all resources matching this template have the same type. */
     mimeType?: string | undefined;
     /**
      * A human-readable name for the type of resource this template refers to.
@@ -9262,29 +7682,21 @@ export declare namespace V2025_03_26 {
      * This can be used by clients to populate UI elements.
      */
     name: string;
-    /**
-     * A URI template (according to RFC 6570) that can be used to construct resource URIs.
-     */
+    /** A URI template (according to RFC 6570) that can be used to construct resource URIs. */
     uriTemplate: string;
   }
 
-  /**
-   * A notification from the server to the client, informing it that a resource has changed and may need to be read again. This should only be sent if the client previously sent a resources/subscribe request.
-   */
+  /** A notification from the server to the client, informing it that a resource has changed and may need to be read again. This should only be sent if the client previously sent a resources/subscribe request. */
   export interface ResourceUpdatedNotification {
     method: "notifications/resources/updated";
     params: {
-      /**
-       * The URI of the resource that has been updated. This might be a sub-resource of the one that the client actually subscribed to.
-       */
+      /** The URI of the resource that has been updated. This might be a sub-resource of the one that the client actually subscribed to. */
       uri: string;
     };
   }
 
   export interface Result {
-    /**
-     * This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-     */
+    /** This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses. */
     _meta?:
       | {
           [k: string]: unknown;
@@ -9293,14 +7705,10 @@ export declare namespace V2025_03_26 {
     [k: string]: unknown;
   }
 
-  /**
-   * The sender or recipient of messages and data in a conversation.
-   */
+  /** The sender or recipient of messages and data in a conversation. */
   export type Role = "assistant" | "user";
 
-  /**
-   * Represents a root directory or file that the server can operate on.
-   */
+  /** Represents a root directory or file that the server can operate on. */
   export interface Root {
     /**
      * An optional name for the root. This can be used to provide a human-readable
@@ -9325,9 +7733,7 @@ export declare namespace V2025_03_26 {
     method: "notifications/roots/list_changed";
     params?:
       | {
-          /**
-           * This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications.
-           */
+          /** This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications. */
           _meta?:
             | {
                 [k: string]: unknown;
@@ -9338,29 +7744,21 @@ export declare namespace V2025_03_26 {
       | undefined;
   }
 
-  /**
-   * Describes a message issued to or received from an LLM API.
-   */
+  /** Describes a message issued to or received from an LLM API. */
   export interface SamplingMessage {
     content: TextContent | ImageContent | AudioContent;
     role: Role;
   }
 
-  /**
-   * Capabilities that a server may support. Known capabilities are defined here, in this schema, but this is not a closed set: any server can define its own, additional capabilities.
-   */
+  /** Capabilities that a server may support. Known capabilities are defined here, in this schema, but this is not a closed set: any server can define its own, additional capabilities. */
   export interface ServerCapabilities {
-    /**
-     * Present if the server supports argument autocompletion suggestions.
-     */
+    /** Present if the server supports argument autocompletion suggestions. */
     completions?:
       | {
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * Experimental, non-standard capabilities that the server supports.
-     */
+    /** Experimental, non-standard capabilities that the server supports. */
     experimental?:
       | {
           [k: string]: {
@@ -9368,48 +7766,32 @@ export declare namespace V2025_03_26 {
           };
         }
       | undefined;
-    /**
-     * Present if the server supports sending log messages to the client.
-     */
+    /** Present if the server supports sending log messages to the client. */
     logging?:
       | {
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * Present if the server offers any prompt templates.
-     */
+    /** Present if the server offers any prompt templates. */
     prompts?:
       | {
-          /**
-           * Whether this server supports notifications for changes to the prompt list.
-           */
+          /** Whether this server supports notifications for changes to the prompt list. */
           listChanged?: boolean | undefined;
         }
       | undefined;
-    /**
-     * Present if the server offers any resources to read.
-     */
+    /** Present if the server offers any resources to read. */
     resources?:
       | {
-          /**
-           * Whether this server supports notifications for changes to the resource list.
-           */
+          /** Whether this server supports notifications for changes to the resource list. */
           listChanged?: boolean | undefined;
-          /**
-           * Whether this server supports subscribing to resource updates.
-           */
+          /** Whether this server supports subscribing to resource updates. */
           subscribe?: boolean | undefined;
         }
       | undefined;
-    /**
-     * Present if the server offers any tools to call.
-     */
+    /** Present if the server offers any tools to call. */
     tools?:
       | {
-          /**
-           * Whether this server supports notifications for changes to the tool list.
-           */
+          /** Whether this server supports notifications for changes to the tool list. */
           listChanged?: boolean | undefined;
         }
       | undefined;
@@ -9438,69 +7820,45 @@ export declare namespace V2025_03_26 {
     | CallToolResult
     | CompleteResult;
 
-  /**
-   * A request from the client to the server, to enable or adjust logging.
-   */
+  /** A request from the client to the server, to enable or adjust logging. */
   export interface SetLevelRequest {
     method: "logging/setLevel";
     params: {
-      /**
-       * The level of logging that the client wants to receive from the server. The server should send all logs at this level and higher (i.e., more severe) to the client as notifications/message.
-       */
+      /** The level of logging that the client wants to receive from the server. The server should send all logs at this level and higher (i.e., more severe) to the client as notifications/message. */
       level: LoggingLevel;
     };
   }
 
-  /**
-   * Sent from the client to request resources/updated notifications from the server whenever a particular resource changes.
-   */
+  /** Sent from the client to request resources/updated notifications from the server whenever a particular resource changes. */
   export interface SubscribeRequest {
     method: "resources/subscribe";
     params: {
-      /**
-       * The URI of the resource to subscribe to. The URI can use any protocol; it is up to the server how to interpret it.
-       */
+      /** The URI of the resource to subscribe to. The URI can use any protocol; it is up to the server how to interpret it. */
       uri: string;
     };
   }
 
-  /**
-   * Text provided to or from an LLM.
-   */
+  /** Text provided to or from an LLM. */
   export interface TextContent {
-    /**
-     * Optional annotations for the client.
-     */
+    /** Optional annotations for the client. */
     annotations?: Annotations | undefined;
-    /**
-     * The text content of the message.
-     */
+    /** The text content of the message. */
     text: string;
     type: "text";
   }
 
   export interface TextResourceContents {
-    /**
-     * The MIME type of this resource, if known.
-     */
+    /** The MIME type of this resource, if known. */
     mimeType?: string | undefined;
-    /**
-     * The text of the item. This must only be set if the item can actually be represented as text (not binary data).
-     */
+    /** The text of the item. This must only be set if the item can actually be represented as text (not binary data). */
     text: string;
-    /**
-     * The URI of this resource.
-     */
+    /** The URI of this resource. */
     uri: string;
   }
 
-  /**
-   * Definition for a tool the client can call.
-   */
+  /** Definition for a tool the client can call. */
   export interface Tool {
-    /**
-     * Optional additional tool information.
-     */
+    /** Optional additional tool information. */
     annotations?: ToolAnnotations | undefined;
     /**
      * A human-readable description of the tool.
@@ -9508,9 +7866,7 @@ export declare namespace V2025_03_26 {
      * This can be used by clients to improve the LLM's understanding of available tools. It can be thought of like a "hint" to the model.
      */
     description?: string | undefined;
-    /**
-     * A JSON Schema object defining the expected parameters for the tool.
-     */
+    /** A JSON Schema object defining the expected parameters for the tool. */
     inputSchema: {
       properties?:
         | {
@@ -9522,9 +7878,7 @@ export declare namespace V2025_03_26 {
       required?: string[] | undefined;
       type: "object";
     };
-    /**
-     * The name of the tool.
-     */
+    /** The name of the tool. */
     name: string;
   }
 
@@ -9572,22 +7926,16 @@ export declare namespace V2025_03_26 {
      * Default: false
      */
     readOnlyHint?: boolean | undefined;
-    /**
-     * A human-readable title for the tool.
-     */
+    /** A human-readable title for the tool. */
     title?: string | undefined;
   }
 
-  /**
-   * An optional notification from the server to the client, informing it that the list of tools it offers has changed. This may be issued by servers without any previous subscription from the client.
-   */
+  /** An optional notification from the server to the client, informing it that the list of tools it offers has changed. This may be issued by servers without any previous subscription from the client. */
   export interface ToolListChangedNotification {
     method: "notifications/tools/list_changed";
     params?:
       | {
-          /**
-           * This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications.
-           */
+          /** This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications. */
           _meta?:
             | {
                 [k: string]: unknown;
@@ -9598,49 +7946,90 @@ export declare namespace V2025_03_26 {
       | undefined;
   }
 
-  /**
-   * Sent from the client to request cancellation of resources/updated notifications from the server. This should follow a previous resources/subscribe request.
-   */
+  /** Sent from the client to request cancellation of resources/updated notifications from the server. This should follow a previous resources/subscribe request. */
   export interface UnsubscribeRequest {
     method: "resources/unsubscribe";
     params: {
-      /**
-       * The URI of the resource to unsubscribe from.
-       */
+      /** The URI of the resource to unsubscribe from. */
       uri: string;
     };
   }
 
   /** Requests the client sends, by method: their params and possible results. */
   export interface ClientRequestMap {
-    initialize: { params: InitializeRequest["params"]; result: InitializeResult };
-    ping: { params: PingRequest["params"]; result: EmptyResult };
-    "resources/list": { params: ListResourcesRequest["params"]; result: ListResourcesResult };
+    initialize: {
+      params: InitializeRequest["params"];
+      result: InitializeResult;
+    };
+    ping: {
+      params: PingRequest["params"];
+      result: EmptyResult;
+    };
+    "resources/list": {
+      params: ListResourcesRequest["params"];
+      result: ListResourcesResult;
+    };
     "resources/templates/list": {
       params: ListResourceTemplatesRequest["params"];
       result: ListResourceTemplatesResult;
     };
-    "resources/read": { params: ReadResourceRequest["params"]; result: ReadResourceResult };
-    "resources/subscribe": { params: SubscribeRequest["params"]; result: EmptyResult };
-    "resources/unsubscribe": { params: UnsubscribeRequest["params"]; result: EmptyResult };
-    "prompts/list": { params: ListPromptsRequest["params"]; result: ListPromptsResult };
-    "prompts/get": { params: GetPromptRequest["params"]; result: GetPromptResult };
-    "tools/list": { params: ListToolsRequest["params"]; result: ListToolsResult };
-    "tools/call": { params: CallToolRequest["params"]; result: CallToolResult };
-    "logging/setLevel": { params: SetLevelRequest["params"]; result: EmptyResult };
-    "completion/complete": { params: CompleteRequest["params"]; result: CompleteResult };
+    "resources/read": {
+      params: ReadResourceRequest["params"];
+      result: ReadResourceResult;
+    };
+    "resources/subscribe": {
+      params: SubscribeRequest["params"];
+      result: EmptyResult;
+    };
+    "resources/unsubscribe": {
+      params: UnsubscribeRequest["params"];
+      result: EmptyResult;
+    };
+    "prompts/list": {
+      params: ListPromptsRequest["params"];
+      result: ListPromptsResult;
+    };
+    "prompts/get": {
+      params: GetPromptRequest["params"];
+      result: GetPromptResult;
+    };
+    "tools/list": {
+      params: ListToolsRequest["params"];
+      result: ListToolsResult;
+    };
+    "tools/call": {
+      params: CallToolRequest["params"];
+      result: CallToolResult;
+    };
+    "logging/setLevel": {
+      params: SetLevelRequest["params"];
+      result: EmptyResult;
+    };
+    "completion/complete": {
+      params: CompleteRequest["params"];
+      result: CompleteResult;
+    };
   }
+
   /** Requests the server sends to the client over a session (legacy era), by method. */
   export interface ServerRequestMap {
-    ping: { params: PingRequest["params"]; result: EmptyResult };
+    ping: {
+      params: PingRequest["params"];
+      result: EmptyResult;
+    };
     "sampling/createMessage": {
       params: CreateMessageRequest["params"];
       result: CreateMessageResult;
     };
-    "roots/list": { params: ListRootsRequest["params"]; result: ListRootsResult };
+    "roots/list": {
+      params: ListRootsRequest["params"];
+      result: ListRootsResult;
+    };
   }
+
   /** Requests a server embeds in an input_required result (multi round-trip requests), by method. */
   export interface InputRequestMap {}
+
   /** Notifications the client sends, by method: their params. */
   export interface ClientNotificationMap {
     "notifications/cancelled": CancelledNotification["params"];
@@ -9648,6 +8037,7 @@ export declare namespace V2025_03_26 {
     "notifications/progress": ProgressNotification["params"];
     "notifications/roots/list_changed": RootsListChangedNotification["params"];
   }
+
   /** Notifications the server sends, by method: their params. */
   export interface ServerNotificationMap {
     "notifications/cancelled": CancelledNotification["params"];

@@ -20,7 +20,7 @@ import {
   type ToolReturn,
   createServer,
   resourcesFeature,
-} from "mcp-gen/runtime";
+} from "@mcp-gen/runtime";
 import type { InputRequestMap, ServerRequestMap, V2026_07_28 } from "./protocol.gen.js";
 import type { AddNoteArgs, DeleteNoteArgs, ListNotesArgs, NoteVariables } from "./types.gen.js";
 import {
@@ -66,25 +66,20 @@ const listNotesInputSchema = {
   type: "object",
   properties: {},
 };
+
 const addNoteInputSchema = {
   type: "object",
   properties: {
-    text: {
-      type: "string",
-      minLength: 1,
-      maxLength: 2000,
-    },
+    text: { type: "string", minLength: 1, maxLength: 2000 },
   },
   required: ["text"],
   additionalProperties: false,
 };
+
 const deleteNoteInputSchema = {
   type: "object",
   properties: {
-    id: {
-      type: "integer",
-      minimum: 1,
-    },
+    id: { type: "integer", minimum: 1 },
   },
   required: ["id"],
   additionalProperties: false,
@@ -98,9 +93,7 @@ const listing2026_07_28: Listing = {
       title: "List notes",
       description: "The caller's notes, newest first",
       inputSchema: listNotesInputSchema,
-      annotations: {
-        readOnlyHint: true,
-      },
+      annotations: { readOnlyHint: true },
     },
     {
       name: "add_note",
@@ -113,9 +106,7 @@ const listing2026_07_28: Listing = {
       title: "Delete a note",
       description: "Deletes one of the caller's notes",
       inputSchema: deleteNoteInputSchema,
-      annotations: {
-        destructiveHint: true,
-      },
+      annotations: { destructiveHint: true },
     },
   ],
   resources: [],
@@ -137,9 +128,7 @@ const listing2025_03_26: Listing = {
       name: "list_notes",
       description: "The caller's notes, newest first",
       inputSchema: listNotesInputSchema,
-      annotations: {
-        readOnlyHint: true,
-      },
+      annotations: { readOnlyHint: true },
     },
     {
       name: "add_note",
@@ -150,9 +139,7 @@ const listing2025_03_26: Listing = {
       name: "delete_note",
       description: "Deletes one of the caller's notes",
       inputSchema: deleteNoteInputSchema,
-      annotations: {
-        destructiveHint: true,
-      },
+      annotations: { destructiveHint: true },
     },
   ],
   resources: [],
@@ -219,7 +206,12 @@ export const notesServerDefinition: ServerDefinition<NotesHandlers> = {
     requiredScopes: ["notes:read"],
     resourceName: "Notes",
     documentation: "https://github.com/mcp-gen/mcp-gen#protecting-a-server",
-    scopes: { tools: { add_note: ["notes:write"], delete_note: ["notes:write"] } },
+    scopes: {
+      tools: {
+        add_note: ["notes:write"],
+        delete_note: ["notes:write"],
+      },
+    },
   },
 };
 
@@ -233,7 +225,7 @@ export interface NotesNames extends ServerNames {
   readonly subscribable: never;
 }
 
-/** Creates the notes server. Serve it with `serveStdio(server)` or `listenHttp(server, { port })` from "mcp-gen/runtime/node", or `createWebHandler(server)` for any fetch-style host. */
+/** Creates the notes server. Serve it with `serveStdio(server)` or `listenHttp(server, { port })` from "@mcp-gen/runtime/node", or `createWebHandler(server)` for any fetch-style host. */
 export function createNotesServer(
   handlers: NotesHandlers,
   options?: ServerOptions,

@@ -6,17 +6,13 @@
 // Protocol 2025-03-26: schema.json sha256 e720669548c8100a4282c49e580efd6ddf7f28899ea786fc8db251dbdb356131
 // Regenerate: npx mcp-gen generate ../../mcp.yaml (from this folder)
 
-/**
- * Arguments of tool "list_notes" as a client sends them.
- */
+/** Arguments of tool "list_notes" as a client sends them. */
 export interface ListNotesInput {}
 
 /** Arguments of tool "list_notes" as its handler receives them (validated). */
 export type ListNotesArgs = ListNotesInput;
 
-/**
- * Arguments of tool "add_note" as a client sends them.
- */
+/** Arguments of tool "add_note" as a client sends them. */
 export interface AddNoteInput {
   text: string;
 }
@@ -24,9 +20,7 @@ export interface AddNoteInput {
 /** Arguments of tool "add_note" as its handler receives them (validated). */
 export type AddNoteArgs = AddNoteInput;
 
-/**
- * Arguments of tool "delete_note" as a client sends them.
- */
+/** Arguments of tool "delete_note" as a client sends them. */
 export interface DeleteNoteInput {
   id: number;
 }

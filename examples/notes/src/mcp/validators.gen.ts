@@ -6,32 +6,36 @@
 // Protocol 2025-03-26: schema.json sha256 e720669548c8100a4282c49e580efd6ddf7f28899ea786fc8db251dbdb356131
 // Regenerate: npx mcp-gen generate ../../mcp.yaml (from this folder)
 
-import { type ValidationIssue, codePointLength } from "mcp-gen/runtime";
+import { type ValidationIssue, codePointLength } from "@mcp-gen/runtime";
 
 /** Checks the arguments of tool "list_notes" and fills in schema defaults. */
 export function validateListNotesInput(value: unknown): ValidationIssue | undefined {
-  if (typeof value !== "object" || value === null || Array.isArray(value))
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
+  }
   return undefined;
 }
 
 /** Checks the arguments of tool "add_note" and fills in schema defaults. */
 export function validateAddNoteInput(value: unknown): ValidationIssue | undefined {
-  if (typeof value !== "object" || value === null || Array.isArray(value))
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
-  const record0 = value as Record<string, unknown>;
-  if (!Object.prototype.hasOwnProperty.call(record0, "text"))
+  }
+  const record = value as Record<string, unknown>;
+  if (!Object.prototype.hasOwnProperty.call(record, "text")) {
     return { path: "", message: "must have required property 'text'" };
-  const keys1 = Object.keys(record0);
-  const text2 = record0["text"];
-  if (typeof text2 !== "string") return { path: "/text", message: "must be string" };
-  const length3 = (text2 as string).length;
-  if (length3 > 2000 && (length3 > 4000 || codePointLength(text2) > 2000))
+  }
+  const keys = Object.keys(record);
+  const text = record["text"];
+  if (typeof text !== "string") return { path: "/text", message: "must be string" };
+  const textLength = (text as string).length;
+  if (textLength > 2000 && (textLength > 4000 || codePointLength(text) > 2000)) {
     return { path: "/text", message: "must NOT have more than 2000 characters" };
-  if (length3 === 0) return { path: "/text", message: "must NOT have fewer than 1 characters" };
-  for (const key4 of keys1) {
-    if (key4 !== "text") {
-      return { path: "", message: "must NOT have additional property '" + key4 + "'" };
+  }
+  if (textLength === 0) return { path: "/text", message: "must NOT have fewer than 1 characters" };
+  for (const key of keys) {
+    if (key !== "text") {
+      return { path: "", message: "must NOT have additional property '" + key + "'" };
     }
   }
   return undefined;
@@ -39,19 +43,22 @@ export function validateAddNoteInput(value: unknown): ValidationIssue | undefine
 
 /** Checks the arguments of tool "delete_note" and fills in schema defaults. */
 export function validateDeleteNoteInput(value: unknown): ValidationIssue | undefined {
-  if (typeof value !== "object" || value === null || Array.isArray(value))
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
-  const record0 = value as Record<string, unknown>;
-  if (!Object.prototype.hasOwnProperty.call(record0, "id"))
+  }
+  const record = value as Record<string, unknown>;
+  if (!Object.prototype.hasOwnProperty.call(record, "id")) {
     return { path: "", message: "must have required property 'id'" };
-  const keys1 = Object.keys(record0);
-  const id2 = record0["id"];
-  if (typeof id2 !== "number" || !Number.isInteger(id2))
+  }
+  const keys = Object.keys(record);
+  const id = record["id"];
+  if (typeof id !== "number" || !Number.isInteger(id)) {
     return { path: "/id", message: "must be integer" };
-  if (id2 < 1) return { path: "/id", message: "must be >= 1" };
-  for (const key3 of keys1) {
-    if (key3 !== "id") {
-      return { path: "", message: "must NOT have additional property '" + key3 + "'" };
+  }
+  if (id < 1) return { path: "/id", message: "must be >= 1" };
+  for (const key of keys) {
+    if (key !== "id") {
+      return { path: "", message: "must NOT have additional property '" + key + "'" };
     }
   }
   return undefined;

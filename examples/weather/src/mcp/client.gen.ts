@@ -21,7 +21,7 @@ import {
   getPrompt,
   readResource,
   toolMethods,
-} from "mcp-gen/runtime";
+} from "@mcp-gen/runtime";
 import {
   type ClientRequestMap,
   type InputRequestMap,
@@ -53,6 +53,22 @@ export type ToolResultContent =
   | V2025_03_26.CallToolResult["content"][number]
   | V2024_11_05.CallToolResult["content"][number];
 
+/** What reading a resource returns, in any of the revisions this client speaks. */
+export type ReadResourceResult =
+  | V2026_07_28.ReadResourceResult
+  | V2025_11_25.ReadResourceResult
+  | V2025_06_18.ReadResourceResult
+  | V2025_03_26.ReadResourceResult
+  | V2024_11_05.ReadResourceResult;
+
+/** What getting a prompt returns, in any of the revisions this client speaks. */
+export type GetPromptResult =
+  | V2026_07_28.GetPromptResult
+  | V2025_11_25.GetPromptResult
+  | V2025_06_18.GetPromptResult
+  | V2025_03_26.GetPromptResult
+  | V2024_11_05.GetPromptResult;
+
 /** A typed client for weather. */
 export interface WeatherClient {
   /** The underlying session: era, revision, server description, and every protocol request. */
@@ -71,58 +87,26 @@ export interface WeatherClient {
   };
   readonly resources: {
     /** Reads config://app. Units and defaults the server uses */
-    appConfig(
-      options?: CallOptions,
-    ): Promise<
-      | V2026_07_28.ReadResourceResult
-      | V2025_11_25.ReadResourceResult
-      | V2025_06_18.ReadResourceResult
-      | V2025_03_26.ReadResourceResult
-      | V2024_11_05.ReadResourceResult
-    >;
+    appConfig(options?: CallOptions): Promise<ReadResourceResult>;
   };
   readonly resourceTemplates: {
     /** Reads weather://{city}/current with the variables filled in. Current conditions in a city */
     cityWeather(
       variables: CityWeatherVariables,
       options?: CallOptions,
-    ): Promise<
-      | V2026_07_28.ReadResourceResult
-      | V2025_11_25.ReadResourceResult
-      | V2025_06_18.ReadResourceResult
-      | V2025_03_26.ReadResourceResult
-      | V2024_11_05.ReadResourceResult
-    >;
+    ): Promise<ReadResourceResult>;
   };
   readonly prompts: {
     /** Gets prompt "summarize". Summarize a text */
-    summarize(
-      args: SummarizePromptArgs,
-      options?: CallOptions,
-    ): Promise<
-      | V2026_07_28.GetPromptResult
-      | V2025_11_25.GetPromptResult
-      | V2025_06_18.GetPromptResult
-      | V2025_03_26.GetPromptResult
-      | V2024_11_05.GetPromptResult
-    >;
+    summarize(args: SummarizePromptArgs, options?: CallOptions): Promise<GetPromptResult>;
     /** Gets prompt "plan_trip". Plan a trip. Ask for a packing list based on the forecast */
-    planTrip(
-      args: PlanTripPromptArgs,
-      options?: CallOptions,
-    ): Promise<
-      | V2026_07_28.GetPromptResult
-      | V2025_11_25.GetPromptResult
-      | V2025_06_18.GetPromptResult
-      | V2025_03_26.GetPromptResult
-      | V2024_11_05.GetPromptResult
-    >;
+    planTrip(args: PlanTripPromptArgs, options?: CallOptions): Promise<GetPromptResult>;
   };
   /** Ends the session (and the server process, over stdio). */
   close(): Promise<void>;
 }
 
-/** What each tool method calls: the tool's name and the validator of its structured output. */
+/** What each tool method calls: the tool's name and the validator of its structured output, if it declares one. */
 const weatherToolCalls: ToolCallTable = {
   getForecast: ["get_forecast", validateGetForecastOutput],
   listCities: ["list_cities"],
@@ -134,42 +118,15 @@ export function createWeatherClient(session: ClientSession<ClientRequestMap>): W
     session,
     tools: toolMethods<WeatherClient["tools"]>(session, weatherToolCalls),
     resources: {
-      appConfig: async (options) =>
-        (await readResource(session, "config://app", options)) as unknown as
-          | V2026_07_28.ReadResourceResult
-          | V2025_11_25.ReadResourceResult
-          | V2025_06_18.ReadResourceResult
-          | V2025_03_26.ReadResourceResult
-          | V2024_11_05.ReadResourceResult,
+      appConfig: (options) => readResource<ReadResourceResult>(session, "config://app", options),
     },
     resourceTemplates: {
-      cityWeather: async (variables, options) =>
-        (await readResource(
-          session,
-          expandUriTemplate(["weather://", "city", "/current"], { ...variables }),
-          options,
-        )) as unknown as
-          | V2026_07_28.ReadResourceResult
-          | V2025_11_25.ReadResourceResult
-          | V2025_06_18.ReadResourceResult
-          | V2025_03_26.ReadResourceResult
-          | V2024_11_05.ReadResourceResult,
+      cityWeather: (variables, options) =>
+        readResource<ReadResourceResult>(session, expandUriTemplate(["weather://", "city", "/current"], { ...variables }), options),
     },
     prompts: {
-      summarize: async (args, options) =>
-        (await getPrompt(session, "summarize", { ...args }, options)) as unknown as
-          | V2026_07_28.GetPromptResult
-          | V2025_11_25.GetPromptResult
-          | V2025_06_18.GetPromptResult
-          | V2025_03_26.GetPromptResult
-          | V2024_11_05.GetPromptResult,
-      planTrip: async (args, options) =>
-        (await getPrompt(session, "plan_trip", { ...args }, options)) as unknown as
-          | V2026_07_28.GetPromptResult
-          | V2025_11_25.GetPromptResult
-          | V2025_06_18.GetPromptResult
-          | V2025_03_26.GetPromptResult
-          | V2024_11_05.GetPromptResult,
+      summarize: (args, options) => getPrompt<GetPromptResult>(session, "summarize", { ...args }, options),
+      planTrip: (args, options) => getPrompt<GetPromptResult>(session, "plan_trip", { ...args }, options),
     },
     close: () => session.close(),
   };
@@ -179,20 +136,18 @@ export function createWeatherClient(session: ClientSession<ClientRequestMap>): W
 export type WeatherServerRequests = MergeMethods<ServerRequestMap | InputRequestMap>;
 
 /** Options of connectWeatherClient: those of a client session, with this manifest's revisions as the default; `requests` and `notifications` are typed by method. */
-export type WeatherClientOptions = Omit<
-  ClientOptions<WeatherServerRequests, ServerNotificationMap>,
-  "revisions"
-> & { readonly revisions?: readonly Revision[] | undefined };
+export type WeatherClientOptions = Omit<ClientOptions<WeatherServerRequests, ServerNotificationMap>, "revisions"> & {
+  readonly revisions?: readonly Revision[] | undefined;
+};
 
 /** Connects to a weather server over `channel` (stdioChannel, httpChannel, memoryChannel), detecting the protocol era: a server/discover probe first, the initialize handshake as fallback. */
 export async function connectWeatherClient(
   channel: ClientChannel,
   options: WeatherClientOptions = {},
 ): Promise<WeatherClient> {
-  const session = await connectSession<
-    ClientRequestMap,
-    WeatherServerRequests,
-    ServerNotificationMap
-  >(channel, { ...options, revisions: options.revisions ?? revisions });
+  const session = await connectSession<ClientRequestMap, WeatherServerRequests, ServerNotificationMap>(
+    channel,
+    { ...options, revisions: options.revisions ?? revisions },
+  );
   return createWeatherClient(session);
 }

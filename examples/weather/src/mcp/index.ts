@@ -48,6 +48,8 @@ export type {
 } from "./server.gen.js";
 export { connectWeatherClient, createWeatherClient } from "./client.gen.js";
 export type {
+  GetPromptResult,
+  ReadResourceResult,
   ToolResultContent,
   WeatherClient,
   WeatherClientOptions,

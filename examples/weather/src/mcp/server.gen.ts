@@ -28,7 +28,7 @@ import {
   createServer,
   promptsFeature,
   resourcesFeature,
-} from "mcp-gen/runtime";
+} from "@mcp-gen/runtime";
 import type { InputRequestMap, ServerRequestMap, V2026_07_28 } from "./protocol.gen.js";
 import type {
   CityWeatherVariables,
@@ -36,7 +36,6 @@ import type {
   GetForecastOutput,
   ListCitiesArgs,
   PlanTripPromptArgs,
-  SummarizePromptArgs,
 } from "./types.gen.js";
 import {
   validateGetForecastInput,
@@ -122,11 +121,7 @@ export interface WeatherHandlers {
 const getForecastInputSchema = {
   type: "object",
   properties: {
-    city: {
-      type: "string",
-      minLength: 1,
-      description: "City name, e.g. Paris",
-    },
+    city: { type: "string", minLength: 1, description: "City name, e.g. Paris" },
     days: {
       type: "integer",
       minimum: 1,
@@ -143,22 +138,19 @@ const getForecastInputSchema = {
   required: ["city"],
   additionalProperties: false,
 };
+
 const getForecastOutputSchema = {
   $schema: "https://json-schema.org/draft/2020-12/schema",
   title: "Forecast",
   type: "object",
   properties: {
-    city: {
-      type: "string",
-    },
+    city: { type: "string" },
     units: {
       enum: ["metric", "imperial"],
     },
     days: {
       type: "array",
-      items: {
-        $ref: "#/$defs/day",
-      },
+      items: { $ref: "#/$defs/day" },
     },
   },
   required: ["city", "units", "days"],
@@ -167,18 +159,9 @@ const getForecastOutputSchema = {
     day: {
       type: "object",
       properties: {
-        date: {
-          type: "string",
-          format: "date",
-        },
-        high: {
-          type: "number",
-          description: "Highest temperature",
-        },
-        low: {
-          type: "number",
-          description: "Lowest temperature",
-        },
+        date: { type: "string", format: "date" },
+        high: { type: "number", description: "Highest temperature" },
+        low: { type: "number", description: "Lowest temperature" },
         conditions: {
           type: "string",
           enum: ["sunny", "cloudy", "rain", "snow"],
@@ -189,6 +172,7 @@ const getForecastOutputSchema = {
     },
   },
 };
+
 const listCitiesInputSchema = {
   type: "object",
   properties: {},
@@ -203,19 +187,14 @@ const listing2026_07_28: Listing = {
       description: "Forecast for a city",
       inputSchema: getForecastInputSchema,
       outputSchema: getForecastOutputSchema,
-      annotations: {
-        readOnlyHint: true,
-        openWorldHint: false,
-      },
+      annotations: { readOnlyHint: true, openWorldHint: false },
     },
     {
       name: "list_cities",
       title: "List cities",
       description: "The cities this server knows",
       inputSchema: listCitiesInputSchema,
-      annotations: {
-        readOnlyHint: true,
-      },
+      annotations: { readOnlyHint: true },
     },
   ],
   resources: [
@@ -239,16 +218,8 @@ const listing2026_07_28: Listing = {
       name: "summarize",
       description: "Summarize a text",
       arguments: [
-        {
-          name: "text",
-          description: "The text to summarize",
-          required: true,
-        },
-        {
-          name: "style",
-          description: "tone",
-          required: false,
-        },
+        { name: "text", description: "The text to summarize", required: true },
+        { name: "style", description: "tone", required: false },
       ],
     },
     {
@@ -256,10 +227,7 @@ const listing2026_07_28: Listing = {
       title: "Plan a trip",
       description: "Ask for a packing list based on the forecast",
       arguments: [
-        {
-          name: "city",
-          required: true,
-        },
+        { name: "city", required: true },
       ],
     },
   ],
@@ -272,18 +240,13 @@ const listing2025_03_26: Listing = {
       name: "get_forecast",
       description: "Forecast for a city",
       inputSchema: getForecastInputSchema,
-      annotations: {
-        readOnlyHint: true,
-        openWorldHint: false,
-      },
+      annotations: { readOnlyHint: true, openWorldHint: false },
     },
     {
       name: "list_cities",
       description: "The cities this server knows",
       inputSchema: listCitiesInputSchema,
-      annotations: {
-        readOnlyHint: true,
-      },
+      annotations: { readOnlyHint: true },
     },
   ],
   resources: [
@@ -307,26 +270,15 @@ const listing2025_03_26: Listing = {
       name: "summarize",
       description: "Summarize a text",
       arguments: [
-        {
-          name: "text",
-          description: "The text to summarize",
-          required: true,
-        },
-        {
-          name: "style",
-          description: "tone",
-          required: false,
-        },
+        { name: "text", description: "The text to summarize", required: true },
+        { name: "style", description: "tone", required: false },
       ],
     },
     {
       name: "plan_trip",
       description: "Ask for a packing list based on the forecast",
       arguments: [
-        {
-          name: "city",
-          required: true,
-        },
+        { name: "city", required: true },
       ],
     },
   ],
@@ -367,26 +319,15 @@ const listing2024_11_05: Listing = {
       name: "summarize",
       description: "Summarize a text",
       arguments: [
-        {
-          name: "text",
-          description: "The text to summarize",
-          required: true,
-        },
-        {
-          name: "style",
-          description: "tone",
-          required: false,
-        },
+        { name: "text", description: "The text to summarize", required: true },
+        { name: "style", description: "tone", required: false },
       ],
     },
     {
       name: "plan_trip",
       description: "Ask for a packing list based on the forecast",
       arguments: [
-        {
-          name: "city",
-          required: true,
-        },
+        { name: "city", required: true },
       ],
     },
   ],
@@ -395,8 +336,7 @@ const listing2024_11_05: Listing = {
 /** weather as the runtime serves it: routing tables, validators and list payloads. */
 export const weatherServerDefinition: ServerDefinition<WeatherHandlers> = {
   info: { name: "weather", version: "1.0.0", title: "Weather" },
-  instructions:
-    "Use get_forecast for multi-day forecasts; read weather://{city}/current for current conditions.",
+  instructions: "Use get_forecast for multi-day forecasts; read weather://{city}/current for current conditions.",
   revisions: ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"],
   infoByRevision: {
     "2026-07-28": { name: "weather", version: "1.0.0", title: "Weather" },
@@ -431,8 +371,7 @@ export const weatherServerDefinition: ServerDefinition<WeatherHandlers> = {
       pattern: new RegExp("^weather:\\/\\/([^/?#]*)\\/current$"),
       variables: ["city"],
       mimeType: "application/json",
-      read: (handlers, v, ctx) =>
-        handlers.resourceTemplates.cityWeather({ city: v.city ?? "" }, ctx),
+      read: (handlers, v, ctx) => handlers.resourceTemplates.cityWeather({ city: v.city ?? "" }, ctx),
     },
   ],
   prompts: [
@@ -442,28 +381,16 @@ export const weatherServerDefinition: ServerDefinition<WeatherHandlers> = {
         { name: "text", required: true },
         { name: "style", required: false },
       ],
-      get: (_handlers, input) => {
-        const args = input as unknown as SummarizePromptArgs;
-        return [
-          {
-            role: "user" as const,
-            content: {
-              type: "text" as const,
-              text:
-                "Summarize in a " +
-                (args.style ? (args.style ?? "") : "neutral") +
-                " tone:\n" +
-                args.text,
-            },
-          },
-        ];
-      },
+      get: (_handlers, args) => [
+        { role: "user", content: { type: "text", text: "Summarize in a " + (args.style ? args.style : "neutral") + " tone:\n" + args.text } },
+      ],
     },
     {
       name: "plan_trip",
-      arguments: [{ name: "city", required: true }],
-      get: (handlers, args, ctx) =>
-        handlers.prompts.planTrip(args as unknown as PlanTripPromptArgs, ctx),
+      arguments: [
+        { name: "city", required: true },
+      ],
+      get: (handlers, args, ctx) => handlers.prompts.planTrip(args as unknown as PlanTripPromptArgs, ctx),
     },
   ],
   completions: [
@@ -473,11 +400,7 @@ export const weatherServerDefinition: ServerDefinition<WeatherHandlers> = {
       completers: [
         {
           argument: "city",
-          complete: (handlers, value, ctx) =>
-            handlers.completions.prompts.planTrip.city(
-              value,
-              ctx as CompletionContext<Partial<PlanTripPromptArgs>, Asks<never>>,
-            ),
+          complete: (handlers, value, ctx) => handlers.completions.prompts.planTrip.city(value, ctx as CompletionContext<Partial<PlanTripPromptArgs>, Asks<never>>),
         },
       ],
     },
@@ -487,11 +410,7 @@ export const weatherServerDefinition: ServerDefinition<WeatherHandlers> = {
       completers: [
         {
           argument: "city",
-          complete: (handlers, value, ctx) =>
-            handlers.completions.resourceTemplates.cityWeather.city(
-              value,
-              ctx as CompletionContext<Partial<CityWeatherVariables>, Asks<never>>,
-            ),
+          complete: (handlers, value, ctx) => handlers.completions.resourceTemplates.cityWeather.city(value, ctx as CompletionContext<Partial<CityWeatherVariables>, Asks<never>>),
         },
       ],
     },
@@ -503,7 +422,11 @@ export const weatherServerDefinition: ServerDefinition<WeatherHandlers> = {
     "2025-03-26": listing2025_03_26,
     "2024-11-05": listing2024_11_05,
   },
-  features: { resources: resourcesFeature, prompts: promptsFeature, completion: completionFeature },
+  features: {
+    resources: resourcesFeature,
+    prompts: promptsFeature,
+    completion: completionFeature,
+  },
 };
 
 /** What server.setEnabled takes for weather: tools and prompts by name, resources by URI, resource templates by name; and the lists notifyListChanged announces (`listChanged`) and the URIs notifyResourceUpdated takes (`subscribe: true`). */
@@ -516,7 +439,7 @@ export interface WeatherNames extends ServerNames {
   readonly subscribable: never;
 }
 
-/** Creates the weather server. Serve it with `serveStdio(server)` or `listenHttp(server, { port })` from "mcp-gen/runtime/node", or `createWebHandler(server)` for any fetch-style host. */
+/** Creates the weather server. Serve it with `serveStdio(server)` or `listenHttp(server, { port })` from "@mcp-gen/runtime/node", or `createWebHandler(server)` for any fetch-style host. */
 export function createWeatherServer(
   handlers: WeatherHandlers,
   options?: ServerOptions,

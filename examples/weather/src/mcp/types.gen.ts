@@ -7,38 +7,28 @@
 // Protocol 2024-11-05: schema.json sha256 61cea2392d4f284092d09bc84b9ac488c0d5618ac2b38a56942fc5b99fd960ce
 // Regenerate: npx mcp-gen generate ../../mcp.yaml (from this folder)
 
-/**
- * Arguments of tool "get_forecast" as a client sends them.
- */
+/** Arguments of tool "get_forecast" as a client sends them. */
 export interface GetForecastInput {
-  /**
-   * City name, e.g. Paris
-   */
+  /** City name, e.g. Paris */
   city: string;
-  /**
-   * Number of days
-   */
+  /** Number of days */
   days?: number | undefined;
-  units?: ("metric" | "imperial") | undefined;
+  units?: "metric" | "imperial" | undefined;
 }
 
-/**
- * Arguments of tool "get_forecast" as its handler receives them: validated, with schema defaults filled in.
- */
+/** Arguments of tool "get_forecast" as its handler receives them: validated, with schema defaults filled in. */
 export interface GetForecastArgs {
-  /**
-   * City name, e.g. Paris
-   */
+  /** City name, e.g. Paris */
   city: string;
-  /**
-   * Number of days
-   */
+  /** Number of days */
   days: number;
   units: "metric" | "imperial";
 }
 
 /**
  * Structured result (structuredContent) of tool "get_forecast".
+ *
+ * Forecast
  */
 export interface GetForecastOutput {
   city: string;
@@ -48,20 +38,14 @@ export interface GetForecastOutput {
 
 export interface GetForecastOutputDay {
   date: string;
-  /**
-   * Highest temperature
-   */
+  /** Highest temperature */
   high: number;
-  /**
-   * Lowest temperature
-   */
+  /** Lowest temperature */
   low: number;
   conditions: "sunny" | "cloudy" | "rain" | "snow";
 }
 
-/**
- * Arguments of tool "list_cities" as a client sends them.
- */
+/** Arguments of tool "list_cities" as a client sends them. */
 export interface ListCitiesInput {}
 
 /** Arguments of tool "list_cities" as its handler receives them (validated). */

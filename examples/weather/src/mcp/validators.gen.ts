@@ -7,34 +7,38 @@
 // Protocol 2024-11-05: schema.json sha256 61cea2392d4f284092d09bc84b9ac488c0d5618ac2b38a56942fc5b99fd960ce
 // Regenerate: npx mcp-gen generate ../../mcp.yaml (from this folder)
 
-import type { ValidationIssue } from "mcp-gen/runtime";
+import type { ValidationIssue } from "@mcp-gen/runtime";
 
 /** Checks the arguments of tool "get_forecast" and fills in schema defaults. */
 export function validateGetForecastInput(value: unknown): ValidationIssue | undefined {
-  if (typeof value !== "object" || value === null || Array.isArray(value))
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
-  const record0 = value as Record<string, unknown>;
-  if (!Object.prototype.hasOwnProperty.call(record0, "days")) record0["days"] = 3;
-  if (!Object.prototype.hasOwnProperty.call(record0, "units")) record0["units"] = "metric";
-  if (!Object.prototype.hasOwnProperty.call(record0, "city"))
+  }
+  const record = value as Record<string, unknown>;
+  if (!Object.prototype.hasOwnProperty.call(record, "days")) record["days"] = 3;
+  if (!Object.prototype.hasOwnProperty.call(record, "units")) record["units"] = "metric";
+  if (!Object.prototype.hasOwnProperty.call(record, "city")) {
     return { path: "", message: "must have required property 'city'" };
-  const keys1 = Object.keys(record0);
-  const city2 = record0["city"];
-  if (typeof city2 !== "string") return { path: "/city", message: "must be string" };
-  const length3 = (city2 as string).length;
-  if (length3 === 0) return { path: "/city", message: "must NOT have fewer than 1 characters" };
-  const days4 = record0["days"];
-  if (typeof days4 !== "number" || !Number.isInteger(days4))
+  }
+  const keys = Object.keys(record);
+  const city = record["city"];
+  if (typeof city !== "string") return { path: "/city", message: "must be string" };
+  const cityLength = (city as string).length;
+  if (cityLength === 0) return { path: "/city", message: "must NOT have fewer than 1 characters" };
+  const days = record["days"];
+  if (typeof days !== "number" || !Number.isInteger(days)) {
     return { path: "/days", message: "must be integer" };
-  if (days4 > 7) return { path: "/days", message: "must be <= 7" };
-  if (days4 < 1) return { path: "/days", message: "must be >= 1" };
-  const units5 = record0["units"];
-  if (typeof units5 !== "string") return { path: "/units", message: "must be string" };
-  if ((units5 as unknown) !== "metric" && (units5 as unknown) !== "imperial")
+  }
+  if (days > 7) return { path: "/days", message: "must be <= 7" };
+  if (days < 1) return { path: "/days", message: "must be >= 1" };
+  const units = record["units"];
+  if (typeof units !== "string") return { path: "/units", message: "must be string" };
+  if ((units as unknown) !== "metric" && (units as unknown) !== "imperial") {
     return { path: "/units", message: "must be equal to one of the allowed values" };
-  for (const key6 of keys1) {
-    if (key6 !== "city" && key6 !== "days" && key6 !== "units") {
-      return { path: "", message: "must NOT have additional property '" + key6 + "'" };
+  }
+  for (const key of keys) {
+    if (key !== "city" && key !== "days" && key !== "units") {
+      return { path: "", message: "must NOT have additional property '" + key + "'" };
     }
   }
   return undefined;
@@ -42,70 +46,75 @@ export function validateGetForecastInput(value: unknown): ValidationIssue | unde
 
 /** Checks the structured result of tool "get_forecast". */
 export function validateGetForecastOutput(value: unknown): ValidationIssue | undefined {
-  if (typeof value !== "object" || value === null || Array.isArray(value))
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
-  const record0 = value as Record<string, unknown>;
-  if (!Object.prototype.hasOwnProperty.call(record0, "city"))
-    return { path: "", message: "must have required property 'city'" };
-  if (!Object.prototype.hasOwnProperty.call(record0, "units"))
-    return { path: "", message: "must have required property 'units'" };
-  if (!Object.prototype.hasOwnProperty.call(record0, "days"))
-    return { path: "", message: "must have required property 'days'" };
-  const keys1 = Object.keys(record0);
-  const city2 = record0["city"];
-  if (typeof city2 !== "string") return { path: "/city", message: "must be string" };
-  const units3 = record0["units"];
-  if ((units3 as unknown) !== "metric" && (units3 as unknown) !== "imperial")
-    return { path: "/units", message: "must be equal to one of the allowed values" };
-  const days4 = record0["days"];
-  if (!Array.isArray(days4)) return { path: "/days", message: "must be array" };
-  const array5 = days4 as readonly unknown[];
-  const length6 = array5.length;
-  for (let index7 = 0; index7 < length6; index7++) {
-    const item8 = array5[index7];
-    const issue9 = validateGetForecastOutput_def_day(item8);
-    if (issue9 !== undefined)
-      return { path: "/days/" + index7 + issue9.path, message: issue9.message };
   }
-  for (const key10 of keys1) {
-    if (key10 !== "city" && key10 !== "units" && key10 !== "days") {
-      return { path: "", message: "must NOT have additional property '" + key10 + "'" };
+  const record = value as Record<string, unknown>;
+  if (!Object.prototype.hasOwnProperty.call(record, "city")) {
+    return { path: "", message: "must have required property 'city'" };
+  }
+  if (!Object.prototype.hasOwnProperty.call(record, "units")) {
+    return { path: "", message: "must have required property 'units'" };
+  }
+  if (!Object.prototype.hasOwnProperty.call(record, "days")) {
+    return { path: "", message: "must have required property 'days'" };
+  }
+  const keys = Object.keys(record);
+  const city = record["city"];
+  if (typeof city !== "string") return { path: "/city", message: "must be string" };
+  const units = record["units"];
+  if ((units as unknown) !== "metric" && (units as unknown) !== "imperial") {
+    return { path: "/units", message: "must be equal to one of the allowed values" };
+  }
+  const days = record["days"];
+  if (!Array.isArray(days)) return { path: "/days", message: "must be array" };
+  const daysArray = days as readonly unknown[];
+  const daysLength = daysArray.length;
+  for (let index = 0; index < daysLength; index++) {
+    const item = daysArray[index];
+    const issue = validateGetForecastOutput_day(item);
+    if (issue !== undefined) return { path: "/days/" + index + issue.path, message: issue.message };
+  }
+  for (const key of keys) {
+    if (key !== "city" && key !== "units" && key !== "days") {
+      return { path: "", message: "must NOT have additional property '" + key + "'" };
     }
   }
   return undefined;
 }
 
-function validateGetForecastOutput_def_day(value: unknown): ValidationIssue | undefined {
-  if (typeof value !== "object" || value === null || Array.isArray(value))
+function validateGetForecastOutput_day(value: unknown): ValidationIssue | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
-  const record0 = value as Record<string, unknown>;
-  if (!Object.prototype.hasOwnProperty.call(record0, "date"))
+  }
+  const record = value as Record<string, unknown>;
+  if (!Object.prototype.hasOwnProperty.call(record, "date")) {
     return { path: "", message: "must have required property 'date'" };
-  if (!Object.prototype.hasOwnProperty.call(record0, "high"))
+  }
+  if (!Object.prototype.hasOwnProperty.call(record, "high")) {
     return { path: "", message: "must have required property 'high'" };
-  if (!Object.prototype.hasOwnProperty.call(record0, "low"))
+  }
+  if (!Object.prototype.hasOwnProperty.call(record, "low")) {
     return { path: "", message: "must have required property 'low'" };
-  if (!Object.prototype.hasOwnProperty.call(record0, "conditions"))
+  }
+  if (!Object.prototype.hasOwnProperty.call(record, "conditions")) {
     return { path: "", message: "must have required property 'conditions'" };
-  const keys1 = Object.keys(record0);
-  const date2 = record0["date"];
-  if (typeof date2 !== "string") return { path: "/date", message: "must be string" };
-  const high3 = record0["high"];
-  if (typeof high3 !== "number") return { path: "/high", message: "must be number" };
-  const low4 = record0["low"];
-  if (typeof low4 !== "number") return { path: "/low", message: "must be number" };
-  const conditions5 = record0["conditions"];
-  if (typeof conditions5 !== "string") return { path: "/conditions", message: "must be string" };
-  if (
-    (conditions5 as unknown) !== "sunny" &&
-    (conditions5 as unknown) !== "cloudy" &&
-    (conditions5 as unknown) !== "rain" &&
-    (conditions5 as unknown) !== "snow"
-  )
+  }
+  const keys = Object.keys(record);
+  const date = record["date"];
+  if (typeof date !== "string") return { path: "/date", message: "must be string" };
+  const high = record["high"];
+  if (typeof high !== "number") return { path: "/high", message: "must be number" };
+  const low = record["low"];
+  if (typeof low !== "number") return { path: "/low", message: "must be number" };
+  const conditions = record["conditions"];
+  if (typeof conditions !== "string") return { path: "/conditions", message: "must be string" };
+  if ((conditions as unknown) !== "sunny" && (conditions as unknown) !== "cloudy" && (conditions as unknown) !== "rain" && (conditions as unknown) !== "snow") {
     return { path: "/conditions", message: "must be equal to one of the allowed values" };
-  for (const key6 of keys1) {
-    if (key6 !== "date" && key6 !== "high" && key6 !== "low" && key6 !== "conditions") {
-      return { path: "", message: "must NOT have additional property '" + key6 + "'" };
+  }
+  for (const key of keys) {
+    if (key !== "date" && key !== "high" && key !== "low" && key !== "conditions") {
+      return { path: "", message: "must NOT have additional property '" + key + "'" };
     }
   }
   return undefined;
@@ -113,7 +122,8 @@ function validateGetForecastOutput_def_day(value: unknown): ValidationIssue | un
 
 /** Checks the arguments of tool "list_cities" and fills in schema defaults. */
 export function validateListCitiesInput(value: unknown): ValidationIssue | undefined {
-  if (typeof value !== "object" || value === null || Array.isArray(value))
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
+  }
   return undefined;
 }

@@ -7,218 +7,164 @@
 // Protocol 2024-11-05: schema.json sha256 61cea2392d4f284092d09bc84b9ac488c0d5618ac2b38a56942fc5b99fd960ce
 // Regenerate: npx mcp-gen generate ../mcp.yaml (from this folder)
 
-/**
- * Arguments of tool "test_simple_text" as a client sends them.
- */
+/** Arguments of tool "test_simple_text" as a client sends them. */
 export interface TestSimpleTextInput {}
 
 /** Arguments of tool "test_simple_text" as its handler receives them (validated). */
 export type TestSimpleTextArgs = TestSimpleTextInput;
 
-/**
- * Arguments of tool "test_image_content" as a client sends them.
- */
+/** Arguments of tool "test_image_content" as a client sends them. */
 export interface TestImageContentInput {}
 
 /** Arguments of tool "test_image_content" as its handler receives them (validated). */
 export type TestImageContentArgs = TestImageContentInput;
 
-/**
- * Arguments of tool "test_audio_content" as a client sends them.
- */
+/** Arguments of tool "test_audio_content" as a client sends them. */
 export interface TestAudioContentInput {}
 
 /** Arguments of tool "test_audio_content" as its handler receives them (validated). */
 export type TestAudioContentArgs = TestAudioContentInput;
 
-/**
- * Arguments of tool "test_embedded_resource" as a client sends them.
- */
+/** Arguments of tool "test_embedded_resource" as a client sends them. */
 export interface TestEmbeddedResourceInput {}
 
 /** Arguments of tool "test_embedded_resource" as its handler receives them (validated). */
 export type TestEmbeddedResourceArgs = TestEmbeddedResourceInput;
 
-/**
- * Arguments of tool "test_multiple_content_types" as a client sends them.
- */
+/** Arguments of tool "test_multiple_content_types" as a client sends them. */
 export interface TestMultipleContentTypesInput {}
 
 /** Arguments of tool "test_multiple_content_types" as its handler receives them (validated). */
 export type TestMultipleContentTypesArgs = TestMultipleContentTypesInput;
 
-/**
- * Arguments of tool "test_error_handling" as a client sends them.
- */
+/** Arguments of tool "test_error_handling" as a client sends them. */
 export interface TestErrorHandlingInput {}
 
 /** Arguments of tool "test_error_handling" as its handler receives them (validated). */
 export type TestErrorHandlingArgs = TestErrorHandlingInput;
 
-/**
- * Arguments of tool "test_tool_with_logging" as a client sends them.
- */
+/** Arguments of tool "test_tool_with_logging" as a client sends them. */
 export interface TestToolWithLoggingInput {}
 
 /** Arguments of tool "test_tool_with_logging" as its handler receives them (validated). */
 export type TestToolWithLoggingArgs = TestToolWithLoggingInput;
 
-/**
- * Arguments of tool "test_tool_with_progress" as a client sends them.
- */
+/** Arguments of tool "test_tool_with_progress" as a client sends them. */
 export interface TestToolWithProgressInput {}
 
 /** Arguments of tool "test_tool_with_progress" as its handler receives them (validated). */
 export type TestToolWithProgressArgs = TestToolWithProgressInput;
 
-/**
- * Arguments of tool "test_logging_tool" as a client sends them.
- */
+/** Arguments of tool "test_logging_tool" as a client sends them. */
 export interface TestLoggingToolInput {}
 
 /** Arguments of tool "test_logging_tool" as its handler receives them (validated). */
 export type TestLoggingToolArgs = TestLoggingToolInput;
 
-/**
- * Arguments of tool "test_sampling" as a client sends them.
- */
+/** Arguments of tool "test_sampling" as a client sends them. */
 export interface TestSamplingInput {
-  /**
-   * The prompt to send to the LLM
-   */
+  /** The prompt to send to the LLM */
   prompt: string;
 }
 
 /** Arguments of tool "test_sampling" as its handler receives them (validated). */
 export type TestSamplingArgs = TestSamplingInput;
 
-/**
- * Arguments of tool "test_elicitation" as a client sends them.
- */
+/** Arguments of tool "test_elicitation" as a client sends them. */
 export interface TestElicitationInput {
-  /**
-   * The message to show the user
-   */
+  /** The message to show the user */
   message: string;
 }
 
 /** Arguments of tool "test_elicitation" as its handler receives them (validated). */
 export type TestElicitationArgs = TestElicitationInput;
 
-/**
- * Arguments of tool "test_elicitation_sep1034_defaults" as a client sends them.
- */
+/** Arguments of tool "test_elicitation_sep1034_defaults" as a client sends them. */
 export interface TestElicitationSep1034DefaultsInput {}
 
 /** Arguments of tool "test_elicitation_sep1034_defaults" as its handler receives them (validated). */
 export type TestElicitationSep1034DefaultsArgs = TestElicitationSep1034DefaultsInput;
 
-/**
- * Arguments of tool "test_elicitation_sep1330_enums" as a client sends them.
- */
+/** Arguments of tool "test_elicitation_sep1330_enums" as a client sends them. */
 export interface TestElicitationSep1330EnumsInput {}
 
 /** Arguments of tool "test_elicitation_sep1330_enums" as its handler receives them (validated). */
 export type TestElicitationSep1330EnumsArgs = TestElicitationSep1330EnumsInput;
 
-/**
- * Arguments of tool "test_missing_capability" as a client sends them.
- */
+/** Arguments of tool "test_missing_capability" as a client sends them. */
 export interface TestMissingCapabilityInput {}
 
 /** Arguments of tool "test_missing_capability" as its handler receives them (validated). */
 export type TestMissingCapabilityArgs = TestMissingCapabilityInput;
 
-/**
- * Arguments of tool "test_streaming_elicitation" as a client sends them.
- */
+/** Arguments of tool "test_streaming_elicitation" as a client sends them. */
 export interface TestStreamingElicitationInput {}
 
 /** Arguments of tool "test_streaming_elicitation" as its handler receives them (validated). */
 export type TestStreamingElicitationArgs = TestStreamingElicitationInput;
 
-/**
- * Arguments of tool "test_reconnection" as a client sends them.
- */
+/** Arguments of tool "test_reconnection" as a client sends them. */
 export interface TestReconnectionInput {}
 
 /** Arguments of tool "test_reconnection" as its handler receives them (validated). */
 export type TestReconnectionArgs = TestReconnectionInput;
 
-/**
- * Arguments of tool "test_input_required_result_elicitation" as a client sends them.
- */
+/** Arguments of tool "test_input_required_result_elicitation" as a client sends them. */
 export interface TestInputRequiredResultElicitationInput {}
 
 /** Arguments of tool "test_input_required_result_elicitation" as its handler receives them (validated). */
 export type TestInputRequiredResultElicitationArgs = TestInputRequiredResultElicitationInput;
 
-/**
- * Arguments of tool "test_input_required_result_sampling" as a client sends them.
- */
+/** Arguments of tool "test_input_required_result_sampling" as a client sends them. */
 export interface TestInputRequiredResultSamplingInput {}
 
 /** Arguments of tool "test_input_required_result_sampling" as its handler receives them (validated). */
 export type TestInputRequiredResultSamplingArgs = TestInputRequiredResultSamplingInput;
 
-/**
- * Arguments of tool "test_input_required_result_list_roots" as a client sends them.
- */
+/** Arguments of tool "test_input_required_result_list_roots" as a client sends them. */
 export interface TestInputRequiredResultListRootsInput {}
 
 /** Arguments of tool "test_input_required_result_list_roots" as its handler receives them (validated). */
 export type TestInputRequiredResultListRootsArgs = TestInputRequiredResultListRootsInput;
 
-/**
- * Arguments of tool "test_input_required_result_request_state" as a client sends them.
- */
+/** Arguments of tool "test_input_required_result_request_state" as a client sends them. */
 export interface TestInputRequiredResultRequestStateInput {}
 
 /** Arguments of tool "test_input_required_result_request_state" as its handler receives them (validated). */
 export type TestInputRequiredResultRequestStateArgs = TestInputRequiredResultRequestStateInput;
 
-/**
- * Arguments of tool "test_input_required_result_multiple_inputs" as a client sends them.
- */
+/** Arguments of tool "test_input_required_result_multiple_inputs" as a client sends them. */
 export interface TestInputRequiredResultMultipleInputsInput {}
 
 /** Arguments of tool "test_input_required_result_multiple_inputs" as its handler receives them (validated). */
 export type TestInputRequiredResultMultipleInputsArgs = TestInputRequiredResultMultipleInputsInput;
 
-/**
- * Arguments of tool "test_input_required_result_multi_round" as a client sends them.
- */
+/** Arguments of tool "test_input_required_result_multi_round" as a client sends them. */
 export interface TestInputRequiredResultMultiRoundInput {}
 
 /** Arguments of tool "test_input_required_result_multi_round" as its handler receives them (validated). */
 export type TestInputRequiredResultMultiRoundArgs = TestInputRequiredResultMultiRoundInput;
 
-/**
- * Arguments of tool "test_input_required_result_tampered_state" as a client sends them.
- */
+/** Arguments of tool "test_input_required_result_tampered_state" as a client sends them. */
 export interface TestInputRequiredResultTamperedStateInput {}
 
 /** Arguments of tool "test_input_required_result_tampered_state" as its handler receives them (validated). */
 export type TestInputRequiredResultTamperedStateArgs = TestInputRequiredResultTamperedStateInput;
 
-/**
- * Arguments of tool "test_input_required_result_capabilities" as a client sends them.
- */
+/** Arguments of tool "test_input_required_result_capabilities" as a client sends them. */
 export interface TestInputRequiredResultCapabilitiesInput {}
 
 /** Arguments of tool "test_input_required_result_capabilities" as its handler receives them (validated). */
 export type TestInputRequiredResultCapabilitiesArgs = TestInputRequiredResultCapabilitiesInput;
 
-/**
- * Arguments of tool "json_schema_2020_12_tool" as a client sends them.
- */
-export type JsonSchema202012ToolInput = unknown & {
+/** Arguments of tool "json_schema_2020_12_tool" as a client sends them. */
+export interface JsonSchema202012ToolInput {
   name?: string | undefined;
   address?: JsonSchema202012ToolInputAddress | undefined;
-  contactMethod?: ("phone" | "email") | undefined;
+  contactMethod?: "phone" | "email" | undefined;
   phone?: string | undefined;
   email?: string | undefined;
-};
+}
 
 export interface JsonSchema202012ToolInputAddress {
   street?: string | undefined;
@@ -228,13 +174,9 @@ export interface JsonSchema202012ToolInputAddress {
 /** Arguments of tool "json_schema_2020_12_tool" as its handler receives them (validated). */
 export type JsonSchema202012ToolArgs = JsonSchema202012ToolInput;
 
-/**
- * Arguments of tool "test_routed_query" as a client sends them.
- */
+/** Arguments of tool "test_routed_query" as a client sends them. */
 export interface TestRoutedQueryInput {
-  /**
-   * Region that serves the query
-   */
+  /** Region that serves the query */
   region: string;
   priority?: number | undefined;
   query: string;

@@ -11,308 +11,316 @@ import type { ValidationIssue } from "../../../../runtime/index.js";
 
 /** Checks the arguments of tool "test_simple_text" and fills in schema defaults. */
 export function validateTestSimpleTextInput(value: unknown): ValidationIssue | undefined {
-  if (typeof value !== "object" || value === null || Array.isArray(value))
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
+  }
   return undefined;
 }
 
 /** Checks the arguments of tool "test_image_content" and fills in schema defaults. */
 export function validateTestImageContentInput(value: unknown): ValidationIssue | undefined {
-  if (typeof value !== "object" || value === null || Array.isArray(value))
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
+  }
   return undefined;
 }
 
 /** Checks the arguments of tool "test_audio_content" and fills in schema defaults. */
 export function validateTestAudioContentInput(value: unknown): ValidationIssue | undefined {
-  if (typeof value !== "object" || value === null || Array.isArray(value))
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
+  }
   return undefined;
 }
 
 /** Checks the arguments of tool "test_embedded_resource" and fills in schema defaults. */
 export function validateTestEmbeddedResourceInput(value: unknown): ValidationIssue | undefined {
-  if (typeof value !== "object" || value === null || Array.isArray(value))
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
+  }
   return undefined;
 }
 
 /** Checks the arguments of tool "test_multiple_content_types" and fills in schema defaults. */
 export function validateTestMultipleContentTypesInput(value: unknown): ValidationIssue | undefined {
-  if (typeof value !== "object" || value === null || Array.isArray(value))
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
+  }
   return undefined;
 }
 
 /** Checks the arguments of tool "test_error_handling" and fills in schema defaults. */
 export function validateTestErrorHandlingInput(value: unknown): ValidationIssue | undefined {
-  if (typeof value !== "object" || value === null || Array.isArray(value))
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
+  }
   return undefined;
 }
 
 /** Checks the arguments of tool "test_tool_with_logging" and fills in schema defaults. */
 export function validateTestToolWithLoggingInput(value: unknown): ValidationIssue | undefined {
-  if (typeof value !== "object" || value === null || Array.isArray(value))
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
+  }
   return undefined;
 }
 
 /** Checks the arguments of tool "test_tool_with_progress" and fills in schema defaults. */
 export function validateTestToolWithProgressInput(value: unknown): ValidationIssue | undefined {
-  if (typeof value !== "object" || value === null || Array.isArray(value))
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
+  }
   return undefined;
 }
 
 /** Checks the arguments of tool "test_logging_tool" and fills in schema defaults. */
 export function validateTestLoggingToolInput(value: unknown): ValidationIssue | undefined {
-  if (typeof value !== "object" || value === null || Array.isArray(value))
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
+  }
   return undefined;
 }
 
 /** Checks the arguments of tool "test_sampling" and fills in schema defaults. */
 export function validateTestSamplingInput(value: unknown): ValidationIssue | undefined {
-  if (typeof value !== "object" || value === null || Array.isArray(value))
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
-  const record0 = value as Record<string, unknown>;
-  if (!Object.prototype.hasOwnProperty.call(record0, "prompt"))
+  }
+  const record = value as Record<string, unknown>;
+  if (!Object.prototype.hasOwnProperty.call(record, "prompt")) {
     return { path: "", message: "must have required property 'prompt'" };
-  const prompt2 = record0["prompt"];
-  if (typeof prompt2 !== "string") return { path: "/prompt", message: "must be string" };
+  }
+  const prompt = record["prompt"];
+  if (typeof prompt !== "string") return { path: "/prompt", message: "must be string" };
   return undefined;
 }
 
 /** Checks the arguments of tool "test_elicitation" and fills in schema defaults. */
 export function validateTestElicitationInput(value: unknown): ValidationIssue | undefined {
-  if (typeof value !== "object" || value === null || Array.isArray(value))
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
-  const record0 = value as Record<string, unknown>;
-  if (!Object.prototype.hasOwnProperty.call(record0, "message"))
+  }
+  const record = value as Record<string, unknown>;
+  if (!Object.prototype.hasOwnProperty.call(record, "message")) {
     return { path: "", message: "must have required property 'message'" };
-  const message2 = record0["message"];
-  if (typeof message2 !== "string") return { path: "/message", message: "must be string" };
+  }
+  const messageProperty = record["message"];
+  if (typeof messageProperty !== "string") return { path: "/message", message: "must be string" };
   return undefined;
 }
 
 /** Checks the arguments of tool "test_elicitation_sep1034_defaults" and fills in schema defaults. */
-export function validateTestElicitationSep1034DefaultsInput(
-  value: unknown,
-): ValidationIssue | undefined {
-  if (typeof value !== "object" || value === null || Array.isArray(value))
+export function validateTestElicitationSep1034DefaultsInput(value: unknown): ValidationIssue | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
+  }
   return undefined;
 }
 
 /** Checks the arguments of tool "test_elicitation_sep1330_enums" and fills in schema defaults. */
-export function validateTestElicitationSep1330EnumsInput(
-  value: unknown,
-): ValidationIssue | undefined {
-  if (typeof value !== "object" || value === null || Array.isArray(value))
+export function validateTestElicitationSep1330EnumsInput(value: unknown): ValidationIssue | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
+  }
   return undefined;
 }
 
 /** Checks the arguments of tool "test_missing_capability" and fills in schema defaults. */
 export function validateTestMissingCapabilityInput(value: unknown): ValidationIssue | undefined {
-  if (typeof value !== "object" || value === null || Array.isArray(value))
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
+  }
   return undefined;
 }
 
 /** Checks the arguments of tool "test_streaming_elicitation" and fills in schema defaults. */
 export function validateTestStreamingElicitationInput(value: unknown): ValidationIssue | undefined {
-  if (typeof value !== "object" || value === null || Array.isArray(value))
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
+  }
   return undefined;
 }
 
 /** Checks the arguments of tool "test_reconnection" and fills in schema defaults. */
 export function validateTestReconnectionInput(value: unknown): ValidationIssue | undefined {
-  if (typeof value !== "object" || value === null || Array.isArray(value))
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
+  }
   return undefined;
 }
 
 /** Checks the arguments of tool "test_input_required_result_elicitation" and fills in schema defaults. */
-export function validateTestInputRequiredResultElicitationInput(
-  value: unknown,
-): ValidationIssue | undefined {
-  if (typeof value !== "object" || value === null || Array.isArray(value))
+export function validateTestInputRequiredResultElicitationInput(value: unknown): ValidationIssue | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
+  }
   return undefined;
 }
 
 /** Checks the arguments of tool "test_input_required_result_sampling" and fills in schema defaults. */
-export function validateTestInputRequiredResultSamplingInput(
-  value: unknown,
-): ValidationIssue | undefined {
-  if (typeof value !== "object" || value === null || Array.isArray(value))
+export function validateTestInputRequiredResultSamplingInput(value: unknown): ValidationIssue | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
+  }
   return undefined;
 }
 
 /** Checks the arguments of tool "test_input_required_result_list_roots" and fills in schema defaults. */
-export function validateTestInputRequiredResultListRootsInput(
-  value: unknown,
-): ValidationIssue | undefined {
-  if (typeof value !== "object" || value === null || Array.isArray(value))
+export function validateTestInputRequiredResultListRootsInput(value: unknown): ValidationIssue | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
+  }
   return undefined;
 }
 
 /** Checks the arguments of tool "test_input_required_result_request_state" and fills in schema defaults. */
-export function validateTestInputRequiredResultRequestStateInput(
-  value: unknown,
-): ValidationIssue | undefined {
-  if (typeof value !== "object" || value === null || Array.isArray(value))
+export function validateTestInputRequiredResultRequestStateInput(value: unknown): ValidationIssue | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
+  }
   return undefined;
 }
 
 /** Checks the arguments of tool "test_input_required_result_multiple_inputs" and fills in schema defaults. */
-export function validateTestInputRequiredResultMultipleInputsInput(
-  value: unknown,
-): ValidationIssue | undefined {
-  if (typeof value !== "object" || value === null || Array.isArray(value))
+export function validateTestInputRequiredResultMultipleInputsInput(value: unknown): ValidationIssue | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
+  }
   return undefined;
 }
 
 /** Checks the arguments of tool "test_input_required_result_multi_round" and fills in schema defaults. */
-export function validateTestInputRequiredResultMultiRoundInput(
-  value: unknown,
-): ValidationIssue | undefined {
-  if (typeof value !== "object" || value === null || Array.isArray(value))
+export function validateTestInputRequiredResultMultiRoundInput(value: unknown): ValidationIssue | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
+  }
   return undefined;
 }
 
 /** Checks the arguments of tool "test_input_required_result_tampered_state" and fills in schema defaults. */
-export function validateTestInputRequiredResultTamperedStateInput(
-  value: unknown,
-): ValidationIssue | undefined {
-  if (typeof value !== "object" || value === null || Array.isArray(value))
+export function validateTestInputRequiredResultTamperedStateInput(value: unknown): ValidationIssue | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
+  }
   return undefined;
 }
 
 /** Checks the arguments of tool "test_input_required_result_capabilities" and fills in schema defaults. */
-export function validateTestInputRequiredResultCapabilitiesInput(
-  value: unknown,
-): ValidationIssue | undefined {
-  if (typeof value !== "object" || value === null || Array.isArray(value))
+export function validateTestInputRequiredResultCapabilitiesInput(value: unknown): ValidationIssue | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
+  }
   return undefined;
 }
 
 /** Checks the arguments of tool "json_schema_2020_12_tool" and fills in schema defaults. */
 export function validateJsonSchema202012ToolInput(value: unknown): ValidationIssue | undefined {
-  if (typeof value !== "object" || value === null || Array.isArray(value))
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
-  anyOf0: {
-    branch1: {
-      const record2 = value as Record<string, unknown>;
-      if (!Object.prototype.hasOwnProperty.call(record2, "phone")) break branch1;
-      break anyOf0;
+  }
+  anyOf: {
+    branch: {
+      const record = value as Record<string, unknown>;
+      if (!Object.prototype.hasOwnProperty.call(record, "phone")) break branch;
+      break anyOf;
     }
-    branch4: {
-      const record5 = value as Record<string, unknown>;
-      if (!Object.prototype.hasOwnProperty.call(record5, "email")) break branch4;
-      break anyOf0;
+    branch2: {
+      const record2 = value as Record<string, unknown>;
+      if (!Object.prototype.hasOwnProperty.call(record2, "email")) break branch2;
+      break anyOf;
     }
     return { path: "", message: "must match a schema in anyOf" };
   }
-  conditional13: {
-    if7: {
-      const record8 = value as Record<string, unknown>;
-      if (!Object.prototype.hasOwnProperty.call(record8, "contactMethod")) break if7;
-      const contactMethod10 = record8["contactMethod"];
-      if ((contactMethod10 as unknown) !== "phone") break if7;
-      const record11 = value as Record<string, unknown>;
-      if (!Object.prototype.hasOwnProperty.call(record11, "phone"))
+  conditional: {
+    if2: {
+      const record3 = value as Record<string, unknown>;
+      if (!Object.prototype.hasOwnProperty.call(record3, "contactMethod")) break if2;
+      const contactMethod = record3["contactMethod"];
+      if ((contactMethod as unknown) !== "phone") break if2;
+      const record4 = value as Record<string, unknown>;
+      if (!Object.prototype.hasOwnProperty.call(record4, "phone")) {
         return { path: "", message: "must have required property 'phone'" };
-      break conditional13;
+      }
+      break conditional;
     }
-    const record14 = value as Record<string, unknown>;
-    if (!Object.prototype.hasOwnProperty.call(record14, "email"))
+    const record5 = value as Record<string, unknown>;
+    if (!Object.prototype.hasOwnProperty.call(record5, "email")) {
       return { path: "", message: "must have required property 'email'" };
+    }
   }
-  const record16 = value as Record<string, unknown>;
-  const keys17 = Object.keys(record16);
-  if (Object.prototype.hasOwnProperty.call(record16, "name")) {
-    const name18 = record16["name"];
-    if (typeof name18 !== "string") return { path: "/name", message: "must be string" };
+  const record6 = value as Record<string, unknown>;
+  const keys6 = Object.keys(record6);
+  if (Object.prototype.hasOwnProperty.call(record6, "name")) {
+    const name = record6["name"];
+    if (typeof name !== "string") return { path: "/name", message: "must be string" };
   }
-  if (Object.prototype.hasOwnProperty.call(record16, "address")) {
-    const address19 = record16["address"];
-    const issue20 = validateJsonSchema202012ToolInput_def_address(address19);
-    if (issue20 !== undefined) return { path: "/address" + issue20.path, message: issue20.message };
+  if (Object.prototype.hasOwnProperty.call(record6, "address")) {
+    const address = record6["address"];
+    const issue = validateJsonSchema202012ToolInput_address(address);
+    if (issue !== undefined) return { path: "/address" + issue.path, message: issue.message };
   }
-  if (Object.prototype.hasOwnProperty.call(record16, "contactMethod")) {
-    const contactMethod21 = record16["contactMethod"];
-    if (typeof contactMethod21 !== "string")
+  if (Object.prototype.hasOwnProperty.call(record6, "contactMethod")) {
+    const contactMethod2 = record6["contactMethod"];
+    if (typeof contactMethod2 !== "string") {
       return { path: "/contactMethod", message: "must be string" };
-    if ((contactMethod21 as unknown) !== "phone" && (contactMethod21 as unknown) !== "email")
+    }
+    if ((contactMethod2 as unknown) !== "phone" && (contactMethod2 as unknown) !== "email") {
       return { path: "/contactMethod", message: "must be equal to one of the allowed values" };
+    }
   }
-  if (Object.prototype.hasOwnProperty.call(record16, "phone")) {
-    const phone22 = record16["phone"];
-    if (typeof phone22 !== "string") return { path: "/phone", message: "must be string" };
+  if (Object.prototype.hasOwnProperty.call(record6, "phone")) {
+    const phone = record6["phone"];
+    if (typeof phone !== "string") return { path: "/phone", message: "must be string" };
   }
-  if (Object.prototype.hasOwnProperty.call(record16, "email")) {
-    const email23 = record16["email"];
-    if (typeof email23 !== "string") return { path: "/email", message: "must be string" };
+  if (Object.prototype.hasOwnProperty.call(record6, "email")) {
+    const email = record6["email"];
+    if (typeof email !== "string") return { path: "/email", message: "must be string" };
   }
-  for (const key24 of keys17) {
-    if (
-      key24 !== "name" &&
-      key24 !== "address" &&
-      key24 !== "contactMethod" &&
-      key24 !== "phone" &&
-      key24 !== "email"
-    ) {
-      return { path: "", message: "must NOT have additional property '" + key24 + "'" };
+  for (const key of keys6) {
+    if (key !== "name" && key !== "address" && key !== "contactMethod" && key !== "phone" && key !== "email") {
+      return { path: "", message: "must NOT have additional property '" + key + "'" };
     }
   }
   return undefined;
 }
 
-function validateJsonSchema202012ToolInput_def_address(
-  value: unknown,
-): ValidationIssue | undefined {
-  if (typeof value !== "object" || value === null || Array.isArray(value))
+function validateJsonSchema202012ToolInput_address(value: unknown): ValidationIssue | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
-  const record0 = value as Record<string, unknown>;
-  if (Object.prototype.hasOwnProperty.call(record0, "street")) {
-    const street2 = record0["street"];
-    if (typeof street2 !== "string") return { path: "/street", message: "must be string" };
   }
-  if (Object.prototype.hasOwnProperty.call(record0, "city")) {
-    const city3 = record0["city"];
-    if (typeof city3 !== "string") return { path: "/city", message: "must be string" };
+  const record = value as Record<string, unknown>;
+  if (Object.prototype.hasOwnProperty.call(record, "street")) {
+    const street = record["street"];
+    if (typeof street !== "string") return { path: "/street", message: "must be string" };
+  }
+  if (Object.prototype.hasOwnProperty.call(record, "city")) {
+    const city = record["city"];
+    if (typeof city !== "string") return { path: "/city", message: "must be string" };
   }
   return undefined;
 }
 
 /** Checks the arguments of tool "test_routed_query" and fills in schema defaults. */
 export function validateTestRoutedQueryInput(value: unknown): ValidationIssue | undefined {
-  if (typeof value !== "object" || value === null || Array.isArray(value))
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
-  const record0 = value as Record<string, unknown>;
-  if (!Object.prototype.hasOwnProperty.call(record0, "region"))
-    return { path: "", message: "must have required property 'region'" };
-  if (!Object.prototype.hasOwnProperty.call(record0, "query"))
-    return { path: "", message: "must have required property 'query'" };
-  const region2 = record0["region"];
-  if (typeof region2 !== "string") return { path: "/region", message: "must be string" };
-  if (Object.prototype.hasOwnProperty.call(record0, "priority")) {
-    const priority3 = record0["priority"];
-    if (typeof priority3 !== "number" || !Number.isInteger(priority3))
-      return { path: "/priority", message: "must be integer" };
   }
-  const query4 = record0["query"];
-  if (typeof query4 !== "string") return { path: "/query", message: "must be string" };
+  const record = value as Record<string, unknown>;
+  if (!Object.prototype.hasOwnProperty.call(record, "region")) {
+    return { path: "", message: "must have required property 'region'" };
+  }
+  if (!Object.prototype.hasOwnProperty.call(record, "query")) {
+    return { path: "", message: "must have required property 'query'" };
+  }
+  const region = record["region"];
+  if (typeof region !== "string") return { path: "/region", message: "must be string" };
+  if (Object.prototype.hasOwnProperty.call(record, "priority")) {
+    const priority = record["priority"];
+    if (typeof priority !== "number" || !Number.isInteger(priority)) {
+      return { path: "/priority", message: "must be integer" };
+    }
+  }
+  const query = record["query"];
+  if (typeof query !== "string") return { path: "/query", message: "must be string" };
   return undefined;
 }

@@ -21,7 +21,7 @@ import {
   getPrompt,
   readResource,
   toolMethods,
-} from "mcp-gen/runtime";
+} from "@mcp-gen/runtime";
 import {
   type ClientRequestMap,
   type InputRequestMap,
@@ -52,6 +52,22 @@ export type ToolResultContent =
   | V2025_03_26.CallToolResult["content"][number]
   | V2024_11_05.CallToolResult["content"][number];
 
+/** What reading a resource returns, in any of the revisions this client speaks. */
+export type ReadResourceResult =
+  | V2026_07_28.ReadResourceResult
+  | V2025_11_25.ReadResourceResult
+  | V2025_06_18.ReadResourceResult
+  | V2025_03_26.ReadResourceResult
+  | V2024_11_05.ReadResourceResult;
+
+/** What getting a prompt returns, in any of the revisions this client speaks. */
+export type GetPromptResult =
+  | V2026_07_28.GetPromptResult
+  | V2025_11_25.GetPromptResult
+  | V2025_06_18.GetPromptResult
+  | V2025_03_26.GetPromptResult
+  | V2024_11_05.GetPromptResult;
+
 /** A typed client for notes-server. */
 export interface NotesClient {
   /** The underlying session: era, revision, server description, and every protocol request. */
@@ -70,47 +86,21 @@ export interface NotesClient {
   };
   readonly resources: {
     /** Reads notes://index. Note index */
-    index(
-      options?: CallOptions,
-    ): Promise<
-      | V2026_07_28.ReadResourceResult
-      | V2025_11_25.ReadResourceResult
-      | V2025_06_18.ReadResourceResult
-      | V2025_03_26.ReadResourceResult
-      | V2024_11_05.ReadResourceResult
-    >;
+    index(options?: CallOptions): Promise<ReadResourceResult>;
   };
   readonly resourceTemplates: {
     /** Reads notes://note/{id} with the variables filled in */
-    note(
-      variables: NoteVariables,
-      options?: CallOptions,
-    ): Promise<
-      | V2026_07_28.ReadResourceResult
-      | V2025_11_25.ReadResourceResult
-      | V2025_06_18.ReadResourceResult
-      | V2025_03_26.ReadResourceResult
-      | V2024_11_05.ReadResourceResult
-    >;
+    note(variables: NoteVariables, options?: CallOptions): Promise<ReadResourceResult>;
   };
   readonly prompts: {
     /** Gets prompt "review". Review notes. Reviews the notes tagged with a tag */
-    review(
-      args: ReviewPromptArgs,
-      options?: CallOptions,
-    ): Promise<
-      | V2026_07_28.GetPromptResult
-      | V2025_11_25.GetPromptResult
-      | V2025_06_18.GetPromptResult
-      | V2025_03_26.GetPromptResult
-      | V2024_11_05.GetPromptResult
-    >;
+    review(args: ReviewPromptArgs, options?: CallOptions): Promise<GetPromptResult>;
   };
   /** Ends the session (and the server process, over stdio). */
   close(): Promise<void>;
 }
 
-/** What each tool method calls: the tool's name and the validator of its structured output. */
+/** What each tool method calls: the tool's name and the validator of its structured output, if it declares one. */
 const notesToolCalls: ToolCallTable = {
   addNote: ["add-note", validateAddNoteOutput],
   notesSearch: ["notes.search"],
@@ -122,35 +112,14 @@ export function createNotesClient(session: ClientSession<ClientRequestMap>): Not
     session,
     tools: toolMethods<NotesClient["tools"]>(session, notesToolCalls),
     resources: {
-      index: async (options) =>
-        (await readResource(session, "notes://index", options)) as unknown as
-          | V2026_07_28.ReadResourceResult
-          | V2025_11_25.ReadResourceResult
-          | V2025_06_18.ReadResourceResult
-          | V2025_03_26.ReadResourceResult
-          | V2024_11_05.ReadResourceResult,
+      index: (options) => readResource<ReadResourceResult>(session, "notes://index", options),
     },
     resourceTemplates: {
-      note: async (variables, options) =>
-        (await readResource(
-          session,
-          expandUriTemplate(["notes://note/", "id", ""], { ...variables }),
-          options,
-        )) as unknown as
-          | V2026_07_28.ReadResourceResult
-          | V2025_11_25.ReadResourceResult
-          | V2025_06_18.ReadResourceResult
-          | V2025_03_26.ReadResourceResult
-          | V2024_11_05.ReadResourceResult,
+      note: (variables, options) =>
+        readResource<ReadResourceResult>(session, expandUriTemplate(["notes://note/", "id", ""], { ...variables }), options),
     },
     prompts: {
-      review: async (args, options) =>
-        (await getPrompt(session, "review", { ...args }, options)) as unknown as
-          | V2026_07_28.GetPromptResult
-          | V2025_11_25.GetPromptResult
-          | V2025_06_18.GetPromptResult
-          | V2025_03_26.GetPromptResult
-          | V2024_11_05.GetPromptResult,
+      review: (args, options) => getPrompt<GetPromptResult>(session, "review", { ...args }, options),
     },
     close: () => session.close(),
   };
@@ -160,20 +129,18 @@ export function createNotesClient(session: ClientSession<ClientRequestMap>): Not
 export type NotesServerRequests = MergeMethods<ServerRequestMap | InputRequestMap>;
 
 /** Options of connectNotesClient: those of a client session, with this manifest's revisions as the default; `requests` and `notifications` are typed by method. */
-export type NotesClientOptions = Omit<
-  ClientOptions<NotesServerRequests, ServerNotificationMap>,
-  "revisions"
-> & { readonly revisions?: readonly Revision[] | undefined };
+export type NotesClientOptions = Omit<ClientOptions<NotesServerRequests, ServerNotificationMap>, "revisions"> & {
+  readonly revisions?: readonly Revision[] | undefined;
+};
 
 /** Connects to a notes-server server over `channel` (stdioChannel, httpChannel, memoryChannel), detecting the protocol era: a server/discover probe first, the initialize handshake as fallback. */
 export async function connectNotesClient(
   channel: ClientChannel,
   options: NotesClientOptions = {},
 ): Promise<NotesClient> {
-  const session = await connectSession<
-    ClientRequestMap,
-    NotesServerRequests,
-    ServerNotificationMap
-  >(channel, { ...options, revisions: options.revisions ?? revisions });
+  const session = await connectSession<ClientRequestMap, NotesServerRequests, ServerNotificationMap>(
+    channel,
+    { ...options, revisions: options.revisions ?? revisions },
+  );
   return createNotesClient(session);
 }

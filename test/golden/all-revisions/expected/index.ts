@@ -46,8 +46,10 @@ export type {
 } from "./server.gen.js";
 export { connectNotesClient, createNotesClient } from "./client.gen.js";
 export type {
+  GetPromptResult,
   NotesClient,
   NotesClientOptions,
   NotesServerRequests,
+  ReadResourceResult,
   ToolResultContent,
 } from "./client.gen.js";

@@ -29,7 +29,7 @@ import {
   promptsFeature,
   resourcesFeature,
   subscriptionsFeature,
-} from "mcp-gen/runtime";
+} from "@mcp-gen/runtime";
 import type { InputRequestMap, ServerRequestMap, V2026_07_28 } from "./protocol.gen.js";
 import type {
   AddNoteArgs,
@@ -119,41 +119,30 @@ export interface NotesHandlers {
 const addNoteInputSchema = {
   type: "object",
   properties: {
-    text: {
-      type: "string",
-      maxLength: 280,
-    },
+    text: { type: "string", maxLength: 280 },
     tags: {
       type: "array",
-      items: {
-        type: "string",
-      },
+      items: { type: "string" },
       uniqueItems: true,
       default: [],
     },
   },
   required: ["text"],
 };
+
 const addNoteOutputSchema = {
   type: "object",
   properties: {
-    id: {
-      type: "integer",
-    },
+    id: { type: "integer" },
   },
   required: ["id"],
 };
+
 const notesSearchInputSchema = {
   type: "object",
   properties: {
-    word: {
-      type: "string",
-    },
-    limit: {
-      type: "integer",
-      minimum: 1,
-      default: 10,
-    },
+    word: { type: "string" },
+    limit: { type: "integer", minimum: 1, default: 10 },
   },
   required: ["word"],
 };
@@ -167,14 +156,9 @@ const listing2026_07_28: Listing = {
       description: "Stores a note and returns its id",
       inputSchema: addNoteInputSchema,
       outputSchema: addNoteOutputSchema,
-      annotations: {
-        idempotentHint: false,
-        title: "Add a note",
-      },
+      annotations: { idempotentHint: false, title: "Add a note" },
       icons: [
-        {
-          src: "https://example.com/add.png",
-        },
+        { src: "https://example.com/add.png" },
       ],
     },
     {
@@ -197,11 +181,7 @@ const listing2026_07_28: Listing = {
     },
   ],
   resourceTemplates: [
-    {
-      uriTemplate: "notes://note/{id}",
-      name: "Note",
-      mimeType: "text/plain",
-    },
+    { uriTemplate: "notes://note/{id}", name: "Note", mimeType: "text/plain" },
   ],
   prompts: [
     {
@@ -229,10 +209,7 @@ const listing2025_06_18: Listing = {
       description: "Stores a note and returns its id",
       inputSchema: addNoteInputSchema,
       outputSchema: addNoteOutputSchema,
-      annotations: {
-        idempotentHint: false,
-        title: "Add a note",
-      },
+      annotations: { idempotentHint: false, title: "Add a note" },
     },
     {
       name: "notes.search",
@@ -254,11 +231,7 @@ const listing2025_06_18: Listing = {
     },
   ],
   resourceTemplates: [
-    {
-      uriTemplate: "notes://note/{id}",
-      name: "Note",
-      mimeType: "text/plain",
-    },
+    { uriTemplate: "notes://note/{id}", name: "Note", mimeType: "text/plain" },
   ],
   prompts: [
     {
@@ -284,10 +257,7 @@ const listing2025_03_26: Listing = {
       name: "add-note",
       description: "Stores a note and returns its id",
       inputSchema: addNoteInputSchema,
-      annotations: {
-        idempotentHint: false,
-        title: "Add a note",
-      },
+      annotations: { idempotentHint: false, title: "Add a note" },
     },
     {
       name: "notes.search",
@@ -308,22 +278,14 @@ const listing2025_03_26: Listing = {
     },
   ],
   resourceTemplates: [
-    {
-      uriTemplate: "notes://note/{id}",
-      name: "Note",
-      mimeType: "text/plain",
-    },
+    { uriTemplate: "notes://note/{id}", name: "Note", mimeType: "text/plain" },
   ],
   prompts: [
     {
       name: "review",
       description: "Reviews the notes tagged with a tag",
       arguments: [
-        {
-          name: "tag",
-          description: "Only notes with this tag",
-          required: true,
-        },
+        { name: "tag", description: "Only notes with this tag", required: true },
       ],
     },
   ],
@@ -344,30 +306,17 @@ const listing2024_11_05: Listing = {
     },
   ],
   resources: [
-    {
-      uri: "notes://index",
-      name: "Index",
-      mimeType: "text/plain",
-      size: 1024,
-    },
+    { uri: "notes://index", name: "Index", mimeType: "text/plain", size: 1024 },
   ],
   resourceTemplates: [
-    {
-      uriTemplate: "notes://note/{id}",
-      name: "Note",
-      mimeType: "text/plain",
-    },
+    { uriTemplate: "notes://note/{id}", name: "Note", mimeType: "text/plain" },
   ],
   prompts: [
     {
       name: "review",
       description: "Reviews the notes tagged with a tag",
       arguments: [
-        {
-          name: "tag",
-          description: "Only notes with this tag",
-          required: true,
-        },
+        { name: "tag", description: "Only notes with this tag", required: true },
       ],
     },
   ],
@@ -381,7 +330,13 @@ export const notesServerDefinition: ServerDefinition<NotesHandlers> = {
     title: "Notes",
     description: "Keeps short notes",
     websiteUrl: "https://example.com/notes",
-    icons: [{ src: "https://example.com/notes.png", mimeType: "image/png", sizes: ["48x48"] }],
+    icons: [
+      {
+        src: "https://example.com/notes.png",
+        mimeType: "image/png",
+        sizes: ["48x48"],
+      },
+    ],
   },
   revisions: ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"],
   infoByRevision: {
@@ -391,7 +346,13 @@ export const notesServerDefinition: ServerDefinition<NotesHandlers> = {
       title: "Notes",
       description: "Keeps short notes",
       websiteUrl: "https://example.com/notes",
-      icons: [{ src: "https://example.com/notes.png", mimeType: "image/png", sizes: ["48x48"] }],
+      icons: [
+        {
+          src: "https://example.com/notes.png",
+          mimeType: "image/png",
+          sizes: ["48x48"],
+        },
+      ],
     },
     "2025-11-25": {
       name: "notes-server",
@@ -399,7 +360,13 @@ export const notesServerDefinition: ServerDefinition<NotesHandlers> = {
       title: "Notes",
       description: "Keeps short notes",
       websiteUrl: "https://example.com/notes",
-      icons: [{ src: "https://example.com/notes.png", mimeType: "image/png", sizes: ["48x48"] }],
+      icons: [
+        {
+          src: "https://example.com/notes.png",
+          mimeType: "image/png",
+          sizes: ["48x48"],
+        },
+      ],
     },
     "2025-06-18": { name: "notes-server", version: "0.3.0", title: "Notes" },
     "2025-03-26": { name: "notes-server", version: "0.3.0" },
@@ -438,9 +405,10 @@ export const notesServerDefinition: ServerDefinition<NotesHandlers> = {
   prompts: [
     {
       name: "review",
-      arguments: [{ name: "tag", required: true }],
-      get: (handlers, args, ctx) =>
-        handlers.prompts.review(args as unknown as ReviewPromptArgs, ctx),
+      arguments: [
+        { name: "tag", required: true },
+      ],
+      get: (handlers, args, ctx) => handlers.prompts.review(args as unknown as ReviewPromptArgs, ctx),
     },
   ],
   completions: [
@@ -450,11 +418,7 @@ export const notesServerDefinition: ServerDefinition<NotesHandlers> = {
       completers: [
         {
           argument: "tag",
-          complete: (handlers, value, ctx) =>
-            handlers.completions.prompts.review.tag(
-              value,
-              ctx as CompletionContext<Partial<ReviewPromptArgs>, Asks<never>>,
-            ),
+          complete: (handlers, value, ctx) => handlers.completions.prompts.review.tag(value, ctx as CompletionContext<Partial<ReviewPromptArgs>, Asks<never>>),
         },
       ],
     },
@@ -464,11 +428,7 @@ export const notesServerDefinition: ServerDefinition<NotesHandlers> = {
       completers: [
         {
           argument: "id",
-          complete: (handlers, value, ctx) =>
-            handlers.completions.resourceTemplates.note.id(
-              value,
-              ctx as CompletionContext<Partial<NoteVariables>, Asks<never>>,
-            ),
+          complete: (handlers, value, ctx) => handlers.completions.resourceTemplates.note.id(value, ctx as CompletionContext<Partial<NoteVariables>, Asks<never>>),
         },
       ],
     },
@@ -498,7 +458,7 @@ export interface NotesNames extends ServerNames {
   readonly subscribable: string;
 }
 
-/** Creates the notes-server server. Serve it with `serveStdio(server)` or `listenHttp(server, { port })` from "mcp-gen/runtime/node", or `createWebHandler(server)` for any fetch-style host. */
+/** Creates the notes-server server. Serve it with `serveStdio(server)` or `listenHttp(server, { port })` from "@mcp-gen/runtime/node", or `createWebHandler(server)` for any fetch-style host. */
 export function createNotesServer(
   handlers: NotesHandlers,
   options?: ServerOptions,

@@ -7,40 +7,30 @@
 // Protocol 2024-11-05: schema.json sha256 61cea2392d4f284092d09bc84b9ac488c0d5618ac2b38a56942fc5b99fd960ce
 // Regenerate: npx mcp-gen generate ../mcp.yaml (from this folder)
 
-/**
- * Arguments of tool "add-note" as a client sends them.
- */
+/** Arguments of tool "add-note" as a client sends them. */
 export interface AddNoteInput {
   text: string;
   tags?: string[] | undefined;
 }
 
-/**
- * Arguments of tool "add-note" as its handler receives them: validated, with schema defaults filled in.
- */
+/** Arguments of tool "add-note" as its handler receives them: validated, with schema defaults filled in. */
 export interface AddNoteArgs {
   text: string;
   tags: string[];
 }
 
-/**
- * Structured result (structuredContent) of tool "add-note".
- */
+/** Structured result (structuredContent) of tool "add-note". */
 export interface AddNoteOutput {
   id: number;
 }
 
-/**
- * Arguments of tool "notes.search" as a client sends them.
- */
+/** Arguments of tool "notes.search" as a client sends them. */
 export interface NotesSearchInput {
   word: string;
   limit?: number | undefined;
 }
 
-/**
- * Arguments of tool "notes.search" as its handler receives them: validated, with schema defaults filled in.
- */
+/** Arguments of tool "notes.search" as its handler receives them: validated, with schema defaults filled in. */
 export interface NotesSearchArgs {
   word: string;
   limit: number;

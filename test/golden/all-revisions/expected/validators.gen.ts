@@ -7,58 +7,47 @@
 // Protocol 2024-11-05: schema.json sha256 61cea2392d4f284092d09bc84b9ac488c0d5618ac2b38a56942fc5b99fd960ce
 // Regenerate: npx mcp-gen generate ../mcp.yaml (from this folder)
 
-import { type ValidationIssue, codePointLength, deepEqual } from "mcp-gen/runtime";
+import { type ValidationIssue, codePointLength, deepEqual } from "@mcp-gen/runtime";
 
 /** Checks the arguments of tool "add-note" and fills in schema defaults. */
 export function validateAddNoteInput(value: unknown): ValidationIssue | undefined {
-  if (typeof value !== "object" || value === null || Array.isArray(value))
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
-  const record0 = value as Record<string, unknown>;
-  if (!Object.prototype.hasOwnProperty.call(record0, "tags")) record0["tags"] = [];
-  if (!Object.prototype.hasOwnProperty.call(record0, "text"))
-    return { path: "", message: "must have required property 'text'" };
-  const text2 = record0["text"];
-  if (typeof text2 !== "string") return { path: "/text", message: "must be string" };
-  const length3 = (text2 as string).length;
-  if (length3 > 280 && (length3 > 560 || codePointLength(text2) > 280))
-    return { path: "/text", message: "must NOT have more than 280 characters" };
-  const tags4 = record0["tags"];
-  if (!Array.isArray(tags4)) return { path: "/tags", message: "must be array" };
-  const array5 = tags4 as readonly unknown[];
-  const length6 = array5.length;
-  for (let index7 = 0; index7 < length6; index7++) {
-    const item8 = array5[index7];
-    if (typeof item8 !== "string") return { path: "/tags/" + index7, message: "must be string" };
   }
-  if (length6 > 16) {
-    const firstIndex11 = new Map<unknown, number>();
-    for (let later9 = 0; later9 < length6; later9++) {
-      const earlier10 = firstIndex11.get(array5[later9]);
-      if (earlier10 !== undefined)
-        return {
-          path: "/tags",
-          message:
-            "must NOT have duplicate items (items ## " +
-            later9 +
-            " and " +
-            earlier10 +
-            " are identical)",
-        };
-      firstIndex11.set(array5[later9], later9);
+  const record = value as Record<string, unknown>;
+  if (!Object.prototype.hasOwnProperty.call(record, "tags")) record["tags"] = [];
+  if (!Object.prototype.hasOwnProperty.call(record, "text")) {
+    return { path: "", message: "must have required property 'text'" };
+  }
+  const text = record["text"];
+  if (typeof text !== "string") return { path: "/text", message: "must be string" };
+  const textLength = (text as string).length;
+  if (textLength > 280 && (textLength > 560 || codePointLength(text) > 280)) {
+    return { path: "/text", message: "must NOT have more than 280 characters" };
+  }
+  const tags = record["tags"];
+  if (!Array.isArray(tags)) return { path: "/tags", message: "must be array" };
+  const tagsArray = tags as readonly unknown[];
+  const tagsLength = tagsArray.length;
+  for (let index = 0; index < tagsLength; index++) {
+    const item = tagsArray[index];
+    if (typeof item !== "string") return { path: "/tags/" + index, message: "must be string" };
+  }
+  if (tagsLength > 16) {
+    const firstIndex = new Map<unknown, number>();
+    for (let later = 0; later < tagsLength; later++) {
+      const earlier = firstIndex.get(tagsArray[later]);
+      if (earlier !== undefined) {
+        return { path: "/tags", message: "must NOT have duplicate items (items ## " + later + " and " + earlier + " are identical)" };
+      }
+      firstIndex.set(tagsArray[later], later);
     }
   } else {
-    for (let later9 = 1; later9 < length6; later9++) {
-      for (let earlier10 = 0; earlier10 < later9; earlier10++) {
-        if (deepEqual(array5[later9], array5[earlier10]))
-          return {
-            path: "/tags",
-            message:
-              "must NOT have duplicate items (items ## " +
-              later9 +
-              " and " +
-              earlier10 +
-              " are identical)",
-          };
+    for (let later = 1; later < tagsLength; later++) {
+      for (let earlier = 0; earlier < later; earlier++) {
+        if (deepEqual(tagsArray[later], tagsArray[earlier])) {
+          return { path: "/tags", message: "must NOT have duplicate items (items ## " + later + " and " + earlier + " are identical)" };
+        }
       }
     }
   }
@@ -67,30 +56,36 @@ export function validateAddNoteInput(value: unknown): ValidationIssue | undefine
 
 /** Checks the structured result of tool "add-note". */
 export function validateAddNoteOutput(value: unknown): ValidationIssue | undefined {
-  if (typeof value !== "object" || value === null || Array.isArray(value))
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
-  const record0 = value as Record<string, unknown>;
-  if (!Object.prototype.hasOwnProperty.call(record0, "id"))
+  }
+  const record = value as Record<string, unknown>;
+  if (!Object.prototype.hasOwnProperty.call(record, "id")) {
     return { path: "", message: "must have required property 'id'" };
-  const id2 = record0["id"];
-  if (typeof id2 !== "number" || !Number.isInteger(id2))
+  }
+  const id = record["id"];
+  if (typeof id !== "number" || !Number.isInteger(id)) {
     return { path: "/id", message: "must be integer" };
+  }
   return undefined;
 }
 
 /** Checks the arguments of tool "notes.search" and fills in schema defaults. */
 export function validateNotesSearchInput(value: unknown): ValidationIssue | undefined {
-  if (typeof value !== "object" || value === null || Array.isArray(value))
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
-  const record0 = value as Record<string, unknown>;
-  if (!Object.prototype.hasOwnProperty.call(record0, "limit")) record0["limit"] = 10;
-  if (!Object.prototype.hasOwnProperty.call(record0, "word"))
+  }
+  const record = value as Record<string, unknown>;
+  if (!Object.prototype.hasOwnProperty.call(record, "limit")) record["limit"] = 10;
+  if (!Object.prototype.hasOwnProperty.call(record, "word")) {
     return { path: "", message: "must have required property 'word'" };
-  const word2 = record0["word"];
-  if (typeof word2 !== "string") return { path: "/word", message: "must be string" };
-  const limit3 = record0["limit"];
-  if (typeof limit3 !== "number" || !Number.isInteger(limit3))
+  }
+  const word = record["word"];
+  if (typeof word !== "string") return { path: "/word", message: "must be string" };
+  const limit = record["limit"];
+  if (typeof limit !== "number" || !Number.isInteger(limit)) {
     return { path: "/limit", message: "must be integer" };
-  if (limit3 < 1) return { path: "/limit", message: "must be >= 1" };
+  }
+  if (limit < 1) return { path: "/limit", message: "must be >= 1" };
   return undefined;
 }

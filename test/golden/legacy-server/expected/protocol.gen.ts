@@ -4,7 +4,7 @@
 // Protocol 2025-03-26: schema.json sha256 e720669548c8100a4282c49e580efd6ddf7f28899ea786fc8db251dbdb356131
 // Regenerate: npx mcp-gen generate ../mcp.yaml (from this folder)
 
-import type { MergeMethods } from "mcp-gen/runtime";
+import type { MergeMethods } from "@mcp-gen/runtime";
 
 /** The protocol revisions this code serves and speaks, preferred first. */
 export const revisions = ["2025-06-18", "2025-03-26"] as const;
@@ -12,30 +12,33 @@ export type Revision = (typeof revisions)[number];
 
 /** Client requests of every revision above, by method; params and results are unions over the revisions that have the method. */
 export type ClientRequestMap = MergeMethods<
-  V2025_06_18.ClientRequestMap | V2025_03_26.ClientRequestMap
+  | V2025_06_18.ClientRequestMap
+  | V2025_03_26.ClientRequestMap
 >;
 /** Server-to-client requests of every revision above, by method; params and results are unions over the revisions that have the method. */
 export type ServerRequestMap = MergeMethods<
-  V2025_06_18.ServerRequestMap | V2025_03_26.ServerRequestMap
+  | V2025_06_18.ServerRequestMap
+  | V2025_03_26.ServerRequestMap
 >;
 /** Input requests of every revision above, by method; params and results are unions over the revisions that have the method. */
 export type InputRequestMap = MergeMethods<
-  V2025_06_18.InputRequestMap | V2025_03_26.InputRequestMap
+  | V2025_06_18.InputRequestMap
+  | V2025_03_26.InputRequestMap
 >;
 /** Client notifications of every revision above, by method; params and results are unions over the revisions that have the method. */
 export type ClientNotificationMap = MergeMethods<
-  V2025_06_18.ClientNotificationMap | V2025_03_26.ClientNotificationMap
+  | V2025_06_18.ClientNotificationMap
+  | V2025_03_26.ClientNotificationMap
 >;
 /** Server notifications of every revision above, by method; params and results are unions over the revisions that have the method. */
 export type ServerNotificationMap = MergeMethods<
-  V2025_06_18.ServerNotificationMap | V2025_03_26.ServerNotificationMap
+  | V2025_06_18.ServerNotificationMap
+  | V2025_03_26.ServerNotificationMap
 >;
 
 /** Types of MCP protocol revision 2025-06-18 (legacy era), generated from its official schema.json. */
 export declare namespace V2025_06_18 {
-  /**
-   * Optional annotations for the client. The client can use annotations to inform how objects are used or displayed
-   */
+  /** Optional annotations for the client. The client can use annotations to inform how objects are used or displayed */
   export interface Annotations {
     /**
      * Describes who the intended customer of this object or data is.
@@ -62,40 +65,26 @@ export declare namespace V2025_06_18 {
     priority?: number | undefined;
   }
 
-  /**
-   * Audio provided to or from an LLM.
-   */
+  /** Audio provided to or from an LLM. */
   export interface AudioContent {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * Optional annotations for the client.
-     */
+    /** Optional annotations for the client. */
     annotations?: Annotations | undefined;
-    /**
-     * The base64-encoded audio data.
-     */
+    /** The base64-encoded audio data. */
     data: string;
-    /**
-     * The MIME type of the audio. Different providers may support different audio types.
-     */
+    /** The MIME type of the audio. Different providers may support different audio types. */
     mimeType: string;
     type: "audio";
   }
 
-  /**
-   * Base interface for metadata with name (identifier) and title (display name) properties.
-   */
+  /** Base interface for metadata with name (identifier) and title (display name) properties. */
   export interface BaseMetadata {
-    /**
-     * Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-     */
+    /** Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present). */
     name: string;
     /**
      * Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
@@ -109,25 +98,17 @@ export declare namespace V2025_06_18 {
   }
 
   export interface BlobResourceContents {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * A base64-encoded string representing the binary data of the item.
-     */
+    /** A base64-encoded string representing the binary data of the item. */
     blob: string;
-    /**
-     * The MIME type of this resource, if known.
-     */
+    /** The MIME type of this resource, if known. */
     mimeType?: string | undefined;
-    /**
-     * The URI of this resource.
-     */
+    /** The URI of this resource. */
     uri: string;
   }
 
@@ -138,9 +119,7 @@ export declare namespace V2025_06_18 {
     type: "boolean";
   }
 
-  /**
-   * Used by the client to invoke a tool provided by the server.
-   */
+  /** Used by the client to invoke a tool provided by the server. */
   export interface CallToolRequest {
     method: "tools/call";
     params: {
@@ -153,21 +132,15 @@ export declare namespace V2025_06_18 {
     };
   }
 
-  /**
-   * The server's response to a tool call.
-   */
+  /** The server's response to a tool call. */
   export interface CallToolResult {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * A list of content objects that represent the unstructured result of the tool call.
-     */
+    /** A list of content objects that represent the unstructured result of the tool call. */
     content: ContentBlock[];
     /**
      * Whether the tool call ended in an error.
@@ -184,9 +157,7 @@ export declare namespace V2025_06_18 {
      * should be reported as an MCP error response.
      */
     isError?: boolean | undefined;
-    /**
-     * An optional JSON object that represents the structured result of the tool call.
-     */
+    /** An optional JSON object that represents the structured result of the tool call. */
     structuredContent?:
       | {
           [k: string]: unknown;
@@ -206,9 +177,7 @@ export declare namespace V2025_06_18 {
   export interface CancelledNotification {
     method: "notifications/cancelled";
     params: {
-      /**
-       * An optional string describing the reason for the cancellation. This MAY be logged or presented to the user.
-       */
+      /** An optional string describing the reason for the cancellation. This MAY be logged or presented to the user. */
       reason?: string | undefined;
       /**
        * The ID of the request to cancel.
@@ -219,21 +188,15 @@ export declare namespace V2025_06_18 {
     };
   }
 
-  /**
-   * Capabilities a client may support. Known capabilities are defined here, in this schema, but this is not a closed set: any client can define its own, additional capabilities.
-   */
+  /** Capabilities a client may support. Known capabilities are defined here, in this schema, but this is not a closed set: any client can define its own, additional capabilities. */
   export interface ClientCapabilities {
-    /**
-     * Present if the client supports elicitation from the server.
-     */
+    /** Present if the client supports elicitation from the server. */
     elicitation?:
       | {
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * Experimental, non-standard capabilities that the client supports.
-     */
+    /** Experimental, non-standard capabilities that the client supports. */
     experimental?:
       | {
           [k: string]: {
@@ -241,20 +204,14 @@ export declare namespace V2025_06_18 {
           };
         }
       | undefined;
-    /**
-     * Present if the client supports listing roots.
-     */
+    /** Present if the client supports listing roots. */
     roots?:
       | {
-          /**
-           * Whether the client supports notifications for changes to the roots list.
-           */
+          /** Whether the client supports notifications for changes to the roots list. */
           listChanged?: boolean | undefined;
         }
       | undefined;
-    /**
-     * Present if the client supports sampling from an LLM.
-     */
+    /** Present if the client supports sampling from an LLM. */
     sampling?:
       | {
           [k: string]: unknown;
@@ -285,33 +242,21 @@ export declare namespace V2025_06_18 {
 
   export type ClientResult = Result | CreateMessageResult | ListRootsResult | ElicitResult;
 
-  /**
-   * A request from the client to the server, to ask for completion options.
-   */
+  /** A request from the client to the server, to ask for completion options. */
   export interface CompleteRequest {
     method: "completion/complete";
     params: {
-      /**
-       * The argument's information
-       */
+      /** The argument's information */
       argument: {
-        /**
-         * The name of the argument
-         */
+        /** The name of the argument */
         name: string;
-        /**
-         * The value of the argument to use for completion matching.
-         */
+        /** The value of the argument to use for completion matching. */
         value: string;
       };
-      /**
-       * Additional, optional context for completions
-       */
+      /** Additional, optional context for completions */
       context?:
         | {
-            /**
-             * Previously-resolved variables in a URI template or prompt.
-             */
+            /** Previously-resolved variables in a URI template or prompt. */
             arguments?:
               | {
                   [k: string]: string;
@@ -323,47 +268,37 @@ export declare namespace V2025_06_18 {
     };
   }
 
-  /**
-   * The server's response to a completion/complete request
-   */
+  /** The server's response to a completion/complete request */
   export interface CompleteResult {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
         }
       | undefined;
     completion: {
-      /**
-       * Indicates whether there are additional completion options beyond those provided in the current response, even if the exact total is unknown.
-       */
+      /** Indicates whether there are additional completion options beyond those provided in the current response, even if the exact total is unknown. */
       hasMore?: boolean | undefined;
-      /**
-       * The total number of completion options available. This can exceed the number of values actually sent in the response.
-       */
+      /** The total number of completion options available. This can exceed the number of values actually sent in the response. */
       total?: number | undefined;
-      /**
-       * An array of completion values. Must not exceed 100 items.
-       */
+      /** An array of completion values. Must not exceed 100 items. */
       values: string[];
     };
   }
 
   export type ContentBlock =
-    TextContent | ImageContent | AudioContent | ResourceLink | EmbeddedResource;
+    | TextContent
+    | ImageContent
+    | AudioContent
+    | ResourceLink
+    | EmbeddedResource;
 
-  /**
-   * A request from the server to sample an LLM via the client. The client has full discretion over which model to select. The client should also inform the user before beginning sampling, to allow them to inspect the request (human in the loop) and decide whether to approve it.
-   */
+  /** A request from the server to sample an LLM via the client. The client has full discretion over which model to select. The client should also inform the user before beginning sampling, to allow them to inspect the request (human in the loop) and decide whether to approve it. */
   export interface CreateMessageRequest {
     method: "sampling/createMessage";
     params: {
-      /**
-       * A request to include context from one or more MCP servers (including the caller), to be attached to the prompt. The client MAY ignore this request.
-       */
-      includeContext?: ("allServers" | "none" | "thisServer") | undefined;
+      /** A request to include context from one or more MCP servers (including the caller), to be attached to the prompt. The client MAY ignore this request. */
+      includeContext?: "allServers" | "none" | "thisServer" | undefined;
       /**
        * The requested maximum number of tokens to sample (to prevent runaway completions).
        *
@@ -371,65 +306,45 @@ export declare namespace V2025_06_18 {
        */
       maxTokens: number;
       messages: SamplingMessage[];
-      /**
-       * Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific.
-       */
+      /** Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific. */
       metadata?:
         | {
             [k: string]: unknown;
           }
         | undefined;
-      /**
-       * The server's preferences for which model to select. The client MAY ignore these preferences.
-       */
+      /** The server's preferences for which model to select. The client MAY ignore these preferences. */
       modelPreferences?: ModelPreferences | undefined;
       stopSequences?: string[] | undefined;
-      /**
-       * An optional system prompt the server wants to use for sampling. The client MAY modify or omit this prompt.
-       */
+      /** An optional system prompt the server wants to use for sampling. The client MAY modify or omit this prompt. */
       systemPrompt?: string | undefined;
       temperature?: number | undefined;
     };
   }
 
-  /**
-   * The client's response to a sampling/create_message request from the server. The client should inform the user before returning the sampled message, to allow them to inspect the response (human in the loop) and decide whether to allow the server to see it.
-   */
+  /** The client's response to a sampling/create_message request from the server. The client should inform the user before returning the sampled message, to allow them to inspect the response (human in the loop) and decide whether to allow the server to see it. */
   export interface CreateMessageResult {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
         }
       | undefined;
     content: TextContent | ImageContent | AudioContent;
-    /**
-     * The name of the model that generated the message.
-     */
+    /** The name of the model that generated the message. */
     model: string;
     role: Role;
-    /**
-     * The reason why sampling stopped, if known.
-     */
+    /** The reason why sampling stopped, if known. */
     stopReason?: string | undefined;
   }
 
-  /**
-   * An opaque token used to represent a cursor for pagination.
-   */
+  /** An opaque token used to represent a cursor for pagination. */
   export type Cursor = string;
 
-  /**
-   * A request from the server to elicit additional information from the user via the client.
-   */
+  /** A request from the server to elicit additional information from the user via the client. */
   export interface ElicitRequest {
     method: "elicitation/create";
     params: {
-      /**
-       * The message to present to the user.
-       */
+      /** The message to present to the user. */
       message: string;
       /**
        * A restricted subset of JSON Schema.
@@ -445,13 +360,9 @@ export declare namespace V2025_06_18 {
     };
   }
 
-  /**
-   * The client's response to an elicitation request.
-   */
+  /** The client's response to an elicitation request. */
   export interface ElicitResult {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
@@ -482,17 +393,13 @@ export declare namespace V2025_06_18 {
    * of the LLM and/or the user.
    */
   export interface EmbeddedResource {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * Optional annotations for the client.
-     */
+    /** Optional annotations for the client. */
     annotations?: Annotations | undefined;
     resource: TextResourceContents | BlobResourceContents;
     type: "resource";
@@ -508,80 +415,54 @@ export declare namespace V2025_06_18 {
     type: "string";
   }
 
-  /**
-   * Used by the client to get a prompt provided by the server.
-   */
+  /** Used by the client to get a prompt provided by the server. */
   export interface GetPromptRequest {
     method: "prompts/get";
     params: {
-      /**
-       * Arguments to use for templating the prompt.
-       */
+      /** Arguments to use for templating the prompt. */
       arguments?:
         | {
             [k: string]: string;
           }
         | undefined;
-      /**
-       * The name of the prompt or prompt template.
-       */
+      /** The name of the prompt or prompt template. */
       name: string;
     };
   }
 
-  /**
-   * The server's response to a prompts/get request from the client.
-   */
+  /** The server's response to a prompts/get request from the client. */
   export interface GetPromptResult {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * An optional description for the prompt.
-     */
+    /** An optional description for the prompt. */
     description?: string | undefined;
     messages: PromptMessage[];
   }
 
-  /**
-   * An image provided to or from an LLM.
-   */
+  /** An image provided to or from an LLM. */
   export interface ImageContent {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * Optional annotations for the client.
-     */
+    /** Optional annotations for the client. */
     annotations?: Annotations | undefined;
-    /**
-     * The base64-encoded image data.
-     */
+    /** The base64-encoded image data. */
     data: string;
-    /**
-     * The MIME type of the image. Different providers may support different image types.
-     */
+    /** The MIME type of the image. Different providers may support different image types. */
     mimeType: string;
     type: "image";
   }
 
-  /**
-   * Describes the name and version of an MCP implementation, with an optional title for UI representation.
-   */
+  /** Describes the name and version of an MCP implementation, with an optional title for UI representation. */
   export interface Implementation {
-    /**
-     * Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-     */
+    /** Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present). */
     name: string;
     /**
      * Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
@@ -595,28 +476,20 @@ export declare namespace V2025_06_18 {
     version: string;
   }
 
-  /**
-   * This request is sent from the client to the server when it first connects, asking it to begin initialization.
-   */
+  /** This request is sent from the client to the server when it first connects, asking it to begin initialization. */
   export interface InitializeRequest {
     method: "initialize";
     params: {
       capabilities: ClientCapabilities;
       clientInfo: Implementation;
-      /**
-       * The latest version of the Model Context Protocol that the client supports. The client MAY decide to support older versions as well.
-       */
+      /** The latest version of the Model Context Protocol that the client supports. The client MAY decide to support older versions as well. */
       protocolVersion: string;
     };
   }
 
-  /**
-   * After receiving an initialize request from the client, the server sends this response.
-   */
+  /** After receiving an initialize request from the client, the server sends this response. */
   export interface InitializeResult {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
@@ -629,23 +502,17 @@ export declare namespace V2025_06_18 {
      * This can be used by clients to improve the LLM's understanding of available tools, resources, etc. It can be thought of like a "hint" to the model. For example, this information MAY be added to the system prompt.
      */
     instructions?: string | undefined;
-    /**
-     * The version of the Model Context Protocol that the server wants to use. This may not match the version that the client requested. If the client cannot support this version, it MUST disconnect.
-     */
+    /** The version of the Model Context Protocol that the server wants to use. This may not match the version that the client requested. If the client cannot support this version, it MUST disconnect. */
     protocolVersion: string;
     serverInfo: Implementation;
   }
 
-  /**
-   * This notification is sent from the client to the server after initialization has finished.
-   */
+  /** This notification is sent from the client to the server after initialization has finished. */
   export interface InitializedNotification {
     method: "notifications/initialized";
     params?:
       | {
-          /**
-           * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-           */
+          /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage. */
           _meta?:
             | {
                 [k: string]: unknown;
@@ -656,45 +523,34 @@ export declare namespace V2025_06_18 {
       | undefined;
   }
 
-  /**
-   * A response to a request that indicates an error occurred.
-   */
+  /** A response to a request that indicates an error occurred. */
   export interface JSONRPCError {
     error: {
-      /**
-       * The error type that occurred.
-       */
+      /** The error type that occurred. */
       code: number;
-      /**
-       * Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
-       */
+      /** Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.). */
       data?: unknown;
-      /**
-       * A short description of the error. The message SHOULD be limited to a concise single sentence.
-       */
+      /** A short description of the error. The message SHOULD be limited to a concise single sentence. */
       message: string;
     };
     id: RequestId;
     jsonrpc: "2.0";
   }
 
-  /**
-   * Refers to any valid JSON-RPC object that can be decoded off the wire, or encoded to be sent.
-   */
+  /** Refers to any valid JSON-RPC object that can be decoded off the wire, or encoded to be sent. */
   export type JSONRPCMessage =
-    JSONRPCRequest | JSONRPCNotification | JSONRPCResponse | JSONRPCError;
+    | JSONRPCRequest
+    | JSONRPCNotification
+    | JSONRPCResponse
+    | JSONRPCError;
 
-  /**
-   * A notification which does not expect a response.
-   */
+  /** A notification which does not expect a response. */
   export interface JSONRPCNotification {
     jsonrpc: "2.0";
     method: string;
     params?:
       | {
-          /**
-           * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-           */
+          /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage. */
           _meta?:
             | {
                 [k: string]: unknown;
@@ -705,23 +561,17 @@ export declare namespace V2025_06_18 {
       | undefined;
   }
 
-  /**
-   * A request that expects a response.
-   */
+  /** A request that expects a response. */
   export interface JSONRPCRequest {
     id: RequestId;
     jsonrpc: "2.0";
     method: string;
     params?:
       | {
-          /**
-           * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-           */
+          /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage. */
           _meta?:
             | {
-                /**
-                 * If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-                 */
+                /** If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications. */
                 progressToken?: ProgressToken | undefined;
                 [k: string]: unknown;
               }
@@ -731,18 +581,14 @@ export declare namespace V2025_06_18 {
       | undefined;
   }
 
-  /**
-   * A successful (non-error) response to a request.
-   */
+  /** A successful (non-error) response to a request. */
   export interface JSONRPCResponse {
     id: RequestId;
     jsonrpc: "2.0";
     result: Result;
   }
 
-  /**
-   * Sent from the client to request a list of prompts and prompt templates the server has.
-   */
+  /** Sent from the client to request a list of prompts and prompt templates the server has. */
   export interface ListPromptsRequest {
     method: "prompts/list";
     params?:
@@ -756,13 +602,9 @@ export declare namespace V2025_06_18 {
       | undefined;
   }
 
-  /**
-   * The server's response to a prompts/list request from the client.
-   */
+  /** The server's response to a prompts/list request from the client. */
   export interface ListPromptsResult {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
@@ -776,9 +618,7 @@ export declare namespace V2025_06_18 {
     prompts: Prompt[];
   }
 
-  /**
-   * Sent from the client to request a list of resource templates the server has.
-   */
+  /** Sent from the client to request a list of resource templates the server has. */
   export interface ListResourceTemplatesRequest {
     method: "resources/templates/list";
     params?:
@@ -792,13 +632,9 @@ export declare namespace V2025_06_18 {
       | undefined;
   }
 
-  /**
-   * The server's response to a resources/templates/list request from the client.
-   */
+  /** The server's response to a resources/templates/list request from the client. */
   export interface ListResourceTemplatesResult {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
@@ -812,9 +648,7 @@ export declare namespace V2025_06_18 {
     resourceTemplates: ResourceTemplate[];
   }
 
-  /**
-   * Sent from the client to request a list of resources the server has.
-   */
+  /** Sent from the client to request a list of resources the server has. */
   export interface ListResourcesRequest {
     method: "resources/list";
     params?:
@@ -828,13 +662,9 @@ export declare namespace V2025_06_18 {
       | undefined;
   }
 
-  /**
-   * The server's response to a resources/list request from the client.
-   */
+  /** The server's response to a resources/list request from the client. */
   export interface ListResourcesResult {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
@@ -861,14 +691,10 @@ export declare namespace V2025_06_18 {
     method: "roots/list";
     params?:
       | {
-          /**
-           * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-           */
+          /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage. */
           _meta?:
             | {
-                /**
-                 * If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-                 */
+                /** If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications. */
                 progressToken?: ProgressToken | undefined;
                 [k: string]: unknown;
               }
@@ -884,9 +710,7 @@ export declare namespace V2025_06_18 {
    * or file that the server can operate on.
    */
   export interface ListRootsResult {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
@@ -895,9 +719,7 @@ export declare namespace V2025_06_18 {
     roots: Root[];
   }
 
-  /**
-   * Sent from the client to request a list of tools the server has.
-   */
+  /** Sent from the client to request a list of tools the server has. */
   export interface ListToolsRequest {
     method: "tools/list";
     params?:
@@ -911,13 +733,9 @@ export declare namespace V2025_06_18 {
       | undefined;
   }
 
-  /**
-   * The server's response to a tools/list request from the client.
-   */
+  /** The server's response to a tools/list request from the client. */
   export interface ListToolsResult {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
@@ -938,25 +756,24 @@ export declare namespace V2025_06_18 {
    * https://datatracker.ietf.org/doc/html/rfc5424#section-6.2.1
    */
   export type LoggingLevel =
-    "alert" | "critical" | "debug" | "emergency" | "error" | "info" | "notice" | "warning";
+    | "alert"
+    | "critical"
+    | "debug"
+    | "emergency"
+    | "error"
+    | "info"
+    | "notice"
+    | "warning";
 
-  /**
-   * Notification of a log message passed from server to client. If no logging/setLevel request has been sent from the client, the server MAY decide which messages to send automatically.
-   */
+  /** Notification of a log message passed from server to client. If no logging/setLevel request has been sent from the client, the server MAY decide which messages to send automatically. */
   export interface LoggingMessageNotification {
     method: "notifications/message";
     params: {
-      /**
-       * The data to be logged, such as a string message or an object. Any JSON serializable type is allowed here.
-       */
+      /** The data to be logged, such as a string message or an object. Any JSON serializable type is allowed here. */
       data: unknown;
-      /**
-       * The severity of this log message.
-       */
+      /** The severity of this log message. */
       level: LoggingLevel;
-      /**
-       * An optional name of the logger issuing this message.
-       */
+      /** An optional name of the logger issuing this message. */
       logger?: string | undefined;
     };
   }
@@ -1030,9 +847,7 @@ export declare namespace V2025_06_18 {
     method: string;
     params?:
       | {
-          /**
-           * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-           */
+          /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage. */
           _meta?:
             | {
                 [k: string]: unknown;
@@ -1065,9 +880,7 @@ export declare namespace V2025_06_18 {
   }
 
   export interface PaginatedResult {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
@@ -1080,21 +893,15 @@ export declare namespace V2025_06_18 {
     nextCursor?: string | undefined;
   }
 
-  /**
-   * A ping, issued by either the server or the client, to check that the other party is still alive. The receiver must promptly respond, or else may be disconnected.
-   */
+  /** A ping, issued by either the server or the client, to check that the other party is still alive. The receiver must promptly respond, or else may be disconnected. */
   export interface PingRequest {
     method: "ping";
     params?:
       | {
-          /**
-           * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-           */
+          /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage. */
           _meta?:
             | {
-                /**
-                 * If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-                 */
+                /** If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications. */
                 progressToken?: ProgressToken | undefined;
                 [k: string]: unknown;
               }
@@ -1110,59 +917,37 @@ export declare namespace V2025_06_18 {
    */
   export type PrimitiveSchemaDefinition = StringSchema | NumberSchema | BooleanSchema | EnumSchema;
 
-  /**
-   * An out-of-band notification used to inform the receiver of a progress update for a long-running request.
-   */
+  /** An out-of-band notification used to inform the receiver of a progress update for a long-running request. */
   export interface ProgressNotification {
     method: "notifications/progress";
     params: {
-      /**
-       * An optional message describing the current progress.
-       */
+      /** An optional message describing the current progress. */
       message?: string | undefined;
-      /**
-       * The progress thus far. This should increase every time progress is made, even if the total is unknown.
-       */
+      /** The progress thus far. This should increase every time progress is made, even if the total is unknown. */
       progress: number;
-      /**
-       * The progress token which was given in the initial request, used to associate this notification with the request that is proceeding.
-       */
+      /** The progress token which was given in the initial request, used to associate this notification with the request that is proceeding. */
       progressToken: ProgressToken;
-      /**
-       * Total number of items to process (or total progress required), if known.
-       */
+      /** Total number of items to process (or total progress required), if known. */
       total?: number | undefined;
     };
   }
 
-  /**
-   * A progress token, used to associate progress notifications with the original request.
-   */
+  /** A progress token, used to associate progress notifications with the original request. */
   export type ProgressToken = string | number;
 
-  /**
-   * A prompt or prompt template that the server offers.
-   */
+  /** A prompt or prompt template that the server offers. */
   export interface Prompt {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * A list of arguments to use for templating the prompt.
-     */
+    /** A list of arguments to use for templating the prompt. */
     arguments?: PromptArgument[] | undefined;
-    /**
-     * An optional description of what this prompt provides
-     */
+    /** An optional description of what this prompt provides */
     description?: string | undefined;
-    /**
-     * Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-     */
+    /** Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present). */
     name: string;
     /**
      * Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
@@ -1175,21 +960,13 @@ export declare namespace V2025_06_18 {
     title?: string | undefined;
   }
 
-  /**
-   * Describes an argument that a prompt can accept.
-   */
+  /** Describes an argument that a prompt can accept. */
   export interface PromptArgument {
-    /**
-     * A human-readable description of the argument.
-     */
+    /** A human-readable description of the argument. */
     description?: string | undefined;
-    /**
-     * Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-     */
+    /** Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present). */
     name: string;
-    /**
-     * Whether this argument must be provided.
-     */
+    /** Whether this argument must be provided. */
     required?: boolean | undefined;
     /**
      * Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
@@ -1202,16 +979,12 @@ export declare namespace V2025_06_18 {
     title?: string | undefined;
   }
 
-  /**
-   * An optional notification from the server to the client, informing it that the list of prompts it offers has changed. This may be issued by servers without any previous subscription from the client.
-   */
+  /** An optional notification from the server to the client, informing it that the list of prompts it offers has changed. This may be issued by servers without any previous subscription from the client. */
   export interface PromptListChangedNotification {
     method: "notifications/prompts/list_changed";
     params?:
       | {
-          /**
-           * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-           */
+          /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage. */
           _meta?:
             | {
                 [k: string]: unknown;
@@ -1233,13 +1006,9 @@ export declare namespace V2025_06_18 {
     role: Role;
   }
 
-  /**
-   * Identifies a prompt.
-   */
+  /** Identifies a prompt. */
   export interface PromptReference {
-    /**
-     * Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-     */
+    /** Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present). */
     name: string;
     /**
      * Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
@@ -1253,26 +1022,18 @@ export declare namespace V2025_06_18 {
     type: "ref/prompt";
   }
 
-  /**
-   * Sent from the client to the server, to read a specific resource URI.
-   */
+  /** Sent from the client to the server, to read a specific resource URI. */
   export interface ReadResourceRequest {
     method: "resources/read";
     params: {
-      /**
-       * The URI of the resource to read. The URI can use any protocol; it is up to the server how to interpret it.
-       */
+      /** The URI of the resource to read. The URI can use any protocol; it is up to the server how to interpret it. */
       uri: string;
     };
   }
 
-  /**
-   * The server's response to a resources/read request from the client.
-   */
+  /** The server's response to a resources/read request from the client. */
   export interface ReadResourceResult {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
@@ -1285,14 +1046,10 @@ export declare namespace V2025_06_18 {
     method: string;
     params?:
       | {
-          /**
-           * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-           */
+          /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage. */
           _meta?:
             | {
-                /**
-                 * If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-                 */
+                /** If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications. */
                 progressToken?: ProgressToken | undefined;
                 [k: string]: unknown;
               }
@@ -1302,26 +1059,18 @@ export declare namespace V2025_06_18 {
       | undefined;
   }
 
-  /**
-   * A uniquely identifying ID for a request in JSON-RPC.
-   */
+  /** A uniquely identifying ID for a request in JSON-RPC. */
   export type RequestId = string | number;
 
-  /**
-   * A known resource that the server is capable of reading.
-   */
+  /** A known resource that the server is capable of reading. */
   export interface Resource {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * Optional annotations for the client.
-     */
+    /** Optional annotations for the client. */
     annotations?: Annotations | undefined;
     /**
      * A description of what this resource represents.
@@ -1329,13 +1078,9 @@ export declare namespace V2025_06_18 {
      * This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
      */
     description?: string | undefined;
-    /**
-     * The MIME type of this resource, if known.
-     */
+    /** The MIME type of this resource, if known. */
     mimeType?: string | undefined;
-    /**
-     * Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-     */
+    /** Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present). */
     name: string;
     /**
      * The size of the raw resource content, in bytes (i.e., before base64 encoding or any tokenization), if known.
@@ -1352,31 +1097,21 @@ export declare namespace V2025_06_18 {
      * if present).
      */
     title?: string | undefined;
-    /**
-     * The URI of this resource.
-     */
+    /** The URI of this resource. */
     uri: string;
   }
 
-  /**
-   * The contents of a specific resource or sub-resource.
-   */
+  /** The contents of a specific resource or sub-resource. */
   export interface ResourceContents {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * The MIME type of this resource, if known.
-     */
+    /** The MIME type of this resource, if known. */
     mimeType?: string | undefined;
-    /**
-     * The URI of this resource.
-     */
+    /** The URI of this resource. */
     uri: string;
   }
 
@@ -1386,17 +1121,13 @@ export declare namespace V2025_06_18 {
    * Note: resource links returned by tools are not guaranteed to appear in the results of `resources/list` requests.
    */
   export interface ResourceLink {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * Optional annotations for the client.
-     */
+    /** Optional annotations for the client. */
     annotations?: Annotations | undefined;
     /**
      * A description of what this resource represents.
@@ -1404,13 +1135,9 @@ export declare namespace V2025_06_18 {
      * This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
      */
     description?: string | undefined;
-    /**
-     * The MIME type of this resource, if known.
-     */
+    /** The MIME type of this resource, if known. */
     mimeType?: string | undefined;
-    /**
-     * Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-     */
+    /** Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present). */
     name: string;
     /**
      * The size of the raw resource content, in bytes (i.e., before base64 encoding or any tokenization), if known.
@@ -1428,22 +1155,16 @@ export declare namespace V2025_06_18 {
      */
     title?: string | undefined;
     type: "resource_link";
-    /**
-     * The URI of this resource.
-     */
+    /** The URI of this resource. */
     uri: string;
   }
 
-  /**
-   * An optional notification from the server to the client, informing it that the list of resources it can read from has changed. This may be issued by servers without any previous subscription from the client.
-   */
+  /** An optional notification from the server to the client, informing it that the list of resources it can read from has changed. This may be issued by servers without any previous subscription from the client. */
   export interface ResourceListChangedNotification {
     method: "notifications/resources/list_changed";
     params?:
       | {
-          /**
-           * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-           */
+          /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage. */
           _meta?:
             | {
                 [k: string]: unknown;
@@ -1454,21 +1175,15 @@ export declare namespace V2025_06_18 {
       | undefined;
   }
 
-  /**
-   * A template description for resources available on the server.
-   */
+  /** A template description for resources available on the server. */
   export interface ResourceTemplate {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * Optional annotations for the client.
-     */
+    /** Optional annotations for the client. */
     annotations?: Annotations | undefined;
     /**
      * A description of what this template is for.
@@ -1476,13 +1191,9 @@ export declare namespace V2025_06_18 {
      * This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
      */
     description?: string | undefined;
-    /**
-     * The MIME type for all resources that match this template. This should only be included if all resources matching this template have the same type.
-     */
+    /** The MIME type for all resources that match this template. This should only be included if all resources matching this template have the same type. */
     mimeType?: string | undefined;
-    /**
-     * Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-     */
+    /** Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present). */
     name: string;
     /**
      * Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
@@ -1493,40 +1204,28 @@ export declare namespace V2025_06_18 {
      * if present).
      */
     title?: string | undefined;
-    /**
-     * A URI template (according to RFC 6570) that can be used to construct resource URIs.
-     */
+    /** A URI template (according to RFC 6570) that can be used to construct resource URIs. */
     uriTemplate: string;
   }
 
-  /**
-   * A reference to a resource or resource template definition.
-   */
+  /** A reference to a resource or resource template definition. */
   export interface ResourceTemplateReference {
     type: "ref/resource";
-    /**
-     * The URI or URI template of the resource.
-     */
+    /** The URI or URI template of the resource. */
     uri: string;
   }
 
-  /**
-   * A notification from the server to the client, informing it that a resource has changed and may need to be read again. This should only be sent if the client previously sent a resources/subscribe request.
-   */
+  /** A notification from the server to the client, informing it that a resource has changed and may need to be read again. This should only be sent if the client previously sent a resources/subscribe request. */
   export interface ResourceUpdatedNotification {
     method: "notifications/resources/updated";
     params: {
-      /**
-       * The URI of the resource that has been updated. This might be a sub-resource of the one that the client actually subscribed to.
-       */
+      /** The URI of the resource that has been updated. This might be a sub-resource of the one that the client actually subscribed to. */
       uri: string;
     };
   }
 
   export interface Result {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
@@ -1535,18 +1234,12 @@ export declare namespace V2025_06_18 {
     [k: string]: unknown;
   }
 
-  /**
-   * The sender or recipient of messages and data in a conversation.
-   */
+  /** The sender or recipient of messages and data in a conversation. */
   export type Role = "assistant" | "user";
 
-  /**
-   * Represents a root directory or file that the server can operate on.
-   */
+  /** Represents a root directory or file that the server can operate on. */
   export interface Root {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
@@ -1575,9 +1268,7 @@ export declare namespace V2025_06_18 {
     method: "notifications/roots/list_changed";
     params?:
       | {
-          /**
-           * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-           */
+          /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage. */
           _meta?:
             | {
                 [k: string]: unknown;
@@ -1588,29 +1279,21 @@ export declare namespace V2025_06_18 {
       | undefined;
   }
 
-  /**
-   * Describes a message issued to or received from an LLM API.
-   */
+  /** Describes a message issued to or received from an LLM API. */
   export interface SamplingMessage {
     content: TextContent | ImageContent | AudioContent;
     role: Role;
   }
 
-  /**
-   * Capabilities that a server may support. Known capabilities are defined here, in this schema, but this is not a closed set: any server can define its own, additional capabilities.
-   */
+  /** Capabilities that a server may support. Known capabilities are defined here, in this schema, but this is not a closed set: any server can define its own, additional capabilities. */
   export interface ServerCapabilities {
-    /**
-     * Present if the server supports argument autocompletion suggestions.
-     */
+    /** Present if the server supports argument autocompletion suggestions. */
     completions?:
       | {
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * Experimental, non-standard capabilities that the server supports.
-     */
+    /** Experimental, non-standard capabilities that the server supports. */
     experimental?:
       | {
           [k: string]: {
@@ -1618,48 +1301,32 @@ export declare namespace V2025_06_18 {
           };
         }
       | undefined;
-    /**
-     * Present if the server supports sending log messages to the client.
-     */
+    /** Present if the server supports sending log messages to the client. */
     logging?:
       | {
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * Present if the server offers any prompt templates.
-     */
+    /** Present if the server offers any prompt templates. */
     prompts?:
       | {
-          /**
-           * Whether this server supports notifications for changes to the prompt list.
-           */
+          /** Whether this server supports notifications for changes to the prompt list. */
           listChanged?: boolean | undefined;
         }
       | undefined;
-    /**
-     * Present if the server offers any resources to read.
-     */
+    /** Present if the server offers any resources to read. */
     resources?:
       | {
-          /**
-           * Whether this server supports notifications for changes to the resource list.
-           */
+          /** Whether this server supports notifications for changes to the resource list. */
           listChanged?: boolean | undefined;
-          /**
-           * Whether this server supports subscribing to resource updates.
-           */
+          /** Whether this server supports subscribing to resource updates. */
           subscribe?: boolean | undefined;
         }
       | undefined;
-    /**
-     * Present if the server offers any tools to call.
-     */
+    /** Present if the server offers any tools to call. */
     tools?:
       | {
-          /**
-           * Whether this server supports notifications for changes to the tool list.
-           */
+          /** Whether this server supports notifications for changes to the tool list. */
           listChanged?: boolean | undefined;
         }
       | undefined;
@@ -1688,94 +1355,66 @@ export declare namespace V2025_06_18 {
     | CallToolResult
     | CompleteResult;
 
-  /**
-   * A request from the client to the server, to enable or adjust logging.
-   */
+  /** A request from the client to the server, to enable or adjust logging. */
   export interface SetLevelRequest {
     method: "logging/setLevel";
     params: {
-      /**
-       * The level of logging that the client wants to receive from the server. The server should send all logs at this level and higher (i.e., more severe) to the client as notifications/message.
-       */
+      /** The level of logging that the client wants to receive from the server. The server should send all logs at this level and higher (i.e., more severe) to the client as notifications/message. */
       level: LoggingLevel;
     };
   }
 
   export interface StringSchema {
     description?: string | undefined;
-    format?: ("date" | "date-time" | "email" | "uri") | undefined;
+    format?: "date" | "date-time" | "email" | "uri" | undefined;
     maxLength?: number | undefined;
     minLength?: number | undefined;
     title?: string | undefined;
     type: "string";
   }
 
-  /**
-   * Sent from the client to request resources/updated notifications from the server whenever a particular resource changes.
-   */
+  /** Sent from the client to request resources/updated notifications from the server whenever a particular resource changes. */
   export interface SubscribeRequest {
     method: "resources/subscribe";
     params: {
-      /**
-       * The URI of the resource to subscribe to. The URI can use any protocol; it is up to the server how to interpret it.
-       */
+      /** The URI of the resource to subscribe to. The URI can use any protocol; it is up to the server how to interpret it. */
       uri: string;
     };
   }
 
-  /**
-   * Text provided to or from an LLM.
-   */
+  /** Text provided to or from an LLM. */
   export interface TextContent {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * Optional annotations for the client.
-     */
+    /** Optional annotations for the client. */
     annotations?: Annotations | undefined;
-    /**
-     * The text content of the message.
-     */
+    /** The text content of the message. */
     text: string;
     type: "text";
   }
 
   export interface TextResourceContents {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * The MIME type of this resource, if known.
-     */
+    /** The MIME type of this resource, if known. */
     mimeType?: string | undefined;
-    /**
-     * The text of the item. This must only be set if the item can actually be represented as text (not binary data).
-     */
+    /** The text of the item. This must only be set if the item can actually be represented as text (not binary data). */
     text: string;
-    /**
-     * The URI of this resource.
-     */
+    /** The URI of this resource. */
     uri: string;
   }
 
-  /**
-   * Definition for a tool the client can call.
-   */
+  /** Definition for a tool the client can call. */
   export interface Tool {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
@@ -1793,9 +1432,7 @@ export declare namespace V2025_06_18 {
      * This can be used by clients to improve the LLM's understanding of available tools. It can be thought of like a "hint" to the model.
      */
     description?: string | undefined;
-    /**
-     * A JSON Schema object defining the expected parameters for the tool.
-     */
+    /** A JSON Schema object defining the expected parameters for the tool. */
     inputSchema: {
       properties?:
         | {
@@ -1807,9 +1444,7 @@ export declare namespace V2025_06_18 {
       required?: string[] | undefined;
       type: "object";
     };
-    /**
-     * Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-     */
+    /** Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present). */
     name: string;
     /**
      * An optional JSON Schema object defining the structure of the tool's output returned in
@@ -1883,22 +1518,16 @@ export declare namespace V2025_06_18 {
      * Default: false
      */
     readOnlyHint?: boolean | undefined;
-    /**
-     * A human-readable title for the tool.
-     */
+    /** A human-readable title for the tool. */
     title?: string | undefined;
   }
 
-  /**
-   * An optional notification from the server to the client, informing it that the list of tools it offers has changed. This may be issued by servers without any previous subscription from the client.
-   */
+  /** An optional notification from the server to the client, informing it that the list of tools it offers has changed. This may be issued by servers without any previous subscription from the client. */
   export interface ToolListChangedNotification {
     method: "notifications/tools/list_changed";
     params?:
       | {
-          /**
-           * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-           */
+          /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage. */
           _meta?:
             | {
                 [k: string]: unknown;
@@ -1909,50 +1538,94 @@ export declare namespace V2025_06_18 {
       | undefined;
   }
 
-  /**
-   * Sent from the client to request cancellation of resources/updated notifications from the server. This should follow a previous resources/subscribe request.
-   */
+  /** Sent from the client to request cancellation of resources/updated notifications from the server. This should follow a previous resources/subscribe request. */
   export interface UnsubscribeRequest {
     method: "resources/unsubscribe";
     params: {
-      /**
-       * The URI of the resource to unsubscribe from.
-       */
+      /** The URI of the resource to unsubscribe from. */
       uri: string;
     };
   }
 
   /** Requests the client sends, by method: their params and possible results. */
   export interface ClientRequestMap {
-    initialize: { params: InitializeRequest["params"]; result: InitializeResult };
-    ping: { params: PingRequest["params"]; result: EmptyResult };
-    "resources/list": { params: ListResourcesRequest["params"]; result: ListResourcesResult };
+    initialize: {
+      params: InitializeRequest["params"];
+      result: InitializeResult;
+    };
+    ping: {
+      params: PingRequest["params"];
+      result: EmptyResult;
+    };
+    "resources/list": {
+      params: ListResourcesRequest["params"];
+      result: ListResourcesResult;
+    };
     "resources/templates/list": {
       params: ListResourceTemplatesRequest["params"];
       result: ListResourceTemplatesResult;
     };
-    "resources/read": { params: ReadResourceRequest["params"]; result: ReadResourceResult };
-    "resources/subscribe": { params: SubscribeRequest["params"]; result: EmptyResult };
-    "resources/unsubscribe": { params: UnsubscribeRequest["params"]; result: EmptyResult };
-    "prompts/list": { params: ListPromptsRequest["params"]; result: ListPromptsResult };
-    "prompts/get": { params: GetPromptRequest["params"]; result: GetPromptResult };
-    "tools/list": { params: ListToolsRequest["params"]; result: ListToolsResult };
-    "tools/call": { params: CallToolRequest["params"]; result: CallToolResult };
-    "logging/setLevel": { params: SetLevelRequest["params"]; result: EmptyResult };
-    "completion/complete": { params: CompleteRequest["params"]; result: CompleteResult };
+    "resources/read": {
+      params: ReadResourceRequest["params"];
+      result: ReadResourceResult;
+    };
+    "resources/subscribe": {
+      params: SubscribeRequest["params"];
+      result: EmptyResult;
+    };
+    "resources/unsubscribe": {
+      params: UnsubscribeRequest["params"];
+      result: EmptyResult;
+    };
+    "prompts/list": {
+      params: ListPromptsRequest["params"];
+      result: ListPromptsResult;
+    };
+    "prompts/get": {
+      params: GetPromptRequest["params"];
+      result: GetPromptResult;
+    };
+    "tools/list": {
+      params: ListToolsRequest["params"];
+      result: ListToolsResult;
+    };
+    "tools/call": {
+      params: CallToolRequest["params"];
+      result: CallToolResult;
+    };
+    "logging/setLevel": {
+      params: SetLevelRequest["params"];
+      result: EmptyResult;
+    };
+    "completion/complete": {
+      params: CompleteRequest["params"];
+      result: CompleteResult;
+    };
   }
+
   /** Requests the server sends to the client over a session (legacy era), by method. */
   export interface ServerRequestMap {
-    ping: { params: PingRequest["params"]; result: EmptyResult };
+    ping: {
+      params: PingRequest["params"];
+      result: EmptyResult;
+    };
     "sampling/createMessage": {
       params: CreateMessageRequest["params"];
       result: CreateMessageResult;
     };
-    "roots/list": { params: ListRootsRequest["params"]; result: ListRootsResult };
-    "elicitation/create": { params: ElicitRequest["params"]; result: ElicitResult };
+    "roots/list": {
+      params: ListRootsRequest["params"];
+      result: ListRootsResult;
+    };
+    "elicitation/create": {
+      params: ElicitRequest["params"];
+      result: ElicitResult;
+    };
   }
+
   /** Requests a server embeds in an input_required result (multi round-trip requests), by method. */
   export interface InputRequestMap {}
+
   /** Notifications the client sends, by method: their params. */
   export interface ClientNotificationMap {
     "notifications/cancelled": CancelledNotification["params"];
@@ -1960,6 +1633,7 @@ export declare namespace V2025_06_18 {
     "notifications/progress": ProgressNotification["params"];
     "notifications/roots/list_changed": RootsListChangedNotification["params"];
   }
+
   /** Notifications the server sends, by method: their params. */
   export interface ServerNotificationMap {
     "notifications/cancelled": CancelledNotification["params"];
@@ -1974,9 +1648,7 @@ export declare namespace V2025_06_18 {
 
 /** Types of MCP protocol revision 2025-03-26 (legacy era), generated from its official schema.json. */
 export declare namespace V2025_03_26 {
-  /**
-   * Optional annotations for the client. The client can use annotations to inform how objects are used or displayed
-   */
+  /** Optional annotations for the client. The client can use annotations to inform how objects are used or displayed */
   export interface Annotations {
     /**
      * Describes who the intended customer of this object or data is.
@@ -1994,43 +1666,27 @@ export declare namespace V2025_03_26 {
     priority?: number | undefined;
   }
 
-  /**
-   * Audio provided to or from an LLM.
-   */
+  /** Audio provided to or from an LLM. */
   export interface AudioContent {
-    /**
-     * Optional annotations for the client.
-     */
+    /** Optional annotations for the client. */
     annotations?: Annotations | undefined;
-    /**
-     * The base64-encoded audio data.
-     */
+    /** The base64-encoded audio data. */
     data: string;
-    /**
-     * The MIME type of the audio. Different providers may support different audio types.
-     */
+    /** The MIME type of the audio. Different providers may support different audio types. */
     mimeType: string;
     type: "audio";
   }
 
   export interface BlobResourceContents {
-    /**
-     * A base64-encoded string representing the binary data of the item.
-     */
+    /** A base64-encoded string representing the binary data of the item. */
     blob: string;
-    /**
-     * The MIME type of this resource, if known.
-     */
+    /** The MIME type of this resource, if known. */
     mimeType?: string | undefined;
-    /**
-     * The URI of this resource.
-     */
+    /** The URI of this resource. */
     uri: string;
   }
 
-  /**
-   * Used by the client to invoke a tool provided by the server.
-   */
+  /** Used by the client to invoke a tool provided by the server. */
   export interface CallToolRequest {
     method: "tools/call";
     params: {
@@ -2056,9 +1712,7 @@ export declare namespace V2025_03_26 {
    * should be reported as an MCP error response.
    */
   export interface CallToolResult {
-    /**
-     * This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-     */
+    /** This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses. */
     _meta?:
       | {
           [k: string]: unknown;
@@ -2085,9 +1739,7 @@ export declare namespace V2025_03_26 {
   export interface CancelledNotification {
     method: "notifications/cancelled";
     params: {
-      /**
-       * An optional string describing the reason for the cancellation. This MAY be logged or presented to the user.
-       */
+      /** An optional string describing the reason for the cancellation. This MAY be logged or presented to the user. */
       reason?: string | undefined;
       /**
        * The ID of the request to cancel.
@@ -2098,13 +1750,9 @@ export declare namespace V2025_03_26 {
     };
   }
 
-  /**
-   * Capabilities a client may support. Known capabilities are defined here, in this schema, but this is not a closed set: any client can define its own, additional capabilities.
-   */
+  /** Capabilities a client may support. Known capabilities are defined here, in this schema, but this is not a closed set: any client can define its own, additional capabilities. */
   export interface ClientCapabilities {
-    /**
-     * Experimental, non-standard capabilities that the client supports.
-     */
+    /** Experimental, non-standard capabilities that the client supports. */
     experimental?:
       | {
           [k: string]: {
@@ -2112,20 +1760,14 @@ export declare namespace V2025_03_26 {
           };
         }
       | undefined;
-    /**
-     * Present if the client supports listing roots.
-     */
+    /** Present if the client supports listing roots. */
     roots?:
       | {
-          /**
-           * Whether the client supports notifications for changes to the roots list.
-           */
+          /** Whether the client supports notifications for changes to the roots list. */
           listChanged?: boolean | undefined;
         }
       | undefined;
-    /**
-     * Present if the client supports sampling from an LLM.
-     */
+    /** Present if the client supports sampling from an LLM. */
     sampling?:
       | {
           [k: string]: unknown;
@@ -2156,120 +1798,80 @@ export declare namespace V2025_03_26 {
 
   export type ClientResult = Result | CreateMessageResult | ListRootsResult;
 
-  /**
-   * A request from the client to the server, to ask for completion options.
-   */
+  /** A request from the client to the server, to ask for completion options. */
   export interface CompleteRequest {
     method: "completion/complete";
     params: {
-      /**
-       * The argument's information
-       */
+      /** The argument's information */
       argument: {
-        /**
-         * The name of the argument
-         */
+        /** The name of the argument */
         name: string;
-        /**
-         * The value of the argument to use for completion matching.
-         */
+        /** The value of the argument to use for completion matching. */
         value: string;
       };
       ref: PromptReference | ResourceReference;
     };
   }
 
-  /**
-   * The server's response to a completion/complete request
-   */
+  /** The server's response to a completion/complete request */
   export interface CompleteResult {
-    /**
-     * This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-     */
+    /** This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses. */
     _meta?:
       | {
           [k: string]: unknown;
         }
       | undefined;
     completion: {
-      /**
-       * Indicates whether there are additional completion options beyond those provided in the current response, even if the exact total is unknown.
-       */
+      /** Indicates whether there are additional completion options beyond those provided in the current response, even if the exact total is unknown. */
       hasMore?: boolean | undefined;
-      /**
-       * The total number of completion options available. This can exceed the number of values actually sent in the response.
-       */
+      /** The total number of completion options available. This can exceed the number of values actually sent in the response. */
       total?: number | undefined;
-      /**
-       * An array of completion values. Must not exceed 100 items.
-       */
+      /** An array of completion values. Must not exceed 100 items. */
       values: string[];
     };
   }
 
-  /**
-   * A request from the server to sample an LLM via the client. The client has full discretion over which model to select. The client should also inform the user before beginning sampling, to allow them to inspect the request (human in the loop) and decide whether to approve it.
-   */
+  /** A request from the server to sample an LLM via the client. The client has full discretion over which model to select. The client should also inform the user before beginning sampling, to allow them to inspect the request (human in the loop) and decide whether to approve it. */
   export interface CreateMessageRequest {
     method: "sampling/createMessage";
     params: {
-      /**
-       * A request to include context from one or more MCP servers (including the caller), to be attached to the prompt. The client MAY ignore this request.
-       */
-      includeContext?: ("allServers" | "none" | "thisServer") | undefined;
-      /**
-       * The maximum number of tokens to sample, as requested by the server. The client MAY choose to sample fewer tokens than requested.
-       */
+      /** A request to include context from one or more MCP servers (including the caller), to be attached to the prompt. The client MAY ignore this request. */
+      includeContext?: "allServers" | "none" | "thisServer" | undefined;
+      /** The maximum number of tokens to sample, as requested by the server. The client MAY choose to sample fewer tokens than requested. */
       maxTokens: number;
       messages: SamplingMessage[];
-      /**
-       * Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific.
-       */
+      /** Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific. */
       metadata?:
         | {
             [k: string]: unknown;
           }
         | undefined;
-      /**
-       * The server's preferences for which model to select. The client MAY ignore these preferences.
-       */
+      /** The server's preferences for which model to select. The client MAY ignore these preferences. */
       modelPreferences?: ModelPreferences | undefined;
       stopSequences?: string[] | undefined;
-      /**
-       * An optional system prompt the server wants to use for sampling. The client MAY modify or omit this prompt.
-       */
+      /** An optional system prompt the server wants to use for sampling. The client MAY modify or omit this prompt. */
       systemPrompt?: string | undefined;
       temperature?: number | undefined;
     };
   }
 
-  /**
-   * The client's response to a sampling/create_message request from the server. The client should inform the user before returning the sampled message, to allow them to inspect the response (human in the loop) and decide whether to allow the server to see it.
-   */
+  /** The client's response to a sampling/create_message request from the server. The client should inform the user before returning the sampled message, to allow them to inspect the response (human in the loop) and decide whether to allow the server to see it. */
   export interface CreateMessageResult {
-    /**
-     * This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-     */
+    /** This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses. */
     _meta?:
       | {
           [k: string]: unknown;
         }
       | undefined;
     content: TextContent | ImageContent | AudioContent;
-    /**
-     * The name of the model that generated the message.
-     */
+    /** The name of the model that generated the message. */
     model: string;
     role: Role;
-    /**
-     * The reason why sampling stopped, if known.
-     */
+    /** The reason why sampling stopped, if known. */
     stopReason?: string | undefined;
   }
 
-  /**
-   * An opaque token used to represent a cursor for pagination.
-   */
+  /** An opaque token used to represent a cursor for pagination. */
   export type Cursor = string;
 
   /**
@@ -2279,9 +1881,7 @@ export declare namespace V2025_03_26 {
    * of the LLM and/or the user.
    */
   export interface EmbeddedResource {
-    /**
-     * Optional annotations for the client.
-     */
+    /** Optional annotations for the client. */
     annotations?: Annotations | undefined;
     resource: TextResourceContents | BlobResourceContents;
     type: "resource";
@@ -2289,95 +1889,65 @@ export declare namespace V2025_03_26 {
 
   export type EmptyResult = Result;
 
-  /**
-   * Used by the client to get a prompt provided by the server.
-   */
+  /** Used by the client to get a prompt provided by the server. */
   export interface GetPromptRequest {
     method: "prompts/get";
     params: {
-      /**
-       * Arguments to use for templating the prompt.
-       */
+      /** Arguments to use for templating the prompt. */
       arguments?:
         | {
             [k: string]: string;
           }
         | undefined;
-      /**
-       * The name of the prompt or prompt template.
-       */
+      /** The name of the prompt or prompt template. */
       name: string;
     };
   }
 
-  /**
-   * The server's response to a prompts/get request from the client.
-   */
+  /** The server's response to a prompts/get request from the client. */
   export interface GetPromptResult {
-    /**
-     * This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-     */
+    /** This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses. */
     _meta?:
       | {
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * An optional description for the prompt.
-     */
+    /** An optional description for the prompt. */
     description?: string | undefined;
     messages: PromptMessage[];
   }
 
-  /**
-   * An image provided to or from an LLM.
-   */
+  /** An image provided to or from an LLM. */
   export interface ImageContent {
-    /**
-     * Optional annotations for the client.
-     */
+    /** Optional annotations for the client. */
     annotations?: Annotations | undefined;
-    /**
-     * The base64-encoded image data.
-     */
+    /** The base64-encoded image data. */
     data: string;
-    /**
-     * The MIME type of the image. Different providers may support different image types.
-     */
+    /** The MIME type of the image. Different providers may support different image types. */
     mimeType: string;
     type: "image";
   }
 
-  /**
-   * Describes the name and version of an MCP implementation.
-   */
+  /** Describes the name and version of an MCP implementation. */
   export interface Implementation {
     name: string;
     version: string;
   }
 
-  /**
-   * This request is sent from the client to the server when it first connects, asking it to begin initialization.
-   */
+  /** This request is sent from the client to the server when it first connects, asking it to begin initialization. */
   export interface InitializeRequest {
     method: "initialize";
     params: {
       capabilities: ClientCapabilities;
       clientInfo: Implementation;
-      /**
-       * The latest version of the Model Context Protocol that the client supports. The client MAY decide to support older versions as well.
-       */
+      /** The latest version of the Model Context Protocol that the client supports. The client MAY decide to support older versions as well. */
       protocolVersion: string;
     };
   }
 
-  /**
-   * After receiving an initialize request from the client, the server sends this response.
-   */
+  /** After receiving an initialize request from the client, the server sends this response. */
   export interface InitializeResult {
-    /**
-     * This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-     */
+    /** This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses. */
     _meta?:
       | {
           [k: string]: unknown;
@@ -2390,23 +1960,17 @@ export declare namespace V2025_03_26 {
      * This can be used by clients to improve the LLM's understanding of available tools, resources, etc. It can be thought of like a "hint" to the model. For example, this information MAY be added to the system prompt.
      */
     instructions?: string | undefined;
-    /**
-     * The version of the Model Context Protocol that the server wants to use. This may not match the version that the client requested. If the client cannot support this version, it MUST disconnect.
-     */
+    /** The version of the Model Context Protocol that the server wants to use. This may not match the version that the client requested. If the client cannot support this version, it MUST disconnect. */
     protocolVersion: string;
     serverInfo: Implementation;
   }
 
-  /**
-   * This notification is sent from the client to the server after initialization has finished.
-   */
+  /** This notification is sent from the client to the server after initialization has finished. */
   export interface InitializedNotification {
     method: "notifications/initialized";
     params?:
       | {
-          /**
-           * This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications.
-           */
+          /** This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications. */
           _meta?:
             | {
                 [k: string]: unknown;
@@ -2417,41 +1981,27 @@ export declare namespace V2025_03_26 {
       | undefined;
   }
 
-  /**
-   * A JSON-RPC batch request, as described in https://www.jsonrpc.org/specification#batch.
-   */
+  /** A JSON-RPC batch request, as described in https://www.jsonrpc.org/specification#batch. */
   export type JSONRPCBatchRequest = (JSONRPCRequest | JSONRPCNotification)[];
 
-  /**
-   * A JSON-RPC batch response, as described in https://www.jsonrpc.org/specification#batch.
-   */
+  /** A JSON-RPC batch response, as described in https://www.jsonrpc.org/specification#batch. */
   export type JSONRPCBatchResponse = (JSONRPCResponse | JSONRPCError)[];
 
-  /**
-   * A response to a request that indicates an error occurred.
-   */
+  /** A response to a request that indicates an error occurred. */
   export interface JSONRPCError {
     error: {
-      /**
-       * The error type that occurred.
-       */
+      /** The error type that occurred. */
       code: number;
-      /**
-       * Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
-       */
+      /** Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.). */
       data?: unknown;
-      /**
-       * A short description of the error. The message SHOULD be limited to a concise single sentence.
-       */
+      /** A short description of the error. The message SHOULD be limited to a concise single sentence. */
       message: string;
     };
     id: RequestId;
     jsonrpc: "2.0";
   }
 
-  /**
-   * Refers to any valid JSON-RPC object that can be decoded off the wire, or encoded to be sent.
-   */
+  /** Refers to any valid JSON-RPC object that can be decoded off the wire, or encoded to be sent. */
   export type JSONRPCMessage =
     | JSONRPCRequest
     | JSONRPCNotification
@@ -2460,17 +2010,13 @@ export declare namespace V2025_03_26 {
     | JSONRPCError
     | (JSONRPCResponse | JSONRPCError)[];
 
-  /**
-   * A notification which does not expect a response.
-   */
+  /** A notification which does not expect a response. */
   export interface JSONRPCNotification {
     jsonrpc: "2.0";
     method: string;
     params?:
       | {
-          /**
-           * This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications.
-           */
+          /** This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications. */
           _meta?:
             | {
                 [k: string]: unknown;
@@ -2481,9 +2027,7 @@ export declare namespace V2025_03_26 {
       | undefined;
   }
 
-  /**
-   * A request that expects a response.
-   */
+  /** A request that expects a response. */
   export interface JSONRPCRequest {
     id: RequestId;
     jsonrpc: "2.0";
@@ -2492,9 +2036,7 @@ export declare namespace V2025_03_26 {
       | {
           _meta?:
             | {
-                /**
-                 * If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-                 */
+                /** If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications. */
                 progressToken?: ProgressToken | undefined;
               }
             | undefined;
@@ -2503,18 +2045,14 @@ export declare namespace V2025_03_26 {
       | undefined;
   }
 
-  /**
-   * A successful (non-error) response to a request.
-   */
+  /** A successful (non-error) response to a request. */
   export interface JSONRPCResponse {
     id: RequestId;
     jsonrpc: "2.0";
     result: Result;
   }
 
-  /**
-   * Sent from the client to request a list of prompts and prompt templates the server has.
-   */
+  /** Sent from the client to request a list of prompts and prompt templates the server has. */
   export interface ListPromptsRequest {
     method: "prompts/list";
     params?:
@@ -2528,13 +2066,9 @@ export declare namespace V2025_03_26 {
       | undefined;
   }
 
-  /**
-   * The server's response to a prompts/list request from the client.
-   */
+  /** The server's response to a prompts/list request from the client. */
   export interface ListPromptsResult {
-    /**
-     * This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-     */
+    /** This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses. */
     _meta?:
       | {
           [k: string]: unknown;
@@ -2548,9 +2082,7 @@ export declare namespace V2025_03_26 {
     prompts: Prompt[];
   }
 
-  /**
-   * Sent from the client to request a list of resource templates the server has.
-   */
+  /** Sent from the client to request a list of resource templates the server has. */
   export interface ListResourceTemplatesRequest {
     method: "resources/templates/list";
     params?:
@@ -2564,13 +2096,9 @@ export declare namespace V2025_03_26 {
       | undefined;
   }
 
-  /**
-   * The server's response to a resources/templates/list request from the client.
-   */
+  /** The server's response to a resources/templates/list request from the client. */
   export interface ListResourceTemplatesResult {
-    /**
-     * This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-     */
+    /** This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses. */
     _meta?:
       | {
           [k: string]: unknown;
@@ -2584,9 +2112,7 @@ export declare namespace V2025_03_26 {
     resourceTemplates: ResourceTemplate[];
   }
 
-  /**
-   * Sent from the client to request a list of resources the server has.
-   */
+  /** Sent from the client to request a list of resources the server has. */
   export interface ListResourcesRequest {
     method: "resources/list";
     params?:
@@ -2600,13 +2126,9 @@ export declare namespace V2025_03_26 {
       | undefined;
   }
 
-  /**
-   * The server's response to a resources/list request from the client.
-   */
+  /** The server's response to a resources/list request from the client. */
   export interface ListResourcesResult {
-    /**
-     * This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-     */
+    /** This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses. */
     _meta?:
       | {
           [k: string]: unknown;
@@ -2635,9 +2157,7 @@ export declare namespace V2025_03_26 {
       | {
           _meta?:
             | {
-                /**
-                 * If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-                 */
+                /** If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications. */
                 progressToken?: ProgressToken | undefined;
               }
             | undefined;
@@ -2652,9 +2172,7 @@ export declare namespace V2025_03_26 {
    * or file that the server can operate on.
    */
   export interface ListRootsResult {
-    /**
-     * This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-     */
+    /** This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses. */
     _meta?:
       | {
           [k: string]: unknown;
@@ -2663,9 +2181,7 @@ export declare namespace V2025_03_26 {
     roots: Root[];
   }
 
-  /**
-   * Sent from the client to request a list of tools the server has.
-   */
+  /** Sent from the client to request a list of tools the server has. */
   export interface ListToolsRequest {
     method: "tools/list";
     params?:
@@ -2679,13 +2195,9 @@ export declare namespace V2025_03_26 {
       | undefined;
   }
 
-  /**
-   * The server's response to a tools/list request from the client.
-   */
+  /** The server's response to a tools/list request from the client. */
   export interface ListToolsResult {
-    /**
-     * This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-     */
+    /** This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses. */
     _meta?:
       | {
           [k: string]: unknown;
@@ -2706,25 +2218,24 @@ export declare namespace V2025_03_26 {
    * https://datatracker.ietf.org/doc/html/rfc5424#section-6.2.1
    */
   export type LoggingLevel =
-    "alert" | "critical" | "debug" | "emergency" | "error" | "info" | "notice" | "warning";
+    | "alert"
+    | "critical"
+    | "debug"
+    | "emergency"
+    | "error"
+    | "info"
+    | "notice"
+    | "warning";
 
-  /**
-   * Notification of a log message passed from server to client. If no logging/setLevel request has been sent from the client, the server MAY decide which messages to send automatically.
-   */
+  /** Notification of a log message passed from server to client. If no logging/setLevel request has been sent from the client, the server MAY decide which messages to send automatically. */
   export interface LoggingMessageNotification {
     method: "notifications/message";
     params: {
-      /**
-       * The data to be logged, such as a string message or an object. Any JSON serializable type is allowed here.
-       */
+      /** The data to be logged, such as a string message or an object. Any JSON serializable type is allowed here. */
       data: unknown;
-      /**
-       * The severity of this log message.
-       */
+      /** The severity of this log message. */
       level: LoggingLevel;
-      /**
-       * An optional name of the logger issuing this message.
-       */
+      /** An optional name of the logger issuing this message. */
       logger?: string | undefined;
     };
   }
@@ -2798,9 +2309,7 @@ export declare namespace V2025_03_26 {
     method: string;
     params?:
       | {
-          /**
-           * This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications.
-           */
+          /** This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications. */
           _meta?:
             | {
                 [k: string]: unknown;
@@ -2825,9 +2334,7 @@ export declare namespace V2025_03_26 {
   }
 
   export interface PaginatedResult {
-    /**
-     * This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-     */
+    /** This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses. */
     _meta?:
       | {
           [k: string]: unknown;
@@ -2840,18 +2347,14 @@ export declare namespace V2025_03_26 {
     nextCursor?: string | undefined;
   }
 
-  /**
-   * A ping, issued by either the server or the client, to check that the other party is still alive. The receiver must promptly respond, or else may be disconnected.
-   */
+  /** A ping, issued by either the server or the client, to check that the other party is still alive. The receiver must promptly respond, or else may be disconnected. */
   export interface PingRequest {
     method: "ping";
     params?:
       | {
           _meta?:
             | {
-                /**
-                 * If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-                 */
+                /** If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications. */
                 progressToken?: ProgressToken | undefined;
               }
             | undefined;
@@ -2860,82 +2363,50 @@ export declare namespace V2025_03_26 {
       | undefined;
   }
 
-  /**
-   * An out-of-band notification used to inform the receiver of a progress update for a long-running request.
-   */
+  /** An out-of-band notification used to inform the receiver of a progress update for a long-running request. */
   export interface ProgressNotification {
     method: "notifications/progress";
     params: {
-      /**
-       * An optional message describing the current progress.
-       */
+      /** An optional message describing the current progress. */
       message?: string | undefined;
-      /**
-       * The progress thus far. This should increase every time progress is made, even if the total is unknown.
-       */
+      /** The progress thus far. This should increase every time progress is made, even if the total is unknown. */
       progress: number;
-      /**
-       * The progress token which was given in the initial request, used to associate this notification with the request that is proceeding.
-       */
+      /** The progress token which was given in the initial request, used to associate this notification with the request that is proceeding. */
       progressToken: ProgressToken;
-      /**
-       * Total number of items to process (or total progress required), if known.
-       */
+      /** Total number of items to process (or total progress required), if known. */
       total?: number | undefined;
     };
   }
 
-  /**
-   * A progress token, used to associate progress notifications with the original request.
-   */
+  /** A progress token, used to associate progress notifications with the original request. */
   export type ProgressToken = string | number;
 
-  /**
-   * A prompt or prompt template that the server offers.
-   */
+  /** A prompt or prompt template that the server offers. */
   export interface Prompt {
-    /**
-     * A list of arguments to use for templating the prompt.
-     */
+    /** A list of arguments to use for templating the prompt. */
     arguments?: PromptArgument[] | undefined;
-    /**
-     * An optional description of what this prompt provides
-     */
+    /** An optional description of what this prompt provides */
     description?: string | undefined;
-    /**
-     * The name of the prompt or prompt template.
-     */
+    /** The name of the prompt or prompt template. */
     name: string;
   }
 
-  /**
-   * Describes an argument that a prompt can accept.
-   */
+  /** Describes an argument that a prompt can accept. */
   export interface PromptArgument {
-    /**
-     * A human-readable description of the argument.
-     */
+    /** A human-readable description of the argument. */
     description?: string | undefined;
-    /**
-     * The name of the argument.
-     */
+    /** The name of the argument. */
     name: string;
-    /**
-     * Whether this argument must be provided.
-     */
+    /** Whether this argument must be provided. */
     required?: boolean | undefined;
   }
 
-  /**
-   * An optional notification from the server to the client, informing it that the list of prompts it offers has changed. This may be issued by servers without any previous subscription from the client.
-   */
+  /** An optional notification from the server to the client, informing it that the list of prompts it offers has changed. This may be issued by servers without any previous subscription from the client. */
   export interface PromptListChangedNotification {
     method: "notifications/prompts/list_changed";
     params?:
       | {
-          /**
-           * This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications.
-           */
+          /** This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications. */
           _meta?:
             | {
                 [k: string]: unknown;
@@ -2957,37 +2428,25 @@ export declare namespace V2025_03_26 {
     role: Role;
   }
 
-  /**
-   * Identifies a prompt.
-   */
+  /** Identifies a prompt. */
   export interface PromptReference {
-    /**
-     * The name of the prompt or prompt template
-     */
+    /** The name of the prompt or prompt template */
     name: string;
     type: "ref/prompt";
   }
 
-  /**
-   * Sent from the client to the server, to read a specific resource URI.
-   */
+  /** Sent from the client to the server, to read a specific resource URI. */
   export interface ReadResourceRequest {
     method: "resources/read";
     params: {
-      /**
-       * The URI of the resource to read. The URI can use any protocol; it is up to the server how to interpret it.
-       */
+      /** The URI of the resource to read. The URI can use any protocol; it is up to the server how to interpret it. */
       uri: string;
     };
   }
 
-  /**
-   * The server's response to a resources/read request from the client.
-   */
+  /** The server's response to a resources/read request from the client. */
   export interface ReadResourceResult {
-    /**
-     * This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-     */
+    /** This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses. */
     _meta?:
       | {
           [k: string]: unknown;
@@ -3002,9 +2461,7 @@ export declare namespace V2025_03_26 {
       | {
           _meta?:
             | {
-                /**
-                 * If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-                 */
+                /** If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications. */
                 progressToken?: ProgressToken | undefined;
               }
             | undefined;
@@ -3013,18 +2470,12 @@ export declare namespace V2025_03_26 {
       | undefined;
   }
 
-  /**
-   * A uniquely identifying ID for a request in JSON-RPC.
-   */
+  /** A uniquely identifying ID for a request in JSON-RPC. */
   export type RequestId = string | number;
 
-  /**
-   * A known resource that the server is capable of reading.
-   */
+  /** A known resource that the server is capable of reading. */
   export interface Resource {
-    /**
-     * Optional annotations for the client.
-     */
+    /** Optional annotations for the client. */
     annotations?: Annotations | undefined;
     /**
      * A description of what this resource represents.
@@ -3032,9 +2483,7 @@ export declare namespace V2025_03_26 {
      * This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
      */
     description?: string | undefined;
-    /**
-     * The MIME type of this resource, if known.
-     */
+    /** The MIME type of this resource, if known. */
     mimeType?: string | undefined;
     /**
      * A human-readable name for this resource.
@@ -3048,36 +2497,24 @@ export declare namespace V2025_03_26 {
      * This can be used by Hosts to display file sizes and estimate context window usage.
      */
     size?: number | undefined;
-    /**
-     * The URI of this resource.
-     */
+    /** The URI of this resource. */
     uri: string;
   }
 
-  /**
-   * The contents of a specific resource or sub-resource.
-   */
+  /** The contents of a specific resource or sub-resource. */
   export interface ResourceContents {
-    /**
-     * The MIME type of this resource, if known.
-     */
+    /** The MIME type of this resource, if known. */
     mimeType?: string | undefined;
-    /**
-     * The URI of this resource.
-     */
+    /** The URI of this resource. */
     uri: string;
   }
 
-  /**
-   * An optional notification from the server to the client, informing it that the list of resources it can read from has changed. This may be issued by servers without any previous subscription from the client.
-   */
+  /** An optional notification from the server to the client, informing it that the list of resources it can read from has changed. This may be issued by servers without any previous subscription from the client. */
   export interface ResourceListChangedNotification {
     method: "notifications/resources/list_changed";
     params?:
       | {
-          /**
-           * This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications.
-           */
+          /** This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications. */
           _meta?:
             | {
                 [k: string]: unknown;
@@ -3088,24 +2525,16 @@ export declare namespace V2025_03_26 {
       | undefined;
   }
 
-  /**
-   * A reference to a resource or resource template definition.
-   */
+  /** A reference to a resource or resource template definition. */
   export interface ResourceReference {
     type: "ref/resource";
-    /**
-     * The URI or URI template of the resource.
-     */
+    /** The URI or URI template of the resource. */
     uri: string;
   }
 
-  /**
-   * A template description for resources available on the server.
-   */
+  /** A template description for resources available on the server. */
   export interface ResourceTemplate {
-    /**
-     * Optional annotations for the client.
-     */
+    /** Optional annotations for the client. */
     annotations?: Annotations | undefined;
     /**
      * A description of what this template is for.
@@ -3113,9 +2542,7 @@ export declare namespace V2025_03_26 {
      * This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
      */
     description?: string | undefined;
-    /**
-     * The MIME type for all resources that match this template. This should only be included if all resources matching this template have the same type.
-     */
+    /** The MIME type for all resources that match this template. This should only be included if all resources matching this template have the same type. */
     mimeType?: string | undefined;
     /**
      * A human-readable name for the type of resource this template refers to.
@@ -3123,29 +2550,21 @@ export declare namespace V2025_03_26 {
      * This can be used by clients to populate UI elements.
      */
     name: string;
-    /**
-     * A URI template (according to RFC 6570) that can be used to construct resource URIs.
-     */
+    /** A URI template (according to RFC 6570) that can be used to construct resource URIs. */
     uriTemplate: string;
   }
 
-  /**
-   * A notification from the server to the client, informing it that a resource has changed and may need to be read again. This should only be sent if the client previously sent a resources/subscribe request.
-   */
+  /** A notification from the server to the client, informing it that a resource has changed and may need to be read again. This should only be sent if the client previously sent a resources/subscribe request. */
   export interface ResourceUpdatedNotification {
     method: "notifications/resources/updated";
     params: {
-      /**
-       * The URI of the resource that has been updated. This might be a sub-resource of the one that the client actually subscribed to.
-       */
+      /** The URI of the resource that has been updated. This might be a sub-resource of the one that the client actually subscribed to. */
       uri: string;
     };
   }
 
   export interface Result {
-    /**
-     * This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-     */
+    /** This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses. */
     _meta?:
       | {
           [k: string]: unknown;
@@ -3154,14 +2573,10 @@ export declare namespace V2025_03_26 {
     [k: string]: unknown;
   }
 
-  /**
-   * The sender or recipient of messages and data in a conversation.
-   */
+  /** The sender or recipient of messages and data in a conversation. */
   export type Role = "assistant" | "user";
 
-  /**
-   * Represents a root directory or file that the server can operate on.
-   */
+  /** Represents a root directory or file that the server can operate on. */
   export interface Root {
     /**
      * An optional name for the root. This can be used to provide a human-readable
@@ -3186,9 +2601,7 @@ export declare namespace V2025_03_26 {
     method: "notifications/roots/list_changed";
     params?:
       | {
-          /**
-           * This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications.
-           */
+          /** This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications. */
           _meta?:
             | {
                 [k: string]: unknown;
@@ -3199,29 +2612,21 @@ export declare namespace V2025_03_26 {
       | undefined;
   }
 
-  /**
-   * Describes a message issued to or received from an LLM API.
-   */
+  /** Describes a message issued to or received from an LLM API. */
   export interface SamplingMessage {
     content: TextContent | ImageContent | AudioContent;
     role: Role;
   }
 
-  /**
-   * Capabilities that a server may support. Known capabilities are defined here, in this schema, but this is not a closed set: any server can define its own, additional capabilities.
-   */
+  /** Capabilities that a server may support. Known capabilities are defined here, in this schema, but this is not a closed set: any server can define its own, additional capabilities. */
   export interface ServerCapabilities {
-    /**
-     * Present if the server supports argument autocompletion suggestions.
-     */
+    /** Present if the server supports argument autocompletion suggestions. */
     completions?:
       | {
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * Experimental, non-standard capabilities that the server supports.
-     */
+    /** Experimental, non-standard capabilities that the server supports. */
     experimental?:
       | {
           [k: string]: {
@@ -3229,48 +2634,32 @@ export declare namespace V2025_03_26 {
           };
         }
       | undefined;
-    /**
-     * Present if the server supports sending log messages to the client.
-     */
+    /** Present if the server supports sending log messages to the client. */
     logging?:
       | {
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * Present if the server offers any prompt templates.
-     */
+    /** Present if the server offers any prompt templates. */
     prompts?:
       | {
-          /**
-           * Whether this server supports notifications for changes to the prompt list.
-           */
+          /** Whether this server supports notifications for changes to the prompt list. */
           listChanged?: boolean | undefined;
         }
       | undefined;
-    /**
-     * Present if the server offers any resources to read.
-     */
+    /** Present if the server offers any resources to read. */
     resources?:
       | {
-          /**
-           * Whether this server supports notifications for changes to the resource list.
-           */
+          /** Whether this server supports notifications for changes to the resource list. */
           listChanged?: boolean | undefined;
-          /**
-           * Whether this server supports subscribing to resource updates.
-           */
+          /** Whether this server supports subscribing to resource updates. */
           subscribe?: boolean | undefined;
         }
       | undefined;
-    /**
-     * Present if the server offers any tools to call.
-     */
+    /** Present if the server offers any tools to call. */
     tools?:
       | {
-          /**
-           * Whether this server supports notifications for changes to the tool list.
-           */
+          /** Whether this server supports notifications for changes to the tool list. */
           listChanged?: boolean | undefined;
         }
       | undefined;
@@ -3299,69 +2688,45 @@ export declare namespace V2025_03_26 {
     | CallToolResult
     | CompleteResult;
 
-  /**
-   * A request from the client to the server, to enable or adjust logging.
-   */
+  /** A request from the client to the server, to enable or adjust logging. */
   export interface SetLevelRequest {
     method: "logging/setLevel";
     params: {
-      /**
-       * The level of logging that the client wants to receive from the server. The server should send all logs at this level and higher (i.e., more severe) to the client as notifications/message.
-       */
+      /** The level of logging that the client wants to receive from the server. The server should send all logs at this level and higher (i.e., more severe) to the client as notifications/message. */
       level: LoggingLevel;
     };
   }
 
-  /**
-   * Sent from the client to request resources/updated notifications from the server whenever a particular resource changes.
-   */
+  /** Sent from the client to request resources/updated notifications from the server whenever a particular resource changes. */
   export interface SubscribeRequest {
     method: "resources/subscribe";
     params: {
-      /**
-       * The URI of the resource to subscribe to. The URI can use any protocol; it is up to the server how to interpret it.
-       */
+      /** The URI of the resource to subscribe to. The URI can use any protocol; it is up to the server how to interpret it. */
       uri: string;
     };
   }
 
-  /**
-   * Text provided to or from an LLM.
-   */
+  /** Text provided to or from an LLM. */
   export interface TextContent {
-    /**
-     * Optional annotations for the client.
-     */
+    /** Optional annotations for the client. */
     annotations?: Annotations | undefined;
-    /**
-     * The text content of the message.
-     */
+    /** The text content of the message. */
     text: string;
     type: "text";
   }
 
   export interface TextResourceContents {
-    /**
-     * The MIME type of this resource, if known.
-     */
+    /** The MIME type of this resource, if known. */
     mimeType?: string | undefined;
-    /**
-     * The text of the item. This must only be set if the item can actually be represented as text (not binary data).
-     */
+    /** The text of the item. This must only be set if the item can actually be represented as text (not binary data). */
     text: string;
-    /**
-     * The URI of this resource.
-     */
+    /** The URI of this resource. */
     uri: string;
   }
 
-  /**
-   * Definition for a tool the client can call.
-   */
+  /** Definition for a tool the client can call. */
   export interface Tool {
-    /**
-     * Optional additional tool information.
-     */
+    /** Optional additional tool information. */
     annotations?: ToolAnnotations | undefined;
     /**
      * A human-readable description of the tool.
@@ -3369,9 +2734,7 @@ export declare namespace V2025_03_26 {
      * This can be used by clients to improve the LLM's understanding of available tools. It can be thought of like a "hint" to the model.
      */
     description?: string | undefined;
-    /**
-     * A JSON Schema object defining the expected parameters for the tool.
-     */
+    /** A JSON Schema object defining the expected parameters for the tool. */
     inputSchema: {
       properties?:
         | {
@@ -3383,9 +2746,7 @@ export declare namespace V2025_03_26 {
       required?: string[] | undefined;
       type: "object";
     };
-    /**
-     * The name of the tool.
-     */
+    /** The name of the tool. */
     name: string;
   }
 
@@ -3433,22 +2794,16 @@ export declare namespace V2025_03_26 {
      * Default: false
      */
     readOnlyHint?: boolean | undefined;
-    /**
-     * A human-readable title for the tool.
-     */
+    /** A human-readable title for the tool. */
     title?: string | undefined;
   }
 
-  /**
-   * An optional notification from the server to the client, informing it that the list of tools it offers has changed. This may be issued by servers without any previous subscription from the client.
-   */
+  /** An optional notification from the server to the client, informing it that the list of tools it offers has changed. This may be issued by servers without any previous subscription from the client. */
   export interface ToolListChangedNotification {
     method: "notifications/tools/list_changed";
     params?:
       | {
-          /**
-           * This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications.
-           */
+          /** This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications. */
           _meta?:
             | {
                 [k: string]: unknown;
@@ -3459,49 +2814,90 @@ export declare namespace V2025_03_26 {
       | undefined;
   }
 
-  /**
-   * Sent from the client to request cancellation of resources/updated notifications from the server. This should follow a previous resources/subscribe request.
-   */
+  /** Sent from the client to request cancellation of resources/updated notifications from the server. This should follow a previous resources/subscribe request. */
   export interface UnsubscribeRequest {
     method: "resources/unsubscribe";
     params: {
-      /**
-       * The URI of the resource to unsubscribe from.
-       */
+      /** The URI of the resource to unsubscribe from. */
       uri: string;
     };
   }
 
   /** Requests the client sends, by method: their params and possible results. */
   export interface ClientRequestMap {
-    initialize: { params: InitializeRequest["params"]; result: InitializeResult };
-    ping: { params: PingRequest["params"]; result: EmptyResult };
-    "resources/list": { params: ListResourcesRequest["params"]; result: ListResourcesResult };
+    initialize: {
+      params: InitializeRequest["params"];
+      result: InitializeResult;
+    };
+    ping: {
+      params: PingRequest["params"];
+      result: EmptyResult;
+    };
+    "resources/list": {
+      params: ListResourcesRequest["params"];
+      result: ListResourcesResult;
+    };
     "resources/templates/list": {
       params: ListResourceTemplatesRequest["params"];
       result: ListResourceTemplatesResult;
     };
-    "resources/read": { params: ReadResourceRequest["params"]; result: ReadResourceResult };
-    "resources/subscribe": { params: SubscribeRequest["params"]; result: EmptyResult };
-    "resources/unsubscribe": { params: UnsubscribeRequest["params"]; result: EmptyResult };
-    "prompts/list": { params: ListPromptsRequest["params"]; result: ListPromptsResult };
-    "prompts/get": { params: GetPromptRequest["params"]; result: GetPromptResult };
-    "tools/list": { params: ListToolsRequest["params"]; result: ListToolsResult };
-    "tools/call": { params: CallToolRequest["params"]; result: CallToolResult };
-    "logging/setLevel": { params: SetLevelRequest["params"]; result: EmptyResult };
-    "completion/complete": { params: CompleteRequest["params"]; result: CompleteResult };
+    "resources/read": {
+      params: ReadResourceRequest["params"];
+      result: ReadResourceResult;
+    };
+    "resources/subscribe": {
+      params: SubscribeRequest["params"];
+      result: EmptyResult;
+    };
+    "resources/unsubscribe": {
+      params: UnsubscribeRequest["params"];
+      result: EmptyResult;
+    };
+    "prompts/list": {
+      params: ListPromptsRequest["params"];
+      result: ListPromptsResult;
+    };
+    "prompts/get": {
+      params: GetPromptRequest["params"];
+      result: GetPromptResult;
+    };
+    "tools/list": {
+      params: ListToolsRequest["params"];
+      result: ListToolsResult;
+    };
+    "tools/call": {
+      params: CallToolRequest["params"];
+      result: CallToolResult;
+    };
+    "logging/setLevel": {
+      params: SetLevelRequest["params"];
+      result: EmptyResult;
+    };
+    "completion/complete": {
+      params: CompleteRequest["params"];
+      result: CompleteResult;
+    };
   }
+
   /** Requests the server sends to the client over a session (legacy era), by method. */
   export interface ServerRequestMap {
-    ping: { params: PingRequest["params"]; result: EmptyResult };
+    ping: {
+      params: PingRequest["params"];
+      result: EmptyResult;
+    };
     "sampling/createMessage": {
       params: CreateMessageRequest["params"];
       result: CreateMessageResult;
     };
-    "roots/list": { params: ListRootsRequest["params"]; result: ListRootsResult };
+    "roots/list": {
+      params: ListRootsRequest["params"];
+      result: ListRootsResult;
+    };
   }
+
   /** Requests a server embeds in an input_required result (multi round-trip requests), by method. */
   export interface InputRequestMap {}
+
   /** Notifications the client sends, by method: their params. */
   export interface ClientNotificationMap {
     "notifications/cancelled": CancelledNotification["params"];
@@ -3509,6 +2905,7 @@ export declare namespace V2025_03_26 {
     "notifications/progress": ProgressNotification["params"];
     "notifications/roots/list_changed": RootsListChangedNotification["params"];
   }
+
   /** Notifications the server sends, by method: their params. */
   export interface ServerNotificationMap {
     "notifications/cancelled": CancelledNotification["params"];

@@ -17,9 +17,9 @@ import {
   createServer,
   promptsFeature,
   resourcesFeature,
-} from "mcp-gen/runtime";
+} from "@mcp-gen/runtime";
 import type { InputRequestMap, ServerRequestMap, V2025_06_18 } from "./protocol.gen.js";
-import type { ExplainPromptArgs, PageVariables } from "./types.gen.js";
+import type { PageVariables } from "./types.gen.js";
 
 /** A message of a prompt (protocol 2025-06-18). */
 export type PromptMessage = V2025_06_18.PromptMessage;
@@ -50,15 +50,8 @@ export interface DocsHandlers {
 const listing2025_06_18: Listing = {
   tools: [],
   resources: [
-    {
-      uri: "docs://readme",
-      name: "README",
-      mimeType: "text/markdown",
-    },
-    {
-      uri: "docs://changelog",
-      name: "Changelog",
-    },
+    { uri: "docs://readme", name: "README", mimeType: "text/markdown" },
+    { uri: "docs://changelog", name: "Changelog" },
   ],
   resourceTemplates: [
     {
@@ -72,15 +65,8 @@ const listing2025_06_18: Listing = {
       name: "explain",
       description: "Explain a topic from the docs",
       arguments: [
-        {
-          name: "topic",
-          required: true,
-        },
-        {
-          name: "audience",
-          description: "Who is asking",
-          required: false,
-        },
+        { name: "topic", required: true },
+        { name: "audience", description: "Who is asking", required: false },
       ],
     },
   ],
@@ -102,15 +88,17 @@ export const docsServerDefinition: ServerDefinition<DocsHandlers> = {
       mimeType: "text/markdown",
       read: (handlers, ctx) => handlers.resources.readme(ctx),
     },
-    { uri: "docs://changelog", read: (handlers, ctx) => handlers.resources.changelog(ctx) },
+    {
+      uri: "docs://changelog",
+      read: (handlers, ctx) => handlers.resources.changelog(ctx),
+    },
   ],
   resourceTemplates: [
     {
       name: "Page",
       pattern: new RegExp("^docs:\\/\\/pages\\/([^/?#]*)\\/([^/?#]*)$"),
       variables: ["section", "page"],
-      read: (handlers, v, ctx) =>
-        handlers.resourceTemplates.page({ section: v.section ?? "", page: v.page ?? "" }, ctx),
+      read: (handlers, v, ctx) => handlers.resourceTemplates.page({ section: v.section ?? "", page: v.page ?? "" }, ctx),
     },
   ],
   prompts: [
@@ -120,33 +108,10 @@ export const docsServerDefinition: ServerDefinition<DocsHandlers> = {
         { name: "topic", required: true },
         { name: "audience", required: false },
       ],
-      get: (_handlers, input) => {
-        const args = input as unknown as ExplainPromptArgs;
-        return [
-          {
-            role: "user" as const,
-            content: {
-              type: "text" as const,
-              text:
-                "Explain " +
-                args.topic +
-                (args.audience ? " to " + (args.audience ?? "") : "") +
-                ", citing the docs.",
-            },
-          },
-          {
-            role: "assistant" as const,
-            content: {
-              type: "text" as const,
-              text:
-                (args.audience ? "" : "I will assume a general audience. ") +
-                "Let me look up " +
-                args.topic +
-                ".",
-            },
-          },
-        ];
-      },
+      get: (_handlers, args) => [
+        { role: "user", content: { type: "text", text: "Explain " + args.topic + (args.audience ? " to " + args.audience : "") + ", citing the docs." } },
+        { role: "assistant", content: { type: "text", text: (args.audience ? "" : "I will assume a general audience. ") + "Let me look up " + args.topic + "." } },
+      ],
     },
   ],
   listings: { "2025-06-18": listing2025_06_18, "2025-03-26": listing2025_06_18 },
@@ -163,7 +128,7 @@ export interface DocsNames extends ServerNames {
   readonly subscribable: never;
 }
 
-/** Creates the docs-mcp server. Serve it with `serveStdio(server)` or `listenHttp(server, { port })` from "mcp-gen/runtime/node", or `createWebHandler(server)` for any fetch-style host. */
+/** Creates the docs-mcp server. Serve it with `serveStdio(server)` or `listenHttp(server, { port })` from "@mcp-gen/runtime/node", or `createWebHandler(server)` for any fetch-style host. */
 export function createDocsServer(
   handlers: DocsHandlers,
   options?: ServerOptions,

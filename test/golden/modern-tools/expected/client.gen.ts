@@ -13,7 +13,7 @@ import {
   type ToolCallTable,
   connectSession,
   toolMethods,
-} from "mcp-gen/runtime";
+} from "@mcp-gen/runtime";
 import {
   type ClientRequestMap,
   type InputRequestMap,
@@ -49,7 +49,7 @@ export interface CalcClient {
   close(): Promise<void>;
 }
 
-/** What each tool method calls: the tool's name and the validator of its structured output. */
+/** What each tool method calls: the tool's name and the validator of its structured output, if it declares one. */
 const calcToolCalls: ToolCallTable = {
   add: ["add", validateAddOutput],
   quotient: ["divide", validateQuotientOutput],
@@ -68,10 +68,9 @@ export function createCalcClient(session: ClientSession<ClientRequestMap>): Calc
 export type CalcServerRequests = MergeMethods<ServerRequestMap | InputRequestMap>;
 
 /** Options of connectCalcClient: those of a client session, with this manifest's revisions as the default; `requests` and `notifications` are typed by method. */
-export type CalcClientOptions = Omit<
-  ClientOptions<CalcServerRequests, ServerNotificationMap>,
-  "revisions"
-> & { readonly revisions?: readonly Revision[] | undefined };
+export type CalcClientOptions = Omit<ClientOptions<CalcServerRequests, ServerNotificationMap>, "revisions"> & {
+  readonly revisions?: readonly Revision[] | undefined;
+};
 
 /** Connects to a calc server over `channel` (stdioChannel, httpChannel, memoryChannel), detecting the protocol era: a server/discover probe first, the initialize handshake as fallback. */
 export async function connectCalcClient(

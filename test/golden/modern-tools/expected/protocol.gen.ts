@@ -3,7 +3,7 @@
 // Protocol 2026-07-28: schema.json sha256 ef70b61f99b6d2e5e3b46863822eab08dff6a45bedc7a08914e0e5b133f40203
 // Regenerate: npx mcp-gen generate ../mcp.yaml (from this folder)
 
-import type { MergeMethods } from "mcp-gen/runtime";
+import type { MergeMethods } from "@mcp-gen/runtime";
 
 /** The protocol revisions this code serves and speaks, preferred first. */
 export const revisions = ["2026-07-28"] as const;
@@ -26,9 +26,7 @@ export type ServerNotificationMap = MergeMethods<V2026_07_28.ServerNotificationM
  * Patched at load: JSONValue: JSONValue's primitive branch lists string, integer and boolean only; JSON (and schema.ts) also allow fractional numbers and null, so the branch becomes string | number | boolean | null.
  */
 export declare namespace V2026_07_28 {
-  /**
-   * Optional annotations for the client. The client can use annotations to inform how objects are used or displayed
-   */
+  /** Optional annotations for the client. The client can use annotations to inform how objects are used or displayed */
   export interface Annotations {
     /**
      * Describes who the intended audience of this object or data is.
@@ -55,33 +53,21 @@ export declare namespace V2026_07_28 {
     priority?: number | undefined;
   }
 
-  /**
-   * Audio provided to or from an LLM.
-   */
+  /** Audio provided to or from an LLM. */
   export interface AudioContent {
     _meta?: MetaObject | undefined;
-    /**
-     * Optional annotations for the client.
-     */
+    /** Optional annotations for the client. */
     annotations?: Annotations | undefined;
-    /**
-     * The base64-encoded audio data.
-     */
+    /** The base64-encoded audio data. */
     data: string;
-    /**
-     * The MIME type of the audio. Different providers may support different audio types.
-     */
+    /** The MIME type of the audio. Different providers may support different audio types. */
     mimeType: string;
     type: "audio";
   }
 
-  /**
-   * Base interface for metadata with name (identifier) and title (display name) properties.
-   */
+  /** Base interface for metadata with name (identifier) and title (display name) properties. */
   export interface BaseMetadata {
-    /**
-     * Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-     */
+    /** Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present). */
     name: string;
     /**
      * Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
@@ -96,17 +82,11 @@ export declare namespace V2026_07_28 {
 
   export interface BlobResourceContents {
     _meta?: MetaObject | undefined;
-    /**
-     * A base64-encoded string representing the binary data of the item.
-     */
+    /** A base64-encoded string representing the binary data of the item. */
     blob: string;
-    /**
-     * The MIME type of this resource, if known.
-     */
+    /** The MIME type of this resource, if known. */
     mimeType?: string | undefined;
-    /**
-     * The URI of this resource.
-     */
+    /** The URI of this resource. */
     uri: string;
   }
 
@@ -117,9 +97,7 @@ export declare namespace V2026_07_28 {
     type: "boolean";
   }
 
-  /**
-   * A result that supports a time-to-live (TTL) hint for client-side caching.
-   */
+  /** A result that supports a time-to-live (TTL) hint for client-side caching. */
   export interface CacheableResult {
     _meta?: ResultMetaObject | undefined;
     /**
@@ -158,9 +136,7 @@ export declare namespace V2026_07_28 {
     ttlMs: number;
   }
 
-  /**
-   * Used by the client to invoke a tool provided by the server.
-   */
+  /** Used by the client to invoke a tool provided by the server. */
   export interface CallToolRequest {
     id: RequestId;
     jsonrpc: "2.0";
@@ -168,35 +144,25 @@ export declare namespace V2026_07_28 {
     params: CallToolRequestParams;
   }
 
-  /**
-   * Parameters for a `tools/call` request.
-   */
+  /** Parameters for a `tools/call` request. */
   export interface CallToolRequestParams {
     _meta: RequestMetaObject;
-    /**
-     * Arguments to use for the tool call.
-     */
+    /** Arguments to use for the tool call. */
     arguments?:
       | {
           [k: string]: unknown;
         }
       | undefined;
     inputResponses?: InputResponses | undefined;
-    /**
-     * The name of the tool.
-     */
+    /** The name of the tool. */
     name: string;
     requestState?: string | undefined;
   }
 
-  /**
-   * The result returned by the server for a {@link CallToolRequesttools/call} request.
-   */
+  /** The result returned by the server for a {@link CallToolRequesttools/call} request. */
   export interface CallToolResult {
     _meta?: ResultMetaObject | undefined;
-    /**
-     * A list of content objects that represent the unstructured result of the tool call.
-     */
+    /** A list of content objects that represent the unstructured result of the tool call. */
     content: ContentBlock[];
     /**
      * Whether the tool call ended in an error.
@@ -232,9 +198,7 @@ export declare namespace V2026_07_28 {
     structuredContent?: unknown;
   }
 
-  /**
-   * A successful response from the server for a {@link CallToolRequesttools/call} request.
-   */
+  /** A successful response from the server for a {@link CallToolRequesttools/call} request. */
   export interface CallToolResultResponse {
     id: RequestId;
     jsonrpc: "2.0";
@@ -256,14 +220,10 @@ export declare namespace V2026_07_28 {
     params: CancelledNotificationParams;
   }
 
-  /**
-   * Parameters for a `notifications/cancelled` notification.
-   */
+  /** Parameters for a `notifications/cancelled` notification. */
   export interface CancelledNotificationParams {
     _meta?: NotificationMetaObject | undefined;
-    /**
-     * An optional string describing the reason for the cancellation. This MAY be logged or presented to the user.
-     */
+    /** An optional string describing the reason for the cancellation. This MAY be logged or presented to the user. */
     reason?: string | undefined;
     /**
      * The ID of the request to cancel.
@@ -273,22 +233,16 @@ export declare namespace V2026_07_28 {
     requestId: RequestId;
   }
 
-  /**
-   * Capabilities a client may support. Known capabilities are defined here, in this schema, but this is not a closed set: any client can define its own, additional capabilities.
-   */
+  /** Capabilities a client may support. Known capabilities are defined here, in this schema, but this is not a closed set: any client can define its own, additional capabilities. */
   export interface ClientCapabilities {
-    /**
-     * Present if the client supports elicitation from the server.
-     */
+    /** Present if the client supports elicitation from the server. */
     elicitation?:
       | {
           form?: JSONObject | undefined;
           url?: JSONObject | undefined;
         }
       | undefined;
-    /**
-     * Experimental, non-standard capabilities that the client supports.
-     */
+    /** Experimental, non-standard capabilities that the client supports. */
     experimental?:
       | {
           [k: string]: JSONObject;
@@ -307,13 +261,9 @@ export declare namespace V2026_07_28 {
           [k: string]: JSONObject;
         }
       | undefined;
-    /**
-     * Present if the client supports listing roots.
-     */
+    /** Present if the client supports listing roots. */
     roots?: {} | undefined;
-    /**
-     * Present if the client supports sampling from an LLM.
-     */
+    /** Present if the client supports sampling from an LLM. */
     sampling?:
       | {
           /**
@@ -321,9 +271,7 @@ export declare namespace V2026_07_28 {
            * If not declared, servers SHOULD only use `includeContext: "none"` (or omit it).
            */
           context?: JSONObject | undefined;
-          /**
-           * Whether the client supports tool use via `tools` and `toolChoice` parameters.
-           */
+          /** Whether the client supports tool use via `tools` and `toolChoice` parameters. */
           tools?: JSONObject | undefined;
         }
       | undefined;
@@ -356,14 +304,10 @@ export declare namespace V2026_07_28 {
     | CallToolRequest
     | CompleteRequest;
 
-  /**
-   * Common result fields.
-   */
+  /** Common result fields. */
   export type ClientResult = Result;
 
-  /**
-   * A request from the client to the server, to ask for completion options.
-   */
+  /** A request from the client to the server, to ask for completion options. */
   export interface CompleteRequest {
     id: RequestId;
     jsonrpc: "2.0";
@@ -371,32 +315,20 @@ export declare namespace V2026_07_28 {
     params: CompleteRequestParams;
   }
 
-  /**
-   * Parameters for a `completion/complete` request.
-   */
+  /** Parameters for a `completion/complete` request. */
   export interface CompleteRequestParams {
     _meta: RequestMetaObject;
-    /**
-     * The argument's information
-     */
+    /** The argument's information */
     argument: {
-      /**
-       * The name of the argument
-       */
+      /** The name of the argument */
       name: string;
-      /**
-       * The value of the argument to use for completion matching.
-       */
+      /** The value of the argument to use for completion matching. */
       value: string;
     };
-    /**
-     * Additional, optional context for completions
-     */
+    /** Additional, optional context for completions */
     context?:
       | {
-          /**
-           * Previously-resolved variables in a URI template or prompt.
-           */
+          /** Previously-resolved variables in a URI template or prompt. */
           arguments?:
             | {
                 [k: string]: string;
@@ -407,25 +339,15 @@ export declare namespace V2026_07_28 {
     ref: PromptReference | ResourceTemplateReference;
   }
 
-  /**
-   * The result returned by the server for a {@link CompleteRequestcompletion/complete} request.
-   */
+  /** The result returned by the server for a {@link CompleteRequestcompletion/complete} request. */
   export interface CompleteResult {
     _meta?: ResultMetaObject | undefined;
     completion: {
-      /**
-       * Indicates whether there are additional completion options beyond those provided in the current response, even if the exact total is unknown.
-       */
+      /** Indicates whether there are additional completion options beyond those provided in the current response, even if the exact total is unknown. */
       hasMore?: boolean | undefined;
-      /**
-       * The total number of completion options available. This can exceed the number of values actually sent in the response.
-       */
+      /** The total number of completion options available. This can exceed the number of values actually sent in the response. */
       total?: number | undefined;
-      /**
-       * An array of completion values. Must not exceed 100 items.
-       *
-       * @maxItems 100
-       */
+      /** An array of completion values. Must not exceed 100 items. */
       values: string[];
     };
     /**
@@ -440,9 +362,7 @@ export declare namespace V2026_07_28 {
     resultType: string;
   }
 
-  /**
-   * A successful response from the server for a {@link CompleteRequestcompletion/complete} request.
-   */
+  /** A successful response from the server for a {@link CompleteRequestcompletion/complete} request. */
   export interface CompleteResultResponse {
     id: RequestId;
     jsonrpc: "2.0";
@@ -450,19 +370,19 @@ export declare namespace V2026_07_28 {
   }
 
   export type ContentBlock =
-    TextContent | ImageContent | AudioContent | ResourceLink | EmbeddedResource;
+    | TextContent
+    | ImageContent
+    | AudioContent
+    | ResourceLink
+    | EmbeddedResource;
 
-  /**
-   * A request from the server to sample an LLM via the client. The client has full discretion over which model to select. The client should also inform the user before beginning sampling, to allow them to inspect the request (human in the loop) and decide whether to approve it.
-   */
+  /** A request from the server to sample an LLM via the client. The client has full discretion over which model to select. The client should also inform the user before beginning sampling, to allow them to inspect the request (human in the loop) and decide whether to approve it. */
   export interface CreateMessageRequest {
     method: "sampling/createMessage";
     params: CreateMessageRequestParams;
   }
 
-  /**
-   * Parameters for a `sampling/createMessage` request.
-   */
+  /** Parameters for a `sampling/createMessage` request. */
   export interface CreateMessageRequestParams {
     /**
      * A request to include context from one or more MCP servers (including the caller), to be attached to the prompt.
@@ -472,7 +392,7 @@ export declare namespace V2026_07_28 {
      * omit this field or use `"none"`, and SHOULD only use the deprecated values if the client declares
      * {@link ClientCapabilities.sampling.context}.
      */
-    includeContext?: ("allServers" | "none" | "thisServer") | undefined;
+    includeContext?: "allServers" | "none" | "thisServer" | undefined;
     /**
      * The requested maximum number of tokens to sample (to prevent runaway completions).
      *
@@ -480,18 +400,12 @@ export declare namespace V2026_07_28 {
      */
     maxTokens: number;
     messages: SamplingMessage[];
-    /**
-     * Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific.
-     */
+    /** Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific. */
     metadata?: JSONObject | undefined;
-    /**
-     * The server's preferences for which model to select. The client MAY ignore these preferences.
-     */
+    /** The server's preferences for which model to select. The client MAY ignore these preferences. */
     modelPreferences?: ModelPreferences | undefined;
     stopSequences?: string[] | undefined;
-    /**
-     * An optional system prompt the server wants to use for sampling. The client MAY modify or omit this prompt.
-     */
+    /** An optional system prompt the server wants to use for sampling. The client MAY modify or omit this prompt. */
     systemPrompt?: string | undefined;
     temperature?: number | undefined;
     /**
@@ -521,9 +435,7 @@ export declare namespace V2026_07_28 {
       | ToolUseContent
       | ToolResultContent
       | SamplingMessageContentBlock[];
-    /**
-     * The name of the model that generated the message.
-     */
+    /** The name of the model that generated the message. */
     model: string;
     role: Role;
     /**
@@ -540,9 +452,7 @@ export declare namespace V2026_07_28 {
     stopReason?: string | undefined;
   }
 
-  /**
-   * An opaque token used to represent a cursor for pagination.
-   */
+  /** An opaque token used to represent a cursor for pagination. */
   export type Cursor = string;
 
   /**
@@ -558,9 +468,7 @@ export declare namespace V2026_07_28 {
     params: RequestParams;
   }
 
-  /**
-   * The result returned by the server for a {@link DiscoverRequestserver/discover} request.
-   */
+  /** The result returned by the server for a {@link DiscoverRequestserver/discover} request. */
   export interface DiscoverResult {
     _meta?: ResultMetaObject | undefined;
     /**
@@ -576,9 +484,7 @@ export declare namespace V2026_07_28 {
      *   different cache).
      */
     cacheScope: "private" | "public";
-    /**
-     * The capabilities of the server.
-     */
+    /** The capabilities of the server. */
     capabilities: ServerCapabilities;
     /**
      * Natural-language guidance describing the server and its features.
@@ -617,34 +523,24 @@ export declare namespace V2026_07_28 {
     ttlMs: number;
   }
 
-  /**
-   * A successful response from the server for a {@link DiscoverRequestserver/discover} request.
-   */
+  /** A successful response from the server for a {@link DiscoverRequestserver/discover} request. */
   export interface DiscoverResultResponse {
     id: RequestId;
     jsonrpc: "2.0";
     result: DiscoverResult;
   }
 
-  /**
-   * A request from the server to elicit additional information from the user via the client.
-   */
+  /** A request from the server to elicit additional information from the user via the client. */
   export interface ElicitRequest {
     method: "elicitation/create";
     params: ElicitRequestParams;
   }
 
-  /**
-   * The parameters for a request to elicit non-sensitive information from the user via a form in the client.
-   */
+  /** The parameters for a request to elicit non-sensitive information from the user via a form in the client. */
   export interface ElicitRequestFormParams {
-    /**
-     * The message to present to the user describing what information is being requested.
-     */
+    /** The message to present to the user describing what information is being requested. */
     message: string;
-    /**
-     * The elicitation mode.
-     */
+    /** The elicitation mode. */
     mode?: "form" | undefined;
     /**
      * A restricted subset of JSON Schema.
@@ -660,32 +556,20 @@ export declare namespace V2026_07_28 {
     };
   }
 
-  /**
-   * The parameters for a request to elicit additional information from the user via the client.
-   */
+  /** The parameters for a request to elicit additional information from the user via the client. */
   export type ElicitRequestParams = ElicitRequestFormParams | ElicitRequestURLParams;
 
-  /**
-   * The parameters for a request to elicit information from the user via a URL in the client.
-   */
+  /** The parameters for a request to elicit information from the user via a URL in the client. */
   export interface ElicitRequestURLParams {
-    /**
-     * The message to present to the user explaining why the interaction is needed.
-     */
+    /** The message to present to the user explaining why the interaction is needed. */
     message: string;
-    /**
-     * The elicitation mode.
-     */
+    /** The elicitation mode. */
     mode: "url";
-    /**
-     * The URL that the user should navigate to.
-     */
+    /** The URL that the user should navigate to. */
     url: string;
   }
 
-  /**
-   * The result returned by the client for an {@link ElicitRequestelicitation/create} request.
-   */
+  /** The result returned by the client for an {@link ElicitRequestelicitation/create} request. */
   export interface ElicitResult {
     /**
      * The user action in response to the elicitation.
@@ -714,17 +598,13 @@ export declare namespace V2026_07_28 {
    */
   export interface EmbeddedResource {
     _meta?: MetaObject | undefined;
-    /**
-     * Optional annotations for the client.
-     */
+    /** Optional annotations for the client. */
     annotations?: Annotations | undefined;
     resource: TextResourceContents | BlobResourceContents;
     type: "resource";
   }
 
-  /**
-   * Common result fields.
-   */
+  /** Common result fields. */
   export type EmptyResult = Result;
 
   export type EnumSchema =
@@ -735,23 +615,15 @@ export declare namespace V2026_07_28 {
     | LegacyTitledEnumSchema;
 
   export interface Error {
-    /**
-     * The error type that occurred.
-     */
+    /** The error type that occurred. */
     code: number;
-    /**
-     * Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
-     */
+    /** Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.). */
     data?: unknown;
-    /**
-     * A short description of the error. The message SHOULD be limited to a concise single sentence.
-     */
+    /** A short description of the error. The message SHOULD be limited to a concise single sentence. */
     message: string;
   }
 
-  /**
-   * Used by the client to get a prompt provided by the server.
-   */
+  /** Used by the client to get a prompt provided by the server. */
   export interface GetPromptRequest {
     id: RequestId;
     jsonrpc: "2.0";
@@ -759,35 +631,25 @@ export declare namespace V2026_07_28 {
     params: GetPromptRequestParams;
   }
 
-  /**
-   * Parameters for a `prompts/get` request.
-   */
+  /** Parameters for a `prompts/get` request. */
   export interface GetPromptRequestParams {
     _meta: RequestMetaObject;
-    /**
-     * Arguments to use for templating the prompt.
-     */
+    /** Arguments to use for templating the prompt. */
     arguments?:
       | {
           [k: string]: string;
         }
       | undefined;
     inputResponses?: InputResponses | undefined;
-    /**
-     * The name of the prompt or prompt template.
-     */
+    /** The name of the prompt or prompt template. */
     name: string;
     requestState?: string | undefined;
   }
 
-  /**
-   * The result returned by the server for a {@link GetPromptRequestprompts/get} request.
-   */
+  /** The result returned by the server for a {@link GetPromptRequestprompts/get} request. */
   export interface GetPromptResult {
     _meta?: ResultMetaObject | undefined;
-    /**
-     * An optional description for the prompt.
-     */
+    /** An optional description for the prompt. */
     description?: string | undefined;
     messages: PromptMessage[];
     /**
@@ -802,9 +664,7 @@ export declare namespace V2026_07_28 {
     resultType: string;
   }
 
-  /**
-   * A successful response from the server for a {@link GetPromptRequestprompts/get} request.
-   */
+  /** A successful response from the server for a {@link GetPromptRequestprompts/get} request. */
   export interface GetPromptResultResponse {
     id: RequestId;
     jsonrpc: "2.0";
@@ -818,16 +678,16 @@ export declare namespace V2026_07_28 {
    * status code MUST be `400 Bad Request`.
    */
   export interface HeaderMismatchError {
-    error: Error & {
-      code: -32020;
-    };
+    error:
+      & Error
+      & {
+          code: -32020;
+        };
     id?: RequestId | undefined;
     jsonrpc: "2.0";
   }
 
-  /**
-   * An optionally-sized icon that can be displayed in a user interface.
-   */
+  /** An optionally-sized icon that can be displayed in a user interface. */
   export interface Icon {
     /**
      * Optional MIME type override if the source MIME type is missing or generic.
@@ -859,12 +719,10 @@ export declare namespace V2026_07_28 {
      *
      * If not provided, the client should assume the icon can be used with any theme.
      */
-    theme?: ("dark" | "light") | undefined;
+    theme?: "dark" | "light" | undefined;
   }
 
-  /**
-   * Base interface to add `icons` property.
-   */
+  /** Base interface to add `icons` property. */
   export interface Icons {
     /**
      * Optional set of sized icons that the client can display in a user interface.
@@ -880,29 +738,19 @@ export declare namespace V2026_07_28 {
     icons?: Icon[] | undefined;
   }
 
-  /**
-   * An image provided to or from an LLM.
-   */
+  /** An image provided to or from an LLM. */
   export interface ImageContent {
     _meta?: MetaObject | undefined;
-    /**
-     * Optional annotations for the client.
-     */
+    /** Optional annotations for the client. */
     annotations?: Annotations | undefined;
-    /**
-     * The base64-encoded image data.
-     */
+    /** The base64-encoded image data. */
     data: string;
-    /**
-     * The MIME type of the image. Different providers may support different image types.
-     */
+    /** The MIME type of the image. Different providers may support different image types. */
     mimeType: string;
     type: "image";
   }
 
-  /**
-   * Describes the MCP implementation.
-   */
+  /** Describes the MCP implementation. */
   export interface Implementation {
     /**
      * An optional human-readable description of what this implementation does.
@@ -924,9 +772,7 @@ export declare namespace V2026_07_28 {
      * - `image/webp` - WebP images (modern, efficient format)
      */
     icons?: Icon[] | undefined;
-    /**
-     * Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-     */
+    /** Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present). */
     name: string;
     /**
      * Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
@@ -937,13 +783,9 @@ export declare namespace V2026_07_28 {
      * if present).
      */
     title?: string | undefined;
-    /**
-     * The version of this implementation.
-     */
+    /** The version of this implementation. */
     version: string;
-    /**
-     * An optional URL of the website for this implementation.
-     */
+    /** An optional URL of the website for this implementation. */
     websiteUrl?: string | undefined;
   }
 
@@ -996,21 +838,13 @@ export declare namespace V2026_07_28 {
     [k: string]: InputResponse;
   }
 
-  /**
-   * A JSON-RPC error indicating that an internal error occurred on the receiver. This error is returned when the receiver encounters an unexpected condition that prevents it from fulfilling the request.
-   */
+  /** A JSON-RPC error indicating that an internal error occurred on the receiver. This error is returned when the receiver encounters an unexpected condition that prevents it from fulfilling the request. */
   export interface InternalError {
-    /**
-     * The error type that occurred.
-     */
+    /** The error type that occurred. */
     code: -32603;
-    /**
-     * Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
-     */
+    /** Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.). */
     data?: unknown;
-    /**
-     * A short description of the error. The message SHOULD be limited to a concise single sentence.
-     */
+    /** A short description of the error. The message SHOULD be limited to a concise single sentence. */
     message: string;
   }
 
@@ -1027,35 +861,21 @@ export declare namespace V2026_07_28 {
    * - **Sampling**: Missing tool result or tool results mixed with other content
    */
   export interface InvalidParamsError {
-    /**
-     * The error type that occurred.
-     */
+    /** The error type that occurred. */
     code: -32602;
-    /**
-     * Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
-     */
+    /** Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.). */
     data?: unknown;
-    /**
-     * A short description of the error. The message SHOULD be limited to a concise single sentence.
-     */
+    /** A short description of the error. The message SHOULD be limited to a concise single sentence. */
     message: string;
   }
 
-  /**
-   * A JSON-RPC error indicating that the request is not a valid request object. This error is returned when the message structure does not conform to the JSON-RPC 2.0 specification requirements for a request (e.g., missing required fields like `jsonrpc` or `method`, or using invalid types for these fields).
-   */
+  /** A JSON-RPC error indicating that the request is not a valid request object. This error is returned when the message structure does not conform to the JSON-RPC 2.0 specification requirements for a request (e.g., missing required fields like `jsonrpc` or `method`, or using invalid types for these fields). */
   export interface InvalidRequestError {
-    /**
-     * The error type that occurred.
-     */
+    /** The error type that occurred. */
     code: -32600;
-    /**
-     * Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
-     */
+    /** Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.). */
     data?: unknown;
-    /**
-     * A short description of the error. The message SHOULD be limited to a concise single sentence.
-     */
+    /** A short description of the error. The message SHOULD be limited to a concise single sentence. */
     message: string;
   }
 
@@ -1065,24 +885,21 @@ export declare namespace V2026_07_28 {
     [k: string]: JSONValue;
   }
 
-  /**
-   * A response to a request that indicates an error occurred.
-   */
+  /** A response to a request that indicates an error occurred. */
   export interface JSONRPCErrorResponse {
     error: Error;
     id?: RequestId | undefined;
     jsonrpc: "2.0";
   }
 
-  /**
-   * Refers to any valid JSON-RPC object that can be decoded off the wire, or encoded to be sent.
-   */
+  /** Refers to any valid JSON-RPC object that can be decoded off the wire, or encoded to be sent. */
   export type JSONRPCMessage =
-    JSONRPCRequest | JSONRPCNotification | JSONRPCResultResponse | JSONRPCErrorResponse;
+    | JSONRPCRequest
+    | JSONRPCNotification
+    | JSONRPCResultResponse
+    | JSONRPCErrorResponse;
 
-  /**
-   * A notification which does not expect a response.
-   */
+  /** A notification which does not expect a response. */
   export interface JSONRPCNotification {
     jsonrpc: "2.0";
     method: string;
@@ -1093,9 +910,7 @@ export declare namespace V2026_07_28 {
       | undefined;
   }
 
-  /**
-   * A request that expects a response.
-   */
+  /** A request that expects a response. */
   export interface JSONRPCRequest {
     id: RequestId;
     jsonrpc: "2.0";
@@ -1107,21 +922,17 @@ export declare namespace V2026_07_28 {
       | undefined;
   }
 
-  /**
-   * A response to a request, containing either the result or error.
-   */
+  /** A response to a request, containing either the result or error. */
   export type JSONRPCResponse = JSONRPCResultResponse | JSONRPCErrorResponse;
 
-  /**
-   * A successful (non-error) response to a request.
-   */
+  /** A successful (non-error) response to a request. */
   export interface JSONRPCResultResponse {
     id: RequestId;
     jsonrpc: "2.0";
     result: Result;
   }
 
-  export type JSONValue = JSONObject | JSONValue[] | (string | number | boolean | null);
+  export type JSONValue = JSONObject | JSONValue[] | string | number | boolean | null;
 
   /**
    * Use {@link TitledSingleSelectEnumSchema} instead.
@@ -1140,9 +951,7 @@ export declare namespace V2026_07_28 {
     type: "string";
   }
 
-  /**
-   * Sent from the client to request a list of prompts and prompt templates the server has.
-   */
+  /** Sent from the client to request a list of prompts and prompt templates the server has. */
   export interface ListPromptsRequest {
     id: RequestId;
     jsonrpc: "2.0";
@@ -1150,9 +959,7 @@ export declare namespace V2026_07_28 {
     params: PaginatedRequestParams;
   }
 
-  /**
-   * The result returned by the server for a {@link ListPromptsRequestprompts/list} request.
-   */
+  /** The result returned by the server for a {@link ListPromptsRequestprompts/list} request. */
   export interface ListPromptsResult {
     _meta?: ResultMetaObject | undefined;
     /**
@@ -1197,18 +1004,14 @@ export declare namespace V2026_07_28 {
     ttlMs: number;
   }
 
-  /**
-   * A successful response from the server for a {@link ListPromptsRequestprompts/list} request.
-   */
+  /** A successful response from the server for a {@link ListPromptsRequestprompts/list} request. */
   export interface ListPromptsResultResponse {
     id: RequestId;
     jsonrpc: "2.0";
     result: ListPromptsResult;
   }
 
-  /**
-   * Sent from the client to request a list of resource templates the server has.
-   */
+  /** Sent from the client to request a list of resource templates the server has. */
   export interface ListResourceTemplatesRequest {
     id: RequestId;
     jsonrpc: "2.0";
@@ -1216,9 +1019,7 @@ export declare namespace V2026_07_28 {
     params: PaginatedRequestParams;
   }
 
-  /**
-   * The result returned by the server for a {@link ListResourceTemplatesRequestresources/templates/list} request.
-   */
+  /** The result returned by the server for a {@link ListResourceTemplatesRequestresources/templates/list} request. */
   export interface ListResourceTemplatesResult {
     _meta?: ResultMetaObject | undefined;
     /**
@@ -1263,18 +1064,14 @@ export declare namespace V2026_07_28 {
     ttlMs: number;
   }
 
-  /**
-   * A successful response from the server for a {@link ListResourceTemplatesRequestresources/templates/list} request.
-   */
+  /** A successful response from the server for a {@link ListResourceTemplatesRequestresources/templates/list} request. */
   export interface ListResourceTemplatesResultResponse {
     id: RequestId;
     jsonrpc: "2.0";
     result: ListResourceTemplatesResult;
   }
 
-  /**
-   * Sent from the client to request a list of resources the server has.
-   */
+  /** Sent from the client to request a list of resources the server has. */
   export interface ListResourcesRequest {
     id: RequestId;
     jsonrpc: "2.0";
@@ -1282,9 +1079,7 @@ export declare namespace V2026_07_28 {
     params: PaginatedRequestParams;
   }
 
-  /**
-   * The result returned by the server for a {@link ListResourcesRequestresources/list} request.
-   */
+  /** The result returned by the server for a {@link ListResourcesRequestresources/list} request. */
   export interface ListResourcesResult {
     _meta?: ResultMetaObject | undefined;
     /**
@@ -1329,9 +1124,7 @@ export declare namespace V2026_07_28 {
     ttlMs: number;
   }
 
-  /**
-   * A successful response from the server for a {@link ListResourcesRequestresources/list} request.
-   */
+  /** A successful response from the server for a {@link ListResourcesRequestresources/list} request. */
   export interface ListResourcesResultResponse {
     id: RequestId;
     jsonrpc: "2.0";
@@ -1365,9 +1158,7 @@ export declare namespace V2026_07_28 {
     roots: Root[];
   }
 
-  /**
-   * Sent from the client to request a list of tools the server has.
-   */
+  /** Sent from the client to request a list of tools the server has. */
   export interface ListToolsRequest {
     id: RequestId;
     jsonrpc: "2.0";
@@ -1375,9 +1166,7 @@ export declare namespace V2026_07_28 {
     params: PaginatedRequestParams;
   }
 
-  /**
-   * The result returned by the server for a {@link ListToolsRequesttools/list} request.
-   */
+  /** The result returned by the server for a {@link ListToolsRequesttools/list} request. */
   export interface ListToolsResult {
     _meta?: ResultMetaObject | undefined;
     /**
@@ -1422,9 +1211,7 @@ export declare namespace V2026_07_28 {
     ttlMs: number;
   }
 
-  /**
-   * A successful response from the server for a {@link ListToolsRequesttools/list} request.
-   */
+  /** A successful response from the server for a {@link ListToolsRequesttools/list} request. */
   export interface ListToolsResultResponse {
     id: RequestId;
     jsonrpc: "2.0";
@@ -1438,33 +1225,30 @@ export declare namespace V2026_07_28 {
    * https://datatracker.ietf.org/doc/html/rfc5424#section-6.2.1
    */
   export type LoggingLevel =
-    "alert" | "critical" | "debug" | "emergency" | "error" | "info" | "notice" | "warning";
+    | "alert"
+    | "critical"
+    | "debug"
+    | "emergency"
+    | "error"
+    | "info"
+    | "notice"
+    | "warning";
 
-  /**
-   * JSONRPCNotification of a log message passed from server to client. The client opts in by setting `"io.modelcontextprotocol/logLevel"` in a request's `_meta`.
-   */
+  /** JSONRPCNotification of a log message passed from server to client. The client opts in by setting `"io.modelcontextprotocol/logLevel"` in a request's `_meta`. */
   export interface LoggingMessageNotification {
     jsonrpc: "2.0";
     method: "notifications/message";
     params: LoggingMessageNotificationParams;
   }
 
-  /**
-   * Parameters for a `notifications/message` notification.
-   */
+  /** Parameters for a `notifications/message` notification. */
   export interface LoggingMessageNotificationParams {
     _meta?: NotificationMetaObject | undefined;
-    /**
-     * The data to be logged, such as a string message or an object. Any JSON serializable type is allowed here.
-     */
+    /** The data to be logged, such as a string message or an object. Any JSON serializable type is allowed here. */
     data: unknown;
-    /**
-     * The severity of this log message.
-     */
+    /** The severity of this log message. */
     level: LoggingLevel;
-    /**
-     * An optional name of the logger issuing this message.
-     */
+    /** An optional name of the logger issuing this message. */
     logger?: string | undefined;
   }
 
@@ -1497,17 +1281,11 @@ export declare namespace V2026_07_28 {
    * A request that requires a client capability the client did not declare is signalled instead by {@link MissingRequiredClientCapabilityError} (`-32021`).
    */
   export interface MethodNotFoundError {
-    /**
-     * The error type that occurred.
-     */
+    /** The error type that occurred. */
     code: -32601;
-    /**
-     * Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
-     */
+    /** Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.). */
     data?: unknown;
-    /**
-     * A short description of the error. The message SHOULD be limited to a concise single sentence.
-     */
+    /** A short description of the error. The message SHOULD be limited to a concise single sentence. */
     message: string;
   }
 
@@ -1517,15 +1295,15 @@ export declare namespace V2026_07_28 {
    * `400 Bad Request`.
    */
   export interface MissingRequiredClientCapabilityError {
-    error: Error & {
-      code: -32021;
-      data: {
-        /**
-         * The capabilities the server requires from the client to process this request.
-         */
-        requiredCapabilities: ClientCapabilities;
-      };
-    };
+    error:
+      & Error
+      & {
+          code: -32021;
+          data: {
+            /** The capabilities the server requires from the client to process this request. */
+            requiredCapabilities: ClientCapabilities;
+          };
+        };
     id?: RequestId | undefined;
     jsonrpc: "2.0";
   }
@@ -1606,9 +1384,7 @@ export declare namespace V2026_07_28 {
       | undefined;
   }
 
-  /**
-   * Extends {@link MetaObject} with additional notification-specific fields. All key naming rules from `MetaObject` apply.
-   */
+  /** Extends {@link MetaObject} with additional notification-specific fields. All key naming rules from `MetaObject` apply. */
   export interface NotificationMetaObject {
     /**
      * Identifies the subscription stream a notification was delivered on. The
@@ -1625,9 +1401,7 @@ export declare namespace V2026_07_28 {
     "io.modelcontextprotocol/subscriptionId"?: RequestId | undefined;
   }
 
-  /**
-   * Common params for any notification.
-   */
+  /** Common params for any notification. */
   export interface NotificationParams {
     _meta?: NotificationMetaObject | undefined;
   }
@@ -1648,9 +1422,7 @@ export declare namespace V2026_07_28 {
     params: PaginatedRequestParams;
   }
 
-  /**
-   * Common params for paginated requests.
-   */
+  /** Common params for paginated requests. */
   export interface PaginatedRequestParams {
     _meta: RequestMetaObject;
     /**
@@ -1679,21 +1451,13 @@ export declare namespace V2026_07_28 {
     resultType: string;
   }
 
-  /**
-   * A JSON-RPC error indicating that invalid JSON was received by the server. This error is returned when the server cannot parse the JSON text of a message.
-   */
+  /** A JSON-RPC error indicating that invalid JSON was received by the server. This error is returned when the server cannot parse the JSON text of a message. */
   export interface ParseError {
-    /**
-     * The error type that occurred.
-     */
+    /** The error type that occurred. */
     code: -32700;
-    /**
-     * Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
-     */
+    /** Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.). */
     data?: unknown;
-    /**
-     * A short description of the error. The message SHOULD be limited to a concise single sentence.
-     */
+    /** A short description of the error. The message SHOULD be limited to a concise single sentence. */
     message: string;
   }
 
@@ -1711,55 +1475,35 @@ export declare namespace V2026_07_28 {
     | TitledMultiSelectEnumSchema
     | LegacyTitledEnumSchema;
 
-  /**
-   * An out-of-band notification used to inform the receiver of a progress update for a long-running request.
-   */
+  /** An out-of-band notification used to inform the receiver of a progress update for a long-running request. */
   export interface ProgressNotification {
     jsonrpc: "2.0";
     method: "notifications/progress";
     params: ProgressNotificationParams;
   }
 
-  /**
-   * Parameters for a {@link ProgressNotificationnotifications/progress} notification.
-   */
+  /** Parameters for a {@link ProgressNotificationnotifications/progress} notification. */
   export interface ProgressNotificationParams {
     _meta?: NotificationMetaObject | undefined;
-    /**
-     * An optional message describing the current progress.
-     */
+    /** An optional message describing the current progress. */
     message?: string | undefined;
-    /**
-     * The progress thus far. This should increase every time progress is made, even if the total is unknown.
-     */
+    /** The progress thus far. This should increase every time progress is made, even if the total is unknown. */
     progress: number;
-    /**
-     * The progress token which was given in the initial request, used to associate this notification with the request that is proceeding.
-     */
+    /** The progress token which was given in the initial request, used to associate this notification with the request that is proceeding. */
     progressToken: ProgressToken;
-    /**
-     * Total number of items to process (or total progress required), if known.
-     */
+    /** Total number of items to process (or total progress required), if known. */
     total?: number | undefined;
   }
 
-  /**
-   * A progress token, used to associate progress notifications with the original request.
-   */
+  /** A progress token, used to associate progress notifications with the original request. */
   export type ProgressToken = string | number;
 
-  /**
-   * A prompt or prompt template that the server offers.
-   */
+  /** A prompt or prompt template that the server offers. */
   export interface Prompt {
     _meta?: MetaObject | undefined;
-    /**
-     * A list of arguments to use for templating the prompt.
-     */
+    /** A list of arguments to use for templating the prompt. */
     arguments?: PromptArgument[] | undefined;
-    /**
-     * An optional description of what this prompt provides
-     */
+    /** An optional description of what this prompt provides */
     description?: string | undefined;
     /**
      * Optional set of sized icons that the client can display in a user interface.
@@ -1773,9 +1517,7 @@ export declare namespace V2026_07_28 {
      * - `image/webp` - WebP images (modern, efficient format)
      */
     icons?: Icon[] | undefined;
-    /**
-     * Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-     */
+    /** Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present). */
     name: string;
     /**
      * Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
@@ -1788,21 +1530,13 @@ export declare namespace V2026_07_28 {
     title?: string | undefined;
   }
 
-  /**
-   * Describes an argument that a prompt can accept.
-   */
+  /** Describes an argument that a prompt can accept. */
   export interface PromptArgument {
-    /**
-     * A human-readable description of the argument.
-     */
+    /** A human-readable description of the argument. */
     description?: string | undefined;
-    /**
-     * Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-     */
+    /** Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present). */
     name: string;
-    /**
-     * Whether this argument must be provided.
-     */
+    /** Whether this argument must be provided. */
     required?: boolean | undefined;
     /**
      * Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
@@ -1815,9 +1549,7 @@ export declare namespace V2026_07_28 {
     title?: string | undefined;
   }
 
-  /**
-   * An optional notification from the server to the client, informing it that the list of prompts it offers has changed. This is only delivered on a {@link SubscriptionsListenRequestsubscriptions/listen} stream when the client requested it via the `promptsListChanged` filter field.
-   */
+  /** An optional notification from the server to the client, informing it that the list of prompts it offers has changed. This is only delivered on a {@link SubscriptionsListenRequestsubscriptions/listen} stream when the client requested it via the `promptsListChanged` filter field. */
   export interface PromptListChangedNotification {
     jsonrpc: "2.0";
     method: "notifications/prompts/list_changed";
@@ -1835,13 +1567,9 @@ export declare namespace V2026_07_28 {
     role: Role;
   }
 
-  /**
-   * Identifies a prompt.
-   */
+  /** Identifies a prompt. */
   export interface PromptReference {
-    /**
-     * Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-     */
+    /** Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present). */
     name: string;
     /**
      * Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
@@ -1855,9 +1583,7 @@ export declare namespace V2026_07_28 {
     type: "ref/prompt";
   }
 
-  /**
-   * Sent from the client to the server, to read a specific resource URI.
-   */
+  /** Sent from the client to the server, to read a specific resource URI. */
   export interface ReadResourceRequest {
     id: RequestId;
     jsonrpc: "2.0";
@@ -1865,22 +1591,16 @@ export declare namespace V2026_07_28 {
     params: ReadResourceRequestParams;
   }
 
-  /**
-   * Parameters for a `resources/read` request.
-   */
+  /** Parameters for a `resources/read` request. */
   export interface ReadResourceRequestParams {
     _meta: RequestMetaObject;
     inputResponses?: InputResponses | undefined;
     requestState?: string | undefined;
-    /**
-     * The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it.
-     */
+    /** The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it. */
     uri: string;
   }
 
-  /**
-   * The result returned by the server for a {@link ReadResourceRequestresources/read} request.
-   */
+  /** The result returned by the server for a {@link ReadResourceRequestresources/read} request. */
   export interface ReadResourceResult {
     _meta?: ResultMetaObject | undefined;
     /**
@@ -1920,9 +1640,7 @@ export declare namespace V2026_07_28 {
     ttlMs: number;
   }
 
-  /**
-   * A successful response from the server for a {@link ReadResourceRequestresources/read} request.
-   */
+  /** A successful response from the server for a {@link ReadResourceRequestresources/read} request. */
   export interface ReadResourceResultResponse {
     id: RequestId;
     jsonrpc: "2.0";
@@ -1938,14 +1656,10 @@ export declare namespace V2026_07_28 {
       | undefined;
   }
 
-  /**
-   * A uniquely identifying ID for a request in JSON-RPC.
-   */
+  /** A uniquely identifying ID for a request in JSON-RPC. */
   export type RequestId = string | number;
 
-  /**
-   * Extends {@link MetaObject} with additional request-specific fields. All key naming rules from `MetaObject` apply.
-   */
+  /** Extends {@link MetaObject} with additional request-specific fields. All key naming rules from `MetaObject` apply. */
   export interface RequestMetaObject {
     /**
      * The client's capabilities for this specific request. Required.
@@ -1986,27 +1700,19 @@ export declare namespace V2026_07_28 {
      * {@link UnsupportedProtocolVersionError}.
      */
     "io.modelcontextprotocol/protocolVersion": string;
-    /**
-     * If specified, the caller is requesting out-of-band progress notifications for this request (as represented by {@link ProgressNotificationnotifications/progress}). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-     */
+    /** If specified, the caller is requesting out-of-band progress notifications for this request (as represented by {@link ProgressNotificationnotifications/progress}). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications. */
     progressToken?: ProgressToken | undefined;
   }
 
-  /**
-   * Common params for any request.
-   */
+  /** Common params for any request. */
   export interface RequestParams {
     _meta: RequestMetaObject;
   }
 
-  /**
-   * A known resource that the server is capable of reading.
-   */
+  /** A known resource that the server is capable of reading. */
   export interface Resource {
     _meta?: MetaObject | undefined;
-    /**
-     * Optional annotations for the client.
-     */
+    /** Optional annotations for the client. */
     annotations?: Annotations | undefined;
     /**
      * A description of what this resource represents.
@@ -2026,13 +1732,9 @@ export declare namespace V2026_07_28 {
      * - `image/webp` - WebP images (modern, efficient format)
      */
     icons?: Icon[] | undefined;
-    /**
-     * The MIME type of this resource, if known.
-     */
+    /** The MIME type of this resource, if known. */
     mimeType?: string | undefined;
-    /**
-     * Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-     */
+    /** Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present). */
     name: string;
     /**
      * The size of the raw resource content, in bytes (i.e., before base64 encoding or any tokenization), if known.
@@ -2049,24 +1751,16 @@ export declare namespace V2026_07_28 {
      * if present).
      */
     title?: string | undefined;
-    /**
-     * The URI of this resource.
-     */
+    /** The URI of this resource. */
     uri: string;
   }
 
-  /**
-   * The contents of a specific resource or sub-resource.
-   */
+  /** The contents of a specific resource or sub-resource. */
   export interface ResourceContents {
     _meta?: MetaObject | undefined;
-    /**
-     * The MIME type of this resource, if known.
-     */
+    /** The MIME type of this resource, if known. */
     mimeType?: string | undefined;
-    /**
-     * The URI of this resource.
-     */
+    /** The URI of this resource. */
     uri: string;
   }
 
@@ -2077,9 +1771,7 @@ export declare namespace V2026_07_28 {
    */
   export interface ResourceLink {
     _meta?: MetaObject | undefined;
-    /**
-     * Optional annotations for the client.
-     */
+    /** Optional annotations for the client. */
     annotations?: Annotations | undefined;
     /**
      * A description of what this resource represents.
@@ -2099,13 +1791,9 @@ export declare namespace V2026_07_28 {
      * - `image/webp` - WebP images (modern, efficient format)
      */
     icons?: Icon[] | undefined;
-    /**
-     * The MIME type of this resource, if known.
-     */
+    /** The MIME type of this resource, if known. */
     mimeType?: string | undefined;
-    /**
-     * Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-     */
+    /** Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present). */
     name: string;
     /**
      * The size of the raw resource content, in bytes (i.e., before base64 encoding or any tokenization), if known.
@@ -2123,40 +1811,28 @@ export declare namespace V2026_07_28 {
      */
     title?: string | undefined;
     type: "resource_link";
-    /**
-     * The URI of this resource.
-     */
+    /** The URI of this resource. */
     uri: string;
   }
 
-  /**
-   * An optional notification from the server to the client, informing it that the list of resources it can read from has changed. This is only delivered on a {@link SubscriptionsListenRequestsubscriptions/listen} stream when the client requested it via the `resourcesListChanged` filter field.
-   */
+  /** An optional notification from the server to the client, informing it that the list of resources it can read from has changed. This is only delivered on a {@link SubscriptionsListenRequestsubscriptions/listen} stream when the client requested it via the `resourcesListChanged` filter field. */
   export interface ResourceListChangedNotification {
     jsonrpc: "2.0";
     method: "notifications/resources/list_changed";
     params?: NotificationParams | undefined;
   }
 
-  /**
-   * Common params for resource-related requests.
-   */
+  /** Common params for resource-related requests. */
   export interface ResourceRequestParams {
     _meta: RequestMetaObject;
-    /**
-     * The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it.
-     */
+    /** The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it. */
     uri: string;
   }
 
-  /**
-   * A template description for resources available on the server.
-   */
+  /** A template description for resources available on the server. */
   export interface ResourceTemplate {
     _meta?: MetaObject | undefined;
-    /**
-     * Optional annotations for the client.
-     */
+    /** Optional annotations for the client. */
     annotations?: Annotations | undefined;
     /**
      * A description of what this template is for.
@@ -2176,13 +1852,9 @@ export declare namespace V2026_07_28 {
      * - `image/webp` - WebP images (modern, efficient format)
      */
     icons?: Icon[] | undefined;
-    /**
-     * The MIME type for all resources that match this template. This should only be included if all resources matching this template have the same type.
-     */
+    /** The MIME type for all resources that match this template. This should only be included if all resources matching this template have the same type. */
     mimeType?: string | undefined;
-    /**
-     * Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-     */
+    /** Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present). */
     name: string;
     /**
      * Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
@@ -2193,46 +1865,32 @@ export declare namespace V2026_07_28 {
      * if present).
      */
     title?: string | undefined;
-    /**
-     * A URI template (according to RFC 6570) that can be used to construct resource URIs.
-     */
+    /** A URI template (according to RFC 6570) that can be used to construct resource URIs. */
     uriTemplate: string;
   }
 
-  /**
-   * A reference to a resource or resource template definition.
-   */
+  /** A reference to a resource or resource template definition. */
   export interface ResourceTemplateReference {
     type: "ref/resource";
-    /**
-     * The URI or URI template of the resource.
-     */
+    /** The URI or URI template of the resource. */
     uri: string;
   }
 
-  /**
-   * A notification from the server to the client, informing it that a resource has changed and may need to be read again. This is only sent for resources the client opted in to via the `resourceSubscriptions` field of a {@link SubscriptionsListenRequestsubscriptions/listen} request.
-   */
+  /** A notification from the server to the client, informing it that a resource has changed and may need to be read again. This is only sent for resources the client opted in to via the `resourceSubscriptions` field of a {@link SubscriptionsListenRequestsubscriptions/listen} request. */
   export interface ResourceUpdatedNotification {
     jsonrpc: "2.0";
     method: "notifications/resources/updated";
     params: ResourceUpdatedNotificationParams;
   }
 
-  /**
-   * Parameters for a `notifications/resources/updated` notification.
-   */
+  /** Parameters for a `notifications/resources/updated` notification. */
   export interface ResourceUpdatedNotificationParams {
     _meta?: NotificationMetaObject | undefined;
-    /**
-     * The URI of the resource that has been updated. This might be a sub-resource of the one that the client actually subscribed to.
-     */
+    /** The URI of the resource that has been updated. This might be a sub-resource of the one that the client actually subscribed to. */
     uri: string;
   }
 
-  /**
-   * Common result fields.
-   */
+  /** Common result fields. */
   export interface Result {
     _meta?: ResultMetaObject | undefined;
     /**
@@ -2248,9 +1906,7 @@ export declare namespace V2026_07_28 {
     [k: string]: unknown;
   }
 
-  /**
-   * Extends {@link MetaObject} with additional result-specific fields. All key naming rules from `MetaObject` apply.
-   */
+  /** Extends {@link MetaObject} with additional result-specific fields. All key naming rules from `MetaObject` apply. */
   export interface ResultMetaObject {
     /**
      * Identifies the server software producing the response. Servers SHOULD
@@ -2277,14 +1933,10 @@ export declare namespace V2026_07_28 {
    */
   export type ResultType = string;
 
-  /**
-   * The sender or recipient of messages and data in a conversation.
-   */
+  /** The sender or recipient of messages and data in a conversation. */
   export type Role = "assistant" | "user";
 
-  /**
-   * Represents a root directory or file that the server can operate on.
-   */
+  /** Represents a root directory or file that the server can operate on. */
   export interface Root {
     _meta?: MetaObject | undefined;
     /**
@@ -2301,9 +1953,7 @@ export declare namespace V2026_07_28 {
     uri: string;
   }
 
-  /**
-   * Describes a message issued to or received from an LLM API.
-   */
+  /** Describes a message issued to or received from an LLM API. */
   export interface SamplingMessage {
     _meta?: MetaObject | undefined;
     content:
@@ -2317,19 +1967,17 @@ export declare namespace V2026_07_28 {
   }
 
   export type SamplingMessageContentBlock =
-    TextContent | ImageContent | AudioContent | ToolUseContent | ToolResultContent;
+    | TextContent
+    | ImageContent
+    | AudioContent
+    | ToolUseContent
+    | ToolResultContent;
 
-  /**
-   * Capabilities that a server may support. Known capabilities are defined here, in this schema, but this is not a closed set: any server can define its own, additional capabilities.
-   */
+  /** Capabilities that a server may support. Known capabilities are defined here, in this schema, but this is not a closed set: any server can define its own, additional capabilities. */
   export interface ServerCapabilities {
-    /**
-     * Present if the server supports argument autocompletion suggestions.
-     */
+    /** Present if the server supports argument autocompletion suggestions. */
     completions?: JSONObject | undefined;
-    /**
-     * Experimental, non-standard capabilities that the server supports.
-     */
+    /** Experimental, non-standard capabilities that the server supports. */
     experimental?:
       | {
           [k: string]: JSONObject;
@@ -2348,44 +1996,28 @@ export declare namespace V2026_07_28 {
           [k: string]: JSONObject;
         }
       | undefined;
-    /**
-     * Present if the server supports sending log messages to the client.
-     */
+    /** Present if the server supports sending log messages to the client. */
     logging?: JSONObject | undefined;
-    /**
-     * Present if the server offers any prompt templates.
-     */
+    /** Present if the server offers any prompt templates. */
     prompts?:
       | {
-          /**
-           * Whether this server supports notifications for changes to the prompt list.
-           */
+          /** Whether this server supports notifications for changes to the prompt list. */
           listChanged?: boolean | undefined;
         }
       | undefined;
-    /**
-     * Present if the server offers any resources to read.
-     */
+    /** Present if the server offers any resources to read. */
     resources?:
       | {
-          /**
-           * Whether this server supports notifications for changes to the resource list.
-           */
+          /** Whether this server supports notifications for changes to the resource list. */
           listChanged?: boolean | undefined;
-          /**
-           * Whether this server supports subscribing to resource updates.
-           */
+          /** Whether this server supports subscribing to resource updates. */
           subscribe?: boolean | undefined;
         }
       | undefined;
-    /**
-     * Present if the server offers any tools to call.
-     */
+    /** Present if the server offers any tools to call. */
     tools?:
       | {
-          /**
-           * Whether this server supports notifications for changes to the tool list.
-           */
+          /** Whether this server supports notifications for changes to the tool list. */
           listChanged?: boolean | undefined;
         }
       | undefined;
@@ -2416,12 +2048,13 @@ export declare namespace V2026_07_28 {
     | CompleteResult;
 
   export type SingleSelectEnumSchema =
-    UntitledSingleSelectEnumSchema | TitledSingleSelectEnumSchema;
+    | UntitledSingleSelectEnumSchema
+    | TitledSingleSelectEnumSchema;
 
   export interface StringSchema {
     default?: string | undefined;
     description?: string | undefined;
-    format?: ("date" | "date-time" | "email" | "uri") | undefined;
+    format?: "date" | "date-time" | "email" | "uri" | undefined;
     maxLength?: number | undefined;
     minLength?: number | undefined;
     title?: string | undefined;
@@ -2436,22 +2069,16 @@ export declare namespace V2026_07_28 {
    * notification types the client has not explicitly requested here.
    */
   export interface SubscriptionFilter {
-    /**
-     * If true, receive {@link PromptListChangedNotificationnotifications/prompts/list_changed}.
-     */
+    /** If true, receive {@link PromptListChangedNotificationnotifications/prompts/list_changed}. */
     promptsListChanged?: boolean | undefined;
     /**
      * Subscribe to {@link ResourceUpdatedNotificationnotifications/resources/updated} for these resource URIs.
      * Replaces the former `resources/subscribe` RPC.
      */
     resourceSubscriptions?: string[] | undefined;
-    /**
-     * If true, receive {@link ResourceListChangedNotificationnotifications/resources/list_changed}.
-     */
+    /** If true, receive {@link ResourceListChangedNotificationnotifications/resources/list_changed}. */
     resourcesListChanged?: boolean | undefined;
-    /**
-     * If true, receive {@link ToolListChangedNotificationnotifications/tools/list_changed}.
-     */
+    /** If true, receive {@link ToolListChangedNotificationnotifications/tools/list_changed}. */
     toolsListChanged?: boolean | undefined;
   }
 
@@ -2473,9 +2100,7 @@ export declare namespace V2026_07_28 {
     params: SubscriptionsAcknowledgedNotificationParams;
   }
 
-  /**
-   * Parameters for a {@link SubscriptionsAcknowledgedNotificationnotifications/subscriptions/acknowledged} notification.
-   */
+  /** Parameters for a {@link SubscriptionsAcknowledgedNotificationnotifications/subscriptions/acknowledged} notification. */
   export interface SubscriptionsAcknowledgedNotificationParams {
     _meta?: NotificationMetaObject | undefined;
     /**
@@ -2499,9 +2124,7 @@ export declare namespace V2026_07_28 {
     params: SubscriptionsListenRequestParams;
   }
 
-  /**
-   * Parameters for a {@link SubscriptionsListenRequestsubscriptions/listen} request.
-   */
+  /** Parameters for a {@link SubscriptionsListenRequestsubscriptions/listen} request. */
   export interface SubscriptionsListenRequestParams {
     _meta: RequestMetaObject;
     /**
@@ -2572,118 +2195,70 @@ export declare namespace V2026_07_28 {
     result: SubscriptionsListenResult;
   }
 
-  /**
-   * Text provided to or from an LLM.
-   */
+  /** Text provided to or from an LLM. */
   export interface TextContent {
     _meta?: MetaObject | undefined;
-    /**
-     * Optional annotations for the client.
-     */
+    /** Optional annotations for the client. */
     annotations?: Annotations | undefined;
-    /**
-     * The text content of the message.
-     */
+    /** The text content of the message. */
     text: string;
     type: "text";
   }
 
   export interface TextResourceContents {
     _meta?: MetaObject | undefined;
-    /**
-     * The MIME type of this resource, if known.
-     */
+    /** The MIME type of this resource, if known. */
     mimeType?: string | undefined;
-    /**
-     * The text of the item. This must only be set if the item can actually be represented as text (not binary data).
-     */
+    /** The text of the item. This must only be set if the item can actually be represented as text (not binary data). */
     text: string;
-    /**
-     * The URI of this resource.
-     */
+    /** The URI of this resource. */
     uri: string;
   }
 
-  /**
-   * Schema for multiple-selection enumeration with display titles for each option.
-   */
+  /** Schema for multiple-selection enumeration with display titles for each option. */
   export interface TitledMultiSelectEnumSchema {
-    /**
-     * Optional default value.
-     */
+    /** Optional default value. */
     default?: string[] | undefined;
-    /**
-     * Optional description for the enum field.
-     */
+    /** Optional description for the enum field. */
     description?: string | undefined;
-    /**
-     * Schema for array items with enum options and display labels.
-     */
+    /** Schema for array items with enum options and display labels. */
     items: {
-      /**
-       * Array of enum options with values and display labels.
-       */
+      /** Array of enum options with values and display labels. */
       anyOf: {
-        /**
-         * The constant enum value.
-         */
+        /** The constant enum value. */
         const: string;
-        /**
-         * Display title for this option.
-         */
+        /** Display title for this option. */
         title: string;
       }[];
     };
-    /**
-     * Maximum number of items to select.
-     */
+    /** Maximum number of items to select. */
     maxItems?: number | undefined;
-    /**
-     * Minimum number of items to select.
-     */
+    /** Minimum number of items to select. */
     minItems?: number | undefined;
-    /**
-     * Optional title for the enum field.
-     */
+    /** Optional title for the enum field. */
     title?: string | undefined;
     type: "array";
   }
 
-  /**
-   * Schema for single-selection enumeration with display titles for each option.
-   */
+  /** Schema for single-selection enumeration with display titles for each option. */
   export interface TitledSingleSelectEnumSchema {
-    /**
-     * Optional default value.
-     */
+    /** Optional default value. */
     default?: string | undefined;
-    /**
-     * Optional description for the enum field.
-     */
+    /** Optional description for the enum field. */
     description?: string | undefined;
-    /**
-     * Array of enum options with values and display labels.
-     */
+    /** Array of enum options with values and display labels. */
     oneOf: {
-      /**
-       * The enum value.
-       */
+      /** The enum value. */
       const: string;
-      /**
-       * Display label for this option.
-       */
+      /** Display label for this option. */
       title: string;
     }[];
-    /**
-     * Optional title for the enum field.
-     */
+    /** Optional title for the enum field. */
     title?: string | undefined;
     type: "string";
   }
 
-  /**
-   * Definition for a tool the client can call.
-   */
+  /** Definition for a tool the client can call. */
   export interface Tool {
     _meta?: MetaObject | undefined;
     /**
@@ -2731,9 +2306,7 @@ export declare namespace V2026_07_28 {
       type: "object";
       [k: string]: unknown;
     };
-    /**
-     * Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-     */
+    /** Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present). */
     name: string;
     /**
      * An optional JSON Schema object defining the structure of the tool's output returned in
@@ -2802,15 +2375,11 @@ export declare namespace V2026_07_28 {
      * Default: false
      */
     readOnlyHint?: boolean | undefined;
-    /**
-     * A human-readable title for the tool.
-     */
+    /** A human-readable title for the tool. */
     title?: string | undefined;
   }
 
-  /**
-   * Controls tool selection behavior for sampling requests.
-   */
+  /** Controls tool selection behavior for sampling requests. */
   export interface ToolChoice {
     /**
      * Controls the tool use ability of the model:
@@ -2818,21 +2387,17 @@ export declare namespace V2026_07_28 {
      * - `"required"`: Model MUST use at least one tool before completing
      * - `"none"`: Model MUST NOT use any tools
      */
-    mode?: ("auto" | "none" | "required") | undefined;
+    mode?: "auto" | "none" | "required" | undefined;
   }
 
-  /**
-   * An optional notification from the server to the client, informing it that the list of tools it offers has changed. This is only delivered on a {@link SubscriptionsListenRequestsubscriptions/listen} stream when the client requested it via the `toolsListChanged` filter field.
-   */
+  /** An optional notification from the server to the client, informing it that the list of tools it offers has changed. This is only delivered on a {@link SubscriptionsListenRequestsubscriptions/listen} stream when the client requested it via the `toolsListChanged` filter field. */
   export interface ToolListChangedNotification {
     jsonrpc: "2.0";
     method: "notifications/tools/list_changed";
     params?: NotificationParams | undefined;
   }
 
-  /**
-   * The result of a tool use, provided by the user back to the assistant.
-   */
+  /** The result of a tool use, provided by the user back to the assistant. */
   export interface ToolResultContent {
     /**
      * Optional metadata about the tool result. Clients SHOULD preserve this field when
@@ -2869,9 +2434,7 @@ export declare namespace V2026_07_28 {
     type: "tool_result";
   }
 
-  /**
-   * A request from the assistant to call a tool.
-   */
+  /** A request from the assistant to call a tool. */
   export interface ToolUseContent {
     /**
      * Optional metadata about the tool use. Clients SHOULD preserve this field when
@@ -2884,15 +2447,11 @@ export declare namespace V2026_07_28 {
      * This ID is used to match tool results to their corresponding tool uses.
      */
     id: string;
-    /**
-     * The arguments to pass to the tool, conforming to the tool's input schema.
-     */
+    /** The arguments to pass to the tool, conforming to the tool's input schema. */
     input: {
       [k: string]: unknown;
     };
-    /**
-     * The name of the tool to call.
-     */
+    /** The name of the tool to call. */
     name: string;
     type: "tool_use";
   }
@@ -2904,88 +2463,68 @@ export declare namespace V2026_07_28 {
    * `400 Bad Request`.
    */
   export interface UnsupportedProtocolVersionError {
-    error: Error & {
-      code: -32022;
-      data: {
-        /**
-         * The protocol version that was requested by the client.
-         */
-        requested: string;
-        /**
-         * Protocol versions the server supports. The client should choose a
-         * mutually supported version from this list and retry.
-         */
-        supported: string[];
-      };
-    };
+    error:
+      & Error
+      & {
+          code: -32022;
+          data: {
+            /** The protocol version that was requested by the client. */
+            requested: string;
+            /**
+             * Protocol versions the server supports. The client should choose a
+             * mutually supported version from this list and retry.
+             */
+            supported: string[];
+          };
+        };
     id?: RequestId | undefined;
     jsonrpc: "2.0";
   }
 
-  /**
-   * Schema for multiple-selection enumeration without display titles for options.
-   */
+  /** Schema for multiple-selection enumeration without display titles for options. */
   export interface UntitledMultiSelectEnumSchema {
-    /**
-     * Optional default value.
-     */
+    /** Optional default value. */
     default?: string[] | undefined;
-    /**
-     * Optional description for the enum field.
-     */
+    /** Optional description for the enum field. */
     description?: string | undefined;
-    /**
-     * Schema for the array items.
-     */
+    /** Schema for the array items. */
     items: {
-      /**
-       * Array of enum values to choose from.
-       */
+      /** Array of enum values to choose from. */
       enum: string[];
       type: "string";
     };
-    /**
-     * Maximum number of items to select.
-     */
+    /** Maximum number of items to select. */
     maxItems?: number | undefined;
-    /**
-     * Minimum number of items to select.
-     */
+    /** Minimum number of items to select. */
     minItems?: number | undefined;
-    /**
-     * Optional title for the enum field.
-     */
+    /** Optional title for the enum field. */
     title?: string | undefined;
     type: "array";
   }
 
-  /**
-   * Schema for single-selection enumeration without display titles for options.
-   */
+  /** Schema for single-selection enumeration without display titles for options. */
   export interface UntitledSingleSelectEnumSchema {
-    /**
-     * Optional default value.
-     */
+    /** Optional default value. */
     default?: string | undefined;
-    /**
-     * Optional description for the enum field.
-     */
+    /** Optional description for the enum field. */
     description?: string | undefined;
-    /**
-     * Array of enum values to choose from.
-     */
+    /** Array of enum values to choose from. */
     enum: string[];
-    /**
-     * Optional title for the enum field.
-     */
+    /** Optional title for the enum field. */
     title?: string | undefined;
     type: "string";
   }
 
   /** Requests the client sends, by method: their params and possible results. */
   export interface ClientRequestMap {
-    "server/discover": { params: DiscoverRequest["params"]; result: DiscoverResult };
-    "resources/list": { params: ListResourcesRequest["params"]; result: ListResourcesResult };
+    "server/discover": {
+      params: DiscoverRequest["params"];
+      result: DiscoverResult;
+    };
+    "resources/list": {
+      params: ListResourcesRequest["params"];
+      result: ListResourcesResult;
+    };
     "resources/templates/list": {
       params: ListResourceTemplatesRequest["params"];
       result: ListResourceTemplatesResult;
@@ -2998,33 +2537,52 @@ export declare namespace V2026_07_28 {
       params: SubscriptionsListenRequest["params"];
       result: SubscriptionsListenResult;
     };
-    "prompts/list": { params: ListPromptsRequest["params"]; result: ListPromptsResult };
+    "prompts/list": {
+      params: ListPromptsRequest["params"];
+      result: ListPromptsResult;
+    };
     "prompts/get": {
       params: GetPromptRequest["params"];
       result: InputRequiredResult | GetPromptResult;
     };
-    "tools/list": { params: ListToolsRequest["params"]; result: ListToolsResult };
+    "tools/list": {
+      params: ListToolsRequest["params"];
+      result: ListToolsResult;
+    };
     "tools/call": {
       params: CallToolRequest["params"];
       result: InputRequiredResult | CallToolResult;
     };
-    "completion/complete": { params: CompleteRequest["params"]; result: CompleteResult };
+    "completion/complete": {
+      params: CompleteRequest["params"];
+      result: CompleteResult;
+    };
   }
+
   /** Requests the server sends to the client over a session (legacy era), by method. */
   export interface ServerRequestMap {}
+
   /** Requests a server embeds in an input_required result (multi round-trip requests), by method. */
   export interface InputRequestMap {
     "sampling/createMessage": {
       params: CreateMessageRequest["params"];
       result: CreateMessageResult;
     };
-    "roots/list": { params: ListRootsRequest["params"]; result: ListRootsResult };
-    "elicitation/create": { params: ElicitRequest["params"]; result: ElicitResult };
+    "roots/list": {
+      params: ListRootsRequest["params"];
+      result: ListRootsResult;
+    };
+    "elicitation/create": {
+      params: ElicitRequest["params"];
+      result: ElicitResult;
+    };
   }
+
   /** Notifications the client sends, by method: their params. */
   export interface ClientNotificationMap {
     "notifications/cancelled": ClientNotification["params"];
   }
+
   /** Notifications the server sends, by method: their params. */
   export interface ServerNotificationMap {
     "notifications/cancelled": CancelledNotification["params"];

@@ -14,7 +14,7 @@ import {
   type StructuredToolReturn,
   type ToolContext,
   createServer,
-} from "mcp-gen/runtime";
+} from "@mcp-gen/runtime";
 import type { InputRequestMap, ServerRequestMap, V2026_07_28 } from "./protocol.gen.js";
 import type { AddArgs, AddOutput, QuotientArgs, QuotientOutput } from "./types.gen.js";
 import {
@@ -53,49 +53,35 @@ export interface CalcHandlers {
 const addInputSchema = {
   type: "object",
   properties: {
-    a: {
-      type: "number",
-    },
-    b: {
-      type: "number",
-    },
+    a: { type: "number" },
+    b: { type: "number" },
   },
   required: ["a", "b"],
   additionalProperties: false,
 };
-const addOutputSchema = {
-  type: "number",
-};
+
+const addOutputSchema = { type: "number" };
+
 const quotientInputSchema = {
   $defs: {
-    operand: {
-      type: "number",
-      description: "An operand",
-    },
+    operand: { type: "number", description: "An operand" },
   },
   type: "object",
   properties: {
-    a: {
-      $ref: "#/$defs/operand",
-    },
+    a: { $ref: "#/$defs/operand" },
     b: {
       $ref: "#/$defs/operand",
-      not: {
-        const: 0,
-      },
+      not: { const: 0 },
     },
   },
   required: ["a", "b"],
 };
+
 const quotientOutputSchema = {
   type: "object",
   properties: {
-    value: {
-      type: "number",
-    },
-    exact: {
-      type: "boolean",
-    },
+    value: { type: "number" },
+    exact: { type: "boolean" },
   },
   required: ["value"],
 };
@@ -125,7 +111,9 @@ const listing2026_07_28: Listing = {
 export const calcServerDefinition: ServerDefinition<CalcHandlers> = {
   info: { name: "calc", version: "1.0.0" },
   revisions: ["2026-07-28"],
-  infoByRevision: { "2026-07-28": { name: "calc", version: "1.0.0" } },
+  infoByRevision: {
+    "2026-07-28": { name: "calc", version: "1.0.0" },
+  },
   tools: [
     {
       name: "add",
@@ -156,7 +144,7 @@ export interface CalcNames extends ServerNames {
   readonly subscribable: never;
 }
 
-/** Creates the calc server. Serve it with `serveStdio(server)` or `listenHttp(server, { port })` from "mcp-gen/runtime/node", or `createWebHandler(server)` for any fetch-style host. */
+/** Creates the calc server. Serve it with `serveStdio(server)` or `listenHttp(server, { port })` from "@mcp-gen/runtime/node", or `createWebHandler(server)` for any fetch-style host. */
 export function createCalcServer(
   handlers: CalcHandlers,
   options?: ServerOptions,

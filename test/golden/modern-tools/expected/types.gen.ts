@@ -3,9 +3,7 @@
 // Protocol 2026-07-28: schema.json sha256 ef70b61f99b6d2e5e3b46863822eab08dff6a45bedc7a08914e0e5b133f40203
 // Regenerate: npx mcp-gen generate ../mcp.yaml (from this folder)
 
-/**
- * Arguments of tool "add" as a client sends them.
- */
+/** Arguments of tool "add" as a client sends them. */
 export interface AddInput {
   a: number;
   b: number;
@@ -14,30 +12,22 @@ export interface AddInput {
 /** Arguments of tool "add" as its handler receives them (validated). */
 export type AddArgs = AddInput;
 
-/**
- * Structured result (structuredContent) of tool "add".
- */
+/** Structured result (structuredContent) of tool "add". */
 export type AddOutput = number;
 
-/**
- * Arguments of tool "divide" as a client sends them.
- */
+/** Arguments of tool "divide" as a client sends them. */
 export interface QuotientInput {
   a: QuotientInputOperand;
   b: QuotientInputOperand;
 }
 
-/**
- * An operand
- */
+/** An operand */
 export type QuotientInputOperand = number;
 
 /** Arguments of tool "divide" as its handler receives them (validated). */
 export type QuotientArgs = QuotientInput;
 
-/**
- * Structured result (structuredContent) of tool "divide".
- */
+/** Structured result (structuredContent) of tool "divide". */
 export interface QuotientOutput {
   value: number;
   exact?: boolean | undefined;

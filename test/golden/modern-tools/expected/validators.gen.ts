@@ -3,25 +3,28 @@
 // Protocol 2026-07-28: schema.json sha256 ef70b61f99b6d2e5e3b46863822eab08dff6a45bedc7a08914e0e5b133f40203
 // Regenerate: npx mcp-gen generate ../mcp.yaml (from this folder)
 
-import type { ValidationIssue } from "mcp-gen/runtime";
+import type { ValidationIssue } from "@mcp-gen/runtime";
 
 /** Checks the arguments of tool "add" and fills in schema defaults. */
 export function validateAddInput(value: unknown): ValidationIssue | undefined {
-  if (typeof value !== "object" || value === null || Array.isArray(value))
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
-  const record0 = value as Record<string, unknown>;
-  if (!Object.prototype.hasOwnProperty.call(record0, "a"))
+  }
+  const record = value as Record<string, unknown>;
+  if (!Object.prototype.hasOwnProperty.call(record, "a")) {
     return { path: "", message: "must have required property 'a'" };
-  if (!Object.prototype.hasOwnProperty.call(record0, "b"))
+  }
+  if (!Object.prototype.hasOwnProperty.call(record, "b")) {
     return { path: "", message: "must have required property 'b'" };
-  const keys1 = Object.keys(record0);
-  const a2 = record0["a"];
-  if (typeof a2 !== "number") return { path: "/a", message: "must be number" };
-  const b3 = record0["b"];
-  if (typeof b3 !== "number") return { path: "/b", message: "must be number" };
-  for (const key4 of keys1) {
-    if (key4 !== "a" && key4 !== "b") {
-      return { path: "", message: "must NOT have additional property '" + key4 + "'" };
+  }
+  const keys = Object.keys(record);
+  const a = record["a"];
+  if (typeof a !== "number") return { path: "/a", message: "must be number" };
+  const b = record["b"];
+  if (typeof b !== "number") return { path: "/b", message: "must be number" };
+  for (const key of keys) {
+    if (key !== "a" && key !== "b") {
+      return { path: "", message: "must NOT have additional property '" + key + "'" };
     }
   }
   return undefined;
@@ -35,43 +38,48 @@ export function validateAddOutput(value: unknown): ValidationIssue | undefined {
 
 /** Checks the arguments of tool "divide" and fills in schema defaults. */
 export function validateQuotientInput(value: unknown): ValidationIssue | undefined {
-  if (typeof value !== "object" || value === null || Array.isArray(value))
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
-  const record0 = value as Record<string, unknown>;
-  if (!Object.prototype.hasOwnProperty.call(record0, "a"))
+  }
+  const record = value as Record<string, unknown>;
+  if (!Object.prototype.hasOwnProperty.call(record, "a")) {
     return { path: "", message: "must have required property 'a'" };
-  if (!Object.prototype.hasOwnProperty.call(record0, "b"))
+  }
+  if (!Object.prototype.hasOwnProperty.call(record, "b")) {
     return { path: "", message: "must have required property 'b'" };
-  const a2 = record0["a"];
-  const issue3 = validateQuotientInput_def_operand(a2);
-  if (issue3 !== undefined) return { path: "/a" + issue3.path, message: issue3.message };
-  const b4 = record0["b"];
-  const issue5 = validateQuotientInput_def_operand(b4);
-  if (issue5 !== undefined) return { path: "/b" + issue5.path, message: issue5.message };
-  not6: {
-    if ((b4 as unknown) !== 0) break not6;
+  }
+  const a = record["a"];
+  const issue = validateQuotientInput_operand(a);
+  if (issue !== undefined) return { path: "/a" + issue.path, message: issue.message };
+  const b = record["b"];
+  const bIssue = validateQuotientInput_operand(b);
+  if (bIssue !== undefined) return { path: "/b" + bIssue.path, message: bIssue.message };
+  not: {
+    if ((b as unknown) !== 0) break not;
     return { path: "/b", message: "must NOT be valid" };
   }
   return undefined;
 }
 
-function validateQuotientInput_def_operand(value: unknown): ValidationIssue | undefined {
+function validateQuotientInput_operand(value: unknown): ValidationIssue | undefined {
   if (typeof value !== "number") return { path: "", message: "must be number" };
   return undefined;
 }
 
 /** Checks the structured result of tool "divide". */
 export function validateQuotientOutput(value: unknown): ValidationIssue | undefined {
-  if (typeof value !== "object" || value === null || Array.isArray(value))
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
-  const record0 = value as Record<string, unknown>;
-  if (!Object.prototype.hasOwnProperty.call(record0, "value"))
+  }
+  const record = value as Record<string, unknown>;
+  if (!Object.prototype.hasOwnProperty.call(record, "value")) {
     return { path: "", message: "must have required property 'value'" };
-  const value2 = record0["value"];
-  if (typeof value2 !== "number") return { path: "/value", message: "must be number" };
-  if (Object.prototype.hasOwnProperty.call(record0, "exact")) {
-    const exact3 = record0["exact"];
-    if (typeof exact3 !== "boolean") return { path: "/exact", message: "must be boolean" };
+  }
+  const valueProperty = record["value"];
+  if (typeof valueProperty !== "number") return { path: "/value", message: "must be number" };
+  if (Object.prototype.hasOwnProperty.call(record, "exact")) {
+    const exact = record["exact"];
+    if (typeof exact !== "boolean") return { path: "/exact", message: "must be boolean" };
   }
   return undefined;
 }

@@ -21,7 +21,7 @@ import {
   getPrompt,
   readResource,
   toolMethods,
-} from "mcp-gen/runtime";
+} from "@mcp-gen/runtime";
 import {
   type ClientRequestMap,
   type InputRequestMap,
@@ -59,6 +59,22 @@ export type ToolResultContent =
   | V2025_03_26.CallToolResult["content"][number]
   | V2024_11_05.CallToolResult["content"][number];
 
+/** What reading a resource returns, in any of the revisions this client speaks. */
+export type ReadResourceResult =
+  | V2026_07_28.ReadResourceResult
+  | V2025_11_25.ReadResourceResult
+  | V2025_06_18.ReadResourceResult
+  | V2025_03_26.ReadResourceResult
+  | V2024_11_05.ReadResourceResult;
+
+/** What getting a prompt returns, in any of the revisions this client speaks. */
+export type GetPromptResult =
+  | V2026_07_28.GetPromptResult
+  | V2025_11_25.GetPromptResult
+  | V2025_06_18.GetPromptResult
+  | V2025_03_26.GetPromptResult
+  | V2024_11_05.GetPromptResult;
+
 /** A typed client for everything. */
 export interface EverythingClient {
   /** The underlying session: era, revision, server description, and every protocol request. */
@@ -94,80 +110,33 @@ export interface EverythingClient {
   };
   readonly resources: {
     /** Reads demo://resource/static/document/features.md. Static document file exposed from /docs: features.md */
-    featuresDoc(
-      options?: CallOptions,
-    ): Promise<
-      | V2026_07_28.ReadResourceResult
-      | V2025_11_25.ReadResourceResult
-      | V2025_06_18.ReadResourceResult
-      | V2025_03_26.ReadResourceResult
-      | V2024_11_05.ReadResourceResult
-    >;
+    featuresDoc(options?: CallOptions): Promise<ReadResourceResult>;
   };
   readonly resourceTemplates: {
     /** Reads demo://resource/dynamic/text/{resourceId} with the variables filled in. Plaintext dynamic resource fabricated from the {resourceId} variable, which must be an integer. */
     dynamicText(
       variables: DynamicTextVariables,
       options?: CallOptions,
-    ): Promise<
-      | V2026_07_28.ReadResourceResult
-      | V2025_11_25.ReadResourceResult
-      | V2025_06_18.ReadResourceResult
-      | V2025_03_26.ReadResourceResult
-      | V2024_11_05.ReadResourceResult
-    >;
+    ): Promise<ReadResourceResult>;
     /** Reads demo://resource/dynamic/blob/{resourceId} with the variables filled in. Binary (base64) dynamic resource fabricated from the {resourceId} variable, which must be an integer. */
     dynamicBlob(
       variables: DynamicBlobVariables,
       options?: CallOptions,
-    ): Promise<
-      | V2026_07_28.ReadResourceResult
-      | V2025_11_25.ReadResourceResult
-      | V2025_06_18.ReadResourceResult
-      | V2025_03_26.ReadResourceResult
-      | V2024_11_05.ReadResourceResult
-    >;
+    ): Promise<ReadResourceResult>;
   };
   readonly prompts: {
     /** Gets prompt "simple-prompt". Simple Prompt. A prompt with no arguments */
-    simplePrompt(
-      args?: SimplePromptPromptArgs,
-      options?: CallOptions,
-    ): Promise<
-      | V2026_07_28.GetPromptResult
-      | V2025_11_25.GetPromptResult
-      | V2025_06_18.GetPromptResult
-      | V2025_03_26.GetPromptResult
-      | V2024_11_05.GetPromptResult
-    >;
+    simplePrompt(args?: SimplePromptPromptArgs, options?: CallOptions): Promise<GetPromptResult>;
     /** Gets prompt "args-prompt". Arguments Prompt. A prompt with two arguments, one required and one optional */
-    argsPrompt(
-      args: ArgsPromptPromptArgs,
-      options?: CallOptions,
-    ): Promise<
-      | V2026_07_28.GetPromptResult
-      | V2025_11_25.GetPromptResult
-      | V2025_06_18.GetPromptResult
-      | V2025_03_26.GetPromptResult
-      | V2024_11_05.GetPromptResult
-    >;
+    argsPrompt(args: ArgsPromptPromptArgs, options?: CallOptions): Promise<GetPromptResult>;
     /** Gets prompt "resource-prompt". Resource Prompt. A prompt that includes an embedded resource reference */
-    resourcePrompt(
-      args: ResourcePromptPromptArgs,
-      options?: CallOptions,
-    ): Promise<
-      | V2026_07_28.GetPromptResult
-      | V2025_11_25.GetPromptResult
-      | V2025_06_18.GetPromptResult
-      | V2025_03_26.GetPromptResult
-      | V2024_11_05.GetPromptResult
-    >;
+    resourcePrompt(args: ResourcePromptPromptArgs, options?: CallOptions): Promise<GetPromptResult>;
   };
   /** Ends the session (and the server process, over stdio). */
   close(): Promise<void>;
 }
 
-/** What each tool method calls: the tool's name and the validator of its structured output. */
+/** What each tool method calls: the tool's name and the validator of its structured output, if it declares one. */
 const everythingToolCalls: ToolCallTable = {
   echo: ["echo"],
   getSum: ["get-sum"],
@@ -183,64 +152,18 @@ export function createEverythingClient(session: ClientSession<ClientRequestMap>)
     session,
     tools: toolMethods<EverythingClient["tools"]>(session, everythingToolCalls),
     resources: {
-      featuresDoc: async (options) =>
-        (await readResource(
-          session,
-          "demo://resource/static/document/features.md",
-          options,
-        )) as unknown as
-          | V2026_07_28.ReadResourceResult
-          | V2025_11_25.ReadResourceResult
-          | V2025_06_18.ReadResourceResult
-          | V2025_03_26.ReadResourceResult
-          | V2024_11_05.ReadResourceResult,
+      featuresDoc: (options) => readResource<ReadResourceResult>(session, "demo://resource/static/document/features.md", options),
     },
     resourceTemplates: {
-      dynamicText: async (variables, options) =>
-        (await readResource(
-          session,
-          expandUriTemplate(["demo://resource/dynamic/text/", "resourceId", ""], { ...variables }),
-          options,
-        )) as unknown as
-          | V2026_07_28.ReadResourceResult
-          | V2025_11_25.ReadResourceResult
-          | V2025_06_18.ReadResourceResult
-          | V2025_03_26.ReadResourceResult
-          | V2024_11_05.ReadResourceResult,
-      dynamicBlob: async (variables, options) =>
-        (await readResource(
-          session,
-          expandUriTemplate(["demo://resource/dynamic/blob/", "resourceId", ""], { ...variables }),
-          options,
-        )) as unknown as
-          | V2026_07_28.ReadResourceResult
-          | V2025_11_25.ReadResourceResult
-          | V2025_06_18.ReadResourceResult
-          | V2025_03_26.ReadResourceResult
-          | V2024_11_05.ReadResourceResult,
+      dynamicText: (variables, options) =>
+        readResource<ReadResourceResult>(session, expandUriTemplate(["demo://resource/dynamic/text/", "resourceId", ""], { ...variables }), options),
+      dynamicBlob: (variables, options) =>
+        readResource<ReadResourceResult>(session, expandUriTemplate(["demo://resource/dynamic/blob/", "resourceId", ""], { ...variables }), options),
     },
     prompts: {
-      simplePrompt: async (args, options) =>
-        (await getPrompt(session, "simple-prompt", { ...args }, options)) as unknown as
-          | V2026_07_28.GetPromptResult
-          | V2025_11_25.GetPromptResult
-          | V2025_06_18.GetPromptResult
-          | V2025_03_26.GetPromptResult
-          | V2024_11_05.GetPromptResult,
-      argsPrompt: async (args, options) =>
-        (await getPrompt(session, "args-prompt", { ...args }, options)) as unknown as
-          | V2026_07_28.GetPromptResult
-          | V2025_11_25.GetPromptResult
-          | V2025_06_18.GetPromptResult
-          | V2025_03_26.GetPromptResult
-          | V2024_11_05.GetPromptResult,
-      resourcePrompt: async (args, options) =>
-        (await getPrompt(session, "resource-prompt", { ...args }, options)) as unknown as
-          | V2026_07_28.GetPromptResult
-          | V2025_11_25.GetPromptResult
-          | V2025_06_18.GetPromptResult
-          | V2025_03_26.GetPromptResult
-          | V2024_11_05.GetPromptResult,
+      simplePrompt: (args, options) => getPrompt<GetPromptResult>(session, "simple-prompt", { ...args }, options),
+      argsPrompt: (args, options) => getPrompt<GetPromptResult>(session, "args-prompt", { ...args }, options),
+      resourcePrompt: (args, options) => getPrompt<GetPromptResult>(session, "resource-prompt", { ...args }, options),
     },
     close: () => session.close(),
   };
@@ -250,20 +173,18 @@ export function createEverythingClient(session: ClientSession<ClientRequestMap>)
 export type EverythingServerRequests = MergeMethods<ServerRequestMap | InputRequestMap>;
 
 /** Options of connectEverythingClient: those of a client session, with this manifest's revisions as the default; `requests` and `notifications` are typed by method. */
-export type EverythingClientOptions = Omit<
-  ClientOptions<EverythingServerRequests, ServerNotificationMap>,
-  "revisions"
-> & { readonly revisions?: readonly Revision[] | undefined };
+export type EverythingClientOptions = Omit<ClientOptions<EverythingServerRequests, ServerNotificationMap>, "revisions"> & {
+  readonly revisions?: readonly Revision[] | undefined;
+};
 
 /** Connects to a everything server over `channel` (stdioChannel, httpChannel, memoryChannel), detecting the protocol era: a server/discover probe first, the initialize handshake as fallback. */
 export async function connectEverythingClient(
   channel: ClientChannel,
   options: EverythingClientOptions = {},
 ): Promise<EverythingClient> {
-  const session = await connectSession<
-    ClientRequestMap,
-    EverythingServerRequests,
-    ServerNotificationMap
-  >(channel, { ...options, revisions: options.revisions ?? revisions });
+  const session = await connectSession<ClientRequestMap, EverythingServerRequests, ServerNotificationMap>(
+    channel,
+    { ...options, revisions: options.revisions ?? revisions },
+  );
   return createEverythingClient(session);
 }

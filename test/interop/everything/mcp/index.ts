@@ -55,5 +55,7 @@ export type {
   EverythingClient,
   EverythingClientOptions,
   EverythingServerRequests,
+  GetPromptResult,
+  ReadResourceResult,
   ToolResultContent,
 } from "./client.gen.js";

@@ -7,7 +7,7 @@
 // Protocol 2024-11-05: schema.json sha256 61cea2392d4f284092d09bc84b9ac488c0d5618ac2b38a56942fc5b99fd960ce
 // Regenerate: npx mcp-gen generate ../mcp.yaml (from this folder)
 
-import type { MergeMethods } from "mcp-gen/runtime";
+import type { MergeMethods } from "@mcp-gen/runtime";
 
 /** The protocol revisions this code serves and speaks, preferred first. */
 export const revisions = [
@@ -66,9 +66,7 @@ export type ServerNotificationMap = MergeMethods<
  * Patched at load: JSONValue: JSONValue's primitive branch lists string, integer and boolean only; JSON (and schema.ts) also allow fractional numbers and null, so the branch becomes string | number | boolean | null.
  */
 export declare namespace V2026_07_28 {
-  /**
-   * Optional annotations for the client. The client can use annotations to inform how objects are used or displayed
-   */
+  /** Optional annotations for the client. The client can use annotations to inform how objects are used or displayed */
   export interface Annotations {
     /**
      * Describes who the intended audience of this object or data is.
@@ -95,33 +93,21 @@ export declare namespace V2026_07_28 {
     priority?: number | undefined;
   }
 
-  /**
-   * Audio provided to or from an LLM.
-   */
+  /** Audio provided to or from an LLM. */
   export interface AudioContent {
     _meta?: MetaObject | undefined;
-    /**
-     * Optional annotations for the client.
-     */
+    /** Optional annotations for the client. */
     annotations?: Annotations | undefined;
-    /**
-     * The base64-encoded audio data.
-     */
+    /** The base64-encoded audio data. */
     data: string;
-    /**
-     * The MIME type of the audio. Different providers may support different audio types.
-     */
+    /** The MIME type of the audio. Different providers may support different audio types. */
     mimeType: string;
     type: "audio";
   }
 
-  /**
-   * Base interface for metadata with name (identifier) and title (display name) properties.
-   */
+  /** Base interface for metadata with name (identifier) and title (display name) properties. */
   export interface BaseMetadata {
-    /**
-     * Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-     */
+    /** Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present). */
     name: string;
     /**
      * Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
@@ -136,17 +122,11 @@ export declare namespace V2026_07_28 {
 
   export interface BlobResourceContents {
     _meta?: MetaObject | undefined;
-    /**
-     * A base64-encoded string representing the binary data of the item.
-     */
+    /** A base64-encoded string representing the binary data of the item. */
     blob: string;
-    /**
-     * The MIME type of this resource, if known.
-     */
+    /** The MIME type of this resource, if known. */
     mimeType?: string | undefined;
-    /**
-     * The URI of this resource.
-     */
+    /** The URI of this resource. */
     uri: string;
   }
 
@@ -157,9 +137,7 @@ export declare namespace V2026_07_28 {
     type: "boolean";
   }
 
-  /**
-   * A result that supports a time-to-live (TTL) hint for client-side caching.
-   */
+  /** A result that supports a time-to-live (TTL) hint for client-side caching. */
   export interface CacheableResult {
     _meta?: ResultMetaObject | undefined;
     /**
@@ -198,9 +176,7 @@ export declare namespace V2026_07_28 {
     ttlMs: number;
   }
 
-  /**
-   * Used by the client to invoke a tool provided by the server.
-   */
+  /** Used by the client to invoke a tool provided by the server. */
   export interface CallToolRequest {
     id: RequestId;
     jsonrpc: "2.0";
@@ -208,35 +184,25 @@ export declare namespace V2026_07_28 {
     params: CallToolRequestParams;
   }
 
-  /**
-   * Parameters for a `tools/call` request.
-   */
+  /** Parameters for a `tools/call` request. */
   export interface CallToolRequestParams {
     _meta: RequestMetaObject;
-    /**
-     * Arguments to use for the tool call.
-     */
+    /** Arguments to use for the tool call. */
     arguments?:
       | {
           [k: string]: unknown;
         }
       | undefined;
     inputResponses?: InputResponses | undefined;
-    /**
-     * The name of the tool.
-     */
+    /** The name of the tool. */
     name: string;
     requestState?: string | undefined;
   }
 
-  /**
-   * The result returned by the server for a {@link CallToolRequesttools/call} request.
-   */
+  /** The result returned by the server for a {@link CallToolRequesttools/call} request. */
   export interface CallToolResult {
     _meta?: ResultMetaObject | undefined;
-    /**
-     * A list of content objects that represent the unstructured result of the tool call.
-     */
+    /** A list of content objects that represent the unstructured result of the tool call. */
     content: ContentBlock[];
     /**
      * Whether the tool call ended in an error.
@@ -272,9 +238,7 @@ export declare namespace V2026_07_28 {
     structuredContent?: unknown;
   }
 
-  /**
-   * A successful response from the server for a {@link CallToolRequesttools/call} request.
-   */
+  /** A successful response from the server for a {@link CallToolRequesttools/call} request. */
   export interface CallToolResultResponse {
     id: RequestId;
     jsonrpc: "2.0";
@@ -296,14 +260,10 @@ export declare namespace V2026_07_28 {
     params: CancelledNotificationParams;
   }
 
-  /**
-   * Parameters for a `notifications/cancelled` notification.
-   */
+  /** Parameters for a `notifications/cancelled` notification. */
   export interface CancelledNotificationParams {
     _meta?: NotificationMetaObject | undefined;
-    /**
-     * An optional string describing the reason for the cancellation. This MAY be logged or presented to the user.
-     */
+    /** An optional string describing the reason for the cancellation. This MAY be logged or presented to the user. */
     reason?: string | undefined;
     /**
      * The ID of the request to cancel.
@@ -313,22 +273,16 @@ export declare namespace V2026_07_28 {
     requestId: RequestId;
   }
 
-  /**
-   * Capabilities a client may support. Known capabilities are defined here, in this schema, but this is not a closed set: any client can define its own, additional capabilities.
-   */
+  /** Capabilities a client may support. Known capabilities are defined here, in this schema, but this is not a closed set: any client can define its own, additional capabilities. */
   export interface ClientCapabilities {
-    /**
-     * Present if the client supports elicitation from the server.
-     */
+    /** Present if the client supports elicitation from the server. */
     elicitation?:
       | {
           form?: JSONObject | undefined;
           url?: JSONObject | undefined;
         }
       | undefined;
-    /**
-     * Experimental, non-standard capabilities that the client supports.
-     */
+    /** Experimental, non-standard capabilities that the client supports. */
     experimental?:
       | {
           [k: string]: JSONObject;
@@ -347,13 +301,9 @@ export declare namespace V2026_07_28 {
           [k: string]: JSONObject;
         }
       | undefined;
-    /**
-     * Present if the client supports listing roots.
-     */
+    /** Present if the client supports listing roots. */
     roots?: {} | undefined;
-    /**
-     * Present if the client supports sampling from an LLM.
-     */
+    /** Present if the client supports sampling from an LLM. */
     sampling?:
       | {
           /**
@@ -361,9 +311,7 @@ export declare namespace V2026_07_28 {
            * If not declared, servers SHOULD only use `includeContext: "none"` (or omit it).
            */
           context?: JSONObject | undefined;
-          /**
-           * Whether the client supports tool use via `tools` and `toolChoice` parameters.
-           */
+          /** Whether the client supports tool use via `tools` and `toolChoice` parameters. */
           tools?: JSONObject | undefined;
         }
       | undefined;
@@ -396,14 +344,10 @@ export declare namespace V2026_07_28 {
     | CallToolRequest
     | CompleteRequest;
 
-  /**
-   * Common result fields.
-   */
+  /** Common result fields. */
   export type ClientResult = Result;
 
-  /**
-   * A request from the client to the server, to ask for completion options.
-   */
+  /** A request from the client to the server, to ask for completion options. */
   export interface CompleteRequest {
     id: RequestId;
     jsonrpc: "2.0";
@@ -411,32 +355,20 @@ export declare namespace V2026_07_28 {
     params: CompleteRequestParams;
   }
 
-  /**
-   * Parameters for a `completion/complete` request.
-   */
+  /** Parameters for a `completion/complete` request. */
   export interface CompleteRequestParams {
     _meta: RequestMetaObject;
-    /**
-     * The argument's information
-     */
+    /** The argument's information */
     argument: {
-      /**
-       * The name of the argument
-       */
+      /** The name of the argument */
       name: string;
-      /**
-       * The value of the argument to use for completion matching.
-       */
+      /** The value of the argument to use for completion matching. */
       value: string;
     };
-    /**
-     * Additional, optional context for completions
-     */
+    /** Additional, optional context for completions */
     context?:
       | {
-          /**
-           * Previously-resolved variables in a URI template or prompt.
-           */
+          /** Previously-resolved variables in a URI template or prompt. */
           arguments?:
             | {
                 [k: string]: string;
@@ -447,25 +379,15 @@ export declare namespace V2026_07_28 {
     ref: PromptReference | ResourceTemplateReference;
   }
 
-  /**
-   * The result returned by the server for a {@link CompleteRequestcompletion/complete} request.
-   */
+  /** The result returned by the server for a {@link CompleteRequestcompletion/complete} request. */
   export interface CompleteResult {
     _meta?: ResultMetaObject | undefined;
     completion: {
-      /**
-       * Indicates whether there are additional completion options beyond those provided in the current response, even if the exact total is unknown.
-       */
+      /** Indicates whether there are additional completion options beyond those provided in the current response, even if the exact total is unknown. */
       hasMore?: boolean | undefined;
-      /**
-       * The total number of completion options available. This can exceed the number of values actually sent in the response.
-       */
+      /** The total number of completion options available. This can exceed the number of values actually sent in the response. */
       total?: number | undefined;
-      /**
-       * An array of completion values. Must not exceed 100 items.
-       *
-       * @maxItems 100
-       */
+      /** An array of completion values. Must not exceed 100 items. */
       values: string[];
     };
     /**
@@ -480,9 +402,7 @@ export declare namespace V2026_07_28 {
     resultType: string;
   }
 
-  /**
-   * A successful response from the server for a {@link CompleteRequestcompletion/complete} request.
-   */
+  /** A successful response from the server for a {@link CompleteRequestcompletion/complete} request. */
   export interface CompleteResultResponse {
     id: RequestId;
     jsonrpc: "2.0";
@@ -490,19 +410,19 @@ export declare namespace V2026_07_28 {
   }
 
   export type ContentBlock =
-    TextContent | ImageContent | AudioContent | ResourceLink | EmbeddedResource;
+    | TextContent
+    | ImageContent
+    | AudioContent
+    | ResourceLink
+    | EmbeddedResource;
 
-  /**
-   * A request from the server to sample an LLM via the client. The client has full discretion over which model to select. The client should also inform the user before beginning sampling, to allow them to inspect the request (human in the loop) and decide whether to approve it.
-   */
+  /** A request from the server to sample an LLM via the client. The client has full discretion over which model to select. The client should also inform the user before beginning sampling, to allow them to inspect the request (human in the loop) and decide whether to approve it. */
   export interface CreateMessageRequest {
     method: "sampling/createMessage";
     params: CreateMessageRequestParams;
   }
 
-  /**
-   * Parameters for a `sampling/createMessage` request.
-   */
+  /** Parameters for a `sampling/createMessage` request. */
   export interface CreateMessageRequestParams {
     /**
      * A request to include context from one or more MCP servers (including the caller), to be attached to the prompt.
@@ -512,7 +432,7 @@ export declare namespace V2026_07_28 {
      * omit this field or use `"none"`, and SHOULD only use the deprecated values if the client declares
      * {@link ClientCapabilities.sampling.context}.
      */
-    includeContext?: ("allServers" | "none" | "thisServer") | undefined;
+    includeContext?: "allServers" | "none" | "thisServer" | undefined;
     /**
      * The requested maximum number of tokens to sample (to prevent runaway completions).
      *
@@ -520,18 +440,12 @@ export declare namespace V2026_07_28 {
      */
     maxTokens: number;
     messages: SamplingMessage[];
-    /**
-     * Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific.
-     */
+    /** Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific. */
     metadata?: JSONObject | undefined;
-    /**
-     * The server's preferences for which model to select. The client MAY ignore these preferences.
-     */
+    /** The server's preferences for which model to select. The client MAY ignore these preferences. */
     modelPreferences?: ModelPreferences | undefined;
     stopSequences?: string[] | undefined;
-    /**
-     * An optional system prompt the server wants to use for sampling. The client MAY modify or omit this prompt.
-     */
+    /** An optional system prompt the server wants to use for sampling. The client MAY modify or omit this prompt. */
     systemPrompt?: string | undefined;
     temperature?: number | undefined;
     /**
@@ -561,9 +475,7 @@ export declare namespace V2026_07_28 {
       | ToolUseContent
       | ToolResultContent
       | SamplingMessageContentBlock[];
-    /**
-     * The name of the model that generated the message.
-     */
+    /** The name of the model that generated the message. */
     model: string;
     role: Role;
     /**
@@ -580,9 +492,7 @@ export declare namespace V2026_07_28 {
     stopReason?: string | undefined;
   }
 
-  /**
-   * An opaque token used to represent a cursor for pagination.
-   */
+  /** An opaque token used to represent a cursor for pagination. */
   export type Cursor = string;
 
   /**
@@ -598,9 +508,7 @@ export declare namespace V2026_07_28 {
     params: RequestParams;
   }
 
-  /**
-   * The result returned by the server for a {@link DiscoverRequestserver/discover} request.
-   */
+  /** The result returned by the server for a {@link DiscoverRequestserver/discover} request. */
   export interface DiscoverResult {
     _meta?: ResultMetaObject | undefined;
     /**
@@ -616,9 +524,7 @@ export declare namespace V2026_07_28 {
      *   different cache).
      */
     cacheScope: "private" | "public";
-    /**
-     * The capabilities of the server.
-     */
+    /** The capabilities of the server. */
     capabilities: ServerCapabilities;
     /**
      * Natural-language guidance describing the server and its features.
@@ -657,34 +563,24 @@ export declare namespace V2026_07_28 {
     ttlMs: number;
   }
 
-  /**
-   * A successful response from the server for a {@link DiscoverRequestserver/discover} request.
-   */
+  /** A successful response from the server for a {@link DiscoverRequestserver/discover} request. */
   export interface DiscoverResultResponse {
     id: RequestId;
     jsonrpc: "2.0";
     result: DiscoverResult;
   }
 
-  /**
-   * A request from the server to elicit additional information from the user via the client.
-   */
+  /** A request from the server to elicit additional information from the user via the client. */
   export interface ElicitRequest {
     method: "elicitation/create";
     params: ElicitRequestParams;
   }
 
-  /**
-   * The parameters for a request to elicit non-sensitive information from the user via a form in the client.
-   */
+  /** The parameters for a request to elicit non-sensitive information from the user via a form in the client. */
   export interface ElicitRequestFormParams {
-    /**
-     * The message to present to the user describing what information is being requested.
-     */
+    /** The message to present to the user describing what information is being requested. */
     message: string;
-    /**
-     * The elicitation mode.
-     */
+    /** The elicitation mode. */
     mode?: "form" | undefined;
     /**
      * A restricted subset of JSON Schema.
@@ -700,32 +596,20 @@ export declare namespace V2026_07_28 {
     };
   }
 
-  /**
-   * The parameters for a request to elicit additional information from the user via the client.
-   */
+  /** The parameters for a request to elicit additional information from the user via the client. */
   export type ElicitRequestParams = ElicitRequestFormParams | ElicitRequestURLParams;
 
-  /**
-   * The parameters for a request to elicit information from the user via a URL in the client.
-   */
+  /** The parameters for a request to elicit information from the user via a URL in the client. */
   export interface ElicitRequestURLParams {
-    /**
-     * The message to present to the user explaining why the interaction is needed.
-     */
+    /** The message to present to the user explaining why the interaction is needed. */
     message: string;
-    /**
-     * The elicitation mode.
-     */
+    /** The elicitation mode. */
     mode: "url";
-    /**
-     * The URL that the user should navigate to.
-     */
+    /** The URL that the user should navigate to. */
     url: string;
   }
 
-  /**
-   * The result returned by the client for an {@link ElicitRequestelicitation/create} request.
-   */
+  /** The result returned by the client for an {@link ElicitRequestelicitation/create} request. */
   export interface ElicitResult {
     /**
      * The user action in response to the elicitation.
@@ -754,17 +638,13 @@ export declare namespace V2026_07_28 {
    */
   export interface EmbeddedResource {
     _meta?: MetaObject | undefined;
-    /**
-     * Optional annotations for the client.
-     */
+    /** Optional annotations for the client. */
     annotations?: Annotations | undefined;
     resource: TextResourceContents | BlobResourceContents;
     type: "resource";
   }
 
-  /**
-   * Common result fields.
-   */
+  /** Common result fields. */
   export type EmptyResult = Result;
 
   export type EnumSchema =
@@ -775,23 +655,15 @@ export declare namespace V2026_07_28 {
     | LegacyTitledEnumSchema;
 
   export interface Error {
-    /**
-     * The error type that occurred.
-     */
+    /** The error type that occurred. */
     code: number;
-    /**
-     * Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
-     */
+    /** Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.). */
     data?: unknown;
-    /**
-     * A short description of the error. The message SHOULD be limited to a concise single sentence.
-     */
+    /** A short description of the error. The message SHOULD be limited to a concise single sentence. */
     message: string;
   }
 
-  /**
-   * Used by the client to get a prompt provided by the server.
-   */
+  /** Used by the client to get a prompt provided by the server. */
   export interface GetPromptRequest {
     id: RequestId;
     jsonrpc: "2.0";
@@ -799,35 +671,25 @@ export declare namespace V2026_07_28 {
     params: GetPromptRequestParams;
   }
 
-  /**
-   * Parameters for a `prompts/get` request.
-   */
+  /** Parameters for a `prompts/get` request. */
   export interface GetPromptRequestParams {
     _meta: RequestMetaObject;
-    /**
-     * Arguments to use for templating the prompt.
-     */
+    /** Arguments to use for templating the prompt. */
     arguments?:
       | {
           [k: string]: string;
         }
       | undefined;
     inputResponses?: InputResponses | undefined;
-    /**
-     * The name of the prompt or prompt template.
-     */
+    /** The name of the prompt or prompt template. */
     name: string;
     requestState?: string | undefined;
   }
 
-  /**
-   * The result returned by the server for a {@link GetPromptRequestprompts/get} request.
-   */
+  /** The result returned by the server for a {@link GetPromptRequestprompts/get} request. */
   export interface GetPromptResult {
     _meta?: ResultMetaObject | undefined;
-    /**
-     * An optional description for the prompt.
-     */
+    /** An optional description for the prompt. */
     description?: string | undefined;
     messages: PromptMessage[];
     /**
@@ -842,9 +704,7 @@ export declare namespace V2026_07_28 {
     resultType: string;
   }
 
-  /**
-   * A successful response from the server for a {@link GetPromptRequestprompts/get} request.
-   */
+  /** A successful response from the server for a {@link GetPromptRequestprompts/get} request. */
   export interface GetPromptResultResponse {
     id: RequestId;
     jsonrpc: "2.0";
@@ -858,16 +718,16 @@ export declare namespace V2026_07_28 {
    * status code MUST be `400 Bad Request`.
    */
   export interface HeaderMismatchError {
-    error: Error & {
-      code: -32020;
-    };
+    error:
+      & Error
+      & {
+          code: -32020;
+        };
     id?: RequestId | undefined;
     jsonrpc: "2.0";
   }
 
-  /**
-   * An optionally-sized icon that can be displayed in a user interface.
-   */
+  /** An optionally-sized icon that can be displayed in a user interface. */
   export interface Icon {
     /**
      * Optional MIME type override if the source MIME type is missing or generic.
@@ -899,12 +759,10 @@ export declare namespace V2026_07_28 {
      *
      * If not provided, the client should assume the icon can be used with any theme.
      */
-    theme?: ("dark" | "light") | undefined;
+    theme?: "dark" | "light" | undefined;
   }
 
-  /**
-   * Base interface to add `icons` property.
-   */
+  /** Base interface to add `icons` property. */
   export interface Icons {
     /**
      * Optional set of sized icons that the client can display in a user interface.
@@ -920,29 +778,19 @@ export declare namespace V2026_07_28 {
     icons?: Icon[] | undefined;
   }
 
-  /**
-   * An image provided to or from an LLM.
-   */
+  /** An image provided to or from an LLM. */
   export interface ImageContent {
     _meta?: MetaObject | undefined;
-    /**
-     * Optional annotations for the client.
-     */
+    /** Optional annotations for the client. */
     annotations?: Annotations | undefined;
-    /**
-     * The base64-encoded image data.
-     */
+    /** The base64-encoded image data. */
     data: string;
-    /**
-     * The MIME type of the image. Different providers may support different image types.
-     */
+    /** The MIME type of the image. Different providers may support different image types. */
     mimeType: string;
     type: "image";
   }
 
-  /**
-   * Describes the MCP implementation.
-   */
+  /** Describes the MCP implementation. */
   export interface Implementation {
     /**
      * An optional human-readable description of what this implementation does.
@@ -964,9 +812,7 @@ export declare namespace V2026_07_28 {
      * - `image/webp` - WebP images (modern, efficient format)
      */
     icons?: Icon[] | undefined;
-    /**
-     * Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-     */
+    /** Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present). */
     name: string;
     /**
      * Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
@@ -977,13 +823,9 @@ export declare namespace V2026_07_28 {
      * if present).
      */
     title?: string | undefined;
-    /**
-     * The version of this implementation.
-     */
+    /** The version of this implementation. */
     version: string;
-    /**
-     * An optional URL of the website for this implementation.
-     */
+    /** An optional URL of the website for this implementation. */
     websiteUrl?: string | undefined;
   }
 
@@ -1036,21 +878,13 @@ export declare namespace V2026_07_28 {
     [k: string]: InputResponse;
   }
 
-  /**
-   * A JSON-RPC error indicating that an internal error occurred on the receiver. This error is returned when the receiver encounters an unexpected condition that prevents it from fulfilling the request.
-   */
+  /** A JSON-RPC error indicating that an internal error occurred on the receiver. This error is returned when the receiver encounters an unexpected condition that prevents it from fulfilling the request. */
   export interface InternalError {
-    /**
-     * The error type that occurred.
-     */
+    /** The error type that occurred. */
     code: -32603;
-    /**
-     * Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
-     */
+    /** Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.). */
     data?: unknown;
-    /**
-     * A short description of the error. The message SHOULD be limited to a concise single sentence.
-     */
+    /** A short description of the error. The message SHOULD be limited to a concise single sentence. */
     message: string;
   }
 
@@ -1067,35 +901,21 @@ export declare namespace V2026_07_28 {
    * - **Sampling**: Missing tool result or tool results mixed with other content
    */
   export interface InvalidParamsError {
-    /**
-     * The error type that occurred.
-     */
+    /** The error type that occurred. */
     code: -32602;
-    /**
-     * Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
-     */
+    /** Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.). */
     data?: unknown;
-    /**
-     * A short description of the error. The message SHOULD be limited to a concise single sentence.
-     */
+    /** A short description of the error. The message SHOULD be limited to a concise single sentence. */
     message: string;
   }
 
-  /**
-   * A JSON-RPC error indicating that the request is not a valid request object. This error is returned when the message structure does not conform to the JSON-RPC 2.0 specification requirements for a request (e.g., missing required fields like `jsonrpc` or `method`, or using invalid types for these fields).
-   */
+  /** A JSON-RPC error indicating that the request is not a valid request object. This error is returned when the message structure does not conform to the JSON-RPC 2.0 specification requirements for a request (e.g., missing required fields like `jsonrpc` or `method`, or using invalid types for these fields). */
   export interface InvalidRequestError {
-    /**
-     * The error type that occurred.
-     */
+    /** The error type that occurred. */
     code: -32600;
-    /**
-     * Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
-     */
+    /** Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.). */
     data?: unknown;
-    /**
-     * A short description of the error. The message SHOULD be limited to a concise single sentence.
-     */
+    /** A short description of the error. The message SHOULD be limited to a concise single sentence. */
     message: string;
   }
 
@@ -1105,24 +925,21 @@ export declare namespace V2026_07_28 {
     [k: string]: JSONValue;
   }
 
-  /**
-   * A response to a request that indicates an error occurred.
-   */
+  /** A response to a request that indicates an error occurred. */
   export interface JSONRPCErrorResponse {
     error: Error;
     id?: RequestId | undefined;
     jsonrpc: "2.0";
   }
 
-  /**
-   * Refers to any valid JSON-RPC object that can be decoded off the wire, or encoded to be sent.
-   */
+  /** Refers to any valid JSON-RPC object that can be decoded off the wire, or encoded to be sent. */
   export type JSONRPCMessage =
-    JSONRPCRequest | JSONRPCNotification | JSONRPCResultResponse | JSONRPCErrorResponse;
+    | JSONRPCRequest
+    | JSONRPCNotification
+    | JSONRPCResultResponse
+    | JSONRPCErrorResponse;
 
-  /**
-   * A notification which does not expect a response.
-   */
+  /** A notification which does not expect a response. */
   export interface JSONRPCNotification {
     jsonrpc: "2.0";
     method: string;
@@ -1133,9 +950,7 @@ export declare namespace V2026_07_28 {
       | undefined;
   }
 
-  /**
-   * A request that expects a response.
-   */
+  /** A request that expects a response. */
   export interface JSONRPCRequest {
     id: RequestId;
     jsonrpc: "2.0";
@@ -1147,21 +962,17 @@ export declare namespace V2026_07_28 {
       | undefined;
   }
 
-  /**
-   * A response to a request, containing either the result or error.
-   */
+  /** A response to a request, containing either the result or error. */
   export type JSONRPCResponse = JSONRPCResultResponse | JSONRPCErrorResponse;
 
-  /**
-   * A successful (non-error) response to a request.
-   */
+  /** A successful (non-error) response to a request. */
   export interface JSONRPCResultResponse {
     id: RequestId;
     jsonrpc: "2.0";
     result: Result;
   }
 
-  export type JSONValue = JSONObject | JSONValue[] | (string | number | boolean | null);
+  export type JSONValue = JSONObject | JSONValue[] | string | number | boolean | null;
 
   /**
    * Use {@link TitledSingleSelectEnumSchema} instead.
@@ -1180,9 +991,7 @@ export declare namespace V2026_07_28 {
     type: "string";
   }
 
-  /**
-   * Sent from the client to request a list of prompts and prompt templates the server has.
-   */
+  /** Sent from the client to request a list of prompts and prompt templates the server has. */
   export interface ListPromptsRequest {
     id: RequestId;
     jsonrpc: "2.0";
@@ -1190,9 +999,7 @@ export declare namespace V2026_07_28 {
     params: PaginatedRequestParams;
   }
 
-  /**
-   * The result returned by the server for a {@link ListPromptsRequestprompts/list} request.
-   */
+  /** The result returned by the server for a {@link ListPromptsRequestprompts/list} request. */
   export interface ListPromptsResult {
     _meta?: ResultMetaObject | undefined;
     /**
@@ -1237,18 +1044,14 @@ export declare namespace V2026_07_28 {
     ttlMs: number;
   }
 
-  /**
-   * A successful response from the server for a {@link ListPromptsRequestprompts/list} request.
-   */
+  /** A successful response from the server for a {@link ListPromptsRequestprompts/list} request. */
   export interface ListPromptsResultResponse {
     id: RequestId;
     jsonrpc: "2.0";
     result: ListPromptsResult;
   }
 
-  /**
-   * Sent from the client to request a list of resource templates the server has.
-   */
+  /** Sent from the client to request a list of resource templates the server has. */
   export interface ListResourceTemplatesRequest {
     id: RequestId;
     jsonrpc: "2.0";
@@ -1256,9 +1059,7 @@ export declare namespace V2026_07_28 {
     params: PaginatedRequestParams;
   }
 
-  /**
-   * The result returned by the server for a {@link ListResourceTemplatesRequestresources/templates/list} request.
-   */
+  /** The result returned by the server for a {@link ListResourceTemplatesRequestresources/templates/list} request. */
   export interface ListResourceTemplatesResult {
     _meta?: ResultMetaObject | undefined;
     /**
@@ -1303,18 +1104,14 @@ export declare namespace V2026_07_28 {
     ttlMs: number;
   }
 
-  /**
-   * A successful response from the server for a {@link ListResourceTemplatesRequestresources/templates/list} request.
-   */
+  /** A successful response from the server for a {@link ListResourceTemplatesRequestresources/templates/list} request. */
   export interface ListResourceTemplatesResultResponse {
     id: RequestId;
     jsonrpc: "2.0";
     result: ListResourceTemplatesResult;
   }
 
-  /**
-   * Sent from the client to request a list of resources the server has.
-   */
+  /** Sent from the client to request a list of resources the server has. */
   export interface ListResourcesRequest {
     id: RequestId;
     jsonrpc: "2.0";
@@ -1322,9 +1119,7 @@ export declare namespace V2026_07_28 {
     params: PaginatedRequestParams;
   }
 
-  /**
-   * The result returned by the server for a {@link ListResourcesRequestresources/list} request.
-   */
+  /** The result returned by the server for a {@link ListResourcesRequestresources/list} request. */
   export interface ListResourcesResult {
     _meta?: ResultMetaObject | undefined;
     /**
@@ -1369,9 +1164,7 @@ export declare namespace V2026_07_28 {
     ttlMs: number;
   }
 
-  /**
-   * A successful response from the server for a {@link ListResourcesRequestresources/list} request.
-   */
+  /** A successful response from the server for a {@link ListResourcesRequestresources/list} request. */
   export interface ListResourcesResultResponse {
     id: RequestId;
     jsonrpc: "2.0";
@@ -1405,9 +1198,7 @@ export declare namespace V2026_07_28 {
     roots: Root[];
   }
 
-  /**
-   * Sent from the client to request a list of tools the server has.
-   */
+  /** Sent from the client to request a list of tools the server has. */
   export interface ListToolsRequest {
     id: RequestId;
     jsonrpc: "2.0";
@@ -1415,9 +1206,7 @@ export declare namespace V2026_07_28 {
     params: PaginatedRequestParams;
   }
 
-  /**
-   * The result returned by the server for a {@link ListToolsRequesttools/list} request.
-   */
+  /** The result returned by the server for a {@link ListToolsRequesttools/list} request. */
   export interface ListToolsResult {
     _meta?: ResultMetaObject | undefined;
     /**
@@ -1462,9 +1251,7 @@ export declare namespace V2026_07_28 {
     ttlMs: number;
   }
 
-  /**
-   * A successful response from the server for a {@link ListToolsRequesttools/list} request.
-   */
+  /** A successful response from the server for a {@link ListToolsRequesttools/list} request. */
   export interface ListToolsResultResponse {
     id: RequestId;
     jsonrpc: "2.0";
@@ -1478,33 +1265,30 @@ export declare namespace V2026_07_28 {
    * https://datatracker.ietf.org/doc/html/rfc5424#section-6.2.1
    */
   export type LoggingLevel =
-    "alert" | "critical" | "debug" | "emergency" | "error" | "info" | "notice" | "warning";
+    | "alert"
+    | "critical"
+    | "debug"
+    | "emergency"
+    | "error"
+    | "info"
+    | "notice"
+    | "warning";
 
-  /**
-   * JSONRPCNotification of a log message passed from server to client. The client opts in by setting `"io.modelcontextprotocol/logLevel"` in a request's `_meta`.
-   */
+  /** JSONRPCNotification of a log message passed from server to client. The client opts in by setting `"io.modelcontextprotocol/logLevel"` in a request's `_meta`. */
   export interface LoggingMessageNotification {
     jsonrpc: "2.0";
     method: "notifications/message";
     params: LoggingMessageNotificationParams;
   }
 
-  /**
-   * Parameters for a `notifications/message` notification.
-   */
+  /** Parameters for a `notifications/message` notification. */
   export interface LoggingMessageNotificationParams {
     _meta?: NotificationMetaObject | undefined;
-    /**
-     * The data to be logged, such as a string message or an object. Any JSON serializable type is allowed here.
-     */
+    /** The data to be logged, such as a string message or an object. Any JSON serializable type is allowed here. */
     data: unknown;
-    /**
-     * The severity of this log message.
-     */
+    /** The severity of this log message. */
     level: LoggingLevel;
-    /**
-     * An optional name of the logger issuing this message.
-     */
+    /** An optional name of the logger issuing this message. */
     logger?: string | undefined;
   }
 
@@ -1537,17 +1321,11 @@ export declare namespace V2026_07_28 {
    * A request that requires a client capability the client did not declare is signalled instead by {@link MissingRequiredClientCapabilityError} (`-32021`).
    */
   export interface MethodNotFoundError {
-    /**
-     * The error type that occurred.
-     */
+    /** The error type that occurred. */
     code: -32601;
-    /**
-     * Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
-     */
+    /** Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.). */
     data?: unknown;
-    /**
-     * A short description of the error. The message SHOULD be limited to a concise single sentence.
-     */
+    /** A short description of the error. The message SHOULD be limited to a concise single sentence. */
     message: string;
   }
 
@@ -1557,15 +1335,15 @@ export declare namespace V2026_07_28 {
    * `400 Bad Request`.
    */
   export interface MissingRequiredClientCapabilityError {
-    error: Error & {
-      code: -32021;
-      data: {
-        /**
-         * The capabilities the server requires from the client to process this request.
-         */
-        requiredCapabilities: ClientCapabilities;
-      };
-    };
+    error:
+      & Error
+      & {
+          code: -32021;
+          data: {
+            /** The capabilities the server requires from the client to process this request. */
+            requiredCapabilities: ClientCapabilities;
+          };
+        };
     id?: RequestId | undefined;
     jsonrpc: "2.0";
   }
@@ -1646,9 +1424,7 @@ export declare namespace V2026_07_28 {
       | undefined;
   }
 
-  /**
-   * Extends {@link MetaObject} with additional notification-specific fields. All key naming rules from `MetaObject` apply.
-   */
+  /** Extends {@link MetaObject} with additional notification-specific fields. All key naming rules from `MetaObject` apply. */
   export interface NotificationMetaObject {
     /**
      * Identifies the subscription stream a notification was delivered on. The
@@ -1665,9 +1441,7 @@ export declare namespace V2026_07_28 {
     "io.modelcontextprotocol/subscriptionId"?: RequestId | undefined;
   }
 
-  /**
-   * Common params for any notification.
-   */
+  /** Common params for any notification. */
   export interface NotificationParams {
     _meta?: NotificationMetaObject | undefined;
   }
@@ -1688,9 +1462,7 @@ export declare namespace V2026_07_28 {
     params: PaginatedRequestParams;
   }
 
-  /**
-   * Common params for paginated requests.
-   */
+  /** Common params for paginated requests. */
   export interface PaginatedRequestParams {
     _meta: RequestMetaObject;
     /**
@@ -1719,21 +1491,13 @@ export declare namespace V2026_07_28 {
     resultType: string;
   }
 
-  /**
-   * A JSON-RPC error indicating that invalid JSON was received by the server. This error is returned when the server cannot parse the JSON text of a message.
-   */
+  /** A JSON-RPC error indicating that invalid JSON was received by the server. This error is returned when the server cannot parse the JSON text of a message. */
   export interface ParseError {
-    /**
-     * The error type that occurred.
-     */
+    /** The error type that occurred. */
     code: -32700;
-    /**
-     * Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
-     */
+    /** Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.). */
     data?: unknown;
-    /**
-     * A short description of the error. The message SHOULD be limited to a concise single sentence.
-     */
+    /** A short description of the error. The message SHOULD be limited to a concise single sentence. */
     message: string;
   }
 
@@ -1751,55 +1515,35 @@ export declare namespace V2026_07_28 {
     | TitledMultiSelectEnumSchema
     | LegacyTitledEnumSchema;
 
-  /**
-   * An out-of-band notification used to inform the receiver of a progress update for a long-running request.
-   */
+  /** An out-of-band notification used to inform the receiver of a progress update for a long-running request. */
   export interface ProgressNotification {
     jsonrpc: "2.0";
     method: "notifications/progress";
     params: ProgressNotificationParams;
   }
 
-  /**
-   * Parameters for a {@link ProgressNotificationnotifications/progress} notification.
-   */
+  /** Parameters for a {@link ProgressNotificationnotifications/progress} notification. */
   export interface ProgressNotificationParams {
     _meta?: NotificationMetaObject | undefined;
-    /**
-     * An optional message describing the current progress.
-     */
+    /** An optional message describing the current progress. */
     message?: string | undefined;
-    /**
-     * The progress thus far. This should increase every time progress is made, even if the total is unknown.
-     */
+    /** The progress thus far. This should increase every time progress is made, even if the total is unknown. */
     progress: number;
-    /**
-     * The progress token which was given in the initial request, used to associate this notification with the request that is proceeding.
-     */
+    /** The progress token which was given in the initial request, used to associate this notification with the request that is proceeding. */
     progressToken: ProgressToken;
-    /**
-     * Total number of items to process (or total progress required), if known.
-     */
+    /** Total number of items to process (or total progress required), if known. */
     total?: number | undefined;
   }
 
-  /**
-   * A progress token, used to associate progress notifications with the original request.
-   */
+  /** A progress token, used to associate progress notifications with the original request. */
   export type ProgressToken = string | number;
 
-  /**
-   * A prompt or prompt template that the server offers.
-   */
+  /** A prompt or prompt template that the server offers. */
   export interface Prompt {
     _meta?: MetaObject | undefined;
-    /**
-     * A list of arguments to use for templating the prompt.
-     */
+    /** A list of arguments to use for templating the prompt. */
     arguments?: PromptArgument[] | undefined;
-    /**
-     * An optional description of what this prompt provides
-     */
+    /** An optional description of what this prompt provides */
     description?: string | undefined;
     /**
      * Optional set of sized icons that the client can display in a user interface.
@@ -1813,9 +1557,7 @@ export declare namespace V2026_07_28 {
      * - `image/webp` - WebP images (modern, efficient format)
      */
     icons?: Icon[] | undefined;
-    /**
-     * Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-     */
+    /** Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present). */
     name: string;
     /**
      * Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
@@ -1828,21 +1570,13 @@ export declare namespace V2026_07_28 {
     title?: string | undefined;
   }
 
-  /**
-   * Describes an argument that a prompt can accept.
-   */
+  /** Describes an argument that a prompt can accept. */
   export interface PromptArgument {
-    /**
-     * A human-readable description of the argument.
-     */
+    /** A human-readable description of the argument. */
     description?: string | undefined;
-    /**
-     * Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-     */
+    /** Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present). */
     name: string;
-    /**
-     * Whether this argument must be provided.
-     */
+    /** Whether this argument must be provided. */
     required?: boolean | undefined;
     /**
      * Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
@@ -1855,9 +1589,7 @@ export declare namespace V2026_07_28 {
     title?: string | undefined;
   }
 
-  /**
-   * An optional notification from the server to the client, informing it that the list of prompts it offers has changed. This is only delivered on a {@link SubscriptionsListenRequestsubscriptions/listen} stream when the client requested it via the `promptsListChanged` filter field.
-   */
+  /** An optional notification from the server to the client, informing it that the list of prompts it offers has changed. This is only delivered on a {@link SubscriptionsListenRequestsubscriptions/listen} stream when the client requested it via the `promptsListChanged` filter field. */
   export interface PromptListChangedNotification {
     jsonrpc: "2.0";
     method: "notifications/prompts/list_changed";
@@ -1875,13 +1607,9 @@ export declare namespace V2026_07_28 {
     role: Role;
   }
 
-  /**
-   * Identifies a prompt.
-   */
+  /** Identifies a prompt. */
   export interface PromptReference {
-    /**
-     * Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-     */
+    /** Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present). */
     name: string;
     /**
      * Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
@@ -1895,9 +1623,7 @@ export declare namespace V2026_07_28 {
     type: "ref/prompt";
   }
 
-  /**
-   * Sent from the client to the server, to read a specific resource URI.
-   */
+  /** Sent from the client to the server, to read a specific resource URI. */
   export interface ReadResourceRequest {
     id: RequestId;
     jsonrpc: "2.0";
@@ -1905,22 +1631,16 @@ export declare namespace V2026_07_28 {
     params: ReadResourceRequestParams;
   }
 
-  /**
-   * Parameters for a `resources/read` request.
-   */
+  /** Parameters for a `resources/read` request. */
   export interface ReadResourceRequestParams {
     _meta: RequestMetaObject;
     inputResponses?: InputResponses | undefined;
     requestState?: string | undefined;
-    /**
-     * The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it.
-     */
+    /** The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it. */
     uri: string;
   }
 
-  /**
-   * The result returned by the server for a {@link ReadResourceRequestresources/read} request.
-   */
+  /** The result returned by the server for a {@link ReadResourceRequestresources/read} request. */
   export interface ReadResourceResult {
     _meta?: ResultMetaObject | undefined;
     /**
@@ -1960,9 +1680,7 @@ export declare namespace V2026_07_28 {
     ttlMs: number;
   }
 
-  /**
-   * A successful response from the server for a {@link ReadResourceRequestresources/read} request.
-   */
+  /** A successful response from the server for a {@link ReadResourceRequestresources/read} request. */
   export interface ReadResourceResultResponse {
     id: RequestId;
     jsonrpc: "2.0";
@@ -1978,14 +1696,10 @@ export declare namespace V2026_07_28 {
       | undefined;
   }
 
-  /**
-   * A uniquely identifying ID for a request in JSON-RPC.
-   */
+  /** A uniquely identifying ID for a request in JSON-RPC. */
   export type RequestId = string | number;
 
-  /**
-   * Extends {@link MetaObject} with additional request-specific fields. All key naming rules from `MetaObject` apply.
-   */
+  /** Extends {@link MetaObject} with additional request-specific fields. All key naming rules from `MetaObject` apply. */
   export interface RequestMetaObject {
     /**
      * The client's capabilities for this specific request. Required.
@@ -2026,27 +1740,19 @@ export declare namespace V2026_07_28 {
      * {@link UnsupportedProtocolVersionError}.
      */
     "io.modelcontextprotocol/protocolVersion": string;
-    /**
-     * If specified, the caller is requesting out-of-band progress notifications for this request (as represented by {@link ProgressNotificationnotifications/progress}). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-     */
+    /** If specified, the caller is requesting out-of-band progress notifications for this request (as represented by {@link ProgressNotificationnotifications/progress}). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications. */
     progressToken?: ProgressToken | undefined;
   }
 
-  /**
-   * Common params for any request.
-   */
+  /** Common params for any request. */
   export interface RequestParams {
     _meta: RequestMetaObject;
   }
 
-  /**
-   * A known resource that the server is capable of reading.
-   */
+  /** A known resource that the server is capable of reading. */
   export interface Resource {
     _meta?: MetaObject | undefined;
-    /**
-     * Optional annotations for the client.
-     */
+    /** Optional annotations for the client. */
     annotations?: Annotations | undefined;
     /**
      * A description of what this resource represents.
@@ -2066,13 +1772,9 @@ export declare namespace V2026_07_28 {
      * - `image/webp` - WebP images (modern, efficient format)
      */
     icons?: Icon[] | undefined;
-    /**
-     * The MIME type of this resource, if known.
-     */
+    /** The MIME type of this resource, if known. */
     mimeType?: string | undefined;
-    /**
-     * Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-     */
+    /** Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present). */
     name: string;
     /**
      * The size of the raw resource content, in bytes (i.e., before base64 encoding or any tokenization), if known.
@@ -2089,24 +1791,16 @@ export declare namespace V2026_07_28 {
      * if present).
      */
     title?: string | undefined;
-    /**
-     * The URI of this resource.
-     */
+    /** The URI of this resource. */
     uri: string;
   }
 
-  /**
-   * The contents of a specific resource or sub-resource.
-   */
+  /** The contents of a specific resource or sub-resource. */
   export interface ResourceContents {
     _meta?: MetaObject | undefined;
-    /**
-     * The MIME type of this resource, if known.
-     */
+    /** The MIME type of this resource, if known. */
     mimeType?: string | undefined;
-    /**
-     * The URI of this resource.
-     */
+    /** The URI of this resource. */
     uri: string;
   }
 
@@ -2117,9 +1811,7 @@ export declare namespace V2026_07_28 {
    */
   export interface ResourceLink {
     _meta?: MetaObject | undefined;
-    /**
-     * Optional annotations for the client.
-     */
+    /** Optional annotations for the client. */
     annotations?: Annotations | undefined;
     /**
      * A description of what this resource represents.
@@ -2139,13 +1831,9 @@ export declare namespace V2026_07_28 {
      * - `image/webp` - WebP images (modern, efficient format)
      */
     icons?: Icon[] | undefined;
-    /**
-     * The MIME type of this resource, if known.
-     */
+    /** The MIME type of this resource, if known. */
     mimeType?: string | undefined;
-    /**
-     * Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-     */
+    /** Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present). */
     name: string;
     /**
      * The size of the raw resource content, in bytes (i.e., before base64 encoding or any tokenization), if known.
@@ -2163,40 +1851,28 @@ export declare namespace V2026_07_28 {
      */
     title?: string | undefined;
     type: "resource_link";
-    /**
-     * The URI of this resource.
-     */
+    /** The URI of this resource. */
     uri: string;
   }
 
-  /**
-   * An optional notification from the server to the client, informing it that the list of resources it can read from has changed. This is only delivered on a {@link SubscriptionsListenRequestsubscriptions/listen} stream when the client requested it via the `resourcesListChanged` filter field.
-   */
+  /** An optional notification from the server to the client, informing it that the list of resources it can read from has changed. This is only delivered on a {@link SubscriptionsListenRequestsubscriptions/listen} stream when the client requested it via the `resourcesListChanged` filter field. */
   export interface ResourceListChangedNotification {
     jsonrpc: "2.0";
     method: "notifications/resources/list_changed";
     params?: NotificationParams | undefined;
   }
 
-  /**
-   * Common params for resource-related requests.
-   */
+  /** Common params for resource-related requests. */
   export interface ResourceRequestParams {
     _meta: RequestMetaObject;
-    /**
-     * The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it.
-     */
+    /** The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it. */
     uri: string;
   }
 
-  /**
-   * A template description for resources available on the server.
-   */
+  /** A template description for resources available on the server. */
   export interface ResourceTemplate {
     _meta?: MetaObject | undefined;
-    /**
-     * Optional annotations for the client.
-     */
+    /** Optional annotations for the client. */
     annotations?: Annotations | undefined;
     /**
      * A description of what this template is for.
@@ -2216,13 +1892,9 @@ export declare namespace V2026_07_28 {
      * - `image/webp` - WebP images (modern, efficient format)
      */
     icons?: Icon[] | undefined;
-    /**
-     * The MIME type for all resources that match this template. This should only be included if all resources matching this template have the same type.
-     */
+    /** The MIME type for all resources that match this template. This should only be included if all resources matching this template have the same type. */
     mimeType?: string | undefined;
-    /**
-     * Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-     */
+    /** Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present). */
     name: string;
     /**
      * Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
@@ -2233,46 +1905,32 @@ export declare namespace V2026_07_28 {
      * if present).
      */
     title?: string | undefined;
-    /**
-     * A URI template (according to RFC 6570) that can be used to construct resource URIs.
-     */
+    /** A URI template (according to RFC 6570) that can be used to construct resource URIs. */
     uriTemplate: string;
   }
 
-  /**
-   * A reference to a resource or resource template definition.
-   */
+  /** A reference to a resource or resource template definition. */
   export interface ResourceTemplateReference {
     type: "ref/resource";
-    /**
-     * The URI or URI template of the resource.
-     */
+    /** The URI or URI template of the resource. */
     uri: string;
   }
 
-  /**
-   * A notification from the server to the client, informing it that a resource has changed and may need to be read again. This is only sent for resources the client opted in to via the `resourceSubscriptions` field of a {@link SubscriptionsListenRequestsubscriptions/listen} request.
-   */
+  /** A notification from the server to the client, informing it that a resource has changed and may need to be read again. This is only sent for resources the client opted in to via the `resourceSubscriptions` field of a {@link SubscriptionsListenRequestsubscriptions/listen} request. */
   export interface ResourceUpdatedNotification {
     jsonrpc: "2.0";
     method: "notifications/resources/updated";
     params: ResourceUpdatedNotificationParams;
   }
 
-  /**
-   * Parameters for a `notifications/resources/updated` notification.
-   */
+  /** Parameters for a `notifications/resources/updated` notification. */
   export interface ResourceUpdatedNotificationParams {
     _meta?: NotificationMetaObject | undefined;
-    /**
-     * The URI of the resource that has been updated. This might be a sub-resource of the one that the client actually subscribed to.
-     */
+    /** The URI of the resource that has been updated. This might be a sub-resource of the one that the client actually subscribed to. */
     uri: string;
   }
 
-  /**
-   * Common result fields.
-   */
+  /** Common result fields. */
   export interface Result {
     _meta?: ResultMetaObject | undefined;
     /**
@@ -2288,9 +1946,7 @@ export declare namespace V2026_07_28 {
     [k: string]: unknown;
   }
 
-  /**
-   * Extends {@link MetaObject} with additional result-specific fields. All key naming rules from `MetaObject` apply.
-   */
+  /** Extends {@link MetaObject} with additional result-specific fields. All key naming rules from `MetaObject` apply. */
   export interface ResultMetaObject {
     /**
      * Identifies the server software producing the response. Servers SHOULD
@@ -2317,14 +1973,10 @@ export declare namespace V2026_07_28 {
    */
   export type ResultType = string;
 
-  /**
-   * The sender or recipient of messages and data in a conversation.
-   */
+  /** The sender or recipient of messages and data in a conversation. */
   export type Role = "assistant" | "user";
 
-  /**
-   * Represents a root directory or file that the server can operate on.
-   */
+  /** Represents a root directory or file that the server can operate on. */
   export interface Root {
     _meta?: MetaObject | undefined;
     /**
@@ -2341,9 +1993,7 @@ export declare namespace V2026_07_28 {
     uri: string;
   }
 
-  /**
-   * Describes a message issued to or received from an LLM API.
-   */
+  /** Describes a message issued to or received from an LLM API. */
   export interface SamplingMessage {
     _meta?: MetaObject | undefined;
     content:
@@ -2357,19 +2007,17 @@ export declare namespace V2026_07_28 {
   }
 
   export type SamplingMessageContentBlock =
-    TextContent | ImageContent | AudioContent | ToolUseContent | ToolResultContent;
+    | TextContent
+    | ImageContent
+    | AudioContent
+    | ToolUseContent
+    | ToolResultContent;
 
-  /**
-   * Capabilities that a server may support. Known capabilities are defined here, in this schema, but this is not a closed set: any server can define its own, additional capabilities.
-   */
+  /** Capabilities that a server may support. Known capabilities are defined here, in this schema, but this is not a closed set: any server can define its own, additional capabilities. */
   export interface ServerCapabilities {
-    /**
-     * Present if the server supports argument autocompletion suggestions.
-     */
+    /** Present if the server supports argument autocompletion suggestions. */
     completions?: JSONObject | undefined;
-    /**
-     * Experimental, non-standard capabilities that the server supports.
-     */
+    /** Experimental, non-standard capabilities that the server supports. */
     experimental?:
       | {
           [k: string]: JSONObject;
@@ -2388,44 +2036,28 @@ export declare namespace V2026_07_28 {
           [k: string]: JSONObject;
         }
       | undefined;
-    /**
-     * Present if the server supports sending log messages to the client.
-     */
+    /** Present if the server supports sending log messages to the client. */
     logging?: JSONObject | undefined;
-    /**
-     * Present if the server offers any prompt templates.
-     */
+    /** Present if the server offers any prompt templates. */
     prompts?:
       | {
-          /**
-           * Whether this server supports notifications for changes to the prompt list.
-           */
+          /** Whether this server supports notifications for changes to the prompt list. */
           listChanged?: boolean | undefined;
         }
       | undefined;
-    /**
-     * Present if the server offers any resources to read.
-     */
+    /** Present if the server offers any resources to read. */
     resources?:
       | {
-          /**
-           * Whether this server supports notifications for changes to the resource list.
-           */
+          /** Whether this server supports notifications for changes to the resource list. */
           listChanged?: boolean | undefined;
-          /**
-           * Whether this server supports subscribing to resource updates.
-           */
+          /** Whether this server supports subscribing to resource updates. */
           subscribe?: boolean | undefined;
         }
       | undefined;
-    /**
-     * Present if the server offers any tools to call.
-     */
+    /** Present if the server offers any tools to call. */
     tools?:
       | {
-          /**
-           * Whether this server supports notifications for changes to the tool list.
-           */
+          /** Whether this server supports notifications for changes to the tool list. */
           listChanged?: boolean | undefined;
         }
       | undefined;
@@ -2456,12 +2088,13 @@ export declare namespace V2026_07_28 {
     | CompleteResult;
 
   export type SingleSelectEnumSchema =
-    UntitledSingleSelectEnumSchema | TitledSingleSelectEnumSchema;
+    | UntitledSingleSelectEnumSchema
+    | TitledSingleSelectEnumSchema;
 
   export interface StringSchema {
     default?: string | undefined;
     description?: string | undefined;
-    format?: ("date" | "date-time" | "email" | "uri") | undefined;
+    format?: "date" | "date-time" | "email" | "uri" | undefined;
     maxLength?: number | undefined;
     minLength?: number | undefined;
     title?: string | undefined;
@@ -2476,22 +2109,16 @@ export declare namespace V2026_07_28 {
    * notification types the client has not explicitly requested here.
    */
   export interface SubscriptionFilter {
-    /**
-     * If true, receive {@link PromptListChangedNotificationnotifications/prompts/list_changed}.
-     */
+    /** If true, receive {@link PromptListChangedNotificationnotifications/prompts/list_changed}. */
     promptsListChanged?: boolean | undefined;
     /**
      * Subscribe to {@link ResourceUpdatedNotificationnotifications/resources/updated} for these resource URIs.
      * Replaces the former `resources/subscribe` RPC.
      */
     resourceSubscriptions?: string[] | undefined;
-    /**
-     * If true, receive {@link ResourceListChangedNotificationnotifications/resources/list_changed}.
-     */
+    /** If true, receive {@link ResourceListChangedNotificationnotifications/resources/list_changed}. */
     resourcesListChanged?: boolean | undefined;
-    /**
-     * If true, receive {@link ToolListChangedNotificationnotifications/tools/list_changed}.
-     */
+    /** If true, receive {@link ToolListChangedNotificationnotifications/tools/list_changed}. */
     toolsListChanged?: boolean | undefined;
   }
 
@@ -2513,9 +2140,7 @@ export declare namespace V2026_07_28 {
     params: SubscriptionsAcknowledgedNotificationParams;
   }
 
-  /**
-   * Parameters for a {@link SubscriptionsAcknowledgedNotificationnotifications/subscriptions/acknowledged} notification.
-   */
+  /** Parameters for a {@link SubscriptionsAcknowledgedNotificationnotifications/subscriptions/acknowledged} notification. */
   export interface SubscriptionsAcknowledgedNotificationParams {
     _meta?: NotificationMetaObject | undefined;
     /**
@@ -2539,9 +2164,7 @@ export declare namespace V2026_07_28 {
     params: SubscriptionsListenRequestParams;
   }
 
-  /**
-   * Parameters for a {@link SubscriptionsListenRequestsubscriptions/listen} request.
-   */
+  /** Parameters for a {@link SubscriptionsListenRequestsubscriptions/listen} request. */
   export interface SubscriptionsListenRequestParams {
     _meta: RequestMetaObject;
     /**
@@ -2612,118 +2235,70 @@ export declare namespace V2026_07_28 {
     result: SubscriptionsListenResult;
   }
 
-  /**
-   * Text provided to or from an LLM.
-   */
+  /** Text provided to or from an LLM. */
   export interface TextContent {
     _meta?: MetaObject | undefined;
-    /**
-     * Optional annotations for the client.
-     */
+    /** Optional annotations for the client. */
     annotations?: Annotations | undefined;
-    /**
-     * The text content of the message.
-     */
+    /** The text content of the message. */
     text: string;
     type: "text";
   }
 
   export interface TextResourceContents {
     _meta?: MetaObject | undefined;
-    /**
-     * The MIME type of this resource, if known.
-     */
+    /** The MIME type of this resource, if known. */
     mimeType?: string | undefined;
-    /**
-     * The text of the item. This must only be set if the item can actually be represented as text (not binary data).
-     */
+    /** The text of the item. This must only be set if the item can actually be represented as text (not binary data). */
     text: string;
-    /**
-     * The URI of this resource.
-     */
+    /** The URI of this resource. */
     uri: string;
   }
 
-  /**
-   * Schema for multiple-selection enumeration with display titles for each option.
-   */
+  /** Schema for multiple-selection enumeration with display titles for each option. */
   export interface TitledMultiSelectEnumSchema {
-    /**
-     * Optional default value.
-     */
+    /** Optional default value. */
     default?: string[] | undefined;
-    /**
-     * Optional description for the enum field.
-     */
+    /** Optional description for the enum field. */
     description?: string | undefined;
-    /**
-     * Schema for array items with enum options and display labels.
-     */
+    /** Schema for array items with enum options and display labels. */
     items: {
-      /**
-       * Array of enum options with values and display labels.
-       */
+      /** Array of enum options with values and display labels. */
       anyOf: {
-        /**
-         * The constant enum value.
-         */
+        /** The constant enum value. */
         const: string;
-        /**
-         * Display title for this option.
-         */
+        /** Display title for this option. */
         title: string;
       }[];
     };
-    /**
-     * Maximum number of items to select.
-     */
+    /** Maximum number of items to select. */
     maxItems?: number | undefined;
-    /**
-     * Minimum number of items to select.
-     */
+    /** Minimum number of items to select. */
     minItems?: number | undefined;
-    /**
-     * Optional title for the enum field.
-     */
+    /** Optional title for the enum field. */
     title?: string | undefined;
     type: "array";
   }
 
-  /**
-   * Schema for single-selection enumeration with display titles for each option.
-   */
+  /** Schema for single-selection enumeration with display titles for each option. */
   export interface TitledSingleSelectEnumSchema {
-    /**
-     * Optional default value.
-     */
+    /** Optional default value. */
     default?: string | undefined;
-    /**
-     * Optional description for the enum field.
-     */
+    /** Optional description for the enum field. */
     description?: string | undefined;
-    /**
-     * Array of enum options with values and display labels.
-     */
+    /** Array of enum options with values and display labels. */
     oneOf: {
-      /**
-       * The enum value.
-       */
+      /** The enum value. */
       const: string;
-      /**
-       * Display label for this option.
-       */
+      /** Display label for this option. */
       title: string;
     }[];
-    /**
-     * Optional title for the enum field.
-     */
+    /** Optional title for the enum field. */
     title?: string | undefined;
     type: "string";
   }
 
-  /**
-   * Definition for a tool the client can call.
-   */
+  /** Definition for a tool the client can call. */
   export interface Tool {
     _meta?: MetaObject | undefined;
     /**
@@ -2771,9 +2346,7 @@ export declare namespace V2026_07_28 {
       type: "object";
       [k: string]: unknown;
     };
-    /**
-     * Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-     */
+    /** Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present). */
     name: string;
     /**
      * An optional JSON Schema object defining the structure of the tool's output returned in
@@ -2842,15 +2415,11 @@ export declare namespace V2026_07_28 {
      * Default: false
      */
     readOnlyHint?: boolean | undefined;
-    /**
-     * A human-readable title for the tool.
-     */
+    /** A human-readable title for the tool. */
     title?: string | undefined;
   }
 
-  /**
-   * Controls tool selection behavior for sampling requests.
-   */
+  /** Controls tool selection behavior for sampling requests. */
   export interface ToolChoice {
     /**
      * Controls the tool use ability of the model:
@@ -2858,21 +2427,17 @@ export declare namespace V2026_07_28 {
      * - `"required"`: Model MUST use at least one tool before completing
      * - `"none"`: Model MUST NOT use any tools
      */
-    mode?: ("auto" | "none" | "required") | undefined;
+    mode?: "auto" | "none" | "required" | undefined;
   }
 
-  /**
-   * An optional notification from the server to the client, informing it that the list of tools it offers has changed. This is only delivered on a {@link SubscriptionsListenRequestsubscriptions/listen} stream when the client requested it via the `toolsListChanged` filter field.
-   */
+  /** An optional notification from the server to the client, informing it that the list of tools it offers has changed. This is only delivered on a {@link SubscriptionsListenRequestsubscriptions/listen} stream when the client requested it via the `toolsListChanged` filter field. */
   export interface ToolListChangedNotification {
     jsonrpc: "2.0";
     method: "notifications/tools/list_changed";
     params?: NotificationParams | undefined;
   }
 
-  /**
-   * The result of a tool use, provided by the user back to the assistant.
-   */
+  /** The result of a tool use, provided by the user back to the assistant. */
   export interface ToolResultContent {
     /**
      * Optional metadata about the tool result. Clients SHOULD preserve this field when
@@ -2909,9 +2474,7 @@ export declare namespace V2026_07_28 {
     type: "tool_result";
   }
 
-  /**
-   * A request from the assistant to call a tool.
-   */
+  /** A request from the assistant to call a tool. */
   export interface ToolUseContent {
     /**
      * Optional metadata about the tool use. Clients SHOULD preserve this field when
@@ -2924,15 +2487,11 @@ export declare namespace V2026_07_28 {
      * This ID is used to match tool results to their corresponding tool uses.
      */
     id: string;
-    /**
-     * The arguments to pass to the tool, conforming to the tool's input schema.
-     */
+    /** The arguments to pass to the tool, conforming to the tool's input schema. */
     input: {
       [k: string]: unknown;
     };
-    /**
-     * The name of the tool to call.
-     */
+    /** The name of the tool to call. */
     name: string;
     type: "tool_use";
   }
@@ -2944,88 +2503,68 @@ export declare namespace V2026_07_28 {
    * `400 Bad Request`.
    */
   export interface UnsupportedProtocolVersionError {
-    error: Error & {
-      code: -32022;
-      data: {
-        /**
-         * The protocol version that was requested by the client.
-         */
-        requested: string;
-        /**
-         * Protocol versions the server supports. The client should choose a
-         * mutually supported version from this list and retry.
-         */
-        supported: string[];
-      };
-    };
+    error:
+      & Error
+      & {
+          code: -32022;
+          data: {
+            /** The protocol version that was requested by the client. */
+            requested: string;
+            /**
+             * Protocol versions the server supports. The client should choose a
+             * mutually supported version from this list and retry.
+             */
+            supported: string[];
+          };
+        };
     id?: RequestId | undefined;
     jsonrpc: "2.0";
   }
 
-  /**
-   * Schema for multiple-selection enumeration without display titles for options.
-   */
+  /** Schema for multiple-selection enumeration without display titles for options. */
   export interface UntitledMultiSelectEnumSchema {
-    /**
-     * Optional default value.
-     */
+    /** Optional default value. */
     default?: string[] | undefined;
-    /**
-     * Optional description for the enum field.
-     */
+    /** Optional description for the enum field. */
     description?: string | undefined;
-    /**
-     * Schema for the array items.
-     */
+    /** Schema for the array items. */
     items: {
-      /**
-       * Array of enum values to choose from.
-       */
+      /** Array of enum values to choose from. */
       enum: string[];
       type: "string";
     };
-    /**
-     * Maximum number of items to select.
-     */
+    /** Maximum number of items to select. */
     maxItems?: number | undefined;
-    /**
-     * Minimum number of items to select.
-     */
+    /** Minimum number of items to select. */
     minItems?: number | undefined;
-    /**
-     * Optional title for the enum field.
-     */
+    /** Optional title for the enum field. */
     title?: string | undefined;
     type: "array";
   }
 
-  /**
-   * Schema for single-selection enumeration without display titles for options.
-   */
+  /** Schema for single-selection enumeration without display titles for options. */
   export interface UntitledSingleSelectEnumSchema {
-    /**
-     * Optional default value.
-     */
+    /** Optional default value. */
     default?: string | undefined;
-    /**
-     * Optional description for the enum field.
-     */
+    /** Optional description for the enum field. */
     description?: string | undefined;
-    /**
-     * Array of enum values to choose from.
-     */
+    /** Array of enum values to choose from. */
     enum: string[];
-    /**
-     * Optional title for the enum field.
-     */
+    /** Optional title for the enum field. */
     title?: string | undefined;
     type: "string";
   }
 
   /** Requests the client sends, by method: their params and possible results. */
   export interface ClientRequestMap {
-    "server/discover": { params: DiscoverRequest["params"]; result: DiscoverResult };
-    "resources/list": { params: ListResourcesRequest["params"]; result: ListResourcesResult };
+    "server/discover": {
+      params: DiscoverRequest["params"];
+      result: DiscoverResult;
+    };
+    "resources/list": {
+      params: ListResourcesRequest["params"];
+      result: ListResourcesResult;
+    };
     "resources/templates/list": {
       params: ListResourceTemplatesRequest["params"];
       result: ListResourceTemplatesResult;
@@ -3038,33 +2577,52 @@ export declare namespace V2026_07_28 {
       params: SubscriptionsListenRequest["params"];
       result: SubscriptionsListenResult;
     };
-    "prompts/list": { params: ListPromptsRequest["params"]; result: ListPromptsResult };
+    "prompts/list": {
+      params: ListPromptsRequest["params"];
+      result: ListPromptsResult;
+    };
     "prompts/get": {
       params: GetPromptRequest["params"];
       result: InputRequiredResult | GetPromptResult;
     };
-    "tools/list": { params: ListToolsRequest["params"]; result: ListToolsResult };
+    "tools/list": {
+      params: ListToolsRequest["params"];
+      result: ListToolsResult;
+    };
     "tools/call": {
       params: CallToolRequest["params"];
       result: InputRequiredResult | CallToolResult;
     };
-    "completion/complete": { params: CompleteRequest["params"]; result: CompleteResult };
+    "completion/complete": {
+      params: CompleteRequest["params"];
+      result: CompleteResult;
+    };
   }
+
   /** Requests the server sends to the client over a session (legacy era), by method. */
   export interface ServerRequestMap {}
+
   /** Requests a server embeds in an input_required result (multi round-trip requests), by method. */
   export interface InputRequestMap {
     "sampling/createMessage": {
       params: CreateMessageRequest["params"];
       result: CreateMessageResult;
     };
-    "roots/list": { params: ListRootsRequest["params"]; result: ListRootsResult };
-    "elicitation/create": { params: ElicitRequest["params"]; result: ElicitResult };
+    "roots/list": {
+      params: ListRootsRequest["params"];
+      result: ListRootsResult;
+    };
+    "elicitation/create": {
+      params: ElicitRequest["params"];
+      result: ElicitResult;
+    };
   }
+
   /** Notifications the client sends, by method: their params. */
   export interface ClientNotificationMap {
     "notifications/cancelled": ClientNotification["params"];
   }
+
   /** Notifications the server sends, by method: their params. */
   export interface ServerNotificationMap {
     "notifications/cancelled": CancelledNotification["params"];
@@ -3080,9 +2638,7 @@ export declare namespace V2026_07_28 {
 
 /** Types of MCP protocol revision 2025-11-25 (legacy era), generated from its official schema.json. */
 export declare namespace V2025_11_25 {
-  /**
-   * Optional annotations for the client. The client can use annotations to inform how objects are used or displayed
-   */
+  /** Optional annotations for the client. The client can use annotations to inform how objects are used or displayed */
   export interface Annotations {
     /**
      * Describes who the intended audience of this object or data is.
@@ -3109,40 +2665,26 @@ export declare namespace V2025_11_25 {
     priority?: number | undefined;
   }
 
-  /**
-   * Audio provided to or from an LLM.
-   */
+  /** Audio provided to or from an LLM. */
   export interface AudioContent {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * Optional annotations for the client.
-     */
+    /** Optional annotations for the client. */
     annotations?: Annotations | undefined;
-    /**
-     * The base64-encoded audio data.
-     */
+    /** The base64-encoded audio data. */
     data: string;
-    /**
-     * The MIME type of the audio. Different providers may support different audio types.
-     */
+    /** The MIME type of the audio. Different providers may support different audio types. */
     mimeType: string;
     type: "audio";
   }
 
-  /**
-   * Base interface for metadata with name (identifier) and title (display name) properties.
-   */
+  /** Base interface for metadata with name (identifier) and title (display name) properties. */
   export interface BaseMetadata {
-    /**
-     * Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-     */
+    /** Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present). */
     name: string;
     /**
      * Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
@@ -3156,25 +2698,17 @@ export declare namespace V2025_11_25 {
   }
 
   export interface BlobResourceContents {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * A base64-encoded string representing the binary data of the item.
-     */
+    /** A base64-encoded string representing the binary data of the item. */
     blob: string;
-    /**
-     * The MIME type of this resource, if known.
-     */
+    /** The MIME type of this resource, if known. */
     mimeType?: string | undefined;
-    /**
-     * The URI of this resource.
-     */
+    /** The URI of this resource. */
     uri: string;
   }
 
@@ -3185,9 +2719,7 @@ export declare namespace V2025_11_25 {
     type: "boolean";
   }
 
-  /**
-   * Used by the client to invoke a tool provided by the server.
-   */
+  /** Used by the client to invoke a tool provided by the server. */
   export interface CallToolRequest {
     id: RequestId;
     jsonrpc: "2.0";
@@ -3195,33 +2727,23 @@ export declare namespace V2025_11_25 {
     params: CallToolRequestParams;
   }
 
-  /**
-   * Parameters for a `tools/call` request.
-   */
+  /** Parameters for a `tools/call` request. */
   export interface CallToolRequestParams {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
-          /**
-           * If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-           */
+          /** If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications. */
           progressToken?: ProgressToken | undefined;
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * Arguments to use for the tool call.
-     */
+    /** Arguments to use for the tool call. */
     arguments?:
       | {
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * The name of the tool.
-     */
+    /** The name of the tool. */
     name: string;
     /**
      * If specified, the caller is requesting task-augmented execution for this request.
@@ -3234,21 +2756,15 @@ export declare namespace V2025_11_25 {
     task?: TaskMetadata | undefined;
   }
 
-  /**
-   * The server's response to a tool call.
-   */
+  /** The server's response to a tool call. */
   export interface CallToolResult {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * A list of content objects that represent the unstructured result of the tool call.
-     */
+    /** A list of content objects that represent the unstructured result of the tool call. */
     content: ContentBlock[];
     /**
      * Whether the tool call ended in an error.
@@ -3265,9 +2781,7 @@ export declare namespace V2025_11_25 {
      * should be reported as an MCP error response.
      */
     isError?: boolean | undefined;
-    /**
-     * An optional JSON object that represents the structured result of the tool call.
-     */
+    /** An optional JSON object that represents the structured result of the tool call. */
     structuredContent?:
       | {
           [k: string]: unknown;
@@ -3275,24 +2789,18 @@ export declare namespace V2025_11_25 {
       | undefined;
   }
 
-  /**
-   * A request to cancel a task.
-   */
+  /** A request to cancel a task. */
   export interface CancelTaskRequest {
     id: RequestId;
     jsonrpc: "2.0";
     method: "tasks/cancel";
     params: {
-      /**
-       * The task identifier to cancel.
-       */
+      /** The task identifier to cancel. */
       taskId: string;
     };
   }
 
-  /**
-   * The response to a tasks/cancel request.
-   */
+  /** The response to a tasks/cancel request. */
   export type CancelTaskResult = Result & Task;
 
   /**
@@ -3312,21 +2820,15 @@ export declare namespace V2025_11_25 {
     params: CancelledNotificationParams;
   }
 
-  /**
-   * Parameters for a `notifications/cancelled` notification.
-   */
+  /** Parameters for a `notifications/cancelled` notification. */
   export interface CancelledNotificationParams {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * An optional string describing the reason for the cancellation. This MAY be logged or presented to the user.
-     */
+    /** An optional string describing the reason for the cancellation. This MAY be logged or presented to the user. */
     reason?: string | undefined;
     /**
      * The ID of the request to cancel.
@@ -3338,13 +2840,9 @@ export declare namespace V2025_11_25 {
     requestId?: RequestId | undefined;
   }
 
-  /**
-   * Capabilities a client may support. Known capabilities are defined here, in this schema, but this is not a closed set: any client can define its own, additional capabilities.
-   */
+  /** Capabilities a client may support. Known capabilities are defined here, in this schema, but this is not a closed set: any client can define its own, additional capabilities. */
   export interface ClientCapabilities {
-    /**
-     * Present if the client supports elicitation from the server.
-     */
+    /** Present if the client supports elicitation from the server. */
     elicitation?:
       | {
           form?:
@@ -3359,9 +2857,7 @@ export declare namespace V2025_11_25 {
             | undefined;
         }
       | undefined;
-    /**
-     * Experimental, non-standard capabilities that the client supports.
-     */
+    /** Experimental, non-standard capabilities that the client supports. */
     experimental?:
       | {
           [k: string]: {
@@ -3369,20 +2865,14 @@ export declare namespace V2025_11_25 {
           };
         }
       | undefined;
-    /**
-     * Present if the client supports listing roots.
-     */
+    /** Present if the client supports listing roots. */
     roots?:
       | {
-          /**
-           * Whether the client supports notifications for changes to the roots list.
-           */
+          /** Whether the client supports notifications for changes to the roots list. */
           listChanged?: boolean | undefined;
         }
       | undefined;
-    /**
-     * Present if the client supports sampling from an LLM.
-     */
+    /** Present if the client supports sampling from an LLM. */
     sampling?:
       | {
           /**
@@ -3394,9 +2884,7 @@ export declare namespace V2025_11_25 {
                 [k: string]: unknown;
               }
             | undefined;
-          /**
-           * Whether the client supports tool use via tools and toolChoice parameters.
-           */
+          /** Whether the client supports tool use via tools and toolChoice parameters. */
           tools?:
             | {
                 [k: string]: unknown;
@@ -3404,40 +2892,28 @@ export declare namespace V2025_11_25 {
             | undefined;
         }
       | undefined;
-    /**
-     * Present if the client supports task-augmented requests.
-     */
+    /** Present if the client supports task-augmented requests. */
     tasks?:
       | {
-          /**
-           * Whether this client supports tasks/cancel.
-           */
+          /** Whether this client supports tasks/cancel. */
           cancel?:
             | {
                 [k: string]: unknown;
               }
             | undefined;
-          /**
-           * Whether this client supports tasks/list.
-           */
+          /** Whether this client supports tasks/list. */
           list?:
             | {
                 [k: string]: unknown;
               }
             | undefined;
-          /**
-           * Specifies which request types can be augmented with tasks.
-           */
+          /** Specifies which request types can be augmented with tasks. */
           requests?:
             | {
-                /**
-                 * Task support for elicitation-related requests.
-                 */
+                /** Task support for elicitation-related requests. */
                 elicitation?:
                   | {
-                      /**
-                       * Whether the client supports task-augmented elicitation/create requests.
-                       */
+                      /** Whether the client supports task-augmented elicitation/create requests. */
                       create?:
                         | {
                             [k: string]: unknown;
@@ -3445,14 +2921,10 @@ export declare namespace V2025_11_25 {
                         | undefined;
                     }
                   | undefined;
-                /**
-                 * Task support for sampling-related requests.
-                 */
+                /** Task support for sampling-related requests. */
                 sampling?:
                   | {
-                      /**
-                       * Whether the client supports task-augmented sampling/createMessage requests.
-                       */
+                      /** Whether the client supports task-augmented sampling/createMessage requests. */
                       createMessage?:
                         | {
                             [k: string]: unknown;
@@ -3502,9 +2974,7 @@ export declare namespace V2025_11_25 {
     | ListRootsResult
     | ElicitResult;
 
-  /**
-   * A request from the client to the server, to ask for completion options.
-   */
+  /** A request from the client to the server, to ask for completion options. */
   export interface CompleteRequest {
     id: RequestId;
     jsonrpc: "2.0";
@@ -3512,43 +2982,27 @@ export declare namespace V2025_11_25 {
     params: CompleteRequestParams;
   }
 
-  /**
-   * Parameters for a `completion/complete` request.
-   */
+  /** Parameters for a `completion/complete` request. */
   export interface CompleteRequestParams {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
-          /**
-           * If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-           */
+          /** If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications. */
           progressToken?: ProgressToken | undefined;
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * The argument's information
-     */
+    /** The argument's information */
     argument: {
-      /**
-       * The name of the argument
-       */
+      /** The name of the argument */
       name: string;
-      /**
-       * The value of the argument to use for completion matching.
-       */
+      /** The value of the argument to use for completion matching. */
       value: string;
     };
-    /**
-     * Additional, optional context for completions
-     */
+    /** Additional, optional context for completions */
     context?:
       | {
-          /**
-           * Previously-resolved variables in a URI template or prompt.
-           */
+          /** Previously-resolved variables in a URI template or prompt. */
           arguments?:
             | {
                 [k: string]: string;
@@ -3559,40 +3013,32 @@ export declare namespace V2025_11_25 {
     ref: PromptReference | ResourceTemplateReference;
   }
 
-  /**
-   * The server's response to a completion/complete request
-   */
+  /** The server's response to a completion/complete request */
   export interface CompleteResult {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
         }
       | undefined;
     completion: {
-      /**
-       * Indicates whether there are additional completion options beyond those provided in the current response, even if the exact total is unknown.
-       */
+      /** Indicates whether there are additional completion options beyond those provided in the current response, even if the exact total is unknown. */
       hasMore?: boolean | undefined;
-      /**
-       * The total number of completion options available. This can exceed the number of values actually sent in the response.
-       */
+      /** The total number of completion options available. This can exceed the number of values actually sent in the response. */
       total?: number | undefined;
-      /**
-       * An array of completion values. Must not exceed 100 items.
-       */
+      /** An array of completion values. Must not exceed 100 items. */
       values: string[];
     };
   }
 
   export type ContentBlock =
-    TextContent | ImageContent | AudioContent | ResourceLink | EmbeddedResource;
+    | TextContent
+    | ImageContent
+    | AudioContent
+    | ResourceLink
+    | EmbeddedResource;
 
-  /**
-   * A request from the server to sample an LLM via the client. The client has full discretion over which model to select. The client should also inform the user before beginning sampling, to allow them to inspect the request (human in the loop) and decide whether to approve it.
-   */
+  /** A request from the server to sample an LLM via the client. The client has full discretion over which model to select. The client should also inform the user before beginning sampling, to allow them to inspect the request (human in the loop) and decide whether to approve it. */
   export interface CreateMessageRequest {
     id: RequestId;
     jsonrpc: "2.0";
@@ -3600,18 +3046,12 @@ export declare namespace V2025_11_25 {
     params: CreateMessageRequestParams;
   }
 
-  /**
-   * Parameters for a `sampling/createMessage` request.
-   */
+  /** Parameters for a `sampling/createMessage` request. */
   export interface CreateMessageRequestParams {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
-          /**
-           * If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-           */
+          /** If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications. */
           progressToken?: ProgressToken | undefined;
           [k: string]: unknown;
         }
@@ -3623,7 +3063,7 @@ export declare namespace V2025_11_25 {
      * Default is "none". Values "thisServer" and "allServers" are soft-deprecated. Servers SHOULD only use these values if the client
      * declares ClientCapabilities.sampling.context. These values may be removed in future spec releases.
      */
-    includeContext?: ("allServers" | "none" | "thisServer") | undefined;
+    includeContext?: "allServers" | "none" | "thisServer" | undefined;
     /**
      * The requested maximum number of tokens to sample (to prevent runaway completions).
      *
@@ -3631,22 +3071,16 @@ export declare namespace V2025_11_25 {
      */
     maxTokens: number;
     messages: SamplingMessage[];
-    /**
-     * Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific.
-     */
+    /** Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific. */
     metadata?:
       | {
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * The server's preferences for which model to select. The client MAY ignore these preferences.
-     */
+    /** The server's preferences for which model to select. The client MAY ignore these preferences. */
     modelPreferences?: ModelPreferences | undefined;
     stopSequences?: string[] | undefined;
-    /**
-     * An optional system prompt the server wants to use for sampling. The client MAY modify or omit this prompt.
-     */
+    /** An optional system prompt the server wants to use for sampling. The client MAY modify or omit this prompt. */
     systemPrompt?: string | undefined;
     /**
      * If specified, the caller is requesting task-augmented execution for this request.
@@ -3677,9 +3111,7 @@ export declare namespace V2025_11_25 {
    * to inspect the response (human in the loop) and decide whether to allow the server to see it.
    */
   export interface CreateMessageResult {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
@@ -3692,9 +3124,7 @@ export declare namespace V2025_11_25 {
       | ToolUseContent
       | ToolResultContent
       | SamplingMessageContentBlock[];
-    /**
-     * The name of the model that generated the message.
-     */
+    /** The name of the model that generated the message. */
     model: string;
     role: Role;
     /**
@@ -3711,13 +3141,9 @@ export declare namespace V2025_11_25 {
     stopReason?: string | undefined;
   }
 
-  /**
-   * A response to a task-augmented request.
-   */
+  /** A response to a task-augmented request. */
   export interface CreateTaskResult {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
@@ -3726,14 +3152,10 @@ export declare namespace V2025_11_25 {
     task: Task;
   }
 
-  /**
-   * An opaque token used to represent a cursor for pagination.
-   */
+  /** An opaque token used to represent a cursor for pagination. */
   export type Cursor = string;
 
-  /**
-   * A request from the server to elicit additional information from the user via the client.
-   */
+  /** A request from the server to elicit additional information from the user via the client. */
   export interface ElicitRequest {
     id: RequestId;
     jsonrpc: "2.0";
@@ -3741,29 +3163,19 @@ export declare namespace V2025_11_25 {
     params: ElicitRequestParams;
   }
 
-  /**
-   * The parameters for a request to elicit non-sensitive information from the user via a form in the client.
-   */
+  /** The parameters for a request to elicit non-sensitive information from the user via a form in the client. */
   export interface ElicitRequestFormParams {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
-          /**
-           * If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-           */
+          /** If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications. */
           progressToken?: ProgressToken | undefined;
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * The message to present to the user describing what information is being requested.
-     */
+    /** The message to present to the user describing what information is being requested. */
     message: string;
-    /**
-     * The elicitation mode.
-     */
+    /** The elicitation mode. */
     mode?: "form" | undefined;
     /**
      * A restricted subset of JSON Schema.
@@ -3788,23 +3200,15 @@ export declare namespace V2025_11_25 {
     task?: TaskMetadata | undefined;
   }
 
-  /**
-   * The parameters for a request to elicit additional information from the user via the client.
-   */
+  /** The parameters for a request to elicit additional information from the user via the client. */
   export type ElicitRequestParams = ElicitRequestURLParams | ElicitRequestFormParams;
 
-  /**
-   * The parameters for a request to elicit information from the user via a URL in the client.
-   */
+  /** The parameters for a request to elicit information from the user via a URL in the client. */
   export interface ElicitRequestURLParams {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
-          /**
-           * If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-           */
+          /** If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications. */
           progressToken?: ProgressToken | undefined;
           [k: string]: unknown;
         }
@@ -3814,13 +3218,9 @@ export declare namespace V2025_11_25 {
      * The client MUST treat this ID as an opaque value.
      */
     elicitationId: string;
-    /**
-     * The message to present to the user explaining why the interaction is needed.
-     */
+    /** The message to present to the user explaining why the interaction is needed. */
     message: string;
-    /**
-     * The elicitation mode.
-     */
+    /** The elicitation mode. */
     mode: "url";
     /**
      * If specified, the caller is requesting task-augmented execution for this request.
@@ -3831,19 +3231,13 @@ export declare namespace V2025_11_25 {
      * for task augmentation of specific request types in their capabilities.
      */
     task?: TaskMetadata | undefined;
-    /**
-     * The URL that the user should navigate to.
-     */
+    /** The URL that the user should navigate to. */
     url: string;
   }
 
-  /**
-   * The client's response to an elicitation request.
-   */
+  /** The client's response to an elicitation request. */
   export interface ElicitResult {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
@@ -3868,16 +3262,12 @@ export declare namespace V2025_11_25 {
       | undefined;
   }
 
-  /**
-   * An optional notification from the server to the client, informing it of a completion of a out-of-band elicitation request.
-   */
+  /** An optional notification from the server to the client, informing it of a completion of a out-of-band elicitation request. */
   export interface ElicitationCompleteNotification {
     jsonrpc: "2.0";
     method: "notifications/elicitation/complete";
     params: {
-      /**
-       * The ID of the elicitation that completed.
-       */
+      /** The ID of the elicitation that completed. */
       elicitationId: string;
     };
   }
@@ -3889,17 +3279,13 @@ export declare namespace V2025_11_25 {
    * of the LLM and/or the user.
    */
   export interface EmbeddedResource {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * Optional annotations for the client.
-     */
+    /** Optional annotations for the client. */
     annotations?: Annotations | undefined;
     resource: TextResourceContents | BlobResourceContents;
     type: "resource";
@@ -3915,23 +3301,15 @@ export declare namespace V2025_11_25 {
     | LegacyTitledEnumSchema;
 
   export interface Error {
-    /**
-     * The error type that occurred.
-     */
+    /** The error type that occurred. */
     code: number;
-    /**
-     * Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
-     */
+    /** Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.). */
     data?: unknown;
-    /**
-     * A short description of the error. The message SHOULD be limited to a concise single sentence.
-     */
+    /** A short description of the error. The message SHOULD be limited to a concise single sentence. */
     message: string;
   }
 
-  /**
-   * Used by the client to get a prompt provided by the server.
-   */
+  /** Used by the client to get a prompt provided by the server. */
   export interface GetPromptRequest {
     id: RequestId;
     jsonrpc: "2.0";
@@ -3939,66 +3317,46 @@ export declare namespace V2025_11_25 {
     params: GetPromptRequestParams;
   }
 
-  /**
-   * Parameters for a `prompts/get` request.
-   */
+  /** Parameters for a `prompts/get` request. */
   export interface GetPromptRequestParams {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
-          /**
-           * If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-           */
+          /** If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications. */
           progressToken?: ProgressToken | undefined;
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * Arguments to use for templating the prompt.
-     */
+    /** Arguments to use for templating the prompt. */
     arguments?:
       | {
           [k: string]: string;
         }
       | undefined;
-    /**
-     * The name of the prompt or prompt template.
-     */
+    /** The name of the prompt or prompt template. */
     name: string;
   }
 
-  /**
-   * The server's response to a prompts/get request from the client.
-   */
+  /** The server's response to a prompts/get request from the client. */
   export interface GetPromptResult {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * An optional description for the prompt.
-     */
+    /** An optional description for the prompt. */
     description?: string | undefined;
     messages: PromptMessage[];
   }
 
-  /**
-   * A request to retrieve the result of a completed task.
-   */
+  /** A request to retrieve the result of a completed task. */
   export interface GetTaskPayloadRequest {
     id: RequestId;
     jsonrpc: "2.0";
     method: "tasks/result";
     params: {
-      /**
-       * The task identifier to retrieve results for.
-       */
+      /** The task identifier to retrieve results for. */
       taskId: string;
     };
   }
@@ -4009,9 +3367,7 @@ export declare namespace V2025_11_25 {
    * For example, a tools/call task would return the CallToolResult structure.
    */
   export interface GetTaskPayloadResult {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
@@ -4020,29 +3376,21 @@ export declare namespace V2025_11_25 {
     [k: string]: unknown;
   }
 
-  /**
-   * A request to retrieve the state of a task.
-   */
+  /** A request to retrieve the state of a task. */
   export interface GetTaskRequest {
     id: RequestId;
     jsonrpc: "2.0";
     method: "tasks/get";
     params: {
-      /**
-       * The task identifier to query.
-       */
+      /** The task identifier to query. */
       taskId: string;
     };
   }
 
-  /**
-   * The response to a tasks/get request.
-   */
+  /** The response to a tasks/get request. */
   export type GetTaskResult = Result & Task;
 
-  /**
-   * An optionally-sized icon that can be displayed in a user interface.
-   */
+  /** An optionally-sized icon that can be displayed in a user interface. */
   export interface Icon {
     /**
      * Optional MIME type override if the source MIME type is missing or generic.
@@ -4074,12 +3422,10 @@ export declare namespace V2025_11_25 {
      *
      * If not provided, the client should assume the icon can be used with any theme.
      */
-    theme?: ("dark" | "light") | undefined;
+    theme?: "dark" | "light" | undefined;
   }
 
-  /**
-   * Base interface to add `icons` property.
-   */
+  /** Base interface to add `icons` property. */
   export interface Icons {
     /**
      * Optional set of sized icons that the client can display in a user interface.
@@ -4095,36 +3441,24 @@ export declare namespace V2025_11_25 {
     icons?: Icon[] | undefined;
   }
 
-  /**
-   * An image provided to or from an LLM.
-   */
+  /** An image provided to or from an LLM. */
   export interface ImageContent {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * Optional annotations for the client.
-     */
+    /** Optional annotations for the client. */
     annotations?: Annotations | undefined;
-    /**
-     * The base64-encoded image data.
-     */
+    /** The base64-encoded image data. */
     data: string;
-    /**
-     * The MIME type of the image. Different providers may support different image types.
-     */
+    /** The MIME type of the image. Different providers may support different image types. */
     mimeType: string;
     type: "image";
   }
 
-  /**
-   * Describes the MCP implementation.
-   */
+  /** Describes the MCP implementation. */
   export interface Implementation {
     /**
      * An optional human-readable description of what this implementation does.
@@ -4146,9 +3480,7 @@ export declare namespace V2025_11_25 {
      * - `image/webp` - WebP images (modern, efficient format)
      */
     icons?: Icon[] | undefined;
-    /**
-     * Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-     */
+    /** Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present). */
     name: string;
     /**
      * Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
@@ -4160,15 +3492,11 @@ export declare namespace V2025_11_25 {
      */
     title?: string | undefined;
     version: string;
-    /**
-     * An optional URL of the website for this implementation.
-     */
+    /** An optional URL of the website for this implementation. */
     websiteUrl?: string | undefined;
   }
 
-  /**
-   * This request is sent from the client to the server when it first connects, asking it to begin initialization.
-   */
+  /** This request is sent from the client to the server when it first connects, asking it to begin initialization. */
   export interface InitializeRequest {
     id: RequestId;
     jsonrpc: "2.0";
@@ -4176,37 +3504,25 @@ export declare namespace V2025_11_25 {
     params: InitializeRequestParams;
   }
 
-  /**
-   * Parameters for an `initialize` request.
-   */
+  /** Parameters for an `initialize` request. */
   export interface InitializeRequestParams {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
-          /**
-           * If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-           */
+          /** If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications. */
           progressToken?: ProgressToken | undefined;
           [k: string]: unknown;
         }
       | undefined;
     capabilities: ClientCapabilities;
     clientInfo: Implementation;
-    /**
-     * The latest version of the Model Context Protocol that the client supports. The client MAY decide to support older versions as well.
-     */
+    /** The latest version of the Model Context Protocol that the client supports. The client MAY decide to support older versions as well. */
     protocolVersion: string;
   }
 
-  /**
-   * After receiving an initialize request from the client, the server sends this response.
-   */
+  /** After receiving an initialize request from the client, the server sends this response. */
   export interface InitializeResult {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
@@ -4219,40 +3535,33 @@ export declare namespace V2025_11_25 {
      * This can be used by clients to improve the LLM's understanding of available tools, resources, etc. It can be thought of like a "hint" to the model. For example, this information MAY be added to the system prompt.
      */
     instructions?: string | undefined;
-    /**
-     * The version of the Model Context Protocol that the server wants to use. This may not match the version that the client requested. If the client cannot support this version, it MUST disconnect.
-     */
+    /** The version of the Model Context Protocol that the server wants to use. This may not match the version that the client requested. If the client cannot support this version, it MUST disconnect. */
     protocolVersion: string;
     serverInfo: Implementation;
   }
 
-  /**
-   * This notification is sent from the client to the server after initialization has finished.
-   */
+  /** This notification is sent from the client to the server after initialization has finished. */
   export interface InitializedNotification {
     jsonrpc: "2.0";
     method: "notifications/initialized";
     params?: NotificationParams | undefined;
   }
 
-  /**
-   * A response to a request that indicates an error occurred.
-   */
+  /** A response to a request that indicates an error occurred. */
   export interface JSONRPCErrorResponse {
     error: Error;
     id?: RequestId | undefined;
     jsonrpc: "2.0";
   }
 
-  /**
-   * Refers to any valid JSON-RPC object that can be decoded off the wire, or encoded to be sent.
-   */
+  /** Refers to any valid JSON-RPC object that can be decoded off the wire, or encoded to be sent. */
   export type JSONRPCMessage =
-    JSONRPCRequest | JSONRPCNotification | JSONRPCResultResponse | JSONRPCErrorResponse;
+    | JSONRPCRequest
+    | JSONRPCNotification
+    | JSONRPCResultResponse
+    | JSONRPCErrorResponse;
 
-  /**
-   * A notification which does not expect a response.
-   */
+  /** A notification which does not expect a response. */
   export interface JSONRPCNotification {
     jsonrpc: "2.0";
     method: string;
@@ -4263,9 +3572,7 @@ export declare namespace V2025_11_25 {
       | undefined;
   }
 
-  /**
-   * A request that expects a response.
-   */
+  /** A request that expects a response. */
   export interface JSONRPCRequest {
     id: RequestId;
     jsonrpc: "2.0";
@@ -4277,14 +3584,10 @@ export declare namespace V2025_11_25 {
       | undefined;
   }
 
-  /**
-   * A response to a request, containing either the result or error.
-   */
+  /** A response to a request, containing either the result or error. */
   export type JSONRPCResponse = JSONRPCResultResponse | JSONRPCErrorResponse;
 
-  /**
-   * A successful (non-error) response to a request.
-   */
+  /** A successful (non-error) response to a request. */
   export interface JSONRPCResultResponse {
     id: RequestId;
     jsonrpc: "2.0";
@@ -4308,9 +3611,7 @@ export declare namespace V2025_11_25 {
     type: "string";
   }
 
-  /**
-   * Sent from the client to request a list of prompts and prompt templates the server has.
-   */
+  /** Sent from the client to request a list of prompts and prompt templates the server has. */
   export interface ListPromptsRequest {
     id: RequestId;
     jsonrpc: "2.0";
@@ -4318,13 +3619,9 @@ export declare namespace V2025_11_25 {
     params?: PaginatedRequestParams | undefined;
   }
 
-  /**
-   * The server's response to a prompts/list request from the client.
-   */
+  /** The server's response to a prompts/list request from the client. */
   export interface ListPromptsResult {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
@@ -4338,9 +3635,7 @@ export declare namespace V2025_11_25 {
     prompts: Prompt[];
   }
 
-  /**
-   * Sent from the client to request a list of resource templates the server has.
-   */
+  /** Sent from the client to request a list of resource templates the server has. */
   export interface ListResourceTemplatesRequest {
     id: RequestId;
     jsonrpc: "2.0";
@@ -4348,13 +3643,9 @@ export declare namespace V2025_11_25 {
     params?: PaginatedRequestParams | undefined;
   }
 
-  /**
-   * The server's response to a resources/templates/list request from the client.
-   */
+  /** The server's response to a resources/templates/list request from the client. */
   export interface ListResourceTemplatesResult {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
@@ -4368,9 +3659,7 @@ export declare namespace V2025_11_25 {
     resourceTemplates: ResourceTemplate[];
   }
 
-  /**
-   * Sent from the client to request a list of resources the server has.
-   */
+  /** Sent from the client to request a list of resources the server has. */
   export interface ListResourcesRequest {
     id: RequestId;
     jsonrpc: "2.0";
@@ -4378,13 +3667,9 @@ export declare namespace V2025_11_25 {
     params?: PaginatedRequestParams | undefined;
   }
 
-  /**
-   * The server's response to a resources/list request from the client.
-   */
+  /** The server's response to a resources/list request from the client. */
   export interface ListResourcesResult {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
@@ -4420,9 +3705,7 @@ export declare namespace V2025_11_25 {
    * or file that the server can operate on.
    */
   export interface ListRootsResult {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
@@ -4431,9 +3714,7 @@ export declare namespace V2025_11_25 {
     roots: Root[];
   }
 
-  /**
-   * A request to retrieve a list of tasks.
-   */
+  /** A request to retrieve a list of tasks. */
   export interface ListTasksRequest {
     id: RequestId;
     jsonrpc: "2.0";
@@ -4441,13 +3722,9 @@ export declare namespace V2025_11_25 {
     params?: PaginatedRequestParams | undefined;
   }
 
-  /**
-   * The response to a tasks/list request.
-   */
+  /** The response to a tasks/list request. */
   export interface ListTasksResult {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
@@ -4461,9 +3738,7 @@ export declare namespace V2025_11_25 {
     tasks: Task[];
   }
 
-  /**
-   * Sent from the client to request a list of tools the server has.
-   */
+  /** Sent from the client to request a list of tools the server has. */
   export interface ListToolsRequest {
     id: RequestId;
     jsonrpc: "2.0";
@@ -4471,13 +3746,9 @@ export declare namespace V2025_11_25 {
     params?: PaginatedRequestParams | undefined;
   }
 
-  /**
-   * The server's response to a tools/list request from the client.
-   */
+  /** The server's response to a tools/list request from the client. */
   export interface ListToolsResult {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
@@ -4498,40 +3769,35 @@ export declare namespace V2025_11_25 {
    * https://datatracker.ietf.org/doc/html/rfc5424#section-6.2.1
    */
   export type LoggingLevel =
-    "alert" | "critical" | "debug" | "emergency" | "error" | "info" | "notice" | "warning";
+    | "alert"
+    | "critical"
+    | "debug"
+    | "emergency"
+    | "error"
+    | "info"
+    | "notice"
+    | "warning";
 
-  /**
-   * JSONRPCNotification of a log message passed from server to client. If no logging/setLevel request has been sent from the client, the server MAY decide which messages to send automatically.
-   */
+  /** JSONRPCNotification of a log message passed from server to client. If no logging/setLevel request has been sent from the client, the server MAY decide which messages to send automatically. */
   export interface LoggingMessageNotification {
     jsonrpc: "2.0";
     method: "notifications/message";
     params: LoggingMessageNotificationParams;
   }
 
-  /**
-   * Parameters for a `notifications/message` notification.
-   */
+  /** Parameters for a `notifications/message` notification. */
   export interface LoggingMessageNotificationParams {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * The data to be logged, such as a string message or an object. Any JSON serializable type is allowed here.
-     */
+    /** The data to be logged, such as a string message or an object. Any JSON serializable type is allowed here. */
     data: unknown;
-    /**
-     * The severity of this log message.
-     */
+    /** The severity of this log message. */
     level: LoggingLevel;
-    /**
-     * An optional name of the logger issuing this message.
-     */
+    /** An optional name of the logger issuing this message. */
     logger?: string | undefined;
   }
 
@@ -4612,9 +3878,7 @@ export declare namespace V2025_11_25 {
   }
 
   export interface NotificationParams {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
@@ -4638,18 +3902,12 @@ export declare namespace V2025_11_25 {
     params?: PaginatedRequestParams | undefined;
   }
 
-  /**
-   * Common parameters for paginated requests.
-   */
+  /** Common parameters for paginated requests. */
   export interface PaginatedRequestParams {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
-          /**
-           * If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-           */
+          /** If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications. */
           progressToken?: ProgressToken | undefined;
           [k: string]: unknown;
         }
@@ -4662,9 +3920,7 @@ export declare namespace V2025_11_25 {
   }
 
   export interface PaginatedResult {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
@@ -4677,9 +3933,7 @@ export declare namespace V2025_11_25 {
     nextCursor?: string | undefined;
   }
 
-  /**
-   * A ping, issued by either the server or the client, to check that the other party is still alive. The receiver must promptly respond, or else may be disconnected.
-   */
+  /** A ping, issued by either the server or the client, to check that the other party is still alive. The receiver must promptly respond, or else may be disconnected. */
   export interface PingRequest {
     id: RequestId;
     jsonrpc: "2.0";
@@ -4701,69 +3955,45 @@ export declare namespace V2025_11_25 {
     | TitledMultiSelectEnumSchema
     | LegacyTitledEnumSchema;
 
-  /**
-   * An out-of-band notification used to inform the receiver of a progress update for a long-running request.
-   */
+  /** An out-of-band notification used to inform the receiver of a progress update for a long-running request. */
   export interface ProgressNotification {
     jsonrpc: "2.0";
     method: "notifications/progress";
     params: ProgressNotificationParams;
   }
 
-  /**
-   * Parameters for a `notifications/progress` notification.
-   */
+  /** Parameters for a `notifications/progress` notification. */
   export interface ProgressNotificationParams {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * An optional message describing the current progress.
-     */
+    /** An optional message describing the current progress. */
     message?: string | undefined;
-    /**
-     * The progress thus far. This should increase every time progress is made, even if the total is unknown.
-     */
+    /** The progress thus far. This should increase every time progress is made, even if the total is unknown. */
     progress: number;
-    /**
-     * The progress token which was given in the initial request, used to associate this notification with the request that is proceeding.
-     */
+    /** The progress token which was given in the initial request, used to associate this notification with the request that is proceeding. */
     progressToken: ProgressToken;
-    /**
-     * Total number of items to process (or total progress required), if known.
-     */
+    /** Total number of items to process (or total progress required), if known. */
     total?: number | undefined;
   }
 
-  /**
-   * A progress token, used to associate progress notifications with the original request.
-   */
+  /** A progress token, used to associate progress notifications with the original request. */
   export type ProgressToken = string | number;
 
-  /**
-   * A prompt or prompt template that the server offers.
-   */
+  /** A prompt or prompt template that the server offers. */
   export interface Prompt {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * A list of arguments to use for templating the prompt.
-     */
+    /** A list of arguments to use for templating the prompt. */
     arguments?: PromptArgument[] | undefined;
-    /**
-     * An optional description of what this prompt provides
-     */
+    /** An optional description of what this prompt provides */
     description?: string | undefined;
     /**
      * Optional set of sized icons that the client can display in a user interface.
@@ -4777,9 +4007,7 @@ export declare namespace V2025_11_25 {
      * - `image/webp` - WebP images (modern, efficient format)
      */
     icons?: Icon[] | undefined;
-    /**
-     * Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-     */
+    /** Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present). */
     name: string;
     /**
      * Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
@@ -4792,21 +4020,13 @@ export declare namespace V2025_11_25 {
     title?: string | undefined;
   }
 
-  /**
-   * Describes an argument that a prompt can accept.
-   */
+  /** Describes an argument that a prompt can accept. */
   export interface PromptArgument {
-    /**
-     * A human-readable description of the argument.
-     */
+    /** A human-readable description of the argument. */
     description?: string | undefined;
-    /**
-     * Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-     */
+    /** Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present). */
     name: string;
-    /**
-     * Whether this argument must be provided.
-     */
+    /** Whether this argument must be provided. */
     required?: boolean | undefined;
     /**
      * Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
@@ -4819,9 +4039,7 @@ export declare namespace V2025_11_25 {
     title?: string | undefined;
   }
 
-  /**
-   * An optional notification from the server to the client, informing it that the list of prompts it offers has changed. This may be issued by servers without any previous subscription from the client.
-   */
+  /** An optional notification from the server to the client, informing it that the list of prompts it offers has changed. This may be issued by servers without any previous subscription from the client. */
   export interface PromptListChangedNotification {
     jsonrpc: "2.0";
     method: "notifications/prompts/list_changed";
@@ -4839,13 +4057,9 @@ export declare namespace V2025_11_25 {
     role: Role;
   }
 
-  /**
-   * Identifies a prompt.
-   */
+  /** Identifies a prompt. */
   export interface PromptReference {
-    /**
-     * Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-     */
+    /** Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present). */
     name: string;
     /**
      * Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
@@ -4859,9 +4073,7 @@ export declare namespace V2025_11_25 {
     type: "ref/prompt";
   }
 
-  /**
-   * Sent from the client to the server, to read a specific resource URI.
-   */
+  /** Sent from the client to the server, to read a specific resource URI. */
   export interface ReadResourceRequest {
     id: RequestId;
     jsonrpc: "2.0";
@@ -4869,35 +4081,23 @@ export declare namespace V2025_11_25 {
     params: ReadResourceRequestParams;
   }
 
-  /**
-   * Parameters for a `resources/read` request.
-   */
+  /** Parameters for a `resources/read` request. */
   export interface ReadResourceRequestParams {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
-          /**
-           * If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-           */
+          /** If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications. */
           progressToken?: ProgressToken | undefined;
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it.
-     */
+    /** The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it. */
     uri: string;
   }
 
-  /**
-   * The server's response to a resources/read request from the client.
-   */
+  /** The server's response to a resources/read request from the client. */
   export interface ReadResourceResult {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
@@ -4911,9 +4111,7 @@ export declare namespace V2025_11_25 {
    * Include this in the `_meta` field under the key `io.modelcontextprotocol/related-task`.
    */
   export interface RelatedTaskMetadata {
-    /**
-     * The task identifier this message is associated with.
-     */
+    /** The task identifier this message is associated with. */
     taskId: string;
   }
 
@@ -4926,44 +4124,30 @@ export declare namespace V2025_11_25 {
       | undefined;
   }
 
-  /**
-   * A uniquely identifying ID for a request in JSON-RPC.
-   */
+  /** A uniquely identifying ID for a request in JSON-RPC. */
   export type RequestId = string | number;
 
-  /**
-   * Common params for any request.
-   */
+  /** Common params for any request. */
   export interface RequestParams {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
-          /**
-           * If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-           */
+          /** If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications. */
           progressToken?: ProgressToken | undefined;
           [k: string]: unknown;
         }
       | undefined;
   }
 
-  /**
-   * A known resource that the server is capable of reading.
-   */
+  /** A known resource that the server is capable of reading. */
   export interface Resource {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * Optional annotations for the client.
-     */
+    /** Optional annotations for the client. */
     annotations?: Annotations | undefined;
     /**
      * A description of what this resource represents.
@@ -4983,13 +4167,9 @@ export declare namespace V2025_11_25 {
      * - `image/webp` - WebP images (modern, efficient format)
      */
     icons?: Icon[] | undefined;
-    /**
-     * The MIME type of this resource, if known.
-     */
+    /** The MIME type of this resource, if known. */
     mimeType?: string | undefined;
-    /**
-     * Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-     */
+    /** Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present). */
     name: string;
     /**
      * The size of the raw resource content, in bytes (i.e., before base64 encoding or any tokenization), if known.
@@ -5006,31 +4186,21 @@ export declare namespace V2025_11_25 {
      * if present).
      */
     title?: string | undefined;
-    /**
-     * The URI of this resource.
-     */
+    /** The URI of this resource. */
     uri: string;
   }
 
-  /**
-   * The contents of a specific resource or sub-resource.
-   */
+  /** The contents of a specific resource or sub-resource. */
   export interface ResourceContents {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * The MIME type of this resource, if known.
-     */
+    /** The MIME type of this resource, if known. */
     mimeType?: string | undefined;
-    /**
-     * The URI of this resource.
-     */
+    /** The URI of this resource. */
     uri: string;
   }
 
@@ -5040,17 +4210,13 @@ export declare namespace V2025_11_25 {
    * Note: resource links returned by tools are not guaranteed to appear in the results of `resources/list` requests.
    */
   export interface ResourceLink {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * Optional annotations for the client.
-     */
+    /** Optional annotations for the client. */
     annotations?: Annotations | undefined;
     /**
      * A description of what this resource represents.
@@ -5070,13 +4236,9 @@ export declare namespace V2025_11_25 {
      * - `image/webp` - WebP images (modern, efficient format)
      */
     icons?: Icon[] | undefined;
-    /**
-     * The MIME type of this resource, if known.
-     */
+    /** The MIME type of this resource, if known. */
     mimeType?: string | undefined;
-    /**
-     * Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-     */
+    /** Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present). */
     name: string;
     /**
      * The size of the raw resource content, in bytes (i.e., before base64 encoding or any tokenization), if known.
@@ -5094,58 +4256,40 @@ export declare namespace V2025_11_25 {
      */
     title?: string | undefined;
     type: "resource_link";
-    /**
-     * The URI of this resource.
-     */
+    /** The URI of this resource. */
     uri: string;
   }
 
-  /**
-   * An optional notification from the server to the client, informing it that the list of resources it can read from has changed. This may be issued by servers without any previous subscription from the client.
-   */
+  /** An optional notification from the server to the client, informing it that the list of resources it can read from has changed. This may be issued by servers without any previous subscription from the client. */
   export interface ResourceListChangedNotification {
     jsonrpc: "2.0";
     method: "notifications/resources/list_changed";
     params?: NotificationParams | undefined;
   }
 
-  /**
-   * Common parameters when working with resources.
-   */
+  /** Common parameters when working with resources. */
   export interface ResourceRequestParams {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
-          /**
-           * If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-           */
+          /** If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications. */
           progressToken?: ProgressToken | undefined;
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it.
-     */
+    /** The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it. */
     uri: string;
   }
 
-  /**
-   * A template description for resources available on the server.
-   */
+  /** A template description for resources available on the server. */
   export interface ResourceTemplate {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * Optional annotations for the client.
-     */
+    /** Optional annotations for the client. */
     annotations?: Annotations | undefined;
     /**
      * A description of what this template is for.
@@ -5165,13 +4309,9 @@ export declare namespace V2025_11_25 {
      * - `image/webp` - WebP images (modern, efficient format)
      */
     icons?: Icon[] | undefined;
-    /**
-     * The MIME type for all resources that match this template. This should only be included if all resources matching this template have the same type.
-     */
+    /** The MIME type for all resources that match this template. This should only be included if all resources matching this template have the same type. */
     mimeType?: string | undefined;
-    /**
-     * Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-     */
+    /** Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present). */
     name: string;
     /**
      * Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
@@ -5182,54 +4322,38 @@ export declare namespace V2025_11_25 {
      * if present).
      */
     title?: string | undefined;
-    /**
-     * A URI template (according to RFC 6570) that can be used to construct resource URIs.
-     */
+    /** A URI template (according to RFC 6570) that can be used to construct resource URIs. */
     uriTemplate: string;
   }
 
-  /**
-   * A reference to a resource or resource template definition.
-   */
+  /** A reference to a resource or resource template definition. */
   export interface ResourceTemplateReference {
     type: "ref/resource";
-    /**
-     * The URI or URI template of the resource.
-     */
+    /** The URI or URI template of the resource. */
     uri: string;
   }
 
-  /**
-   * A notification from the server to the client, informing it that a resource has changed and may need to be read again. This should only be sent if the client previously sent a resources/subscribe request.
-   */
+  /** A notification from the server to the client, informing it that a resource has changed and may need to be read again. This should only be sent if the client previously sent a resources/subscribe request. */
   export interface ResourceUpdatedNotification {
     jsonrpc: "2.0";
     method: "notifications/resources/updated";
     params: ResourceUpdatedNotificationParams;
   }
 
-  /**
-   * Parameters for a `notifications/resources/updated` notification.
-   */
+  /** Parameters for a `notifications/resources/updated` notification. */
   export interface ResourceUpdatedNotificationParams {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * The URI of the resource that has been updated. This might be a sub-resource of the one that the client actually subscribed to.
-     */
+    /** The URI of the resource that has been updated. This might be a sub-resource of the one that the client actually subscribed to. */
     uri: string;
   }
 
   export interface Result {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
@@ -5238,18 +4362,12 @@ export declare namespace V2025_11_25 {
     [k: string]: unknown;
   }
 
-  /**
-   * The sender or recipient of messages and data in a conversation.
-   */
+  /** The sender or recipient of messages and data in a conversation. */
   export type Role = "assistant" | "user";
 
-  /**
-   * Represents a root directory or file that the server can operate on.
-   */
+  /** Represents a root directory or file that the server can operate on. */
   export interface Root {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
@@ -5280,13 +4398,9 @@ export declare namespace V2025_11_25 {
     params?: NotificationParams | undefined;
   }
 
-  /**
-   * Describes a message issued to or received from an LLM API.
-   */
+  /** Describes a message issued to or received from an LLM API. */
   export interface SamplingMessage {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
@@ -5303,23 +4417,21 @@ export declare namespace V2025_11_25 {
   }
 
   export type SamplingMessageContentBlock =
-    TextContent | ImageContent | AudioContent | ToolUseContent | ToolResultContent;
+    | TextContent
+    | ImageContent
+    | AudioContent
+    | ToolUseContent
+    | ToolResultContent;
 
-  /**
-   * Capabilities that a server may support. Known capabilities are defined here, in this schema, but this is not a closed set: any server can define its own, additional capabilities.
-   */
+  /** Capabilities that a server may support. Known capabilities are defined here, in this schema, but this is not a closed set: any server can define its own, additional capabilities. */
   export interface ServerCapabilities {
-    /**
-     * Present if the server supports argument autocompletion suggestions.
-     */
+    /** Present if the server supports argument autocompletion suggestions. */
     completions?:
       | {
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * Experimental, non-standard capabilities that the server supports.
-     */
+    /** Experimental, non-standard capabilities that the server supports. */
     experimental?:
       | {
           [k: string]: {
@@ -5327,74 +4439,50 @@ export declare namespace V2025_11_25 {
           };
         }
       | undefined;
-    /**
-     * Present if the server supports sending log messages to the client.
-     */
+    /** Present if the server supports sending log messages to the client. */
     logging?:
       | {
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * Present if the server offers any prompt templates.
-     */
+    /** Present if the server offers any prompt templates. */
     prompts?:
       | {
-          /**
-           * Whether this server supports notifications for changes to the prompt list.
-           */
+          /** Whether this server supports notifications for changes to the prompt list. */
           listChanged?: boolean | undefined;
         }
       | undefined;
-    /**
-     * Present if the server offers any resources to read.
-     */
+    /** Present if the server offers any resources to read. */
     resources?:
       | {
-          /**
-           * Whether this server supports notifications for changes to the resource list.
-           */
+          /** Whether this server supports notifications for changes to the resource list. */
           listChanged?: boolean | undefined;
-          /**
-           * Whether this server supports subscribing to resource updates.
-           */
+          /** Whether this server supports subscribing to resource updates. */
           subscribe?: boolean | undefined;
         }
       | undefined;
-    /**
-     * Present if the server supports task-augmented requests.
-     */
+    /** Present if the server supports task-augmented requests. */
     tasks?:
       | {
-          /**
-           * Whether this server supports tasks/cancel.
-           */
+          /** Whether this server supports tasks/cancel. */
           cancel?:
             | {
                 [k: string]: unknown;
               }
             | undefined;
-          /**
-           * Whether this server supports tasks/list.
-           */
+          /** Whether this server supports tasks/list. */
           list?:
             | {
                 [k: string]: unknown;
               }
             | undefined;
-          /**
-           * Specifies which request types can be augmented with tasks.
-           */
+          /** Specifies which request types can be augmented with tasks. */
           requests?:
             | {
-                /**
-                 * Task support for tool-related requests.
-                 */
+                /** Task support for tool-related requests. */
                 tools?:
                   | {
-                      /**
-                       * Whether the server supports task-augmented tools/call requests.
-                       */
+                      /** Whether the server supports task-augmented tools/call requests. */
                       call?:
                         | {
                             [k: string]: unknown;
@@ -5406,14 +4494,10 @@ export declare namespace V2025_11_25 {
             | undefined;
         }
       | undefined;
-    /**
-     * Present if the server offers any tools to call.
-     */
+    /** Present if the server offers any tools to call. */
     tools?:
       | {
-          /**
-           * Whether this server supports notifications for changes to the tool list.
-           */
+          /** Whether this server supports notifications for changes to the tool list. */
           listChanged?: boolean | undefined;
         }
       | undefined;
@@ -5456,9 +4540,7 @@ export declare namespace V2025_11_25 {
     | ListTasksResult
     | CompleteResult;
 
-  /**
-   * A request from the client to the server, to enable or adjust logging.
-   */
+  /** A request from the client to the server, to enable or adjust logging. */
   export interface SetLevelRequest {
     id: RequestId;
     jsonrpc: "2.0";
@@ -5466,44 +4548,35 @@ export declare namespace V2025_11_25 {
     params: SetLevelRequestParams;
   }
 
-  /**
-   * Parameters for a `logging/setLevel` request.
-   */
+  /** Parameters for a `logging/setLevel` request. */
   export interface SetLevelRequestParams {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
-          /**
-           * If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-           */
+          /** If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications. */
           progressToken?: ProgressToken | undefined;
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * The level of logging that the client wants to receive from the server. The server should send all logs at this level and higher (i.e., more severe) to the client as notifications/message.
-     */
+    /** The level of logging that the client wants to receive from the server. The server should send all logs at this level and higher (i.e., more severe) to the client as notifications/message. */
     level: LoggingLevel;
   }
 
   export type SingleSelectEnumSchema =
-    UntitledSingleSelectEnumSchema | TitledSingleSelectEnumSchema;
+    | UntitledSingleSelectEnumSchema
+    | TitledSingleSelectEnumSchema;
 
   export interface StringSchema {
     default?: string | undefined;
     description?: string | undefined;
-    format?: ("date" | "date-time" | "email" | "uri") | undefined;
+    format?: "date" | "date-time" | "email" | "uri" | undefined;
     maxLength?: number | undefined;
     minLength?: number | undefined;
     title?: string | undefined;
     type: "string";
   }
 
-  /**
-   * Sent from the client to request resources/updated notifications from the server whenever a particular resource changes.
-   */
+  /** Sent from the client to request resources/updated notifications from the server whenever a particular resource changes. */
   export interface SubscribeRequest {
     id: RequestId;
     jsonrpc: "2.0";
@@ -5511,47 +4584,29 @@ export declare namespace V2025_11_25 {
     params: SubscribeRequestParams;
   }
 
-  /**
-   * Parameters for a `resources/subscribe` request.
-   */
+  /** Parameters for a `resources/subscribe` request. */
   export interface SubscribeRequestParams {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
-          /**
-           * If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-           */
+          /** If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications. */
           progressToken?: ProgressToken | undefined;
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it.
-     */
+    /** The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it. */
     uri: string;
   }
 
-  /**
-   * Data associated with a task.
-   */
+  /** Data associated with a task. */
   export interface Task {
-    /**
-     * ISO 8601 timestamp when the task was created.
-     */
+    /** ISO 8601 timestamp when the task was created. */
     createdAt: string;
-    /**
-     * ISO 8601 timestamp when the task was last updated.
-     */
+    /** ISO 8601 timestamp when the task was last updated. */
     lastUpdatedAt: string;
-    /**
-     * Suggested polling interval in milliseconds.
-     */
+    /** Suggested polling interval in milliseconds. */
     pollInterval?: number | undefined;
-    /**
-     * Current task state.
-     */
+    /** Current task state. */
     status: TaskStatus;
     /**
      * Optional human-readable message describing the current task state.
@@ -5561,28 +4616,18 @@ export declare namespace V2025_11_25 {
      * - Diagnostic information for "failed" status (e.g., error details, what went wrong)
      */
     statusMessage?: string | undefined;
-    /**
-     * The task identifier.
-     */
+    /** The task identifier. */
     taskId: string;
-    /**
-     * Actual retention duration from creation in milliseconds, null for unlimited.
-     */
+    /** Actual retention duration from creation in milliseconds, null for unlimited. */
     ttl: number | null;
   }
 
-  /**
-   * Common params for any task-augmented request.
-   */
+  /** Common params for any task-augmented request. */
   export interface TaskAugmentedRequestParams {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
-          /**
-           * If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-           */
+          /** If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications. */
           progressToken?: ProgressToken | undefined;
           [k: string]: unknown;
         }
@@ -5603,161 +4648,99 @@ export declare namespace V2025_11_25 {
    * Include this in the `task` field of the request parameters.
    */
   export interface TaskMetadata {
-    /**
-     * Requested duration in milliseconds to retain task from creation.
-     */
+    /** Requested duration in milliseconds to retain task from creation. */
     ttl?: number | undefined;
   }
 
-  /**
-   * The status of a task.
-   */
+  /** The status of a task. */
   export type TaskStatus = "cancelled" | "completed" | "failed" | "input_required" | "working";
 
-  /**
-   * An optional notification from the receiver to the requestor, informing them that a task's status has changed. Receivers are not required to send these notifications.
-   */
+  /** An optional notification from the receiver to the requestor, informing them that a task's status has changed. Receivers are not required to send these notifications. */
   export interface TaskStatusNotification {
     jsonrpc: "2.0";
     method: "notifications/tasks/status";
     params: TaskStatusNotificationParams;
   }
 
-  /**
-   * Parameters for a `notifications/tasks/status` notification.
-   */
+  /** Parameters for a `notifications/tasks/status` notification. */
   export type TaskStatusNotificationParams = NotificationParams & Task;
 
-  /**
-   * Text provided to or from an LLM.
-   */
+  /** Text provided to or from an LLM. */
   export interface TextContent {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * Optional annotations for the client.
-     */
+    /** Optional annotations for the client. */
     annotations?: Annotations | undefined;
-    /**
-     * The text content of the message.
-     */
+    /** The text content of the message. */
     text: string;
     type: "text";
   }
 
   export interface TextResourceContents {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * The MIME type of this resource, if known.
-     */
+    /** The MIME type of this resource, if known. */
     mimeType?: string | undefined;
-    /**
-     * The text of the item. This must only be set if the item can actually be represented as text (not binary data).
-     */
+    /** The text of the item. This must only be set if the item can actually be represented as text (not binary data). */
     text: string;
-    /**
-     * The URI of this resource.
-     */
+    /** The URI of this resource. */
     uri: string;
   }
 
-  /**
-   * Schema for multiple-selection enumeration with display titles for each option.
-   */
+  /** Schema for multiple-selection enumeration with display titles for each option. */
   export interface TitledMultiSelectEnumSchema {
-    /**
-     * Optional default value.
-     */
+    /** Optional default value. */
     default?: string[] | undefined;
-    /**
-     * Optional description for the enum field.
-     */
+    /** Optional description for the enum field. */
     description?: string | undefined;
-    /**
-     * Schema for array items with enum options and display labels.
-     */
+    /** Schema for array items with enum options and display labels. */
     items: {
-      /**
-       * Array of enum options with values and display labels.
-       */
+      /** Array of enum options with values and display labels. */
       anyOf: {
-        /**
-         * The constant enum value.
-         */
+        /** The constant enum value. */
         const: string;
-        /**
-         * Display title for this option.
-         */
+        /** Display title for this option. */
         title: string;
       }[];
     };
-    /**
-     * Maximum number of items to select.
-     */
+    /** Maximum number of items to select. */
     maxItems?: number | undefined;
-    /**
-     * Minimum number of items to select.
-     */
+    /** Minimum number of items to select. */
     minItems?: number | undefined;
-    /**
-     * Optional title for the enum field.
-     */
+    /** Optional title for the enum field. */
     title?: string | undefined;
     type: "array";
   }
 
-  /**
-   * Schema for single-selection enumeration with display titles for each option.
-   */
+  /** Schema for single-selection enumeration with display titles for each option. */
   export interface TitledSingleSelectEnumSchema {
-    /**
-     * Optional default value.
-     */
+    /** Optional default value. */
     default?: string | undefined;
-    /**
-     * Optional description for the enum field.
-     */
+    /** Optional description for the enum field. */
     description?: string | undefined;
-    /**
-     * Array of enum options with values and display labels.
-     */
+    /** Array of enum options with values and display labels. */
     oneOf: {
-      /**
-       * The enum value.
-       */
+      /** The enum value. */
       const: string;
-      /**
-       * Display label for this option.
-       */
+      /** Display label for this option. */
       title: string;
     }[];
-    /**
-     * Optional title for the enum field.
-     */
+    /** Optional title for the enum field. */
     title?: string | undefined;
     type: "string";
   }
 
-  /**
-   * Definition for a tool the client can call.
-   */
+  /** Definition for a tool the client can call. */
   export interface Tool {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
@@ -5775,9 +4758,7 @@ export declare namespace V2025_11_25 {
      * This can be used by clients to improve the LLM's understanding of available tools. It can be thought of like a "hint" to the model.
      */
     description?: string | undefined;
-    /**
-     * Execution-related properties for this tool.
-     */
+    /** Execution-related properties for this tool. */
     execution?: ToolExecution | undefined;
     /**
      * Optional set of sized icons that the client can display in a user interface.
@@ -5791,9 +4772,7 @@ export declare namespace V2025_11_25 {
      * - `image/webp` - WebP images (modern, efficient format)
      */
     icons?: Icon[] | undefined;
-    /**
-     * A JSON Schema object defining the expected parameters for the tool.
-     */
+    /** A JSON Schema object defining the expected parameters for the tool. */
     inputSchema: {
       $schema?: string | undefined;
       properties?:
@@ -5806,9 +4785,7 @@ export declare namespace V2025_11_25 {
       required?: string[] | undefined;
       type: "object";
     };
-    /**
-     * Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-     */
+    /** Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present). */
     name: string;
     /**
      * An optional JSON Schema object defining the structure of the tool's output returned in
@@ -5886,15 +4863,11 @@ export declare namespace V2025_11_25 {
      * Default: false
      */
     readOnlyHint?: boolean | undefined;
-    /**
-     * A human-readable title for the tool.
-     */
+    /** A human-readable title for the tool. */
     title?: string | undefined;
   }
 
-  /**
-   * Controls tool selection behavior for sampling requests.
-   */
+  /** Controls tool selection behavior for sampling requests. */
   export interface ToolChoice {
     /**
      * Controls the tool use ability of the model:
@@ -5902,12 +4875,10 @@ export declare namespace V2025_11_25 {
      * - "required": Model MUST use at least one tool before completing
      * - "none": Model MUST NOT use any tools
      */
-    mode?: ("auto" | "none" | "required") | undefined;
+    mode?: "auto" | "none" | "required" | undefined;
   }
 
-  /**
-   * Execution-related properties for a tool.
-   */
+  /** Execution-related properties for a tool. */
   export interface ToolExecution {
     /**
      * Indicates whether this tool supports task-augmented execution.
@@ -5920,21 +4891,17 @@ export declare namespace V2025_11_25 {
      *
      * Default: "forbidden"
      */
-    taskSupport?: ("forbidden" | "optional" | "required") | undefined;
+    taskSupport?: "forbidden" | "optional" | "required" | undefined;
   }
 
-  /**
-   * An optional notification from the server to the client, informing it that the list of tools it offers has changed. This may be issued by servers without any previous subscription from the client.
-   */
+  /** An optional notification from the server to the client, informing it that the list of tools it offers has changed. This may be issued by servers without any previous subscription from the client. */
   export interface ToolListChangedNotification {
     jsonrpc: "2.0";
     method: "notifications/tools/list_changed";
     params?: NotificationParams | undefined;
   }
 
-  /**
-   * The result of a tool use, provided by the user back to the assistant.
-   */
+  /** The result of a tool use, provided by the user back to the assistant. */
   export interface ToolResultContent {
     /**
      * Optional metadata about the tool result. Clients SHOULD preserve this field when
@@ -5980,9 +4947,7 @@ export declare namespace V2025_11_25 {
     type: "tool_result";
   }
 
-  /**
-   * A request from the assistant to call a tool.
-   */
+  /** A request from the assistant to call a tool. */
   export interface ToolUseContent {
     /**
      * Optional metadata about the tool use. Clients SHOULD preserve this field when
@@ -6001,37 +4966,31 @@ export declare namespace V2025_11_25 {
      * This ID is used to match tool results to their corresponding tool uses.
      */
     id: string;
-    /**
-     * The arguments to pass to the tool, conforming to the tool's input schema.
-     */
+    /** The arguments to pass to the tool, conforming to the tool's input schema. */
     input: {
       [k: string]: unknown;
     };
-    /**
-     * The name of the tool to call.
-     */
+    /** The name of the tool to call. */
     name: string;
     type: "tool_use";
   }
 
-  /**
-   * An error response that indicates that the server requires the client to provide additional information via an elicitation request.
-   */
+  /** An error response that indicates that the server requires the client to provide additional information via an elicitation request. */
   export interface URLElicitationRequiredError {
-    error: Error & {
-      code: -32042;
-      data: {
-        elicitations: ElicitRequestURLParams[];
-        [k: string]: unknown;
-      };
-    };
+    error:
+      & Error
+      & {
+          code: -32042;
+          data: {
+            elicitations: ElicitRequestURLParams[];
+            [k: string]: unknown;
+          };
+        };
     id?: RequestId | undefined;
     jsonrpc: "2.0";
   }
 
-  /**
-   * Sent from the client to request cancellation of resources/updated notifications from the server. This should follow a previous resources/subscribe request.
-   */
+  /** Sent from the client to request cancellation of resources/updated notifications from the server. This should follow a previous resources/subscribe request. */
   export interface UnsubscribeRequest {
     id: RequestId;
     jsonrpc: "2.0";
@@ -6039,127 +4998,165 @@ export declare namespace V2025_11_25 {
     params: UnsubscribeRequestParams;
   }
 
-  /**
-   * Parameters for a `resources/unsubscribe` request.
-   */
+  /** Parameters for a `resources/unsubscribe` request. */
   export interface UnsubscribeRequestParams {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
-          /**
-           * If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-           */
+          /** If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications. */
           progressToken?: ProgressToken | undefined;
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it.
-     */
+    /** The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it. */
     uri: string;
   }
 
-  /**
-   * Schema for multiple-selection enumeration without display titles for options.
-   */
+  /** Schema for multiple-selection enumeration without display titles for options. */
   export interface UntitledMultiSelectEnumSchema {
-    /**
-     * Optional default value.
-     */
+    /** Optional default value. */
     default?: string[] | undefined;
-    /**
-     * Optional description for the enum field.
-     */
+    /** Optional description for the enum field. */
     description?: string | undefined;
-    /**
-     * Schema for the array items.
-     */
+    /** Schema for the array items. */
     items: {
-      /**
-       * Array of enum values to choose from.
-       */
+      /** Array of enum values to choose from. */
       enum: string[];
       type: "string";
     };
-    /**
-     * Maximum number of items to select.
-     */
+    /** Maximum number of items to select. */
     maxItems?: number | undefined;
-    /**
-     * Minimum number of items to select.
-     */
+    /** Minimum number of items to select. */
     minItems?: number | undefined;
-    /**
-     * Optional title for the enum field.
-     */
+    /** Optional title for the enum field. */
     title?: string | undefined;
     type: "array";
   }
 
-  /**
-   * Schema for single-selection enumeration without display titles for options.
-   */
+  /** Schema for single-selection enumeration without display titles for options. */
   export interface UntitledSingleSelectEnumSchema {
-    /**
-     * Optional default value.
-     */
+    /** Optional default value. */
     default?: string | undefined;
-    /**
-     * Optional description for the enum field.
-     */
+    /** Optional description for the enum field. */
     description?: string | undefined;
-    /**
-     * Array of enum values to choose from.
-     */
+    /** Array of enum values to choose from. */
     enum: string[];
-    /**
-     * Optional title for the enum field.
-     */
+    /** Optional title for the enum field. */
     title?: string | undefined;
     type: "string";
   }
 
   /** Requests the client sends, by method: their params and possible results. */
   export interface ClientRequestMap {
-    initialize: { params: InitializeRequest["params"]; result: InitializeResult };
-    ping: { params: PingRequest["params"]; result: EmptyResult };
-    "resources/list": { params: ListResourcesRequest["params"]; result: ListResourcesResult };
+    initialize: {
+      params: InitializeRequest["params"];
+      result: InitializeResult;
+    };
+    ping: {
+      params: PingRequest["params"];
+      result: EmptyResult;
+    };
+    "resources/list": {
+      params: ListResourcesRequest["params"];
+      result: ListResourcesResult;
+    };
     "resources/templates/list": {
       params: ListResourceTemplatesRequest["params"];
       result: ListResourceTemplatesResult;
     };
-    "resources/read": { params: ReadResourceRequest["params"]; result: ReadResourceResult };
-    "resources/subscribe": { params: SubscribeRequest["params"]; result: EmptyResult };
-    "resources/unsubscribe": { params: UnsubscribeRequest["params"]; result: EmptyResult };
-    "prompts/list": { params: ListPromptsRequest["params"]; result: ListPromptsResult };
-    "prompts/get": { params: GetPromptRequest["params"]; result: GetPromptResult };
-    "tools/list": { params: ListToolsRequest["params"]; result: ListToolsResult };
-    "tools/call": { params: CallToolRequest["params"]; result: CallToolResult };
-    "tasks/get": { params: GetTaskRequest["params"]; result: GetTaskResult };
-    "tasks/result": { params: GetTaskPayloadRequest["params"]; result: GetTaskPayloadResult };
-    "tasks/cancel": { params: CancelTaskRequest["params"]; result: CancelTaskResult };
-    "tasks/list": { params: ListTasksRequest["params"]; result: ListTasksResult };
-    "logging/setLevel": { params: SetLevelRequest["params"]; result: EmptyResult };
-    "completion/complete": { params: CompleteRequest["params"]; result: CompleteResult };
+    "resources/read": {
+      params: ReadResourceRequest["params"];
+      result: ReadResourceResult;
+    };
+    "resources/subscribe": {
+      params: SubscribeRequest["params"];
+      result: EmptyResult;
+    };
+    "resources/unsubscribe": {
+      params: UnsubscribeRequest["params"];
+      result: EmptyResult;
+    };
+    "prompts/list": {
+      params: ListPromptsRequest["params"];
+      result: ListPromptsResult;
+    };
+    "prompts/get": {
+      params: GetPromptRequest["params"];
+      result: GetPromptResult;
+    };
+    "tools/list": {
+      params: ListToolsRequest["params"];
+      result: ListToolsResult;
+    };
+    "tools/call": {
+      params: CallToolRequest["params"];
+      result: CallToolResult;
+    };
+    "tasks/get": {
+      params: GetTaskRequest["params"];
+      result: GetTaskResult;
+    };
+    "tasks/result": {
+      params: GetTaskPayloadRequest["params"];
+      result: GetTaskPayloadResult;
+    };
+    "tasks/cancel": {
+      params: CancelTaskRequest["params"];
+      result: CancelTaskResult;
+    };
+    "tasks/list": {
+      params: ListTasksRequest["params"];
+      result: ListTasksResult;
+    };
+    "logging/setLevel": {
+      params: SetLevelRequest["params"];
+      result: EmptyResult;
+    };
+    "completion/complete": {
+      params: CompleteRequest["params"];
+      result: CompleteResult;
+    };
   }
+
   /** Requests the server sends to the client over a session (legacy era), by method. */
   export interface ServerRequestMap {
-    ping: { params: PingRequest["params"]; result: EmptyResult };
-    "tasks/get": { params: GetTaskRequest["params"]; result: GetTaskResult };
-    "tasks/result": { params: GetTaskPayloadRequest["params"]; result: GetTaskPayloadResult };
-    "tasks/cancel": { params: CancelTaskRequest["params"]; result: CancelTaskResult };
-    "tasks/list": { params: ListTasksRequest["params"]; result: ListTasksResult };
+    ping: {
+      params: PingRequest["params"];
+      result: EmptyResult;
+    };
+    "tasks/get": {
+      params: GetTaskRequest["params"];
+      result: GetTaskResult;
+    };
+    "tasks/result": {
+      params: GetTaskPayloadRequest["params"];
+      result: GetTaskPayloadResult;
+    };
+    "tasks/cancel": {
+      params: CancelTaskRequest["params"];
+      result: CancelTaskResult;
+    };
+    "tasks/list": {
+      params: ListTasksRequest["params"];
+      result: ListTasksResult;
+    };
     "sampling/createMessage": {
       params: CreateMessageRequest["params"];
       result: CreateMessageResult;
     };
-    "roots/list": { params: ListRootsRequest["params"]; result: ListRootsResult };
-    "elicitation/create": { params: ElicitRequest["params"]; result: ElicitResult };
+    "roots/list": {
+      params: ListRootsRequest["params"];
+      result: ListRootsResult;
+    };
+    "elicitation/create": {
+      params: ElicitRequest["params"];
+      result: ElicitResult;
+    };
   }
+
   /** Requests a server embeds in an input_required result (multi round-trip requests), by method. */
   export interface InputRequestMap {}
+
   /** Notifications the client sends, by method: their params. */
   export interface ClientNotificationMap {
     "notifications/cancelled": CancelledNotification["params"];
@@ -6168,6 +5165,7 @@ export declare namespace V2025_11_25 {
     "notifications/tasks/status": TaskStatusNotification["params"];
     "notifications/roots/list_changed": RootsListChangedNotification["params"];
   }
+
   /** Notifications the server sends, by method: their params. */
   export interface ServerNotificationMap {
     "notifications/cancelled": CancelledNotification["params"];
@@ -6184,9 +5182,7 @@ export declare namespace V2025_11_25 {
 
 /** Types of MCP protocol revision 2025-06-18 (legacy era), generated from its official schema.json. */
 export declare namespace V2025_06_18 {
-  /**
-   * Optional annotations for the client. The client can use annotations to inform how objects are used or displayed
-   */
+  /** Optional annotations for the client. The client can use annotations to inform how objects are used or displayed */
   export interface Annotations {
     /**
      * Describes who the intended customer of this object or data is.
@@ -6213,40 +5209,26 @@ export declare namespace V2025_06_18 {
     priority?: number | undefined;
   }
 
-  /**
-   * Audio provided to or from an LLM.
-   */
+  /** Audio provided to or from an LLM. */
   export interface AudioContent {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * Optional annotations for the client.
-     */
+    /** Optional annotations for the client. */
     annotations?: Annotations | undefined;
-    /**
-     * The base64-encoded audio data.
-     */
+    /** The base64-encoded audio data. */
     data: string;
-    /**
-     * The MIME type of the audio. Different providers may support different audio types.
-     */
+    /** The MIME type of the audio. Different providers may support different audio types. */
     mimeType: string;
     type: "audio";
   }
 
-  /**
-   * Base interface for metadata with name (identifier) and title (display name) properties.
-   */
+  /** Base interface for metadata with name (identifier) and title (display name) properties. */
   export interface BaseMetadata {
-    /**
-     * Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-     */
+    /** Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present). */
     name: string;
     /**
      * Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
@@ -6260,25 +5242,17 @@ export declare namespace V2025_06_18 {
   }
 
   export interface BlobResourceContents {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * A base64-encoded string representing the binary data of the item.
-     */
+    /** A base64-encoded string representing the binary data of the item. */
     blob: string;
-    /**
-     * The MIME type of this resource, if known.
-     */
+    /** The MIME type of this resource, if known. */
     mimeType?: string | undefined;
-    /**
-     * The URI of this resource.
-     */
+    /** The URI of this resource. */
     uri: string;
   }
 
@@ -6289,9 +5263,7 @@ export declare namespace V2025_06_18 {
     type: "boolean";
   }
 
-  /**
-   * Used by the client to invoke a tool provided by the server.
-   */
+  /** Used by the client to invoke a tool provided by the server. */
   export interface CallToolRequest {
     method: "tools/call";
     params: {
@@ -6304,21 +5276,15 @@ export declare namespace V2025_06_18 {
     };
   }
 
-  /**
-   * The server's response to a tool call.
-   */
+  /** The server's response to a tool call. */
   export interface CallToolResult {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * A list of content objects that represent the unstructured result of the tool call.
-     */
+    /** A list of content objects that represent the unstructured result of the tool call. */
     content: ContentBlock[];
     /**
      * Whether the tool call ended in an error.
@@ -6335,9 +5301,7 @@ export declare namespace V2025_06_18 {
      * should be reported as an MCP error response.
      */
     isError?: boolean | undefined;
-    /**
-     * An optional JSON object that represents the structured result of the tool call.
-     */
+    /** An optional JSON object that represents the structured result of the tool call. */
     structuredContent?:
       | {
           [k: string]: unknown;
@@ -6357,9 +5321,7 @@ export declare namespace V2025_06_18 {
   export interface CancelledNotification {
     method: "notifications/cancelled";
     params: {
-      /**
-       * An optional string describing the reason for the cancellation. This MAY be logged or presented to the user.
-       */
+      /** An optional string describing the reason for the cancellation. This MAY be logged or presented to the user. */
       reason?: string | undefined;
       /**
        * The ID of the request to cancel.
@@ -6370,21 +5332,15 @@ export declare namespace V2025_06_18 {
     };
   }
 
-  /**
-   * Capabilities a client may support. Known capabilities are defined here, in this schema, but this is not a closed set: any client can define its own, additional capabilities.
-   */
+  /** Capabilities a client may support. Known capabilities are defined here, in this schema, but this is not a closed set: any client can define its own, additional capabilities. */
   export interface ClientCapabilities {
-    /**
-     * Present if the client supports elicitation from the server.
-     */
+    /** Present if the client supports elicitation from the server. */
     elicitation?:
       | {
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * Experimental, non-standard capabilities that the client supports.
-     */
+    /** Experimental, non-standard capabilities that the client supports. */
     experimental?:
       | {
           [k: string]: {
@@ -6392,20 +5348,14 @@ export declare namespace V2025_06_18 {
           };
         }
       | undefined;
-    /**
-     * Present if the client supports listing roots.
-     */
+    /** Present if the client supports listing roots. */
     roots?:
       | {
-          /**
-           * Whether the client supports notifications for changes to the roots list.
-           */
+          /** Whether the client supports notifications for changes to the roots list. */
           listChanged?: boolean | undefined;
         }
       | undefined;
-    /**
-     * Present if the client supports sampling from an LLM.
-     */
+    /** Present if the client supports sampling from an LLM. */
     sampling?:
       | {
           [k: string]: unknown;
@@ -6436,33 +5386,21 @@ export declare namespace V2025_06_18 {
 
   export type ClientResult = Result | CreateMessageResult | ListRootsResult | ElicitResult;
 
-  /**
-   * A request from the client to the server, to ask for completion options.
-   */
+  /** A request from the client to the server, to ask for completion options. */
   export interface CompleteRequest {
     method: "completion/complete";
     params: {
-      /**
-       * The argument's information
-       */
+      /** The argument's information */
       argument: {
-        /**
-         * The name of the argument
-         */
+        /** The name of the argument */
         name: string;
-        /**
-         * The value of the argument to use for completion matching.
-         */
+        /** The value of the argument to use for completion matching. */
         value: string;
       };
-      /**
-       * Additional, optional context for completions
-       */
+      /** Additional, optional context for completions */
       context?:
         | {
-            /**
-             * Previously-resolved variables in a URI template or prompt.
-             */
+            /** Previously-resolved variables in a URI template or prompt. */
             arguments?:
               | {
                   [k: string]: string;
@@ -6474,47 +5412,37 @@ export declare namespace V2025_06_18 {
     };
   }
 
-  /**
-   * The server's response to a completion/complete request
-   */
+  /** The server's response to a completion/complete request */
   export interface CompleteResult {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
         }
       | undefined;
     completion: {
-      /**
-       * Indicates whether there are additional completion options beyond those provided in the current response, even if the exact total is unknown.
-       */
+      /** Indicates whether there are additional completion options beyond those provided in the current response, even if the exact total is unknown. */
       hasMore?: boolean | undefined;
-      /**
-       * The total number of completion options available. This can exceed the number of values actually sent in the response.
-       */
+      /** The total number of completion options available. This can exceed the number of values actually sent in the response. */
       total?: number | undefined;
-      /**
-       * An array of completion values. Must not exceed 100 items.
-       */
+      /** An array of completion values. Must not exceed 100 items. */
       values: string[];
     };
   }
 
   export type ContentBlock =
-    TextContent | ImageContent | AudioContent | ResourceLink | EmbeddedResource;
+    | TextContent
+    | ImageContent
+    | AudioContent
+    | ResourceLink
+    | EmbeddedResource;
 
-  /**
-   * A request from the server to sample an LLM via the client. The client has full discretion over which model to select. The client should also inform the user before beginning sampling, to allow them to inspect the request (human in the loop) and decide whether to approve it.
-   */
+  /** A request from the server to sample an LLM via the client. The client has full discretion over which model to select. The client should also inform the user before beginning sampling, to allow them to inspect the request (human in the loop) and decide whether to approve it. */
   export interface CreateMessageRequest {
     method: "sampling/createMessage";
     params: {
-      /**
-       * A request to include context from one or more MCP servers (including the caller), to be attached to the prompt. The client MAY ignore this request.
-       */
-      includeContext?: ("allServers" | "none" | "thisServer") | undefined;
+      /** A request to include context from one or more MCP servers (including the caller), to be attached to the prompt. The client MAY ignore this request. */
+      includeContext?: "allServers" | "none" | "thisServer" | undefined;
       /**
        * The requested maximum number of tokens to sample (to prevent runaway completions).
        *
@@ -6522,65 +5450,45 @@ export declare namespace V2025_06_18 {
        */
       maxTokens: number;
       messages: SamplingMessage[];
-      /**
-       * Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific.
-       */
+      /** Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific. */
       metadata?:
         | {
             [k: string]: unknown;
           }
         | undefined;
-      /**
-       * The server's preferences for which model to select. The client MAY ignore these preferences.
-       */
+      /** The server's preferences for which model to select. The client MAY ignore these preferences. */
       modelPreferences?: ModelPreferences | undefined;
       stopSequences?: string[] | undefined;
-      /**
-       * An optional system prompt the server wants to use for sampling. The client MAY modify or omit this prompt.
-       */
+      /** An optional system prompt the server wants to use for sampling. The client MAY modify or omit this prompt. */
       systemPrompt?: string | undefined;
       temperature?: number | undefined;
     };
   }
 
-  /**
-   * The client's response to a sampling/create_message request from the server. The client should inform the user before returning the sampled message, to allow them to inspect the response (human in the loop) and decide whether to allow the server to see it.
-   */
+  /** The client's response to a sampling/create_message request from the server. The client should inform the user before returning the sampled message, to allow them to inspect the response (human in the loop) and decide whether to allow the server to see it. */
   export interface CreateMessageResult {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
         }
       | undefined;
     content: TextContent | ImageContent | AudioContent;
-    /**
-     * The name of the model that generated the message.
-     */
+    /** The name of the model that generated the message. */
     model: string;
     role: Role;
-    /**
-     * The reason why sampling stopped, if known.
-     */
+    /** The reason why sampling stopped, if known. */
     stopReason?: string | undefined;
   }
 
-  /**
-   * An opaque token used to represent a cursor for pagination.
-   */
+  /** An opaque token used to represent a cursor for pagination. */
   export type Cursor = string;
 
-  /**
-   * A request from the server to elicit additional information from the user via the client.
-   */
+  /** A request from the server to elicit additional information from the user via the client. */
   export interface ElicitRequest {
     method: "elicitation/create";
     params: {
-      /**
-       * The message to present to the user.
-       */
+      /** The message to present to the user. */
       message: string;
       /**
        * A restricted subset of JSON Schema.
@@ -6596,13 +5504,9 @@ export declare namespace V2025_06_18 {
     };
   }
 
-  /**
-   * The client's response to an elicitation request.
-   */
+  /** The client's response to an elicitation request. */
   export interface ElicitResult {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
@@ -6633,17 +5537,13 @@ export declare namespace V2025_06_18 {
    * of the LLM and/or the user.
    */
   export interface EmbeddedResource {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * Optional annotations for the client.
-     */
+    /** Optional annotations for the client. */
     annotations?: Annotations | undefined;
     resource: TextResourceContents | BlobResourceContents;
     type: "resource";
@@ -6659,80 +5559,54 @@ export declare namespace V2025_06_18 {
     type: "string";
   }
 
-  /**
-   * Used by the client to get a prompt provided by the server.
-   */
+  /** Used by the client to get a prompt provided by the server. */
   export interface GetPromptRequest {
     method: "prompts/get";
     params: {
-      /**
-       * Arguments to use for templating the prompt.
-       */
+      /** Arguments to use for templating the prompt. */
       arguments?:
         | {
             [k: string]: string;
           }
         | undefined;
-      /**
-       * The name of the prompt or prompt template.
-       */
+      /** The name of the prompt or prompt template. */
       name: string;
     };
   }
 
-  /**
-   * The server's response to a prompts/get request from the client.
-   */
+  /** The server's response to a prompts/get request from the client. */
   export interface GetPromptResult {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * An optional description for the prompt.
-     */
+    /** An optional description for the prompt. */
     description?: string | undefined;
     messages: PromptMessage[];
   }
 
-  /**
-   * An image provided to or from an LLM.
-   */
+  /** An image provided to or from an LLM. */
   export interface ImageContent {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * Optional annotations for the client.
-     */
+    /** Optional annotations for the client. */
     annotations?: Annotations | undefined;
-    /**
-     * The base64-encoded image data.
-     */
+    /** The base64-encoded image data. */
     data: string;
-    /**
-     * The MIME type of the image. Different providers may support different image types.
-     */
+    /** The MIME type of the image. Different providers may support different image types. */
     mimeType: string;
     type: "image";
   }
 
-  /**
-   * Describes the name and version of an MCP implementation, with an optional title for UI representation.
-   */
+  /** Describes the name and version of an MCP implementation, with an optional title for UI representation. */
   export interface Implementation {
-    /**
-     * Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-     */
+    /** Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present). */
     name: string;
     /**
      * Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
@@ -6746,28 +5620,20 @@ export declare namespace V2025_06_18 {
     version: string;
   }
 
-  /**
-   * This request is sent from the client to the server when it first connects, asking it to begin initialization.
-   */
+  /** This request is sent from the client to the server when it first connects, asking it to begin initialization. */
   export interface InitializeRequest {
     method: "initialize";
     params: {
       capabilities: ClientCapabilities;
       clientInfo: Implementation;
-      /**
-       * The latest version of the Model Context Protocol that the client supports. The client MAY decide to support older versions as well.
-       */
+      /** The latest version of the Model Context Protocol that the client supports. The client MAY decide to support older versions as well. */
       protocolVersion: string;
     };
   }
 
-  /**
-   * After receiving an initialize request from the client, the server sends this response.
-   */
+  /** After receiving an initialize request from the client, the server sends this response. */
   export interface InitializeResult {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
@@ -6780,23 +5646,17 @@ export declare namespace V2025_06_18 {
      * This can be used by clients to improve the LLM's understanding of available tools, resources, etc. It can be thought of like a "hint" to the model. For example, this information MAY be added to the system prompt.
      */
     instructions?: string | undefined;
-    /**
-     * The version of the Model Context Protocol that the server wants to use. This may not match the version that the client requested. If the client cannot support this version, it MUST disconnect.
-     */
+    /** The version of the Model Context Protocol that the server wants to use. This may not match the version that the client requested. If the client cannot support this version, it MUST disconnect. */
     protocolVersion: string;
     serverInfo: Implementation;
   }
 
-  /**
-   * This notification is sent from the client to the server after initialization has finished.
-   */
+  /** This notification is sent from the client to the server after initialization has finished. */
   export interface InitializedNotification {
     method: "notifications/initialized";
     params?:
       | {
-          /**
-           * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-           */
+          /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage. */
           _meta?:
             | {
                 [k: string]: unknown;
@@ -6807,45 +5667,34 @@ export declare namespace V2025_06_18 {
       | undefined;
   }
 
-  /**
-   * A response to a request that indicates an error occurred.
-   */
+  /** A response to a request that indicates an error occurred. */
   export interface JSONRPCError {
     error: {
-      /**
-       * The error type that occurred.
-       */
+      /** The error type that occurred. */
       code: number;
-      /**
-       * Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
-       */
+      /** Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.). */
       data?: unknown;
-      /**
-       * A short description of the error. The message SHOULD be limited to a concise single sentence.
-       */
+      /** A short description of the error. The message SHOULD be limited to a concise single sentence. */
       message: string;
     };
     id: RequestId;
     jsonrpc: "2.0";
   }
 
-  /**
-   * Refers to any valid JSON-RPC object that can be decoded off the wire, or encoded to be sent.
-   */
+  /** Refers to any valid JSON-RPC object that can be decoded off the wire, or encoded to be sent. */
   export type JSONRPCMessage =
-    JSONRPCRequest | JSONRPCNotification | JSONRPCResponse | JSONRPCError;
+    | JSONRPCRequest
+    | JSONRPCNotification
+    | JSONRPCResponse
+    | JSONRPCError;
 
-  /**
-   * A notification which does not expect a response.
-   */
+  /** A notification which does not expect a response. */
   export interface JSONRPCNotification {
     jsonrpc: "2.0";
     method: string;
     params?:
       | {
-          /**
-           * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-           */
+          /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage. */
           _meta?:
             | {
                 [k: string]: unknown;
@@ -6856,23 +5705,17 @@ export declare namespace V2025_06_18 {
       | undefined;
   }
 
-  /**
-   * A request that expects a response.
-   */
+  /** A request that expects a response. */
   export interface JSONRPCRequest {
     id: RequestId;
     jsonrpc: "2.0";
     method: string;
     params?:
       | {
-          /**
-           * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-           */
+          /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage. */
           _meta?:
             | {
-                /**
-                 * If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-                 */
+                /** If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications. */
                 progressToken?: ProgressToken | undefined;
                 [k: string]: unknown;
               }
@@ -6882,18 +5725,14 @@ export declare namespace V2025_06_18 {
       | undefined;
   }
 
-  /**
-   * A successful (non-error) response to a request.
-   */
+  /** A successful (non-error) response to a request. */
   export interface JSONRPCResponse {
     id: RequestId;
     jsonrpc: "2.0";
     result: Result;
   }
 
-  /**
-   * Sent from the client to request a list of prompts and prompt templates the server has.
-   */
+  /** Sent from the client to request a list of prompts and prompt templates the server has. */
   export interface ListPromptsRequest {
     method: "prompts/list";
     params?:
@@ -6907,13 +5746,9 @@ export declare namespace V2025_06_18 {
       | undefined;
   }
 
-  /**
-   * The server's response to a prompts/list request from the client.
-   */
+  /** The server's response to a prompts/list request from the client. */
   export interface ListPromptsResult {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
@@ -6927,9 +5762,7 @@ export declare namespace V2025_06_18 {
     prompts: Prompt[];
   }
 
-  /**
-   * Sent from the client to request a list of resource templates the server has.
-   */
+  /** Sent from the client to request a list of resource templates the server has. */
   export interface ListResourceTemplatesRequest {
     method: "resources/templates/list";
     params?:
@@ -6943,13 +5776,9 @@ export declare namespace V2025_06_18 {
       | undefined;
   }
 
-  /**
-   * The server's response to a resources/templates/list request from the client.
-   */
+  /** The server's response to a resources/templates/list request from the client. */
   export interface ListResourceTemplatesResult {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
@@ -6963,9 +5792,7 @@ export declare namespace V2025_06_18 {
     resourceTemplates: ResourceTemplate[];
   }
 
-  /**
-   * Sent from the client to request a list of resources the server has.
-   */
+  /** Sent from the client to request a list of resources the server has. */
   export interface ListResourcesRequest {
     method: "resources/list";
     params?:
@@ -6979,13 +5806,9 @@ export declare namespace V2025_06_18 {
       | undefined;
   }
 
-  /**
-   * The server's response to a resources/list request from the client.
-   */
+  /** The server's response to a resources/list request from the client. */
   export interface ListResourcesResult {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
@@ -7012,14 +5835,10 @@ export declare namespace V2025_06_18 {
     method: "roots/list";
     params?:
       | {
-          /**
-           * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-           */
+          /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage. */
           _meta?:
             | {
-                /**
-                 * If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-                 */
+                /** If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications. */
                 progressToken?: ProgressToken | undefined;
                 [k: string]: unknown;
               }
@@ -7035,9 +5854,7 @@ export declare namespace V2025_06_18 {
    * or file that the server can operate on.
    */
   export interface ListRootsResult {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
@@ -7046,9 +5863,7 @@ export declare namespace V2025_06_18 {
     roots: Root[];
   }
 
-  /**
-   * Sent from the client to request a list of tools the server has.
-   */
+  /** Sent from the client to request a list of tools the server has. */
   export interface ListToolsRequest {
     method: "tools/list";
     params?:
@@ -7062,13 +5877,9 @@ export declare namespace V2025_06_18 {
       | undefined;
   }
 
-  /**
-   * The server's response to a tools/list request from the client.
-   */
+  /** The server's response to a tools/list request from the client. */
   export interface ListToolsResult {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
@@ -7089,25 +5900,24 @@ export declare namespace V2025_06_18 {
    * https://datatracker.ietf.org/doc/html/rfc5424#section-6.2.1
    */
   export type LoggingLevel =
-    "alert" | "critical" | "debug" | "emergency" | "error" | "info" | "notice" | "warning";
+    | "alert"
+    | "critical"
+    | "debug"
+    | "emergency"
+    | "error"
+    | "info"
+    | "notice"
+    | "warning";
 
-  /**
-   * Notification of a log message passed from server to client. If no logging/setLevel request has been sent from the client, the server MAY decide which messages to send automatically.
-   */
+  /** Notification of a log message passed from server to client. If no logging/setLevel request has been sent from the client, the server MAY decide which messages to send automatically. */
   export interface LoggingMessageNotification {
     method: "notifications/message";
     params: {
-      /**
-       * The data to be logged, such as a string message or an object. Any JSON serializable type is allowed here.
-       */
+      /** The data to be logged, such as a string message or an object. Any JSON serializable type is allowed here. */
       data: unknown;
-      /**
-       * The severity of this log message.
-       */
+      /** The severity of this log message. */
       level: LoggingLevel;
-      /**
-       * An optional name of the logger issuing this message.
-       */
+      /** An optional name of the logger issuing this message. */
       logger?: string | undefined;
     };
   }
@@ -7181,9 +5991,7 @@ export declare namespace V2025_06_18 {
     method: string;
     params?:
       | {
-          /**
-           * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-           */
+          /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage. */
           _meta?:
             | {
                 [k: string]: unknown;
@@ -7216,9 +6024,7 @@ export declare namespace V2025_06_18 {
   }
 
   export interface PaginatedResult {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
@@ -7231,21 +6037,15 @@ export declare namespace V2025_06_18 {
     nextCursor?: string | undefined;
   }
 
-  /**
-   * A ping, issued by either the server or the client, to check that the other party is still alive. The receiver must promptly respond, or else may be disconnected.
-   */
+  /** A ping, issued by either the server or the client, to check that the other party is still alive. The receiver must promptly respond, or else may be disconnected. */
   export interface PingRequest {
     method: "ping";
     params?:
       | {
-          /**
-           * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-           */
+          /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage. */
           _meta?:
             | {
-                /**
-                 * If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-                 */
+                /** If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications. */
                 progressToken?: ProgressToken | undefined;
                 [k: string]: unknown;
               }
@@ -7261,59 +6061,37 @@ export declare namespace V2025_06_18 {
    */
   export type PrimitiveSchemaDefinition = StringSchema | NumberSchema | BooleanSchema | EnumSchema;
 
-  /**
-   * An out-of-band notification used to inform the receiver of a progress update for a long-running request.
-   */
+  /** An out-of-band notification used to inform the receiver of a progress update for a long-running request. */
   export interface ProgressNotification {
     method: "notifications/progress";
     params: {
-      /**
-       * An optional message describing the current progress.
-       */
+      /** An optional message describing the current progress. */
       message?: string | undefined;
-      /**
-       * The progress thus far. This should increase every time progress is made, even if the total is unknown.
-       */
+      /** The progress thus far. This should increase every time progress is made, even if the total is unknown. */
       progress: number;
-      /**
-       * The progress token which was given in the initial request, used to associate this notification with the request that is proceeding.
-       */
+      /** The progress token which was given in the initial request, used to associate this notification with the request that is proceeding. */
       progressToken: ProgressToken;
-      /**
-       * Total number of items to process (or total progress required), if known.
-       */
+      /** Total number of items to process (or total progress required), if known. */
       total?: number | undefined;
     };
   }
 
-  /**
-   * A progress token, used to associate progress notifications with the original request.
-   */
+  /** A progress token, used to associate progress notifications with the original request. */
   export type ProgressToken = string | number;
 
-  /**
-   * A prompt or prompt template that the server offers.
-   */
+  /** A prompt or prompt template that the server offers. */
   export interface Prompt {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * A list of arguments to use for templating the prompt.
-     */
+    /** A list of arguments to use for templating the prompt. */
     arguments?: PromptArgument[] | undefined;
-    /**
-     * An optional description of what this prompt provides
-     */
+    /** An optional description of what this prompt provides */
     description?: string | undefined;
-    /**
-     * Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-     */
+    /** Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present). */
     name: string;
     /**
      * Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
@@ -7326,21 +6104,13 @@ export declare namespace V2025_06_18 {
     title?: string | undefined;
   }
 
-  /**
-   * Describes an argument that a prompt can accept.
-   */
+  /** Describes an argument that a prompt can accept. */
   export interface PromptArgument {
-    /**
-     * A human-readable description of the argument.
-     */
+    /** A human-readable description of the argument. */
     description?: string | undefined;
-    /**
-     * Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-     */
+    /** Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present). */
     name: string;
-    /**
-     * Whether this argument must be provided.
-     */
+    /** Whether this argument must be provided. */
     required?: boolean | undefined;
     /**
      * Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
@@ -7353,16 +6123,12 @@ export declare namespace V2025_06_18 {
     title?: string | undefined;
   }
 
-  /**
-   * An optional notification from the server to the client, informing it that the list of prompts it offers has changed. This may be issued by servers without any previous subscription from the client.
-   */
+  /** An optional notification from the server to the client, informing it that the list of prompts it offers has changed. This may be issued by servers without any previous subscription from the client. */
   export interface PromptListChangedNotification {
     method: "notifications/prompts/list_changed";
     params?:
       | {
-          /**
-           * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-           */
+          /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage. */
           _meta?:
             | {
                 [k: string]: unknown;
@@ -7384,13 +6150,9 @@ export declare namespace V2025_06_18 {
     role: Role;
   }
 
-  /**
-   * Identifies a prompt.
-   */
+  /** Identifies a prompt. */
   export interface PromptReference {
-    /**
-     * Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-     */
+    /** Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present). */
     name: string;
     /**
      * Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
@@ -7404,26 +6166,18 @@ export declare namespace V2025_06_18 {
     type: "ref/prompt";
   }
 
-  /**
-   * Sent from the client to the server, to read a specific resource URI.
-   */
+  /** Sent from the client to the server, to read a specific resource URI. */
   export interface ReadResourceRequest {
     method: "resources/read";
     params: {
-      /**
-       * The URI of the resource to read. The URI can use any protocol; it is up to the server how to interpret it.
-       */
+      /** The URI of the resource to read. The URI can use any protocol; it is up to the server how to interpret it. */
       uri: string;
     };
   }
 
-  /**
-   * The server's response to a resources/read request from the client.
-   */
+  /** The server's response to a resources/read request from the client. */
   export interface ReadResourceResult {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
@@ -7436,14 +6190,10 @@ export declare namespace V2025_06_18 {
     method: string;
     params?:
       | {
-          /**
-           * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-           */
+          /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage. */
           _meta?:
             | {
-                /**
-                 * If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-                 */
+                /** If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications. */
                 progressToken?: ProgressToken | undefined;
                 [k: string]: unknown;
               }
@@ -7453,26 +6203,18 @@ export declare namespace V2025_06_18 {
       | undefined;
   }
 
-  /**
-   * A uniquely identifying ID for a request in JSON-RPC.
-   */
+  /** A uniquely identifying ID for a request in JSON-RPC. */
   export type RequestId = string | number;
 
-  /**
-   * A known resource that the server is capable of reading.
-   */
+  /** A known resource that the server is capable of reading. */
   export interface Resource {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * Optional annotations for the client.
-     */
+    /** Optional annotations for the client. */
     annotations?: Annotations | undefined;
     /**
      * A description of what this resource represents.
@@ -7480,13 +6222,9 @@ export declare namespace V2025_06_18 {
      * This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
      */
     description?: string | undefined;
-    /**
-     * The MIME type of this resource, if known.
-     */
+    /** The MIME type of this resource, if known. */
     mimeType?: string | undefined;
-    /**
-     * Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-     */
+    /** Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present). */
     name: string;
     /**
      * The size of the raw resource content, in bytes (i.e., before base64 encoding or any tokenization), if known.
@@ -7503,31 +6241,21 @@ export declare namespace V2025_06_18 {
      * if present).
      */
     title?: string | undefined;
-    /**
-     * The URI of this resource.
-     */
+    /** The URI of this resource. */
     uri: string;
   }
 
-  /**
-   * The contents of a specific resource or sub-resource.
-   */
+  /** The contents of a specific resource or sub-resource. */
   export interface ResourceContents {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * The MIME type of this resource, if known.
-     */
+    /** The MIME type of this resource, if known. */
     mimeType?: string | undefined;
-    /**
-     * The URI of this resource.
-     */
+    /** The URI of this resource. */
     uri: string;
   }
 
@@ -7537,17 +6265,13 @@ export declare namespace V2025_06_18 {
    * Note: resource links returned by tools are not guaranteed to appear in the results of `resources/list` requests.
    */
   export interface ResourceLink {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * Optional annotations for the client.
-     */
+    /** Optional annotations for the client. */
     annotations?: Annotations | undefined;
     /**
      * A description of what this resource represents.
@@ -7555,13 +6279,9 @@ export declare namespace V2025_06_18 {
      * This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
      */
     description?: string | undefined;
-    /**
-     * The MIME type of this resource, if known.
-     */
+    /** The MIME type of this resource, if known. */
     mimeType?: string | undefined;
-    /**
-     * Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-     */
+    /** Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present). */
     name: string;
     /**
      * The size of the raw resource content, in bytes (i.e., before base64 encoding or any tokenization), if known.
@@ -7579,22 +6299,16 @@ export declare namespace V2025_06_18 {
      */
     title?: string | undefined;
     type: "resource_link";
-    /**
-     * The URI of this resource.
-     */
+    /** The URI of this resource. */
     uri: string;
   }
 
-  /**
-   * An optional notification from the server to the client, informing it that the list of resources it can read from has changed. This may be issued by servers without any previous subscription from the client.
-   */
+  /** An optional notification from the server to the client, informing it that the list of resources it can read from has changed. This may be issued by servers without any previous subscription from the client. */
   export interface ResourceListChangedNotification {
     method: "notifications/resources/list_changed";
     params?:
       | {
-          /**
-           * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-           */
+          /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage. */
           _meta?:
             | {
                 [k: string]: unknown;
@@ -7605,21 +6319,15 @@ export declare namespace V2025_06_18 {
       | undefined;
   }
 
-  /**
-   * A template description for resources available on the server.
-   */
+  /** A template description for resources available on the server. */
   export interface ResourceTemplate {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * Optional annotations for the client.
-     */
+    /** Optional annotations for the client. */
     annotations?: Annotations | undefined;
     /**
      * A description of what this template is for.
@@ -7627,13 +6335,9 @@ export declare namespace V2025_06_18 {
      * This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
      */
     description?: string | undefined;
-    /**
-     * The MIME type for all resources that match this template. This should only be included if all resources matching this template have the same type.
-     */
+    /** The MIME type for all resources that match this template. This should only be included if all resources matching this template have the same type. */
     mimeType?: string | undefined;
-    /**
-     * Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-     */
+    /** Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present). */
     name: string;
     /**
      * Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
@@ -7644,40 +6348,28 @@ export declare namespace V2025_06_18 {
      * if present).
      */
     title?: string | undefined;
-    /**
-     * A URI template (according to RFC 6570) that can be used to construct resource URIs.
-     */
+    /** A URI template (according to RFC 6570) that can be used to construct resource URIs. */
     uriTemplate: string;
   }
 
-  /**
-   * A reference to a resource or resource template definition.
-   */
+  /** A reference to a resource or resource template definition. */
   export interface ResourceTemplateReference {
     type: "ref/resource";
-    /**
-     * The URI or URI template of the resource.
-     */
+    /** The URI or URI template of the resource. */
     uri: string;
   }
 
-  /**
-   * A notification from the server to the client, informing it that a resource has changed and may need to be read again. This should only be sent if the client previously sent a resources/subscribe request.
-   */
+  /** A notification from the server to the client, informing it that a resource has changed and may need to be read again. This should only be sent if the client previously sent a resources/subscribe request. */
   export interface ResourceUpdatedNotification {
     method: "notifications/resources/updated";
     params: {
-      /**
-       * The URI of the resource that has been updated. This might be a sub-resource of the one that the client actually subscribed to.
-       */
+      /** The URI of the resource that has been updated. This might be a sub-resource of the one that the client actually subscribed to. */
       uri: string;
     };
   }
 
   export interface Result {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
@@ -7686,18 +6378,12 @@ export declare namespace V2025_06_18 {
     [k: string]: unknown;
   }
 
-  /**
-   * The sender or recipient of messages and data in a conversation.
-   */
+  /** The sender or recipient of messages and data in a conversation. */
   export type Role = "assistant" | "user";
 
-  /**
-   * Represents a root directory or file that the server can operate on.
-   */
+  /** Represents a root directory or file that the server can operate on. */
   export interface Root {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
@@ -7726,9 +6412,7 @@ export declare namespace V2025_06_18 {
     method: "notifications/roots/list_changed";
     params?:
       | {
-          /**
-           * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-           */
+          /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage. */
           _meta?:
             | {
                 [k: string]: unknown;
@@ -7739,29 +6423,21 @@ export declare namespace V2025_06_18 {
       | undefined;
   }
 
-  /**
-   * Describes a message issued to or received from an LLM API.
-   */
+  /** Describes a message issued to or received from an LLM API. */
   export interface SamplingMessage {
     content: TextContent | ImageContent | AudioContent;
     role: Role;
   }
 
-  /**
-   * Capabilities that a server may support. Known capabilities are defined here, in this schema, but this is not a closed set: any server can define its own, additional capabilities.
-   */
+  /** Capabilities that a server may support. Known capabilities are defined here, in this schema, but this is not a closed set: any server can define its own, additional capabilities. */
   export interface ServerCapabilities {
-    /**
-     * Present if the server supports argument autocompletion suggestions.
-     */
+    /** Present if the server supports argument autocompletion suggestions. */
     completions?:
       | {
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * Experimental, non-standard capabilities that the server supports.
-     */
+    /** Experimental, non-standard capabilities that the server supports. */
     experimental?:
       | {
           [k: string]: {
@@ -7769,48 +6445,32 @@ export declare namespace V2025_06_18 {
           };
         }
       | undefined;
-    /**
-     * Present if the server supports sending log messages to the client.
-     */
+    /** Present if the server supports sending log messages to the client. */
     logging?:
       | {
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * Present if the server offers any prompt templates.
-     */
+    /** Present if the server offers any prompt templates. */
     prompts?:
       | {
-          /**
-           * Whether this server supports notifications for changes to the prompt list.
-           */
+          /** Whether this server supports notifications for changes to the prompt list. */
           listChanged?: boolean | undefined;
         }
       | undefined;
-    /**
-     * Present if the server offers any resources to read.
-     */
+    /** Present if the server offers any resources to read. */
     resources?:
       | {
-          /**
-           * Whether this server supports notifications for changes to the resource list.
-           */
+          /** Whether this server supports notifications for changes to the resource list. */
           listChanged?: boolean | undefined;
-          /**
-           * Whether this server supports subscribing to resource updates.
-           */
+          /** Whether this server supports subscribing to resource updates. */
           subscribe?: boolean | undefined;
         }
       | undefined;
-    /**
-     * Present if the server offers any tools to call.
-     */
+    /** Present if the server offers any tools to call. */
     tools?:
       | {
-          /**
-           * Whether this server supports notifications for changes to the tool list.
-           */
+          /** Whether this server supports notifications for changes to the tool list. */
           listChanged?: boolean | undefined;
         }
       | undefined;
@@ -7839,94 +6499,66 @@ export declare namespace V2025_06_18 {
     | CallToolResult
     | CompleteResult;
 
-  /**
-   * A request from the client to the server, to enable or adjust logging.
-   */
+  /** A request from the client to the server, to enable or adjust logging. */
   export interface SetLevelRequest {
     method: "logging/setLevel";
     params: {
-      /**
-       * The level of logging that the client wants to receive from the server. The server should send all logs at this level and higher (i.e., more severe) to the client as notifications/message.
-       */
+      /** The level of logging that the client wants to receive from the server. The server should send all logs at this level and higher (i.e., more severe) to the client as notifications/message. */
       level: LoggingLevel;
     };
   }
 
   export interface StringSchema {
     description?: string | undefined;
-    format?: ("date" | "date-time" | "email" | "uri") | undefined;
+    format?: "date" | "date-time" | "email" | "uri" | undefined;
     maxLength?: number | undefined;
     minLength?: number | undefined;
     title?: string | undefined;
     type: "string";
   }
 
-  /**
-   * Sent from the client to request resources/updated notifications from the server whenever a particular resource changes.
-   */
+  /** Sent from the client to request resources/updated notifications from the server whenever a particular resource changes. */
   export interface SubscribeRequest {
     method: "resources/subscribe";
     params: {
-      /**
-       * The URI of the resource to subscribe to. The URI can use any protocol; it is up to the server how to interpret it.
-       */
+      /** The URI of the resource to subscribe to. The URI can use any protocol; it is up to the server how to interpret it. */
       uri: string;
     };
   }
 
-  /**
-   * Text provided to or from an LLM.
-   */
+  /** Text provided to or from an LLM. */
   export interface TextContent {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * Optional annotations for the client.
-     */
+    /** Optional annotations for the client. */
     annotations?: Annotations | undefined;
-    /**
-     * The text content of the message.
-     */
+    /** The text content of the message. */
     text: string;
     type: "text";
   }
 
   export interface TextResourceContents {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * The MIME type of this resource, if known.
-     */
+    /** The MIME type of this resource, if known. */
     mimeType?: string | undefined;
-    /**
-     * The text of the item. This must only be set if the item can actually be represented as text (not binary data).
-     */
+    /** The text of the item. This must only be set if the item can actually be represented as text (not binary data). */
     text: string;
-    /**
-     * The URI of this resource.
-     */
+    /** The URI of this resource. */
     uri: string;
   }
 
-  /**
-   * Definition for a tool the client can call.
-   */
+  /** Definition for a tool the client can call. */
   export interface Tool {
-    /**
-     * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-     */
+    /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage. */
     _meta?:
       | {
           [k: string]: unknown;
@@ -7944,9 +6576,7 @@ export declare namespace V2025_06_18 {
      * This can be used by clients to improve the LLM's understanding of available tools. It can be thought of like a "hint" to the model.
      */
     description?: string | undefined;
-    /**
-     * A JSON Schema object defining the expected parameters for the tool.
-     */
+    /** A JSON Schema object defining the expected parameters for the tool. */
     inputSchema: {
       properties?:
         | {
@@ -7958,9 +6588,7 @@ export declare namespace V2025_06_18 {
       required?: string[] | undefined;
       type: "object";
     };
-    /**
-     * Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-     */
+    /** Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present). */
     name: string;
     /**
      * An optional JSON Schema object defining the structure of the tool's output returned in
@@ -8034,22 +6662,16 @@ export declare namespace V2025_06_18 {
      * Default: false
      */
     readOnlyHint?: boolean | undefined;
-    /**
-     * A human-readable title for the tool.
-     */
+    /** A human-readable title for the tool. */
     title?: string | undefined;
   }
 
-  /**
-   * An optional notification from the server to the client, informing it that the list of tools it offers has changed. This may be issued by servers without any previous subscription from the client.
-   */
+  /** An optional notification from the server to the client, informing it that the list of tools it offers has changed. This may be issued by servers without any previous subscription from the client. */
   export interface ToolListChangedNotification {
     method: "notifications/tools/list_changed";
     params?:
       | {
-          /**
-           * See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-           */
+          /** See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage. */
           _meta?:
             | {
                 [k: string]: unknown;
@@ -8060,50 +6682,94 @@ export declare namespace V2025_06_18 {
       | undefined;
   }
 
-  /**
-   * Sent from the client to request cancellation of resources/updated notifications from the server. This should follow a previous resources/subscribe request.
-   */
+  /** Sent from the client to request cancellation of resources/updated notifications from the server. This should follow a previous resources/subscribe request. */
   export interface UnsubscribeRequest {
     method: "resources/unsubscribe";
     params: {
-      /**
-       * The URI of the resource to unsubscribe from.
-       */
+      /** The URI of the resource to unsubscribe from. */
       uri: string;
     };
   }
 
   /** Requests the client sends, by method: their params and possible results. */
   export interface ClientRequestMap {
-    initialize: { params: InitializeRequest["params"]; result: InitializeResult };
-    ping: { params: PingRequest["params"]; result: EmptyResult };
-    "resources/list": { params: ListResourcesRequest["params"]; result: ListResourcesResult };
+    initialize: {
+      params: InitializeRequest["params"];
+      result: InitializeResult;
+    };
+    ping: {
+      params: PingRequest["params"];
+      result: EmptyResult;
+    };
+    "resources/list": {
+      params: ListResourcesRequest["params"];
+      result: ListResourcesResult;
+    };
     "resources/templates/list": {
       params: ListResourceTemplatesRequest["params"];
       result: ListResourceTemplatesResult;
     };
-    "resources/read": { params: ReadResourceRequest["params"]; result: ReadResourceResult };
-    "resources/subscribe": { params: SubscribeRequest["params"]; result: EmptyResult };
-    "resources/unsubscribe": { params: UnsubscribeRequest["params"]; result: EmptyResult };
-    "prompts/list": { params: ListPromptsRequest["params"]; result: ListPromptsResult };
-    "prompts/get": { params: GetPromptRequest["params"]; result: GetPromptResult };
-    "tools/list": { params: ListToolsRequest["params"]; result: ListToolsResult };
-    "tools/call": { params: CallToolRequest["params"]; result: CallToolResult };
-    "logging/setLevel": { params: SetLevelRequest["params"]; result: EmptyResult };
-    "completion/complete": { params: CompleteRequest["params"]; result: CompleteResult };
+    "resources/read": {
+      params: ReadResourceRequest["params"];
+      result: ReadResourceResult;
+    };
+    "resources/subscribe": {
+      params: SubscribeRequest["params"];
+      result: EmptyResult;
+    };
+    "resources/unsubscribe": {
+      params: UnsubscribeRequest["params"];
+      result: EmptyResult;
+    };
+    "prompts/list": {
+      params: ListPromptsRequest["params"];
+      result: ListPromptsResult;
+    };
+    "prompts/get": {
+      params: GetPromptRequest["params"];
+      result: GetPromptResult;
+    };
+    "tools/list": {
+      params: ListToolsRequest["params"];
+      result: ListToolsResult;
+    };
+    "tools/call": {
+      params: CallToolRequest["params"];
+      result: CallToolResult;
+    };
+    "logging/setLevel": {
+      params: SetLevelRequest["params"];
+      result: EmptyResult;
+    };
+    "completion/complete": {
+      params: CompleteRequest["params"];
+      result: CompleteResult;
+    };
   }
+
   /** Requests the server sends to the client over a session (legacy era), by method. */
   export interface ServerRequestMap {
-    ping: { params: PingRequest["params"]; result: EmptyResult };
+    ping: {
+      params: PingRequest["params"];
+      result: EmptyResult;
+    };
     "sampling/createMessage": {
       params: CreateMessageRequest["params"];
       result: CreateMessageResult;
     };
-    "roots/list": { params: ListRootsRequest["params"]; result: ListRootsResult };
-    "elicitation/create": { params: ElicitRequest["params"]; result: ElicitResult };
+    "roots/list": {
+      params: ListRootsRequest["params"];
+      result: ListRootsResult;
+    };
+    "elicitation/create": {
+      params: ElicitRequest["params"];
+      result: ElicitResult;
+    };
   }
+
   /** Requests a server embeds in an input_required result (multi round-trip requests), by method. */
   export interface InputRequestMap {}
+
   /** Notifications the client sends, by method: their params. */
   export interface ClientNotificationMap {
     "notifications/cancelled": CancelledNotification["params"];
@@ -8111,6 +6777,7 @@ export declare namespace V2025_06_18 {
     "notifications/progress": ProgressNotification["params"];
     "notifications/roots/list_changed": RootsListChangedNotification["params"];
   }
+
   /** Notifications the server sends, by method: their params. */
   export interface ServerNotificationMap {
     "notifications/cancelled": CancelledNotification["params"];
@@ -8125,9 +6792,7 @@ export declare namespace V2025_06_18 {
 
 /** Types of MCP protocol revision 2025-03-26 (legacy era), generated from its official schema.json. */
 export declare namespace V2025_03_26 {
-  /**
-   * Optional annotations for the client. The client can use annotations to inform how objects are used or displayed
-   */
+  /** Optional annotations for the client. The client can use annotations to inform how objects are used or displayed */
   export interface Annotations {
     /**
      * Describes who the intended customer of this object or data is.
@@ -8145,43 +6810,27 @@ export declare namespace V2025_03_26 {
     priority?: number | undefined;
   }
 
-  /**
-   * Audio provided to or from an LLM.
-   */
+  /** Audio provided to or from an LLM. */
   export interface AudioContent {
-    /**
-     * Optional annotations for the client.
-     */
+    /** Optional annotations for the client. */
     annotations?: Annotations | undefined;
-    /**
-     * The base64-encoded audio data.
-     */
+    /** The base64-encoded audio data. */
     data: string;
-    /**
-     * The MIME type of the audio. Different providers may support different audio types.
-     */
+    /** The MIME type of the audio. Different providers may support different audio types. */
     mimeType: string;
     type: "audio";
   }
 
   export interface BlobResourceContents {
-    /**
-     * A base64-encoded string representing the binary data of the item.
-     */
+    /** A base64-encoded string representing the binary data of the item. */
     blob: string;
-    /**
-     * The MIME type of this resource, if known.
-     */
+    /** The MIME type of this resource, if known. */
     mimeType?: string | undefined;
-    /**
-     * The URI of this resource.
-     */
+    /** The URI of this resource. */
     uri: string;
   }
 
-  /**
-   * Used by the client to invoke a tool provided by the server.
-   */
+  /** Used by the client to invoke a tool provided by the server. */
   export interface CallToolRequest {
     method: "tools/call";
     params: {
@@ -8207,9 +6856,7 @@ export declare namespace V2025_03_26 {
    * should be reported as an MCP error response.
    */
   export interface CallToolResult {
-    /**
-     * This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-     */
+    /** This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses. */
     _meta?:
       | {
           [k: string]: unknown;
@@ -8236,9 +6883,7 @@ export declare namespace V2025_03_26 {
   export interface CancelledNotification {
     method: "notifications/cancelled";
     params: {
-      /**
-       * An optional string describing the reason for the cancellation. This MAY be logged or presented to the user.
-       */
+      /** An optional string describing the reason for the cancellation. This MAY be logged or presented to the user. */
       reason?: string | undefined;
       /**
        * The ID of the request to cancel.
@@ -8249,13 +6894,9 @@ export declare namespace V2025_03_26 {
     };
   }
 
-  /**
-   * Capabilities a client may support. Known capabilities are defined here, in this schema, but this is not a closed set: any client can define its own, additional capabilities.
-   */
+  /** Capabilities a client may support. Known capabilities are defined here, in this schema, but this is not a closed set: any client can define its own, additional capabilities. */
   export interface ClientCapabilities {
-    /**
-     * Experimental, non-standard capabilities that the client supports.
-     */
+    /** Experimental, non-standard capabilities that the client supports. */
     experimental?:
       | {
           [k: string]: {
@@ -8263,20 +6904,14 @@ export declare namespace V2025_03_26 {
           };
         }
       | undefined;
-    /**
-     * Present if the client supports listing roots.
-     */
+    /** Present if the client supports listing roots. */
     roots?:
       | {
-          /**
-           * Whether the client supports notifications for changes to the roots list.
-           */
+          /** Whether the client supports notifications for changes to the roots list. */
           listChanged?: boolean | undefined;
         }
       | undefined;
-    /**
-     * Present if the client supports sampling from an LLM.
-     */
+    /** Present if the client supports sampling from an LLM. */
     sampling?:
       | {
           [k: string]: unknown;
@@ -8307,120 +6942,80 @@ export declare namespace V2025_03_26 {
 
   export type ClientResult = Result | CreateMessageResult | ListRootsResult;
 
-  /**
-   * A request from the client to the server, to ask for completion options.
-   */
+  /** A request from the client to the server, to ask for completion options. */
   export interface CompleteRequest {
     method: "completion/complete";
     params: {
-      /**
-       * The argument's information
-       */
+      /** The argument's information */
       argument: {
-        /**
-         * The name of the argument
-         */
+        /** The name of the argument */
         name: string;
-        /**
-         * The value of the argument to use for completion matching.
-         */
+        /** The value of the argument to use for completion matching. */
         value: string;
       };
       ref: PromptReference | ResourceReference;
     };
   }
 
-  /**
-   * The server's response to a completion/complete request
-   */
+  /** The server's response to a completion/complete request */
   export interface CompleteResult {
-    /**
-     * This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-     */
+    /** This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses. */
     _meta?:
       | {
           [k: string]: unknown;
         }
       | undefined;
     completion: {
-      /**
-       * Indicates whether there are additional completion options beyond those provided in the current response, even if the exact total is unknown.
-       */
+      /** Indicates whether there are additional completion options beyond those provided in the current response, even if the exact total is unknown. */
       hasMore?: boolean | undefined;
-      /**
-       * The total number of completion options available. This can exceed the number of values actually sent in the response.
-       */
+      /** The total number of completion options available. This can exceed the number of values actually sent in the response. */
       total?: number | undefined;
-      /**
-       * An array of completion values. Must not exceed 100 items.
-       */
+      /** An array of completion values. Must not exceed 100 items. */
       values: string[];
     };
   }
 
-  /**
-   * A request from the server to sample an LLM via the client. The client has full discretion over which model to select. The client should also inform the user before beginning sampling, to allow them to inspect the request (human in the loop) and decide whether to approve it.
-   */
+  /** A request from the server to sample an LLM via the client. The client has full discretion over which model to select. The client should also inform the user before beginning sampling, to allow them to inspect the request (human in the loop) and decide whether to approve it. */
   export interface CreateMessageRequest {
     method: "sampling/createMessage";
     params: {
-      /**
-       * A request to include context from one or more MCP servers (including the caller), to be attached to the prompt. The client MAY ignore this request.
-       */
-      includeContext?: ("allServers" | "none" | "thisServer") | undefined;
-      /**
-       * The maximum number of tokens to sample, as requested by the server. The client MAY choose to sample fewer tokens than requested.
-       */
+      /** A request to include context from one or more MCP servers (including the caller), to be attached to the prompt. The client MAY ignore this request. */
+      includeContext?: "allServers" | "none" | "thisServer" | undefined;
+      /** The maximum number of tokens to sample, as requested by the server. The client MAY choose to sample fewer tokens than requested. */
       maxTokens: number;
       messages: SamplingMessage[];
-      /**
-       * Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific.
-       */
+      /** Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific. */
       metadata?:
         | {
             [k: string]: unknown;
           }
         | undefined;
-      /**
-       * The server's preferences for which model to select. The client MAY ignore these preferences.
-       */
+      /** The server's preferences for which model to select. The client MAY ignore these preferences. */
       modelPreferences?: ModelPreferences | undefined;
       stopSequences?: string[] | undefined;
-      /**
-       * An optional system prompt the server wants to use for sampling. The client MAY modify or omit this prompt.
-       */
+      /** An optional system prompt the server wants to use for sampling. The client MAY modify or omit this prompt. */
       systemPrompt?: string | undefined;
       temperature?: number | undefined;
     };
   }
 
-  /**
-   * The client's response to a sampling/create_message request from the server. The client should inform the user before returning the sampled message, to allow them to inspect the response (human in the loop) and decide whether to allow the server to see it.
-   */
+  /** The client's response to a sampling/create_message request from the server. The client should inform the user before returning the sampled message, to allow them to inspect the response (human in the loop) and decide whether to allow the server to see it. */
   export interface CreateMessageResult {
-    /**
-     * This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-     */
+    /** This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses. */
     _meta?:
       | {
           [k: string]: unknown;
         }
       | undefined;
     content: TextContent | ImageContent | AudioContent;
-    /**
-     * The name of the model that generated the message.
-     */
+    /** The name of the model that generated the message. */
     model: string;
     role: Role;
-    /**
-     * The reason why sampling stopped, if known.
-     */
+    /** The reason why sampling stopped, if known. */
     stopReason?: string | undefined;
   }
 
-  /**
-   * An opaque token used to represent a cursor for pagination.
-   */
+  /** An opaque token used to represent a cursor for pagination. */
   export type Cursor = string;
 
   /**
@@ -8430,9 +7025,7 @@ export declare namespace V2025_03_26 {
    * of the LLM and/or the user.
    */
   export interface EmbeddedResource {
-    /**
-     * Optional annotations for the client.
-     */
+    /** Optional annotations for the client. */
     annotations?: Annotations | undefined;
     resource: TextResourceContents | BlobResourceContents;
     type: "resource";
@@ -8440,95 +7033,65 @@ export declare namespace V2025_03_26 {
 
   export type EmptyResult = Result;
 
-  /**
-   * Used by the client to get a prompt provided by the server.
-   */
+  /** Used by the client to get a prompt provided by the server. */
   export interface GetPromptRequest {
     method: "prompts/get";
     params: {
-      /**
-       * Arguments to use for templating the prompt.
-       */
+      /** Arguments to use for templating the prompt. */
       arguments?:
         | {
             [k: string]: string;
           }
         | undefined;
-      /**
-       * The name of the prompt or prompt template.
-       */
+      /** The name of the prompt or prompt template. */
       name: string;
     };
   }
 
-  /**
-   * The server's response to a prompts/get request from the client.
-   */
+  /** The server's response to a prompts/get request from the client. */
   export interface GetPromptResult {
-    /**
-     * This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-     */
+    /** This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses. */
     _meta?:
       | {
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * An optional description for the prompt.
-     */
+    /** An optional description for the prompt. */
     description?: string | undefined;
     messages: PromptMessage[];
   }
 
-  /**
-   * An image provided to or from an LLM.
-   */
+  /** An image provided to or from an LLM. */
   export interface ImageContent {
-    /**
-     * Optional annotations for the client.
-     */
+    /** Optional annotations for the client. */
     annotations?: Annotations | undefined;
-    /**
-     * The base64-encoded image data.
-     */
+    /** The base64-encoded image data. */
     data: string;
-    /**
-     * The MIME type of the image. Different providers may support different image types.
-     */
+    /** The MIME type of the image. Different providers may support different image types. */
     mimeType: string;
     type: "image";
   }
 
-  /**
-   * Describes the name and version of an MCP implementation.
-   */
+  /** Describes the name and version of an MCP implementation. */
   export interface Implementation {
     name: string;
     version: string;
   }
 
-  /**
-   * This request is sent from the client to the server when it first connects, asking it to begin initialization.
-   */
+  /** This request is sent from the client to the server when it first connects, asking it to begin initialization. */
   export interface InitializeRequest {
     method: "initialize";
     params: {
       capabilities: ClientCapabilities;
       clientInfo: Implementation;
-      /**
-       * The latest version of the Model Context Protocol that the client supports. The client MAY decide to support older versions as well.
-       */
+      /** The latest version of the Model Context Protocol that the client supports. The client MAY decide to support older versions as well. */
       protocolVersion: string;
     };
   }
 
-  /**
-   * After receiving an initialize request from the client, the server sends this response.
-   */
+  /** After receiving an initialize request from the client, the server sends this response. */
   export interface InitializeResult {
-    /**
-     * This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-     */
+    /** This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses. */
     _meta?:
       | {
           [k: string]: unknown;
@@ -8541,23 +7104,17 @@ export declare namespace V2025_03_26 {
      * This can be used by clients to improve the LLM's understanding of available tools, resources, etc. It can be thought of like a "hint" to the model. For example, this information MAY be added to the system prompt.
      */
     instructions?: string | undefined;
-    /**
-     * The version of the Model Context Protocol that the server wants to use. This may not match the version that the client requested. If the client cannot support this version, it MUST disconnect.
-     */
+    /** The version of the Model Context Protocol that the server wants to use. This may not match the version that the client requested. If the client cannot support this version, it MUST disconnect. */
     protocolVersion: string;
     serverInfo: Implementation;
   }
 
-  /**
-   * This notification is sent from the client to the server after initialization has finished.
-   */
+  /** This notification is sent from the client to the server after initialization has finished. */
   export interface InitializedNotification {
     method: "notifications/initialized";
     params?:
       | {
-          /**
-           * This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications.
-           */
+          /** This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications. */
           _meta?:
             | {
                 [k: string]: unknown;
@@ -8568,41 +7125,27 @@ export declare namespace V2025_03_26 {
       | undefined;
   }
 
-  /**
-   * A JSON-RPC batch request, as described in https://www.jsonrpc.org/specification#batch.
-   */
+  /** A JSON-RPC batch request, as described in https://www.jsonrpc.org/specification#batch. */
   export type JSONRPCBatchRequest = (JSONRPCRequest | JSONRPCNotification)[];
 
-  /**
-   * A JSON-RPC batch response, as described in https://www.jsonrpc.org/specification#batch.
-   */
+  /** A JSON-RPC batch response, as described in https://www.jsonrpc.org/specification#batch. */
   export type JSONRPCBatchResponse = (JSONRPCResponse | JSONRPCError)[];
 
-  /**
-   * A response to a request that indicates an error occurred.
-   */
+  /** A response to a request that indicates an error occurred. */
   export interface JSONRPCError {
     error: {
-      /**
-       * The error type that occurred.
-       */
+      /** The error type that occurred. */
       code: number;
-      /**
-       * Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
-       */
+      /** Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.). */
       data?: unknown;
-      /**
-       * A short description of the error. The message SHOULD be limited to a concise single sentence.
-       */
+      /** A short description of the error. The message SHOULD be limited to a concise single sentence. */
       message: string;
     };
     id: RequestId;
     jsonrpc: "2.0";
   }
 
-  /**
-   * Refers to any valid JSON-RPC object that can be decoded off the wire, or encoded to be sent.
-   */
+  /** Refers to any valid JSON-RPC object that can be decoded off the wire, or encoded to be sent. */
   export type JSONRPCMessage =
     | JSONRPCRequest
     | JSONRPCNotification
@@ -8611,17 +7154,13 @@ export declare namespace V2025_03_26 {
     | JSONRPCError
     | (JSONRPCResponse | JSONRPCError)[];
 
-  /**
-   * A notification which does not expect a response.
-   */
+  /** A notification which does not expect a response. */
   export interface JSONRPCNotification {
     jsonrpc: "2.0";
     method: string;
     params?:
       | {
-          /**
-           * This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications.
-           */
+          /** This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications. */
           _meta?:
             | {
                 [k: string]: unknown;
@@ -8632,9 +7171,7 @@ export declare namespace V2025_03_26 {
       | undefined;
   }
 
-  /**
-   * A request that expects a response.
-   */
+  /** A request that expects a response. */
   export interface JSONRPCRequest {
     id: RequestId;
     jsonrpc: "2.0";
@@ -8643,9 +7180,7 @@ export declare namespace V2025_03_26 {
       | {
           _meta?:
             | {
-                /**
-                 * If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-                 */
+                /** If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications. */
                 progressToken?: ProgressToken | undefined;
               }
             | undefined;
@@ -8654,18 +7189,14 @@ export declare namespace V2025_03_26 {
       | undefined;
   }
 
-  /**
-   * A successful (non-error) response to a request.
-   */
+  /** A successful (non-error) response to a request. */
   export interface JSONRPCResponse {
     id: RequestId;
     jsonrpc: "2.0";
     result: Result;
   }
 
-  /**
-   * Sent from the client to request a list of prompts and prompt templates the server has.
-   */
+  /** Sent from the client to request a list of prompts and prompt templates the server has. */
   export interface ListPromptsRequest {
     method: "prompts/list";
     params?:
@@ -8679,13 +7210,9 @@ export declare namespace V2025_03_26 {
       | undefined;
   }
 
-  /**
-   * The server's response to a prompts/list request from the client.
-   */
+  /** The server's response to a prompts/list request from the client. */
   export interface ListPromptsResult {
-    /**
-     * This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-     */
+    /** This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses. */
     _meta?:
       | {
           [k: string]: unknown;
@@ -8699,9 +7226,7 @@ export declare namespace V2025_03_26 {
     prompts: Prompt[];
   }
 
-  /**
-   * Sent from the client to request a list of resource templates the server has.
-   */
+  /** Sent from the client to request a list of resource templates the server has. */
   export interface ListResourceTemplatesRequest {
     method: "resources/templates/list";
     params?:
@@ -8715,13 +7240,9 @@ export declare namespace V2025_03_26 {
       | undefined;
   }
 
-  /**
-   * The server's response to a resources/templates/list request from the client.
-   */
+  /** The server's response to a resources/templates/list request from the client. */
   export interface ListResourceTemplatesResult {
-    /**
-     * This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-     */
+    /** This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses. */
     _meta?:
       | {
           [k: string]: unknown;
@@ -8735,9 +7256,7 @@ export declare namespace V2025_03_26 {
     resourceTemplates: ResourceTemplate[];
   }
 
-  /**
-   * Sent from the client to request a list of resources the server has.
-   */
+  /** Sent from the client to request a list of resources the server has. */
   export interface ListResourcesRequest {
     method: "resources/list";
     params?:
@@ -8751,13 +7270,9 @@ export declare namespace V2025_03_26 {
       | undefined;
   }
 
-  /**
-   * The server's response to a resources/list request from the client.
-   */
+  /** The server's response to a resources/list request from the client. */
   export interface ListResourcesResult {
-    /**
-     * This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-     */
+    /** This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses. */
     _meta?:
       | {
           [k: string]: unknown;
@@ -8786,9 +7301,7 @@ export declare namespace V2025_03_26 {
       | {
           _meta?:
             | {
-                /**
-                 * If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-                 */
+                /** If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications. */
                 progressToken?: ProgressToken | undefined;
               }
             | undefined;
@@ -8803,9 +7316,7 @@ export declare namespace V2025_03_26 {
    * or file that the server can operate on.
    */
   export interface ListRootsResult {
-    /**
-     * This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-     */
+    /** This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses. */
     _meta?:
       | {
           [k: string]: unknown;
@@ -8814,9 +7325,7 @@ export declare namespace V2025_03_26 {
     roots: Root[];
   }
 
-  /**
-   * Sent from the client to request a list of tools the server has.
-   */
+  /** Sent from the client to request a list of tools the server has. */
   export interface ListToolsRequest {
     method: "tools/list";
     params?:
@@ -8830,13 +7339,9 @@ export declare namespace V2025_03_26 {
       | undefined;
   }
 
-  /**
-   * The server's response to a tools/list request from the client.
-   */
+  /** The server's response to a tools/list request from the client. */
   export interface ListToolsResult {
-    /**
-     * This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-     */
+    /** This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses. */
     _meta?:
       | {
           [k: string]: unknown;
@@ -8857,25 +7362,24 @@ export declare namespace V2025_03_26 {
    * https://datatracker.ietf.org/doc/html/rfc5424#section-6.2.1
    */
   export type LoggingLevel =
-    "alert" | "critical" | "debug" | "emergency" | "error" | "info" | "notice" | "warning";
+    | "alert"
+    | "critical"
+    | "debug"
+    | "emergency"
+    | "error"
+    | "info"
+    | "notice"
+    | "warning";
 
-  /**
-   * Notification of a log message passed from server to client. If no logging/setLevel request has been sent from the client, the server MAY decide which messages to send automatically.
-   */
+  /** Notification of a log message passed from server to client. If no logging/setLevel request has been sent from the client, the server MAY decide which messages to send automatically. */
   export interface LoggingMessageNotification {
     method: "notifications/message";
     params: {
-      /**
-       * The data to be logged, such as a string message or an object. Any JSON serializable type is allowed here.
-       */
+      /** The data to be logged, such as a string message or an object. Any JSON serializable type is allowed here. */
       data: unknown;
-      /**
-       * The severity of this log message.
-       */
+      /** The severity of this log message. */
       level: LoggingLevel;
-      /**
-       * An optional name of the logger issuing this message.
-       */
+      /** An optional name of the logger issuing this message. */
       logger?: string | undefined;
     };
   }
@@ -8949,9 +7453,7 @@ export declare namespace V2025_03_26 {
     method: string;
     params?:
       | {
-          /**
-           * This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications.
-           */
+          /** This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications. */
           _meta?:
             | {
                 [k: string]: unknown;
@@ -8976,9 +7478,7 @@ export declare namespace V2025_03_26 {
   }
 
   export interface PaginatedResult {
-    /**
-     * This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-     */
+    /** This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses. */
     _meta?:
       | {
           [k: string]: unknown;
@@ -8991,18 +7491,14 @@ export declare namespace V2025_03_26 {
     nextCursor?: string | undefined;
   }
 
-  /**
-   * A ping, issued by either the server or the client, to check that the other party is still alive. The receiver must promptly respond, or else may be disconnected.
-   */
+  /** A ping, issued by either the server or the client, to check that the other party is still alive. The receiver must promptly respond, or else may be disconnected. */
   export interface PingRequest {
     method: "ping";
     params?:
       | {
           _meta?:
             | {
-                /**
-                 * If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-                 */
+                /** If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications. */
                 progressToken?: ProgressToken | undefined;
               }
             | undefined;
@@ -9011,82 +7507,50 @@ export declare namespace V2025_03_26 {
       | undefined;
   }
 
-  /**
-   * An out-of-band notification used to inform the receiver of a progress update for a long-running request.
-   */
+  /** An out-of-band notification used to inform the receiver of a progress update for a long-running request. */
   export interface ProgressNotification {
     method: "notifications/progress";
     params: {
-      /**
-       * An optional message describing the current progress.
-       */
+      /** An optional message describing the current progress. */
       message?: string | undefined;
-      /**
-       * The progress thus far. This should increase every time progress is made, even if the total is unknown.
-       */
+      /** The progress thus far. This should increase every time progress is made, even if the total is unknown. */
       progress: number;
-      /**
-       * The progress token which was given in the initial request, used to associate this notification with the request that is proceeding.
-       */
+      /** The progress token which was given in the initial request, used to associate this notification with the request that is proceeding. */
       progressToken: ProgressToken;
-      /**
-       * Total number of items to process (or total progress required), if known.
-       */
+      /** Total number of items to process (or total progress required), if known. */
       total?: number | undefined;
     };
   }
 
-  /**
-   * A progress token, used to associate progress notifications with the original request.
-   */
+  /** A progress token, used to associate progress notifications with the original request. */
   export type ProgressToken = string | number;
 
-  /**
-   * A prompt or prompt template that the server offers.
-   */
+  /** A prompt or prompt template that the server offers. */
   export interface Prompt {
-    /**
-     * A list of arguments to use for templating the prompt.
-     */
+    /** A list of arguments to use for templating the prompt. */
     arguments?: PromptArgument[] | undefined;
-    /**
-     * An optional description of what this prompt provides
-     */
+    /** An optional description of what this prompt provides */
     description?: string | undefined;
-    /**
-     * The name of the prompt or prompt template.
-     */
+    /** The name of the prompt or prompt template. */
     name: string;
   }
 
-  /**
-   * Describes an argument that a prompt can accept.
-   */
+  /** Describes an argument that a prompt can accept. */
   export interface PromptArgument {
-    /**
-     * A human-readable description of the argument.
-     */
+    /** A human-readable description of the argument. */
     description?: string | undefined;
-    /**
-     * The name of the argument.
-     */
+    /** The name of the argument. */
     name: string;
-    /**
-     * Whether this argument must be provided.
-     */
+    /** Whether this argument must be provided. */
     required?: boolean | undefined;
   }
 
-  /**
-   * An optional notification from the server to the client, informing it that the list of prompts it offers has changed. This may be issued by servers without any previous subscription from the client.
-   */
+  /** An optional notification from the server to the client, informing it that the list of prompts it offers has changed. This may be issued by servers without any previous subscription from the client. */
   export interface PromptListChangedNotification {
     method: "notifications/prompts/list_changed";
     params?:
       | {
-          /**
-           * This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications.
-           */
+          /** This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications. */
           _meta?:
             | {
                 [k: string]: unknown;
@@ -9108,37 +7572,25 @@ export declare namespace V2025_03_26 {
     role: Role;
   }
 
-  /**
-   * Identifies a prompt.
-   */
+  /** Identifies a prompt. */
   export interface PromptReference {
-    /**
-     * The name of the prompt or prompt template
-     */
+    /** The name of the prompt or prompt template */
     name: string;
     type: "ref/prompt";
   }
 
-  /**
-   * Sent from the client to the server, to read a specific resource URI.
-   */
+  /** Sent from the client to the server, to read a specific resource URI. */
   export interface ReadResourceRequest {
     method: "resources/read";
     params: {
-      /**
-       * The URI of the resource to read. The URI can use any protocol; it is up to the server how to interpret it.
-       */
+      /** The URI of the resource to read. The URI can use any protocol; it is up to the server how to interpret it. */
       uri: string;
     };
   }
 
-  /**
-   * The server's response to a resources/read request from the client.
-   */
+  /** The server's response to a resources/read request from the client. */
   export interface ReadResourceResult {
-    /**
-     * This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-     */
+    /** This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses. */
     _meta?:
       | {
           [k: string]: unknown;
@@ -9153,9 +7605,7 @@ export declare namespace V2025_03_26 {
       | {
           _meta?:
             | {
-                /**
-                 * If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-                 */
+                /** If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications. */
                 progressToken?: ProgressToken | undefined;
               }
             | undefined;
@@ -9164,18 +7614,12 @@ export declare namespace V2025_03_26 {
       | undefined;
   }
 
-  /**
-   * A uniquely identifying ID for a request in JSON-RPC.
-   */
+  /** A uniquely identifying ID for a request in JSON-RPC. */
   export type RequestId = string | number;
 
-  /**
-   * A known resource that the server is capable of reading.
-   */
+  /** A known resource that the server is capable of reading. */
   export interface Resource {
-    /**
-     * Optional annotations for the client.
-     */
+    /** Optional annotations for the client. */
     annotations?: Annotations | undefined;
     /**
      * A description of what this resource represents.
@@ -9183,9 +7627,7 @@ export declare namespace V2025_03_26 {
      * This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
      */
     description?: string | undefined;
-    /**
-     * The MIME type of this resource, if known.
-     */
+    /** The MIME type of this resource, if known. */
     mimeType?: string | undefined;
     /**
      * A human-readable name for this resource.
@@ -9199,36 +7641,24 @@ export declare namespace V2025_03_26 {
      * This can be used by Hosts to display file sizes and estimate context window usage.
      */
     size?: number | undefined;
-    /**
-     * The URI of this resource.
-     */
+    /** The URI of this resource. */
     uri: string;
   }
 
-  /**
-   * The contents of a specific resource or sub-resource.
-   */
+  /** The contents of a specific resource or sub-resource. */
   export interface ResourceContents {
-    /**
-     * The MIME type of this resource, if known.
-     */
+    /** The MIME type of this resource, if known. */
     mimeType?: string | undefined;
-    /**
-     * The URI of this resource.
-     */
+    /** The URI of this resource. */
     uri: string;
   }
 
-  /**
-   * An optional notification from the server to the client, informing it that the list of resources it can read from has changed. This may be issued by servers without any previous subscription from the client.
-   */
+  /** An optional notification from the server to the client, informing it that the list of resources it can read from has changed. This may be issued by servers without any previous subscription from the client. */
   export interface ResourceListChangedNotification {
     method: "notifications/resources/list_changed";
     params?:
       | {
-          /**
-           * This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications.
-           */
+          /** This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications. */
           _meta?:
             | {
                 [k: string]: unknown;
@@ -9239,24 +7669,16 @@ export declare namespace V2025_03_26 {
       | undefined;
   }
 
-  /**
-   * A reference to a resource or resource template definition.
-   */
+  /** A reference to a resource or resource template definition. */
   export interface ResourceReference {
     type: "ref/resource";
-    /**
-     * The URI or URI template of the resource.
-     */
+    /** The URI or URI template of the resource. */
     uri: string;
   }
 
-  /**
-   * A template description for resources available on the server.
-   */
+  /** A template description for resources available on the server. */
   export interface ResourceTemplate {
-    /**
-     * Optional annotations for the client.
-     */
+    /** Optional annotations for the client. */
     annotations?: Annotations | undefined;
     /**
      * A description of what this template is for.
@@ -9264,9 +7686,7 @@ export declare namespace V2025_03_26 {
      * This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
      */
     description?: string | undefined;
-    /**
-     * The MIME type for all resources that match this template. This should only be included if all resources matching this template have the same type.
-     */
+    /** The MIME type for all resources that match this template. This should only be included if all resources matching this template have the same type. */
     mimeType?: string | undefined;
     /**
      * A human-readable name for the type of resource this template refers to.
@@ -9274,29 +7694,21 @@ export declare namespace V2025_03_26 {
      * This can be used by clients to populate UI elements.
      */
     name: string;
-    /**
-     * A URI template (according to RFC 6570) that can be used to construct resource URIs.
-     */
+    /** A URI template (according to RFC 6570) that can be used to construct resource URIs. */
     uriTemplate: string;
   }
 
-  /**
-   * A notification from the server to the client, informing it that a resource has changed and may need to be read again. This should only be sent if the client previously sent a resources/subscribe request.
-   */
+  /** A notification from the server to the client, informing it that a resource has changed and may need to be read again. This should only be sent if the client previously sent a resources/subscribe request. */
   export interface ResourceUpdatedNotification {
     method: "notifications/resources/updated";
     params: {
-      /**
-       * The URI of the resource that has been updated. This might be a sub-resource of the one that the client actually subscribed to.
-       */
+      /** The URI of the resource that has been updated. This might be a sub-resource of the one that the client actually subscribed to. */
       uri: string;
     };
   }
 
   export interface Result {
-    /**
-     * This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-     */
+    /** This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses. */
     _meta?:
       | {
           [k: string]: unknown;
@@ -9305,14 +7717,10 @@ export declare namespace V2025_03_26 {
     [k: string]: unknown;
   }
 
-  /**
-   * The sender or recipient of messages and data in a conversation.
-   */
+  /** The sender or recipient of messages and data in a conversation. */
   export type Role = "assistant" | "user";
 
-  /**
-   * Represents a root directory or file that the server can operate on.
-   */
+  /** Represents a root directory or file that the server can operate on. */
   export interface Root {
     /**
      * An optional name for the root. This can be used to provide a human-readable
@@ -9337,9 +7745,7 @@ export declare namespace V2025_03_26 {
     method: "notifications/roots/list_changed";
     params?:
       | {
-          /**
-           * This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications.
-           */
+          /** This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications. */
           _meta?:
             | {
                 [k: string]: unknown;
@@ -9350,29 +7756,21 @@ export declare namespace V2025_03_26 {
       | undefined;
   }
 
-  /**
-   * Describes a message issued to or received from an LLM API.
-   */
+  /** Describes a message issued to or received from an LLM API. */
   export interface SamplingMessage {
     content: TextContent | ImageContent | AudioContent;
     role: Role;
   }
 
-  /**
-   * Capabilities that a server may support. Known capabilities are defined here, in this schema, but this is not a closed set: any server can define its own, additional capabilities.
-   */
+  /** Capabilities that a server may support. Known capabilities are defined here, in this schema, but this is not a closed set: any server can define its own, additional capabilities. */
   export interface ServerCapabilities {
-    /**
-     * Present if the server supports argument autocompletion suggestions.
-     */
+    /** Present if the server supports argument autocompletion suggestions. */
     completions?:
       | {
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * Experimental, non-standard capabilities that the server supports.
-     */
+    /** Experimental, non-standard capabilities that the server supports. */
     experimental?:
       | {
           [k: string]: {
@@ -9380,48 +7778,32 @@ export declare namespace V2025_03_26 {
           };
         }
       | undefined;
-    /**
-     * Present if the server supports sending log messages to the client.
-     */
+    /** Present if the server supports sending log messages to the client. */
     logging?:
       | {
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * Present if the server offers any prompt templates.
-     */
+    /** Present if the server offers any prompt templates. */
     prompts?:
       | {
-          /**
-           * Whether this server supports notifications for changes to the prompt list.
-           */
+          /** Whether this server supports notifications for changes to the prompt list. */
           listChanged?: boolean | undefined;
         }
       | undefined;
-    /**
-     * Present if the server offers any resources to read.
-     */
+    /** Present if the server offers any resources to read. */
     resources?:
       | {
-          /**
-           * Whether this server supports notifications for changes to the resource list.
-           */
+          /** Whether this server supports notifications for changes to the resource list. */
           listChanged?: boolean | undefined;
-          /**
-           * Whether this server supports subscribing to resource updates.
-           */
+          /** Whether this server supports subscribing to resource updates. */
           subscribe?: boolean | undefined;
         }
       | undefined;
-    /**
-     * Present if the server offers any tools to call.
-     */
+    /** Present if the server offers any tools to call. */
     tools?:
       | {
-          /**
-           * Whether this server supports notifications for changes to the tool list.
-           */
+          /** Whether this server supports notifications for changes to the tool list. */
           listChanged?: boolean | undefined;
         }
       | undefined;
@@ -9450,69 +7832,45 @@ export declare namespace V2025_03_26 {
     | CallToolResult
     | CompleteResult;
 
-  /**
-   * A request from the client to the server, to enable or adjust logging.
-   */
+  /** A request from the client to the server, to enable or adjust logging. */
   export interface SetLevelRequest {
     method: "logging/setLevel";
     params: {
-      /**
-       * The level of logging that the client wants to receive from the server. The server should send all logs at this level and higher (i.e., more severe) to the client as notifications/message.
-       */
+      /** The level of logging that the client wants to receive from the server. The server should send all logs at this level and higher (i.e., more severe) to the client as notifications/message. */
       level: LoggingLevel;
     };
   }
 
-  /**
-   * Sent from the client to request resources/updated notifications from the server whenever a particular resource changes.
-   */
+  /** Sent from the client to request resources/updated notifications from the server whenever a particular resource changes. */
   export interface SubscribeRequest {
     method: "resources/subscribe";
     params: {
-      /**
-       * The URI of the resource to subscribe to. The URI can use any protocol; it is up to the server how to interpret it.
-       */
+      /** The URI of the resource to subscribe to. The URI can use any protocol; it is up to the server how to interpret it. */
       uri: string;
     };
   }
 
-  /**
-   * Text provided to or from an LLM.
-   */
+  /** Text provided to or from an LLM. */
   export interface TextContent {
-    /**
-     * Optional annotations for the client.
-     */
+    /** Optional annotations for the client. */
     annotations?: Annotations | undefined;
-    /**
-     * The text content of the message.
-     */
+    /** The text content of the message. */
     text: string;
     type: "text";
   }
 
   export interface TextResourceContents {
-    /**
-     * The MIME type of this resource, if known.
-     */
+    /** The MIME type of this resource, if known. */
     mimeType?: string | undefined;
-    /**
-     * The text of the item. This must only be set if the item can actually be represented as text (not binary data).
-     */
+    /** The text of the item. This must only be set if the item can actually be represented as text (not binary data). */
     text: string;
-    /**
-     * The URI of this resource.
-     */
+    /** The URI of this resource. */
     uri: string;
   }
 
-  /**
-   * Definition for a tool the client can call.
-   */
+  /** Definition for a tool the client can call. */
   export interface Tool {
-    /**
-     * Optional additional tool information.
-     */
+    /** Optional additional tool information. */
     annotations?: ToolAnnotations | undefined;
     /**
      * A human-readable description of the tool.
@@ -9520,9 +7878,7 @@ export declare namespace V2025_03_26 {
      * This can be used by clients to improve the LLM's understanding of available tools. It can be thought of like a "hint" to the model.
      */
     description?: string | undefined;
-    /**
-     * A JSON Schema object defining the expected parameters for the tool.
-     */
+    /** A JSON Schema object defining the expected parameters for the tool. */
     inputSchema: {
       properties?:
         | {
@@ -9534,9 +7890,7 @@ export declare namespace V2025_03_26 {
       required?: string[] | undefined;
       type: "object";
     };
-    /**
-     * The name of the tool.
-     */
+    /** The name of the tool. */
     name: string;
   }
 
@@ -9584,22 +7938,16 @@ export declare namespace V2025_03_26 {
      * Default: false
      */
     readOnlyHint?: boolean | undefined;
-    /**
-     * A human-readable title for the tool.
-     */
+    /** A human-readable title for the tool. */
     title?: string | undefined;
   }
 
-  /**
-   * An optional notification from the server to the client, informing it that the list of tools it offers has changed. This may be issued by servers without any previous subscription from the client.
-   */
+  /** An optional notification from the server to the client, informing it that the list of tools it offers has changed. This may be issued by servers without any previous subscription from the client. */
   export interface ToolListChangedNotification {
     method: "notifications/tools/list_changed";
     params?:
       | {
-          /**
-           * This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications.
-           */
+          /** This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications. */
           _meta?:
             | {
                 [k: string]: unknown;
@@ -9610,49 +7958,90 @@ export declare namespace V2025_03_26 {
       | undefined;
   }
 
-  /**
-   * Sent from the client to request cancellation of resources/updated notifications from the server. This should follow a previous resources/subscribe request.
-   */
+  /** Sent from the client to request cancellation of resources/updated notifications from the server. This should follow a previous resources/subscribe request. */
   export interface UnsubscribeRequest {
     method: "resources/unsubscribe";
     params: {
-      /**
-       * The URI of the resource to unsubscribe from.
-       */
+      /** The URI of the resource to unsubscribe from. */
       uri: string;
     };
   }
 
   /** Requests the client sends, by method: their params and possible results. */
   export interface ClientRequestMap {
-    initialize: { params: InitializeRequest["params"]; result: InitializeResult };
-    ping: { params: PingRequest["params"]; result: EmptyResult };
-    "resources/list": { params: ListResourcesRequest["params"]; result: ListResourcesResult };
+    initialize: {
+      params: InitializeRequest["params"];
+      result: InitializeResult;
+    };
+    ping: {
+      params: PingRequest["params"];
+      result: EmptyResult;
+    };
+    "resources/list": {
+      params: ListResourcesRequest["params"];
+      result: ListResourcesResult;
+    };
     "resources/templates/list": {
       params: ListResourceTemplatesRequest["params"];
       result: ListResourceTemplatesResult;
     };
-    "resources/read": { params: ReadResourceRequest["params"]; result: ReadResourceResult };
-    "resources/subscribe": { params: SubscribeRequest["params"]; result: EmptyResult };
-    "resources/unsubscribe": { params: UnsubscribeRequest["params"]; result: EmptyResult };
-    "prompts/list": { params: ListPromptsRequest["params"]; result: ListPromptsResult };
-    "prompts/get": { params: GetPromptRequest["params"]; result: GetPromptResult };
-    "tools/list": { params: ListToolsRequest["params"]; result: ListToolsResult };
-    "tools/call": { params: CallToolRequest["params"]; result: CallToolResult };
-    "logging/setLevel": { params: SetLevelRequest["params"]; result: EmptyResult };
-    "completion/complete": { params: CompleteRequest["params"]; result: CompleteResult };
+    "resources/read": {
+      params: ReadResourceRequest["params"];
+      result: ReadResourceResult;
+    };
+    "resources/subscribe": {
+      params: SubscribeRequest["params"];
+      result: EmptyResult;
+    };
+    "resources/unsubscribe": {
+      params: UnsubscribeRequest["params"];
+      result: EmptyResult;
+    };
+    "prompts/list": {
+      params: ListPromptsRequest["params"];
+      result: ListPromptsResult;
+    };
+    "prompts/get": {
+      params: GetPromptRequest["params"];
+      result: GetPromptResult;
+    };
+    "tools/list": {
+      params: ListToolsRequest["params"];
+      result: ListToolsResult;
+    };
+    "tools/call": {
+      params: CallToolRequest["params"];
+      result: CallToolResult;
+    };
+    "logging/setLevel": {
+      params: SetLevelRequest["params"];
+      result: EmptyResult;
+    };
+    "completion/complete": {
+      params: CompleteRequest["params"];
+      result: CompleteResult;
+    };
   }
+
   /** Requests the server sends to the client over a session (legacy era), by method. */
   export interface ServerRequestMap {
-    ping: { params: PingRequest["params"]; result: EmptyResult };
+    ping: {
+      params: PingRequest["params"];
+      result: EmptyResult;
+    };
     "sampling/createMessage": {
       params: CreateMessageRequest["params"];
       result: CreateMessageResult;
     };
-    "roots/list": { params: ListRootsRequest["params"]; result: ListRootsResult };
+    "roots/list": {
+      params: ListRootsRequest["params"];
+      result: ListRootsResult;
+    };
   }
+
   /** Requests a server embeds in an input_required result (multi round-trip requests), by method. */
   export interface InputRequestMap {}
+
   /** Notifications the client sends, by method: their params. */
   export interface ClientNotificationMap {
     "notifications/cancelled": CancelledNotification["params"];
@@ -9660,6 +8049,7 @@ export declare namespace V2025_03_26 {
     "notifications/progress": ProgressNotification["params"];
     "notifications/roots/list_changed": RootsListChangedNotification["params"];
   }
+
   /** Notifications the server sends, by method: their params. */
   export interface ServerNotificationMap {
     "notifications/cancelled": CancelledNotification["params"];
@@ -9674,9 +8064,7 @@ export declare namespace V2025_03_26 {
 
 /** Types of MCP protocol revision 2024-11-05 (legacy era), generated from its official schema.json. */
 export declare namespace V2024_11_05 {
-  /**
-   * Base for objects that include optional annotations for the client. The client can use annotations to inform how objects are used or displayed
-   */
+  /** Base for objects that include optional annotations for the client. The client can use annotations to inform how objects are used or displayed */
   export interface Annotated {
     annotations?:
       | {
@@ -9699,23 +8087,15 @@ export declare namespace V2024_11_05 {
   }
 
   export interface BlobResourceContents {
-    /**
-     * A base64-encoded string representing the binary data of the item.
-     */
+    /** A base64-encoded string representing the binary data of the item. */
     blob: string;
-    /**
-     * The MIME type of this resource, if known.
-     */
+    /** The MIME type of this resource, if known. */
     mimeType?: string | undefined;
-    /**
-     * The URI of this resource.
-     */
+    /** The URI of this resource. */
     uri: string;
   }
 
-  /**
-   * Used by the client to invoke a tool provided by the server.
-   */
+  /** Used by the client to invoke a tool provided by the server. */
   export interface CallToolRequest {
     method: "tools/call";
     params: {
@@ -9741,9 +8121,7 @@ export declare namespace V2024_11_05 {
    * should be reported as an MCP error response.
    */
   export interface CallToolResult {
-    /**
-     * This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-     */
+    /** This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses. */
     _meta?:
       | {
           [k: string]: unknown;
@@ -9770,9 +8148,7 @@ export declare namespace V2024_11_05 {
   export interface CancelledNotification {
     method: "notifications/cancelled";
     params: {
-      /**
-       * An optional string describing the reason for the cancellation. This MAY be logged or presented to the user.
-       */
+      /** An optional string describing the reason for the cancellation. This MAY be logged or presented to the user. */
       reason?: string | undefined;
       /**
        * The ID of the request to cancel.
@@ -9783,13 +8159,9 @@ export declare namespace V2024_11_05 {
     };
   }
 
-  /**
-   * Capabilities a client may support. Known capabilities are defined here, in this schema, but this is not a closed set: any client can define its own, additional capabilities.
-   */
+  /** Capabilities a client may support. Known capabilities are defined here, in this schema, but this is not a closed set: any client can define its own, additional capabilities. */
   export interface ClientCapabilities {
-    /**
-     * Experimental, non-standard capabilities that the client supports.
-     */
+    /** Experimental, non-standard capabilities that the client supports. */
     experimental?:
       | {
           [k: string]: {
@@ -9797,20 +8169,14 @@ export declare namespace V2024_11_05 {
           };
         }
       | undefined;
-    /**
-     * Present if the client supports listing roots.
-     */
+    /** Present if the client supports listing roots. */
     roots?:
       | {
-          /**
-           * Whether the client supports notifications for changes to the roots list.
-           */
+          /** Whether the client supports notifications for changes to the roots list. */
           listChanged?: boolean | undefined;
         }
       | undefined;
-    /**
-     * Present if the client supports sampling from an LLM.
-     */
+    /** Present if the client supports sampling from an LLM. */
     sampling?:
       | {
           [k: string]: unknown;
@@ -9841,120 +8207,80 @@ export declare namespace V2024_11_05 {
 
   export type ClientResult = Result | CreateMessageResult | ListRootsResult;
 
-  /**
-   * A request from the client to the server, to ask for completion options.
-   */
+  /** A request from the client to the server, to ask for completion options. */
   export interface CompleteRequest {
     method: "completion/complete";
     params: {
-      /**
-       * The argument's information
-       */
+      /** The argument's information */
       argument: {
-        /**
-         * The name of the argument
-         */
+        /** The name of the argument */
         name: string;
-        /**
-         * The value of the argument to use for completion matching.
-         */
+        /** The value of the argument to use for completion matching. */
         value: string;
       };
       ref: PromptReference | ResourceReference;
     };
   }
 
-  /**
-   * The server's response to a completion/complete request
-   */
+  /** The server's response to a completion/complete request */
   export interface CompleteResult {
-    /**
-     * This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-     */
+    /** This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses. */
     _meta?:
       | {
           [k: string]: unknown;
         }
       | undefined;
     completion: {
-      /**
-       * Indicates whether there are additional completion options beyond those provided in the current response, even if the exact total is unknown.
-       */
+      /** Indicates whether there are additional completion options beyond those provided in the current response, even if the exact total is unknown. */
       hasMore?: boolean | undefined;
-      /**
-       * The total number of completion options available. This can exceed the number of values actually sent in the response.
-       */
+      /** The total number of completion options available. This can exceed the number of values actually sent in the response. */
       total?: number | undefined;
-      /**
-       * An array of completion values. Must not exceed 100 items.
-       */
+      /** An array of completion values. Must not exceed 100 items. */
       values: string[];
     };
   }
 
-  /**
-   * A request from the server to sample an LLM via the client. The client has full discretion over which model to select. The client should also inform the user before beginning sampling, to allow them to inspect the request (human in the loop) and decide whether to approve it.
-   */
+  /** A request from the server to sample an LLM via the client. The client has full discretion over which model to select. The client should also inform the user before beginning sampling, to allow them to inspect the request (human in the loop) and decide whether to approve it. */
   export interface CreateMessageRequest {
     method: "sampling/createMessage";
     params: {
-      /**
-       * A request to include context from one or more MCP servers (including the caller), to be attached to the prompt. The client MAY ignore this request.
-       */
-      includeContext?: ("allServers" | "none" | "thisServer") | undefined;
-      /**
-       * The maximum number of tokens to sample, as requested by the server. The client MAY choose to sample fewer tokens than requested.
-       */
+      /** A request to include context from one or more MCP servers (including the caller), to be attached to the prompt. The client MAY ignore this request. */
+      includeContext?: "allServers" | "none" | "thisServer" | undefined;
+      /** The maximum number of tokens to sample, as requested by the server. The client MAY choose to sample fewer tokens than requested. */
       maxTokens: number;
       messages: SamplingMessage[];
-      /**
-       * Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific.
-       */
+      /** Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific. */
       metadata?:
         | {
             [k: string]: unknown;
           }
         | undefined;
-      /**
-       * The server's preferences for which model to select. The client MAY ignore these preferences.
-       */
+      /** The server's preferences for which model to select. The client MAY ignore these preferences. */
       modelPreferences?: ModelPreferences | undefined;
       stopSequences?: string[] | undefined;
-      /**
-       * An optional system prompt the server wants to use for sampling. The client MAY modify or omit this prompt.
-       */
+      /** An optional system prompt the server wants to use for sampling. The client MAY modify or omit this prompt. */
       systemPrompt?: string | undefined;
       temperature?: number | undefined;
     };
   }
 
-  /**
-   * The client's response to a sampling/create_message request from the server. The client should inform the user before returning the sampled message, to allow them to inspect the response (human in the loop) and decide whether to allow the server to see it.
-   */
+  /** The client's response to a sampling/create_message request from the server. The client should inform the user before returning the sampled message, to allow them to inspect the response (human in the loop) and decide whether to allow the server to see it. */
   export interface CreateMessageResult {
-    /**
-     * This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-     */
+    /** This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses. */
     _meta?:
       | {
           [k: string]: unknown;
         }
       | undefined;
     content: TextContent | ImageContent;
-    /**
-     * The name of the model that generated the message.
-     */
+    /** The name of the model that generated the message. */
     model: string;
     role: Role;
-    /**
-     * The reason why sampling stopped, if known.
-     */
+    /** The reason why sampling stopped, if known. */
     stopReason?: string | undefined;
   }
 
-  /**
-   * An opaque token used to represent a cursor for pagination.
-   */
+  /** An opaque token used to represent a cursor for pagination. */
   export type Cursor = string;
 
   /**
@@ -9988,49 +8314,35 @@ export declare namespace V2024_11_05 {
 
   export type EmptyResult = Result;
 
-  /**
-   * Used by the client to get a prompt provided by the server.
-   */
+  /** Used by the client to get a prompt provided by the server. */
   export interface GetPromptRequest {
     method: "prompts/get";
     params: {
-      /**
-       * Arguments to use for templating the prompt.
-       */
+      /** Arguments to use for templating the prompt. */
       arguments?:
         | {
             [k: string]: string;
           }
         | undefined;
-      /**
-       * The name of the prompt or prompt template.
-       */
+      /** The name of the prompt or prompt template. */
       name: string;
     };
   }
 
-  /**
-   * The server's response to a prompts/get request from the client.
-   */
+  /** The server's response to a prompts/get request from the client. */
   export interface GetPromptResult {
-    /**
-     * This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-     */
+    /** This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses. */
     _meta?:
       | {
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * An optional description for the prompt.
-     */
+    /** An optional description for the prompt. */
     description?: string | undefined;
     messages: PromptMessage[];
   }
 
-  /**
-   * An image provided to or from an LLM.
-   */
+  /** An image provided to or from an LLM. */
   export interface ImageContent {
     annotations?:
       | {
@@ -10050,47 +8362,33 @@ export declare namespace V2024_11_05 {
           priority?: number | undefined;
         }
       | undefined;
-    /**
-     * The base64-encoded image data.
-     */
+    /** The base64-encoded image data. */
     data: string;
-    /**
-     * The MIME type of the image. Different providers may support different image types.
-     */
+    /** The MIME type of the image. Different providers may support different image types. */
     mimeType: string;
     type: "image";
   }
 
-  /**
-   * Describes the name and version of an MCP implementation.
-   */
+  /** Describes the name and version of an MCP implementation. */
   export interface Implementation {
     name: string;
     version: string;
   }
 
-  /**
-   * This request is sent from the client to the server when it first connects, asking it to begin initialization.
-   */
+  /** This request is sent from the client to the server when it first connects, asking it to begin initialization. */
   export interface InitializeRequest {
     method: "initialize";
     params: {
       capabilities: ClientCapabilities;
       clientInfo: Implementation;
-      /**
-       * The latest version of the Model Context Protocol that the client supports. The client MAY decide to support older versions as well.
-       */
+      /** The latest version of the Model Context Protocol that the client supports. The client MAY decide to support older versions as well. */
       protocolVersion: string;
     };
   }
 
-  /**
-   * After receiving an initialize request from the client, the server sends this response.
-   */
+  /** After receiving an initialize request from the client, the server sends this response. */
   export interface InitializeResult {
-    /**
-     * This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-     */
+    /** This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses. */
     _meta?:
       | {
           [k: string]: unknown;
@@ -10103,23 +8401,17 @@ export declare namespace V2024_11_05 {
      * This can be used by clients to improve the LLM's understanding of available tools, resources, etc. It can be thought of like a "hint" to the model. For example, this information MAY be added to the system prompt.
      */
     instructions?: string | undefined;
-    /**
-     * The version of the Model Context Protocol that the server wants to use. This may not match the version that the client requested. If the client cannot support this version, it MUST disconnect.
-     */
+    /** The version of the Model Context Protocol that the server wants to use. This may not match the version that the client requested. If the client cannot support this version, it MUST disconnect. */
     protocolVersion: string;
     serverInfo: Implementation;
   }
 
-  /**
-   * This notification is sent from the client to the server after initialization has finished.
-   */
+  /** This notification is sent from the client to the server after initialization has finished. */
   export interface InitializedNotification {
     method: "notifications/initialized";
     params?:
       | {
-          /**
-           * This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications.
-           */
+          /** This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications. */
           _meta?:
             | {
                 [k: string]: unknown;
@@ -10130,22 +8422,14 @@ export declare namespace V2024_11_05 {
       | undefined;
   }
 
-  /**
-   * A response to a request that indicates an error occurred.
-   */
+  /** A response to a request that indicates an error occurred. */
   export interface JSONRPCError {
     error: {
-      /**
-       * The error type that occurred.
-       */
+      /** The error type that occurred. */
       code: number;
-      /**
-       * Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
-       */
+      /** Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.). */
       data?: unknown;
-      /**
-       * A short description of the error. The message SHOULD be limited to a concise single sentence.
-       */
+      /** A short description of the error. The message SHOULD be limited to a concise single sentence. */
       message: string;
     };
     id: RequestId;
@@ -10153,19 +8437,18 @@ export declare namespace V2024_11_05 {
   }
 
   export type JSONRPCMessage =
-    JSONRPCRequest | JSONRPCNotification | JSONRPCResponse | JSONRPCError;
+    | JSONRPCRequest
+    | JSONRPCNotification
+    | JSONRPCResponse
+    | JSONRPCError;
 
-  /**
-   * A notification which does not expect a response.
-   */
+  /** A notification which does not expect a response. */
   export interface JSONRPCNotification {
     jsonrpc: "2.0";
     method: string;
     params?:
       | {
-          /**
-           * This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications.
-           */
+          /** This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications. */
           _meta?:
             | {
                 [k: string]: unknown;
@@ -10176,9 +8459,7 @@ export declare namespace V2024_11_05 {
       | undefined;
   }
 
-  /**
-   * A request that expects a response.
-   */
+  /** A request that expects a response. */
   export interface JSONRPCRequest {
     id: RequestId;
     jsonrpc: "2.0";
@@ -10187,9 +8468,7 @@ export declare namespace V2024_11_05 {
       | {
           _meta?:
             | {
-                /**
-                 * If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-                 */
+                /** If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications. */
                 progressToken?: ProgressToken | undefined;
               }
             | undefined;
@@ -10198,18 +8477,14 @@ export declare namespace V2024_11_05 {
       | undefined;
   }
 
-  /**
-   * A successful (non-error) response to a request.
-   */
+  /** A successful (non-error) response to a request. */
   export interface JSONRPCResponse {
     id: RequestId;
     jsonrpc: "2.0";
     result: Result;
   }
 
-  /**
-   * Sent from the client to request a list of prompts and prompt templates the server has.
-   */
+  /** Sent from the client to request a list of prompts and prompt templates the server has. */
   export interface ListPromptsRequest {
     method: "prompts/list";
     params?:
@@ -10223,13 +8498,9 @@ export declare namespace V2024_11_05 {
       | undefined;
   }
 
-  /**
-   * The server's response to a prompts/list request from the client.
-   */
+  /** The server's response to a prompts/list request from the client. */
   export interface ListPromptsResult {
-    /**
-     * This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-     */
+    /** This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses. */
     _meta?:
       | {
           [k: string]: unknown;
@@ -10243,9 +8514,7 @@ export declare namespace V2024_11_05 {
     prompts: Prompt[];
   }
 
-  /**
-   * Sent from the client to request a list of resource templates the server has.
-   */
+  /** Sent from the client to request a list of resource templates the server has. */
   export interface ListResourceTemplatesRequest {
     method: "resources/templates/list";
     params?:
@@ -10259,13 +8528,9 @@ export declare namespace V2024_11_05 {
       | undefined;
   }
 
-  /**
-   * The server's response to a resources/templates/list request from the client.
-   */
+  /** The server's response to a resources/templates/list request from the client. */
   export interface ListResourceTemplatesResult {
-    /**
-     * This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-     */
+    /** This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses. */
     _meta?:
       | {
           [k: string]: unknown;
@@ -10279,9 +8544,7 @@ export declare namespace V2024_11_05 {
     resourceTemplates: ResourceTemplate[];
   }
 
-  /**
-   * Sent from the client to request a list of resources the server has.
-   */
+  /** Sent from the client to request a list of resources the server has. */
   export interface ListResourcesRequest {
     method: "resources/list";
     params?:
@@ -10295,13 +8558,9 @@ export declare namespace V2024_11_05 {
       | undefined;
   }
 
-  /**
-   * The server's response to a resources/list request from the client.
-   */
+  /** The server's response to a resources/list request from the client. */
   export interface ListResourcesResult {
-    /**
-     * This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-     */
+    /** This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses. */
     _meta?:
       | {
           [k: string]: unknown;
@@ -10330,9 +8589,7 @@ export declare namespace V2024_11_05 {
       | {
           _meta?:
             | {
-                /**
-                 * If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-                 */
+                /** If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications. */
                 progressToken?: ProgressToken | undefined;
               }
             | undefined;
@@ -10347,9 +8604,7 @@ export declare namespace V2024_11_05 {
    * or file that the server can operate on.
    */
   export interface ListRootsResult {
-    /**
-     * This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-     */
+    /** This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses. */
     _meta?:
       | {
           [k: string]: unknown;
@@ -10358,9 +8613,7 @@ export declare namespace V2024_11_05 {
     roots: Root[];
   }
 
-  /**
-   * Sent from the client to request a list of tools the server has.
-   */
+  /** Sent from the client to request a list of tools the server has. */
   export interface ListToolsRequest {
     method: "tools/list";
     params?:
@@ -10374,13 +8627,9 @@ export declare namespace V2024_11_05 {
       | undefined;
   }
 
-  /**
-   * The server's response to a tools/list request from the client.
-   */
+  /** The server's response to a tools/list request from the client. */
   export interface ListToolsResult {
-    /**
-     * This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-     */
+    /** This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses. */
     _meta?:
       | {
           [k: string]: unknown;
@@ -10401,25 +8650,24 @@ export declare namespace V2024_11_05 {
    * https://datatracker.ietf.org/doc/html/rfc5424#section-6.2.1
    */
   export type LoggingLevel =
-    "alert" | "critical" | "debug" | "emergency" | "error" | "info" | "notice" | "warning";
+    | "alert"
+    | "critical"
+    | "debug"
+    | "emergency"
+    | "error"
+    | "info"
+    | "notice"
+    | "warning";
 
-  /**
-   * Notification of a log message passed from server to client. If no logging/setLevel request has been sent from the client, the server MAY decide which messages to send automatically.
-   */
+  /** Notification of a log message passed from server to client. If no logging/setLevel request has been sent from the client, the server MAY decide which messages to send automatically. */
   export interface LoggingMessageNotification {
     method: "notifications/message";
     params: {
-      /**
-       * The data to be logged, such as a string message or an object. Any JSON serializable type is allowed here.
-       */
+      /** The data to be logged, such as a string message or an object. Any JSON serializable type is allowed here. */
       data: unknown;
-      /**
-       * The severity of this log message.
-       */
+      /** The severity of this log message. */
       level: LoggingLevel;
-      /**
-       * An optional name of the logger issuing this message.
-       */
+      /** An optional name of the logger issuing this message. */
       logger?: string | undefined;
     };
   }
@@ -10493,9 +8741,7 @@ export declare namespace V2024_11_05 {
     method: string;
     params?:
       | {
-          /**
-           * This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications.
-           */
+          /** This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications. */
           _meta?:
             | {
                 [k: string]: unknown;
@@ -10520,9 +8766,7 @@ export declare namespace V2024_11_05 {
   }
 
   export interface PaginatedResult {
-    /**
-     * This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-     */
+    /** This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses. */
     _meta?:
       | {
           [k: string]: unknown;
@@ -10535,18 +8779,14 @@ export declare namespace V2024_11_05 {
     nextCursor?: string | undefined;
   }
 
-  /**
-   * A ping, issued by either the server or the client, to check that the other party is still alive. The receiver must promptly respond, or else may be disconnected.
-   */
+  /** A ping, issued by either the server or the client, to check that the other party is still alive. The receiver must promptly respond, or else may be disconnected. */
   export interface PingRequest {
     method: "ping";
     params?:
       | {
           _meta?:
             | {
-                /**
-                 * If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-                 */
+                /** If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications. */
                 progressToken?: ProgressToken | undefined;
               }
             | undefined;
@@ -10555,78 +8795,48 @@ export declare namespace V2024_11_05 {
       | undefined;
   }
 
-  /**
-   * An out-of-band notification used to inform the receiver of a progress update for a long-running request.
-   */
+  /** An out-of-band notification used to inform the receiver of a progress update for a long-running request. */
   export interface ProgressNotification {
     method: "notifications/progress";
     params: {
-      /**
-       * The progress thus far. This should increase every time progress is made, even if the total is unknown.
-       */
+      /** The progress thus far. This should increase every time progress is made, even if the total is unknown. */
       progress: number;
-      /**
-       * The progress token which was given in the initial request, used to associate this notification with the request that is proceeding.
-       */
+      /** The progress token which was given in the initial request, used to associate this notification with the request that is proceeding. */
       progressToken: ProgressToken;
-      /**
-       * Total number of items to process (or total progress required), if known.
-       */
+      /** Total number of items to process (or total progress required), if known. */
       total?: number | undefined;
     };
   }
 
-  /**
-   * A progress token, used to associate progress notifications with the original request.
-   */
+  /** A progress token, used to associate progress notifications with the original request. */
   export type ProgressToken = string | number;
 
-  /**
-   * A prompt or prompt template that the server offers.
-   */
+  /** A prompt or prompt template that the server offers. */
   export interface Prompt {
-    /**
-     * A list of arguments to use for templating the prompt.
-     */
+    /** A list of arguments to use for templating the prompt. */
     arguments?: PromptArgument[] | undefined;
-    /**
-     * An optional description of what this prompt provides
-     */
+    /** An optional description of what this prompt provides */
     description?: string | undefined;
-    /**
-     * The name of the prompt or prompt template.
-     */
+    /** The name of the prompt or prompt template. */
     name: string;
   }
 
-  /**
-   * Describes an argument that a prompt can accept.
-   */
+  /** Describes an argument that a prompt can accept. */
   export interface PromptArgument {
-    /**
-     * A human-readable description of the argument.
-     */
+    /** A human-readable description of the argument. */
     description?: string | undefined;
-    /**
-     * The name of the argument.
-     */
+    /** The name of the argument. */
     name: string;
-    /**
-     * Whether this argument must be provided.
-     */
+    /** Whether this argument must be provided. */
     required?: boolean | undefined;
   }
 
-  /**
-   * An optional notification from the server to the client, informing it that the list of prompts it offers has changed. This may be issued by servers without any previous subscription from the client.
-   */
+  /** An optional notification from the server to the client, informing it that the list of prompts it offers has changed. This may be issued by servers without any previous subscription from the client. */
   export interface PromptListChangedNotification {
     method: "notifications/prompts/list_changed";
     params?:
       | {
-          /**
-           * This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications.
-           */
+          /** This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications. */
           _meta?:
             | {
                 [k: string]: unknown;
@@ -10648,37 +8858,25 @@ export declare namespace V2024_11_05 {
     role: Role;
   }
 
-  /**
-   * Identifies a prompt.
-   */
+  /** Identifies a prompt. */
   export interface PromptReference {
-    /**
-     * The name of the prompt or prompt template
-     */
+    /** The name of the prompt or prompt template */
     name: string;
     type: "ref/prompt";
   }
 
-  /**
-   * Sent from the client to the server, to read a specific resource URI.
-   */
+  /** Sent from the client to the server, to read a specific resource URI. */
   export interface ReadResourceRequest {
     method: "resources/read";
     params: {
-      /**
-       * The URI of the resource to read. The URI can use any protocol; it is up to the server how to interpret it.
-       */
+      /** The URI of the resource to read. The URI can use any protocol; it is up to the server how to interpret it. */
       uri: string;
     };
   }
 
-  /**
-   * The server's response to a resources/read request from the client.
-   */
+  /** The server's response to a resources/read request from the client. */
   export interface ReadResourceResult {
-    /**
-     * This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-     */
+    /** This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses. */
     _meta?:
       | {
           [k: string]: unknown;
@@ -10693,9 +8891,7 @@ export declare namespace V2024_11_05 {
       | {
           _meta?:
             | {
-                /**
-                 * If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-                 */
+                /** If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications. */
                 progressToken?: ProgressToken | undefined;
               }
             | undefined;
@@ -10704,14 +8900,10 @@ export declare namespace V2024_11_05 {
       | undefined;
   }
 
-  /**
-   * A uniquely identifying ID for a request in JSON-RPC.
-   */
+  /** A uniquely identifying ID for a request in JSON-RPC. */
   export type RequestId = string | number;
 
-  /**
-   * A known resource that the server is capable of reading.
-   */
+  /** A known resource that the server is capable of reading. */
   export interface Resource {
     annotations?:
       | {
@@ -10737,9 +8929,7 @@ export declare namespace V2024_11_05 {
      * This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
      */
     description?: string | undefined;
-    /**
-     * The MIME type of this resource, if known.
-     */
+    /** The MIME type of this resource, if known. */
     mimeType?: string | undefined;
     /**
      * A human-readable name for this resource.
@@ -10753,36 +8943,24 @@ export declare namespace V2024_11_05 {
      * This can be used by Hosts to display file sizes and estimate context window usage.
      */
     size?: number | undefined;
-    /**
-     * The URI of this resource.
-     */
+    /** The URI of this resource. */
     uri: string;
   }
 
-  /**
-   * The contents of a specific resource or sub-resource.
-   */
+  /** The contents of a specific resource or sub-resource. */
   export interface ResourceContents {
-    /**
-     * The MIME type of this resource, if known.
-     */
+    /** The MIME type of this resource, if known. */
     mimeType?: string | undefined;
-    /**
-     * The URI of this resource.
-     */
+    /** The URI of this resource. */
     uri: string;
   }
 
-  /**
-   * An optional notification from the server to the client, informing it that the list of resources it can read from has changed. This may be issued by servers without any previous subscription from the client.
-   */
+  /** An optional notification from the server to the client, informing it that the list of resources it can read from has changed. This may be issued by servers without any previous subscription from the client. */
   export interface ResourceListChangedNotification {
     method: "notifications/resources/list_changed";
     params?:
       | {
-          /**
-           * This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications.
-           */
+          /** This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications. */
           _meta?:
             | {
                 [k: string]: unknown;
@@ -10793,20 +8971,14 @@ export declare namespace V2024_11_05 {
       | undefined;
   }
 
-  /**
-   * A reference to a resource or resource template definition.
-   */
+  /** A reference to a resource or resource template definition. */
   export interface ResourceReference {
     type: "ref/resource";
-    /**
-     * The URI or URI template of the resource.
-     */
+    /** The URI or URI template of the resource. */
     uri: string;
   }
 
-  /**
-   * A template description for resources available on the server.
-   */
+  /** A template description for resources available on the server. */
   export interface ResourceTemplate {
     annotations?:
       | {
@@ -10832,9 +9004,7 @@ export declare namespace V2024_11_05 {
      * This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
      */
     description?: string | undefined;
-    /**
-     * The MIME type for all resources that match this template. This should only be included if all resources matching this template have the same type.
-     */
+    /** The MIME type for all resources that match this template. This should only be included if all resources matching this template have the same type. */
     mimeType?: string | undefined;
     /**
      * A human-readable name for the type of resource this template refers to.
@@ -10842,29 +9012,21 @@ export declare namespace V2024_11_05 {
      * This can be used by clients to populate UI elements.
      */
     name: string;
-    /**
-     * A URI template (according to RFC 6570) that can be used to construct resource URIs.
-     */
+    /** A URI template (according to RFC 6570) that can be used to construct resource URIs. */
     uriTemplate: string;
   }
 
-  /**
-   * A notification from the server to the client, informing it that a resource has changed and may need to be read again. This should only be sent if the client previously sent a resources/subscribe request.
-   */
+  /** A notification from the server to the client, informing it that a resource has changed and may need to be read again. This should only be sent if the client previously sent a resources/subscribe request. */
   export interface ResourceUpdatedNotification {
     method: "notifications/resources/updated";
     params: {
-      /**
-       * The URI of the resource that has been updated. This might be a sub-resource of the one that the client actually subscribed to.
-       */
+      /** The URI of the resource that has been updated. This might be a sub-resource of the one that the client actually subscribed to. */
       uri: string;
     };
   }
 
   export interface Result {
-    /**
-     * This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-     */
+    /** This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses. */
     _meta?:
       | {
           [k: string]: unknown;
@@ -10873,14 +9035,10 @@ export declare namespace V2024_11_05 {
     [k: string]: unknown;
   }
 
-  /**
-   * The sender or recipient of messages and data in a conversation.
-   */
+  /** The sender or recipient of messages and data in a conversation. */
   export type Role = "assistant" | "user";
 
-  /**
-   * Represents a root directory or file that the server can operate on.
-   */
+  /** Represents a root directory or file that the server can operate on. */
   export interface Root {
     /**
      * An optional name for the root. This can be used to provide a human-readable
@@ -10905,9 +9063,7 @@ export declare namespace V2024_11_05 {
     method: "notifications/roots/list_changed";
     params?:
       | {
-          /**
-           * This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications.
-           */
+          /** This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications. */
           _meta?:
             | {
                 [k: string]: unknown;
@@ -10918,21 +9074,15 @@ export declare namespace V2024_11_05 {
       | undefined;
   }
 
-  /**
-   * Describes a message issued to or received from an LLM API.
-   */
+  /** Describes a message issued to or received from an LLM API. */
   export interface SamplingMessage {
     content: TextContent | ImageContent;
     role: Role;
   }
 
-  /**
-   * Capabilities that a server may support. Known capabilities are defined here, in this schema, but this is not a closed set: any server can define its own, additional capabilities.
-   */
+  /** Capabilities that a server may support. Known capabilities are defined here, in this schema, but this is not a closed set: any server can define its own, additional capabilities. */
   export interface ServerCapabilities {
-    /**
-     * Experimental, non-standard capabilities that the server supports.
-     */
+    /** Experimental, non-standard capabilities that the server supports. */
     experimental?:
       | {
           [k: string]: {
@@ -10940,48 +9090,32 @@ export declare namespace V2024_11_05 {
           };
         }
       | undefined;
-    /**
-     * Present if the server supports sending log messages to the client.
-     */
+    /** Present if the server supports sending log messages to the client. */
     logging?:
       | {
           [k: string]: unknown;
         }
       | undefined;
-    /**
-     * Present if the server offers any prompt templates.
-     */
+    /** Present if the server offers any prompt templates. */
     prompts?:
       | {
-          /**
-           * Whether this server supports notifications for changes to the prompt list.
-           */
+          /** Whether this server supports notifications for changes to the prompt list. */
           listChanged?: boolean | undefined;
         }
       | undefined;
-    /**
-     * Present if the server offers any resources to read.
-     */
+    /** Present if the server offers any resources to read. */
     resources?:
       | {
-          /**
-           * Whether this server supports notifications for changes to the resource list.
-           */
+          /** Whether this server supports notifications for changes to the resource list. */
           listChanged?: boolean | undefined;
-          /**
-           * Whether this server supports subscribing to resource updates.
-           */
+          /** Whether this server supports subscribing to resource updates. */
           subscribe?: boolean | undefined;
         }
       | undefined;
-    /**
-     * Present if the server offers any tools to call.
-     */
+    /** Present if the server offers any tools to call. */
     tools?:
       | {
-          /**
-           * Whether this server supports notifications for changes to the tool list.
-           */
+          /** Whether this server supports notifications for changes to the tool list. */
           listChanged?: boolean | undefined;
         }
       | undefined;
@@ -11010,35 +9144,25 @@ export declare namespace V2024_11_05 {
     | CallToolResult
     | CompleteResult;
 
-  /**
-   * A request from the client to the server, to enable or adjust logging.
-   */
+  /** A request from the client to the server, to enable or adjust logging. */
   export interface SetLevelRequest {
     method: "logging/setLevel";
     params: {
-      /**
-       * The level of logging that the client wants to receive from the server. The server should send all logs at this level and higher (i.e., more severe) to the client as notifications/message.
-       */
+      /** The level of logging that the client wants to receive from the server. The server should send all logs at this level and higher (i.e., more severe) to the client as notifications/message. */
       level: LoggingLevel;
     };
   }
 
-  /**
-   * Sent from the client to request resources/updated notifications from the server whenever a particular resource changes.
-   */
+  /** Sent from the client to request resources/updated notifications from the server whenever a particular resource changes. */
   export interface SubscribeRequest {
     method: "resources/subscribe";
     params: {
-      /**
-       * The URI of the resource to subscribe to. The URI can use any protocol; it is up to the server how to interpret it.
-       */
+      /** The URI of the resource to subscribe to. The URI can use any protocol; it is up to the server how to interpret it. */
       uri: string;
     };
   }
 
-  /**
-   * Text provided to or from an LLM.
-   */
+  /** Text provided to or from an LLM. */
   export interface TextContent {
     annotations?:
       | {
@@ -11058,39 +9182,25 @@ export declare namespace V2024_11_05 {
           priority?: number | undefined;
         }
       | undefined;
-    /**
-     * The text content of the message.
-     */
+    /** The text content of the message. */
     text: string;
     type: "text";
   }
 
   export interface TextResourceContents {
-    /**
-     * The MIME type of this resource, if known.
-     */
+    /** The MIME type of this resource, if known. */
     mimeType?: string | undefined;
-    /**
-     * The text of the item. This must only be set if the item can actually be represented as text (not binary data).
-     */
+    /** The text of the item. This must only be set if the item can actually be represented as text (not binary data). */
     text: string;
-    /**
-     * The URI of this resource.
-     */
+    /** The URI of this resource. */
     uri: string;
   }
 
-  /**
-   * Definition for a tool the client can call.
-   */
+  /** Definition for a tool the client can call. */
   export interface Tool {
-    /**
-     * A human-readable description of the tool.
-     */
+    /** A human-readable description of the tool. */
     description?: string | undefined;
-    /**
-     * A JSON Schema object defining the expected parameters for the tool.
-     */
+    /** A JSON Schema object defining the expected parameters for the tool. */
     inputSchema: {
       properties?:
         | {
@@ -11102,22 +9212,16 @@ export declare namespace V2024_11_05 {
       required?: string[] | undefined;
       type: "object";
     };
-    /**
-     * The name of the tool.
-     */
+    /** The name of the tool. */
     name: string;
   }
 
-  /**
-   * An optional notification from the server to the client, informing it that the list of tools it offers has changed. This may be issued by servers without any previous subscription from the client.
-   */
+  /** An optional notification from the server to the client, informing it that the list of tools it offers has changed. This may be issued by servers without any previous subscription from the client. */
   export interface ToolListChangedNotification {
     method: "notifications/tools/list_changed";
     params?:
       | {
-          /**
-           * This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications.
-           */
+          /** This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications. */
           _meta?:
             | {
                 [k: string]: unknown;
@@ -11128,49 +9232,90 @@ export declare namespace V2024_11_05 {
       | undefined;
   }
 
-  /**
-   * Sent from the client to request cancellation of resources/updated notifications from the server. This should follow a previous resources/subscribe request.
-   */
+  /** Sent from the client to request cancellation of resources/updated notifications from the server. This should follow a previous resources/subscribe request. */
   export interface UnsubscribeRequest {
     method: "resources/unsubscribe";
     params: {
-      /**
-       * The URI of the resource to unsubscribe from.
-       */
+      /** The URI of the resource to unsubscribe from. */
       uri: string;
     };
   }
 
   /** Requests the client sends, by method: their params and possible results. */
   export interface ClientRequestMap {
-    initialize: { params: InitializeRequest["params"]; result: InitializeResult };
-    ping: { params: PingRequest["params"]; result: EmptyResult };
-    "resources/list": { params: ListResourcesRequest["params"]; result: ListResourcesResult };
+    initialize: {
+      params: InitializeRequest["params"];
+      result: InitializeResult;
+    };
+    ping: {
+      params: PingRequest["params"];
+      result: EmptyResult;
+    };
+    "resources/list": {
+      params: ListResourcesRequest["params"];
+      result: ListResourcesResult;
+    };
     "resources/templates/list": {
       params: ListResourceTemplatesRequest["params"];
       result: ListResourceTemplatesResult;
     };
-    "resources/read": { params: ReadResourceRequest["params"]; result: ReadResourceResult };
-    "resources/subscribe": { params: SubscribeRequest["params"]; result: EmptyResult };
-    "resources/unsubscribe": { params: UnsubscribeRequest["params"]; result: EmptyResult };
-    "prompts/list": { params: ListPromptsRequest["params"]; result: ListPromptsResult };
-    "prompts/get": { params: GetPromptRequest["params"]; result: GetPromptResult };
-    "tools/list": { params: ListToolsRequest["params"]; result: ListToolsResult };
-    "tools/call": { params: CallToolRequest["params"]; result: CallToolResult };
-    "logging/setLevel": { params: SetLevelRequest["params"]; result: EmptyResult };
-    "completion/complete": { params: CompleteRequest["params"]; result: CompleteResult };
+    "resources/read": {
+      params: ReadResourceRequest["params"];
+      result: ReadResourceResult;
+    };
+    "resources/subscribe": {
+      params: SubscribeRequest["params"];
+      result: EmptyResult;
+    };
+    "resources/unsubscribe": {
+      params: UnsubscribeRequest["params"];
+      result: EmptyResult;
+    };
+    "prompts/list": {
+      params: ListPromptsRequest["params"];
+      result: ListPromptsResult;
+    };
+    "prompts/get": {
+      params: GetPromptRequest["params"];
+      result: GetPromptResult;
+    };
+    "tools/list": {
+      params: ListToolsRequest["params"];
+      result: ListToolsResult;
+    };
+    "tools/call": {
+      params: CallToolRequest["params"];
+      result: CallToolResult;
+    };
+    "logging/setLevel": {
+      params: SetLevelRequest["params"];
+      result: EmptyResult;
+    };
+    "completion/complete": {
+      params: CompleteRequest["params"];
+      result: CompleteResult;
+    };
   }
+
   /** Requests the server sends to the client over a session (legacy era), by method. */
   export interface ServerRequestMap {
-    ping: { params: PingRequest["params"]; result: EmptyResult };
+    ping: {
+      params: PingRequest["params"];
+      result: EmptyResult;
+    };
     "sampling/createMessage": {
       params: CreateMessageRequest["params"];
       result: CreateMessageResult;
     };
-    "roots/list": { params: ListRootsRequest["params"]; result: ListRootsResult };
+    "roots/list": {
+      params: ListRootsRequest["params"];
+      result: ListRootsResult;
+    };
   }
+
   /** Requests a server embeds in an input_required result (multi round-trip requests), by method. */
   export interface InputRequestMap {}
+
   /** Notifications the client sends, by method: their params. */
   export interface ClientNotificationMap {
     "notifications/cancelled": CancelledNotification["params"];
@@ -11178,6 +9323,7 @@ export declare namespace V2024_11_05 {
     "notifications/progress": ProgressNotification["params"];
     "notifications/roots/list_changed": RootsListChangedNotification["params"];
   }
+
   /** Notifications the server sends, by method: their params. */
   export interface ServerNotificationMap {
     "notifications/cancelled": CancelledNotification["params"];

@@ -7,122 +7,78 @@
 // Protocol 2024-11-05: schema.json sha256 61cea2392d4f284092d09bc84b9ac488c0d5618ac2b38a56942fc5b99fd960ce
 // Regenerate: npx mcp-gen generate ../mcp.yaml (from this folder)
 
-/**
- * Arguments of tool "echo" as a client sends them.
- */
+/** Arguments of tool "echo" as a client sends them. */
 export interface EchoInput {
-  /**
-   * Message to echo
-   */
+  /** Message to echo */
   message: string;
 }
 
 /** Arguments of tool "echo" as its handler receives them (validated). */
 export type EchoArgs = EchoInput;
 
-/**
- * Arguments of tool "get-sum" as a client sends them.
- */
+/** Arguments of tool "get-sum" as a client sends them. */
 export interface GetSumInput {
-  /**
-   * First number
-   */
+  /** First number */
   a: number;
-  /**
-   * Second number
-   */
+  /** Second number */
   b: number;
 }
 
 /** Arguments of tool "get-sum" as its handler receives them (validated). */
 export type GetSumArgs = GetSumInput;
 
-/**
- * Arguments of tool "get-structured-content" as a client sends them.
- */
+/** Arguments of tool "get-structured-content" as a client sends them. */
 export interface GetStructuredContentInput {
-  /**
-   * Choose city
-   */
+  /** Choose city */
   location: "New York" | "Chicago" | "Los Angeles";
 }
 
 /** Arguments of tool "get-structured-content" as its handler receives them (validated). */
 export type GetStructuredContentArgs = GetStructuredContentInput;
 
-/**
- * Structured result (structuredContent) of tool "get-structured-content".
- */
+/** Structured result (structuredContent) of tool "get-structured-content". */
 export interface GetStructuredContentOutput {
-  /**
-   * Temperature in celsius
-   */
+  /** Temperature in celsius */
   temperature: number;
-  /**
-   * Weather conditions description
-   */
+  /** Weather conditions description */
   conditions: string;
-  /**
-   * Humidity percentage
-   */
+  /** Humidity percentage */
   humidity: number;
 }
 
-/**
- * Arguments of tool "get-annotated-message" as a client sends them.
- */
+/** Arguments of tool "get-annotated-message" as a client sends them. */
 export interface GetAnnotatedMessageInput {
-  /**
-   * Type of message to demonstrate different annotation patterns
-   */
+  /** Type of message to demonstrate different annotation patterns */
   messageType: "error" | "success" | "debug";
-  /**
-   * Whether to include an example image
-   */
+  /** Whether to include an example image */
   includeImage?: boolean | undefined;
 }
 
-/**
- * Arguments of tool "get-annotated-message" as its handler receives them: validated, with schema defaults filled in.
- */
+/** Arguments of tool "get-annotated-message" as its handler receives them: validated, with schema defaults filled in. */
 export interface GetAnnotatedMessageArgs {
-  /**
-   * Type of message to demonstrate different annotation patterns
-   */
+  /** Type of message to demonstrate different annotation patterns */
   messageType: "error" | "success" | "debug";
-  /**
-   * Whether to include an example image
-   */
+  /** Whether to include an example image */
   includeImage: boolean;
 }
 
-/**
- * Arguments of tool "get-tiny-image" as a client sends them.
- */
+/** Arguments of tool "get-tiny-image" as a client sends them. */
 export interface GetTinyImageInput {}
 
 /** Arguments of tool "get-tiny-image" as its handler receives them (validated). */
 export type GetTinyImageArgs = GetTinyImageInput;
 
-/**
- * Arguments of tool "get-resource-reference" as a client sends them.
- */
+/** Arguments of tool "get-resource-reference" as a client sends them. */
 export interface GetResourceReferenceInput {
-  resourceType?: ("Text" | "Blob") | undefined;
-  /**
-   * ID of the text resource to fetch
-   */
+  resourceType?: "Text" | "Blob" | undefined;
+  /** ID of the text resource to fetch */
   resourceId?: number | undefined;
 }
 
-/**
- * Arguments of tool "get-resource-reference" as its handler receives them: validated, with schema defaults filled in.
- */
+/** Arguments of tool "get-resource-reference" as its handler receives them: validated, with schema defaults filled in. */
 export interface GetResourceReferenceArgs {
   resourceType: "Text" | "Blob";
-  /**
-   * ID of the text resource to fetch
-   */
+  /** ID of the text resource to fetch */
   resourceId: number;
 }
 

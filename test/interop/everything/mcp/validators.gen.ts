@@ -7,75 +7,83 @@
 // Protocol 2024-11-05: schema.json sha256 61cea2392d4f284092d09bc84b9ac488c0d5618ac2b38a56942fc5b99fd960ce
 // Regenerate: npx mcp-gen generate ../mcp.yaml (from this folder)
 
-import type { ValidationIssue } from "mcp-gen/runtime";
+import type { ValidationIssue } from "@mcp-gen/runtime";
 
 /** Checks the arguments of tool "echo" and fills in schema defaults. */
 export function validateEchoInput(value: unknown): ValidationIssue | undefined {
-  if (typeof value !== "object" || value === null || Array.isArray(value))
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
-  const record0 = value as Record<string, unknown>;
-  if (!Object.prototype.hasOwnProperty.call(record0, "message"))
+  }
+  const record = value as Record<string, unknown>;
+  if (!Object.prototype.hasOwnProperty.call(record, "message")) {
     return { path: "", message: "must have required property 'message'" };
-  const message2 = record0["message"];
-  if (typeof message2 !== "string") return { path: "/message", message: "must be string" };
+  }
+  const messageProperty = record["message"];
+  if (typeof messageProperty !== "string") return { path: "/message", message: "must be string" };
   return undefined;
 }
 
 /** Checks the arguments of tool "get-sum" and fills in schema defaults. */
 export function validateGetSumInput(value: unknown): ValidationIssue | undefined {
-  if (typeof value !== "object" || value === null || Array.isArray(value))
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
-  const record0 = value as Record<string, unknown>;
-  if (!Object.prototype.hasOwnProperty.call(record0, "a"))
+  }
+  const record = value as Record<string, unknown>;
+  if (!Object.prototype.hasOwnProperty.call(record, "a")) {
     return { path: "", message: "must have required property 'a'" };
-  if (!Object.prototype.hasOwnProperty.call(record0, "b"))
+  }
+  if (!Object.prototype.hasOwnProperty.call(record, "b")) {
     return { path: "", message: "must have required property 'b'" };
-  const a2 = record0["a"];
-  if (typeof a2 !== "number") return { path: "/a", message: "must be number" };
-  const b3 = record0["b"];
-  if (typeof b3 !== "number") return { path: "/b", message: "must be number" };
+  }
+  const a = record["a"];
+  if (typeof a !== "number") return { path: "/a", message: "must be number" };
+  const b = record["b"];
+  if (typeof b !== "number") return { path: "/b", message: "must be number" };
   return undefined;
 }
 
 /** Checks the arguments of tool "get-structured-content" and fills in schema defaults. */
 export function validateGetStructuredContentInput(value: unknown): ValidationIssue | undefined {
-  if (typeof value !== "object" || value === null || Array.isArray(value))
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
-  const record0 = value as Record<string, unknown>;
-  if (!Object.prototype.hasOwnProperty.call(record0, "location"))
+  }
+  const record = value as Record<string, unknown>;
+  if (!Object.prototype.hasOwnProperty.call(record, "location")) {
     return { path: "", message: "must have required property 'location'" };
-  const location2 = record0["location"];
-  if (typeof location2 !== "string") return { path: "/location", message: "must be string" };
-  if (
-    (location2 as unknown) !== "New York" &&
-    (location2 as unknown) !== "Chicago" &&
-    (location2 as unknown) !== "Los Angeles"
-  )
+  }
+  const location = record["location"];
+  if (typeof location !== "string") return { path: "/location", message: "must be string" };
+  if ((location as unknown) !== "New York" && (location as unknown) !== "Chicago" && (location as unknown) !== "Los Angeles") {
     return { path: "/location", message: "must be equal to one of the allowed values" };
+  }
   return undefined;
 }
 
 /** Checks the structured result of tool "get-structured-content". */
 export function validateGetStructuredContentOutput(value: unknown): ValidationIssue | undefined {
-  if (typeof value !== "object" || value === null || Array.isArray(value))
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
-  const record0 = value as Record<string, unknown>;
-  if (!Object.prototype.hasOwnProperty.call(record0, "temperature"))
+  }
+  const record = value as Record<string, unknown>;
+  if (!Object.prototype.hasOwnProperty.call(record, "temperature")) {
     return { path: "", message: "must have required property 'temperature'" };
-  if (!Object.prototype.hasOwnProperty.call(record0, "conditions"))
+  }
+  if (!Object.prototype.hasOwnProperty.call(record, "conditions")) {
     return { path: "", message: "must have required property 'conditions'" };
-  if (!Object.prototype.hasOwnProperty.call(record0, "humidity"))
+  }
+  if (!Object.prototype.hasOwnProperty.call(record, "humidity")) {
     return { path: "", message: "must have required property 'humidity'" };
-  const keys1 = Object.keys(record0);
-  const temperature2 = record0["temperature"];
-  if (typeof temperature2 !== "number") return { path: "/temperature", message: "must be number" };
-  const conditions3 = record0["conditions"];
-  if (typeof conditions3 !== "string") return { path: "/conditions", message: "must be string" };
-  const humidity4 = record0["humidity"];
-  if (typeof humidity4 !== "number") return { path: "/humidity", message: "must be number" };
-  for (const key5 of keys1) {
-    if (key5 !== "temperature" && key5 !== "conditions" && key5 !== "humidity") {
-      return { path: "", message: "must NOT have additional property '" + key5 + "'" };
+  }
+  const keys = Object.keys(record);
+  const temperature = record["temperature"];
+  if (typeof temperature !== "number") return { path: "/temperature", message: "must be number" };
+  const conditions = record["conditions"];
+  if (typeof conditions !== "string") return { path: "/conditions", message: "must be string" };
+  const humidity = record["humidity"];
+  if (typeof humidity !== "number") return { path: "/humidity", message: "must be number" };
+  for (const key of keys) {
+    if (key !== "temperature" && key !== "conditions" && key !== "humidity") {
+      return { path: "", message: "must NOT have additional property '" + key + "'" };
     }
   }
   return undefined;
@@ -83,48 +91,46 @@ export function validateGetStructuredContentOutput(value: unknown): ValidationIs
 
 /** Checks the arguments of tool "get-annotated-message" and fills in schema defaults. */
 export function validateGetAnnotatedMessageInput(value: unknown): ValidationIssue | undefined {
-  if (typeof value !== "object" || value === null || Array.isArray(value))
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
-  const record0 = value as Record<string, unknown>;
-  if (!Object.prototype.hasOwnProperty.call(record0, "includeImage"))
-    record0["includeImage"] = false;
-  if (!Object.prototype.hasOwnProperty.call(record0, "messageType"))
+  }
+  const record = value as Record<string, unknown>;
+  if (!Object.prototype.hasOwnProperty.call(record, "includeImage")) record["includeImage"] = false;
+  if (!Object.prototype.hasOwnProperty.call(record, "messageType")) {
     return { path: "", message: "must have required property 'messageType'" };
-  const messageType2 = record0["messageType"];
-  if (typeof messageType2 !== "string") return { path: "/messageType", message: "must be string" };
-  if (
-    (messageType2 as unknown) !== "error" &&
-    (messageType2 as unknown) !== "success" &&
-    (messageType2 as unknown) !== "debug"
-  )
+  }
+  const messageType = record["messageType"];
+  if (typeof messageType !== "string") return { path: "/messageType", message: "must be string" };
+  if ((messageType as unknown) !== "error" && (messageType as unknown) !== "success" && (messageType as unknown) !== "debug") {
     return { path: "/messageType", message: "must be equal to one of the allowed values" };
-  const includeImage3 = record0["includeImage"];
-  if (typeof includeImage3 !== "boolean")
-    return { path: "/includeImage", message: "must be boolean" };
+  }
+  const includeImage = record["includeImage"];
+  if (typeof includeImage !== "boolean") return { path: "/includeImage", message: "must be boolean" };
   return undefined;
 }
 
 /** Checks the arguments of tool "get-tiny-image" and fills in schema defaults. */
 export function validateGetTinyImageInput(value: unknown): ValidationIssue | undefined {
-  if (typeof value !== "object" || value === null || Array.isArray(value))
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
+  }
   return undefined;
 }
 
 /** Checks the arguments of tool "get-resource-reference" and fills in schema defaults. */
 export function validateGetResourceReferenceInput(value: unknown): ValidationIssue | undefined {
-  if (typeof value !== "object" || value === null || Array.isArray(value))
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
-  const record0 = value as Record<string, unknown>;
-  if (!Object.prototype.hasOwnProperty.call(record0, "resourceType"))
-    record0["resourceType"] = "Text";
-  if (!Object.prototype.hasOwnProperty.call(record0, "resourceId")) record0["resourceId"] = 1;
-  const resourceType2 = record0["resourceType"];
-  if (typeof resourceType2 !== "string")
-    return { path: "/resourceType", message: "must be string" };
-  if ((resourceType2 as unknown) !== "Text" && (resourceType2 as unknown) !== "Blob")
+  }
+  const record = value as Record<string, unknown>;
+  if (!Object.prototype.hasOwnProperty.call(record, "resourceType")) record["resourceType"] = "Text";
+  if (!Object.prototype.hasOwnProperty.call(record, "resourceId")) record["resourceId"] = 1;
+  const resourceType = record["resourceType"];
+  if (typeof resourceType !== "string") return { path: "/resourceType", message: "must be string" };
+  if ((resourceType as unknown) !== "Text" && (resourceType as unknown) !== "Blob") {
     return { path: "/resourceType", message: "must be equal to one of the allowed values" };
-  const resourceId3 = record0["resourceId"];
-  if (typeof resourceId3 !== "number") return { path: "/resourceId", message: "must be number" };
+  }
+  const resourceId = record["resourceId"];
+  if (typeof resourceId !== "number") return { path: "/resourceId", message: "must be number" };
   return undefined;
 }
