@@ -1,6 +1,6 @@
-// One side of a JSON-RPC conversation over one connection: correlates outbound requests
-// with their responses (ids, timeouts, cancellation), and hands inbound requests and
-// notifications to a dispatcher. It knows nothing of MCP methods except the
+// One side of a JSON-RPC conversation over one connection: hands inbound requests and
+// notifications to a dispatcher, answers them, cancels them (and sends its own requests,
+// correlated with their responses, as RequestingPeer in requesting-peer.ts). It knows nothing of MCP methods except the
 // `notifications/cancelled` plumbing, and nothing of transports: it writes through `send`.
 import {
   classify,
@@ -98,18 +98,6 @@ export interface RequestOptions {
   readonly onProgress?: ((params: Params) => void) | undefined;
 }
 
-interface Pending {
-  resolve(result: Params): void;
-  reject(error: Error): void;
-  timer: ReturnType<typeof setTimeout> | undefined;
-  /** Starts (or restarts) the timeout; undefined when the request has none. */
-  arm: (() => void) | undefined;
-  /** Holds on the timeout (see holdTimeout): it runs again when none is left. */
-  holds: number;
-  cleanup: (() => void) | undefined;
-  onProgress: ((params: Params) => void) | undefined;
-}
-
 /** Raised locally when a request times out or the connection closes; never sent to the peer. */
 export class RequestFailedError extends Error {
   constructor(message: string) {
@@ -140,20 +128,35 @@ function dispatch(dispatcher: Dispatcher, exchange: Exchange, to: Finisher): voi
   } else to.finish(exchange, outcome, undefined);
 }
 
+const invalidRequest = (id: RequestId | null, reason: string) => errorResponse(id, ErrorCode.InvalidRequest, `Invalid request: ${reason}`);
+
+function notification(method: string, params: Params | undefined): JsonRpcNotification {
+  return params === undefined ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", method, params };
+}
+
 function response(exchange: Exchange, result: Params | undefined, error: unknown): JsonRpcResponse {
   return result !== undefined ? { jsonrpc: "2.0", id: exchange.id, result } : { jsonrpc: "2.0", id: exchange.id, error: toErrorObject(error) };
 }
 
+/** Why a connection that cannot send requests refuses `method`. */
+export function cannotRequest(method: string, why: string): Promise<never> {
+  return Promise.reject(new RequestFailedError(`Cannot send ${method}: ${why}`));
+}
+
+/**
+ * One connection's side that answers: hands inbound requests and notifications to the
+ * dispatcher and sends notifications. Sending requests of its own (and correlating their
+ * responses) is RequestingPeer's, so that a server whose handlers ask the client nothing
+ * does not carry it.
+ */
 export class Peer implements ExchangeHost, Finisher {
   /** Free-form state the layer above keeps per connection (the MCP session lives here). */
   state: unknown;
-  private nextId = 1;
-  private readonly pending = new Map<RequestId, Pending>();
   private readonly inbound = new Map<RequestId, Exchange>();
-  private closed = false;
+  protected closed = false;
 
   constructor(
-    private readonly sink: MessageSink,
+    protected readonly sink: MessageSink,
     private readonly dispatcher: Dispatcher,
   ) {}
 
@@ -171,20 +174,22 @@ export class Peer implements ExchangeHost, Finisher {
       case "notification":
         this.handleNotification(classified.message);
         return;
-      case "response": {
-        const { message } = classified;
-        if (message.id === null) return;
-        const pending = this.pending.get(message.id);
-        if (!pending) return;
-        this.settle(message.id);
-        if ("error" in message) pending.reject(new RpcError(message.error.code, message.error.message, message.error.data));
-        else pending.resolve(message.result);
+      case "response":
+        this.onResponse(classified.message);
         return;
-      }
       case "invalid":
-        this.sink.send(errorResponse(classified.id, ErrorCode.InvalidRequest, `Invalid request: ${classified.reason}`));
+        this.sink.send(invalidRequest(classified.id, classified.reason));
     }
   }
+
+  /** A response arrived: none is awaited here (RequestingPeer awaits its own). */
+  protected onResponse(_response: JsonRpcResponse): void {}
+
+  /** A progress notification arrived for `token` (RequestingPeer's outbound requests). */
+  protected onProgress(_token: RequestId, _params: Params): void {}
+
+  /** Outbound requests fail: no answer can come any more. */
+  protected failOutbound(_reason: string): void {}
 
   /** Reports bytes that were not JSON. */
   receiveParseError(detail: string): void {
@@ -193,7 +198,7 @@ export class Peer implements ExchangeHost, Finisher {
 
   private handleRequest(request: JsonRpcRequest, auth: unknown): void {
     if (this.inbound.has(request.id)) {
-      this.sink.send(errorResponse(request.id, ErrorCode.InvalidRequest, "Invalid request: id is already in use by a request in progress"));
+      this.sink.send(invalidRequest(request.id, "id is already in use by a request in progress"));
       return;
     }
     const exchange = new Exchange(this, request, auth);
@@ -211,26 +216,19 @@ export class Peer implements ExchangeHost, Finisher {
   }
 
   private handleNotification(notification: JsonRpcNotification): void {
+    const params = notification.params;
     if (notification.method === "notifications/cancelled") {
-      const id = notification.params?.requestId;
+      const id = params?.requestId;
       if (typeof id === "string" || typeof id === "number") {
-        const reason = notification.params?.reason;
+        const reason = params?.reason;
         this.inbound.get(id)?.cancel(typeof reason === "string" ? reason : "Request cancelled");
       }
     }
     if (notification.method === "notifications/progress") {
-      const token = notification.params?.progressToken;
-      if (typeof token === "string" || typeof token === "number") this.pending.get(token)?.onProgress?.(notification.params!);
+      const token = params?.progressToken;
+      if (typeof token === "string" || typeof token === "number") this.onProgress(token, params!);
     }
     this.dispatcher.onNotification(notification, this);
-  }
-
-  /** Fails an outbound request locally (its transport could not deliver it or got no JSON-RPC answer). */
-  failRequest(id: RequestId, error: Error): void {
-    const pending = this.pending.get(id);
-    if (!pending) return;
-    this.settle(id);
-    pending.reject(error);
   }
 
   pollLater(relatedTo: RequestId, retryMs: number | undefined): boolean {
@@ -248,10 +246,7 @@ export class Peer implements ExchangeHost, Finisher {
    * output is still open).
    */
   endInput(reason: string): void {
-    for (const [id, pending] of [...this.pending]) {
-      this.settle(id);
-      pending.reject(new RequestFailedError(reason));
-    }
+    this.failOutbound(reason);
   }
 
   /** Cancels an inbound request without a notification (e.g. its HTTP stream closed). */
@@ -259,89 +254,20 @@ export class Peer implements ExchangeHost, Finisher {
     this.inbound.get(id)?.cancel(reason);
   }
 
-  /** Sends a request and resolves with its result; rejects with the peer's RpcError, a timeout or on abort. */
-  request(method: string, params: Params | undefined, options: RequestOptions = {}): Promise<Params> {
-    if (this.closed) return Promise.reject(new RequestFailedError("Connection closed"));
-    const id = this.nextId++;
-    let outgoingParams = params;
-    if (options.onProgress) {
-      const meta = { ...((params?._meta as Params | undefined) ?? {}), progressToken: id };
-      outgoingParams = { ...params, _meta: meta };
-    }
-    return new Promise<Params>((resolve, reject) => {
-      const pending: Pending = { resolve, reject, timer: undefined, arm: undefined, holds: 0, cleanup: undefined, onProgress: options.onProgress };
-      const timeoutMs = options.timeoutMs ?? 60_000;
-      if (timeoutMs > 0) {
-        pending.arm = () => {
-          pending.timer = setTimeout(() => {
-            this.settle(id);
-            this.notify("notifications/cancelled", { requestId: id, reason: `Timed out after ${timeoutMs} ms` });
-            reject(new RequestFailedError(`Request ${method} timed out after ${timeoutMs} ms`));
-          }, timeoutMs);
-        };
-        pending.arm();
-      }
-      const signal = options.signal;
-      if (signal) {
-        if (signal.aborted) {
-          reject(signal.reason instanceof Error ? signal.reason : new RequestFailedError("Request aborted"));
-          if (pending.timer) clearTimeout(pending.timer);
-          return;
-        }
-        const onAbort = () => {
-          this.settle(id);
-          this.notify("notifications/cancelled", { requestId: id, reason: "Request aborted" });
-          reject(signal.reason instanceof Error ? signal.reason : new RequestFailedError("Request aborted"));
-        };
-        signal.addEventListener("abort", onAbort, { once: true });
-        pending.cleanup = () => signal.removeEventListener("abort", onAbort);
-      }
-      this.pending.set(id, pending);
-      const request: JsonRpcRequest = outgoingParams === undefined ? { jsonrpc: "2.0", id, method } : { jsonrpc: "2.0", id, method, params: outgoingParams };
-      this.sink.send(request, options.relatedTo);
-    });
-  }
-
-  /**
-   * Stops outbound request `id`'s timeout until the returned release is called, when it starts
-   * afresh: for time its transport spends waiting on the user (an OAuth authorization).
-   */
-  holdTimeout(id: RequestId): () => void {
-    const pending = this.pending.get(id);
-    if (!pending?.arm) return () => {};
-    pending.holds++;
-    if (pending.timer) clearTimeout(pending.timer);
-    pending.timer = undefined;
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      if (--pending.holds === 0 && this.pending.get(id) === pending) pending.arm!();
-    };
+  /** This side sends no requests: see RequestingPeer. */
+  request(method: string, _params: Params | undefined, _options?: RequestOptions): Promise<Params> {
+    return cannotRequest(method, "this connection sends no requests");
   }
 
   notify(method: string, params?: Params, relatedTo?: RequestId): void {
-    if (this.closed) return;
-    const notification: JsonRpcNotification = params === undefined ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", method, params };
-    this.sink.send(notification, relatedTo);
-  }
-
-  private settle(id: RequestId): void {
-    const pending = this.pending.get(id);
-    if (!pending) return;
-    this.pending.delete(id);
-    if (pending.timer) clearTimeout(pending.timer);
-    pending.cleanup?.();
+    if (!this.closed) this.sink.send(notification(method, params), relatedTo);
   }
 
   /** Fails outbound requests and aborts inbound ones; later sends are dropped. */
   close(reason = "Connection closed"): void {
     if (this.closed) return;
     this.closed = true;
-    for (const [id, pending] of [...this.pending]) {
-      this.settle(id);
-      pending.reject(new RequestFailedError(reason));
-    }
+    this.failOutbound(reason);
     for (const exchange of this.inbound.values()) exchange.cancel(reason);
     this.inbound.clear();
   }
@@ -358,11 +284,11 @@ class LoneRequest implements ExchangeHost, Finisher {
   constructor(private readonly sink: MessageSink) {}
 
   notify(method: string, params?: Params, relatedTo?: RequestId): void {
-    if (!this.isClosed) this.sink.send(params === undefined ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", method, params }, relatedTo);
+    if (!this.isClosed) this.sink.send(notification(method, params), relatedTo);
   }
 
   request(method: string): Promise<Params> {
-    return Promise.reject(new RequestFailedError(`Cannot send ${method}: a request served on its own has no connection for requests to the client`));
+    return cannotRequest(method, "a request served on its own has no connection for requests to the client");
   }
 
   finish(exchange: Exchange, result: Params | undefined, error: unknown): void {
@@ -380,7 +306,7 @@ class LoneRequest implements ExchangeHost, Finisher {
  */
 export function serveRequest(dispatcher: Dispatcher, message: unknown, sink: MessageSink, auth?: unknown): Exchange | undefined {
   const classified = classify(message);
-  if (classified.kind === "invalid") sink.send(errorResponse(classified.id, ErrorCode.InvalidRequest, `Invalid request: ${classified.reason}`));
+  if (classified.kind === "invalid") sink.send(invalidRequest(classified.id, classified.reason));
   if (classified.kind !== "request") return undefined;
   const host = new LoneRequest(sink);
   const exchange = new Exchange(host, classified.message, auth);

@@ -3,7 +3,8 @@
 // way that era wants them: modern requests carry version, identity and capabilities in
 // their _meta; legacy requests ride on the initialized session.
 import { ErrorCode, isObject, RpcError, type JsonRpcMessage, type JsonRpcNotification, type Params, type RequestId } from "../jsonrpc/messages.js";
-import { Exchange, Peer, RequestFailedError, type Dispatcher } from "../jsonrpc/peer.js";
+import { Exchange, RequestFailedError, type Dispatcher } from "../jsonrpc/peer.js";
+import { RequestingPeer } from "../jsonrpc/requesting-peer.js";
 import type { Implementation, JsonObject } from "./definition.js";
 import { isModern, MetaKey } from "./revisions.js";
 
@@ -145,7 +146,7 @@ export class ClientSession<M = Record<string, MethodShape>> {
   private description: ServerDescription | undefined;
 
   private constructor(
-    private readonly peer: Peer,
+    private readonly peer: RequestingPeer,
     private readonly channel: ClientChannel,
     private readonly options: ClientOptions,
   ) {}
@@ -167,7 +168,7 @@ export class ClientSession<M = Record<string, MethodShape>> {
         handlers.onNotification?.(notification.method, notification.params);
       },
     };
-    const peer = new Peer({ send: (message) => channel.send(message) }, dispatcher);
+    const peer = new RequestingPeer({ send: (message) => channel.send(message) }, dispatcher);
     session = new ClientSession<M>(peer, channel, options);
     for (const [tool, headers] of Object.entries(options.paramHeaders ?? {})) channel.declareParamHeaders?.(tool, new Map(Object.entries(headers)));
     await channel.start({

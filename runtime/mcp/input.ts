@@ -15,7 +15,8 @@
 // manifest declares anything whose handler gets a context, so that a server without
 // handlers does not carry this module or client-requests.ts.
 import { ErrorCode, isObject, RpcError, type Params } from "../jsonrpc/messages.js";
-import type { Exchange } from "../jsonrpc/peer.js";
+import type { Dispatcher, Exchange, MessageSink } from "../jsonrpc/peer.js";
+import { RequestingPeer } from "../jsonrpc/requesting-peer.js";
 import { capabilityProblem, requiredClientCapability, sendClientRequest, type ClientRequestScope } from "./client-requests.js";
 import type { AnswerValidators, ClientRequestOptions, JsonObject } from "./definition.js";
 import { base64Encode } from "./results.js";
@@ -271,6 +272,8 @@ export async function requestInput(exchange: Exchange, scope: InputScope, reques
 
 /** What the server needs for ctx.input and ctx.request. */
 export interface InputFeature {
+  /** A connection on which handlers can send requests to the client (legacy sessions' ctx.request and ctx.input). */
+  connect(sink: MessageSink, dispatcher: Dispatcher): RequestingPeer;
   /** ctx.request: sends `method` to the client on behalf of `exchange`. */
   request(exchange: Exchange, scope: ClientRequestScope, method: string, params: unknown, options?: ClientRequestOptions): Promise<Params>;
   /** ctx.input of one request (its modern round of answers is shared by every call). */
@@ -307,6 +310,7 @@ function formProblem(schema: JsonObject, content: unknown): string | undefined {
 export function inputFeature(options?: RequestStateOptions, forms: Readonly<Record<string, JsonObject>> = {}, answers?: AnswerValidators): InputFeature {
   const codec = new RequestStateCodec(options);
   return {
+    connect: (sink, dispatcher) => new RequestingPeer(sink, dispatcher),
     elicit(ask) {
       const methods: JsonObject = {};
       for (const [name, requestedSchema] of Object.entries(forms)) {

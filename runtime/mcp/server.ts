@@ -3,7 +3,7 @@
 // carries `io.modelcontextprotocol/protocolVersion` in its _meta is served statelessly
 // (modern era); an `initialize` opens a legacy session scoped to its connection.
 import { ErrorCode, isObject, RpcError, type JsonRpcNotification, type Params, type RequestId } from "../jsonrpc/messages.js";
-import { Exchange, Peer, serveRequest, type Dispatcher, type MessageSink } from "../jsonrpc/peer.js";
+import { Exchange, Peer, type Dispatcher, type MessageSink } from "../jsonrpc/peer.js";
 import { RawJson, ResultWithTail } from "../jsonrpc/serialize.js";
 import { describeIssue } from "../validation.js";
 import type { AuthInfo } from "../auth/resource-server.js";
@@ -172,15 +172,13 @@ class CompletionRequestContext extends Context implements CompletionContext {
   }
 }
 
-/** What transports need from a server: a way to serve a connection or a lone request, and the revisions it speaks. */
-export interface McpEndpoint {
+/**
+ * What transports need from a server: a way to serve a connection, a dispatcher for a lone
+ * request (a stateless modern HTTP request, see serveRequest in jsonrpc/peer.ts), and the
+ * revisions it speaks.
+ */
+export interface McpEndpoint extends Dispatcher {
   connect(sink: MessageSink): Peer;
-  /**
-   * Serves one message that is a connection of its own (a stateless modern HTTP request):
-   * what it produces goes to `sink`, its response last. Returns the exchange to cancel,
-   * or undefined when the message was not a valid request (its error went to `sink`).
-   */
-  serveRequest(message: unknown, sink: MessageSink, auth?: unknown): Exchange | undefined;
   readonly revisions: readonly string[];
   /** What the server was generated from (its `auth` policy is what HTTP bindings enforce). */
   readonly definition?: ScopedDefinition | undefined;
@@ -191,7 +189,7 @@ export interface McpEndpoint {
   paramHeaders?(tool: string): Readonly<Record<string, string>> | undefined;
 }
 
-export class McpServer<H = unknown, N extends ServerNames = ServerNames> implements Dispatcher, McpEndpoint {
+export class McpServer<H = unknown, N extends ServerNames = ServerNames> implements McpEndpoint {
   private readonly tools = new Map<string, ToolEntry<H>>();
   private readonly resources: ResourcesFeature<H> | undefined;
   private readonly prompts: PromptsFeature<H> | undefined;
@@ -241,18 +239,17 @@ export class McpServer<H = unknown, N extends ServerNames = ServerNames> impleme
     this.modernTail = `"resultType":"complete","_meta":${JSON.stringify({ [MetaKey.serverInfo]: definition.info })}`;
   }
 
-  /** Starts serving one connection: inbound messages go to the returned peer's receive(). */
+  /**
+   * Starts serving one connection: inbound messages go to the returned peer's receive().
+   * It sends requests to the client only when handlers may ask it something (ctx.input).
+   */
   connect(sink: MessageSink): Peer {
-    return new Peer(sink, this);
+    return this.input ? this.input.connect(sink, this) : new Peer(sink, this);
   }
 
   /** Freshness of modern lists and server/discover: the option, else the manifest's `cache`, else 0. */
   private get listTtlMs(): number {
     return this.options.listTtlMs ?? this.definition.listCache?.ttlMs ?? 0;
-  }
-
-  serveRequest(message: unknown, sink: MessageSink, auth?: unknown): Exchange | undefined {
-    return serveRequest(this, message, sink, auth);
   }
 
   /** Served revisions, preferred first. */

@@ -8,7 +8,7 @@
 // server requests come before the response. The logic works on a minimal request/reply
 // shape so that the web-standard handler and the node:http adapter both stay thin.
 import { classify, ErrorCode, isObject, errorResponse, validId, type JsonRpcMessage, type RequestId } from "../jsonrpc/messages.js";
-import type { Exchange, MessageSink, Peer } from "../jsonrpc/peer.js";
+import { serveRequest, type Exchange, type MessageSink, type Peer } from "../jsonrpc/peer.js";
 import { serializeMessage } from "../jsonrpc/serialize.js";
 import type { McpEndpoint } from "../mcp/server.js";
 import { hasProtocolVersionHeader, isModern, MetaKey, primesEventStreams } from "../mcp/revisions.js";
@@ -882,7 +882,7 @@ export class StreamableHttpBinding {
     if (!isRequest) return { status: 202, headers: {} };
     // A modern request is its own connection: served without one, nothing outlives its reply.
     const channel = new ReplyChannel(body.id as RequestId, {}, modernStatus, undefined, false);
-    channel.exchange = this.server.serveRequest(body, channel, auth?.info);
+    channel.exchange = serveRequest(this.server, body, channel, auth?.info);
     if (!channel.done) onDisconnect(request, () => channel.abandon());
     return channel.reply;
   }
