@@ -5,6 +5,8 @@ export { ErrorCode, RpcError } from "./jsonrpc/messages.js";
 export type { JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse, Params, RequestId } from "./jsonrpc/messages.js";
 export { Exchange, Peer, RequestFailedError } from "./jsonrpc/peer.js";
 export { RequestingPeer } from "./jsonrpc/requesting-peer.js";
+export { batchesFeature } from "./jsonrpc/batches.js";
+export type { BatchCollector, BatchesFeature } from "./jsonrpc/batches.js";
 export type { Dispatcher, MessageSink, RequestOptions } from "./jsonrpc/peer.js";
 export { RawJson, serializeMessage } from "./jsonrpc/serialize.js";
 export { parseMessage } from "./jsonrpc/parse.js";

@@ -4,6 +4,7 @@
 // to the preferred revision's types from protocol.gen.ts.
 import type { AuthInfo, AuthPolicy } from "../auth/resource-server.js";
 import type { Validator } from "../validation.js";
+import type { BatchesFeature } from "../jsonrpc/batches.js";
 import type { CompletionFeature } from "./completion.js";
 import type { InputFeature, RequestStateOptions } from "./input.js";
 import type { LoggingLevel } from "./revisions.js";
@@ -365,6 +366,8 @@ export interface ServerFeatures<H> {
   readonly prompts?: ((definition: ServerDefinition<H>) => PromptsFeature<H>) | undefined;
   /** notifications/<list>/list_changed (lists declared `listChanged`). */
   readonly listChanges?: (() => ListChangesFeature) | undefined;
+  /** JSON-RPC batches (protocol 2025-03-26 selected). */
+  readonly batches?: BatchesFeature | undefined;
 }
 
 /**

@@ -6,6 +6,7 @@ import { ErrorCode, isObject, RpcError, type JsonRpcNotification, type Params, t
 import { Exchange, Peer, type Dispatcher, type MessageSink } from "../jsonrpc/peer.js";
 import { RawJson, ResultWithTail } from "../jsonrpc/serialize.js";
 import { describeIssue } from "../validation.js";
+import type { BatchesFeature } from "../jsonrpc/batches.js";
 import type { AuthInfo } from "../auth/resource-server.js";
 import type { ScopedDefinition } from "../auth/scopes.js";
 import type { CompletionFeature } from "./completion.js";
@@ -179,6 +180,8 @@ class CompletionRequestContext extends Context implements CompletionContext {
  */
 export interface McpEndpoint extends Dispatcher {
   connect(sink: MessageSink): Peer;
+  /** JSON-RPC batches (2025-03-26), when the server serves that revision; transports refuse batches without it. */
+  readonly batches?: BatchesFeature | undefined;
   readonly revisions: readonly string[];
   /** What the server was generated from (its `auth` policy is what HTTP bindings enforce). */
   readonly definition?: ScopedDefinition | undefined;
@@ -205,6 +208,7 @@ export class McpServer<H = unknown, N extends ServerNames = ServerNames> impleme
   private readonly subscriptions: SubscriptionsFeature | undefined;
   private readonly listChanges: ListChangesFeature | undefined;
   private readonly input: InputFeature | undefined;
+  readonly batches: BatchesFeature | undefined;
   /** What every modern result ends with: `resultType` and who answered, as JSON. */
   private readonly modernTail: string;
 
@@ -234,6 +238,7 @@ export class McpServer<H = unknown, N extends ServerNames = ServerNames> impleme
     if (this.prompts) capabilities.prompts = announces("prompts");
     this.completions = features.completion?.(definition);
     this.input = features.input?.(options.requestState, definition.forms, definition.answers);
+    this.batches = features.batches;
     if (this.completions?.enabled) capabilities.completions = {};
     this.capabilities = capabilities;
     this.modernTail = `"resultType":"complete","_meta":${JSON.stringify({ [MetaKey.serverInfo]: definition.info })}`;

@@ -9,6 +9,7 @@
 // shutdown() (and SIGTERM/SIGINT, when serving the process's own stdin/stdout) closes
 // gracefully: new requests are refused, requests running finish within a deadline.
 import type { Readable, Writable } from "node:stream";
+import type { BatchCollector } from "../jsonrpc/batches.js";
 import { ErrorCode, errorResponse, isObject, validId, type JsonRpcMessage, type RequestId } from "../jsonrpc/messages.js";
 import { parseMessage } from "../jsonrpc/parse.js";
 import type { Peer } from "../jsonrpc/peer.js";
@@ -91,13 +92,6 @@ const OPEN = 0;
 const DRAINING = 1;
 const CLOSED = 2;
 
-/** The responses of one 2025-03-26 batch, written as one array when its last request is answered. */
-interface Batch {
-  readonly responses: string[];
-  /** Requests still running, plus one while the batch is being received. */
-  waiting: number;
-}
-
 /** Serves `server` on stdin/stdout (or the given streams) until the input ends. */
 export function serveStdio(server: McpEndpoint, options: StdioOptions = {}): StdioConnection {
   const input = options.input ?? process.stdin;
@@ -166,78 +160,26 @@ export function serveStdio(server: McpEndpoint, options: StdioOptions = {}): Std
   };
   output.on("error", onOutputError);
 
-  // --- 2025-03-26 batches ------------------------------------------------------------
-  /** Requests of batches still waiting, by id. */
-  let batchOf: Map<RequestId, Batch> | undefined;
-  /** The batch whose element is being received: what is answered at once belongs to it. */
-  let collecting: Batch | undefined;
-  let collectingId: unknown;
-  let collected = false;
-
-  const endBatchRequest = (batch: Batch) => {
-    if (--batch.waiting === 0 && batch.responses.length > 0) enqueue(`[${batch.responses.join(",")}]\n`);
-  };
-
+  // --- 2025-03-26 batches (when the server has them: see jsonrpc/batches.ts) ----------
+  let batches: BatchCollector | undefined;
   const peer = server.connect({
     send(message: JsonRpcMessage, relatedTo?: RequestId) {
-      if (collecting !== undefined && (relatedTo === undefined || relatedTo === collectingId) && !("method" in message)) {
-        collecting.responses.push(serializeMessage(message));
-        collected = true;
-        return;
-      }
-      if (batchOf !== undefined && relatedTo !== undefined && batchOf.size > 0) {
-        const batch = batchOf.get(relatedTo);
-        if (batch !== undefined && !("method" in message)) {
-          batchOf.delete(relatedTo);
-          batch.responses.push(serializeMessage(message));
-          endBatchRequest(batch);
-          return;
-        }
-      }
-      enqueue(`${serializeMessage(message)}\n`);
+      if (!batches?.take(message, relatedTo)) enqueue(`${serializeMessage(message)}\n`);
     },
   });
+  batches = server.batches?.(
+    (value) => peer.receive(value),
+    (json) => enqueue(`${json}\n`),
+  );
 
   const refuse = (message: string) => enqueue(`${serializeMessage(errorResponse(null, ErrorCode.InvalidRequest, message))}\n`);
 
-  /** A cancelled request of a batch gets no response: the batch stops waiting for it. */
-  const noteCancel = (value: unknown) => {
-    if (!isObject(value) || value.method !== "notifications/cancelled" || !isObject(value.params)) return;
-    const id = value.params.requestId;
-    const batch = validId(id) ? batchOf!.get(id) : undefined;
-    if (batch === undefined) return;
-    batchOf!.delete(id as RequestId);
-    endBatchRequest(batch);
-  };
-
-  const handleBatch = (items: unknown[]) => {
+  const handleBatch = (items: readonly unknown[]) => {
     // Batches are part of protocol 2025-03-26 only (JSON-RPC 2.0 batch semantics there).
-    if ((peer.state as { revision?: string } | undefined)?.revision !== "2025-03-26") {
+    if (!batches || (peer.state as { revision?: string } | undefined)?.revision !== "2025-03-26") {
       refuse("Invalid request: JSON-RPC batches are only part of protocol 2025-03-26");
-      return;
-    }
-    if (items.length === 0) {
-      refuse("Invalid request: empty batch");
-      return;
-    }
-    const batch: Batch = { responses: [], waiting: 1 };
-    for (const item of items) {
-      if (batchOf !== undefined && batchOf.size > 0) noteCancel(item);
-      collecting = batch;
-      collectingId = isObject(item) ? item.id : undefined;
-      collected = false;
-      try {
-        peer.receive(item);
-      } finally {
-        collecting = undefined;
-      }
-      if (!collected && isObject(item) && typeof item.method === "string" && validId(item.id)) {
-        // A request still running: its response joins the batch when it comes.
-        (batchOf ??= new Map()).set(item.id, batch);
-        batch.waiting++;
-      }
-    }
-    endBatchRequest(batch);
+    } else if (items.length === 0) refuse("Invalid request: empty batch");
+    else batches.receive(items);
   };
 
   // --- input -------------------------------------------------------------------------
@@ -246,24 +188,16 @@ export function serveStdio(server: McpEndpoint, options: StdioOptions = {}): Std
     onTooLarge: () => refuse(`Invalid request: message too large (the limit is ${maxMessageBytes} bytes)`),
   });
 
-  const isRequest = (value: unknown) => isObject(value) && typeof value.method === "string" && validId(value.id);
   const shuttingDown = (id: RequestId) => errorResponse(id, SHUTTING_DOWN, "Server is shutting down");
   /**
    * During a shutdown: requests are answered with an error at once; what is left (responses
    * and notifications of the client) is handled as usual.
    */
   const refuseWhileStopping = (value: unknown): unknown => {
-    if (!Array.isArray(value)) {
-      if (!isRequest(value)) return value;
-      enqueue(`${serializeMessage(shuttingDown((value as { id: RequestId }).id))}\n`);
-      return undefined;
-    }
-    const refused = value.filter(isRequest);
-    if (refused.length === 0) return value;
-    const errors = refused.map((item) => serializeMessage(shuttingDown((item as { id: RequestId }).id)));
-    enqueue(`[${errors.join(",")}]\n`);
-    const rest = value.filter((item) => !isRequest(item));
-    return rest.length === 0 ? undefined : rest;
+    if (Array.isArray(value)) return batches ? batches.refuseRequests(value, shuttingDown) : value;
+    if (!isObject(value) || typeof value.method !== "string" || !validId(value.id)) return value;
+    enqueue(`${serializeMessage(shuttingDown(value.id))}\n`);
+    return undefined;
   };
 
   const handleLine = (line: string) => {
@@ -278,7 +212,7 @@ export function serveStdio(server: McpEndpoint, options: StdioOptions = {}): Std
     if (value === undefined) return;
     if (Array.isArray(value)) handleBatch(value);
     else {
-      if (batchOf !== undefined && batchOf.size > 0) noteCancel(value);
+      batches?.noteCancel(value);
       peer.receive(value);
     }
   };

@@ -338,6 +338,8 @@ export function emitServer(file: GeneratedFile, model: ServerModel, protocols: r
   feature("input", handlersAsk, "inputFeature");
   feature("subscriptions", subscribable, "subscriptionsFeature");
   feature("listChanges", model.listChanged.length > 0, "listChangesFeature");
+  // JSON-RPC batches exist in 2025-03-26 alone.
+  feature("batches", protocols.some((p) => p.revision === "2025-03-26"), "batchesFeature");
   const mirrored = paramHeaderDeclarations(model);
   const definition: Json = {
     info: model.info,
