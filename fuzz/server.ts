@@ -8,7 +8,7 @@
 //   FUZZ-PROBE {"changed":[...],"inherited":[...],"handlerErrors":N,"rss":N}
 // `changed` lists prototypes whose own keys differ from the start, `inherited` the keys a
 // fresh `{}` enumerates (must be none). Nothing else of the server changes.
-import { listenHttp, serveStdio } from "../runtime/node.js";
+import { closeOnSignals, listenHttp, serveStdio } from "../runtime/node.js";
 import { handlers } from "../test/conformance/server/handlers.js";
 import { createConformanceServer } from "../test/conformance/server/mcp/index.js";
 
@@ -56,6 +56,7 @@ const server = createConformanceServer(handlers, {
 
 if (args.includes("--stdio")) {
   const connection = serveStdio(server);
+  closeOnSignals(connection);
   process.stdin.once("end", probe);
   // test://watched-resource changes now and then, so subscribers have something to hear.
   const timer = setInterval(() => server.notifyResourceUpdated("test://watched-resource"), 2_000);

@@ -3,12 +3,12 @@
 // clients through initialize and Mcp-Session-Id). Shared by the basic workload's entry
 // (mcp-gen.ts) and the generated catalog entry the harness writes into bench/.out/.
 import type { McpEndpoint } from "@mcp-gen/runtime";
-import { listenHttp, serveStdio } from "@mcp-gen/runtime/node";
+import { closeOnSignals, listenHttp, serveStdio } from "@mcp-gen/runtime/node";
 import { announce, type ServerArgs } from "./args.js";
 
 export async function serveMcpGen(name: string, server: McpEndpoint, args: ServerArgs): Promise<void> {
   if (args.transport === "stdio") {
-    serveStdio(server);
+    closeOnSignals(serveStdio(server));
     return;
   }
   const listener = await listenHttp(server, { port: args.port });

@@ -5,8 +5,14 @@
 // subscriptions/listen request and hear on that stream, tagged with its subscription id.
 // Generated code passes `listChangesFeature` only when the manifest declares `listChanged`.
 import type { Exchange, ExchangeHost } from "../jsonrpc/peer.js";
-import type { ServerNames } from "./definition.js";
+import type { JsonObject, Listing, ServerDefinition, ServerNames } from "./definition.js";
 import { MetaKey } from "./revisions.js";
+
+/** How setEnabled names a listed entry: resources by URI, everything else by name. */
+export const entryName = (kind: keyof Listing, item: JsonObject): string => (kind === "resources" ? item.uri : item.name) as string;
+
+/** What setEnabled checks an entry against: the lists of the definition and what it declares `listChanged`. */
+export type ListedDefinition = Pick<ServerDefinition<unknown>, "listings" | "revisions" | "listChanged">;
 
 /** A list whose changes a server may announce. */
 export type ChangingList = "tools" | "prompts" | "resources";
@@ -21,8 +27,12 @@ const listFilterFields: Readonly<Record<ChangingList, string>> = {
 export interface ListChangesFeature {
   /** Whether setEnabled switched an entry off (tools, prompts, templates by name; resources by URI). */
   isDisabled(kind: keyof ServerNames, name: string): boolean;
-  /** Switches an entry off or on; returns whether that changed anything. */
-  setDisabled(kind: keyof ServerNames, name: string, disabled: boolean): boolean;
+  /**
+   * McpServer.setEnabled: switches an entry of `definition` off or on; returns whether that
+   * changed anything. Throws for an entry the definition does not list, or a list it does
+   * not declare `listChanged`.
+   */
+  setEnabled(definition: ListedDefinition, kind: keyof Listing, name: string, enabled: boolean): boolean;
   /** Remembers an initialized legacy session, told about every change until it closes. */
   addSession(peer: ExchangeHost): void;
   /**
@@ -45,7 +55,13 @@ class ListChanges implements ListChangesFeature {
     return this.disabled.get(kind)?.has(name) === true;
   }
 
-  setDisabled(kind: keyof ServerNames, name: string, disabled: boolean): boolean {
+  setEnabled(definition: ListedDefinition, kind: keyof Listing, name: string, enabled: boolean): boolean {
+    const list = kind === "resourceTemplates" ? "resources" : kind;
+    const known = (definition.listings[definition.revisions[0]!]?.[kind] ?? []).some((item) => entryName(kind, item) === name);
+    if (!known || !definition.listChanged?.[list]) {
+      throw new Error(`setEnabled: ${known ? `declare \`listChanged: [${list}]\` in the manifest` : `no ${kind} entry ${JSON.stringify(name)}`}`);
+    }
+    const disabled = !enabled;
     let off = this.disabled.get(kind);
     if (!off) this.disabled.set(kind, (off = new Set()));
     if (off.has(name) === disabled) return false;

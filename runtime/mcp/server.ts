@@ -28,7 +28,7 @@ import type {
 import { textResult, toolResult } from "./results.js";
 import type { PromptsFeature, ReadHost, ResourcesFeature } from "./reads.js";
 import type { SubscriptionsFeature } from "./subscriptions.js";
-import type { ChangingList, ListChangesFeature } from "./list-changes.js";
+import { entryName, type ChangingList, type ListChangesFeature } from "./list-changes.js";
 import {
   hasCompletionsCapability,
   invalidToolArgumentsAreToolErrors,
@@ -82,10 +82,7 @@ const listMethods: Readonly<Record<string, ListKind | undefined>> = Object.assig
   "resources/templates/list": "resourceTemplates",
   "prompts/list": "prompts",
 });
-/** How setEnabled names a listed entry: resources by URI, everything else by name. */
-const entryName = (kind: ListKind, item: JsonObject): string => (kind === "resources" ? item.uri : item.name) as string;
 
-const listKeys: Record<ListKind, string> = { tools: "tools", resources: "resources", resourceTemplates: "resourceTemplates", prompts: "prompts" };
 
 class Context implements RequestContext {
   private lastProgress = -Infinity;
@@ -316,7 +313,7 @@ export class McpServer<H = unknown, N extends ServerNames = ServerNames> impleme
       case "resources/subscribe":
       case "resources/unsubscribe":
         if (scope.era !== "legacy" || !this.subscriptions) break;
-        return this.subscription(this.subscriptions, method, params, exchange);
+        return this.subscriptions.answer(method, params, exchange.peer);
       case "server/discover":
         if (scope.era !== "modern") break;
         return this.discover(exchange);
@@ -508,14 +505,11 @@ export class McpServer<H = unknown, N extends ServerNames = ServerNames> impleme
    * (notifications/<list>/list_changed). Only lists the manifest declares `listChanged` switch.
    */
   setEnabled<K extends ListedKind>(kind: K & ListChangedCheck<N, K>, name: N[K], enabled: boolean): void {
-    const list = kind === "resourceTemplates" ? "resources" : (kind as ChangingList);
-    const known = (this.definition.listings[this.definition.revisions[0]!]?.[kind] ?? []).some((item) => entryName(kind, item) === name);
-    if (!known || !this.listChanges || !this.definition.listChanged?.[list]) {
-      throw new Error(`setEnabled: ${known ? `declare \`listChanged: [${list}]\` in the manifest` : `no ${kind} entry ${JSON.stringify(name)}`}`);
-    }
-    if (!this.listChanges.setDisabled(kind, name, !enabled)) return;
+    const changes = this.listChanges;
+    if (!changes) throw new Error("setEnabled: declare `listChanged` in the manifest");
+    if (!changes.setEnabled(this.definition, kind, name, enabled)) return;
     for (const key of [...this.pages.keys()]) if (key.endsWith(` ${kind}`)) this.pages.delete(key);
-    this.listChanges.notify(list);
+    changes.notify(kind === "resourceTemplates" ? "resources" : (kind as ChangingList));
   }
 
   /** Whether setEnabled left an entry on (the default). */
@@ -534,20 +528,6 @@ export class McpServer<H = unknown, N extends ServerNames = ServerNames> impleme
    */
   notifyListChanged<L extends ChangingList>(list: L & ListChangedCheck<N, L>): number {
     return this.definition.listChanged?.[list] ? (this.listChanges?.notify(list) ?? 0) : 0;
-  }
-
-  private subscription(subscriptions: SubscriptionsFeature, method: string, params: Params | undefined, exchange: Exchange): Params {
-    const uri = params?.uri;
-    if (typeof uri !== "string") throw new RpcError(ErrorCode.InvalidParams, "Invalid params: uri must be a string");
-    if (method === "resources/unsubscribe") {
-      subscriptions.unsubscribe(exchange.peer, uri);
-      return {};
-    }
-    const watchable = subscriptions.canSubscribe(uri);
-    if (watchable === undefined) throw new RpcError(ErrorCode.ResourceNotFound, `Resource not found: ${uri}`, { uri });
-    if (!watchable) throw new RpcError(ErrorCode.InvalidParams, `Resource ${uri} does not support subscriptions`, { uri });
-    subscriptions.subscribe(exchange.peer, uri);
-    return {};
   }
 
   // --- lists ---------------------------------------------------------------------
@@ -574,7 +554,7 @@ export class McpServer<H = unknown, N extends ServerNames = ServerNames> impleme
     const modern = isModern(revision);
     const pages: RawJson[] = [];
     for (let start = 0; start === 0 || start < items.length; start += this.pageSize) {
-      const result: Params = { [listKeys[kind]]: items.slice(start, start + this.pageSize) };
+      const result: Params = { [kind]: items.slice(start, start + this.pageSize) };
       const next = start + this.pageSize;
       if (next < items.length) result.nextCursor = encodeCursor(pages.length + 1);
       if (modern) {

@@ -5,6 +5,7 @@
 // stream, tagged with the subscription's id. Only resources and templates declared
 // `subscribe` may be watched. Generated code passes `subscriptionsFeature` to the server
 // only when the manifest declares one, so servers without them do not carry this module.
+import { ErrorCode, RpcError, type Params } from "../jsonrpc/messages.js";
 import type { Exchange, ExchangeHost } from "../jsonrpc/peer.js";
 import type { ResourceEntry, ServerDefinition } from "./definition.js";
 import { MetaKey } from "./revisions.js";
@@ -18,10 +19,8 @@ interface Listener {
 export interface SubscriptionsFeature {
   /** true: watchable; false: a known resource that is not; undefined: no such resource. */
   canSubscribe(uri: string): boolean | undefined;
-  /** Adds a legacy session's subscription (idempotent). */
-  subscribe(peer: ExchangeHost, uri: string): void;
-  /** Removes a legacy session's subscription, if it had one. */
-  unsubscribe(peer: ExchangeHost, uri: string): void;
+  /** Answers a legacy session's resources/subscribe (idempotent) or resources/unsubscribe. */
+  answer(method: "resources/subscribe" | "resources/unsubscribe", params: Params | undefined, peer: ExchangeHost): Params;
   /** Registers a modern listen stream for `uris` until its request ends. */
   listen(exchange: Exchange, uris: readonly string[]): void;
   /** Sends notifications/resources/updated for `uri` to everyone subscribed to it; returns how many were told. */
@@ -49,17 +48,21 @@ class ResourceSubscriptions<H> implements SubscriptionsFeature {
     return known;
   }
 
-  subscribe(peer: ExchangeHost, uri: string): void {
+  answer(method: "resources/subscribe" | "resources/unsubscribe", params: Params | undefined, peer: ExchangeHost): Params {
+    const uri = params?.uri;
+    if (typeof uri !== "string") throw new RpcError(ErrorCode.InvalidParams, "Invalid params: uri must be a string");
     let peers = this.sessions.get(uri);
+    if (method === "resources/unsubscribe") {
+      peers?.delete(peer);
+      if (peers?.size === 0) this.sessions.delete(uri);
+      return {};
+    }
+    const watchable = this.canSubscribe(uri);
+    if (watchable === undefined) throw new RpcError(ErrorCode.ResourceNotFound, `Resource not found: ${uri}`, { uri });
+    if (!watchable) throw new RpcError(ErrorCode.InvalidParams, `Resource ${uri} does not support subscriptions`, { uri });
     if (!peers) this.sessions.set(uri, (peers = new Set()));
     peers.add(peer);
-  }
-
-  unsubscribe(peer: ExchangeHost, uri: string): void {
-    const peers = this.sessions.get(uri);
-    if (!peers) return;
-    peers.delete(peer);
-    if (peers.size === 0) this.sessions.delete(uri);
+    return {};
   }
 
   listen(exchange: Exchange, uris: readonly string[]): void {

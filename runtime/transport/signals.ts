@@ -8,16 +8,26 @@
 // within REPEAT_MS of the first is not a second request: a Ctrl-C under `npm run` reaches
 // the server twice at once (from the terminal, and forwarded by npm).
 
-/** Something that closes gracefully: an HttpListener, or serveStdio's connection. */
-export interface Closeable {
-  close(options?: { readonly timeoutMs?: number | undefined }): unknown;
-}
+type CloseOptions = { readonly timeoutMs?: number | undefined } | undefined;
+
+/**
+ * Something that closes gracefully: an HttpListener (`close`), or serveStdio's connection
+ * (`shutdown`, which is its graceful close; its signal handlers go once it has `closed`).
+ */
+export type Closeable =
+  | { close(options?: CloseOptions): unknown }
+  | {
+      shutdown(options?: CloseOptions): unknown;
+      readonly closed?: Promise<void> | undefined;
+      /** Its own deadline for requests in flight (what the guard waits for when `timeoutMs` is not given). */
+      readonly shutdownTimeoutMs?: number | undefined;
+    };
 
 export interface CloseOnSignalsOptions {
   /**
-   * Deadline handed to `close({ timeoutMs })` for requests in flight. Default: the
-   * closeable's own (10,000 ms for listenHttp and serveStdio). The process exits with
-   * code 1 if the close has not finished 5 s past it.
+   * Deadline handed to `close({ timeoutMs })` (or `shutdown`) for requests in flight.
+   * Default: the closeable's own (a stdio connection's shutdownTimeoutMs; 10,000 ms for
+   * listenHttp). The process exits with code 1 if the close has not finished 5 s past it.
    */
   readonly timeoutMs?: number | undefined;
   /** Signals to handle. Default SIGTERM and SIGINT. */
@@ -36,8 +46,11 @@ const REPEAT_MS = 300;
 
 /**
  * Closes `target` gracefully on SIGTERM/SIGINT, then exits with code 0. A second signal
- * exits at once. Returns a function that removes the signal handlers again (call it when
- * `target` closed for another reason, so that later signals behave as before).
+ * exits at once. Returns `target`'s release: a function that removes the signal handlers
+ * again (call it when `target` closed for another reason, so that later signals behave as
+ * before; a stdio connection does it itself when it is closed).
+ *
+ *     closeOnSignals(serveStdio(server));
  */
 export function closeOnSignals(target: Closeable, options: CloseOnSignalsOptions = {}): () => void {
   const { signals = ["SIGTERM", "SIGINT"], exit = true, timeoutMs } = options;
@@ -57,10 +70,16 @@ export function closeOnSignals(target: Closeable, options: CloseOnSignalsOptions
     }
     first = signal;
     firstAt = Date.now();
-    const guard = setTimeout(() => quit(1, "requests did not finish in time; exiting", true), (timeoutMs ?? DEFAULT_TIMEOUT_MS) + GRACE_MS);
+    const guard = setTimeout(
+      () => quit(1, "requests did not finish in time; exiting", true),
+      (timeoutMs ?? ("shutdownTimeoutMs" in target ? target.shutdownTimeoutMs : undefined) ?? DEFAULT_TIMEOUT_MS) + GRACE_MS,
+    );
     guard.unref();
     Promise.resolve()
-      .then(() => target.close(timeoutMs === undefined ? undefined : { timeoutMs }))
+      .then(() => {
+        const closeOptions = timeoutMs === undefined ? undefined : { timeoutMs };
+        return "shutdown" in target ? target.shutdown(closeOptions) : target.close(closeOptions);
+      })
       .then(
         () => {
           clearTimeout(guard);
@@ -78,5 +97,7 @@ export function closeOnSignals(target: Closeable, options: CloseOnSignalsOptions
     for (const signal of signals) process.off(signal, onSignal);
   };
   for (const signal of signals) process.on(signal, onSignal);
+  // Closed for another reason (a stdio connection whose input ended): later signals behave as before.
+  if ("closed" in target) void target.closed?.then(release);
   return release;
 }

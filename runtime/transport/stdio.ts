@@ -6,8 +6,9 @@
 // longer than maxMessageBytes is answered with an error and skipped unbuffered; when the
 // input ends, requests still running finish and their responses are written before the
 // connection closes; an output error (EPIPE when the host exits) closes it quietly.
-// shutdown() (and SIGTERM/SIGINT, when serving the process's own stdin/stdout) closes
-// gracefully: new requests are refused, requests running finish within a deadline.
+// shutdown() closes gracefully: new requests are refused, requests running finish within a
+// deadline; `closeOnSignals(serveStdio(server))` does it on SIGTERM/SIGINT (signals.ts, a
+// module of its own so that a server that leaves signals alone does not carry it).
 import type { Readable, Writable } from "node:stream";
 import type { BatchCollector } from "../jsonrpc/batches.js";
 import { ErrorCode, errorResponse, isObject, validId, type JsonRpcMessage, type RequestId } from "../jsonrpc/messages.js";
@@ -16,7 +17,6 @@ import type { Peer } from "../jsonrpc/peer.js";
 import { serializeMessage } from "../jsonrpc/serialize.js";
 import type { McpEndpoint } from "../mcp/server.js";
 import { LineDecoder } from "./lines.js";
-import { closeOnSignals } from "./signals.js";
 
 export interface StdioOptions {
   readonly input?: Readable | undefined;
@@ -40,17 +40,10 @@ export interface StdioOptions {
    */
   readonly outputHighWaterMark?: number | undefined;
   /**
-   * How long shutdown() (and so a SIGTERM or SIGINT, see handleSignals) lets requests still
-   * running finish before they are cancelled, in milliseconds. Default 10,000.
+   * How long shutdown() (and so a SIGTERM or SIGINT under closeOnSignals) lets requests
+   * still running finish before they are cancelled, in milliseconds. Default 10,000.
    */
   readonly shutdownTimeoutMs?: number | undefined;
-  /**
-   * On SIGTERM and SIGINT, shut down gracefully (shutdown()) and then exit the process with
-   * code 0; a second signal exits at once (see closeOnSignals). Default: true when serving
-   * the process's own stdin and stdout (no `input` or `output` given), false otherwise.
-   * The handlers are removed once the connection is closed.
-   */
-  readonly handleSignals?: boolean | undefined;
 }
 
 export interface StdioConnection {
@@ -70,6 +63,8 @@ export interface StdioConnection {
    * connection closes (cancelling what still runs). Resolves like `closed`.
    */
   shutdown(options?: { readonly timeoutMs?: number | undefined }): Promise<void>;
+  /** shutdown()'s default deadline: the shutdownTimeoutMs option. */
+  readonly shutdownTimeoutMs: number;
 }
 
 const DEFAULT_MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
@@ -377,8 +372,9 @@ export function serveStdio(server: McpEndpoint, options: StdioOptions = {}): Std
   input.once("end", onInputEnd);
   input.once("close", onInputEnd);
   input.on("error", onInputEnd);
-  const connection: StdioConnection = {
+  return {
     closed,
+    shutdownTimeoutMs,
     close() {
       shutdown("Server closed");
     },
@@ -386,9 +382,4 @@ export function serveStdio(server: McpEndpoint, options: StdioOptions = {}): Std
       return stop(shutdownOptions?.timeoutMs);
     },
   };
-  if (options.handleSignals ?? (options.input === undefined && options.output === undefined)) {
-    const release = closeOnSignals({ close: (o) => connection.shutdown(o) }, { timeoutMs: shutdownTimeoutMs });
-    void closed.then(release);
-  }
-  return connection;
 }

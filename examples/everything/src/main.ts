@@ -1,6 +1,6 @@
 // Runs the notes workspace: over stdio by default (what MCP hosts spawn), or over
 // Streamable HTTP with --http [--port N].
-import { listenHttp, serveStdio } from "@mcp-gen/runtime/node";
+import { closeOnSignals, listenHttp, serveStdio } from "@mcp-gen/runtime/node";
 import { createHandlers } from "./handlers.js";
 import { createNotesServer } from "./mcp/index.js";
 
@@ -28,8 +28,8 @@ if (args.includes("--http")) {
   // stderr, so that stdout stays clean whatever the transport.
   process.stderr.write(`notes: serving MCP at ${listener.url}\n`);
 } else {
-  // Serving the process's own stdin/stdout, SIGTERM/SIGINT close gracefully by default.
-  serveStdio(server);
+  // On SIGTERM/SIGINT, requests in flight finish (10 s at most), then exit 0.
+  closeOnSignals(serveStdio(server));
 }
 
 /** A port that cannot be used is reported in one line (no stack trace), exit code 1. */

@@ -4,7 +4,7 @@
 // by default http://127.0.0.1:<port>/mcp). Over stdio (--stdio) there is no token: the
 // spec has stdio servers take credentials from their environment instead.
 import { jwtVerifier } from "@mcp-gen/runtime/jwt";
-import { listenHttp, serveStdio } from "@mcp-gen/runtime/node";
+import { closeOnSignals, listenHttp, serveStdio } from "@mcp-gen/runtime/node";
 import { handlers } from "./handlers.js";
 import { createNotesServer } from "./mcp/index.js";
 
@@ -16,7 +16,7 @@ const option = (name: string) => {
 };
 
 // Serving the process's own stdin/stdout, SIGTERM/SIGINT close gracefully by default.
-if (args.includes("--stdio")) serveStdio(server);
+if (args.includes("--stdio")) closeOnSignals(serveStdio(server));
 else {
   const issuer = option("--issuer");
   if (issuer === undefined) {

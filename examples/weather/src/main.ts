@@ -3,7 +3,7 @@
 // the HTTP endpoint is protected by OAuth 2.1: every request needs a JWT access token from
 // that issuer for this server (its URL), and the protected resource metadata is served.
 import { jwtVerifier } from "@mcp-gen/runtime/jwt";
-import { listenHttp, serveStdio } from "@mcp-gen/runtime/node";
+import { closeOnSignals, listenHttp, serveStdio } from "@mcp-gen/runtime/node";
 import { handlers } from "./handlers.js";
 import { createWeatherServer } from "./mcp/index.js";
 
@@ -25,8 +25,8 @@ if (args.includes("--http")) {
   // stderr, so that stdout stays clean whatever the transport.
   process.stderr.write(`weather: serving MCP at ${listener.url}\n`);
 } else {
-  // Serving the process's own stdin/stdout, SIGTERM/SIGINT close gracefully by default.
-  serveStdio(server);
+  // On SIGTERM/SIGINT, requests in flight finish (10 s at most), then exit 0.
+  closeOnSignals(serveStdio(server));
 }
 
 /** A port that cannot be used is reported in one line (no stack trace), exit code 1. */
