@@ -36,7 +36,8 @@ export interface ExchangeHost {
   state: unknown;
   readonly isClosed: boolean;
   notify(method: string, params?: Params, relatedTo?: RequestId): void;
-  request(method: string, params: Params | undefined, options?: RequestOptions): Promise<Params>;
+  /** Sends a request to the peer: only a RequestingPeer can (see requesting-peer.ts). */
+  request?(method: string, params: Params | undefined, options?: RequestOptions): Promise<Params>;
   /** See MessageSink.pollLater. */
   pollLater?(relatedTo: RequestId, retryMs: number | undefined): boolean;
 }
@@ -77,10 +78,6 @@ export class Exchange {
     if (!this.cancelled && !this.answered) this.peer.notify(method, params, this.request.id);
   }
 
-  /** Sends a request to the peer on behalf of this request (legacy server->client requests). */
-  sendRequest(method: string, params: Params | undefined, options: RequestOptions = {}): Promise<Params> {
-    return this.peer.request(method, params, { ...options, relatedTo: this.request.id, signal: options.signal ?? this.signal });
-  }
 }
 
 export interface Dispatcher {
@@ -138,11 +135,6 @@ function response(exchange: Exchange, result: Params | undefined, error: unknown
   return result !== undefined ? { jsonrpc: "2.0", id: exchange.id, result } : { jsonrpc: "2.0", id: exchange.id, error: toErrorObject(error) };
 }
 
-/** Why a connection that cannot send requests refuses `method`. */
-export function cannotRequest(method: string, why: string): Promise<never> {
-  return Promise.reject(new RequestFailedError(`Cannot send ${method}: ${why}`));
-}
-
 /**
  * One connection's side that answers: hands inbound requests and notifications to the
  * dispatcher and sends notifications. Sending requests of its own (and correlating their
@@ -185,9 +177,6 @@ export class Peer implements ExchangeHost, Finisher {
   /** A response arrived: none is awaited here (RequestingPeer awaits its own). */
   protected onResponse(_response: JsonRpcResponse): void {}
 
-  /** A progress notification arrived for `token` (RequestingPeer's outbound requests). */
-  protected onProgress(_token: RequestId, _params: Params): void {}
-
   /** Outbound requests fail: no answer can come any more. */
   protected failOutbound(_reason: string): void {}
 
@@ -215,18 +204,13 @@ export class Peer implements ExchangeHost, Finisher {
     this.sink.send(response(exchange, result, error), exchange.id);
   }
 
-  private handleNotification(notification: JsonRpcNotification): void {
-    const params = notification.params;
+  protected handleNotification(notification: JsonRpcNotification): void {
     if (notification.method === "notifications/cancelled") {
-      const id = params?.requestId;
+      const id = notification.params?.requestId;
       if (typeof id === "string" || typeof id === "number") {
-        const reason = params?.reason;
+        const reason = notification.params?.reason;
         this.inbound.get(id)?.cancel(typeof reason === "string" ? reason : "Request cancelled");
       }
-    }
-    if (notification.method === "notifications/progress") {
-      const token = params?.progressToken;
-      if (typeof token === "string" || typeof token === "number") this.onProgress(token, params!);
     }
     this.dispatcher.onNotification(notification, this);
   }
@@ -252,11 +236,6 @@ export class Peer implements ExchangeHost, Finisher {
   /** Cancels an inbound request without a notification (e.g. its HTTP stream closed). */
   cancelInbound(id: RequestId, reason: string): void {
     this.inbound.get(id)?.cancel(reason);
-  }
-
-  /** This side sends no requests: see RequestingPeer. */
-  request(method: string, _params: Params | undefined, _options?: RequestOptions): Promise<Params> {
-    return cannotRequest(method, "this connection sends no requests");
   }
 
   notify(method: string, params?: Params, relatedTo?: RequestId): void {
@@ -285,10 +264,6 @@ class LoneRequest implements ExchangeHost, Finisher {
 
   notify(method: string, params?: Params, relatedTo?: RequestId): void {
     if (!this.isClosed) this.sink.send(notification(method, params), relatedTo);
-  }
-
-  request(method: string): Promise<Params> {
-    return cannotRequest(method, "a request served on its own has no connection for requests to the client");
   }
 
   finish(exchange: Exchange, result: Params | undefined, error: unknown): void {

@@ -2,7 +2,7 @@
 // times them out, cancels them on abort and routes their progress notifications. Clients
 // use it, and servers whose handlers ask the client something (ctx.request, ctx.input in
 // legacy sessions); other servers answer with the plain Peer and leave this module out.
-import { RpcError, type JsonRpcRequest, type JsonRpcResponse, type Params, type RequestId } from "./messages.js";
+import { RpcError, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse, type Params, type RequestId } from "./messages.js";
 import { Peer, RequestFailedError, type RequestOptions } from "./peer.js";
 
 interface Pending {
@@ -30,8 +30,13 @@ export class RequestingPeer extends Peer {
     else pending.resolve(message.result);
   }
 
-  protected override onProgress(token: RequestId, params: Params): void {
-    this.pending.get(token)?.onProgress?.(params);
+  /** Progress of an outbound request goes to its onProgress, then to the dispatcher like any notification. */
+  protected override handleNotification(notification: JsonRpcNotification): void {
+    if (notification.method === "notifications/progress") {
+      const token = notification.params?.progressToken;
+      if (typeof token === "string" || typeof token === "number") this.pending.get(token)?.onProgress?.(notification.params!);
+    }
+    super.handleNotification(notification);
   }
 
   protected override failOutbound(reason: string): void {
@@ -50,7 +55,7 @@ export class RequestingPeer extends Peer {
   }
 
   /** Sends a request and resolves with its result; rejects with the peer's RpcError, a timeout or on abort. */
-  override request(method: string, params: Params | undefined, options: RequestOptions = {}): Promise<Params> {
+  request(method: string, params: Params | undefined, options: RequestOptions = {}): Promise<Params> {
     if (this.closed) return Promise.reject(new RequestFailedError("Connection closed"));
     const id = this.nextId++;
     let outgoingParams = params;

@@ -4,7 +4,7 @@
 // client must have declared the capability a method needs; a server must not rely on
 // one it did not declare.
 import { ErrorCode, isObject, RpcError, type Params } from "../jsonrpc/messages.js";
-import type { Exchange } from "../jsonrpc/peer.js";
+import { RequestFailedError, type Exchange } from "../jsonrpc/peer.js";
 import type { ClientRequestOptions, JsonObject } from "./definition.js";
 import { hasElicitation, hasUrlElicitation } from "./revisions.js";
 
@@ -81,5 +81,7 @@ export function sendClientRequest(
   if (problem) return Promise.reject(problem);
   if (scope.era === "modern") return Promise.reject(new ClientRequestUnavailableError(method, scope.revision));
   if (params !== undefined && !isObject(params)) return Promise.reject(new TypeError(`${method}: params must be an object`));
-  return exchange.sendRequest(method, params, options);
+  // On behalf of the request being handled: cancelled with it, and related to it on HTTP streams.
+  const request = exchange.peer.request?.(method, params, { ...options, relatedTo: exchange.id, signal: options.signal ?? exchange.signal });
+  return request ?? Promise.reject(new RequestFailedError(`Cannot send ${method}: this connection sends no requests`));
 }

@@ -383,8 +383,8 @@ export interface ServerDefinition<H> {
   readonly instructions?: string | undefined;
   /** Served revisions, preferred first. */
   readonly revisions: readonly string[];
-  /** `info` projected onto each revision's Implementation type. */
-  readonly infoByRevision: Readonly<Record<string, JsonObject>>;
+  /** `info` projected onto the Implementation type of each legacy revision whose type leaves part of it out (initialize answers with it; `info` otherwise). */
+  readonly infoByRevision?: Readonly<Record<string, JsonObject>> | undefined;
   readonly tools: readonly ToolEntry<H>[];
   readonly resources: readonly ResourceEntry<H>[];
   readonly resourceTemplates: readonly ResourceTemplateEntry<H>[];

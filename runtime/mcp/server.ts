@@ -130,17 +130,12 @@ class Context implements RequestContext {
     this.exchange.notify("notifications/message", params);
   }
 
-  request(method: string, params?: unknown, options?: ClientRequestOptions): Promise<never> {
-    const input = this.scope.input;
-    if (!input) return Promise.reject(inputUnavailable("ctx.request"));
-    return input.request(this.exchange, this.scope, method, params, options) as Promise<never>;
+  async request(method: string, params?: unknown, options?: ClientRequestOptions): Promise<never> {
+    return this.inputFeature("ctx.request").request(this.exchange, this.scope, method, params, options) as Promise<never>;
   }
 
-  input(requests: Readonly<Record<string, InputRequestSpec>>): Promise<never> {
-    const input = this.scope.input;
-    if (!input) return Promise.reject(inputUnavailable("ctx.input"));
-    this.ask ??= input.asker(this.exchange, this.scope);
-    return this.ask(requests) as Promise<never>;
+  async input(requests: Readonly<Record<string, InputRequestSpec>>): Promise<never> {
+    return this.asker("ctx.input")(requests) as Promise<never>;
   }
 
   pollLater(retryMs?: number): boolean {
@@ -148,25 +143,19 @@ class Context implements RequestContext {
   }
 
   get elicit(): never {
-    const input = this.scope.input;
-    if (!input) throw inputUnavailable("ctx.elicit");
-    this.ask ??= input.asker(this.exchange, this.scope);
-    this.forms ??= input.elicit(this.ask);
+    this.forms ??= this.inputFeature("ctx.elicit").elicit(this.asker("ctx.elicit"));
     return this.forms as never;
   }
-}
 
-function inputUnavailable(what: string): Error {
-  return new Error(`${what}: declare what this handler asks the client (\`asks:\`) in the manifest and regenerate`);
-}
+  /** ctx.input of this request, made on first use: every call shares its modern round of answers. */
+  private asker(what: string): ReturnType<InputFeature["asker"]> {
+    return (this.ask ??= this.inputFeature(what).asker(this.exchange, this.scope));
+  }
 
-/** A completer's context: the request's, plus the arguments the client already chose. */
-class CompletionRequestContext extends Context implements CompletionContext {
-  readonly arguments: Readonly<Record<string, string>>;
-
-  constructor(exchange: Exchange, scope: Scope, meta: JsonObject | undefined, args: Readonly<Record<string, string>>) {
-    super(exchange, scope, meta);
-    this.arguments = args;
+  private inputFeature(what: string): InputFeature {
+    const input = this.scope.input;
+    if (!input) throw new Error(`${what}: declare what this handler asks the client (\`asks:\`) in the manifest and regenerate`);
+    return input;
   }
 }
 
@@ -180,14 +169,15 @@ export interface McpEndpoint extends Dispatcher {
   /** JSON-RPC batches (2025-03-26), when the server serves that revision; transports refuse batches without it. */
   readonly batches?: BatchesFeature | undefined;
   readonly revisions: readonly string[];
-  /** What the server was generated from (its `auth` policy is what HTTP bindings enforce). */
-  readonly definition?: ScopedDefinition | undefined;
   /**
-   * The arguments of a tool that modern HTTP requests mirror into Mcp-Param-* headers
-   * (`x-mcp-header` in its inputSchema): argument -> header name. Undefined for none.
+   * What the server was generated from: its `auth` policy and the tool arguments that modern
+   * requests mirror into Mcp-Param-* headers (`paramHeaders`) are what HTTP bindings enforce.
    */
-  paramHeaders?(tool: string): Readonly<Record<string, string>> | undefined;
+  readonly definition?: EndpointDefinition | undefined;
 }
+
+/** What transports read of a server's definition. */
+export type EndpointDefinition = ScopedDefinition & Pick<ServerDefinition<never>, "paramHeaders">;
 
 export class McpServer<H = unknown, N extends ServerNames = ServerNames> implements McpEndpoint {
   private readonly tools = new Map<string, ToolEntry<H>>();
@@ -259,10 +249,6 @@ export class McpServer<H = unknown, N extends ServerNames = ServerNames> impleme
     return this.definition.revisions;
   }
 
-  paramHeaders(tool: string): Readonly<Record<string, string>> | undefined {
-    const declared = this.definition.paramHeaders;
-    return declared && Object.hasOwn(declared, tool) ? declared[tool] : undefined;
-  }
 
 
 
@@ -307,9 +293,12 @@ export class McpServer<H = unknown, N extends ServerNames = ServerNames> impleme
       case "prompts/get":
         if (!this.prompts) break;
         return this.prompts.get(this.host, params, new Context(exchange, scope, meta));
-      case "completion/complete":
-        if (!this.completions?.enabled) break;
-        return this.complete(this.completions, params, exchange, scope, meta);
+      case "completion/complete": {
+        const completions = this.completions;
+        if (!completions?.enabled) break;
+        // A completer's context: the request's, plus the arguments the client already chose.
+        return this.guard(() => completions.complete(this.handlers, params, (args) => Object.assign(new Context(exchange, scope, meta), { arguments: args })), "completion");
+      }
       case "resources/subscribe":
       case "resources/unsubscribe":
         if (scope.era !== "legacy" || !this.subscriptions) break;
@@ -370,7 +359,7 @@ export class McpServer<H = unknown, N extends ServerNames = ServerNames> impleme
     const result: Params = {
       protocolVersion: revision,
       capabilities: this.capabilitiesFor(revision),
-      serverInfo: this.definition.infoByRevision[revision] ?? this.definition.info,
+      serverInfo: this.definition.infoByRevision?.[revision] ?? this.definition.info,
     };
     if (this.definition.instructions !== undefined) result.instructions = this.definition.instructions;
     return result;
@@ -470,14 +459,12 @@ export class McpServer<H = unknown, N extends ServerNames = ServerNames> impleme
    */
   private listen(params: Params | undefined, exchange: Exchange): Promise<Params> {
     if (!isObject(params?.notifications)) throw new RpcError(ErrorCode.InvalidParams, "Invalid params: notifications must be an object");
-    const requested = params.notifications.resourceSubscriptions;
-    const subscriptions = this.subscriptions;
-    const uris =
-      subscriptions && Array.isArray(requested) ? [...new Set(requested.filter((u): u is string => typeof u === "string" && subscriptions.canSubscribe(u) === true))] : [];
-    const lists = this.listChanges?.listen(exchange, params.notifications, this.definition.listChanged ?? {});
-    const honoured: JsonObject = uris.length > 0 ? { resourceSubscriptions: uris, ...lists } : { ...lists };
+    const { notifications } = params;
+    const honoured: JsonObject = {
+      ...this.subscriptions?.listen(exchange, notifications.resourceSubscriptions),
+      ...this.listChanges?.listen(exchange, notifications, this.definition.listChanged ?? {}),
+    };
     exchange.notify("notifications/subscriptions/acknowledged", { _meta: { [MetaKey.subscriptionId]: exchange.id }, notifications: honoured });
-    subscriptions?.listen(exchange, uris);
     const signal = exchange.signal;
     return new Promise((resolve) => {
       if (signal.aborted) resolve({});
@@ -598,13 +585,6 @@ export class McpServer<H = unknown, N extends ServerNames = ServerNames> impleme
   }
 
 
-
-  private complete(completions: CompletionFeature<H>, params: Params | undefined, exchange: Exchange, scope: Scope, meta: JsonObject | undefined): Promise<Params> {
-    return this.guard(
-      () => completions.complete(this.handlers, params, (args) => new CompletionRequestContext(exchange, scope, meta, args)),
-      "completion",
-    );
-  }
 
   /** Runs a handler; unexpected errors are reported and become an opaque internal error. */
   private async guard<T>(run: () => T | Promise<T>, where: string): Promise<T> {

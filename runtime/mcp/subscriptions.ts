@@ -21,8 +21,11 @@ export interface SubscriptionsFeature {
   canSubscribe(uri: string): boolean | undefined;
   /** Answers a legacy session's resources/subscribe (idempotent) or resources/unsubscribe. */
   answer(method: "resources/subscribe" | "resources/unsubscribe", params: Params | undefined, peer: ExchangeHost): Params;
-  /** Registers a modern listen stream for `uris` until its request ends. */
-  listen(exchange: Exchange, uris: readonly string[]): void;
+  /**
+   * Registers a modern listen stream, until its request ends, for the watchable URIs among
+   * `requested` (its filter's resourceSubscriptions); returns the part of the filter it honours.
+   */
+  listen(exchange: Exchange, requested: unknown): { resourceSubscriptions?: string[] };
   /** Sends notifications/resources/updated for `uri` to everyone subscribed to it; returns how many were told. */
   notify(uri: string): number;
 }
@@ -65,13 +68,15 @@ class ResourceSubscriptions<H> implements SubscriptionsFeature {
     return {};
   }
 
-  listen(exchange: Exchange, uris: readonly string[]): void {
-    if (uris.length === 0) return;
+  listen(exchange: Exchange, requested: unknown): { resourceSubscriptions?: string[] } {
+    const uris = Array.isArray(requested) ? [...new Set(requested.filter((u): u is string => typeof u === "string" && this.canSubscribe(u) === true))] : [];
+    if (uris.length === 0) return {};
     const listener: Listener = { exchange, uris: new Set(uris) };
     this.listeners.add(listener);
     const signal = exchange.signal;
     if (signal.aborted) this.listeners.delete(listener);
     else signal.addEventListener("abort", () => this.listeners.delete(listener), { once: true });
+    return { resourceSubscriptions: uris };
   }
 
   notify(uri: string): number {

@@ -582,7 +582,9 @@ function headerMismatch(
     if (name === undefined) return "Mcp-Name header has an invalid base64 value";
     const bodyValue = params?.[field];
     if (name !== bodyValue) return `Mcp-Name header value '${name}' does not match body value '${describe(bodyValue)}'`;
-    const declared = method === "tools/call" && typeof bodyValue === "string" ? server.paramHeaders?.(bodyValue) : undefined;
+    // The arguments of the tool mirrored into Mcp-Param-* headers (`x-mcp-header`): argument -> header name.
+    const table = server.definition?.paramHeaders;
+    const declared = method === "tools/call" && typeof bodyValue === "string" && table && Object.hasOwn(table, bodyValue) ? table[bodyValue] : undefined;
     if (declared) return paramHeaderMismatch(declared, params?.arguments, (header) => request.header(header));
   }
   return undefined;

@@ -341,11 +341,13 @@ export function emitServer(file: GeneratedFile, model: ServerModel, protocols: r
   // JSON-RPC batches exist in 2025-03-26 alone.
   feature("batches", protocols.some((p) => p.revision === "2025-03-26"), "batchesFeature");
   const mirrored = paramHeaderDeclarations(model);
+  const projectedInfo = protocols.map((p) => [p.revision, infoOf.get(p.revision)!] as const).filter(([, info]) => !sameLiteral(info, model.info));
   const definition: Json = {
     info: model.info,
     instructions: model.instructions,
     revisions: protocols.map((p) => p.revision),
-    infoByRevision: byRevision((revision) => infoOf.get(revision)!),
+    // Only where a revision's Implementation type leaves part of `info` out (the runtime falls back to `info`).
+    infoByRevision: projectedInfo.length > 0 ? Object.fromEntries(projectedInfo) : undefined,
     tools,
     resources,
     resourceTemplates: templates,
