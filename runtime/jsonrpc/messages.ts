@@ -72,6 +72,11 @@ export class RpcError extends Error {
   }
 }
 
+/** The -32602 error of a request whose params are wrong: `Invalid params: <problem>`. */
+export function invalidParams(problem: string): RpcError {
+  return new RpcError(ErrorCode.InvalidParams, `Invalid params: ${problem}`);
+}
+
 export type Classified =
   | { readonly kind: "request"; readonly message: JsonRpcRequest }
   | { readonly kind: "notification"; readonly message: JsonRpcNotification }
@@ -90,29 +95,30 @@ export function validId(id: unknown): id is RequestId {
 
 /** Tells what kind of JSON-RPC message a parsed value is, or why it is not one. */
 export function classify(value: unknown): Classified {
-  if (!isObject(value)) return invalid("a JSON-RPC message must be an object");
+  if (!isObject(value)) return { kind: "invalid", id: null, reason: "a JSON-RPC message must be an object" };
   const id = value.id;
-  /** The error's id: the message's when it is a valid one. */
-  const echo = validId(id) ? id : null;
-  if (value.jsonrpc !== "2.0") return invalid('jsonrpc must be "2.0"', echo);
+  if (value.jsonrpc !== "2.0") return { kind: "invalid", id: validId(id) ? id : null, reason: 'jsonrpc must be "2.0"' };
   if (typeof value.method === "string") {
-    if (value.params !== undefined && !isObject(value.params)) return invalid("params must be an object", echo);
+    if (value.params !== undefined && !isObject(value.params)) {
+      return { kind: "invalid", id: validId(id) ? id : null, reason: "params must be an object" };
+    }
     if (id === undefined) return { kind: "notification", message: value as unknown as JsonRpcNotification };
     // MCP forbids null ids (JSON-RPC allows them).
-    if (echo === null) return invalid("id must be a string or an integer");
+    if (!validId(id)) return { kind: "invalid", id: null, reason: "id must be a string or an integer" };
     return { kind: "request", message: value as unknown as JsonRpcRequest };
   }
-  const error = value.error;
-  const isError = "error" in value;
-  if (!isError && !("result" in value)) return invalid("a JSON-RPC message needs a method, a result or an error", echo);
-  if (isError && (!isObject(error) || typeof error.code !== "number" || typeof error.message !== "string")) {
-    return invalid("error must have a numeric code and a message");
+  if ("result" in value || "error" in value) {
+    if ("error" in value) {
+      const error = value.error;
+      if (!isObject(error) || typeof error.code !== "number" || typeof error.message !== "string") {
+        return { kind: "invalid", id: null, reason: "error must have a numeric code and a message" };
+      }
+    }
+    if (!validId(id) && !(id === null && "error" in value)) return { kind: "invalid", id: null, reason: "response id must be a string or an integer" };
+    return { kind: "response", message: value as unknown as JsonRpcResponse };
   }
-  if (echo === null && !(id === null && isError)) return invalid("response id must be a string or an integer");
-  return { kind: "response", message: value as unknown as JsonRpcResponse };
+  return { kind: "invalid", id: validId(id) ? id : null, reason: "a JSON-RPC message needs a method, a result or an error" };
 }
-
-const invalid = (reason: string, id: RequestId | null = null): Classified => ({ kind: "invalid", id, reason });
 
 export function errorResponse(id: RequestId | null, code: number, message: string, data?: unknown): JsonRpcErrorResponse {
   return data === undefined ? { jsonrpc: "2.0", id, error: { code, message } } : { jsonrpc: "2.0", id, error: { code, message, data } };

@@ -4,7 +4,8 @@
 // complete to nothing; unknown prompts, templates and arguments are invalid params.
 // Generated code passes `completionFeature` to the server only when the manifest declares
 // a completer, so servers without one do not carry this module.
-import { ErrorCode, isObject, RpcError, type Params } from "../jsonrpc/messages.js";
+import { ErrorCode, invalidParams, isObject, RpcError, type Params } from "../jsonrpc/messages.js";
+import { hasCompletionsCapability } from "./revisions.js";
 import type { CompletionContext, CompletionEntry, CompletionReturn, JsonObject, ServerDefinition } from "./definition.js";
 
 /** The protocol's limit on values per completion result. */
@@ -29,6 +30,8 @@ export interface CompletionFeature<H> {
    * request's `context.arguments`.
    */
   complete(handlers: H, params: Params | undefined, context: (args: Readonly<Record<string, string>>) => CompletionContext): Promise<Params>;
+  /** The server's `capabilities` as `revision` knows them (the `completions` capability exists from 2025-03-26). */
+  capabilitiesFor(capabilities: JsonObject, revision: string): JsonObject;
 }
 
 /** The completion tables of one server definition. */
@@ -61,26 +64,32 @@ class Completions<H> implements CompletionFeature<H> {
     this.enabled = enabled;
   }
 
+  capabilitiesFor(capabilities: JsonObject, revision: string): JsonObject {
+    if (capabilities.completions === undefined || hasCompletionsCapability(revision)) return capabilities;
+    const { completions: _absent, ...known } = capabilities;
+    return known;
+  }
+
   async complete(handlers: H, params: Params | undefined, context: (args: Readonly<Record<string, string>>) => CompletionContext): Promise<Params> {
     const ref = params?.ref;
     const argument = params?.argument;
-    if (!isObject(ref) || typeof ref.type !== "string") throw new RpcError(ErrorCode.InvalidParams, "Invalid params: ref must be a prompt or resource template reference");
+    if (!isObject(ref) || typeof ref.type !== "string") throw invalidParams("ref must be a prompt or resource template reference");
     if (!isObject(argument) || typeof argument.name !== "string" || typeof argument.value !== "string") {
-      throw new RpcError(ErrorCode.InvalidParams, "Invalid params: argument must have a string name and value");
+      throw invalidParams("argument must have a string name and value");
     }
     let target: Target<H> | undefined;
     if (ref.type === "ref/prompt") {
-      if (typeof ref.name !== "string") throw new RpcError(ErrorCode.InvalidParams, "Invalid params: ref.name must be a string");
+      if (typeof ref.name !== "string") throw invalidParams("ref.name must be a string");
       target = this.prompts.get(ref.name);
       if (!target) throw new RpcError(ErrorCode.InvalidParams, `Unknown prompt: ${ref.name}`);
     } else if (ref.type === "ref/resource") {
-      if (typeof ref.uri !== "string") throw new RpcError(ErrorCode.InvalidParams, "Invalid params: ref.uri must be a string");
+      if (typeof ref.uri !== "string") throw invalidParams("ref.uri must be a string");
       target = this.templates.get(ref.uri);
       if (!target) throw new RpcError(ErrorCode.InvalidParams, `Unknown resource template: ${ref.uri}`);
     } else {
-      throw new RpcError(ErrorCode.InvalidParams, `Invalid params: unknown reference type ${ref.type}`);
+      throw invalidParams(`unknown reference type ${ref.type}`);
     }
-    if (!target.arguments.has(argument.name)) throw new RpcError(ErrorCode.InvalidParams, `Invalid params: ${target.what} has no argument ${argument.name}`);
+    if (!target.arguments.has(argument.name)) throw invalidParams(`${target.what} has no argument ${argument.name}`);
     const completer = target.completers.get(argument.name);
     if (!completer) return { completion: { values: [], total: 0, hasMore: false } };
     const given = isObject(params?.context) && isObject(params.context.arguments) ? params.context.arguments : {};

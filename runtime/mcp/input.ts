@@ -14,10 +14,11 @@
 // Generated code passes `inputFeature` (ctx.input and ctx.request) to the server when the
 // manifest declares anything whose handler gets a context, so that a server without
 // handlers does not carry this module or client-requests.ts.
-import { ErrorCode, isObject, RpcError, type Params } from "../jsonrpc/messages.js";
+import { ErrorCode, invalidParams, isObject, RpcError, type Params } from "../jsonrpc/messages.js";
 import type { Dispatcher, Exchange, MessageSink } from "../jsonrpc/peer.js";
 import { RequestingPeer } from "../jsonrpc/requesting-peer.js";
 import { capabilityProblem, requiredClientCapability, sendClientRequest, type ClientRequestScope } from "./client-requests.js";
+import { Context, type Scope } from "./context.js";
 import type { AnswerValidators, ClientRequestOptions, JsonObject } from "./definition.js";
 import { base64Encode } from "./results.js";
 import { describeIssue, type Validator } from "../validation.js";
@@ -38,7 +39,7 @@ function answerValidator(answers: AnswerValidators | undefined, method: string, 
 /** The -32602 error for a client's answer to `method` that is not a result of that method (legacy: a response to a server request). */
 function invalidAnswer(method: string, issue: string, key?: string): RpcError {
   const what = key === undefined ? `the client's result of ${method}` : `inputResponses.${key} (the client's result of ${method})`;
-  return new RpcError(ErrorCode.InvalidParams, `Invalid params: ${what} is invalid: ${issue}`);
+  return invalidParams(`${what} is invalid: ${issue}`);
 }
 
 /** Sends a server-to-client request and checks the client's result against the method's result type, when there is a validator for it. */
@@ -108,7 +109,7 @@ function fromBase64url(text: string): Uint8Array | undefined {
 }
 
 function invalidState(why: string): RpcError {
-  return new RpcError(ErrorCode.InvalidParams, `Invalid params: requestState ${why}`);
+  return invalidParams(`requestState ${why}`);
 }
 
 export interface RequestStateOptions {
@@ -197,12 +198,12 @@ export class InputRound {
   private async gather(): Promise<JsonObject> {
     const params = this.exchange.request.params ?? {};
     const responses = params.inputResponses;
-    if (responses !== undefined && !isObject(responses)) throw new RpcError(ErrorCode.InvalidParams, "Invalid params: inputResponses must be an object");
+    if (responses !== undefined && !isObject(responses)) throw invalidParams("inputResponses must be an object");
     for (const [key, value] of Object.entries(responses ?? {})) {
-      if (!isObject(value)) throw new RpcError(ErrorCode.InvalidParams, `Invalid params: inputResponses.${key} must be a result object`);
+      if (!isObject(value)) throw invalidParams(`inputResponses.${key} must be a result object`);
     }
     const state = params.requestState;
-    if (state !== undefined && typeof state !== "string") throw new RpcError(ErrorCode.InvalidParams, "Invalid params: requestState must be a string");
+    if (state !== undefined && typeof state !== "string") throw invalidParams("requestState must be a string");
     const earlier = state === undefined ? {} : await this.codec.open(state, this.method, this.target);
     const answers: JsonObject = {};
     for (const source of [earlier, responses ?? {}]) {
@@ -274,14 +275,14 @@ export async function requestInput(exchange: Exchange, scope: InputScope, reques
 export interface InputFeature {
   /** A connection on which handlers can send requests to the client (legacy sessions' ctx.request and ctx.input). */
   connect(sink: MessageSink, dispatcher: Dispatcher): RequestingPeer;
-  /** ctx.request: sends `method` to the client on behalf of `exchange`. */
-  request(exchange: Exchange, scope: ClientRequestScope, method: string, params: unknown, options?: ClientRequestOptions): Promise<Params>;
-  /** ctx.input of one request (its modern round of answers is shared by every call). */
-  asker(exchange: Exchange, scope: ClientRequestScope): (requests: Readonly<Record<string, InputRequestSpec>>) => Promise<JsonObject>;
+  /** A handler's ctx, with ctx.request, ctx.input and ctx.elicit. */
+  context(exchange: Exchange, scope: Scope, meta: JsonObject | undefined): Context;
   /** The `input_required` result when `error` is ctx.input asking for answers of a modern request; undefined otherwise. */
-  inputRequired(error: unknown): Promise<Params> | undefined;
-  /** ctx.elicit of one request: a method per form, asking through `ask` (its ctx.input). */
-  elicit(ask: (requests: Readonly<Record<string, InputRequestSpec>>) => Promise<JsonObject>): JsonObject;
+  /**
+   * The `input_required` result (its `_meta` is `meta`) when `error` is ctx.input asking for
+   * answers of a modern request; rethrows anything else.
+   */
+  inputRequired(error: unknown, meta: JsonObject): Promise<Params>;
 }
 
 /** Why `content` does not fill in the form `schema` (flat, primitive fields), if it does not. */
@@ -306,15 +307,43 @@ function formProblem(schema: JsonObject, content: unknown): string | undefined {
   return undefined;
 }
 
-/** ctx.input and ctx.request, with `requestState` sealed as `options` say. */
-export function inputFeature(options?: RequestStateOptions, forms: Readonly<Record<string, JsonObject>> = {}, answers?: AnswerValidators): InputFeature {
-  const codec = new RequestStateCodec(options);
-  return {
-    connect: (sink, dispatcher) => new RequestingPeer(sink, dispatcher),
-    elicit(ask) {
-      const methods: JsonObject = {};
-      for (const [name, requestedSchema] of Object.entries(forms)) {
-        methods[name] = async (message: string, options?: { key?: string }) => {
+/** What a handler's ctx asks the client through: ctx.input's round of answers, the forms, the answers' checks. */
+interface Asking {
+  readonly codec: RequestStateCodec;
+  readonly forms: Readonly<Record<string, JsonObject>>;
+  readonly answers: AnswerValidators | undefined;
+}
+
+/** A handler's ctx when the manifest declares what handlers ask (`asks:`). */
+class InputContext extends Context {
+  /** ctx.input of this request, made on first use: every call shares its modern round of answers. */
+  private ask: ((requests: Readonly<Record<string, InputRequestSpec>>) => Promise<JsonObject>) | undefined;
+  private forms: JsonObject | undefined;
+
+  constructor(
+    exchange: Exchange,
+    scope: Scope,
+    meta: JsonObject | undefined,
+    private readonly asking: Asking,
+  ) {
+    super(exchange, scope, meta);
+  }
+
+  override async request(method: string, params?: unknown, options?: ClientRequestOptions): Promise<never> {
+    return sendChecked(this.exchange, this.scope, this.asking.answers, method, params, options) as Promise<never>;
+  }
+
+  override async input(requests: Readonly<Record<string, InputRequestSpec>>): Promise<never> {
+    return this.asker()(requests) as Promise<never>;
+  }
+
+  /** A method per form (`elicitations:`), asking through ctx.input. */
+  override get elicit(): never {
+    if (!this.forms) {
+      const ask = this.asker();
+      const forms: JsonObject = {};
+      for (const [name, requestedSchema] of Object.entries(this.asking.forms)) {
+        forms[name] = async (message: string, options?: { key?: string }) => {
           const key = options?.key ?? name;
           const answers = await ask({ [key]: { method: "elicitation/create", params: { message, requestedSchema } } as InputRequestSpec });
           const answer = answers[key] as { action?: unknown; content?: unknown };
@@ -323,16 +352,36 @@ export function inputFeature(options?: RequestStateOptions, forms: Readonly<Reco
           return answer;
         };
       }
-      return methods;
-    },
-    request: (exchange, scope, method, params, options) => sendChecked(exchange, scope, answers, method, params, options),
-    asker(exchange, scope) {
+      this.forms = forms;
+    }
+    return this.forms as never;
+  }
+
+  private asker(): (requests: Readonly<Record<string, InputRequestSpec>>) => Promise<JsonObject> {
+    if (!this.ask) {
+      const { exchange, scope } = this;
+      const { codec, answers } = this.asking;
       let round: InputRound | undefined;
-      return (requests) => {
+      this.ask = (requests) => {
         if (scope.era === "modern") round ??= new InputRound(exchange, codec);
         return requestInput(exchange, { ...scope, round, answers }, requests);
       };
+    }
+    return this.ask;
+  }
+}
+
+/** ctx.input and ctx.request, with `requestState` sealed as `options` say. */
+export function inputFeature(options?: RequestStateOptions, forms: Readonly<Record<string, JsonObject>> = {}, answers?: AnswerValidators): InputFeature {
+  const asking: Asking = { codec: new RequestStateCodec(options), forms, answers };
+  return {
+    connect: (sink, dispatcher) => new RequestingPeer(sink, dispatcher),
+    context: (exchange, scope, meta) => new InputContext(exchange, scope, meta, asking),
+    async inputRequired(error, meta) {
+      if (!(error instanceof InputRequiredSignal)) throw error;
+      const result = await error.round.result(error.requests);
+      result._meta = meta;
+      return result;
     },
-    inputRequired: (error) => (error instanceof InputRequiredSignal ? error.round.result(error.requests) : undefined),
   };
 }

@@ -33,7 +33,7 @@ export interface ListChangesFeature {
    * not declare `listChanged`.
    */
   setEnabled(definition: ListedDefinition, kind: keyof Listing, name: string, enabled: boolean): boolean;
-  /** Remembers an initialized legacy session, told about every change until it closes. */
+  /** Remembers an initialized legacy session (once, however often it is added), told about every change until it closes. */
   addSession(peer: ExchangeHost): void;
   /**
    * Registers a modern listen stream for the lists its `filter` asks for among those

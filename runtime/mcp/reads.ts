@@ -2,7 +2,7 @@
 // prompt, checking prompt arguments and shaping what the handler returns. Generated code
 // passes `resourcesFeature` / `promptsFeature` only when the manifest declares resources or
 // prompts, so a tools-only server does not carry this module.
-import { ErrorCode, isObject, RpcError, type Params } from "../jsonrpc/messages.js";
+import { ErrorCode, invalidParams, isObject, RpcError, type Params } from "../jsonrpc/messages.js";
 import type { CacheHint, JsonObject, PromptEntry, RequestContext, ResourceEntry, ServerDefinition, ServerNames } from "./definition.js";
 import { promptResult, resourceContents } from "./results.js";
 import { isModern, resourceNotFoundCode } from "./revisions.js";
@@ -40,7 +40,7 @@ export function resourcesFeature<H>(definition: ServerDefinition<H>): ResourcesF
   return {
     async read(host, params, ctx, revision) {
       const uri = params?.uri;
-      if (typeof uri !== "string") throw new RpcError(ErrorCode.InvalidParams, "Invalid params: uri must be a string");
+      if (typeof uri !== "string") throw invalidParams("uri must be a string");
       const resource = host.isOff("resources", uri) ? undefined : fixed.get(uri);
       if (resource) {
         const returned = await host.guard(() => resource.read(host.handlers, ctx), `resource ${uri}`);
@@ -74,11 +74,11 @@ export function promptsFeature<H>(definition: ServerDefinition<H>): PromptsFeatu
   return {
     async get(host, params, ctx) {
       const name = params?.name;
-      if (typeof name !== "string") throw new RpcError(ErrorCode.InvalidParams, "Invalid params: name must be a string");
+      if (typeof name !== "string") throw invalidParams("name must be a string");
       const prompt = host.isOff("prompts", name) ? undefined : prompts.get(name);
       if (!prompt) throw new RpcError(ErrorCode.InvalidParams, `Unknown prompt: ${name}`);
       const args = params?.arguments === undefined ? {} : params.arguments;
-      if (!isObject(args)) throw new RpcError(ErrorCode.InvalidParams, "Invalid params: arguments must be an object of strings");
+      if (!isObject(args)) throw invalidParams("arguments must be an object of strings");
       for (const [key, value] of Object.entries(args)) {
         if (typeof value !== "string") throw new RpcError(ErrorCode.InvalidParams, `Invalid arguments for prompt ${name}: ${key} must be a string`);
       }

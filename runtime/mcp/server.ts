@@ -2,22 +2,19 @@
 // handlers to any number of connections, in both protocol eras at once. A request that
 // carries `io.modelcontextprotocol/protocolVersion` in its _meta is served statelessly
 // (modern era); an `initialize` opens a legacy session scoped to its connection.
-import { ErrorCode, isObject, RpcError, type JsonRpcNotification, type Params, type RequestId } from "../jsonrpc/messages.js";
+import { ErrorCode, invalidParams, isObject, RpcError, type JsonRpcNotification, type Params, type RequestId } from "../jsonrpc/messages.js";
 import { Exchange, Peer, type Dispatcher, type MessageSink } from "../jsonrpc/peer.js";
 import { RawJson, ResultWithTail } from "../jsonrpc/serialize.js";
 import { describeIssue } from "../validation.js";
+import { Context, type Scope } from "./context.js";
 import type { BatchesFeature } from "../jsonrpc/batches.js";
-import type { AuthInfo } from "../auth/resource-server.js";
 import type { ScopedDefinition } from "../auth/scopes.js";
 import type { CompletionFeature } from "./completion.js";
-import type { InputFeature, InputRequestSpec, RequestStateOptions } from "./input.js";
+import type { InputFeature, RequestStateOptions } from "./input.js";
 import type {
-  ClientRequestOptions,
-  CompletionContext,
   Implementation,
   JsonObject,
   Listing,
-  RequestContext,
   ServerDefinition,
   ListChangedCheck,
   ListedKind,
@@ -30,7 +27,6 @@ import type { PromptsFeature, ReadHost, ResourcesFeature } from "./reads.js";
 import type { SubscriptionsFeature } from "./subscriptions.js";
 import { entryName, type ChangingList, type ListChangesFeature } from "./list-changes.js";
 import {
-  hasCompletionsCapability,
   invalidToolArgumentsAreToolErrors,
   isModern,
   loggingSeverity,
@@ -57,22 +53,8 @@ export interface ServerOptions {
   readonly requestState?: RequestStateOptions | undefined;
 }
 
-/** What a request is served under: its revision and who the client says it is. */
-interface Scope {
-  readonly revision: string;
-  readonly era: "modern" | "legacy";
-  readonly clientInfo: Implementation | undefined;
-  readonly capabilities: JsonObject;
-  /** Minimum level of log messages the client wants; undefined = legacy default (all) or modern opt-out. */
-  logLevel: string | undefined;
-  /** ctx.input and ctx.request, when the definition passes them in. */
-  readonly input?: InputFeature | undefined;
-}
-
 /** Legacy session state, kept on the connection's Peer. */
-interface LegacySession extends Scope {
-  initialized: boolean;
-}
+type LegacySession = Scope;
 
 type ListKind = keyof Listing;
 /** No prototype: a method named `constructor` or `__proto__` is no list. */
@@ -83,81 +65,6 @@ const listMethods: Readonly<Record<string, ListKind | undefined>> = Object.assig
   "prompts/list": "prompts",
 });
 
-
-class Context implements RequestContext {
-  private lastProgress = -Infinity;
-  private ask: ReturnType<InputFeature["asker"]> | undefined;
-  private forms: JsonObject | undefined;
-
-  constructor(
-    private readonly exchange: Exchange,
-    private readonly scope: Scope,
-    readonly meta: JsonObject | undefined,
-  ) {}
-
-  get signal(): AbortSignal {
-    return this.exchange.signal;
-  }
-  get revision(): string {
-    return this.scope.revision;
-  }
-  get era(): "modern" | "legacy" {
-    return this.scope.era;
-  }
-  get client(): RequestContext["client"] {
-    return { info: this.scope.clientInfo, capabilities: this.scope.capabilities };
-  }
-  get auth(): AuthInfo | undefined {
-    return this.exchange.auth as AuthInfo | undefined;
-  }
-
-  progress(progress: number, total?: number, message?: string): void {
-    const token = this.meta?.progressToken;
-    if ((typeof token !== "string" && typeof token !== "number") || !(progress > this.lastProgress)) return;
-    // Progress must increase with each notification; stale or repeated values are dropped.
-    this.lastProgress = progress;
-    const params: Params = { progressToken: token, progress };
-    if (total !== undefined) params.total = total;
-    if (message !== undefined) params.message = message;
-    this.exchange.notify("notifications/progress", params);
-  }
-
-  log(level: LoggingLevel, data: unknown, logger?: string): void {
-    const wanted = this.scope.logLevel;
-    // Modern clients opt in per request; legacy clients get everything until they set a level.
-    if (wanted === undefined ? this.scope.era === "modern" : loggingSeverity(level) < loggingSeverity(wanted)) return;
-    const params: Params = logger === undefined ? { level, data } : { level, logger, data };
-    this.exchange.notify("notifications/message", params);
-  }
-
-  async request(method: string, params?: unknown, options?: ClientRequestOptions): Promise<never> {
-    return this.inputFeature("ctx.request").request(this.exchange, this.scope, method, params, options) as Promise<never>;
-  }
-
-  async input(requests: Readonly<Record<string, InputRequestSpec>>): Promise<never> {
-    return this.asker("ctx.input")(requests) as Promise<never>;
-  }
-
-  pollLater(retryMs?: number): boolean {
-    return this.exchange.peer.pollLater?.(this.exchange.id, retryMs) ?? false;
-  }
-
-  get elicit(): never {
-    this.forms ??= this.inputFeature("ctx.elicit").elicit(this.asker("ctx.elicit"));
-    return this.forms as never;
-  }
-
-  /** ctx.input of this request, made on first use: every call shares its modern round of answers. */
-  private asker(what: string): ReturnType<InputFeature["asker"]> {
-    return (this.ask ??= this.inputFeature(what).asker(this.exchange, this.scope));
-  }
-
-  private inputFeature(what: string): InputFeature {
-    const input = this.scope.input;
-    if (!input) throw new Error(`${what}: declare what this handler asks the client (\`asks:\`) in the manifest and regenerate`);
-    return input;
-  }
-}
 
 /**
  * What transports need from a server: a way to serve a connection, a dispatcher for a lone
@@ -210,18 +117,17 @@ export class McpServer<H = unknown, N extends ServerNames = ServerNames> impleme
     this.modernRevisions = definition.revisions.filter(isModern);
     this.pageSize = Math.max(1, options.pageSize ?? 100);
     this.onError = options.onError ?? ((error, where) => console.error(`mcp server: ${where}:`, error));
+    // The generated definition passes a feature exactly when the manifest uses it (resources
+    // or templates, prompts, `subscribe`, `listChanged`): its presence is the declaration.
     const capabilities: JsonObject = { logging: {} };
     const features = definition.features ?? {};
-    this.listChanges = definition.listChanged ? features.listChanges?.() : undefined;
+    this.listChanges = features.listChanges?.();
     const announces = (list: ChangingList) => (this.listChanges && definition.listChanged?.[list] ? { listChanged: true } : {});
     if (definition.tools.length > 0) capabilities.tools = announces("tools");
-    const subscribable = definition.resources.some((r) => r.subscribe === true) || definition.resourceTemplates.some((t) => t.subscribe === true);
-    this.subscriptions = subscribable ? features.subscriptions?.(definition) : undefined;
-    if (definition.resources.length > 0 || definition.resourceTemplates.length > 0) this.resources = features.resources?.(definition);
-    if (this.resources) {
-      capabilities.resources = this.subscriptions ? { subscribe: true, ...announces("resources") } : announces("resources");
-    }
-    if (definition.prompts.length > 0) this.prompts = features.prompts?.(definition);
+    this.subscriptions = features.subscriptions?.(definition);
+    this.resources = features.resources?.(definition);
+    if (this.resources) capabilities.resources = { ...(this.subscriptions && { subscribe: true }), ...announces("resources") };
+    this.prompts = features.prompts?.(definition);
     if (this.prompts) capabilities.prompts = announces("prompts");
     this.completions = features.completion?.(definition);
     this.input = features.input?.(options.requestState, definition.forms, definition.answers);
@@ -253,11 +159,8 @@ export class McpServer<H = unknown, N extends ServerNames = ServerNames> impleme
 
 
   onNotification(notification: JsonRpcNotification, peer: Peer): void {
-    if (notification.method === "notifications/initialized") {
-      const session = peer.state as LegacySession | undefined;
-      if (session && !session.initialized) this.listChanges?.addSession(peer);
-      if (session) session.initialized = true;
-    }
+    // An initialized legacy session hears of every list change (adding it again changes nothing).
+    if (notification.method === "notifications/initialized" && peer.state) this.listChanges?.addSession(peer);
   }
 
   onRequest(exchange: Exchange): Params | Promise<Params> {
@@ -275,7 +178,15 @@ export class McpServer<H = unknown, N extends ServerNames = ServerNames> impleme
     }
     const result = this.dispatch(method, params, exchange, scope, meta);
     if (scope.era === "legacy") return result;
-    return result instanceof Promise ? result.then((r) => this.modernResult(r), (e: unknown) => this.inputRequired(e)) : this.modernResult(result);
+    if (!(result instanceof Promise)) return this.modernResult(result);
+    const input = this.input;
+    // A handler's ctx.input found answers missing: the `input_required` result asking for them.
+    return result.then((r) => this.modernResult(r), input && ((e: unknown) => input.inputRequired(e, { [MetaKey.serverInfo]: this.definition.info })));
+  }
+
+  /** A handler's ctx: with ctx.input, ctx.request and ctx.elicit when handlers may ask the client something. */
+  private context(exchange: Exchange, scope: Scope, meta: JsonObject | undefined): Context {
+    return this.input ? this.input.context(exchange, scope, meta) : new Context(exchange, scope, meta);
   }
 
   private dispatch(method: string, params: Params | undefined, exchange: Exchange, scope: Scope, meta: JsonObject | undefined): Params | Promise<Params> {
@@ -286,18 +197,18 @@ export class McpServer<H = unknown, N extends ServerNames = ServerNames> impleme
     switch (method) {
       case "tools/call":
         if (!this.capabilities.tools) break;
-        return this.callTool(params, new Context(exchange, scope, meta), scope.revision);
+        return this.callTool(params, this.context(exchange, scope, meta), scope.revision);
       case "resources/read":
         if (!this.resources) break;
-        return this.resources.read(this.host, params, new Context(exchange, scope, meta), scope.revision);
+        return this.resources.read(this.host, params, this.context(exchange, scope, meta), scope.revision);
       case "prompts/get":
         if (!this.prompts) break;
-        return this.prompts.get(this.host, params, new Context(exchange, scope, meta));
+        return this.prompts.get(this.host, params, this.context(exchange, scope, meta));
       case "completion/complete": {
         const completions = this.completions;
         if (!completions?.enabled) break;
         // A completer's context: the request's, plus the arguments the client already chose.
-        return this.guard(() => completions.complete(this.handlers, params, (args) => Object.assign(new Context(exchange, scope, meta), { arguments: args })), "completion");
+        return this.guard(() => completions.complete(this.handlers, params, (args) => Object.assign(this.context(exchange, scope, meta), { arguments: args })), "completion");
       }
       case "resources/subscribe":
       case "resources/unsubscribe":
@@ -352,24 +263,15 @@ export class McpServer<H = unknown, N extends ServerNames = ServerNames> impleme
       clientInfo: isObject(params.clientInfo) ? (params.clientInfo as unknown as Implementation) : undefined,
       capabilities: isObject(params.capabilities) ? params.capabilities : {},
       logLevel: undefined,
-      input: this.input,
-      initialized: false,
     };
     exchange.peer.state = session;
     const result: Params = {
       protocolVersion: revision,
-      capabilities: this.capabilitiesFor(revision),
+      capabilities: this.completions?.capabilitiesFor(this.capabilities, revision) ?? this.capabilities,
       serverInfo: this.definition.infoByRevision?.[revision] ?? this.definition.info,
     };
     if (this.definition.instructions !== undefined) result.instructions = this.definition.instructions;
     return result;
-  }
-
-  /** The server's capabilities as a revision knows them (`completions` exists from 2025-03-26). */
-  private capabilitiesFor(revision: string): JsonObject {
-    if (this.capabilities.completions === undefined || hasCompletionsCapability(revision)) return this.capabilities;
-    const { completions: _absent, ...capabilities } = this.capabilities;
-    return capabilities;
   }
 
   private missingVersion(): RpcError {
@@ -377,7 +279,7 @@ export class McpServer<H = unknown, N extends ServerNames = ServerNames> impleme
       return new RpcError(ErrorCode.InvalidRequest, "Invalid request: send initialize first to open a session");
     }
     const hint = this.legacyRevisions.length > 0 ? " (or send initialize first to use protocol " + this.legacyRevisions.join(", ") + ")" : "";
-    return new RpcError(ErrorCode.InvalidParams, `Invalid params: _meta must carry ${MetaKey.protocolVersion} and ${MetaKey.clientCapabilities}${hint}`);
+    return invalidParams(`_meta must carry ${MetaKey.protocolVersion} and ${MetaKey.clientCapabilities}${hint}`);
   }
 
   private modernScope(requested: unknown, meta: JsonObject): Scope {
@@ -390,12 +292,12 @@ export class McpServer<H = unknown, N extends ServerNames = ServerNames> impleme
     }
     const capabilities = meta[MetaKey.clientCapabilities];
     if (!isObject(capabilities)) {
-      throw new RpcError(ErrorCode.InvalidParams, `Invalid params: _meta must carry ${MetaKey.clientCapabilities} (an object; {} when the client supports no optional capabilities)`);
+      throw invalidParams(`_meta must carry ${MetaKey.clientCapabilities} (an object; {} when the client supports no optional capabilities)`);
     }
     const info = meta[MetaKey.clientInfo];
     const level = meta[MetaKey.logLevel];
     if (level !== undefined && (typeof level !== "string" || loggingSeverity(level) < 0)) {
-      throw new RpcError(ErrorCode.InvalidParams, `Invalid params: ${MetaKey.logLevel} must be one of ${LOGGING_LEVELS.join(", ")}`);
+      throw invalidParams(`${MetaKey.logLevel} must be one of ${LOGGING_LEVELS.join(", ")}`);
     }
     return {
       revision: requested,
@@ -403,7 +305,6 @@ export class McpServer<H = unknown, N extends ServerNames = ServerNames> impleme
       clientInfo: isObject(info) ? (info as unknown as Implementation) : undefined,
       capabilities,
       logLevel: level as string | undefined,
-      input: this.input,
     };
   }
 
@@ -418,16 +319,6 @@ export class McpServer<H = unknown, N extends ServerNames = ServerNames> impleme
     const meta = isObject(result._meta) ? result._meta : {};
     out._meta = { ...meta, [MetaKey.serverInfo]: this.definition.info };
     return out;
-  }
-
-  /** A handler's ctx.input found answers missing: the `input_required` result asking for them. */
-  private inputRequired(error: unknown): Promise<Params> {
-    const result = this.input?.inputRequired(error);
-    if (!result) throw error;
-    return result.then((r) => {
-      r._meta = { [MetaKey.serverInfo]: this.definition.info };
-      return r;
-    });
   }
 
   /**
@@ -458,7 +349,7 @@ export class McpServer<H = unknown, N extends ServerNames = ServerNames> impleme
    * goes away (no response then).
    */
   private listen(params: Params | undefined, exchange: Exchange): Promise<Params> {
-    if (!isObject(params?.notifications)) throw new RpcError(ErrorCode.InvalidParams, "Invalid params: notifications must be an object");
+    if (!isObject(params?.notifications)) throw invalidParams("notifications must be an object");
     const { notifications } = params;
     const honoured: JsonObject = {
       ...this.subscriptions?.listen(exchange, notifications.resourceSubscriptions),
@@ -559,13 +450,13 @@ export class McpServer<H = unknown, N extends ServerNames = ServerNames> impleme
 
   private async callTool(params: Params | undefined, ctx: Context, revision: string): Promise<Params> {
     const name = params?.name;
-    if (typeof name !== "string") throw new RpcError(ErrorCode.InvalidParams, "Invalid params: name must be a string");
+    if (typeof name !== "string") throw invalidParams("name must be a string");
     const tool = this.isOff("tools", name) ? undefined : this.tools.get(name);
     if (!tool) throw new RpcError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
     // `arguments` is an optional object: anything else (null too) fails CallToolRequest's
     // schema, a malformed request and so a protocol error in every revision.
     const given = params?.arguments;
-    if (given !== undefined && !isObject(given)) throw new RpcError(ErrorCode.InvalidParams, `Invalid params: arguments of tool ${name} must be an object`);
+    if (given !== undefined && !isObject(given)) throw invalidParams(`arguments of tool ${name} must be an object`);
     const args = given ?? {};
     const issue = tool.validateInput(args);
     if (issue) {

@@ -5,7 +5,7 @@
 // stream, tagged with the subscription's id. Only resources and templates declared
 // `subscribe` may be watched. Generated code passes `subscriptionsFeature` to the server
 // only when the manifest declares one, so servers without them do not carry this module.
-import { ErrorCode, RpcError, type Params } from "../jsonrpc/messages.js";
+import { ErrorCode, invalidParams, RpcError, type Params } from "../jsonrpc/messages.js";
 import type { Exchange, ExchangeHost } from "../jsonrpc/peer.js";
 import type { ResourceEntry, ServerDefinition } from "./definition.js";
 import { MetaKey } from "./revisions.js";
@@ -53,7 +53,7 @@ class ResourceSubscriptions<H> implements SubscriptionsFeature {
 
   answer(method: "resources/subscribe" | "resources/unsubscribe", params: Params | undefined, peer: ExchangeHost): Params {
     const uri = params?.uri;
-    if (typeof uri !== "string") throw new RpcError(ErrorCode.InvalidParams, "Invalid params: uri must be a string");
+    if (typeof uri !== "string") throw invalidParams("uri must be a string");
     let peers = this.sessions.get(uri);
     if (method === "resources/unsubscribe") {
       peers?.delete(peer);

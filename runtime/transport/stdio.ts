@@ -298,8 +298,8 @@ export function serveStdio(server: McpEndpoint, options: StdioOptions = {}): Std
   };
 
   // --- end of input, and closing ----------------------------------------------------
-  let drainTimer: ReturnType<typeof setTimeout> | undefined;
-  let drainPoll: ReturnType<typeof setInterval> | undefined;
+  /** The deadlines and polls of draining and of shutdown(), cleared on close. */
+  const timers: ReturnType<typeof setTimeout>[] = [];
 
   const onInputEnd = () => {
     if (state !== OPEN) return;
@@ -310,9 +310,9 @@ export function serveStdio(server: McpEndpoint, options: StdioOptions = {}): Std
     // The client can no longer answer requests we sent it.
     peer.endInput("stdin closed");
     // Requests still running finish (and their responses are written), within the deadline.
-    drainTimer = setTimeout(() => shutdown("stdin closed"), drainTimeoutMs);
+    timers.push(setTimeout(() => shutdown("stdin closed"), drainTimeoutMs));
     // A request cancelled earlier ends without a response: look now and then.
-    drainPoll = setInterval(checkDrained, 20);
+    timers.push(setInterval(checkDrained, 20));
     if (!pumpScheduled && !waitingForOutput) pump();
   };
 
@@ -322,14 +322,12 @@ export function serveStdio(server: McpEndpoint, options: StdioOptions = {}): Std
     else if (stopping && state === OPEN) shutdown("Server shut down");
   }
 
-  let stopTimer: ReturnType<typeof setTimeout> | undefined;
-  let stopPoll: ReturnType<typeof setInterval> | undefined;
   const stop = (timeoutMs = shutdownTimeoutMs): Promise<void> => {
     if (state === CLOSED || stopping) return closed;
     stopping = true;
-    stopTimer = setTimeout(() => shutdown("Server shut down"), Math.max(0, timeoutMs));
+    timers.push(setTimeout(() => shutdown("Server shut down"), Math.max(0, timeoutMs)));
     // A request that ends without a response (cancelled) is seen by looking now and then.
-    stopPoll = setInterval(checkDrained, 20);
+    timers.push(setInterval(checkDrained, 20));
     checkDrained();
     return closed;
   };
@@ -337,10 +335,8 @@ export function serveStdio(server: McpEndpoint, options: StdioOptions = {}): Std
   function shutdown(reason: string) {
     if (state === CLOSED) return;
     state = CLOSED;
-    if (drainTimer !== undefined) clearTimeout(drainTimer);
-    if (drainPoll !== undefined) clearInterval(drainPoll);
-    if (stopTimer !== undefined) clearTimeout(stopTimer);
-    if (stopPoll !== undefined) clearInterval(stopPoll);
+    // clearTimeout clears intervals too (one list of timers in Node, as in browsers).
+    for (const timer of timers) clearTimeout(timer);
     input.off("data", onData);
     input.pause();
     lines = [];
