@@ -65,7 +65,6 @@ const listMethods: Readonly<Record<string, ListKind | undefined>> = Object.assig
   "prompts/list": "prompts",
 });
 
-
 /**
  * What transports need from a server: a way to serve a connection, a dispatcher for a lone
  * request (a stateless modern HTTP request, see serveRequest in jsonrpc/peer.ts), and the
@@ -154,9 +153,6 @@ export class McpServer<H = unknown, N extends ServerNames = ServerNames> impleme
   get revisions(): readonly string[] {
     return this.definition.revisions;
   }
-
-
-
 
   onNotification(notification: JsonRpcNotification, peer: Peer): void {
     // An initialized legacy session hears of every list change (adding it again changes nothing).
@@ -475,8 +471,6 @@ export class McpServer<H = unknown, N extends ServerNames = ServerNames> impleme
     return toolResult(name, returned, tool.validateOutput, revision);
   }
 
-
-
   /** Runs a handler; unexpected errors are reported and become an opaque internal error. */
   private async guard<T>(run: () => T | Promise<T>, where: string): Promise<T> {
     try {
@@ -488,7 +482,6 @@ export class McpServer<H = unknown, N extends ServerNames = ServerNames> impleme
     }
   }
 }
-
 
 function encodeCursor(page: number): string {
   return `p${page.toString(36)}`;
