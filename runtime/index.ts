@@ -55,7 +55,7 @@ export type { InputFeature, RequestStateOptions } from "./mcp/input.js";
 export { isModern, LOGGING_LEVELS, MetaKey } from "./mcp/revisions.js";
 export type { LoggingLevel } from "./mcp/revisions.js";
 export { createServer, McpServer } from "./mcp/server.js";
-export type { McpEndpoint, ServerOptions } from "./mcp/server.js";
+export type { EndpointDefinition, McpEndpoint, ServerOptions } from "./mcp/server.js";
 export { subscriptionsFeature } from "./mcp/subscriptions.js";
 export { listChangesFeature } from "./mcp/list-changes.js";
 export { promptsFeature, resourcesFeature } from "./mcp/reads.js";
