@@ -392,7 +392,7 @@ export function emitServer(file: GeneratedFile, model: ServerModel, protocols: r
   const server = file.type(rt, "McpServer");
   const options = file.type(rt, "ServerOptions");
   w.doc(
-    `Creates the ${model.info.name} server. Serve it with \`serveStdio(server)\` or \`listenHttp(server, { port })\` from "${rt}/node", or \`createWebHandler(server)\` for any fetch-style host.`,
+    `Creates the ${model.info.name} server. Serve it with \`serveStdio(server)\` or \`listenHttp(server, { port })\` from ${nodeEntry(rt)}, or \`createWebHandler(server)\` for any fetch-style host.`,
   );
   w.list(`export function ${names.create}(`, [`handlers: ${H}`, `options?: ${options}`], `): ${server}<${H}, ${names.names}> {`);
   w.indented(() => w.line(`return ${file.value(rt, "createServer")}<${H}, ${names.names}>(${names.definition}, handlers, options);`)).line("}");
@@ -458,4 +458,10 @@ function renderPrompt(prompt: PromptModel, args: string): string {
     (m) => `  { role: ${stringLiteral(m.role)}, content: { type: "text", text: ${text(m.parts, new Set())} } },\n`,
   );
   return messages.length === 0 ? "[]" : `[\n${messages.join("")}]`;
+}
+
+/** Where the Node entry of the runtime is, for doc comments: `<package>/node`, or node.js beside a runtime imported by path. */
+function nodeEntry(runtime: string): string {
+  if (!runtime.startsWith(".") && !runtime.startsWith("/")) return stringLiteral(`${runtime}/node`);
+  return `node.js beside ${stringLiteral(runtime)}`;
 }
