@@ -92,10 +92,6 @@ const listing2026_07_28: Listing = {
 export const benchServerDefinition: ServerDefinition<BenchHandlers> = {
   info: { name: "bench", version: "1.0.0" },
   revisions: ["2026-07-28", "2025-11-25"],
-  infoByRevision: {
-    "2026-07-28": { name: "bench", version: "1.0.0" },
-    "2025-11-25": { name: "bench", version: "1.0.0" },
-  },
   tools: [
     {
       name: "echo",

@@ -25,6 +25,7 @@ import {
   type ToolContext,
   type ToolReturn,
   type ValidationIssue,
+  batchesFeature,
   completionFeature,
   createServer,
   inputFeature,
@@ -2672,34 +2673,6 @@ export const notesServerDefinition: ServerDefinition<NotesHandlers> = {
   instructions: "Notes live at notes://notes/{id}; notes://index lists them (subscribe to follow changes). Use add_note to write, get_note to read, reindex after bulk changes.",
   revisions: ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"],
   infoByRevision: {
-    "2026-07-28": {
-      name: "notes",
-      version: "1.0.0",
-      title: "Notes workspace",
-      description: "Take, search, summarise and tidy notes",
-      websiteUrl: "https://example.com/notes",
-      icons: [
-        {
-          src: "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==",
-          mimeType: "image/png",
-          sizes: ["1x1"],
-        },
-      ],
-    },
-    "2025-11-25": {
-      name: "notes",
-      version: "1.0.0",
-      title: "Notes workspace",
-      description: "Take, search, summarise and tidy notes",
-      websiteUrl: "https://example.com/notes",
-      icons: [
-        {
-          src: "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==",
-          mimeType: "image/png",
-          sizes: ["1x1"],
-        },
-      ],
-    },
     "2025-06-18": { name: "notes", version: "1.0.0", title: "Notes workspace" },
     "2025-03-26": { name: "notes", version: "1.0.0" },
     "2024-11-05": { name: "notes", version: "1.0.0" },
@@ -2832,6 +2805,7 @@ export const notesServerDefinition: ServerDefinition<NotesHandlers> = {
     input: inputFeature,
     subscriptions: subscriptionsFeature,
     listChanges: listChangesFeature,
+    batches: batchesFeature,
   },
   listChanged: { tools: true },
   listCache: { ttlMs: 60000, scope: "public" },

@@ -18,6 +18,7 @@ import {
   type ServerOptions,
   type ToolContext,
   type ToolReturn,
+  batchesFeature,
   createServer,
   resourcesFeature,
 } from "@mcp-gen/runtime";
@@ -160,9 +161,6 @@ export const notesServerDefinition: ServerDefinition<NotesHandlers> = {
   instructions: "list_notes shows the caller's notes; add_note and delete_note change them.",
   revisions: ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26"],
   infoByRevision: {
-    "2026-07-28": { name: "notes", version: "1.0.0", title: "Notes" },
-    "2025-11-25": { name: "notes", version: "1.0.0", title: "Notes" },
-    "2025-06-18": { name: "notes", version: "1.0.0", title: "Notes" },
     "2025-03-26": { name: "notes", version: "1.0.0" },
   },
   tools: [
@@ -199,7 +197,7 @@ export const notesServerDefinition: ServerDefinition<NotesHandlers> = {
     "2025-06-18": listing2026_07_28,
     "2025-03-26": listing2025_03_26,
   },
-  features: { resources: resourcesFeature },
+  features: { resources: resourcesFeature, batches: batchesFeature },
   auth: {
     authorizationServers: ["https://auth.example.com"],
     scopesSupported: ["notes:read", "notes:write"],

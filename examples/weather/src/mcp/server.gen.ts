@@ -24,6 +24,7 @@ import {
   type StructuredToolReturn,
   type ToolContext,
   type ToolReturn,
+  batchesFeature,
   completionFeature,
   createServer,
   promptsFeature,
@@ -339,9 +340,6 @@ export const weatherServerDefinition: ServerDefinition<WeatherHandlers> = {
   instructions: "Use get_forecast for multi-day forecasts; read weather://{city}/current for current conditions.",
   revisions: ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"],
   infoByRevision: {
-    "2026-07-28": { name: "weather", version: "1.0.0", title: "Weather" },
-    "2025-11-25": { name: "weather", version: "1.0.0", title: "Weather" },
-    "2025-06-18": { name: "weather", version: "1.0.0", title: "Weather" },
     "2025-03-26": { name: "weather", version: "1.0.0" },
     "2024-11-05": { name: "weather", version: "1.0.0" },
   },
@@ -426,6 +424,7 @@ export const weatherServerDefinition: ServerDefinition<WeatherHandlers> = {
     resources: resourcesFeature,
     prompts: promptsFeature,
     completion: completionFeature,
+    batches: batchesFeature,
   },
 };
 

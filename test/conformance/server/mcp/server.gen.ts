@@ -24,6 +24,7 @@ import {
   type ToolContext,
   type ToolReturn,
   type ValidationIssue,
+  batchesFeature,
   completionFeature,
   createServer,
   inputFeature,
@@ -2553,9 +2554,6 @@ export const conformanceServerDefinition: ServerDefinition<ConformanceHandlers> 
   info: { name: "conformance", version: "1.0.0", title: "mcp-gen conformance server" },
   revisions: ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"],
   infoByRevision: {
-    "2026-07-28": { name: "conformance", version: "1.0.0", title: "mcp-gen conformance server" },
-    "2025-11-25": { name: "conformance", version: "1.0.0", title: "mcp-gen conformance server" },
-    "2025-06-18": { name: "conformance", version: "1.0.0", title: "mcp-gen conformance server" },
     "2025-03-26": { name: "conformance", version: "1.0.0" },
     "2024-11-05": { name: "conformance", version: "1.0.0" },
   },
@@ -2794,6 +2792,7 @@ export const conformanceServerDefinition: ServerDefinition<ConformanceHandlers> 
     completion: completionFeature,
     input: inputFeature,
     subscriptions: subscriptionsFeature,
+    batches: batchesFeature,
   },
   answers: {
     "elicitation/create": {
@@ -2862,7 +2861,7 @@ export interface ConformanceNames extends ServerNames {
   readonly subscribable: string;
 }
 
-/** Creates the conformance server. Serve it with `serveStdio(server)` or `listenHttp(server, { port })` from "../../../../runtime/index.js/node", or `createWebHandler(server)` for any fetch-style host. */
+/** Creates the conformance server. Serve it with `serveStdio(server)` or `listenHttp(server, { port })` from node.js beside "../../../../runtime/index.js", or `createWebHandler(server)` for any fetch-style host. */
 export function createConformanceServer(
   handlers: ConformanceHandlers,
   options?: ServerOptions,

@@ -24,6 +24,7 @@ import {
   type StructuredToolReturn,
   type ToolContext,
   type ToolReturn,
+  batchesFeature,
   completionFeature,
   createServer,
   promptsFeature,
@@ -340,34 +341,6 @@ export const notesServerDefinition: ServerDefinition<NotesHandlers> = {
   },
   revisions: ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"],
   infoByRevision: {
-    "2026-07-28": {
-      name: "notes-server",
-      version: "0.3.0",
-      title: "Notes",
-      description: "Keeps short notes",
-      websiteUrl: "https://example.com/notes",
-      icons: [
-        {
-          src: "https://example.com/notes.png",
-          mimeType: "image/png",
-          sizes: ["48x48"],
-        },
-      ],
-    },
-    "2025-11-25": {
-      name: "notes-server",
-      version: "0.3.0",
-      title: "Notes",
-      description: "Keeps short notes",
-      websiteUrl: "https://example.com/notes",
-      icons: [
-        {
-          src: "https://example.com/notes.png",
-          mimeType: "image/png",
-          sizes: ["48x48"],
-        },
-      ],
-    },
     "2025-06-18": { name: "notes-server", version: "0.3.0", title: "Notes" },
     "2025-03-26": { name: "notes-server", version: "0.3.0" },
     "2024-11-05": { name: "notes-server", version: "0.3.0" },
@@ -445,6 +418,7 @@ export const notesServerDefinition: ServerDefinition<NotesHandlers> = {
     prompts: promptsFeature,
     completion: completionFeature,
     subscriptions: subscriptionsFeature,
+    batches: batchesFeature,
   },
 };
 

@@ -14,6 +14,7 @@ import {
   type ServerDefinition,
   type ServerNames,
   type ServerOptions,
+  batchesFeature,
   createServer,
   promptsFeature,
   resourcesFeature,
@@ -77,10 +78,6 @@ export const docsServerDefinition: ServerDefinition<DocsHandlers> = {
   info: { name: "docs-mcp", version: "2.0.0" },
   instructions: "Search the docs before answering.",
   revisions: ["2025-06-18", "2025-03-26"],
-  infoByRevision: {
-    "2025-06-18": { name: "docs-mcp", version: "2.0.0" },
-    "2025-03-26": { name: "docs-mcp", version: "2.0.0" },
-  },
   tools: [],
   resources: [
     {
@@ -115,7 +112,11 @@ export const docsServerDefinition: ServerDefinition<DocsHandlers> = {
     },
   ],
   listings: { "2025-06-18": listing2025_06_18, "2025-03-26": listing2025_06_18 },
-  features: { resources: resourcesFeature, prompts: promptsFeature },
+  features: {
+    resources: resourcesFeature,
+    prompts: promptsFeature,
+    batches: batchesFeature,
+  },
 };
 
 /** What server.setEnabled takes for docs-mcp: tools and prompts by name, resources by URI, resource templates by name; and the lists notifyListChanged announces (`listChanged`) and the URIs notifyResourceUpdated takes (`subscribe: true`). */

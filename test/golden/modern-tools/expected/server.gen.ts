@@ -111,9 +111,6 @@ const listing2026_07_28: Listing = {
 export const calcServerDefinition: ServerDefinition<CalcHandlers> = {
   info: { name: "calc", version: "1.0.0" },
   revisions: ["2026-07-28"],
-  infoByRevision: {
-    "2026-07-28": { name: "calc", version: "1.0.0" },
-  },
   tools: [
     {
       name: "add",
