@@ -155,10 +155,20 @@ export class GeneratedFile {
     const blocks = [bannerText(banner)];
     const imports = this.importLines();
     if (imports.length > 0) blocks.push(`${imports.join("\n")}\n`);
-    const body = this.writer.toString().replace(/^\n+/, "").replace(/\n*$/, "\n");
+    const body = withOneFinalNewline(this.writer.toString().replace(/^\n+/, ""));
     if (body !== "\n") blocks.push(body);
     return blocks.join("\n");
   }
+}
+
+/**
+ * `text` ending in exactly one line break. A loop from the end rather than `/\n*$/`, which
+ * tries every position of a megabyte body.
+ */
+function withOneFinalNewline(text: string): string {
+  let end = text.length;
+  while (end > 0 && text.charCodeAt(end - 1) === 10) end--;
+  return `${text.slice(0, end)}\n`;
 }
 
 /** Code-unit order: the same on every machine and locale. */
