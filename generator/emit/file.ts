@@ -44,7 +44,13 @@ export class CodeWriter {
 
   /** One or more lines at the current indentation (each line of `text`; empty lines stay empty). */
   line(text = ""): this {
-    for (const line of text.split("\n")) this.append(line === "" ? "\n" : `${this.indentation}${line}\n`);
+    // Appended as one piece: a multi-line data literal is written in one go, not line by line.
+    const indentation = this.indentation;
+    if (indentation === "" || !text.includes("\n")) {
+      this.append(text === "" ? "\n" : `${indentation}${text}\n`);
+    } else {
+      this.append(`${text.split("\n").map((line) => (line === "" ? "" : `${indentation}${line}`)).join("\n")}\n`);
+    }
     return this;
   }
 
