@@ -143,6 +143,23 @@ export function mentionsIn(code: string, identifier: string): boolean {
   return false;
 }
 
+/**
+ * The identifiers starting with `prefix` that `code` mentions (in mentionsIn's sense): one
+ * scan answers mentionsIn for every such name at once.
+ */
+export function mentionedWithPrefix(code: string, prefix: string): Set<string> {
+  const found = new Set<string>();
+  for (let at = code.indexOf(prefix); at !== -1; at = code.indexOf(prefix, at + 1)) {
+    if (isWordChar(code.charCodeAt(at - 1))) continue;
+    if (code.charCodeAt(at - 1) === 46 && code.charCodeAt(at - 2) !== 46) continue;
+    let end = at + prefix.length;
+    while (isWordChar(code.charCodeAt(end))) end++;
+    const word = code.slice(at, end);
+    if (!found.has(word) && isCode(code, at)) found.add(word);
+  }
+  return found;
+}
+
 /** Whether position `at` of `code` lies outside string literals and comments. */
 function isCode(code: string, at: number): boolean {
   let lineEnd = code.indexOf("\n", at);

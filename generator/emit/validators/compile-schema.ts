@@ -25,7 +25,7 @@
 // vocabulary is required, and mcp-gen never validates formats.
 
 import { docComment, inlineLiteral, numberLiteral, stringLiteral } from "../escape.js";
-import { Code, LocalNames, mentionsIn, pathExpression, propertyNameHint, type PathPart } from "./code.js";
+import { Code, LocalNames, mentionedWithPrefix, mentionsIn, pathExpression, propertyNameHint, type PathPart } from "./code.js";
 import {
   analyzeSchema,
   fillsDefaults,
@@ -317,18 +317,24 @@ class ValidatorCompiler {
     // Keep only what the exported function reaches: code generated for a branch that was
     // later found to be always true may have requested helpers or constants nobody uses.
     // (Each function is searched as one text: a few searches over it beat one per line.)
+    // Helpers and constants are all named `<validator>_…`: one scan of a function finds
+    // every such name it mentions.
+    const modulePrefix = `${spec.name}_`;
     const reachable: string[] = [main];
     const reachableNames = new Set<string>();
+    const mentionedModuleNames = new Set<string>();
     for (let i = 0; i < reachable.length; i++) {
+      const names = mentionedWithPrefix(reachable[i]!, modulePrefix);
+      for (const name of names) mentionedModuleNames.add(name);
       for (const helper of this.helpers) {
-        if (!reachableNames.has(helper.name) && mentionsIn(reachable[i]!, helper.name)) {
+        if (!reachableNames.has(helper.name) && names.has(helper.name)) {
           reachableNames.add(helper.name);
           reachable.push(helper.text!);
         }
       }
     }
     const mentioned = (name: string) => reachable.some((text) => mentionsIn(text, name));
-    const constants = this.constants.filter((c) => mentioned(c.name)).map((c) => c.declaration);
+    const constants = this.constants.filter((c) => mentionedModuleNames.has(c.name)).map((c) => c.declaration);
     const doc = docComment(spec.doc);
     const pieces = [
       ...(constants.length > 0 ? [...constants, ""] : []),
