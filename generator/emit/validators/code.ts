@@ -17,8 +17,8 @@ import { escapePointerToken } from "../../validate/schema-check.js";
 export class Code {
   /** Own lines (unindented) and nested fragments, in order. */
   private readonly parts: (string | Nested)[] = [];
-  /** The own lines, one per line of text: what `mentions` searches. */
-  private ownText = "";
+  /** The own lines, one per line of text: what `mentions` searches (joined when first searched). */
+  private ownText: string | undefined = "";
   private readonly nested: Code[] = [];
   private lineCount = 0;
   private frozen = false;
@@ -78,6 +78,7 @@ export class Code {
 
   /** Whether `identifier` occurs in the code outside string literals and comments. */
   mentions(identifier: string): boolean {
+    this.ownText ??= this.parts.filter((part): part is string => typeof part === "string").join("\n");
     if (mentionsIn(this.ownText, identifier)) return true;
     for (const code of this.nested) if (code.mentions(identifier)) return true;
     return false;
@@ -102,7 +103,7 @@ export class Code {
     this.mutable();
     this.parts.push(text);
     this.lineCount++;
-    this.ownText = this.ownText === "" ? text : `${this.ownText}\n${text}`;
+    this.ownText = undefined;
   }
 
   private nest(code: Code, extraDepth: number): void {
