@@ -3,15 +3,14 @@
 // 0 = done, 1 = invalid input or stale output, 2 = usage error.
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from "node:fs";
 import { basename, dirname, join, relative, resolve } from "node:path";
-import yargs from "yargs";
-import { hideBin } from "yargs/helpers";
 import { formatDiagnostic } from "./diagnostics.js";
 import { fetchSchema, FetchError } from "./load/fetch-schema.js";
 import { schemaCacheDir, schemaCandidates } from "./load/protocol.js";
 import { isRevision, knownRevisions, packageRoot, type Revision } from "./load/revisions.js";
 import { remember as rememberRun, unchangedRun, type RunKey } from "./memo.js";
 // The generator proper (load, validate, model, emit) loads only when a run needs it: an
-// unchanged project is recognised from its run record without it.
+// unchanged project is recognised from its run record without it. yargs too: a plain
+// `mcp-gen [generate] [manifest] [options]` is read without it (see plainGenerateArgs).
 
 const out = (line: string) => process.stdout.write(`${line}\n`);
 const err = (line: string) => process.stderr.write(`mcp-gen: ${line}\n`);
@@ -163,7 +162,59 @@ function runSchemaList(schemaDir: string | undefined): number {
   return 0;
 }
 
+/** The generate command's string options (flag → argument name). */
+const plainStringOptions: Readonly<Record<string, "out" | "schema" | "schemaDir">> = { "--out": "out", "--schema": "schema", "--schema-dir": "schemaDir" };
+/** The generate command's boolean options (flag → argument name). */
+const plainFlags: Readonly<Record<string, "check" | "dryRun" | "allowOutside" | "quiet" | "strict">> = {
+  "--check": "check",
+  "--dry-run": "dryRun",
+  "--allow-outside": "allowOutside",
+  "--quiet": "quiet",
+  "-q": "quiet",
+  "--strict": "strict",
+};
+
+/**
+ * The arguments of the everyday invocation, `mcp-gen [generate] [manifest]` followed by
+ * known options each written once in their plain form (`--out dir`, `-q`), read without
+ * loading yargs (about a tenth of a cold run). Anything else (help, other commands, `--out=x`,
+ * a repeated option, a value that looks like an option, a usage error) returns undefined
+ * and goes to yargs, so every message and unusual form stays yargs'.
+ */
+function plainGenerateArgs(argv: readonly string[]): GenerateArgs | undefined {
+  const args: GenerateArgs = { manifest: "mcp.yaml", check: false, dryRun: false, quiet: false, allowOutside: false, strict: false };
+  const seen = new Set<string>();
+  let manifest: string | undefined;
+  let i = argv[0] === "generate" ? 1 : 0;
+  for (; i < argv.length; i++) {
+    const token = argv[i]!;
+    const stringOption = Object.hasOwn(plainStringOptions, token) ? plainStringOptions[token] : undefined;
+    const flag = Object.hasOwn(plainFlags, token) ? plainFlags[token] : undefined;
+    if (stringOption !== undefined) {
+      const value = argv[i + 1];
+      if (seen.has(stringOption) || value === undefined || value === "" || value.startsWith("-")) return undefined;
+      seen.add(stringOption);
+      args[stringOption] = value;
+      i++;
+    } else if (flag !== undefined) {
+      if (seen.has(flag)) return undefined;
+      seen.add(flag);
+      args[flag] = true;
+    } else if (manifest === undefined && token !== "" && !token.startsWith("-") && !["generate", "init", "schema"].includes(token)) {
+      manifest = token;
+    } else {
+      return undefined;
+    }
+  }
+  if (args.check && args.dryRun) return undefined;
+  if (manifest !== undefined) args.manifest = manifest;
+  return args;
+}
+
 export async function main(argv: string[]): Promise<number> {
+  const plain = plainGenerateArgs(argv);
+  if (plain !== undefined) return runGenerate(plain);
+  const { default: yargs } = await import("yargs");
   // Handlers only choose the action; it runs after parsing, once yargs has found no usage error.
   let action: (() => Promise<number> | number) | undefined;
   let usageError: string | undefined;
@@ -227,7 +278,8 @@ export async function main(argv: string[]): Promise<number> {
   return action ? await action() : 0;
 }
 
-main(hideBin(process.argv)).then(
+// process.argv without node and the script (what yargs' hideBin returns for a plain node run).
+main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;
   },

@@ -41,13 +41,20 @@ export function propertyAccess(object: string, name: string): string {
  * without the leading ` * `.
  */
 export function docLines(text: string): string[] {
+  // Most descriptions hold nothing to rewrite: one test instead of four replacements.
+  const plain = !docRewrites.test(text);
+  return (plain ? text : rewriteDocText(text)).split("\n").map((line) => line.trimEnd());
+}
+
+/** What docLines rewrites: CR, line and paragraph separators, `*\/`, other control characters. */
+const docRewrites = /[\r\u2028\u2029\u0000-\u0008\u000b-\u001f\u007f]|\*\//;
+
+function rewriteDocText(text: string): string {
   return text
     .replace(/\r\n?/g, "\n")
     .replace(lineSeparators, "\n")
     .replace(/\*\//g, "*\\/")
-    .replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`)
-    .split("\n")
-    .map((line) => line.trimEnd());
+    .replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
 /**
@@ -87,12 +94,18 @@ export const flatDataWidth = 80;
 export function codeLiteral(value: unknown, indent = ""): string {
   if (value instanceof Code) return value.text.includes("\n") ? reindent(value.text, indent) : value.text;
   if (value === null || typeof value !== "object") return scalarLiteral(value);
-  const flat = flatLiteral(value);
-  if (flat !== undefined) return flat;
+  const entries = Array.isArray(value) ? undefined : presentEntries(value);
+  const items: readonly unknown[] = entries ? entries.map(([, v]) => v) : (value as unknown[]);
+  const keys = entries?.map(([k]) => dataKey(k));
+  // The items' one-line texts are also their texts in the multi-line layout: written once.
+  const flatItems = flatItemTexts(items);
+  if (flatItems !== undefined) {
+    const flat = keys === undefined ? `[${flatItems.join(", ")}]` : flatItems.length === 0 ? "{}" : `{ ${flatItems.map((text, i) => `${keys[i]}: ${text}`).join(", ")} }`;
+    if (flat.length <= flatDataWidth) return flat;
+  }
   const inner = `${indent}  `;
-  if (Array.isArray(value)) return `[\n${value.map((v) => `${inner}${codeLiteral(v, inner)},`).join("\n")}\n${indent}]`;
-  const entries = presentEntries(value);
-  return `{\n${entries.map(([k, v]) => `${inner}${dataKey(k)}: ${codeLiteral(v, inner)},`).join("\n")}\n${indent}}`;
+  const lines = items.map((item, i) => `${inner}${keys === undefined ? "" : `${keys[i]}: `}${flatItems?.[i] ?? codeLiteral(item, inner)},`);
+  return keys === undefined ? `[\n${lines.join("\n")}\n${indent}]` : `{\n${lines.join("\n")}\n${indent}}`;
 }
 
 /** Plain JSON data as an expression, in codeLiteral's layout. */
@@ -110,15 +123,23 @@ export function inlineLiteral(value: unknown): string {
   return entries.length === 0 ? "{}" : `{ ${entries.map(([k, v]) => `${dataKey(k)}: ${inlineLiteral(v)}`).join(", ")} }`;
 }
 
-/** The one-line form when the layout rule allows it, else undefined. */
-function flatLiteral(value: object): string | undefined {
-  const items = Array.isArray(value) ? value : presentEntries(value).map(([, v]) => v);
-  if (items.length === 0) return Array.isArray(value) ? "[]" : "{}";
+/**
+ * The texts of `items` when each fits on one line (a scalar or one-line code; no non-empty
+ * object or array may be laid out flat), else undefined.
+ */
+function flatItemTexts(items: readonly unknown[]): string[] | undefined {
+  const texts: string[] = [];
   for (const item of items) {
-    if (item instanceof Code ? item.text.includes("\n") : item !== null && typeof item === "object") return undefined;
+    if (item instanceof Code) {
+      if (item.text.includes("\n")) return undefined;
+      texts.push(item.text);
+    } else if (item !== null && typeof item === "object") {
+      return undefined;
+    } else {
+      texts.push(scalarLiteral(item));
+    }
   }
-  const text = inlineLiteral(value);
-  return text.length <= flatDataWidth ? text : undefined;
+  return texts;
 }
 
 function scalarLiteral(value: unknown): string {

@@ -44,7 +44,13 @@ export class CodeWriter {
 
   /** One or more lines at the current indentation (each line of `text`; empty lines stay empty). */
   line(text = ""): this {
-    for (const line of text.split("\n")) this.append(line === "" ? "\n" : `${this.indentation}${line}\n`);
+    // Appended as one piece: a multi-line data literal is written in one go, not line by line.
+    const indentation = this.indentation;
+    if (indentation === "" || !text.includes("\n")) {
+      this.append(text === "" ? "\n" : `${indentation}${text}\n`);
+    } else {
+      this.append(`${text.split("\n").map((line) => (line === "" ? "" : `${indentation}${line}`)).join("\n")}\n`);
+    }
     return this;
   }
 
@@ -155,10 +161,20 @@ export class GeneratedFile {
     const blocks = [bannerText(banner)];
     const imports = this.importLines();
     if (imports.length > 0) blocks.push(`${imports.join("\n")}\n`);
-    const body = this.writer.toString().replace(/^\n+/, "").replace(/\n*$/, "\n");
+    const body = withOneFinalNewline(this.writer.toString().replace(/^\n+/, ""));
     if (body !== "\n") blocks.push(body);
     return blocks.join("\n");
   }
+}
+
+/**
+ * `text` ending in exactly one line break. A loop from the end rather than `/\n*$/`, which
+ * tries every position of a megabyte body.
+ */
+function withOneFinalNewline(text: string): string {
+  let end = text.length;
+  while (end > 0 && text.charCodeAt(end - 1) === 10) end--;
+  return `${text.slice(0, end)}\n`;
 }
 
 /** Code-unit order: the same on every machine and locale. */

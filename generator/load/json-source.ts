@@ -7,6 +7,10 @@ import { childPointer, maxNestingDepth, setOwn, type JsonValue, type PositionInd
 
 class NotPlainJson extends Error {}
 
+// Sticky patterns shared by every parse (a literal inside the parser would be a new object per value).
+const escapedString = /"(?:[^"\\\u0000-\u001f]|\\.)*"/y;
+const scalar = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?|true|false|null/y;
+
 /** The value of `text` when it is plain JSON, recording positions into `positions`; else undefined. */
 export function parsePlainJson(text: string, positions: PositionIndex, recordDepth = Infinity): JsonValue | undefined {
   let i = 0;
@@ -34,9 +38,8 @@ export function parsePlainJson(text: string, positions: PositionIndex, recordDep
       i = end + 1;
       return text.slice(start + 1, end);
     }
-    const m = /"(?:[^"\\\u0000-\u001f]|\\.)*"/y;
-    m.lastIndex = start;
-    const found = m.exec(text) ?? fail();
+    escapedString.lastIndex = start;
+    const found = escapedString.exec(text) ?? fail();
     i = start + found[0].length;
     return JSON.parse(found[0]) as string;
   };
@@ -95,11 +98,12 @@ export function parsePlainJson(text: string, positions: PositionIndex, recordDep
     } else if (c === '"') {
       result = string();
     } else {
-      const m = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?|true|false|null/y;
-      m.lastIndex = i;
-      const found = m.exec(text) ?? fail();
-      i += found[0].length;
-      result = JSON.parse(found[0]) as JsonValue;
+      scalar.lastIndex = i;
+      const found = scalar.exec(text) ?? fail();
+      const literal = found[0];
+      i += literal.length;
+      // Number() reads every JSON number literal as JSON.parse does.
+      result = literal === "true" ? true : literal === "false" ? false : literal === "null" ? null : Number(literal);
       if (typeof result === "number" && !Number.isFinite(result)) fail();
     }
     if (pointer !== undefined) positions.setValue(pointer, start, i);

@@ -53,11 +53,13 @@ export const schemaKeywords: ReadonlySet<string> = new Set([
 export function subschemas(schema: { [key: string]: JsonValue }): [string, JsonValue][] {
   const found: [string, JsonValue][] = [];
   for (const [keyword, value] of Object.entries(schema)) {
-    const at = childPointer("", keyword);
+    // (the pointer is built only for keywords that hold schemas: most keywords hold data)
     if (schemaKeywords.has(keyword)) {
+      const at = childPointer("", keyword);
       if (Array.isArray(value)) value.forEach((item, i) => found.push([childPointer(at, i), item]));
       else found.push([at, value]);
     } else if (schemaMapKeywords.has(keyword) && value !== null && typeof value === "object" && !Array.isArray(value)) {
+      const at = childPointer("", keyword);
       for (const [name, child] of Object.entries(value)) if (!(keyword === "dependencies" && Array.isArray(child))) found.push([childPointer(at, name), child]);
     }
   }

@@ -116,16 +116,17 @@ type CompileProblem = { kind: "ref" | "pattern"; pointer: string; value: string;
 
 /** The first (depth first, source order) unresolvable local $ref or invalid pattern. */
 function firstCompileProblem(root: JsonValue): CompileProblem | undefined {
-  const anchors = new Set<string>();
-  const collect = (node: JsonValue): void => {
-    if (node === null || typeof node !== "object") return;
-    if (!Array.isArray(node) && typeof node.$anchor === "string") anchors.add(node.$anchor);
-    for (const child of Object.values(node)) collect(child);
+  // The anchors are collected (a walk of the whole schema) only when some $ref names one.
+  let anchors: Set<string> | undefined;
+  const collect = (node: JsonValue, into: Set<string>): Set<string> => {
+    if (node === null || typeof node !== "object") return into;
+    if (!Array.isArray(node) && typeof node.$anchor === "string") into.add(node.$anchor);
+    for (const child of Object.values(node)) collect(child, into);
+    return into;
   };
-  collect(root);
   const resolves = (ref: string): boolean => {
     if (ref === "#") return true;
-    if (!ref.startsWith("#/")) return anchors.has(decodeURIComponent(ref.slice(1)));
+    if (!ref.startsWith("#/")) return (anchors ??= collect(root, new Set())).has(decodeURIComponent(ref.slice(1)));
     let pointer: string;
     try {
       pointer = decodeURIComponent(ref.slice(1));

@@ -131,7 +131,7 @@ const otherDialectKeywords: Record<SchemaDialect, Record<string, string>> = {
 };
 
 export interface SchemaAnalysis {
-  readonly problems: SchemaProblem[];
+  readonly problems: readonly SchemaProblem[];
   /** Each $ref string (as written) → canonical JSON pointer of its target ("" is the root). */
   readonly refTargets: ReadonlyMap<string, string>;
   /** Whether some $ref points at the root schema. */
@@ -140,13 +140,24 @@ export interface SchemaAnalysis {
 
 type Resolution = { readonly pointer: string } | { readonly problem: string };
 
-/** Walks a schema, collecting problems and resolving $refs. */
+/**
+ * Walks a schema, collecting problems and resolving $refs. The validate phase and the
+ * validator compiler both need the analysis of the same (never modified) schema object, so
+ * it is made once per object and dialect and kept only as long as the object lives.
+ */
 export function analyzeSchema(root: unknown, dialect: SchemaDialect): SchemaAnalysis {
+  const byDialect = typeof root === "object" && root !== null ? analyses.get(root) : undefined;
+  const known = byDialect?.[dialect];
+  if (known) return known;
   const checker = new SchemaChecker(root, dialect);
   checker.run();
   const rootReferenced = [...checker.refTargets.values()].includes("");
-  return { problems: checker.problems, refTargets: checker.refTargets, rootReferenced };
+  const analysis: SchemaAnalysis = { problems: checker.problems, refTargets: checker.refTargets, rootReferenced };
+  if (typeof root === "object" && root !== null) analyses.set(root, { ...byDialect, [dialect]: analysis });
+  return analysis;
 }
+
+const analyses = new WeakMap<object, Partial<Record<SchemaDialect, SchemaAnalysis>>>();
 
 class SchemaChecker {
   readonly problems: SchemaProblem[] = [];

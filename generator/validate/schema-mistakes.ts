@@ -170,6 +170,9 @@ class DefaultChecker {
   problem(pointer: string, value: JsonValue): string | undefined {
     const subschema = resolvePointer(this.root, pointer);
     if (!isObject(subschema)) return undefined;
+    // Most defaults sit in small schemas that plainly accept them; only the others (and
+    // every default that fails, for ajv's message) pay for compiling an ajv validator.
+    if (plainlyAccepts(subschema, value)) return undefined;
     let validate: ValidateFunction | undefined;
     try {
       validate = this.validator(pointer, subschema);
@@ -179,5 +182,100 @@ class DefaultChecker {
     if (!validate || validate(value)) return undefined;
     const error = validate.errors?.[0];
     return error ? `${error.instancePath === "" ? "it" : error.instancePath} ${error.message ?? "is invalid"}` : "it is invalid";
+  }
+}
+
+/** Keywords that never reject a value here: annotations, and `format` (asserted by neither ajv here nor mcp-gen). */
+const inertKeywords: ReadonlySet<string> = new Set(["title", "description", "default", "examples", "deprecated", "readOnly", "writeOnly", "$comment", "format"]);
+
+const isScalar = (value: JsonValue): value is string | number | boolean | null => value === null || typeof value !== "object";
+
+/**
+ * True only when `schema` certainly accepts `value`, judged as ajv (strict: false, no
+ * formats) judges it, for schemas made of the plain keywords below alone; false means
+ * "not certain" (any other keyword, a value this cannot judge, or a rejection), and ajv
+ * decides. Each keyword applies to values of its type only, as in JSON Schema.
+ */
+function plainlyAccepts(schema: JsonValue, value: JsonValue): boolean {
+  if (schema === true) return true;
+  if (!isObject(schema)) return false;
+  for (const [keyword, expected] of Object.entries(schema)) {
+    if (inertKeywords.has(keyword) || keyword.startsWith("x-")) continue;
+    if (!keywordAccepts(keyword, expected, value)) return false;
+  }
+  return true;
+}
+
+function keywordAccepts(keyword: string, expected: JsonValue, value: JsonValue): boolean {
+  switch (keyword) {
+    case "type":
+      return (Array.isArray(expected) ? expected : [expected]).some((type) => typeof type === "string" && hasJsonType(value, type));
+    case "enum":
+      return Array.isArray(expected) && isScalar(value) && expected.includes(value);
+    case "const":
+      return isScalar(value) && expected === value;
+    case "pattern": {
+      if (typeof value !== "string") return true;
+      if (typeof expected !== "string") return false;
+      try {
+        return new RegExp(expected, "u").test(value); // ajv's unicodeRegExp default
+      } catch {
+        return false;
+      }
+    }
+    case "minLength":
+    case "maxLength": {
+      if (typeof value !== "string") return true;
+      if (typeof expected !== "number") return false;
+      const length = [...value].length; // code points, as ajv counts them
+      return keyword === "minLength" ? length >= expected : length <= expected;
+    }
+    case "minimum":
+    case "maximum":
+    case "exclusiveMinimum":
+    case "exclusiveMaximum":
+    case "multipleOf":
+      if (typeof value !== "number") return true;
+      if (typeof expected !== "number") return false;
+      if (keyword === "minimum") return value >= expected;
+      if (keyword === "maximum") return value <= expected;
+      if (keyword === "exclusiveMinimum") return value > expected;
+      if (keyword === "exclusiveMaximum") return value < expected;
+      // ajv's own test (without multipleOfPrecision)
+      return expected !== 0 && value / expected === parseInt(String(value / expected));
+    case "items":
+      if (!Array.isArray(value)) return true;
+      return !Array.isArray(expected) && value.every((item) => plainlyAccepts(expected, item));
+    case "minItems":
+    case "maxItems":
+      if (!Array.isArray(value)) return true;
+      if (typeof expected !== "number") return false;
+      return keyword === "minItems" ? value.length >= expected : value.length <= expected;
+    case "uniqueItems":
+      if (!Array.isArray(value) || expected === false) return true;
+      return expected === true && value.every(isScalar) && new Set(value).size === value.length;
+    default:
+      return false;
+  }
+}
+
+function hasJsonType(value: JsonValue, type: string): boolean {
+  switch (type) {
+    case "null":
+      return value === null;
+    case "boolean":
+      return typeof value === "boolean";
+    case "string":
+      return typeof value === "string";
+    case "number":
+      return typeof value === "number" && Number.isFinite(value);
+    case "integer":
+      return typeof value === "number" && Number.isInteger(value);
+    case "object":
+      return isObject(value);
+    case "array":
+      return Array.isArray(value);
+    default:
+      return false;
   }
 }

@@ -25,7 +25,7 @@
 // vocabulary is required, and mcp-gen never validates formats.
 
 import { docComment, inlineLiteral, numberLiteral, stringLiteral } from "../escape.js";
-import { Code, LocalNames, mentionsIn, pathExpression, propertyNameHint, type PathPart } from "./code.js";
+import { Code, LocalNames, mentionedWithPrefix, mentionsIn, pathExpression, propertyNameHint, type PathPart } from "./code.js";
 import {
   analyzeSchema,
   fillsDefaults,
@@ -204,7 +204,8 @@ interface HelperFunction {
   readonly name: string;
   readonly pointer: string;
   readonly defaults: boolean;
-  lines?: string[];
+  /** The function's text (without a final line break), once compiled. */
+  text?: string;
 }
 
 interface Constant {
@@ -303,38 +304,50 @@ class ValidatorCompiler {
     } else {
       mainBody = this.functionBody(spec.schema, rootDefaults);
     }
-    const main = [`${spec.exported === false ? "" : "export "}function ${spec.name}(${this.parameter(mainBody)}): ValidationIssue | undefined {`, ...mainBody.renderLines("  "), "}"];
+    // Each function's text is joined once: it is searched below and then written as it is.
+    const main = this.functionText(`${spec.exported === false ? "" : "export "}function ${spec.name}`, mainBody);
 
     // Compile helpers until no new ones are requested (compiling one may request others).
     for (let i = 0; i < this.helpers.length; i++) {
       const helper = this.helpers[i]!;
       const body = this.functionBody(resolvePointer(spec.schema, helper.pointer), helper.defaults);
-      helper.lines = [`function ${helper.name}(${this.parameter(body)}): ValidationIssue | undefined {`, ...body.renderLines("  "), "}"];
+      helper.text = this.functionText(`function ${helper.name}`, body);
     }
 
     // Keep only what the exported function reaches: code generated for a branch that was
     // later found to be always true may have requested helpers or constants nobody uses.
     // (Each function is searched as one text: a few searches over it beat one per line.)
-    const reachable: string[] = [main.join("\n")];
+    // Helpers and constants are all named `<validator>_…`: one scan of a function finds
+    // every such name it mentions.
+    const modulePrefix = `${spec.name}_`;
+    const reachable: string[] = [main];
     const reachableNames = new Set<string>();
+    const mentionedModuleNames = new Set<string>();
     for (let i = 0; i < reachable.length; i++) {
+      const names = mentionedWithPrefix(reachable[i]!, modulePrefix);
+      for (const name of names) mentionedModuleNames.add(name);
       for (const helper of this.helpers) {
-        if (!reachableNames.has(helper.name) && mentionsIn(reachable[i]!, helper.name)) {
+        if (!reachableNames.has(helper.name) && names.has(helper.name)) {
           reachableNames.add(helper.name);
-          reachable.push(helper.lines!.join("\n"));
+          reachable.push(helper.text!);
         }
       }
     }
     const mentioned = (name: string) => reachable.some((text) => mentionsIn(text, name));
-    const constants = this.constants.filter((c) => mentioned(c.name)).map((c) => c.declaration);
+    const constants = this.constants.filter((c) => mentionedModuleNames.has(c.name)).map((c) => c.declaration);
     const doc = docComment(spec.doc);
-    const lines = [
+    const pieces = [
       ...(constants.length > 0 ? [...constants, ""] : []),
-      ...(doc === "" ? [] : doc.slice(0, -1).split("\n")),
-      ...main,
-      ...this.helpers.filter((h) => reachableNames.has(h.name)).flatMap((h) => ["", ...h.lines!]),
+      ...(doc === "" ? [] : [doc.slice(0, -1)]),
+      main,
+      ...this.helpers.filter((h) => reachableNames.has(h.name)).flatMap((h) => ["", h.text!]),
     ];
-    return { code: `${lines.join("\n")}\n`, helpers: new Set(runtimeHelpers.filter(mentioned)) };
+    return { code: `${pieces.join("\n")}\n`, helpers: new Set(runtimeHelpers.filter(mentioned)) };
+  }
+
+  /** `head(parameter): ValidationIssue | undefined { body }` as one text, without a final line break. */
+  private functionText(head: string, body: Code): string {
+    return [`${head}(${this.parameter(body)}): ValidationIssue | undefined {`, ...body.renderLines("  "), "}"].join("\n");
   }
 
   /** `value: unknown`, or `_value` when the body never looks at the value (e.g. schema `true`). */
