@@ -237,6 +237,9 @@ export async function main(argv: string[]): Promise<number> {
           .option("strict", { type: "boolean", default: false, describe: "treat warnings (unknown schema keywords, tool names clients may refuse) as errors" })
           .check((a) => {
             if (a.check && a.dryRun) throw new Error("--check and --dry-run cannot be combined");
+            for (const name of ["out", "schema", "schema-dir"] as const) {
+              if (Array.isArray(a[name])) throw new Error(`--${name} given more than once; give it once`);
+            }
             return true;
           }),
       (a) => {

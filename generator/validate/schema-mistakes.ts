@@ -196,7 +196,7 @@ const isScalar = (value: JsonValue): value is string | number | boolean | null =
  * "not certain" (any other keyword, a value this cannot judge, or a rejection), and ajv
  * decides. Each keyword applies to values of its type only, as in JSON Schema.
  */
-function plainlyAccepts(schema: JsonValue, value: JsonValue): boolean {
+export function plainlyAccepts(schema: JsonValue, value: JsonValue): boolean {
   if (schema === true) return true;
   if (!isObject(schema)) return false;
   for (const [keyword, expected] of Object.entries(schema)) {

@@ -626,6 +626,13 @@ const cases: BadCase[] = [
     exit: 2,
   },
   {
+    name: "usage error: an option given twice",
+    manifest: manifest(),
+    args: ["mcp.yaml", "--out", "out", "--out", "elsewhere"],
+    stderr: ["--out given more than once; give it once (see mcp-gen --help)"],
+    exit: 2,
+  },
+  {
     name: "usage error: unknown option",
     manifest: manifest(),
     args: ["mcp.yaml", "--outdir", "out"],
