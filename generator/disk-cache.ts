@@ -1,15 +1,13 @@
-// A content-addressed text cache: what the generator computes from its inputs alone
-// (formatted protocol namespaces, formatted small declarations) is computed once per
-// machine. Kept in memory per process and on disk next to the schema cache, each area in
-// its own folder; MCP_GEN_NO_CACHE=1 turns it off, and a cache that cannot be written is
-// simply not used.
+// A content-addressed text cache on disk next to the schema cache, each area in its own
+// folder: what the generator computes from its own code alone (the ajv validators of a
+// generator run from source, see validate/ajv-cache.ts) is computed once per machine.
+// MCP_GEN_NO_CACHE=1 turns it off, and a cache that cannot be written is simply not used.
+// Also the identity of installed packages, which cache keys and the run record use.
 import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { schemaCacheDir } from "./load/protocol.js";
-
-const memory = new Map<string, Promise<string>>();
 
 /** sha256 over the parts, each length-prefixed so that no two lists of parts collide. */
 export function cacheKey(parts: readonly (string | Uint8Array)[]): string {
@@ -77,24 +75,7 @@ function store(file: string, text: string): void {
   }
 }
 
-/** The cached text under `area`/`key`, or the result of `build` (then cached). */
-export function diskCached(area: string, key: string, build: () => Promise<string>): Promise<string> {
-  const id = `${area}/${key}`;
-  let cached = memory.get(id);
-  if (cached) return cached;
-  cached = (async () => {
-    const file = cacheFile(area, `${key}.ts`);
-    const found = read(file);
-    if (found !== undefined) return found;
-    const text = await build();
-    store(file, text);
-    return text;
-  })();
-  memory.set(id, cached);
-  return cached;
-}
-
-/** diskCached for work that cannot wait: the cached text under `area`/`key`, or `build`'s (then cached). */
+/** The cached text under `area`/`key`, or `build`'s (then cached). */
 export function diskCachedSync(area: string, key: string, extension: string, build: () => string): string {
   const file = cacheFile(area, `${key}${extension}`);
   const found = read(file);
