@@ -24,6 +24,28 @@ export function isJsonObject(value: unknown): value is JsonObject {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
+/** Whether a JSON value belongs to JSON Schema type `type` (false for a name that is not a type). */
+export function hasJsonType(value: unknown, type: string): boolean {
+  switch (type) {
+    case "null":
+      return value === null;
+    case "boolean":
+      return typeof value === "boolean";
+    case "string":
+      return typeof value === "string";
+    case "number":
+      return typeof value === "number" && Number.isFinite(value);
+    case "integer":
+      return typeof value === "number" && Number.isInteger(value);
+    case "object":
+      return isJsonObject(value);
+    case "array":
+      return Array.isArray(value);
+    default:
+      return false;
+  }
+}
+
 // Many schemas share patterns (identifiers, e-mail addresses), and compiling one is what
 // costs: each pattern is checked once per run.
 const regExpErrors = new Map<string, string | undefined>();

@@ -13,6 +13,7 @@ import { didYouMean, editDistance, quote, warning, type Diagnostic } from "../di
 import type { Dialect } from "../load/revisions.js";
 import { subschemas, type ResolvedSchema } from "../load/schema-refs.js";
 import { childPointer, resolvePointer, type JsonValue } from "../load/source.js";
+import { hasJsonType } from "./schema-check.js";
 
 type JsonObject = { [key: string]: JsonValue };
 
@@ -254,27 +255,6 @@ function keywordAccepts(keyword: string, expected: JsonValue, value: JsonValue):
     case "uniqueItems":
       if (!Array.isArray(value) || expected === false) return true;
       return expected === true && value.every(isScalar) && new Set(value).size === value.length;
-    default:
-      return false;
-  }
-}
-
-function hasJsonType(value: JsonValue, type: string): boolean {
-  switch (type) {
-    case "null":
-      return value === null;
-    case "boolean":
-      return typeof value === "boolean";
-    case "string":
-      return typeof value === "string";
-    case "number":
-      return typeof value === "number" && Number.isFinite(value);
-    case "integer":
-      return typeof value === "number" && Number.isInteger(value);
-    case "object":
-      return isObject(value);
-    case "array":
-      return Array.isArray(value);
     default:
       return false;
   }

@@ -25,6 +25,7 @@
 //   more part of the intersection.
 // - `description`, a root `title` and `deprecated` become the doc comment of the declaration
 //   or property the schema types.
+import { hasJsonType } from "../../validate/schema-check.js";
 import { literalType, intersection, keyword, neverType, printDeclaration, reference, union, unknownType, type TupleElement, type TypeMember, type TypeNode } from "./type-node.js";
 
 type Schema = { readonly [key: string]: unknown };
@@ -37,28 +38,6 @@ const typeKeywords = new Set(["string", "number", "integer", "boolean", "null", 
 const objectKeywords = ["properties", "additionalProperties", "patternProperties"] as const;
 const arrayKeywords = ["items", "prefixItems", "additionalItems"] as const;
 const combinators = ["allOf", "anyOf", "oneOf"] as const;
-
-/** Whether a JSON value belongs to JSON Schema type `type`. */
-function ofType(value: unknown, type: string): boolean {
-  switch (type) {
-    case "string":
-      return typeof value === "string";
-    case "number":
-      return typeof value === "number";
-    case "integer":
-      return typeof value === "number" && Number.isInteger(value);
-    case "boolean":
-      return typeof value === "boolean";
-    case "null":
-      return value === null;
-    case "object":
-      return isSchema(value);
-    case "array":
-      return Array.isArray(value);
-    default:
-      return false;
-  }
-}
 
 /** The schema's `type` as a list of known type names (undefined when it states none). */
 function declaredTypes(schema: Schema): string[] | undefined {
@@ -91,7 +70,7 @@ function ownType(schema: Schema): TypeNode | undefined {
   const types = declaredTypes(schema);
   const values = schema.const !== undefined ? [schema.const] : Array.isArray(schema.enum) ? schema.enum : undefined;
   if (values !== undefined) {
-    const allowed = types === undefined ? values : values.filter((v) => types.some((t) => ofType(v, t)));
+    const allowed = types === undefined ? values : values.filter((v) => types.some((t) => hasJsonType(v, t)));
     return union(allowed.map(literalType));
   }
   if (types !== undefined) return union(types.map((type) => typeOf(type, schema)));
