@@ -10,6 +10,7 @@ import type { RefContext, ResolvedSchema } from "../load/schema-refs.js";
 import type { JsonValue, PositionIndex } from "../load/source.js";
 import type { TemplatePart } from "../validate/prompt-template.js";
 import type { UriTemplate } from "../validate/uri-template.js";
+import { buildApps, type AppModel, type ToolUiModel } from "./apps.js";
 import { authOf } from "./auth.js";
 import { Declarations, icons, optional, str, type Declared, type JsonObject } from "./declarations.js";
 import { buildForms } from "./forms.js";
@@ -19,6 +20,7 @@ import { buildResources, buildResourceTemplates } from "./resources.js";
 import { buildTools } from "./tools.js";
 
 export { clientAsks, optional } from "./declarations.js";
+export type { AppModel, ToolUiModel } from "./apps.js";
 export type { ClientAsk, Declared } from "./declarations.js";
 
 export interface Icon {
@@ -69,6 +71,8 @@ export interface ToolModel extends Declared {
   readonly inputHasDefaults: boolean;
   /** Arguments mirrored into Mcp-Param-* headers over 2026-07-28 HTTP (`x-mcp-header`): argument → header name. */
   readonly paramHeaders: Readonly<Record<string, string>>;
+  /** The MCP App rendering its results (`ui:`): `_meta.ui` of its definition. */
+  readonly ui?: ToolUiModel;
 }
 
 export interface ResourceModel extends Declared {
@@ -158,6 +162,8 @@ export interface ServerModel {
   readonly prompts: readonly PromptModel[];
   /** Elicitation forms (`elicitations:`), for ctx.elicit. */
   readonly forms: readonly FormModel[];
+  /** MCP Apps (`apps:` and tools' inline `ui:`): ui:// resources with their HTML inlined. */
+  readonly apps: readonly AppModel[];
   /** Every file read (manifest and referenced schemas), absolute, sorted. */
   readonly inputFiles: readonly string[];
 }
@@ -218,8 +224,9 @@ export function buildServerModel(
     broken,
   });
   context.inputFiles.add(manifest.absolutePath);
-  const tools = buildTools(context);
   const resources = buildResources(context);
+  const { apps, toolUi } = buildApps(context, info.name, new Set(resources.map((r) => r.uri)));
+  const tools = buildTools(context).map((tool) => (toolUi.has(tool.key) ? { ...tool, ui: toolUi.get(tool.key)! } : tool));
   const resourceTemplates = buildResourceTemplates(context);
   const prompts = buildPrompts(context);
   const forms = buildForms(context);
@@ -245,6 +252,7 @@ export function buildServerModel(
       resourceTemplates,
       prompts,
       forms,
+      apps,
       inputFiles: [...context.inputFiles].sort(),
     },
     diagnostics,

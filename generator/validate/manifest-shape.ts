@@ -26,7 +26,7 @@ export function compiledValidator(): ValidateFunction {
 }
 
 /** Top-level sections whose entries are independent declarations: a broken entry leaves the others intact. */
-const entrySections = new Set(["tools", "resources", "resourceTemplates", "prompts", "elicitations"]);
+const entrySections = new Set(["tools", "resources", "resourceTemplates", "prompts", "elicitations", "apps"]);
 
 /**
  * The part of the manifest an error makes unusable: one entry of a declaration section

@@ -415,6 +415,12 @@ export interface ServerDefinition<H> {
   readonly answers?: AnswerValidators | undefined;
   /** The optional parts of the runtime this server uses. */
   readonly features?: ServerFeatures<H> | undefined;
+  /**
+   * Extensions the server supports, by identifier, with their settings (`{}`: none), e.g.
+   * `io.modelcontextprotocol/ui` for MCP Apps. Advertised where a revision negotiates
+   * extensions: `capabilities.extensions` of server/discover (2026-07-28).
+   */
+  readonly extensions?: Readonly<Record<string, JsonObject>> | undefined;
 }
 
 /**

@@ -328,7 +328,8 @@ export class McpServer<H = unknown, N extends ServerNames = ServerNames> impleme
   private discover(exchange: Exchange): Params {
     const result: Params = {
       supportedVersions: this.definition.revisions,
-      capabilities: this.capabilities,
+      // Only modern revisions negotiate extensions; initialize answers without them.
+      capabilities: this.definition.extensions ? { ...this.capabilities, extensions: this.definition.extensions } : this.capabilities,
       ttlMs: this.listTtlMs,
       cacheScope: this.cacheScope(exchange),
     };

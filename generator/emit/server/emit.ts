@@ -8,6 +8,7 @@ import type { TemplatePart } from "../../validate/prompt-template.js";
 import { Code, codeLiteral, propertyAccess, propertyKey, sameLiteral, stringLiteral } from "../escape.js";
 import { lineWidth, type GeneratedFile } from "../file.js";
 import { emitAnswerValidators } from "./answers.js";
+import { appExtensions, appListing, appResourceEntry, emitAppHtml, toolUiMeta } from "./apps.js";
 import { toolTypeNames } from "../types/emit.js";
 import { validatorNames } from "../validators/emit.js";
 
@@ -210,18 +211,22 @@ export function emitServer(file: GeneratedFile, model: ServerModel, protocols: r
           outputSchema: schemas.output === undefined ? undefined : new Code(schemas.output),
           annotations: tool.annotations,
           icons: tool.icons,
+          _meta: toolUiMeta(tool.ui),
         };
         return withAnnotations(project(full, fields("Tool")), "ToolAnnotations");
       }),
-      resources: model.resources.map((r) =>
-        withAnnotations(
-          project(
-            { uri: r.uri, name: r.name, title: r.title, description: r.description, mimeType: r.mimeType, size: r.size, annotations: r.annotations, icons: r.icons },
-            fields("Resource"),
+      resources: [
+        ...model.resources.map((r) =>
+          withAnnotations(
+            project(
+              { uri: r.uri, name: r.name, title: r.title, description: r.description, mimeType: r.mimeType, size: r.size, annotations: r.annotations, icons: r.icons },
+              fields("Resource"),
+            ),
+            "Annotations",
           ),
-          "Annotations",
         ),
-      ),
+        ...model.apps.map((app) => project(appListing(app), fields("Resource"))),
+      ],
       resourceTemplates: model.resourceTemplates.map((t) =>
         withAnnotations(
           project(
@@ -268,13 +273,16 @@ export function emitServer(file: GeneratedFile, model: ServerModel, protocols: r
       call: code(`(handlers, args, ctx) => handlers.tools.${tool.member}(args as ${file.type(types, toolTypeNames(tool).args)}, ctx)`),
     };
   });
-  const resources = model.resources.map((r) => ({
-    uri: r.uri,
-    mimeType: r.mimeType,
-    subscribe: r.subscribe ? true : undefined,
-    cache: r.cache ? cacheHint(r.cache, "private") : undefined,
-    read: code(`(handlers, ctx) => handlers.resources.${r.member}(ctx)`),
-  }));
+  const resources: Json[] = [
+    ...model.resources.map((r) => ({
+      uri: r.uri,
+      mimeType: r.mimeType,
+      subscribe: r.subscribe ? true : undefined,
+      cache: r.cache ? cacheHint(r.cache, "private") : undefined,
+      read: code(`(handlers, ctx) => handlers.resources.${r.member}(ctx)`),
+    })),
+    ...model.apps.map(appResourceEntry),
+  ];
   const templates = model.resourceTemplates.map((t) => {
     const variableNames = t.template.variables;
     const variables = variableNames.length === 0 ? "{}" : `{ ${variableNames.map((name) => `${propertyKey(name)}: ${propertyAccess("v", name)} ?? ""`).join(", ")} }`;
@@ -332,7 +340,7 @@ export function emitServer(file: GeneratedFile, model: ServerModel, protocols: r
   const feature = (key: string, used: boolean, name: string) => {
     if (used) features[key] = code(file.value(rt, name));
   };
-  feature("resources", model.resources.length + model.resourceTemplates.length > 0, "resourcesFeature");
+  feature("resources", model.resources.length + model.resourceTemplates.length + model.apps.length > 0, "resourcesFeature");
   feature("prompts", model.prompts.length > 0, "promptsFeature");
   feature("completion", completions.length > 0, "completionFeature");
   feature("input", handlersAsk, "inputFeature");
@@ -362,6 +370,7 @@ export function emitServer(file: GeneratedFile, model: ServerModel, protocols: r
     forms: model.forms.length > 0 ? code(names.formsValue) : undefined,
     answers,
     paramHeaders: Object.keys(mirrored).length > 0 ? mirrored : undefined,
+    extensions: appExtensions(model),
   };
   w.doc(`${model.info.name} as the runtime serves it: routing tables, validators and list payloads.`);
   w.line(`export const ${names.definition}: ${file.type(rt, "ServerDefinition")}<${H}> = ${codeLiteral(definition)};`).line();
@@ -382,7 +391,7 @@ export function emitServer(file: GeneratedFile, model: ServerModel, protocols: r
   w.block(`export interface ${names.names} extends ${file.type(rt, "ServerNames")}`, () => {
     unionMember("tools", model.tools.map((t) => t.key));
     unionMember("prompts", model.prompts.map((p) => p.key));
-    unionMember("resources", model.resources.map((r) => r.uri));
+    unionMember("resources", [...model.resources.map((r) => r.uri), ...model.apps.map((app) => app.uri)]);
     unionMember("resourceTemplates", model.resourceTemplates.map((t) => t.name));
     unionMember("listChanged", [...model.listChanged]);
     w.line(`readonly subscribable: ${subscribable ? "string" : "never"};`);
@@ -396,6 +405,7 @@ export function emitServer(file: GeneratedFile, model: ServerModel, protocols: r
   );
   w.list(`export function ${names.create}(`, [`handlers: ${H}`, `options?: ${options}`], `): ${server}<${H}, ${names.names}> {`);
   w.indented(() => w.line(`return ${file.value(rt, "createServer")}<${H}, ${names.names}>(${names.definition}, handlers, options);`)).line("}");
+  emitAppHtml(w, model);
 }
 
 /** The manifest's `auth:` as the runtime's AuthPolicy: metadata fields and, per entry kind, the scopes of entries that declare any. */

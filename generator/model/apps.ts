@@ -1,0 +1,264 @@
+// MCP Apps (SEP-1865, extension io.modelcontextprotocol/ui): `apps:` of the manifest and
+// tools' `ui:`. Each app is a ui:// resource whose HTML file is read, checked and inlined
+// at generation time; a tool names the app that renders its results (`_meta.ui.resourceUri`).
+import { readFileSync, realpathSync, statSync } from "node:fs";
+import { isAbsolute, relative, resolve, sep } from "node:path";
+import { didYouMean, quote, type Diagnostic, type SourceLocation } from "../diagnostics.js";
+import { childPointer } from "../load/source.js";
+import { optional, str, type Declarations, type JsonObject } from "./declarations.js";
+
+/** The MIME type of an app's HTML (`RESOURCE_MIME_TYPE` of @modelcontextprotocol/ext-apps). */
+export const appMimeType = "text/html;profile=mcp-app";
+/** The extension identifier servers with apps advertise where a revision negotiates extensions. */
+export const appsExtension = "io.modelcontextprotocol/ui";
+/** Largest HTML file an app may inline: the whole page travels in every resources/read. */
+export const maxAppHtmlBytes = 1024 * 1024;
+/** The first revision whose Tool and Resource types carry `_meta`, where the UI metadata lives. */
+export const appsSince = "2025-06-18";
+
+export interface AppModel {
+  /** The `apps:` key, or the tool name for an app declared inline in a tool's `ui:`. */
+  readonly key: string;
+  readonly uri: string;
+  /** MCP name of the resource (resources/list). */
+  readonly name: string;
+  readonly title?: string;
+  readonly description?: string;
+  /** The HTML file's text (checked: UTF-8, at most maxAppHtmlBytes). */
+  readonly html: string;
+  /** The HTML file relative to the manifest's folder, with forward slashes (the generated code names it). */
+  readonly source: string;
+  /** `_meta.ui` of the resource: csp, permissions, domain, prefersBorder (empty when none is declared). */
+  readonly meta: JsonObject;
+  readonly location: SourceLocation;
+}
+
+/** A tool's `_meta.ui`: the app that renders its results and who may call it. */
+export interface ToolUiModel {
+  readonly resourceUri: string;
+  readonly visibility?: readonly ("model" | "app")[];
+}
+
+/** Fields an app declaration has, in `apps:` and inline in a tool's `ui:`. */
+const appFields = ["html", "uri", "name", "title", "description", "csp", "permissions", "domain", "prefersBorder"] as const;
+const cspFields = ["connectDomains", "resourceDomains", "frameDomains", "baseUriDomains"] as const;
+
+/**
+ * An origin as CSP source lists and the spec's examples write it: scheme, host (a leading
+ * `*.` allows subdomains), optional port, nothing else. Anything more would either be
+ * dropped by hosts or, with spaces or `;`, change the policy they build.
+ */
+const origin = /^(?:https?|wss?):\/\/(?:\*\.)?(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*|\[[0-9A-Fa-f:.]+\])(?::[0-9]{1,5})?$/;
+
+/**
+ * Builds the apps of `apps:` and of tools' `ui:`, and each tool's `_meta.ui`, reporting
+ * every problem at its manifest position. `resourceUris` are the URIs `resources:` already
+ * uses (an app may not take one of them).
+ */
+export function buildApps(
+  context: Declarations,
+  serverName: string,
+  resourceUris: ReadonlySet<string>,
+): { apps: AppModel[]; toolUi: Map<string, ToolUiModel> } {
+  const { diagnostics, positions } = context;
+  const apps: AppModel[] = [];
+  const byKey = new Map<string, AppModel | undefined>();
+  const uris = new Map<string, SourceLocation>();
+  const defaultUri = (key: string) => `ui://${encodeURIComponent(serverName)}/${encodeURIComponent(key)}`;
+
+  const declareApp = (key: string, decl: JsonObject, pointer: string, location: SourceLocation): AppModel | undefined => {
+    const html = readHtml(context, decl, pointer);
+    const meta = uiMeta(decl, pointer, context);
+    const uri = str(decl, "uri") ?? defaultUri(key);
+    const uriAt = decl.uri === undefined ? location : positions.value(childPointer(pointer, "uri"));
+    const previous = uris.get(uri);
+    if (previous || resourceUris.has(uri)) {
+      const where = previous ? `by the app at ${previous.line}:${previous.col}` : "by a resource of `resources:`";
+      diagnostics.push({ location: uriAt, message: `app uri ${quote(uri)} is already used ${where}; give each app its own \`uri\`` });
+      return undefined;
+    }
+    uris.set(uri, uriAt);
+    if (html === undefined || meta === undefined) return undefined;
+    const app: AppModel = {
+      key,
+      uri,
+      name: str(decl, "name") ?? key,
+      ...optional("title", str(decl, "title")),
+      ...optional("description", str(decl, "description")),
+      html: html.text,
+      source: html.source,
+      meta,
+      location,
+    };
+    apps.push(app);
+    return app;
+  };
+
+  for (const [key, decl, pointer] of context.entries("apps")) byKey.set(key, declareApp(key, decl, pointer, positions.key(pointer)));
+
+  const toolUi = new Map<string, ToolUiModel>();
+  for (const [name, tool, toolPointer] of context.entries("tools")) {
+    const ui = tool.ui;
+    if (ui === undefined) continue;
+    const pointer = childPointer(toolPointer, "ui");
+    if (!context.supports(appsSince)) {
+      diagnostics.push({
+        location: positions.key(pointer),
+        message: `tool ${quote(name)} declares \`ui\`, but tools carry the app's URI in _meta from protocol ${appsSince} on and the manifest generates for ${context.settings.revisions!.join(", ")}; add a later revision to \`protocol\``,
+      });
+      continue;
+    }
+    const decl: JsonObject = typeof ui === "string" ? { app: ui } : (ui as JsonObject);
+    const reference = str(decl, "app");
+    let app: AppModel | undefined;
+    if (reference !== undefined) {
+      const own = appFields.filter((field) => decl[field] !== undefined);
+      const at = typeof ui === "string" ? positions.value(pointer) : positions.value(childPointer(pointer, "app"));
+      if (own.length > 0) {
+        diagnostics.push({
+          location: positions.key(childPointer(pointer, own[0]!)),
+          message: `tool ${quote(name)}: \`ui\` names the app ${quote(reference)} and declares ${own.map((f) => `\`${f}\``).join(", ")} too; set those on the app in \`apps:\`, or drop \`app\` to declare an app of this tool's own`,
+        });
+        continue;
+      }
+      if (!byKey.has(reference)) {
+        const known = [...byKey.keys()];
+        const hint = didYouMean(reference, known);
+        diagnostics.push({
+          location: at,
+          message: `tool ${quote(name)}: no app ${quote(reference)} in \`apps:\`${hint ? ` (did you mean ${quote(hint)}?)` : known.length > 0 ? `; the apps are ${known.map(quote).join(", ")}` : "; declare it there, or give `ui` an `html` file of its own"}`,
+        });
+        continue;
+      }
+      app = byKey.get(reference);
+    } else if (decl.html === undefined) {
+      diagnostics.push({ location: positions.key(pointer), message: `tool ${quote(name)}: \`ui\` needs either \`app\` (the name of an entry of \`apps:\`) or \`html\` (a file of its own)` });
+      continue;
+    } else {
+      app = declareApp(name, decl, pointer, positions.key(pointer));
+    }
+    // An app that failed its own checks was reported there; the tool just goes without it.
+    if (!app) continue;
+    const visibility = Array.isArray(decl.visibility) ? (decl.visibility as ("model" | "app")[]) : undefined;
+    toolUi.set(name, { resourceUri: app.uri, ...optional("visibility", visibility) });
+  }
+  return { apps, toolUi };
+}
+
+/** The app's HTML file, read and checked (inside the manifest's folder, a file, at most maxAppHtmlBytes, UTF-8). */
+function readHtml(context: Declarations, decl: JsonObject, pointer: string): { text: string; source: string } | undefined {
+  const { diagnostics, positions } = context;
+  const { root } = context.settings.refs;
+  const written = str(decl, "html")!;
+  const at = positions.value(childPointer(pointer, "html"));
+  const fail = (message: string) => {
+    diagnostics.push({ location: at, message });
+    return undefined;
+  };
+  const absolute = resolve(root, written);
+  const inside = (parent: string, child: string) => {
+    const rel = relative(parent, child);
+    return rel !== "" && !isAbsolute(rel) && rel !== ".." && !rel.startsWith(`..${sep}`);
+  };
+  if (!inside(root, absolute)) return fail(`html ${quote(written)} is outside the manifest's folder; app files must be inside it`);
+  let size: number;
+  try {
+    const stat = statSync(absolute);
+    if (!stat.isFile()) return fail(`html ${quote(written)} is not a file`);
+    // A symbolic link inside the folder that leads out of it counts as outside.
+    if (!inside(realpathSync.native(root), realpathSync.native(absolute))) return fail(`html ${quote(written)} leads outside the manifest's folder through a symbolic link; app files must be inside it`);
+    size = stat.size;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return fail(code === "ENOENT" ? `html file ${quote(written)} does not exist; the path is relative to the manifest` : `html file ${quote(written)} cannot be read (${code ?? String(error)})`);
+  }
+  // Checked before reading: the limit also keeps a stray multi-gigabyte file out of memory.
+  if (size > maxAppHtmlBytes) return fail(`html file ${quote(written)} has ${size} bytes; an app's HTML may have at most ${maxAppHtmlBytes} bytes (1 MiB), since hosts fetch it whole`);
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(absolute);
+  } catch (error) {
+    return fail(`html file ${quote(written)} cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+  }
+  const bad = firstInvalidUtf8(bytes);
+  if (bad !== undefined) {
+    const line = bytes.subarray(0, bad).reduce((n, b) => (b === 0x0a ? n + 1 : n), 1);
+    return fail(`html file ${quote(written)} is not valid UTF-8: byte 0x${bytes[bad]!.toString(16).padStart(2, "0")} at offset ${bad} (line ${line}); save it as UTF-8`);
+  }
+  context.inputFiles.add(absolute);
+  return { text: bytes.toString("utf8"), source: relative(root, absolute).split(sep).join("/") };
+}
+
+/**
+ * The offset of the first byte that does not belong to a well-formed UTF-8 sequence
+ * (overlong forms, surrogates and code points above U+10FFFF included), or undefined.
+ */
+export function firstInvalidUtf8(bytes: Uint8Array): number | undefined {
+  for (let i = 0; i < bytes.length; ) {
+    const b = bytes[i]!;
+    if (b < 0x80) {
+      i++;
+      continue;
+    }
+    // Length of the sequence and the range its second byte must fall in (RFC 3629 table).
+    let length: number;
+    let low = 0x80;
+    let high = 0xbf;
+    if (b >= 0xc2 && b <= 0xdf) length = 2;
+    else if (b >= 0xe0 && b <= 0xef) {
+      length = 3;
+      if (b === 0xe0) low = 0xa0;
+      if (b === 0xed) high = 0x9f;
+    } else if (b >= 0xf0 && b <= 0xf4) {
+      length = 4;
+      if (b === 0xf0) low = 0x90;
+      if (b === 0xf4) high = 0x8f;
+    } else return i;
+    for (let k = 1; k < length; k++) {
+      const c = bytes[i + k];
+      if (c === undefined || c < (k === 1 ? low : 0x80) || c > (k === 1 ? high : 0xbf)) return i;
+    }
+    i += length;
+  }
+  return undefined;
+}
+
+/** `_meta.ui` of an app resource from its declaration; undefined when a CSP domain is invalid. */
+function uiMeta(decl: JsonObject, pointer: string, context: Declarations): JsonObject | undefined {
+  const meta: JsonObject = {};
+  let valid = true;
+  const csp = decl.csp as JsonObject | undefined;
+  if (csp !== undefined) {
+    const checked: JsonObject = {};
+    for (const field of cspFields) {
+      const domains = csp[field] as string[] | undefined;
+      if (domains === undefined) continue;
+      domains.forEach((domain, i) => {
+        const problem = domainProblem(domain);
+        if (!problem) return;
+        valid = false;
+        context.diagnostics.push({ location: context.positions.value(childPointer(childPointer(childPointer(pointer, "csp"), field), i)), message: `csp.${field}: ${problem}` });
+      });
+      checked[field] = domains;
+    }
+    if (Object.keys(checked).length > 0) meta.csp = checked;
+  }
+  if (Array.isArray(decl.permissions) && decl.permissions.length > 0) meta.permissions = Object.fromEntries(decl.permissions.map((p) => [p as string, {}]));
+  if (typeof decl.domain === "string") meta.domain = decl.domain;
+  if (typeof decl.prefersBorder === "boolean") meta.prefersBorder = decl.prefersBorder;
+  return valid ? meta : undefined;
+}
+
+/** Why `domain` is not an origin a CSP source list can carry, or undefined. */
+function domainProblem(domain: string): Diagnostic["message"] | undefined {
+  if (origin.test(domain)) {
+    const port = /:([0-9]+)$/.exec(domain.replace(/^[a-z]+:\/\//, ""));
+    return port && Number(port[1]) > 65535 ? `${quote(domain)} has port ${port[1]}; ports go up to 65535` : undefined;
+  }
+  const hint = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/]+\/.*$/.test(domain)
+    ? "; drop the path: hosts allow whole origins"
+    : !domain.includes("://")
+      ? `; add the scheme, e.g. ${quote(`https://${domain}`)}`
+      : "";
+  return `${quote(domain)} is not an origin: write scheme://host[:port] with scheme https, http, wss or ws (wildcard subdomains as https://*.example.com)${hint}`;
+}

@@ -1,0 +1,108 @@
+// MCP Apps (SEP-1865) as an official client sees them: the weather example's get_forecast
+// names its forecast panel in `_meta.ui.resourceUri`, the panel is a ui:// resource served
+// as text/html;profile=mcp-app with its `_meta.ui`, and server/discover advertises the
+// io.modelcontextprotocol/ui extension (2026-07-28 only: no earlier revision negotiates
+// extensions). The server is the weather example generated fresh from its manifest.
+import { readFileSync } from "node:fs";
+import { Client } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildForecastPanel } from "../../examples/weather/ui/build.js";
+import { forecastPanelHtml, generatedWeatherWithApps } from "../support/apps.js";
+import { startHttpServer, stopAllChildren, tsxCommand, type HttpServerProcess } from "./helpers.js";
+
+const panelUri = "ui://weather/forecast_panel";
+const mimeType = "text/html;profile=mcp-app";
+let main: string;
+
+beforeAll(async () => {
+  main = await generatedWeatherWithApps();
+});
+afterAll(stopAllChildren);
+
+describe.each(["auto", "legacy"] as const)("SDK v2 client (versionNegotiation %s) over stdio", (mode) => {
+  let client: Client;
+  beforeAll(async () => {
+    client = new Client({ name: "apps-e2e", version: "1.0.0" }, { versionNegotiation: { mode } });
+    await client.connect(new StdioClientTransport({ ...tsxCommand(main), stderr: "pipe" }));
+  });
+  afterAll(() => client?.close());
+
+  it("sees the panel's URI on get_forecast and nowhere else", async () => {
+    const { tools } = await client.listTools();
+    const forecast = tools.find((t) => t.name === "get_forecast");
+    expect(forecast?._meta).toEqual({ ui: { resourceUri: panelUri }, "ui/resourceUri": panelUri });
+    expect(tools.find((t) => t.name === "list_cities")?._meta).toBeUndefined();
+  });
+
+  it("lists the panel as a resource with its _meta.ui", async () => {
+    const { resources } = await client.listResources();
+    expect(resources.find((r) => r.uri === panelUri)).toEqual({
+      uri: panelUri,
+      name: "forecast_panel",
+      title: "Forecast panel",
+      description: "The forecast day by day, with buttons for more or fewer days and other units",
+      mimeType,
+      _meta: { ui: { prefersBorder: true } },
+    });
+  });
+
+  it("reads the panel: the checked-in HTML, byte for byte, with its _meta.ui", async () => {
+    const { contents } = await client.readResource({ uri: panelUri });
+    expect(contents).toHaveLength(1);
+    const [content] = contents as [{ uri: string; mimeType?: string; text?: string; _meta?: unknown }];
+    expect(content.uri).toBe(panelUri);
+    expect(content.mimeType).toBe(mimeType);
+    expect(content._meta).toEqual({ ui: { prefersBorder: true } });
+    expect(content.text).toBe(readFileSync(forecastPanelHtml, "utf8"));
+  });
+});
+
+describe("extension advertisement over HTTP", () => {
+  let server: HttpServerProcess;
+  beforeAll(async () => {
+    server = await startHttpServer(main, "--http", "--port", "0");
+  });
+  afterAll(() => server?.stop());
+
+  const post = async (body: object, headers: Record<string, string> = {}) => {
+    const response = await fetch(server.url, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers },
+      body: JSON.stringify(body),
+    });
+    const text = await response.text();
+    // A JSON body, or one SSE event carrying it.
+    const json = text.startsWith("{") ? text : /^data: (.*)$/m.exec(text)?.[1] ?? text;
+    return JSON.parse(json) as { result?: { capabilities?: Record<string, unknown> } };
+  };
+
+  it("server/discover (2026-07-28) advertises io.modelcontextprotocol/ui", async () => {
+    const meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
+    const answer = await post({ jsonrpc: "2.0", id: 1, method: "server/discover", params: { _meta: meta } }, { "mcp-method": "server/discover", "mcp-protocol-version": "2026-07-28" });
+    expect(answer.result?.capabilities?.extensions).toEqual({ "io.modelcontextprotocol/ui": {} });
+  });
+
+  it("initialize (2025-11-25) has no extensions: that revision does not negotiate them", async () => {
+    const answer = await post({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "apps-e2e", version: "1.0.0" } },
+    });
+    expect(answer.result?.capabilities).toBeDefined();
+    expect(answer.result?.capabilities).not.toHaveProperty("extensions");
+  });
+});
+
+describe("the checked-in forecast panel", () => {
+  it("is what examples/weather/ui/build.ts builds from its sources today", async () => {
+    expect(await buildForecastPanel()).toBe(readFileSync(forecastPanelHtml, "utf8"));
+  });
+
+  it("is self-contained: no external script, stylesheet or fetch target", () => {
+    const html = readFileSync(forecastPanelHtml, "utf8");
+    expect(html).not.toMatch(/<script[^>]+src=/i);
+    expect(html).not.toMatch(/<link[^>]+href=/i);
+  });
+});
