@@ -65,10 +65,9 @@ async function main(): Promise<void> {
   iframe.sandbox.add("allow-scripts");
   iframe.title = "MCP App";
   iframe.style.cssText = `width: 560px; height: 260px; border: ${ui?.prefersBorder ? "1px solid #ccc" : "0"}; border-radius: 12px;`;
-  iframe.srcdoc = content.text.replace(/<head>/i, (head) => `${head}<meta http-equiv="Content-Security-Policy" content="${log.csp}">`);
   document.getElementById("app")!.append(iframe);
-  await new Promise((resolve) => iframe.addEventListener("load", resolve, { once: true }));
 
+  // The bridge listens before the page loads: the app sends ui/initialize as soon as it runs.
   const bridge = new AppBridge(client, { name: "apps-test-host", version: "1.0.0" }, { serverTools: {}, logging: {} });
   bridge.onsizechange = ({ height }) => {
     if (height !== undefined) iframe.style.height = `${Math.ceil(height)}px`;
@@ -85,6 +84,7 @@ async function main(): Promise<void> {
   };
   await bridge.connect(new PostMessageTransport(iframe.contentWindow!, iframe.contentWindow!));
   log.events.push("bridge connected");
+  iframe.srcdoc = content.text.replace(/<head>/i, (head) => `${head}<meta http-equiv="Content-Security-Policy" content="${log.csp}">`);
 }
 
 function fail(error: unknown): void {
