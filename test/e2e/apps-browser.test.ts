@@ -107,7 +107,7 @@ afterAll(async () => {
 const pngSize = (png: Buffer) => ({ width: png.readUInt32BE(16), height: png.readUInt32BE(20) });
 
 /** The host page's record of what happened (see host.ts). */
-const hostLog = (page: Page) => page.evaluate(() => (window as unknown as { hostLog: { events: string[]; error?: string; csp?: string } }).hostLog);
+const hostLog = (page: Page) => page.evaluate(() => (globalThis as unknown as { hostLog: { events: string[]; error?: string; csp?: string } }).hostLog);
 
 describe("the weather forecast panel in Chromium, hosted by the official AppBridge", () => {
   let page: Page;
@@ -135,7 +135,7 @@ describe("the weather forecast panel in Chromium, hosted by the official AppBrid
 
   it("runs sandboxed, off the network: the iframe has an opaque origin and a CSP with connect-src 'none'", async () => {
     expect(await page.locator("iframe").getAttribute("sandbox")).toBe("allow-scripts");
-    const origin = await page.frames()[1]!.evaluate(() => window.origin);
+    const origin = await page.frames()[1]!.evaluate(() => (globalThis as unknown as { origin: string }).origin);
     expect(origin).toBe("null");
     expect((await hostLog(page)).csp).toContain("connect-src 'none'");
     const fetched = await page.frames()[1]!.evaluate(() => fetch("https://example.com/").then(() => "fetched", (error: unknown) => String(error)));
