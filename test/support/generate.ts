@@ -43,7 +43,7 @@ export function runCliAsync(args: readonly string[], cwd = repoRoot, env: Record
  * (git-ignored) inside the repository, so generated code resolves `@mcp-gen/runtime` through
  * the workspace link in the root node_modules, as it would in a user's project that installed it.
  */
-export function tempProject(files: Record<string, string> = {}, copyFrom?: string): string {
+export function tempProject(files: Record<string, string | Uint8Array> = {}, copyFrom?: string): string {
   const base = join(repoRoot, "test", ".tmp");
   mkdirSync(base, { recursive: true });
   const dir = mkdtempSync(join(base, "case-"));

@@ -32,7 +32,7 @@ interface BadCase {
 const manifest = (...body: string[]) => ["mcpgen: 1", 'server: { name: demo, version: "1.0.0" }', "protocol: 2025-06-18", ...body, ""].join("\n");
 
 /** Every allowed top-level key, as the unknown-key message lists them. */
-const topLevelKeys = "$schema, mcpgen, server, protocol, output, generate, tools, resources, resourceTemplates, prompts, auth, elicitations";
+const topLevelKeys = "$schema, mcpgen, server, protocol, output, generate, tools, resources, resourceTemplates, prompts, auth, apps, elicitations";
 const revisions = "2026-07-28, 2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05";
 
 const cases: BadCase[] = [
