@@ -1,7 +1,9 @@
 // The weather example's forecast panel, an MCP App (SEP-1865): the host renders it for
 // get_forecast's results, and its buttons call get_forecast again through the host.
-// build.ts bundles it, with the ext-apps library, into forecast.html (one self-contained page).
-import { App } from "@modelcontextprotocol/ext-apps";
+// build.ts bundles it, with the ext-apps library, into forecast.html (one self-contained page);
+// "app-with-deps" is the library with its own dependencies (MCP SDK core, zod) built in, the
+// versions it was released with.
+import { App } from "@modelcontextprotocol/ext-apps/app-with-deps";
 
 interface Day {
   readonly date: string;
