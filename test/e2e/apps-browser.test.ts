@@ -7,7 +7,7 @@
 // test's same-origin proxy sees it on the wire). Needs Chromium: $CHROMIUM_PATH, else
 // /usr/bin/chromium (.ci/run installs Debian's package). MCP_GEN_UPDATE_SCREENSHOT=1
 // refreshes docs/apps-forecast-panel.png.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { dirname, join } from "node:path";
@@ -34,6 +34,7 @@ let weather: HttpServerProcess;
 let host: Server;
 let hostUrl: string;
 let browser: Browser;
+let project: string | undefined;
 const forwarded: Forwarded[] = [];
 
 /** The host page with its script (the bridge and the SDK client bundled in). */
@@ -89,7 +90,9 @@ async function startHost(page: string, target: string): Promise<Server> {
 
 beforeAll(async () => {
   if (!existsSync(chromiumPath)) throw new Error(`Chromium not found at ${chromiumPath}: install Debian's chromium package (as .ci/run does) or set CHROMIUM_PATH`);
-  const main = await generatedWeatherWithApps();
+  const generated = await generatedWeatherWithApps();
+  project = generated.dir;
+  const main = generated.main;
   weather = await startHttpServer(main, "--http", "--port", "0");
   host = await startHost(await hostPage(), weather.url);
   hostUrl = `http://127.0.0.1:${(host.address() as AddressInfo).port}/`;
@@ -101,6 +104,7 @@ afterAll(async () => {
   await browser?.close();
   await new Promise((resolve) => (host ? host.close(resolve) : resolve(undefined)));
   await stopAllChildren();
+  if (project) rmSync(project, { recursive: true, force: true });
 });
 
 /** Width and height of a PNG image (its IHDR chunk). */

@@ -3,7 +3,7 @@
 // as text/html;profile=mcp-app with its `_meta.ui`, and server/discover advertises the
 // io.modelcontextprotocol/ui extension (2026-07-28 only: no earlier revision negotiates
 // extensions). The server is the weather example generated fresh from its manifest.
-import { readFileSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -14,11 +14,15 @@ import { startHttpServer, stopAllChildren, tsxCommand, type HttpServerProcess } 
 const panelUri = "ui://weather/forecast_panel";
 const mimeType = "text/html;profile=mcp-app";
 let main: string;
+let project: string | undefined;
 
 beforeAll(async () => {
-  main = await generatedWeatherWithApps();
+  ({ main, dir: project } = await generatedWeatherWithApps());
 });
-afterAll(stopAllChildren);
+afterAll(async () => {
+  await stopAllChildren();
+  if (project) rmSync(project, { recursive: true, force: true });
+});
 
 describe.each(["auto", "legacy"] as const)("SDK v2 client (versionNegotiation %s) over stdio", (mode) => {
   let client: Client;

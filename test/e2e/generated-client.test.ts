@@ -157,7 +157,9 @@ describe.each(cases)("generated client → %s over %s", (_label, kind, peer) => 
 
   it("lists what the server offers under the names the manifest declares", async () => {
     expect((await client.session.listAll("tools/list", "tools")).map((t) => t.name)).toEqual(["get_forecast", "list_cities"]);
-    expect((await client.session.listAll("resources/list", "resources")).map((r) => r.uri)).toEqual(["config://app"]);
+    // The mcp-gen weather example also serves its forecast panel, an MCP App; the SDK fixtures do not.
+    const apps = peer.serverName === "weather" ? ["ui://weather/forecast_panel"] : [];
+    expect((await client.session.listAll("resources/list", "resources")).map((r) => r.uri)).toEqual(["config://app", ...apps]);
     expect((await client.session.listAll("resources/templates/list", "resourceTemplates")).map((t) => t.uriTemplate)).toEqual(["weather://{city}/current"]);
     expect((await client.session.listAll("prompts/list", "prompts")).map((p) => p.name)).toEqual(["summarize", "plan_trip"]);
   });

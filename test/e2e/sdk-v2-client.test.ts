@@ -95,6 +95,15 @@ describe.each(cases)("SDK v2 client → weather server over %s, versionNegotiati
   it("lists resources, resource templates and prompts", async () => {
     expect((await client.listResources()).resources).toEqual([
       { uri: "config://app", name: "App config", description: "Units and defaults the server uses", mimeType: "application/json" },
+      // The forecast panel, an MCP App (apps: in the manifest), with its _meta.ui.
+      {
+        uri: "ui://weather/forecast_panel",
+        name: "forecast_panel",
+        title: "Forecast panel",
+        description: "The forecast day by day, with buttons for more or fewer days and other units",
+        mimeType: "text/html;profile=mcp-app",
+        _meta: { ui: { prefersBorder: true } },
+      },
     ]);
     expect((await client.listResourceTemplates()).resourceTemplates).toEqual([
       { uriTemplate: "weather://{city}/current", name: "Current weather", description: "Current conditions in a city", mimeType: "application/json" },

@@ -11,8 +11,11 @@ export const weatherExample = join(repoRoot, "examples", "weather");
 /** The panel's HTML as checked in (built by examples/weather/ui/build.ts). */
 export const forecastPanelHtml = join(weatherExample, "ui", "forecast.html");
 
-/** Copies the weather example (without its generated code), generates it, and returns the copy's entry point (src/main.ts). */
-export async function generatedWeatherWithApps(): Promise<string> {
+/**
+ * Copies the weather example (without its generated code) into a temporary project,
+ * generates it, and returns the copy's entry point (src/main.ts) and folder (to remove).
+ */
+export async function generatedWeatherWithApps(): Promise<{ main: string; dir: string }> {
   const dir = tempProject();
   for (const part of ["mcp.yaml", "schemas", "ui", "src"]) cpSync(join(weatherExample, part), join(dir, part), { recursive: true });
   rmSync(join(dir, "src", "mcp"), { recursive: true, force: true });
@@ -23,5 +26,5 @@ export async function generatedWeatherWithApps(): Promise<string> {
     mkdirSync(dirname(target), { recursive: true });
     writeFileSync(target, text);
   }
-  return join(dir, "src", "main.ts");
+  return { main: join(dir, "src", "main.ts"), dir };
 }
