@@ -3,7 +3,7 @@
 // at generation time; a tool names the app that renders its results (`_meta.ui.resourceUri`).
 import { readFileSync, realpathSync, statSync } from "node:fs";
 import { isAbsolute, relative, resolve, sep } from "node:path";
-import { didYouMean, quote, type Diagnostic, type SourceLocation } from "../diagnostics.js";
+import { didYouMean, quote, warning, type Diagnostic, type SourceLocation } from "../diagnostics.js";
 import { childPointer } from "../load/source.js";
 import { optional, str, type Declarations, type JsonObject } from "./declarations.js";
 
@@ -186,7 +186,10 @@ function readHtml(context: Declarations, decl: JsonObject, pointer: string): { t
     return fail(`html file ${quote(written)} is not valid UTF-8: byte 0x${bytes[bad]!.toString(16).padStart(2, "0")} at offset ${bad} (line ${line}); save it as UTF-8`);
   }
   context.inputFiles.add(absolute);
-  return { text: bytes.toString("utf8"), source: relative(root, absolute).split(sep).join("/") };
+  const text = bytes.toString("utf8");
+  // Hosts render it as a document; a script or a fragment named by mistake shows as text.
+  if (!/<!doctype html|<html[\s>]/i.test(text)) diagnostics.push(warning(at, `html file ${quote(written)} does not look like an HTML document (no <!doctype html> or <html>); hosts render the file as the app's page`));
+  return { text, source: relative(root, absolute).split(sep).join("/") };
 }
 
 /**

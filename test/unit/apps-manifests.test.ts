@@ -155,6 +155,19 @@ describe("bad app declarations", () => {
   });
 });
 
+describe("an html file that is not an HTML document", () => {
+  it("is a warning, an error with --strict", async () => {
+    const project = tempProject({ "mcp.yaml": manifest("apps:", "  panel: { html: panel.ts }"), "panel.ts": "console.log('not a page');\n" });
+    projects.push(project);
+    const message = 'mcp-gen: mcp.yaml:5:18: warning: html file "panel.ts" does not look like an HTML document (no <!doctype html> or <html>); hosts render the file as the app\'s page';
+    const lax = await runCliAsync(["mcp.yaml", "--out", "out"], project);
+    expect({ exit: lax.status, stderr: lax.stderr.trim() }).toEqual({ exit: 0, stderr: message });
+    const strict = await runCliAsync(["mcp.yaml", "--out", "strict", "--strict"], project);
+    expect(strict.status).toBe(1);
+    expect(existsSync(join(project, "strict"))).toBe(false);
+  });
+});
+
 describe("firstInvalidUtf8", () => {
   it.each([
     ["ASCII", [0x61, 0x62], undefined],
