@@ -32,6 +32,10 @@ describe.each(["auto", "legacy"] as const)("SDK v2 client (versionNegotiation %s
   });
   afterAll(() => client?.close());
 
+  it(`sees the extension in the server's capabilities ${mode === "auto" ? "(server/discover, 2026-07-28)" : "nowhere (initialize, 2025-11-25)"}`, () => {
+    expect(client.getServerCapabilities()?.extensions).toEqual(mode === "auto" ? { "io.modelcontextprotocol/ui": {} } : undefined);
+  });
+
   it("sees the panel's URI on get_forecast and nowhere else", async () => {
     const { tools } = await client.listTools();
     const forecast = tools.find((t) => t.name === "get_forecast");
