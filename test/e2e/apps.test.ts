@@ -4,7 +4,9 @@
 // io.modelcontextprotocol/ui extension (2026-07-28 only: no earlier revision negotiates
 // extensions). The server is the weather example generated fresh from its manifest.
 import { readFileSync, rmSync } from "node:fs";
-import { Client } from "@modelcontextprotocol/client";
+import { Client, InMemoryTransport } from "@modelcontextprotocol/client";
+import { RESOURCE_MIME_TYPE, registerAppResource, registerAppTool } from "@modelcontextprotocol/ext-apps/server";
+import { McpServer } from "@modelcontextprotocol/server";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildForecastPanel } from "../../examples/weather/ui/build.js";
@@ -63,6 +65,40 @@ describe.each(["auto", "legacy"] as const)("SDK v2 client (versionNegotiation %s
     expect(content.mimeType).toBe(mimeType);
     expect(content._meta).toEqual({ ui: { prefersBorder: true } });
     expect(content.text).toBe(readFileSync(forecastPanelHtml, "utf8"));
+  });
+});
+
+describe("parity with the official ext-apps server helpers", () => {
+  it("an SDK v2 server built with registerAppTool / registerAppResource lists and reads the same UI fields", async () => {
+    const html = readFileSync(forecastPanelHtml, "utf8");
+    const ui = { prefersBorder: true };
+    const official = new McpServer({ name: "weather-official", version: "1.0.0" });
+    registerAppTool(official, "get_forecast", { description: "Forecast for a city", _meta: { ui: { resourceUri: panelUri } } }, () => ({ content: [] }));
+    registerAppResource(
+      official,
+      "forecast_panel",
+      panelUri,
+      { title: "Forecast panel", description: "The forecast day by day, with buttons for more or fewer days and other units", _meta: { ui } },
+      () => ({ contents: [{ uri: panelUri, mimeType: RESOURCE_MIME_TYPE, text: html, _meta: { ui } }] }),
+    );
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await official.connect(serverSide);
+    const theirs = new Client({ name: "apps-e2e", version: "1.0.0" });
+    await theirs.connect(clientSide);
+    const ours = new Client({ name: "apps-e2e", version: "1.0.0" });
+    await ours.connect(new StdioClientTransport({ ...tsxCommand(main), stderr: "pipe" }));
+    try {
+      const uiFields = async (client: Client) => ({
+        toolMeta: (await client.listTools()).tools.find((t) => t.name === "get_forecast")?._meta,
+        listed: (await client.listResources()).resources.find((r) => r.uri === panelUri),
+        read: (await client.readResource({ uri: panelUri })).contents,
+      });
+      const expected = await uiFields(theirs);
+      expect(expected.toolMeta).toEqual({ ui: { resourceUri: panelUri }, "ui/resourceUri": panelUri });
+      expect(await uiFields(ours)).toEqual(expected);
+    } finally {
+      await Promise.all([theirs.close(), ours.close()]);
+    }
   });
 });
 
