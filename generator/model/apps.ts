@@ -3,7 +3,7 @@
 // at generation time; a tool names the app that renders its results (`_meta.ui.resourceUri`).
 import { readFileSync, realpathSync, statSync } from "node:fs";
 import { isAbsolute, relative, resolve, sep } from "node:path";
-import { didYouMean, quote, warning, type Diagnostic, type SourceLocation } from "../diagnostics.js";
+import { didYouMean, quote, warning, type SourceLocation } from "../diagnostics.js";
 import { childPointer } from "../load/source.js";
 import { optional, str, type Declarations, type JsonObject } from "./declarations.js";
 
@@ -253,7 +253,7 @@ function uiMeta(decl: JsonObject, pointer: string, context: Declarations): JsonO
 }
 
 /** Why `domain` is not an origin a CSP source list can carry, or undefined. */
-function domainProblem(domain: string): Diagnostic["message"] | undefined {
+function domainProblem(domain: string): string | undefined {
   if (origin.test(domain)) {
     const port = /:([0-9]+)$/.exec(domain.replace(/^[a-z]+:\/\//, ""));
     return port && Number(port[1]) > 65535 ? `${quote(domain)} has port ${port[1]}; ports go up to 65535` : undefined;
