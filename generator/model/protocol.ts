@@ -5,7 +5,7 @@
 import type { ProtocolSchema, SchemaObject } from "../load/protocol.js";
 import { knownRevisions, type Era, type Revision } from "../load/revisions.js";
 
-export type Direction = "client-to-server" | "server-to-client";
+type Direction = "client-to-server" | "server-to-client";
 
 export interface ProtocolMethod {
   readonly method: string;
@@ -13,8 +13,6 @@ export interface ProtocolMethod {
   readonly kind: "request" | "notification";
   /** Definition of the whole message, e.g. "CallToolRequest". */
   readonly message: string;
-  /** Whether the message requires `params`. */
-  readonly paramsRequired: boolean;
   /** Whether the message declares `params` at all. */
   readonly hasParams: boolean;
   /** Result definitions for requests (a union when the revision allows several, e.g. input_required). */
@@ -30,7 +28,6 @@ export interface ProtocolModel {
   readonly inputRequests: readonly ProtocolMethod[];
   /** Property names each definition declares; used to project data onto a revision. */
   readonly fields: (definition: string) => ReadonlySet<string>;
-  readonly has: (definition: string) => boolean;
 }
 
 export function refName(ref: unknown): string | undefined {
@@ -78,17 +75,8 @@ export function buildProtocolModel(schema: ProtocolSchema): ProtocolModel {
       const def = definitions[message];
       const method = methodOf(def);
       if (!def || !method) continue;
-      const properties = def.properties as Record<string, unknown>;
-      const required = (def.required as string[] | undefined) ?? [];
-      into.push({
-        method,
-        direction,
-        kind,
-        message,
-        hasParams: "params" in properties,
-        paramsRequired: required.includes("params"),
-        results: kind === "request" ? resultsFor(message) : [],
-      });
+      const hasParams = "params" in (def.properties as Record<string, unknown>);
+      into.push({ method, direction, kind, message, hasParams, results: kind === "request" ? resultsFor(message) : [] });
     }
   };
   collect("ClientRequest", "client-to-server", "request", methods);
@@ -105,7 +93,6 @@ export function buildProtocolModel(schema: ProtocolSchema): ProtocolModel {
     schema,
     methods,
     inputRequests,
-    has: (definition) => definition in definitions,
     fields(definition) {
       let set = fieldCache.get(definition);
       if (!set) {

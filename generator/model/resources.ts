@@ -3,10 +3,21 @@
 import { quote, type SourceLocation } from "../diagnostics.js";
 import { childPointer } from "../load/source.js";
 import { parseUriTemplate } from "../validate/uri-template.js";
-import { optional, str, type Declarations, type JsonObject } from "./declarations.js";
-import type { CacheHintModel, ResourceModel, ResourceTemplateModel } from "./server.js";
+import { optional, str, type Declarations, type Declared, type JsonObject } from "./declarations.js";
+import type { CacheHintModel, ResourceFields, ResourceModel, ResourceTemplateModel } from "./server.js";
 
 const uriScheme = /^[A-Za-z][A-Za-z0-9+.-]*:/;
+
+function resourceFields(declared: Declared, key: string, decl: JsonObject): ResourceFields {
+  return {
+    ...declared,
+    name: str(decl, "name") ?? key,
+    ...optional("mimeType", str(decl, "mimeType")),
+    ...optional("annotations", decl.annotations as JsonObject | undefined),
+    subscribe: decl.subscribe === true,
+    ...optional("cache", decl.cache as CacheHintModel | undefined),
+  };
+}
 
 export function buildResources(context: Declarations): ResourceModel[] {
   const { diagnostics, positions } = context;
@@ -27,16 +38,7 @@ export function buildResources(context: Declarations): ResourceModel[] {
     }
     uris.set(uri, uriAt);
     if (!declared) continue;
-    resources.push({
-      ...declared,
-      uri,
-      name: str(decl, "name") ?? key,
-      ...optional("mimeType", str(decl, "mimeType")),
-      ...optional("size", typeof decl.size === "number" ? decl.size : undefined),
-      ...optional("annotations", decl.annotations as JsonObject | undefined),
-      subscribe: decl.subscribe === true,
-      ...optional("cache", decl.cache as CacheHintModel | undefined),
-    });
+    resources.push({ ...resourceFields(declared, key, decl), uri, ...optional("size", typeof decl.size === "number" ? decl.size : undefined) });
   }
   return resources;
 }
@@ -89,14 +91,9 @@ export function buildResourceTemplates(context: Declarations): ResourceTemplateM
     }
     if (!declared) continue;
     resourceTemplates.push({
-      ...declared,
+      ...resourceFields(declared, key, decl),
       uriTemplate,
       template,
-      name: str(decl, "name") ?? key,
-      ...optional("mimeType", str(decl, "mimeType")),
-      ...optional("annotations", decl.annotations as JsonObject | undefined),
-      subscribe: decl.subscribe === true,
-      ...optional("cache", decl.cache as CacheHintModel | undefined),
       completable: template.variables.filter((v) => variableSettings[v]?.complete === true),
     });
   }
