@@ -87,9 +87,7 @@ async function runGenerate(args: GenerateArgs): Promise<number> {
   }
   // A run with warnings is not remembered: the next run prints them again instead of
   // answering "up to date" in silence.
-  if (!args.dryRun && !args.allowOutside && warnings.length === 0) {
-    rememberRun(key, generated.inputs, generated.absentInputs, generated.outDir, [...generated.files.keys()]);
-  }
+  if (!args.dryRun && !args.allowOutside && warnings.length === 0) rememberRun(key, generated);
   if (!args.quiet) out(summary(args, generated.outDir, statuses.length, different.map((s) => s.path)));
   return 0;
 }

@@ -9,8 +9,7 @@ import type { FormModel } from "./server.js";
 export function buildForms(context: Declarations): FormModel[] {
   const { diagnostics } = context;
   const forms: FormModel[] = [];
-  for (const [key, decl, pointer] of context.entries("elicitations")) {
-    const declared = context.declare("form", "elicitations", key, decl, pointer);
+  for (const { key, decl, pointer, declared } of context.declarations("form")) {
     const schema = context.schemaAt(decl, pointer, "schema", `schema of elicitation form ${quote(key)}`);
     if (!declared || !schema) continue;
     const problems = formSchemaProblems(schema.schema, key);

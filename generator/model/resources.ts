@@ -23,8 +23,7 @@ export function buildResources(context: Declarations): ResourceModel[] {
   const { diagnostics, positions } = context;
   const uris = new Map<string, SourceLocation>();
   const resources: ResourceModel[] = [];
-  for (const [key, decl, pointer] of context.entries("resources")) {
-    const declared = context.declare("resource", "resources", key, decl, pointer);
+  for (const { key, decl, pointer, declared } of context.declarations("resource")) {
     const uri = str(decl, "uri") ?? "";
     const uriAt = positions.value(childPointer(pointer, "uri"));
     if (!uriScheme.test(uri)) {
@@ -58,8 +57,7 @@ function variableProblem(name: string): string | undefined {
 export function buildResourceTemplates(context: Declarations): ResourceTemplateModel[] {
   const { diagnostics, positions } = context;
   const resourceTemplates: ResourceTemplateModel[] = [];
-  for (const [key, decl, pointer] of context.entries("resourceTemplates")) {
-    const declared = context.declare("template", "resourceTemplates", key, decl, pointer);
+  for (const { key, decl, pointer, declared } of context.declarations("template")) {
     const uriTemplate = str(decl, "uriTemplate") ?? "";
     const templatePointer = childPointer(pointer, "uriTemplate");
     const parsed = parseUriTemplate(uriTemplate);

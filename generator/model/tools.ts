@@ -11,8 +11,7 @@ export function buildTools(context: Declarations): ToolModel[] {
   const { diagnostics, positions } = context;
   const revisions = context.settings.revisions;
   const tools: ToolModel[] = [];
-  for (const [name, decl, pointer] of context.entries("tools")) {
-    const declared = context.declare("tool", "tools", name, decl, pointer);
+  for (const { key: name, decl, pointer, declared } of context.declarations("tool")) {
     const nameWarning = toolNameWarning(name);
     if (nameWarning && context.supports("2025-11-25")) diagnostics.push(warning(positions.key(pointer), nameWarning));
     const what = `input schema of tool ${quote(name)}`;
