@@ -34,14 +34,17 @@ export function refName(ref: unknown): string | undefined {
   return typeof ref === "string" ? ref.slice(ref.lastIndexOf("/") + 1) : undefined;
 }
 
+/** The definitions a schema names: those of its anyOf/oneOf branches, or its own $ref; undefined when it names none. */
+function namedRefs(schema: SchemaObject): string[] | undefined {
+  const branches = (schema.anyOf ?? schema.oneOf) as SchemaObject[] | undefined;
+  if (branches) return branches.map((b) => refName(b.$ref)).filter((n): n is string => n !== undefined);
+  return typeof schema.$ref === "string" ? [refName(schema.$ref)!] : undefined;
+}
+
 /** The definitions a union definition (anyOf/oneOf of $refs) lists; a plain object definition lists itself. */
 function unionMembers(definitions: Readonly<Record<string, SchemaObject>>, name: string): string[] {
   const def = definitions[name];
-  if (!def) return [];
-  const branches = (def.anyOf ?? def.oneOf) as SchemaObject[] | undefined;
-  if (branches) return branches.map((b) => refName(b.$ref)).filter((n): n is string => n !== undefined);
-  if (typeof def.$ref === "string") return [refName(def.$ref)!];
-  return [name];
+  return def ? (namedRefs(def) ?? [name]) : [];
 }
 
 function methodOf(def: SchemaObject | undefined): string | undefined {
@@ -61,11 +64,8 @@ export function buildProtocolModel(schema: ProtocolSchema): ProtocolModel {
     // `result` may be a union (e.g. CallToolResult | InputRequiredResult).
     const response = definitions[`${base}ResultResponse`]?.properties as Record<string, SchemaObject> | undefined;
     const result = response?.result;
-    if (result) {
-      const branches = (result.anyOf ?? result.oneOf) as SchemaObject[] | undefined;
-      const names = (branches ?? [result]).map((b) => refName(b.$ref)).filter((n): n is string => n !== undefined);
-      if (names.length > 0) return names;
-    }
+    const names = result && namedRefs(result);
+    if (names && names.length > 0) return names;
     if (definitions[`${base}Result`]) return [`${base}Result`];
     return [definitions.EmptyResult ? "EmptyResult" : "Result"];
   };
@@ -86,22 +86,13 @@ export function buildProtocolModel(schema: ProtocolSchema): ProtocolModel {
   const inputRequests: ProtocolMethod[] = [];
   collect("InputRequest", "server-to-client", "request", inputRequests);
   // An input request's answer is the matching member of InputResponse: FooRequest → FooResult.
-  const fieldCache = new Map<string, ReadonlySet<string>>();
   return {
     revision: schema.revision,
     era,
     schema,
     methods,
     inputRequests,
-    fields(definition) {
-      let set = fieldCache.get(definition);
-      if (!set) {
-        const properties = definitions[definition]?.properties as Record<string, unknown> | undefined;
-        set = new Set(properties ? Object.keys(properties) : []);
-        fieldCache.set(definition, set);
-      }
-      return set;
-    },
+    fields: (definition) => new Set(Object.keys((definitions[definition]?.properties as object | undefined) ?? {})),
   };
 }
 
