@@ -3,7 +3,7 @@
 import { quote, type Diagnostic } from "../diagnostics.js";
 import type { ResolvedSchema } from "../load/schema-refs.js";
 import { childPointer } from "../load/source.js";
-import { clientAsks, optional, str, type Declarations, type JsonObject } from "./declarations.js";
+import { clientAsks, type Declarations, type JsonObject } from "./declarations.js";
 import type { FormModel } from "./server.js";
 
 export function buildForms(context: Declarations): FormModel[] {
@@ -21,7 +21,7 @@ export function buildForms(context: Declarations): FormModel[] {
       diagnostics.push({ location: declared.location, message: `elicitation form ${quote(key)} needs protocol ${clientAsks.elicitation.since} or later; add it to \`protocol\` or remove the form` });
       continue;
     }
-    forms.push({ key, member: declared.member, location: declared.location, ...optional("description", str(decl, "description")), schema: schema.schema.value as JsonObject });
+    forms.push({ ...declared, schema: schema.schema.value as JsonObject });
   }
   return forms;
 }

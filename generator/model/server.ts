@@ -37,11 +37,7 @@ export interface CacheHintModel {
 export type ListKindName = "tools" | "prompts" | "resources";
 
 /** An elicitation form: `member` names its ctx.elicit method, `schema` is the requestedSchema. */
-export interface FormModel {
-  readonly key: string;
-  readonly member: string;
-  readonly location: SourceLocation;
-  readonly description?: string;
+export interface FormModel extends Declared {
   readonly schema: JsonObject;
 }
 
