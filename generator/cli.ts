@@ -78,7 +78,7 @@ async function runGenerate(args: GenerateArgs): Promise<number> {
   if (args.check || args.dryRun) {
     for (const s of different) {
       const path = relative(process.cwd(), join(generated.outDir, s.path)) || s.path;
-      (args.check ? err : out)(`${path}: ${s.status === "missing" ? "missing" : s.status === "obsolete" ? "no longer generated" : "stale"}`);
+      (args.check ? err : out)(`${path}: ${s.status === "obsolete" ? "no longer generated" : s.status}`);
     }
   }
   if (args.check && different.length > 0) {
@@ -172,7 +172,8 @@ const generateOptions = {
 /** The generate options as written on the command line (`--schema-dir`, `-q`): argument name, and whether a value follows. */
 const plainOptions = new Map<string, { name: string; takesValue: boolean }>();
 for (const [flag, option] of Object.entries(generateOptions)) {
-  const entry = { name: flag.replace(/-([a-z])/g, (_, letter: string) => letter.toUpperCase()), takesValue: option.type === "string" };
+  const name = flag.replace(/-([a-z])/g, (_, letter: string) => letter.toUpperCase());
+  const entry = { name, takesValue: option.type === "string" };
   plainOptions.set(`--${flag}`, entry);
   if ("alias" in option) plainOptions.set(`-${option.alias}`, entry);
 }

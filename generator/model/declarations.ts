@@ -34,6 +34,13 @@ const kinds = {
 
 type DeclarationKind = keyof typeof kinds;
 
+interface DeclarationEntry {
+  readonly key: string;
+  readonly decl: JsonObject;
+  readonly pointer: string;
+  readonly declared: Declared | undefined;
+}
+
 /** The part of a declaration every kind shares. */
 export interface Declared {
   /** The MCP name (tool and prompt names; for resources and templates the manifest key). */
@@ -95,7 +102,7 @@ export class Declarations {
    * naming problem, which is reported), without the entries whose shape is invalid: their
    * semantic checks would only repeat the shape error or stumble over a value of the wrong type.
    */
-  *declarations(kind: DeclarationKind): Generator<{ key: string; decl: JsonObject; pointer: string; declared: Declared | undefined }> {
+  *declarations(kind: DeclarationKind): Generator<DeclarationEntry> {
     const at = `/${kinds[kind].field}`;
     const map = this.settings.root[kinds[kind].field];
     if (this.settings.broken.has(at) || !map || typeof map !== "object" || Array.isArray(map)) return;

@@ -10,7 +10,8 @@ export function buildPrompts(context: Declarations): PromptModel[] {
   const { diagnostics, positions } = context;
   const prompts: PromptModel[] = [];
   for (const { key: name, decl, pointer, declared } of context.declarations("prompt")) {
-    const args = Object.entries((decl.arguments ?? {}) as Record<string, JsonObject | null>).map(([argName, argDecl]): PromptArgumentModel => ({
+    const argDecls = Object.entries((decl.arguments ?? {}) as Record<string, JsonObject | null>);
+    const args = argDecls.map(([argName, argDecl]): PromptArgumentModel => ({
       name: argName,
       ...optional("title", str(argDecl ?? undefined, "title")),
       ...optional("description", str(argDecl ?? undefined, "description")),

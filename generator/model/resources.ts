@@ -37,7 +37,8 @@ export function buildResources(context: Declarations): ResourceModel[] {
     }
     uris.set(uri, uriAt);
     if (!declared) continue;
-    resources.push({ ...resourceFields(declared, key, decl), uri, ...optional("size", typeof decl.size === "number" ? decl.size : undefined) });
+    const size = typeof decl.size === "number" ? decl.size : undefined;
+    resources.push({ ...resourceFields(declared, key, decl), uri, ...optional("size", size) });
   }
   return resources;
 }

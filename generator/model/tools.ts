@@ -71,7 +71,8 @@ function hasPropertyDefaults(schema: unknown): boolean {
   if (!isJsonObject(schema)) return false;
   const { properties, allOf } = schema;
   const hasDefault = (child: unknown) => isJsonObject(child) && ("default" in child || hasPropertyDefaults(child));
-  return (isJsonObject(properties) && Object.values(properties).some(hasDefault)) || (Array.isArray(allOf) && allOf.some(hasPropertyDefaults));
+  if (isJsonObject(properties) && Object.values(properties).some(hasDefault)) return true;
+  return Array.isArray(allOf) && allOf.some(hasPropertyDefaults);
 }
 
 /** Header names `x-mcp-header` may give (RFC 9110 token characters). */
