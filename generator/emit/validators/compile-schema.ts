@@ -16,8 +16,8 @@
 // - Every $ref target is compiled once into a private helper function (so recursive
 //   schemas work); the caller prefixes the helper's issue path with its own location.
 // - Instance paths are built only when an issue is created.
-// - Code is generated first and pruned after: a binding, label, constant or helper that the
-//   kept code does not mention is left out, so the output passes --noUnusedLocals.
+// - Each emitted statement records the identifiers it uses: a binding, label, constant or
+//   helper that no kept statement uses is left out, so the output passes --noUnusedLocals.
 // - Comparisons against const/enum literals are written `(value as unknown) === …` so
 //   TypeScript does not narrow the value to a literal type that later checks contradict.
 //
@@ -25,7 +25,7 @@
 // vocabulary is required, and mcp-gen never validates formats.
 
 import { docComment, inlineLiteral, numberLiteral, stringLiteral } from "../escape.js";
-import { Code, LocalNames, mentionedWithPrefix, mentionsIn, pathExpression, propertyNameHint, type PathPart } from "./code.js";
+import { Code, LocalNames, pathExpression, propertyNameHint, type PathPart } from "./code.js";
 import {
   analyzeSchema,
   fillsDefaults,
@@ -204,8 +204,8 @@ interface HelperFunction {
   readonly name: string;
   readonly pointer: string;
   readonly defaults: boolean;
-  /** The function's text (without a final line break), once compiled. */
-  text?: string;
+  /** The function's body, once compiled. */
+  body?: Code;
 }
 
 interface Constant {
@@ -300,49 +300,40 @@ class ValidatorCompiler {
     if (this.analysis.rootReferenced) {
       // The root is also a $ref target: share one compiled body.
       mainBody = new Code();
-      mainBody.end(`return ${this.helperFor("", rootDefaults)}(value);`);
+      const helper = this.helperFor("", rootDefaults);
+      mainBody.end(`return ${helper}(value);`, [helper, "value"]);
     } else {
       mainBody = this.functionBody(spec.schema, rootDefaults);
     }
-    // Each function's text is joined once: it is searched below and then written as it is.
-    const main = this.functionText(`${spec.exported === false ? "" : "export "}function ${spec.name}`, mainBody);
 
     // Compile helpers until no new ones are requested (compiling one may request others).
     for (let i = 0; i < this.helpers.length; i++) {
       const helper = this.helpers[i]!;
-      const body = this.functionBody(resolvePointer(spec.schema, helper.pointer), helper.defaults);
-      helper.text = this.functionText(`function ${helper.name}`, body);
+      helper.body = this.functionBody(resolvePointer(spec.schema, helper.pointer), helper.defaults);
     }
 
     // Keep only what the exported function reaches: code generated for a branch that was
     // later found to be always true may have requested helpers or constants nobody uses.
-    // (Each function is searched as one text: a few searches over it beat one per line.)
-    // Helpers and constants are all named `<validator>_…`: one scan of a function finds
-    // every such name it mentions.
-    const modulePrefix = `${spec.name}_`;
-    const reachable: string[] = [main];
-    const reachableNames = new Set<string>();
-    const mentionedModuleNames = new Set<string>();
-    for (let i = 0; i < reachable.length; i++) {
-      const names = mentionedWithPrefix(reachable[i]!, modulePrefix);
-      for (const name of names) mentionedModuleNames.add(name);
+    const used = new Set(mainBody.usedIdentifiers);
+    const reached = new Set<HelperFunction>();
+    for (let grew = true; grew; ) {
+      grew = false;
       for (const helper of this.helpers) {
-        if (!reachableNames.has(helper.name) && names.has(helper.name)) {
-          reachableNames.add(helper.name);
-          reachable.push(helper.text!);
-        }
+        if (reached.has(helper) || !used.has(helper.name)) continue;
+        reached.add(helper);
+        grew = true;
+        for (const name of helper.body!.usedIdentifiers) used.add(name);
       }
     }
-    const mentioned = (name: string) => reachable.some((text) => mentionsIn(text, name));
-    const constants = this.constants.filter((c) => mentionedModuleNames.has(c.name)).map((c) => c.declaration);
+    const constants = this.constants.filter((c) => used.has(c.name)).map((c) => c.declaration);
     const doc = docComment(spec.doc);
     const pieces = [
       ...(constants.length > 0 ? [...constants, ""] : []),
       ...(doc === "" ? [] : [doc.slice(0, -1)]),
-      main,
-      ...this.helpers.filter((h) => reachableNames.has(h.name)).flatMap((h) => ["", h.text!]),
+      this.functionText(`${spec.exported === false ? "" : "export "}function ${spec.name}`, mainBody),
+      ...this.helpers.filter((h) => reached.has(h)).flatMap((h) => ["", this.functionText(`function ${h.name}`, h.body!)]),
     ];
-    return { code: `${pieces.join("\n")}\n`, helpers: new Set(runtimeHelpers.filter(mentioned)) };
+    return { code: `${pieces.join("\n")}\n`, helpers: new Set(runtimeHelpers.filter((name) => used.has(name))) };
   }
 
   /** `head(parameter): ValidationIssue | undefined { body }` as one text, without a final line break. */
@@ -352,7 +343,7 @@ class ValidatorCompiler {
 
   /** `value: unknown`, or `_value` when the body never looks at the value (e.g. schema `true`). */
   private parameter(body: Code): string {
-    return body.mentions("value") ? "value: unknown" : "_value: unknown";
+    return body.uses("value") ? "value: unknown" : "_value: unknown";
   }
 
   private functionBody(schema: unknown, defaults: boolean): Code {
@@ -436,26 +427,32 @@ class ValidatorCompiler {
   // -------------------------------------------------------------------------------------
   // Failing
 
-  private fail(context: Context, message: string): string {
-    if (context.mode.kind === "break") return `break ${context.mode.label};`;
-    return `return { path: ${pathExpression(context.path)}, message: ${message} };`;
+  /** The statement that reports a failed check, and the identifiers it uses. */
+  private fail(context: Context, message: string): { exit: string; uses: readonly string[] } {
+    if (context.mode.kind === "break") return { exit: `break ${context.mode.label};`, uses: [context.mode.label] };
+    const exit = `return { path: ${pathExpression(context.path)}, message: ${message} };`;
+    return { exit, uses: pathUses(context.path) };
   }
 
-  /** `if (condition) fail;` on one line, or as a block when that line would pass `statementWidth`. */
-  private failIf(out: Code, context: Context, condition: string, message: string): void {
-    const exit = this.fail(context, message);
+  /**
+   * `if (condition) fail;` on one line, or as a block when that line would pass
+   * `statementWidth`. `uses` are the identifiers of the condition.
+   */
+  private failIf(out: Code, context: Context, condition: string, message: string, uses: readonly string[] = []): void {
+    const { exit, uses: exitUses } = this.fail(context, message);
     const line = `if (${condition}) ${exit}`;
     if (line.length <= statementWidth) {
-      out.line(line);
+      out.line(line, [...uses, ...exitUses]);
       return;
     }
     const body = new Code();
-    body.line(exit);
-    out.block(`if (${condition})`, body);
+    body.line(exit, exitUses);
+    out.block(`if (${condition})`, body, uses);
   }
 
   private failAlways(out: Code, context: Context, message: string): void {
-    out.end(this.fail(context, message));
+    const { exit, uses } = this.fail(context, message);
+    out.end(exit, uses);
   }
 
   // -------------------------------------------------------------------------------------
@@ -490,12 +487,13 @@ class ValidatorCompiler {
   }
 
   /**
-   * Emits `schema` for a value read from `source` (a property, item or key): binds it to a
+   * Emits `schema` for the value `container[member]` (a property or item): binds it to a
    * fresh local only if the generated checks use it.
    */
   private emitForNewValue(
     schema: unknown,
-    source: string,
+    container: string,
+    member: string,
     nameHint: string,
     path: readonly PathPart[],
     context: Context,
@@ -505,7 +503,7 @@ class ValidatorCompiler {
     const variable = context.names.fresh(nameHint, context.value);
     const body = new Code();
     this.emitSchema(schema, within(context, { value: variable, path, defaults, types: ANY }), body);
-    if (body.mentions(variable)) out.line(`const ${variable} = ${source};`);
+    if (body.uses(variable)) out.line(`const ${variable} = ${container}[${member}];`, [container]);
     out.append(body);
   }
 
@@ -523,7 +521,7 @@ class ValidatorCompiler {
     const body = new Code();
     // Defaults are never filled while only trying a schema: a failed try must leave no trace.
     const types = this.emitSchema(schema, within(context, { mode: { kind: "break", label }, defaults: false }), body);
-    return { label, body, types, canFail: body.mentions(label), canPass: !body.terminated };
+    return { label, body, types, canFail: body.uses(label), canPass: !body.terminated };
   }
 
   // -------------------------------------------------------------------------------------
@@ -538,7 +536,7 @@ class ValidatorCompiler {
       this.failAlways(out, context, message);
       return 0;
     }
-    this.failIf(out, context, notOfTypes(context.value, allowed), message);
+    this.failIf(out, context, notOfTypes(context.value, allowed), message, [context.value]);
     return context.types & allowed;
   }
 
@@ -547,17 +545,18 @@ class ValidatorCompiler {
     const defaults = context.defaults && this.fillsDefaults(resolvePointer(this.spec.schema, pointer));
     const helper = this.helperFor(pointer, defaults);
     if (context.mode.kind === "break") {
-      out.line(`if (${helper}(${context.value}) !== undefined) break ${context.mode.label};`);
+      out.line(`if (${helper}(${context.value}) !== undefined) break ${context.mode.label};`, [helper, context.value, context.mode.label]);
       return;
     }
     const issue = context.names.fresh("issue", context.value);
-    out.line(`const ${issue} = ${helper}(${context.value});`);
+    out.line(`const ${issue} = ${helper}(${context.value});`, [helper, context.value]);
     if (context.path.length === 0) {
       out.line(`if (${issue} !== undefined) return ${issue};`);
     } else {
       // The helper reports paths relative to the referenced value; prefix ours.
       out.line(
         `if (${issue} !== undefined) return { path: ${pathExpression(context.path)} + ${issue}.path, message: ${issue}.message };`,
+        pathUses(context.path),
       );
     }
   }
@@ -582,6 +581,7 @@ class ValidatorCompiler {
     const structured = candidates.filter((m) => m !== null && typeof m === "object");
     const value = context.value;
     const conditions: string[] = [];
+    const uses = [value];
     if (primitives.length > 4) {
       const literals = primitives.map((m) => inlineLiteral(m));
       const set = this.constant(
@@ -592,14 +592,16 @@ class ValidatorCompiler {
         ": ReadonlySet<unknown>",
       );
       conditions.push(`!${set}.has(${value})`);
+      uses.push(set);
     } else {
       for (const member of primitives) conditions.push(`(${value} as unknown) !== ${inlineLiteral(member)}`);
     }
     for (const member of structured) {
       const literal = this.constant("value", JSON.stringify(member), inlineLiteral(member), context.value, ": unknown");
       conditions.push(`!deepEqual(${value}, ${literal})`);
+      uses.push("deepEqual", literal);
     }
-    this.failIf(out, context, conditions.join(" && "), stringLiteral(message));
+    this.failIf(out, context, conditions.join(" && "), stringLiteral(message), uses);
   }
 
   // -------------------------------------------------------------------------------------
@@ -626,7 +628,7 @@ class ValidatorCompiler {
       const attempt = this.tryMatch(branch, context, "branch");
       if (!attempt.canFail) return; // this branch always matches, so anyOf holds
       if (!attempt.canPass) continue; // this branch never matches
-      attempt.body.end(`break ${anyOfLabel};`); // matched
+      attempt.body.end(`break ${anyOfLabel};`, [anyOfLabel]); // matched
       tries.push(attempt);
     }
     const message = stringLiteral("must match a schema in anyOf");
@@ -707,7 +709,7 @@ class ValidatorCompiler {
     }
     // conditional: { if: { ...if checks; ...then checks; break conditional } ...else checks }
     const conditionalLabel = context.names.fresh("conditional");
-    attempt.body.end(`break ${conditionalLabel};`);
+    attempt.body.end(`break ${conditionalLabel};`, [conditionalLabel]);
     const block = new Code();
     block.labeled(attempt.label, attempt.body);
     this.emitSchema(schema["else"], branchContext, block);
@@ -732,7 +734,7 @@ class ValidatorCompiler {
     emit(body, within(context, { types: context.types & family }));
     if (body.isEmpty) return;
     if ((context.types & ~family) === 0) out.append(body);
-    else out.block(`if (${familyGuard(context.value, family, context.types)})`, body);
+    else out.block(`if (${familyGuard(context.value, family, context.types)})`, body, [context.value]);
   }
 
   private emitNumberKeywords(schema: JsonObject, context: Context, out: Code): void {
@@ -746,24 +748,20 @@ class ValidatorCompiler {
     for (const [keyword, failsWhen, requirement] of limits) {
       const limit = schema[keyword];
       if (typeof limit !== "number") continue;
-      this.failIf(
-        out,
-        context,
-        `${value} ${failsWhen} ${numberLiteral(limit)}`,
-        stringLiteral(`must be ${requirement} ${limit}`),
-      );
+      const message = stringLiteral(`must be ${requirement} ${limit}`);
+      this.failIf(out, context, `${value} ${failsWhen} ${numberLiteral(limit)}`, message, [value]);
     }
     const divisor = schema["multipleOf"];
     if (typeof divisor === "number") {
       const message = stringLiteral(`must be multiple of ${divisor}`);
       if (Number.isInteger(divisor)) {
         // Exact for any finite value: % on doubles does not round.
-        this.failIf(out, context, `${value} % ${numberLiteral(divisor)} !== 0`, message);
+        this.failIf(out, context, `${value} % ${numberLiteral(divisor)} !== 0`, message, [value]);
       } else {
         // A fractional divisor such as 0.01 has no exact binary form, so value / divisor
         // is an integer only up to rounding: allow a few units in the last place.
         const quotient = context.names.fresh("quotient", value, true);
-        out.line(`const ${quotient} = ${value} / ${numberLiteral(divisor)};`);
+        out.line(`const ${quotient} = ${value} / ${numberLiteral(divisor)};`, [value]);
         this.failIf(
           out,
           context,
@@ -784,7 +782,7 @@ class ValidatorCompiler {
       // A string has between length/2 and length code points, so only strings in between
       // the bounds need counting. (The cast keeps this valid where TypeScript narrowed more.)
       const length = context.names.fresh("length", value, true);
-      out.line(`const ${length} = (${value} as string).length;`);
+      out.line(`const ${length} = (${value} as string).length;`, [value]);
       if (typeof maxLength === "number") {
         const message = stringLiteral(`must NOT have more than ${maxLength} characters`);
         this.failIf(
@@ -792,21 +790,23 @@ class ValidatorCompiler {
           context,
           `${length} > ${numberLiteral(maxLength)} && (${length} > ${numberLiteral(2 * maxLength)} || codePointLength(${value}) > ${numberLiteral(maxLength)})`,
           message,
+          [length, "codePointLength", value],
         );
       }
       if (typeof minLength === "number" && minLength > 0) {
         const message = stringLiteral(`must NOT have fewer than ${minLength} characters`);
-        const condition =
-          minLength === 1
-            ? `${length} === 0`
-            : `${length} < ${numberLiteral(minLength)} || (${length} < ${numberLiteral(2 * minLength)} && codePointLength(${value}) < ${numberLiteral(minLength)})`;
-        this.failIf(out, context, condition, message);
+        if (minLength === 1) {
+          this.failIf(out, context, `${length} === 0`, message, [length]);
+        } else {
+          const condition = `${length} < ${numberLiteral(minLength)} || (${length} < ${numberLiteral(2 * minLength)} && codePointLength(${value}) < ${numberLiteral(minLength)})`;
+          this.failIf(out, context, condition, message, [length, "codePointLength", value]);
+        }
       }
     }
     const pattern = schema["pattern"];
     if (typeof pattern === "string") {
       const regExp = this.regExpConstant(pattern, value);
-      this.failIf(out, context, `!${regExp}.test(${value})`, stringLiteral(`must match pattern "${pattern}"`));
+      this.failIf(out, context, `!${regExp}.test(${value})`, stringLiteral(`must match pattern "${pattern}"`), [regExp, value]);
     }
   }
 
@@ -817,16 +817,13 @@ class ValidatorCompiler {
     const body = new Code();
     const maxItems = schema["maxItems"];
     if (typeof maxItems === "number") {
-      this.failIf(body, context, `${length} > ${numberLiteral(maxItems)}`, stringLiteral(`must NOT have more than ${maxItems} items`));
+      const message = stringLiteral(`must NOT have more than ${maxItems} items`);
+      this.failIf(body, context, `${length} > ${numberLiteral(maxItems)}`, message, [length]);
     }
     const minItems = schema["minItems"];
     if (typeof minItems === "number" && minItems > 0) {
-      this.failIf(
-        body,
-        context,
-        `${length} < ${numberLiteral(minItems)}`,
-        stringLiteral(`must NOT have fewer than ${minItems} items`),
-      );
+      const message = stringLiteral(`must NOT have fewer than ${minItems} items`);
+      this.failIf(body, context, `${length} < ${numberLiteral(minItems)}`, message, [length]);
     }
 
     // Tuple schemas for the first items, then one schema for the rest.
@@ -844,23 +841,19 @@ class ValidatorCompiler {
     tuple.forEach((itemSchema, index) => {
       const itemCode = new Code();
       const path = [...context.path, { kind: "static", token: String(index) } as const];
-      this.emitForNewValue(itemSchema, `${array}[${index}]`, "item", path, context, false, itemCode);
-      if (!itemCode.isEmpty) body.block(`if (${length} > ${index})`, itemCode);
+      this.emitForNewValue(itemSchema, array, String(index), "item", path, context, false, itemCode);
+      if (!itemCode.isEmpty) body.block(`if (${length} > ${index})`, itemCode, [length]);
     });
     if (rest === false) {
-      this.failIf(
-        body,
-        context,
-        `${length} > ${tuple.length}`,
-        stringLiteral(`must NOT have more than ${tuple.length} items`),
-      );
+      const message = stringLiteral(`must NOT have more than ${tuple.length} items`);
+      this.failIf(body, context, `${length} > ${tuple.length}`, message, [length]);
     } else if (rest !== true) {
       const index = names.fresh("index", context.value);
       const itemCode = new Code();
       const path = [...context.path, { kind: "index", variable: index } as const];
-      this.emitForNewValue(rest, `${array}[${index}]`, "item", path, context, false, itemCode);
+      this.emitForNewValue(rest, array, index, "item", path, context, false, itemCode);
       if (!itemCode.isEmpty)
-        body.block(`for (let ${index} = ${tuple.length}; ${index} < ${length}; ${index}++)`, itemCode);
+        body.block(`for (let ${index} = ${tuple.length}; ${index} < ${length}; ${index}++)`, itemCode, [length]);
     }
 
     if (schema["uniqueItems"] === true) {
@@ -877,9 +870,9 @@ class ValidatorCompiler {
     }
     if (hasOwn(schema, "contains")) this.emitContains(schema, array, length, context, body);
 
-    if (body.mentions(array) || body.mentions(length))
-      out.line(`const ${array} = ${context.value} as readonly unknown[];`);
-    if (body.mentions(length)) out.line(`const ${length} = ${array}.length;`);
+    if (body.uses(array) || body.uses(length))
+      out.line(`const ${array} = ${context.value} as readonly unknown[];`, [context.value]);
+    if (body.uses(length)) out.line(`const ${length} = ${array}.length;`, [array]);
     out.append(body);
   }
 
@@ -889,11 +882,11 @@ class ValidatorCompiler {
     const earlier = context.names.fresh("earlier");
     const message = `"must NOT have duplicate items (items ## " + ${later} + " and " + ${earlier} + " are identical)"`;
     const inner = new Code();
-    this.failIf(inner, context, `deepEqual(${array}[${later}], ${array}[${earlier}])`, message);
+    this.failIf(inner, context, `deepEqual(${array}[${later}], ${array}[${earlier}])`, message, ["deepEqual", array]);
     const pairs = new Code();
     const outer = new Code();
     outer.block(`for (let ${earlier} = 0; ${earlier} < ${later}; ${earlier}++)`, inner);
-    pairs.block(`for (let ${later} = 1; ${later} < ${length}; ${later}++)`, outer);
+    pairs.block(`for (let ${later} = 1; ${later} < ${length}; ${later}++)`, outer, [length]);
     if (!scalarItems) {
       out.append(pairs);
       return;
@@ -904,11 +897,11 @@ class ValidatorCompiler {
     const viaMap = new Code();
     viaMap.line(`const ${firstIndex} = new Map<unknown, number>();`);
     const loop = new Code();
-    loop.line(`const ${earlier} = ${firstIndex}.get(${array}[${later}]);`);
+    loop.line(`const ${earlier} = ${firstIndex}.get(${array}[${later}]);`, [array]);
     this.failIf(loop, context, `${earlier} !== undefined`, message);
-    loop.line(`${firstIndex}.set(${array}[${later}], ${later});`);
-    viaMap.block(`for (let ${later} = 0; ${later} < ${length}; ${later}++)`, loop);
-    out.ifElse(`${length} > ${uniqueItemsMapThreshold}`, viaMap, pairs);
+    loop.line(`${firstIndex}.set(${array}[${later}], ${later});`, [array]);
+    viaMap.block(`for (let ${later} = 0; ${later} < ${length}; ${later}++)`, loop, [length]);
+    out.ifElse(`${length} > ${uniqueItemsMapThreshold}`, viaMap, pairs, [length]);
   }
 
   private emitContains(schema: JsonObject, array: string, length: string, context: Context, out: Code): void {
@@ -921,19 +914,12 @@ class ValidatorCompiler {
     const itemContext = within(context, { path: [...context.path, { kind: "index", variable: index } as const] });
     const label = context.names.fresh("contains");
     const attempt = new Code();
-    this.emitForNewValue(
-      schema["contains"],
-      `${array}[${index}]`,
-      "item",
-      itemContext.path,
-      { ...itemContext, mode: { kind: "break", label } },
-      false,
-      attempt,
-    );
-    if (!attempt.mentions(label)) {
+    const attemptContext = within(itemContext, { mode: { kind: "break", label } });
+    this.emitForNewValue(schema["contains"], array, index, "item", itemContext.path, attemptContext, false, attempt);
+    if (!attempt.uses(label)) {
       // Every item matches: the count is the length.
-      if (min > 0) this.failIf(out, context, `${length} < ${numberLiteral(min)}`, tooFew);
-      if (max !== undefined) this.failIf(out, context, `${length} > ${numberLiteral(max)}`, tooMany);
+      if (min > 0) this.failIf(out, context, `${length} < ${numberLiteral(min)}`, tooFew, [length]);
+      if (max !== undefined) this.failIf(out, context, `${length} > ${numberLiteral(max)}`, tooMany, [length]);
       return;
     }
     if (attempt.terminated) {
@@ -949,7 +935,7 @@ class ValidatorCompiler {
     const loopBody = new Code();
     loopBody.labeled(label, attempt);
     out.line(`let ${matches} = 0;`);
-    out.block(`for (let ${index} = 0; ${index} < ${length}; ${index}++)`, loopBody);
+    out.block(`for (let ${index} = 0; ${index} < ${length}; ${index}++)`, loopBody, [length]);
     if (min > 0) this.failIf(out, context, `${matches} < ${numberLiteral(min)}`, tooFew);
     if (max !== undefined) this.failIf(out, context, `${matches} > ${numberLiteral(max)}`, tooMany);
   }
@@ -970,7 +956,7 @@ class ValidatorCompiler {
       for (const name of propertyNames) {
         const sub = properties[name];
         if (!hasDefault(sub, this.spec.dialect)) continue;
-        body.line(`if (!${has(name)}) ${assignProperty(record, name, inlineLiteral(sub["default"]))}`);
+        body.line(`if (!${has(name)}) ${assignProperty(record, name, inlineLiteral(sub["default"]))}`, [record]);
         guaranteed.add(name);
       }
     }
@@ -980,7 +966,7 @@ class ValidatorCompiler {
       : [];
     for (const name of required) {
       if (guaranteed.has(name)) continue; // filled from its default just above
-      this.failIf(body, context, `!${has(name)}`, stringLiteral(`must have required property '${name}'`));
+      this.failIf(body, context, `!${has(name)}`, stringLiteral(`must have required property '${name}'`), [record]);
       guaranteed.add(name);
     }
 
@@ -990,21 +976,13 @@ class ValidatorCompiler {
 
     const maxProperties = schema["maxProperties"];
     if (typeof maxProperties === "number") {
-      this.failIf(
-        body,
-        context,
-        `${keys}.length > ${numberLiteral(maxProperties)}`,
-        stringLiteral(`must NOT have more than ${maxProperties} properties`),
-      );
+      const message = stringLiteral(`must NOT have more than ${maxProperties} properties`);
+      this.failIf(body, context, `${keys}.length > ${numberLiteral(maxProperties)}`, message, [keys]);
     }
     const minProperties = schema["minProperties"];
     if (typeof minProperties === "number" && minProperties > 0) {
-      this.failIf(
-        body,
-        context,
-        `${keys}.length < ${numberLiteral(minProperties)}`,
-        stringLiteral(`must NOT have fewer than ${minProperties} properties`),
-      );
+      const message = stringLiteral(`must NOT have fewer than ${minProperties} properties`);
+      this.failIf(body, context, `${keys}.length < ${numberLiteral(minProperties)}`, message, [keys]);
     }
 
     // dependentRequired, and the array form of draft-07 dependencies.
@@ -1024,9 +1002,9 @@ class ValidatorCompiler {
       for (const dependent of dependents) {
         if (typeof dependent !== "string") continue;
         const message = stringLiteral(`must have property '${dependent}' when property '${name}' is present`);
-        this.failIf(checks, context, `!${has(dependent)}`, message);
+        this.failIf(checks, context, `!${has(dependent)}`, message, [record]);
       }
-      if (!checks.isEmpty) body.block(`if (${has(name)})`, checks);
+      if (!checks.isEmpty) body.block(`if (${has(name)})`, checks, [record]);
     }
 
     if (hasOwn(schema, "propertyNames")) this.emitPropertyNames(schema["propertyNames"], keys, context, body);
@@ -1034,18 +1012,11 @@ class ValidatorCompiler {
     for (const name of propertyNames) {
       const path = [...context.path, { kind: "static", token: name } as const];
       const checks = new Code();
-      this.emitForNewValue(
-        properties[name],
-        `${record}[${stringLiteral(name)}]`,
-        propertyNameHint(name),
-        path,
-        context,
-        context.defaults,
-        checks,
-      );
+      const hint = propertyNameHint(name);
+      this.emitForNewValue(properties[name], record, stringLiteral(name), hint, path, context, context.defaults, checks);
       if (checks.isEmpty) continue;
       if (guaranteed.has(name)) body.append(checks);
-      else body.block(`if (${has(name)})`, checks);
+      else body.block(`if (${has(name)})`, checks, [record]);
     }
 
     this.emitOtherProperties(schema, propertyNames, record, keys, context, body);
@@ -1055,15 +1026,15 @@ class ValidatorCompiler {
     for (const [name, dependency] of dependencySchemas) {
       const checks = new Code();
       this.emitSchema(dependency, within(context, { defaults: false }), checks);
-      if (!checks.isEmpty) body.block(`if (${has(name)})`, checks);
+      if (!checks.isEmpty) body.block(`if (${has(name)})`, checks, [record]);
     }
 
-    if (head.mentions(record) || body.mentions(record) || body.mentions(keys)) {
-      out.line(`const ${record} = ${context.value} as Record<string, unknown>;`);
+    if (head.uses(record) || body.uses(record) || body.uses(keys)) {
+      out.line(`const ${record} = ${context.value} as Record<string, unknown>;`, [context.value]);
     }
     out.append(head);
     // Object.keys, not for…in: it lists only own properties, including a JSON "__proto__" key.
-    if (body.mentions(keys)) out.line(`const ${keys} = Object.keys(${record});`);
+    if (body.uses(keys)) out.line(`const ${keys} = Object.keys(${record});`, [record]);
     out.append(body);
   }
 
@@ -1077,7 +1048,7 @@ class ValidatorCompiler {
       within(context, { value: key, types: STRING, mode: { kind: "break", label }, defaults: false }),
       attempt,
     );
-    if (!attempt.mentions(label)) return; // every name is valid
+    if (!attempt.uses(label)) return; // every name is valid
     const loopBody = new Code();
     if (!attempt.terminated) {
       // name: { ...checks (break when the name is invalid); continue } fail
@@ -1085,7 +1056,7 @@ class ValidatorCompiler {
       loopBody.labeled(label, attempt);
     }
     this.failAlways(loopBody, context, `"property name '" + ${key} + "' must be valid"`);
-    out.block(`for (const ${key} of ${keys})`, loopBody);
+    out.block(`for (const ${key} of ${keys})`, loopBody, [keys]);
   }
 
   /** patternProperties and additionalProperties, in one pass over the keys. */
@@ -1103,15 +1074,7 @@ class ValidatorCompiler {
     const patternProperties = isJsonObject(schema["patternProperties"]) ? schema["patternProperties"] : {};
     const patterns = Object.keys(patternProperties).map((pattern) => {
       const checks = new Code();
-      this.emitForNewValue(
-        patternProperties[pattern],
-        `${record}[${key}]`,
-        "property",
-        keyPath,
-        context,
-        false,
-        checks,
-      );
+      this.emitForNewValue(patternProperties[pattern], record, key, "property", keyPath, context, false, checks);
       return { regExp: this.regExpConstant(pattern, context.value === "value" ? "key" : `${context.value}Key`), checks };
     });
 
@@ -1120,7 +1083,7 @@ class ValidatorCompiler {
     if (additional === false) {
       this.failAlways(additionalChecks, context, `"must NOT have additional property '" + ${key} + "'"`);
     } else {
-      this.emitForNewValue(additional, `${record}[${key}]`, "property", keyPath, context, false, additionalChecks);
+      this.emitForNewValue(additional, record, key, "property", keyPath, context, false, additionalChecks);
     }
 
     const loopBody = new Code();
@@ -1133,10 +1096,11 @@ class ValidatorCompiler {
       const withFlag = new Code();
       if (useFlag) withFlag.line(`${matchedFlag} = true;`);
       withFlag.append(checks);
-      loopBody.block(`if (${regExp}.test(${key}))`, withFlag);
+      loopBody.block(`if (${regExp}.test(${key}))`, withFlag, [regExp]);
     }
     if (!additionalChecks.isEmpty) {
       const isAdditional: string[] = [];
+      const uses: string[] = [];
       if (useFlag) isAdditional.push(`!${matchedFlag}`);
       if (declared.length > 6) {
         const literals = declared.map((name) => stringLiteral(name));
@@ -1148,16 +1112,20 @@ class ValidatorCompiler {
           ": ReadonlySet<string>",
         );
         isAdditional.push(`!${set}.has(${key})`);
+        uses.push(set);
       } else {
         for (const name of declared) isAdditional.push(`${key} !== ${stringLiteral(name)}`);
       }
-      for (const { regExp, checks } of patterns)
-        if (!useFlag || checks.isEmpty) isAdditional.push(`!${regExp}.test(${key})`);
+      for (const { regExp, checks } of patterns) {
+        if (useFlag && !checks.isEmpty) continue;
+        isAdditional.push(`!${regExp}.test(${key})`);
+        uses.push(regExp);
+      }
       if (isAdditional.length === 0) loopBody.append(additionalChecks);
-      else loopBody.block(`if (${isAdditional.join(" && ")})`, additionalChecks);
+      else loopBody.block(`if (${isAdditional.join(" && ")})`, additionalChecks, uses);
     }
     if (loopBody.isEmpty) return;
-    out.block(`for (const ${key} of ${keys})`, loopBody);
+    out.block(`for (const ${key} of ${keys})`, loopBody, [keys]);
   }
 }
 
@@ -1170,6 +1138,11 @@ function sanitizeName(text: string): string {
     .replace(/^_+|_+$/g, "")
     .slice(0, 40);
   return cleaned === "" ? "schema" : cleaned;
+}
+
+/** The runtime helpers an instance path's expression calls. */
+function pathUses(path: readonly PathPart[]): readonly string[] {
+  return path.some((part) => part.kind === "key") ? ["pointerToken"] : [];
 }
 
 /** `record["name"] = value;`, except for "__proto__", where plain assignment would replace the prototype. */
