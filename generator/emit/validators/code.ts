@@ -22,13 +22,12 @@ export class Code {
   private readonly parts: (string | Nested)[] = [];
   /** The identifiers used by the kept lines, nested fragments included. */
   private readonly used = new Set<string>();
-  private lineCount = 0;
   private frozen = false;
   /** True when the fragment ends with an unconditional exit (nothing after it would run). */
   terminated = false;
 
   get isEmpty(): boolean {
-    return this.lineCount === 0;
+    return this.parts.length === 0; // an empty fragment is never nested
   }
 
   /** Whether a kept line uses `identifier`. */
@@ -106,16 +105,14 @@ export class Code {
   private push(text: string, uses: readonly string[] = []): void {
     this.mutable();
     this.parts.push(text);
-    this.lineCount++;
     for (const identifier of uses) this.used.add(identifier);
   }
 
   private nest(code: Code, extraDepth: number): void {
     this.mutable();
     code.frozen = true;
-    if (code.lineCount === 0) return;
+    if (code.isEmpty) return;
     this.parts.push({ code, extraDepth });
-    this.lineCount += code.lineCount;
     for (const identifier of code.used) this.used.add(identifier);
   }
 

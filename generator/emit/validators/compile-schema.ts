@@ -92,23 +92,17 @@ const FRACTION = 64;
 const NUMBER = INTEGER | FRACTION;
 const ANY = NULL | BOOLEAN | OBJECT | ARRAY | STRING | NUMBER;
 
+const typeNameMasks = new Map([
+  ["null", NULL],
+  ["boolean", BOOLEAN],
+  ["object", OBJECT],
+  ["array", ARRAY],
+  ["string", STRING],
+  ["integer", INTEGER],
+]);
+
 function typeNameMask(name: string): number {
-  switch (name) {
-    case "null":
-      return NULL;
-    case "boolean":
-      return BOOLEAN;
-    case "object":
-      return OBJECT;
-    case "array":
-      return ARRAY;
-    case "string":
-      return STRING;
-    case "integer":
-      return INTEGER;
-    default:
-      return NUMBER;
-  }
+  return typeNameMasks.get(name) ?? NUMBER;
 }
 
 /** The type of a JSON value (for enum/const members). */
@@ -266,27 +260,6 @@ class ValidatorCompiler {
   private readonly helpers: HelperFunction[] = [];
   private readonly helpersByKey = new Map<string, HelperFunction>();
   private readonly usedModuleNames = new Set<string>();
-
-  /** What `emitSchema` emits after `type`, in order (each step may narrow the types for the next). */
-  private static readonly keywordSteps: ReadonlyArray<
-    (compiler: ValidatorCompiler, schema: JsonObject, context: Context, out: Code, families: number) => Context | void
-  > = [
-    (k, schema, c, out) => (typeof schema["$ref"] === "string" ? k.emitRef(schema["$ref"], c, out) : undefined),
-    (k, schema, c, out) => k.emitConstAndEnum(schema, c, out),
-    (k, schema, c, out) => k.emitAllOf(schema, c, out),
-    (k, schema, c, out) => k.emitAnyOf(schema, c, out),
-    (k, schema, c, out) => k.emitOneOf(schema, c, out),
-    (k, schema, c, out) => k.emitNot(schema, c, out),
-    (k, schema, c, out) => k.emitConditional(schema, c, out),
-    (k, schema, c, out, families) =>
-      families & NUMBER ? k.emitFamily(NUMBER, c, out, (body, fc) => k.emitNumberKeywords(schema, fc, body)) : undefined,
-    (k, schema, c, out, families) =>
-      families & STRING ? k.emitFamily(STRING, c, out, (body, fc) => k.emitStringKeywords(schema, fc, body)) : undefined,
-    (k, schema, c, out, families) =>
-      families & ARRAY ? k.emitFamily(ARRAY, c, out, (body, fc) => k.emitArrayKeywords(schema, fc, body)) : undefined,
-    (k, schema, c, out, families) =>
-      families & OBJECT ? k.emitFamily(OBJECT, c, out, (body, fc) => k.emitObjectKeywords(schema, fc, body)) : undefined,
-  ];
 
   constructor(
     private readonly spec: ValidatorSpec,
@@ -478,10 +451,17 @@ class ValidatorCompiler {
     if (schema["type"] !== undefined) {
       current = within(current, { types: this.emitType(schema["type"], current, out) });
     }
+    // Keywords in ajv's order; each is skipped once the code so far always exits.
+    if (typeof schema["$ref"] === "string" && !out.terminated) this.emitRef(schema["$ref"], current, out);
+    if (!out.terminated) this.emitConstAndEnum(schema, current, out);
+    if (!out.terminated) current = this.emitAllOf(schema, current, out);
+    if (!out.terminated) this.emitAnyOf(schema, current, out);
+    if (!out.terminated) this.emitOneOf(schema, current, out);
+    if (!out.terminated) this.emitNot(schema, current, out);
+    if (!out.terminated) this.emitConditional(schema, current, out);
     const families = keywordFamilies(schema);
-    for (const step of ValidatorCompiler.keywordSteps) {
-      if (out.terminated) return 0;
-      current = step(this, schema, current, out, families) ?? current;
+    for (const family of [NUMBER, STRING, ARRAY, OBJECT]) {
+      if (families & family && !out.terminated) this.emitFamily(family, schema, current, out);
     }
     return out.terminated ? 0 : current.types;
   }
@@ -607,9 +587,10 @@ class ValidatorCompiler {
   // -------------------------------------------------------------------------------------
   // allOf, anyOf, oneOf, not, if/then/else (all apply to the same value)
 
-  private emitAllOf(schema: JsonObject, context: Context, out: Code): Context | void {
+  /** Returns the context after allOf, whose branches may have narrowed the types. */
+  private emitAllOf(schema: JsonObject, context: Context, out: Code): Context {
     const branches = schema["allOf"];
-    if (!Array.isArray(branches)) return;
+    if (!Array.isArray(branches)) return context;
     let types = context.types;
     for (const branch of branches) {
       if (out.terminated) break;
@@ -723,15 +704,14 @@ class ValidatorCompiler {
    * Emits one family's keywords. They only constrain values of that type, so unless the
    * value is known to have it they go behind a guard.
    */
-  private emitFamily(
-    family: number,
-    context: Context,
-    out: Code,
-    emit: (body: Code, context: Context) => void,
-  ): void {
+  private emitFamily(family: number, schema: JsonObject, context: Context, out: Code): void {
     if ((context.types & family) === 0) return;
     const body = new Code();
-    emit(body, within(context, { types: context.types & family }));
+    const familyContext = within(context, { types: context.types & family });
+    if (family === NUMBER) this.emitNumberKeywords(schema, familyContext, body);
+    else if (family === STRING) this.emitStringKeywords(schema, familyContext, body);
+    else if (family === ARRAY) this.emitArrayKeywords(schema, familyContext, body);
+    else this.emitObjectKeywords(schema, familyContext, body);
     if (body.isEmpty) return;
     if ((context.types & ~family) === 0) out.append(body);
     else out.block(`if (${familyGuard(context.value, family, context.types)})`, body, [context.value]);
