@@ -87,11 +87,9 @@ export class Code {
     else this.append(body);
   }
 
-  /** The statements' lines, each prefixed with `indent` once per nesting level. */
-  renderLines(indent: string): string[] {
-    const lines: string[] = [];
+  /** Appends the statements' lines to `lines`, each prefixed with `indent` once per nesting level. */
+  render(lines: string[], indent: string): void {
     this.renderInto(lines, [indent], 0);
-    return lines;
   }
 
   private renderInto(lines: string[], pads: string[], depth: number): void {
@@ -220,8 +218,13 @@ export class LocalNames {
  * "property" for names without a short readable form.
  */
 export function propertyNameHint(name: string): string {
+  // Most names are one word already: only the first letter may change.
+  if (readableHint.test(name)) return available(name.charAt(0).toLowerCase() + name.slice(1));
   const words = name.split(/[^A-Za-z0-9]+/).filter((word) => word !== "");
   const hint = words.map((word, i) => (i === 0 ? word.charAt(0).toLowerCase() + word.slice(1) : word.charAt(0).toUpperCase() + word.slice(1))).join("");
-  if (!/^[A-Za-z][A-Za-z0-9]{0,23}$/.test(hint)) return "property";
-  return unavailable.has(hint) ? `${hint}Property` : hint;
+  return readableHint.test(hint) ? available(hint) : "property";
 }
+
+const readableHint = /^[A-Za-z][A-Za-z0-9]{0,23}$/;
+
+const available = (hint: string) => (unavailable.has(hint) ? `${hint}Property` : hint);

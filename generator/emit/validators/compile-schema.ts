@@ -298,20 +298,27 @@ class ValidatorCompiler {
         for (const name of helper.body!.usedIdentifiers) used.add(name);
       }
     }
-    const constants = this.constants.filter((c) => used.has(c.name)).map((c) => c.declaration);
+
+    // The constants, the doc comment, the exported function, then the helpers, joined once.
+    const lines = this.constants.filter((c) => used.has(c.name)).map((c) => c.declaration);
+    if (lines.length > 0) lines.push("");
     const doc = docComment(spec.doc);
-    const pieces = [
-      ...(constants.length > 0 ? [...constants, ""] : []),
-      ...(doc === "" ? [] : [doc.slice(0, -1)]),
-      this.functionText(`${spec.exported === false ? "" : "export "}function ${spec.name}`, mainBody),
-      ...this.helpers.filter((h) => reached.has(h)).flatMap((h) => ["", this.functionText(`function ${h.name}`, h.body!)]),
-    ];
-    return { code: `${pieces.join("\n")}\n`, helpers: new Set(runtimeHelpers.filter((name) => used.has(name))) };
+    if (doc !== "") lines.push(doc.slice(0, -1));
+    this.renderFunction(`${spec.exported === false ? "" : "export "}function ${spec.name}`, mainBody, lines);
+    for (const helper of this.helpers) {
+      if (!reached.has(helper)) continue;
+      lines.push("");
+      this.renderFunction(`function ${helper.name}`, helper.body!, lines);
+    }
+    lines.push(""); // the final line break
+    return { code: lines.join("\n"), helpers: new Set(runtimeHelpers.filter((name) => used.has(name))) };
   }
 
-  /** `head(parameter): ValidationIssue | undefined { body }` as one text, without a final line break. */
-  private functionText(head: string, body: Code): string {
-    return [`${head}(${this.parameter(body)}): ValidationIssue | undefined {`, ...body.renderLines("  "), "}"].join("\n");
+  /** Appends `head(parameter): ValidationIssue | undefined { body }` to `lines`. */
+  private renderFunction(head: string, body: Code, lines: string[]): void {
+    lines.push(`${head}(${this.parameter(body)}): ValidationIssue | undefined {`);
+    body.render(lines, "  ");
+    lines.push("}");
   }
 
   /** `value: unknown`, or `_value` when the body never looks at the value (e.g. schema `true`). */
@@ -510,8 +517,8 @@ class ValidatorCompiler {
   private emitType(type: unknown, context: Context, out: Code): number {
     const names = (typeof type === "string" ? [type] : (type as string[])).filter((n) => typeof n === "string");
     const allowed = names.reduce((mask, name) => mask | typeNameMask(name), 0);
-    const message = stringLiteral(`must be ${names.join(",")}`);
     if ((context.types & ~allowed) === 0) return context.types; // already known to hold
+    const message = stringLiteral(`must be ${names.join(",")}`);
     if ((context.types & allowed) === 0) {
       this.failAlways(out, context, message);
       return 0;
@@ -924,7 +931,7 @@ class ValidatorCompiler {
     const names = context.names;
     const record = names.fresh("record", context.value, true);
     const keys = names.fresh("keys", context.value, true);
-    const has = (name: string) => `Object.prototype.hasOwnProperty.call(${record}, ${stringLiteral(name)})`;
+    const has = (name: string, literal = stringLiteral(name)) => `Object.prototype.hasOwnProperty.call(${record}, ${literal})`;
     let body = new Code();
     const properties = isJsonObject(schema["properties"]) ? schema["properties"] : {};
     const propertyNames = Object.keys(properties);
@@ -992,11 +999,12 @@ class ValidatorCompiler {
     for (const name of propertyNames) {
       const path = [...context.path, { kind: "static", token: name } as const];
       const checks = new Code();
+      const literal = stringLiteral(name);
       const hint = propertyNameHint(name);
-      this.emitForNewValue(properties[name], record, stringLiteral(name), hint, path, context, context.defaults, checks);
+      this.emitForNewValue(properties[name], record, literal, hint, path, context, context.defaults, checks);
       if (checks.isEmpty) continue;
       if (guaranteed.has(name)) body.append(checks);
-      else body.block(`if (${has(name)})`, checks, [record]);
+      else body.block(`if (${has(name, literal)})`, checks, [record]);
     }
 
     this.emitOtherProperties(schema, propertyNames, record, keys, context, body);
