@@ -260,6 +260,7 @@ class ValidatorCompiler {
   private readonly helpers: HelperFunction[] = [];
   private readonly helpersByKey = new Map<string, HelperFunction>();
   private readonly usedModuleNames = new Set<string>();
+  private readonly fillsDefaultsAt = new Map<string, boolean>();
 
   constructor(
     private readonly spec: ValidatorSpec,
@@ -268,7 +269,7 @@ class ValidatorCompiler {
 
   compile(): CompiledValidator {
     const { spec } = this;
-    const rootDefaults = spec.applyDefaults && this.fillsDefaults(spec.schema);
+    const rootDefaults = spec.applyDefaults && this.fillsDefaults("");
     let mainBody: Code;
     if (this.analysis.rootReferenced) {
       // The root is also a $ref target: share one compiled body.
@@ -390,7 +391,7 @@ class ValidatorCompiler {
     else if (tokens.length === 2 && (tokens[0] === "$defs" || tokens[0] === "definitions")) base = sanitizeName(tokens[1]!);
     else base = sanitizeName(tokens.join("_"));
     // A target that fills defaults gets a second variant for places defaults must not reach.
-    if (!defaults && this.spec.applyDefaults && this.fillsDefaults(resolvePointer(this.spec.schema, pointer))) {
+    if (!defaults && this.spec.applyDefaults && this.fillsDefaults(pointer)) {
       base += "_withoutDefaults";
     }
     const name = this.moduleName(base);
@@ -400,8 +401,15 @@ class ValidatorCompiler {
     return name;
   }
 
-  private fillsDefaults(schema: unknown): boolean {
-    return fillsDefaults(this.spec.schema, schema, this.spec.dialect, this.analysis.refTargets);
+  /** Whether the subschema at `pointer` fills defaults (worked out once per $ref target). */
+  private fillsDefaults(pointer: string): boolean {
+    let fills = this.fillsDefaultsAt.get(pointer);
+    if (fills === undefined) {
+      const { schema, dialect } = this.spec;
+      fills = fillsDefaults(schema, resolvePointer(schema, pointer), dialect, this.analysis.refTargets);
+      this.fillsDefaultsAt.set(pointer, fills);
+    }
+    return fills;
   }
 
   // -------------------------------------------------------------------------------------
@@ -529,7 +537,7 @@ class ValidatorCompiler {
 
   private emitRef(ref: string, context: Context, out: Code): void {
     const pointer = this.analysis.refTargets.get(ref)!;
-    const defaults = context.defaults && this.fillsDefaults(resolvePointer(this.spec.schema, pointer));
+    const defaults = context.defaults && this.fillsDefaults(pointer);
     const helper = this.helperFor(pointer, defaults);
     if (context.mode.kind === "break") {
       out.line(`if (${helper}(${context.value}) !== undefined) break ${context.mode.label};`, [helper, context.value, context.mode.label]);
