@@ -199,10 +199,12 @@ export class LocalNames {
    */
   fresh(hint: string, owner?: string, derived = false): string {
     const qualified = owner === undefined || owner === "value" ? undefined : `${owner}${hint.charAt(0).toUpperCase()}${hint.slice(1)}`;
-    const candidates = derived && qualified !== undefined ? [qualified, hint] : qualified === undefined ? [hint] : [hint, qualified];
-    for (const candidate of candidates) if (this.take(candidate)) return candidate;
-    const base = candidates[0]!;
-    for (let n = 2; ; n++) if (this.take(`${base}${n}`)) return `${base}${n}`;
+    // The preferred form, then the other one, then the preferred form numbered.
+    const first = derived && qualified !== undefined ? qualified : hint;
+    if (this.take(first)) return first;
+    const second = first === hint ? qualified : hint;
+    if (second !== undefined && this.take(second)) return second;
+    for (let n = 2; ; n++) if (this.take(`${first}${n}`)) return `${first}${n}`;
   }
 
   private take(name: string): boolean {
