@@ -39,7 +39,6 @@ import {
   type SchemaDialect,
 } from "../../validate/schema-check.js";
 
-
 export interface ValidatorSpec {
   /** Name of the exported function, e.g. "validateGetForecastInput" (a valid identifier; caller guarantees uniqueness). */
   name: string;
@@ -53,7 +52,6 @@ export interface ValidatorSpec {
   /** Whether the function is exported (default true); module-private otherwise. */
   exported?: boolean;
 }
-
 
 export type RuntimeHelper = "deepEqual" | "codePointLength" | "pointerToken";
 
@@ -101,8 +99,10 @@ const typeNameMasks = new Map([
   ["integer", INTEGER],
 ]);
 
-function typeNameMask(name: string): number {
-  return typeNameMasks.get(name) ?? NUMBER;
+/** The types a `type` keyword (one name or a list of names) allows. */
+function typeMask(type: string | readonly unknown[]): number {
+  if (typeof type === "string") return typeNameMasks.get(type) ?? NUMBER;
+  return type.reduce((mask: number, name) => mask | (typeNameMasks.get(String(name)) ?? NUMBER), 0);
 }
 
 /** The type of a JSON value (for enum/const members). */
@@ -255,10 +255,9 @@ const uniqueItemsMapThreshold = 16;
 
 /** Mutable per-compilation state: constants and helper functions shared by the generated functions. */
 class ValidatorCompiler {
-  private readonly constants: Constant[] = [];
-  private readonly constantsByKey = new Map<string, Constant>();
-  private readonly helpers: HelperFunction[] = [];
-  private readonly helpersByKey = new Map<string, HelperFunction>();
+  /** By what they hold, in order of creation (Maps keep insertion order). */
+  private readonly constants = new Map<string, Constant>();
+  private readonly helpers = new Map<string, HelperFunction>();
   private readonly usedModuleNames = new Set<string>();
   private readonly fillsDefaultsAt = new Map<string, boolean>();
 
@@ -281,8 +280,8 @@ class ValidatorCompiler {
     }
 
     // Compile helpers until no new ones are requested (compiling one may request others).
-    for (let i = 0; i < this.helpers.length; i++) {
-      const helper = this.helpers[i]!;
+    // (A Map's iteration also visits the entries added while it runs.)
+    for (const helper of this.helpers.values()) {
       helper.body = this.functionBody(resolvePointer(spec.schema, helper.pointer), helper.defaults);
     }
 
@@ -292,7 +291,7 @@ class ValidatorCompiler {
     const reached = new Set<HelperFunction>();
     for (let grew = true; grew; ) {
       grew = false;
-      for (const helper of this.helpers) {
+      for (const helper of this.helpers.values()) {
         if (reached.has(helper) || !used.has(helper.name)) continue;
         reached.add(helper);
         grew = true;
@@ -301,12 +300,12 @@ class ValidatorCompiler {
     }
 
     // The constants, the doc comment, the exported function, then the helpers, joined once.
-    const lines = this.constants.filter((c) => used.has(c.name)).map((c) => c.declaration);
+    const lines = [...this.constants.values()].filter((c) => used.has(c.name)).map((c) => c.declaration);
     if (lines.length > 0) lines.push("");
     const doc = docComment(spec.doc);
     if (doc !== "") lines.push(doc.slice(0, -1));
     this.renderFunction(`${spec.exported === false ? "" : "export "}function ${spec.name}`, mainBody, lines);
-    for (const helper of this.helpers) {
+    for (const helper of this.helpers.values()) {
       if (!reached.has(helper)) continue;
       lines.push("");
       this.renderFunction(`function ${helper.name}`, helper.body!, lines);
@@ -360,12 +359,11 @@ class ValidatorCompiler {
   /** A hoisted module-level constant, shared by identical declarations; named after the value it first checks. */
   private constant(kind: string, key: string, initializer: string, owner: string, typeAnnotation = ""): string {
     const dedupeKey = `${kind}\n${key}`;
-    const existing = this.constantsByKey.get(dedupeKey);
+    const existing = this.constants.get(dedupeKey);
     if (existing !== undefined) return existing.name;
     const name = this.moduleName(owner === "value" ? kind : `${owner}${kind.charAt(0).toUpperCase()}${kind.slice(1)}`);
     const constant = { name, declaration: `const ${name}${typeAnnotation} = ${initializer};` };
-    this.constants.push(constant);
-    this.constantsByKey.set(dedupeKey, constant);
+    this.constants.set(dedupeKey, constant);
     return name;
   }
 
@@ -376,7 +374,7 @@ class ValidatorCompiler {
   /** The helper function validating the subschema at `pointer` (compiled later, once per variant). */
   private helperFor(pointer: string, defaults: boolean): string {
     const key = `${defaults ? "defaults" : "plain"}\n${pointer}`;
-    const existing = this.helpersByKey.get(key);
+    const existing = this.helpers.get(key);
     if (existing !== undefined) return existing.name;
     const tokens =
       pointer === ""
@@ -396,8 +394,7 @@ class ValidatorCompiler {
     }
     const name = this.moduleName(base);
     const helper: HelperFunction = { name, pointer, defaults };
-    this.helpers.push(helper);
-    this.helpersByKey.set(key, helper);
+    this.helpers.set(key, helper);
     return name;
   }
 
@@ -524,7 +521,7 @@ class ValidatorCompiler {
 
   private emitType(type: unknown, context: Context, out: Code): number {
     const names = (typeof type === "string" ? [type] : (type as string[])).filter((n) => typeof n === "string");
-    const allowed = names.reduce((mask, name) => mask | typeNameMask(name), 0);
+    const allowed = typeMask(names);
     if ((context.types & ~allowed) === 0) return context.types; // already known to hold
     const message = stringLiteral(`must be ${names.join(",")}`);
     if ((context.types & allowed) === 0) {
@@ -854,12 +851,7 @@ class ValidatorCompiler {
     if (schema["uniqueItems"] === true) {
       // items ran first, so a scalar `type` on them is already guaranteed here.
       const restType = isJsonObject(rest) && !isRefOnly(rest, this.spec.dialect) ? rest["type"] : undefined;
-      const restMask =
-        typeof restType === "string"
-          ? typeNameMask(restType)
-          : Array.isArray(restType)
-            ? restType.reduce((m: number, t) => m | typeNameMask(String(t)), 0)
-            : ANY;
+      const restMask = typeof restType === "string" || Array.isArray(restType) ? typeMask(restType) : ANY;
       const scalarItems = tuple.length === 0 && (restMask & ~SCALAR) === 0;
       this.emitUniqueItems(array, length, scalarItems, context, body);
     }
@@ -906,11 +898,11 @@ class ValidatorCompiler {
     const tooFew = stringLiteral(`must contain at least ${min} valid item(s)`);
     const tooMany = stringLiteral(`must contain at most ${max} valid item(s)`);
     const index = context.names.fresh("index", context.value);
-    const itemContext = within(context, { path: [...context.path, { kind: "index", variable: index } as const] });
+    const path = [...context.path, { kind: "index", variable: index } as const];
     const label = context.names.fresh("contains");
     const attempt = new Code();
-    const attemptContext = within(itemContext, { mode: { kind: "break", label } });
-    this.emitForNewValue(schema["contains"], array, index, "item", itemContext.path, attemptContext, false, attempt);
+    const attemptContext = within(context, { path, mode: { kind: "break", label } });
+    this.emitForNewValue(schema["contains"], array, index, "item", path, attemptContext, false, attempt);
     if (!attempt.uses(label)) {
       // Every item matches: the count is the length.
       if (min > 0) this.failIf(out, context, `${length} < ${numberLiteral(min)}`, tooFew, [length]);
