@@ -537,7 +537,8 @@ class ValidatorCompiler {
     const defaults = context.defaults && this.fillsDefaults(pointer);
     const helper = this.helperFor(pointer, defaults);
     if (context.mode.kind === "break") {
-      out.line(`if (${helper}(${context.value}) !== undefined) break ${context.mode.label};`, [helper, context.value, context.mode.label]);
+      const label = context.mode.label;
+      out.line(`if (${helper}(${context.value}) !== undefined) break ${label};`, [helper, context.value, label]);
       return;
     }
     const issue = context.names.fresh("issue", context.value);
@@ -790,7 +791,8 @@ class ValidatorCompiler {
         if (minLength === 1) {
           this.failIf(out, context, `${length} === 0`, message, [length]);
         } else {
-          const condition = `${length} < ${numberLiteral(minLength)} || (${length} < ${numberLiteral(2 * minLength)} && codePointLength(${value}) < ${numberLiteral(minLength)})`;
+          const condition =
+            `${length} < ${numberLiteral(minLength)} || (${length} < ${numberLiteral(2 * minLength)} && codePointLength(${value}) < ${numberLiteral(minLength)})`;
           this.failIf(out, context, condition, message, [length, "codePointLength", value]);
         }
       }
