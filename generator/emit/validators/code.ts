@@ -52,6 +52,13 @@ export class Code {
     this.terminated = true;
   }
 
+  /** Puts a declaration before the statements (once they show that it is needed). */
+  declareFirst(text: string, uses: readonly string[]): void {
+    this.mutable();
+    this.parts.unshift(text);
+    for (const identifier of uses) this.used.add(identifier);
+  }
+
   /** `head {` body `}`; the body's termination does not propagate (the head is a condition or loop). */
   block(head: string, body: Code, headUses: readonly string[] = []): void {
     if (this.terminated) return;

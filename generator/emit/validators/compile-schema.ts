@@ -479,8 +479,8 @@ class ValidatorCompiler {
   }
 
   /**
-   * Emits `schema` for the value `container[member]` (a property or item): binds it to a
-   * fresh local only if the generated checks use it.
+   * The checks of `schema` for the value `container[member]` (a property or item), which
+   * is bound to a fresh local only if the checks use it.
    */
   private emitForNewValue(
     schema: unknown,
@@ -490,13 +490,12 @@ class ValidatorCompiler {
     path: readonly PathPart[],
     context: Context,
     defaults: boolean,
-    out: Code,
-  ): void {
+  ): Code {
     const variable = context.names.fresh(nameHint, context.value);
-    const body = new Code();
-    this.emitSchema(schema, within(context, { value: variable, path, defaults, types: ANY }), body);
-    if (body.uses(variable)) out.line(`const ${variable} = ${container}[${member}];`, [container]);
-    out.append(body);
+    const checks = new Code();
+    this.emitSchema(schema, within(context, { value: variable, path, defaults, types: ANY }), checks);
+    if (checks.uses(variable)) checks.declareFirst(`const ${variable} = ${container}[${member}];`, [container]);
+    return checks;
   }
 
   /**
@@ -833,9 +832,8 @@ class ValidatorCompiler {
       rest = schema["items"];
     }
     tuple.forEach((itemSchema, index) => {
-      const itemCode = new Code();
       const path = [...context.path, { kind: "static", token: String(index) } as const];
-      this.emitForNewValue(itemSchema, array, String(index), "item", path, context, false, itemCode);
+      const itemCode = this.emitForNewValue(itemSchema, array, String(index), "item", path, context, false);
       if (!itemCode.isEmpty) body.block(`if (${length} > ${index})`, itemCode, [length]);
     });
     if (rest === false) {
@@ -843,9 +841,8 @@ class ValidatorCompiler {
       this.failIf(body, context, `${length} > ${tuple.length}`, message, [length]);
     } else if (rest !== true) {
       const index = names.fresh("index", context.value);
-      const itemCode = new Code();
       const path = [...context.path, { kind: "index", variable: index } as const];
-      this.emitForNewValue(rest, array, index, "item", path, context, false, itemCode);
+      const itemCode = this.emitForNewValue(rest, array, index, "item", path, context, false);
       if (!itemCode.isEmpty)
         body.block(`for (let ${index} = ${tuple.length}; ${index} < ${length}; ${index}++)`, itemCode, [length]);
     }
@@ -902,9 +899,8 @@ class ValidatorCompiler {
     const index = context.names.fresh("index", context.value);
     const path = [...context.path, { kind: "index", variable: index } as const];
     const label = context.names.fresh("contains");
-    const attempt = new Code();
     const attemptContext = within(context, { path, mode: { kind: "break", label } });
-    this.emitForNewValue(schema["contains"], array, index, "item", path, attemptContext, false, attempt);
+    const attempt = this.emitForNewValue(schema["contains"], array, index, "item", path, attemptContext, false);
     if (!attempt.uses(label)) {
       // Every item matches: the count is the length.
       if (min > 0) this.failIf(out, context, `${length} < ${numberLiteral(min)}`, tooFew, [length]);
@@ -1000,10 +996,9 @@ class ValidatorCompiler {
 
     for (const name of propertyNames) {
       const path = [...context.path, { kind: "static", token: name } as const];
-      const checks = new Code();
       const literal = stringLiteral(name);
       const hint = propertyNameHint(name);
-      this.emitForNewValue(properties[name], record, literal, hint, path, context, context.defaults, checks);
+      const checks = this.emitForNewValue(properties[name], record, literal, hint, path, context, context.defaults);
       if (checks.isEmpty) continue;
       if (guaranteed.has(name)) body.append(checks);
       else body.block(`if (${has(name, literal)})`, checks, [record]);
@@ -1063,8 +1058,7 @@ class ValidatorCompiler {
     const keyPath = [...context.path, { kind: "key", variable: key } as const];
     const patternProperties = isJsonObject(schema["patternProperties"]) ? schema["patternProperties"] : {};
     const patterns = Object.keys(patternProperties).map((pattern) => {
-      const checks = new Code();
-      this.emitForNewValue(patternProperties[pattern], record, key, "property", keyPath, context, false, checks);
+      const checks = this.emitForNewValue(patternProperties[pattern], record, key, "property", keyPath, context, false);
       return { regExp: this.regExpConstant(pattern, context.value === "value" ? "key" : `${context.value}Key`), checks };
     });
 
@@ -1073,7 +1067,7 @@ class ValidatorCompiler {
     if (additional === false) {
       this.failAlways(additionalChecks, context, `"must NOT have additional property '" + ${key} + "'"`);
     } else {
-      this.emitForNewValue(additional, record, key, "property", keyPath, context, false, additionalChecks);
+      additionalChecks.append(this.emitForNewValue(additional, record, key, "property", keyPath, context, false));
     }
 
     const loopBody = new Code();
