@@ -129,6 +129,21 @@ describe("strings from users", () => {
     expect(new Function(`return ${literal}`)()).toBe(hostile);
   });
 
+  it("string literals are JSON.stringify's, with U+2028/U+2029 escaped, for plain and hostile text alike", () => {
+    // stringLiteral quotes text that needs no escape without JSON.stringify: every case
+    // must give exactly what the JSON.stringify-based rule gives.
+    const byJson = (text: string) => JSON.stringify(text).replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
+    const texts = [
+      "", "plain", "with space", "ünïcödé and 日本", "emoji 😀 pair", '"', "'", "\\", "a\\\"b", "*/", "/*", "${x}", "`t`",
+      "\u2028", "x\u2029y", "\u0000", "\u0007", "\t\n\r", "\u001f", "\u007f", "\u0080", "\ud800", "a\udfffb", "\udc00\ud800",
+      "\ud83d\ude00", hostile, "</script>", "\ufeff",
+    ];
+    for (const text of texts) {
+      expect(stringLiteral(text), JSON.stringify(text)).toBe(byJson(text));
+      expect(new Function(`return ${stringLiteral(text)}`)()).toBe(text);
+    }
+  });
+
   const docCases: [string, string, string][] = [
     ["one line", "Says hi.", "/** Says hi. */\n"],
     ["several lines", "First.\n\nSecond.", "/**\n * First.\n *\n * Second.\n */\n"],
