@@ -58,8 +58,31 @@ export function emitServer(file: GeneratedFile, model: ServerModel, protocols: r
     `${file.type(rt, name)}<Asks<${asks.length === 0 ? "never" : asks.map((a) => stringLiteral(clientAsks[a].method)).join(" | ")}>${
       asks.includes("elicitation") && model.forms.length > 0 ? `, ${names.forms}` : ""
     }>`;
-  const completablePrompts = model.prompts.filter((p) => p.arguments.some((a) => a.complete));
-  const completableTemplates = model.resourceTemplates.filter((t) => t.completable.length > 0);
+  // The completable prompt arguments and template variables: the handler interface's
+  // completers and the definition's completion table, by group.
+  const completable = [
+    ...model.prompts.map((p) => ({
+      group: "prompts",
+      ref: { type: "ref/prompt", name: p.key },
+      member: p.member,
+      doc: `Prompt ${stringLiteral(p.key)}.`,
+      args: `${p.typeBase}PromptArgs`,
+      all: p.arguments.map((a) => a.name),
+      names: p.arguments.filter((a) => a.complete).map((a) => a.name),
+      what: "argument",
+    })),
+    ...model.resourceTemplates.map((t) => ({
+      group: "resourceTemplates",
+      ref: { type: "ref/resource", uri: t.uriTemplate },
+      member: t.member,
+      doc: `Resource template ${t.uriTemplate}.`,
+      args: `${t.typeBase}Variables`,
+      all: t.template.variables,
+      names: t.completable,
+      what: "variable",
+    })),
+  ].filter((target) => target.names.length > 0);
+  const completionContext = (args: string) => `${file.type(rt, "CompletionContext")}<Partial<${file.type(types, args)}>, Asks<never>>`;
 
   // Content types come from the preferred revision, the richest one the user writes for.
   const alias = (doc: string, name: string, type: string) => w.doc(doc).line(`export type ${name} = ${type};`).line();
@@ -84,90 +107,64 @@ export function emitServer(file: GeneratedFile, model: ServerModel, protocols: r
   // The handler interface, one member per tool, resource, template and prompt.
   const group = (key: string, doc: string, members: () => void) => w.doc(doc).block(`readonly ${key}:`, members, "};");
   const member = (doc: string | undefined, name: string, params: readonly string[], ret: string) => w.doc(doc).list(`${name}(`, params, `): ${ret};`);
+  // A group of handlers, when there are any: each takes its parameters and a context typed by what it asks.
+  const handlers = <T extends { readonly member: string; readonly asks: readonly ClientAsk[] }>(
+    key: string,
+    doc: string,
+    items: readonly T[],
+    contextName: string,
+    signature: (item: T) => { label: string; params: string[]; ret: string },
+  ) => {
+    if (items.length === 0) return;
+    group(key, doc, () => {
+      for (const item of items) {
+        const { label, params, ret } = signature(item);
+        member(label, propertyKey(item.member), [...params, `ctx: ${context(contextName, item.asks)}`], `${awaitable}<${ret}>`);
+      }
+    });
+  };
   w.doc(`What ${model.info.name} needs from you: one handler per tool, resource, resource template and prompt of the manifest.`);
   w.block(`export interface ${names.handlers}`, () => {
-    if (model.tools.length > 0) {
-      group("tools", "Tools, by the identifier of their name.", () => {
-        for (const tool of model.tools) {
-          const ctx = context("ToolContext", tool.asks);
-          const t = toolTypeNames(tool);
-          const ret = tool.output
-            ? `${file.type(rt, "StructuredToolReturn")}<${file.type(types, t.output)}, ToolContent>`
-            : `${file.type(rt, "ToolReturn")}<ToolContent>`;
-          member(labelled(`Tool ${stringLiteral(tool.key)}`, tool.title, tool.description), propertyKey(tool.member), [`args: ${file.type(types, t.args)}`, `ctx: ${ctx}`], `${awaitable}<${ret}>`);
-        }
-      });
-    }
-    if (model.resources.length > 0) {
-      const ret = file.type(rt, "ResourceReturn");
-      group("resources", "Resources: each reads the body of its fixed URI.", () => {
-        for (const resource of model.resources) {
-          const ctx = context("ResourceContext", resource.asks);
-          member(labelled(`Resource ${resource.uri}`, resource.title, resource.description), propertyKey(resource.member), [`ctx: ${ctx}`], `${awaitable}<${ret}>`);
-        }
-      });
-    }
-    if (model.resourceTemplates.length > 0) {
-      const ret = file.type(rt, "ResourceReturn");
-      group("resourceTemplates", "Resource templates: each reads a URI that matched its template, given the decoded variables.", () => {
-        for (const template of model.resourceTemplates) {
-          const ctx = context("ResourceContext", template.asks);
-          member(
-            labelled(`Resource template ${template.uriTemplate}`, template.title, template.description),
-            propertyKey(template.member),
-            [`variables: ${file.type(types, `${template.typeBase}Variables`)}`, `ctx: ${ctx}`],
-            `${awaitable}<${ret}>`,
-          );
-        }
-      });
-    }
-    if (handlerPrompts.length > 0) {
-      const ret = `${file.type(rt, "PromptReturn")}<PromptMessage>`;
-      group("prompts", "Prompts without declarative messages.", () => {
-        for (const prompt of handlerPrompts) {
-          const ctx = context("PromptContext", prompt.asks);
-          member(
-            labelled(`Prompt ${stringLiteral(prompt.key)}`, prompt.title, prompt.description),
-            propertyKey(prompt.member),
-            [`args: ${file.type(types, `${prompt.typeBase}PromptArgs`)}`, `ctx: ${ctx}`],
-            `${awaitable}<${ret}>`,
-          );
-        }
-      });
-    }
-    if (completablePrompts.length + completableTemplates.length > 0) {
+    handlers("tools", "Tools, by the identifier of their name.", model.tools, "ToolContext", (tool) => {
+      const t = toolTypeNames(tool);
+      const ret = tool.output
+        ? `${file.type(rt, "StructuredToolReturn")}<${file.type(types, t.output)}, ToolContent>`
+        : `${file.type(rt, "ToolReturn")}<ToolContent>`;
+      return { label: labelled(`Tool ${stringLiteral(tool.key)}`, tool.title, tool.description), params: [`args: ${file.type(types, t.args)}`], ret };
+    });
+    handlers("resources", "Resources: each reads the body of its fixed URI.", model.resources, "ResourceContext", (r) => ({
+      label: labelled(`Resource ${r.uri}`, r.title, r.description),
+      params: [],
+      ret: file.type(rt, "ResourceReturn"),
+    }));
+    const templatesDoc = "Resource templates: each reads a URI that matched its template, given the decoded variables.";
+    handlers("resourceTemplates", templatesDoc, model.resourceTemplates, "ResourceContext", (t) => ({
+      label: labelled(`Resource template ${t.uriTemplate}`, t.title, t.description),
+      params: [`variables: ${file.type(types, `${t.typeBase}Variables`)}`],
+      ret: file.type(rt, "ResourceReturn"),
+    }));
+    handlers("prompts", "Prompts without declarative messages.", handlerPrompts, "PromptContext", (p) => ({
+      label: labelled(`Prompt ${stringLiteral(p.key)}`, p.title, p.description),
+      params: [`args: ${file.type(types, `${p.typeBase}PromptArgs`)}`],
+      ret: `${file.type(rt, "PromptReturn")}<PromptMessage>`,
+    }));
+    if (completable.length > 0) {
       const ret = `${awaitable}<${file.type(rt, "CompletionReturn")}>`;
-      const ctx = (args: string) => `${file.type(rt, "CompletionContext")}<Partial<${file.type(types, args)}>, Asks<never>>`;
-      const completers = (key: string, doc: string, targets: { member: string; doc: string; args: string; names: readonly string[]; what: string }[]) =>
-        group(key, doc, () => {
-          for (const target of targets) {
-            group(propertyKey(target.member), target.doc, () => {
-              for (const name of target.names) {
-                member(`Candidate values for ${target.what} ${stringLiteral(name)}, given what the user typed so far.`, propertyKey(name), ["value: string", `ctx: ${ctx(target.args)}`], ret);
-              }
-            });
-          }
-        });
       group("completions", "Completers (completion/complete) of the prompt arguments and template variables declared `complete: true`.", () => {
-        if (completablePrompts.length > 0) {
-          completers(
-            "prompts",
-            "Prompt arguments, by prompt.",
-            completablePrompts.map((p) => ({
-              member: p.member,
-              doc: `Prompt ${stringLiteral(p.key)}.`,
-              args: `${p.typeBase}PromptArgs`,
-              names: p.arguments.filter((a) => a.complete).map((a) => a.name),
-              what: "argument",
-            })),
-          );
-        }
-        if (completableTemplates.length > 0) {
-          completers(
-            "resourceTemplates",
-            "Resource template variables, by template.",
-            completableTemplates.map((t) => ({ member: t.member, doc: `Resource template ${t.uriTemplate}.`, args: `${t.typeBase}Variables`, names: t.completable, what: "variable" })),
-          );
+        const groupDocs = { prompts: "Prompt arguments, by prompt.", resourceTemplates: "Resource template variables, by template." };
+        for (const [key, doc] of Object.entries(groupDocs)) {
+          const targets = completable.filter((target) => target.group === key);
+          if (targets.length === 0) continue;
+          group(key, doc, () => {
+            for (const target of targets) {
+              group(propertyKey(target.member), target.doc, () => {
+                for (const name of target.names) {
+                  const doc = `Candidate values for ${target.what} ${stringLiteral(name)}, given what the user typed so far.`;
+                  member(doc, propertyKey(name), ["value: string", `ctx: ${completionContext(target.args)}`], ret);
+                }
+              });
+            }
+          });
         }
       });
     }
@@ -296,31 +293,16 @@ export function emitServer(file: GeneratedFile, model: ServerModel, protocols: r
       : code(`(handlers, args, ctx) => handlers.prompts.${p.member}(args as unknown as ${file.type(types, `${p.typeBase}PromptArgs`)}, ctx)`);
     return { name: p.key, arguments: p.arguments.map((a) => ({ name: a.name, required: a.required })), get };
   });
-  const completionEntry = (ref: Json, group: string, member: string, args: string, all: readonly string[], names: readonly string[]) => ({
-    ref,
-    arguments: all,
-    completers: names.map((name) => ({
+  const completions = completable.map((target) => ({
+    ref: target.ref,
+    arguments: target.all,
+    completers: target.names.map((name) => ({
       argument: name,
       complete: code(
-        `(handlers, value, ctx) => ${propertyAccess(`handlers.completions.${group}.${member}`, name)}(value, ctx as ${file.type(rt, "CompletionContext")}<Partial<${file.type(types, args)}>, Asks<never>>)`,
+        `(handlers, value, ctx) => ${propertyAccess(`handlers.completions.${target.group}.${target.member}`, name)}(value, ctx as ${completionContext(target.args)})`,
       ),
     })),
-  });
-  const completions = [
-    ...completablePrompts.map((p) =>
-      completionEntry(
-        { type: "ref/prompt", name: p.key },
-        "prompts",
-        p.member,
-        `${p.typeBase}PromptArgs`,
-        p.arguments.map((a) => a.name),
-        p.arguments.filter((a) => a.complete).map((a) => a.name),
-      ),
-    ),
-    ...completableTemplates.map((t) =>
-      completionEntry({ type: "ref/resource", uri: t.uriTemplate }, "resourceTemplates", t.member, `${t.typeBase}Variables`, t.template.variables, t.completable),
-    ),
-  ];
+  }));
   const byRevision = (value: (revision: string) => unknown) => Object.fromEntries(protocols.map((p) => [p.revision, value(p.revision)]));
   // Optional runtime parts, imported only when the manifest uses them so that bundlers drop the rest.
   const asked = new Set([...model.tools, ...model.resources, ...model.resourceTemplates, ...handlerPrompts].flatMap((decl) => decl.asks));
