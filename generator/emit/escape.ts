@@ -122,12 +122,6 @@ export function codeLiteral(value: unknown, indent = ""): string {
   return isArray ? `[\n${lines}\n${indent}]` : `{\n${lines}\n${indent}}`;
 }
 
-/** Plain JSON data as an expression, in codeLiteral's layout. */
-export function jsonLiteral(value: unknown, indent = ""): string {
-  if (value instanceof Code) throw new TypeError("jsonLiteral: value is not JSON");
-  return codeLiteral(value, indent);
-}
-
 /** JSON data on one line whatever its size (`{ a: 1, b: [true, null] }`): for data inside a one-line statement. */
 export function inlineLiteral(value: unknown): string {
   if (value instanceof Code) return value.text;

@@ -34,8 +34,6 @@ export const lineWidth = 100;
 export class CodeWriter {
   private readonly parts: string[] = [];
   private depth = 0;
-  /** Whether the text written so far ends a line (or is empty). */
-  private atLineStart = true;
 
   /** The current indentation. */
   get indentation(): string {
@@ -84,6 +82,16 @@ export class CodeWriter {
     return this.line(close);
   }
 
+  /**
+   * `head A | B;` when it fits `lineWidth` columns (or has one member), else `head`, then
+   * one `| member` per line one level deeper, the last ending in `;`.
+   */
+  union(head: string, members: readonly string[]): this {
+    const oneLine = `${head} ${members.join(" | ")};`;
+    if (members.length < 2 || this.indentation.length + oneLine.length <= lineWidth) return this.line(oneLine);
+    return this.line(head).indented(() => members.forEach((member, i) => this.line(`| ${member}${i === members.length - 1 ? ";" : ""}`)));
+  }
+
   /** A doc comment for `text` at the current indentation (nothing when there is no text). */
   doc(text: string | undefined): this {
     return this.raw(docComment(text, this.indentation));
@@ -103,7 +111,6 @@ export class CodeWriter {
   private append(text: string): void {
     if (text === "") return;
     this.parts.push(text);
-    this.atLineStart = text.endsWith("\n");
   }
 }
 

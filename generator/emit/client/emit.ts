@@ -5,7 +5,7 @@ import type { ProtocolModel } from "../../model/protocol.js";
 import { revisionNamespace } from "../../model/protocol.js";
 import { paramHeaderDeclarations, type ServerModel } from "../../model/server.js";
 import { Code, codeLiteral, propertyKey, stringLiteral } from "../escape.js";
-import { lineWidth, type GeneratedFile } from "../file.js";
+import type { GeneratedFile } from "../file.js";
 import { toolTypeNames } from "../types/emit.js";
 import { validatorNames } from "../validators/emit.js";
 
@@ -35,14 +35,8 @@ export function emitClient(file: GeneratedFile, model: ServerModel, protocols: r
   const callOptions = file.type(rt, "CallOptions");
   const session = `${file.type(rt, "ClientSession")}<${file.type(protocol, "ClientRequestMap")}>`;
 
-  // `export type Name = A | B;` on one line when it fits, else one member per line.
-  const unionAlias = (doc: string, name: string, members: readonly string[]) => {
-    w.doc(doc);
-    const oneLine = `export type ${name} = ${members.join(" | ")};`;
-    if (oneLine.length <= lineWidth || members.length < 2) w.line(oneLine);
-    else w.line(`export type ${name} =`).indented(() => members.forEach((m, i) => w.line(`| ${m}${i === members.length - 1 ? ";" : ""}`)));
-    w.line();
-  };
+  // `export type Name = A | B;`, one member per line when it is too long.
+  const unionAlias = (doc: string, name: string, members: readonly string[]) => w.doc(doc).union(`export type ${name} =`, members).line();
   // The results the client returns, as the union over the revisions it speaks: named once.
   const revisionUnion = (type: string) => protocols.map((p) => `${file.type(protocol, revisionNamespace(p.revision))}.${type}`);
   const speaks = "in any of the revisions this client speaks";

@@ -6,7 +6,7 @@ import { revisionNamespace } from "../../model/protocol.js";
 import { clientAsks, paramHeaderDeclarations, type CacheHintModel, type ClientAsk, type PromptModel, type ServerModel, type ToolModel } from "../../model/server.js";
 import type { TemplatePart } from "../../validate/prompt-template.js";
 import { Code, codeLiteral, propertyAccess, propertyKey, sameLiteral, stringLiteral } from "../escape.js";
-import { lineWidth, type GeneratedFile } from "../file.js";
+import type { GeneratedFile } from "../file.js";
 import { emitAnswerValidators } from "./answers.js";
 import { toolTypeNames } from "../types/emit.js";
 import { validatorNames } from "../validators/emit.js";
@@ -189,57 +189,31 @@ export function emitServer(file: GeneratedFile, model: ServerModel, protocols: r
   const listingOf = new Map<string, string>();
   const infoOf = new Map<string, Json>();
   for (const protocol of protocols) {
-    const fields = (def: string) => protocol.fields(def);
-    const withAnnotations = (value: Json, def: string): Json => {
-      const annotations = value.annotations as Json | undefined;
-      if (annotations === undefined) return value;
-      const projected = project(annotations, fields(def));
-      return { ...value, annotations: Object.keys(projected).length > 0 ? projected : undefined };
+    // An entry with the fields the revision's `def` declares, its annotations projected onto `annotationsDef`.
+    const listed = (value: Json, def: string, annotationsDef?: string): Json => {
+      const entry = project(value, protocol.fields(def));
+      const annotations = entry.annotations as Json | undefined;
+      if (annotationsDef === undefined || annotations === undefined) return entry;
+      const projected = project(annotations, protocol.fields(annotationsDef));
+      return { ...entry, annotations: Object.keys(projected).length > 0 ? projected : undefined };
     };
     const listing = {
       tools: model.tools.map((tool) => {
         const schemas = schemaConst.get(tool)!;
-        const full: Json = {
-          name: tool.key,
-          title: tool.title,
-          description: tool.description,
-          inputSchema: new Code(schemas.input),
-          outputSchema: schemas.output === undefined ? undefined : new Code(schemas.output),
-          annotations: tool.annotations,
-          icons: tool.icons,
-        };
-        return withAnnotations(project(full, fields("Tool")), "ToolAnnotations");
+        const outputSchema = schemas.output === undefined ? undefined : new Code(schemas.output);
+        const { title, description, annotations, icons } = tool;
+        return listed({ name: tool.key, title, description, inputSchema: new Code(schemas.input), outputSchema, annotations, icons }, "Tool", "ToolAnnotations");
       }),
-      resources: model.resources.map((r) =>
-        withAnnotations(
-          project(
-            { uri: r.uri, name: r.name, title: r.title, description: r.description, mimeType: r.mimeType, size: r.size, annotations: r.annotations, icons: r.icons },
-            fields("Resource"),
-          ),
-          "Annotations",
-        ),
+      resources: model.resources.map(({ uri, name, title, description, mimeType, size, annotations, icons }) =>
+        listed({ uri, name, title, description, mimeType, size, annotations, icons }, "Resource", "Annotations"),
       ),
-      resourceTemplates: model.resourceTemplates.map((t) =>
-        withAnnotations(
-          project(
-            { uriTemplate: t.uriTemplate, name: t.name, title: t.title, description: t.description, mimeType: t.mimeType, annotations: t.annotations, icons: t.icons },
-            fields("ResourceTemplate"),
-          ),
-          "Annotations",
-        ),
+      resourceTemplates: model.resourceTemplates.map(({ uriTemplate, name, title, description, mimeType, annotations, icons }) =>
+        listed({ uriTemplate, name, title, description, mimeType, annotations, icons }, "ResourceTemplate", "Annotations"),
       ),
-      prompts: model.prompts.map((p) =>
-        project(
-          {
-            name: p.key,
-            title: p.title,
-            description: p.description,
-            arguments: p.arguments.length === 0 ? undefined : p.arguments.map((a) => project({ name: a.name, title: a.title, description: a.description, required: a.required }, fields("PromptArgument"))),
-            icons: p.icons,
-          },
-          fields("Prompt"),
-        ),
-      ),
+      prompts: model.prompts.map((p) => {
+        const args = p.arguments.map(({ name, title, description, required }) => listed({ name, title, description, required }, "PromptArgument"));
+        return listed({ name: p.key, title: p.title, description: p.description, arguments: args.length === 0 ? undefined : args, icons: p.icons }, "Prompt");
+      }),
     };
     let name = listingsWritten.find((written) => sameLiteral(written.value, listing))?.name;
     if (!name) {
@@ -249,7 +223,7 @@ export function emitServer(file: GeneratedFile, model: ServerModel, protocols: r
       w.line(`const ${name}: ${file.type(rt, "Listing")} = ${codeLiteral(listing)};`).line();
     }
     listingOf.set(protocol.revision, name);
-    infoOf.set(protocol.revision, project(model.info as unknown as Json, fields("Implementation")));
+    infoOf.set(protocol.revision, project(model.info as unknown as Json, protocol.fields("Implementation")));
   }
 
   // The definition: everything the runtime needs besides the handlers, one data literal
@@ -352,12 +326,7 @@ export function emitServer(file: GeneratedFile, model: ServerModel, protocols: r
   // lists declared `listChanged` (notifyListChanged, setEnabled) and whether anything
   // declares `subscribe: true` (notifyResourceUpdated); `never` makes those calls compile
   // errors that say what to declare. A union too long for one line takes one member per line.
-  const unionMember = (key: string, values: readonly string[]) => {
-    const members = values.map(stringLiteral);
-    const oneLine = `readonly ${key}: ${members.length === 0 ? "never" : members.join(" | ")};`;
-    if (w.indentation.length + oneLine.length <= lineWidth || members.length < 2) w.line(oneLine);
-    else w.line(`readonly ${key}:`).indented(() => members.forEach((m, i) => w.line(`| ${m}${i === members.length - 1 ? ";" : ""}`)));
-  };
+  const unionMember = (key: string, values: readonly string[]) => w.union(`readonly ${key}:`, values.length === 0 ? ["never"] : values.map(stringLiteral));
   w.doc(
     `What server.setEnabled takes for ${model.info.name}: tools and prompts by name, resources by URI, resource templates by name; and the lists notifyListChanged announces (\`listChanged\`) and the URIs notifyResourceUpdated takes (\`subscribe: true\`).`,
   );
