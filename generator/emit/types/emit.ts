@@ -136,7 +136,7 @@ export function emitTypes(file: GeneratedFile, model: ServerModel): void {
     w.line(`// ${docLines("This manifest declares nothing that needs types.")[0]}`).line("export {};");
     return;
   }
-  declarations.forEach((text, i) => w.raw(i === 0 ? text : `\n${text}`));
+  w.raw(declarations.join("\n"));
 }
 
 /** `export interface Name { key: string; other?: string | undefined }` (prompt arguments, template variables). */
