@@ -28,7 +28,7 @@ export function serverNames(model: ServerModel): { handlers: string; create: str
     formsValue: `${lower}Forms`,
     handlers: `${base}Handlers`,
     create: `create${base}Server`,
-    definition: `${base.charAt(0).toLowerCase()}${base.slice(1)}ServerDefinition`,
+    definition: `${lower}ServerDefinition`,
     names: `${base}Names`,
   };
 }
@@ -184,10 +184,9 @@ export function emitServer(file: GeneratedFile, model: ServerModel, protocols: r
     schemaConst.set(tool, output ? { input, output } : { input });
   }
 
-  // Listings and server info, projected onto each revision; identical ones are shared.
+  // Listings, projected onto each revision; identical ones are shared.
   const listingsWritten: { readonly value: unknown; readonly name: string }[] = [];
   const listingOf = new Map<string, string>();
-  const infoOf = new Map<string, Json>();
   for (const protocol of protocols) {
     // An entry with the fields the revision's `def` declares, its annotations projected onto `annotationsDef`.
     const listed = (value: Json, def: string, annotationsDef?: string): Json => {
@@ -223,7 +222,6 @@ export function emitServer(file: GeneratedFile, model: ServerModel, protocols: r
       w.line(`const ${name}: ${file.type(rt, "Listing")} = ${codeLiteral(listing)};`).line();
     }
     listingOf.set(protocol.revision, name);
-    infoOf.set(protocol.revision, project(model.info as unknown as Json, protocol.fields("Implementation")));
   }
 
   // The definition: everything the runtime needs besides the handlers, one data literal
@@ -277,7 +275,6 @@ export function emitServer(file: GeneratedFile, model: ServerModel, protocols: r
       ),
     })),
   }));
-  const byRevision = (value: (revision: string) => unknown) => Object.fromEntries(protocols.map((p) => [p.revision, value(p.revision)]));
   // Optional runtime parts, imported only when the manifest uses them so that bundlers drop the rest.
   const asked = new Set([...model.tools, ...model.resources, ...model.resourceTemplates, ...handlerPrompts].flatMap((decl) => decl.asks));
   const handlersAsk = asked.size > 0;
@@ -297,7 +294,9 @@ export function emitServer(file: GeneratedFile, model: ServerModel, protocols: r
   // JSON-RPC batches exist in 2025-03-26 alone.
   feature("batches", protocols.some((p) => p.revision === "2025-03-26"), "batchesFeature");
   const mirrored = paramHeaderDeclarations(model);
-  const projectedInfo = protocols.map((p) => [p.revision, infoOf.get(p.revision)!] as const).filter(([, info]) => !sameLiteral(info, model.info));
+  const projectedInfo = protocols
+    .map((p) => [p.revision, project(model.info as unknown as Json, p.fields("Implementation"))] as const)
+    .filter(([, info]) => !sameLiteral(info, model.info));
   const definition: Json = {
     info: model.info,
     instructions: model.instructions,
@@ -309,7 +308,7 @@ export function emitServer(file: GeneratedFile, model: ServerModel, protocols: r
     resourceTemplates: templates,
     prompts,
     completions: completions.length > 0 ? completions : undefined,
-    listings: byRevision((revision) => code(listingOf.get(revision)!)),
+    listings: Object.fromEntries(protocols.map((p) => [p.revision, code(listingOf.get(p.revision)!)])),
     features: Object.keys(features).length > 0 ? features : undefined,
     listChanged: model.listChanged.length > 0 ? Object.fromEntries(model.listChanged.map((kind) => [kind, true])) : undefined,
     // With auth, an undeclared scope is left to the runtime: private for authenticated callers.
