@@ -351,20 +351,16 @@ export function emitServer(file: GeneratedFile, model: ServerModel, protocols: r
 /** The manifest's `auth:` as the runtime's AuthPolicy: metadata fields and, per entry kind, the scopes of entries that declare any. */
 function authPolicy(model: ServerModel): Record<string, unknown> {
   const auth = model.auth!;
-  const table = (entries: readonly { readonly scopes: readonly string[] }[], keyOf: (index: number) => string) => {
-    const scoped = entries.flatMap((entry, i) => (entry.scopes.length > 0 ? [[keyOf(i), entry.scopes] as const] : []));
-    return scoped.length > 0 ? Object.fromEntries(scoped) : undefined;
+  // Per entry kind, the scopes of the entries that declare any, by name (URI for resources).
+  const scopes: Record<string, unknown> = {};
+  const table = <T extends { readonly scopes: readonly string[] }>(kind: string, entries: readonly T[], keyOf: (entry: T) => string) => {
+    const scoped = entries.filter((entry) => entry.scopes.length > 0);
+    if (scoped.length > 0) scopes[kind] = Object.fromEntries(scoped.map((entry) => [keyOf(entry), entry.scopes]));
   };
-  const scopes = Object.fromEntries(
-    (
-      [
-        ["tools", table(model.tools, (i) => model.tools[i]!.key)],
-        ["prompts", table(model.prompts, (i) => model.prompts[i]!.key)],
-        ["resources", table(model.resources, (i) => model.resources[i]!.uri)],
-        ["resourceTemplates", table(model.resourceTemplates, (i) => model.resourceTemplates[i]!.name)],
-      ] as const
-    ).filter(([, value]) => value !== undefined),
-  );
+  table("tools", model.tools, (t) => t.key);
+  table("prompts", model.prompts, (p) => p.key);
+  table("resources", model.resources, (r) => r.uri);
+  table("resourceTemplates", model.resourceTemplates, (t) => t.name);
   return {
     authorizationServers: auth.authorizationServers,
     scopesSupported: auth.scopesSupported,
