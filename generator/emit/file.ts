@@ -120,8 +120,8 @@ export class GeneratedFile {
   constructor(
     /** Path relative to the output folder, e.g. "server.gen.ts". */
     readonly path: string,
-    /** Turns a sibling module name ("types.gen") into its import specifier. */
-    private readonly sibling: (module: string) => string,
+    /** The import specifier of a module among the generated files, by its name without extension ("types.gen"). */
+    readonly local: (module: string) => string,
   ) {}
 
   /** Imports a value; returns the name to use. */
@@ -134,11 +134,6 @@ export class GeneratedFile {
   type(module: string, name: string): string {
     this.add(module, name, true);
     return name;
-  }
-
-  /** A module among the generated files, by its name without extension. */
-  local(module: string): string {
-    return this.sibling(module);
   }
 
   private add(module: string, name: string, typeOnly: boolean): void {
