@@ -47,8 +47,9 @@ export function propertyAccess(object: string, name: string): string {
  * without the leading ` * `.
  */
 export function docLines(text: string): string[] {
-  // Most descriptions hold nothing to rewrite: one test instead of four replacements.
+  // Most descriptions are one line with nothing to rewrite: one test instead of four replacements and a split.
   const plain = !docRewrites.test(text);
+  if (plain && !text.includes("\n")) return [text.trimEnd()];
   return (plain ? text : rewriteDocText(text)).split("\n").map((line) => line.trimEnd());
 }
 
