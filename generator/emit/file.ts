@@ -89,7 +89,8 @@ export class CodeWriter {
   union(head: string, members: readonly string[]): this {
     const oneLine = `${head} ${members.join(" | ")};`;
     if (members.length < 2 || this.indentation.length + oneLine.length <= lineWidth) return this.line(oneLine);
-    return this.line(head).indented(() => members.forEach((member, i) => this.line(`| ${member}${i === members.length - 1 ? ";" : ""}`)));
+    const last = members.length - 1;
+    return this.line(head).indented(() => members.forEach((member, i) => this.line(`| ${member}${i === last ? ";" : ""}`)));
   }
 
   /** A doc comment for `text` at the current indentation (nothing when there is no text). */

@@ -36,7 +36,9 @@ export function emitClient(file: GeneratedFile, model: ServerModel, protocols: r
   const session = `${file.type(rt, "ClientSession")}<${file.type(protocol, "ClientRequestMap")}>`;
 
   // `export type Name = A | B;`, one member per line when it is too long.
-  const unionAlias = (doc: string, name: string, members: readonly string[]) => w.doc(doc).union(`export type ${name} =`, members).line();
+  const unionAlias = (doc: string, name: string, members: readonly string[]) => {
+    w.doc(doc).union(`export type ${name} =`, members).line();
+  };
   // The results the client returns, as the union over the revisions it speaks: named once.
   const revisionUnion = (type: string) => protocols.map((p) => `${file.type(protocol, revisionNamespace(p.revision))}.${type}`);
   const speaks = "in any of the revisions this client speaks";

@@ -130,7 +130,8 @@ export function emitServer(file: GeneratedFile, model: ServerModel, protocols: r
       const ret = tool.output
         ? `${file.type(rt, "StructuredToolReturn")}<${file.type(types, t.output)}, ToolContent>`
         : `${file.type(rt, "ToolReturn")}<ToolContent>`;
-      return { label: labelled(`Tool ${stringLiteral(tool.key)}`, tool.title, tool.description), params: [`args: ${file.type(types, t.args)}`], ret };
+      const label = labelled(`Tool ${stringLiteral(tool.key)}`, tool.title, tool.description);
+      return { label, params: [`args: ${file.type(types, t.args)}`], ret };
     });
     handlers("resources", "Resources: each reads the body of its fixed URI.", model.resources, "ResourceContext", (r) => ({
       label: labelled(`Resource ${r.uri}`, r.title, r.description),
@@ -201,7 +202,8 @@ export function emitServer(file: GeneratedFile, model: ServerModel, protocols: r
         const schemas = schemaConst.get(tool)!;
         const outputSchema = schemas.output === undefined ? undefined : new Code(schemas.output);
         const { title, description, annotations, icons } = tool;
-        return listed({ name: tool.key, title, description, inputSchema: new Code(schemas.input), outputSchema, annotations, icons }, "Tool", "ToolAnnotations");
+        const inputSchema = new Code(schemas.input);
+        return listed({ name: tool.key, title, description, inputSchema, outputSchema, annotations, icons }, "Tool", "ToolAnnotations");
       }),
       resources: model.resources.map(({ uri, name, title, description, mimeType, size, annotations, icons }) =>
         listed({ uri, name, title, description, mimeType, size, annotations, icons }, "Resource", "Annotations"),
@@ -210,8 +212,11 @@ export function emitServer(file: GeneratedFile, model: ServerModel, protocols: r
         listed({ uriTemplate, name, title, description, mimeType, annotations, icons }, "ResourceTemplate", "Annotations"),
       ),
       prompts: model.prompts.map((p) => {
-        const args = p.arguments.map(({ name, title, description, required }) => listed({ name, title, description, required }, "PromptArgument"));
-        return listed({ name: p.key, title: p.title, description: p.description, arguments: args.length === 0 ? undefined : args, icons: p.icons }, "Prompt");
+        const args = p.arguments.map(({ name, title, description, required }) =>
+          listed({ name, title, description, required }, "PromptArgument"),
+        );
+        const { title, description, icons } = p;
+        return listed({ name: p.key, title, description, arguments: args.length === 0 ? undefined : args, icons }, "Prompt");
       }),
     };
     let name = listingsWritten.find((written) => sameLiteral(written.value, listing))?.name;
@@ -325,7 +330,9 @@ export function emitServer(file: GeneratedFile, model: ServerModel, protocols: r
   // lists declared `listChanged` (notifyListChanged, setEnabled) and whether anything
   // declares `subscribe: true` (notifyResourceUpdated); `never` makes those calls compile
   // errors that say what to declare. A union too long for one line takes one member per line.
-  const unionMember = (key: string, values: readonly string[]) => w.union(`readonly ${key}:`, values.length === 0 ? ["never"] : values.map(stringLiteral));
+  const unionMember = (key: string, values: readonly string[]) => {
+    w.union(`readonly ${key}:`, values.length === 0 ? ["never"] : values.map(stringLiteral));
+  };
   w.doc(
     `What server.setEnabled takes for ${model.info.name}: tools and prompts by name, resources by URI, resource templates by name; and the lists notifyListChanged announces (\`listChanged\`) and the URIs notifyResourceUpdated takes (\`subscribe: true\`).`,
   );
@@ -353,7 +360,8 @@ function authPolicy(model: ServerModel): Record<string, unknown> {
   const auth = model.auth!;
   // Per entry kind, the scopes of the entries that declare any, by name (URI for resources).
   const scopes: Record<string, unknown> = {};
-  const table = <T extends { readonly scopes: readonly string[] }>(kind: string, entries: readonly T[], keyOf: (entry: T) => string) => {
+  type Scoped = { readonly scopes: readonly string[] };
+  const table = <T extends Scoped>(kind: string, entries: readonly T[], keyOf: (entry: T) => string) => {
     const scoped = entries.filter((entry) => entry.scopes.length > 0);
     if (scoped.length > 0) scopes[kind] = Object.fromEntries(scoped.map((entry) => [keyOf(entry), entry.scopes]));
   };

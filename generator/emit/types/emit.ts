@@ -37,7 +37,9 @@ function definitionsOf(owner: string, schema: JsonValue): Definitions {
   for (const container of ["$defs", "definitions"] as const) {
     const map = schema[container];
     if (!isObject(map)) continue;
-    for (const [key, value] of Object.entries(map)) definitions.set(`#/${container}/${key}`, { name: `${owner}${pascalCase(key) || "Def"}`, schema: value });
+    for (const [key, value] of Object.entries(map)) {
+      definitions.set(`#/${container}/${key}`, { name: `${owner}${pascalCase(key) || "Def"}`, schema: value });
+    }
   }
   return definitions;
 }
@@ -47,7 +49,12 @@ function definitionsOf(owner: string, schema: JsonValue): Definitions {
  * $defs/definitions. `owner` names whose definitions local refs point at: the input type
  * for the args view, which declares its root only and shares the input's definitions.
  */
-export function namedSchemas(rootName: string, schema: JsonValue, doc: string, owner = { name: rootName, definitions: definitionsOf(rootName, schema) }): NamedSchema[] {
+export function namedSchemas(
+  rootName: string,
+  schema: JsonValue,
+  doc: string,
+  owner = { name: rootName, definitions: definitionsOf(rootName, schema) },
+): NamedSchema[] {
   const definitions = owner.definitions;
   // "#" is the owner itself: a recursive schema refers to its own named type.
   const refName = (ref: string): string | undefined => {
