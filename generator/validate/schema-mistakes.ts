@@ -18,7 +18,7 @@ import { hasJsonType } from "./schema-check.js";
 type JsonObject = { [key: string]: JsonValue };
 
 /** Keywords of JSON Schema 2020-12 and draft-07 (both: the other dialect's keywords are reported by the compiler's checks). */
-const knownKeywords: ReadonlySet<string> = new Set([
+export const knownKeywords: ReadonlySet<string> = new Set([
   // core
   "$schema", "$id", "$ref", "$anchor", "$dynamicRef", "$dynamicAnchor", "$recursiveRef", "$recursiveAnchor", "$vocabulary", "$comment", "$defs", "definitions",
   // applicators
