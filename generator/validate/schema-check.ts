@@ -228,12 +228,11 @@ class SchemaChecker {
     for (const keyword of Object.keys(schema)) {
       // draft-07 ignores the siblings of $ref; only definitions containers stay reachable.
       if (refOnly && keyword !== "$ref" && keyword !== "definitions" && keyword !== "$defs") continue;
-      this.checkKeyword(keyword, schema[keyword], childPointer(pointer, keyword), pointer);
+      if (!annotationKeywords.has(keyword)) this.checkKeyword(keyword, schema[keyword], childPointer(pointer, keyword), pointer);
     }
   }
 
   private checkKeyword(keyword: string, value: unknown, pointer: string, schemaPointer: string): void {
-    if (annotationKeywords.has(keyword)) return;
     const unsupported = unsupportedKeywords[keyword];
     if (unsupported !== undefined && hasOwn(unsupportedKeywords, keyword)) {
       this.problem(pointer, unsupported);
@@ -433,6 +432,8 @@ class SchemaChecker {
       this.wrongType("$ref", "a string", value, pointer);
       return;
     }
+    // Schemas repeat their refs ("#/$defs/money" in every line item): each resolves once.
+    if (this.refTargets.has(value)) return;
     const resolution = this.resolveRef(value);
     if ("problem" in resolution) {
       this.problem(pointer, resolution.problem);
