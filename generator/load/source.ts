@@ -181,8 +181,8 @@ export function pointerTokens(pointer: string): string[] {
 }
 
 /** Reads the value at a JSON pointer, or undefined when the path does not exist. */
-export function resolvePointer(root: JsonValue, pointer: string): JsonValue | undefined {
-  let node: JsonValue | undefined = root;
+export function resolvePointer(root: unknown, pointer: string): JsonValue | undefined {
+  let node = root as JsonValue | undefined;
   for (const token of pointerTokens(pointer)) {
     if (Array.isArray(node)) node = /^(0|[1-9][0-9]*)$/.test(token) ? node[Number(token)] : undefined;
     else if (node !== null && typeof node === "object")

@@ -3,7 +3,7 @@
 import type { ErrorObject, ValidateFunction } from "ajv";
 import { didYouMean, isWarning, quote, type Diagnostic } from "../diagnostics.js";
 // The compiler's own schema checks (moving to validate/ with the file): run here, in the validate phase.
-import { analyzeSchema } from "./schema-check.js";
+import { analyzeSchema, regExpError } from "./schema-check.js";
 import { knownKeywords, schemaMistakes } from "./schema-mistakes.js";
 import { subschemas, type ResolvedSchema } from "../load/schema-refs.js";
 import { childPointer, resolvePointer, type JsonValue } from "../load/source.js";
@@ -217,12 +217,9 @@ function firstCompileProblem(root: JsonValue): CompileProblem | undefined {
     return resolvePointer(root, pointer) !== undefined;
   };
   const regexProblem = (source: string): string | undefined => {
-    try {
-      new RegExp(source, "u");
-      return undefined;
-    } catch (error) {
-      return /^Invalid regular expression: \/.*\/[a-z]*: (.*)$/s.exec((error as Error).message)?.[1] ?? (error as Error).message;
-    }
+    const message = regExpError(source);
+    if (message === undefined) return undefined;
+    return /^Invalid regular expression: \/.*\/[a-z]*: (.*)$/s.exec(message)?.[1] ?? message;
   };
   /** Only schema positions are searched: a `$ref` or `pattern` inside `examples` is data. */
   const visit = (node: JsonValue, pointer: string): CompileProblem | undefined => {
