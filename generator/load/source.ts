@@ -164,7 +164,7 @@ export function escapePointerToken(token: string): string {
 }
 
 export function unescapePointerToken(token: string): string {
-  return token.replace(/~1/g, "/").replace(/~0/g, "~");
+  return token.includes("~") ? token.replace(/~1/g, "/").replace(/~0/g, "~") : token;
 }
 
 export function childPointer(pointer: string, token: string | number): string {

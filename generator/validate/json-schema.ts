@@ -148,8 +148,9 @@ export function checkJsonSchema(schema: ResolvedSchema, what: string, options: {
       ],
     };
   }
-  const validate = metaValidator(dialect);
-  if (!plainlyMetaValid(schema.value, dialect) && !validate(schema.value)) {
+  // ajv's validator (and its code) loads only for a schema the shortcut cannot judge.
+  const validate = plainlyMetaValid(schema.value, dialect) ? undefined : metaValidator(dialect);
+  if (validate && !validate(schema.value)) {
     // Report the deepest complaint per location; the meta-schema's own anyOf noise hides it otherwise.
     const errors = (validate.errors ?? []).filter((e) => e.keyword !== "anyOf" && e.keyword !== "oneOf" && e.keyword !== "$dynamicRef");
     const byPath = new Map<string, ErrorObject>();
