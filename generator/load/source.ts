@@ -15,22 +15,28 @@ interface LinePositions {
   linePos(offset: number): { line: number; col: number };
 }
 
-/** Line starts of a text read without the YAML parser. */
+/** Line starts of a text read without the YAML parser, found on the first question (most runs locate nothing). */
 class LineStarts implements LinePositions {
-  private readonly starts = [0];
-  constructor(text: string) {
-    for (let n = text.indexOf("\n"); n >= 0; n = text.indexOf("\n", n + 1)) this.starts.push(n + 1);
+  private starts: number[] | undefined;
+  constructor(private readonly text: string) {}
+
+  private lineStarts(): number[] {
+    if (this.starts) return this.starts;
+    const starts = [0];
+    for (let n = this.text.indexOf("\n"); n >= 0; n = this.text.indexOf("\n", n + 1)) starts.push(n + 1);
+    return (this.starts = starts);
   }
 
   linePos(offset: number): { line: number; col: number } {
+    const starts = this.lineStarts();
     let low = 0;
-    let high = this.starts.length;
+    let high = starts.length;
     while (low < high) {
       const mid = (low + high) >> 1;
-      if (offset < this.starts[mid]!) high = mid;
+      if (offset < starts[mid]!) high = mid;
       else low = mid + 1;
     }
-    return { line: low, col: offset - this.starts[low - 1]! + 1 };
+    return { line: low, col: offset - starts[low - 1]! + 1 };
   }
 }
 
