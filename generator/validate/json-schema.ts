@@ -3,8 +3,8 @@
 import type { ErrorObject, ValidateFunction } from "ajv";
 import { didYouMean, isWarning, quote, type Diagnostic } from "../diagnostics.js";
 // The compiler's own schema checks (moving to validate/ with the file): run here, in the validate phase.
-import { analyzeSchema, regExpError } from "./schema-check.js";
-import { knownKeywords, schemaMistakes } from "./schema-mistakes.js";
+import { analyzeSchema, jsonTypeNames, regExpError } from "./schema-check.js";
+import { isObject, knownKeywords, schemaMistakes } from "./schema-mistakes.js";
 import { subschemas, type ResolvedSchema } from "../load/schema-refs.js";
 import { childPointer, resolvePointer, type JsonValue } from "../load/source.js";
 import type { Dialect } from "../load/revisions.js";
@@ -61,10 +61,6 @@ const valueRules: Record<Dialect, Record<string, ValueRule>> = {
   "draft-07": sharedRules,
 };
 
-const typeNames = new Set(["array", "boolean", "integer", "null", "number", "object", "string"]);
-
-const isPlainObject = (value: JsonValue): value is { [key: string]: JsonValue } =>
-  value !== null && typeof value === "object" && !Array.isArray(value);
 const distinct = (values: JsonValue[]) => new Set(values).size === values.length;
 
 /**
@@ -75,7 +71,7 @@ const distinct = (values: JsonValue[]) => new Set(values).size === values.length
  */
 export function plainlyMetaValid(schema: JsonValue, dialect: Dialect): boolean {
   if (typeof schema === "boolean") return true;
-  if (!isPlainObject(schema)) return false;
+  if (!isObject(schema)) return false;
   const rules = valueRules[dialect];
   for (const [keyword, value] of Object.entries(schema)) {
     const rule = rules[keyword];
@@ -91,7 +87,7 @@ function valueFollows(rule: ValueRule, value: JsonValue, dialect: Dialect): bool
     case "schemas":
       return Array.isArray(value) && value.length > 0 && value.every((item) => plainlyMetaValid(item, dialect));
     case "schemaMap":
-      return isPlainObject(value) && Object.values(value).every((item) => plainlyMetaValid(item, dialect));
+      return isObject(value) && Object.values(value).every((item) => plainlyMetaValid(item, dialect));
     case "number":
       return typeof value === "number";
     case "positive":
@@ -105,9 +101,9 @@ function valueFollows(rule: ValueRule, value: JsonValue, dialect: Dialect): bool
     case "names":
       return Array.isArray(value) && value.every((name) => typeof name === "string") && distinct(value);
     case "type":
-      if (typeof value === "string") return typeNames.has(value);
+      if (typeof value === "string") return jsonTypeNames.has(value);
       if (!Array.isArray(value) || value.length === 0) return false;
-      return value.every((name) => typeof name === "string" && typeNames.has(name)) && distinct(value);
+      return value.every((name) => typeof name === "string" && jsonTypeNames.has(name)) && distinct(value);
     case "array":
       return Array.isArray(value);
     case "any":

@@ -89,7 +89,7 @@ function describeJson(value: unknown): string {
   return typeof value;
 }
 
-const jsonTypeNames = new Set(["null", "boolean", "object", "array", "number", "integer", "string"]);
+export const jsonTypeNames: ReadonlySet<string> = new Set(["null", "boolean", "object", "array", "number", "integer", "string"]);
 
 /** Keywords that carry no validation: documentation, metadata, and `format`. */
 const annotationKeywords = new Set([

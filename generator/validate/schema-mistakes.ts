@@ -31,7 +31,7 @@ export const knownKeywords: ReadonlySet<string> = new Set([
   "title", "description", "default", "deprecated", "readOnly", "writeOnly", "examples", "format", "contentEncoding", "contentMediaType", "contentSchema",
 ]);
 
-const isObject = (value: JsonValue | undefined): value is JsonObject => value !== null && typeof value === "object" && !Array.isArray(value);
+export const isObject = (value: JsonValue | undefined): value is JsonObject => value !== null && typeof value === "object" && !Array.isArray(value);
 
 /** Every schema object inside `root` (root included) with its pointer, each once. */
 function schemaObjects(root: JsonValue): [string, JsonObject][] {
