@@ -68,14 +68,17 @@ export function subschemas(schema: { [key: string]: JsonValue }): [string, JsonV
 /** Whether some schema inside `schema` has a `$ref` to a file (one not starting with "#"), which resolving inlines. */
 function namesFiles(schema: JsonValue): boolean {
   if (schema === null || typeof schema !== "object") return false;
-  if (Array.isArray(schema)) return schema.some(namesFiles);
+  if (Array.isArray(schema)) return schema.some(namesFiles); // a keyword's list of schemas (allOf, …)
   if (typeof schema.$ref === "string" && !schema.$ref.startsWith("#")) return true;
   for (const keyword in schema) {
     const value = schema[keyword]!;
     if (schemaKeywords.has(keyword)) {
       if (namesFiles(value)) return true;
     } else if (schemaMapKeywords.has(keyword) && value !== null && typeof value === "object" && !Array.isArray(value)) {
-      for (const name in value) if (!(keyword === "dependencies" && Array.isArray(value[name])) && namesFiles(value[name]!)) return true;
+      // draft-07 `dependencies` maps to a schema or to a list of property names (data).
+      for (const name in value) {
+        if (!(keyword === "dependencies" && Array.isArray(value[name])) && namesFiles(value[name]!)) return true;
+      }
     }
   }
   return false;

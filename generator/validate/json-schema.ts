@@ -36,7 +36,8 @@ export function metaValidator(dialect: Dialect): ValidateFunction {
 
 /** What the meta-schema requires of a keyword's value, for the keywords plainlyMetaValid judges. */
 type ValueRule =
-  | "schema" | "schemas" | "schemaMap" | "number" | "positive" | "count" | "string" | "boolean" | "names" | "type" | "array" | "any";
+  | "schema" | "schemas" | "schemaMap" | "type" | "names" | "array" | "any"
+  | "number" | "positive" | "count" | "string" | "boolean";
 
 const sharedRules: Record<string, ValueRule> = {
   $schema: "string", $ref: "string", $comment: "string", title: "string", description: "string",

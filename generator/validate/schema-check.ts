@@ -518,7 +518,8 @@ class SchemaChecker {
       for (const keyword of ["not", "if", "then", "else"]) walk(node[keyword], childPointer(at, keyword));
       for (const keyword of ["dependentSchemas", "dependencies"]) {
         const map = node[keyword];
-        if (isJsonObject(map)) for (const name of Object.keys(map)) walk(map[name], childPointer(childPointer(at, keyword), name));
+        if (!isJsonObject(map)) continue;
+        for (const name of Object.keys(map)) walk(map[name], childPointer(childPointer(at, keyword), name));
       }
     };
     walk(schema, pointer);
