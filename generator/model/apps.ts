@@ -94,10 +94,10 @@ export function buildApps(
     return app;
   };
 
-  for (const [key, decl, pointer] of context.entries("apps")) byKey.set(key, declareApp(key, decl, pointer, positions.key(pointer)));
+  for (const { key, decl, pointer } of context.entries("apps")) byKey.set(key, declareApp(key, decl, pointer, positions.key(pointer)));
 
   const toolUi = new Map<string, ToolUiModel>();
-  for (const [name, tool, toolPointer] of context.entries("tools")) {
+  for (const { key: name, decl: tool, pointer: toolPointer } of context.entries("tools")) {
     const ui = tool.ui;
     if (ui === undefined) continue;
     const pointer = childPointer(toolPointer, "ui");

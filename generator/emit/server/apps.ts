@@ -3,7 +3,7 @@
 // extension the server advertises, and the HTML itself as string data.
 import { appMimeType, appsExtension, type AppModel, type ToolUiModel } from "../../model/apps.js";
 import type { ServerModel } from "../../model/server.js";
-import { Code, inlineLiteral, lineCommentText, stringLiteral } from "../escape.js";
+import { Code, inlineLiteral, stringLiteral } from "../escape.js";
 import type { CodeWriter } from "../file.js";
 
 type Json = { [key: string]: unknown };
@@ -47,6 +47,6 @@ export function emitAppHtml(w: CodeWriter, model: ServerModel): void {
   w.line();
   w.doc("The HTML of each MCP App, by ui:// URI: the files the manifest names, inlined at generation time.");
   w.block(`const ${htmlTable}: Readonly<Record<string, string>> =`, () => {
-    for (const app of model.apps) w.line(`// ${lineCommentText(app.source)}`).line(`${stringLiteral(app.uri)}: ${stringLiteral(app.html)},`);
+    for (const app of model.apps) w.line(`// ${app.source.replace(/[\r\n\u2028\u2029]+/g, " ")}`).line(`${stringLiteral(app.uri)}: ${stringLiteral(app.html)},`);
   }, "};");
 }
