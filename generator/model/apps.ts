@@ -48,7 +48,8 @@ const cspFields = ["connectDomains", "resourceDomains", "frameDomains", "baseUri
  * `*.` allows subdomains), optional port, nothing else. Anything more would either be
  * dropped by hosts or, with spaces or `;`, change the policy they build.
  */
-const origin = /^(?:https?|wss?):\/\/(?:\*\.)?(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*|\[[0-9A-Fa-f:.]+\])(?::[0-9]{1,5})?$/;
+const label = "[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?";
+const origin = new RegExp(`^(?:https?|wss?)://(?:\\*\\.)?(?:${label}(?:\\.${label})*|\\[[0-9A-Fa-f:.]+\\])(?::[0-9]{1,5})?$`);
 
 /**
  * Builds the apps of `apps:` and of tools' `ui:`, and each tool's `_meta.ui`, reporting
@@ -74,7 +75,8 @@ export function buildApps(
     const previous = uris.get(uri);
     if (previous || resourceUris.has(uri)) {
       const where = previous ? `by the app at ${previous.line}:${previous.col}` : "by a resource of `resources:`";
-      diagnostics.push({ location: uriAt, message: `app uri ${quote(uri)} is already used ${where}; give each app its own \`uri\`` });
+      const message = `app uri ${quote(uri)} is already used ${where}; give each app its own \`uri\``;
+      diagnostics.push({ location: uriAt, message });
       return undefined;
     }
     uris.set(uri, uriAt);
@@ -94,7 +96,9 @@ export function buildApps(
     return app;
   };
 
-  for (const { key, decl, pointer } of context.entries("apps")) byKey.set(key, declareApp(key, decl, pointer, positions.key(pointer)));
+  for (const { key, decl, pointer } of context.entries("apps")) {
+    byKey.set(key, declareApp(key, decl, pointer, positions.key(pointer)));
+  }
 
   const toolUi = new Map<string, ToolUiModel>();
   for (const { key: name, decl: tool, pointer: toolPointer } of context.entries("tools")) {
@@ -104,7 +108,9 @@ export function buildApps(
     if (!context.supports(appsSince)) {
       diagnostics.push({
         location: positions.key(pointer),
-        message: `tool ${quote(name)} declares \`ui\`, but tools carry the app's URI in _meta from protocol ${appsSince} on and the manifest generates for ${context.settings.revisions!.join(", ")}; add a later revision to \`protocol\``,
+        message:
+          `tool ${quote(name)} declares \`ui\`, but tools carry the app's URI in _meta from protocol ${appsSince} on ` +
+          `and the manifest generates for ${context.settings.revisions!.join(", ")}; add a later revision to \`protocol\``,
       });
       continue;
     }
@@ -117,22 +123,27 @@ export function buildApps(
       if (own.length > 0) {
         diagnostics.push({
           location: positions.key(childPointer(pointer, own[0]!)),
-          message: `tool ${quote(name)}: \`ui\` names the app ${quote(reference)} and declares ${own.map((f) => `\`${f}\``).join(", ")} too; set those on the app in \`apps:\`, or drop \`app\` to declare an app of this tool's own`,
+          message:
+            `tool ${quote(name)}: \`ui\` names the app ${quote(reference)} and declares ${own.map((f) => `\`${f}\``).join(", ")} too; ` +
+            "set those on the app in `apps:`, or drop `app` to declare an app of this tool's own",
         });
         continue;
       }
       if (!byKey.has(reference)) {
         const known = [...byKey.keys()];
         const hint = didYouMean(reference, known);
-        diagnostics.push({
-          location: at,
-          message: `tool ${quote(name)}: no app ${quote(reference)} in \`apps:\`${hint ? ` (did you mean ${quote(hint)}?)` : known.length > 0 ? `; the apps are ${known.map(quote).join(", ")}` : "; declare it there, or give `ui` an `html` file of its own"}`,
-        });
+        const help = hint
+          ? ` (did you mean ${quote(hint)}?)`
+          : known.length > 0
+            ? `; the apps are ${known.map(quote).join(", ")}`
+            : "; declare it there, or give `ui` an `html` file of its own";
+        diagnostics.push({ location: at, message: `tool ${quote(name)}: no app ${quote(reference)} in \`apps:\`${help}` });
         continue;
       }
       app = byKey.get(reference);
     } else if (decl.html === undefined) {
-      diagnostics.push({ location: positions.key(pointer), message: `tool ${quote(name)}: \`ui\` needs either \`app\` (the name of an entry of \`apps:\`) or \`html\` (a file of its own)` });
+      const message = `tool ${quote(name)}: \`ui\` needs either \`app\` (the name of an entry of \`apps:\`) or \`html\` (a file of its own)`;
+      diagnostics.push({ location: positions.key(pointer), message });
       continue;
     } else {
       app = declareApp(name, decl, pointer, positions.key(pointer));
@@ -160,20 +171,26 @@ function readHtml(context: Declarations, decl: JsonObject, pointer: string): { t
     const rel = relative(parent, child);
     return rel !== "" && !isAbsolute(rel) && rel !== ".." && !rel.startsWith(`..${sep}`);
   };
-  if (!inside(root, absolute)) return fail(`html ${quote(written)} is outside the manifest's folder; app files must be inside it`);
+  const shown = quote(written);
+  if (!inside(root, absolute)) return fail(`html ${shown} is outside the manifest's folder; app files must be inside it`);
   let size: number;
   try {
     const stat = statSync(absolute);
     if (!stat.isFile()) return fail(`html ${quote(written)} is not a file`);
     // A symbolic link inside the folder that leads out of it counts as outside.
-    if (!inside(realpathSync.native(root), realpathSync.native(absolute))) return fail(`html ${quote(written)} leads outside the manifest's folder through a symbolic link; app files must be inside it`);
+    if (!inside(realpathSync.native(root), realpathSync.native(absolute))) {
+      return fail(`html ${shown} leads outside the manifest's folder through a symbolic link; app files must be inside it`);
+    }
     size = stat.size;
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    return fail(code === "ENOENT" ? `html file ${quote(written)} does not exist; the path is relative to the manifest` : `html file ${quote(written)} cannot be read (${code ?? String(error)})`);
+    if (code === "ENOENT") return fail(`html file ${shown} does not exist; the path is relative to the manifest`);
+    return fail(`html file ${shown} cannot be read (${code ?? String(error)})`);
   }
   // Checked before reading: the limit also keeps a stray multi-gigabyte file out of memory.
-  if (size > maxAppHtmlBytes) return fail(`html file ${quote(written)} has ${size} bytes; an app's HTML may have at most ${maxAppHtmlBytes} bytes (1 MiB), since hosts fetch it whole`);
+  if (size > maxAppHtmlBytes) {
+    return fail(`html file ${shown} has ${size} bytes; an app's HTML may have at most ${maxAppHtmlBytes} bytes (1 MiB), since hosts fetch it whole`);
+  }
   let bytes: Buffer;
   try {
     bytes = readFileSync(absolute);
@@ -183,12 +200,16 @@ function readHtml(context: Declarations, decl: JsonObject, pointer: string): { t
   const bad = firstInvalidUtf8(bytes);
   if (bad !== undefined) {
     const line = bytes.subarray(0, bad).reduce((n, b) => (b === 0x0a ? n + 1 : n), 1);
-    return fail(`html file ${quote(written)} is not valid UTF-8: byte 0x${bytes[bad]!.toString(16).padStart(2, "0")} at offset ${bad} (line ${line}); save it as UTF-8`);
+    const byte = bytes[bad]!.toString(16).padStart(2, "0");
+    return fail(`html file ${shown} is not valid UTF-8: byte 0x${byte} at offset ${bad} (line ${line}); save it as UTF-8`);
   }
   context.inputFiles.add(absolute);
   const text = bytes.toString("utf8");
   // Hosts render it as a document; a script or a fragment named by mistake shows as text.
-  if (!/<!doctype html|<html[\s>]/i.test(text)) diagnostics.push(warning(at, `html file ${quote(written)} does not look like an HTML document (no <!doctype html> or <html>); hosts render the file as the app's page`));
+  if (!/<!doctype html|<html[\s>]/i.test(text)) {
+    const message = `html file ${shown} does not look like an HTML document (no <!doctype html> or <html>); hosts render the file as the app's page`;
+    diagnostics.push(warning(at, message));
+  }
   return { text, source: relative(root, absolute).split(sep).join("/") };
 }
 
@@ -240,13 +261,17 @@ function uiMeta(decl: JsonObject, pointer: string, context: Declarations): JsonO
         const problem = domainProblem(domain);
         if (!problem) return;
         valid = false;
-        context.diagnostics.push({ location: context.positions.value(childPointer(childPointer(childPointer(pointer, "csp"), field), i)), message: `csp.${field}: ${problem}` });
+        const location = context.positions.value(childPointer(childPointer(childPointer(pointer, "csp"), field), i));
+        context.diagnostics.push({ location, message: `csp.${field}: ${problem}` });
       });
       checked[field] = domains;
     }
     if (Object.keys(checked).length > 0) meta.csp = checked;
   }
-  if (Array.isArray(decl.permissions) && decl.permissions.length > 0) meta.permissions = Object.fromEntries(decl.permissions.map((p) => [p as string, {}]));
+  // The spec's shape: one empty object per permission (`{ camera: {} }`).
+  if (Array.isArray(decl.permissions) && decl.permissions.length > 0) {
+    meta.permissions = Object.fromEntries(decl.permissions.map((p) => [p as string, {}]));
+  }
   if (typeof decl.domain === "string") meta.domain = decl.domain;
   if (typeof decl.prefersBorder === "boolean") meta.prefersBorder = decl.prefersBorder;
   return valid ? meta : undefined;
@@ -263,5 +288,6 @@ function domainProblem(domain: string): string | undefined {
     : !domain.includes("://")
       ? `; add the scheme, e.g. ${quote(`https://${domain}`)}`
       : "";
-  return `${quote(domain)} is not an origin: write scheme://host[:port] with scheme https, http, wss or ws (wildcard subdomains as https://*.example.com)${hint}`;
+  const form = "write scheme://host[:port] with scheme https, http, wss or ws (wildcard subdomains as https://*.example.com)";
+  return `${quote(domain)} is not an origin: ${form}${hint}`;
 }

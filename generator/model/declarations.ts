@@ -103,7 +103,9 @@ export class Declarations {
    * semantic checks would only repeat the shape error or stumble over a value of the wrong type.
    */
   *declarations(kind: DeclarationKind): Generator<DeclarationEntry> {
-    for (const { key, decl, pointer } of this.entries(kinds[kind].field)) yield { key, decl, pointer, declared: this.declare(kind, key, decl, pointer) };
+    for (const { key, decl, pointer } of this.entries(kinds[kind].field)) {
+      yield { key, decl, pointer, declared: this.declare(kind, key, decl, pointer) };
+    }
   }
 
   /** The entries of a top-level map (`tools:`, `apps:`, …) whose shape is valid, without declaring anything. */

@@ -26,7 +26,8 @@ const resourceMeta = (app: AppModel): Json | undefined => (Object.keys(app.meta)
 
 /** An app's resources/list entry (to be projected onto each revision's Resource type). */
 export function appListing(app: AppModel): Json {
-  return { uri: app.uri, name: app.name, title: app.title, description: app.description, mimeType: appMimeType, _meta: resourceMeta(app) };
+  const { uri, name, title, description } = app;
+  return { uri, name, title, description, mimeType: appMimeType, _meta: resourceMeta(app) };
 }
 
 /** An app's entry of the definition's `resources`: a read that serves the inlined HTML, no handler involved. */
@@ -47,6 +48,9 @@ export function emitAppHtml(w: CodeWriter, model: ServerModel): void {
   w.line();
   w.doc("The HTML of each MCP App, by ui:// URI: the files the manifest names, inlined at generation time.");
   w.block(`const ${htmlTable}: Readonly<Record<string, string>> =`, () => {
-    for (const app of model.apps) w.line(`// ${app.source.replace(/[\r\n\u2028\u2029]+/g, " ")}`).line(`${stringLiteral(app.uri)}: ${stringLiteral(app.html)},`);
+    for (const app of model.apps) {
+      w.line(`// ${app.source.replace(/[\r\n\u2028\u2029]+/g, " ")}`);
+      w.line(`${stringLiteral(app.uri)}: ${stringLiteral(app.html)},`);
+    }
   }, "};");
 }

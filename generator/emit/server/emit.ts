@@ -204,7 +204,8 @@ export function emitServer(file: GeneratedFile, model: ServerModel, protocols: r
         const outputSchema = schemas.output === undefined ? undefined : new Code(schemas.output);
         const { title, description, annotations, icons } = tool;
         const inputSchema = new Code(schemas.input);
-        return listed({ name: tool.key, title, description, inputSchema, outputSchema, annotations, icons, _meta: toolUiMeta(tool.ui) }, "Tool", "ToolAnnotations");
+        const _meta = toolUiMeta(tool.ui);
+        return listed({ name: tool.key, title, description, inputSchema, outputSchema, annotations, icons, _meta }, "Tool", "ToolAnnotations");
       }),
       resources: [
         ...model.resources.map(({ uri, name, title, description, mimeType, size, annotations, icons }) =>
