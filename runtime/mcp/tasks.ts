@@ -577,6 +577,15 @@ class Tasks implements TasksFeature {
 
   /** tasks/result (2025-11-25): waits for the task to end; its result, or its error. */
   private async result(taskId: string, owner: string, exchange: Exchange): Promise<Params> {
+    try {
+      return await this.awaitResult(taskId, owner, exchange);
+    } finally {
+      const runner = this.running.get(taskId);
+      if (runner?.resultRequest === exchange) runner.resultRequest = undefined;
+    }
+  }
+
+  private async awaitResult(taskId: string, owner: string, exchange: Exchange): Promise<Params> {
     const signal = exchange.signal;
     for (;;) {
       const record = await this.visible(taskId, owner);
@@ -608,7 +617,6 @@ class Tasks implements TasksFeature {
         waiters.add(done);
         signal.addEventListener("abort", done, { once: true });
       });
-      if (runner?.resultRequest === exchange) runner.resultRequest = undefined;
     }
   }
 
