@@ -79,7 +79,7 @@ function mcpName(method: string, params: JsonObject | undefined): string | undef
  * Legacy: `initialize` opens a session; requests of the server arriving on a response's SSE
  * stream are answered with POSTs of their own.
  */
-export function httpClient(url: string, era: "modern" | "legacy", answer: ServerRequestHandler): RawClient {
+export function httpClient(url: string, era: "modern" | "legacy", answer: ServerRequestHandler, fetchImpl: typeof fetch = fetch): RawClient {
   let session: string | undefined;
   const serverRequests: RawClient["serverRequests"] = [];
   const post = (message: JsonObject, method?: string) => {
@@ -95,7 +95,7 @@ export function httpClient(url: string, era: "modern" | "legacy", answer: Server
       if (session) headers["mcp-session-id"] = session;
       if (method !== "initialize") headers["mcp-protocol-version"] = legacyRevision;
     }
-    return fetch(url, { method: "POST", headers, body: JSON.stringify(message) });
+    return fetchImpl(url, { method: "POST", headers, body: JSON.stringify(message) });
   };
   return {
     serverRequests,
