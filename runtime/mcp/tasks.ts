@@ -313,7 +313,10 @@ class Tasks implements TasksFeature {
     }
     const record = this.newRecord(call, this.owner(call.exchange, call.scope), undefined);
     const created = this.create(record, exchange);
-    const runner = new Runner(record.taskId, exchange, created.then(() => record));
+    const ready = created.then(() => record);
+    // The call's own await reports a failed creation; ctx.input waiting on it just stops.
+    ready.catch(() => {});
+    const runner = new Runner(record.taskId, exchange, ready);
     host.runner = runner;
     await created;
     this.run(runner, settled, record.pollIntervalMs);
