@@ -36,21 +36,29 @@ export function modernMeta(tasks: boolean): JsonObject {
 let nextId = 1;
 
 /** Over stdio: one child process serving both eras on its pipe. */
-export function stdioClient(command: string, args: readonly string[], cwd: string, answer: ServerRequestHandler): RawClient & { readonly child: ChildProcess; stderr(): string } {
+export function stdioClient(
+  command: string,
+  args: readonly string[],
+  cwd: string,
+  answer: ServerRequestHandler,
+): RawClient & { readonly child: ChildProcess; readonly notifications: { method: string; params: JsonObject | undefined }[]; stderr(): string } {
   const child = spawn(command, [...args], { cwd, stdio: ["pipe", "pipe", "pipe"] });
   let stderr = "";
   child.stderr!.on("data", (c: Buffer) => (stderr += c.toString("utf8")));
   const pending = new Map<number, (response: RawResponse) => void>();
   const serverRequests: RawClient["serverRequests"] = [];
+  const notifications: { method: string; params: JsonObject | undefined }[] = [];
   createInterface({ input: child.stdout! }).on("line", (line) => {
     const message = JSON.parse(line) as JsonObject & { id?: number; method?: string; params?: JsonObject };
     if (message.method !== undefined && message.id !== undefined) {
       serverRequests.push({ method: message.method, params: message.params });
       child.stdin!.write(`${JSON.stringify({ jsonrpc: "2.0", id: message.id, result: answer(message.method, message.params) })}\n`);
     } else if (message.id !== undefined && message.method === undefined) pending.get(message.id)?.(message as RawResponse);
+    else if (message.method !== undefined) notifications.push({ method: message.method, params: message.params });
   });
   return {
     child,
+    notifications,
     stderr: () => stderr,
     serverRequests,
     request(method, params) {
@@ -62,7 +70,12 @@ export function stdioClient(command: string, args: readonly string[], cwd: strin
     },
     async close() {
       child.stdin!.end();
-      if (child.exitCode === null) await new Promise((resolve) => child.once("exit", resolve));
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      // A request still open (subscriptions/listen) keeps the server waiting for it: end it.
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      const timer = setTimeout(() => child.kill("SIGTERM"), 2_000);
+      await exited;
+      clearTimeout(timer);
     },
   };
 }

@@ -161,6 +161,23 @@ describe.each(transports)("tasks over $name", (transport) => {
     });
   });
 
+  it.runIf(transport.name === "stdio")("2026-07-28: tells a subscriptions/listen stream that names a task when the task changes (notifications/tasks)", async () => {
+    const { command, args, cwd } = tsxCommand(fixture);
+    const client = stdioClient(command, args, cwd, answerName);
+    clients.push(client);
+    const created = ok(await client.request("tools/call", { name: "compute", arguments: { ms: 400, label: "listened" }, _meta: modernMeta(true) }));
+    const taskId = created.taskId as string;
+    void client.request("subscriptions/listen", { notifications: { tasks: [taskId] }, _meta: modernMeta(true) });
+    const deadline = Date.now() + 5_000;
+    const find = (method: string, status?: string) =>
+      client.notifications.find((n) => n.method === method && (status === undefined || n.params?.status === status));
+    while (!find("notifications/tasks", "completed") && Date.now() < deadline) await sleep(50);
+    expect(find("notifications/subscriptions/acknowledged")?.params?.notifications).toEqual({ tasks: [taskId] });
+    const told = find("notifications/tasks", "completed")!;
+    expect(told.params).toMatchObject({ taskId, status: "completed", result: { content: [{ type: "text", text: "computed listened" }] } });
+    expect((told.params!._meta as JsonObject)["io.modelcontextprotocol/subscriptionId"]).toBeDefined();
+  });
+
   describe("2025-11-25 (experimental tasks)", () => {
     async function open(answer?: ServerRequestHandler): Promise<{ client: RawClient; init: JsonObject }> {
       const client = transport.client("legacy", answer);
