@@ -92,11 +92,11 @@ function mcpName(method: string, params: JsonObject | undefined): string | undef
  * Legacy: `initialize` opens a session; requests of the server arriving on a response's SSE
  * stream are answered with POSTs of their own.
  */
-export function httpClient(url: string, era: "modern" | "legacy", answer: ServerRequestHandler, fetchImpl: typeof fetch = fetch): RawClient {
+export function httpClient(url: string, era: "modern" | "legacy", answer: ServerRequestHandler, fetchImpl: typeof fetch = fetch, extraHeaders: Readonly<Record<string, string>> = {}): RawClient {
   let session: string | undefined;
   const serverRequests: RawClient["serverRequests"] = [];
   const post = (message: JsonObject, method?: string) => {
-    const headers: Record<string, string> = { "content-type": "application/json", accept: "application/json, text/event-stream" };
+    const headers: Record<string, string> = { ...extraHeaders, "content-type": "application/json", accept: "application/json, text/event-stream" };
     if (era === "modern") {
       headers["mcp-protocol-version"] = modernRevision;
       if (method) {

@@ -1,6 +1,7 @@
 // The in-memory TaskStore's contract (copies in and out, compare-and-set, lazy expiry,
-// per-owner pages, bounds) and the server's limits: a full store and too many running
-// tasks fail the call with a clear error instead of growing without bound.
+// per-owner pages, bounds), the server's limits (a full store and too many running tasks
+// fail the call with a clear error instead of growing without bound), and isolation: on a
+// protected server a task belongs to the token's subject.
 import { afterAll, describe, expect, it } from "vitest";
 import { MemoryTaskStore, TaskLimitError, type TaskRecord } from "../../runtime/index.js";
 import { listenHttp, type HttpListener } from "../../runtime/node.js";
@@ -90,5 +91,37 @@ describe("task limits of a server", () => {
     expect(second.error?.code).toBe(-32603);
     expect(second.error?.message).toMatch(/Too many tasks: this server keeps at most 1/);
     await client.request("tasks/cancel", { taskId: first.result!.taskId as string, _meta: modernMeta(true) });
+  });
+});
+
+describe("tasks of a protected server", () => {
+  let listener: HttpListener | undefined;
+  afterAll(async () => {
+    await listener?.close();
+  });
+
+  it("belong to the token's subject: another subject cannot read, answer or cancel them", async () => {
+    const resource = "https://tasks.example.com/mcp";
+    listener = await listenHttp(createTasksTestServer(), {
+      port: 0,
+      auth: {
+        resource,
+        authorizationServers: ["https://auth.example.com"],
+        // The token is the subject's name (a test stand-in for a verified JWT).
+        verifyToken: (token) => ({ subject: token, scopes: [], expiresAt: undefined, audience: [resource], claims: { sub: token } }),
+      },
+    });
+    const as = (subject: string) => httpClient(listener!.url, "modern", () => ({}), fetch, { authorization: `Bearer ${subject}` });
+    const alice = as("alice");
+    const bob = as("bob");
+    const meta = modernMeta(true);
+    const created = await alice.request("tools/call", { name: "compute", arguments: { ms: 2_000 }, _meta: meta });
+    const taskId = created.result!.taskId as string;
+    expect(created.result?.resultType).toBe("task");
+    expect((await bob.request("tasks/get", { taskId, _meta: meta })).error?.code).toBe(-32602);
+    expect((await bob.request("tasks/update", { taskId, inputResponses: {}, _meta: meta })).error?.code).toBe(-32602);
+    expect((await bob.request("tasks/cancel", { taskId, _meta: meta })).error?.code).toBe(-32602);
+    expect((await alice.request("tasks/get", { taskId, _meta: meta })).result?.status).toBe("working");
+    expect((await alice.request("tasks/cancel", { taskId, _meta: meta })).result?.resultType).toBe("complete");
   });
 });
