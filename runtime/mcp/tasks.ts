@@ -283,9 +283,14 @@ class Tasks implements TasksFeature {
     // Until it becomes a task, the call is the request's: cancelling the request cancels it.
     const unlink = follow(call.exchange.signal, () => exchange.cancel("Request cancelled"));
     let become: (() => void) | undefined;
+    // The task's runner, once the task exists: ctx.input may ask in between.
+    let runnerMade!: (runner: Runner) => void;
+    let runnerFailed!: (error: unknown) => void;
+    const runnerReady = new Promise<Runner>((resolve, reject) => ((runnerMade = resolve), (runnerFailed = reject)));
+    runnerReady.catch(() => {});
     const input: { active: boolean; input: TaskInput["input"] } = {
       active: false,
-      input: (requests) => this.awaitInput(host.runner!, requests),
+      input: (requests) => runnerReady.then((runner) => this.awaitInput(runner, requests)),
     };
     const outcome = call.execute(call.context(exchange, { ...call.scope, task: input }));
     const settled = outcome.then(
@@ -308,16 +313,19 @@ class Tasks implements TasksFeature {
       return first.result;
     }
     if (this.running.size >= this.maxRunning) {
+      const error = new RpcError(ErrorCode.InternalError, `Too many tasks running on this server (at most ${this.maxRunning}); try again later`);
+      runnerFailed(error);
       exchange.cancel("Too many tasks");
-      throw new RpcError(ErrorCode.InternalError, `Too many tasks running on this server (at most ${this.maxRunning}); try again later`);
+      throw error;
     }
     const record = this.newRecord(call, this.owner(call.exchange, call.scope), undefined);
     const created = this.create(record, exchange);
     const ready = created.then(() => record);
     // The call's own await reports a failed creation; ctx.input waiting on it just stops.
-    ready.catch(() => {});
+    ready.catch(runnerFailed);
     const runner = new Runner(record.taskId, exchange, ready);
     host.runner = runner;
+    runnerMade(runner);
     await created;
     this.run(runner, settled, record.pollIntervalMs);
     // Serialised here: the server adds `resultType: "complete"` to what it serialises itself.
