@@ -210,6 +210,8 @@ export function emitServer(file: GeneratedFile, model: ServerModel, protocols: r
           outputSchema: schemas.output === undefined ? undefined : new Code(schemas.output),
           annotations: tool.annotations,
           icons: tool.icons,
+          // Revisions whose Tool has `execution` (2025-11-25) say which tools may run as tasks.
+          execution: tool.task ? { taskSupport: tool.task.support } : undefined,
         };
         return withAnnotations(project(full, fields("Tool")), "ToolAnnotations");
       }),
@@ -266,6 +268,9 @@ export function emitServer(file: GeneratedFile, model: ServerModel, protocols: r
       validateInput: code(file.value(validators, v.input)),
       validateOutput: tool.output ? code(file.value(validators, v.output)) : undefined,
       call: code(`(handlers, args, ctx) => handlers.tools.${tool.member}(args as ${file.type(types, toolTypeNames(tool).args)}, ctx)`),
+      taskSupport: tool.task?.support,
+      ttlMs: tool.task?.ttlMs,
+      pollIntervalMs: tool.task?.pollIntervalMs,
     };
   });
   const resources = model.resources.map((r) => ({
@@ -395,7 +400,9 @@ export function emitServer(file: GeneratedFile, model: ServerModel, protocols: r
     `Creates the ${model.info.name} server. Serve it with \`serveStdio(server)\` or \`listenHttp(server, { port })\` from ${nodeEntry(rt)}, or \`createWebHandler(server)\` for any fetch-style host.`,
   );
   w.list(`export function ${names.create}(`, [`handlers: ${H}`, `options?: ${options}`], `): ${server}<${H}, ${names.names}> {`);
-  w.indented(() => w.line(`return ${file.value(rt, "createServer")}<${H}, ${names.names}>(${names.definition}, handlers, options);`)).line("}");
+  // Tools declared `task:` need the TaskServer (tasks/*, the capabilities that announce them); other servers never load it.
+  const create = model.tools.some((t) => t.task) ? "createTaskServer" : "createServer";
+  w.indented(() => w.line(`return ${file.value(rt, create)}<${H}, ${names.names}>(${names.definition}, handlers, options);`)).line("}");
 }
 
 /** The manifest's `auth:` as the runtime's AuthPolicy: metadata fields and, per entry kind, the scopes of entries that declare any. */
