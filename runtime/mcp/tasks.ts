@@ -56,7 +56,7 @@ export interface TaskInput {
   input(requests: Readonly<Record<string, InputRequestSpec>>): Promise<JsonObject>;
 }
 
-/** A tools/call the server hands the tasks feature: the tool, the request, and how to run the handler. */
+/** A tools/call TaskServer hands its task engine: the tool, the request, and how to run the handler. */
 export interface TaskCall {
   readonly tool: ToolEntry<unknown>;
   readonly exchange: Exchange;
@@ -65,21 +65,6 @@ export interface TaskCall {
   context(exchange: Exchange, scope: Scope): Context;
   /** Runs the handler with `ctx`: the tools/call result, or a thrown RpcError. */
   execute(ctx: Context): Promise<Params>;
-}
-
-/** What TaskServer needs of the task engine. */
-interface TasksFeature {
-  /**
-   * A tools/call of a tool declared `task:`: inline, as a task, or an error. `context` makes
-   * the handler's ctx, `execute` runs the handler (see TaskCall).
-   */
-  call(tool: ToolEntry<unknown>, exchange: Exchange, scope: Scope, context: TaskCall["context"], execute: TaskCall["execute"]): Promise<Params>;
-  /** What the server adds to its capabilities: in initialize of `revision` (legacy), or in server/discover (no revision). */
-  capabilities(revision?: string): JsonObject | undefined;
-  /** tasks/get, tasks/update, tasks/cancel, tasks/result, tasks/list; undefined for methods the revision does not have. */
-  answer(method: string, params: Params | undefined, exchange: Exchange, scope: Scope): Promise<Params> | undefined;
-  /** subscriptions/listen: registers `exchange` for notifications/tasks of the task ids in `requested`; returns the honoured filter part. */
-  listen(exchange: Exchange, requested: unknown): { tasks?: string[] };
 }
 
 /** The -32021 error of a request that needs the tasks extension its client did not declare. */
@@ -228,7 +213,8 @@ interface Listener {
   readonly ids: ReadonlySet<string>;
 }
 
-class Tasks implements TasksFeature {
+/** The task engine of a TaskServer: task calls, the tasks/* methods, capabilities, listeners. */
+class Tasks {
   private readonly store: TaskStore;
   private readonly taskAfterMs: number;
   private readonly ttlMs: number;
@@ -252,14 +238,16 @@ class Tasks implements TasksFeature {
 
   // --- tools/call ------------------------------------------------------------------
 
+  /** What the server adds to its capabilities: in initialize of `revision` (legacy), or in server/discover (no revision). */
   capabilities(revision?: string): JsonObject | undefined {
     if (revision === undefined) return { extensions: { [TASKS_EXTENSION]: {} } };
     // 2025-11-25: task-augmented tools/call, tasks/list and tasks/cancel.
     return hasExperimentalTasks(revision) ? { tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } } : undefined;
   }
 
-  call(tool: ToolEntry<unknown>, exchange: Exchange, scope: Scope, context: TaskCall["context"], execute: TaskCall["execute"]): Promise<Params> {
-    const call: TaskCall = { tool, exchange, scope, context, execute };
+  /** A tools/call of a tool declared `task:`: inline, as a task, or an error. */
+  call(call: TaskCall): Promise<Params> {
+    const { tool, scope, exchange } = call;
     const support = tool.taskSupport;
     if (scope.era === "modern") {
       if (declaresTasks(scope.capabilities)) return this.modernCall(call);
@@ -517,6 +505,7 @@ class Tasks implements TasksFeature {
 
   // --- tasks/* ------------------------------------------------------------------------
 
+  /** tasks/get, tasks/update, tasks/cancel, tasks/result, tasks/list; undefined for methods the revision does not have. */
   answer(method: string, params: Params | undefined, exchange: Exchange, scope: Scope): Promise<Params> | undefined {
     if (!method.startsWith("tasks/")) return undefined;
     if (scope.era === "modern") {
@@ -646,6 +635,7 @@ class Tasks implements TasksFeature {
     return result;
   }
 
+  /** subscriptions/listen: registers `exchange` for notifications/tasks of the task ids in `requested`; returns the honoured filter part. */
   listen(exchange: Exchange, requested: unknown): { tasks?: string[] } {
     const ids = Array.isArray(requested) ? [...new Set(requested.filter((id): id is string => typeof id === "string"))] : [];
     if (ids.length === 0) return {};
@@ -681,7 +671,7 @@ function stripUndefined(record: TaskRecord): TaskRecord {
  * subscriptions/listen. Options: ServerOptions.tasks.
  */
 export class TaskServer<H = unknown, N extends ServerNames = ServerNames> extends McpServer<H, N> {
-  private readonly tasks: TasksFeature;
+  private readonly tasks: Tasks;
 
   constructor(definition: ServerDefinition<H>, handlers: H, options: ServerOptions = {}) {
     super(definition, handlers, options);
@@ -694,7 +684,13 @@ export class TaskServer<H = unknown, N extends ServerNames = ServerNames> extend
       const tool = typeof name === "string" && !this.isOff("tools", name) ? this.tools.get(name) : undefined;
       if (tool?.taskSupport) {
         // callTool validates the arguments and runs the handler, with the ctx the task gives it.
-        return this.tasks.call(tool as ToolEntry<unknown>, exchange, scope, (e, s) => this.context(e, s, meta), (ctx) => this.callTool(params, ctx, scope.revision));
+        return this.tasks.call({
+          tool: tool as ToolEntry<unknown>,
+          exchange,
+          scope,
+          context: (taskExchange, taskScope) => this.context(taskExchange, taskScope, meta),
+          execute: (ctx) => this.callTool(params, ctx, scope.revision),
+        });
       }
     }
     return this.tasks.answer(method, params, exchange, scope) ?? super.dispatch(method, params, exchange, scope, meta);
