@@ -124,6 +124,8 @@ class Runner {
 
   constructor(
     readonly taskId: string,
+    /** The protocol revision of the call (2025-11-25 tasks live in their session). */
+    readonly revision: string,
     readonly exchange: Exchange,
     /** Resolves once the record exists (2026-07-28 calls answer only then). */
     readonly created: Promise<TaskRecord>,
@@ -311,7 +313,7 @@ class Tasks {
     const ready = created.then(() => record);
     // The call's own await reports a failed creation; ctx.input waiting on it just stops.
     ready.catch(runnerFailed);
-    const runner = new Runner(record.taskId, exchange, ready);
+    const runner = new Runner(record.taskId, record.revision, exchange, ready);
     host.runner = runner;
     runnerMade(runner);
     await created;
@@ -331,7 +333,7 @@ class Tasks {
     const host = new TaskHost(call.exchange, { mark: (status) => this.mark(taskId, status) });
     const exchange = new Exchange(host, call.exchange.request, call.exchange.auth);
     await this.create(record, exchange);
-    const runner = new Runner(taskId, exchange, Promise.resolve(record));
+    const runner = new Runner(taskId, record.revision, exchange, Promise.resolve(record));
     host.runner = runner;
     const outcome = call.execute(call.context(exchange, call.scope));
     const settled = outcome.then(
@@ -377,6 +379,14 @@ class Tasks {
   private run(runner: Runner, settled: Promise<{ result: Params } | { error: unknown }>, intervalMs: number): void {
     this.running.set(runner.taskId, runner);
     runner.poll(intervalMs, () => {
+      // A 2025-11-25 task belongs to its session: when the session ends, nobody can reach it any more.
+      if (hasExperimentalTasks(runner.revision) && runner.exchange.peer.isClosed) {
+        runner.exchange.cancel("The session ended");
+        void this.mutate(runner.taskId, (record) =>
+          isTerminal(record.status) ? undefined : { ...record, status: "cancelled", statusMessage: "The session ended", inputRequests: undefined, inputResponses: undefined },
+        ).catch(() => {});
+        return;
+      }
       this.store.get(runner.taskId).then(
         (record) => {
           if (!record) runner.exchange.cancel("Task expired");

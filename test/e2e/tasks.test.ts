@@ -230,6 +230,19 @@ describe.each(transports)("tasks over $name", (transport) => {
       expect((await client.request("tasks/cancel", { taskId })).error?.code).toBe(-32602);
     });
 
+    it.runIf(transport.name === "HTTP")("cancels a session's running tasks when the session ends", async () => {
+      const first = await open();
+      const label = `session-end-${Date.now()}`;
+      const created = ok(await first.client.request("tools/call", { name: "compute", arguments: { ms: 30_000, label }, task: {} }));
+      expect((created.task as JsonObject).status).toBe("working");
+      await first.client.close();
+      const second = await open();
+      const aborts = async () => JSON.parse(((ok(await second.client.request("tools/call", { name: "aborts", arguments: {} })).content as { text: string }[])[0]!.text)) as string[];
+      let seen = await aborts();
+      for (let i = 0; i < 40 && !seen.includes(label); i++) seen = (await sleep(50), await aborts());
+      expect(seen).toContain(label);
+    });
+
     it("keeps a session's tasks from another session", async () => {
       const first = await open();
       const created = ok(await first.client.request("tools/call", { name: "compute", arguments: { ms: 2_000 }, task: {} }));
