@@ -5,8 +5,8 @@ export default defineConfig({
     include: ["test/**/*.test.ts"],
     // A private, fresh cache for the whole run: tests never touch the user's ~/.cache/mcp-gen.
     globalSetup: ["test/support/private-cache.ts"],
-    // Needs nginx; run by `npm run test:scale-out` (and .ci/run, which installs nginx).
-    exclude: ["test/e2e/scale-out.test.ts", "**/node_modules/**"],
+    // Need nginx (and redis-server); run by `npm run test:scale-out` (and .ci/run, which installs them).
+    exclude: ["test/e2e/scale-out.test.ts", "test/e2e/tasks-scale-out.test.ts", "**/node_modules/**"],
     // Generation of five protocol revisions, tsc compiles and real SDK peers take seconds, not milliseconds.
     testTimeout: 120_000,
     hookTimeout: 120_000,

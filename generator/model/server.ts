@@ -68,6 +68,14 @@ export interface ToolModel extends Declared {
   readonly paramHeaders: Readonly<Record<string, string>>;
   /** The MCP App rendering its results (`ui:`): `_meta.ui` of its definition. */
   readonly ui?: ToolUiModel;
+  /** The tool may run as a task (`task:`), with its tasks' default lifetime and poll interval. */
+  readonly task?: TaskModel;
+}
+
+export interface TaskModel {
+  readonly support: "optional" | "required";
+  readonly ttlMs?: number;
+  readonly pollIntervalMs?: number;
 }
 
 /** What a resource and a resource template declare alike. */

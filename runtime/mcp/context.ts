@@ -7,6 +7,7 @@ import type { Params } from "../jsonrpc/messages.js";
 import type { Exchange } from "../jsonrpc/peer.js";
 import type { AuthInfo } from "../auth/resource-server.js";
 import type { Implementation, JsonObject, RequestContext } from "./definition.js";
+import type { TaskInput } from "./tasks.js";
 import { loggingSeverity, type LoggingLevel } from "./revisions.js";
 
 /** What a request is served under: its revision and who the client says it is. */
@@ -17,6 +18,8 @@ export interface Scope {
   readonly capabilities: JsonObject;
   /** Minimum level of log messages the client wants; undefined = legacy default (all) or modern opt-out. */
   logLevel: string | undefined;
+  /** A 2026-07-28 call of a task tool: where ctx.input asks once the call has become a task. */
+  readonly task?: TaskInput | undefined;
 }
 
 export class Context implements RequestContext {

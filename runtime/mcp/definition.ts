@@ -290,6 +290,16 @@ export interface ToolEntry<H> {
   readonly validateInput: Validator;
   readonly validateOutput?: Validator | undefined;
   readonly call: (handlers: H, args: unknown, ctx: EntryContext) => Awaitable<unknown>;
+  /**
+   * The tool may run as a task (`task:` in the manifest; `execution.taskSupport`): "optional"
+   * or "required" (clients without the tasks extension get -32021 under 2026-07-28, and
+   * 2025-11-25 clients must ask for a task). Served by createTaskServer (tasks.ts).
+   */
+  readonly taskSupport?: "optional" | "required" | undefined;
+  /** How long this tool's tasks stay readable after creation, in milliseconds (default: the tasks feature's). */
+  readonly ttlMs?: number | undefined;
+  /** How often clients should poll this tool's tasks, in milliseconds (default: the tasks feature's). */
+  readonly pollIntervalMs?: number | undefined;
 }
 
 /**

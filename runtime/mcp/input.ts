@@ -22,8 +22,9 @@ import { Context, type Scope } from "./context.js";
 import type { AnswerValidators, ClientRequestOptions, JsonObject } from "./definition.js";
 import { base64Encode } from "./results.js";
 import { describeIssue, type Validator } from "../validation.js";
+import type { TaskInput } from "./tasks.js";
 
-/** Methods whose modern results may be `input_required` (besides tasks/result, which this runtime does not serve); no prototype. */
+/** Methods whose modern results may be `input_required`; no prototype. */
 const inputMethods: Readonly<Record<string, string | undefined>> = Object.assign(Object.create(null) as Record<string, string>, {
   "tools/call": "name",
   "prompts/get": "name",
@@ -230,6 +231,8 @@ export interface InputScope extends ClientRequestScope {
   readonly round?: InputRound | undefined;
   /** Validators of the client's answers, by method and revision (generated for the methods `asks:` uses). */
   readonly answers?: AnswerValidators | undefined;
+  /** A 2026-07-28 call of a task tool (see tasks.ts). */
+  readonly task?: TaskInput | undefined;
 }
 
 /**
@@ -267,7 +270,16 @@ export async function requestInput(exchange: Exchange, scope: InputScope, reques
       Object.defineProperty(round.used, key, { value: available[key], enumerable: true, writable: true, configurable: true });
     } else Object.defineProperty(missing, key, { value: request, enumerable: true });
   }
-  if (Object.keys(missing).length > 0) throw new InputRequiredSignal(missing, round);
+  if (Object.keys(missing).length === 0) return answers;
+  // A call that has become a task asks through the task (tasks/update brings the answers).
+  if (!scope.task?.active) throw new InputRequiredSignal(missing, round);
+  const given = await scope.task.input(missing);
+  for (const [key, request] of Object.entries(missing)) {
+    const value = Object.hasOwn(given, key) ? given[key] : undefined;
+    const issue = isObject(value) ? answerValidator(scope.answers, request.method, scope.revision)?.(value) : undefined;
+    if (!isObject(value) || issue) throw invalidAnswer(request.method, issue ? describeIssue(issue) : "it must be a result object", key);
+    put(key, value);
+  }
   return answers;
 }
 

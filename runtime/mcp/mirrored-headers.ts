@@ -2,11 +2,18 @@
 // Mcp-Name for the named methods and Mcp-Param-<Name> for tool arguments a tool declares
 // with `x-mcp-header`. Client and server share these rules so they cannot drift apart.
 
-/** Methods whose Mcp-Name header mirrors a params field (no prototype: "constructor" names nothing). */
+/**
+ * Methods whose Mcp-Name header mirrors a params field (no prototype: "constructor" names
+ * nothing); the tasks extension (SEP-2663) adds the task id of tasks/get, tasks/update and
+ * tasks/cancel, so that proxies can route a task's requests to the instance holding it.
+ */
 export const namedMethods: Readonly<Record<string, string | undefined>> = Object.assign(Object.create(null) as Record<string, string>, {
   "tools/call": "name",
   "prompts/get": "name",
   "resources/read": "uri",
+  "tasks/get": "taskId",
+  "tasks/update": "taskId",
+  "tasks/cancel": "taskId",
 });
 
 /** Header names a tool may declare with `x-mcp-header` (RFC 9110 token characters). */

@@ -59,6 +59,11 @@ export function primesEventStreams(revision: string): boolean {
   return revision >= "2025-11-25";
 }
 
+/** The experimental tasks (params.task, tasks/get, tasks/result, tasks/list, tasks/cancel) are part of 2025-11-25 only; later revisions have the tasks extension. */
+export function hasExperimentalTasks(revision: string): boolean {
+  return revision === "2025-11-25";
+}
+
 /** JSON-RPC batches are part of 2025-03-26 only. */
 export function allowsBatches(revision: string): boolean {
   return revision === "2025-03-26";

@@ -25,6 +25,7 @@ import type {
 import { textResult, toolResult } from "./results.js";
 import type { PromptsFeature, ReadHost, ResourcesFeature } from "./reads.js";
 import type { SubscriptionsFeature } from "./subscriptions.js";
+import type { TaskOptions } from "./tasks.js";
 import { entryName, type ChangingList, type ListChangesFeature } from "./list-changes.js";
 import {
   invalidToolArgumentsAreToolErrors,
@@ -51,6 +52,12 @@ export interface ServerOptions {
    * open the others' states; the default key is random per instance.
    */
   readonly requestState?: RequestStateOptions | undefined;
+  /**
+   * Tasks (servers made by createTaskServer, for tools declared `task:`): the store shared by
+   * instances behind one endpoint, how soon a call becomes a task, default TTL and poll
+   * interval, and the limit of running tasks.
+   */
+  readonly tasks?: TaskOptions | undefined;
 }
 
 /** Legacy session state, kept on the connection's Peer. */
@@ -86,7 +93,7 @@ export interface McpEndpoint extends Dispatcher {
 export type EndpointDefinition = ScopedDefinition & Pick<ServerDefinition<never>, "paramHeaders">;
 
 export class McpServer<H = unknown, N extends ServerNames = ServerNames> implements McpEndpoint {
-  private readonly tools = new Map<string, ToolEntry<H>>();
+  protected readonly tools = new Map<string, ToolEntry<H>>();
   private readonly resources: ResourcesFeature<H> | undefined;
   private readonly prompts: PromptsFeature<H> | undefined;
   /** What resource and prompt reads use of this server. */
@@ -95,11 +102,11 @@ export class McpServer<H = unknown, N extends ServerNames = ServerNames> impleme
   private readonly modernRevisions: readonly string[];
   private readonly pageSize: number;
   private readonly pages = new Map<string, RawJson[]>();
-  private readonly capabilities: JsonObject;
+  protected readonly capabilities: JsonObject;
   private readonly onError: (error: unknown, where: string) => void;
   private readonly completions: CompletionFeature<H> | undefined;
-  private readonly subscriptions: SubscriptionsFeature | undefined;
-  private readonly listChanges: ListChangesFeature | undefined;
+  protected readonly subscriptions: SubscriptionsFeature | undefined;
+  protected readonly listChanges: ListChangesFeature | undefined;
   private readonly input: InputFeature | undefined;
   readonly batches: BatchesFeature | undefined;
   /** What every modern result ends with: `resultType` and who answered, as JSON. */
@@ -181,11 +188,11 @@ export class McpServer<H = unknown, N extends ServerNames = ServerNames> impleme
   }
 
   /** A handler's ctx: with ctx.input, ctx.request and ctx.elicit when handlers may ask the client something. */
-  private context(exchange: Exchange, scope: Scope, meta: JsonObject | undefined): Context {
+  protected context(exchange: Exchange, scope: Scope, meta: JsonObject | undefined): Context {
     return this.input ? this.input.context(exchange, scope, meta) : new Context(exchange, scope, meta);
   }
 
-  private dispatch(method: string, params: Params | undefined, exchange: Exchange, scope: Scope, meta: JsonObject | undefined): Params | Promise<Params> {
+  protected dispatch(method: string, params: Params | undefined, exchange: Exchange, scope: Scope, meta: JsonObject | undefined): Params | Promise<Params> {
     const listKind = listMethods[method];
     if (listKind !== undefined && this.capabilities[listKind === "resourceTemplates" ? "resources" : listKind] !== undefined) {
       return this.listPage(listKind, scope.revision, params?.cursor, this.cacheScope(exchange));
@@ -234,7 +241,7 @@ export class McpServer<H = unknown, N extends ServerNames = ServerNames> impleme
 
   // --- lifecycle ---------------------------------------------------------------
 
-  private initialize(exchange: Exchange): Params {
+  protected initialize(exchange: Exchange): Params {
     const params = exchange.request.params ?? {};
     const requested = params.protocolVersion;
     if (isObject(params._meta) && params._meta[MetaKey.protocolVersion] !== undefined) {
@@ -325,7 +332,7 @@ export class McpServer<H = unknown, N extends ServerNames = ServerNames> impleme
     return this.definition.listCache?.scope ?? (exchange.auth === undefined ? "public" : "private");
   }
 
-  private discover(exchange: Exchange): Params {
+  protected discover(exchange: Exchange): Params {
     const result: Params = {
       supportedVersions: this.definition.revisions,
       // Only modern revisions negotiate extensions; initialize answers without them.
@@ -345,7 +352,7 @@ export class McpServer<H = unknown, N extends ServerNames = ServerNames> impleme
    * notifyResourceUpdated, setEnabled). The request ends when the client cancels it or
    * goes away (no response then).
    */
-  private listen(params: Params | undefined, exchange: Exchange): Promise<Params> {
+  protected listen(params: Params | undefined, exchange: Exchange): Promise<Params> {
     if (!isObject(params?.notifications)) throw invalidParams("notifications must be an object");
     const { notifications } = params;
     const honoured: JsonObject = {
@@ -392,7 +399,7 @@ export class McpServer<H = unknown, N extends ServerNames = ServerNames> impleme
     return !this.isOff(kind, name);
   }
 
-  private isOff(kind: keyof ServerNames, name: string): boolean {
+  protected isOff(kind: keyof ServerNames, name: string): boolean {
     return this.listChanges?.isDisabled(kind, name) === true;
   }
 
@@ -445,7 +452,7 @@ export class McpServer<H = unknown, N extends ServerNames = ServerNames> impleme
 
   // --- tools, resources, prompts ---------------------------------------------------
 
-  private async callTool(params: Params | undefined, ctx: Context, revision: string): Promise<Params> {
+  protected async callTool(params: Params | undefined, ctx: Context, revision: string): Promise<Params> {
     const name = params?.name;
     if (typeof name !== "string") throw invalidParams("name must be a string");
     const tool = this.isOff("tools", name) ? undefined : this.tools.get(name);

@@ -185,10 +185,9 @@ describe("scale-out: three instances behind nginx, no shared state (2026-07-28)"
     const pages = hops.slice(from).filter((h) => h.method === "tools/list");
 
     // The same list, unpaginated, from one in-process server built from the same definition.
-    const { createConformanceServer } = await import("../conformance/server/mcp/index.js");
-    const { handlers } = await import("../conformance/server/handlers.js");
+    const { createServerUnderTest } = await import("../conformance/server/create.js");
     const { memoryChannel } = await import("../../runtime/index.js");
-    const reference = await connectSession(memoryChannel(createConformanceServer(handlers, { pageSize: 1000 })), { revisions: [modern], capabilities: allCapabilities });
+    const reference = await connectSession(memoryChannel(createServerUnderTest({ pageSize: 1000 })), { revisions: [modern], capabilities: allCapabilities });
     sessions.push(reference);
     const expected = await reference.listAll("tools/list", "tools");
 

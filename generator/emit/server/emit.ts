@@ -205,7 +205,9 @@ export function emitServer(file: GeneratedFile, model: ServerModel, protocols: r
         const { title, description, annotations, icons } = tool;
         const inputSchema = new Code(schemas.input);
         const _meta = toolUiMeta(tool.ui);
-        return listed({ name: tool.key, title, description, inputSchema, outputSchema, annotations, icons, _meta }, "Tool", "ToolAnnotations");
+        // Revisions whose Tool has `execution` (2025-11-25) say which tools may run as tasks.
+        const execution = tool.task ? { taskSupport: tool.task.support } : undefined;
+        return listed({ name: tool.key, title, description, inputSchema, outputSchema, annotations, icons, execution, _meta }, "Tool", "ToolAnnotations");
       }),
       resources: [
         ...model.resources.map(({ uri, name, title, description, mimeType, size, annotations, icons }) =>
@@ -245,6 +247,9 @@ export function emitServer(file: GeneratedFile, model: ServerModel, protocols: r
       validateInput: code(file.value(validators, v.input)),
       validateOutput: tool.output ? code(file.value(validators, v.output)) : undefined,
       call: code(`(handlers, args, ctx) => handlers.tools.${tool.member}(args as ${file.type(types, toolTypeNames(tool).args)}, ctx)`),
+      taskSupport: tool.task?.support,
+      ttlMs: tool.task?.ttlMs,
+      pollIntervalMs: tool.task?.pollIntervalMs,
     };
   });
   const resources: Json[] = [
@@ -361,7 +366,9 @@ export function emitServer(file: GeneratedFile, model: ServerModel, protocols: r
     `Creates the ${model.info.name} server. Serve it with \`serveStdio(server)\` or \`listenHttp(server, { port })\` from ${nodeEntry(rt)}, or \`createWebHandler(server)\` for any fetch-style host.`,
   );
   w.list(`export function ${names.create}(`, [`handlers: ${H}`, `options?: ${options}`], `): ${server}<${H}, ${names.names}> {`);
-  w.indented(() => w.line(`return ${file.value(rt, "createServer")}<${H}, ${names.names}>(${names.definition}, handlers, options);`)).line("}");
+  // Tools declared `task:` need the TaskServer (tasks/*, the capabilities that announce them); other servers never load it.
+  const create = model.tools.some((t) => t.task) ? "createTaskServer" : "createServer";
+  w.indented(() => w.line(`return ${file.value(rt, create)}<${H}, ${names.names}>(${names.definition}, handlers, options);`)).line("}");
   emitAppHtml(w, model);
 }
 

@@ -1,8 +1,8 @@
 // What the conformance suite's server scenarios expect each tool, resource and prompt
 // to do (see the scenario descriptions in @modelcontextprotocol/conformance). Everything
 // else — routing, validation, lists, both protocol eras, HTTP — is generated or runtime.
-import type { InputRequestOf } from "../../../runtime/index.js";
-import type { ClientRequests, ConformanceHandlers } from "./mcp/index.js";
+import { ErrorCode, RpcError, type InputRequestOf, type ToolContext, type ToolReturn } from "../../../runtime/index.js";
+import type { Asks, ClientRequests, ConformanceHandlers, ToolContent } from "./mcp/index.js";
 
 type Elicitation = Extract<InputRequestOf<ClientRequests>, { method: "elicitation/create" }>;
 
@@ -57,6 +57,56 @@ const confirmation: Elicitation = {
 
 const completionWords = ["paris", "park", "party", "test", "testing", "template"];
 const completionIds = ["1", "2", "3", "12", "123", "1234"];
+
+/**
+ * The tools the tasks scenarios (io.modelcontextprotocol/tasks) call. Each is an ordinary
+ * handler: the runtime runs it inline or as a task. Those that ask first (test_tool_with_task)
+ * get their answers through input_required rounds; those that work first and then ask
+ * (confirm_delete, multi_input) ask through the task (tasks/update).
+ */
+const taskHandlers = {
+  greet({ name }: { name: string }): ToolReturn<ToolContent> {
+    return `Hello, ${name}!`;
+  },
+  async slowCompute({ seconds, label }: { seconds: number; label?: string | undefined }, ctx: ToolContext<Asks<never>>): Promise<ToolReturn<ToolContent>> {
+    await sleep(seconds * 1000, ctx.signal);
+    return `Computed ${label ?? "result"} in ${seconds}s`;
+  },
+  async failingJob(_args: object, ctx: ToolContext<Asks<never>>): Promise<ToolReturn<ToolContent>> {
+    await sleep(1000, ctx.signal);
+    return { content: [{ type: "text", text: "The job failed: nothing to process" }], isError: true };
+  },
+  async protocolErrorJob(_args: object, ctx: ToolContext<Asks<never>>): Promise<ToolReturn<ToolContent>> {
+    await sleep(1000, ctx.signal);
+    throw new RpcError(ErrorCode.InternalError, "protocol_error_job: the worker crashed");
+  },
+  async confirmDelete({ filename }: { filename: string }, ctx: ToolContext<Asks<"elicitation/create">>): Promise<ToolReturn<ToolContent>> {
+    // Looks the file up first (long enough to become a task), then asks.
+    await sleep(300, ctx.signal);
+    const { confirm } = await ctx.input({
+      confirm: {
+        method: "elicitation/create",
+        params: { message: `Delete ${filename}?`, requestedSchema: { type: "object", properties: { confirm: { type: "boolean" } }, required: ["confirm"] } },
+      },
+    });
+    const yes = confirm.action === "accept" && (confirm.content as { confirm?: unknown } | undefined)?.confirm === true;
+    return yes ? `Deleted ${filename}` : `Kept ${filename}`;
+  },
+  async multiInput(_args: object, ctx: ToolContext<Asks<"elicitation/create">>): Promise<ToolReturn<ToolContent>> {
+    await sleep(300, ctx.signal);
+    const { name, confirm } = await ctx.input({
+      name: askName("What is your name?"),
+      confirm: { method: "elicitation/create", params: { message: "Proceed?", requestedSchema: { type: "object", properties: { confirm: { type: "boolean" } }, required: ["confirm"] } } },
+    });
+    return `name: ${name.action}, confirm: ${confirm.action}`;
+  },
+  async testToolWithTask(_args: object, ctx: ToolContext<Asks<"elicitation/create">>): Promise<ToolReturn<ToolContent>> {
+    // Asks at once (an input_required round), then works long enough to become a task.
+    const { user_name } = await ctx.input({ user_name: askName("What is your name?") });
+    await sleep(500, ctx.signal);
+    return `Hello, ${String((user_name.content as { name?: unknown } | undefined)?.name ?? "stranger")}! Your report is ready.`;
+  },
+};
 
 export const handlers: ConformanceHandlers = {
   tools: {
@@ -288,6 +338,7 @@ export const handlers: ConformanceHandlers = {
     testRoutedQuery(args) {
       return `Ran ${JSON.stringify(args.query)} in region ${args.region}${args.priority === undefined ? "" : ` at priority ${args.priority}`}`;
     },
+    ...taskHandlers,
   },
   resources: {
     staticText() {
@@ -344,3 +395,4 @@ export const handlers: ConformanceHandlers = {
     },
   },
 };
+

@@ -4,8 +4,7 @@
 // MCP_REQUEST_STATE_SECRET (the requestState HMAC key; random per process when unset) and
 // MCP_PAGE_SIZE (list page size; the runtime's default when unset).
 import { listenHttp } from "../../../runtime/node.js";
-import { handlers } from "./handlers.js";
-import { createConformanceServer } from "./mcp/index.js";
+import { createServerUnderTest } from "./create.js";
 
 const args = process.argv.slice(2);
 const at = args.indexOf("--port");
@@ -23,7 +22,7 @@ if (pageSize !== undefined && !(Number.isInteger(pageSize) && pageSize > 0)) {
   process.exit(2);
 }
 
-const server = createConformanceServer(handlers, {
+const server = createServerUnderTest({
   onError: () => {},
   ...(pageSize === undefined ? {} : { pageSize }),
   ...(secret ? { requestState: { secret } } : {}),
