@@ -38,6 +38,14 @@ export interface RequestSender {
 
 export async function callTool(session: RequestSender, name: string, args: unknown, options?: CallOptions, validateOutput?: Validator): Promise<JsonObject> {
   const result = await session.rawRequest("tools/call", { name, arguments: args ?? {} }, options);
+  return checkToolResult(name, result, validateOutput);
+}
+
+/**
+ * Checks a tools/call result's structured output against the tool's output schema (parsing
+ * the JSON text of revisions before 2025-06-18); tool error results pass as they are.
+ */
+export function checkToolResult(name: string, result: JsonObject, validateOutput?: Validator): JsonObject {
   if (!validateOutput || result.isError === true) return result;
   let structured = result.structuredContent;
   if (structured === undefined) {

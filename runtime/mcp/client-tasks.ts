@@ -1,0 +1,465 @@
+// Tool calls that run as tasks: the server answers the call at once with a task, and the
+// client follows the task to its end through a handle. Two wire forms:
+// - 2025-11-25 (the revision's experimental core tasks): tools/call with a `task` param
+//   returns CreateTaskResult `{ task }`; tasks/get reports the status; tasks/result blocks
+//   until the task ends and returns the tool's result. While tasks/result is open the server
+//   sends its elicitation/sampling requests over the connection, and the session's
+//   `requests` handlers answer them, so the client opens it as soon as input is required.
+// - 2026-07-28 (the io.modelcontextprotocol/tasks extension, SEP-2663): tools/call declares
+//   the extension in its client capabilities; a `resultType: "task"` answer is the task.
+//   tasks/get carries the result, the error or the inputRequests inline; the same `requests`
+//   handlers answer inputRequests and tasks/update sends the answers back.
+// Both: tasks/cancel, and status notifications (notifications/tasks/status,
+// notifications/tasks) are taken into account whenever the server sends them.
+import { ErrorCode, isObject, RpcError, type Params } from "../jsonrpc/messages.js";
+import { RequestFailedError } from "../jsonrpc/peer.js";
+import type { Validator } from "../validation.js";
+import { checkToolResult } from "./client-calls.js";
+import type { CallOptions, NotificationWatcher, RawRequestOptions, ServerDescription } from "./client.js";
+import type { JsonObject } from "./definition.js";
+
+/** The identifier of the tasks extension of 2026-07-28. */
+export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
+
+export type TaskStatus = "working" | "input_required" | "completed" | "failed" | "cancelled";
+
+const statuses: ReadonlySet<string> = new Set<TaskStatus>(["working", "input_required", "completed", "failed", "cancelled"]);
+
+/** Whether a status is final: completed, failed and cancelled tasks never change again. */
+export function isTerminalStatus(status: TaskStatus): boolean {
+  return status === "completed" || status === "failed" || status === "cancelled";
+}
+
+/** What the server last said about a task (field names of 2026-07-28 for both eras). */
+export interface TaskInfo {
+  readonly taskId: string;
+  readonly status: TaskStatus;
+  readonly statusMessage?: string | undefined;
+  readonly createdAt?: string | undefined;
+  readonly lastUpdatedAt?: string | undefined;
+  /** Milliseconds from creation the server keeps the task; null: no limit. */
+  readonly ttlMs?: number | null | undefined;
+  /** How often the server asks to be polled, in milliseconds. */
+  readonly pollIntervalMs?: number | undefined;
+}
+
+export interface TaskWaitOptions {
+  /** Stops this wait (it rejects with the signal's reason); the task itself runs on: see cancel(). */
+  readonly signal?: AbortSignal | undefined;
+  /** Called with the task each time its status or status message changes. */
+  readonly onStatus?: ((task: TaskInfo) => void) | undefined;
+  /** Stops this wait after so many milliseconds with a TaskTimeoutError (the task runs on). No limit by default. */
+  readonly timeoutMs?: number | undefined;
+}
+
+/** A tool call running as a task on the server. */
+export interface ToolTask<Result> {
+  /** The task's id; undefined when the server answered the call at once without a task. */
+  readonly id: string | undefined;
+  /** The last status seen ("completed" for a call answered without a task). */
+  readonly status: TaskStatus;
+  /** The last state the server reported; undefined for a call answered without a task. */
+  readonly info: TaskInfo | undefined;
+  /**
+   * Follows the task until it ends: resolves with the tool's result (its structured output
+   * checked like a plain call's), rejects with TaskFailedError or TaskCancelledError. Input
+   * the task requires is answered by the session's `requests` handlers meanwhile.
+   */
+  wait(options?: TaskWaitOptions): Promise<Result>;
+  /** Asks the server to cancel the task (tasks/cancel); nothing to do once it has ended. */
+  cancel(): Promise<void>;
+}
+
+export interface TaskCallOptions extends CallOptions {
+  /** 2025-11-25: how long the server should keep the task (it may choose otherwise). 2026-07-28 servers decide alone. */
+  readonly ttlMs?: number | undefined;
+  /** Polls no more often than this, whatever the server suggests. Default 100 ms. */
+  readonly minPollIntervalMs?: number | undefined;
+}
+
+/** The task ended in failure: the JSON-RPC error the task reports (2026-07-28), or its status message. */
+export class TaskFailedError extends Error {
+  constructor(
+    readonly taskId: string,
+    message: string,
+    /** The task's JSON-RPC error, when the server gave one. */
+    readonly error?: { readonly code: number; readonly message: string; readonly data?: unknown } | undefined,
+  ) {
+    super(message);
+    this.name = "TaskFailedError";
+  }
+}
+
+/** The task was cancelled (by this client's cancel() or otherwise). */
+export class TaskCancelledError extends Error {
+  constructor(
+    readonly taskId: string,
+    statusMessage?: string,
+  ) {
+    super(`Task ${taskId} was cancelled${statusMessage ? `: ${statusMessage}` : ""}`);
+    this.name = "TaskCancelledError";
+  }
+}
+
+/** A wait's timeoutMs elapsed before the task ended (the task runs on). */
+export class TaskTimeoutError extends Error {
+  constructor(
+    readonly taskId: string,
+    readonly timeoutMs: number,
+  ) {
+    super(`Task ${taskId} did not end within ${timeoutMs} ms`);
+    this.name = "TaskTimeoutError";
+  }
+}
+
+/** What a task handle needs of a session; a ClientSession fits. */
+export interface TaskSession {
+  readonly era: "modern" | "legacy";
+  readonly server: ServerDescription;
+  rawRequest(method: string, params?: Params, options?: RawRequestOptions): Promise<Params>;
+  answerInputRequests(method: string, requests: unknown, signal: AbortSignal | undefined): Promise<Params>;
+  watchNotifications(watcher: NotificationWatcher): () => void;
+}
+
+/** Used when the server suggests no poll interval. */
+const DEFAULT_POLL_INTERVAL_MS = 1_000;
+const DEFAULT_MIN_POLL_INTERVAL_MS = 100;
+/** Declares the extension on every 2026-07-28 request of a task. */
+const taskExtension: RawRequestOptions = { extensions: { [TASKS_EXTENSION]: {} } };
+
+/**
+ * Calls tool `name` as a task and returns its handle once the server has answered the call.
+ * A server that answers with the result instead (no task support, or its own choice)
+ * gives a handle that has already ended.
+ */
+export async function callToolAsTask(
+  session: TaskSession,
+  name: string,
+  args: unknown,
+  options: TaskCallOptions = {},
+  validateOutput?: Validator,
+): Promise<ToolTask<JsonObject>> {
+  const params: Params = { name, arguments: args ?? {} };
+  const callOptions: RawRequestOptions = { signal: options.signal, timeoutMs: options.timeoutMs, meta: options.meta, onProgress: options.onProgress };
+  const finished = (result: Params) => answeredTask(checkToolResult(name, result, validateOutput));
+  if (session.era === "modern") {
+    const result = await session.rawRequest("tools/call", params, { ...callOptions, ...taskExtension, resultTypes: ["task"] });
+    if (result.resultType !== "task") return finished(result);
+    return new TaskHandle(session, name, readTask(result, undefined, "tools/call"), options, validateOutput);
+  }
+  // 2025-11-25: a requestor must not ask for a task the server did not declare it runs.
+  if (!runsToolTasks(session.server.capabilities)) return finished(await session.rawRequest("tools/call", params, callOptions));
+  const result = await session.rawRequest("tools/call", { ...params, task: options.ttlMs === undefined ? {} : { ttl: options.ttlMs } }, callOptions);
+  if (!isObject(result.task)) return finished(result);
+  return new TaskHandle(session, name, readTask(result.task, undefined, "tools/call"), options, validateOutput);
+}
+
+/** Whether 2025-11-25 server capabilities declare task-augmented tools/call. */
+function runsToolTasks(capabilities: JsonObject): boolean {
+  const requests = isObject(capabilities.tasks) ? capabilities.tasks.requests : undefined;
+  return isObject(requests) && isObject(requests.tools) && isObject(requests.tools.call);
+}
+
+/** The handle of a call the server answered without a task. */
+function answeredTask(result: JsonObject): ToolTask<JsonObject> {
+  return {
+    id: undefined,
+    status: "completed",
+    info: undefined,
+    wait: () => Promise.resolve(result),
+    cancel: () => Promise.resolve(),
+  };
+}
+
+/** A task record as the server sent it (either era's field names), checked and normalized. */
+function readTask(value: unknown, expectedId: string | undefined, method: string): TaskInfo {
+  if (!isObject(value) || typeof value.taskId !== "string" || typeof value.status !== "string" || !statuses.has(value.status)) {
+    throw new RequestFailedError(`The server answered ${method} with a malformed task: ${JSON.stringify(value)?.slice(0, 200)}`);
+  }
+  if (expectedId !== undefined && value.taskId !== expectedId) {
+    throw new RequestFailedError(`The server answered ${method} for task ${expectedId} with task ${value.taskId}`);
+  }
+  const ttl = value.ttlMs ?? value.ttl;
+  const poll = value.pollIntervalMs ?? value.pollInterval;
+  return {
+    taskId: value.taskId,
+    status: value.status as TaskStatus,
+    statusMessage: typeof value.statusMessage === "string" ? value.statusMessage : undefined,
+    createdAt: typeof value.createdAt === "string" ? value.createdAt : undefined,
+    lastUpdatedAt: typeof value.lastUpdatedAt === "string" ? value.lastUpdatedAt : undefined,
+    ttlMs: typeof ttl === "number" || ttl === null ? ttl : undefined,
+    pollIntervalMs: typeof poll === "number" && Number.isFinite(poll) && poll >= 0 ? poll : undefined,
+  };
+}
+
+function abortReason(signal: AbortSignal): Error {
+  return signal.reason instanceof Error ? signal.reason : new RequestFailedError("Aborted");
+}
+
+/** Resolves after `ms`, or early when `wake` is called or `signal` aborts (then it rejects). */
+function pause(ms: number, signal: AbortSignal, onWake: (wake: () => void) => void): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    if (signal.aborted) return reject(abortReason(signal));
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", aborted);
+      resolve();
+    };
+    const aborted = () => {
+      clearTimeout(timer);
+      reject(abortReason(signal));
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener("abort", aborted, { once: true });
+    onWake(done);
+  });
+}
+
+/**
+ * One task being followed. The polling loop (the "driver") runs while at least one wait()
+ * is pending and stops when the last one leaves, so an abandoned handle costs nothing.
+ */
+class TaskHandle implements ToolTask<JsonObject> {
+  private current: TaskInfo;
+  /** The last record with its inline payload (2026-07-28: result, error, inputRequests). */
+  private record: Params;
+  private readonly listeners = new Set<(task: TaskInfo) => void>();
+  /** 2026-07-28 inputRequests keys already answered: the server may list them again until it has processed the update. */
+  private readonly answered = new Set<string>();
+  private driver: { readonly promise: Promise<JsonObject>; readonly stop: AbortController } | undefined;
+  private waiters = 0;
+  private outcome: { readonly result: JsonObject } | { readonly error: unknown } | undefined;
+  private wake: (() => void) | undefined;
+  private readonly minPollMs: number;
+  private readonly era: "modern" | "legacy";
+
+  constructor(
+    private readonly session: TaskSession,
+    private readonly tool: string,
+    created: TaskInfo,
+    options: TaskCallOptions,
+    private readonly validateOutput: Validator | undefined,
+  ) {
+    this.current = created;
+    this.record = {};
+    this.era = session.era;
+    this.minPollMs = Math.max(0, options.minPollIntervalMs ?? DEFAULT_MIN_POLL_INTERVAL_MS);
+  }
+
+  get id(): string {
+    return this.current.taskId;
+  }
+
+  get status(): TaskStatus {
+    return this.current.status;
+  }
+
+  get info(): TaskInfo {
+    return this.current;
+  }
+
+  wait(options: TaskWaitOptions = {}): Promise<JsonObject> {
+    const { signal, onStatus, timeoutMs } = options;
+    if (this.outcome) return "result" in this.outcome ? Promise.resolve(this.outcome.result) : Promise.reject(this.outcome.error);
+    if (signal?.aborted) return Promise.reject(abortReason(signal));
+    const driver = (this.driver ??= this.startDriver());
+    this.waiters++;
+    if (onStatus) this.listeners.add(onStatus);
+    return new Promise<JsonObject>((resolve, reject) => {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const leave = () => {
+        if (timer !== undefined) clearTimeout(timer);
+        signal?.removeEventListener("abort", aborted);
+        if (onStatus) this.listeners.delete(onStatus);
+        if (--this.waiters === 0 && this.driver === driver && !this.outcome) {
+          // Nobody waits any more: stop polling (the task itself runs on).
+          this.driver = undefined;
+          driver.stop.abort(new RequestFailedError("No one waits for the task"));
+        }
+      };
+      const aborted = () => {
+        leave();
+        reject(abortReason(signal!));
+      };
+      signal?.addEventListener("abort", aborted, { once: true });
+      if (timeoutMs !== undefined) {
+        timer = setTimeout(() => {
+          leave();
+          reject(new TaskTimeoutError(this.id, timeoutMs));
+        }, Math.max(0, timeoutMs));
+      }
+      driver.promise.then(
+        (result) => {
+          leave();
+          resolve(result);
+        },
+        (error: unknown) => {
+          leave();
+          reject(error);
+        },
+      );
+    });
+  }
+
+  async cancel(): Promise<void> {
+    if (this.outcome || isTerminalStatus(this.current.status)) return;
+    try {
+      const answer = await this.session.rawRequest("tasks/cancel", { taskId: this.id }, taskExtension);
+      // 2025-11-25 answers with the task; 2026-07-28 with an empty acknowledgement.
+      if (this.era === "legacy" && typeof answer.status === "string") this.observe(readTask(answer, this.id, "tasks/cancel"), answer);
+    } catch (error) {
+      // 2025-11-25 refuses to cancel a task that has already ended (-32602): then there was nothing to cancel.
+      if (!(error instanceof RpcError && error.code === ErrorCode.InvalidParams)) throw error;
+      const latest = await this.session.rawRequest("tasks/get", { taskId: this.id }, taskExtension).catch(() => undefined);
+      if (latest === undefined) throw error;
+      this.observe(readTask(latest, this.id, "tasks/get"), latest);
+      if (!isTerminalStatus(this.current.status)) throw error;
+    }
+    this.wake?.();
+  }
+
+  private startDriver(): { promise: Promise<JsonObject>; stop: AbortController } {
+    const stop = new AbortController();
+    const unwatch = this.session.watchNotifications((method, params) => {
+      const expected = this.era === "modern" ? "notifications/tasks" : "notifications/tasks/status";
+      if (method !== expected || !isObject(params) || params.taskId !== this.id) return;
+      try {
+        this.observe(readTask(params, this.id, method), params);
+      } catch {
+        return; // A malformed notification is ignored: polling still tells the truth.
+      }
+      this.wake?.();
+    });
+    const run = this.era === "modern" ? this.followModern(stop.signal) : this.followLegacy(stop.signal);
+    const promise = run
+      .then((result) => checkToolResult(this.tool, result, this.validateOutput))
+      .then(
+        (result) => {
+          if (!stop.signal.aborted) this.outcome = { result };
+          return result;
+        },
+        (error: unknown) => {
+          // An ending of the task is final; a stopped or broken poll is not (a later wait() polls again).
+          if (!stop.signal.aborted && (error instanceof TaskFailedError || error instanceof TaskCancelledError)) this.outcome = { error };
+          throw error;
+        },
+      )
+      .finally(() => {
+        unwatch();
+        if (this.driver?.stop === stop) this.driver = undefined;
+      });
+    promise.catch(() => {}); // Waiters see the error; a stopped driver has none.
+    return { promise, stop };
+  }
+
+  /** Records what the server said and tells the listeners about a change of status or message. */
+  private observe(task: TaskInfo, record: Params): void {
+    const previous = this.current;
+    // Terminal states are final: a late poll or notification cannot undo them.
+    if (isTerminalStatus(previous.status) && task.status !== previous.status) return;
+    this.current = task;
+    this.record = record;
+    if (task.status !== previous.status || task.statusMessage !== previous.statusMessage) {
+      for (const listener of [...this.listeners]) {
+        try {
+          listener(task);
+        } catch {
+          // A throwing listener must not break the task's other waiters.
+        }
+      }
+    }
+  }
+
+  private interval(): number {
+    return Math.max(this.minPollMs, this.current.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS);
+  }
+
+  private async poll(signal: AbortSignal): Promise<void> {
+    const record = await this.session.rawRequest("tasks/get", { taskId: this.id }, { ...taskExtension, signal });
+    this.observe(readTask(record, this.id, "tasks/get"), record);
+  }
+
+  private sleep(signal: AbortSignal): Promise<void> {
+    return pause(this.interval(), signal, (wake) => {
+      this.wake = wake;
+    });
+  }
+
+  /** 2026-07-28: poll tasks/get; answer inputRequests with tasks/update; the final record carries the result. */
+  private async followModern(signal: AbortSignal): Promise<JsonObject> {
+    for (let polled = false; ; polled = true) {
+      const { status, statusMessage } = this.current;
+      if (status === "completed") {
+        if (isObject(this.record.result)) return this.record.result;
+        // CreateTaskResult carries no result: a task created completed is fetched at once.
+        if (polled) throw new RequestFailedError(`The server reported task ${this.id} completed without a result`);
+      } else if (status === "failed") {
+        const error = this.record.error;
+        if (isObject(error) && typeof error.code === "number" && typeof error.message === "string") {
+          throw new TaskFailedError(this.id, `Task ${this.id} failed: ${error.message}`, { code: error.code, message: error.message, data: error.data });
+        }
+        throw new TaskFailedError(this.id, `Task ${this.id} failed${statusMessage ? `: ${statusMessage}` : ""}`);
+      } else if (status === "cancelled") {
+        throw new TaskCancelledError(this.id, statusMessage);
+      } else if (status === "input_required") {
+        await this.answerInput(signal);
+      }
+      if (status !== "completed") await this.sleep(signal);
+      await this.poll(signal);
+    }
+  }
+
+  /** Answers the inputRequests not answered yet and sends them with tasks/update. */
+  private async answerInput(signal: AbortSignal): Promise<void> {
+    const requests = this.record.inputRequests;
+    if (!isObject(requests)) return;
+    const fresh: Params = {};
+    for (const [key, request] of Object.entries(requests)) if (!this.answered.has(key)) Object.defineProperty(fresh, key, { value: request, enumerable: true });
+    if (Object.keys(fresh).length === 0) return;
+    const inputResponses = await this.session.answerInputRequests("tools/call", fresh, signal);
+    await this.session.rawRequest("tasks/update", { taskId: this.id, inputResponses }, { ...taskExtension, signal });
+    for (const key of Object.keys(fresh)) this.answered.add(key);
+  }
+
+  /**
+   * 2025-11-25: poll tasks/get; once the task needs input or has ended, tasks/result. It
+   * blocks until the end and carries the server's requests meanwhile; polling goes on beside
+   * it so that status changes still reach onStatus.
+   */
+  private async followLegacy(signal: AbortSignal): Promise<JsonObject> {
+    let pending: Promise<{ result: Params } | { error: unknown }> | undefined;
+    const fetchResult = () =>
+      (pending ??= this.session.rawRequest("tasks/result", { taskId: this.id }, { signal, timeoutMs: 0 }).then(
+        (result) => ({ result }),
+        (error: unknown) => ({ error }),
+      ));
+    for (;;) {
+      const { status, statusMessage } = this.current;
+      if (status === "cancelled") throw new TaskCancelledError(this.id, statusMessage);
+      if (status === "input_required" || isTerminalStatus(status)) fetchResult();
+      if (pending) {
+        const outcome = await Promise.race([pending, this.sleep(signal).then(() => undefined)]);
+        if (outcome !== undefined) return this.legacyOutcome(outcome, signal);
+      } else {
+        await this.sleep(signal);
+      }
+      await this.poll(signal);
+    }
+  }
+
+  /** What tasks/result gave: the tool's result (a failed task's may be an isError result), or the task's error. */
+  private async legacyOutcome(outcome: { result: Params } | { error: unknown }, signal: AbortSignal): Promise<JsonObject> {
+    if (!isTerminalStatus(this.current.status)) {
+      // tasks/result returns once the task has ended: learn its final status for onStatus and `status`.
+      await this.poll(signal).catch(() => {});
+    }
+    if ("result" in outcome) return outcome.result;
+    const { error } = outcome;
+    if (this.current.status === "cancelled") throw new TaskCancelledError(this.id, this.current.statusMessage);
+    if (error instanceof RpcError) {
+      const message = this.current.status === "failed" && this.current.statusMessage ? this.current.statusMessage : error.message;
+      throw new TaskFailedError(this.id, `Task ${this.id} failed: ${message}`, error.toJSON());
+    }
+    throw error;
+  }
+}
