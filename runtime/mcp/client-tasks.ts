@@ -230,6 +230,8 @@ class TaskHandle implements ToolTask<JsonObject> {
   private waiters = 0;
   private outcome: { readonly result: JsonObject } | { readonly error: unknown } | undefined;
   private wake: (() => void) | undefined;
+  /** How many status notifications were taken: a sleep that saw one need not poll. */
+  private notified = 0;
   private readonly minPollMs: number;
   private readonly era: "modern" | "legacy";
 
@@ -328,6 +330,7 @@ class TaskHandle implements ToolTask<JsonObject> {
       } catch {
         return; // A malformed notification is ignored: polling still tells the truth.
       }
+      this.notified++;
       this.wake?.();
     });
     const run = this.era === "modern" ? this.followModern(stop.signal) : this.followLegacy(stop.signal);
@@ -379,46 +382,82 @@ class TaskHandle implements ToolTask<JsonObject> {
     this.observe(readTask(record, this.id, "tasks/get"), record);
   }
 
-  private sleep(signal: AbortSignal): Promise<void> {
-    return pause(this.interval(), signal, (wake) => {
+  /**
+   * Waits for the poll interval or until woken (a notification, cancel(), an answered input);
+   * resolves whether to poll now: not when a notification brought the news meanwhile.
+   */
+  private async sleep(signal: AbortSignal): Promise<boolean> {
+    const seen = this.notified;
+    await pause(this.interval(), signal, (wake) => {
       this.wake = wake;
     });
+    return this.notified === seen;
   }
 
-  /** 2026-07-28: poll tasks/get; answer inputRequests with tasks/update; the final record carries the result. */
+  /**
+   * 2026-07-28: poll tasks/get; the final record carries the result or the error. Input
+   * requests are answered beside the polling, so that a cancellation or an ending seen
+   * while a handler waits on its user is not missed (the handler's signal then aborts).
+   */
   private async followModern(signal: AbortSignal): Promise<JsonObject> {
-    for (let polled = false; ; polled = true) {
-      const { status, statusMessage } = this.current;
-      if (status === "completed") {
-        if (isObject(this.record.result)) return this.record.result;
-        // CreateTaskResult carries no result: a task created completed is fetched at once.
-        if (polled) throw new RequestFailedError(`The server reported task ${this.id} completed without a result`);
-      } else if (status === "failed") {
-        const error = this.record.error;
-        if (isObject(error) && typeof error.code === "number" && typeof error.message === "string") {
-          throw new TaskFailedError(this.id, `Task ${this.id} failed: ${error.message}`, { code: error.code, message: error.message, data: error.data });
+    let answering: AbortController | undefined;
+    let inputError: { readonly error: unknown } | undefined;
+    try {
+      for (let polled = false; ; polled = true) {
+        const { status, statusMessage } = this.current;
+        if (inputError) throw inputError.error;
+        if (status !== "input_required") answering?.abort(new RequestFailedError(`Task ${this.id} no longer needs input`));
+        if (status === "completed") {
+          if (isObject(this.record.result)) return this.record.result;
+          // CreateTaskResult carries no result: a task created completed is fetched at once.
+          if (polled) throw new RequestFailedError(`The server reported task ${this.id} completed without a result`);
+        } else if (status === "failed") {
+          const error = this.record.error;
+          if (isObject(error) && typeof error.code === "number" && typeof error.message === "string") {
+            throw new TaskFailedError(this.id, `Task ${this.id} failed: ${error.message}`, { code: error.code, message: error.message, data: error.data });
+          }
+          throw new TaskFailedError(this.id, `Task ${this.id} failed${statusMessage ? `: ${statusMessage}` : ""}`);
+        } else if (status === "cancelled") {
+          throw new TaskCancelledError(this.id, statusMessage);
+        } else if (status === "input_required" && (answering === undefined || answering.signal.aborted)) {
+          const controller = (answering = new AbortController());
+          const stop = () => controller.abort(abortReason(signal));
+          signal.addEventListener("abort", stop, { once: true });
+          this.answerInput(controller.signal)
+            .then(
+              // Answers sent: look at the task again now rather than after a full interval.
+              (sent) => sent && this.wake?.(),
+              (error: unknown) => {
+                // An answer given up because the task moved on is no failure.
+                if (!controller.signal.aborted) inputError = { error };
+                this.wake?.();
+              },
+            )
+            .finally(() => {
+              signal.removeEventListener("abort", stop);
+              if (answering === controller) answering = undefined;
+            });
         }
-        throw new TaskFailedError(this.id, `Task ${this.id} failed${statusMessage ? `: ${statusMessage}` : ""}`);
-      } else if (status === "cancelled") {
-        throw new TaskCancelledError(this.id, statusMessage);
-      } else if (status === "input_required") {
-        await this.answerInput(signal);
+        if (status !== "completed" && !(await this.sleep(signal))) continue;
+        await this.poll(signal);
       }
-      if (status !== "completed") await this.sleep(signal);
-      await this.poll(signal);
+    } finally {
+      answering?.abort(new RequestFailedError(`Stopped following task ${this.id}`));
     }
   }
 
-  /** Answers the inputRequests not answered yet and sends them with tasks/update. */
-  private async answerInput(signal: AbortSignal): Promise<void> {
+  /** Answers the inputRequests not answered yet and sends them with tasks/update; whether there were any. */
+  private async answerInput(signal: AbortSignal): Promise<boolean> {
     const requests = this.record.inputRequests;
-    if (!isObject(requests)) return;
+    if (!isObject(requests)) return false;
     const fresh: Params = {};
     for (const [key, request] of Object.entries(requests)) if (!this.answered.has(key)) Object.defineProperty(fresh, key, { value: request, enumerable: true });
-    if (Object.keys(fresh).length === 0) return;
+    if (Object.keys(fresh).length === 0) return false;
     const inputResponses = await this.session.answerInputRequests("tools/call", fresh, signal);
+    signal.throwIfAborted();
     await this.session.rawRequest("tasks/update", { taskId: this.id, inputResponses }, { ...taskExtension, signal });
     for (const key of Object.keys(fresh)) this.answered.add(key);
+    return true;
   }
 
   /**
@@ -437,13 +476,15 @@ class TaskHandle implements ToolTask<JsonObject> {
       const { status, statusMessage } = this.current;
       if (status === "cancelled") throw new TaskCancelledError(this.id, statusMessage);
       if (status === "input_required" || isTerminalStatus(status)) fetchResult();
+      let pollNow: boolean;
       if (pending) {
-        const outcome = await Promise.race([pending, this.sleep(signal).then(() => undefined)]);
-        if (outcome !== undefined) return this.legacyOutcome(outcome, signal);
+        const outcome = await Promise.race([pending, this.sleep(signal)]);
+        if (typeof outcome !== "boolean") return this.legacyOutcome(outcome, signal);
+        pollNow = outcome;
       } else {
-        await this.sleep(signal);
+        pollNow = await this.sleep(signal);
       }
-      await this.poll(signal);
+      if (pollNow) await this.poll(signal);
     }
   }
 
