@@ -19,14 +19,14 @@ import type { CallOptions, NotificationWatcher, RawRequestOptions, ServerDescrip
 import type { JsonObject } from "./definition.js";
 
 /** The identifier of the tasks extension of 2026-07-28. */
-export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
+const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
 
 export type TaskStatus = "working" | "input_required" | "completed" | "failed" | "cancelled";
 
 const statuses: ReadonlySet<string> = new Set<TaskStatus>(["working", "input_required", "completed", "failed", "cancelled"]);
 
 /** Whether a status is final: completed, failed and cancelled tasks never change again. */
-export function isTerminalStatus(status: TaskStatus): boolean {
+function isTerminalStatus(status: TaskStatus): boolean {
   return status === "completed" || status === "failed" || status === "cancelled";
 }
 
@@ -73,7 +73,7 @@ export interface ToolTask<Result> {
 export interface TaskCallOptions extends CallOptions {
   /** 2025-11-25: how long the server should keep the task (it may choose otherwise). 2026-07-28 servers decide alone. */
   readonly ttlMs?: number | undefined;
-  /** Polls no more often than this, whatever the server suggests. Default 100 ms. */
+  /** Polls no more often than this, whatever the server suggests. Default 100 ms, at least 10 ms. */
   readonly minPollIntervalMs?: number | undefined;
 }
 
@@ -124,6 +124,8 @@ export interface TaskSession {
 /** Used when the server suggests no poll interval. */
 const DEFAULT_POLL_INTERVAL_MS = 1_000;
 const DEFAULT_MIN_POLL_INTERVAL_MS = 100;
+/** A longer suggestion is capped: timers overflow past 2^31 ms, and a stalled handle helps nobody. */
+const MAX_POLL_INTERVAL_MS = 5 * 60_000;
 /** Declares the extension on every 2026-07-28 request of a task. */
 const taskExtension: RawRequestOptions = { extensions: { [TASKS_EXTENSION]: {} } };
 
@@ -245,7 +247,7 @@ class TaskHandle implements ToolTask<JsonObject> {
     this.current = created;
     this.record = {};
     this.era = session.era;
-    this.minPollMs = Math.max(0, options.minPollIntervalMs ?? DEFAULT_MIN_POLL_INTERVAL_MS);
+    this.minPollMs = Math.max(10, options.minPollIntervalMs ?? DEFAULT_MIN_POLL_INTERVAL_MS);
   }
 
   get id(): string {
@@ -374,11 +376,20 @@ class TaskHandle implements ToolTask<JsonObject> {
   }
 
   private interval(): number {
-    return Math.max(this.minPollMs, this.current.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS);
+    return Math.min(MAX_POLL_INTERVAL_MS, Math.max(this.minPollMs, this.current.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS));
   }
 
   private async poll(signal: AbortSignal): Promise<void> {
-    const record = await this.session.rawRequest("tasks/get", { taskId: this.id }, { ...taskExtension, signal });
+    let record: Params;
+    try {
+      record = await this.session.rawRequest("tasks/get", { taskId: this.id }, { ...taskExtension, signal });
+    } catch (error) {
+      // -32602: the server no longer knows the task (its TTL elapsed, or it was deleted). That is final.
+      if (error instanceof RpcError && error.code === ErrorCode.InvalidParams) {
+        throw new TaskFailedError(this.id, `Task ${this.id} is no longer known to the server (expired?): ${error.message}`, error.toJSON());
+      }
+      throw error;
+    }
     this.observe(readTask(record, this.id, "tasks/get"), record);
   }
 

@@ -5,7 +5,7 @@
 // elicitation/create mid-task that the SDK only delivers while tasks/result is open.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { callToolAsTask, connectSession, RpcError, TaskCancelledError, type ClientSession, type Params, type TaskInfo } from "@mcp-gen/runtime";
+import { callToolAsTask, connectSession, RpcError, TaskCancelledError, toolMethods, type CallOptions, type ClientSession, type Params, type TaskCallOptions, type TaskInfo, type ToolTask } from "@mcp-gen/runtime";
 import { stdioChannel } from "@mcp-gen/runtime/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { repoRoot } from "../support/paths.js";
@@ -98,6 +98,20 @@ describe("callToolAsTask → server-everything over stdio (2025-11-25 experiment
     await expect(task.wait({ timeoutMs: 200 })).rejects.toThrow(/did not end within 200 ms/);
     const result = await task.wait();
     expect(textOf(result)).toContain("# Research Report: moss");
+  });
+
+  it("toolMethods: a required-task tool's plain call runs it as a task and waits; .task() gives the handle", async () => {
+    interface Tools {
+      research: { (args: { topic: string }, options?: CallOptions): Promise<Params>; task(args: { topic: string }, options?: TaskCallOptions): Promise<ToolTask<Params>> };
+      echo(args: { message: string }, options?: CallOptions): Promise<Params>;
+    }
+    const tools = toolMethods<Tools>(session, { research: ["simulate-research-query"], echo: ["echo"] }, { tools: { research: "required" }, callAsTask: callToolAsTask });
+    expect("task" in tools.echo).toBe(false);
+    const [direct, task] = await Promise.all([tools.research({ topic: "lichen" }), tools.research.task({ topic: "ferns" })]);
+    expect(textOf(direct)).toContain("# Research Report: lichen");
+    expect(task.status).toBe("working");
+    expect(textOf(await task.wait())).toContain("# Research Report: ferns");
+    expect(textOf(await tools.echo({ message: "hi" }))).toBe("Echo: hi");
   });
 
   it("an unknown tool is a JSON-RPC or tool error at the call, not a handle", async () => {

@@ -11,7 +11,6 @@ import {
   MetaKey,
   Peer,
   RpcError,
-  TASKS_EXTENSION,
   TaskCancelledError,
   TaskFailedError,
   type ClientSession,
@@ -24,6 +23,7 @@ import {
 } from "@mcp-gen/runtime";
 import { afterEach, describe, expect, it } from "vitest";
 
+const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
 type Status = "working" | "input_required" | "completed" | "failed" | "cancelled";
 interface TaskRecord {
   taskId: string;
@@ -121,6 +121,8 @@ function tasksServer(options: { pollIntervalMs?: number; repeatAnsweredInput?: b
           tasks.set(task.taskId, task);
           if (name === "broken") setTimeout(() => update(task, { status: "failed", statusMessage: "boom", error: { code: -32603, message: "The archive is offline", data: { retryAfter: 5 } } }), stepMs);
           else void research(task, args);
+          // A task whose TTL elapses early: the server forgets it.
+          if (typeof args.forgetAfterMs === "number") setTimeout(() => tasks.delete(task.taskId), args.forgetAfterMs);
           return { resultType: "task", ...task };
         }
         case "tasks/get":
@@ -237,6 +239,16 @@ describe("callToolAsTask on 2026-07-28 (tasks extension)", () => {
     // The handler still waiting on its user is told the question is moot.
     expect(handlerSignal?.aborted).toBe(true);
     expect(server.received.filter((r) => r.method === "tasks/cancel").map((r) => r.params.taskId)).toEqual([task.id]);
+  });
+
+  it("a task the server forgets (its TTL elapsed) rejects wait() with TaskFailedError", async () => {
+    const session = await connect(tasksServer());
+    const task = await callToolAsTask(session, "research", { topic: "frost", forgetAfterMs: 150 });
+    const failure = await task.wait().catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(TaskFailedError);
+    expect(failure).toMatchObject({ message: expect.stringContaining(`Task ${task.id} is no longer known to the server`), error: { code: -32602 } });
+    // Final: a later wait() does not poll again.
+    await expect(task.wait()).rejects.toBe(failure);
   });
 
   it("a server that answers inline gives a handle that has already ended", async () => {
