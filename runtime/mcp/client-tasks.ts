@@ -126,6 +126,8 @@ const DEFAULT_POLL_INTERVAL_MS = 1_000;
 const DEFAULT_MIN_POLL_INTERVAL_MS = 100;
 /** A longer suggestion is capped: timers overflow past 2^31 ms, and a stalled handle helps nobody. */
 const MAX_POLL_INTERVAL_MS = 5 * 60_000;
+/** setTimeout fires at once past 2^31 - 1 ms. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 /** Declares the extension on every 2026-07-28 request of a task. */
 const taskExtension: RawRequestOptions = { extensions: { [TASKS_EXTENSION]: {} } };
 
@@ -271,7 +273,10 @@ class TaskHandle implements ToolTask<JsonObject> {
     if (onStatus) this.listeners.add(onStatus);
     return new Promise<JsonObject>((resolve, reject) => {
       let timer: ReturnType<typeof setTimeout> | undefined;
+      let left = false;
       const leave = () => {
+        if (left) return;
+        left = true;
         if (timer !== undefined) clearTimeout(timer);
         signal?.removeEventListener("abort", aborted);
         if (onStatus) this.listeners.delete(onStatus);
@@ -290,7 +295,7 @@ class TaskHandle implements ToolTask<JsonObject> {
         timer = setTimeout(() => {
           leave();
           reject(new TaskTimeoutError(this.id, timeoutMs));
-        }, Math.max(0, timeoutMs));
+        }, Math.min(MAX_TIMER_MS, Math.max(0, timeoutMs)));
       }
       driver.promise.then(
         (result) => {
@@ -477,25 +482,37 @@ class TaskHandle implements ToolTask<JsonObject> {
    * it so that status changes still reach onStatus.
    */
   private async followLegacy(signal: AbortSignal): Promise<JsonObject> {
+    // tasks/result has no timeout (it lasts as long as the task): it ends with the driver.
+    const done = new AbortController();
+    const stop = () => done.abort(abortReason(signal));
+    signal.addEventListener("abort", stop, { once: true });
     let pending: Promise<{ result: Params } | { error: unknown }> | undefined;
     const fetchResult = () =>
-      (pending ??= this.session.rawRequest("tasks/result", { taskId: this.id }, { signal, timeoutMs: 0 }).then(
+      (pending ??= this.session.rawRequest("tasks/result", { taskId: this.id }, { signal: done.signal, timeoutMs: 0 }).then(
         (result) => ({ result }),
         (error: unknown) => ({ error }),
       ));
-    for (;;) {
-      const { status, statusMessage } = this.current;
-      if (status === "cancelled") throw new TaskCancelledError(this.id, statusMessage);
-      if (status === "input_required" || isTerminalStatus(status)) fetchResult();
-      let pollNow: boolean;
-      if (pending) {
-        const outcome = await Promise.race([pending, this.sleep(signal)]);
-        if (typeof outcome !== "boolean") return this.legacyOutcome(outcome, signal);
-        pollNow = outcome;
-      } else {
-        pollNow = await this.sleep(signal);
+    try {
+      for (;;) {
+        const { status, statusMessage } = this.current;
+        if (status === "cancelled") throw new TaskCancelledError(this.id, statusMessage);
+        if (status === "input_required" || isTerminalStatus(status)) fetchResult();
+        let pollNow: boolean;
+        if (pending) {
+          const outcome = await Promise.race([pending, this.sleep(signal)]);
+          if (typeof outcome !== "boolean") {
+            this.wake?.(); // Ends the pause that lost the race.
+            return await this.legacyOutcome(outcome, signal);
+          }
+          pollNow = outcome;
+        } else {
+          pollNow = await this.sleep(signal);
+        }
+        if (pollNow) await this.poll(signal);
       }
-      if (pollNow) await this.poll(signal);
+    } finally {
+      signal.removeEventListener("abort", stop);
+      done.abort(new RequestFailedError(`Stopped following task ${this.id}`));
     }
   }
 
