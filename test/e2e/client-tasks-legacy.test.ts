@@ -38,7 +38,7 @@ interface Entry {
   task: LegacyTask;
   outcome?: { result: Params } | { error: RpcError };
   /** An elicitation the task waits on, delivered while a tasks/result is open. */
-  question?: { params: Params; answer: (value: Params) => void };
+  question?: { params: Params; answer: (value: Params) => void } | undefined;
   changed: Set<() => void>;
 }
 
