@@ -75,6 +75,12 @@ export interface TaskCallOptions extends CallOptions {
   readonly ttlMs?: number | undefined;
   /** Polls no more often than this, whatever the server suggests. Default 100 ms, at least 10 ms. */
   readonly minPollIntervalMs?: number | undefined;
+  /**
+   * 2026-07-28: also listen for the task's notifications/tasks (a subscriptions/listen
+   * request naming it in `taskIds`) while a wait() is pending, to learn of changes between
+   * polls. Polling continues: servers need not honour the request.
+   */
+  readonly listen?: boolean | undefined;
 }
 
 /** The task ended in failure: the JSON-RPC error the task reports (2026-07-28), or its status message. */
@@ -237,6 +243,7 @@ class TaskHandle implements ToolTask<JsonObject> {
   /** How many status notifications were taken: a sleep that saw one need not poll. */
   private notified = 0;
   private readonly minPollMs: number;
+  private readonly listen: boolean;
   private readonly era: "modern" | "legacy";
 
   constructor(
@@ -250,6 +257,7 @@ class TaskHandle implements ToolTask<JsonObject> {
     this.record = {};
     this.era = session.era;
     this.minPollMs = Math.max(10, options.minPollIntervalMs ?? DEFAULT_MIN_POLL_INTERVAL_MS);
+    this.listen = options.listen === true;
   }
 
   get id(): string {
@@ -340,6 +348,14 @@ class TaskHandle implements ToolTask<JsonObject> {
       this.notified++;
       this.wake?.();
     });
+    // 2026-07-28, on request: a subscriptions/listen stream for this task's notifications/tasks
+    // while someone waits. Polling goes on beside it: the server may not honour the filter.
+    const listening = this.era === "modern" && this.listen ? new AbortController() : undefined;
+    if (listening) {
+      this.session
+        .rawRequest("subscriptions/listen", { notifications: { taskIds: [this.id] } }, { ...taskExtension, signal: listening.signal, timeoutMs: 0 })
+        .catch(() => {}); // A server without it answers with an error: polling is enough.
+    }
     const run = this.era === "modern" ? this.followModern(stop.signal) : this.followLegacy(stop.signal);
     const promise = run
       .then((result) => checkToolResult(this.tool, result, this.validateOutput))
@@ -356,6 +372,7 @@ class TaskHandle implements ToolTask<JsonObject> {
       )
       .finally(() => {
         unwatch();
+        listening?.abort(new RequestFailedError(`Stopped following task ${this.id}`));
         if (this.driver?.stop === stop) this.driver = undefined;
       });
     promise.catch(() => {}); // Waiters see the error; a stopped driver has none.

@@ -48,12 +48,17 @@ function tasksServer(options: { pollIntervalMs?: number; repeatAnsweredInput?: b
   const received: { method: string; params: Params }[] = [];
   const peers: Peer[] = [];
   const answers = new Map<string, (value: Params) => void>();
+  /** Open subscriptions/listen streams and the task ids each asked for. */
+  const listeners = new Map<Exchange, readonly unknown[]>();
   let next = 0;
   const now = () => new Date().toISOString();
   const update = (task: TaskRecord, change: Partial<TaskRecord>) => {
     if (task.status === "completed" || task.status === "failed" || task.status === "cancelled") return;
     Object.assign(task, change, { lastUpdatedAt: now() });
     if (change.status !== undefined && change.status !== "input_required") delete task.inputRequests;
+    for (const [exchange, taskIds] of listeners) {
+      if (taskIds.includes(task.taskId)) exchange.notify("notifications/tasks", { ...task, _meta: { [MetaKey.subscriptionId]: exchange.id } });
+    }
   };
   // Each step lasts a few polls of the client's minimum interval (100 ms), so that every status is seen.
   const stepMs = options.stepMs ?? 300;
@@ -109,6 +114,17 @@ function tasksServer(options: { pollIntervalMs?: number; repeatAnsweredInput?: b
             capabilities: { tools: {}, extensions: { [TASKS_EXTENSION]: {} } },
             _meta: { [MetaKey.serverInfo]: { name: "tasks-test", version: "1.0.0" } },
           };
+        case "subscriptions/listen": {
+          const taskIds = ((params.notifications as Params | undefined)?.taskIds ?? []) as unknown[];
+          listeners.set(exchange, taskIds);
+          exchange.notify("notifications/subscriptions/acknowledged", { _meta: { [MetaKey.subscriptionId]: exchange.id }, notifications: { taskIds } });
+          return new Promise<Params>((resolve) =>
+            exchange.signal.addEventListener("abort", () => {
+              listeners.delete(exchange);
+              resolve({});
+            }),
+          );
+        }
         case "tools/call": {
           const name = String(params.name);
           const args = (params.arguments ?? {}) as Params;
@@ -147,7 +163,7 @@ function tasksServer(options: { pollIntervalMs?: number; repeatAnsweredInput?: b
       }
     },
   };
-  return { endpoint, tasks, received, peers, update };
+  return { endpoint, tasks, received, peers, update, listeners };
 }
 
 const sessions: ClientSession[] = [];
@@ -273,6 +289,21 @@ describe("callToolAsTask on 2026-07-28 (tasks extension)", () => {
     expect(Date.now() - started).toBeLessThan(5_000);
     // Only the creation call: the notification, not a poll, ended the task.
     expect(server.received.filter((r) => r.method === "tasks/get")).toHaveLength(0);
+  });
+
+  it("listen: a subscriptions/listen stream names the task; its notifications end the wait before any poll; the stream closes after", async () => {
+    const server = tasksServer({ pollIntervalMs: 60_000 });
+    const session = await connect(server);
+    const task = await callToolAsTask(session, "research", { topic: "mist" }, { listen: true });
+    const seen: (string | undefined)[] = [];
+    const result = await task.wait({ onStatus: (info) => seen.push(info.statusMessage) });
+    expect(textOf(result)).toBe("Report on mist (plain)");
+    expect(seen).toEqual(["Gathering sources...", "Done"]);
+    const listen = server.received.find((r) => r.method === "subscriptions/listen");
+    expect(listen?.params.notifications).toEqual({ taskIds: [task.id] });
+    expect(server.received.filter((r) => r.method === "tasks/get")).toHaveLength(0);
+    // The client cancelled its listen request once the task ended.
+    await expect.poll(() => server.listeners.size).toBe(0);
   });
 
   it("a poll interval below the minimum is clamped", async () => {
