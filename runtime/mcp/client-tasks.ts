@@ -155,13 +155,13 @@ export async function callToolAsTask(
   if (session.era === "modern") {
     const result = await session.rawRequest("tools/call", params, { ...callOptions, ...taskExtension, resultTypes: ["task"] });
     if (result.resultType !== "task") return finished(result);
-    return new TaskHandle(session, name, readTask(result, undefined, "tools/call"), options, validateOutput);
+    return new TaskHandle(session, name, readTask(result, undefined, "tools/call"), result, options, validateOutput);
   }
   // 2025-11-25: a requestor must not ask for a task the server did not declare it runs.
   if (!runsToolTasks(session.server.capabilities)) return finished(await session.rawRequest("tools/call", params, callOptions));
   const result = await session.rawRequest("tools/call", { ...params, task: options.ttlMs === undefined ? {} : { ttl: options.ttlMs } }, callOptions);
   if (!isObject(result.task)) return finished(result);
-  return new TaskHandle(session, name, readTask(result.task, undefined, "tools/call"), options, validateOutput);
+  return new TaskHandle(session, name, readTask(result.task, undefined, "tools/call"), result.task, options, validateOutput);
 }
 
 /** Whether 2025-11-25 server capabilities declare task-augmented tools/call. */
@@ -250,11 +250,12 @@ class TaskHandle implements ToolTask<JsonObject> {
     private readonly session: TaskSession,
     private readonly tool: string,
     created: TaskInfo,
+    record: Params,
     options: TaskCallOptions,
     private readonly validateOutput: Validator | undefined,
   ) {
     this.current = created;
-    this.record = {};
+    this.record = record;
     this.era = session.era;
     this.minPollMs = Math.max(10, options.minPollIntervalMs ?? DEFAULT_MIN_POLL_INTERVAL_MS);
     this.listen = options.listen === true;
