@@ -2,11 +2,12 @@
 // SEP-2663). No third-party server speaks it yet, so this file serves one written here on
 // the runtime's own JSON-RPC layer (Peer + Dispatcher over the in-memory transport) that
 // follows the SEP to the letter and records every request; the client side is the real
-// session and callToolAsTask. (Phase 2 adds the runtime's own tasks server.)
+// session and callToolAsTask, over the in-memory transport and over real HTTP.
 import {
   callToolAsTask,
   connectSession,
   ErrorCode,
+  httpChannel,
   memoryChannel,
   MetaKey,
   Peer,
@@ -21,6 +22,7 @@ import {
   type Params,
   type TaskInfo,
 } from "@mcp-gen/runtime";
+import { listenHttp, type HttpListener } from "@mcp-gen/runtime/node";
 import { afterEach, describe, expect, it } from "vitest";
 
 const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
@@ -167,8 +169,10 @@ function tasksServer(options: { pollIntervalMs?: number; repeatAnsweredInput?: b
 }
 
 const sessions: ClientSession[] = [];
+const listeners: HttpListener[] = [];
 afterEach(async () => {
   await Promise.all(sessions.splice(0).map((s) => s.close()));
+  await Promise.all(listeners.splice(0).map((l) => l.close({ timeoutMs: 1_000 })));
 });
 
 async function connect(server: ReturnType<typeof tasksServer>, elicit?: (params: Params | undefined, signal: AbortSignal) => Params | Promise<Params>) {
@@ -315,5 +319,31 @@ describe("callToolAsTask on 2026-07-28 (tasks extension)", () => {
     const polls = server.received.filter((r) => r.method === "tasks/get").length;
     // Work of a few hundred ms polled at most every 50 ms: a handful of polls, not hundreds.
     expect(polls).toBeLessThanOrEqual(Math.ceil((Date.now() - started) / 50) + 1);
+  });
+});
+
+describe("callToolAsTask on 2026-07-28 over Streamable HTTP", () => {
+  it("runs a task with an input round through a real HTTP server, one POST per request", async () => {
+    const server = tasksServer();
+    const listener = await listenHttp(server.endpoint);
+    listeners.push(listener);
+    const posted: { method: string | null; name: string | null }[] = [];
+    const recordingFetch: typeof fetch = (input, init) => {
+      const headers = new Headers(init?.headers);
+      posted.push({ method: headers.get("mcp-method"), name: headers.get("mcp-name") });
+      return fetch(input, init);
+    };
+    const session = await connectSession(httpChannel(listener.url, { fetch: recordingFetch }), {
+      revisions: ["2026-07-28"],
+      capabilities: { elicitation: { form: {} } },
+      requests: { "elicitation/create": () => ({ action: "accept", content: { meaning: "weather" } }) },
+    });
+    sessions.push(session);
+    const task = await callToolAsTask(session, "research", { topic: "fronts", ambiguous: true });
+    const result = await task.wait();
+    expect(textOf(result)).toBe("Report on fronts (weather)");
+    expect(posted.find((p) => p.method === "tools/call")).toEqual({ method: "tools/call", name: "research" });
+    expect(posted.filter((p) => p.method === "tasks/update")).toHaveLength(1);
+    expect(posted.filter((p) => p.method === "tasks/get").length).toBeGreaterThan(2);
   });
 });
