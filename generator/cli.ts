@@ -7,6 +7,7 @@ import { formatDiagnostic } from "./diagnostics.js";
 import { fetchSchema, FetchError } from "./load/fetch-schema.js";
 import { schemaCacheDir, schemaCandidates } from "./load/protocol.js";
 import { isRevision, knownRevisions, packageRoot, type Revision } from "./load/revisions.js";
+import type { Options } from "yargs";
 import { remember as rememberRun, unchangedRun, type RunKey } from "./memo.js";
 // The generator proper (load, validate, model, emit) loads only when a run needs it: an
 // unchanged project is recognised from its run record without it. yargs too: a plain
@@ -31,6 +32,15 @@ interface GenerateArgs {
   strict: boolean;
 }
 
+/** The last line of a generate run: `changed` lists the files that differed from the disk. */
+function summary(args: GenerateArgs, outDir: string, total: number, changed: readonly string[]): string {
+  const folder = relative(process.cwd(), outDir) || ".";
+  if (args.dryRun) return `(dry run: ${changed.length} file(s) would change, nothing written)`;
+  if (args.check) return `mcp-gen: ${total} file(s) up to date in ${folder}`;
+  if (changed.length === 0) return `mcp-gen: ${total} file(s) already up to date in ${folder}`;
+  return `mcp-gen: wrote ${changed.join(", ")} in ${folder}`;
+}
+
 async function runGenerate(args: GenerateArgs): Promise<number> {
   const key: RunKey = { manifest: args.manifest, out: args.out, schema: args.schema, schemaDir: args.schemaDir, version: version() };
   // A run that needed --allow-outside is neither answered from nor recorded in the run
@@ -38,12 +48,7 @@ async function runGenerate(args: GenerateArgs): Promise<number> {
   // Runs with warnings are never recorded (see below), so an unchanged run has none to repeat.
   const unchanged = args.allowOutside ? undefined : unchangedRun(key);
   if (unchanged) {
-    if (!args.quiet) {
-      const folder = relative(process.cwd(), unchanged.outDir) || ".";
-      if (args.check) out(`mcp-gen: ${unchanged.outputs.length} file(s) up to date in ${folder}`);
-      else if (args.dryRun) out("(dry run: 0 file(s) would change, nothing written)");
-      else out(`mcp-gen: ${unchanged.outputs.length} file(s) already up to date in ${folder}`);
-    }
+    if (!args.quiet) out(summary(args, unchanged.outDir, unchanged.outputs.length, []));
     return 0;
   }
   const { generate } = await import("./pipeline.js");
@@ -63,40 +68,27 @@ async function runGenerate(args: GenerateArgs): Promise<number> {
   }
   const { generated, warnings } = result;
   for (const diagnostic of warnings) err(formatDiagnostic(diagnostic));
-  // A run with warnings is not remembered: the next run prints them again instead of
-  // answering "up to date" in silence.
-  const remember = warnings.length === 0 ? rememberRun : () => {};
-  const shown = (path: string) => relative(process.cwd(), join(generated.outDir, path)) || path;
-  if (args.check || args.dryRun) {
-    const comparison = compareOutput(generated);
-    if (!comparison.ok) {
-      for (const diagnostic of comparison.diagnostics) err(formatDiagnostic(diagnostic));
-      return 1;
-    }
-    const { statuses } = comparison;
-    const different = statuses.filter((s) => s.status !== "unchanged");
-    for (const s of different) (args.check ? err : out)(`${shown(s.path)}: ${s.status === "missing" ? "missing" : s.status === "obsolete" ? "no longer generated" : "stale"}`);
-    if (args.check) {
-      if (different.length === 0 && !args.allowOutside) remember(key, generated.inputs, generated.absentInputs, generated.outDir, [...generated.files.keys()]);
-      if (different.length > 0) err(`${different.length} generated file(s) out of date; run \`mcp-gen generate ${args.manifest}\``);
-      else if (!args.quiet) out(`mcp-gen: ${statuses.length} file(s) up to date in ${relative(process.cwd(), generated.outDir) || "."}`);
-      return different.length > 0 ? 1 : 0;
-    }
-    if (!args.quiet) out(`(dry run: ${different.length} file(s) would change, nothing written)`);
-    return 0;
-  }
-  const written = writeOutput(generated);
-  if (!written.ok) {
-    for (const diagnostic of written.diagnostics) err(formatDiagnostic(diagnostic));
+  const comparison = args.check || args.dryRun ? compareOutput(generated) : writeOutput(generated);
+  if (!comparison.ok) {
+    for (const diagnostic of comparison.diagnostics) err(formatDiagnostic(diagnostic));
     return 1;
   }
-  const { statuses } = written;
-  if (!args.allowOutside) remember(key, generated.inputs, generated.absentInputs, generated.outDir, [...generated.files.keys()]);
-  if (!args.quiet) {
-    const changed = statuses.filter((s) => s.status !== "unchanged");
-    const folder = relative(process.cwd(), generated.outDir) || ".";
-    out(`mcp-gen: ${changed.length === 0 ? `${statuses.length} file(s) already up to date` : `wrote ${changed.map((s) => s.path).join(", ")}`} in ${folder}`);
+  const { statuses } = comparison;
+  const different = statuses.filter((s) => s.status !== "unchanged");
+  if (args.check || args.dryRun) {
+    for (const s of different) {
+      const path = relative(process.cwd(), join(generated.outDir, s.path)) || s.path;
+      (args.check ? err : out)(`${path}: ${s.status === "obsolete" ? "no longer generated" : s.status}`);
+    }
   }
+  if (args.check && different.length > 0) {
+    err(`${different.length} generated file(s) out of date; run \`mcp-gen generate ${args.manifest}\``);
+    return 1;
+  }
+  // A run with warnings is not remembered: the next run prints them again instead of
+  // answering "up to date" in silence.
+  if (!args.dryRun && !args.allowOutside && warnings.length === 0) rememberRun(key, generated);
+  if (!args.quiet) out(summary(args, generated.outDir, statuses.length, different.map((s) => s.path)));
   return 0;
 }
 
@@ -162,17 +154,29 @@ function runSchemaList(schemaDir: string | undefined): number {
   return 0;
 }
 
-/** The generate command's string options (flag → argument name). */
-const plainStringOptions: Readonly<Record<string, "out" | "schema" | "schemaDir">> = { "--out": "out", "--schema": "schema", "--schema-dir": "schemaDir" };
-/** The generate command's boolean options (flag → argument name). */
-const plainFlags: Readonly<Record<string, "check" | "dryRun" | "allowOutside" | "quiet" | "strict">> = {
-  "--check": "check",
-  "--dry-run": "dryRun",
-  "--allow-outside": "allowOutside",
-  "--quiet": "quiet",
-  "-q": "quiet",
-  "--strict": "strict",
-};
+/**
+ * The generate command's options: yargs reads them, and so does plainGenerateArgs, which
+ * stores each under its name in camelCase (`--dry-run` → dryRun).
+ */
+const generateOptions = {
+  out: { type: "string", describe: "output folder (overrides the manifest's `output`)" },
+  schema: { type: "string", describe: "protocol schema.json to use (one revision only)" },
+  "schema-dir": { type: "string", describe: "folder holding <revision>/schema.json (default: $MCP_GEN_SCHEMA_DIR, then the cache)" },
+  check: { type: "boolean", default: false, describe: "write nothing; exit 1 and list files that are stale or missing" },
+  "dry-run": { type: "boolean", default: false, describe: "write nothing; list the files that would change" },
+  "allow-outside": { type: "boolean", default: false, describe: "accept a manifest `output` outside the project root (the manifest's folder)" },
+  quiet: { type: "boolean", alias: "q", default: false, describe: "print only errors and warnings" },
+  strict: { type: "boolean", default: false, describe: "treat warnings (unknown schema keywords, tool names clients may refuse) as errors" },
+} as const satisfies Record<string, Options>;
+
+/** The generate options as written on the command line (`--schema-dir`, `-q`): argument name, and whether a value follows. */
+const plainOptions = new Map<string, { name: string; takesValue: boolean }>();
+for (const [flag, option] of Object.entries(generateOptions)) {
+  const name = flag.replace(/-([a-z])/g, (_, letter: string) => letter.toUpperCase());
+  const entry = { name, takesValue: option.type === "string" };
+  plainOptions.set(`--${flag}`, entry);
+  if ("alias" in option) plainOptions.set(`-${option.alias}`, entry);
+}
 
 /**
  * The arguments of the everyday invocation, `mcp-gen [generate] [manifest]` followed by
@@ -182,33 +186,28 @@ const plainFlags: Readonly<Record<string, "check" | "dryRun" | "allowOutside" | 
  * and goes to yargs, so every message and unusual form stays yargs'.
  */
 function plainGenerateArgs(argv: readonly string[]): GenerateArgs | undefined {
-  const args: GenerateArgs = { manifest: "mcp.yaml", check: false, dryRun: false, quiet: false, allowOutside: false, strict: false };
-  const seen = new Set<string>();
-  let manifest: string | undefined;
-  let i = argv[0] === "generate" ? 1 : 0;
-  for (; i < argv.length; i++) {
+  // Flags start false, values undefined: either way a second occurrence is recognised.
+  const args: Record<string, string | boolean | undefined> = {};
+  for (const { name, takesValue } of plainOptions.values()) if (!takesValue) args[name] = false;
+  for (let i = argv[0] === "generate" ? 1 : 0; i < argv.length; i++) {
     const token = argv[i]!;
-    const stringOption = Object.hasOwn(plainStringOptions, token) ? plainStringOptions[token] : undefined;
-    const flag = Object.hasOwn(plainFlags, token) ? plainFlags[token] : undefined;
-    if (stringOption !== undefined) {
+    const option = plainOptions.get(token);
+    if (option?.takesValue) {
       const value = argv[i + 1];
-      if (seen.has(stringOption) || value === undefined || value === "" || value.startsWith("-")) return undefined;
-      seen.add(stringOption);
-      args[stringOption] = value;
+      if (args[option.name] !== undefined || value === undefined || value === "" || value.startsWith("-")) return undefined;
+      args[option.name] = value;
       i++;
-    } else if (flag !== undefined) {
-      if (seen.has(flag)) return undefined;
-      seen.add(flag);
-      args[flag] = true;
-    } else if (manifest === undefined && token !== "" && !token.startsWith("-") && !["generate", "init", "schema"].includes(token)) {
-      manifest = token;
+    } else if (option) {
+      if (args[option.name] === true) return undefined;
+      args[option.name] = true;
+    } else if (args.manifest === undefined && token !== "" && !token.startsWith("-") && !["generate", "init", "schema"].includes(token)) {
+      args.manifest = token;
     } else {
       return undefined;
     }
   }
   if (args.check && args.dryRun) return undefined;
-  if (manifest !== undefined) args.manifest = manifest;
-  return args;
+  return { ...args, manifest: args.manifest ?? "mcp.yaml" } as GenerateArgs;
 }
 
 export async function main(argv: string[]): Promise<number> {
@@ -227,23 +226,17 @@ export async function main(argv: string[]): Promise<number> {
       (y) =>
         y
           .positional("manifest", { type: "string", default: "mcp.yaml", describe: "path of the manifest" })
-          .option("out", { type: "string", describe: "output folder (overrides the manifest's `output`)" })
-          .option("schema", { type: "string", describe: "protocol schema.json to use (one revision only)" })
-          .option("schema-dir", { type: "string", describe: "folder holding <revision>/schema.json (default: $MCP_GEN_SCHEMA_DIR, then the cache)" })
-          .option("check", { type: "boolean", default: false, describe: "write nothing; exit 1 and list files that are stale or missing" })
-          .option("dry-run", { type: "boolean", default: false, describe: "write nothing; list the files that would change" })
-          .option("allow-outside", { type: "boolean", default: false, describe: "accept a manifest `output` outside the project root (the manifest's folder)" })
-          .option("quiet", { type: "boolean", alias: "q", default: false, describe: "print only errors and warnings" })
-          .option("strict", { type: "boolean", default: false, describe: "treat warnings (unknown schema keywords, tool names clients may refuse) as errors" })
+          .options(generateOptions)
           .check((a) => {
             if (a.check && a.dryRun) throw new Error("--check and --dry-run cannot be combined");
-            for (const name of ["out", "schema", "schema-dir"] as const) {
-              if (Array.isArray(a[name])) throw new Error(`--${name} given more than once; give it once`);
+            for (const [name, option] of Object.entries(generateOptions)) {
+              const repeated = option.type === "string" && Array.isArray((a as Record<string, unknown>)[name]);
+              if (repeated) throw new Error(`--${name} given more than once; give it once`);
             }
             return true;
           }),
       (a) => {
-        action = () => runGenerate({ manifest: a.manifest, out: a.out, schema: a.schema, schemaDir: a.schemaDir, check: a.check, dryRun: a.dryRun, quiet: a.quiet, allowOutside: a.allowOutside, strict: a.strict });
+        action = () => runGenerate(a);
       },
     )
     .command(

@@ -29,14 +29,6 @@ export function warning(location: Diagnostic["location"], message: string): Diag
   return { location, message, severity: "warning" };
 }
 
-/** Thrown only to unwind a phase after diagnostics were recorded; never escapes the pipeline. */
-export class DiagnosticsError extends Error {
-  constructor(readonly diagnostics: readonly Diagnostic[]) {
-    super(diagnostics.map(formatDiagnostic).join("\n"));
-    this.name = "DiagnosticsError";
-  }
-}
-
 export function formatLocation(location: Diagnostic["location"]): string {
   return "line" in location ? `${location.file}:${location.line}:${location.col}` : location.file;
 }
@@ -48,10 +40,9 @@ export function formatDiagnostic(diagnostic: Diagnostic): string {
 
 /** Orders diagnostics by file, then position, so output is stable whatever found them first. */
 export function sortDiagnostics(diagnostics: readonly Diagnostic[]): Diagnostic[] {
-  const key = (d: Diagnostic) => d.location;
   return [...diagnostics].sort((a, b) => {
-    const la = key(a);
-    const lb = key(b);
+    const { location: la } = a;
+    const { location: lb } = b;
     if (la.file !== lb.file) return la.file < lb.file ? -1 : 1;
     const pa = "line" in la ? la.line * 1e6 + la.col : 0;
     const pb = "line" in lb ? lb.line * 1e6 + lb.col : 0;

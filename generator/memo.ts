@@ -8,9 +8,10 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { resolvedPackageJson } from "./disk-cache.js";
+import { packageIdentity } from "./disk-cache.js";
 import { schemaCacheDir } from "./load/protocol.js";
 import { packageRoot } from "./load/revisions.js";
+import type { Generated } from "./pipeline.js";
 import { generatedMarker, replaceFile } from "./write.js";
 
 interface FileDigest {
@@ -18,7 +19,7 @@ interface FileDigest {
   readonly sha256: string;
 }
 
-export interface RunRecord {
+interface RunRecord {
   readonly inputs: readonly FileDigest[];
   /** Paths that did not exist and must still not exist (schema locations ahead of the one used). */
   readonly absent: readonly string[];
@@ -64,10 +65,7 @@ function generatorFingerprint(): string {
     .filter((f) => /\.(js|cjs|ts|json|hbs)$/.test(f) && !f.endsWith(".d.ts"))
     .sort();
   for (const file of files) hash.update(relative(root, file)).update(sha256(file) ?? "-");
-  for (const pkg of dependencyNames(root)) {
-    const file = resolvedPackageJson(pkg);
-    hash.update(`\0${pkg}\0`).update((file && sha256(file)) ?? "unresolved");
-  }
+  for (const pkg of dependencyNames(root)) hash.update(`\0${pkg}\0`).update(packageIdentity(pkg));
   return (generatorDigest = hash.digest("hex"));
 }
 
@@ -93,10 +91,12 @@ function recordPath(key: RunKey): string {
 const digests = (paths: readonly string[]): FileDigest[] => paths.map((path) => ({ path, sha256: sha256(path) ?? "" }));
 
 /** Saves what a successful run read and wrote. Never fails the run. */
-export function remember(key: RunKey, inputs: readonly string[], absent: readonly string[], outDir: string, outputs: readonly string[]): void {
+export function remember(key: RunKey, generated: Generated): void {
   if (process.env.MCP_GEN_NO_CACHE === "1") return;
   try {
-    const record: RunRecord = { inputs: digests(inputs), absent, outDir, outputs: digests(outputs.map((p) => join(outDir, p))) };
+    const { outDir } = generated;
+    const outputs = digests([...generated.files.keys()].map((path) => join(outDir, path)));
+    const record: RunRecord = { inputs: digests(generated.inputs), absent: generated.absentInputs, outDir, outputs };
     const file = recordPath(key);
     mkdirSync(dirname(file), { recursive: true });
     replaceFile(file, JSON.stringify(record));

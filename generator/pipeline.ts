@@ -10,7 +10,7 @@ import { parseSource } from "./load/source.js";
 import { buildProtocolModel, type ProtocolModel } from "./model/protocol.js";
 import type { Revision } from "./load/revisions.js";
 import type { JsonValue } from "./load/source.js";
-import { buildServerModel, revisionsOf, type ServerModel } from "./model/server.js";
+import { buildServerModel, revisionsOf } from "./model/server.js";
 import { checkManifestShape } from "./validate/manifest-shape.js";
 
 export interface GenerateOptions extends SchemaLocationOptions {

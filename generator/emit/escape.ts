@@ -5,12 +5,18 @@
 const lineSeparators = /[\u2028\u2029]/g;
 const escapeSeparator = (c: string) => (c === "\u2028" ? "\\u2028" : "\\u2029");
 
+/** What JSON.stringify would escape (quotes, backslashes, control characters, lone surrogates), and U+2028/U+2029. */
+const needsEscape = /["\\\u0000-\u001f\u2028\u2029\ud800-\udfff]/;
+
 /**
  * A TypeScript/JavaScript string literal for `value`, always double-quoted. JSON.stringify
- * escapes quotes, backslashes and control characters; U+2028/U+2029 are escaped too so the
- * literal is readable in diffs. Backticks and `${` are inert inside a double-quoted literal.
+ * escapes quotes, backslashes, control characters and lone surrogates; U+2028/U+2029 are
+ * escaped too so the literal is readable in diffs. Backticks and `${` are inert inside a
+ * double-quoted literal.
  */
 export function stringLiteral(value: string): string {
+  // Most strings (names, keywords, plain text) hold nothing to escape: quoted as they are.
+  if (!needsEscape.test(value)) return `"${value}"`;
   const literal = JSON.stringify(value);
   return literal.includes("\u2028") || literal.includes("\u2029") ? literal.replace(lineSeparators, escapeSeparator) : literal;
 }
@@ -41,8 +47,9 @@ export function propertyAccess(object: string, name: string): string {
  * without the leading ` * `.
  */
 export function docLines(text: string): string[] {
-  // Most descriptions hold nothing to rewrite: one test instead of four replacements.
+  // Most descriptions are one line with nothing to rewrite: one test instead of four replacements and a split.
   const plain = !docRewrites.test(text);
+  if (plain && !text.includes("\n")) return [text.trimEnd()];
   return (plain ? text : rewriteDocText(text)).split("\n").map((line) => line.trimEnd());
 }
 
@@ -69,11 +76,6 @@ export function docComment(text: string | undefined, indent = ""): string {
   return `${indent}/**\n${lines.map((l) => (l === "" ? `${indent} *` : `${indent} * ${l}`)).join("\n")}\n${indent} */\n`;
 }
 
-/** Text safe inside a `//` line comment: one line, no line terminators. */
-export function lineCommentText(text: string): string {
-  return text.replace(/[\r\n\u2028\u2029]+/g, " ");
-}
-
 /** A piece of code spliced verbatim into a `codeLiteral` (an identifier, an arrow function). */
 export class Code {
   constructor(readonly text: string) {}
@@ -94,24 +96,31 @@ export const flatDataWidth = 80;
 export function codeLiteral(value: unknown, indent = ""): string {
   if (value instanceof Code) return value.text.includes("\n") ? reindent(value.text, indent) : value.text;
   if (value === null || typeof value !== "object") return scalarLiteral(value);
-  const entries = Array.isArray(value) ? undefined : presentEntries(value);
-  const items: readonly unknown[] = entries ? entries.map(([, v]) => v) : (value as unknown[]);
-  const keys = entries?.map(([k]) => dataKey(k));
-  // The items' one-line texts are also their texts in the multi-line layout: written once.
-  const flatItems = flatItemTexts(items);
-  if (flatItems !== undefined) {
-    const flat = keys === undefined ? `[${flatItems.join(", ")}]` : flatItems.length === 0 ? "{}" : `{ ${flatItems.map((text, i) => `${keys[i]}: ${text}`).join(", ")} }`;
-    if (flat.length <= flatDataWidth) return flat;
-  }
   const inner = `${indent}  `;
-  const lines = items.map((item, i) => `${inner}${keys === undefined ? "" : `${keys[i]}: `}${flatItems?.[i] ?? codeLiteral(item, inner)},`);
-  return keys === undefined ? `[\n${lines.join("\n")}\n${indent}]` : `{\n${lines.join("\n")}\n${indent}}`;
-}
-
-/** Plain JSON data as an expression, in codeLiteral's layout. */
-export function jsonLiteral(value: unknown, indent = ""): string {
-  if (value instanceof Code) throw new TypeError("jsonLiteral: value is not JSON");
-  return codeLiteral(value, indent);
+  // Each entry's text (`key: value` in an object) is written once, at the indentation of the
+  // multi-line layout: a scalar's or one-line code's text is the same in both layouts, and
+  // any other item rules the one-line layout out.
+  const entries: string[] = [];
+  let flat = true;
+  const add = (head: string, item: unknown) => {
+    if (item instanceof Code ? item.text.includes("\n") : item !== null && typeof item === "object") flat = false;
+    entries.push(`${head}${codeLiteral(item, inner)}`);
+  };
+  const isArray = Array.isArray(value);
+  if (isArray) {
+    for (const item of value) add("", item);
+  } else {
+    for (const key of Object.keys(value)) {
+      const item = (value as Record<string, unknown>)[key];
+      if (item !== undefined) add(`${dataKey(key)}: `, item);
+    }
+  }
+  if (flat) {
+    const text = isArray ? `[${entries.join(", ")}]` : entries.length === 0 ? "{}" : `{ ${entries.join(", ")} }`;
+    if (text.length <= flatDataWidth) return text;
+  }
+  const lines = entries.map((entry) => `${inner}${entry},`).join("\n");
+  return isArray ? `[\n${lines}\n${indent}]` : `{\n${lines}\n${indent}}`;
 }
 
 /** JSON data on one line whatever its size (`{ a: 1, b: [true, null] }`): for data inside a one-line statement. */
@@ -121,25 +130,6 @@ export function inlineLiteral(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(inlineLiteral).join(", ")}]`;
   const entries = presentEntries(value);
   return entries.length === 0 ? "{}" : `{ ${entries.map(([k, v]) => `${dataKey(k)}: ${inlineLiteral(v)}`).join(", ")} }`;
-}
-
-/**
- * The texts of `items` when each fits on one line (a scalar or one-line code; no non-empty
- * object or array may be laid out flat), else undefined.
- */
-function flatItemTexts(items: readonly unknown[]): string[] | undefined {
-  const texts: string[] = [];
-  for (const item of items) {
-    if (item instanceof Code) {
-      if (item.text.includes("\n")) return undefined;
-      texts.push(item.text);
-    } else if (item !== null && typeof item === "object") {
-      return undefined;
-    } else {
-      texts.push(scalarLiteral(item));
-    }
-  }
-  return texts;
 }
 
 function scalarLiteral(value: unknown): string {

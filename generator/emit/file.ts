@@ -34,8 +34,6 @@ export const lineWidth = 100;
 export class CodeWriter {
   private readonly parts: string[] = [];
   private depth = 0;
-  /** Whether the text written so far ends a line (or is empty). */
-  private atLineStart = true;
 
   /** The current indentation. */
   get indentation(): string {
@@ -84,6 +82,17 @@ export class CodeWriter {
     return this.line(close);
   }
 
+  /**
+   * `head A | B;` when it fits `lineWidth` columns (or has one member), else `head`, then
+   * one `| member` per line one level deeper, the last ending in `;`.
+   */
+  union(head: string, members: readonly string[]): this {
+    const oneLine = `${head} ${members.join(" | ")};`;
+    if (members.length < 2 || this.indentation.length + oneLine.length <= lineWidth) return this.line(oneLine);
+    const last = members.length - 1;
+    return this.line(head).indented(() => members.forEach((member, i) => this.line(`| ${member}${i === last ? ";" : ""}`)));
+  }
+
   /** A doc comment for `text` at the current indentation (nothing when there is no text). */
   doc(text: string | undefined): this {
     return this.raw(docComment(text, this.indentation));
@@ -103,7 +112,6 @@ export class CodeWriter {
   private append(text: string): void {
     if (text === "") return;
     this.parts.push(text);
-    this.atLineStart = text.endsWith("\n");
   }
 }
 
@@ -113,8 +121,8 @@ export class GeneratedFile {
   constructor(
     /** Path relative to the output folder, e.g. "server.gen.ts". */
     readonly path: string,
-    /** Turns a sibling module name ("types.gen") into its import specifier. */
-    private readonly sibling: (module: string) => string,
+    /** The import specifier of a module among the generated files, by its name without extension ("types.gen"). */
+    readonly local: (module: string) => string,
   ) {}
 
   /** Imports a value; returns the name to use. */
@@ -127,11 +135,6 @@ export class GeneratedFile {
   type(module: string, name: string): string {
     this.add(module, name, true);
     return name;
-  }
-
-  /** A module among the generated files, by its name without extension. */
-  local(module: string): string {
-    return this.sibling(module);
   }
 
   private add(module: string, name: string, typeOnly: boolean): void {

@@ -65,6 +65,25 @@ export function subschemas(schema: { [key: string]: JsonValue }): [string, JsonV
   }
   return found;
 }
+/** Whether some schema inside `schema` has a `$ref` to a file (one not starting with "#"), which resolving inlines. */
+function namesFiles(schema: JsonValue): boolean {
+  if (schema === null || typeof schema !== "object") return false;
+  if (Array.isArray(schema)) return schema.some(namesFiles); // a keyword's list of schemas (allOf, …)
+  if (typeof schema.$ref === "string" && !schema.$ref.startsWith("#")) return true;
+  for (const keyword in schema) {
+    const value = schema[keyword]!;
+    if (schemaKeywords.has(keyword)) {
+      if (namesFiles(value)) return true;
+    } else if (schemaMapKeywords.has(keyword) && value !== null && typeof value === "object" && !Array.isArray(value)) {
+      // draft-07 `dependencies` maps to a schema or to a list of property names (data).
+      for (const name in value) {
+        if (!(keyword === "dependencies" && Array.isArray(value[name])) && namesFiles(value[name]!)) return true;
+      }
+    }
+  }
+  return false;
+}
+
 /** Keywords whose value maps names to schemas (draft-07 `dependencies` also to lists of names). */
 export const schemaMapKeywords: ReadonlySet<string> = new Set(["properties", "patternProperties", "$defs", "definitions", "dependentSchemas", "dependencies"]);
 
@@ -270,7 +289,8 @@ function resolveOnce(
     return value;
   };
 
-  const resolved = visit(value, "", undefined, pointer, (p) => manifest.positions.value(p), []);
+  // Most schemas name no file: nothing to inline, so they stand as written (not copied).
+  const resolved = namesFiles(value) ? visit(value, "", undefined, pointer, (p) => manifest.positions.value(p), []) : value;
   if (diagnostics.length > 0 || recursive.size > 0) return { diagnostics, recursive };
   let result = resolved;
   if (hoisted.size > 0 && resolved !== null && typeof resolved === "object" && !Array.isArray(resolved)) {

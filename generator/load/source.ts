@@ -15,22 +15,28 @@ interface LinePositions {
   linePos(offset: number): { line: number; col: number };
 }
 
-/** Line starts of a text read without the YAML parser. */
+/** Line starts of a text read without the YAML parser, found on the first question (most runs locate nothing). */
 class LineStarts implements LinePositions {
-  private readonly starts = [0];
-  constructor(text: string) {
-    for (let n = text.indexOf("\n"); n >= 0; n = text.indexOf("\n", n + 1)) this.starts.push(n + 1);
+  private starts: number[] | undefined;
+  constructor(private readonly text: string) {}
+
+  private lineStarts(): number[] {
+    if (this.starts) return this.starts;
+    const starts = [0];
+    for (let n = this.text.indexOf("\n"); n >= 0; n = this.text.indexOf("\n", n + 1)) starts.push(n + 1);
+    return (this.starts = starts);
   }
 
   linePos(offset: number): { line: number; col: number } {
+    const starts = this.lineStarts();
     let low = 0;
-    let high = this.starts.length;
+    let high = starts.length;
     while (low < high) {
       const mid = (low + high) >> 1;
-      if (offset < this.starts[mid]!) high = mid;
+      if (offset < starts[mid]!) high = mid;
       else low = mid + 1;
     }
-    return { line: low, col: offset - this.starts[low - 1]! + 1 };
+    return { line: low, col: offset - starts[low - 1]! + 1 };
   }
 }
 
@@ -164,7 +170,7 @@ export function escapePointerToken(token: string): string {
 }
 
 export function unescapePointerToken(token: string): string {
-  return token.replace(/~1/g, "/").replace(/~0/g, "~");
+  return token.includes("~") ? token.replace(/~1/g, "/").replace(/~0/g, "~") : token;
 }
 
 export function childPointer(pointer: string, token: string | number): string {
@@ -181,8 +187,8 @@ export function pointerTokens(pointer: string): string[] {
 }
 
 /** Reads the value at a JSON pointer, or undefined when the path does not exist. */
-export function resolvePointer(root: JsonValue, pointer: string): JsonValue | undefined {
-  let node: JsonValue | undefined = root;
+export function resolvePointer(root: unknown, pointer: string): JsonValue | undefined {
+  let node = root as JsonValue | undefined;
   for (const token of pointerTokens(pointer)) {
     if (Array.isArray(node)) node = /^(0|[1-9][0-9]*)$/.test(token) ? node[Number(token)] : undefined;
     else if (node !== null && typeof node === "object")

@@ -20,16 +20,26 @@ export const clientAsks = {
 } as const satisfies Record<string, { method: string; since: Revision }>;
 export type ClientAsk = keyof typeof clientAsks;
 
-/** Type-name suffixes per kind; every generated type name is registered to catch collisions. */
-const typeSuffixes = {
-  tool: ["Input", "Args", "Output"],
-  prompt: ["PromptArgs"],
-  template: ["Variables"],
-  resource: [] as string[],
-  form: [] as string[],
-} as const;
+/**
+ * Each kind's map in the manifest, and the suffixes of the type names it generates; every
+ * generated type name is registered to catch collisions.
+ */
+const kinds = {
+  tool: { field: "tools", typeSuffixes: ["Input", "Args", "Output"] },
+  prompt: { field: "prompts", typeSuffixes: ["PromptArgs"] },
+  template: { field: "resourceTemplates", typeSuffixes: ["Variables"] },
+  resource: { field: "resources", typeSuffixes: [] },
+  form: { field: "elicitations", typeSuffixes: [] },
+} as const satisfies Record<string, { field: string; typeSuffixes: readonly string[] }>;
 
-export type DeclarationKind = keyof typeof typeSuffixes;
+type DeclarationKind = keyof typeof kinds;
+
+interface DeclarationEntry {
+  readonly key: string;
+  readonly decl: JsonObject;
+  readonly pointer: string;
+  readonly declared: Declared | undefined;
+}
 
 /** The part of a declaration every kind shares. */
 export interface Declared {
@@ -57,7 +67,7 @@ export function optional<K extends string, V>(key: K, value: V | undefined): { [
 export const str = (o: JsonObject | undefined, k: string): string | undefined => (typeof o?.[k] === "string" ? (o[k] as string) : undefined);
 export const icons = (o: JsonObject | undefined): readonly Icon[] | undefined => (Array.isArray(o?.icons) ? (o.icons as unknown as Icon[]) : undefined);
 
-export interface DeclarationSettings {
+interface DeclarationSettings {
   readonly file: string;
   readonly positions: PositionIndex;
   readonly root: JsonObject;
@@ -88,21 +98,24 @@ export class Declarations {
   }
 
   /**
-   * The entries of a declaration map (`tools:`, …) as [key, declaration, pointer], without
-   * those whose shape is invalid: their semantic checks would only repeat the shape error
-   * or stumble over a value of the wrong type.
+   * The entries of a kind's map (`tools:`, …) with their shared fields (undefined after a
+   * naming problem, which is reported), without the entries whose shape is invalid: their
+   * semantic checks would only repeat the shape error or stumble over a value of the wrong type.
    */
-  entries(field: string): [string, JsonObject, string][] {
-    const map = this.settings.root[field];
-    const at = `/${field}`;
-    if (this.settings.broken.has(at) || !map || typeof map !== "object" || Array.isArray(map)) return [];
-    return Object.entries(map)
-      .map(([k, v]): [string, JsonObject, string] => [k, (v ?? {}) as JsonObject, childPointer(at, k)])
-      .filter(([, , pointer]) => !this.settings.broken.has(pointer));
+  *declarations(kind: DeclarationKind): Generator<DeclarationEntry> {
+    const at = `/${kinds[kind].field}`;
+    const map = this.settings.root[kinds[kind].field];
+    if (this.settings.broken.has(at) || !map || typeof map !== "object" || Array.isArray(map)) return;
+    for (const [key, value] of Object.entries(map)) {
+      const pointer = childPointer(at, key);
+      if (this.settings.broken.has(pointer)) continue;
+      const decl = (value ?? {}) as JsonObject;
+      yield { key, decl, pointer, declared: this.declare(kind, key, decl, pointer) };
+    }
   }
 
   /** Member name and shared fields of a declaration, honouring an explicit `identifier:`; reports collisions. */
-  declare(kind: DeclarationKind, group: string, key: string, decl: JsonObject, pointer: string): Declared | undefined {
+  private declare(kind: DeclarationKind, key: string, decl: JsonObject, pointer: string): Declared | undefined {
     const { positions } = this;
     const location = positions.key(pointer);
     const explicit = str(decl, "identifier");
@@ -118,8 +131,8 @@ export class Declarations {
       });
       return undefined;
     }
-    const seen = this.members.get(group) ?? new Map<string, { key: string; location: SourceLocation }>();
-    this.members.set(group, seen);
+    const seen = this.members.get(kind) ?? new Map<string, { key: string; location: SourceLocation }>();
+    this.members.set(kind, seen);
     const other = seen.get(member);
     if (other) {
       this.diagnostics.push({
@@ -130,7 +143,7 @@ export class Declarations {
     }
     seen.set(member, { key, location });
     const typeBase = member.charAt(0).toUpperCase() + member.slice(1);
-    for (const suffix of typeSuffixes[kind]) {
+    for (const suffix of kinds[kind].typeSuffixes) {
       const typeName = typeBase + suffix;
       const clash = this.typeNames.get(typeName);
       if (clash) {

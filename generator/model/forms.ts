@@ -3,14 +3,13 @@
 import { quote, type Diagnostic } from "../diagnostics.js";
 import type { ResolvedSchema } from "../load/schema-refs.js";
 import { childPointer } from "../load/source.js";
-import { clientAsks, optional, str, type Declarations, type JsonObject } from "./declarations.js";
+import { clientAsks, type Declarations, type JsonObject } from "./declarations.js";
 import type { FormModel } from "./server.js";
 
 export function buildForms(context: Declarations): FormModel[] {
   const { diagnostics } = context;
   const forms: FormModel[] = [];
-  for (const [key, decl, pointer] of context.entries("elicitations")) {
-    const declared = context.declare("form", "elicitations", key, decl, pointer);
+  for (const { key, decl, pointer, declared } of context.declarations("form")) {
     const schema = context.schemaAt(decl, pointer, "schema", `schema of elicitation form ${quote(key)}`);
     if (!declared || !schema) continue;
     const problems = formSchemaProblems(schema.schema, key);
@@ -22,7 +21,7 @@ export function buildForms(context: Declarations): FormModel[] {
       diagnostics.push({ location: declared.location, message: `elicitation form ${quote(key)} needs protocol ${clientAsks.elicitation.since} or later; add it to \`protocol\` or remove the form` });
       continue;
     }
-    forms.push({ key, member: declared.member, location: declared.location, ...optional("description", str(decl, "description")), schema: schema.schema.value as JsonObject });
+    forms.push({ ...declared, schema: schema.schema.value as JsonObject });
   }
   return forms;
 }

@@ -8,17 +8,15 @@
 // becomes weatherGet / WeatherGet. A name that yields no word, starts with a digit, or yields a
 // reserved word is an error; so are two names that yield the same identifier.
 
-export function words(name: string): string[] {
-  return name
-    .split(/[^A-Za-z0-9]+/)
-    .flatMap((chunk) =>
-      chunk
-        .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
-        .replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2")
-        .split(" "),
-    )
-    .filter((w) => w !== "")
-    .map((w) => w.toLowerCase());
+/**
+ * A word of rule 1: capitals followed by a capitalised word ("HTTP" of "HTTPServer"), or
+ * capitals followed by lower-case letters and digits, or capitals alone. Every other
+ * character separates words.
+ */
+const wordPattern = /[A-Z]+(?=[A-Z][a-z])|[A-Z]*[a-z0-9]+|[A-Z]+/g;
+
+function words(name: string): string[] {
+  return (name.match(wordPattern) ?? []).map((w) => w.toLowerCase());
 }
 
 const capitalise = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);

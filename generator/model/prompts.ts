@@ -9,18 +9,15 @@ import type { PromptArgumentModel, PromptMessageModel, PromptModel } from "./ser
 export function buildPrompts(context: Declarations): PromptModel[] {
   const { diagnostics, positions } = context;
   const prompts: PromptModel[] = [];
-  for (const [name, decl, pointer] of context.entries("prompts")) {
-    const declared = context.declare("prompt", "prompts", name, decl, pointer);
-    const args: PromptArgumentModel[] = [];
-    for (const [argName, argDecl] of Object.entries((decl.arguments ?? {}) as Record<string, JsonObject | null>)) {
-      args.push({
-        name: argName,
-        ...optional("title", str(argDecl ?? undefined, "title")),
-        ...optional("description", str(argDecl ?? undefined, "description")),
-        required: argDecl?.required === true,
-        complete: argDecl?.complete === true,
-      });
-    }
+  for (const { key: name, decl, pointer, declared } of context.declarations("prompt")) {
+    const argDecls = Object.entries((decl.arguments ?? {}) as Record<string, JsonObject | null>);
+    const args = argDecls.map(([argName, argDecl]): PromptArgumentModel => ({
+      name: argName,
+      ...optional("title", str(argDecl ?? undefined, "title")),
+      ...optional("description", str(argDecl ?? undefined, "description")),
+      required: argDecl?.required === true,
+      complete: argDecl?.complete === true,
+    }));
     let ok = true;
     let messages: PromptMessageModel[] | undefined;
     if (Array.isArray(decl.messages) && Array.isArray(decl.asks)) {

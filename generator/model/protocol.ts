@@ -5,7 +5,7 @@
 import type { ProtocolSchema, SchemaObject } from "../load/protocol.js";
 import { knownRevisions, type Era, type Revision } from "../load/revisions.js";
 
-export type Direction = "client-to-server" | "server-to-client";
+type Direction = "client-to-server" | "server-to-client";
 
 export interface ProtocolMethod {
   readonly method: string;
@@ -13,8 +13,6 @@ export interface ProtocolMethod {
   readonly kind: "request" | "notification";
   /** Definition of the whole message, e.g. "CallToolRequest". */
   readonly message: string;
-  /** Whether the message requires `params`. */
-  readonly paramsRequired: boolean;
   /** Whether the message declares `params` at all. */
   readonly hasParams: boolean;
   /** Result definitions for requests (a union when the revision allows several, e.g. input_required). */
@@ -30,21 +28,23 @@ export interface ProtocolModel {
   readonly inputRequests: readonly ProtocolMethod[];
   /** Property names each definition declares; used to project data onto a revision. */
   readonly fields: (definition: string) => ReadonlySet<string>;
-  readonly has: (definition: string) => boolean;
 }
 
 export function refName(ref: unknown): string | undefined {
   return typeof ref === "string" ? ref.slice(ref.lastIndexOf("/") + 1) : undefined;
 }
 
+/** The definitions a schema names: those of its anyOf/oneOf branches, or its own $ref; undefined when it names none. */
+function namedRefs(schema: SchemaObject): string[] | undefined {
+  const branches = (schema.anyOf ?? schema.oneOf) as SchemaObject[] | undefined;
+  if (branches) return branches.map((b) => refName(b.$ref)).filter((n): n is string => n !== undefined);
+  return typeof schema.$ref === "string" ? [refName(schema.$ref)!] : undefined;
+}
+
 /** The definitions a union definition (anyOf/oneOf of $refs) lists; a plain object definition lists itself. */
 function unionMembers(definitions: Readonly<Record<string, SchemaObject>>, name: string): string[] {
   const def = definitions[name];
-  if (!def) return [];
-  const branches = (def.anyOf ?? def.oneOf) as SchemaObject[] | undefined;
-  if (branches) return branches.map((b) => refName(b.$ref)).filter((n): n is string => n !== undefined);
-  if (typeof def.$ref === "string") return [refName(def.$ref)!];
-  return [name];
+  return def ? (namedRefs(def) ?? [name]) : [];
 }
 
 function methodOf(def: SchemaObject | undefined): string | undefined {
@@ -64,11 +64,8 @@ export function buildProtocolModel(schema: ProtocolSchema): ProtocolModel {
     // `result` may be a union (e.g. CallToolResult | InputRequiredResult).
     const response = definitions[`${base}ResultResponse`]?.properties as Record<string, SchemaObject> | undefined;
     const result = response?.result;
-    if (result) {
-      const branches = (result.anyOf ?? result.oneOf) as SchemaObject[] | undefined;
-      const names = (branches ?? [result]).map((b) => refName(b.$ref)).filter((n): n is string => n !== undefined);
-      if (names.length > 0) return names;
-    }
+    const names = result && namedRefs(result);
+    if (names && names.length > 0) return names;
     if (definitions[`${base}Result`]) return [`${base}Result`];
     return [definitions.EmptyResult ? "EmptyResult" : "Result"];
   };
@@ -78,17 +75,8 @@ export function buildProtocolModel(schema: ProtocolSchema): ProtocolModel {
       const def = definitions[message];
       const method = methodOf(def);
       if (!def || !method) continue;
-      const properties = def.properties as Record<string, unknown>;
-      const required = (def.required as string[] | undefined) ?? [];
-      into.push({
-        method,
-        direction,
-        kind,
-        message,
-        hasParams: "params" in properties,
-        paramsRequired: required.includes("params"),
-        results: kind === "request" ? resultsFor(message) : [],
-      });
+      const hasParams = "params" in (def.properties as Record<string, unknown>);
+      into.push({ method, direction, kind, message, hasParams, results: kind === "request" ? resultsFor(message) : [] });
     }
   };
   collect("ClientRequest", "client-to-server", "request", methods);
@@ -98,23 +86,13 @@ export function buildProtocolModel(schema: ProtocolSchema): ProtocolModel {
   const inputRequests: ProtocolMethod[] = [];
   collect("InputRequest", "server-to-client", "request", inputRequests);
   // An input request's answer is the matching member of InputResponse: FooRequest → FooResult.
-  const fieldCache = new Map<string, ReadonlySet<string>>();
   return {
     revision: schema.revision,
     era,
     schema,
     methods,
     inputRequests,
-    has: (definition) => definition in definitions,
-    fields(definition) {
-      let set = fieldCache.get(definition);
-      if (!set) {
-        const properties = definitions[definition]?.properties as Record<string, unknown> | undefined;
-        set = new Set(properties ? Object.keys(properties) : []);
-        fieldCache.set(definition, set);
-      }
-      return set;
-    },
+    fields: (definition) => new Set(Object.keys((definitions[definition]?.properties as object | undefined) ?? {})),
   };
 }
 

@@ -3,17 +3,27 @@
 import { quote, type SourceLocation } from "../diagnostics.js";
 import { childPointer } from "../load/source.js";
 import { parseUriTemplate } from "../validate/uri-template.js";
-import { optional, str, type Declarations, type JsonObject } from "./declarations.js";
-import type { CacheHintModel, ResourceModel, ResourceTemplateModel } from "./server.js";
+import { optional, str, type Declarations, type Declared, type JsonObject } from "./declarations.js";
+import type { CacheHintModel, ResourceFields, ResourceModel, ResourceTemplateModel } from "./server.js";
 
 const uriScheme = /^[A-Za-z][A-Za-z0-9+.-]*:/;
+
+function resourceFields(declared: Declared, key: string, decl: JsonObject): ResourceFields {
+  return {
+    ...declared,
+    name: str(decl, "name") ?? key,
+    ...optional("mimeType", str(decl, "mimeType")),
+    ...optional("annotations", decl.annotations as JsonObject | undefined),
+    subscribe: decl.subscribe === true,
+    ...optional("cache", decl.cache as CacheHintModel | undefined),
+  };
+}
 
 export function buildResources(context: Declarations): ResourceModel[] {
   const { diagnostics, positions } = context;
   const uris = new Map<string, SourceLocation>();
   const resources: ResourceModel[] = [];
-  for (const [key, decl, pointer] of context.entries("resources")) {
-    const declared = context.declare("resource", "resources", key, decl, pointer);
+  for (const { key, decl, pointer, declared } of context.declarations("resource")) {
     const uri = str(decl, "uri") ?? "";
     const uriAt = positions.value(childPointer(pointer, "uri"));
     if (!uriScheme.test(uri)) {
@@ -27,16 +37,8 @@ export function buildResources(context: Declarations): ResourceModel[] {
     }
     uris.set(uri, uriAt);
     if (!declared) continue;
-    resources.push({
-      ...declared,
-      uri,
-      name: str(decl, "name") ?? key,
-      ...optional("mimeType", str(decl, "mimeType")),
-      ...optional("size", typeof decl.size === "number" ? decl.size : undefined),
-      ...optional("annotations", decl.annotations as JsonObject | undefined),
-      subscribe: decl.subscribe === true,
-      ...optional("cache", decl.cache as CacheHintModel | undefined),
-    });
+    const size = typeof decl.size === "number" ? decl.size : undefined;
+    resources.push({ ...resourceFields(declared, key, decl), uri, ...optional("size", size) });
   }
   return resources;
 }
@@ -56,8 +58,7 @@ function variableProblem(name: string): string | undefined {
 export function buildResourceTemplates(context: Declarations): ResourceTemplateModel[] {
   const { diagnostics, positions } = context;
   const resourceTemplates: ResourceTemplateModel[] = [];
-  for (const [key, decl, pointer] of context.entries("resourceTemplates")) {
-    const declared = context.declare("template", "resourceTemplates", key, decl, pointer);
+  for (const { key, decl, pointer, declared } of context.declarations("template")) {
     const uriTemplate = str(decl, "uriTemplate") ?? "";
     const templatePointer = childPointer(pointer, "uriTemplate");
     const parsed = parseUriTemplate(uriTemplate);
@@ -89,14 +90,9 @@ export function buildResourceTemplates(context: Declarations): ResourceTemplateM
     }
     if (!declared) continue;
     resourceTemplates.push({
-      ...declared,
+      ...resourceFields(declared, key, decl),
       uriTemplate,
       template,
-      name: str(decl, "name") ?? key,
-      ...optional("mimeType", str(decl, "mimeType")),
-      ...optional("annotations", decl.annotations as JsonObject | undefined),
-      subscribe: decl.subscribe === true,
-      ...optional("cache", decl.cache as CacheHintModel | undefined),
       completable: template.variables.filter((v) => variableSettings[v]?.complete === true),
     });
   }

@@ -37,11 +37,7 @@ export interface CacheHintModel {
 export type ListKindName = "tools" | "prompts" | "resources";
 
 /** An elicitation form: `member` names its ctx.elicit method, `schema` is the requestedSchema. */
-export interface FormModel {
-  readonly key: string;
-  readonly member: string;
-  readonly location: SourceLocation;
-  readonly description?: string;
+export interface FormModel extends Declared {
   readonly schema: JsonObject;
 }
 
@@ -49,7 +45,6 @@ export interface SchemaModel {
   readonly schema: ResolvedSchema;
   readonly dialect: Dialect;
 }
-
 
 /** `auth:` of the manifest: how the HTTP bindings protect the server. */
 export interface AuthModel {
@@ -71,28 +66,25 @@ export interface ToolModel extends Declared {
   readonly paramHeaders: Readonly<Record<string, string>>;
 }
 
-export interface ResourceModel extends Declared {
-  readonly uri: string;
+/** What a resource and a resource template declare alike. */
+export interface ResourceFields extends Declared {
   readonly name: string;
   readonly mimeType?: string;
-  readonly size?: number;
   readonly annotations?: JsonObject;
-  /** Clients may subscribe to updates (`subscribe: true`). */
+  /** Clients may subscribe to updates (of the resource, or of resources matching the template). */
   readonly subscribe: boolean;
   /** 2026-07-28 caching of resources/read results. */
   readonly cache?: CacheHintModel;
 }
 
-export interface ResourceTemplateModel extends Declared {
+export interface ResourceModel extends ResourceFields {
+  readonly uri: string;
+  readonly size?: number;
+}
+
+export interface ResourceTemplateModel extends ResourceFields {
   readonly uriTemplate: string;
   readonly template: UriTemplate;
-  readonly name: string;
-  readonly mimeType?: string;
-  readonly annotations?: JsonObject;
-  /** Clients may subscribe to updates of matching resources (`subscribe: true`). */
-  readonly subscribe: boolean;
-  /** 2026-07-28 caching of resources/read results. */
-  readonly cache?: CacheHintModel;
   /** Variables declared `complete: true`, in template order. */
   readonly completable: readonly string[];
 }
@@ -126,9 +118,6 @@ export interface GenerateSettings {
 }
 
 export interface ServerModel {
-  /** The manifest path as shown to users (relative to the working directory). */
-  readonly manifestFile: string;
-  readonly manifestDir: string;
   readonly info: {
     readonly name: string;
     readonly version: string;
@@ -228,8 +217,6 @@ export function buildServerModel(
   if (broken.size > 0 || auth === "broken" || revisions === undefined || diagnostics.some((d) => d.severity !== "warning")) return { diagnostics };
   return {
     model: {
-      manifestFile: manifest.file,
-      manifestDir,
       info,
       ...optional("instructions", str(server, "instructions")),
       listChanged: Array.isArray(server.listChanged) ? (server.listChanged as ListKindName[]) : [],

@@ -4,6 +4,7 @@ import { quote, warning, type Diagnostic } from "../diagnostics.js";
 import type { ResolvedSchema } from "../load/schema-refs.js";
 import { childPointer, type JsonValue, type PositionIndex } from "../load/source.js";
 import { isObjectSchema } from "../validate/json-schema.js";
+import { isJsonObject } from "../validate/schema-check.js";
 import { optional, type Declarations, type JsonObject } from "./declarations.js";
 import type { SchemaModel, ToolModel } from "./server.js";
 
@@ -11,8 +12,7 @@ export function buildTools(context: Declarations): ToolModel[] {
   const { diagnostics, positions } = context;
   const revisions = context.settings.revisions;
   const tools: ToolModel[] = [];
-  for (const [name, decl, pointer] of context.entries("tools")) {
-    const declared = context.declare("tool", "tools", name, decl, pointer);
+  for (const { key: name, decl, pointer, declared } of context.declarations("tool")) {
     const nameWarning = toolNameWarning(name);
     if (nameWarning && context.supports("2025-11-25")) diagnostics.push(warning(positions.key(pointer), nameWarning));
     const what = `input schema of tool ${quote(name)}`;
@@ -67,15 +67,12 @@ function defaultInput(pointer: string, positions: PositionIndex): SchemaModel {
 }
 
 /** True when an object schema (following properties and allOf) declares a default for some property. */
-function hasPropertyDefaults(schema: JsonValue): boolean {
-  if (!schema || typeof schema !== "object" || Array.isArray(schema)) return false;
-  const properties = schema.properties;
-  if (properties && typeof properties === "object" && !Array.isArray(properties)) {
-    for (const child of Object.values(properties)) {
-      if (child && typeof child === "object" && !Array.isArray(child) && ("default" in child || hasPropertyDefaults(child))) return true;
-    }
-  }
-  return Array.isArray(schema.allOf) && schema.allOf.some(hasPropertyDefaults);
+function hasPropertyDefaults(schema: unknown): boolean {
+  if (!isJsonObject(schema)) return false;
+  const { properties, allOf } = schema;
+  const hasDefault = (child: unknown) => isJsonObject(child) && ("default" in child || hasPropertyDefaults(child));
+  if (isJsonObject(properties) && Object.values(properties).some(hasDefault)) return true;
+  return Array.isArray(allOf) && allOf.some(hasPropertyDefaults);
 }
 
 /** Header names `x-mcp-header` may give (RFC 9110 token characters). */
@@ -93,10 +90,10 @@ function mirroredHeaders(schema: ResolvedSchema, what: string): { headers: Recor
   // Null-prototype: argument names are user data and may be "__proto__".
   const headers: Record<string, string> = Object.create(null);
   const properties = (schema.value as JsonObject).properties;
-  if (!properties || typeof properties !== "object" || Array.isArray(properties)) return { headers, problems };
+  if (!isJsonObject(properties)) return { headers, problems };
   const seen = new Map<string, string>();
   for (const [argument, property] of Object.entries(properties)) {
-    if (!property || typeof property !== "object" || Array.isArray(property) || !("x-mcp-header" in property)) continue;
+    if (!isJsonObject(property) || !("x-mcp-header" in property)) continue;
     const name = property["x-mcp-header"];
     const at = schema.locate(childPointer(childPointer("/properties", argument), "x-mcp-header"));
     const type = property.type;

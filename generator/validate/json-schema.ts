@@ -3,8 +3,8 @@
 import type { ErrorObject, ValidateFunction } from "ajv";
 import { didYouMean, isWarning, quote, type Diagnostic } from "../diagnostics.js";
 // The compiler's own schema checks (moving to validate/ with the file): run here, in the validate phase.
-import { analyzeSchema } from "./schema-check.js";
-import { schemaMistakes } from "./schema-mistakes.js";
+import { analyzeSchema, jsonTypeNames, regExpError } from "./schema-check.js";
+import { isObject, knownKeywords, schemaMistakes } from "./schema-mistakes.js";
 import { subschemas, type ResolvedSchema } from "../load/schema-refs.js";
 import { childPointer, resolvePointer, type JsonValue } from "../load/source.js";
 import type { Dialect } from "../load/revisions.js";
@@ -32,6 +32,84 @@ export function metaValidator(dialect: Dialect): ValidateFunction {
     metaValidators.set(dialect, validate);
   }
   return validate;
+}
+
+/** What the meta-schema requires of a keyword's value, for the keywords plainlyMetaValid judges. */
+type ValueRule =
+  | "schema" | "schemas" | "schemaMap" | "type" | "names" | "array" | "any"
+  | "number" | "positive" | "count" | "string" | "boolean";
+
+const sharedRules: Record<string, ValueRule> = {
+  $schema: "string", $ref: "string", $comment: "string", title: "string", description: "string",
+  format: "string", contentMediaType: "string", contentEncoding: "string", pattern: "string",
+  default: "any", const: "any", examples: "array", readOnly: "boolean", uniqueItems: "boolean",
+  type: "type", required: "names", multipleOf: "positive",
+  maximum: "number", exclusiveMaximum: "number", minimum: "number", exclusiveMinimum: "number",
+  maxLength: "count", minLength: "count", maxItems: "count", minItems: "count", maxProperties: "count", minProperties: "count",
+  properties: "schemaMap", patternProperties: "schemaMap", definitions: "schemaMap",
+  additionalProperties: "schema", propertyNames: "schema", contains: "schema",
+  not: "schema", if: "schema", then: "schema", else: "schema",
+  allOf: "schemas", anyOf: "schemas", oneOf: "schemas",
+};
+
+// draft-07's `items` may also be an array and its `enum` must hold distinct values: both are left to ajv.
+const valueRules: Record<Dialect, Record<string, ValueRule>> = {
+  "2020-12": {
+    ...sharedRules,
+    $defs: "schemaMap", dependentSchemas: "schemaMap", items: "schema", prefixItems: "schemas",
+    enum: "array", deprecated: "boolean", writeOnly: "boolean",
+  },
+  "draft-07": sharedRules,
+};
+
+const distinct = (values: JsonValue[]) => new Set(values).size === values.length;
+
+/**
+ * True only when `schema` certainly passes its dialect's meta-schema, judged keyword by
+ * keyword as the meta-schema does, for schemas made of the common keywords above (and
+ * keywords neither dialect knows, which it leaves unconstrained). False means "not
+ * certain": ajv decides, and its messages are the ones reported.
+ */
+export function plainlyMetaValid(schema: JsonValue, dialect: Dialect): boolean {
+  if (typeof schema === "boolean") return true;
+  if (!isObject(schema)) return false;
+  const rules = valueRules[dialect];
+  for (const [keyword, value] of Object.entries(schema)) {
+    const rule = rules[keyword];
+    if (rule === undefined ? knownKeywords.has(keyword) : !valueFollows(rule, value, dialect)) return false;
+  }
+  return true;
+}
+
+function valueFollows(rule: ValueRule, value: JsonValue, dialect: Dialect): boolean {
+  switch (rule) {
+    case "schema":
+      return plainlyMetaValid(value, dialect);
+    case "schemas":
+      return Array.isArray(value) && value.length > 0 && value.every((item) => plainlyMetaValid(item, dialect));
+    case "schemaMap":
+      return isObject(value) && Object.values(value).every((item) => plainlyMetaValid(item, dialect));
+    case "number":
+      return typeof value === "number";
+    case "positive":
+      return typeof value === "number" && value > 0;
+    case "count":
+      return Number.isInteger(value) && (value as number) >= 0;
+    case "string":
+      return typeof value === "string";
+    case "boolean":
+      return typeof value === "boolean";
+    case "names":
+      return Array.isArray(value) && value.every((name) => typeof name === "string") && distinct(value);
+    case "type":
+      if (typeof value === "string") return jsonTypeNames.has(value);
+      if (!Array.isArray(value) || value.length === 0) return false;
+      return value.every((name) => typeof name === "string" && jsonTypeNames.has(name)) && distinct(value);
+    case "array":
+      return Array.isArray(value);
+    case "any":
+      return true;
+  }
 }
 
 function describe(error: ErrorObject): string {
@@ -67,8 +145,9 @@ export function checkJsonSchema(schema: ResolvedSchema, what: string, options: {
       ],
     };
   }
-  const validate = metaValidator(dialect);
-  if (!validate(schema.value)) {
+  // ajv's validator (and its code) loads only for a schema the shortcut cannot judge.
+  const validate = plainlyMetaValid(schema.value, dialect) ? undefined : metaValidator(dialect);
+  if (validate && !validate(schema.value)) {
     // Report the deepest complaint per location; the meta-schema's own anyOf noise hides it otherwise.
     const errors = (validate.errors ?? []).filter((e) => e.keyword !== "anyOf" && e.keyword !== "oneOf" && e.keyword !== "$dynamicRef");
     const byPath = new Map<string, ErrorObject>();
@@ -136,12 +215,9 @@ function firstCompileProblem(root: JsonValue): CompileProblem | undefined {
     return resolvePointer(root, pointer) !== undefined;
   };
   const regexProblem = (source: string): string | undefined => {
-    try {
-      new RegExp(source, "u");
-      return undefined;
-    } catch (error) {
-      return /^Invalid regular expression: \/.*\/[a-z]*: (.*)$/s.exec((error as Error).message)?.[1] ?? (error as Error).message;
-    }
+    const message = regExpError(source);
+    if (message === undefined) return undefined;
+    return /^Invalid regular expression: \/.*\/[a-z]*: (.*)$/s.exec(message)?.[1] ?? message;
   };
   /** Only schema positions are searched: a `$ref` or `pattern` inside `examples` is data. */
   const visit = (node: JsonValue, pointer: string): CompileProblem | undefined => {

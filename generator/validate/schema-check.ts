@@ -4,6 +4,11 @@
 // problems with a hint how to rewrite the schema. Also resolves $refs for the code
 // validator compiler (emit/validators) and answers "does this subschema fill defaults?".
 
+import { childPointer, pointerTokens, resolvePointer } from "../load/source.js";
+
+// The validator compiler reads these from here, with the rest of the schema checks.
+export { escapePointerToken, resolvePointer } from "../load/source.js";
+
 export type JsonObject = Record<string, unknown>;
 
 export type SchemaDialect = "2020-12" | "draft-07";
@@ -12,11 +17,6 @@ export interface SchemaProblem {
   /** JSON pointer into the schema, e.g. "/properties/a/pattern" */
   pointer: string;
   message: string;
-}
-
-/** Escapes a JSON pointer token (the same rule as the runtime's pointerToken). */
-export function escapePointerToken(token: string): string {
-  return token.includes("~") || token.includes("/") ? token.replace(/~/g, "~0").replace(/\//g, "~1") : token;
 }
 
 /** A JSON object (not null, not an array). */
@@ -51,7 +51,7 @@ export function hasJsonType(value: unknown, type: string): boolean {
 const regExpErrors = new Map<string, string | undefined>();
 
 /** Why `source` is not a valid regular expression with the u flag, or undefined when it is. */
-function regExpError(source: string): string | undefined {
+export function regExpError(source: string): string | undefined {
   if (regExpErrors.has(source)) return regExpErrors.get(source);
   let reason: string | undefined;
   try {
@@ -78,12 +78,6 @@ export function isRefOnly(schema: JsonObject, dialect: SchemaDialect): boolean {
   return dialect === "draft-07" && hasOwn(schema, "$ref");
 }
 
-export function childPointer(pointer: string, ...tokens: Array<string | number>): string {
-  let child = pointer;
-  for (const token of tokens) child += `/${escapePointerToken(String(token))}`;
-  return child;
-}
-
 /** "a string", "an array", … for messages. */
 function describeJson(value: unknown): string {
   if (value === null) return "null";
@@ -95,7 +89,7 @@ function describeJson(value: unknown): string {
   return typeof value;
 }
 
-const jsonTypeNames = new Set(["null", "boolean", "object", "array", "number", "integer", "string"]);
+export const jsonTypeNames: ReadonlySet<string> = new Set(["null", "boolean", "object", "array", "number", "integer", "string"]);
 
 /** Keywords that carry no validation: documentation, metadata, and `format`. */
 const annotationKeywords = new Set([
@@ -228,12 +222,11 @@ class SchemaChecker {
     for (const keyword of Object.keys(schema)) {
       // draft-07 ignores the siblings of $ref; only definitions containers stay reachable.
       if (refOnly && keyword !== "$ref" && keyword !== "definitions" && keyword !== "$defs") continue;
-      this.checkKeyword(keyword, schema[keyword], childPointer(pointer, keyword), pointer);
+      if (!annotationKeywords.has(keyword)) this.checkKeyword(keyword, schema[keyword], childPointer(pointer, keyword), pointer);
     }
   }
 
   private checkKeyword(keyword: string, value: unknown, pointer: string, schemaPointer: string): void {
-    if (annotationKeywords.has(keyword)) return;
     const unsupported = unsupportedKeywords[keyword];
     if (unsupported !== undefined && hasOwn(unsupportedKeywords, keyword)) {
       this.problem(pointer, unsupported);
@@ -433,6 +426,8 @@ class SchemaChecker {
       this.wrongType("$ref", "a string", value, pointer);
       return;
     }
+    // Schemas repeat their refs ("#/$defs/money" in every line item): each resolves once.
+    if (this.refTargets.has(value)) return;
     const resolution = this.resolveRef(value);
     if ("problem" in resolution) {
       this.problem(pointer, resolution.problem);
@@ -464,25 +459,13 @@ class SchemaChecker {
     } catch {
       return { problem: `$ref ${JSON.stringify(ref)} has invalid percent-encoding; fix the reference` };
     }
-    const tokens =
-      decoded === ""
-        ? []
-        : decoded
-            .slice(1)
-            .split("/")
-            .map((t) => t.replace(/~1/g, "/").replace(/~0/g, "~"));
-    const pointer = childPointer("", ...tokens);
-    let target: unknown = this.root;
-    for (const token of tokens) {
-      if (Array.isArray(target) && /^(0|[1-9][0-9]*)$/.test(token) && Number(token) < target.length) {
-        target = target[Number(token)];
-      } else if (isJsonObject(target) && hasOwn(target, token)) {
-        target = target[token];
-      } else {
-        return {
-          problem: `$ref ${JSON.stringify(ref)} does not resolve: this schema has nothing at ${JSON.stringify(pointer)}; fix the reference or add the definition`,
-        };
-      }
+    // The target's canonical pointer, as refTargets records it.
+    const pointer = pointerTokens(decoded).reduce<string>((parent, token) => childPointer(parent, token), "");
+    const target = resolvePointer(this.root, pointer);
+    if (target === undefined) {
+      return {
+        problem: `$ref ${JSON.stringify(ref)} does not resolve: this schema has nothing at ${JSON.stringify(pointer)}; fix the reference or add the definition`,
+      };
     }
     if (!isSchema(target)) {
       return {
@@ -530,30 +513,18 @@ class SchemaChecker {
       if (isRefOnly(node, this.dialect)) return;
       for (const keyword of ["allOf", "anyOf", "oneOf"]) {
         const list = node[keyword];
-        if (Array.isArray(list)) list.forEach((sub, i) => walk(sub, childPointer(at, keyword, i)));
+        if (Array.isArray(list)) list.forEach((sub, i) => walk(sub, childPointer(childPointer(at, keyword), i)));
       }
       for (const keyword of ["not", "if", "then", "else"]) walk(node[keyword], childPointer(at, keyword));
       for (const keyword of ["dependentSchemas", "dependencies"]) {
         const map = node[keyword];
-        if (isJsonObject(map)) for (const name of Object.keys(map)) walk(map[name], childPointer(at, keyword, name));
+        if (!isJsonObject(map)) continue;
+        for (const name of Object.keys(map)) walk(map[name], childPointer(childPointer(at, keyword), name));
       }
     };
     walk(schema, pointer);
     return found;
   }
-}
-
-/** The value at a canonical JSON pointer (already known to resolve). */
-export function resolvePointer(root: unknown, pointer: string): unknown {
-  if (pointer === "") return root;
-  let target: unknown = root;
-  for (const raw of pointer.slice(1).split("/")) {
-    const token = raw.replace(/~1/g, "/").replace(/~0/g, "~");
-    if (Array.isArray(target)) target = target[Number(token)];
-    else if (isJsonObject(target) && hasOwn(target, token)) target = target[token];
-    else return undefined;
-  }
-  return target;
 }
 
 /**

@@ -18,7 +18,7 @@ import { hasJsonType } from "./schema-check.js";
 type JsonObject = { [key: string]: JsonValue };
 
 /** Keywords of JSON Schema 2020-12 and draft-07 (both: the other dialect's keywords are reported by the compiler's checks). */
-const knownKeywords: ReadonlySet<string> = new Set([
+export const knownKeywords: ReadonlySet<string> = new Set([
   // core
   "$schema", "$id", "$ref", "$anchor", "$dynamicRef", "$dynamicAnchor", "$recursiveRef", "$recursiveAnchor", "$vocabulary", "$comment", "$defs", "definitions",
   // applicators
@@ -31,7 +31,7 @@ const knownKeywords: ReadonlySet<string> = new Set([
   "title", "description", "default", "deprecated", "readOnly", "writeOnly", "examples", "format", "contentEncoding", "contentMediaType", "contentSchema",
 ]);
 
-const isObject = (value: JsonValue | undefined): value is JsonObject => value !== null && typeof value === "object" && !Array.isArray(value);
+export const isObject = (value: JsonValue | undefined): value is JsonObject => value !== null && typeof value === "object" && !Array.isArray(value);
 
 /** Every schema object inside `root` (root included) with its pointer, each once. */
 function schemaObjects(root: JsonValue): [string, JsonObject][] {

@@ -98,10 +98,12 @@ const refused: Refused[] = [
 ];
 
 describe("hostile manifests that must fail cleanly", () => {
-  it("the alias bomb is refused within a second, without expanding it", () => {
+  it("the alias bomb is refused without expanding it", () => {
+    // A guard against expansion (9^9 nodes: minutes and gigabytes), not a speed measurement:
+    // the bound is loose so that a busy machine cannot fail it.
     const started = performance.now();
     const parsed = parseSource("mcp.yaml", aliasBomb());
-    expect(performance.now() - started).toBeLessThan(1000);
+    expect(performance.now() - started).toBeLessThan(10_000);
     expect(parsed.source).toBeUndefined();
     expect(parsed.diagnostics.map((d) => d.message)).toEqual([expect.stringContaining("aliases expand too much")]);
   });

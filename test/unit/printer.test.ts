@@ -2,7 +2,7 @@
 // (generator/emit/escape.ts): exact output for small inputs, table-driven.
 import { describe, expect, it } from "vitest";
 import ts from "typescript";
-import { Code, codeLiteral, docComment, inlineLiteral, jsonLiteral, propertyKey, stringLiteral } from "../../generator/emit/escape.js";
+import { Code, codeLiteral, docComment, inlineLiteral, propertyKey, stringLiteral } from "../../generator/emit/escape.js";
 import { CodeWriter, GeneratedFile, moduleStatement } from "../../generator/emit/file.js";
 import { compileValidator } from "../../generator/emit/validators/compile-schema.js";
 
@@ -72,6 +72,13 @@ describe("CodeWriter", () => {
       (w) => w.indented(() => w.list("name(", ["args: " + "A".repeat(50), "ctx: " + "C".repeat(50)], "): R;")),
       `  name(\n    args: ${"A".repeat(50)},\n    ctx: ${"C".repeat(50)},\n  ): R;\n`,
     ],
+    ["union on one line when it fits", (w) => w.union("type U =", ['"a"', '"b"']), 'type U = "a" | "b";\n'],
+    [
+      "union one member per line when it does not fit, counting the indentation",
+      (w) => w.indented(() => w.union("readonly k:", ["A".repeat(45), "B".repeat(45)])),
+      `  readonly k:\n    | ${"A".repeat(45)}\n    | ${"B".repeat(45)};\n`,
+    ],
+    ["a one-member union stays on one line", (w) => w.union("type U =", ["C".repeat(120)]), `type U = ${"C".repeat(120)};\n`],
     ["doc comment at the current indentation", (w) => w.block("interface I", () => w.doc("Says hi.").line("x: 1;")), "interface I {\n  /** Says hi. */\n  x: 1;\n}\n"],
     ["no doc comment for no text", (w) => w.doc(undefined).doc("  ").line("x;"), "x;\n"],
   ];
@@ -106,9 +113,8 @@ describe("data literals: one rule", () => {
     expect(codeLiteral({ a: [1, { b: 2 }] }, "  ")).toBe("{\n    a: [\n      1,\n      { b: 2 },\n    ],\n  }");
   });
 
-  it("inlineLiteral writes any JSON on one line, jsonLiteral refuses code", () => {
+  it("inlineLiteral writes any JSON on one line", () => {
     expect(inlineLiteral({ a: [1, { b: "c" }] })).toBe('{ a: [1, { b: "c" }] }');
-    expect(() => jsonLiteral(new Code("x"))).toThrow(TypeError);
   });
 
   it("evaluates back to the same data, own __proto__ included", () => {
@@ -127,6 +133,21 @@ describe("strings from users", () => {
     expect(literal).not.toMatch(/[\u2028\u2029\u0000\u001b]/);
     expect(literal.startsWith('"')).toBe(true);
     expect(new Function(`return ${literal}`)()).toBe(hostile);
+  });
+
+  it("string literals are JSON.stringify's, with U+2028/U+2029 escaped, for plain and hostile text alike", () => {
+    // stringLiteral quotes text that needs no escape without JSON.stringify: every case
+    // must give exactly what the JSON.stringify-based rule gives.
+    const byJson = (text: string) => JSON.stringify(text).replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
+    const texts = [
+      "", "plain", "with space", "ünïcödé and 日本", "emoji 😀 pair", '"', "'", "\\", "a\\\"b", "*/", "/*", "${x}", "`t`",
+      "\u2028", "x\u2029y", "\u0000", "\u0007", "\t\n\r", "\u001f", "\u007f", "\u0080", "\ud800", "a\udfffb", "\udc00\ud800",
+      "\ud83d\ude00", hostile, "</script>", "\ufeff",
+    ];
+    for (const text of texts) {
+      expect(stringLiteral(text), JSON.stringify(text)).toBe(byJson(text));
+      expect(new Function(`return ${stringLiteral(text)}`)()).toBe(text);
+    }
   });
 
   const docCases: [string, string, string][] = [

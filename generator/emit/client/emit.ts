@@ -5,7 +5,7 @@ import type { ProtocolModel } from "../../model/protocol.js";
 import { revisionNamespace } from "../../model/protocol.js";
 import { paramHeaderDeclarations, type ServerModel } from "../../model/server.js";
 import { Code, codeLiteral, propertyKey, stringLiteral } from "../escape.js";
-import { lineWidth, type GeneratedFile } from "../file.js";
+import type { GeneratedFile } from "../file.js";
 import { toolTypeNames } from "../types/emit.js";
 import { validatorNames } from "../validators/emit.js";
 
@@ -35,13 +35,9 @@ export function emitClient(file: GeneratedFile, model: ServerModel, protocols: r
   const callOptions = file.type(rt, "CallOptions");
   const session = `${file.type(rt, "ClientSession")}<${file.type(protocol, "ClientRequestMap")}>`;
 
-  // `export type Name = A | B;` on one line when it fits, else one member per line.
+  // `export type Name = A | B;`, one member per line when it is too long.
   const unionAlias = (doc: string, name: string, members: readonly string[]) => {
-    w.doc(doc);
-    const oneLine = `export type ${name} = ${members.join(" | ")};`;
-    if (oneLine.length <= lineWidth || members.length < 2) w.line(oneLine);
-    else w.line(`export type ${name} =`).indented(() => members.forEach((m, i) => w.line(`| ${m}${i === members.length - 1 ? ";" : ""}`)));
-    w.line();
+    w.doc(doc).union(`export type ${name} =`, members).line();
   };
   // The results the client returns, as the union over the revisions it speaks: named once.
   const revisionUnion = (type: string) => protocols.map((p) => `${file.type(protocol, revisionNamespace(p.revision))}.${type}`);
@@ -53,50 +49,41 @@ export function emitClient(file: GeneratedFile, model: ServerModel, protocols: r
   if (model.prompts.length > 0) unionAlias(`What getting a prompt returns, ${speaks}.`, promptResult, revisionUnion(promptResult));
 
   // The interface: a signature per tool, resource, template and prompt.
-  const group = (key: string, members: () => void) => w.block(`readonly ${key}:`, members, "};");
+  // A block with a line or member per item, left out when there are no items.
+  const each = <T>(head: string, items: readonly T[], write: (item: T) => void, close: string) => {
+    if (items.length > 0) w.block(head, () => items.forEach((item) => write(item)), close);
+  };
   const member = (doc: string, name: string, params: readonly string[], returns: string) => w.doc(doc).list(`${name}(`, params, `): ${returns};`);
   const options = `options?: ${callOptions}`;
   w.doc(`A typed client for ${model.info.name}.`);
   w.block(`export interface ${names.client}`, () => {
     w.doc("The underlying session: era, revision, server description, and every protocol request.");
     w.line(`readonly session: ${session};`);
-    if (model.tools.length > 0) {
-      group("tools", () => {
-        for (const tool of model.tools) {
-          const t = toolTypeNames(tool);
-          const result = tool.output
-            ? `${file.type(rt, "ToolCallResult")}<${file.type(types, t.output)}, ToolResultContent>`
-            : `${file.type(rt, "PlainToolCallResult")}<ToolResultContent>`;
-          const optionalArgs = !hasRequiredInput(tool.input.schema.value);
-          member(
-            summary(`Calls tool ${stringLiteral(tool.key)}`, tool.title, tool.description, tool.output ? "Structured content is validated against the tool's output schema" : undefined),
-            propertyKey(tool.member),
-            [`args${optionalArgs ? "?" : ""}: ${file.type(types, t.input)}`, options],
-            `Promise<${result}>`,
-          );
-        }
-      });
-    }
-    if (model.resources.length > 0) {
-      group("resources", () => {
-        for (const r of model.resources) member(summary(`Reads ${r.uri}`, r.title, r.description), propertyKey(r.member), [options], `Promise<${readResult}>`);
-      });
-    }
-    if (model.resourceTemplates.length > 0) {
-      group("resourceTemplates", () => {
-        for (const t of model.resourceTemplates) {
-          member(summary(`Reads ${t.uriTemplate} with the variables filled in`, t.title, t.description), propertyKey(t.member), [`variables: ${file.type(types, `${t.typeBase}Variables`)}`, options], `Promise<${readResult}>`);
-        }
-      });
-    }
-    if (model.prompts.length > 0) {
-      group("prompts", () => {
-        for (const p of model.prompts) {
-          const optionalArgs = !p.arguments.some((a) => a.required);
-          member(summary(`Gets prompt ${stringLiteral(p.key)}`, p.title, p.description), propertyKey(p.member), [`args${optionalArgs ? "?" : ""}: ${file.type(types, `${p.typeBase}PromptArgs`)}`, options], `Promise<${promptResult}>`);
-        }
-      });
-    }
+    each("readonly tools:", model.tools, (tool) => {
+      const t = toolTypeNames(tool);
+      const result = tool.output
+        ? `${file.type(rt, "ToolCallResult")}<${file.type(types, t.output)}, ToolResultContent>`
+        : `${file.type(rt, "PlainToolCallResult")}<ToolResultContent>`;
+      const optionalArgs = !hasRequiredInput(tool.input.schema.value);
+      member(
+        summary(`Calls tool ${stringLiteral(tool.key)}`, tool.title, tool.description, tool.output ? "Structured content is validated against the tool's output schema" : undefined),
+        propertyKey(tool.member),
+        [`args${optionalArgs ? "?" : ""}: ${file.type(types, t.input)}`, options],
+        `Promise<${result}>`,
+      );
+    }, "};");
+    each("readonly resources:", model.resources, (r) => {
+      member(summary(`Reads ${r.uri}`, r.title, r.description), propertyKey(r.member), [options], `Promise<${readResult}>`);
+    }, "};");
+    each("readonly resourceTemplates:", model.resourceTemplates, (t) => {
+      const params = [`variables: ${file.type(types, `${t.typeBase}Variables`)}`, options];
+      member(summary(`Reads ${t.uriTemplate} with the variables filled in`, t.title, t.description), propertyKey(t.member), params, `Promise<${readResult}>`);
+    }, "};");
+    each("readonly prompts:", model.prompts, (p) => {
+      const optionalArgs = !p.arguments.some((a) => a.required);
+      const params = [`args${optionalArgs ? "?" : ""}: ${file.type(types, `${p.typeBase}PromptArgs`)}`, options];
+      member(summary(`Gets prompt ${stringLiteral(p.key)}`, p.title, p.description), propertyKey(p.member), params, `Promise<${promptResult}>`);
+    }, "};");
     w.doc("Ends the session (and the server process, over stdio).");
     w.line("close(): Promise<void>;");
   });
@@ -123,25 +110,17 @@ export function emitClient(file: GeneratedFile, model: ServerModel, protocols: r
     w.block("return", () => {
       w.line("session,");
       if (model.tools.length > 0) w.line(`tools: ${read("toolMethods")}<${names.client}["tools"]>(session, ${toolCalls}),`);
-      if (model.resources.length > 0) {
-        w.block("resources:", () => {
-          for (const r of model.resources) w.line(`${propertyKey(r.member)}: (options) => ${read("readResource")}<${readResult}>(session, ${stringLiteral(r.uri)}, options),`);
-        }, "},");
-      }
-      if (model.resourceTemplates.length > 0) {
-        w.block("resourceTemplates:", () => {
-          for (const t of model.resourceTemplates) {
-            const segments = `[${t.template.segments.map(stringLiteral).join(", ")}]`;
-            w.line(`${propertyKey(t.member)}: (variables, options) =>`);
-            w.indented(() => w.line(`${read("readResource")}<${readResult}>(session, ${read("expandUriTemplate")}(${segments}, { ...variables }), options),`));
-          }
-        }, "},");
-      }
-      if (model.prompts.length > 0) {
-        w.block("prompts:", () => {
-          for (const p of model.prompts) w.line(`${propertyKey(p.member)}: (args, options) => ${read("getPrompt")}<${promptResult}>(session, ${stringLiteral(p.key)}, { ...args }, options),`);
-        }, "},");
-      }
+      each("resources:", model.resources, (r) => {
+        w.line(`${propertyKey(r.member)}: (options) => ${read("readResource")}<${readResult}>(session, ${stringLiteral(r.uri)}, options),`);
+      }, "},");
+      each("resourceTemplates:", model.resourceTemplates, (t) => {
+        const segments = `[${t.template.segments.map(stringLiteral).join(", ")}]`;
+        w.line(`${propertyKey(t.member)}: (variables, options) =>`);
+        w.indented(() => w.line(`${read("readResource")}<${readResult}>(session, ${read("expandUriTemplate")}(${segments}, { ...variables }), options),`));
+      }, "},");
+      each("prompts:", model.prompts, (p) => {
+        w.line(`${propertyKey(p.member)}: (args, options) => ${read("getPrompt")}<${promptResult}>(session, ${stringLiteral(p.key)}, { ...args }, options),`);
+      }, "},");
       w.line("close: () => session.close(),");
     }, "};");
   });

@@ -6,7 +6,7 @@ import { revisionNamespace } from "../../model/protocol.js";
 import { clientAsks, paramHeaderDeclarations, type CacheHintModel, type ClientAsk, type PromptModel, type ServerModel, type ToolModel } from "../../model/server.js";
 import type { TemplatePart } from "../../validate/prompt-template.js";
 import { Code, codeLiteral, propertyAccess, propertyKey, sameLiteral, stringLiteral } from "../escape.js";
-import { lineWidth, type GeneratedFile } from "../file.js";
+import type { GeneratedFile } from "../file.js";
 import { emitAnswerValidators } from "./answers.js";
 import { toolTypeNames } from "../types/emit.js";
 import { validatorNames } from "../validators/emit.js";
@@ -28,7 +28,7 @@ export function serverNames(model: ServerModel): { handlers: string; create: str
     formsValue: `${lower}Forms`,
     handlers: `${base}Handlers`,
     create: `create${base}Server`,
-    definition: `${base.charAt(0).toLowerCase()}${base.slice(1)}ServerDefinition`,
+    definition: `${lower}ServerDefinition`,
     names: `${base}Names`,
   };
 }
@@ -58,8 +58,31 @@ export function emitServer(file: GeneratedFile, model: ServerModel, protocols: r
     `${file.type(rt, name)}<Asks<${asks.length === 0 ? "never" : asks.map((a) => stringLiteral(clientAsks[a].method)).join(" | ")}>${
       asks.includes("elicitation") && model.forms.length > 0 ? `, ${names.forms}` : ""
     }>`;
-  const completablePrompts = model.prompts.filter((p) => p.arguments.some((a) => a.complete));
-  const completableTemplates = model.resourceTemplates.filter((t) => t.completable.length > 0);
+  // The completable prompt arguments and template variables: the handler interface's
+  // completers and the definition's completion table, by group.
+  const completable = [
+    ...model.prompts.map((p) => ({
+      group: "prompts",
+      ref: { type: "ref/prompt", name: p.key },
+      member: p.member,
+      doc: `Prompt ${stringLiteral(p.key)}.`,
+      args: `${p.typeBase}PromptArgs`,
+      all: p.arguments.map((a) => a.name),
+      names: p.arguments.filter((a) => a.complete).map((a) => a.name),
+      what: "argument",
+    })),
+    ...model.resourceTemplates.map((t) => ({
+      group: "resourceTemplates",
+      ref: { type: "ref/resource", uri: t.uriTemplate },
+      member: t.member,
+      doc: `Resource template ${t.uriTemplate}.`,
+      args: `${t.typeBase}Variables`,
+      all: t.template.variables,
+      names: t.completable,
+      what: "variable",
+    })),
+  ].filter((target) => target.names.length > 0);
+  const completionContext = (args: string) => `${file.type(rt, "CompletionContext")}<Partial<${file.type(types, args)}>, Asks<never>>`;
 
   // Content types come from the preferred revision, the richest one the user writes for.
   const alias = (doc: string, name: string, type: string) => w.doc(doc).line(`export type ${name} = ${type};`).line();
@@ -84,90 +107,65 @@ export function emitServer(file: GeneratedFile, model: ServerModel, protocols: r
   // The handler interface, one member per tool, resource, template and prompt.
   const group = (key: string, doc: string, members: () => void) => w.doc(doc).block(`readonly ${key}:`, members, "};");
   const member = (doc: string | undefined, name: string, params: readonly string[], ret: string) => w.doc(doc).list(`${name}(`, params, `): ${ret};`);
+  // A group of handlers, when there are any: each takes its parameters and a context typed by what it asks.
+  const handlers = <T extends { readonly member: string; readonly asks: readonly ClientAsk[] }>(
+    key: string,
+    doc: string,
+    items: readonly T[],
+    contextName: string,
+    signature: (item: T) => { label: string; params: string[]; ret: string },
+  ) => {
+    if (items.length === 0) return;
+    group(key, doc, () => {
+      for (const item of items) {
+        const { label, params, ret } = signature(item);
+        member(label, propertyKey(item.member), [...params, `ctx: ${context(contextName, item.asks)}`], `${awaitable}<${ret}>`);
+      }
+    });
+  };
   w.doc(`What ${model.info.name} needs from you: one handler per tool, resource, resource template and prompt of the manifest.`);
   w.block(`export interface ${names.handlers}`, () => {
-    if (model.tools.length > 0) {
-      group("tools", "Tools, by the identifier of their name.", () => {
-        for (const tool of model.tools) {
-          const ctx = context("ToolContext", tool.asks);
-          const t = toolTypeNames(tool);
-          const ret = tool.output
-            ? `${file.type(rt, "StructuredToolReturn")}<${file.type(types, t.output)}, ToolContent>`
-            : `${file.type(rt, "ToolReturn")}<ToolContent>`;
-          member(labelled(`Tool ${stringLiteral(tool.key)}`, tool.title, tool.description), propertyKey(tool.member), [`args: ${file.type(types, t.args)}`, `ctx: ${ctx}`], `${awaitable}<${ret}>`);
-        }
-      });
-    }
-    if (model.resources.length > 0) {
-      const ret = file.type(rt, "ResourceReturn");
-      group("resources", "Resources: each reads the body of its fixed URI.", () => {
-        for (const resource of model.resources) {
-          const ctx = context("ResourceContext", resource.asks);
-          member(labelled(`Resource ${resource.uri}`, resource.title, resource.description), propertyKey(resource.member), [`ctx: ${ctx}`], `${awaitable}<${ret}>`);
-        }
-      });
-    }
-    if (model.resourceTemplates.length > 0) {
-      const ret = file.type(rt, "ResourceReturn");
-      group("resourceTemplates", "Resource templates: each reads a URI that matched its template, given the decoded variables.", () => {
-        for (const template of model.resourceTemplates) {
-          const ctx = context("ResourceContext", template.asks);
-          member(
-            labelled(`Resource template ${template.uriTemplate}`, template.title, template.description),
-            propertyKey(template.member),
-            [`variables: ${file.type(types, `${template.typeBase}Variables`)}`, `ctx: ${ctx}`],
-            `${awaitable}<${ret}>`,
-          );
-        }
-      });
-    }
-    if (handlerPrompts.length > 0) {
-      const ret = `${file.type(rt, "PromptReturn")}<PromptMessage>`;
-      group("prompts", "Prompts without declarative messages.", () => {
-        for (const prompt of handlerPrompts) {
-          const ctx = context("PromptContext", prompt.asks);
-          member(
-            labelled(`Prompt ${stringLiteral(prompt.key)}`, prompt.title, prompt.description),
-            propertyKey(prompt.member),
-            [`args: ${file.type(types, `${prompt.typeBase}PromptArgs`)}`, `ctx: ${ctx}`],
-            `${awaitable}<${ret}>`,
-          );
-        }
-      });
-    }
-    if (completablePrompts.length + completableTemplates.length > 0) {
+    handlers("tools", "Tools, by the identifier of their name.", model.tools, "ToolContext", (tool) => {
+      const t = toolTypeNames(tool);
+      const ret = tool.output
+        ? `${file.type(rt, "StructuredToolReturn")}<${file.type(types, t.output)}, ToolContent>`
+        : `${file.type(rt, "ToolReturn")}<ToolContent>`;
+      const label = labelled(`Tool ${stringLiteral(tool.key)}`, tool.title, tool.description);
+      return { label, params: [`args: ${file.type(types, t.args)}`], ret };
+    });
+    handlers("resources", "Resources: each reads the body of its fixed URI.", model.resources, "ResourceContext", (r) => ({
+      label: labelled(`Resource ${r.uri}`, r.title, r.description),
+      params: [],
+      ret: file.type(rt, "ResourceReturn"),
+    }));
+    const templatesDoc = "Resource templates: each reads a URI that matched its template, given the decoded variables.";
+    handlers("resourceTemplates", templatesDoc, model.resourceTemplates, "ResourceContext", (t) => ({
+      label: labelled(`Resource template ${t.uriTemplate}`, t.title, t.description),
+      params: [`variables: ${file.type(types, `${t.typeBase}Variables`)}`],
+      ret: file.type(rt, "ResourceReturn"),
+    }));
+    handlers("prompts", "Prompts without declarative messages.", handlerPrompts, "PromptContext", (p) => ({
+      label: labelled(`Prompt ${stringLiteral(p.key)}`, p.title, p.description),
+      params: [`args: ${file.type(types, `${p.typeBase}PromptArgs`)}`],
+      ret: `${file.type(rt, "PromptReturn")}<PromptMessage>`,
+    }));
+    if (completable.length > 0) {
       const ret = `${awaitable}<${file.type(rt, "CompletionReturn")}>`;
-      const ctx = (args: string) => `${file.type(rt, "CompletionContext")}<Partial<${file.type(types, args)}>, Asks<never>>`;
-      const completers = (key: string, doc: string, targets: { member: string; doc: string; args: string; names: readonly string[]; what: string }[]) =>
-        group(key, doc, () => {
-          for (const target of targets) {
-            group(propertyKey(target.member), target.doc, () => {
-              for (const name of target.names) {
-                member(`Candidate values for ${target.what} ${stringLiteral(name)}, given what the user typed so far.`, propertyKey(name), ["value: string", `ctx: ${ctx(target.args)}`], ret);
-              }
-            });
-          }
-        });
       group("completions", "Completers (completion/complete) of the prompt arguments and template variables declared `complete: true`.", () => {
-        if (completablePrompts.length > 0) {
-          completers(
-            "prompts",
-            "Prompt arguments, by prompt.",
-            completablePrompts.map((p) => ({
-              member: p.member,
-              doc: `Prompt ${stringLiteral(p.key)}.`,
-              args: `${p.typeBase}PromptArgs`,
-              names: p.arguments.filter((a) => a.complete).map((a) => a.name),
-              what: "argument",
-            })),
-          );
-        }
-        if (completableTemplates.length > 0) {
-          completers(
-            "resourceTemplates",
-            "Resource template variables, by template.",
-            completableTemplates.map((t) => ({ member: t.member, doc: `Resource template ${t.uriTemplate}.`, args: `${t.typeBase}Variables`, names: t.completable, what: "variable" })),
-          );
+        const groupDocs = { prompts: "Prompt arguments, by prompt.", resourceTemplates: "Resource template variables, by template." };
+        for (const [key, doc] of Object.entries(groupDocs)) {
+          const targets = completable.filter((target) => target.group === key);
+          if (targets.length === 0) continue;
+          group(key, doc, () => {
+            for (const target of targets) {
+              group(propertyKey(target.member), target.doc, () => {
+                for (const name of target.names) {
+                  const doc = `Candidate values for ${target.what} ${stringLiteral(name)}, given what the user typed so far.`;
+                  member(doc, propertyKey(name), ["value: string", `ctx: ${completionContext(target.args)}`], ret);
+                }
+              });
+            }
+          });
         }
       });
     }
@@ -187,62 +185,39 @@ export function emitServer(file: GeneratedFile, model: ServerModel, protocols: r
     schemaConst.set(tool, output ? { input, output } : { input });
   }
 
-  // Listings and server info, projected onto each revision; identical ones are shared.
+  // Listings, projected onto each revision; identical ones are shared.
   const listingsWritten: { readonly value: unknown; readonly name: string }[] = [];
   const listingOf = new Map<string, string>();
-  const infoOf = new Map<string, Json>();
   for (const protocol of protocols) {
-    const fields = (def: string) => protocol.fields(def);
-    const withAnnotations = (value: Json, def: string): Json => {
-      const annotations = value.annotations as Json | undefined;
-      if (annotations === undefined) return value;
-      const projected = project(annotations, fields(def));
-      return { ...value, annotations: Object.keys(projected).length > 0 ? projected : undefined };
+    // An entry with the fields the revision's `def` declares, its annotations projected onto `annotationsDef`.
+    const listed = (value: Json, def: string, annotationsDef?: string): Json => {
+      const entry = project(value, protocol.fields(def));
+      const annotations = entry.annotations as Json | undefined;
+      if (annotationsDef === undefined || annotations === undefined) return entry;
+      const projected = project(annotations, protocol.fields(annotationsDef));
+      return { ...entry, annotations: Object.keys(projected).length > 0 ? projected : undefined };
     };
     const listing = {
       tools: model.tools.map((tool) => {
         const schemas = schemaConst.get(tool)!;
-        const full: Json = {
-          name: tool.key,
-          title: tool.title,
-          description: tool.description,
-          inputSchema: new Code(schemas.input),
-          outputSchema: schemas.output === undefined ? undefined : new Code(schemas.output),
-          annotations: tool.annotations,
-          icons: tool.icons,
-        };
-        return withAnnotations(project(full, fields("Tool")), "ToolAnnotations");
+        const outputSchema = schemas.output === undefined ? undefined : new Code(schemas.output);
+        const { title, description, annotations, icons } = tool;
+        const inputSchema = new Code(schemas.input);
+        return listed({ name: tool.key, title, description, inputSchema, outputSchema, annotations, icons }, "Tool", "ToolAnnotations");
       }),
-      resources: model.resources.map((r) =>
-        withAnnotations(
-          project(
-            { uri: r.uri, name: r.name, title: r.title, description: r.description, mimeType: r.mimeType, size: r.size, annotations: r.annotations, icons: r.icons },
-            fields("Resource"),
-          ),
-          "Annotations",
-        ),
+      resources: model.resources.map(({ uri, name, title, description, mimeType, size, annotations, icons }) =>
+        listed({ uri, name, title, description, mimeType, size, annotations, icons }, "Resource", "Annotations"),
       ),
-      resourceTemplates: model.resourceTemplates.map((t) =>
-        withAnnotations(
-          project(
-            { uriTemplate: t.uriTemplate, name: t.name, title: t.title, description: t.description, mimeType: t.mimeType, annotations: t.annotations, icons: t.icons },
-            fields("ResourceTemplate"),
-          ),
-          "Annotations",
-        ),
+      resourceTemplates: model.resourceTemplates.map(({ uriTemplate, name, title, description, mimeType, annotations, icons }) =>
+        listed({ uriTemplate, name, title, description, mimeType, annotations, icons }, "ResourceTemplate", "Annotations"),
       ),
-      prompts: model.prompts.map((p) =>
-        project(
-          {
-            name: p.key,
-            title: p.title,
-            description: p.description,
-            arguments: p.arguments.length === 0 ? undefined : p.arguments.map((a) => project({ name: a.name, title: a.title, description: a.description, required: a.required }, fields("PromptArgument"))),
-            icons: p.icons,
-          },
-          fields("Prompt"),
-        ),
-      ),
+      prompts: model.prompts.map((p) => {
+        const args = p.arguments.map(({ name, title, description, required }) =>
+          listed({ name, title, description, required }, "PromptArgument"),
+        );
+        const { title, description, icons } = p;
+        return listed({ name: p.key, title, description, arguments: args.length === 0 ? undefined : args, icons }, "Prompt");
+      }),
     };
     let name = listingsWritten.find((written) => sameLiteral(written.value, listing))?.name;
     if (!name) {
@@ -252,7 +227,6 @@ export function emitServer(file: GeneratedFile, model: ServerModel, protocols: r
       w.line(`const ${name}: ${file.type(rt, "Listing")} = ${codeLiteral(listing)};`).line();
     }
     listingOf.set(protocol.revision, name);
-    infoOf.set(protocol.revision, project(model.info as unknown as Json, fields("Implementation")));
   }
 
   // The definition: everything the runtime needs besides the handlers, one data literal
@@ -296,32 +270,16 @@ export function emitServer(file: GeneratedFile, model: ServerModel, protocols: r
       : code(`(handlers, args, ctx) => handlers.prompts.${p.member}(args as unknown as ${file.type(types, `${p.typeBase}PromptArgs`)}, ctx)`);
     return { name: p.key, arguments: p.arguments.map((a) => ({ name: a.name, required: a.required })), get };
   });
-  const completionEntry = (ref: Json, group: string, member: string, args: string, all: readonly string[], names: readonly string[]) => ({
-    ref,
-    arguments: all,
-    completers: names.map((name) => ({
+  const completions = completable.map((target) => ({
+    ref: target.ref,
+    arguments: target.all,
+    completers: target.names.map((name) => ({
       argument: name,
       complete: code(
-        `(handlers, value, ctx) => ${propertyAccess(`handlers.completions.${group}.${member}`, name)}(value, ctx as ${file.type(rt, "CompletionContext")}<Partial<${file.type(types, args)}>, Asks<never>>)`,
+        `(handlers, value, ctx) => ${propertyAccess(`handlers.completions.${target.group}.${target.member}`, name)}(value, ctx as ${completionContext(target.args)})`,
       ),
     })),
-  });
-  const completions = [
-    ...completablePrompts.map((p) =>
-      completionEntry(
-        { type: "ref/prompt", name: p.key },
-        "prompts",
-        p.member,
-        `${p.typeBase}PromptArgs`,
-        p.arguments.map((a) => a.name),
-        p.arguments.filter((a) => a.complete).map((a) => a.name),
-      ),
-    ),
-    ...completableTemplates.map((t) =>
-      completionEntry({ type: "ref/resource", uri: t.uriTemplate }, "resourceTemplates", t.member, `${t.typeBase}Variables`, t.template.variables, t.completable),
-    ),
-  ];
-  const byRevision = (value: (revision: string) => unknown) => Object.fromEntries(protocols.map((p) => [p.revision, value(p.revision)]));
+  }));
   // Optional runtime parts, imported only when the manifest uses them so that bundlers drop the rest.
   const asked = new Set([...model.tools, ...model.resources, ...model.resourceTemplates, ...handlerPrompts].flatMap((decl) => decl.asks));
   const handlersAsk = asked.size > 0;
@@ -341,7 +299,9 @@ export function emitServer(file: GeneratedFile, model: ServerModel, protocols: r
   // JSON-RPC batches exist in 2025-03-26 alone.
   feature("batches", protocols.some((p) => p.revision === "2025-03-26"), "batchesFeature");
   const mirrored = paramHeaderDeclarations(model);
-  const projectedInfo = protocols.map((p) => [p.revision, infoOf.get(p.revision)!] as const).filter(([, info]) => !sameLiteral(info, model.info));
+  const projectedInfo = protocols
+    .map((p) => [p.revision, project(model.info as unknown as Json, p.fields("Implementation"))] as const)
+    .filter(([, info]) => !sameLiteral(info, model.info));
   const definition: Json = {
     info: model.info,
     instructions: model.instructions,
@@ -353,7 +313,7 @@ export function emitServer(file: GeneratedFile, model: ServerModel, protocols: r
     resourceTemplates: templates,
     prompts,
     completions: completions.length > 0 ? completions : undefined,
-    listings: byRevision((revision) => code(listingOf.get(revision)!)),
+    listings: Object.fromEntries(protocols.map((p) => [p.revision, code(listingOf.get(p.revision)!)])),
     features: Object.keys(features).length > 0 ? features : undefined,
     listChanged: model.listChanged.length > 0 ? Object.fromEntries(model.listChanged.map((kind) => [kind, true])) : undefined,
     // With auth, an undeclared scope is left to the runtime: private for authenticated callers.
@@ -371,10 +331,7 @@ export function emitServer(file: GeneratedFile, model: ServerModel, protocols: r
   // declares `subscribe: true` (notifyResourceUpdated); `never` makes those calls compile
   // errors that say what to declare. A union too long for one line takes one member per line.
   const unionMember = (key: string, values: readonly string[]) => {
-    const members = values.map(stringLiteral);
-    const oneLine = `readonly ${key}: ${members.length === 0 ? "never" : members.join(" | ")};`;
-    if (w.indentation.length + oneLine.length <= lineWidth || members.length < 2) w.line(oneLine);
-    else w.line(`readonly ${key}:`).indented(() => members.forEach((m, i) => w.line(`| ${m}${i === members.length - 1 ? ";" : ""}`)));
+    w.union(`readonly ${key}:`, values.length === 0 ? ["never"] : values.map(stringLiteral));
   };
   w.doc(
     `What server.setEnabled takes for ${model.info.name}: tools and prompts by name, resources by URI, resource templates by name; and the lists notifyListChanged announces (\`listChanged\`) and the URIs notifyResourceUpdated takes (\`subscribe: true\`).`,
@@ -401,20 +358,17 @@ export function emitServer(file: GeneratedFile, model: ServerModel, protocols: r
 /** The manifest's `auth:` as the runtime's AuthPolicy: metadata fields and, per entry kind, the scopes of entries that declare any. */
 function authPolicy(model: ServerModel): Record<string, unknown> {
   const auth = model.auth!;
-  const table = (entries: readonly { readonly scopes: readonly string[] }[], keyOf: (index: number) => string) => {
-    const scoped = entries.flatMap((entry, i) => (entry.scopes.length > 0 ? [[keyOf(i), entry.scopes] as const] : []));
-    return scoped.length > 0 ? Object.fromEntries(scoped) : undefined;
+  // Per entry kind, the scopes of the entries that declare any, by name (URI for resources).
+  const scopes: Record<string, unknown> = {};
+  type Scoped = { readonly scopes: readonly string[] };
+  const table = <T extends Scoped>(kind: string, entries: readonly T[], keyOf: (entry: T) => string) => {
+    const scoped = entries.filter((entry) => entry.scopes.length > 0);
+    if (scoped.length > 0) scopes[kind] = Object.fromEntries(scoped.map((entry) => [keyOf(entry), entry.scopes]));
   };
-  const scopes = Object.fromEntries(
-    (
-      [
-        ["tools", table(model.tools, (i) => model.tools[i]!.key)],
-        ["prompts", table(model.prompts, (i) => model.prompts[i]!.key)],
-        ["resources", table(model.resources, (i) => model.resources[i]!.uri)],
-        ["resourceTemplates", table(model.resourceTemplates, (i) => model.resourceTemplates[i]!.name)],
-      ] as const
-    ).filter(([, value]) => value !== undefined),
-  );
+  table("tools", model.tools, (t) => t.key);
+  table("prompts", model.prompts, (p) => p.key);
+  table("resources", model.resources, (r) => r.uri);
+  table("resourceTemplates", model.resourceTemplates, (t) => t.name);
   return {
     authorizationServers: auth.authorizationServers,
     scopesSupported: auth.scopesSupported,

@@ -27,34 +27,50 @@ export interface NamedSchema {
   readonly doc: string | undefined;
 }
 
+/** The types a schema's local definitions become, by the ref that points at each ("#/$defs/money" → its type). */
+type Definitions = ReadonlyMap<string, { readonly name: string; readonly schema: JsonValue }>;
+
+/** The definitions under a schema's $defs/definitions, named after `owner` (`${owner}Money`). */
+function definitionsOf(owner: string, schema: JsonValue): Definitions {
+  const definitions = new Map<string, { name: string; schema: JsonValue }>();
+  if (!isObject(schema)) return definitions;
+  for (const container of ["$defs", "definitions"] as const) {
+    const map = schema[container];
+    if (!isObject(map)) continue;
+    for (const [key, value] of Object.entries(map)) {
+      definitions.set(`#/${container}/${key}`, { name: `${owner}${pascalCase(key) || "Def"}`, schema: value });
+    }
+  }
+  return definitions;
+}
+
 /**
  * The named types of a schema, normalised: the root, then the definitions under its
- * $defs/definitions. `owner` names whose definitions local refs point at (the input type,
- * for the args view, which declares its root only).
+ * $defs/definitions. `owner` names whose definitions local refs point at: the input type
+ * for the args view, which declares its root only and shares the input's definitions.
  */
-export function namedSchemas(rootName: string, schema: JsonValue, doc: string, owner = { name: rootName, schema }): NamedSchema[] {
-  const defs = new Map<string, string>();
-  const ownerSchema = owner.schema;
-  const containers = isObject(ownerSchema) ? (["$defs", "definitions"] as const).filter((k) => isObject(ownerSchema[k])) : [];
-  for (const container of containers) {
-    for (const key of Object.keys((ownerSchema as Json)[container] as Json)) defs.set(`#/${container}/${key}`, `${owner.name}${pascalCase(key) || "Def"}`);
-  }
-  const emitDefs = owner.schema === schema;
+export function namedSchemas(
+  rootName: string,
+  schema: JsonValue,
+  doc: string,
+  owner = { name: rootName, definitions: definitionsOf(rootName, schema) },
+): NamedSchema[] {
+  const definitions = owner.definitions;
   // "#" is the owner itself: a recursive schema refers to its own named type.
   const refName = (ref: string): string | undefined => {
     if (ref === "#") return owner.name;
-    return defs.get(decodeURIComponent(ref).replace(/~1/g, "/").replace(/~0/g, "~")) ?? defs.get(ref);
+    // Decoded (URI fragment, then JSON pointer) only when it holds an escape.
+    const decoded = ref.includes("%") || ref.includes("~") ? decodeURIComponent(ref).replace(/~1/g, "/").replace(/~0/g, "~") : ref;
+    return (definitions.get(decoded) ?? definitions.get(ref))?.name;
   };
   const options = { refName };
   const root = normaliseSchema(schema, options);
   const rootDoc = [doc, schemaDoc(root, true)].filter((s): s is string => s !== undefined && s !== "").join("\n\n");
   const out: NamedSchema[] = [{ name: rootName, schema: root, doc: rootDoc }];
-  if (!emitDefs) return out;
-  for (const container of containers) {
-    for (const [key, value] of Object.entries((schema as Json)[container] as Json)) {
-      const normalised = normaliseSchema(value, options, true);
-      out.push({ name: defs.get(`#/${container}/${key}`)!, schema: normalised, doc: schemaDoc(normalised, true) });
-    }
+  if (owner.name !== rootName) return out;
+  for (const definition of definitions.values()) {
+    const normalised = normaliseSchema(definition.schema, options, true);
+    out.push({ name: definition.name, schema: normalised, doc: schemaDoc(normalised, true) });
   }
   return out;
 }
@@ -91,15 +107,17 @@ export function emitTypes(file: GeneratedFile, model: ServerModel): void {
   for (const tool of model.tools) {
     const names = toolTypeNames(tool);
     const label = `tool ${stringLiteral(tool.key)}`;
-    declarations.push(...schemaTypes(names.input, tool.input.schema.value, `Arguments of ${label} as a client sends them.`));
+    const input = tool.input.schema.value;
+    const inputOwner = { name: names.input, definitions: definitionsOf(names.input, input) };
+    declarations.push(...schemaTypes(names.input, input, `Arguments of ${label} as a client sends them.`, inputOwner));
     if (tool.inputHasDefaults) {
       // $defs types are shared with the input type; only the root differs.
       declarations.push(
         ...schemaTypes(
           names.args,
-          withDefaultsRequired(stripDefs(tool.input.schema.value)),
+          withDefaultsRequired(stripDefs(input)),
           `Arguments of ${label} as its handler receives them: validated, with schema defaults filled in.`,
-          { name: names.input, schema: tool.input.schema.value },
+          inputOwner,
         ),
       );
     } else {
@@ -125,7 +143,7 @@ export function emitTypes(file: GeneratedFile, model: ServerModel): void {
     w.line(`// ${docLines("This manifest declares nothing that needs types.")[0]}`).line("export {};");
     return;
   }
-  declarations.forEach((text, i) => w.raw(i === 0 ? text : `\n${text}`));
+  w.raw(declarations.join("\n"));
 }
 
 /** `export interface Name { key: string; other?: string | undefined }` (prompt arguments, template variables). */

@@ -25,14 +25,8 @@
 //   more part of the intersection.
 // - `description`, a root `title` and `deprecated` become the doc comment of the declaration
 //   or property the schema types.
-import { hasJsonType } from "../../validate/schema-check.js";
+import { hasJsonType, isJsonObject, type JsonObject } from "../../validate/schema-check.js";
 import { literalType, intersection, keyword, neverType, printDeclaration, reference, union, unknownType, type TupleElement, type TypeMember, type TypeNode } from "./type-node.js";
-
-type Schema = { readonly [key: string]: unknown };
-
-function isSchema(value: unknown): value is Schema {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 const typeKeywords = new Set(["string", "number", "integer", "boolean", "null", "object", "array"]);
 const objectKeywords = ["properties", "additionalProperties", "patternProperties"] as const;
@@ -40,7 +34,7 @@ const arrayKeywords = ["items", "prefixItems", "additionalItems"] as const;
 const combinators = ["allOf", "anyOf", "oneOf"] as const;
 
 /** The schema's `type` as a list of known type names (undefined when it states none). */
-function declaredTypes(schema: Schema): string[] | undefined {
+function declaredTypes(schema: JsonObject): string[] | undefined {
   const type = schema.type;
   if (typeof type === "string") return typeKeywords.has(type) ? [type] : [];
   if (Array.isArray(type)) return type.filter((t): t is string => typeof t === "string" && typeKeywords.has(t));
@@ -51,7 +45,7 @@ function declaredTypes(schema: Schema): string[] | undefined {
 export function schemaType(schema: unknown): TypeNode {
   if (schema === true) return unknownType;
   if (schema === false) return neverType;
-  if (!isSchema(schema)) return unknownType;
+  if (!isJsonObject(schema)) return unknownType;
   if (typeof schema.tsType === "string") return schema.tsType === "unknown" || schema.tsType === "never" ? keyword(schema.tsType) : reference(schema.tsType);
   const parts: TypeNode[] = [];
   const own = ownType(schema);
@@ -66,7 +60,7 @@ export function schemaType(schema: unknown): TypeNode {
 }
 
 /** The type the schema's own keywords (all but the combinators) give; undefined when none shapes a type. */
-function ownType(schema: Schema): TypeNode | undefined {
+function ownType(schema: JsonObject): TypeNode | undefined {
   const types = declaredTypes(schema);
   const values = schema.const !== undefined ? [schema.const] : Array.isArray(schema.enum) ? schema.enum : undefined;
   if (values !== undefined) {
@@ -80,7 +74,7 @@ function ownType(schema: Schema): TypeNode | undefined {
   return union([...(object ? [objectType(schema)] : []), ...(array ? [arrayType(schema)] : [])]);
 }
 
-function typeOf(type: string, schema: Schema): TypeNode {
+function typeOf(type: string, schema: JsonObject): TypeNode {
   switch (type) {
     case "integer":
       return keyword("number");
@@ -95,7 +89,7 @@ function typeOf(type: string, schema: Schema): TypeNode {
 
 /** The doc comment text of a schema: its description (and a root title), `@deprecated` when it says so. */
 export function schemaDoc(schema: unknown, title = false): string | undefined {
-  if (!isSchema(schema)) return undefined;
+  if (!isJsonObject(schema)) return undefined;
   const parts: string[] = [];
   if (title && typeof schema.title === "string" && schema.title.trim() !== "") parts.push(schema.title);
   if (typeof schema.description === "string" && schema.description.trim() !== "") parts.push(schema.description);
@@ -106,13 +100,13 @@ export function schemaDoc(schema: unknown, title = false): string | undefined {
 /** The doc of a property: its own, with the description of an array's items below it. */
 function propertyDoc(schema: unknown): string | undefined {
   const own = schemaDoc(schema);
-  const items = isSchema(schema) && isSchema(schema.items) ? schema.items.description : undefined;
+  const items = isJsonObject(schema) && isJsonObject(schema.items) ? schema.items.description : undefined;
   if (typeof items !== "string" || items.trim() === "") return own;
   return own === undefined ? `Items: ${items}` : `${own}\n\nItems: ${items}`;
 }
 
-function objectType(schema: Schema): TypeNode {
-  const properties = isSchema(schema.properties) ? schema.properties : {};
+function objectType(schema: JsonObject): TypeNode {
+  const properties = isJsonObject(schema.properties) ? schema.properties : {};
   const required = new Set(Array.isArray(schema.required) ? schema.required.filter((n): n is string => typeof n === "string") : []);
   const members: TypeMember[] = [];
   for (const [name, child] of Object.entries(properties)) {
@@ -127,7 +121,7 @@ function objectType(schema: Schema): TypeNode {
     const doc = schemaDoc(rest);
     if (doc !== undefined) docs.push(doc);
   }
-  const patterns = isSchema(schema.patternProperties) ? Object.entries(schema.patternProperties) : [];
+  const patterns = isJsonObject(schema.patternProperties) ? Object.entries(schema.patternProperties) : [];
   for (const [pattern, child] of patterns) {
     extra.push(schemaType(child));
     const doc = schemaDoc(child);
@@ -142,7 +136,7 @@ function objectType(schema: Schema): TypeNode {
   return { kind: "object", members };
 }
 
-function arrayType(schema: Schema): TypeNode {
+function arrayType(schema: JsonObject): TypeNode {
   const items = schema.items;
   if (!Array.isArray(items)) return { kind: "array", element: items === undefined ? unknownType : schemaType(items) };
   // A tuple: the first minItems elements are required, the others may be missing.

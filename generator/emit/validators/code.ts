@@ -1,7 +1,7 @@
 // Building blocks for the validator compiler's output: code fragments that know whether
-// they end in an unconditional exit, instance-path expressions, and the identifiers each
-// fragment mentions (used to drop unused bindings, labels, constants and helper
-// functions, so the output passes --noUnusedLocals).
+// they end in an unconditional exit and which identifiers their kept lines use (to drop
+// unused bindings, labels, constants and helper functions, so the output passes
+// --noUnusedLocals), and instance-path expressions.
 
 import { stringLiteral } from "../escape.js";
 import { escapePointerToken } from "../../validate/schema-check.js";
@@ -11,48 +11,66 @@ import { escapePointerToken } from "../../validate/schema-check.js";
  * braces always balance. Once an unconditional `return`/`break` is written (`end`), the
  * fragment is `terminated` and further statements are dropped as unreachable.
  *
+ * Each statement comes with the identifiers it uses that may go unused (locals, labels,
+ * module-level names, runtime helpers); a fragment knows them for all the lines it keeps.
+ *
  * A nested fragment is kept by reference, not copied (fragments nest many levels deep
  * before a function is complete), so it must not change afterwards: it is frozen.
  */
 export class Code {
   /** Own lines (unindented) and nested fragments, in order. */
   private readonly parts: (string | Nested)[] = [];
-  /** The own lines, one per line of text: what `mentions` searches (joined when first searched). */
-  private ownText: string | undefined = "";
-  private readonly nested: Code[] = [];
-  private lineCount = 0;
+  /** The identifiers used by the kept lines, nested fragments included. */
+  private readonly used = new Set<string>();
   private frozen = false;
   /** True when the fragment ends with an unconditional exit (nothing after it would run). */
   terminated = false;
 
   get isEmpty(): boolean {
-    return this.lineCount === 0;
+    return this.parts.length === 0; // an empty fragment is never nested
+  }
+
+  /** Whether a kept line uses `identifier`. */
+  uses(identifier: string): boolean {
+    return this.used.has(identifier);
+  }
+
+  /** The identifiers the kept lines use. */
+  get usedIdentifiers(): ReadonlySet<string> {
+    return this.used;
   }
 
   /** Appends one statement (or comment) unless the fragment already terminated. */
-  line(text: string): void {
+  line(text: string, uses: readonly string[] = []): void {
     if (this.terminated) return;
-    this.push(text);
+    this.push(text, uses);
   }
 
   /** Appends an unconditional exit (`return …;` or `break label;`). */
-  end(text: string): void {
-    this.line(text);
+  end(text: string, uses: readonly string[] = []): void {
+    this.line(text, uses);
     this.terminated = true;
   }
 
+  /** Puts a declaration before the statements (once they show that it is needed). */
+  declareFirst(text: string, uses: readonly string[]): void {
+    this.mutable();
+    this.parts.unshift(text);
+    for (const identifier of uses) this.used.add(identifier);
+  }
+
   /** `head {` body `}`; the body's termination does not propagate (the head is a condition or loop). */
-  block(head: string, body: Code): void {
+  block(head: string, body: Code, headUses: readonly string[] = []): void {
     if (this.terminated) return;
-    this.push(`${head} {`);
+    this.push(`${head} {`, headUses);
     this.nest(body, 1);
     this.push("}");
   }
 
   /** `if (condition) { then } else { otherwise }`; terminated only if both branches are. */
-  ifElse(condition: string, then: Code, otherwise: Code): void {
+  ifElse(condition: string, then: Code, otherwise: Code, conditionUses: readonly string[]): void {
     if (this.terminated) return;
-    this.push(`if (${condition}) {`);
+    this.push(`if (${condition}) {`, conditionUses);
     this.nest(then, 1);
     this.push("} else {");
     this.nest(otherwise, 1);
@@ -72,23 +90,13 @@ export class Code {
    * through or exit elsewhere, so it is inlined without the (unused) label.
    */
   labeled(label: string, body: Code): void {
-    if (body.mentions(label)) this.block(`${label}:`, body);
+    if (body.uses(label)) this.block(`${label}:`, body);
     else this.append(body);
   }
 
-  /** Whether `identifier` occurs in the code outside string literals and comments. */
-  mentions(identifier: string): boolean {
-    this.ownText ??= this.parts.filter((part): part is string => typeof part === "string").join("\n");
-    if (mentionsIn(this.ownText, identifier)) return true;
-    for (const code of this.nested) if (code.mentions(identifier)) return true;
-    return false;
-  }
-
-  /** The statements' lines, each prefixed with `indent` once per nesting level. */
-  renderLines(indent: string): string[] {
-    const lines: string[] = [];
+  /** Appends the statements' lines to `lines`, each prefixed with `indent` once per nesting level. */
+  render(lines: string[], indent: string): void {
     this.renderInto(lines, [indent], 0);
-    return lines;
   }
 
   private renderInto(lines: string[], pads: string[], depth: number): void {
@@ -99,20 +107,18 @@ export class Code {
     }
   }
 
-  private push(text: string): void {
+  private push(text: string, uses: readonly string[] = []): void {
     this.mutable();
     this.parts.push(text);
-    this.lineCount++;
-    this.ownText = undefined;
+    for (const identifier of uses) this.used.add(identifier);
   }
 
   private nest(code: Code, extraDepth: number): void {
     this.mutable();
     code.frozen = true;
-    if (code.lineCount === 0) return;
+    if (code.isEmpty) return;
     this.parts.push({ code, extraDepth });
-    this.nested.push(code);
-    this.lineCount += code.lineCount;
+    for (const identifier of code.used) this.used.add(identifier);
   }
 
   private mutable(): void {
@@ -125,81 +131,9 @@ interface Nested {
   readonly extraDepth: number;
 }
 
-// ---------------------------------------------------------------------------------------
-// Identifiers in generated code. String literals in generated code are single-line (JSON
-// escapes line breaks) and comments are `//` lines the compiler writes itself, so a scan
-// of one line from its start finds them exactly.
-
-const isWordChar = (c: number) =>
-  (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 36;
-
-/** Whether `identifier` occurs in `code` as a whole word outside string literals and comments. */
-export function mentionsIn(code: string, identifier: string): boolean {
-  for (let at = code.indexOf(identifier); at !== -1; at = code.indexOf(identifier, at + 1)) {
-    if (isWordChar(code.charCodeAt(at - 1)) || isWordChar(code.charCodeAt(at + identifier.length))) continue;
-    // `x.length` reads a property, not a local named `length` (a spread `...length` does).
-    if (code.charCodeAt(at - 1) === 46 && code.charCodeAt(at - 2) !== 46) continue;
-    if (isCode(code, at)) return true;
-  }
-  return false;
-}
-
-/**
- * The identifiers starting with `prefix` that `code` mentions (in mentionsIn's sense): one
- * scan answers mentionsIn for every such name at once.
- */
-export function mentionedWithPrefix(code: string, prefix: string): Set<string> {
-  const found = new Set<string>();
-  for (let at = code.indexOf(prefix); at !== -1; at = code.indexOf(prefix, at + 1)) {
-    if (isWordChar(code.charCodeAt(at - 1))) continue;
-    if (code.charCodeAt(at - 1) === 46 && code.charCodeAt(at - 2) !== 46) continue;
-    let end = at + prefix.length;
-    while (isWordChar(code.charCodeAt(end))) end++;
-    const word = code.slice(at, end);
-    if (!found.has(word) && isCode(code, at)) found.add(word);
-  }
-  return found;
-}
-
-/** Whether position `at` of `code` lies outside string literals and comments. */
-function isCode(code: string, at: number): boolean {
-  let lineEnd = code.indexOf("\n", at);
-  if (lineEnd === -1) lineEnd = code.length;
-  let i = code.lastIndexOf("\n", at - 1) + 1;
-  while (i < at) {
-    const c = code.charCodeAt(i);
-    if (c === 34 || c === 39) {
-      const end = afterString(code, i, lineEnd);
-      if (end > at) return false;
-      i = end;
-    } else if (c === 47 && code.charCodeAt(i + 1) === 47) {
-      return false;
-    } else {
-      i++;
-    }
-  }
-  return true;
-}
-
-/** The index after the string literal opening at `start`, or `start + 1` when it is not closed before `lineEnd`. */
-function afterString(code: string, start: number, lineEnd: number): number {
-  const quote = code.charCodeAt(start);
-  for (let j = start + 1; j < lineEnd; j++) {
-    const c = code.charCodeAt(j);
-    if (c === quote) return j + 1;
-    if (c === 92) {
-      // An escape never continues onto another line.
-      const next = code.charCodeAt(j + 1);
-      if (j + 1 >= lineEnd || next === 13 || next === 0x2028 || next === 0x2029) return start + 1;
-      j++;
-    }
-  }
-  return start + 1;
-}
-
 const literalOrComment = /"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|\/\/[^\n]*/g;
 
-/** The code with string literals emptied and comments replaced (what `mentions` looks at). */
+/** The code with string literals emptied and comments replaced (for tests that look for constructs in the code). */
 export function stripLiteralsAndComments(code: string): string {
   return code.replace(literalOrComment, '""');
 }
@@ -272,10 +206,12 @@ export class LocalNames {
    */
   fresh(hint: string, owner?: string, derived = false): string {
     const qualified = owner === undefined || owner === "value" ? undefined : `${owner}${hint.charAt(0).toUpperCase()}${hint.slice(1)}`;
-    const candidates = derived && qualified !== undefined ? [qualified, hint] : qualified === undefined ? [hint] : [hint, qualified];
-    for (const candidate of candidates) if (this.take(candidate)) return candidate;
-    const base = candidates[0]!;
-    for (let n = 2; ; n++) if (this.take(`${base}${n}`)) return `${base}${n}`;
+    // The preferred form, then the other one, then the preferred form numbered.
+    const first = derived && qualified !== undefined ? qualified : hint;
+    if (this.take(first)) return first;
+    const second = first === hint ? qualified : hint;
+    if (second !== undefined && this.take(second)) return second;
+    for (let n = 2; ; n++) if (this.take(`${first}${n}`)) return `${first}${n}`;
   }
 
   private take(name: string): boolean {
@@ -291,8 +227,13 @@ export class LocalNames {
  * "property" for names without a short readable form.
  */
 export function propertyNameHint(name: string): string {
+  // Most names are one word already: only the first letter may change.
+  if (readableHint.test(name)) return available(name.charAt(0).toLowerCase() + name.slice(1));
   const words = name.split(/[^A-Za-z0-9]+/).filter((word) => word !== "");
   const hint = words.map((word, i) => (i === 0 ? word.charAt(0).toLowerCase() + word.slice(1) : word.charAt(0).toUpperCase() + word.slice(1))).join("");
-  if (!/^[A-Za-z][A-Za-z0-9]{0,23}$/.test(hint)) return "property";
-  return unavailable.has(hint) ? `${hint}Property` : hint;
+  return readableHint.test(hint) ? available(hint) : "property";
 }
+
+const readableHint = /^[A-Za-z][A-Za-z0-9]{0,23}$/;
+
+const available = (hint: string) => (unavailable.has(hint) ? `${hint}Property` : hint);

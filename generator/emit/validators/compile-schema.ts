@@ -16,8 +16,8 @@
 // - Every $ref target is compiled once into a private helper function (so recursive
 //   schemas work); the caller prefixes the helper's issue path with its own location.
 // - Instance paths are built only when an issue is created.
-// - Code is generated first and pruned after: a binding, label, constant or helper that the
-//   kept code does not mention is left out, so the output passes --noUnusedLocals.
+// - Each emitted statement records the identifiers it uses: a binding, label, constant or
+//   helper that no kept statement uses is left out, so the output passes --noUnusedLocals.
 // - Comparisons against const/enum literals are written `(value as unknown) === …` so
 //   TypeScript does not narrow the value to a literal type that later checks contradict.
 //
@@ -25,7 +25,7 @@
 // vocabulary is required, and mcp-gen never validates formats.
 
 import { docComment, inlineLiteral, numberLiteral, stringLiteral } from "../escape.js";
-import { Code, LocalNames, mentionedWithPrefix, mentionsIn, pathExpression, propertyNameHint, type PathPart } from "./code.js";
+import { Code, LocalNames, pathExpression, propertyNameHint, type PathPart } from "./code.js";
 import {
   analyzeSchema,
   fillsDefaults,
@@ -38,7 +38,6 @@ import {
   type SchemaAnalysis,
   type SchemaDialect,
 } from "../../validate/schema-check.js";
-
 
 export interface ValidatorSpec {
   /** Name of the exported function, e.g. "validateGetForecastInput" (a valid identifier; caller guarantees uniqueness). */
@@ -53,7 +52,6 @@ export interface ValidatorSpec {
   /** Whether the function is exported (default true); module-private otherwise. */
   exported?: boolean;
 }
-
 
 export type RuntimeHelper = "deepEqual" | "codePointLength" | "pointerToken";
 
@@ -92,23 +90,19 @@ const FRACTION = 64;
 const NUMBER = INTEGER | FRACTION;
 const ANY = NULL | BOOLEAN | OBJECT | ARRAY | STRING | NUMBER;
 
-function typeNameMask(name: string): number {
-  switch (name) {
-    case "null":
-      return NULL;
-    case "boolean":
-      return BOOLEAN;
-    case "object":
-      return OBJECT;
-    case "array":
-      return ARRAY;
-    case "string":
-      return STRING;
-    case "integer":
-      return INTEGER;
-    default:
-      return NUMBER;
-  }
+const typeNameMasks = new Map([
+  ["null", NULL],
+  ["boolean", BOOLEAN],
+  ["object", OBJECT],
+  ["array", ARRAY],
+  ["string", STRING],
+  ["integer", INTEGER],
+]);
+
+/** The types a `type` keyword (one name or a list of names) allows. */
+function typeMask(type: string | readonly unknown[]): number {
+  if (typeof type === "string") return typeNameMasks.get(type) ?? NUMBER;
+  return type.reduce((mask: number, name) => mask | (typeNameMasks.get(String(name)) ?? NUMBER), 0);
 }
 
 /** The type of a JSON value (for enum/const members). */
@@ -204,8 +198,8 @@ interface HelperFunction {
   readonly name: string;
   readonly pointer: string;
   readonly defaults: boolean;
-  /** The function's text (without a final line break), once compiled. */
-  text?: string;
+  /** The function's body, once compiled. */
+  body?: Code;
 }
 
 interface Constant {
@@ -261,32 +255,11 @@ const uniqueItemsMapThreshold = 16;
 
 /** Mutable per-compilation state: constants and helper functions shared by the generated functions. */
 class ValidatorCompiler {
-  private readonly constants: Constant[] = [];
-  private readonly constantsByKey = new Map<string, Constant>();
-  private readonly helpers: HelperFunction[] = [];
-  private readonly helpersByKey = new Map<string, HelperFunction>();
+  /** By what they hold, in order of creation (Maps keep insertion order). */
+  private readonly constants = new Map<string, Constant>();
+  private readonly helpers = new Map<string, HelperFunction>();
   private readonly usedModuleNames = new Set<string>();
-
-  /** What `emitSchema` emits after `type`, in order (each step may narrow the types for the next). */
-  private static readonly keywordSteps: ReadonlyArray<
-    (compiler: ValidatorCompiler, schema: JsonObject, context: Context, out: Code, families: number) => Context | void
-  > = [
-    (k, schema, c, out) => (typeof schema["$ref"] === "string" ? k.emitRef(schema["$ref"], c, out) : undefined),
-    (k, schema, c, out) => k.emitConstAndEnum(schema, c, out),
-    (k, schema, c, out) => k.emitAllOf(schema, c, out),
-    (k, schema, c, out) => k.emitAnyOf(schema, c, out),
-    (k, schema, c, out) => k.emitOneOf(schema, c, out),
-    (k, schema, c, out) => k.emitNot(schema, c, out),
-    (k, schema, c, out) => k.emitConditional(schema, c, out),
-    (k, schema, c, out, families) =>
-      families & NUMBER ? k.emitFamily(NUMBER, c, out, (body, fc) => k.emitNumberKeywords(schema, fc, body)) : undefined,
-    (k, schema, c, out, families) =>
-      families & STRING ? k.emitFamily(STRING, c, out, (body, fc) => k.emitStringKeywords(schema, fc, body)) : undefined,
-    (k, schema, c, out, families) =>
-      families & ARRAY ? k.emitFamily(ARRAY, c, out, (body, fc) => k.emitArrayKeywords(schema, fc, body)) : undefined,
-    (k, schema, c, out, families) =>
-      families & OBJECT ? k.emitFamily(OBJECT, c, out, (body, fc) => k.emitObjectKeywords(schema, fc, body)) : undefined,
-  ];
+  private readonly fillsDefaultsAt = new Map<string, boolean>();
 
   constructor(
     private readonly spec: ValidatorSpec,
@@ -295,64 +268,62 @@ class ValidatorCompiler {
 
   compile(): CompiledValidator {
     const { spec } = this;
-    const rootDefaults = spec.applyDefaults && this.fillsDefaults(spec.schema);
+    const rootDefaults = spec.applyDefaults && this.fillsDefaults("");
     let mainBody: Code;
     if (this.analysis.rootReferenced) {
       // The root is also a $ref target: share one compiled body.
       mainBody = new Code();
-      mainBody.end(`return ${this.helperFor("", rootDefaults)}(value);`);
+      const helper = this.helperFor("", rootDefaults);
+      mainBody.end(`return ${helper}(value);`, [helper, "value"]);
     } else {
       mainBody = this.functionBody(spec.schema, rootDefaults);
     }
-    // Each function's text is joined once: it is searched below and then written as it is.
-    const main = this.functionText(`${spec.exported === false ? "" : "export "}function ${spec.name}`, mainBody);
 
     // Compile helpers until no new ones are requested (compiling one may request others).
-    for (let i = 0; i < this.helpers.length; i++) {
-      const helper = this.helpers[i]!;
-      const body = this.functionBody(resolvePointer(spec.schema, helper.pointer), helper.defaults);
-      helper.text = this.functionText(`function ${helper.name}`, body);
+    // (A Map's iteration also visits the entries added while it runs.)
+    for (const helper of this.helpers.values()) {
+      helper.body = this.functionBody(resolvePointer(spec.schema, helper.pointer), helper.defaults);
     }
 
     // Keep only what the exported function reaches: code generated for a branch that was
     // later found to be always true may have requested helpers or constants nobody uses.
-    // (Each function is searched as one text: a few searches over it beat one per line.)
-    // Helpers and constants are all named `<validator>_…`: one scan of a function finds
-    // every such name it mentions.
-    const modulePrefix = `${spec.name}_`;
-    const reachable: string[] = [main];
-    const reachableNames = new Set<string>();
-    const mentionedModuleNames = new Set<string>();
-    for (let i = 0; i < reachable.length; i++) {
-      const names = mentionedWithPrefix(reachable[i]!, modulePrefix);
-      for (const name of names) mentionedModuleNames.add(name);
-      for (const helper of this.helpers) {
-        if (!reachableNames.has(helper.name) && names.has(helper.name)) {
-          reachableNames.add(helper.name);
-          reachable.push(helper.text!);
-        }
+    const used = new Set(mainBody.usedIdentifiers);
+    const reached = new Set<HelperFunction>();
+    for (let grew = true; grew; ) {
+      grew = false;
+      for (const helper of this.helpers.values()) {
+        if (reached.has(helper) || !used.has(helper.name)) continue;
+        reached.add(helper);
+        grew = true;
+        for (const name of helper.body!.usedIdentifiers) used.add(name);
       }
     }
-    const mentioned = (name: string) => reachable.some((text) => mentionsIn(text, name));
-    const constants = this.constants.filter((c) => mentionedModuleNames.has(c.name)).map((c) => c.declaration);
+
+    // The constants, the doc comment, the exported function, then the helpers, joined once.
+    const lines = [...this.constants.values()].filter((c) => used.has(c.name)).map((c) => c.declaration);
+    if (lines.length > 0) lines.push("");
     const doc = docComment(spec.doc);
-    const pieces = [
-      ...(constants.length > 0 ? [...constants, ""] : []),
-      ...(doc === "" ? [] : [doc.slice(0, -1)]),
-      main,
-      ...this.helpers.filter((h) => reachableNames.has(h.name)).flatMap((h) => ["", h.text!]),
-    ];
-    return { code: `${pieces.join("\n")}\n`, helpers: new Set(runtimeHelpers.filter(mentioned)) };
+    if (doc !== "") lines.push(doc.slice(0, -1));
+    this.renderFunction(`${spec.exported === false ? "" : "export "}function ${spec.name}`, mainBody, lines);
+    for (const helper of this.helpers.values()) {
+      if (!reached.has(helper)) continue;
+      lines.push("");
+      this.renderFunction(`function ${helper.name}`, helper.body!, lines);
+    }
+    lines.push(""); // the final line break
+    return { code: lines.join("\n"), helpers: new Set(runtimeHelpers.filter((name) => used.has(name))) };
   }
 
-  /** `head(parameter): ValidationIssue | undefined { body }` as one text, without a final line break. */
-  private functionText(head: string, body: Code): string {
-    return [`${head}(${this.parameter(body)}): ValidationIssue | undefined {`, ...body.renderLines("  "), "}"].join("\n");
+  /** Appends `head(parameter): ValidationIssue | undefined { body }` to `lines`. */
+  private renderFunction(head: string, body: Code, lines: string[]): void {
+    lines.push(`${head}(${this.parameter(body)}): ValidationIssue | undefined {`);
+    body.render(lines, "  ");
+    lines.push("}");
   }
 
   /** `value: unknown`, or `_value` when the body never looks at the value (e.g. schema `true`). */
   private parameter(body: Code): string {
-    return body.mentions("value") ? "value: unknown" : "_value: unknown";
+    return body.uses("value") ? "value: unknown" : "_value: unknown";
   }
 
   private functionBody(schema: unknown, defaults: boolean): Code {
@@ -388,12 +359,11 @@ class ValidatorCompiler {
   /** A hoisted module-level constant, shared by identical declarations; named after the value it first checks. */
   private constant(kind: string, key: string, initializer: string, owner: string, typeAnnotation = ""): string {
     const dedupeKey = `${kind}\n${key}`;
-    const existing = this.constantsByKey.get(dedupeKey);
+    const existing = this.constants.get(dedupeKey);
     if (existing !== undefined) return existing.name;
     const name = this.moduleName(owner === "value" ? kind : `${owner}${kind.charAt(0).toUpperCase()}${kind.slice(1)}`);
     const constant = { name, declaration: `const ${name}${typeAnnotation} = ${initializer};` };
-    this.constants.push(constant);
-    this.constantsByKey.set(dedupeKey, constant);
+    this.constants.set(dedupeKey, constant);
     return name;
   }
 
@@ -404,7 +374,7 @@ class ValidatorCompiler {
   /** The helper function validating the subschema at `pointer` (compiled later, once per variant). */
   private helperFor(pointer: string, defaults: boolean): string {
     const key = `${defaults ? "defaults" : "plain"}\n${pointer}`;
-    const existing = this.helpersByKey.get(key);
+    const existing = this.helpers.get(key);
     if (existing !== undefined) return existing.name;
     const tokens =
       pointer === ""
@@ -419,43 +389,55 @@ class ValidatorCompiler {
     else if (tokens.length === 2 && (tokens[0] === "$defs" || tokens[0] === "definitions")) base = sanitizeName(tokens[1]!);
     else base = sanitizeName(tokens.join("_"));
     // A target that fills defaults gets a second variant for places defaults must not reach.
-    if (!defaults && this.spec.applyDefaults && this.fillsDefaults(resolvePointer(this.spec.schema, pointer))) {
+    if (!defaults && this.spec.applyDefaults && this.fillsDefaults(pointer)) {
       base += "_withoutDefaults";
     }
     const name = this.moduleName(base);
     const helper: HelperFunction = { name, pointer, defaults };
-    this.helpers.push(helper);
-    this.helpersByKey.set(key, helper);
+    this.helpers.set(key, helper);
     return name;
   }
 
-  private fillsDefaults(schema: unknown): boolean {
-    return fillsDefaults(this.spec.schema, schema, this.spec.dialect, this.analysis.refTargets);
+  /** Whether the subschema at `pointer` fills defaults (worked out once per $ref target). */
+  private fillsDefaults(pointer: string): boolean {
+    let fills = this.fillsDefaultsAt.get(pointer);
+    if (fills === undefined) {
+      const { schema, dialect } = this.spec;
+      fills = fillsDefaults(schema, resolvePointer(schema, pointer), dialect, this.analysis.refTargets);
+      this.fillsDefaultsAt.set(pointer, fills);
+    }
+    return fills;
   }
 
   // -------------------------------------------------------------------------------------
   // Failing
 
-  private fail(context: Context, message: string): string {
-    if (context.mode.kind === "break") return `break ${context.mode.label};`;
-    return `return { path: ${pathExpression(context.path)}, message: ${message} };`;
+  /** The statement that reports a failed check, and the identifiers it uses. */
+  private fail(context: Context, message: string): { exit: string; uses: readonly string[] } {
+    if (context.mode.kind === "break") return { exit: `break ${context.mode.label};`, uses: [context.mode.label] };
+    const exit = `return { path: ${pathExpression(context.path)}, message: ${message} };`;
+    return { exit, uses: pathUses(context.path) };
   }
 
-  /** `if (condition) fail;` on one line, or as a block when that line would pass `statementWidth`. */
-  private failIf(out: Code, context: Context, condition: string, message: string): void {
-    const exit = this.fail(context, message);
+  /**
+   * `if (condition) fail;` on one line, or as a block when that line would pass
+   * `statementWidth`. `uses` are the identifiers of the condition.
+   */
+  private failIf(out: Code, context: Context, condition: string, message: string, uses: readonly string[] = []): void {
+    const { exit, uses: exitUses } = this.fail(context, message);
     const line = `if (${condition}) ${exit}`;
     if (line.length <= statementWidth) {
-      out.line(line);
+      out.line(line, [...uses, ...exitUses]);
       return;
     }
     const body = new Code();
-    body.line(exit);
-    out.block(`if (${condition})`, body);
+    body.line(exit, exitUses);
+    out.block(`if (${condition})`, body, uses);
   }
 
   private failAlways(out: Code, context: Context, message: string): void {
-    out.end(this.fail(context, message));
+    const { exit, uses } = this.fail(context, message);
+    out.end(exit, uses);
   }
 
   // -------------------------------------------------------------------------------------
@@ -481,32 +463,39 @@ class ValidatorCompiler {
     if (schema["type"] !== undefined) {
       current = within(current, { types: this.emitType(schema["type"], current, out) });
     }
+    // Keywords in ajv's order; each is skipped once the code so far always exits.
+    if (typeof schema["$ref"] === "string" && !out.terminated) this.emitRef(schema["$ref"], current, out);
+    if (!out.terminated) this.emitConstAndEnum(schema, current, out);
+    if (!out.terminated) current = this.emitAllOf(schema, current, out);
+    if (!out.terminated) this.emitAnyOf(schema, current, out);
+    if (!out.terminated) this.emitOneOf(schema, current, out);
+    if (!out.terminated) this.emitNot(schema, current, out);
+    if (!out.terminated) this.emitConditional(schema, current, out);
     const families = keywordFamilies(schema);
-    for (const step of ValidatorCompiler.keywordSteps) {
-      if (out.terminated) return 0;
-      current = step(this, schema, current, out, families) ?? current;
+    for (const family of [NUMBER, STRING, ARRAY, OBJECT]) {
+      if (families & family && !out.terminated) this.emitFamily(family, schema, current, out);
     }
     return out.terminated ? 0 : current.types;
   }
 
   /**
-   * Emits `schema` for a value read from `source` (a property, item or key): binds it to a
-   * fresh local only if the generated checks use it.
+   * The checks of `schema` for the value `container[member]` (a property or item), which
+   * is bound to a fresh local only if the checks use it.
    */
   private emitForNewValue(
     schema: unknown,
-    source: string,
+    container: string,
+    member: string,
     nameHint: string,
     path: readonly PathPart[],
     context: Context,
     defaults: boolean,
-    out: Code,
-  ): void {
+  ): Code {
     const variable = context.names.fresh(nameHint, context.value);
-    const body = new Code();
-    this.emitSchema(schema, within(context, { value: variable, path, defaults, types: ANY }), body);
-    if (body.mentions(variable)) out.line(`const ${variable} = ${source};`);
-    out.append(body);
+    const checks = new Code();
+    this.emitSchema(schema, within(context, { value: variable, path, defaults, types: ANY }), checks);
+    if (checks.uses(variable)) checks.declareFirst(`const ${variable} = ${container}[${member}];`, [container]);
+    return checks;
   }
 
   /**
@@ -523,7 +512,7 @@ class ValidatorCompiler {
     const body = new Code();
     // Defaults are never filled while only trying a schema: a failed try must leave no trace.
     const types = this.emitSchema(schema, within(context, { mode: { kind: "break", label }, defaults: false }), body);
-    return { label, body, types, canFail: body.mentions(label), canPass: !body.terminated };
+    return { label, body, types, canFail: body.uses(label), canPass: !body.terminated };
   }
 
   // -------------------------------------------------------------------------------------
@@ -531,33 +520,35 @@ class ValidatorCompiler {
 
   private emitType(type: unknown, context: Context, out: Code): number {
     const names = (typeof type === "string" ? [type] : (type as string[])).filter((n) => typeof n === "string");
-    const allowed = names.reduce((mask, name) => mask | typeNameMask(name), 0);
-    const message = stringLiteral(`must be ${names.join(",")}`);
+    const allowed = typeMask(names);
     if ((context.types & ~allowed) === 0) return context.types; // already known to hold
+    const message = stringLiteral(`must be ${names.join(",")}`);
     if ((context.types & allowed) === 0) {
       this.failAlways(out, context, message);
       return 0;
     }
-    this.failIf(out, context, notOfTypes(context.value, allowed), message);
+    this.failIf(out, context, notOfTypes(context.value, allowed), message, [context.value]);
     return context.types & allowed;
   }
 
   private emitRef(ref: string, context: Context, out: Code): void {
     const pointer = this.analysis.refTargets.get(ref)!;
-    const defaults = context.defaults && this.fillsDefaults(resolvePointer(this.spec.schema, pointer));
+    const defaults = context.defaults && this.fillsDefaults(pointer);
     const helper = this.helperFor(pointer, defaults);
     if (context.mode.kind === "break") {
-      out.line(`if (${helper}(${context.value}) !== undefined) break ${context.mode.label};`);
+      const label = context.mode.label;
+      out.line(`if (${helper}(${context.value}) !== undefined) break ${label};`, [helper, context.value, label]);
       return;
     }
     const issue = context.names.fresh("issue", context.value);
-    out.line(`const ${issue} = ${helper}(${context.value});`);
+    out.line(`const ${issue} = ${helper}(${context.value});`, [helper, context.value]);
     if (context.path.length === 0) {
       out.line(`if (${issue} !== undefined) return ${issue};`);
     } else {
       // The helper reports paths relative to the referenced value; prefix ours.
       out.line(
         `if (${issue} !== undefined) return { path: ${pathExpression(context.path)} + ${issue}.path, message: ${issue}.message };`,
+        pathUses(context.path),
       );
     }
   }
@@ -582,6 +573,7 @@ class ValidatorCompiler {
     const structured = candidates.filter((m) => m !== null && typeof m === "object");
     const value = context.value;
     const conditions: string[] = [];
+    const uses = [value];
     if (primitives.length > 4) {
       const literals = primitives.map((m) => inlineLiteral(m));
       const set = this.constant(
@@ -592,22 +584,25 @@ class ValidatorCompiler {
         ": ReadonlySet<unknown>",
       );
       conditions.push(`!${set}.has(${value})`);
+      uses.push(set);
     } else {
       for (const member of primitives) conditions.push(`(${value} as unknown) !== ${inlineLiteral(member)}`);
     }
     for (const member of structured) {
       const literal = this.constant("value", JSON.stringify(member), inlineLiteral(member), context.value, ": unknown");
       conditions.push(`!deepEqual(${value}, ${literal})`);
+      uses.push("deepEqual", literal);
     }
-    this.failIf(out, context, conditions.join(" && "), stringLiteral(message));
+    this.failIf(out, context, conditions.join(" && "), stringLiteral(message), uses);
   }
 
   // -------------------------------------------------------------------------------------
   // allOf, anyOf, oneOf, not, if/then/else (all apply to the same value)
 
-  private emitAllOf(schema: JsonObject, context: Context, out: Code): Context | void {
+  /** Returns the context after allOf, whose branches may have narrowed the types. */
+  private emitAllOf(schema: JsonObject, context: Context, out: Code): Context {
     const branches = schema["allOf"];
-    if (!Array.isArray(branches)) return;
+    if (!Array.isArray(branches)) return context;
     let types = context.types;
     for (const branch of branches) {
       if (out.terminated) break;
@@ -626,7 +621,7 @@ class ValidatorCompiler {
       const attempt = this.tryMatch(branch, context, "branch");
       if (!attempt.canFail) return; // this branch always matches, so anyOf holds
       if (!attempt.canPass) continue; // this branch never matches
-      attempt.body.end(`break ${anyOfLabel};`); // matched
+      attempt.body.end(`break ${anyOfLabel};`, [anyOfLabel]); // matched
       tries.push(attempt);
     }
     const message = stringLiteral("must match a schema in anyOf");
@@ -707,7 +702,7 @@ class ValidatorCompiler {
     }
     // conditional: { if: { ...if checks; ...then checks; break conditional } ...else checks }
     const conditionalLabel = context.names.fresh("conditional");
-    attempt.body.end(`break ${conditionalLabel};`);
+    attempt.body.end(`break ${conditionalLabel};`, [conditionalLabel]);
     const block = new Code();
     block.labeled(attempt.label, attempt.body);
     this.emitSchema(schema["else"], branchContext, block);
@@ -721,18 +716,17 @@ class ValidatorCompiler {
    * Emits one family's keywords. They only constrain values of that type, so unless the
    * value is known to have it they go behind a guard.
    */
-  private emitFamily(
-    family: number,
-    context: Context,
-    out: Code,
-    emit: (body: Code, context: Context) => void,
-  ): void {
+  private emitFamily(family: number, schema: JsonObject, context: Context, out: Code): void {
     if ((context.types & family) === 0) return;
     const body = new Code();
-    emit(body, within(context, { types: context.types & family }));
+    const familyContext = within(context, { types: context.types & family });
+    if (family === NUMBER) this.emitNumberKeywords(schema, familyContext, body);
+    else if (family === STRING) this.emitStringKeywords(schema, familyContext, body);
+    else if (family === ARRAY) this.emitArrayKeywords(schema, familyContext, body);
+    else this.emitObjectKeywords(schema, familyContext, body);
     if (body.isEmpty) return;
     if ((context.types & ~family) === 0) out.append(body);
-    else out.block(`if (${familyGuard(context.value, family, context.types)})`, body);
+    else out.block(`if (${familyGuard(context.value, family, context.types)})`, body, [context.value]);
   }
 
   private emitNumberKeywords(schema: JsonObject, context: Context, out: Code): void {
@@ -746,24 +740,20 @@ class ValidatorCompiler {
     for (const [keyword, failsWhen, requirement] of limits) {
       const limit = schema[keyword];
       if (typeof limit !== "number") continue;
-      this.failIf(
-        out,
-        context,
-        `${value} ${failsWhen} ${numberLiteral(limit)}`,
-        stringLiteral(`must be ${requirement} ${limit}`),
-      );
+      const message = stringLiteral(`must be ${requirement} ${limit}`);
+      this.failIf(out, context, `${value} ${failsWhen} ${numberLiteral(limit)}`, message, [value]);
     }
     const divisor = schema["multipleOf"];
     if (typeof divisor === "number") {
       const message = stringLiteral(`must be multiple of ${divisor}`);
       if (Number.isInteger(divisor)) {
         // Exact for any finite value: % on doubles does not round.
-        this.failIf(out, context, `${value} % ${numberLiteral(divisor)} !== 0`, message);
+        this.failIf(out, context, `${value} % ${numberLiteral(divisor)} !== 0`, message, [value]);
       } else {
         // A fractional divisor such as 0.01 has no exact binary form, so value / divisor
         // is an integer only up to rounding: allow a few units in the last place.
         const quotient = context.names.fresh("quotient", value, true);
-        out.line(`const ${quotient} = ${value} / ${numberLiteral(divisor)};`);
+        out.line(`const ${quotient} = ${value} / ${numberLiteral(divisor)};`, [value]);
         this.failIf(
           out,
           context,
@@ -784,7 +774,7 @@ class ValidatorCompiler {
       // A string has between length/2 and length code points, so only strings in between
       // the bounds need counting. (The cast keeps this valid where TypeScript narrowed more.)
       const length = context.names.fresh("length", value, true);
-      out.line(`const ${length} = (${value} as string).length;`);
+      out.line(`const ${length} = (${value} as string).length;`, [value]);
       if (typeof maxLength === "number") {
         const message = stringLiteral(`must NOT have more than ${maxLength} characters`);
         this.failIf(
@@ -792,21 +782,24 @@ class ValidatorCompiler {
           context,
           `${length} > ${numberLiteral(maxLength)} && (${length} > ${numberLiteral(2 * maxLength)} || codePointLength(${value}) > ${numberLiteral(maxLength)})`,
           message,
+          [length, "codePointLength", value],
         );
       }
       if (typeof minLength === "number" && minLength > 0) {
         const message = stringLiteral(`must NOT have fewer than ${minLength} characters`);
-        const condition =
-          minLength === 1
-            ? `${length} === 0`
-            : `${length} < ${numberLiteral(minLength)} || (${length} < ${numberLiteral(2 * minLength)} && codePointLength(${value}) < ${numberLiteral(minLength)})`;
-        this.failIf(out, context, condition, message);
+        if (minLength === 1) {
+          this.failIf(out, context, `${length} === 0`, message, [length]);
+        } else {
+          const condition =
+            `${length} < ${numberLiteral(minLength)} || (${length} < ${numberLiteral(2 * minLength)} && codePointLength(${value}) < ${numberLiteral(minLength)})`;
+          this.failIf(out, context, condition, message, [length, "codePointLength", value]);
+        }
       }
     }
     const pattern = schema["pattern"];
     if (typeof pattern === "string") {
       const regExp = this.regExpConstant(pattern, value);
-      this.failIf(out, context, `!${regExp}.test(${value})`, stringLiteral(`must match pattern "${pattern}"`));
+      this.failIf(out, context, `!${regExp}.test(${value})`, stringLiteral(`must match pattern "${pattern}"`), [regExp, value]);
     }
   }
 
@@ -817,16 +810,13 @@ class ValidatorCompiler {
     const body = new Code();
     const maxItems = schema["maxItems"];
     if (typeof maxItems === "number") {
-      this.failIf(body, context, `${length} > ${numberLiteral(maxItems)}`, stringLiteral(`must NOT have more than ${maxItems} items`));
+      const message = stringLiteral(`must NOT have more than ${maxItems} items`);
+      this.failIf(body, context, `${length} > ${numberLiteral(maxItems)}`, message, [length]);
     }
     const minItems = schema["minItems"];
     if (typeof minItems === "number" && minItems > 0) {
-      this.failIf(
-        body,
-        context,
-        `${length} < ${numberLiteral(minItems)}`,
-        stringLiteral(`must NOT have fewer than ${minItems} items`),
-      );
+      const message = stringLiteral(`must NOT have fewer than ${minItems} items`);
+      this.failIf(body, context, `${length} < ${numberLiteral(minItems)}`, message, [length]);
     }
 
     // Tuple schemas for the first items, then one schema for the rest.
@@ -842,44 +832,33 @@ class ValidatorCompiler {
       rest = schema["items"];
     }
     tuple.forEach((itemSchema, index) => {
-      const itemCode = new Code();
       const path = [...context.path, { kind: "static", token: String(index) } as const];
-      this.emitForNewValue(itemSchema, `${array}[${index}]`, "item", path, context, false, itemCode);
-      if (!itemCode.isEmpty) body.block(`if (${length} > ${index})`, itemCode);
+      const itemCode = this.emitForNewValue(itemSchema, array, String(index), "item", path, context, false);
+      if (!itemCode.isEmpty) body.block(`if (${length} > ${index})`, itemCode, [length]);
     });
     if (rest === false) {
-      this.failIf(
-        body,
-        context,
-        `${length} > ${tuple.length}`,
-        stringLiteral(`must NOT have more than ${tuple.length} items`),
-      );
+      const message = stringLiteral(`must NOT have more than ${tuple.length} items`);
+      this.failIf(body, context, `${length} > ${tuple.length}`, message, [length]);
     } else if (rest !== true) {
       const index = names.fresh("index", context.value);
-      const itemCode = new Code();
       const path = [...context.path, { kind: "index", variable: index } as const];
-      this.emitForNewValue(rest, `${array}[${index}]`, "item", path, context, false, itemCode);
+      const itemCode = this.emitForNewValue(rest, array, index, "item", path, context, false);
       if (!itemCode.isEmpty)
-        body.block(`for (let ${index} = ${tuple.length}; ${index} < ${length}; ${index}++)`, itemCode);
+        body.block(`for (let ${index} = ${tuple.length}; ${index} < ${length}; ${index}++)`, itemCode, [length]);
     }
 
     if (schema["uniqueItems"] === true) {
       // items ran first, so a scalar `type` on them is already guaranteed here.
       const restType = isJsonObject(rest) && !isRefOnly(rest, this.spec.dialect) ? rest["type"] : undefined;
-      const restMask =
-        typeof restType === "string"
-          ? typeNameMask(restType)
-          : Array.isArray(restType)
-            ? restType.reduce((m: number, t) => m | typeNameMask(String(t)), 0)
-            : ANY;
+      const restMask = typeof restType === "string" || Array.isArray(restType) ? typeMask(restType) : ANY;
       const scalarItems = tuple.length === 0 && (restMask & ~SCALAR) === 0;
       this.emitUniqueItems(array, length, scalarItems, context, body);
     }
     if (hasOwn(schema, "contains")) this.emitContains(schema, array, length, context, body);
 
-    if (body.mentions(array) || body.mentions(length))
-      out.line(`const ${array} = ${context.value} as readonly unknown[];`);
-    if (body.mentions(length)) out.line(`const ${length} = ${array}.length;`);
+    if (body.uses(array) || body.uses(length))
+      out.line(`const ${array} = ${context.value} as readonly unknown[];`, [context.value]);
+    if (body.uses(length)) out.line(`const ${length} = ${array}.length;`, [array]);
     out.append(body);
   }
 
@@ -889,11 +868,11 @@ class ValidatorCompiler {
     const earlier = context.names.fresh("earlier");
     const message = `"must NOT have duplicate items (items ## " + ${later} + " and " + ${earlier} + " are identical)"`;
     const inner = new Code();
-    this.failIf(inner, context, `deepEqual(${array}[${later}], ${array}[${earlier}])`, message);
+    this.failIf(inner, context, `deepEqual(${array}[${later}], ${array}[${earlier}])`, message, ["deepEqual", array]);
     const pairs = new Code();
     const outer = new Code();
     outer.block(`for (let ${earlier} = 0; ${earlier} < ${later}; ${earlier}++)`, inner);
-    pairs.block(`for (let ${later} = 1; ${later} < ${length}; ${later}++)`, outer);
+    pairs.block(`for (let ${later} = 1; ${later} < ${length}; ${later}++)`, outer, [length]);
     if (!scalarItems) {
       out.append(pairs);
       return;
@@ -904,11 +883,11 @@ class ValidatorCompiler {
     const viaMap = new Code();
     viaMap.line(`const ${firstIndex} = new Map<unknown, number>();`);
     const loop = new Code();
-    loop.line(`const ${earlier} = ${firstIndex}.get(${array}[${later}]);`);
+    loop.line(`const ${earlier} = ${firstIndex}.get(${array}[${later}]);`, [array]);
     this.failIf(loop, context, `${earlier} !== undefined`, message);
-    loop.line(`${firstIndex}.set(${array}[${later}], ${later});`);
-    viaMap.block(`for (let ${later} = 0; ${later} < ${length}; ${later}++)`, loop);
-    out.ifElse(`${length} > ${uniqueItemsMapThreshold}`, viaMap, pairs);
+    loop.line(`${firstIndex}.set(${array}[${later}], ${later});`, [array]);
+    viaMap.block(`for (let ${later} = 0; ${later} < ${length}; ${later}++)`, loop, [length]);
+    out.ifElse(`${length} > ${uniqueItemsMapThreshold}`, viaMap, pairs, [length]);
   }
 
   private emitContains(schema: JsonObject, array: string, length: string, context: Context, out: Code): void {
@@ -918,22 +897,14 @@ class ValidatorCompiler {
     const tooFew = stringLiteral(`must contain at least ${min} valid item(s)`);
     const tooMany = stringLiteral(`must contain at most ${max} valid item(s)`);
     const index = context.names.fresh("index", context.value);
-    const itemContext = within(context, { path: [...context.path, { kind: "index", variable: index } as const] });
+    const path = [...context.path, { kind: "index", variable: index } as const];
     const label = context.names.fresh("contains");
-    const attempt = new Code();
-    this.emitForNewValue(
-      schema["contains"],
-      `${array}[${index}]`,
-      "item",
-      itemContext.path,
-      { ...itemContext, mode: { kind: "break", label } },
-      false,
-      attempt,
-    );
-    if (!attempt.mentions(label)) {
+    const attemptContext = within(context, { path, mode: { kind: "break", label } });
+    const attempt = this.emitForNewValue(schema["contains"], array, index, "item", path, attemptContext, false);
+    if (!attempt.uses(label)) {
       // Every item matches: the count is the length.
-      if (min > 0) this.failIf(out, context, `${length} < ${numberLiteral(min)}`, tooFew);
-      if (max !== undefined) this.failIf(out, context, `${length} > ${numberLiteral(max)}`, tooMany);
+      if (min > 0) this.failIf(out, context, `${length} < ${numberLiteral(min)}`, tooFew, [length]);
+      if (max !== undefined) this.failIf(out, context, `${length} > ${numberLiteral(max)}`, tooMany, [length]);
       return;
     }
     if (attempt.terminated) {
@@ -949,7 +920,7 @@ class ValidatorCompiler {
     const loopBody = new Code();
     loopBody.labeled(label, attempt);
     out.line(`let ${matches} = 0;`);
-    out.block(`for (let ${index} = 0; ${index} < ${length}; ${index}++)`, loopBody);
+    out.block(`for (let ${index} = 0; ${index} < ${length}; ${index}++)`, loopBody, [length]);
     if (min > 0) this.failIf(out, context, `${matches} < ${numberLiteral(min)}`, tooFew);
     if (max !== undefined) this.failIf(out, context, `${matches} > ${numberLiteral(max)}`, tooMany);
   }
@@ -958,7 +929,7 @@ class ValidatorCompiler {
     const names = context.names;
     const record = names.fresh("record", context.value, true);
     const keys = names.fresh("keys", context.value, true);
-    const has = (name: string) => `Object.prototype.hasOwnProperty.call(${record}, ${stringLiteral(name)})`;
+    const has = (name: string, literal = stringLiteral(name)) => `Object.prototype.hasOwnProperty.call(${record}, ${literal})`;
     let body = new Code();
     const properties = isJsonObject(schema["properties"]) ? schema["properties"] : {};
     const propertyNames = Object.keys(properties);
@@ -970,7 +941,7 @@ class ValidatorCompiler {
       for (const name of propertyNames) {
         const sub = properties[name];
         if (!hasDefault(sub, this.spec.dialect)) continue;
-        body.line(`if (!${has(name)}) ${assignProperty(record, name, inlineLiteral(sub["default"]))}`);
+        body.line(`if (!${has(name)}) ${assignProperty(record, name, inlineLiteral(sub["default"]))}`, [record]);
         guaranteed.add(name);
       }
     }
@@ -980,7 +951,7 @@ class ValidatorCompiler {
       : [];
     for (const name of required) {
       if (guaranteed.has(name)) continue; // filled from its default just above
-      this.failIf(body, context, `!${has(name)}`, stringLiteral(`must have required property '${name}'`));
+      this.failIf(body, context, `!${has(name)}`, stringLiteral(`must have required property '${name}'`), [record]);
       guaranteed.add(name);
     }
 
@@ -990,21 +961,13 @@ class ValidatorCompiler {
 
     const maxProperties = schema["maxProperties"];
     if (typeof maxProperties === "number") {
-      this.failIf(
-        body,
-        context,
-        `${keys}.length > ${numberLiteral(maxProperties)}`,
-        stringLiteral(`must NOT have more than ${maxProperties} properties`),
-      );
+      const message = stringLiteral(`must NOT have more than ${maxProperties} properties`);
+      this.failIf(body, context, `${keys}.length > ${numberLiteral(maxProperties)}`, message, [keys]);
     }
     const minProperties = schema["minProperties"];
     if (typeof minProperties === "number" && minProperties > 0) {
-      this.failIf(
-        body,
-        context,
-        `${keys}.length < ${numberLiteral(minProperties)}`,
-        stringLiteral(`must NOT have fewer than ${minProperties} properties`),
-      );
+      const message = stringLiteral(`must NOT have fewer than ${minProperties} properties`);
+      this.failIf(body, context, `${keys}.length < ${numberLiteral(minProperties)}`, message, [keys]);
     }
 
     // dependentRequired, and the array form of draft-07 dependencies.
@@ -1024,28 +987,21 @@ class ValidatorCompiler {
       for (const dependent of dependents) {
         if (typeof dependent !== "string") continue;
         const message = stringLiteral(`must have property '${dependent}' when property '${name}' is present`);
-        this.failIf(checks, context, `!${has(dependent)}`, message);
+        this.failIf(checks, context, `!${has(dependent)}`, message, [record]);
       }
-      if (!checks.isEmpty) body.block(`if (${has(name)})`, checks);
+      if (!checks.isEmpty) body.block(`if (${has(name)})`, checks, [record]);
     }
 
     if (hasOwn(schema, "propertyNames")) this.emitPropertyNames(schema["propertyNames"], keys, context, body);
 
     for (const name of propertyNames) {
       const path = [...context.path, { kind: "static", token: name } as const];
-      const checks = new Code();
-      this.emitForNewValue(
-        properties[name],
-        `${record}[${stringLiteral(name)}]`,
-        propertyNameHint(name),
-        path,
-        context,
-        context.defaults,
-        checks,
-      );
+      const literal = stringLiteral(name);
+      const hint = propertyNameHint(name);
+      const checks = this.emitForNewValue(properties[name], record, literal, hint, path, context, context.defaults);
       if (checks.isEmpty) continue;
       if (guaranteed.has(name)) body.append(checks);
-      else body.block(`if (${has(name)})`, checks);
+      else body.block(`if (${has(name, literal)})`, checks, [record]);
     }
 
     this.emitOtherProperties(schema, propertyNames, record, keys, context, body);
@@ -1055,15 +1011,15 @@ class ValidatorCompiler {
     for (const [name, dependency] of dependencySchemas) {
       const checks = new Code();
       this.emitSchema(dependency, within(context, { defaults: false }), checks);
-      if (!checks.isEmpty) body.block(`if (${has(name)})`, checks);
+      if (!checks.isEmpty) body.block(`if (${has(name)})`, checks, [record]);
     }
 
-    if (head.mentions(record) || body.mentions(record) || body.mentions(keys)) {
-      out.line(`const ${record} = ${context.value} as Record<string, unknown>;`);
+    if (head.uses(record) || body.uses(record) || body.uses(keys)) {
+      out.line(`const ${record} = ${context.value} as Record<string, unknown>;`, [context.value]);
     }
     out.append(head);
     // Object.keys, not for…in: it lists only own properties, including a JSON "__proto__" key.
-    if (body.mentions(keys)) out.line(`const ${keys} = Object.keys(${record});`);
+    if (body.uses(keys)) out.line(`const ${keys} = Object.keys(${record});`, [record]);
     out.append(body);
   }
 
@@ -1077,7 +1033,7 @@ class ValidatorCompiler {
       within(context, { value: key, types: STRING, mode: { kind: "break", label }, defaults: false }),
       attempt,
     );
-    if (!attempt.mentions(label)) return; // every name is valid
+    if (!attempt.uses(label)) return; // every name is valid
     const loopBody = new Code();
     if (!attempt.terminated) {
       // name: { ...checks (break when the name is invalid); continue } fail
@@ -1085,7 +1041,7 @@ class ValidatorCompiler {
       loopBody.labeled(label, attempt);
     }
     this.failAlways(loopBody, context, `"property name '" + ${key} + "' must be valid"`);
-    out.block(`for (const ${key} of ${keys})`, loopBody);
+    out.block(`for (const ${key} of ${keys})`, loopBody, [keys]);
   }
 
   /** patternProperties and additionalProperties, in one pass over the keys. */
@@ -1102,16 +1058,7 @@ class ValidatorCompiler {
     const keyPath = [...context.path, { kind: "key", variable: key } as const];
     const patternProperties = isJsonObject(schema["patternProperties"]) ? schema["patternProperties"] : {};
     const patterns = Object.keys(patternProperties).map((pattern) => {
-      const checks = new Code();
-      this.emitForNewValue(
-        patternProperties[pattern],
-        `${record}[${key}]`,
-        "property",
-        keyPath,
-        context,
-        false,
-        checks,
-      );
+      const checks = this.emitForNewValue(patternProperties[pattern], record, key, "property", keyPath, context, false);
       return { regExp: this.regExpConstant(pattern, context.value === "value" ? "key" : `${context.value}Key`), checks };
     });
 
@@ -1120,7 +1067,7 @@ class ValidatorCompiler {
     if (additional === false) {
       this.failAlways(additionalChecks, context, `"must NOT have additional property '" + ${key} + "'"`);
     } else {
-      this.emitForNewValue(additional, `${record}[${key}]`, "property", keyPath, context, false, additionalChecks);
+      additionalChecks.append(this.emitForNewValue(additional, record, key, "property", keyPath, context, false));
     }
 
     const loopBody = new Code();
@@ -1133,10 +1080,11 @@ class ValidatorCompiler {
       const withFlag = new Code();
       if (useFlag) withFlag.line(`${matchedFlag} = true;`);
       withFlag.append(checks);
-      loopBody.block(`if (${regExp}.test(${key}))`, withFlag);
+      loopBody.block(`if (${regExp}.test(${key}))`, withFlag, [regExp]);
     }
     if (!additionalChecks.isEmpty) {
       const isAdditional: string[] = [];
+      const uses: string[] = [];
       if (useFlag) isAdditional.push(`!${matchedFlag}`);
       if (declared.length > 6) {
         const literals = declared.map((name) => stringLiteral(name));
@@ -1148,16 +1096,20 @@ class ValidatorCompiler {
           ": ReadonlySet<string>",
         );
         isAdditional.push(`!${set}.has(${key})`);
+        uses.push(set);
       } else {
         for (const name of declared) isAdditional.push(`${key} !== ${stringLiteral(name)}`);
       }
-      for (const { regExp, checks } of patterns)
-        if (!useFlag || checks.isEmpty) isAdditional.push(`!${regExp}.test(${key})`);
+      for (const { regExp, checks } of patterns) {
+        if (useFlag && !checks.isEmpty) continue;
+        isAdditional.push(`!${regExp}.test(${key})`);
+        uses.push(regExp);
+      }
       if (isAdditional.length === 0) loopBody.append(additionalChecks);
-      else loopBody.block(`if (${isAdditional.join(" && ")})`, additionalChecks);
+      else loopBody.block(`if (${isAdditional.join(" && ")})`, additionalChecks, uses);
     }
     if (loopBody.isEmpty) return;
-    out.block(`for (const ${key} of ${keys})`, loopBody);
+    out.block(`for (const ${key} of ${keys})`, loopBody, [keys]);
   }
 }
 
@@ -1170,6 +1122,11 @@ function sanitizeName(text: string): string {
     .replace(/^_+|_+$/g, "")
     .slice(0, 40);
   return cleaned === "" ? "schema" : cleaned;
+}
+
+/** The runtime helpers an instance path's expression calls. */
+function pathUses(path: readonly PathPart[]): readonly string[] {
+  return path.some((part) => part.kind === "key") ? ["pointerToken"] : [];
 }
 
 /** `record["name"] = value;`, except for "__proto__", where plain assignment would replace the prototype. */
