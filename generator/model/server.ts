@@ -64,6 +64,14 @@ export interface ToolModel extends Declared {
   readonly inputHasDefaults: boolean;
   /** Arguments mirrored into Mcp-Param-* headers over 2026-07-28 HTTP (`x-mcp-header`): argument → header name. */
   readonly paramHeaders: Readonly<Record<string, string>>;
+  /** The tool may run as a task (`task:`), with its tasks' default lifetime and poll interval. */
+  readonly task?: TaskModel;
+}
+
+export interface TaskModel {
+  readonly support: "optional" | "required";
+  readonly ttlMs?: number;
+  readonly pollIntervalMs?: number;
 }
 
 /** What a resource and a resource template declare alike. */

@@ -6,7 +6,7 @@ import { childPointer, type JsonValue, type PositionIndex } from "../load/source
 import { isObjectSchema } from "../validate/json-schema.js";
 import { isJsonObject } from "../validate/schema-check.js";
 import { optional, type Declarations, type JsonObject } from "./declarations.js";
-import type { SchemaModel, ToolModel } from "./server.js";
+import type { SchemaModel, TaskModel, ToolModel } from "./server.js";
 
 export function buildTools(context: Declarations): ToolModel[] {
   const { diagnostics, positions } = context;
@@ -31,7 +31,8 @@ export function buildTools(context: Declarations): ToolModel[] {
     }
     const mirrored = input ? mirroredHeaders(input.schema, what) : undefined;
     if (mirrored) diagnostics.push(...mirrored.problems);
-    if (!declared || !input || !mirrored || (decl.output !== undefined && !output)) continue;
+    const task = taskOf(context, name, decl, pointer);
+    if (!declared || !input || !mirrored || task === null || (decl.output !== undefined && !output)) continue;
     tools.push({
       ...declared,
       input,
@@ -40,9 +41,35 @@ export function buildTools(context: Declarations): ToolModel[] {
       inputHasDefaults: hasPropertyDefaults(input.schema.value),
       // Mirroring into Mcp-Param-* headers is part of the 2026-07-28 HTTP binding only.
       paramHeaders: revisions?.includes("2026-07-28") ? mirrored.headers : {},
+      ...optional("task", task),
     });
   }
   return tools;
+}
+
+/**
+ * A tool's `task:` with its `ttlMs` and `pollIntervalMs`; undefined when it declares none,
+ * null when the declaration is wrong (reported): the timings without `task:`, or `task:`
+ * where no generated revision has tasks (2025-11-25's experimental tasks, 2026-07-28's extension).
+ */
+function taskOf(context: Declarations, name: string, decl: JsonObject, pointer: string): TaskModel | undefined | null {
+  const { diagnostics, positions } = context;
+  const support = decl.task as TaskModel["support"] | undefined;
+  const timings = (["ttlMs", "pollIntervalMs"] as const).filter((key) => decl[key] !== undefined);
+  if (support === undefined) {
+    for (const key of timings) {
+      diagnostics.push({ location: positions.key(childPointer(pointer, key)), message: `${key} of tool ${quote(name)} applies to its tasks: declare \`task: optional\` or \`task: required\` too` });
+    }
+    return timings.length > 0 ? null : undefined;
+  }
+  if (!context.supports("2025-11-25")) {
+    diagnostics.push({
+      location: positions.key(childPointer(pointer, "task")),
+      message: `tool ${quote(name)} declares task: but no generated protocol revision has tasks; add 2026-07-28 (the tasks extension) or 2025-11-25 (experimental tasks) to \`protocol\``,
+    });
+    return null;
+  }
+  return { support, ...optional("ttlMs", decl.ttlMs as number | undefined), ...optional("pollIntervalMs", decl.pollIntervalMs as number | undefined) };
 }
 
 /**
