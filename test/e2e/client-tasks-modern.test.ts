@@ -14,6 +14,7 @@ import {
   RpcError,
   TaskCancelledError,
   TaskFailedError,
+  ToolOutputError,
   type ClientSession,
   type Exchange,
   type JsonRpcNotification,
@@ -269,6 +270,18 @@ describe("callToolAsTask on 2026-07-28 (tasks extension)", () => {
     expect(failure).toMatchObject({ message: expect.stringContaining(`Task ${task.id} is no longer known to the server`), error: { code: -32602 } });
     // Final: a later wait() does not poll again.
     await expect(task.wait()).rejects.toBe(failure);
+  });
+
+  it("the task's result is checked against the tool's output schema, as a plain call's is", async () => {
+    const session = await connect(tasksServer());
+    const readingIsText = (value: unknown) => (typeof (value as Params).reading === "string" ? undefined : { path: "/reading", message: "must be string" });
+    const readingIsNumber = (value: unknown) => (typeof (value as Params).reading === "number" ? undefined : { path: "/reading", message: "must be number" });
+    const good = await callToolAsTask(session, "research", { topic: "rime" }, {}, readingIsText);
+    expect((await good.wait()).structuredContent).toEqual({ topic: "rime", reading: "plain" });
+    const bad = await callToolAsTask(session, "research", { topic: "rime" }, {}, readingIsNumber);
+    const failure = await bad.wait().catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(ToolOutputError);
+    expect((failure as Error).message).toContain("does not match its output schema");
   });
 
   it("a server that answers inline gives a handle that has already ended", async () => {
