@@ -2,6 +2,7 @@
 // resources, templates and prompts. Generic over the session's method map.
 import { describeIssue, type Validator } from "../validation.js";
 import type { CallOptions } from "./client.js";
+import type { TaskCallOptions, TaskSession, ToolTask } from "./client-tasks.js";
 import type { JsonObject } from "./definition.js";
 
 /** A tools/call result whose structuredContent was checked against the tool's output schema. */
@@ -38,6 +39,14 @@ export interface RequestSender {
 
 export async function callTool(session: RequestSender, name: string, args: unknown, options?: CallOptions, validateOutput?: Validator): Promise<JsonObject> {
   const result = await session.rawRequest("tools/call", { name, arguments: args ?? {} }, options);
+  return checkToolResult(name, result, validateOutput);
+}
+
+/**
+ * Checks a tools/call result's structured output against the tool's output schema (parsing
+ * the JSON text of revisions before 2025-06-18); tool error results pass as they are.
+ */
+export function checkToolResult(name: string, result: JsonObject, validateOutput?: Validator): JsonObject {
   if (!validateOutput || result.isError === true) return result;
   let structured = result.structuredContent;
   if (structured === undefined) {
@@ -58,15 +67,41 @@ export async function callTool(session: RequestSender, name: string, args: unkno
 /** What a generated client's tool methods call: member name -> [tool name, validator of its structured output]. */
 export type ToolCallTable = Readonly<Record<string, readonly [name: string, validateOutput?: Validator]>>;
 
-type ToolMethod = (args?: unknown, options?: CallOptions) => Promise<JsonObject>;
+/** Tools that may run as tasks (`execution.taskSupport`): member name -> "optional" | "required". */
+export type ToolTaskTable = Readonly<Record<string, "optional" | "required">>;
+
+/** What toolMethods needs for tools that run as tasks. */
+export interface ToolTasks {
+  readonly tools: ToolTaskTable;
+  /** callToolAsTask, passed in so that clients without task tools do not carry it. */
+  readonly callAsTask: (session: TaskSession, name: string, args: unknown, options?: TaskCallOptions, validateOutput?: Validator) => Promise<ToolTask<JsonObject>>;
+}
+
+type ToolMethod = ((args?: unknown, options?: CallOptions) => Promise<JsonObject>) & {
+  task?: (args?: unknown, options?: TaskCallOptions) => Promise<ToolTask<JsonObject>>;
+};
 
 /**
  * A client's tool methods, one per table entry, typed as `Methods`. Generated clients
  * describe each method's types in their interface and keep the calls as a table: a line
- * per tool instead of a function per tool.
+ * per tool instead of a function per tool. A tool that may run as a task also gets
+ * `.task(args)`, which returns the task's handle; calling a tool that requires a task
+ * runs it as one and waits for its result.
  */
-export function toolMethods<Methods>(session: RequestSender, table: ToolCallTable): Methods {
-  const methods = Object.entries(table).map(([member, [name, validateOutput]]): [string, ToolMethod] => [member, (args, options) => callTool(session, name, args, options, validateOutput)]);
+export function toolMethods<Methods>(session: RequestSender, table: ToolCallTable): Methods;
+export function toolMethods<Methods>(session: TaskSession, table: ToolCallTable, tasks: ToolTasks): Methods;
+export function toolMethods<Methods>(session: RequestSender & Partial<TaskSession>, table: ToolCallTable, tasks?: ToolTasks): Methods {
+  const methods = Object.entries(table).map(([member, [name, validateOutput]]): [string, ToolMethod] => {
+    const support = tasks && Object.hasOwn(tasks.tools, member) ? tasks.tools[member] : undefined;
+    if (!tasks || support === undefined) return [member, (args, options) => callTool(session, name, args, options, validateOutput)];
+    const asTask = (args?: unknown, options?: TaskCallOptions) => tasks.callAsTask(session as TaskSession, name, args, options, validateOutput);
+    const method: ToolMethod =
+      support === "required"
+        ? async (args, options) => (await asTask(args, options)).wait({ signal: options?.signal })
+        : (args, options) => callTool(session, name, args, options, validateOutput);
+    method.task = asTask;
+    return [member, method];
+  });
   return Object.fromEntries(methods) as Methods;
 }
 

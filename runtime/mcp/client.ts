@@ -98,6 +98,20 @@ export interface CallOptions {
   readonly onProgress?: ((progress: { progress: number; total?: number; message?: string }) => void) | undefined;
 }
 
+/** Options of `rawRequest`: those of a call, plus what runtime features (tasks) need of the wire. */
+export interface RawRequestOptions extends CallOptions {
+  /**
+   * 2026-07-28: extensions this request declares in its client capabilities, beside the
+   * session's own (`{ "io.modelcontextprotocol/tasks": {} }`). Ignored by legacy sessions.
+   */
+  readonly extensions?: JsonObject | undefined;
+  /** `resultType` values besides "complete" that the caller handles itself (e.g. "task"). */
+  readonly resultTypes?: readonly string[] | undefined;
+}
+
+/** Receives every notification the server sends, before the user's listeners. */
+export type NotificationWatcher = (method: string, params: Params | undefined) => void;
+
 export interface MethodShape {
   readonly params: unknown;
   readonly result: unknown;
@@ -144,6 +158,7 @@ const modernErrorCodes = new Set<number>([ErrorCode.HeaderMismatch, ErrorCode.Mi
 /** A connected MCP client session, typed by the request map `M` of the revisions it speaks. */
 export class ClientSession<M = Record<string, MethodShape>> {
   private description: ServerDescription | undefined;
+  private readonly watchers = new Set<NotificationWatcher>();
 
   private constructor(
     private readonly peer: RequestingPeer,
@@ -164,6 +179,7 @@ export class ClientSession<M = Record<string, MethodShape>> {
         return handler(params, exchange.signal);
       },
       onNotification: (notification: JsonRpcNotification) => {
+        for (const watcher of session?.watchers ?? []) watcher(notification.method, notification.params);
         handlers.notifications?.[notification.method]?.(notification.params);
         handlers.onNotification?.(notification.method, notification.params);
       },
@@ -206,12 +222,17 @@ export class ClientSession<M = Record<string, MethodShape>> {
     return this.options.capabilities ?? {};
   }
 
-  private envelope(revision: string, extra?: JsonObject): JsonObject {
+  private envelope(revision: string, extra?: JsonObject, extensions?: JsonObject): JsonObject {
+    let capabilities = this.clientCapabilities;
+    if (extensions !== undefined) {
+      const declared = isObject(capabilities.extensions) ? capabilities.extensions : {};
+      capabilities = { ...capabilities, extensions: { ...declared, ...extensions } };
+    }
     return {
       ...extra,
       [MetaKey.protocolVersion]: revision,
       [MetaKey.clientInfo]: this.clientInfo,
-      [MetaKey.clientCapabilities]: this.clientCapabilities,
+      [MetaKey.clientCapabilities]: capabilities,
     };
   }
 
@@ -318,16 +339,27 @@ export class ClientSession<M = Record<string, MethodShape>> {
    * Sends any request, untyped: for methods outside this session's revisions (extensions,
    * experiments). Prefer `request`, which only accepts methods the revisions define.
    */
-  rawRequest(method: string, params?: Params, options?: CallOptions): Promise<Params> {
+  rawRequest(method: string, params?: Params, options?: RawRequestOptions): Promise<Params> {
     return this.send(method, params, options);
   }
 
-  private async send(method: string, rawParams?: unknown, options: CallOptions = {}): Promise<Params> {
+  /**
+   * Calls `watcher` with every notification the server sends, until the returned function
+   * is called: for runtime features that follow notifications of their own (task status).
+   */
+  watchNotifications(watcher: NotificationWatcher): () => void {
+    this.watchers.add(watcher);
+    return () => {
+      this.watchers.delete(watcher);
+    };
+  }
+
+  private async send(method: string, rawParams?: unknown, options: RawRequestOptions = {}): Promise<Params> {
     const description = this.description!;
     const params = rawParams as Params | undefined;
     let outgoing = params;
     const extraMeta = { ...(isObject(params?._meta) ? params._meta : {}), ...options.meta };
-    if (description.era === "modern") outgoing = { ...params, _meta: this.envelope(description.revision, extraMeta) };
+    if (description.era === "modern") outgoing = { ...params, _meta: this.envelope(description.revision, extraMeta, options.extensions) };
     else if (Object.keys(extraMeta).length > 0) outgoing = { ...params, _meta: extraMeta };
     const onProgress = options.onProgress;
     const requestOptions = {
@@ -347,14 +379,17 @@ export class ClientSession<M = Record<string, MethodShape>> {
       result = await this.peer.request(method, outgoing, requestOptions);
     }
     const resultType = result.resultType;
-    if (resultType !== undefined && resultType !== "complete") {
+    if (resultType !== undefined && resultType !== "complete" && !(typeof resultType === "string" && options.resultTypes?.includes(resultType))) {
       throw new RequestFailedError(`The server answered ${method} with resultType ${JSON.stringify(resultType)}, which this client does not handle`);
     }
     return result;
   }
 
-  /** Answers the inputRequests of an input_required result with the `requests` handlers. */
-  private async answerInputRequests(method: string, requests: unknown, signal: AbortSignal | undefined): Promise<Params> {
+  /**
+   * Answers the inputRequests of an input_required result (or of a task waiting for input)
+   * with the `requests` handlers: key -> the handler's answer.
+   */
+  async answerInputRequests(method: string, requests: unknown, signal: AbortSignal | undefined): Promise<Params> {
     // A result with requestState alone asks for a plain retry.
     if (requests === undefined) return {};
     if (!isObject(requests)) throw new RequestFailedError(`The server answered ${method} with input_required and malformed inputRequests`);

@@ -9,20 +9,32 @@ import type { GeneratedFile } from "../file.js";
 import { toolTypeNames } from "../types/emit.js";
 import { validatorNames } from "../validators/emit.js";
 
-export function clientNames(model: ServerModel): { client: string; create: string; connect: string; options: string; serverRequests: string; toolCalls: string } {
+export function clientNames(model: ServerModel): {
+  client: string;
+  create: string;
+  connect: string;
+  options: string;
+  serverRequests: string;
+  toolCalls: string;
+  toolTasks: string;
+} {
   const base = model.typeBase;
+  const lowerBase = `${base.charAt(0).toLowerCase()}${base.slice(1)}`;
   return {
     client: `${base}Client`,
     create: `create${base}Client`,
     connect: `connect${base}Client`,
     options: `${base}ClientOptions`,
     serverRequests: `${base}ServerRequests`,
-    toolCalls: `${base.charAt(0).toLowerCase()}${base.slice(1)}ToolCalls`,
+    toolCalls: `${lowerBase}ToolCalls`,
+    toolTasks: `${lowerBase}ToolTasks`,
   };
 }
 
+/** Sentences joined by ". ", without doubling the period of a part that ends with one. */
 function summary(...parts: (string | undefined)[]): string {
-  return parts.filter((s): s is string => s !== undefined && s !== "").join(". ");
+  const present = parts.filter((s): s is string => s !== undefined && s !== "");
+  return present.map((part, i) => (i === present.length - 1 ? part : part.endsWith(".") ? `${part} ` : `${part}. `)).join("");
 }
 
 export function emitClient(file: GeneratedFile, model: ServerModel, protocols: readonly ProtocolModel[]): void {
@@ -65,12 +77,20 @@ export function emitClient(file: GeneratedFile, model: ServerModel, protocols: r
         ? `${file.type(rt, "ToolCallResult")}<${file.type(types, t.output)}, ToolResultContent>`
         : `${file.type(rt, "PlainToolCallResult")}<ToolResultContent>`;
       const optionalArgs = !hasRequiredInput(tool.input.schema.value);
-      member(
-        summary(`Calls tool ${stringLiteral(tool.key)}`, tool.title, tool.description, tool.output ? "Structured content is validated against the tool's output schema" : undefined),
-        propertyKey(tool.member),
-        [`args${optionalArgs ? "?" : ""}: ${file.type(types, t.input)}`, options],
-        `Promise<${result}>`,
-      );
+      const args = `args${optionalArgs ? "?" : ""}: ${file.type(types, t.input)}`;
+      const validated = tool.output ? "Structured content is validated against the tool's output schema" : undefined;
+      if (!tool.task) {
+        member(summary(`Calls tool ${stringLiteral(tool.key)}`, tool.title, tool.description, validated), propertyKey(tool.member), [args, options], `Promise<${result}>`);
+        return;
+      }
+      // A tool that may run as a task: callable as the others, plus `.task(args)` for the task's handle.
+      const asTask = tool.task.support === "required" ? "It runs as a task (required): the call waits for the task's result" : "It may run as a task";
+      w.doc(summary(`Calls tool ${stringLiteral(tool.key)}`, tool.title, tool.description, validated, asTask));
+      w.block(`readonly ${propertyKey(tool.member)}:`, () => {
+        w.list("(", [args, options], `): Promise<${result}>;`);
+        w.doc(`Calls tool ${stringLiteral(tool.key)} as a task: resolves with the task's handle once the server has created it (\`wait()\` for the result, \`cancel()\`)`);
+        w.list("task(", [args, `options?: ${file.type(rt, "TaskCallOptions")}`], `): Promise<${file.type(rt, "ToolTask")}<${result}>>;`);
+      }, "};");
     }, "};");
     each("readonly resources:", model.resources, (r) => {
       member(summary(`Reads ${r.uri}`, r.title, r.description), propertyKey(r.member), [options], `Promise<${readResult}>`);
@@ -102,6 +122,13 @@ export function emitClient(file: GeneratedFile, model: ServerModel, protocols: r
     w.doc(`What each tool method calls: the tool's name${validated ? " and the validator of its structured output, if it declares one" : ""}.`);
     w.line(`const ${toolCalls}: ${file.type(rt, "ToolCallTable")} = ${codeLiteral(table)};`).line();
   }
+  const taskTools = model.tools.filter((tool) => tool.task);
+  const toolTasks = names.toolTasks;
+  if (taskTools.length > 0) {
+    const table = Object.fromEntries(taskTools.map((tool) => [tool.member, tool.task!.support]));
+    w.doc("The tools that may run as tasks (`execution.taskSupport`), by method: `optional` or `required`.");
+    w.line(`const ${toolTasks}: ${file.type(rt, "ToolTaskTable")} = ${codeLiteral(table)};`).line();
+  }
 
   // createXClient
   const read = (name: string) => file.value(rt, name);
@@ -109,7 +136,8 @@ export function emitClient(file: GeneratedFile, model: ServerModel, protocols: r
   w.block(`export function ${names.create}(session: ${session}): ${names.client}`, () => {
     w.block("return", () => {
       w.line("session,");
-      if (model.tools.length > 0) w.line(`tools: ${read("toolMethods")}<${names.client}["tools"]>(session, ${toolCalls}),`);
+      const tasks = taskTools.length > 0 ? `, { tools: ${toolTasks}, callAsTask: ${read("callToolAsTask")} }` : "";
+      if (model.tools.length > 0) w.line(`tools: ${read("toolMethods")}<${names.client}["tools"]>(session, ${toolCalls}${tasks}),`);
       each("resources:", model.resources, (r) => {
         w.line(`${propertyKey(r.member)}: (options) => ${read("readResource")}<${readResult}>(session, ${stringLiteral(r.uri)}, options),`);
       }, "},");
