@@ -266,6 +266,16 @@ function keywordFamilies(schema: JsonObject): number {
   return families;
 }
 
+/** A `"$ref": "…"` member in JSON text (the value still escaped). */
+const refMember = /"\$ref":"((?:[^"\\]|\\.)*)"/g;
+
+/** Whether JSON.stringify writes `value` exactly: it writes -0 as 0 and non-finite numbers as null. */
+function hasExactJson(value: unknown): boolean {
+  if (typeof value === "number") return Number.isFinite(value) && !Object.is(value, -0);
+  if (value === null || typeof value !== "object") return true;
+  return (Array.isArray(value) ? value : Object.values(value)).every(hasExactJson);
+}
+
 /** Longer one-line checks are written as blocks (the width of the statement, not counting its indentation). */
 const statementWidth = 100;
 
@@ -282,7 +292,9 @@ class ValidatorCompiler {
   private readonly helpers = new Map<string, HelperFunction>();
   private readonly usedModuleNames = new Set<string>();
   private readonly fillsDefaultsAt = new Map<string, boolean>();
-  private readonly targetTexts = new Map<string, TargetText | undefined>();
+  private readonly targetTexts = new Map<string, TargetText>();
+  /** Whether JSON.stringify writes the schema exactly (worked out when a helper may be shared). */
+  private exactJson: boolean | undefined;
 
   constructor(
     private readonly spec: ValidatorSpec,
@@ -440,42 +452,41 @@ class ValidatorCompiler {
 
   /**
    * The canonical text of everything the helper for `pointer` compiles from: the dialect,
-   * whether it fills defaults, and the pointer and exact JSON of its target and of every
-   * target its $refs reach (in the order found, with where each $ref resolves). Constants
-   * and locals are named per function, so equal keys mean the same code up to names.
-   * Undefined when the JSON text would not be exact (-0, non-finite numbers): never shared.
+   * whether it fills defaults, and the pointer and JSON of its target and of every target
+   * its $refs reach (in the order found, with where each $ref resolves). Constants and
+   * locals are named per function, so equal keys mean the same code up to names.
+   * Undefined when the schema's JSON text would not be exact (-0, non-finite numbers): never shared.
    */
   private sharingKey(pointer: string, defaults: boolean): string | undefined {
+    this.exactJson ??= hasExactJson(this.spec.schema);
+    if (!this.exactJson) return undefined;
     const parts = [this.spec.dialect, defaults ? "defaults" : "plain"];
     const reached = new Set([pointer]);
     for (const target of reached) {
       // (A Set's iteration also visits the entries added while it runs.)
       const targetText = this.targetText(target);
-      if (targetText === undefined) return undefined;
       parts.push(JSON.stringify(target), targetText.text);
       for (const next of targetText.refTargets) reached.add(next);
     }
     return parts.join("\n");
   }
 
-  private targetText(pointer: string): TargetText | undefined {
-    if (this.targetTexts.has(pointer)) return this.targetTexts.get(pointer);
-    let exact = true;
+  private targetText(pointer: string): TargetText {
+    let targetText = this.targetTexts.get(pointer);
+    if (targetText !== undefined) return targetText;
+    const text = JSON.stringify(resolvePointer(this.spec.schema, pointer));
+    // Every "$ref" member with a string value (a match inside a longer key only adds a target: never shares wrongly).
     const refTargets: string[] = [];
     const references: string[] = [];
-    const text = JSON.stringify(resolvePointer(this.spec.schema, pointer), (key, member: unknown) => {
-      if (typeof member === "number" && (Object.is(member, -0) || !Number.isFinite(member))) exact = false;
-      else if (key === "$ref" && typeof member === "string") {
-        const target = this.analysis.refTargets.get(member);
-        if (target !== undefined) {
-          refTargets.push(target);
-          references.push(`${JSON.stringify(member)} -> ${JSON.stringify(target)}`);
-        }
-      }
-      return member;
-    });
+    for (const match of text.matchAll(refMember)) {
+      const ref = JSON.parse(`"${match[1]!}"`) as string;
+      const target = this.analysis.refTargets.get(ref);
+      if (target === undefined) continue;
+      refTargets.push(target);
+      references.push(`${JSON.stringify(ref)} -> ${JSON.stringify(target)}`);
+    }
     // Where each $ref resolves is part of the text: the same $ref may mean another target elsewhere.
-    const targetText = exact ? { text: `${text}\n${references.join("\n")}`, refTargets } : undefined;
+    targetText = { text: `${text}\n${references.join("\n")}`, refTargets };
     this.targetTexts.set(pointer, targetText);
     return targetText;
   }
