@@ -351,9 +351,7 @@ class ValidatorCompiler {
       lines.push("");
       this.renderFunction(`function ${helper.name}`, helper.body!, lines);
       // Offered to later validators only once emitted (a helper nothing reached is left out).
-      if (helper.sharingKey !== undefined && !spec.sharedHelpers!.has(helper.sharingKey)) {
-        spec.sharedHelpers!.set(helper.sharingKey, helper.name);
-      }
+      if (helper.sharingKey !== undefined) spec.sharedHelpers?.set(helper.sharingKey, helper.name);
     }
     lines.push(""); // the final line break
     const helpers = new Set(runtimeHelpers.filter((name) => used.has(name)));
@@ -422,8 +420,9 @@ class ValidatorCompiler {
     const key = `${defaults ? "defaults" : "plain"}\n${pointer}`;
     const existing = this.helpers.get(key);
     if (existing !== undefined) return existing.name;
-    const sharingKey = this.spec.sharedHelpers === undefined ? undefined : this.sharingKey(pointer, defaults);
-    const shared = sharingKey === undefined ? undefined : this.spec.sharedHelpers!.get(sharingKey);
+    const { sharedHelpers } = this.spec;
+    const sharingKey = sharedHelpers === undefined ? undefined : this.sharingKey(pointer, defaults);
+    const shared = sharingKey === undefined ? undefined : sharedHelpers?.get(sharingKey);
     if (shared !== undefined) {
       this.helpers.set(key, { name: shared, pointer, defaults, sharingKey, emittedElsewhere: true });
       return shared;

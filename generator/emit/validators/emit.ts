@@ -38,7 +38,7 @@ export function emitValidators(file: GeneratedFile, model: ServerModel, runtime:
   }
   const w = file.writer;
   if (sharing) {
-    w.line("// A $ref target that several validators have identically is checked by one helper, named after the first of them.");
+    w.line("// Validators whose $ref targets are identical share one helper for each, named after the first validator that needs it.");
     w.line();
   }
   for (const code of codes) w.raw(code).line();
