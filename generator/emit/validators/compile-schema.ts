@@ -15,6 +15,7 @@
 //   `break`ing out of a labeled block ("break" mode).
 // - Every $ref target is compiled once into a private helper function (so recursive
 //   schemas work); the caller prefixes the helper's issue path with its own location.
+//   Validators of one file share a helper when its code would be the same (see SharedHelpers).
 // - Instance paths are built only when an issue is created.
 // - Each emitted statement records the identifiers it uses: a binding, label, constant or
 //   helper that no kept statement uses is left out, so the output passes --noUnusedLocals.
@@ -51,7 +52,16 @@ export interface ValidatorSpec {
   doc?: string;
   /** Whether the function is exported (default true); module-private otherwise. */
   exported?: boolean;
+  /** The $ref helpers earlier validators of the same file emitted: used instead of compiling identical ones. */
+  sharedHelpers?: SharedHelpers;
 }
+
+/**
+ * The $ref helpers emitted so far in one generated file, by the canonical text of what
+ * their code depends on (see `sharingKey`): the first validator to need a helper names
+ * and emits it, later ones with the same target call it.
+ */
+export type SharedHelpers = Map<string, string>;
 
 export type RuntimeHelper = "deepEqual" | "codePointLength" | "pointerToken";
 
@@ -60,6 +70,8 @@ export interface CompiledValidator {
   readonly code: string;
   /** Runtime helpers the code uses; the caller writes the import (and imports the type ValidationIssue itself). */
   readonly helpers: ReadonlySet<RuntimeHelper>;
+  /** Whether the code calls a helper that an earlier validator emitted (from `sharedHelpers`). */
+  readonly callsSharedHelpers: boolean;
 }
 
 const runtimeHelpers: readonly RuntimeHelper[] = ["deepEqual", "codePointLength", "pointerToken"];
@@ -198,8 +210,18 @@ interface HelperFunction {
   readonly name: string;
   readonly pointer: string;
   readonly defaults: boolean;
+  /** Its key in `sharedHelpers`, when it can be shared. */
+  readonly sharingKey: string | undefined;
+  /** Whether an earlier validator emitted it: it is called, not compiled here. */
+  readonly emittedElsewhere: boolean;
   /** The function's body, once compiled. */
   body?: Code;
+}
+
+/** A $ref target's schema as exact JSON text, and the targets of the $refs in it. */
+interface TargetText {
+  readonly text: string;
+  readonly refTargets: readonly string[];
 }
 
 interface Constant {
@@ -244,6 +266,16 @@ function keywordFamilies(schema: JsonObject): number {
   return families;
 }
 
+/** A `"$ref": "…"` member in JSON text (the value still escaped). */
+const refMember = /"\$ref":"((?:[^"\\]|\\.)*)"/g;
+
+/** Whether JSON.stringify writes `value` exactly: it writes -0 as 0 and non-finite numbers as null. */
+function hasExactJson(value: unknown): boolean {
+  if (typeof value === "number") return Number.isFinite(value) && !Object.is(value, -0);
+  if (value === null || typeof value !== "object") return true;
+  return (Array.isArray(value) ? value : Object.values(value)).every(hasExactJson);
+}
+
 /** Longer one-line checks are written as blocks (the width of the statement, not counting its indentation). */
 const statementWidth = 100;
 
@@ -260,6 +292,9 @@ class ValidatorCompiler {
   private readonly helpers = new Map<string, HelperFunction>();
   private readonly usedModuleNames = new Set<string>();
   private readonly fillsDefaultsAt = new Map<string, boolean>();
+  private readonly targetTexts = new Map<string, TargetText>();
+  /** Whether JSON.stringify writes the schema exactly (worked out when a helper may be shared). */
+  private exactJson: boolean | undefined;
 
   constructor(
     private readonly spec: ValidatorSpec,
@@ -282,6 +317,7 @@ class ValidatorCompiler {
     // Compile helpers until no new ones are requested (compiling one may request others).
     // (A Map's iteration also visits the entries added while it runs.)
     for (const helper of this.helpers.values()) {
+      if (helper.emittedElsewhere) continue;
       helper.body = this.functionBody(resolvePointer(spec.schema, helper.pointer), helper.defaults);
     }
 
@@ -295,7 +331,7 @@ class ValidatorCompiler {
         if (reached.has(helper) || !used.has(helper.name)) continue;
         reached.add(helper);
         grew = true;
-        for (const name of helper.body!.usedIdentifiers) used.add(name);
+        if (helper.body !== undefined) for (const name of helper.body.usedIdentifiers) used.add(name);
       }
     }
 
@@ -305,13 +341,21 @@ class ValidatorCompiler {
     const doc = docComment(spec.doc);
     if (doc !== "") lines.push(doc.slice(0, -1));
     this.renderFunction(`${spec.exported === false ? "" : "export "}function ${spec.name}`, mainBody, lines);
+    let callsSharedHelpers = false;
     for (const helper of this.helpers.values()) {
       if (!reached.has(helper)) continue;
+      if (helper.emittedElsewhere) {
+        callsSharedHelpers = true;
+        continue;
+      }
       lines.push("");
       this.renderFunction(`function ${helper.name}`, helper.body!, lines);
+      // Offered to later validators only once emitted (a helper nothing reached is left out).
+      if (helper.sharingKey !== undefined) spec.sharedHelpers?.set(helper.sharingKey, helper.name);
     }
     lines.push(""); // the final line break
-    return { code: lines.join("\n"), helpers: new Set(runtimeHelpers.filter((name) => used.has(name))) };
+    const helpers = new Set(runtimeHelpers.filter((name) => used.has(name)));
+    return { code: lines.join("\n"), helpers, callsSharedHelpers };
   }
 
   /** Appends `head(parameter): ValidationIssue | undefined { body }` to `lines`. */
@@ -376,6 +420,13 @@ class ValidatorCompiler {
     const key = `${defaults ? "defaults" : "plain"}\n${pointer}`;
     const existing = this.helpers.get(key);
     if (existing !== undefined) return existing.name;
+    const { sharedHelpers } = this.spec;
+    const sharingKey = sharedHelpers === undefined ? undefined : this.sharingKey(pointer, defaults);
+    const shared = sharingKey === undefined ? undefined : sharedHelpers?.get(sharingKey);
+    if (shared !== undefined) {
+      this.helpers.set(key, { name: shared, pointer, defaults, sharingKey, emittedElsewhere: true });
+      return shared;
+    }
     const tokens =
       pointer === ""
         ? []
@@ -393,9 +444,50 @@ class ValidatorCompiler {
       base += "_withoutDefaults";
     }
     const name = this.moduleName(base);
-    const helper: HelperFunction = { name, pointer, defaults };
+    const helper: HelperFunction = { name, pointer, defaults, sharingKey, emittedElsewhere: false };
     this.helpers.set(key, helper);
     return name;
+  }
+
+  /**
+   * The canonical text of everything the helper for `pointer` compiles from: the dialect,
+   * whether it fills defaults, and the pointer and JSON of its target and of every target
+   * its $refs reach (in the order found, with where each $ref resolves). Constants and
+   * locals are named per function, so equal keys mean the same code up to names.
+   * Undefined when the schema's JSON text would not be exact (-0, non-finite numbers): never shared.
+   */
+  private sharingKey(pointer: string, defaults: boolean): string | undefined {
+    this.exactJson ??= hasExactJson(this.spec.schema);
+    if (!this.exactJson) return undefined;
+    const parts = [this.spec.dialect, defaults ? "defaults" : "plain"];
+    const reached = new Set([pointer]);
+    for (const target of reached) {
+      // (A Set's iteration also visits the entries added while it runs.)
+      const targetText = this.targetText(target);
+      parts.push(JSON.stringify(target), targetText.text);
+      for (const next of targetText.refTargets) reached.add(next);
+    }
+    return parts.join("\n");
+  }
+
+  private targetText(pointer: string): TargetText {
+    let targetText = this.targetTexts.get(pointer);
+    if (targetText !== undefined) return targetText;
+    const text = JSON.stringify(resolvePointer(this.spec.schema, pointer));
+    // Every "$ref" member with a string value (a match inside a longer key only adds a target: never shares wrongly).
+    const refTargets: string[] = [];
+    const references: string[] = [];
+    for (const match of text.matchAll(refMember)) {
+      const ref = JSON.parse(`"${match[1]!}"`) as string;
+      const target = this.analysis.refTargets.get(ref);
+      if (target === undefined) continue;
+      refTargets.push(target);
+      references.push(`${JSON.stringify(ref)} -> ${JSON.stringify(target)}`);
+    }
+    // Where each $ref resolves is part of the text: the same $ref may mean another target elsewhere.
+    targetText = { text: `${text}\n${references.join("\n")}`, refTargets };
+    this.targetTexts.set(pointer, targetText);
+    return targetText;
   }
 
   /** Whether the subschema at `pointer` fills defaults (worked out once per $ref target). */

@@ -4,7 +4,7 @@
 import type { ServerModel } from "../../model/server.js";
 import { stringLiteral } from "../escape.js";
 import type { GeneratedFile } from "../file.js";
-import { compileValidator, type RuntimeHelper } from "./compile-schema.js";
+import { compileValidator, type RuntimeHelper, type SharedHelpers } from "./compile-schema.js";
 
 export function validatorNames(typeBase: string): { input: string; output: string } {
   return { input: `validate${typeBase}Input`, output: `validate${typeBase}Output` };
@@ -12,7 +12,9 @@ export function validatorNames(typeBase: string): { input: string; output: strin
 
 export function emitValidators(file: GeneratedFile, model: ServerModel, runtime: string): void {
   const helpers = new Set<RuntimeHelper>();
-  const w = file.writer;
+  const sharedHelpers: SharedHelpers = new Map();
+  const codes: string[] = [];
+  let sharing = false;
   for (const tool of model.tools) {
     const names = validatorNames(tool.typeBase);
     const label = `tool ${stringLiteral(tool.key)}`;
@@ -21,11 +23,25 @@ export function emitValidators(file: GeneratedFile, model: ServerModel, runtime:
       ...(tool.output ? [{ name: names.output, model: tool.output, applyDefaults: false, doc: `Checks the structured result of ${label}.` }] : []),
     ];
     for (const spec of specs) {
-      const compiled = compileValidator({ name: spec.name, schema: spec.model.schema.value, dialect: spec.model.dialect, applyDefaults: spec.applyDefaults, doc: spec.doc });
+      const compiled = compileValidator({
+        name: spec.name,
+        schema: spec.model.schema.value,
+        dialect: spec.model.dialect,
+        applyDefaults: spec.applyDefaults,
+        doc: spec.doc,
+        sharedHelpers,
+      });
       for (const helper of compiled.helpers) helpers.add(helper);
-      w.raw(compiled.code).line();
+      if (compiled.callsSharedHelpers) sharing = true;
+      codes.push(compiled.code);
     }
   }
+  const w = file.writer;
+  if (sharing) {
+    w.line("// Validators whose $ref targets are identical share one helper for each, named after the first validator that needs it.");
+    w.line();
+  }
+  for (const code of codes) w.raw(code).line();
   if (model.tools.length > 0) file.type(runtime, "ValidationIssue");
   for (const helper of helpers) file.value(runtime, helper);
   if (model.tools.length === 0) w.line("export {};");
