@@ -22,9 +22,21 @@ export type {
   V2026_07_28,
 } from "./protocol.gen.js";
 export type {
+  ConfirmDeleteArgs,
+  ConfirmDeleteInput,
+  FailingJobArgs,
+  FailingJobInput,
+  GreetArgs,
+  GreetInput,
   JsonSchema202012ToolArgs,
   JsonSchema202012ToolInput,
   JsonSchema202012ToolInputAddress,
+  MultiInputArgs,
+  MultiInputInput,
+  ProtocolErrorJobArgs,
+  ProtocolErrorJobInput,
+  SlowComputeArgs,
+  SlowComputeInput,
   TemplateDataVariables,
   TestAudioContentArgs,
   TestAudioContentInput,
@@ -81,9 +93,17 @@ export type {
   TestToolWithLoggingInput,
   TestToolWithProgressArgs,
   TestToolWithProgressInput,
+  TestToolWithTaskArgs,
+  TestToolWithTaskInput,
 } from "./types.gen.js";
 export {
+  validateConfirmDeleteInput,
+  validateFailingJobInput,
+  validateGreetInput,
   validateJsonSchema202012ToolInput,
+  validateMultiInputInput,
+  validateProtocolErrorJobInput,
+  validateSlowComputeInput,
   validateTestAudioContentInput,
   validateTestElicitationInput,
   validateTestElicitationSep1034DefaultsInput,
@@ -109,6 +129,7 @@ export {
   validateTestStreamingElicitationInput,
   validateTestToolWithLoggingInput,
   validateTestToolWithProgressInput,
+  validateTestToolWithTaskInput,
 } from "./validators.gen.js";
 export { conformanceServerDefinition, createConformanceServer } from "./server.gen.js";
 export type {

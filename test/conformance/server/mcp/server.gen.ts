@@ -26,7 +26,7 @@ import {
   type ValidationIssue,
   batchesFeature,
   completionFeature,
-  createServer,
+  createTaskServer,
   inputFeature,
   pointerToken,
   promptsFeature,
@@ -35,7 +35,13 @@ import {
 } from "../../../../runtime/index.js";
 import type { InputRequestMap, ServerRequestMap, V2026_07_28 } from "./protocol.gen.js";
 import type {
+  ConfirmDeleteArgs,
+  FailingJobArgs,
+  GreetArgs,
   JsonSchema202012ToolArgs,
+  MultiInputArgs,
+  ProtocolErrorJobArgs,
+  SlowComputeArgs,
   TemplateDataVariables,
   TestAudioContentArgs,
   TestElicitationArgs,
@@ -66,9 +72,16 @@ import type {
   TestStreamingElicitationArgs,
   TestToolWithLoggingArgs,
   TestToolWithProgressArgs,
+  TestToolWithTaskArgs,
 } from "./types.gen.js";
 import {
+  validateConfirmDeleteInput,
+  validateFailingJobInput,
+  validateGreetInput,
   validateJsonSchema202012ToolInput,
+  validateMultiInputInput,
+  validateProtocolErrorJobInput,
+  validateSlowComputeInput,
   validateTestAudioContentInput,
   validateTestElicitationInput,
   validateTestElicitationSep1034DefaultsInput,
@@ -94,6 +107,7 @@ import {
   validateTestStreamingElicitationInput,
   validateTestToolWithLoggingInput,
   validateTestToolWithProgressInput,
+  validateTestToolWithTaskInput,
 } from "./validators.gen.js";
 
 /** A content block of a tool result (protocol 2026-07-28). */
@@ -231,6 +245,38 @@ export interface ConformanceHandlers {
     testInputRequiredResultCapabilities(
       args: TestInputRequiredResultCapabilitiesArgs,
       ctx: ToolContext<Asks<"sampling/createMessage" | "elicitation/create">>,
+    ): Awaitable<ToolReturn<ToolContent>>;
+    /** Tool "greet". Greets someone (never a task) */
+    greet(args: GreetArgs, ctx: ToolContext<Asks<never>>): Awaitable<ToolReturn<ToolContent>>;
+    /** Tool "slow_compute". Sleeps `seconds` seconds, then answers */
+    slowCompute(
+      args: SlowComputeArgs,
+      ctx: ToolContext<Asks<never>>,
+    ): Awaitable<ToolReturn<ToolContent>>;
+    /** Tool "failing_job". Fails with a tool error after a second */
+    failingJob(
+      args: FailingJobArgs,
+      ctx: ToolContext<Asks<never>>,
+    ): Awaitable<ToolReturn<ToolContent>>;
+    /** Tool "protocol_error_job". Fails with a protocol error after a second */
+    protocolErrorJob(
+      args: ProtocolErrorJobArgs,
+      ctx: ToolContext<Asks<never>>,
+    ): Awaitable<ToolReturn<ToolContent>>;
+    /** Tool "confirm_delete". Asks for a confirmation, then deletes a file */
+    confirmDelete(
+      args: ConfirmDeleteArgs,
+      ctx: ToolContext<Asks<"elicitation/create">>,
+    ): Awaitable<ToolReturn<ToolContent>>;
+    /** Tool "multi_input". Asks two questions at once */
+    multiInput(
+      args: MultiInputArgs,
+      ctx: ToolContext<Asks<"elicitation/create">>,
+    ): Awaitable<ToolReturn<ToolContent>>;
+    /** Tool "test_tool_with_task". Asks for a name, then works on as a task */
+    testToolWithTask(
+      args: TestToolWithTaskArgs,
+      ctx: ToolContext<Asks<"elicitation/create">>,
     ): Awaitable<ToolReturn<ToolContent>>;
     /** Tool "json_schema_2020_12_tool". Tool with JSON Schema 2020-12 features */
     jsonSchema202012Tool(
@@ -436,6 +482,51 @@ const testInputRequiredResultCapabilitiesInputSchema = {
   properties: {},
 };
 
+const greetInputSchema = {
+  type: "object",
+  properties: {
+    name: { type: "string" },
+  },
+  required: ["name"],
+};
+
+const slowComputeInputSchema = {
+  type: "object",
+  properties: {
+    seconds: { type: "number" },
+    label: { type: "string" },
+  },
+  required: ["seconds"],
+};
+
+const failingJobInputSchema = {
+  type: "object",
+  properties: {},
+};
+
+const protocolErrorJobInputSchema = {
+  type: "object",
+  properties: {},
+};
+
+const confirmDeleteInputSchema = {
+  type: "object",
+  properties: {
+    filename: { type: "string" },
+  },
+  required: ["filename"],
+};
+
+const multiInputInputSchema = {
+  type: "object",
+  properties: {},
+};
+
+const testToolWithTaskInputSchema = {
+  type: "object",
+  properties: {},
+};
+
 const jsonSchema202012ToolInputSchema = {
   $schema: "https://json-schema.org/draft/2020-12/schema",
   type: "object",
@@ -622,6 +713,273 @@ const listing2026_07_28: Listing = {
       name: "test_input_required_result_capabilities",
       description: "Asks only for what the client declared it can answer",
       inputSchema: testInputRequiredResultCapabilitiesInputSchema,
+    },
+    {
+      name: "greet",
+      description: "Greets someone (never a task)",
+      inputSchema: greetInputSchema,
+    },
+    {
+      name: "slow_compute",
+      description: "Sleeps `seconds` seconds, then answers",
+      inputSchema: slowComputeInputSchema,
+    },
+    {
+      name: "failing_job",
+      description: "Fails with a tool error after a second",
+      inputSchema: failingJobInputSchema,
+    },
+    {
+      name: "protocol_error_job",
+      description: "Fails with a protocol error after a second",
+      inputSchema: protocolErrorJobInputSchema,
+    },
+    {
+      name: "confirm_delete",
+      description: "Asks for a confirmation, then deletes a file",
+      inputSchema: confirmDeleteInputSchema,
+    },
+    {
+      name: "multi_input",
+      description: "Asks two questions at once",
+      inputSchema: multiInputInputSchema,
+    },
+    {
+      name: "test_tool_with_task",
+      description: "Asks for a name, then works on as a task",
+      inputSchema: testToolWithTaskInputSchema,
+    },
+    {
+      name: "json_schema_2020_12_tool",
+      description: "Tool with JSON Schema 2020-12 features",
+      inputSchema: jsonSchema202012ToolInputSchema,
+    },
+    {
+      name: "test_routed_query",
+      description: "Runs a query in a region; the region and priority travel as HTTP headers too",
+      inputSchema: testRoutedQueryInputSchema,
+    },
+  ],
+  resources: [
+    {
+      uri: "test://static-text",
+      name: "Static text",
+      description: "A fixed text resource",
+      mimeType: "text/plain",
+    },
+    {
+      uri: "test://static-binary",
+      name: "Static binary",
+      description: "A fixed binary resource (a 1x1 PNG)",
+      mimeType: "image/png",
+    },
+    {
+      uri: "test://watched-resource",
+      name: "Watched resource",
+      description: "A resource clients may subscribe to",
+      mimeType: "text/plain",
+    },
+  ],
+  resourceTemplates: [
+    {
+      uriTemplate: "test://template/{id}/data",
+      name: "Template data",
+      description: "JSON data for an id",
+      mimeType: "application/json",
+    },
+  ],
+  prompts: [
+    { name: "test_simple_prompt", description: "A prompt without arguments" },
+    {
+      name: "test_prompt_with_arguments",
+      description: "A prompt with two arguments",
+      arguments: [
+        { name: "arg1", description: "First test argument", required: true },
+        { name: "arg2", description: "Second test argument", required: true },
+      ],
+    },
+    {
+      name: "test_prompt_with_embedded_resource",
+      description: "A prompt that embeds a resource",
+      arguments: [
+        {
+          name: "resourceUri",
+          description: "URI of the resource to embed",
+          required: true,
+        },
+      ],
+    },
+    { name: "test_prompt_with_image", description: "A prompt with an image" },
+    {
+      name: "test_input_required_result_prompt",
+      description: "A prompt that asks the user for context first (input_required under 2026-07-28)",
+    },
+  ],
+};
+
+/** List results for protocol 2025-11-25, projected onto its types. */
+const listing2025_11_25: Listing = {
+  tools: [
+    {
+      name: "test_simple_text",
+      description: "Returns one text block",
+      inputSchema: testSimpleTextInputSchema,
+    },
+    {
+      name: "test_image_content",
+      description: "Returns one image block (a 1x1 PNG)",
+      inputSchema: testImageContentInputSchema,
+    },
+    {
+      name: "test_audio_content",
+      description: "Returns one audio block (a short WAV)",
+      inputSchema: testAudioContentInputSchema,
+    },
+    {
+      name: "test_embedded_resource",
+      description: "Returns an embedded text resource",
+      inputSchema: testEmbeddedResourceInputSchema,
+    },
+    {
+      name: "test_multiple_content_types",
+      description: "Returns text, an image and an embedded resource",
+      inputSchema: testMultipleContentTypesInputSchema,
+    },
+    {
+      name: "test_error_handling",
+      description: "Always fails with a tool error (isError)",
+      inputSchema: testErrorHandlingInputSchema,
+    },
+    {
+      name: "test_tool_with_logging",
+      description: "Sends three info log messages while it runs",
+      inputSchema: testToolWithLoggingInputSchema,
+    },
+    {
+      name: "test_tool_with_progress",
+      description: "Reports progress 0, 50 and 100 of 100 when asked for progress",
+      inputSchema: testToolWithProgressInputSchema,
+    },
+    {
+      name: "test_logging_tool",
+      description: "Logs one info message (sent only to clients that asked for logs)",
+      inputSchema: testLoggingToolInputSchema,
+    },
+    {
+      name: "test_sampling",
+      description: "Asks the client's LLM to answer a prompt (sampling/createMessage)",
+      inputSchema: testSamplingInputSchema,
+    },
+    {
+      name: "test_elicitation",
+      description: "Asks the user for a username and an email (elicitation/create)",
+      inputSchema: testElicitationInputSchema,
+    },
+    {
+      name: "test_elicitation_sep1034_defaults",
+      description: "Elicits a form whose fields all carry defaults (SEP-1034)",
+      inputSchema: testElicitationSep1034DefaultsInputSchema,
+    },
+    {
+      name: "test_elicitation_sep1330_enums",
+      description: "Elicits a form with every enum variant (SEP-1330)",
+      inputSchema: testElicitationSep1330EnumsInputSchema,
+    },
+    {
+      name: "test_missing_capability",
+      description: "Needs the client's sampling capability; fails with -32021 without it",
+      inputSchema: testMissingCapabilityInputSchema,
+    },
+    {
+      name: "test_streaming_elicitation",
+      description: "Elicits a confirmation from the user while the call is in progress",
+      inputSchema: testStreamingElicitationInputSchema,
+    },
+    {
+      name: "test_reconnection",
+      description: "Ends its SSE connection mid-call with a retry hint; the result comes on the resumed stream",
+      inputSchema: testReconnectionInputSchema,
+    },
+    {
+      name: "test_input_required_result_elicitation",
+      description: "Asks for the user's name, then greets them",
+      inputSchema: testInputRequiredResultElicitationInputSchema,
+    },
+    {
+      name: "test_input_required_result_sampling",
+      description: "Asks the client's LLM for the capital of France",
+      inputSchema: testInputRequiredResultSamplingInputSchema,
+    },
+    {
+      name: "test_input_required_result_list_roots",
+      description: "Asks the client for its roots",
+      inputSchema: testInputRequiredResultListRootsInputSchema,
+    },
+    {
+      name: "test_input_required_result_request_state",
+      description: "Asks for a confirmation; the answer comes back with the signed requestState",
+      inputSchema: testInputRequiredResultRequestStateInputSchema,
+    },
+    {
+      name: "test_input_required_result_multiple_inputs",
+      description: "Asks for a name, a greeting and the roots at once",
+      inputSchema: testInputRequiredResultMultipleInputsInputSchema,
+    },
+    {
+      name: "test_input_required_result_multi_round",
+      description: "Asks for a name, then for a favourite colour",
+      inputSchema: testInputRequiredResultMultiRoundInputSchema,
+    },
+    {
+      name: "test_input_required_result_tampered_state",
+      description: "Asks for a confirmation; a tampered requestState is rejected",
+      inputSchema: testInputRequiredResultTamperedStateInputSchema,
+    },
+    {
+      name: "test_input_required_result_capabilities",
+      description: "Asks only for what the client declared it can answer",
+      inputSchema: testInputRequiredResultCapabilitiesInputSchema,
+    },
+    {
+      name: "greet",
+      description: "Greets someone (never a task)",
+      inputSchema: greetInputSchema,
+    },
+    {
+      name: "slow_compute",
+      description: "Sleeps `seconds` seconds, then answers",
+      inputSchema: slowComputeInputSchema,
+      execution: { taskSupport: "optional" },
+    },
+    {
+      name: "failing_job",
+      description: "Fails with a tool error after a second",
+      inputSchema: failingJobInputSchema,
+      execution: { taskSupport: "required" },
+    },
+    {
+      name: "protocol_error_job",
+      description: "Fails with a protocol error after a second",
+      inputSchema: protocolErrorJobInputSchema,
+      execution: { taskSupport: "optional" },
+    },
+    {
+      name: "confirm_delete",
+      description: "Asks for a confirmation, then deletes a file",
+      inputSchema: confirmDeleteInputSchema,
+      execution: { taskSupport: "optional" },
+    },
+    {
+      name: "multi_input",
+      description: "Asks two questions at once",
+      inputSchema: multiInputInputSchema,
+      execution: { taskSupport: "optional" },
+    },
+    {
+      name: "test_tool_with_task",
+      description: "Asks for a name, then works on as a task",
+      inputSchema: testToolWithTaskInputSchema,
+      execution: { taskSupport: "required" },
     },
     {
       name: "json_schema_2020_12_tool",
@@ -2679,6 +3037,47 @@ export const conformanceServerDefinition: ServerDefinition<ConformanceHandlers> 
       call: (handlers, args, ctx) => handlers.tools.testInputRequiredResultCapabilities(args as TestInputRequiredResultCapabilitiesArgs, ctx),
     },
     {
+      name: "greet",
+      validateInput: validateGreetInput,
+      call: (handlers, args, ctx) => handlers.tools.greet(args as GreetArgs, ctx),
+    },
+    {
+      name: "slow_compute",
+      validateInput: validateSlowComputeInput,
+      call: (handlers, args, ctx) => handlers.tools.slowCompute(args as SlowComputeArgs, ctx),
+      taskSupport: "optional",
+    },
+    {
+      name: "failing_job",
+      validateInput: validateFailingJobInput,
+      call: (handlers, args, ctx) => handlers.tools.failingJob(args as FailingJobArgs, ctx),
+      taskSupport: "required",
+    },
+    {
+      name: "protocol_error_job",
+      validateInput: validateProtocolErrorJobInput,
+      call: (handlers, args, ctx) => handlers.tools.protocolErrorJob(args as ProtocolErrorJobArgs, ctx),
+      taskSupport: "optional",
+    },
+    {
+      name: "confirm_delete",
+      validateInput: validateConfirmDeleteInput,
+      call: (handlers, args, ctx) => handlers.tools.confirmDelete(args as ConfirmDeleteArgs, ctx),
+      taskSupport: "optional",
+    },
+    {
+      name: "multi_input",
+      validateInput: validateMultiInputInput,
+      call: (handlers, args, ctx) => handlers.tools.multiInput(args as MultiInputArgs, ctx),
+      taskSupport: "optional",
+    },
+    {
+      name: "test_tool_with_task",
+      validateInput: validateTestToolWithTaskInput,
+      call: (handlers, args, ctx) => handlers.tools.testToolWithTask(args as TestToolWithTaskArgs, ctx),
+      taskSupport: "required",
+    },
+    {
       name: "json_schema_2020_12_tool",
       validateInput: validateJsonSchema202012ToolInput,
       call: (handlers, args, ctx) => handlers.tools.jsonSchema202012Tool(args as JsonSchema202012ToolArgs, ctx),
@@ -2781,7 +3180,7 @@ export const conformanceServerDefinition: ServerDefinition<ConformanceHandlers> 
   ],
   listings: {
     "2026-07-28": listing2026_07_28,
-    "2025-11-25": listing2026_07_28,
+    "2025-11-25": listing2025_11_25,
     "2025-06-18": listing2026_07_28,
     "2025-03-26": listing2026_07_28,
     "2024-11-05": listing2026_07_28,
@@ -2847,6 +3246,13 @@ export interface ConformanceNames extends ServerNames {
     | "test_input_required_result_multi_round"
     | "test_input_required_result_tampered_state"
     | "test_input_required_result_capabilities"
+    | "greet"
+    | "slow_compute"
+    | "failing_job"
+    | "protocol_error_job"
+    | "confirm_delete"
+    | "multi_input"
+    | "test_tool_with_task"
     | "json_schema_2020_12_tool"
     | "test_routed_query";
   readonly prompts:
@@ -2866,5 +3272,5 @@ export function createConformanceServer(
   handlers: ConformanceHandlers,
   options?: ServerOptions,
 ): McpServer<ConformanceHandlers, ConformanceNames> {
-  return createServer<ConformanceHandlers, ConformanceNames>(conformanceServerDefinition, handlers, options);
+  return createTaskServer<ConformanceHandlers, ConformanceNames>(conformanceServerDefinition, handlers, options);
 }

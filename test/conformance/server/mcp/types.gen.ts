@@ -157,6 +157,55 @@ export interface TestInputRequiredResultCapabilitiesInput {}
 /** Arguments of tool "test_input_required_result_capabilities" as its handler receives them (validated). */
 export type TestInputRequiredResultCapabilitiesArgs = TestInputRequiredResultCapabilitiesInput;
 
+/** Arguments of tool "greet" as a client sends them. */
+export interface GreetInput {
+  name: string;
+}
+
+/** Arguments of tool "greet" as its handler receives them (validated). */
+export type GreetArgs = GreetInput;
+
+/** Arguments of tool "slow_compute" as a client sends them. */
+export interface SlowComputeInput {
+  seconds: number;
+  label?: string | undefined;
+}
+
+/** Arguments of tool "slow_compute" as its handler receives them (validated). */
+export type SlowComputeArgs = SlowComputeInput;
+
+/** Arguments of tool "failing_job" as a client sends them. */
+export interface FailingJobInput {}
+
+/** Arguments of tool "failing_job" as its handler receives them (validated). */
+export type FailingJobArgs = FailingJobInput;
+
+/** Arguments of tool "protocol_error_job" as a client sends them. */
+export interface ProtocolErrorJobInput {}
+
+/** Arguments of tool "protocol_error_job" as its handler receives them (validated). */
+export type ProtocolErrorJobArgs = ProtocolErrorJobInput;
+
+/** Arguments of tool "confirm_delete" as a client sends them. */
+export interface ConfirmDeleteInput {
+  filename: string;
+}
+
+/** Arguments of tool "confirm_delete" as its handler receives them (validated). */
+export type ConfirmDeleteArgs = ConfirmDeleteInput;
+
+/** Arguments of tool "multi_input" as a client sends them. */
+export interface MultiInputInput {}
+
+/** Arguments of tool "multi_input" as its handler receives them (validated). */
+export type MultiInputArgs = MultiInputInput;
+
+/** Arguments of tool "test_tool_with_task" as a client sends them. */
+export interface TestToolWithTaskInput {}
+
+/** Arguments of tool "test_tool_with_task" as its handler receives them (validated). */
+export type TestToolWithTaskArgs = TestToolWithTaskInput;
+
 /** Arguments of tool "json_schema_2020_12_tool" as a client sends them. */
 export interface JsonSchema202012ToolInput {
   name?: string | undefined;

@@ -213,6 +213,84 @@ export function validateTestInputRequiredResultCapabilitiesInput(value: unknown)
   return undefined;
 }
 
+/** Checks the arguments of tool "greet" and fills in schema defaults. */
+export function validateGreetInput(value: unknown): ValidationIssue | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    return { path: "", message: "must be object" };
+  }
+  const record = value as Record<string, unknown>;
+  if (!Object.prototype.hasOwnProperty.call(record, "name")) {
+    return { path: "", message: "must have required property 'name'" };
+  }
+  const name = record["name"];
+  if (typeof name !== "string") return { path: "/name", message: "must be string" };
+  return undefined;
+}
+
+/** Checks the arguments of tool "slow_compute" and fills in schema defaults. */
+export function validateSlowComputeInput(value: unknown): ValidationIssue | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    return { path: "", message: "must be object" };
+  }
+  const record = value as Record<string, unknown>;
+  if (!Object.prototype.hasOwnProperty.call(record, "seconds")) {
+    return { path: "", message: "must have required property 'seconds'" };
+  }
+  const seconds = record["seconds"];
+  if (typeof seconds !== "number") return { path: "/seconds", message: "must be number" };
+  if (Object.prototype.hasOwnProperty.call(record, "label")) {
+    const label = record["label"];
+    if (typeof label !== "string") return { path: "/label", message: "must be string" };
+  }
+  return undefined;
+}
+
+/** Checks the arguments of tool "failing_job" and fills in schema defaults. */
+export function validateFailingJobInput(value: unknown): ValidationIssue | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    return { path: "", message: "must be object" };
+  }
+  return undefined;
+}
+
+/** Checks the arguments of tool "protocol_error_job" and fills in schema defaults. */
+export function validateProtocolErrorJobInput(value: unknown): ValidationIssue | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    return { path: "", message: "must be object" };
+  }
+  return undefined;
+}
+
+/** Checks the arguments of tool "confirm_delete" and fills in schema defaults. */
+export function validateConfirmDeleteInput(value: unknown): ValidationIssue | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    return { path: "", message: "must be object" };
+  }
+  const record = value as Record<string, unknown>;
+  if (!Object.prototype.hasOwnProperty.call(record, "filename")) {
+    return { path: "", message: "must have required property 'filename'" };
+  }
+  const filename = record["filename"];
+  if (typeof filename !== "string") return { path: "/filename", message: "must be string" };
+  return undefined;
+}
+
+/** Checks the arguments of tool "multi_input" and fills in schema defaults. */
+export function validateMultiInputInput(value: unknown): ValidationIssue | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    return { path: "", message: "must be object" };
+  }
+  return undefined;
+}
+
+/** Checks the arguments of tool "test_tool_with_task" and fills in schema defaults. */
+export function validateTestToolWithTaskInput(value: unknown): ValidationIssue | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    return { path: "", message: "must be object" };
+  }
+  return undefined;
+}
+
 /** Checks the arguments of tool "json_schema_2020_12_tool" and fills in schema defaults. */
 export function validateJsonSchema202012ToolInput(value: unknown): ValidationIssue | undefined {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {

@@ -14,8 +14,12 @@ import {
   type ClientSession,
   type MergeMethods,
   type PlainToolCallResult,
+  type TaskCallOptions,
   type ToolCallResult,
   type ToolCallTable,
+  type ToolTask,
+  type ToolTaskTable,
+  callToolAsTask,
   connectSession,
   expandUriTemplate,
   getPrompt,
@@ -48,6 +52,7 @@ import type {
   GetTinyImageInput,
   ResourcePromptPromptArgs,
   SimplePromptPromptArgs,
+  SimulateResearchQueryInput,
 } from "./types.gen.js";
 import { validateGetStructuredContentOutput } from "./validators.gen.js";
 
@@ -107,6 +112,18 @@ export interface EverythingClient {
       args?: GetResourceReferenceInput,
       options?: CallOptions,
     ): Promise<PlainToolCallResult<ToolResultContent>>;
+    /** Calls tool "simulate-research-query". Simulate Research Query. Simulates a deep research operation that gathers, analyzes, and synthesizes information. Demonstrates MCP task-based operations with progress through multiple stages. If 'ambiguous' is true and client supports elicitation, sends an elicitation request for clarification. It runs as a task (required): the call waits for the task's result */
+    readonly simulateResearchQuery: {
+      (
+        args: SimulateResearchQueryInput,
+        options?: CallOptions,
+      ): Promise<PlainToolCallResult<ToolResultContent>>;
+      /** Calls tool "simulate-research-query" as a task: resolves with the task's handle once the server has created it (`wait()` for the result, `cancel()`) */
+      task(
+        args: SimulateResearchQueryInput,
+        options?: TaskCallOptions,
+      ): Promise<ToolTask<PlainToolCallResult<ToolResultContent>>>;
+    };
   };
   readonly resources: {
     /** Reads demo://resource/static/document/features.md. Static document file exposed from /docs: features.md */
@@ -144,13 +161,17 @@ const everythingToolCalls: ToolCallTable = {
   getAnnotatedMessage: ["get-annotated-message"],
   getTinyImage: ["get-tiny-image"],
   getResourceReference: ["get-resource-reference"],
+  simulateResearchQuery: ["simulate-research-query"],
 };
+
+/** The tools that may run as tasks (`execution.taskSupport`), by method: `optional` or `required`. */
+const everythingToolTasks: ToolTaskTable = { simulateResearchQuery: "required" };
 
 /** Wraps a connected session in the typed EverythingClient. */
 export function createEverythingClient(session: ClientSession<ClientRequestMap>): EverythingClient {
   return {
     session,
-    tools: toolMethods<EverythingClient["tools"]>(session, everythingToolCalls),
+    tools: toolMethods<EverythingClient["tools"]>(session, everythingToolCalls, { tools: everythingToolTasks, callAsTask: callToolAsTask }),
     resources: {
       featuresDoc: (options) => readResource<ReadResourceResult>(session, "demo://resource/static/document/features.md", options),
     },

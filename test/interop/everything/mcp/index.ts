@@ -40,6 +40,8 @@ export type {
   GetTinyImageInput,
   ResourcePromptPromptArgs,
   SimplePromptPromptArgs,
+  SimulateResearchQueryArgs,
+  SimulateResearchQueryInput,
 } from "./types.gen.js";
 export {
   validateEchoInput,
@@ -49,6 +51,7 @@ export {
   validateGetStructuredContentOutput,
   validateGetSumInput,
   validateGetTinyImageInput,
+  validateSimulateResearchQueryInput,
 } from "./validators.gen.js";
 export { connectEverythingClient, createEverythingClient } from "./client.gen.js";
 export type {

@@ -82,6 +82,22 @@ export interface GetResourceReferenceArgs {
   resourceId: number;
 }
 
+/** Arguments of tool "simulate-research-query" as a client sends them. */
+export interface SimulateResearchQueryInput {
+  /** The research topic to investigate */
+  topic: string;
+  /** Simulate an ambiguous query that requires clarification (triggers input_required status) */
+  ambiguous?: boolean | undefined;
+}
+
+/** Arguments of tool "simulate-research-query" as its handler receives them: validated, with schema defaults filled in. */
+export interface SimulateResearchQueryArgs {
+  /** The research topic to investigate */
+  topic: string;
+  /** Simulate an ambiguous query that requires clarification (triggers input_required status) */
+  ambiguous: boolean;
+}
+
 /** Arguments of prompt "simple-prompt". */
 export interface SimplePromptPromptArgs {}
 

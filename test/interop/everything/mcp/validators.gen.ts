@@ -134,3 +134,20 @@ export function validateGetResourceReferenceInput(value: unknown): ValidationIss
   if (typeof resourceId !== "number") return { path: "/resourceId", message: "must be number" };
   return undefined;
 }
+
+/** Checks the arguments of tool "simulate-research-query" and fills in schema defaults. */
+export function validateSimulateResearchQueryInput(value: unknown): ValidationIssue | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    return { path: "", message: "must be object" };
+  }
+  const record = value as Record<string, unknown>;
+  if (!Object.prototype.hasOwnProperty.call(record, "ambiguous")) record["ambiguous"] = false;
+  if (!Object.prototype.hasOwnProperty.call(record, "topic")) {
+    return { path: "", message: "must have required property 'topic'" };
+  }
+  const topic = record["topic"];
+  if (typeof topic !== "string") return { path: "/topic", message: "must be string" };
+  const ambiguous = record["ambiguous"];
+  if (typeof ambiguous !== "boolean") return { path: "/ambiguous", message: "must be boolean" };
+  return undefined;
+}
