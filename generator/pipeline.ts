@@ -1,6 +1,7 @@
 // The generator as one pure function: manifest path and options in, either the complete
 // set of generated files (path → text) or diagnostics out. Nothing here writes files or
 // prints; the CLI and the tests decide what to do with the result.
+import { createHash } from "node:crypto";
 import { readFileSync, realpathSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { isWarning, quote, sortDiagnostics, type Diagnostic } from "./diagnostics.js";
@@ -160,6 +161,7 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
     version: options.version,
     manifest: toPosix(relative(model.output, absolute)),
     protocols: protocols.map((p) => ({ revision: p.revision, sha256: p.schema.sha256 })),
+    inlined: model.apps.map((app) => ({ uri: app.uri, file: app.source, sha256: createHash("sha256").update(app.html).digest("hex") })),
   };
   const files = emitFiles(model, protocols, banner);
   return {

@@ -11,6 +11,8 @@ export interface Banner {
   /** Manifest path relative to the output folder, with forward slashes. */
   readonly manifest: string;
   readonly protocols: readonly { readonly revision: string; readonly sha256: string }[];
+  /** Files inlined into the output (MCP Apps' HTML), relative to the manifest's folder: a reviewer sees which page a change carries. */
+  readonly inlined?: readonly { readonly uri: string; readonly file: string; readonly sha256: string }[];
 }
 
 export function bannerText(banner: Banner): string {
@@ -19,6 +21,7 @@ export function bannerText(banner: Banner): string {
     `${generatedMarker}${banner.version ? ` v${oneLine(banner.version)}` : ""}. DO NOT EDIT.`,
     `// Source: ${oneLine(banner.manifest)}`,
     ...banner.protocols.map((p) => `// Protocol ${p.revision}: schema.json sha256 ${p.sha256}`),
+    ...(banner.inlined ?? []).map((f) => `// App ${oneLine(f.uri)}: ${oneLine(f.file)} sha256 ${f.sha256}`),
     `// Regenerate: npx mcp-gen generate ${oneLine(banner.manifest)} (from this folder)`,
   ];
   return `${lines.join("\n")}\n`;

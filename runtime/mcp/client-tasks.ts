@@ -77,8 +77,9 @@ export interface TaskCallOptions extends CallOptions {
   readonly minPollIntervalMs?: number | undefined;
   /**
    * 2026-07-28: also listen for the task's notifications/tasks (a subscriptions/listen
-   * request naming it in `taskIds`) while a wait() is pending, to learn of changes between
-   * polls. Polling continues: servers need not honour the request.
+   * request naming it in `notifications.tasks`, the filter this runtime's servers read) while
+   * a wait() is pending, to learn of changes between polls. Polling continues: servers need
+   * not honour the request (the extension defines no filter yet).
    */
   readonly listen?: boolean | undefined;
 }
@@ -354,7 +355,7 @@ class TaskHandle implements ToolTask<JsonObject> {
     const listening = this.era === "modern" && this.listen ? new AbortController() : undefined;
     if (listening) {
       this.session
-        .rawRequest("subscriptions/listen", { notifications: { taskIds: [this.id] } }, { ...taskExtension, signal: listening.signal, timeoutMs: 0 })
+        .rawRequest("subscriptions/listen", { notifications: { tasks: [this.id] } }, { ...taskExtension, signal: listening.signal, timeoutMs: 0 })
         .catch(() => {}); // A server without it answers with an error: polling is enough.
     }
     const run = this.era === "modern" ? this.followModern(stop.signal) : this.followLegacy(stop.signal);

@@ -3,6 +3,7 @@
 // that compiles under strict settings and serves each app's HTML byte for byte, with its
 // `_meta.ui`, the tools' `_meta.ui` in exactly the revisions whose types have `_meta`, and
 // the extension in server/discover only.
+import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -325,5 +326,20 @@ describe("a manifest with apps", () => {
     expect(table).toContain(`"ui://demo/own-view": ${JSON.stringify(hostileHtml).replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")},`);
     expect(server.split("café").length).toBe(2);
     expect(table).toContain("// ui/own.html\n");
+  });
+
+  it("names each inlined page and its sha256 in the banner of every generated file, and regenerates over them", async () => {
+    const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
+    for (const file of readdirSync(join(project, "mcp"))) {
+      const banner = readFileSync(join(project, "mcp", file), "utf8").split("// Regenerate:")[0]!;
+      expect(banner).toContain(`// App ui://demo/own-view: ui/own.html sha256 ${sha256(hostileHtml)}\n`);
+      expect(banner).toMatch(new RegExp(`// App ui://\\S+: ui/shared\\.html sha256 ${sha256(sharedHtml)}\\n`));
+    }
+    // The banner with App lines is still recognised as this manifest's own: a second run replaces the files.
+    writeFileSync(join(project, "ui", "shared.html"), sharedHtml.replace("shared", "edited"));
+    const again = await runCliAsync(["mcp.yaml", "-q"], project);
+    expect(again.stderr).toBe("");
+    expect(again.status).toBe(0);
+    expect(readFileSync(join(project, "mcp", "index.ts"), "utf8")).toContain(sha256(sharedHtml.replace("shared", "edited")));
   });
 });

@@ -5,6 +5,7 @@
 // Protocol 2025-06-18: schema.json sha256 af845e7e5b9d27107d1690f0936022546177a1403e63ffb11470135b296a2e01
 // Protocol 2025-03-26: schema.json sha256 e720669548c8100a4282c49e580efd6ddf7f28899ea786fc8db251dbdb356131
 // Protocol 2024-11-05: schema.json sha256 61cea2392d4f284092d09bc84b9ac488c0d5618ac2b38a56942fc5b99fd960ce
+// App ui://weather/forecast_panel: ui/forecast.html sha256 45456515511a09c04404d9ab7afc96f6c201001efe3b71b05a72bfd038c0e24b
 // Regenerate: npx mcp-gen generate ../../mcp.yaml (from this folder)
 
 import type { ValidationIssue } from "@mcp-gen/runtime";
