@@ -543,14 +543,21 @@ class Tasks {
 
   /** The record of `taskId` when `owner` may see it; -32602 otherwise (unknown and foreign tasks look alike). */
   private async visible(taskId: string, owner: string): Promise<TaskRecord> {
-    const record = await this.store.get(taskId);
-    if (!record || (record.owner !== "" && record.owner !== owner)) throw invalidParams(`unknown task ${JSON.stringify(taskId)}`);
+    const record = await this.seenBy(taskId, owner);
+    if (!record) throw invalidParams(`unknown task ${JSON.stringify(taskId)}`);
     return record;
+  }
+
+  /** The record of `taskId` when `owner` may see it. */
+  private async seenBy(taskId: string, owner: string): Promise<TaskRecord | undefined> {
+    const record = await this.store.get(taskId);
+    return record && (record.owner === "" || record.owner === owner) ? record : undefined;
   }
 
   private async update(taskId: string, owner: string, inputResponses: unknown): Promise<Params> {
     if (!isObject(inputResponses)) throw invalidParams("inputResponses must be an object");
-    await this.visible(taskId, owner);
+    // SEP-2663: tasks/update acknowledges any task id, known or not (and another caller's task looks unknown).
+    if (!(await this.seenBy(taskId, owner))) return {};
     // Answers to keys the task is not waiting for are ignored (SEP-2663).
     await this.mutate(taskId, (record) => {
       if (isTerminal(record.status)) return undefined;
@@ -571,7 +578,9 @@ class Tasks {
   }
 
   private async cancel(taskId: string, owner: string, legacy: boolean): Promise<Params> {
-    const record = await this.visible(taskId, owner);
+    // SEP-2663: tasks/cancel acknowledges any task id; 2025-11-25 answers an unknown one with -32602.
+    const record = legacy ? await this.visible(taskId, owner) : await this.seenBy(taskId, owner);
+    if (!record) return {};
     if (isTerminal(record.status)) {
       // 2025-11-25 rejects cancelling a finished task; 2026-07-28 acknowledges it (idempotent).
       if (legacy) throw invalidParams(`task ${taskId} is already ${record.status}`);

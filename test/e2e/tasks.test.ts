@@ -158,6 +158,9 @@ describe.each(transports)("tasks over $name", (transport) => {
       expect((await task(client, "tasks/result", { taskId: "x" })).error?.code).toBe(-32601);
       expect((await task(client, "tasks/list", {})).error?.code).toBe(-32601);
       expect((await task(client, "tasks/get", { taskId: "no-such-task" })).error?.code).toBe(-32602);
+      // SEP-2663: tasks/update and tasks/cancel acknowledge any task id.
+      expect(ok(await task(client, "tasks/update", { taskId: "no-such-task", inputResponses: {} })).resultType).toBe("complete");
+      expect(ok(await task(client, "tasks/cancel", { taskId: "no-such-task" })).resultType).toBe("complete");
     });
   });
 
