@@ -200,7 +200,7 @@ function plainGenerateArgs(argv: readonly string[]): GenerateArgs | undefined {
     } else if (option) {
       if (args[option.name] === true) return undefined;
       args[option.name] = true;
-    } else if (args.manifest === undefined && token !== "" && !token.startsWith("-") && !["generate", "init", "schema"].includes(token)) {
+    } else if (args.manifest === undefined && token !== "" && !token.startsWith("-") && !["generate", "init", "schema", "pull"].includes(token)) {
       args.manifest = token;
     } else {
       return undefined;
@@ -245,6 +245,30 @@ export async function main(argv: string[]): Promise<number> {
       (y) => y.positional("dir", { type: "string", default: "." }).option("name", { type: "string", describe: "server name (default: the folder name)" }),
       (a) => {
         action = () => runInit(a.dir, a.name);
+      },
+    )
+    .command(
+      "pull",
+      "Write a client manifest (generate.server: false) for a live server, or --check that one still matches it",
+      (y) =>
+        y
+          .option("stdio", { type: "string", describe: "command that starts the server on its stdio (no shell; quotes group words)" })
+          .option("url", { type: "string", describe: "Streamable HTTP endpoint of the server" })
+          .option("output", { alias: "o", type: "string", default: "mcp.yaml", describe: "manifest to write (or, with --check, to compare)" })
+          .option("check", { type: "boolean", default: false, describe: "write nothing; exit 1 when the manifest no longer matches the server" })
+          .option("timeout", { type: "number", default: 30_000, describe: "milliseconds to wait for each answer" })
+          .option("schema-dir", { type: "string", describe: "folder of protocol schemas (<dir>/<revision>/schema.json)" })
+          .option("quiet", { alias: "q", type: "boolean", default: false, describe: "no summary line" })
+          .example('$0 pull --stdio "npx -y @modelcontextprotocol/server-memory" -o memory.yaml', "a manifest for a stdio server")
+          .example("$0 pull --url http://127.0.0.1:3000/mcp", "a manifest for a server over Streamable HTTP")
+          .example("$0 pull --url http://127.0.0.1:3000/mcp --check", "CI: fail when the server's tools changed")
+          .check((a) => {
+            if ((a.stdio === undefined) === (a.url === undefined)) throw new Error("give exactly one of --stdio and --url");
+            if (!(a.timeout > 0)) throw new Error("--timeout must be a positive number of milliseconds");
+            return true;
+          }),
+      (a) => {
+        action = async () => (await import("./pull/run.js")).runPull({ stdio: a.stdio, url: a.url, output: a.output, check: a.check, timeout: a.timeout, schemaDir: a.schemaDir, quiet: a.quiet });
       },
     )
     .command("schema <action> [revisions..]", "Manage protocol schemas: `fetch [revision..]` downloads and verifies them into the cache, `list` shows where each is found", (y) =>
