@@ -116,6 +116,35 @@ function entry(identifier: string | undefined, fields: Record<string, Json | und
   return out;
 }
 
+// JSON Schema keywords in the order they are written; others follow alphabetically. Maps of
+// names (properties, $defs, ...) keep the server's order: it is the order of generated fields.
+const keywordOrder = [
+  "$schema", "$id", "$anchor", "$ref", "$dynamicRef", "$comment", "title", "description", "type", "enum", "const", "default", "examples",
+  "format", "pattern", "minLength", "maxLength", "minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum", "multipleOf",
+  "items", "prefixItems", "additionalItems", "contains", "minContains", "maxContains", "minItems", "maxItems", "uniqueItems", "unevaluatedItems",
+  "properties", "patternProperties", "additionalProperties", "unevaluatedProperties", "propertyNames", "required", "minProperties", "maxProperties",
+  "dependentRequired", "dependentSchemas", "allOf", "anyOf", "oneOf", "not", "if", "then", "else", "$defs", "definitions",
+];
+const keywordRank = new Map(keywordOrder.map((k, i) => [k, i]));
+const schemaMaps = new Set(["properties", "patternProperties", "dependentSchemas", "$defs", "definitions"]);
+const schemaValues = new Set(["items", "additionalItems", "contains", "unevaluatedItems", "additionalProperties", "unevaluatedProperties", "propertyNames", "not", "if", "then", "else"]);
+const schemaLists = new Set(["items", "prefixItems", "allOf", "anyOf", "oneOf"]);
+
+/** `schema` with its keywords in a fixed order, at every level; values that are data (enum, default, x-*) untouched. */
+export function orderSchema(schema: Json): Json {
+  if (!isRecord(schema)) return schema;
+  const keys = Object.keys(schema).sort((a, b) => (keywordRank.get(a) ?? keywordOrder.length) - (keywordRank.get(b) ?? keywordOrder.length) || (a < b ? -1 : a > b ? 1 : 0));
+  const out: JsonRecord = {};
+  for (const key of keys) {
+    const value = schema[key]!;
+    if (schemaMaps.has(key) && isRecord(value)) out[key] = Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, orderSchema(sub)]));
+    else if (schemaLists.has(key) && Array.isArray(value)) out[key] = value.map(orderSchema);
+    else if (schemaValues.has(key)) out[key] = orderSchema(value);
+    else out[key] = value;
+  }
+  return out;
+}
+
 const text = (value: Json | undefined): string | undefined => (isString(value) ? value : undefined);
 
 function tools(listed: readonly JsonRecord[], notes: string[]): JsonRecord | undefined {
@@ -139,8 +168,8 @@ function tools(listed: readonly JsonRecord[], notes: string[]): JsonRecord | und
     out[key] = entry(namer.identifier(key), {
       title: text(tool.title),
       description: text(tool.description),
-      input: isRecord(input) ? input : undefined,
-      output: isRecord(output) ? output : undefined,
+      input: isRecord(input) ? orderSchema(input) : undefined,
+      output: isRecord(output) ? orderSchema(output) : undefined,
       annotations: annotations(tool.annotations, ["title", "readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"], where, notes),
       icons: icons(tool.icons, where, notes),
       task,

@@ -177,7 +177,7 @@ describe("mcp-gen pull over stdio and HTTP", () => {
   }, 120_000);
 
   it("calls tools of each server through its generated client", async () => {
-    const load = async (p: Pulled) => (await import(pathToFileURL(p.program).href)) as { exercise: (...args: string[]) => Promise<unknown[]> };
+    const load = async (p: Pulled) => (await import(pathToFileURL(p.program).href)) as { exercise: (...args: (string | string[])[]) => Promise<unknown[]> };
     const [everything, filesystem, memory, http] = pulled;
     const [echo, sum, temperature, revision] = await (await load(everything!)).exercise(process.execPath, [serverEntry("server-everything"), "stdio"]);
     expect(textOf(echo)).toContain("pulled");
