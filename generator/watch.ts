@@ -138,9 +138,9 @@ export async function watchInputs(options: WatchOptions): Promise<void> {
   await done;
 }
 
-/** `mcp.yaml, schemas/a.json` (base names when unique enough to read, as a status line wants). */
-export function describeChanges(changed: readonly string[], display: (path: string) => string = basename): string {
+/** `mcp.yaml, schemas/a.json and 2 more`: the changed files as a status line names them (`display` shortens each, base name by default). */
+export function describeChanges(changed: readonly string[], display: (path: string) => string = (path) => basename(path)): string {
   if (changed.length === 0) return "";
-  const shown = changed.slice(0, 3).map(display);
+  const shown = changed.slice(0, 3).map((path) => display(path));
   return changed.length > 3 ? `${shown.join(", ")} and ${changed.length - 3} more` : shown.join(", ");
 }
