@@ -120,8 +120,10 @@ async function runWatch(args: GenerateArgs): Promise<number> {
         for (const diagnostic of diagnostics) err(formatDiagnostic(diagnostic));
         const errors = diagnostics.length;
         err(`${prefix()} ${errors} error(s), nothing written; the last good output stays ${took()}`);
-        // Files named in the diagnostics are inputs too (a referenced schema that does not parse).
-        return { inputs: [manifestPath, ...inputs, ...diagnostics.map((d) => resolve(d.location.file))], failed: true };
+        // Files named in the diagnostics are inputs too (a referenced schema that does not parse),
+        // when they exist: a missing file's folder may not exist to be watched.
+        const named = diagnostics.map((d) => resolve(d.location.file)).filter((path) => existsSync(path));
+        return { inputs: [manifestPath, ...inputs, ...named], failed: true };
       };
       const result = await generate({
         manifest: args.manifest,

@@ -116,6 +116,23 @@ describe("mcp-gen --watch", () => {
     expect(await exited).toBe(0);
   }, 60_000);
 
+  it("reports a broken referenced schema at its own position and regenerates when it is fixed", async () => {
+    const dir = tempProject({}, example);
+    const schema = join(dir, "schemas", "forecast.json");
+    const original = readFileSync(schema, "utf8");
+    const { child, output, exited } = startWatch(dir);
+    await until(() => statusLines(output.stdout).length === 1, "the first run", output);
+    writeFileSync(schema, '{ "type": "object",\n');
+    await until(() => errorStatusLines(output.stderr).length === 1, "the failed run", output);
+    expect(output.stderr).toMatch(/^mcp-gen: schemas\/forecast\.json:\d+:\d+: /m);
+    expect(errorStatusLines(output.stderr)[0]).toMatch(/ schemas\/forecast\.json changed: /);
+    writeFileSync(schema, original.replace(/\{/, '{ "description": "Repaired forecast",'));
+    await until(() => statusLines(output.stdout).length === 2, "the run after the fix", output);
+    expect(readFileSync(join(dir, "src", "mcp", "types.gen.ts"), "utf8")).toContain("Repaired forecast");
+    child.kill("SIGTERM");
+    expect(await exited).toBe(0);
+  }, 60_000);
+
   it("refuses --watch with --check or --dry-run as a usage error", () => {
     const check = runCli(["examples/weather/mcp.yaml", "--watch", "--check"]);
     expect(check.status).toBe(2);
