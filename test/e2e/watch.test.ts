@@ -51,7 +51,7 @@ describe("mcp-gen --watch", () => {
 
     // The first run: nothing to write (the example's output is checked in), one status line, piped so no hint.
     await until(() => statusLines(output.stdout).length === 1, "the first run", output);
-    expect(statusLines(output.stdout)[0]).toMatch(/ start: 6 file\(s\) already up to date in src\/mcp \(\d+ ms\)$/);
+    expect(statusLines(output.stdout)[0]).toMatch(/ start: 7 file\(s\) already up to date in src\/mcp \(\d+ ms\)$/);
     expect(output.stdout).not.toMatch(/watching/);
 
     // A good manifest edit regenerates: one status line naming the change and the files written.
