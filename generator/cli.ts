@@ -30,6 +30,7 @@ interface GenerateArgs {
   quiet: boolean;
   allowOutside: boolean;
   strict: boolean;
+  watch: boolean;
 }
 
 /** The last line of a generate run: `changed` lists the files that differed from the disk. */
@@ -89,6 +90,80 @@ async function runGenerate(args: GenerateArgs): Promise<number> {
   // answering "up to date" in silence.
   if (!args.dryRun && !args.allowOutside && warnings.length === 0) rememberRun(key, generated);
   if (!args.quiet) out(summary(args, generated.outDir, statuses.length, different.map((s) => s.path)));
+  return 0;
+}
+
+/**
+ * `--watch`: a run now and after every change of its inputs, until SIGINT/SIGTERM (exit 0).
+ * Each run prints one status line (stdout when it wrote, stderr after its diagnostics when it
+ * failed); a failed run writes nothing, so the last good output stays, and watching goes on.
+ */
+async function runWatch(args: GenerateArgs): Promise<number> {
+  const { generate } = await import("./pipeline.js");
+  const { writeOutput } = await import("./write.js");
+  const { describeChanges, watchInputs } = await import("./watch.js");
+  const manifestPath = resolve(args.manifest);
+  const shown = (path: string) => relative(process.cwd(), path) || path;
+  const runVersion = version();
+  // The hint is for a person at a terminal; piped, only the status lines appear.
+  let hinted = !process.stdout.isTTY || args.quiet;
+  await watchInputs({
+    run: async (changed) => {
+      const started = performance.now();
+      const prefix = () => {
+        const time = new Date().toTimeString().slice(0, 8);
+        const cause = changed.length === 0 ? "start" : `${describeChanges(changed, shown)} changed`;
+        return `[${time}] ${cause}:`;
+      };
+      const took = () => `(${Math.round(performance.now() - started)} ms)`;
+      const failed = (diagnostics: readonly Parameters<typeof formatDiagnostic>[0][], inputs: readonly string[]) => {
+        for (const diagnostic of diagnostics) err(formatDiagnostic(diagnostic));
+        const errors = diagnostics.length;
+        err(`${prefix()} ${errors} error(s), nothing written; the last good output stays ${took()}`);
+        // Files named in the diagnostics are inputs too (a referenced schema that does not parse),
+        // when they exist: a missing file's folder may not exist to be watched.
+        const named = diagnostics.map((d) => resolve(d.location.file)).filter((path) => existsSync(path));
+        return { inputs: [manifestPath, ...inputs, ...named], failed: true };
+      };
+      const result = await generate({
+        manifest: args.manifest,
+        out: args.out,
+        schemaFile: args.schema,
+        schemaDir: args.schemaDir,
+        version: runVersion,
+        allowOutside: args.allowOutside,
+        strict: args.strict,
+      });
+      if (!result.ok) return failed(result.diagnostics, []);
+      const { generated, warnings } = result;
+      for (const diagnostic of warnings) err(formatDiagnostic(diagnostic));
+      let comparison: ReturnType<typeof writeOutput>;
+      try {
+        comparison = writeOutput(generated);
+      } catch (error) {
+        // A file-system error (full disk, permissions) ends this run, not the watch.
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code === undefined) throw error;
+        return failed([{ location: generated.outLocation, message: `cannot write the output folder (${code}: ${(error as Error).message})` }], generated.inputs);
+      }
+      if (!comparison.ok) return failed(comparison.diagnostics, generated.inputs);
+      if (!args.allowOutside && warnings.length === 0) {
+        rememberRun({ manifest: args.manifest, out: args.out, schema: args.schema, schemaDir: args.schemaDir, version: runVersion }, generated);
+      }
+      const written = comparison.statuses.filter((s) => s.status !== "unchanged").map((s) => (s.status === "obsolete" ? `${s.path} (deleted)` : s.path));
+      const folder = shown(generated.outDir) || ".";
+      if (!args.quiet) {
+        out(`mcp-gen: ${prefix()} ${written.length === 0 ? `${comparison.statuses.length} file(s) already up to date` : `wrote ${written.join(", ")}`} in ${folder} ${took()}`);
+      }
+      return { inputs: generated.inputs, failed: false };
+    },
+    onWatching: (inputs) => {
+      if (hinted) return;
+      hinted = true;
+      out(`mcp-gen: watching ${inputs.length} input file(s) for changes; Ctrl-C stops`);
+    },
+    onWatchError: (folder, error) => err(`cannot watch ${shown(folder)} (${error.message}); trying again after the next run`),
+  });
   return 0;
 }
 
@@ -167,6 +242,7 @@ const generateOptions = {
   "allow-outside": { type: "boolean", default: false, describe: "accept a manifest `output` outside the project root (the manifest's folder)" },
   quiet: { type: "boolean", alias: "q", default: false, describe: "print only errors and warnings" },
   strict: { type: "boolean", default: false, describe: "treat warnings (unknown schema keywords, tool names clients may refuse) as errors" },
+  watch: { type: "boolean", alias: "w", default: false, describe: "keep running: regenerate when the manifest or a file it reads changes (Ctrl-C stops)" },
 } as const satisfies Record<string, Options>;
 
 /** The generate options as written on the command line (`--schema-dir`, `-q`): argument name, and whether a value follows. */
@@ -207,12 +283,13 @@ function plainGenerateArgs(argv: readonly string[]): GenerateArgs | undefined {
     }
   }
   if (args.check && args.dryRun) return undefined;
+  if (args.watch && (args.check || args.dryRun)) return undefined;
   return { ...args, manifest: args.manifest ?? "mcp.yaml" } as GenerateArgs;
 }
 
 export async function main(argv: string[]): Promise<number> {
   const plain = plainGenerateArgs(argv);
-  if (plain !== undefined) return runGenerate(plain);
+  if (plain !== undefined) return plain.watch ? runWatch(plain) : runGenerate(plain);
   const { default: yargs } = await import("yargs");
   // Handlers only choose the action; it runs after parsing, once yargs has found no usage error.
   let action: (() => Promise<number> | number) | undefined;
@@ -229,6 +306,7 @@ export async function main(argv: string[]): Promise<number> {
           .options(generateOptions)
           .check((a) => {
             if (a.check && a.dryRun) throw new Error("--check and --dry-run cannot be combined");
+            if (a.watch && (a.check || a.dryRun)) throw new Error(`--watch writes on every change; it cannot be combined with ${a.check ? "--check" : "--dry-run"}`);
             for (const [name, option] of Object.entries(generateOptions)) {
               const repeated = option.type === "string" && Array.isArray((a as Record<string, unknown>)[name]);
               if (repeated) throw new Error(`--${name} given more than once; give it once`);
@@ -236,7 +314,7 @@ export async function main(argv: string[]): Promise<number> {
             return true;
           }),
       (a) => {
-        action = () => runGenerate(a);
+        action = () => (a.watch ? runWatch(a) : runGenerate(a));
       },
     )
     .command(
@@ -278,6 +356,9 @@ export async function main(argv: string[]): Promise<number> {
         .option("schema-dir", { type: "string", describe: "also look here (list)" }), (a) => {
         action = () => (a.action === "fetch" ? runSchemaFetch(a.revisions) : runSchemaList(a.schemaDir));
       })
+    .example("$0", "generate from ./mcp.yaml into its `output` folder")
+    .example("$0 --check", "exit 1 when the generated files are stale (CI)")
+    .example("$0 mcp.yaml --watch", "regenerate whenever mcp.yaml or a schema, page or protocol schema it reads changes")
     .strict()
     .version(version())
     .help()

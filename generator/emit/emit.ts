@@ -7,6 +7,7 @@ import { emitClient } from "./client/emit.js";
 import { GeneratedFile, type Banner } from "./file.js";
 import { emitIndex } from "./index/emit.js";
 import { emitProtocol } from "./protocol/emit.js";
+import { appsModule, emitAppHtml } from "./server/apps.js";
 import { emitServer } from "./server/emit.js";
 import { emitTypes } from "./types/emit.js";
 import { emitValidators } from "./validators/emit.js";
@@ -23,10 +24,16 @@ export function emitFiles(model: ServerModel, protocols: readonly ProtocolModel[
   const validators = newFile("validators.gen.ts");
   emitValidators(validators, model, rt);
   const files = [protocol, types, validators];
+  const internal: GeneratedFile[] = [];
   if (model.generate.server) {
     const server = newFile("server.gen.ts");
     emitServer(server, model, protocols);
     files.push(server);
+    if (model.apps.length > 0) {
+      const apps = newFile(`${appsModule}.ts`);
+      emitAppHtml(apps, model);
+      internal.push(apps);
+    }
   }
   if (model.generate.client) {
     const client = newFile("client.gen.ts");
@@ -35,6 +42,6 @@ export function emitFiles(model: ServerModel, protocols: readonly ProtocolModel[
   }
   const index = newFile("index.ts");
   emitIndex(index, files);
-  files.push(index);
+  files.push(index, ...internal); // the pages are the server's data, not part of index.ts's API
   return new Map(files.map((file) => [file.path, file.text(banner)]));
 }

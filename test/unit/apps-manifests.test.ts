@@ -256,7 +256,7 @@ describe("a manifest with apps", () => {
     writeFileSync(join(copy, "ui", "shared.html"), sharedHtml.replace("shared", "edited"));
     const check = await runCliAsync(["mcp.yaml", "--check"], copy);
     expect(check.status).toBe(1);
-    expect(check.stderr).toContain("server.gen.ts");
+    expect(check.stderr).toContain("apps.gen.ts");
   });
 
   const connect = async (revision: string): Promise<{ session: Session; close(): Promise<void> }> => {
@@ -320,12 +320,16 @@ describe("a manifest with apps", () => {
     }
   });
 
-  it("writes the HTML as data: once, as a string literal, at the end of server.gen.ts", () => {
-    const server = readFileSync(join(project, "mcp", "server.gen.ts"), "utf8");
-    const table = server.slice(server.indexOf("const appHtml"));
+  it("writes the HTML as data: once, as a string literal, in apps.gen.ts, which server.gen.ts imports and index.ts does not export", () => {
+    const apps = readFileSync(join(project, "mcp", "apps.gen.ts"), "utf8");
+    const table = apps.slice(apps.indexOf("export const appHtml"));
     expect(table).toContain(`"ui://demo/own-view": ${JSON.stringify(hostileHtml).replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")},`);
-    expect(server.split("café").length).toBe(2);
+    expect(apps.split("café").length).toBe(2);
     expect(table).toContain("// ui/own.html\n");
+    const server = readFileSync(join(project, "mcp", "server.gen.ts"), "utf8");
+    expect(server).toContain('import { appHtml } from "./apps.gen.js";');
+    expect(server).not.toContain("café");
+    expect(readFileSync(join(project, "mcp", "index.ts"), "utf8")).not.toContain("appHtml");
   });
 
   it("names each inlined page and its sha256 in the banner of every generated file, and regenerates over them", async () => {

@@ -14,7 +14,7 @@ describe("mcp-gen --check", () => {
     const run = runCli(["examples/weather/mcp.yaml", "--check"]);
     expect(run.stderr).toBe("");
     expect(run.status).toBe(0);
-    expect(run.stdout).toMatch(/6 file\(s\) up to date/);
+    expect(run.stdout).toMatch(/7 file\(s\) up to date/);
   });
 
   it("exits 0 on the checked-in everything example", () => {

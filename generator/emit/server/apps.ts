@@ -1,15 +1,19 @@
-// The MCP Apps part of server.gen.ts: each app's ui:// resource (listing entry, read
-// entry serving the inlined HTML with its `_meta.ui`), the tools' `_meta.ui`, the
-// extension the server advertises, and the HTML itself as string data.
+// The MCP Apps part of the generated server: each app's ui:// resource (listing entry, read
+// entry serving the inlined HTML with its `_meta.ui`), the tools' `_meta.ui`, the extension
+// the server advertises, and apps.gen.ts, which holds the HTML itself as string data (a
+// file of its own, so that server.gen.ts stays readable whatever the pages weigh).
 import { appMimeType, appsExtension, type AppModel, type ToolUiModel } from "../../model/apps.js";
 import type { ServerModel } from "../../model/server.js";
 import { Code, inlineLiteral, stringLiteral } from "../escape.js";
-import type { CodeWriter } from "../file.js";
+import type { GeneratedFile } from "../file.js";
 
 type Json = { [key: string]: unknown };
 
-/** The table of inlined HTML, by URI, that app read entries index. */
+/** The table of inlined HTML, by URI, that app read entries index (exported by apps.gen.ts). */
 const htmlTable = "appHtml";
+
+/** The generated module holding the pages. */
+export const appsModule = "apps.gen";
 
 /**
  * A tool's `_meta` for the revisions that have it: `ui.resourceUri` (SEP-1865) and the
@@ -31,9 +35,10 @@ export function appListing(app: AppModel): Json {
 }
 
 /** An app's entry of the definition's `resources`: a read that serves the inlined HTML, no handler involved. */
-export function appResourceEntry(app: AppModel): Json {
+export function appResourceEntry(file: GeneratedFile, app: AppModel): Json {
   const meta = resourceMeta(app);
-  const contents = `{ text: ${htmlTable}[${stringLiteral(app.uri)}]!${meta ? `, _meta: ${inlineLiteral(meta)}` : ""} }`;
+  const table = file.value(file.local(appsModule), htmlTable);
+  const contents = `{ text: ${table}[${stringLiteral(app.uri)}]!${meta ? `, _meta: ${inlineLiteral(meta)}` : ""} }`;
   return { uri: app.uri, mimeType: appMimeType, read: new Code(`() => (${contents})`) };
 }
 
@@ -42,12 +47,11 @@ export function appExtensions(model: ServerModel): Json | undefined {
   return model.apps.length > 0 && model.revisions.includes("2026-07-28") ? { [appsExtension]: {} } : undefined;
 }
 
-/** The HTML table, written last: it is data as long as the pages, and nothing below it needs reading. */
-export function emitAppHtml(w: CodeWriter, model: ServerModel): void {
-  if (model.apps.length === 0) return;
-  w.line();
+/** apps.gen.ts: the HTML of each app, by ui:// URI. */
+export function emitAppHtml(file: GeneratedFile, model: ServerModel): void {
+  const w = file.writer;
   w.doc("The HTML of each MCP App, by ui:// URI: the files the manifest names, inlined at generation time.");
-  w.block(`const ${htmlTable}: Readonly<Record<string, string>> =`, () => {
+  w.block(`export const ${htmlTable}: Readonly<Record<string, string>> =`, () => {
     for (const app of model.apps) {
       w.line(`// ${app.source.replace(/[\r\n\u2028\u2029]+/g, " ")}`);
       w.line(`${stringLiteral(app.uri)}: ${stringLiteral(app.html)},`);

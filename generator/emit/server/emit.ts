@@ -8,7 +8,7 @@ import type { TemplatePart } from "../../validate/prompt-template.js";
 import { Code, codeLiteral, propertyAccess, propertyKey, sameLiteral, stringLiteral } from "../escape.js";
 import type { GeneratedFile } from "../file.js";
 import { emitAnswerValidators } from "./answers.js";
-import { appExtensions, appListing, appResourceEntry, emitAppHtml, toolUiMeta } from "./apps.js";
+import { appExtensions, appListing, appResourceEntry, toolUiMeta } from "./apps.js";
 import { toolTypeNames } from "../types/emit.js";
 import { validatorNames } from "../validators/emit.js";
 
@@ -260,7 +260,7 @@ export function emitServer(file: GeneratedFile, model: ServerModel, protocols: r
       cache: r.cache ? cacheHint(r.cache, "private") : undefined,
       read: code(`(handlers, ctx) => handlers.resources.${r.member}(ctx)`),
     })),
-    ...model.apps.map(appResourceEntry),
+    ...model.apps.map((app) => appResourceEntry(file, app)),
   ];
   const templates = model.resourceTemplates.map((t) => {
     const variableNames = t.template.variables;
@@ -369,7 +369,6 @@ export function emitServer(file: GeneratedFile, model: ServerModel, protocols: r
   // Tools declared `task:` need the TaskServer (tasks/*, the capabilities that announce them); other servers never load it.
   const create = model.tools.some((t) => t.task) ? "createTaskServer" : "createServer";
   w.indented(() => w.line(`return ${file.value(rt, create)}<${H}, ${names.names}>(${names.definition}, handlers, options);`)).line("}");
-  emitAppHtml(w, model);
 }
 
 /** The manifest's `auth:` as the runtime's AuthPolicy: metadata fields and, per entry kind, the scopes of entries that declare any. */
