@@ -23,8 +23,20 @@ export interface PullArgs {
 const err = (line: string) => process.stderr.write(`mcp-gen: ${line}\n`);
 const out = (line: string) => process.stdout.write(`${line}\n`);
 
-/** The sections --check compares, entry by entry. `output`, `protocol` and comments are the user's. */
+/** The sections --check compares, entry by entry. `output`, `protocol`, identifiers and comments are the user's. */
 const comparedSections = ["tools", "resources", "resourceTemplates", "prompts"] as const;
+
+/** The entries of a section without `identifier:`, which the user may choose freely. */
+function withoutIdentifiers(section: unknown): Record<string, unknown> {
+  if (typeof section !== "object" || section === null) return {};
+  return Object.fromEntries(
+    Object.entries(section).map(([key, value]) => {
+      if (typeof value !== "object" || value === null) return [key, value];
+      const { identifier: _chosen, ...rest } = value as Record<string, unknown>;
+      return [key, rest];
+    }),
+  );
+}
 
 /** One line per difference between the checked-in manifest and the pulled one. */
 export function manifestDrift(checkedIn: unknown, pulled: PulledManifest["document"]): string[] {
@@ -36,8 +48,8 @@ export function manifestDrift(checkedIn: unknown, pulled: PulledManifest["docume
     if (!isDeepStrictEqual(oldServer[field], newServer[field])) drift.push(`server.${field}: changed`);
   }
   for (const section of comparedSections) {
-    const before = (old[section] ?? {}) as Record<string, unknown>;
-    const after = (pulled[section] ?? {}) as Record<string, unknown>;
+    const before = withoutIdentifiers(old[section]);
+    const after = withoutIdentifiers(pulled[section]);
     for (const key of Object.keys(before)) if (!(key in after)) drift.push(`${section}.${key}: no longer listed by the server`);
     for (const [key, value] of Object.entries(after)) {
       if (!(key in before)) drift.push(`${section}.${key}: new on the server`);

@@ -205,7 +205,9 @@ describe("mcp-gen pull over stdio and HTTP", () => {
     const same = runCli(["pull", "--stdio", everythingCommand, "-o", everything!.manifest, "--check"]);
     expect(same.stderr).toBe("");
     expect(same.status).toBe(0);
-    const edited = readFileSync(everything!.manifest, "utf8").replace("Echoes back the input string", "Echoes the input").replace(/^  get-sum:$/m, "  get-total:");
+    const edited = readFileSync(everything!.manifest, "utf8").replace("Echoes back the input string", "Echoes the input").replace(/^  get-sum:$/m, "  get-total:")
+      // An identifier is the user's to choose; --check does not count it as drift.
+      .replace(/^  echo:$/m, "  echo:\n    identifier: say");
     const stale = join(work, "stale.yaml");
     writeFileSync(stale, edited);
     const drift = runCli(["pull", "--stdio", everythingCommand, "-o", stale, "--check"]);
@@ -213,5 +215,6 @@ describe("mcp-gen pull over stdio and HTTP", () => {
     expect(drift.stderr).toContain("tools.echo: description changed");
     expect(drift.stderr).toContain("tools.get-total: no longer listed by the server");
     expect(drift.stderr).toContain("tools.get-sum: new on the server");
+    expect(drift.stderr).toContain("3 difference(s)");
   }, 60_000);
 });
