@@ -112,7 +112,7 @@ export async function runPull(args: PullArgs): Promise<number> {
   const result = await generate({ manifest: args.output, schemaDir: args.schemaDir });
   if (!result.ok) {
     for (const diagnostic of result.diagnostics) err(formatDiagnostic(diagnostic));
-    err(`wrote ${args.output}, but mcp-gen cannot generate a client from it yet (see above): edit the entries named, or remove them`);
+    err(`wrote ${args.output}, but mcp-gen cannot generate a client from it yet: see above (an entry named there can be edited or removed; missing protocol schemas are fetched with \`mcp-gen schema fetch\` or found with --schema-dir)`);
     return 1;
   }
   for (const diagnostic of result.warnings) err(formatDiagnostic(diagnostic));
