@@ -5,71 +5,16 @@
 // requestState go through the proxy; nginx stamps each response with the upstream that
 // served it (X-Upstream), so the test can see the rounds and pages were spread.
 // nginx is required (CI installs the Debian package nginx-light): without it this FAILS.
-import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync } from "node:fs";
-import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { createServer } from "node:net";
-import { tmpdir } from "node:os";
-import { delimiter, join } from "node:path";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectSession, httpChannel, MetaKey, type ClientSession, type JsonObject, type Params } from "../../runtime/index.js";
 import { repoRoot } from "../support/paths.js";
-import { startHttpServerWithEnv, stopChild, type HttpServerProcess } from "./helpers.js";
+import { startHttpServerWithEnv, type HttpServerProcess } from "./helpers.js";
+import { startNginxProxy, type NginxProxy } from "./proxy.js";
 
 const conformanceMain = join(repoRoot, "test", "conformance", "server", "main.ts");
 const modern = "2026-07-28";
 const instances = 3;
-
-/** nginx on PATH, else Debian's /usr/sbin/nginx; undefined when neither exists. */
-function findNginx(): string | undefined {
-  for (const dir of (process.env.PATH ?? "").split(delimiter)) {
-    if (dir && existsSync(join(dir, "nginx"))) return join(dir, "nginx");
-  }
-  return existsSync("/usr/sbin/nginx") ? "/usr/sbin/nginx" : undefined;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
-function nginxConfig(dir: string, listen: number, upstreams: readonly string[]): string {
-  return `daemon off;
-worker_processes 1;
-pid ${dir}/nginx.pid;
-error_log ${dir}/error.log warn;
-events { worker_connections 64; }
-http {
-  access_log off;
-  client_body_temp_path ${dir}/client_body;
-  proxy_temp_path ${dir}/proxy;
-  fastcgi_temp_path ${dir}/fastcgi;
-  uwsgi_temp_path ${dir}/uwsgi;
-  scgi_temp_path ${dir}/scgi;
-  upstream mcp {
-${upstreams.map((u) => `    server ${u};`).join("\n")}
-  }
-  server {
-    listen 127.0.0.1:${listen};
-    location /mcp {
-      proxy_pass http://mcp;
-      proxy_http_version 1.1;
-      proxy_set_header Host $http_host;
-      proxy_set_header Connection "";
-      proxy_buffering off;
-      proxy_next_upstream off;
-      add_header X-Upstream $upstream_addr always;
-    }
-  }
-}
-`;
-}
 
 /** One HTTP exchange through the proxy: which upstream answered it, and what was asked. */
 interface Hop {
@@ -82,9 +27,7 @@ const allCapabilities = { sampling: {}, elicitation: {}, roots: { listChanged: t
 
 describe("scale-out: three instances behind nginx, no shared state (2026-07-28)", () => {
   const servers: HttpServerProcess[] = [];
-  let nginx: ChildProcess | undefined;
-  let nginxLog = "";
-  let dir = "";
+  let proxy: NginxProxy | undefined;
   let url = "";
   const hops: Hop[] = [];
   const sessions: ClientSession[] = [];
@@ -98,47 +41,18 @@ describe("scale-out: three instances behind nginx, no shared state (2026-07-28)"
   };
 
   beforeAll(async () => {
-    const nginxPath = findNginx();
-    if (!nginxPath) {
-      throw new Error("nginx is not installed (neither `nginx` on PATH nor /usr/sbin/nginx): install the Debian package nginx-light (.ci/run does)");
-    }
     const env = { MCP_REQUEST_STATE_SECRET: `scale-out-${process.pid}-${Date.now()}`, MCP_PAGE_SIZE: "2" };
     servers.push(...(await Promise.all(Array.from({ length: instances }, () => startHttpServerWithEnv(env, conformanceMain, "--port", "0")))));
     const upstreams = servers.map((s) => new URL(s.url).host);
 
-    dir = await mkdtemp(join(tmpdir(), "mcp-gen-nginx-"));
-    // nginx workers drop to an unprivileged user when started as root: let them in.
-    await chmod(dir, 0o755);
-    for (const sub of ["client_body", "proxy", "fastcgi", "uwsgi", "scgi"]) await mkdir(join(dir, sub));
-    const port = await freePort();
-    await writeFile(join(dir, "nginx.conf"), nginxConfig(dir, port, upstreams));
-    nginx = spawn(nginxPath, ["-p", dir, "-c", join(dir, "nginx.conf")], { stdio: ["ignore", "pipe", "pipe"] });
-    nginx.stdout!.on("data", (c: Buffer) => (nginxLog += c.toString("utf8")));
-    nginx.stderr!.on("data", (c: Buffer) => (nginxLog += c.toString("utf8")));
-    url = `http://127.0.0.1:${port}/mcp`;
-
-    // Wait until nginx listens (or died trying).
-    const deadline = Date.now() + 15_000;
-    for (;;) {
-      if (nginx.exitCode !== null || nginx.signalCode !== null) {
-        const log = await readFile(join(dir, "error.log"), "utf8").catch(() => "");
-        throw new Error(`nginx exited (${nginx.signalCode ?? nginx.exitCode}):\n${nginxLog}\n${log}`);
-      }
-      const up = await fetch(url, { method: "GET" }).then(
-        (r) => r.headers.has("x-upstream"),
-        () => false,
-      );
-      if (up) break;
-      if (Date.now() > deadline) throw new Error(`nginx did not listen on ${url} within 15 s:\n${nginxLog}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    proxy = await startNginxProxy(upstreams);
+    url = proxy.url;
   });
 
   afterAll(async () => {
     await Promise.all(sessions.splice(0).map((s) => s.close()));
-    if (nginx) await stopChild(nginx);
+    await proxy?.stop();
     await Promise.all(servers.map((s) => s.stop()));
-    if (dir) await rm(dir, { recursive: true, force: true });
   });
 
   async function connect(asked: string[] = []): Promise<ClientSession> {

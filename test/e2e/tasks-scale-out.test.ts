@@ -5,81 +5,17 @@
 // of the cancellation by polling the store. Needs redis-server (Debian's redis-server) and
 // nginx: without either this FAILS.
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync } from "node:fs";
-import { chmod, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
-import { createServer } from "node:net";
-import { tmpdir } from "node:os";
-import { delimiter, join } from "node:path";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { JsonObject } from "../../runtime/index.js";
 import { repoRoot } from "../support/paths.js";
 import { RespClient } from "../support/redis-task-store.js";
 import { startHttpServer, stopChild, type HttpServerProcess } from "./helpers.js";
+import { findProgram, freePort, startNginxProxy, waitFor, type NginxProxy } from "./proxy.js";
 import { httpClient, modernMeta, type RawClient, type RawResponse } from "./raw-mcp.js";
 
 const fixture = join(repoRoot, "test", "e2e", "fixtures", "tasks-server.ts");
 const instances = 3;
-
-/** `name` on PATH, else in one of `fallbacks`; undefined when nowhere. */
-function findProgram(name: string, fallbacks: readonly string[]): string | undefined {
-  for (const dir of (process.env.PATH ?? "").split(delimiter)) {
-    if (dir && existsSync(join(dir, name))) return join(dir, name);
-  }
-  return fallbacks.find((path) => existsSync(path));
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
-function nginxConfig(dir: string, listen: number, upstreams: readonly string[]): string {
-  return `daemon off;
-worker_processes 1;
-pid ${dir}/nginx.pid;
-error_log ${dir}/error.log warn;
-events { worker_connections 64; }
-http {
-  access_log off;
-  client_body_temp_path ${dir}/client_body;
-  proxy_temp_path ${dir}/proxy;
-  fastcgi_temp_path ${dir}/fastcgi;
-  uwsgi_temp_path ${dir}/uwsgi;
-  scgi_temp_path ${dir}/scgi;
-  upstream mcp {
-${upstreams.map((u) => `    server ${u};`).join("\n")}
-  }
-  server {
-    listen 127.0.0.1:${listen};
-    location /mcp {
-      proxy_pass http://mcp;
-      proxy_http_version 1.1;
-      proxy_set_header Host $http_host;
-      proxy_set_header Connection "";
-      proxy_buffering off;
-      proxy_next_upstream off;
-      add_header X-Upstream $upstream_addr always;
-    }
-  }
-}
-`;
-}
-
-async function waitFor(what: string, ready: () => Promise<boolean>, child: ChildProcess, log: () => string): Promise<void> {
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${what} exited (${child.signalCode ?? child.exitCode}):\n${log()}`);
-    if (await ready().catch(() => false)) return;
-    if (Date.now() > deadline) throw new Error(`${what} did not start within 15 s:\n${log()}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 function ok(response: RawResponse): JsonObject {
   if (response.error) throw new Error(`unexpected error ${JSON.stringify(response.error)}`);
@@ -92,9 +28,7 @@ describe("tasks across three instances sharing a Redis task store, behind nginx 
   const servers: HttpServerProcess[] = [];
   let redis: ChildProcess | undefined;
   let redisLog = "";
-  let nginx: ChildProcess | undefined;
-  let nginxLog = "";
-  let dir = "";
+  let proxy: NginxProxy | undefined;
   let proxyUrl = "";
   const upstreams: string[] = [];
 
@@ -108,8 +42,6 @@ describe("tasks across three instances sharing a Redis task store, behind nginx 
   beforeAll(async () => {
     const redisPath = findProgram("redis-server", ["/usr/bin/redis-server"]);
     if (!redisPath) throw new Error("redis-server is not installed: install the Debian package redis-server");
-    const nginxPath = findProgram("nginx", ["/usr/sbin/nginx"]);
-    if (!nginxPath) throw new Error("nginx is not installed: install the Debian package nginx-light");
 
     const redisPort = await freePort();
     redis = spawn(redisPath, ["--port", String(redisPort), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], { stdio: ["ignore", "pipe", "pipe"] });
@@ -127,23 +59,14 @@ describe("tasks across three instances sharing a Redis task store, behind nginx 
 
     servers.push(...(await Promise.all(Array.from({ length: instances }, () => startHttpServer(fixture, "--port", "0", "--redis", String(redisPort))))));
 
-    dir = await mkdtemp(join(tmpdir(), "mcp-gen-tasks-nginx-"));
-    await chmod(dir, 0o755);
-    for (const sub of ["client_body", "proxy", "fastcgi", "uwsgi", "scgi"]) await mkdir(join(dir, sub));
-    const port = await freePort();
-    await writeFile(join(dir, "nginx.conf"), nginxConfig(dir, port, servers.map((s) => new URL(s.url).host)));
-    nginx = spawn(nginxPath, ["-p", dir, "-c", join(dir, "nginx.conf")], { stdio: ["ignore", "pipe", "pipe"] });
-    nginx.stdout!.on("data", (c: Buffer) => (nginxLog += c.toString("utf8")));
-    nginx.stderr!.on("data", (c: Buffer) => (nginxLog += c.toString("utf8")));
-    proxyUrl = `http://127.0.0.1:${port}/mcp`;
-    await waitFor("nginx", () => fetch(proxyUrl, { method: "GET" }).then((r) => r.headers.has("x-upstream")), nginx, () => nginxLog);
+    proxy = await startNginxProxy(servers.map((s) => new URL(s.url).host));
+    proxyUrl = proxy.url;
   });
 
   afterAll(async () => {
-    if (nginx) await stopChild(nginx);
+    await proxy?.stop();
     await Promise.all(servers.map((s) => s.stop()));
     if (redis) await stopChild(redis);
-    if (dir) await rm(dir, { recursive: true, force: true });
   });
 
   /** A client of instance `i` directly, or of the proxy. */
