@@ -4,6 +4,7 @@
 // anything dropped is noted. Key order is fixed here, so the same listing always gives the
 // same YAML, whatever order the server's JSON had.
 import { stringify } from "yaml";
+import { schemaKeywords, schemaMapKeywords } from "../load/schema-refs.js";
 import { camelCase, identifierProblem } from "../model/names.js";
 import type { ServerListing } from "./listing.js";
 
@@ -126,9 +127,6 @@ const keywordOrder = [
   "dependentRequired", "dependentSchemas", "allOf", "anyOf", "oneOf", "not", "if", "then", "else", "$defs", "definitions",
 ];
 const keywordRank = new Map(keywordOrder.map((k, i) => [k, i]));
-const schemaMaps = new Set(["properties", "patternProperties", "dependentSchemas", "$defs", "definitions"]);
-const schemaValues = new Set(["items", "additionalItems", "contains", "unevaluatedItems", "additionalProperties", "unevaluatedProperties", "propertyNames", "not", "if", "then", "else"]);
-const schemaLists = new Set(["items", "prefixItems", "allOf", "anyOf", "oneOf"]);
 
 /** `schema` with its keywords in a fixed order, at every level; values that are data (enum, default, x-*) untouched. */
 export function orderSchema(schema: Json): Json {
@@ -137,9 +135,9 @@ export function orderSchema(schema: Json): Json {
   const out: JsonRecord = {};
   for (const key of keys) {
     const value = schema[key]!;
-    if (schemaMaps.has(key) && isRecord(value)) out[key] = Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, orderSchema(sub)]));
-    else if (schemaLists.has(key) && Array.isArray(value)) out[key] = value.map(orderSchema);
-    else if (schemaValues.has(key)) out[key] = orderSchema(value);
+    // The generator's own tables of where subschemas stand (load/schema-refs.ts); everything else is data.
+    if (schemaMapKeywords.has(key) && isRecord(value)) out[key] = Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, orderSchema(sub)]));
+    else if (schemaKeywords.has(key)) out[key] = Array.isArray(value) ? value.map(orderSchema) : orderSchema(value);
     else out[key] = value;
   }
   return out;
