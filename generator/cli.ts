@@ -3,12 +3,14 @@
 // 0 = done, 1 = invalid input or stale output, 2 = usage error.
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from "node:fs";
 import { basename, dirname, join, relative, resolve } from "node:path";
-import { formatDiagnostic } from "./diagnostics.js";
+import { formatDiagnostic, type Diagnostic } from "./diagnostics.js";
 import { fetchSchema, FetchError } from "./load/fetch-schema.js";
 import { schemaCacheDir, schemaCandidates } from "./load/protocol.js";
 import { isRevision, knownRevisions, packageRoot, type Revision } from "./load/revisions.js";
 import type { Options } from "yargs";
 import { remember as rememberRun, unchangedRun, type RunKey } from "./memo.js";
+import { terminalProgress } from "./progress.js";
+import type { FileStatus } from "./write.js";
 // The generator proper (load, validate, model, emit) loads only when a run needs it: an
 // unchanged project is recognised from its run record without it. yargs too: a plain
 // `mcp-gen [generate] [manifest] [options]` is read without it (see plainGenerateArgs).
@@ -31,6 +33,7 @@ interface GenerateArgs {
   allowOutside: boolean;
   strict: boolean;
   watch: boolean;
+  json: boolean;
 }
 
 /** The last line of a generate run: `changed` lists the files that differed from the disk. */
@@ -42,6 +45,23 @@ function summary(args: GenerateArgs, outDir: string, total: number, changed: rea
   return `mcp-gen: wrote ${changed.join(", ")} in ${folder}`;
 }
 
+/** A diagnostic as `--json` reports it: position fields only when known. */
+const jsonDiagnostic = ({ location, message, severity }: Diagnostic) => ({ ...location, severity: severity ?? "error", message });
+
+/**
+ * `--json`: the whole outcome of a generate run as one JSON document on stdout, and nothing
+ * on stderr (diagnostics are in it). The exit code stays the same as without it.
+ */
+function printJson(ok: boolean, outDir: string | undefined, files: readonly FileStatus[], diagnostics: readonly Diagnostic[]): void {
+  const document = {
+    ok,
+    ...(outDir === undefined ? {} : { outDir: relative(process.cwd(), outDir) || "." }),
+    files: files.map(({ path, status }) => ({ path, status })),
+    diagnostics: diagnostics.map(jsonDiagnostic),
+  };
+  out(JSON.stringify(document, null, 2));
+}
+
 async function runGenerate(args: GenerateArgs): Promise<number> {
   const key: RunKey = { manifest: args.manifest, out: args.out, schema: args.schema, schemaDir: args.schemaDir, version: version() };
   // A run that needed --allow-outside is neither answered from nor recorded in the run
@@ -49,9 +69,17 @@ async function runGenerate(args: GenerateArgs): Promise<number> {
   // Runs with warnings are never recorded (see below), so an unchanged run has none to repeat.
   const unchanged = args.allowOutside ? undefined : unchangedRun(key);
   if (unchanged) {
-    if (!args.quiet) out(summary(args, unchanged.outDir, unchanged.outputs.length, []));
+    if (args.json) printJson(true, unchanged.outDir, unchanged.outputs.map((o) => ({ path: relative(unchanged.outDir, o.path).split("\\").join("/"), status: "unchanged" })), []);
+    else if (!args.quiet) out(summary(args, unchanged.outDir, unchanged.outputs.length, []));
     return 0;
   }
+  const progress = terminalProgress(process.stderr, !args.quiet && !args.json);
+  // Diagnostics go to stderr, or into the JSON document.
+  const report = (ok: boolean, diagnostics: readonly Diagnostic[], outDir?: string, files: readonly FileStatus[] = []) => {
+    progress.clear();
+    if (args.json) printJson(ok, outDir, files, diagnostics);
+    else for (const diagnostic of diagnostics) err(formatDiagnostic(diagnostic));
+  };
   const { generate } = await import("./pipeline.js");
   const { compareOutput, writeOutput } = await import("./write.js");
   const result = await generate({
@@ -62,27 +90,34 @@ async function runGenerate(args: GenerateArgs): Promise<number> {
     version: key.version,
     allowOutside: args.allowOutside,
     strict: args.strict,
+    onPhase: (what) => progress.update(what),
   });
   if (!result.ok) {
-    for (const diagnostic of result.diagnostics) err(formatDiagnostic(diagnostic));
+    report(false, result.diagnostics);
     return 1;
   }
   const { generated, warnings } = result;
-  for (const diagnostic of warnings) err(formatDiagnostic(diagnostic));
+  progress.update(`${args.check || args.dryRun ? "comparing" : "writing"} ${generated.files.size} files in ${generated.outDisplay}`);
   const comparison = args.check || args.dryRun ? compareOutput(generated) : writeOutput(generated);
   if (!comparison.ok) {
-    for (const diagnostic of comparison.diagnostics) err(formatDiagnostic(diagnostic));
+    report(false, [...warnings, ...comparison.diagnostics], generated.outDir);
     return 1;
   }
   const { statuses } = comparison;
   const different = statuses.filter((s) => s.status !== "unchanged");
+  const stale = args.check && different.length > 0;
+  report(!stale, warnings, generated.outDir, statuses);
+  if (args.json) {
+    if (!stale && !args.dryRun && !args.allowOutside && warnings.length === 0) rememberRun(key, generated);
+    return stale ? 1 : 0;
+  }
   if (args.check || args.dryRun) {
     for (const s of different) {
       const path = relative(process.cwd(), join(generated.outDir, s.path)) || s.path;
       (args.check ? err : out)(`${path}: ${s.status === "obsolete" ? "no longer generated" : s.status}`);
     }
   }
-  if (args.check && different.length > 0) {
+  if (stale) {
     err(`${different.length} generated file(s) out of date; run \`mcp-gen generate ${args.manifest}\``);
     return 1;
   }
@@ -221,10 +256,15 @@ async function runInit(dir: string, name: string | undefined): Promise<number> {
   return 0;
 }
 
-function runSchemaList(schemaDir: string | undefined): number {
-  for (const [revision, facts] of knownRevisions()) {
+function runSchemaList(schemaDir: string | undefined, json: boolean): number {
+  const rows = [...knownRevisions()].map(([revision, facts]) => {
     const found = schemaCandidates(revision, { schemaDir }).find((c) => existsSync(resolve(c.file)));
-    out(`${revision}  ${facts.era.padEnd(6)}  ${facts.dialect.padEnd(8)}  ${found ? `${found.file} (${found.from})` : "not available; run `mcp-gen schema fetch " + revision + "`"}`);
+    return { revision, era: facts.era, dialect: facts.dialect, file: found?.file ?? null, from: found?.from ?? null };
+  });
+  if (json) out(JSON.stringify(rows, null, 2));
+  for (const row of json ? [] : rows) {
+    const where = row.file === null ? `not available; run \`mcp-gen schema fetch ${row.revision}\`` : `${row.file} (${row.from})`;
+    out(`${row.revision}  ${row.era.padEnd(6)}  ${row.dialect.padEnd(8)}  ${where}`);
   }
   return 0;
 }
@@ -243,6 +283,7 @@ const generateOptions = {
   quiet: { type: "boolean", alias: "q", default: false, describe: "print only errors and warnings" },
   strict: { type: "boolean", default: false, describe: "treat warnings (unknown schema keywords, tool names clients may refuse) as errors" },
   watch: { type: "boolean", alias: "w", default: false, describe: "keep running: regenerate when the manifest or a file it reads changes (Ctrl-C stops)" },
+  json: { type: "boolean", default: false, describe: "print the outcome (files and their status, diagnostics) as one JSON document on stdout" },
 } as const satisfies Record<string, Options>;
 
 /** The generate options as written on the command line (`--schema-dir`, `-q`): argument name, and whether a value follows. */
@@ -261,6 +302,9 @@ for (const [flag, option] of Object.entries(generateOptions)) {
  * a repeated option, a value that looks like an option, a usage error) returns undefined
  * and goes to yargs, so every message and unusual form stays yargs'.
  */
+/** Words that name a command rather than a manifest. */
+const commandNames = ["generate", "init", "schema", "pull", "diff", "scaffold", "docs"];
+
 function plainGenerateArgs(argv: readonly string[]): GenerateArgs | undefined {
   // Flags start false, values undefined: either way a second occurrence is recognised.
   const args: Record<string, string | boolean | undefined> = {};
@@ -276,14 +320,14 @@ function plainGenerateArgs(argv: readonly string[]): GenerateArgs | undefined {
     } else if (option) {
       if (args[option.name] === true) return undefined;
       args[option.name] = true;
-    } else if (args.manifest === undefined && token !== "" && !token.startsWith("-") && !["generate", "init", "schema", "pull"].includes(token)) {
+    } else if (args.manifest === undefined && token !== "" && !token.startsWith("-") && !commandNames.includes(token)) {
       args.manifest = token;
     } else {
       return undefined;
     }
   }
   if (args.check && args.dryRun) return undefined;
-  if (args.watch && (args.check || args.dryRun)) return undefined;
+  if (args.watch && (args.check || args.dryRun || args.json)) return undefined;
   return { ...args, manifest: args.manifest ?? "mcp.yaml" } as GenerateArgs;
 }
 
@@ -304,9 +348,12 @@ export async function main(argv: string[]): Promise<number> {
         y
           .positional("manifest", { type: "string", default: "mcp.yaml", describe: "path of the manifest" })
           .options(generateOptions)
+          .example("$0 generate", "./mcp.yaml into its `output` folder")
+          .example("$0 generate api/mcp.yaml --out src/mcp --schema-dir ../mcp-schema", "another manifest, output folder and schema folder")
+          .example("$0 generate --check --json", "CI: exit 1 when stale, the status of every file as JSON")
           .check((a) => {
             if (a.check && a.dryRun) throw new Error("--check and --dry-run cannot be combined");
-            if (a.watch && (a.check || a.dryRun)) throw new Error(`--watch writes on every change; it cannot be combined with ${a.check ? "--check" : "--dry-run"}`);
+            if (a.watch && (a.check || a.dryRun || a.json)) throw new Error(`--watch writes on every change; it cannot be combined with ${a.check ? "--check" : a.dryRun ? "--dry-run" : "--json"}`);
             for (const [name, option] of Object.entries(generateOptions)) {
               const repeated = option.type === "string" && Array.isArray((a as Record<string, unknown>)[name]);
               if (repeated) throw new Error(`--${name} given more than once; give it once`);
@@ -320,7 +367,12 @@ export async function main(argv: string[]): Promise<number> {
     .command(
       "init [dir]",
       "Start a project: mcp.yaml, src/handlers.ts and src/main.ts (never overwrites)",
-      (y) => y.positional("dir", { type: "string", default: "." }).option("name", { type: "string", describe: "server name (default: the folder name)" }),
+      (y) =>
+        y
+          .positional("dir", { type: "string", default: "." })
+          .option("name", { type: "string", describe: "server name (default: the folder name)" })
+          .example("$0 init", "a project in the current folder, named after it")
+          .example("$0 init weather-server --name weather", "a project in ./weather-server"),
       (a) => {
         action = () => runInit(a.dir, a.name);
       },
@@ -337,6 +389,7 @@ export async function main(argv: string[]): Promise<number> {
           .option("timeout", { type: "number", default: 30_000, describe: "milliseconds to wait for each answer" })
           .option("schema-dir", { type: "string", describe: "folder of protocol schemas (<dir>/<revision>/schema.json)" })
           .option("quiet", { alias: "q", type: "boolean", default: false, describe: "no summary line" })
+          .option("json", { type: "boolean", default: false, describe: "one JSON document on stdout: the counts written, or with --check { matches, differences }" })
           .example('$0 pull --stdio "npx -y @modelcontextprotocol/server-memory" -o memory.yaml', "a manifest for a stdio server")
           .example("$0 pull --url http://127.0.0.1:3000/mcp", "a manifest for a server over Streamable HTTP")
           .example("$0 pull --url http://127.0.0.1:3000/mcp --check", "CI: fail when the server's tools changed")
@@ -346,15 +399,19 @@ export async function main(argv: string[]): Promise<number> {
             return true;
           }),
       (a) => {
-        action = async () => (await import("./pull/run.js")).runPull({ stdio: a.stdio, url: a.url, output: a.output, check: a.check, timeout: a.timeout, schemaDir: a.schemaDir, quiet: a.quiet });
+        action = async () => (await import("./pull/run.js")).runPull({ stdio: a.stdio, url: a.url, output: a.output, check: a.check, timeout: a.timeout, schemaDir: a.schemaDir, quiet: a.quiet, json: a.json });
       },
     )
     .command("schema <action> [revisions..]", "Manage protocol schemas: `fetch [revision..]` downloads and verifies them into the cache, `list` shows where each is found", (y) =>
       y
         .positional("action", { choices: ["fetch", "list"] as const, demandOption: true })
         .positional("revisions", { type: "string", array: true, default: [] as string[] })
-        .option("schema-dir", { type: "string", describe: "also look here (list)" }), (a) => {
-        action = () => (a.action === "fetch" ? runSchemaFetch(a.revisions) : runSchemaList(a.schemaDir));
+        .option("schema-dir", { type: "string", describe: "also look here (list)" })
+        .option("json", { type: "boolean", default: false, describe: "list: one JSON array of { revision, era, dialect, file, from } (file null when not found)" })
+        .example("$0 schema fetch", "download every known revision into the cache (sha256 verified)")
+        .example("$0 schema fetch 2026-07-28", "just one revision")
+        .example("$0 schema list --schema-dir ../mcp-schema", "which schema.json each revision would use"), (a) => {
+        action = () => (a.action === "fetch" ? runSchemaFetch(a.revisions) : runSchemaList(a.schemaDir, a.json));
       })
     .example("$0", "generate from ./mcp.yaml into its `output` folder")
     .example("$0 --check", "exit 1 when the generated files are stale (CI)")

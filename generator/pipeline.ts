@@ -27,6 +27,8 @@ export interface GenerateOptions extends SchemaLocationOptions {
   readonly allowOutside?: boolean | undefined;
   /** Treat warnings as errors (`--strict`). */
   readonly strict?: boolean | undefined;
+  /** Told what the run is doing as it moves from phase to phase (the CLI's progress line). */
+  readonly onPhase?: ((what: string) => void) | undefined;
 }
 
 export interface Generated {
@@ -57,6 +59,7 @@ export type GenerateResult = { ok: true; generated: Generated; warnings: readonl
 const toPosix = (path: string) => path.split(sep).join("/");
 
 export async function generate(options: GenerateOptions): Promise<GenerateResult> {
+  const phase = options.onPhase ?? (() => {});
   const cwd = options.cwd ?? process.cwd();
   const absolute = resolve(cwd, options.manifest);
   const display = (file: string) => {
@@ -89,12 +92,14 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   }
 
   // load → validate shape → model (semantic checks) → protocol schemas
+  phase(`reading ${manifestFile}`);
   const parsed = parseSource(manifestFile, text);
   if (!parsed.source) return fail(parsed.diagnostics);
   const { value, positions } = parsed.source;
   // Shape problems and the semantic problems of every part they leave intact are reported
   // together: the model skips what the shape check found broken.
   const shape = checkManifestShape(value, positions);
+  phase(`checking ${manifestFile} and the schemas it references`);
   const built = buildServerModel(
     { file: manifestFile, absolutePath: absolute, value, positions, display },
     options.out === undefined ? undefined : resolve(cwd, options.out),
@@ -146,6 +151,8 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
 
   const protocols: ProtocolModel[] = [];
   const protocolDiagnostics: Diagnostic[] = [];
+  const count = (n: number, what: string) => `${n} ${what}${n === 1 ? "" : "s"}`;
+  phase(`reading ${count(model.revisions.length, "protocol schema")}`);
   const unavailable = unavailableSchemas(model.revisions, model.revisionsLocation);
   if (unavailable.length > 0) return fail(unavailable);
   for (const revision of model.revisions) {
@@ -163,6 +170,7 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
     protocols: protocols.map((p) => ({ revision: p.revision, sha256: p.schema.sha256 })),
     inlined: model.apps.map((app) => ({ uri: app.uri, file: app.source, sha256: createHash("sha256").update(app.html).digest("hex") })),
   };
+  phase(`emitting ${count(model.tools.length, "tool")}, ${count(model.resources.length + model.resourceTemplates.length, "resource")}, ${count(model.prompts.length, "prompt")} for ${count(protocols.length, "revision")}`);
   const files = emitFiles(model, protocols, banner);
   return {
     ok: true,

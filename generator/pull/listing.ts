@@ -79,7 +79,13 @@ function channelFor(source: PullSource): ClientChannel {
 }
 
 /** Reads one list page by page, bounded by `limits`. */
-async function listAll(send: (method: string, params: JsonObject) => Promise<JsonObject>, method: string, key: string, limits: PullLimits): Promise<JsonObject[]> {
+async function listAll(
+  send: (method: string, params: JsonObject) => Promise<JsonObject>,
+  method: string,
+  key: string,
+  limits: PullLimits,
+  onProgress: (what: string) => void,
+): Promise<JsonObject[]> {
   const items: JsonObject[] = [];
   const seen = new Set<string>();
   let cursor: string | undefined;
@@ -93,6 +99,7 @@ async function listAll(send: (method: string, params: JsonObject) => Promise<Jso
       items.push(item as JsonObject);
     }
     if (items.length > limits.maxItems) throw new PullError(`${method}: more than ${limits.maxItems} items; stopped`);
+    onProgress(`${method}: ${items.length} ${key} so far (page ${page + 1})`);
     cursor = typeof result.nextCursor === "string" ? result.nextCursor : undefined;
     if (cursor === undefined) return items;
     if (seen.has(cursor)) throw new PullError(`${method}: the server repeated cursor ${JSON.stringify(cursor)}`);
@@ -100,8 +107,14 @@ async function listAll(send: (method: string, params: JsonObject) => Promise<Jso
   }
 }
 
-/** Connects, reads the server's description and its four lists, and closes the connection. */
-export async function readServer(source: PullSource, revisions: readonly string[], limits: PullLimits = defaultLimits): Promise<ServerListing> {
+/** Connects, reads the server's description and its four lists, and closes the connection; `onProgress` hears of every page. */
+export async function readServer(
+  source: PullSource,
+  revisions: readonly string[],
+  limits: PullLimits = defaultLimits,
+  onProgress: (what: string) => void = () => {},
+): Promise<ServerListing> {
+  onProgress("connecting");
   const channel = channelFor(source);
   let session;
   try {
@@ -121,7 +134,7 @@ export async function readServer(source: PullSource, revisions: readonly string[
     const send = (method: string, params: JsonObject) => session.rawRequest(method, params, { timeoutMs: limits.timeoutMs }) as Promise<JsonObject>;
     // Lists the server has no capability for are not asked for (it would answer -32601).
     const list = (capability: string, method: string, key: string) =>
-      capabilities[capability] === undefined ? Promise.resolve([]) : listAll(send, method, key, limits);
+      capabilities[capability] === undefined ? Promise.resolve([]) : listAll(send, method, key, limits, onProgress);
     const tools = await list("tools", "tools/list", "tools");
     const resources = await list("resources", "resources/list", "resources");
     const resourceTemplates = await list("resources", "resources/templates/list", "resourceTemplates");

@@ -5,6 +5,7 @@ import { isDeepStrictEqual } from "node:util";
 import { parse } from "yaml";
 import { formatDiagnostic } from "../diagnostics.js";
 import { knownRevisions } from "../load/revisions.js";
+import { terminalProgress } from "../progress.js";
 import { replaceFile } from "../write.js";
 import { defaultLimits, PullError, readServer, type PullSource } from "./listing.js";
 import { buildManifest, renderManifest, type PulledManifest } from "./manifest.js";
@@ -18,6 +19,8 @@ export interface PullArgs {
   readonly timeout?: number | undefined;
   readonly schemaDir?: string | undefined;
   readonly quiet?: boolean | undefined;
+  /** One JSON document on stdout instead of lines: what was written, or (with check) the differences. */
+  readonly json?: boolean | undefined;
 }
 
 const err = (line: string) => process.stderr.write(`mcp-gen: ${line}\n`);
@@ -70,17 +73,23 @@ export async function runPull(args: PullArgs): Promise<number> {
     return 2;
   }
   const described = "stdio" in source ? `stdio: ${source.stdio}` : source.url;
+  const progress = terminalProgress(process.stderr, !args.quiet && !args.json);
   let pulled: PulledManifest;
   let revision: string;
   try {
-    const listing = await readServer(source, [...knownRevisions().keys()], { ...defaultLimits, timeoutMs: args.timeout ?? defaultLimits.timeoutMs });
+    const limits = { ...defaultLimits, timeoutMs: args.timeout ?? defaultLimits.timeoutMs };
+    const listing = await readServer(source, [...knownRevisions().keys()], limits, (what) => progress.update(`pull: ${what} (${described})`));
     pulled = buildManifest(listing);
     revision = listing.revision;
   } catch (error) {
     if (!(error instanceof PullError)) throw error;
+    progress.clear();
     err(`pull from ${described}: ${error.message}`);
     return 1;
   }
+  progress.clear();
+  const count = (section: string) => Object.keys((pulled.document[section] ?? {}) as object).length;
+  const counts = { tools: count("tools"), resources: count("resources"), resourceTemplates: count("resourceTemplates"), prompts: count("prompts") };
   for (const note of pulled.notes) err(`note: ${note}`);
 
   if (args.check) {
@@ -96,6 +105,10 @@ export async function runPull(args: PullArgs): Promise<number> {
       return 1;
     }
     const drift = manifestDrift(checkedIn, pulled.document);
+    if (args.json) {
+      out(JSON.stringify({ manifest: args.output, matches: drift.length === 0, revision, differences: drift }, null, 2));
+      return drift.length > 0 ? 1 : 0;
+    }
     for (const line of drift) err(`${args.output}: ${line}`);
     if (drift.length > 0) {
       err(`${drift.length} difference(s) between ${args.output} and the server; run mcp-gen pull without --check to update it`);
@@ -116,9 +129,9 @@ export async function runPull(args: PullArgs): Promise<number> {
     return 1;
   }
   for (const diagnostic of result.warnings) err(formatDiagnostic(diagnostic));
-  if (!args.quiet) {
-    const count = (section: string) => Object.keys((pulled.document[section] ?? {}) as object).length;
-    out(`mcp-gen: wrote ${args.output}: ${count("tools")} tool(s), ${count("resources")} resource(s), ${count("resourceTemplates")} template(s), ${count("prompts")} prompt(s) (negotiated ${revision})`);
+  if (args.json) out(JSON.stringify({ manifest: args.output, revision, ...counts }, null, 2));
+  else if (!args.quiet) {
+    out(`mcp-gen: wrote ${args.output}: ${counts.tools} tool(s), ${counts.resources} resource(s), ${counts.resourceTemplates} template(s), ${counts.prompts} prompt(s) (negotiated ${revision})`);
   }
   return 0;
 }

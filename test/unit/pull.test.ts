@@ -5,7 +5,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { parse } from "yaml";
+import { spawnSync } from "node:child_process";
+import { parse, stringify } from "yaml";
 import type { JsonObject } from "@mcp-gen/runtime";
 import { splitCommand, type ServerListing } from "../../generator/pull/listing.js";
 import { buildManifest, renderManifest } from "../../generator/pull/manifest.js";
@@ -122,6 +123,22 @@ describe("mcp-gen pull against a raw stdio server", () => {
     expect(none.stderr).toContain("give exactly one of --stdio and --url");
     expect(none.status).toBe(2);
     expect(() => readFileSync(output)).toThrow();
+  });
+
+  it("--check --json gives the differences as data; a terminal sees each page being read", () => {
+    const output = join(work, "drift.yaml");
+    expect(runCli(["pull", "--stdio", rawServer("awkward"), "-o", output, "-q"]).status).toBe(1);
+    const pulled = parse(readFileSync(output, "utf8")) as { tools: Record<string, unknown> };
+    delete pulled.tools["delete"];
+    writeFileSync(output, stringify(pulled));
+    const check = runCli(["pull", "--stdio", rawServer("awkward"), "-o", output, "--check", "--json"]);
+    expect(check.status).toBe(1);
+    expect(JSON.parse(check.stdout)).toEqual({ manifest: output, matches: false, revision: expect.any(String), differences: ["tools.delete: new on the server"] });
+
+    const command = `"${process.execPath}" "${join(repoRoot, "dist", "generator", "cli.js")}" pull --stdio '${rawServer("awkward")}' -o ${output} --check`;
+    const tty = spawnSync("script", ["-qfec", command, "/dev/null"], { encoding: "utf8" });
+    expect(tty.stdout).toMatch(/\r\x1b\[2Kmcp-gen: pull: tools\/list: \d+ tools so far \(page 2\) \(stdio: /);
+    expect(tty.stdout).toContain("tools.delete: new on the server");
   });
 
   it("--check reports a missing manifest", () => {
