@@ -92,17 +92,18 @@ export function addEntries(morph: Morph, file: string, text: string, typeName: s
     for (const entry of missing) added.push(...leaves(entry, path === "" ? entry.key : `${path}.${entry.key}`));
     const close = object.getEnd() - 1;
     const last = properties.at(-1);
-    if (last && last.getNextSibling()?.getKind() !== SyntaxKind.CommaToken) edits.push({ pos: last.getEnd(), remove: 0, insert: "," });
+    const comma = last && last.getNextSibling()?.getKind() !== SyntaxKind.CommaToken ? "," : "";
     const ownLine = properties.find((p) => text.slice(lineStart(p.getStart()), p.getStart()).trim() === "");
     const memberIndent = ownLine ? indentAt(ownLine.getStart()) : indentAt(object.getStart()) + unit;
     const lines = missing.flatMap((entry) => render(entry, memberIndent));
     if (lineStart(close) > object.getStart() && text.slice(lineStart(close), close).trim() === "") {
       // The closing brace has a line of its own: the stubs go on new lines above it.
+      if (comma) edits.push({ pos: last!.getEnd(), remove: 0, insert: comma });
       edits.push({ pos: lineStart(close), remove: 0, insert: lines.map((line) => line + eol).join("") });
     } else {
       // `{}` or `{ a }`: open the object up, putting its closing brace on a line of its own.
       const blank = /[ \t]*$/.exec(text.slice(0, close))![0].length;
-      edits.push({ pos: close - blank, remove: blank, insert: eol + lines.map((line) => line + eol).join("") + indentAt(close) });
+      edits.push({ pos: close - blank, remove: blank, insert: comma + eol + lines.map((line) => line + eol).join("") + indentAt(close) });
     }
   };
   visit(handlers, entries, "");
