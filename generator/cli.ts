@@ -227,7 +227,7 @@ async function runSchemaFetch(revisions: string[]): Promise<number> {
 }
 
 async function runInit(dir: string, name: string | undefined): Promise<number> {
-  const { initNamePattern, renderInit } = await import("./init.js");
+  const { initHandlerBodies, initNamePattern, renderInit } = await import("./init.js");
   const target = resolve(dir);
   const serverName = name ?? basename(target).toLowerCase().replace(/[^a-z0-9-]+/g, "-").replace(/^[^a-z]+/, "");
   if (!initNamePattern.test(serverName)) {
@@ -241,7 +241,8 @@ async function runInit(dir: string, name: string | undefined): Promise<number> {
     const pkg = JSON.parse(readFileSync(join(target, "package.json"), "utf8")) as { type?: string };
     if (pkg.type !== "module") out('note: package.json has no "type": "module"; generated code is ESM (NodeNext), so add it or compile to ESM');
   }
-  const existing = [...files.keys()].filter((path) => existsSync(join(target, path)));
+  // src/handlers.ts is written by scaffold from the manifest, after the templates.
+  const existing = [...files.keys(), "src/handlers.ts"].filter((path) => existsSync(join(target, path)));
   if (existing.length > 0) {
     for (const path of existing) err(`${relative(process.cwd(), join(target, path)) || path}: already exists; init never overwrites files`);
     return 1;
@@ -251,6 +252,9 @@ async function runInit(dir: string, name: string | undefined): Promise<number> {
     writeFileSync(join(target, path), text);
     out(`created ${relative(process.cwd(), join(target, path))}`);
   }
+  const { runScaffold } = await import("./scaffold/run.js");
+  const scaffolded = await runScaffold({ manifest: join(target, "mcp.yaml"), check: false, bodies: initHandlerBodies, quiet: true });
+  if (scaffolded !== 0) return scaffolded;
   // mcp-gen is not on the registry yet: it installs from a packed tarball or a checkout (README, Quickstart).
   out("next: npm install -D <mcp-gen tarball or checkout> tsx && npm install <@mcp-gen/runtime tarball or checkout/runtime> && npx mcp-gen schema fetch && npx mcp-gen && npx tsx src/main.ts");
   return 0;
@@ -375,6 +379,21 @@ export async function main(argv: string[]): Promise<number> {
           .example("$0 init weather-server --name weather", "a project in ./weather-server"),
       (a) => {
         action = () => runInit(a.dir, a.name);
+      },
+    )
+    .command(
+      "scaffold [manifest]",
+      "Add a typed stub to the handlers file for every tool, resource, template and prompt without a handler (touches nothing else)",
+      (y) =>
+        y
+          .positional("manifest", { type: "string", default: "mcp.yaml", describe: "path of the manifest" })
+          .option("handlers", { type: "string", describe: "handlers file (default: handlers.ts beside the output folder, src/handlers.ts for `output: ./src/mcp`)" })
+          .option("check", { type: "boolean", default: false, describe: "write nothing; exit 1 and list the handlers that are missing" })
+          .option("quiet", { alias: "q", type: "boolean", default: false, describe: "print only errors and warnings" })
+          .example("$0 scaffold", "stubs in src/handlers.ts for what mcp.yaml declares and it does not handle yet")
+          .example("$0 scaffold mcp.yaml --handlers lib/server.ts --check", "CI: exit 1 while a declaration has no handler"),
+      (a) => {
+        action = async () => (await import("./scaffold/run.js")).runScaffold({ manifest: a.manifest, handlers: a.handlers, check: a.check, quiet: a.quiet });
       },
     )
     .command(

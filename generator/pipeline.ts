@@ -61,12 +61,6 @@ const toPosix = (path: string) => path.split(sep).join("/");
 export async function generate(options: GenerateOptions): Promise<GenerateResult> {
   const phase = options.onPhase ?? (() => {});
   const cwd = options.cwd ?? process.cwd();
-  const absolute = resolve(cwd, options.manifest);
-  const display = (file: string) => {
-    const rel = relative(cwd, file);
-    return toPosix(rel === "" ? "." : rel.startsWith("..") ? file : rel);
-  };
-  const manifestFile = display(absolute);
   // Warnings found on the way are reported with the errors that stop a run, or alongside its output.
   const warnings: Diagnostic[] = [];
   const fail = (diagnostics: readonly Diagnostic[]): GenerateResult => ({ ok: false, diagnostics: sortDiagnostics([...warnings, ...diagnostics]) });
@@ -83,28 +77,9 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
     return errors;
   };
 
-  let text: string;
-  try {
-    text = readFileSync(absolute, "utf8");
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    return fail([{ location: { file: manifestFile }, message: code === "ENOENT" ? "no such manifest; pass the path of your mcp.yaml" : `cannot read the manifest (${code ?? String(error)})` }]);
-  }
-
-  // load → validate shape → model (semantic checks) → protocol schemas
-  phase(`reading ${manifestFile}`);
-  const parsed = parseSource(manifestFile, text);
-  if (!parsed.source) return fail(parsed.diagnostics);
-  const { value, positions } = parsed.source;
-  // Shape problems and the semantic problems of every part they leave intact are reported
-  // together: the model skips what the shape check found broken.
-  const shape = checkManifestShape(value, positions);
-  phase(`checking ${manifestFile} and the schemas it references`);
-  const built = buildServerModel(
-    { file: manifestFile, absolutePath: absolute, value, positions, display },
-    options.out === undefined ? undefined : resolve(cwd, options.out),
-    shape.broken,
-  );
+  const phases = readModel(options);
+  if ("failed" in phases) return fail(phases.failed);
+  const { absolute, manifestFile, display, value, positions, shape, built } = phases;
   const schemaOptions: SchemaLocationOptions = {
     ...(options.schemaFile === undefined ? {} : { schemaFile: resolve(cwd, options.schemaFile) }),
     ...(options.schemaDir === undefined ? {} : { schemaDir: resolve(cwd, options.schemaDir) }),
@@ -189,6 +164,41 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
       outFrom,
     },
   };
+}
+
+/**
+ * load → validate shape → model: the phases that need no protocol schema (`scaffold` stops
+ * here). Shape problems and the semantic problems of every part they leave intact come
+ * together: the model skips what the shape check found broken.
+ */
+export function readModel(options: Pick<GenerateOptions, "manifest" | "out" | "cwd" | "onPhase">) {
+  const phase = options.onPhase ?? (() => {});
+  const cwd = options.cwd ?? process.cwd();
+  const absolute = resolve(cwd, options.manifest);
+  const display = (file: string) => {
+    const rel = relative(cwd, file);
+    return toPosix(rel === "" ? "." : rel.startsWith("..") ? file : rel);
+  };
+  const manifestFile = display(absolute);
+  let text: string;
+  try {
+    text = readFileSync(absolute, "utf8");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return { failed: [{ location: { file: manifestFile }, message: code === "ENOENT" ? "no such manifest; pass the path of your mcp.yaml" : `cannot read the manifest (${code ?? String(error)})` }] };
+  }
+  phase(`reading ${manifestFile}`);
+  const parsed = parseSource(manifestFile, text);
+  if (!parsed.source) return { failed: parsed.diagnostics };
+  const { value, positions } = parsed.source;
+  const shape = checkManifestShape(value, positions);
+  phase(`checking ${manifestFile} and the schemas it references`);
+  const built = buildServerModel(
+    { file: manifestFile, absolutePath: absolute, value, positions, display },
+    options.out === undefined ? undefined : resolve(cwd, options.out),
+    shape.broken,
+  );
+  return { absolute, manifestFile, display, value, positions, shape, built };
 }
 
 /**

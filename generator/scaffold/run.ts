@@ -1,0 +1,76 @@
+// `mcp-gen scaffold`: a typed stub in the user's handlers file for every declaration that has
+// no handler yet (and `init`'s handlers file). Only the manifest's model is needed, not the
+// protocol schemas, so it runs before the first `mcp-gen schema fetch`.
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { dirname, join, relative, sep } from "node:path";
+import { formatDiagnostic, isWarning } from "../diagnostics.js";
+import { serverNames } from "../emit/server/emit.js";
+import { readModel } from "../pipeline.js";
+import { replaceFile } from "../write.js";
+import { addEntries } from "./edit.js";
+import { declaredHandlers, type Bodies } from "./stubs.js";
+
+export interface ScaffoldArgs {
+  readonly manifest: string;
+  /** The handlers file; by default `handlers.ts` beside the output folder (src/handlers.ts for `output: ./src/mcp`). */
+  readonly handlers?: string | undefined;
+  readonly check: boolean;
+  /** Bodies to use instead of stubs in a new file (init's greet). */
+  readonly bodies?: Bodies;
+  readonly quiet?: boolean;
+}
+
+const err = (line: string) => process.stderr.write(`mcp-gen: ${line}\n`);
+const out = (line: string) => process.stdout.write(`${line}\n`);
+
+export async function runScaffold(args: ScaffoldArgs): Promise<number> {
+  const phases = readModel({ manifest: args.manifest });
+  const problems = "failed" in phases ? phases.failed : [...phases.shape.diagnostics, ...phases.built.diagnostics].filter((d) => !isWarning(d));
+  const model = "failed" in phases ? undefined : phases.built.model;
+  if (problems.length > 0 || !model) {
+    for (const diagnostic of problems) err(formatDiagnostic(diagnostic));
+    return 1;
+  }
+  if (!model.generate.server) {
+    err(`${phases.manifestFile}: the manifest generates no server (generate.server: false), so there are no handlers to scaffold`);
+    return 1;
+  }
+  const path = args.handlers ?? join(dirname(model.output), "handlers.ts");
+  const shown = relative(process.cwd(), path).split(sep).join("/") || path;
+  const typeName = serverNames(model).handlers;
+  const exists = existsSync(path);
+  let text: string;
+  if (exists) text = readFileSync(path, "utf8");
+  else {
+    let from = relative(dirname(path), join(model.output, "index")).split(sep).join("/");
+    if (!from.startsWith(".")) from = `./${from}`;
+    text = [
+      `// What the ${model.info.name} server does: one handler per tool, resource, template and prompt of its`,
+      "// manifest. The types come from the generated code (`npx mcp-gen`); `npx mcp-gen scaffold` adds a",
+      "// stub here for every declaration that has no handler yet.",
+      `import type { ${typeName} } from "${from}${model.generate.importExtension}";`,
+      "",
+      `export const handlers: ${typeName} = {`,
+      "};",
+      "",
+    ].join("\n");
+  }
+  const morph = await import("ts-morph");
+  const edit = addEntries(morph, shown, text, typeName, declaredHandlers(model, exists ? undefined : args.bodies));
+  for (const diagnostic of [...edit.errors, ...edit.warnings]) err(formatDiagnostic(diagnostic));
+  if (edit.errors.length > 0) return 1;
+  if (edit.added.length === 0 && exists) {
+    if (!args.quiet) out(`mcp-gen: ${shown}: nothing to add; every declaration has a handler`);
+    return 0;
+  }
+  if (args.check) {
+    for (const { path: member, label } of edit.added) err(`${shown}: ${member} (${label}) has no handler`);
+    err(`${edit.added.length} handler(s) missing in ${shown}${exists ? "" : ", which does not exist"}; run \`mcp-gen scaffold ${args.manifest}\``);
+    return 1;
+  }
+  mkdirSync(dirname(path), { recursive: true });
+  replaceFile(path, edit.text);
+  if (!exists) out(`created ${shown}`);
+  if (!args.quiet) for (const { path: member, label } of edit.added) out(`${shown}: added ${member} (${label})`);
+  return 0;
+}

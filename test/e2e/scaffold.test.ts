@@ -1,0 +1,149 @@
+// `mcp-gen scaffold` through the real CLI on a copy of the weather example: stubs for what the
+// manifest declares and the handlers file lacks, every other byte as the user wrote it, a
+// project that type-checks strictly, idempotent, and a --check gate.
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { runCli, tempProject } from "../support/generate.js";
+import { repoRoot } from "../support/paths.js";
+import { formatTypeErrors, typecheck } from "../support/typecheck.js";
+
+const example = join(repoRoot, "examples", "weather");
+
+/** A copy of the weather example with two more declarations (names that need quotes and an `identifier:`), generated. */
+function weatherProject(): string {
+  const dir = tempProject({}, example);
+  const manifest = readFileSync(join(dir, "mcp.yaml"), "utf8")
+    .replace(
+      "\ntools:\n",
+      `\ntools:
+  user-search:
+    identifier: findUsers
+    description: "Find users */ by name\\nsecond line"
+    input:
+      type: object
+      properties:
+        user-name: { type: string }
+        delete: { type: boolean }
+        limit: { type: integer }
+      required: [user-name]
+`,
+    )
+    .replace("\nprompts:\n", "\nprompts:\n  review-code:\n    description: Review a file\n    arguments:\n      file-path: { required: true, complete: true }\n");
+  writeFileSync(join(dir, "mcp.yaml"), manifest);
+  const generated = runCli(["mcp.yaml", "-q"], dir);
+  expect(generated.stderr).toBe("");
+  return dir;
+}
+
+const compile = (dir: string) => formatTypeErrors(typecheck([join(dir, "src", "handlers.ts"), join(dir, "src", "main.ts")]));
+
+/**
+ * Every line of `before` appears in `after` in order, allowing a line to gain a comma after its
+ * last entry (` },` → `,` where a one-line object is opened up); returns the lines added.
+ */
+function addedLines(before: string, after: string): string[] {
+  const added: string[] = [];
+  const rest = after.split("\n");
+  for (const line of before.split("\n")) {
+    const kept = [line, `${line},`, line.replace(/ \},$/, ",")];
+    while (rest.length > 0 && !kept.includes(rest[0]!)) added.push(rest.shift()!);
+    expect(rest.length, `line ${JSON.stringify(line)} kept`).toBeGreaterThan(0);
+    rest.shift();
+  }
+  return [...added, ...rest];
+}
+
+describe("mcp-gen scaffold", () => {
+  it("adds stubs for missing handlers only, keeps the rest byte for byte, compiles, and is idempotent", () => {
+    const dir = weatherProject();
+    const file = join(dir, "src", "handlers.ts");
+    const original = readFileSync(file, "utf8");
+    // The user's own layout: no trailing comma after the last tool, a comment before a closing
+    // brace, single quotes, a handler no longer declared; listCities and the resources section gone.
+    const edited = original
+      .replace(/ {4}listCities\(\) \{\n.*\n {4}\},\n/, "")
+      .replace(/( {6}return \{ structuredContent: result \};\n {4}\}),\n/, "$1\n    // more tools later ('soon')\n")
+      .replace(/ {2}resources: \{\n[\s\S]*?\n {2}\},\n/, "")
+      .replace("  prompts: {\n", "  prompts: {\n    oldPrompt() { return [] }, // kept\n");
+    expect(edited).not.toBe(original);
+    writeFileSync(file, edited);
+
+    const check = runCli(["scaffold", "--check"], dir);
+    expect(check.status).toBe(1);
+    expect(check.stderr).toContain("src/handlers.ts: tools.findUsers (tool user-search) has no handler");
+    expect(check.stderr).toContain("src/handlers.ts: tools.listCities (tool list_cities) has no handler");
+    expect(check.stderr).toContain("5 handler(s) missing in src/handlers.ts");
+    expect(readFileSync(file, "utf8")).toBe(edited);
+
+    const run = runCli(["scaffold"], dir);
+    expect(run.status).toBe(0);
+    expect(run.stdout.split("\n").filter(Boolean).sort()).toEqual([
+      "src/handlers.ts: added completions.prompts.reviewCode.file-path (completer file-path of prompt review-code)",
+      "src/handlers.ts: added prompts.reviewCode (prompt review-code)",
+      "src/handlers.ts: added resources.appConfig (resource config://app)",
+      "src/handlers.ts: added tools.findUsers (tool user-search)",
+      "src/handlers.ts: added tools.listCities (tool list_cities)",
+    ]);
+    expect(run.stderr).toMatch(/^mcp-gen: src\/handlers\.ts:\d+:5: warning: handler prompts\.oldPrompt has no declaration in the manifest/m);
+    const after = readFileSync(file, "utf8");
+    const added = addedLines(edited, after);
+    expect(after).toContain("      return { structuredContent: result };\n    },\n    // more tools later ('soon')\n    findUsers(");
+    expect(after).toContain('    findUsers({ "user-name": userName, limit }, ctx) {\n      // TODO tool user-search: Find users');
+    expect(after).toContain('      return { content: [{ type: "text", text: "user-search is not implemented yet" }], isError: true };\n');
+    expect(after).toContain("  resources: {\n    appConfig(ctx) {\n");
+    expect(after).toContain('    prompts: { planTrip: { city: completeCity },\n      reviewCode: {\n        "file-path"(value, ctx) {\n');
+    expect(after).toContain("          return [];\n        },\n      },\n    },\n    resourceTemplates: { cityWeather: { city: completeCity } },\n");
+    expect(added.filter((line) => line.includes("TODO"))).toHaveLength(5);
+    expect(added.join("\n")).not.toContain("second line");
+    // The handler left without a declaration is the one thing the compiler objects to.
+    expect(compile(dir).split("\n")).toEqual([expect.stringMatching(/handlers\.ts:\d+: TS2353 .*'oldPrompt' does not exist/)]);
+    writeFileSync(file, after.replace("    oldPrompt() { return [] }, // kept\n", ""));
+    expect(compile(dir)).toBe("");
+    writeFileSync(file, after);
+
+    const again = runCli(["scaffold"], dir);
+    expect(again.status).toBe(0);
+    expect(again.stdout).toBe("mcp-gen: src/handlers.ts: nothing to add; every declaration has a handler\n");
+    expect(readFileSync(file, "utf8")).toBe(after);
+    expect(runCli(["scaffold", "--check"], dir).status).toBe(0);
+  }, 120_000);
+
+  it("fills an object typed with `satisfies`, and creates a missing file", () => {
+    const dir = weatherProject();
+    const file = join(dir, "src", "handlers.ts");
+    const satisfied = 'import type { WeatherHandlers } from "./mcp/index.js";\n\nexport const handlers = {} satisfies WeatherHandlers;\n';
+    writeFileSync(file, satisfied);
+    expect(runCli(["scaffold", "-q"], dir).status).toBe(0);
+    const filled = readFileSync(file, "utf8");
+    expect(filled.startsWith('import type { WeatherHandlers } from "./mcp/index.js";\n\nexport const handlers = {\n  tools: {\n    findUsers(')).toBe(true);
+    expect(filled.endsWith("\n} satisfies WeatherHandlers;\n")).toBe(true);
+    expect(compile(dir)).toBe("");
+
+    rmSync(file);
+    const check = runCli(["scaffold", "--check"], dir);
+    expect(check.status).toBe(1);
+    expect(check.stderr).toContain("missing in src/handlers.ts, which does not exist");
+    const created = runCli(["scaffold"], dir);
+    expect(created.status).toBe(0);
+    expect(created.stdout).toContain("created src/handlers.ts\n");
+    expect(readFileSync(file, "utf8")).toContain('import type { WeatherHandlers } from "./mcp/index.js";\n\nexport const handlers: WeatherHandlers = {\n  tools: {\n');
+    expect(compile(dir)).toBe("");
+  }, 120_000);
+
+  it("says what it looked for when no handlers object is found, and writes nothing", () => {
+    const dir = weatherProject();
+    const other = join(dir, "src", "other.ts");
+    writeFileSync(other, "export const handlers = { tools: {} };\n");
+    const run = runCli(["scaffold", "--handlers", "src/other.ts"], dir);
+    expect(run.status).toBe(1);
+    expect(run.stderr).toBe(
+      "mcp-gen: src/other.ts:1:1: found no handlers object: looked for `const handlers: WeatherHandlers = { … }` or `{ … } satisfies WeatherHandlers`\n",
+    );
+    expect(readFileSync(other, "utf8")).toBe("export const handlers = { tools: {} };\n");
+    writeFileSync(other, "export const handlers: WeatherHandlers = {\n  tools: {\n");
+    const broken = runCli(["scaffold", "--handlers", "src/other.ts"], dir);
+    expect(broken.status).toBe(1);
+    expect(broken.stderr).toMatch(/^mcp-gen: src\/other\.ts:3:1: cannot parse the handlers file: '\}' expected/);
+  }, 120_000);
+});
