@@ -414,7 +414,7 @@ describe("mcp-gen pull over stdio and HTTP", () => {
     for (const name of ["delete_observations", "delete_relations", "delete_entities"]) {
       expect(results[name], name).toMatchObject({ structuredContent: { success: true } });
     }
-    expect(results["graphAfterDeletes"]).toEqual({ entities: [{ type: "entity", name: "MCP", entityType: "protocol", observations: ["has revisions"] }], relations: [] });
+    expect(results["graphAfterDeletes"]).toEqual({ entities: [{ name: "MCP", entityType: "protocol", observations: ["has revisions"] }], relations: [] });
   }, 60_000);
 
   it("calls every tool of our everything example over HTTP through its generated client", async () => {
