@@ -121,6 +121,11 @@ export async function readServer(
     session = await connectSession(channel, {
       revisions,
       info: { name: "mcp-gen-pull", version: "1" },
+      // What a generated client can answer with its `requests` handlers: servers that offer some
+      // tools only to clients able to serve them (roots, sampling, elicitation) list those too.
+      capabilities: { roots: {}, sampling: {}, elicitation: { form: {}, url: {} } },
+      // Pull calls no tool, so only a server's own roots/list (some ask at once) can come: none.
+      requests: { "roots/list": () => ({ roots: [] }) },
       timeoutMs: limits.timeoutMs,
       probeTimeoutMs: Math.min(5_000, limits.timeoutMs),
     });
