@@ -10,8 +10,8 @@ import { loadProtocolSchema, missingRevisions, missingSchemas, schemaCandidates,
 import { parseSource } from "./load/source.js";
 import { buildProtocolModel, type ProtocolModel } from "./model/protocol.js";
 import type { Revision } from "./load/revisions.js";
-import type { JsonValue } from "./load/source.js";
-import { buildServerModel, revisionsOf } from "./model/server.js";
+import type { JsonValue, PositionIndex } from "./load/source.js";
+import { buildServerModel, revisionsOf, type ServerModel } from "./model/server.js";
 import { checkManifestShape } from "./validate/manifest-shape.js";
 
 export interface GenerateOptions extends SchemaLocationOptions {
@@ -56,7 +56,29 @@ export type GenerateResult = { ok: true; generated: Generated; warnings: readonl
 
 const toPosix = (path: string) => path.split(sep).join("/");
 
-export async function generate(options: GenerateOptions): Promise<GenerateResult> {
+/** What the load, validate and model phases found: what `generate` emits, and what `docs` describes. */
+export interface LoadedModel {
+  readonly model: ServerModel;
+  /** Warnings (errors stop the run); --strict turned them into errors. */
+  readonly warnings: readonly Diagnostic[];
+  /** The manifest: absolute, and as messages show it. */
+  readonly absolute: string;
+  readonly manifestFile: string;
+  /** The manifest's `output:` as written. */
+  readonly declaredOutput: unknown;
+  readonly positions: PositionIndex;
+  readonly display: (file: string) => string;
+  readonly schemaOptions: SchemaLocationOptions;
+}
+
+export type ModelResult = ({ ok: true; protocols: readonly ProtocolModel[] } & LoadedModel) | { ok: false; diagnostics: readonly Diagnostic[] };
+
+/**
+ * Load → validate → model → protocol schemas: the manifest as the generator understands it
+ * (every `$ref` resolved), or every problem found. `checkModel` runs between the model and the
+ * protocol schemas, so its problems come before missing schemas are looked for.
+ */
+export function loadModel(options: GenerateOptions, checkModel: (loaded: LoadedModel) => Diagnostic[] = () => []): ModelResult {
   const cwd = options.cwd ?? process.cwd();
   const absolute = resolve(cwd, options.manifest);
   const display = (file: string) => {
@@ -66,7 +88,7 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   const manifestFile = display(absolute);
   // Warnings found on the way are reported with the errors that stop a run, or alongside its output.
   const warnings: Diagnostic[] = [];
-  const fail = (diagnostics: readonly Diagnostic[]): GenerateResult => ({ ok: false, diagnostics: sortDiagnostics([...warnings, ...diagnostics]) });
+  const fail = (diagnostics: readonly Diagnostic[]): ModelResult => ({ ok: false, diagnostics: sortDiagnostics([...warnings, ...diagnostics]) });
   /** Sets the warnings aside for the result and returns the errors; --strict turns warnings into errors. */
   const errorsAmong = (diagnostics: readonly Diagnostic[]): Diagnostic[] => {
     const errors: Diagnostic[] = [];
@@ -79,7 +101,6 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
     }
     return errors;
   };
-
   let text: string;
   try {
     text = readFileSync(absolute, "utf8");
@@ -123,37 +144,46 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
     return fail([...errors, ...protocol]);
   }
   const model = built.model;
-
-  // Where the output folder came from, and whether it may be written at all.
   const declaredOutput = (value as { output?: unknown }).output;
-  const manifestOutput = typeof declaredOutput === "string" ? declaredOutput : undefined;
-  const outFrom = options.out !== undefined ? "--out" : manifestOutput !== undefined ? "output" : "default";
-  const outLocation: Diagnostic["location"] =
-    outFrom === "--out" ? { file: manifestFile } : outFrom === "output" ? positions.value("/output") : { file: manifestFile, line: 1, col: 1 };
-  if (outFrom !== "--out" && !options.allowOutside) {
-    const escape = outsideProjectRoot(dirname(absolute), model.output);
-    if (escape) {
-      const what = outFrom === "output" ? `output ${quote(manifestOutput!)}` : "the default output folder ./mcp";
-      const how = escape.through ? ` through a symbolic link (it resolves to ${escape.real})` : "";
-      return fail([
-        {
-          location: outLocation,
-          message: `${what} leads outside the project root (the folder holding ${basename(absolute)})${how}; choose a folder inside it, or pass --allow-outside to write there`,
-        },
-      ]);
-    }
-  }
+  const loaded = { ok: true as const, model, warnings, absolute, manifestFile, declaredOutput, positions, display, schemaOptions };
+  const refused = checkModel(loaded);
+  if (refused.length > 0) return fail(refused);
 
   const protocols: ProtocolModel[] = [];
   const protocolDiagnostics: Diagnostic[] = [];
   const unavailable = unavailableSchemas(model.revisions, model.revisionsLocation);
   if (unavailable.length > 0) return fail(unavailable);
   for (const revision of model.revisions) {
-    const loaded = loadProtocolSchema(revision, schemaOptions, model.revisionsLocation);
-    protocolDiagnostics.push(...loaded.diagnostics);
-    if (loaded.schema) protocols.push(buildProtocolModel(loaded.schema));
+    const loadedSchema = loadProtocolSchema(revision, schemaOptions, model.revisionsLocation);
+    protocolDiagnostics.push(...loadedSchema.diagnostics);
+    if (loadedSchema.schema) protocols.push(buildProtocolModel(loadedSchema.schema));
   }
   if (protocolDiagnostics.length > 0) return fail(protocolDiagnostics);
+  return { ...loaded, protocols };
+}
+
+export async function generate(options: GenerateOptions): Promise<GenerateResult> {
+  let outFrom: Generated["outFrom"] = "default";
+  let outLocation: Diagnostic["location"] = { file: "" };
+  // Whether the output folder may be written at all is decided before protocol schemas are read.
+  const loaded = loadModel(options, ({ model, absolute, manifestFile, declaredOutput, positions }) => {
+    const manifestOutput = typeof declaredOutput === "string" ? declaredOutput : undefined;
+    outFrom = options.out !== undefined ? "--out" : manifestOutput !== undefined ? "output" : "default";
+    outLocation = outFrom === "--out" ? { file: manifestFile } : outFrom === "output" ? positions.value("/output") : { file: manifestFile, line: 1, col: 1 };
+    if (outFrom === "--out" || options.allowOutside) return [];
+    const escape = outsideProjectRoot(dirname(absolute), model.output);
+    if (!escape) return [];
+    const what = outFrom === "output" ? `output ${quote(manifestOutput!)}` : "the default output folder ./mcp";
+    const how = escape.through ? ` through a symbolic link (it resolves to ${escape.real})` : "";
+    return [
+      {
+        location: outLocation,
+        message: `${what} leads outside the project root (the folder holding ${basename(absolute)})${how}; choose a folder inside it, or pass --allow-outside to write there`,
+      },
+    ];
+  });
+  if (!loaded.ok) return loaded;
+  const { model, protocols, warnings, absolute, display, schemaOptions } = loaded;
 
   // emit: a pure function of the model; every problem was found by the phases before it.
   const { emitFiles } = await import("./emit/emit.js");
