@@ -87,7 +87,7 @@ describe("the everything example's catalog page in Chromium", () => {
 
   it("lists every tool, resource, template and prompt of the manifest, in manifest order", async () => {
     const declared = parse(readFileSync(manifest, "utf8")) as Record<string, Record<string, unknown>>;
-    expect(await page.locator("article.tool").evaluateAll((tools) => tools.map((t) => (t as HTMLElement).dataset.tool))).toEqual(Object.keys(declared.tools!));
+    expect(await page.locator("article.tool").evaluateAll((tools) => tools.map((t) => t.getAttribute("data-tool")))).toEqual(Object.keys(declared.tools!));
     expect(await page.locator("nav.toc li").count()).toBe(["tools", "resources", "resourceTemplates", "prompts"].reduce((n, kind) => n + Object.keys(declared[kind]!).length, 0));
     await expect.poll(() => page.title()).toBe("Notes workspace · MCP catalog");
     // The output schema comes from a $ref'd file, resolved as `generate` resolves it.
@@ -117,7 +117,7 @@ describe("the everything example's catalog page in Chromium", () => {
   });
 
   it("takes the screenshot docs/catalog-everything.png shows (MCP_GEN_UPDATE_SCREENSHOT=1 rewrites it)", async () => {
-    await page.evaluate(() => globalThis.scrollTo(0, 0));
+    await page.evaluate("window.scrollTo(0, 0)");
     const result = await page.locator('article[data-tool="add_note"] .result').boundingBox();
     // The screenshot shows the call's result.
     expect(result!.y + result!.height).toBeLessThanOrEqual(1600);
