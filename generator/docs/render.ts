@@ -42,7 +42,7 @@ export function renderDocs(options: DocsOptions): { ok: true; html: string; warn
   const loaded = loadModel(options);
   if (!loaded.ok) return loaded;
   const hbs = engine();
-  const page = hbs.compile(readFileSync(join(packageRoot(), "templates", "docs", "page.hbs"), "utf8"), { strict: false });
+  const page = hbs.compile(readFileSync(join(packageRoot(), "templates", "docs", "page.hbs"), "utf8"));
   const view = catalogView(loaded.model);
   const html = page({
     ...view,
