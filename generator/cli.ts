@@ -260,6 +260,36 @@ async function runInit(dir: string, name: string | undefined): Promise<number> {
   return 0;
 }
 
+/** `docs`: the catalog page, written atomically as <output>/index.html (only over a page mcp-gen docs wrote). */
+async function runDocs(args: { manifest: string; output: string; serverUrl?: string | undefined; schemaDir?: string | undefined; quiet: boolean }): Promise<number> {
+  const { docsMarker, renderDocs } = await import("./docs/render.js");
+  const { replaceFile } = await import("./write.js");
+  const result = renderDocs({ manifest: args.manifest, schemaDir: args.schemaDir, serverUrl: args.serverUrl, version: version() });
+  if (!result.ok) {
+    for (const diagnostic of result.diagnostics) err(formatDiagnostic(diagnostic));
+    return 1;
+  }
+  for (const diagnostic of result.warnings) err(formatDiagnostic(diagnostic));
+  const target = join(resolve(args.output), "index.html");
+  const shown = relative(process.cwd(), target) || target;
+  let existing: string | undefined;
+  try {
+    existing = readFileSync(target, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+  }
+  if (existing !== undefined && existing.trim() !== "" && !existing.startsWith(docsMarker)) {
+    err(`${shown}: was not written by mcp-gen docs; it changed nothing: move that file away or choose another --output folder`);
+    return 1;
+  }
+  if (existing !== result.html) {
+    mkdirSync(dirname(target), { recursive: true });
+    replaceFile(target, result.html);
+  }
+  if (!args.quiet) out(`mcp-gen: ${existing === result.html ? `${shown} already up to date` : `wrote ${shown}`}`);
+  return 0;
+}
+
 function runSchemaList(schemaDir: string | undefined, json: boolean): number {
   const rows = [...knownRevisions()].map(([revision, facts]) => {
     const found = schemaCandidates(revision, { schemaDir }).find((c) => existsSync(resolve(c.file)));
@@ -419,6 +449,27 @@ export async function main(argv: string[]): Promise<number> {
           }),
       (a) => {
         action = async () => (await import("./pull/run.js")).runPull({ stdio: a.stdio, url: a.url, output: a.output, check: a.check, timeout: a.timeout, schemaDir: a.schemaDir, quiet: a.quiet, json: a.json });
+      },
+    )
+    .command(
+      "docs [manifest]",
+      "Write a self-contained HTML catalog of the server (tools with their schemas, resources, templates, prompts)",
+      (y) =>
+        y
+          .positional("manifest", { type: "string", default: "mcp.yaml", describe: "path of the manifest" })
+          .option("output", { alias: "o", type: "string", default: "site/", describe: "folder of the page (index.html)" })
+          .option("server-url", { type: "string", describe: "add a \"try it\" panel calling this Streamable HTTP endpoint (editable in the page)" })
+          .option("schema-dir", { type: "string", describe: "folder holding <revision>/schema.json (default: $MCP_GEN_SCHEMA_DIR, then the cache)" })
+          .option("quiet", { alias: "q", type: "boolean", default: false, describe: "print only errors and warnings" })
+          .example("$0 docs", "site/index.html from ./mcp.yaml")
+          .example("$0 docs mcp.yaml -o public/ --server-url http://127.0.0.1:3000/mcp", "with a \"try it\" form per tool")
+          .check((a) => {
+            const url: unknown = a.serverUrl;
+            if (url !== undefined && (typeof url !== "string" || !/^https?:\/\/\S+$/.test(url))) throw new Error("--server-url must be one http:// or https:// URL");
+            return true;
+          }),
+      (a) => {
+        action = () => runDocs({ manifest: a.manifest, output: a.output, serverUrl: a.serverUrl, schemaDir: a.schemaDir, quiet: a.quiet });
       },
     )
     .command("schema <action> [revisions..]", "Manage protocol schemas: `fetch [revision..]` downloads and verifies them into the cache, `list` shows where each is found", (y) =>

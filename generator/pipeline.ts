@@ -10,8 +10,8 @@ import { loadProtocolSchema, missingRevisions, missingSchemas, schemaCandidates,
 import { parseSource } from "./load/source.js";
 import { buildProtocolModel, type ProtocolModel } from "./model/protocol.js";
 import type { Revision } from "./load/revisions.js";
-import type { JsonValue } from "./load/source.js";
-import { buildServerModel, revisionsOf } from "./model/server.js";
+import type { JsonValue, PositionIndex } from "./load/source.js";
+import { buildServerModel, revisionsOf, type ServerModel } from "./model/server.js";
 import { checkManifestShape } from "./validate/manifest-shape.js";
 
 export interface GenerateOptions extends SchemaLocationOptions {
@@ -58,28 +58,78 @@ export type GenerateResult = { ok: true; generated: Generated; warnings: readonl
 
 const toPosix = (path: string) => path.split(sep).join("/");
 
+/** What the load, validate and model phases found: what `generate` emits, `docs` describes and `scaffold` stubs. */
+export interface LoadedModel {
+  readonly model: ServerModel;
+  /** Warnings found on the way (errors stop the run; --strict makes every warning one). */
+  readonly warnings: readonly Diagnostic[];
+  /** The manifest, absolute and as messages show it. */
+  readonly absolute: string;
+  readonly manifestFile: string;
+  /** The manifest's `output:` as written. */
+  readonly declaredOutput: unknown;
+  readonly positions: PositionIndex;
+  readonly display: (file: string) => string;
+}
+
+/** On failure, `protocol` is what the manifest asks of protocol schemas when that part is intact. */
+export type ModelResult =
+  | ({ ok: true } & LoadedModel)
+  | { ok: false; diagnostics: readonly Diagnostic[]; protocol?: { revisions: readonly Revision[]; location: Diagnostic["location"] } };
+
+/**
+ * load → validate shape → model: everything that needs no protocol schema. Shape problems and
+ * the semantic problems of every part they leave intact come together: the model skips what
+ * the shape check found broken.
+ */
+export function loadModel(options: Pick<GenerateOptions, "manifest" | "out" | "cwd" | "strict" | "onPhase">): ModelResult {
+  const phase = options.onPhase ?? (() => {});
+  const cwd = options.cwd ?? process.cwd();
+  const absolute = resolve(cwd, options.manifest);
+  const display = (file: string) => {
+    const rel = relative(cwd, file);
+    return toPosix(rel === "" ? "." : rel.startsWith("..") ? file : rel);
+  };
+  const manifestFile = display(absolute);
+  let text: string;
+  try {
+    text = readFileSync(absolute, "utf8");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const message = code === "ENOENT" ? "no such manifest; pass the path of your mcp.yaml" : `cannot read the manifest (${code ?? String(error)})`;
+    return { ok: false, diagnostics: [{ location: { file: manifestFile }, message }] };
+  }
+  phase(`reading ${manifestFile}`);
+  const parsed = parseSource(manifestFile, text);
+  if (!parsed.source) return { ok: false, diagnostics: parsed.diagnostics };
+  const { value, positions } = parsed.source;
+  const shape = checkManifestShape(value, positions);
+  phase(`checking ${manifestFile} and the schemas it references`);
+  const built = buildServerModel(
+    { file: manifestFile, absolutePath: absolute, value, positions, display },
+    options.out === undefined ? undefined : resolve(cwd, options.out),
+    shape.broken,
+  );
+  const warnings: Diagnostic[] = [];
+  const errors: Diagnostic[] = [];
+  for (const diagnostic of [...shape.diagnostics, ...built.diagnostics]) {
+    if (!isWarning(diagnostic)) errors.push(diagnostic);
+    else if (options.strict) {
+      const { severity: _warning, ...asError } = diagnostic;
+      errors.push(asError);
+    } else warnings.push(diagnostic);
+  }
+  if (errors.length > 0 || !built.model) {
+    const protocolIntact = !shape.broken.has("") && !shape.broken.has("/protocol");
+    const protocol = () => ({ revisions: revisionsOf((value as { protocol?: JsonValue }).protocol), location: positions.value("/protocol") });
+    return { ok: false, diagnostics: sortDiagnostics([...warnings, ...errors]), ...(protocolIntact ? { protocol: protocol() } : {}) };
+  }
+  return { ok: true, model: built.model, warnings: sortDiagnostics(warnings), absolute, manifestFile, declaredOutput: (value as { output?: unknown }).output, positions, display };
+}
+
 export async function generate(options: GenerateOptions): Promise<GenerateResult> {
   const phase = options.onPhase ?? (() => {});
   const cwd = options.cwd ?? process.cwd();
-  // Warnings found on the way are reported with the errors that stop a run, or alongside its output.
-  const warnings: Diagnostic[] = [];
-  const fail = (diagnostics: readonly Diagnostic[]): GenerateResult => ({ ok: false, diagnostics: sortDiagnostics([...warnings, ...diagnostics]) });
-  /** Sets the warnings aside for the result and returns the errors; --strict turns warnings into errors. */
-  const errorsAmong = (diagnostics: readonly Diagnostic[]): Diagnostic[] => {
-    const errors: Diagnostic[] = [];
-    for (const diagnostic of diagnostics) {
-      if (!isWarning(diagnostic)) errors.push(diagnostic);
-      else if (options.strict) {
-        const { severity: _warning, ...asError } = diagnostic;
-        errors.push(asError);
-      } else warnings.push(diagnostic);
-    }
-    return errors;
-  };
-
-  const phases = readModel(options);
-  if ("failed" in phases) return fail(phases.failed);
-  const { absolute, manifestFile, display, value, positions, shape, built } = phases;
   const schemaOptions: SchemaLocationOptions = {
     ...(options.schemaFile === undefined ? {} : { schemaFile: resolve(cwd, options.schemaFile) }),
     ...(options.schemaDir === undefined ? {} : { schemaDir: resolve(cwd, options.schemaDir) }),
@@ -94,18 +144,17 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
     return missing.length > 0 ? [missingSchemas(missing, schemaOptions, location)] : [];
   };
 
-  const errors = errorsAmong([...shape.diagnostics, ...built.diagnostics]);
-  if (errors.length > 0 || !built.model) {
+  const loaded = loadModel(options);
+  if (!loaded.ok) {
     // Missing protocol schemas do not depend on the manifest's other mistakes: say so now,
     // rather than after those are fixed (unless `protocol` itself is broken).
-    const protocolIntact = !shape.broken.has("") && !shape.broken.has("/protocol");
-    const protocol = protocolIntact ? unavailableSchemas(revisionsOf((value as { protocol?: JsonValue }).protocol), positions.value("/protocol")) : [];
-    return fail([...errors, ...protocol]);
+    const protocol = loaded.protocol ? unavailableSchemas(loaded.protocol.revisions, loaded.protocol.location) : [];
+    return { ok: false, diagnostics: sortDiagnostics([...loaded.diagnostics, ...protocol]) };
   }
-  const model = built.model;
+  const { model, warnings, absolute, manifestFile, declaredOutput, positions, display } = loaded;
+  const fail = (diagnostics: readonly Diagnostic[]): GenerateResult => ({ ok: false, diagnostics: sortDiagnostics([...warnings, ...diagnostics]) });
 
   // Where the output folder came from, and whether it may be written at all.
-  const declaredOutput = (value as { output?: unknown }).output;
   const manifestOutput = typeof declaredOutput === "string" ? declaredOutput : undefined;
   const outFrom = options.out !== undefined ? "--out" : manifestOutput !== undefined ? "output" : "default";
   const outLocation: Diagnostic["location"] =
@@ -164,41 +213,6 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
       outFrom,
     },
   };
-}
-
-/**
- * load → validate shape → model: the phases that need no protocol schema (`scaffold` stops
- * here). Shape problems and the semantic problems of every part they leave intact come
- * together: the model skips what the shape check found broken.
- */
-export function readModel(options: Pick<GenerateOptions, "manifest" | "out" | "cwd" | "onPhase">) {
-  const phase = options.onPhase ?? (() => {});
-  const cwd = options.cwd ?? process.cwd();
-  const absolute = resolve(cwd, options.manifest);
-  const display = (file: string) => {
-    const rel = relative(cwd, file);
-    return toPosix(rel === "" ? "." : rel.startsWith("..") ? file : rel);
-  };
-  const manifestFile = display(absolute);
-  let text: string;
-  try {
-    text = readFileSync(absolute, "utf8");
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    return { failed: [{ location: { file: manifestFile }, message: code === "ENOENT" ? "no such manifest; pass the path of your mcp.yaml" : `cannot read the manifest (${code ?? String(error)})` }] };
-  }
-  phase(`reading ${manifestFile}`);
-  const parsed = parseSource(manifestFile, text);
-  if (!parsed.source) return { failed: parsed.diagnostics };
-  const { value, positions } = parsed.source;
-  const shape = checkManifestShape(value, positions);
-  phase(`checking ${manifestFile} and the schemas it references`);
-  const built = buildServerModel(
-    { file: manifestFile, absolutePath: absolute, value, positions, display },
-    options.out === undefined ? undefined : resolve(cwd, options.out),
-    shape.broken,
-  );
-  return { absolute, manifestFile, display, value, positions, shape, built };
 }
 
 /**

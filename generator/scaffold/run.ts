@@ -5,7 +5,7 @@ import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, sep } from "node:path";
 import { formatDiagnostic, isWarning } from "../diagnostics.js";
 import { serverNames } from "../emit/server/emit.js";
-import { readModel } from "../pipeline.js";
+import { loadModel } from "../pipeline.js";
 import { replaceFile } from "../write.js";
 import { addEntries } from "./edit.js";
 import { declaredHandlers, type Bodies } from "./stubs.js";
@@ -24,15 +24,15 @@ const err = (line: string) => process.stderr.write(`mcp-gen: ${line}\n`);
 const out = (line: string) => process.stdout.write(`${line}\n`);
 
 export async function runScaffold(args: ScaffoldArgs): Promise<number> {
-  const phases = readModel({ manifest: args.manifest });
-  const problems = "failed" in phases ? phases.failed : [...phases.shape.diagnostics, ...phases.built.diagnostics].filter((d) => !isWarning(d));
-  const model = "failed" in phases ? undefined : phases.built.model;
-  if (problems.length > 0 || !model) {
-    for (const diagnostic of problems) err(formatDiagnostic(diagnostic));
+  // Warnings are generate's to print; errors stop scaffold too.
+  const loaded = loadModel({ manifest: args.manifest });
+  if (!loaded.ok) {
+    for (const diagnostic of loaded.diagnostics.filter((d) => !isWarning(d))) err(formatDiagnostic(diagnostic));
     return 1;
   }
+  const { model } = loaded;
   if (!model.generate.server) {
-    err(`${phases.manifestFile}: the manifest generates no server (generate.server: false), so there are no handlers to scaffold`);
+    err(`${loaded.manifestFile}: the manifest generates no server (generate.server: false), so there are no handlers to scaffold`);
     return 1;
   }
   const path = args.handlers ?? join(dirname(model.output), "handlers.ts");

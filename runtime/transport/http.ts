@@ -130,6 +130,19 @@ export function onDisconnect(request: HttpRequestLike, callback: () => void): vo
   else request.signal?.addEventListener("abort", callback, { once: true });
 }
 
+/**
+ * CORS headers for an allowed `origin`: the origin itself on every reply, and for a preflight
+ * (`requested` = its Access-Control-Request-Headers) the methods and MCP request headers,
+ * Mcp-Param-* (2026-07-28 mirrored arguments) included.
+ */
+function corsHeaders(origin: string, requested?: string): Record<string, string> {
+  const headers: Record<string, string> = { "access-control-allow-origin": origin, vary: "origin" };
+  if (requested === undefined) return { ...headers, "access-control-expose-headers": "mcp-session-id, mcp-protocol-version, www-authenticate" };
+  const params = requested.split(",").map((name) => name.trim().toLowerCase()).filter((name) => /^mcp-param-[!#$%&'*+\-.^_`|~0-9a-z]+$/.test(name));
+  const allowed = ["content-type", "accept", "mcp-protocol-version", "mcp-session-id", "mcp-method", "mcp-name", "last-event-id", "authorization", ...params];
+  return { ...headers, "access-control-allow-methods": "POST, GET, DELETE", "access-control-allow-headers": allowed.join(", "), "access-control-max-age": "600" };
+}
+
 export type HttpReply =
   | { readonly status: number; readonly headers: Record<string, string>; readonly body?: string | undefined }
   | { readonly status: number; readonly headers: Record<string, string>; readonly stream: SseStream };
@@ -654,6 +667,17 @@ export class StreamableHttpBinding {
     if (guard?.isMetadataRequest(request)) return this.checkHost(request) ?? guard.metadata(request);
     const refused = this.checkHostAndOrigin(request);
     if (refused) return refused;
+    // A browser page on an allowed origin (a catalog's "try it" panel) may read the replies:
+    // preflights are answered here, replies carry that exact origin. Refused origins got a 403 above.
+    const origin = request.header("origin");
+    if (origin === undefined) return this.route(request);
+    if (request.method === "OPTIONS") return { status: 204, headers: corsHeaders(origin, request.header("access-control-request-headers")) };
+    const reply = await this.route(request);
+    return { ...reply, headers: { ...reply.headers, ...corsHeaders(origin) } };
+  }
+
+  private async route(request: HttpRequestLike): Promise<HttpReply> {
+    const guard = this.guard;
     let auth: Authenticated | undefined;
     if (guard) {
       const result = await guard.authenticate(request);

@@ -1,5 +1,6 @@
 // Runs the notes workspace: over stdio by default (what MCP hosts spawn), or over
-// Streamable HTTP with --http [--port N].
+// Streamable HTTP with --http [--port N] [--allow-origin <origin>]… (browser pages that may
+// call it, such as the catalog page of `mcp-gen docs` served from elsewhere).
 import { closeOnSignals, listenHttp, serveStdio } from "@mcp-gen/runtime/node";
 import { createHandlers } from "./handlers.js";
 import { createNotesServer } from "./mcp/index.js";
@@ -23,8 +24,11 @@ if (args.includes("--http")) {
     process.stderr.write(`notes: --port needs a port number, got ${String(args[at + 1])}\n`);
     process.exit(2);
   }
+  // Pages on loopback origins (http://localhost:8080, say) are allowed by default; others are named.
+  const allowedOrigins = args.flatMap((arg, i) => (arg === "--allow-origin" && args[i + 1] !== undefined ? [args[i + 1]!] : []));
+  const origins = allowedOrigins.length > 0 ? { allowedOrigins } : {};
   // handleSignals: on SIGTERM/SIGINT, requests in flight finish (10 s at most), then exit 0.
-  const listener = await listenHttp(server, { port, handleSignals: true }).catch((error: unknown) => cannotListen("notes", error));
+  const listener = await listenHttp(server, { port, handleSignals: true, ...origins }).catch((error: unknown) => cannotListen("notes", error));
   // stderr, so that stdout stays clean whatever the transport.
   process.stderr.write(`notes: serving MCP at ${listener.url}\n`);
 } else {

@@ -1,0 +1,148 @@
+// The catalog page of `mcp-gen docs` in a real browser: headless Chromium (Debian's
+// `chromium`, driven by playwright-core) opens the everything example's page, served from its
+// own origin (http://docs.test:<port>, mapped to 127.0.0.1 inside Chromium, so not a loopback
+// name the server allows by default), and calls the example's server on another port through
+// the page's "try it" forms: CORS preflight, the 2026-07-28 single POST, and (on a copy of the
+// page that lists only older revisions) initialize + Mcp-Session-Id. Needs Chromium:
+// $CHROMIUM_PATH, else /usr/bin/chromium. MCP_GEN_UPDATE_SCREENSHOT=1 refreshes
+// docs/catalog-everything.png.
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { chromium, type Browser, type Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parse } from "yaml";
+import { repoRoot, schemaDir } from "../support/paths.js";
+import { startHttpServer, stopAllChildren, type HttpServerProcess } from "./helpers.js";
+
+const chromiumPath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const manifest = join(repoRoot, "examples", "everything", "mcp.yaml");
+const screenshot = join(repoRoot, "docs", "catalog-everything.png");
+
+let site: string;
+let pages: Server;
+let pageOrigin: string;
+let notes: HttpServerProcess;
+let browser: Browser;
+/** The generated page. */
+let html: string;
+
+beforeAll(async () => {
+  if (!existsSync(chromiumPath)) throw new Error(`Chromium not found at ${chromiumPath}: install Debian's chromium package or set CHROMIUM_PATH`);
+  site = mkdtempSync(join(tmpdir(), "mcp-gen-docs-"));
+  // The page server comes first: its origin is what the MCP server must allow.
+  pages = createServer((request, response) => {
+    // /legacy/: the same page believing the server speaks only the revisions before 2026-07-28.
+    const page = request.url === "/legacy/" ? html.replace('"2026-07-28",', "") : request.url === "/" ? html : undefined;
+    if (page === undefined) response.writeHead(404).end();
+    else response.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(page);
+  });
+  await new Promise<void>((resolve) => pages.listen(0, "127.0.0.1", resolve));
+  pageOrigin = `http://docs.test:${(pages.address() as AddressInfo).port}`;
+  notes = await startHttpServer(join(repoRoot, "examples", "everything", "src", "main.ts"), "--http", "--port", "0", "--allow-origin", pageOrigin);
+  execFileSync(process.execPath, [join(repoRoot, "dist", "generator", "cli.js"), "docs", manifest, "-o", site, "--server-url", notes.url, "--schema-dir", schemaDir, "-q"], { cwd: repoRoot });
+  html = readFileSync(join(site, "index.html"), "utf8");
+  // --no-sandbox: Chromium refuses its process sandbox as root (CI containers).
+  browser = await chromium.launch({ executablePath: chromiumPath, args: ["--no-sandbox", "--host-resolver-rules=MAP *.test 127.0.0.1"] });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await new Promise((resolve) => (pages ? pages.close(resolve) : resolve(undefined)));
+  await stopAllChildren();
+  if (site) rmSync(site, { recursive: true, force: true });
+});
+
+/** The text of a tool's result panel once the call has finished. */
+async function callFromForm(page: Page, tool: string, fields: Record<string, string>): Promise<string> {
+  const form = page.locator(`article[data-tool="${tool}"] form.try-it`);
+  for (const [name, value] of Object.entries(fields)) await form.locator(`[name="${name}"]`).fill(value);
+  await form.getByRole("button").click();
+  const result = form.locator(".result");
+  await expect.poll(() => result.innerText(), { timeout: 20_000 }).not.toBe("Calling…");
+  return result.innerText();
+}
+
+/** The structuredContent a result panel shows (pretty-printed JSON after its label). */
+const structured = (text: string): unknown => JSON.parse(/structuredContent:\n(\{[\s\S]*?\n\})/.exec(text)?.[1] ?? "null");
+
+describe("the everything example's catalog page in Chromium", () => {
+  let page: Page;
+  const consoleErrors: string[] = [];
+
+  beforeAll(async () => {
+    page = await browser.newPage({ viewport: { width: 1200, height: 1600 } });
+    page.on("console", (message) => message.type() === "error" && consoleErrors.push(message.text()));
+    page.on("pageerror", (error) => consoleErrors.push(error.message));
+    // Nothing outside the page and the MCP server may be requested (the page is self-contained).
+    page.on("request", (request) => {
+      const url = new URL(request.url());
+      if (url.origin !== pageOrigin && url.href !== notes.url && url.protocol !== "data:") consoleErrors.push(`unexpected request ${request.url()}`);
+    });
+    await page.goto(`${pageOrigin}/`);
+  });
+
+  it("lists every tool, resource, template and prompt of the manifest, in manifest order", async () => {
+    const declared = parse(readFileSync(manifest, "utf8")) as Record<string, Record<string, unknown>>;
+    expect(await page.locator("article.tool").evaluateAll((tools) => tools.map((t) => t.getAttribute("data-tool")))).toEqual(Object.keys(declared.tools!));
+    expect(await page.locator("nav.toc li").count()).toBe(["tools", "resources", "resourceTemplates", "prompts"].reduce((n, kind) => n + Object.keys(declared[kind]!).length, 0));
+    await expect.poll(() => page.title()).toBe("Notes workspace · MCP catalog");
+    // The output schema comes from a $ref'd file, resolved as `generate` resolves it.
+    const output = page.locator('article[data-tool="add_note"] table.schema').nth(1);
+    expect(await output.locator("tbody tr td:first-child").allInnerTexts()).toEqual(["id", "title", "tags", "words", "createdAt"]);
+  });
+
+  it("calls add_note over Streamable HTTP (2026-07-28) from its form and shows the structured result", async () => {
+    const text = await callFromForm(page, "add_note", { title: "Browser note", body: "Written from the catalog page", tags: '["docs"]' });
+    expect(structured(text)).toEqual({ id: "browser-note", title: "Browser note", tags: ["docs"], words: 5, createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) });
+  });
+
+  it("mirrors x-mcp-header arguments (search_notes' tag) so that the server accepts the call", async () => {
+    const text = await callFromForm(page, "search_notes", { query: "catalog", tag: "docs" });
+    expect(text).not.toMatch(/error/i);
+    expect(text).toContain("browser-note");
+  });
+
+  it("shows a tool error for invalid arguments", async () => {
+    const text = await callFromForm(page, "get_note", { id: "no-such-note" });
+    expect(await page.locator('article[data-tool="get_note"] .result').getAttribute("class")).toContain("error");
+    expect(text.length).toBeGreaterThan(0);
+  });
+
+  it("logged no errors and requested nothing else", () => {
+    expect(consoleErrors).toEqual([]);
+  });
+
+  it("takes the screenshot docs/catalog-everything.png shows (MCP_GEN_UPDATE_SCREENSHOT=1 rewrites it)", async () => {
+    await page.evaluate("window.scrollTo(0, 0)");
+    const result = await page.locator('article[data-tool="add_note"] .result').boundingBox();
+    // The screenshot shows the call's result.
+    expect(result!.y + result!.height).toBeLessThanOrEqual(1600);
+    const taken = await page.screenshot();
+    if (process.env.MCP_GEN_UPDATE_SCREENSHOT === "1") {
+      mkdirSync(dirname(screenshot), { recursive: true });
+      writeFileSync(screenshot, taken);
+    }
+    expect(existsSync(screenshot)).toBe(true);
+  });
+});
+
+it("a server spoken to in a legacy session (initialize, then Mcp-Session-Id, exposed through CORS)", async () => {
+  const page = await browser.newPage();
+  await page.goto(`${pageOrigin}/legacy/`);
+  const text = await callFromForm(page, "add_note", { title: "Legacy note", body: "One two" });
+  expect(structured(text)).toMatchObject({ id: "legacy-note", title: "Legacy note", tags: [], words: 2 });
+  await page.close();
+});
+
+it("a page on an origin the server does not allow gets no answer it can read", async () => {
+  const other = await browser.newPage();
+  // Same page, other origin: other.test is neither a loopback name nor listed in --allow-origin.
+  await other.goto(`http://other.test:${(pages.address() as AddressInfo).port}/`);
+  const text = await callFromForm(other, "list_roots", {}).catch((error: unknown) => String(error));
+  expect(text).toMatch(/Failed to fetch/);
+  await other.close();
+});
