@@ -276,7 +276,7 @@ function plainGenerateArgs(argv: readonly string[]): GenerateArgs | undefined {
     } else if (option) {
       if (args[option.name] === true) return undefined;
       args[option.name] = true;
-    } else if (args.manifest === undefined && token !== "" && !token.startsWith("-") && !["generate", "init", "schema", "pull"].includes(token)) {
+    } else if (args.manifest === undefined && token !== "" && !token.startsWith("-") && !["generate", "init", "schema", "pull", "diff"].includes(token)) {
       args.manifest = token;
     } else {
       return undefined;
@@ -347,6 +347,23 @@ export async function main(argv: string[]): Promise<number> {
           }),
       (a) => {
         action = async () => (await import("./pull/run.js")).runPull({ stdio: a.stdio, url: a.url, output: a.output, check: a.check, timeout: a.timeout, schemaDir: a.schemaDir, quiet: a.quiet });
+      },
+    )
+    .command(
+      "diff <old> <new> [manifest]",
+      "What a protocol revision bump changes: methods, types field by field, and the manifest's generated signatures (default ./mcp.yaml if present)",
+      (y) =>
+        y
+          .positional("old", { type: "string", demandOption: true, describe: "the revision you have, e.g. 2025-11-25" })
+          .positional("new", { type: "string", demandOption: true, describe: "the revision you move to, e.g. 2026-07-28" })
+          .positional("manifest", { type: "string", describe: "manifest whose signatures to check (default ./mcp.yaml if present; else protocol only)" })
+          .option("schema-dir", { type: "string", describe: "folder holding <revision>/schema.json (default: $MCP_GEN_SCHEMA_DIR, then the cache)" })
+          .option("json", { type: "boolean", default: false, describe: "print one JSON document (sorted keys) instead of tables" })
+          .option("descriptions", { type: "boolean", default: false, describe: "also list types whose descriptions alone changed" })
+          .example("$0 diff 2025-11-25 2026-07-28", "what the 2026-07-28 bump changes, for ./mcp.yaml if there is one")
+          .example("$0 diff 2025-06-18 2025-11-25 examples/weather/mcp.yaml --json", "the same as JSON, for tools"),
+      (a) => {
+        action = async () => (await import("./diff/run.js")).runDiff({ from: a.old, to: a.new, manifest: a.manifest, schemaDir: a.schemaDir, json: a.json, descriptions: a.descriptions });
       },
     )
     .command("schema <action> [revisions..]", "Manage protocol schemas: `fetch [revision..]` downloads and verifies them into the cache, `list` shows where each is found", (y) =>

@@ -1,0 +1,118 @@
+// The diff for people (aligned plain-text tables under headings, a summary line) and for
+// tools (one JSON document with sorted keys). Both are pure functions of the same data.
+import type { ContentBlockChanges, ManifestImpact } from "./manifest-impact.js";
+import { stableJson, type ProtocolDiff, type SchemaChange } from "./protocol-diff.js";
+
+export interface DiffReport {
+  readonly protocol: ProtocolDiff;
+  readonly contentBlocks: ContentBlockChanges;
+  readonly manifest?: ManifestImpact | undefined;
+}
+
+function summary(report: DiffReport) {
+  const { methods, types } = report.protocol;
+  const signatures = report.manifest?.signatures ?? [];
+  return {
+    methodsAdded: methods.added.length,
+    methodsRemoved: methods.removed.length,
+    methodsMoved: methods.moved.length,
+    typesAdded: types.added.length,
+    typesRemoved: types.removed.length,
+    typesChanged: types.changed.length,
+    typesDescriptionOnly: types.descriptionOnly.length,
+    contentBlocksChanged: report.contentBlocks.added.length + report.contentBlocks.removed.length + report.contentBlocks.changed.length,
+    signatures: signatures.length,
+    signaturesChanged: signatures.filter(changes).length,
+  };
+}
+
+const changes = (s: { changed: readonly string[]; added: readonly string[]; removed: readonly string[] }) => s.changed.length + s.added.length + s.removed.length > 0;
+
+/** The document `--json` prints: keys sorted at every level, entries in the report's own order (sorted by name). */
+export function jsonReport(report: DiffReport): string {
+  return `${stableJson({ ...report.protocol, contentBlocks: report.contentBlocks, manifest: report.manifest ?? null, summary: summary(report) }, 2)}\n`;
+}
+
+/** Rows with every column but the last padded to its widest cell. */
+function table(rows: readonly (readonly string[])[], indent = "  "): string[] {
+  const widths = rows[0]?.map((_, i) => Math.max(...rows.map((row) => row[i]!.length))) ?? [];
+  return rows.map((row) => `${indent}${row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]!))).join("  ")}`.trimEnd());
+}
+
+/** Names as lines of at most `width` characters. */
+function wrap(names: readonly string[], width = 100): string[] {
+  const lines: string[] = [];
+  for (const name of names) {
+    const last = lines.length - 1;
+    if (last >= 0 && lines[last]!.length + name.length + 2 <= width) lines[last] += ` ${name}`;
+    else lines.push(name);
+    if (name !== names[names.length - 1]) lines[lines.length - 1] += ",";
+  }
+  return lines.map((line) => `  ${line}`);
+}
+
+function detail(change: SchemaChange): string {
+  const listed = (label: string, items: readonly string[] | undefined) => (items && items.length > 0 ? [`${label} ${items.join(", ")}`] : []);
+  switch (change.change) {
+    case "added": return change.to!;
+    case "removed": return change.from!;
+    case "type": return `${change.from} → ${change.to}`;
+    case "required": return "optional → required";
+    case "optional": return "required → optional";
+    case "keywords": return `differs in ${change.keywords!.join(", ")}`;
+    default: return [...listed("added", change.added), ...listed("removed", change.removed)].join("; ");
+  }
+}
+
+const none = (names: readonly string[]) => (names.length > 0 ? names.join(", ") : "-");
+
+/** Changed type names with the fields that changed: `AudioContent (_meta)`. */
+function withFields(protocol: ProtocolDiff): (names: readonly string[]) => string[] {
+  const fields = new Map(protocol.types.changed.map((t) => [t.name, [...new Set(t.changes.map((c) => (c.path === "" ? c.change : c.path)))]]));
+  return (names) => names.map((name) => (fields.has(name) ? `${name} (${fields.get(name)!.join(", ")})` : name));
+}
+
+export function textReport(report: DiffReport, options: { descriptions: boolean }): string {
+  const { protocol, contentBlocks, manifest } = report;
+  const changedFields = withFields(protocol);
+  const lines: string[] = [`mcp-gen diff ${protocol.from} → ${protocol.to}`];
+  const section = (heading: string, body: string[]) => lines.push("", heading, ...(body.length > 0 ? body : ["  (none)"]));
+
+  const { methods, types } = protocol;
+  const methodRows = (label: string, list: ProtocolDiff["methods"]["added"]) => list.map((m) => [label, m.method, none(m.from), none(m.to)]);
+  const rows = [...methodRows("added", methods.added), ...methodRows("removed", methods.removed), ...methodRows("moved", methods.moved)];
+  section(`Methods (${methods.added.length} added, ${methods.removed.length} removed, ${methods.moved.length} moved)`, rows.length > 0 ? table([["change", "method", protocol.from, protocol.to], ...rows]) : []);
+  section(`Types added (${types.added.length})`, wrap(types.added));
+  section(`Types removed (${types.removed.length})`, wrap(types.removed));
+  const hidden = types.descriptionOnly.length > 0 && !options.descriptions ? `; ${types.descriptionOnly.length} more differ only in descriptions, listed by --descriptions` : "";
+  const changeRows = types.changed.flatMap((t) => t.changes.map((c) => [t.name, c.path === "" ? "-" : c.path, c.change, detail(c)]));
+  section(`Types changed (${types.changed.length}${hidden})`, changeRows.length > 0 ? table([["type", "field", "change", "detail"], ...changeRows]) : []);
+  if (options.descriptions) section(`Types whose descriptions alone changed (${types.descriptionOnly.length})`, wrap(types.descriptionOnly));
+  section(
+    "Content blocks (tool result content)",
+    table([
+      ["added", none(contentBlocks.added)],
+      ["removed", none(contentBlocks.removed)],
+      ...(contentBlocks.changed.length > 0 ? contentBlocks.changed.map((m, i) => [i === 0 ? "changed" : "", `${m.name}: ${changedFields(m.types).join(", ")}`]) : [["changed", "-"]]),
+    ]),
+  );
+
+  if (manifest) {
+    const notes = manifest.notes.map((note) => `  note: ${note}`);
+    const impact = (s: ManifestImpact["signatures"][number]) =>
+      changes(s) ? [`changed ${none(changedFields(s.changed))}`, `added ${none(s.added)}`, `removed ${none(s.removed)}`].filter((p) => !p.endsWith(" -")).join("; ") : "unchanged";
+    const signatureRows = manifest.signatures.map((s) => [s.declaration, s.signature, impact(s)]);
+    const requests = manifest.clientRequests;
+    const clientRows = requests.added.length + requests.removed.length > 0 ? [["client", "session requests", `added ${none(requests.added)}; removed ${none(requests.removed)}`]] : [];
+    const body = signatureRows.length + clientRows.length > 0 ? table([["declaration", "signature", "impact"], ...signatureRows, ...clientRows]) : [];
+    section(`Manifest ${manifest.manifest} (protocol: ${manifest.revisions.join(", ")})`, [...notes, ...body]);
+  }
+
+  const s = summary(report);
+  const signatures = manifest ? `; ${s.signaturesChanged} of ${s.signatures} generated signatures change` : "";
+  lines.push(
+    "",
+    `Summary: methods ${s.methodsAdded} added, ${s.methodsRemoved} removed, ${s.methodsMoved} moved; types ${s.typesAdded} added, ${s.typesRemoved} removed, ${s.typesChanged} changed (${s.typesDescriptionOnly} in descriptions only); content blocks ${s.contentBlocksChanged} changed${signatures}`,
+  );
+  return `${lines.join("\n")}\n`;
+}
