@@ -4,7 +4,7 @@
 // following their $refs transitively and meeting the changed types gives its impact.
 import type { ProtocolSchema, SchemaObject } from "../load/protocol.js";
 import { buildProtocolModel, refName } from "../model/protocol.js";
-import { clientAsks, type ServerModel } from "../model/server.js";
+import { clientAsks, type Declared, type ServerModel } from "../model/server.js";
 import { reachedTypes, type ProtocolDiff } from "./protocol-diff.js";
 
 /** The protocol types one generated signature reaches before and after the bump. */
@@ -86,40 +86,35 @@ export function manifestImpact(manifest: string, model: ServerModel, before: Pro
     });
   };
   const { server, client } = model.generate;
-  /** "handler X, client Y", for the parts the manifest generates. */
-  const sides = (what: string, handler: string | undefined, clientType: string | undefined) => {
-    const parts = [server && handler ? `handler ${handler}` : undefined, client && clientType ? `client ${clientType}` : undefined].filter(Boolean);
-    return parts.length > 0 ? `${what}: ${parts.join(", ")}` : undefined;
+  /** Each declaration's signatures (left out where `false`: a part not generated), then the requests its `asks:` allows. */
+  const each = <T extends Declared>(kind: string, items: readonly T[], signaturesOf: (item: T) => [string | false, Roots][]) => {
+    for (const item of items) {
+      for (const [signature, roots] of signaturesOf(item)) if (signature) impact(`${kind} ${item.key}`, signature, roots);
+      if (server) for (const ask of item.asks) impact(`${kind} ${item.key}`, `ctx.input ${clientAsks[ask].method}`, clientRequest(clientAsks[ask].method));
+    }
   };
-  const entries = [
-    ...model.tools.map((t) => ({ d: t, kind: "tool", signature: sides("result content", "ToolContent", "ToolResultContent"), roots: toolContent })),
-    ...model.resources.map((r) => ({ d: r, kind: "resource", signature: sides("read result", undefined, "ReadResourceResult"), roots: ref("ReadResourceResult") })),
-    ...model.resourceTemplates.map((r) => ({ d: r, kind: "resource template", signature: sides("read result", undefined, "ReadResourceResult"), roots: ref("ReadResourceResult") })),
-    ...model.prompts.map((p) => ({ d: p, kind: "prompt", signature: undefined, roots: ref("GetPromptResult") })),
-  ];
-  for (const { d, kind, signature, roots } of entries) {
-    const name = `${kind} ${d.key}`;
-    if (kind === "prompt") {
-      // Declarative prompts have no handler: their messages are rendered by generated code.
-      const handlerMessages = server && (d as ServerModel["prompts"][number]).messages === undefined;
-      if (handlerMessages) impact(name, "messages: handler PromptMessage", ref("PromptMessage"));
-      if (client) impact(name, "result: client GetPromptResult", roots);
-    } else if (signature) impact(name, signature, roots);
-    if (server) for (const ask of d.asks) impact(name, `ctx.input ${clientAsks[ask].method}`, clientRequest(clientAsks[ask].method));
-  }
+  const toolSides = [server && "handler ToolContent", client && "client ToolResultContent"].filter(Boolean).join(", ");
+  each("tool", model.tools, () => [[toolSides !== "" && `result content: ${toolSides}`, toolContent]]);
+  const read = (): [string | false, Roots][] => [[client && "read result: client ReadResourceResult", ref("ReadResourceResult")]];
+  each("resource", model.resources, read);
+  each("resource template", model.resourceTemplates, read);
+  // Declarative prompts have no handler: generated code renders their messages.
+  each("prompt", model.prompts, (p) => [
+    [server && p.messages === undefined && "messages: handler PromptMessage", ref("PromptMessage")],
+    [client && "result: client GetPromptResult", ref("GetPromptResult")],
+  ]);
 
   const { revisions } = model;
-  const notes: string[] = [];
-  const list = revisions.join(", ");
-  if (!revisions.includes(diff.to as never)) notes.push(`${manifest} does not target ${diff.to} (protocol: ${list}); this is what adding it would change`);
-  if (!revisions.includes(diff.from as never)) notes.push(`${manifest} does not target ${diff.from} (protocol: ${list})`);
-  if (server && revisions[0] !== diff.to) {
-    notes.push(`handler content types come from the preferred (first) revision, now ${revisions[0]}; they change as shown once ${diff.to} is first in protocol:`);
-  }
-  const requests = (side: readonly string[]) => side.includes("client request");
+  const targets = (revision: string) => (revisions as readonly string[]).includes(revision);
+  const notes = [diff.from, diff.to]
+    .filter((revision) => !targets(revision))
+    .map((revision) => `${manifest} does not target ${revision} (protocol: ${revisions.join(", ")})${revision === diff.to ? "; this is what adding it would change" : ""}`);
+  if (server && revisions[0] !== diff.to) notes.push(`handler content types come from the preferred (first) revision, now ${revisions[0]}; they change as shown once ${diff.to} is first in protocol:`);
+  const requests = (roles: readonly string[]) => client && roles.includes("client request");
+  const { added, removed, moved } = diff.methods;
   const clientRequests = {
-    added: diff.methods.added.concat(diff.methods.moved).filter((m) => requests(m.to) && !requests(m.from)).map((m) => m.method),
-    removed: diff.methods.removed.concat(diff.methods.moved).filter((m) => requests(m.from) && !requests(m.to)).map((m) => m.method),
+    added: sorted([...added, ...moved].filter((m) => requests(m.to) && !requests(m.from)).map((m) => m.method)),
+    removed: sorted([...removed, ...moved].filter((m) => requests(m.from) && !requests(m.to)).map((m) => m.method)),
   };
-  return { manifest, revisions, notes, signatures, clientRequests: client ? { added: sorted(clientRequests.added), removed: sorted(clientRequests.removed) } : { added: [], removed: [] } };
+  return { manifest, revisions, notes, signatures, clientRequests };
 }

@@ -40,12 +40,11 @@ export interface ProtocolDiff {
   };
 }
 
-const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 const isObject = (value: unknown): value is SchemaObject => value !== null && typeof value === "object" && !Array.isArray(value);
 
 /** JSON with object keys sorted at every level: a canonical form for comparing, and stable output. */
 export function stableJson(value: unknown, indent?: number): string {
-  return JSON.stringify(value, (_key, v: unknown) => (isObject(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => byText(a, b))) : v), indent);
+  return JSON.stringify(value, (_key, v: unknown) => (isObject(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : 1))) : v), indent);
 }
 
 const same = (a: unknown, b: unknown) => stableJson(a) === stableJson(b);
@@ -89,17 +88,9 @@ export function compactType(schema: unknown): string {
   return shown.length > 0 ? shown.join(" | ") : "unknown";
 }
 
-/** The values a schema allows by enumeration (enum or const), as JSON text; undefined when it enumerates none. */
-function valuesOf(schema: SchemaObject): string[] | undefined {
-  if ("const" in schema) return [JSON.stringify(schema.const)];
-  return Array.isArray(schema.enum) ? schema.enum.map((v) => JSON.stringify(v)) : undefined;
-}
-
-const membersOf = (schema: SchemaObject) => {
-  const branches = schema.anyOf ?? schema.oneOf;
-  return Array.isArray(branches) ? branches.map((b) => compactType(b)) : undefined;
-};
-
+/** The values a schema enumerates (enum or const) as JSON text, or the members of its union; undefined when none. */
+const valuesOf = (s: SchemaObject) => ("const" in s ? [s.const] : Array.isArray(s.enum) ? s.enum : undefined)?.map((v) => JSON.stringify(v));
+const membersOf = (s: SchemaObject) => ((s.anyOf ?? s.oneOf) as unknown[] | undefined)?.map((b) => compactType(b));
 const difference = (a: readonly string[], b: readonly string[]) => a.filter((x) => !b.includes(x));
 
 /** The differences between two (description-free) schemas at `path`, field by field where both are objects. */
@@ -109,22 +100,19 @@ function compare(a: JsonValue, b: JsonValue, path: string, out: SchemaChange[]):
     out.push({ path, change: "type", from: compactType(a), to: compactType(b) });
     return;
   }
-  const differing = (except: readonly string[]) =>
-    [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((k) => !except.includes(k) && !same(a[k], b[k])).sort(byText);
+  // Keywords not compared otherwise (format, additionalProperties, …) are named when they differ.
   const keywords = (except: readonly string[]) => {
-    const names = differing(except);
+    const names = [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((k) => !except.includes(k) && !same(a[k], b[k])).sort();
     if (names.length > 0) out.push({ path, change: "keywords", keywords: names });
   };
   const at = (name: string) => (path === "" ? name : `${path}.${name}`);
   if (isObject(a.properties) && isObject(b.properties)) {
-    const pa = a.properties as Record<string, JsonValue>;
-    const pb = b.properties as Record<string, JsonValue>;
+    type Properties = Record<string, JsonValue>;
+    const [pa, pb] = [a.properties, b.properties] as [Properties, Properties];
     const required = (s: SchemaObject) => new Set(Array.isArray(s.required) ? (s.required as string[]) : []);
     const [ra, rb] = [required(a), required(b)];
     const optional = (r: Set<string>, name: string) => (r.has(name) ? "" : " (optional)");
-    for (const name of Object.keys(pa)) {
-      if (!(name in pb)) out.push({ path: at(name), change: "removed", from: `${compactType(pa[name])}${optional(ra, name)}` });
-    }
+    for (const name of Object.keys(pa).filter((n) => !(n in pb))) out.push({ path: at(name), change: "removed", from: `${compactType(pa[name])}${optional(ra, name)}` });
     for (const [name, schema] of Object.entries(pb)) {
       if (!(name in pa)) out.push({ path: at(name), change: "added", to: `${compactType(schema)}${optional(rb, name)}` });
       else {
@@ -170,16 +158,10 @@ export function methodRoles(schema: ProtocolSchema): Map<string, string[]> {
 
 export function diffProtocols(before: ProtocolSchema, after: ProtocolSchema): ProtocolDiff {
   const [ra, rb] = [methodRoles(before), methodRoles(after)];
-  const methods = [...new Set([...ra.keys(), ...rb.keys()])].sort(byText).map((method) => ({ method, from: ra.get(method) ?? [], to: rb.get(method) ?? [] }));
+  const methods = [...new Set([...ra.keys(), ...rb.keys()])].sort().map((method) => ({ method, from: ra.get(method) ?? [], to: rb.get(method) ?? [] }));
   const [da, db] = [before.definitions, after.definitions];
-  const changed: { name: string; changes: SchemaChange[] }[] = [];
-  const descriptionOnly: string[] = [];
-  for (const name of Object.keys(db).filter((n) => n in da).sort(byText)) {
-    if (same(da[name], db[name])) continue;
-    const changes = schemaChanges(da[name] as JsonValue, db[name] as JsonValue);
-    if (changes.length === 0) descriptionOnly.push(name);
-    else changed.push({ name, changes });
-  }
+  const differing = Object.keys(db).filter((n) => n in da && !same(da[n], db[n])).sort();
+  const changed = differing.map((name) => ({ name, changes: schemaChanges(da[name] as JsonValue, db[name] as JsonValue) }));
   return {
     from: before.revision,
     to: after.revision,
@@ -189,10 +171,10 @@ export function diffProtocols(before: ProtocolSchema, after: ProtocolSchema): Pr
       moved: methods.filter((m) => m.from.length > 0 && m.to.length > 0 && !same(m.from, m.to)),
     },
     types: {
-      added: Object.keys(db).filter((n) => !(n in da)).sort(byText),
-      removed: Object.keys(da).filter((n) => !(n in db)).sort(byText),
-      changed,
-      descriptionOnly,
+      added: Object.keys(db).filter((n) => !(n in da)).sort(),
+      removed: Object.keys(da).filter((n) => !(n in db)).sort(),
+      changed: changed.filter((t) => t.changes.length > 0),
+      descriptionOnly: changed.filter((t) => t.changes.length === 0).map((t) => t.name),
     },
   };
 }

@@ -9,28 +9,17 @@ export interface DiffReport {
   readonly manifest?: ManifestImpact | undefined;
 }
 
-function summary(report: DiffReport) {
-  const { methods, types } = report.protocol;
-  const signatures = report.manifest?.signatures ?? [];
-  return {
-    methodsAdded: methods.added.length,
-    methodsRemoved: methods.removed.length,
-    methodsMoved: methods.moved.length,
-    typesAdded: types.added.length,
-    typesRemoved: types.removed.length,
-    typesChanged: types.changed.length,
-    typesDescriptionOnly: types.descriptionOnly.length,
-    contentBlocksChanged: report.contentBlocks.added.length + report.contentBlocks.removed.length + report.contentBlocks.changed.length,
-    signatures: signatures.length,
-    signaturesChanged: signatures.filter(changes).length,
-  };
-}
-
+/** Each list's key and length. */
+const lengths = (lists: object) => Object.entries(lists).map(([key, list]) => [key, (list as unknown[]).length] as const);
 const changes = (s: { changed: readonly string[]; added: readonly string[]; removed: readonly string[] }) => s.changed.length + s.added.length + s.removed.length > 0;
 
 /** The document `--json` prints: keys sorted at every level, entries in the report's own order (sorted by name). */
 export function jsonReport(report: DiffReport): string {
-  return `${stableJson({ ...report.protocol, contentBlocks: report.contentBlocks, manifest: report.manifest ?? null, summary: summary(report) }, 2)}\n`;
+  const { protocol, contentBlocks, manifest } = report;
+  const signatures = manifest ? { all: manifest.signatures.length, changed: manifest.signatures.filter(changes).length } : null;
+  const counts = (lists: object) => Object.fromEntries(lengths(lists));
+  const summary = { methods: counts(protocol.methods), types: counts(protocol.types), contentBlocks: counts(contentBlocks), signatures };
+  return `${stableJson({ ...protocol, contentBlocks, manifest: manifest ?? null, summary }, 2)}\n`;
 }
 
 /** Rows with every column but the last padded to its widest cell. */
@@ -72,47 +61,40 @@ function withFields(protocol: ProtocolDiff): (names: readonly string[]) => strin
   return (names) => names.map((name) => (fields.has(name) ? `${name} (${fields.get(name)!.join(", ")})` : name));
 }
 
+/** `3 added, 13 removed, 4 moved`: the length of each list. */
+const counted = (lists: object) => lengths(lists).map(([key, length]) => `${length} ${key}`).join(", ");
+
 export function textReport(report: DiffReport, options: { descriptions: boolean }): string {
   const { protocol, contentBlocks, manifest } = report;
+  const { methods, types } = protocol;
   const changedFields = withFields(protocol);
   const lines: string[] = [`mcp-gen diff ${protocol.from} → ${protocol.to}`];
   const section = (heading: string, body: string[]) => lines.push("", heading, ...(body.length > 0 ? body : ["  (none)"]));
+  /** A table under its header row, or nothing when there are no rows. */
+  const rowsUnder = (header: string[], rows: string[][]) => (rows.length > 0 ? table([header, ...rows]) : []);
 
-  const { methods, types } = protocol;
-  const methodRows = (label: string, list: ProtocolDiff["methods"]["added"]) => list.map((m) => [label, m.method, none(m.from), none(m.to)]);
-  const rows = [...methodRows("added", methods.added), ...methodRows("removed", methods.removed), ...methodRows("moved", methods.moved)];
-  section(`Methods (${methods.added.length} added, ${methods.removed.length} removed, ${methods.moved.length} moved)`, rows.length > 0 ? table([["change", "method", protocol.from, protocol.to], ...rows]) : []);
+  const methodRows = Object.entries(methods).flatMap(([change, list]) => list.map((m) => [change, m.method, none(m.from), none(m.to)]));
+  section(`Methods (${counted(methods)})`, rowsUnder(["change", "method", protocol.from, protocol.to], methodRows));
   section(`Types added (${types.added.length})`, wrap(types.added));
   section(`Types removed (${types.removed.length})`, wrap(types.removed));
   const hidden = types.descriptionOnly.length > 0 && !options.descriptions ? `; ${types.descriptionOnly.length} more differ only in descriptions, listed by --descriptions` : "";
   const changeRows = types.changed.flatMap((t) => t.changes.map((c) => [t.name, c.path === "" ? "-" : c.path, c.change, detail(c)]));
-  section(`Types changed (${types.changed.length}${hidden})`, changeRows.length > 0 ? table([["type", "field", "change", "detail"], ...changeRows]) : []);
+  section(`Types changed (${types.changed.length}${hidden})`, rowsUnder(["type", "field", "change", "detail"], changeRows));
   if (options.descriptions) section(`Types whose descriptions alone changed (${types.descriptionOnly.length})`, wrap(types.descriptionOnly));
-  section(
-    "Content blocks (tool result content)",
-    table([
-      ["added", none(contentBlocks.added)],
-      ["removed", none(contentBlocks.removed)],
-      ...(contentBlocks.changed.length > 0 ? contentBlocks.changed.map((m, i) => [i === 0 ? "changed" : "", `${m.name}: ${changedFields(m.types).join(", ")}`]) : [["changed", "-"]]),
-    ]),
-  );
+  const changedBlocks = contentBlocks.changed.map((m, i) => [i === 0 ? "changed" : "", `${m.name}: ${changedFields(m.types).join(", ")}`]);
+  section("Content blocks (tool result content)", table([["added", none(contentBlocks.added)], ["removed", none(contentBlocks.removed)], ...(changedBlocks.length > 0 ? changedBlocks : [["changed", "-"]])]));
 
+  const changing = manifest?.signatures.filter(changes) ?? [];
   if (manifest) {
-    const notes = manifest.notes.map((note) => `  note: ${note}`);
     const impact = (s: ManifestImpact["signatures"][number]) =>
       changes(s) ? [`changed ${none(changedFields(s.changed))}`, `added ${none(s.added)}`, `removed ${none(s.removed)}`].filter((p) => !p.endsWith(" -")).join("; ") : "unchanged";
-    const signatureRows = manifest.signatures.map((s) => [s.declaration, s.signature, impact(s)]);
-    const requests = manifest.clientRequests;
-    const clientRows = requests.added.length + requests.removed.length > 0 ? [["client", "session requests", `added ${none(requests.added)}; removed ${none(requests.removed)}`]] : [];
-    const body = signatureRows.length + clientRows.length > 0 ? table([["declaration", "signature", "impact"], ...signatureRows, ...clientRows]) : [];
-    section(`Manifest ${manifest.manifest} (protocol: ${manifest.revisions.join(", ")})`, [...notes, ...body]);
+    const { added, removed } = manifest.clientRequests;
+    const clientRows = added.length + removed.length > 0 ? [["client", "session requests", `added ${none(added)}; removed ${none(removed)}`]] : [];
+    const rows = [...manifest.signatures.map((s) => [s.declaration, s.signature, impact(s)]), ...clientRows];
+    section(`Manifest ${manifest.manifest} (protocol: ${manifest.revisions.join(", ")})`, [...manifest.notes.map((note) => `  note: ${note}`), ...rowsUnder(["declaration", "signature", "impact"], rows)]);
   }
-
-  const s = summary(report);
-  const signatures = manifest ? `; ${s.signaturesChanged} of ${s.signatures} generated signatures change` : "";
-  lines.push(
-    "",
-    `Summary: methods ${s.methodsAdded} added, ${s.methodsRemoved} removed, ${s.methodsMoved} moved; types ${s.typesAdded} added, ${s.typesRemoved} removed, ${s.typesChanged} changed (${s.typesDescriptionOnly} in descriptions only); content blocks ${s.contentBlocksChanged} changed${signatures}`,
-  );
+  const signatures = manifest ? `; ${changing.length} of ${manifest.signatures.length} generated signatures change` : "";
+  const { descriptionOnly, ...typeLists } = types;
+  lines.push("", `Summary: methods ${counted(methods)}; types ${counted(typeLists)} (${descriptionOnly.length} in descriptions only); content blocks ${counted(contentBlocks)}${signatures}`);
   return `${lines.join("\n")}\n`;
 }

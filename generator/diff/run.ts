@@ -24,7 +24,7 @@ export interface DiffArgs {
 const err = (line: string) => process.stderr.write(`mcp-gen: ${line}\n`);
 
 /** The manifest's model, or the diagnostics that stop it (warnings do not). */
-function readManifest(path: string): { model?: ServerModel; diagnostics: Diagnostic[] } {
+function readManifest(path: string): { model?: ServerModel; file: string; diagnostics: Diagnostic[] } {
   const absolutePath = resolve(path);
   const display = (file: string) => relative(process.cwd(), file) || file;
   const file = display(absolutePath);
@@ -33,15 +33,15 @@ function readManifest(path: string): { model?: ServerModel; diagnostics: Diagnos
     text = readFileSync(absolutePath, "utf8");
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    return { diagnostics: [{ location: { file }, message: code === "ENOENT" ? "no such manifest; pass the path of your mcp.yaml" : `cannot read the manifest (${code ?? String(error)})` }] };
+    return { file, diagnostics: [{ location: { file }, message: code === "ENOENT" ? "no such manifest; pass the path of your mcp.yaml" : `cannot read the manifest (${code ?? String(error)})` }] };
   }
   const parsed = parseSource(file, text);
-  if (!parsed.source) return parsed;
+  if (!parsed.source) return { file, diagnostics: parsed.diagnostics };
   const { value, positions } = parsed.source;
   const shape = checkManifestShape(value, positions);
   const built = buildServerModel({ file, absolutePath, value, positions, display }, undefined, shape.broken);
   const errors = [...shape.diagnostics, ...built.diagnostics].filter((d) => !isWarning(d));
-  return errors.length > 0 || !built.model ? { diagnostics: errors } : { model: built.model, diagnostics: [] };
+  return errors.length > 0 || !built.model ? { file, diagnostics: errors } : { model: built.model, file, diagnostics: [] };
 }
 
 export function runDiff(args: DiffArgs): number {
@@ -57,29 +57,22 @@ export function runDiff(args: DiffArgs): number {
     err(missingSchemas(missing, options, { file: "" }).message);
     return 2;
   }
-  const schemas: ProtocolSchema[] = [];
-  for (const revision of revisions) {
-    const loaded = loadProtocolSchema(revision, options, { file: "" });
-    for (const diagnostic of loaded.diagnostics) err(formatDiagnostic(diagnostic));
-    if (!loaded.schema) return 1;
-    schemas.push(loaded.schema);
-  }
-  const [before, after] = schemas as [ProtocolSchema, ProtocolSchema];
+  const loaded = revisions.map((revision) => loadProtocolSchema(revision, options, { file: "" }));
+  const problems = loaded.flatMap((l) => l.diagnostics);
+  for (const diagnostic of problems) err(formatDiagnostic(diagnostic));
+  if (problems.length > 0) return 1;
+  const [before, after] = loaded.map((l) => l.schema) as [ProtocolSchema, ProtocolSchema];
 
   // The manifest is optional: named, or ./mcp.yaml when there is one.
   const manifestPath = args.manifest ?? (existsSync("mcp.yaml") ? "mcp.yaml" : undefined);
-  let model: ServerModel | undefined;
-  if (manifestPath !== undefined) {
-    const read = readManifest(manifestPath);
-    for (const diagnostic of read.diagnostics) err(formatDiagnostic(diagnostic));
-    if (!read.model) return 1;
-    model = read.model;
-  }
+  const read = manifestPath === undefined ? undefined : readManifest(manifestPath);
+  for (const diagnostic of read?.diagnostics ?? []) err(formatDiagnostic(diagnostic));
+  if (read && !read.model) return 1;
   const protocol = diffProtocols(before, after);
   const report = {
     protocol,
     contentBlocks: contentBlockChanges(before, after, protocol),
-    manifest: model && manifestImpact(relative(process.cwd(), resolve(manifestPath!)) || manifestPath!, model, before, after, protocol),
+    manifest: read?.model && manifestImpact(read.file, read.model, before, after, protocol),
   };
   process.stdout.write(args.json ? jsonReport(report) : textReport(report, args));
   return 0;

@@ -16,7 +16,7 @@ interface DiffJson {
   types: { added: string[]; removed: string[]; changed: { name: string; changes: { path: string; change: string; to?: string }[] }[]; descriptionOnly: string[] };
   contentBlocks: { added: string[]; removed: string[]; changed: { name: string; types: string[] }[] };
   manifest: { manifest: string; revisions: string[]; notes: string[]; signatures: Signature[]; clientRequests: { added: string[]; removed: string[] } } | null;
-  summary: Record<string, number>;
+  summary: Record<string, Record<string, number>>;
 }
 
 function diffJson(args: string[], cwd?: string): DiffJson {
@@ -34,8 +34,8 @@ describe("mcp-gen diff on the official revisions", () => {
   it.each(oldest.slice(1).map((to, i) => [oldest[i]!, to]))("%s → %s runs and reports consistent counts", (from, to) => {
     const diff = diffJson([from, to], empty);
     expect([diff.from, diff.to, diff.manifest]).toEqual([from, to, null]);
-    expect(diff.summary.methodsAdded).toBe(diff.methods.added.length);
-    expect(diff.summary.typesChanged).toBe(diff.types.changed.length);
+    expect(diff.summary.methods).toEqual({ added: diff.methods.added.length, removed: diff.methods.removed.length, moved: diff.methods.moved.length });
+    expect(diff.summary.types!.changed).toBe(diff.types.changed.length);
     expect(diff.types.changed.length).toBeGreaterThan(0);
     expect(diff.types.changed.map((t) => t.name)).toEqual([...diff.types.changed.map((t) => t.name)].sort());
   });
