@@ -261,10 +261,12 @@ async function runInit(dir: string, name: string | undefined): Promise<number> {
 }
 
 /** `docs`: the catalog page, written atomically as <output>/index.html (only over a page mcp-gen docs wrote). */
-async function runDocs(args: { manifest: string; output: string; serverUrl?: string | undefined; schemaDir?: string | undefined; quiet: boolean }): Promise<number> {
+async function runDocs(args: { manifest: string; output: string; serverUrl?: string | undefined; quiet: boolean }): Promise<number> {
   const { docsMarker, renderDocs } = await import("./docs/render.js");
   const { replaceFile } = await import("./write.js");
-  const result = renderDocs({ manifest: args.manifest, schemaDir: args.schemaDir, serverUrl: args.serverUrl, version: version() });
+  const progress = terminalProgress(process.stderr, !args.quiet);
+  const result = renderDocs({ manifest: args.manifest, serverUrl: args.serverUrl, version: version(), onPhase: (what) => progress.update(what) });
+  progress.clear();
   if (!result.ok) {
     for (const diagnostic of result.diagnostics) err(formatDiagnostic(diagnostic));
     return 1;
@@ -459,7 +461,6 @@ export async function main(argv: string[]): Promise<number> {
           .positional("manifest", { type: "string", default: "mcp.yaml", describe: "path of the manifest" })
           .option("output", { alias: "o", type: "string", default: "site/", describe: "folder of the page (index.html)" })
           .option("server-url", { type: "string", describe: "add a \"try it\" panel calling this Streamable HTTP endpoint (editable in the page)" })
-          .option("schema-dir", { type: "string", describe: "folder holding <revision>/schema.json (default: $MCP_GEN_SCHEMA_DIR, then the cache)" })
           .option("quiet", { alias: "q", type: "boolean", default: false, describe: "print only errors and warnings" })
           .example("$0 docs", "site/index.html from ./mcp.yaml")
           .example("$0 docs mcp.yaml -o public/ --server-url http://127.0.0.1:3000/mcp", "with a \"try it\" form per tool")
@@ -469,7 +470,24 @@ export async function main(argv: string[]): Promise<number> {
             return true;
           }),
       (a) => {
-        action = () => runDocs({ manifest: a.manifest, output: a.output, serverUrl: a.serverUrl, schemaDir: a.schemaDir, quiet: a.quiet });
+        action = () => runDocs({ manifest: a.manifest, output: a.output, serverUrl: a.serverUrl, quiet: a.quiet });
+      },
+    )
+    .command(
+      "diff <old> <new> [manifest]",
+      "What a protocol revision bump changes: methods, types field by field, and the manifest's generated signatures (default ./mcp.yaml if present)",
+      (y) =>
+        y
+          .positional("old", { type: "string", demandOption: true, describe: "the revision you have, e.g. 2025-11-25" })
+          .positional("new", { type: "string", demandOption: true, describe: "the revision you move to, e.g. 2026-07-28" })
+          .positional("manifest", { type: "string", describe: "manifest whose signatures to check (default ./mcp.yaml if present; else protocol only)" })
+          .option("schema-dir", { type: "string", describe: "folder holding <revision>/schema.json (default: $MCP_GEN_SCHEMA_DIR, then the cache)" })
+          .option("json", { type: "boolean", default: false, describe: "print one JSON document (sorted keys) instead of tables" })
+          .option("descriptions", { type: "boolean", default: false, describe: "also list types whose descriptions alone changed" })
+          .example("$0 diff 2025-11-25 2026-07-28", "what the 2026-07-28 bump changes, for ./mcp.yaml if there is one")
+          .example("$0 diff 2025-06-18 2025-11-25 examples/weather/mcp.yaml --json", "the same as JSON, for tools"),
+      (a) => {
+        action = async () => (await import("./diff/run.js")).runDiff({ from: a.old, to: a.new, manifest: a.manifest, schemaDir: a.schemaDir, json: a.json, descriptions: a.descriptions });
       },
     )
     .command("schema <action> [revisions..]", "Manage protocol schemas: `fetch [revision..]` downloads and verifies them into the cache, `list` shows where each is found", (y) =>

@@ -10,7 +10,7 @@ import { packageRoot } from "../load/revisions.js";
 import { loadModel, type GenerateOptions } from "../pipeline.js";
 import { catalogView } from "./view.js";
 
-export interface DocsOptions extends Pick<GenerateOptions, "manifest" | "schemaDir" | "cwd" | "env" | "version"> {
+export interface DocsOptions extends Pick<GenerateOptions, "manifest" | "cwd" | "version" | "onPhase"> {
   /** Pre-fills the "try it" panel's server URL; without it the page has no panel. */
   readonly serverUrl?: string | undefined;
 }
@@ -41,6 +41,7 @@ function engine(): typeof Handlebars {
 export function renderDocs(options: DocsOptions): { ok: true; html: string; warnings: readonly Diagnostic[] } | { ok: false; diagnostics: readonly Diagnostic[] } {
   const loaded = loadModel(options);
   if (!loaded.ok) return loaded;
+  options.onPhase?.(`rendering the catalog of ${loaded.manifestFile}`);
   const hbs = engine();
   const page = hbs.compile(readFileSync(join(packageRoot(), "templates", "docs", "page.hbs"), "utf8"));
   const view = catalogView(loaded.model);

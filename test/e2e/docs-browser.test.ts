@@ -15,7 +15,7 @@ import { dirname, join } from "node:path";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { repoRoot, schemaDir } from "../support/paths.js";
+import { repoRoot } from "../support/paths.js";
 import { startHttpServer, stopAllChildren, type HttpServerProcess } from "./helpers.js";
 
 const chromiumPath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -43,7 +43,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => pages.listen(0, "127.0.0.1", resolve));
   pageOrigin = `http://docs.test:${(pages.address() as AddressInfo).port}`;
   notes = await startHttpServer(join(repoRoot, "examples", "everything", "src", "main.ts"), "--http", "--port", "0", "--allow-origin", pageOrigin);
-  execFileSync(process.execPath, [join(repoRoot, "dist", "generator", "cli.js"), "docs", manifest, "-o", site, "--server-url", notes.url, "--schema-dir", schemaDir, "-q"], { cwd: repoRoot });
+  execFileSync(process.execPath, [join(repoRoot, "dist", "generator", "cli.js"), "docs", manifest, "-o", site, "--server-url", notes.url, "-q"], { cwd: repoRoot });
   html = readFileSync(join(site, "index.html"), "utf8");
   // --no-sandbox: Chromium refuses its process sandbox as root (CI containers).
   browser = await chromium.launch({ executablePath: chromiumPath, args: ["--no-sandbox", "--host-resolver-rules=MAP *.test 127.0.0.1"] });

@@ -119,7 +119,7 @@ describe("--json", () => {
 });
 
 describe("--help", () => {
-  it.each([["generate"], ["init"], ["pull"], ["schema"]])("%s --help shows examples", (command) => {
+  it.each([["generate"], ["init"], ["pull"], ["schema"], ["diff"], ["scaffold"], ["docs"]])("%s --help shows examples", (command) => {
     const run = runCli([command, "--help"]);
     expect(run.status).toBe(0);
     expect(run.stdout).toMatch(/Examples:\n\s+mcp-gen /);

@@ -1,0 +1,58 @@
+// `mcp-gen diff <old> <new> [manifest]`: reads both protocol schemas the way generate does,
+// and the manifest (./mcp.yaml when present) up to its model, then prints the report.
+import { existsSync } from "node:fs";
+import { resolve } from "node:path";
+import { formatDiagnostic, isWarning } from "../diagnostics.js";
+import { loadProtocolSchema, missingRevisions, missingSchemas, type ProtocolSchema } from "../load/protocol.js";
+import { isRevision, knownRevisions, type Revision } from "../load/revisions.js";
+import { loadModel } from "../pipeline.js";
+import { contentBlockChanges, manifestImpact } from "./manifest-impact.js";
+import { diffProtocols } from "./protocol-diff.js";
+import { jsonReport, textReport } from "./report.js";
+
+export interface DiffArgs {
+  readonly from: string;
+  readonly to: string;
+  readonly manifest?: string | undefined;
+  readonly schemaDir?: string | undefined;
+  readonly json: boolean;
+  readonly descriptions: boolean;
+}
+
+const err = (line: string) => process.stderr.write(`mcp-gen: ${line}\n`);
+
+export function runDiff(args: DiffArgs): number {
+  const unknown = [args.from, args.to].filter((r) => !isRevision(r));
+  if (unknown.length > 0) {
+    err(`unknown revision ${unknown.join(", ")}; known: ${[...knownRevisions().keys()].join(", ")}`);
+    return 2;
+  }
+  const revisions = [args.from, args.to] as Revision[];
+  const options = args.schemaDir === undefined ? {} : { schemaDir: resolve(args.schemaDir) };
+  const missing = missingRevisions([...new Set(revisions)], options);
+  if (missing.length > 0) {
+    err(missingSchemas(missing, options, { file: "" }).message);
+    return 2;
+  }
+  const loaded = revisions.map((revision) => loadProtocolSchema(revision, options, { file: "" }));
+  const problems = loaded.flatMap((l) => l.diagnostics);
+  for (const diagnostic of problems) err(formatDiagnostic(diagnostic));
+  if (problems.length > 0) return 1;
+  const [before, after] = loaded.map((l) => l.schema) as [ProtocolSchema, ProtocolSchema];
+
+  // The manifest is optional: named, or ./mcp.yaml when there is one.
+  const manifestPath = args.manifest ?? (existsSync("mcp.yaml") ? "mcp.yaml" : undefined);
+  const read = manifestPath === undefined ? undefined : loadModel({ manifest: manifestPath });
+  if (read && !read.ok) {
+    for (const diagnostic of read.diagnostics.filter((d) => !isWarning(d))) err(formatDiagnostic(diagnostic));
+    return 1;
+  }
+  const protocol = diffProtocols(before, after);
+  const report = {
+    protocol,
+    contentBlocks: contentBlockChanges(before, after, protocol),
+    manifest: read?.ok ? manifestImpact(read.manifestFile, read.model, before, after, protocol) : undefined,
+  };
+  process.stdout.write(args.json ? jsonReport(report) : textReport(report, args));
+  return 0;
+}
