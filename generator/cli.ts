@@ -156,9 +156,10 @@ async function runWatch(args: GenerateArgs): Promise<number> {
         const errors = diagnostics.length;
         err(`${prefix()} ${errors} error(s), nothing written; the last good output stays ${took()}`);
         // Files named in the diagnostics are inputs too (a referenced schema that does not parse),
-        // when they exist: a missing file's folder may not exist to be watched.
-        const named = diagnostics.map((d) => resolve(d.location.file)).filter((path) => existsSync(path));
-        return { inputs: [manifestPath, ...inputs, ...named], failed: true };
+        // and so are files the run could not read: watched through their folder, so creating one
+        // runs again. A folder that does not exist cannot be watched; its file is left out.
+        const named = diagnostics.map((d) => resolve(d.location.file));
+        return { inputs: [manifestPath, ...[...inputs, ...named].filter((path) => existsSync(dirname(path)))], failed: true };
       };
       const result = await generate({
         manifest: args.manifest,
@@ -169,7 +170,7 @@ async function runWatch(args: GenerateArgs): Promise<number> {
         allowOutside: args.allowOutside,
         strict: args.strict,
       });
-      if (!result.ok) return failed(result.diagnostics, []);
+      if (!result.ok) return failed(result.diagnostics, result.inputs ?? []);
       const { generated, warnings } = result;
       for (const diagnostic of warnings) err(formatDiagnostic(diagnostic));
       let comparison: ReturnType<typeof writeOutput>;

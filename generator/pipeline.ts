@@ -53,8 +53,8 @@ export interface Generated {
   readonly outFrom: "output" | "default" | "--out";
 }
 
-/** Diagnostics come sorted by file and position; on success they are warnings only. */
-export type GenerateResult = { ok: true; generated: Generated; warnings: readonly Diagnostic[] } | { ok: false; diagnostics: readonly Diagnostic[] };
+/** Diagnostics come sorted by file and position; on success they are warnings only. A failed run names the inputs it got to (watch mode). */
+export type GenerateResult = { ok: true; generated: Generated; warnings: readonly Diagnostic[] } | { ok: false; diagnostics: readonly Diagnostic[]; inputs?: readonly string[] };
 
 const toPosix = (path: string) => path.split(sep).join("/");
 
@@ -75,7 +75,7 @@ export interface LoadedModel {
 /** On failure, `protocol` is what the manifest asks of protocol schemas when that part is intact. */
 export type ModelResult =
   | ({ ok: true } & LoadedModel)
-  | { ok: false; diagnostics: readonly Diagnostic[]; protocol?: { revisions: readonly Revision[]; location: Diagnostic["location"] } };
+  | { ok: false; diagnostics: readonly Diagnostic[]; inputs?: readonly string[]; protocol?: { revisions: readonly Revision[]; location: Diagnostic["location"] } };
 
 /**
  * load → validate shape → model: everything that needs no protocol schema. Shape problems and
@@ -122,7 +122,8 @@ export function loadModel(options: Pick<GenerateOptions, "manifest" | "out" | "c
   if (errors.length > 0 || !built.model) {
     const protocolIntact = !shape.broken.has("") && !shape.broken.has("/protocol");
     const protocol = () => ({ revisions: revisionsOf((value as { protocol?: JsonValue }).protocol), location: positions.value("/protocol") });
-    return { ok: false, diagnostics: sortDiagnostics([...warnings, ...errors]), ...(protocolIntact ? { protocol: protocol() } : {}) };
+    const inputs = built.inputFiles ? { inputs: built.inputFiles } : {};
+    return { ok: false, diagnostics: sortDiagnostics([...warnings, ...errors]), ...inputs, ...(protocolIntact ? { protocol: protocol() } : {}) };
   }
   return { ok: true, model: built.model, warnings: sortDiagnostics(warnings), absolute, manifestFile, declaredOutput: (value as { output?: unknown }).output, positions, display };
 }
@@ -149,7 +150,7 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
     // Missing protocol schemas do not depend on the manifest's other mistakes: say so now,
     // rather than after those are fixed (unless `protocol` itself is broken).
     const protocol = loaded.protocol ? unavailableSchemas(loaded.protocol.revisions, loaded.protocol.location) : [];
-    return { ok: false, diagnostics: sortDiagnostics([...loaded.diagnostics, ...protocol]) };
+    return { ok: false, diagnostics: sortDiagnostics([...loaded.diagnostics, ...protocol]), ...(loaded.inputs ? { inputs: loaded.inputs } : {}) };
   }
   const { model, warnings, absolute, manifestFile, declaredOutput, positions, display } = loaded;
   const fail = (diagnostics: readonly Diagnostic[]): GenerateResult => ({ ok: false, diagnostics: sortDiagnostics([...warnings, ...diagnostics]) });

@@ -100,7 +100,7 @@ export function resolveSchema(
   pointer: string,
   manifest: { file: string; positions: PositionIndex },
   context: RefContext,
-): { schema?: ResolvedSchema; diagnostics: Diagnostic[] } {
+): { schema?: ResolvedSchema; diagnostics: Diagnostic[]; attempted: readonly string[] } {
   // A file schema that refers to itself (directly or through other files) cannot be
   // inlined. A pass that meets such a target again while inlining it reports it; the next
   // pass moves each one under the root's $defs and points every ref to it there: a named
@@ -114,7 +114,7 @@ export function resolveSchema(
   for (;;) {
     for (const definition of hoisted.values()) delete definition.value;
     const pass = resolveOnce(value, pointer, manifest, context, hoisted, container);
-    if (pass.recursive.size === 0 || pass.diagnostics.length > 0) return { ...(pass.schema ? { schema: pass.schema } : {}), diagnostics: pass.diagnostics };
+    if (pass.recursive.size === 0 || pass.diagnostics.length > 0) return { ...(pass.schema ? { schema: pass.schema } : {}), diagnostics: pass.diagnostics, attempted: pass.attempted };
     for (const [key, at] of pass.recursive) {
       const hash = key.indexOf("#");
       const file = key.slice(0, hash);
@@ -134,6 +134,7 @@ export function resolveSchema(
                 : `the recursive schema ${shown} moves under ${container} of this schema, but its names ${candidates.map(quote).join(" and ")} are taken (by the schema's own definitions or another recursive file); rename one of them`,
             },
           ],
+          attempted: pass.attempted,
         };
       }
       taken.add(name);
@@ -149,10 +150,12 @@ function resolveOnce(
   context: RefContext,
   hoisted: ReadonlyMap<string, Hoisted>,
   container = "$defs",
-): { schema?: ResolvedSchema; diagnostics: Diagnostic[]; recursive: Map<string, SourceLocation> } {
+): { schema?: ResolvedSchema; diagnostics: Diagnostic[]; recursive: Map<string, SourceLocation>; attempted: readonly string[] } {
   const diagnostics: Diagnostic[] = [];
   const mounts: Mount[] = [{ at: "", positions: manifest.positions, base: pointer }];
   const files = new Set<string>();
+  /** Every file read or tried, also those that could not be read (watch mode waits for them). */
+  const attempted = new Set<string>();
   /** Targets reached again while being inlined, with where the cycle closes. */
   const recursive = new Map<string, SourceLocation>();
   // A file referenced as the whole schema (`output: { $ref: ./x.json }`) becomes the root:
@@ -161,6 +164,7 @@ function resolveOnce(
   let rootFile: string | undefined;
 
   const load = (absolute: string, at: SourceLocation) => {
+    attempted.add(absolute);
     if (!context.cache.has(absolute)) {
       let text: string;
       try {
@@ -291,7 +295,7 @@ function resolveOnce(
 
   // Most schemas name no file: nothing to inline, so they stand as written (not copied).
   const resolved = namesFiles(value) ? visit(value, "", undefined, pointer, (p) => manifest.positions.value(p), []) : value;
-  if (diagnostics.length > 0 || recursive.size > 0) return { diagnostics, recursive };
+  if (diagnostics.length > 0 || recursive.size > 0) return { diagnostics, recursive, attempted: [...attempted] };
   let result = resolved;
   if (hoisted.size > 0 && resolved !== null && typeof resolved === "object" && !Array.isArray(resolved)) {
     const existing = resolved[container];
@@ -314,5 +318,5 @@ function resolveOnce(
     const mount = mountOf(p);
     return mount.positions.key(mount.base + p.slice(mount.at.length));
   };
-  return { schema: { value: result, pointer, locate, locateKey, files: [...files].sort() }, diagnostics, recursive };
+  return { schema: { value: result, pointer, locate, locateKey, files: [...files].sort() }, diagnostics, recursive, attempted: [...attempted] };
 }

@@ -184,7 +184,10 @@ function readHtml(context: Declarations, decl: JsonObject, pointer: string): { t
     size = stat.size;
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ENOENT") return fail(`html file ${shown} does not exist; the path is relative to the manifest`);
+    if (code === "ENOENT") {
+      context.inputFiles.add(absolute); // watch mode runs again once it exists
+      return fail(`html file ${shown} does not exist; the path is relative to the manifest`);
+    }
     return fail(`html file ${shown} cannot be read (${code ?? String(error)})`);
   }
   // Checked before reading: the limit also keeps a stray multi-gigabyte file out of memory.

@@ -211,8 +211,8 @@ export class Declarations {
     if (value === undefined) return undefined;
     const resolved = resolveSchema(value, childPointer(pointer, field), { file: this.settings.file, positions: this.positions }, this.settings.refs);
     this.diagnostics.push(...resolved.diagnostics);
+    for (const f of resolved.attempted) this.inputFiles.add(f);
     if (!resolved.schema) return undefined;
-    for (const f of resolved.schema.files) this.inputFiles.add(f);
     const checked = checkJsonSchema(resolved.schema, what, { toolInput: field === "input" });
     this.diagnostics.push(...checked.diagnostics);
     return checked.dialect ? { schema: resolved.schema, dialect: checked.dialect } : undefined;

@@ -183,7 +183,7 @@ export function buildServerModel(
   manifest: ManifestInput,
   outputOverride?: string,
   broken: ReadonlySet<string> = new Set(),
-): { model?: ServerModel; diagnostics: Diagnostic[] } {
+): { model?: ServerModel; diagnostics: Diagnostic[]; inputFiles?: readonly string[] } {
   if (broken.has("") || manifest.value === null || typeof manifest.value !== "object" || Array.isArray(manifest.value)) return { diagnostics: [] };
   const { positions } = manifest;
   const root = manifest.value;
@@ -229,7 +229,8 @@ export function buildServerModel(
   const forms = buildForms(context);
   diagnostics.push(...context.diagnostics);
 
-  if (broken.size > 0 || auth === "broken" || revisions === undefined || diagnostics.some((d) => d.severity !== "warning")) return { diagnostics };
+  // A failed model still names the files it read or tried to read (a $ref to a file not yet written): watch mode waits for them.
+  if (broken.size > 0 || auth === "broken" || revisions === undefined || diagnostics.some((d) => d.severity !== "warning")) return { diagnostics, inputFiles: [...context.inputFiles].sort() };
   return {
     model: {
       info,

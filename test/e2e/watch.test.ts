@@ -3,7 +3,7 @@
 // positions while the last good output stays and the process lives on, an editor-style
 // save (write a temp file, rename it over) is seen, and SIGTERM ends it with exit 0.
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
-import { readFileSync, renameSync, writeFileSync } from "node:fs";
+import { readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { runCli, tempProject } from "../support/generate.js";
@@ -129,6 +129,22 @@ describe("mcp-gen --watch", () => {
     writeFileSync(schema, original.replace(/\{/, '{ "description": "Repaired forecast",'));
     await until(() => statusLines(output.stdout).length === 2, "the run after the fix", output);
     expect(readFileSync(join(dir, "src", "mcp", "types.gen.ts"), "utf8")).toContain("Repaired forecast");
+    child.kill("SIGTERM");
+    expect(await exited).toBe(0);
+  }, 60_000);
+
+  it("waits for a referenced schema file that does not exist yet, and generates once it is written", async () => {
+    const dir = tempProject({}, example);
+    const schema = join(dir, "schemas", "forecast.json");
+    const text = readFileSync(schema, "utf8");
+    rmSync(schema);
+    const { child, output, exited } = startWatch(dir);
+    await until(() => errorStatusLines(output.stderr).length === 1, "the failed first run", output);
+    expect(output.stderr).toMatch(/^mcp-gen: mcp\.yaml:\d+:\d+: \$ref names "schemas\/forecast\.json", which cannot be read/m);
+    writeFileSync(schema, text.replace(/\{/, '{ "description": "Written later",'));
+    await until(() => statusLines(output.stdout).length === 1, "the run after the file appeared", output);
+    expect(statusLines(output.stdout)[0]).toMatch(/ schemas\/forecast\.json changed: wrote /);
+    expect(readFileSync(join(dir, "src", "mcp", "types.gen.ts"), "utf8")).toContain("Written later");
     child.kill("SIGTERM");
     expect(await exited).toBe(0);
   }, 60_000);
