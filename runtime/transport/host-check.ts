@@ -12,10 +12,21 @@ export interface HostCheckOptions {
 export class HostCheck {
   readonly hosts: readonly string[] | "any";
   private readonly origins: readonly string[] | "any";
+  private readonly listedOrigins: readonly string[] | "any";
 
   constructor(options: HostCheckOptions) {
     this.hosts = options.allowedHosts ?? defaultHosts;
     this.origins = options.allowedOrigins ?? (this.hosts === "any" ? "any" : []);
+    this.listedOrigins = options.allowedOrigins ?? [];
+  }
+
+  /**
+   * Whether a browser page on `origin` may read the replies (CORS): only origins listed in
+   * `allowedOrigins` (or all, when it is "any"). An origin accepted by default (a loopback
+   * page, or any origin when every host is allowed) may send, but gets no CORS headers.
+   */
+  sharesWith(origin: string): boolean {
+    return this.listedOrigins === "any" || this.listedOrigins.includes(origin);
   }
 
   /** Why the Host header is refused, if it is. */

@@ -667,10 +667,11 @@ export class StreamableHttpBinding {
     if (guard?.isMetadataRequest(request)) return this.checkHost(request) ?? guard.metadata(request);
     const refused = this.checkHostAndOrigin(request);
     if (refused) return refused;
-    // A browser page on an allowed origin (a catalog's "try it" panel) may read the replies:
-    // preflights are answered here, replies carry that exact origin. Refused origins got a 403 above.
+    // A browser page on an origin listed in allowedOrigins (a catalog's "try it" panel) may read
+    // the replies: preflights are answered here, replies carry that exact origin. Refused origins
+    // got a 403 above; others accepted by default are served without CORS headers.
     const origin = request.header("origin");
-    if (origin === undefined) return this.route(request);
+    if (origin === undefined || !this.hostCheck.sharesWith(origin)) return this.route(request);
     if (request.method === "OPTIONS") return { status: 204, headers: corsHeaders(origin, request.header("access-control-request-headers")) };
     const reply = await this.route(request);
     return { ...reply, headers: { ...reply.headers, ...corsHeaders(origin) } };

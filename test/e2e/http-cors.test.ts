@@ -66,6 +66,15 @@ describe.each(bindings)("CORS through the %s", (_, send) => {
     }
   });
 
+  it("gives no CORS headers to an origin accepted only by default (a loopback page): sharing replies is opt-in", async () => {
+    const loopback = "http://localhost:8080";
+    const preflight = await send({ method: "OPTIONS", headers: preflightHeaders(loopback) });
+    expect(preflight.headers.get("access-control-allow-origin")).toBeNull();
+    const response = await send({ method: "POST", headers: { ...postHeaders, origin: loopback }, body: listTools });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("access-control-allow-origin")).toBeNull();
+  });
+
   it("adds no CORS headers for requests without an Origin (non-browser clients)", async () => {
     const response = await send({ method: "POST", headers: postHeaders, body: listTools });
     expect(response.status).toBe(200);
