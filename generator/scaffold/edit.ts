@@ -20,8 +20,11 @@ export interface EditResult {
 /** The sections whose members must each match a declaration (completions are nested by owner). */
 const checkedSections = new Set(["tools", "resources", "resourceTemplates", "prompts"]);
 
-export function addEntries(morph: Morph, file: string, text: string, typeName: string, entries: readonly Entry[]): EditResult {
+export function addEntries(morph: Morph, file: string, original: string, typeName: string, entries: readonly Entry[]): EditResult {
   const { Node, Project, SyntaxKind } = morph;
+  // The parser drops a byte order mark, which would shift every position by one: edit without it.
+  const bom = original.startsWith("\uFEFF") ? "\uFEFF" : "";
+  const text = original.slice(bom.length);
   const project = new Project({ useInMemoryFileSystem: true, compilerOptions: { noLib: true } });
   const source = project.createSourceFile("handlers.ts", text);
   const at = (node: Node | number, message: string, severity?: "warning"): Diagnostic => {
@@ -29,7 +32,7 @@ export function addEntries(morph: Morph, file: string, text: string, typeName: s
     const location = { file, line, col: column };
     return severity ? warning(location, message) : { location, message };
   };
-  const fail = (errors: Diagnostic[]): EditResult => ({ text, added: [], warnings: [], errors });
+  const fail = (errors: Diagnostic[]): EditResult => ({ text: original, added: [], warnings: [], errors });
   const syntax = project.getProgram().getSyntacticDiagnostics(source);
   if (syntax.length > 0) return fail(syntax.map((d) => at(d.getStart() ?? 0, `cannot parse the handlers file: ${String(d.getMessageText())}`)));
 
@@ -53,10 +56,12 @@ export function addEntries(morph: Morph, file: string, text: string, typeName: s
     entry.lines
       ? entry.lines.map(([level, line]) => `${indent}${unit.repeat(level)}${line}`)
       : [`${indent}${entry.key}: {`, ...entry.children!.flatMap((child) => render(child, indent + unit)), `${indent}},`];
-  const keyOf = (p: Node): string | undefined => {
-    if (!Node.isPropertyAssignment(p) && !Node.isMethodDeclaration(p) && !Node.isShorthandPropertyAssignment(p)) return undefined;
-    const name = p.getNameNode();
-    return Node.isStringLiteral(name) || Node.isNumericLiteral(name) ? name.getLiteralText() : Node.isIdentifier(name) ? name.getText() : undefined;
+  const keyOf = (p: import("ts-morph").ObjectLiteralElementLike): string | undefined => {
+    if (Node.isSpreadAssignment(p)) return undefined;
+    const written = p.getNameNode();
+    // `["a"]: …` and `get a() { … }` define `a` too.
+    const name = Node.isComputedPropertyName(written) ? written.getExpression() : written;
+    return Node.isStringLiteral(name) || Node.isNumericLiteral(name) || Node.isNoSubstitutionTemplateLiteral(name) ? name.getLiteralText() : Node.isIdentifier(name) ? name.getText() : undefined;
   };
   const leaves = (entry: Entry, path: string): { path: string; label: string }[] =>
     entry.lines ? [{ path, label: entry.label }] : entry.children!.flatMap((c) => leaves(c, `${path}.${c.key}`));
@@ -84,9 +89,9 @@ export function addEntries(morph: Morph, file: string, text: string, typeName: s
       for (const [key, property] of byKey) if (!declared.has(key)) warnings.push(at(property, `handler ${path}.${key} has no declaration in the manifest (left as it is)`, "warning"));
     }
     if (missing.length === 0) return;
-    const spread = properties.find((p) => Node.isSpreadAssignment(p));
+    const spread = properties.find((p) => keyOf(p) === undefined);
     if (spread) {
-      warnings.push(at(spread, `${path || "the handlers object"} spreads another object, so scaffold cannot tell what it holds; not adding ${missing.flatMap((e) => leaves(e, path ? `${path}.${e.key}` : e.key)).map((l) => l.path).join(", ")}`, "warning"));
+      warnings.push(at(spread, `${path || "the handlers object"} spreads another object or computes a key, so scaffold cannot tell what it holds; not adding ${missing.flatMap((e) => leaves(e, path ? `${path}.${e.key}` : e.key)).map((l) => l.path).join(", ")}`, "warning"));
       return;
     }
     for (const entry of missing) added.push(...leaves(entry, path === "" ? entry.key : `${path}.${entry.key}`));
@@ -110,5 +115,5 @@ export function addEntries(morph: Morph, file: string, text: string, typeName: s
   if (errors.length > 0) return fail(errors);
   let result = text;
   for (const edit of edits.sort((a, b) => b.pos - a.pos)) result = result.slice(0, edit.pos) + edit.insert + result.slice(edit.pos + edit.remove);
-  return { text: result, added, warnings, errors: [] };
+  return { text: bom + result, added, warnings, errors: [] };
 }

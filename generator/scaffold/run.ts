@@ -1,9 +1,10 @@
 // `mcp-gen scaffold`: a typed stub in the user's handlers file for every declaration that has
 // no handler yet (and `init`'s handlers file). Only the manifest's model is needed, not the
 // protocol schemas, so it runs before the first `mcp-gen schema fetch`.
-import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { dirname, join, relative, sep } from "node:path";
 import { formatDiagnostic, isWarning } from "../diagnostics.js";
+import { docLines } from "../emit/escape.js";
 import { serverNames } from "../emit/server/emit.js";
 import { loadModel } from "../pipeline.js";
 import { replaceFile } from "../write.js";
@@ -40,12 +41,23 @@ export async function runScaffold(args: ScaffoldArgs): Promise<number> {
   const typeName = serverNames(model).handlers;
   const exists = existsSync(path);
   let text: string;
-  if (exists) text = readFileSync(path, "utf8");
-  else {
+  // Edited through a symbolic link, in place of the file it names, keeping its mode.
+  let target = path;
+  let mode: number | undefined;
+  if (exists) {
+    try {
+      target = realpathSync(path);
+      mode = statSync(target).mode & 0o7777;
+      text = readFileSync(target, "utf8");
+    } catch (error) {
+      err(`${shown}: cannot read the handlers file (${(error as Error).message})`);
+      return 1;
+    }
+  } else {
     let from = relative(dirname(path), join(model.output, "index")).split(sep).join("/");
     if (!from.startsWith(".")) from = `./${from}`;
     text = [
-      `// What the ${model.info.name} server does: one handler per tool, resource, template and prompt of its`,
+      `// What the ${docLines(model.info.name).join(" ")} server does: one handler per tool, resource, template and prompt of its`,
       "// manifest. The types come from the generated code (`npx mcp-gen`); `npx mcp-gen scaffold` adds a",
       "// stub here for every declaration that has no handler yet.",
       `import type { ${typeName} } from "${from}${model.generate.importExtension}";`,
@@ -68,8 +80,13 @@ export async function runScaffold(args: ScaffoldArgs): Promise<number> {
     err(`${edit.added.length} handler(s) missing in ${shown}${exists ? "" : ", which does not exist"}; run \`mcp-gen scaffold ${args.manifest}\``);
     return 1;
   }
+  if (mode !== undefined && (mode & 0o200) === 0) {
+    err(`${shown} is read-only; make it writable to add ${edit.added.length} handler(s) to it`);
+    return 1;
+  }
   mkdirSync(dirname(path), { recursive: true });
-  replaceFile(path, edit.text);
+  replaceFile(target, edit.text);
+  if (mode !== undefined) chmodSync(target, mode);
   if (!exists) out(`created ${shown}`);
   if (!args.quiet) for (const { path: member, label } of edit.added) out(`${shown}: added ${member} (${label})`);
   return 0;

@@ -138,7 +138,9 @@ export function onDisconnect(request: HttpRequestLike, callback: () => void): vo
 function corsHeaders(origin: string, requested?: string): Record<string, string> {
   const headers: Record<string, string> = { "access-control-allow-origin": origin, vary: "origin" };
   if (requested === undefined) return { ...headers, "access-control-expose-headers": "mcp-session-id, mcp-protocol-version, www-authenticate" };
-  const params = requested.split(",").map((name) => name.trim().toLowerCase()).filter((name) => /^mcp-param-[!#$%&'*+\-.^_`|~0-9a-z]+$/.test(name));
+  // Each name once, and only so many (of a sane length), so the reply stays small whatever is asked.
+  const requestedParams = requested.split(",").map((name) => name.trim().toLowerCase()).filter((name) => name.length <= 256 && /^mcp-param-[!#$%&'*+\-.^_`|~0-9a-z]+$/.test(name));
+  const params = [...new Set(requestedParams)].slice(0, 100);
   const allowed = ["content-type", "accept", "mcp-protocol-version", "mcp-session-id", "mcp-method", "mcp-name", "last-event-id", "authorization", ...params];
   return { ...headers, "access-control-allow-methods": "POST, GET, DELETE", "access-control-allow-headers": allowed.join(", "), "access-control-max-age": "600" };
 }

@@ -7,7 +7,7 @@
 // $CHROMIUM_PATH, else /usr/bin/chromium. MCP_GEN_UPDATE_SCREENSHOT=1 refreshes
 // docs/catalog-everything.png.
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -29,6 +29,8 @@ let notes: HttpServerProcess;
 let browser: Browser;
 /** The generated page. */
 let html: string;
+/** The page of the example's manifest with argument names that are also properties of a form element. */
+let hostileHtml: string;
 
 beforeAll(async () => {
   if (!existsSync(chromiumPath)) throw new Error(`Chromium not found at ${chromiumPath}: install Debian's chromium package or set CHROMIUM_PATH`);
@@ -36,7 +38,7 @@ beforeAll(async () => {
   // The page server comes first: its origin is what the MCP server must allow.
   pages = createServer((request, response) => {
     // /legacy/: the same page believing the server speaks only the revisions before 2026-07-28.
-    const page = request.url === "/legacy/" ? html.replace('"2026-07-28",', "") : request.url === "/" ? html : undefined;
+    const page = request.url === "/legacy/" ? html.replace('"2026-07-28",', "") : request.url === "/" ? html : request.url === "/hostile/" ? hostileHtml : undefined;
     if (page === undefined) response.writeHead(404).end();
     else response.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(page);
   });
@@ -45,6 +47,12 @@ beforeAll(async () => {
   notes = await startHttpServer(join(repoRoot, "examples", "everything", "src", "main.ts"), "--http", "--port", "0", "--allow-origin", pageOrigin);
   execFileSync(process.execPath, [join(repoRoot, "dist", "generator", "cli.js"), "docs", manifest, "-o", site, "--server-url", notes.url, "-q"], { cwd: repoRoot });
   html = readFileSync(join(site, "index.html"), "utf8");
+  const hostile = join(site, "hostile");
+  cpSync(dirname(manifest), hostile, { recursive: true, filter: (path) => !path.includes(`${join("everything", "src")}`) });
+  const hostileManifest = readFileSync(join(hostile, "mcp.yaml"), "utf8").replace("        id: { type: string, minLength: 1 }\n", "$&        addEventListener: { type: string }\n        __proto__: { type: string }\n");
+  writeFileSync(join(hostile, "mcp.yaml"), hostileManifest);
+  execFileSync(process.execPath, [join(repoRoot, "dist", "generator", "cli.js"), "docs", "mcp.yaml", "--server-url", notes.url, "-q"], { cwd: hostile });
+  hostileHtml = readFileSync(join(hostile, "site", "index.html"), "utf8");
   // --no-sandbox: Chromium refuses its process sandbox as root (CI containers).
   browser = await chromium.launch({ executablePath: chromiumPath, args: ["--no-sandbox", "--host-resolver-rules=MAP *.test 127.0.0.1"] });
 });
@@ -59,7 +67,7 @@ afterAll(async () => {
 /** The text of a tool's result panel once the call has finished. */
 async function callFromForm(page: Page, tool: string, fields: Record<string, string>): Promise<string> {
   const form = page.locator(`article[data-tool="${tool}"] form.try-it`);
-  for (const [name, value] of Object.entries(fields)) await form.locator(`[name="${name}"]`).fill(value);
+  for (const [name, value] of Object.entries(fields)) await form.locator(`[data-name="${name}"]`).fill(value);
   await form.getByRole("button").click();
   const result = form.locator(".result");
   await expect.poll(() => result.innerText(), { timeout: 20_000 }).not.toBe("Calling…");
@@ -145,4 +153,25 @@ it("a page on an origin the server does not allow gets no answer it can read", a
   const text = await callFromForm(other, "list_roots", {}).catch((error: unknown) => String(error));
   expect(text).toMatch(/Failed to fetch/);
   await other.close();
+});
+
+it("argument names that are form properties (addEventListener, __proto__) are sent as arguments, and server text is shown as text", async () => {
+  const page = await browser.newPage();
+  const errors: string[] = [];
+  page.on("pageerror", (error) => errors.push(error.message));
+  page.on("dialog", (dialog) => { errors.push(`dialog: ${dialog.message()}`); void dialog.dismiss(); });
+  const sent: string[] = [];
+  page.on("request", (request) => request.method() === "POST" && sent.push(request.postData() ?? ""));
+  await page.goto(`${pageOrigin}/hostile/`);
+  const id = "<img src=x onerror=alert(1)>";
+  const text = await callFromForm(page, "get_note", { id, addEventListener: "a", ["__proto__"]: "p" });
+  // The server refuses the two extra arguments (additionalProperties: false), so they reached it.
+  const call = JSON.parse(sent.find((body) => body.includes('"tools/call"'))!) as { params: { arguments: object } };
+  expect(Object.entries(call.params.arguments)).toEqual([["id", id], ["addEventListener", "a"], ["__proto__", "p"]]);
+  expect(text).toMatch(/addEventListener|__proto__/);
+  const refused = await callFromForm(page, "get_note", { addEventListener: "", ["__proto__"]: "" });
+  expect(refused).toContain(`No note ${id}`);
+  expect(await page.locator("form.try-it .result img").count()).toBe(0);
+  expect(errors).toEqual([]);
+  await page.close();
 });

@@ -81,3 +81,13 @@ describe.each(bindings)("CORS through the %s", (_, send) => {
     expect(response.headers.get("access-control-allow-origin")).toBeNull();
   });
 });
+
+it("answers a preflight that asks for a flood of headers with a bounded list", async () => {
+  const flood = [...Array<string>(100_000).fill("mcp-param-tag"), ...Array.from({ length: 1000 }, (_, i) => `mcp-param-p${i}`), `mcp-param-${"a".repeat(1_000_000)}`].join(", ");
+  const response = await web(new Request("http://localhost/mcp", { method: "OPTIONS", headers: { host: "localhost", origin: page, "access-control-request-method": "POST", "access-control-request-headers": flood } }));
+  expect(response.status).toBe(204);
+  const allowed = response.headers.get("access-control-allow-headers")!;
+  expect(allowed.length).toBeLessThan(4_000);
+  expect(allowed.split(", ").filter((name) => name === "mcp-param-tag")).toHaveLength(1);
+  expect(allowed.split(", ")).toContain("mcp-param-p98");
+});

@@ -1,7 +1,7 @@
 // `mcp-gen scaffold` through the real CLI on a copy of the weather example: stubs for what the
 // manifest declares and the handlers file lacks, every other byte as the user wrote it, a
 // project that type-checks strictly, idempotent, and a --check gate.
-import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, lstatSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runCli, tempProject } from "../support/generate.js";
@@ -145,5 +145,62 @@ describe("mcp-gen scaffold", () => {
     const broken = runCli(["scaffold", "--handlers", "src/other.ts"], dir);
     expect(broken.status).toBe(1);
     expect(broken.stderr).toMatch(/^mcp-gen: src\/other\.ts:3:1: cannot parse the handlers file: '\}' expected/);
+  }, 120_000);
+  it("keeps a byte order mark, sees handlers under computed keys, and compiles", () => {
+    const dir = weatherProject();
+    const file = join(dir, "src", "handlers.ts");
+    const original = readFileSync(file, "utf8");
+    const edited = `\uFEFF${original.replace("    listCities() {", '    ["listCities"]() {')}`;
+    expect(edited).toContain('["listCities"]() {');
+    writeFileSync(file, edited);
+    const run = runCli(["scaffold"], dir);
+    expect(run.status).toBe(0);
+    expect(run.stdout).not.toContain("listCities");
+    const after = readFileSync(file, "utf8");
+    expect(after.startsWith(edited.slice(0, 40))).toBe(true);
+    expect(addedLines(edited, after).join("\n")).toContain("findUsers(");
+    expect(compile(dir)).toBe("");
+  }, 120_000);
+
+  it("keeps a server name's line breaks out of the comment of a new file", () => {
+    const dir = weatherProject();
+    const manifest = join(dir, "mcp.yaml");
+    writeFileSync(manifest, readFileSync(manifest, "utf8").replace("  name: weather\n", '  name: "weather\\nconsole.log(\\"injected\\")//"\n'));
+    expect(runCli(["mcp.yaml", "-q"], dir).stderr).toBe("");
+    const file = join(dir, "src", "handlers.ts");
+    rmSync(file);
+    expect(runCli(["scaffold", "-q"], dir).status).toBe(0);
+    const created = readFileSync(file, "utf8");
+    expect(created.split("\n")[0]).toBe('// What the weather console.log("injected")// server does: one handler per tool, resource, template and prompt of its');
+    expect(created).not.toMatch(/^console/m);
+    expect(formatTypeErrors(typecheck([file]))).toBe("");
+  }, 120_000);
+
+  it("edits the file a symbolic link names, keeps its mode, and refuses a read-only file or a folder", () => {
+    const dir = weatherProject();
+    const file = join(dir, "src", "handlers.ts");
+    const original = readFileSync(file, "utf8").replace(/ {4}listCities\(\) \{\n.*\n {4}\},\n/, "");
+    const real = join(dir, "src", "real-handlers.ts");
+    writeFileSync(real, original);
+    chmodSync(real, 0o600);
+    rmSync(file);
+    symlinkSync("real-handlers.ts", file);
+    expect(runCli(["scaffold", "-q"], dir).status).toBe(0);
+    expect(lstatSync(file).isSymbolicLink()).toBe(true);
+    expect(readFileSync(real, "utf8")).toContain("listCities(");
+    expect(statSync(real).mode & 0o777).toBe(0o600);
+
+    writeFileSync(real, original);
+    chmodSync(real, 0o444);
+    const readOnly = runCli(["scaffold"], dir);
+    expect(readOnly.status).toBe(1);
+    expect(readOnly.stderr).toBe("mcp-gen: src/handlers.ts is read-only; make it writable to add 4 handler(s) to it\n");
+    expect(readFileSync(real, "utf8")).toBe(original);
+    expect(runCli(["scaffold", "--check"], dir).stderr).toContain("tools.listCities (tool list_cities) has no handler");
+
+    mkdirSync(join(dir, "src", "folder.ts"));
+    const folder = runCli(["scaffold", "--handlers", "src/folder.ts"], dir);
+    expect(folder.status).toBe(1);
+    expect(folder.stderr).toMatch(/^mcp-gen: src\/folder\.ts: cannot read the handlers file \(EISDIR/);
   }, 120_000);
 });

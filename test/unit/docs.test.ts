@@ -48,7 +48,7 @@ describe("mcp-gen docs on a manifest of hostile strings", () => {
     // The strings are there, as text.
     expect(html).toContain("Evil &lt;/script&gt;&lt;script&gt;alert(&#x27;title&#x27;)&lt;/script&gt;");
     expect(html).toContain("Say &quot;hi&quot; &lt;img src&#x3D;x onerror&#x3D;alert(1)&gt;");
-    expect(html).toContain('<input name="we&quot;ird&lt;name&gt;" data-kind="string"');
+    expect(html).toContain('<input data-name="we&quot;ird&lt;name&gt;" data-kind="string"');
     expect(html).toContain("<option>a&lt;/option&gt;&lt;script&gt;</option>");
     expect(html).toContain('value="http://127.0.0.1:1/mcp?&quot;&gt;&lt;script&gt;alert(0)&lt;/script&gt;"');
   });
