@@ -525,6 +525,14 @@ export async function main(argv: string[]): Promise<number> {
   return action ? await action() : 0;
 }
 
+// A reader that stops early (`mcp-gen diff … | head`) closes the pipe: stop quietly, as Unix tools do.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code !== "EPIPE") throw error;
+    process.exit(typeof process.exitCode === "number" ? process.exitCode : 0);
+  });
+}
+
 // process.argv without node and the script (what yargs' hideBin returns for a plain node run).
 main(process.argv.slice(2)).then(
   (code) => {

@@ -38,7 +38,16 @@ export interface RefContext {
   readonly display: (absolute: string) => string;
   /** Parsed files, shared across all schemas of one manifest. */
   readonly cache: Map<string, { value: JsonValue; positions: PositionIndex } | undefined>;
+  /** Schema objects still allowed to be copied out of files, for the whole manifest (see maxInlinedSchemas). */
+  readonly budget: { left: number; reported?: boolean };
 }
+
+/**
+ * Every $ref into a file is inlined, so a small file whose definitions each refer to the next
+ * level several times over expands exponentially (ten refs per level: a million copies at six
+ * levels, minutes and gigabytes downstream). Real schemas stay far below this many copies.
+ */
+export const maxInlinedSchemas = 100_000;
 
 /** Keywords whose value is one schema, or a list of schemas. */
 export const schemaKeywords: ReadonlySet<string> = new Set([
@@ -162,6 +171,8 @@ function resolveOnce(
   // its own "#/…" references stay valid as written, so they stay references (and become
   // named types) instead of being inlined.
   let rootFile: string | undefined;
+  /** The manifest's $ref being expanded: where an expansion that grows too large is reported. */
+  let expanding: SourceLocation | undefined;
 
   const load = (absolute: string, at: SourceLocation) => {
     attempted.add(absolute);
@@ -194,10 +205,19 @@ function resolveOnce(
    */
   const visit = (node: JsonValue, outPointer: string, doc: Doc, docPointer: string, locate: (p: string) => SourceLocation, stack: readonly string[]): JsonValue => {
     if (node === null || typeof node !== "object" || Array.isArray(node)) return node;
+    if (doc !== undefined && --context.budget.left < 0) {
+      if (!context.budget.reported) {
+        context.budget.reported = true;
+        const message = `the $refs of this schema expand to more than ${maxInlinedSchemas.toLocaleString("en-US")} schema objects copied from files (definitions that refer to each other many times over); mcp-gen inlines every $ref into a file, so refer to those definitions fewer times, or give the schema the file as a whole ({ $ref: ./file.json }), whose own "#/…" refs stay references`;
+        diagnostics.push({ location: expanding ?? locate(docPointer), message });
+      }
+      return {};
+    }
     const ref = node.$ref;
     const keepsLocalRefs = doc === undefined || doc.file === rootFile;
     if (typeof ref === "string" && !(keepsLocalRefs && ref.startsWith("#"))) {
       const refAt = locate(childPointer(docPointer, "$ref"));
+      if (doc === undefined) expanding = refAt;
       const hash = ref.indexOf("#");
       const filePart = hash < 0 ? ref : ref.slice(0, hash);
       let fragment: string;

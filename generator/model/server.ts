@@ -6,7 +6,7 @@
 import { dirname, resolve } from "node:path";
 import { quote, type Diagnostic, type SourceLocation } from "../diagnostics.js";
 import { knownRevisions, type Dialect, type Revision } from "../load/revisions.js";
-import type { RefContext, ResolvedSchema } from "../load/schema-refs.js";
+import { maxInlinedSchemas, type RefContext, type ResolvedSchema } from "../load/schema-refs.js";
 import type { JsonValue, PositionIndex } from "../load/source.js";
 import type { TemplatePart } from "../validate/prompt-template.js";
 import type { UriTemplate } from "../validate/uri-template.js";
@@ -215,7 +215,7 @@ export function buildServerModel(
     file: manifest.file,
     positions,
     root,
-    refs: { root: manifestDir, display: manifest.display, cache: new Map() } satisfies RefContext,
+    refs: { root: manifestDir, display: manifest.display, cache: new Map(), budget: { left: maxInlinedSchemas } } satisfies RefContext,
     revisions,
     auth,
     broken,

@@ -118,6 +118,15 @@ describe("--json", () => {
   });
 });
 
+describe("pipes", () => {
+  it("stops quietly when the reader has closed the pipe (| head, | true)", () => {
+    // `true` exits at once, so every write finds the pipe closed (EPIPE).
+    const run = spawnSync("bash", ["-c", `set -o pipefail; "${process.execPath}" "${cliPath}" diff 2025-06-18 2026-07-28 --schema-dir "${schemaDir}" | true`], { encoding: "utf8" });
+    expect(run.stderr).toBe("");
+    expect(run.status).toBe(0);
+  });
+});
+
 describe("--help", () => {
   it.each([["generate"], ["init"], ["pull"], ["schema"], ["diff"], ["scaffold"], ["docs"]])("%s --help shows examples", (command) => {
     const run = runCli([command, "--help"]);

@@ -66,6 +66,16 @@ const refused: Refused[] = [
     ],
   },
   {
+    name: "a schema file whose definitions refer to the next level ten times over (a $ref expansion bomb) fails fast",
+    files: {
+      "mcp.yaml": manifest("2025-06-18", "tools:", "  t:", "    input:", "      type: object", "      properties:", "        x: { $ref: ./s.json#/$defs/l0 }"),
+      "s.json": `${JSON.stringify({ $defs: { ...Object.fromEntries(Array.from({ length: 6 }, (_, i) => [`l${i}`, { oneOf: Array.from({ length: 10 }, () => ({ $ref: `#/$defs/l${i + 1}` })) }])), l6: { type: "string" } } })}\n`,
+    },
+    stderr: [
+      'mcp.yaml:9:20: the $refs of this schema expand to more than 100,000 schema objects copied from files (definitions that refer to each other many times over); mcp-gen inlines every $ref into a file, so refer to those definitions fewer times, or give the schema the file as a whole ({ $ref: ./file.json }), whose own "#/…" refs stay references',
+    ],
+  },
+  {
     name: "JSON nested 300 levels deep",
     files: { "mcp.yaml": `{"mcpgen":1,"x":${"[".repeat(300)}${"]".repeat(300)}}` },
     stderr: ["mcp.yaml:1:273: values nest more than 256 levels deep here; a manifest or schema never needs that many, so flatten it (use $defs and $ref for recursive shapes)"],
