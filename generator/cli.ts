@@ -107,24 +107,20 @@ async function runGenerate(args: GenerateArgs): Promise<number> {
   const different = statuses.filter((s) => s.status !== "unchanged");
   const stale = args.check && different.length > 0;
   report(!stale, warnings, generated.outDir, statuses);
-  if (args.json) {
-    if (!stale && !args.dryRun && !args.allowOutside && warnings.length === 0) rememberRun(key, generated);
-    return stale ? 1 : 0;
-  }
-  if (args.check || args.dryRun) {
+  if (!args.json && (args.check || args.dryRun)) {
     for (const s of different) {
       const path = relative(process.cwd(), join(generated.outDir, s.path)) || s.path;
       (args.check ? err : out)(`${path}: ${s.status === "obsolete" ? "no longer generated" : s.status}`);
     }
   }
   if (stale) {
-    err(`${different.length} generated file(s) out of date; run \`mcp-gen generate ${args.manifest}\``);
+    if (!args.json) err(`${different.length} generated file(s) out of date; run \`mcp-gen generate ${args.manifest}\``);
     return 1;
   }
   // A run with warnings is not remembered: the next run prints them again instead of
   // answering "up to date" in silence.
   if (!args.dryRun && !args.allowOutside && warnings.length === 0) rememberRun(key, generated);
-  if (!args.quiet) out(summary(args, generated.outDir, statuses.length, different.map((s) => s.path)));
+  if (!args.quiet && !args.json) out(summary(args, generated.outDir, statuses.length, different.map((s) => s.path)));
   return 0;
 }
 
@@ -332,6 +328,9 @@ for (const [flag, option] of Object.entries(generateOptions)) {
   if ("alias" in option) plainOptions.set(`-${option.alias}`, entry);
 }
 
+/** Words that name a command rather than a manifest. */
+const commandNames = ["generate", "init", "schema", "pull", "diff", "scaffold", "docs"];
+
 /**
  * The arguments of the everyday invocation, `mcp-gen [generate] [manifest]` followed by
  * known options each written once in their plain form (`--out dir`, `-q`), read without
@@ -339,9 +338,6 @@ for (const [flag, option] of Object.entries(generateOptions)) {
  * a repeated option, a value that looks like an option, a usage error) returns undefined
  * and goes to yargs, so every message and unusual form stays yargs'.
  */
-/** Words that name a command rather than a manifest. */
-const commandNames = ["generate", "init", "schema", "pull", "diff", "scaffold", "docs"];
-
 function plainGenerateArgs(argv: readonly string[]): GenerateArgs | undefined {
   // Flags start false, values undefined: either way a second occurrence is recognised.
   const args: Record<string, string | boolean | undefined> = {};

@@ -120,10 +120,14 @@ export function loadModel(options: Pick<GenerateOptions, "manifest" | "out" | "c
     } else warnings.push(diagnostic);
   }
   if (errors.length > 0 || !built.model) {
+    // What the manifest asks of protocol schemas, unless that part is broken (generate reports missing ones too).
     const protocolIntact = !shape.broken.has("") && !shape.broken.has("/protocol");
-    const protocol = () => ({ revisions: revisionsOf((value as { protocol?: JsonValue }).protocol), location: positions.value("/protocol") });
-    const inputs = built.inputFiles ? { inputs: built.inputFiles } : {};
-    return { ok: false, diagnostics: sortDiagnostics([...warnings, ...errors]), ...inputs, ...(protocolIntact ? { protocol: protocol() } : {}) };
+    return {
+      ok: false,
+      diagnostics: sortDiagnostics([...warnings, ...errors]),
+      ...(built.inputFiles ? { inputs: built.inputFiles } : {}),
+      ...(protocolIntact ? { protocol: { revisions: revisionsOf((value as { protocol?: JsonValue }).protocol), location: positions.value("/protocol") } } : {}),
+    };
   }
   return { ok: true, model: built.model, warnings: sortDiagnostics(warnings), absolute, manifestFile, declaredOutput: (value as { output?: unknown }).output, positions, display };
 }

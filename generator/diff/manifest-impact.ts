@@ -46,8 +46,11 @@ const contentItems = (definitions: Definitions): SchemaObject | undefined =>
   ((definitions.CallToolResult?.properties as Record<string, SchemaObject> | undefined)?.content?.items as SchemaObject | undefined);
 const toolContent: Roots = (schema) => [contentItems(schema.definitions)].filter((items) => items !== undefined);
 /** A request a handler may send the client (ctx.input / ctx.request): its message and results. */
+const protocolModels = new WeakMap<ProtocolSchema, ReturnType<typeof buildProtocolModel>>();
 const clientRequest = (method: string): Roots => (schema) => {
-  const model = buildProtocolModel(schema);
+  // Built once per revision, not once per declaration that asks.
+  const model = protocolModels.get(schema) ?? buildProtocolModel(schema);
+  protocolModels.set(schema, model);
   const found = [...model.methods, ...model.inputRequests].find((m) => m.method === method && m.direction === "server-to-client");
   return found ? [found.message, ...found.results].flatMap((name) => ref(name)(schema)) : [];
 };

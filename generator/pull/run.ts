@@ -88,8 +88,6 @@ export async function runPull(args: PullArgs): Promise<number> {
     return 1;
   }
   progress.clear();
-  const count = (section: string) => Object.keys((pulled.document[section] ?? {}) as object).length;
-  const counts = { tools: count("tools"), resources: count("resources"), resourceTemplates: count("resourceTemplates"), prompts: count("prompts") };
   for (const note of pulled.notes) err(`note: ${note}`);
 
   if (args.check) {
@@ -129,6 +127,8 @@ export async function runPull(args: PullArgs): Promise<number> {
     return 1;
   }
   for (const diagnostic of result.warnings) err(formatDiagnostic(diagnostic));
+  const count = (section: string) => Object.keys((pulled.document[section] ?? {}) as object).length;
+  const counts = { tools: count("tools"), resources: count("resources"), resourceTemplates: count("resourceTemplates"), prompts: count("prompts") };
   if (args.json) out(JSON.stringify({ manifest: args.output, revision, ...counts }, null, 2));
   else if (!args.quiet) {
     out(`mcp-gen: wrote ${args.output}: ${counts.tools} tool(s), ${counts.resources} resource(s), ${counts.resourceTemplates} template(s), ${counts.prompts} prompt(s) (negotiated ${revision})`);

@@ -24,7 +24,7 @@ if (args.includes("--http")) {
     process.stderr.write(`notes: --port needs a port number, got ${String(args[at + 1])}\n`);
     process.exit(2);
   }
-  // Pages on loopback origins (http://localhost:8080, say) are allowed by default; others are named.
+  // CORS is opt-in: only pages on the origins named here may read the replies (loopback pages may send, not read).
   const allowedOrigins = args.flatMap((arg, i) => (arg === "--allow-origin" && args[i + 1] !== undefined ? [args[i + 1]!] : []));
   const origins = allowedOrigins.length > 0 ? { allowedOrigins } : {};
   // handleSignals: on SIGTERM/SIGINT, requests in flight finish (10 s at most), then exit 0.
