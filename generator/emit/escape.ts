@@ -119,8 +119,10 @@ export function codeLiteral(value: unknown, indent = ""): string {
     const text = isArray ? `[${entries.join(", ")}]` : entries.length === 0 ? "{}" : `{ ${entries.join(", ")} }`;
     if (text.length <= flatDataWidth) return text;
   }
-  const lines = entries.map((entry) => `${inner}${entry},`).join("\n");
-  return isArray ? `[\n${lines}\n${indent}]` : `{\n${lines}\n${indent}}`;
+  // Concatenated, not joined: join would copy the nested literals' text again at every level.
+  let lines = "";
+  for (const entry of entries) lines += `\n${inner}${entry},`;
+  return isArray ? `[${lines}\n${indent}]` : `{${lines}\n${indent}}`;
 }
 
 /** JSON data on one line whatever its size (`{ a: 1, b: [true, null] }`): for data inside a one-line statement. */

@@ -35,11 +35,6 @@ export class Code {
     return this.used.has(identifier);
   }
 
-  /** The identifiers the kept lines use. */
-  get usedIdentifiers(): ReadonlySet<string> {
-    return this.used;
-  }
-
   /** Appends one statement (or comment) unless the fragment already terminated. */
   line(text: string, uses: readonly string[] = []): void {
     if (this.terminated) return;

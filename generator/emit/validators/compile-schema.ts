@@ -323,20 +323,23 @@ class ValidatorCompiler {
 
     // Keep only what the exported function reaches: code generated for a branch that was
     // later found to be always true may have requested helpers or constants nobody uses.
-    const used = new Set(mainBody.usedIdentifiers);
+    // (Asking the few reached bodies is cheaper than copying their identifiers into one set.)
+    const reachedBodies = [mainBody];
+    const used = (name: string) => reachedBodies.some((body) => body.uses(name));
     const reached = new Set<HelperFunction>();
     for (let grew = true; grew; ) {
       grew = false;
       for (const helper of this.helpers.values()) {
-        if (reached.has(helper) || !used.has(helper.name)) continue;
+        if (reached.has(helper) || !used(helper.name)) continue;
         reached.add(helper);
         grew = true;
-        if (helper.body !== undefined) for (const name of helper.body.usedIdentifiers) used.add(name);
+        if (helper.body !== undefined) reachedBodies.push(helper.body);
       }
     }
 
     // The constants, the doc comment, the exported function, then the helpers, joined once.
-    const lines = [...this.constants.values()].filter((c) => used.has(c.name)).map((c) => c.declaration);
+    const lines: string[] = [];
+    for (const constant of this.constants.values()) if (used(constant.name)) lines.push(constant.declaration);
     if (lines.length > 0) lines.push("");
     const doc = docComment(spec.doc);
     if (doc !== "") lines.push(doc.slice(0, -1));
@@ -354,7 +357,7 @@ class ValidatorCompiler {
       if (helper.sharingKey !== undefined) spec.sharedHelpers?.set(helper.sharingKey, helper.name);
     }
     lines.push(""); // the final line break
-    const helpers = new Set(runtimeHelpers.filter((name) => used.has(name)));
+    const helpers = new Set(runtimeHelpers.filter(used));
     return { code: lines.join("\n"), helpers, callsSharedHelpers };
   }
 
@@ -409,6 +412,11 @@ class ValidatorCompiler {
     const constant = { name, declaration: `const ${name}${typeAnnotation} = ${initializer};` };
     this.constants.set(dedupeKey, constant);
     return name;
+  }
+
+  /** A module-level `ReadonlySet<type>` of the `literals`. */
+  private setConstant(kind: string, type: string, literals: readonly string[], owner: string): string {
+    return this.constant(kind, literals.join(","), `new Set<${type}>([${literals.join(", ")}])`, owner, `: ReadonlySet<${type}>`);
   }
 
   private regExpConstant(pattern: string, owner: string): string {
@@ -667,14 +675,7 @@ class ValidatorCompiler {
     const conditions: string[] = [];
     const uses = [value];
     if (primitives.length > 4) {
-      const literals = primitives.map((m) => inlineLiteral(m));
-      const set = this.constant(
-        "values",
-        literals.join(","),
-        `new Set<unknown>([${literals.join(", ")}])`,
-        context.value,
-        ": ReadonlySet<unknown>",
-      );
+      const set = this.setConstant("values", "unknown", primitives.map((m) => inlineLiteral(m)), context.value);
       conditions.push(`!${set}.has(${value})`);
       uses.push(set);
     } else {
@@ -900,16 +901,7 @@ class ValidatorCompiler {
     const array = names.fresh("array", context.value, true);
     const length = names.fresh("length", context.value, true);
     const body = new Code();
-    const maxItems = schema["maxItems"];
-    if (typeof maxItems === "number") {
-      const message = stringLiteral(`must NOT have more than ${maxItems} items`);
-      this.failIf(body, context, `${length} > ${numberLiteral(maxItems)}`, message, [length]);
-    }
-    const minItems = schema["minItems"];
-    if (typeof minItems === "number" && minItems > 0) {
-      const message = stringLiteral(`must NOT have fewer than ${minItems} items`);
-      this.failIf(body, context, `${length} < ${numberLiteral(minItems)}`, message, [length]);
-    }
+    this.emitCountBounds(schema["maxItems"], schema["minItems"], length, length, "items", context, body);
 
     // Tuple schemas for the first items, then one schema for the rest.
     let tuple: readonly unknown[] = [];
@@ -929,8 +921,7 @@ class ValidatorCompiler {
       if (!itemCode.isEmpty) body.block(`if (${length} > ${index})`, itemCode, [length]);
     });
     if (rest === false) {
-      const message = stringLiteral(`must NOT have more than ${tuple.length} items`);
-      this.failIf(body, context, `${length} > ${tuple.length}`, message, [length]);
+      this.emitCountBounds(tuple.length, undefined, length, length, "items", context, body);
     } else if (rest !== true) {
       const index = names.fresh("index", context.value);
       const path = [...context.path, { kind: "index", variable: index } as const];
@@ -952,6 +943,16 @@ class ValidatorCompiler {
       out.line(`const ${array} = ${context.value} as readonly unknown[];`, [context.value]);
     if (body.uses(length)) out.line(`const ${length} = ${array}.length;`, [array]);
     out.append(body);
+  }
+
+  /** maxItems/minItems or maxProperties/minProperties: `count` (using `countOf`) is how many `noun` the value has. */
+  private emitCountBounds(max: unknown, min: unknown, count: string, countOf: string, noun: string, context: Context, out: Code): void {
+    if (typeof max === "number") {
+      this.failIf(out, context, `${count} > ${numberLiteral(max)}`, stringLiteral(`must NOT have more than ${max} ${noun}`), [countOf]);
+    }
+    if (typeof min === "number" && min > 0) {
+      this.failIf(out, context, `${count} < ${numberLiteral(min)}`, stringLiteral(`must NOT have fewer than ${min} ${noun}`), [countOf]);
+    }
   }
 
   /** Reports the first later item equal to an earlier one, as "items ## later and earlier". */
@@ -1051,16 +1052,7 @@ class ValidatorCompiler {
     const head = body;
     body = new Code();
 
-    const maxProperties = schema["maxProperties"];
-    if (typeof maxProperties === "number") {
-      const message = stringLiteral(`must NOT have more than ${maxProperties} properties`);
-      this.failIf(body, context, `${keys}.length > ${numberLiteral(maxProperties)}`, message, [keys]);
-    }
-    const minProperties = schema["minProperties"];
-    if (typeof minProperties === "number" && minProperties > 0) {
-      const message = stringLiteral(`must NOT have fewer than ${minProperties} properties`);
-      this.failIf(body, context, `${keys}.length < ${numberLiteral(minProperties)}`, message, [keys]);
-    }
+    this.emitCountBounds(schema["maxProperties"], schema["minProperties"], `${keys}.length`, keys, "properties", context, body);
 
     // dependentRequired, and the array form of draft-07 dependencies.
     const dependencyLists: Array<[string, readonly unknown[]]> = [];
@@ -1179,14 +1171,7 @@ class ValidatorCompiler {
       const uses: string[] = [];
       if (useFlag) isAdditional.push(`!${matchedFlag}`);
       if (declared.length > 6) {
-        const literals = declared.map((name) => stringLiteral(name));
-        const set = this.constant(
-          "names",
-          literals.join(","),
-          `new Set<string>([${literals.join(", ")}])`,
-          context.value,
-          ": ReadonlySet<string>",
-        );
+        const set = this.setConstant("names", "string", declared.map((name) => stringLiteral(name)), context.value);
         isAdditional.push(`!${set}.has(${key})`);
         uses.push(set);
       } else {
