@@ -1,7 +1,7 @@
 // types.gen.ts: the types of what the manifest declares: each tool's input (as clients
 // send it), arguments (as its handler receives them, defaults filled in) and output;
 // each prompt's arguments; each resource template's variables.
-import { setOwn, type JsonValue } from "../../load/source.js";
+import { setOwn, unescapePointerToken, type JsonValue } from "../../load/source.js";
 import { pascalCase } from "../../model/names.js";
 import type { ServerModel, ToolModel } from "../../model/server.js";
 import { docLines, stringLiteral } from "../escape.js";
@@ -60,7 +60,7 @@ export function namedSchemas(
   const refName = (ref: string): string | undefined => {
     if (ref === "#") return owner.name;
     // Decoded (URI fragment, then JSON pointer) only when it holds an escape.
-    const decoded = ref.includes("%") || ref.includes("~") ? decodeURIComponent(ref).replace(/~1/g, "/").replace(/~0/g, "~") : ref;
+    const decoded = ref.includes("%") || ref.includes("~") ? unescapePointerToken(decodeURIComponent(ref)) : ref;
     return (definitions.get(decoded) ?? definitions.get(ref))?.name;
   };
   const options = { refName };

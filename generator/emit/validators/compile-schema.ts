@@ -27,6 +27,7 @@
 
 import { docComment, inlineLiteral, numberLiteral, stringLiteral } from "../escape.js";
 import { Code, LocalNames, pathExpression, propertyNameHint, type PathPart } from "./code.js";
+import { pointerTokens } from "../../load/source.js";
 import {
   analyzeSchema,
   fillsDefaults,
@@ -435,13 +436,7 @@ class ValidatorCompiler {
       this.helpers.set(key, { name: shared, pointer, defaults, sharingKey, emittedElsewhere: true });
       return shared;
     }
-    const tokens =
-      pointer === ""
-        ? []
-        : pointer
-            .slice(1)
-            .split("/")
-            .map((t) => t.replace(/~1/g, "/").replace(/~0/g, "~"));
+    const tokens = pointerTokens(pointer);
     // Named after the definition (`validateGetForecastOutput_day`), or the pointer's tokens.
     let base: string;
     if (tokens.length === 0) base = "root";
