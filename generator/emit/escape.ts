@@ -102,27 +102,26 @@ export function codeLiteral(value: unknown, indent = ""): string {
   // any other item rules the one-line layout out.
   const entries: string[] = [];
   let flat = true;
-  const add = (head: string, item: unknown) => {
-    if (item instanceof Code ? item.text.includes("\n") : item !== null && typeof item === "object") flat = false;
-    entries.push(`${head}${codeLiteral(item, inner)}`);
-  };
+  let width = 0; // of the entries, to skip joining a one-line text that cannot fit
   const isArray = Array.isArray(value);
-  if (isArray) {
-    for (const item of value) add("", item);
-  } else {
-    for (const key of Object.keys(value)) {
-      const item = (value as Record<string, unknown>)[key];
-      if (item !== undefined) add(`${dataKey(key)}: `, item);
-    }
+  const keys = isArray ? undefined : Object.keys(value);
+  const count = keys === undefined ? (value as unknown[]).length : keys.length;
+  for (let i = 0; i < count; i++) {
+    const item = keys === undefined ? (value as unknown[])[i] : (value as Record<string, unknown>)[keys[i]!];
+    if (keys !== undefined && item === undefined) continue;
+    if (item instanceof Code ? item.text.includes("\n") : item !== null && typeof item === "object") flat = false;
+    const text = codeLiteral(item, inner);
+    const entry = keys === undefined ? text : `${dataKey(keys[i]!)}: ${text}`;
+    width += entry.length;
+    entries.push(entry);
   }
-  if (flat) {
+  // Every entry is followed by ", " or a closing bracket, so the one-line text is at least this wide.
+  if (flat && width + 2 * entries.length <= flatDataWidth) {
     const text = isArray ? `[${entries.join(", ")}]` : entries.length === 0 ? "{}" : `{ ${entries.join(", ")} }`;
     if (text.length <= flatDataWidth) return text;
   }
-  // Concatenated, not joined: join would copy the nested literals' text again at every level.
-  let lines = "";
-  for (const entry of entries) lines += `\n${inner}${entry},`;
-  return isArray ? `[${lines}\n${indent}]` : `{${lines}\n${indent}}`;
+  const lines = entries.map((entry) => `${inner}${entry},`).join("\n");
+  return isArray ? `[\n${lines}\n${indent}]` : `{\n${lines}\n${indent}}`;
 }
 
 /** JSON data on one line whatever its size (`{ a: 1, b: [true, null] }`): for data inside a one-line statement. */

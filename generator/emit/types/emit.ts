@@ -9,12 +9,9 @@ import type { GeneratedFile } from "../file.js";
 import { normaliseSchema } from "./normalise.js";
 import { schemaDeclaration, schemaDoc } from "./schema-type.js";
 import { keyword, printDeclaration, reference, type TypeMember } from "./type-node.js";
+import { isJsonObject } from "../../validate/schema-check.js";
 
 type Json = { [key: string]: JsonValue };
-
-function isObject(value: unknown): value is Json {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 export function toolTypeNames(tool: ToolModel): { input: string; args: string; output: string } {
   return { input: `${tool.typeBase}Input`, args: `${tool.typeBase}Args`, output: `${tool.typeBase}Output` };
@@ -33,10 +30,10 @@ type Definitions = ReadonlyMap<string, { readonly name: string; readonly schema:
 /** The definitions under a schema's $defs/definitions, named after `owner` (`${owner}Money`). */
 function definitionsOf(owner: string, schema: JsonValue): Definitions {
   const definitions = new Map<string, { name: string; schema: JsonValue }>();
-  if (!isObject(schema)) return definitions;
+  if (!isJsonObject(schema)) return definitions;
   for (const container of ["$defs", "definitions"] as const) {
     const map = schema[container];
-    if (!isObject(map)) continue;
+    if (!isJsonObject(map)) continue;
     for (const [key, value] of Object.entries(map)) {
       definitions.set(`#/${container}/${key}`, { name: `${owner}${pascalCase(key) || "Def"}`, schema: value });
     }
@@ -86,13 +83,13 @@ function schemaTypes(...args: Parameters<typeof namedSchemas>): string[] {
  * validator fills defaults; not through $ref, whose named type stays shared.
  */
 export function withDefaultsRequired(schema: JsonValue): JsonValue {
-  if (!isObject(schema)) return schema;
+  if (!isJsonObject(schema)) return schema;
   const out: Json = { ...schema };
-  if (isObject(schema.properties)) {
+  if (isJsonObject(schema.properties)) {
     const properties: Json = {};
     const required = new Set(Array.isArray(schema.required) ? (schema.required as string[]) : []);
     for (const [key, child] of Object.entries(schema.properties)) {
-      if (isObject(child) && "default" in child && child.$ref === undefined) required.add(key);
+      if (isJsonObject(child) && "default" in child && child.$ref === undefined) required.add(key);
       setOwn(properties, key, withDefaultsRequired(child));
     }
     out.properties = properties;
@@ -154,7 +151,7 @@ function stringsInterface(doc: string, name: string, members: readonly { name: s
 
 /** The root of a schema without its definitions (emitted once, for the input type). */
 function stripDefs(schema: JsonValue): JsonValue {
-  if (!isObject(schema)) return schema;
+  if (!isJsonObject(schema)) return schema;
   const { $defs: _defs, definitions: _definitions, ...rest } = schema;
   return rest;
 }

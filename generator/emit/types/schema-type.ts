@@ -67,24 +67,18 @@ function ownType(schema: JsonObject): TypeNode | undefined {
     const allowed = types === undefined ? values : values.filter((v) => types.some((t) => hasJsonType(v, t)));
     return union(allowed.map(literalType));
   }
-  if (types !== undefined) return union(types.map((type) => typeOf(type, schema)));
+  if (types !== undefined) {
+    const typeOf = (type: string): TypeNode => {
+      if (type === "object") return objectType(schema);
+      if (type === "array") return arrayType(schema);
+      return keyword(type === "integer" ? "number" : (type as "string" | "number" | "boolean" | "null"));
+    };
+    return union(types.map(typeOf));
+  }
   const object = objectKeywords.some((key) => schema[key] !== undefined);
   const array = arrayKeywords.some((key) => schema[key] !== undefined);
   if (!object && !array) return undefined;
   return union([...(object ? [objectType(schema)] : []), ...(array ? [arrayType(schema)] : [])]);
-}
-
-function typeOf(type: string, schema: JsonObject): TypeNode {
-  switch (type) {
-    case "integer":
-      return keyword("number");
-    case "object":
-      return objectType(schema);
-    case "array":
-      return arrayType(schema);
-    default:
-      return keyword(type as "string" | "number" | "boolean" | "null");
-  }
 }
 
 /** The doc comment text of a schema: its description (and a root title), `@deprecated` when it says so. */

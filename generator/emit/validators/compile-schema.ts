@@ -364,14 +364,10 @@ class ValidatorCompiler {
 
   /** Appends `head(parameter): ValidationIssue | undefined { body }` to `lines`. */
   private renderFunction(head: string, body: Code, lines: string[]): void {
-    lines.push(`${head}(${this.parameter(body)}): ValidationIssue | undefined {`);
+    // `_value` when the body never looks at the value (e.g. schema `true`).
+    lines.push(`${head}(${body.uses("value") ? "value" : "_value"}: unknown): ValidationIssue | undefined {`);
     body.render(lines, "  ");
     lines.push("}");
-  }
-
-  /** `value: unknown`, or `_value` when the body never looks at the value (e.g. schema `true`). */
-  private parameter(body: Code): string {
-    return body.uses("value") ? "value: unknown" : "_value: unknown";
   }
 
   private functionBody(schema: unknown, defaults: boolean): Code {
@@ -560,7 +556,10 @@ class ValidatorCompiler {
     }
     // Keywords in ajv's order; each is skipped once the code so far always exits.
     if (typeof schema["$ref"] === "string" && !out.terminated) this.emitRef(schema["$ref"], current, out);
-    if (!out.terminated) this.emitConstAndEnum(schema, current, out);
+    if (!out.terminated && hasOwn(schema, "const")) this.emitEqualsOneOf([schema["const"]], current, out, "must be equal to constant");
+    if (!out.terminated && Array.isArray(schema["enum"])) {
+      this.emitEqualsOneOf(schema["enum"], current, out, "must be equal to one of the allowed values");
+    }
     if (!out.terminated) current = this.emitAllOf(schema, current, out);
     if (!out.terminated) this.emitAnyOf(schema, current, out);
     if (!out.terminated) this.emitOneOf(schema, current, out);
@@ -645,15 +644,6 @@ class ValidatorCompiler {
         `if (${issue} !== undefined) return { path: ${pathExpression(context.path)} + ${issue}.path, message: ${issue}.message };`,
         pathUses(context.path),
       );
-    }
-  }
-
-  private emitConstAndEnum(schema: JsonObject, context: Context, out: Code): void {
-    if (hasOwn(schema, "const")) {
-      this.emitEqualsOneOf([schema["const"]], context, out, "must be equal to constant");
-    }
-    if (Array.isArray(schema["enum"]) && !out.terminated) {
-      this.emitEqualsOneOf(schema["enum"], context, out, "must be equal to one of the allowed values");
     }
   }
 
