@@ -167,13 +167,13 @@ function familyGuard(value: string, family: number, possible: number): string {
       return `typeof ${value} === "number"`;
     case ARRAY:
       return `Array.isArray(${value})`;
-    default:
+    default: {
       // Drop the null/array tests when the value cannot be null/an array here.
-      return [
-        `typeof ${value} === "object"`,
-        ...(possible & NULL ? [`${value} !== null`] : []),
-        ...(possible & ARRAY ? [`!Array.isArray(${value})`] : []),
-      ].join(" && ");
+      let guard = `typeof ${value} === "object"`;
+      if (possible & NULL) guard += ` && ${value} !== null`;
+      if (possible & ARRAY) guard += ` && !Array.isArray(${value})`;
+      return guard;
+    }
   }
 }
 
