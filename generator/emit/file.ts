@@ -149,11 +149,8 @@ export class GeneratedFile {
 
   /** The import lines: packages first, then relative paths, each sorted; names sorted within. */
   importLines(): string[] {
-    const modules = [...this.imports.keys()].sort((a, b) => {
-      const ra = a.startsWith(".") ? 1 : 0;
-      const rb = b.startsWith(".") ? 1 : 0;
-      return ra !== rb ? ra - rb : compareText(a, b);
-    });
+    const relative = (module: string) => (module.startsWith(".") ? 1 : 0);
+    const modules = [...this.imports.keys()].sort((a, b) => relative(a) - relative(b) || compareText(a, b));
     return modules.map((module) => {
       const names = [...this.imports.get(module)!.entries()].sort(([a], [b]) => compareText(a, b));
       const allTypes = names.every(([, n]) => n.typeOnly);

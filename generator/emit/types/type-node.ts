@@ -237,14 +237,10 @@ const undefinedType = keyword("undefined");
 
 /** `T | undefined`, the type of an optional property (`unknown` already holds undefined). */
 function orUndefined(type: TypeNode): TypeNode {
-  switch (type.kind) {
-    case "keyword":
-      return type.name === "unknown" || type.name === "undefined" ? type : type.name === "never" ? undefinedType : { kind: "union", members: [type, undefinedType] };
-    case "union":
-      return type.members.some((m) => m.kind === "keyword" && m.name === "undefined") ? type : { kind: "union", members: [...type.members, undefinedType] };
-    default:
-      return { kind: "union", members: [type, undefinedType] };
-  }
+  if (type.kind === "keyword" && (type.name === "unknown" || type.name === "undefined")) return type;
+  if (type.kind === "keyword" && type.name === "never") return undefinedType;
+  if (type.kind !== "union") return { kind: "union", members: [type, undefinedType] };
+  return type.members.some((m) => m.kind === "keyword" && m.name === "undefined") ? type : { kind: "union", members: [...type.members, undefinedType] };
 }
 
 /** `{}` or `{` + one member per line + `}`: the closing brace at `pad`, the members two spaces in. */
