@@ -110,8 +110,7 @@ export function codeLiteral(value: unknown, indent = ""): string {
     const item = keys === undefined ? (value as unknown[])[i] : (value as Record<string, unknown>)[keys[i]!];
     if (keys !== undefined && item === undefined) continue;
     if (item instanceof Code ? item.text.includes("\n") : item !== null && typeof item === "object") flat = false;
-    const text = codeLiteral(item, inner);
-    const entry = keys === undefined ? text : `${dataKey(keys[i]!)}: ${text}`;
+    const entry = keys === undefined ? codeLiteral(item, inner) : `${dataKey(keys[i]!)}: ${codeLiteral(item, inner)}`;
     width += entry.length;
     entries.push(entry);
   }
