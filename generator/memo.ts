@@ -8,7 +8,7 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { packageIdentity } from "./disk-cache.js";
+import { packageIdentity } from "./package-identity.js";
 import { schemaCacheDir } from "./load/protocol.js";
 import { packageRoot } from "./load/revisions.js";
 import type { Generated } from "./pipeline.js";
