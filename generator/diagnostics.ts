@@ -2,6 +2,10 @@
 // problems as values, never by throwing, so the CLI can print all of them at once
 // and exit without touching the output folder.
 
+/** A line for the user on stdout (results), and a message on stderr (problems, progress). */
+export const out = (line: string) => process.stdout.write(`${line}\n`);
+export const err = (line: string) => process.stderr.write(`mcp-gen: ${line}\n`);
+
 export interface SourceLocation {
   /** Path of the file, as given by the user (relative paths stay relative). */
   readonly file: string;
