@@ -19,19 +19,11 @@ function version(): string {
   return (JSON.parse(readFileSync(join(packageRoot(), "package.json"), "utf8")) as { version: string }).version;
 }
 
-interface GenerateArgs {
-  manifest: string;
-  out?: string | undefined;
-  schema?: string | undefined;
-  schemaDir?: string | undefined;
-  check: boolean;
-  dryRun: boolean;
-  quiet: boolean;
-  allowOutside: boolean;
-  strict: boolean;
-  watch: boolean;
-  json: boolean;
-}
+/** The generate command's arguments: the manifest and each of generateOptions under its camelCase name. */
+type CamelCase<S extends string> = S extends `${infer Head}-${infer Tail}` ? `${Head}${Capitalize<CamelCase<Tail>>}` : S;
+type GenerateArgs = { manifest: string } & {
+  [Flag in keyof typeof generateOptions as CamelCase<Flag>]: (typeof generateOptions)[Flag]["type"] extends "string" ? string | undefined : boolean;
+};
 
 /** The last line of a generate run: `changed` lists the files that differed from the disk. */
 function summary(args: GenerateArgs, outDir: string, total: number, changed: readonly string[]): string {
