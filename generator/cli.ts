@@ -3,7 +3,7 @@
 // 0 = done, 1 = invalid input or stale output, 2 = usage error.
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from "node:fs";
 import { basename, dirname, join, relative, resolve } from "node:path";
-import { formatDiagnostic, type Diagnostic } from "./diagnostics.js";
+import { err, formatDiagnostic, out, type Diagnostic } from "./diagnostics.js";
 import { fetchSchema, FetchError } from "./load/fetch-schema.js";
 import { schemaCacheDir, schemaCandidates } from "./load/protocol.js";
 import { isRevision, knownRevisions, packageRoot, type Revision } from "./load/revisions.js";
@@ -15,26 +15,15 @@ import type { FileStatus } from "./write.js";
 // unchanged project is recognised from its run record without it. yargs too: a plain
 // `mcp-gen [generate] [manifest] [options]` is read without it (see plainGenerateArgs).
 
-const out = (line: string) => process.stdout.write(`${line}\n`);
-const err = (line: string) => process.stderr.write(`mcp-gen: ${line}\n`);
-
 function version(): string {
   return (JSON.parse(readFileSync(join(packageRoot(), "package.json"), "utf8")) as { version: string }).version;
 }
 
-interface GenerateArgs {
-  manifest: string;
-  out?: string | undefined;
-  schema?: string | undefined;
-  schemaDir?: string | undefined;
-  check: boolean;
-  dryRun: boolean;
-  quiet: boolean;
-  allowOutside: boolean;
-  strict: boolean;
-  watch: boolean;
-  json: boolean;
-}
+/** The generate command's arguments: the manifest and each of generateOptions under its camelCase name. */
+type CamelCase<S extends string> = S extends `${infer Head}-${infer Tail}` ? `${Head}${Capitalize<CamelCase<Tail>>}` : S;
+type GenerateArgs = { manifest: string } & {
+  [Flag in keyof typeof generateOptions as CamelCase<Flag>]: (typeof generateOptions)[Flag]["type"] extends "string" ? string | undefined : boolean;
+};
 
 /** The last line of a generate run: `changed` lists the files that differed from the disk. */
 function summary(args: GenerateArgs, outDir: string, total: number, changed: readonly string[]): string {
@@ -62,8 +51,14 @@ function printJson(ok: boolean, outDir: string | undefined, files: readonly File
   out(JSON.stringify(document, null, 2));
 }
 
+/** What a run's outcome depends on: its run record's key. */
+const runKey = (args: GenerateArgs, version: string): RunKey => ({ manifest: args.manifest, out: args.out, schema: args.schema, schemaDir: args.schemaDir, version });
+
+/** The pipeline's options for a generate or watch run. */
+const pipelineOptions = ({ manifest, out, schema, schemaDir, allowOutside, strict }: GenerateArgs, version: string) => ({ manifest, out, schemaFile: schema, schemaDir, version, allowOutside, strict });
+
 async function runGenerate(args: GenerateArgs): Promise<number> {
-  const key: RunKey = { manifest: args.manifest, out: args.out, schema: args.schema, schemaDir: args.schemaDir, version: version() };
+  const key = runKey(args, version());
   // A run that needed --allow-outside is neither answered from nor recorded in the run
   // memo, so the same run without the flag is refused rather than found up to date.
   // Runs with warnings are never recorded (see below), so an unchanged run has none to repeat.
@@ -82,16 +77,7 @@ async function runGenerate(args: GenerateArgs): Promise<number> {
   };
   const { generate } = await import("./pipeline.js");
   const { compareOutput, writeOutput } = await import("./write.js");
-  const result = await generate({
-    manifest: args.manifest,
-    out: args.out,
-    schemaFile: args.schema,
-    schemaDir: args.schemaDir,
-    version: key.version,
-    allowOutside: args.allowOutside,
-    strict: args.strict,
-    onPhase: (what) => progress.update(what),
-  });
+  const result = await generate({ ...pipelineOptions(args, key.version), onPhase: (what) => progress.update(what) });
   if (!result.ok) {
     report(false, result.diagnostics);
     return 1;
@@ -157,15 +143,7 @@ async function runWatch(args: GenerateArgs): Promise<number> {
         const named = diagnostics.map((d) => resolve(d.location.file));
         return { inputs: [manifestPath, ...[...inputs, ...named].filter((path) => existsSync(dirname(path)))], failed: true };
       };
-      const result = await generate({
-        manifest: args.manifest,
-        out: args.out,
-        schemaFile: args.schema,
-        schemaDir: args.schemaDir,
-        version: runVersion,
-        allowOutside: args.allowOutside,
-        strict: args.strict,
-      });
+      const result = await generate(pipelineOptions(args, runVersion));
       if (!result.ok) return failed(result.diagnostics, result.inputs ?? []);
       const { generated, warnings } = result;
       for (const diagnostic of warnings) err(formatDiagnostic(diagnostic));
@@ -179,9 +157,7 @@ async function runWatch(args: GenerateArgs): Promise<number> {
         return failed([{ location: generated.outLocation, message: `cannot write the output folder (${code}: ${(error as Error).message})` }], generated.inputs);
       }
       if (!comparison.ok) return failed(comparison.diagnostics, generated.inputs);
-      if (!args.allowOutside && warnings.length === 0) {
-        rememberRun({ manifest: args.manifest, out: args.out, schema: args.schema, schemaDir: args.schemaDir, version: runVersion }, generated);
-      }
+      if (!args.allowOutside && warnings.length === 0) rememberRun(runKey(args, runVersion), generated);
       const written = comparison.statuses.filter((s) => s.status !== "unchanged").map((s) => (s.status === "obsolete" ? `${s.path} (deleted)` : s.path));
       const folder = shown(generated.outDir) || ".";
       if (!args.quiet) {

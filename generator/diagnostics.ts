@@ -2,6 +2,10 @@
 // problems as values, never by throwing, so the CLI can print all of them at once
 // and exit without touching the output folder.
 
+/** A line for the user on stdout (results), and a message on stderr (problems, progress). */
+export const out = (line: string) => process.stdout.write(`${line}\n`);
+export const err = (line: string) => process.stderr.write(`mcp-gen: ${line}\n`);
+
 export interface SourceLocation {
   /** Path of the file, as given by the user (relative paths stay relative). */
   readonly file: string;
@@ -25,9 +29,7 @@ export interface Diagnostic {
 export const isWarning = (diagnostic: Diagnostic): boolean => diagnostic.severity === "warning";
 
 /** The same problem reported as a warning. */
-export function warning(location: Diagnostic["location"], message: string): Diagnostic {
-  return { location, message, severity: "warning" };
-}
+export const warning = (location: Diagnostic["location"], message: string): Diagnostic => ({ location, message, severity: "warning" });
 
 export function formatLocation(location: Diagnostic["location"]): string {
   return "line" in location ? `${location.file}:${location.line}:${location.col}` : location.file;
@@ -40,14 +42,12 @@ export function formatDiagnostic(diagnostic: Diagnostic): string {
 
 /** Orders diagnostics by file, then position, so output is stable whatever found them first. */
 export function sortDiagnostics(diagnostics: readonly Diagnostic[]): Diagnostic[] {
-  return [...diagnostics].sort((a, b) => {
-    const { location: la } = a;
-    const { location: lb } = b;
+  return [...diagnostics].sort(({ location: la, message: ma }, { location: lb, message: mb }) => {
     if (la.file !== lb.file) return la.file < lb.file ? -1 : 1;
     const pa = "line" in la ? la.line * 1e6 + la.col : 0;
     const pb = "line" in lb ? lb.line * 1e6 + lb.col : 0;
     if (pa !== pb) return pa - pb;
-    return a.message < b.message ? -1 : a.message > b.message ? 1 : 0;
+    return ma < mb ? -1 : ma > mb ? 1 : 0;
   });
 }
 

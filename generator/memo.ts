@@ -8,7 +8,7 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { packageIdentity } from "./disk-cache.js";
+import { packageIdentity } from "./package-identity.js";
 import { schemaCacheDir } from "./load/protocol.js";
 import { packageRoot } from "./load/revisions.js";
 import type { Generated } from "./pipeline.js";
@@ -47,23 +47,18 @@ let generatorDigest: string | undefined;
 
 /**
  * The generator itself: the contents of every module of this package next to this one
- * (built .js, or .ts when run from source), its templates and schema data, and the
- * package.json of each runtime dependency as module resolution finds it from here (a
- * hoisted, nested or linked install alike), so an upgraded dependency is a new generator.
+ * (built .js, or .ts when run from source) and its schema data (templates/ are docs' and
+ * init's, not generate's), and the package.json of each runtime dependency as module
+ * resolution finds it from here (a hoisted, nested or linked install alike), so an
+ * upgraded dependency is a new generator.
  */
 function generatorFingerprint(): string {
   if (generatorDigest) return generatorDigest;
   const root = packageRoot();
   const hash = createHash("sha256");
   const here = dirname(fileURLToPath(import.meta.url));
-  const files = [
-    ...readdirSync(here, { recursive: true }).map((f) => join(here, String(f))),
-    ...readdirSync(join(root, "templates"), { recursive: true }).map((f) => join(root, "templates", String(f))),
-    join(root, "schema", "manifest.schema.json"),
-    join(root, "schema", "revisions.json"),
-  ]
-    .filter((f) => /\.(js|cjs|ts|json|hbs)$/.test(f) && !f.endsWith(".d.ts"))
-    .sort();
+  const modules = readdirSync(here, { recursive: true }).map(String).filter((f) => /\.(js|cjs|ts|json)$/.test(f) && !f.endsWith(".d.ts"));
+  const files = [...modules.map((f) => join(here, f)), join(root, "schema", "manifest.schema.json"), join(root, "schema", "revisions.json")].sort();
   for (const file of files) hash.update(relative(root, file)).update(sha256(file) ?? "-");
   for (const pkg of dependencyNames(root)) hash.update(`\0${pkg}\0`).update(packageIdentity(pkg));
   return (generatorDigest = hash.digest("hex"));

@@ -2,7 +2,7 @@
 // and the manifest (./mcp.yaml when present) up to its model, then prints the report.
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
-import { formatDiagnostic, isWarning } from "../diagnostics.js";
+import { err, formatDiagnostic, isWarning } from "../diagnostics.js";
 import { loadProtocolSchema, missingRevisions, missingSchemas, type ProtocolSchema } from "../load/protocol.js";
 import { isRevision, knownRevisions, type Revision } from "../load/revisions.js";
 import { loadModel } from "../pipeline.js";
@@ -19,7 +19,6 @@ export interface DiffArgs {
   readonly descriptions: boolean;
 }
 
-const err = (line: string) => process.stderr.write(`mcp-gen: ${line}\n`);
 
 export function runDiff(args: DiffArgs): number {
   const unknown = [args.from, args.to].filter((r) => !isRevision(r));

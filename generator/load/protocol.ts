@@ -76,12 +76,12 @@ export function loadProtocolSchema(
       diagnostics: [{ location: { file: found.file }, message: `declares JSON Schema ${dialect} but ${revision} is published as ${expected}; is this the schema of another revision?` }],
     };
   }
-  const definitions = structuredClone(container);
+  // Freshly parsed, so patched in place.
   const patches: string[] = [];
   for (const patch of schemaPatches) {
-    if (patch.revision === revision && patch.apply(definitions)) patches.push(`${patch.definition}: ${patch.reason}`);
+    if (patch.revision === revision && patch.apply(container)) patches.push(`${patch.definition}: ${patch.reason}`);
   }
-  return { schema: { revision, file: found.file, sha256, dialect, definitions, patches }, diagnostics: [] };
+  return { schema: { revision, file: found.file, sha256, dialect, definitions: container, patches }, diagnostics: [] };
 }
 
 /** Revisions whose schema.json is nowhere to be found. */

@@ -1,6 +1,7 @@
 // MCP Apps (SEP-1865, extension io.modelcontextprotocol/ui): `apps:` of the manifest and
 // tools' `ui:`. Each app is a ui:// resource whose HTML file is read, checked and inlined
 // at generation time; a tool names the app that renders its results (`_meta.ui.resourceUri`).
+import { isUtf8 } from "node:buffer";
 import { readFileSync, realpathSync, statSync } from "node:fs";
 import { isAbsolute, relative, resolve, sep } from "node:path";
 import { didYouMean, quote, warning, type SourceLocation } from "../diagnostics.js";
@@ -221,31 +222,13 @@ function readHtml(context: Declarations, decl: JsonObject, pointer: string): { t
  * (overlong forms, surrogates and code points above U+10FFFF included), or undefined.
  */
 export function firstInvalidUtf8(bytes: Uint8Array): number | undefined {
-  for (let i = 0; i < bytes.length; ) {
-    const b = bytes[i]!;
-    if (b < 0x80) {
-      i++;
-      continue;
-    }
-    // Length of the sequence and the range its second byte must fall in (RFC 3629 table).
-    let length: number;
-    let low = 0x80;
-    let high = 0xbf;
-    if (b >= 0xc2 && b <= 0xdf) length = 2;
-    else if (b >= 0xe0 && b <= 0xef) {
-      length = 3;
-      if (b === 0xe0) low = 0xa0;
-      if (b === 0xed) high = 0x9f;
-    } else if (b >= 0xf0 && b <= 0xf4) {
-      length = 4;
-      if (b === 0xf0) low = 0x90;
-      if (b === 0xf4) high = 0x8f;
-    } else return i;
-    for (let k = 1; k < length; k++) {
-      const c = bytes[i + k];
-      if (c === undefined || c < (k === 1 ? low : 0x80) || c > (k === 1 ? high : 0xbf)) return i;
-    }
-    i += length;
+  if (isUtf8(bytes)) return undefined;
+  // The decoder turns each ill-formed sequence into one U+FFFD; the text before the first such
+  // U+FFFD decoded faithfully, so its UTF-8 length is the offset (a U+FFFD written as EF BF BD is skipped).
+  const text = new TextDecoder().decode(bytes);
+  for (let at = text.indexOf("\uFFFD"); at !== -1; at = text.indexOf("\uFFFD", at + 1)) {
+    const offset = Buffer.byteLength(text.slice(0, at));
+    if (bytes[offset] !== 0xef || bytes[offset + 1] !== 0xbf || bytes[offset + 2] !== 0xbd) return offset;
   }
   return undefined;
 }

@@ -3,7 +3,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { isDeepStrictEqual } from "node:util";
 import { parse } from "yaml";
-import { formatDiagnostic } from "../diagnostics.js";
+import { err, formatDiagnostic, out } from "../diagnostics.js";
 import { knownRevisions } from "../load/revisions.js";
 import { terminalProgress } from "../progress.js";
 import { replaceFile } from "../write.js";
@@ -23,8 +23,6 @@ export interface PullArgs {
   readonly json?: boolean | undefined;
 }
 
-const err = (line: string) => process.stderr.write(`mcp-gen: ${line}\n`);
-const out = (line: string) => process.stdout.write(`${line}\n`);
 
 /** The sections --check compares, entry by entry. `output`, `protocol`, identifiers and comments are the user's. */
 const comparedSections = ["tools", "resources", "resourceTemplates", "prompts"] as const;

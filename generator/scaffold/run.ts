@@ -3,7 +3,7 @@
 // protocol schemas, so it runs before the first `mcp-gen schema fetch`.
 import { chmodSync, existsSync, mkdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { dirname, join, relative, sep } from "node:path";
-import { formatDiagnostic, isWarning } from "../diagnostics.js";
+import { err, formatDiagnostic, isWarning, out } from "../diagnostics.js";
 import { docLines } from "../emit/escape.js";
 import { serverNames } from "../emit/server/emit.js";
 import { loadModel } from "../pipeline.js";
@@ -21,8 +21,6 @@ export interface ScaffoldArgs {
   readonly quiet?: boolean;
 }
 
-const err = (line: string) => process.stderr.write(`mcp-gen: ${line}\n`);
-const out = (line: string) => process.stdout.write(`${line}\n`);
 
 export async function runScaffold(args: ScaffoldArgs): Promise<number> {
   // Warnings are generate's to print; errors stop scaffold too.

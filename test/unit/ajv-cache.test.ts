@@ -7,6 +7,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cachedValidator } from "../../generator/validate/ajv-cache.js";
 import { manifestJsonSchema } from "../../generator/validate/manifest-shape.js";
@@ -69,5 +70,22 @@ describe("ajv validators from the disk cache", () => {
     // the run was recorded; nothing was compiled into the ajv area
     expect(existsSync(join(cache, "mcp-gen", "runs"))).toBe(true);
     expect(existsSync(join(cache, "mcp-gen", "ajv-validators"))).toBe(false);
+  });
+
+  it("are taken from the build also by a generator run from source: ajv's compiler is never loaded", () => {
+    // Builds the validators every run uses, then lists the ajv modules the process loaded (CommonJS, so in require.cache).
+    const probe = (base: string, ext: string) => `
+      import { createRequire } from "node:module";
+      const { compiledValidator } = await import(${JSON.stringify(`${base}/validate/manifest-shape${ext}`)});
+      const { metaValidator } = await import(${JSON.stringify(`${base}/validate/json-schema${ext}`)});
+      compiledValidator(); metaValidator("draft-07"); metaValidator("2020-12");
+      const loaded = Object.keys(createRequire(import.meta.url).cache);
+      console.log(loaded.some((path) => /[/\\\\]ajv[/\\\\]dist[/\\\\]core\\.js$/.test(path)));`;
+    const built = execFileSync(process.execPath, ["--input-type=module", "-e", probe(pathToFileURL(join(repoRoot, "dist", "generator")).href, ".js")], { encoding: "utf8" });
+    const source = execFileSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", probe(pathToFileURL(join(repoRoot, "generator")).href, ".ts")], {
+      encoding: "utf8",
+      cwd: repoRoot,
+    });
+    expect({ built: built.trim(), source: source.trim() }).toEqual({ built: "false", source: "false" });
   });
 });

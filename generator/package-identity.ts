@@ -1,14 +1,9 @@
-// A content-addressed text cache on disk next to the schema cache, each area in its own
-// folder: what the generator computes from its own code alone (the ajv validators of a
-// generator run from source, see validate/ajv-cache.ts) is computed once per machine.
-// MCP_GEN_NO_CACHE=1 turns it off, and a cache that cannot be written is simply not used.
-// Also the identity of installed packages, which cache keys and the run record use.
+// The identity of installed packages, which the run record (memo.ts) and the build-time
+// ajv validators (validate/ajv-cache.ts) are keyed by, and the digest that keys them.
 import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { schemaCacheDir } from "./load/protocol.js";
-import { replaceFile } from "./write.js";
 
 /** sha256 over the parts, each length-prefixed so that no two lists of parts collide. */
 export function cacheKey(parts: readonly (string | Uint8Array)[]): string {
@@ -41,23 +36,4 @@ export function packageIdentity(pkg: string): string | Uint8Array {
     // not installed
   }
   return pkg;
-}
-
-/** The cached text under `area`/`key`, or `build`'s (then cached). */
-export function diskCachedSync(area: string, key: string, extension: string, build: () => string): string {
-  if (process.env.MCP_GEN_NO_CACHE === "1") return build();
-  const file = join(dirname(schemaCacheDir()), area, `${key}${extension}`);
-  try {
-    return readFileSync(file, "utf8");
-  } catch {
-    // not cached yet
-  }
-  const text = build();
-  try {
-    mkdirSync(dirname(file), { recursive: true });
-    replaceFile(file, text);
-  } catch {
-    // read-only home or full disk: generate without the cache
-  }
-  return text;
 }
