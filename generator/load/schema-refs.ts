@@ -74,6 +74,34 @@ export function subschemas(schema: { [key: string]: JsonValue }): [string, JsonV
   }
   return found;
 }
+
+type SchemaObject = { [key: string]: JsonValue };
+
+/**
+ * Every schema object inside `root` (root included) with its pointer, each once, depth first
+ * in source order: what subschemas() reaches, without a list per schema.
+ */
+export function schemaObjects(root: JsonValue): [string, SchemaObject][] {
+  const found: [string, SchemaObject][] = [];
+  const visit = (node: JsonValue | undefined, pointer: string): void => {
+    if (node === null || typeof node !== "object" || Array.isArray(node)) return;
+    found.push([pointer, node]);
+    for (const keyword in node) {
+      const value = node[keyword]!;
+      if (schemaKeywords.has(keyword)) {
+        const at = childPointer(pointer, keyword);
+        if (Array.isArray(value)) for (let i = 0; i < value.length; i++) visit(value[i], `${at}/${i}`);
+        else visit(value, at);
+      } else if (schemaMapKeywords.has(keyword) && value !== null && typeof value === "object" && !Array.isArray(value)) {
+        const at = childPointer(pointer, keyword);
+        for (const name in value) if (!(keyword === "dependencies" && Array.isArray(value[name]))) visit(value[name], childPointer(at, name));
+      }
+    }
+  };
+  visit(root, "");
+  return found;
+}
+
 /** Whether some schema inside `schema` has a `$ref` to a file (one not starting with "#"), which resolving inlines. */
 function namesFiles(schema: JsonValue): boolean {
   if (schema === null || typeof schema !== "object") return false;

@@ -15,20 +15,21 @@ interface LinePositions {
   linePos(offset: number): { line: number; col: number };
 }
 
-/** Line starts of a text read without the YAML parser, found on the first question (most runs locate nothing). */
+/**
+ * Line starts of a text read without the YAML parser, found only as far as the furthest
+ * offset asked for: most runs locate nothing or something near the top.
+ */
 class LineStarts implements LinePositions {
-  private starts: number[] | undefined;
+  private readonly starts = [0];
   constructor(private readonly text: string) {}
 
-  private lineStarts(): number[] {
-    if (this.starts) return this.starts;
-    const starts = [0];
-    for (let n = this.text.indexOf("\n"); n >= 0; n = this.text.indexOf("\n", n + 1)) starts.push(n + 1);
-    return (this.starts = starts);
-  }
-
   linePos(offset: number): { line: number; col: number } {
-    const starts = this.lineStarts();
+    const { starts, text } = this;
+    for (let last = starts[starts.length - 1]!; last <= offset; ) {
+      const n = text.indexOf("\n", last);
+      if (n < 0) break;
+      starts.push((last = n + 1));
+    }
     let low = 0;
     let high = starts.length;
     while (low < high) {

@@ -2,7 +2,7 @@
 // is turned into the model: the manifest with positions, the diagnostics being collected,
 // the protocol revisions and auth section it is checked against, and the registries that
 // catch two declarations claiming one identifier or type name.
-import { quote, type Diagnostic, type SourceLocation } from "../diagnostics.js";
+import { quote, type Diagnostic } from "../diagnostics.js";
 import { resolveSchema, type RefContext } from "../load/schema-refs.js";
 import { childPointer, type JsonValue, type PositionIndex } from "../load/source.js";
 import type { Revision } from "../load/revisions.js";
@@ -49,7 +49,6 @@ export interface Declared {
   readonly member: string;
   /** PascalCase prefix of generated type names. */
   readonly typeBase: string;
-  readonly location: SourceLocation;
   readonly title?: string;
   readonly description?: string;
   readonly icons?: readonly Icon[];
@@ -83,8 +82,9 @@ interface DeclarationSettings {
 export class Declarations {
   readonly diagnostics: Diagnostic[] = [];
   readonly inputFiles = new Set<string>();
-  private readonly typeNames = new Map<string, { location: SourceLocation; what: string }>();
-  private readonly members = new Map<string, Map<string, { key: string; location: SourceLocation }>>();
+  /** Pointers of the declarations holding each type name and member, located only for a collision message. */
+  private readonly typeNames = new Map<string, { pointer: string; what: string }>();
+  private readonly members = new Map<string, Map<string, { key: string; pointer: string }>>();
 
   constructor(readonly settings: DeclarationSettings) {}
 
@@ -122,13 +122,12 @@ export class Declarations {
   /** Member name and shared fields of a declaration, honouring an explicit `identifier:`; reports collisions. */
   private declare(kind: DeclarationKind, key: string, decl: JsonObject, pointer: string): Declared | undefined {
     const { positions } = this;
-    const location = positions.key(pointer);
     const explicit = str(decl, "identifier");
     const member = explicit ?? camelCase(key);
     const problem = identifierProblem(member);
     if (problem) {
       this.diagnostics.push({
-        location: explicit ? positions.value(childPointer(pointer, "identifier")) : location,
+        location: explicit ? positions.value(childPointer(pointer, "identifier")) : positions.key(pointer),
         message:
           explicit && reservedIdentifiers.has(member)
             ? `identifier ${quote(member)} of ${kind} ${quote(key)} is a reserved word; choose another identifier`
@@ -136,41 +135,46 @@ export class Declarations {
       });
       return undefined;
     }
-    const seen = this.members.get(kind) ?? new Map<string, { key: string; location: SourceLocation }>();
+    const seen = this.members.get(kind) ?? new Map<string, { key: string; pointer: string }>();
     this.members.set(kind, seen);
     const other = seen.get(member);
     if (other) {
       this.diagnostics.push({
-        location,
-        message: `${kind} ${quote(key)} and ${kind} ${quote(other.key)} (at ${other.location.line}:${other.location.col}) both become the identifier ${quote(member)}; rename one or set \`identifier:\``,
+        location: positions.key(pointer),
+        message: `${kind} ${quote(key)} and ${kind} ${quote(other.key)} (at ${this.lineCol(other.pointer)}) both become the identifier ${quote(member)}; rename one or set \`identifier:\``,
       });
       return undefined;
     }
-    seen.set(member, { key, location });
+    seen.set(member, { key, pointer });
     const typeBase = member.charAt(0).toUpperCase() + member.slice(1);
     for (const suffix of kinds[kind].typeSuffixes) {
       const typeName = typeBase + suffix;
       const clash = this.typeNames.get(typeName);
       if (clash) {
         this.diagnostics.push({
-          location,
-          message: `${kind} ${quote(key)} needs the type name ${typeName}, which ${clash.what} (at ${clash.location.line}:${clash.location.col}) already uses; rename one or set \`identifier:\``,
+          location: positions.key(pointer),
+          message: `${kind} ${quote(key)} needs the type name ${typeName}, which ${clash.what} (at ${this.lineCol(clash.pointer)}) already uses; rename one or set \`identifier:\``,
         });
         return undefined;
       }
-      this.typeNames.set(typeName, { location, what: `${kind} ${quote(key)}` });
+      this.typeNames.set(typeName, { pointer, what: `${kind} ${quote(key)}` });
     }
     return {
       key,
       member,
       typeBase,
-      location,
       ...optional("title", str(decl, "title")),
       ...optional("description", str(decl, "description")),
       ...optional("icons", icons(decl)),
       asks: this.asksOf(decl, pointer),
       scopes: this.scopesOf(decl, pointer, `${kind} ${quote(key)}`),
     };
+  }
+
+  /** Where the key of the declaration at `pointer` stands, as `line:col`. */
+  private lineCol(pointer: string): string {
+    const { line, col } = this.positions.key(pointer);
+    return `${line}:${col}`;
   }
 
   /** An entry's `asks:`, each of which needs a revision that has its request. */

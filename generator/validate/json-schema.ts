@@ -5,7 +5,7 @@ import { didYouMean, isWarning, quote, type Diagnostic } from "../diagnostics.js
 // The compiler's own schema checks (moving to validate/ with the file): run here, in the validate phase.
 import { analyzeSchema, jsonTypeNames, regExpError } from "./schema-check.js";
 import { isObject, knownKeywords, schemaMistakes } from "./schema-mistakes.js";
-import { subschemas, type ResolvedSchema } from "../load/schema-refs.js";
+import { schemaObjects, type ResolvedSchema } from "../load/schema-refs.js";
 import { childPointer, resolvePointer, type JsonValue } from "../load/source.js";
 import type { Dialect } from "../load/revisions.js";
 import { cachedValidator } from "./ajv-cache.js";
@@ -162,7 +162,9 @@ export function checkJsonSchema(schema: ResolvedSchema, what: string, options: {
   // nowhere and patterns that are not regular expressions. Checked by a walk rather than
   // ajv.compile, which generates and evaluates code for every schema (slow and memory-hungry
   // for large manifests; the validators mcp-gen ships are compiled by its own compiler).
-  const problem = firstCompileProblem(schema.value);
+  // Only schema positions are searched (a `$ref` or `pattern` inside `examples` is data).
+  const objects = schemaObjects(schema.value);
+  const problem = firstCompileProblem(schema.value, objects);
   if (problem?.kind === "ref") {
     return {
       diagnostics: [
@@ -187,14 +189,14 @@ export function checkJsonSchema(schema: ResolvedSchema, what: string, options: {
   // here so that emitting never fails.
   const unsupported = analyzeSchema(schema.value, dialect).problems.map((problem) => ({ location: schema.locate(problem.pointer), message: `${what}: ${problem.message}` }));
   if (unsupported.length > 0) return { diagnostics: unsupported };
-  const mistakes = schemaMistakes(schema, dialect, what, options.toolInput === true);
+  const mistakes = schemaMistakes(schema, objects, dialect, what, options.toolInput === true);
   return mistakes.some((d) => !isWarning(d)) ? { diagnostics: mistakes } : { dialect, diagnostics: mistakes };
 }
 
 type CompileProblem = { kind: "ref" | "pattern"; pointer: string; value: string; reason?: string };
 
-/** The first (depth first, source order) unresolvable local $ref or invalid pattern. */
-function firstCompileProblem(root: JsonValue): CompileProblem | undefined {
+/** The first (depth first, source order) unresolvable local $ref or invalid pattern among `objects`, the schemaObjects() of `root`. */
+function firstCompileProblem(root: JsonValue, objects: readonly [string, { [key: string]: JsonValue }][]): CompileProblem | undefined {
   // The anchors are collected (a walk of the whole schema) only when some $ref names one.
   let anchors: Set<string> | undefined;
   const collect = (node: JsonValue, into: Set<string>): Set<string> => {
@@ -219,9 +221,7 @@ function firstCompileProblem(root: JsonValue): CompileProblem | undefined {
     if (message === undefined) return undefined;
     return /^Invalid regular expression: \/.*\/[a-z]*: (.*)$/s.exec(message)?.[1] ?? message;
   };
-  /** Only schema positions are searched: a `$ref` or `pattern` inside `examples` is data. */
-  const visit = (node: JsonValue, pointer: string): CompileProblem | undefined => {
-    if (node === null || typeof node !== "object" || Array.isArray(node)) return undefined;
+  for (const [pointer, node] of objects) {
     const ref = node.$ref;
     if (typeof ref === "string" && ref.startsWith("#") && !resolves(ref)) return { kind: "ref", pointer: childPointer(pointer, "$ref"), value: ref };
     if (typeof node.pattern === "string") {
@@ -235,13 +235,8 @@ function firstCompileProblem(root: JsonValue): CompileProblem | undefined {
         if (reason !== undefined) return { kind: "pattern", pointer: childPointer(childPointer(pointer, "patternProperties"), source), value: source, reason };
       }
     }
-    for (const [relative, child] of subschemas(node)) {
-      const found = visit(child, pointer + relative);
-      if (found) return found;
-    }
-    return undefined;
-  };
-  return visit(root, "");
+  }
+  return undefined;
 }
 
 /** The schema's root `type` when it is the single type "object". */

@@ -480,6 +480,7 @@ class SchemaChecker {
    * anyOf, oneOf, not, if/then/else, dependentSchemas) would recurse forever at run time.
    */
   private checkRefCycles(): void {
+    if (this.refTargets.size === 0) return; // no edges, no cycle
     const nodes = ["", ...new Set(this.refTargets.values())];
     const state = new Map<string, "active" | "done">();
     const visit = (node: string): void => {

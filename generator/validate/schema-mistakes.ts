@@ -11,7 +11,7 @@ import { createRequire } from "node:module";
 import type { Ajv, ValidateFunction } from "ajv";
 import { didYouMean, editDistance, quote, warning, type Diagnostic } from "../diagnostics.js";
 import type { Dialect } from "../load/revisions.js";
-import { subschemas, type ResolvedSchema } from "../load/schema-refs.js";
+import type { ResolvedSchema } from "../load/schema-refs.js";
 import { childPointer, resolvePointer, type JsonValue } from "../load/source.js";
 import { hasJsonType } from "./schema-check.js";
 
@@ -33,18 +33,6 @@ export const knownKeywords: ReadonlySet<string> = new Set([
 
 export const isObject = (value: JsonValue | undefined): value is JsonObject => value !== null && typeof value === "object" && !Array.isArray(value);
 
-/** Every schema object inside `root` (root included) with its pointer, each once. */
-function schemaObjects(root: JsonValue): [string, JsonObject][] {
-  const found: [string, JsonObject][] = [];
-  const visit = (node: JsonValue, pointer: string) => {
-    if (!isObject(node)) return;
-    found.push([pointer, node]);
-    for (const [relative, child] of subschemas(node)) visit(child, pointer + relative);
-  };
-  visit(root, "");
-  return found;
-}
-
 /**
  * The candidate `word` is probably a misspelling of. Stricter than didYouMean: short names
  * ("foo", "b") are near some keyword or property by chance, and a wrong hint misleads.
@@ -58,12 +46,12 @@ function misspeltOf(word: string, candidates: Iterable<string>): string | undefi
   return swapped || editDistance(a, b) <= Math.floor(word.length / 3) ? near : undefined;
 }
 
-/** `what` names the schema: "input schema of tool \"get_forecast\"". */
-export function schemaMistakes(schema: ResolvedSchema, dialect: Dialect, what: string, isToolInput = false): Diagnostic[] {
+/** `what` names the schema: "input schema of tool \"get_forecast\""; `objects` are its schemaObjects(). */
+export function schemaMistakes(schema: ResolvedSchema, objects: readonly [string, JsonObject][], dialect: Dialect, what: string, isToolInput: boolean): Diagnostic[] {
   const diagnostics: Diagnostic[] = [];
   const keyAt = (pointer: string) => (schema.locateKey ?? schema.locate)(pointer);
   const defaults = new DefaultChecker(schema.value, dialect);
-  for (const [pointer, node] of schemaObjects(schema.value)) {
+  for (const [pointer, node] of objects) {
     for (const keyword of Object.keys(node)) {
       if (knownKeywords.has(keyword) || keyword.startsWith("x-")) continue;
       const suggestion = misspeltOf(keyword, knownKeywords);
