@@ -79,9 +79,12 @@ type SchemaObject = { [key: string]: JsonValue };
 
 /**
  * Every schema object inside `root` (root included) with its pointer, each once, depth first
- * in source order: what subschemas() reaches, without a list per schema.
+ * in source order: what subschemas() reaches, without a list per schema. Resolving and
+ * checking a schema both need them: they are listed once per (never modified) root object.
  */
-export function schemaObjects(root: JsonValue): [string, SchemaObject][] {
+export function schemaObjects(root: JsonValue): readonly [string, SchemaObject][] {
+  const known = root !== null && typeof root === "object" ? listed.get(root) : undefined;
+  if (known) return known;
   const found: [string, SchemaObject][] = [];
   const visit = (node: JsonValue | undefined, pointer: string): void => {
     if (node === null || typeof node !== "object" || Array.isArray(node)) return;
@@ -99,27 +102,14 @@ export function schemaObjects(root: JsonValue): [string, SchemaObject][] {
     }
   };
   visit(root, "");
+  if (root !== null && typeof root === "object") listed.set(root, found);
   return found;
 }
 
+const listed = new WeakMap<object, readonly [string, SchemaObject][]>();
+
 /** Whether some schema inside `schema` has a `$ref` to a file (one not starting with "#"), which resolving inlines. */
-function namesFiles(schema: JsonValue): boolean {
-  if (schema === null || typeof schema !== "object") return false;
-  if (Array.isArray(schema)) return schema.some(namesFiles); // a keyword's list of schemas (allOf, …)
-  if (typeof schema.$ref === "string" && !schema.$ref.startsWith("#")) return true;
-  for (const keyword in schema) {
-    const value = schema[keyword]!;
-    if (schemaKeywords.has(keyword)) {
-      if (namesFiles(value)) return true;
-    } else if (schemaMapKeywords.has(keyword) && value !== null && typeof value === "object" && !Array.isArray(value)) {
-      // draft-07 `dependencies` maps to a schema or to a list of property names (data).
-      for (const name in value) {
-        if (!(keyword === "dependencies" && Array.isArray(value[name])) && namesFiles(value[name]!)) return true;
-      }
-    }
-  }
-  return false;
-}
+const namesFiles = (schema: JsonValue): boolean => schemaObjects(schema).some(([, node]) => typeof node.$ref === "string" && !node.$ref.startsWith("#"));
 
 /** Keywords whose value maps names to schemas (draft-07 `dependencies` also to lists of names). */
 export const schemaMapKeywords: ReadonlySet<string> = new Set(["properties", "patternProperties", "$defs", "definitions", "dependentSchemas", "dependencies"]);

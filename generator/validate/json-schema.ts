@@ -74,10 +74,16 @@ export function plainlyMetaValid(schema: JsonValue, dialect: Dialect): boolean {
   if (typeof schema === "boolean") return true;
   if (!isObject(schema)) return false;
   const rules = valueRules[dialect];
-  for (const [keyword, value] of Object.entries(schema)) {
+  for (const keyword in schema) {
     const rule = rules[keyword];
-    if (rule === undefined ? knownKeywords.has(keyword) : !valueFollows(rule, value, dialect)) return false;
+    if (rule === undefined ? knownKeywords.has(keyword) : !valueFollows(rule, schema[keyword]!, dialect)) return false;
   }
+  return true;
+}
+
+/** Whether `value` is a list of schemas plainlyMetaValid() accepts (a loop: called for every allOf/anyOf/oneOf). */
+function allPlainlyMetaValid(values: JsonValue[], dialect: Dialect): boolean {
+  for (const value of values) if (!plainlyMetaValid(value, dialect)) return false;
   return true;
 }
 
@@ -86,9 +92,9 @@ function valueFollows(rule: ValueRule, value: JsonValue, dialect: Dialect): bool
     case "schema":
       return plainlyMetaValid(value, dialect);
     case "schemas":
-      return Array.isArray(value) && value.length > 0 && value.every((item) => plainlyMetaValid(item, dialect));
+      return Array.isArray(value) && value.length > 0 && allPlainlyMetaValid(value, dialect);
     case "schemaMap":
-      return isObject(value) && Object.values(value).every((item) => plainlyMetaValid(item, dialect));
+      return isObject(value) && allPlainlyMetaValid(Object.values(value), dialect);
     case "number":
       return typeof value === "number";
     case "positive":
@@ -205,8 +211,10 @@ function firstCompileProblem(root: JsonValue, objects: readonly [string, { [key:
     for (const child of Object.values(node)) collect(child, into);
     return into;
   };
+  // Schemas repeat their refs ("#/$defs/money" in every line item): each resolves once.
+  const resolved = new Set<string>(["#"]);
   const resolves = (ref: string): boolean => {
-    if (ref === "#") return true;
+    if (resolved.has(ref)) return true;
     if (!ref.startsWith("#/")) return (anchors ??= collect(root, new Set())).has(decodeURIComponent(ref.slice(1)));
     let pointer: string;
     try {
@@ -214,7 +222,9 @@ function firstCompileProblem(root: JsonValue, objects: readonly [string, { [key:
     } catch {
       return false;
     }
-    return resolvePointer(root, pointer) !== undefined;
+    if (resolvePointer(root, pointer) === undefined) return false;
+    resolved.add(ref);
+    return true;
   };
   const regexProblem = (source: string): string | undefined => {
     const message = regExpError(source);
