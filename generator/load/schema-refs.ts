@@ -55,32 +55,13 @@ export const schemaKeywords: ReadonlySet<string> = new Set([
   "additionalProperties", "propertyNames", "unevaluatedItems", "unevaluatedProperties", "contentSchema",
 ]);
 
-/**
- * The subschemas of `schema` with their pointers relative to it; the values of every
- * other keyword (`const`, `default`, `enum`, `examples`, `x-…`, unknown ones) are data.
- */
-export function subschemas(schema: { [key: string]: JsonValue }): [string, JsonValue][] {
-  const found: [string, JsonValue][] = [];
-  for (const [keyword, value] of Object.entries(schema)) {
-    // (the pointer is built only for keywords that hold schemas: most keywords hold data)
-    if (schemaKeywords.has(keyword)) {
-      const at = childPointer("", keyword);
-      if (Array.isArray(value)) value.forEach((item, i) => found.push([childPointer(at, i), item]));
-      else found.push([at, value]);
-    } else if (schemaMapKeywords.has(keyword) && value !== null && typeof value === "object" && !Array.isArray(value)) {
-      const at = childPointer("", keyword);
-      for (const [name, child] of Object.entries(value)) if (!(keyword === "dependencies" && Array.isArray(child))) found.push([childPointer(at, name), child]);
-    }
-  }
-  return found;
-}
-
 type SchemaObject = { [key: string]: JsonValue };
 
 /**
  * Every schema object inside `root` (root included) with its pointer, each once, depth first
- * in source order: what subschemas() reaches, without a list per schema. Resolving and
- * checking a schema both need them: they are listed once per (never modified) root object.
+ * in source order. Only schema keywords lead to schemas: the values of every other keyword
+ * (`const`, `default`, `enum`, `examples`, `x-…`, unknown ones) are data. Resolving and
+ * checking a schema both need the list: it is made once per (never modified) root object.
  */
 export function schemaObjects(root: JsonValue): readonly [string, SchemaObject][] {
   const known = root !== null && typeof root === "object" ? listed.get(root) : undefined;
@@ -343,18 +324,13 @@ function resolveOnce(
     }
     result = { ...resolved, [container]: defs };
   }
-  const mountOf = (p: string): Mount => {
+  /** The value or key at `p` of the result, in the file it was copied from. */
+  const located = (p: string, what: "value" | "key"): SourceLocation => {
     let best = mounts[0]!;
     for (const mount of mounts) if ((p === mount.at || p.startsWith(`${mount.at}/`)) && mount.at.length >= best.at.length) best = mount;
-    return best;
+    return best.positions[what](best.base + p.slice(best.at.length));
   };
-  const locate = (p: string): SourceLocation => {
-    const mount = mountOf(p);
-    return mount.positions.value(mount.base + p.slice(mount.at.length));
-  };
-  const locateKey = (p: string): SourceLocation => {
-    const mount = mountOf(p);
-    return mount.positions.key(mount.base + p.slice(mount.at.length));
-  };
+  const locate = (p: string) => located(p, "value");
+  const locateKey = (p: string) => located(p, "key");
   return { schema: { value: result, pointer, locate, locateKey, files: [...files].sort() }, diagnostics, recursive, attempted: [...attempted] };
 }

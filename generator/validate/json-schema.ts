@@ -142,14 +142,8 @@ function describe(error: ErrorObject): string {
 export function checkJsonSchema(schema: ResolvedSchema, what: string, options: { toolInput?: boolean } = {}): { dialect?: Dialect; diagnostics: Diagnostic[] } {
   const dialect = schemaDialect(schema.value);
   if (typeof dialect === "object") {
-    return {
-      diagnostics: [
-        {
-          location: schema.locate("/$schema"),
-          message: `${what} declares $schema ${JSON.stringify(dialect.unsupported)}; mcp-gen supports JSON Schema 2020-12 (the default) and draft-07`,
-        },
-      ],
-    };
+    const message = `${what} declares $schema ${JSON.stringify(dialect.unsupported)}; mcp-gen supports JSON Schema 2020-12 (the default) and draft-07`;
+    return { diagnostics: [{ location: schema.locate("/$schema"), message }] };
   }
   // ajv's validator (and its code) loads only for a schema the shortcut cannot judge.
   const validate = plainlyMetaValid(schema.value, dialect) ? undefined : metaValidator(dialect);
@@ -171,26 +165,7 @@ export function checkJsonSchema(schema: ResolvedSchema, what: string, options: {
   // Only schema positions are searched (a `$ref` or `pattern` inside `examples` is data).
   const objects = schemaObjects(schema.value);
   const problem = firstCompileProblem(schema.value, objects);
-  if (problem?.kind === "ref") {
-    return {
-      diagnostics: [
-        {
-          location: schema.locate(problem.pointer),
-          message: `${what} has a $ref ${JSON.stringify(problem.value)} that does not resolve inside the schema; point it at an existing "#/$defs/…" entry`,
-        },
-      ],
-    };
-  }
-  if (problem?.kind === "pattern") {
-    return {
-      diagnostics: [
-        {
-          location: schema.locate(problem.pointer),
-          message: `${what} has the pattern ${JSON.stringify(problem.value)}, which is not a valid regular expression (${problem.reason}); fix it using JavaScript regular expression syntax`,
-        },
-      ],
-    };
-  }
+  if (problem) return { diagnostics: [{ location: schema.locate(problem.pointer), message: `${what} ${problem.message}` }] };
   // What the validator compiler cannot express (dynamic refs, unevaluated*, …): errors, found
   // here so that emitting never fails.
   const unsupported = analyzeSchema(schema.value, dialect).problems.map((problem) => ({ location: schema.locate(problem.pointer), message: `${what}: ${problem.message}` }));
@@ -199,10 +174,11 @@ export function checkJsonSchema(schema: ResolvedSchema, what: string, options: {
   return mistakes.some((d) => !isWarning(d)) ? { diagnostics: mistakes } : { dialect, diagnostics: mistakes };
 }
 
-type CompileProblem = { kind: "ref" | "pattern"; pointer: string; value: string; reason?: string };
-
-/** The first (depth first, source order) unresolvable local $ref or invalid pattern among `objects`, the schemaObjects() of `root`. */
-function firstCompileProblem(root: JsonValue, objects: readonly [string, { [key: string]: JsonValue }][]): CompileProblem | undefined {
+/**
+ * The first (depth first, source order) unresolvable local $ref or invalid pattern among
+ * `objects`, the schemaObjects() of `root`: where, and what is wrong (after the schema's name).
+ */
+function firstCompileProblem(root: JsonValue, objects: readonly [string, { [key: string]: JsonValue }][]): { pointer: string; message: string } | undefined {
   // The anchors are collected (a walk of the whole schema) only when some $ref names one.
   let anchors: Set<string> | undefined;
   const collect = (node: JsonValue, into: Set<string>): Set<string> => {
@@ -226,23 +202,24 @@ function firstCompileProblem(root: JsonValue, objects: readonly [string, { [key:
     resolved.add(ref);
     return true;
   };
-  const regexProblem = (source: string): string | undefined => {
-    const message = regExpError(source);
-    if (message === undefined) return undefined;
-    return /^Invalid regular expression: \/.*\/[a-z]*: (.*)$/s.exec(message)?.[1] ?? message;
+  const patternProblem = (source: string, pointer: string) => {
+    const error = regExpError(source);
+    if (error === undefined) return undefined;
+    const reason = /^Invalid regular expression: \/.*\/[a-z]*: (.*)$/s.exec(error)?.[1] ?? error;
+    return { pointer, message: `has the pattern ${JSON.stringify(source)}, which is not a valid regular expression (${reason}); fix it using JavaScript regular expression syntax` };
   };
   for (const [pointer, node] of objects) {
     const ref = node.$ref;
-    if (typeof ref === "string" && ref.startsWith("#") && !resolves(ref)) return { kind: "ref", pointer: childPointer(pointer, "$ref"), value: ref };
-    if (typeof node.pattern === "string") {
-      const reason = regexProblem(node.pattern);
-      if (reason !== undefined) return { kind: "pattern", pointer: childPointer(pointer, "pattern"), value: node.pattern, reason };
+    if (typeof ref === "string" && ref.startsWith("#") && !resolves(ref)) {
+      const message = `has a $ref ${JSON.stringify(ref)} that does not resolve inside the schema; point it at an existing "#/$defs/…" entry`;
+      return { pointer: childPointer(pointer, "$ref"), message };
     }
-    const patternProperties = node.patternProperties;
-    if (patternProperties && typeof patternProperties === "object" && !Array.isArray(patternProperties)) {
-      for (const source of Object.keys(patternProperties)) {
-        const reason = regexProblem(source);
-        if (reason !== undefined) return { kind: "pattern", pointer: childPointer(childPointer(pointer, "patternProperties"), source), value: source, reason };
+    const problem = typeof node.pattern === "string" ? patternProblem(node.pattern, childPointer(pointer, "pattern")) : undefined;
+    if (problem) return problem;
+    if (isObject(node.patternProperties)) {
+      for (const source of Object.keys(node.patternProperties)) {
+        const problem = patternProblem(source, childPointer(childPointer(pointer, "patternProperties"), source));
+        if (problem) return problem;
       }
     }
   }
