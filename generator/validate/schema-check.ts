@@ -179,7 +179,8 @@ class SchemaChecker {
   readonly problems: SchemaProblem[] = [];
   readonly refTargets = new Map<string, string>();
   private readonly seenProblems = new Set<string>();
-  private readonly checked = new Set<string>();
+  /** Schema objects already checked. Manifest schemas are trees: an object stands at one pointer. */
+  private readonly checked = new Set<object>();
   /** The schemas $refs point at, by canonical pointer, in the order they were met. */
   private readonly targets = new Map<string, unknown>();
   /** The root $id without fragment, so "https://x/schema.json#/$defs/A" counts as local. */
@@ -197,7 +198,7 @@ class SchemaChecker {
     this.checkSchema(this.root, "");
     // A $ref may point somewhere the walk above did not treat as a schema (e.g. inside an
     // unknown keyword); check those targets too (checking one may add more).
-    for (const [pointer, target] of this.targets) if (!this.checked.has(pointer)) this.checkSchema(target, pointer);
+    for (const [pointer, target] of this.targets) this.checkSchema(target, pointer);
     this.checkRefCycles();
   }
 
@@ -209,13 +210,12 @@ class SchemaChecker {
   }
 
   private checkSchema(schema: unknown, pointer: string): void {
-    if (this.checked.has(pointer)) return;
-    this.checked.add(pointer);
-    if (typeof schema === "boolean") return;
+    if (typeof schema === "boolean" || this.checked.has(schema as object)) return;
     if (!isJsonObject(schema)) {
       this.problem(pointer, `a schema must be an object or a boolean, not ${describeJson(schema)}`);
       return;
     }
+    this.checked.add(schema);
     const refOnly = isRefOnly(schema, this.dialect);
     for (const keyword of Object.keys(schema)) {
       // draft-07 ignores the siblings of $ref; only definitions containers stay reachable.

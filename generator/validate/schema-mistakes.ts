@@ -12,7 +12,7 @@ import type { Ajv, ValidateFunction } from "ajv";
 import { didYouMean, editDistance, quote, warning, type Diagnostic } from "../diagnostics.js";
 import type { Dialect } from "../load/revisions.js";
 import type { ResolvedSchema } from "../load/schema-refs.js";
-import { childPointer, resolvePointer, type JsonValue } from "../load/source.js";
+import { childPointer, type JsonValue } from "../load/source.js";
 import { hasJsonType } from "./schema-check.js";
 
 type JsonObject = { [key: string]: JsonValue };
@@ -67,7 +67,7 @@ export function schemaMistakes(schema: ResolvedSchema, objects: readonly [string
     if (dialect === "draft-07" && "$ref" in node) continue;
     diagnostics.push(...unsatisfiableRequired(schema, node, pointer, what, isToolInput && pointer === ""));
     if ("default" in node) {
-      const problem = defaults.problem(pointer, node.default!);
+      const problem = defaults.problem(pointer, node, node.default!);
       if (problem !== undefined) {
         diagnostics.push({ location: schema.locate(childPointer(pointer, "default")), message: `${what}: the default at ${childPointer(pointer, "default")} does not match its own schema (${problem}); fix the default or the schema` });
       }
@@ -155,10 +155,8 @@ class DefaultChecker {
     return this.rootAjv.getSchema(`${id}#${encodeURI(pointer)}`);
   }
 
-  /** Why `value` fails the subschema at `pointer`, or undefined (also when the schema cannot be compiled: other checks report that). */
-  problem(pointer: string, value: JsonValue): string | undefined {
-    const subschema = resolvePointer(this.root, pointer);
-    if (!isObject(subschema)) return undefined;
+  /** Why `value` fails `subschema` (at `pointer`), or undefined (also when the schema cannot be compiled: other checks report that). */
+  problem(pointer: string, subschema: JsonObject, value: JsonValue): string | undefined {
     // Most defaults sit in small schemas that plainly accept them; only the others (and
     // every default that fails, for ajv's message) pay for compiling an ajv validator.
     if (plainlyAccepts(subschema, value)) return undefined;
