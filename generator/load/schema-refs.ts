@@ -116,8 +116,7 @@ export function resolveSchema(
   // one new target or ends, and there are only so many files.
   const root = value !== null && typeof value === "object" && !Array.isArray(value) ? value : undefined;
   const container = root && typeof root.$schema === "string" && /draft-07/.test(root.$schema) ? "definitions" : "$defs";
-  const existing = root && root[container] && typeof root[container] === "object" ? Object.keys(root[container]) : [];
-  const taken = new Set(existing);
+  const taken = new Set(root && root[container] && typeof root[container] === "object" ? Object.keys(root[container]) : []);
   const hoisted = new Map<string, Hoisted>();
   for (;;) {
     for (const definition of hoisted.values()) delete definition.value;
