@@ -200,10 +200,6 @@ export function resolvePointer(root: unknown, pointer: string): JsonValue | unde
   return node;
 }
 
-/**
- * Parses `text` (YAML 1.2, which includes JSON). Returns diagnostics for syntax errors,
- * duplicate keys and non-string keys instead of a value.
- */
 /** How deep a JSON manifest's positions are recorded while parsing (tools/<name>/<field>/<item>); deeper ones on demand. */
 const recordedDepth = 4;
 
@@ -216,6 +212,10 @@ export const maxNestingDepth = 256;
 /** The yaml library's default limit on alias expansion (its `maxAliasCount` option). */
 const maxAliasCount = 100;
 
+/**
+ * Parses `text` (YAML 1.2, which includes JSON). Returns diagnostics for syntax errors,
+ * duplicate keys and non-string keys instead of a value.
+ */
 export function parseSource(file: string, text: string): { source?: ParsedSource; diagnostics: Diagnostic[] } {
   // Plain JSON (often what tools write) takes a fast path with the same positions.
   if (/^\s*[[{]/.test(text)) {
