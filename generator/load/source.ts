@@ -10,16 +10,12 @@ import { parsePlainJson } from "./json-source.js";
 let yaml: typeof import("yaml") | undefined;
 const loadYaml = () => (yaml ??= createRequire(import.meta.url)("yaml") as typeof import("yaml"));
 
-/** Turns offsets into 1-based line and column. */
-interface LinePositions {
-  linePos(offset: number): { line: number; col: number };
-}
-
 /**
- * Line starts of a text read without the YAML parser, found only as far as the furthest
- * offset asked for: most runs locate nothing or something near the top.
+ * Turns offsets of a text read without the YAML parser (which has its own LineCounter) into
+ * 1-based line and column, finding line starts only as far as the furthest offset asked for:
+ * most runs locate nothing or something near the top.
  */
-class LineStarts implements LinePositions {
+class LineStarts {
   private readonly starts = [0];
   constructor(private readonly text: string) {}
 
@@ -62,7 +58,7 @@ export class PositionIndex {
   constructor(
     readonly file: string,
     private readonly text = "",
-    private readonly lineCounter?: LinePositions,
+    private readonly lineCounter?: Pick<LineStarts, "linePos">,
   ) {}
 
   /**

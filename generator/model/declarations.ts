@@ -2,7 +2,7 @@
 // is turned into the model: the manifest with positions, the diagnostics being collected,
 // the protocol revisions and auth section it is checked against, and the registries that
 // catch two declarations claiming one identifier or type name.
-import { quote, type Diagnostic } from "../diagnostics.js";
+import { quote, type Diagnostic, type SourceLocation } from "../diagnostics.js";
 import { resolveSchema, type RefContext } from "../load/schema-refs.js";
 import { childPointer, type JsonValue, type PositionIndex } from "../load/source.js";
 import type { Revision } from "../load/revisions.js";
@@ -63,6 +63,7 @@ export function optional<K extends string, V>(key: K, value: V | undefined): { [
   return value === undefined ? {} : ({ [key]: value } as { [P in K]: V });
 }
 
+const lineCol = ({ line, col }: SourceLocation) => `${line}:${col}`;
 export const str = (o: JsonObject | undefined, k: string): string | undefined => (typeof o?.[k] === "string" ? (o[k] as string) : undefined);
 export const icons = (o: JsonObject | undefined): readonly Icon[] | undefined => (Array.isArray(o?.icons) ? (o.icons as unknown as Icon[]) : undefined);
 
@@ -141,7 +142,7 @@ export class Declarations {
     if (other) {
       this.diagnostics.push({
         location: positions.key(pointer),
-        message: `${kind} ${quote(key)} and ${kind} ${quote(other.key)} (at ${this.lineCol(other.pointer)}) both become the identifier ${quote(member)}; rename one or set \`identifier:\``,
+        message: `${kind} ${quote(key)} and ${kind} ${quote(other.key)} (at ${lineCol(positions.key(other.pointer))}) both become the identifier ${quote(member)}; rename one or set \`identifier:\``,
       });
       return undefined;
     }
@@ -153,7 +154,7 @@ export class Declarations {
       if (clash) {
         this.diagnostics.push({
           location: positions.key(pointer),
-          message: `${kind} ${quote(key)} needs the type name ${typeName}, which ${clash.what} (at ${this.lineCol(clash.pointer)}) already uses; rename one or set \`identifier:\``,
+          message: `${kind} ${quote(key)} needs the type name ${typeName}, which ${clash.what} (at ${lineCol(positions.key(clash.pointer))}) already uses; rename one or set \`identifier:\``,
         });
         return undefined;
       }
@@ -169,12 +170,6 @@ export class Declarations {
       asks: this.asksOf(decl, pointer),
       scopes: this.scopesOf(decl, pointer, `${kind} ${quote(key)}`),
     };
-  }
-
-  /** Where the key of the declaration at `pointer` stands, as `line:col`. */
-  private lineCol(pointer: string): string {
-    const { line, col } = this.positions.key(pointer);
-    return `${line}:${col}`;
   }
 
   /** An entry's `asks:`, each of which needs a revision that has its request. */

@@ -509,12 +509,12 @@ class SchemaChecker {
         if (target !== undefined) found.push({ pointer: childPointer(at, "$ref"), ref, target });
       }
       if (isRefOnly(node, this.dialect)) return;
-      for (const keyword of sameInstanceLists) {
+      for (const keyword of ["allOf", "anyOf", "oneOf"]) {
         const list = node[keyword];
         if (Array.isArray(list)) for (let i = 0; i < list.length; i++) walk(list[i], `${at}/${keyword}/${i}`);
       }
-      for (const keyword of sameInstanceSchemas) walk(node[keyword], `${at}/${keyword}`);
-      for (const keyword of sameInstanceMaps) {
+      for (const keyword of ["not", "if", "then", "else"]) walk(node[keyword], `${at}/${keyword}`);
+      for (const keyword of ["dependentSchemas", "dependencies"]) {
         const map = node[keyword];
         if (isJsonObject(map)) for (const name of Object.keys(map)) walk(map[name], childPointer(`${at}/${keyword}`, name));
       }
@@ -523,11 +523,6 @@ class SchemaChecker {
     return found;
   }
 }
-
-// The keywords that apply their schemas to the instance itself (sameInstanceRefs).
-const sameInstanceLists = ["allOf", "anyOf", "oneOf"];
-const sameInstanceSchemas = ["not", "if", "then", "else"];
-const sameInstanceMaps = ["dependentSchemas", "dependencies"];
 
 /**
  * Whether validating against `schema` with defaults enabled would fill a default:
