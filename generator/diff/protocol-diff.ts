@@ -3,7 +3,7 @@
 // or moved between roles (the same unions the generator reads, via model/protocol.ts).
 import type { ProtocolSchema, SchemaObject } from "../load/protocol.js";
 import type { JsonValue } from "../load/source.js";
-import { schemaKeywords, schemaMapKeywords, subschemas } from "../load/schema-refs.js";
+import { schemaKeywords, schemaMapKeywords, schemaObjects } from "../load/schema-refs.js";
 import { buildProtocolModel, refName } from "../model/protocol.js";
 
 /** One difference inside a type; `path` is "" for the type itself, `params.name` for a field. */
@@ -183,13 +183,13 @@ export function diffProtocols(before: ProtocolSchema, after: ProtocolSchema): Pr
 export function reachedTypes(definitions: Readonly<Record<string, SchemaObject>>, roots: readonly unknown[]): Set<string> {
   const reached = new Set<string>();
   const walk = (schema: unknown) => {
-    if (!isObject(schema)) return;
-    const name = refName(schema.$ref);
-    if (name !== undefined && !reached.has(name) && definitions[name]) {
-      reached.add(name);
-      walk(definitions[name]);
+    for (const [, node] of schemaObjects(schema as JsonValue)) {
+      const name = refName(node.$ref);
+      if (name !== undefined && !reached.has(name) && definitions[name]) {
+        reached.add(name);
+        walk(definitions[name]);
+      }
     }
-    for (const [, child] of subschemas(schema as Record<string, JsonValue>)) walk(child);
   };
   roots.forEach(walk);
   return reached;

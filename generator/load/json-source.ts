@@ -43,6 +43,13 @@ export function parsePlainJson(text: string, positions: PositionIndex, recordDep
     i = start + found[0].length;
     return JSON.parse(found[0]) as string;
   };
+  /** After an entry: true when a comma announces another, false at the closing bracket. */
+  const another = (close: string): boolean => {
+    space();
+    const c = text[i++];
+    if (c !== "," && c !== close) fail();
+    return c === ",";
+  };
   // `pointer` is undefined below the recorded depth: nothing there is recorded (or even named).
   const childOf = (pointer: string | undefined, depth: number, token: string | number) => (pointer !== undefined && depth < recordDepth ? childPointer(pointer, token) : undefined);
   const value = (pointer: string | undefined, depth: number): JsonValue => {
@@ -58,7 +65,7 @@ export function parsePlainJson(text: string, positions: PositionIndex, recordDep
       space();
       if (text[i] === "}") i++;
       else {
-        for (;;) {
+        do {
           space();
           if (text[i] !== '"') fail();
           const keyAt = i;
@@ -69,13 +76,7 @@ export function parsePlainJson(text: string, positions: PositionIndex, recordDep
           const child = childOf(pointer, depth, key);
           if (child !== undefined) positions.setKey(child, keyAt);
           setOwn(out, key, value(child, depth + 1));
-          space();
-          if (text[i] === ",") i++;
-          else if (text[i] === "}") {
-            i++;
-            break;
-          } else fail();
-        }
+        } while (another("}"));
       }
       result = out;
     } else if (c === "[") {
@@ -84,15 +85,8 @@ export function parsePlainJson(text: string, positions: PositionIndex, recordDep
       space();
       if (text[i] === "]") i++;
       else {
-        for (;;) {
-          out.push(value(childOf(pointer, depth, out.length), depth + 1));
-          space();
-          if (text[i] === ",") i++;
-          else if (text[i] === "]") {
-            i++;
-            break;
-          } else fail();
-        }
+        do out.push(value(childOf(pointer, depth, out.length), depth + 1));
+        while (another("]"));
       }
       result = out;
     } else if (c === '"') {

@@ -55,43 +55,42 @@ export const schemaKeywords: ReadonlySet<string> = new Set([
   "additionalProperties", "propertyNames", "unevaluatedItems", "unevaluatedProperties", "contentSchema",
 ]);
 
+type SchemaObject = { [key: string]: JsonValue };
+
 /**
- * The subschemas of `schema` with their pointers relative to it; the values of every
- * other keyword (`const`, `default`, `enum`, `examples`, `x-…`, unknown ones) are data.
+ * Every schema object inside `root` (root included) with its pointer, each once, depth first
+ * in source order. Only schema keywords lead to schemas: the values of every other keyword
+ * (`const`, `default`, `enum`, `examples`, `x-…`, unknown ones) are data. Resolving and
+ * checking a schema both need the list: it is made once per (never modified) root object.
  */
-export function subschemas(schema: { [key: string]: JsonValue }): [string, JsonValue][] {
-  const found: [string, JsonValue][] = [];
-  for (const [keyword, value] of Object.entries(schema)) {
-    // (the pointer is built only for keywords that hold schemas: most keywords hold data)
-    if (schemaKeywords.has(keyword)) {
-      const at = childPointer("", keyword);
-      if (Array.isArray(value)) value.forEach((item, i) => found.push([childPointer(at, i), item]));
-      else found.push([at, value]);
-    } else if (schemaMapKeywords.has(keyword) && value !== null && typeof value === "object" && !Array.isArray(value)) {
-      const at = childPointer("", keyword);
-      for (const [name, child] of Object.entries(value)) if (!(keyword === "dependencies" && Array.isArray(child))) found.push([childPointer(at, name), child]);
-    }
-  }
-  return found;
-}
-/** Whether some schema inside `schema` has a `$ref` to a file (one not starting with "#"), which resolving inlines. */
-function namesFiles(schema: JsonValue): boolean {
-  if (schema === null || typeof schema !== "object") return false;
-  if (Array.isArray(schema)) return schema.some(namesFiles); // a keyword's list of schemas (allOf, …)
-  if (typeof schema.$ref === "string" && !schema.$ref.startsWith("#")) return true;
-  for (const keyword in schema) {
-    const value = schema[keyword]!;
-    if (schemaKeywords.has(keyword)) {
-      if (namesFiles(value)) return true;
-    } else if (schemaMapKeywords.has(keyword) && value !== null && typeof value === "object" && !Array.isArray(value)) {
-      // draft-07 `dependencies` maps to a schema or to a list of property names (data).
-      for (const name in value) {
-        if (!(keyword === "dependencies" && Array.isArray(value[name])) && namesFiles(value[name]!)) return true;
+export function schemaObjects(root: JsonValue): readonly [string, SchemaObject][] {
+  const known = root !== null && typeof root === "object" ? listed.get(root) : undefined;
+  if (known) return known;
+  const found: [string, SchemaObject][] = [];
+  const visit = (node: JsonValue | undefined, pointer: string): void => {
+    if (node === null || typeof node !== "object" || Array.isArray(node)) return;
+    found.push([pointer, node]);
+    for (const keyword in node) {
+      const value = node[keyword]!;
+      if (schemaKeywords.has(keyword)) {
+        const at = childPointer(pointer, keyword);
+        if (Array.isArray(value)) for (let i = 0; i < value.length; i++) visit(value[i], `${at}/${i}`);
+        else visit(value, at);
+      } else if (schemaMapKeywords.has(keyword) && value !== null && typeof value === "object" && !Array.isArray(value)) {
+        const at = childPointer(pointer, keyword);
+        for (const name in value) if (!(keyword === "dependencies" && Array.isArray(value[name]))) visit(value[name], childPointer(at, name));
       }
     }
-  }
-  return false;
+  };
+  visit(root, "");
+  if (root !== null && typeof root === "object") listed.set(root, found);
+  return found;
 }
+
+const listed = new WeakMap<object, readonly [string, SchemaObject][]>();
+
+/** Whether some schema inside `schema` has a `$ref` to a file (one not starting with "#"), which resolving inlines. */
+const namesFiles = (schema: JsonValue): boolean => schemaObjects(schema).some(([, node]) => typeof node.$ref === "string" && !node.$ref.startsWith("#"));
 
 /** Keywords whose value maps names to schemas (draft-07 `dependencies` also to lists of names). */
 export const schemaMapKeywords: ReadonlySet<string> = new Set(["properties", "patternProperties", "$defs", "definitions", "dependentSchemas", "dependencies"]);
@@ -117,8 +116,7 @@ export function resolveSchema(
   // one new target or ends, and there are only so many files.
   const root = value !== null && typeof value === "object" && !Array.isArray(value) ? value : undefined;
   const container = root && typeof root.$schema === "string" && /draft-07/.test(root.$schema) ? "definitions" : "$defs";
-  const existing = root && root[container] && typeof root[container] === "object" ? Object.keys(root[container]) : [];
-  const taken = new Set(existing);
+  const taken = new Set(root && root[container] && typeof root[container] === "object" ? Object.keys(root[container]) : []);
   const hoisted = new Map<string, Hoisted>();
   for (;;) {
     for (const definition of hoisted.values()) delete definition.value;
@@ -325,18 +323,13 @@ function resolveOnce(
     }
     result = { ...resolved, [container]: defs };
   }
-  const mountOf = (p: string): Mount => {
+  /** The value or key at `p` of the result, in the file it was copied from. */
+  const located = (p: string, what: "value" | "key"): SourceLocation => {
     let best = mounts[0]!;
     for (const mount of mounts) if ((p === mount.at || p.startsWith(`${mount.at}/`)) && mount.at.length >= best.at.length) best = mount;
-    return best;
+    return best.positions[what](best.base + p.slice(best.at.length));
   };
-  const locate = (p: string): SourceLocation => {
-    const mount = mountOf(p);
-    return mount.positions.value(mount.base + p.slice(mount.at.length));
-  };
-  const locateKey = (p: string): SourceLocation => {
-    const mount = mountOf(p);
-    return mount.positions.key(mount.base + p.slice(mount.at.length));
-  };
+  const locate = (p: string) => located(p, "value");
+  const locateKey = (p: string) => located(p, "key");
   return { schema: { value: result, pointer, locate, locateKey, files: [...files].sort() }, diagnostics, recursive, attempted: [...attempted] };
 }

@@ -10,25 +10,22 @@ import { parsePlainJson } from "./json-source.js";
 let yaml: typeof import("yaml") | undefined;
 const loadYaml = () => (yaml ??= createRequire(import.meta.url)("yaml") as typeof import("yaml"));
 
-/** Turns offsets into 1-based line and column. */
-interface LinePositions {
-  linePos(offset: number): { line: number; col: number };
-}
-
-/** Line starts of a text read without the YAML parser, found on the first question (most runs locate nothing). */
-class LineStarts implements LinePositions {
-  private starts: number[] | undefined;
+/**
+ * Turns offsets of a text read without the YAML parser (which has its own LineCounter) into
+ * 1-based line and column, finding line starts only as far as the furthest offset asked for:
+ * most runs locate nothing or something near the top.
+ */
+class LineStarts {
+  private readonly starts = [0];
   constructor(private readonly text: string) {}
 
-  private lineStarts(): number[] {
-    if (this.starts) return this.starts;
-    const starts = [0];
-    for (let n = this.text.indexOf("\n"); n >= 0; n = this.text.indexOf("\n", n + 1)) starts.push(n + 1);
-    return (this.starts = starts);
-  }
-
   linePos(offset: number): { line: number; col: number } {
-    const starts = this.lineStarts();
+    const { starts, text } = this;
+    for (let last = starts[starts.length - 1]!; last <= offset; ) {
+      const n = text.indexOf("\n", last);
+      if (n < 0) break;
+      starts.push((last = n + 1));
+    }
     let low = 0;
     let high = starts.length;
     while (low < high) {
@@ -61,7 +58,7 @@ export class PositionIndex {
   constructor(
     readonly file: string,
     private readonly text = "",
-    private readonly lineCounter?: LinePositions,
+    private readonly lineCounter?: Pick<LineStarts, "linePos">,
   ) {}
 
   /**
@@ -169,7 +166,7 @@ export function escapePointerToken(token: string): string {
   return token.includes("~") || token.includes("/") ? token.replace(/~/g, "~0").replace(/\//g, "~1") : token;
 }
 
-export function unescapePointerToken(token: string): string {
+function unescapePointerToken(token: string): string {
   return token.includes("~") ? token.replace(/~1/g, "/").replace(/~0/g, "~") : token;
 }
 
@@ -199,10 +196,6 @@ export function resolvePointer(root: unknown, pointer: string): JsonValue | unde
   return node;
 }
 
-/**
- * Parses `text` (YAML 1.2, which includes JSON). Returns diagnostics for syntax errors,
- * duplicate keys and non-string keys instead of a value.
- */
 /** How deep a JSON manifest's positions are recorded while parsing (tools/<name>/<field>/<item>); deeper ones on demand. */
 const recordedDepth = 4;
 
@@ -215,6 +208,10 @@ export const maxNestingDepth = 256;
 /** The yaml library's default limit on alias expansion (its `maxAliasCount` option). */
 const maxAliasCount = 100;
 
+/**
+ * Parses `text` (YAML 1.2, which includes JSON). Returns diagnostics for syntax errors,
+ * duplicate keys and non-string keys instead of a value.
+ */
 export function parseSource(file: string, text: string): { source?: ParsedSource; diagnostics: Diagnostic[] } {
   // Plain JSON (often what tools write) takes a fast path with the same positions.
   if (/^\s*[[{]/.test(text)) {

@@ -49,7 +49,6 @@ export interface Declared {
   readonly member: string;
   /** PascalCase prefix of generated type names. */
   readonly typeBase: string;
-  readonly location: SourceLocation;
   readonly title?: string;
   readonly description?: string;
   readonly icons?: readonly Icon[];
@@ -64,6 +63,7 @@ export function optional<K extends string, V>(key: K, value: V | undefined): { [
   return value === undefined ? {} : ({ [key]: value } as { [P in K]: V });
 }
 
+const lineCol = ({ line, col }: SourceLocation) => `${line}:${col}`;
 export const str = (o: JsonObject | undefined, k: string): string | undefined => (typeof o?.[k] === "string" ? (o[k] as string) : undefined);
 export const icons = (o: JsonObject | undefined): readonly Icon[] | undefined => (Array.isArray(o?.icons) ? (o.icons as unknown as Icon[]) : undefined);
 
@@ -83,8 +83,9 @@ interface DeclarationSettings {
 export class Declarations {
   readonly diagnostics: Diagnostic[] = [];
   readonly inputFiles = new Set<string>();
-  private readonly typeNames = new Map<string, { location: SourceLocation; what: string }>();
-  private readonly members = new Map<string, Map<string, { key: string; location: SourceLocation }>>();
+  /** Pointers of the declarations holding each type name and member, located only for a collision message. */
+  private readonly typeNames = new Map<string, { pointer: string; what: string }>();
+  private readonly members = new Map<string, Map<string, { key: string; pointer: string }>>();
 
   constructor(readonly settings: DeclarationSettings) {}
 
@@ -122,13 +123,12 @@ export class Declarations {
   /** Member name and shared fields of a declaration, honouring an explicit `identifier:`; reports collisions. */
   private declare(kind: DeclarationKind, key: string, decl: JsonObject, pointer: string): Declared | undefined {
     const { positions } = this;
-    const location = positions.key(pointer);
     const explicit = str(decl, "identifier");
     const member = explicit ?? camelCase(key);
     const problem = identifierProblem(member);
     if (problem) {
       this.diagnostics.push({
-        location: explicit ? positions.value(childPointer(pointer, "identifier")) : location,
+        location: explicit ? positions.value(childPointer(pointer, "identifier")) : positions.key(pointer),
         message:
           explicit && reservedIdentifiers.has(member)
             ? `identifier ${quote(member)} of ${kind} ${quote(key)} is a reserved word; choose another identifier`
@@ -136,35 +136,34 @@ export class Declarations {
       });
       return undefined;
     }
-    const seen = this.members.get(kind) ?? new Map<string, { key: string; location: SourceLocation }>();
+    const seen = this.members.get(kind) ?? new Map<string, { key: string; pointer: string }>();
     this.members.set(kind, seen);
     const other = seen.get(member);
     if (other) {
       this.diagnostics.push({
-        location,
-        message: `${kind} ${quote(key)} and ${kind} ${quote(other.key)} (at ${other.location.line}:${other.location.col}) both become the identifier ${quote(member)}; rename one or set \`identifier:\``,
+        location: positions.key(pointer),
+        message: `${kind} ${quote(key)} and ${kind} ${quote(other.key)} (at ${lineCol(positions.key(other.pointer))}) both become the identifier ${quote(member)}; rename one or set \`identifier:\``,
       });
       return undefined;
     }
-    seen.set(member, { key, location });
+    seen.set(member, { key, pointer });
     const typeBase = member.charAt(0).toUpperCase() + member.slice(1);
     for (const suffix of kinds[kind].typeSuffixes) {
       const typeName = typeBase + suffix;
       const clash = this.typeNames.get(typeName);
       if (clash) {
         this.diagnostics.push({
-          location,
-          message: `${kind} ${quote(key)} needs the type name ${typeName}, which ${clash.what} (at ${clash.location.line}:${clash.location.col}) already uses; rename one or set \`identifier:\``,
+          location: positions.key(pointer),
+          message: `${kind} ${quote(key)} needs the type name ${typeName}, which ${clash.what} (at ${lineCol(positions.key(clash.pointer))}) already uses; rename one or set \`identifier:\``,
         });
         return undefined;
       }
-      this.typeNames.set(typeName, { location, what: `${kind} ${quote(key)}` });
+      this.typeNames.set(typeName, { pointer, what: `${kind} ${quote(key)}` });
     }
     return {
       key,
       member,
       typeBase,
-      location,
       ...optional("title", str(decl, "title")),
       ...optional("description", str(decl, "description")),
       ...optional("icons", icons(decl)),

@@ -18,7 +18,7 @@ export function buildForms(context: Declarations): FormModel[] {
       continue;
     }
     if (!context.supports(clientAsks.elicitation.since)) {
-      diagnostics.push({ location: declared.location, message: `elicitation form ${quote(key)} needs protocol ${clientAsks.elicitation.since} or later; add it to \`protocol\` or remove the form` });
+      diagnostics.push({ location: context.positions.key(pointer), message: `elicitation form ${quote(key)} needs protocol ${clientAsks.elicitation.since} or later; add it to \`protocol\` or remove the form` });
       continue;
     }
     forms.push({ ...declared, schema: schema.schema.value as JsonObject });

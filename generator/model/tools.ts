@@ -79,8 +79,8 @@ function taskOf(context: Declarations, name: string, decl: JsonObject, pointer: 
  * checked with the manifest's shape, for every name.)
  */
 export function toolNameWarning(name: string): string | undefined {
+  if (/^[A-Za-z0-9_.-]*$/.test(name)) return undefined;
   const others = [...new Set([...name].filter((c) => !/[A-Za-z0-9_.-]/.test(c)))];
-  if (others.length === 0) return undefined;
   const which = `${others.length === 1 ? "a character" : "characters"} outside A-Z a-z 0-9 _ - . (${others.map((c) => quote(c)).join(", ")})`;
   return `tool name ${quote(name)} has ${which}; since protocol 2025-11-25 tool names should be 1 to 128 of those characters, and clients may refuse others`;
 }

@@ -5,7 +5,7 @@ import { didYouMean, isWarning, quote, type Diagnostic } from "../diagnostics.js
 // The compiler's own schema checks (moving to validate/ with the file): run here, in the validate phase.
 import { analyzeSchema, jsonTypeNames, regExpError } from "./schema-check.js";
 import { isObject, knownKeywords, schemaMistakes } from "./schema-mistakes.js";
-import { subschemas, type ResolvedSchema } from "../load/schema-refs.js";
+import { schemaObjects, type ResolvedSchema } from "../load/schema-refs.js";
 import { childPointer, resolvePointer, type JsonValue } from "../load/source.js";
 import type { Dialect } from "../load/revisions.js";
 import { cachedValidator } from "./ajv-cache.js";
@@ -74,10 +74,16 @@ export function plainlyMetaValid(schema: JsonValue, dialect: Dialect): boolean {
   if (typeof schema === "boolean") return true;
   if (!isObject(schema)) return false;
   const rules = valueRules[dialect];
-  for (const [keyword, value] of Object.entries(schema)) {
+  for (const keyword in schema) {
     const rule = rules[keyword];
-    if (rule === undefined ? knownKeywords.has(keyword) : !valueFollows(rule, value, dialect)) return false;
+    if (rule === undefined ? knownKeywords.has(keyword) : !valueFollows(rule, schema[keyword]!, dialect)) return false;
   }
+  return true;
+}
+
+/** Whether `value` is a list of schemas plainlyMetaValid() accepts (a loop: called for every allOf/anyOf/oneOf). */
+function allPlainlyMetaValid(values: JsonValue[], dialect: Dialect): boolean {
+  for (const value of values) if (!plainlyMetaValid(value, dialect)) return false;
   return true;
 }
 
@@ -86,9 +92,9 @@ function valueFollows(rule: ValueRule, value: JsonValue, dialect: Dialect): bool
     case "schema":
       return plainlyMetaValid(value, dialect);
     case "schemas":
-      return Array.isArray(value) && value.length > 0 && value.every((item) => plainlyMetaValid(item, dialect));
+      return Array.isArray(value) && value.length > 0 && allPlainlyMetaValid(value, dialect);
     case "schemaMap":
-      return isObject(value) && Object.values(value).every((item) => plainlyMetaValid(item, dialect));
+      return isObject(value) && allPlainlyMetaValid(Object.values(value), dialect);
     case "number":
       return typeof value === "number";
     case "positive":
@@ -136,14 +142,8 @@ function describe(error: ErrorObject): string {
 export function checkJsonSchema(schema: ResolvedSchema, what: string, options: { toolInput?: boolean } = {}): { dialect?: Dialect; diagnostics: Diagnostic[] } {
   const dialect = schemaDialect(schema.value);
   if (typeof dialect === "object") {
-    return {
-      diagnostics: [
-        {
-          location: schema.locate("/$schema"),
-          message: `${what} declares $schema ${JSON.stringify(dialect.unsupported)}; mcp-gen supports JSON Schema 2020-12 (the default) and draft-07`,
-        },
-      ],
-    };
+    const message = `${what} declares $schema ${JSON.stringify(dialect.unsupported)}; mcp-gen supports JSON Schema 2020-12 (the default) and draft-07`;
+    return { diagnostics: [{ location: schema.locate("/$schema"), message }] };
   }
   // ajv's validator (and its code) loads only for a schema the shortcut cannot judge.
   const validate = plainlyMetaValid(schema.value, dialect) ? undefined : metaValidator(dialect);
@@ -162,39 +162,23 @@ export function checkJsonSchema(schema: ResolvedSchema, what: string, options: {
   // nowhere and patterns that are not regular expressions. Checked by a walk rather than
   // ajv.compile, which generates and evaluates code for every schema (slow and memory-hungry
   // for large manifests; the validators mcp-gen ships are compiled by its own compiler).
-  const problem = firstCompileProblem(schema.value);
-  if (problem?.kind === "ref") {
-    return {
-      diagnostics: [
-        {
-          location: schema.locate(problem.pointer),
-          message: `${what} has a $ref ${JSON.stringify(problem.value)} that does not resolve inside the schema; point it at an existing "#/$defs/…" entry`,
-        },
-      ],
-    };
-  }
-  if (problem?.kind === "pattern") {
-    return {
-      diagnostics: [
-        {
-          location: schema.locate(problem.pointer),
-          message: `${what} has the pattern ${JSON.stringify(problem.value)}, which is not a valid regular expression (${problem.reason}); fix it using JavaScript regular expression syntax`,
-        },
-      ],
-    };
-  }
+  // Only schema positions are searched (a `$ref` or `pattern` inside `examples` is data).
+  const objects = schemaObjects(schema.value);
+  const problem = firstCompileProblem(schema.value, objects);
+  if (problem) return { diagnostics: [{ location: schema.locate(problem.pointer), message: `${what} ${problem.message}` }] };
   // What the validator compiler cannot express (dynamic refs, unevaluated*, …): errors, found
   // here so that emitting never fails.
   const unsupported = analyzeSchema(schema.value, dialect).problems.map((problem) => ({ location: schema.locate(problem.pointer), message: `${what}: ${problem.message}` }));
   if (unsupported.length > 0) return { diagnostics: unsupported };
-  const mistakes = schemaMistakes(schema, dialect, what, options.toolInput === true);
+  const mistakes = schemaMistakes(schema, objects, dialect, what, options.toolInput === true);
   return mistakes.some((d) => !isWarning(d)) ? { diagnostics: mistakes } : { dialect, diagnostics: mistakes };
 }
 
-type CompileProblem = { kind: "ref" | "pattern"; pointer: string; value: string; reason?: string };
-
-/** The first (depth first, source order) unresolvable local $ref or invalid pattern. */
-function firstCompileProblem(root: JsonValue): CompileProblem | undefined {
+/**
+ * The first (depth first, source order) unresolvable local $ref or invalid pattern among
+ * `objects`, the schemaObjects() of `root`: where, and what is wrong (after the schema's name).
+ */
+function firstCompileProblem(root: JsonValue, objects: readonly [string, { [key: string]: JsonValue }][]): { pointer: string; message: string } | undefined {
   // The anchors are collected (a walk of the whole schema) only when some $ref names one.
   let anchors: Set<string> | undefined;
   const collect = (node: JsonValue, into: Set<string>): Set<string> => {
@@ -203,8 +187,10 @@ function firstCompileProblem(root: JsonValue): CompileProblem | undefined {
     for (const child of Object.values(node)) collect(child, into);
     return into;
   };
+  // Schemas repeat their refs ("#/$defs/money" in every line item): each resolves once.
+  const resolved = new Set<string>(["#"]);
   const resolves = (ref: string): boolean => {
-    if (ref === "#") return true;
+    if (resolved.has(ref)) return true;
     if (!ref.startsWith("#/")) return (anchors ??= collect(root, new Set())).has(decodeURIComponent(ref.slice(1)));
     let pointer: string;
     try {
@@ -212,36 +198,32 @@ function firstCompileProblem(root: JsonValue): CompileProblem | undefined {
     } catch {
       return false;
     }
-    return resolvePointer(root, pointer) !== undefined;
+    if (resolvePointer(root, pointer) === undefined) return false;
+    resolved.add(ref);
+    return true;
   };
-  const regexProblem = (source: string): string | undefined => {
-    const message = regExpError(source);
-    if (message === undefined) return undefined;
-    return /^Invalid regular expression: \/.*\/[a-z]*: (.*)$/s.exec(message)?.[1] ?? message;
+  const patternProblem = (source: string, pointer: string) => {
+    const error = regExpError(source);
+    if (error === undefined) return undefined;
+    const reason = /^Invalid regular expression: \/.*\/[a-z]*: (.*)$/s.exec(error)?.[1] ?? error;
+    return { pointer, message: `has the pattern ${JSON.stringify(source)}, which is not a valid regular expression (${reason}); fix it using JavaScript regular expression syntax` };
   };
-  /** Only schema positions are searched: a `$ref` or `pattern` inside `examples` is data. */
-  const visit = (node: JsonValue, pointer: string): CompileProblem | undefined => {
-    if (node === null || typeof node !== "object" || Array.isArray(node)) return undefined;
+  for (const [pointer, node] of objects) {
     const ref = node.$ref;
-    if (typeof ref === "string" && ref.startsWith("#") && !resolves(ref)) return { kind: "ref", pointer: childPointer(pointer, "$ref"), value: ref };
-    if (typeof node.pattern === "string") {
-      const reason = regexProblem(node.pattern);
-      if (reason !== undefined) return { kind: "pattern", pointer: childPointer(pointer, "pattern"), value: node.pattern, reason };
+    if (typeof ref === "string" && ref.startsWith("#") && !resolves(ref)) {
+      const message = `has a $ref ${JSON.stringify(ref)} that does not resolve inside the schema; point it at an existing "#/$defs/…" entry`;
+      return { pointer: childPointer(pointer, "$ref"), message };
     }
-    const patternProperties = node.patternProperties;
-    if (patternProperties && typeof patternProperties === "object" && !Array.isArray(patternProperties)) {
-      for (const source of Object.keys(patternProperties)) {
-        const reason = regexProblem(source);
-        if (reason !== undefined) return { kind: "pattern", pointer: childPointer(childPointer(pointer, "patternProperties"), source), value: source, reason };
+    const problem = typeof node.pattern === "string" ? patternProblem(node.pattern, childPointer(pointer, "pattern")) : undefined;
+    if (problem) return problem;
+    if (isObject(node.patternProperties)) {
+      for (const source of Object.keys(node.patternProperties)) {
+        const problem = patternProblem(source, childPointer(childPointer(pointer, "patternProperties"), source));
+        if (problem) return problem;
       }
     }
-    for (const [relative, child] of subschemas(node)) {
-      const found = visit(child, pointer + relative);
-      if (found) return found;
-    }
-    return undefined;
-  };
-  return visit(root, "");
+  }
+  return undefined;
 }
 
 /** The schema's root `type` when it is the single type "object". */

@@ -154,7 +154,7 @@ export interface SchemaAnalysis {
   readonly rootReferenced: boolean;
 }
 
-type Resolution = { readonly pointer: string } | { readonly problem: string };
+type Resolution = { readonly pointer: string; readonly target: unknown } | { readonly problem: string };
 
 /**
  * Walks a schema, collecting problems and resolving $refs. The validate phase and the
@@ -179,8 +179,10 @@ class SchemaChecker {
   readonly problems: SchemaProblem[] = [];
   readonly refTargets = new Map<string, string>();
   private readonly seenProblems = new Set<string>();
-  private readonly checked = new Set<string>();
-  private readonly pendingTargets: string[] = [];
+  /** Schema objects already checked. Manifest schemas are trees: an object stands at one pointer. */
+  private readonly checked = new Set<object>();
+  /** The schemas $refs point at, by canonical pointer, in the order they were met. */
+  private readonly targets = new Map<string, unknown>();
   /** The root $id without fragment, so "https://x/schema.json#/$defs/A" counts as local. */
   private readonly rootBase: string | undefined;
 
@@ -195,11 +197,8 @@ class SchemaChecker {
   run(): void {
     this.checkSchema(this.root, "");
     // A $ref may point somewhere the walk above did not treat as a schema (e.g. inside an
-    // unknown keyword); check those targets too.
-    for (let i = 0; i < this.pendingTargets.length; i++) {
-      const pointer = this.pendingTargets[i]!;
-      if (!this.checked.has(pointer)) this.checkSchema(resolvePointer(this.root, pointer), pointer);
-    }
+    // unknown keyword); check those targets too (checking one may add more).
+    for (const [pointer, target] of this.targets) this.checkSchema(target, pointer);
     this.checkRefCycles();
   }
 
@@ -211,13 +210,12 @@ class SchemaChecker {
   }
 
   private checkSchema(schema: unknown, pointer: string): void {
-    if (this.checked.has(pointer)) return;
-    this.checked.add(pointer);
-    if (typeof schema === "boolean") return;
+    if (typeof schema === "boolean" || this.checked.has(schema as object)) return;
     if (!isJsonObject(schema)) {
       this.problem(pointer, `a schema must be an object or a boolean, not ${describeJson(schema)}`);
       return;
     }
+    this.checked.add(schema);
     const refOnly = isRefOnly(schema, this.dialect);
     for (const keyword of Object.keys(schema)) {
       // draft-07 ignores the siblings of $ref; only definitions containers stay reachable.
@@ -434,7 +432,7 @@ class SchemaChecker {
       return;
     }
     this.refTargets.set(value, resolution.pointer);
-    this.pendingTargets.push(resolution.pointer);
+    if (!this.targets.has(resolution.pointer)) this.targets.set(resolution.pointer, resolution.target);
   }
 
   private resolveRef(ref: string): Resolution {
@@ -472,7 +470,7 @@ class SchemaChecker {
         problem: `$ref ${JSON.stringify(ref)} points to ${describeJson(target)}, not to a schema; fix the reference`,
       };
     }
-    return { pointer };
+    return { pointer, target };
   }
 
   /**
@@ -480,11 +478,11 @@ class SchemaChecker {
    * anyOf, oneOf, not, if/then/else, dependentSchemas) would recurse forever at run time.
    */
   private checkRefCycles(): void {
-    const nodes = ["", ...new Set(this.refTargets.values())];
+    if (this.refTargets.size === 0) return; // no edges, no cycle
     const state = new Map<string, "active" | "done">();
     const visit = (node: string): void => {
       state.set(node, "active");
-      for (const edge of this.sameInstanceRefs(resolvePointer(this.root, node), node)) {
+      for (const edge of this.sameInstanceRefs(node === "" ? this.root : this.targets.get(node), node)) {
         const targetState = state.get(edge.target);
         if (targetState === "active") {
           this.problem(
@@ -497,7 +495,7 @@ class SchemaChecker {
       }
       state.set(node, "done");
     };
-    for (const node of nodes) if (!state.has(node)) visit(node);
+    for (const node of ["", ...this.targets.keys()]) if (!state.has(node)) visit(node);
   }
 
   /** $refs reachable from `schema` while staying on the same instance location. */
@@ -513,13 +511,12 @@ class SchemaChecker {
       if (isRefOnly(node, this.dialect)) return;
       for (const keyword of ["allOf", "anyOf", "oneOf"]) {
         const list = node[keyword];
-        if (Array.isArray(list)) list.forEach((sub, i) => walk(sub, childPointer(childPointer(at, keyword), i)));
+        if (Array.isArray(list)) for (let i = 0; i < list.length; i++) walk(list[i], `${at}/${keyword}/${i}`);
       }
-      for (const keyword of ["not", "if", "then", "else"]) walk(node[keyword], childPointer(at, keyword));
+      for (const keyword of ["not", "if", "then", "else"]) walk(node[keyword], `${at}/${keyword}`);
       for (const keyword of ["dependentSchemas", "dependencies"]) {
         const map = node[keyword];
-        if (!isJsonObject(map)) continue;
-        for (const name of Object.keys(map)) walk(map[name], childPointer(childPointer(at, keyword), name));
+        if (isJsonObject(map)) for (const name of Object.keys(map)) walk(map[name], childPointer(`${at}/${keyword}`, name));
       }
     };
     walk(schema, pointer);

@@ -11,8 +11,8 @@ import { createRequire } from "node:module";
 import type { Ajv, ValidateFunction } from "ajv";
 import { didYouMean, editDistance, quote, warning, type Diagnostic } from "../diagnostics.js";
 import type { Dialect } from "../load/revisions.js";
-import { subschemas, type ResolvedSchema } from "../load/schema-refs.js";
-import { childPointer, resolvePointer, type JsonValue } from "../load/source.js";
+import type { ResolvedSchema } from "../load/schema-refs.js";
+import { childPointer, type JsonValue } from "../load/source.js";
 import { hasJsonType } from "./schema-check.js";
 
 type JsonObject = { [key: string]: JsonValue };
@@ -33,18 +33,6 @@ export const knownKeywords: ReadonlySet<string> = new Set([
 
 export const isObject = (value: JsonValue | undefined): value is JsonObject => value !== null && typeof value === "object" && !Array.isArray(value);
 
-/** Every schema object inside `root` (root included) with its pointer, each once. */
-function schemaObjects(root: JsonValue): [string, JsonObject][] {
-  const found: [string, JsonObject][] = [];
-  const visit = (node: JsonValue, pointer: string) => {
-    if (!isObject(node)) return;
-    found.push([pointer, node]);
-    for (const [relative, child] of subschemas(node)) visit(child, pointer + relative);
-  };
-  visit(root, "");
-  return found;
-}
-
 /**
  * The candidate `word` is probably a misspelling of. Stricter than didYouMean: short names
  * ("foo", "b") are near some keyword or property by chance, and a wrong hint misleads.
@@ -58,12 +46,12 @@ function misspeltOf(word: string, candidates: Iterable<string>): string | undefi
   return swapped || editDistance(a, b) <= Math.floor(word.length / 3) ? near : undefined;
 }
 
-/** `what` names the schema: "input schema of tool \"get_forecast\"". */
-export function schemaMistakes(schema: ResolvedSchema, dialect: Dialect, what: string, isToolInput = false): Diagnostic[] {
+/** `what` names the schema: "input schema of tool \"get_forecast\""; `objects` are its schemaObjects(). */
+export function schemaMistakes(schema: ResolvedSchema, objects: readonly [string, JsonObject][], dialect: Dialect, what: string, isToolInput: boolean): Diagnostic[] {
   const diagnostics: Diagnostic[] = [];
   const keyAt = (pointer: string) => (schema.locateKey ?? schema.locate)(pointer);
   const defaults = new DefaultChecker(schema.value, dialect);
-  for (const [pointer, node] of schemaObjects(schema.value)) {
+  for (const [pointer, node] of objects) {
     for (const keyword of Object.keys(node)) {
       if (knownKeywords.has(keyword) || keyword.startsWith("x-")) continue;
       const suggestion = misspeltOf(keyword, knownKeywords);
@@ -79,7 +67,7 @@ export function schemaMistakes(schema: ResolvedSchema, dialect: Dialect, what: s
     if (dialect === "draft-07" && "$ref" in node) continue;
     diagnostics.push(...unsatisfiableRequired(schema, node, pointer, what, isToolInput && pointer === ""));
     if ("default" in node) {
-      const problem = defaults.problem(pointer, node.default!);
+      const problem = defaults.problem(pointer, node, node.default!);
       if (problem !== undefined) {
         diagnostics.push({ location: schema.locate(childPointer(pointer, "default")), message: `${what}: the default at ${childPointer(pointer, "default")} does not match its own schema (${problem}); fix the default or the schema` });
       }
@@ -167,10 +155,8 @@ class DefaultChecker {
     return this.rootAjv.getSchema(`${id}#${encodeURI(pointer)}`);
   }
 
-  /** Why `value` fails the subschema at `pointer`, or undefined (also when the schema cannot be compiled: other checks report that). */
-  problem(pointer: string, value: JsonValue): string | undefined {
-    const subschema = resolvePointer(this.root, pointer);
-    if (!isObject(subschema)) return undefined;
+  /** Why `value` fails `subschema` (at `pointer`), or undefined (also when the schema cannot be compiled: other checks report that). */
+  problem(pointer: string, subschema: JsonObject, value: JsonValue): string | undefined {
     // Most defaults sit in small schemas that plainly accept them; only the others (and
     // every default that fails, for ajv's message) pay for compiling an ajv validator.
     if (plainlyAccepts(subschema, value)) return undefined;
