@@ -166,7 +166,7 @@ export function escapePointerToken(token: string): string {
   return token.includes("~") || token.includes("/") ? token.replace(/~/g, "~0").replace(/\//g, "~1") : token;
 }
 
-function unescapePointerToken(token: string): string {
+export function unescapePointerToken(token: string): string {
   return token.includes("~") ? token.replace(/~1/g, "/").replace(/~0/g, "~") : token;
 }
 
