@@ -125,6 +125,7 @@ async function runWatch(args: GenerateArgs): Promise<number> {
   // The hint is for a person at a terminal; piped, only the status lines appear.
   let hinted = !process.stdout.isTTY || args.quiet;
   await watchInputs({
+    initialInputs: [manifestPath],
     run: async (changed) => {
       const started = performance.now();
       const prefix = () => {

@@ -19,6 +19,8 @@ export interface WatchRun {
 export interface WatchOptions {
   /** One generate run; `changed` lists the inputs that changed since the last run (empty for the first). Must not throw for user errors. */
   readonly run: (changed: readonly string[]) => Promise<WatchRun>;
+  /** Watched from the start (the manifest), so that a save during the first run is seen too. */
+  readonly initialInputs?: readonly string[] | undefined;
   /** How long to wait after the last change before running, so one save (or a burst of them) gives one run. */
   readonly debounceMs?: number | undefined;
   /** Called once the watchers are set up after each run, with the folders watched (for a hint on a terminal). */
@@ -37,7 +39,7 @@ export interface WatchOptions {
 export async function watchInputs(options: WatchOptions): Promise<void> {
   const debounceMs = options.debounceMs ?? 100;
   const watchers = new Map<string, FSWatcher>();
-  let inputs = new Set<string>();
+  let inputs = new Set((options.initialInputs ?? []).map((path) => resolve(path)));
   const changed = new Set<string>();
   let timer: NodeJS.Timeout | undefined;
   let running = false;
@@ -68,7 +70,7 @@ export async function watchInputs(options: WatchOptions): Promise<void> {
   };
 
   /** Watches exactly the folders of the current inputs: new ones are added, unneeded ones closed, broken ones retried. */
-  const syncWatchers = () => {
+  const syncWatchers = (announce = true) => {
     const folders = new Set([...inputs].map((path) => dirname(path)));
     for (const [folder, watcher] of watchers) {
       if (folders.has(folder)) continue;
@@ -92,7 +94,7 @@ export async function watchInputs(options: WatchOptions): Promise<void> {
         options.onWatchError?.(folder, error as Error);
       }
     }
-    options.onWatching?.([...inputs].sort(), [...watchers.keys()].sort());
+    if (announce) options.onWatching?.([...inputs].sort(), [...watchers.keys()].sort());
   };
 
   const runNow = async () => {
@@ -134,6 +136,7 @@ export async function watchInputs(options: WatchOptions): Promise<void> {
     process.on("SIGTERM", stop);
   }
 
+  syncWatchers(false);
   await runNow();
   await done;
 }

@@ -87,6 +87,31 @@ describe("watchInputs", () => {
     await loop;
   });
 
+  it("sees a save during the first run in a file it was told to watch from the start", async () => {
+    const dir = tempDir();
+    const input = join(dir, "mcp.yaml");
+    writeFileSync(input, "a");
+    const runs: (readonly string[])[] = [];
+    const stop = new AbortController();
+    const loop = watchInputs({
+      run: async (changed) => {
+        runs.push(changed);
+        // The first run has read its input; the user saves before the run ends.
+        if (runs.length === 1) writeFileSync(input, "b");
+        return { inputs: [input], failed: false };
+      },
+      initialInputs: [input],
+      debounceMs: 50,
+      signal: stop.signal,
+    });
+    await until(() => runs.length === 2, "the run after the unwatched save");
+    expect(runs[1]).toEqual([input]);
+    await pause(400);
+    expect(runs).toHaveLength(2);
+    stop.abort();
+    await loop;
+  });
+
   it("follows the inputs each run reports, and keeps earlier ones after a failed run", async () => {
     const dir = tempDir();
     mkdirSync(join(dir, "schemas"));
