@@ -2,7 +2,8 @@
 // weather and everything examples, catalogs of 100/500/1000 tools (the largest also with
 // its typed client) and catalogs of the largest size in other shapes (bench/workload/catalogs.ts),
 // cold (a fresh process with MCP_GEN_NO_CACHE=1 and an empty XDG_CACHE_HOME: no cache at
-// all) and warm (the bench's own cache folder, filled by an earlier run); `--check` with
+// all) and warm (the bench's own cache folder, filled by an earlier run: it holds only the run
+// record, so warm generation does the same work as cold); `--check` with
 // nothing changed; and the marginal cost per tool, which must stay constant as the
 // catalog grows (linear growth). The user's ~/.cache is never read or written.
 import { spawnSync } from "node:child_process";

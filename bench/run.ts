@@ -349,7 +349,8 @@ ${options.genReps} repetition(s). Cold: a fresh process with \`MCP_GEN_NO_CACHE=
 manifest schema and the meta-schemas are compiled by \`npm run build\`, part of the package). Warm: the
 bench's own cache folder (bench/.out/gen/cache, emptied at the start of the run and filled by its
 first pass), as on every later run; the user's ~/.cache is never used. Both write into an empty
-folder. \`--check\` runs right after, with nothing changed (answered from the run record when
+folder. The only cache left is the run record, which answers only an unchanged output folder, so
+warm does the same work as cold (the two differ by noise). \`--check\` runs right after, with nothing changed (answered from the run record when
 everything is unchanged). Peak RSS and CPU come from the CLI process itself (\`process.resourceUsage()\`
 at exit, via bench/lib/rusage-preload.mjs). The growth series (\`catalog, N tools\`) is written by
 bench/workload/catalog.ts (the same tool shapes as the server catalog); the other catalogs of the
