@@ -36,14 +36,16 @@ export function addEntries(morph: Morph, file: string, original: string, typeNam
   const syntax = project.getProgram().getSyntacticDiagnostics(source);
   if (syntax.length > 0) return fail(syntax.map((d) => at(d.getStart() ?? 0, `cannot parse the handlers file: ${String(d.getMessageText())}`)));
 
-  // The handlers object: typed `<Base>Handlers` by a declaration or by `satisfies`.
+  // The handlers object: typed `<Base>Handlers` by a declaration, by `satisfies` or by `as`.
   const named = (type: Node | undefined) => type !== undefined && (type.getText() === typeName || type.getText().endsWith(`.${typeName}`));
-  const unwrap = (node: Node | undefined): Node | undefined => (node && (Node.isParenthesizedExpression(node) || Node.isSatisfiesExpression(node) ? unwrap(node.getExpression()) : node));
+  const unwrap = (node: Node | undefined): Node | undefined => (node && (Node.isParenthesizedExpression(node) || Node.isSatisfiesExpression(node) || Node.isAsExpression(node) ? unwrap(node.getExpression()) : node));
   const found = new Set<Node>();
   for (const d of source.getDescendantsOfKind(SyntaxKind.VariableDeclaration)) if (named(d.getTypeNode())) found.add(unwrap(d.getInitializer()) ?? d);
-  for (const s of source.getDescendantsOfKind(SyntaxKind.SatisfiesExpression)) if (named(s.getTypeNode())) found.add(unwrap(s.getExpression())!);
+  for (const kind of [SyntaxKind.SatisfiesExpression, SyntaxKind.AsExpression] as const) {
+    for (const s of source.getDescendantsOfKind(kind)) if (named(s.getTypeNode())) found.add(unwrap(s.getExpression())!);
+  }
   const [handlers, ...more] = found;
-  if (!handlers) return fail([at(0, `found no handlers object: looked for \`const handlers: ${typeName} = { … }\` or \`{ … } satisfies ${typeName}\``)]);
+  if (!handlers) return fail([at(0, `found no handlers object: looked for \`const handlers: ${typeName} = { … }\`, \`{ … } satisfies ${typeName}\` or \`{ … } as ${typeName}\``)]);
   if (more.length > 0) return fail([at(more[0]!, `more than one object is typed ${typeName} (the first at line ${handlers.getStartLineNumber()}); keep one`)]);
   if (!Node.isObjectLiteralExpression(handlers)) return fail([at(handlers, `the ${typeName} object is not an object literal here; scaffold adds stubs to \`{ … }\` only`)]);
 

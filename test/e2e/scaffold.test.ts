@@ -120,6 +120,11 @@ describe("mcp-gen scaffold", () => {
     expect(filled.endsWith("\n} satisfies WeatherHandlers;\n")).toBe(true);
     expect(compile(dir)).toBe("");
 
+    // An `as` assertion marks the object too.
+    writeFileSync(file, satisfied.replace("satisfies", "as"));
+    expect(runCli(["scaffold", "-q"], dir).status).toBe(0);
+    expect(readFileSync(file, "utf8")).toBe(filled.replace("satisfies", "as"));
+
     rmSync(file);
     const check = runCli(["scaffold", "--check"], dir);
     expect(check.status).toBe(1);
@@ -138,7 +143,7 @@ describe("mcp-gen scaffold", () => {
     const run = runCli(["scaffold", "--handlers", "src/other.ts"], dir);
     expect(run.status).toBe(1);
     expect(run.stderr).toBe(
-      "mcp-gen: src/other.ts:1:1: found no handlers object: looked for `const handlers: WeatherHandlers = { … }` or `{ … } satisfies WeatherHandlers`\n",
+      "mcp-gen: src/other.ts:1:1: found no handlers object: looked for `const handlers: WeatherHandlers = { … }`, `{ … } satisfies WeatherHandlers` or `{ … } as WeatherHandlers`\n",
     );
     expect(readFileSync(other, "utf8")).toBe("export const handlers = { tools: {} };\n");
     writeFileSync(other, "export const handlers: WeatherHandlers = {\n  tools: {\n");
