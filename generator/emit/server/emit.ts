@@ -280,7 +280,7 @@ export function emitServer(file: GeneratedFile, model: ServerModel, protocols: r
     // runtime checked the required ones); a handler gets them typed.
     const get = isDeclarative(p)
       ? code(`(_handlers, args) => ${renderPrompt(p, "args")}`)
-      : code(`(handlers, args, ctx) => handlers.prompts.${p.member}(args as unknown as ${file.type(types, `${p.typeBase}PromptArgs`)}, ctx)`);
+      : code(`(handlers, args, ctx) => handlers.prompts.${p.member}(args as ${file.type(types, `${p.typeBase}PromptArgs`)}, ctx)`);
     return { name: p.key, arguments: p.arguments.map((a) => ({ name: a.name, required: a.required })), get };
   });
   const completions = completable.map((target) => ({

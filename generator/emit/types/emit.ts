@@ -129,11 +129,11 @@ export function emitTypes(file: GeneratedFile, model: ServerModel): void {
       const doc = [argument.title, argument.description].filter((s): s is string => s !== undefined).join(": ");
       return { name: argument.name, doc, optional: !argument.required };
     });
-    declarations.push(stringsInterface(`Arguments of prompt ${stringLiteral(prompt.key)}.`, `${prompt.typeBase}PromptArgs`, members));
+    declarations.push(stringsRecord(`Arguments of prompt ${stringLiteral(prompt.key)}.`, `${prompt.typeBase}PromptArgs`, members));
   }
   for (const template of model.resourceTemplates) {
     const members = template.template.variables.map((variable) => ({ name: variable, doc: "", optional: false }));
-    declarations.push(stringsInterface(`Variables of resource template ${stringLiteral(template.key)}: ${template.uriTemplate}`, `${template.typeBase}Variables`, members));
+    declarations.push(stringsRecord(`Variables of resource template ${stringLiteral(template.key)}: ${template.uriTemplate}`, `${template.typeBase}Variables`, members));
   }
   const w = file.writer;
   if (declarations.length === 0) {
@@ -143,10 +143,14 @@ export function emitTypes(file: GeneratedFile, model: ServerModel): void {
   w.raw(declarations.join("\n"));
 }
 
-/** `export interface Name { key: string; other?: string | undefined }` (prompt arguments, template variables). */
-function stringsInterface(doc: string, name: string, members: readonly { name: string; doc: string; optional: boolean }[]): string {
+/**
+ * `export type Name = { key: string; other?: string }` (prompt arguments, template variables):
+ * an alias, not an interface, so that it relates to the runtime's `Record<string, string>`
+ * and the server narrows the checked arguments with one `as`.
+ */
+function stringsRecord(doc: string, name: string, members: readonly { name: string; doc: string; optional: boolean }[]): string {
   const typeMembers: TypeMember[] = members.map((m) => ({ kind: "property", name: m.name, optional: m.optional, type: keyword("string"), doc: m.doc }));
-  return printDeclaration(name, { kind: "object", members: typeMembers }, doc);
+  return printDeclaration(name, { kind: "object", members: typeMembers }, doc, 0, "type");
 }
 
 /** The root of a schema without its definitions (emitted once, for the input type). */

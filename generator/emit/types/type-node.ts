@@ -262,9 +262,12 @@ export function printObject(members: readonly TypeMember[], pad: string): string
  * `export type Name = …;`, at nesting level `indent` (two spaces each), with its doc
  * comment; ends in a newline.
  */
-export function printDeclaration(name: string, type: TypeNode, doc: string | undefined, indent = 0): string {
+export function printDeclaration(name: string, type: TypeNode, doc: string | undefined, indent = 0, objectAs: "interface" | "type" = "interface"): string {
   const pad = "  ".repeat(indent);
-  if (type.kind === "object") return `${docComment(doc, pad)}${pad}export interface ${name} ${printObject(type.members, pad)}\n`;
+  if (type.kind === "object") {
+    const object = printObject(type.members, pad);
+    return `${docComment(doc, pad)}${pad}${objectAs === "interface" ? `export interface ${name} ${object}` : `export type ${name} = ${object};`}\n`;
+  }
   const head = `export type ${name} = `;
   const text = printType(type, pad, pad.length + head.length, 1);
   return `${docComment(doc, pad)}${pad}${text.startsWith("\n") ? head.trimEnd() : head}${text};\n`;

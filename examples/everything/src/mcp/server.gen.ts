@@ -2766,7 +2766,7 @@ export const notesServerDefinition: ServerDefinition<NotesHandlers> = {
         { name: "id", required: true },
         { name: "focus", required: false },
       ],
-      get: (handlers, args, ctx) => handlers.prompts.reviewNote(args as unknown as ReviewNotePromptArgs, ctx),
+      get: (handlers, args, ctx) => handlers.prompts.reviewNote(args as ReviewNotePromptArgs, ctx),
     },
   ],
   completions: [

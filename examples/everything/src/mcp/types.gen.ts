@@ -111,24 +111,24 @@ export interface ConnectCalendarInput {}
 export type ConnectCalendarArgs = ConnectCalendarInput;
 
 /** Arguments of prompt "draft_note". */
-export interface DraftNotePromptArgs {
+export type DraftNotePromptArgs = {
   /** What the note is about */
   topic: string;
   /** Who will read it */
   audience?: string | undefined;
   /** Any value makes the draft short */
   brief?: string | undefined;
-}
+};
 
 /** Arguments of prompt "review_note". */
-export interface ReviewNotePromptArgs {
+export type ReviewNotePromptArgs = {
   /** The note to review */
   id: string;
   /** What to pay attention to */
   focus?: string | undefined;
-}
+};
 
 /** Variables of resource template "note": notes://notes/{id} */
-export interface NoteVariables {
+export type NoteVariables = {
   id: string;
-}
+};

@@ -29,6 +29,6 @@ export interface DeleteNoteInput {
 export type DeleteNoteArgs = DeleteNoteInput;
 
 /** Variables of resource template "note": notes://{id} */
-export interface NoteVariables {
+export type NoteVariables = {
   id: string;
-}
+};

@@ -421,7 +421,7 @@ export const weatherServerDefinition: ServerDefinition<WeatherHandlers> = {
       arguments: [
         { name: "city", required: true },
       ],
-      get: (handlers, args, ctx) => handlers.prompts.planTrip(args as unknown as PlanTripPromptArgs, ctx),
+      get: (handlers, args, ctx) => handlers.prompts.planTrip(args as PlanTripPromptArgs, ctx),
     },
   ],
   completions: [

@@ -53,19 +53,19 @@ export interface ListCitiesInput {}
 export type ListCitiesArgs = ListCitiesInput;
 
 /** Arguments of prompt "summarize". */
-export interface SummarizePromptArgs {
+export type SummarizePromptArgs = {
   /** The text to summarize */
   text: string;
   /** tone */
   style?: string | undefined;
-}
+};
 
 /** Arguments of prompt "plan_trip". */
-export interface PlanTripPromptArgs {
+export type PlanTripPromptArgs = {
   city: string;
-}
+};
 
 /** Variables of resource template "city_weather": weather://{city}/current */
-export interface CityWeatherVariables {
+export type CityWeatherVariables = {
   city: string;
-}
+};

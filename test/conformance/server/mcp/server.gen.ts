@@ -3139,17 +3139,17 @@ export const conformanceServerDefinition: ServerDefinition<ConformanceHandlers> 
       arguments: [
         { name: "resourceUri", required: true },
       ],
-      get: (handlers, args, ctx) => handlers.prompts.testPromptWithEmbeddedResource(args as unknown as TestPromptWithEmbeddedResourcePromptArgs, ctx),
+      get: (handlers, args, ctx) => handlers.prompts.testPromptWithEmbeddedResource(args as TestPromptWithEmbeddedResourcePromptArgs, ctx),
     },
     {
       name: "test_prompt_with_image",
       arguments: [],
-      get: (handlers, args, ctx) => handlers.prompts.testPromptWithImage(args as unknown as TestPromptWithImagePromptArgs, ctx),
+      get: (handlers, args, ctx) => handlers.prompts.testPromptWithImage(args as TestPromptWithImagePromptArgs, ctx),
     },
     {
       name: "test_input_required_result_prompt",
       arguments: [],
-      get: (handlers, args, ctx) => handlers.prompts.testInputRequiredResultPrompt(args as unknown as TestInputRequiredResultPromptPromptArgs, ctx),
+      get: (handlers, args, ctx) => handlers.prompts.testInputRequiredResultPrompt(args as TestInputRequiredResultPromptPromptArgs, ctx),
     },
   ],
   completions: [

@@ -235,29 +235,29 @@ export interface TestRoutedQueryInput {
 export type TestRoutedQueryArgs = TestRoutedQueryInput;
 
 /** Arguments of prompt "test_simple_prompt". */
-export interface TestSimplePromptPromptArgs {}
+export type TestSimplePromptPromptArgs = {};
 
 /** Arguments of prompt "test_prompt_with_arguments". */
-export interface TestPromptWithArgumentsPromptArgs {
+export type TestPromptWithArgumentsPromptArgs = {
   /** First test argument */
   arg1: string;
   /** Second test argument */
   arg2: string;
-}
+};
 
 /** Arguments of prompt "test_prompt_with_embedded_resource". */
-export interface TestPromptWithEmbeddedResourcePromptArgs {
+export type TestPromptWithEmbeddedResourcePromptArgs = {
   /** URI of the resource to embed */
   resourceUri: string;
-}
+};
 
 /** Arguments of prompt "test_prompt_with_image". */
-export interface TestPromptWithImagePromptArgs {}
+export type TestPromptWithImagePromptArgs = {};
 
 /** Arguments of prompt "test_input_required_result_prompt". */
-export interface TestInputRequiredResultPromptPromptArgs {}
+export type TestInputRequiredResultPromptPromptArgs = {};
 
 /** Variables of resource template "template_data": test://template/{id}/data */
-export interface TemplateDataVariables {
+export type TemplateDataVariables = {
   id: string;
-}
+};

@@ -381,7 +381,7 @@ export const notesServerDefinition: ServerDefinition<NotesHandlers> = {
       arguments: [
         { name: "tag", required: true },
       ],
-      get: (handlers, args, ctx) => handlers.prompts.review(args as unknown as ReviewPromptArgs, ctx),
+      get: (handlers, args, ctx) => handlers.prompts.review(args as ReviewPromptArgs, ctx),
     },
   ],
   completions: [

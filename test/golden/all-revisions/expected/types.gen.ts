@@ -37,12 +37,12 @@ export interface NotesSearchArgs {
 }
 
 /** Arguments of prompt "review". */
-export interface ReviewPromptArgs {
+export type ReviewPromptArgs = {
   /** Tag: Only notes with this tag */
   tag: string;
-}
+};
 
 /** Variables of resource template "note": notes://note/{id} */
-export interface NoteVariables {
+export type NoteVariables = {
   id: string;
-}
+};

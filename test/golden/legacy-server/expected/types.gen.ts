@@ -5,14 +5,14 @@
 // Regenerate: npx mcp-gen generate ../mcp.yaml (from this folder)
 
 /** Arguments of prompt "explain". */
-export interface ExplainPromptArgs {
+export type ExplainPromptArgs = {
   topic: string;
   /** Who is asking */
   audience?: string | undefined;
-}
+};
 
 /** Variables of resource template "page": docs://pages/{section}/{page} */
-export interface PageVariables {
+export type PageVariables = {
   section: string;
   page: string;
-}
+};

@@ -99,29 +99,29 @@ export interface SimulateResearchQueryArgs {
 }
 
 /** Arguments of prompt "simple-prompt". */
-export interface SimplePromptPromptArgs {}
+export type SimplePromptPromptArgs = {};
 
 /** Arguments of prompt "args-prompt". */
-export interface ArgsPromptPromptArgs {
+export type ArgsPromptPromptArgs = {
   /** Name of the city */
   city: string;
   state?: string | undefined;
-}
+};
 
 /** Arguments of prompt "resource-prompt". */
-export interface ResourcePromptPromptArgs {
+export type ResourcePromptPromptArgs = {
   /** Type of resource to fetch */
   resourceType: string;
   /** ID of the text resource to fetch */
   resourceId: string;
-}
+};
 
 /** Variables of resource template "dynamic_text": demo://resource/dynamic/text/{resourceId} */
-export interface DynamicTextVariables {
+export type DynamicTextVariables = {
   resourceId: string;
-}
+};
 
 /** Variables of resource template "dynamic_blob": demo://resource/dynamic/blob/{resourceId} */
-export interface DynamicBlobVariables {
+export type DynamicBlobVariables = {
   resourceId: string;
-}
+};
