@@ -6,7 +6,7 @@
 // temp file and renaming it over the original, which ends a watch on the file itself but
 // shows up as a "rename" of that name in its folder. A folder watch is not recursive, so
 // the output folder's own writes never reach it unless an input lives there too.
-import { watch as watchFolder, type FSWatcher } from "node:fs";
+import { statSync, watch as watchFolder, type FSWatcher } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 
 export interface WatchRun {
@@ -99,6 +99,7 @@ export async function watchInputs(options: WatchOptions): Promise<void> {
 
   const runNow = async () => {
     running = true;
+    const startedAt = Date.now();
     const these = [...changed].sort();
     changed.clear();
     try {
@@ -115,6 +116,11 @@ export async function watchInputs(options: WatchOptions): Promise<void> {
       return;
     }
     syncWatchers();
+    // A file saved during the run in a folder that was not watched yet raised no event (a
+    // schema the manifest names for the first time, or one that did not exist): its time
+    // tells. File times lag the clock by a few milliseconds at most, never lead it, so a file
+    // saved before the run never counts.
+    for (const path of inputs) if (modifiedSince(path, startedAt)) changed.add(path);
     if (changed.size > 0) schedule();
   };
 
@@ -139,6 +145,14 @@ export async function watchInputs(options: WatchOptions): Promise<void> {
   syncWatchers(false);
   await runNow();
   await done;
+}
+
+function modifiedSince(path: string, time: number): boolean {
+  try {
+    return statSync(path).mtimeMs >= time;
+  } catch {
+    return false; // not there (yet): its folder's watcher reports it
+  }
 }
 
 /** `mcp.yaml, schemas/a.json and 2 more`: the changed files as a status line names them (`display` shortens each, base name by default). */

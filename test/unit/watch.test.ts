@@ -112,6 +112,36 @@ describe("watchInputs", () => {
     await loop;
   });
 
+  it("sees a file written during a run in a folder not watched until that run ends", async () => {
+    const dir = tempDir();
+    const manifest = join(dir, "mcp.yaml");
+    mkdirSync(join(dir, "schemas"));
+    const schema = join(dir, "schemas", "later.json");
+    writeFileSync(manifest, "a");
+    const runs: (readonly string[])[] = [];
+    const stop = new AbortController();
+    const loop = watchInputs({
+      run: async (changed) => {
+        runs.push(changed);
+        // The first run names a schema that is missing; the user writes it before the run ends.
+        if (runs.length === 1) {
+          await pause(30);
+          writeFileSync(schema, "{}");
+        }
+        return { inputs: [manifest, schema], failed: runs.length === 1 };
+      },
+      initialInputs: [manifest],
+      debounceMs: 50,
+      signal: stop.signal,
+    });
+    await until(() => runs.length === 2, "the run after the schema appeared");
+    expect(runs[1]).toEqual([schema]);
+    await pause(400);
+    expect(runs).toHaveLength(2);
+    stop.abort();
+    await loop;
+  });
+
   it("follows the inputs each run reports, and keeps earlier ones after a failed run", async () => {
     const dir = tempDir();
     mkdirSync(join(dir, "schemas"));
