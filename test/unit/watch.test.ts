@@ -87,29 +87,33 @@ describe("watchInputs", () => {
     await loop;
   });
 
-  it("sees a save during the first run in a file it was told to watch from the start", async () => {
-    const dir = tempDir();
-    const input = join(dir, "mcp.yaml");
-    writeFileSync(input, "a");
+  /** Runs `firstRun` inside the loop's first run; exactly one more run must follow, for `changed`. */
+  async function expectOneRunAfter(firstRun: () => Promise<void>, reported: readonly string[], initialInputs: readonly string[], changed: string): Promise<void> {
     const runs: (readonly string[])[] = [];
     const stop = new AbortController();
     const loop = watchInputs({
-      run: async (changed) => {
-        runs.push(changed);
-        // The first run has read its input; the user saves before the run ends.
-        if (runs.length === 1) writeFileSync(input, "b");
-        return { inputs: [input], failed: false };
+      run: async (these) => {
+        runs.push(these);
+        if (runs.length === 1) await firstRun();
+        return { inputs: reported, failed: false };
       },
-      initialInputs: [input],
+      initialInputs,
       debounceMs: 50,
       signal: stop.signal,
     });
-    await until(() => runs.length === 2, "the run after the unwatched save");
-    expect(runs[1]).toEqual([input]);
+    await until(() => runs.length === 2, "the run after the save");
+    expect(runs[1]).toEqual([changed]);
     await pause(400);
     expect(runs).toHaveLength(2);
     stop.abort();
     await loop;
+  }
+
+  it("sees a save during the first run in a file it was told to watch from the start", async () => {
+    const input = join(tempDir(), "mcp.yaml");
+    writeFileSync(input, "a");
+    // The first run has read its input; the user saves before the run ends.
+    await expectOneRunAfter(async () => writeFileSync(input, "b"), [input], [input], input);
   });
 
   it("sees a file written during a run in a folder not watched until that run ends", async () => {
@@ -118,28 +122,12 @@ describe("watchInputs", () => {
     mkdirSync(join(dir, "schemas"));
     const schema = join(dir, "schemas", "later.json");
     writeFileSync(manifest, "a");
-    const runs: (readonly string[])[] = [];
-    const stop = new AbortController();
-    const loop = watchInputs({
-      run: async (changed) => {
-        runs.push(changed);
-        // The first run names a schema that is missing; the user writes it before the run ends.
-        if (runs.length === 1) {
-          await pause(30);
-          writeFileSync(schema, "{}");
-        }
-        return { inputs: [manifest, schema], failed: runs.length === 1 };
-      },
-      initialInputs: [manifest],
-      debounceMs: 50,
-      signal: stop.signal,
-    });
-    await until(() => runs.length === 2, "the run after the schema appeared");
-    expect(runs[1]).toEqual([schema]);
-    await pause(400);
-    expect(runs).toHaveLength(2);
-    stop.abort();
-    await loop;
+    // The first run names a schema that is missing; the user writes it before the run ends.
+    const writeLater = async () => {
+      await pause(30);
+      writeFileSync(schema, "{}");
+    };
+    await expectOneRunAfter(writeLater, [manifest, schema], [manifest], schema);
   });
 
   it("follows the inputs each run reports, and keeps earlier ones after a failed run", async () => {
