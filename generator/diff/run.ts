@@ -19,7 +19,6 @@ export interface DiffArgs {
   readonly descriptions: boolean;
 }
 
-
 export function runDiff(args: DiffArgs): number {
   const unknown = [args.from, args.to].filter((r) => !isRevision(r));
   if (unknown.length > 0) {

@@ -224,8 +224,9 @@ function readHtml(context: Declarations, decl: JsonObject, pointer: string): { t
 export function firstInvalidUtf8(bytes: Uint8Array): number | undefined {
   if (isUtf8(bytes)) return undefined;
   // The decoder turns each ill-formed sequence into one U+FFFD; the text before the first such
-  // U+FFFD decoded faithfully, so its UTF-8 length is the offset (a U+FFFD written as EF BF BD is skipped).
-  const text = new TextDecoder().decode(bytes);
+  // U+FFFD decoded faithfully, so its UTF-8 length is the offset (a U+FFFD written as EF BF BD is
+  // skipped). A leading byte order mark is kept (`ignoreBOM`), or every offset would be 3 short.
+  const text = new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes);
   for (let at = text.indexOf("\uFFFD"); at !== -1; at = text.indexOf("\uFFFD", at + 1)) {
     const offset = Buffer.byteLength(text.slice(0, at));
     if (bytes[offset] !== 0xef || bytes[offset + 1] !== 0xbf || bytes[offset + 2] !== 0xbd) return offset;

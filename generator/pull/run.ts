@@ -23,7 +23,6 @@ export interface PullArgs {
   readonly json?: boolean | undefined;
 }
 
-
 /** The sections --check compares, entry by entry. `output`, `protocol`, identifiers and comments are the user's. */
 const comparedSections = ["tools", "resources", "resourceTemplates", "prompts"] as const;
 

@@ -21,7 +21,6 @@ export interface ScaffoldArgs {
   readonly quiet?: boolean;
 }
 
-
 export async function runScaffold(args: ScaffoldArgs): Promise<number> {
   // Warnings are generate's to print; errors stop scaffold too.
   const loaded = loadModel({ manifest: args.manifest });

@@ -179,6 +179,8 @@ describe("firstInvalidUtf8", () => {
     ["a code point above U+10FFFF", [0xf4, 0x90, 0x80, 0x80], 0],
     ["a truncated sequence at the end", [0x61, 0xe2, 0x82], 1],
     ["Latin-1 é between ASCII", [0x63, 0x61, 0x66, 0xe9, 0x21], 3],
+    ["an invalid byte after a byte order mark", [0xef, 0xbb, 0xbf, 0x61, 0xff], 4],
+    ["a U+FFFD written out, then an invalid byte", [0xef, 0xbf, 0xbd, 0xff], 3],
   ])("%s", (_name, bytes, expected) => {
     expect(firstInvalidUtf8(Uint8Array.from(bytes))).toBe(expected);
     // Agrees with the platform's strict decoder on whether the bytes are UTF-8.
