@@ -67,13 +67,17 @@ function casesFor(sizes: readonly number[]): GeneratorCase[] {
     const manifest = join(dir, "mcp.yaml");
     writeFileSync(manifest, catalogManifest(largest, "./mcp", true));
     cases.push({ id: `catalog-${largest}-client`, label: `catalog, ${largest} tools, with client`, manifest, out: join(dir, "mcp"), catalogTools: largest });
-    // Other realistic shapes of the same size: generation speed must not depend on them.
-    for (const shape of catalogShapes) {
-      const shapeDir = join(genDir, `${shape}-${largest}`);
-      mkdirSync(shapeDir, { recursive: true });
-      const shapeManifest = join(shapeDir, "mcp.yaml");
-      writeFileSync(shapeManifest, shapedCatalogManifest(shape, largest));
-      cases.push({ id: `${shape}-${largest}`, label: `${shape} catalog, ${largest} tools`, manifest: shapeManifest, out: join(shapeDir, "mcp"), catalogTools: largest });
+    // Other realistic shapes of the same size, written as JSON and as block YAML: generation speed must depend on neither.
+    for (const format of ["json", "yaml"] as const) {
+      for (const shape of catalogShapes) {
+        const id = format === "json" ? `${shape}-${largest}` : `${shape}-${largest}-yaml`;
+        const shapeDir = join(genDir, id);
+        mkdirSync(shapeDir, { recursive: true });
+        const shapeManifest = join(shapeDir, "mcp.yaml");
+        writeFileSync(shapeManifest, shapedCatalogManifest(shape, largest, undefined, format));
+        const label = `${shape} catalog, ${largest} tools${format === "yaml" ? ", written as YAML" : ""}`;
+        cases.push({ id, label, manifest: shapeManifest, out: join(shapeDir, "mcp"), catalogTools: largest });
+      }
     }
   }
   return cases;

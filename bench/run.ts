@@ -359,7 +359,8 @@ largest size by bench/workload/catalogs.ts (seeded): **nullable** (type lists su
 exclusiveMinimum with multipleOf, enums, defaults; two revisions), **composed** (deep nesting,
 \`$defs\`/\`$ref\`, anyOf/oneOf/allOf, patternProperties, additionalProperties schemas, outputSchemas)
 and **surface** (also 300 prompts, 300 resources and 300 templates per 1,000 tools; long descriptions
-with \`*/\`, backticks, \`\${\`, U+2028 and non-ASCII text).
+with \`*/\`, backticks, \`\${\`, U+2028 and non-ASCII text), each written twice: as JSON (what tools write) and
+as block YAML in the yaml library's default style, long text folded over lines (what people write).
 
 | target | measured | goal | |
 |---|---:|---:|---|

@@ -10,6 +10,11 @@
 //               additionalProperties schemas, an outputSchema on every other tool
 //   surface   — besides the tools, hundreds of prompts, resources and resource templates;
 //               long descriptions with hostile text (`*/`, backticks, `${`, U+2028, non-ASCII)
+//
+// Each is written as JSON (what tools write) or as block YAML (what people write: the yaml
+// library's default style, long text folded over several lines); the generator reads the
+// two by different paths.
+import { stringify } from "yaml";
 import type { JsonSchema } from "./catalog.js";
 
 export type CatalogShape = "nullable" | "composed" | "surface";
@@ -222,8 +227,10 @@ function surfaceTool(pick: Pick, i: number): JsonSchema {
 
 const toolName = (pick: Pick, i: number) => `${pick.one(nouns)}_${pick.one(verbs)}_${id4(i)}`;
 
-/** The manifest (JSON, which is YAML) of a `count`-tool catalog of `shape`, the same for the same seed. */
-export function shapedCatalogManifest(shape: CatalogShape, count: number, seed = 16): string {
+export type CatalogFormat = "json" | "yaml";
+
+/** The manifest of a `count`-tool catalog of `shape`, written as JSON (which is YAML too) or block YAML; the same for the same seed. */
+export function shapedCatalogManifest(shape: CatalogShape, count: number, seed = 16, format: CatalogFormat = "json"): string {
   const pick = new Pick(seed * 7919 + catalogShapes.indexOf(shape));
   const tools: Record<string, unknown> = {};
   const manifest: Record<string, unknown> = { mcpgen: 1, server: { name: `catalog-${shape}`, version: "1.0.0" }, output: "./mcp", generate: { client: false } };
@@ -265,5 +272,5 @@ export function shapedCatalogManifest(shape: CatalogShape, count: number, seed =
     manifest.prompts = prompts;
   }
   manifest.tools = tools;
-  return `${JSON.stringify(manifest, null, 2)}\n`;
+  return format === "yaml" ? stringify(manifest, { aliasDuplicateObjects: false }) : `${JSON.stringify(manifest, null, 2)}\n`;
 }

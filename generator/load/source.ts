@@ -4,6 +4,7 @@ import { createRequire } from "node:module";
 import type { Node } from "yaml";
 import type { Diagnostic, SourceLocation } from "../diagnostics.js";
 import { parsePlainJson } from "./json-source.js";
+import { parseBlockYaml } from "./yaml-source.js";
 
 // The YAML parser loads on first use (synchronously, from its CommonJS build): manifests
 // written as plain JSON never need it.
@@ -210,15 +211,18 @@ const maxAliasCount = 100;
 
 /**
  * Parses `text` (YAML 1.2, which includes JSON). Returns diagnostics for syntax errors,
- * duplicate keys and non-string keys instead of a value.
+ * duplicate keys and non-string keys instead of a value. `fastPaths: false` reads every text
+ * with the yaml library (the reference the fast paths are tested against).
  */
-export function parseSource(file: string, text: string): { source?: ParsedSource; diagnostics: Diagnostic[] } {
-  // Plain JSON (often what tools write) takes a fast path with the same positions.
-  if (/^\s*[[{]/.test(text)) {
+export function parseSource(file: string, text: string, fastPaths = true): { source?: ParsedSource; diagnostics: Diagnostic[] } {
+  // Plain JSON (often what tools write) and block YAML of the common kind (what people
+  // write) take fast paths with the same values and positions.
+  const fastPath = !fastPaths ? undefined : /^\s*[[{]/.test(text) ? parsePlainJson : parseBlockYaml;
+  if (fastPath) {
     const positions = new PositionIndex(file, text, new LineStarts(text));
-    const value = parsePlainJson(text, positions, recordedDepth);
+    const value = fastPath(text, positions, recordedDepth);
     if (value !== undefined) {
-      positions.deferBeyond(recordedDepth, () => parsePlainJson(text, positions));
+      positions.deferBeyond(recordedDepth, () => fastPath(text, positions));
       return { source: { value, positions }, diagnostics: [] };
     }
   }

@@ -4,6 +4,7 @@
 import { readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { parse } from "yaml";
 import { catalogShapes, shapedCatalogManifest } from "../../bench/workload/catalogs.js";
 import { runCli, tempProject } from "../support/generate.js";
 import { typecheck } from "../support/typecheck.js";
@@ -33,6 +34,15 @@ describe("bench catalogs of other shapes", () => {
     expect(Object.keys(surface.resourceTemplates!)).toHaveLength(30);
     const text = JSON.stringify(surface);
     for (const hostile of ["*/", "`", "${", "\u2028", "日本語"]) expect(text).toContain(hostile);
+  });
+
+  it("written as YAML hold the same manifest as written as JSON, in the block style people write", () => {
+    for (const shape of catalogShapes) {
+      const yaml = shapedCatalogManifest(shape, 40, 16, "yaml");
+      expect(parse(yaml)).toEqual(JSON.parse(shapedCatalogManifest(shape, 40)));
+      expect(yaml).not.toMatch(/^\s*[{[]/);
+      expect(yaml).not.toMatch(/[&*]a\d/); // no anchors or aliases: every schema written out
+    }
   });
 
   for (const shape of catalogShapes) {

@@ -1,0 +1,474 @@
+// A fast path for manifests written in block-style YAML, the way people write mcp.yaml by
+// hand and the way YAML libraries write it: mappings and sequences by indentation, plain and
+// quoted scalars (folded over lines too), `|` and `>` block scalars, one-line flow
+// collections, comments. The yaml library reads about 1.5 MB a second, so a 1,000-tool
+// manifest spent more than half of its five seconds there; this reads the same subset over
+// ten times faster and records the same positions. Anything outside it (anchors, aliases,
+// tags, directives, several documents, tabs, CR line ends, multi-line flow collections,
+// explicit indentation or keep chomping, non-string or duplicate keys, numbers in other
+// bases, odd indentation) gives undefined, and the yaml library reads the text and reports
+// its problems. test/unit/yaml-fast-path.test.ts holds both to the same values and positions.
+import { childPointer, maxNestingDepth, setOwn, type JsonValue, type PositionIndex } from "./source.js";
+
+class NotPlainYaml extends Error {}
+
+const bail = (): never => {
+  throw new NotPlainYaml();
+};
+
+/** Characters this path never reads: tabs, CR, other control characters, BOM. */
+const unusual = /[\u0000-\u0009\u000b-\u001f\u007f\ufeff]/;
+
+// The YAML 1.2 core schema as the yaml library resolves plain scalars.
+const nullPlain = /^(?:~|[Nn]ull|NULL)?$/;
+const boolPlain = /^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/;
+const intPlain = /^[-+]?[0-9]+$/;
+const floatPlain = /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?$/;
+/** Hex, octal, infinities and NaN: left to the yaml library. */
+const otherNumber = /^(?:0o[0-7]+|0x[0-9a-fA-F]+|[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/;
+
+function plainValue(text: string): JsonValue {
+  if (nullPlain.test(text)) return null;
+  if (boolPlain.test(text)) return text[0] === "t" || text[0] === "T";
+  const number = intPlain.test(text) ? parseInt(text, 10) : floatPlain.test(text) ? parseFloat(text) : undefined;
+  if (number !== undefined) return Number.isFinite(number) ? number : bail();
+  return otherNumber.test(text) ? bail() : text;
+}
+
+/** Characters that may not start a plain scalar (YAML indicators); `-`, `?` and `:` may when a safe character follows. */
+const indicators = new Set(["-", "?", ":", ",", "[", "]", "{", "}", "#", "&", "*", "!", "|", ">", "'", '"', "%", "@", "`"]);
+
+/** Escapes of double-quoted scalars that stand for one character (YAML 1.2, 5.7). */
+const simpleEscapes: { readonly [escape: string]: string } = {
+  "0": "\0", a: "\x07", b: "\b", t: "\t", n: "\n", v: "\v", f: "\f", r: "\r", e: "\x1b", " ": " ",
+  '"': '"', "/": "/", "\\": "\\", N: "\x85", _: "\xa0", L: "\u2028", P: "\u2029",
+};
+const hexDigits = /^[0-9a-fA-F]*$/;
+
+/** The text of one line of a double-quoted scalar with its escapes decoded. */
+function unescapeDouble(line: string): string {
+  if (!line.includes("\\")) return line;
+  let out = "";
+  for (let k = 0; k < line.length; k++) {
+    if (line[k] !== "\\") {
+      out += line[k];
+      continue;
+    }
+    const escape = line[++k] ?? bail();
+    const simple = simpleEscapes[escape];
+    if (simple !== undefined) {
+      out += simple;
+      continue;
+    }
+    const digits = escape === "x" ? 2 : escape === "u" ? 4 : escape === "U" ? 8 : bail();
+    const hex = line.slice(k + 1, k + 1 + digits);
+    if (hex.length !== digits || !hexDigits.test(hex)) bail();
+    const code = parseInt(hex, 16);
+    out += code <= 0x10ffff ? String.fromCodePoint(code) : bail();
+    k += digits;
+  }
+  return out;
+}
+
+/** `line` without trailing spaces (only spaces: YAML's white space is space and tab, and tabs never get here). */
+function trimSpaces(line: string): string {
+  let end = line.length;
+  while (line.charCodeAt(end - 1) === 0x20) end--;
+  return end === line.length ? line : line.slice(0, end);
+}
+
+/** Whether `line` ends in an odd number of backslashes (its last one escapes what follows). */
+function endsEscaped(line: string): boolean {
+  let n = 0;
+  while (line[line.length - 1 - n] === "\\") n++;
+  return n % 2 === 1;
+}
+
+/**
+ * A quoted scalar written over several lines, folded as YAML folds them: a line break
+ * between two lines of text is a space, each empty line a line break, spaces around breaks
+ * go, and in double quotes a backslash at a line's end joins the lines with nothing.
+ */
+function foldQuoted(raw: string, parent: number, double: boolean, decode: (line: string) => string): string {
+  const lines = raw.split("\n");
+  let out = "";
+  let joiner = "";
+  for (let n = 0; n < lines.length; n++) {
+    let line = lines[n]!;
+    if (n > 0) {
+      const indent = line.length - line.replace(/^ +/, "").length;
+      line = line.slice(indent);
+      // Later lines must be indented past the parent (an empty one in between need not be).
+      if ((line !== "" || n === lines.length - 1) && indent <= parent) bail();
+      if (line === "" && n < lines.length - 1) {
+        // An empty line after an escaped break: the yaml library's reading of it is its own.
+        if (joiner === "") bail();
+        joiner = joiner === " " ? "\n" : `${joiner}\n`;
+        continue;
+      }
+    }
+    if (n < lines.length - 1) {
+      if (double && endsEscaped(line)) {
+        out += joiner + decode(line.slice(0, -1));
+        joiner = "";
+        continue;
+      }
+      const trimmed = trimSpaces(line);
+      // An escaped space before trailing spaces, or an escaped break after spaces: left to the yaml library.
+      if (double && trimmed !== line && endsEscaped(trimmed)) bail();
+      line = trimmed;
+    }
+    out += joiner + decode(line);
+    joiner = " ";
+  }
+  return out;
+}
+
+/** The value of `text` when it is block YAML of the common kind, recording positions into `positions`; else undefined. */
+export function parseBlockYaml(text: string, positions: PositionIndex, recordDepth = Infinity): JsonValue | undefined {
+  if (unusual.test(text)) return undefined;
+  const length = text.length;
+  /** Between nodes, the start of a line. */
+  let i = 0;
+  const lineEnd = (p: number) => {
+    const n = text.indexOf("\n", p);
+    return n < 0 ? length : n;
+  };
+  /** The first `char` in [from, to), or -1: searches stay inside one line (an unbounded indexOf would make reading quadratic). */
+  const find = (char: string, from: number, to: number) => {
+    for (let q = from; q < to; q++) if (text[q] === char) return q;
+    return -1;
+  };
+  const afterLine = (p: number) => Math.min(lineEnd(p) + 1, length);
+  const breakOrSpace = (p: number) => p >= length || text[p] === " " || text[p] === "\n";
+  const skipSpaces = (p: number) => {
+    while (text.charCodeAt(p) === 0x20) p++;
+    return p;
+  };
+  const childOf = (pointer: string | undefined, depth: number, token: string | number) => (pointer !== undefined && depth < recordDepth ? childPointer(pointer, token) : undefined);
+  const record = (pointer: string | undefined, start: number, end?: number) => {
+    if (pointer !== undefined) positions.setValue(pointer, start, end);
+  };
+  const isDash = (p: number) => text[p] === "-" && breakOrSpace(p + 1);
+  /** Whether a plain scalar may start at `p` (`-5` and `-x` may, `- x` and `&x` may not). */
+  const plainStart = (p: number) => {
+    const c = text[p]!;
+    if (!indicators.has(c)) return true;
+    return (c === "-" || c === "?" || c === ":") && !breakOrSpace(p + 1) && !indicators.has(text[p + 1]!);
+  };
+
+  /** Skips blank and comment lines; the indentation of the next line (i at its start), or -1 at the end. */
+  const nextLine = (): number => {
+    while (i < length) {
+      const p = skipSpaces(i);
+      if (p === length) break;
+      if (text[p] === "\n" || text[p] === "#") i = afterLine(p);
+      else return p - i;
+    }
+    i = length;
+    return -1;
+  };
+
+  /** After a value on its line: spaces and a comment at most; moves to the next line. */
+  const endOfLine = (p: number) => {
+    const q = skipSpaces(p);
+    if (q < length && text[q] !== "\n" && !(text[q] === "#" && q > p)) bail();
+    i = afterLine(q);
+  };
+
+  /**
+   * A quoted scalar: its value and the offset after its closing quote. Only a value may span
+   * lines (`parent` is the indentation its later lines must pass); keys and flow items may not.
+   */
+  const quoted = (p: number, parent = -1): [string, number] => {
+    const quote = text[p]!;
+    let q = p + 1;
+    for (; ; q++) {
+      if (q >= length) bail();
+      const c = text[q];
+      if (c === quote) {
+        if (quote === '"' || text[q + 1] !== "'") break;
+        q++;
+      } else if (c === "\\" && quote === '"') q++;
+    }
+    const raw = text.slice(p + 1, q);
+    const decode = quote === '"' ? unescapeDouble : (line: string) => (line.includes("''") ? line.replace(/''/g, "'") : line);
+    if (!raw.includes("\n")) return [decode(raw), q + 1];
+    if (parent < 0) bail();
+    return [foldQuoted(raw, parent, quote === '"', decode), q + 1];
+  };
+
+  /** Whether the line from `p` to `e` is `key: …` (a mapping that starts on a sequence item's line). */
+  const startsMapping = (p: number, e: number): boolean => {
+    let q: number;
+    if (!plainStart(p) && text[p] !== '"' && text[p] !== "'") return false;
+    if (text[p] === '"' || text[p] === "'") {
+      q = find(text[p]!, p + 1, e);
+      if (q < 0) return false;
+      q = skipSpaces(q + 1);
+      return text[q] === ":" && breakOrSpace(q + 1);
+    }
+    for (q = find(":", p, e); q >= 0; q = find(":", q + 1, e)) if (breakOrSpace(q + 1)) return true;
+    return false;
+  };
+
+  const block = (indent: number, pointer: string | undefined, depth: number): JsonValue => {
+    if (depth > maxNestingDepth) bail();
+    return isDash(i + indent) ? sequence(indent, pointer, depth) : mapping(indent, i + indent, pointer, depth);
+  };
+
+  /** A block mapping whose keys start at column `col`, the first at `at` (on a sequence item's line when that is not a line start). */
+  const mapping = (col: number, at: number, pointer: string | undefined, depth: number): JsonValue => {
+    const out: { [key: string]: JsonValue } = {};
+    record(pointer, at);
+    for (let p = at; ; p = i + col) {
+      let key: string;
+      let colon: number;
+      const c = text[p]!;
+      if (c === '"' || c === "'") {
+        let after: number;
+        [key, after] = quoted(p);
+        colon = skipSpaces(after);
+        if (text[colon] !== ":") bail();
+      } else {
+        if (!plainStart(p)) bail();
+        const e = lineEnd(p);
+        colon = find(":", p, e);
+        while (colon >= 0 && !breakOrSpace(colon + 1)) colon = find(":", colon + 1, e);
+        if (colon < 0) bail();
+        key = trimSpaces(text.slice(p, colon));
+        if (key.includes(" #") || typeof plainValue(key) !== "string") bail();
+      }
+      if (!breakOrSpace(colon + 1) || key.length > 1024 || Object.prototype.hasOwnProperty.call(out, key)) bail();
+      const child = childOf(pointer, depth, key);
+      if (child !== undefined) positions.setKey(child, p);
+      setOwn(out, key, valueAfter(colon + 1, col, child, depth + 1, true));
+      const next = nextLine();
+      if (next < col) return out;
+      if (next > col || isDash(i + col)) bail();
+    }
+  };
+
+  const sequence = (col: number, pointer: string | undefined, depth: number): JsonValue => {
+    const out: JsonValue[] = [];
+    record(pointer, i + col);
+    for (;;) {
+      const dash = i + col;
+      const child = childOf(pointer, depth, out.length);
+      const p = skipSpaces(dash + 1);
+      const e = lineEnd(p);
+      if (p < e && text[p] !== "#" && startsMapping(p, e)) out.push(mapping(p - i, p, child, depth + 1));
+      else if (isDash(p)) bail();
+      else out.push(valueAfter(dash + 1, col, child, depth + 1, false));
+      const next = nextLine();
+      if (next > col) bail();
+      if (next < col || !isDash(i + col)) return out;
+    }
+  };
+
+  /**
+   * The value after a mapping's `:` or a sequence's `-` at `q`: on the same line, or a block
+   * on the lines below (more indented than `parent`, or a sequence at the key's own column).
+   */
+  const valueAfter = (q: number, parent: number, pointer: string | undefined, depth: number, inMapping: boolean): JsonValue => {
+    const p = skipSpaces(q);
+    if (p < length && text[p] !== "\n" && text[p] !== "#") return inline(p, parent, pointer, depth);
+    i = afterLine(p);
+    const next = nextLine();
+    if (next > parent) return block(next, pointer, depth);
+    if (inMapping && next === parent && isDash(i + next)) return block(next, pointer, depth);
+    record(pointer, p, p);
+    return null;
+  };
+
+  const inline = (p: number, parent: number, pointer: string | undefined, depth: number): JsonValue => {
+    const c = text[p]!;
+    if (c === '"' || c === "'") {
+      const [value, end] = quoted(p, parent);
+      record(pointer, p, end);
+      endOfLine(end);
+      return value;
+    }
+    if (c === "[" || c === "{") {
+      const [value, end] = flow(p, pointer, depth);
+      endOfLine(end);
+      return value;
+    }
+    if (c === "|" || c === ">") return blockScalar(p, parent, pointer);
+    return plain(p, parent, pointer);
+  };
+
+  /** The end of a plain scalar's text on the line from `p` to `e` (before a comment and trailing spaces). */
+  const plainLineEnd = (p: number, e: number): { end: number; comment: boolean } => {
+    let end = e;
+    let comment = false;
+    for (let q = p; q < e; q++) {
+      const c = text[q];
+      if (c === ":" && breakOrSpace(q + 1)) bail();
+      if (c === "#" && text[q - 1] === " ") {
+        end = q - 1;
+        comment = true;
+        break;
+      }
+    }
+    while (end > p && text[end - 1] === " ") end--;
+    return { end, comment };
+  };
+
+  /** A plain scalar, folded over the more indented lines that follow it. */
+  const plain = (p: number, parent: number, pointer: string | undefined): JsonValue => {
+    if (!plainStart(p)) bail();
+    const first = plainLineEnd(p, lineEnd(p));
+    let value = text.slice(p, first.end);
+    let end = first.end;
+    i = afterLine(p);
+    for (let comment = first.comment; !comment && i < length; ) {
+      let q = i;
+      let breaks = 0;
+      for (let s = skipSpaces(q); s < length && text[s] === "\n"; s = skipSpaces(q)) {
+        breaks++;
+        q = s + 1;
+      }
+      const start = skipSpaces(q);
+      if (start >= length || start - q <= parent) break;
+      // A later line may start with any indicator but a comment's `#` (`- `, `? `, `: ` are left to the yaml library).
+      if (text[start] === "#" || ("-?:".includes(text[start]!) && breakOrSpace(start + 1))) bail();
+      const line = plainLineEnd(start, lineEnd(start));
+      value += breaks > 0 ? "\n".repeat(breaks) : " ";
+      value += text.slice(start, line.end);
+      end = line.end;
+      comment = line.comment;
+      i = afterLine(start);
+    }
+    record(pointer, p, end);
+    return end === first.end ? plainValue(value) : value;
+  };
+
+  /** A `|` or `>` scalar (clip or strip chomping, indentation found from its first line). */
+  const blockScalar = (p: number, parent: number, pointer: string | undefined): JsonValue => {
+    const folded = text[p] === ">";
+    let h = p + 1;
+    const strip = text[h] === "-";
+    if (strip) h++;
+    endOfLine(h);
+    const lines: string[] = [];
+    let indent = -1;
+    let leadingSpaces = 0;
+    let end = i;
+    while (i < length) {
+      const s = skipSpaces(i);
+      if (s >= length || text[s] === "\n") {
+        if (indent < 0) leadingSpaces = Math.max(leadingSpaces, s - i);
+        else if (s - i > indent) bail();
+        lines.push("");
+        i = Math.min(s + 1, length);
+        continue;
+      }
+      if (indent < 0) {
+        if (s - i <= parent || leadingSpaces > s - i) bail();
+        indent = s - i;
+      }
+      if (s - i < indent) break;
+      const e = lineEnd(s);
+      const line = text.slice(i + indent, e);
+      if (folded && line[0] === " ") bail();
+      lines.push(line);
+      i = end = Math.min(e + 1, length);
+    }
+    if (indent < 0) bail();
+    // Lines break where written (`|`) or fold into spaces between lines of text (`>`); empty lines are breaks in both.
+    let body = "";
+    let breaks = 0;
+    let started = false;
+    for (const line of lines) {
+      if (line === "") {
+        breaks++;
+        continue;
+      }
+      if (started) body += folded && breaks === 0 ? " " : "\n".repeat(folded ? breaks : breaks + 1);
+      else body += "\n".repeat(breaks);
+      body += line;
+      breaks = 0;
+      started = true;
+    }
+    if (!strip) body += "\n";
+    record(pointer, p, end);
+    return body;
+  };
+
+  /** A flow collection on one line (`[a, "b"]`, `{ k: v }`): its value and the offset after it. */
+  const flow = (p: number, pointer: string | undefined, depth: number): [JsonValue, number] => {
+    if (depth > maxNestingDepth) bail();
+    const e = lineEnd(p);
+    const close = text[p] === "[" ? "]" : "}";
+    const list: JsonValue[] = [];
+    const map: { [key: string]: JsonValue } = {};
+    let q = skipSpaces(p + 1);
+    while (text[q] !== close) {
+      if (q >= e) bail();
+      let key: string | undefined;
+      let child: string | undefined;
+      if (close === "]") child = childOf(pointer, depth, list.length);
+      else {
+        const keyAt = q;
+        [key, q] = text[q] === '"' || text[q] === "'" ? quoted(q) : flowPlain(q, e, true);
+        if (typeof plainValue(key) !== "string" && text[keyAt] !== '"' && text[keyAt] !== "'") bail();
+        q = skipSpaces(q);
+        if (text[q] !== ":" || !breakOrSpace(q + 1) || Object.prototype.hasOwnProperty.call(map, key)) bail();
+        q = skipSpaces(q + 1);
+        child = childOf(pointer, depth, key);
+        if (child !== undefined) positions.setKey(child, keyAt);
+      }
+      const at = q;
+      let value: JsonValue;
+      if (text[q] === "[" || text[q] === "{") [value, q] = flow(q, child, depth + 1);
+      else {
+        let written: string;
+        [written, q] = text[q] === '"' || text[q] === "'" ? quoted(q) : flowPlain(q, e, false);
+        value = text[at] === '"' || text[at] === "'" ? written : plainValue(written);
+        record(child, at, q);
+      }
+      if (key === undefined) list.push(value);
+      else setOwn(map, key, value);
+      q = skipSpaces(q);
+      if (text[q] === ",") {
+        q = skipSpaces(q + 1);
+        if (text[q] === close) bail();
+      } else if (text[q] !== close || q >= e) bail();
+    }
+    if (q >= e) bail();
+    record(pointer, p, q + 1);
+    return [close === "]" ? list : map, q + 1];
+  };
+
+  /** A plain scalar inside a one-line flow collection, ending at `,`, `]`, `}` (or `: ` after a key): its text and end. */
+  const flowPlain = (p: number, e: number, isKey: boolean): [string, number] => {
+    if (!plainStart(p)) bail();
+    let q = p;
+    for (; q < e; q++) {
+      const c = text[q]!;
+      if (c === "," || c === "]" || c === "}") break;
+      if (c === ":" && isKey && breakOrSpace(q + 1)) break;
+      if (c === "[" || c === "{" || c === ":" || (c === "#" && text[q - 1] === " ")) bail();
+    }
+    let end = q;
+    while (end > p && text[end - 1] === " ") end--;
+    if (end === p) bail();
+    return [text.slice(p, end), end];
+  };
+
+  try {
+    let first = nextLine();
+    // A leading `---` opens the document; a second one, `...` or directives go to the yaml library.
+    if (first === 0 && text.startsWith("---", i) && breakOrSpace(i + 3)) {
+      endOfLine(i + 3);
+      first = nextLine();
+    }
+    if (first !== 0) return undefined;
+    const value = block(0, "", 0);
+    return nextLine() === -1 ? value : undefined;
+  } catch (error) {
+    if (error instanceof NotPlainYaml) return undefined;
+    throw error;
+  }
+}
