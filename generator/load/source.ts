@@ -235,12 +235,13 @@ export function parseSource(file: string, text: string, fastPaths = true): { sou
   const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true, strict: true });
   const problems = [...doc.errors, ...doc.warnings];
   if (problems.length > 0) {
-    return {
-      diagnostics: problems.map((error) => ({
-        location: at(error.pos[0]),
-        message: describeYamlError(error.code, error.message),
-      })),
-    };
+    // One report per place and problem: the yaml library repeats an error for every bracket left open.
+    const unique = new Map<string, Diagnostic>();
+    for (const error of problems) {
+      const diagnostic = { location: at(error.pos[0]), message: describeYamlError(error.code, error.message) };
+      unique.set(`${error.pos[0]} ${diagnostic.message}`, diagnostic);
+    }
+    return { diagnostics: [...unique.values()] };
   }
   const positions = new PositionIndex(file, text, lineCounter);
   const diagnostics: Diagnostic[] = [];

@@ -81,6 +81,14 @@ const refused: Refused[] = [
     stderr: ["mcp.yaml:1:273: values nest more than 256 levels deep here; a manifest or schema never needs that many, so flatten it (use $defs and $ref for recursive shapes)"],
   },
   {
+    name: "YAML with 2,000 flow brackets left open: each problem once, not once per bracket",
+    files: { "mcp.yaml": `mcpgen: 1\nx: ${"[".repeat(2000)}\n` },
+    stderr: [
+      "mcp.yaml:2:790: invalid YAML: Flow sequence in block collection must be sufficiently indented and end with a ]",
+      "mcp.yaml:2:790: values nest too deep to read; a manifest or schema never needs more than 256 levels, so flatten it",
+    ],
+  },
+  {
     name: "a recursive file schema whose definition names are both taken",
     files: {
       "mcp.yaml": manifest("2025-06-18", "tools:", "  walk:", "    input:", "      type: object", "      properties:", "        tree: { $ref: ./schemas/tree.json }", "      $defs:", "        tree: { type: string }", "        schemas-tree: { type: string }"),
