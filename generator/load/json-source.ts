@@ -20,7 +20,7 @@ export function parsePlainJson(text: string, positions: PositionIndex, recordDep
   const space = () => {
     for (;;) {
       const c = text.charCodeAt(i);
-      if (c === 0x20 || c === 0x0a || c === 0x0d) i++;
+      if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) i++;
       else return;
     }
   };

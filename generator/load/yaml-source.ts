@@ -1,13 +1,14 @@
 // A fast path for manifests written in block-style YAML, the way people write mcp.yaml by
 // hand and the way YAML libraries write it: mappings and sequences by indentation, plain and
 // quoted scalars (folded over lines too), `|` and `>` block scalars, one-line flow
-// collections, comments. The yaml library reads about 1.5 MB a second, so a 1,000-tool
-// manifest spent more than half of its five seconds there; this reads the same subset over
-// ten times faster and records the same positions. Anything outside it (anchors, aliases,
-// tags, directives, several documents, tabs, CR line ends, multi-line flow collections,
-// explicit indentation or keep chomping, non-string or duplicate keys, numbers in other
-// bases, odd indentation) gives undefined, and the yaml library reads the text and reports
-// its problems. test/unit/yaml-fast-path.test.ts holds both to the same values and positions.
+// collections, comments, LF or CRLF line ends. The yaml library reads about 1.5 MB a second,
+// so a 1,000-tool manifest spent more than half of its five seconds there; this reads the
+// same subset over ten times faster and records the same positions. Anything outside it
+// (anchors, aliases, tags, directives, several documents, tabs, multi-line flow
+// collections, explicit indentation or keep chomping, non-string or duplicate keys, numbers
+// in other bases, odd indentation) gives undefined, and the yaml library reads the text and
+// reports its problems. test/unit/yaml-fast-path.test.ts holds both to the same values and
+// positions.
 import { childPointer, maxNestingDepth, setOwn, type JsonValue, type PositionIndex } from "./source.js";
 
 class NotPlainYaml extends Error {}
@@ -16,8 +17,8 @@ const bail = (): never => {
   throw new NotPlainYaml();
 };
 
-/** Characters this path never reads: tabs, CR, other control characters, BOM. */
-const unusual = /[\u0000-\u0009\u000b-\u001f\u007f\ufeff]/;
+/** What this path never reads: tabs, other control characters, a CR that does not end a line, BOM. */
+const unusual = /[\u0000-\u0009\u000b\u000c\u000e-\u001f\u007f\ufeff]|\r(?!\n)/;
 
 // The YAML 1.2 core schema as the yaml library resolves plain scalars.
 const nullPlain = /^(?:~|[Nn]ull|NULL)?$/;
@@ -90,7 +91,7 @@ function endsEscaped(line: string): boolean {
  * go, and in double quotes a backslash at a line's end joins the lines with nothing.
  */
 function foldQuoted(raw: string, parent: number, double: boolean, decode: (line: string) => string): string {
-  const lines = raw.split("\n");
+  const lines = raw.split(/\r?\n/);
   let out = "";
   let joiner = "";
   for (let n = 0; n < lines.length; n++) {
@@ -130,17 +131,24 @@ export function parseBlockYaml(text: string, positions: PositionIndex, recordDep
   const length = text.length;
   /** Between nodes, the start of a line. */
   let i = 0;
+  /** Where the line holding `p` ends: at its CR or LF, or the end of the text. */
   const lineEnd = (p: number) => {
     const n = text.indexOf("\n", p);
-    return n < 0 ? length : n;
+    return n < 0 ? length : text[n - 1] === "\r" ? n - 1 : n;
   };
   /** The first `char` in [from, to), or -1: searches stay inside one line (an unbounded indexOf would make reading quadratic). */
   const find = (char: string, from: number, to: number) => {
     for (let q = from; q < to; q++) if (text[q] === char) return q;
     return -1;
   };
-  const afterLine = (p: number) => Math.min(lineEnd(p) + 1, length);
-  const breakOrSpace = (p: number) => p >= length || text[p] === " " || text[p] === "\n";
+  /** The start of the line after the one holding `p`. */
+  const afterLine = (p: number) => {
+    const n = text.indexOf("\n", p);
+    return n < 0 ? length : n + 1;
+  };
+  // Every CR is followed by LF (checked above): either starts a line break.
+  const isBreak = (p: number) => text[p] === "\n" || text[p] === "\r";
+  const breakOrSpace = (p: number) => p >= length || text[p] === " " || isBreak(p);
   const skipSpaces = (p: number) => {
     while (text.charCodeAt(p) === 0x20) p++;
     return p;
@@ -162,7 +170,7 @@ export function parseBlockYaml(text: string, positions: PositionIndex, recordDep
     while (i < length) {
       const p = skipSpaces(i);
       if (p === length) break;
-      if (text[p] === "\n" || text[p] === "#") i = afterLine(p);
+      if (isBreak(p) || text[p] === "#") i = afterLine(p);
       else return p - i;
     }
     i = length;
@@ -172,7 +180,7 @@ export function parseBlockYaml(text: string, positions: PositionIndex, recordDep
   /** After a value on its line: spaces and a comment at most; moves to the next line. */
   const endOfLine = (p: number) => {
     const q = skipSpaces(p);
-    if (q < length && text[q] !== "\n" && !(text[q] === "#" && q > p)) bail();
+    if (q < length && !isBreak(q) && !(text[q] === "#" && q > p)) bail();
     i = afterLine(q);
   };
 
@@ -272,7 +280,7 @@ export function parseBlockYaml(text: string, positions: PositionIndex, recordDep
    */
   const valueAfter = (q: number, parent: number, pointer: string | undefined, depth: number, inMapping: boolean): JsonValue => {
     const p = skipSpaces(q);
-    if (p < length && text[p] !== "\n" && text[p] !== "#") return inline(p, parent, pointer, depth);
+    if (p < length && !isBreak(p) && text[p] !== "#") return inline(p, parent, pointer, depth);
     i = afterLine(p);
     const next = nextLine();
     if (next > parent) return block(next, pointer, depth);
@@ -325,9 +333,9 @@ export function parseBlockYaml(text: string, positions: PositionIndex, recordDep
     for (let comment = first.comment; !comment && i < length; ) {
       let q = i;
       let breaks = 0;
-      for (let s = skipSpaces(q); s < length && text[s] === "\n"; s = skipSpaces(q)) {
+      for (let s = skipSpaces(q); s < length && isBreak(s); s = skipSpaces(q)) {
         breaks++;
-        q = s + 1;
+        q = afterLine(s);
       }
       const start = skipSpaces(q);
       if (start >= length || start - q <= parent) break;
@@ -357,11 +365,11 @@ export function parseBlockYaml(text: string, positions: PositionIndex, recordDep
     let end = i;
     while (i < length) {
       const s = skipSpaces(i);
-      if (s >= length || text[s] === "\n") {
+      if (s >= length || isBreak(s)) {
         if (indent < 0) leadingSpaces = Math.max(leadingSpaces, s - i);
         else if (s - i > indent) bail();
         lines.push("");
-        i = Math.min(s + 1, length);
+        i = afterLine(s);
         continue;
       }
       if (indent < 0) {
@@ -373,7 +381,7 @@ export function parseBlockYaml(text: string, positions: PositionIndex, recordDep
       const line = text.slice(i + indent, e);
       if (folded && line[0] === " ") bail();
       lines.push(line);
-      i = end = Math.min(e + 1, length);
+      i = end = afterLine(e);
     }
     if (indent < 0) bail();
     // Lines break where written (`|`) or fold into spaces between lines of text (`>`); empty lines are breaks in both.

@@ -5,6 +5,8 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { parsePlainJson } from "../../generator/load/json-source.js";
+import { PositionIndex } from "../../generator/load/source.js";
 import { generateManifest } from "../support/generate.js";
 
 const manifest = {
@@ -58,6 +60,22 @@ describe("JSON manifests", () => {
     const yaml = await locations(write("mcp.yaml", `# comment\n${bad}`));
     expect(json.length).toBeGreaterThanOrEqual(2);
     expect(json.every((l) => !l.startsWith("1:1 "))).toBe(true);
+    expect(json).toEqual(yaml.map((l) => l.replace(/^(\d+)/, (n) => String(Number(n) - 1))));
+  });
+
+  it("indented with tabs (JSON white space) take the same path: the same code, problems at the same positions as YAML", async () => {
+    const tabbed = JSON.stringify(manifest, null, "\t");
+    expect(parsePlainJson(tabbed, new PositionIndex("mcp.yaml", tabbed))).toEqual(manifest);
+    const fromTabs = await generateManifest(write("mcp.yaml", tabbed));
+    const fromSpaces = await generateManifest(write("mcp.yaml", JSON.stringify(manifest, null, 2)));
+    if (!fromTabs.ok || !fromSpaces.ok) throw new Error("generation failed");
+    expect([...fromTabs.generated.files.values()].map((t) => t.replace(/^\/\/ Source: .*$/m, ""))).toEqual(
+      [...fromSpaces.generated.files.values()].map((t) => t.replace(/^\/\/ Source: .*$/m, "")),
+    );
+    const bad = JSON.stringify({ ...manifest, outptu: "typo", tools: { echo: { ...manifest.tools.echo, input: { type: "object", properties: { n: { type: "number", minimum: "low" } } } } } }, null, "\t");
+    const json = await locations(write("mcp.yaml", bad));
+    const yaml = await locations(write("mcp.yaml", `# comment\n${bad}`));
+    expect(json.length).toBeGreaterThanOrEqual(2);
     expect(json).toEqual(yaml.map((l) => l.replace(/^(\d+)/, (n) => String(Number(n) - 1))));
   });
 
