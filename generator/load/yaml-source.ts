@@ -1,14 +1,14 @@
 // A fast path for manifests written in block-style YAML, the way people write mcp.yaml by
 // hand and the way YAML libraries write it: mappings and sequences by indentation, plain and
 // quoted scalars (folded over lines too), `|` and `>` block scalars, one-line flow
-// collections, comments, LF or CRLF line ends. The yaml library reads about 1.5 MB a second,
-// so a 1,000-tool manifest spent more than half of its five seconds there; this reads the
-// same subset over ten times faster and records the same positions. Anything outside it
-// (anchors, aliases, tags, directives, several documents, tabs, multi-line flow
-// collections, explicit indentation or keep chomping, non-string or duplicate keys, numbers
-// in other bases, odd indentation) gives undefined, and the yaml library reads the text and
-// reports its problems. test/unit/yaml-fast-path.test.ts holds both to the same values and
-// positions.
+// collections, anchors and aliases, comments, LF or CRLF line ends. The yaml library reads
+// about 1.5 MB a second, so a 1,000-tool manifest spent more than half of its five seconds
+// there; this reads the same subset over ten times faster and records the same positions.
+// Anything outside it (anchors whose values hold aliases, tags, directives, several
+// documents, tabs, multi-line flow collections, explicit indentation or keep chomping,
+// non-string or duplicate keys, numbers in other bases, odd indentation) gives undefined,
+// and the yaml library reads the text and reports its problems.
+// test/unit/yaml-fast-path.test.ts holds both to the same values and positions.
 import { childPointer, maxNestingDepth, setOwn, type JsonValue, type PositionIndex } from "./source.js";
 
 class NotPlainYaml extends Error {}
@@ -28,7 +28,12 @@ const floatPlain = /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?$/
 /** Hex, octal, infinities and NaN: left to the yaml library. */
 const otherNumber = /^(?:0o[0-7]+|0x[0-9a-fA-F]+|[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/;
 
+/** What may start a plain scalar that is not a string: `~`, null, true, false, a number. */
+const nonStringStart = /^$|^[-+.0-9~nNtTfF]/;
+
 function plainValue(text: string): JsonValue {
+  // Most plain scalars are words (`string`, `object`): no pattern can match them.
+  if (!nonStringStart.test(text)) return text;
   if (nullPlain.test(text)) return null;
   if (boolPlain.test(text)) return text[0] === "t" || text[0] === "T";
   const number = intPlain.test(text) ? parseInt(text, 10) : floatPlain.test(text) ? parseFloat(text) : undefined;
@@ -78,6 +83,9 @@ function trimSpaces(line: string): string {
   return end === line.length ? line : line.slice(0, end);
 }
 
+/** The text of one line of a single-quoted scalar (`''` is a quote). */
+const unescapeSingle = (line: string) => (line.includes("''") ? line.replace(/''/g, "'") : line);
+
 /** Whether `line` ends in an odd number of backslashes (its last one escapes what follows). */
 function endsEscaped(line: string): boolean {
   let n = 0;
@@ -125,6 +133,16 @@ function foldQuoted(raw: string, parent: number, double: boolean, decode: (line:
   return out;
 }
 
+/** A fresh copy of an anchored value for an alias at `depth` (the yaml path copies too, and refuses the same depths). */
+function copy(value: JsonValue, depth: number): JsonValue {
+  if (depth > maxNestingDepth) bail();
+  if (value === null || typeof value !== "object") return value;
+  if (Array.isArray(value)) return value.map((item) => copy(item, depth + 1));
+  const out: { [key: string]: JsonValue } = {};
+  for (const key of Object.keys(value)) setOwn(out, key, copy(value[key]!, depth + 1));
+  return out;
+}
+
 /** The value of `text` when it is block YAML of the common kind, recording positions into `positions`; else undefined. */
 export function parseBlockYaml(text: string, positions: PositionIndex, recordDepth = Infinity): JsonValue | undefined {
   if (unusual.test(text)) return undefined;
@@ -138,7 +156,8 @@ export function parseBlockYaml(text: string, positions: PositionIndex, recordDep
   };
   /** The first `char` in [from, to), or -1: searches stay inside one line (an unbounded indexOf would make reading quadratic). */
   const find = (char: string, from: number, to: number) => {
-    for (let q = from; q < to; q++) if (text[q] === char) return q;
+    const code = char.charCodeAt(0);
+    for (let q = from; q < to; q++) if (text.charCodeAt(q) === code) return q;
     return -1;
   };
   /** The start of the line after the one holding `p`. */
@@ -190,17 +209,19 @@ export function parseBlockYaml(text: string, positions: PositionIndex, recordDep
    */
   const quoted = (p: number, parent = -1): [string, number] => {
     const quote = text[p]!;
-    let q = p + 1;
-    for (; ; q++) {
-      if (q >= length) bail();
-      const c = text[q];
-      if (c === quote) {
-        if (quote === '"' || text[q + 1] !== "'") break;
-        q++;
-      } else if (c === "\\" && quote === '"') q++;
+    let q = p;
+    for (;;) {
+      q = text.indexOf(quote, q + 1);
+      if (q < 0) bail();
+      if (quote === '"') {
+        let slashes = 0;
+        while (text.charCodeAt(q - 1 - slashes) === 0x5c) slashes++;
+        if (slashes % 2 === 0) break;
+      } else if (text[q + 1] === "'") q++;
+      else break;
     }
     const raw = text.slice(p + 1, q);
-    const decode = quote === '"' ? unescapeDouble : (line: string) => (line.includes("''") ? line.replace(/''/g, "'") : line);
+    const decode = quote === '"' ? unescapeDouble : unescapeSingle;
     if (!raw.includes("\n")) return [decode(raw), q + 1];
     if (parent < 0) bail();
     return [foldQuoted(raw, parent, quote === '"', decode), q + 1];
@@ -279,7 +300,19 @@ export function parseBlockYaml(text: string, positions: PositionIndex, recordDep
    * on the lines below (more indented than `parent`, or a sequence at the key's own column).
    */
   const valueAfter = (q: number, parent: number, pointer: string | undefined, depth: number, inMapping: boolean): JsonValue => {
-    const p = skipSpaces(q);
+    let p = skipSpaces(q);
+    if (text[p] !== "&") return unanchored(p, parent, pointer, depth, inMapping);
+    // `&name value`: the value is kept for the aliases below it. One that holds aliases
+    // itself multiplies when aliased ("billion laughs"): the yaml path counts those.
+    const name = text.slice(p + 1, (p = nameEnd(p + 1)));
+    const aliasesBefore = aliasesRead;
+    const value = unanchored(skipSpaces(p), parent, pointer, depth, inMapping);
+    if (aliasesRead !== aliasesBefore || value === null) bail();
+    anchors.set(name, value);
+    return value;
+  };
+
+  const unanchored = (p: number, parent: number, pointer: string | undefined, depth: number, inMapping: boolean): JsonValue => {
     if (p < length && !isBreak(p) && text[p] !== "#") return inline(p, parent, pointer, depth);
     i = afterLine(p);
     const next = nextLine();
@@ -289,8 +322,32 @@ export function parseBlockYaml(text: string, positions: PositionIndex, recordDep
     return null;
   };
 
+  /** Values named by anchors so far (the latest of a name wins, as in YAML). */
+  const anchors = new Map<string, JsonValue>();
+  let aliasesRead = 0;
+  /** The end of an anchor's or alias's name starting at `p` (which must not be empty). */
+  const nameEnd = (p: number) => {
+    let q = p;
+    while (q < length && !breakOrSpace(q)) {
+      if (",[]{}:".includes(text[q]!)) bail();
+      q++;
+    }
+    return q > p ? q : bail();
+  };
+
+  /** `*name`: a copy of the anchored value, located at the alias (as the yaml path records it). */
+  const alias = (p: number, pointer: string | undefined, depth: number): JsonValue => {
+    const end = nameEnd(p + 1);
+    const anchored = anchors.get(text.slice(p + 1, end)) ?? bail();
+    aliasesRead++;
+    record(pointer, p, end);
+    endOfLine(end);
+    return copy(anchored, depth);
+  };
+
   const inline = (p: number, parent: number, pointer: string | undefined, depth: number): JsonValue => {
     const c = text[p]!;
+    if (c === "*") return alias(p, pointer, depth);
     if (c === '"' || c === "'") {
       const [value, end] = quoted(p, parent);
       record(pointer, p, end);

@@ -1,7 +1,8 @@
 // Block YAML takes a fast path (generator/load/yaml-source.ts) that must read every text it
 // accepts exactly as the yaml library does (values and positions) and hand everything else
 // to it. Checked on the repository's manifests, on seeded random documents written by the yaml
-// library in twelve styles, on hand-written edge cases and on random mutations of them.
+// library in twelve styles (some with anchors and aliases, some with CRLF line ends), on
+// hand-written edge cases and on random mutations of them.
 import { readFileSync } from "node:fs";
 import { stringify, type ToStringOptions } from "yaml";
 import { describe, expect, it } from "vitest";
@@ -25,8 +26,19 @@ const awkwardStrings = [
   "é ü 日本", "emoji 🙂", "line\u2028sep", "para\u2029sep", "next\u0085line", "nb\u00a0sp", "bell\u0007", "esc\u001b", "nul\u0000", "a  b   c", "end \\", "\\ start", "x".repeat(120), "word ".repeat(30).trim(), "__proto__", "$ref", "#/$defs/x", "http://example.com/a?b=c#d", "key:", ":",
 ];
 
+/** Values already made, some used again: the yaml library writes a value met twice as an anchor and an alias. */
+const made: JsonValue[] = [];
+
 function randomValue(next: () => number, depth: number): JsonValue {
   const pick = <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)]!;
+  if (made.length > 0 && next() < 0.05) return pick(made);
+  const value = freshValue(next, depth, pick);
+  if (value !== null && typeof value === "object") made.push(value);
+  if (made.length > 50) made.shift();
+  return value;
+}
+
+function freshValue(next: () => number, depth: number, pick: <T>(list: readonly T[]) => T): JsonValue {
   const roll = next();
   if (depth > 0 && roll < 0.25) {
     const out: { [key: string]: JsonValue } = {};
@@ -103,6 +115,11 @@ const handWritten = [
   "a:\n  b:\n    c:\n      d:\n        e:\n          f: deep\n",
   "root:\n  - - nested\n",
   "a: &x 1\nb: *x\n",
+  "a: &x\n  k: v\n  j: [1]\nb: *x\nc: &y five # c\nd: *y # c\ne:\n  - &z s\n  - *z\nf: &w |\n  text\ng: *w\nh: *x\n",
+  "a: &x { k: *y }\n",
+  "a: *missing\n",
+  "a: &x [1]\nb: &x [2]\nc: *x\n",
+  "a: &x\n  b: &y 1\n  c: *y\nd: *x\n",
   "a: !tag x\n",
   "a: 0x1F\n",
   "a: 1\na: 2\n",
