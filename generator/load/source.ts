@@ -7,7 +7,7 @@ import { parsePlainJson } from "./json-source.js";
 import { parseBlockYaml } from "./yaml-source.js";
 
 // The YAML parser loads on first use (synchronously, from its CommonJS build): manifests
-// written as plain JSON never need it.
+// read by a fast path (plain JSON, common block YAML) never need it.
 let yaml: typeof import("yaml") | undefined;
 const loadYaml = () => (yaml ??= createRequire(import.meta.url)("yaml") as typeof import("yaml"));
 
