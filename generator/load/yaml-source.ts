@@ -17,8 +17,9 @@ const bail = (): never => {
   throw new NotPlainYaml();
 };
 
-/** What this path never reads: tabs, other control characters, a CR that does not end a line, BOM. */
-const unusual = /[\u0000-\u0009\u000b\u000c\u000e-\u001f\u007f\ufeff]|\r(?!\n)/;
+/** What this path never reads: tabs, other control characters, BOM (and a CR that does not end a line, below). */
+const unusual = /[\u0000-\u0009\u000b\u000c\u000e-\u001f\u007f\ufeff]/;
+const loneCR = /\r(?!\n)/;
 
 // The YAML 1.2 core schema as the yaml library resolves plain scalars.
 const nullPlain = /^(?:~|[Nn]ull|NULL)?$/;
@@ -28,14 +29,14 @@ const floatPlain = /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?$/
 /** Hex, octal, infinities and NaN: left to the yaml library. */
 const otherNumber = /^(?:0o[0-7]+|0x[0-9a-fA-F]+|[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/;
 
-/** What may start a plain scalar that is not a string: `~`, null, true, false, a number. */
-const nonStringStart = /^$|^[-+.0-9~nNtTfF]/;
-
 function plainValue(text: string): JsonValue {
-  // Most plain scalars are words (`string`, `object`): no pattern can match them.
-  if (!nonStringStart.test(text)) return text;
-  if (nullPlain.test(text)) return null;
-  if (boolPlain.test(text)) return text[0] === "t" || text[0] === "T";
+  const c = text.charCodeAt(0);
+  if (!((c >= 0x30 && c <= 0x39) || c === 0x2b || c === 0x2d || c === 0x2e)) {
+    // Not a number: null and the booleans are at most five characters long; most words are longer.
+    if (text.length > 5) return text;
+    if (nullPlain.test(text)) return null;
+    return boolPlain.test(text) ? c === 0x74 || c === 0x54 : text;
+  }
   const number = intPlain.test(text) ? parseInt(text, 10) : floatPlain.test(text) ? parseFloat(text) : undefined;
   if (number !== undefined) return Number.isFinite(number) ? number : bail();
   return otherNumber.test(text) ? bail() : text;
@@ -145,10 +146,15 @@ function copy(value: JsonValue, depth: number): JsonValue {
 
 /** The value of `text` when it is block YAML of the common kind, recording positions into `positions`; else undefined. */
 export function parseBlockYaml(text: string, positions: PositionIndex, recordDepth = Infinity): JsonValue | undefined {
-  if (unusual.test(text)) return undefined;
+  if (unusual.test(text) || (text.includes("\r") && loneCR.test(text))) return undefined;
   const length = text.length;
   /** Between nodes, the start of a line. */
   let i = 0;
+  // Set by the scanners below beside what they return (a tuple per scalar would be garbage):
+  /** Where the scalar or collection just read ends. */
+  let scanned = 0;
+  /** Whether the plain line just read ended in a comment. */
+  let lineComment = false;
   /** Where the line holding `p` ends: at its CR or LF, or the end of the text. */
   const lineEnd = (p: number) => {
     const n = text.indexOf("\n", p);
@@ -204,10 +210,10 @@ export function parseBlockYaml(text: string, positions: PositionIndex, recordDep
   };
 
   /**
-   * A quoted scalar: its value and the offset after its closing quote. Only a value may span
+   * A quoted scalar's value (`scanned`: after its closing quote). Only a value may span
    * lines (`parent` is the indentation its later lines must pass); keys and flow items may not.
    */
-  const quoted = (p: number, parent = -1): [string, number] => {
+  const quoted = (p: number, parent = -1): string => {
     const quote = text[p]!;
     let q = p;
     for (;;) {
@@ -222,9 +228,10 @@ export function parseBlockYaml(text: string, positions: PositionIndex, recordDep
     }
     const raw = text.slice(p + 1, q);
     const decode = quote === '"' ? unescapeDouble : unescapeSingle;
-    if (!raw.includes("\n")) return [decode(raw), q + 1];
+    scanned = q + 1;
+    if (!raw.includes("\n")) return decode(raw);
     if (parent < 0) bail();
-    return [foldQuoted(raw, parent, quote === '"', decode), q + 1];
+    return foldQuoted(raw, parent, quote === '"', decode);
   };
 
   /** Whether the line from `p` to `e` is `key: …` (a mapping that starts on a sequence item's line). */
@@ -255,9 +262,8 @@ export function parseBlockYaml(text: string, positions: PositionIndex, recordDep
       let colon: number;
       const c = text[p]!;
       if (c === '"' || c === "'") {
-        let after: number;
-        [key, after] = quoted(p);
-        colon = skipSpaces(after);
+        key = quoted(p);
+        colon = skipSpaces(scanned);
         if (text[colon] !== ":") bail();
       } else {
         if (!plainStart(p)) bail();
@@ -349,45 +355,45 @@ export function parseBlockYaml(text: string, positions: PositionIndex, recordDep
     const c = text[p]!;
     if (c === "*") return alias(p, pointer, depth);
     if (c === '"' || c === "'") {
-      const [value, end] = quoted(p, parent);
-      record(pointer, p, end);
-      endOfLine(end);
+      const value = quoted(p, parent);
+      record(pointer, p, scanned);
+      endOfLine(scanned);
       return value;
     }
     if (c === "[" || c === "{") {
-      const [value, end] = flow(p, pointer, depth);
-      endOfLine(end);
+      const value = flow(p, pointer, depth);
+      endOfLine(scanned);
       return value;
     }
     if (c === "|" || c === ">") return blockScalar(p, parent, pointer);
     return plain(p, parent, pointer);
   };
 
-  /** The end of a plain scalar's text on the line from `p` to `e` (before a comment and trailing spaces). */
-  const plainLineEnd = (p: number, e: number): { end: number; comment: boolean } => {
+  /** The end of a plain scalar's text on the line from `p` to `e`, before trailing spaces and a comment (`lineComment`). */
+  const plainLineEnd = (p: number, e: number): number => {
     let end = e;
-    let comment = false;
+    lineComment = false;
     for (let q = p; q < e; q++) {
       const c = text[q];
       if (c === ":" && breakOrSpace(q + 1)) bail();
       if (c === "#" && text[q - 1] === " ") {
         end = q - 1;
-        comment = true;
+        lineComment = true;
         break;
       }
     }
     while (end > p && text[end - 1] === " ") end--;
-    return { end, comment };
+    return end;
   };
 
   /** A plain scalar, folded over the more indented lines that follow it. */
   const plain = (p: number, parent: number, pointer: string | undefined): JsonValue => {
     if (!plainStart(p)) bail();
-    const first = plainLineEnd(p, lineEnd(p));
-    let value = text.slice(p, first.end);
-    let end = first.end;
+    const firstEnd = plainLineEnd(p, lineEnd(p));
+    let value = text.slice(p, firstEnd);
+    let end = firstEnd;
     i = afterLine(p);
-    for (let comment = first.comment; !comment && i < length; ) {
+    while (!lineComment && i < length) {
       let q = i;
       let breaks = 0;
       for (let s = skipSpaces(q); s < length && isBreak(s); s = skipSpaces(q)) {
@@ -398,15 +404,12 @@ export function parseBlockYaml(text: string, positions: PositionIndex, recordDep
       if (start >= length || start - q <= parent) break;
       // A later line may start with any indicator but a comment's `#` (`- `, `? `, `: ` are left to the yaml library).
       if (text[start] === "#" || ("-?:".includes(text[start]!) && breakOrSpace(start + 1))) bail();
-      const line = plainLineEnd(start, lineEnd(start));
-      value += breaks > 0 ? "\n".repeat(breaks) : " ";
-      value += text.slice(start, line.end);
-      end = line.end;
-      comment = line.comment;
+      end = plainLineEnd(start, lineEnd(start));
+      value += (breaks > 0 ? "\n".repeat(breaks) : " ") + text.slice(start, end);
       i = afterLine(start);
     }
     record(pointer, p, end);
-    return end === first.end ? plainValue(value) : value;
+    return end === firstEnd ? plainValue(value) : value;
   };
 
   /** A `|` or `>` scalar (clip or strip chomping, indentation found from its first line). */
@@ -461,8 +464,8 @@ export function parseBlockYaml(text: string, positions: PositionIndex, recordDep
     return body;
   };
 
-  /** A flow collection on one line (`[a, "b"]`, `{ k: v }`): its value and the offset after it. */
-  const flow = (p: number, pointer: string | undefined, depth: number): [JsonValue, number] => {
+  /** A flow collection on one line (`[a, "b"]`, `{ k: v }`): its value (`scanned`: the offset after it). */
+  const flow = (p: number, pointer: string | undefined, depth: number): JsonValue => {
     if (depth > maxNestingDepth) bail();
     const e = lineEnd(p);
     const close = text[p] === "[" ? "]" : "}";
@@ -476,9 +479,9 @@ export function parseBlockYaml(text: string, positions: PositionIndex, recordDep
       if (close === "]") child = childOf(pointer, depth, list.length);
       else {
         const keyAt = q;
-        [key, q] = text[q] === '"' || text[q] === "'" ? quoted(q) : flowPlain(q, e, true);
+        key = text[q] === '"' || text[q] === "'" ? quoted(q) : flowPlain(q, e, true);
         if (typeof plainValue(key) !== "string" && text[keyAt] !== '"' && text[keyAt] !== "'") bail();
-        q = skipSpaces(q);
+        q = skipSpaces(scanned);
         if (text[q] !== ":" || !breakOrSpace(q + 1) || Object.prototype.hasOwnProperty.call(map, key)) bail();
         q = skipSpaces(q + 1);
         child = childOf(pointer, depth, key);
@@ -486,16 +489,16 @@ export function parseBlockYaml(text: string, positions: PositionIndex, recordDep
       }
       const at = q;
       let value: JsonValue;
-      if (text[q] === "[" || text[q] === "{") [value, q] = flow(q, child, depth + 1);
+      if (text[q] === "[" || text[q] === "{") value = flow(q, child, depth + 1);
       else {
-        let written: string;
-        [written, q] = text[q] === '"' || text[q] === "'" ? quoted(q) : flowPlain(q, e, false);
-        value = text[at] === '"' || text[at] === "'" ? written : plainValue(written);
-        record(child, at, q);
+        const isQuoted = text[q] === '"' || text[q] === "'";
+        const written = isQuoted ? quoted(q) : flowPlain(q, e, false);
+        value = isQuoted ? written : plainValue(written);
+        record(child, at, scanned);
       }
       if (key === undefined) list.push(value);
       else setOwn(map, key, value);
-      q = skipSpaces(q);
+      q = skipSpaces(scanned);
       if (text[q] === ",") {
         q = skipSpaces(q + 1);
         if (text[q] === close) bail();
@@ -503,11 +506,12 @@ export function parseBlockYaml(text: string, positions: PositionIndex, recordDep
     }
     if (q >= e) bail();
     record(pointer, p, q + 1);
-    return [close === "]" ? list : map, q + 1];
+    scanned = q + 1;
+    return close === "]" ? list : map;
   };
 
-  /** A plain scalar inside a one-line flow collection, ending at `,`, `]`, `}` (or `: ` after a key): its text and end. */
-  const flowPlain = (p: number, e: number, isKey: boolean): [string, number] => {
+  /** A plain scalar inside a one-line flow collection, ending at `,`, `]`, `}` (or `: ` after a key): its text (`scanned`: its end). */
+  const flowPlain = (p: number, e: number, isKey: boolean): string => {
     if (!plainStart(p)) bail();
     let q = p;
     for (; q < e; q++) {
@@ -519,7 +523,8 @@ export function parseBlockYaml(text: string, positions: PositionIndex, recordDep
     let end = q;
     while (end > p && text[end - 1] === " ") end--;
     if (end === p) bail();
-    return [text.slice(p, end), end];
+    scanned = end;
+    return text.slice(p, end);
   };
 
   try {
