@@ -9,7 +9,7 @@
 // non-string or duplicate keys, numbers in other bases, odd indentation) gives undefined,
 // and the yaml library reads the text and reports its problems.
 // test/unit/yaml-fast-path.test.ts holds both to the same values and positions.
-import { childPointer, maxNestingDepth, setOwn, type JsonValue, type PositionIndex } from "./source.js";
+import { childPointer, maxAliasValues, maxNestingDepth, setOwn, type JsonValue, type PositionIndex } from "./source.js";
 
 class NotPlainYaml extends Error {}
 
@@ -134,15 +134,6 @@ function foldQuoted(raw: string, parent: number, double: boolean, decode: (line:
   return out;
 }
 
-/** A fresh copy of an anchored value for an alias at `depth` (the yaml path copies too, and refuses the same depths). */
-function copy(value: JsonValue, depth: number): JsonValue {
-  if (depth > maxNestingDepth) bail();
-  if (value === null || typeof value !== "object") return value;
-  if (Array.isArray(value)) return value.map((item) => copy(item, depth + 1));
-  const out: { [key: string]: JsonValue } = {};
-  for (const key of Object.keys(value)) setOwn(out, key, copy(value[key]!, depth + 1));
-  return out;
-}
 
 /** The value of `text` when it is block YAML of the common kind, recording positions into `positions`; else undefined. */
 export function parseBlockYaml(text: string, positions: PositionIndex, recordDepth = Infinity): JsonValue | undefined {
@@ -331,6 +322,18 @@ export function parseBlockYaml(text: string, positions: PositionIndex, recordDep
   /** Values named by anchors so far (the latest of a name wins, as in YAML). */
   const anchors = new Map<string, JsonValue>();
   let aliasesRead = 0;
+  /** Values copied for aliases so far: past maxAliasValues, the yaml path reports it. */
+  let copied = 0;
+
+  /** A fresh copy of an anchored value for an alias at `depth` (the yaml path copies too, and refuses the same depths and sizes). */
+  const copy = (value: JsonValue, depth: number): JsonValue => {
+    if (depth > maxNestingDepth || ++copied > maxAliasValues) bail();
+    if (value === null || typeof value !== "object") return value;
+    if (Array.isArray(value)) return value.map((item) => copy(item, depth + 1));
+    const out: { [key: string]: JsonValue } = {};
+    for (const key of Object.keys(value)) setOwn(out, key, copy(value[key]!, depth + 1));
+    return out;
+  };
   /** The end of an anchor's or alias's name starting at `p` (which must not be empty). */
   const nameEnd = (p: number) => {
     let q = p;

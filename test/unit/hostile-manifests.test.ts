@@ -81,6 +81,12 @@ const refused: Refused[] = [
     stderr: ["mcp.yaml:1:273: values nest more than 256 levels deep here; a manifest or schema never needs that many, so flatten it (use $defs and $ref for recursive shapes)"],
   },
   {
+    name: "a large value aliased many times (3,000 aliases of a 3,000-item list: 9 million values from 47 KB) fails at the alias that crosses the limit",
+    files: { "mcp.yaml": `mcpgen: 1\nserver: { name: x, version: "1" }\nprotocol: 2026-07-28\nx-big: &x\n${"  - 1\n".repeat(3000)}x-many:\n${"  - *x\n".repeat(3000)}` },
+    // Each alias copies 3,001 values (the list and its items): the 334th brings the total over 1,000,000.
+    stderr: ["mcp.yaml:3339:5: aliases expand to more than 1,000,000 values (a large value aliased many times); alias it less often, or share schemas with $ref to $defs"],
+  },
+  {
     name: "YAML with 2,000 flow brackets left open: each problem once, not once per bracket",
     files: { "mcp.yaml": `mcpgen: 1\nx: ${"[".repeat(2000)}\n` },
     stderr: [
