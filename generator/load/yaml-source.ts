@@ -134,7 +134,6 @@ function foldQuoted(raw: string, parent: number, double: boolean, decode: (line:
   return out;
 }
 
-
 /** The value of `text` when it is block YAML of the common kind, recording positions into `positions`; else undefined. */
 export function parseBlockYaml(text: string, positions: PositionIndex, recordDepth = Infinity): JsonValue | undefined {
   if (unusual.test(text) || (text.includes("\r") && loneCR.test(text))) return undefined;
