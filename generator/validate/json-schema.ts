@@ -3,10 +3,10 @@
 import type { ErrorObject, ValidateFunction } from "ajv";
 import { didYouMean, isWarning, quote, type Diagnostic } from "../diagnostics.js";
 // The compiler's own schema checks (moving to validate/ with the file): run here, in the validate phase.
-import { analyzeSchema, jsonTypeNames, regExpError } from "./schema-check.js";
+import { analyzeSchema, jsonTypeNames } from "./schema-check.js";
 import { isObject, knownKeywords, schemaMistakes } from "./schema-mistakes.js";
 import { schemaObjects, type ResolvedSchema } from "../load/schema-refs.js";
-import { childPointer, resolvePointer, type JsonValue } from "../load/source.js";
+import type { JsonValue } from "../load/source.js";
 import type { Dialect } from "../load/revisions.js";
 import { cachedValidator } from "./ajv-cache.js";
 
@@ -158,72 +158,13 @@ export function checkJsonSchema(schema: ResolvedSchema, what: string, options: {
     }));
     if (diagnostics.length > 0) return { diagnostics };
   }
-  // What compiling would reject beyond the meta-schema: local references that point
-  // nowhere and patterns that are not regular expressions. Checked by a walk rather than
-  // ajv.compile, which generates and evaluates code for every schema (slow and memory-hungry
-  // for large manifests; the validators mcp-gen ships are compiled by its own compiler).
-  // Only schema positions are searched (a `$ref` or `pattern` inside `examples` is data).
-  const objects = schemaObjects(schema.value);
-  const problem = firstCompileProblem(schema.value, objects);
-  if (problem) return { diagnostics: [{ location: schema.locate(problem.pointer), message: `${what} ${problem.message}` }] };
-  // What the validator compiler cannot express (dynamic refs, unevaluated*, …): errors, found
-  // here so that emitting never fails.
+  // What the validator compiler cannot express or would reject (references that point
+  // nowhere, patterns that are no regular expressions, dynamic refs, unevaluated*, …):
+  // errors, all found by one walk here so that emitting never fails.
   const unsupported = analyzeSchema(schema.value, dialect).problems.map((problem) => ({ location: schema.locate(problem.pointer), message: `${what}: ${problem.message}` }));
   if (unsupported.length > 0) return { diagnostics: unsupported };
-  const mistakes = schemaMistakes(schema, objects, dialect, what, options.toolInput === true);
+  const mistakes = schemaMistakes(schema, schemaObjects(schema.value), dialect, what, options.toolInput === true);
   return mistakes.some((d) => !isWarning(d)) ? { diagnostics: mistakes } : { dialect, diagnostics: mistakes };
-}
-
-/**
- * The first (depth first, source order) unresolvable local $ref or invalid pattern among
- * `objects`, the schemaObjects() of `root`: where, and what is wrong (after the schema's name).
- */
-function firstCompileProblem(root: JsonValue, objects: readonly [string, { [key: string]: JsonValue }][]): { pointer: string; message: string } | undefined {
-  // The anchors are collected (a walk of the whole schema) only when some $ref names one.
-  let anchors: Set<string> | undefined;
-  const collect = (node: JsonValue, into: Set<string>): Set<string> => {
-    if (node === null || typeof node !== "object") return into;
-    if (!Array.isArray(node) && typeof node.$anchor === "string") into.add(node.$anchor);
-    for (const child of Object.values(node)) collect(child, into);
-    return into;
-  };
-  // Schemas repeat their refs ("#/$defs/money" in every line item): each resolves once.
-  const resolved = new Set<string>(["#"]);
-  const resolves = (ref: string): boolean => {
-    if (resolved.has(ref)) return true;
-    if (!ref.startsWith("#/")) return (anchors ??= collect(root, new Set())).has(decodeURIComponent(ref.slice(1)));
-    let pointer: string;
-    try {
-      pointer = decodeURIComponent(ref.slice(1));
-    } catch {
-      return false;
-    }
-    if (resolvePointer(root, pointer) === undefined) return false;
-    resolved.add(ref);
-    return true;
-  };
-  const patternProblem = (source: string, pointer: string) => {
-    const error = regExpError(source);
-    if (error === undefined) return undefined;
-    const reason = /^Invalid regular expression: \/.*\/[a-z]*: (.*)$/s.exec(error)?.[1] ?? error;
-    return { pointer, message: `has the pattern ${JSON.stringify(source)}, which is not a valid regular expression (${reason}); fix it using JavaScript regular expression syntax` };
-  };
-  for (const [pointer, node] of objects) {
-    const ref = node.$ref;
-    if (typeof ref === "string" && ref.startsWith("#") && !resolves(ref)) {
-      const message = `has a $ref ${JSON.stringify(ref)} that does not resolve inside the schema; point it at an existing "#/$defs/…" entry`;
-      return { pointer: childPointer(pointer, "$ref"), message };
-    }
-    const problem = typeof node.pattern === "string" ? patternProblem(node.pattern, childPointer(pointer, "pattern")) : undefined;
-    if (problem) return problem;
-    if (isObject(node.patternProperties)) {
-      for (const source of Object.keys(node.patternProperties)) {
-        const problem = patternProblem(source, childPointer(childPointer(pointer, "patternProperties"), source));
-        if (problem) return problem;
-      }
-    }
-  }
-  return undefined;
 }
 
 /** The schema's root `type` when it is the single type "object". */

@@ -410,13 +410,14 @@ class SchemaChecker {
   }
 
   private checkRegExp(source: string, pointer: string, what: string): void {
-    const reason = regExpError(source);
-    if (reason !== undefined) {
-      this.problem(
-        pointer,
-        `${what} ${JSON.stringify(source)} is not a valid ECMAScript regular expression with the u flag (${reason}); fix the expression (with the u flag, escape only syntax characters, e.g. write - instead of \\-)`,
-      );
-    }
+    const error = regExpError(source);
+    if (error === undefined) return;
+    // V8's message repeats the source ("Invalid regular expression: /[A-Z/u: Unterminated character class").
+    const reason = /^Invalid regular expression: \/.*\/[a-z]*: (.*)$/s.exec(error)?.[1] ?? error;
+    this.problem(
+      pointer,
+      `${what} ${JSON.stringify(source)} is not a valid ECMAScript regular expression with the u flag (${reason}); fix the expression (with the u flag, escape only syntax characters, e.g. write - instead of \\-)`,
+    );
   }
 
   private checkRef(value: unknown, pointer: string): void {

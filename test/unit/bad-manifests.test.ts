@@ -384,13 +384,13 @@ const cases: BadCase[] = [
   {
     name: "local $ref to a missing definition points at the $ref",
     manifest: manifest("tools:", "  ping:", "    input:", "      type: object", "      properties:", '        city: { $ref: "#/$defs/City" }'),
-    stderr: ['mcp.yaml:9:23: input schema of tool "ping" has a $ref "#/$defs/City" that does not resolve inside the schema; point it at an existing "#/$defs/…" entry'],
+    stderr: ['mcp.yaml:9:23: input schema of tool "ping": $ref "#/$defs/City" does not resolve: this schema has nothing at "/$defs/City"; fix the reference or add the definition'],
   },
   {
     name: "invalid regular expression in pattern",
     manifest: manifest("tools:", "  ping:", "    input:", "      type: object", "      properties:", '        code: { type: string, pattern: "[A-Z" }'),
     stderr: [
-      'mcp.yaml:9:40: input schema of tool "ping" has the pattern "[A-Z", which is not a valid regular expression (Unterminated character class); fix it using JavaScript regular expression syntax',
+      'mcp.yaml:9:40: input schema of tool "ping": pattern "[A-Z" is not a valid ECMAScript regular expression with the u flag (Unterminated character class); fix the expression (with the u flag, escape only syntax characters, e.g. write - instead of \\-)',
     ],
   },
 
