@@ -7,6 +7,7 @@ import { join } from "node:path";
 import Handlebars from "handlebars";
 import type { Diagnostic } from "../diagnostics.js";
 import { packageRoot } from "../load/revisions.js";
+import { unpairedSurrogate } from "../model/names.js";
 import { loadModel, type GenerateOptions } from "../pipeline.js";
 import { catalogView } from "./view.js";
 
@@ -34,7 +35,9 @@ function engine(): typeof Handlebars {
   }
   hbs.registerHelper("scriptJson", (value: unknown) => new Handlebars.SafeString(scriptJson(value)));
   hbs.registerHelper("eq", (a: unknown, b: unknown) => a === b);
-  hbs.registerHelper("anchor", (kind: string, name: string) => `${kind}-${encodeURIComponent(name)}`);
+  // (an unpaired surrogate in a name, which encodeURIComponent refuses, becomes U+FFFD: anchors only need to be unique in practice)
+  const unpaired = new RegExp(unpairedSurrogate, "g");
+  hbs.registerHelper("anchor", (kind: string, name: string) => `${kind}-${encodeURIComponent(name.replace(unpaired, "\ufffd"))}`);
   return hbs;
 }
 

@@ -90,7 +90,10 @@ export function schemaObjects(root: JsonValue): readonly [string, SchemaObject][
 const listed = new WeakMap<object, readonly [string, SchemaObject][]>();
 
 /** Whether some schema inside `schema` has a `$ref` to a file (one not starting with "#"), which resolving inlines. */
-const namesFiles = (schema: JsonValue): boolean => schemaObjects(schema).some(([, node]) => typeof node.$ref === "string" && !node.$ref.startsWith("#"));
+const namesFiles = (schema: JsonValue): boolean => schemaObjects(schema).some(([, node]) => typeof node.$ref === "string" && !isLocalRef(node.$ref));
+
+/** A reference into the document that holds it: "#…", or "" (the document itself, as "#"). */
+export const isLocalRef = (ref: string): boolean => ref.startsWith("#") || ref === "";
 
 /** Keywords whose value maps names to schemas (draft-07 `dependencies` also to lists of names). */
 export const schemaMapKeywords: ReadonlySet<string> = new Set(["properties", "patternProperties", "$defs", "definitions", "dependentSchemas", "dependencies"]);
@@ -213,7 +216,7 @@ function resolveOnce(
     }
     const ref = node.$ref;
     const keepsLocalRefs = doc === undefined || doc.file === rootFile;
-    if (typeof ref === "string" && !(keepsLocalRefs && ref.startsWith("#"))) {
+    if (typeof ref === "string" && !(keepsLocalRefs && isLocalRef(ref))) {
       const refAt = locate(childPointer(docPointer, "$ref"));
       if (doc === undefined) expanding = refAt;
       const hash = ref.indexOf("#");

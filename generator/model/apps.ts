@@ -7,6 +7,7 @@ import { isAbsolute, relative, resolve, sep } from "node:path";
 import { didYouMean, quote, warning, type SourceLocation } from "../diagnostics.js";
 import { childPointer } from "../load/source.js";
 import { optional, str, type Declarations, type JsonObject } from "./declarations.js";
+import { unpairedSurrogate } from "./names.js";
 
 /** The MIME type of an app's HTML (`RESOURCE_MIME_TYPE` of @modelcontextprotocol/ext-apps). */
 export const appMimeType = "text/html;profile=mcp-app";
@@ -71,6 +72,11 @@ export function buildApps(
   const declareApp = (key: string, decl: JsonObject, pointer: string, location: SourceLocation): AppModel | undefined => {
     const html = readHtml(context, decl, pointer);
     const meta = uiMeta(decl, pointer, context);
+    if (decl.uri === undefined && (unpairedSurrogate.test(key) || unpairedSurrogate.test(serverName))) {
+      const what = unpairedSurrogate.test(key) ? `app name ${quote(key)}` : `server name ${quote(serverName)}`;
+      diagnostics.push({ location, message: `${what} holds an unpaired surrogate (a lone half of a UTF-16 pair), so the default ui:// URI cannot be made from it; rename it, or give the app a \`uri\`` });
+      return undefined;
+    }
     const uri = str(decl, "uri") ?? defaultUri(key);
     const uriAt = decl.uri === undefined ? location : positions.value(childPointer(pointer, "uri"));
     const previous = uris.get(uri);

@@ -21,6 +21,9 @@ function words(name: string): string[] {
 
 const capitalise = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
 
+/** An unpaired UTF-16 surrogate (from a "\ud800" escape): no character, so no URI or anchor can carry it. */
+export const unpairedSurrogate = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
 export function camelCase(name: string): string {
   const [first = "", ...rest] = words(name);
   return first + rest.map(capitalise).join("");

@@ -12,7 +12,7 @@ import { cachedValidator } from "./ajv-cache.js";
 
 const metaValidators = new Map<Dialect, ValidateFunction>();
 
-/** The dialect a schema declares with $schema; 2020-12 when it declares none (as MCP specifies). */
+/** The dialect a schema declares with $schema; 2020-12 when it declares none (as MCP specifies). `unsupported` is the value as written (JSON, shortened). */
 export function schemaDialect(schema: unknown): Dialect | { unsupported: string } {
   const declared = schema && typeof schema === "object" ? (schema as Record<string, unknown>).$schema : undefined;
   if (declared === undefined) return "2020-12";
@@ -20,7 +20,8 @@ export function schemaDialect(schema: unknown): Dialect | { unsupported: string 
     if (/json-schema\.org\/draft\/2020-12\/schema#?$/.test(declared)) return "2020-12";
     if (/json-schema\.org\/draft-07\/schema#?$/.test(declared)) return "draft-07";
   }
-  return { unsupported: String(declared) };
+  const written = JSON.stringify(declared) ?? String(declared);
+  return { unsupported: written.length > 80 ? `${written.slice(0, 77)}...` : written };
 }
 
 /** The dialect's meta-schema validator (what ajv.validateSchema runs): compiled once per process, or read from the seed or the cache. */
@@ -142,7 +143,7 @@ function describe(error: ErrorObject): string {
 export function checkJsonSchema(schema: ResolvedSchema, what: string, options: { toolInput?: boolean } = {}): { dialect?: Dialect; diagnostics: Diagnostic[] } {
   const dialect = schemaDialect(schema.value);
   if (typeof dialect === "object") {
-    const message = `${what} declares $schema ${JSON.stringify(dialect.unsupported)}; mcp-gen supports JSON Schema 2020-12 (the default) and draft-07`;
+    const message = `${what} declares $schema ${dialect.unsupported}; mcp-gen supports JSON Schema 2020-12 (the default) and draft-07`;
     return { diagnostics: [{ location: schema.locate("/$schema"), message }] };
   }
   // ajv's validator (and its code) loads only for a schema the shortcut cannot judge.

@@ -439,6 +439,7 @@ class SchemaChecker {
   private resolveRef(ref: string): Resolution {
     let fragment: string | undefined;
     if (ref.startsWith("#")) fragment = ref.slice(1);
+    else if (ref === "") fragment = ""; // the document itself
     else if (this.rootBase !== undefined && ref === this.rootBase) fragment = "";
     else if (this.rootBase !== undefined && ref.startsWith(`${this.rootBase}#`))
       fragment = ref.slice(this.rootBase.length + 1);

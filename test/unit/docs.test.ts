@@ -103,6 +103,18 @@ describe("mcp-gen docs without --server-url", () => {
   });
 });
 
+describe("mcp-gen docs with hostile names", () => {
+  // Found with fuzz/manifests.ts: encodeURIComponent throws on an unpaired surrogate.
+  it("a tool name holding an unpaired surrogate (a \\ud800 escape) gets an anchor, not a crash", () => {
+    const project = tempProject({ "mcp.yaml": '{"mcpgen":1,"server":{"name":"x","version":"1"},"protocol":"2026-07-28","tools":{"a\\ud800b":{"description":"d"}}}' });
+    projects.push(project);
+    const run = runCli(["docs", join(project, "mcp.yaml"), "-o", join(project, "site")]);
+    expect(run.stderr).toContain("warning: tool name");
+    expect(run.status).toBe(0);
+    expect(readFileSync(join(project, "site", "index.html"), "utf8")).toContain('id="tool-a%EF%BF%BDb"');
+  });
+});
+
 describe("mcp-gen docs refuses", () => {
   it("a bad manifest with file:line:col, exit 1, nothing written", () => {
     const project = tempProject({ "mcp.yaml": 'mcpgen: 1\nserver: { name: x, version: "1" }\nprotocol: 2025-06-18\ntools:\n  t: { descripton: typo }\n' });

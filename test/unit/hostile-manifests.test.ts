@@ -112,6 +112,18 @@ const refused: Refused[] = [
     ],
   },
   {
+    // Found by fuzz/manifests.ts: the message said `$schema "[object Object]"`.
+    name: "a $schema that is not a string is shown as written",
+    files: { "mcp.yaml": manifest("2025-06-18", "tools:", "  t:", "    input: { $schema: { draft: 7 }, type: object }") },
+    stderr: ['mcp.yaml:6:23: input schema of tool "t" declares $schema {"draft":7}; mcp-gen supports JSON Schema 2020-12 (the default) and draft-07'],
+  },
+  {
+    // Found by fuzz/manifests.ts: encodeURIComponent threw on the app's name.
+    name: "an app named with an unpaired surrogate and no uri",
+    files: { "mcp.yaml": '{"mcpgen":1,"server":{"name":"demo","version":"1"},"protocol":"2026-07-28","apps":{"p\\udc00":{"html":"./p.html"}}}', "p.html": "<html><body>x</body></html>\n" },
+    stderr: ['mcp.yaml:1:84: app name "p\\udc00" holds an unpaired surrogate (a lone half of a UTF-16 pair), so the default ui:// URI cannot be made from it; rename it, or give the app a `uri`'],
+  },
+  {
     name: "template variables named like built-in object properties, or percent-encoded",
     files: { "mcp.yaml": manifest("2025-06-18", "resourceTemplates:", '  a: { uriTemplate: "x://{constructor}" }', '  b: { uriTemplate: "x://{%41b}" }') },
     stderr: [
@@ -339,6 +351,23 @@ describe("hostile manifests that must work", () => {
     expect(run.status).toBe(0);
     const errors = typecheck(readdirSync(join(dir, "mcp")).map((f) => join(dir, "mcp", f)));
     expect(errors, formatTypeErrors(errors)).toEqual([]);
+  });
+
+  // Found by fuzz/manifests.ts: `$ref: ""` (the document itself) crashed the generator.
+  it('$ref "" refers to the schema itself, as "#" does: a recursive type and validator', async () => {
+    const dir = tempProject({
+      "mcp.yaml": manifest("2025-11-25", "tools:", "  nest:", "    input:", "      type: object", "      properties:", "        name: { type: string }", '        parent: { $ref: "" }', "      required: [name]"),
+    });
+    projects.push(dir);
+    const run = await runCliAsync(["mcp.yaml", "-q"], dir);
+    expect(run.stderr).toBe("");
+    expect(run.status).toBe(0);
+    expect(readFileSync(join(dir, "mcp", "types.gen.ts"), "utf8")).toMatch(/export interface NestInput \{[^}]*parent\?: NestInput \| undefined;/);
+    const errors = typecheck(readdirSync(join(dir, "mcp")).map((f) => join(dir, "mcp", f)));
+    expect(errors, formatTypeErrors(errors)).toEqual([]);
+    const { validateNestInput } = (await import(pathToFileURL(join(dir, "mcp", "validators.gen.ts")).href)) as { validateNestInput: (value: unknown) => { path: string } | undefined };
+    expect(validateNestInput({ name: "a", parent: { name: "b", parent: { name: "c" } } })).toBeUndefined();
+    expect(validateNestInput({ name: "a", parent: { name: "b", parent: { name: 3 } } })?.path).toBe("/parent/parent/name");
   });
 
   it("a patternProperties key containing */ generates code that compiles (needs the emitter rewrite)", async () => {

@@ -53,9 +53,9 @@ export function namedSchemas(
   owner = { name: rootName, definitions: definitionsOf(rootName, schema) },
 ): NamedSchema[] {
   const definitions = owner.definitions;
-  // "#" is the owner itself: a recursive schema refers to its own named type.
+  // "#" (or "") is the owner itself: a recursive schema refers to its own named type.
   const refName = (ref: string): string | undefined => {
-    if (ref === "#") return owner.name;
+    if (ref === "#" || ref === "") return owner.name;
     // Decoded (URI fragment, then JSON pointer) only when it holds an escape.
     const decoded = ref.includes("%") || ref.includes("~") ? unescapePointerToken(decodeURIComponent(ref)) : ref;
     return (definitions.get(decoded) ?? definitions.get(ref))?.name;
