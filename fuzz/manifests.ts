@@ -282,12 +282,171 @@ function mangleText(rng: Rng, text: string): string {
 }
 
 // ---------------------------------------------------------------------------------------
+// Instances for the validators: near the schema (so that some pass), then bent.
+
+function resolveLocal(root: Json, ref: string): Json | undefined {
+  if (ref === "#" || ref === "") return root;
+  if (!ref.startsWith("#/")) return undefined;
+  let at: Json | undefined = root;
+  for (const raw of ref.slice(2).split("/")) {
+    const token = decodeURIComponent(raw).replace(/~1/g, "/").replace(/~0/g, "~");
+    if (at === null || typeof at !== "object") return undefined;
+    at = (at as Record<string, Json>)[token];
+  }
+  return at;
+}
+
+function randomInstance(rng: Rng, schema: Json | undefined, root: Json, depth: number): Json {
+  if (depth > 6 || schema === undefined || schema === null || typeof schema !== "object" || Array.isArray(schema) || rng.chance(0.05)) {
+    return rng.chance(0.5) ? randomScalar(rng) : rng.pick([[], {}, [1, "a"], { p0: 1 }]);
+  }
+  const s = schema as { [key: string]: Json };
+  if (typeof s.$ref === "string" && rng.chance(0.9)) return randomInstance(rng, resolveLocal(root, s.$ref), root, depth + 1);
+  if (Array.isArray(s.enum) && s.enum.length > 0 && rng.chance(0.8)) return structuredClone(rng.pick(s.enum));
+  if (s.const !== undefined && rng.chance(0.8)) return structuredClone(s.const);
+  for (const key of ["oneOf", "anyOf", "allOf"]) {
+    const list = s[key];
+    if (Array.isArray(list) && list.length > 0 && rng.chance(0.5)) return randomInstance(rng, rng.pick(list), root, depth + 1);
+  }
+  const type = Array.isArray(s.type) ? rng.pick(s.type) : s.type !== undefined ? s.type : rng.pick(types);
+  const near = (n: Json | undefined) => (typeof n === "number" ? n + rng.pick([-1, -0.5, 0, 0.5, 1]) : rng.pick([0, 1, -1, 2.5, 10]));
+  switch (type) {
+    case "object": {
+      const out: { [key: string]: Json } = {};
+      const properties = s.properties !== null && typeof s.properties === "object" && !Array.isArray(s.properties) ? s.properties : {};
+      const required = Array.isArray(s.required) ? s.required : [];
+      for (const name of Object.keys(properties)) if (required.includes(name) ? rng.chance(0.95) : rng.chance(0.5)) out[name] = randomInstance(rng, properties[name], root, depth + 1);
+      if (rng.chance(0.15)) out[String(rng.pick(hostileStrings))] = randomInstance(rng, s.additionalProperties ?? true, root, depth + 1);
+      return out;
+    }
+    case "array": {
+      const length = rng.pick([0, 1, 2, 3, typeof s.minItems === "number" ? s.minItems : 1, typeof s.maxItems === "number" ? s.maxItems + 1 : 4]);
+      const prefix = Array.isArray(s.prefixItems) ? s.prefixItems : [];
+      const items = Array.from({ length: Math.min(length, 8) }, (_, i) => randomInstance(rng, i < prefix.length ? prefix[i] : s.items, root, depth + 1));
+      if (items.length > 0 && rng.chance(0.1)) items.push(structuredClone(items[0]!));
+      return items;
+    }
+    case "string": {
+      const length = typeof s.minLength === "number" ? s.minLength : typeof s.maxLength === "number" ? s.maxLength + rng.int(2) : rng.int(4);
+      return rng.chance(0.6) ? "ab😀cd".repeat(3).slice(0, length) : String(rng.pick(hostileStrings));
+    }
+    case "integer":
+      return Math.round(near(s.minimum ?? s.maximum ?? s.exclusiveMinimum ?? s.multipleOf));
+    case "number":
+      return near(s.minimum ?? s.maximum ?? s.exclusiveMaximum ?? s.multipleOf);
+    case "boolean":
+      return rng.chance(0.5);
+    case "null":
+      return null;
+    default:
+      return randomScalar(rng);
+  }
+}
+
+/**
+ * The reference: ajv with the options the compiler's own differential test uses
+ * (test/unit/compile-schema.test.ts), where mcp-gen's validators match ajv's verdicts.
+ */
+async function ajvValidator(dialect: string, schema: Json): Promise<((value: unknown) => boolean) | string> {
+  const { Ajv } = await import("ajv");
+  const { Ajv2020 } = await import("ajv/dist/2020.js");
+  const common = { strict: false, allErrors: false, validateFormats: false, ownProperties: true, logger: false } as const;
+  try {
+    const ajv = dialect === "2020-12" ? new Ajv2020(common) : new Ajv({ ...common, ignoreKeywordsWithRef: true });
+    const validate = ajv.compile(schema as object | boolean);
+    return (value) => validate(value) === true;
+  } catch (error) {
+    return String((error as Error).message);
+  }
+}
+
+/**
+ * Differences the compiler makes on purpose (test/unit/compile-schema.test.ts, "semantics
+ * beyond the ajv comparison"): a `__proto__` property, multipleOf with tolerance for binary
+ * rounding, dependentRequired in draft-07. Schemas holding them are not compared.
+ */
+const deliberate = /"__proto__"|"multipleOf"|"dependentRequired"/;
+
+// ---------------------------------------------------------------------------------------
+// Serving: the generated server with handlers that answer anything, over a memory channel.
+
+/** Handlers for every name: `handlers.tools.x(...)`, `handlers.completions.prompts.p.a(...)`, … */
+function anyHandlers(rng: Rng, path: readonly string[] = []): unknown {
+  return new Proxy(function handler() {}, {
+    get: (_, key) => (typeof key === "string" ? anyHandlers(rng, [...path, key]) : undefined),
+    has: () => true,
+    apply: () => {
+      switch (path[0]) {
+        case "tools":
+          // (a tool error result: a tool with an output schema must otherwise return structured content)
+          return { content: [{ type: "text", text: "no" }], isError: true };
+        case "prompts":
+          return [{ role: "user", content: { type: "text", text: "hi" } }];
+        case "resources":
+        case "resourceTemplates":
+          return rng.pick(["text", new Uint8Array([0, 255]), { text: "t", mimeType: "text/plain" }]);
+        case "completions":
+          return ["a", "b"];
+        default:
+          return undefined;
+      }
+    },
+  });
+}
+
+/**
+ * Lists everything the server offers and calls each tool (up to ten, with instances near their
+ * input schemas), reads each resource and gets each prompt: every request must be answered,
+ * with a result or a JSON-RPC error, within five seconds, and tools/list must name exactly the
+ * manifest's tools. Returns what went wrong, "not served" without a server, or undefined.
+ */
+async function serveCase(rng: Rng, index: Record<string, unknown>, revisions: readonly string[], tools: readonly { key: string; schema: Json }[]): Promise<string | undefined> {
+  const { connectSession, memoryChannel, RpcError } = await import("@mcp-gen/runtime");
+  const create = Object.entries(index).find(([name]) => /^create\w+Server$/.test(name))?.[1] as ((handlers: unknown) => Parameters<typeof memoryChannel>[0]) | undefined;
+  if (create === undefined) return "not served"; // generate.server: false
+  const session = await connectSession(memoryChannel(create(anyHandlers(rng))), { revisions, timeoutMs: 5000, probeTimeoutMs: 2000 });
+  const ask = async (method: string, params: Record<string, unknown> = {}): Promise<Record<string, unknown> | undefined> => {
+    try {
+      return (await session.rawRequest(method, params)) as Record<string, unknown>;
+    } catch (error) {
+      if (error instanceof RpcError && error.code !== -32603) return undefined;
+      throw new Error(`${method} ${JSON.stringify(params).slice(0, 300)}: ${error instanceof RpcError ? `internal error ${error.message}` : String((error as Error)?.stack ?? error)}`);
+    }
+  };
+  try {
+    const listed: string[] = [];
+    for (let cursor: unknown = undefined, pages = 0; pages < 50; pages++) {
+      const page = await ask("tools/list", cursor === undefined ? {} : { cursor });
+      if (page === undefined) break;
+      for (const tool of (page.tools ?? []) as { name: string }[]) listed.push(tool.name);
+      cursor = page.nextCursor;
+      if (cursor === undefined) break;
+    }
+    const declared = tools.map((t) => t.key);
+    if (JSON.stringify([...listed].sort()) !== JSON.stringify([...declared].sort())) return `tools/list names ${JSON.stringify(listed)}, the manifest ${JSON.stringify(declared)}`;
+    for (const tool of tools.slice(0, 10)) await ask("tools/call", { name: tool.key, arguments: randomInstance(rng, tool.schema, tool.schema, 0) });
+    const prompts = ((await ask("prompts/list"))?.prompts ?? []) as { name: string; arguments?: { name: string }[] }[];
+    for (const prompt of prompts.slice(0, 10)) await ask("prompts/get", { name: prompt.name, arguments: Object.fromEntries((prompt.arguments ?? []).map((a) => [a.name, String(rng.pick(hostileStrings))])) });
+    const resources = ((await ask("resources/list"))?.resources ?? []) as { uri: string }[];
+    for (const resource of resources.slice(0, 10)) await ask("resources/read", { uri: resource.uri });
+    await ask("resources/templates/list");
+    return undefined;
+  } catch (error) {
+    return String((error as Error).message ?? error);
+  } finally {
+    await session.close();
+  }
+}
+
+// ---------------------------------------------------------------------------------------
 // The worker: runs cases [from, to) and reports each on stdout.
 
 async function worker(from: number, to: number): Promise<void> {
   const yaml = await import("yaml");
   const { readFileSync } = await import("node:fs");
-  const { generate } = await import("../generator/pipeline.js");
+  const { generate, loadModel } = await import("../generator/pipeline.js");
+  const { pathToFileURL } = await import("node:url");
+  const compared = { values: 0, valid: 0, skipped: 0 };
   const { typecheck, formatTypeErrors } = await import("../test/support/typecheck.js");
   const work = path.join(root, "test", ".tmp", `fuzz-manifests-${process.pid}`);
   rmSync(work, { recursive: true, force: true });
@@ -352,6 +511,63 @@ async function worker(from: number, to: number): Promise<void> {
       files.push(path.join(out, name));
     }
     say(`ACCEPTED ${index}`);
+    // The validators against ajv on instances near each tool's schemas (outputs, and inputs
+    // without defaults: the input validator fills them in, ajv here does not).
+    const loaded = loadModel({ manifest: file, out, cwd: folder });
+    if (loaded.ok && result.generated.files.has("index.ts")) {
+      const problem = await serveCase(
+        rng,
+        (await import(pathToFileURL(path.join(out, "index.ts")).href)) as Record<string, unknown>,
+        loaded.model.revisions,
+        loaded.model.tools.map((tool) => ({ key: tool.key, schema: tool.input.schema.value as Json })),
+      );
+      if (problem === undefined) say(`SERVED ${index}`);
+      else if (problem !== "not served") say(`FAIL ${index} serve ${JSON.stringify(`[${bases[which]}] ${problem}`)} ${JSON.stringify(text)}`);
+    }
+    if (loaded.ok && result.generated.files.has("validators.gen.ts")) {
+      const validators = (await import(pathToFileURL(path.join(out, "validators.gen.ts")).href)) as Record<string, (value: unknown) => { path: string; message: string } | undefined>;
+      for (const tool of loaded.model.tools) {
+        for (const [suffix, model] of [["Input", tool.input], ["Output", tool.output]] as const) {
+          if (model === undefined) continue;
+          const schema = model.schema.value as Json;
+          const written = JSON.stringify(schema);
+          if (deliberate.test(written) || (suffix === "Input" && written.includes('"default"'))) continue;
+          const validate = validators[`validate${tool.typeBase}${suffix}`];
+          const reference = await ajvValidator(model.dialect, schema);
+          if (validate === undefined || typeof reference === "string") {
+            compared.skipped++;
+            if (argv.includes("--verbose")) process.stderr.write(`case ${index}: ajv cannot compile ${tool.key} ${suffix} (${String(reference)}): ${written.slice(0, 300)}\n`);
+            continue;
+          }
+          for (let n = 0; n < 20; n++) {
+            let instance = randomInstance(rng, schema, schema, 0);
+            // bent: one value inside replaced by another, or the whole by a scalar
+            if (rng.chance(0.3)) {
+              const inside = places(instance);
+              if (inside.length === 0) instance = randomScalar(rng);
+              else {
+                const { parent, key } = rng.pick(inside);
+                (parent as Record<string | number, Json>)[key] = rng.chance(0.5) ? randomScalar(rng) : rng.pick([[], {}, null]);
+              }
+            }
+            const expected = reference(JSON.parse(JSON.stringify(instance)));
+            let issue: { path: string; message: string } | undefined;
+            try {
+              issue = validate(JSON.parse(JSON.stringify(instance)));
+            } catch (error) {
+              say(`FAIL ${index} validator ${JSON.stringify(`[${bases[which]}] ${tool.key} ${suffix}: throws ${String(error)} on ${JSON.stringify(instance)}`)} ${JSON.stringify(text)}`);
+              break;
+            }
+            compared.values++;
+            if (expected) compared.valid++;
+            if ((issue === undefined) !== expected) {
+              say(`FAIL ${index} validator ${JSON.stringify(`[${bases[which]}] ${tool.key} ${suffix}: ajv says ${expected ? "valid" : "invalid"}, the generated validator ${issue === undefined ? "valid" : `invalid (${issue.path} ${issue.message})`}, for ${JSON.stringify(instance)} against ${written.slice(0, 600)}`)} ${JSON.stringify(text)}`);
+              break;
+            }
+          }
+        }
+      }
+    }
     if (COMPILE_EVERY > 0) {
       batch.push({ index, base: bases[which]!, files, manifest: text });
       if (batch.length >= COMPILE_EVERY) {
@@ -361,6 +577,7 @@ async function worker(from: number, to: number): Promise<void> {
     } else rmSync(out, { recursive: true, force: true });
   }
   compileBatch();
+  say(`COMPARED ${compared.values} ${compared.valid} ${compared.skipped}`);
   rmSync(work, { recursive: true, force: true });
 }
 
@@ -369,7 +586,7 @@ async function worker(from: number, to: number): Promise<void> {
 
 async function drive(): Promise<number> {
   const failures: string[] = [];
-  const counts = { accepted: 0, refused: 0 };
+  const counts = { accepted: 0, served: 0, refused: 0, compared: 0, valid: 0, ajvRefused: 0 };
   mkdirSync(path.join(here, "failures"), { recursive: true });
   let next = FROM;
   const end = FROM + CASES;
@@ -394,6 +611,13 @@ async function drive(): Promise<number> {
         const [kind, index] = line.split(" ", 2);
         if (kind === "CASE") (current = Number(index)), arm();
         else if (kind === "ACCEPTED") counts.accepted++;
+        else if (kind === "SERVED") counts.served++;
+        else if (kind === "COMPARED") {
+          const [, values, valid, skipped] = line.split(" ");
+          counts.compared += Number(values);
+          counts.valid += Number(valid);
+          counts.ajvRefused += Number(skipped);
+        }
         else if (kind === "REFUSED") {
           counts.refused++;
           if (argv.includes("--verbose")) console.log(line);
@@ -411,7 +635,7 @@ async function drive(): Promise<number> {
     if (!failures.some((f) => f.startsWith(`case ${current}:`))) failures.push(`case ${current}: the worker exited with ${code}`);
     next = current + 1;
   }
-  console.log(`fuzz:manifests seed ${SEED}, cases ${FROM}..${end - 1}: ${counts.accepted} accepted, ${counts.refused} refused, ${failures.length} failures`);
+  console.log(`fuzz:manifests seed ${SEED}, cases ${FROM}..${end - 1}: ${counts.accepted} accepted (${counts.served} served; ${counts.compared} values checked against ajv, ${counts.valid} of them valid; ${counts.ajvRefused} schemas ajv could not compile), ${counts.refused} refused, ${failures.length} failures`);
   for (const failure of failures.slice(0, 50)) console.log(`  ${failure}`);
   return failures.length === 0 ? 0 : 1;
 }

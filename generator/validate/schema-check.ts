@@ -181,6 +181,8 @@ class SchemaChecker {
   private readonly seenProblems = new Set<string>();
   /** Schema objects already checked. Manifest schemas are trees: an object stands at one pointer. */
   private readonly checked = new Set<object>();
+  /** Where each `$anchor` was declared: a second one with the same name is an error. */
+  private readonly anchors = new Map<string, string>();
   /** The schemas $refs point at, by canonical pointer, in the order they were met. */
   private readonly targets = new Map<string, unknown>();
   /** The root $id without fragment, so "https://x/schema.json#/$defs/A" counts as local. */
@@ -216,6 +218,13 @@ class SchemaChecker {
       return;
     }
     this.checked.add(schema);
+    const anchor = schema["$anchor"];
+    if (typeof anchor === "string" && this.dialect === "2020-12") {
+      const first = this.anchors.get(anchor);
+      // JSON Schema requires anchors to be unique within a schema; ajv (which many clients validate with) refuses the schema.
+      if (first !== undefined) this.problem(childPointer(pointer, "$anchor"), `$anchor ${JSON.stringify(anchor)} is declared twice (first at ${JSON.stringify(first)}); anchors must be unique within a schema, so rename or remove one`);
+      else this.anchors.set(anchor, pointer);
+    }
     const refOnly = isRefOnly(schema, this.dialect);
     for (const keyword of Object.keys(schema)) {
       // draft-07 ignores the siblings of $ref; only definitions containers stay reachable.

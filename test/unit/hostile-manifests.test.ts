@@ -112,6 +112,12 @@ const refused: Refused[] = [
     ],
   },
   {
+    // Found by fuzz/manifests.ts (its validators check against ajv): ajv, which many clients validate with, refuses such a schema.
+    name: "the same $anchor twice in one schema",
+    files: { "mcp.yaml": manifest("2025-11-25", "tools:", "  t:", "    input:", "      type: object", "      $defs:", "        a: { $anchor: place, type: string }", "        b: { $anchor: place, type: number }") },
+    stderr: ['mcp.yaml:10:23: input schema of tool "t": $anchor "place" is declared twice (first at "/$defs/a"); anchors must be unique within a schema, so rename or remove one'],
+  },
+  {
     // Found by fuzz/manifests.ts: the message said `$schema "[object Object]"`.
     name: "a $schema that is not a string is shown as written",
     files: { "mcp.yaml": manifest("2025-06-18", "tools:", "  t:", "    input: { $schema: { draft: 7 }, type: object }") },
