@@ -129,6 +129,8 @@ function describe(error: ErrorObject): string {
       const suggestion = typeof error.data === "string" ? didYouMean(error.data, (params.allowedValues as unknown[]).map(String)) : undefined;
       return `must be one of: ${allowed.join(", ")}${suggestion ? ` (did you mean ${quote(suggestion)}?)` : ""}`;
     }
+    case "uniqueItems":
+      return `must not list the same value twice (items ${String(params.j)} and ${String(params.i)})`;
     default:
       return error.message ?? "is invalid";
   }

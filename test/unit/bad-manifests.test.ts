@@ -387,6 +387,11 @@ const cases: BadCase[] = [
     stderr: ['mcp.yaml:9:23: input schema of tool "ping": $ref "#/$defs/City" does not resolve: this schema has nothing at "/$defs/City"; fix the reference or add the definition'],
   },
   {
+    name: "a schema's required list naming a property twice",
+    manifest: manifest("tools:", "  ping:", "    input:", "      type: object", "      properties:", "        a: { type: string }", "      required: [a, a]"),
+    stderr: ['mcp.yaml:10:17: input schema of tool "ping" is not a valid JSON Schema 2020-12: /required must not list the same value twice (items 1 and 0)'],
+  },
+  {
     name: "invalid regular expression in pattern",
     manifest: manifest("tools:", "  ping:", "    input:", "      type: object", "      properties:", '        code: { type: string, pattern: "[A-Z" }'),
     stderr: [
