@@ -259,7 +259,7 @@ function mutate(rng: Rng, manifest: Json): void {
 function mangleText(rng: Rng, text: string): string {
   const lines = text.split("\n");
   const at = rng.int(lines.length);
-  switch (rng.int(6)) {
+  switch (rng.int(8)) {
     case 0:
       lines.splice(at, 1);
       break;
@@ -275,8 +275,17 @@ function mangleText(rng: Rng, text: string): string {
     case 4:
       lines[at] = `${lines[at]} ${rng.pick(["#", "&a", "*a", "!!str", "[", "{", "- x", ": y", "|", ">", "'", '"', "%YAML 1.2", "---"])}`;
       break;
-    default:
+    case 5:
       lines[at] = ` ${lines[at]}`;
+      break;
+    case 6:
+      // a value given a name and used again further down
+      lines[at] = lines[at]!.replace(/: (\S)/, ": &v $1");
+      lines.splice(at + 1 + rng.int(Math.max(1, lines.length - at)), 0, `${lines[at]!.match(/^\s*/)![0]}x-again: *v`);
+      break;
+    default:
+      // Windows line ends, a byte order mark, or both
+      return `${rng.chance(0.5) ? "\ufeff" : ""}${lines.join(rng.chance(0.7) ? "\r\n" : "\n")}`;
   }
   return lines.join("\n");
 }
@@ -363,9 +372,10 @@ async function ajvValidator(dialect: string, schema: Json): Promise<((value: unk
 /**
  * Differences the compiler makes on purpose (test/unit/compile-schema.test.ts, "semantics
  * beyond the ajv comparison"): a `__proto__` property, multipleOf with tolerance for binary
- * rounding, dependentRequired in draft-07. Schemas holding them are not compared.
+ * rounding, dependentRequired in draft-07, and `required` naming the empty property name
+ * (ajv ignores it). Schemas holding them are not compared.
  */
-const deliberate = /"__proto__"|"multipleOf"|"dependentRequired"/;
+const deliberate = /"__proto__"|"multipleOf"|"dependentRequired"|"required":\[(?:[^\]]*,)?""/;
 
 // ---------------------------------------------------------------------------------------
 // Serving: the generated server with handlers that answer anything, over a memory channel.

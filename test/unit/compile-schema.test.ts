@@ -186,6 +186,15 @@ describe("compileValidator: semantics beyond the ajv comparison", () => {
     });
   });
 
+  // Found by fuzz/manifests.ts: ajv 8 skips an empty property name in `required` and accepts {}.
+  it('requires a property named "" when required lists it (ajv ignores the name)', () => {
+    const schema = { type: "object", properties: { filename: { type: "string" } }, required: [""] };
+    const validate = compileAndLoad({ name: "validateEmptyName", schema, dialect: "2020-12", applyDefaults: false });
+    expect(validate({})).toEqual({ path: "", message: "must have required property ''" });
+    expect(validate({ "": 0 })).toBeUndefined();
+    expect(ajvFor("2020-12", schema)({}), "ajv's verdict, which this test documents as wrong").toBe(true);
+  });
+
   it("checks multipleOf with tolerance for binary rounding", () => {
     const validate = compileAndLoad({
       name: "validateMoney",
