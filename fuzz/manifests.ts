@@ -6,7 +6,8 @@
 // - a refused manifest gets at least one diagnostic, each naming a file, with a message that
 //   is no leaked internal ("[object Object]", "internal error", a JavaScript TypeError);
 // - an accepted one yields files headed by the banner, which compile under the strict flags
-//   (batched into one TypeScript program every few accepted cases).
+//   (batched into one TypeScript program every few accepted cases), validators that give
+//   ajv's verdict on values near each schema, and a server that answers every request.
 // Failing manifests are saved to fuzz/failures/manifest-<seed>-<case>.yaml.
 import { spawn } from "node:child_process";
 import { cpSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
