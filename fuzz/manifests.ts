@@ -10,9 +10,10 @@
 //   ajv's verdict on values near each schema, and a server that answers every request.
 // Failing manifests are saved to fuzz/failures/manifest-<seed>-<case>.yaml.
 import { spawn } from "node:child_process";
-import { cpSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { resolvePointer } from "../generator/load/source.js";
 import { deriveSeed, Rng } from "./generate.js";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -181,6 +182,7 @@ const namingMaps = new Set(["tools", "prompts", "resources", "resourceTemplates"
 /** A change that keeps the manifest's shape: hostile text where text was, names, schemas. */
 function gentleMutate(rng: Rng, manifest: Json): void {
   const all = places(manifest);
+  if (all.length === 0) return;
   const { parent, key } = rng.pick(all);
   const value = (parent as Record<string | number, Json>)[key]!;
   const set = (next: Json) => ((parent as Record<string | number, Json>)[key] = next);
@@ -294,24 +296,13 @@ function mangleText(rng: Rng, text: string): string {
 // ---------------------------------------------------------------------------------------
 // Instances for the validators: near the schema (so that some pass), then bent.
 
-function resolveLocal(root: Json, ref: string): Json | undefined {
-  if (ref === "#" || ref === "") return root;
-  if (!ref.startsWith("#/")) return undefined;
-  let at: Json | undefined = root;
-  for (const raw of ref.slice(2).split("/")) {
-    const token = decodeURIComponent(raw).replace(/~1/g, "/").replace(/~0/g, "~");
-    if (at === null || typeof at !== "object") return undefined;
-    at = (at as Record<string, Json>)[token];
-  }
-  return at;
-}
-
 function randomInstance(rng: Rng, schema: Json | undefined, root: Json, depth: number): Json {
   if (depth > 6 || schema === undefined || schema === null || typeof schema !== "object" || Array.isArray(schema) || rng.chance(0.05)) {
     return rng.chance(0.5) ? randomScalar(rng) : rng.pick([[], {}, [1, "a"], { p0: 1 }]);
   }
   const s = schema as { [key: string]: Json };
-  if (typeof s.$ref === "string" && rng.chance(0.9)) return randomInstance(rng, resolveLocal(root, s.$ref), root, depth + 1);
+  // (the generator accepted the schema, so every "#…" $ref resolves and is well encoded)
+  if (typeof s.$ref === "string" && (s.$ref === "" || s.$ref.startsWith("#")) && rng.chance(0.9)) return randomInstance(rng, resolvePointer(root, decodeURIComponent(s.$ref.slice(1))), root, depth + 1);
   if (Array.isArray(s.enum) && s.enum.length > 0 && rng.chance(0.8)) return structuredClone(rng.pick(s.enum));
   if (s.const !== undefined && rng.chance(0.8)) return structuredClone(s.const);
   for (const key of ["oneOf", "anyOf", "allOf"]) {
@@ -350,23 +341,6 @@ function randomInstance(rng: Rng, schema: Json | undefined, root: Json, depth: n
       return null;
     default:
       return randomScalar(rng);
-  }
-}
-
-/**
- * The reference: ajv with the options the compiler's own differential test uses
- * (test/unit/compile-schema.test.ts), where mcp-gen's validators match ajv's verdicts.
- */
-async function ajvValidator(dialect: string, schema: Json): Promise<((value: unknown) => boolean) | string> {
-  const { Ajv } = await import("ajv");
-  const { Ajv2020 } = await import("ajv/dist/2020.js");
-  const common = { strict: false, allErrors: false, validateFormats: false, ownProperties: true, logger: false } as const;
-  try {
-    const ajv = dialect === "2020-12" ? new Ajv2020(common) : new Ajv({ ...common, ignoreKeywordsWithRef: true });
-    const validate = ajv.compile(schema as object | boolean);
-    return (value) => validate(value) === true;
-  } catch (error) {
-    return String((error as Error).message);
   }
 }
 
@@ -415,7 +389,12 @@ async function serveCase(rng: Rng, index: Record<string, unknown>, revisions: re
   const { connectSession, memoryChannel, RpcError } = await import("@mcp-gen/runtime");
   const create = Object.entries(index).find(([name]) => /^create\w+Server$/.test(name))?.[1] as ((handlers: unknown) => Parameters<typeof memoryChannel>[0]) | undefined;
   if (create === undefined) return "not served"; // generate.server: false
-  const session = await connectSession(memoryChannel(create(anyHandlers(rng))), { revisions, timeoutMs: 5000, probeTimeoutMs: 2000 });
+  let session: Awaited<ReturnType<typeof connectSession>>;
+  try {
+    session = await connectSession(memoryChannel(create(anyHandlers(rng))), { revisions, timeoutMs: 5000, probeTimeoutMs: 2000 });
+  } catch (error) {
+    return `connecting: ${String((error as Error)?.stack ?? error)}`;
+  }
   const ask = async (method: string, params: Record<string, unknown> = {}): Promise<Record<string, unknown> | undefined> => {
     try {
       return (await session.rawRequest(method, params)) as Record<string, unknown>;
@@ -453,12 +432,12 @@ async function serveCase(rng: Rng, index: Record<string, unknown>, revisions: re
 // The worker: runs cases [from, to) and reports each on stdout.
 
 async function worker(from: number, to: number): Promise<void> {
+  // (loaded here, not at the top: the driver needs none of them)
   const yaml = await import("yaml");
-  const { readFileSync } = await import("node:fs");
   const { generate, loadModel } = await import("../generator/pipeline.js");
-  const { pathToFileURL } = await import("node:url");
-  const compared = { values: 0, valid: 0, skipped: 0 };
   const { typecheck, formatTypeErrors } = await import("../test/support/typecheck.js");
+  const { ajvReference } = await import("../test/support/ajv-reference.js");
+  const compared = { values: 0, valid: 0, skipped: 0 };
   const work = path.join(root, "test", ".tmp", `fuzz-manifests-${process.pid}`);
   rmSync(work, { recursive: true, force: true });
   const folders = bases.map((base, i) => {
@@ -522,8 +501,6 @@ async function worker(from: number, to: number): Promise<void> {
       files.push(path.join(out, name));
     }
     say(`ACCEPTED ${index}`);
-    // The validators against ajv on instances near each tool's schemas (outputs, and inputs
-    // without defaults: the input validator fills them in, ajv here does not).
     const loaded = loadModel({ manifest: file, out, cwd: folder });
     if (loaded.ok && result.generated.files.has("index.ts")) {
       const problem = await serveCase(
@@ -535,6 +512,8 @@ async function worker(from: number, to: number): Promise<void> {
       if (problem === undefined) say(`SERVED ${index}`);
       else if (problem !== "not served") say(`FAIL ${index} serve ${JSON.stringify(`[${bases[which]}] ${problem}`)} ${JSON.stringify(text)}`);
     }
+    // The validators against ajv on instances near each tool's schemas (outputs, and inputs
+    // without defaults: the input validator fills them in, ajv here does not).
     if (loaded.ok && result.generated.files.has("validators.gen.ts")) {
       const validators = (await import(pathToFileURL(path.join(out, "validators.gen.ts")).href)) as Record<string, (value: unknown) => { path: string; message: string } | undefined>;
       for (const tool of loaded.model.tools) {
@@ -544,10 +523,16 @@ async function worker(from: number, to: number): Promise<void> {
           const written = JSON.stringify(schema);
           if (deliberate.test(written) || (suffix === "Input" && written.includes('"default"'))) continue;
           const validate = validators[`validate${tool.typeBase}${suffix}`];
-          const reference = await ajvValidator(model.dialect, schema);
-          if (validate === undefined || typeof reference === "string") {
+          if (validate === undefined) {
+            say(`FAIL ${index} validator ${JSON.stringify(`[${bases[which]}] validators.gen.ts has no validate${tool.typeBase}${suffix}`)} ${JSON.stringify(text)}`);
+            continue;
+          }
+          let reference: (value: unknown) => boolean;
+          try {
+            reference = ajvReference(model.dialect, schema);
+          } catch (error) {
             compared.skipped++;
-            if (argv.includes("--verbose")) process.stderr.write(`case ${index}: ajv cannot compile ${tool.key} ${suffix} (${String(reference)}): ${written.slice(0, 300)}\n`);
+            if (argv.includes("--verbose")) process.stderr.write(`case ${index}: ajv cannot compile ${tool.key} ${suffix} (${String((error as Error).message)}): ${written.slice(0, 300)}\n`);
             continue;
           }
           for (let n = 0; n < 20; n++) {
@@ -583,7 +568,7 @@ async function worker(from: number, to: number): Promise<void> {
       batch.push({ index, base: bases[which]!, files, manifest: text });
       if (batch.length >= COMPILE_EVERY) {
         compileBatch();
-        for (const folder of folders) for (const entry of (await import("node:fs")).readdirSync(folder)) if (entry.startsWith("out-")) rmSync(path.join(folder, entry), { recursive: true, force: true });
+        for (const folder of folders) for (const entry of readdirSync(folder)) if (entry.startsWith("out-")) rmSync(path.join(folder, entry), { recursive: true, force: true });
       }
     } else rmSync(out, { recursive: true, force: true });
   }

@@ -72,9 +72,9 @@ export function buildApps(
   const declareApp = (key: string, decl: JsonObject, pointer: string, location: SourceLocation): AppModel | undefined => {
     const html = readHtml(context, decl, pointer);
     const meta = uiMeta(decl, pointer, context);
-    if (decl.uri === undefined && (unpairedSurrogate.test(key) || unpairedSurrogate.test(serverName))) {
-      const what = unpairedSurrogate.test(key) ? `app name ${quote(key)}` : `server name ${quote(serverName)}`;
-      diagnostics.push({ location, message: `${what} holds an unpaired surrogate (a lone half of a UTF-16 pair), so the default ui:// URI cannot be made from it; rename it, or give the app a \`uri\`` });
+    const unencodable = decl.uri !== undefined ? undefined : unpairedSurrogate.test(key) ? `app name ${quote(key)}` : unpairedSurrogate.test(serverName) ? `server name ${quote(serverName)}` : undefined;
+    if (unencodable !== undefined) {
+      diagnostics.push({ location, message: `${unencodable} holds an unpaired surrogate (a lone half of a UTF-16 pair), so the default ui:// URI cannot be made from it; rename it, or give the app a \`uri\`` });
       return undefined;
     }
     const uri = str(decl, "uri") ?? defaultUri(key);

@@ -1,7 +1,5 @@
 import { describe, it, expect } from "vitest";
 import ts from "typescript";
-import { Ajv } from "ajv";
-import { Ajv2020 } from "ajv/dist/2020.js";
 import {
   codePointLength,
   deepEqual,
@@ -17,6 +15,7 @@ import {
 import { stripLiteralsAndComments } from "../../generator/emit/validators/code.js";
 import { analyzeSchema, type SchemaDialect } from "../../generator/validate/schema-check.js";
 import { corpus, type CorpusCase } from "./fixtures/compile-schema/corpus.js";
+import { ajvReference } from "../support/ajv-reference.js";
 
 // ---------------------------------------------------------------------------------------
 // Harness
@@ -47,19 +46,6 @@ function compileAndLoad(spec: ValidatorSpec): Validator {
   return load(compile(spec), spec.name);
 }
 
-function ajvFor(dialect: SchemaDialect, schema: unknown): (value: unknown) => boolean {
-  const common = {
-    strict: false,
-    allErrors: false,
-    validateFormats: false,
-    ownProperties: true,
-    logger: false,
-  } as const;
-  // draft-07: siblings of $ref are ignored, as that draft specifies.
-  const ajv = dialect === "2020-12" ? new Ajv2020(common) : new Ajv({ ...common, ignoreKeywordsWithRef: true });
-  const validate = ajv.compile(schema as object | boolean);
-  return (value) => validate(value) === true;
-}
 
 function caseName(index: number): string {
   return `validateCase${index}`;
@@ -141,7 +127,7 @@ describe("compileValidator: differential against ajv", () => {
     it(`${testCase.dialect ?? "2020-12"}: ${testCase.name}`, () => {
       const spec = specFor(testCase, index);
       const validate = compileAndLoad(spec);
-      const reference = ajvFor(spec.dialect, testCase.schema);
+      const reference = ajvReference(spec.dialect, testCase.schema);
       const verdicts = testCase.instances.map((instance, i) => {
         const expected = reference(copy(instance));
         const issue = validate(copy(instance));
@@ -192,7 +178,7 @@ describe("compileValidator: semantics beyond the ajv comparison", () => {
     const validate = compileAndLoad({ name: "validateEmptyName", schema, dialect: "2020-12", applyDefaults: false });
     expect(validate({})).toEqual({ path: "", message: "must have required property ''" });
     expect(validate({ "": 0 })).toBeUndefined();
-    expect(ajvFor("2020-12", schema)({}), "ajv's verdict, which this test documents as wrong").toBe(true);
+    expect(ajvReference("2020-12", schema)({}), "ajv's verdict, which this test documents as wrong").toBe(true);
   });
 
   it("checks multipleOf with tolerance for binary rounding", () => {
@@ -776,7 +762,7 @@ describe("compileValidator: generated code", () => {
     expect(compiled.code).not.toContain("\u2028");
     expect(compiled.code).not.toContain("\u2029");
     const validate = load(compiled, hostileSpec.name);
-    const reference = ajvFor("2020-12", hostileSpec.schema);
+    const reference = ajvReference("2020-12", hostileSpec.schema);
     const instances: unknown[] = [
       { "*/": "*/`${'\"" },
       {

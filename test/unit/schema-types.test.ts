@@ -11,8 +11,6 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Ajv } from "ajv";
-import { Ajv2020 } from "ajv/dist/2020.js";
 import { compile } from "json-schema-to-typescript";
 import ts from "typescript";
 import { afterAll, describe, expect, it } from "vitest";
@@ -25,6 +23,7 @@ import { schemaDeclaration } from "../../generator/emit/types/schema-type.js";
 import type { JsonValue } from "../../generator/load/source.js";
 import { loadProtocolSchema } from "../../generator/load/protocol.js";
 import { corpus } from "./fixtures/compile-schema/corpus.js";
+import { ajvReference } from "../support/ajv-reference.js";
 import { allRevisions, repoRoot, schemaDir } from "../support/paths.js";
 
 type Json = Record<string, unknown>;
@@ -241,12 +240,6 @@ function valueType(value: unknown): string {
   return JSON.stringify(value);
 }
 
-function ajvFor(dialect: Dialect, schema: unknown): (value: unknown) => boolean {
-  const common = { strict: false, validateFormats: false, ownProperties: true, logger: false } as const;
-  const ajv = dialect === "2020-12" ? new Ajv2020(common) : new Ajv({ ...common, ignoreKeywordsWithRef: true });
-  const validate = ajv.compile(schema as object | boolean);
-  return (value) => validate(value) === true;
-}
 
 /** What a line of the check file asserts. */
 interface Check {
@@ -301,7 +294,7 @@ async function runDifferential(cases: readonly Case[]): Promise<Outcome> {
       }
     }
     if (c.schema !== undefined && c.instances !== undefined) {
-      const accepts = ajvFor(c.dialect ?? "2020-12", c.schema);
+      const accepts = ajvReference(c.dialect ?? "2020-12", c.schema);
       for (const instance of c.instances) {
         if (!accepts(instance)) continue;
         values++;
