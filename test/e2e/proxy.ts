@@ -1,7 +1,8 @@
-// What the scale-out tests share: finding a Debian program, a free loopback port, waiting
-// for a child process to be ready, and nginx as a round-robin proxy in front of several
-// server instances (loopback only), stamping each response with the upstream that served
-// it (X-Upstream) so that a test can see requests spread over the instances.
+// What the nginx tests share: finding a Debian program, a free loopback port, waiting for a
+// child process to be ready, nginx with a configuration of the test's own (the deployment
+// guide's, say), and nginx as a round-robin proxy in front of several server instances
+// (loopback only), stamping each response with the upstream that served it (X-Upstream) so
+// that a test can see requests spread over the instances.
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
@@ -40,7 +41,8 @@ export async function waitFor(what: string, ready: () => Promise<boolean>, child
   }
 }
 
-function nginxConfig(dir: string, listen: number, upstreams: readonly string[]): string {
+/** nginx in the foreground with its files in `dir`; `http` is the inside of its http block. */
+function mainConfig(dir: string, http: string): string {
   return `daemon off;
 worker_processes 1;
 pid ${dir}/nginx.pid;
@@ -53,7 +55,13 @@ http {
   fastcgi_temp_path ${dir}/fastcgi;
   uwsgi_temp_path ${dir}/uwsgi;
   scgi_temp_path ${dir}/scgi;
-  upstream mcp {
+${http}
+}
+`;
+}
+
+function roundRobin(listen: number, upstreams: readonly string[]): string {
+  return `  upstream mcp {
 ${upstreams.map((u) => `    server ${u};`).join("\n")}
   }
   server {
@@ -67,22 +75,19 @@ ${upstreams.map((u) => `    server ${u};`).join("\n")}
       proxy_next_upstream off;
       add_header X-Upstream $upstream_addr always;
     }
-  }
-}
-`;
+  }`;
 }
 
-export interface NginxProxy {
-  /** The proxied MCP endpoint, http://127.0.0.1:<port>/mcp. */
-  readonly url: string;
+export interface Nginx {
   stop(): Promise<void>;
 }
 
 /**
- * nginx round-robin over `upstreams` (host:port each). nginx is required: without it
- * (on PATH or /usr/sbin/nginx; Debian package nginx-light, which .ci/run installs) this throws.
+ * nginx serving `http` (the inside of an http block), resolved once `ready()` is true.
+ * nginx is required: without it (on PATH or /usr/sbin/nginx; Debian package nginx-light,
+ * which .ci/run installs) this throws.
  */
-export async function startNginxProxy(upstreams: readonly string[]): Promise<NginxProxy> {
+export async function startNginx(http: string, what: string, ready: () => Promise<boolean>): Promise<Nginx> {
   const nginxPath = findProgram("nginx", ["/usr/sbin/nginx"]);
   if (!nginxPath) {
     throw new Error("nginx is not installed (neither `nginx` on PATH nor /usr/sbin/nginx): install the Debian package nginx-light (.ci/run does)");
@@ -91,23 +96,35 @@ export async function startNginxProxy(upstreams: readonly string[]): Promise<Ngi
   // nginx workers drop to an unprivileged user when started as root: let them in.
   await chmod(dir, 0o755);
   for (const sub of ["client_body", "proxy", "fastcgi", "uwsgi", "scgi"]) await mkdir(join(dir, sub));
-  const port = await freePort();
-  await writeFile(join(dir, "nginx.conf"), nginxConfig(dir, port, upstreams));
+  await writeFile(join(dir, "nginx.conf"), mainConfig(dir, http));
   const nginx = spawn(nginxPath, ["-p", dir, "-c", join(dir, "nginx.conf")], { stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   nginx.stdout!.on("data", (c: Buffer) => (output += c.toString("utf8")));
   nginx.stderr!.on("data", (c: Buffer) => (output += c.toString("utf8")));
-  const url = `http://127.0.0.1:${port}/mcp`;
   const stop = async () => {
     await stopChild(nginx);
     await rm(dir, { recursive: true, force: true });
   };
   try {
     const log = async () => `${output}\n${await readFile(join(dir, "error.log"), "utf8").catch(() => "")}`;
-    await waitFor(`nginx on ${url}`, () => fetch(url, { method: "GET" }).then((r) => r.headers.has("x-upstream")), nginx, log);
+    await waitFor(what, ready, nginx, log);
   } catch (error) {
     await stop();
     throw error;
   }
-  return { url, stop };
+  return { stop };
+}
+
+export interface NginxProxy {
+  /** The proxied MCP endpoint, http://127.0.0.1:<port>/mcp. */
+  readonly url: string;
+  stop(): Promise<void>;
+}
+
+/** nginx round-robin over `upstreams` (host:port each); see startNginx. */
+export async function startNginxProxy(upstreams: readonly string[]): Promise<NginxProxy> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}/mcp`;
+  const nginx = await startNginx(roundRobin(port, upstreams), `nginx on ${url}`, () => fetch(url, { method: "GET" }).then((r) => r.headers.has("x-upstream")));
+  return { url, stop: () => nginx.stop() };
 }
