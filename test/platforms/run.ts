@@ -13,9 +13,10 @@
 // conditions, resolving @mcp-gen/runtime through the workspace link in the root node_modules
 // to the built runtime (runtime/dist, as the package exports it: run `npm run build` first);
 // the bundle is then served as the platform serves a fetch module, with the platform's
-// defaults: server-bun.ts (Bun.serve), server-deno.ts (Deno.serve), and workerd with a
-// generated config (no compatibility flags, and a compatibility date before Node.js
-// compatibility became the default), each on 127.0.0.1 and a free port. The checks:
+// defaults and the commands docs/deployment.md gives: `bun run <bundle>` (on $PORT),
+// `deno serve <bundle>`, and workerd with a generated config (no compatibility flags, and a
+// compatibility date before Node.js compatibility became the default), each on a free port
+// (Deno and workerd on 127.0.0.1; Bun's default export serving binds every interface). The checks:
 //   - SDK v1 (@modelcontextprotocol/sdk, the legacy era at 2025-11-25) and SDK v2
 //     (@modelcontextprotocol/client, versionNegotiation auto: the modern era at 2026-07-28):
 //     connecting, tools/list, get_forecast for Paris (structured), list_cities, config://app,
@@ -24,8 +25,9 @@
 //     GET stream stays open 30 s (kept alive through the platform's idle timeout), DELETE
 //     ends the session;
 //   - plain HTTP: the Host allow-list (a handler without `allowedHosts` answers 403 under a
-//     real hostname such as mcp.example.com, saying what to pass; one given `allowedHosts`
-//     serves it, as the README's deployment does) and the idle-session sweep (a session idle past sessionIdleMs is gone).
+//     real hostname such as mcp.example.com, saying what to pass; the weather example's fetch
+//     module of docs/deployment.md, given `allowedHosts`, serves it) and the idle-session
+//     sweep (a session idle past sessionIdleMs is gone).
 // A check counts as passed when every client it applies to passed it. Finally the everything
 // example is bundled the same way and started on workerd without nodejs_compat: examples
 // must stay platform-neutral.
@@ -179,30 +181,6 @@ function track(child: ChildProcess): () => string {
   return () => output;
 }
 
-/** Resolves with the URL a child prints as `serving MCP at <url>`. */
-function servingUrl(child: ChildProcess, output: () => string, what: string): Promise<Served> {
-  return new Promise((resolveStart, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${what} did not start within 30 s:\n${output()}`)), 30_000);
-    const look = () => {
-      const found = /serving MCP at (http:\/\/\S+)/.exec(output());
-      if (!found) return;
-      clearTimeout(timer);
-      child.stderr!.off("data", look);
-      const url = found[1]!;
-      resolveStart({ url, port: Number(new URL(url).port), child, stderr: output });
-    };
-    child.stderr!.on("data", look);
-    child.once("exit", (code, signal) => {
-      clearTimeout(timer);
-      reject(new Error(`${what} exited (${signal ?? code}) before serving:\n${output()}`));
-    });
-    child.once("error", (error) => {
-      clearTimeout(timer);
-      reject(error);
-    });
-  });
-}
-
 function freePort(): Promise<number> {
   return new Promise((resolvePort, reject) => {
     const server = createServer();
@@ -225,23 +203,38 @@ function accepts(port: number): Promise<boolean> {
   });
 }
 
-async function serveBun(bundlePath: string, dir: string): Promise<Served> {
-  const child = spawn(bin("bun"), ["run", join(here, "server-bun.ts"), bundlePath], {
-    cwd: dir,
-    env: { ...process.env, DO_NOT_TRACK: "1", BUN_INSTALL_CACHE_DIR: join(dir, "bun-cache") },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  return servingUrl(child, track(child), "bun");
+/** Resolves once something listens on `port`; rejects when `child` exits first or 30 s pass. */
+async function listening(child: ChildProcess, output: () => string, port: number, what: string): Promise<Served> {
+  const started = Date.now();
+  while (Date.now() - started < 30_000) {
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${what} exited (${child.signalCode ?? child.exitCode}) before serving:\n${output()}`);
+    if (await accepts(port)) return { url: `http://127.0.0.1:${port}/mcp`, port, child, stderr: output };
+    await sleep(100);
+  }
+  throw new Error(`${what} did not listen within 30 s:\n${output()}`);
 }
 
+/** `bun run <bundle>`: Bun serves a module whose default export has `fetch`, on $PORT. */
+async function serveBun(bundlePath: string, dir: string): Promise<Served> {
+  const port = await freePort();
+  const child = spawn(bin("bun"), ["run", bundlePath], {
+    cwd: dir,
+    env: { ...process.env, PORT: String(port), NODE_ENV: "production", DO_NOT_TRACK: "1", BUN_INSTALL_CACHE_DIR: join(dir, "bun-cache") },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  return listening(child, track(child), port, "bun");
+}
+
+/** `deno serve <bundle>`: Deno serves the module's default export. */
 async function serveDeno(bundlePath: string, dir: string): Promise<Served> {
-  const args = ["run", "--no-config", "--no-prompt", "--allow-net=127.0.0.1", `--allow-read=${dir}`, join(here, "server-deno.ts"), bundlePath];
+  const port = await freePort();
+  const args = ["serve", "--no-config", "--no-prompt", "--allow-net=127.0.0.1", `--allow-read=${dir}`, "--host", "127.0.0.1", "--port", String(port), bundlePath];
   const child = spawn(bin("deno"), args, {
     cwd: dir,
     env: { ...process.env, DENO_NO_UPDATE_CHECK: "1", DENO_DIR: join(dir, "deno-dir"), NO_COLOR: "1" },
     stdio: ["ignore", "pipe", "pipe"],
   });
-  return servingUrl(child, track(child), "deno");
+  return listening(child, track(child), port, "deno");
 }
 
 /**
