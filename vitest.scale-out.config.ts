@@ -1,11 +1,11 @@
 import { defineConfig } from "vitest/config";
 
-// The scale-out tests alone: three server instances behind nginx (needs nginx, and
-// redis-server for the tasks one, which .ci/run installs; excluded from the default run in
-// vitest.config.ts).
+// The tests that need nginx: the scale-out ones (three server instances behind nginx; the
+// tasks one needs redis-server too) and the deployment guide's reverse proxy. .ci/run installs
+// both programs; the default run (vitest.config.ts) excludes these files.
 export default defineConfig({
   test: {
-    include: ["test/e2e/scale-out.test.ts", "test/e2e/tasks-scale-out.test.ts"],
+    include: ["test/e2e/scale-out.test.ts", "test/e2e/tasks-scale-out.test.ts", "test/e2e/deploy-nginx.test.ts"],
     // A private, fresh cache for the whole run: tests never touch the user's ~/.cache/mcp-gen.
     globalSetup: ["test/support/private-cache.ts"],
     testTimeout: 120_000,

@@ -1,8 +1,11 @@
 // Runs the notes server over Streamable HTTP, protected by OAuth 2.1:
-//   main.ts --issuer <authorization server URL> [--port N] [--resource <canonical URI>]
+//   main.ts --issuer <authorization server URL> [--port N] [--host <address>]
+//           [--resource <public URL>] [--allowed-hosts <name,name>]
 // Access tokens must be JWTs from that issuer for this server (audience = the resource,
-// by default http://127.0.0.1:<port>/mcp). Over stdio (--stdio) there is no token: the
-// spec has stdio servers take credentials from their environment instead.
+// by default http://127.0.0.1:<port>/mcp). Behind a reverse proxy, --resource is the public
+// URL and --allowed-hosts the public host name (docs/deployment.md). The port defaults to
+// $PORT, else 3000. Over stdio (--stdio) there is no token: the spec has stdio servers take
+// credentials from their environment instead.
 import { jwtVerifier } from "@mcp-gen/runtime/jwt";
 import { closeOnSignals, listenHttp, serveStdio } from "@mcp-gen/runtime/node";
 import { handlers } from "./handlers.js";
@@ -23,16 +26,23 @@ else {
     process.stderr.write("notes: --issuer <authorization server URL> is required (or --stdio)\n");
     process.exit(2);
   }
-  const port = Number(option("--port") ?? 3000);
+  const port = Number(option("--port") ?? (process.env.PORT || 3000));
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     process.stderr.write(`notes: --port needs a port number, got ${String(option("--port"))}\n`);
     process.exit(2);
   }
   const resource = option("--resource");
-  // handleSignals: on SIGTERM/SIGINT, requests in flight finish (10 s at most), then exit 0.
+  const allowedHosts = option("--allowed-hosts")?.split(",");
   const listener = await listenHttp(server, {
+    host: option("--host") ?? "127.0.0.1", // 0.0.0.0 in a container
     port,
-    auth: { verifyToken: jwtVerifier({ issuer }), authorizationServers: [issuer], resource },
+    allowedHosts, // the public name(s) in the Host header; default: localhost names
+    auth: {
+      verifyToken: jwtVerifier({ issuer }),
+      authorizationServers: [issuer],
+      resource, // the public URL, e.g. https://mcp.example.test/mcp
+    },
+    // On SIGTERM/SIGINT, requests in flight finish (10 s at most), then exit 0.
     handleSignals: true,
   }).catch((error: unknown) => cannotListen("notes", error));
   process.stderr.write(`notes: serving MCP at ${listener.url} (tokens from ${issuer})\n`);
