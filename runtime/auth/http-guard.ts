@@ -59,6 +59,8 @@ export type Authentication = { readonly auth: AuthInfo; readonly resource: strin
 export class ResourceGuard {
   private readonly policy: AuthPolicy;
   private readonly endpointPath: string;
+  /** Paths after METADATA_PATH that serve the document ("" for the root one). */
+  private readonly metadataSuffixes: ReadonlySet<string>;
 
   constructor(
     policy: AuthPolicy | undefined,
@@ -72,6 +74,10 @@ export class ResourceGuard {
     this.policy = { ...policy, authorizationServers };
     const resource = options.resource ?? policy?.resource;
     this.endpointPath = endpointPath ?? (resource !== undefined ? new URL(resource).pathname : "/mcp");
+    // The endpoint's own path, and the public one of a configured resource: a proxy that serves
+    // the endpoint under a prefix (/notes/mcp to /mcp) passes the metadata path as clients ask it.
+    const suffix = (path: string) => (path === "/" ? "" : path.replace(/\/$/, ""));
+    this.metadataSuffixes = new Set(["", suffix(this.endpointPath), ...(resource !== undefined ? [suffix(new URL(resource).pathname)] : [])]);
   }
 
   /** This server's resource identifier for a request that came to `url` on `path`. */
@@ -97,8 +103,7 @@ export class ResourceGuard {
     if (request.method !== "GET" && request.method !== "HEAD") return { status: 405, headers: { ...cors, allow: "GET, OPTIONS" } };
     const url = parseUrl(request.url);
     const suffix = url === undefined ? "" : url.pathname.slice(METADATA_PATH.length);
-    const endpoint = this.endpointPath === "/" ? "" : this.endpointPath.replace(/\/$/, "");
-    if (suffix !== "" && suffix.replace(/\/$/, "") !== endpoint) {
+    if (!this.metadataSuffixes.has(suffix.replace(/\/$/, ""))) {
       return { status: 404, headers: { ...cors, "content-type": "text/plain" }, body: "Not found: no protected resource here\n" };
     }
     const resource = this.resourceFor(url, this.endpointPath);

@@ -58,6 +58,23 @@ describe("createWebHandler with auth", () => {
     expect(preflight.headers.get("access-control-allow-origin")).toBe("*");
   });
 
+  it("behind a proxy that serves /mcp under a prefix, serves the metadata at the public resource's path-based URL too", async () => {
+    // https://notes.example.com/notes/mcp is proxied to /mcp; the metadata path comes as clients ask it.
+    const prefixed = createWebHandler(createNotesServer(handlers), {
+      path: "/mcp",
+      allowedHosts: ["notes.example.com"],
+      auth: { verifyToken, resource: "https://notes.example.com/notes/mcp", authorizationServers: ["https://auth.example.com"] },
+    });
+    const get = (path: string) => prefixed(new Request(`https://notes.example.com/.well-known/oauth-protected-resource${path}`, { headers: { host: "notes.example.com" } }));
+    for (const path of ["/notes/mcp", "/mcp", ""]) {
+      const response = await get(path);
+      expect(response.status, path).toBe(200);
+      expect(((await response.json()) as { resource: string }).resource).toBe("https://notes.example.com/notes/mcp");
+    }
+    expect((await get("/notes")).status).toBe(404);
+    expect((await get("/other/mcp")).status).toBe(404);
+  });
+
   it("still checks the Host of metadata requests", async () => {
     expect((await handler(new Request(metadataUrl, { headers: { host: "evil.example.com" } }))).status).toBe(403);
   });
