@@ -52,8 +52,9 @@ async function connect(revision: Revision, options: Omit<NotesClientOptions, "re
     timeoutMs: 30_000,
     requests: {
       "elicitation/create": (params) => {
-        asked.push(params.mode === "url" ? "elicitation (url)" : "elicitation (form)");
-        return params.mode === "url" ? { action: "accept" } : { action: "decline" };
+        const url = "mode" in params && params.mode === "url";
+        asked.push(url ? "elicitation (url)" : "elicitation (form)");
+        return url ? { action: "accept" } : { action: "decline" };
       },
       "sampling/createMessage": () => {
         asked.push("sampling");
