@@ -1,5 +1,6 @@
 // What a task's onProgress and onStatus see, end to end: a server and a client generated
-// from one manifest (into a temporary folder), the server a real child process over stdio.
+// from one manifest (into a temporary folder), the server a real child process over stdio;
+// and the same client against the official SDK v1 server's task tool (2025-11-25).
 // Its `build` tool may run as a task; the handler reports progress, asks the user a
 // question (the task is input_required meanwhile), reports again and completes:
 // - 2025-11-25: the call's progress token stays valid for the task's lifetime (the
@@ -17,6 +18,7 @@ import type { Params, TaskCallOptions, TaskInfo, ToolTask } from "@mcp-gen/runti
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCliAsync, tempProject } from "../support/generate.js";
 import { formatTypeErrors, typecheck } from "../support/typecheck.js";
+import { repoRoot } from "../support/paths.js";
 import { stopAllChildren, tsxCommand } from "./helpers.js";
 
 const manifest = `mcpgen: 1
@@ -75,7 +77,7 @@ interface Client {
 }
 
 let project = "";
-let connect: (revision: string) => Promise<Client>;
+let connect: (revision: string, script?: string) => Promise<Client>;
 const open: Client[] = [];
 
 beforeAll(async () => {
@@ -89,8 +91,8 @@ beforeAll(async () => {
   const generated = (await import(pathToFileURL(join(project, "mcp", "index.ts")).href)) as {
     connectStepsClient(channel: unknown, options: unknown): Promise<Client>;
   };
-  connect = async (revision) => {
-    const client = await generated.connectStepsClient(stdioChannel({ ...tsxCommand(join(project, "server.ts")), stderr: "ignore" }), {
+  connect = async (revision, script = join(project, "server.ts")) => {
+    const client = await generated.connectStepsClient(stdioChannel({ ...tsxCommand(script), stderr: "ignore" }), {
       revisions: [revision],
       requests: { "elicitation/create": () => ({ action: "accept", content: { flavour: "vanilla" } }) },
     });
@@ -113,7 +115,7 @@ async function follow(client: Client, options: TaskCallOptions = {}) {
   const progress: string[] = [];
   const statuses: string[] = [];
   const task = await client.tools.build.task({ target: "app" }, { ...options, onProgress: (p) => progress.push(`${p.progress}/${p.total} ${p.message}`) });
-  expect(task.id).toMatch(/^[0-9a-f-]{36}$/);
+  expect(task.id).toMatch(/\S/);
   const result = await task.wait({ onStatus: (info: TaskInfo) => statuses.push(info.status) });
   expect(textOf(result)).toBe("built app (vanilla)");
   return { progress, statuses };
@@ -137,6 +139,13 @@ describe("generated client → generated task server over stdio", () => {
   it("2026-07-28 with listen: the same transitions, from notifications/tasks (polling once a minute would not end in time)", async () => {
     const { progress, statuses } = await follow(await connect("2026-07-28"), { listen: true, minPollIntervalMs: 60_000 });
     expect(progress).toEqual(["1/3 fetched"]);
+    expect(statuses).toEqual(transitions);
+  });
+
+  it("2025-11-25 against the official SDK v1 server: its progress after CreateTaskResult reaches onProgress, and onStatus sees each transition", async () => {
+    const client = await connect("2025-11-25", join(repoRoot, "test", "e2e", "fixtures", "sdk-v1-task-progress-server.ts"));
+    const { progress, statuses } = await follow(client);
+    expect(progress).toEqual(["1/3 fetched", "2/3 compiled", "3/3 linked"]);
     expect(statuses).toEqual(transitions);
   });
 });
