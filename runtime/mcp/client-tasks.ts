@@ -11,7 +11,7 @@
 //   handlers answer inputRequests and tasks/update sends the answers back.
 // Both: tasks/cancel, and status notifications (notifications/tasks/status,
 // notifications/tasks) are taken into account whenever the server sends them.
-// Progress: the call carries a progress token of its own, followed until the task ends —
+// Progress: the call carries a progress token of its own, followed until the task ends:
 // 2025-11-25 keeps it valid for the task's lifetime; the tasks extension supports progress
 // only while the call is an ordinary request, before it becomes a task.
 import { ErrorCode, isObject, RpcError, type Params } from "../jsonrpc/messages.js";
