@@ -15,6 +15,7 @@ export type { TaskCallOptions, TaskInfo, TaskSession, TaskWaitOptions, ToolTask 
 export { callTool, checkToolResult, expandUriTemplate, getPrompt, readResource, ToolOutputError, toolMethods } from "./mcp/client-calls.js";
 export type { PlainToolCallResult, RequestSender, ToolCallResult, ToolCallTable, ToolTasks, ToolTaskTable } from "./mcp/client-calls.js";
 export { ClientSession, connectSession, NegotiationError } from "./mcp/client.js";
+export type { HandledFeatures } from "./mcp/client-capabilities.js";
 export type { CallerParams, CallOptions, ChannelHandlers, ClientChannel, ClientHandlers, ClientOptions, MergeMethods, MethodShape, NotificationWatcher, RawRequestOptions, ServerDescription } from "./mcp/client.js";
 export { ClientRequestUnavailableError, missingClientCapability } from "./mcp/client-requests.js";
 export { completionFeature, MAX_COMPLETION_VALUES } from "./mcp/completion.js";

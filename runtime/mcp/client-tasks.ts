@@ -11,6 +11,9 @@
 //   handlers answer inputRequests and tasks/update sends the answers back.
 // Both: tasks/cancel, and status notifications (notifications/tasks/status,
 // notifications/tasks) are taken into account whenever the server sends them.
+// Progress: the call carries a progress token of its own, followed until the task ends:
+// 2025-11-25 keeps it valid for the task's lifetime; the tasks extension supports progress
+// only while the call is an ordinary request, before it becomes a task.
 import { ErrorCode, isObject, RpcError, type Params } from "../jsonrpc/messages.js";
 import { RequestFailedError } from "../jsonrpc/peer.js";
 import type { Validator } from "../validation.js";
@@ -46,7 +49,11 @@ export interface TaskInfo {
 export interface TaskWaitOptions {
   /** Stops this wait (it rejects with the signal's reason); the task itself runs on: see cancel(). */
   readonly signal?: AbortSignal | undefined;
-  /** Called with the task each time its status or status message changes. */
+  /**
+   * Called with the task as it is when the wait starts, then each time the server reports
+   * another status or status message (a notification or a poll), in the order the server
+   * made the changes; a state older than one already reported is skipped.
+   */
   readonly onStatus?: ((task: TaskInfo) => void) | undefined;
   /** Stops this wait after so many milliseconds with a TaskTimeoutError (the task runs on). No limit by default. */
   readonly timeoutMs?: number | undefined;
@@ -70,6 +77,12 @@ export interface ToolTask<Result> {
   cancel(): Promise<void>;
 }
 
+/**
+ * Options of a call as a task. `onProgress` receives the server's notifications/progress for
+ * the call from the request until the task ends (2025-11-25); under 2026-07-28 the tasks
+ * extension has no progress once the call has become a task, so only progress sent before
+ * that arrives.
+ */
 export interface TaskCallOptions extends CallOptions {
   /** 2025-11-25: how long the server should keep the task (it may choose otherwise). 2026-07-28 servers decide alone. */
   readonly ttlMs?: number | undefined;
@@ -77,9 +90,9 @@ export interface TaskCallOptions extends CallOptions {
   readonly minPollIntervalMs?: number | undefined;
   /**
    * 2026-07-28: also listen for the task's notifications/tasks (a subscriptions/listen
-   * request naming it in `notifications.tasks`, the filter this runtime's servers read) while
-   * a wait() is pending, to learn of changes between polls. Polling continues: servers need
-   * not honour the request (the extension defines no filter yet).
+   * request naming it in `notifications.taskIds`) while a wait() is pending, to learn of
+   * every change rather than those a poll happens to see. Polling continues: servers need
+   * not honour the request.
    */
   readonly listen?: boolean | undefined;
 }
@@ -151,18 +164,44 @@ export async function callToolAsTask(
   validateOutput?: Validator,
 ): Promise<ToolTask<JsonObject>> {
   const params: Params = { name, arguments: args ?? {} };
-  const callOptions: RawRequestOptions = { signal: options.signal, timeoutMs: options.timeoutMs, meta: options.meta, onProgress: options.onProgress };
-  const finished = (result: Params) => answeredTask(checkToolResult(name, result, validateOutput));
-  if (session.era === "modern") {
-    const result = await session.rawRequest("tools/call", params, { ...callOptions, ...taskExtension, resultTypes: ["task"] });
-    if (result.resultType !== "task") return finished(result);
-    return new TaskHandle(session, name, readTask(result, undefined, "tools/call"), result, options, validateOutput);
+  const progress = options.onProgress ? followProgress(session, options.onProgress) : undefined;
+  const meta = progress ? { ...options.meta, progressToken: progress.token } : options.meta;
+  const callOptions: RawRequestOptions = { signal: options.signal, timeoutMs: options.timeoutMs, meta };
+  const finished = (result: Params) => {
+    progress?.stop();
+    return answeredTask(checkToolResult(name, result, validateOutput));
+  };
+  try {
+    if (session.era === "modern") {
+      const result = await session.rawRequest("tools/call", params, { ...callOptions, ...taskExtension, resultTypes: ["task"] });
+      if (result.resultType !== "task") return finished(result);
+      return new TaskHandle(session, name, readTask(result, undefined, "tools/call"), result, options, validateOutput, progress?.stop);
+    }
+    // 2025-11-25: a requestor must not ask for a task the server did not declare it runs.
+    if (!runsToolTasks(session.server.capabilities)) return finished(await session.rawRequest("tools/call", params, callOptions));
+    const result = await session.rawRequest("tools/call", { ...params, task: options.ttlMs === undefined ? {} : { ttl: options.ttlMs } }, callOptions);
+    if (!isObject(result.task)) return finished(result);
+    return new TaskHandle(session, name, readTask(result.task, undefined, "tools/call"), result.task, options, validateOutput, progress?.stop);
+  } catch (error) {
+    progress?.stop();
+    throw error;
   }
-  // 2025-11-25: a requestor must not ask for a task the server did not declare it runs.
-  if (!runsToolTasks(session.server.capabilities)) return finished(await session.rawRequest("tools/call", params, callOptions));
-  const result = await session.rawRequest("tools/call", { ...params, task: options.ttlMs === undefined ? {} : { ttl: options.ttlMs } }, callOptions);
-  if (!isObject(result.task)) return finished(result);
-  return new TaskHandle(session, name, readTask(result.task, undefined, "tools/call"), result.task, options, validateOutput);
+}
+
+let progressTokens = 0;
+
+/**
+ * Routes the notifications/progress of a progress token of its own to `onProgress` until
+ * stopped. Not the session's per-request routing: that ends with the response, and a task's
+ * progress goes on after it (a string token never meets the session's numeric ones).
+ */
+function followProgress(session: TaskSession, onProgress: NonNullable<CallOptions["onProgress"]>): { token: string; stop: () => void } {
+  const token = `task-progress-${++progressTokens}`;
+  const stop = session.watchNotifications((method, params) => {
+    if (method !== "notifications/progress" || params?.progressToken !== token || typeof params.progress !== "number") return;
+    onProgress(params as unknown as { progress: number; total?: number; message?: string });
+  });
+  return { token, stop };
 }
 
 /** Whether 2025-11-25 server capabilities declare task-augmented tools/call. */
@@ -201,6 +240,15 @@ function readTask(value: unknown, expectedId: string | undefined, method: string
     ttlMs: typeof ttl === "number" || ttl === null ? ttl : undefined,
     pollIntervalMs: typeof poll === "number" && Number.isFinite(poll) && poll >= 0 ? poll : undefined,
   };
+}
+
+/** Calls an onStatus listener; a throwing listener must not break the task's other waiters. */
+function report(listener: (task: TaskInfo) => void, task: TaskInfo): void {
+  try {
+    listener(task);
+  } catch {
+    // Ignored, see above.
+  }
 }
 
 function abortReason(signal: AbortSignal): Error {
@@ -254,6 +302,8 @@ class TaskHandle implements ToolTask<JsonObject> {
     record: Params,
     options: TaskCallOptions,
     private readonly validateOutput: Validator | undefined,
+    /** Stops routing the call's progress to its onProgress: once the task has ended. */
+    private readonly stopProgress: () => void = () => {},
   ) {
     this.current = created;
     this.record = record;
@@ -276,11 +326,17 @@ class TaskHandle implements ToolTask<JsonObject> {
 
   wait(options: TaskWaitOptions = {}): Promise<JsonObject> {
     const { signal, onStatus, timeoutMs } = options;
-    if (this.outcome) return "result" in this.outcome ? Promise.resolve(this.outcome.result) : Promise.reject(this.outcome.error);
+    if (this.outcome) {
+      if (onStatus) report(onStatus, this.current);
+      return "result" in this.outcome ? Promise.resolve(this.outcome.result) : Promise.reject(this.outcome.error);
+    }
     if (signal?.aborted) return Promise.reject(abortReason(signal));
     const driver = (this.driver ??= this.startDriver());
     this.waiters++;
-    if (onStatus) this.listeners.add(onStatus);
+    if (onStatus) {
+      this.listeners.add(onStatus);
+      report(onStatus, this.current);
+    }
     return new Promise<JsonObject>((resolve, reject) => {
       let timer: ReturnType<typeof setTimeout> | undefined;
       let left = false;
@@ -355,7 +411,7 @@ class TaskHandle implements ToolTask<JsonObject> {
     const listening = this.era === "modern" && this.listen ? new AbortController() : undefined;
     if (listening) {
       this.session
-        .rawRequest("subscriptions/listen", { notifications: { tasks: [this.id] } }, { ...taskExtension, signal: listening.signal, timeoutMs: 0 })
+        .rawRequest("subscriptions/listen", { notifications: { taskIds: [this.id] } }, { ...taskExtension, signal: listening.signal, timeoutMs: 0 })
         .catch(() => {}); // A server without it answers with an error: polling is enough.
     }
     const run = this.era === "modern" ? this.followModern(stop.signal) : this.followLegacy(stop.signal);
@@ -363,12 +419,18 @@ class TaskHandle implements ToolTask<JsonObject> {
       .then((result) => checkToolResult(this.tool, result, this.validateOutput))
       .then(
         (result) => {
-          if (!stop.signal.aborted) this.outcome = { result };
+          if (!stop.signal.aborted) {
+            this.outcome = { result };
+            this.stopProgress();
+          }
           return result;
         },
         (error: unknown) => {
           // An ending of the task is final; a stopped or broken poll is not (a later wait() polls again).
-          if (!stop.signal.aborted && (error instanceof TaskFailedError || error instanceof TaskCancelledError)) this.outcome = { error };
+          if (!stop.signal.aborted && (error instanceof TaskFailedError || error instanceof TaskCancelledError)) {
+            this.outcome = { error };
+            this.stopProgress();
+          }
           throw error;
         },
       )
@@ -386,16 +448,13 @@ class TaskHandle implements ToolTask<JsonObject> {
     const previous = this.current;
     // Terminal states are final: a late poll or notification cannot undo them.
     if (isTerminalStatus(previous.status) && task.status !== previous.status) return;
+    // A poll answered before a notification that arrived first must not turn the task back.
+    if (Date.parse(task.lastUpdatedAt ?? "") < Date.parse(previous.lastUpdatedAt ?? "")) return;
     this.current = task;
     this.record = record;
+    if (isTerminalStatus(task.status)) this.stopProgress();
     if (task.status !== previous.status || task.statusMessage !== previous.statusMessage) {
-      for (const listener of [...this.listeners]) {
-        try {
-          listener(task);
-        } catch {
-          // A throwing listener must not break the task's other waiters.
-        }
-      }
+      for (const listener of [...this.listeners]) report(listener, task);
     }
   }
 

@@ -5,6 +5,7 @@
 import { ErrorCode, isObject, RpcError, type JsonRpcMessage, type JsonRpcNotification, type Params, type RequestId } from "../jsonrpc/messages.js";
 import { Exchange, RequestFailedError, type Dispatcher } from "../jsonrpc/peer.js";
 import { RequestingPeer } from "../jsonrpc/requesting-peer.js";
+import { capabilitiesFromHandlers, type HandledFeatures } from "./client-capabilities.js";
 import type { Implementation, JsonObject } from "./definition.js";
 import { isModern, MetaKey } from "./revisions.js";
 
@@ -77,7 +78,17 @@ export interface ClientOptions<R = AnyServerRequests, N = AnyServerNotifications
   /** Revisions this client speaks, preferred first. */
   readonly revisions: readonly string[];
   readonly info?: Implementation | undefined;
+  /**
+   * The client capabilities to declare, as they are, whatever the revision. Default: those the
+   * `requests` handlers imply under the negotiated revision (see `handles`).
+   */
   readonly capabilities?: JsonObject | undefined;
+  /**
+   * What the `requests` handlers honour beyond a plain answer, for the capabilities derived from
+   * them: `{ elicitation: { url: true } }` (URL mode), `{ sampling: { tools: true, context: true } }`,
+   * `{ roots: { listChanged: true } }`. Ignored when `capabilities` is given.
+   */
+  readonly handles?: HandledFeatures | undefined;
   /** Per-request timeout in milliseconds. Default 60 000. */
   readonly timeoutMs?: number | undefined;
   /** How long the era probe waits for an answer before assuming a legacy server. Default 5 000. */
@@ -218,12 +229,16 @@ export class ClientSession<M = Record<string, MethodShape>> {
     return this.options.info ?? { name: "mcp-gen-client", version: "0.1.0" };
   }
 
-  private get clientCapabilities(): JsonObject {
-    return this.options.capabilities ?? {};
+  /** What this client declares under `revision`: the explicit `capabilities`, else what its handlers imply. */
+  private clientCapabilities(revision: string): JsonObject {
+    if (this.options.capabilities !== undefined) return this.options.capabilities;
+    const requests = (this.options as UntypedHandlers).requests ?? {};
+    const handled = new Set(Object.keys(requests).filter((method) => typeof requests[method] === "function"));
+    return capabilitiesFromHandlers(handled, this.options.handles ?? {}, revision);
   }
 
   private envelope(revision: string, extra?: JsonObject, extensions?: JsonObject): JsonObject {
-    let capabilities = this.clientCapabilities;
+    let capabilities = this.clientCapabilities(revision);
     if (extensions !== undefined) {
       const declared = isObject(capabilities.extensions) ? capabilities.extensions : {};
       capabilities = { ...capabilities, extensions: { ...declared, ...extensions } };
@@ -308,7 +323,7 @@ export class ClientSession<M = Record<string, MethodShape>> {
   private async initialize(revisions: readonly string[]): Promise<void> {
     const result = await this.peer.request(
       "initialize",
-      { protocolVersion: revisions[0], capabilities: this.clientCapabilities, clientInfo: this.clientInfo },
+      { protocolVersion: revisions[0], capabilities: this.clientCapabilities(revisions[0]!), clientInfo: this.clientInfo },
       { timeoutMs: this.options.timeoutMs },
     );
     const revision = result.protocolVersion;

@@ -49,6 +49,21 @@ export function hasUrlElicitation(revision: string): boolean {
   return revision >= "2025-11-25";
 }
 
+/** Client capabilities name elicitation modes (`elicitation: { form?, url? }`) from 2025-11-25, with URL mode. */
+export function hasElicitationModes(revision: string): boolean {
+  return hasUrlElicitation(revision);
+}
+
+/** The sampling client capability has `tools` and `context` from 2025-11-25. */
+export function hasSamplingSubCapabilities(revision: string): boolean {
+  return revision >= "2025-11-25";
+}
+
+/** Clients announce root changes (`roots.listChanged`, notifications/roots/list_changed) up to 2025-11-25 only. */
+export function hasRootsListChanged(revision: string): boolean {
+  return !isModern(revision);
+}
+
 /** The MCP-Protocol-Version HTTP header exists from 2025-06-18. */
 export function hasProtocolVersionHeader(revision: string): boolean {
   return revision >= "2025-06-18";

@@ -205,7 +205,12 @@ class TaskHost implements ExchangeHost {
   notify(method: string, params?: Params): void {
     const runner = this.runner;
     if (!runner) this.origin.notify(method, params);
-    else if (this.legacy) this.origin.peer.notify(method, params, runner.resultRequest?.id);
+    else if (this.legacy) {
+      // Tied to the task (progress keeps the call's token, valid for the task's lifetime); a
+      // status notification names its task already and goes without the tag.
+      const tagged = method === "notifications/tasks/status" ? params : withRelatedTask(params, runner.taskId);
+      this.origin.peer.notify(method, tagged, runner.resultRequest?.id);
+    }
   }
 }
 
@@ -397,15 +402,15 @@ class Tasks {
       );
     });
     void settled.then(async (outcome) => {
-      this.running.delete(runner.taskId);
       runner.stop();
       const patch: Partial<TaskRecord> =
         "result" in outcome
           ? { status: "completed", result: outcome.result }
           : { status: "failed", error: toErrorObject(outcome.error) as unknown as JsonObject };
-      await this.mutate(runner.taskId, (record) => (isTerminal(record.status) ? undefined : { ...record, ...patch, inputRequests: undefined, inputResponses: undefined })).catch(
-        () => {},
-      );
+      // Still running while the outcome is written, so that a 2025-11-25 session hears of it.
+      await this.mutate(runner.taskId, (record) => (isTerminal(record.status) ? undefined : { ...record, ...patch, inputRequests: undefined, inputResponses: undefined }))
+        .catch(() => {})
+        .finally(() => this.running.delete(runner.taskId));
     });
   }
 
@@ -654,8 +659,8 @@ class Tasks {
     return result;
   }
 
-  /** subscriptions/listen: registers `exchange` for notifications/tasks of the task ids in `requested`; returns the honoured filter part. */
-  listen(exchange: Exchange, requested: unknown): { tasks?: string[] } {
+  /** subscriptions/listen: registers `exchange` for notifications/tasks of the task ids in `requested` (`taskIds`); returns the honoured filter part. */
+  listen(exchange: Exchange, requested: unknown): { taskIds?: string[] } {
     const ids = Array.isArray(requested) ? [...new Set(requested.filter((id): id is string => typeof id === "string"))] : [];
     if (ids.length === 0) return {};
     const auth = (exchange.auth as AuthInfo | undefined)?.subject;
@@ -664,7 +669,7 @@ class Tasks {
     const signal = exchange.signal;
     if (signal.aborted) this.listeners.delete(listener);
     else signal.addEventListener("abort", () => this.listeners.delete(listener), { once: true });
-    return { tasks: ids };
+    return { taskIds: ids };
   }
 }
 
@@ -728,14 +733,14 @@ export class TaskServer<H = unknown, N extends ServerNames = ServerNames> extend
     return result;
   }
 
-  /** subscriptions/listen, whose filter may also name tasks (`tasks`: task ids) to hear notifications/tasks of. */
+  /** subscriptions/listen, whose filter may also name tasks (`taskIds`, as the tasks extension says) to hear notifications/tasks of. */
   protected override listen(params: Params | undefined, exchange: Exchange): Promise<Params> {
     if (!isObject(params?.notifications)) throw invalidParams("notifications must be an object");
     const { notifications } = params;
     const honoured: JsonObject = {
       ...this.subscriptions?.listen(exchange, notifications.resourceSubscriptions),
       ...this.listChanges?.listen(exchange, notifications, this.definition.listChanged ?? {}),
-      ...this.tasks.listen(exchange, notifications.tasks),
+      ...this.tasks.listen(exchange, notifications.taskIds),
     };
     exchange.notify("notifications/subscriptions/acknowledged", { _meta: { [MetaKey.subscriptionId]: exchange.id }, notifications: honoured });
     const signal = exchange.signal;

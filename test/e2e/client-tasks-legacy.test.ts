@@ -239,6 +239,7 @@ describe("callToolAsTask on 2025-11-25 (experimental tasks), against a server on
     await task.wait({ onStatus: (info) => seen.push(info) });
     // Polling once a minute would take minutes: the notifications carried the task to its end.
     expect(Date.now() - started).toBeLessThan(30_000);
-    expect(seen.map((s) => s.statusMessage)).toEqual(["Gathering sources...", "Done"]);
+    // The task as created (no message yet), then each change the notifications brought.
+    expect(seen.map((s) => s.statusMessage)).toEqual([undefined, "Gathering sources...", "Done"]);
   });
 });

@@ -118,9 +118,9 @@ function tasksServer(options: { pollIntervalMs?: number; repeatAnsweredInput?: b
             _meta: { [MetaKey.serverInfo]: { name: "tasks-test", version: "1.0.0" } },
           };
         case "subscriptions/listen": {
-          const taskIds = ((params.notifications as Params | undefined)?.tasks ?? []) as unknown[];
+          const taskIds = ((params.notifications as Params | undefined)?.taskIds ?? []) as unknown[];
           listeners.set(exchange, taskIds);
-          exchange.notify("notifications/subscriptions/acknowledged", { _meta: { [MetaKey.subscriptionId]: exchange.id }, notifications: { tasks: taskIds } });
+          exchange.notify("notifications/subscriptions/acknowledged", { _meta: { [MetaKey.subscriptionId]: exchange.id }, notifications: { taskIds } });
           return new Promise<Params>((resolve) =>
             exchange.signal.addEventListener("abort", () => {
               listeners.delete(exchange);
@@ -315,9 +315,9 @@ describe("callToolAsTask on 2026-07-28 (tasks extension)", () => {
     const seen: (string | undefined)[] = [];
     const result = await task.wait({ onStatus: (info) => seen.push(info.statusMessage) });
     expect(textOf(result)).toBe("Report on mist (plain)");
-    expect(seen).toEqual(["Gathering sources...", "Done"]);
+    expect(seen).toEqual([undefined, "Gathering sources...", "Done"]);
     const listen = server.received.find((r) => r.method === "subscriptions/listen");
-    expect(listen?.params.notifications).toEqual({ tasks: [task.id] });
+    expect(listen?.params.notifications).toEqual({ taskIds: [task.id] });
     expect(server.received.filter((r) => r.method === "tasks/get")).toHaveLength(0);
     // The client cancelled its listen request once the task ended.
     await expect.poll(() => server.listeners.size).toBe(0);

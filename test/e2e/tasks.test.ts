@@ -170,12 +170,12 @@ describe.each(transports)("tasks over $name", (transport) => {
     clients.push(client);
     const created = ok(await client.request("tools/call", { name: "compute", arguments: { ms: 400, label: "listened" }, _meta: modernMeta(true) }));
     const taskId = created.taskId as string;
-    void client.request("subscriptions/listen", { notifications: { tasks: [taskId] }, _meta: modernMeta(true) });
+    void client.request("subscriptions/listen", { notifications: { taskIds: [taskId] }, _meta: modernMeta(true) });
     const deadline = Date.now() + 5_000;
     const find = (method: string, status?: string) =>
       client.notifications.find((n) => n.method === method && (status === undefined || n.params?.status === status));
     while (!find("notifications/tasks", "completed") && Date.now() < deadline) await sleep(50);
-    expect(find("notifications/subscriptions/acknowledged")?.params?.notifications).toEqual({ tasks: [taskId] });
+    expect(find("notifications/subscriptions/acknowledged")?.params?.notifications).toEqual({ taskIds: [taskId] });
     const told = find("notifications/tasks", "completed")!;
     expect(told.params).toMatchObject({ taskId, status: "completed", result: { content: [{ type: "text", text: "computed listened" }] } });
     expect((told.params!._meta as JsonObject)["io.modelcontextprotocol/subscriptionId"]).toBeDefined();
