@@ -52,7 +52,7 @@ describe("createWebHandler with auth", () => {
       bearer_methods_supported: ["header"],
       scopes_supported: ["notes:read", "notes:write"],
       resource_name: "Notes",
-      resource_documentation: "https://github.com/mcp-gen/mcp-gen#protecting-a-server",
+      resource_documentation: "https://github.com/mcp-gen/mcp-gen/blob/main/docs/authorization.md",
     });
     const preflight = await handler(new Request(metadataUrl, { method: "OPTIONS", headers: { host: "notes.example.com", origin: "https://app.example.org" } }));
     expect(preflight.status).toBe(204);

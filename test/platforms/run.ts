@@ -25,7 +25,7 @@
 //     ends the session;
 //   - plain HTTP: the Host allow-list (a handler without `allowedHosts` answers 403 under a
 //     real hostname such as mcp.example.com, saying what to pass; one given `allowedHosts`
-//     serves it, as the README's deployment does) and the idle-session sweep (a session idle past sessionIdleMs is gone).
+//     serves it, as docs/scale-out.md deploys it) and the idle-session sweep (a session idle past sessionIdleMs is gone).
 // A check counts as passed when every client it applies to passed it. Finally the everything
 // example is bundled the same way and started on workerd without nodejs_compat: examples
 // must stay platform-neutral.
@@ -354,7 +354,7 @@ async function httpChecks(served: Served, outcomes: Outcome[]): Promise<void> {
     const local = await raw(port, "/mcp", { body: legacyInitialize });
     equal(local.status, 200, `Host 127.0.0.1:${port} on /mcp: ${local.status} ${local.text}`);
     // Without allowedHosts, a real hostname is refused (DNS-rebinding protection stays on by
-    // default), and the refusal says what to pass: the README's deployment passes allowedHosts.
+    // default), and the refusal says what to pass: docs/scale-out.md's deployment passes allowedHosts.
     const deployed = await raw(port, "/mcp", { host: deployedHost, body: legacyInitialize });
     equal(deployed.status, 403, `Host ${deployedHost} on /mcp (default allowedHosts): expected 403, got ${deployed.status} ${deployed.text}`);
     match(deployed.text, new RegExp(`Host '${deployedHost.replace(/\./g, "\\.")}' is not allowed; serving as ${deployedHost.replace(/\./g, "\\.")}\\? pass allowedHosts: \\[\\\\"${deployedHost.replace(/\./g, "\\.")}\\\\"\\]`));

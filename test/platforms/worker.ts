@@ -5,7 +5,7 @@
 // target, and workerd runs it without nodejs_compat.
 //
 // Routes, each its own handler and server, as separate deployments would be:
-//   /mcp         createWebHandler(server), exactly as the README deploys it (defaults);
+//   /mcp         createWebHandler(server), exactly as docs/scale-out.md deploys it (defaults);
 //   /hosts/mcp   the same, with allowedHosts naming the deployment's hostname;
 //   /sweep/mcp   legacy sessions idle for 1 s are closed (sessionIdleMs), to see the sweep run.
 // The built runtime, as the package exports it (runtime/dist/index.js), found through the
