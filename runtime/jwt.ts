@@ -4,7 +4,7 @@
 // JWKS (fetched once, cached, refetched for an unknown key id), with asymmetric algorithms
 // only, so `alg: none` and HMAC tokens "signed" with a public key are refused.
 import { createRemoteJWKSet, customFetch, errors, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from "jose";
-import { InvalidTokenError, type AuthInfo, type TokenRequest, type VerifyToken } from "./auth/resource-server.js";
+import { DEFAULT_CLOCK_TOLERANCE_SECONDS, InvalidTokenError, type AuthInfo, type TokenRequest, type VerifyToken } from "./auth/resource-server.js";
 
 export { InvalidTokenError } from "./auth/resource-server.js";
 export type { AuthInfo, VerifyToken } from "./auth/resource-server.js";
@@ -24,7 +24,10 @@ export interface JwtVerifierOptions {
   readonly audience?: string | readonly string[] | undefined;
   /** Accepted algorithms, a subset of ASYMMETRIC_ALGORITHMS. Default: all of them. */
   readonly algorithms?: readonly (typeof ASYMMETRIC_ALGORITHMS)[number][] | undefined;
-  /** Seconds of clock skew tolerated for exp, nbf and iat. Default 30. */
+  /**
+   * Seconds of clock skew tolerated for exp, nbf and iat. Default 30, the HTTP bindings'
+   * `clockToleranceSeconds` default too (they check the expiry again).
+   */
   readonly clockToleranceSeconds?: number | undefined;
   /** Require the RFC 9068 header `typ: at+jwt` (refuses ID tokens used as access tokens). Default false. */
   readonly requireAccessTokenType?: boolean | undefined;
@@ -127,7 +130,7 @@ export function jwtVerifier(options: JwtVerifierOptions): VerifyToken {
         issuer: options.issuer,
         audience: typeof options.audience === "string" ? options.audience : options.audience ? [...options.audience] : request.resource,
         algorithms,
-        clockTolerance: options.clockToleranceSeconds ?? 30,
+        clockTolerance: options.clockToleranceSeconds ?? DEFAULT_CLOCK_TOLERANCE_SECONDS,
         requiredClaims: ["exp"],
       });
       payload = verified.payload;

@@ -1,7 +1,7 @@
 // Known defects in the official protocol schema.json files, corrected at load time.
 // Each patch names its revision and definition, says why, and checks that the defect
 // is still there: when an upstream fix lands, the patch reports itself as obsolete
-// instead of silently rewriting a correct schema. The README lists these patches.
+// instead of silently rewriting a correct schema. docs/cli.md ("Protocol schema patches") lists them.
 import type { Revision } from "./revisions.js";
 
 type Json = Record<string, unknown>;

@@ -1,4 +1,4 @@
-// The one rule that turns MCP names into TypeScript identifiers (documented in the README):
+// The one rule that turns MCP names into TypeScript identifiers (documented in docs/manifest.md, "Identifier rule"):
 //   1. split the name into words at every character that is not a letter or digit, and at
 //      case changes ("getURL" → get, URL; "HTTPServer" → HTTP, Server);
 //   2. lower-case every word;

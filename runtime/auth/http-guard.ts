@@ -8,6 +8,7 @@ import {
   audienceMatches,
   bearerToken,
   challengeHeader,
+  DEFAULT_CLOCK_TOLERANCE_SECONDS,
   InvalidTokenError,
   METADATA_PATH,
   metadataUrl,
@@ -37,6 +38,12 @@ export interface HttpAuthOptions {
   readonly resource?: string | undefined;
   /** Overrides the manifest's `auth.authorizationServers` (e.g. per deployment). */
   readonly authorizationServers?: readonly string[] | undefined;
+  /**
+   * Seconds of clock skew tolerated when the binding checks the expiry verifyToken reports
+   * (`expiresAt`): a token is refused once `expiresAt` plus this has passed. Default 30, as
+   * jwtVerifier tolerates for exp and nbf; keep the two equal if you change either.
+   */
+  readonly clockToleranceSeconds?: number | undefined;
 }
 
 /** What the guard needs of a request. */
@@ -141,7 +148,8 @@ export class ResourceGuard {
     }
     // Checked here as well as by the verifier: a token for another resource is never accepted.
     if (!audienceMatches(auth.audience, resource)) return refuse(`the token was not issued for ${resource}`);
-    if (auth.expiresAt !== undefined && auth.expiresAt * 1000 <= Date.now()) return refuse("the token has expired");
+    const tolerance = this.options.clockToleranceSeconds ?? DEFAULT_CLOCK_TOLERANCE_SECONDS;
+    if (auth.expiresAt !== undefined && (auth.expiresAt + tolerance) * 1000 <= Date.now()) return refuse("the token has expired");
     return { auth, resource };
   }
 

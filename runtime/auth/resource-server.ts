@@ -73,6 +73,13 @@ export interface AuthPolicy {
 }
 
 /** The path prefix of protected resource metadata documents (RFC 9728 section 3). */
+/**
+ * Seconds of clock skew tolerated between this server and the authorization server when a
+ * token's expiry (exp) and start (nbf) are checked: jwtVerifier's default for exp and nbf,
+ * and the HTTP bindings' default for the expiry every verifier reports.
+ */
+export const DEFAULT_CLOCK_TOLERANCE_SECONDS = 30;
+
 export const METADATA_PATH = "/.well-known/oauth-protected-resource";
 
 /**

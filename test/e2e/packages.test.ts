@@ -112,6 +112,11 @@ describe("the packed generator and runtime in a fresh app", () => {
   it("a production install holds exactly @mcp-gen/runtime; the generator and its dependencies are dev only", () => {
     const production = JSON.parse(succeeded(run(npm, ["ls", "--omit=dev", "--all", "--json"], app), "npm ls --omit=dev").stdout) as LsNode;
     expect(installed(production)).toEqual(["@mcp-gen/runtime@0.1.0"]);
+    // What the README says the plain listing shows: the runtime, its optional peers unmet until installed.
+    const { peerDependencies } = JSON.parse(readFileSync(join(repoRoot, "runtime", "package.json"), "utf8")) as { peerDependencies: Record<string, string> };
+    const listing = succeeded(run(npm, ["ls", "--omit=dev", "--all"], app), "npm ls --omit=dev --all").stdout;
+    const entries = listing.split("\n").slice(1).map((line) => line.replace(/^[\s\u2500-\u257f`|+-]+/, "")).filter(Boolean);
+    expect(entries).toEqual(["@mcp-gen/runtime@0.1.0", ...Object.entries(peerDependencies).map(([name, range]) => `UNMET OPTIONAL DEPENDENCY ${name}@${range}`)]);
     // The full tree does hold the generator and what it runs on: the line above has something to leave out.
     const everything = installed(JSON.parse(succeeded(run(npm, ["ls", "--all", "--json"], app), "npm ls").stdout) as LsNode);
     expect(everything).toContain("mcp-gen@0.1.0");

@@ -86,7 +86,7 @@ describe("protected resource metadata (RFC 9728)", () => {
     bearer_methods_supported: ["header"],
     scopes_supported: ["notes:read", "notes:write"],
     resource_name: "Notes",
-    resource_documentation: "https://github.com/mcp-gen/mcp-gen#protecting-a-server",
+    resource_documentation: "https://github.com/mcp-gen/mcp-gen/blob/main/docs/authorization.md",
   });
 
   it("is served at the path-based well-known URL of the endpoint, without a token", async () => {

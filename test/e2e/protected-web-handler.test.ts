@@ -11,6 +11,7 @@ const issued: Record<string, AuthInfo> = {
   "reader-token": { subject: "ann", scopes: ["notes:read"], expiresAt: undefined, audience: [resource], claims: {} },
   "other-audience": { subject: "ann", scopes: ["notes:read"], expiresAt: undefined, audience: ["https://other.example.com/mcp"], claims: {} },
   "expired-token": { subject: "ann", scopes: ["notes:read"], expiresAt: 1_000, audience: [resource], claims: {} },
+  "no-scopes": { subject: "ann", scopes: [], expiresAt: undefined, audience: [resource], claims: {} },
 };
 const seen: string[] = [];
 const verifyToken: VerifyToken = (token, request) => {
@@ -51,7 +52,7 @@ describe("createWebHandler with auth", () => {
       bearer_methods_supported: ["header"],
       scopes_supported: ["notes:read", "notes:write"],
       resource_name: "Notes",
-      resource_documentation: "https://github.com/mcp-gen/mcp-gen#protecting-a-server",
+      resource_documentation: "https://github.com/mcp-gen/mcp-gen/blob/main/docs/authorization.md",
     });
     const preflight = await handler(new Request(metadataUrl, { method: "OPTIONS", headers: { host: "notes.example.com", origin: "https://app.example.org" } }));
     expect(preflight.status).toBe(204);
@@ -97,6 +98,23 @@ describe("createWebHandler with auth", () => {
       expect(response.headers.get("www-authenticate")).toBe(
         `Bearer error="invalid_token", error_description="${description}", scope="notes:read", resource_metadata="${metadataUrl}"`,
       );
+    }
+  });
+
+  it("asks requiredScopes of every request, whatever its method: initialize, ping, a GET stream, a DELETE", async () => {
+    const headers = { host: "notes.example.com", "content-type": "application/json", accept: "application/json, text/event-stream", authorization: "Bearer no-scopes" };
+    const initialize = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } } };
+    const requests = [
+      new Request(resource, { method: "POST", headers, body: JSON.stringify(initialize) }),
+      new Request(resource, { method: "POST", headers: { ...headers, "mcp-protocol-version": "2026-07-28", "mcp-method": "ping" }, body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "ping", params: { _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} } } }) }),
+      new Request(resource, { method: "GET", headers: { ...headers, "mcp-session-id": "any" } }),
+      new Request(resource, { method: "DELETE", headers: { ...headers, "mcp-session-id": "any" } }),
+    ];
+    for (const request of requests) {
+      const response = await handler(request);
+      expect(response.status, request.method).toBe(403);
+      expect(response.headers.get("www-authenticate")).toContain('error="insufficient_scope"');
+      expect(response.headers.get("www-authenticate")).toContain('scope="notes:read"');
     }
   });
 

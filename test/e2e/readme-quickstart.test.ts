@@ -1,7 +1,9 @@
-// The README's Quickstart runs as written: every block marked `<!-- quickstart-file: path -->`
-// is written into a fresh project, which is generated with the CLI, compiled under the strict
-// flags generated code promises, and run (a stdio client that spawns the server and calls its
-// tool; an in-process client over memoryChannel). Editing the README cannot drift from what works.
+// The Quickstart runs as written: README.md's Quickstart installs both packages from tarballs
+// and generates with `npx mcp-gen`; docs/tutorial.md then builds a server file by file. Every
+// block of the tutorial marked `<!-- quickstart-file: path -->` is written into a fresh project,
+// which is generated with the CLI, compiled under the strict flags generated code promises, and
+// run (a stdio client that spawns the server and calls its tool; an in-process client over
+// memoryChannel). Editing the documents cannot drift from what works.
 import { spawnSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -11,6 +13,7 @@ import { repoRoot } from "../support/paths.js";
 import { formatTypeErrors, typecheck } from "../support/typecheck.js";
 
 const readme = readFileSync(join(repoRoot, "README.md"), "utf8");
+const tutorial = readFileSync(join(repoRoot, "docs", "tutorial.md"), "utf8");
 
 /** The Quickstart section: from its heading to the next second-level heading. */
 function quickstartSection(): string {
@@ -21,9 +24,9 @@ function quickstartSection(): string {
 }
 
 /** The marked code blocks, by the path each marker names. */
-function quickstartFiles(section: string): Record<string, string> {
+function quickstartFiles(text: string): Record<string, string> {
   const files: Record<string, string> = {};
-  for (const match of section.matchAll(/<!-- quickstart-file: (\S+) -->\n```[a-z]*\n([\s\S]*?)\n```/g)) files[match[1]!] = `${match[2]!}\n`;
+  for (const match of text.matchAll(/<!-- quickstart-file: (\S+) -->\n```[a-z]*\n([\s\S]*?)\n```/g)) files[match[1]!] = `${match[2]!}\n`;
   return files;
 }
 
@@ -32,9 +35,9 @@ function run(dir: string, file: string): { status: number | null; stdout: string
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
-describe("README Quickstart", () => {
+describe("README Quickstart and docs/tutorial.md", () => {
   const section = quickstartSection();
-  const files = quickstartFiles(section);
+  const files = quickstartFiles(tutorial);
   let dir = "";
 
   beforeAll(() => {
@@ -44,7 +47,7 @@ describe("README Quickstart", () => {
     expect(generated.status).toBe(0);
   }, 60_000);
 
-  it("shows every file the project needs, installs both packages from tarballs and generates with `npx mcp-gen`", () => {
+  it("the tutorial shows every file the project needs; the Quickstart installs both packages from tarballs and generates with `npx mcp-gen`, offline with --schema-dir", () => {
     expect(Object.keys(files).sort()).toEqual(["mcp.yaml", "schemas/forecast.json", "src/check.ts", "src/client.ts", "src/handlers.ts", "src/once.ts", "src/server.ts"]);
     expect(section).not.toMatch(/^npm install mcp-gen\b/m); // not on the registry yet
     // Both packages packed, the generator installed as a devDependency and the runtime as a dependency.
@@ -53,6 +56,7 @@ describe("README Quickstart", () => {
     expect(section).toContain(`\nnpm install -D ../mcp-gen/mcp-gen-${version}.tgz `);
     expect(section).toContain(`\nnpm install ../mcp-gen/mcp-gen-runtime-${version}.tgz\n`);
     expect(section).toMatch(/^npx mcp-gen\s/m);
+    expect(section).toContain("`npx mcp-gen --schema-dir <dir> && npx tsx src/main.ts`");
     // the manifest's output schema is the file shown
     expect(files["mcp.yaml"]).toContain("$ref: ./schemas/forecast.json");
     expect(() => JSON.parse(files["schemas/forecast.json"]!)).not.toThrow();

@@ -347,7 +347,7 @@ async function httpChecks(served: Served, outcomes: Outcome[]): Promise<void> {
     const local = await raw(port, "/mcp", { body: legacyInitialize });
     equal(local.status, 200, `Host 127.0.0.1:${port} on /mcp: ${local.status} ${local.text}`);
     // Without allowedHosts, a real hostname is refused (DNS-rebinding protection stays on by
-    // default), and the refusal says what to pass: the README's deployment passes allowedHosts.
+    // default), and the refusal says what to pass: docs/scale-out.md's deployment passes allowedHosts.
     const deployed = await raw(port, "/mcp", { host: deployedHost, body: legacyInitialize });
     equal(deployed.status, 403, `Host ${deployedHost} on /mcp (default allowedHosts): expected 403, got ${deployed.status} ${deployed.text}`);
     match(deployed.text, new RegExp(`Host '${deployedHost.replace(/\./g, "\\.")}' is not allowed; serving as ${deployedHost.replace(/\./g, "\\.")}\\? pass allowedHosts: \\[\\\\"${deployedHost.replace(/\./g, "\\.")}\\\\"\\]`));

@@ -5,7 +5,7 @@
 // and workerd runs it without nodejs_compat.
 //
 // Routes, each its own handler and server, as separate deployments would be:
-//   /mcp         createWebHandler(server), with the defaults;
+//   /mcp         createWebHandler(server), exactly as docs/scale-out.md deploys it (defaults);
 //   /hosts/mcp   the weather example's fetch module (examples/weather/src/worker.ts), which
 //                docs/deployment.md shows: allowedHosts naming the deployment's hostname;
 //   /sweep/mcp   legacy sessions idle for 1 s are closed (sessionIdleMs), to see the sweep run.

@@ -17,6 +17,7 @@ describe("generated code compiles under tsc --strict --exactOptionalPropertyType
   const trees = [
     join(repoRoot, "examples", "weather", "src"),
     join(repoRoot, "examples", "everything", "src"),
+    join(repoRoot, "examples", "notes", "src"),
     join(repoRoot, "test", "interop", "everything", "mcp"),
     ...readdirSync(join(repoRoot, "test", "golden"), { withFileTypes: true })
       .filter((d) => d.isDirectory())

@@ -1,4 +1,4 @@
-// The naming rule of generator/model/names.ts (documented in the README): examples, and a
+// The naming rule of generator/model/names.ts (documented in docs/manifest.md, "Identifier rule"): examples, and a
 // differential check of its one-pattern word split against the rule written as the two
 // replacements it states ("getURL" → get URL, "HTTPServer" → HTTP Server).
 import { describe, expect, it } from "vitest";

@@ -1,11 +1,12 @@
 // Runs the notes server over Streamable HTTP, protected by OAuth 2.1:
 //   main.ts --issuer <authorization server URL> [--port N] [--host <address>]
 //           [--resource <public URL>] [--allowed-hosts <name,name>]
-// Access tokens must be JWTs from that issuer for this server (audience = the resource,
-// by default http://127.0.0.1:<port>/mcp). Behind a reverse proxy, --resource is the public
-// URL and --allowed-hosts the public host name (docs/deployment.md). The port defaults to
-// $PORT, else 3000. Over stdio (--stdio) there is no token: the spec has stdio servers take
-// credentials from their environment instead.
+// Access tokens must be JWTs from that issuer for this server (audience = the resource: by
+// default derived from each request, http://<Host name>:<port>/mcp, e.g.
+// http://127.0.0.1:3000/mcp or http://localhost:3000/mcp). Behind a reverse proxy, --resource
+// is the public URL and --allowed-hosts the public host name (docs/deployment.md). The port
+// defaults to $PORT, else 3000. Over stdio (--stdio) there is no token: the spec has stdio
+// servers take credentials from their environment instead.
 import { jwtVerifier } from "@mcp-gen/runtime/jwt";
 import { closeOnSignals, listenHttp, serveStdio } from "@mcp-gen/runtime/node";
 import { handlers } from "./handlers.js";

@@ -203,7 +203,7 @@ export const notesServerDefinition: ServerDefinition<NotesHandlers> = {
     scopesSupported: ["notes:read", "notes:write"],
     requiredScopes: ["notes:read"],
     resourceName: "Notes",
-    documentation: "https://github.com/mcp-gen/mcp-gen#protecting-a-server",
+    documentation: "https://github.com/mcp-gen/mcp-gen/blob/main/docs/authorization.md",
     scopes: {
       tools: {
         add_note: ["notes:write"],
