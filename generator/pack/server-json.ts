@@ -13,6 +13,8 @@ export const serverJsonSchema = "https://static.modelcontextprotocol.io/schemas/
 /** The registry's limit on `description`. */
 const maxDescription = 100;
 const registryName = /^[a-zA-Z0-9.-]+\/[a-zA-Z0-9._-]+$/;
+/** The icon types the registry takes. */
+const registryIconTypes = new Set(["image/png", "image/jpeg", "image/jpg", "image/svg+xml", "image/webp"]);
 
 export interface ServerJsonInput {
   readonly model: ServerModel;
@@ -64,7 +66,13 @@ export function serverJson({ model, positions, pkg, pkgFile, servesStdio, remote
   }
   if (diagnostics.length > 0) return { ok: false, diagnostics };
   const remotes = remoteUrl === undefined ? [] : [{ type: "streamable-http", url: remoteUrl, ...(model.auth === undefined ? {} : { headers: [authorizationHeader(model)] }) }];
-  const icons = (info.icons ?? []).filter((icon) => /^https:\/\//.test(icon.src)).map((icon) => ({ ...icon }));
+  // The registry takes https icons of the usual image types only, sized WxH or "any".
+  const icons = (info.icons ?? [])
+    .filter((icon) => /^https:\/\/\S+$/.test(icon.src) && icon.src.length <= 255 && (icon.mimeType === undefined || registryIconTypes.has(icon.mimeType)))
+    .map(({ sizes, ...icon }) => {
+      const kept = sizes?.filter((size) => /^(\d+x\d+|any)$/.test(size));
+      return { ...icon, ...(kept === undefined || kept.length === 0 ? {} : { sizes: kept }) };
+    });
   return {
     ok: true,
     serverJson: {

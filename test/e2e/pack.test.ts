@@ -81,6 +81,9 @@ describe("mcp-gen pack: the .mcpb bundle", () => {
   it("holds the manifest, the icon and one JavaScript file: no node_modules", () => {
     expect(filesUnder(unpacked)).toEqual(["icons/0.png", "manifest.json", "server/index.mjs"]);
     expect(manifest.server.entry_point).toBe("server/index.mjs");
+    // The PNG is what hosts display; the SVG, sized "any", has no WxH entry.
+    expect(manifest).toMatchObject({ icon: "icons/0.png", icons: [{ src: "icons/0.png", size: "16x16" }] });
+    expect(readFileSync(join(unpacked, "icons", "0.png")).subarray(1, 4).toString()).toBe("PNG");
     expect(manifest.tools.map((t) => t.name)).toEqual(["forecast", "show_config"]);
     expect(manifest.prompts).toEqual([
       { name: "plan_trip", description: "Ask for a packing list", arguments: ["city", "season"], text: "What should I pack for ${arguments.city} in ${arguments.season}?" },
@@ -149,6 +152,8 @@ describe("mcp-gen pack: the .mcpb bundle", () => {
       name: "io.github.example/forecaster",
       version: "1.2.0",
       repository: { url: "https://github.com/example/forecaster", source: "github" },
+      // The data: icon is in the bundle; the registry takes https icons only.
+      icons: [{ src: "https://example.com/forecaster.svg", mimeType: "image/svg+xml", sizes: ["any"] }],
       packages: [
         { registryType: "npm", identifier: "@example/forecaster-mcp", version: "1.2.0", transport: { type: "stdio" }, environmentVariables },
         { registryType: "mcpb", identifier: mcpbUrl, fileSha256: sha256, transport: { type: "stdio" }, environmentVariables },
