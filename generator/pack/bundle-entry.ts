@@ -33,7 +33,14 @@ function packageNameOf(file: string): string | undefined {
  * file comments are relative to, so the bytes do not depend on where the project lies.
  */
 export async function bundleEntry(entry: string, root: string, display: (absolute: string) => string): Promise<BundleResult> {
-  const { build } = await import("esbuild");
+  // An optional peer dependency: installing mcp-gen runs no install script (esbuild has one).
+  let build: typeof import("esbuild").build;
+  try {
+    ({ build } = await import("esbuild"));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ERR_MODULE_NOT_FOUND") throw error;
+    return { ok: false, diagnostics: [{ location: { file: display(entry) }, message: "mcp-gen pack bundles the server with esbuild, which is not installed: npm install -D esbuild" }] };
+  }
   const outfile = join(root, "server", "index.mjs");
   let result: Awaited<ReturnType<typeof build>>;
   try {
