@@ -670,6 +670,29 @@ const cases: BadCase[] = [
     stderr: ["Unknown argument: outdir (see mcp-gen --help)"],
     exit: 2,
   },
+  {
+    name: "usage error: pack --no-mcpb with nothing else to write",
+    manifest: manifest(),
+    args: ["pack", "--no-mcpb", "--out", "out"],
+    stderr: ["--no-mcpb leaves nothing to write; add --server-json or --remote <url> (see mcp-gen --help)"],
+    exit: 2,
+  },
+  {
+    name: "usage error: pack --remote over plain http to another host",
+    manifest: manifest(),
+    args: ["pack", "--remote", "http://mcp.example.com/mcp", "--out", "out"],
+    stderr: ["--remote must be one https:// URL (http:// only on localhost) (see mcp-gen --help)"],
+    exit: 2,
+  },
+  {
+    name: "pack: no entry to bundle",
+    manifest: manifest(),
+    args: ["pack", "--entry", "src/server.ts", "--no-mcpb", "--server-json", "--out", "out"],
+    stderr: [
+      "mcp.yaml:2:1: server.description is missing: .mcpb bundles and the MCP Registry show it to the people installing the server; add `description:` under `server:`",
+      "src/server.ts: no such file: the server's entry",
+    ],
+  },
 ];
 
 /** Every file under `dir` (relative path → bytes), to prove a run wrote nothing. */
