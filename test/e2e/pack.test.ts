@@ -7,6 +7,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { Ajv } from "ajv";
 import { spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
@@ -141,7 +142,7 @@ describe("mcp-gen pack: the .mcpb bundle", () => {
     const serverJson = JSON.parse(readFileSync(join(out, "server.json"), "utf8")) as Record<string, unknown>;
     const validate = registryValidator();
     expect(validate(serverJson), JSON.stringify(validate.errors)).toBe(true);
-    const sha256 = spawnSync("sha256sum", [join(out, bundleName)], { encoding: "utf8" }).stdout.split(" ")[0];
+    const sha256 = createHash("sha256").update(readFileSync(join(out, bundleName))).digest("hex");
     const environmentVariables = [
       { name: "FORECAST_API_KEY", description: "Key for the forecast service", isRequired: true, isSecret: true, format: "string" },
       { name: "UNITS", description: "Units of the forecasts", isRequired: false, isSecret: false, format: "string", default: "metric" },
