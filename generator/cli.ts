@@ -3,7 +3,7 @@
 // 0 = done, 1 = invalid input or stale output, 2 = usage error.
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from "node:fs";
 import { basename, dirname, join, relative, resolve } from "node:path";
-import { err, formatDiagnostic, out, type Diagnostic } from "./diagnostics.js";
+import { err, formatDiagnostic, jsonDiagnostic, out, type Diagnostic } from "./diagnostics.js";
 import { fetchSchema, FetchError } from "./load/fetch-schema.js";
 import { schemaCacheDir, schemaCandidates } from "./load/protocol.js";
 import { isRevision, knownRevisions, packageRoot, type Revision } from "./load/revisions.js";
@@ -33,9 +33,6 @@ function summary(args: GenerateArgs, outDir: string, total: number, changed: rea
   if (changed.length === 0) return `mcp-gen: ${total} file(s) already up to date in ${folder}`;
   return `mcp-gen: wrote ${changed.join(", ")} in ${folder}`;
 }
-
-/** A diagnostic as `--json` reports it: position fields only when known. */
-const jsonDiagnostic = ({ location, message, severity }: Diagnostic) => ({ ...location, severity: severity ?? "error", message });
 
 /**
  * `--json`: the whole outcome of a generate run as one JSON document on stdout, and nothing
@@ -306,7 +303,7 @@ for (const [flag, option] of Object.entries(generateOptions)) {
 }
 
 /** Words that name a command rather than a manifest. */
-const commandNames = ["generate", "init", "schema", "pull", "diff", "scaffold", "docs"];
+const commandNames = ["generate", "init", "schema", "pull", "diff", "scaffold", "docs", "pack"];
 
 /**
  * The arguments of the everyday invocation, `mcp-gen [generate] [manifest]` followed by
@@ -445,6 +442,40 @@ export async function main(argv: string[]): Promise<number> {
           }),
       (a) => {
         action = () => runDocs({ manifest: a.manifest, output: a.output, serverUrl: a.serverUrl, quiet: a.quiet });
+      },
+    )
+    .command(
+      "pack [manifest]",
+      "Ship a stdio server: its entry bundled into one file inside an .mcpb bundle (MCP Bundle), and/or server.json for the MCP Registry",
+      (y) =>
+        y
+          .positional("manifest", { type: "string", default: "mcp.yaml", describe: "path of the manifest" })
+          .option("out", { alias: "o", type: "string", describe: "output folder (default: dist/ beside the manifest)" })
+          .option("entry", { type: "string", describe: "the file that starts the server (default: src/main.ts beside the manifest)" })
+          .option("mcpb", { type: "boolean", default: true, describe: "write <name>-<version>.mcpb (--no-mcpb: server.json only)" })
+          .option("server-json", { type: "boolean", default: false, describe: "also write server.json for the MCP Registry (name from package.json's mcpName)" })
+          .option("remote", { type: "string", describe: "server.json: the deployed Streamable HTTP endpoint (https://…/mcp), listed under remotes" })
+          .option("mcpb-url", { type: "string", describe: "server.json: where the .mcpb will be downloadable (a release asset), listed with its sha256" })
+          .option("quiet", { alias: "q", type: "boolean", default: false, describe: "print only errors and warnings" })
+          .option("json", { type: "boolean", default: false, describe: "print the outcome (files with size and sha256, diagnostics) as one JSON document on stdout" })
+          .example("$0 pack", "dist/<name>-<version>.mcpb from ./mcp.yaml and src/main.ts")
+          .example("$0 pack --server-json --mcpb-url https://github.com/me/weather/releases/download/v1.0.0/weather-1.0.0.mcpb", "the bundle, and server.json listing the npm package and the bundle")
+          .example("$0 pack --no-mcpb --remote https://weather.example.com/mcp", "server.json for a server deployed over HTTP")
+          .check((a) => {
+            for (const name of ["out", "entry", "remote", "mcpb-url"]) {
+              if (Array.isArray((a as Record<string, unknown>)[name])) throw new Error(`--${name} given more than once; give it once`);
+            }
+            const webUrl = (url: unknown) => typeof url === "string" && (/^https:\/\/\S+$/.test(url) || /^http:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d+)?\/\S*$/.test(url));
+            for (const [flag, url] of [["--remote", a.remote as unknown], ["--mcpb-url", a.mcpbUrl as unknown]] as const) {
+              if (url !== undefined && !webUrl(url)) throw new Error(`${flag} must be one https:// URL (http:// only on localhost)`);
+            }
+            if (a.mcpbUrl !== undefined && !a.mcpb) throw new Error("--mcpb-url lists the bundle this run writes; it cannot be combined with --no-mcpb");
+            if (!a.mcpb && !a.serverJson && a.remote === undefined) throw new Error("--no-mcpb leaves nothing to write; add --server-json or --remote <url>");
+            return true;
+          }),
+      (a) => {
+        action = async () =>
+          (await import("./pack/run.js")).runPack({ manifest: a.manifest, out: a.out, entry: a.entry, mcpb: a.mcpb, serverJson: a.serverJson, remote: a.remote, mcpbUrl: a.mcpbUrl, quiet: a.quiet, json: a.json });
       },
     )
     .command(

@@ -40,6 +40,9 @@ export function formatDiagnostic(diagnostic: Diagnostic): string {
   return `${formatLocation(diagnostic.location)}: ${isWarning(diagnostic) ? "warning: " : ""}${diagnostic.message}`;
 }
 
+/** A diagnostic as `--json` reports it: position fields only when known. */
+export const jsonDiagnostic = ({ location, message, severity }: Diagnostic) => ({ ...location, severity: severity ?? "error", message });
+
 /** Orders diagnostics by file, then position, so output is stable whatever found them first. */
 export function sortDiagnostics(diagnostics: readonly Diagnostic[]): Diagnostic[] {
   return [...diagnostics].sort(({ location: la, message: ma }, { location: lb, message: mb }) => {

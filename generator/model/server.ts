@@ -17,6 +17,7 @@ import { buildForms } from "./forms.js";
 import { serverTypeBase } from "./names.js";
 import { buildPrompts } from "./prompts.js";
 import { buildResources, buildResourceTemplates } from "./resources.js";
+import { buildSettings, type SettingModel } from "./settings.js";
 import { buildTools } from "./tools.js";
 
 export { clientAsks, optional } from "./declarations.js";
@@ -161,6 +162,8 @@ export interface ServerModel {
   readonly forms: readonly FormModel[];
   /** MCP Apps (`apps:` and tools' inline `ui:`): ui:// resources with their HTML inlined. */
   readonly apps: readonly AppModel[];
+  /** What the person installing the server configures (`settings:`), as environment variables. */
+  readonly settings: readonly SettingModel[];
   /** Every file read (manifest and referenced schemas), absolute, sorted. */
   readonly inputFiles: readonly string[];
 }
@@ -228,6 +231,7 @@ export function buildServerModel(
   const prompts = buildPrompts(context);
   const forms = buildForms(context);
   diagnostics.push(...context.diagnostics);
+  const settings = broken.has("/settings") ? [] : buildSettings(root.settings as JsonObject | undefined, positions, broken, diagnostics);
 
   // A failed model still names the files it read or tried to read (a $ref to a file not yet written): watch mode waits for them.
   if (broken.size > 0 || auth === "broken" || revisions === undefined || diagnostics.some((d) => d.severity !== "warning")) return { diagnostics, inputFiles: [...context.inputFiles].sort() };
@@ -249,6 +253,7 @@ export function buildServerModel(
       prompts,
       forms,
       apps,
+      settings,
       inputFiles: [...context.inputFiles].sort(),
     },
     diagnostics,

@@ -170,12 +170,15 @@ function describe(error: ErrorObject, root: JsonValue, positions: PositionIndex)
         message:
           lastToken(path) === "identifier"
             ? `${name} must be a JavaScript identifier (letters, digits, _ or $, not starting with a digit)`
-            : /scopes|Scopes/.test(path.split("/").slice(-2, -1)[0] ?? "")
+            : lastToken(path) === "env" && path.startsWith("/settings/")
+              ? `${name} must be an environment variable name: letters, digits and _, not starting with a digit`
+              : /scopes|Scopes/.test(path.split("/").slice(-2, -1)[0] ?? "")
               ? `${name} is not an OAuth scope name: printable ASCII without spaces, double quotes or backslashes (RFC 6749)`
               : `${name} must match ${String(params.pattern)}`,
       };
     case "propertyNames": {
       const key = String(params.propertyName);
+      if (path === "/settings") return { location: positions.key(childPointer(path, key)), message: `${quote(key)} is not a valid setting name: a letter, then up to 63 letters, digits or _` };
       return { location: positions.key(childPointer(path, key)), message: `${quote(key)} is not a valid name: it must be 1 to 128 characters` };
     }
     case "oneOf":

@@ -109,6 +109,14 @@ describe("the packed generator and runtime in a fresh app", () => {
     }
   });
 
+  it("`mcp-gen pack` asks for esbuild, an optional peer dependency, instead of installing it with mcp-gen", () => {
+    writeFileSync(join(app, "ship.yaml"), manifest.replace("server: { name: echo, version: 1.0.0 }", "server: { name: echo, version: 1.0.0, description: Says the text back }"));
+    const packed = run(npm, ["exec", "--offline", "--", "mcp-gen", "pack", "ship.yaml", "--entry", "src/server.ts", "--no-mcpb", "--remote", "https://echo.example.com/mcp"], app);
+    expect(packed.stderr).toBe("mcp-gen: src/server.ts: mcp-gen pack bundles the server with esbuild, which is not installed: npm install -D esbuild\n");
+    expect(packed.status).toBe(1);
+    expect(existsSync(join(app, "dist"))).toBe(false);
+  });
+
   it("a production install holds exactly @mcp-gen/runtime; the generator and its dependencies are dev only", () => {
     const production = JSON.parse(succeeded(run(npm, ["ls", "--omit=dev", "--all", "--json"], app), "npm ls --omit=dev").stdout) as LsNode;
     expect(installed(production)).toEqual(["@mcp-gen/runtime@0.1.0"]);

@@ -32,7 +32,7 @@ interface BadCase {
 const manifest = (...body: string[]) => ["mcpgen: 1", 'server: { name: demo, version: "1.0.0" }', "protocol: 2025-06-18", ...body, ""].join("\n");
 
 /** Every allowed top-level key, as the unknown-key message lists them. */
-const topLevelKeys = "$schema, mcpgen, server, protocol, output, generate, tools, resources, resourceTemplates, prompts, auth, apps, elicitations";
+const topLevelKeys = "$schema, mcpgen, server, protocol, output, generate, tools, resources, resourceTemplates, prompts, auth, apps, elicitations, settings";
 const revisions = "2026-07-28, 2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05";
 
 const cases: BadCase[] = [
@@ -275,6 +275,32 @@ const cases: BadCase[] = [
     name: "identifier: that is not an identifier",
     manifest: manifest("tools:", '  ping: { identifier: "9ping" }'),
     stderr: ['mcp.yaml:5:23: "identifier" must be a JavaScript identifier (letters, digits, _ or $, not starting with a digit)'],
+  },
+
+  // ---------------------------------------------------------------- settings
+  {
+    name: "settings: a default of another type, a secret number, two settings on one environment variable",
+    manifest: manifest(
+      "settings:",
+      "  api_key: { description: Key, secret: true }",
+      '  port: { description: Port, type: number, default: "80", secret: true }',
+      "  other: { description: Other, env: api_key }",
+    ),
+    stderr: [
+      'mcp.yaml:6:53: setting "port" is of type number, so its default must be a number',
+      'mcp.yaml:6:67: setting "port" is of type number; only string settings can be secret',
+      'mcp.yaml:7:32: settings "api_key" and "other" both use the environment variable api_key; give one another `env`',
+    ],
+  },
+  {
+    name: "settings: a name that cannot be a user_config key, no description, an unknown type, an env that is no variable name",
+    manifest: manifest("settings:", "  9lives: { title: Lives }", '  mode: { description: Mode, type: text, env: "MY-MODE" }'),
+    stderr: [
+      'mcp.yaml:5:3: "9lives" is missing required key "description"',
+      'mcp.yaml:5:3: "9lives" is not a valid setting name: a letter, then up to 63 letters, digits or _',
+      'mcp.yaml:6:36: "type" must be one of: string, number, boolean, directory, file',
+      'mcp.yaml:6:47: "env" must be an environment variable name: letters, digits and _, not starting with a digit',
+    ],
   },
 
   // ---------------------------------------------------------------- JSON Schema
@@ -643,6 +669,29 @@ const cases: BadCase[] = [
     args: ["mcp.yaml", "--outdir", "out"],
     stderr: ["Unknown argument: outdir (see mcp-gen --help)"],
     exit: 2,
+  },
+  {
+    name: "usage error: pack --no-mcpb with nothing else to write",
+    manifest: manifest(),
+    args: ["pack", "--no-mcpb", "--out", "out"],
+    stderr: ["--no-mcpb leaves nothing to write; add --server-json or --remote <url> (see mcp-gen --help)"],
+    exit: 2,
+  },
+  {
+    name: "usage error: pack --remote over plain http to another host",
+    manifest: manifest(),
+    args: ["pack", "--remote", "http://mcp.example.com/mcp", "--out", "out"],
+    stderr: ["--remote must be one https:// URL (http:// only on localhost) (see mcp-gen --help)"],
+    exit: 2,
+  },
+  {
+    name: "pack: no entry to bundle",
+    manifest: manifest(),
+    args: ["pack", "--entry", "src/server.ts", "--no-mcpb", "--server-json", "--out", "out"],
+    stderr: [
+      "mcp.yaml:2:1: server.description is missing: .mcpb bundles and the MCP Registry show it to the people installing the server; add `description:` under `server:`",
+      "src/server.ts: no such file: the server's entry",
+    ],
   },
 ];
 
