@@ -111,11 +111,18 @@ async function runGenerate(args: GenerateArgs): Promise<number> {
  * `--watch`: a run now and after every change of its inputs, until SIGINT/SIGTERM (exit 0).
  * Each run prints one status line (stdout when it wrote, stderr after its diagnostics when it
  * failed); a failed run writes nothing, so the last good output stays, and watching goes on.
+ * With `--run`, the command starts after the first good run and lives as long as the watch:
+ * its exit ends the watch (with its exit code), and the watch's end stops it.
  */
 async function runWatch(args: GenerateArgs): Promise<number> {
   const { generate } = await import("./pipeline.js");
   const { writeOutput } = await import("./write.js");
   const { describeChanges, watchInputs } = await import("./watch.js");
+  const { startCompanion } = await import("./companion.js");
+  const stopped = new AbortController();
+  let companion: ReturnType<typeof startCompanion> | undefined;
+  let exitCode = 0;
+  for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => stopped.abort());
   const manifestPath = resolve(args.manifest);
   const shown = (path: string) => relative(process.cwd(), path) || path;
   const runVersion = version();
@@ -156,6 +163,15 @@ async function runWatch(args: GenerateArgs): Promise<number> {
       }
       if (!comparison.ok) return failed(comparison.diagnostics, generated.inputs);
       if (!args.allowOutside && warnings.length === 0) rememberRun(runKey(args, runVersion), generated);
+      if (args.run !== undefined && companion === undefined && !stopped.signal.aborted) {
+        companion = startCompanion(args.run);
+        void companion.exited.then((code) => {
+          // Ended by the watch's own stop: the watch's exit code stands.
+          if (stopped.signal.aborted) return;
+          exitCode = code;
+          stopped.abort();
+        });
+      }
       const written = comparison.statuses.filter((s) => s.status !== "unchanged").map((s) => (s.status === "obsolete" ? `${s.path} (deleted)` : s.path));
       const folder = shown(generated.outDir) || ".";
       if (!args.quiet) {
@@ -169,8 +185,10 @@ async function runWatch(args: GenerateArgs): Promise<number> {
       out(`mcp-gen: watching ${inputs.length} input file(s) for changes; Ctrl-C stops`);
     },
     onWatchError: (folder, error) => err(`cannot watch ${shown(folder)} (${error.message}); trying again after the next run`),
+    signal: stopped.signal,
   });
-  return 0;
+  await companion?.stop();
+  return exitCode;
 }
 
 async function runSchemaFetch(revisions: string[]): Promise<number> {
@@ -197,7 +215,7 @@ async function runSchemaFetch(revisions: string[]): Promise<number> {
   return 0;
 }
 
-async function runInit(dir: string, name: string | undefined): Promise<number> {
+async function runInit(dir: string, name: string | undefined, http: boolean): Promise<number> {
   const { initHandlerBodies, initNamePattern, renderInit } = await import("./init.js");
   const target = resolve(dir);
   const serverName = name ?? basename(target).toLowerCase().replace(/[^a-z0-9-]+/g, "-").replace(/^[^a-z]+/, "");
@@ -205,12 +223,15 @@ async function runInit(dir: string, name: string | undefined): Promise<number> {
     err(`cannot use ${JSON.stringify(serverName)} as a server name; pass --name with lower-case letters, digits and dashes`);
     return 2;
   }
-  const files = renderInit(serverName);
-  // An existing package.json is the user's: keep it, but say what the generated code expects.
+  const files = renderInit(serverName, { http });
+  // An existing package.json is the user's: keep it, but say what the project expects of it.
   if (existsSync(join(target, "package.json"))) {
+    const wanted = JSON.parse(files.get("package.json")!) as { scripts: Record<string, string>; devDependencies: Record<string, string> };
     files.delete("package.json");
-    const pkg = JSON.parse(readFileSync(join(target, "package.json"), "utf8")) as { type?: string };
+    const pkg = JSON.parse(readFileSync(join(target, "package.json"), "utf8")) as { type?: string; scripts?: Record<string, string> };
     if (pkg.type !== "module") out('note: package.json has no "type": "module"; generated code is ESM (NodeNext), so add it or compile to ESM');
+    const missing = Object.entries(wanted.scripts).filter(([script]) => pkg.scripts?.[script] === undefined);
+    if (missing.length > 0) out(`note: package.json is kept; scripts it lacks: ${JSON.stringify(Object.fromEntries(missing))}; devDependencies: ${JSON.stringify(wanted.devDependencies)}`);
   }
   // src/handlers.ts is written by scaffold from the manifest, after the templates.
   const existing = [...files.keys(), "src/handlers.ts"].filter((path) => existsSync(join(target, path)));
@@ -226,8 +247,12 @@ async function runInit(dir: string, name: string | undefined): Promise<number> {
   const { runScaffold } = await import("./scaffold/run.js");
   const scaffolded = await runScaffold({ manifest: join(target, "mcp.yaml"), check: false, bodies: initHandlerBodies, quiet: true });
   if (scaffolded !== 0) return scaffolded;
-  // mcp-gen is not on the registry yet: it installs from a packed tarball or a checkout (README, Quickstart).
-  out("next: npm install -D <mcp-gen tarball or checkout> tsx && npm install <@mcp-gen/runtime tarball or checkout/runtime> && npx mcp-gen schema fetch && npx mcp-gen && npx tsx src/main.ts");
+  // mcp-gen is not on the registry yet: it installs from a packed tarball or a checkout
+  // (docs/getting-started.md); that install brings the devDependencies package.json lists.
+  const cd = relative(process.cwd(), target);
+  out(
+    `next: ${cd === "" ? "" : `cd ${cd} && `}npm install -D <mcp-gen tarball or checkout> && npm install <@mcp-gen/runtime tarball or checkout/runtime> && npx mcp-gen schema fetch && npm run generate && npm test && npm run build && npm start`,
+  );
   return 0;
 }
 
@@ -290,6 +315,7 @@ const generateOptions = {
   quiet: { type: "boolean", alias: "q", default: false, describe: "print only errors and warnings" },
   strict: { type: "boolean", default: false, describe: "treat warnings (unknown schema keywords, tool names clients may refuse) as errors" },
   watch: { type: "boolean", alias: "w", default: false, describe: "keep running: regenerate when the manifest or a file it reads changes (Ctrl-C stops)" },
+  run: { type: "string", describe: "with --watch: once the first generation succeeds, run this shell command alongside (a dev server, e.g. `tsx watch src/main.ts`); it ends with the watch, and the watch with it" },
   json: { type: "boolean", default: false, describe: "print the outcome (files and their status, diagnostics) as one JSON document on stdout" },
 } as const satisfies Record<string, Options>;
 
@@ -335,6 +361,7 @@ function plainGenerateArgs(argv: readonly string[]): GenerateArgs | undefined {
   }
   if (args.check && args.dryRun) return undefined;
   if (args.watch && (args.check || args.dryRun || args.json)) return undefined;
+  if (args.run !== undefined && !args.watch) return undefined;
   return { ...args, manifest: args.manifest ?? "mcp.yaml" } as GenerateArgs;
 }
 
@@ -361,6 +388,7 @@ export async function main(argv: string[]): Promise<number> {
           .check((a) => {
             if (a.check && a.dryRun) throw new Error("--check and --dry-run cannot be combined");
             if (a.watch && (a.check || a.dryRun || a.json)) throw new Error(`--watch writes on every change; it cannot be combined with ${a.check ? "--check" : a.dryRun ? "--dry-run" : "--json"}`);
+            if (a.run !== undefined && !a.watch) throw new Error("--run starts a command beside --watch; add --watch");
             for (const [name, option] of Object.entries(generateOptions)) {
               const repeated = option.type === "string" && Array.isArray((a as Record<string, unknown>)[name]);
               if (repeated) throw new Error(`--${name} given more than once; give it once`);
@@ -373,15 +401,17 @@ export async function main(argv: string[]): Promise<number> {
     )
     .command(
       "init [dir]",
-      "Start a project: mcp.yaml, src/handlers.ts and src/main.ts (never overwrites)",
+      "Start a project: mcp.yaml, src/ (handlers, entry point), a test, tsconfig.json and package.json scripts (never overwrites)",
       (y) =>
         y
           .positional("dir", { type: "string", default: "." })
           .option("name", { type: "string", describe: "server name (default: the folder name)" })
+          .option("http", { type: "boolean", default: false, describe: "an HTTP-first project: `npm start` serves Streamable HTTP on $PORT, and a Dockerfile" })
           .example("$0 init", "a project in the current folder, named after it")
-          .example("$0 init weather-server --name weather", "a project in ./weather-server"),
+          .example("$0 init weather-server --name weather", "a project in ./weather-server")
+          .example("$0 init api --http", "a project served over HTTP, with a Dockerfile"),
       (a) => {
-        action = () => runInit(a.dir, a.name);
+        action = () => runInit(a.dir, a.name, a.http);
       },
     )
     .command(

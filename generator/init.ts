@@ -1,6 +1,8 @@
-// `mcp-gen init`: a new project's manifest and entry point, rendered from the Handlebars
-// templates in templates/init. Pure: returns path → text; the CLI writes them, then lets
-// `scaffold` write src/handlers.ts from the manifest, with initHandlerBodies for its tool.
+// `mcp-gen init`: a new project (manifest, entry point, test, tsconfig, package.json with its
+// scripts; for HTTP-first projects a Dockerfile), rendered from the Handlebars templates in
+// templates/init. Pure but for reading the templates and mcp-gen's own package.json: returns
+// path → text; the CLI writes them, then lets `scaffold` write src/handlers.ts from the
+// manifest, with initHandlerBodies for its tool.
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import Handlebars from "handlebars";
@@ -15,19 +17,45 @@ export const initHandlerBodies: ReadonlyMap<string, readonly string[]> = new Map
   ["tools.greet", ["// Replace with what your tool does; `npx mcp-gen scaffold` stubs each tool you declare next.", "return { structuredContent: { greeting: `Hello, ${name}!` } };"]],
 ]);
 
-export function renderInit(name: string): Map<string, string> {
+/** What `init` writes besides the name: `http` makes an HTTP-first project with a Dockerfile. */
+export interface InitOptions {
+  readonly http?: boolean | undefined;
+}
+
+/** The tools a project needs to type-check, build and test, at the versions mcp-gen is tested with. */
+const projectTools = ["@types/node", "tsx", "typescript"] as const;
+
+/**
+ * Renders every template of templates/init: `http/` holds the files of HTTP-first projects
+ * only (written at the top), and a leading `_` in a file name stands for a dot (npm leaves
+ * `.gitignore` out of packages).
+ */
+export function renderInit(name: string, options: InitOptions = {}): Map<string, string> {
   if (!initNamePattern.test(name)) throw new RangeError(`server name ${JSON.stringify(name)} must be lower-case letters, digits and dashes, starting with a letter`);
   const root = join(packageRoot(), "templates", "init");
+  const own = JSON.parse(readFileSync(join(packageRoot(), "package.json"), "utf8")) as { devDependencies: Record<string, string>; engines: { node: string } };
+  const devVersions = Object.fromEntries(
+    projectTools.map((tool) => {
+      const version = own.devDependencies[tool];
+      if (version === undefined) throw new Error(`mcp-gen's package.json names no version of ${tool}`);
+      return [tool, version];
+    }),
+  );
+  const context = { name, typeBase: serverTypeBase(name), http: options.http === true, devVersions, node: own.engines.node };
   const hbs = Handlebars.create();
   hbs.registerHelper("yaml", (value: unknown) => new Handlebars.SafeString(JSON.stringify(String(value))));
   const files = new Map<string, string>();
   const entries = readdirSync(root, { recursive: true, withFileTypes: true })
     .filter((e) => e.isFile() && e.name.endsWith(".hbs"))
-    .map((e) => join(e.parentPath, e.name))
+    .map((e) => relative(root, join(e.parentPath, e.name)).split("\\").join("/"))
     .sort();
-  for (const file of entries) {
-    const template = hbs.compile(readFileSync(file, "utf8"), { noEscape: true, strict: true });
-    files.set(relative(root, file).split("\\").join("/").replace(/\.hbs$/, ""), template({ name, typeBase: serverTypeBase(name) }));
+  for (const template of entries) {
+    const httpOnly = template.startsWith("http/");
+    if (httpOnly && !context.http) continue;
+    const path = (httpOnly ? template.slice("http/".length) : template)
+      .replace(/\.hbs$/, "")
+      .replace(/(^|\/)_/g, "$1.");
+    files.set(path, hbs.compile(readFileSync(join(root, template), "utf8"), { noEscape: true, strict: true })(context));
   }
   return files;
 }

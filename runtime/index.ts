@@ -29,6 +29,7 @@ export type {
   CacheHint,
   CompletionEntry,
   CompletionReturn,
+  HandlerPath,
   Implementation,
   InputRequestOf,
   InputResults,
@@ -53,6 +54,7 @@ export type {
   ToolEntry,
   ToolReturn,
 } from "./mcp/definition.js";
+export { MissingHandlersError } from "./mcp/handler-paths.js";
 export { inputFeature } from "./mcp/input.js";
 export type { InputFeature, RequestStateOptions } from "./mcp/input.js";
 export { isModern, LOGGING_LEVELS, MetaKey } from "./mcp/revisions.js";

@@ -1,5 +1,5 @@
 // @mcp-gen/runtime/node: transports that need Node.js (stdio, node:http, spawning servers).
-export { createNodeHandler, listenHttp } from "./transport/node-http.js";
+export { createNodeHandler, listenHttp, ListenError } from "./transport/node-http.js";
 export type { HttpListener, ListenOptions, NodeHandler, ShutdownOptions } from "./transport/node-http.js";
 export { closeOnSignals } from "./transport/signals.js";
 export type { Closeable, CloseOnSignalsOptions } from "./transport/signals.js";

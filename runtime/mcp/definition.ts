@@ -351,6 +351,13 @@ export interface CompletionEntry<H> {
   }[];
 }
 
+/** A handler the manifest declares: its path in the handlers object and its name in the manifest. */
+export interface HandlerPath {
+  readonly path: readonly string[];
+  /** `tool "get_forecast"`, `prompt "summary"`, `completer of argument "city" of prompt "plan_trip"`. */
+  readonly of: string;
+}
+
 /** What tools/list, resources/list, resources/templates/list and prompts/list return for one revision. */
 export interface Listing {
   readonly tools: readonly JsonObject[];
@@ -402,6 +409,12 @@ export interface ServerDefinition<H> {
   /** Prompts and resource templates with completable arguments (`completion/complete`). */
   readonly completions?: readonly CompletionEntry<H>[] | undefined;
   readonly listings: Readonly<Record<string, Listing>>;
+  /**
+   * Every function the handlers object must have: where it sits (`["tools", "getForecast"]`)
+   * and what the manifest calls it (`tool "get_forecast"`). createServer checks them all and
+   * throws one MissingHandlersError, so a handler lost behind a cast fails at start, not on call.
+   */
+  readonly handlerPaths?: readonly HandlerPath[] | undefined;
   /**
    * Lists whose changes the server announces (`listChanged` capability): see
    * McpServer.setEnabled and notifyListChanged.

@@ -22,6 +22,7 @@ import type {
   SubscribeCheck,
   ToolEntry,
 } from "./definition.js";
+import { checkHandlers } from "./handler-paths.js";
 import { textResult, toolResult } from "./results.js";
 import type { PromptsFeature, ReadHost, ResourcesFeature } from "./reads.js";
 import type { SubscriptionsFeature } from "./subscriptions.js";
@@ -117,6 +118,7 @@ export class McpServer<H = unknown, N extends ServerNames = ServerNames> impleme
     private readonly handlers: H,
     private readonly options: ServerOptions = {},
   ) {
+    checkHandlers(definition, handlers);
     for (const tool of definition.tools) this.tools.set(tool.name, tool);
     this.host = { handlers, isOff: (kind, name) => this.isOff(kind, name), guard: (run, where) => this.guard(run, where) };
     this.legacyRevisions = definition.revisions.filter((r) => !isModern(r));

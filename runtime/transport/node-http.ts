@@ -400,7 +400,7 @@ export interface HttpListener {
 }
 
 /** The one-line error of a port that cannot be listened on (no stack trace needed to act on it). */
-class ListenError extends Error {
+export class ListenError extends Error {
   override readonly name = "ListenError";
   constructor(
     message: string,

@@ -5,33 +5,13 @@
 // holds exactly one package from us and none of the generator's dependencies, installing the
 // tarballs runs no install script (npm warns about every one it has not been told to allow), and
 // both ship the sources their source maps point at.
-import { spawnSync, type SpawnSyncReturns } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { repoRoot, schemaDir } from "../support/paths.js";
+import { npm, packTarballs, run, succeeded } from "../support/packed.js";
 import { strictOptions } from "../support/typecheck.js";
-
-const npm = process.platform === "win32" ? "npm.cmd" : "npm";
-
-function run(command: string, args: readonly string[], cwd: string, input?: string): SpawnSyncReturns<string> {
-  const result = spawnSync(command, args, {
-    cwd,
-    encoding: "utf8",
-    timeout: 60_000,
-    input,
-    env: { ...process.env, MCP_GEN_SCHEMA_DIR: schemaDir, npm_config_audit: "false", npm_config_fund: "false", npm_config_update_notifier: "false" },
-  });
-  if (result.error) throw result.error;
-  return result;
-}
-
-function succeeded(result: SpawnSyncReturns<string>, what: string): SpawnSyncReturns<string> {
-  expect(result.status, `${what} failed:\n${result.stderr}`).toBe(0);
-  return result;
-}
 
 interface LsNode {
   version?: string;
@@ -78,12 +58,7 @@ describe("the packed generator and runtime in a fresh app", () => {
 
   beforeAll(() => {
     work = mkdtempSync(join(tmpdir(), "mcp-gen-packages-"));
-    const tarballs = join(work, "tarballs");
-    mkdirSync(tarballs);
-    // --ignore-scripts: `npm test` has built both packages; prepack would rebuild dist/ under the feet of other tests.
-    expect(existsSync(join(repoRoot, "runtime", "dist", "index.js")) && existsSync(join(repoRoot, "dist", "generator", "cli.js")), "run `npm run build` first").toBe(true);
-    succeeded(run(npm, ["pack", "--workspaces", "--include-workspace-root", "--ignore-scripts", "--pack-destination", tarballs], repoRoot), "npm pack");
-    expect(readdirSync(tarballs).sort()).toEqual(["mcp-gen-0.1.0.tgz", "mcp-gen-runtime-0.1.0.tgz"]);
+    const tarballs = packTarballs(join(work, "tarballs"));
 
     app = join(work, "app");
     mkdirSync(join(app, "src"), { recursive: true });
@@ -91,8 +66,8 @@ describe("the packed generator and runtime in a fresh app", () => {
     writeFileSync(join(app, "mcp.yaml"), manifest);
     writeFileSync(join(app, "src", "server.ts"), server);
     for (const args of [
-      ["install", "--prefer-offline", "-D", join(tarballs, "mcp-gen-0.1.0.tgz")],
-      ["install", "--prefer-offline", join(tarballs, "mcp-gen-runtime-0.1.0.tgz")],
+      ["install", "--prefer-offline", "-D", tarballs.generator],
+      ["install", "--prefer-offline", tarballs.runtime],
     ]) {
       const result = succeeded(run(npm, args, app), `npm ${args.join(" ")}`);
       installOutput.push(result.stdout + result.stderr);
@@ -164,7 +139,7 @@ describe("the packed generator and runtime in a fresh app", () => {
       { jsonrpc: "2.0", method: "notifications/initialized" },
       { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "echo", arguments: { text: "from the tarballs" } } },
     ];
-    const served = succeeded(run(process.execPath, ["build/server.js"], app, requests.map((r) => JSON.stringify(r)).join("\n") + "\n"), "node build/server.js");
+    const served = succeeded(run(process.execPath, ["build/server.js"], app, { input: requests.map((r) => JSON.stringify(r)).join("\n") + "\n" }), "node build/server.js");
     const answers = served.stdout.trim().split("\n").map((line) => JSON.parse(line) as { id?: number; result?: { content?: { text?: string }[] } });
     expect(answers.find((a) => a.id === 2)?.result?.content?.[0]?.text).toBe("from the tarballs");
   });

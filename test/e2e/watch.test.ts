@@ -3,7 +3,7 @@
 // positions while the last good output stays and the process lives on, an editor-style
 // save (write a temp file, rename it over) is seen, and SIGTERM ends it with exit 0.
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
-import { readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { runCli, tempProject } from "../support/generate.js";
@@ -33,6 +33,20 @@ async function until(ready: () => boolean, what: string, output: { stdout: strin
   while (!ready()) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}\nstdout:\n${output.stdout}\nstderr:\n${output.stderr}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** Whether the process has ended (gone, or a zombie nobody has reaped yet). */
+function processEnded(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return true;
+  }
+  try {
+    return readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.startsWith("Z") ?? false;
+  } catch {
+    return true;
   }
 }
 
@@ -156,6 +170,28 @@ describe("mcp-gen --watch", () => {
     const dryRun = runCli(["examples/weather/mcp.yaml", "-w", "--dry-run"]);
     expect(dryRun.status).toBe(2);
   });
+
+  it("--run starts a command once the output is there, ends with its exit code, and is stopped with the watch", async () => {
+    const dir = tempProject({}, example);
+    rmSync(join(dir, "src", "mcp"), { recursive: true });
+    // The command sees the generated output, says so, and exits 3: the watch ends with 3.
+    const script = "const fs = require('fs'); fs.writeFileSync('seen.txt', String(fs.existsSync('src/mcp/server.gen.ts'))); process.exit(3)";
+    const ended = startWatch(dir, ["--run", `node -e "${script}"`]);
+    expect(await ended.exited).toBe(3);
+    expect(readFileSync(join(dir, "seen.txt"), "utf8")).toBe("true");
+
+    // A command that keeps running (through a shell, as dev servers do) is stopped when the watch is.
+    const running = startWatch(dir, ["--run", `node -e "require('fs').writeFileSync('pid.txt', String(process.pid)); setInterval(() => {}, 1000)"`]);
+    await until(() => existsSync(join(dir, "pid.txt")), "the command to start", running.output);
+    const pid = Number(readFileSync(join(dir, "pid.txt"), "utf8"));
+    running.child.kill("SIGTERM");
+    expect(await running.exited).toBe(0);
+    await until(() => processEnded(pid), `the command (pid ${pid}) to end`, running.output, 10);
+
+    const alone = runCli(["mcp.yaml", "--run", "true"], dir);
+    expect(alone.status).toBe(2);
+    expect(alone.stderr).toMatch(/--run starts a command beside --watch; add --watch/);
+  }, 60_000);
 
   it("shows --watch and an example in --help", () => {
     const help = runCli(["--help"]);

@@ -1,40 +1,121 @@
-// `mcp-gen init` scaffolds a project that generates, compiles and never overwrites.
+// `mcp-gen init` scaffolds a complete project that generates, type-checks under its own strict
+// tsconfig.json (sources and tests) and never overwrites. test/e2e/init-project.test.ts
+// installs such a project from the packed tarballs and runs its scripts.
 import { mkdirSync, readdirSync, readFileSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
+import ts from "typescript";
 import { describe, expect, it } from "vitest";
 import { runCli, tempProject } from "../support/generate.js";
 import { repoRoot } from "../support/paths.js";
-import { formatTypeErrors, typecheck } from "../support/typecheck.js";
+
+/** A fresh folder with mcp-gen and @mcp-gen/runtime installed as in a user's project (links into this checkout). */
+function installedProject(files: Record<string, string> = {}): string {
+  const dir = tempProject(files);
+  mkdirSync(join(dir, "node_modules", "@mcp-gen"), { recursive: true });
+  symlinkSync(repoRoot, join(dir, "node_modules", "mcp-gen"), "dir");
+  symlinkSync(join(repoRoot, "runtime"), join(dir, "node_modules", "@mcp-gen", "runtime"), "dir");
+  return dir;
+}
+
+/** The project's files, sorted, without node_modules. */
+function projectFiles(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile() && !entry.parentPath.includes("node_modules"))
+    .map((entry) => join(entry.parentPath, entry.name).slice(dir.length + 1))
+    .sort();
+}
+
+/** Diagnostics of `tsc -p <config>` (what `npm run typecheck` runs), as "file:line: message". */
+function typecheckProject(config: string): string[] {
+  const parsed = ts.getParsedCommandLineOfConfigFile(config, {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: (d) => expect.fail(ts.flattenDiagnosticMessageText(d.messageText, "\n")) });
+  if (!parsed) throw new Error(`${config}: not read`);
+  const program = ts.createProgram({ rootNames: parsed.fileNames, options: { ...parsed.options, noEmit: true } });
+  return [...parsed.errors, ...ts.getPreEmitDiagnostics(program)].map((d) => {
+    const where = d.file && d.start !== undefined ? `${d.file.fileName}:${d.file.getLineAndCharacterOfPosition(d.start).line + 1}: ` : "";
+    return where + ts.flattenDiagnosticMessageText(d.messageText, "\n");
+  });
+}
+
+const ownPackage = JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")) as { devDependencies: Record<string, string> };
 
 describe("mcp-gen init", () => {
-  it("creates a manifest, handlers and entry point that generate and compile", () => {
-    const dir = tempProject();
-    // As in a user's project: mcp-gen and @mcp-gen/runtime installed under node_modules (here, links into this checkout).
-    mkdirSync(join(dir, "node_modules", "@mcp-gen"), { recursive: true });
-    symlinkSync(repoRoot, join(dir, "node_modules", "mcp-gen"), "dir");
-    symlinkSync(join(repoRoot, "runtime"), join(dir, "node_modules", "@mcp-gen", "runtime"), "dir");
+  it("creates a project whose sources and tests generate and type-check under its own strict tsconfig.json", () => {
+    const dir = installedProject();
     const init = runCli(["init", ".", "--name", "hello-mcp"], dir);
+    expect(init.stderr).toBe("");
     expect(init.status).toBe(0);
+    expect(projectFiles(dir)).toEqual([".gitignore", "mcp.yaml", "package.json", "src/handlers.ts", "src/main.ts", "test/server.test.ts", "test/tsconfig.json", "tsconfig.json"]);
+    expect(init.stdout.trim().split("\n").at(-1)).toBe(
+      "next: npm install -D <mcp-gen tarball or checkout> && npm install <@mcp-gen/runtime tarball or checkout/runtime> && npx mcp-gen schema fetch && npm run generate && npm test && npm run build && npm start",
+    );
     expect(readFileSync(join(dir, "mcp.yaml"), "utf8")).toContain('name: "hello-mcp"');
     expect(readFileSync(join(dir, "src", "main.ts"), "utf8")).toContain("createHelloServer(handlers)");
+    expect(readFileSync(join(dir, ".gitignore"), "utf8")).toBe("node_modules/\ndist/\n");
+
+    const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { name: string; type: string; scripts: Record<string, string>; dependencies?: unknown; devDependencies: Record<string, string> };
+    expect(pkg).toMatchObject({ name: "hello-mcp", type: "module" });
+    expect(Object.keys(pkg.scripts)).toEqual(["generate", "check", "typecheck", "build", "start", "dev", "test"]);
+    expect(pkg.scripts.start).toBe("node dist/main.js");
+    // The tools are pinned to what mcp-gen is tested with; mcp-gen and the runtime come from their own install.
+    expect(pkg.devDependencies).toEqual({ "@types/node": ownPackage.devDependencies["@types/node"], tsx: ownPackage.devDependencies.tsx, typescript: ownPackage.devDependencies.typescript });
+    expect(pkg.dependencies).toBeUndefined();
+
+    const { compilerOptions } = JSON.parse(readFileSync(join(dir, "tsconfig.json"), "utf8")) as { compilerOptions: Record<string, unknown> };
+    expect(compilerOptions).toMatchObject({
+      module: "NodeNext",
+      moduleResolution: "NodeNext",
+      types: ["node"],
+      strict: true,
+      exactOptionalPropertyTypes: true,
+      noUncheckedIndexedAccess: true,
+      verbatimModuleSyntax: true,
+      rootDir: "src",
+      outDir: "dist",
+    });
 
     expect(runCli(["generate"], dir).status).toBe(0);
-    const files = readdirSync(join(dir, "src"), { recursive: true })
-      .map(String)
-      .filter((f) => f.endsWith(".ts") && !f.includes("node_modules"))
-      .map((f) => join(dir, "src", f));
-    expect(files.length).toBe(8);
-    expect(JSON.parse(readFileSync(join(dir, "package.json"), "utf8"))).toMatchObject({ name: "hello-mcp", type: "module" });
-    expect(JSON.parse(readFileSync(join(dir, "package.json"), "utf8")).type).toBe("module");
-    expect(formatTypeErrors(typecheck(files))).toBe("");
+    expect(typecheckProject(join(dir, "tsconfig.json"))).toEqual([]);
+    expect(typecheckProject(join(dir, "test", "tsconfig.json"))).toEqual([]);
   });
 
-  it("refuses to overwrite and exits 1", () => {
-    const dir = tempProject({ "mcp.yaml": "mine\n" });
+  it("--http: the server listens on HTTP by default, and a Dockerfile comes with it", () => {
+    const dir = installedProject();
+    const init = runCli(["init", "api", "--http"], dir);
+    expect(init.status).toBe(0);
+    const project = join(dir, "api");
+    expect(projectFiles(project)).toEqual([".dockerignore", ".gitignore", "Dockerfile", "mcp.yaml", "package.json", "src/handlers.ts", "src/main.ts", "test/server.test.ts", "test/tsconfig.json", "tsconfig.json"]);
+    expect(init.stdout.trim().split("\n").at(-1)).toMatch(/^next: cd api && npm install -D /);
+    const main = readFileSync(join(project, "src", "main.ts"), "utf8");
+    expect(main).toContain('if (args.includes("--stdio"))');
+    expect(main).toContain('process.env.HOST ?? "127.0.0.1"');
+    expect(readFileSync(join(project, "test", "server.test.ts"), "utf8")).toContain("httpChannel(url)");
+    expect(readFileSync(join(project, "Dockerfile"), "utf8")).toContain('CMD ["node", "dist/main.js"]');
+    // Without --http, neither file.
+    const stdio = installedProject();
+    expect(runCli(["init", ".", "--name", "local"], stdio).status).toBe(0);
+    expect(projectFiles(stdio).filter((file) => /docker/i.test(file))).toEqual([]);
+
+    expect(runCli(["generate"], project).status).toBe(0);
+    expect(typecheckProject(join(project, "tsconfig.json"))).toEqual([]);
+    expect(typecheckProject(join(project, "test", "tsconfig.json"))).toEqual([]);
+  });
+
+  it("refuses to overwrite and exits 1, naming every file in the way", () => {
+    const dir = tempProject({ "mcp.yaml": "mine\n", ".gitignore": "mine\n" });
     const run = runCli(["init", ".", "--name", "x"], dir);
     expect(run.status).toBe(1);
-    expect(run.stderr).toBe("mcp-gen: mcp.yaml: already exists; init never overwrites files\n");
+    expect(run.stderr).toBe("mcp-gen: .gitignore: already exists; init never overwrites files\nmcp-gen: mcp.yaml: already exists; init never overwrites files\n");
     expect(readFileSync(join(dir, "mcp.yaml"), "utf8")).toBe("mine\n");
+    expect(projectFiles(dir)).toEqual([".gitignore", "mcp.yaml"]);
+  });
+
+  it("keeps an existing package.json and says which scripts it lacks", () => {
+    const dir = tempProject({ "package.json": JSON.stringify({ name: "mine", type: "module", scripts: { test: "vitest" } }) });
+    const run = runCli(["init", ".", "--name", "x"], dir);
+    expect(run.status).toBe(0);
+    expect(JSON.parse(readFileSync(join(dir, "package.json"), "utf8"))).toEqual({ name: "mine", type: "module", scripts: { test: "vitest" } });
+    expect(run.stdout).toContain('note: package.json is kept; scripts it lacks: {"generate":"mcp-gen","check":"mcp-gen --check","typecheck":');
+    expect(run.stdout).not.toContain('"test":');
   });
 
   it("rejects names it cannot place safely (exit 2)", () => {

@@ -109,6 +109,16 @@ export const benchServerDefinition: ServerDefinition<BenchHandlers> = {
   resourceTemplates: [],
   prompts: [],
   listings: { "2026-07-28": listing2026_07_28, "2025-11-25": listing2026_07_28 },
+  handlerPaths: [
+    {
+      path: ["tools", "echo"],
+      of: "tool \"echo\"",
+    },
+    {
+      path: ["tools", "add"],
+      of: "tool \"add\"",
+    },
+  ],
 };
 
 /** What server.setEnabled takes for bench: tools and prompts by name, resources by URI, resource templates by name; and the lists notifyListChanged announces (`listChanged`) and the URIs notifyResourceUpdated takes (`subscribe: true`). */

@@ -59,6 +59,8 @@ export function emitServer(file: GeneratedFile, model: ServerModel, protocols: r
     `${file.type(rt, name)}<Asks<${asks.length === 0 ? "never" : asks.map((a) => stringLiteral(clientAsks[a].method)).join(" | ")}>${
       asks.includes("elicitation") && model.forms.length > 0 ? `, ${names.forms}` : ""
     }>`;
+  // How the MissingHandlersError of createServer names a declaration: `tool "get_forecast"`.
+  const declared = (kind: string, key: string) => `${kind} ${JSON.stringify(key)}`;
   // The completable prompt arguments and template variables: the handler interface's
   // completers and the definition's completion table, by group.
   const completable = [
@@ -71,6 +73,7 @@ export function emitServer(file: GeneratedFile, model: ServerModel, protocols: r
       all: p.arguments.map((a) => a.name),
       names: p.arguments.filter((a) => a.complete).map((a) => a.name),
       what: "argument",
+      owner: declared("prompt", p.key),
     })),
     ...model.resourceTemplates.map((t) => ({
       group: "resourceTemplates",
@@ -81,6 +84,7 @@ export function emitServer(file: GeneratedFile, model: ServerModel, protocols: r
       all: t.template.variables,
       names: t.completable,
       what: "variable",
+      owner: declared("resource template", t.key),
     })),
   ].filter((target) => target.names.length > 0);
   const completionContext = (args: string) => `${file.type(rt, "CompletionContext")}<Partial<${file.type(types, args)}>, Asks<never>>`;
@@ -293,6 +297,16 @@ export function emitServer(file: GeneratedFile, model: ServerModel, protocols: r
       ),
     })),
   }));
+  // Every handler the interface above declares, checked when the server is created.
+  const handlerPaths = [
+    ...model.tools.map((t) => ({ path: ["tools", t.member], of: declared("tool", t.key) })),
+    ...model.resources.map((r) => ({ path: ["resources", r.member], of: declared("resource", r.key) })),
+    ...model.resourceTemplates.map((t) => ({ path: ["resourceTemplates", t.member], of: declared("resource template", t.key) })),
+    ...handlerPrompts.map((p) => ({ path: ["prompts", p.member], of: declared("prompt", p.key) })),
+    ...completable.flatMap((target) =>
+      target.names.map((name) => ({ path: ["completions", target.group, target.member, name], of: `completer of ${target.what} ${JSON.stringify(name)} of ${target.owner}` })),
+    ),
+  ];
   // Optional runtime parts, imported only when the manifest uses them so that bundlers drop the rest.
   const asked = new Set([...model.tools, ...model.resources, ...model.resourceTemplates, ...handlerPrompts].flatMap((decl) => decl.asks));
   const handlersAsk = asked.size > 0;
@@ -328,6 +342,7 @@ export function emitServer(file: GeneratedFile, model: ServerModel, protocols: r
     completions: completions.length > 0 ? completions : undefined,
     listings: Object.fromEntries(protocols.map((p) => [p.revision, code(listingOf.get(p.revision)!)])),
     features: Object.keys(features).length > 0 ? features : undefined,
+    handlerPaths: handlerPaths.length > 0 ? handlerPaths : undefined,
     listChanged: model.listChanged.length > 0 ? Object.fromEntries(model.listChanged.map((kind) => [kind, true])) : undefined,
     // With auth, an undeclared scope is left to the runtime: private for authenticated callers.
     listCache: model.listCache ? cacheHint(model.listCache, model.auth ? undefined : "public") : undefined,

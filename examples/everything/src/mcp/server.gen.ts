@@ -2807,6 +2807,68 @@ export const notesServerDefinition: ServerDefinition<NotesHandlers> = {
     listChanges: listChangesFeature,
     batches: batchesFeature,
   },
+  handlerPaths: [
+    {
+      path: ["tools", "addNote"],
+      of: "tool \"add_note\"",
+    },
+    {
+      path: ["tools", "getNote"],
+      of: "tool \"get_note\"",
+    },
+    {
+      path: ["tools", "searchNotes"],
+      of: "tool \"search_notes\"",
+    },
+    {
+      path: ["tools", "noteMedia"],
+      of: "tool \"note_media\"",
+    },
+    {
+      path: ["tools", "reindex"],
+      of: "tool \"reindex\"",
+    },
+    {
+      path: ["tools", "deleteNote"],
+      of: "tool \"delete_note\"",
+    },
+    {
+      path: ["tools", "summarizeNote"],
+      of: "tool \"summarize_note\"",
+    },
+    {
+      path: ["tools", "listRoots"],
+      of: "tool \"list_roots\"",
+    },
+    {
+      path: ["tools", "connectCalendar"],
+      of: "tool \"connect_calendar\"",
+    },
+    {
+      path: ["resources", "index"],
+      of: "resource \"index\"",
+    },
+    {
+      path: ["resources", "logo"],
+      of: "resource \"logo\"",
+    },
+    {
+      path: ["resourceTemplates", "note"],
+      of: "resource template \"note\"",
+    },
+    {
+      path: ["prompts", "reviewNote"],
+      of: "prompt \"review_note\"",
+    },
+    {
+      path: ["completions", "prompts", "reviewNote", "id"],
+      of: "completer of argument \"id\" of prompt \"review_note\"",
+    },
+    {
+      path: ["completions", "resourceTemplates", "note", "id"],
+      of: "completer of variable \"id\" of resource template \"note\"",
+    },
+  ],
   listChanged: { tools: true },
   listCache: { ttlMs: 60000, scope: "public" },
   forms: notesForms,

@@ -198,6 +198,24 @@ export const notesServerDefinition: ServerDefinition<NotesHandlers> = {
     "2025-03-26": listing2025_03_26,
   },
   features: { resources: resourcesFeature, batches: batchesFeature },
+  handlerPaths: [
+    {
+      path: ["tools", "listNotes"],
+      of: "tool \"list_notes\"",
+    },
+    {
+      path: ["tools", "addNote"],
+      of: "tool \"add_note\"",
+    },
+    {
+      path: ["tools", "deleteNote"],
+      of: "tool \"delete_note\"",
+    },
+    {
+      path: ["resourceTemplates", "note"],
+      of: "resource template \"note\"",
+    },
+  ],
   auth: {
     authorizationServers: ["https://auth.example.com"],
     scopesSupported: ["notes:read", "notes:write"],

@@ -459,6 +459,36 @@ export const weatherServerDefinition: ServerDefinition<WeatherHandlers> = {
     completion: completionFeature,
     batches: batchesFeature,
   },
+  handlerPaths: [
+    {
+      path: ["tools", "getForecast"],
+      of: "tool \"get_forecast\"",
+    },
+    {
+      path: ["tools", "listCities"],
+      of: "tool \"list_cities\"",
+    },
+    {
+      path: ["resources", "appConfig"],
+      of: "resource \"app_config\"",
+    },
+    {
+      path: ["resourceTemplates", "cityWeather"],
+      of: "resource template \"city_weather\"",
+    },
+    {
+      path: ["prompts", "planTrip"],
+      of: "prompt \"plan_trip\"",
+    },
+    {
+      path: ["completions", "prompts", "planTrip", "city"],
+      of: "completer of argument \"city\" of prompt \"plan_trip\"",
+    },
+    {
+      path: ["completions", "resourceTemplates", "cityWeather", "city"],
+      of: "completer of variable \"city\" of resource template \"city_weather\"",
+    },
+  ],
   extensions: {
     "io.modelcontextprotocol/ui": {},
   },

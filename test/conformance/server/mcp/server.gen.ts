@@ -3193,6 +3193,180 @@ export const conformanceServerDefinition: ServerDefinition<ConformanceHandlers> 
     subscriptions: subscriptionsFeature,
     batches: batchesFeature,
   },
+  handlerPaths: [
+    {
+      path: ["tools", "testSimpleText"],
+      of: "tool \"test_simple_text\"",
+    },
+    {
+      path: ["tools", "testImageContent"],
+      of: "tool \"test_image_content\"",
+    },
+    {
+      path: ["tools", "testAudioContent"],
+      of: "tool \"test_audio_content\"",
+    },
+    {
+      path: ["tools", "testEmbeddedResource"],
+      of: "tool \"test_embedded_resource\"",
+    },
+    {
+      path: ["tools", "testMultipleContentTypes"],
+      of: "tool \"test_multiple_content_types\"",
+    },
+    {
+      path: ["tools", "testErrorHandling"],
+      of: "tool \"test_error_handling\"",
+    },
+    {
+      path: ["tools", "testToolWithLogging"],
+      of: "tool \"test_tool_with_logging\"",
+    },
+    {
+      path: ["tools", "testToolWithProgress"],
+      of: "tool \"test_tool_with_progress\"",
+    },
+    {
+      path: ["tools", "testLoggingTool"],
+      of: "tool \"test_logging_tool\"",
+    },
+    {
+      path: ["tools", "testSampling"],
+      of: "tool \"test_sampling\"",
+    },
+    {
+      path: ["tools", "testElicitation"],
+      of: "tool \"test_elicitation\"",
+    },
+    {
+      path: ["tools", "testElicitationSep1034Defaults"],
+      of: "tool \"test_elicitation_sep1034_defaults\"",
+    },
+    {
+      path: ["tools", "testElicitationSep1330Enums"],
+      of: "tool \"test_elicitation_sep1330_enums\"",
+    },
+    {
+      path: ["tools", "testMissingCapability"],
+      of: "tool \"test_missing_capability\"",
+    },
+    {
+      path: ["tools", "testStreamingElicitation"],
+      of: "tool \"test_streaming_elicitation\"",
+    },
+    {
+      path: ["tools", "testReconnection"],
+      of: "tool \"test_reconnection\"",
+    },
+    {
+      path: ["tools", "testInputRequiredResultElicitation"],
+      of: "tool \"test_input_required_result_elicitation\"",
+    },
+    {
+      path: ["tools", "testInputRequiredResultSampling"],
+      of: "tool \"test_input_required_result_sampling\"",
+    },
+    {
+      path: ["tools", "testInputRequiredResultListRoots"],
+      of: "tool \"test_input_required_result_list_roots\"",
+    },
+    {
+      path: ["tools", "testInputRequiredResultRequestState"],
+      of: "tool \"test_input_required_result_request_state\"",
+    },
+    {
+      path: ["tools", "testInputRequiredResultMultipleInputs"],
+      of: "tool \"test_input_required_result_multiple_inputs\"",
+    },
+    {
+      path: ["tools", "testInputRequiredResultMultiRound"],
+      of: "tool \"test_input_required_result_multi_round\"",
+    },
+    {
+      path: ["tools", "testInputRequiredResultTamperedState"],
+      of: "tool \"test_input_required_result_tampered_state\"",
+    },
+    {
+      path: ["tools", "testInputRequiredResultCapabilities"],
+      of: "tool \"test_input_required_result_capabilities\"",
+    },
+    {
+      path: ["tools", "greet"],
+      of: "tool \"greet\"",
+    },
+    {
+      path: ["tools", "slowCompute"],
+      of: "tool \"slow_compute\"",
+    },
+    {
+      path: ["tools", "failingJob"],
+      of: "tool \"failing_job\"",
+    },
+    {
+      path: ["tools", "protocolErrorJob"],
+      of: "tool \"protocol_error_job\"",
+    },
+    {
+      path: ["tools", "confirmDelete"],
+      of: "tool \"confirm_delete\"",
+    },
+    {
+      path: ["tools", "multiInput"],
+      of: "tool \"multi_input\"",
+    },
+    {
+      path: ["tools", "testToolWithTask"],
+      of: "tool \"test_tool_with_task\"",
+    },
+    {
+      path: ["tools", "jsonSchema202012Tool"],
+      of: "tool \"json_schema_2020_12_tool\"",
+    },
+    {
+      path: ["tools", "testRoutedQuery"],
+      of: "tool \"test_routed_query\"",
+    },
+    {
+      path: ["resources", "staticText"],
+      of: "resource \"static_text\"",
+    },
+    {
+      path: ["resources", "staticBinary"],
+      of: "resource \"static_binary\"",
+    },
+    {
+      path: ["resources", "watchedResource"],
+      of: "resource \"watched_resource\"",
+    },
+    {
+      path: ["resourceTemplates", "templateData"],
+      of: "resource template \"template_data\"",
+    },
+    {
+      path: ["prompts", "testPromptWithEmbeddedResource"],
+      of: "prompt \"test_prompt_with_embedded_resource\"",
+    },
+    {
+      path: ["prompts", "testPromptWithImage"],
+      of: "prompt \"test_prompt_with_image\"",
+    },
+    {
+      path: ["prompts", "testInputRequiredResultPrompt"],
+      of: "prompt \"test_input_required_result_prompt\"",
+    },
+    {
+      path: ["completions", "prompts", "testPromptWithArguments", "arg1"],
+      of: "completer of argument \"arg1\" of prompt \"test_prompt_with_arguments\"",
+    },
+    {
+      path: ["completions", "prompts", "testPromptWithArguments", "arg2"],
+      of: "completer of argument \"arg2\" of prompt \"test_prompt_with_arguments\"",
+    },
+    {
+      path: ["completions", "resourceTemplates", "templateData", "id"],
+      of: "completer of variable \"id\" of resource template \"template_data\"",
+    },
+  ],
   answers: {
     "elicitation/create": {
       "2026-07-28": validateElicitResult2026_07_28,

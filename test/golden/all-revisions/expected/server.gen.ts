@@ -420,6 +420,36 @@ export const notesServerDefinition: ServerDefinition<NotesHandlers> = {
     subscriptions: subscriptionsFeature,
     batches: batchesFeature,
   },
+  handlerPaths: [
+    {
+      path: ["tools", "addNote"],
+      of: "tool \"add-note\"",
+    },
+    {
+      path: ["tools", "notesSearch"],
+      of: "tool \"notes.search\"",
+    },
+    {
+      path: ["resources", "index"],
+      of: "resource \"index\"",
+    },
+    {
+      path: ["resourceTemplates", "note"],
+      of: "resource template \"note\"",
+    },
+    {
+      path: ["prompts", "review"],
+      of: "prompt \"review\"",
+    },
+    {
+      path: ["completions", "prompts", "review", "tag"],
+      of: "completer of argument \"tag\" of prompt \"review\"",
+    },
+    {
+      path: ["completions", "resourceTemplates", "note", "id"],
+      of: "completer of variable \"id\" of resource template \"note\"",
+    },
+  ],
 };
 
 /** What server.setEnabled takes for notes-server: tools and prompts by name, resources by URI, resource templates by name; and the lists notifyListChanged announces (`listChanged`) and the URIs notifyResourceUpdated takes (`subscribe: true`). */

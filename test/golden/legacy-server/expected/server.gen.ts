@@ -117,6 +117,20 @@ export const docsServerDefinition: ServerDefinition<DocsHandlers> = {
     prompts: promptsFeature,
     batches: batchesFeature,
   },
+  handlerPaths: [
+    {
+      path: ["resources", "readme"],
+      of: "resource \"readme\"",
+    },
+    {
+      path: ["resources", "changelog"],
+      of: "resource \"changelog\"",
+    },
+    {
+      path: ["resourceTemplates", "page"],
+      of: "resource template \"page\"",
+    },
+  ],
 };
 
 /** What server.setEnabled takes for docs-mcp: tools and prompts by name, resources by URI, resource templates by name; and the lists notifyListChanged announces (`listChanged`) and the URIs notifyResourceUpdated takes (`subscribe: true`). */

@@ -129,6 +129,16 @@ export const calcServerDefinition: ServerDefinition<CalcHandlers> = {
   resourceTemplates: [],
   prompts: [],
   listings: { "2026-07-28": listing2026_07_28 },
+  handlerPaths: [
+    {
+      path: ["tools", "add"],
+      of: "tool \"add\"",
+    },
+    {
+      path: ["tools", "quotient"],
+      of: "tool \"divide\"",
+    },
+  ],
 };
 
 /** What server.setEnabled takes for calc: tools and prompts by name, resources by URI, resource templates by name; and the lists notifyListChanged announces (`listChanged`) and the URIs notifyResourceUpdated takes (`subscribe: true`). */
