@@ -11,6 +11,7 @@ import { dirname, join } from "node:path";
 import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { npm, packTarballs, run, succeeded } from "../support/packed.js";
+import { repoRoot } from "../support/paths.js";
 import { strictOptions } from "../support/typecheck.js";
 
 interface LsNode {

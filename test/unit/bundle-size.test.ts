@@ -15,10 +15,11 @@ const outDir = mkdtempSync(join(tmpdir(), "mcp-gen-bundle-"));
 afterAll(() => rmSync(outDir, { recursive: true, force: true }));
 
 describe("the minimal stdio server's bundle", () => {
-  it("is at most 25 KB minified and 8 KB gzipped", async () => {
+  it("is at most 25 KB minified and 8.5 KB gzipped", async () => {
     const size = await bundleSize(entry, join(outDir, "minimal.min.mjs"));
     expect(size.minified).toBeLessThanOrEqual(25 * 1024);
-    expect(size.gzipped).toBeLessThanOrEqual(8 * 1024);
+    // 8 KB until the start-up check for missing handlers (mcp/handler-paths.js, ~0.2 KB gzipped) joined.
+    expect(size.gzipped).toBeLessThanOrEqual(8.5 * 1024);
   });
 
   it("leaves out what its manifest does not use", async () => {
