@@ -4,9 +4,7 @@
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from "node:fs";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { err, formatDiagnostic, out, type Diagnostic } from "./diagnostics.js";
-import { fetchSchema, FetchError } from "./load/fetch-schema.js";
-import { schemaCacheDir, schemaCandidates } from "./load/protocol.js";
-import { isRevision, knownRevisions, packageRoot, type Revision } from "./load/revisions.js";
+import { packageRoot } from "./load/revisions.js";
 import type { Options } from "yargs";
 import { remember as rememberRun, unchangedRun, type RunKey } from "./memo.js";
 import { terminalProgress } from "./progress.js";
@@ -176,31 +174,7 @@ async function runWatch(args: GenerateArgs): Promise<number> {
   return 0;
 }
 
-async function runSchemaFetch(revisions: string[]): Promise<number> {
-  const wanted = revisions.length === 0 ? [...knownRevisions().keys()] : revisions;
-  const unknown = wanted.filter((r) => !isRevision(r));
-  if (unknown.length > 0) {
-    err(`unknown revision ${unknown.join(", ")}; known: ${[...knownRevisions().keys()].join(", ")}`);
-    return 2;
-  }
-  for (const revision of wanted as Revision[]) {
-    try {
-      const bytes = await fetchSchema(revision);
-      const target = join(schemaCacheDir(), revision, "schema.json");
-      mkdirSync(dirname(target), { recursive: true });
-      const { replaceFile } = await import("./write.js");
-      replaceFile(target, bytes);
-      out(`${revision}: ${target} (sha256 verified)`);
-    } catch (error) {
-      if (!(error instanceof FetchError)) throw error;
-      err(`${revision}: ${error.message}`);
-      return 1;
-    }
-  }
-  return 0;
-}
-
-async function runInit(dir: string, name: string | undefined): Promise<number> {
+async function runInit(dir: string, name: string | undefined, schemaDir: string | undefined): Promise<number> {
   const { initHandlerBodies, initNamePattern, renderInit } = await import("./init.js");
   const target = resolve(dir);
   const serverName = name ?? basename(target).toLowerCase().replace(/[^a-z0-9-]+/g, "-").replace(/^[^a-z]+/, "");
@@ -229,6 +203,7 @@ async function runInit(dir: string, name: string | undefined): Promise<number> {
   const { runScaffold } = await import("./scaffold/run.js");
   const scaffolded = await runScaffold({ manifest: join(target, "mcp.yaml"), check: false, bodies: initHandlerBodies, quiet: true });
   if (scaffolded !== 0) return scaffolded;
+  (await import("./schemas/run.js")).pinInitSchemas(join(target, "mcp.yaml"), schemaDir);
   // mcp-gen is not on the registry yet: it installs from a packed tarball or a checkout (README, Quickstart).
   out("next: npm install -D <mcp-gen tarball or checkout> tsx && npm install <@mcp-gen/runtime tarball or checkout/runtime> && npx mcp-gen schema fetch && npx mcp-gen && npx tsx src/main.ts");
   return 0;
@@ -263,19 +238,6 @@ async function runDocs(args: { manifest: string; output: string; serverUrl?: str
     replaceFile(target, result.html);
   }
   if (!args.quiet) out(`mcp-gen: ${existing === result.html ? `${shown} already up to date` : `wrote ${shown}`}`);
-  return 0;
-}
-
-function runSchemaList(schemaDir: string | undefined, json: boolean): number {
-  const rows = [...knownRevisions()].map(([revision, facts]) => {
-    const found = schemaCandidates(revision, { schemaDir }).find((c) => existsSync(resolve(c.file)));
-    return { revision, era: facts.era, dialect: facts.dialect, file: found?.file ?? null, from: found?.from ?? null };
-  });
-  if (json) out(JSON.stringify(rows, null, 2));
-  for (const row of json ? [] : rows) {
-    const where = row.file === null ? `not available; run \`mcp-gen schema fetch ${row.revision}\`` : `${row.file} (${row.from})`;
-    out(`${row.revision}  ${row.era.padEnd(6)}  ${row.dialect.padEnd(8)}  ${where}`);
-  }
   return 0;
 }
 
@@ -381,10 +343,11 @@ export async function main(argv: string[]): Promise<number> {
         y
           .positional("dir", { type: "string", default: "." })
           .option("name", { type: "string", describe: "server name (default: the folder name)" })
+          .option("schema-dir", { type: "string", describe: "copy the protocol schemas into the project's ./mcp-schema from here (default: $MCP_GEN_SCHEMA_DIR, then the cache)" })
           .example("$0 init", "a project in the current folder, named after it")
           .example("$0 init weather-server --name weather", "a project in ./weather-server"),
       (a) => {
-        action = () => runInit(a.dir, a.name);
+        action = () => runInit(a.dir, a.name, a.schemaDir);
       },
     )
     .command(
@@ -464,17 +427,33 @@ export async function main(argv: string[]): Promise<number> {
         action = async () => (await import("./diff/run.js")).runDiff({ from: a.old, to: a.new, manifest: a.manifest, schemaDir: a.schemaDir, json: a.json, descriptions: a.descriptions });
       },
     )
-    .command("schema <action> [revisions..]", "Manage protocol schemas: `fetch [revision..]` downloads and verifies them into the cache, `list` shows where each is found", (y) =>
-      y
-        .positional("action", { choices: ["fetch", "list"] as const, demandOption: true })
-        .positional("revisions", { type: "string", array: true, default: [] as string[] })
-        .option("schema-dir", { type: "string", describe: "also look here (list)" })
-        .option("json", { type: "boolean", default: false, describe: "list: one JSON array of { revision, era, dialect, file, from } (file null when not found)" })
-        .example("$0 schema fetch", "download every known revision into the cache (sha256 verified)")
-        .example("$0 schema fetch 2026-07-28", "just one revision")
-        .example("$0 schema list --schema-dir ../mcp-schema", "which schema.json each revision would use"), (a) => {
-        action = () => (a.action === "fetch" ? runSchemaFetch(a.revisions) : runSchemaList(a.schemaDir, a.json));
-      })
+    .command(
+      "schema <action> [revisions..]",
+      "Manage protocol schemas: `fetch [revision..]` downloads (or copies --from a folder) and verifies them into the manifest's `protocolSchemas` folder, else the cache; `list` shows where each is found",
+      (y) =>
+        y
+          .positional("action", { choices: ["fetch", "list"] as const, demandOption: true })
+          .positional("revisions", { type: "string", array: true, default: [] as string[] })
+          .option("manifest", { type: "string", describe: "manifest whose `protocol` and `protocolSchemas` apply (default ./mcp.yaml if present)" })
+          .option("from", { type: "string", describe: "fetch: copy from this folder holding <revision>/schema.json instead of downloading (offline; same sha256 check)" })
+          .option("schema-dir", { type: "string", describe: "list: look here first" })
+          .option("json", { type: "boolean", default: false, describe: "list: one JSON array of { revision, era, dialect, file, from } (file null when not found)" })
+          .example("$0 schema fetch", "the revisions ./mcp.yaml targets into its protocolSchemas folder (else every known revision into the cache), sha256 verified")
+          .example("$0 schema fetch --from ../mcp-schema", "the same without the internet, from a local copy")
+          .example("$0 schema fetch 2026-07-28", "just one revision")
+          .example("$0 schema list --schema-dir ../mcp-schema", "which schema.json each revision would use")
+          .check((a) => {
+            if (a.action === "list" && a.from !== undefined) throw new Error("--from is for schema fetch");
+            if (a.action === "fetch" && a.schemaDir !== undefined) throw new Error("schema fetch writes into the manifest's protocolSchemas folder or the cache; to copy from a folder, use --from");
+            return true;
+          }),
+      (a) => {
+        action = async () => {
+          const { runSchemaFetch, runSchemaList } = await import("./schemas/run.js");
+          return a.action === "fetch" ? runSchemaFetch({ revisions: a.revisions, manifest: a.manifest, from: a.from }) : runSchemaList({ schemaDir: a.schemaDir, manifest: a.manifest, json: a.json });
+        };
+      },
+    )
     .example("$0", "generate from ./mcp.yaml into its `output` folder")
     .example("$0 --check", "exit 1 when the generated files are stale (CI)")
     .example("$0 mcp.yaml --watch", "regenerate whenever mcp.yaml or a schema, page or protocol schema it reads changes")
