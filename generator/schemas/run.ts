@@ -31,7 +31,7 @@ function readManifestSchemas(manifest: string | undefined): ManifestSchemas | un
   return "failed";
 }
 
-/** A path as the user would type it from here: relative when inside the working directory. */
+/** A path in the project as the user would type it from here: relative when inside the working directory. */
 function shown(path: string): string {
   const rel = relative(process.cwd(), path);
   return rel === "" || rel.startsWith("..") || isAbsolute(rel) ? path : rel;
@@ -78,11 +78,13 @@ export async function runSchemaFetch(args: FetchArgs): Promise<number> {
     } catch (error) {
       if (!(error instanceof FetchError)) throw error;
       err(`${revision}: ${error.message}`);
-      err(`nothing written to ${shown(manifest?.project?.dir ?? schemaCacheDir())}`);
+      err(`nothing written to ${manifest?.project ? shown(manifest.project.dir) : schemaCacheDir()}`);
       return 1;
     }
   }
-  for (const [revision, target] of writeSchemas(manifest?.project?.dir ?? schemaCacheDir(), verified)) out(`${revision}: ${shown(target)} (sha256 verified)`);
+  // The cache is the user's, shown absolute; a project folder as the user would type it.
+  const project = manifest?.project;
+  for (const [revision, target] of writeSchemas(project?.dir ?? schemaCacheDir(), verified)) out(`${revision}: ${project ? shown(target) : target} (sha256 verified)`);
   return 0;
 }
 
@@ -97,7 +99,7 @@ export function runSchemaList(args: ListArgs): number {
   const manifest = readManifestSchemas(args.manifest);
   if (manifest === "failed") return 1;
   const project = manifest?.project;
-  const options = { schemaDir: args.schemaDir === undefined ? undefined : resolve(args.schemaDir), project };
+  const options = { schemaDir: args.schemaDir, project };
   const rows = [...knownRevisions()].map(([revision, facts]) => {
     const candidates = schemaCandidates(revision, options);
     const found = candidates.find((c) => existsSync(resolve(c.file)));
@@ -107,7 +109,7 @@ export function runSchemaList(args: ListArgs): number {
   if (args.json) out(JSON.stringify(rows.map(({ fromProject: _, ...row }) => row), null, 2));
   for (const row of args.json ? [] : rows) {
     const fix = row.fromProject ? `not in ${project!.written} (${projectSource(project!)}); run \`${projectFetchCommand(project!, [row.revision])}\`` : `not available; run \`mcp-gen schema fetch ${row.revision}\``;
-    const where = row.file === null ? fix : `${shown(row.file)} (${row.from})`;
+    const where = row.file === null ? fix : `${row.fromProject ? shown(row.file) : row.file} (${row.from})`;
     out(`${row.revision}  ${row.era.padEnd(6)}  ${row.dialect.padEnd(8)}  ${where}`);
   }
   return 0;
