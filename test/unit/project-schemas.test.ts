@@ -152,7 +152,7 @@ describe("mcp-gen schema fetch into the project", () => {
 });
 
 describe("a pinned project, offline: no flag, no MCP_GEN_SCHEMA_DIR, an empty cache", () => {
-  it("generates, --checks, --dry-runs and diffs; the run memo notices a changed pinned file and a changed setting", async () => {
+  it("generates, --checks, --dry-runs, diffs and writes docs; the run memo notices a changed pinned file and a changed setting", async () => {
     const project = pinnedProject([revision, "2025-03-26"]);
     const { env, cache } = offline();
     expect(runCli(["mcp.yaml", "-q"], project, env)).toMatchObject({ status: 0, stderr: "" });
@@ -163,6 +163,7 @@ describe("a pinned project, offline: no flag, no MCP_GEN_SCHEMA_DIR, an empty ca
     expect(diff.stderr).toBe("");
     expect(diff.status).toBe(0);
     expect(diff.stdout).toContain("2025-03-26");
+    expect(runCli(["docs", "-q"], project, env)).toMatchObject({ status: 0, stderr: "" });
     expect(existsSync(cache)).toBe(false);
 
     // A pinned file edited: --check is stale (not answered from the run memo), generate rewrites, --check is clean again.
