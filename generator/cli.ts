@@ -248,7 +248,7 @@ async function runDocs(args: { manifest: string; output: string; serverUrl?: str
 const generateOptions = {
   out: { type: "string", describe: "output folder (overrides the manifest's `output`)" },
   schema: { type: "string", describe: "protocol schema.json to use (one revision only)" },
-  "schema-dir": { type: "string", describe: "folder holding <revision>/schema.json (default: $MCP_GEN_SCHEMA_DIR, then the cache)" },
+  "schema-dir": { type: "string", describe: "folder holding <revision>/schema.json (default: $MCP_GEN_SCHEMA_DIR, then the manifest's protocolSchemas, then the cache)" },
   check: { type: "boolean", default: false, describe: "write nothing; exit 1 and list files that are stale or missing" },
   "dry-run": { type: "boolean", default: false, describe: "write nothing; list the files that would change" },
   "allow-outside": { type: "boolean", default: false, describe: "accept a manifest `output` outside the project root (the manifest's folder)" },
@@ -375,7 +375,7 @@ export async function main(argv: string[]): Promise<number> {
           .option("output", { alias: "o", type: "string", default: "mcp.yaml", describe: "manifest to write (or, with --check, to compare)" })
           .option("check", { type: "boolean", default: false, describe: "write nothing; exit 1 when the manifest no longer matches the server" })
           .option("timeout", { type: "number", default: 30_000, describe: "milliseconds to wait for each answer" })
-          .option("schema-dir", { type: "string", describe: "folder of protocol schemas (<dir>/<revision>/schema.json)" })
+          .option("schema-dir", { type: "string", describe: "folder of protocol schemas (<dir>/<revision>/schema.json; default: $MCP_GEN_SCHEMA_DIR, then the written manifest's protocolSchemas, then the cache)" })
           .option("quiet", { alias: "q", type: "boolean", default: false, describe: "no summary line" })
           .option("json", { type: "boolean", default: false, describe: "one JSON document on stdout: the counts written, or with --check { matches, differences }" })
           .example('$0 pull --stdio "npx -y @modelcontextprotocol/server-memory" -o memory.yaml', "a manifest for a stdio server")
@@ -418,7 +418,7 @@ export async function main(argv: string[]): Promise<number> {
           .positional("old", { type: "string", demandOption: true, describe: "the revision you have, e.g. 2025-11-25" })
           .positional("new", { type: "string", demandOption: true, describe: "the revision you move to, e.g. 2026-07-28" })
           .positional("manifest", { type: "string", describe: "manifest whose signatures to check (default ./mcp.yaml if present; else protocol only)" })
-          .option("schema-dir", { type: "string", describe: "folder holding <revision>/schema.json (default: $MCP_GEN_SCHEMA_DIR, then the cache)" })
+          .option("schema-dir", { type: "string", describe: "folder holding <revision>/schema.json (default: $MCP_GEN_SCHEMA_DIR, then the manifest's protocolSchemas, then the cache)" })
           .option("json", { type: "boolean", default: false, describe: "print one JSON document (sorted keys) instead of tables" })
           .option("descriptions", { type: "boolean", default: false, describe: "also list types whose descriptions alone changed" })
           .example("$0 diff 2025-11-25 2026-07-28", "what the 2026-07-28 bump changes, for ./mcp.yaml if there is one")
