@@ -16,8 +16,8 @@ import type { JsonValue, PositionIndex } from "./load/source.js";
 import { buildServerModel, revisionsOf, type ServerModel } from "./model/server.js";
 import { checkManifestShape } from "./validate/manifest-shape.js";
 
-export interface GenerateOptions extends SchemaLocationOptions {
-  /** Path of the manifest (mcp.yaml). */
+export interface GenerateOptions extends Omit<SchemaLocationOptions, "project"> {
+  /** Path of the manifest (mcp.yaml); its `protocolSchemas` is read from it, never passed. */
   readonly manifest: string;
   /** Overrides the manifest's `output`. */
   readonly out?: string | undefined;
