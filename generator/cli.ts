@@ -4,9 +4,7 @@
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from "node:fs";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { err, formatDiagnostic, jsonDiagnostic, out, type Diagnostic } from "./diagnostics.js";
-import { fetchSchema, FetchError } from "./load/fetch-schema.js";
-import { schemaCacheDir, schemaCandidates } from "./load/protocol.js";
-import { isRevision, knownRevisions, packageRoot, type Revision } from "./load/revisions.js";
+import { packageRoot } from "./load/revisions.js";
 import type { Options } from "yargs";
 import { remember as rememberRun, unchangedRun, type RunKey } from "./memo.js";
 import { terminalProgress } from "./progress.js";
@@ -191,31 +189,7 @@ async function runWatch(args: GenerateArgs): Promise<number> {
   return exitCode;
 }
 
-async function runSchemaFetch(revisions: string[]): Promise<number> {
-  const wanted = revisions.length === 0 ? [...knownRevisions().keys()] : revisions;
-  const unknown = wanted.filter((r) => !isRevision(r));
-  if (unknown.length > 0) {
-    err(`unknown revision ${unknown.join(", ")}; known: ${[...knownRevisions().keys()].join(", ")}`);
-    return 2;
-  }
-  for (const revision of wanted as Revision[]) {
-    try {
-      const bytes = await fetchSchema(revision);
-      const target = join(schemaCacheDir(), revision, "schema.json");
-      mkdirSync(dirname(target), { recursive: true });
-      const { replaceFile } = await import("./write.js");
-      replaceFile(target, bytes);
-      out(`${revision}: ${target} (sha256 verified)`);
-    } catch (error) {
-      if (!(error instanceof FetchError)) throw error;
-      err(`${revision}: ${error.message}`);
-      return 1;
-    }
-  }
-  return 0;
-}
-
-async function runInit(dir: string, name: string | undefined, http: boolean): Promise<number> {
+async function runInit(dir: string, name: string | undefined, http: boolean, schemaDir: string | undefined): Promise<number> {
   const { initHandlerBodies, initNamePattern, renderInit } = await import("./init.js");
   const target = resolve(dir);
   const serverName = name ?? basename(target).toLowerCase().replace(/[^a-z0-9-]+/g, "-").replace(/^[^a-z]+/, "");
@@ -247,11 +221,12 @@ async function runInit(dir: string, name: string | undefined, http: boolean): Pr
   const { runScaffold } = await import("./scaffold/run.js");
   const scaffolded = await runScaffold({ manifest: join(target, "mcp.yaml"), check: false, bodies: initHandlerBodies, quiet: true });
   if (scaffolded !== 0) return scaffolded;
+  const pinned = (await import("./schemas/run.js")).pinInitSchemas(join(target, "mcp.yaml"), schemaDir);
   // mcp-gen is not on the registry yet: it installs from a packed tarball or a checkout
   // (docs/getting-started.md); that install brings the devDependencies package.json lists.
   const cd = relative(process.cwd(), target);
   out(
-    `next: ${cd === "" ? "" : `cd ${cd} && `}npm install -D <mcp-gen tarball or checkout> && npm install <@mcp-gen/runtime tarball or checkout/runtime> && npx mcp-gen schema fetch && npm run generate && npm test && npm run build && npm start`,
+    `next: ${cd === "" ? "" : `cd ${cd} && `}npm install -D <mcp-gen tarball or checkout> && npm install <@mcp-gen/runtime tarball or checkout/runtime> && ${pinned ? "" : "npx mcp-gen schema fetch && "}npm run generate && npm test && npm run build && npm start`,
   );
   return 0;
 }
@@ -288,19 +263,6 @@ async function runDocs(args: { manifest: string; output: string; serverUrl?: str
   return 0;
 }
 
-function runSchemaList(schemaDir: string | undefined, json: boolean): number {
-  const rows = [...knownRevisions()].map(([revision, facts]) => {
-    const found = schemaCandidates(revision, { schemaDir }).find((c) => existsSync(resolve(c.file)));
-    return { revision, era: facts.era, dialect: facts.dialect, file: found?.file ?? null, from: found?.from ?? null };
-  });
-  if (json) out(JSON.stringify(rows, null, 2));
-  for (const row of json ? [] : rows) {
-    const where = row.file === null ? `not available; run \`mcp-gen schema fetch ${row.revision}\`` : `${row.file} (${row.from})`;
-    out(`${row.revision}  ${row.era.padEnd(6)}  ${row.dialect.padEnd(8)}  ${where}`);
-  }
-  return 0;
-}
-
 /**
  * The generate command's options: yargs reads them, and so does plainGenerateArgs, which
  * stores each under its name in camelCase (`--dry-run` → dryRun).
@@ -308,7 +270,7 @@ function runSchemaList(schemaDir: string | undefined, json: boolean): number {
 const generateOptions = {
   out: { type: "string", describe: "output folder (overrides the manifest's `output`)" },
   schema: { type: "string", describe: "protocol schema.json to use (one revision only)" },
-  "schema-dir": { type: "string", describe: "folder holding <revision>/schema.json (default: $MCP_GEN_SCHEMA_DIR, then the cache)" },
+  "schema-dir": { type: "string", describe: "folder holding <revision>/schema.json (default: $MCP_GEN_SCHEMA_DIR, then the manifest's protocolSchemas, then the cache)" },
   check: { type: "boolean", default: false, describe: "write nothing; exit 1 and list files that are stale or missing" },
   "dry-run": { type: "boolean", default: false, describe: "write nothing; list the files that would change" },
   "allow-outside": { type: "boolean", default: false, describe: "accept a manifest `output` outside the project root (the manifest's folder)" },
@@ -407,11 +369,12 @@ export async function main(argv: string[]): Promise<number> {
           .positional("dir", { type: "string", default: "." })
           .option("name", { type: "string", describe: "server name (default: the folder name)" })
           .option("http", { type: "boolean", default: false, describe: "an HTTP-first project: `npm start` serves Streamable HTTP on $PORT, and a Dockerfile" })
+          .option("schema-dir", { type: "string", describe: "copy the protocol schemas into the project's ./mcp-schema from here (default: $MCP_GEN_SCHEMA_DIR, then the cache)" })
           .example("$0 init", "a project in the current folder, named after it")
           .example("$0 init weather-server --name weather", "a project in ./weather-server")
           .example("$0 init api --http", "a project served over HTTP, with a Dockerfile"),
       (a) => {
-        action = () => runInit(a.dir, a.name, a.http);
+        action = () => runInit(a.dir, a.name, a.http, a.schemaDir);
       },
     )
     .command(
@@ -439,7 +402,7 @@ export async function main(argv: string[]): Promise<number> {
           .option("output", { alias: "o", type: "string", default: "mcp.yaml", describe: "manifest to write (or, with --check, to compare)" })
           .option("check", { type: "boolean", default: false, describe: "write nothing; exit 1 when the manifest no longer matches the server" })
           .option("timeout", { type: "number", default: 30_000, describe: "milliseconds to wait for each answer" })
-          .option("schema-dir", { type: "string", describe: "folder of protocol schemas (<dir>/<revision>/schema.json)" })
+          .option("schema-dir", { type: "string", describe: "folder of protocol schemas (<dir>/<revision>/schema.json; default: $MCP_GEN_SCHEMA_DIR, then the written manifest's protocolSchemas, then the cache)" })
           .option("quiet", { alias: "q", type: "boolean", default: false, describe: "no summary line" })
           .option("json", { type: "boolean", default: false, describe: "one JSON document on stdout: the counts written, or with --check { matches, differences }" })
           .example('$0 pull --stdio "npx -y @modelcontextprotocol/server-memory" -o memory.yaml', "a manifest for a stdio server")
@@ -516,7 +479,7 @@ export async function main(argv: string[]): Promise<number> {
           .positional("old", { type: "string", demandOption: true, describe: "the revision you have, e.g. 2025-11-25" })
           .positional("new", { type: "string", demandOption: true, describe: "the revision you move to, e.g. 2026-07-28" })
           .positional("manifest", { type: "string", describe: "manifest whose signatures to check (default ./mcp.yaml if present; else protocol only)" })
-          .option("schema-dir", { type: "string", describe: "folder holding <revision>/schema.json (default: $MCP_GEN_SCHEMA_DIR, then the cache)" })
+          .option("schema-dir", { type: "string", describe: "folder holding <revision>/schema.json (default: $MCP_GEN_SCHEMA_DIR, then the manifest's protocolSchemas, then the cache)" })
           .option("json", { type: "boolean", default: false, describe: "print one JSON document (sorted keys) instead of tables" })
           .option("descriptions", { type: "boolean", default: false, describe: "also list types whose descriptions alone changed" })
           .example("$0 diff 2025-11-25 2026-07-28", "what the 2026-07-28 bump changes, for ./mcp.yaml if there is one")
@@ -525,17 +488,33 @@ export async function main(argv: string[]): Promise<number> {
         action = async () => (await import("./diff/run.js")).runDiff({ from: a.old, to: a.new, manifest: a.manifest, schemaDir: a.schemaDir, json: a.json, descriptions: a.descriptions });
       },
     )
-    .command("schema <action> [revisions..]", "Manage protocol schemas: `fetch [revision..]` downloads and verifies them into the cache, `list` shows where each is found", (y) =>
-      y
-        .positional("action", { choices: ["fetch", "list"] as const, demandOption: true })
-        .positional("revisions", { type: "string", array: true, default: [] as string[] })
-        .option("schema-dir", { type: "string", describe: "also look here (list)" })
-        .option("json", { type: "boolean", default: false, describe: "list: one JSON array of { revision, era, dialect, file, from } (file null when not found)" })
-        .example("$0 schema fetch", "download every known revision into the cache (sha256 verified)")
-        .example("$0 schema fetch 2026-07-28", "just one revision")
-        .example("$0 schema list --schema-dir ../mcp-schema", "which schema.json each revision would use"), (a) => {
-        action = () => (a.action === "fetch" ? runSchemaFetch(a.revisions) : runSchemaList(a.schemaDir, a.json));
-      })
+    .command(
+      "schema <action> [revisions..]",
+      "Manage protocol schemas: `fetch [revision..]` downloads (or copies --from a folder) and verifies them into the manifest's `protocolSchemas` folder, else the cache; `list` shows where each is found",
+      (y) =>
+        y
+          .positional("action", { choices: ["fetch", "list"] as const, demandOption: true })
+          .positional("revisions", { type: "string", array: true, default: [] as string[] })
+          .option("manifest", { type: "string", describe: "manifest whose `protocol` and `protocolSchemas` apply (default ./mcp.yaml if present)" })
+          .option("from", { type: "string", describe: "fetch: copy from this folder holding <revision>/schema.json instead of downloading (offline; same sha256 check)" })
+          .option("schema-dir", { type: "string", describe: "list: look here first" })
+          .option("json", { type: "boolean", default: false, describe: "list: one JSON array of { revision, era, dialect, file, from } (file null when not found)" })
+          .example("$0 schema fetch", "the revisions ./mcp.yaml targets into its protocolSchemas folder (else every known revision into the cache), sha256 verified")
+          .example("$0 schema fetch --from ../mcp-schema", "the same without the internet, from a local copy")
+          .example("$0 schema fetch 2026-07-28", "just one revision")
+          .example("$0 schema list --schema-dir ../mcp-schema", "which schema.json each revision would use")
+          .check((a) => {
+            if (a.action === "list" && a.from !== undefined) throw new Error("--from is for schema fetch");
+            if (a.action === "fetch" && a.schemaDir !== undefined) throw new Error("schema fetch writes into the manifest's protocolSchemas folder or the cache; to copy from a folder, use --from");
+            return true;
+          }),
+      (a) => {
+        action = async () => {
+          const { runSchemaFetch, runSchemaList } = await import("./schemas/run.js");
+          return a.action === "fetch" ? runSchemaFetch({ revisions: a.revisions, manifest: a.manifest, from: a.from }) : runSchemaList({ schemaDir: a.schemaDir, manifest: a.manifest, json: a.json });
+        };
+      },
+    )
     .example("$0", "generate from ./mcp.yaml into its `output` folder")
     .example("$0 --check", "exit 1 when the generated files are stale (CI)")
     .example("$0 mcp.yaml --watch", "regenerate whenever mcp.yaml or a schema, page or protocol schema it reads changes")

@@ -2,11 +2,13 @@
 // set of generated files (path → text) or diagnostics out. Nothing here writes files or
 // prints; the CLI and the tests decide what to do with the result.
 import { createHash } from "node:crypto";
-import { readFileSync, realpathSync } from "node:fs";
-import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { readFileSync } from "node:fs";
+import { basename, dirname, relative, resolve, sep } from "node:path";
 import { isWarning, quote, sortDiagnostics, type Diagnostic } from "./diagnostics.js";
 import type { Banner } from "./emit/file.js";
-import { loadProtocolSchema, missingRevisions, missingSchemas, schemaCandidates, type SchemaLocationOptions } from "./load/protocol.js";
+import { outsideProjectRoot } from "./load/project-root.js";
+import { projectSchemasOf } from "./load/project-schemas.js";
+import { loadProtocolSchema, missingRevisions, missingSchemas, schemaCandidates, type ProjectSchemas, type SchemaLocationOptions } from "./load/protocol.js";
 import { parseSource } from "./load/source.js";
 import { buildProtocolModel, type ProtocolModel } from "./model/protocol.js";
 import type { Revision } from "./load/revisions.js";
@@ -14,8 +16,8 @@ import type { JsonValue, PositionIndex } from "./load/source.js";
 import { buildServerModel, revisionsOf, type ServerModel } from "./model/server.js";
 import { checkManifestShape } from "./validate/manifest-shape.js";
 
-export interface GenerateOptions extends SchemaLocationOptions {
-  /** Path of the manifest (mcp.yaml). */
+export interface GenerateOptions extends Omit<SchemaLocationOptions, "project"> {
+  /** Path of the manifest (mcp.yaml); its `protocolSchemas` is read from it, never passed. */
   readonly manifest: string;
   /** Overrides the manifest's `output`. */
   readonly out?: string | undefined;
@@ -68,14 +70,21 @@ export interface LoadedModel {
   readonly manifestFile: string;
   /** The manifest's `output:` as written. */
   readonly declaredOutput: unknown;
+  /** The manifest's `protocolSchemas:` folder, when it declares one. */
+  readonly project: ProjectSchemas | undefined;
   readonly positions: PositionIndex;
   readonly display: (file: string) => string;
 }
 
-/** On failure, `protocol` is what the manifest asks of protocol schemas when that part is intact. */
+/** On failure, `protocol` is what the manifest asks of protocol schemas (which, and from where) when those parts are intact. */
 export type ModelResult =
   | ({ ok: true } & LoadedModel)
-  | { ok: false; diagnostics: readonly Diagnostic[]; inputs?: readonly string[]; protocol?: { revisions: readonly Revision[]; location: Diagnostic["location"] } };
+  | {
+      ok: false;
+      diagnostics: readonly Diagnostic[];
+      inputs?: readonly string[];
+      protocol?: { revisions: readonly Revision[]; location: Diagnostic["location"]; project: ProjectSchemas | undefined };
+    };
 
 /**
  * load → validate shape → model: everything that needs no protocol schema. Shape problems and
@@ -104,6 +113,7 @@ export function loadModel(options: Pick<GenerateOptions, "manifest" | "out" | "c
   if (!parsed.source) return { ok: false, diagnostics: parsed.diagnostics };
   const { value, positions } = parsed.source;
   const shape = checkManifestShape(value, positions);
+  const pinned = shape.broken.has("") || shape.broken.has("/protocolSchemas") ? { diagnostics: [] } : projectSchemasOf(value, positions, { absolute, file: manifestFile });
   phase(`checking ${manifestFile} and the schemas it references`);
   const built = buildServerModel(
     { file: manifestFile, absolutePath: absolute, value, positions, display },
@@ -112,7 +122,7 @@ export function loadModel(options: Pick<GenerateOptions, "manifest" | "out" | "c
   );
   const warnings: Diagnostic[] = [];
   const errors: Diagnostic[] = [];
-  for (const diagnostic of [...shape.diagnostics, ...built.diagnostics]) {
+  for (const diagnostic of [...shape.diagnostics, ...pinned.diagnostics, ...built.diagnostics]) {
     if (!isWarning(diagnostic)) errors.push(diagnostic);
     else if (options.strict) {
       const { severity: _warning, ...asError } = diagnostic;
@@ -121,27 +131,29 @@ export function loadModel(options: Pick<GenerateOptions, "manifest" | "out" | "c
   }
   if (errors.length > 0 || !built.model) {
     // What the manifest asks of protocol schemas, unless that part is broken (generate reports missing ones too).
-    const protocolIntact = !shape.broken.has("") && !shape.broken.has("/protocol");
+    const protocolIntact = !shape.broken.has("") && !shape.broken.has("/protocol") && !shape.broken.has("/protocolSchemas") && pinned.diagnostics.length === 0;
     return {
       ok: false,
       diagnostics: sortDiagnostics([...warnings, ...errors]),
       ...(built.inputFiles ? { inputs: built.inputFiles } : {}),
-      ...(protocolIntact ? { protocol: { revisions: revisionsOf((value as { protocol?: JsonValue }).protocol), location: positions.value("/protocol") } } : {}),
+      ...(protocolIntact ? { protocol: { revisions: revisionsOf((value as { protocol?: JsonValue }).protocol), location: positions.value("/protocol"), project: pinned.project } } : {}),
     };
   }
-  return { ok: true, model: built.model, warnings: sortDiagnostics(warnings), absolute, manifestFile, declaredOutput: (value as { output?: unknown }).output, positions, display };
+  return { ok: true, model: built.model, warnings: sortDiagnostics(warnings), absolute, manifestFile, declaredOutput: (value as { output?: unknown }).output, project: pinned.project, positions, display };
 }
 
 export async function generate(options: GenerateOptions): Promise<GenerateResult> {
   const phase = options.onPhase ?? (() => {});
   const cwd = options.cwd ?? process.cwd();
-  const schemaOptions: SchemaLocationOptions = {
+  // The manifest's `protocolSchemas` joins these once the manifest is read.
+  const locationOptions = (project: ProjectSchemas | undefined): SchemaLocationOptions => ({
     ...(options.schemaFile === undefined ? {} : { schemaFile: resolve(cwd, options.schemaFile) }),
     ...(options.schemaDir === undefined ? {} : { schemaDir: resolve(cwd, options.schemaDir) }),
     ...(options.env === undefined ? {} : { env: options.env }),
-  };
+    project,
+  });
   /** Why the protocol schemas of `revisions` cannot be used (too many for --schema, or not on disk). */
-  const unavailableSchemas = (revisions: readonly Revision[], location: Diagnostic["location"]): Diagnostic[] => {
+  const unavailableSchemas = (revisions: readonly Revision[], location: Diagnostic["location"], schemaOptions: SchemaLocationOptions): Diagnostic[] => {
     if (schemaOptions.schemaFile && revisions.length > 1) {
       return [{ location, message: `--schema names one schema.json but the manifest selects ${revisions.length} revisions; use --schema-dir <dir> holding <revision>/schema.json` }];
     }
@@ -153,10 +165,11 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   if (!loaded.ok) {
     // Missing protocol schemas do not depend on the manifest's other mistakes: say so now,
     // rather than after those are fixed (unless `protocol` itself is broken).
-    const protocol = loaded.protocol ? unavailableSchemas(loaded.protocol.revisions, loaded.protocol.location) : [];
+    const protocol = loaded.protocol ? unavailableSchemas(loaded.protocol.revisions, loaded.protocol.location, locationOptions(loaded.protocol.project)) : [];
     return { ok: false, diagnostics: sortDiagnostics([...loaded.diagnostics, ...protocol]), ...(loaded.inputs ? { inputs: loaded.inputs } : {}) };
   }
   const { model, warnings, absolute, manifestFile, declaredOutput, positions, display } = loaded;
+  const schemaOptions = locationOptions(loaded.project);
   const fail = (diagnostics: readonly Diagnostic[]): GenerateResult => ({ ok: false, diagnostics: sortDiagnostics([...warnings, ...diagnostics]) });
 
   // Where the output folder came from, and whether it may be written at all.
@@ -182,7 +195,7 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   const protocolDiagnostics: Diagnostic[] = [];
   const count = (n: number, what: string) => `${n} ${what}${n === 1 ? "" : "s"}`;
   phase(`reading ${count(model.revisions.length, "protocol schema")}`);
-  const unavailable = unavailableSchemas(model.revisions, model.revisionsLocation);
+  const unavailable = unavailableSchemas(model.revisions, model.revisionsLocation, schemaOptions);
   if (unavailable.length > 0) return fail(unavailable);
   for (const revision of model.revisions) {
     const loaded = loadProtocolSchema(revision, schemaOptions, model.revisionsLocation);
@@ -218,37 +231,4 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
       outFrom,
     },
   };
-}
-
-/**
- * The project root is the folder holding the manifest. `mcp-gen init` puts mcp.yaml next to
- * package.json, and every relative path in a manifest (`output`, `$ref`) is already read
- * from that folder, so it is the one place a manifest's author and its user agree on without
- * searching the file system. (The nearest ancestor with a package.json was the alternative;
- * it would let a manifest from elsewhere write anywhere below a stray package.json, e.g. one in
- * the home folder.) The check compares real paths: a symbolic link inside the project that
- * leads out of it counts as outside.
- */
-function outsideProjectRoot(root: string, out: string): { real: string; through: boolean } | undefined {
-  const inside = (parent: string, child: string) => {
-    const rel = relative(parent, child);
-    return rel === "" || (!isAbsolute(rel) && rel !== ".." && !rel.startsWith(`..${sep}`));
-  };
-  const realRoot = realPath(root);
-  const realOut = realPath(out);
-  if (inside(realRoot, realOut)) return undefined;
-  return { real: realOut, through: inside(root, out) };
-}
-
-/** `path` through every symbolic link of its nearest existing ancestor, the rest as written. */
-function realPath(path: string): string {
-  const rest: string[] = [];
-  for (let at = path; ; at = dirname(at)) {
-    try {
-      return join(realpathSync.native(at), ...rest);
-    } catch {
-      if (dirname(at) === at) return path;
-      rest.unshift(basename(at));
-    }
-  }
 }

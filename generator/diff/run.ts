@@ -26,7 +26,11 @@ export function runDiff(args: DiffArgs): number {
     return 2;
   }
   const revisions = [args.from, args.to] as Revision[];
-  const options = args.schemaDir === undefined ? {} : { schemaDir: resolve(args.schemaDir) };
+  // The manifest is optional: named, or ./mcp.yaml when there is one. Its `protocolSchemas` is where the schemas are (after the flag and the environment).
+  const manifestPath = args.manifest ?? (existsSync("mcp.yaml") ? "mcp.yaml" : undefined);
+  const read = manifestPath === undefined ? undefined : loadModel({ manifest: manifestPath });
+  const project = read === undefined ? undefined : read.ok ? read.project : read.protocol?.project;
+  const options = { schemaDir: args.schemaDir === undefined ? undefined : resolve(args.schemaDir), project };
   const missing = missingRevisions([...new Set(revisions)], options);
   if (missing.length > 0) {
     err(missingSchemas(missing, options, { file: "" }).message);
@@ -38,9 +42,6 @@ export function runDiff(args: DiffArgs): number {
   if (problems.length > 0) return 1;
   const [before, after] = loaded.map((l) => l.schema) as [ProtocolSchema, ProtocolSchema];
 
-  // The manifest is optional: named, or ./mcp.yaml when there is one.
-  const manifestPath = args.manifest ?? (existsSync("mcp.yaml") ? "mcp.yaml" : undefined);
-  const read = manifestPath === undefined ? undefined : loadModel({ manifest: manifestPath });
   if (read && !read.ok) {
     for (const diagnostic of read.diagnostics.filter((d) => !isWarning(d))) err(formatDiagnostic(diagnostic));
     return 1;

@@ -23,11 +23,25 @@ export interface ProtocolSchema {
   readonly patches: readonly string[];
 }
 
+/** The manifest's `protocolSchemas:` folder: schemas pinned in the project. */
+export interface ProjectSchemas {
+  /** Absolute folder holding <revision>/schema.json. */
+  readonly dir: string;
+  /** The value as written in the manifest (`./mcp-schema`). */
+  readonly written: string;
+  /** The manifest, as messages show it. */
+  readonly manifest: string;
+  /** Where the manifest says it: a missing schema is reported there. */
+  readonly location: Diagnostic["location"];
+}
+
 export interface SchemaLocationOptions {
   /** An explicit schema.json (only meaningful for a single revision). */
   readonly schemaFile?: string | undefined;
   /** A folder laid out as <dir>/<revision>/schema.json. */
   readonly schemaDir?: string | undefined;
+  /** The manifest's `protocolSchemas:` folder, when it declares one. */
+  readonly project?: ProjectSchemas | undefined;
   readonly env?: Readonly<Record<string, string | undefined>>;
 }
 
@@ -37,17 +51,25 @@ export function schemaCacheDir(env: Readonly<Record<string, string | undefined>>
   return join(base, "mcp-gen", "schemas");
 }
 
-/** The candidate files for a revision, in resolution order, with where each came from. */
+/** How `from` names the manifest's folder in messages and `schema list`. */
+export const projectSource = (project: ProjectSchemas) => `protocolSchemas in ${project.manifest}`;
+
+/**
+ * The candidate files for a revision, in resolution order, with where each came from. The one
+ * place that decides precedence: `--schema`, else `--schema-dir`, else `$MCP_GEN_SCHEMA_DIR`
+ * (each of those two followed by the cache, as before pinning existed), else the manifest's
+ * `protocolSchemas` alone (a pinned project never reads the user's cache, so it generates the
+ * same everywhere), else the cache.
+ */
 export function schemaCandidates(revision: Revision, options: SchemaLocationOptions): { file: string; from: string }[] {
   const env = options.env ?? process.env;
-  const candidates: { file: string; from: string }[] = [];
-  if (options.schemaFile) candidates.push({ file: options.schemaFile, from: "--schema" });
-  else {
-    if (options.schemaDir) candidates.push({ file: join(options.schemaDir, revision, "schema.json"), from: "--schema-dir" });
-    else if (env.MCP_GEN_SCHEMA_DIR) candidates.push({ file: join(env.MCP_GEN_SCHEMA_DIR, revision, "schema.json"), from: "MCP_GEN_SCHEMA_DIR" });
-    candidates.push({ file: join(schemaCacheDir(env), revision, "schema.json"), from: "the schema cache" });
-  }
-  return candidates;
+  const inFolder = (dir: string, from: string) => ({ file: join(dir, revision, "schema.json"), from });
+  const cache = inFolder(schemaCacheDir(env), "the schema cache");
+  if (options.schemaFile) return [{ file: options.schemaFile, from: "--schema" }];
+  if (options.schemaDir) return [inFolder(options.schemaDir, "--schema-dir"), cache];
+  if (env.MCP_GEN_SCHEMA_DIR) return [inFolder(env.MCP_GEN_SCHEMA_DIR, "MCP_GEN_SCHEMA_DIR"), cache];
+  if (options.project) return [inFolder(options.project.dir, projectSource(options.project))];
+  return [cache];
 }
 
 export function loadProtocolSchema(
@@ -89,10 +111,26 @@ export function missingRevisions(revisions: readonly Revision[], options: Schema
   return revisions.filter((revision) => !schemaCandidates(revision, options).some((c) => existsSync(resolve(c.file))));
 }
 
+/** The command that fills a project's `protocolSchemas` folder with `revisions` (none: those the manifest targets), run from the working directory. */
+export function projectFetchCommand(project: ProjectSchemas, revisions: readonly Revision[]): string {
+  return ["npx mcp-gen schema fetch", ...(project.manifest === "mcp.yaml" ? [] : ["--manifest", project.manifest]), ...revisions].join(" ");
+}
+
 /** One diagnostic for all missing schemas: where mcp-gen looked and the command that fixes it. */
 export function missingSchemas(revisions: readonly Revision[], options: SchemaLocationOptions, where: Diagnostic["location"]): Diagnostic {
-  const places = schemaCandidates(revisions[0]!, options).map((c) => `${c.file.replace(revisions[0]!, "<revision>")} (${c.from})`);
+  const candidates = schemaCandidates(revisions[0]!, options);
   const what = revisions.length === 1 ? `protocol schema for ${revisions[0]}` : `protocol schemas for ${revisions.join(", ")}`;
+  const project = options.project;
+  if (project && candidates.length === 1 && candidates[0]!.from === projectSource(project)) {
+    const fetch = projectFetchCommand(project, revisions);
+    return {
+      location: project.location,
+      message:
+        `${what} not found in the project's protocolSchemas folder ${project.written} (no ${revisions.map((r) => `${r}/schema.json`).join(", ")} there); ` +
+        `run \`${fetch}\` to fill it, or \`${fetch} --from <dir>\` offline from a folder holding <revision>/schema.json`,
+    };
+  }
+  const places = candidates.map((c) => `${c.file.replace(revisions[0]!, "<revision>")} (${c.from})`);
   return {
     location: where,
     message: `${what} not found (looked in ${places.join(", ")}); run \`mcp-gen schema fetch ${revisions.join(" ")}\`, or pass --schema-dir <dir> holding <revision>/schema.json`,

@@ -63,6 +63,23 @@ export function manifestDrift(checkedIn: unknown, pulled: PulledManifest["docume
   return drift;
 }
 
+/**
+ * The pulled manifest with the `protocolSchemas:` of the manifest it replaces: the folder of
+ * schemas pinned in the project is the user's setting, and the generate step after pulling
+ * (and every later run) reads it, so a re-pull keeps an offline project generating.
+ */
+function keepPinnedSchemas(pulled: PulledManifest, output: string): PulledManifest {
+  let pinned: unknown;
+  try {
+    pinned = (parse(readFileSync(output, "utf8")) as { protocolSchemas?: unknown } | null)?.protocolSchemas;
+  } catch {
+    return pulled; // no manifest yet, or one that does not parse: nothing to keep
+  }
+  if (typeof pinned !== "string") return pulled;
+  const entries = Object.entries(pulled.document).flatMap(([key, value]) => (key === "output" ? [[key, value], ["protocolSchemas", pinned]] : [[key, value]]));
+  return { ...pulled, document: Object.fromEntries(entries) as PulledManifest["document"] };
+}
+
 export async function runPull(args: PullArgs): Promise<number> {
   const source: PullSource | undefined = args.stdio !== undefined ? { stdio: args.stdio } : args.url !== undefined ? { url: args.url } : undefined;
   if (source === undefined) {
@@ -113,7 +130,7 @@ export async function runPull(args: PullArgs): Promise<number> {
     return 0;
   }
 
-  replaceFile(args.output, renderManifest(pulled, described, revision));
+  replaceFile(args.output, renderManifest(keepPinnedSchemas(pulled, args.output), described, revision));
   // The manifest must generate: a server whose schemas the generator cannot type is reported
   // here, with the generator's own diagnostics pointing into the written file.
   const { generate } = await import("../pipeline.js");

@@ -17,8 +17,14 @@ import { schemaDir } from "../support/paths.js";
 
 const initialize = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "e2e", version: "1" } } };
 
+/**
+ * Offline as an air-gapped CI is: no MCP_GEN_SCHEMA_DIR and an empty user cache, so the
+ * project's scripts find the protocol schemas only where init pinned them (./mcp-schema).
+ */
+let offline: Record<string, string> = {};
+
 /** Runs an npm script of the project (`npm run -s <script>`), generously timed. */
-const script = (project: string, name: string, ...args: string[]) => run(npm, ["run", "-s", name, ...(args.length > 0 ? ["--", ...args] : [])], project, { timeoutMs: 180_000 });
+const script = (project: string, name: string, ...args: string[]) => run(npm, ["run", "-s", name, ...(args.length > 0 ? ["--", ...args] : [])], project, { timeoutMs: 180_000, env: offline });
 
 /** A copy of the project without node_modules, installed for production only, as a deployment does it. */
 function productionCopy(project: string, to: string): string {
@@ -86,12 +92,14 @@ describe("a project started with mcp-gen init, from the tarballs to production",
   beforeAll(() => {
     work = mkdtempSync(join(tmpdir(), "mcp-gen-init-"));
     const tarballs = packTarballs(join(work, "tarballs"));
-    // As a user does, before anything is installed: the packed generator runs init.
-    for (const args of [["init", "app", "--name", "hello"], ["init", "api", "--http"]]) {
+    // As a user does, before anything is installed: the packed generator runs init, which pins
+    // the protocol schemas it finds (here the --schema-dir folder) into the project.
+    for (const args of [["init", "app", "--name", "hello", "--schema-dir", schemaDir], ["init", "api", "--http", "--schema-dir", schemaDir]]) {
       succeeded(run(npm, ["exec", "--yes", "--prefer-offline", "--package", tarballs.generator, "--", "mcp-gen", ...args], work, { timeoutMs: 180_000 }), `mcp-gen ${args.join(" ")}`);
     }
     app = join(work, "app");
     api = join(work, "api");
+    offline = { MCP_GEN_SCHEMA_DIR: "", XDG_CACHE_HOME: join(work, "empty-cache") };
     // What init's "next:" line says; installing mcp-gen brings the tools package.json lists.
     succeeded(run(npm, ["install", "--prefer-offline", "-D", tarballs.generator], app, { timeoutMs: 240_000 }), "npm install -D mcp-gen");
     succeeded(run(npm, ["install", "--prefer-offline", tarballs.runtime], app, { timeoutMs: 120_000 }), "npm install @mcp-gen/runtime");
@@ -111,9 +119,9 @@ describe("a project started with mcp-gen init, from the tarballs to production",
   });
 
   it("stdio: generate, typecheck, test and build pass; a production install starts and answers initialize", () => {
-    const generated = succeeded(script(app, "generate", "--schema-dir", schemaDir), "npm run generate");
+    const generated = succeeded(script(app, "generate"), "npm run generate");
     expect(generated.stderr).toBe("");
-    succeeded(script(app, "check", "--schema-dir", schemaDir), "npm run check");
+    succeeded(script(app, "check"), "npm run check");
     succeeded(script(app, "typecheck"), "npm run typecheck");
     const tested = succeeded(script(app, "test"), "npm test");
     expect(tested.stdout).toMatch(/^# pass 2$/m);
@@ -152,19 +160,19 @@ describe("a project started with mcp-gen init, from the tarballs to production",
     try {
       expect(original).toContain("name: { type: string, minLength: 1 }");
       writeFileSync(manifestFile, original.replace("name: { type: string, minLength: 1 }", "name: { type: integer }"));
-      expect(script(app, "check", "--schema-dir", schemaDir).status).toBe(1);
-      succeeded(script(app, "generate", "--schema-dir", schemaDir), "npm run generate");
+      expect(script(app, "check").status).toBe(1);
+      succeeded(script(app, "generate"), "npm run generate");
       const typecheck = script(app, "typecheck");
       expect(typecheck.status).not.toBe(0);
       expect(typecheck.stdout).toMatch(/test\/server\.test\.ts\(\d+,\d+\): error TS2322: Type 'string' is not assignable to type 'number'/);
     } finally {
       writeFileSync(manifestFile, original);
-      succeeded(script(app, "generate", "--schema-dir", schemaDir), "npm run generate");
+      succeeded(script(app, "generate"), "npm run generate");
     }
   }, 300_000);
 
   it("--http: the project passes its scripts, its Dockerfile matches it, and a production install serves HTTP", async () => {
-    succeeded(script(api, "generate", "--schema-dir", schemaDir), "npm run generate");
+    succeeded(script(api, "generate"), "npm run generate");
     succeeded(script(api, "typecheck"), "npm run typecheck");
     const tested = succeeded(script(api, "test"), "npm test");
     expect(tested.stdout).toMatch(/^ok 2 - greet, over HTTP from the server process$/m);

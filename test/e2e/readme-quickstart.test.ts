@@ -47,7 +47,7 @@ describe("README Quickstart and docs/tutorial.md", () => {
     expect(generated.status).toBe(0);
   }, 60_000);
 
-  it("the tutorial shows every file the project needs; the Quickstart installs both packages from tarballs and generates with `npx mcp-gen`, offline with --schema-dir", () => {
+  it("the tutorial shows every file the project needs; the Quickstart installs both packages from tarballs and runs init's scripts, offline with init --schema-dir", () => {
     expect(Object.keys(files).sort()).toEqual(["mcp.yaml", "schemas/forecast.json", "src/check.ts", "src/client.ts", "src/handlers.ts", "src/once.ts", "src/server.ts"]);
     expect(section).not.toMatch(/^npm install mcp-gen\b/m); // not on the registry yet
     // Both packages packed, the generator installed as a devDependency and the runtime as a dependency.
@@ -55,8 +55,10 @@ describe("README Quickstart and docs/tutorial.md", () => {
     expect(section).toMatch(/npm pack --workspaces --include-workspace-root/);
     expect(section).toContain(`\nnpm install -D ../mcp-gen/mcp-gen-${version}.tgz `);
     expect(section).toContain(`\nnpm install ../mcp-gen/mcp-gen-runtime-${version}.tgz\n`);
-    expect(section).toMatch(/^npx mcp-gen\s/m);
-    expect(section).toContain("`npx mcp-gen --schema-dir <dir> && npx tsx src/main.ts`");
+    expect(section).toMatch(/^npx mcp-gen schema fetch\s/m);
+    expect(section).toMatch(/^npm run generate && npm test\s/m);
+    expect(section).toMatch(/^npm run build && npm start\s/m);
+    expect(section).toContain("`init --schema-dir <dir>`");
     // the manifest's output schema is the file shown
     expect(files["mcp.yaml"]).toContain("$ref: ./schemas/forecast.json");
     expect(() => JSON.parse(files["schemas/forecast.json"]!)).not.toThrow();

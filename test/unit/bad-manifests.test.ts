@@ -32,7 +32,7 @@ interface BadCase {
 const manifest = (...body: string[]) => ["mcpgen: 1", 'server: { name: demo, version: "1.0.0" }', "protocol: 2025-06-18", ...body, ""].join("\n");
 
 /** Every allowed top-level key, as the unknown-key message lists them. */
-const topLevelKeys = "$schema, mcpgen, server, protocol, output, generate, tools, resources, resourceTemplates, prompts, auth, apps, elicitations, settings";
+const topLevelKeys = "$schema, mcpgen, server, protocol, output, protocolSchemas, generate, tools, resources, resourceTemplates, prompts, auth, apps, elicitations, settings";
 const revisions = "2026-07-28, 2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05";
 
 const cases: BadCase[] = [
@@ -468,6 +468,32 @@ const cases: BadCase[] = [
     manifest: manifest("tools:", "  ping:", "    input: { $ref: ./schemas/ping.yaml }"),
     files: { "schemas/ping.yaml": "type: object\nproperties:\n  city: { type: string\n" },
     stderr: ["schemas/ping.yaml:4:1: invalid YAML: Flow map in block collection must be sufficiently indented and end with a }"],
+  },
+
+  // ---------------------------------------------------------------- protocolSchemas
+  {
+    name: "protocolSchemas that is not a string",
+    manifest: manifest("protocolSchemas: [./mcp-schema]"),
+    stderr: ['mcp.yaml:4:18: "protocolSchemas" must be a string, not a list'],
+  },
+  {
+    name: "protocolSchemas that is empty",
+    manifest: manifest('protocolSchemas: ""'),
+    stderr: ['mcp.yaml:4:18: "protocolSchemas" must not be empty'],
+  },
+  {
+    name: "protocolSchemas that leaves the project root",
+    manifest: manifest("protocolSchemas: ./schemas/../../mcp-schema"),
+    stderr: [
+      'mcp.yaml:4:18: protocolSchemas "./schemas/../../mcp-schema" leads outside the project root (the folder holding mcp.yaml); choose a folder inside it (for a folder shared with other projects, pass --schema-dir or set MCP_GEN_SCHEMA_DIR instead)',
+    ],
+  },
+  {
+    name: "protocolSchemas as an absolute path",
+    manifest: manifest("protocolSchemas: /srv/mcp-schema"),
+    stderr: [
+      'mcp.yaml:4:18: protocolSchemas "/srv/mcp-schema" is an absolute path; give a folder relative to the project root (the folder holding mcp.yaml), such as ./mcp-schema (for a folder shared with other projects, pass --schema-dir or set MCP_GEN_SCHEMA_DIR instead)',
+    ],
   },
 
   // ---------------------------------------------------------------- names

@@ -36,6 +36,7 @@ function typecheckProject(config: string): string[] {
   });
 }
 
+const revisions = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"];
 const ownPackage = JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")) as { devDependencies: Record<string, string> };
 
 describe("mcp-gen init", () => {
@@ -44,9 +45,10 @@ describe("mcp-gen init", () => {
     const init = runCli(["init", ".", "--name", "hello-mcp"], dir);
     expect(init.stderr).toBe("");
     expect(init.status).toBe(0);
-    expect(projectFiles(dir)).toEqual([".gitignore", "mcp.yaml", "package.json", "src/handlers.ts", "src/main.ts", "test/server.test.ts", "test/tsconfig.json", "tsconfig.json"]);
+    // The test run's MCP_GEN_SCHEMA_DIR holds every revision: init pins them all.
+    expect(projectFiles(dir)).toEqual([".gitignore", ...revisions.map((r) => `mcp-schema/${r}/schema.json`), "mcp.yaml", "package.json", "src/handlers.ts", "src/main.ts", "test/server.test.ts", "test/tsconfig.json", "tsconfig.json"]);
     expect(init.stdout.trim().split("\n").at(-1)).toBe(
-      "next: npm install -D <mcp-gen tarball or checkout> && npm install <@mcp-gen/runtime tarball or checkout/runtime> && npx mcp-gen schema fetch && npm run generate && npm test && npm run build && npm start",
+      "next: npm install -D <mcp-gen tarball or checkout> && npm install <@mcp-gen/runtime tarball or checkout/runtime> && npm run generate && npm test && npm run build && npm start",
     );
     expect(readFileSync(join(dir, "mcp.yaml"), "utf8")).toContain('name: "hello-mcp"');
     expect(readFileSync(join(dir, "src", "main.ts"), "utf8")).toContain("createHelloServer(handlers)");
@@ -83,7 +85,7 @@ describe("mcp-gen init", () => {
     const init = runCli(["init", "api", "--http"], dir);
     expect(init.status).toBe(0);
     const project = join(dir, "api");
-    expect(projectFiles(project)).toEqual([".dockerignore", ".gitignore", "Dockerfile", "mcp.yaml", "package.json", "src/handlers.ts", "src/main.ts", "test/server.test.ts", "test/tsconfig.json", "tsconfig.json"]);
+    expect(projectFiles(project)).toEqual([".dockerignore", ".gitignore", "Dockerfile", ...revisions.map((r) => `mcp-schema/${r}/schema.json`), "mcp.yaml", "package.json", "src/handlers.ts", "src/main.ts", "test/server.test.ts", "test/tsconfig.json", "tsconfig.json"]);
     expect(init.stdout.trim().split("\n").at(-1)).toMatch(/^next: cd api && npm install -D /);
     const main = readFileSync(join(project, "src", "main.ts"), "utf8");
     expect(main).toContain('if (args.includes("--stdio"))');

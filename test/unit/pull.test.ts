@@ -1,7 +1,7 @@
 // `mcp-gen pull` pieces that need no real server: the manifest model (identifiers, key
 // order), the command splitter, and the CLI against a hand-written raw stdio server
 // (test/unit/fixtures/pull-raw-server.mjs) for paging, schema reports and bad sources.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -11,7 +11,7 @@ import type { JsonObject } from "@mcp-gen/runtime";
 import { splitCommand, type ServerListing } from "../../generator/pull/listing.js";
 import { buildManifest, renderManifest } from "../../generator/pull/manifest.js";
 import { generateManifest, runCli } from "../support/generate.js";
-import { repoRoot } from "../support/paths.js";
+import { repoRoot, schemaDir } from "../support/paths.js";
 
 const work = mkdtempSync(join(tmpdir(), "mcp-gen-pull-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -139,6 +139,19 @@ describe("mcp-gen pull against a raw stdio server", () => {
     const tty = spawnSync("script", ["-qfec", command, "/dev/null"], { encoding: "utf8" });
     expect(tty.stdout).toMatch(/\r\x1b\[2Kmcp-gen: pull: tools\/list: \d+ tools so far \(page 2\) \(stdio: /);
     expect(tty.stdout).toContain("tools.delete: new on the server");
+  });
+
+  it("keeps the replaced manifest's protocolSchemas, so its generate step reads the pinned schemas (no env, empty cache)", () => {
+    const project = mkdtempSync(join(work, "pinned-"));
+    cpSync(schemaDir, join(project, "mcp-schema"), { recursive: true, filter: (from) => !from.includes("examples") });
+    writeFileSync(join(project, "mcp.yaml"), "mcpgen: 1\nserver: { name: old, version: 0.0.1 }\nprotocolSchemas: ./mcp-schema\n");
+    const env = { MCP_GEN_SCHEMA_DIR: "", XDG_CACHE_HOME: mkdtempSync(join(work, "cache-")) };
+    const run = runCli(["pull", "--stdio", rawServer("plain"), "-q"], project, env);
+    expect(run.stderr).toBe("");
+    expect(run.status).toBe(0);
+    const written = parse(readFileSync(join(project, "mcp.yaml"), "utf8")) as Record<string, unknown>;
+    expect(Object.keys(written).slice(0, 4)).toEqual(["mcpgen", "server", "output", "protocolSchemas"]);
+    expect(written.protocolSchemas).toBe("./mcp-schema");
   });
 
   it("--check reports a missing manifest", () => {

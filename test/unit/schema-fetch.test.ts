@@ -50,6 +50,27 @@ describe("mcp-gen schema fetch", () => {
     expect(existsSync(join(cache, "mcp-gen", "schemas", "2025-03-26"))).toBe(false);
   });
 
+  it("downloads the revisions a manifest targets into its protocolSchemas folder, leaving the cache empty", async () => {
+    const cache = tempProject();
+    const project = tempProject({ "mcp.yaml": 'mcpgen: 1\nserver: { name: demo, version: "1.0.0" }\nprotocol: [2025-06-18, 2025-03-26]\nprotocolSchemas: ./mcp-schema\n' });
+    const env = { XDG_CACHE_HOME: cache, MCP_GEN_SCHEMA_MIRROR: `${base}/good/`, MCP_GEN_SCHEMA_DIR: "" };
+    const run = await runCliAsync(["schema", "fetch"], project, env);
+    expect(run.stderr).toBe("");
+    expect(run.status).toBe(0);
+    expect(run.stdout).toBe("2025-06-18: mcp-schema/2025-06-18/schema.json (sha256 verified)\n2025-03-26: mcp-schema/2025-03-26/schema.json (sha256 verified)\n");
+    for (const revision of ["2025-06-18", "2025-03-26"]) {
+      expect(readFileSync(join(project, "mcp-schema", revision, "schema.json"))).toEqual(readFileSync(join(schemaDir, revision, "schema.json")));
+    }
+    expect(existsSync(join(cache, "mcp-gen", "schemas"))).toBe(false);
+    // A tampered download is refused before anything is written, even the revisions that verified.
+    const fresh = tempProject({ "mcp.yaml": 'mcpgen: 1\nserver: { name: demo, version: "1.0.0" }\nprotocol: 2025-06-18\nprotocolSchemas: ./mcp-schema\n' });
+    const bad = await runCliAsync(["schema", "fetch"], fresh, { ...env, MCP_GEN_SCHEMA_MIRROR: `${base}/bad/` });
+    expect(bad.status).toBe(1);
+    expect(bad.stderr).toMatch(/not the pinned af845e7e5b9d/);
+    expect(bad.stderr).toMatch(/\nmcp-gen: nothing written to mcp-schema\n$/);
+    expect(existsSync(join(fresh, "mcp-schema"))).toBe(false);
+  });
+
   it("rejects unknown revisions as a usage error", () => {
     expect(runCli(["schema", "fetch", "2099-01-01"]).status).toBe(2);
   });
