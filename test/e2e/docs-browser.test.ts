@@ -1,10 +1,10 @@
-// The catalog page of `mcp-gen docs` in a real browser: headless Chromium (Debian's
-// `chromium`, driven by playwright-core) opens the everything example's page, served from its
-// own origin (http://docs.test:<port>, mapped to 127.0.0.1 inside Chromium, so not a loopback
-// name the server allows by default), and calls the example's server on another port through
-// the page's "try it" forms: CORS preflight, the 2026-07-28 single POST, and (on a copy of the
-// page that lists only older revisions) initialize + Mcp-Session-Id. Needs Chromium:
-// $CHROMIUM_PATH, else /usr/bin/chromium. MCP_GEN_UPDATE_SCREENSHOT=1 refreshes
+// The catalog page of `mcp-gen docs` in a real browser: headless Chromium (driven by
+// playwright-core; the system's or the bundled one, test/support/chromium.ts) opens the
+// everything example's page, served from its own origin (http://docs.test:<port>, mapped to
+// 127.0.0.1 inside Chromium, so not a loopback name the server allows by default), and calls
+// the example's server on another port through the page's "try it" forms: CORS preflight,
+// the 2026-07-28 single POST, and (on a copy of the page that lists only older revisions)
+// initialize + Mcp-Session-Id. MCP_GEN_UPDATE_SCREENSHOT=1 refreshes
 // docs/catalog-everything.png.
 import { execFileSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -12,13 +12,13 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { chromium, type Browser, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
+import { launchChromium } from "../support/chromium.js";
 import { repoRoot } from "../support/paths.js";
 import { startHttpServer, stopAllChildren, type HttpServerProcess } from "./helpers.js";
 
-const chromiumPath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const manifest = join(repoRoot, "examples", "everything", "mcp.yaml");
 const screenshot = join(repoRoot, "docs", "catalog-everything.png");
 
@@ -33,7 +33,6 @@ let html: string;
 let hostileHtml: string;
 
 beforeAll(async () => {
-  if (!existsSync(chromiumPath)) throw new Error(`Chromium not found at ${chromiumPath}: install Debian's chromium package or set CHROMIUM_PATH`);
   site = mkdtempSync(join(tmpdir(), "mcp-gen-docs-"));
   // The page server comes first: its origin is what the MCP server must allow.
   pages = createServer((request, response) => {
@@ -53,8 +52,7 @@ beforeAll(async () => {
   writeFileSync(join(hostile, "mcp.yaml"), hostileManifest);
   execFileSync(process.execPath, [join(repoRoot, "dist", "generator", "cli.js"), "docs", "mcp.yaml", "--server-url", notes.url, "-q"], { cwd: hostile });
   hostileHtml = readFileSync(join(hostile, "site", "index.html"), "utf8");
-  // --no-sandbox: Chromium refuses its process sandbox as root (CI containers).
-  browser = await chromium.launch({ executablePath: chromiumPath, args: ["--no-sandbox", "--host-resolver-rules=MAP *.test 127.0.0.1"] });
+  browser = await launchChromium(["--host-resolver-rules=MAP *.test 127.0.0.1"]);
 });
 
 afterAll(async () => {
