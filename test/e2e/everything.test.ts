@@ -44,6 +44,15 @@ async function connect(revision: Revision) {
 
 const texts = (content: readonly { type: string }[]) => content.flatMap((c) => ("text" in c && typeof c.text === "string" ? [c.text] : []));
 
+/** A raw 2026-07-28 peer of `server` holding a subscriptions/listen stream ("listen-1") for `notifications`, and every message it got. */
+function listenTo(server: ReturnType<typeof createNotesServer>, notifications: Params) {
+  const messages: { method?: string; params?: Record<string, unknown> }[] = [];
+  const peer = server.connect({ send: (m) => messages.push(JSON.parse(JSON.stringify(m)) as (typeof messages)[number]) });
+  const _meta = { [MetaKey.protocolVersion]: "2026-07-28", [MetaKey.clientCapabilities]: {} };
+  peer.receive({ jsonrpc: "2.0", id: "listen-1", method: "subscriptions/listen", params: { _meta, notifications } });
+  return { messages, close: () => peer.receive({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: "listen-1" } }) };
+}
+
 describe.each(["2026-07-28", "2025-11-25"] as const)("everything example (%s)", (revision) => {
   const era = revision === "2026-07-28" ? "modern" : "legacy";
 
@@ -195,6 +204,28 @@ describe("resource subscriptions (legacy session)", () => {
     await client.session.request("resources/subscribe", { uri: INDEX_URI });
     await client.tools.addNote({ title: "Watched", body: "a change" });
     await expect.poll(() => notifications.filter((n) => n.method === "notifications/resources/updated").map((n) => n.params?.uri)).toEqual([INDEX_URI]);
+  });
+
+  it("every URI the handlers announce can be subscribed to: deleting a note tells the index's and the note's subscribers", async () => {
+    const { client, notifications } = await connect("2025-11-25");
+    await client.session.request("resources/subscribe", { uri: INDEX_URI });
+    await client.session.request("resources/subscribe", { uri: "notes://notes/groceries" });
+    await client.tools.deleteNote({ id: "groceries" });
+    await expect.poll(() => notifications.filter((n) => n.method === "notifications/resources/updated").map((n) => n.params?.uri)).toEqual([INDEX_URI, "notes://notes/groceries"]);
+    // Announcing a resource nobody subscribed to sends nothing.
+    const before = notifications.length;
+    await client.tools.deleteNote({ id: "launch-plan" });
+    await expect.poll(() => notifications.filter((n) => n.method === "notifications/resources/updated").map((n) => n.params?.uri)).toEqual([INDEX_URI, "notes://notes/groceries", INDEX_URI]);
+    expect(notifications.slice(before).some((n) => n.params?.uri === "notes://notes/launch-plan")).toBe(false);
+  });
+
+  it("modern: a subscriptions/listen stream may watch a note", async () => {
+    const server = createNotesServer(createHandlers({ changed: (uri) => server.notifyResourceUpdated(uri) }));
+    const { messages, close } = listenTo(server, { resourceSubscriptions: ["notes://notes/groceries", "notes://logo.png"] });
+    expect(messages[0]?.params?.notifications).toEqual({ resourceSubscriptions: ["notes://notes/groceries"] });
+    expect(server.notifyResourceUpdated("notes://notes/groceries")).toBe(1);
+    expect(server.notifyResourceUpdated("notes://logo.png")).toBe(0);
+    close();
   });
 });
 
