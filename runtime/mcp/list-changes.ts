@@ -40,7 +40,12 @@ export interface ListChangesFeature {
    * `declared`, until its request ends; returns the filter fields it honours.
    */
   listen(exchange: Exchange, filter: Readonly<Record<string, unknown>>, declared: Partial<Record<ChangingList, boolean>>): Record<string, true>;
-  /** Sends notifications/<list>/list_changed to everyone listening; returns how many were told. */
+  /**
+   * Sends notifications/<list>/list_changed once the current task is done: entries switched
+   * one after another in one go (setEnabled in a loop) make one notification per list.
+   */
+  schedule(list: ChangingList): void;
+  /** Sends notifications/<list>/list_changed to everyone listening now; returns how many were told. */
   notify(list: ChangingList): number;
 }
 
@@ -50,6 +55,8 @@ class ListChanges implements ListChangesFeature {
   private readonly listeners = new Map<Exchange, ReadonlySet<ChangingList>>();
   /** Sessions known open at the last sweep: closed ones are dropped when the set doubles. */
   private liveAtSweep = 0;
+  /** Lists changed in the current task, announced by one microtask. */
+  private readonly pending = new Set<ChangingList>();
 
   isDisabled(kind: keyof ServerNames, name: string): boolean {
     return this.disabled.get(kind)?.has(name) === true;
@@ -95,7 +102,19 @@ class ListChanges implements ListChangesFeature {
     return honoured;
   }
 
+  schedule(list: ChangingList): void {
+    if (this.pending.size === 0) {
+      queueMicrotask(() => {
+        const lists = [...this.pending];
+        for (const changed of lists) this.notify(changed);
+      });
+    }
+    this.pending.add(list);
+  }
+
   notify(list: ChangingList): number {
+    // An explicit notification covers the changes scheduled before it.
+    this.pending.delete(list);
     const method = `notifications/${list}/list_changed`;
     let sent = 0;
     for (const session of this.sessions) {

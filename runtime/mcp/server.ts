@@ -386,14 +386,15 @@ export class McpServer<H = unknown, N extends ServerNames = ServerNames> impleme
   /**
    * Switches a tool, prompt, resource (by URI) or resource template on or off at run time:
    * a disabled entry leaves its list and answers as if unknown, and clients are told
-   * (notifications/<list>/list_changed). Only lists the manifest declares `listChanged` switch.
+   * (notifications/<list>/list_changed, once per list for all the switches made in one
+   * synchronous run). Only lists the manifest declares `listChanged` switch.
    */
   setEnabled<K extends ListedKind>(kind: K & ListChangedCheck<N, K>, name: N[K], enabled: boolean): void {
     const changes = this.listChanges;
     if (!changes) throw new Error("setEnabled: declare `listChanged` in the manifest");
     if (!changes.setEnabled(this.definition, kind, name, enabled)) return;
     for (const key of [...this.pages.keys()]) if (key.endsWith(` ${kind}`)) this.pages.delete(key);
-    changes.notify(kind === "resourceTemplates" ? "resources" : (kind as ChangingList));
+    changes.schedule(kind === "resourceTemplates" ? "resources" : (kind as ChangingList));
   }
 
   /** Whether setEnabled left an entry on (the default). */

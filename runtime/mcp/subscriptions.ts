@@ -19,7 +19,10 @@ interface Listener {
 export interface SubscriptionsFeature {
   /** true: watchable; false: a known resource that is not; undefined: no such resource. */
   canSubscribe(uri: string): boolean | undefined;
-  /** Answers a legacy session's resources/subscribe (idempotent) or resources/unsubscribe. */
+  /**
+   * Answers a legacy session's resources/subscribe (idempotent) or resources/unsubscribe;
+   * both refuse a URI that cannot be watched (-32002 unknown, -32602 not declared `subscribe`).
+   */
   answer(method: "resources/subscribe" | "resources/unsubscribe", params: Params | undefined, peer: ExchangeHost): Params;
   /**
    * Registers a modern listen stream, until its request ends, for the watchable URIs among
@@ -54,15 +57,16 @@ class ResourceSubscriptions<H> implements SubscriptionsFeature {
   answer(method: "resources/subscribe" | "resources/unsubscribe", params: Params | undefined, peer: ExchangeHost): Params {
     const uri = params?.uri;
     if (typeof uri !== "string") throw invalidParams("uri must be a string");
+    // An unsubscribe can only follow an accepted subscribe, so it is refused alike.
+    const watchable = this.canSubscribe(uri);
+    if (watchable === undefined) throw new RpcError(ErrorCode.ResourceNotFound, `Resource not found: ${uri}`, { uri });
+    if (!watchable) throw new RpcError(ErrorCode.InvalidParams, `Resource ${uri} does not support subscriptions`, { uri });
     let peers = this.sessions.get(uri);
     if (method === "resources/unsubscribe") {
       peers?.delete(peer);
       if (peers?.size === 0) this.sessions.delete(uri);
       return {};
     }
-    const watchable = this.canSubscribe(uri);
-    if (watchable === undefined) throw new RpcError(ErrorCode.ResourceNotFound, `Resource not found: ${uri}`, { uri });
-    if (!watchable) throw new RpcError(ErrorCode.InvalidParams, `Resource ${uri} does not support subscriptions`, { uri });
     if (!peers) this.sessions.set(uri, (peers = new Set()));
     peers.add(peer);
     return {};

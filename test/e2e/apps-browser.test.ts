@@ -1,25 +1,25 @@
-// MCP Apps in a real browser: headless Chromium (Debian's `chromium`, driven by
-// playwright-core) loads a small host page (test/support/apps-host/host.ts) that uses the
-// official AppBridge of @modelcontextprotocol/ext-apps. The page connects the official SDK
-// v2 client to the generated weather server over HTTP, reads get_forecast's ui:// resource,
-// renders it in a sandboxed iframe, and delivers the tool result; the forecast panel then
-// calls get_forecast itself, through the bridge, and the call reaches our server (this
-// test's same-origin proxy sees it on the wire). Needs Chromium: $CHROMIUM_PATH, else
-// /usr/bin/chromium (.ci/run installs Debian's package). MCP_GEN_UPDATE_SCREENSHOT=1
-// refreshes docs/apps-forecast-panel.png.
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+// MCP Apps in a real browser: headless Chromium (driven by playwright-core) loads a small
+// host page (test/support/apps-host/host.ts) that uses the official AppBridge of
+// @modelcontextprotocol/ext-apps. The page connects the official SDK v2 client to the
+// generated weather server over HTTP, reads get_forecast's ui:// resource, renders it in a
+// sandboxed iframe, and delivers the tool result; the forecast panel then calls get_forecast
+// itself, through the bridge, and the call reaches our server (this test's same-origin proxy
+// sees it on the wire). The browser is the system's Chromium or the bundled one
+// (test/support/chromium.ts). MCP_GEN_UPDATE_SCREENSHOT=1 refreshes
+// docs/apps-forecast-panel.png.
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { dirname, join } from "node:path";
 import { build } from "esbuild";
-import { chromium, type Browser, type FrameLocator, type Page } from "playwright-core";
+import type { Browser, FrameLocator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generatedWeatherWithApps } from "../support/apps.js";
+import { launchChromium } from "../support/chromium.js";
 import { repoRoot } from "../support/paths.js";
 import { typecheck } from "../support/typecheck.js";
 import { startHttpServer, stopAllChildren, type HttpServerProcess } from "./helpers.js";
 
-const chromiumPath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const hostSource = join(repoRoot, "test", "support", "apps-host", "host.ts");
 const panelSource = join(repoRoot, "examples", "weather", "ui", "forecast.ts");
 const screenshot = join(repoRoot, "docs", "apps-forecast-panel.png");
@@ -89,15 +89,13 @@ async function startHost(page: string, target: string): Promise<Server> {
 }
 
 beforeAll(async () => {
-  if (!existsSync(chromiumPath)) throw new Error(`Chromium not found at ${chromiumPath}: install Debian's chromium package (as .ci/run does) or set CHROMIUM_PATH`);
   const generated = await generatedWeatherWithApps();
   project = generated.dir;
   const main = generated.main;
   weather = await startHttpServer(main, "--http", "--port", "0");
   host = await startHost(await hostPage(), weather.url);
   hostUrl = `http://127.0.0.1:${(host.address() as AddressInfo).port}/`;
-  // --no-sandbox: Chromium refuses to start its own process sandbox as root (CI containers); the iframe sandbox under test is unaffected.
-  browser = await chromium.launch({ executablePath: chromiumPath, args: ["--no-sandbox"] });
+  browser = await launchChromium();
 });
 
 afterAll(async () => {

@@ -223,9 +223,13 @@ describe("resource subscriptions", () => {
     ]);
     expect(await session.rawRequest("resources/unsubscribe", { uri: "test://watched-resource" })).toEqual({});
     expect(server.notifyResourceUpdated("test://watched-resource")).toBe(0);
-    // Unknown resources and resources not declared `subscribe` are refused.
-    expect((await rpcError(session.rawRequest("resources/subscribe", { uri: "test://nope" }))).code).toBe(-32002);
-    expect((await rpcError(session.rawRequest("resources/subscribe", { uri: "test://static-text" }))).code).toBe(-32602);
+    // Unknown resources and resources not declared `subscribe` are refused, by unsubscribe as by subscribe.
+    for (const method of ["resources/subscribe", "resources/unsubscribe"]) {
+      expect((await rpcError(session.rawRequest(method, { uri: "test://nope" }))).code, method).toBe(-32002);
+      expect(await rpcError(session.rawRequest(method, { uri: "test://static-text" })), method).toMatchObject({ code: -32602, message: "Resource test://static-text does not support subscriptions" });
+    }
+    // Unsubscribing from a watchable resource one is not subscribed to is fine (nothing to cancel).
+    expect(await session.rawRequest("resources/unsubscribe", { uri: "test://template/9/data" })).toEqual({});
   });
 
   it("legacy: a closed session is forgotten", async () => {

@@ -1,24 +1,25 @@
-// The catalog page of `mcp-gen docs` in a real browser: headless Chromium (Debian's
-// `chromium`, driven by playwright-core) opens the everything example's page, served from its
-// own origin (http://docs.test:<port>, mapped to 127.0.0.1 inside Chromium, so not a loopback
-// name the server allows by default), and calls the example's server on another port through
-// the page's "try it" forms: CORS preflight, the 2026-07-28 single POST, and (on a copy of the
-// page that lists only older revisions) initialize + Mcp-Session-Id. Needs Chromium:
-// $CHROMIUM_PATH, else /usr/bin/chromium. MCP_GEN_UPDATE_SCREENSHOT=1 refreshes
-// docs/catalog-everything.png.
+// The catalog page of `mcp-gen docs` in a real browser: headless Chromium (driven by
+// playwright-core; the system's or the bundled one, test/support/chromium.ts) opens the
+// everything example's page, served from its own origin (http://docs.test:<port>, mapped to
+// 127.0.0.1 inside Chromium, so not a loopback name the server allows by default), and calls
+// the example's server on another port through the page's "try it" forms: CORS preflight,
+// the 2026-07-28 single POST, and (on a copy of the page that lists only older revisions)
+// initialize + Mcp-Session-Id; the server's elicitation and sampling requests are answered
+// in the page (2026-07-28: input_required and a retried call; legacy: on the call's event
+// stream). MCP_GEN_UPDATE_SCREENSHOT=1 refreshes docs/catalog-everything.png.
 import { execFileSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { chromium, type Browser, type Page } from "playwright-core";
+import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
+import { launchChromium } from "../support/chromium.js";
 import { repoRoot } from "../support/paths.js";
 import { startHttpServer, stopAllChildren, type HttpServerProcess } from "./helpers.js";
 
-const chromiumPath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const manifest = join(repoRoot, "examples", "everything", "mcp.yaml");
 const screenshot = join(repoRoot, "docs", "catalog-everything.png");
 
@@ -33,7 +34,6 @@ let html: string;
 let hostileHtml: string;
 
 beforeAll(async () => {
-  if (!existsSync(chromiumPath)) throw new Error(`Chromium not found at ${chromiumPath}: install Debian's chromium package or set CHROMIUM_PATH`);
   site = mkdtempSync(join(tmpdir(), "mcp-gen-docs-"));
   // The page server comes first: its origin is what the MCP server must allow.
   pages = createServer((request, response) => {
@@ -53,8 +53,7 @@ beforeAll(async () => {
   writeFileSync(join(hostile, "mcp.yaml"), hostileManifest);
   execFileSync(process.execPath, [join(repoRoot, "dist", "generator", "cli.js"), "docs", "mcp.yaml", "--server-url", notes.url, "-q"], { cwd: hostile });
   hostileHtml = readFileSync(join(hostile, "site", "index.html"), "utf8");
-  // --no-sandbox: Chromium refuses its process sandbox as root (CI containers).
-  browser = await chromium.launch({ executablePath: chromiumPath, args: ["--no-sandbox", "--host-resolver-rules=MAP *.test 127.0.0.1"] });
+  browser = await launchChromium(["--host-resolver-rules=MAP *.test 127.0.0.1"]);
 });
 
 afterAll(async () => {
@@ -64,15 +63,37 @@ afterAll(async () => {
   if (site) rmSync(site, { recursive: true, force: true });
 });
 
-/** The text of a tool's result panel once the call has finished. */
-async function callFromForm(page: Page, tool: string, fields: Record<string, string>): Promise<string> {
+/** Fills a tool's form with `fields` and submits it; returns the form. */
+async function submit(page: Page, tool: string, fields: Record<string, string>): Promise<Locator> {
   const form = page.locator(`article[data-tool="${tool}"] form.try-it`);
   for (const [name, value] of Object.entries(fields)) await form.locator(`[data-name="${name}"]`).fill(value);
-  await form.getByRole("button").click();
+  await form.locator('button[type="submit"]').click();
+  return form;
+}
+
+/** The text of a form's result panel once the call has finished. */
+async function resultOf(form: Locator): Promise<string> {
   const result = form.locator(".result");
   await expect.poll(() => result.innerText(), { timeout: 20_000 }).not.toBe("Calling…");
   return result.innerText();
 }
+
+const callFromForm = async (page: Page, tool: string, fields: Record<string, string>): Promise<string> => resultOf(await submit(page, tool, fields));
+
+/** Submits a tool's form and waits for the server's question (elicitation, sampling) in it. */
+async function asked(page: Page, tool: string, fields: Record<string, string>): Promise<{ form: Locator; ask: Locator }> {
+  const form = await submit(page, tool, fields);
+  const ask = form.locator("fieldset.ask");
+  await ask.waitFor({ timeout: 20_000 });
+  return { form, ask };
+}
+
+/** The inputResponses of the tools/call POSTs among `bodies`, in order. */
+const inputResponses = (bodies: readonly string[]): unknown[] =>
+  bodies.flatMap((body) => {
+    const message = JSON.parse(body) as { method?: string; params?: { inputResponses?: Record<string, unknown> } };
+    return message.method === "tools/call" && message.params?.inputResponses ? Object.values(message.params.inputResponses) : [];
+  });
 
 /** The structuredContent a result panel shows (pretty-printed JSON after its label). */
 const structured = (text: string): unknown => JSON.parse(/structuredContent:\n(\{[\s\S]*?\n\})/.exec(text)?.[1] ?? "null");
@@ -120,6 +141,53 @@ describe("the everything example's catalog page in Chromium", () => {
     expect(text.length).toBeGreaterThan(0);
   });
 
+  it("puts an elicitation form (delete_note's confirmation) to the user: declining keeps the note, the typed answer goes back with the retried call", async () => {
+    const posted: string[] = [];
+    page.on("request", (request) => request.method() === "POST" && posted.push(request.postData() ?? ""));
+    // A title that is markup: the question quotes it, as text.
+    const title = "<img src=x onerror=alert(1)> draft";
+    const { id } = structured(await callFromForm(page, "add_note", { title, body: "to be deleted" })) as { id: string };
+
+    let { form, ask } = await asked(page, "delete_note", { id });
+    expect(await ask.locator("legend").innerText()).toBe("The server asks");
+    expect(await ask.locator("p").innerText()).toBe(`Delete "${title}"? This cannot be undone.`);
+    expect(await ask.locator("img").count()).toBe(0);
+    expect(await ask.getByLabel("Delete it").isChecked()).toBe(false); // its default
+    await ask.getByRole("button", { name: "Decline" }).click();
+    expect(await resultOf(form)).toBe(`text: Kept "${title}" (decline)`);
+
+    ({ form, ask } = await asked(page, "delete_note", { id }));
+    await ask.getByLabel("Delete it").check();
+    await ask.getByLabel("Reason").fill("typed in the form");
+    await ask.getByRole("button", { name: "Accept" }).click();
+    expect(await resultOf(form)).toBe(`text: Deleted "${title}"`);
+    expect(await form.locator("fieldset.ask").count()).toBe(0);
+    expect(inputResponses(posted)).toEqual([{ action: "decline" }, { action: "accept", content: { confirm: true, reason: "typed in the form" } }]);
+  });
+
+  it("puts a sampling request (summarize_note) to the user: the messages are shown and the typed reply is the model's answer", async () => {
+    const { form, ask } = await asked(page, "summarize_note", { id: "launch-plan" });
+    const shown = await ask.locator("p, pre").allInnerTexts();
+    expect(shown[0]).toBe("system: You write terse one-line summaries.");
+    expect(shown[1]).toMatch(/^user: Summarize this note in one line:\n\n# Launch plan/);
+    await ask.locator('[data-name="reply"]').fill("Beta on Monday, then a week of feedback.");
+    await ask.getByRole("button", { name: "Send reply" }).click();
+    expect(await resultOf(form)).toBe("text: Launch plan: Beta on Monday, then a week of feedback.");
+  });
+
+  it("shows a URL-mode elicitation (connect_calendar) as a link to accept or decline", async () => {
+    let { form, ask } = await asked(page, "connect_calendar", {});
+    expect(await ask.locator("p").first().innerText()).toBe("Connect your calendar so that notes can link to events");
+    const link = ask.getByRole("link");
+    expect(await link.getAttribute("href")).toBe("https://calendar.example.com/oauth/authorize?client=notes");
+    expect(await link.getAttribute("rel")).toBe("noopener noreferrer");
+    await ask.getByRole("button", { name: "Decline" }).click();
+    expect(await resultOf(form)).toBe("text: Calendar not connected (decline)");
+    ({ form, ask } = await asked(page, "connect_calendar", {}));
+    await ask.getByRole("button", { name: "Accept" }).click();
+    expect(await resultOf(form)).toBe("text: Calendar connection started: finish it in your browser");
+  });
+
   it("logged no errors and requested nothing else", () => {
     expect(consoleErrors).toEqual([]);
   });
@@ -143,6 +211,24 @@ it("a server spoken to in a legacy session (initialize, then Mcp-Session-Id, exp
   await page.goto(`${pageOrigin}/legacy/`);
   const text = await callFromForm(page, "add_note", { title: "Legacy note", body: "One two" });
   expect(structured(text)).toMatchObject({ id: "legacy-note", title: "Legacy note", tags: [], words: 2 });
+  await page.close();
+});
+
+it("in a legacy session the server's requests arrive on the call's event stream, and the page answers them there", async () => {
+  const page = await browser.newPage();
+  await page.goto(`${pageOrigin}/legacy/`);
+  let { form, ask } = await asked(page, "summarize_note", { id: "launch-plan" });
+  await ask.locator('[data-name="reply"]').fill("Typed in a legacy session.");
+  await ask.getByRole("button", { name: "Send reply" }).click();
+  expect(await resultOf(form)).toBe("text: Launch plan: Typed in a legacy session.");
+  // Declined: the server's request gets an error, and the tool reports it.
+  ({ form, ask } = await asked(page, "summarize_note", { id: "launch-plan" }));
+  await ask.getByRole("button", { name: "Decline" }).click();
+  expect(await resultOf(form)).toMatch(/declined/);
+  ({ form, ask } = await asked(page, "delete_note", { id: "legacy-note" }));
+  await ask.getByLabel("Delete it").check();
+  await ask.getByRole("button", { name: "Accept" }).click();
+  expect(await resultOf(form)).toBe('text: Deleted "Legacy note"');
   await page.close();
 });
 

@@ -44,6 +44,15 @@ async function connect(revision: Revision) {
 
 const texts = (content: readonly { type: string }[]) => content.flatMap((c) => ("text" in c && typeof c.text === "string" ? [c.text] : []));
 
+/** A raw 2026-07-28 peer of `server` holding a subscriptions/listen stream ("listen-1") for `notifications`, and every message it got. */
+function listenTo(server: ReturnType<typeof createNotesServer>, notifications: Params) {
+  const messages: { method?: string; params?: Record<string, unknown> }[] = [];
+  const peer = server.connect({ send: (m) => messages.push(JSON.parse(JSON.stringify(m)) as (typeof messages)[number]) });
+  const _meta = { [MetaKey.protocolVersion]: "2026-07-28", [MetaKey.clientCapabilities]: {} };
+  peer.receive({ jsonrpc: "2.0", id: "listen-1", method: "subscriptions/listen", params: { _meta, notifications } });
+  return { messages, close: () => peer.receive({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: "listen-1" } }) };
+}
+
 describe.each(["2026-07-28", "2025-11-25"] as const)("everything example (%s)", (revision) => {
   const era = revision === "2026-07-28" ? "modern" : "legacy";
 
@@ -196,6 +205,28 @@ describe("resource subscriptions (legacy session)", () => {
     await client.tools.addNote({ title: "Watched", body: "a change" });
     await expect.poll(() => notifications.filter((n) => n.method === "notifications/resources/updated").map((n) => n.params?.uri)).toEqual([INDEX_URI]);
   });
+
+  it("every URI the handlers announce can be subscribed to: deleting a note tells the index's and the note's subscribers", async () => {
+    const { client, notifications } = await connect("2025-11-25");
+    await client.session.request("resources/subscribe", { uri: INDEX_URI });
+    await client.session.request("resources/subscribe", { uri: "notes://notes/groceries" });
+    await client.tools.deleteNote({ id: "groceries" });
+    await expect.poll(() => notifications.filter((n) => n.method === "notifications/resources/updated").map((n) => n.params?.uri)).toEqual([INDEX_URI, "notes://notes/groceries"]);
+    // Announcing a resource nobody subscribed to sends nothing.
+    const before = notifications.length;
+    await client.tools.deleteNote({ id: "launch-plan" });
+    await expect.poll(() => notifications.filter((n) => n.method === "notifications/resources/updated").map((n) => n.params?.uri)).toEqual([INDEX_URI, "notes://notes/groceries", INDEX_URI]);
+    expect(notifications.slice(before).some((n) => n.params?.uri === "notes://notes/launch-plan")).toBe(false);
+  });
+
+  it("modern: a subscriptions/listen stream may watch a note", async () => {
+    const server = createNotesServer(createHandlers({ changed: (uri) => server.notifyResourceUpdated(uri) }));
+    const { messages, close } = listenTo(server, { resourceSubscriptions: ["notes://notes/groceries", "notes://logo.png"] });
+    expect(messages[0]?.params?.notifications).toEqual({ resourceSubscriptions: ["notes://notes/groceries"] });
+    expect(server.notifyResourceUpdated("notes://notes/groceries")).toBe(1);
+    expect(server.notifyResourceUpdated("notes://logo.png")).toBe(0);
+    close();
+  });
 });
 
 describe("list changes (server.listChanged: [tools])", () => {
@@ -228,41 +259,44 @@ describe("list changes (server.listChanged: [tools])", () => {
     await client.tools.deleteNote({ id: "groceries" });
     expect(changes).toEqual([]);
     await client.tools.deleteNote({ id: "launch-plan" });
-    await expect.poll(() => changes.length).toBe(4); // one per tool switched off
+    // Four tools switched off in one go: one notification.
+    await expect.poll(() => changes.length).toBe(1);
     expect(await toolNames(client)).toEqual(["add_note", "search_notes", "reindex", "list_roots", "connect_calendar"]);
     expect(server.isEnabled("tools", "get_note")).toBe(false);
     // A disabled tool answers as an unknown one.
     await expect(client.session.request("tools/call", { name: "get_note", arguments: { id: "x" } })).rejects.toMatchObject({ code: -32602, message: "Unknown tool: get_note" });
     await client.tools.addNote({ title: "Fresh", body: "start again" });
-    await expect.poll(() => changes.length).toBe(8);
+    await expect.poll(() => changes.length).toBe(2);
     expect(await toolNames(client)).toContain("get_note");
+    // Nothing more arrives later.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(changes).toEqual(["tools", "tools"]);
   });
 
   it("modern: subscriptions/listen with toolsListChanged hears the change on its stream; undeclared lists are not acknowledged", async () => {
     const server = workspaceServer();
-    const messages: { method?: string; params?: Record<string, unknown> }[] = [];
-    const peer = server.connect({ send: (m) => messages.push(JSON.parse(JSON.stringify(m)) as (typeof messages)[number]) });
-    peer.receive({
-      jsonrpc: "2.0",
-      id: "listen-1",
-      method: "subscriptions/listen",
-      params: {
-        _meta: { [MetaKey.protocolVersion]: "2026-07-28", [MetaKey.clientCapabilities]: {} },
-        notifications: { toolsListChanged: true, promptsListChanged: true },
-      },
-    });
+    const { messages, close } = listenTo(server, { toolsListChanged: true, promptsListChanged: true });
     expect(messages[0]).toMatchObject({
       method: "notifications/subscriptions/acknowledged",
       params: { _meta: { [MetaKey.subscriptionId]: "listen-1" }, notifications: { toolsListChanged: true } },
     });
     expect(messages[0]!.params!.notifications).not.toHaveProperty("promptsListChanged");
+    // Several switches in one go, one of them no change: one notification, after them.
     server.setEnabled("tools", "reindex", false);
-    server.setEnabled("tools", "reindex", false); // no change, no notification
-    expect(messages.slice(1)).toEqual([
-      { jsonrpc: "2.0", method: "notifications/tools/list_changed", params: { _meta: { [MetaKey.subscriptionId]: "listen-1" } } },
-    ]);
+    server.setEnabled("tools", "reindex", false);
+    server.setEnabled("tools", "list_roots", false);
+    server.setEnabled("tools", "search_notes", false);
+    expect(messages.length).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    const changed = { jsonrpc: "2.0", method: "notifications/tools/list_changed", params: { _meta: { [MetaKey.subscriptionId]: "listen-1" } } };
+    expect(messages.slice(1)).toEqual([changed]);
+    // A later switch is announced again; notifyListChanged in the same go covers it (sent at once, not twice).
+    server.setEnabled("tools", "reindex", true);
+    expect(server.notifyListChanged("tools")).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(messages.slice(1)).toEqual([changed, changed]);
     expect(server.notifyListChanged("prompts")).toBe(0); // not declared listChanged
-    peer.receive({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: "listen-1" } });
+    close();
     expect(server.notifyListChanged("tools")).toBe(0);
   });
 

@@ -2670,7 +2670,7 @@ export const notesServerDefinition: ServerDefinition<NotesHandlers> = {
       },
     ],
   },
-  instructions: "Notes live at notes://notes/{id}; notes://index lists them (subscribe to follow changes). Use add_note to write, get_note to read, reindex after bulk changes.",
+  instructions: "Notes live at notes://notes/{id}; notes://index lists them (subscribe to either to follow changes). Use add_note to write, get_note to read, reindex after bulk changes.",
   revisions: ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"],
   infoByRevision: {
     "2025-06-18": { name: "notes", version: "1.0.0", title: "Notes workspace" },
@@ -2745,6 +2745,7 @@ export const notesServerDefinition: ServerDefinition<NotesHandlers> = {
       pattern: new RegExp("^notes:\\/\\/notes\\/([^/?#]*)$"),
       variables: ["id"],
       mimeType: "text/markdown",
+      subscribe: true,
       read: (handlers, v, ctx) => handlers.resourceTemplates.note({ id: v.id ?? "" }, ctx),
     },
   ],
