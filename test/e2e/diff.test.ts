@@ -8,7 +8,7 @@ import { runCli, tempProject } from "../support/generate.js";
 import { allRevisions, schemaDir } from "../support/paths.js";
 
 interface Change { method: string; from: string[]; to: string[] }
-interface Signature { declaration: string; signature: string; changed: string[]; added: string[]; removed: string[] }
+interface Signature { declaration: string; signature: string; changed: string[]; added: string[]; removed: string[]; metaOnly: boolean }
 interface DiffJson {
   from: string;
   to: string;
@@ -182,7 +182,7 @@ describe("mcp-gen diff between revisions that differ only in _meta", () => {
   // Two schema files derived from the official 2025-06-18 one, as two draft-07 revisions: the
   // second gives every inline `_meta` record one named MetaObject (as 2026-07-28 does), and,
   // for the control, also retypes TextContent.text.
-  type Definitions = Record<string, { properties?: Record<string, unknown> }>;
+  type Definitions = Record<string, { type?: string; properties?: Record<string, unknown> }>;
   const dir = mkdtempSync(join(tmpdir(), "mcp-gen-diff-meta-"));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
   const official = readFileSync(join(schemaDir, "2025-06-18", "schema.json"), "utf8");
@@ -198,7 +198,7 @@ describe("mcp-gen diff between revisions that differ only in _meta", () => {
   const namedMeta = (definitions: Definitions) => {
     let retyped = 0;
     for (const type of Object.values(definitions)) {
-      const meta = type.properties?._meta as { type?: string; properties?: unknown } | undefined;
+      const meta = type.properties?._meta as Definitions[string] | undefined;
       if (meta?.type !== "object" || meta.properties !== undefined) continue;
       definitions.MetaObject ??= meta;
       type.properties!._meta = { $ref: "#/definitions/MetaObject" };
@@ -213,9 +213,9 @@ describe("mcp-gen diff between revisions that differ only in _meta", () => {
     const text = diff(schemas, false);
     expect(text.stderr).toBe("");
     expect(text.stdout.trimEnd().split("\n").at(-1)).toMatch(/; 7 of 7 generated signatures change only in _meta$/);
-    const report = JSON.parse(diff(schemas, true).stdout) as DiffJson & { manifest: { signatures: (Signature & { metaOnly: boolean })[] } };
+    const report = JSON.parse(diff(schemas, true).stdout) as DiffJson;
     expect(report.summary.signatures).toEqual({ all: 7, changed: 0, metaOnly: 7 });
-    expect(report.manifest.signatures.map((s) => [s.metaOnly, s.added])).toEqual(Array(7).fill([true, ["MetaObject"]]));
+    expect(report.manifest!.signatures.map((s) => [s.metaOnly, s.added])).toEqual(Array(7).fill([true, ["MetaObject"]]));
   });
 
   it("counts a signature as changed when a field beside _meta changes too", () => {
