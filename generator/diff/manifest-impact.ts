@@ -5,7 +5,7 @@
 import type { ProtocolSchema, SchemaObject } from "../load/protocol.js";
 import { buildProtocolModel, refName } from "../model/protocol.js";
 import { clientAsks, type Declared, type ServerModel } from "../model/server.js";
-import { reachedTypes, type ProtocolDiff } from "./protocol-diff.js";
+import { inMeta, reachedTypes, type ProtocolDiff } from "./protocol-diff.js";
 
 /** The protocol types one generated signature reaches before and after the bump. */
 export interface SignatureImpact {
@@ -17,6 +17,8 @@ export interface SignatureImpact {
   readonly changed: readonly string[];
   readonly added: readonly string[];
   readonly removed: readonly string[];
+  /** The changes above all lie in `_meta` fields (and the types only they reach): no field the signature's users read changes. */
+  readonly metaOnly: boolean;
 }
 
 export interface ContentBlockChanges {
@@ -77,16 +79,22 @@ export function contentBlockChanges(before: ProtocolSchema, after: ProtocolSchem
 
 export function manifestImpact(manifest: string, model: ServerModel, before: ProtocolSchema, after: ProtocolSchema, diff: ProtocolDiff): ManifestImpact {
   const changedTypes = new Set(diff.types.changed.map((t) => t.name));
+  const changedOutsideMeta = new Set(diff.types.changed.filter((t) => !t.changes.every(inMeta)).map((t) => t.name));
   const signatures: SignatureImpact[] = [];
-  const impact = (declaration: string, signature: string, roots: Roots) => {
-    const [a, b] = [reachedTypes(before.definitions, roots(before)), reachedTypes(after.definitions, roots(after))];
-    signatures.push({
-      declaration,
-      signature,
-      changed: sorted([...b].filter((t) => a.has(t) && changedTypes.has(t))),
+  /** Whether the types `roots` reach (through `_meta` fields too, or not) differ between the revisions in `changed`, or are added or removed. */
+  const differs = (roots: Roots, changed: ReadonlySet<string>, skipMeta: boolean) => {
+    const [a, b] = [reachedTypes(before.definitions, roots(before), { skipMeta }), reachedTypes(after.definitions, roots(after), { skipMeta })];
+    return {
+      changed: sorted([...b].filter((t) => a.has(t) && changed.has(t))),
       added: sorted([...b].filter((t) => !a.has(t))),
       removed: sorted([...a].filter((t) => !b.has(t))),
-    });
+    };
+  };
+  const impact = (declaration: string, signature: string, roots: Roots) => {
+    const all = differs(roots, changedTypes, false);
+    const outsideMeta = differs(roots, changedOutsideMeta, true);
+    const real = outsideMeta.changed.length + outsideMeta.added.length + outsideMeta.removed.length > 0;
+    signatures.push({ declaration, signature, ...all, metaOnly: !real && all.changed.length + all.added.length + all.removed.length > 0 });
   };
   const { server, client } = model.generate;
   /** Each declaration's signatures (left out where `false`: a part not generated), then the requests its `asks:` allows. */

@@ -49,19 +49,32 @@ export function stableJson(value: unknown, indent?: number): string {
 
 const same = (a: unknown, b: unknown) => stableJson(a) === stableJson(b);
 
-/** A schema without `description` wherever a schema stands (a property *named* description stays). */
-function withoutDescriptions(schema: JsonValue): JsonValue {
+/**
+ * A copy of `schema` without one keyword wherever a schema stands, or without one property
+ * wherever `properties` lists it (a property *named* like the keyword stays, and vice versa).
+ */
+function without(schema: JsonValue, drop: { readonly keyword?: string; readonly property?: string }): JsonValue {
   if (!isObject(schema)) return schema;
   const copy: Record<string, JsonValue> = {};
   for (const [keyword, value] of Object.entries(schema as Record<string, JsonValue>)) {
-    if (keyword === "description") continue;
-    if (schemaKeywords.has(keyword)) copy[keyword] = Array.isArray(value) ? value.map(withoutDescriptions) : withoutDescriptions(value);
+    if (keyword === drop.keyword) continue;
+    if (schemaKeywords.has(keyword)) copy[keyword] = Array.isArray(value) ? value.map((child) => without(child, drop)) : without(value, drop);
     else if (schemaMapKeywords.has(keyword) && isObject(value)) {
-      copy[keyword] = Object.fromEntries(Object.entries(value as Record<string, JsonValue>).map(([name, child]) => [name, withoutDescriptions(child)]));
+      const entries = Object.entries(value as Record<string, JsonValue>).filter(([name]) => keyword !== "properties" || name !== drop.property);
+      copy[keyword] = Object.fromEntries(entries.map(([name, child]) => [name, without(child, drop)]));
     } else copy[keyword] = value;
   }
   return copy;
 }
+
+const withoutDescriptions = (schema: JsonValue) => without(schema, { keyword: "description" });
+
+/**
+ * Whether a change lies inside a `_meta` field. `_meta` is the protocol's open slot for
+ * metadata: a revision that retypes it (a named MetaObject for an inline record) changes no
+ * field a handler or client reads, and the diff says so apart from real changes.
+ */
+export const inMeta = (change: SchemaChange): boolean => /(^|\.)_meta(\.|\[|$)/.test(change.path);
 
 /** A short readable type: `string | number`, `"a" | "b"`, `Foo[]`, a $ref's name, `{ a: string; b?: Foo }`. */
 export function compactType(schema: unknown): string {
@@ -179,11 +192,12 @@ export function diffProtocols(before: ProtocolSchema, after: ProtocolSchema): Pr
   };
 }
 
-/** The definitions a schema reaches through $refs, transitively. */
-export function reachedTypes(definitions: Readonly<Record<string, SchemaObject>>, roots: readonly unknown[]): Set<string> {
+/** The definitions a schema reaches through $refs, transitively; with `skipMeta`, not through `_meta` fields. */
+export function reachedTypes(definitions: Readonly<Record<string, SchemaObject>>, roots: readonly unknown[], options: { readonly skipMeta?: boolean } = {}): Set<string> {
   const reached = new Set<string>();
   const walk = (schema: unknown) => {
-    for (const [, node] of schemaObjects(schema as JsonValue)) {
+    const walked = options.skipMeta ? without(schema as JsonValue, { property: "_meta" }) : (schema as JsonValue);
+    for (const [, node] of schemaObjects(walked)) {
       const name = refName(node.$ref);
       if (name !== undefined && !reached.has(name) && definitions[name]) {
         reached.add(name);

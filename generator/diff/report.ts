@@ -12,11 +12,13 @@ export interface DiffReport {
 /** Each list's key and length. */
 const lengths = (lists: object) => Object.entries(lists).map(([key, list]) => [key, (list as unknown[]).length] as const);
 const changes = (s: { changed: readonly string[]; added: readonly string[]; removed: readonly string[] }) => s.changed.length + s.added.length + s.removed.length > 0;
+/** A signature whose generated code changes: not one whose changes all lie in `_meta`. */
+const realChange = (s: ManifestImpact["signatures"][number]) => changes(s) && !s.metaOnly;
 
 /** The document `--json` prints: keys sorted at every level, entries in the report's own order (sorted by name). */
 export function jsonReport(report: DiffReport): string {
   const { protocol, contentBlocks, manifest } = report;
-  const signatures = manifest ? { all: manifest.signatures.length, changed: manifest.signatures.filter(changes).length } : null;
+  const signatures = manifest ? { all: manifest.signatures.length, changed: manifest.signatures.filter(realChange).length, metaOnly: manifest.signatures.filter((s) => s.metaOnly).length } : null;
   const counts = (lists: object) => Object.fromEntries(lengths(lists));
   const summary = { methods: counts(protocol.methods), types: counts(protocol.types), contentBlocks: counts(contentBlocks), signatures };
   return `${stableJson({ ...protocol, contentBlocks, manifest: manifest ?? null, summary }, 2)}\n`;
@@ -84,17 +86,27 @@ export function textReport(report: DiffReport, options: { descriptions: boolean 
   const changedBlocks = contentBlocks.changed.map((m, i) => [i === 0 ? "changed" : "", `${m.name}: ${changedFields(m.types).join(", ")}`]);
   section("Content blocks (tool result content)", table([["added", none(contentBlocks.added)], ["removed", none(contentBlocks.removed)], ...(changedBlocks.length > 0 ? changedBlocks : [["changed", "-"]])]));
 
-  const changing = manifest?.signatures.filter(changes) ?? [];
   if (manifest) {
     const impact = (s: ManifestImpact["signatures"][number]) =>
-      changes(s) ? [`changed ${none(changedFields(s.changed))}`, `added ${none(s.added)}`, `removed ${none(s.removed)}`].filter((p) => !p.endsWith(" -")).join("; ") : "unchanged";
+      changes(s)
+        ? `${s.metaOnly ? "only in _meta: " : ""}${[`changed ${none(changedFields(s.changed))}`, `added ${none(s.added)}`, `removed ${none(s.removed)}`].filter((p) => !p.endsWith(" -")).join("; ")}`
+        : "unchanged";
     const { added, removed } = manifest.clientRequests;
     const clientRows = added.length + removed.length > 0 ? [["client", "session requests", `added ${none(added)}; removed ${none(removed)}`]] : [];
     const rows = [...manifest.signatures.map((s) => [s.declaration, s.signature, impact(s)]), ...clientRows];
     section(`Manifest ${manifest.manifest} (protocol: ${manifest.revisions.join(", ")})`, [...manifest.notes.map((note) => `  note: ${note}`), ...rowsUnder(["declaration", "signature", "impact"], rows)]);
   }
-  const signatures = manifest ? `; ${changing.length} of ${manifest.signatures.length} generated signatures change` : "";
+  const signatures = manifest ? `; ${signatureSummary(manifest.signatures)}` : "";
   const { descriptionOnly, ...typeLists } = types;
   lines.push("", `Summary: methods ${counted(methods)}; types ${counted(typeLists)} (${descriptionOnly.length} in descriptions only); content blocks ${counted(contentBlocks)}${signatures}`);
   return `${lines.join("\n")}\n`;
+}
+
+/** `5 of 7 generated signatures change, 2 more only in _meta`; `7 of 7 generated signatures change only in _meta` when nothing else does. */
+function signatureSummary(signatures: ManifestImpact["signatures"]): string {
+  const real = signatures.filter(realChange).length;
+  const metaOnly = signatures.filter((s) => s.metaOnly).length;
+  const of = `of ${signatures.length} generated signatures change`;
+  if (real === 0 && metaOnly > 0) return `${metaOnly} ${of} only in _meta`;
+  return `${real} ${of}${metaOnly > 0 ? `, ${metaOnly} more only in _meta` : ""}`;
 }

@@ -4,9 +4,10 @@
 // catch two declarations claiming one identifier or type name.
 import { quote, type Diagnostic, type SourceLocation } from "../diagnostics.js";
 import { resolveSchema, type RefContext } from "../load/schema-refs.js";
-import { childPointer, type JsonValue, type PositionIndex } from "../load/source.js";
+import { childPointer, pointerTokens, type JsonValue, type PositionIndex } from "../load/source.js";
 import type { Revision } from "../load/revisions.js";
 import { checkJsonSchema } from "../validate/json-schema.js";
+import { manifestKeys } from "../validate/manifest-shape.js";
 import { camelCase, identifierProblem, reservedIdentifiers } from "./names.js";
 import type { AuthModel, Icon, SchemaModel } from "./server.js";
 
@@ -212,11 +213,20 @@ export class Declarations {
     this.diagnostics.push(...resolved.diagnostics);
     for (const f of resolved.attempted) this.inputFiles.add(f);
     if (!resolved.schema) return undefined;
-    const checked = checkJsonSchema(resolved.schema, what, { toolInput: field === "input" });
+    const section = pointerTokens(pointer)[0] ?? "";
+    const owner = schemaOwners[section];
+    const place = owner && { field, owner: owner.owner, ownerKeys: manifestKeys(owner.definition), lenient: this.settings.root.lenientSchemas === true };
+    const checked = checkJsonSchema(resolved.schema, what, { toolInput: field === "input", ...(place ? { place } : {}) });
     this.diagnostics.push(...checked.diagnostics);
     return checked.dialect ? { schema: resolved.schema, dialect: checked.dialect } : undefined;
   }
 }
+
+/** What declares the schemas of a manifest section, as messages name it and the manifest schema defines it. */
+const schemaOwners: Readonly<Record<string, { owner: string; definition: string }>> = {
+  tools: { owner: "tool", definition: "tool" },
+  elicitations: { owner: "elicitation form", definition: "elicitation" },
+};
 
 /** Why `scope` cannot be used, if it cannot. */
 export function scopeProblem(scope: string, supported: readonly string[]): string | undefined {

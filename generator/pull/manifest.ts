@@ -260,6 +260,8 @@ export function buildManifest(listing: ServerListing): PulledManifest {
     server,
     output: "./mcp",
     generate: { server: false },
+    // The schemas are the server's, as listed: keys that look like slips in them are not the user's to fix.
+    lenientSchemas: true,
     tools: tools(listing.tools as JsonRecord[], notes),
     resources: resources(listing.resources as JsonRecord[], "resource", notes),
     resourceTemplates: resources(listing.resourceTemplates as JsonRecord[], "template", notes),

@@ -17,25 +17,53 @@ export interface Entry {
 /** Handler bodies to use instead of a stub's TODO and error, by `section.member` (init's greet). */
 export type Bodies = ReadonlyMap<string, readonly string[]>;
 
-/** `{ city, days }` from the declared names; names that cannot be locals (`user-name`) become `"user-name": userName`. */
-function parameter(names: readonly string[]): string {
-  const used = new Set(["ctx"]);
+/** A parameter a handler receives: `args` (destructured into `fields` when given), `ctx`, … */
+interface Param {
+  readonly name: string;
+  readonly fields?: readonly string[];
+}
+
+const args = (name: string, fields: readonly string[]): Param => ({ name, fields });
+const ctx: Param = { name: "ctx" };
+
+/** `{ city, days }` from the declared names `used` accepts; names that cannot be locals (`user-name`) become `"user-name": userName`. */
+function destructured(names: readonly string[], used: (local: string) => boolean): string | undefined {
+  const taken = new Set(["ctx"]);
   const parts: string[] = [];
   for (const name of names) {
     const local = camelCase(name);
-    if (identifierProblem(local) !== undefined || used.has(local)) continue;
-    used.add(local);
+    if (identifierProblem(local) !== undefined || taken.has(local) || !used(local)) continue;
+    taken.add(local);
     parts.push(local === name ? name : `${propertyKey(name)}: ${local}`);
   }
-  return parts.length === 0 ? "_args" : `{ ${parts.join(", ")} }`;
+  return parts.length === 0 ? undefined : `{ ${parts.join(", ")} }`;
+}
+
+/**
+ * The parameter list of a handler with `body`: only what the body uses, so the stub passes
+ * --noUnusedParameters (TypeScript lets a method take fewer parameters than its type gives).
+ * An unused parameter before a used one is `_name`; a stub without a body takes none.
+ */
+function parameterList(params: readonly Param[], body: readonly string[] | undefined): string {
+  const text = body?.join("\n") ?? "";
+  const used = (local: string) => new RegExp(`(?<![\\w$.])${local.replace(/\$/g, "\\$")}(?![\\w$])`).test(text);
+  const written = params.map((p) => (p.fields ? destructured(p.fields, used) : used(p.name) ? p.name : undefined));
+  const last = written.findLastIndex((w) => w !== undefined);
+  return written.slice(0, last + 1).map((w, i) => w ?? `_${params[i]!.name}`).join(", ");
+}
+
+/** `// Takes (args, ctx); args has "city", "days".`: what a stub without parameters can declare. */
+function takes(params: readonly Param[]): string {
+  const fields = params.find((p) => p.fields !== undefined && p.fields.length > 0);
+  return `// Takes (${params.map((p) => p.name).join(", ")})${fields ? `; ${fields.name} has ${fields.fields!.map(stringLiteral).join(", ")}` : ""}.`;
 }
 
 /** The first line of a manifest string, safe inside a line comment. */
 const firstLine = (text: string | undefined) => (text ? `: ${docLines(text)[0] ?? ""}` : "");
 
-function stub(key: string, label: string, params: string, todo: string, fail: string, body: readonly string[] | undefined): Entry {
-  const inner = body ?? [`// TODO ${todo}`, fail];
-  return { key, label, lines: [[0, `${propertyKey(key)}(${params}) {`], ...inner.map((line) => [1, line] as const), [0, "},"]] };
+function stub(key: string, label: string, params: readonly Param[], todo: string, fail: string, body: readonly string[] | undefined): Entry {
+  const inner = body ?? [`// TODO ${todo}`, takes(params), fail];
+  return { key, label, lines: [[0, `${propertyKey(key)}(${parameterList(params, body)}) {`], ...inner.map((line) => [1, line] as const), [0, "},"]] };
 }
 
 const notImplemented = (name: string) => stringLiteral(`${name} is not implemented yet`);
@@ -50,18 +78,18 @@ export function declaredHandlers(model: ServerModel, bodies: Bodies = new Map())
   };
   const prompts = model.prompts.filter((p: PromptModel) => p.messages === undefined);
   const completer = (owner: string, names: readonly string[]): Entry[] =>
-    names.map((name) => stub(name, `completer ${name} of ${owner}`, "value, ctx", `complete ${name} of ${owner}`, "return [];", undefined));
+    names.map((name) => stub(name, `completer ${name} of ${owner}`, [{ name: "value" }, ctx], `complete ${name} of ${owner}`, "return [];", undefined));
   return [
     ...section("tools", model.tools.map((t) => {
       const fail = `return { content: [{ type: "text", text: ${notImplemented(t.key)} }], isError: true };`;
-      return stub(t.member, `tool ${t.key}`, `${parameter(argNames(t.input.schema.value))}, ctx`, `tool ${t.key}${firstLine(t.description)}`, fail, bodies.get(`tools.${t.member}`));
+      return stub(t.member, `tool ${t.key}`, [args("args", argNames(t.input.schema.value)), ctx], `tool ${t.key}${firstLine(t.description)}`, fail, bodies.get(`tools.${t.member}`));
     })),
-    ...section("resources", model.resources.map((r) => stub(r.member, `resource ${r.uri}`, "ctx", `resource ${r.uri}${firstLine(r.description)}`, throws(r.key), bodies.get(`resources.${r.member}`)))),
+    ...section("resources", model.resources.map((r) => stub(r.member, `resource ${r.uri}`, [ctx], `resource ${r.uri}${firstLine(r.description)}`, throws(r.key), bodies.get(`resources.${r.member}`)))),
     ...section("resourceTemplates", model.resourceTemplates.map((t) =>
-      stub(t.member, `resource template ${t.uriTemplate}`, `${parameter(t.template.variables)}, ctx`, `resource template ${t.uriTemplate}${firstLine(t.description)}`, throws(t.key), bodies.get(`resourceTemplates.${t.member}`)),
+      stub(t.member, `resource template ${t.uriTemplate}`, [args("variables", t.template.variables), ctx], `resource template ${t.uriTemplate}${firstLine(t.description)}`, throws(t.key), bodies.get(`resourceTemplates.${t.member}`)),
     )),
     ...section("prompts", prompts.map((p) =>
-      stub(p.member, `prompt ${p.key}`, `${parameter(p.arguments.map((a) => a.name))}, ctx`, `prompt ${p.key}${firstLine(p.description)}`, throws(p.key), bodies.get(`prompts.${p.member}`)),
+      stub(p.member, `prompt ${p.key}`, [args("args", p.arguments.map((a) => a.name)), ctx], `prompt ${p.key}${firstLine(p.description)}`, throws(p.key), bodies.get(`prompts.${p.member}`)),
     )),
     ...section("completions", [
       ...section("prompts", model.prompts.flatMap((p) => section(p.member, completer(`prompt ${p.key}`, p.arguments.filter((a) => a.complete).map((a) => a.name))))),

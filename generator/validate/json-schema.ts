@@ -4,7 +4,7 @@ import type { ErrorObject, ValidateFunction } from "ajv";
 import { didYouMean, isWarning, quote, type Diagnostic } from "../diagnostics.js";
 // The compiler's own schema checks (moving to validate/ with the file): run here, in the validate phase.
 import { analyzeSchema, jsonTypeNames } from "./schema-check.js";
-import { isObject, knownKeywords, schemaMistakes } from "./schema-mistakes.js";
+import { isObject, knownKeywords, schemaMistakes, type SchemaPlace } from "./schema-mistakes.js";
 import { schemaObjects, type ResolvedSchema } from "../load/schema-refs.js";
 import type { JsonValue } from "../load/source.js";
 import type { Dialect } from "../load/revisions.js";
@@ -142,7 +142,7 @@ function describe(error: ErrorObject): string {
  * valid (schema-mistakes.ts; unknown keywords are warnings). The dialect is returned when
  * there are no errors. `what` names the schema: "input schema of tool get_forecast".
  */
-export function checkJsonSchema(schema: ResolvedSchema, what: string, options: { toolInput?: boolean } = {}): { dialect?: Dialect; diagnostics: Diagnostic[] } {
+export function checkJsonSchema(schema: ResolvedSchema, what: string, options: { toolInput?: boolean; place?: SchemaPlace } = {}): { dialect?: Dialect; diagnostics: Diagnostic[] } {
   const dialect = schemaDialect(schema.value);
   if (typeof dialect === "object") {
     const message = `${what} declares $schema ${dialect.unsupported}; mcp-gen supports JSON Schema 2020-12 (the default) and draft-07`;
@@ -166,7 +166,7 @@ export function checkJsonSchema(schema: ResolvedSchema, what: string, options: {
   // errors, all found by one walk here so that emitting never fails.
   const unsupported = analyzeSchema(schema.value, dialect).problems.map((problem) => ({ location: schema.locate(problem.pointer), message: `${what}: ${problem.message}` }));
   if (unsupported.length > 0) return { diagnostics: unsupported };
-  const mistakes = schemaMistakes(schema, schemaObjects(schema.value), dialect, what, options.toolInput === true);
+  const mistakes = schemaMistakes(schema, schemaObjects(schema.value), dialect, what, options.toolInput === true, options.place);
   return mistakes.some((d) => !isWarning(d)) ? { diagnostics: mistakes } : { dialect, diagnostics: mistakes };
 }
 

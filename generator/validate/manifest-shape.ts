@@ -16,6 +16,19 @@ export function manifestJsonSchema(): Record<string, unknown> {
   return JSON.parse(manifestSchemaText()) as Record<string, unknown>;
 }
 
+const definitionKeys = new Map<string, ReadonlySet<string>>();
+
+/** The keys a definition of the manifest schema takes ("tool": identifier, asks, input, …). */
+export function manifestKeys(definition: string): ReadonlySet<string> {
+  let keys = definitionKeys.get(definition);
+  if (!keys) {
+    const definitions = manifestJsonSchema().definitions as Record<string, { properties?: object }>;
+    keys = new Set(Object.keys(definitions[definition]?.properties ?? {}));
+    definitionKeys.set(definition, keys);
+  }
+  return keys;
+}
+
 /** The manifest schema's validator (compiled once per process, or read from the seed or the cache). */
 export function compiledValidator(): ValidateFunction {
   if (!validator) {

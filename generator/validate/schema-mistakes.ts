@@ -1,8 +1,12 @@
 // Mistakes inside a valid JSON Schema that no meta-schema catches, because the schema still
 // means something, just not what its author meant:
-// - an unknown keyword (`requird`) is ignored by JSON Schema, so it checks nothing: a warning,
-//   with a did-you-mean; extension keys (`x-…`) and keys inside data keywords (`default`,
-//   `examples`, …) and inside name maps (`properties`, …) are not keywords;
+// - an unknown keyword is ignored by JSON Schema, so it checks nothing: a warning; extension
+//   keys (`x-…`) and keys inside data keywords (`default`, `examples`, …) and inside name
+//   maps (`properties`, …) are not keywords. Unknown keywords that look like slips are errors
+//   (warnings with `lenientSchemas: true`, which pulled manifests set): a YAML indentation
+//   slip that leaves valid YAML (a property dedented out of `properties` holds a schema; a
+//   manifest key such as `output` indented into the schema above it) and a misspelt keyword
+//   (`requird`). So is a keyword indented into `properties` as a property of its name;
 // - a `required` name that `properties` lacks, under `additionalProperties: false`, can never
 //   be satisfied (for a tool input: a tool that can never be called): an error;
 // - a `default` its own schema rejects: an error (the validator would fill in a value that
@@ -46,22 +50,79 @@ function misspeltOf(word: string, candidates: Iterable<string>): string | undefi
   return swapped || editDistance(a, b) <= Math.floor(word.length / 3) ? near : undefined;
 }
 
-/** `what` names the schema: "input schema of tool \"get_forecast\""; `objects` are its schemaObjects(). */
-export function schemaMistakes(schema: ResolvedSchema, objects: readonly [string, JsonObject][], dialect: Dialect, what: string, isToolInput: boolean): Diagnostic[] {
+/** Where a schema stands in the manifest, for naming the indentation slips around it. */
+export interface SchemaPlace {
+  /** The manifest key holding the schema: "input", "output", "schema". */
+  readonly field: string;
+  /** What declares it: "tool", "elicitation form". */
+  readonly owner: string;
+  /** The keys the owner takes beside `field` in the manifest. */
+  readonly ownerKeys: ReadonlySet<string>;
+  /** Slips are warnings, not errors (`lenientSchemas: true`). */
+  readonly lenient: boolean;
+}
+
+/** Keywords that make a mapping a schema (annotations alone do not). */
+const definingKeywords: ReadonlySet<string> = new Set([
+  "type", "$ref", "enum", "const", "properties", "patternProperties", "additionalProperties", "required", "items", "prefixItems",
+  "allOf", "anyOf", "oneOf", "not", "format", "pattern", "minimum", "maximum", "minLength", "maxLength", "minItems", "maxItems",
+]);
+
+/** A mapping made of JSON Schema keywords only (x-… aside), one of them saying what the value is: a schema, not a custom keyword's data. */
+function looksLikeSchema(value: JsonValue | undefined): boolean {
+  if (!isObject(value)) return false;
+  const keys = Object.keys(value);
+  return keys.some((key) => definingKeywords.has(key)) && keys.every((key) => knownKeywords.has(key) || key.startsWith("x-"));
+}
+
+/** `what` names the schema: "input schema of tool \"get_forecast\""; `objects` are its schemaObjects(); `place` is where the manifest holds it. */
+export function schemaMistakes(
+  schema: ResolvedSchema,
+  objects: readonly [string, JsonObject][],
+  dialect: Dialect,
+  what: string,
+  isToolInput: boolean,
+  place?: SchemaPlace,
+): Diagnostic[] {
   const diagnostics: Diagnostic[] = [];
   const keyAt = (pointer: string) => (schema.locateKey ?? schema.locate)(pointer);
   const defaults = new DefaultChecker(schema.value, dialect);
+  /** Reports a likely slip at the key `pointer` names: an error, unless the manifest is lenient. `keyword`: the key could be a custom keyword. */
+  const slip = (pointer: string, message: string, keyword: boolean) => {
+    const text = `${what}: ${message}`;
+    const unless = keyword ? "if it is a custom keyword, name it x-… or set `lenientSchemas: true` in the manifest" : "if it is meant, set `lenientSchemas: true` in the manifest";
+    diagnostics.push(place?.lenient ? warning(keyAt(pointer), text) : { location: keyAt(pointer), message: `${text} (${unless})` });
+  };
+  /** Properties reported as a misplaced manifest key: their keywords are the key's fields, not worth a report each. */
+  const misplaced = new Set<string>();
+  const ownerKey = (key: string) => place !== undefined && place.ownerKeys.has(key) && !knownKeywords.has(key);
   for (const [pointer, node] of objects) {
     for (const keyword of Object.keys(node)) {
-      if (knownKeywords.has(keyword) || keyword.startsWith("x-")) continue;
+      if (knownKeywords.has(keyword) || keyword.startsWith("x-") || misplaced.has(pointer)) continue;
       const suggestion = misspeltOf(keyword, knownKeywords);
       const at = childPointer(pointer, keyword);
-      diagnostics.push(
-        warning(
-          keyAt(at),
-          `${what}: unknown keyword ${quote(keyword)} at ${at}${suggestion ? ` (did you mean ${quote(suggestion)}?)` : ""}; JSON Schema ignores it, so it checks nothing (name your own annotations x-…)`,
-        ),
-      );
+      const didYouMean = suggestion ? ` (did you mean ${quote(suggestion)}?)` : "";
+      if (pointer === "" && ownerKey(keyword)) {
+        slip(at, `${quote(keyword)} is inside ${quote(place!.field)}'s schema, where it is no JSON Schema keyword; it looks indented one level too far: dedent it to the ${place!.owner}'s level, beside ${quote(place!.field)}`, false);
+      } else if (looksLikeSchema(node[keyword])) {
+        slip(at, `${quote(keyword)} at ${at} holds a schema but is no JSON Schema keyword${didYouMean}; it looks like a property indented one level too far left: move it under \`properties\``, true);
+      } else if (suggestion) {
+        slip(at, `unknown keyword ${quote(keyword)} at ${at}${didYouMean}; JSON Schema ignores it, so it checks nothing`, true);
+      } else {
+        diagnostics.push(warning(keyAt(at), `${what}: unknown keyword ${quote(keyword)} at ${at}; JSON Schema ignores it, so it checks nothing (name your own annotations x-…)`));
+      }
+    }
+    if (isObject(node.properties)) {
+      for (const [name, value] of Object.entries(node.properties)) {
+        const at = childPointer(childPointer(pointer, "properties"), name);
+        // `additionalProperties: false` one level too deep forbids a property of that name, and nothing else.
+        if (typeof value === "boolean" && knownKeywords.has(name)) {
+          slip(at, `${quote(name)} under \`properties\` at ${at} declares a property of that name, not the keyword; it looks indented one level too far: dedent it beside \`properties\``, false);
+        } else if (pointer === "" && ownerKey(name) && isObject(value) && !looksLikeSchema(value)) {
+          slip(at, `${quote(name)} under \`properties\` at ${at} looks like the ${place!.owner}'s ${quote(name)} indented two levels too far: dedent it to the ${place!.owner}'s level, beside ${quote(place!.field)}`, false);
+          misplaced.add(at);
+        }
+      }
     }
     // draft-07 ignores every keyword next to $ref.
     if (dialect === "draft-07" && "$ref" in node) continue;

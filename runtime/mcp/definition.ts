@@ -148,6 +148,20 @@ export type ElicitForms<Forms> = {
   ) => Promise<ElicitAnswer<FormContent<Forms[K]>>>;
 };
 
+/**
+ * ctx.elicit as a handler sees it: the manifest's forms, or, when the handler's `asks:`
+ * lacks elicitation or the manifest declares no form, an Undeclared type saying what to
+ * declare: `ctx.elicit.confirmDelete` then fails with `Property 'confirmDelete' does not
+ * exist on type 'Undeclared<"declare asks: [elicitation] on this handler in mcp.yaml">'`.
+ */
+export type ElicitOf<Requests, Forms> = unknown extends Forms
+  ? any // `any` forms (EntryContext): the runtime's view, passed on to a handler whose forms it knows
+  : "elicitation/create" extends keyof Requests
+    ? [keyof Forms] extends [never]
+      ? Undeclared<"declare the form under elicitations: in mcp.yaml">
+      : ElicitForms<Forms>
+    : Undeclared<"declare asks: [elicitation] on this handler in mcp.yaml">;
+
 export interface RequestContext<Requests extends object = AnyRequests, Forms extends object = {}> {
   /** Aborted when the client cancels the request or goes away. */
   readonly signal: AbortSignal;
@@ -206,7 +220,7 @@ export interface RequestContext<Requests extends object = AnyRequests, Forms ext
    * ctx.input (both eras) and resolves with the answer, its content typed by the form's
    * schema and checked against it.
    */
-  readonly elicit: ElicitForms<Forms>;
+  readonly elicit: ElicitOf<Requests, Forms>;
   /**
    * Asks the client to come back later for this request's response (SSE polling, SEP-1699):
    * over Streamable HTTP, in a 2025-11-25 session with an event store (the default), the

@@ -1,14 +1,14 @@
 // `mcp-gen diff` through the built CLI on the official revisions: every consecutive pair,
 // the 2025-11-25 → 2026-07-28 bump in detail, manifest impact, text layout and errors.
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { runCli, tempProject } from "../support/generate.js";
-import { allRevisions } from "../support/paths.js";
+import { allRevisions, schemaDir } from "../support/paths.js";
 
 interface Change { method: string; from: string[]; to: string[] }
-interface Signature { declaration: string; signature: string; changed: string[]; added: string[]; removed: string[] }
+interface Signature { declaration: string; signature: string; changed: string[]; added: string[]; removed: string[]; metaOnly: boolean }
 interface DiffJson {
   from: string;
   to: string;
@@ -135,8 +135,9 @@ describe("mcp-gen diff text output", () => {
     expect(initialize.indexOf("client request")).toBe(header.indexOf("2025-11-25"));
     expect(lines).toContain("  moved    elicitation/create                        server request                            input request");
     expect(lines.some((line) => /^ {2}CallToolResult +resultType +added +string$/.test(line))).toBe(true);
-    expect(lines.some((line) => /^ {2}tool get_forecast +result content: handler ToolContent, client ToolResultContent +changed AudioContent \(_meta\)/.test(line))).toBe(true);
-    expect(lines.at(-1)).toMatch(/; 7 of 7 generated signatures change$/);
+    // The tools' result content changes only in _meta (an inline record becomes MetaObject).
+    expect(lines.some((line) => /^ {2}tool get_forecast +result content: .* +only in _meta: changed AudioContent \(_meta\)/.test(line))).toBe(true);
+    expect(lines.at(-1)).toMatch(/; 4 of 7 generated signatures change, 3 more only in _meta$/);
   });
 
   it("lists description-only changes with --descriptions", () => {
@@ -174,5 +175,58 @@ describe("mcp-gen diff errors", () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe("mcp-gen diff between revisions that differ only in _meta", () => {
+  // Two schema files derived from the official 2025-06-18 one, as two draft-07 revisions: the
+  // second gives every inline `_meta` record one named MetaObject (as 2026-07-28 does), and,
+  // for the control, also retypes TextContent.text.
+  type Definitions = Record<string, { type?: string; properties?: Record<string, unknown> }>;
+  const dir = mkdtempSync(join(tmpdir(), "mcp-gen-diff-meta-"));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const official = readFileSync(join(schemaDir, "2025-06-18", "schema.json"), "utf8");
+  const derive = (name: string, change: (definitions: Definitions) => void) => {
+    const schema = JSON.parse(official) as { definitions: Definitions };
+    change(schema.definitions);
+    for (const [revision, text] of [["2025-03-26", official], ["2025-06-18", JSON.stringify(schema)]] as const) {
+      mkdirSync(join(dir, name, revision), { recursive: true });
+      writeFileSync(join(dir, name, revision, "schema.json"), text);
+    }
+    return join(dir, name);
+  };
+  const namedMeta = (definitions: Definitions) => {
+    let retyped = 0;
+    for (const type of Object.values(definitions)) {
+      const meta = type.properties?._meta as Definitions[string] | undefined;
+      if (meta?.type !== "object" || meta.properties !== undefined) continue;
+      definitions.MetaObject ??= meta;
+      type.properties!._meta = { $ref: "#/definitions/MetaObject" };
+      retyped++;
+    }
+    expect(retyped).toBeGreaterThan(20);
+  };
+  const diff = (schemas: string, json: boolean) => runCli(["diff", "2025-03-26", "2025-06-18", "examples/weather/mcp.yaml", "--schema-dir", schemas, ...(json ? ["--json"] : [])]);
+
+  it("says every signature changes only in _meta, and counts none as changed", () => {
+    const schemas = derive("meta", namedMeta);
+    const text = diff(schemas, false);
+    expect(text.stderr).toBe("");
+    expect(text.stdout.trimEnd().split("\n").at(-1)).toMatch(/; 7 of 7 generated signatures change only in _meta$/);
+    const report = JSON.parse(diff(schemas, true).stdout) as DiffJson;
+    expect(report.summary.signatures).toEqual({ all: 7, changed: 0, metaOnly: 7 });
+    expect(report.manifest!.signatures.map((s) => [s.metaOnly, s.added])).toEqual(Array(7).fill([true, ["MetaObject"]]));
+  });
+
+  it("counts a signature as changed when a field beside _meta changes too", () => {
+    const schemas = derive("text", (definitions) => {
+      namedMeta(definitions);
+      definitions.TextContent!.properties!.text = { type: "array", items: { type: "string" } };
+    });
+    const lines = diff(schemas, false).stdout.trimEnd().split("\n");
+    // Tool content, prompt messages and prompt results carry TextContent; resource reads do not.
+    expect(lines.at(-1)).toMatch(/; 5 of 7 generated signatures change, 2 more only in _meta$/);
+    expect(lines.some((line) => /^ {2}tool get_forecast +result content: .* +changed AudioContent \(_meta\).*TextContent \(_meta, text\)/.test(line))).toBe(true);
+    expect(lines.some((line) => /^ {2}resource app_config +read result: client ReadResourceResult +only in _meta: changed/.test(line))).toBe(true);
   });
 });

@@ -37,6 +37,8 @@ function weatherProject(): string {
 }
 
 const compile = (dir: string) => formatTypeErrors(typecheck([join(dir, "src", "handlers.ts"), join(dir, "src", "main.ts")]));
+/** The errors in `file` under --noUnusedParameters --noUnusedLocals (on top of the strict flags). */
+const compileUnused = (file: string) => formatTypeErrors(typecheck([file], { noUnusedParameters: true, noUnusedLocals: true }).filter((e) => e.file === file));
 
 /**
  * Every line of `before` appears in `after` in order, allowing a line to gain a comma after its
@@ -89,10 +91,11 @@ describe("mcp-gen scaffold", () => {
     const after = readFileSync(file, "utf8");
     const added = addedLines(edited, after);
     expect(after).toContain("      return { structuredContent: result };\n    },\n    // more tools later ('soon')\n    findUsers(");
-    expect(after).toContain('    findUsers({ "user-name": userName, limit }, ctx) {\n      // TODO tool user-search: Find users');
+    // Stubs take no parameters (nothing unused under --noUnusedParameters) and say what they could take.
+    expect(after).toContain('    findUsers() {\n      // TODO tool user-search: Find users *\\/ by name\n      // Takes (args, ctx); args has "user-name", "delete", "limit".\n');
     expect(after).toContain('      return { content: [{ type: "text", text: "user-search is not implemented yet" }], isError: true };\n');
-    expect(after).toContain("  resources: {\n    appConfig(ctx) {\n");
-    expect(after).toContain('    prompts: { planTrip: { city: completeCity },\n      reviewCode: {\n        "file-path"(value, ctx) {\n');
+    expect(after).toContain("  resources: {\n    appConfig() {\n");
+    expect(after).toContain('    prompts: { planTrip: { city: completeCity },\n      reviewCode: {\n        "file-path"() {\n');
     expect(after).toContain("          return [];\n        },\n      },\n    },\n    resourceTemplates: { cityWeather: { city: completeCity } },\n");
     expect(added.filter((line) => line.includes("TODO"))).toHaveLength(5);
     expect(added.join("\n")).not.toContain("second line");
@@ -134,6 +137,19 @@ describe("mcp-gen scaffold", () => {
     expect(created.stdout).toContain("created src/handlers.ts\n");
     expect(readFileSync(file, "utf8")).toContain('import type { WeatherHandlers } from "./mcp/index.js";\n\nexport const handlers: WeatherHandlers = {\n  tools: {\n');
     expect(compile(dir)).toBe("");
+    // A stub for every kind of handler, in a project that flags what it does not use.
+    expect(compileUnused(file)).toBe("");
+  }, 120_000);
+
+  it("gives a handler with a body (init's greet) only the parameters the body uses", () => {
+    const dir = tempProject();
+    mkdirSync(join(dir, "node_modules", "@mcp-gen"), { recursive: true });
+    symlinkSync(join(repoRoot, "runtime"), join(dir, "node_modules", "@mcp-gen", "runtime"), "dir");
+    expect(runCli(["init", ".", "--name", "hello-mcp"], dir).status).toBe(0);
+    expect(runCli(["generate", "-q"], dir).status).toBe(0);
+    const file = join(dir, "src", "handlers.ts");
+    expect(readFileSync(file, "utf8")).toMatch(/^ {4}greet\(\{ name \}\) \{$/m);
+    expect(compileUnused(file)).toBe("");
   }, 120_000);
 
   it("says what it looked for when no handlers object is found, and writes nothing", () => {

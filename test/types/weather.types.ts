@@ -172,7 +172,7 @@ export const typedForms: NotesHandlers["tools"]["deleteNote"] = async (_args, ct
   return "done";
 };
 export const noForms: NotesHandlers["tools"]["getNote"] = async (_args, ctx) => {
-  // @ts-expect-error get_note does not declare asks: [elicitation], so it has no forms
+  // @ts-expect-error Undeclared<"declare asks: [elicitation] on this handler in mcp.yaml">
   await ctx.elicit.confirmDelete("Delete it?");
   return "done";
 };
@@ -198,7 +198,7 @@ export const readsAuth: WeatherHandlers = {
 // what its `asks:` declares, and the error names the `asks:` entry; notifyListChanged and
 // setEnabled need `listChanged`, notifyResourceUpdated needs a `subscribe: true` entry.
 // The Equal checks pin the text of each error; the @ts-expect-error lines prove the calls fail.
-import type { McpServer } from "@mcp-gen/runtime";
+import type { McpServer, ToolContext } from "@mcp-gen/runtime";
 import type { InputRequestsOf } from "../../runtime/mcp/definition.js";
 import type { Asks, WeatherNames } from "../../examples/weather/src/mcp/index.js";
 import type { NotesNames } from "../../examples/everything/src/mcp/index.js";
@@ -216,6 +216,15 @@ holds<Equal<FixOf<NoAsks["form"]["method"]>, "declare asks: [elicitation] on thi
 type ElicitOnly = InputRequestsOf<Asks<"elicitation/create">, { ok: { method: "elicitation/create" }; model: { method: "sampling/createMessage" } }>;
 holds<Equal<FixOf<ElicitOnly["ok"]["method"]>, never>>();
 holds<Equal<FixOf<ElicitOnly["model"]["method"]>, "declare asks: [sampling] on this handler in mcp.yaml">>();
+// ctx.elicit says the same where the handler may not elicit (get_note asks nothing,
+// summarize_note only sampling), and where it may but the manifest has no form (weather);
+// where both are declared it has the forms (delete_note), no Undeclared type.
+type ElicitIn<Handler extends (...args: never[]) => unknown> = Parameters<Handler>[1] extends { readonly elicit: infer E } ? E : never;
+holds<Equal<FixOf<ElicitIn<NotesHandlers["tools"]["getNote"]>>, "declare asks: [elicitation] on this handler in mcp.yaml">>();
+holds<Equal<FixOf<ElicitIn<NotesHandlers["tools"]["summarizeNote"]>>, "declare asks: [elicitation] on this handler in mcp.yaml">>();
+holds<Equal<FixOf<ToolContext<Asks<"elicitation/create">>["elicit"]>, "declare the form under elicitations: in mcp.yaml">>();
+holds<Equal<FixOf<ElicitIn<NotesHandlers["tools"]["deleteNote"]>>, never>>();
+holds<Equal<keyof ElicitIn<NotesHandlers["tools"]["deleteNote"]>, "confirmDelete">>();
 
 export const asksNamed: WeatherHandlers = {
   ...handlers,

@@ -32,7 +32,7 @@ interface BadCase {
 const manifest = (...body: string[]) => ["mcpgen: 1", 'server: { name: demo, version: "1.0.0" }', "protocol: 2025-06-18", ...body, ""].join("\n");
 
 /** Every allowed top-level key, as the unknown-key message lists them. */
-const topLevelKeys = "$schema, mcpgen, server, protocol, output, protocolSchemas, generate, tools, resources, resourceTemplates, prompts, auth, apps, elicitations, settings";
+const topLevelKeys = "$schema, mcpgen, server, protocol, output, protocolSchemas, generate, lenientSchemas, tools, resources, resourceTemplates, prompts, auth, apps, elicitations, settings";
 const revisions = "2026-07-28, 2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05";
 
 const cases: BadCase[] = [
@@ -107,7 +107,7 @@ const cases: BadCase[] = [
   },
   // ---------------------------------------------------------------- mistakes inside valid schemas
   {
-    name: "defaults that fail their own schema, a required name missing under additionalProperties: false, unknown keywords (warnings)",
+    name: "defaults that fail their own schema, a required name missing under additionalProperties: false, misspelt keywords",
     manifest: manifest(
       "tools:",
       "  add:",
@@ -128,10 +128,53 @@ const cases: BadCase[] = [
     stderr: [
       'mcp.yaml:9:54: input schema of tool "add": the default at /properties/name/default does not match its own schema (it must NOT have fewer than 3 characters); fix the default or the schema',
       'mcp.yaml:10:42: input schema of tool "add": the default at /properties/count/default does not match its own schema (it must be integer); fix the default or the schema',
-      'mcp.yaml:11:55: warning: input schema of tool "add": unknown keyword "maxItem" at /properties/tags/maxItem (did you mean "maxItems"?); JSON Schema ignores it, so it checks nothing (name your own annotations x-…)',
+      'mcp.yaml:11:55: input schema of tool "add": unknown keyword "maxItem" at /properties/tags/maxItem (did you mean "maxItems"?); JSON Schema ignores it, so it checks nothing (if it is a custom keyword, name it x-… or set `lenientSchemas: true` in the manifest)',
       'mcp.yaml:12:46: input schema of tool "add": the default at /properties/ref/default does not match its own schema (it must be >= 0); fix the default or the schema',
-      'mcp.yaml:16:7: warning: input schema of tool "add": unknown keyword "requird" at /requird (did you mean "required"?); JSON Schema ignores it, so it checks nothing (name your own annotations x-…)',
+      'mcp.yaml:16:7: input schema of tool "add": unknown keyword "requird" at /requird (did you mean "required"?); JSON Schema ignores it, so it checks nothing (if it is a custom keyword, name it x-… or set `lenientSchemas: true` in the manifest)',
       'mcp.yaml:17:18: input schema of tool "add": required property "naem" at /required/0 is not in properties, and additionalProperties is false, so no arguments are valid and the tool can never be called; did you mean "name"?',
+    ],
+  },
+  {
+    name: "indentation slips that leave valid YAML: a property dedented out of properties, output indented into input, a keyword and a tool key indented into properties",
+    manifest: manifest(
+      "tools:",
+      "  search:",
+      "    input:",
+      "      type: object",
+      "      properties:",
+      "        query: { type: string }",
+      "        additionalProperties: false",
+      "        annotations:",
+      "          readOnlyHint: true",
+      "      limit: { type: integer, minimum: 1 }",
+      "      x-ui: { type: string }",
+      "      output:",
+      "        type: object",
+      "        properties:",
+      "          hits: { type: array }",
+      "elicitations:",
+      "  confirm:",
+      "    schema:",
+      "      type: object",
+      "      properties:",
+      "        ok: { type: boolean }",
+      "      identifier: confirmIt",
+    ),
+    stderr: [
+      'mcp.yaml:10:9: input schema of tool "search": "additionalProperties" under `properties` at /properties/additionalProperties declares a property of that name, not the keyword; it looks indented one level too far: dedent it beside `properties` (if it is meant, set `lenientSchemas: true` in the manifest)',
+      'mcp.yaml:11:9: input schema of tool "search": "annotations" under `properties` at /properties/annotations looks like the tool\'s "annotations" indented two levels too far: dedent it to the tool\'s level, beside "input" (if it is meant, set `lenientSchemas: true` in the manifest)',
+      'mcp.yaml:13:7: input schema of tool "search": "limit" at /limit holds a schema but is no JSON Schema keyword; it looks like a property indented one level too far left: move it under `properties` (if it is a custom keyword, name it x-… or set `lenientSchemas: true` in the manifest)',
+      'mcp.yaml:15:7: input schema of tool "search": "output" is inside "input"\'s schema, where it is no JSON Schema keyword; it looks indented one level too far: dedent it to the tool\'s level, beside "input" (if it is meant, set `lenientSchemas: true` in the manifest)',
+      'mcp.yaml:25:7: schema of elicitation form "confirm": "identifier" is inside "schema"\'s schema, where it is no JSON Schema keyword; it looks indented one level too far: dedent it to the elicitation form\'s level, beside "schema" (if it is meant, set `lenientSchemas: true` in the manifest)',
+    ],
+  },
+  {
+    name: "lenientSchemas does not lift --strict: the slips are warnings, and --strict makes them errors again",
+    manifest: manifest("lenientSchemas: true", "tools:", "  add:", "    input: { type: object, limit: { type: integer }, requird: [a] }"),
+    args: ["mcp.yaml", "--out", "out", "--strict"],
+    stderr: [
+      'mcp.yaml:7:28: input schema of tool "add": "limit" at /limit holds a schema but is no JSON Schema keyword; it looks like a property indented one level too far left: move it under `properties`',
+      'mcp.yaml:7:54: input schema of tool "add": unknown keyword "requird" at /requird (did you mean "required"?); JSON Schema ignores it, so it checks nothing',
     ],
   },
   {
@@ -787,6 +830,29 @@ describe("bad manifests", () => {
 });
 
 // ---------------------------------------------------------------------------------------
+describe("lenientSchemas: true", () => {
+  it("turns the slips into warnings and generates; x-… keywords stay silent, other unknown keywords stay warnings", async () => {
+    const lines = ["tools:", "  add:", "    input:", "      type: object", "      properties:", "        a: { type: string, x-widget: { type: string } }", "      limit: { type: integer }", "      requird: [a]", "      nullable: true"];
+    const project = tempProject({ "mcp.yaml": manifest("lenientSchemas: true", ...lines) });
+    projects.push(project);
+    const run = await runCliAsync(["mcp.yaml", "--out", "out", "-q"], project);
+    expect(run.stderr.split("\n").filter((l) => l !== "")).toEqual([
+      'mcp-gen: mcp.yaml:11:7: warning: input schema of tool "add": "limit" at /limit holds a schema but is no JSON Schema keyword; it looks like a property indented one level too far left: move it under `properties`',
+      'mcp-gen: mcp.yaml:12:7: warning: input schema of tool "add": unknown keyword "requird" at /requird (did you mean "required"?); JSON Schema ignores it, so it checks nothing',
+      'mcp-gen: mcp.yaml:13:7: warning: input schema of tool "add": unknown keyword "nullable" at /nullable; JSON Schema ignores it, so it checks nothing (name your own annotations x-…)',
+    ]);
+    expect(run.status).toBe(0);
+    expect(existsSync(join(project, "out", "server.gen.ts"))).toBe(true);
+    // Without the setting, the same manifest stops on the first two.
+    const strict = tempProject({ "mcp.yaml": manifest(...lines) });
+    projects.push(strict);
+    const refused = await runCliAsync(["mcp.yaml", "--out", "out", "-q"], strict);
+    expect(refused.status).toBe(1);
+    expect(refused.stderr.split("\n").filter((l) => l.includes("warning:") === false && l !== "").map((l) => l.slice(0, 30))).toEqual(["mcp-gen: mcp.yaml:10:7: input ", "mcp-gen: mcp.yaml:11:7: input "]);
+    expect(existsSync(join(strict, "out"))).toBe(false);
+  });
+});
+
 // Hostile strings that are valid
 
 /** The hostile tail most strings of fixtures/bad-manifests/hostile/mcp.yaml end with. */

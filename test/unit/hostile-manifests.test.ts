@@ -202,7 +202,7 @@ describe("hostile manifests that must work", () => {
   });
 
   it("generate() returns warnings beside the files, and no files under strict", async () => {
-    const dir = tempProject({ "mcp.yaml": manifest("2025-11-25", "tools:", "  \"météo\": { input: { type: object, requird: [a] } }") });
+    const dir = tempProject({ "mcp.yaml": manifest("2025-11-25", "tools:", "  \"météo\": { input: { type: object, nullable: true } }") });
     projects.push(dir);
     const relaxed = await generate({ manifest: join(dir, "mcp.yaml"), cwd: dir, schemaDir, out: join(dir, "out") });
     expect(relaxed.ok).toBe(true);
