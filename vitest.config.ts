@@ -6,7 +6,8 @@ export default defineConfig({
     // A private, fresh cache for the whole run: tests never touch the user's ~/.cache/mcp-gen.
     globalSetup: ["test/support/private-cache.ts"],
     // Need nginx (and redis-server); run by `npm run test:scale-out` (and .ci/run, which installs them).
-    exclude: ["test/e2e/scale-out.test.ts", "test/e2e/tasks-scale-out.test.ts", "test/e2e/deploy-nginx.test.ts", "**/node_modules/**"],
+    // test/.tmp holds the projects tests make: an init project has node:test files of its own.
+    exclude: ["test/e2e/scale-out.test.ts", "test/e2e/tasks-scale-out.test.ts", "test/e2e/deploy-nginx.test.ts", "**/node_modules/**", "test/.tmp/**"],
     // Generation of five protocol revisions, tsc compiles and real SDK peers take seconds, not milliseconds.
     testTimeout: 120_000,
     hookTimeout: 120_000,
