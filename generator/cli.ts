@@ -197,7 +197,8 @@ async function runInit(dir: string, name: string | undefined, http: boolean, sch
     err(`cannot use ${JSON.stringify(serverName)} as a server name; pass --name with lower-case letters, digits and dashes`);
     return 2;
   }
-  const files = renderInit(serverName, { http });
+  const author = existsSync(join(target, "package.json")) ? undefined : (await import("./init-author.js")).knownAuthor(process.cwd());
+  const files = renderInit(serverName, { http, author });
   // An existing package.json is the user's: keep it, but say what the project expects of it.
   if (existsSync(join(target, "package.json"))) {
     const wanted = JSON.parse(files.get("package.json")!) as { scripts: Record<string, string>; devDependencies: Record<string, string> };
@@ -217,6 +218,10 @@ async function runInit(dir: string, name: string | undefined, http: boolean, sch
     mkdirSync(dirname(join(target, path)), { recursive: true });
     writeFileSync(join(target, path), text);
     out(`created ${relative(process.cwd(), join(target, path))}`);
+  }
+  // Only a stdio project is bundled (an HTTP one ships as a container or a remote in server.json).
+  if (!http && files.has("package.json") && author === undefined) {
+    out('note: package.json names no author (npm\'s init-author-name and git\'s user.name are unset); `mcp-gen pack` needs one for the .mcpb bundle: add "author": "Your Name <you@example.com>"');
   }
   const { runScaffold } = await import("./scaffold/run.js");
   const scaffolded = await runScaffold({ manifest: join(target, "mcp.yaml"), check: false, bodies: initHandlerBodies, quiet: true });

@@ -17,13 +17,20 @@ export const initHandlerBodies: ReadonlyMap<string, readonly string[]> = new Map
   ["tools.greet", ["// Replace with what your tool does; `npx mcp-gen scaffold` stubs each tool you declare next.", "return { structuredContent: { greeting: `Hello, ${name}!` } };"]],
 ]);
 
-/** What `init` writes besides the name: `http` makes an HTTP-first project with a Dockerfile. */
+/**
+ * What `init` writes besides the name: `http` makes an HTTP-first project with a Dockerfile;
+ * `author` ("Name <email>") goes into package.json, where `mcp-gen pack` reads it.
+ */
 export interface InitOptions {
   readonly http?: boolean | undefined;
+  readonly author?: string | undefined;
 }
 
-/** The tools a project needs to type-check, build and test, at the versions mcp-gen is tested with. */
-const projectTools = ["@types/node", "tsx", "typescript"] as const;
+/**
+ * The tools a project needs to type-check, build, test and (stdio projects) bundle, at the
+ * versions mcp-gen is tested with.
+ */
+const projectTools = ["@types/node", "esbuild", "tsx", "typescript"] as const;
 
 /**
  * Renders every template of templates/init: `http/` holds the files of HTTP-first projects
@@ -41,9 +48,12 @@ export function renderInit(name: string, options: InitOptions = {}): Map<string,
       return [tool, version];
     }),
   );
-  const context = { name, typeBase: serverTypeBase(name), http: options.http === true, devVersions, node: own.engines.node };
+  // One description in both files: pack reads mcp.yaml's (and its version), npm package.json's.
+  const description = `The ${name} MCP server`;
+  const context = { name, description, author: options.author, typeBase: serverTypeBase(name), http: options.http === true, devVersions, node: own.engines.node };
   const hbs = Handlebars.create();
-  hbs.registerHelper("yaml", (value: unknown) => new Handlebars.SafeString(JSON.stringify(String(value))));
+  // A string as data: a JSON string literal, which YAML reads as the same double-quoted string.
+  hbs.registerHelper("quote", (value: unknown) => new Handlebars.SafeString(JSON.stringify(String(value))));
   const files = new Map<string, string>();
   const entries = readdirSync(root, { recursive: true, withFileTypes: true })
     .filter((e) => e.isFile() && e.name.endsWith(".hbs"))

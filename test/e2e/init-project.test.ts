@@ -2,16 +2,19 @@
 // empty folder with the packed generator (npm exec), install both tarballs and the registry
 // tools, then the project's own scripts: generate, typecheck, test, build. A copy without
 // node_modules installs with `npm ci --omit=dev` and `npm start` answers `initialize` (over
-// stdio; over HTTP for `init --http`, whose Dockerfile is checked against the project). Then
+// stdio; over HTTP for `init --http`, whose Dockerfile is checked against the project). The
+// stdio project's `npm run bundle` makes an .mcpb bundle the official mcpb CLI accepts, which
+// unpacked and started as its manifest.json says answers `initialize` too. Then
 // what the project must catch: a handler removed (typecheck fails, start refuses with the
 // list), a manifest argument whose type changes (check is stale, typecheck fails after
 // generate), a port in use (one line, exit 1). One install serves both projects.
 import { spawn } from "node:child_process";
 import { once } from "node:events";
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { mcpb, mcpbLaunch, type McpbLaunchManifest } from "../support/mcpb.js";
 import { npm, packTarballs, run, succeeded } from "../support/packed.js";
 import { schemaDir } from "../support/paths.js";
 
@@ -94,8 +97,10 @@ describe("a project started with mcp-gen init, from the tarballs to production",
     const tarballs = packTarballs(join(work, "tarballs"));
     // As a user does, before anything is installed: the packed generator runs init, which pins
     // the protocol schemas it finds (here the --schema-dir folder) into the project.
+    // The author comes from npm's settings, as `npm init` takes it (a bundle needs one).
+    const author = { npm_config_init_author_name: "Ada Lovelace", npm_config_init_author_email: "ada@example.com" };
     for (const args of [["init", "app", "--name", "hello", "--schema-dir", schemaDir], ["init", "api", "--http", "--schema-dir", schemaDir]]) {
-      succeeded(run(npm, ["exec", "--yes", "--prefer-offline", "--package", tarballs.generator, "--", "mcp-gen", ...args], work, { timeoutMs: 180_000 }), `mcp-gen ${args.join(" ")}`);
+      succeeded(run(npm, ["exec", "--yes", "--prefer-offline", "--package", tarballs.generator, "--", "mcp-gen", ...args], work, { timeoutMs: 180_000, env: author }), `mcp-gen ${args.join(" ")}`);
     }
     app = join(work, "app");
     api = join(work, "api");
@@ -134,6 +139,33 @@ describe("a project started with mcp-gen init, from the tarballs to production",
     const started = succeeded(run(npm, ["start", "-s"], production, { input: `${JSON.stringify(initialize)}\n` }), "npm start");
     expect(JSON.parse(started.stdout.trim().split("\n")[0]!)).toMatchObject({ id: 1, result: { protocolVersion: "2025-11-25", serverInfo: { name: "hello", version: "0.1.0" } } });
   }, 600_000);
+
+  it("stdio: npm run bundle makes an .mcpb the mcpb CLI accepts, which started as its manifest.json says answers initialize", () => {
+    const bundled = succeeded(script(app, "bundle"), "npm run bundle");
+    expect(bundled.stderr).toBe("");
+    const bundle = join(app, "dist", "hello-0.1.0.mcpb");
+    expect(bundled.stdout).toContain("wrote dist/hello-0.1.0.mcpb");
+    // dist/ is git-ignored: the bundle is a build output.
+    expect(readFileSync(join(app, ".gitignore"), "utf8").split("\n")).toContain("dist/");
+
+    const info = mcpb("info", bundle);
+    expect(info.output).toContain("File: hello-0.1.0.mcpb");
+    expect(info.status).toBe(0);
+    const unpacked = join(work, "hello-unpacked");
+    mkdirSync(unpacked);
+    expect(mcpb("unpack", bundle, unpacked).status).toBe(0);
+    const validate = mcpb("validate", join(unpacked, "manifest.json"));
+    expect(validate.output).toContain("Manifest schema validation passes!");
+    expect(validate.output).not.toContain("ERROR");
+    expect(validate.status).toBe(0);
+    const manifest = JSON.parse(readFileSync(join(unpacked, "manifest.json"), "utf8")) as McpbLaunchManifest & Record<string, unknown>;
+    expect(manifest).toMatchObject({ name: "hello", version: "0.1.0", description: "The hello MCP server", author: { name: "Ada Lovelace", email: "ada@example.com" }, tools: [{ name: "greet" }] });
+
+    // Outside the project, so nothing resolves from its node_modules.
+    const { command, args, env } = mcpbLaunch(manifest, unpacked);
+    const started = succeeded(run(command, args, work, { input: `${JSON.stringify(initialize)}\n`, env }), "the bundled server");
+    expect(JSON.parse(started.stdout.trim().split("\n")[0]!)).toMatchObject({ id: 1, result: { protocolVersion: "2025-11-25", serverInfo: { name: "hello", version: "0.1.0" } } });
+  }, 300_000);
 
   it("a removed handler fails typecheck, and the server built anyway refuses to start, naming it", () => {
     const handlersFile = join(app, "src", "handlers.ts");

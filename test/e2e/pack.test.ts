@@ -6,25 +6,19 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { Ajv } from "ajv";
-import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../support/generate.js";
+import { mcpb, mcpbLaunch } from "../support/mcpb.js";
 import { repoRoot } from "../support/paths.js";
 
-const mcpbCli = join(repoRoot, "node_modules", ".bin", "mcpb");
 const bundleName = "forecaster-1.2.0.mcpb";
 const mcpbUrl = `https://github.com/example/forecaster/releases/download/v1.2.0/${bundleName}`;
 const temp = mkdtempSync(join(tmpdir(), "mcp-gen-pack-"));
 const project = join(temp, "project");
-
-function mcpb(...args: string[]) {
-  const result = spawnSync(mcpbCli, args, { encoding: "utf8", timeout: 60_000 });
-  return { status: result.status, output: `${result.stdout}${result.stderr}` };
-}
 
 /** Every file under `dir`, relative, sorted. */
 function filesUnder(dir: string): string[] {
@@ -97,17 +91,12 @@ describe("mcp-gen pack: the .mcpb bundle", () => {
   });
 
   it("starts as its manifest.json says and serves an SDK client over stdio, settings arriving as environment variables", async () => {
-    // What the host does: ${__dirname} is the unpacked folder, ${user_config.x} what the user
-    // entered or the setting's default.
-    const entered: Record<string, string> = { api_key: "sk-test-0123", units: "imperial" };
-    const substitute = (value: string) =>
-      value.replaceAll("${__dirname}", unpacked).replace(/\$\{user_config\.([A-Za-z0-9_]+)\}/g, (_, key: string) => entered[key] ?? String(manifest.user_config[key]?.default ?? ""));
-    const { command, args, env } = manifest.server.mcp_config;
-    expect(command).toBe("node");
+    // What the host does, with what the user entered (max_days left at its default).
+    const { command, args, env } = mcpbLaunch(manifest, unpacked, { api_key: "sk-test-0123", units: "imperial" });
     const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: args.map(substitute),
-      env: { ...getDefaultEnvironment(), ...Object.fromEntries(Object.entries(env).map(([name, value]) => [name, substitute(value)])) },
+      command,
+      args,
+      env: { ...getDefaultEnvironment(), ...env },
       // Not the project: nothing may be resolved from its node_modules.
       cwd: temp,
       stderr: "pipe",

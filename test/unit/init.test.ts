@@ -1,7 +1,8 @@
 // `mcp-gen init` scaffolds a complete project that generates, type-checks under its own strict
 // tsconfig.json (sources and tests) and never overwrites. test/e2e/init-project.test.ts
 // installs such a project from the packed tarballs and runs its scripts.
-import { mkdirSync, readdirSync, readFileSync, symlinkSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { devNull } from "node:os";
 import { join } from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
@@ -36,30 +37,47 @@ function typecheckProject(config: string): string[] {
   });
 }
 
+/**
+ * The environment of an init whose machine knows only what is given: npm's init-author-*
+ * settings (`npm_config_init_author_name`, …) and git's settings as a gitconfig file's text;
+ * nothing of this user's npm or git configuration, nor the repository the test runs in.
+ */
+function authorEnv(npm: Record<string, string>, gitconfig = ""): Record<string, string> {
+  const home = tempProject({ gitconfig });
+  return { NPM_CONFIG_USERCONFIG: devNull, ...npm, GIT_CONFIG_GLOBAL: join(home, "gitconfig"), GIT_CONFIG_NOSYSTEM: "1", GIT_CEILING_DIRECTORIES: join(repoRoot, "test", ".tmp") };
+}
+
 const revisions = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"];
 const ownPackage = JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")) as { devDependencies: Record<string, string> };
 
 describe("mcp-gen init", () => {
   it("creates a project whose sources and tests generate and type-check under its own strict tsconfig.json", () => {
     const dir = installedProject();
-    const init = runCli(["init", ".", "--name", "hello-mcp"], dir);
+    const init = runCli(["init", ".", "--name", "hello-mcp"], dir, authorEnv({ npm_config_init_author_name: "Ada Lovelace", npm_config_init_author_email: "ada@example.com" }, "[user]\n\tname = Not Read\n"));
     expect(init.stderr).toBe("");
+    expect(init.stdout).not.toContain("note:");
     expect(init.status).toBe(0);
     // The test run's MCP_GEN_SCHEMA_DIR holds every revision: init pins them all.
     expect(projectFiles(dir)).toEqual([".gitignore", ...revisions.map((r) => `mcp-schema/${r}/schema.json`), "mcp.yaml", "package.json", "src/handlers.ts", "src/main.ts", "test/server.test.ts", "test/tsconfig.json", "tsconfig.json"]);
     expect(init.stdout.trim().split("\n").at(-1)).toBe(
       "next: npm install -D <mcp-gen tarball or checkout> && npm install <@mcp-gen/runtime tarball or checkout/runtime> && npm run generate && npm test && npm run build && npm start",
     );
-    expect(readFileSync(join(dir, "mcp.yaml"), "utf8")).toContain('name: "hello-mcp"');
+    // What `mcp-gen pack` reads from mcp.yaml (name, version, description) and package.json (author).
+    expect(readFileSync(join(dir, "mcp.yaml"), "utf8")).toContain('  name: "hello-mcp"\n  version: 0.1.0\n');
+    expect(readFileSync(join(dir, "mcp.yaml"), "utf8")).toContain('  description: "The hello-mcp MCP server"\n');
     expect(readFileSync(join(dir, "src", "main.ts"), "utf8")).toContain("createHelloServer(handlers)");
     expect(readFileSync(join(dir, ".gitignore"), "utf8")).toBe("node_modules/\ndist/\n");
 
-    const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { name: string; type: string; scripts: Record<string, string>; dependencies?: unknown; devDependencies: Record<string, string> };
-    expect(pkg).toMatchObject({ name: "hello-mcp", type: "module" });
-    expect(Object.keys(pkg.scripts)).toEqual(["generate", "check", "typecheck", "build", "start", "dev", "test"]);
+    const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { name: string; type: string; scripts: Record<string, string>; dependencies?: unknown; devDependencies: Record<string, string>; allowScripts: unknown };
+    expect(pkg).toMatchObject({ name: "hello-mcp", version: "0.1.0", description: "The hello-mcp MCP server", author: "Ada Lovelace <ada@example.com>", type: "module" });
+    expect(Object.keys(pkg.scripts)).toEqual(["generate", "check", "typecheck", "build", "start", "dev", "test", "bundle"]);
     expect(pkg.scripts.start).toBe("node dist/main.js");
+    expect(pkg.scripts.bundle).toBe("mcp-gen --check && tsc --noEmit && mcp-gen pack");
     // The tools are pinned to what mcp-gen is tested with; mcp-gen and the runtime come from their own install.
-    expect(pkg.devDependencies).toEqual({ "@types/node": ownPackage.devDependencies["@types/node"], tsx: ownPackage.devDependencies.tsx, typescript: ownPackage.devDependencies.typescript });
+    const pinned = (...tools: string[]) => Object.fromEntries(tools.map((tool) => [tool, ownPackage.devDependencies[tool]]));
+    expect(pkg.devDependencies).toEqual(pinned("@types/node", "esbuild", "tsx", "typescript"));
+    // esbuild works without its postinstall (which only checks its binary): npm runs it not, nor warns.
+    expect(pkg.allowScripts).toEqual({ esbuild: false });
     expect(pkg.dependencies).toBeUndefined();
 
     const { compilerOptions } = JSON.parse(readFileSync(join(dir, "tsconfig.json"), "utf8")) as { compilerOptions: Record<string, unknown> };
@@ -85,6 +103,10 @@ describe("mcp-gen init", () => {
     const init = runCli(["init", "api", "--http"], dir);
     expect(init.status).toBe(0);
     const project = join(dir, "api");
+    // Not bundled (pack refuses an entry that serves HTTP by default): no esbuild, no bundle script.
+    const pkg = JSON.parse(readFileSync(join(project, "package.json"), "utf8")) as { scripts: Record<string, string>; devDependencies: Record<string, string> };
+    expect(pkg.scripts.bundle).toBeUndefined();
+    expect(Object.keys(pkg.devDependencies)).toEqual(["@types/node", "tsx", "typescript"]);
     expect(projectFiles(project)).toEqual([".dockerignore", ".gitignore", "Dockerfile", ...revisions.map((r) => `mcp-schema/${r}/schema.json`), "mcp.yaml", "package.json", "src/handlers.ts", "src/main.ts", "test/server.test.ts", "test/tsconfig.json", "tsconfig.json"]);
     expect(init.stdout.trim().split("\n").at(-1)).toMatch(/^next: cd api && npm install -D /);
     const main = readFileSync(join(project, "src", "main.ts"), "utf8");
@@ -100,6 +122,26 @@ describe("mcp-gen init", () => {
     expect(runCli(["generate"], project).status).toBe(0);
     expect(typecheckProject(join(project, "tsconfig.json"))).toEqual([]);
     expect(typecheckProject(join(project, "test", "tsconfig.json"))).toEqual([]);
+  });
+
+  it("takes the author from git when npm names none, and escapes it as data", () => {
+    const dir = installedProject();
+    const init = runCli(["init", ".", "--name", "from-git"], dir, authorEnv({}, '[user]\n\tname = Grace \\"Amazing\\" Hopper\n\temail = grace@example.com\n'));
+    expect(init.status).toBe(0);
+    expect(JSON.parse(readFileSync(join(dir, "package.json"), "utf8"))).toMatchObject({ author: 'Grace "Amazing" Hopper <grace@example.com>' });
+  });
+
+  it("with no author known, writes none, and init and pack both say what to add", () => {
+    const dir = installedProject();
+    const init = runCli(["init", ".", "--name", "anonymous"], dir, authorEnv({}));
+    expect(init.status).toBe(0);
+    expect(init.stdout).toContain('note: package.json names no author (npm\'s init-author-name and git\'s user.name are unset); `mcp-gen pack` needs one for the .mcpb bundle: add "author": "Your Name <you@example.com>"\n');
+    expect(JSON.parse(readFileSync(join(dir, "package.json"), "utf8"))).not.toHaveProperty("author");
+    expect(runCli(["generate"], dir).status).toBe(0);
+    // The author is all pack misses in a fresh project.
+    const packed = runCli(["pack"], dir);
+    expect(packed.stderr).toBe('mcp-gen: package.json: the .mcpb bundle needs an author: add "author": "Your Name <you@example.com>" to package.json\n');
+    expect(packed.status).toBe(1);
   });
 
   it("refuses to overwrite and exits 1, naming every file in the way", () => {
