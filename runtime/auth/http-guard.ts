@@ -44,6 +44,11 @@ export interface HttpAuthOptions {
    * jwtVerifier tolerates for exp and nbf; keep the two equal if you change either.
    */
   readonly clockToleranceSeconds?: number | undefined;
+  /**
+   * Seconds verifyToken may take (fetching the authorization server's keys, say) before the
+   * request is answered 503 with Retry-After. Default 10.
+   */
+  readonly verifyTimeoutSeconds?: number | undefined;
 }
 
 /** What the guard needs of a request. */
@@ -54,6 +59,26 @@ export interface GuardRequest {
 }
 
 const jsonHeaders = { "content-type": "application/json" };
+
+const DEFAULT_VERIFY_TIMEOUT_SECONDS = 10;
+/** Seconds a client is told to wait when no error says how long. */
+const DEFAULT_RETRY_AFTER_SECONDS = 5;
+
+/** verifyToken did not settle within the guard's deadline. */
+class VerifyTimeout extends Error {
+  constructor(seconds: number) {
+    super(`verifyToken did not settle within ${seconds} s`);
+  }
+}
+
+/** `verification`, or a VerifyTimeout once `seconds` have passed. */
+function withDeadline<T>(verification: Promise<T>, seconds: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new VerifyTimeout(seconds)), seconds * 1000);
+  });
+  return Promise.race([verification, deadline]).finally(() => clearTimeout(timer));
+}
 
 function rpcError(status: number, id: RequestId | null, message: string, headers: Record<string, string>): GuardReply {
   const body = serializeMessage(errorResponse(id, ErrorCode.InvalidRequest, message));
@@ -68,6 +93,8 @@ export class ResourceGuard {
   private readonly endpointPath: string;
   /** Paths after METADATA_PATH that serve the document ("" for the root one). */
   private readonly metadataSuffixes: ReadonlySet<string>;
+  /** Verifier failures are logged at most once a minute per kind: anyone can send a token. */
+  private readonly log = rateLimitedLog(60_000);
 
   constructor(
     policy: AuthPolicy | undefined,
@@ -138,13 +165,17 @@ export class ResourceGuard {
     const token = bearerToken(header);
     if (token === undefined) return refuse(header === undefined ? undefined : "the Authorization header must be 'Bearer <token>'");
     let auth: AuthInfo;
+    const timeout = this.options.verifyTimeoutSeconds ?? DEFAULT_VERIFY_TIMEOUT_SECONDS;
     try {
-      auth = await this.options.verifyToken(token, { resource, method: request.method, header: (name) => request.header(name) });
+      const verification = (async () => this.options.verifyToken(token, { resource, method: request.method, header: (name) => request.header(name) }))();
+      auth = await withDeadline(verification, timeout);
     } catch (error) {
       if (error instanceof InvalidTokenError) return refuse(error.message);
       // A verifier that cannot decide (its key set unreachable, say) refuses nothing it should accept.
-      console.error("mcp http: verifyToken failed:", error instanceof Error ? error.message : String(error));
-      return { reply: rpcError(503, null, "Service unavailable: the token could not be verified now", { "retry-after": "5" }) };
+      this.log(error instanceof VerifyTimeout ? "timeout" : "failure", `mcp http: verifyToken failed: ${error instanceof Error ? error.message : String(error)}`);
+      const hinted = (error as { retryAfterSeconds?: unknown } | undefined)?.retryAfterSeconds;
+      const retryAfter = typeof hinted === "number" && hinted >= 1 ? Math.ceil(hinted) : DEFAULT_RETRY_AFTER_SECONDS;
+      return { reply: rpcError(503, null, "Service unavailable: the token could not be verified now", { "retry-after": String(retryAfter) }) };
     }
     // Checked here as well as by the verifier: a token for another resource is never accepted.
     if (!audienceMatches(auth.audience, resource)) return refuse(`the token was not issued for ${resource}`);
@@ -169,6 +200,25 @@ export class ResourceGuard {
   get requiredScopes(): readonly string[] {
     return this.policy.requiredScopes ?? [];
   }
+}
+
+/**
+ * A logger that writes at most one line per `intervalMs` for each kind, and says how many
+ * of that kind it left out since.
+ */
+function rateLimitedLog(intervalMs: number): (kind: string, line: string) => void {
+  const last = new Map<string, { at: number; suppressed: number }>();
+  return (kind, line) => {
+    const now = Date.now();
+    const seen = last.get(kind);
+    if (seen && now - seen.at < intervalMs) {
+      seen.suppressed++;
+      return;
+    }
+    const more = seen && seen.suppressed > 0 ? ` (${seen.suppressed} more like it since the last report)` : "";
+    last.set(kind, { at: now, suppressed: 0 });
+    console.error(`${line}${more}`);
+  };
 }
 
 function parseUrl(url: string | undefined): URL | undefined {

@@ -41,6 +41,8 @@ interface WorldOptions {
   refreshTokens?: boolean;
   /** Prefixes the ids it issues (tokens, clients), to tell two servers apart. */
   name?: string;
+  /** A token endpoint that accepts the request and never answers. */
+  tokenNeverAnswers?: boolean;
 }
 
 const servers: { close(): void; closeAllConnections(): void }[] = [];
@@ -132,6 +134,7 @@ async function world(options: WorldOptions = {}): Promise<World> {
       return;
     }
     if (request.method === "POST" && url.pathname === `${issuerPath}/token`) {
+      if (options.tokenNeverAnswers) return;
       const form = new URLSearchParams(body);
       tokenRequests.push({ body: form, authorization: request.headers.authorization });
       const index = Number(form.get("code")?.slice(5));
@@ -194,6 +197,21 @@ async function request(url: string, auth: HttpAuth): Promise<unknown> {
     await channel.close();
   }
 }
+
+describe("bounded requests to the authorization server", () => {
+  it("rejects the call within its timeout when the token endpoint never answers", async () => {
+    const w = await world({ tokenNeverAnswers: true });
+    const { auth } = client({ timeoutSeconds: 1 });
+    await expect(request(w.mcp, auth)).rejects.toThrow(/token.*did not answer within 1000 ms/);
+  });
+
+  it("refuses an oversized authorization server metadata document", async () => {
+    const w = await world({ asMetadata: { padding: "x".repeat(2 * 1024 * 1024) } });
+    const { auth, calls } = client();
+    await expect(request(w.mcp, auth)).rejects.toThrow(/answered more than 1048576 bytes/);
+    expect(calls).toEqual([]);
+  });
+});
 
 describe("oauth discovery", () => {
   it("falls back from path-based to root resource metadata, and tries RFC 8414 then OIDC locations for an issuer with a path", async () => {

@@ -6,6 +6,7 @@
 // times. oauth4webapi does the OAuth mechanics; discovery order and policy are MCP's.
 import * as o from "oauth4webapi";
 import type { HttpAuth } from "../../transport/http-client.js";
+import { boundedFetch } from "../outbound.js";
 import { bearerChallenge, scopeList } from "./challenge.js";
 import { discoverAuthorizationServer, discoverResource, type AuthorizationServerMetadata, type ResourceMetadata } from "./discovery.js";
 import { memoryStore, type OAuthClientInformation, type OAuthStore, type OAuthTokens, type TokenKey } from "./store.js";
@@ -40,6 +41,11 @@ export interface OAuthOptions {
   /** Where tokens and registrations live. Default: in memory. */
   readonly store?: OAuthStore | undefined;
   readonly fetch?: typeof fetch | undefined;
+  /**
+   * Seconds each request to the authorization server or the resource's metadata may take,
+   * body included (bodies over 1 MiB are refused, redirects are not followed). Default 10.
+   */
+  readonly timeoutSeconds?: number | undefined;
 }
 
 /** Where a server's tokens come from, as discovered. */
@@ -66,7 +72,9 @@ export class OAuthClient implements HttpAuth {
 
   constructor(private readonly options: OAuthOptions) {
     this.store = options.store ?? memoryStore();
-    this.fetchFn = options.fetch ?? ((input, init) => fetch(input, init));
+    const timeoutSeconds = options.timeoutSeconds ?? 10;
+    if (!Number.isFinite(timeoutSeconds) || timeoutSeconds <= 0) throw new OAuthError("timeoutSeconds must be a positive number of seconds");
+    this.fetchFn = boundedFetch(options.fetch ?? ((input, init) => fetch(input, init)), { timeoutMs: timeoutSeconds * 1000 });
     if (options.clientMetadataUrl !== undefined) {
       const url = new URL(options.clientMetadataUrl);
       if (url.protocol !== "https:" || url.pathname === "/") throw new OAuthError("clientMetadataUrl must be an https URL with a path");
@@ -188,11 +196,11 @@ export class OAuthClient implements HttpAuth {
     } catch (error) {
       throw this.wrap("the authorization response was rejected", error);
     }
-    const response = await o.authorizationCodeGrantRequest(asMeta, oauthClient, this.clientAuth(client, as), parameters, redirectUri, verifier, {
-      ...this.http(as.token_endpoint),
-      additionalParameters: { resource },
-    });
     try {
+      const response = await o.authorizationCodeGrantRequest(asMeta, oauthClient, this.clientAuth(client, as), parameters, redirectUri, verifier, {
+        ...this.http(as.token_endpoint),
+        additionalParameters: { resource },
+      });
       await this.save(binding, await o.processAuthorizationCodeResponse(asMeta, oauthClient, response), undefined);
     } catch (error) {
       throw this.wrap("the token request failed", error);
@@ -315,10 +323,10 @@ export class OAuthClient implements HttpAuth {
     }
   }
 
-  /** oauth4webapi request options: plain http only to loopback hosts, and our fetch. */
+  /** oauth4webapi request options: plain http only to loopback hosts, and our bounded fetch. */
   private http(endpoint: string | undefined): { [o.allowInsecureRequests]?: boolean; [o.customFetch]?: typeof fetch } {
     const insecure = endpoint !== undefined && isInsecureLoopback(requireSecure(endpoint, "endpoint"));
-    return { [o.allowInsecureRequests]: insecure, ...(this.options.fetch ? { [o.customFetch]: this.options.fetch } : {}) };
+    return { [o.allowInsecureRequests]: insecure, [o.customFetch]: this.fetchFn };
   }
 
   /**
