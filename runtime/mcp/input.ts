@@ -14,6 +14,7 @@
 // Generated code passes `inputFeature` (ctx.input and ctx.request) to the server when the
 // manifest declares anything whose handler gets a context, so that a server without
 // handlers does not carry this module or client-requests.ts.
+import { brand } from "../jsonrpc/brand.js";
 import { ErrorCode, invalidParams, isObject, RpcError, type Params } from "../jsonrpc/messages.js";
 import type { Dispatcher, Exchange, MessageSink } from "../jsonrpc/peer.js";
 import { RequestingPeer } from "../jsonrpc/requesting-peer.js";
@@ -70,6 +71,10 @@ export interface InputRequestSpec {
  * that rethrow protocol errors; should it ever reach the wire, it is an internal error.
  */
 export class InputRequiredSignal extends RpcError {
+  static {
+    brand(this, "InputRequiredSignal");
+  }
+
   constructor(
     readonly requests: Readonly<Record<string, InputRequestSpec>>,
     readonly round: InputRound,
