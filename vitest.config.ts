@@ -5,6 +5,8 @@ export default defineConfig({
     include: ["test/**/*.test.ts"],
     // A private, fresh cache for the whole run: tests never touch the user's ~/.cache/mcp-gen.
     globalSetup: ["test/support/private-cache.ts"],
+    // Fails a test during which a MaxListenersExceededWarning (a listener leak) was raised.
+    setupFiles: ["test/support/no-listener-leaks.ts"],
     // Need nginx (and redis-server); run by `npm run test:scale-out` (and .ci/run, which installs them).
     // test/.tmp holds the projects tests make: an init project has node:test files of its own.
     exclude: ["test/e2e/scale-out.test.ts", "test/e2e/tasks-scale-out.test.ts", "test/e2e/deploy-nginx.test.ts", "**/node_modules/**", "test/.tmp/**"],

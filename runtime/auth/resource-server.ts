@@ -3,6 +3,7 @@
 // header only), the WWW-Authenticate challenges of 401 and 403 replies, and the scope
 // check done before any handler runs. Token verification itself is a hook
 // (`verifyToken`); @mcp-gen/runtime/jwt has a ready one for JWT access tokens.
+import { brand } from "../jsonrpc/brand.js";
 
 /** The verified identity behind a request, as handlers see it in `ctx.auth`. */
 export interface AuthInfo {
@@ -22,6 +23,10 @@ export interface AuthInfo {
 
 /** Thrown by `verifyToken` for a token that is malformed, expired, badly signed or not for us: a 401. */
 export class InvalidTokenError extends Error {
+  static {
+    brand(this, "InvalidTokenError");
+  }
+
   constructor(message: string) {
     super(message);
     this.name = "InvalidTokenError";

@@ -1,5 +1,6 @@
 // JSON-RPC 2.0 message shapes, error codes and envelope checks. Framing-free: transports
 // turn bytes into values, this module tells requests, notifications and responses apart.
+import { brand } from "./brand.js";
 
 /** A request id as received: a string or an integer (a BigInt past 2^53, see parseMessage). */
 export type RequestId = string | number | bigint;
@@ -58,6 +59,10 @@ export const ErrorCode = {
 
 /** An error to send to the peer as a JSON-RPC error response. Handlers throw it for protocol errors. */
 export class RpcError extends Error {
+  static {
+    brand(this, "RpcError");
+  }
+
   constructor(
     readonly code: number,
     message: string,

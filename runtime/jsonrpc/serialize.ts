@@ -2,10 +2,15 @@
 // serialised once as RawJson and spliced into responses instead of stringified per request;
 // members every result of a kind ends with (the modern envelope) are spliced in the same way
 // instead of copying each result to add them.
+import { brand } from "./brand.js";
 import type { JsonRpcMessage } from "./messages.js";
 
 /** A JSON value kept as its serialised text. */
 export class RawJson {
+  static {
+    brand(this, "RawJson");
+  }
+
   constructor(readonly json: string) {}
   /** Keeps plain JSON.stringify correct when a RawJson travels through a generic path. */
   toJSON(): unknown {
@@ -18,6 +23,10 @@ export class RawJson {
  * it must not have itself. Keeps plain JSON.stringify correct through `toJSON`.
  */
 export class ResultWithTail {
+  static {
+    brand(this, "ResultWithTail");
+  }
+
   constructor(
     readonly result: Record<string, unknown>,
     readonly tail: string,

@@ -14,6 +14,7 @@
 // Progress: the call carries a progress token of its own, followed until the task ends:
 // 2025-11-25 keeps it valid for the task's lifetime; the tasks extension supports progress
 // only while the call is an ordinary request, before it becomes a task.
+import { brand } from "../jsonrpc/brand.js";
 import { ErrorCode, isObject, RpcError, type Params } from "../jsonrpc/messages.js";
 import { RequestFailedError } from "../jsonrpc/peer.js";
 import type { Validator } from "../validation.js";
@@ -99,6 +100,10 @@ export interface TaskCallOptions extends CallOptions {
 
 /** The task ended in failure: the JSON-RPC error the task reports (2026-07-28), or its status message. */
 export class TaskFailedError extends Error {
+  static {
+    brand(this, "TaskFailedError");
+  }
+
   constructor(
     readonly taskId: string,
     message: string,
@@ -112,6 +117,10 @@ export class TaskFailedError extends Error {
 
 /** The task was cancelled (by this client's cancel() or otherwise). */
 export class TaskCancelledError extends Error {
+  static {
+    brand(this, "TaskCancelledError");
+  }
+
   constructor(
     readonly taskId: string,
     statusMessage?: string,

@@ -7,13 +7,18 @@
 //
 // requestState carries the answers a handler already used, so that a handler asking in
 // several rounds finds all of them on its last run. It is sealed with HMAC-SHA256 (Web
-// Crypto, so edge platforms too), bound to the method and the tool, prompt or resource it
-// was issued for, and expires; anything else is rejected with -32602. It is signed, not
-// encrypted: it holds nothing but answers the client itself gave.
+// Crypto, so edge platforms too) and bound to the request it was issued for: the method,
+// the tool, prompt or resource, the arguments (a SHA-256 of their canonical JSON), the
+// caller (the bearer token's subject; an unauthenticated 2026-07-28 request has no stable
+// caller: no session, no subject) and the keys it asked for; it expires. Anything else is
+// rejected with -32602, and so are inputResponses to questions the server did not ask. It
+// is signed, not encrypted: it holds nothing but answers the client itself gave.
 //
 // Generated code passes `inputFeature` (ctx.input and ctx.request) to the server when the
 // manifest declares anything whose handler gets a context, so that a server without
 // handlers does not carry this module or client-requests.ts.
+import type { AuthInfo } from "../auth/resource-server.js";
+import { brand } from "../jsonrpc/brand.js";
 import { ErrorCode, invalidParams, isObject, RpcError, type Params } from "../jsonrpc/messages.js";
 import type { Dispatcher, Exchange, MessageSink } from "../jsonrpc/peer.js";
 import { RequestingPeer } from "../jsonrpc/requesting-peer.js";
@@ -70,6 +75,10 @@ export interface InputRequestSpec {
  * that rethrow protocol errors; should it ever reach the wire, it is an internal error.
  */
 export class InputRequiredSignal extends RpcError {
+  static {
+    brand(this, "InputRequiredSignal");
+  }
+
   constructor(
     readonly requests: Readonly<Record<string, InputRequestSpec>>,
     readonly round: InputRound,
@@ -78,16 +87,55 @@ export class InputRequiredSignal extends RpcError {
   }
 }
 
+/** The request a requestState belongs to: the same one, retried by the same caller. */
+export interface StateBinding {
+  readonly method: string;
+  /** The tool or prompt name, or the resource URI. */
+  readonly target: string;
+  /** The request's arguments (tools/call, prompts/get); compared by canonical JSON. */
+  readonly arguments?: unknown;
+  /** The verified bearer token's subject; undefined for an unauthenticated request. */
+  readonly subject?: string | undefined;
+}
+
+/** What a valid requestState carries. */
+export interface OpenedState {
+  /** Answers the handler used in earlier rounds, by key. */
+  readonly answers: JsonObject;
+  /** The inputRequests keys of the result that issued it: the only inputResponses accepted with it. */
+  readonly asked: readonly string[];
+}
+
 interface StatePayload {
   /** Format version. */
-  readonly v: 1;
+  readonly v: 2;
   /** Method and target (tool or prompt name, resource URI) the state was issued for. */
   readonly m: string;
   readonly t: string;
+  /** SHA-256 (base64url) of the request's canonical arguments. */
+  readonly h: string;
+  /** The caller's token subject, when it had one. */
+  readonly s?: string;
   /** Expiry, epoch milliseconds. */
   readonly exp: number;
   /** Answers the handler used in earlier rounds, by key. */
   readonly a: JsonObject;
+  /** Keys asked by the result that issued the state. */
+  readonly q: readonly string[];
+}
+
+/** JSON with object keys sorted at every level: equal values, equal text. */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
+  if (isObject(value)) {
+    const keys = Object.keys(value).sort();
+    return `{${keys.map((key) => `${JSON.stringify(key)}:${canonicalJson(value[key])}`).join(",")}}`;
+  }
+  return JSON.stringify(value) ?? "null";
+}
+
+async function argumentsDigest(value: unknown): Promise<string> {
+  return base64url(new Uint8Array(await crypto.subtle.digest("SHA-256", encoder.encode(canonicalJson(value ?? {})))));
 }
 
 const encoder = new TextEncoder();
@@ -140,15 +188,25 @@ export class RequestStateCodec {
     return this.key;
   }
 
-  async seal(method: string, target: string, answers: JsonObject): Promise<string> {
-    const payload: StatePayload = { v: 1, m: method, t: target, exp: Date.now() + this.ttlMs, a: answers };
+  /** A state for `binding` carrying `answers`, that accepts answers to `asked` (inputRequests keys). */
+  async seal(binding: StateBinding, answers: JsonObject, asked: readonly string[]): Promise<string> {
+    const payload: StatePayload = {
+      v: 2,
+      m: binding.method,
+      t: binding.target,
+      h: await argumentsDigest(binding.arguments),
+      ...(binding.subject === undefined ? {} : { s: binding.subject }),
+      exp: Date.now() + this.ttlMs,
+      a: answers,
+      q: asked,
+    };
     const body = base64url(encoder.encode(JSON.stringify(payload)));
     const signature = new Uint8Array(await crypto.subtle.sign("HMAC", await this.hmacKey(), encoder.encode(body)));
     return `${body}.${base64url(signature)}`;
   }
 
-  /** The answers a valid state carries; rejects with -32602 otherwise. */
-  async open(state: string, method: string, target: string): Promise<JsonObject> {
+  /** What a valid state for `binding` carries; rejects with -32602 otherwise. */
+  async open(state: string, binding: StateBinding): Promise<OpenedState> {
     const dot = state.indexOf(".");
     const body = dot < 0 ? "" : state.slice(0, dot);
     const signature = dot < 0 ? undefined : fromBase64url(state.slice(dot + 1));
@@ -161,10 +219,12 @@ export class RequestStateCodec {
     } catch {
       throw invalidState("is malformed");
     }
-    if (payload.v !== 1 || !isObject(payload.a)) throw invalidState("is malformed");
-    if (payload.m !== method || payload.t !== target) throw invalidState("belongs to another request");
+    if (payload.v !== 2 || !isObject(payload.a) || !Array.isArray(payload.q)) throw invalidState("is malformed");
+    if (payload.m !== binding.method || payload.t !== binding.target) throw invalidState("belongs to another request");
+    if (payload.h !== (await argumentsDigest(binding.arguments))) throw invalidState("was issued for other arguments");
+    if (payload.s !== binding.subject) throw invalidState("was issued to another caller");
     if (!(payload.exp > Date.now())) throw invalidState("has expired; start the request again without it");
-    return payload.a;
+    return { answers: payload.a, asked: payload.q };
   }
 }
 
@@ -183,11 +243,17 @@ export class InputRound {
     return this.exchange.request.method;
   }
 
-  /** The tool or prompt name, or resource URI, this request is about. */
-  get target(): string {
+  /** This request as a requestState binds it: method, target, arguments and caller. */
+  get binding(): StateBinding {
+    const params = this.exchange.request.params;
     const field = inputMethods[this.method];
-    const value = field === undefined ? undefined : this.exchange.request.params?.[field];
-    return typeof value === "string" ? value : "";
+    const target = field === undefined ? undefined : params?.[field];
+    return {
+      method: this.method,
+      target: typeof target === "string" ? target : "",
+      arguments: params?.arguments,
+      subject: (this.exchange.auth as AuthInfo | undefined)?.subject,
+    };
   }
 
   /** Validates inputResponses and requestState (once) and merges them. */
@@ -205,9 +271,12 @@ export class InputRound {
     }
     const state = params.requestState;
     if (state !== undefined && typeof state !== "string") throw invalidParams("requestState must be a string");
-    const earlier = state === undefined ? {} : await this.codec.open(state, this.method, this.target);
+    const earlier: OpenedState = state === undefined ? { answers: {}, asked: [] } : await this.codec.open(state, this.binding);
+    for (const key of Object.keys(responses ?? {})) {
+      if (!earlier.asked.includes(key)) throw invalidParams(`inputResponses.${key} answers nothing this server asked`);
+    }
     const answers: JsonObject = {};
-    for (const source of [earlier, responses ?? {}]) {
+    for (const source of [earlier.answers, responses ?? {}]) {
       for (const [key, value] of Object.entries(source)) Object.defineProperty(answers, key, { value, enumerable: true, writable: true, configurable: true });
     }
     return answers;
@@ -221,7 +290,7 @@ export class InputRound {
       if (request.params !== undefined) entry.params = request.params;
       Object.defineProperty(inputRequests, key, { value: entry, enumerable: true, writable: true, configurable: true });
     }
-    return { resultType: "input_required", inputRequests, requestState: await this.codec.seal(this.method, this.target, this.used) };
+    return { resultType: "input_required", inputRequests, requestState: await this.codec.seal(this.binding, this.used, Object.keys(inputRequests)) };
   }
 }
 

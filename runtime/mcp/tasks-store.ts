@@ -18,6 +18,7 @@
 // Another instance learns of answers (tasks/update) and cancellations that reached the
 // instance running a handler by polling: the runner reads the record every pollIntervalMs
 // while its handler runs (see tasks.ts), so a store needs no notification channel.
+import { brand } from "../jsonrpc/brand.js";
 import type { JsonObject } from "./definition.js";
 
 export type TaskStatus = "working" | "input_required" | "completed" | "failed" | "cancelled";
@@ -77,6 +78,10 @@ export interface TaskStore {
 
 /** The store holds as many tasks as it may: the server answers the call with a clear error. */
 export class TaskLimitError extends Error {
+  static {
+    brand(this, "TaskLimitError");
+  }
+
   constructor(readonly limit: number) {
     super(`Too many tasks: this server keeps at most ${limit}; try again once some have finished or expired`);
     this.name = "TaskLimitError";

@@ -149,12 +149,12 @@ describe("input_required results (2026-07-28, on the wire)", () => {
     expect((result._meta as JsonObject)[MetaKey.serverInfo]).toMatchObject({ name: "conformance" });
   });
 
-  it("answers without requestState complete too; wrong keys are asked again", async () => {
+  it("answers need the requestState of the round that asked, and only the keys it asked", async () => {
     const answer = { action: "accept", content: { name: "Bob" } };
-    expect(text((await call("test_input_required_result_elicitation", { inputResponses: { user_name: answer } })).response.result!)).toBe("Hello, Bob!");
-    const again = (await call("test_input_required_result_elicitation", { inputResponses: { wrong_key: answer } })).response.result!;
-    expect(again.resultType).toBe("input_required");
-    expect(Object.keys(again.inputRequests as JsonObject)).toEqual(["user_name"]);
+    const { requestState } = (await call("test_input_required_result_elicitation")).response.result!;
+    expect(text((await call("test_input_required_result_elicitation", { inputResponses: { user_name: answer }, requestState })).response.result!)).toBe("Hello, Bob!");
+    expect((await call("test_input_required_result_elicitation", { inputResponses: { user_name: answer } })).response.error?.code).toBe(-32602);
+    expect((await call("test_input_required_result_elicitation", { inputResponses: { wrong_key: answer }, requestState })).response.error?.code).toBe(-32602);
   });
 
   it("earlier answers travel in requestState, so the last round needs only the new one", async () => {

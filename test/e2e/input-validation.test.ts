@@ -30,7 +30,15 @@ function modern(method: string, params: Params, server = createConformanceServer
   });
 }
 
-const call = (name: string, inputResponses: JsonObject) => modern("tools/call", { name, arguments: {}, inputResponses });
+/** A first round of `method` (its input_required result), then the retry with `inputResponses` and the requestState it gave. */
+async function answer(method: string, params: Params, inputResponses: JsonObject): Promise<Response> {
+  const server = createConformanceServer(handlers);
+  const first = await modern(method, params, server);
+  expect(first.result?.resultType).toBe("input_required");
+  return modern(method, { ...params, inputResponses, requestState: first.result!.requestState }, server);
+}
+
+const call = (name: string, inputResponses: JsonObject) => answer("tools/call", { name, arguments: {} }, inputResponses);
 const text = (result: Params | undefined) => (result?.content as { text: string }[])[0]!.text;
 
 describe("2026-07-28: inputResponses are checked against the result type of what was asked", () => {
@@ -75,14 +83,16 @@ describe("2026-07-28: inputResponses are checked against the result type of what
   });
 
   it("answers for prompts/get are checked too", async () => {
-    const { error } = await modern("prompts/get", { name: "test_input_required_result_prompt", inputResponses: { user_context: { content: { context: "x" } } } });
+    const { error } = await answer("prompts/get", { name: "test_input_required_result_prompt" }, { user_context: { content: { context: "x" } } });
     expect(error?.code).toBe(-32602);
     expect(error?.message).toContain("inputResponses.user_context");
   });
 
-  it("an answer for a key that was not asked for is left alone (the handler never sees it)", async () => {
-    const { result } = await call("test_input_required_result_elicitation", { user_name: { action: "decline" }, other: { foo: "bar" } });
-    expect(text(result)).toBe("Hello, stranger!");
+  it("an answer for a key that was not asked for is -32602 naming the key, and so is any answer without requestState", async () => {
+    const { error } = await call("test_input_required_result_elicitation", { user_name: { action: "decline" }, other: { foo: "bar" } });
+    expect(error).toMatchObject({ code: -32602, message: expect.stringContaining("inputResponses.other") });
+    const unprompted = await modern("tools/call", { name: "test_input_required_result_elicitation", arguments: {}, inputResponses: { user_name: { action: "decline" } } });
+    expect(unprompted.error).toMatchObject({ code: -32602, message: expect.stringContaining("inputResponses.user_name") });
   });
 });
 

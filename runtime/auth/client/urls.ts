@@ -1,8 +1,13 @@
 // URL rules of MCP authorization: https everywhere except loopback hosts, the well-known
 // locations of protected resource and authorization server metadata, and whether a
 // protected resource identifier covers an MCP endpoint.
+import { brand } from "../../jsonrpc/brand.js";
 
 export class OAuthError extends Error {
+  static {
+    brand(this, "OAuthError");
+  }
+
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.name = "OAuthError";
