@@ -5,7 +5,7 @@ import type { AddressInfo } from "node:net";
 import type { McpEndpoint } from "../mcp/server.js";
 import { METADATA_PATH } from "../auth/resource-server.js";
 import { LegacySseBinding, type LegacySseOptions } from "./legacy-sse.js";
-import { BodyTimeoutError, BodyTooLargeError } from "./body.js";
+import { BodyBudgetError, BodyTimeoutError, BodyTooLargeError, type BodyBudget } from "./body.js";
 import { StreamableHttpBinding, type HttpOptions, type HttpRequestLike } from "./http.js";
 import { closeOnSignals } from "./signals.js";
 import type { SseStream } from "./sse.js";
@@ -45,27 +45,44 @@ class BodyReads {
   private readonly reads = new Set<BodyRead>();
   private timer: ReturnType<typeof setInterval> | undefined;
 
-  read(req: IncomingMessage, limit: number, timeoutMs: number): Promise<string> {
+  read(req: IncomingMessage, limit: number, timeoutMs: number, budget: BodyBudget | undefined): Promise<string> {
     return new Promise((resolve, reject) => {
-      const declared = Number(req.headers["content-length"] ?? NaN);
-      if (declared > limit) {
+      const length = req.headers["content-length"];
+      const declared = length === undefined ? undefined : Number(length);
+      if (declared !== undefined && declared > limit) {
         req.resume();
         reject(new BodyTooLargeError());
         return;
       }
-      const chunks: Buffer[] = [];
+      // A declared length is reserved at once and read into one buffer of that size (node:http
+      // refuses a body longer than it says); a chunked body reserves its chunks as they come.
+      const whole = declared !== undefined && Number.isSafeInteger(declared) && declared >= 0;
+      if (whole && budget && !budget.reserve(declared)) {
+        req.resume();
+        reject(new BodyBudgetError());
+        return;
+      }
+      let buffer: Buffer | undefined = whole ? Buffer.allocUnsafe(declared) : undefined;
+      let chunks: Buffer[] = [];
       let size = 0;
       let read: BodyRead | undefined;
       const stop = (error: Error) => {
         if (read) this.reads.delete(read);
+        buffer = undefined;
+        chunks = [];
         // The rest is read and dropped (node:http does it once the reply is sent, then closes
         // the connection: the reply says `connection: close`), so that the client sees the reply.
         req.removeListener("data", onData);
         reject(error);
       };
       const onData = (chunk: Buffer) => {
+        if (buffer) {
+          size += chunk.copy(buffer, size);
+          return;
+        }
         size += chunk.length;
         if (size > limit) stop(new BodyTooLargeError());
+        else if (budget && !budget.reserve(chunk.length)) stop(new BodyBudgetError(true));
         else chunks.push(chunk);
       };
       if (timeoutMs > 0) {
@@ -76,10 +93,16 @@ class BodyReads {
       req.on("data", onData);
       req.on("end", () => {
         if (read) this.reads.delete(read);
-        resolve(chunks.length === 1 ? chunks[0]!.toString("utf8") : Buffer.concat(chunks).toString("utf8"));
+        // Decoded once; the bytes are dropped with this closure.
+        const bytes = buffer ?? (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
+        buffer = undefined;
+        chunks = [];
+        resolve(bytes.toString("utf8", 0, size));
       });
       req.on("error", (error) => {
         if (read) this.reads.delete(read);
+        buffer = undefined;
+        chunks = [];
         reject(error);
       });
     });
@@ -142,8 +165,8 @@ class NodeRequest implements HttpRequestLike {
     return Array.isArray(value) ? value.join(", ") : value;
   }
 
-  text(limit: number, timeoutMs = 0): Promise<string> {
-    return this.reads.read(this.req, limit, timeoutMs);
+  text(limit: number, timeoutMs = 0, budget?: BodyBudget): Promise<string> {
+    return this.reads.read(this.req, limit, timeoutMs, budget);
   }
 
   get signal(): AbortSignal {
