@@ -23,6 +23,7 @@ import type { AuthInfo } from "../auth/resource-server.js";
 export type { HttpAuthOptions } from "../auth/http-guard.js";
 import { ResumableStream, writeReplay } from "./resumable-stream.js";
 import { SseStream } from "./sse.js";
+import { excerpt } from "../mcp/excerpt.js";
 
 export interface HttpOptions {
   /**
@@ -594,11 +595,11 @@ function headerMismatch(
   const version = request.header("mcp-protocol-version");
   if (version === undefined) return "required header MCP-Protocol-Version is missing";
   if (typeof bodyVersion === "string" && version !== bodyVersion) {
-    return `MCP-Protocol-Version header value '${version}' does not match body value '${bodyVersion}'`;
+    return `MCP-Protocol-Version header value '${excerpt(version)}' does not match body value '${excerpt(bodyVersion)}'`;
   }
   const headerMethod = request.header("mcp-method");
   if (headerMethod === undefined) return "required header Mcp-Method is missing";
-  if (headerMethod !== method) return `Mcp-Method header value '${headerMethod}' does not match body value '${method}'`;
+  if (headerMethod !== method) return `Mcp-Method header value '${excerpt(headerMethod)}' does not match body value '${excerpt(method)}'`;
   const field = namedMethods[method];
   if (field !== undefined) {
     const raw = request.header("mcp-name");
@@ -606,7 +607,7 @@ function headerMismatch(
     const name = decodeHeaderValue(raw);
     if (name === undefined) return "Mcp-Name header has an invalid base64 value";
     const bodyValue = params?.[field];
-    if (name !== bodyValue) return `Mcp-Name header value '${name}' does not match body value '${describe(bodyValue)}'`;
+    if (name !== bodyValue) return `Mcp-Name header value '${excerpt(name)}' does not match body value '${excerpt(describe(bodyValue))}'`;
     // The arguments of the tool mirrored into Mcp-Param-* headers (`x-mcp-header`): argument -> header name.
     const table = server.definition?.paramHeaders;
     const declared = method === "tools/call" && typeof bodyValue === "string" && table && Object.hasOwn(table, bodyValue) ? table[bodyValue] : undefined;

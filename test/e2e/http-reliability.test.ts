@@ -404,3 +404,31 @@ describe("limits (issue 15, Limits and defaults)", () => {
     expect(response.status).toBe(408);
   });
 });
+
+describe("header values quoted in refusals are cut short (issue 28 §5)", () => {
+  it("a 15 KB Origin, Host or Mcp-Method comes back as 200 characters and an ellipsis, not as a 15 KB reply", async () => {
+    const handler = createWebHandler(notesServer());
+    closers.push(() => handler.close());
+    const long = "x".repeat(15_000);
+    const ask = async (headers: Record<string, string>) => {
+      const response = await handler(
+        new Request("http://localhost/mcp", {
+          method: "POST",
+          headers: { ...baseHeaders, host: "localhost", ...headers },
+          body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28" } } }),
+        }),
+      );
+      return { status: response.status, body: await response.text() };
+    };
+    const origin = await ask({ origin: `http://${long}.example` });
+    expect(origin.status).toBe(403);
+    expect(origin.body).toContain(`Origin 'http://${"x".repeat(193)}…'`);
+    const host = await ask({ host: `${long}.example` });
+    expect(host.status).toBe(403);
+    expect(host.body).toContain(`Host '${"x".repeat(200)}…'`);
+    const method = await ask({ "mcp-protocol-version": "2026-07-28", "mcp-method": long });
+    expect(method.status).toBe(400);
+    expect(method.body).toContain(`Mcp-Method header value '${"x".repeat(200)}…'`);
+    for (const reply of [origin, host, method]) expect(reply.body.length).toBeLessThan(1_000);
+  });
+});
