@@ -1,7 +1,7 @@
 // The Streamable HTTP binding on node:http, without going through web Request/Response
 // objects (they cost more per request than the whole MCP dispatch).
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import { Server as NetServer, type AddressInfo } from "node:net";
 import type { McpEndpoint } from "../mcp/server.js";
 import { METADATA_PATH } from "../auth/resource-server.js";
 import { LegacySseBinding, type LegacySseOptions } from "./legacy-sse.js";
@@ -413,7 +413,8 @@ export interface HttpListener {
   readonly httpServer: Server;
   /**
    * Graceful close: stops accepting connections (new ones are refused; a new request on a
-   * connection already open is answered 503), lets requests in flight finish within
+   * connection already open, idle keep-alive ones included, is answered 503 with
+   * `connection: close`), lets requests in flight finish within
    * `timeoutMs` (default: the `shutdownTimeoutMs` option), then ends every session and SSE
    * stream properly (the response ends, no reset), answers requests still unanswered with
    * 503, and closes the remaining connections and the listening socket. Calling it again
@@ -505,18 +506,19 @@ export async function listenHttp(server: McpEndpoint, options: ListenOptions = {
   let closing: Promise<void> | undefined;
   const close = (closeOptions?: ShutdownOptions): Promise<void> =>
     (closing ??= (async () => {
-      // No new connections (they are refused); idle keep-alive connections close now.
-      const closed = new Promise<void>((resolve) => httpServer.close(() => resolve()));
-      httpServer.closeIdleConnections();
-      // Connections whose request finished become idle: close them as they do.
-      const idle = setInterval(() => httpServer.closeIdleConnections(), 50);
-      (idle as { unref?: () => void }).unref?.();
+      // No new connections (they are refused). Connections already open stay open while
+      // requests in flight drain (net.Server's close: http.Server's would also destroy idle
+      // keep-alive connections, and a request a client sends on one then meets a reset): a
+      // request on them is answered 503 with `connection: close`, which closes them.
+      const closed = new Promise<void>((resolve) => NetServer.prototype.close.call(httpServer, () => resolve()));
       // Legacy SSE streams have nothing to drain (every POST was answered 202): they end now.
       legacy?.close();
       try {
         await handler.shutdown({ timeoutMs: closeOptions?.timeoutMs ?? shutdownTimeoutMs });
       } finally {
-        clearInterval(idle);
+        // http.Server's own close now (its connection checks stop; the listening socket is
+        // already closed), then every connection left.
+        httpServer.close();
         httpServer.closeAllConnections();
       }
       await closed;

@@ -4,6 +4,7 @@
 // public server needs (sessions, bodies in flight, body read time, chunked bodies too large).
 // Real HTTP against listenHttp, and createWebHandler with fetch Requests.
 import { request as httpRequest } from "node:http";
+import { connect } from "node:net";
 import { createWebHandler, type HttpOptions } from "@mcp-gen/runtime";
 import { listenHttp, type HttpListener } from "@mcp-gen/runtime/node";
 import { afterEach, describe, expect, it } from "vitest";
@@ -432,3 +433,58 @@ describe("header values quoted in refusals are cut short (issue 28 §5)", () => 
     for (const reply of [origin, host, method]) expect(reply.body.length).toBeLessThan(1_000);
   });
 });
+
+describe("requests arriving during a graceful shutdown (issue 28 §5)", () => {
+  it("a request on a keep-alive connection opened before close() is answered 503 with connection: close, not reset", async () => {
+    const listener = await serve();
+    const session = await initialize(listener.url);
+    // A keep-alive connection that has carried one request and is idle when close() starts.
+    const socket = connect(listener.port, "127.0.0.1");
+    let received = "";
+    socket.setEncoding("utf8");
+    socket.on("data", (chunk: string) => (received += chunk));
+    const ended = new Promise<string | undefined>((resolve) => {
+      socket.once("error", (error: NodeJS.ErrnoException) => resolve(error.code));
+      socket.once("close", () => resolve(undefined));
+    });
+    const body = JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" });
+    const raw = `POST /mcp HTTP/1.1\r\nhost: localhost\r\ncontent-type: application/json\r\naccept: application/json, text/event-stream\r\nmcp-session-id: ${session}\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+    socket.write(raw);
+    await waitFor(() => received.includes("\r\n\r\n"));
+    expect(received).toMatch(/^HTTP\/1\.1 202/);
+    received = "";
+    // A request in flight keeps the server draining.
+    const inFlight = post(listener.url, call(5, 300), { "mcp-session-id": session });
+    await waitFor(() => gates.length > 0);
+    const closed = listener.close({ timeoutMs: 10_000 });
+    // The shutdown has begun once new connections are refused.
+    await waitFor(async () => (await connectionRefused(listener.port)) === true);
+    socket.write(raw);
+    expect(await ended).toBeUndefined();
+    expect(received).toMatch(/^HTTP\/1\.1 503/);
+    expect(received.toLowerCase()).toContain("connection: close");
+    expect(received).toContain("Server is shutting down");
+    openGates();
+    expect((await messagesOf(await inFlight)).at(-1)).toMatchObject({ id: 5, result: { content: [{ text: "released 300" }] } });
+    await closed;
+  });
+});
+
+async function waitFor(condition: () => boolean | Promise<boolean>, ms = 10_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error("timed out");
+    await sleep(10);
+  }
+}
+
+function connectionRefused(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = connect(port, "127.0.0.1");
+    probe.once("connect", () => {
+      probe.destroy();
+      resolve(false);
+    });
+    probe.once("error", (error: NodeJS.ErrnoException) => resolve(error.code === "ECONNREFUSED"));
+  });
+}
