@@ -488,3 +488,44 @@ function connectionRefused(port: number): Promise<boolean> {
     probe.once("error", (error: NodeJS.ErrnoException) => resolve(error.code === "ECONNREFUSED"));
   });
 }
+
+describe("maxBufferedBodyBytes (issue 28 §2)", () => {
+  it("listenHttp: a body that does not fit beside one being read is 503 with retry-after; chunked bodies too; then bodies fit again", async () => {
+    const listener = await serve({ maxBufferedBodyBytes: 1000, bodyTimeoutMs: 2_000 });
+    // Holds 800 of the 1000 bytes while it waits for its last bytes.
+    const holding = rawPost(listener, { "content-length": "800" }, (req) => req.write("{"));
+    await sleep(100);
+    const declared = await post(listener.url, { jsonrpc: "2.0", id: 1, method: "ping", pad: "x".repeat(300) });
+    expect(declared.status).toBe(503);
+    expect(declared.headers.get("retry-after")).toBe("1");
+    expect(await declared.json()).toMatchObject({ id: null, error: { code: -32000, message: expect.stringContaining("1000 bytes") } });
+    const chunked = await rawPost(listener, { "transfer-encoding": "chunked" }, (req) => {
+      req.write("x".repeat(150));
+      setTimeout(() => req.end("x".repeat(150)), 50);
+    });
+    expect(chunked.status).toBe(503);
+    expect(JSON.parse(chunked.body)).toMatchObject({ error: { code: -32000 } });
+    expect((await holding).status).toBe(408);
+    // Its bytes were given back: a body of the same size is read.
+    const read = await post(listener.url, { jsonrpc: "2.0", id: 1, method: "ping", pad: "x".repeat(300) });
+    expect(read.status).toBe(400); // no session: but the body was read
+  });
+
+  it("createWebHandler: a body over what is left is 503", async () => {
+    const handler = createWebHandler(notesServer(), { maxBufferedBodyBytes: 100 });
+    closers.push(() => handler.close());
+    const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping", pad: "x".repeat(200) });
+    const declared = await handler(new Request("http://localhost/mcp", { method: "POST", headers: { ...baseHeaders, host: "localhost", "content-length": String(body.length) }, body }));
+    expect(declared.status).toBe(503);
+    expect(declared.headers.get("retry-after")).toBe("1");
+    const stream = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode(body));
+        controller.close();
+      },
+    });
+    const chunked = await handler(new Request("http://localhost/mcp", { method: "POST", headers: { ...baseHeaders, host: "localhost" }, body: stream, duplex: "half" } as RequestInit));
+    expect(chunked.status).toBe(503);
+    expect(await chunked.json()).toMatchObject({ error: { code: -32000 } });
+  });
+});
