@@ -1,6 +1,7 @@
 // The 2026-07-28 HTTP binding mirrors parts of a request body into headers (SEP-2243):
 // Mcp-Name for the named methods and Mcp-Param-<Name> for tool arguments a tool declares
 // with `x-mcp-header`. Client and server share these rules so they cannot drift apart.
+import { excerpt } from "./excerpt.js";
 
 /**
  * Methods whose Mcp-Name header mirrors a params field (no prototype: "constructor" names
@@ -100,7 +101,7 @@ export function paramHeaderMismatch(
     const actual = decodeHeaderValue(raw);
     if (actual === undefined) return `Mcp-Param-${name} header has an invalid base64 value`;
     if (expected === undefined) return `Mcp-Param-${name} header is present but argument '${argument}' is not`;
-    if (actual !== expected) return `Mcp-Param-${name} header value '${actual}' does not match argument '${argument}'`;
+    if (actual !== expected) return `Mcp-Param-${name} header value '${excerpt(actual)}' does not match argument '${argument}'`;
   }
   return undefined;
 }

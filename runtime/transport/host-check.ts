@@ -1,6 +1,8 @@
 // DNS-rebinding protection shared by the HTTP bindings: the Host header must name an allowed
 // host, and a browser's Origin an allowed origin (by default, http(s) on an allowed host).
 
+import { excerpt } from "../mcp/excerpt.js";
+
 /** Host names accepted by default: the loopback names a local server is reached under. */
 export const defaultHosts: readonly string[] = ["localhost", "127.0.0.1", "[::1]"];
 
@@ -35,8 +37,8 @@ export class HostCheck {
     const hostname = host?.replace(/:\d+$/, "").toLowerCase();
     if (hostname !== undefined && this.hosts.includes(hostname)) return undefined;
     // Deployed under a real name, the usual cause is the default allow-list: say how to extend it.
-    const hint = this.hosts === defaultHosts && hostname !== undefined ? `; serving as ${hostname}? pass allowedHosts: ["${hostname.replace(/[^a-z0-9.\-[\]:]/g, "")}"] to the HTTP binding` : "";
-    return `Forbidden: Host ${host === undefined ? "(missing)" : `'${host}'`} is not allowed${hint}`;
+    const hint = this.hosts === defaultHosts && hostname !== undefined ? `; serving as ${excerpt(hostname)}? pass allowedHosts: ["${excerpt(hostname.replace(/[^a-z0-9.\-[\]:]/g, ""))}"] to the HTTP binding` : "";
+    return `Forbidden: Host ${host === undefined ? "(missing)" : `'${excerpt(host)}'`} is not allowed${hint}`;
   }
 
   /** Why the Origin header (sent by browsers) is refused, if it is. */
@@ -51,6 +53,6 @@ export class HostCheck {
         allowed = false;
       }
     }
-    return allowed ? undefined : `Forbidden: Origin '${origin}' is not allowed`;
+    return allowed ? undefined : `Forbidden: Origin '${excerpt(origin)}' is not allowed`;
   }
 }

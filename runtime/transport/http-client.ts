@@ -4,7 +4,7 @@
 // Mcp-Method, Mcp-Name, Mcp-Param-*); legacy ones the session id, and a legacy session
 // listens on the GET stream for what the server sends outside any request.
 import type { JsonRpcMessage, JsonRpcRequest, RequestId } from "../jsonrpc/messages.js";
-import { parseBody } from "../jsonrpc/parse.js";
+import { parseBody, parseMessage } from "../jsonrpc/parse.js";
 import type { ChannelHandlers, ClientChannel } from "../mcp/client.js";
 import { hasProtocolVersionHeader, MetaKey } from "../mcp/revisions.js";
 import { encodeHeaderValue, namedMethods, paramHeaderText, toolParamHeaders } from "../mcp/mirrored-headers.js";
@@ -164,7 +164,7 @@ export function httpChannel(url: string | URL, options: HttpChannelOptions = {})
     for await (const { data } of readSse(body, state)) {
       let value: unknown;
       try {
-        value = JSON.parse(data);
+        value = parseMessage(data);
       } catch {
         continue; // A malformed event is skipped, as SSE readers do.
       }

@@ -14,7 +14,7 @@ import type { McpEndpoint } from "../mcp/server.js";
 import { hasProtocolVersionHeader, isModern, MetaKey, primesEventStreams } from "../mcp/revisions.js";
 import { decodeHeaderValue, namedMethods, paramHeaderMismatch } from "../mcp/mirrored-headers.js";
 import { MemoryEventStore, type EventStore } from "./event-store.js";
-import { BodyLimits, SERVER_BUSY } from "./body.js";
+import { BodyLimits, SERVER_BUSY, type BodyBudget } from "./body.js";
 import { HostCheck } from "./host-check.js";
 import { ResourceGuard, type HttpAuthOptions } from "../auth/http-guard.js";
 import { entryScopes } from "../auth/scopes.js";
@@ -23,6 +23,7 @@ import type { AuthInfo } from "../auth/resource-server.js";
 export type { HttpAuthOptions } from "../auth/http-guard.js";
 import { ResumableStream, writeReplay } from "./resumable-stream.js";
 import { SseStream } from "./sse.js";
+import { excerpt } from "../mcp/excerpt.js";
 
 export interface HttpOptions {
   /**
@@ -65,10 +66,18 @@ export interface HttpOptions {
    */
   readonly maxSessions?: number | undefined;
   /**
-   * Most request bodies being read at once. Default 512 (with the default `maxBodyBytes`,
-   * at most 2 GiB of bodies in memory); a POST beyond it is answered 503 with a JSON-RPC error.
+   * Most request bodies being read at once. Default 512; a POST beyond it is answered 503
+   * with a JSON-RPC error. Their bytes are bounded by `maxBufferedBodyBytes`.
    */
   readonly maxConcurrentBodies?: number | undefined;
+  /**
+   * Most bytes the request bodies being read may hold together. Default 64 MiB (16 bodies of
+   * the default `maxBodyBytes`). A body is reserved its Content-Length when it arrives (a
+   * chunked one, chunk by chunk); one that does not fit is answered 503 with `retry-after`
+   * and a JSON-RPC error. Memory for bodies stays within about three times this (bytes,
+   * decoded text and parsed value) until their requests are dispatched.
+   */
+  readonly maxBufferedBodyBytes?: number | undefined;
   /**
    * Milliseconds a client has to send a request's whole body. Default 30,000; a body still
    * incomplete then is answered 408 with a JSON-RPC error. 0 disables the limit.
@@ -108,10 +117,11 @@ export interface HttpRequestLike {
   readonly url?: string | undefined;
   header(name: string): string | undefined;
   /**
-   * The body as text; rejects with BodyTooLargeError past `limit` bytes and with
-   * BodyTimeoutError when it is not complete within `timeoutMs` (0 or absent: no limit).
+   * The body as text; rejects with BodyTooLargeError past `limit` bytes, with
+   * BodyTimeoutError when it is not complete within `timeoutMs` (0 or absent: no limit), and
+   * with BodyBudgetError when `budget` refuses to reserve its bytes.
    */
-  text(limit: number, timeoutMs?: number): Promise<string>;
+  text(limit: number, timeoutMs?: number, budget?: BodyBudget): Promise<string>;
   /** Aborted when the client disconnects. */
   readonly signal?: AbortSignal | undefined;
   /**
@@ -149,7 +159,8 @@ export type HttpReply =
   | { readonly status: number; readonly headers: Record<string, string>; readonly body?: string | undefined }
   | { readonly status: number; readonly headers: Record<string, string>; readonly stream: SseStream };
 
-export { BodyTimeoutError, BodyTooLargeError } from "./body.js";
+export { BodyBudgetError, BodyTimeoutError, BodyTooLargeError } from "./body.js";
+export type { BodyBudget } from "./body.js";
 
 /** Text for an error message of any value that came from JSON (whose String() may throw). */
 function describe(value: unknown): string {
@@ -584,11 +595,11 @@ function headerMismatch(
   const version = request.header("mcp-protocol-version");
   if (version === undefined) return "required header MCP-Protocol-Version is missing";
   if (typeof bodyVersion === "string" && version !== bodyVersion) {
-    return `MCP-Protocol-Version header value '${version}' does not match body value '${bodyVersion}'`;
+    return `MCP-Protocol-Version header value '${excerpt(version)}' does not match body value '${excerpt(bodyVersion)}'`;
   }
   const headerMethod = request.header("mcp-method");
   if (headerMethod === undefined) return "required header Mcp-Method is missing";
-  if (headerMethod !== method) return `Mcp-Method header value '${headerMethod}' does not match body value '${method}'`;
+  if (headerMethod !== method) return `Mcp-Method header value '${excerpt(headerMethod)}' does not match body value '${excerpt(method)}'`;
   const field = namedMethods[method];
   if (field !== undefined) {
     const raw = request.header("mcp-name");
@@ -596,7 +607,7 @@ function headerMismatch(
     const name = decodeHeaderValue(raw);
     if (name === undefined) return "Mcp-Name header has an invalid base64 value";
     const bodyValue = params?.[field];
-    if (name !== bodyValue) return `Mcp-Name header value '${name}' does not match body value '${describe(bodyValue)}'`;
+    if (name !== bodyValue) return `Mcp-Name header value '${excerpt(name)}' does not match body value '${excerpt(describe(bodyValue))}'`;
     // The arguments of the tool mirrored into Mcp-Param-* headers (`x-mcp-header`): argument -> header name.
     const table = server.definition?.paramHeaders;
     const declared = method === "tools/call" && typeof bodyValue === "string" && table && Object.hasOwn(table, bodyValue) ? table[bodyValue] : undefined;
@@ -732,7 +743,7 @@ export class StreamableHttpBinding {
     if (!acceptsAll && !(accept.includes("application/json") && accept.includes("text/event-stream"))) {
       return errorReply(406, ErrorCode.InvalidRequest, "Not Acceptable: Accept must list application/json and text/event-stream");
     }
-    const read = await this.bodies.read((limit, timeoutMs) => request.text(limit, timeoutMs));
+    const read = await this.bodies.read((limit, timeoutMs, budget) => request.text(limit, timeoutMs, budget));
     if ("refused" in read) return read.refused;
     const body = read.value;
     if (auth) {

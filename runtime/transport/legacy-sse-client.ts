@@ -3,7 +3,7 @@
 // to that endpoint; everything the server sends arrives on the stream as `message` events.
 // The session ends with the stream. Pair it with legacy revisions (initialize).
 import type { JsonRpcMessage, RequestId } from "../jsonrpc/messages.js";
-import { parseBody } from "../jsonrpc/parse.js";
+import { parseBody, parseMessage } from "../jsonrpc/parse.js";
 import type { ChannelHandlers, ClientChannel } from "../mcp/client.js";
 import { hasProtocolVersionHeader } from "../mcp/revisions.js";
 import { HttpStatusError, type HttpAuth } from "./http-client.js";
@@ -66,7 +66,7 @@ export function legacySseChannel(url: string | URL, options: LegacySseChannelOpt
         if (event !== "message") continue;
         let value: unknown;
         try {
-          value = JSON.parse(data);
+          value = parseMessage(data);
         } catch {
           continue; // A malformed event is skipped, as SSE readers do.
         }

@@ -38,6 +38,8 @@ export interface LegacySseOptions {
   readonly maxBodyBytes?: number | undefined;
   /** Most request bodies being read at once. Default 512; beyond it a POST is answered 503. */
   readonly maxConcurrentBodies?: number | undefined;
+  /** Most bytes the bodies being read may hold together. Default 64 MiB; a POST beyond it is answered 503. */
+  readonly maxBufferedBodyBytes?: number | undefined;
   /** Milliseconds a client has to send a body. Default 30,000 (then 408); 0 disables. */
   readonly bodyTimeoutMs?: number | undefined;
   /** Most sessions (open streams) at once. Default 10,000; a GET beyond it is answered 503. */
@@ -183,7 +185,7 @@ export class LegacySseBinding {
     if (!contentType.toLowerCase().includes("application/json")) {
       return errorReply(415, ErrorCode.InvalidRequest, "Unsupported Media Type: Content-Type must be application/json");
     }
-    const read = await this.bodies.read((limit, timeoutMs) => request.text(limit, timeoutMs));
+    const read = await this.bodies.read((limit, timeoutMs, budget) => request.text(limit, timeoutMs, budget));
     if ("refused" in read) return read.refused;
     const body = read.value;
     // The session may have ended while the body was read.

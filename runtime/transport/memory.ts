@@ -5,6 +5,7 @@ import type { Peer } from "../jsonrpc/peer.js";
 import type { ClientChannel } from "../mcp/client.js";
 import type { McpEndpoint } from "../mcp/server.js";
 import { serializeMessage } from "../jsonrpc/serialize.js";
+import { parseMessage } from "../jsonrpc/parse.js";
 
 export function memoryChannel(server: McpEndpoint): ClientChannel {
   let toClient: ((value: unknown) => void) | undefined;
@@ -12,7 +13,7 @@ export function memoryChannel(server: McpEndpoint): ClientChannel {
   let serverPeer: Peer | undefined;
   let open = true;
   const deliver = (message: JsonRpcMessage, to: (value: unknown) => void) => {
-    const copy = JSON.parse(serializeMessage(message)) as unknown;
+    const copy = parseMessage(serializeMessage(message));
     queueMicrotask(() => open && to(copy));
   };
   return {

@@ -1,11 +1,11 @@
 // The Streamable HTTP binding on node:http, without going through web Request/Response
 // objects (they cost more per request than the whole MCP dispatch).
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import { Server as NetServer, type AddressInfo } from "node:net";
 import type { McpEndpoint } from "../mcp/server.js";
 import { METADATA_PATH } from "../auth/resource-server.js";
 import { LegacySseBinding, type LegacySseOptions } from "./legacy-sse.js";
-import { BodyTimeoutError, BodyTooLargeError } from "./body.js";
+import { BodyBudgetError, BodyTimeoutError, BodyTooLargeError, type BodyBudget } from "./body.js";
 import { StreamableHttpBinding, type HttpOptions, type HttpRequestLike } from "./http.js";
 import { closeOnSignals } from "./signals.js";
 import type { SseStream } from "./sse.js";
@@ -45,27 +45,44 @@ class BodyReads {
   private readonly reads = new Set<BodyRead>();
   private timer: ReturnType<typeof setInterval> | undefined;
 
-  read(req: IncomingMessage, limit: number, timeoutMs: number): Promise<string> {
+  read(req: IncomingMessage, limit: number, timeoutMs: number, budget: BodyBudget | undefined): Promise<string> {
     return new Promise((resolve, reject) => {
-      const declared = Number(req.headers["content-length"] ?? NaN);
-      if (declared > limit) {
+      const length = req.headers["content-length"];
+      const declared = length === undefined ? undefined : Number(length);
+      if (declared !== undefined && declared > limit) {
         req.resume();
         reject(new BodyTooLargeError());
         return;
       }
-      const chunks: Buffer[] = [];
+      // A declared length is reserved at once and read into one buffer of that size (node:http
+      // refuses a body longer than it says); a chunked body reserves its chunks as they come.
+      const whole = declared !== undefined && Number.isSafeInteger(declared) && declared >= 0;
+      if (whole && budget && !budget.reserve(declared)) {
+        req.resume();
+        reject(new BodyBudgetError());
+        return;
+      }
+      let buffer: Buffer | undefined = whole ? Buffer.allocUnsafe(declared) : undefined;
+      let chunks: Buffer[] = [];
       let size = 0;
       let read: BodyRead | undefined;
       const stop = (error: Error) => {
         if (read) this.reads.delete(read);
+        buffer = undefined;
+        chunks = [];
         // The rest is read and dropped (node:http does it once the reply is sent, then closes
         // the connection: the reply says `connection: close`), so that the client sees the reply.
         req.removeListener("data", onData);
         reject(error);
       };
       const onData = (chunk: Buffer) => {
+        if (buffer) {
+          size += chunk.copy(buffer, size);
+          return;
+        }
         size += chunk.length;
         if (size > limit) stop(new BodyTooLargeError());
+        else if (budget && !budget.reserve(chunk.length)) stop(new BodyBudgetError(true));
         else chunks.push(chunk);
       };
       if (timeoutMs > 0) {
@@ -76,10 +93,16 @@ class BodyReads {
       req.on("data", onData);
       req.on("end", () => {
         if (read) this.reads.delete(read);
-        resolve(chunks.length === 1 ? chunks[0]!.toString("utf8") : Buffer.concat(chunks).toString("utf8"));
+        // Decoded once; the bytes are dropped with this closure.
+        const bytes = buffer ?? (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
+        buffer = undefined;
+        chunks = [];
+        resolve(bytes.toString("utf8", 0, size));
       });
       req.on("error", (error) => {
         if (read) this.reads.delete(read);
+        buffer = undefined;
+        chunks = [];
         reject(error);
       });
     });
@@ -142,8 +165,8 @@ class NodeRequest implements HttpRequestLike {
     return Array.isArray(value) ? value.join(", ") : value;
   }
 
-  text(limit: number, timeoutMs = 0): Promise<string> {
-    return this.reads.read(this.req, limit, timeoutMs);
+  text(limit: number, timeoutMs = 0, budget?: BodyBudget): Promise<string> {
+    return this.reads.read(this.req, limit, timeoutMs, budget);
   }
 
   get signal(): AbortSignal {
@@ -390,7 +413,8 @@ export interface HttpListener {
   readonly httpServer: Server;
   /**
    * Graceful close: stops accepting connections (new ones are refused; a new request on a
-   * connection already open is answered 503), lets requests in flight finish within
+   * connection already open, idle keep-alive ones included, is answered 503 with
+   * `connection: close`), lets requests in flight finish within
    * `timeoutMs` (default: the `shutdownTimeoutMs` option), then ends every session and SSE
    * stream properly (the response ends, no reset), answers requests still unanswered with
    * 503, and closes the remaining connections and the listening socket. Calling it again
@@ -482,18 +506,19 @@ export async function listenHttp(server: McpEndpoint, options: ListenOptions = {
   let closing: Promise<void> | undefined;
   const close = (closeOptions?: ShutdownOptions): Promise<void> =>
     (closing ??= (async () => {
-      // No new connections (they are refused); idle keep-alive connections close now.
-      const closed = new Promise<void>((resolve) => httpServer.close(() => resolve()));
-      httpServer.closeIdleConnections();
-      // Connections whose request finished become idle: close them as they do.
-      const idle = setInterval(() => httpServer.closeIdleConnections(), 50);
-      (idle as { unref?: () => void }).unref?.();
+      // No new connections (they are refused). Connections already open stay open while
+      // requests in flight drain (net.Server's close: http.Server's would also destroy idle
+      // keep-alive connections, and a request a client sends on one then meets a reset): a
+      // request on them is answered 503 with `connection: close`, which closes them.
+      const closed = new Promise<void>((resolve) => NetServer.prototype.close.call(httpServer, () => resolve()));
       // Legacy SSE streams have nothing to drain (every POST was answered 202): they end now.
       legacy?.close();
       try {
         await handler.shutdown({ timeoutMs: closeOptions?.timeoutMs ?? shutdownTimeoutMs });
       } finally {
-        clearInterval(idle);
+        // http.Server's own close now (its connection checks stop; the listening socket is
+        // already closed), then every connection left.
+        httpServer.close();
         httpServer.closeAllConnections();
       }
       await closed;

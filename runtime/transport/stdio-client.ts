@@ -5,6 +5,7 @@ import type { JsonRpcMessage, RequestId } from "../jsonrpc/messages.js";
 import { serializeMessage } from "../jsonrpc/serialize.js";
 import type { ClientChannel } from "../mcp/client.js";
 import { LineDecoder } from "./lines.js";
+import { parseMessage } from "../jsonrpc/parse.js";
 
 export interface StdioServerParameters {
   readonly command: string;
@@ -46,7 +47,7 @@ export function stdioChannel(parameters: StdioServerParameters): StdioChannel {
         for (const line of decoder.push(chunk)) {
           let value: unknown;
           try {
-            value = JSON.parse(line);
+            value = parseMessage(line);
           } catch {
             continue; // Servers must write only protocol messages; ignore stray output.
           }

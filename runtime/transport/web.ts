@@ -1,7 +1,7 @@
 // The Streamable HTTP binding as a web-standard handler, `(Request) => Promise<Response>`,
 // for Deno, Bun, Cloudflare Workers, Vercel/Netlify functions and any fetch-style router.
 import type { McpEndpoint } from "../mcp/server.js";
-import { BodyTimeoutError, BodyTooLargeError } from "./body.js";
+import { BodyBudgetError, BodyTimeoutError, BodyTooLargeError, type BodyBudget } from "./body.js";
 import { StreamableHttpBinding, type HttpOptions, type HttpReply, type HttpRequestLike } from "./http.js";
 
 export interface WebHandler {
@@ -10,13 +10,24 @@ export interface WebHandler {
   close(): void;
 }
 
-/** Reads a web Request's body up to `limit` bytes within `timeoutMs` (0: no limit). */
-export async function readLimited(request: Request, limit: number, timeoutMs: number): Promise<string> {
-  const declared = Number(request.headers.get("content-length") ?? NaN);
-  if (declared > limit) throw new BodyTooLargeError();
+/**
+ * Reads a web Request's body up to `limit` bytes within `timeoutMs` (0: no limit), reserving
+ * its bytes from `budget` (all of a declared Content-Length at once, else chunk by chunk).
+ */
+export async function readLimited(request: Request, limit: number, timeoutMs: number, budget?: BodyBudget): Promise<string> {
+  const length = request.headers.get("content-length");
+  const declared = length === null ? undefined : Number(length);
+  if (declared !== undefined && declared > limit) throw new BodyTooLargeError();
   if (!request.body) return "";
+  const whole = declared !== undefined && Number.isSafeInteger(declared) && declared >= 0;
+  if (whole && budget && !budget.reserve(declared)) {
+    await request.body.cancel().catch(() => {});
+    throw new BodyBudgetError();
+  }
   const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
+  // One buffer of the declared size; chunks (then one copy) when the size is not known.
+  let bytes: Uint8Array | undefined = whole ? new Uint8Array(declared) : undefined;
+  let chunks: Uint8Array[] = [];
   let size = 0;
   let timedOut = false;
   const timer =
@@ -30,24 +41,31 @@ export async function readLimited(request: Request, limit: number, timeoutMs: nu
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
-      size += value.byteLength;
-      if (size > limit) {
+      if (size + value.byteLength > (bytes ? bytes.byteLength : limit)) {
         await reader.cancel();
         throw new BodyTooLargeError();
       }
-      chunks.push(value);
+      if (bytes) bytes.set(value, size);
+      else if (budget && !budget.reserve(value.byteLength)) {
+        await reader.cancel();
+        throw new BodyBudgetError(true);
+      } else chunks.push(value);
+      size += value.byteLength;
     }
   } finally {
     if (timer !== undefined) clearTimeout(timer);
   }
   if (timedOut) throw new BodyTimeoutError();
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
+  if (!bytes) {
+    bytes = new Uint8Array(size);
+    let offset = 0;
+    for (const chunk of chunks) {
+      bytes.set(chunk, offset);
+      offset += chunk.byteLength;
+    }
+    chunks = [];
   }
-  return new TextDecoder().decode(bytes);
+  return new TextDecoder().decode(bytes.subarray(0, size));
 }
 
 export function toResponse(reply: HttpReply): Response {
@@ -74,7 +92,7 @@ export function requestLike(request: Request): HttpRequestLike {
     method: request.method,
     url: request.url,
     header: (name) => request.headers.get(name) ?? undefined,
-    text: (limit, timeoutMs) => readLimited(request, limit, timeoutMs ?? 0),
+    text: (limit, timeoutMs, budget) => readLimited(request, limit, timeoutMs ?? 0, budget),
     signal: request.signal,
   };
 }

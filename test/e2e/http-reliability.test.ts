@@ -4,6 +4,7 @@
 // public server needs (sessions, bodies in flight, body read time, chunked bodies too large).
 // Real HTTP against listenHttp, and createWebHandler with fetch Requests.
 import { request as httpRequest } from "node:http";
+import { connect } from "node:net";
 import { createWebHandler, type HttpOptions } from "@mcp-gen/runtime";
 import { listenHttp, type HttpListener } from "@mcp-gen/runtime/node";
 import { afterEach, describe, expect, it } from "vitest";
@@ -402,5 +403,129 @@ describe("limits (issue 15, Limits and defaults)", () => {
     });
     const response = await handler(new Request("http://localhost/mcp", { method: "POST", headers: { ...baseHeaders, host: "localhost" }, body, duplex: "half" } as RequestInit));
     expect(response.status).toBe(408);
+  });
+});
+
+describe("header values quoted in refusals are cut short (issue 28 §5)", () => {
+  it("a 15 KB Origin, Host or Mcp-Method comes back as 200 characters and an ellipsis, not as a 15 KB reply", async () => {
+    const handler = createWebHandler(notesServer());
+    closers.push(() => handler.close());
+    const long = "x".repeat(15_000);
+    const ask = async (headers: Record<string, string>) => {
+      const response = await handler(
+        new Request("http://localhost/mcp", {
+          method: "POST",
+          headers: { ...baseHeaders, host: "localhost", ...headers },
+          body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28" } } }),
+        }),
+      );
+      return { status: response.status, body: await response.text() };
+    };
+    const origin = await ask({ origin: `http://${long}.example` });
+    expect(origin.status).toBe(403);
+    expect(origin.body).toContain(`Origin 'http://${"x".repeat(193)}…'`);
+    const host = await ask({ host: `${long}.example` });
+    expect(host.status).toBe(403);
+    expect(host.body).toContain(`Host '${"x".repeat(200)}…'`);
+    const method = await ask({ "mcp-protocol-version": "2026-07-28", "mcp-method": long });
+    expect(method.status).toBe(400);
+    expect(method.body).toContain(`Mcp-Method header value '${"x".repeat(200)}…'`);
+    for (const reply of [origin, host, method]) expect(reply.body.length).toBeLessThan(1_000);
+  });
+});
+
+describe("requests arriving during a graceful shutdown (issue 28 §5)", () => {
+  it("a request on a keep-alive connection opened before close() is answered 503 with connection: close, not reset", async () => {
+    const listener = await serve();
+    const session = await initialize(listener.url);
+    // A keep-alive connection that has carried one request and is idle when close() starts.
+    const socket = connect(listener.port, "127.0.0.1");
+    let received = "";
+    socket.setEncoding("utf8");
+    socket.on("data", (chunk: string) => (received += chunk));
+    const ended = new Promise<string | undefined>((resolve) => {
+      socket.once("error", (error: NodeJS.ErrnoException) => resolve(error.code));
+      socket.once("close", () => resolve(undefined));
+    });
+    const body = JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" });
+    const raw = `POST /mcp HTTP/1.1\r\nhost: localhost\r\ncontent-type: application/json\r\naccept: application/json, text/event-stream\r\nmcp-session-id: ${session}\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+    socket.write(raw);
+    await waitFor(() => received.includes("\r\n\r\n"));
+    expect(received).toMatch(/^HTTP\/1\.1 202/);
+    received = "";
+    // A request in flight keeps the server draining.
+    const inFlight = post(listener.url, call(5, 300), { "mcp-session-id": session });
+    await waitFor(() => gates.length > 0);
+    const closed = listener.close({ timeoutMs: 10_000 });
+    // The shutdown has begun once new connections are refused.
+    await waitFor(async () => (await connectionRefused(listener.port)) === true);
+    socket.write(raw);
+    expect(await ended).toBeUndefined();
+    expect(received).toMatch(/^HTTP\/1\.1 503/);
+    expect(received.toLowerCase()).toContain("connection: close");
+    expect(received).toContain("Server is shutting down");
+    openGates();
+    expect((await messagesOf(await inFlight)).at(-1)).toMatchObject({ id: 5, result: { content: [{ text: "released 300" }] } });
+    await closed;
+  });
+});
+
+async function waitFor(condition: () => boolean | Promise<boolean>, ms = 10_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error("timed out");
+    await sleep(10);
+  }
+}
+
+function connectionRefused(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = connect(port, "127.0.0.1");
+    probe.once("connect", () => {
+      probe.destroy();
+      resolve(false);
+    });
+    probe.once("error", (error: NodeJS.ErrnoException) => resolve(error.code === "ECONNREFUSED"));
+  });
+}
+
+describe("maxBufferedBodyBytes (issue 28 §2)", () => {
+  it("listenHttp: a body that does not fit beside one being read is 503 with retry-after; chunked bodies too; then bodies fit again", async () => {
+    const listener = await serve({ maxBufferedBodyBytes: 1000, bodyTimeoutMs: 2_000 });
+    // Holds 800 of the 1000 bytes while it waits for its last bytes.
+    const holding = rawPost(listener, { "content-length": "800" }, (req) => req.write("{"));
+    await sleep(100);
+    const declared = await post(listener.url, { jsonrpc: "2.0", id: 1, method: "ping", pad: "x".repeat(300) });
+    expect(declared.status).toBe(503);
+    expect(declared.headers.get("retry-after")).toBe("1");
+    expect(await declared.json()).toMatchObject({ id: null, error: { code: -32000, message: expect.stringContaining("1000 bytes") } });
+    const chunked = await rawPost(listener, { "transfer-encoding": "chunked" }, (req) => {
+      req.write("x".repeat(150));
+      setTimeout(() => req.end("x".repeat(150)), 50);
+    });
+    expect(chunked.status).toBe(503);
+    expect(JSON.parse(chunked.body)).toMatchObject({ error: { code: -32000 } });
+    expect((await holding).status).toBe(408);
+    // Its bytes were given back: a body of the same size is read.
+    const read = await post(listener.url, { jsonrpc: "2.0", id: 1, method: "ping", pad: "x".repeat(300) });
+    expect(read.status).toBe(400); // no session: but the body was read
+  });
+
+  it("createWebHandler: a body over what is left is 503", async () => {
+    const handler = createWebHandler(notesServer(), { maxBufferedBodyBytes: 100 });
+    closers.push(() => handler.close());
+    const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping", pad: "x".repeat(200) });
+    const declared = await handler(new Request("http://localhost/mcp", { method: "POST", headers: { ...baseHeaders, host: "localhost", "content-length": String(body.length) }, body }));
+    expect(declared.status).toBe(503);
+    expect(declared.headers.get("retry-after")).toBe("1");
+    const stream = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode(body));
+        controller.close();
+      },
+    });
+    const chunked = await handler(new Request("http://localhost/mcp", { method: "POST", headers: { ...baseHeaders, host: "localhost" }, body: stream, duplex: "half" } as RequestInit));
+    expect(chunked.status).toBe(503);
+    expect(await chunked.json()).toMatchObject({ error: { code: -32000 } });
   });
 });

@@ -56,3 +56,46 @@ describe("large integer ids in batches with other elements", () => {
     expect(batch[1]).toEqual(["a", "id"]);
   });
 });
+
+describe("large integer ids reaching a client (issue 28 §5)", () => {
+  it("a server process's request over stdio keeps its id, and the answer echoes it digit for digit", async () => {
+    const { stdioChannel } = await import("@mcp-gen/runtime/node");
+    // A server that asks the client a ping with an id past 2^53, then reports the answer on stderr.
+    const script = `process.stdout.write('{"jsonrpc":"2.0","id":9007199254740993,"method":"ping"}\\n');
+      process.stdin.setEncoding("utf8");
+      let text = "";
+      process.stdin.on("data", (chunk) => { text += chunk; if (text.includes("\\n")) { process.stderr.write(text); process.exit(0); } });`;
+    const channel = stdioChannel({ command: process.execPath, args: ["-e", script], stderr: "pipe" });
+    let stderr = "";
+    const received = new Promise<unknown>((resolve, reject) => {
+      void channel
+        .start({
+          receive: resolve,
+          fail: () => {},
+          closed: (error?: Error) => (error ? reject(error) : undefined),
+        })
+        .then(() => channel.process!.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8"))));
+    });
+    const request = (await received) as { id: unknown };
+    expect(request.id).toBe(9007199254740993n);
+    const exited = new Promise((resolve) => channel.process!.once("exit", resolve));
+    channel.send({ jsonrpc: "2.0", id: request.id, result: {} } as unknown as JsonRpcMessage);
+    await exited;
+    expect(stderr).toBe('{"jsonrpc":"2.0","id":9007199254740993,"result":{}}\n');
+    await channel.close();
+  });
+
+  it("memoryChannel carries such ids digit for digit", async () => {
+    const { memoryChannel } = await import("@mcp-gen/runtime");
+    const { handlers } = await import("../../examples/weather/src/handlers.js");
+    const { createWeatherServer } = await import("../../examples/weather/src/mcp/index.js");
+    const channel = memoryChannel(createWeatherServer(handlers));
+    const received: unknown[] = [];
+    await channel.start({ receive: (value: unknown) => received.push(value), fail: () => {}, closed: () => {} });
+    const meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
+    channel.send({ jsonrpc: "2.0", id: 9007199254740993n, method: "server/discover", params: { _meta: meta } } as unknown as JsonRpcMessage);
+    for (let i = 0; i < 50 && received.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect((received[0] as { id: unknown }).id).toBe(9007199254740993n);
+    await channel.close();
+  });
+});
