@@ -6,5 +6,5 @@ export const EXCERPT_CHARS = 200;
 
 /** `value`, or its first EXCERPT_CHARS characters and an ellipsis. */
 export function excerpt(value: string): string {
-  return value.length > EXCERPT_CHARS ? `${value.slice(0, EXCERPT_CHARS)}…` : value;
+  return value.length > EXCERPT_CHARS ? `${value.slice(0, EXCERPT_CHARS)}\u2026` : value;
 }
