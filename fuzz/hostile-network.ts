@@ -20,6 +20,11 @@ import { fileURLToPath } from "node:url";
 import { SignJWT, generateKeyPair, exportJWK } from "jose";
 import { startHttpServer, stopAllChildren, type HttpServerProcess } from "../test/e2e/helpers.js";
 import { procStatus, resetPeakRss } from "../test/support/proc-status.js";
+import { listenHttp } from "@mcp-gen/runtime/node";
+import type { JsonObject } from "../runtime/index.js";
+import { createHandlers } from "../examples/everything/src/handlers.js";
+import { createNotesServer } from "../examples/everything/src/mcp/index.js";
+import { httpClient, modernMeta } from "../test/e2e/raw-mcp.js";
 import { deriveSeed, Rng } from "./generate.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -258,9 +263,88 @@ async function runLargeBodies(seed: number, violate: (v: HostileViolation) => vo
   return { bodies: LARGE_BODIES, statuses, baseline, peak, grown, bound: DOCUMENTED_BODY_BOUND };
 }
 
+/** requestState replays, each with one thing changed from the request the state was issued for. */
+const REPLAYS = 60;
+const REPLAY_MUTATIONS = ["other note", "other caller", "unasked answer", "extra argument", "tampered state", "other tool"] as const;
+
+export interface ReplayFigures {
+  readonly replays: number;
+  readonly refused: Record<string, number>;
+  readonly sent: Record<string, number>;
+}
+
+/**
+ * 3. requestState replays: the everything example's delete_note (it asks the user to confirm)
+ * over real HTTP with 2026-07-28 requests; each round obtains an approval for one note and
+ * replays it with one seeded change. Oracle: the replay is refused, with a JSON-RPC error or a
+ * tool error result (other tool: whatever it answers, nothing is deleted) and both notes still exist; at the
+ * end the unchanged replay still deletes its note (the refusals are not bought by refusing all).
+ */
+async function runReplays(seed: number, violate: (v: HostileViolation) => void): Promise<ReplayFigures> {
+  const where = "hostile-network requestState replays";
+  const rng = new Rng(seed);
+  const server = createNotesServer(createHandlers({ changed: () => {} }));
+  const resource = "http://127.0.0.1/mcp";
+  // A bearer token is its subject: enough to tell callers apart.
+  const verifyToken = (token: string) => ({ subject: token, scopes: [], expiresAt: undefined, audience: [resource], claims: {} });
+  const listener = await listenHttp(server, { port: 0, auth: { verifyToken, resource, authorizationServers: ["http://127.0.0.1/issuer"] } });
+  const as = (subject: string) => httpClient(listener.url, "modern", () => ({}), fetch, { authorization: `Bearer ${subject}` });
+  const meta = { _meta: modernMeta(false) };
+  const accept = { action: "accept", content: { confirm: true } };
+  const notes = ["groceries", "launch-plan"];
+  const exists = async (id: string) => (await as("alice").request("tools/call", { name: "get_note", arguments: { id }, ...meta })).result?.isError !== true;
+  const refused: Record<string, number> = {};
+  const sent: Record<string, number> = {};
+  try {
+    for (let round = 0; round < REPLAYS; round++) {
+      const subject = `user${rng.int(5)}`;
+      const target = rng.pick(notes);
+      const other = notes.find((n) => n !== target)!;
+      const first = await as(subject).request("tools/call", { name: "delete_note", arguments: { id: target }, ...meta });
+      const key = Object.keys((first.result?.inputRequests ?? {}) as JsonObject)[0];
+      const state = first.result?.requestState;
+      if (key === undefined || typeof state !== "string") {
+        violate({ where, what: "delete_note did not ask for confirmation", got: JSON.stringify(first).slice(0, 300) });
+        continue;
+      }
+      const mutation = rng.pick(REPLAY_MUTATIONS);
+      let client = as(subject);
+      let name = "delete_note";
+      let args: JsonObject = { id: target };
+      let answers: JsonObject = { [key]: accept };
+      let sentState = state;
+      if (mutation === "other note") args = { id: other };
+      else if (mutation === "other caller") client = as(`mallory${rng.int(5)}`);
+      else if (mutation === "unasked answer") answers = { ...answers, [`q${rng.int(100)}`]: accept };
+      else if (mutation === "extra argument") args = { id: target, force: true };
+      else if (mutation === "tampered state") {
+        const at = rng.int(state.length);
+        sentState = `${state.slice(0, at)}${state[at] === "A" ? "B" : "A"}${state.slice(at + 1)}`;
+      } else name = "get_note";
+      const replay = await client.request("tools/call", { name, arguments: args, inputResponses: answers, requestState: sentState, ...meta });
+      // A JSON-RPC error, or a tool error result (an extra argument fails delete_note's input schema first).
+      const wasRefused = replay.error !== undefined || replay.result?.isError === true;
+      sent[mutation] = (sent[mutation] ?? 0) + 1;
+      if (wasRefused) refused[mutation] = (refused[mutation] ?? 0) + 1;
+      if (!wasRefused && mutation !== "other tool") violate({ where, what: `replay with ${mutation} not refused`, got: JSON.stringify(replay).slice(0, 300) });
+      for (const id of notes) if (!(await exists(id))) violate({ where, what: `note ${id} deleted by a replay with ${mutation}` });
+      if (!(await exists(target)) || !(await exists(other))) break;
+    }
+    // Control: the unchanged replay still works.
+    const first = await as("alice").request("tools/call", { name: "delete_note", arguments: { id: "groceries" }, ...meta });
+    const key = Object.keys((first.result?.inputRequests ?? {}) as JsonObject)[0] ?? "";
+    const done = await as("alice").request("tools/call", { name: "delete_note", arguments: { id: "groceries" }, inputResponses: { [key]: accept }, requestState: first.result?.requestState ?? "", ...meta });
+    if (done.error !== undefined || (await exists("groceries"))) violate({ where, what: "the unchanged replay did not delete its note", got: JSON.stringify(done).slice(0, 300) });
+  } finally {
+    await listener.close();
+  }
+  return { replays: REPLAYS, refused, sent };
+}
+
 export interface HostileFigures {
   readonly auth: AuthFigures[];
   readonly bodies: BodyFigures;
+  readonly replays: ReplayFigures;
   readonly ms: number;
 }
 
@@ -271,7 +355,8 @@ export async function runHostileNetwork(seed: number, violate: (v: HostileViolat
   const auth: AuthFigures[] = [];
   for (const [i, mode] of MODES.entries()) auth.push(await runAuthMode(mode, deriveSeed(seed, 1000 + i), violate));
   const bodies = await runLargeBodies(deriveSeed(seed, 1100), violate);
-  return { auth, bodies, ms: Date.now() - started };
+  const replays = await runReplays(deriveSeed(seed, 1200), violate);
+  return { auth, bodies, replays, ms: Date.now() - started };
 }
 
 const counts = (c: Record<string, number>) =>
@@ -293,6 +378,11 @@ export function hostileSection(f: HostileFigures): string[] {
     ...f.auth.map((a) => `| ${a.mode} | ${a.requests} | ${counts(a.statuses)} | ${(a.maxMs / 1000).toFixed(1)} s | ${a.issuerConnections} | ${a.stderrLines} |`),
     ``,
     `Large bodies: ${f.bodies.bodies} concurrent POSTs of 3.5–4.25 MiB held open until all were in flight (listenHttp defaults): ${counts(f.bodies.statuses)}; RSS ${mib(f.bodies.baseline)} before, peak ${mib(f.bodies.peak)} (+${mib(f.bodies.grown)}, bound +${mib(f.bodies.bound)}).`,
+    ``,
+    `requestState replays (everything example's delete_note, each with one change): ${f.replays.replays}; refused / sent by change: ${Object.entries(f.replays.sent)
+      .sort()
+      .map(([k, v]) => `${k}: ${f.replays.refused[k] ?? 0} / ${v}`)
+      .join(", ")} (other tool: get_note answers, ignoring the state); no note deleted by a replay, and the unchanged replay still deletes.`,
     ``,
     `Phase time: ${(f.ms / 1000).toFixed(1)} s.`,
   ];
