@@ -9,6 +9,7 @@ import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { hostileSection, runHostileNetwork, type HostileFigures } from "./hostile-network.js";
 import { answerFor, deriveSeed, Generator, keyOfNumberText, LEGACY_REVISIONS, MODERN, Rng, type Case, type Context, type Expect, type HttpExpect, type Kind } from "./generate.js";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -28,7 +29,7 @@ const option = (name: string, fallback: number) => {
   return value;
 };
 if (flag("--help")) {
-  console.log("usage: tsx fuzz/run.ts [--seed N] [--messages N] [--quick] [--http-share F] [--concurrency N] [--window N] [--no-results]");
+  console.log("usage: tsx fuzz/run.ts [--seed N] [--messages N] [--quick] [--http-share F] [--concurrency N] [--window N] [--no-results] [--hostile-network | --no-hostile-network]");
   process.exit(0);
 }
 const QUICK = flag("--quick");
@@ -38,6 +39,9 @@ const HTTP_SHARE = option("--http-share", 0.5);
 const CONCURRENCY = Math.max(1, Math.floor(option("--concurrency", 48)));
 const WINDOW = Math.max(2, Math.floor(option("--window", 256)));
 const WRITE_RESULTS = !flag("--no-results");
+/** `--hostile-network`: that phase alone (its section of RESULTS.md replaced); `--no-hostile-network`: the message traffic alone. */
+const HOSTILE_ONLY = flag("--hostile-network");
+const HOSTILE = HOSTILE_ONLY || !flag("--no-hostile-network");
 const HANG_MS = 15_000;
 const MAX_SAVED_FAILURES = 25;
 const SESSION_MESSAGES = 400;
@@ -755,6 +759,20 @@ async function runHttp(budget: number): Promise<void> {
 }
 
 // --- main ----------------------------------------------------------------------------
+if (HOSTILE_ONLY) {
+  console.log(`fuzz: seed ${SEED}, hostile-network phase alone`);
+  const section = hostileSection(await runHostileNetwork(SEED, violate));
+  const verdict = violationCount === 0 ? "PASS: 0 violations" : `FAIL: ${violationCount} violation(s)`;
+  const text = [...section, ``, `- seed ${SEED}; command: \`tsx fuzz/run.ts ${argv.join(" ")}\`; ${new Date().toISOString()}; **${verdict}**`, ...violations.slice(0, 20).map((v) => `- [${v.where}] ${v.what}${v.expected ? `; expected ${v.expected}` : ""}${v.got ? `; got ${short(v.got, 300).replace(/\n/g, " ")}` : ""}`)].join("\n");
+  console.log(`\n${text}`);
+  if (WRITE_RESULTS) {
+    const file = path.join(here, "RESULTS.md");
+    const before = readFileSync(file, "utf8");
+    const at = before.indexOf("## Hostile network");
+    writeFileSync(file, `${at < 0 ? `${before.trimEnd()}\n\n` : before.slice(0, at)}${text}\n`);
+  }
+  process.exit(violationCount === 0 ? 0 : 1);
+}
 const started = Date.now();
 const httpBudget = Math.round(MESSAGES * HTTP_SHARE);
 const stdioBudget = MESSAGES - httpBudget;
@@ -773,6 +791,11 @@ const tHttp = Date.now();
 if (httpBudget > 0) await runHttp(httpBudget);
 const httpMs = Date.now() - tHttp;
 console.log(`fuzz: HTTP done in ${(httpMs / 1000).toFixed(1)} s`);
+let hostile: HostileFigures | undefined;
+if (HOSTILE) {
+  hostile = await runHostileNetwork(SEED, violate);
+  console.log(`fuzz: hostile network done in ${(hostile.ms / 1000).toFixed(1)} s`);
+}
 clearInterval(sampler);
 
 for (const c of children) {
@@ -842,6 +865,7 @@ const report = [
   ``,
   ...probes,
   ``,
+  ...(hostile ? [...hostileSection(hostile), ``] : []),
   ...(violations.length
     ? [
         `First violations:`,
