@@ -2,11 +2,11 @@
 // 4 MiB against a real listenHttp server process with default settings keep its peak RSS
 // within the documented bound (about four times maxBufferedBodyBytes, 64 MiB by default) above
 // what it used before the load, and every POST gets exactly one answer: 200, 413 or 503.
-import { readFileSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
 import { afterAll, describe, expect, it } from "vitest";
 import { startHttpServer, stopAllChildren } from "./helpers.js";
 import { repoRoot } from "../support/paths.js";
+import { procStatus as status, resetPeakRss as resetPeak } from "../support/proc-status.js";
 import { join } from "node:path";
 
 afterAll(stopAllChildren);
@@ -14,23 +14,6 @@ afterAll(stopAllChildren);
 const MiB = 1024 * 1024;
 /** docs/transports.md: bodies being read hold at most maxBufferedBodyBytes (64 MiB), and cost at most about four times that. */
 const documentedBound = 4 * 64 * MiB;
-
-/** A line of /proc/<pid>/status, in bytes. */
-function status(pid: number, field: "VmHWM" | "VmRSS"): number {
-  const match = new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(readFileSync(`/proc/${pid}/status`, "utf8"));
-  if (!match) throw new Error(`no ${field} in /proc/${pid}/status`);
-  return Number(match[1]) * 1024;
-}
-
-/** Resets the process's peak RSS to its current RSS (Linux 4.0+: write 5 to clear_refs). */
-function resetPeak(pid: number): boolean {
-  try {
-    writeFileSync(`/proc/${pid}/clear_refs`, "5");
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /**
  * POSTs `body` on a connection of its own: all but its last byte, then (once `hold` resolves)
