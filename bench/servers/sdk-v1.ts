@@ -3,7 +3,7 @@
 // only one SDK v1 speaks). HTTP: stateless Streamable HTTP as the SDK documents it — a
 // fresh server and transport per request, `sessionIdGenerator: undefined`,
 // `enableJsonResponse: true` — so clients send legacy requests without a session.
-import { createServer } from "node:http";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
@@ -40,7 +40,8 @@ function buildServer(): McpServer {
 if (args.transport === "stdio") {
   await buildServer().connect(new StdioServerTransport());
 } else {
-  const httpServer = createServer(async (req, res) => {
+  // Answers every error itself (500), so the listener below may leave its promise alone.
+  const answer = async (req: IncomingMessage, res: ServerResponse) => {
     try {
       if (req.method !== "POST") {
         res.writeHead(405, { allow: "POST" }).end();
@@ -61,6 +62,7 @@ if (args.transport === "stdio") {
       if (!res.headersSent) res.writeHead(500, { "content-type": "text/plain" });
       res.end(String(error));
     }
-  });
+  };
+  const httpServer = createServer((req, res) => void answer(req, res));
   await listen("sdk-v1", httpServer, args.port);
 }

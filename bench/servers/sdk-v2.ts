@@ -39,7 +39,8 @@ function buildServer(): McpServer {
 
 /** node:http → web Request → the SDK's fetch-shaped handler → node:http. */
 function toNodeListener(fetch: (request: Request) => Promise<Response>) {
-  return async (req: IncomingMessage, res: ServerResponse) => {
+  // Answers every error itself (500), so node:http may leave the promise alone.
+  const relay = async (req: IncomingMessage, res: ServerResponse) => {
     try {
       const headers = new Headers();
       for (const [name, value] of Object.entries(req.headers)) {
@@ -70,6 +71,7 @@ function toNodeListener(fetch: (request: Request) => Promise<Response>) {
       res.end(String(error));
     }
   };
+  return (req: IncomingMessage, res: ServerResponse) => void relay(req, res);
 }
 
 if (args.transport === "stdio") {

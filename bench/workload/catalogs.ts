@@ -97,7 +97,7 @@ const id4 = (i: number) => String(i).padStart(4, "0");
 
 // --- nullable ------------------------------------------------------------------------
 
-function nullableTool(pick: Pick, i: number): JsonSchema {
+function nullableTool(pick: Pick): JsonSchema {
   const properties: Record<string, JsonSchema> = {};
   const required: string[] = [];
   for (const field of pick.some(fields, 2, 4)) {
@@ -236,7 +236,7 @@ export function shapedCatalogManifest(shape: CatalogShape, count: number, seed =
   const manifest: Record<string, unknown> = { mcpgen: 1, server: { name: `catalog-${shape}`, version: "1.0.0" }, output: "./mcp", generate: { client: false } };
   if (shape === "nullable") {
     manifest.protocol = ["2025-11-25", "2025-06-18"];
-    for (let i = 0; i < count; i++) tools[toolName(pick, i)] = { description: `${pick.one(verbs)} ${pick.one(nouns)}s, nullable fields and patterns (tool ${i})`, input: nullableTool(pick, i) };
+    for (let i = 0; i < count; i++) tools[toolName(pick, i)] = { description: `${pick.one(verbs)} ${pick.one(nouns)}s, nullable fields and patterns (tool ${i})`, input: nullableTool(pick) };
   } else if (shape === "composed") {
     manifest.protocol = ["2026-07-28", "2025-11-25"];
     for (let i = 0; i < count; i++) {

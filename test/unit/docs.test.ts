@@ -3,7 +3,7 @@
 // nested objects, array items and unions; output is deterministic; the page is written only
 // over a page of its own, and a bad manifest writes nothing. The browser side is
 // test/e2e/docs-browser.test.ts.
-import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { scriptJson } from "../../generator/docs/render.js";

@@ -1,7 +1,7 @@
 // `mcp-gen init` scaffolds a complete project that generates, type-checks under its own strict
 // tsconfig.json (sources and tests) and never overwrites. test/e2e/init-project.test.ts
 // installs such a project from the packed tarballs and runs its scripts.
-import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, symlinkSync } from "node:fs";
 import { devNull } from "node:os";
 import { join } from "node:path";
 import ts from "typescript";

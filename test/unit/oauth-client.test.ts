@@ -84,7 +84,7 @@ async function world(options: WorldOptions = {}): Promise<World> {
     response.writeHead(status, { "content-type": "application/json", ...headers }).end(JSON.stringify(body));
   };
 
-  server.on("request", async (request: IncomingMessage, response: ServerResponse) => {
+  const answer = async (request: IncomingMessage, response: ServerResponse) => {
     const url = new URL(request.url ?? "/", base);
     const body = await readBody(request);
     if (request.method === "POST" && url.pathname === "/mcp") {
@@ -150,7 +150,9 @@ async function world(options: WorldOptions = {}): Promise<World> {
       return json(response, 201, { client_id: `${prefix}client-${registrations.length}`, redirect_uris: [] });
     }
     json(response, 404, { error: "not_found" });
-  });
+  };
+  // A throw in the fake servers is an unhandled rejection, which fails the run with its stack.
+  server.on("request", (request: IncomingMessage, response: ServerResponse) => void answer(request, response));
   return { base, mcp, log, authorizations, tokenRequests, registrations, bearer };
 }
 
@@ -410,7 +412,7 @@ describe("oauth authorization server binding", () => {
     const second = await world({ name: "as2", refreshTokens: true });
     let moved = false;
     // One MCP endpoint whose metadata points at `first`, then at `second`.
-    const front = createServer(async (request, response) => {
+    const relay = async (request: IncomingMessage, response: ServerResponse) => {
       const url = new URL(request.url ?? "/", "http://x");
       const target = moved ? second : first;
       if (url.pathname === "/mcp" && request.headers.authorization === "Bearer as1-access-1" && !moved) moved = true;
@@ -424,7 +426,8 @@ describe("oauth authorization server binding", () => {
       const challenge = forwarded.headers.get("www-authenticate");
       if (challenge) headers["www-authenticate"] = challenge;
       response.writeHead(forwarded.status, headers).end(text);
-    });
+    };
+    const front = createServer((request, response) => void relay(request, response));
     servers.push(front);
     await new Promise<void>((resolveListen) => front.listen(0, "127.0.0.1", resolveListen));
     const frontUrl = `http://127.0.0.1:${(front.address() as AddressInfo).port}/mcp`;
