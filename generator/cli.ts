@@ -5,7 +5,7 @@ import { mkdirSync, readFileSync, writeFileSync, existsSync } from "node:fs";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { err, formatDiagnostic, jsonDiagnostic, out, type Diagnostic } from "./diagnostics.js";
 import { packageRoot } from "./load/revisions.js";
-import type { Options } from "yargs";
+import type { Argv, Options } from "yargs";
 import { remember as rememberRun, unchangedRun, type RunKey } from "./memo.js";
 import { terminalProgress } from "./progress.js";
 import type { FileStatus } from "./write.js";
@@ -332,194 +332,238 @@ function plainGenerateArgs(argv: readonly string[]): GenerateArgs | undefined {
   return { ...args, manifest: args.manifest ?? "mcp.yaml" } as GenerateArgs;
 }
 
+/**
+ * A command's handler only chooses what to run (its action); main runs it after parsing, once
+ * yargs has found no usage error.
+ */
+type Action = () => Promise<number> | number;
+type Choose = (action: Action) => void;
+
+/** `mcp-gen [generate] [manifest]`, the default command (the plain form skips yargs: plainGenerateArgs). */
+function generateCommand(y: Argv, choose: Choose): Argv {
+  return y.command(
+    ["generate [manifest]", "$0 [manifest]"],
+    "Generate code from a manifest (default ./mcp.yaml)",
+    (y) =>
+      y
+        .positional("manifest", { type: "string", default: "mcp.yaml", describe: "path of the manifest" })
+        .options(generateOptions)
+        .example("$0 generate", "./mcp.yaml into its `output` folder")
+        .example("$0 generate api/mcp.yaml --out src/mcp --schema-dir ../mcp-schema", "another manifest, output folder and schema folder")
+        .example("$0 generate --check --json", "CI: exit 1 when stale, the status of every file as JSON")
+        .check((a) => {
+          if (a.check && a.dryRun) throw new Error("--check and --dry-run cannot be combined");
+          if (a.watch && (a.check || a.dryRun || a.json)) throw new Error(`--watch writes on every change; it cannot be combined with ${a.check ? "--check" : a.dryRun ? "--dry-run" : "--json"}`);
+          if (a.run !== undefined && !a.watch) throw new Error("--run starts a command beside --watch; add --watch");
+          for (const [name, option] of Object.entries(generateOptions)) {
+            const repeated = option.type === "string" && Array.isArray((a as Record<string, unknown>)[name]);
+            if (repeated) throw new Error(`--${name} given more than once; give it once`);
+          }
+          return true;
+        }),
+    (a) => {
+      choose(() => (a.watch ? runWatch(a) : runGenerate(a)));
+    },
+  );
+}
+
+/** `mcp-gen init [dir]`: a new project. */
+function initCommand(y: Argv, choose: Choose): Argv {
+  return y.command(
+    "init [dir]",
+    "Start a project: mcp.yaml, src/ (handlers, entry point), a test, tsconfig.json and package.json scripts (never overwrites)",
+    (y) =>
+      y
+        .positional("dir", { type: "string", default: "." })
+        .option("name", { type: "string", describe: "server name (default: the folder name)" })
+        .option("http", { type: "boolean", default: false, describe: "an HTTP-first project: `npm start` serves Streamable HTTP on $PORT, and a Dockerfile" })
+        .option("schema-dir", { type: "string", describe: "copy the protocol schemas into the project's ./mcp-schema from here (default: $MCP_GEN_SCHEMA_DIR, then the cache)" })
+        .example("$0 init", "a project in the current folder, named after it")
+        .example("$0 init weather-server --name weather", "a project in ./weather-server")
+        .example("$0 init api --http", "a project served over HTTP, with a Dockerfile"),
+    (a) => {
+      choose(() => runInit(a.dir, a.name, a.http, a.schemaDir));
+    },
+  );
+}
+
+/** `mcp-gen scaffold [manifest]`: stubs for the handlers a manifest declares and the handlers file lacks. */
+function scaffoldCommand(y: Argv, choose: Choose): Argv {
+  return y.command(
+    "scaffold [manifest]",
+    "Add a typed stub to the handlers file for every tool, resource, template and prompt without a handler (touches nothing else)",
+    (y) =>
+      y
+        .positional("manifest", { type: "string", default: "mcp.yaml", describe: "path of the manifest" })
+        .option("handlers", { type: "string", describe: "handlers file (default: handlers.ts beside the output folder, src/handlers.ts for `output: ./src/mcp`)" })
+        .option("check", { type: "boolean", default: false, describe: "write nothing; exit 1 and list the handlers that are missing" })
+        .option("quiet", { alias: "q", type: "boolean", default: false, describe: "print only errors and warnings" })
+        .example("$0 scaffold", "stubs in src/handlers.ts for what mcp.yaml declares and it does not handle yet")
+        .example("$0 scaffold mcp.yaml --handlers lib/server.ts --check", "CI: exit 1 while a declaration has no handler"),
+    (a) => {
+      choose(async () => (await import("./scaffold/run.js")).runScaffold({ manifest: a.manifest, handlers: a.handlers, check: a.check, quiet: a.quiet }));
+    },
+  );
+}
+
+/** `mcp-gen pull`: a client manifest from a live server. */
+function pullCommand(y: Argv, choose: Choose): Argv {
+  return y.command(
+    "pull",
+    "Write a client manifest (generate.server: false) for a live server, or --check that one still matches it",
+    (y) =>
+      y
+        .option("stdio", { type: "string", describe: "command that starts the server on its stdio (no shell; quotes group words)" })
+        .option("url", { type: "string", describe: "Streamable HTTP endpoint of the server" })
+        .option("output", { alias: "o", type: "string", default: "mcp.yaml", describe: "manifest to write (or, with --check, to compare)" })
+        .option("check", { type: "boolean", default: false, describe: "write nothing; exit 1 when the manifest no longer matches the server" })
+        .option("timeout", { type: "number", default: 30_000, describe: "milliseconds to wait for each answer" })
+        .option("schema-dir", { type: "string", describe: "folder of protocol schemas (<dir>/<revision>/schema.json; default: $MCP_GEN_SCHEMA_DIR, then the written manifest's protocolSchemas, then the cache)" })
+        .option("quiet", { alias: "q", type: "boolean", default: false, describe: "no summary line" })
+        .option("json", { type: "boolean", default: false, describe: "one JSON document on stdout: the counts written, or with --check { matches, differences }" })
+        .example('$0 pull --stdio "npx -y @modelcontextprotocol/server-memory" -o memory.yaml', "a manifest for a stdio server")
+        .example("$0 pull --url http://127.0.0.1:3000/mcp", "a manifest for a server over Streamable HTTP")
+        .example("$0 pull --url http://127.0.0.1:3000/mcp --check", "CI: fail when the server's tools changed")
+        .check((a) => {
+          if ((a.stdio === undefined) === (a.url === undefined)) throw new Error("give exactly one of --stdio and --url");
+          if (!(a.timeout > 0)) throw new Error("--timeout must be a positive number of milliseconds");
+          return true;
+        }),
+    (a) => {
+      choose(async () => (await import("./pull/run.js")).runPull({ stdio: a.stdio, url: a.url, output: a.output, check: a.check, timeout: a.timeout, schemaDir: a.schemaDir, quiet: a.quiet, json: a.json }));
+    },
+  );
+}
+
+/** `mcp-gen docs [manifest]`: the HTML catalog page. */
+function docsCommand(y: Argv, choose: Choose): Argv {
+  return y.command(
+    "docs [manifest]",
+    "Write a self-contained HTML catalog of the server (tools with their schemas, resources, templates, prompts)",
+    (y) =>
+      y
+        .positional("manifest", { type: "string", default: "mcp.yaml", describe: "path of the manifest" })
+        .option("output", { alias: "o", type: "string", default: "site/", describe: "folder of the page (index.html)" })
+        .option("server-url", { type: "string", describe: "add a \"try it\" panel calling this Streamable HTTP endpoint (editable in the page)" })
+        .option("quiet", { alias: "q", type: "boolean", default: false, describe: "print only errors and warnings" })
+        .example("$0 docs", "site/index.html from ./mcp.yaml")
+        .example("$0 docs mcp.yaml -o public/ --server-url http://127.0.0.1:3000/mcp", "with a \"try it\" form per tool")
+        .check((a) => {
+          const url: unknown = a.serverUrl;
+          if (url !== undefined && (typeof url !== "string" || !/^https?:\/\/\S+$/.test(url))) throw new Error("--server-url must be one http:// or https:// URL");
+          return true;
+        }),
+    (a) => {
+      choose(() => runDocs({ manifest: a.manifest, output: a.output, serverUrl: a.serverUrl, quiet: a.quiet }));
+    },
+  );
+}
+
+/** `mcp-gen pack [manifest]`: the .mcpb bundle and server.json. */
+function packCommand(y: Argv, choose: Choose): Argv {
+  return y.command(
+    "pack [manifest]",
+    "Ship a stdio server: its entry bundled into one file inside an .mcpb bundle (MCP Bundle), and/or server.json for the MCP Registry",
+    (y) =>
+      y
+        .positional("manifest", { type: "string", default: "mcp.yaml", describe: "path of the manifest" })
+        .option("out", { alias: "o", type: "string", describe: "output folder (default: dist/ beside the manifest)" })
+        .option("entry", { type: "string", describe: "the file that starts the server (default: src/main.ts beside the manifest)" })
+        .option("mcpb", { type: "boolean", default: true, describe: "write <name>-<version>.mcpb (--no-mcpb: server.json only)" })
+        .option("server-json", { type: "boolean", default: false, describe: "also write server.json for the MCP Registry (name from package.json's mcpName)" })
+        .option("remote", { type: "string", describe: "server.json: the deployed Streamable HTTP endpoint (https://…/mcp), listed under remotes" })
+        .option("mcpb-url", { type: "string", describe: "server.json: where the .mcpb will be downloadable (a release asset), listed with its sha256" })
+        .option("quiet", { alias: "q", type: "boolean", default: false, describe: "print only errors and warnings" })
+        .option("json", { type: "boolean", default: false, describe: "print the outcome (files with size and sha256, diagnostics) as one JSON document on stdout" })
+        .example("$0 pack", "dist/<name>-<version>.mcpb from ./mcp.yaml and src/main.ts")
+        .example("$0 pack --server-json --mcpb-url https://github.com/me/weather/releases/download/v1.0.0/weather-1.0.0.mcpb", "the bundle, and server.json listing the npm package and the bundle")
+        .example("$0 pack --no-mcpb --remote https://weather.example.com/mcp", "server.json for a server deployed over HTTP")
+        .check((a) => {
+          for (const name of ["out", "entry", "remote", "mcpb-url"]) {
+            if (Array.isArray((a as Record<string, unknown>)[name])) throw new Error(`--${name} given more than once; give it once`);
+          }
+          const webUrl = (url: unknown) => typeof url === "string" && (/^https:\/\/\S+$/.test(url) || /^http:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d+)?\/\S*$/.test(url));
+          for (const [flag, url] of [["--remote", a.remote as unknown], ["--mcpb-url", a.mcpbUrl as unknown]] as const) {
+            if (url !== undefined && !webUrl(url)) throw new Error(`${flag} must be one https:// URL (http:// only on localhost)`);
+          }
+          if (a.mcpbUrl !== undefined && !a.mcpb) throw new Error("--mcpb-url lists the bundle this run writes; it cannot be combined with --no-mcpb");
+          if (!a.mcpb && !a.serverJson && a.remote === undefined) throw new Error("--no-mcpb leaves nothing to write; add --server-json or --remote <url>");
+          return true;
+        }),
+    (a) => {
+      choose(async () =>
+        (await import("./pack/run.js")).runPack({ manifest: a.manifest, out: a.out, entry: a.entry, mcpb: a.mcpb, serverJson: a.serverJson, remote: a.remote, mcpbUrl: a.mcpbUrl, quiet: a.quiet, json: a.json }));
+    },
+  );
+}
+
+/** `mcp-gen diff <old> <new> [manifest]`: what a protocol revision bump changes. */
+function diffCommand(y: Argv, choose: Choose): Argv {
+  return y.command(
+    "diff <old> <new> [manifest]",
+    "What a protocol revision bump changes: methods, types field by field, and the manifest's generated signatures (default ./mcp.yaml if present)",
+    (y) =>
+      y
+        .positional("old", { type: "string", demandOption: true, describe: "the revision you have, e.g. 2025-11-25" })
+        .positional("new", { type: "string", demandOption: true, describe: "the revision you move to, e.g. 2026-07-28" })
+        .positional("manifest", { type: "string", describe: "manifest whose signatures to check (default ./mcp.yaml if present; else protocol only)" })
+        .option("schema-dir", { type: "string", describe: "folder holding <revision>/schema.json (default: $MCP_GEN_SCHEMA_DIR, then the manifest's protocolSchemas, then the cache)" })
+        .option("json", { type: "boolean", default: false, describe: "print one JSON document (sorted keys) instead of tables" })
+        .option("descriptions", { type: "boolean", default: false, describe: "also list types whose descriptions alone changed" })
+        .example("$0 diff 2025-11-25 2026-07-28", "what the 2026-07-28 bump changes, for ./mcp.yaml if there is one")
+        .example("$0 diff 2025-06-18 2025-11-25 examples/weather/mcp.yaml --json", "the same as JSON, for tools"),
+    (a) => {
+      choose(async () => (await import("./diff/run.js")).runDiff({ from: a.old, to: a.new, manifest: a.manifest, schemaDir: a.schemaDir, json: a.json, descriptions: a.descriptions }));
+    },
+  );
+}
+
+/** `mcp-gen schema fetch|list`: the protocol schemas. */
+function schemaCommand(y: Argv, choose: Choose): Argv {
+  return y.command(
+    "schema <action> [revisions..]",
+    "Manage protocol schemas: `fetch [revision..]` downloads (or copies --from a folder) and verifies them into the manifest's `protocolSchemas` folder, else the cache; `list` shows where each is found",
+    (y) =>
+      y
+        .positional("action", { choices: ["fetch", "list"] as const, demandOption: true })
+        .positional("revisions", { type: "string", array: true, default: [] as string[] })
+        .option("manifest", { type: "string", describe: "manifest whose `protocol` and `protocolSchemas` apply (default ./mcp.yaml if present)" })
+        .option("from", { type: "string", describe: "fetch: copy from this folder holding <revision>/schema.json instead of downloading (offline; same sha256 check)" })
+        .option("schema-dir", { type: "string", describe: "list: look here first" })
+        .option("json", { type: "boolean", default: false, describe: "list: one JSON array of { revision, era, dialect, file, from } (file null when not found)" })
+        .example("$0 schema fetch", "the revisions ./mcp.yaml targets into its protocolSchemas folder (else every known revision into the cache), sha256 verified")
+        .example("$0 schema fetch --from ../mcp-schema", "the same without the internet, from a local copy")
+        .example("$0 schema fetch 2026-07-28", "just one revision")
+        .example("$0 schema list --schema-dir ../mcp-schema", "which schema.json each revision would use")
+        .check((a) => {
+          if (a.action === "list" && a.from !== undefined) throw new Error("--from is for schema fetch");
+          if (a.action === "fetch" && a.schemaDir !== undefined) throw new Error("schema fetch writes into the manifest's protocolSchemas folder or the cache; to copy from a folder, use --from");
+          return true;
+        }),
+    (a) => {
+      choose(async () => {
+        const { runSchemaFetch, runSchemaList } = await import("./schemas/run.js");
+        return a.action === "fetch" ? runSchemaFetch({ revisions: a.revisions, manifest: a.manifest, from: a.from }) : runSchemaList({ schemaDir: a.schemaDir, manifest: a.manifest, json: a.json });
+      });
+    },
+  );
+}
+
+/** Every command but the default one's plain form, in the order `--help` lists them. */
+const commands = [generateCommand, initCommand, scaffoldCommand, pullCommand, docsCommand, packCommand, diffCommand, schemaCommand];
+
 export async function main(argv: string[]): Promise<number> {
   const plain = plainGenerateArgs(argv);
   if (plain !== undefined) return plain.watch ? runWatch(plain) : runGenerate(plain);
   const { default: yargs } = await import("yargs");
-  // Handlers only choose the action; it runs after parsing, once yargs has found no usage error.
-  let action: (() => Promise<number> | number) | undefined;
+  let action: Action | undefined;
   let usageError: string | undefined;
-  const parser = yargs(argv)
-    .scriptName("mcp-gen")
-    .usage("$0 [generate] [manifest]: generate a typed MCP server and client from an mcp.yaml manifest")
-    .command(
-      ["generate [manifest]", "$0 [manifest]"],
-      "Generate code from a manifest (default ./mcp.yaml)",
-      (y) =>
-        y
-          .positional("manifest", { type: "string", default: "mcp.yaml", describe: "path of the manifest" })
-          .options(generateOptions)
-          .example("$0 generate", "./mcp.yaml into its `output` folder")
-          .example("$0 generate api/mcp.yaml --out src/mcp --schema-dir ../mcp-schema", "another manifest, output folder and schema folder")
-          .example("$0 generate --check --json", "CI: exit 1 when stale, the status of every file as JSON")
-          .check((a) => {
-            if (a.check && a.dryRun) throw new Error("--check and --dry-run cannot be combined");
-            if (a.watch && (a.check || a.dryRun || a.json)) throw new Error(`--watch writes on every change; it cannot be combined with ${a.check ? "--check" : a.dryRun ? "--dry-run" : "--json"}`);
-            if (a.run !== undefined && !a.watch) throw new Error("--run starts a command beside --watch; add --watch");
-            for (const [name, option] of Object.entries(generateOptions)) {
-              const repeated = option.type === "string" && Array.isArray((a as Record<string, unknown>)[name]);
-              if (repeated) throw new Error(`--${name} given more than once; give it once`);
-            }
-            return true;
-          }),
-      (a) => {
-        action = () => (a.watch ? runWatch(a) : runGenerate(a));
-      },
-    )
-    .command(
-      "init [dir]",
-      "Start a project: mcp.yaml, src/ (handlers, entry point), a test, tsconfig.json and package.json scripts (never overwrites)",
-      (y) =>
-        y
-          .positional("dir", { type: "string", default: "." })
-          .option("name", { type: "string", describe: "server name (default: the folder name)" })
-          .option("http", { type: "boolean", default: false, describe: "an HTTP-first project: `npm start` serves Streamable HTTP on $PORT, and a Dockerfile" })
-          .option("schema-dir", { type: "string", describe: "copy the protocol schemas into the project's ./mcp-schema from here (default: $MCP_GEN_SCHEMA_DIR, then the cache)" })
-          .example("$0 init", "a project in the current folder, named after it")
-          .example("$0 init weather-server --name weather", "a project in ./weather-server")
-          .example("$0 init api --http", "a project served over HTTP, with a Dockerfile"),
-      (a) => {
-        action = () => runInit(a.dir, a.name, a.http, a.schemaDir);
-      },
-    )
-    .command(
-      "scaffold [manifest]",
-      "Add a typed stub to the handlers file for every tool, resource, template and prompt without a handler (touches nothing else)",
-      (y) =>
-        y
-          .positional("manifest", { type: "string", default: "mcp.yaml", describe: "path of the manifest" })
-          .option("handlers", { type: "string", describe: "handlers file (default: handlers.ts beside the output folder, src/handlers.ts for `output: ./src/mcp`)" })
-          .option("check", { type: "boolean", default: false, describe: "write nothing; exit 1 and list the handlers that are missing" })
-          .option("quiet", { alias: "q", type: "boolean", default: false, describe: "print only errors and warnings" })
-          .example("$0 scaffold", "stubs in src/handlers.ts for what mcp.yaml declares and it does not handle yet")
-          .example("$0 scaffold mcp.yaml --handlers lib/server.ts --check", "CI: exit 1 while a declaration has no handler"),
-      (a) => {
-        action = async () => (await import("./scaffold/run.js")).runScaffold({ manifest: a.manifest, handlers: a.handlers, check: a.check, quiet: a.quiet });
-      },
-    )
-    .command(
-      "pull",
-      "Write a client manifest (generate.server: false) for a live server, or --check that one still matches it",
-      (y) =>
-        y
-          .option("stdio", { type: "string", describe: "command that starts the server on its stdio (no shell; quotes group words)" })
-          .option("url", { type: "string", describe: "Streamable HTTP endpoint of the server" })
-          .option("output", { alias: "o", type: "string", default: "mcp.yaml", describe: "manifest to write (or, with --check, to compare)" })
-          .option("check", { type: "boolean", default: false, describe: "write nothing; exit 1 when the manifest no longer matches the server" })
-          .option("timeout", { type: "number", default: 30_000, describe: "milliseconds to wait for each answer" })
-          .option("schema-dir", { type: "string", describe: "folder of protocol schemas (<dir>/<revision>/schema.json; default: $MCP_GEN_SCHEMA_DIR, then the written manifest's protocolSchemas, then the cache)" })
-          .option("quiet", { alias: "q", type: "boolean", default: false, describe: "no summary line" })
-          .option("json", { type: "boolean", default: false, describe: "one JSON document on stdout: the counts written, or with --check { matches, differences }" })
-          .example('$0 pull --stdio "npx -y @modelcontextprotocol/server-memory" -o memory.yaml', "a manifest for a stdio server")
-          .example("$0 pull --url http://127.0.0.1:3000/mcp", "a manifest for a server over Streamable HTTP")
-          .example("$0 pull --url http://127.0.0.1:3000/mcp --check", "CI: fail when the server's tools changed")
-          .check((a) => {
-            if ((a.stdio === undefined) === (a.url === undefined)) throw new Error("give exactly one of --stdio and --url");
-            if (!(a.timeout > 0)) throw new Error("--timeout must be a positive number of milliseconds");
-            return true;
-          }),
-      (a) => {
-        action = async () => (await import("./pull/run.js")).runPull({ stdio: a.stdio, url: a.url, output: a.output, check: a.check, timeout: a.timeout, schemaDir: a.schemaDir, quiet: a.quiet, json: a.json });
-      },
-    )
-    .command(
-      "docs [manifest]",
-      "Write a self-contained HTML catalog of the server (tools with their schemas, resources, templates, prompts)",
-      (y) =>
-        y
-          .positional("manifest", { type: "string", default: "mcp.yaml", describe: "path of the manifest" })
-          .option("output", { alias: "o", type: "string", default: "site/", describe: "folder of the page (index.html)" })
-          .option("server-url", { type: "string", describe: "add a \"try it\" panel calling this Streamable HTTP endpoint (editable in the page)" })
-          .option("quiet", { alias: "q", type: "boolean", default: false, describe: "print only errors and warnings" })
-          .example("$0 docs", "site/index.html from ./mcp.yaml")
-          .example("$0 docs mcp.yaml -o public/ --server-url http://127.0.0.1:3000/mcp", "with a \"try it\" form per tool")
-          .check((a) => {
-            const url: unknown = a.serverUrl;
-            if (url !== undefined && (typeof url !== "string" || !/^https?:\/\/\S+$/.test(url))) throw new Error("--server-url must be one http:// or https:// URL");
-            return true;
-          }),
-      (a) => {
-        action = () => runDocs({ manifest: a.manifest, output: a.output, serverUrl: a.serverUrl, quiet: a.quiet });
-      },
-    )
-    .command(
-      "pack [manifest]",
-      "Ship a stdio server: its entry bundled into one file inside an .mcpb bundle (MCP Bundle), and/or server.json for the MCP Registry",
-      (y) =>
-        y
-          .positional("manifest", { type: "string", default: "mcp.yaml", describe: "path of the manifest" })
-          .option("out", { alias: "o", type: "string", describe: "output folder (default: dist/ beside the manifest)" })
-          .option("entry", { type: "string", describe: "the file that starts the server (default: src/main.ts beside the manifest)" })
-          .option("mcpb", { type: "boolean", default: true, describe: "write <name>-<version>.mcpb (--no-mcpb: server.json only)" })
-          .option("server-json", { type: "boolean", default: false, describe: "also write server.json for the MCP Registry (name from package.json's mcpName)" })
-          .option("remote", { type: "string", describe: "server.json: the deployed Streamable HTTP endpoint (https://…/mcp), listed under remotes" })
-          .option("mcpb-url", { type: "string", describe: "server.json: where the .mcpb will be downloadable (a release asset), listed with its sha256" })
-          .option("quiet", { alias: "q", type: "boolean", default: false, describe: "print only errors and warnings" })
-          .option("json", { type: "boolean", default: false, describe: "print the outcome (files with size and sha256, diagnostics) as one JSON document on stdout" })
-          .example("$0 pack", "dist/<name>-<version>.mcpb from ./mcp.yaml and src/main.ts")
-          .example("$0 pack --server-json --mcpb-url https://github.com/me/weather/releases/download/v1.0.0/weather-1.0.0.mcpb", "the bundle, and server.json listing the npm package and the bundle")
-          .example("$0 pack --no-mcpb --remote https://weather.example.com/mcp", "server.json for a server deployed over HTTP")
-          .check((a) => {
-            for (const name of ["out", "entry", "remote", "mcpb-url"]) {
-              if (Array.isArray((a as Record<string, unknown>)[name])) throw new Error(`--${name} given more than once; give it once`);
-            }
-            const webUrl = (url: unknown) => typeof url === "string" && (/^https:\/\/\S+$/.test(url) || /^http:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d+)?\/\S*$/.test(url));
-            for (const [flag, url] of [["--remote", a.remote as unknown], ["--mcpb-url", a.mcpbUrl as unknown]] as const) {
-              if (url !== undefined && !webUrl(url)) throw new Error(`${flag} must be one https:// URL (http:// only on localhost)`);
-            }
-            if (a.mcpbUrl !== undefined && !a.mcpb) throw new Error("--mcpb-url lists the bundle this run writes; it cannot be combined with --no-mcpb");
-            if (!a.mcpb && !a.serverJson && a.remote === undefined) throw new Error("--no-mcpb leaves nothing to write; add --server-json or --remote <url>");
-            return true;
-          }),
-      (a) => {
-        action = async () =>
-          (await import("./pack/run.js")).runPack({ manifest: a.manifest, out: a.out, entry: a.entry, mcpb: a.mcpb, serverJson: a.serverJson, remote: a.remote, mcpbUrl: a.mcpbUrl, quiet: a.quiet, json: a.json });
-      },
-    )
-    .command(
-      "diff <old> <new> [manifest]",
-      "What a protocol revision bump changes: methods, types field by field, and the manifest's generated signatures (default ./mcp.yaml if present)",
-      (y) =>
-        y
-          .positional("old", { type: "string", demandOption: true, describe: "the revision you have, e.g. 2025-11-25" })
-          .positional("new", { type: "string", demandOption: true, describe: "the revision you move to, e.g. 2026-07-28" })
-          .positional("manifest", { type: "string", describe: "manifest whose signatures to check (default ./mcp.yaml if present; else protocol only)" })
-          .option("schema-dir", { type: "string", describe: "folder holding <revision>/schema.json (default: $MCP_GEN_SCHEMA_DIR, then the manifest's protocolSchemas, then the cache)" })
-          .option("json", { type: "boolean", default: false, describe: "print one JSON document (sorted keys) instead of tables" })
-          .option("descriptions", { type: "boolean", default: false, describe: "also list types whose descriptions alone changed" })
-          .example("$0 diff 2025-11-25 2026-07-28", "what the 2026-07-28 bump changes, for ./mcp.yaml if there is one")
-          .example("$0 diff 2025-06-18 2025-11-25 examples/weather/mcp.yaml --json", "the same as JSON, for tools"),
-      (a) => {
-        action = async () => (await import("./diff/run.js")).runDiff({ from: a.old, to: a.new, manifest: a.manifest, schemaDir: a.schemaDir, json: a.json, descriptions: a.descriptions });
-      },
-    )
-    .command(
-      "schema <action> [revisions..]",
-      "Manage protocol schemas: `fetch [revision..]` downloads (or copies --from a folder) and verifies them into the manifest's `protocolSchemas` folder, else the cache; `list` shows where each is found",
-      (y) =>
-        y
-          .positional("action", { choices: ["fetch", "list"] as const, demandOption: true })
-          .positional("revisions", { type: "string", array: true, default: [] as string[] })
-          .option("manifest", { type: "string", describe: "manifest whose `protocol` and `protocolSchemas` apply (default ./mcp.yaml if present)" })
-          .option("from", { type: "string", describe: "fetch: copy from this folder holding <revision>/schema.json instead of downloading (offline; same sha256 check)" })
-          .option("schema-dir", { type: "string", describe: "list: look here first" })
-          .option("json", { type: "boolean", default: false, describe: "list: one JSON array of { revision, era, dialect, file, from } (file null when not found)" })
-          .example("$0 schema fetch", "the revisions ./mcp.yaml targets into its protocolSchemas folder (else every known revision into the cache), sha256 verified")
-          .example("$0 schema fetch --from ../mcp-schema", "the same without the internet, from a local copy")
-          .example("$0 schema fetch 2026-07-28", "just one revision")
-          .example("$0 schema list --schema-dir ../mcp-schema", "which schema.json each revision would use")
-          .check((a) => {
-            if (a.action === "list" && a.from !== undefined) throw new Error("--from is for schema fetch");
-            if (a.action === "fetch" && a.schemaDir !== undefined) throw new Error("schema fetch writes into the manifest's protocolSchemas folder or the cache; to copy from a folder, use --from");
-            return true;
-          }),
-      (a) => {
-        action = async () => {
-          const { runSchemaFetch, runSchemaList } = await import("./schemas/run.js");
-          return a.action === "fetch" ? runSchemaFetch({ revisions: a.revisions, manifest: a.manifest, from: a.from }) : runSchemaList({ schemaDir: a.schemaDir, manifest: a.manifest, json: a.json });
-        };
-      },
-    )
+  const choose: Choose = (chosen) => {
+    action = chosen;
+  };
+  const base = yargs(argv).scriptName("mcp-gen").usage("$0 [generate] [manifest]: generate a typed MCP server and client from an mcp.yaml manifest");
+  await commands
+    .reduce((parser, command) => command(parser, choose), base)
     .example("$0", "generate from ./mcp.yaml into its `output` folder")
     .example("$0 --check", "exit 1 when the generated files are stale (CI)")
     .example("$0 mcp.yaml --watch", "regenerate whenever mcp.yaml or a schema, page or protocol schema it reads changes")
@@ -534,8 +578,8 @@ export async function main(argv: string[]): Promise<number> {
       // without one is an error thrown by a command handler, that is a bug.
       if (!message) throw error;
       usageError = message;
-    });
-  await parser.parseAsync();
+    })
+    .parseAsync();
   if (usageError !== undefined) {
     err(`${usageError} (see mcp-gen --help)`);
     return 2;
