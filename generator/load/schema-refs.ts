@@ -153,6 +153,16 @@ export function resolveSchema(
   }
 }
 
+/** What one pass of resolveSchema finds: the schema, or the problems and the recursive targets to hoist. */
+interface Pass {
+  readonly schema?: ResolvedSchema;
+  readonly diagnostics: Diagnostic[];
+  /** Targets reached again while being inlined, with where the cycle closes. */
+  readonly recursive: Map<string, SourceLocation>;
+  /** Every file read or tried, also those that could not be read (watch mode waits for them). */
+  readonly attempted: readonly string[];
+}
+
 function resolveOnce(
   value: JsonValue,
   pointer: string,
@@ -160,179 +170,230 @@ function resolveOnce(
   context: RefContext,
   hoisted: ReadonlyMap<string, Hoisted>,
   container = "$defs",
-): { schema?: ResolvedSchema; diagnostics: Diagnostic[]; recursive: Map<string, SourceLocation>; attempted: readonly string[] } {
-  const diagnostics: Diagnostic[] = [];
-  const mounts: Mount[] = [{ at: "", positions: manifest.positions, base: pointer }];
-  const files = new Set<string>();
-  /** Every file read or tried, also those that could not be read (watch mode waits for them). */
-  const attempted = new Set<string>();
-  /** Targets reached again while being inlined, with where the cycle closes. */
-  const recursive = new Map<string, SourceLocation>();
+): Pass {
+  const pass = new InliningPass(context, hoisted, container, { at: "", positions: manifest.positions, base: pointer });
+  // Most schemas name no file: nothing to inline, so they stand as written (not copied).
+  const resolved = namesFiles(value) ? pass.visit(value, "", undefined, pointer, (p) => manifest.positions.value(p), []) : value;
+  const { diagnostics, recursive } = pass;
+  const attempted = [...pass.attempted];
+  if (diagnostics.length > 0 || recursive.size > 0) return { diagnostics, recursive, attempted };
+  const located = locator(pass.mounts);
+  const locate = (p: string) => located(p, "value");
+  const locateKey = (p: string) => located(p, "key");
+  const schema = { value: withHoisted(resolved, hoisted, container), pointer, locate, locateKey, files: [...pass.files].sort() };
+  return { schema, diagnostics, recursive, attempted };
+}
+
+/** The resolved schema with the definitions of its recursive file schemas under its `container`, sorted by name. */
+function withHoisted(resolved: JsonValue, hoisted: ReadonlyMap<string, Hoisted>, container: string): JsonValue {
+  if (hoisted.size === 0 || resolved === null || typeof resolved !== "object" || Array.isArray(resolved)) return resolved;
+  const existing = resolved[container];
+  const defs: { [key: string]: JsonValue } = existing && typeof existing === "object" && !Array.isArray(existing) ? { ...existing } : {};
+  for (const definition of [...hoisted.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+    if (definition.value !== undefined) setOwn(defs, definition.name, definition.value);
+  }
+  return { ...resolved, [container]: defs };
+}
+
+/** The value or key at a pointer of the result, in the file it was copied from (the deepest mount holding it). */
+function locator(mounts: readonly Mount[]): (p: string, what: "value" | "key") => SourceLocation {
+  return (p, what) => {
+    let best = mounts[0]!;
+    for (const mount of mounts) if ((p === mount.at || p.startsWith(`${mount.at}/`)) && mount.at.length >= best.at.length) best = mount;
+    return best.positions[what](best.base + p.slice(best.at.length));
+  };
+}
+
+/** The document a schema is copied from: a file, or undefined for the manifest, whose local refs stay as written. */
+type Doc = { file: string; value: JsonValue } | undefined;
+type Locate = (pointer: string) => SourceLocation;
+/** The file a `$ref` points into, parsed, and the JSON pointer inside it. */
+type RefTarget = { readonly file: string; readonly value: JsonValue; readonly positions: PositionIndex; readonly fragment: string };
+
+/** One pass over a schema, copying it with every `$ref` into a file inlined (see resolveSchema). */
+class InliningPass {
+  readonly diagnostics: Diagnostic[] = [];
+  /** Where each copied part of the result comes from, for locating pointers of the result. */
+  readonly mounts: Mount[];
+  readonly files = new Set<string>();
+  readonly attempted = new Set<string>();
+  readonly recursive = new Map<string, SourceLocation>();
   // A file referenced as the whole schema (`output: { $ref: ./x.json }`) becomes the root:
   // its own "#/…" references stay valid as written, so they stay references (and become
   // named types) instead of being inlined.
-  let rootFile: string | undefined;
+  private rootFile: string | undefined;
   /** The manifest's $ref being expanded: where an expansion that grows too large is reported. */
-  let expanding: SourceLocation | undefined;
+  private expanding: SourceLocation | undefined;
+  private readonly context: RefContext;
+  private readonly hoisted: ReadonlyMap<string, Hoisted>;
+  private readonly container: string;
 
-  const load = (absolute: string, at: SourceLocation) => {
-    attempted.add(absolute);
-    if (!context.cache.has(absolute)) {
-      let text: string;
-      try {
-        text = readFileSync(absolute, "utf8");
-      } catch {
-        diagnostics.push({ location: at, message: `$ref names ${quote(context.display(absolute))}, which cannot be read; check the path (it is relative to the file that contains the $ref)` });
-        context.cache.set(absolute, undefined);
-        return undefined;
-      }
-      const parsed = parseSource(context.display(absolute), text);
-      diagnostics.push(...parsed.diagnostics);
-      context.cache.set(absolute, parsed.source ? { value: parsed.source.value, positions: parsed.source.positions } : undefined);
-    }
-    files.add(absolute);
-    return context.cache.get(absolute);
-  };
-
-  type Doc = { file: string; value: JsonValue } | undefined;
-
-  /** A keyword's value at a schema position: one schema, or a list of them. */
-  const visitSchemas = (node: JsonValue, outPointer: string, doc: Doc, docPointer: string, locate: (p: string) => SourceLocation, stack: readonly string[]): JsonValue =>
-    Array.isArray(node) ? node.map((item, i) => visit(item, childPointer(outPointer, i), doc, childPointer(docPointer, i), locate, stack)) : visit(node, outPointer, doc, docPointer, locate, stack);
+  constructor(context: RefContext, hoisted: ReadonlyMap<string, Hoisted>, container: string, manifestMount: Mount) {
+    this.context = context;
+    this.hoisted = hoisted;
+    this.container = container;
+    this.mounts = [manifestMount];
+  }
 
   /**
    * Copies the schema `node` (found in `doc` at `docPointer`) to `outPointer`, inlining references.
    * `doc` is undefined for the manifest, whose local refs stay as written.
    */
-  const visit = (node: JsonValue, outPointer: string, doc: Doc, docPointer: string, locate: (p: string) => SourceLocation, stack: readonly string[]): JsonValue => {
+  visit(node: JsonValue, outPointer: string, doc: Doc, docPointer: string, locate: Locate, stack: readonly string[]): JsonValue {
     if (node === null || typeof node !== "object" || Array.isArray(node)) return node;
-    if (doc !== undefined && --context.budget.left < 0) {
-      if (!context.budget.reported) {
-        context.budget.reported = true;
-        const message = `the $refs of this schema expand to more than ${maxInlinedSchemas.toLocaleString("en-US")} schema objects copied from files (definitions that refer to each other many times over); mcp-gen inlines every $ref into a file, so refer to those definitions fewer times, or give the schema the file as a whole ({ $ref: ./file.json }), whose own "#/…" refs stay references`;
-        diagnostics.push({ location: expanding ?? locate(docPointer), message });
-      }
+    if (doc !== undefined && --this.context.budget.left < 0) {
+      this.overBudget(locate(docPointer));
       return {};
     }
     const ref = node.$ref;
-    const keepsLocalRefs = doc === undefined || doc.file === rootFile;
-    if (typeof ref === "string" && !(keepsLocalRefs && isLocalRef(ref))) {
-      const refAt = locate(childPointer(docPointer, "$ref"));
-      if (doc === undefined) expanding = refAt;
-      const hash = ref.indexOf("#");
-      const filePart = hash < 0 ? ref : ref.slice(0, hash);
-      let fragment: string;
-      try {
-        fragment = hash < 0 ? "" : decodeURIComponent(ref.slice(hash + 1));
-      } catch {
-        diagnostics.push({ location: refAt, message: `$ref ${quote(ref)} has a fragment that is not valid percent-encoding; use the form file.json#/$defs/Name` });
-        return {};
-      }
-      if (/^[a-z][a-z0-9+.-]*:/i.test(filePart)) {
-        diagnostics.push({ location: refAt, message: `$ref ${quote(ref)} points to a URL; mcp-gen never fetches schemas from the network, so save it as a file next to the manifest and reference that` });
-        return {};
-      }
-      if (fragment !== "" && !fragment.startsWith("/")) {
-        diagnostics.push({ location: refAt, message: `$ref ${quote(ref)} has a fragment that is not a JSON pointer; use the form file.json#/$defs/Name` });
-        return {};
-      }
-      let target: { file: string; value: JsonValue; positions: PositionIndex } | undefined;
-      if (filePart === "") {
-        // A local ref inside an inlined file: it points into that same file.
-        const cached = context.cache.get(doc!.file);
-        target = cached ? { file: doc!.file, ...cached } : undefined;
-      } else {
-        const from = doc ? dirname(doc.file) : context.root;
-        const absolute = resolve(from, filePart);
-        const rel = relative(context.root, absolute);
-        if (rel.startsWith(`..${sep}`) || rel === ".." || isAbsolute(rel)) {
-          diagnostics.push({ location: refAt, message: `$ref ${quote(ref)} leaves the manifest's folder ${quote(context.display(context.root))}; move the schema into that folder (or one below it) and reference it from there` });
-          return {};
-        }
-        const loaded = load(absolute, refAt);
-        if (!loaded) return {};
-        target = { file: absolute, ...loaded };
-      }
-      if (!target) return {};
-      const key = `${target.file}#${fragment}`;
-      const found = resolvePointer(target.value, fragment);
-      if (found === undefined) {
-        const parent = resolvePointer(target.value, parentPointer(fragment));
-        const keys = parent && typeof parent === "object" && !Array.isArray(parent) ? Object.keys(parent) : [];
-        const suggestion = didYouMean(pointerTokens(fragment).pop() ?? "", keys);
-        const fix = suggestion ? `did you mean ${quote(childPointer(parentPointer(fragment), suggestion))}?` : "point the fragment at a definition that exists";
-        diagnostics.push({ location: refAt, message: `$ref ${quote(ref)}: ${quote(context.display(target.file))} has nothing at ${quote(fragment || "/")}; ${fix}` });
-        return {};
-      }
-      const siblings = Object.keys(node).filter((k) => k !== "$ref");
-      const targetPositions = target.positions;
-      const definition = hoisted.get(key);
-      let inlined: JsonValue;
-      if (target.file === rootFile && outPointer !== "") {
-        // Back into the file that is the whole schema: its places keep their pointers.
-        inlined = { $ref: `#${fragment.replace(/%/g, "%25")}` };
-      } else if (definition) {
-        // A recursive target: refer to its definition, built once.
-        if (definition.value === undefined) {
-          const at = childPointer(childPointer("", container), definition.name);
-          definition.value = {};
-          mounts.push({ at, positions: targetPositions, base: fragment });
-          definition.value = visit(found, at, { file: target.file, value: target.value }, fragment, (p) => targetPositions.value(p), [key]);
-        }
-        inlined = { $ref: `#/${container}/${escapePointerToken(definition.name)}` };
-      } else {
-        if (stack.includes(key)) {
-          if (!recursive.has(key)) recursive.set(key, refAt);
-          return {};
-        }
-        mounts.push({ at: outPointer, positions: targetPositions, base: fragment });
-        if (outPointer === "" && fragment === "" && siblings.length === 0 && doc === undefined) rootFile = target.file;
-        inlined = visit(found, outPointer, { file: target.file, value: target.value }, fragment, (p) => targetPositions.value(p), [...stack, key]);
-      }
-      // Keywords next to $ref (a description, say) refine the referenced schema.
-      if (siblings.length === 0 || inlined === null || typeof inlined !== "object" || Array.isArray(inlined)) return inlined;
-      const merged: { [key: string]: JsonValue } = { ...inlined };
-      for (const k of siblings) setOwn(merged, k, visitKeyword(k, node[k]!, childPointer(outPointer, k), doc, childPointer(docPointer, k), locate, stack));
-      return merged;
-    }
+    const keepsLocalRefs = doc === undefined || doc.file === this.rootFile;
+    if (typeof ref === "string" && !(keepsLocalRefs && isLocalRef(ref))) return this.inlineRef(node, ref, outPointer, doc, docPointer, locate, stack);
     const out: { [key: string]: JsonValue } = {};
-    for (const [k, v] of Object.entries(node)) setOwn(out, k, visitKeyword(k, v, childPointer(outPointer, k), doc, childPointer(docPointer, k), locate, stack));
+    for (const [k, v] of Object.entries(node)) setOwn(out, k, this.visitKeyword(k, v, childPointer(outPointer, k), doc, childPointer(docPointer, k), locate, stack));
     return out;
-  };
+  }
+
+  /** Reports, once per manifest, that inlining has copied more than maxInlinedSchemas schema objects. */
+  private overBudget(at: SourceLocation): void {
+    if (this.context.budget.reported) return;
+    this.context.budget.reported = true;
+    const message = `the $refs of this schema expand to more than ${maxInlinedSchemas.toLocaleString("en-US")} schema objects copied from files (definitions that refer to each other many times over); mcp-gen inlines every $ref into a file, so refer to those definitions fewer times, or give the schema the file as a whole ({ $ref: ./file.json }), whose own "#/…" refs stay references`;
+    this.diagnostics.push({ location: this.expanding ?? at, message });
+  }
+
+  /** The schema `node` whose `$ref` is to be inlined: its target's copy, refined by the keywords beside the `$ref`. */
+  private inlineRef(node: SchemaObject, ref: string, outPointer: string, doc: Doc, docPointer: string, locate: Locate, stack: readonly string[]): JsonValue {
+    const refAt = locate(childPointer(docPointer, "$ref"));
+    if (doc === undefined) this.expanding = refAt;
+    const target = this.refTarget(ref, doc, refAt);
+    if (!target) return {};
+    const found = resolvePointer(target.value, target.fragment);
+    if (found === undefined) {
+      this.reportMissing(ref, target, refAt);
+      return {};
+    }
+    const siblings = Object.keys(node).filter((k) => k !== "$ref");
+    const isWholeSchema = outPointer === "" && target.fragment === "" && siblings.length === 0 && doc === undefined;
+    const inlined = this.copyTarget(target, found, outPointer, isWholeSchema, refAt, stack);
+    // Keywords next to $ref (a description, say) refine the referenced schema.
+    if (siblings.length === 0 || inlined === null || typeof inlined !== "object" || Array.isArray(inlined)) return inlined;
+    const merged: { [key: string]: JsonValue } = { ...inlined };
+    for (const k of siblings) setOwn(merged, k, this.visitKeyword(k, node[k]!, childPointer(outPointer, k), doc, childPointer(docPointer, k), locate, stack));
+    return merged;
+  }
+
+  /** The file and fragment `ref` names, read and parsed; undefined (after a diagnostic) when it cannot be used. */
+  private refTarget(ref: string, doc: Doc, refAt: SourceLocation): RefTarget | undefined {
+    const { context } = this;
+    const hash = ref.indexOf("#");
+    const filePart = hash < 0 ? ref : ref.slice(0, hash);
+    let fragment: string;
+    try {
+      fragment = hash < 0 ? "" : decodeURIComponent(ref.slice(hash + 1));
+    } catch {
+      this.diagnostics.push({ location: refAt, message: `$ref ${quote(ref)} has a fragment that is not valid percent-encoding; use the form file.json#/$defs/Name` });
+      return undefined;
+    }
+    if (/^[a-z][a-z0-9+.-]*:/i.test(filePart)) {
+      this.diagnostics.push({ location: refAt, message: `$ref ${quote(ref)} points to a URL; mcp-gen never fetches schemas from the network, so save it as a file next to the manifest and reference that` });
+      return undefined;
+    }
+    if (fragment !== "" && !fragment.startsWith("/")) {
+      this.diagnostics.push({ location: refAt, message: `$ref ${quote(ref)} has a fragment that is not a JSON pointer; use the form file.json#/$defs/Name` });
+      return undefined;
+    }
+    if (filePart === "") {
+      // A local ref inside an inlined file: it points into that same file.
+      const cached = context.cache.get(doc!.file);
+      return cached ? { file: doc!.file, ...cached, fragment } : undefined;
+    }
+    const absolute = resolve(doc ? dirname(doc.file) : context.root, filePart);
+    const rel = relative(context.root, absolute);
+    if (rel.startsWith(`..${sep}`) || rel === ".." || isAbsolute(rel)) {
+      this.diagnostics.push({ location: refAt, message: `$ref ${quote(ref)} leaves the manifest's folder ${quote(context.display(context.root))}; move the schema into that folder (or one below it) and reference it from there` });
+      return undefined;
+    }
+    const loaded = this.load(absolute, refAt);
+    return loaded ? { file: absolute, ...loaded, fragment } : undefined;
+  }
+
+  /** A file's parsed value and positions, read once per manifest (shared through the context's cache). */
+  private load(absolute: string, at: SourceLocation): { value: JsonValue; positions: PositionIndex } | undefined {
+    const { context } = this;
+    this.attempted.add(absolute);
+    if (!context.cache.has(absolute)) {
+      let text: string;
+      try {
+        text = readFileSync(absolute, "utf8");
+      } catch {
+        this.diagnostics.push({ location: at, message: `$ref names ${quote(context.display(absolute))}, which cannot be read; check the path (it is relative to the file that contains the $ref)` });
+        context.cache.set(absolute, undefined);
+        return undefined;
+      }
+      const parsed = parseSource(context.display(absolute), text);
+      this.diagnostics.push(...parsed.diagnostics);
+      context.cache.set(absolute, parsed.source ? { value: parsed.source.value, positions: parsed.source.positions } : undefined);
+    }
+    this.files.add(absolute);
+    return this.context.cache.get(absolute);
+  }
+
+  /** A `$ref` whose fragment points at nothing in its file: the diagnostic, with the nearest name there. */
+  private reportMissing(ref: string, { file, value, fragment }: RefTarget, refAt: SourceLocation): void {
+    const parent = resolvePointer(value, parentPointer(fragment));
+    const keys = parent && typeof parent === "object" && !Array.isArray(parent) ? Object.keys(parent) : [];
+    const suggestion = didYouMean(pointerTokens(fragment).pop() ?? "", keys);
+    const fix = suggestion ? `did you mean ${quote(childPointer(parentPointer(fragment), suggestion))}?` : "point the fragment at a definition that exists";
+    this.diagnostics.push({ location: refAt, message: `$ref ${quote(ref)}: ${quote(this.context.display(file))} has nothing at ${quote(fragment || "/")}; ${fix}` });
+  }
+
+  /**
+   * What stands at `outPointer` for the target schema `found`: a ref back into the file that is
+   * the whole schema, a ref to a hoisted recursive definition, or the target's copy (nothing,
+   * when it is reached again while being copied: a recursion the next pass hoists).
+   */
+  private copyTarget(target: RefTarget, found: JsonValue, outPointer: string, isWholeSchema: boolean, refAt: SourceLocation, stack: readonly string[]): JsonValue {
+    const { file, fragment, positions } = target;
+    const key = `${file}#${fragment}`;
+    const doc = { file, value: target.value };
+    const locate = (p: string) => positions.value(p);
+    // Back into the file that is the whole schema: its places keep their pointers.
+    if (file === this.rootFile && outPointer !== "") return { $ref: `#${fragment.replace(/%/g, "%25")}` };
+    const definition = this.hoisted.get(key);
+    if (definition) {
+      // A recursive target: refer to its definition, built once.
+      if (definition.value === undefined) {
+        const at = childPointer(childPointer("", this.container), definition.name);
+        definition.value = {};
+        this.mounts.push({ at, positions, base: fragment });
+        definition.value = this.visit(found, at, doc, fragment, locate, [key]);
+      }
+      return { $ref: `#/${this.container}/${escapePointerToken(definition.name)}` };
+    }
+    if (stack.includes(key)) {
+      if (!this.recursive.has(key)) this.recursive.set(key, refAt);
+      return {};
+    }
+    this.mounts.push({ at: outPointer, positions, base: fragment });
+    if (isWholeSchema) this.rootFile = file;
+    return this.visit(found, outPointer, doc, fragment, locate, [...stack, key]);
+  }
 
   /** The value of keyword `keyword` of a schema: schemas are visited, data is copied as written. */
-  const visitKeyword = (keyword: string, value: JsonValue, outPointer: string, doc: Doc, docPointer: string, locate: (p: string) => SourceLocation, stack: readonly string[]): JsonValue => {
-    if (schemaKeywords.has(keyword)) return visitSchemas(value, outPointer, doc, docPointer, locate, stack);
+  private visitKeyword(keyword: string, value: JsonValue, outPointer: string, doc: Doc, docPointer: string, locate: Locate, stack: readonly string[]): JsonValue {
+    if (schemaKeywords.has(keyword)) {
+      // One schema, or a list of them.
+      if (!Array.isArray(value)) return this.visit(value, outPointer, doc, docPointer, locate, stack);
+      return value.map((item, i) => this.visit(item, childPointer(outPointer, i), doc, childPointer(docPointer, i), locate, stack));
+    }
     if (schemaMapKeywords.has(keyword) && value !== null && typeof value === "object" && !Array.isArray(value)) {
       const out: { [key: string]: JsonValue } = {};
       // draft-07 `dependencies` maps to a schema or to a list of property names (data).
       for (const [name, child] of Object.entries(value)) {
-        setOwn(out, name, keyword === "dependencies" && Array.isArray(child) ? child : visit(child, childPointer(outPointer, name), doc, childPointer(docPointer, name), locate, stack));
+        setOwn(out, name, keyword === "dependencies" && Array.isArray(child) ? child : this.visit(child, childPointer(outPointer, name), doc, childPointer(docPointer, name), locate, stack));
       }
       return out;
     }
     return value;
-  };
-
-  // Most schemas name no file: nothing to inline, so they stand as written (not copied).
-  const resolved = namesFiles(value) ? visit(value, "", undefined, pointer, (p) => manifest.positions.value(p), []) : value;
-  if (diagnostics.length > 0 || recursive.size > 0) return { diagnostics, recursive, attempted: [...attempted] };
-  let result = resolved;
-  if (hoisted.size > 0 && resolved !== null && typeof resolved === "object" && !Array.isArray(resolved)) {
-    const existing = resolved[container];
-    const defs: { [key: string]: JsonValue } = existing && typeof existing === "object" && !Array.isArray(existing) ? { ...existing } : {};
-    for (const definition of [...hoisted.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
-      if (definition.value !== undefined) setOwn(defs, definition.name, definition.value);
-    }
-    result = { ...resolved, [container]: defs };
   }
-  /** The value or key at `p` of the result, in the file it was copied from. */
-  const located = (p: string, what: "value" | "key"): SourceLocation => {
-    let best = mounts[0]!;
-    for (const mount of mounts) if ((p === mount.at || p.startsWith(`${mount.at}/`)) && mount.at.length >= best.at.length) best = mount;
-    return best.positions[what](best.base + p.slice(best.at.length));
-  };
-  const locate = (p: string) => located(p, "value");
-  const locateKey = (p: string) => located(p, "key");
-  return { schema: { value: result, pointer, locate, locateKey, files: [...files].sort() }, diagnostics, recursive, attempted: [...attempted] };
 }
