@@ -1,8 +1,8 @@
 // Lists the functions longer than a limit (default 100 lines, from the line of their name to
 // their closing brace) in the hand-written code of generator/ and runtime/, longest first:
-// `npx tsx scripts/long-functions.ts [limit] [folder..]`. A report for reviewers, not a gate:
+// `npx tsx scripts/long-functions.ts [limit] [folder or file..]`. A report for reviewers, not a gate:
 // a data table may be long and stay.
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import ts from "typescript";
 
@@ -12,6 +12,10 @@ const limit = limitArg === undefined ? 100 : Number(limitArg);
 const folders = folderArgs.length > 0 ? folderArgs : ["generator", "runtime"];
 
 function* sources(folder: string): Generator<string> {
+  if (statSync(folder).isFile()) {
+    yield folder;
+    return;
+  }
   for (const entry of readdirSync(folder, { withFileTypes: true })) {
     const path = join(folder, entry.name);
     if (entry.isDirectory() && entry.name !== "dist" && entry.name !== "node_modules") yield* sources(path);
