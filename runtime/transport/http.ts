@@ -23,7 +23,7 @@ import type { AuthInfo } from "../auth/resource-server.js";
 export type { HttpAuthOptions } from "../auth/http-guard.js";
 import { ResumableStream, writeReplay } from "./resumable-stream.js";
 import { SseStream } from "./sse.js";
-import { excerpt } from "../mcp/excerpt.js";
+import { excerpt } from "../excerpt.js";
 
 export interface HttpOptions {
   /**
