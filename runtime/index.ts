@@ -12,65 +12,73 @@ export { RawJson, serializeMessage } from "./jsonrpc/serialize.js";
 export { parseMessage } from "./jsonrpc/parse.js";
 export { callToolAsTask, TaskCancelledError, TaskFailedError, TaskTimeoutError } from "./mcp/client-tasks.js";
 export type { TaskCallOptions, TaskInfo, TaskSession, TaskWaitOptions, ToolTask } from "./mcp/client-tasks.js";
-export { callTool, checkToolResult, expandUriTemplate, getPrompt, readResource, ToolOutputError, toolMethods } from "./mcp/client-calls.js";
+export { callTool, expandUriTemplate, getPrompt, readResource, toolMethods } from "./mcp/client-calls.js";
+export { checkToolResult, ToolOutputError } from "./mcp/tool-output.js";
 export type { PlainToolCallResult, RequestSender, ToolCallResult, ToolCallTable, ToolTasks, ToolTaskTable } from "./mcp/client-calls.js";
 export { ClientSession, connectSession, NegotiationError } from "./mcp/client.js";
 export type { HandledFeatures } from "./mcp/client-capabilities.js";
 export type { CallerParams, CallOptions, ChannelHandlers, ClientChannel, ClientHandlers, ClientOptions, MergeMethods, MethodShape, NotificationWatcher, RawRequestOptions, ServerDescription } from "./mcp/client.js";
 export { ClientRequestUnavailableError, missingClientCapability } from "./mcp/client-requests.js";
 export { completionFeature, MAX_COMPLETION_VALUES } from "./mcp/completion.js";
-export type { CompletionFeature } from "./mcp/completion.js";
+export type {
+  AnswerValidators,
+  CacheHint,
+  ChangingList,
+  CompletionEntry,
+  CompletionFeature,
+  HandlerPath,
+  InputFeature,
+  ListChangesFeature,
+  Listing,
+  PromptEntry,
+  PromptsFeature,
+  ReadHost,
+  RequestStateOptions,
+  ResourceEntry,
+  ResourcesFeature,
+  ResourceTemplateEntry,
+  ServerDefinition,
+  ServerFeatures,
+  ServerNames,
+  SubscriptionsFeature,
+  ToolEntry,
+} from "./mcp/definition.js";
 export type {
   AnyRequests,
-  AnswerValidators,
   Awaitable,
   ClientRequestOptions,
   CompletionContext,
-  CacheHint,
-  CompletionEntry,
   CompletionReturn,
-  HandlerPath,
   Implementation,
   InputRequestOf,
   InputResults,
   JsonObject,
-  Listing,
   PromptContext,
-  PromptEntry,
   PromptReturn,
   RequestContext,
   RequestShape,
   ResourceContent,
   ResourceContext,
-  ResourceEntry,
   ResourceReturn,
-  ResourceTemplateEntry,
-  ServerDefinition,
-  ServerNames,
-  ServerFeatures,
   StructuredToolReturn,
-  ToolError,
   ToolContext,
-  ToolEntry,
+  ToolError,
   ToolReturn,
-} from "./mcp/definition.js";
+} from "./mcp/handler-types.js";
+export type { InputRequestSpec, TaskInput } from "./mcp/context.js";
 export { MissingHandlersError } from "./mcp/handler-paths.js";
 export { inputFeature } from "./mcp/input.js";
-export type { InputFeature, RequestStateOptions } from "./mcp/input.js";
 export { isModern, LOGGING_LEVELS, MetaKey } from "./mcp/revisions.js";
 export type { LoggingLevel } from "./mcp/revisions.js";
 export { createServer, McpServer } from "./mcp/server.js";
 export type { EndpointDefinition, McpEndpoint, ServerOptions } from "./mcp/server.js";
 export { subscriptionsFeature } from "./mcp/subscriptions.js";
 export { createTaskServer, missingTasksExtension, RELATED_TASK, TASKS_EXTENSION, TaskServer } from "./mcp/tasks.js";
-export type { TaskCall, TaskInput, TaskOptions } from "./mcp/tasks.js";
+export type { TaskCall } from "./mcp/tasks.js";
 export { isTerminal, MemoryTaskStore, TaskLimitError } from "./mcp/tasks-store.js";
-export type { MemoryTaskStoreOptions, TaskPage, TaskRecord, TaskStatus, TaskStore } from "./mcp/tasks-store.js";
+export type { MemoryTaskStoreOptions, TaskOptions, TaskPage, TaskRecord, TaskStatus, TaskStore } from "./mcp/tasks-store.js";
 export { listChangesFeature } from "./mcp/list-changes.js";
 export { promptsFeature, resourcesFeature } from "./mcp/reads.js";
-export type { PromptsFeature, ReadHost, ResourcesFeature } from "./mcp/reads.js";
-export type { ChangingList, ListChangesFeature } from "./mcp/list-changes.js";
-export type { SubscriptionsFeature } from "./mcp/subscriptions.js";
 export { MemoryEventStore } from "./transport/event-store.js";
 export type { EventStore, MemoryEventStoreOptions, Replay, StoredEvent } from "./transport/event-store.js";
 export { BodyBudgetError, BodyTimeoutError, BodyTooLargeError, StreamableHttpBinding } from "./transport/http.js";

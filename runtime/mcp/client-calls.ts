@@ -1,9 +1,10 @@
 // Typed calls the generated client makes: tools with validated structured output,
 // resources, templates and prompts. Generic over the session's method map.
-import { describeIssue, type Validator } from "../validation.js";
+import type { Validator } from "../validation.js";
 import type { CallOptions } from "./client.js";
 import type { TaskCallOptions, TaskSession, ToolTask } from "./client-tasks.js";
-import type { JsonObject } from "./definition.js";
+import type { JsonObject } from "./handler-types.js";
+import { checkToolResult } from "./tool-output.js";
 
 /** A tools/call result whose structuredContent was checked against the tool's output schema. */
 export type ToolCallResult<Output, Content> =
@@ -18,17 +19,6 @@ export interface PlainToolCallResult<Content> {
   readonly _meta?: JsonObject | undefined;
 }
 
-/** The server returned structured output that does not match the tool's output schema. */
-export class ToolOutputError extends Error {
-  constructor(
-    readonly tool: string,
-    message: string,
-  ) {
-    super(message);
-    this.name = "ToolOutputError";
-  }
-}
-
 /**
  * What these calls need from a session: its untyped request. Any ClientSession<M>
  * fits; the generated client supplies the precise types.
@@ -40,28 +30,6 @@ export interface RequestSender {
 export async function callTool(session: RequestSender, name: string, args: unknown, options?: CallOptions, validateOutput?: Validator): Promise<JsonObject> {
   const result = await session.rawRequest("tools/call", { name, arguments: args ?? {} }, options);
   return checkToolResult(name, result, validateOutput);
-}
-
-/**
- * Checks a tools/call result's structured output against the tool's output schema (parsing
- * the JSON text of revisions before 2025-06-18); tool error results pass as they are.
- */
-export function checkToolResult(name: string, result: JsonObject, validateOutput?: Validator): JsonObject {
-  if (!validateOutput || result.isError === true) return result;
-  let structured = result.structuredContent;
-  if (structured === undefined) {
-    // Revisions before 2025-06-18 have no structuredContent: the server sends its JSON as text.
-    const text = Array.isArray(result.content) ? (result.content as JsonObject[]).find((c) => c.type === "text")?.text : undefined;
-    try {
-      structured = typeof text === "string" ? JSON.parse(text) : undefined;
-    } catch {
-      structured = undefined;
-    }
-    if (structured === undefined) throw new ToolOutputError(name, `Tool ${name} returned no structured content`);
-  }
-  const issue = validateOutput(structured);
-  if (issue) throw new ToolOutputError(name, `Tool ${name} returned structured content that does not match its output schema: ${describeIssue(issue)}`);
-  return { ...result, structuredContent: structured };
 }
 
 /** What a generated client's tool methods call: member name -> [tool name, validator of its structured output]. */

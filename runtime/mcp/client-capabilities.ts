@@ -3,7 +3,7 @@
 // that request needs is declared with it, in the shape the revision knows. What a handler
 // can do beyond the basics (URL-mode elicitation, sampling with tools or context, roots
 // change notifications) only its author knows: `handles` says it.
-import type { JsonObject } from "./definition.js";
+import type { JsonObject } from "./handler-types.js";
 import { hasElicitation, hasElicitationModes, hasRootsListChanged, hasSamplingSubCapabilities } from "./revisions.js";
 
 /** What the `requests` handlers honour beyond a plain answer; each flag defaults to false unless noted. */

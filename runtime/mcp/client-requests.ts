@@ -5,7 +5,7 @@
 // one it did not declare.
 import { ErrorCode, isObject, RpcError, type Params } from "../jsonrpc/messages.js";
 import { RequestFailedError, type Exchange } from "../jsonrpc/peer.js";
-import type { ClientRequestOptions, JsonObject } from "./definition.js";
+import type { ClientRequestOptions, JsonObject } from "./handler-types.js";
 import { hasElicitation, hasUrlElicitation } from "./revisions.js";
 
 /** The client capability each server-to-client request needs (no prototype: any method name is safe to look up). */

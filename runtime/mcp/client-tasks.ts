@@ -18,9 +18,9 @@ import { brand } from "../jsonrpc/brand.js";
 import { ErrorCode, isObject, RpcError, type Params } from "../jsonrpc/messages.js";
 import { RequestFailedError } from "../jsonrpc/peer.js";
 import type { Validator } from "../validation.js";
-import { checkToolResult } from "./client-calls.js";
+import { checkToolResult } from "./tool-output.js";
 import type { CallOptions, NotificationWatcher, RawRequestOptions, ServerDescription } from "./client.js";
-import type { JsonObject } from "./definition.js";
+import type { JsonObject } from "./handler-types.js";
 
 /** The identifier of the tasks extension of 2026-07-28. */
 const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";

@@ -6,7 +6,7 @@ import { ErrorCode, isObject, RpcError, type JsonRpcMessage, type JsonRpcNotific
 import { Exchange, RequestFailedError, type Dispatcher } from "../jsonrpc/peer.js";
 import { RequestingPeer } from "../jsonrpc/requesting-peer.js";
 import { capabilitiesFromHandlers, type HandledFeatures } from "./client-capabilities.js";
-import type { Implementation, JsonObject } from "./definition.js";
+import type { Implementation, JsonObject } from "./handler-types.js";
 import { isModern, MetaKey } from "./revisions.js";
 
 /** A way to exchange messages with one server (stdio process, HTTP endpoint, in-memory server). */

@@ -6,7 +6,8 @@
 // a completer, so servers without one do not carry this module.
 import { ErrorCode, invalidParams, isObject, RpcError, type Params } from "../jsonrpc/messages.js";
 import { hasCompletionsCapability } from "./revisions.js";
-import type { CompletionContext, CompletionEntry, CompletionReturn, JsonObject, ServerDefinition } from "./definition.js";
+import type { CompletionEntry, CompletionFeature, ServerDefinition } from "./definition.js";
+import type { CompletionContext, CompletionReturn, JsonObject } from "./handler-types.js";
 
 /** The protocol's limit on values per completion result. */
 export const MAX_COMPLETION_VALUES = 100;
@@ -20,19 +21,6 @@ interface Target<H> {
 }
 
 const noCompleters: ReadonlyMap<string, never> = new Map<string, never>();
-
-/** What the server needs to answer completion/complete. */
-export interface CompletionFeature<H> {
-  /** Whether any argument has a completer (the `completions` capability). */
-  readonly enabled: boolean;
-  /**
-   * Answers completion/complete. `context` builds the completer's context from the
-   * request's `context.arguments`.
-   */
-  complete(handlers: H, params: Params | undefined, context: (args: Readonly<Record<string, string>>) => CompletionContext): Promise<Params>;
-  /** The server's `capabilities` as `revision` knows them (the `completions` capability exists from 2025-03-26). */
-  capabilitiesFor(capabilities: JsonObject, revision: string): JsonObject;
-}
 
 /** The completion tables of one server definition. */
 class Completions<H> implements CompletionFeature<H> {

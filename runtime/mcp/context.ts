@@ -6,9 +6,22 @@
 import type { Params } from "../jsonrpc/messages.js";
 import type { Exchange } from "../jsonrpc/peer.js";
 import type { AuthInfo } from "../auth/resource-server.js";
-import type { Implementation, JsonObject, RequestContext } from "./definition.js";
-import type { TaskInput } from "./tasks.js";
+import type { Implementation, JsonObject, RequestContext } from "./handler-types.js";
 import { loggingSeverity, type LoggingLevel } from "./revisions.js";
+
+/** What ctx.input uses inside a 2026-07-28 task (see requestInput in input.ts). */
+export interface TaskInput {
+  /** Whether the call has become a task: missing answers are asked through the task, not an input_required result. */
+  readonly active: boolean;
+  /** Waits for the client's answers to `requests` (tasks/update), the task being input_required meanwhile. */
+  input(requests: Readonly<Record<string, InputRequestSpec>>): Promise<JsonObject>;
+}
+
+/** One request a handler needs the client to answer. */
+export interface InputRequestSpec {
+  readonly method: string;
+  readonly params?: unknown;
+}
 
 /** What a request is served under: its revision and who the client says it is. */
 export interface Scope {

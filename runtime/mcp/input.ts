@@ -20,14 +20,14 @@
 import type { AuthInfo } from "../auth/resource-server.js";
 import { brand } from "../jsonrpc/brand.js";
 import { ErrorCode, invalidParams, isObject, RpcError, type Params } from "../jsonrpc/messages.js";
-import type { Dispatcher, Exchange, MessageSink } from "../jsonrpc/peer.js";
+import type { Exchange } from "../jsonrpc/peer.js";
 import { RequestingPeer } from "../jsonrpc/requesting-peer.js";
 import { capabilityProblem, requiredClientCapability, sendClientRequest, type ClientRequestScope } from "./client-requests.js";
-import { Context, type Scope } from "./context.js";
-import type { AnswerValidators, ClientRequestOptions, JsonObject } from "./definition.js";
+import { Context, type InputRequestSpec, type Scope, type TaskInput } from "./context.js";
+import type { AnswerValidators, InputFeature, RequestStateOptions } from "./definition.js";
+import type { ClientRequestOptions, JsonObject } from "./handler-types.js";
 import { base64Encode } from "./results.js";
 import { describeIssue, type Validator } from "../validation.js";
-import type { TaskInput } from "./tasks.js";
 
 /** Methods whose modern results may be `input_required`; no prototype. */
 const inputMethods: Readonly<Record<string, string | undefined>> = Object.assign(Object.create(null) as Record<string, string>, {
@@ -61,12 +61,6 @@ async function sendChecked(
   const issue = answerValidator(answers, method, scope.revision)?.(result);
   if (issue) throw invalidAnswer(method, describeIssue(issue));
   return result;
-}
-
-/** One request a handler needs the client to answer. */
-export interface InputRequestSpec {
-  readonly method: string;
-  readonly params?: unknown;
 }
 
 /**
@@ -159,13 +153,6 @@ function fromBase64url(text: string): Uint8Array | undefined {
 
 function invalidState(why: string): RpcError {
   return invalidParams(`requestState ${why}`);
-}
-
-export interface RequestStateOptions {
-  /** HMAC key. Default: random per server instance (set one when several instances serve one endpoint). */
-  readonly secret?: string | Uint8Array | undefined;
-  /** How long a requestState stays valid, in milliseconds. Default one hour. */
-  readonly ttlMs?: number | undefined;
 }
 
 type HmacKey = Awaited<ReturnType<typeof crypto.subtle.importKey>>;
@@ -350,20 +337,6 @@ export async function requestInput(exchange: Exchange, scope: InputScope, reques
     put(key, value);
   }
   return answers;
-}
-
-/** What the server needs for ctx.input and ctx.request. */
-export interface InputFeature {
-  /** A connection on which handlers can send requests to the client (legacy sessions' ctx.request and ctx.input). */
-  connect(sink: MessageSink, dispatcher: Dispatcher): RequestingPeer;
-  /** A handler's ctx, with ctx.request, ctx.input and ctx.elicit. */
-  context(exchange: Exchange, scope: Scope, meta: JsonObject | undefined): Context;
-  /** The `input_required` result when `error` is ctx.input asking for answers of a modern request; undefined otherwise. */
-  /**
-   * The `input_required` result (its `_meta` is `meta`) when `error` is ctx.input asking for
-   * answers of a modern request; rethrows anything else.
-   */
-  inputRequired(error: unknown, meta: JsonObject): Promise<Params>;
 }
 
 /** Why `content` does not fill in the form `schema` (flat, primitive fields), if it does not. */

@@ -5,17 +5,12 @@
 // subscriptions/listen request and hear on that stream, tagged with its subscription id.
 // Generated code passes `listChangesFeature` only when the manifest declares `listChanged`.
 import type { Exchange, ExchangeHost } from "../jsonrpc/peer.js";
-import type { JsonObject, Listing, ServerDefinition, ServerNames } from "./definition.js";
+import type { ChangingList, ListChangesFeature, ListedDefinition, Listing, ServerNames } from "./definition.js";
+import type { JsonObject } from "./handler-types.js";
 import { MetaKey } from "./revisions.js";
 
 /** How setEnabled names a listed entry: resources by URI, everything else by name. */
 export const entryName = (kind: keyof Listing, item: JsonObject): string => (kind === "resources" ? item.uri : item.name) as string;
-
-/** What setEnabled checks an entry against: the lists of the definition and what it declares `listChanged`. */
-export type ListedDefinition = Pick<ServerDefinition<unknown>, "listings" | "revisions" | "listChanged">;
-
-/** A list whose changes a server may announce. */
-export type ChangingList = "tools" | "prompts" | "resources";
 
 /** The subscriptions/listen filter field that opts in to each list's notification. */
 const listFilterFields: Readonly<Record<ChangingList, string>> = {
@@ -23,31 +18,6 @@ const listFilterFields: Readonly<Record<ChangingList, string>> = {
   prompts: "promptsListChanged",
   resources: "resourcesListChanged",
 };
-
-export interface ListChangesFeature {
-  /** Whether setEnabled switched an entry off (tools, prompts, templates by name; resources by URI). */
-  isDisabled(kind: keyof ServerNames, name: string): boolean;
-  /**
-   * McpServer.setEnabled: switches an entry of `definition` off or on; returns whether that
-   * changed anything. Throws for an entry the definition does not list, or a list it does
-   * not declare `listChanged`.
-   */
-  setEnabled(definition: ListedDefinition, kind: keyof Listing, name: string, enabled: boolean): boolean;
-  /** Remembers an initialized legacy session (once, however often it is added), told about every change until it closes. */
-  addSession(peer: ExchangeHost): void;
-  /**
-   * Registers a modern listen stream for the lists its `filter` asks for among those
-   * `declared`, until its request ends; returns the filter fields it honours.
-   */
-  listen(exchange: Exchange, filter: Readonly<Record<string, unknown>>, declared: Partial<Record<ChangingList, boolean>>): Record<string, true>;
-  /**
-   * Sends notifications/<list>/list_changed once the current task is done: entries switched
-   * one after another in one go (setEnabled in a loop) make one notification per list.
-   */
-  schedule(list: ChangingList): void;
-  /** Sends notifications/<list>/list_changed to everyone listening now; returns how many were told. */
-  notify(list: ChangingList): number;
-}
 
 class ListChanges implements ListChangesFeature {
   private readonly disabled = new Map<keyof ServerNames, Set<string>>();

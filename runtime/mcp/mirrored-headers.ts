@@ -1,7 +1,7 @@
 // The 2026-07-28 HTTP binding mirrors parts of a request body into headers (SEP-2243):
 // Mcp-Name for the named methods and Mcp-Param-<Name> for tool arguments a tool declares
 // with `x-mcp-header`. Client and server share these rules so they cannot drift apart.
-import { excerpt } from "./excerpt.js";
+import { excerpt } from "../excerpt.js";
 
 /**
  * Methods whose Mcp-Name header mirrors a params field (no prototype: "constructor" names

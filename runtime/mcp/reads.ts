@@ -3,26 +3,10 @@
 // passes `resourcesFeature` / `promptsFeature` only when the manifest declares resources or
 // prompts, so a tools-only server does not carry this module.
 import { ErrorCode, invalidParams, isObject, RpcError, type Params } from "../jsonrpc/messages.js";
-import type { CacheHint, JsonObject, PromptEntry, RequestContext, ResourceEntry, ServerDefinition, ServerNames } from "./definition.js";
+import type { CacheHint, PromptEntry, PromptsFeature, ResourceEntry, ResourcesFeature, ServerDefinition } from "./definition.js";
+import type { JsonObject } from "./handler-types.js";
 import { promptResult, resourceContents } from "./results.js";
 import { isModern, resourceNotFoundCode } from "./revisions.js";
-
-/** What a read needs from the server serving it. */
-export interface ReadHost<H> {
-  readonly handlers: H;
-  /** Whether setEnabled switched the entry off. */
-  isOff(kind: keyof ServerNames, name: string): boolean;
-  /** Runs a handler: RpcErrors pass, anything else is reported and becomes an internal error. */
-  guard<T>(run: () => T | Promise<T>, where: string): Promise<T>;
-}
-
-export interface ResourcesFeature<H> {
-  read(host: ReadHost<H>, params: Params | undefined, ctx: RequestContext, revision: string): Promise<Params>;
-}
-
-export interface PromptsFeature<H> {
-  get(host: ReadHost<H>, params: Params | undefined, ctx: RequestContext): Promise<Params>;
-}
 
 /**
  * From 2026-07-28 a resources/read result is cacheable and must carry ttlMs and

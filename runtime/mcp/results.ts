@@ -2,7 +2,7 @@
 // request is served under.
 import { describeIssue, type Validator } from "../validation.js";
 import { ErrorCode, isObject, RpcError } from "../jsonrpc/messages.js";
-import type { JsonObject, PromptReturn, ResourceReturn } from "./definition.js";
+import type { JsonObject, PromptReturn, ResourceReturn } from "./handler-types.js";
 import { hasStructuredContent } from "./revisions.js";
 
 export function textResult(text: string, isError = false): JsonObject {

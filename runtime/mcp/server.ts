@@ -9,25 +9,29 @@ import { describeIssue } from "../validation.js";
 import { Context, type Scope } from "./context.js";
 import type { BatchesFeature } from "../jsonrpc/batches.js";
 import type { ScopedDefinition } from "../auth/scopes.js";
-import type { CompletionFeature } from "./completion.js";
-import type { InputFeature, RequestStateOptions } from "./input.js";
 import type {
-  Implementation,
-  JsonObject,
-  Listing,
-  ServerDefinition,
+  ChangingList,
+  CompletionFeature,
+  InputFeature,
   ListChangedCheck,
+  ListChangesFeature,
   ListedKind,
+  Listing,
+  PromptsFeature,
+  ReadHost,
+  RequestStateOptions,
+  ResourcesFeature,
+  ServerDefinition,
   ServerNames,
   SubscribeCheck,
+  SubscriptionsFeature,
   ToolEntry,
 } from "./definition.js";
+import type { Implementation, JsonObject } from "./handler-types.js";
 import { checkHandlers } from "./handler-paths.js";
 import { textResult, toolResult } from "./results.js";
-import type { PromptsFeature, ReadHost, ResourcesFeature } from "./reads.js";
-import type { SubscriptionsFeature } from "./subscriptions.js";
-import type { TaskOptions } from "./tasks.js";
-import { entryName, type ChangingList, type ListChangesFeature } from "./list-changes.js";
+import type { TaskOptions } from "./tasks-store.js";
+import { entryName } from "./list-changes.js";
 import {
   invalidToolArgumentsAreToolErrors,
   isModern,

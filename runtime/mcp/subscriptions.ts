@@ -7,30 +7,12 @@
 // only when the manifest declares one, so servers without them do not carry this module.
 import { ErrorCode, invalidParams, RpcError, type Params } from "../jsonrpc/messages.js";
 import type { Exchange, ExchangeHost } from "../jsonrpc/peer.js";
-import type { ResourceEntry, ServerDefinition } from "./definition.js";
+import type { ResourceEntry, ServerDefinition, SubscriptionsFeature } from "./definition.js";
 import { MetaKey } from "./revisions.js";
 
 interface Listener {
   readonly exchange: Exchange;
   readonly uris: ReadonlySet<string>;
-}
-
-/** What the server needs from resource subscriptions (see McpServer.notifyResourceUpdated). */
-export interface SubscriptionsFeature {
-  /** true: watchable; false: a known resource that is not; undefined: no such resource. */
-  canSubscribe(uri: string): boolean | undefined;
-  /**
-   * Answers a legacy session's resources/subscribe (idempotent) or resources/unsubscribe;
-   * both refuse a URI that cannot be watched (-32002 unknown, -32602 not declared `subscribe`).
-   */
-  answer(method: "resources/subscribe" | "resources/unsubscribe", params: Params | undefined, peer: ExchangeHost): Params;
-  /**
-   * Registers a modern listen stream, until its request ends, for the watchable URIs among
-   * `requested` (its filter's resourceSubscriptions); returns the part of the filter it honours.
-   */
-  listen(exchange: Exchange, requested: unknown): { resourceSubscriptions?: string[] };
-  /** Sends notifications/resources/updated for `uri` to everyone subscribed to it; returns how many were told. */
-  notify(uri: string): number;
 }
 
 class ResourceSubscriptions<H> implements SubscriptionsFeature {

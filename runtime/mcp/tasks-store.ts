@@ -19,7 +19,7 @@
 // instance running a handler by polling: the runner reads the record every pollIntervalMs
 // while its handler runs (see tasks.ts), so a store needs no notification channel.
 import { brand } from "../jsonrpc/brand.js";
-import type { JsonObject } from "./definition.js";
+import type { JsonObject } from "./handler-types.js";
 
 export type TaskStatus = "working" | "input_required" | "completed" | "failed" | "cancelled";
 
@@ -162,4 +162,22 @@ export class MemoryTaskStore implements TaskStore {
 
 function expired(record: TaskRecord, now: number): boolean {
   return record.expiresAt !== null && record.expiresAt <= now;
+}
+
+/** The tasks feature's settings (ServerOptions.tasks): where records live and how long calls, tasks and polls take. */
+export interface TaskOptions {
+  /** Where task records live. Default: a MemoryTaskStore of this server. */
+  readonly store?: TaskStore | undefined;
+  /**
+   * 2026-07-28: milliseconds a call of a task tool may take, finishing or asking for input,
+   * before it becomes a task. Default 100. 0 makes every such call a task at once (still
+   * after the handler's synchronous start).
+   */
+  readonly taskAfterMs?: number | undefined;
+  /** How long a task stays readable after it is created, unless its tool says. Default one hour. */
+  readonly ttlMs?: number | undefined;
+  /** How often clients should poll (and this instance re-reads the store), unless the tool says. Default 1000 ms. */
+  readonly pollIntervalMs?: number | undefined;
+  /** Most tasks whose handlers run on this instance at once; a call beyond it fails with a clear error. Default 1000. */
+  readonly maxRunningTasks?: number | undefined;
 }

@@ -18,43 +18,18 @@
 import { ErrorCode, invalidParams, isObject, RpcError, toErrorObject, type Params } from "../jsonrpc/messages.js";
 import { Exchange, type ExchangeHost, type RequestOptions } from "../jsonrpc/peer.js";
 import type { AuthInfo } from "../auth/resource-server.js";
-import type { Context, Scope } from "./context.js";
-import type { Implementation, JsonObject, ServerDefinition, ServerNames, ToolEntry } from "./definition.js";
+import type { Context, InputRequestSpec, Scope, TaskInput } from "./context.js";
+import type { ServerDefinition, ServerNames, ToolEntry } from "./definition.js";
+import type { Implementation, JsonObject } from "./handler-types.js";
 import { McpServer, type ServerOptions } from "./server.js";
 import { RawJson } from "../jsonrpc/serialize.js";
-import type { InputRequestSpec } from "./input.js";
 import { hasExperimentalTasks, MetaKey } from "./revisions.js";
-import { isTerminal, MemoryTaskStore, TaskLimitError, type TaskRecord, type TaskStatus, type TaskStore } from "./tasks-store.js";
+import { isTerminal, MemoryTaskStore, TaskLimitError, type TaskOptions, type TaskRecord, type TaskStatus, type TaskStore } from "./tasks-store.js";
 
 /** The extension's identifier (client capabilities, server/discover). */
 export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
 /** The _meta key that ties a 2025-11-25 message to its task. */
 export const RELATED_TASK = "io.modelcontextprotocol/related-task";
-
-export interface TaskOptions {
-  /** Where task records live. Default: a MemoryTaskStore of this server. */
-  readonly store?: TaskStore | undefined;
-  /**
-   * 2026-07-28: milliseconds a call of a task tool may take, finishing or asking for input,
-   * before it becomes a task. Default 100. 0 makes every such call a task at once (still
-   * after the handler's synchronous start).
-   */
-  readonly taskAfterMs?: number | undefined;
-  /** How long a task stays readable after it is created, unless its tool says. Default one hour. */
-  readonly ttlMs?: number | undefined;
-  /** How often clients should poll (and this instance re-reads the store), unless the tool says. Default 1000 ms. */
-  readonly pollIntervalMs?: number | undefined;
-  /** Most tasks whose handlers run on this instance at once; a call beyond it fails with a clear error. Default 1000. */
-  readonly maxRunningTasks?: number | undefined;
-}
-
-/** What ctx.input uses inside a 2026-07-28 task (see requestInput in input.ts). */
-export interface TaskInput {
-  /** Whether the call has become a task: missing answers are asked through the task, not an input_required result. */
-  readonly active: boolean;
-  /** Waits for the client's answers to `requests` (tasks/update), the task being input_required meanwhile. */
-  input(requests: Readonly<Record<string, InputRequestSpec>>): Promise<JsonObject>;
-}
 
 /** A tools/call TaskServer hands its task engine: the tool, the request, and how to run the handler. */
 export interface TaskCall {

@@ -2,7 +2,7 @@
 // a stream after losing its connection (GET with Last-Event-ID). The store names events;
 // the binding names streams. The in-memory default keeps a bounded tail of each stream.
 
-import type { Awaitable } from "../mcp/definition.js";
+import type { Awaitable } from "../mcp/handler-types.js";
 
 /** One stored SSE event. */
 export interface StoredEvent {

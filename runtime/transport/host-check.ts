@@ -1,7 +1,7 @@
 // DNS-rebinding protection shared by the HTTP bindings: the Host header must name an allowed
 // host, and a browser's Origin an allowed origin (by default, http(s) on an allowed host).
 
-import { excerpt } from "../mcp/excerpt.js";
+import { excerpt } from "../excerpt.js";
 
 /** Host names accepted by default: the loopback names a local server is reached under. */
 export const defaultHosts: readonly string[] = ["localhost", "127.0.0.1", "[::1]"];

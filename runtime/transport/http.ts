@@ -1,29 +1,36 @@
 // The Streamable HTTP binding of MCP, for both eras on one endpoint:
 //  - modern (2026-07-28): every POST is self-contained; headers mirror the body
-//    (MCP-Protocol-Version, Mcp-Method, Mcp-Name) and are checked against it;
+//    (MCP-Protocol-Version, Mcp-Method, Mcp-Name) and are checked against it (http-modern.ts);
 //  - legacy (2025-03-26 ... 2025-11-25): `initialize` opens a session named by the
-//    Mcp-Session-Id header; GET opens the session's stream for server-initiated
-//    messages; DELETE ends the session.
+//    Mcp-Session-Id header (http-session.ts); GET opens the session's stream for
+//    server-initiated messages; DELETE ends the session.
 // A POSTed request is answered with JSON, or with an SSE stream when notifications or
-// server requests come before the response. The logic works on a minimal request/reply
-// shape so that the web-standard handler and the node:http adapter both stay thin.
-import { classify, ErrorCode, isObject, errorResponse, validId, type JsonRpcMessage, type RequestId } from "../jsonrpc/messages.js";
-import { serveRequest, type Exchange, type MessageSink, type Peer } from "../jsonrpc/peer.js";
-import { serializeMessage } from "../jsonrpc/serialize.js";
+// server requests come before the response (http-pending.ts). The logic works on a minimal
+// request/reply shape (http-reply.ts) so that the web-standard handler and the node:http
+// adapter both stay thin. Requests pass the guards (http-guards.ts) and authorization first.
+import { classify, ErrorCode, isObject, errorResponse, validId, type RequestId } from "../jsonrpc/messages.js";
+import { serveRequest } from "../jsonrpc/peer.js";
 import type { McpEndpoint } from "../mcp/server.js";
-import { hasProtocolVersionHeader, isModern, MetaKey, primesEventStreams } from "../mcp/revisions.js";
-import { decodeHeaderValue, namedMethods, paramHeaderMismatch } from "../mcp/mirrored-headers.js";
+import { hasProtocolVersionHeader, isModern, MetaKey } from "../mcp/revisions.js";
 import { MemoryEventStore, type EventStore } from "./event-store.js";
-import { BodyLimits, SERVER_BUSY, type BodyBudget } from "./body.js";
+import { BodyLimits, SERVER_BUSY } from "./body.js";
 import { HostCheck } from "./host-check.js";
 import { ResourceGuard, type HttpAuthOptions } from "../auth/http-guard.js";
 import { entryScopes } from "../auth/scopes.js";
 import type { AuthInfo } from "../auth/resource-server.js";
+import { checkHost, checkHostAndOrigin, checkPostHeaders, corsHeaders } from "./http-guards.js";
+import { headerMismatch, modernStatus } from "./http-modern.js";
+import { BatchReply, ReplyChannel, retryHint, type PollingPolicy } from "./http-pending.js";
+import { duplicateId, errorReply, jsonReply, onDisconnect, sseHeaders, type HttpReply, type HttpRequestLike } from "./http-reply.js";
+import { LegacySession, LegacySessions } from "./http-session.js";
+import { writeReplay } from "./resumable-stream.js";
+import { SseStream } from "./sse.js";
 
 export type { HttpAuthOptions } from "../auth/http-guard.js";
-import { ResumableStream, writeReplay } from "./resumable-stream.js";
-import { SseStream } from "./sse.js";
-import { excerpt } from "../mcp/excerpt.js";
+export { BodyBudgetError, BodyTimeoutError, BodyTooLargeError } from "./body.js";
+export type { BodyBudget } from "./body.js";
+export { errorReply, jsonReply, onDisconnect } from "./http-reply.js";
+export type { HttpReply, HttpRequestLike } from "./http-reply.js";
 
 export interface HttpOptions {
   /**
@@ -97,539 +104,23 @@ export interface HttpOptions {
   readonly pollRetryMs?: number | undefined;
 }
 
-/** A `retry:` value (whole milliseconds, not negative) from `ms`, else `fallback`. */
-function retryHint(ms: number | undefined, fallback: number): number {
-  return ms !== undefined && Number.isFinite(ms) && ms >= 0 ? Math.floor(ms) : fallback;
-}
-
-/** SSE polling (SEP-1699): when request streams' connections end early, and the retry hint then. */
-interface PollingPolicy {
-  /** 0: only when a handler asks (ctx.pollLater). */
-  readonly afterMs: number;
-  readonly retryMs: number;
-}
-
-
-/** The little an HTTP binding needs from a request. Header names are lower case. */
-export interface HttpRequestLike {
-  readonly method: string;
-  /** The request's absolute URL (needed to serve and name the protected resource metadata). */
-  readonly url?: string | undefined;
-  header(name: string): string | undefined;
-  /**
-   * The body as text; rejects with BodyTooLargeError past `limit` bytes, with
-   * BodyTimeoutError when it is not complete within `timeoutMs` (0 or absent: no limit), and
-   * with BodyBudgetError when `budget` refuses to reserve its bytes.
-   */
-  text(limit: number, timeoutMs?: number, budget?: BodyBudget): Promise<string>;
-  /** Aborted when the client disconnects. */
-  readonly signal?: AbortSignal | undefined;
-  /**
-   * Calls `callback` if the client disconnects before the reply is complete. Preferred
-   * over `signal` when present: adapters can implement it without an AbortController
-   * per request.
-   */
-  onDisconnect?(callback: () => void): void;
-}
-
 const ok = () => 200;
 
-/** Calls `callback` when the client goes away before the reply is complete. */
-export function onDisconnect(request: HttpRequestLike, callback: () => void): void {
-  if (request.onDisconnect) request.onDisconnect(callback);
-  else request.signal?.addEventListener("abort", callback, { once: true });
-}
-
-/**
- * CORS headers for an allowed `origin`: the origin itself on every reply, and for a preflight
- * (`requested` = its Access-Control-Request-Headers) the methods and MCP request headers,
- * Mcp-Param-* (2026-07-28 mirrored arguments) included.
- */
-function corsHeaders(origin: string, requested?: string): Record<string, string> {
-  const headers: Record<string, string> = { "access-control-allow-origin": origin, vary: "origin" };
-  if (requested === undefined) return { ...headers, "access-control-expose-headers": "mcp-session-id, mcp-protocol-version, www-authenticate" };
-  // Each name once, and only so many (of a sane length), so the reply stays small whatever is asked.
-  const requestedParams = requested.split(",").map((name) => name.trim().toLowerCase()).filter((name) => name.length <= 256 && /^mcp-param-[!#$%&'*+\-.^_`|~0-9a-z]+$/.test(name));
-  const params = [...new Set(requestedParams)].slice(0, 100);
-  const allowed = ["content-type", "accept", "mcp-protocol-version", "mcp-session-id", "mcp-method", "mcp-name", "last-event-id", "authorization", ...params];
-  return { ...headers, "access-control-allow-methods": "POST, GET, DELETE", "access-control-allow-headers": allowed.join(", "), "access-control-max-age": "600" };
-}
-
-export type HttpReply =
-  | { readonly status: number; readonly headers: Record<string, string>; readonly body?: string | undefined }
-  | { readonly status: number; readonly headers: Record<string, string>; readonly stream: SseStream };
-
-export { BodyBudgetError, BodyTimeoutError, BodyTooLargeError } from "./body.js";
-export type { BodyBudget } from "./body.js";
-
-/** Text for an error message of any value that came from JSON (whose String() may throw). */
-function describe(value: unknown): string {
-  if (typeof value === "string") return value;
-  try {
-    return JSON.stringify(value) ?? typeof value;
-  } catch {
-    return typeof value;
-  }
-}
-
-const jsonHeaders = { "content-type": "application/json" };
-const sseHeaders = { "content-type": "text/event-stream", "cache-control": "no-cache", "x-accel-buffering": "no" };
-
-export function jsonReply(status: number, body: unknown, headers: Record<string, string> = {}): HttpReply {
-  // serializeMessage: a BigInt id (past 2^53) is written back digit for digit.
-  return { status, headers: { ...jsonHeaders, ...headers }, body: typeof body === "string" ? body : serializeMessage(body as JsonRpcMessage) };
-}
-
-export function errorReply(status: number, code: number, message: string, headers: Record<string, string> = {}, data?: unknown): HttpReply {
-  return jsonReply(status, errorResponse(null, code, message, data), headers);
-}
-
-function duplicateId(id: RequestId): JsonRpcMessage {
-  return errorResponse(id, ErrorCode.InvalidRequest, "Invalid request: id is already in use by a request in progress");
-}
-
-/** HTTP status of a modern error response: the binding maps protocol errors onto 4xx. */
-function modernStatus(message: JsonRpcMessage): number {
-  if (!("error" in message)) return 200;
-  switch (message.error.code) {
-    case ErrorCode.MethodNotFound:
-      return 404;
-    case ErrorCode.ParseError:
-    case ErrorCode.InvalidRequest:
-    case ErrorCode.InvalidParams:
-    case ErrorCode.HeaderMismatch:
-    case ErrorCode.MissingRequiredClientCapability:
-    case ErrorCode.UnsupportedProtocolVersion:
-      return 400;
-    default:
-      return 200;
-  }
-}
-
-/** Where a reply's events go once it is a stream: the connection itself, or a stream that outlives it. */
-interface EventSink {
-  send(data: string): void;
-  end(): void;
-}
-
-/** A POST waiting for the responses of its requests in a legacy session (LegacySession.replies). */
-interface PendingReply {
-  /** A message of request `id`; its response is the last. */
-  push(message: JsonRpcMessage, id: RequestId): void;
-  /**
-   * Request `id` ends without a response of its own: cancelled (no `message`: nothing more is
-   * sent for it, its stream closes) or its session closed (`message`: the error that answers it).
-   */
-  end(id: RequestId, message?: JsonRpcMessage): void;
-}
-
-function isResponse(message: JsonRpcMessage): boolean {
-  return "result" in message || "error" in message;
-}
-
-/** An SSE reply without events, closed at once: the POST of a request that ends without a response. */
-function emptyStream(headers: Record<string, string>): HttpReply {
-  const stream = new SseStream();
-  stream.end();
-  return { status: 200, headers: { ...sseHeaders, ...headers }, stream };
-}
-
-/**
- * Collects what the server sends for one POSTed request until its response. The reply is
- * a settled promise when the response comes at once, else one made when first asked for.
- */
-class ReplyChannel implements MessageSink, PendingReply {
-  private settled: HttpReply | undefined;
-  private pending: Promise<HttpReply> | undefined;
-  private resolve: ((reply: HttpReply) => void) | undefined;
-  private stream: EventSink | undefined;
-  /** With a polling policy (pollAfterMs): ends the request's connection when it fires. */
-  private pollTimer: ReturnType<typeof setTimeout> | undefined;
-  /** The lone request being answered (modern), cancelled when the client goes away. */
-  exchange: Exchange | undefined;
-  done = false;
-
-  constructor(
-    private readonly id: RequestId,
-    private readonly headers: Record<string, string>,
-    private readonly statusOf: (message: JsonRpcMessage) => number,
-    /** The legacy session the request belongs to; undefined for a request served on its own. */
-    private readonly session: LegacySession | undefined,
-    /**
-     * Whether its stream is resumable (a legacy session with an event store): then a lost
-     * connection is not cancellation, and the stream's events are stored.
-     */
-    private readonly resumable: boolean,
-  ) {}
-
-  get reply(): Promise<HttpReply> {
-    if (this.settled) return Promise.resolve(this.settled);
-    this.pending ??= new Promise((resolve) => (this.resolve = resolve));
-    return this.pending;
-  }
-
-  send(message: JsonRpcMessage): void {
-    this.push(message);
-  }
-
-  private settle(reply: HttpReply): void {
-    if (this.resolve) this.resolve(reply);
-    else this.settled = reply;
-  }
-
-  /** Nothing more goes through this channel: its session forgets it. */
-  private finish(): void {
-    this.done = true;
-    if (this.pollTimer !== undefined) clearTimeout(this.pollTimer);
-    const session = this.session;
-    if (session && session.replies.get(this.id) === this) session.replies.delete(this.id);
-  }
-
-  push(message: JsonRpcMessage): void {
-    if (this.done) return;
-    const final = isResponse(message) && (message as { id: unknown }).id === this.id;
-    if (!this.stream) {
-      if (final) {
-        this.finish();
-        const headers = Object.keys(this.headers).length === 0 ? jsonHeaders : { ...jsonHeaders, ...this.headers };
-        this.settle({ status: this.statusOf(message), headers, body: serializeMessage(message) });
-        return;
-      }
-      // Something comes before the response: switch to a stream for this request.
-      this.openStream();
-    }
-    this.stream!.send(serializeMessage(message));
-    if (final) {
-      this.finish();
-      this.stream!.end();
-    }
-  }
-
-  /** Makes the reply an SSE stream (resumable when the request's session has an event store). */
-  private openStream(): void {
-    const connection = new SseStream();
-    if (!this.resumable) connection.onCancel = () => this.abandon();
-    this.stream = this.resumable ? this.session!.openStream!(connection) : connection;
-    this.settle({ status: 200, headers: { ...sseHeaders, ...this.headers }, stream: connection });
-  }
-
-  /**
-   * Ends the connection carrying this request's stream without ending the stream (SEP-1699):
-   * the reply becomes a stream if it is not one (its priming event gives the client an id to
-   * resume from), then ends after a `retry: retryMs` hint. False when the request's session
-   * cannot: no event store, or a revision before 2025-11-25 (whose clients need not resume).
-   */
-  poll(retryMs: number): boolean {
-    if (this.done || !this.resumable || !this.session!.primes) return false;
-    if (!this.stream) this.openStream();
-    (this.stream as ResumableStream).poll(retryMs);
-    return true;
-  }
-
-  /** Polls (see poll()) once the request has run `policy.afterMs`. */
-  pollAfter(policy: PollingPolicy): void {
-    this.pollTimer = setTimeout(() => {
-      this.pollTimer = undefined;
-      this.poll(policy.retryMs);
-    }, policy.afterMs);
-    (this.pollTimer as { unref?: () => void }).unref?.();
-  }
-
-  end(_id: RequestId, message?: JsonRpcMessage): void {
-    if (this.done) return;
-    this.finish();
-    if (this.stream) {
-      if (message) this.stream.send(serializeMessage(message));
-      this.stream.end();
-    } else if (message) this.settle({ status: 200, headers: { ...jsonHeaders, ...this.headers }, body: serializeMessage(message) });
-    else this.settle(emptyStream(this.headers));
-  }
-
-  /** The client went away before the reply was sent: the request is cancelled. */
-  abandon(): void {
-    if (this.done) return;
-    this.finish();
-    if (this.session) this.session.peer.cancelInbound(this.id, "Client disconnected");
-    else this.exchange?.cancel("Client disconnected");
-    // Nobody reads it; settling lets the adapter let go of the request.
-    if (!this.stream) this.settle(emptyStream(this.headers));
-  }
-}
-
-/**
- * The reply to a POSTed batch (2025-03-26): the array of its requests' responses and of its
- * invalid elements' errors, or, once something comes before the last response, an SSE stream
- * that carries them all and closes after the last.
- */
-class BatchReply implements PendingReply {
-  /** Serialized responses in the batch's order (undefined: not yet, or never for a cancelled request). */
-  private readonly parts: (string | undefined)[] = [];
-  /** The requests still waiting for their response: where their response goes in `parts`. */
-  private readonly slots = new Map<RequestId, number>();
-  private stream: EventSink | undefined;
-  private settled: HttpReply | undefined;
-  private resolve: ((reply: HttpReply) => void) | undefined;
-  /** Every element is handed to the session: the reply may complete. */
-  private started = false;
-
-  constructor(
-    private readonly session: LegacySession,
-    private readonly resumable: boolean,
-  ) {}
-
-  get isEmpty(): boolean {
-    return this.parts.length === 0;
-  }
-
-  /** Expects a response to request `id`; false when the id is in use (in this batch or by a request in progress). */
-  expect(id: RequestId): boolean {
-    if (this.session.replies.has(id)) return false;
-    this.slots.set(id, this.parts.length);
-    this.parts.push(undefined);
-    this.session.replies.set(id, this);
-    return true;
-  }
-
-  /** An element answered by the binding (an invalid element's error). */
-  answer(message: JsonRpcMessage): void {
-    this.parts.push(serializeMessage(message));
-  }
-
-  /** The reply, once every element is handed to the session. */
-  start(): Promise<HttpReply> {
-    this.started = true;
-    if (this.slots.size === 0) this.complete();
-    if (this.settled) return Promise.resolve(this.settled);
-    return new Promise((resolve) => (this.resolve = resolve));
-  }
-
-  private settle(reply: HttpReply): void {
-    if (this.resolve) this.resolve(reply);
-    else this.settled = reply;
-  }
-
-  push(message: JsonRpcMessage, id: RequestId): void {
-    const slot = this.slots.get(id);
-    if (slot === undefined) return;
-    const final = isResponse(message) && (message as { id: unknown }).id === id;
-    if (!this.stream) {
-      if (final) {
-        this.parts[slot] = serializeMessage(message);
-        this.forget(id);
-        return;
-      }
-      const connection = new SseStream();
-      if (!this.resumable) connection.onCancel = () => this.abandon();
-      const stream = this.resumable ? this.session.openStream!(connection) : connection;
-      this.stream = stream;
-      this.settle({ status: 200, headers: { ...sseHeaders }, stream: connection });
-      for (const part of this.parts) if (part !== undefined) stream.send(part);
-    }
-    this.stream.send(serializeMessage(message));
-    if (final) this.forget(id);
-  }
-
-  end(id: RequestId, message?: JsonRpcMessage): void {
-    if (!this.slots.has(id)) return;
-    if (message) this.push(message, id);
-    else this.forget(id);
-  }
-
-  /** The client went away: the batch's requests still running are cancelled. */
-  abandon(): void {
-    const ids = [...this.slots.keys()];
-    for (const id of ids) {
-      this.forget(id);
-      this.session.peer.cancelInbound(id, "Client disconnected");
-    }
-  }
-
-  private forget(id: RequestId): void {
-    this.slots.delete(id);
-    if (this.session.replies.get(id) === this) this.session.replies.delete(id);
-    if (this.slots.size === 0 && this.started) this.complete();
-  }
-
-  private complete(): void {
-    if (this.stream) {
-      this.stream.end();
-      return;
-    }
-    const bodies = this.parts.filter((part) => part !== undefined);
-    this.settle(bodies.length === 0 ? emptyStream({}) : jsonReply(200, `[${bodies.join(",")}]`));
-  }
-}
-
 /** A request that passed the guard: who sent it and for which resource. */
-interface Authenticated {
+export interface Authenticated {
   readonly info: AuthInfo;
   readonly resource: string;
   readonly guard: ResourceGuard;
 }
 
-class LegacySession implements MessageSink {
-  readonly peer: Peer;
-  /** With auth: the subject (user) that opened the session; only its tokens may use it. */
-  owner: string | undefined;
-  /** The POSTs waiting for responses, by request id. */
-  readonly replies = new Map<RequestId, PendingReply>();
-  /** The GET stream: its connection, or with an event store a stream that outlives connections. */
-  standalone: SseStream | ResumableStream | undefined;
-  /** With an event store: the streams that still take events, by stream id. */
-  readonly streams = new Map<string, ResumableStream>();
-  private streamsOpened = 0;
-  lastActive = Date.now();
-  /** Messages sent so far, and as of the last sweep: a session that sends is not idle. */
-  sent = 0;
-  sentAtSweep = 0;
-  /** With an event store: makes the connection of a reply that became a stream resumable. */
-  readonly openStream: ((connection: SseStream) => ResumableStream) | undefined;
-
-  constructor(
-    readonly id: string,
-    server: McpEndpoint,
-    readonly events: EventStore | undefined,
-    readonly polling: PollingPolicy,
-  ) {
-    this.peer = server.connect(this);
-    this.openStream = events && ((connection) => this.resumable(connection, events, true));
-  }
-
-  get revision(): string | undefined {
-    return (this.peer.state as { revision?: string } | undefined)?.revision;
-  }
-
-  /** Whether the session's streams start with a priming event (2025-11-25), so that the client can always resume them. */
-  get primes(): boolean {
-    const revision = this.revision;
-    return revision !== undefined && primesEventStreams(revision);
-  }
-
-  /** ctx.pollLater of request `requestId`'s handler (see ReplyChannel.poll); only resumable streams can. */
-  pollLater(requestId: RequestId, retryMs: number | undefined): boolean {
-    if (!this.events) return false;
-    const reply = this.replies.get(requestId);
-    return reply instanceof ReplyChannel && reply.poll(retryHint(retryMs, this.polling.retryMs));
-  }
-
-  /** Whether the client reads the GET stream now. */
-  get listening(): boolean {
-    const standalone = this.standalone;
-    return standalone instanceof ResumableStream ? standalone.connected : standalone?.isOpen === true;
-  }
-
-  /** A new resumable stream read by `connection`: a request's (`request`), or the GET stream. */
-  private resumable(connection: SseStream, events: EventStore, request: boolean): ResumableStream {
-    const prime = this.primes;
-    // A request's stream is polled when the policy says so; the GET stream is left alone.
-    const autoPoll = request && prime && this.polling.afterMs > 0 ? this.polling : undefined;
-    const stream = new ResumableStream(events, this.id, String(++this.streamsOpened), connection, prime, (s) => this.streams.delete(s.id), autoPoll);
-    this.streams.set(stream.id, stream);
-    return stream;
-  }
-
-  send(message: JsonRpcMessage, relatedTo?: RequestId): void {
-    this.sent++;
-    // An error without relatedTo is the peer refusing a request (its id is in use): it answers that request's POST.
-    const key = relatedTo ?? ("error" in message && message.id !== null ? message.id : undefined);
-    const reply = key === undefined ? undefined : this.replies.get(key);
-    if (reply) {
-      reply.push(message, key!);
-      return;
-    }
-    // Not tied to a pending POST: the session's GET stream, when the client opened one.
-    if (this.standalone?.isOpen) this.standalone.send(serializeMessage(message));
-  }
-
-  /** After notifications/cancelled: the cancelled request's POST ends without its response. */
-  cancelled(params: unknown): void {
-    const id = isObject(params) ? params.requestId : undefined;
-    if (typeof id === "string" || typeof id === "number") this.replies.get(id)?.end(id);
-  }
-
-  /** Opens the GET stream on `connection`. */
-  listen(connection: SseStream): void {
-    if (!this.events) {
-      this.standalone = connection;
-      connection.onCancel = () => {
-        if (this.standalone === connection) this.standalone = undefined;
-      };
-      return;
-    }
-    // A new GET stream replaces the one the client left without resuming it.
-    const previous = this.standalone as ResumableStream | undefined;
-    this.standalone = this.resumable(connection, this.events, false);
-    if (previous) this.retire([previous], previous.id);
-  }
-
-  close(): void {
-    this.peer.close("Session closed");
-    this.standalone?.end();
-    // The POSTs still waiting end with an error: their requests will not be answered.
-    const waiting = [...this.replies];
-    this.replies.clear();
-    for (const [id, reply] of waiting) reply.end(id, errorResponse(id, ErrorCode.InternalError, "Session closed before the request completed"));
-    if (this.events) this.retire([...this.streams.values()], undefined);
-  }
-
-  /** Ends `streams` and then forgets stream `streamId`'s events, or the whole session's. */
-  private retire(streams: readonly ResumableStream[], streamId: string | undefined): void {
-    const events = this.events!;
-    for (const stream of streams) stream.end();
-    // Once the events still being stored are, so that none outlives what is forgotten.
-    void Promise.all(streams.map((stream) => stream.drained()))
-      .then(() => events.forget(this.id, streamId))
-      .catch((error: unknown) => console.error("mcp http: event store failed to forget events:", error));
-  }
-}
-
-/** Checks the modern request headers against the body; returns why they disagree, if they do. */
-function headerMismatch(
-  request: HttpRequestLike,
-  method: string,
-  params: Record<string, unknown> | undefined,
-  server: McpEndpoint,
-): string | undefined {
-  const meta = isObject(params?._meta) ? params._meta : undefined;
-  const bodyVersion = meta?.[MetaKey.protocolVersion];
-  const version = request.header("mcp-protocol-version");
-  if (version === undefined) return "required header MCP-Protocol-Version is missing";
-  if (typeof bodyVersion === "string" && version !== bodyVersion) {
-    return `MCP-Protocol-Version header value '${excerpt(version)}' does not match body value '${excerpt(bodyVersion)}'`;
-  }
-  const headerMethod = request.header("mcp-method");
-  if (headerMethod === undefined) return "required header Mcp-Method is missing";
-  if (headerMethod !== method) return `Mcp-Method header value '${excerpt(headerMethod)}' does not match body value '${excerpt(method)}'`;
-  const field = namedMethods[method];
-  if (field !== undefined) {
-    const raw = request.header("mcp-name");
-    if (raw === undefined) return "required header Mcp-Name is missing";
-    const name = decodeHeaderValue(raw);
-    if (name === undefined) return "Mcp-Name header has an invalid base64 value";
-    const bodyValue = params?.[field];
-    if (name !== bodyValue) return `Mcp-Name header value '${excerpt(name)}' does not match body value '${excerpt(describe(bodyValue))}'`;
-    // The arguments of the tool mirrored into Mcp-Param-* headers (`x-mcp-header`): argument -> header name.
-    const table = server.definition?.paramHeaders;
-    const declared = method === "tools/call" && typeof bodyValue === "string" && table && Object.hasOwn(table, bodyValue) ? table[bodyValue] : undefined;
-    if (declared) return paramHeaderMismatch(declared, params?.arguments, (header) => request.header(header));
-  }
-  return undefined;
-}
-
 export class StreamableHttpBinding {
-  private readonly sessions = new Map<string, LegacySession>();
+  private readonly sessions: LegacySessions;
   private readonly hostCheck: HostCheck;
-  private readonly bodies: BodyLimits;
-  private readonly maxSessions: number;
   /** Request bodies being read now. */
-  private readonly sessionIdleMs: number;
+  private readonly bodies: BodyLimits;
   private readonly keepAliveMs: number;
   private readonly events: EventStore | undefined;
   private readonly polling: PollingPolicy;
-  private sweeper: ReturnType<typeof setInterval> | undefined;
-  /** When a request may next sweep, and when the last sweep ran. */
-  private nextSweepAt = 0;
-  private lastSweepAt = 0;
   private readonly servesLegacy: boolean;
   private readonly servesModern: boolean;
   /** OAuth protection, when the server declares it or the options ask for it. */
@@ -640,9 +131,8 @@ export class StreamableHttpBinding {
     options: HttpOptions = {},
   ) {
     this.hostCheck = new HostCheck(options);
-    this.maxSessions = options.maxSessions ?? 10_000;
+    this.sessions = new LegacySessions(options.maxSessions ?? 10_000, options.sessionIdleMs ?? 30 * 60_000);
     this.bodies = new BodyLimits(options);
-    this.sessionIdleMs = options.sessionIdleMs ?? 30 * 60_000;
     this.keepAliveMs = (options.keepAliveSeconds ?? 5) * 1000;
     this.events = options.eventStore === false ? undefined : (options.eventStore ?? new MemoryEventStore());
     this.polling = { afterMs: options.pollAfterMs ?? 0, retryMs: retryHint(options.pollRetryMs, 1000) };
@@ -666,19 +156,11 @@ export class StreamableHttpBinding {
   }
 
   async handle(request: HttpRequestLike): Promise<HttpReply> {
-    // Sweep on requests too: where timers die with the request that set them (workerd), the
-    // interval never runs.
-    if (this.sessions.size > 0) {
-      const now = Date.now();
-      if (now >= this.nextSweepAt) {
-        this.nextSweepAt = now + Math.min(this.sessionIdleMs, 60_000);
-        this.sweep();
-      }
-    }
+    this.sessions.sweepIfDue();
     const guard = this.guard;
     // Public metadata: read by clients of any origin before they have a token.
-    if (guard?.isMetadataRequest(request)) return this.checkHost(request) ?? guard.metadata(request);
-    const refused = this.checkHostAndOrigin(request);
+    if (guard?.isMetadataRequest(request)) return checkHost(this.hostCheck, request) ?? guard.metadata(request);
+    const refused = checkHostAndOrigin(this.hostCheck, request);
     if (refused) return refused;
     // A browser page on an origin listed in allowedOrigins (a catalog's "try it" panel) may read
     // the replies: preflights are answered here, replies carry that exact origin. Refused origins
@@ -717,32 +199,13 @@ export class StreamableHttpBinding {
 
   /** Ends every legacy session and stream. */
   close(): void {
-    for (const session of this.sessions.values()) session.close();
-    this.sessions.clear();
-    if (this.sweeper) clearInterval(this.sweeper);
-    this.sweeper = undefined;
+    this.sessions.closeAll();
   }
 
-  private checkHost(request: HttpRequestLike): HttpReply | undefined {
-    const problem = this.hostCheck.hostProblem(request.header("host"));
-    return problem === undefined ? undefined : errorReply(403, ErrorCode.InvalidRequest, problem);
-  }
-
-  private checkHostAndOrigin(request: HttpRequestLike): HttpReply | undefined {
-    const problem = this.hostCheck.hostProblem(request.header("host")) ?? this.hostCheck.originProblem(request.header("origin"));
-    return problem === undefined ? undefined : errorReply(403, ErrorCode.InvalidRequest, problem);
-  }
-
+  // --- POST: one message or a batch, legacy or modern ---------------------------------
   private async post(request: HttpRequestLike, auth: Authenticated | undefined): Promise<HttpReply> {
-    const contentType = request.header("content-type") ?? "";
-    if (!contentType.toLowerCase().includes("application/json")) {
-      return errorReply(415, ErrorCode.InvalidRequest, "Unsupported Media Type: Content-Type must be application/json");
-    }
-    const accept = (request.header("accept") ?? "").toLowerCase();
-    const acceptsAll = accept.includes("*/*");
-    if (!acceptsAll && !(accept.includes("application/json") && accept.includes("text/event-stream"))) {
-      return errorReply(406, ErrorCode.InvalidRequest, "Not Acceptable: Accept must list application/json and text/event-stream");
-    }
+    const refused = checkPostHeaders(request);
+    if (refused) return refused;
     const read = await this.bodies.read((limit, timeoutMs, budget) => request.text(limit, timeoutMs, budget));
     if ("refused" in read) return read.refused;
     const body = read.value;
@@ -763,7 +226,7 @@ export class StreamableHttpBinding {
 
     if (method === "initialize" && isRequest) return this.initialize(request, body, auth);
     if (sessionId !== undefined && this.servesLegacy) {
-      const session = this.sessionOf(sessionId, auth);
+      const session = this.sessions.owned(sessionId, auth);
       if (!session) return errorReply(404, -32001, "Session not found: initialize a new session");
       return this.legacyMessage(request, session, body, isRequest, auth);
     }
@@ -793,20 +256,9 @@ export class StreamableHttpBinding {
     return undefined;
   }
 
-  /**
-   * A legacy session, if it exists and (with auth) belongs to the token's subject: nobody else
-   * may use it (the spec's session hijacking advice). The same user's refreshed, stepped-up or
-   * re-registered client's tokens keep it.
-   */
-  private sessionOf(sessionId: string, auth: Authenticated | undefined): LegacySession | undefined {
-    const session = this.sessions.get(sessionId);
-    if (session && auth && session.owner !== auth.info.subject) return undefined;
-    return session;
-  }
-
   private batch(request: HttpRequestLike, messages: unknown[], auth: Authenticated | undefined): Promise<HttpReply> | HttpReply {
     const sessionId = request.header("mcp-session-id");
-    const session = sessionId === undefined ? undefined : this.sessionOf(sessionId, auth);
+    const session = sessionId === undefined ? undefined : this.sessions.owned(sessionId, auth);
     if (!session || session.revision !== "2025-03-26") {
       return errorReply(400, ErrorCode.InvalidRequest, "Invalid request: JSON-RPC batches are only part of protocol 2025-03-26");
     }
@@ -849,11 +301,8 @@ export class StreamableHttpBinding {
       return this.modernMessage(request, body, "initialize", true, isObject(body.params) ? body.params : undefined, auth);
     }
     const id = body.id as RequestId;
-    if (this.sessions.size >= this.maxSessions) {
-      this.sweep();
-      if (this.sessions.size >= this.maxSessions) {
-        return jsonReply(503, errorResponse(id, SERVER_BUSY, `Service Unavailable: ${this.maxSessions} sessions are open; retry later`), { "retry-after": "60" });
-      }
+    if (this.sessions.isFull()) {
+      return jsonReply(503, errorResponse(id, SERVER_BUSY, `Service Unavailable: ${this.sessions.maxSessions} sessions are open; retry later`), { "retry-after": "60" });
     }
     const session = new LegacySession(crypto.randomUUID(), this.server, this.events, this.polling);
     session.owner = auth?.info.subject;
@@ -862,8 +311,7 @@ export class StreamableHttpBinding {
     session.peer.receive(body, auth?.info);
     return channel.reply.then((reply) => {
       if (session.revision !== undefined) {
-        this.sessions.set(session.id, session);
-        this.startSweeper();
+        this.sessions.add(session);
         return reply;
       }
       // initialize failed: no session to keep.
@@ -927,6 +375,7 @@ export class StreamableHttpBinding {
     return channel.reply;
   }
 
+  // --- GET: the legacy session's stream, or the resumption of one ---------------------
   private get(request: HttpRequestLike, auth: Authenticated | undefined): HttpReply | Promise<HttpReply> {
     const accept = (request.header("accept") ?? "").toLowerCase();
     const sessionId = request.header("mcp-session-id");
@@ -936,7 +385,7 @@ export class StreamableHttpBinding {
     if (!accept.includes("text/event-stream") && !accept.includes("*/*")) {
       return errorReply(406, ErrorCode.InvalidRequest, "Not Acceptable: Accept must list text/event-stream");
     }
-    const session = this.sessionOf(sessionId, auth);
+    const session = this.sessions.owned(sessionId, auth);
     if (!session) return errorReply(404, -32001, "Session not found");
     const lastEventId = request.header("last-event-id");
     if (session.events && lastEventId !== undefined) return this.resume(request, session, session.events, lastEventId);
@@ -982,44 +431,9 @@ export class StreamableHttpBinding {
     if (!this.servesLegacy || sessionId === undefined) {
       return errorReply(405, ErrorCode.InvalidRequest, "Method not allowed: there is no session to end", { allow: "POST" });
     }
-    const session = this.sessionOf(sessionId, auth);
+    const session = this.sessions.owned(sessionId, auth);
     if (!session) return errorReply(404, -32001, "Session not found");
-    this.sessions.delete(sessionId);
-    session.close();
+    this.sessions.remove(session);
     return { status: 200, headers: {} };
-  }
-
-  private startSweeper(): void {
-    if (this.sweeper) return;
-    this.sweeper = setInterval(() => {
-      this.sweep();
-      if (this.sessions.size === 0 && this.sweeper) {
-        clearInterval(this.sweeper);
-        this.sweeper = undefined;
-      }
-    }, Math.min(this.sessionIdleMs, 60_000));
-    (this.sweeper as { unref?: () => void }).unref?.();
-  }
-
-  /**
-   * Closes the sessions idle for sessionIdleMs: no request from the client and nothing sent
-   * to it for that long, and no GET stream read. Requests still waiting (hung or cancelled
-   * handlers, clients gone) do not keep a session; their POSTs are answered with an error.
-   */
-  private sweep(): void {
-    const now = Date.now();
-    // Messages sent since the last sweep were sent after it: the session was active then at least.
-    const since = this.lastSweepAt;
-    this.lastSweepAt = now;
-    for (const [id, session] of this.sessions) {
-      if (session.sent !== session.sentAtSweep) {
-        session.sentAtSweep = session.sent;
-        if (session.lastActive < since) session.lastActive = since;
-      }
-      if (now - session.lastActive > this.sessionIdleMs && !session.listening) {
-        this.sessions.delete(id);
-        session.close();
-      }
-    }
   }
 }

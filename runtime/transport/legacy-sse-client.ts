@@ -27,40 +27,113 @@ const MAX_AUTH_RESENDS = 3;
  * http://127.0.0.1:3000/sse). The endpoint the server names must be on the same origin.
  */
 export function legacySseChannel(url: string | URL, options: LegacySseChannelOptions = {}): ClientChannel {
-  const rawFetch = options.fetch ?? fetch;
-  const streamUrl = new URL(url);
-  const auth = options.auth;
-  const stream = new AbortController();
-  const inflight = new Set<AbortController>();
-  let handlers: ChannelHandlers | undefined;
-  let endpoint: URL | undefined;
-  let revision: string | undefined;
-  let closed = false;
+  return new LegacySseChannel(new URL(url), options);
+}
 
-  const doFetch = async (target: URL, init: RequestInit & { headers: Record<string, string> }): Promise<Response> => {
+class LegacySseChannel implements ClientChannel {
+  readonly kind = "http";
+  private readonly rawFetch: typeof fetch;
+  private readonly stream = new AbortController();
+  private readonly inflight = new Set<AbortController>();
+  private handlers: ChannelHandlers | undefined;
+  /** Where messages are POSTed, as the stream's `endpoint` event names it. */
+  private endpoint: URL | undefined;
+  private revision: string | undefined;
+  private closed = false;
+
+  constructor(
+    private readonly streamUrl: URL,
+    private readonly options: LegacySseChannelOptions,
+  ) {
+    this.rawFetch = options.fetch ?? fetch;
+  }
+
+  async start(handlers: ChannelHandlers): Promise<void> {
+    this.handlers = handlers;
+    const timeoutMs = this.options.connectTimeoutMs ?? 30_000;
+    const timer = setTimeout(() => this.stream.abort(new Error(`No endpoint event within ${timeoutMs} ms`)), timeoutMs);
+    try {
+      const events = await this.openStream();
+      this.endpoint = await this.namedEndpoint(events);
+      void this.read(events);
+    } catch (error) {
+      this.closed = true;
+      this.stream.abort();
+      const reason = this.stream.signal.reason;
+      throw reason instanceof Error && error instanceof Error && error.name === "AbortError" ? reason : error;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  setProtocol(protocol: { readonly revision: string }): void {
+    this.revision = protocol.revision;
+  }
+
+  send(message: JsonRpcMessage): void {
+    if (this.closed) {
+      const id = "method" in message && "id" in message ? (message.id as RequestId) : undefined;
+      if (id !== undefined) this.handlers?.fail(id, new Error("The session has ended: its event stream is closed"));
+      return;
+    }
+    void this.post(message);
+  }
+
+  async close(): Promise<void> {
+    this.finish();
+  }
+
+  private async fetch(target: URL, init: RequestInit & { headers: Record<string, string> }): Promise<Response> {
+    const auth = this.options.auth;
     for (let resends = 0; ; resends++) {
-      const headers = { ...options.headers, ...init.headers };
-      const authorization = auth ? await auth.authorization(streamUrl) : undefined;
+      const headers = { ...this.options.headers, ...init.headers };
+      const authorization = auth ? await auth.authorization(this.streamUrl) : undefined;
       if (authorization !== undefined) headers.authorization = authorization;
-      const response = await rawFetch(target, { ...init, headers, redirect: "manual" });
+      const response = await this.rawFetch(target, { ...init, headers, redirect: "manual" });
       if (!auth || (response.status !== 401 && response.status !== 403) || !response.headers.has("www-authenticate") || resends >= MAX_AUTH_RESENDS) return response;
-      const again = await auth.challenged(response, streamUrl);
+      const again = await auth.challenged(response, this.streamUrl);
       await response.body?.cancel().catch(() => {});
       if (!again) return response;
     }
-  };
+  }
 
-  const finish = (error?: Error) => {
-    if (closed) return;
-    closed = true;
-    stream.abort();
-    for (const controller of inflight) controller.abort();
-    inflight.clear();
-    handlers?.closed(error);
-  };
+  /** GETs the event stream. */
+  private async openStream(): Promise<AsyncGenerator<SseEvent>> {
+    const response = await this.fetch(this.streamUrl, { method: "GET", headers: { accept: "text/event-stream" }, signal: this.stream.signal });
+    const type = response.headers.get("content-type") ?? "";
+    if (!response.ok || !type.includes("text/event-stream") || !response.body) {
+      const text = await response.text().catch(() => "");
+      throw new HttpStatusError(response.status, text);
+    }
+    return readSse(response.body);
+  }
+
+  /** Waits for the stream's `endpoint` event: where to POST, on the stream's origin. */
+  private async namedEndpoint(events: AsyncGenerator<SseEvent>): Promise<URL> {
+    for (;;) {
+      const next = await events.next();
+      if (next.done) throw new Error("The server closed the event stream before naming its endpoint");
+      if (next.value.event !== "endpoint") continue;
+      const named = new URL(next.value.data.trim(), this.streamUrl);
+      if (named.origin !== this.streamUrl.origin) {
+        await events.return(undefined);
+        throw new Error(`The endpoint ${named.origin} is not on the stream's origin ${this.streamUrl.origin}`);
+      }
+      return named;
+    }
+  }
+
+  private finish(error?: Error): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.stream.abort();
+    for (const controller of this.inflight) controller.abort();
+    this.inflight.clear();
+    this.handlers?.closed(error);
+  }
 
   /** Delivers the stream's messages until it ends; the session ends with it. */
-  const read = async (events: AsyncGenerator<SseEvent>) => {
+  private async read(events: AsyncGenerator<SseEvent>): Promise<void> {
     try {
       for await (const { event, data } of events) {
         if (event !== "message") continue;
@@ -70,86 +143,34 @@ export function legacySseChannel(url: string | URL, options: LegacySseChannelOpt
         } catch {
           continue; // A malformed event is skipped, as SSE readers do.
         }
-        handlers?.receive(value);
+        this.handlers?.receive(value);
       }
-      finish(closed ? undefined : new Error("The server closed the event stream: the session has ended"));
+      this.finish(this.closed ? undefined : new Error("The server closed the event stream: the session has ended"));
     } catch (error) {
-      finish(closed ? undefined : error instanceof Error ? error : new Error(String(error)));
+      this.finish(this.closed ? undefined : error instanceof Error ? error : new Error(String(error)));
     }
-  };
+  }
 
-  const post = async (message: JsonRpcMessage) => {
+  private async post(message: JsonRpcMessage): Promise<void> {
     const id = "method" in message && "id" in message ? (message.id as RequestId) : undefined;
     const controller = new AbortController();
-    inflight.add(controller);
+    this.inflight.add(controller);
     try {
-      if (!endpoint) throw new Error("Not connected: the stream has not named its endpoint");
+      if (!this.endpoint) throw new Error("Not connected: the stream has not named its endpoint");
       const headers: Record<string, string> = { "content-type": "application/json" };
-      if (revision !== undefined && hasProtocolVersionHeader(revision)) headers["mcp-protocol-version"] = revision;
-      const response = await doFetch(endpoint, { method: "POST", headers, body: JSON.stringify(message), signal: controller.signal });
+      if (this.revision !== undefined && hasProtocolVersionHeader(this.revision)) headers["mcp-protocol-version"] = this.revision;
+      const response = await this.fetch(this.endpoint, { method: "POST", headers, body: JSON.stringify(message), signal: controller.signal });
       const text = await response.text();
       if (response.ok || id === undefined) return;
       const value = parseBody(text);
       const error = (value as { error?: unknown } | undefined)?.error;
       // A refused message is answered in the POST's body (its id may be null): it answers this request.
-      if (error !== null && typeof error === "object") handlers?.receive({ ...(value as object), id });
-      else handlers?.fail(id, new HttpStatusError(response.status, text));
+      if (error !== null && typeof error === "object") this.handlers?.receive({ ...(value as object), id });
+      else this.handlers?.fail(id, new HttpStatusError(response.status, text));
     } catch (error) {
-      if (id !== undefined && !controller.signal.aborted) handlers?.fail(id, error instanceof Error ? error : new Error(String(error)));
+      if (id !== undefined && !controller.signal.aborted) this.handlers?.fail(id, error instanceof Error ? error : new Error(String(error)));
     } finally {
-      inflight.delete(controller);
+      this.inflight.delete(controller);
     }
-  };
-
-  return {
-    kind: "http",
-    async start(h) {
-      handlers = h;
-      const timeoutMs = options.connectTimeoutMs ?? 30_000;
-      const timer = setTimeout(() => stream.abort(new Error(`No endpoint event within ${timeoutMs} ms`)), timeoutMs);
-      try {
-        const response = await doFetch(streamUrl, { method: "GET", headers: { accept: "text/event-stream" }, signal: stream.signal });
-        const type = response.headers.get("content-type") ?? "";
-        if (!response.ok || !type.includes("text/event-stream") || !response.body) {
-          const text = await response.text().catch(() => "");
-          throw new HttpStatusError(response.status, text);
-        }
-        const events = readSse(response.body);
-        for (;;) {
-          const next = await events.next();
-          if (next.done) throw new Error("The server closed the event stream before naming its endpoint");
-          if (next.value.event !== "endpoint") continue;
-          const named = new URL(next.value.data.trim(), streamUrl);
-          if (named.origin !== streamUrl.origin) {
-            await events.return(undefined);
-            throw new Error(`The endpoint ${named.origin} is not on the stream's origin ${streamUrl.origin}`);
-          }
-          endpoint = named;
-          break;
-        }
-        void read(events);
-      } catch (error) {
-        closed = true;
-        stream.abort();
-        const reason = stream.signal.reason;
-        throw reason instanceof Error && error instanceof Error && error.name === "AbortError" ? reason : error;
-      } finally {
-        clearTimeout(timer);
-      }
-    },
-    setProtocol(p) {
-      revision = p.revision;
-    },
-    send(message) {
-      if (closed) {
-        const id = "method" in message && "id" in message ? (message.id as RequestId) : undefined;
-        if (id !== undefined) handlers?.fail(id, new Error("The session has ended: its event stream is closed"));
-        return;
-      }
-      void post(message);
-    },
-    async close() {
-      finish();
-    },
-  };
+  }
 }

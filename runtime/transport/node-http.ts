@@ -6,7 +6,7 @@ import type { McpEndpoint } from "../mcp/server.js";
 import { METADATA_PATH } from "../auth/resource-server.js";
 import { LegacySseBinding, type LegacySseOptions } from "./legacy-sse.js";
 import { BodyBudgetError, BodyTimeoutError, BodyTooLargeError, type BodyBudget } from "./body.js";
-import { StreamableHttpBinding, type HttpOptions, type HttpRequestLike } from "./http.js";
+import { StreamableHttpBinding, type HttpOptions, type HttpReply, type HttpRequestLike } from "./http.js";
 import { closeOnSignals } from "./signals.js";
 import type { SseStream } from "./sse.js";
 
@@ -223,6 +223,108 @@ function endExchange(exchange: NodeRequest): void {
 }
 
 /**
+ * The responses of one handler not finished yet, and how many of them are requests (not
+ * long-lived streams): what a shutdown waits for, and ends.
+ */
+class OpenResponses {
+  private readonly open = new Map<ServerResponse, NodeRequest>();
+  inFlight = 0;
+  /** Called when a response finishes while a shutdown waits. */
+  private onSettled: (() => void) | undefined;
+  /** One listener function for every response (`this` is the response): no closure per request. */
+  private readonly settled: (this: ServerResponse) => void;
+
+  constructor() {
+    const responses = this;
+    this.settled = function (this: ServerResponse) {
+      responses.finished(this);
+    };
+  }
+
+  private finished(res: ServerResponse): void {
+    const exchange = this.open.get(res);
+    if (exchange === undefined) return;
+    this.open.delete(res);
+    if (!exchange.listening) this.inFlight--;
+    this.onSettled?.();
+  }
+
+  get size(): number {
+    return this.open.size;
+  }
+
+  add(res: ServerResponse, exchange: NodeRequest): void {
+    this.open.set(res, exchange);
+    if (!exchange.listening) this.inFlight++;
+    res.once("close", this.settled);
+  }
+
+  /** Resolves once `done()` holds after a response finishes, or after `timeoutMs`. */
+  until(done: () => boolean, timeoutMs: number): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(finish, Math.max(0, timeoutMs));
+      const responses = this;
+      function finish() {
+        clearTimeout(timer);
+        responses.onSettled = undefined;
+        resolve();
+      }
+      this.onSettled = () => {
+        if (done()) finish();
+      };
+    });
+  }
+
+  /** Ends every response still open (see endExchange). */
+  endAll(): void {
+    for (const exchange of [...this.open.values()]) endExchange(exchange);
+  }
+}
+
+/** Writes `reply` on `res`: a whole body at once, or the headers and then the stream's events. */
+function writeReply(exchange: NodeRequest, reply: HttpReply, closing: boolean): void {
+  const { res } = exchange;
+  if (res.writableEnded || res.destroyed) {
+    // Ended by a shutdown (or the client left) before the reply was ready.
+    if ("stream" in reply) reply.stream.cancel();
+    return;
+  }
+  const headers = closing ? { ...reply.headers, connection: "close" } : reply.headers;
+  if (!("stream" in reply)) {
+    // No content-length on purpose: with one, node:http writes headers and body as one
+    // string whose write state outlives young-generation GCs under load (promoted ~40 KB
+    // per scavenge, new space doubled to 32 MB, peak RSS +20 MB; bench/FINDINGS.md).
+    res.writeHead(reply.status, headers);
+    res.end(reply.body ?? "");
+    return;
+  }
+  res.writeHead(reply.status, headers);
+  res.flushHeaders();
+  const { stream } = reply;
+  exchange.stream = stream;
+  res.once("close", () => stream.cancel());
+  stream.attach(
+    (chunk) => res.write(chunk),
+    () => res.end(),
+  );
+}
+
+/** The binding failed (a bug, not the client's doing): a JSON-RPC internal error, if anything can still be sent. */
+function writeInternalError(res: ServerResponse, error: unknown): void {
+  console.error("mcp http:", error);
+  if (res.writableEnded) return;
+  if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" });
+  res.end(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32603, message: "Internal error" } }));
+}
+
+/** Sent on a connection that was open before the shutdown: no new work is started. */
+function refuseWhileShuttingDown(req: IncomingMessage, res: ServerResponse): void {
+  req.resume();
+  res.writeHead(503, { "content-type": "application/json", connection: "close" });
+  res.end(shuttingDownBody);
+}
+
+/**
  * A node:http request listener serving `server` (mount it at your MCP endpoint; with `auth`,
  * also at `/.well-known/oauth-protected-resource` and the paths below it).
  */
@@ -230,111 +332,34 @@ export function createNodeHandler(server: McpEndpoint, options?: HttpOptions & {
   const binding = new StreamableHttpBinding(server, options);
   const reads = new BodyReads();
   const defaultTimeoutMs = options?.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS;
-  /** Responses not finished yet, and how many of them are requests (not long-lived streams). */
-  const open = new Map<ServerResponse, NodeRequest>();
-  let inFlight = 0;
+  const open = new OpenResponses();
   let shuttingDown: Promise<void> | undefined;
-  /** Called when a request in flight finishes during a shutdown. */
-  let onSettled: (() => void) | undefined;
-  // One listener function for every response (`this` is the response): no closure per request.
-  function settled(this: ServerResponse) {
-    const exchange = open.get(this);
-    if (exchange === undefined) return;
-    open.delete(this);
-    if (!exchange.listening) inFlight--;
-    onSettled?.();
-  }
   const handler = (req: IncomingMessage, res: ServerResponse) => {
-    if (shuttingDown) {
-      // Sent on a connection that was open before the shutdown: no new work is started.
-      req.resume();
-      res.writeHead(503, { "content-type": "application/json", connection: "close" });
-      res.end(shuttingDownBody);
-      return;
-    }
-    const like = new NodeRequest(req, res, reads);
-    open.set(res, like);
-    if (!like.listening) inFlight++;
-    res.once("close", settled);
-    binding.handle(like).then(
-      (reply) => {
-        if (res.writableEnded || res.destroyed) {
-          // Ended by a shutdown (or the client left) before the reply was ready.
-          if ("stream" in reply) reply.stream.cancel();
-          return;
-        }
-        const headers = shuttingDown ? { ...reply.headers, connection: "close" } : reply.headers;
-        if (!("stream" in reply)) {
-          // No content-length on purpose: with one, node:http writes headers and body as one
-          // string whose write state outlives young-generation GCs under load (promoted ~40 KB
-          // per scavenge, new space doubled to 32 MB, peak RSS +20 MB; bench/FINDINGS.md).
-          res.writeHead(reply.status, headers);
-          res.end(reply.body ?? "");
-          return;
-        }
-        res.writeHead(reply.status, headers);
-        res.flushHeaders();
-        const { stream } = reply;
-        like.stream = stream;
-        res.once("close", () => stream.cancel());
-        stream.attach(
-          (chunk) => res.write(chunk),
-          () => res.end(),
-        );
-      },
-      (error: unknown) => {
-        console.error("mcp http:", error);
-        if (res.writableEnded) return;
-        if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" });
-        res.end(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32603, message: "Internal error" } }));
-      },
+    if (shuttingDown) return refuseWhileShuttingDown(req, res);
+    const exchange = new NodeRequest(req, res, reads);
+    open.add(res, exchange);
+    binding.handle(exchange).then(
+      (reply) => writeReply(exchange, reply, shuttingDown !== undefined),
+      (error: unknown) => writeInternalError(res, error),
     );
   };
-
+  const close = () => {
+    binding.close();
+    open.endAll();
+  };
   const shutdown = (shutdownOptions?: ShutdownOptions): Promise<void> => {
     shuttingDown ??= (async () => {
-      const timeoutMs = shutdownOptions?.timeoutMs ?? defaultTimeoutMs;
       // Requests in flight finish (their responses are sent), within the deadline.
-      if (inFlight > 0) {
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(done, Math.max(0, timeoutMs));
-          function done() {
-            clearTimeout(timer);
-            onSettled = undefined;
-            resolve();
-          }
-          onSettled = () => {
-            if (inFlight === 0) done();
-          };
-        });
-      }
+      if (open.inFlight > 0) await open.until(() => open.inFlight === 0, shutdownOptions?.timeoutMs ?? defaultTimeoutMs);
       // Then every session ends (their streams end, their waiting POSTs get an error), and
       // what is still open is ended properly.
-      binding.close();
-      for (const exchange of [...open.values()]) endExchange(exchange);
-      if (open.size > 0) {
-        // Until the ends were written (or a second passed): the connections close after.
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(done, 1000);
-          function done() {
-            clearTimeout(timer);
-            onSettled = undefined;
-            resolve();
-          }
-          onSettled = () => {
-            if (open.size === 0) done();
-          };
-        });
-      }
+      close();
+      // Until the ends were written (or a second passed): the connections close after.
+      if (open.size > 0) await open.until(() => open.size === 0, 1000);
     })();
     return shuttingDown;
   };
-
-  const close = () => {
-    binding.close();
-    for (const exchange of [...open.values()]) endExchange(exchange);
-  };
-  return Object.defineProperty(Object.assign(handler, { close, shutdown }), "inFlight", { get: () => inFlight, enumerable: true }) as NodeHandler;
+  return Object.defineProperty(Object.assign(handler, { close, shutdown }), "inFlight", { get: () => open.inFlight, enumerable: true }) as NodeHandler;
 }
 
 export type LegacySseNodeHandler = ((req: IncomingMessage, res: ServerResponse) => void) & {

@@ -101,201 +101,28 @@ export function serveStdio(server: McpEndpoint, options: StdioOptions = {}): Std
   let resolveClosed!: () => void;
   const closed = new Promise<void>((resolve) => (resolveClosed = resolve));
 
-  // --- output ------------------------------------------------------------------------
-  // Messages produced while input is processed go out together: on a pipe every write is
-  // a system call, and under load a chunk carries many requests.
-  let queued: string[] = [];
-  let queuedChars = 0;
-  let flushScheduled = false;
-  /** The longest message of this flush, and a decaying memory of earlier ones (paces reading). */
-  let largest = 0;
-  let recentLargest = 0;
-  let outputFailed = false;
-
-  const enqueue = (text: string) => {
-    if (outputFailed) return;
-    queued.push(text);
-    queuedChars += text.length;
-    if (text.length > largest) largest = text.length;
-    if (!flushScheduled) {
-      flushScheduled = true;
-      setImmediate(flush);
-    }
-  };
-
-  const flush = () => {
-    flushScheduled = false;
-    if (queued.length === 0) return;
-    const items = queued;
-    queued = [];
-    queuedChars = 0;
-    recentLargest = Math.max(largest, Math.floor(recentLargest / 2));
-    largest = 0;
-    if (outputFailed) return;
-    // Bounded writes: a burst of large responses never becomes one string.
-    let chunk = "";
-    for (const item of items) {
-      chunk += item;
-      if (chunk.length >= WRITE_CHUNK) {
-        output.write(chunk);
-        chunk = "";
-      }
-    }
-    if (chunk !== "") output.write(chunk);
-    unblock();
+  const out = outputQueue(output, () => {
+    reader.unblock();
     if (state === DRAINING) checkDrained();
-  };
-
-  const onOutputError = () => {
-    // The client went away (EPIPE) or the stream broke: nothing more can be said.
-    outputFailed = true;
-    queued = [];
-    queuedChars = 0;
+  });
+  output.on("error", () => {
+    out.fail();
     shutdown("Output closed");
-  };
-  output.on("error", onOutputError);
+  });
 
-  // --- 2025-03-26 batches (when the server has them: see jsonrpc/batches.ts) ----------
+  // 2025-03-26 batches, when the server has them (see jsonrpc/batches.ts).
   let batches: BatchCollector | undefined;
   const peer = server.connect({
     send(message: JsonRpcMessage, relatedTo?: RequestId) {
-      if (!batches?.take(message, relatedTo)) enqueue(`${serializeMessage(message)}\n`);
+      if (!batches?.take(message, relatedTo)) out.enqueue(`${serializeMessage(message)}\n`);
     },
   });
   batches = server.batches?.(
     (value) => peer.receive(value),
-    (json) => enqueue(`${json}\n`),
+    (json) => out.enqueue(`${json}\n`),
   );
-
-  const refuse = (message: string) => enqueue(`${serializeMessage(errorResponse(null, ErrorCode.InvalidRequest, message))}\n`);
-
-  const handleBatch = (items: readonly unknown[]) => {
-    // Batches are part of protocol 2025-03-26 only (JSON-RPC 2.0 batch semantics there).
-    if (!batches || (peer.state as { revision?: string } | undefined)?.revision !== "2025-03-26") {
-      refuse("Invalid request: JSON-RPC batches are only part of protocol 2025-03-26");
-    } else if (items.length === 0) refuse("Invalid request: empty batch");
-    else batches.receive(items);
-  };
-
-  // --- input -------------------------------------------------------------------------
-  const decoder = new LineDecoder({
-    maxLineBytes: maxMessageBytes,
-    onTooLarge: () => refuse(`Invalid request: message too large (the limit is ${maxMessageBytes} bytes)`),
-  });
-
-  const shuttingDown = (id: RequestId) => errorResponse(id, SHUTTING_DOWN, "Server is shutting down");
-  /**
-   * During a shutdown: requests are answered with an error at once; what is left (responses
-   * and notifications of the client) is handled as usual.
-   */
-  const refuseWhileStopping = (value: unknown): unknown => {
-    if (Array.isArray(value)) return batches ? batches.refuseRequests(value, shuttingDown) : value;
-    if (!isObject(value) || typeof value.method !== "string" || !validId(value.id)) return value;
-    enqueue(`${serializeMessage(shuttingDown(value.id))}\n`);
-    return undefined;
-  };
-
-  const handleLine = (line: string) => {
-    let value: unknown;
-    try {
-      value = parseMessage(line);
-    } catch (error) {
-      peer.receiveParseError((error as Error).message);
-      return;
-    }
-    if (stopping) value = refuseWhileStopping(value);
-    if (value === undefined) return;
-    if (Array.isArray(value)) handleBatch(value);
-    else {
-      batches?.noteCancel(value);
-      peer.receive(value);
-    }
-  };
-
-  /** Lines read but not handled yet (while output waits, or past this turn's share). */
-  let lines: string[] = [];
-  let next = 0;
-  let pumpScheduled = false;
-  let waitingForOutput = false;
-  let listeningForDrain = false;
-  let inputPaused = false;
-
-  const pauseInput = () => {
-    if (!inputPaused && state === OPEN) {
-      inputPaused = true;
-      input.pause();
-    }
-  };
-  const resumeInput = () => {
-    if (inputPaused && state === OPEN) {
-      inputPaused = false;
-      input.resume();
-    }
-  };
-
-  /** Lines a turn may handle while nothing blocks: starts small, doubles up to MAX_LINES_PER_TURN. */
-  let share = FIRST_LINES_PER_TURN;
-  /** How many lines this turn may handle: fewer when responses are large. */
-  const linesPerTurn = () => {
-    const size = Math.max(largest, recentLargest);
-    return size === 0 ? share : Math.max(1, Math.min(share, Math.floor(highWater / size)));
-  };
-
-  const pump = () => {
-    pumpScheduled = false;
-    if (state === CLOSED) return;
-    let budget = linesPerTurn();
-    while (next < lines.length) {
-      // Backpressure: start nothing more while the client is not reading responses.
-      if (queuedChars + output.writableLength > highWater) {
-        waitingForOutput = true;
-        share = FIRST_LINES_PER_TURN;
-        pauseInput();
-        unblock();
-        return;
-      }
-      if (budget-- === 0) {
-        if (share < MAX_LINES_PER_TURN) share *= 2;
-        pumpScheduled = true;
-        setImmediate(pump);
-        pauseInput();
-        return;
-      }
-      handleLine(lines[next++]!);
-      if (state === CLOSED) return;
-    }
-    resumeInput();
-    if (state === DRAINING) checkDrained();
-  };
-
-  const onDrain = () => {
-    listeningForDrain = false;
-    unblock();
-  };
-  /** Resumes handling lines once the output is back under the high-water mark. */
-  function unblock() {
-    if (!waitingForOutput || state === CLOSED) return;
-    if (queuedChars + output.writableLength > highWater) {
-      // Queued messages are flushed soon (and unblock again); written ones end with 'drain'.
-      if (queued.length === 0 && !listeningForDrain) {
-        listeningForDrain = true;
-        output.once("drain", onDrain);
-      }
-      return;
-    }
-    waitingForOutput = false;
-    if (!pumpScheduled) pump();
-  }
-
-  const onData = (chunk: Buffer | string) => {
-    const got = decoder.push(chunk);
-    if (got.length === 0) return;
-    if (next >= lines.length) {
-      lines = got;
-      next = 0;
-    } else for (const line of got) lines.push(line);
-    if (!pumpScheduled && !waitingForOutput) pump();
-  };
+  const handleLine = messageHandler(peer, batches, out, () => stopping);
+  const reader = inputReader(input, out, highWater, maxMessageBytes, handleLine, () => state, () => state === DRAINING && checkDrained());
 
   // --- end of input, and closing ----------------------------------------------------
   /** The deadlines and polls of draining and of shutdown(), cleared on close. */
@@ -304,20 +131,17 @@ export function serveStdio(server: McpEndpoint, options: StdioOptions = {}): Std
   const onInputEnd = () => {
     if (state !== OPEN) return;
     state = DRAINING;
-    input.off("data", onData);
-    const rest = decoder.flush();
-    for (const line of rest) lines.push(line);
     // The client can no longer answer requests we sent it.
     peer.endInput("stdin closed");
     // Requests still running finish (and their responses are written), within the deadline.
     timers.push(setTimeout(() => shutdown("stdin closed"), drainTimeoutMs));
     // A request cancelled earlier ends without a response: look now and then.
     timers.push(setInterval(checkDrained, 20));
-    if (!pumpScheduled && !waitingForOutput) pump();
+    reader.endOfInput();
   };
 
   function checkDrained() {
-    if (next < lines.length || peer.inboundCount !== 0) return;
+    if (reader.pending() || peer.inboundCount !== 0) return;
     if (state === DRAINING) shutdown("stdin closed");
     else if (stopping && state === OPEN) shutdown("Server shut down");
   }
@@ -337,34 +161,13 @@ export function serveStdio(server: McpEndpoint, options: StdioOptions = {}): Std
     state = CLOSED;
     // clearTimeout clears intervals too (one list of timers in Node, as in browsers).
     for (const timer of timers) clearTimeout(timer);
-    input.off("data", onData);
-    input.pause();
-    lines = [];
-    next = 0;
+    reader.close();
     peer.close(reason);
-    flush();
-    if (outputFailed || output.writableLength === 0) {
-      resolveClosed();
-      return;
-    }
-    // Report closed once what was written has reached the client (or cannot). 'drain' only
-    // comes after a write that went over the stream's mark, so look now and then.
-    const done = () => {
-      clearTimeout(timer);
-      clearInterval(poll);
-      output.off("close", done);
-      output.off("error", done);
-      resolveClosed();
-    };
-    const timer = setTimeout(done, drainTimeoutMs);
-    const poll = setInterval(() => {
-      if (output.writableLength === 0 || output.destroyed) done();
-    }, 10);
-    output.once("close", done);
-    output.once("error", done);
+    out.flush();
+    if (out.failed() || output.writableLength === 0) resolveClosed();
+    else closeOnceWritten(output, drainTimeoutMs, resolveClosed);
   }
 
-  input.on("data", onData);
   input.once("end", onInputEnd);
   input.once("close", onInputEnd);
   input.on("error", onInputEnd);
@@ -378,4 +181,272 @@ export function serveStdio(server: McpEndpoint, options: StdioOptions = {}): Std
       return stop(shutdownOptions?.timeoutMs);
     },
   };
+}
+
+/**
+ * The connection's output. Messages produced while input is processed go out together: on a
+ * pipe every write is a system call, and under load a chunk carries many requests.
+ */
+interface OutputQueue {
+  enqueue(text: string): void;
+  /** Writes what is queued now. */
+  flush(): void;
+  /** The client went away (EPIPE) or the stream broke: nothing more can be said. */
+  fail(): void;
+  failed(): boolean;
+  /** Characters waiting for the client: queued here and buffered by the stream. */
+  waiting(): number;
+  /** The largest message size seen lately (0: none yet), which paces reading. */
+  recentMessageSize(): number;
+  /**
+   * When nothing is queued (a flush would call `flushed` anyway), calls `listener` once the
+   * stream has written what it buffered, and returns true.
+   */
+  onceDrained(listener: () => void): boolean;
+}
+
+/** `flushed` is called after each flush that wrote something. */
+function outputQueue(output: Writable, flushed: () => void): OutputQueue {
+  let queued: string[] = [];
+  let queuedChars = 0;
+  let flushScheduled = false;
+  /** The longest message of this flush, and a decaying memory of earlier ones. */
+  let largest = 0;
+  let recentLargest = 0;
+  let failed = false;
+
+  const flush = () => {
+    flushScheduled = false;
+    if (queued.length === 0) return;
+    const items = queued;
+    queued = [];
+    queuedChars = 0;
+    recentLargest = Math.max(largest, Math.floor(recentLargest / 2));
+    largest = 0;
+    if (failed) return;
+    // Bounded writes: a burst of large responses never becomes one string.
+    let chunk = "";
+    for (const item of items) {
+      chunk += item;
+      if (chunk.length >= WRITE_CHUNK) {
+        output.write(chunk);
+        chunk = "";
+      }
+    }
+    if (chunk !== "") output.write(chunk);
+    flushed();
+  };
+
+  return {
+    enqueue(text) {
+      if (failed) return;
+      queued.push(text);
+      queuedChars += text.length;
+      if (text.length > largest) largest = text.length;
+      if (!flushScheduled) {
+        flushScheduled = true;
+        setImmediate(flush);
+      }
+    },
+    flush,
+    fail() {
+      failed = true;
+      queued = [];
+      queuedChars = 0;
+    },
+    failed: () => failed,
+    waiting: () => queuedChars + output.writableLength,
+    recentMessageSize: () => Math.max(largest, recentLargest),
+    onceDrained(listener) {
+      if (queued.length !== 0) return false;
+      output.once("drain", listener);
+      return true;
+    },
+  };
+}
+
+/** Answers a message the connection cannot take with an error (id null). */
+function refuse(out: OutputQueue, message: string): void {
+  out.enqueue(`${serializeMessage(errorResponse(null, ErrorCode.InvalidRequest, message))}\n`);
+}
+
+/** Parses each line and hands it to the peer (or, for a batch, the batch collector). */
+function messageHandler(peer: Peer, batches: BatchCollector | undefined, out: OutputQueue, stopping: () => boolean): (line: string) => void {
+  const handleBatch = (items: readonly unknown[]) => {
+    // Batches are part of protocol 2025-03-26 only (JSON-RPC 2.0 batch semantics there).
+    if (!batches || (peer.state as { revision?: string } | undefined)?.revision !== "2025-03-26") {
+      refuse(out, "Invalid request: JSON-RPC batches are only part of protocol 2025-03-26");
+    } else if (items.length === 0) refuse(out, "Invalid request: empty batch");
+    else batches.receive(items);
+  };
+
+  const shuttingDown = (id: RequestId) => errorResponse(id, SHUTTING_DOWN, "Server is shutting down");
+  /**
+   * During a shutdown: requests are answered with an error at once; what is left (responses
+   * and notifications of the client) is handled as usual.
+   */
+  const refuseWhileStopping = (value: unknown): unknown => {
+    if (Array.isArray(value)) return batches ? batches.refuseRequests(value, shuttingDown) : value;
+    if (!isObject(value) || typeof value.method !== "string" || !validId(value.id)) return value;
+    out.enqueue(`${serializeMessage(shuttingDown(value.id))}\n`);
+    return undefined;
+  };
+
+  return (line) => {
+    let value: unknown;
+    try {
+      value = parseMessage(line);
+    } catch (error) {
+      peer.receiveParseError((error as Error).message);
+      return;
+    }
+    if (stopping()) value = refuseWhileStopping(value);
+    if (value === undefined) return;
+    if (Array.isArray(value)) handleBatch(value);
+    else {
+      batches?.noteCancel(value);
+      peer.receive(value);
+    }
+  };
+}
+
+interface InputReader {
+  /** Whether lines read are not handled yet. */
+  pending(): boolean;
+  /** Resumes handling lines once the output is back under the high-water mark. */
+  unblock(): void;
+  /** The input ended: its last line too is handled. */
+  endOfInput(): void;
+  /** Reads and handles nothing more. */
+  close(): void;
+}
+
+/**
+ * Reads lines from `input` and hands them on, paced by the output: while more than the
+ * high-water mark waits for the client no new request is started (input is not read), and
+ * each turn of the event loop handles a bounded share of lines. `state` is the connection's
+ * (OPEN, DRAINING or CLOSED); `idle` is called when every line read so far is handled.
+ */
+function inputReader(input: Readable, out: OutputQueue, highWater: number, maxMessageBytes: number, handleLine: (line: string) => void, state: () => number, idle: () => void): InputReader {
+  const decoder = new LineDecoder({
+    maxLineBytes: maxMessageBytes,
+    onTooLarge: () => refuse(out, `Invalid request: message too large (the limit is ${maxMessageBytes} bytes)`),
+  });
+  /** Lines read but not handled yet (while output waits, or past this turn's share). */
+  let lines: string[] = [];
+  let next = 0;
+  let pumpScheduled = false;
+  let waitingForOutput = false;
+  let listeningForDrain = false;
+  /** Lines a turn may handle while nothing blocks: starts small, doubles up to MAX_LINES_PER_TURN. */
+  let share = FIRST_LINES_PER_TURN;
+  const setPaused = inputSwitch(input, () => state() === OPEN);
+  /** How many lines this turn may handle: fewer when responses are large. */
+  const linesPerTurn = () => {
+    const size = out.recentMessageSize();
+    return size === 0 ? share : Math.max(1, Math.min(share, Math.floor(highWater / size)));
+  };
+
+  const pump = () => {
+    pumpScheduled = false;
+    if (state() === CLOSED) return;
+    let budget = linesPerTurn();
+    while (next < lines.length) {
+      // Backpressure: start nothing more while the client is not reading responses.
+      if (out.waiting() > highWater) {
+        waitingForOutput = true;
+        share = FIRST_LINES_PER_TURN;
+        setPaused(true);
+        unblock();
+        return;
+      }
+      if (budget-- === 0) {
+        if (share < MAX_LINES_PER_TURN) share *= 2;
+        pumpScheduled = true;
+        setImmediate(pump);
+        setPaused(true);
+        return;
+      }
+      handleLine(lines[next++]!);
+      if (state() === CLOSED) return;
+    }
+    setPaused(false);
+    idle();
+  };
+
+  const onDrain = () => {
+    listeningForDrain = false;
+    unblock();
+  };
+  function unblock() {
+    if (!waitingForOutput || state() === CLOSED) return;
+    if (out.waiting() > highWater) {
+      // Queued messages are flushed soon (and unblock again); written ones end with 'drain'.
+      if (!listeningForDrain) listeningForDrain = out.onceDrained(onDrain);
+      return;
+    }
+    waitingForOutput = false;
+    if (!pumpScheduled) pump();
+  }
+
+  const resume = () => {
+    if (!pumpScheduled && !waitingForOutput) pump();
+  };
+  const onData = (chunk: Buffer | string) => {
+    const got = decoder.push(chunk);
+    if (got.length === 0) return;
+    if (next >= lines.length) {
+      lines = got;
+      next = 0;
+    } else for (const line of got) lines.push(line);
+    resume();
+  };
+  input.on("data", onData);
+
+  return {
+    pending: () => next < lines.length,
+    unblock,
+    endOfInput() {
+      input.off("data", onData);
+      for (const line of decoder.flush()) lines.push(line);
+      resume();
+    },
+    close() {
+      input.off("data", onData);
+      input.pause();
+      lines = [];
+      next = 0;
+    },
+  };
+}
+
+/** Pauses or resumes `input`, while the connection is open, once per change. */
+function inputSwitch(input: Readable, open: () => boolean): (paused: boolean) => void {
+  let inputPaused = false;
+  return (paused) => {
+    if (paused === inputPaused || !open()) return;
+    inputPaused = paused;
+    if (paused) input.pause();
+    else input.resume();
+  };
+}
+
+/**
+ * Resolves the connection closed once what was written has reached the client (or cannot).
+ * 'drain' only comes after a write that went over the stream's mark, so look now and then.
+ */
+function closeOnceWritten(output: Writable, timeoutMs: number, closed: () => void): void {
+  const done = () => {
+    clearTimeout(timer);
+    clearInterval(poll);
+    output.off("close", done);
+    output.off("error", done);
+    closed();
+  };
+  const timer = setTimeout(done, timeoutMs);
+  const poll = setInterval(() => {
+    if (output.writableLength === 0 || output.destroyed) done();
+  }, 10);
+  output.once("close", done);
+  output.once("error", done);
 }

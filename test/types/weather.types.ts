@@ -199,7 +199,7 @@ export const readsAuth: WeatherHandlers = {
 // setEnabled need `listChanged`, notifyResourceUpdated needs a `subscribe: true` entry.
 // The Equal checks pin the text of each error; the @ts-expect-error lines prove the calls fail.
 import type { McpServer, ToolContext } from "@mcp-gen/runtime";
-import type { InputRequestsOf } from "../../runtime/mcp/definition.js";
+import type { InputRequestsOf } from "../../runtime/mcp/handler-types.js";
 import type { Asks, WeatherNames } from "../../examples/weather/src/mcp/index.js";
 import type { NotesNames } from "../../examples/everything/src/mcp/index.js";
 

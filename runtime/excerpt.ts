@@ -1,5 +1,6 @@
 // Values a client sent (header values above all), as error messages quote them: cut short, so
-// that a 15 KB Origin does not come back as a 15 KB reply.
+// that a 15 KB Origin does not come back as a 15 KB reply. Shared by the transports' guards
+// and the MCP header checks, so it belongs to neither layer.
 
 /** Most characters of a quoted value. */
 export const EXCERPT_CHARS = 200;
