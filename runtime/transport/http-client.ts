@@ -5,6 +5,7 @@
 // listens on the GET stream for what the server sends outside any request.
 import type { JsonRpcMessage, JsonRpcRequest, RequestId } from "../jsonrpc/messages.js";
 import { parseBody, parseMessage } from "../jsonrpc/parse.js";
+import { serializeMessage } from "../jsonrpc/serialize.js";
 import type { ChannelHandlers, ClientChannel } from "../mcp/client.js";
 import { hasProtocolVersionHeader, MetaKey } from "../mcp/revisions.js";
 import { encodeHeaderValue, namedMethods, paramHeaderText, toolParamHeaders } from "../mcp/mirrored-headers.js";
@@ -215,7 +216,7 @@ export function httpChannel(url: string | URL, options: HttpChannelOptions = {})
     if (id !== undefined) inflight.set(id, controller);
     if (id !== undefined && (message as JsonRpcRequest).method === "tools/list") toolLists.add(id);
     try {
-      const response = await doFetch(url, { method: "POST", headers: headersFor(message), body: JSON.stringify(message), signal: controller.signal }, id);
+      const response = await doFetch(url, { method: "POST", headers: headersFor(message), body: serializeMessage(message), signal: controller.signal }, id);
       const session = response.headers.get("mcp-session-id");
       if (session) sessionId = session;
       const type = response.headers.get("content-type") ?? "";

@@ -544,7 +544,7 @@ class LegacySession implements MessageSink {
   /** After notifications/cancelled: the cancelled request's POST ends without its response. */
   cancelled(params: unknown): void {
     const id = isObject(params) ? params.requestId : undefined;
-    if (typeof id === "string" || typeof id === "number") this.replies.get(id)?.end(id);
+    if (validId(id)) this.replies.get(id)?.end(id);
   }
 
   /** Opens the GET stream on `connection`. */
