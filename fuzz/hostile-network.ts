@@ -13,7 +13,14 @@
 //    until all are in flight, against a listenHttp server with default settings. Oracle: each
 //    one answer (200, 413 or 503, one JSON-RPC message; 503 with id null), and the peak RSS
 //    (VmHWM) grows less than the bound docs/transports.md documents (4 × maxBufferedBodyBytes).
+// 3. requestState replays (see runReplays).
+// 4. Two copies of the runtime in one bundle: fuzz/runtime-copies-server.ts bundled with esbuild
+//    (runtime/ sources and runtime/dist both inside), served by one copy while its tools throw
+//    the other copy's RpcError, both ways. Oracle: seeded error codes come back as thrown,
+//    inline and from a task, in both eras; never -32603.
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer as createHttpServer, request } from "node:http";
+import { tmpdir } from "node:os";
 import { createServer as createNetServer, type Server, type Socket, type AddressInfo } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -21,7 +28,8 @@ import { SignJWT, generateKeyPair, exportJWK } from "jose";
 import { startHttpServer, stopAllChildren, type HttpServerProcess } from "../test/e2e/helpers.js";
 import { procStatus, resetPeakRss } from "../test/support/proc-status.js";
 import { listenHttp } from "@mcp-gen/runtime/node";
-import type { JsonObject } from "../runtime/index.js";
+import { build } from "esbuild";
+import { callToolAsTask, connectSession, httpChannel, type ClientSession, type JsonObject } from "../runtime/index.js";
 import { createHandlers } from "../examples/everything/src/handlers.js";
 import { createNotesServer } from "../examples/everything/src/mcp/index.js";
 import { httpClient, modernMeta } from "../test/e2e/raw-mcp.js";
@@ -47,8 +55,6 @@ const MAX_ISSUER_CONNECTIONS = 8;
 const MAX_STDERR_LINES = 6;
 /** Concurrent large bodies. */
 const LARGE_BODIES = 64;
-/** listenHttp's default maxBodyBytes (docs/transports.md). */
-const DEFAULT_MAX_BODY_BYTES = 4 * MiB;
 /** docs/transports.md: bodies being read cost at most about four times maxBufferedBodyBytes (64 MiB by default). */
 const DOCUMENTED_BODY_BOUND = 4 * 64 * MiB;
 
@@ -235,13 +241,11 @@ async function runLargeBodies(seed: number, violate: (v: HostileViolation) => vo
   const answers = await Promise.all(bodies.map((body) => post(server.url, body, headers, 60_000, hold, () => ++sent === bodies.length && release())));
   const statuses: Record<string, number> = {};
   for (const [i, a] of answers.entries()) {
-    // A body over maxBodyBytes is refused 413 from its Content-Length and the connection closed
-    // without reading the rest: the client, still writing, may see EPIPE or a reset before it
-    // reads the 413. Counted apart, not a violation (Node's HTTP server does no lingering close).
-    const closedEarly = a.status === 0 && bodies[i]!.length > DEFAULT_MAX_BODY_BYTES && /EPIPE|ECONNRESET/.test(a.body);
-    const key = closedEarly ? "closed while sending (over maxBodyBytes)" : a.status || "none";
+    // A body over maxBodyBytes is refused 413 from its Content-Length; the server reads and drops
+    // the rest before closing (a bounded lingering close), so the client, still writing, is not
+    // reset before it reads the 413: EPIPE or ECONNRESET is a violation like any missing answer.
+    const key = a.status || "none";
     statuses[key] = (statuses[key] ?? 0) + 1;
-    if (closedEarly) continue;
     if (![200, 413, 503].includes(a.status) || a.answers !== 1) violate({ where, what: "not one answer 200, 413 or 503", got: `${a.status} (${a.answers} answers) to ${bodies[i]!.length} bytes: ${a.body.slice(0, 200)}` });
     else {
       let message: { jsonrpc?: unknown; id?: unknown } | undefined;
@@ -341,10 +345,75 @@ async function runReplays(seed: number, violate: (v: HostileViolation) => void):
   return { replays: REPLAYS, refused, sent };
 }
 
+/** Errors thrown per server copy, era and way (inline, task). */
+const COPY_CASES = 10;
+/** Codes a handler may mean (never -32603, which is what a lost code becomes). */
+const COPY_CODES = [-32602, -32601, -32600, -32700, -32002, -32042] as const;
+
+export interface CopyFigures {
+  /** Copies of the runtime's RpcError class in the bundle. */
+  readonly copiesInBundle: number;
+  readonly calls: number;
+  /** `server copy, era, way` → kept / sent. */
+  readonly kept: Record<string, number>;
+  readonly sent: Record<string, number>;
+}
+
+/**
+ * 4. Two runtime copies: errors thrown by the other copy keep their code and message through a
+ * server of one copy, inline and from a task, in 2026-07-28 and 2025-11-25.
+ */
+async function runCopies(seed: number, violate: (v: HostileViolation) => void): Promise<CopyFigures> {
+  const where = "hostile-network two runtime copies";
+  const rng = new Rng(seed);
+  const dir = mkdtempSync(path.join(tmpdir(), "mcp-gen-copies-"));
+  const bundle = path.join(dir, "server.mjs");
+  const kept: Record<string, number> = {};
+  const sent: Record<string, number> = {};
+  try {
+    await build({ entryPoints: [path.join(root, "fuzz", "runtime-copies-server.ts")], bundle: true, platform: "node", format: "esm", outfile: bundle, logLevel: "error" });
+    const copiesInBundle = (readFileSync(bundle, "utf8").match(/^var RpcError\d* = class extends Error/gm) ?? []).length;
+    if (copiesInBundle !== 2) violate({ where, what: "the bundle does not hold two copies of the runtime", got: `${copiesInBundle} RpcError classes` });
+    for (const copy of ["dist", "source"] as const) {
+      const server = await startHttpServer(bundle, "--server", copy);
+      for (const revision of ["2026-07-28", "2025-11-25"]) {
+        const session: ClientSession = await connectSession(httpChannel(server.url), { revisions: [revision] });
+        for (let i = 0; i < 2 * COPY_CASES; i++) {
+          const way = i % 2 === 0 ? "inline" : "task";
+          const thrown = { code: rng.pick(COPY_CODES), message: `refused ${rng.int(1e6)}`, ...(rng.chance(0.5) ? { data: { n: rng.int(100) } } : {}) };
+          const key = `${copy} server, ${revision}, ${way}`;
+          sent[key] = (sent[key] ?? 0) + 1;
+          let failure: unknown;
+          try {
+            if (way === "inline") await session.rawRequest("tools/call", { name: "refuse", arguments: thrown });
+            else await (await callToolAsTask(session, "refuse_later", { ...thrown, delayMs: 30 + rng.int(40) })).wait({ timeoutMs: ANSWER_BOUND_MS });
+          } catch (error) {
+            failure = error;
+          }
+          // Inline: the RpcError itself; from a task: TaskFailedError, the task's error in `error`.
+          const got = failure as { code?: unknown; message?: unknown; error?: { code?: unknown; message?: unknown } } | undefined;
+          const code = way === "inline" ? got?.code : got?.error?.code;
+          const message = way === "inline" ? got?.message : got?.error?.message;
+          if (code === thrown.code && message === thrown.message) kept[key] = (kept[key] ?? 0) + 1;
+          else violate({ where, what: "an error of the other runtime copy lost its code or message", expected: `${thrown.code} ${thrown.message}`, got: `${key}: ${String(code)} ${String(message)} (${String(failure)})` });
+        }
+        await session.close();
+      }
+      if (/\n\s+at |Error:/.test(server.stderr())) violate({ where, what: "stack trace or error on stderr", got: server.stderr().slice(-1000) });
+      await server.stop();
+    }
+    return { copiesInBundle, calls: Object.values(sent).reduce((a, b) => a + b, 0), kept, sent };
+  } finally {
+    await stopAllChildren();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 export interface HostileFigures {
   readonly auth: AuthFigures[];
   readonly bodies: BodyFigures;
   readonly replays: ReplayFigures;
+  readonly copies: CopyFigures;
   readonly ms: number;
 }
 
@@ -356,7 +425,8 @@ export async function runHostileNetwork(seed: number, violate: (v: HostileViolat
   for (const [i, mode] of MODES.entries()) auth.push(await runAuthMode(mode, deriveSeed(seed, 1000 + i), violate));
   const bodies = await runLargeBodies(deriveSeed(seed, 1100), violate);
   const replays = await runReplays(deriveSeed(seed, 1200), violate);
-  return { auth, bodies, replays, ms: Date.now() - started };
+  const copies = await runCopies(deriveSeed(seed, 1300), violate);
+  return { auth, bodies, replays, copies, ms: Date.now() - started };
 }
 
 const counts = (c: Record<string, number>) =>
@@ -383,6 +453,11 @@ export function hostileSection(f: HostileFigures): string[] {
       .sort()
       .map(([k, v]) => `${k}: ${f.replays.refused[k] ?? 0} / ${v}`)
       .join(", ")} (other tool: get_note answers, ignoring the state); no note deleted by a replay, and the unchanged replay still deletes.`,
+    ``,
+    `Two runtime copies (fuzz/runtime-copies-server.ts bundled with esbuild: ${f.copies.copiesInBundle} RpcError classes in the bundle; one copy serves, the other's RpcError is thrown, seeded codes ${COPY_CODES.join(", ")}): ${f.copies.calls} tool calls; kept code and message / sent: ${Object.entries(f.copies.sent)
+      .sort()
+      .map(([k, v]) => `${k}: ${f.copies.kept[k] ?? 0} / ${v}`)
+      .join("; ")}.`,
     ``,
     `Phase time: ${(f.ms / 1000).toFixed(1)} s.`,
   ];

@@ -485,7 +485,7 @@ async function runStdio(ctx: Context, budget: number, streamIndex: number): Prom
       if (exit.code !== 0) violate({ where: name, what: "server exited with an error after stdin closed", got: `code ${exit.code} signal ${exit.signal}` });
     }
   }
-  if (/\n\s+at |Error:|Unhandled|uncaught/i.test(child.stderr)) violate({ where: name, what: "stack trace or error on stderr", got: short(child.stderr, 2000) });
+  if (/\n\s+at |Error:|Warning:|Unhandled|uncaught/i.test(child.stderr)) violate({ where: name, what: "stack trace or error on stderr", got: short(child.stderr, 2000) });
   stats.ms = Date.now() - stats.started;
 }
 
@@ -755,7 +755,7 @@ async function runHttp(budget: number): Promise<void> {
       child.proc.kill("SIGKILL");
     }
   }
-  if (/\n\s+at |Error:|Unhandled|uncaught/i.test(child.stderr)) violate({ where: "http", what: "stack trace or error on stderr", got: short(child.stderr, 2000) });
+  if (/\n\s+at |Error:|Warning:|Unhandled|uncaught/i.test(child.stderr)) violate({ where: "http", what: "stack trace or error on stderr", got: short(child.stderr, 2000) });
 }
 
 // --- main ----------------------------------------------------------------------------

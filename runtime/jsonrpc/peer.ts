@@ -8,6 +8,7 @@ import {
   errorResponse,
   RpcError,
   toErrorObject,
+  validId,
   type JsonRpcMessage,
   type JsonRpcNotification,
   type JsonRpcRequest,
@@ -206,8 +207,9 @@ export class Peer implements ExchangeHost, Finisher {
 
   protected handleNotification(notification: JsonRpcNotification): void {
     if (notification.method === "notifications/cancelled") {
+      // An id past 2^53 is a BigInt here (parseMessage), as the request's own id is: the lookup is exact.
       const id = notification.params?.requestId;
-      if (typeof id === "string" || typeof id === "number") {
+      if (validId(id)) {
         const reason = notification.params?.reason;
         this.inbound.get(id)?.cancel(typeof reason === "string" ? reason : "Request cancelled");
       }

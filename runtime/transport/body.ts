@@ -58,6 +58,9 @@ const refusal = (status: number, code: number, message: string, headers: Record<
  */
 export const DEFAULT_MAX_BUFFERED_BODY_BYTES = 64 * 1024 * 1024;
 
+/** 4 MiB: the largest body a request may have by default (maxBodyBytes). */
+export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
+
 /** For replies sent before the body was read whole: the connection cannot carry another request. */
 const closeHeaders = { connection: "close" };
 
@@ -71,7 +74,7 @@ export class BodyLimits {
   private buffered = 0;
 
   constructor(options: BodyLimitOptions) {
-    this.maxBodyBytes = options.maxBodyBytes ?? 4 * 1024 * 1024;
+    this.maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
     this.maxConcurrentBodies = options.maxConcurrentBodies ?? 512;
     this.bodyTimeoutMs = options.bodyTimeoutMs ?? 30_000;
     this.maxBufferedBodyBytes = options.maxBufferedBodyBytes ?? DEFAULT_MAX_BUFFERED_BODY_BYTES;

@@ -5,6 +5,7 @@
 // listens on the GET stream for what the server sends outside any request.
 import type { JsonRpcMessage, JsonRpcRequest, RequestId } from "../jsonrpc/messages.js";
 import { parseBody, parseMessage } from "../jsonrpc/parse.js";
+import { serializeMessage } from "../jsonrpc/serialize.js";
 import type { ChannelHandlers, ClientChannel } from "../mcp/client.js";
 import { hasProtocolVersionHeader, MetaKey } from "../mcp/revisions.js";
 import { encodeHeaderValue, namedMethods, paramHeaderText, toolParamHeaders } from "../mcp/mirrored-headers.js";
@@ -282,7 +283,7 @@ class HttpChannel implements ClientChannel {
     if (id !== undefined) this.inflight.set(id, controller);
     if (id !== undefined && (message as JsonRpcRequest).method === "tools/list") this.toolLists.add(id);
     try {
-      const response = await this.fetch(this.url, { method: "POST", headers: this.headersFor(message), body: JSON.stringify(message), signal: controller.signal }, id);
+      const response = await this.fetch(this.url, { method: "POST", headers: this.headersFor(message), body: serializeMessage(message), signal: controller.signal }, id);
       const session = response.headers.get("mcp-session-id");
       if (session) this.sessionId = session;
       const type = response.headers.get("content-type") ?? "";

@@ -1,6 +1,6 @@
 // A legacy (2025-03-26 ... 2025-11-25) session of the Streamable HTTP binding: its peer, the
 // POSTs waiting for responses, its GET stream, and with an event store its resumable streams.
-import { ErrorCode, errorResponse, isObject, type JsonRpcMessage, type RequestId } from "../jsonrpc/messages.js";
+import { ErrorCode, errorResponse, isObject, validId, type JsonRpcMessage, type RequestId } from "../jsonrpc/messages.js";
 import type { MessageSink, Peer } from "../jsonrpc/peer.js";
 import { serializeMessage } from "../jsonrpc/serialize.js";
 import type { McpEndpoint } from "../mcp/server.js";
@@ -87,7 +87,7 @@ export class LegacySession implements MessageSink, ReplySession {
   /** After notifications/cancelled: the cancelled request's POST ends without its response. */
   cancelled(params: unknown): void {
     const id = isObject(params) ? params.requestId : undefined;
-    if (typeof id === "string" || typeof id === "number") this.replies.get(id)?.end(id);
+    if (validId(id)) this.replies.get(id)?.end(id);
   }
 
   /** Opens the GET stream on `connection`. */

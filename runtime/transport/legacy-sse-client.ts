@@ -4,6 +4,7 @@
 // The session ends with the stream. Pair it with legacy revisions (initialize).
 import type { JsonRpcMessage, RequestId } from "../jsonrpc/messages.js";
 import { parseBody, parseMessage } from "../jsonrpc/parse.js";
+import { serializeMessage } from "../jsonrpc/serialize.js";
 import type { ChannelHandlers, ClientChannel } from "../mcp/client.js";
 import { hasProtocolVersionHeader } from "../mcp/revisions.js";
 import { HttpStatusError, type HttpAuth } from "./http-client.js";
@@ -159,7 +160,7 @@ class LegacySseChannel implements ClientChannel {
       if (!this.endpoint) throw new Error("Not connected: the stream has not named its endpoint");
       const headers: Record<string, string> = { "content-type": "application/json" };
       if (this.revision !== undefined && hasProtocolVersionHeader(this.revision)) headers["mcp-protocol-version"] = this.revision;
-      const response = await this.fetch(this.endpoint, { method: "POST", headers, body: JSON.stringify(message), signal: controller.signal });
+      const response = await this.fetch(this.endpoint, { method: "POST", headers, body: serializeMessage(message), signal: controller.signal });
       const text = await response.text();
       if (response.ok || id === undefined) return;
       const value = parseBody(text);

@@ -5,7 +5,7 @@ import { Server as NetServer, type AddressInfo } from "node:net";
 import type { McpEndpoint } from "../mcp/server.js";
 import { METADATA_PATH } from "../auth/resource-server.js";
 import { LegacySseBinding, type LegacySseOptions } from "./legacy-sse.js";
-import { BodyBudgetError, BodyTimeoutError, BodyTooLargeError, type BodyBudget } from "./body.js";
+import { BodyBudgetError, BodyTimeoutError, BodyTooLargeError, DEFAULT_MAX_BODY_BYTES, type BodyBudget } from "./body.js";
 import { StreamableHttpBinding, type HttpOptions, type HttpReply, type HttpRequestLike } from "./http.js";
 import { closeOnSignals } from "./signals.js";
 import type { SseStream } from "./sse.js";
@@ -202,6 +202,48 @@ const DEFAULT_SHUTDOWN_TIMEOUT_MS = 10_000;
 
 const shuttingDownBody = JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32000, message: "Server is shutting down" } });
 
+/**
+ * How long, and how many bytes (in maxBodyBytes: 16 MiB by default), a refused request's
+ * unread body may still be read and dropped before the connection closes.
+ */
+const LINGER_MS = 2_000;
+const LINGER_BODIES = 4;
+
+/**
+ * Sends a reply that is all there is to say (not a stream). When the request's body was not
+ * read to its end (refused from its length or budget, too slow, sent during a shutdown), the
+ * reply goes out at once but the connection closes only once the rest of the body came, or
+ * after LINGER_MS or `lingerBytes` more bytes: a socket closed with bytes still arriving is
+ * reset, and a client still writing its body then sees EPIPE or ECONNRESET, often before it
+ * has read the 413 or 503 waiting for it (node:http does no lingering close of its own).
+ */
+function sendReply(req: IncomingMessage, res: ServerResponse, status: number, headers: Record<string, string>, body: string, lingerBytes: number): void {
+  if (req.complete || req.readableEnded || req.destroyed) {
+    res.writeHead(status, headers);
+    res.end(body);
+    return;
+  }
+  res.writeHead(status, { ...headers, "content-length": String(Buffer.byteLength(body)) });
+  res.write(body);
+  let drained = 0;
+  const finish = () => {
+    clearTimeout(timer);
+    req.removeListener("data", count);
+    req.removeListener("end", finish);
+    res.removeListener("close", finish);
+    if (!res.writableEnded) res.end();
+  };
+  const count = (chunk: Buffer) => {
+    drained += chunk.length;
+    if (drained > lingerBytes) finish();
+  };
+  const timer = setTimeout(finish, LINGER_MS);
+  req.on("data", count);
+  req.once("end", finish);
+  res.once("close", finish);
+  req.resume();
+}
+
 /** Ends a response that the shutdown will not wait for any longer: a proper end, never a reset. */
 function endExchange(exchange: NodeRequest): void {
   const { res } = exchange;
@@ -282,8 +324,8 @@ class OpenResponses {
 }
 
 /** Writes `reply` on `res`: a whole body at once, or the headers and then the stream's events. */
-function writeReply(exchange: NodeRequest, reply: HttpReply, closing: boolean): void {
-  const { res } = exchange;
+function writeReply(exchange: NodeRequest, reply: HttpReply, closing: boolean, lingerBytes: number): void {
+  const { req, res } = exchange;
   if (res.writableEnded || res.destroyed) {
     // Ended by a shutdown (or the client left) before the reply was ready.
     if ("stream" in reply) reply.stream.cancel();
@@ -294,8 +336,7 @@ function writeReply(exchange: NodeRequest, reply: HttpReply, closing: boolean): 
     // No content-length on purpose: with one, node:http writes headers and body as one
     // string whose write state outlives young-generation GCs under load (promoted ~40 KB
     // per scavenge, new space doubled to 32 MB, peak RSS +20 MB; bench/FINDINGS.md).
-    res.writeHead(reply.status, headers);
-    res.end(reply.body ?? "");
+    sendReply(req, res, reply.status, headers, reply.body ?? "", lingerBytes);
     return;
   }
   res.writeHead(reply.status, headers);
@@ -318,10 +359,8 @@ function writeInternalError(res: ServerResponse, error: unknown): void {
 }
 
 /** Sent on a connection that was open before the shutdown: no new work is started. */
-function refuseWhileShuttingDown(req: IncomingMessage, res: ServerResponse): void {
-  req.resume();
-  res.writeHead(503, { "content-type": "application/json", connection: "close" });
-  res.end(shuttingDownBody);
+function refuseWhileShuttingDown(req: IncomingMessage, res: ServerResponse, lingerBytes: number): void {
+  sendReply(req, res, 503, { "content-type": "application/json", connection: "close" }, shuttingDownBody, lingerBytes);
 }
 
 /**
@@ -332,14 +371,15 @@ export function createNodeHandler(server: McpEndpoint, options?: HttpOptions & {
   const binding = new StreamableHttpBinding(server, options);
   const reads = new BodyReads();
   const defaultTimeoutMs = options?.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS;
+  const lingerBytes = LINGER_BODIES * (options?.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
   const open = new OpenResponses();
   let shuttingDown: Promise<void> | undefined;
   const handler = (req: IncomingMessage, res: ServerResponse) => {
-    if (shuttingDown) return refuseWhileShuttingDown(req, res);
+    if (shuttingDown) return refuseWhileShuttingDown(req, res, lingerBytes);
     const exchange = new NodeRequest(req, res, reads);
     open.add(res, exchange);
     binding.handle(exchange).then(
-      (reply) => writeReply(exchange, reply, shuttingDown !== undefined),
+      (reply) => writeReply(exchange, reply, shuttingDown !== undefined, lingerBytes),
       (error: unknown) => writeInternalError(res, error),
     );
   };
@@ -376,14 +416,15 @@ export type LegacySseNodeHandler = ((req: IncomingMessage, res: ServerResponse) 
 export function createLegacySseNodeHandler(server: McpEndpoint, options?: LegacySseOptions): LegacySseNodeHandler {
   const binding = new LegacySseBinding(server, options);
   const reads = new BodyReads();
+  const lingerBytes = LINGER_BODIES * (options?.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
   const handler = (req: IncomingMessage, res: ServerResponse) => {
     binding.handle(new NodeRequest(req, res, reads)).then(
       (reply) => {
-        res.writeHead(reply.status, reply.headers);
         if (!("stream" in reply)) {
-          res.end(reply.body ?? "");
+          sendReply(req, res, reply.status, reply.headers, reply.body ?? "", lingerBytes);
           return;
         }
+        res.writeHead(reply.status, reply.headers);
         res.flushHeaders();
         const { stream } = reply;
         res.once("close", () => stream.cancel());

@@ -393,6 +393,58 @@ describe("limits (issue 15, Limits and defaults)", () => {
     expect(JSON.parse(reply.body)).toMatchObject({ error: { code: -32600 } });
   });
 
+  /**
+   * A client that writes its whole body before it reads (as many do) over a raw socket: `pieces`
+   * of `piece` bytes, 50 ms apart, after headers declaring `declared` bytes; then it reads.
+   * Resolves with the status line, whether the server closed the connection, and socket errors.
+   */
+  async function writeThenRead(listener: HttpListener, declared: number, piece: number, pieces: number) {
+    const socket = connect(listener.port, "127.0.0.1");
+    socket.pause();
+    let received = "";
+    const errors: string[] = [];
+    let ended = false;
+    socket.on("data", (chunk: Buffer) => (received += chunk.toString("latin1")));
+    socket.on("error", (error: NodeJS.ErrnoException) => errors.push(error.code ?? error.message));
+    socket.on("end", () => (ended = true));
+    await new Promise((resolve) => socket.once("connect", resolve));
+    const head = Object.entries({ ...baseHeaders, host: "localhost", "content-length": String(declared) }).map(([name, value]) => `${name}: ${value}\r\n`);
+    socket.write(`POST /mcp HTTP/1.1\r\n${head.join("")}\r\n`);
+    for (let i = 0; i < pieces; i++) {
+      socket.write(Buffer.alloc(piece, 0x20));
+      await sleep(50);
+    }
+    await sleep(200);
+    socket.resume();
+    return {
+      socket,
+      errors,
+      ended: () => ended,
+      statusLine: () => received.split("\r\n")[0],
+      received: () => received,
+    };
+  }
+
+  it("a body declared over maxBodyBytes gets a 413 its client can read after writing the rest (the connection is not reset under it)", async () => {
+    const listener = await serve({ maxBodyBytes: 64 * 1024 });
+    // Three times the limit: within what the server reads of a refused body (four times it).
+    const client = await writeThenRead(listener, 192 * 1024, 16 * 1024, 12);
+    await expect.poll(client.ended, { timeout: 10_000 }).toBe(true);
+    expect(client.errors).toEqual([]);
+    expect(client.statusLine()).toBe("HTTP/1.1 413 Payload Too Large");
+    expect(client.received().toLowerCase()).toContain("connection: close");
+    expect(client.received()).toContain('"code":-32600');
+    client.socket.destroy();
+  });
+
+  it("a refused body is read for a bounded time only: a client that never sends the rest is disconnected", async () => {
+    const listener = await serve({ maxBodyBytes: 64 * 1024 });
+    const client = await writeThenRead(listener, 100 * 1024 * 1024, 1024, 1);
+    await expect.poll(client.statusLine, { timeout: 5_000 }).toBe("HTTP/1.1 413 Payload Too Large");
+    await expect.poll(() => client.ended() || client.socket.destroyed, { timeout: 10_000 }).toBe(true);
+    client.socket.destroy();
+  });
+
   it("createWebHandler: bodyTimeoutMs answers a body that never completes with 408", async () => {
     const handler = createWebHandler(notesServer(), { bodyTimeoutMs: 100 });
     closers.push(() => handler.close());

@@ -99,3 +99,65 @@ describe("large integer ids reaching a client (issue 28 §5)", () => {
     await channel.close();
   });
 });
+
+describe("large integer ids in notifications/cancelled (issue 28 §5)", () => {
+  it("params.requestId is kept digit for digit, alone and in a batch; other params members are not", () => {
+    const cancel = parseMessage('{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"reason":"x","requestId":9007199254740993,"n":9007199254740995}}') as { params: Record<string, unknown> };
+    expect(cancel.params.requestId).toBe(9007199254740993n);
+    expect(typeof cancel.params.n).toBe("number");
+    const batch = parseMessage(
+      '[{"jsonrpc":"2.0","id":1,"method":"x","params":{"a":{"requestId":9007199254740995}}},{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":-9007199254740997}}]',
+    ) as { params: Record<string, unknown> }[];
+    expect(typeof (batch[0]!.params.a as { requestId: unknown }).requestId).toBe("number");
+    expect(batch[1]!.params.requestId).toBe(-9007199254740997n);
+  });
+
+  it("a client over stdio cancels exactly the server's request it names, and answers the other digit for digit", async () => {
+    const { stdioChannel } = await import("@mcp-gen/runtime/node");
+    const { connectSession } = await import("@mcp-gen/runtime");
+    // A server that asks roots/list twice (ids ...992 and ...993), cancels ...993, and after a
+    // while reports on stderr every line the client wrote after initialization.
+    const script = `const out = (s) => process.stdout.write(s + "\\n");
+      const seen = [];
+      let text = "";
+      process.stdin.setEncoding("utf8");
+      process.stdin.on("data", (chunk) => {
+        text += chunk;
+        let cut;
+        while ((cut = text.indexOf("\\n")) >= 0) {
+          const line = text.slice(0, cut);
+          text = text.slice(cut + 1);
+          if (line.includes('"method":"initialize"')) {
+            out('{"jsonrpc":"2.0","id":' + JSON.parse(line).id + ',"result":{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}');
+          } else if (line.includes("notifications/initialized")) {
+            out('{"jsonrpc":"2.0","id":9007199254740992,"method":"roots/list"}');
+            out('{"jsonrpc":"2.0","id":9007199254740993,"method":"roots/list"}');
+            out('{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":9007199254740993}}');
+            setTimeout(() => { process.stderr.write(JSON.stringify(seen)); process.exit(0); }, 1500);
+          } else seen.push(line);
+        }
+      });`;
+    const channel = stdioChannel({ command: process.execPath, args: ["-e", script], stderr: "pipe" });
+    const aborted: boolean[] = [];
+    const session = await connectSession(channel, {
+      revisions: ["2025-11-25"],
+      requests: {
+        "roots/list": async (_params: unknown, signal: AbortSignal) => {
+          await new Promise<void>((resolve) => {
+            const timer = setTimeout(resolve, 500);
+            signal.addEventListener("abort", () => (clearTimeout(timer), resolve()), { once: true });
+          });
+          aborted.push(signal.aborted);
+          return { roots: [] };
+        },
+      },
+    } as never);
+    let stderr = "";
+    channel.process!.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
+    await new Promise((resolve) => channel.process!.once("exit", resolve));
+    const written = JSON.parse(stderr) as string[];
+    expect(written).toEqual(['{"jsonrpc":"2.0","id":9007199254740992,"result":{"roots":[]}}']);
+    expect(aborted.sort()).toEqual([false, true]);
+    await session.close();
+  });
+});

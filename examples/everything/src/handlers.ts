@@ -38,12 +38,16 @@ const slug = (title: string) => title.toLowerCase().replace(/[^a-z0-9]+/g, "-").
 const words = (body: string) => body.split(/\s+/).filter(Boolean).length;
 const markdown = (note: Note) => `# ${note.title}\n\n${note.body}\n${note.tags.length ? `\nTags: ${note.tags.join(", ")}\n` : ""}`;
 
-/** Resolves after `ms`, or at once when `signal` aborts (the client cancelled). */
+/**
+ * Resolves after `ms`, or at once when `signal` aborts (the client cancelled). The abort
+ * listener goes when the time is up: reindex sleeps once per note on one request's signal.
+ */
 const sleep = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve) => {
     if (signal.aborted) return resolve();
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener("abort", () => (clearTimeout(timer), resolve()), { once: true });
+    const stop = () => (clearTimeout(timer), resolve());
+    const timer = setTimeout(() => (signal.removeEventListener("abort", stop), resolve()), ms);
+    signal.addEventListener("abort", stop, { once: true });
   });
 
 /** The text of a sampling result, whose content is one block or (from 2025-11-25) a list. */

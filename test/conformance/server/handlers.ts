@@ -29,10 +29,12 @@ function silentWav(): string {
 }
 const wavBase64 = silentWav();
 
+/** Resolves after `ms`, or at once when `signal` aborts; the abort listener goes when the time is up. */
 const sleep = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener("abort", () => (clearTimeout(timer), resolve()), { once: true });
+    const stop = () => (clearTimeout(timer), resolve());
+    const timer = setTimeout(() => (signal.removeEventListener("abort", stop), resolve()), ms);
+    signal.addEventListener("abort", stop, { once: true });
   });
 
 /** The text of a sampling result, whose content is one block or (from 2025-11-25) a list. */
