@@ -138,7 +138,7 @@ class NodeRequest implements HttpRequestLike {
   stream: SseStream | undefined;
 
   constructor(
-    private readonly req: IncomingMessage,
+    readonly req: IncomingMessage,
     readonly res: ServerResponse,
     private readonly reads: BodyReads,
   ) {
