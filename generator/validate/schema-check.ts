@@ -157,23 +157,16 @@ export interface SchemaAnalysis {
 type Resolution = { readonly pointer: string; readonly target: unknown } | { readonly problem: string };
 
 /**
- * Walks a schema, collecting problems and resolving $refs. The validate phase and the
- * validator compiler both need the analysis of the same (never modified) schema object, so
- * it is made once per object and dialect and kept only as long as the object lives.
+ * Walks a schema, collecting problems and resolving $refs. The validate phase analyses each
+ * user schema once and hands the analysis on with the schema (the model's `SchemaModel`), so
+ * the validator compiler reuses it rather than walking the schema again.
  */
 export function analyzeSchema(root: unknown, dialect: SchemaDialect): SchemaAnalysis {
-  const byDialect = typeof root === "object" && root !== null ? analyses.get(root) : undefined;
-  const known = byDialect?.[dialect];
-  if (known) return known;
   const checker = new SchemaChecker(root, dialect);
   checker.run();
   const rootReferenced = [...checker.refTargets.values()].includes("");
-  const analysis: SchemaAnalysis = { problems: checker.problems, refTargets: checker.refTargets, rootReferenced };
-  if (typeof root === "object" && root !== null) analyses.set(root, { ...byDialect, [dialect]: analysis });
-  return analysis;
+  return { problems: checker.problems, refTargets: checker.refTargets, rootReferenced };
 }
-
-const analyses = new WeakMap<object, Partial<Record<SchemaDialect, SchemaAnalysis>>>();
 
 class SchemaChecker {
   readonly problems: SchemaProblem[] = [];
