@@ -36,7 +36,8 @@ for (let i = 0; i < argv.length; i++) {
 }
 if (variants.length < 2 || manifests.length === 0) throw new Error("usage: tsx bench/ab.ts [--reps N] --variant a=<cli.js>[,VAR=v] --variant b=<cli.js>[,VAR=v] <manifest>...");
 
-const work = join(outDir, "ab");
+// Per process: two A/B runs at once must not share output folders or the usage file.
+const work = join(outDir, `ab-${process.pid}`);
 mkdirSync(work, { recursive: true });
 const preload = pathToFileURL(join(benchDir, "lib", "rusage-preload.mjs")).href;
 

@@ -24,12 +24,12 @@ export function schemaDialect(schema: unknown): Dialect | { unsupported: string 
   return { unsupported: written.length > 80 ? `${written.slice(0, 77)}...` : written };
 }
 
-/** The dialect's meta-schema validator (what ajv.validateSchema runs): compiled once per process, or read from the seed or the cache. */
-export function metaValidator(dialect: Dialect): ValidateFunction {
+/** The dialect's meta-schema validator (what ajv.validateSchema runs): read from the build's seed, or compiled, once per process; `seedInto`: see cachedValidator. */
+export function metaValidator(dialect: Dialect, seedInto?: string): ValidateFunction {
   let validate = metaValidators.get(dialect);
-  if (!validate) {
+  if (!validate || seedInto !== undefined) {
     const meta = dialect === "draft-07" ? "http://json-schema.org/draft-07/schema" : "https://json-schema.org/draft/2020-12/schema";
-    validate = cachedValidator(dialect, { strict: false, allErrors: true, validateFormats: false, verbose: true }, meta, (ajv) => ajv.getSchema(meta)!);
+    validate = cachedValidator(dialect, { strict: false, allErrors: true, validateFormats: false, verbose: true }, meta, (ajv) => ajv.getSchema(meta)!, seedInto);
     metaValidators.set(dialect, validate);
   }
   return validate;

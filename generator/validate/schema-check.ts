@@ -46,22 +46,14 @@ export function hasJsonType(value: unknown, type: string): boolean {
   }
 }
 
-// Many schemas share patterns (identifiers, e-mail addresses), and compiling one is what
-// costs: each pattern is checked once per run.
-const regExpErrors = new Map<string, string | undefined>();
-
 /** Why `source` is not a valid regular expression with the u flag, or undefined when it is. */
-export function regExpError(source: string): string | undefined {
-  if (regExpErrors.has(source)) return regExpErrors.get(source);
-  let reason: string | undefined;
+function regExpError(source: string): string | undefined {
   try {
     new RegExp(source, "u");
+    return undefined;
   } catch (error) {
-    reason = error instanceof Error ? error.message : String(error);
+    return error instanceof Error ? error.message : String(error);
   }
-  if (regExpErrors.size >= 10_000) regExpErrors.clear();
-  regExpErrors.set(source, reason);
-  return reason;
 }
 
 export function hasOwn(object: object, key: string): boolean {
@@ -172,6 +164,8 @@ class SchemaChecker {
   readonly problems: SchemaProblem[] = [];
   readonly refTargets = new Map<string, string>();
   private readonly seenProblems = new Set<string>();
+  /** Why each pattern met so far is no valid regular expression (undefined: it is one). */
+  private readonly regExpErrors = new Map<string, string | undefined>();
   /** Schema objects already checked. Manifest schemas are trees: an object stands at one pointer. */
   private readonly checked = new Set<object>();
   /** Where each `$anchor` was declared: a second one with the same name is an error. */
@@ -412,7 +406,9 @@ class SchemaChecker {
   }
 
   private checkRegExp(source: string, pointer: string, what: string): void {
-    const error = regExpError(source);
+    // A schema may repeat a pattern (an identifier's, say): each is compiled once per schema.
+    if (!this.regExpErrors.has(source)) this.regExpErrors.set(source, regExpError(source));
+    const error = this.regExpErrors.get(source);
     if (error === undefined) return;
     // V8's message repeats the source ("Invalid regular expression: /[A-Z/u: Unterminated character class").
     const reason = /^Invalid regular expression: \/.*\/[a-z]*: (.*)$/s.exec(error)?.[1] ?? error;
