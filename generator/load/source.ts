@@ -55,9 +55,9 @@ export class PositionIndex {
   ) {}
 
   /**
-   * Positions deeper than `depth` tokens are recorded by `recordRest`, on the first
-   * question about one: a large JSON manifest is mostly schema internals, which only a
-   * diagnostic ever asks about.
+   * Positions deeper than `depth` tokens (all of them for -1: a JSON manifest) are recorded by
+   * `recordRest`, on the first question about one: a large manifest is mostly schema
+   * internals, which only a diagnostic ever asks about.
    */
   deferBeyond(depth: number, recordRest: () => void): void {
     this.recordedDepth = depth;
