@@ -11,8 +11,8 @@ import { fileURLToPath } from "node:url";
 import { packageIdentity } from "./package-identity.js";
 import { schemaCacheDir } from "./load/protocol.js";
 import { packageRoot } from "./load/revisions.js";
-import type { Generated } from "./pipeline.js";
-import { generatedMarker, replaceFile } from "./write.js";
+import { generatedMarker, type Generated } from "./generated.js";
+import { replaceFile } from "./write.js";
 
 interface FileDigest {
   readonly path: string;

@@ -6,15 +6,18 @@ import { readFileSync } from "node:fs";
 import { basename, dirname, relative, resolve, sep } from "node:path";
 import { isWarning, quote, sortDiagnostics, type Diagnostic } from "./diagnostics.js";
 import type { Banner } from "./emit/file.js";
+import type { Generated } from "./generated.js";
 import { outsideProjectRoot } from "./load/project-root.js";
 import { projectSchemasOf } from "./load/project-schemas.js";
 import { loadProtocolSchema, missingRevisions, missingSchemas, schemaCandidates, type ProjectSchemas, type SchemaLocationOptions } from "./load/protocol.js";
-import { parseSource } from "./load/source.js";
+import { parseSource } from "./load/parse.js";
 import { buildProtocolModel, type ProtocolModel } from "./model/protocol.js";
 import type { Revision } from "./load/revisions.js";
 import type { JsonValue, PositionIndex } from "./load/source.js";
 import { buildServerModel, revisionsOf, type ServerModel } from "./model/server.js";
 import { checkManifestShape } from "./validate/manifest-shape.js";
+
+export type { Generated };
 
 export interface GenerateOptions extends Omit<SchemaLocationOptions, "project"> {
   /** Path of the manifest (mcp.yaml); its `protocolSchemas` is read from it, never passed. */
@@ -31,28 +34,6 @@ export interface GenerateOptions extends Omit<SchemaLocationOptions, "project"> 
   readonly strict?: boolean | undefined;
   /** Told what the run is doing as it moves from phase to phase (the CLI's progress line). */
   readonly onPhase?: ((what: string) => void) | undefined;
-}
-
-export interface Generated {
-  /** Absolute output folder. */
-  readonly outDir: string;
-  /** Generated files by path relative to outDir (forward slashes), in a fixed order. */
-  readonly files: ReadonlyMap<string, string>;
-  /** Every input read: manifest, referenced schemas, protocol schemas. */
-  readonly inputs: readonly string[];
-  /** Places that were looked at and did not exist (schema locations ahead of the one used): output depends on their absence. */
-  readonly absentInputs: readonly string[];
-  /** The manifest as the banner's `// Source:` line names it (relative to outDir, forward slashes). */
-  readonly bannerSource: string;
-  /** The output folder as shown in messages (relative to the working directory when inside it). */
-  readonly outDisplay: string;
-  /**
-   * Where problems with the output folder are reported: the value of `output:`, the
-   * manifest's 1:1 when `output` is defaulted, the manifest file alone when `--out` chose it.
-   */
-  readonly outLocation: Diagnostic["location"];
-  /** How the output folder was chosen, for messages. */
-  readonly outFrom: "output" | "default" | "--out";
 }
 
 /** Diagnostics come sorted by file and position; on success they are warnings only. A failed run names the inputs it got to (watch mode). */

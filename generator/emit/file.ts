@@ -2,7 +2,7 @@
 // lines it collected (emitters ask it for the names they reference and never write import
 // lines themselves), then the body its CodeWriter holds, written in order. There is no
 // formatter: what the emitters write is the final layout.
-import { generatedMarker } from "../write.js";
+import { generatedMarker } from "../generated.js";
 import { docComment, stringLiteral } from "./escape.js";
 
 export interface Banner {

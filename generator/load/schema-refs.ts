@@ -10,7 +10,8 @@
 import { readFileSync } from "node:fs";
 import { basename, dirname, extname, isAbsolute, relative, resolve, sep } from "node:path";
 import { didYouMean, quote, type Diagnostic, type SourceLocation } from "../diagnostics.js";
-import { childPointer, escapePointerToken, parentPointer, parseSource, pointerTokens, resolvePointer, setOwn, type JsonValue, type PositionIndex } from "./source.js";
+import { parseSource } from "./parse.js";
+import { childPointer, escapePointerToken, parentPointer, pointerTokens, resolvePointer, setOwn, type JsonValue, type PositionIndex } from "./source.js";
 
 /** A schema from the manifest with its external references inlined. */
 export interface ResolvedSchema {

@@ -1,22 +1,14 @@
-// Parses YAML or JSON files into plain JSON values while remembering where every
-// value and key came from, so later phases can report `file:line:col` for a JSON pointer.
-import { createRequire } from "node:module";
-import type { Node } from "yaml";
-import type { Diagnostic, SourceLocation } from "../diagnostics.js";
-import { parsePlainJson } from "./json-source.js";
-import { parseBlockYaml } from "./yaml-source.js";
-
-// The YAML parser loads on first use (synchronously, from its CommonJS build): manifests
-// read by a fast path (plain JSON, common block YAML) never need it.
-let yaml: typeof import("yaml") | undefined;
-const loadYaml = () => (yaml ??= createRequire(import.meta.url)("yaml") as typeof import("yaml"));
+// What a source file (a manifest, a schema it references) reads as: plain JSON values, the
+// JSON pointers that name them, and where each value and key was written, so that later
+// phases can report `file:line:col` for a pointer. ./parse.ts reads files into these.
+import type { SourceLocation } from "../diagnostics.js";
 
 /**
  * Turns offsets of a text read without the YAML parser (which has its own LineCounter) into
  * 1-based line and column, finding line starts only as far as the furthest offset asked for:
  * most runs locate nothing or something near the top.
  */
-class LineStarts {
+export class LineStarts {
   private readonly starts = [0];
   constructor(private readonly text: string) {}
 
@@ -63,22 +55,27 @@ export class PositionIndex {
   ) {}
 
   /**
-   * Positions deeper than `depth` tokens are recorded by `recordRest`, on the first
-   * question about one: a large JSON manifest is mostly schema internals, which only a
-   * diagnostic ever asks about.
+   * Positions deeper than `depth` tokens (all of them for -1: a JSON manifest) are recorded by
+   * `recordRest`, on the first question about one: a large manifest is mostly schema
+   * internals, which only a diagnostic ever asks about.
    */
   deferBeyond(depth: number, recordRest: () => void): void {
     this.recordedDepth = depth;
     this.recordRest = recordRest;
   }
 
-  /** Records what was deferred when `pointer` lies beyond the recorded depth. */
-  private reach(pointer: string): void {
-    if (this.recordRest === undefined) return;
+  /** Whether the position of `pointer` is among those not recorded yet. */
+  private deferred(pointer: string): boolean {
+    if (this.recordRest === undefined) return false;
     let depth = 0;
     for (let i = pointer.indexOf("/"); i >= 0 && depth <= this.recordedDepth; i = pointer.indexOf("/", i + 1)) depth++;
-    if (depth <= this.recordedDepth) return;
+    return depth > this.recordedDepth;
+  }
+
+  /** Records what was deferred when `pointer` lies beyond the recorded depth. */
+  private reach(pointer: string): void {
     const record = this.recordRest;
+    if (record === undefined || !this.deferred(pointer)) return;
     this.recordRest = undefined;
     this.recordedDepth = Infinity;
     record();
@@ -106,16 +103,17 @@ export class PositionIndex {
    * prompt text), or the value's own location when it cannot be found verbatim.
    */
   within(pointer: string, needle: string, occurrence = 0): SourceLocation {
-    this.reach(pointer);
-    const start = this.starts.get(pointer);
-    const end = this.ends.get(pointer);
-    if (start !== undefined && end !== undefined) {
-      const written = this.text.slice(start, end);
-      let at = written.indexOf(needle);
-      for (let n = 0; n < occurrence && at >= 0; n++) at = written.indexOf(needle, at + 1);
-      if (at >= 0) return this.locate(start + at);
-    }
-    return this.value(pointer);
+    return this.lazily(pointer, () => {
+      const start = this.starts.get(pointer);
+      const end = this.ends.get(pointer);
+      if (start !== undefined && end !== undefined) {
+        const written = this.text.slice(start, end);
+        let at = written.indexOf(needle);
+        for (let n = 0; n < occurrence && at >= 0; n++) at = written.indexOf(needle, at + 1);
+        if (at >= 0) return this.locate(start + at);
+      }
+      return this.closest(this.starts, pointer);
+    });
   }
 
   /** The value at `pointer` as written in the file (`1.0` rather than 1), or undefined. */
@@ -128,15 +126,38 @@ export class PositionIndex {
 
   /** Location of the value at `pointer`, or of its closest located ancestor. */
   value(pointer: string): SourceLocation {
-    this.reach(pointer);
-    return this.closest(this.starts, pointer);
+    return this.lazily(pointer, () => this.closest(this.starts, pointer));
   }
 
   /** Location of the key that names `pointer`, falling back to its value. */
   key(pointer: string): SourceLocation {
-    this.reach(pointer);
-    const offset = this.keyStarts.get(pointer);
-    return offset === undefined ? this.value(pointer) : this.locate(offset);
+    return this.lazily(pointer, () => {
+      const offset = this.keyStarts.get(pointer);
+      return offset === undefined ? this.closest(this.starts, pointer) : this.locate(offset);
+    });
+  }
+
+  /**
+   * `find()` once the positions `pointer` needs are recorded. While they are not, a location
+   * whose line and column are found when first read: the model names places for diagnostics it
+   * may never report, and recording a large JSON manifest's positions costs more than reading it.
+   */
+  private lazily(pointer: string, find: () => SourceLocation): SourceLocation {
+    if (!this.deferred(pointer)) return find();
+    let found: SourceLocation | undefined;
+    const get = () => {
+      this.reach(pointer);
+      return (found ??= find());
+    };
+    return {
+      file: this.file,
+      get line() {
+        return get().line;
+      },
+      get col() {
+        return get().col;
+      },
+    };
   }
 
   private closest(map: Map<string, number>, pointer: string): SourceLocation {
@@ -197,17 +218,11 @@ export function resolvePointer(root: unknown, pointer: string): JsonValue | unde
   return node;
 }
 
-/** How deep a JSON manifest's positions are recorded while parsing (tools/<name>/<field>/<item>); deeper ones on demand. */
-const recordedDepth = 4;
-
 /**
  * How deep values may nest. Real manifests and schemas stay far below it; a deeper file
  * is refused with its position instead of overflowing the stack of a later phase.
  */
 export const maxNestingDepth = 256;
-
-/** The yaml library's default limit on alias expansion (its `maxAliasCount` option). */
-const maxAliasCount = 100;
 
 /**
  * How many values the copies that aliases stand for may hold in all. A large value aliased
@@ -215,167 +230,3 @@ const maxAliasCount = 100;
  * 100 million values); a real manifest, 1,000 tools included, holds far fewer.
  */
 export const maxAliasValues = 1_000_000;
-
-/**
- * Parses `text` (YAML 1.2, which includes JSON). Returns diagnostics for syntax errors,
- * duplicate keys and non-string keys instead of a value. `fastPaths: false` reads every text
- * with the yaml library (the reference the fast paths are tested against).
- */
-export function parseSource(file: string, text: string, fastPaths = true): { source?: ParsedSource; diagnostics: Diagnostic[] } {
-  // Plain JSON (often what tools write) and block YAML of the common kind (what people
-  // write) take fast paths with the same values and positions.
-  const fastPath = !fastPaths ? undefined : /^\s*[[{]/.test(text) ? parsePlainJson : parseBlockYaml;
-  if (fastPath) {
-    const positions = new PositionIndex(file, text, new LineStarts(text));
-    const value = fastPath(text, positions, recordedDepth);
-    if (value !== undefined) {
-      positions.deferBeyond(recordedDepth, () => fastPath(text, positions));
-      return { source: { value, positions }, diagnostics: [] };
-    }
-  }
-  const { isAlias, isMap, isScalar, isSeq, LineCounter, parseDocument } = loadYaml();
-  const lineCounter = new LineCounter();
-  const at = (offset: number): SourceLocation => {
-    const { line, col } = lineCounter.linePos(offset);
-    return { file, line, col };
-  };
-  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true, strict: true });
-  const problems = [...doc.errors, ...doc.warnings];
-  if (problems.length > 0) {
-    // One report per place and problem: the yaml library repeats an error for every bracket left open.
-    const unique = new Map<string, Diagnostic>();
-    for (const error of problems) {
-      const diagnostic = { location: at(error.pos[0]), message: describeYamlError(error.code, error.message) };
-      unique.set(`${error.pos[0]} ${diagnostic.message}`, diagnostic);
-    }
-    return { diagnostics: [...unique.values()] };
-  }
-  const positions = new PositionIndex(file, text, lineCounter);
-  const diagnostics: Diagnostic[] = [];
-
-  // An alias is a copy of its anchor's value. Anchors whose values hold aliases themselves
-  // multiply on every use ("billion laughs": 9 levels of 9 aliases make 9^9 values), so the
-  // yaml library's rule applies: an anchor used n times whose value expands m aliases
-  // costs n × m, and more than maxAliasCount in total is refused before that use is
-  // copied. Anchors without aliases inside cost nothing, however often they are used.
-  const aliasesInside = new Map<unknown, number>();
-  const countAliases = (node: unknown): number => {
-    if (isAlias(node)) {
-      const target = node.resolve(doc);
-      return target === undefined ? 1 : 1 + countAliases(target);
-    }
-    if (!isMap(node) && !isSeq(node)) return 0;
-    const known = aliasesInside.get(node);
-    if (known !== undefined) return known;
-    // A value that contains an alias of itself would expand forever: it counts as too many.
-    aliasesInside.set(node, maxAliasCount + 1);
-    let count = 0;
-    for (const item of node.items) {
-      count += isMap(node) ? countAliases((item as { value: unknown }).value) : countAliases(item);
-      if (count > maxAliasCount) break;
-    }
-    aliasesInside.set(node, count);
-    return count;
-  };
-  let aliasCost = 0;
-  let refused = false;
-  /** Values copied for aliases so far, and where the alias being copied stands. */
-  let copied = 0;
-  let copying: SourceLocation | undefined;
-
-  /** `recording` is false inside an alias: positions stay those of the alias itself. */
-  const convert = (node: unknown, pointer: string, recording = true, depth = 0): JsonValue => {
-    if (refused) return null;
-    if (depth > maxNestingDepth) {
-      refused = true;
-      const range = (node as Node | null)?.range;
-      diagnostics.push({ location: range ? at(range[0]) : positions.value(pointer), message: `values nest more than ${maxNestingDepth} levels deep here; a manifest or schema never needs that many, so flatten it (use $defs and $ref for recursive shapes)` });
-      return null;
-    }
-    if (!recording && ++copied > maxAliasValues) {
-      refused = true;
-      diagnostics.push({ location: copying!, message: `aliases expand to more than ${maxAliasValues.toLocaleString("en-US")} values (a large value aliased many times); alias it less often, or share schemas with $ref to $defs` });
-      return null;
-    }
-    if (isAlias(node)) {
-      const target = node.resolve(doc);
-      if (node.range && recording) positions.setValue(pointer, node.range[0], node.range[1]);
-      const location = node.range ? at(node.range[0]) : positions.value(pointer);
-      if (target === undefined) {
-        diagnostics.push({ location, message: `alias *${node.source} refers to no anchor; define &${node.source} on a value above it, or remove the *` });
-        return null;
-      }
-      const inside = countAliases(target);
-      if (inside > 0) {
-        aliasCost += inside;
-        if (aliasCost > maxAliasCount) {
-          refused = true;
-          diagnostics.push({
-            location,
-            message: `aliases expand too much (more than ${maxAliasCount} nested alias copies, as in a "billion laughs" document); write repeated values out, or alias only values that contain no aliases`,
-          });
-          return null;
-        }
-      }
-      if (recording) copying = location;
-      return convert(target, pointer, false, depth);
-    }
-    const range = (node as Node | null)?.range;
-    if (range && recording) positions.setValue(pointer, range[0], range[1]);
-    if (isMap(node)) {
-      const out: { [key: string]: JsonValue } = {};
-      for (const pair of node.items) {
-        const keyNode = pair.key as Node | null;
-        const key = isScalar(keyNode) ? keyNode.value : undefined;
-        if (typeof key !== "string") {
-          diagnostics.push({ location: keyNode?.range ? at(keyNode.range[0]) : positions.value(pointer), message: "keys must be strings; quote this key" });
-          continue;
-        }
-        const child = childPointer(pointer, key);
-        const keyAt = keyNode?.range?.[0];
-        if (keyAt !== undefined && recording) {
-          positions.setKey(child, keyAt);
-          // An empty value (`key:`) has no node; it stands where the key is.
-          if (pair.value === null) positions.setValue(child, keyAt);
-        }
-        setOwn(out, key, pair.value === null ? null : convert(pair.value, child, recording, depth + 1));
-      }
-      return out;
-    }
-    if (isSeq(node)) return node.items.map((item, i) => convert(item, childPointer(pointer, i), recording, depth + 1));
-    if (isScalar(node)) {
-      const value = node.value;
-      if (value === null || typeof value === "boolean" || typeof value === "string") return value;
-      if (typeof value === "number") {
-        if (!Number.isFinite(value)) {
-          diagnostics.push({ location: positions.value(pointer), message: "numbers must be finite; quote it if you meant a string" });
-          return null;
-        }
-        return value;
-      }
-      diagnostics.push({ location: positions.value(pointer), message: "unsupported YAML value; use plain JSON-compatible values" });
-      return null;
-    }
-    return null;
-  };
-
-  const value = convert(doc.contents, "");
-  if (diagnostics.length > 0) return { diagnostics };
-  return { source: { value, positions }, diagnostics };
-}
-
-function describeYamlError(code: string, message: string): string {
-  switch (code) {
-    case "DUPLICATE_KEY":
-      return "duplicate key; each key may appear once in a mapping";
-    case "TAB_AS_INDENT":
-      return "tab used for indentation; indent YAML with spaces";
-    case "MULTIPLE_DOCS":
-      return "more than one YAML document; a manifest is a single document, so remove this `---` and what follows or move it to another file";
-    default: {
-      if (/Maximum call stack size exceeded/.test(message)) return `values nest too deep to read; a manifest or schema never needs more than ${maxNestingDepth} levels, so flatten it`;
-      const first = message.split("\n")[0] ?? message;
-      return `invalid YAML: ${first.replace(/ at line \d+, column \d+.*$/, "")}`;
-    }
-  }
-}

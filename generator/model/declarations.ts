@@ -218,7 +218,7 @@ export class Declarations {
     const place = owner && { field, owner: owner.owner, ownerKeys: manifestKeys(owner.definition), lenient: this.settings.root.lenientSchemas === true };
     const checked = checkJsonSchema(resolved.schema, what, { toolInput: field === "input", ...(place ? { place } : {}) });
     this.diagnostics.push(...checked.diagnostics);
-    return checked.dialect ? { schema: resolved.schema, dialect: checked.dialect } : undefined;
+    return checked.checked ? { schema: resolved.schema, ...checked.checked } : undefined;
   }
 }
 

@@ -10,6 +10,7 @@ import { maxInlinedSchemas, type RefContext, type ResolvedSchema } from "../load
 import type { JsonValue, PositionIndex } from "../load/source.js";
 import type { TemplatePart } from "../validate/prompt-template.js";
 import type { UriTemplate } from "../validate/uri-template.js";
+import type { SchemaAnalysis } from "../validate/schema-check.js";
 import { buildApps, type AppModel, type ToolUiModel } from "./apps.js";
 import { authOf } from "./auth.js";
 import { Declarations, icons, optional, str, type Declared, type JsonObject } from "./declarations.js";
@@ -47,6 +48,8 @@ export interface FormModel extends Declared {
 export interface SchemaModel {
   readonly schema: ResolvedSchema;
   readonly dialect: Dialect;
+  /** What the validate phase found walking the schema (its $ref targets), for the validator compiler. */
+  readonly analysis: SchemaAnalysis;
 }
 
 /** `auth:` of the manifest: how the HTTP bindings protect the server. */

@@ -90,6 +90,8 @@ function defaultInput(pointer: string, positions: PositionIndex): SchemaModel {
   return {
     dialect: "2020-12",
     schema: { value, pointer: childPointer(pointer, "input"), locate: () => positions.key(pointer), files: [] },
+    // An empty object schema: no problems, no $ref.
+    analysis: { problems: [], refTargets: new Map(), rootReferenced: false },
   };
 }
 

@@ -4,6 +4,8 @@
 // package (dist/generator/validate/ajv-seed/, see ./seed-ajv.ts), keyed by everything they
 // depend on, and every run, from dist or from source, takes them from there. A miss (no
 // build, or sources changed since it) compiles as before. Every path runs the same code.
+// Measured (bench/FINDINGS.md, issue 29): without the seed a cold run of the weather example
+// costs ~1.3-1.7x the CPU time, the ajv compiler being most of a small manifest's run.
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
@@ -11,17 +13,8 @@ import type { Ajv, Options, ValidateFunction } from "ajv";
 import { packageRoot } from "../load/revisions.js";
 import { cacheKey, packageIdentity } from "../package-identity.js";
 
-let seeding: string | undefined;
-
-/** Makes every validator built from now on also write its code into `dir` (the build's seed step). */
-export function seedInto(dir: string): void {
-  mkdirSync(dir, { recursive: true });
-  seeding = dir;
-}
-
 /** Standalone code the build compiled, by cache key. */
 function seeded(key: string): string | undefined {
-  if (seeding !== undefined) return undefined;
   try {
     return readFileSync(join(packageRoot(), "dist", "generator", "validate", "ajv-seed", `${key}.cjs`), "utf8");
   } catch {
@@ -42,16 +35,20 @@ function newAjv(flavour: AjvFlavour, options: Options): Ajv {
 /**
  * The validator `compile` builds with a fresh ajv of `flavour` and `options`, through
  * the build's seed; `identity` names everything else it depends on (the schema's text, say).
+ * `seedInto` (the build's seed step only) compiles afresh and writes the code into that folder.
  */
-export function cachedValidator(flavour: AjvFlavour, options: Options, identity: string, compile: (ajv: Ajv) => ValidateFunction): ValidateFunction {
+export function cachedValidator(flavour: AjvFlavour, options: Options, identity: string, compile: (ajv: Ajv) => ValidateFunction, seedInto?: string): ValidateFunction {
   const key = cacheKey([packageIdentity("ajv"), flavour, JSON.stringify(options), identity]);
-  let code = seeded(key);
+  let code = seedInto === undefined ? seeded(key) : undefined;
   if (code === undefined) {
     const ajv = newAjv(flavour, options);
     const standalone = (require("ajv/dist/standalone") as { default: (ajv: Ajv, validate: ValidateFunction) => string }).default;
     code = standalone(ajv, compile(ajv));
   }
-  if (seeding !== undefined) writeFileSync(join(seeding, `${key}.cjs`), code);
+  if (seedInto !== undefined) {
+    mkdirSync(seedInto, { recursive: true });
+    writeFileSync(join(seedInto, `${key}.cjs`), code);
+  }
   const module: { exports: unknown } = { exports: {} };
   new Function("require", "module", "exports", code)(require, module, module.exports);
   return module.exports as ValidateFunction;

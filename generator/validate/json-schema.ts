@@ -3,7 +3,7 @@
 import type { ErrorObject, ValidateFunction } from "ajv";
 import { didYouMean, isWarning, quote, type Diagnostic } from "../diagnostics.js";
 // The compiler's own schema checks (moving to validate/ with the file): run here, in the validate phase.
-import { analyzeSchema, jsonTypeNames } from "./schema-check.js";
+import { analyzeSchema, jsonTypeNames, type SchemaAnalysis } from "./schema-check.js";
 import { isObject, knownKeywords, schemaMistakes, type SchemaPlace } from "./schema-mistakes.js";
 import { schemaObjects, type ResolvedSchema } from "../load/schema-refs.js";
 import type { JsonValue } from "../load/source.js";
@@ -24,12 +24,12 @@ export function schemaDialect(schema: unknown): Dialect | { unsupported: string 
   return { unsupported: written.length > 80 ? `${written.slice(0, 77)}...` : written };
 }
 
-/** The dialect's meta-schema validator (what ajv.validateSchema runs): compiled once per process, or read from the seed or the cache. */
-export function metaValidator(dialect: Dialect): ValidateFunction {
+/** The dialect's meta-schema validator (what ajv.validateSchema runs): read from the build's seed, or compiled, once per process; `seedInto`: see cachedValidator. */
+export function metaValidator(dialect: Dialect, seedInto?: string): ValidateFunction {
   let validate = metaValidators.get(dialect);
-  if (!validate) {
+  if (!validate || seedInto !== undefined) {
     const meta = dialect === "draft-07" ? "http://json-schema.org/draft-07/schema" : "https://json-schema.org/draft/2020-12/schema";
-    validate = cachedValidator(dialect, { strict: false, allErrors: true, validateFormats: false, verbose: true }, meta, (ajv) => ajv.getSchema(meta)!);
+    validate = cachedValidator(dialect, { strict: false, allErrors: true, validateFormats: false, verbose: true }, meta, (ajv) => ajv.getSchema(meta)!, seedInto);
     metaValidators.set(dialect, validate);
   }
   return validate;
@@ -139,10 +139,15 @@ function describe(error: ErrorObject): string {
 /**
  * Problems of `schema`, located at the offending keyword: meta-schema violations, then
  * what mcp-gen's validator compiler cannot express, then mistakes that leave the schema
- * valid (schema-mistakes.ts; unknown keywords are warnings). The dialect is returned when
- * there are no errors. `what` names the schema: "input schema of tool get_forecast".
+ * valid (schema-mistakes.ts; unknown keywords are warnings). The dialect and the analysis
+ * (which the validator compiler builds on) are returned when there are no errors. `what`
+ * names the schema: "input schema of tool get_forecast".
  */
-export function checkJsonSchema(schema: ResolvedSchema, what: string, options: { toolInput?: boolean; place?: SchemaPlace } = {}): { dialect?: Dialect; diagnostics: Diagnostic[] } {
+export function checkJsonSchema(
+  schema: ResolvedSchema,
+  what: string,
+  options: { toolInput?: boolean; place?: SchemaPlace } = {},
+): { checked?: { dialect: Dialect; analysis: SchemaAnalysis }; diagnostics: Diagnostic[] } {
   const dialect = schemaDialect(schema.value);
   if (typeof dialect === "object") {
     const message = `${what} declares $schema ${dialect.unsupported}; mcp-gen supports JSON Schema 2020-12 (the default) and draft-07`;
@@ -164,10 +169,11 @@ export function checkJsonSchema(schema: ResolvedSchema, what: string, options: {
   // What the validator compiler cannot express or would reject (references that point
   // nowhere, patterns that are no regular expressions, dynamic refs, unevaluated*, …):
   // errors, all found by one walk here so that emitting never fails.
-  const unsupported = analyzeSchema(schema.value, dialect).problems.map((problem) => ({ location: schema.locate(problem.pointer), message: `${what}: ${problem.message}` }));
+  const analysis = analyzeSchema(schema.value, dialect);
+  const unsupported = analysis.problems.map((problem) => ({ location: schema.locate(problem.pointer), message: `${what}: ${problem.message}` }));
   if (unsupported.length > 0) return { diagnostics: unsupported };
   const mistakes = schemaMistakes(schema, schemaObjects(schema.value), dialect, what, options.toolInput === true, options.place);
-  return mistakes.some((d) => !isWarning(d)) ? { diagnostics: mistakes } : { dialect, diagnostics: mistakes };
+  return mistakes.some((d) => !isWarning(d)) ? { diagnostics: mistakes } : { checked: { dialect, analysis }, diagnostics: mistakes };
 }
 
 /** The schema's root `type` when it is the single type "object". */

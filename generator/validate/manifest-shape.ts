@@ -29,11 +29,11 @@ export function manifestKeys(definition: string): ReadonlySet<string> {
   return keys;
 }
 
-/** The manifest schema's validator (compiled once per process, or read from the seed or the cache). */
-export function compiledValidator(): ValidateFunction {
-  if (!validator) {
+/** The manifest schema's validator (read from the build's seed, or compiled, once per process); `seedInto`: see cachedValidator. */
+export function compiledValidator(seedInto?: string): ValidateFunction {
+  if (!validator || seedInto !== undefined) {
     const text = manifestSchemaText();
-    validator = cachedValidator("draft-07", { allErrors: true, verbose: true, strict: false }, text, (ajv) => ajv.compile(JSON.parse(text) as object));
+    validator = cachedValidator("draft-07", { allErrors: true, verbose: true, strict: false }, text, (ajv) => ajv.compile(JSON.parse(text) as object), seedInto);
   }
   return validator;
 }

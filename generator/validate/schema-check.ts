@@ -46,22 +46,14 @@ export function hasJsonType(value: unknown, type: string): boolean {
   }
 }
 
-// Many schemas share patterns (identifiers, e-mail addresses), and compiling one is what
-// costs: each pattern is checked once per run.
-const regExpErrors = new Map<string, string | undefined>();
-
 /** Why `source` is not a valid regular expression with the u flag, or undefined when it is. */
-export function regExpError(source: string): string | undefined {
-  if (regExpErrors.has(source)) return regExpErrors.get(source);
-  let reason: string | undefined;
+function regExpError(source: string): string | undefined {
   try {
     new RegExp(source, "u");
+    return undefined;
   } catch (error) {
-    reason = error instanceof Error ? error.message : String(error);
+    return error instanceof Error ? error.message : String(error);
   }
-  if (regExpErrors.size >= 10_000) regExpErrors.clear();
-  regExpErrors.set(source, reason);
-  return reason;
 }
 
 export function hasOwn(object: object, key: string): boolean {
@@ -157,28 +149,23 @@ export interface SchemaAnalysis {
 type Resolution = { readonly pointer: string; readonly target: unknown } | { readonly problem: string };
 
 /**
- * Walks a schema, collecting problems and resolving $refs. The validate phase and the
- * validator compiler both need the analysis of the same (never modified) schema object, so
- * it is made once per object and dialect and kept only as long as the object lives.
+ * Walks a schema, collecting problems and resolving $refs. The validate phase analyses each
+ * user schema once and hands the analysis on with the schema (the model's `SchemaModel`), so
+ * the validator compiler reuses it rather than walking the schema again.
  */
 export function analyzeSchema(root: unknown, dialect: SchemaDialect): SchemaAnalysis {
-  const byDialect = typeof root === "object" && root !== null ? analyses.get(root) : undefined;
-  const known = byDialect?.[dialect];
-  if (known) return known;
   const checker = new SchemaChecker(root, dialect);
   checker.run();
   const rootReferenced = [...checker.refTargets.values()].includes("");
-  const analysis: SchemaAnalysis = { problems: checker.problems, refTargets: checker.refTargets, rootReferenced };
-  if (typeof root === "object" && root !== null) analyses.set(root, { ...byDialect, [dialect]: analysis });
-  return analysis;
+  return { problems: checker.problems, refTargets: checker.refTargets, rootReferenced };
 }
-
-const analyses = new WeakMap<object, Partial<Record<SchemaDialect, SchemaAnalysis>>>();
 
 class SchemaChecker {
   readonly problems: SchemaProblem[] = [];
   readonly refTargets = new Map<string, string>();
   private readonly seenProblems = new Set<string>();
+  /** Why each pattern met so far is no valid regular expression (undefined: it is one). */
+  private readonly regExpErrors = new Map<string, string | undefined>();
   /** Schema objects already checked. Manifest schemas are trees: an object stands at one pointer. */
   private readonly checked = new Set<object>();
   /** Where each `$anchor` was declared: a second one with the same name is an error. */
@@ -419,7 +406,9 @@ class SchemaChecker {
   }
 
   private checkRegExp(source: string, pointer: string, what: string): void {
-    const error = regExpError(source);
+    // A schema may repeat a pattern (an identifier's, say): each is compiled once per schema.
+    if (!this.regExpErrors.has(source)) this.regExpErrors.set(source, regExpError(source));
+    const error = this.regExpErrors.get(source);
     if (error === undefined) return;
     // V8's message repeats the source ("Invalid regular expression: /[A-Z/u: Unterminated character class").
     const reason = /^Invalid regular expression: \/.*\/[a-z]*: (.*)$/s.exec(error)?.[1] ?? error;

@@ -4,14 +4,12 @@
 // ajv's compiler for them. Run as `node dist/generator/validate/seed-ajv.js`.
 import { rmSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { seedInto } from "./ajv-cache.js";
 import { metaValidator } from "./json-schema.js";
 import { compiledValidator } from "./manifest-shape.js";
 
 const seed = fileURLToPath(new URL("./ajv-seed/", import.meta.url));
 // Seeds are keyed by schema digest: drop those of earlier builds (an edited manifest schema).
 rmSync(seed, { recursive: true, force: true });
-seedInto(seed);
-compiledValidator();
-metaValidator("draft-07");
-metaValidator("2020-12");
+compiledValidator(seed);
+metaValidator("draft-07", seed);
+metaValidator("2020-12", seed);

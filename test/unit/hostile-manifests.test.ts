@@ -6,7 +6,7 @@ import { join, relative } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { formatLocation } from "../../generator/diagnostics.js";
-import { parseSource } from "../../generator/load/source.js";
+import { parseSource } from "../../generator/load/parse.js";
 import { generate } from "../../generator/pipeline.js";
 import { runCliAsync, tempProject } from "../support/generate.js";
 import { schemaDir } from "../support/paths.js";

@@ -1,12 +1,12 @@
-// Manifests written as plain JSON take a fast parsing path; it must behave exactly like
-// the YAML parser: the same generated code and the same positions in diagnostics, and
-// text that is not plain JSON (duplicate keys, comments) still gets YAML's treatment.
+// Manifests written as plain JSON are read by JSON.parse, their positions found by the yaml
+// library only when a diagnostic asks: they must behave exactly like the YAML parser (the
+// same generated code, the same positions in diagnostics), and text that JSON.parse would
+// read differently (duplicate keys, infinite numbers) or not at all (comments) gets YAML's treatment.
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { parsePlainJson } from "../../generator/load/json-source.js";
-import { PositionIndex } from "../../generator/load/source.js";
+import { parseSource } from "../../generator/load/parse.js";
 import { generateManifest } from "../support/generate.js";
 
 const manifest = {
@@ -65,7 +65,7 @@ describe("JSON manifests", () => {
 
   it("indented with tabs (JSON white space) take the same path: the same code, problems at the same positions as YAML", async () => {
     const tabbed = JSON.stringify(manifest, null, "\t");
-    expect(parsePlainJson(tabbed, new PositionIndex("mcp.yaml", tabbed))).toEqual(manifest);
+    expect(parseSource("mcp.yaml", tabbed).source?.value).toEqual(manifest);
     const fromTabs = await generateManifest(write("mcp.yaml", tabbed));
     const fromSpaces = await generateManifest(write("mcp.yaml", JSON.stringify(manifest, null, 2)));
     if (!fromTabs.ok || !fromSpaces.ok) throw new Error("generation failed");
@@ -82,5 +82,27 @@ describe("JSON manifests", () => {
   it("leave duplicate keys to the YAML parser, which reports them", async () => {
     const messages = await locations(write("mcp.yaml", '{"mcpgen": 1, "mcpgen": 1}'));
     expect(messages.join("\n")).toContain("duplicate key");
+  });
+
+  it("refuse duplicate keys JSON.parse would take silently, however deep and however escaped, at the second key", () => {
+    const cases = [
+      ['{\n  "a": {"b": 1,\n    "b": 2}\n}', "3:5"],
+      ['{"k\\"": "v\\":", "x": [{"y": 1}],\n "k\\"": 2}', "2:2"],
+    ] as const;
+    for (const [text, at] of cases) {
+      const parsed = parseSource("mcp.yaml", text);
+      expect(parsed.source, text).toBeUndefined();
+      expect(parsed.diagnostics.map((d) => ("line" in d.location ? `${d.location.line}:${d.location.col} ${d.message}` : d.message))).toEqual([`${at} duplicate key; each key may appear once in a mapping`]);
+    }
+    // A string value that looks like a key is no key.
+    expect(parseSource("mcp.yaml", '{"a": "b\\":", "c": "d :"}').source?.value).toEqual({ a: 'b":', c: "d :" });
+  });
+
+  it("refuse numbers JSON.parse reads as infinite, and values nested deeper than any manifest, with their positions", () => {
+    const infinite = parseSource("mcp.yaml", '{"a": [1,\n 1e999]}');
+    expect(infinite.diagnostics.map((d) => ("line" in d.location ? `${d.location.line}:${d.location.col} ${d.message}` : d.message))).toEqual(["2:2 numbers must be finite; quote it if you meant a string"]);
+    const deep = parseSource("mcp.yaml", `{"a": ${"[".repeat(300)}${"]".repeat(300)}}`);
+    expect(deep.source).toBeUndefined();
+    expect(deep.diagnostics[0]?.message).toContain("nest more than 256 levels");
   });
 });

@@ -6,7 +6,8 @@
 import { readFileSync } from "node:fs";
 import { stringify, type ToStringOptions } from "yaml";
 import { describe, expect, it } from "vitest";
-import { PositionIndex, childPointer, parseSource, type JsonValue } from "../../generator/load/source.js";
+import { parseSource } from "../../generator/load/parse.js";
+import { PositionIndex, childPointer, type JsonValue } from "../../generator/load/source.js";
 import { parseBlockYaml } from "../../generator/load/yaml-source.js";
 
 /** Deterministic pseudo-random numbers (mulberry32). */

@@ -55,6 +55,8 @@ export interface ValidatorSpec {
   exported?: boolean;
   /** The $ref helpers earlier validators of the same file emitted: used instead of compiling identical ones. */
   sharedHelpers?: SharedHelpers;
+  /** The validate phase's analysis of `schema` (a user schema); protocol schemas, never validated, are analysed here. */
+  analysis?: SchemaAnalysis;
 }
 
 /**
@@ -81,7 +83,7 @@ export function compileValidator(spec: ValidatorSpec): CompiledValidator {
   if (!/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(spec.name)) {
     throw new TypeError(`compileValidator: ${JSON.stringify(spec.name)} is not a valid function name`);
   }
-  const analysis = analyzeSchema(spec.schema, spec.dialect);
+  const analysis = spec.analysis ?? analyzeSchema(spec.schema, spec.dialect);
   // The validate phase reports schema problems (schema-check.ts) before anything is emitted.
   if (analysis.problems.length > 0) {
     throw new Error(`compileValidator: ${spec.name}: the schema was not checked before emit: ${analysis.problems.map((p) => `${p.pointer} ${p.message}`).join("; ")}`);

@@ -27,6 +27,7 @@ export function emitValidators(file: GeneratedFile, model: ServerModel, runtime:
         name: spec.name,
         schema: spec.model.schema.value,
         dialect: spec.model.dialect,
+        analysis: spec.model.analysis,
         applyDefaults: spec.applyDefaults,
         doc: spec.doc,
         sharedHelpers,
