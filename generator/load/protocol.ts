@@ -5,10 +5,9 @@ import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
-import { eraOf, releasedBehaviourOf } from "@mcp-gen/runtime/revisions";
 import { didYouMean, quote, warning, type Diagnostic } from "../diagnostics.js";
 import { schemaPatches } from "./protocol-patches.js";
-import { isReleased, knownRevisions, unreleasedNote, type Dialect, type Era, type Revision } from "./revisions.js";
+import { eraOf, isReleased, knownRevisions, releasedBehaviourOf, unreleasedNote, type Dialect, type Era, type Revision } from "./revisions.js";
 
 export type SchemaObject = Record<string, unknown>;
 

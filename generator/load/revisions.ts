@@ -7,11 +7,10 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { eraOf, inRevisions, type Era, type RevisionRange } from "@mcp-gen/runtime/revisions";
 
 /** A protocol revision's name: `YYYY-MM-DD` or `draft` (see isRevisionName). */
 export type Revision = string;
-export type { Era };
+export type Era = "modern" | "legacy";
 export type Dialect = "2020-12" | "draft-07";
 
 export interface RevisionFacts {
@@ -25,12 +24,17 @@ export interface RevisionFacts {
   readonly bytes: number;
 }
 
+/** The released revisions that have a feature: the first, and the last when a later revision dropped it. */
+export type RevisionRange = readonly [since: string, until?: string];
+
 /**
- * What the generator checks by revision, as the runtime keeps what it does differently
- * (runtime/mcp/revisions.ts): the first released revision that has it, and the last when a
- * later one dropped it. A revision not released has what the released one before it has.
+ * What the generator checks by revision, the way the runtime keeps what it does differently
+ * (runtime/mcp/revisions.ts, a package the generator does not depend on; a test checks that
+ * both agree where they overlap). A revision not released has what the released one before it has.
  */
 export const revisionFeatures = {
+  /** JSON-RPC batches: the server gets the runtime's batch support. */
+  batches: ["2025-03-26", "2025-03-26"],
   /** Tool names should be 1 to 128 of A-Z, a-z, 0-9, _, - and . (SEP-986): others are warned about. */
   toolNameRules: ["2025-11-25"],
   /** Tool tasks: 2025-11-25's experimental tasks, then the io.modelcontextprotocol/tasks extension. */
@@ -43,9 +47,27 @@ export const revisionFeatures = {
   appsExtension: ["2026-07-28"],
 } as const satisfies Record<string, RevisionRange>;
 
+/**
+ * The released revision whose behaviour `revision` has: itself when released, else the newest
+ * released one before it (a date compares as a date; `draft` or any other name comes after every
+ * date). A revision older than all released ones behaves like the oldest.
+ */
+export function releasedBehaviourOf(revision: Revision): Revision {
+  const released = [...knownRevisions().keys()];
+  const dated = /^\d{4}-\d{2}-\d{2}$/.test(revision);
+  return released.find((known) => !dated || known <= revision) ?? released.at(-1)!;
+}
+
+/** The era mcp-gen and the runtime give `revision`: that of the released revision behind it. */
+export function eraOf(revision: Revision): Era {
+  return knownRevisions().get(releasedBehaviourOf(revision))!.era;
+}
+
 /** Whether `revision` has one of the generator's `revisionFeatures`. */
 export function hasFeature(revision: Revision, feature: keyof typeof revisionFeatures): boolean {
-  return inRevisions(revision, revisionFeatures[feature]);
+  const behaviour = releasedBehaviourOf(revision);
+  const [since, until = behaviour]: RevisionRange = revisionFeatures[feature];
+  return behaviour >= since && behaviour <= until;
 }
 
 let root: string | undefined;
@@ -65,8 +87,8 @@ let cached: ReadonlyMap<Revision, RevisionFacts> | undefined;
 export function knownRevisions(): ReadonlyMap<Revision, RevisionFacts> {
   if (!cached) {
     const file = join(packageRoot(), "schema", "revisions.json");
-    const data = JSON.parse(readFileSync(file, "utf8")) as { revisions: Record<Revision, Omit<RevisionFacts, "era">> };
-    cached = new Map(Object.entries(data.revisions).map(([revision, facts]) => [revision, { era: eraOf(revision), ...facts }]));
+    const data = JSON.parse(readFileSync(file, "utf8")) as { revisions: Record<Revision, RevisionFacts> };
+    cached = new Map(Object.entries(data.revisions));
   }
   return cached;
 }

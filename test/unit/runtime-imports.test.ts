@@ -77,7 +77,6 @@ describe("runtime import graph", () => {
       "./node": { types: "./dist/node.d.ts", default: "./dist/node.js" },
       "./jwt": { types: "./dist/jwt.d.ts", default: "./dist/jwt.js" },
       "./oauth": { types: "./dist/oauth.d.ts", default: "./dist/oauth.js" },
-      "./revisions": { types: "./dist/mcp/revisions.d.ts", default: "./dist/mcp/revisions.js" },
     });
   });
 
