@@ -1,9 +1,10 @@
 // What mcp-gen knows about protocol revisions. A revision is a name: a date (`2026-07-28`) or
-// `draft`. The released ones are listed in schema/revisions.json (where `schema fetch`
-// downloads each and the sha256 it must have); everything else about a revision is read from
-// its schema.json (load/protocol.ts) or, for what only the specification's prose says, from
-// the runtime's table of features by revision. A revision that is not released generates
-// from its schema.json like any other, with a warning.
+// `draft`. The released ones are listed in schema/revisions.json (their era, and where
+// `schema fetch` downloads each and the sha256 it must have); everything else about a
+// revision is read from its schema.json (load/protocol.ts) or, for what only the
+// specification's prose says, from the small table of revisionFeatures below. A revision that
+// is not released generates from its schema.json like any other, with a warning, and has what
+// the newest released revision before it has.
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
