@@ -104,7 +104,7 @@ export function loadProtocolSchema(
   // The runtime serves a revision it does not list as the released revision before it: the eras must agree.
   if (era !== eraOf(revision)) {
     return problem(
-      `is a ${era}-era schema (it ${era === "legacy" ? "has" : "has no"} initialize request), but the runtime treats ${revision} as ${eraOf(revision)} era like the released revisions before it; this needs a newer mcp-gen`,
+      `is a ${era}-era schema (it ${era === "legacy" ? "has an" : "has no"} initialize request), but the runtime treats ${revision} as ${eraOf(revision)} era like the released revisions before it; this needs a newer mcp-gen`,
     );
   }
   // Freshly parsed, so patched in place.

@@ -137,6 +137,17 @@ describe(`a schema folder ${bump} that mcp-gen has never seen`, () => {
     expect(run.stderr).toMatch(new RegExp(`new/mcp.yaml:3:12: ${bump} is not a released protocol revision`));
   });
 
+  it("a legacy-era schema dated after the modern era began is refused: the runtime would speak the wrong era to it", async () => {
+    mkdirSync(join(project, "schemas", "2027-02-01"));
+    writeFileSync(join(project, "schemas", "2027-02-01", "schema.json"), readFileSync(join(schemaDir, "2025-11-25", "schema.json")));
+    writeFileSync(join(project, "legacy.yaml"), manifest("2027-02-01").replace("./mcp", "./legacy"));
+    const run = await runCliAsync(["legacy.yaml", "--schema-dir", "schemas"], project);
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain(
+      `${join(project, "schemas", "2027-02-01", "schema.json")}: is a legacy-era schema (it has an initialize request), but the runtime treats 2027-02-01 as modern era like the released revisions before it; this needs a newer mcp-gen`,
+    );
+  });
+
   it("diffs against 2026-07-28: the new field and nothing else (the 2026-07-28 schema patch applies to the copy too)", async () => {
     const run = await runCliAsync(["diff", "2026-07-28", bump, "--schema-dir", "schemas"], project);
     expect(run.status).toBe(0);
