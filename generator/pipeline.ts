@@ -9,11 +9,11 @@ import type { Banner } from "./emit/file.js";
 import type { Generated } from "./generated.js";
 import { outsideProjectRoot } from "./load/project-root.js";
 import { projectSchemasOf } from "./load/project-schemas.js";
-import { loadProtocolSchema, missingRevisions, missingSchemas, schemaCandidates, type ProjectSchemas, type SchemaLocationOptions } from "./load/protocol.js";
+import { loadProtocolSchema, missingRevisions, missingSchemas, schemaCandidates, unreleasedRevisions, type ProjectSchemas, type SchemaLocationOptions } from "./load/protocol.js";
 import { parseSource } from "./load/parse.js";
 import { buildProtocolModel, type ProtocolModel } from "./model/protocol.js";
-import type { Revision } from "./load/revisions.js";
-import type { JsonValue, PositionIndex } from "./load/source.js";
+import { isReleased, type Revision } from "./load/revisions.js";
+import { childPointer, type JsonValue, type PositionIndex } from "./load/source.js";
 import { buildServerModel, revisionsOf, type ServerModel } from "./model/server.js";
 import { checkManifestShape } from "./validate/manifest-shape.js";
 
@@ -133,20 +133,29 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
     ...(options.env === undefined ? {} : { env: options.env }),
     project,
   });
-  /** Why the protocol schemas of `revisions` cannot be used (too many for --schema, or not on disk). */
-  const unavailableSchemas = (revisions: readonly Revision[], location: Diagnostic["location"], schemaOptions: SchemaLocationOptions): Diagnostic[] => {
+  /**
+   * Why the protocol schemas of `revisions` cannot be used (too many for --schema, or not on
+   * disk), and a warning for each unreleased revision whose schema is found; `locate` places the
+   * diagnostic of the revision at an index.
+   */
+  const unavailableSchemas = (
+    revisions: readonly Revision[],
+    location: Diagnostic["location"],
+    schemaOptions: SchemaLocationOptions,
+    locate: (index: number) => Diagnostic["location"] = () => location,
+  ): Diagnostic[] => {
     if (schemaOptions.schemaFile && revisions.length > 1) {
       return [{ location, message: `--schema names one schema.json but the manifest selects ${revisions.length} revisions; use --schema-dir <dir> holding <revision>/schema.json` }];
     }
-    const missing = missingRevisions(revisions, schemaOptions);
-    return missing.length > 0 ? [missingSchemas(missing, schemaOptions, location)] : [];
+    const missing = missingRevisions(revisions.filter(isReleased), schemaOptions);
+    return [...unreleasedRevisions(revisions, schemaOptions, locate), ...(missing.length > 0 ? [missingSchemas(missing, schemaOptions, location)] : [])];
   };
 
   const loaded = loadModel(options);
   if (!loaded.ok) {
     // Missing protocol schemas do not depend on the manifest's other mistakes: say so now,
     // rather than after those are fixed (unless `protocol` itself is broken).
-    const protocol = loaded.protocol ? unavailableSchemas(loaded.protocol.revisions, loaded.protocol.location, locationOptions(loaded.protocol.project)) : [];
+    const protocol = loaded.protocol ? unavailableSchemas(loaded.protocol.revisions, loaded.protocol.location, locationOptions(loaded.protocol.project)).filter((d) => !isWarning(d)) : [];
     return { ok: false, diagnostics: sortDiagnostics([...loaded.diagnostics, ...protocol]), ...(loaded.inputs ? { inputs: loaded.inputs } : {}) };
   }
   const { model, warnings, absolute, manifestFile, declaredOutput, positions, display } = loaded;
@@ -176,8 +185,9 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   const protocolDiagnostics: Diagnostic[] = [];
   const count = (n: number, what: string) => `${n} ${what}${n === 1 ? "" : "s"}`;
   phase(`reading ${count(model.revisions.length, "protocol schema")}`);
-  const unavailable = unavailableSchemas(model.revisions, model.revisionsLocation, schemaOptions);
-  if (unavailable.length > 0) return fail(unavailable);
+  const schemaNotes = unavailableSchemas(model.revisions, model.revisionsLocation, schemaOptions, (index) => positions.value(childPointer("/protocol", index)));
+  const unavailable = schemaNotes.filter((d) => options.strict || !isWarning(d));
+  if (unavailable.length > 0) return fail(unavailable.map(({ severity: _warning, ...asError }) => asError));
   for (const revision of model.revisions) {
     const loaded = loadProtocolSchema(revision, schemaOptions, model.revisionsLocation);
     protocolDiagnostics.push(...loaded.diagnostics);
@@ -197,7 +207,7 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   const files = emitFiles(model, protocols, banner);
   return {
     ok: true,
-    warnings: sortDiagnostics(warnings),
+    warnings: sortDiagnostics([...warnings, ...schemaNotes]),
     generated: {
       outDir: model.output,
       files,

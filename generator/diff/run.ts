@@ -4,7 +4,7 @@ import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { err, formatDiagnostic, isWarning } from "../diagnostics.js";
 import { loadProtocolSchema, missingRevisions, missingSchemas, type ProtocolSchema } from "../load/protocol.js";
-import { isRevision, knownRevisions, type Revision } from "../load/revisions.js";
+import { isReleased, isRevisionName, knownRevisions, unreleasedNote, type Revision } from "../load/revisions.js";
 import { loadModel } from "../pipeline.js";
 import { contentBlockChanges, manifestImpact } from "./manifest-impact.js";
 import { diffProtocols } from "./protocol-diff.js";
@@ -20,17 +20,18 @@ export interface DiffArgs {
 }
 
 export function runDiff(args: DiffArgs): number {
-  const unknown = [args.from, args.to].filter((r) => !isRevision(r));
-  if (unknown.length > 0) {
-    err(`unknown revision ${unknown.join(", ")}; known: ${[...knownRevisions().keys()].join(", ")}`);
-    return 2;
-  }
-  const revisions = [args.from, args.to] as Revision[];
+  const revisions: Revision[] = [args.from, args.to];
   // The manifest is optional: named, or ./mcp.yaml when there is one. Its `protocolSchemas` is where the schemas are (after the flag and the environment).
   const manifestPath = args.manifest ?? (existsSync("mcp.yaml") ? "mcp.yaml" : undefined);
   const read = manifestPath === undefined ? undefined : loadModel({ manifest: manifestPath });
   const project = read === undefined ? undefined : read.ok ? read.project : read.protocol?.project;
   const options = { schemaDir: args.schemaDir === undefined ? undefined : resolve(args.schemaDir), project };
+  // A revision that is not released is diffed (with a warning) when its schema.json is there.
+  const unknown = revisions.filter((r) => !isReleased(r) && (!isRevisionName(r) || missingRevisions([r], options).length > 0));
+  if (unknown.length > 0) {
+    err(`unknown revision ${unknown.join(", ")}; known: ${[...knownRevisions().keys()].join(", ")}`);
+    return 2;
+  }
   const missing = missingRevisions([...new Set(revisions)], options);
   if (missing.length > 0) {
     err(missingSchemas(missing, options, { file: "" }).message);
@@ -41,6 +42,7 @@ export function runDiff(args: DiffArgs): number {
   for (const diagnostic of problems) err(formatDiagnostic(diagnostic));
   if (problems.length > 0) return 1;
   const [before, after] = loaded.map((l) => l.schema) as [ProtocolSchema, ProtocolSchema];
+  for (const schema of [before, after].filter((s, i, both) => !s.released && both.findIndex((o) => o.revision === s.revision) === i)) err(`warning: ${unreleasedNote(schema.revision, schema.era, schema.file)}`);
 
   if (read && !read.ok) {
     for (const diagnostic of read.diagnostics.filter((d) => !isWarning(d))) err(formatDiagnostic(diagnostic));

@@ -1,12 +1,15 @@
 // Known defects in the official protocol schema.json files, corrected at load time.
 // Each patch names its revision and definition, says why, and checks that the defect
 // is still there: when an upstream fix lands, the patch reports itself as obsolete
-// instead of silently rewriting a correct schema. docs/cli.md ("Protocol schema patches") lists them.
+// instead of silently rewriting a correct schema. A patch also applies to the unreleased
+// revisions after its own (a draft or new release copied from it) while they keep the defect.
+// docs/cli.md ("Protocol schema patches") lists them.
 import type { Revision } from "./revisions.js";
 
 type Json = Record<string, unknown>;
 
 export interface SchemaPatch {
+  /** The released revision with the defect. */
   readonly revision: Revision;
   readonly definition: string;
   /** One sentence: what the schema gets wrong and what the patch changes. */

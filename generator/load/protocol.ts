@@ -1,13 +1,13 @@
 // Finds and reads the official protocol schema.json of a revision, in either dialect
-// (draft-07 `definitions` up to 2025-06-18, 2020-12 `$defs` from 2025-11-25), and
-// applies the documented defect patches.
+// (draft-07 `definitions` up to 2025-06-18, 2020-12 `$defs` from 2025-11-25), tells its era
+// from the schema itself, and applies the documented defect patches.
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
-import type { Diagnostic } from "../diagnostics.js";
+import { didYouMean, quote, warning, type Diagnostic } from "../diagnostics.js";
 import { schemaPatches } from "./protocol-patches.js";
-import { knownRevisions, type Dialect, type Revision } from "./revisions.js";
+import { eraOf, isReleased, knownRevisions, releasedBehaviourOf, unreleasedNote, type Dialect, type Era, type Revision } from "./revisions.js";
 
 export type SchemaObject = Record<string, unknown>;
 
@@ -17,6 +17,10 @@ export interface ProtocolSchema {
   readonly file: string;
   readonly sha256: string;
   readonly dialect: Dialect;
+  /** Legacy (an `initialize` handshake opens a session) or modern (`server/discover`, version and capabilities in each request's _meta), as the schema's requests say. */
+  readonly era: Era;
+  /** Whether the revision is released (schema/revisions.json); else it generates with a warning. */
+  readonly released: boolean;
   /** Definitions keyed by name, patched, in the file's order. */
   readonly definitions: Readonly<Record<string, SchemaObject>>;
   /** Reasons of the patches that changed this schema. */
@@ -87,23 +91,47 @@ export function loadProtocolSchema(
   } catch (error) {
     return { diagnostics: [{ location: { file: found.file }, message: `not valid JSON (${(error as Error).message}); fetch it again with \`mcp-gen schema fetch ${revision}\`` }] };
   }
-  const dialect: Dialect = String(parsed.$schema ?? "").includes("2020-12") ? "2020-12" : "draft-07";
+  const dialect = dialectOf(parsed);
   const container = (parsed.$defs ?? parsed.definitions) as Record<string, SchemaObject> | undefined;
   if (!container || typeof container !== "object") {
     return { diagnostics: [{ location: { file: found.file }, message: "has neither $defs nor definitions; is this an MCP protocol schema.json?" }] };
   }
+  const problem = (message: string) => ({ diagnostics: [{ location: { file: found.file }, message }] });
   const expected = knownRevisions().get(revision)?.dialect;
-  if (expected && expected !== dialect) {
-    return {
-      diagnostics: [{ location: { file: found.file }, message: `declares JSON Schema ${dialect} but ${revision} is published as ${expected}; is this the schema of another revision?` }],
-    };
+  if (expected && expected !== dialect) return problem(`declares JSON Schema ${dialect} but ${revision} is published as ${expected}; is this the schema of another revision?`);
+  const era = eraFromSchema(container);
+  if (!era) return problem("has neither an initialize request nor a server/discover request, so its protocol era is unknown; is this an MCP protocol schema.json?");
+  // The runtime serves a revision it does not list as the released revision before it: the eras must agree.
+  if (era !== eraOf(revision)) {
+    return problem(
+      `is a ${era}-era schema (it ${era === "legacy" ? "has an" : "has no"} initialize request), but the runtime treats ${revision} as ${eraOf(revision)} era like the released revisions before it; this needs a newer mcp-gen`,
+    );
   }
   // Freshly parsed, so patched in place.
   const patches: string[] = [];
   for (const patch of schemaPatches) {
-    if (patch.revision === revision && patch.apply(container)) patches.push(`${patch.definition}: ${patch.reason}`);
+    if ((patch.revision === revision || (!isReleased(revision) && releasedBehaviourOf(revision) >= patch.revision)) && patch.apply(container)) patches.push(`${patch.definition}: ${patch.reason}`);
   }
-  return { schema: { revision, file: found.file, sha256, dialect, definitions: container, patches }, diagnostics: [] };
+  return { schema: { revision, file: found.file, sha256, dialect, era, released: isReleased(revision), definitions: container, patches }, diagnostics: [] };
+}
+
+/** `$defs` with a 2020-12 `$schema` from 2025-11-25 on; draft-07 `definitions` before. */
+function dialectOf(schema: SchemaObject): Dialect {
+  return String(schema.$schema ?? "").includes("2020-12") || (schema.$defs !== undefined && schema.definitions === undefined) ? "2020-12" : "draft-07";
+}
+
+/** The method a request or notification definition has as its `method` const. */
+export function methodOf(definition: SchemaObject | undefined): string | undefined {
+  const properties = definition?.properties as Record<string, SchemaObject> | undefined;
+  const method = properties?.method?.const;
+  return typeof method === "string" ? method : undefined;
+}
+
+/** Legacy when the schema has an `initialize` request, modern when it has `server/discover` instead. */
+function eraFromSchema(definitions: Readonly<Record<string, SchemaObject>>): Era | undefined {
+  const methods = new Set(Object.values(definitions).map(methodOf));
+  if (methods.has("initialize")) return "legacy";
+  return methods.has("server/discover") ? "modern" : undefined;
 }
 
 /** Revisions whose schema.json is nowhere to be found. */
@@ -135,4 +163,27 @@ export function missingSchemas(revisions: readonly Revision[], options: SchemaLo
     location: where,
     message: `${what} not found (looked in ${places.join(", ")}); run \`mcp-gen schema fetch ${revisions.join(" ")}\`, or pass --schema-dir <dir> holding <revision>/schema.json`,
   };
+}
+
+/**
+ * The selected revisions that are not released: an error for each whose schema.json is nowhere
+ * (most likely a typo), a warning for each that generates from a schema.json found on disk.
+ * `locate` gives where the manifest names the revision at an index of `revisions`.
+ */
+export function unreleasedRevisions(revisions: readonly Revision[], options: SchemaLocationOptions, locate: (index: number) => Diagnostic["location"]): Diagnostic[] {
+  const released = [...knownRevisions().keys()];
+  return revisions.flatMap((revision, index) => {
+    if (isReleased(revision)) return [];
+    const found = schemaCandidates(revision, options).find((c) => existsSync(resolve(c.file)));
+    if (found) return [warning(locate(index), unreleasedNote(revision, eraOf(revision), found.file))];
+    const suggestion = didYouMean(revision, released);
+    return [
+      {
+        location: locate(index),
+        message:
+          `${quote(revision)} is not a released protocol revision; use one of: ${released.join(", ")}${suggestion ? ` (did you mean ${quote(suggestion)}?)` : ""}, ` +
+          `or put its schema.json in the protocol schema folder as ${revision}/schema.json`,
+      },
+    ];
+  });
 }

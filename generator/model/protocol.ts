@@ -2,8 +2,8 @@
 // direction, and which schema definitions type their params and results. Everything
 // is derived from the schema's own unions (ClientRequest, ServerRequest, …) and
 // naming conventions (FooRequest → FooResult), so a spec bump needs no code change.
-import type { ProtocolSchema, SchemaObject } from "../load/protocol.js";
-import { knownRevisions, type Era, type Revision } from "../load/revisions.js";
+import { methodOf, type ProtocolSchema, type SchemaObject } from "../load/protocol.js";
+import type { Era, Revision } from "../load/revisions.js";
 
 type Direction = "client-to-server" | "server-to-client";
 
@@ -47,15 +47,9 @@ function unionMembers(definitions: Readonly<Record<string, SchemaObject>>, name:
   return def ? (namedRefs(def) ?? [name]) : [];
 }
 
-function methodOf(def: SchemaObject | undefined): string | undefined {
-  const properties = def?.properties as Record<string, SchemaObject> | undefined;
-  const method = properties?.method?.const;
-  return typeof method === "string" ? method : undefined;
-}
-
 export function buildProtocolModel(schema: ProtocolSchema): ProtocolModel {
   const { definitions } = schema;
-  const era = knownRevisions().get(schema.revision)?.era ?? "legacy";
+  const era = schema.era;
   const methods: ProtocolMethod[] = [];
 
   const resultsFor = (message: string): string[] => {

@@ -1,6 +1,7 @@
 // `tools:` of the manifest: each tool's input and output schemas (resolved and checked),
 // its annotations, defaults and the arguments mirrored into HTTP headers.
 import { quote, warning, type Diagnostic } from "../diagnostics.js";
+import { hasFeature, revisionFeatures } from "../load/revisions.js";
 import type { ResolvedSchema } from "../load/schema-refs.js";
 import { childPointer, type JsonValue, type PositionIndex } from "../load/source.js";
 import { isObjectSchema } from "../validate/json-schema.js";
@@ -14,7 +15,7 @@ export function buildTools(context: Declarations): ToolModel[] {
   const tools: ToolModel[] = [];
   for (const { key: name, decl, pointer, declared } of context.declarations("tool")) {
     const nameWarning = toolNameWarning(name);
-    if (nameWarning && context.supports("2025-11-25")) diagnostics.push(warning(positions.key(pointer), nameWarning));
+    if (nameWarning && context.supports(revisionFeatures.toolNameRules[0])) diagnostics.push(warning(positions.key(pointer), nameWarning));
     const what = `input schema of tool ${quote(name)}`;
     const input = decl.input === undefined ? defaultInput(pointer, positions) : context.schemaAt(decl, pointer, "input", what);
     const output = context.schemaAt(decl, pointer, "output", `output schema of tool ${quote(name)}`);
@@ -22,7 +23,7 @@ export function buildTools(context: Declarations): ToolModel[] {
       diagnostics.push({ location: input.schema.locate(""), message: `${what} must have \`type: object\` at its root: tool arguments are always a JSON object` });
       continue;
     }
-    if (output && !isObjectSchema(output.schema.value) && revisions !== undefined && revisions.some((r) => r !== "2026-07-28")) {
+    if (output && !isObjectSchema(output.schema.value) && revisions !== undefined && revisions.some((r) => !hasFeature(r, "anyStructuredContent"))) {
       diagnostics.push({
         location: output.schema.locate(""),
         message: `output schema of tool ${quote(name)} must have \`type: object\` at its root for protocol revisions before 2026-07-28; wrap the value in an object or generate for 2026-07-28 only`,
@@ -40,7 +41,7 @@ export function buildTools(context: Declarations): ToolModel[] {
       ...optional("annotations", decl.annotations as Record<string, string | boolean> | undefined),
       inputHasDefaults: hasPropertyDefaults(input.schema.value),
       // Mirroring into Mcp-Param-* headers is part of the 2026-07-28 HTTP binding only.
-      paramHeaders: revisions?.includes("2026-07-28") ? mirrored.headers : {},
+      paramHeaders: revisions?.some((r) => hasFeature(r, "mirroredParamHeaders")) ? mirrored.headers : {},
       ...optional("task", task),
     });
   }
@@ -62,7 +63,7 @@ function taskOf(context: Declarations, name: string, decl: JsonObject, pointer: 
     }
     return timings.length > 0 ? null : undefined;
   }
-  if (!context.supports("2025-11-25")) {
+  if (!context.supports(revisionFeatures.tasks[0])) {
     diagnostics.push({
       location: positions.key(childPointer(pointer, "task")),
       message: `tool ${quote(name)} declares task: but no generated protocol revision has tasks; add 2026-07-28 (the tasks extension) or 2025-11-25 (experimental tasks) to \`protocol\``,

@@ -6,7 +6,7 @@ import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { err, formatDiagnostic, isWarning, out } from "../diagnostics.js";
 import { copySchema, fetchSchema, FetchError } from "../load/fetch-schema.js";
 import { projectFetchCommand, projectSource, schemaCacheDir, schemaCandidates, type ProjectSchemas } from "../load/protocol.js";
-import { isRevision, knownRevisions, type Revision } from "../load/revisions.js";
+import { isReleased, knownRevisions, type Revision } from "../load/revisions.js";
 import { loadModel } from "../pipeline.js";
 import { replaceFile } from "../write.js";
 
@@ -66,7 +66,7 @@ export async function runSchemaFetch(args: FetchArgs): Promise<number> {
   const manifest = readManifestSchemas(args.manifest);
   if (manifest === "failed") return 1;
   const wanted = args.revisions.length > 0 ? args.revisions : manifest ? manifest.revisions : [...knownRevisions().keys()];
-  const unknown = wanted.filter((r) => !isRevision(r));
+  const unknown = wanted.filter((r) => !isReleased(r));
   if (unknown.length > 0) {
     err(`unknown revision ${unknown.join(", ")}; known: ${[...knownRevisions().keys()].join(", ")}`);
     return 2;

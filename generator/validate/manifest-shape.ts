@@ -4,7 +4,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ErrorObject, ValidateFunction } from "ajv";
 import { didYouMean, quote, type Diagnostic } from "../diagnostics.js";
-import { packageRoot } from "../load/revisions.js";
+import { isRevisionName, knownRevisions, packageRoot } from "../load/revisions.js";
 import { cachedValidator } from "./ajv-cache.js";
 import { childPointer, pointerTokens, resolvePointer, type JsonValue, type PositionIndex } from "../load/source.js";
 
@@ -207,7 +207,7 @@ function describe(error: ErrorObject, root: JsonValue, positions: PositionIndex)
 
 /** `protocol` is a revision or a list of them; say which entry is wrong rather than that the whole value is. */
 function describeProtocol(value: JsonValue | undefined, positions: PositionIndex): Diagnostic {
-  const revisions = (((manifestJsonSchema().definitions as Record<string, { enum?: string[] }>).revision ?? {}).enum ?? []);
+  const revisions = [...knownRevisions().keys()];
   const known = revisions.join(", ");
   const unknown = (revision: JsonValue | undefined, pointer: string): Diagnostic => {
     const suggestion = typeof revision === "string" ? didYouMean(revision, revisions) : undefined;
@@ -224,7 +224,7 @@ function describeProtocol(value: JsonValue | undefined, positions: PositionIndex
   const seen = new Set<string>();
   for (const [i, item] of value.entries()) {
     const pointer = childPointer("/protocol", i);
-    if (typeof item !== "string" || !revisions.includes(item)) return unknown(item, pointer);
+    if (typeof item !== "string" || !isRevisionName(item)) return unknown(item, pointer);
     if (seen.has(item)) return { location: positions.value(pointer), message: `protocol lists ${item} twice; list each revision once` };
     seen.add(item);
   }

@@ -11,7 +11,7 @@
 import { classify, ErrorCode, isObject, errorResponse, validId, type RequestId } from "../jsonrpc/messages.js";
 import { serveRequest } from "../jsonrpc/peer.js";
 import type { McpEndpoint } from "../mcp/server.js";
-import { hasProtocolVersionHeader, isModern, MetaKey } from "../mcp/revisions.js";
+import { allowsBatches, hasProtocolVersionHeader, isModern, MetaKey } from "../mcp/revisions.js";
 import { MemoryEventStore, type EventStore } from "./event-store.js";
 import { BodyLimits, SERVER_BUSY } from "./body.js";
 import { HostCheck } from "./host-check.js";
@@ -259,7 +259,7 @@ export class StreamableHttpBinding {
   private batch(request: HttpRequestLike, messages: unknown[], auth: Authenticated | undefined): Promise<HttpReply> | HttpReply {
     const sessionId = request.header("mcp-session-id");
     const session = sessionId === undefined ? undefined : this.sessions.owned(sessionId, auth);
-    if (!session || session.revision !== "2025-03-26") {
+    if (!session || !allowsBatches(session.revision)) {
       return errorReply(400, ErrorCode.InvalidRequest, "Invalid request: JSON-RPC batches are only part of protocol 2025-03-26");
     }
     if (messages.length === 0) return errorReply(400, ErrorCode.InvalidRequest, "Invalid request: empty batch");

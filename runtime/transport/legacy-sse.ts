@@ -18,7 +18,7 @@ import { classify, ErrorCode, errorResponse, isObject, type JsonRpcMessage, type
 import type { MessageSink, Peer } from "../jsonrpc/peer.js";
 import { serializeMessage } from "../jsonrpc/serialize.js";
 import type { McpEndpoint } from "../mcp/server.js";
-import { isModern, MetaKey } from "../mcp/revisions.js";
+import { allowsBatches, isModern, MetaKey } from "../mcp/revisions.js";
 import { HostCheck } from "./host-check.js";
 import { BodyLimits, SERVER_BUSY } from "./body.js";
 import { errorReply, jsonReply, onDisconnect, type HttpReply, type HttpRequestLike } from "./http.js";
@@ -201,7 +201,7 @@ export class LegacySseBinding {
 
   /** A batch (2025-03-26 only): valid elements go to the session, errors of the others down the stream. */
   private batch(session: SseSession, messages: unknown[]): HttpReply {
-    if (session.revision !== "2025-03-26") {
+    if (!allowsBatches(session.revision)) {
       return errorReply(400, ErrorCode.InvalidRequest, "Invalid request: JSON-RPC batches are only part of protocol 2025-03-26");
     }
     if (messages.length === 0) return errorReply(400, ErrorCode.InvalidRequest, "Invalid request: empty batch");

@@ -15,6 +15,7 @@ import { ErrorCode, errorResponse, isObject, validId, type JsonRpcMessage, type 
 import { parseMessage } from "../jsonrpc/parse.js";
 import type { Peer } from "../jsonrpc/peer.js";
 import { serializeMessage } from "../jsonrpc/serialize.js";
+import { allowsBatches } from "../mcp/revisions.js";
 import type { McpEndpoint } from "../mcp/server.js";
 import { LineDecoder } from "./lines.js";
 
@@ -274,7 +275,7 @@ function refuse(out: OutputQueue, message: string): void {
 function messageHandler(peer: Peer, batches: BatchCollector | undefined, out: OutputQueue, stopping: () => boolean): (line: string) => void {
   const handleBatch = (items: readonly unknown[]) => {
     // Batches are part of protocol 2025-03-26 only (JSON-RPC 2.0 batch semantics there).
-    if (!batches || (peer.state as { revision?: string } | undefined)?.revision !== "2025-03-26") {
+    if (!batches || !allowsBatches((peer.state as { revision?: string } | undefined)?.revision)) {
       refuse(out, "Invalid request: JSON-RPC batches are only part of protocol 2025-03-26");
     } else if (items.length === 0) refuse(out, "Invalid request: empty batch");
     else batches.receive(items);

@@ -277,12 +277,17 @@ const cases: BadCase[] = [
   {
     name: "unknown protocol revision",
     manifest: ["mcpgen: 1", 'server: { name: demo, version: "1.0.0" }', "protocol: 2025-06-19", ""].join("\n"),
-    stderr: [`mcp.yaml:3:11: "2025-06-19" is not a released protocol revision; use one of: ${revisions} (did you mean "2025-06-18"?)`],
+    stderr: [`mcp.yaml:3:11: "2025-06-19" is not a released protocol revision; use one of: ${revisions} (did you mean "2025-06-18"?), or put its schema.json in the protocol schema folder as 2025-06-19/schema.json`],
   },
   {
     name: "unknown revision in a protocol list points at the item",
     manifest: ["mcpgen: 1", 'server: { name: demo, version: "1.0.0" }', "protocol: [2025-06-18, 2024-01-01]", ""].join("\n"),
-    stderr: [`mcp.yaml:3:24: "2024-01-01" is not a released protocol revision; use one of: ${revisions} (did you mean "2024-11-05"?)`],
+    stderr: [`mcp.yaml:3:24: "2024-01-01" is not a released protocol revision; use one of: ${revisions} (did you mean "2024-11-05"?), or put its schema.json in the protocol schema folder as 2024-01-01/schema.json`],
+  },
+  {
+    name: "a protocol entry that cannot name a revision (not a date, not draft) is refused with the manifest's shape",
+    manifest: ["mcpgen: 1", 'server: { name: demo, version: "1.0.0" }', "protocol: [2025-06-18, latest]", ""].join("\n"),
+    stderr: [`mcp.yaml:3:24: "latest" is not a released protocol revision; use one of: ${revisions}`],
   },
   {
     name: "revision listed twice",

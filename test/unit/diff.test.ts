@@ -9,7 +9,7 @@ import type { Revision } from "../../generator/load/revisions.js";
 const ref = (name: string) => ({ $ref: `#/$defs/${name}` });
 const request = (method: string) => ({ type: "object", properties: { method: { const: method }, params: { type: "object" } }, required: ["method"] });
 const notification = (method: string) => ({ type: "object", properties: { method: { const: method } }, required: ["method"] });
-const schema = (revision: Revision, definitions: Record<string, SchemaObject>): ProtocolSchema => ({ revision, file: "test", sha256: "", dialect: "2020-12", definitions, patches: [] });
+const schema = (revision: Revision, definitions: Record<string, SchemaObject>): ProtocolSchema => ({ revision, file: "test", sha256: "", dialect: "2020-12", era: "modern", released: true, definitions, patches: [] });
 
 describe("compactType", () => {
   it.each([

@@ -3,6 +3,7 @@
 // the server advertises, and apps.gen.ts, which holds the HTML itself as string data (a
 // file of its own, so that server.gen.ts stays readable whatever the pages weigh).
 import { appMimeType, appsExtension, type AppModel, type ToolUiModel } from "../../model/apps.js";
+import { hasFeature } from "../../load/revisions.js";
 import type { ServerModel } from "../../model/server.js";
 import { Code, inlineLiteral, stringLiteral } from "../escape.js";
 import type { GeneratedFile } from "../file.js";
@@ -44,7 +45,7 @@ export function appResourceEntry(file: GeneratedFile, app: AppModel): Json {
 
 /** The definition's `extensions`: MCP Apps where a served revision negotiates extensions (2026-07-28). */
 export function appExtensions(model: ServerModel): Json | undefined {
-  return model.apps.length > 0 && model.revisions.includes("2026-07-28") ? { [appsExtension]: {} } : undefined;
+  return model.apps.length > 0 && model.revisions.some((r) => hasFeature(r, "appsExtension")) ? { [appsExtension]: {} } : undefined;
 }
 
 /** apps.gen.ts: the HTML of each app, by ui:// URI. */

@@ -1,6 +1,7 @@
 // server.gen.ts: the handler interface the user implements, and the generated half of
 // the server: routing tables that call handlers with typed arguments, list payloads
 // projected onto each revision's types, and declarative prompt renderers.
+import { hasFeature } from "../../load/revisions.js";
 import type { ProtocolModel } from "../../model/protocol.js";
 import { revisionNamespace } from "../../model/protocol.js";
 import { clientAsks, paramHeaderDeclarations, type CacheHintModel, type ClientAsk, type PromptModel, type ServerModel, type ToolModel } from "../../model/server.js";
@@ -324,7 +325,7 @@ export function emitServer(file: GeneratedFile, model: ServerModel, protocols: r
   feature("subscriptions", subscribable, "subscriptionsFeature");
   feature("listChanges", model.listChanged.length > 0, "listChangesFeature");
   // JSON-RPC batches exist in 2025-03-26 alone.
-  feature("batches", protocols.some((p) => p.revision === "2025-03-26"), "batchesFeature");
+  feature("batches", protocols.some((p) => hasFeature(p.revision, "batches")), "batchesFeature");
   const mirrored = paramHeaderDeclarations(model);
   const projectedInfo = protocols
     .map((p) => [p.revision, project(model.info as unknown as Json, p.fields("Implementation"))] as const)
