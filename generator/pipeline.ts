@@ -13,7 +13,8 @@ import { parseSource } from "./load/source.js";
 import { buildProtocolModel, type ProtocolModel } from "./model/protocol.js";
 import type { Revision } from "./load/revisions.js";
 import type { JsonValue, PositionIndex } from "./load/source.js";
-import { buildServerModel, revisionsOf, type ServerModel } from "./model/server.js";
+import { buildServerModel, revisionsOf } from "./model/server.js";
+import type { ServerModel } from "./model/types.js";
 import { checkManifestShape } from "./validate/manifest-shape.js";
 
 export interface GenerateOptions extends Omit<SchemaLocationOptions, "project"> {

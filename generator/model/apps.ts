@@ -6,7 +6,8 @@ import { readFileSync, realpathSync, statSync } from "node:fs";
 import { isAbsolute, relative, resolve, sep } from "node:path";
 import { didYouMean, quote, warning, type SourceLocation } from "../diagnostics.js";
 import { childPointer } from "../load/source.js";
-import { optional, str, type Declarations, type JsonObject } from "./declarations.js";
+import { optional, str, type Declarations } from "./declarations.js";
+import type { AppModel, JsonObject, ToolUiModel } from "./types.js";
 import { unpairedSurrogate } from "./names.js";
 
 /** The MIME type of an app's HTML (`RESOURCE_MIME_TYPE` of @modelcontextprotocol/ext-apps). */
@@ -17,29 +18,6 @@ export const appsExtension = "io.modelcontextprotocol/ui";
 export const maxAppHtmlBytes = 1024 * 1024;
 /** The first revision whose Tool and Resource types carry `_meta`, where the UI metadata lives. */
 export const appsSince = "2025-06-18";
-
-export interface AppModel {
-  /** The `apps:` key, or the tool name for an app declared inline in a tool's `ui:`. */
-  readonly key: string;
-  readonly uri: string;
-  /** MCP name of the resource (resources/list). */
-  readonly name: string;
-  readonly title?: string;
-  readonly description?: string;
-  /** The HTML file's text (checked: UTF-8, at most maxAppHtmlBytes). */
-  readonly html: string;
-  /** The HTML file relative to the manifest's folder, with forward slashes (the generated code names it). */
-  readonly source: string;
-  /** `_meta.ui` of the resource: csp, permissions, domain, prefersBorder (empty when none is declared). */
-  readonly meta: JsonObject;
-  readonly location: SourceLocation;
-}
-
-/** A tool's `_meta.ui`: the app that renders its results and who may call it. */
-export interface ToolUiModel {
-  readonly resourceUri: string;
-  readonly visibility?: readonly ("model" | "app")[];
-}
 
 /** Fields an app declaration has, in `apps:` and inline in a tool's `ui:`. */
 const appFields = ["html", "uri", "name", "title", "description", "csp", "permissions", "domain", "prefersBorder"] as const;

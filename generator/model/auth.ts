@@ -2,8 +2,8 @@
 // resource metadata), checked for well-formed, secure URLs and known scopes.
 import { quote, type Diagnostic } from "../diagnostics.js";
 import type { PositionIndex } from "../load/source.js";
-import { optional, scopeProblem, type JsonObject } from "./declarations.js";
-import type { AuthModel } from "./server.js";
+import { optional, scopeProblem } from "./declarations.js";
+import type { AuthModel, JsonObject } from "./types.js";
 
 /** Whether `url` is an https URL, or http on a loopback host (development). */
 function isSecureUrl(url: URL): boolean {

@@ -4,22 +4,19 @@
 // catch two declarations claiming one identifier or type name.
 import { quote, type Diagnostic, type SourceLocation } from "../diagnostics.js";
 import { resolveSchema, type RefContext } from "../load/schema-refs.js";
-import { childPointer, pointerTokens, type JsonValue, type PositionIndex } from "../load/source.js";
+import { childPointer, pointerTokens, type PositionIndex } from "../load/source.js";
 import type { Revision } from "../load/revisions.js";
 import { checkJsonSchema } from "../validate/json-schema.js";
 import { manifestKeys } from "../validate/manifest-shape.js";
 import { camelCase, identifierProblem, reservedIdentifiers } from "./names.js";
-import type { AuthModel, Icon, SchemaModel } from "./server.js";
-
-export type JsonObject = { [key: string]: JsonValue };
+import type { AuthModel, ClientAsk, Declared, Icon, JsonObject, SchemaModel } from "./types.js";
 
 /** What a handler may ask the client (`asks:`), and the request method and first revision of each. */
 export const clientAsks = {
   elicitation: { method: "elicitation/create", since: "2025-06-18" },
   sampling: { method: "sampling/createMessage", since: "2024-11-05" },
   roots: { method: "roots/list", since: "2024-11-05" },
-} as const satisfies Record<string, { method: string; since: Revision }>;
-export type ClientAsk = keyof typeof clientAsks;
+} as const satisfies Record<ClientAsk, { method: string; since: Revision }>;
 
 /**
  * Each kind's map in the manifest, and the suffixes of the type names it generates; every
@@ -40,23 +37,6 @@ interface DeclarationEntry {
   readonly decl: JsonObject;
   readonly pointer: string;
   readonly declared: Declared | undefined;
-}
-
-/** The part of a declaration every kind shares. */
-export interface Declared {
-  /** The MCP name (tool and prompt names; for resources and templates the manifest key). */
-  readonly key: string;
-  /** camelCase member of generated handler and client objects. */
-  readonly member: string;
-  /** PascalCase prefix of generated type names. */
-  readonly typeBase: string;
-  readonly title?: string;
-  readonly description?: string;
-  readonly icons?: readonly Icon[];
-  /** What its handler may ask the client through ctx.input / ctx.request (`asks:`). */
-  readonly asks: readonly ClientAsk[];
-  /** OAuth scopes a call needs on top of `auth.requiredScopes` (`scopes:`). */
-  readonly scopes: readonly string[];
 }
 
 /** `{ key: value }` when value is defined, `{}` otherwise: keeps optional fields absent, not undefined. */

@@ -3,8 +3,8 @@
 import { quote, type Diagnostic } from "../diagnostics.js";
 import type { ResolvedSchema } from "../load/schema-refs.js";
 import { childPointer } from "../load/source.js";
-import { clientAsks, type Declarations, type JsonObject } from "./declarations.js";
-import type { FormModel } from "./server.js";
+import { clientAsks, type Declarations } from "./declarations.js";
+import type { FormModel, JsonObject } from "./types.js";
 
 export function buildForms(context: Declarations): FormModel[] {
   const { diagnostics } = context;

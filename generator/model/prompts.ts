@@ -3,8 +3,8 @@
 import { quote } from "../diagnostics.js";
 import { childPointer } from "../load/source.js";
 import { parsePromptTemplate } from "../validate/prompt-template.js";
-import { optional, str, type Declarations, type JsonObject } from "./declarations.js";
-import type { PromptArgumentModel, PromptMessageModel, PromptModel } from "./server.js";
+import { optional, str, type Declarations } from "./declarations.js";
+import type { JsonObject, PromptArgumentModel, PromptMessageModel, PromptModel } from "./types.js";
 
 export function buildPrompts(context: Declarations): PromptModel[] {
   const { diagnostics, positions } = context;

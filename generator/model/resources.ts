@@ -3,8 +3,8 @@
 import { quote, type SourceLocation } from "../diagnostics.js";
 import { childPointer } from "../load/source.js";
 import { parseUriTemplate } from "../validate/uri-template.js";
-import { optional, str, type Declarations, type Declared, type JsonObject } from "./declarations.js";
-import type { CacheHintModel, ResourceFields, ResourceModel, ResourceTemplateModel } from "./server.js";
+import { optional, str, type Declarations } from "./declarations.js";
+import type { CacheHintModel, Declared, JsonObject, ResourceFields, ResourceModel, ResourceTemplateModel } from "./types.js";
 
 const uriScheme = /^[A-Za-z][A-Za-z0-9+.-]*:/;
 

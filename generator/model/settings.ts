@@ -3,22 +3,8 @@
 // default of the setting's type, `secret` on strings only, and one variable per setting.
 import { quote, type Diagnostic } from "../diagnostics.js";
 import { childPointer, type PositionIndex } from "../load/source.js";
-import { optional, str, type JsonObject } from "./declarations.js";
-
-export type SettingType = "string" | "number" | "boolean" | "directory" | "file";
-
-export interface SettingModel {
-  /** The manifest key: the .mcpb user_config key. */
-  readonly key: string;
-  readonly title: string;
-  readonly description: string;
-  /** The environment variable the server reads. */
-  readonly env: string;
-  readonly type: SettingType;
-  readonly required: boolean;
-  readonly secret: boolean;
-  readonly default?: string | number | boolean;
-}
+import { optional, str } from "./declarations.js";
+import type { JsonObject, SettingModel, SettingType } from "./types.js";
 
 /** The environment variable a setting defaults to: its key in upper case. */
 export const defaultEnvName = (key: string): string => key.toUpperCase();

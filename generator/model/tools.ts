@@ -5,8 +5,8 @@ import type { ResolvedSchema } from "../load/schema-refs.js";
 import { childPointer, type JsonValue, type PositionIndex } from "../load/source.js";
 import { isObjectSchema } from "../validate/json-schema.js";
 import { isJsonObject } from "../validate/schema-check.js";
-import { optional, type Declarations, type JsonObject } from "./declarations.js";
-import type { SchemaModel, TaskModel, ToolModel } from "./server.js";
+import { optional, type Declarations } from "./declarations.js";
+import type { JsonObject, SchemaModel, TaskModel, ToolModel } from "./types.js";
 
 export function buildTools(context: Declarations): ToolModel[] {
   const { diagnostics, positions } = context;

@@ -3,7 +3,9 @@
 // projected onto each revision's types, and declarative prompt renderers.
 import type { ProtocolModel } from "../../model/protocol.js";
 import { revisionNamespace } from "../../model/protocol.js";
-import { clientAsks, paramHeaderDeclarations, type CacheHintModel, type ClientAsk, type PromptModel, type ServerModel, type ToolModel } from "../../model/server.js";
+import { clientAsks } from "../../model/declarations.js";
+import { paramHeaderDeclarations } from "../../model/server.js";
+import type { CacheHintModel, ClientAsk, PromptModel, ServerModel, ToolModel } from "../../model/types.js";
 import type { TemplatePart } from "../../validate/prompt-template.js";
 import { Code, codeLiteral, propertyAccess, propertyKey, sameLiteral, stringLiteral } from "../escape.js";
 import type { GeneratedFile } from "../file.js";
