@@ -6,7 +6,8 @@ import { readFileSync, realpathSync, statSync } from "node:fs";
 import { isAbsolute, relative, resolve, sep } from "node:path";
 import { didYouMean, quote, warning, type SourceLocation } from "../diagnostics.js";
 import { childPointer } from "../load/source.js";
-import { optional, str, type Declarations } from "./declarations.js";
+import type { ManifestApp, ManifestToolUi } from "../manifest.gen.js";
+import { optional, type Declarations } from "./declarations.js";
 import type { AppModel, JsonObject, ToolUiModel } from "./types.js";
 import { unpairedSurrogate } from "./names.js";
 
@@ -47,7 +48,7 @@ export function buildApps(
   const uris = new Map<string, SourceLocation>();
   const defaultUri = (key: string) => `ui://${encodeURIComponent(serverName)}/${encodeURIComponent(key)}`;
 
-  const declareApp = (key: string, decl: JsonObject, pointer: string, location: SourceLocation): AppModel | undefined => {
+  const declareApp = (key: string, decl: ManifestApp, pointer: string, location: SourceLocation): AppModel | undefined => {
     const html = readHtml(context, decl, pointer);
     const meta = uiMeta(decl, pointer, context);
     const unencodable = decl.uri !== undefined ? undefined : unpairedSurrogate.test(key) ? `app name ${quote(key)}` : unpairedSurrogate.test(serverName) ? `server name ${quote(serverName)}` : undefined;
@@ -55,7 +56,7 @@ export function buildApps(
       diagnostics.push({ location, message: `${unencodable} holds an unpaired surrogate (a lone half of a UTF-16 pair), so the default ui:// URI cannot be made from it; rename it, or give the app a \`uri\`` });
       return undefined;
     }
-    const uri = str(decl, "uri") ?? defaultUri(key);
+    const uri = decl.uri ?? defaultUri(key);
     const uriAt = decl.uri === undefined ? location : positions.value(childPointer(pointer, "uri"));
     const previous = uris.get(uri);
     if (previous || resourceUris.has(uri)) {
@@ -69,9 +70,9 @@ export function buildApps(
     const app: AppModel = {
       key,
       uri,
-      name: str(decl, "name") ?? key,
-      ...optional("title", str(decl, "title")),
-      ...optional("description", str(decl, "description")),
+      name: decl.name ?? key,
+      ...optional("title", decl.title),
+      ...optional("description", decl.description),
       html: html.text,
       source: html.source,
       meta,
@@ -99,8 +100,8 @@ export function buildApps(
       });
       continue;
     }
-    const decl: JsonObject = typeof ui === "string" ? { app: ui } : (ui as JsonObject);
-    const reference = str(decl, "app");
+    const decl: Exclude<ManifestToolUi, string> = typeof ui === "string" ? { app: ui } : ui;
+    const reference = decl.app;
     let app: AppModel | undefined;
     if (reference !== undefined) {
       const own = appFields.filter((field) => decl[field] !== undefined);
@@ -131,21 +132,20 @@ export function buildApps(
       diagnostics.push({ location: positions.key(pointer), message });
       continue;
     } else {
-      app = declareApp(name, decl, pointer, positions.key(pointer));
+      app = declareApp(name, { ...decl, html: decl.html }, pointer, positions.key(pointer));
     }
     // An app that failed its own checks was reported there; the tool just goes without it.
     if (!app) continue;
-    const visibility = Array.isArray(decl.visibility) ? (decl.visibility as ("model" | "app")[]) : undefined;
-    toolUi.set(name, { resourceUri: app.uri, ...optional("visibility", visibility) });
+    toolUi.set(name, { resourceUri: app.uri, ...optional("visibility", decl.visibility) });
   }
   return { apps, toolUi };
 }
 
 /** The app's HTML file, read and checked (inside the manifest's folder, a file, at most maxAppHtmlBytes, UTF-8). */
-function readHtml(context: Declarations, decl: JsonObject, pointer: string): { text: string; source: string } | undefined {
+function readHtml(context: Declarations, decl: ManifestApp, pointer: string): { text: string; source: string } | undefined {
   const { diagnostics, positions } = context;
   const { root } = context.settings.refs;
-  const written = str(decl, "html")!;
+  const written = decl.html;
   const at = positions.value(childPointer(pointer, "html"));
   const fail = (message: string) => {
     diagnostics.push({ location: at, message });
@@ -219,14 +219,14 @@ export function firstInvalidUtf8(bytes: Uint8Array): number | undefined {
 }
 
 /** `_meta.ui` of an app resource from its declaration; undefined when a CSP domain is invalid. */
-function uiMeta(decl: JsonObject, pointer: string, context: Declarations): JsonObject | undefined {
+function uiMeta(decl: ManifestApp, pointer: string, context: Declarations): JsonObject | undefined {
   const meta: JsonObject = {};
   let valid = true;
-  const csp = decl.csp as JsonObject | undefined;
+  const csp = decl.csp;
   if (csp !== undefined) {
     const checked: JsonObject = {};
     for (const field of cspFields) {
-      const domains = csp[field] as string[] | undefined;
+      const domains = csp[field];
       if (domains === undefined) continue;
       domains.forEach((domain, i) => {
         const problem = domainProblem(domain);
@@ -240,11 +240,11 @@ function uiMeta(decl: JsonObject, pointer: string, context: Declarations): JsonO
     if (Object.keys(checked).length > 0) meta.csp = checked;
   }
   // The spec's shape: one empty object per permission (`{ camera: {} }`).
-  if (Array.isArray(decl.permissions) && decl.permissions.length > 0) {
-    meta.permissions = Object.fromEntries(decl.permissions.map((p) => [p as string, {}]));
+  if (decl.permissions !== undefined && decl.permissions.length > 0) {
+    meta.permissions = Object.fromEntries(decl.permissions.map((p) => [p, {}]));
   }
-  if (typeof decl.domain === "string") meta.domain = decl.domain;
-  if (typeof decl.prefersBorder === "boolean") meta.prefersBorder = decl.prefersBorder;
+  if (decl.domain !== undefined) meta.domain = decl.domain;
+  if (decl.prefersBorder !== undefined) meta.prefersBorder = decl.prefersBorder;
   return valid ? meta : undefined;
 }
 

@@ -7,22 +7,25 @@ import { dirname, resolve } from "node:path";
 import { quote, type Diagnostic } from "../diagnostics.js";
 import { knownRevisions, type Revision } from "../load/revisions.js";
 import { maxInlinedSchemas, type RefContext } from "../load/schema-refs.js";
-import type { JsonValue, PositionIndex } from "../load/source.js";
+import type { PositionIndex } from "../load/source.js";
+import type { IntactManifest } from "../manifest.js";
+import type { Manifest, ManifestGenerate } from "../manifest.gen.js";
 import { buildApps } from "./apps.js";
 import { authOf } from "./auth.js";
-import { Declarations, icons, optional, str } from "./declarations.js";
+import { Declarations, optional } from "./declarations.js";
 import { buildForms } from "./forms.js";
 import { serverTypeBase } from "./names.js";
 import { buildPrompts } from "./prompts.js";
 import { buildResources, buildResourceTemplates } from "./resources.js";
 import { buildSettings } from "./settings.js";
 import { buildTools } from "./tools.js";
-import type { CacheHintModel, GenerateSettings, JsonObject, ListKindName, ServerModel } from "./types.js";
+import type { GenerateSettings, ServerModel } from "./types.js";
 
 export interface ManifestInput {
   readonly file: string;
   readonly absolutePath: string;
-  readonly value: JsonValue;
+  /** The manifest as the shape check returns it: typed, without its broken parts; undefined when broken as a whole. */
+  readonly manifest: IntactManifest | undefined;
   readonly positions: PositionIndex;
   readonly display: (absolute: string) => string;
 }
@@ -30,40 +33,41 @@ export interface ManifestInput {
 /**
  * Builds the model and reports every semantic problem. `broken` holds the JSON pointers of
  * the parts whose shape is invalid (a section such as `/auth`, or one entry such as
- * `/tools/x`): they are skipped, and checks that depend on them are not run, so problems
- * of the intact parts are reported alongside the shape errors. No model is returned then.
+ * `/tools/x`): the manifest comes without them, and checks that depend on them are not
+ * run, so problems of the intact parts are reported alongside the shape errors. No model
+ * is returned then.
  */
 export function buildServerModel(
   manifest: ManifestInput,
   outputOverride?: string,
   broken: ReadonlySet<string> = new Set(),
 ): { model?: ServerModel; diagnostics: Diagnostic[]; inputFiles?: readonly string[] } {
-  if (broken.has("") || manifest.value === null || typeof manifest.value !== "object" || Array.isArray(manifest.value)) return { diagnostics: [] };
+  const root = manifest.manifest;
+  if (root === undefined) return { diagnostics: [] };
   const { positions } = manifest;
-  const root = manifest.value;
   const manifestDir = dirname(manifest.absolutePath);
   const diagnostics: Diagnostic[] = [];
 
-  const server = (broken.has("/server") ? {} : root.server ?? {}) as JsonObject;
+  const server = root.server;
   const info = {
-    name: str(server, "name") ?? "",
-    version: str(server, "version") ?? "",
-    ...optional("title", str(server, "title")),
-    ...optional("description", str(server, "description")),
-    ...optional("websiteUrl", str(server, "websiteUrl")),
-    ...optional("icons", icons(server)),
+    name: server?.name ?? "",
+    version: server?.version ?? "",
+    ...optional("title", server?.title),
+    ...optional("description", server?.description),
+    ...optional("websiteUrl", server?.websiteUrl),
+    ...optional("icons", server?.icons),
   };
   const typeBase = serverTypeBase(info.name);
-  if (!broken.has("/server") && (typeBase === "" || /^[0-9]/.test(typeBase))) {
+  if (server !== undefined && (typeBase === "" || /^[0-9]/.test(typeBase))) {
     diagnostics.push({
       location: positions.value("/server/name"),
       message: `server name ${quote(info.name)} cannot name the generated createXServer/XHandlers/XClient; use a name that starts with a letter`,
     });
   }
   const revisions = broken.has("/protocol") ? undefined : revisionsOf(root.protocol);
-  const generate = generateSettingsOf(broken.has("/generate") ? {} : ((root.generate ?? {}) as JsonObject));
-  const output = outputOverride ? resolve(outputOverride) : resolve(manifestDir, (broken.has("/output") ? undefined : str(root, "output")) ?? "./mcp");
-  const auth = broken.has("/auth") ? "broken" : authOf(root, positions, info.title ?? info.name, diagnostics);
+  const generate = generateSettingsOf(root.generate ?? {});
+  const output = outputOverride ? resolve(outputOverride) : resolve(manifestDir, root.output ?? "./mcp");
+  const auth = broken.has("/auth") ? "broken" : authOf(root.auth, positions, info.title ?? info.name, diagnostics);
 
   const context = new Declarations({
     file: manifest.file,
@@ -82,16 +86,16 @@ export function buildServerModel(
   const prompts = buildPrompts(context);
   const forms = buildForms(context);
   diagnostics.push(...context.diagnostics);
-  const settings = broken.has("/settings") ? [] : buildSettings(root.settings as JsonObject | undefined, positions, broken, diagnostics);
+  const settings = buildSettings(root.settings, positions, diagnostics);
 
   // A failed model still names the files it read or tried to read (a $ref to a file not yet written): watch mode waits for them.
   if (broken.size > 0 || auth === "broken" || revisions === undefined || diagnostics.some((d) => d.severity !== "warning")) return { diagnostics, inputFiles: [...context.inputFiles].sort() };
   return {
     model: {
       info,
-      ...optional("instructions", str(server, "instructions")),
-      listChanged: Array.isArray(server.listChanged) ? (server.listChanged as ListKindName[]) : [],
-      ...optional("listCache", server.cache as CacheHintModel | undefined),
+      ...optional("instructions", server?.instructions),
+      listChanged: server?.listChanged ?? [],
+      ...optional("listCache", server?.cache),
       ...optional("auth", auth),
       revisions,
       revisionsLocation: positions.value("/protocol"),
@@ -112,15 +116,15 @@ export function buildServerModel(
 }
 
 /** `protocol:` as a list, preferred first; every known revision when it is absent. */
-export function revisionsOf(protocol: JsonValue | undefined): Revision[] {
+export function revisionsOf(protocol: Manifest["protocol"]): readonly Revision[] {
   if (protocol === undefined) return [...knownRevisions().keys()];
-  return (typeof protocol === "string" ? [protocol] : (protocol as string[])) as Revision[];
+  return typeof protocol === "string" ? [protocol] : protocol;
 }
 
-function generateSettingsOf(gen: JsonObject): GenerateSettings {
+function generateSettingsOf(gen: ManifestGenerate): GenerateSettings {
   return {
-    importExtension: (str(gen, "importExtension") ?? ".js") as GenerateSettings["importExtension"],
-    runtime: str(gen, "runtime") ?? "@mcp-gen/runtime",
+    importExtension: gen.importExtension ?? ".js",
+    runtime: gen.runtime ?? "@mcp-gen/runtime",
     server: gen.server !== false,
     client: gen.client !== false,
   };

@@ -5,13 +5,14 @@ import type { SourceLocation } from "../diagnostics.js";
 import type { Dialect, Revision } from "../load/revisions.js";
 import type { ResolvedSchema } from "../load/schema-refs.js";
 import type { JsonValue } from "../load/source.js";
+import type { ManifestAsks, ManifestCacheHint, ManifestGenerate, ManifestIcon, ManifestResourceAnnotations, ManifestSetting, ManifestTool, ManifestToolAnnotations } from "../manifest.gen.js";
 import type { TemplatePart } from "../validate/prompt-template.js";
 import type { UriTemplate } from "../validate/uri-template.js";
 
 export type JsonObject = { [key: string]: JsonValue };
 
 /** What a handler may ask the client (`asks:`); `clientAsks` of ./declarations.ts gives each one's request and first revision. */
-export type ClientAsk = "elicitation" | "sampling" | "roots";
+export type ClientAsk = ManifestAsks[number];
 
 /** The part of a declaration every kind shares. */
 export interface Declared {
@@ -30,18 +31,10 @@ export interface Declared {
   readonly scopes: readonly string[];
 }
 
-export interface Icon {
-  readonly src: string;
-  readonly mimeType?: string;
-  readonly sizes?: readonly string[];
-  readonly theme?: "light" | "dark";
-}
+export type Icon = Readonly<ManifestIcon>;
 
 /** `cache:` of the manifest: a 2026-07-28 result's `ttlMs` and `cacheScope`. */
-export interface CacheHintModel {
-  readonly ttlMs: number;
-  readonly scope?: "public" | "private";
-}
+export type CacheHintModel = Readonly<ManifestCacheHint>;
 
 export type ListKindName = "tools" | "prompts" | "resources";
 
@@ -68,7 +61,7 @@ export interface AuthModel {
 export interface ToolModel extends Declared {
   readonly input: SchemaModel;
   readonly output?: SchemaModel;
-  readonly annotations?: Readonly<Record<string, string | boolean>>;
+  readonly annotations?: Readonly<ManifestToolAnnotations>;
   /** Whether some input property has a default the validator fills in. */
   readonly inputHasDefaults: boolean;
   /** Arguments mirrored into Mcp-Param-* headers over 2026-07-28 HTTP (`x-mcp-header`): argument → header name. */
@@ -80,7 +73,7 @@ export interface ToolModel extends Declared {
 }
 
 export interface TaskModel {
-  readonly support: "optional" | "required";
+  readonly support: NonNullable<ManifestTool["task"]>;
   readonly ttlMs?: number;
   readonly pollIntervalMs?: number;
 }
@@ -89,7 +82,7 @@ export interface TaskModel {
 export interface ResourceFields extends Declared {
   readonly name: string;
   readonly mimeType?: string;
-  readonly annotations?: JsonObject;
+  readonly annotations?: Readonly<ManifestResourceAnnotations>;
   /** Clients may subscribe to updates (of the resource, or of resources matching the template). */
   readonly subscribe: boolean;
   /** 2026-07-28 caching of resources/read results. */
@@ -130,7 +123,7 @@ export interface PromptModel extends Declared {
 }
 
 export interface GenerateSettings {
-  readonly importExtension: ".js" | ".ts" | "";
+  readonly importExtension: NonNullable<ManifestGenerate["importExtension"]>;
   readonly runtime: string;
   readonly server: boolean;
   readonly client: boolean;
@@ -197,7 +190,7 @@ export interface ToolUiModel {
   readonly visibility?: readonly ("model" | "app")[];
 }
 
-export type SettingType = "string" | "number" | "boolean" | "directory" | "file";
+export type SettingType = NonNullable<ManifestSetting["type"]>;
 
 export interface SettingModel {
   /** The manifest key: the .mcpb user_config key. */
