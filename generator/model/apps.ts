@@ -136,6 +136,12 @@ export function buildApps(
     }
     // An app that failed its own checks was reported there; the tool just goes without it.
     if (!app) continue;
+    const taken = ["ui", "ui/resourceUri"].find((key) => tool._meta?.[key] !== undefined);
+    if (taken !== undefined) {
+      const message = `tool ${quote(name)}: _meta key ${quote(taken)} is set by its \`ui\` (the app that renders its results); remove it from \`_meta\``;
+      diagnostics.push({ location: positions.key(childPointer(childPointer(toolPointer, "_meta"), taken)), message });
+      continue;
+    }
     toolUi.set(name, { resourceUri: app.uri, ...optional("visibility", decl.visibility) });
   }
   return { apps, toolUi };

@@ -7,7 +7,7 @@ import { resolveSchema, type RefContext } from "../load/schema-refs.js";
 import { childPointer, pointerTokens, type PositionIndex } from "../load/source.js";
 import type { Revision } from "../load/revisions.js";
 import type { IntactManifest } from "../manifest.js";
-import type { Manifest, ManifestJsonSchema, ManifestTool } from "../manifest.gen.js";
+import type { Manifest, ManifestJsonSchema, ManifestMeta, ManifestTool } from "../manifest.gen.js";
 import { checkJsonSchema } from "../validate/json-schema.js";
 import { manifestKeys } from "../validate/manifest-shape.js";
 import { camelCase, identifierProblem, reservedIdentifiers } from "./names.js";
@@ -40,7 +40,7 @@ type EntrySection = "tools" | "resources" | "resourceTemplates" | "prompts" | "e
 type EntryOf<F extends EntrySection> = NonNullable<Manifest[F]>[string];
 
 /** What the declarations of every kind may set, as a tool sets it (a form sets no title, icons, asks or scopes). */
-type SharedFields = Pick<ManifestTool, "identifier" | "title" | "description" | "icons" | "asks" | "scopes">;
+type SharedFields = Pick<ManifestTool, "identifier" | "title" | "description" | "icons" | "asks" | "scopes" | "_meta">;
 
 interface Entry<D> {
   readonly key: string;
@@ -159,7 +159,25 @@ export class Declarations {
       ...optional("icons", decl.icons),
       asks: this.asksOf(decl.asks ?? [], pointer),
       scopes: this.scopesOf(decl.scopes ?? [], pointer, `${kind} ${quote(key)}`),
+      ...optional("meta", this.metaOf(decl._meta, pointer, `${kind} ${quote(key)}`)),
     };
+  }
+
+  /** An entry's `_meta:`, each key of the specification's form; it needs a revision whose list entries carry `_meta`. */
+  private metaOf(meta: ManifestMeta | undefined, pointer: string, what: string): ManifestMeta | undefined {
+    if (meta === undefined) return undefined;
+    const at = childPointer(pointer, "_meta");
+    if (!this.supports(metaSince)) {
+      this.diagnostics.push({
+        location: this.positions.key(at),
+        message: `${what} declares _meta, but list entries carry _meta from protocol ${metaSince} on and the manifest generates for ${this.settings.revisions!.join(", ")}; add a later revision to \`protocol\` or remove it`,
+      });
+    }
+    for (const key of Object.keys(meta)) {
+      const problem = metaKeyProblem(key);
+      if (problem) this.diagnostics.push({ location: this.positions.key(childPointer(at, key)), message: `_meta key ${quote(key)} of ${what} ${problem}` });
+    }
+    return meta;
   }
 
   /** An entry's `asks:`, each of which needs a revision that has its request. */
@@ -213,6 +231,35 @@ const schemaOwners: Readonly<Record<string, { owner: string; definition: string 
   tools: { owner: "tool", definition: "tool" },
   elicitations: { owner: "elicitation form", definition: "elicitation" },
 };
+
+/** The first revision whose Tool, Resource, ResourceTemplate and Prompt have `_meta`. */
+export const metaSince = "2025-06-18";
+
+/** A label of a `_meta` key's prefix: a letter, then letters, digits and hyphens, ending in a letter or digit. */
+const metaLabel = /^[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?$/;
+/** A `_meta` key's name: empty, or alphanumerics at both ends with `-`, `_`, `.` and alphanumerics between. */
+const metaName = /^(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)?$/;
+
+/**
+ * Why `key` breaks the specification's rule for `_meta` keys (basic/index, "_meta"), or
+ * undefined: an optional prefix of dot-separated labels and a slash, then a name; prefixes
+ * whose labels have `modelcontextprotocol` or `mcp` followed by another label are reserved.
+ */
+export function metaKeyProblem(key: string): string | undefined {
+  const slash = key.lastIndexOf("/");
+  const name = key.slice(slash + 1);
+  if (slash >= 0) {
+    const labels = key.slice(0, slash).split(".");
+    if (!labels.every((label) => metaLabel.test(label))) {
+      return "has a malformed prefix: write dot-separated labels (a letter, then letters, digits or hyphens, ending in a letter or digit) before the `/`";
+    }
+    if (labels.slice(0, -1).some((label) => ["mcp", "modelcontextprotocol"].includes(label.toLowerCase()))) {
+      return "uses a prefix reserved for MCP itself; use a prefix of your own, such as your domain (`example.com/`)";
+    }
+  }
+  if (!metaName.test(name)) return "is not a valid name: it must start and end with a letter or digit, with only letters, digits, `-`, `_` and `.` between";
+  return undefined;
+}
 
 /** Why `scope` cannot be used, if it cannot. */
 export function scopeProblem(scope: string, supported: readonly string[]): string | undefined {

@@ -5,7 +5,7 @@ import type { SourceLocation } from "../diagnostics.js";
 import type { Dialect, Revision } from "../load/revisions.js";
 import type { ResolvedSchema } from "../load/schema-refs.js";
 import type { JsonValue } from "../load/source.js";
-import type { ManifestAsks, ManifestCacheHint, ManifestGenerate, ManifestIcon, ManifestResourceAnnotations, ManifestSetting, ManifestTool, ManifestToolAnnotations } from "../manifest.gen.js";
+import type { ManifestAsks, ManifestCacheHint, ManifestGenerate, ManifestIcon, ManifestMeta, ManifestResourceAnnotations, ManifestSetting, ManifestTool, ManifestToolAnnotations } from "../manifest.gen.js";
 import type { TemplatePart } from "../validate/prompt-template.js";
 import type { UriTemplate } from "../validate/uri-template.js";
 
@@ -29,6 +29,8 @@ export interface Declared {
   readonly asks: readonly ClientAsk[];
   /** OAuth scopes a call needs on top of `auth.requiredScopes` (`scopes:`). */
   readonly scopes: readonly string[];
+  /** `_meta` of its list entry (`_meta:`), keys checked against the specification's rule. */
+  readonly meta?: Readonly<ManifestMeta>;
 }
 
 export type Icon = Readonly<ManifestIcon>;

@@ -210,26 +210,26 @@ export function emitServer(file: GeneratedFile, model: ServerModel, protocols: r
         const outputSchema = schemas.output === undefined ? undefined : new Code(schemas.output);
         const { title, description, annotations, icons } = tool;
         const inputSchema = new Code(schemas.input);
-        const _meta = toolUiMeta(tool.ui);
+        const _meta = tool.meta === undefined && tool.ui === undefined ? undefined : { ...tool.meta, ...toolUiMeta(tool.ui) };
         // Revisions whose Tool has `execution` (2025-11-25) say which tools may run as tasks.
         const execution = tool.task ? { taskSupport: tool.task.support } : undefined;
         return listed({ name: tool.key, title, description, inputSchema, outputSchema, annotations, icons, execution, _meta }, "Tool", "ToolAnnotations");
       }),
       resources: [
-        ...model.resources.map(({ uri, name, title, description, mimeType, size, annotations, icons }) =>
-          listed({ uri, name, title, description, mimeType, size, annotations, icons }, "Resource", "Annotations"),
+        ...model.resources.map(({ uri, name, title, description, mimeType, size, annotations, icons, meta }) =>
+          listed({ uri, name, title, description, mimeType, size, annotations, icons, _meta: meta }, "Resource", "Annotations"),
         ),
         ...model.apps.map((app) => listed(appListing(app), "Resource")),
       ],
-      resourceTemplates: model.resourceTemplates.map(({ uriTemplate, name, title, description, mimeType, annotations, icons }) =>
-        listed({ uriTemplate, name, title, description, mimeType, annotations, icons }, "ResourceTemplate", "Annotations"),
+      resourceTemplates: model.resourceTemplates.map(({ uriTemplate, name, title, description, mimeType, annotations, icons, meta }) =>
+        listed({ uriTemplate, name, title, description, mimeType, annotations, icons, _meta: meta }, "ResourceTemplate", "Annotations"),
       ),
       prompts: model.prompts.map((p) => {
         const args = p.arguments.map(({ name, title, description, required }) =>
           listed({ name, title, description, required }, "PromptArgument"),
         );
-        const { title, description, icons } = p;
-        return listed({ name: p.key, title, description, arguments: args.length === 0 ? undefined : args, icons }, "Prompt");
+        const { title, description, icons, meta } = p;
+        return listed({ name: p.key, title, description, arguments: args.length === 0 ? undefined : args, icons, _meta: meta }, "Prompt");
       }),
     };
     let name = listingsWritten.find((written) => sameLiteral(written.value, listing))?.name;
