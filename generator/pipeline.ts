@@ -14,7 +14,8 @@ import { parseSource } from "./load/parse.js";
 import { buildProtocolModel, type ProtocolModel } from "./model/protocol.js";
 import { isReleased, type Revision } from "./load/revisions.js";
 import { childPointer, type JsonValue, type PositionIndex } from "./load/source.js";
-import { buildServerModel, revisionsOf, type ServerModel } from "./model/server.js";
+import { buildServerModel, revisionsOf } from "./model/server.js";
+import type { ServerModel } from "./model/types.js";
 import { checkManifestShape } from "./validate/manifest-shape.js";
 
 export type { Generated };
@@ -97,7 +98,7 @@ export function loadModel(options: Pick<GenerateOptions, "manifest" | "out" | "c
   const pinned = shape.broken.has("") || shape.broken.has("/protocolSchemas") ? { diagnostics: [] } : projectSchemasOf(value, positions, { absolute, file: manifestFile });
   phase(`checking ${manifestFile} and the schemas it references`);
   const built = buildServerModel(
-    { file: manifestFile, absolutePath: absolute, value, positions, display },
+    { file: manifestFile, absolutePath: absolute, manifest: shape.manifest, positions, display },
     options.out === undefined ? undefined : resolve(cwd, options.out),
     shape.broken,
   );
@@ -117,7 +118,7 @@ export function loadModel(options: Pick<GenerateOptions, "manifest" | "out" | "c
       ok: false,
       diagnostics: sortDiagnostics([...warnings, ...errors]),
       ...(built.inputFiles ? { inputs: built.inputFiles } : {}),
-      ...(protocolIntact ? { protocol: { revisions: revisionsOf((value as { protocol?: JsonValue }).protocol), location: positions.value("/protocol"), project: pinned.project } } : {}),
+      ...(protocolIntact ? { protocol: { revisions: revisionsOf(shape.manifest?.protocol), location: positions.value("/protocol"), project: pinned.project } } : {}),
     };
   }
   return { ok: true, model: built.model, warnings: sortDiagnostics(warnings), absolute, manifestFile, declaredOutput: (value as { output?: unknown }).output, project: pinned.project, positions, display };

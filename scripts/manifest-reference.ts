@@ -22,6 +22,8 @@ type Schema = {
 };
 
 export const START = "<!-- manifest-reference:start -->";
+/** The definition of any JSON value (schema values, `_meta` values): recursive, and no table of its own. */
+const anyJson = "#/definitions/json";
 export const END = "<!-- manifest-reference:end -->";
 
 /** A table of the reference: the object it describes and every path that reaches it. */
@@ -66,8 +68,9 @@ export function manifestReference(root: Schema): string {
     sections.set(ref, section);
     for (const [key, property] of Object.entries(section.node.properties ?? {})) walk(property, path === "" ? key : `${path}.${key}`, key);
   };
-  /** Finds the tables a property leads to: itself, a map's values, a list's items. */
+  /** Finds the tables a property leads to: itself, a map's values, a list's items (not inside any JSON value: it has none). */
   const walk = (node: Schema, path: string, key: string) => {
+    if (node.$ref === anyJson) return;
     if (node.$ref && hasTable(node)) return visit(tableRef(node.$ref), path);
     const target = deref(node);
     if (typeof target.additionalProperties === "object") walk(target.additionalProperties, `${path}.${placeholder(key)}`, key);
@@ -90,15 +93,16 @@ export function manifestReference(root: Schema): string {
   const link = (ref: string) => `[${headings.get(tableRef(ref))!}](#${anchor(headings.get(tableRef(ref))!)})`;
 
   const typeOf = (node: Schema): string => {
+    if (node.$ref === anyJson) return "any JSON value";
     if (node.$ref) return hasTable(node) ? `${[deref(node).type ?? "object"].flat().join(" or ")}, see ${link(node.$ref)}` : typeOf(resolve(node.$ref));
     if ("const" in node) return `\`${JSON.stringify(node.const)}\``;
     if (node.enum) return node.enum.map((v) => `\`${JSON.stringify(v)}\``).join(" | ");
     if (node.oneOf) return node.oneOf.map(typeOf).join(", or ");
     if (node.type === "array" && node.items) return `list of ${typeOf(node.items)}`;
+    if (node.type === "object" && node.description?.startsWith("A JSON Schema")) return "JSON Schema";
     if (node.type === "object" && typeof node.additionalProperties === "object") {
       return `map of name → ${typeOf(node.additionalProperties)}`;
     }
-    if (node.type === "object" && node.description?.startsWith("A JSON Schema")) return "JSON Schema";
     return Array.isArray(node.type) ? node.type.join(" or ") : String(node.type ?? "any");
   };
   const describe = (node: Schema, where: string): string => {

@@ -4,7 +4,8 @@
 // following their $refs transitively and meeting the changed types gives its impact.
 import type { ProtocolSchema, SchemaObject } from "../load/protocol.js";
 import { buildProtocolModel, refName } from "../model/protocol.js";
-import { clientAsks, type Declared, type ServerModel } from "../model/server.js";
+import { clientAsks } from "../model/declarations.js";
+import type { Declared, ServerModel } from "../model/types.js";
 import { inMeta, reachedTypes, type ProtocolDiff } from "./protocol-diff.js";
 
 /** The protocol types one generated signature reaches before and after the bump. */

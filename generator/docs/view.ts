@@ -2,7 +2,7 @@
 // inlined) turned into plain rows and fields for the Handlebars templates. Pure and
 // deterministic: declaration order, property order as written.
 import type { JsonValue } from "../load/source.js";
-import type { Icon, ServerModel, ToolModel } from "../model/server.js";
+import type { Icon, ServerModel, ToolModel } from "../model/types.js";
 
 type Schema = { readonly [key: string]: JsonValue };
 

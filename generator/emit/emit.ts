@@ -2,7 +2,7 @@
 // fixed order). Pure: no diagnostics (every problem was reported by the phases before it)
 // and no file system.
 import type { ProtocolModel } from "../model/protocol.js";
-import type { ServerModel } from "../model/server.js";
+import type { ServerModel } from "../model/types.js";
 import { emitClient } from "./client/emit.js";
 import { GeneratedFile, type Banner } from "./file.js";
 import { emitIndex } from "./index/emit.js";

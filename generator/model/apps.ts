@@ -6,7 +6,9 @@ import { readFileSync, realpathSync, statSync } from "node:fs";
 import { isAbsolute, relative, resolve, sep } from "node:path";
 import { didYouMean, quote, warning, type SourceLocation } from "../diagnostics.js";
 import { childPointer } from "../load/source.js";
-import { optional, str, type Declarations, type JsonObject } from "./declarations.js";
+import type { ManifestApp, ManifestToolUi } from "../manifest.gen.js";
+import { optional, type Declarations } from "./declarations.js";
+import type { AppModel, JsonObject, ToolUiModel } from "./types.js";
 import { unpairedSurrogate } from "./names.js";
 
 /** The MIME type of an app's HTML (`RESOURCE_MIME_TYPE` of @modelcontextprotocol/ext-apps). */
@@ -17,29 +19,6 @@ export const appsExtension = "io.modelcontextprotocol/ui";
 export const maxAppHtmlBytes = 1024 * 1024;
 /** The first revision whose Tool and Resource types carry `_meta`, where the UI metadata lives. */
 export const appsSince = "2025-06-18";
-
-export interface AppModel {
-  /** The `apps:` key, or the tool name for an app declared inline in a tool's `ui:`. */
-  readonly key: string;
-  readonly uri: string;
-  /** MCP name of the resource (resources/list). */
-  readonly name: string;
-  readonly title?: string;
-  readonly description?: string;
-  /** The HTML file's text (checked: UTF-8, at most maxAppHtmlBytes). */
-  readonly html: string;
-  /** The HTML file relative to the manifest's folder, with forward slashes (the generated code names it). */
-  readonly source: string;
-  /** `_meta.ui` of the resource: csp, permissions, domain, prefersBorder (empty when none is declared). */
-  readonly meta: JsonObject;
-  readonly location: SourceLocation;
-}
-
-/** A tool's `_meta.ui`: the app that renders its results and who may call it. */
-export interface ToolUiModel {
-  readonly resourceUri: string;
-  readonly visibility?: readonly ("model" | "app")[];
-}
 
 /** Fields an app declaration has, in `apps:` and inline in a tool's `ui:`. */
 const appFields = ["html", "uri", "name", "title", "description", "csp", "permissions", "domain", "prefersBorder"] as const;
@@ -69,7 +48,7 @@ export function buildApps(
   const uris = new Map<string, SourceLocation>();
   const defaultUri = (key: string) => `ui://${encodeURIComponent(serverName)}/${encodeURIComponent(key)}`;
 
-  const declareApp = (key: string, decl: JsonObject, pointer: string, location: SourceLocation): AppModel | undefined => {
+  const declareApp = (key: string, decl: ManifestApp, pointer: string, location: SourceLocation): AppModel | undefined => {
     const html = readHtml(context, decl, pointer);
     const meta = uiMeta(decl, pointer, context);
     const unencodable = decl.uri !== undefined ? undefined : unpairedSurrogate.test(key) ? `app name ${quote(key)}` : unpairedSurrogate.test(serverName) ? `server name ${quote(serverName)}` : undefined;
@@ -77,7 +56,7 @@ export function buildApps(
       diagnostics.push({ location, message: `${unencodable} holds an unpaired surrogate (a lone half of a UTF-16 pair), so the default ui:// URI cannot be made from it; rename it, or give the app a \`uri\`` });
       return undefined;
     }
-    const uri = str(decl, "uri") ?? defaultUri(key);
+    const uri = decl.uri ?? defaultUri(key);
     const uriAt = decl.uri === undefined ? location : positions.value(childPointer(pointer, "uri"));
     const previous = uris.get(uri);
     if (previous || resourceUris.has(uri)) {
@@ -91,9 +70,9 @@ export function buildApps(
     const app: AppModel = {
       key,
       uri,
-      name: str(decl, "name") ?? key,
-      ...optional("title", str(decl, "title")),
-      ...optional("description", str(decl, "description")),
+      name: decl.name ?? key,
+      ...optional("title", decl.title),
+      ...optional("description", decl.description),
       html: html.text,
       source: html.source,
       meta,
@@ -121,8 +100,8 @@ export function buildApps(
       });
       continue;
     }
-    const decl: JsonObject = typeof ui === "string" ? { app: ui } : (ui as JsonObject);
-    const reference = str(decl, "app");
+    const decl: Exclude<ManifestToolUi, string> = typeof ui === "string" ? { app: ui } : ui;
+    const reference = decl.app;
     let app: AppModel | undefined;
     if (reference !== undefined) {
       const own = appFields.filter((field) => decl[field] !== undefined);
@@ -153,21 +132,26 @@ export function buildApps(
       diagnostics.push({ location: positions.key(pointer), message });
       continue;
     } else {
-      app = declareApp(name, decl, pointer, positions.key(pointer));
+      app = declareApp(name, { ...decl, html: decl.html }, pointer, positions.key(pointer));
     }
     // An app that failed its own checks was reported there; the tool just goes without it.
     if (!app) continue;
-    const visibility = Array.isArray(decl.visibility) ? (decl.visibility as ("model" | "app")[]) : undefined;
-    toolUi.set(name, { resourceUri: app.uri, ...optional("visibility", visibility) });
+    const taken = ["ui", "ui/resourceUri"].find((key) => tool._meta?.[key] !== undefined);
+    if (taken !== undefined) {
+      const message = `tool ${quote(name)}: _meta key ${quote(taken)} is set by its \`ui\` (the app that renders its results); remove it from \`_meta\``;
+      diagnostics.push({ location: positions.key(childPointer(childPointer(toolPointer, "_meta"), taken)), message });
+      continue;
+    }
+    toolUi.set(name, { resourceUri: app.uri, ...optional("visibility", decl.visibility) });
   }
   return { apps, toolUi };
 }
 
 /** The app's HTML file, read and checked (inside the manifest's folder, a file, at most maxAppHtmlBytes, UTF-8). */
-function readHtml(context: Declarations, decl: JsonObject, pointer: string): { text: string; source: string } | undefined {
+function readHtml(context: Declarations, decl: ManifestApp, pointer: string): { text: string; source: string } | undefined {
   const { diagnostics, positions } = context;
   const { root } = context.settings.refs;
-  const written = str(decl, "html")!;
+  const written = decl.html;
   const at = positions.value(childPointer(pointer, "html"));
   const fail = (message: string) => {
     diagnostics.push({ location: at, message });
@@ -241,14 +225,14 @@ export function firstInvalidUtf8(bytes: Uint8Array): number | undefined {
 }
 
 /** `_meta.ui` of an app resource from its declaration; undefined when a CSP domain is invalid. */
-function uiMeta(decl: JsonObject, pointer: string, context: Declarations): JsonObject | undefined {
+function uiMeta(decl: ManifestApp, pointer: string, context: Declarations): JsonObject | undefined {
   const meta: JsonObject = {};
   let valid = true;
-  const csp = decl.csp as JsonObject | undefined;
+  const csp = decl.csp;
   if (csp !== undefined) {
     const checked: JsonObject = {};
     for (const field of cspFields) {
-      const domains = csp[field] as string[] | undefined;
+      const domains = csp[field];
       if (domains === undefined) continue;
       domains.forEach((domain, i) => {
         const problem = domainProblem(domain);
@@ -262,11 +246,11 @@ function uiMeta(decl: JsonObject, pointer: string, context: Declarations): JsonO
     if (Object.keys(checked).length > 0) meta.csp = checked;
   }
   // The spec's shape: one empty object per permission (`{ camera: {} }`).
-  if (Array.isArray(decl.permissions) && decl.permissions.length > 0) {
-    meta.permissions = Object.fromEntries(decl.permissions.map((p) => [p as string, {}]));
+  if (decl.permissions !== undefined && decl.permissions.length > 0) {
+    meta.permissions = Object.fromEntries(decl.permissions.map((p) => [p, {}]));
   }
-  if (typeof decl.domain === "string") meta.domain = decl.domain;
-  if (typeof decl.prefersBorder === "boolean") meta.prefersBorder = decl.prefersBorder;
+  if (decl.domain !== undefined) meta.domain = decl.domain;
+  if (decl.prefersBorder !== undefined) meta.prefersBorder = decl.prefersBorder;
   return valid ? meta : undefined;
 }
 

@@ -2,8 +2,9 @@
 // resource metadata), checked for well-formed, secure URLs and known scopes.
 import { quote, type Diagnostic } from "../diagnostics.js";
 import type { PositionIndex } from "../load/source.js";
-import { optional, scopeProblem, type JsonObject } from "./declarations.js";
-import type { AuthModel } from "./server.js";
+import type { ManifestAuth } from "../manifest.gen.js";
+import { optional, scopeProblem } from "./declarations.js";
+import type { AuthModel } from "./types.js";
 
 /** Whether `url` is an https URL, or http on a loopback host (development). */
 function isSecureUrl(url: URL): boolean {
@@ -24,35 +25,32 @@ function urlProblem(value: string, what: string): string | undefined {
 }
 
 /** The `auth:` section, checked: URLs well-formed and secure, scopes known. */
-export function authOf(root: JsonObject, positions: PositionIndex, defaultName: string, diagnostics: Diagnostic[]): AuthModel | undefined {
-  const auth = root.auth as JsonObject | undefined;
+export function authOf(auth: ManifestAuth | undefined, positions: PositionIndex, defaultName: string, diagnostics: Diagnostic[]): AuthModel | undefined {
   if (auth === undefined) return undefined;
-  const strings = (key: string) => (Array.isArray(auth[key]) ? (auth[key] as string[]) : []);
-  const listed = strings("scopesSupported");
+  const listed = auth.scopesSupported;
   listed.forEach((scope, i) => {
     if (scope === "offline_access") diagnostics.push({ location: positions.value(`/auth/scopesSupported/${i}`), message: `auth.scopesSupported: ${scopeProblem(scope, listed)!}` });
   });
   const scopesSupported = listed.filter((s) => s !== "offline_access");
-  const requiredScopes = strings("requiredScopes");
+  const requiredScopes = auth.requiredScopes ?? [];
   requiredScopes.forEach((scope, i) => {
     const problem = scopeProblem(scope, scopesSupported);
     if (problem) diagnostics.push({ location: positions.value(`/auth/requiredScopes/${i}`), message: `auth.requiredScopes: ${problem}` });
   });
-  const authorizationServers = strings("authorizationServers");
+  const authorizationServers = auth.authorizationServers;
   authorizationServers.forEach((issuer, i) => {
     const problem = urlProblem(issuer, "authorization server") ?? (issuer.includes("?") ? `authorization server ${quote(issuer)} must not have a query (an issuer identifier has none)` : undefined);
     if (problem) diagnostics.push({ location: positions.value(`/auth/authorizationServers/${i}`), message: problem });
   });
-  const resource = typeof auth.resource === "string" ? auth.resource : undefined;
+  const { resource, documentation } = auth;
   const resourceProblem = resource === undefined ? undefined : urlProblem(resource, "auth.resource");
   if (resourceProblem) diagnostics.push({ location: positions.value("/auth/resource"), message: `${resourceProblem}; it is this server's canonical URI, e.g. https://mcp.example.com/mcp` });
-  const documentation = typeof auth.documentation === "string" ? auth.documentation : undefined;
   return {
     authorizationServers,
     scopesSupported,
     requiredScopes,
     ...optional("resource", resource),
-    resourceName: typeof auth.resourceName === "string" ? auth.resourceName : defaultName,
+    resourceName: auth.resourceName ?? defaultName,
     ...optional("documentation", documentation),
   };
 }

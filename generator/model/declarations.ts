@@ -4,22 +4,21 @@
 // catch two declarations claiming one identifier or type name.
 import { quote, type Diagnostic, type SourceLocation } from "../diagnostics.js";
 import { resolveSchema, type RefContext } from "../load/schema-refs.js";
-import { childPointer, pointerTokens, type JsonValue, type PositionIndex } from "../load/source.js";
+import { childPointer, pointerTokens, type PositionIndex } from "../load/source.js";
 import type { Revision } from "../load/revisions.js";
+import type { IntactManifest } from "../manifest.js";
+import type { Manifest, ManifestJsonSchema, ManifestMeta, ManifestTool } from "../manifest.gen.js";
 import { checkJsonSchema } from "../validate/json-schema.js";
 import { manifestKeys } from "../validate/manifest-shape.js";
 import { camelCase, identifierProblem, reservedIdentifiers } from "./names.js";
-import type { AuthModel, Icon, SchemaModel } from "./server.js";
-
-export type JsonObject = { [key: string]: JsonValue };
+import type { AuthModel, ClientAsk, Declared, SchemaModel } from "./types.js";
 
 /** What a handler may ask the client (`asks:`), and the request method and first revision of each. */
 export const clientAsks = {
   elicitation: { method: "elicitation/create", since: "2025-06-18" },
   sampling: { method: "sampling/createMessage", since: "2024-11-05" },
   roots: { method: "roots/list", since: "2024-11-05" },
-} as const satisfies Record<string, { method: string; since: Revision }>;
-export type ClientAsk = keyof typeof clientAsks;
+} as const satisfies Record<ClientAsk, { method: string; since: Revision }>;
 
 /**
  * Each kind's map in the manifest, and the suffixes of the type names it generates; every
@@ -31,32 +30,26 @@ const kinds = {
   template: { field: "resourceTemplates", typeSuffixes: ["Variables"] },
   resource: { field: "resources", typeSuffixes: [] },
   form: { field: "elicitations", typeSuffixes: [] },
-} as const satisfies Record<string, { field: string; typeSuffixes: readonly string[] }>;
+} as const satisfies Record<string, { field: EntrySection; typeSuffixes: readonly string[] }>;
 
 type DeclarationKind = keyof typeof kinds;
 
-interface DeclarationEntry {
+/** The top-level maps of the manifest whose entries are declarations, keyed by name. */
+type EntrySection = "tools" | "resources" | "resourceTemplates" | "prompts" | "elicitations" | "apps";
+/** An entry of such a map as the manifest types it (`tools` → ManifestTool). */
+type EntryOf<F extends EntrySection> = NonNullable<Manifest[F]>[string];
+
+/** What the declarations of every kind may set, as a tool sets it (a form sets no title, icons, asks or scopes). */
+type SharedFields = Pick<ManifestTool, "identifier" | "title" | "description" | "icons" | "asks" | "scopes" | "_meta">;
+
+interface Entry<D> {
   readonly key: string;
-  readonly decl: JsonObject;
+  readonly decl: D;
   readonly pointer: string;
-  readonly declared: Declared | undefined;
 }
 
-/** The part of a declaration every kind shares. */
-export interface Declared {
-  /** The MCP name (tool and prompt names; for resources and templates the manifest key). */
-  readonly key: string;
-  /** camelCase member of generated handler and client objects. */
-  readonly member: string;
-  /** PascalCase prefix of generated type names. */
-  readonly typeBase: string;
-  readonly title?: string;
-  readonly description?: string;
-  readonly icons?: readonly Icon[];
-  /** What its handler may ask the client through ctx.input / ctx.request (`asks:`). */
-  readonly asks: readonly ClientAsk[];
-  /** OAuth scopes a call needs on top of `auth.requiredScopes` (`scopes:`). */
-  readonly scopes: readonly string[];
+interface DeclarationEntry<D> extends Entry<D> {
+  readonly declared: Declared | undefined;
 }
 
 /** `{ key: value }` when value is defined, `{}` otherwise: keeps optional fields absent, not undefined. */
@@ -65,13 +58,12 @@ export function optional<K extends string, V>(key: K, value: V | undefined): { [
 }
 
 const lineCol = ({ line, col }: SourceLocation) => `${line}:${col}`;
-export const str = (o: JsonObject | undefined, k: string): string | undefined => (typeof o?.[k] === "string" ? (o[k] as string) : undefined);
-export const icons = (o: JsonObject | undefined): readonly Icon[] | undefined => (Array.isArray(o?.icons) ? (o.icons as unknown as Icon[]) : undefined);
 
 interface DeclarationSettings {
   readonly file: string;
   readonly positions: PositionIndex;
-  readonly root: JsonObject;
+  /** The manifest without its broken parts. */
+  readonly root: IntactManifest;
   readonly refs: RefContext;
   /** Selected revisions; undefined when `protocol` is broken (checks that depend on it are skipped). */
   readonly revisions: readonly Revision[] | undefined;
@@ -104,27 +96,24 @@ export class Declarations {
    * naming problem, which is reported), without the entries whose shape is invalid: their
    * semantic checks would only repeat the shape error or stumble over a value of the wrong type.
    */
-  *declarations(kind: DeclarationKind): Generator<DeclarationEntry> {
-    for (const { key, decl, pointer } of this.entries(kinds[kind].field)) {
+  *declarations<K extends DeclarationKind>(kind: K): Generator<DeclarationEntry<EntryOf<(typeof kinds)[K]["field"]>>> {
+    type Field = (typeof kinds)[K]["field"];
+    for (const { key, decl, pointer } of this.entries<Field>(kinds[kind].field)) {
       yield { key, decl, pointer, declared: this.declare(kind, key, decl, pointer) };
     }
   }
 
-  /** The entries of a top-level map (`tools:`, `apps:`, …) whose shape is valid, without declaring anything. */
-  *entries(field: string): Generator<Omit<DeclarationEntry, "declared">> {
-    const at = `/${field}`;
-    const map = this.settings.root[field];
-    if (this.settings.broken.has(at) || !map || typeof map !== "object" || Array.isArray(map)) return;
-    for (const [key, value] of Object.entries(map)) {
-      const pointer = childPointer(at, key);
-      if (!this.settings.broken.has(pointer)) yield { key, decl: (value ?? {}) as JsonObject, pointer };
-    }
+  /** The entries of a top-level map (`tools:`, `apps:`, …) whose shape is valid (the others are cut out), without declaring anything. */
+  *entries<F extends EntrySection>(field: F): Generator<Entry<EntryOf<F>>> {
+    const sections: { readonly [S in EntrySection]?: Readonly<Record<string, EntryOf<S>>> | undefined } = this.settings.root;
+    const map: Readonly<Record<string, EntryOf<F>>> = sections[field] ?? {};
+    for (const [key, decl] of Object.entries(map)) yield { key, decl, pointer: childPointer(`/${field}`, key) };
   }
 
   /** Member name and shared fields of a declaration, honouring an explicit `identifier:`; reports collisions. */
-  private declare(kind: DeclarationKind, key: string, decl: JsonObject, pointer: string): Declared | undefined {
+  private declare(kind: DeclarationKind, key: string, decl: SharedFields, pointer: string): Declared | undefined {
     const { positions } = this;
-    const explicit = str(decl, "identifier");
+    const explicit = decl.identifier;
     const member = explicit ?? camelCase(key);
     const problem = identifierProblem(member);
     if (problem) {
@@ -165,17 +154,34 @@ export class Declarations {
       key,
       member,
       typeBase,
-      ...optional("title", str(decl, "title")),
-      ...optional("description", str(decl, "description")),
-      ...optional("icons", icons(decl)),
-      asks: this.asksOf(decl, pointer),
-      scopes: this.scopesOf(decl, pointer, `${kind} ${quote(key)}`),
+      ...optional("title", decl.title),
+      ...optional("description", decl.description),
+      ...optional("icons", decl.icons),
+      asks: this.asksOf(decl.asks ?? [], pointer),
+      scopes: this.scopesOf(decl.scopes ?? [], pointer, `${kind} ${quote(key)}`),
+      ...optional("meta", this.metaOf(decl._meta, pointer, `${kind} ${quote(key)}`)),
     };
   }
 
+  /** An entry's `_meta:`, each key of the specification's form; it needs a revision whose list entries carry `_meta`. */
+  private metaOf(meta: ManifestMeta | undefined, pointer: string, what: string): ManifestMeta | undefined {
+    if (meta === undefined) return undefined;
+    const at = childPointer(pointer, "_meta");
+    if (!this.supports(metaSince)) {
+      this.diagnostics.push({
+        location: this.positions.key(at),
+        message: `${what} declares _meta, but list entries carry _meta from protocol ${metaSince} on and the manifest generates for ${this.settings.revisions!.join(", ")}; add a later revision to \`protocol\` or remove it`,
+      });
+    }
+    for (const key of Object.keys(meta)) {
+      const problem = metaKeyProblem(key);
+      if (problem) this.diagnostics.push({ location: this.positions.key(childPointer(at, key)), message: `_meta key ${quote(key)} of ${what} ${problem}` });
+    }
+    return meta;
+  }
+
   /** An entry's `asks:`, each of which needs a revision that has its request. */
-  private asksOf(decl: JsonObject, pointer: string): ClientAsk[] {
-    const asks = Array.isArray(decl.asks) ? (decl.asks as ClientAsk[]) : [];
+  private asksOf(asks: readonly ClientAsk[], pointer: string): readonly ClientAsk[] {
     asks.forEach((ask, i) => {
       const since = clientAsks[ask].since;
       if (!this.supports(since)) {
@@ -189,8 +195,7 @@ export class Declarations {
   }
 
   /** An entry's `scopes:`, each of which `auth.scopesSupported` must list. */
-  private scopesOf(decl: JsonObject, pointer: string, what: string): string[] {
-    const scopes = Array.isArray(decl.scopes) ? (decl.scopes as string[]) : [];
+  private scopesOf(scopes: readonly string[], pointer: string, what: string): readonly string[] {
     const { auth } = this.settings;
     if (auth === "broken") return scopes;
     const at = childPointer(pointer, "scopes");
@@ -205,9 +210,8 @@ export class Declarations {
     return scopes;
   }
 
-  /** The JSON Schema at `decl[field]`, its file references resolved and checked; undefined when absent or invalid. */
-  schemaAt(decl: JsonObject, pointer: string, field: string, what: string): SchemaModel | undefined {
-    const value = decl[field];
+  /** The JSON Schema `value` declared at `field` of the entry at `pointer`, its file references resolved and checked; undefined when absent or invalid. */
+  schemaAt(value: ManifestJsonSchema | undefined, pointer: string, field: string, what: string): SchemaModel | undefined {
     if (value === undefined) return undefined;
     const resolved = resolveSchema(value, childPointer(pointer, field), { file: this.settings.file, positions: this.positions }, this.settings.refs);
     this.diagnostics.push(...resolved.diagnostics);
@@ -227,6 +231,35 @@ const schemaOwners: Readonly<Record<string, { owner: string; definition: string 
   tools: { owner: "tool", definition: "tool" },
   elicitations: { owner: "elicitation form", definition: "elicitation" },
 };
+
+/** The first revision whose Tool, Resource, ResourceTemplate and Prompt have `_meta`. */
+export const metaSince = "2025-06-18";
+
+/** A label of a `_meta` key's prefix: a letter, then letters, digits and hyphens, ending in a letter or digit. */
+const metaLabel = /^[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?$/;
+/** A `_meta` key's name: empty, or alphanumerics at both ends with `-`, `_`, `.` and alphanumerics between. */
+const metaName = /^(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)?$/;
+
+/**
+ * Why `key` breaks the specification's rule for `_meta` keys (basic/index, "_meta"), or
+ * undefined: an optional prefix of dot-separated labels and a slash, then a name; prefixes
+ * whose labels have `modelcontextprotocol` or `mcp` followed by another label are reserved.
+ */
+export function metaKeyProblem(key: string): string | undefined {
+  const slash = key.lastIndexOf("/");
+  const name = key.slice(slash + 1);
+  if (slash >= 0) {
+    const labels = key.slice(0, slash).split(".");
+    if (!labels.every((label) => metaLabel.test(label))) {
+      return "has a malformed prefix: write dot-separated labels (a letter, then letters, digits or hyphens, ending in a letter or digit) before the `/`";
+    }
+    if (labels.slice(0, -1).some((label) => ["mcp", "modelcontextprotocol"].includes(label.toLowerCase()))) {
+      return "uses a prefix reserved for MCP itself; use a prefix of your own, such as your domain (`example.com/`)";
+    }
+  }
+  if (!metaName.test(name)) return "is not a valid name: it must start and end with a letter or digit, with only letters, digits, `-`, `_` and `.` between";
+  return undefined;
+}
 
 /** Why `scope` cannot be used, if it cannot. */
 export function scopeProblem(scope: string, supported: readonly string[]): string | undefined {

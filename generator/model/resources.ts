@@ -3,19 +3,20 @@
 import { quote, type SourceLocation } from "../diagnostics.js";
 import { childPointer } from "../load/source.js";
 import { parseUriTemplate } from "../validate/uri-template.js";
-import { optional, str, type Declarations, type Declared, type JsonObject } from "./declarations.js";
-import type { CacheHintModel, ResourceFields, ResourceModel, ResourceTemplateModel } from "./server.js";
+import type { ManifestResource, ManifestResourceTemplate } from "../manifest.gen.js";
+import { optional, type Declarations } from "./declarations.js";
+import type { Declared, ResourceFields, ResourceModel, ResourceTemplateModel } from "./types.js";
 
 const uriScheme = /^[A-Za-z][A-Za-z0-9+.-]*:/;
 
-function resourceFields(declared: Declared, key: string, decl: JsonObject): ResourceFields {
+function resourceFields(declared: Declared, key: string, decl: ManifestResource | ManifestResourceTemplate): ResourceFields {
   return {
     ...declared,
-    name: str(decl, "name") ?? key,
-    ...optional("mimeType", str(decl, "mimeType")),
-    ...optional("annotations", decl.annotations as JsonObject | undefined),
+    name: decl.name ?? key,
+    ...optional("mimeType", decl.mimeType),
+    ...optional("annotations", decl.annotations),
     subscribe: decl.subscribe === true,
-    ...optional("cache", decl.cache as CacheHintModel | undefined),
+    ...optional("cache", decl.cache),
   };
 }
 
@@ -24,7 +25,7 @@ export function buildResources(context: Declarations): ResourceModel[] {
   const uris = new Map<string, SourceLocation>();
   const resources: ResourceModel[] = [];
   for (const { key, decl, pointer, declared } of context.declarations("resource")) {
-    const uri = str(decl, "uri") ?? "";
+    const uri = decl.uri;
     const uriAt = positions.value(childPointer(pointer, "uri"));
     if (!uriScheme.test(uri)) {
       diagnostics.push({ location: uriAt, message: `resource uri ${quote(uri)} has no scheme; write an absolute URI such as "config://app" or "file:///path"` });
@@ -37,8 +38,7 @@ export function buildResources(context: Declarations): ResourceModel[] {
     }
     uris.set(uri, uriAt);
     if (!declared) continue;
-    const size = typeof decl.size === "number" ? decl.size : undefined;
-    resources.push({ ...resourceFields(declared, key, decl), uri, ...optional("size", size) });
+    resources.push({ ...resourceFields(declared, key, decl), uri, ...optional("size", decl.size) });
   }
   return resources;
 }
@@ -59,7 +59,7 @@ export function buildResourceTemplates(context: Declarations): ResourceTemplateM
   const { diagnostics, positions } = context;
   const resourceTemplates: ResourceTemplateModel[] = [];
   for (const { key, decl, pointer, declared } of context.declarations("template")) {
-    const uriTemplate = str(decl, "uriTemplate") ?? "";
+    const uriTemplate = decl.uriTemplate;
     const templatePointer = childPointer(pointer, "uriTemplate");
     const parsed = parseUriTemplate(uriTemplate);
     if (parsed.problem) {
@@ -79,7 +79,7 @@ export function buildResourceTemplates(context: Declarations): ResourceTemplateM
       });
       continue;
     }
-    const variableSettings = (decl.variables ?? {}) as Record<string, JsonObject | null>;
+    const variableSettings = decl.variables ?? {};
     const strayVariable = Object.keys(variableSettings).find((v) => !template.variables.includes(v));
     if (strayVariable !== undefined) {
       diagnostics.push({

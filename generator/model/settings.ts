@@ -3,22 +3,9 @@
 // default of the setting's type, `secret` on strings only, and one variable per setting.
 import { quote, type Diagnostic } from "../diagnostics.js";
 import { childPointer, type PositionIndex } from "../load/source.js";
-import { optional, str, type JsonObject } from "./declarations.js";
-
-export type SettingType = "string" | "number" | "boolean" | "directory" | "file";
-
-export interface SettingModel {
-  /** The manifest key: the .mcpb user_config key. */
-  readonly key: string;
-  readonly title: string;
-  readonly description: string;
-  /** The environment variable the server reads. */
-  readonly env: string;
-  readonly type: SettingType;
-  readonly required: boolean;
-  readonly secret: boolean;
-  readonly default?: string | number | boolean;
-}
+import type { ManifestSetting } from "../manifest.gen.js";
+import { optional } from "./declarations.js";
+import type { SettingModel, SettingType } from "./types.js";
 
 /** The environment variable a setting defaults to: its key in upper case. */
 export const defaultEnvName = (key: string): string => key.toUpperCase();
@@ -26,19 +13,17 @@ export const defaultEnvName = (key: string): string => key.toUpperCase();
 /** The JSON type a default of each setting type has. */
 const defaultTypes: Record<SettingType, "string" | "number" | "boolean"> = { string: "string", number: "number", boolean: "boolean", directory: "string", file: "string" };
 
-/** Settings in manifest order, but for those whose shape is `broken`; problems go to `diagnostics`. */
-export function buildSettings(declared: JsonObject | undefined, positions: PositionIndex, broken: ReadonlySet<string>, diagnostics: Diagnostic[]): SettingModel[] {
+/** Settings in manifest order; problems go to `diagnostics`. */
+export function buildSettings(declared: Readonly<Record<string, ManifestSetting>> | undefined, positions: PositionIndex, diagnostics: Diagnostic[]): SettingModel[] {
   const settings: SettingModel[] = [];
   // Windows reads environment variable names case-insensitively: API_KEY and api_key are one.
   const byEnv = new Map<string, string>();
-  for (const [key, value] of Object.entries(declared ?? {})) {
+  for (const [key, decl] of Object.entries(declared ?? {})) {
     const pointer = childPointer("/settings", key);
-    if (broken.has(pointer)) continue;
-    const decl = value as JsonObject;
-    const type = (str(decl, "type") ?? "string") as SettingType;
-    const env = str(decl, "env") ?? defaultEnvName(key);
+    const type = decl.type ?? "string";
+    const env = decl.env ?? defaultEnvName(key);
     const secret = decl.secret === true;
-    const fallback = decl.default as string | number | boolean | undefined;
+    const fallback = decl.default;
     if (fallback !== undefined && typeof fallback !== defaultTypes[type]) {
       diagnostics.push({ location: positions.value(childPointer(pointer, "default")), message: `setting ${quote(key)} is of type ${type}, so its default must be a ${defaultTypes[type]}` });
     }
@@ -47,13 +32,13 @@ export function buildSettings(declared: JsonObject | undefined, positions: Posit
     }
     const clash = byEnv.get(env.toUpperCase());
     if (clash !== undefined) {
-      diagnostics.push({ location: positions.key(str(decl, "env") === undefined ? pointer : childPointer(pointer, "env")), message: `settings ${quote(clash)} and ${quote(key)} both use the environment variable ${env}; give one another \`env\`` });
+      diagnostics.push({ location: positions.key(decl.env === undefined ? pointer : childPointer(pointer, "env")), message: `settings ${quote(clash)} and ${quote(key)} both use the environment variable ${env}; give one another \`env\`` });
     }
     byEnv.set(env.toUpperCase(), key);
     settings.push({
       key,
-      title: str(decl, "title") ?? key,
-      description: str(decl, "description") ?? "",
+      title: decl.title ?? key,
+      description: decl.description,
       env,
       type,
       required: decl.required === true,

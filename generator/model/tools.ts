@@ -6,8 +6,9 @@ import type { ResolvedSchema } from "../load/schema-refs.js";
 import { childPointer, type JsonValue, type PositionIndex } from "../load/source.js";
 import { isObjectSchema } from "../validate/json-schema.js";
 import { isJsonObject } from "../validate/schema-check.js";
-import { optional, type Declarations, type JsonObject } from "./declarations.js";
-import type { SchemaModel, TaskModel, ToolModel } from "./server.js";
+import type { ManifestTool } from "../manifest.gen.js";
+import { optional, type Declarations } from "./declarations.js";
+import type { SchemaModel, TaskModel, ToolModel } from "./types.js";
 
 export function buildTools(context: Declarations): ToolModel[] {
   const { diagnostics, positions } = context;
@@ -17,8 +18,8 @@ export function buildTools(context: Declarations): ToolModel[] {
     const nameWarning = toolNameWarning(name);
     if (nameWarning && context.supports(revisionFeatures.toolNameRules[0])) diagnostics.push(warning(positions.key(pointer), nameWarning));
     const what = `input schema of tool ${quote(name)}`;
-    const input = decl.input === undefined ? defaultInput(pointer, positions) : context.schemaAt(decl, pointer, "input", what);
-    const output = context.schemaAt(decl, pointer, "output", `output schema of tool ${quote(name)}`);
+    const input = decl.input === undefined ? defaultInput(pointer, positions) : context.schemaAt(decl.input, pointer, "input", what);
+    const output = context.schemaAt(decl.output, pointer, "output", `output schema of tool ${quote(name)}`);
     if (input && !isObjectSchema(input.schema.value)) {
       diagnostics.push({ location: input.schema.locate(""), message: `${what} must have \`type: object\` at its root: tool arguments are always a JSON object` });
       continue;
@@ -38,7 +39,7 @@ export function buildTools(context: Declarations): ToolModel[] {
       ...declared,
       input,
       ...optional("output", output),
-      ...optional("annotations", decl.annotations as Record<string, string | boolean> | undefined),
+      ...optional("annotations", decl.annotations),
       inputHasDefaults: hasPropertyDefaults(input.schema.value),
       // Mirroring into Mcp-Param-* headers is part of the 2026-07-28 HTTP binding only.
       paramHeaders: revisions?.some((r) => hasFeature(r, "mirroredParamHeaders")) ? mirrored.headers : {},
@@ -53,9 +54,9 @@ export function buildTools(context: Declarations): ToolModel[] {
  * null when the declaration is wrong (reported): the timings without `task:`, or `task:`
  * where no generated revision has tasks (2025-11-25's experimental tasks, 2026-07-28's extension).
  */
-function taskOf(context: Declarations, name: string, decl: JsonObject, pointer: string): TaskModel | undefined | null {
+function taskOf(context: Declarations, name: string, decl: ManifestTool, pointer: string): TaskModel | undefined | null {
   const { diagnostics, positions } = context;
-  const support = decl.task as TaskModel["support"] | undefined;
+  const support = decl.task;
   const timings = (["ttlMs", "pollIntervalMs"] as const).filter((key) => decl[key] !== undefined);
   if (support === undefined) {
     for (const key of timings) {
@@ -70,7 +71,7 @@ function taskOf(context: Declarations, name: string, decl: JsonObject, pointer: 
     });
     return null;
   }
-  return { support, ...optional("ttlMs", decl.ttlMs as number | undefined), ...optional("pollIntervalMs", decl.pollIntervalMs as number | undefined) };
+  return { support, ...optional("ttlMs", decl.ttlMs), ...optional("pollIntervalMs", decl.pollIntervalMs) };
 }
 
 /**
@@ -119,7 +120,7 @@ function mirroredHeaders(schema: ResolvedSchema, what: string): { headers: Recor
   const problems: Diagnostic[] = [];
   // Null-prototype: argument names are user data and may be "__proto__".
   const headers: Record<string, string> = Object.create(null);
-  const properties = (schema.value as JsonObject).properties;
+  const properties = isJsonObject(schema.value) ? schema.value.properties : undefined;
   if (!isJsonObject(properties)) return { headers, problems };
   const seen = new Map<string, string>();
   for (const [argument, property] of Object.entries(properties)) {

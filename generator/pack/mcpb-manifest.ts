@@ -3,7 +3,7 @@
 // manifest and the files it names (icons given as data: URIs), or what the bundle lacks.
 import { quote, type Diagnostic } from "../diagnostics.js";
 import type { PositionIndex } from "../load/source.js";
-import type { Icon, PromptModel, ServerModel } from "../model/server.js";
+import type { Icon, PromptModel, ServerModel } from "../model/types.js";
 import type { TemplatePart } from "../validate/prompt-template.js";
 import type { ProjectPackage } from "./project.js";
 

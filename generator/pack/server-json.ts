@@ -4,8 +4,7 @@
 // the .mcpb bundle at a download URL, and/or a remote Streamable HTTP endpoint. Pure.
 import { quote, type Diagnostic } from "../diagnostics.js";
 import type { PositionIndex } from "../load/source.js";
-import type { ServerModel } from "../model/server.js";
-import type { SettingModel } from "../model/settings.js";
+import type { ServerModel, SettingModel } from "../model/types.js";
 import { bundleRequirements } from "./mcpb-manifest.js";
 import type { ProjectPackage } from "./project.js";
 

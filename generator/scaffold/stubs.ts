@@ -1,7 +1,7 @@
 // What a handlers file needs, from the model: one typed stub per declaration, as a tree of
 // sections (tools, resources, …, completions → prompts → member → argument). Pure text; the
 // edit module decides where each missing entry goes.
-import type { PromptModel, ServerModel } from "../model/server.js";
+import type { PromptModel, ServerModel } from "../model/types.js";
 import { camelCase, identifierProblem } from "../model/names.js";
 import { docLines, propertyKey, stringLiteral } from "../emit/escape.js";
 

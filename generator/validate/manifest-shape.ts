@@ -6,6 +6,7 @@ import type { ErrorObject, ValidateFunction } from "ajv";
 import { didYouMean, quote, type Diagnostic } from "../diagnostics.js";
 import { isRevisionName, knownRevisions, packageRoot } from "../load/revisions.js";
 import { cachedValidator } from "./ajv-cache.js";
+import { intactManifest, type IntactManifest } from "../manifest.js";
 import { childPointer, pointerTokens, resolvePointer, type JsonValue, type PositionIndex } from "../load/source.js";
 
 let validator: ValidateFunction | undefined;
@@ -62,11 +63,13 @@ export interface ShapeCheck {
   readonly diagnostics: Diagnostic[];
   /** JSON pointers of the parts with shape errors (see brokenPart); later phases skip them. */
   readonly broken: ReadonlySet<string>;
+  /** The manifest typed, without its broken parts; undefined when it is broken as a whole. */
+  readonly manifest: IntactManifest | undefined;
 }
 
 export function checkManifestShape(value: JsonValue, positions: PositionIndex): ShapeCheck {
   const validate = compiledValidator();
-  if (validate(value)) return { diagnostics: [], broken: new Set() };
+  if (validate(value)) return { diagnostics: [], broken: new Set(), manifest: intactManifest(value, new Set()) };
   const errors = validate.errors ?? [];
   const broken = new Set(errors.map(brokenPart));
   // A failed oneOf/anyOf reports each branch's complaint too; keep one clear message
@@ -86,7 +89,7 @@ export function checkManifestShape(value: JsonValue, positions: PositionIndex): 
       diagnostics.push(diagnostic);
     }
   }
-  return { diagnostics, broken };
+  return { diagnostics, broken, manifest: intactManifest(value, broken) };
 }
 
 function isWithin(path: string, ancestor: string): boolean {

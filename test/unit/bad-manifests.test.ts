@@ -36,6 +36,35 @@ const topLevelKeys = "$schema, mcpgen, server, protocol, output, protocolSchemas
 const revisions = "2026-07-28, 2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05";
 
 const cases: BadCase[] = [
+  // ---------------------------------------------------------------- _meta
+  {
+    name: "_meta: keys against the specification's rule, a reserved prefix, keys a tool's ui sets, a revision without _meta",
+    manifest: manifest(
+      "tools:",
+      "  echo:",
+      "    ui: { html: page.html }",
+      '    _meta: { "-x": 1, "a..b/x": 2, "tools.mcp.com/x": 3, "io.modelcontextprotocol/ui-ok": 4, "example.com/": 5, ui: 6 }',
+      "resources:",
+      "  index:",
+      "    uri: notes://index",
+      '    _meta: { "x y": true }',
+    ),
+    files: { "page.html": "<!doctype html><title>x</title>" },
+    stderr: [
+      'mcp.yaml:7:14: _meta key "-x" of tool "echo" is not a valid name: it must start and end with a letter or digit, with only letters, digits, `-`, `_` and `.` between',
+      'mcp.yaml:7:23: _meta key "a..b/x" of tool "echo" has a malformed prefix: write dot-separated labels (a letter, then letters, digits or hyphens, ending in a letter or digit) before the `/`',
+      'mcp.yaml:7:36: _meta key "tools.mcp.com/x" of tool "echo" uses a prefix reserved for MCP itself; use a prefix of your own, such as your domain (`example.com/`)',
+      'mcp.yaml:7:113: tool "echo": _meta key "ui" is set by its `ui` (the app that renders its results); remove it from `_meta`',
+      'mcp.yaml:11:14: _meta key "x y" of resource "index" is not a valid name: it must start and end with a letter or digit, with only letters, digits, `-`, `_` and `.` between',
+    ],
+  },
+  {
+    name: "_meta: on a revision whose list entries have none",
+    manifest: manifest("prompts:", "  review:", "    _meta: { example.com/x: 1 }").replace("protocol: 2025-06-18", "protocol: 2025-03-26"),
+    stderr: [
+      'mcp.yaml:6:5: prompt "review" declares _meta, but list entries carry _meta from protocol 2025-06-18 on and the manifest generates for 2025-03-26; add a later revision to `protocol` or remove it',
+    ],
+  },
   // ---------------------------------------------------------------- auth
   {
     name: "auth: a tool scope missing from scopesSupported, offline_access, an insecure issuer, a resource with a fragment",

@@ -3,7 +3,8 @@
 // validated with the same compiled validator the server uses.
 import type { ProtocolModel } from "../../model/protocol.js";
 import { revisionNamespace } from "../../model/protocol.js";
-import { paramHeaderDeclarations, type ServerModel } from "../../model/server.js";
+import { paramHeaderDeclarations } from "../../model/server.js";
+import type { ServerModel } from "../../model/types.js";
 import { Code, codeLiteral, propertyKey, stringLiteral } from "../escape.js";
 import type { GeneratedFile } from "../file.js";
 import { toolTypeNames } from "../types/emit.js";

@@ -5,7 +5,8 @@
 // compile to the same code share one validator; a server that asks nothing gets none.
 import type { ProtocolModel } from "../../model/protocol.js";
 import { refName, revisionNamespace } from "../../model/protocol.js";
-import { clientAsks, type ClientAsk } from "../../model/server.js";
+import { clientAsks } from "../../model/declarations.js";
+import type { ClientAsk } from "../../model/types.js";
 import type { Revision } from "../../load/revisions.js";
 import { Code } from "../escape.js";
 import type { GeneratedFile } from "../file.js";

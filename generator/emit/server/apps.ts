@@ -2,9 +2,9 @@
 // entry serving the inlined HTML with its `_meta.ui`), the tools' `_meta.ui`, the extension
 // the server advertises, and apps.gen.ts, which holds the HTML itself as string data (a
 // file of its own, so that server.gen.ts stays readable whatever the pages weigh).
-import { appMimeType, appsExtension, type AppModel, type ToolUiModel } from "../../model/apps.js";
+import { appMimeType, appsExtension } from "../../model/apps.js";
+import type { AppModel, ServerModel, ToolUiModel } from "../../model/types.js";
 import { hasFeature } from "../../load/revisions.js";
-import type { ServerModel } from "../../model/server.js";
 import { Code, inlineLiteral, stringLiteral } from "../escape.js";
 import type { GeneratedFile } from "../file.js";
 

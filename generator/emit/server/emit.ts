@@ -4,10 +4,12 @@
 import { hasFeature } from "../../load/revisions.js";
 import type { ProtocolModel } from "../../model/protocol.js";
 import { revisionNamespace } from "../../model/protocol.js";
-import { clientAsks, paramHeaderDeclarations, type CacheHintModel, type ClientAsk, type PromptModel, type ServerModel, type ToolModel } from "../../model/server.js";
+import { clientAsks } from "../../model/declarations.js";
+import { paramHeaderDeclarations } from "../../model/server.js";
+import type { CacheHintModel, ClientAsk, PromptModel, ServerModel, ToolModel } from "../../model/types.js";
 import type { TemplatePart } from "../../validate/prompt-template.js";
 import { Code, codeLiteral, propertyAccess, propertyKey, sameLiteral, stringLiteral } from "../escape.js";
-import type { GeneratedFile } from "../file.js";
+import type { CodeWriter, GeneratedFile } from "../file.js";
 import { emitAnswerValidators } from "./answers.js";
 import { appExtensions, appListing, appResourceEntry, toolUiMeta } from "./apps.js";
 import { toolTypeNames } from "../types/emit.js";
@@ -44,29 +46,74 @@ function labelled(label: string, title: string | undefined, description: string 
   return text === "" ? label : `${label}. ${text}`;
 }
 
+/** A completable prompt or resource template: its completers in the handler interface and its entry in the completion table. */
+interface CompletionTarget {
+  readonly group: "prompts" | "resourceTemplates";
+  readonly ref: Json;
+  readonly member: string;
+  readonly doc: string;
+  /** Name of the generated type of its arguments or variables. */
+  readonly args: string;
+  readonly all: readonly string[];
+  /** The arguments or variables declared `complete: true`. */
+  readonly names: readonly string[];
+  readonly what: string;
+  readonly owner: string;
+}
+
+/** What every step of server.gen.ts reads: the file, the model, and the names and imports the steps share. */
+interface ServerEmit {
+  readonly file: GeneratedFile;
+  readonly w: CodeWriter;
+  readonly model: ServerModel;
+  readonly protocols: readonly ProtocolModel[];
+  readonly rt: string;
+  readonly names: ReturnType<typeof serverNames>;
+  readonly types: string;
+  readonly awaitable: string;
+  /** Prompts without declarative messages: they need a handler. */
+  readonly handlerPrompts: readonly PromptModel[];
+  readonly completable: readonly CompletionTarget[];
+}
+
+const code = (text: string) => new Code(text);
+
+/** How the MissingHandlersError of createServer names a declaration: `tool "get_forecast"`. */
+const declared = (kind: string, key: string) => `${kind} ${JSON.stringify(key)}`;
+
 export function emitServer(file: GeneratedFile, model: ServerModel, protocols: readonly ProtocolModel[]): void {
-  const w = file.writer;
+  const s = serverEmit(file, model, protocols);
+  emitAliases(s);
+  emitHandlerInterface(s);
+  const listingOf = emitListings(s, emitSchemas(s));
+  const subscribable = emitDefinition(s, listingOf);
+  emitNames(s, subscribable);
+  emitCreate(s);
+}
+
+function serverEmit(file: GeneratedFile, model: ServerModel, protocols: readonly ProtocolModel[]): ServerEmit {
   const rt = model.generate.runtime;
-  const names = serverNames(model);
-  const preferred = file.type(file.local("protocol.gen"), revisionNamespace(protocols[0]!.revision));
   const types = file.local("types.gen");
-  const validators = file.local("validators.gen");
   const awaitable = file.type(rt, "Awaitable");
-  const handlerPrompts = model.prompts.filter((p) => !isDeclarative(p));
-  // What handlers may ask the client (ctx.input in both eras, ctx.request in legacy sessions), typed by method.
-  const requests = "ClientRequests";
-  // A handler's context offers ctx.input/ctx.request for exactly what its `asks:` declares.
-  const context = (name: string, asks: readonly ClientAsk[]) =>
-    `${file.type(rt, name)}<Asks<${asks.length === 0 ? "never" : asks.map((a) => stringLiteral(clientAsks[a].method)).join(" | ")}>${
-      asks.includes("elicitation") && model.forms.length > 0 ? `, ${names.forms}` : ""
-    }>`;
-  // How the MissingHandlersError of createServer names a declaration: `tool "get_forecast"`.
-  const declared = (kind: string, key: string) => `${kind} ${JSON.stringify(key)}`;
-  // The completable prompt arguments and template variables: the handler interface's
-  // completers and the definition's completion table, by group.
-  const completable = [
+  return {
+    file,
+    w: file.writer,
+    model,
+    protocols,
+    rt,
+    names: serverNames(model),
+    types,
+    awaitable,
+    handlerPrompts: model.prompts.filter((p) => !isDeclarative(p)),
+    completable: completionTargets(model),
+  };
+}
+
+/** The completable prompt arguments and template variables: the handler interface's completers and the definition's completion table, by group. */
+function completionTargets(model: ServerModel): CompletionTarget[] {
+  return [
     ...model.prompts.map((p) => ({
-      group: "prompts",
+      group: "prompts" as const,
       ref: { type: "ref/prompt", name: p.key },
       member: p.member,
       doc: `Prompt ${stringLiteral(p.key)}.`,
@@ -77,7 +124,7 @@ export function emitServer(file: GeneratedFile, model: ServerModel, protocols: r
       owner: declared("prompt", p.key),
     })),
     ...model.resourceTemplates.map((t) => ({
-      group: "resourceTemplates",
+      group: "resourceTemplates" as const,
       ref: { type: "ref/resource", uri: t.uriTemplate },
       member: t.member,
       doc: `Resource template ${t.uriTemplate}.`,
@@ -88,9 +135,25 @@ export function emitServer(file: GeneratedFile, model: ServerModel, protocols: r
       owner: declared("resource template", t.key),
     })),
   ].filter((target) => target.names.length > 0);
-  const completionContext = (args: string) => `${file.type(rt, "CompletionContext")}<Partial<${file.type(types, args)}>, Asks<never>>`;
+}
 
-  // Content types come from the preferred revision, the richest one the user writes for.
+/** A handler's context type: ctx.input/ctx.request for exactly what its `asks:` declares. */
+function handlerContext({ file, rt, model, names }: ServerEmit, name: string, asks: readonly ClientAsk[]): string {
+  return `${file.type(rt, name)}<Asks<${asks.length === 0 ? "never" : asks.map((a) => stringLiteral(clientAsks[a].method)).join(" | ")}>${
+    asks.includes("elicitation") && model.forms.length > 0 ? `, ${names.forms}` : ""
+  }>`;
+}
+
+function completionContext({ file, rt, types }: ServerEmit, args: string): string {
+  return `${file.type(rt, "CompletionContext")}<Partial<${file.type(types, args)}>, Asks<never>>`;
+}
+
+/** Content types from the preferred revision (the richest one the user writes for), what handlers may ask, and the elicitation forms. */
+function emitAliases(s: ServerEmit): void {
+  const { file, w, model, protocols, rt, names } = s;
+  const preferred = file.type(file.local("protocol.gen"), revisionNamespace(protocols[0]!.revision));
+  // What handlers may ask the client (ctx.input in both eras, ctx.request in legacy sessions), typed by method.
+  const requests = "ClientRequests";
   const alias = (doc: string, name: string, type: string) => w.doc(doc).line(`export type ${name} = ${type};`).line();
   if (model.tools.length > 0) alias(`A content block of a tool result (protocol ${protocols[0]!.revision}).`, "ToolContent", `${preferred}.CallToolResult["content"][number]`);
   if (model.prompts.length > 0) alias(`A message of a prompt (protocol ${protocols[0]!.revision}).`, "PromptMessage", `${preferred}.PromptMessage`);
@@ -109,29 +172,35 @@ export function emitServer(file: GeneratedFile, model: ServerModel, protocols: r
     w.doc("ctx.elicit of handlers that declare `asks: [elicitation]`: one method per form, its answer typed by the form.");
     w.line(`export type ${names.forms} = typeof ${names.formsValue};`).line();
   }
+}
 
-  // The handler interface, one member per tool, resource, template and prompt.
-  const group = (key: string, doc: string, members: () => void) => w.doc(doc).block(`readonly ${key}:`, members, "};");
-  const member = (doc: string | undefined, name: string, params: readonly string[], ret: string) => w.doc(doc).list(`${name}(`, params, `): ${ret};`);
-  // A group of handlers, when there are any: each takes its parameters and a context typed by what it asks.
-  const handlers = <T extends { readonly member: string; readonly asks: readonly ClientAsk[] }>(
-    key: string,
-    doc: string,
-    items: readonly T[],
-    contextName: string,
-    signature: (item: T) => { label: string; params: string[]; ret: string },
-  ) => {
-    if (items.length === 0) return;
-    group(key, doc, () => {
-      for (const item of items) {
-        const { label, params, ret } = signature(item);
-        member(label, propertyKey(item.member), [...params, `ctx: ${context(contextName, item.asks)}`], `${awaitable}<${ret}>`);
-      }
-    });
-  };
+const group = (w: CodeWriter, key: string, doc: string, members: () => void) => w.doc(doc).block(`readonly ${key}:`, members, "};");
+const member = (w: CodeWriter, doc: string | undefined, name: string, params: readonly string[], ret: string) => w.doc(doc).list(`${name}(`, params, `): ${ret};`);
+
+/** A group of handlers, when there are any: each takes its parameters and a context typed by what it asks. */
+function handlerGroup<T extends { readonly member: string; readonly asks: readonly ClientAsk[] }>(
+  s: ServerEmit,
+  key: string,
+  doc: string,
+  items: readonly T[],
+  contextName: string,
+  signature: (item: T) => { label: string; params: string[]; ret: string },
+): void {
+  if (items.length === 0) return;
+  group(s.w, key, doc, () => {
+    for (const item of items) {
+      const { label, params, ret } = signature(item);
+      member(s.w, label, propertyKey(item.member), [...params, `ctx: ${handlerContext(s, contextName, item.asks)}`], `${s.awaitable}<${ret}>`);
+    }
+  });
+}
+
+/** The handler interface, one member per tool, resource, template and prompt, and the completers. */
+function emitHandlerInterface(s: ServerEmit): void {
+  const { file, w, model, rt, names, types, handlerPrompts } = s;
   w.doc(`What ${model.info.name} needs from you: one handler per tool, resource, resource template and prompt of the manifest.`);
   w.block(`export interface ${names.handlers}`, () => {
-    handlers("tools", "Tools, by the identifier of their name.", model.tools, "ToolContext", (tool) => {
+    handlerGroup(s, "tools", "Tools, by the identifier of their name.", model.tools, "ToolContext", (tool) => {
       const t = toolTypeNames(tool);
       const ret = tool.output
         ? `${file.type(rt, "StructuredToolReturn")}<${file.type(types, t.output)}, ToolContent>`
@@ -139,46 +208,54 @@ export function emitServer(file: GeneratedFile, model: ServerModel, protocols: r
       const label = labelled(`Tool ${stringLiteral(tool.key)}`, tool.title, tool.description);
       return { label, params: [`args: ${file.type(types, t.args)}`], ret };
     });
-    handlers("resources", "Resources: each reads the body of its fixed URI.", model.resources, "ResourceContext", (r) => ({
+    handlerGroup(s, "resources", "Resources: each reads the body of its fixed URI.", model.resources, "ResourceContext", (r) => ({
       label: labelled(`Resource ${r.uri}`, r.title, r.description),
       params: [],
       ret: file.type(rt, "ResourceReturn"),
     }));
     const templatesDoc = "Resource templates: each reads a URI that matched its template, given the decoded variables.";
-    handlers("resourceTemplates", templatesDoc, model.resourceTemplates, "ResourceContext", (t) => ({
+    handlerGroup(s, "resourceTemplates", templatesDoc, model.resourceTemplates, "ResourceContext", (t) => ({
       label: labelled(`Resource template ${t.uriTemplate}`, t.title, t.description),
       params: [`variables: ${file.type(types, `${t.typeBase}Variables`)}`],
       ret: file.type(rt, "ResourceReturn"),
     }));
-    handlers("prompts", "Prompts without declarative messages.", handlerPrompts, "PromptContext", (p) => ({
+    handlerGroup(s, "prompts", "Prompts without declarative messages.", handlerPrompts, "PromptContext", (p) => ({
       label: labelled(`Prompt ${stringLiteral(p.key)}`, p.title, p.description),
       params: [`args: ${file.type(types, `${p.typeBase}PromptArgs`)}`],
       ret: `${file.type(rt, "PromptReturn")}<PromptMessage>`,
     }));
-    if (completable.length > 0) {
-      const ret = `${awaitable}<${file.type(rt, "CompletionReturn")}>`;
-      group("completions", "Completers (completion/complete) of the prompt arguments and template variables declared `complete: true`.", () => {
-        const groupDocs = { prompts: "Prompt arguments, by prompt.", resourceTemplates: "Resource template variables, by template." };
-        for (const [key, doc] of Object.entries(groupDocs)) {
-          const targets = completable.filter((target) => target.group === key);
-          if (targets.length === 0) continue;
-          group(key, doc, () => {
-            for (const target of targets) {
-              group(propertyKey(target.member), target.doc, () => {
-                for (const name of target.names) {
-                  const doc = `Candidate values for ${target.what} ${stringLiteral(name)}, given what the user typed so far.`;
-                  member(doc, propertyKey(name), ["value: string", `ctx: ${completionContext(target.args)}`], ret);
-                }
-              });
-            }
-          });
-        }
-      });
-    }
+    emitCompleters(s);
   });
   w.line();
+}
 
-  // Schemas, once each, shared by every revision's listing.
+/** Completers (completion/complete) of the handler interface, by group, then by prompt or template. */
+function emitCompleters(s: ServerEmit): void {
+  const { file, w, rt, completable, awaitable } = s;
+  if (completable.length > 0) {
+    const ret = `${awaitable}<${file.type(rt, "CompletionReturn")}>`;
+    group(w, "completions", "Completers (completion/complete) of the prompt arguments and template variables declared `complete: true`.", () => {
+      const groupDocs = { prompts: "Prompt arguments, by prompt.", resourceTemplates: "Resource template variables, by template." };
+      for (const [key, doc] of Object.entries(groupDocs)) {
+        const targets = completable.filter((target) => target.group === key);
+        if (targets.length === 0) continue;
+        group(w, key, doc, () => {
+          for (const target of targets) {
+            group(w, propertyKey(target.member), target.doc, () => {
+              for (const name of target.names) {
+                const doc = `Candidate values for ${target.what} ${stringLiteral(name)}, given what the user typed so far.`;
+                member(w, doc, propertyKey(name), ["value: string", `ctx: ${completionContext(s, target.args)}`], ret);
+              }
+            });
+          }
+        });
+      }
+    });
+  }
+}
+
+/** Tool schemas, once each, shared by every revision's listing. */
+function emitSchemas({ w, model }: ServerEmit): Map<ToolModel, { input: string; output?: string }> {
   const schemaConst = new Map<ToolModel, { input: string; output?: string }>();
   for (const tool of model.tools) {
     const input = `${tool.member}InputSchema`;
@@ -190,8 +267,11 @@ export function emitServer(file: GeneratedFile, model: ServerModel, protocols: r
     }
     schemaConst.set(tool, output ? { input, output } : { input });
   }
+  return schemaConst;
+}
 
-  // Listings, projected onto each revision; identical ones are shared.
+/** Listings, projected onto each revision; identical ones are shared. Returns each revision's listing const. */
+function emitListings({ file, w, model, protocols, rt }: ServerEmit, schemaConst: ReadonlyMap<ToolModel, { input: string; output?: string }>): Map<string, string> {
   const listingsWritten: { readonly value: unknown; readonly name: string }[] = [];
   const listingOf = new Map<string, string>();
   for (const protocol of protocols) {
@@ -209,26 +289,26 @@ export function emitServer(file: GeneratedFile, model: ServerModel, protocols: r
         const outputSchema = schemas.output === undefined ? undefined : new Code(schemas.output);
         const { title, description, annotations, icons } = tool;
         const inputSchema = new Code(schemas.input);
-        const _meta = toolUiMeta(tool.ui);
+        const _meta = tool.meta === undefined && tool.ui === undefined ? undefined : { ...tool.meta, ...toolUiMeta(tool.ui) };
         // Revisions whose Tool has `execution` (2025-11-25) say which tools may run as tasks.
         const execution = tool.task ? { taskSupport: tool.task.support } : undefined;
         return listed({ name: tool.key, title, description, inputSchema, outputSchema, annotations, icons, execution, _meta }, "Tool", "ToolAnnotations");
       }),
       resources: [
-        ...model.resources.map(({ uri, name, title, description, mimeType, size, annotations, icons }) =>
-          listed({ uri, name, title, description, mimeType, size, annotations, icons }, "Resource", "Annotations"),
+        ...model.resources.map(({ uri, name, title, description, mimeType, size, annotations, icons, meta }) =>
+          listed({ uri, name, title, description, mimeType, size, annotations, icons, _meta: meta }, "Resource", "Annotations"),
         ),
         ...model.apps.map((app) => listed(appListing(app), "Resource")),
       ],
-      resourceTemplates: model.resourceTemplates.map(({ uriTemplate, name, title, description, mimeType, annotations, icons }) =>
-        listed({ uriTemplate, name, title, description, mimeType, annotations, icons }, "ResourceTemplate", "Annotations"),
+      resourceTemplates: model.resourceTemplates.map(({ uriTemplate, name, title, description, mimeType, annotations, icons, meta }) =>
+        listed({ uriTemplate, name, title, description, mimeType, annotations, icons, _meta: meta }, "ResourceTemplate", "Annotations"),
       ),
       prompts: model.prompts.map((p) => {
         const args = p.arguments.map(({ name, title, description, required }) =>
           listed({ name, title, description, required }, "PromptArgument"),
         );
-        const { title, description, icons } = p;
-        return listed({ name: p.key, title, description, arguments: args.length === 0 ? undefined : args, icons }, "Prompt");
+        const { title, description, icons, meta } = p;
+        return listed({ name: p.key, title, description, arguments: args.length === 0 ? undefined : args, icons, _meta: meta }, "Prompt");
       }),
     };
     let name = listingsWritten.find((written) => sameLiteral(written.value, listing))?.name;
@@ -240,11 +320,13 @@ export function emitServer(file: GeneratedFile, model: ServerModel, protocols: r
     }
     listingOf.set(protocol.revision, name);
   }
+  return listingOf;
+}
 
-  // The definition: everything the runtime needs besides the handlers, one data literal
-  // whose functions are Code leaves.
-  const H = names.handlers;
-  const code = (text: string) => new Code(text);
+/** The routing tables of the definition: tools, resources, templates, prompts and completions, their functions Code leaves. */
+function definitionTables(s: ServerEmit) {
+  const { file, model, types, completable } = s;
+  const validators = file.local("validators.gen");
   const tools = model.tools.map((tool) => {
     const v = validatorNames(tool.typeBase);
     return {
@@ -294,10 +376,21 @@ export function emitServer(file: GeneratedFile, model: ServerModel, protocols: r
     completers: target.names.map((name) => ({
       argument: name,
       complete: code(
-        `(handlers, value, ctx) => ${propertyAccess(`handlers.completions.${target.group}.${target.member}`, name)}(value, ctx as ${completionContext(target.args)})`,
+        `(handlers, value, ctx) => ${propertyAccess(`handlers.completions.${target.group}.${target.member}`, name)}(value, ctx as ${completionContext(s, target.args)})`,
       ),
     })),
   }));
+  return { tools, resources, templates, prompts, completions };
+}
+
+/**
+ * The definition: everything the runtime needs besides the handlers, one data literal
+ * (with the answer validators it names written before it). Returns whether anything is subscribable.
+ */
+function emitDefinition(s: ServerEmit, listingOf: ReadonlyMap<string, string>): boolean {
+  const { file, w, model, protocols, rt, names, handlerPrompts, completable } = s;
+  const H = names.handlers;
+  const { tools, resources, templates, prompts, completions } = definitionTables(s);
   // Every handler the interface above declares, checked when the server is created.
   const handlerPaths = [
     ...model.tools.map((t) => ({ path: ["tools", t.member], of: declared("tool", t.key) })),
@@ -355,7 +448,11 @@ export function emitServer(file: GeneratedFile, model: ServerModel, protocols: r
   };
   w.doc(`${model.info.name} as the runtime serves it: routing tables, validators and list payloads.`);
   w.line(`export const ${names.definition}: ${file.type(rt, "ServerDefinition")}<${H}> = ${codeLiteral(definition)};`).line();
+  return subscribable;
+}
 
+/** What setEnabled takes, then what the manifest declares for change notifications. */
+function emitNames({ file, w, model, rt, names }: ServerEmit, subscribable: boolean): void {
   // What setEnabled takes, then what the manifest declares for change notifications: the
   // lists declared `listChanged` (notifyListChanged, setEnabled) and whether anything
   // declares `subscribe: true` (notifyResourceUpdated); `never` makes those calls compile
@@ -375,7 +472,10 @@ export function emitServer(file: GeneratedFile, model: ServerModel, protocols: r
     w.line(`readonly subscribable: ${subscribable ? "string" : "never"};`);
   });
   w.line();
+}
 
+function emitCreate({ file, w, model, rt, names }: ServerEmit): void {
+  const H = names.handlers;
   const server = file.type(rt, "McpServer");
   const options = file.type(rt, "ServerOptions");
   w.doc(

@@ -3,7 +3,7 @@
 // each prompt's arguments; each resource template's variables.
 import { setOwn, unescapePointerToken, type JsonValue } from "../../load/source.js";
 import { pascalCase } from "../../model/names.js";
-import type { ServerModel, ToolModel } from "../../model/server.js";
+import type { ServerModel, ToolModel } from "../../model/types.js";
 import { docLines, stringLiteral } from "../escape.js";
 import type { GeneratedFile } from "../file.js";
 import { normaliseSchema } from "./normalise.js";

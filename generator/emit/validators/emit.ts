@@ -1,7 +1,7 @@
 // validators.gen.ts: one compiled validator per tool input (filling defaults) and per
 // tool output, shared by the generated server (arguments, results) and client (results).
 // The schemas passed the validate phase's checks (schema-check.ts): emitting cannot fail.
-import type { ServerModel } from "../../model/server.js";
+import type { ServerModel } from "../../model/types.js";
 import { stringLiteral } from "../escape.js";
 import type { GeneratedFile } from "../file.js";
 import { compileValidator, type RuntimeHelper, type SharedHelpers } from "./compile-schema.js";

@@ -161,6 +161,10 @@ const listing2026_07_28: Listing = {
       icons: [
         { src: "https://example.com/add.png" },
       ],
+      _meta: {
+        "example.com/tier": "*/ `${pro}`",
+        "example.com/quota": { perDay: 100, burst: null },
+      },
     },
     {
       name: "notes.search",
@@ -179,10 +183,16 @@ const listing2026_07_28: Listing = {
         audience: ["user"],
         priority: 0.5,
       },
+      _meta: { owner: "notes-team" },
     },
   ],
   resourceTemplates: [
-    { uriTemplate: "notes://note/{id}", name: "Note", mimeType: "text/plain" },
+    {
+      uriTemplate: "notes://note/{id}",
+      name: "Note",
+      mimeType: "text/plain",
+      _meta: { "example.com/cacheable": true },
+    },
   ],
   prompts: [
     {
@@ -197,6 +207,9 @@ const listing2026_07_28: Listing = {
           required: true,
         },
       ],
+      _meta: {
+        "example.com/audience": ["reviewers"],
+      },
     },
   ],
 };
@@ -211,6 +224,10 @@ const listing2025_06_18: Listing = {
       inputSchema: addNoteInputSchema,
       outputSchema: addNoteOutputSchema,
       annotations: { idempotentHint: false, title: "Add a note" },
+      _meta: {
+        "example.com/tier": "*/ `${pro}`",
+        "example.com/quota": { perDay: 100, burst: null },
+      },
     },
     {
       name: "notes.search",
@@ -229,10 +246,16 @@ const listing2025_06_18: Listing = {
         audience: ["user"],
         priority: 0.5,
       },
+      _meta: { owner: "notes-team" },
     },
   ],
   resourceTemplates: [
-    { uriTemplate: "notes://note/{id}", name: "Note", mimeType: "text/plain" },
+    {
+      uriTemplate: "notes://note/{id}",
+      name: "Note",
+      mimeType: "text/plain",
+      _meta: { "example.com/cacheable": true },
+    },
   ],
   prompts: [
     {
@@ -247,6 +270,9 @@ const listing2025_06_18: Listing = {
           required: true,
         },
       ],
+      _meta: {
+        "example.com/audience": ["reviewers"],
+      },
     },
   ],
 };
