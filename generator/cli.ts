@@ -9,6 +9,7 @@ import type { Options } from "yargs";
 import { remember as rememberRun, unchangedRun, type RunKey } from "./memo.js";
 import { terminalProgress } from "./progress.js";
 import type { FileStatus } from "./write.js";
+import { importCommand } from "./import/command.js";
 // The generator proper (load, validate, model, emit) loads only when a run needs it: an
 // unchanged project is recognised from its run record without it. yargs too: a plain
 // `mcp-gen [generate] [manifest] [options]` is read without it (see plainGenerateArgs).
@@ -296,7 +297,7 @@ for (const [flag, option] of Object.entries(generateOptions)) {
 }
 
 /** Words that name a command rather than a manifest. */
-const commandNames = ["generate", "init", "schema", "pull", "diff", "scaffold", "docs", "pack"];
+const commandNames = ["generate", "init", "schema", "pull", "diff", "scaffold", "docs", "pack", "import"];
 
 /**
  * The arguments of the everyday invocation, `mcp-gen [generate] [manifest]` followed by
@@ -520,6 +521,7 @@ export async function main(argv: string[]): Promise<number> {
         };
       },
     )
+    .command(importCommand((run) => (action = run), version))
     .example("$0", "generate from ./mcp.yaml into its `output` folder")
     .example("$0 --check", "exit 1 when the generated files are stale (CI)")
     .example("$0 mcp.yaml --watch", "regenerate whenever mcp.yaml or a schema, page or protocol schema it reads changes")
