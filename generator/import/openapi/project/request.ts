@@ -217,15 +217,21 @@ async function send(upstream: Upstream, operation: OperationSpec, args: object, 
   const label = `${request.init.method} ${request.url.pathname}`;
   let response: Response;
   let bytes: Uint8Array;
+  // A timer of our own, not AbortSignal.timeout inside AbortSignal.any: Node 20 may collect
+  // that timeout signal while the request waits, and the timeout then never fires.
+  const timeout = new AbortController();
+  const timer = setTimeout(() => timeout.abort(), upstream.timeoutMs);
   try {
-    response = await fetch(request.url, { ...request.init, signal: AbortSignal.any([signal, AbortSignal.timeout(upstream.timeoutMs)]) });
+    response = await fetch(request.url, { ...request.init, signal: AbortSignal.any([signal, timeout.signal]) });
     bytes = new Uint8Array(await response.arrayBuffer());
   } catch (error) {
     // A cancelled call is the caller's doing: the runtime answers it, not a tool error.
     if (signal.aborted) throw error;
-    const timedOut = error instanceof DOMException && error.name === "TimeoutError";
+    const timedOut = timeout.signal.aborted;
     const cause = (error as Error).cause instanceof Error ? ` (${((error as Error).cause as Error).message})` : "";
     return failure(timedOut ? `${label}: no answer within ${upstream.timeoutMs} ms` : `${label}: ${(error as Error).message}${cause}`);
+  } finally {
+    clearTimeout(timer);
   }
   const contentType = response.headers.get("content-type") ?? "";
   if (!response.ok) {
