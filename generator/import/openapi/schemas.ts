@@ -127,7 +127,6 @@ export class SchemaConverter {
       } else if (key === "nullable" || key === "example") {
         // OpenAPI 3.0 keywords the upgrade to 3.1 converts; left here only beside a $ref.
         if (key === "example") result.examples = [value];
-        else if (value === true) this.warnings.add(at, "nullable beside a $ref cannot be expressed; null is not accepted here");
       } else if (key === "type" && value === "file") {
         result.type = "string";
         result.contentEncoding = "base64";
@@ -145,6 +144,12 @@ export class SchemaConverter {
       } else {
         result[key] = value as Json;
       }
+    }
+    // OpenAPI 3.0 ignores `nullable` beside a `$ref`, but documents (GitHub's) mean it and APIs
+    // answer null there: the reference or null.
+    if (schema.nullable === true && typeof result.$ref === "string") {
+      const { $ref, ...rest } = result;
+      return { ...rest, anyOf: [{ $ref }, { type: "null" }] };
     }
     // `required` names only the properties that are still there.
     if (Array.isArray(result.required) && isObject(result.properties) && isObject(schema.properties)) {
