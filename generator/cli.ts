@@ -9,6 +9,7 @@ import type { Argv, Options } from "yargs";
 import { remember as rememberRun, unchangedRun, type RunKey } from "./memo.js";
 import { terminalProgress } from "./progress.js";
 import type { FileStatus } from "./write.js";
+import { importCommand } from "./import/command.js";
 // The generator proper (load, validate, model, emit) loads only when a run needs it: an
 // unchanged project is recognised from its run record without it. yargs too: a plain
 // `mcp-gen [generate] [manifest] [options]` is read without it (see plainGenerateArgs).
@@ -296,7 +297,7 @@ for (const [flag, option] of Object.entries(generateOptions)) {
 }
 
 /** Words that name a command rather than a manifest. */
-const commandNames = ["generate", "init", "schema", "pull", "diff", "scaffold", "docs", "pack"];
+const commandNames = ["generate", "init", "schema", "pull", "diff", "scaffold", "docs", "pack", "import"];
 
 /**
  * The arguments of the everyday invocation, `mcp-gen [generate] [manifest]` followed by
@@ -550,7 +551,12 @@ function schemaCommand(y: Argv, choose: Choose): Argv {
 }
 
 /** Every command but the default one's plain form, in the order `--help` lists them. */
-const commands = [generateCommand, initCommand, scaffoldCommand, pullCommand, docsCommand, packCommand, diffCommand, schemaCommand];
+/** `mcp-gen import openapi <source>`: defined in import/command.ts, beside the importer it starts. */
+function importOpenApiCommand(y: Argv, choose: Choose): Argv {
+  return y.command(importCommand(choose, version));
+}
+
+const commands = [generateCommand, initCommand, scaffoldCommand, pullCommand, docsCommand, packCommand, diffCommand, schemaCommand, importOpenApiCommand];
 
 export async function main(argv: string[]): Promise<number> {
   const plain = plainGenerateArgs(argv);

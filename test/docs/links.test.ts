@@ -87,7 +87,7 @@ describe("docs/cli.md", () => {
   it("has a section for every command the CLI lists", () => {
     const listing = help().split("\nCommands:\n")[1]!.split("\n\n")[0]!;
     const commands = [...listing.matchAll(/^ {2}mcp-gen (\w+)/gm)].map((m) => m[1]!);
-    expect(commands).toEqual(["generate", "init", "scaffold", "pull", "docs", "pack", "diff", "schema"]);
+    expect(commands).toEqual(["generate", "init", "scaffold", "pull", "docs", "pack", "diff", "schema", "import"]);
     for (const command of commands) section(command === "generate" ? "[generate]" : command);
   });
 
@@ -100,6 +100,7 @@ describe("docs/cli.md", () => {
     ["docs", ["docs"]],
     ["diff", ["diff"]],
     ["pack", ["pack"]],
+    ["import openapi", ["import"]],
   ])("documents every flag of mcp-gen %s", (heading, command) => {
     const flags = [...help(...command).matchAll(/^ {2}(?:-\w, )? *(--[a-z-]+)/gm)].map((m) => m[1]!).filter((f) => f !== "--version" && f !== "--help");
     expect(flags.length).toBeGreaterThan(0);

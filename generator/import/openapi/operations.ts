@@ -1,0 +1,295 @@
+// The operations of an OpenAPI 3.1 document as mcp-gen tools: which are selected, their
+// names, their input (parameters and body in one object) and output schemas, annotations,
+// and the data the generated request code needs (operations.gen.ts).
+import { camelCase, identifierProblem, pascalCase } from "../../model/names.js";
+import { escapePointer, resolvePointer, type ImportWarnings } from "./document.js";
+import type { BodySpec, OperationSpec, ParameterSpec, SecuritySpec } from "./project/request.js";
+import { SchemaConverter, type Schema } from "./schemas.js";
+import { matches, type Selection } from "./selection.js";
+
+export interface ImportedTool {
+  /** The MCP tool name. */
+  readonly name: string;
+  readonly title?: string | undefined;
+  readonly description?: string | undefined;
+  readonly input: Schema;
+  readonly output?: Schema | undefined;
+  readonly annotations: Readonly<Record<string, boolean>>;
+  readonly operation: OperationSpec;
+}
+
+const methods = ["get", "put", "post", "delete", "options", "head", "patch", "trace"] as const;
+type Json = Record<string, unknown>;
+const isObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** The tool name for an operation without a usable operationId: method and path words, snake_case. */
+const methodPathName = (method: string, path: string) =>
+  [method, ...path.split("/").filter((s) => s !== "").map((s) => (s.startsWith("{") ? `by ${s.slice(1, -1)}` : s))]
+    .join(" ")
+    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((w) => w !== "")
+    .join("_");
+
+/** An operationId as an MCP tool name: characters outside A-Za-z0-9_.- become `_`, at most 64. */
+const toolNameOf = (operationId: string) => operationId.replace(/[^A-Za-z0-9_.-]+/g, "_").slice(0, 64);
+
+/** What the document's `servers` say the base URL is (its first entry, variables at their defaults). */
+export function serverUrlOf(document: Json): string | undefined {
+  const first = Array.isArray(document.servers) ? document.servers[0] : undefined;
+  if (!isObject(first) || typeof first.url !== "string") return undefined;
+  const variables = isObject(first.variables) ? first.variables : {};
+  return first.url.replace(/\{([^}]+)\}/g, (whole, name: string) => {
+    const variable = variables[name];
+    return isObject(variable) && variable.default !== undefined ? String(variable.default) : whole;
+  });
+}
+
+/** Environment variable names for credentials: the server name and the scheme's, upper snake case. */
+const envName = (...parts: string[]) => parts.map((p) => p.replace(/([a-z0-9])([A-Z])/g, "$1_$2").replace(/[^A-Za-z0-9]+/g, "_").replace(/^_|_$/g, "")).join("_").toUpperCase();
+
+export interface Credentials {
+  readonly schemes: Readonly<Record<string, SecuritySpec>>;
+  /** Environment variable → what it holds, for the manifest's `settings`. */
+  readonly variables: ReadonlyMap<string, string>;
+}
+
+/** The document's security schemes this code can satisfy, each read from environment variables. */
+export function credentialsOf(document: Json, serverName: string, warnings: ImportWarnings): Credentials {
+  const schemes: Record<string, SecuritySpec> = {};
+  const variables = new Map<string, string>();
+  const declared = isObject(document.components) && isObject(document.components.securitySchemes) ? document.components.securitySchemes : {};
+  for (const [name, raw] of Object.entries(declared).sort(([a], [b]) => (a < b ? -1 : 1))) {
+    const pointer = `/components/securitySchemes/${escapePointer(name)}`;
+    const scheme = isObject(raw) && typeof raw.$ref === "string" ? resolvePointer(document, decodeURIComponent(raw.$ref.slice(1))) : raw;
+    if (!isObject(scheme)) continue;
+    const env = envName(serverName, name);
+    if (scheme.type === "apiKey" && (scheme.in === "header" || scheme.in === "query" || scheme.in === "cookie") && typeof scheme.name === "string") {
+      schemes[name] = { type: "apiKey", in: scheme.in, name: scheme.name, env };
+      variables.set(env, `API key for ${name} (sent in the ${scheme.in} ${scheme.name})`);
+    } else if (scheme.type === "http" && typeof scheme.scheme === "string" && scheme.scheme.toLowerCase() === "basic") {
+      schemes[name] = { type: "basic", userEnv: `${env}_USERNAME`, passwordEnv: `${env}_PASSWORD` };
+      variables.set(`${env}_USERNAME`, `User name for ${name} (HTTP basic)`);
+      variables.set(`${env}_PASSWORD`, `Password for ${name} (HTTP basic)`);
+    } else if ((scheme.type === "http" && typeof scheme.scheme === "string" && scheme.scheme.toLowerCase() === "bearer") || scheme.type === "oauth2" || scheme.type === "openIdConnect") {
+      schemes[name] = { type: "bearer", env };
+      variables.set(env, `Bearer token for ${name}`);
+      if (scheme.type !== "http") warnings.add(pointer, `${String(scheme.type)} flows are not run by the imported server yet: it sends the access token given in ${env} as a bearer token`);
+    } else {
+      warnings.add(pointer, `security scheme of type ${JSON.stringify(scheme.type)}${scheme.scheme === undefined ? "" : ` (${String(scheme.scheme)})`} is not supported; operations that need only it are called without credentials`);
+    }
+  }
+  return { schemes, variables };
+}
+
+/** The media type the body is sent as, preferred in this order, and how it is encoded. */
+function bodyEncoding(contentType: string): BodySpec["encoding"] | undefined {
+  const type = contentType.split(";")[0]!.trim().toLowerCase();
+  if (/^application\/(?:[\w.+-]*\+)?json$/.test(type) || type === "*/*") return "json";
+  if (type === "application/x-www-form-urlencoded") return "form";
+  if (type === "multipart/form-data") return "multipart";
+  if (type.startsWith("text/")) return "text";
+  if (type === "application/octet-stream") return "binary";
+  return undefined;
+}
+const bodyPreference: readonly BodySpec["encoding"][] = ["json", "form", "multipart", "text", "binary"];
+
+/** Styles each location allows, and its default (OpenAPI 3.1 §4.8.12.4). */
+const defaultStyle = { path: "simple", query: "form", header: "simple", cookie: "form" } as const;
+const allowedStyles: Record<ParameterSpec["in"], readonly ParameterSpec["style"][]> = {
+  path: ["simple", "label", "matrix"],
+  query: ["form", "spaceDelimited", "pipeDelimited", "deepObject"],
+  header: ["simple"],
+  cookie: ["form"],
+};
+
+export interface ImportResult {
+  readonly tools: readonly ImportedTool[];
+  readonly credentials: Credentials;
+  readonly serverUrl: string | undefined;
+  /** Operations the document has, before selection. */
+  readonly total: number;
+}
+
+/** Every selected operation of the document as a tool, in document order. */
+export function importOperations(document: Json, serverName: string, selection: Selection, warnings: ImportWarnings): ImportResult {
+  const components = isObject(document.components) && isObject(document.components.schemas) ? Object.keys(document.components.schemas).map((n) => `/components/schemas/${escapePointer(n)}`) : [];
+  const schemas = new SchemaConverter(document, warnings, components);
+  const deref = <T>(value: T, at: string): T | undefined => {
+    let current: unknown = value;
+    for (let hops = 0; isObject(current) && typeof current.$ref === "string" && hops < 20; hops++) current = schemas.resolve(current.$ref, at)?.value;
+    return current as T | undefined;
+  };
+  const credentials = credentialsOf(document, serverName, warnings);
+  const tools: ImportedTool[] = [];
+  const byIdentifier = new Map<string, string>();
+  let total = 0;
+  const paths = isObject(document.paths) ? document.paths : {};
+  for (const [path, rawItem] of Object.entries(paths)) {
+    const itemPointer = `/paths/${escapePointer(path)}`;
+    const item = deref(rawItem, itemPointer);
+    if (!isObject(item)) continue;
+    for (const method of methods) {
+      const operation = item[method];
+      if (!isObject(operation)) continue;
+      total++;
+      const pointer = `${itemPointer}/${method}`;
+      const operationId = typeof operation.operationId === "string" && operation.operationId !== "" ? operation.operationId : undefined;
+      const tags = Array.isArray(operation.tags) ? operation.tags.filter((t): t is string => typeof t === "string") : [];
+      const facts = { tags, operationId, path };
+      if (operation.deprecated === true && !selection.includeDeprecated) continue;
+      if (selection.include.length > 0 && !selection.include.some((p) => matches(p, facts))) continue;
+      if (selection.exclude.some((p) => matches(p, facts))) continue;
+
+      // The name: the operationId's, unless it yields no identifier or one taken already.
+      const fallback = methodPathName(method, path);
+      let name = operationId === undefined ? fallback : toolNameOf(operationId);
+      const problem = identifierProblem(camelCase(name));
+      const owner = byIdentifier.get(camelCase(name));
+      if (operationId !== undefined && (problem !== undefined || owner !== undefined)) {
+        warnings.add(`${pointer}/operationId`, `tool ${JSON.stringify(name)} ${problem ?? `has the identifier of tool ${JSON.stringify(owner)} (${camelCase(name)})`}: named ${JSON.stringify(fallback)} (method and path) instead`);
+        name = fallback;
+      }
+      const clash = identifierProblem(camelCase(name)) ?? (byIdentifier.has(camelCase(name)) ? `has the identifier of tool ${JSON.stringify(byIdentifier.get(camelCase(name)))}` : undefined);
+      if (clash !== undefined) {
+        warnings.add(pointer, `operation left out: its tool name ${JSON.stringify(name)} ${clash}; give it an operationId`);
+        continue;
+      }
+
+      // Parameters: the path item's, overridden by the operation's of the same name and location.
+      const parameters = new Map<string, { value: Json; at: string }>();
+      for (const [list, at] of [[item.parameters, `${itemPointer}/parameters`], [operation.parameters, `${pointer}/parameters`]] as const) {
+        if (!Array.isArray(list)) continue;
+        list.forEach((raw, i) => {
+          const value = deref(raw, `${at}/${i}`);
+          if (isObject(value) && typeof value.name === "string" && typeof value.in === "string") parameters.set(`${value.in} ${value.name}`, { value, at: `${at}/${i}` });
+        });
+      }
+      const inputs = schemas.session("input");
+      const properties: Record<string, Schema> = {};
+      const required: string[] = [];
+      const specs: ParameterSpec[] = [];
+      let refused: string | undefined;
+      const body = deref(operation.requestBody, `${pointer}/requestBody`);
+      const hasBody = isObject(body) && isObject(body.content);
+      for (const { value: parameter, at } of parameters.values()) {
+        const location = parameter.in as string;
+        const wireName = parameter.name as string;
+        if (location !== "path" && location !== "query" && location !== "header" && location !== "cookie") continue;
+        // OpenAPI: these headers are described elsewhere (content types, security) and ignored here.
+        if (location === "header" && /^(?:accept|content-type|authorization)$/i.test(wireName)) continue;
+        let arg = wireName;
+        if (arg in properties || (hasBody && arg === "body")) {
+          arg = `${location}_${wireName}`;
+          warnings.add(at, `parameter ${JSON.stringify(wireName)} (in ${location}) clashes with another argument of the same name; its argument is ${JSON.stringify(arg)}`);
+          if (arg in properties) {
+            refused = `two parameters are both named ${JSON.stringify(wireName)} in ${location}`;
+            break;
+          }
+        }
+        let schema: unknown = parameter.schema;
+        let schemaAt = `${at}/schema`;
+        if (schema === undefined && isObject(parameter.content)) {
+          const [mediaType, media] = Object.entries(parameter.content)[0] ?? [];
+          if (isObject(media)) {
+            schema = media.schema;
+            schemaAt = `${at}/content/${escapePointer(mediaType!)}/schema`;
+            warnings.add(at, `parameter ${JSON.stringify(wireName)} is described by content ${mediaType}; it is sent serialized by its location's default style instead`);
+          }
+        }
+        const converted = inputs.convert(schema ?? {}, schemaAt);
+        const described = typeof parameter.description === "string" && typeof converted === "object" && converted.description === undefined ? { ...converted, description: parameter.description } : converted;
+        properties[arg] = described;
+        if (location === "path" || parameter.required === true) required.push(arg);
+        const style = (typeof parameter.style === "string" ? parameter.style : defaultStyle[location]) as ParameterSpec["style"];
+        if (!allowedStyles[location].includes(style)) {
+          refused = `parameter ${JSON.stringify(wireName)} has style ${JSON.stringify(style)}, which ${location} parameters cannot have`;
+          break;
+        }
+        specs.push({ name: wireName, arg, in: location, style, explode: typeof parameter.explode === "boolean" ? parameter.explode : style === "form", ...(parameter.allowReserved === true && { allowReserved: true }) });
+      }
+      let bodySpec: BodySpec | undefined;
+      if (refused === undefined && hasBody) {
+        const content = body.content as Json;
+        const candidates = Object.keys(content).flatMap((type) => {
+          const encoding = bodyEncoding(type);
+          return encoding === undefined ? [] : [{ type, encoding }];
+        });
+        candidates.sort((a, b) => bodyPreference.indexOf(a.encoding) - bodyPreference.indexOf(b.encoding));
+        const chosen = candidates[0];
+        if (chosen === undefined) {
+          refused = `its request body is only ${Object.keys(content).join(", ") || "(no media type)"}, which the generated code cannot send yet (JSON, form, multipart, text and octet-stream bodies only)`;
+        } else {
+          // A parameter named "body" was renamed above (`query_body`), so the body keeps its name.
+          const arg = "body";
+          const media = content[chosen.type];
+          const schemaAt = `${pointer}/requestBody/content/${escapePointer(chosen.type)}/schema`;
+          let schema: Schema = chosen.encoding === "binary" ? { type: "string", contentEncoding: "base64" } : inputs.convert(isObject(media) ? (media.schema ?? {}) : {}, schemaAt);
+          if (chosen.encoding === "text" && typeof schema === "object" && schema.type === undefined) schema = { ...schema, type: "string" };
+          properties[arg] = typeof body.description === "string" && typeof schema === "object" && schema.description === undefined ? { ...schema, description: body.description } : schema;
+          if (body.required === true) required.push(arg);
+          bodySpec = { arg, contentType: chosen.type, encoding: chosen.encoding };
+          if (candidates.length < Object.keys(content).length) warnings.add(`${pointer}/requestBody/content`, `the body is sent as ${chosen.type} only`);
+        }
+      }
+      if (refused !== undefined) {
+        warnings.add(pointer, `operation left out: ${refused}`);
+        continue;
+      }
+
+      // Output: the first 2xx answer with a JSON schema; an object at the root, else wrapped.
+      const responses = isObject(operation.responses) ? operation.responses : {};
+      const success = Object.keys(responses).filter((code) => /^2(?:\d\d|XX)$/i.test(code)).sort();
+      let output: Schema | undefined;
+      let wrap: string | undefined;
+      for (const code of success) {
+        const at = `${pointer}/responses/${code}`;
+        const response = deref(responses[code], at);
+        if (!isObject(response) || !isObject(response.content)) continue;
+        const json = Object.keys(response.content).find((type) => bodyEncoding(type) === "json" && type !== "*/*");
+        const media = json === undefined ? undefined : response.content[json];
+        if (!isObject(media) || media.schema === undefined) continue;
+        const outputs = schemas.session("output");
+        const schema = outputs.convert(media.schema, `${at}/content/${escapePointer(json!)}/schema`, true);
+        if (typeof schema === "object" && schema.type === "object") {
+          output = outputs.withDefs(schema);
+        } else {
+          wrap = "result";
+          output = outputs.withDefs({ type: "object", properties: { result: schema }, required: ["result"] });
+        }
+        const others = success.filter((other) => other !== code);
+        if (others.length > 0) warnings.add(`${pointer}/responses`, `several success answers (${success.join(", ")}): the output schema is ${code}'s`);
+        break;
+      }
+
+      const security = (Array.isArray(operation.security) ? operation.security : Array.isArray(document.security) ? document.security : [])
+        .filter(isObject)
+        .map((alternative) => Object.keys(alternative).sort())
+        .filter((alternative) => alternative.every((scheme) => scheme in credentials.schemes));
+      const upper = method.toUpperCase();
+      const annotations: Record<string, boolean> = {
+        ...((upper === "GET" || upper === "HEAD") && { readOnlyHint: true }),
+        ...(upper === "DELETE" && { destructiveHint: true }),
+        ...((upper === "PUT" || upper === "DELETE") && { idempotentHint: true }),
+        openWorldHint: true,
+      };
+      const summary = typeof operation.summary === "string" && operation.summary.trim() !== "" ? operation.summary.trim() : undefined;
+      const description = typeof operation.description === "string" && operation.description.trim() !== "" ? operation.description.trim() : summary;
+      byIdentifier.set(camelCase(name), name);
+      tools.push({
+        name,
+        ...(summary !== undefined && { title: summary }),
+        ...(description !== undefined && { description }),
+        input: inputs.withDefs({ type: "object", properties, ...(required.length > 0 && { required }), additionalProperties: false } as Schema),
+        ...(output !== undefined && { output }),
+        annotations,
+        operation: { tool: name, method, path, parameters: specs, ...(bodySpec !== undefined && { body: bodySpec }), ...(output !== undefined && { output: wrap === undefined ? {} : { wrap } }), security },
+      });
+    }
+  }
+  return { tools, credentials, serverUrl: serverUrlOf(document), total };
+}
+
+/** The type name base of a tool in the generated code (`list_pets` → `ListPets`). */
+export const toolTypeBase = (name: string) => pascalCase(name);

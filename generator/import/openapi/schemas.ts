@@ -1,0 +1,173 @@
+// OpenAPI 3.1 schemas (the upgraded document's) to the JSON Schema of a tool's input or output:
+// every `$ref` becomes a reference into the tool schema's own `$defs` (so recursive schemas stay
+// references and become named recursive types), `readOnly` properties leave inputs and
+// `writeOnly` ones leave outputs, and what JSON Schema cannot say (`discriminator`) is dropped
+// with a warning naming its JSON pointer in the document.
+import { pascalCase } from "../../model/names.js";
+import { escapePointer, resolvePointer, type ImportWarnings } from "./document.js";
+
+export type Direction = "input" | "output";
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+type JsonObject = { [key: string]: Json };
+export type Schema = boolean | JsonObject;
+
+const isObject = (value: unknown): value is JsonObject => typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** Keywords whose value is one schema, a list of schemas, or a map of schemas. */
+const oneSchema = new Set(["items", "additionalProperties", "unevaluatedProperties", "unevaluatedItems", "contains", "propertyNames", "not", "if", "then", "else", "contentSchema"]);
+const schemaList = new Set(["allOf", "anyOf", "oneOf", "prefixItems"]);
+const schemaMap = new Set(["properties", "patternProperties", "dependentSchemas", "$defs", "definitions"]);
+/** OpenAPI-only keywords that say nothing about which JSON values are valid: dropped without a word. */
+const documentationOnly = new Set(["xml", "externalDocs"]);
+
+/**
+ * Converts the schemas of one document. Names of `$defs` are global to the document (the
+ * same component has the same name in every tool) and never depend on the order tools are
+ * converted in: a component is named after its last pointer segment, and when two pointers
+ * share that name, after as many trailing segments as make it unique among the document's.
+ */
+export class SchemaConverter {
+  private readonly names = new Map<string, string>();
+  private readonly taken = new Set<string>();
+
+  constructor(
+    private readonly document: unknown,
+    private readonly warnings: ImportWarnings,
+    componentPointers: readonly string[],
+  ) {
+    for (const pointer of [...componentPointers].sort()) this.nameOf(pointer);
+  }
+
+  /** The `$defs` name of the schema at a pointer of the document. */
+  private nameOf(pointer: string): string {
+    const known = this.names.get(pointer);
+    if (known !== undefined) return known;
+    const segments = pointer.split("/").slice(1).map((s) => s.replaceAll("~1", "/").replaceAll("~0", "~"));
+    let name = "";
+    for (let take = 1; take <= segments.length; take++) {
+      const words = segments.slice(-take).join(" ");
+      name = pascalCase(words);
+      if (name === "" || /^[0-9]/.test(name)) name = `Schema${name}`;
+      if (!this.taken.has(name)) break;
+    }
+    this.taken.add(name);
+    this.names.set(pointer, name);
+    return name;
+  }
+
+  /**
+   * A conversion for one tool's input or output: every schema converted through it shares the
+   * `$defs` that `withDefs` attaches to the root (in JSON Schema, `#/$defs/X` is resolved
+   * against the root, so nested `$defs` would not be found).
+   */
+  session(direction: Direction): { convert(schema: unknown, pointer: string, inlineRoot?: boolean): Schema; withDefs(root: Schema): Schema } {
+    const context = { direction, pending: [] as string[], seen: new Set<string>() };
+    const defs: JsonObject = {};
+    return {
+      convert: (schema, pointer, inlineRoot = false) => {
+        let target = schema;
+        let at = pointer;
+        // A root `$ref` chain is followed to the schema it names (a tool's input and output are objects at the root).
+        for (let hops = 0; inlineRoot && isObject(target) && typeof target.$ref === "string" && Object.keys(target).length === 1 && hops < 20; hops++) {
+          const resolved = this.resolve(target.$ref, at);
+          if (resolved === undefined) break;
+          at = resolved.pointer;
+          target = resolved.value;
+        }
+        return this.convert(target, at, context);
+      },
+      withDefs: (root) => {
+        while (context.pending.length > 0) {
+          const at = context.pending.shift()!;
+          defs[this.nameOf(at)] = this.convert(resolvePointer(this.document, at), at, context) as Json;
+        }
+        if (Object.keys(defs).length === 0) return root;
+        const sorted = Object.fromEntries(Object.entries(defs).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+        return isObject(root) ? { ...root, $defs: sorted } : { allOf: [root], $defs: sorted };
+      },
+    };
+  }
+
+  /** The schema a local `$ref` names, or undefined (with a warning) when it names nothing. */
+  resolve(ref: string, at: string): { pointer: string; value: unknown } | undefined {
+    if (!ref.startsWith("#")) {
+      this.warnings.add(at, `$ref ${JSON.stringify(ref)} was not bundled into the document; it is left out (any value accepted)`);
+      return undefined;
+    }
+    const pointer = decodeURIComponent(ref.slice(1));
+    const value = resolvePointer(this.document, pointer);
+    if (value === undefined) {
+      this.warnings.add(at, `$ref ${JSON.stringify(ref)} points to nothing in the document; it is left out (any value accepted)`);
+      return undefined;
+    }
+    return { pointer, value };
+  }
+
+  private convert(schema: unknown, pointer: string, context: { direction: Direction; pending: string[]; seen: Set<string> }): Schema {
+    if (typeof schema === "boolean") return schema;
+    if (!isObject(schema)) {
+      this.warnings.add(pointer, "a schema that is neither an object nor a boolean is left out (any value accepted)");
+      return true;
+    }
+    const result: JsonObject = {};
+    for (const [key, value] of Object.entries(schema)) {
+      const at = `${pointer}/${escapePointer(key)}`;
+      if (key === "$ref" && typeof value === "string") {
+        const resolved = this.resolve(value, at);
+        if (resolved === undefined) continue;
+        if (!context.seen.has(resolved.pointer)) {
+          context.seen.add(resolved.pointer);
+          context.pending.push(resolved.pointer);
+        }
+        result.$ref = `#/$defs/${this.nameOf(resolved.pointer)}`;
+      } else if (key.startsWith("x-") || documentationOnly.has(key)) {
+        continue;
+      } else if (key === "discriminator") {
+        this.warnings.add(at, "discriminator dropped: JSON Schema has no such keyword (the oneOf/anyOf beside it still validates)");
+      } else if (key === "nullable" || key === "example") {
+        // OpenAPI 3.0 keywords the upgrade to 3.1 converts; left here only beside a $ref.
+        if (key === "example") result.examples = [value];
+      } else if (key === "type" && value === "file") {
+        result.type = "string";
+        result.contentEncoding = "base64";
+      } else if (schemaMap.has(key) && isObject(value)) {
+        const converted: JsonObject = {};
+        for (const [name, sub] of Object.entries(value)) {
+          if (key === "properties" && this.leavesOut(sub, context.direction)) continue;
+          converted[name] = this.convert(sub, `${at}/${escapePointer(name)}`, context) as Json;
+        }
+        result[key] = converted;
+      } else if (schemaList.has(key) && Array.isArray(value)) {
+        result[key] = value.map((sub, i) => this.convert(sub, `${at}/${i}`, context) as Json);
+      } else if (oneSchema.has(key) || (key === "items" && Array.isArray(value))) {
+        result[key] = Array.isArray(value) ? value.map((sub, i) => this.convert(sub, `${at}/${i}`, context) as Json) : (this.convert(value, at, context) as Json);
+      } else {
+        result[key] = value as Json;
+      }
+    }
+    // OpenAPI 3.0 ignores `nullable` beside a `$ref`, but documents (GitHub's) mean it and APIs
+    // answer null there: the reference or null.
+    if (schema.nullable === true && typeof result.$ref === "string") {
+      const { $ref, ...rest } = result;
+      return { ...rest, anyOf: [{ $ref }, { type: "null" }] };
+    }
+    // `required` names only the properties that are still there.
+    if (Array.isArray(result.required) && isObject(result.properties) && isObject(schema.properties)) {
+      const properties = result.properties;
+      const dropped = Object.keys(schema.properties).filter((name) => !(name in properties));
+      if (dropped.length > 0) result.required = result.required.filter((name) => typeof name !== "string" || !dropped.includes(name));
+    }
+    return result;
+  }
+
+  /** Whether a property stays out of this direction: `readOnly` out of inputs, `writeOnly` out of outputs. */
+  private leavesOut(property: unknown, direction: Direction): boolean {
+    let target = property;
+    // Through one `$ref`: `id: { $ref: '#/components/schemas/Id' }` where Id is readOnly.
+    if (isObject(target) && typeof target.$ref === "string" && target.$ref.startsWith("#") && target.readOnly === undefined && target.writeOnly === undefined) {
+      target = resolvePointer(this.document, decodeURIComponent(target.$ref.slice(1))) ?? target;
+    }
+    if (!isObject(target)) return false;
+    return direction === "input" ? target.readOnly === true : target.writeOnly === true;
+  }
+}
