@@ -192,11 +192,12 @@ export interface ListChangesFeature {
   /** Whether setEnabled switched an entry off (tools, prompts, templates by name; resources by URI). */
   isDisabled(kind: keyof ServerNames, name: string): boolean;
   /**
-   * McpServer.setEnabled: switches an entry of `definition` off or on; returns whether that
-   * changed anything. Throws for an entry the definition does not list, or a list it does
-   * not declare `listChanged`.
+   * McpServer.setEnabled: switches an entry of `definition` off or on; when that changed
+   * anything, drops the server's list pages of its kind (`pages`, keyed `<revision> <scope>
+   * <kind>`) and schedules the list's notification. Throws for an entry the definition does
+   * not list, or a list it does not declare `listChanged`.
    */
-  setEnabled(definition: ListedDefinition, kind: keyof Listing, name: string, enabled: boolean): boolean;
+  setEnabled(definition: ListedDefinition, kind: keyof Listing, name: string, enabled: boolean, pages: Map<string, unknown>): void;
   /** Remembers an initialized legacy session (once, however often it is added), told about every change until it closes. */
   addSession(peer: ExchangeHost): void;
   /**

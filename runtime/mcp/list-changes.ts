@@ -32,7 +32,7 @@ class ListChanges implements ListChangesFeature {
     return this.disabled.get(kind)?.has(name) === true;
   }
 
-  setEnabled(definition: ListedDefinition, kind: keyof Listing, name: string, enabled: boolean): boolean {
+  setEnabled(definition: ListedDefinition, kind: keyof Listing, name: string, enabled: boolean, pages: Map<string, unknown>): void {
     const list = kind === "resourceTemplates" ? "resources" : kind;
     const known = (definition.listings[definition.revisions[0]!]?.[kind] ?? []).some((item) => entryName(kind, item) === name);
     if (!known || !definition.listChanged?.[list]) {
@@ -41,10 +41,11 @@ class ListChanges implements ListChangesFeature {
     const disabled = !enabled;
     let off = this.disabled.get(kind);
     if (!off) this.disabled.set(kind, (off = new Set()));
-    if (off.has(name) === disabled) return false;
+    if (off.has(name) === disabled) return;
     if (disabled) off.add(name);
     else off.delete(name);
-    return true;
+    for (const key of [...pages.keys()]) if (key.endsWith(` ${kind}`)) pages.delete(key);
+    this.schedule(list);
   }
 
   addSession(peer: ExchangeHost): void {

@@ -394,11 +394,8 @@ export class McpServer<H = unknown, N extends ServerNames = ServerNames> impleme
    * synchronous run). Only lists the manifest declares `listChanged` switch.
    */
   setEnabled<K extends ListedKind>(kind: K & ListChangedCheck<N, K>, name: N[K], enabled: boolean): void {
-    const changes = this.listChanges;
-    if (!changes) throw new Error("setEnabled: declare `listChanged` in the manifest");
-    if (!changes.setEnabled(this.definition, kind, name, enabled)) return;
-    for (const key of [...this.pages.keys()]) if (key.endsWith(` ${kind}`)) this.pages.delete(key);
-    changes.schedule(kind === "resourceTemplates" ? "resources" : (kind as ChangingList));
+    if (!this.listChanges) throw new Error("setEnabled: declare `listChanged` in the manifest");
+    this.listChanges.setEnabled(this.definition, kind, name, enabled, this.pages);
   }
 
   /** Whether setEnabled left an entry on (the default). */
