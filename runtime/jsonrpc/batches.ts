@@ -4,14 +4,18 @@
 // notifications only is answered with nothing. Generated code passes `batchesFeature` to
 // the server only when the manifest selects 2025-03-26, so that other servers' bundles
 // leave this module out; without it, transports refuse every batch.
-import { isObject, validId, type JsonRpcErrorResponse, type JsonRpcMessage, type RequestId } from "./messages.js";
+import { ErrorCode, errorResponse, isObject, validId, type JsonRpcErrorResponse, type JsonRpcMessage, type RequestId } from "./messages.js";
+import type { Peer } from "./peer.js";
 import { serializeMessage } from "./serialize.js";
 
 /** What a connection's transport asks of the batch support. */
 export interface BatchCollector {
   /** Takes `message` when it answers a request of a batch (written later with the batch); false when it goes out alone. */
   take(message: JsonRpcMessage, relatedTo: RequestId | undefined): boolean;
-  /** Hands a batch's elements (at least one) to the connection; their responses go out as one array. */
+  /**
+   * Hands a batch's elements to the connection; their responses go out as one array. A batch
+   * outside a 2025-03-26 session, or an empty one, is refused (an error, id null) instead.
+   */
   receive(items: readonly unknown[]): void;
   /** A message received on its own: a notifications/cancelled of a batch's request stops the batch waiting for it. */
   noteCancel(value: unknown): void;
@@ -22,8 +26,12 @@ export interface BatchCollector {
   refuseRequests(items: readonly unknown[], refusal: (id: RequestId) => JsonRpcErrorResponse): readonly unknown[] | undefined;
 }
 
-/** Makes a connection's batch support: `receive` is its peer's, `write` writes one JSON text (a batch's array). */
-export type BatchesFeature = (receive: (value: unknown) => void, write: (json: string) => void) => BatchCollector;
+/**
+ * Makes a connection's batch support: `peer` receives the elements, `write` writes one JSON text
+ * (a batch's array, or a refusal), `allows` says whether a session's revision has batches (the
+ * MCP layer's revision table; JSON-RPC knows no revision).
+ */
+export type BatchesFeature = (peer: Pick<Peer, "receive" | "state">, write: (json: string) => void, allows: (revision: string | undefined) => boolean) => BatchCollector;
 
 /** The responses of one batch, written as one array when its last request is answered. */
 interface Batch {
@@ -34,7 +42,7 @@ interface Batch {
 
 const isRequest = (value: unknown): value is { id: RequestId } => isObject(value) && typeof value.method === "string" && validId(value.id);
 
-export const batchesFeature: BatchesFeature = (receive, write) => {
+export const batchesFeature: BatchesFeature = (peer, write, allows) => {
   /** Requests of batches still waiting, by id. */
   const batchOf = new Map<RequestId, Batch>();
   /** The batch whose element is being received: what is answered at once belongs to it. */
@@ -43,6 +51,7 @@ export const batchesFeature: BatchesFeature = (receive, write) => {
   let collected = false;
 
   const writeArray = (texts: readonly string[]) => write(`[${texts.join(",")}]`);
+  const refuse = (message: string) => write(serializeMessage(errorResponse(null, ErrorCode.InvalidRequest, message)));
   const endRequest = (batch: Batch) => {
     if (--batch.waiting === 0 && batch.responses.length > 0) writeArray(batch.responses);
   };
@@ -71,6 +80,9 @@ export const batchesFeature: BatchesFeature = (receive, write) => {
       return true;
     },
     receive(items) {
+      // Batches are part of protocol 2025-03-26 only (JSON-RPC 2.0 batch semantics there).
+      if (!allows((peer.state as { revision?: string } | undefined)?.revision)) return refuse("Invalid request: JSON-RPC batches are only part of protocol 2025-03-26");
+      if (items.length === 0) return refuse("Invalid request: empty batch");
       const batch: Batch = { responses: [], waiting: 1 };
       for (const item of items) {
         noteCancel(item);
@@ -78,7 +90,7 @@ export const batchesFeature: BatchesFeature = (receive, write) => {
         collectingId = isObject(item) ? item.id : undefined;
         collected = false;
         try {
-          receive(item);
+          peer.receive(item);
         } finally {
           collecting = undefined;
         }

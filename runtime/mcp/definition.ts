@@ -192,24 +192,25 @@ export interface ListChangesFeature {
   /** Whether setEnabled switched an entry off (tools, prompts, templates by name; resources by URI). */
   isDisabled(kind: keyof ServerNames, name: string): boolean;
   /**
-   * McpServer.setEnabled: switches an entry of `definition` off or on; returns whether that
-   * changed anything. Throws for an entry the definition does not list, or a list it does
-   * not declare `listChanged`.
+   * McpServer.setEnabled: switches an entry of the definition off or on; when that changed
+   * anything, drops the server's list pages of its kind (`pages`, keyed `<revision> <scope>
+   * <kind>`) and schedules the list's notification. Throws for an entry the definition does
+   * not list, or a list it does not declare `listChanged`.
    */
-  setEnabled(definition: ListedDefinition, kind: keyof Listing, name: string, enabled: boolean): boolean;
+  setEnabled(kind: keyof Listing, name: string, enabled: boolean, pages: Map<string, unknown>): void;
   /** Remembers an initialized legacy session (once, however often it is added), told about every change until it closes. */
   addSession(peer: ExchangeHost): void;
   /**
    * Registers a modern listen stream for the lists its `filter` asks for among those
-   * `declared`, until its request ends; returns the filter fields it honours.
+   * declared `listChanged`, until its request ends; returns the filter fields it honours.
    */
-  listen(exchange: Exchange, filter: Readonly<Record<string, unknown>>, declared: Partial<Record<ChangingList, boolean>>): Record<string, true>;
+  listen(exchange: Exchange, filter: Readonly<Record<string, unknown>>): Record<string, true>;
   /**
    * Sends notifications/<list>/list_changed once the current task is done: entries switched
    * one after another in one go (setEnabled in a loop) make one notification per list.
    */
   schedule(list: ChangingList): void;
-  /** Sends notifications/<list>/list_changed to everyone listening now; returns how many were told. */
+  /** Sends notifications/<list>/list_changed to everyone listening now; returns how many were told (0 for a list not declared `listChanged`). */
   notify(list: ChangingList): number;
 }
 
@@ -229,7 +230,7 @@ export interface ServerFeatures<H> {
   /** prompts/get (prompts). */
   readonly prompts?: ((definition: ServerDefinition<H>) => PromptsFeature<H>) | undefined;
   /** notifications/<list>/list_changed (lists declared `listChanged`). */
-  readonly listChanges?: (() => ListChangesFeature) | undefined;
+  readonly listChanges?: ((definition: ListedDefinition) => ListChangesFeature) | undefined;
   /** JSON-RPC batches (protocol 2025-03-26 selected). */
   readonly batches?: BatchesFeature | undefined;
 }

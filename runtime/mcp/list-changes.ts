@@ -28,11 +28,14 @@ class ListChanges implements ListChangesFeature {
   /** Lists changed in the current task, announced by one microtask. */
   private readonly pending = new Set<ChangingList>();
 
+  constructor(private readonly definition: ListedDefinition) {}
+
   isDisabled(kind: keyof ServerNames, name: string): boolean {
     return this.disabled.get(kind)?.has(name) === true;
   }
 
-  setEnabled(definition: ListedDefinition, kind: keyof Listing, name: string, enabled: boolean): boolean {
+  setEnabled(kind: keyof Listing, name: string, enabled: boolean, pages: Map<string, unknown>): void {
+    const definition = this.definition;
     const list = kind === "resourceTemplates" ? "resources" : kind;
     const known = (definition.listings[definition.revisions[0]!]?.[kind] ?? []).some((item) => entryName(kind, item) === name);
     if (!known || !definition.listChanged?.[list]) {
@@ -41,10 +44,11 @@ class ListChanges implements ListChangesFeature {
     const disabled = !enabled;
     let off = this.disabled.get(kind);
     if (!off) this.disabled.set(kind, (off = new Set()));
-    if (off.has(name) === disabled) return false;
+    if (off.has(name) === disabled) return;
     if (disabled) off.add(name);
     else off.delete(name);
-    return true;
+    for (const key of [...pages.keys()]) if (key.endsWith(` ${kind}`)) pages.delete(key);
+    this.schedule(list);
   }
 
   addSession(peer: ExchangeHost): void {
@@ -55,7 +59,8 @@ class ListChanges implements ListChangesFeature {
     }
   }
 
-  listen(exchange: Exchange, filter: Readonly<Record<string, unknown>>, declared: Partial<Record<ChangingList, boolean>>): Record<string, true> {
+  listen(exchange: Exchange, filter: Readonly<Record<string, unknown>>): Record<string, true> {
+    const declared = this.definition.listChanged ?? {};
     const honoured: Record<string, true> = {};
     const lists = new Set<ChangingList>();
     for (const list of ["tools", "prompts", "resources"] as const) {
@@ -83,6 +88,7 @@ class ListChanges implements ListChangesFeature {
   }
 
   notify(list: ChangingList): number {
+    if (!this.definition.listChanged?.[list]) return 0;
     // An explicit notification covers the changes scheduled before it.
     this.pending.delete(list);
     const method = `notifications/${list}/list_changed`;
@@ -109,6 +115,6 @@ class ListChanges implements ListChangesFeature {
 }
 
 /** List-changed notifications for a server whose manifest declares `listChanged`. */
-export function listChangesFeature(): ListChangesFeature {
-  return new ListChanges();
+export function listChangesFeature(definition: ListedDefinition): ListChangesFeature {
+  return new ListChanges(definition);
 }

@@ -133,7 +133,7 @@ export class McpServer<H = unknown, N extends ServerNames = ServerNames> impleme
     // or templates, prompts, `subscribe`, `listChanged`): its presence is the declaration.
     const capabilities: JsonObject = { logging: {} };
     const features = definition.features ?? {};
-    this.listChanges = features.listChanges?.();
+    this.listChanges = features.listChanges?.(definition);
     const announces = (list: ChangingList) => (this.listChanges && definition.listChanged?.[list] ? { listChanged: true } : {});
     if (definition.tools.length > 0) capabilities.tools = announces("tools");
     this.subscriptions = features.subscriptions?.(definition);
@@ -363,7 +363,7 @@ export class McpServer<H = unknown, N extends ServerNames = ServerNames> impleme
     const { notifications } = params;
     const honoured: JsonObject = {
       ...this.subscriptions?.listen(exchange, notifications.resourceSubscriptions),
-      ...this.listChanges?.listen(exchange, notifications, this.definition.listChanged ?? {}),
+      ...this.listChanges?.listen(exchange, notifications),
     };
     exchange.notify("notifications/subscriptions/acknowledged", { _meta: { [MetaKey.subscriptionId]: exchange.id }, notifications: honoured });
     const signal = exchange.signal;
@@ -394,11 +394,8 @@ export class McpServer<H = unknown, N extends ServerNames = ServerNames> impleme
    * synchronous run). Only lists the manifest declares `listChanged` switch.
    */
   setEnabled<K extends ListedKind>(kind: K & ListChangedCheck<N, K>, name: N[K], enabled: boolean): void {
-    const changes = this.listChanges;
-    if (!changes) throw new Error("setEnabled: declare `listChanged` in the manifest");
-    if (!changes.setEnabled(this.definition, kind, name, enabled)) return;
-    for (const key of [...this.pages.keys()]) if (key.endsWith(` ${kind}`)) this.pages.delete(key);
-    changes.schedule(kind === "resourceTemplates" ? "resources" : (kind as ChangingList));
+    if (!this.listChanges) throw new Error("setEnabled: declare `listChanged` in the manifest");
+    this.listChanges.setEnabled(kind, name, enabled, this.pages);
   }
 
   /** Whether setEnabled left an entry on (the default). */
@@ -416,7 +413,7 @@ export class McpServer<H = unknown, N extends ServerNames = ServerNames> impleme
    * `listChanged` for the list; returns how many clients were told (0 otherwise).
    */
   notifyListChanged<L extends ChangingList>(list: L & ListChangedCheck<N, L>): number {
-    return this.definition.listChanged?.[list] ? (this.listChanges?.notify(list) ?? 0) : 0;
+    return this.listChanges?.notify(list) ?? 0;
   }
 
   // --- lists ---------------------------------------------------------------------

@@ -714,7 +714,7 @@ export class TaskServer<H = unknown, N extends ServerNames = ServerNames> extend
     const { notifications } = params;
     const honoured: JsonObject = {
       ...this.subscriptions?.listen(exchange, notifications.resourceSubscriptions),
-      ...this.listChanges?.listen(exchange, notifications, this.definition.listChanged ?? {}),
+      ...this.listChanges?.listen(exchange, notifications),
       ...this.tasks.listen(exchange, notifications.taskIds),
     };
     exchange.notify("notifications/subscriptions/acknowledged", { _meta: { [MetaKey.subscriptionId]: exchange.id }, notifications: honoured });

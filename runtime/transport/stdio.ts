@@ -118,10 +118,7 @@ export function serveStdio(server: McpEndpoint, options: StdioOptions = {}): Std
       if (!batches?.take(message, relatedTo)) out.enqueue(`${serializeMessage(message)}\n`);
     },
   });
-  batches = server.batches?.(
-    (value) => peer.receive(value),
-    (json) => out.enqueue(`${json}\n`),
-  );
+  batches = server.batches?.(peer, (json) => out.enqueue(`${json}\n`), allowsBatches);
   const handleLine = messageHandler(peer, batches, out, () => stopping);
   const reader = inputReader(input, out, highWater, maxMessageBytes, handleLine, () => state, () => state === DRAINING && checkDrained());
 
@@ -273,14 +270,6 @@ function refuse(out: OutputQueue, message: string): void {
 
 /** Parses each line and hands it to the peer (or, for a batch, the batch collector). */
 function messageHandler(peer: Peer, batches: BatchCollector | undefined, out: OutputQueue, stopping: () => boolean): (line: string) => void {
-  const handleBatch = (items: readonly unknown[]) => {
-    // Batches are part of protocol 2025-03-26 only (JSON-RPC 2.0 batch semantics there).
-    if (!batches || !allowsBatches((peer.state as { revision?: string } | undefined)?.revision)) {
-      refuse(out, "Invalid request: JSON-RPC batches are only part of protocol 2025-03-26");
-    } else if (items.length === 0) refuse(out, "Invalid request: empty batch");
-    else batches.receive(items);
-  };
-
   const shuttingDown = (id: RequestId) => errorResponse(id, SHUTTING_DOWN, "Server is shutting down");
   /**
    * During a shutdown: requests are answered with an error at once; what is left (responses
@@ -303,8 +292,11 @@ function messageHandler(peer: Peer, batches: BatchCollector | undefined, out: Ou
     }
     if (stopping()) value = refuseWhileStopping(value);
     if (value === undefined) return;
-    if (Array.isArray(value)) handleBatch(value);
-    else {
+    // Without batch support (a server without 2025-03-26), every batch is refused.
+    if (Array.isArray(value)) {
+      if (batches) batches.receive(value);
+      else refuse(out, "Invalid request: JSON-RPC batches are only part of protocol 2025-03-26");
+    } else {
       batches?.noteCancel(value);
       peer.receive(value);
     }
