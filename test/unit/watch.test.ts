@@ -88,7 +88,12 @@ describe("watchInputs", () => {
   });
 
   /** Runs `firstRun` inside the loop's first run; exactly one more run must follow, for `changed`. */
-  async function expectOneRunAfter(firstRun: () => Promise<void>, reported: readonly string[], initialInputs: readonly string[], changed: string): Promise<void> {
+  async function expectOneRunAfter(
+    firstRun: () => Promise<void>,
+    reported: readonly string[],
+    initialInputs: readonly string[],
+    changed: string,
+  ): Promise<void> {
     const runs: (readonly string[])[] = [];
     const stop = new AbortController();
     const loop = watchInputs({
