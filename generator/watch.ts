@@ -35,116 +35,150 @@ export interface WatchOptions {
  * Runs `options.run` once, then again after each change of its inputs, until stopped.
  * Changes that arrive during a run are collected and give exactly one more run after it.
  * Resolves once stopped and any run in progress has finished (its writes are atomic).
+ * A run that throws (a bug: user errors are results) stops the watch, which rejects with its error.
  */
 export async function watchInputs(options: WatchOptions): Promise<void> {
-  const debounceMs = options.debounceMs ?? 100;
-  const watchers = new Map<string, FSWatcher>();
-  let inputs = new Set((options.initialInputs ?? []).map((path) => resolve(path)));
-  const changed = new Set<string>();
-  let timer: NodeJS.Timeout | undefined;
-  let running = false;
-  let stopped = false;
-  let finish!: () => void;
-  const done = new Promise<void>((resolveDone) => (finish = resolveDone));
+  if (options.signal?.aborted) return;
+  const loop = new WatchLoop(options);
+  loop.start();
+  await loop.done;
+}
 
-  const schedule = () => {
-    if (stopped) return;
-    if (timer !== undefined) clearTimeout(timer);
-    timer = setTimeout(() => {
-      timer = undefined;
-      // During a run the changes wait; the run's end schedules the next one.
-      if (!running) void runNow();
-    }, debounceMs);
-  };
+/** The state of one watch: the inputs, their folders' watchers, the changes waiting for a run. */
+class WatchLoop {
+  readonly done: Promise<void>;
+  private readonly debounceMs: number;
+  private readonly watchers = new Map<string, FSWatcher>();
+  private inputs: Set<string>;
+  private readonly changed = new Set<string>();
+  private timer: NodeJS.Timeout | undefined;
+  private running = false;
+  private stopped = false;
+  private failure: { error: unknown } | undefined;
+  private finish!: () => void;
+  private fail!: (error: unknown) => void;
 
-  const onEvent = (folder: string, name: string | Buffer | null) => {
+  constructor(private readonly options: WatchOptions) {
+    this.debounceMs = options.debounceMs ?? 100;
+    this.inputs = new Set((options.initialInputs ?? []).map((path) => resolve(path)));
+    this.done = new Promise<void>((resolveDone, rejectDone) => {
+      this.finish = resolveDone;
+      this.fail = rejectDone;
+    });
+  }
+
+  start(): void {
+    if (this.options.signal) {
+      this.options.signal.addEventListener("abort", this.stop, { once: true });
+    } else {
+      process.on("SIGINT", this.stop);
+      process.on("SIGTERM", this.stop);
+    }
+    this.syncWatchers(false);
+    void this.runNow();
+  }
+
+  /** Runs once the inputs have been quiet for the debounce time; during a run the changes wait, and its end schedules the next one. */
+  private schedule(): void {
+    if (this.stopped) return;
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      if (!this.running) void this.runNow();
+    }, this.debounceMs);
+  }
+
+  private onEvent(folder: string, name: string | Buffer | null): void {
     // Without a name (some platforms, some events) anything in the folder may have changed.
-    const candidates = name === null ? [...inputs].filter((path) => dirname(path) === folder) : [join(folder, name.toString())];
+    const candidates = name === null ? this.inputsIn(folder) : [join(folder, name.toString())];
     let relevant = false;
     for (const path of candidates) {
-      if (!inputs.has(path)) continue;
-      changed.add(path);
+      if (!this.inputs.has(path)) continue;
+      this.changed.add(path);
       relevant = true;
     }
-    if (relevant) schedule();
-  };
+    if (relevant) this.schedule();
+  }
+
+  private inputsIn(folder: string): string[] {
+    return [...this.inputs].filter((path) => dirname(path) === folder);
+  }
 
   /** Watches exactly the folders of the current inputs: new ones are added, unneeded ones closed, broken ones retried. */
-  const syncWatchers = (announce = true) => {
-    const folders = new Set([...inputs].map((path) => dirname(path)));
-    for (const [folder, watcher] of watchers) {
+  private syncWatchers(announce = true): void {
+    const folders = new Set([...this.inputs].map((path) => dirname(path)));
+    for (const [folder, watcher] of this.watchers) {
       if (folders.has(folder)) continue;
       watcher.close();
-      watchers.delete(folder);
+      this.watchers.delete(folder);
     }
-    for (const folder of folders) {
-      if (watchers.has(folder)) continue;
-      try {
-        const watcher = watchFolder(folder, { persistent: true }, (_event, name) => onEvent(folder, name));
-        watcher.on("error", (error) => {
-          // The folder went away (or similar): drop the watcher; the next run sets it up again.
-          watcher.close();
-          if (watchers.get(folder) === watcher) watchers.delete(folder);
-          options.onWatchError?.(folder, error);
-          for (const path of inputs) if (dirname(path) === folder) changed.add(path);
-          schedule();
-        });
-        watchers.set(folder, watcher);
-      } catch (error) {
-        options.onWatchError?.(folder, error as Error);
-      }
-    }
-    if (announce) options.onWatching?.([...inputs].sort(), [...watchers.keys()].sort());
-  };
+    for (const folder of folders) if (!this.watchers.has(folder)) this.watchFolder(folder);
+    if (announce) this.options.onWatching?.([...this.inputs].sort(), [...this.watchers.keys()].sort());
+  }
 
-  const runNow = async () => {
-    running = true;
-    const startedAt = Date.now();
-    const these = [...changed].sort();
-    changed.clear();
+  private watchFolder(folder: string): void {
     try {
-      const result = await options.run(these);
+      const watcher = watchFolder(folder, { persistent: true }, (_event, name) => this.onEvent(folder, name));
+      watcher.on("error", (error) => {
+        // The folder went away (or similar): drop the watcher; the next run sets it up again.
+        watcher.close();
+        if (this.watchers.get(folder) === watcher) this.watchers.delete(folder);
+        this.options.onWatchError?.(folder, error);
+        for (const path of this.inputsIn(folder)) this.changed.add(path);
+        this.schedule();
+      });
+      this.watchers.set(folder, watcher);
+    } catch (error) {
+      this.options.onWatchError?.(folder, error as Error);
+    }
+  }
+
+  private async runNow(): Promise<void> {
+    this.running = true;
+    const startedAt = Date.now();
+    const these = [...this.changed].sort();
+    this.changed.clear();
+    try {
+      const result = await this.options.run(these);
       // A failed run stops early and knows only some of its inputs (say, the manifest when it
       // does not parse): keep watching what earlier runs read, so fixing any of them runs again.
       const read = result.inputs.map((path) => resolve(path));
-      inputs = new Set(result.failed ? [...inputs, ...read] : read);
+      this.inputs = new Set(result.failed ? [...this.inputs, ...read] : read);
+    } catch (error) {
+      this.failure = { error };
+      this.stop();
     } finally {
-      running = false;
+      this.running = false;
     }
-    if (stopped) {
-      finish();
+    if (this.stopped) {
+      this.settle();
       return;
     }
-    syncWatchers();
+    this.syncWatchers();
     // A file saved during the run in a folder that was not watched yet raised no event (a
     // schema the manifest names for the first time, or one that did not exist): its time
     // tells. File times lag the clock by a few milliseconds at most, never lead it, so a file
     // saved before the run never counts.
-    for (const path of inputs) if (modifiedSince(path, startedAt)) changed.add(path);
-    if (changed.size > 0) schedule();
-  };
-
-  const stop = () => {
-    if (stopped) return;
-    stopped = true;
-    if (timer !== undefined) clearTimeout(timer);
-    for (const watcher of watchers.values()) watcher.close();
-    watchers.clear();
-    process.off("SIGINT", stop);
-    process.off("SIGTERM", stop);
-    if (!running) finish();
-  };
-  if (options.signal) {
-    if (options.signal.aborted) return;
-    options.signal.addEventListener("abort", stop, { once: true });
-  } else {
-    process.on("SIGINT", stop);
-    process.on("SIGTERM", stop);
+    for (const path of this.inputs) if (modifiedSince(path, startedAt)) this.changed.add(path);
+    if (this.changed.size > 0) this.schedule();
   }
 
-  syncWatchers(false);
-  await runNow();
-  await done;
+  private readonly stop = (): void => {
+    if (this.stopped) return;
+    this.stopped = true;
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    for (const watcher of this.watchers.values()) watcher.close();
+    this.watchers.clear();
+    this.options.signal?.removeEventListener("abort", this.stop);
+    process.off("SIGINT", this.stop);
+    process.off("SIGTERM", this.stop);
+    if (!this.running) this.settle();
+  };
+
+  private settle(): void {
+    if (this.failure === undefined) this.finish();
+    else this.fail(this.failure.error);
+  }
 }
 
 function modifiedSince(path: string, time: number): boolean {
@@ -156,7 +190,10 @@ function modifiedSince(path: string, time: number): boolean {
 }
 
 /** `mcp.yaml, schemas/a.json and 2 more`: the changed files as a status line names them (`display` shortens each, base name by default). */
-export function describeChanges(changed: readonly string[], display: (path: string) => string = (path) => basename(path)): string {
+export function describeChanges(
+  changed: readonly string[],
+  display: (path: string) => string = (path) => basename(path),
+): string {
   if (changed.length === 0) return "";
   const shown = changed.slice(0, 3).map((path) => display(path));
   return changed.length > 3 ? `${shown.join(", ")} and ${changed.length - 3} more` : shown.join(", ");

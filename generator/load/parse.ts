@@ -2,10 +2,19 @@
 // JSON goes to JSON.parse; block YAML of the common kind to a fast reader (./yaml-source.ts);
 // everything else, and every text with a problem, to the yaml library, which reports it.
 import { createRequire } from "node:module";
-import type { Node } from "yaml";
+import type { Alias, Document, Node, YAMLError, YAMLMap } from "yaml";
 import type { Diagnostic, SourceLocation } from "../diagnostics.js";
 import { parseBlockYaml } from "./yaml-source.js";
-import { childPointer, LineStarts, maxAliasValues, maxNestingDepth, PositionIndex, setOwn, type JsonValue, type ParsedSource } from "./source.js";
+import {
+  childPointer,
+  LineStarts,
+  maxAliasValues,
+  maxNestingDepth,
+  PositionIndex,
+  setOwn,
+  type JsonValue,
+  type ParsedSource,
+} from "./source.js";
 
 // The YAML parser loads on first use (synchronously, from its CommonJS build): manifests
 // read by JSON.parse or the block-YAML reader never need it.
@@ -27,7 +36,11 @@ const recordedDepth = 4;
  * everything else to. `blockYamlReader: false` reads all YAML with the yaml library (the
  * reference the reader is tested against).
  */
-export function parseSource(file: string, text: string, blockYamlReader = true): { source?: ParsedSource; diagnostics: Diagnostic[] } {
+export function parseSource(
+  file: string,
+  text: string,
+  blockYamlReader = true,
+): { source?: ParsedSource; diagnostics: Diagnostic[] } {
   if (/^\s*[[{]/.test(text)) {
     const json = parseJson(file, text);
     if (json) return { source: json, diagnostics: [] };
@@ -85,7 +98,8 @@ const stringLiteral = /"(?:[^"\\]|\\.)*"(\s*:)?/g;
 function keysWritten(text: string): number {
   let keys = 0;
   stringLiteral.lastIndex = 0;
-  for (let found = stringLiteral.exec(text); found; found = stringLiteral.exec(text)) if (found[1] !== undefined) keys++;
+  for (let found = stringLiteral.exec(text); found; found = stringLiteral.exec(text))
+    if (found[1] !== undefined) keys++;
   return keys;
 }
 
@@ -93,136 +107,179 @@ function keysWritten(text: string): number {
  * Reads `text` with the yaml library, recording positions into `into` (a fresh index unless
  * given: the JSON path's, filled on its first question).
  */
-function parseYaml(file: string, text: string, into?: PositionIndex): { source?: ParsedSource; diagnostics: Diagnostic[] } {
-  const { isAlias, isMap, isScalar, isSeq, LineCounter, parseDocument } = loadYaml();
-  const lineCounter = new LineCounter();
+function parseYaml(
+  file: string,
+  text: string,
+  into?: PositionIndex,
+): { source?: ParsedSource; diagnostics: Diagnostic[] } {
+  const lib = loadYaml();
+  const lineCounter = new lib.LineCounter();
   const at = (offset: number): SourceLocation => {
     const { line, col } = lineCounter.linePos(offset);
     return { file, line, col };
   };
-  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true, strict: true });
+  const doc = lib.parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true, strict: true });
   const problems = [...doc.errors, ...doc.warnings];
-  if (problems.length > 0) {
-    // One report per place and problem: the yaml library repeats an error for every bracket left open.
-    const unique = new Map<string, Diagnostic>();
-    for (const error of problems) {
-      const diagnostic = { location: at(error.pos[0]), message: describeYamlError(error.code, error.message) };
-      unique.set(`${error.pos[0]} ${diagnostic.message}`, diagnostic);
-    }
-    return { diagnostics: [...unique.values()] };
-  }
-  const positions = into ?? new PositionIndex(file, text, lineCounter);
-  const diagnostics: Diagnostic[] = [];
+  if (problems.length > 0) return { diagnostics: syntaxDiagnostics(problems, at) };
+  const converter = new YamlToJson(lib, doc, at, into ?? new PositionIndex(file, text, lineCounter));
+  const value = converter.convert(doc.contents, "");
+  if (converter.diagnostics.length > 0) return { diagnostics: converter.diagnostics };
+  return { source: { value, positions: converter.positions }, diagnostics: converter.diagnostics };
+}
 
-  // An alias is a copy of its anchor's value. Anchors whose values hold aliases themselves
-  // multiply on every use ("billion laughs": 9 levels of 9 aliases make 9^9 values), so the
-  // yaml library's rule applies: an anchor used n times whose value expands m aliases
-  // costs n × m, and more than maxAliasCount in total is refused before that use is
-  // copied. Anchors without aliases inside cost nothing, however often they are used.
-  const aliasesInside = new Map<unknown, number>();
-  const countAliases = (node: unknown): number => {
-    if (isAlias(node)) {
-      const target = node.resolve(doc);
-      return target === undefined ? 1 : 1 + countAliases(target);
-    }
-    if (!isMap(node) && !isSeq(node)) return 0;
-    const known = aliasesInside.get(node);
-    if (known !== undefined) return known;
-    // A value that contains an alias of itself would expand forever: it counts as too many.
-    aliasesInside.set(node, maxAliasCount + 1);
-    let count = 0;
-    for (const item of node.items) {
-      count += isMap(node) ? countAliases((item as { value: unknown }).value) : countAliases(item);
-      if (count > maxAliasCount) break;
-    }
-    aliasesInside.set(node, count);
-    return count;
-  };
-  let aliasCost = 0;
-  let refused = false;
+/** One report per place and problem: the yaml library repeats an error for every bracket left open. */
+function syntaxDiagnostics(problems: readonly YAMLError[], at: (offset: number) => SourceLocation): Diagnostic[] {
+  const unique = new Map<string, Diagnostic>();
+  for (const error of problems) {
+    const diagnostic = { location: at(error.pos[0]), message: describeYamlError(error.code, error.message) };
+    unique.set(`${error.pos[0]} ${diagnostic.message}`, diagnostic);
+  }
+  return [...unique.values()];
+}
+
+/**
+ * A yaml library document as plain JSON values, its positions recorded as it goes; refuses
+ * (with a diagnostic) nesting beyond maxNestingDepth, alias bombs, non-string keys and values
+ * JSON cannot hold.
+ */
+class YamlToJson {
+  readonly diagnostics: Diagnostic[] = [];
+  /** Alias copies nested in the targets of aliases, by node (see countAliases). */
+  private readonly aliasesInside = new Map<unknown, number>();
+  private aliasCost = 0;
+  private refused = false;
   /** Values copied for aliases so far, and where the alias being copied stands. */
-  let copied = 0;
-  let copying: SourceLocation | undefined;
+  private copied = 0;
+  private copying: SourceLocation | undefined;
+
+  constructor(
+    private readonly lib: typeof import("yaml"),
+    private readonly doc: Document.Parsed,
+    private readonly at: (offset: number) => SourceLocation,
+    readonly positions: PositionIndex,
+  ) {}
 
   /** `recording` is false inside an alias: positions stay those of the alias itself. */
-  const convert = (node: unknown, pointer: string, recording = true, depth = 0): JsonValue => {
-    if (refused) return null;
+  convert(node: unknown, pointer: string, recording = true, depth = 0): JsonValue {
+    if (this.refused) return null;
     if (depth > maxNestingDepth) {
-      refused = true;
       const range = (node as Node | null)?.range;
-      diagnostics.push({ location: range ? at(range[0]) : positions.value(pointer), message: `values nest more than ${maxNestingDepth} levels deep here; a manifest or schema never needs that many, so flatten it (use $defs and $ref for recursive shapes)` });
-      return null;
+      const message = `values nest more than ${maxNestingDepth} levels deep here; a manifest or schema never needs that many, so flatten it (use $defs and $ref for recursive shapes)`;
+      return this.refuse(range ? this.at(range[0]) : this.positions.value(pointer), message);
     }
-    if (!recording && ++copied > maxAliasValues) {
-      refused = true;
-      diagnostics.push({ location: copying!, message: `aliases expand to more than ${maxAliasValues.toLocaleString("en-US")} values (a large value aliased many times); alias it less often, or share schemas with $ref to $defs` });
-      return null;
+    if (!recording && ++this.copied > maxAliasValues) {
+      const message = `aliases expand to more than ${maxAliasValues.toLocaleString("en-US")} values (a large value aliased many times); alias it less often, or share schemas with $ref to $defs`;
+      return this.refuse(this.copying!, message);
     }
-    if (isAlias(node)) {
-      const target = node.resolve(doc);
-      if (node.range && recording) positions.setValue(pointer, node.range[0], node.range[1]);
-      const location = node.range ? at(node.range[0]) : positions.value(pointer);
-      if (target === undefined) {
-        diagnostics.push({ location, message: `alias *${node.source} refers to no anchor; define &${node.source} on a value above it, or remove the *` });
-        return null;
-      }
-      const inside = countAliases(target);
-      if (inside > 0) {
-        aliasCost += inside;
-        if (aliasCost > maxAliasCount) {
-          refused = true;
-          diagnostics.push({
-            location,
-            message: `aliases expand too much (more than ${maxAliasCount} nested alias copies, as in a "billion laughs" document); write repeated values out, or alias only values that contain no aliases`,
-          });
-          return null;
-        }
-      }
-      if (recording) copying = location;
-      return convert(target, pointer, false, depth);
-    }
+    const { isAlias, isMap, isScalar, isSeq } = this.lib;
+    if (isAlias(node)) return this.convertAlias(node, pointer, recording, depth);
     const range = (node as Node | null)?.range;
-    if (range && recording) positions.setValue(pointer, range[0], range[1]);
-    if (isMap(node)) {
-      const out: { [key: string]: JsonValue } = {};
-      for (const pair of node.items) {
-        const keyNode = pair.key as Node | null;
-        const key = isScalar(keyNode) ? keyNode.value : undefined;
-        if (typeof key !== "string") {
-          diagnostics.push({ location: keyNode?.range ? at(keyNode.range[0]) : positions.value(pointer), message: "keys must be strings; quote this key" });
-          continue;
-        }
-        const child = childPointer(pointer, key);
-        const keyAt = keyNode?.range?.[0];
-        if (keyAt !== undefined && recording) {
-          positions.setKey(child, keyAt);
-          // An empty value (`key:`) has no node; it stands where the key is.
-          if (pair.value === null) positions.setValue(child, keyAt);
-        }
-        setOwn(out, key, pair.value === null ? null : convert(pair.value, child, recording, depth + 1));
-      }
-      return out;
-    }
-    if (isSeq(node)) return node.items.map((item, i) => convert(item, childPointer(pointer, i), recording, depth + 1));
-    if (isScalar(node)) {
-      const value = node.value;
-      if (value === null || typeof value === "boolean" || typeof value === "string") return value;
-      if (typeof value === "number") {
-        if (!Number.isFinite(value)) {
-          diagnostics.push({ location: positions.value(pointer), message: "numbers must be finite; quote it if you meant a string" });
-          return null;
-        }
-        return value;
-      }
-      diagnostics.push({ location: positions.value(pointer), message: "unsupported YAML value; use plain JSON-compatible values" });
+    if (range && recording) this.positions.setValue(pointer, range[0], range[1]);
+    if (isMap(node)) return this.convertMap(node, pointer, recording, depth);
+    if (isSeq(node))
+      return node.items.map((item, i) => this.convert(item, childPointer(pointer, i), recording, depth + 1));
+    if (isScalar(node)) return this.convertScalar(node.value, pointer);
+    return null;
+  }
+
+  /** Stops the conversion: after one of these, the rest of the document would only repeat it. */
+  private refuse(location: SourceLocation, message: string): null {
+    this.refused = true;
+    this.diagnostics.push({ location, message });
+    return null;
+  }
+
+  /**
+   * An alias is a copy of its anchor's value. Anchors whose values hold aliases themselves
+   * multiply on every use ("billion laughs": 9 levels of 9 aliases make 9^9 values), so the
+   * yaml library's rule applies: an anchor used n times whose value expands m aliases
+   * costs n × m, and more than maxAliasCount in total is refused before that use is
+   * copied. Anchors without aliases inside cost nothing, however often they are used.
+   */
+  private convertAlias(node: Alias, pointer: string, recording: boolean, depth: number): JsonValue {
+    const target = node.resolve(this.doc);
+    if (node.range && recording) this.positions.setValue(pointer, node.range[0], node.range[1]);
+    const location = node.range ? this.at(node.range[0]) : this.positions.value(pointer);
+    if (target === undefined) {
+      this.diagnostics.push({
+        location,
+        message: `alias *${node.source} refers to no anchor; define &${node.source} on a value above it, or remove the *`,
+      });
       return null;
     }
-    return null;
-  };
+    const inside = this.countAliases(target);
+    if (inside > 0) {
+      this.aliasCost += inside;
+      if (this.aliasCost > maxAliasCount) {
+        const message = `aliases expand too much (more than ${maxAliasCount} nested alias copies, as in a "billion laughs" document); write repeated values out, or alias only values that contain no aliases`;
+        return this.refuse(location, message);
+      }
+    }
+    if (recording) this.copying = location;
+    return this.convert(target, pointer, false, depth);
+  }
 
-  const value = convert(doc.contents, "");
-  if (diagnostics.length > 0) return { diagnostics };
-  return { source: { value, positions }, diagnostics };
+  /** How many alias copies expanding `node` makes (more than maxAliasCount counts as too many). */
+  private countAliases(node: unknown): number {
+    const { isAlias, isMap, isSeq } = this.lib;
+    if (isAlias(node)) {
+      const target = node.resolve(this.doc);
+      return target === undefined ? 1 : 1 + this.countAliases(target);
+    }
+    if (!isMap(node) && !isSeq(node)) return 0;
+    const known = this.aliasesInside.get(node);
+    if (known !== undefined) return known;
+    // A value that contains an alias of itself would expand forever: it counts as too many.
+    this.aliasesInside.set(node, maxAliasCount + 1);
+    let count = 0;
+    for (const item of node.items) {
+      count += isMap(node) ? this.countAliases((item as { value: unknown }).value) : this.countAliases(item);
+      if (count > maxAliasCount) break;
+    }
+    this.aliasesInside.set(node, count);
+    return count;
+  }
+
+  private convertMap(node: YAMLMap, pointer: string, recording: boolean, depth: number): JsonValue {
+    const out: { [key: string]: JsonValue } = {};
+    for (const pair of node.items) {
+      const keyNode = pair.key as Node | null;
+      const key = this.lib.isScalar(keyNode) ? keyNode.value : undefined;
+      if (typeof key !== "string") {
+        this.diagnostics.push({
+          location: keyNode?.range ? this.at(keyNode.range[0]) : this.positions.value(pointer),
+          message: "keys must be strings; quote this key",
+        });
+        continue;
+      }
+      const child = childPointer(pointer, key);
+      const keyAt = keyNode?.range?.[0];
+      if (keyAt !== undefined && recording) {
+        this.positions.setKey(child, keyAt);
+        // An empty value (`key:`) has no node; it stands where the key is.
+        if (pair.value === null) this.positions.setValue(child, keyAt);
+      }
+      setOwn(out, key, pair.value === null ? null : this.convert(pair.value, child, recording, depth + 1));
+    }
+    return out;
+  }
+
+  private convertScalar(value: unknown, pointer: string): JsonValue {
+    if (value === null || typeof value === "boolean" || typeof value === "string") return value;
+    if (typeof value === "number") {
+      if (Number.isFinite(value)) return value;
+      this.diagnostics.push({
+        location: this.positions.value(pointer),
+        message: "numbers must be finite; quote it if you meant a string",
+      });
+      return null;
+    }
+    this.diagnostics.push({
+      location: this.positions.value(pointer),
+      message: "unsupported YAML value; use plain JSON-compatible values",
+    });
+    return null;
+  }
 }
 
 function describeYamlError(code: string, message: string): string {
@@ -234,7 +291,8 @@ function describeYamlError(code: string, message: string): string {
     case "MULTIPLE_DOCS":
       return "more than one YAML document; a manifest is a single document, so remove this `---` and what follows or move it to another file";
     default: {
-      if (/Maximum call stack size exceeded/.test(message)) return `values nest too deep to read; a manifest or schema never needs more than ${maxNestingDepth} levels, so flatten it`;
+      if (/Maximum call stack size exceeded/.test(message))
+        return `values nest too deep to read; a manifest or schema never needs more than ${maxNestingDepth} levels, so flatten it`;
       const first = message.split("\n")[0] ?? message;
       return `invalid YAML: ${first.replace(/ at line \d+, column \d+.*$/, "")}`;
     }

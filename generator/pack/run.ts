@@ -5,7 +5,15 @@
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
-import { err, formatDiagnostic, isWarning, jsonDiagnostic, out, sortDiagnostics, type Diagnostic } from "../diagnostics.js";
+import {
+  err,
+  formatDiagnostic,
+  isWarning,
+  jsonDiagnostic,
+  out,
+  sortDiagnostics,
+  type Diagnostic,
+} from "../diagnostics.js";
 import { loadModel } from "../pipeline.js";
 import { replaceFile } from "../write.js";
 import { bundleEntry } from "./bundle-entry.js";
@@ -38,7 +46,8 @@ interface Written {
 }
 
 /** The file name of a bundle: name and version, with anything a file system may refuse replaced. */
-export const bundleFileName = (name: string, version: string): string => `${`${name}-${version}`.replace(/[^A-Za-z0-9._-]+/g, "-")}.mcpb`;
+export const bundleFileName = (name: string, version: string): string =>
+  `${`${name}-${version}`.replace(/[^A-Za-z0-9._-]+/g, "-")}.mcpb`;
 
 const sha256 = (data: Uint8Array) => createHash("sha256").update(data).digest("hex");
 const shown = (path: string) => relative(process.cwd(), path).split("\\").join("/") || path;
@@ -54,7 +63,9 @@ function readPackage(pkgFile: string): { pkg?: ProjectPackage; diagnostics: Diag
   try {
     return { pkg: readProjectPackage(JSON.parse(text)), diagnostics: [] };
   } catch (error) {
-    return { diagnostics: [{ location: { file: shown(pkgFile) }, message: `is not JSON (${(error as Error).message})` }] };
+    return {
+      diagnostics: [{ location: { file: shown(pkgFile) }, message: `is not JSON (${(error as Error).message})` }],
+    };
   }
 }
 
@@ -107,7 +118,15 @@ export async function runPack(args: PackArgs): Promise<number> {
     }
   }
   if (writeServerJson && diagnostics.length === 0) {
-    const built = serverJson({ model, positions, pkg, pkgFile: shown(pkgFile), servesStdio, remoteUrl: args.remote, mcpb });
+    const built = serverJson({
+      model,
+      positions,
+      pkg,
+      pkgFile: shown(pkgFile),
+      servesStdio,
+      remoteUrl: args.remote,
+      mcpb,
+    });
     if (!built.ok) diagnostics.push(...built.diagnostics);
     else outputs.set("server.json", Buffer.from(`${JSON.stringify(built.serverJson, null, 2)}\n`));
   }
@@ -115,31 +134,50 @@ export async function runPack(args: PackArgs): Promise<number> {
 
   const written: Written[] = [];
   try {
-    mkdirSync(outDir, { recursive: true });
-    for (const [name, data] of outputs) {
-      const target = join(outDir, name);
-      let same = false;
-      try {
-        same = Buffer.from(readFileSync(target)).equals(Buffer.from(data));
-      } catch {
-        // not written yet
-      }
-      if (!same) replaceFile(target, data);
-      written.push({ path: shown(target), status: same ? "unchanged" : "written", bytes: data.length, sha256: sha256(data) });
-    }
+    writeOutputs(outDir, outputs, written);
   } catch (error) {
     // A file-system error (a file where the folder should be, permissions, a full disk).
     const code = (error as NodeJS.ErrnoException).code;
     if (code === undefined) throw error;
-    return report(false, [{ location: { file: shown(outDir) }, message: `cannot write the output folder (${code}: ${(error as Error).message})` }], written);
+    return report(
+      false,
+      [
+        {
+          location: { file: shown(outDir) },
+          message: `cannot write the output folder (${code}: ${(error as Error).message})`,
+        },
+      ],
+      written,
+    );
   }
   if (args.json) return report(true, warnings, written);
   for (const warning of warnings.filter(isWarning)) err(formatDiagnostic(warning));
-  if (!args.quiet) {
-    for (const file of written) {
-      const size = file.bytes >= 1024 ? `${Math.round(file.bytes / 1024)} kB` : `${file.bytes} bytes`;
-      out(`mcp-gen: ${file.status === "written" ? "wrote" : "already up to date:"} ${file.path} (${size}, sha256 ${file.sha256})`);
-    }
-  }
+  if (!args.quiet) for (const file of written) out(writtenLine(file));
   return 0;
+}
+
+/** Writes each output into `outDir` unless it holds those bytes already, recording each in `written` as it goes (a file-system error throws). */
+function writeOutputs(outDir: string, outputs: ReadonlyMap<string, Uint8Array>, written: Written[]): void {
+  mkdirSync(outDir, { recursive: true });
+  for (const [name, data] of outputs) {
+    const target = join(outDir, name);
+    let same = false;
+    try {
+      same = Buffer.from(readFileSync(target)).equals(Buffer.from(data));
+    } catch {
+      // not written yet
+    }
+    if (!same) replaceFile(target, data);
+    written.push({
+      path: shown(target),
+      status: same ? "unchanged" : "written",
+      bytes: data.length,
+      sha256: sha256(data),
+    });
+  }
+}
+
+function writtenLine(file: Written): string {
+  const size = file.bytes >= 1024 ? `${Math.round(file.bytes / 1024)} kB` : `${file.bytes} bytes`;
+  return `mcp-gen: ${file.status === "written" ? "wrote" : "already up to date:"} ${file.path} (${size}, sha256 ${file.sha256})`;
 }

@@ -81,7 +81,15 @@ function describeJson(value: unknown): string {
   return typeof value;
 }
 
-export const jsonTypeNames: ReadonlySet<string> = new Set(["null", "boolean", "object", "array", "number", "integer", "string"]);
+export const jsonTypeNames: ReadonlySet<string> = new Set([
+  "null",
+  "boolean",
+  "object",
+  "array",
+  "number",
+  "integer",
+  "string",
+]);
 
 /** Keywords that carry no validation: documentation, metadata, and `format`. */
 const annotationKeywords = new Set([
@@ -209,14 +217,19 @@ class SchemaChecker {
     if (typeof anchor === "string" && this.dialect === "2020-12") {
       const first = this.anchors.get(anchor);
       // JSON Schema requires anchors to be unique within a schema; ajv (which many clients validate with) refuses the schema.
-      if (first !== undefined) this.problem(childPointer(pointer, "$anchor"), `$anchor ${JSON.stringify(anchor)} is declared twice (first at ${JSON.stringify(first)}); anchors must be unique within a schema, so rename or remove one`);
+      if (first !== undefined)
+        this.problem(
+          childPointer(pointer, "$anchor"),
+          `$anchor ${JSON.stringify(anchor)} is declared twice (first at ${JSON.stringify(first)}); anchors must be unique within a schema, so rename or remove one`,
+        );
       else this.anchors.set(anchor, pointer);
     }
     const refOnly = isRefOnly(schema, this.dialect);
     for (const keyword of Object.keys(schema)) {
       // draft-07 ignores the siblings of $ref; only definitions containers stay reachable.
       if (refOnly && keyword !== "$ref" && keyword !== "definitions" && keyword !== "$defs") continue;
-      if (!annotationKeywords.has(keyword)) this.checkKeyword(keyword, schema[keyword], childPointer(pointer, keyword), pointer);
+      if (!annotationKeywords.has(keyword))
+        this.checkKeyword(keyword, schema[keyword], childPointer(pointer, keyword), pointer);
     }
   }
 
@@ -249,19 +262,46 @@ class SchemaChecker {
         this.checkSchemaMap(keyword, value, pointer);
         return;
       case "patternProperties":
-        this.checkSchemaMap(keyword, value, pointer);
-        if (isJsonObject(value)) {
-          for (const pattern of Object.keys(value))
-            this.checkRegExp(pattern, childPointer(pointer, pattern), "patternProperties key");
-        }
+        this.checkPatternProperties(value, pointer);
         return;
+      case "dependentRequired":
+      case "dependencies":
+        this.checkDependencies(keyword, value, pointer);
+        return;
+      case "items":
+        this.checkItems(value, pointer);
+        return;
+      case "prefixItems":
+        this.checkSchemaArray(keyword, value, pointer, false);
+        return;
+      case "allOf":
+      case "anyOf":
+      case "oneOf":
+        this.checkSchemaArray(keyword, value, pointer, true);
+        return;
+      case "additionalItems":
+      case "contains":
+      case "propertyNames":
+      case "additionalProperties":
+      case "not":
+      case "if":
+      case "then":
+      case "else":
+        this.checkSchema(value, pointer);
+        return;
+      default:
+        this.checkValueKeyword(keyword, value, pointer);
+    }
+  }
+
+  /** The keywords whose value is data about the instance (types, limits, patterns), not a schema. */
+  private checkValueKeyword(keyword: string, value: unknown, pointer: string): void {
+    switch (keyword) {
       case "type":
         this.checkType(value, pointer);
         return;
       case "enum":
         if (!Array.isArray(value)) this.wrongType(keyword, "an array of allowed values", value, pointer);
-        return;
-      case "const":
         return;
       case "multipleOf":
         if (typeof value !== "number" || !Number.isFinite(value) || value <= 0)
@@ -271,14 +311,7 @@ class SchemaChecker {
       case "exclusiveMaximum":
       case "minimum":
       case "exclusiveMinimum":
-        if (typeof value === "boolean" && keyword.startsWith("exclusive")) {
-          this.problem(
-            pointer,
-            `${keyword} must be a number; the draft-04 boolean form is not supported, write ${keyword}: <limit> instead of ${keyword === "exclusiveMaximum" ? "maximum" : "minimum"} plus ${keyword}: true`,
-          );
-        } else if (typeof value !== "number" || !Number.isFinite(value)) {
-          this.wrongType(keyword, "a number", value, pointer);
-        }
+        this.checkLimit(keyword, value, pointer);
         return;
       case "maxLength":
       case "minLength":
@@ -301,60 +334,60 @@ class SchemaChecker {
       case "required":
         this.checkStringArray(keyword, value, pointer);
         return;
-      case "dependentRequired":
-        if (!isJsonObject(value)) {
-          this.wrongType(keyword, "an object whose values are arrays of property names", value, pointer);
-          return;
-        }
-        for (const name of Object.keys(value)) this.checkStringArray(keyword, value[name], childPointer(pointer, name));
-        return;
-      case "dependencies":
-        if (!isJsonObject(value)) {
-          this.wrongType(keyword, "an object whose values are arrays of property names or schemas", value, pointer);
-          return;
-        }
-        for (const name of Object.keys(value)) {
-          const dependency = value[name];
-          if (Array.isArray(dependency)) this.checkStringArray(keyword, dependency, childPointer(pointer, name));
-          else this.checkSchema(dependency, childPointer(pointer, name));
-        }
-        return;
-      case "items":
-        if (Array.isArray(value)) {
-          if (this.dialect === "2020-12") {
-            this.problem(
-              pointer,
-              "items must be a schema in JSON Schema 2020-12, not an array; put tuple schemas in prefixItems (and the schema for the remaining items in items)",
-            );
-            return;
-          }
-          this.checkSchemaArray(keyword, value, pointer, false);
-          return;
-        }
-        this.checkSchema(value, pointer);
-        return;
-      case "prefixItems":
-        this.checkSchemaArray(keyword, value, pointer, false);
-        return;
-      case "allOf":
-      case "anyOf":
-      case "oneOf":
-        this.checkSchemaArray(keyword, value, pointer, true);
-        return;
-      case "additionalItems":
-      case "contains":
-      case "propertyNames":
-      case "additionalProperties":
-      case "not":
-      case "if":
-      case "then":
-      case "else":
-        this.checkSchema(value, pointer);
-        return;
       default:
-        // Unknown keywords (including x-… extensions) are annotations.
+        // `const` takes any value; unknown keywords (including x-… extensions) are annotations.
         return;
     }
+  }
+
+  private checkPatternProperties(value: unknown, pointer: string): void {
+    this.checkSchemaMap("patternProperties", value, pointer);
+    if (!isJsonObject(value)) return;
+    for (const pattern of Object.keys(value))
+      this.checkRegExp(pattern, childPointer(pointer, pattern), "patternProperties key");
+  }
+
+  /** A numeric bound: a finite number (draft-04's boolean `exclusiveMaximum: true` gets its own hint). */
+  private checkLimit(keyword: string, value: unknown, pointer: string): void {
+    if (typeof value === "boolean" && keyword.startsWith("exclusive")) {
+      this.problem(
+        pointer,
+        `${keyword} must be a number; the draft-04 boolean form is not supported, write ${keyword}: <limit> instead of ${keyword === "exclusiveMaximum" ? "maximum" : "minimum"} plus ${keyword}: true`,
+      );
+    } else if (typeof value !== "number" || !Number.isFinite(value)) {
+      this.wrongType(keyword, "a number", value, pointer);
+    }
+  }
+
+  /** `dependentRequired` (arrays of property names) and draft-07's `dependencies` (arrays or schemas). */
+  private checkDependencies(keyword: "dependentRequired" | "dependencies", value: unknown, pointer: string): void {
+    if (!isJsonObject(value)) {
+      const values = keyword === "dependencies" ? "arrays of property names or schemas" : "arrays of property names";
+      this.wrongType(keyword, `an object whose values are ${values}`, value, pointer);
+      return;
+    }
+    for (const name of Object.keys(value)) {
+      const dependency = value[name];
+      if (keyword === "dependentRequired" || Array.isArray(dependency))
+        this.checkStringArray(keyword, dependency, childPointer(pointer, name));
+      else this.checkSchema(dependency, childPointer(pointer, name));
+    }
+  }
+
+  /** `items`: a schema, or (draft-07 only) an array of tuple schemas. */
+  private checkItems(value: unknown, pointer: string): void {
+    if (!Array.isArray(value)) {
+      this.checkSchema(value, pointer);
+      return;
+    }
+    if (this.dialect === "2020-12") {
+      this.problem(
+        pointer,
+        "items must be a schema in JSON Schema 2020-12, not an array; put tuple schemas in prefixItems (and the schema for the remaining items in items)",
+      );
+      return;
+    }
+    this.checkSchemaArray("items", value, pointer, false);
   }
 
   private wrongType(keyword: string, expected: string, value: unknown, pointer: string): void {
@@ -437,7 +470,8 @@ class SchemaChecker {
   private resolveRef(ref: string): Resolution {
     let fragment: string | undefined;
     if (ref.startsWith("#")) fragment = ref.slice(1);
-    else if (ref === "") fragment = ""; // the document itself
+    else if (ref === "")
+      fragment = ""; // the document itself
     else if (this.rootBase !== undefined && ref === this.rootBase) fragment = "";
     else if (this.rootBase !== undefined && ref.startsWith(`${this.rootBase}#`))
       fragment = ref.slice(this.rootBase.length + 1);
@@ -516,7 +550,8 @@ class SchemaChecker {
       for (const keyword of ["not", "if", "then", "else"]) walk(node[keyword], `${at}/${keyword}`);
       for (const keyword of ["dependentSchemas", "dependencies"]) {
         const map = node[keyword];
-        if (isJsonObject(map)) for (const name of Object.keys(map)) walk(map[name], childPointer(`${at}/${keyword}`, name));
+        if (isJsonObject(map))
+          for (const name of Object.keys(map)) walk(map[name], childPointer(`${at}/${keyword}`, name));
       }
     };
     walk(schema, pointer);

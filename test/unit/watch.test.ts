@@ -88,7 +88,12 @@ describe("watchInputs", () => {
   });
 
   /** Runs `firstRun` inside the loop's first run; exactly one more run must follow, for `changed`. */
-  async function expectOneRunAfter(firstRun: () => Promise<void>, reported: readonly string[], initialInputs: readonly string[], changed: string): Promise<void> {
+  async function expectOneRunAfter(
+    firstRun: () => Promise<void>,
+    reported: readonly string[],
+    initialInputs: readonly string[],
+    changed: string,
+  ): Promise<void> {
     const runs: (readonly string[])[] = [];
     const stop = new AbortController();
     const loop = watchInputs({
@@ -188,6 +193,32 @@ describe("watchInputs", () => {
     });
     await loop;
     expect(finished).toBe(true);
+  });
+
+  it("stops and rejects with the error of a later run that throws, as of the first", async () => {
+    const input = join(tempDir(), "mcp.yaml");
+    writeFileSync(input, "a");
+    let runs = 0;
+    const loop = watchInputs({
+      run: async () => {
+        runs += 1;
+        if (runs === 2) throw new Error("a bug in the run");
+        return { inputs: [input], failed: false };
+      },
+      debounceMs: 30,
+      signal: new AbortController().signal,
+    });
+    const outcome = loop.then(
+      () => "resolved",
+      (error: Error) => error.message,
+    );
+    await until(() => runs === 1, "the first run");
+    writeFileSync(input, "b");
+    // Without a stop, only the failed run can end the loop; its watchers are closed, so no third run.
+    expect(await outcome).toBe("a bug in the run");
+    writeFileSync(input, "c");
+    await pause(200);
+    expect(runs).toBe(2);
   });
 });
 

@@ -4,9 +4,9 @@
 import type { ProtocolModel } from "../../model/protocol.js";
 import { revisionNamespace } from "../../model/protocol.js";
 import { paramHeaderDeclarations } from "../../model/server.js";
-import type { ServerModel } from "../../model/types.js";
+import type { ServerModel, ToolModel } from "../../model/types.js";
 import { Code, codeLiteral, propertyKey, stringLiteral } from "../escape.js";
-import type { GeneratedFile } from "../file.js";
+import type { CodeWriter, GeneratedFile } from "../file.js";
 import { toolTypeNames } from "../types/emit.js";
 import { validatorNames } from "../validators/emit.js";
 
@@ -35,152 +35,319 @@ export function clientNames(model: ServerModel): {
 /** Sentences joined by ". ", without doubling the period of a part that ends with one. */
 function summary(...parts: (string | undefined)[]): string {
   const present = parts.filter((s): s is string => s !== undefined && s !== "");
-  return present.map((part, i) => (i === present.length - 1 ? part : part.endsWith(".") ? `${part} ` : `${part}. `)).join("");
+  return present
+    .map((part, i) => (i === present.length - 1 ? part : part.endsWith(".") ? `${part} ` : `${part}. `))
+    .join("");
 }
 
 export function emitClient(file: GeneratedFile, model: ServerModel, protocols: readonly ProtocolModel[]): void {
-  const w = file.writer;
-  const rt = model.generate.runtime;
-  const names = clientNames(model);
-  const protocol = file.local("protocol.gen");
-  const types = file.local("types.gen");
-  const validators = file.local("validators.gen");
-  const callOptions = file.type(rt, "CallOptions");
-  const session = `${file.type(rt, "ClientSession")}<${file.type(protocol, "ClientRequestMap")}>`;
+  const client = new ClientEmitter(file, model, protocols);
+  client.resultUnions();
+  client.clientInterface();
+  client.toolTables();
+  client.createFunction();
+  client.connectFunction();
+}
 
-  // `export type Name = A | B;`, one member per line when it is too long.
-  const unionAlias = (doc: string, name: string, members: readonly string[]) => {
-    w.doc(doc).union(`export type ${name} =`, members).line();
-  };
-  // The results the client returns, as the union over the revisions it speaks: named once.
-  const revisionUnion = (type: string) => protocols.map((p) => `${file.type(protocol, revisionNamespace(p.revision))}.${type}`);
-  const speaks = "in any of the revisions this client speaks";
-  if (model.tools.length > 0) unionAlias(`A content block of a tool result, ${speaks}.`, "ToolResultContent", revisionUnion(`CallToolResult["content"][number]`));
-  const readResult = "ReadResourceResult";
-  const promptResult = "GetPromptResult";
-  if (model.resources.length + model.resourceTemplates.length > 0) unionAlias(`What reading a resource returns, ${speaks}.`, readResult, revisionUnion(readResult));
-  if (model.prompts.length > 0) unionAlias(`What getting a prompt returns, ${speaks}.`, promptResult, revisionUnion(promptResult));
+const readResult = "ReadResourceResult";
+const promptResult = "GetPromptResult";
 
-  // The interface: a signature per tool, resource, template and prompt.
-  // A block with a line or member per item, left out when there are no items.
-  const each = <T>(head: string, items: readonly T[], write: (item: T) => void, close: string) => {
-    if (items.length > 0) w.block(head, () => items.forEach((item) => write(item)), close);
-  };
-  const member = (doc: string, name: string, params: readonly string[], returns: string) => w.doc(doc).list(`${name}(`, params, `): ${returns};`);
-  const options = `options?: ${callOptions}`;
-  w.doc(`A typed client for ${model.info.name}.`);
-  w.block(`export interface ${names.client}`, () => {
-    w.doc("The underlying session: era, revision, server description, and every protocol request.");
-    w.line(`readonly session: ${session};`);
-    each("readonly tools:", model.tools, (tool) => {
-      const t = toolTypeNames(tool);
-      const result = tool.output
-        ? `${file.type(rt, "ToolCallResult")}<${file.type(types, t.output)}, ToolResultContent>`
-        : `${file.type(rt, "PlainToolCallResult")}<ToolResultContent>`;
-      const optionalArgs = !hasRequiredInput(tool.input.schema.value);
-      const args = `args${optionalArgs ? "?" : ""}: ${file.type(types, t.input)}`;
-      const validated = tool.output ? "Structured content is validated against the tool's output schema" : undefined;
-      if (!tool.task) {
-        member(summary(`Calls tool ${stringLiteral(tool.key)}`, tool.title, tool.description, validated), propertyKey(tool.member), [args, options], `Promise<${result}>`);
-        return;
-      }
-      // A tool that may run as a task: callable as the others, plus `.task(args)` for the task's handle.
-      const asTask = tool.task.support === "required" ? "It runs as a task (required): the call waits for the task's result" : "It may run as a task";
-      w.doc(summary(`Calls tool ${stringLiteral(tool.key)}`, tool.title, tool.description, validated, asTask));
-      w.block(`readonly ${propertyKey(tool.member)}:`, () => {
-        w.list("(", [args, options], `): Promise<${result}>;`);
-        w.doc(`Calls tool ${stringLiteral(tool.key)} as a task: resolves with the task's handle once the server has created it (\`wait()\` for the result, \`cancel()\`)`);
-        w.list("task(", [args, `options?: ${file.type(rt, "TaskCallOptions")}`], `): Promise<${file.type(rt, "ToolTask")}<${result}>>;`);
-      }, "};");
-    }, "};");
-    each("readonly resources:", model.resources, (r) => {
-      member(summary(`Reads ${r.uri}`, r.title, r.description), propertyKey(r.member), [options], `Promise<${readResult}>`);
-    }, "};");
-    each("readonly resourceTemplates:", model.resourceTemplates, (t) => {
-      const params = [`variables: ${file.type(types, `${t.typeBase}Variables`)}`, options];
-      member(summary(`Reads ${t.uriTemplate} with the variables filled in`, t.title, t.description), propertyKey(t.member), params, `Promise<${readResult}>`);
-    }, "};");
-    each("readonly prompts:", model.prompts, (p) => {
-      const optionalArgs = !p.arguments.some((a) => a.required);
-      const params = [`args${optionalArgs ? "?" : ""}: ${file.type(types, `${p.typeBase}PromptArgs`)}`, options];
-      member(summary(`Gets prompt ${stringLiteral(p.key)}`, p.title, p.description), propertyKey(p.member), params, `Promise<${promptResult}>`);
-    }, "};");
-    w.doc("Ends the session (and the server process, over stdio).");
-    w.line("close(): Promise<void>;");
-  });
-  w.line();
+/** client.gen.ts section by section: the result unions, the client interface, the tool tables, `createXClient`, `connectXClient`. */
+class ClientEmitter {
+  private readonly w: CodeWriter;
+  private readonly rt: string;
+  private readonly names: ReturnType<typeof clientNames>;
+  private readonly protocol: string;
+  private readonly types: string;
+  private readonly validators: string;
+  private readonly session: string;
+  private readonly options: string;
+  private readonly taskTools: readonly ToolModel[];
 
-  // The tools' calls as a table (member → tool name and output validator): a line per tool
-  // instead of a function per tool.
-  const toolCalls = names.toolCalls;
-  if (model.tools.length > 0) {
-    const table: Record<string, unknown> = {};
-    for (const tool of model.tools) {
-      const validate = tool.output ? [new Code(file.value(validators, validatorNames(tool.typeBase).output))] : [];
-      table[tool.member] = [tool.key, ...validate];
+  constructor(
+    private readonly file: GeneratedFile,
+    private readonly model: ServerModel,
+    private readonly protocols: readonly ProtocolModel[],
+  ) {
+    this.w = file.writer;
+    this.rt = model.generate.runtime;
+    this.names = clientNames(model);
+    this.protocol = file.local("protocol.gen");
+    this.types = file.local("types.gen");
+    this.validators = file.local("validators.gen");
+    this.options = `options?: ${file.type(this.rt, "CallOptions")}`;
+    this.session = `${file.type(this.rt, "ClientSession")}<${file.type(this.protocol, "ClientRequestMap")}>`;
+    this.taskTools = model.tools.filter((tool) => tool.task);
+  }
+
+  /** The results the client returns, as the union over the revisions it speaks: named once. */
+  resultUnions(): void {
+    const speaks = "in any of the revisions this client speaks";
+    const { model } = this;
+    if (model.tools.length > 0) {
+      this.unionAlias(
+        `A content block of a tool result, ${speaks}.`,
+        "ToolResultContent",
+        this.revisionUnion(`CallToolResult["content"][number]`),
+      );
     }
-    const validated = model.tools.some((tool) => tool.output);
-    w.doc(`What each tool method calls: the tool's name${validated ? " and the validator of its structured output, if it declares one" : ""}.`);
-    w.line(`const ${toolCalls}: ${file.type(rt, "ToolCallTable")} = ${codeLiteral(table)};`).line();
-  }
-  const taskTools = model.tools.filter((tool) => tool.task);
-  const toolTasks = names.toolTasks;
-  if (taskTools.length > 0) {
-    const table = Object.fromEntries(taskTools.map((tool) => [tool.member, tool.task!.support]));
-    w.doc("The tools that may run as tasks (`execution.taskSupport`), by method: `optional` or `required`.");
-    w.line(`const ${toolTasks}: ${file.type(rt, "ToolTaskTable")} = ${codeLiteral(table)};`).line();
+    if (model.resources.length + model.resourceTemplates.length > 0) {
+      this.unionAlias(`What reading a resource returns, ${speaks}.`, readResult, this.revisionUnion(readResult));
+    }
+    if (model.prompts.length > 0)
+      this.unionAlias(`What getting a prompt returns, ${speaks}.`, promptResult, this.revisionUnion(promptResult));
   }
 
-  // createXClient
-  const read = (name: string) => file.value(rt, name);
-  w.doc(`Wraps a connected session in the typed ${names.client}.`);
-  w.block(`export function ${names.create}(session: ${session}): ${names.client}`, () => {
-    w.block("return", () => {
-      w.line("session,");
-      const tasks = taskTools.length > 0 ? `, { tools: ${toolTasks}, callAsTask: ${read("callToolAsTask")} }` : "";
-      if (model.tools.length > 0) w.line(`tools: ${read("toolMethods")}<${names.client}["tools"]>(session, ${toolCalls}${tasks}),`);
-      each("resources:", model.resources, (r) => {
-        w.line(`${propertyKey(r.member)}: (options) => ${read("readResource")}<${readResult}>(session, ${stringLiteral(r.uri)}, options),`);
-      }, "},");
-      each("resourceTemplates:", model.resourceTemplates, (t) => {
-        const segments = `[${t.template.segments.map(stringLiteral).join(", ")}]`;
-        w.line(`${propertyKey(t.member)}: (variables, options) =>`);
-        w.indented(() => w.line(`${read("readResource")}<${readResult}>(session, ${read("expandUriTemplate")}(${segments}, { ...variables }), options),`));
-      }, "},");
-      each("prompts:", model.prompts, (p) => {
-        w.line(`${propertyKey(p.member)}: (args, options) => ${read("getPrompt")}<${promptResult}>(session, ${stringLiteral(p.key)}, { ...args }, options),`);
-      }, "},");
-      w.line("close: () => session.close(),");
-    }, "};");
-  });
-  w.line();
-
-  // connectXClient
-  const clientOptions = file.type(rt, "ClientOptions");
-  const revisionType = file.type(protocol, "Revision");
-  const asks = names.serverRequests;
-  const notifications = file.type(protocol, "ServerNotificationMap");
-  w.doc("What the server may ask of this client, by method: legacy server requests and 2026-07-28 input requests (answered the same way).");
-  w.line(`export type ${asks} = ${file.type(rt, "MergeMethods")}<${file.type(protocol, "ServerRequestMap")} | ${file.type(protocol, "InputRequestMap")}>;`).line();
-  w.doc(`Options of ${names.connect}: those of a client session, with this manifest's revisions as the default; \`requests\` and \`notifications\` are typed by method.`);
-  w.line(`export type ${names.options} = Omit<${clientOptions}<${asks}, ${notifications}>, "revisions"> & {`);
-  w.indented(() => w.line(`readonly revisions?: readonly ${revisionType}[] | undefined;`)).line("};").line();
-  const mirrored = paramHeaderDeclarations(model);
-  const hasMirrored = Object.keys(mirrored).length > 0;
-  if (hasMirrored) {
-    w.doc("Tool arguments mirrored into Mcp-Param-* headers on 2026-07-28 HTTP requests (`x-mcp-header`): tool -> argument -> header.");
-    w.line(`const paramHeaders: Readonly<Record<string, Readonly<Record<string, string>>>> = ${codeLiteral(mirrored)};`).line();
+  /** `export type Name = A | B;`, one member per line when it is too long. */
+  private unionAlias(doc: string, name: string, members: readonly string[]): void {
+    this.w.doc(doc).union(`export type ${name} =`, members).line();
   }
-  w.doc(
-    `Connects to a ${model.info.name} server over \`channel\` (stdioChannel, httpChannel, memoryChannel), detecting the protocol era: a server/discover probe first, the initialize handshake as fallback.`,
-  );
-  w.list(`export async function ${names.connect}(`, [`channel: ${file.type(rt, "ClientChannel")}`, `options: ${names.options} = {}`], `): Promise<${names.client}> {`);
-  w.indented(() => {
-    const connect = `${file.value(rt, "connectSession")}<${file.type(protocol, "ClientRequestMap")}, ${asks}, ${notifications}>`;
-    w.list(`const session = await ${connect}(`, ["channel", `{ ${hasMirrored ? "paramHeaders, " : ""}...options, revisions: options.revisions ?? ${file.value(protocol, "revisions")} }`], ");");
-    w.line(`return ${names.create}(session);`);
-  });
-  w.line("}");
+
+  private revisionUnion(type: string): string[] {
+    return this.protocols.map((p) => `${this.file.type(this.protocol, revisionNamespace(p.revision))}.${type}`);
+  }
+
+  /** A block with a line or member per item, left out when there are no items. */
+  private each<T>(head: string, items: readonly T[], write: (item: T) => void, close: string): void {
+    if (items.length > 0) this.w.block(head, () => items.forEach((item) => write(item)), close);
+  }
+
+  private member(doc: string, name: string, params: readonly string[], returns: string): void {
+    this.w.doc(doc).list(`${name}(`, params, `): ${returns};`);
+  }
+
+  /** The interface: a signature per tool, resource, template and prompt. */
+  clientInterface(): void {
+    const { w, model, file, types, options } = this;
+    w.doc(`A typed client for ${model.info.name}.`);
+    w.block(`export interface ${this.names.client}`, () => {
+      w.doc("The underlying session: era, revision, server description, and every protocol request.");
+      w.line(`readonly session: ${this.session};`);
+      this.each("readonly tools:", model.tools, (tool) => this.toolMember(tool), "};");
+      this.each(
+        "readonly resources:",
+        model.resources,
+        (r) => {
+          this.member(
+            summary(`Reads ${r.uri}`, r.title, r.description),
+            propertyKey(r.member),
+            [options],
+            `Promise<${readResult}>`,
+          );
+        },
+        "};",
+      );
+      this.each(
+        "readonly resourceTemplates:",
+        model.resourceTemplates,
+        (t) => {
+          const params = [`variables: ${file.type(types, `${t.typeBase}Variables`)}`, options];
+          this.member(
+            summary(`Reads ${t.uriTemplate} with the variables filled in`, t.title, t.description),
+            propertyKey(t.member),
+            params,
+            `Promise<${readResult}>`,
+          );
+        },
+        "};",
+      );
+      this.each(
+        "readonly prompts:",
+        model.prompts,
+        (p) => {
+          const optionalArgs = !p.arguments.some((a) => a.required);
+          const params = [`args${optionalArgs ? "?" : ""}: ${file.type(types, `${p.typeBase}PromptArgs`)}`, options];
+          this.member(
+            summary(`Gets prompt ${stringLiteral(p.key)}`, p.title, p.description),
+            propertyKey(p.member),
+            params,
+            `Promise<${promptResult}>`,
+          );
+        },
+        "};",
+      );
+      w.doc("Ends the session (and the server process, over stdio).");
+      w.line("close(): Promise<void>;");
+    });
+    w.line();
+  }
+
+  private toolMember(tool: ToolModel): void {
+    const { w, file, rt, types, options } = this;
+    const t = toolTypeNames(tool);
+    const result = tool.output
+      ? `${file.type(rt, "ToolCallResult")}<${file.type(types, t.output)}, ToolResultContent>`
+      : `${file.type(rt, "PlainToolCallResult")}<ToolResultContent>`;
+    const optionalArgs = !hasRequiredInput(tool.input.schema.value);
+    const args = `args${optionalArgs ? "?" : ""}: ${file.type(types, t.input)}`;
+    const validated = tool.output ? "Structured content is validated against the tool's output schema" : undefined;
+    if (!tool.task) {
+      this.member(
+        summary(`Calls tool ${stringLiteral(tool.key)}`, tool.title, tool.description, validated),
+        propertyKey(tool.member),
+        [args, options],
+        `Promise<${result}>`,
+      );
+      return;
+    }
+    // A tool that may run as a task: callable as the others, plus `.task(args)` for the task's handle.
+    const asTask =
+      tool.task.support === "required"
+        ? "It runs as a task (required): the call waits for the task's result"
+        : "It may run as a task";
+    w.doc(summary(`Calls tool ${stringLiteral(tool.key)}`, tool.title, tool.description, validated, asTask));
+    w.block(
+      `readonly ${propertyKey(tool.member)}:`,
+      () => {
+        w.list("(", [args, options], `): Promise<${result}>;`);
+        w.doc(
+          `Calls tool ${stringLiteral(tool.key)} as a task: resolves with the task's handle once the server has created it (\`wait()\` for the result, \`cancel()\`)`,
+        );
+        w.list(
+          "task(",
+          [args, `options?: ${file.type(rt, "TaskCallOptions")}`],
+          `): Promise<${file.type(rt, "ToolTask")}<${result}>>;`,
+        );
+      },
+      "};",
+    );
+  }
+
+  /**
+   * The tools' calls as a table (member → tool name and output validator): a line per tool
+   * instead of a function per tool; and the tools that may run as tasks.
+   */
+  toolTables(): void {
+    const { w, model, file, rt } = this;
+    if (model.tools.length > 0) {
+      const table: Record<string, unknown> = {};
+      for (const tool of model.tools) {
+        const validate = tool.output
+          ? [new Code(file.value(this.validators, validatorNames(tool.typeBase).output))]
+          : [];
+        table[tool.member] = [tool.key, ...validate];
+      }
+      const validated = model.tools.some((tool) => tool.output);
+      w.doc(
+        `What each tool method calls: the tool's name${validated ? " and the validator of its structured output, if it declares one" : ""}.`,
+      );
+      w.line(`const ${this.names.toolCalls}: ${file.type(rt, "ToolCallTable")} = ${codeLiteral(table)};`).line();
+    }
+    if (this.taskTools.length > 0) {
+      const table = Object.fromEntries(this.taskTools.map((tool) => [tool.member, tool.task!.support]));
+      w.doc("The tools that may run as tasks (`execution.taskSupport`), by method: `optional` or `required`.");
+      w.line(`const ${this.names.toolTasks}: ${file.type(rt, "ToolTaskTable")} = ${codeLiteral(table)};`).line();
+    }
+  }
+
+  /** `createXClient`: wraps a connected session, a method per tool, resource, template and prompt. */
+  createFunction(): void {
+    const { w, model, names } = this;
+    const read = (name: string) => this.file.value(this.rt, name);
+    w.doc(`Wraps a connected session in the typed ${names.client}.`);
+    w.block(`export function ${names.create}(session: ${this.session}): ${names.client}`, () => {
+      w.block(
+        "return",
+        () => {
+          w.line("session,");
+          const tasks =
+            this.taskTools.length > 0 ? `, { tools: ${names.toolTasks}, callAsTask: ${read("callToolAsTask")} }` : "";
+          if (model.tools.length > 0)
+            w.line(`tools: ${read("toolMethods")}<${names.client}["tools"]>(session, ${names.toolCalls}${tasks}),`);
+          this.each(
+            "resources:",
+            model.resources,
+            (r) => {
+              w.line(
+                `${propertyKey(r.member)}: (options) => ${read("readResource")}<${readResult}>(session, ${stringLiteral(r.uri)}, options),`,
+              );
+            },
+            "},",
+          );
+          this.each(
+            "resourceTemplates:",
+            model.resourceTemplates,
+            (t) => {
+              const segments = `[${t.template.segments.map(stringLiteral).join(", ")}]`;
+              w.line(`${propertyKey(t.member)}: (variables, options) =>`);
+              w.indented(() =>
+                w.line(
+                  `${read("readResource")}<${readResult}>(session, ${read("expandUriTemplate")}(${segments}, { ...variables }), options),`,
+                ),
+              );
+            },
+            "},",
+          );
+          this.each(
+            "prompts:",
+            model.prompts,
+            (p) => {
+              w.line(
+                `${propertyKey(p.member)}: (args, options) => ${read("getPrompt")}<${promptResult}>(session, ${stringLiteral(p.key)}, { ...args }, options),`,
+              );
+            },
+            "},",
+          );
+          w.line("close: () => session.close(),");
+        },
+        "};",
+      );
+    });
+    w.line();
+  }
+
+  /** `connectXClient` with its options type, what the server may ask, and the mirrored parameter headers. */
+  connectFunction(): void {
+    const { w, model, file, rt, protocol, names } = this;
+    const clientOptions = file.type(rt, "ClientOptions");
+    const revisionType = file.type(protocol, "Revision");
+    const asks = names.serverRequests;
+    const notifications = file.type(protocol, "ServerNotificationMap");
+    w.doc(
+      "What the server may ask of this client, by method: legacy server requests and 2026-07-28 input requests (answered the same way).",
+    );
+    w.line(
+      `export type ${asks} = ${file.type(rt, "MergeMethods")}<${file.type(protocol, "ServerRequestMap")} | ${file.type(protocol, "InputRequestMap")}>;`,
+    ).line();
+    w.doc(
+      `Options of ${names.connect}: those of a client session, with this manifest's revisions as the default; \`requests\` and \`notifications\` are typed by method.`,
+    );
+    w.line(`export type ${names.options} = Omit<${clientOptions}<${asks}, ${notifications}>, "revisions"> & {`);
+    w.indented(() => w.line(`readonly revisions?: readonly ${revisionType}[] | undefined;`))
+      .line("};")
+      .line();
+    const mirrored = paramHeaderDeclarations(model);
+    const hasMirrored = Object.keys(mirrored).length > 0;
+    if (hasMirrored) {
+      w.doc(
+        "Tool arguments mirrored into Mcp-Param-* headers on 2026-07-28 HTTP requests (`x-mcp-header`): tool -> argument -> header.",
+      );
+      w.line(
+        `const paramHeaders: Readonly<Record<string, Readonly<Record<string, string>>>> = ${codeLiteral(mirrored)};`,
+      ).line();
+    }
+    w.doc(
+      `Connects to a ${model.info.name} server over \`channel\` (stdioChannel, httpChannel, memoryChannel), detecting the protocol era: a server/discover probe first, the initialize handshake as fallback.`,
+    );
+    w.list(
+      `export async function ${names.connect}(`,
+      [`channel: ${file.type(rt, "ClientChannel")}`, `options: ${names.options} = {}`],
+      `): Promise<${names.client}> {`,
+    );
+    w.indented(() => {
+      const connect = `${file.value(rt, "connectSession")}<${file.type(protocol, "ClientRequestMap")}, ${asks}, ${notifications}>`;
+      w.list(
+        `const session = await ${connect}(`,
+        [
+          "channel",
+          `{ ${hasMirrored ? "paramHeaders, " : ""}...options, revisions: options.revisions ?? ${file.value(protocol, "revisions")} }`,
+        ],
+        ");",
+      );
+      w.line(`return ${names.create}(session);`);
+    });
+    w.line("}");
+  }
 }
 
 /** Whether a tool's input schema requires some property (then the client must pass arguments). */
