@@ -14,7 +14,7 @@ import { parseSource } from "./load/parse.js";
 import { maxInlinedSchemas, type RefContext } from "./load/schema-refs.js";
 import { buildProtocolModel, type ProtocolModel } from "./model/protocol.js";
 import { isReleased, type Revision } from "./load/revisions.js";
-import { childPointer, type JsonValue, type PositionIndex } from "./load/source.js";
+import { childPointer, type PositionIndex } from "./load/source.js";
 import { buildServerModel, revisionsOf } from "./model/server.js";
 import type { ServerModel } from "./model/types.js";
 import { validateManifest } from "./validate/validate.js";
