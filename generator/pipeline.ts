@@ -11,12 +11,13 @@ import { outsideProjectRoot } from "./load/project-root.js";
 import { projectSchemasOf } from "./load/project-schemas.js";
 import { loadProtocolSchema, missingRevisions, missingSchemas, schemaCandidates, unreleasedRevisions, type ProjectSchemas, type SchemaLocationOptions } from "./load/protocol.js";
 import { parseSource } from "./load/parse.js";
+import { maxInlinedSchemas, type RefContext } from "./load/schema-refs.js";
 import { buildProtocolModel, type ProtocolModel } from "./model/protocol.js";
 import { isReleased, type Revision } from "./load/revisions.js";
-import { childPointer, type JsonValue, type PositionIndex } from "./load/source.js";
+import { childPointer, type PositionIndex } from "./load/source.js";
 import { buildServerModel, revisionsOf } from "./model/server.js";
 import type { ServerModel } from "./model/types.js";
-import { checkManifestShape } from "./validate/manifest-shape.js";
+import { validateManifest } from "./validate/validate.js";
 
 export type { Generated };
 
@@ -94,14 +95,11 @@ export function loadModel(options: Pick<GenerateOptions, "manifest" | "out" | "c
   const parsed = parseSource(manifestFile, text);
   if (!parsed.source) return { ok: false, diagnostics: parsed.diagnostics };
   const { value, positions } = parsed.source;
-  const shape = checkManifestShape(value, positions);
+  const refs: RefContext = { root: dirname(absolute), display, cache: new Map(), budget: { left: maxInlinedSchemas } };
+  const shape = validateManifest(value, { file: manifestFile, positions, refs });
   const pinned = shape.broken.has("") || shape.broken.has("/protocolSchemas") ? { diagnostics: [] } : projectSchemasOf(value, positions, { absolute, file: manifestFile });
   phase(`checking ${manifestFile} and the schemas it references`);
-  const built = buildServerModel(
-    { file: manifestFile, absolutePath: absolute, manifest: shape.manifest, positions, display },
-    options.out === undefined ? undefined : resolve(cwd, options.out),
-    shape.broken,
-  );
+  const built = buildServerModel({ absolutePath: absolute, positions }, shape, options.out === undefined ? undefined : resolve(cwd, options.out));
   const warnings: Diagnostic[] = [];
   const errors: Diagnostic[] = [];
   for (const diagnostic of [...shape.diagnostics, ...pinned.diagnostics, ...built.diagnostics]) {
@@ -117,7 +115,7 @@ export function loadModel(options: Pick<GenerateOptions, "manifest" | "out" | "c
     return {
       ok: false,
       diagnostics: sortDiagnostics([...warnings, ...errors]),
-      ...(built.inputFiles ? { inputs: built.inputFiles } : {}),
+      ...(built.inputFiles ?? built.model?.inputFiles ? { inputs: built.inputFiles ?? built.model!.inputFiles } : {}),
       ...(protocolIntact ? { protocol: { revisions: revisionsOf(shape.manifest?.protocol), location: positions.value("/protocol"), project: pinned.project } } : {}),
     };
   }

@@ -150,7 +150,7 @@ export function buildApps(
 /** The app's HTML file, read and checked (inside the manifest's folder, a file, at most maxAppHtmlBytes, UTF-8). */
 function readHtml(context: Declarations, decl: ManifestApp, pointer: string): { text: string; source: string } | undefined {
   const { diagnostics, positions } = context;
-  const { root } = context.settings.refs;
+  const root = context.settings.manifestDir;
   const written = decl.html;
   const at = positions.value(childPointer(pointer, "html"));
   const fail = (message: string) => {

@@ -3,13 +3,11 @@
 // the protocol revisions and auth section it is checked against, and the registries that
 // catch two declarations claiming one identifier or type name.
 import { quote, type Diagnostic, type SourceLocation } from "../diagnostics.js";
-import { resolveSchema, type RefContext } from "../load/schema-refs.js";
-import { childPointer, pointerTokens, type PositionIndex } from "../load/source.js";
+import { childPointer, type PositionIndex } from "../load/source.js";
 import type { Revision } from "../load/revisions.js";
 import type { IntactManifest } from "../manifest.js";
 import type { Manifest, ManifestJsonSchema, ManifestMeta, ManifestTool } from "../manifest.gen.js";
-import { checkJsonSchema } from "../validate/json-schema.js";
-import { manifestKeys } from "../validate/manifest-shape.js";
+import type { ManifestAnalysis } from "../validate/validate.js";
 import { camelCase, identifierProblem, reservedIdentifiers } from "./names.js";
 import type { AuthModel, ClientAsk, Declared, SchemaModel } from "./types.js";
 
@@ -60,17 +58,19 @@ export function optional<K extends string, V>(key: K, value: V | undefined): { [
 const lineCol = ({ line, col }: SourceLocation) => `${line}:${col}`;
 
 interface DeclarationSettings {
-  readonly file: string;
   readonly positions: PositionIndex;
+  /** The folder holding the manifest, which app files must be inside. */
+  readonly manifestDir: string;
   /** The manifest without its broken parts. */
   readonly root: IntactManifest;
-  readonly refs: RefContext;
   /** Selected revisions; undefined when `protocol` is broken (checks that depend on it are skipped). */
   readonly revisions: readonly Revision[] | undefined;
   /** The checked `auth:` section; "broken" when its shape is invalid (scope checks are skipped). */
   readonly auth: AuthModel | undefined | "broken";
   /** JSON pointers of the manifest parts whose shape is invalid: they are skipped. */
   readonly broken: ReadonlySet<string>;
+  /** What the validate pass computed about the manifest (parsed templates). */
+  readonly analysis: ManifestAnalysis;
 }
 
 export class Declarations {
@@ -210,27 +210,11 @@ export class Declarations {
     return scopes;
   }
 
-  /** The JSON Schema `value` declared at `field` of the entry at `pointer`, its file references resolved and checked; undefined when absent or invalid. */
-  schemaAt(value: ManifestJsonSchema | undefined, pointer: string, field: string, what: string): SchemaModel | undefined {
-    if (value === undefined) return undefined;
-    const resolved = resolveSchema(value, childPointer(pointer, field), { file: this.settings.file, positions: this.positions }, this.settings.refs);
-    this.diagnostics.push(...resolved.diagnostics);
-    for (const f of resolved.attempted) this.inputFiles.add(f);
-    if (!resolved.schema) return undefined;
-    const section = pointerTokens(pointer)[0] ?? "";
-    const owner = schemaOwners[section];
-    const place = owner && { field, owner: owner.owner, ownerKeys: manifestKeys(owner.definition), lenient: this.settings.root.lenientSchemas === true };
-    const checked = checkJsonSchema(resolved.schema, what, { toolInput: field === "input", ...(place ? { place } : {}) });
-    this.diagnostics.push(...checked.diagnostics);
-    return checked.checked ? { schema: resolved.schema, ...checked.checked } : undefined;
+  /** The JSON Schema `value` declared at `field` of the entry at `pointer`, as the validate pass resolved and checked it; undefined when absent or invalid. */
+  schemaAt(value: ManifestJsonSchema | undefined, pointer: string, field: string): SchemaModel | undefined {
+    return value === undefined ? undefined : this.settings.analysis.schemas.get(childPointer(pointer, field));
   }
 }
-
-/** What declares the schemas of a manifest section, as messages name it and the manifest schema defines it. */
-const schemaOwners: Readonly<Record<string, { owner: string; definition: string }>> = {
-  tools: { owner: "tool", definition: "tool" },
-  elicitations: { owner: "elicitation form", definition: "elicitation" },
-};
 
 /** The first revision whose Tool, Resource, ResourceTemplate and Prompt have `_meta`. */
 export const metaSince = "2025-06-18";

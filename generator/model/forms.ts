@@ -11,7 +11,7 @@ export function buildForms(context: Declarations): FormModel[] {
   const { diagnostics } = context;
   const forms: FormModel[] = [];
   for (const { key, decl, pointer, declared } of context.declarations("form")) {
-    const schema = context.schemaAt(decl.schema, pointer, "schema", `schema of elicitation form ${quote(key)}`);
+    const schema = context.schemaAt(decl.schema, pointer, "schema");
     if (!declared || !schema) continue;
     const form = formSchema(schema.schema, key);
     if ("problems" in form) {

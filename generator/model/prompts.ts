@@ -2,7 +2,6 @@
 // messages parsed into the tree the generated renderer concatenates.
 import { quote } from "../diagnostics.js";
 import { childPointer } from "../load/source.js";
-import { parsePromptTemplate } from "../validate/prompt-template.js";
 import { optional, type Declarations } from "./declarations.js";
 import type { PromptArgumentModel, PromptMessageModel, PromptModel } from "./types.js";
 
@@ -27,16 +26,12 @@ export function buildPrompts(context: Declarations): PromptModel[] {
       ok = false;
     }
     if (decl.messages !== undefined) {
+      // Parsed by the validate pass, which reported the templates it could not parse.
       const parsedMessages: PromptMessageModel[] = [];
-      const declaredArgs = new Set(args.map((a) => a.name));
       decl.messages.forEach((message, i) => {
-        const textPointer = childPointer(childPointer(childPointer(pointer, "messages"), i), "text");
-        const parsed = parsePromptTemplate(message.text, declaredArgs);
-        for (const problem of parsed.problems) {
-          diagnostics.push({ location: positions.within(textPointer, problem.snippet, problem.occurrence), message: problem.message });
-          ok = false;
-        }
-        if (parsed.parts) parsedMessages.push({ role: message.role, parts: parsed.parts });
+        const parts = context.settings.analysis.promptTemplates.get(childPointer(childPointer(childPointer(pointer, "messages"), i), "text"));
+        if (parts) parsedMessages.push({ role: message.role, parts });
+        else ok = false;
       });
       messages = parsedMessages;
     }

@@ -2,7 +2,6 @@
 // and RFC 6570 level 1 templates with their variables.
 import { quote, type SourceLocation } from "../diagnostics.js";
 import { childPointer } from "../load/source.js";
-import { parseUriTemplate } from "../validate/uri-template.js";
 import type { ManifestResource, ManifestResourceTemplate } from "../manifest.gen.js";
 import { optional, type Declarations } from "./declarations.js";
 import type { Declared, ResourceFields, ResourceModel, ResourceTemplateModel } from "./types.js";
@@ -61,12 +60,9 @@ export function buildResourceTemplates(context: Declarations): ResourceTemplateM
   for (const { key, decl, pointer, declared } of context.declarations("template")) {
     const uriTemplate = decl.uriTemplate;
     const templatePointer = childPointer(pointer, "uriTemplate");
-    const parsed = parseUriTemplate(uriTemplate);
-    if (parsed.problem) {
-      diagnostics.push({ location: positions.within(templatePointer, parsed.problem.snippet, parsed.problem.occurrence), message: `uriTemplate: ${parsed.problem.message}` });
-      continue;
-    }
-    const template = parsed.template!;
+    // Parsed by the validate pass, which reported the templates it could not parse.
+    const template = context.settings.analysis.uriTemplates.get(templatePointer);
+    if (!template) continue;
     if (!uriScheme.test(template.segments[0] ?? "")) {
       diagnostics.push({ location: positions.value(templatePointer), message: `uriTemplate ${quote(uriTemplate)} must start with a URI scheme such as "weather://"` });
       continue;

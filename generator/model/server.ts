@@ -6,10 +6,9 @@
 import { dirname, resolve } from "node:path";
 import { quote, type Diagnostic } from "../diagnostics.js";
 import { knownRevisions, type Revision } from "../load/revisions.js";
-import { maxInlinedSchemas, type RefContext } from "../load/schema-refs.js";
 import type { PositionIndex } from "../load/source.js";
-import type { IntactManifest } from "../manifest.js";
 import type { Manifest, ManifestGenerate } from "../manifest.gen.js";
+import type { ValidatedManifest } from "../validate/validate.js";
 import { buildApps } from "./apps.js";
 import { authOf } from "./auth.js";
 import { Declarations, optional } from "./declarations.js";
@@ -22,27 +21,23 @@ import { buildTools } from "./tools.js";
 import type { GenerateSettings, ServerModel } from "./types.js";
 
 export interface ManifestInput {
-  readonly file: string;
   readonly absolutePath: string;
-  /** The manifest as the shape check returns it: typed, without its broken parts; undefined when broken as a whole. */
-  readonly manifest: IntactManifest | undefined;
   readonly positions: PositionIndex;
-  readonly display: (absolute: string) => string;
 }
 
 /**
- * Builds the model and reports every semantic problem. `broken` holds the JSON pointers of
- * the parts whose shape is invalid (a section such as `/auth`, or one entry such as
- * `/tools/x`): the manifest comes without them, and checks that depend on them are not
- * run, so problems of the intact parts are reported alongside the shape errors. No model
- * is returned then.
+ * Builds the model from what the validate pass returned and reports the semantic problems
+ * left to it. `validated.broken` holds the JSON pointers of the parts whose shape is invalid
+ * (a section such as `/auth`, or one entry such as `/tools/x`): the manifest comes without
+ * them, and checks that depend on them are not run, so problems of the intact parts are
+ * reported alongside the shape errors. No model is returned then.
  */
 export function buildServerModel(
   manifest: ManifestInput,
+  validated: Pick<ValidatedManifest, "manifest" | "broken" | "analysis">,
   outputOverride?: string,
-  broken: ReadonlySet<string> = new Set(),
 ): { model?: ServerModel; diagnostics: Diagnostic[]; inputFiles?: readonly string[] } {
-  const root = manifest.manifest;
+  const { manifest: root, broken, analysis } = validated;
   if (root === undefined) return { diagnostics: [] };
   const { positions } = manifest;
   const manifestDir = dirname(manifest.absolutePath);
@@ -70,15 +65,16 @@ export function buildServerModel(
   const auth = broken.has("/auth") ? "broken" : authOf(root.auth, positions, info.title ?? info.name, diagnostics);
 
   const context = new Declarations({
-    file: manifest.file,
     positions,
+    manifestDir,
     root,
-    refs: { root: manifestDir, display: manifest.display, cache: new Map(), budget: { left: maxInlinedSchemas } } satisfies RefContext,
     revisions,
     auth,
     broken,
+    analysis,
   });
   context.inputFiles.add(manifest.absolutePath);
+  for (const file of analysis.schemaFiles) context.inputFiles.add(file);
   const resources = buildResources(context);
   const { apps, toolUi } = buildApps(context, info.name, new Set(resources.map((r) => r.uri)));
   const tools = buildTools(context).map((tool) => (toolUi.has(tool.key) ? { ...tool, ui: toolUi.get(tool.key)! } : tool));

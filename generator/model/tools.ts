@@ -18,8 +18,8 @@ export function buildTools(context: Declarations): ToolModel[] {
     const nameWarning = toolNameWarning(name);
     if (nameWarning && context.supports(revisionFeatures.toolNameRules[0])) diagnostics.push(warning(positions.key(pointer), nameWarning));
     const what = `input schema of tool ${quote(name)}`;
-    const input = decl.input === undefined ? defaultInput(pointer, positions) : context.schemaAt(decl.input, pointer, "input", what);
-    const output = context.schemaAt(decl.output, pointer, "output", `output schema of tool ${quote(name)}`);
+    const input = decl.input === undefined ? defaultInput(pointer, positions) : context.schemaAt(decl.input, pointer, "input");
+    const output = context.schemaAt(decl.output, pointer, "output");
     if (input && !isObjectSchema(input.schema.value)) {
       diagnostics.push({ location: input.schema.locate(""), message: `${what} must have \`type: object\` at its root: tool arguments are always a JSON object` });
       continue;
