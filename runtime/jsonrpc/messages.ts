@@ -115,10 +115,10 @@ export function classify(value: unknown): Classified {
   if ("result" in value || "error" in value) {
     if (!validId(id) && !(id === null && "error" in value)) return { kind: "invalid", id: null, reason: "response id must be a string or an integer" };
     const error = value.error as Record<string, unknown> | undefined;
-    if ("error" in value && !(Number.isInteger(error?.code) && typeof error?.message === "string")) {
+    const message = error?.message;
+    if ("error" in value && !(Number.isInteger(error?.code) && typeof message === "string")) {
       // Still the one answer to request `id`: it fails at once rather than at its timeout.
-      const message = typeof error?.message === "string" && error.message ? `: ${error.message}` : "";
-      return { kind: "response", message: errorResponse(id, ErrorCode.InternalError, `Malformed error response from the peer${message}`, error) };
+      return { kind: "response", message: errorResponse(id, ErrorCode.InternalError, `Malformed error response${typeof message === "string" && message ? `: ${message}` : ""}`, error) };
     }
     return { kind: "response", message: value as unknown as JsonRpcResponse };
   }

@@ -21,10 +21,10 @@ async function expectMalformedErrors(channel: ClientChannel): Promise<void> {
   try {
     const ping = session.rawRequest("ping");
     await expect(ping).rejects.toBeInstanceOf(RpcError);
-    await expect(ping).rejects.toMatchObject({ code: ErrorCode.InternalError, message: "Malformed error response from the peer" });
+    await expect(ping).rejects.toMatchObject({ code: ErrorCode.InternalError, message: "Malformed error response" });
     await expect(session.rawRequest("tools/call", { name: "any", arguments: {} })).rejects.toMatchObject({
       code: ErrorCode.InternalError,
-      message: "Malformed error response from the peer: the tool broke",
+      message: "Malformed error response: the tool broke",
       data: { code: 1.5, message: "the tool broke" },
     });
   } finally {
