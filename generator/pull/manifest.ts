@@ -5,6 +5,7 @@
 // same YAML, whatever order the server's JSON had.
 import { stringify } from "yaml";
 import { schemaKeywords, schemaMapKeywords } from "../load/schema-refs.js";
+import { metaKeyProblem } from "../model/declarations.js";
 import { camelCase, identifierProblem } from "../model/names.js";
 import type { ServerListing } from "./listing.js";
 
@@ -20,6 +21,28 @@ export interface PulledManifest {
 
 const isRecord = (value: unknown): value is JsonRecord => typeof value === "object" && value !== null && !Array.isArray(value);
 const isString = (value: unknown): value is string => typeof value === "string";
+
+/** MCP Apps' keys of a tool's `_meta`: the manifest's `ui:` sets them. */
+const appsMetaKeys = new Set(["ui", "ui/resourceUri"]);
+
+/**
+ * An entry's `_meta` without the keys a manifest cannot declare in it (those breaking the
+ * specification's rule for `_meta` keys, and MCP Apps' `ui` keys), each dropped with a note.
+ */
+function meta(value: Json | undefined, where: string, notes: string[]): JsonRecord | undefined {
+  if (value === undefined) return undefined;
+  if (!isRecord(value)) {
+    notes.push(`${where}: _meta is not an object; dropped`);
+    return undefined;
+  }
+  const kept: JsonRecord = {};
+  for (const [key, item] of Object.entries(value)) {
+    const problem = appsMetaKeys.has(key) ? "is MCP Apps' (a manifest sets it with `ui:`)" : metaKeyProblem(key);
+    if (problem === undefined) kept[key] = item;
+    else notes.push(`${where}: _meta key ${JSON.stringify(key)} ${problem}; dropped`);
+  }
+  return Object.keys(kept).length > 0 ? kept : undefined;
+}
 
 /** Copies `fields` of `from` that pass `accept`, in the order of `fields`. */
 function pick(from: JsonRecord, fields: readonly string[], accept: (field: string, value: Json) => boolean = () => true): JsonRecord {
@@ -170,6 +193,7 @@ function tools(listed: readonly JsonRecord[], notes: string[]): JsonRecord | und
       output: isRecord(output) ? orderSchema(output) : undefined,
       annotations: annotations(tool.annotations, ["title", "readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"], where, notes),
       icons: icons(tool.icons, where, notes),
+      _meta: meta(tool._meta, where, notes),
       task,
     });
   }
@@ -201,6 +225,7 @@ function resources(listed: readonly JsonRecord[], kind: "resource" | "template",
       size: kind === "resource" && Number.isInteger(resource.size) && (resource.size as number) >= 0 ? resource.size : undefined,
       annotations: annotations(resource.annotations, resourceAnnotationFields, where, notes),
       icons: icons(resource.icons, where, notes),
+      _meta: meta(resource._meta, where, notes),
     });
   }
   return out;
@@ -232,6 +257,7 @@ function prompts(listed: readonly JsonRecord[], notes: string[]): JsonRecord | u
       title: text(prompt.title),
       description: text(prompt.description),
       icons: icons(prompt.icons, where, notes),
+      _meta: meta(prompt._meta, where, notes),
       arguments: args,
     });
   }

@@ -113,13 +113,13 @@ export function classify(value: unknown): Classified {
     return { kind: "request", message: value as unknown as JsonRpcRequest };
   }
   if ("result" in value || "error" in value) {
-    if ("error" in value) {
-      const error = value.error;
-      if (!isObject(error) || typeof error.code !== "number" || typeof error.message !== "string") {
-        return { kind: "invalid", id: null, reason: "error must have a numeric code and a message" };
-      }
-    }
     if (!validId(id) && !(id === null && "error" in value)) return { kind: "invalid", id: null, reason: "response id must be a string or an integer" };
+    const error = value.error as Record<string, unknown> | undefined;
+    const message = error?.message;
+    if ("error" in value && !(Number.isInteger(error?.code) && typeof message === "string")) {
+      // Still the one answer to request `id`: it fails at once rather than at its timeout.
+      return { kind: "response", message: errorResponse(id, ErrorCode.InternalError, `Malformed error response${typeof message === "string" && message ? `: ${message}` : ""}`, error) };
+    }
     return { kind: "response", message: value as unknown as JsonRpcResponse };
   }
   return { kind: "invalid", id: validId(id) ? id : null, reason: "a JSON-RPC message needs a method, a result or an error" };

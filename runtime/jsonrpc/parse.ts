@@ -2,7 +2,8 @@
 // 9007199254740993 would come back as ...992 and the client could not match the answer:
 // such ids are re-read from the text as BigInt, which serializeMessage writes back digit
 // for digit. The same goes for `params.requestId` (notifications/cancelled names the request
-// it cancels by it: rounded, it would cancel none, or another). Everything else is
+// it cancels by it: rounded, it would cancel none, or another) and progress tokens
+// (`params._meta.progressToken`, echoed in notifications/progress as `params.progressToken`). Everything else is
 // JSON.parse's (the rare re-read costs nothing otherwise).
 
 /** Parses one JSON text (a message or a batch); throws SyntaxError like JSON.parse. */
@@ -16,38 +17,40 @@ export function parseMessage(text: string): unknown {
 
 const isUnsafeInteger = (value: unknown): boolean => typeof value === "number" && Number.isInteger(value) && !Number.isSafeInteger(value);
 
-/** The object holding `params.requestId`, if `value` has params. */
-function paramsOf(value: unknown): { requestId?: unknown } | undefined {
-  const params = (value as { params?: unknown } | null)?.params;
-  return typeof params === "object" && params !== null ? (params as { requestId?: unknown }) : undefined;
+type Holder = Record<string, unknown> | undefined;
+
+/** Where a message may hold an integer that must keep its digits: [object, key] pairs. */
+function idPlaces(value: unknown): [Holder, string][] {
+  const params = (value as { params?: Holder } | null)?.params;
+  return [
+    [value as Holder, "id"],
+    [params, "requestId"],
+    [params, "progressToken"],
+    [params?._meta as Holder, "progressToken"],
+  ];
 }
 
-function hasUnsafeId(value: unknown): boolean {
-  return isUnsafeInteger((value as { id?: unknown } | null)?.id) || isUnsafeInteger(paramsOf(value)?.requestId);
-}
+const hasUnsafeId = (value: unknown): boolean => idPlaces(value).some(([holder, key]) => isUnsafeInteger(holder?.[key]));
 
 /** A JSON text's strings (kept as they are) and number literals. */
 const TOKENS = /"[^"\\]*(?:\\.[^"\\]*)*"|-?\d[\d.eE+-]*/g;
 
 /**
  * In the lone message or in each element of the top-level array (`values` is that array, or
- * the lone message alone), replaces an unsafe integer `id`, and `requestId` in its `params`,
- * with the BigInt of its digits: read from the text parsed again with every integer literal
- * quoted (so JSON.parse keeps its digits), at the same place.
+ * the lone message alone), replaces each unsafe integer of idPlaces with the BigInt of its
+ * digits: read from the text parsed again with every integer literal quoted (so JSON.parse
+ * keeps its digits), at the same place.
  */
 function restoreIds(text: string, values: unknown[]): void {
   const quoted: unknown = JSON.parse(text.replace(TOKENS, (token) => (/^-?\d+$/.test(token) ? `"${token}"` : token)));
   const quotedValues = Array.isArray(quoted) ? quoted : [quoted];
   values.forEach((value, i) => {
-    restore(value, quotedValues[i], "id");
-    restore(paramsOf(value), paramsOf(quotedValues[i]), "requestId");
+    const quotedPlaces = idPlaces(quotedValues[i]);
+    idPlaces(value).forEach(([holder, key], j) => {
+      // The digits as a string (or an integer written with an exponent, as a number).
+      if (isUnsafeInteger(holder?.[key])) holder![key] = BigInt(quotedPlaces[j]![0]![key] as string);
+    });
   });
-}
-
-/** `holder[key]`, when an unsafe integer, becomes the BigInt of the digits `quoted[key]` holds. */
-function restore(holder: unknown, quoted: unknown, key: string): void {
-  const digits = (quoted as Record<string, unknown> | null | undefined)?.[key];
-  if (isUnsafeInteger((holder as Record<string, unknown> | null | undefined)?.[key]) && typeof digits === "string") (holder as Record<string, unknown>)[key] = BigInt(digits);
 }
 
 /** A body that may hold a JSON-RPC answer: its value, or undefined when empty or not JSON. */

@@ -36,23 +36,33 @@ export class ResultWithTail {
   }
 }
 
-/** An id as JSON: a BigInt id (past 2^53, see parseMessage) as its digits. */
-const idJson = (id: unknown): string => (typeof id === "bigint" ? id.toString() : JSON.stringify(id));
-
 /** JSON text of a message, splicing a RawJson result or a ResultWithTail's tail without re-serialising them. */
 export function serializeMessage(message: JsonRpcMessage): string {
   const result = (message as { result?: unknown }).result;
   const id = (message as { id?: unknown }).id;
-  if (result instanceof RawJson) return `{"jsonrpc":"2.0","id":${idJson(id)},"result":${result.json}}`;
+  if (result instanceof RawJson) return `{"jsonrpc":"2.0","id":${withBigInts(id)},"result":${result.json}}`;
   if (result instanceof ResultWithTail) {
     const own = JSON.stringify(result.result);
-    return `{"jsonrpc":"2.0","id":${idJson(id)},"result":${own.length > 2 ? `${own.slice(0, -1)},` : "{"}${result.tail}}}`;
+    return `{"jsonrpc":"2.0","id":${withBigInts(id)},"result":${own.length > 2 ? `${own.slice(0, -1)},` : "{"}${result.tail}}}`;
   }
-  if (typeof id === "bigint") {
-    // JSON.stringify cannot write a BigInt: write the id, then the rest of the message.
-    const { jsonrpc: _jsonrpc, id: _id, ...rest } = message as unknown as Record<string, unknown>;
-    const tail = JSON.stringify(rest);
-    return `{"jsonrpc":"2.0","id":${id.toString()}${tail.length > 2 ? `,${tail.slice(1)}` : "}"}`;
+  try {
+    return JSON.stringify(message);
+  } catch {
+    return withBigInts(message); // JSON.stringify cannot write a BigInt (see parseMessage).
   }
-  return JSON.stringify(message);
+}
+
+/**
+ * JSON text of a value holding BigInts, each written as its digits: marked as strings `mark`
+ * + digits, then unquoted (keys never are: they come before a colon). A longer mark is tried
+ * when a string of the value starts with it, so that the value's own text stays as it is.
+ */
+function withBigInts(value: unknown, mark = "\0"): string {
+  let clash = false;
+  const text = JSON.stringify(value, (_key, v: unknown) => {
+    if (typeof v === "bigint") return mark + v;
+    clash ||= typeof v === "string" && v.startsWith(mark);
+    return v;
+  });
+  return clash ? withBigInts(value, mark + "\0") : text.replace(RegExp(`"(\\\\u0000){${mark.length}}(-?\\d+)"(?!:)`, "g"), "$2");
 }

@@ -316,8 +316,9 @@ class HttpChannel implements ClientChannel {
     if (id === undefined) return;
     const value = parseBody(text);
     const error = (value as { error?: unknown } | undefined)?.error;
-    // An OAuth error body ({"error": "insufficient_scope"}) is no JSON-RPC error object.
-    if (value !== null && typeof value === "object" && ("result" in value || (error !== null && typeof error === "object"))) {
+    // An OAuth error body ({"error": "insufficient_scope"}) is no JSON-RPC error object; a
+    // "2.0" body with a malformed error still answers (classify fails the request with it).
+    if (value !== null && typeof value === "object" && ("result" in value || (error !== null && typeof error === "object") || (value as { jsonrpc?: unknown }).jsonrpc === "2.0")) {
       // Transport-level errors come with a null id; they still answer this request.
       this.deliver({ ...(value as object), id }, id);
     } else this.handlers?.fail(id, new HttpStatusError(response.status, text));

@@ -88,6 +88,34 @@ describe("the pulled manifest model", () => {
     ]);
     expect(pulled.document.tools).toEqual({ t: { annotations: { readOnlyHint: true } } });
   });
+
+  it("copies each entry's _meta, leaving out reserved, malformed and MCP Apps keys with a note, and the result generates", async () => {
+    const _meta = { "example.com/tier": "gold", owner: { team: "a" }, "mcp.dev/x": 1, "bad key": 2, ui: { resourceUri: "ui://w" }, "ui/resourceUri": "ui://w" };
+    const pulled = buildManifest(
+      listing([{ name: "t", inputSchema: { type: "object" }, _meta }], {
+        resources: [{ name: "r", uri: "file:///r", _meta: { "example.com/r": true } }],
+        resourceTemplates: [{ name: "rt", uriTemplate: "file:///{x}", _meta: { "example.com/rt": 1 } }],
+        prompts: [{ name: "p", _meta: { "example.com/p": "x", "modelcontextprotocol.io/y": 0 } }],
+      }),
+    );
+    const kept = { "example.com/tier": "gold", owner: { team: "a" } };
+    expect((pulled.document.tools as Record<string, JsonObject>).t!._meta).toEqual(kept);
+    expect(Object.values(pulled.document.resources as Record<string, JsonObject>).map((r) => r._meta)).toEqual([{ "example.com/r": true }]);
+    expect(Object.values(pulled.document.resourceTemplates as Record<string, JsonObject>).map((r) => r._meta)).toEqual([{ "example.com/rt": 1 }]);
+    expect(Object.values(pulled.document.prompts as Record<string, JsonObject>).map((p) => p._meta)).toEqual([{ "example.com/p": "x" }]);
+    expect(pulled.notes.filter((note) => note.includes("_meta key"))).toEqual([
+      'tool t: _meta key "mcp.dev/x" uses a prefix reserved for MCP itself; use a prefix of your own, such as your domain (`example.com/`); dropped',
+      'tool t: _meta key "bad key" is not a valid name: it must start and end with a letter or digit, with only letters, digits, `-`, `_` and `.` between; dropped',
+      'tool t: _meta key "ui" is MCP Apps\' (a manifest sets it with `ui:`); dropped',
+      'tool t: _meta key "ui/resourceUri" is MCP Apps\' (a manifest sets it with `ui:`); dropped',
+      'prompt p: _meta key "modelcontextprotocol.io/y" uses a prefix reserved for MCP itself; use a prefix of your own, such as your domain (`example.com/`); dropped',
+    ]);
+    const file = join(work, "meta.yaml");
+    writeFileSync(file, renderManifest(pulled, "test", "2025-11-25"));
+    const result = await generateManifest(file);
+    expect(result.ok ? [] : result.diagnostics.map((d) => d.message)).toEqual([]);
+    expect(parse(readFileSync(file, "utf8")).tools.t._meta).toEqual(kept);
+  });
 });
 
 describe("splitCommand", () => {
