@@ -2,7 +2,7 @@
 // (generator/emit/escape.ts): exact output for small inputs, table-driven.
 import { describe, expect, it } from "vitest";
 import ts from "typescript";
-import { Code, codeLiteral, docComment, inlineLiteral, propertyKey, stringLiteral } from "../../generator/emit/escape.js";
+import { Verbatim, codeLiteral, docComment, inlineLiteral, propertyKey, stringLiteral } from "../../generator/emit/escape.js";
 import { CodeWriter, GeneratedFile, moduleStatement } from "../../generator/emit/file.js";
 import { compileValidator } from "../../generator/emit/validators/compile-schema.js";
 
@@ -101,8 +101,8 @@ describe("data literals: one rule", () => {
     ["too long for one line", { description: "d".repeat(80) }, `{\n  description: "${"d".repeat(80)}",\n}`],
     ["undefined entries left out", { a: 1, b: undefined }, "{ a: 1 }"],
     ["keys quoted only when needed; __proto__ computed", { "a-b": 1, __proto__x: 2, ["__proto__"]: 3 }, '{ "a-b": 1, __proto__x: 2, ["__proto__"]: 3 }'],
-    ["code leaves verbatim", { call: new Code("(a) => f(a)") }, "{ call: (a) => f(a) }"],
-    ["multi-line code re-indented", { get: new Code("() => {\n  return 1;\n}") }, "{\n  get: () => {\n    return 1;\n  },\n}"],
+    ["code leaves verbatim", { call: new Verbatim("(a) => f(a)") }, "{ call: (a) => f(a) }"],
+    ["multi-line code re-indented", { get: new Verbatim("() => {\n  return 1;\n}") }, "{\n  get: () => {\n    return 1;\n  },\n}"],
     ["non-finite numbers as JSON writes them", [Number.POSITIVE_INFINITY], "[null]"],
   ];
   for (const [name, value, expected] of cases) {

@@ -4,7 +4,7 @@
 import type { ProtocolModel } from "../../model/protocol.js";
 import { revisionNamespace } from "../../model/protocol.js";
 import { paramHeaderDeclarations, type ServerModel } from "../../model/server.js";
-import { Code, codeLiteral, propertyKey, stringLiteral } from "../escape.js";
+import { Verbatim, codeLiteral, propertyKey, stringLiteral } from "../escape.js";
 import type { GeneratedFile } from "../file.js";
 import { toolTypeNames } from "../types/emit.js";
 import { validatorNames } from "../validators/emit.js";
@@ -115,7 +115,7 @@ export function emitClient(file: GeneratedFile, model: ServerModel, protocols: r
   if (model.tools.length > 0) {
     const table: Record<string, unknown> = {};
     for (const tool of model.tools) {
-      const validate = tool.output ? [new Code(file.value(validators, validatorNames(tool.typeBase).output))] : [];
+      const validate = tool.output ? [new Verbatim(file.value(validators, validatorNames(tool.typeBase).output))] : [];
       table[tool.member] = [tool.key, ...validate];
     }
     const validated = model.tools.some((tool) => tool.output);

@@ -4,7 +4,7 @@
 // file of its own, so that server.gen.ts stays readable whatever the pages weigh).
 import { appMimeType, appsExtension, type AppModel, type ToolUiModel } from "../../model/apps.js";
 import type { ServerModel } from "../../model/server.js";
-import { Code, inlineLiteral, stringLiteral } from "../escape.js";
+import { Verbatim, inlineLiteral, stringLiteral } from "../escape.js";
 import type { GeneratedFile } from "../file.js";
 
 type Json = { [key: string]: unknown };
@@ -39,7 +39,7 @@ export function appResourceEntry(file: GeneratedFile, app: AppModel): Json {
   const meta = resourceMeta(app);
   const table = file.value(file.local(appsModule), htmlTable);
   const contents = `{ text: ${table}[${stringLiteral(app.uri)}]!${meta ? `, _meta: ${inlineLiteral(meta)}` : ""} }`;
-  return { uri: app.uri, mimeType: appMimeType, read: new Code(`() => (${contents})`) };
+  return { uri: app.uri, mimeType: appMimeType, read: new Verbatim(`() => (${contents})`) };
 }
 
 /** The definition's `extensions`: MCP Apps where a served revision negotiates extensions (2026-07-28). */

@@ -5,7 +5,7 @@ import type { ProtocolModel } from "../../model/protocol.js";
 import { revisionNamespace } from "../../model/protocol.js";
 import { clientAsks, paramHeaderDeclarations, type CacheHintModel, type ClientAsk, type PromptModel, type ServerModel, type ToolModel } from "../../model/server.js";
 import type { TemplatePart } from "../../validate/prompt-template.js";
-import { Code, codeLiteral, propertyAccess, propertyKey, sameLiteral, stringLiteral } from "../escape.js";
+import { Verbatim, codeLiteral, propertyAccess, propertyKey, sameLiteral, stringLiteral } from "../escape.js";
 import type { GeneratedFile } from "../file.js";
 import { emitAnswerValidators } from "./answers.js";
 import { appExtensions, appListing, appResourceEntry, toolUiMeta } from "./apps.js";
@@ -205,9 +205,9 @@ export function emitServer(file: GeneratedFile, model: ServerModel, protocols: r
     const listing = {
       tools: model.tools.map((tool) => {
         const schemas = schemaConst.get(tool)!;
-        const outputSchema = schemas.output === undefined ? undefined : new Code(schemas.output);
+        const outputSchema = schemas.output === undefined ? undefined : new Verbatim(schemas.output);
         const { title, description, annotations, icons } = tool;
-        const inputSchema = new Code(schemas.input);
+        const inputSchema = new Verbatim(schemas.input);
         const _meta = toolUiMeta(tool.ui);
         // Revisions whose Tool has `execution` (2025-11-25) say which tools may run as tasks.
         const execution = tool.task ? { taskSupport: tool.task.support } : undefined;
@@ -241,9 +241,9 @@ export function emitServer(file: GeneratedFile, model: ServerModel, protocols: r
   }
 
   // The definition: everything the runtime needs besides the handlers, one data literal
-  // whose functions are Code leaves.
+  // whose functions are Verbatim leaves.
   const H = names.handlers;
-  const code = (text: string) => new Code(text);
+  const code = (text: string) => new Verbatim(text);
   const tools = model.tools.map((tool) => {
     const v = validatorNames(tool.typeBase);
     return {

@@ -1,9 +1,11 @@
-// Building blocks for the validator compiler's output: code fragments that know whether
+// Building blocks for the validator compiler's output: statement fragments that know whether
 // they end in an unconditional exit and which identifiers their kept lines use (to drop
 // unused bindings, labels, constants and helper functions, so the output passes
-// --noUnusedLocals), and instance-path expressions.
+// --noUnusedLocals) and are written through the one printer (file.ts), instance-path
+// expressions, and the names of locals.
 
 import { stringLiteral } from "../escape.js";
+import type { CodeWriter } from "../file.js";
 import { escapePointerToken } from "../../validate/schema-check.js";
 
 /**
@@ -89,16 +91,12 @@ export class Code {
     else this.append(body);
   }
 
-  /** Appends the statements' lines to `lines`, each prefixed with `indent` once per nesting level. */
-  render(lines: string[], indent: string): void {
-    this.renderInto(lines, [indent], 0);
-  }
-
-  private renderInto(lines: string[], pads: string[], depth: number): void {
-    while (pads.length <= depth) pads.push(pads[pads.length - 1]! + pads[0]!);
+  /** Writes the statements through the printer at its indentation, nested fragments one level deeper each. */
+  write(writer: CodeWriter): void {
     for (const part of this.parts) {
-      if (typeof part !== "string") part.code.renderInto(lines, pads, depth + part.extraDepth);
-      else lines.push(part === "" ? "" : pads[depth]! + part);
+      if (typeof part === "string") writer.line(part);
+      else if (part.extraDepth === 0) part.code.write(writer);
+      else writer.indented(() => part.code.write(writer));
     }
   }
 

@@ -4,7 +4,7 @@
 import type { ServerModel } from "../../model/server.js";
 import { stringLiteral } from "../escape.js";
 import type { GeneratedFile } from "../file.js";
-import { compileValidator, type RuntimeHelper, type SharedHelpers } from "./compile-schema.js";
+import { compileValidator, type CompiledValidator, type RuntimeHelper, type SharedHelpers } from "./compile-schema.js";
 
 export function validatorNames(typeBase: string): { input: string; output: string } {
   return { input: `validate${typeBase}Input`, output: `validate${typeBase}Output` };
@@ -13,7 +13,7 @@ export function validatorNames(typeBase: string): { input: string; output: strin
 export function emitValidators(file: GeneratedFile, model: ServerModel, runtime: string): void {
   const helpers = new Set<RuntimeHelper>();
   const sharedHelpers: SharedHelpers = new Map();
-  const codes: string[] = [];
+  const compiledValidators: CompiledValidator[] = [];
   let sharing = false;
   for (const tool of model.tools) {
     const names = validatorNames(tool.typeBase);
@@ -33,7 +33,7 @@ export function emitValidators(file: GeneratedFile, model: ServerModel, runtime:
       });
       for (const helper of compiled.helpers) helpers.add(helper);
       if (compiled.callsSharedHelpers) sharing = true;
-      codes.push(compiled.code);
+      compiledValidators.push(compiled);
     }
   }
   const w = file.writer;
@@ -41,7 +41,10 @@ export function emitValidators(file: GeneratedFile, model: ServerModel, runtime:
     w.line("// Validators whose $ref targets are identical share one helper for each, named after the first validator that needs it.");
     w.line();
   }
-  for (const code of codes) w.raw(code).line();
+  for (const compiled of compiledValidators) {
+    compiled.write(w);
+    w.line();
+  }
   if (model.tools.length > 0) file.type(runtime, "ValidationIssue");
   for (const helper of helpers) file.value(runtime, helper);
   if (model.tools.length === 0) w.line("export {};");
