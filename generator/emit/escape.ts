@@ -166,3 +166,60 @@ export function sameLiteral(a: unknown, b: unknown): boolean {
   const eb = presentEntries(b);
   return ea.length === eb.length && ea.every(([k, v], i) => k === eb[i]![0] && sameLiteral(v, eb[i]![1]));
 }
+
+/**
+ * `value` as string literals to be concatenated, each at most `width` characters (quotes
+ * included) unless one character's escape is wider, for large embedded data a reviewer
+ * diffs: pieces end after each line break of the value and otherwise where the content
+ * says (a rolling hash of the last characters), so an edit changes only the pieces around
+ * it, even in a minified line or base64 data. Deterministic; never splits a surrogate pair.
+ */
+export function stringLiteralPieces(value: string, width: number): string[] {
+  const pieces: string[] = [];
+  const room = width - 2; // the quotes
+  const minimum = Math.min(24, room);
+  let start = 0;
+  let used = 0;
+  let hash = 0;
+  for (let i = 0; i < value.length; i++) {
+    const code = value.charCodeAt(i);
+    const pair = code >= 0xd800 && code <= 0xdbff && i + 1 < value.length && isLowSurrogate(value.charCodeAt(i + 1));
+    const end = pair ? i + 2 : i + 1;
+    const cost = escapedWidth(value.slice(i, end));
+    if (used > 0 && used + cost > room) {
+      pieces.push(stringLiteral(value.slice(start, i)));
+      start = i;
+      used = 0;
+    }
+    used += cost;
+    hash = ((hash << 1) + gear[code & 0xff]!) | 0;
+    i = end - 1;
+    if (code === 0x0a || (used >= minimum && (hash & 0x1f) === 0)) {
+      pieces.push(stringLiteral(value.slice(start, end)));
+      start = end;
+      used = 0;
+    }
+  }
+  if (start < value.length || pieces.length === 0) pieces.push(stringLiteral(value.slice(start)));
+  return pieces;
+}
+
+const isLowSurrogate = (code: number) => code >= 0xdc00 && code <= 0xdfff;
+
+/** The width of `text` (one character or a surrogate pair) inside a string literal. */
+function escapedWidth(text: string): number {
+  return needsEscape.test(text) ? stringLiteral(text).length - 2 : text.length;
+}
+
+/** A fixed table of 256 pseudo-random numbers (the "gear" of content-defined chunking), from a seeded xorshift. */
+const gear = (() => {
+  const table = new Int32Array(256);
+  let state = 0x9e3779b9 | 0;
+  for (let i = 0; i < 256; i++) {
+    state ^= state << 13;
+    state ^= state >>> 17;
+    state ^= state << 5;
+    table[i] = state;
+  }
+  return table;
+})();
