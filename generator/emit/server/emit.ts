@@ -9,6 +9,7 @@ import { Verbatim, codeLiteral, propertyAccess, propertyKey, sameLiteral, string
 import type { GeneratedFile } from "../file.js";
 import { emitAnswerValidators } from "./answers.js";
 import { appExtensions, appListing, appResourceEntry, toolUiMeta } from "./apps.js";
+import { writeListings, type RevisionListing } from "./listings.js";
 import { toolTypeNames } from "../types/emit.js";
 import { validatorNames } from "../validators/emit.js";
 
@@ -191,8 +192,7 @@ export function emitServer(file: GeneratedFile, model: ServerModel, protocols: r
   }
 
   // Listings, projected onto each revision; identical ones are shared.
-  const listingsWritten: { readonly value: unknown; readonly name: string }[] = [];
-  const listingOf = new Map<string, string>();
+  const listings: RevisionListing[] = [];
   for (const protocol of protocols) {
     // An entry with the fields the revision's `def` declares, its annotations projected onto `annotationsDef`.
     const listed = (value: Json, def: string, annotationsDef?: string): Json => {
@@ -230,15 +230,9 @@ export function emitServer(file: GeneratedFile, model: ServerModel, protocols: r
         return listed({ name: p.key, title, description, arguments: args.length === 0 ? undefined : args, icons }, "Prompt");
       }),
     };
-    let name = listingsWritten.find((written) => sameLiteral(written.value, listing))?.name;
-    if (!name) {
-      name = `listing${revisionNamespace(protocol.revision).slice(1)}`;
-      listingsWritten.push({ value: listing, name });
-      w.doc(`List results${protocols.length > 1 ? ` for protocol ${protocol.revision}` : ""}, projected onto its types.`);
-      w.line(`const ${name}: ${file.type(rt, "Listing")} = ${codeLiteral(listing)};`).line();
-    }
-    listingOf.set(protocol.revision, name);
+    listings.push({ revision: protocol.revision, listing });
   }
+  const listingOf = writeListings(file, model, listings, file.type(rt, "Listing"));
 
   // The definition: everything the runtime needs besides the handlers, one data literal
   // whose functions are Verbatim leaves.

@@ -291,43 +291,155 @@ const connectCalendarInputSchema = {
   properties: {},
 };
 
+// Entries the tables of several revisions hold alike, written once.
+const addNoteTool = {
+  name: "add_note",
+  title: "Add note",
+  description: "Creates a note and returns it as structured data",
+  inputSchema: addNoteInputSchema,
+  outputSchema: addNoteOutputSchema,
+  annotations: {
+    readOnlyHint: false,
+    destructiveHint: false,
+    idempotentHint: false,
+    openWorldHint: false,
+  },
+};
+
+const getNoteTool = {
+  name: "get_note",
+  title: "Get note",
+  description: "A note as text, a link to its resource and the note embedded as a resource",
+  inputSchema: getNoteInputSchema,
+  annotations: { readOnlyHint: true },
+};
+
+const searchNotesTool = {
+  name: "search_notes",
+  title: "Search notes",
+  description: "Notes whose title or body contains the query, optionally only those with a tag",
+  inputSchema: searchNotesInputSchema,
+  annotations: { readOnlyHint: true },
+};
+
+const noteMediaTool = {
+  name: "note_media",
+  title: "Note media",
+  description: "The note's thumbnail (PNG) and its dictation (WAV)",
+  inputSchema: noteMediaInputSchema,
+  annotations: { readOnlyHint: true },
+};
+
+const deleteNoteTool = {
+  name: "delete_note",
+  title: "Delete note",
+  description: "Deletes a note after the user confirms it",
+  inputSchema: deleteNoteInputSchema,
+  annotations: { destructiveHint: true, idempotentHint: true },
+};
+
+const summarizeNoteTool = {
+  name: "summarize_note",
+  title: "Summarize note",
+  description: "Asks the client's model for a one-line summary of a note",
+  inputSchema: summarizeNoteInputSchema,
+  annotations: { readOnlyHint: true, openWorldHint: true },
+};
+
+const listRootsTool = {
+  name: "list_roots",
+  title: "List workspace roots",
+  description: "The folders the client shares with this server, where notes could be imported from",
+  inputSchema: listRootsInputSchema,
+  annotations: { readOnlyHint: true },
+};
+
+const connectCalendarTool = {
+  name: "connect_calendar",
+  title: "Connect calendar",
+  description: "Sends the user to the calendar provider's consent page (URL-mode elicitation) to link events to notes",
+  inputSchema: connectCalendarInputSchema,
+  annotations: { openWorldHint: true },
+};
+
+const indexResource = {
+  uri: "notes://index",
+  name: "index",
+  title: "Notes index",
+  description: "Every note, one line each; changes when notes are added or deleted",
+  mimeType: "text/markdown",
+  annotations: {
+    audience: ["user", "assistant"],
+    priority: 0.9,
+  },
+};
+
+const noteResourceTemplate = {
+  uriTemplate: "notes://notes/{id}",
+  name: "note",
+  title: "Note",
+  description: "One note as Markdown",
+  mimeType: "text/markdown",
+  annotations: {
+    audience: ["assistant"],
+  },
+};
+
+const draftNotePrompt = {
+  name: "draft_note",
+  title: "Draft a note",
+  description: "Ask the model to draft a note on a topic",
+  arguments: [
+    { name: "topic", description: "What the note is about", required: true },
+    { name: "audience", description: "Who will read it", required: false },
+    {
+      name: "brief",
+      description: "Any value makes the draft short",
+      required: false,
+    },
+  ],
+};
+
+const draftNotePrompt2025_03_26 = {
+  name: "draft_note",
+  description: "Ask the model to draft a note on a topic",
+  arguments: [
+    { name: "topic", description: "What the note is about", required: true },
+    { name: "audience", description: "Who will read it", required: false },
+    {
+      name: "brief",
+      description: "Any value makes the draft short",
+      required: false,
+    },
+  ],
+};
+
+const reviewNotePrompt = {
+  name: "review_note",
+  title: "Review a note",
+  description: "Review a note, with the note embedded and the workspace logo attached",
+  arguments: [
+    { name: "id", description: "The note to review", required: true },
+    { name: "focus", description: "What to pay attention to", required: false },
+  ],
+};
+
+const reviewNotePrompt2025_03_26 = {
+  name: "review_note",
+  description: "Review a note, with the note embedded and the workspace logo attached",
+  arguments: [
+    { name: "id", description: "The note to review", required: true },
+    { name: "focus", description: "What to pay attention to", required: false },
+  ],
+};
+
 /** List results for protocol 2026-07-28, projected onto its types. */
 const listing2026_07_28: Listing = {
   tools: [
-    {
-      name: "add_note",
-      title: "Add note",
-      description: "Creates a note and returns it as structured data",
-      inputSchema: addNoteInputSchema,
-      outputSchema: addNoteOutputSchema,
-      annotations: {
-        readOnlyHint: false,
-        destructiveHint: false,
-        idempotentHint: false,
-        openWorldHint: false,
-      },
-    },
-    {
-      name: "get_note",
-      title: "Get note",
-      description: "A note as text, a link to its resource and the note embedded as a resource",
-      inputSchema: getNoteInputSchema,
-      annotations: { readOnlyHint: true },
-    },
-    {
-      name: "search_notes",
-      title: "Search notes",
-      description: "Notes whose title or body contains the query, optionally only those with a tag",
-      inputSchema: searchNotesInputSchema,
-      annotations: { readOnlyHint: true },
-    },
-    {
-      name: "note_media",
-      title: "Note media",
-      description: "The note's thumbnail (PNG) and its dictation (WAV)",
-      inputSchema: noteMediaInputSchema,
-      annotations: { readOnlyHint: true },
-    },
+    addNoteTool,
+    getNoteTool,
+    searchNotesTool,
+    noteMediaTool,
     {
       name: "reindex",
       title: "Reindex",
@@ -341,47 +453,13 @@ const listing2026_07_28: Listing = {
         },
       ],
     },
-    {
-      name: "delete_note",
-      title: "Delete note",
-      description: "Deletes a note after the user confirms it",
-      inputSchema: deleteNoteInputSchema,
-      annotations: { destructiveHint: true, idempotentHint: true },
-    },
-    {
-      name: "summarize_note",
-      title: "Summarize note",
-      description: "Asks the client's model for a one-line summary of a note",
-      inputSchema: summarizeNoteInputSchema,
-      annotations: { readOnlyHint: true, openWorldHint: true },
-    },
-    {
-      name: "list_roots",
-      title: "List workspace roots",
-      description: "The folders the client shares with this server, where notes could be imported from",
-      inputSchema: listRootsInputSchema,
-      annotations: { readOnlyHint: true },
-    },
-    {
-      name: "connect_calendar",
-      title: "Connect calendar",
-      description: "Sends the user to the calendar provider's consent page (URL-mode elicitation) to link events to notes",
-      inputSchema: connectCalendarInputSchema,
-      annotations: { openWorldHint: true },
-    },
+    deleteNoteTool,
+    summarizeNoteTool,
+    listRootsTool,
+    connectCalendarTool,
   ],
   resources: [
-    {
-      uri: "notes://index",
-      name: "index",
-      title: "Notes index",
-      description: "Every note, one line each; changes when notes are added or deleted",
-      mimeType: "text/markdown",
-      annotations: {
-        audience: ["user", "assistant"],
-        priority: 0.9,
-      },
-    },
+    indexResource,
     {
       uri: "notes://logo.png",
       name: "logo",
@@ -401,82 +479,17 @@ const listing2026_07_28: Listing = {
       ],
     },
   ],
-  resourceTemplates: [
-    {
-      uriTemplate: "notes://notes/{id}",
-      name: "note",
-      title: "Note",
-      description: "One note as Markdown",
-      mimeType: "text/markdown",
-      annotations: {
-        audience: ["assistant"],
-      },
-    },
-  ],
-  prompts: [
-    {
-      name: "draft_note",
-      title: "Draft a note",
-      description: "Ask the model to draft a note on a topic",
-      arguments: [
-        { name: "topic", description: "What the note is about", required: true },
-        { name: "audience", description: "Who will read it", required: false },
-        {
-          name: "brief",
-          description: "Any value makes the draft short",
-          required: false,
-        },
-      ],
-    },
-    {
-      name: "review_note",
-      title: "Review a note",
-      description: "Review a note, with the note embedded and the workspace logo attached",
-      arguments: [
-        { name: "id", description: "The note to review", required: true },
-        { name: "focus", description: "What to pay attention to", required: false },
-      ],
-    },
-  ],
+  resourceTemplates: [noteResourceTemplate],
+  prompts: [draftNotePrompt, reviewNotePrompt],
 };
 
 /** List results for protocol 2025-06-18, projected onto its types. */
 const listing2025_06_18: Listing = {
   tools: [
-    {
-      name: "add_note",
-      title: "Add note",
-      description: "Creates a note and returns it as structured data",
-      inputSchema: addNoteInputSchema,
-      outputSchema: addNoteOutputSchema,
-      annotations: {
-        readOnlyHint: false,
-        destructiveHint: false,
-        idempotentHint: false,
-        openWorldHint: false,
-      },
-    },
-    {
-      name: "get_note",
-      title: "Get note",
-      description: "A note as text, a link to its resource and the note embedded as a resource",
-      inputSchema: getNoteInputSchema,
-      annotations: { readOnlyHint: true },
-    },
-    {
-      name: "search_notes",
-      title: "Search notes",
-      description: "Notes whose title or body contains the query, optionally only those with a tag",
-      inputSchema: searchNotesInputSchema,
-      annotations: { readOnlyHint: true },
-    },
-    {
-      name: "note_media",
-      title: "Note media",
-      description: "The note's thumbnail (PNG) and its dictation (WAV)",
-      inputSchema: noteMediaInputSchema,
-      annotations: { readOnlyHint: true },
-    },
+    addNoteTool,
+    getNoteTool,
+    searchNotesTool,
+    noteMediaTool,
     {
       name: "reindex",
       title: "Reindex",
@@ -484,47 +497,13 @@ const listing2025_06_18: Listing = {
       inputSchema: reindexInputSchema,
       annotations: { readOnlyHint: false, idempotentHint: true },
     },
-    {
-      name: "delete_note",
-      title: "Delete note",
-      description: "Deletes a note after the user confirms it",
-      inputSchema: deleteNoteInputSchema,
-      annotations: { destructiveHint: true, idempotentHint: true },
-    },
-    {
-      name: "summarize_note",
-      title: "Summarize note",
-      description: "Asks the client's model for a one-line summary of a note",
-      inputSchema: summarizeNoteInputSchema,
-      annotations: { readOnlyHint: true, openWorldHint: true },
-    },
-    {
-      name: "list_roots",
-      title: "List workspace roots",
-      description: "The folders the client shares with this server, where notes could be imported from",
-      inputSchema: listRootsInputSchema,
-      annotations: { readOnlyHint: true },
-    },
-    {
-      name: "connect_calendar",
-      title: "Connect calendar",
-      description: "Sends the user to the calendar provider's consent page (URL-mode elicitation) to link events to notes",
-      inputSchema: connectCalendarInputSchema,
-      annotations: { openWorldHint: true },
-    },
+    deleteNoteTool,
+    summarizeNoteTool,
+    listRootsTool,
+    connectCalendarTool,
   ],
   resources: [
-    {
-      uri: "notes://index",
-      name: "index",
-      title: "Notes index",
-      description: "Every note, one line each; changes when notes are added or deleted",
-      mimeType: "text/markdown",
-      annotations: {
-        audience: ["user", "assistant"],
-        priority: 0.9,
-      },
-    },
+    indexResource,
     {
       uri: "notes://logo.png",
       name: "logo",
@@ -538,43 +517,8 @@ const listing2025_06_18: Listing = {
       },
     },
   ],
-  resourceTemplates: [
-    {
-      uriTemplate: "notes://notes/{id}",
-      name: "note",
-      title: "Note",
-      description: "One note as Markdown",
-      mimeType: "text/markdown",
-      annotations: {
-        audience: ["assistant"],
-      },
-    },
-  ],
-  prompts: [
-    {
-      name: "draft_note",
-      title: "Draft a note",
-      description: "Ask the model to draft a note on a topic",
-      arguments: [
-        { name: "topic", description: "What the note is about", required: true },
-        { name: "audience", description: "Who will read it", required: false },
-        {
-          name: "brief",
-          description: "Any value makes the draft short",
-          required: false,
-        },
-      ],
-    },
-    {
-      name: "review_note",
-      title: "Review a note",
-      description: "Review a note, with the note embedded and the workspace logo attached",
-      arguments: [
-        { name: "id", description: "The note to review", required: true },
-        { name: "focus", description: "What to pay attention to", required: false },
-      ],
-    },
-  ],
+  resourceTemplates: [noteResourceTemplate],
+  prompts: [draftNotePrompt, reviewNotePrompt],
 };
 
 /** List results for protocol 2025-03-26, projected onto its types. */
@@ -674,29 +618,7 @@ const listing2025_03_26: Listing = {
       },
     },
   ],
-  prompts: [
-    {
-      name: "draft_note",
-      description: "Ask the model to draft a note on a topic",
-      arguments: [
-        { name: "topic", description: "What the note is about", required: true },
-        { name: "audience", description: "Who will read it", required: false },
-        {
-          name: "brief",
-          description: "Any value makes the draft short",
-          required: false,
-        },
-      ],
-    },
-    {
-      name: "review_note",
-      description: "Review a note, with the note embedded and the workspace logo attached",
-      arguments: [
-        { name: "id", description: "The note to review", required: true },
-        { name: "focus", description: "What to pay attention to", required: false },
-      ],
-    },
-  ],
+  prompts: [draftNotePrompt2025_03_26, reviewNotePrompt2025_03_26],
 };
 
 /** List results for protocol 2024-11-05, projected onto its types. */
@@ -771,29 +693,7 @@ const listing2024_11_05: Listing = {
       mimeType: "text/markdown",
     },
   ],
-  prompts: [
-    {
-      name: "draft_note",
-      description: "Ask the model to draft a note on a topic",
-      arguments: [
-        { name: "topic", description: "What the note is about", required: true },
-        { name: "audience", description: "Who will read it", required: false },
-        {
-          name: "brief",
-          description: "Any value makes the draft short",
-          required: false,
-        },
-      ],
-    },
-    {
-      name: "review_note",
-      description: "Review a note, with the note embedded and the workspace logo attached",
-      arguments: [
-        { name: "id", description: "The note to review", required: true },
-        { name: "focus", description: "What to pay attention to", required: false },
-      ],
-    },
-  ],
+  prompts: [draftNotePrompt2025_03_26, reviewNotePrompt2025_03_26],
 };
 
 /** Checks a client's ElicitResult (its answer to elicitation/create) under protocol 2026-07-28. */
