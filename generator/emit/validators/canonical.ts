@@ -75,40 +75,48 @@ export function canonicalPointer(pointer: string): string {
 
 export function canonicalSchema(schema: unknown): CanonicalSchema {
   const walk = new CanonicalWalk();
-  return { text: JSON.stringify(walk.schema(schema)), refs: walk.refs, dialectFree: walk.dialectFree };
+  return { text: walk.schema(schema), refs: walk.refs, dialectFree: walk.dialectFree };
 }
 
+/** Writes the canonical JSON text directly (no copy of the schema is built: this runs for every $ref target). */
 class CanonicalWalk {
   readonly refs: string[] = [];
   dialectFree = true;
 
-  schema(schema: unknown): unknown {
-    if (schema === null || typeof schema !== "object" || Array.isArray(schema)) return schema;
-    const out: Record<string, unknown> = {};
+  schema(schema: unknown): string {
+    if (schema === null || typeof schema !== "object" || Array.isArray(schema)) return JSON.stringify(schema);
+    const members: string[] = [];
     const source = schema as Record<string, unknown>;
+    let hasRef = false;
     for (const key of Object.keys(source)) {
       if (annotations.has(key)) continue;
       if (dialectKeywords.has(key)) this.dialectFree = false;
-      out[key === "definitions" ? "$defs" : key] = this.keyword(key, source[key]);
+      if (key === "$ref") hasRef = true;
+      members.push(`${JSON.stringify(key === "definitions" ? "$defs" : key)}:${this.keyword(key, source[key])}`);
     }
-    if (typeof out["$ref"] === "string" && Object.keys(out).length > 1) this.dialectFree = false;
-    return out;
+    if (hasRef && members.length > 1) this.dialectFree = false;
+    return `{${members.join(",")}}`;
   }
 
-  private keyword(key: string, value: unknown): unknown {
+  private keyword(key: string, value: unknown): string {
     if (key === "$ref" && typeof value === "string") {
       this.refs.push(value);
-      return canonicalPointer(value);
+      return JSON.stringify(canonicalPointer(value));
     }
     if (key === "items" && Array.isArray(value)) this.dialectFree = false;
     // A list of subschemas where a list stands (`items` in draft-07 may be one).
-    if ((schemaKeywords.has(key) || schemaListKeywords.has(key)) && Array.isArray(value)) return value.map((item) => this.schema(item));
+    if ((schemaKeywords.has(key) || schemaListKeywords.has(key)) && Array.isArray(value)) return this.list(value);
     if (schemaKeywords.has(key)) return this.schema(value);
     if (schemaMapKeywords.has(key) && value !== null && typeof value === "object" && !Array.isArray(value)) {
       const map = value as Record<string, unknown>;
-      return Object.fromEntries(Object.keys(map).map((name) => [name, Array.isArray(map[name]) ? map[name] : this.schema(map[name])]));
+      const members = Object.keys(map).map((name) => `${JSON.stringify(name)}:${Array.isArray(map[name]) ? JSON.stringify(map[name]) : this.schema(map[name])}`);
+      return `{${members.join(",")}}`;
     }
-    return value; // data: const, enum, default, required, numbers, patterns, …
+    return JSON.stringify(value); // data: const, enum, default, required, numbers, patterns, …
+  }
+
+  private list(schemas: readonly unknown[]): string {
+    return `[${schemas.map((item) => this.schema(item)).join(",")}]`;
   }
 }
 

@@ -146,7 +146,7 @@ class ValidatorCompiler implements SchemaEmitter {
       if (helper.emittedElsewhere) continue;
       helper.body = this.functionBody(resolvePointer(spec.schema, helper.pointer), helper.defaults);
     }
-    const { reached, used } = reachedFrom(mainBody, scope.helperFunctions());
+    const { reached, used } = reachedFrom(mainBody, [...scope.helperFunctions()]);
     const functions: FunctionText[] = [{ head: `${spec.exported === false ? "" : "export "}function ${spec.name}`, body: mainBody }];
     let callsSharedHelpers = false;
     for (const helper of scope.helperFunctions()) {
@@ -321,7 +321,7 @@ class ValidatorCompiler implements SchemaEmitter {
  * a name is used by a reached function: code generated for a branch that was later found
  * to be always true may have requested helpers or constants nobody uses.
  */
-function reachedFrom(mainBody: Code, helpers: Iterable<HelperFunction>): { reached: Set<HelperFunction>; used: (name: string) => boolean } {
+function reachedFrom(mainBody: Code, helpers: readonly HelperFunction[]): { reached: Set<HelperFunction>; used: (name: string) => boolean } {
   // (Asking the few reached bodies is cheaper than copying their identifiers into one set.)
   const reachedBodies = [mainBody];
   const used = (name: string) => reachedBodies.some((body) => body.uses(name));
@@ -346,6 +346,6 @@ function writeValidator(writer: CodeWriter, constants: readonly string[], doc: s
   functions.forEach(({ head, body }, i) => {
     if (i > 0) writer.line();
     // `_value` when the body never looks at the value (e.g. schema `true`).
-    writer.block(`${head}(${body.uses("value") ? "value" : "_value"}: unknown): ValidationIssue | undefined`, () => body.write(writer));
+    body.writeBlock(writer, `${head}(${body.uses("value") ? "value" : "_value"}: unknown): ValidationIssue | undefined`);
   });
 }

@@ -45,17 +45,7 @@ export function emitObjectKeywords(emitter: SchemaEmitter, schema: JsonObject, c
   emitCountBounds(emitter, schema["maxProperties"], schema["minProperties"], `${keys}.length`, keys, "properties", context, body);
 
   // dependentRequired, and the array form of draft-07 dependencies.
-  const dependencyLists: Array<[string, readonly unknown[]]> = [];
-  const dependencySchemas: Array<[string, unknown]> = [];
-  for (const keyword of ["dependentRequired", "dependencies", "dependentSchemas"]) {
-    const map = schema[keyword];
-    if (!isJsonObject(map)) continue;
-    for (const name of Object.keys(map)) {
-      const dependency = map[name];
-      if (Array.isArray(dependency)) dependencyLists.push([name, dependency]);
-      else dependencySchemas.push([name, dependency]);
-    }
-  }
+  const { dependencyLists, dependencySchemas } = dependenciesOf(schema);
   for (const [name, dependents] of dependencyLists) {
     const checks = new Code();
     for (const dependent of dependents) {
@@ -95,6 +85,25 @@ export function emitObjectKeywords(emitter: SchemaEmitter, schema: JsonObject, c
   // Object.keys, not for…in: it lists only own properties, including a JSON "__proto__" key.
   if (body.uses(keys)) out.line(`const ${keys} = Object.keys(${record});`, [record]);
   out.append(body);
+}
+
+/** The dependencies of the schema's properties: lists of names that must be present too, and schemas that then apply. */
+function dependenciesOf(schema: JsonObject): {
+  dependencyLists: Array<[string, readonly unknown[]]>;
+  dependencySchemas: Array<[string, unknown]>;
+} {
+  const dependencyLists: Array<[string, readonly unknown[]]> = [];
+  const dependencySchemas: Array<[string, unknown]> = [];
+  for (const keyword of ["dependentRequired", "dependencies", "dependentSchemas"]) {
+    const map = schema[keyword];
+    if (!isJsonObject(map)) continue;
+    for (const name of Object.keys(map)) {
+      const dependency = map[name];
+      if (Array.isArray(dependency)) dependencyLists.push([name, dependency]);
+      else dependencySchemas.push([name, dependency]);
+    }
+  }
+  return { dependencyLists, dependencySchemas };
 }
 
 function emitPropertyNames(emitter: SchemaEmitter, schema: unknown, keys: string, context: Context, out: Code): void {
