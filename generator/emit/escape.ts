@@ -77,7 +77,7 @@ export function docComment(text: string | undefined, indent = ""): string {
 }
 
 /** A piece of code spliced verbatim into a `codeLiteral` (an identifier, an arrow function). */
-export class Code {
+export class Verbatim {
   constructor(readonly text: string) {}
 }
 
@@ -85,7 +85,7 @@ export class Code {
 export const flatDataWidth = 80;
 
 /**
- * A JS expression for JSON data with embedded `Code`, in the one layout of data literals:
+ * A JS expression for JSON data with embedded `Verbatim`, in the one layout of data literals:
  * an object or array goes on one line when it holds no non-empty object or array, no
  * multi-line code, and its one-line text is at most `flatDataWidth` characters; otherwise
  * one entry per line, each ending in a comma, indented two spaces past `indent` (the
@@ -94,7 +94,7 @@ export const flatDataWidth = 80;
  * would set the prototype instead of a property.
  */
 export function codeLiteral(value: unknown, indent = ""): string {
-  if (value instanceof Code) return value.text.includes("\n") ? reindent(value.text, indent) : value.text;
+  if (value instanceof Verbatim) return value.text.includes("\n") ? reindent(value.text, indent) : value.text;
   if (value === null || typeof value !== "object") return scalarLiteral(value);
   const inner = `${indent}  `;
   // Each entry's text (`key: value` in an object) is written once, at the indentation of the
@@ -109,7 +109,7 @@ export function codeLiteral(value: unknown, indent = ""): string {
   for (let i = 0; i < count; i++) {
     const item = keys === undefined ? (value as unknown[])[i] : (value as Record<string, unknown>)[keys[i]!];
     if (keys !== undefined && item === undefined) continue;
-    if (item instanceof Code ? item.text.includes("\n") : item !== null && typeof item === "object") flat = false;
+    if (item instanceof Verbatim ? item.text.includes("\n") : item !== null && typeof item === "object") flat = false;
     const entry = keys === undefined ? codeLiteral(item, inner) : `${dataKey(keys[i]!)}: ${codeLiteral(item, inner)}`;
     width += entry.length;
     entries.push(entry);
@@ -125,7 +125,7 @@ export function codeLiteral(value: unknown, indent = ""): string {
 
 /** JSON data on one line whatever its size (`{ a: 1, b: [true, null] }`): for data inside a one-line statement. */
 export function inlineLiteral(value: unknown): string {
-  if (value instanceof Code) return value.text;
+  if (value instanceof Verbatim) return value.text;
   if (value === null || typeof value !== "object") return scalarLiteral(value);
   if (Array.isArray(value)) return `[${value.map(inlineLiteral).join(", ")}]`;
   const entries = presentEntries(value);
@@ -155,7 +155,7 @@ function reindent(text: string, indent: string): string {
 
 /** Whether codeLiteral writes the same text for both values (compared without writing it). */
 export function sameLiteral(a: unknown, b: unknown): boolean {
-  if (a instanceof Code || b instanceof Code) return a instanceof Code && b instanceof Code && a.text === b.text;
+  if (a instanceof Verbatim || b instanceof Verbatim) return a instanceof Verbatim && b instanceof Verbatim && a.text === b.text;
   if (a === null || typeof a !== "object" || b === null || typeof b !== "object") {
     return a === b || (typeof a === "number" && typeof b === "number" && scalarLiteral(a) === scalarLiteral(b));
   }
@@ -166,3 +166,60 @@ export function sameLiteral(a: unknown, b: unknown): boolean {
   const eb = presentEntries(b);
   return ea.length === eb.length && ea.every(([k, v], i) => k === eb[i]![0] && sameLiteral(v, eb[i]![1]));
 }
+
+/**
+ * `value` as string literals to be concatenated, each at most `width` characters (quotes
+ * included) unless one character's escape is wider, for large embedded data a reviewer
+ * diffs: pieces end after each line break of the value and otherwise where the content
+ * says (a rolling hash of the last characters), so an edit changes only the pieces around
+ * it, even in a minified line or base64 data. Deterministic; never splits a surrogate pair.
+ */
+export function stringLiteralPieces(value: string, width: number): string[] {
+  const pieces: string[] = [];
+  const room = width - 2; // the quotes
+  const minimum = Math.min(24, room);
+  let start = 0;
+  let used = 0;
+  let hash = 0;
+  for (let i = 0; i < value.length; i++) {
+    const code = value.charCodeAt(i);
+    const pair = code >= 0xd800 && code <= 0xdbff && i + 1 < value.length && isLowSurrogate(value.charCodeAt(i + 1));
+    const end = pair ? i + 2 : i + 1;
+    const cost = escapedWidth(value.slice(i, end));
+    if (used > 0 && used + cost > room) {
+      pieces.push(stringLiteral(value.slice(start, i)));
+      start = i;
+      used = 0;
+    }
+    used += cost;
+    hash = ((hash << 1) + gear[code & 0xff]!) | 0;
+    i = end - 1;
+    if (code === 0x0a || (used >= minimum && (hash & 0x1f) === 0)) {
+      pieces.push(stringLiteral(value.slice(start, end)));
+      start = end;
+      used = 0;
+    }
+  }
+  if (start < value.length || pieces.length === 0) pieces.push(stringLiteral(value.slice(start)));
+  return pieces;
+}
+
+const isLowSurrogate = (code: number) => code >= 0xdc00 && code <= 0xdfff;
+
+/** The width of `text` (one character or a surrogate pair) inside a string literal. */
+function escapedWidth(text: string): number {
+  return needsEscape.test(text) ? stringLiteral(text).length - 2 : text.length;
+}
+
+/** A fixed table of 256 pseudo-random numbers (the "gear" of content-defined chunking), from a seeded xorshift. */
+const gear = (() => {
+  const table = new Int32Array(256);
+  let state = 0x9e3779b9 | 0;
+  for (let i = 0; i < 256; i++) {
+    state ^= state << 13;
+    state ^= state >>> 17;
+    state ^= state << 5;
+    table[i] = state;
+  }
+  return table;
+})();

@@ -2,7 +2,7 @@
 // (generator/emit/escape.ts): exact output for small inputs, table-driven.
 import { describe, expect, it } from "vitest";
 import ts from "typescript";
-import { Code, codeLiteral, docComment, inlineLiteral, propertyKey, stringLiteral } from "../../generator/emit/escape.js";
+import { Verbatim, codeLiteral, docComment, inlineLiteral, propertyKey, stringLiteral, stringLiteralPieces } from "../../generator/emit/escape.js";
 import { CodeWriter, GeneratedFile, moduleStatement } from "../../generator/emit/file.js";
 import { compileValidator } from "../../generator/emit/validators/compile-schema.js";
 
@@ -101,8 +101,8 @@ describe("data literals: one rule", () => {
     ["too long for one line", { description: "d".repeat(80) }, `{\n  description: "${"d".repeat(80)}",\n}`],
     ["undefined entries left out", { a: 1, b: undefined }, "{ a: 1 }"],
     ["keys quoted only when needed; __proto__ computed", { "a-b": 1, __proto__x: 2, ["__proto__"]: 3 }, '{ "a-b": 1, __proto__x: 2, ["__proto__"]: 3 }'],
-    ["code leaves verbatim", { call: new Code("(a) => f(a)") }, "{ call: (a) => f(a) }"],
-    ["multi-line code re-indented", { get: new Code("() => {\n  return 1;\n}") }, "{\n  get: () => {\n    return 1;\n  },\n}"],
+    ["code leaves verbatim", { call: new Verbatim("(a) => f(a)") }, "{ call: (a) => f(a) }"],
+    ["multi-line code re-indented", { get: new Verbatim("() => {\n  return 1;\n}") }, "{\n  get: () => {\n    return 1;\n  },\n}"],
     ["non-finite numbers as JSON writes them", [Number.POSITIVE_INFINITY], "[null]"],
   ];
   for (const [name, value, expected] of cases) {
@@ -174,6 +174,50 @@ describe("strings from users", () => {
 
   it("property keys are bare only for ASCII identifiers", () => {
     expect(["a", "a-b", "1a", "__proto__", "$x"].map(propertyKey)).toEqual(["a", '"a-b"', '"1a"', '"__proto__"', "$x"]);
+  });
+});
+
+describe("large strings as pieces a reviewer diffs", () => {
+  /** A minified-looking page of one long line, deterministic (xorshift). */
+  function minified(length: number): string {
+    const alphabet = Array.from("abcdefghij{}();=.,<> \"'\\\u2028é😀");
+    let state = 7;
+    let text = "";
+    while (text.length < length) {
+      state ^= state << 13;
+      state ^= state >>> 17;
+      state ^= state << 5;
+      text += alphabet[Math.abs(state) % alphabet.length];
+    }
+    return text;
+  }
+  const evaluate = (pieces: readonly string[]) => pieces.map((piece) => new Function(`return ${piece};`)() as string).join("");
+
+  it("are string literals of at most the width that evaluate back to the text, surrogate pairs whole", () => {
+    for (const text of [minified(5000), `${"line\n".repeat(50)}end`, 'a */ b `c` ${d} \u2028 \u2029 \u0000 "q" \\ e', "", "\ud83d\ude00".repeat(200)]) {
+      const pieces = stringLiteralPieces(text, 60);
+      expect(evaluate(pieces)).toBe(text);
+      for (const piece of pieces) expect(piece.length).toBeLessThanOrEqual(60);
+      for (const piece of pieces) expect(piece).not.toMatch(/\\ud[89ab][0-9a-f]{2}"$|^"\\ud[c-f]/);
+    }
+  });
+
+  it("end after each line break of the text", () => {
+    expect(stringLiteralPieces("<p>\n<b>\n", 60)).toEqual(['"<p>\\n"', '"<b>\\n"']);
+  });
+
+  it("change in a line or two when one character of a long line changes", () => {
+    const text = minified(20000);
+    const before = stringLiteralPieces(text, 112);
+    for (const at of [10, 7777, 19990]) {
+      for (const edited of [`${text.slice(0, at)}X${text.slice(at)}`, `${text.slice(0, at)}${text.slice(at + 1)}`]) {
+        const after = stringLiteralPieces(edited, 112);
+        const kept = new Set(before);
+        const changed = after.filter((piece) => !kept.has(piece)).length;
+        expect(changed, `edit at ${at}`).toBeLessThanOrEqual(3);
+        expect(after.length - before.length).toBeLessThanOrEqual(2);
+      }
+    }
   });
 });
 

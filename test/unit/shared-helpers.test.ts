@@ -125,7 +125,7 @@ describe("compileValidator: helpers shared across the validators of one file", (
     expect(functionNames(second!.code)).toEqual(["validateBInput", "validateBInput_money", "validateBInput_line"]);
   });
 
-  it("shares only between the same dialect and the same defaults mode", () => {
+  it("shares only in the same defaults mode, and across dialects only where no keyword reads differently", () => {
     const withDefault = toolSchema({ ...money, properties: { ...money.properties, currency: { type: "string", default: "EUR" } } });
     const mixed = [
       { name: "validateAInput", schema: withDefault, dialect: "2020-12" as const, applyDefaults: true },
@@ -138,9 +138,34 @@ describe("compileValidator: helpers shared across the validators of one file", (
     expect(functionNames(output!.code)).toEqual(["validateAOutput"]);
     expect(output!.code).toContain("validateAInput_money_withoutDefaults(total)");
     expect(output!.code).not.toMatch(/validateAInput_money\(/);
-    expect(draft07!.callsSharedHelpers).toBe(false);
-    expect(functionNames(draft07!.code)).toContain("validateBInput_money");
+    // money and line use no keyword the dialects read differently: the draft-07 validator calls the same helpers.
+    expect(functionNames(draft07!.code)).toEqual(["validateBInput"]);
+    expect(draft07!.callsSharedHelpers).toBe(true);
     expectSameAsAlone(mixed, [...instances, { total: { amount: 1 } }, { total: { amount: 1 }, lines: [{ sku: "x", price: { amount: 1 } }] }]);
+
+    // A $ref with a sibling keyword: draft-07 ignores the sibling, 2020-12 applies it, so nothing is shared.
+    const withSibling = toolSchema({ ...money, properties: { ...money.properties, amount: { $ref: "#/$defs/positive", maximum: 10 } } });
+    (withSibling["$defs"] as Record<string, unknown>)["positive"] = { type: "number", minimum: 0 };
+    const dialects = [
+      { name: "validateCInput", schema: withSibling, dialect: "2020-12" as const, applyDefaults: false },
+      { name: "validateDInput", schema: structuredClone(withSibling), dialect: "draft-07" as const, applyDefaults: false },
+    ];
+    const [modern, legacy] = compileFile(dialects);
+    expect(functionNames(modern!.code)).toContain("validateCInput_money");
+    expect(functionNames(legacy!.code)).toContain("validateDInput_money");
+    // positive itself reads alike in both: shared.
+    expect(functionNames(legacy!.code)).not.toContain("validateDInput_positive");
+    expectSameAsAlone(dialects, [{ total: { amount: 20, currency: "EUR" } }, { total: { amount: -1, currency: "EUR" } }, ...instances]);
+  });
+
+  it("shares definitions that differ only in annotations (descriptions, titles, examples, format)", () => {
+    const annotated = toolSchema({
+      ...money,
+      description: "An amount of money",
+      properties: { ...money.properties, currency: { ...money.properties.currency, title: "Currency", examples: ["EUR"], format: "iso-4217" } },
+    });
+    const [, second] = compileFile([specs[0]!, { ...specs[1]!, schema: annotated }]);
+    expect(functionNames(second!.code)).toEqual(["validateBInput"]);
   });
 
   it("shares recursive definitions and schemas that refer to their root", () => {

@@ -5,7 +5,7 @@ import type { ProtocolModel } from "../../model/protocol.js";
 import { revisionNamespace } from "../../model/protocol.js";
 import { paramHeaderDeclarations } from "../../model/server.js";
 import type { ServerModel, ToolModel } from "../../model/types.js";
-import { Code, codeLiteral, propertyKey, stringLiteral } from "../escape.js";
+import { Verbatim, codeLiteral, propertyKey, stringLiteral } from "../escape.js";
 import type { CodeWriter, GeneratedFile } from "../file.js";
 import { toolTypeNames } from "../types/emit.js";
 import { validatorNames } from "../validators/emit.js";
@@ -223,7 +223,7 @@ class ClientEmitter {
       const table: Record<string, unknown> = {};
       for (const tool of model.tools) {
         const validate = tool.output
-          ? [new Code(file.value(this.validators, validatorNames(tool.typeBase).output))]
+          ? [new Verbatim(file.value(this.validators, validatorNames(tool.typeBase).output))]
           : [];
         table[tool.member] = [tool.key, ...validate];
       }

@@ -2,15 +2,18 @@
 // ctx.request): for each method the manifest's `asks:` use, its result type
 // (ElicitResult, CreateMessageResult, ListRootsResult) as each served revision's schema
 // defines it, compiled ahead of time like the tool validators. Revisions whose types
-// compile to the same code share one validator; a server that asks nothing gets none.
+// compile to the same code share one validator, and the protocol types they refer to are
+// checked by one helper each wherever revisions define them alike (validateRole); a server
+// that asks nothing gets none.
 import type { ProtocolModel } from "../../model/protocol.js";
 import { refName, revisionNamespace } from "../../model/protocol.js";
 import { clientAsks } from "../../model/declarations.js";
 import type { ClientAsk } from "../../model/types.js";
 import type { Revision } from "../../load/revisions.js";
-import { Code } from "../escape.js";
+import { Verbatim } from "../escape.js";
 import type { GeneratedFile } from "../file.js";
-import { compileValidator } from "../validators/compile-schema.js";
+import { compileValidator, type HelperNamer, type SharedHelpers } from "../validators/compile-schema.js";
+import { pointerTokens } from "../../load/source.js";
 
 /** The definition names `value` refers to ($ref), anywhere in it. */
 function refsIn(value: unknown, into: string[]): void {
@@ -46,48 +49,89 @@ function resultOf(protocol: ProtocolModel, method: string): string | undefined {
   return request?.results.find((r) => r !== "InputRequiredResult");
 }
 
+/** Revisions whose result type compiles alike, checked by one validator. */
+interface Variant {
+  readonly method: string;
+  readonly definition: string;
+  readonly code: string;
+  readonly schema: unknown;
+  readonly dialect: ProtocolModel["schema"]["dialect"];
+  readonly revisions: Revision[];
+  name: string;
+}
+
+/** The variants of the result types of the methods `asks` uses, by method, named. */
+function answerVariants(asks: ReadonlySet<ClientAsk>, protocols: readonly ProtocolModel[]): Variant[] {
+  const variants: Variant[] = [];
+  for (const ask of Object.keys(clientAsks) as ClientAsk[]) {
+    if (!asks.has(ask)) continue;
+    const method = clientAsks[ask].method;
+    const own: Variant[] = [];
+    for (const protocol of protocols) {
+      const definition = resultOf(protocol, method);
+      if (definition === undefined) continue;
+      const schema = selfContained(protocol, definition);
+      // Compiled under one name first, so that revisions whose types compile alike share a validator.
+      const { code } = compileValidator({ name: `validate${definition}`, schema, dialect: protocol.schema.dialect, applyDefaults: false });
+      const same = own.find((v) => v.definition === definition && v.code === code);
+      if (same) same.revisions.push(protocol.revision);
+      else own.push({ method, definition, code, schema, dialect: protocol.schema.dialect, revisions: [protocol.revision], name: "" });
+    }
+    for (const variant of own) {
+      const only = own.filter((v) => v.definition === variant.definition).length === 1;
+      variant.name = `validate${variant.definition}${only ? "" : revisionNamespace(variant.revisions[0]!).slice(1)}`;
+    }
+    variants.push(...own);
+  }
+  return variants;
+}
+
+/**
+ * Names the helper of a protocol type (`#/$defs/Role`) after the type, `validateRole`, for
+ * every revision that defines it alike; a form that differs is named after the first
+ * revision that has it (`validateRole2025_03_26`). Other targets keep the default name.
+ */
+function helperNamer(taken: Map<string, string | undefined>): (variant: Variant) => HelperNamer {
+  return (variant) => (pointer, sharingKey) => {
+    const tokens = pointerTokens(pointer);
+    if (tokens.length !== 2 || (tokens[0] !== "$defs" && tokens[0] !== "definitions") || !/^[A-Za-z0-9_]+$/.test(tokens[1]!)) return undefined;
+    const candidates = [`validate${tokens[1]}`, `validate${tokens[1]}${revisionNamespace(variant.revisions[0]!).slice(1)}`];
+    const name = candidates.find((candidate) => !taken.has(candidate) || taken.get(candidate) === sharingKey);
+    if (name !== undefined) taken.set(name, sharingKey);
+    return name;
+  };
+}
+
 /**
  * Writes the validators of the answers to the methods `asks` uses (into `file`) and
  * returns the definition's `answers` table (method -> revision -> validator), or undefined
  * when nothing is asked.
  */
-export function emitAnswerValidators(file: GeneratedFile, asks: ReadonlySet<ClientAsk>, protocols: readonly ProtocolModel[], runtime: string): Record<string, Record<string, Code>> | undefined {
-  const methods: Record<string, Record<string, Code>> = {};
-  for (const ask of Object.keys(clientAsks) as ClientAsk[]) {
-    if (!asks.has(ask)) continue;
-    const method = clientAsks[ask].method;
-    // Compiled under one name first, so that revisions whose types compile alike share a validator.
-    const variants: { code: string; definition: string; schema: unknown; dialect: ProtocolModel["schema"]["dialect"]; revisions: Revision[] }[] = [];
-    for (const protocol of protocols) {
-      const definition = resultOf(protocol, method);
-      if (definition === undefined) continue;
-      const schema = selfContained(protocol, definition);
-      const probe = compileValidator({ name: `validate${definition}`, schema, dialect: protocol.schema.dialect, applyDefaults: false });
-      const same = variants.find((v) => v.definition === definition && v.code === probe.code);
-      if (same) same.revisions.push(protocol.revision);
-      else variants.push({ code: probe.code, definition, schema, dialect: protocol.schema.dialect, revisions: [protocol.revision] });
-    }
-    if (variants.length === 0) continue;
-    const byRevision: Record<string, Code> = {};
-    for (const variant of variants) {
-      const only = variants.filter((v) => v.definition === variant.definition).length === 1;
-      const name = `validate${variant.definition}${only ? "" : revisionNamespace(variant.revisions[0]!).slice(1)}`;
-      const compiled = compileValidator({
-        name,
-        schema: variant.schema,
-        dialect: variant.dialect,
-        applyDefaults: false,
-        exported: false,
-        doc: `Checks a client's ${variant.definition} (its answer to ${method}) under protocol ${variant.revisions.join(", ")}.`,
-      });
-      for (const helper of compiled.helpers) file.value(runtime, helper);
-      // Module-private: the definition is their only user (index.ts re-exports what server.gen.ts exports).
-      file.writer.raw(compiled.code).line();
-      for (const revision of variant.revisions) byRevision[revision] = new Code(name);
-    }
-    methods[method] = byRevision;
+export function emitAnswerValidators(file: GeneratedFile, asks: ReadonlySet<ClientAsk>, protocols: readonly ProtocolModel[], runtime: string): Record<string, Record<string, Verbatim>> | undefined {
+  const variants = answerVariants(asks, protocols);
+  if (variants.length === 0) return undefined;
+  // Helpers of protocol types are shared by every validator here: a type defined alike in several revisions is checked once.
+  const sharedHelpers: SharedHelpers = new Map();
+  const nameHelper = helperNamer(new Map(variants.map((variant) => [variant.name, undefined])));
+  const methods: Record<string, Record<string, Verbatim>> = {};
+  for (const variant of variants) {
+    const compiled = compileValidator({
+      name: variant.name,
+      schema: variant.schema,
+      dialect: variant.dialect,
+      applyDefaults: false,
+      exported: false,
+      doc: `Checks a client's ${variant.definition} (its answer to ${variant.method}) under protocol ${variant.revisions.join(", ")}.`,
+      sharedHelpers,
+      helperName: nameHelper(variant),
+    });
+    for (const helper of compiled.helpers) file.value(runtime, helper);
+    // Module-private: the definition is their only user (index.ts re-exports what server.gen.ts exports).
+    compiled.write(file.writer);
+    file.writer.line();
+    const byRevision = (methods[variant.method] ??= {});
+    for (const revision of variant.revisions) byRevision[revision] = new Verbatim(variant.name);
   }
-  if (Object.keys(methods).length === 0) return undefined;
   file.type(runtime, "ValidationIssue");
   return methods;
 }

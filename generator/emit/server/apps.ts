@@ -1,12 +1,14 @@
 // The MCP Apps part of the generated server: each app's ui:// resource (listing entry, read
 // entry serving the inlined HTML with its `_meta.ui`), the tools' `_meta.ui`, the extension
 // the server advertises, and apps.gen.ts, which holds the HTML itself as string data (a
-// file of its own, so that server.gen.ts stays readable whatever the pages weigh).
+// file of its own, so that server.gen.ts stays readable whatever the pages weigh). A page
+// too long for one line is written as an array of short literals joined at load time, so
+// that an edit to the page is an edit to a line or two of apps.gen.ts.
 import { appMimeType, appsExtension } from "../../model/apps.js";
 import type { AppModel, ServerModel, ToolUiModel } from "../../model/types.js";
 import { hasFeature } from "../../load/revisions.js";
-import { Code, inlineLiteral, stringLiteral } from "../escape.js";
-import type { GeneratedFile } from "../file.js";
+import { Verbatim, inlineLiteral, stringLiteral, stringLiteralPieces } from "../escape.js";
+import { lineWidth, type GeneratedFile } from "../file.js";
 
 type Json = { [key: string]: unknown };
 
@@ -40,7 +42,7 @@ export function appResourceEntry(file: GeneratedFile, app: AppModel): Json {
   const meta = resourceMeta(app);
   const table = file.value(file.local(appsModule), htmlTable);
   const contents = `{ text: ${table}[${stringLiteral(app.uri)}]!${meta ? `, _meta: ${inlineLiteral(meta)}` : ""} }`;
-  return { uri: app.uri, mimeType: appMimeType, read: new Code(`() => (${contents})`) };
+  return { uri: app.uri, mimeType: appMimeType, read: new Verbatim(`() => (${contents})`) };
 }
 
 /** The definition's `extensions`: MCP Apps where a served revision negotiates extensions (2026-07-28). */
@@ -55,7 +57,17 @@ export function emitAppHtml(file: GeneratedFile, model: ServerModel): void {
   w.block(`export const ${htmlTable}: Readonly<Record<string, string>> =`, () => {
     for (const app of model.apps) {
       w.line(`// ${app.source.replace(/[\r\n\u2028\u2029]+/g, " ")}`);
-      w.line(`${stringLiteral(app.uri)}: ${stringLiteral(app.html)},`);
+      const key = `${stringLiteral(app.uri)}: `;
+      const pieces = stringLiteralPieces(app.html, pieceWidth);
+      if (pieces.length === 1 && w.indentation.length + key.length + pieces[0]!.length < lineWidth) {
+        w.line(`${key}${pieces[0]!},`);
+        continue;
+      }
+      w.line(`${key}[`).indented(() => pieces.forEach((piece) => w.line(`${piece},`)));
+      w.line(`].join(""),`);
     }
   }, "};");
 }
+
+/** The widest literal of a split page: with the indentation and comma, lines stay within 120 columns. */
+const pieceWidth = 112;

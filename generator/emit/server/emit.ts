@@ -8,10 +8,11 @@ import { clientAsks } from "../../model/declarations.js";
 import { paramHeaderDeclarations } from "../../model/server.js";
 import type { CacheHintModel, ClientAsk, PromptModel, ServerModel, ToolModel } from "../../model/types.js";
 import type { TemplatePart } from "../../validate/prompt-template.js";
-import { Code, codeLiteral, propertyAccess, propertyKey, sameLiteral, stringLiteral } from "../escape.js";
+import { Verbatim, codeLiteral, propertyAccess, propertyKey, sameLiteral, stringLiteral } from "../escape.js";
 import type { CodeWriter, GeneratedFile } from "../file.js";
 import { emitAnswerValidators } from "./answers.js";
 import { appExtensions, appListing, appResourceEntry, toolUiMeta } from "./apps.js";
+import { writeListings, type RevisionListing } from "./listings.js";
 import { toolTypeNames } from "../types/emit.js";
 import { validatorNames } from "../validators/emit.js";
 
@@ -76,7 +77,7 @@ interface ServerEmit {
   readonly completable: readonly CompletionTarget[];
 }
 
-const code = (text: string) => new Code(text);
+const code = (text: string) => new Verbatim(text);
 
 /** How the MissingHandlersError of createServer names a declaration: `tool "get_forecast"`. */
 const declared = (kind: string, key: string) => `${kind} ${JSON.stringify(key)}`;
@@ -270,10 +271,9 @@ function emitSchemas({ w, model }: ServerEmit): Map<ToolModel, { input: string; 
   return schemaConst;
 }
 
-/** Listings, projected onto each revision; identical ones are shared. Returns each revision's listing const. */
-function emitListings({ file, w, model, protocols, rt }: ServerEmit, schemaConst: ReadonlyMap<ToolModel, { input: string; output?: string }>): Map<string, string> {
-  const listingsWritten: { readonly value: unknown; readonly name: string }[] = [];
-  const listingOf = new Map<string, string>();
+/** Listings, projected onto each revision; identical ones (and identical entries) are shared. Returns each revision's listing const. */
+function emitListings({ file, model, protocols, rt }: ServerEmit, schemaConst: ReadonlyMap<ToolModel, { input: string; output?: string }>): Map<string, string> {
+  const listings: RevisionListing[] = [];
   for (const protocol of protocols) {
     // An entry with the fields the revision's `def` declares, its annotations projected onto `annotationsDef`.
     const listed = (value: Json, def: string, annotationsDef?: string): Json => {
@@ -286,9 +286,9 @@ function emitListings({ file, w, model, protocols, rt }: ServerEmit, schemaConst
     const listing = {
       tools: model.tools.map((tool) => {
         const schemas = schemaConst.get(tool)!;
-        const outputSchema = schemas.output === undefined ? undefined : new Code(schemas.output);
+        const outputSchema = schemas.output === undefined ? undefined : new Verbatim(schemas.output);
         const { title, description, annotations, icons } = tool;
-        const inputSchema = new Code(schemas.input);
+        const inputSchema = new Verbatim(schemas.input);
         const _meta = tool.meta === undefined && tool.ui === undefined ? undefined : { ...tool.meta, ...toolUiMeta(tool.ui) };
         // Revisions whose Tool has `execution` (2025-11-25) say which tools may run as tasks.
         const execution = tool.task ? { taskSupport: tool.task.support } : undefined;
@@ -311,19 +311,12 @@ function emitListings({ file, w, model, protocols, rt }: ServerEmit, schemaConst
         return listed({ name: p.key, title, description, arguments: args.length === 0 ? undefined : args, icons, _meta: meta }, "Prompt");
       }),
     };
-    let name = listingsWritten.find((written) => sameLiteral(written.value, listing))?.name;
-    if (!name) {
-      name = `listing${revisionNamespace(protocol.revision).slice(1)}`;
-      listingsWritten.push({ value: listing, name });
-      w.doc(`List results${protocols.length > 1 ? ` for protocol ${protocol.revision}` : ""}, projected onto its types.`);
-      w.line(`const ${name}: ${file.type(rt, "Listing")} = ${codeLiteral(listing)};`).line();
-    }
-    listingOf.set(protocol.revision, name);
+    listings.push({ revision: protocol.revision, listing });
   }
-  return listingOf;
+  return writeListings(file, model, listings, file.type(rt, "Listing"));
 }
 
-/** The routing tables of the definition: tools, resources, templates, prompts and completions, their functions Code leaves. */
+/** The routing tables of the definition: tools, resources, templates, prompts and completions, their functions Verbatim leaves. */
 function definitionTables(s: ServerEmit) {
   const { file, model, types, completable } = s;
   const validators = file.local("validators.gen");

@@ -1,9 +1,11 @@
-// Building blocks for the validator compiler's output: code fragments that know whether
+// Building blocks for the validator compiler's output: statement fragments that know whether
 // they end in an unconditional exit and which identifiers their kept lines use (to drop
 // unused bindings, labels, constants and helper functions, so the output passes
-// --noUnusedLocals), and instance-path expressions.
+// --noUnusedLocals) and are written through the one printer (file.ts), instance-path
+// expressions, and the names of locals.
 
 import { stringLiteral } from "../escape.js";
+import type { CodeWriter } from "../file.js";
 import { escapePointerToken } from "../../validate/schema-check.js";
 
 /**
@@ -89,15 +91,24 @@ export class Code {
     else this.append(body);
   }
 
-  /** Appends the statements' lines to `lines`, each prefixed with `indent` once per nesting level. */
-  render(lines: string[], indent: string): void {
-    this.renderInto(lines, [indent], 0);
+  /**
+   * Writes `head {`, the statements one level deeper (nested fragments one more level each)
+   * and `}` through the printer at its indentation, as one piece: a file of validators has
+   * hundreds of thousands of lines, and one piece per line costs more in garbage collection
+   * than the rest of the writing.
+   */
+  writeBlock(writer: CodeWriter, head: string): void {
+    const lines = [`${head} {`];
+    this.render(lines, [""], 1);
+    lines.push("}");
+    writer.line(lines.join("\n"));
   }
 
-  private renderInto(lines: string[], pads: string[], depth: number): void {
-    while (pads.length <= depth) pads.push(pads[pads.length - 1]! + pads[0]!);
+  private render(lines: string[], pads: string[], depth: number): void {
+    // Two spaces a level, as the printer indents.
+    while (pads.length <= depth) pads.push(`${pads[pads.length - 1]!}  `);
     for (const part of this.parts) {
-      if (typeof part !== "string") part.code.renderInto(lines, pads, depth + part.extraDepth);
+      if (typeof part !== "string") part.code.render(lines, pads, depth + part.extraDepth);
       else lines.push(part === "" ? "" : pads[depth]! + part);
     }
   }

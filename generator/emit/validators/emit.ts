@@ -3,7 +3,7 @@
 // The schemas passed the validate phase's checks (schema-check.ts): emitting cannot fail.
 import type { ServerModel } from "../../model/types.js";
 import { stringLiteral } from "../escape.js";
-import type { GeneratedFile } from "../file.js";
+import { CodeWriter, type GeneratedFile } from "../file.js";
 import { compileValidator, type RuntimeHelper, type SharedHelpers } from "./compile-schema.js";
 
 export function validatorNames(typeBase: string): { input: string; output: string } {
@@ -13,7 +13,9 @@ export function validatorNames(typeBase: string): { input: string; output: strin
 export function emitValidators(file: GeneratedFile, model: ServerModel, runtime: string): void {
   const helpers = new Set<RuntimeHelper>();
   const sharedHelpers: SharedHelpers = new Map();
-  const codes: string[] = [];
+  // Written as each is compiled, so that its statement fragments are garbage at once (held
+  // until the end, a thousand tools' fragments cost more in garbage collection than compiling).
+  const validators = new CodeWriter();
   let sharing = false;
   for (const tool of model.tools) {
     const names = validatorNames(tool.typeBase);
@@ -34,7 +36,8 @@ export function emitValidators(file: GeneratedFile, model: ServerModel, runtime:
       });
       for (const helper of compiled.helpers) helpers.add(helper);
       if (compiled.callsSharedHelpers) sharing = true;
-      codes.push(compiled.code);
+      compiled.write(validators);
+      validators.line();
     }
   }
   const w = file.writer;
@@ -42,7 +45,7 @@ export function emitValidators(file: GeneratedFile, model: ServerModel, runtime:
     w.line("// Validators whose $ref targets are identical share one helper for each, named after the first validator that needs it.");
     w.line();
   }
-  for (const code of codes) w.raw(code).line();
+  w.raw(validators.toString());
   if (model.tools.length > 0) file.type(runtime, "ValidationIssue");
   for (const helper of helpers) file.value(runtime, helper);
   if (model.tools.length === 0) w.line("export {};");

@@ -291,43 +291,155 @@ const connectCalendarInputSchema = {
   properties: {},
 };
 
+// Entries the tables of several revisions hold alike, written once.
+const addNoteTool = {
+  name: "add_note",
+  title: "Add note",
+  description: "Creates a note and returns it as structured data",
+  inputSchema: addNoteInputSchema,
+  outputSchema: addNoteOutputSchema,
+  annotations: {
+    readOnlyHint: false,
+    destructiveHint: false,
+    idempotentHint: false,
+    openWorldHint: false,
+  },
+};
+
+const getNoteTool = {
+  name: "get_note",
+  title: "Get note",
+  description: "A note as text, a link to its resource and the note embedded as a resource",
+  inputSchema: getNoteInputSchema,
+  annotations: { readOnlyHint: true },
+};
+
+const searchNotesTool = {
+  name: "search_notes",
+  title: "Search notes",
+  description: "Notes whose title or body contains the query, optionally only those with a tag",
+  inputSchema: searchNotesInputSchema,
+  annotations: { readOnlyHint: true },
+};
+
+const noteMediaTool = {
+  name: "note_media",
+  title: "Note media",
+  description: "The note's thumbnail (PNG) and its dictation (WAV)",
+  inputSchema: noteMediaInputSchema,
+  annotations: { readOnlyHint: true },
+};
+
+const deleteNoteTool = {
+  name: "delete_note",
+  title: "Delete note",
+  description: "Deletes a note after the user confirms it",
+  inputSchema: deleteNoteInputSchema,
+  annotations: { destructiveHint: true, idempotentHint: true },
+};
+
+const summarizeNoteTool = {
+  name: "summarize_note",
+  title: "Summarize note",
+  description: "Asks the client's model for a one-line summary of a note",
+  inputSchema: summarizeNoteInputSchema,
+  annotations: { readOnlyHint: true, openWorldHint: true },
+};
+
+const listRootsTool = {
+  name: "list_roots",
+  title: "List workspace roots",
+  description: "The folders the client shares with this server, where notes could be imported from",
+  inputSchema: listRootsInputSchema,
+  annotations: { readOnlyHint: true },
+};
+
+const connectCalendarTool = {
+  name: "connect_calendar",
+  title: "Connect calendar",
+  description: "Sends the user to the calendar provider's consent page (URL-mode elicitation) to link events to notes",
+  inputSchema: connectCalendarInputSchema,
+  annotations: { openWorldHint: true },
+};
+
+const indexResource = {
+  uri: "notes://index",
+  name: "index",
+  title: "Notes index",
+  description: "Every note, one line each; changes when notes are added or deleted",
+  mimeType: "text/markdown",
+  annotations: {
+    audience: ["user", "assistant"],
+    priority: 0.9,
+  },
+};
+
+const noteResourceTemplate = {
+  uriTemplate: "notes://notes/{id}",
+  name: "note",
+  title: "Note",
+  description: "One note as Markdown",
+  mimeType: "text/markdown",
+  annotations: {
+    audience: ["assistant"],
+  },
+};
+
+const draftNotePrompt = {
+  name: "draft_note",
+  title: "Draft a note",
+  description: "Ask the model to draft a note on a topic",
+  arguments: [
+    { name: "topic", description: "What the note is about", required: true },
+    { name: "audience", description: "Who will read it", required: false },
+    {
+      name: "brief",
+      description: "Any value makes the draft short",
+      required: false,
+    },
+  ],
+};
+
+const draftNotePrompt2025_03_26 = {
+  name: "draft_note",
+  description: "Ask the model to draft a note on a topic",
+  arguments: [
+    { name: "topic", description: "What the note is about", required: true },
+    { name: "audience", description: "Who will read it", required: false },
+    {
+      name: "brief",
+      description: "Any value makes the draft short",
+      required: false,
+    },
+  ],
+};
+
+const reviewNotePrompt = {
+  name: "review_note",
+  title: "Review a note",
+  description: "Review a note, with the note embedded and the workspace logo attached",
+  arguments: [
+    { name: "id", description: "The note to review", required: true },
+    { name: "focus", description: "What to pay attention to", required: false },
+  ],
+};
+
+const reviewNotePrompt2025_03_26 = {
+  name: "review_note",
+  description: "Review a note, with the note embedded and the workspace logo attached",
+  arguments: [
+    { name: "id", description: "The note to review", required: true },
+    { name: "focus", description: "What to pay attention to", required: false },
+  ],
+};
+
 /** List results for protocol 2026-07-28, projected onto its types. */
 const listing2026_07_28: Listing = {
   tools: [
-    {
-      name: "add_note",
-      title: "Add note",
-      description: "Creates a note and returns it as structured data",
-      inputSchema: addNoteInputSchema,
-      outputSchema: addNoteOutputSchema,
-      annotations: {
-        readOnlyHint: false,
-        destructiveHint: false,
-        idempotentHint: false,
-        openWorldHint: false,
-      },
-    },
-    {
-      name: "get_note",
-      title: "Get note",
-      description: "A note as text, a link to its resource and the note embedded as a resource",
-      inputSchema: getNoteInputSchema,
-      annotations: { readOnlyHint: true },
-    },
-    {
-      name: "search_notes",
-      title: "Search notes",
-      description: "Notes whose title or body contains the query, optionally only those with a tag",
-      inputSchema: searchNotesInputSchema,
-      annotations: { readOnlyHint: true },
-    },
-    {
-      name: "note_media",
-      title: "Note media",
-      description: "The note's thumbnail (PNG) and its dictation (WAV)",
-      inputSchema: noteMediaInputSchema,
-      annotations: { readOnlyHint: true },
-    },
+    addNoteTool,
+    getNoteTool,
+    searchNotesTool,
+    noteMediaTool,
     {
       name: "reindex",
       title: "Reindex",
@@ -341,47 +453,13 @@ const listing2026_07_28: Listing = {
         },
       ],
     },
-    {
-      name: "delete_note",
-      title: "Delete note",
-      description: "Deletes a note after the user confirms it",
-      inputSchema: deleteNoteInputSchema,
-      annotations: { destructiveHint: true, idempotentHint: true },
-    },
-    {
-      name: "summarize_note",
-      title: "Summarize note",
-      description: "Asks the client's model for a one-line summary of a note",
-      inputSchema: summarizeNoteInputSchema,
-      annotations: { readOnlyHint: true, openWorldHint: true },
-    },
-    {
-      name: "list_roots",
-      title: "List workspace roots",
-      description: "The folders the client shares with this server, where notes could be imported from",
-      inputSchema: listRootsInputSchema,
-      annotations: { readOnlyHint: true },
-    },
-    {
-      name: "connect_calendar",
-      title: "Connect calendar",
-      description: "Sends the user to the calendar provider's consent page (URL-mode elicitation) to link events to notes",
-      inputSchema: connectCalendarInputSchema,
-      annotations: { openWorldHint: true },
-    },
+    deleteNoteTool,
+    summarizeNoteTool,
+    listRootsTool,
+    connectCalendarTool,
   ],
   resources: [
-    {
-      uri: "notes://index",
-      name: "index",
-      title: "Notes index",
-      description: "Every note, one line each; changes when notes are added or deleted",
-      mimeType: "text/markdown",
-      annotations: {
-        audience: ["user", "assistant"],
-        priority: 0.9,
-      },
-    },
+    indexResource,
     {
       uri: "notes://logo.png",
       name: "logo",
@@ -401,82 +479,17 @@ const listing2026_07_28: Listing = {
       ],
     },
   ],
-  resourceTemplates: [
-    {
-      uriTemplate: "notes://notes/{id}",
-      name: "note",
-      title: "Note",
-      description: "One note as Markdown",
-      mimeType: "text/markdown",
-      annotations: {
-        audience: ["assistant"],
-      },
-    },
-  ],
-  prompts: [
-    {
-      name: "draft_note",
-      title: "Draft a note",
-      description: "Ask the model to draft a note on a topic",
-      arguments: [
-        { name: "topic", description: "What the note is about", required: true },
-        { name: "audience", description: "Who will read it", required: false },
-        {
-          name: "brief",
-          description: "Any value makes the draft short",
-          required: false,
-        },
-      ],
-    },
-    {
-      name: "review_note",
-      title: "Review a note",
-      description: "Review a note, with the note embedded and the workspace logo attached",
-      arguments: [
-        { name: "id", description: "The note to review", required: true },
-        { name: "focus", description: "What to pay attention to", required: false },
-      ],
-    },
-  ],
+  resourceTemplates: [noteResourceTemplate],
+  prompts: [draftNotePrompt, reviewNotePrompt],
 };
 
 /** List results for protocol 2025-06-18, projected onto its types. */
 const listing2025_06_18: Listing = {
   tools: [
-    {
-      name: "add_note",
-      title: "Add note",
-      description: "Creates a note and returns it as structured data",
-      inputSchema: addNoteInputSchema,
-      outputSchema: addNoteOutputSchema,
-      annotations: {
-        readOnlyHint: false,
-        destructiveHint: false,
-        idempotentHint: false,
-        openWorldHint: false,
-      },
-    },
-    {
-      name: "get_note",
-      title: "Get note",
-      description: "A note as text, a link to its resource and the note embedded as a resource",
-      inputSchema: getNoteInputSchema,
-      annotations: { readOnlyHint: true },
-    },
-    {
-      name: "search_notes",
-      title: "Search notes",
-      description: "Notes whose title or body contains the query, optionally only those with a tag",
-      inputSchema: searchNotesInputSchema,
-      annotations: { readOnlyHint: true },
-    },
-    {
-      name: "note_media",
-      title: "Note media",
-      description: "The note's thumbnail (PNG) and its dictation (WAV)",
-      inputSchema: noteMediaInputSchema,
-      annotations: { readOnlyHint: true },
-    },
+    addNoteTool,
+    getNoteTool,
+    searchNotesTool,
+    noteMediaTool,
     {
       name: "reindex",
       title: "Reindex",
@@ -484,47 +497,13 @@ const listing2025_06_18: Listing = {
       inputSchema: reindexInputSchema,
       annotations: { readOnlyHint: false, idempotentHint: true },
     },
-    {
-      name: "delete_note",
-      title: "Delete note",
-      description: "Deletes a note after the user confirms it",
-      inputSchema: deleteNoteInputSchema,
-      annotations: { destructiveHint: true, idempotentHint: true },
-    },
-    {
-      name: "summarize_note",
-      title: "Summarize note",
-      description: "Asks the client's model for a one-line summary of a note",
-      inputSchema: summarizeNoteInputSchema,
-      annotations: { readOnlyHint: true, openWorldHint: true },
-    },
-    {
-      name: "list_roots",
-      title: "List workspace roots",
-      description: "The folders the client shares with this server, where notes could be imported from",
-      inputSchema: listRootsInputSchema,
-      annotations: { readOnlyHint: true },
-    },
-    {
-      name: "connect_calendar",
-      title: "Connect calendar",
-      description: "Sends the user to the calendar provider's consent page (URL-mode elicitation) to link events to notes",
-      inputSchema: connectCalendarInputSchema,
-      annotations: { openWorldHint: true },
-    },
+    deleteNoteTool,
+    summarizeNoteTool,
+    listRootsTool,
+    connectCalendarTool,
   ],
   resources: [
-    {
-      uri: "notes://index",
-      name: "index",
-      title: "Notes index",
-      description: "Every note, one line each; changes when notes are added or deleted",
-      mimeType: "text/markdown",
-      annotations: {
-        audience: ["user", "assistant"],
-        priority: 0.9,
-      },
-    },
+    indexResource,
     {
       uri: "notes://logo.png",
       name: "logo",
@@ -538,43 +517,8 @@ const listing2025_06_18: Listing = {
       },
     },
   ],
-  resourceTemplates: [
-    {
-      uriTemplate: "notes://notes/{id}",
-      name: "note",
-      title: "Note",
-      description: "One note as Markdown",
-      mimeType: "text/markdown",
-      annotations: {
-        audience: ["assistant"],
-      },
-    },
-  ],
-  prompts: [
-    {
-      name: "draft_note",
-      title: "Draft a note",
-      description: "Ask the model to draft a note on a topic",
-      arguments: [
-        { name: "topic", description: "What the note is about", required: true },
-        { name: "audience", description: "Who will read it", required: false },
-        {
-          name: "brief",
-          description: "Any value makes the draft short",
-          required: false,
-        },
-      ],
-    },
-    {
-      name: "review_note",
-      title: "Review a note",
-      description: "Review a note, with the note embedded and the workspace logo attached",
-      arguments: [
-        { name: "id", description: "The note to review", required: true },
-        { name: "focus", description: "What to pay attention to", required: false },
-      ],
-    },
-  ],
+  resourceTemplates: [noteResourceTemplate],
+  prompts: [draftNotePrompt, reviewNotePrompt],
 };
 
 /** List results for protocol 2025-03-26, projected onto its types. */
@@ -674,29 +618,7 @@ const listing2025_03_26: Listing = {
       },
     },
   ],
-  prompts: [
-    {
-      name: "draft_note",
-      description: "Ask the model to draft a note on a topic",
-      arguments: [
-        { name: "topic", description: "What the note is about", required: true },
-        { name: "audience", description: "Who will read it", required: false },
-        {
-          name: "brief",
-          description: "Any value makes the draft short",
-          required: false,
-        },
-      ],
-    },
-    {
-      name: "review_note",
-      description: "Review a note, with the note embedded and the workspace logo attached",
-      arguments: [
-        { name: "id", description: "The note to review", required: true },
-        { name: "focus", description: "What to pay attention to", required: false },
-      ],
-    },
-  ],
+  prompts: [draftNotePrompt2025_03_26, reviewNotePrompt2025_03_26],
 };
 
 /** List results for protocol 2024-11-05, projected onto its types. */
@@ -771,29 +693,7 @@ const listing2024_11_05: Listing = {
       mimeType: "text/markdown",
     },
   ],
-  prompts: [
-    {
-      name: "draft_note",
-      description: "Ask the model to draft a note on a topic",
-      arguments: [
-        { name: "topic", description: "What the note is about", required: true },
-        { name: "audience", description: "Who will read it", required: false },
-        {
-          name: "brief",
-          description: "Any value makes the draft short",
-          required: false,
-        },
-      ],
-    },
-    {
-      name: "review_note",
-      description: "Review a note, with the note embedded and the workspace logo attached",
-      arguments: [
-        { name: "id", description: "The note to review", required: true },
-        { name: "focus", description: "What to pay attention to", required: false },
-      ],
-    },
-  ],
+  prompts: [draftNotePrompt2025_03_26, reviewNotePrompt2025_03_26],
 };
 
 /** Checks a client's ElicitResult (its answer to elicitation/create) under protocol 2026-07-28. */
@@ -950,29 +850,29 @@ function validateCreateMessageResult2026_07_28(value: unknown): ValidationIssue 
   }
   if (Object.prototype.hasOwnProperty.call(record, "_meta")) {
     const meta = record["_meta"];
-    const issue = validateCreateMessageResult2026_07_28_MetaObject(meta);
+    const issue = validateMetaObject(meta);
     if (issue !== undefined) return { path: "/_meta" + issue.path, message: issue.message };
   }
   const content = record["content"];
   anyOf: {
     branch: {
-      if (validateCreateMessageResult2026_07_28_TextContent(content) !== undefined) break branch;
+      if (validateTextContent(content) !== undefined) break branch;
       break anyOf;
     }
     branch2: {
-      if (validateCreateMessageResult2026_07_28_ImageContent(content) !== undefined) break branch2;
+      if (validateImageContent(content) !== undefined) break branch2;
       break anyOf;
     }
     branch3: {
-      if (validateCreateMessageResult2026_07_28_AudioContent(content) !== undefined) break branch3;
+      if (validateAudioContent(content) !== undefined) break branch3;
       break anyOf;
     }
     branch4: {
-      if (validateCreateMessageResult2026_07_28_ToolUseContent(content) !== undefined) break branch4;
+      if (validateToolUseContent(content) !== undefined) break branch4;
       break anyOf;
     }
     branch5: {
-      if (validateCreateMessageResult2026_07_28_ToolResultContent(content) !== undefined) break branch5;
+      if (validateToolResultContent(content) !== undefined) break branch5;
       break anyOf;
     }
     branch6: {
@@ -981,7 +881,7 @@ function validateCreateMessageResult2026_07_28(value: unknown): ValidationIssue 
       const contentLength = contentArray.length;
       for (let index = 0; index < contentLength; index++) {
         const item = contentArray[index];
-        if (validateCreateMessageResult2026_07_28_SamplingMessageContentBlock(item) !== undefined) break branch6;
+        if (validateSamplingMessageContentBlock(item) !== undefined) break branch6;
       }
       break anyOf;
     }
@@ -990,7 +890,7 @@ function validateCreateMessageResult2026_07_28(value: unknown): ValidationIssue 
   const model = record["model"];
   if (typeof model !== "string") return { path: "/model", message: "must be string" };
   const role = record["role"];
-  const roleIssue = validateCreateMessageResult2026_07_28_Role(role);
+  const roleIssue = validateRole(role);
   if (roleIssue !== undefined) return { path: "/role" + roleIssue.path, message: roleIssue.message };
   if (Object.prototype.hasOwnProperty.call(record, "stopReason")) {
     const stopReason = record["stopReason"];
@@ -999,14 +899,14 @@ function validateCreateMessageResult2026_07_28(value: unknown): ValidationIssue 
   return undefined;
 }
 
-function validateCreateMessageResult2026_07_28_MetaObject(value: unknown): ValidationIssue | undefined {
+function validateMetaObject(value: unknown): ValidationIssue | undefined {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
   }
   return undefined;
 }
 
-function validateCreateMessageResult2026_07_28_TextContent(value: unknown): ValidationIssue | undefined {
+function validateTextContent(value: unknown): ValidationIssue | undefined {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
   }
@@ -1019,12 +919,12 @@ function validateCreateMessageResult2026_07_28_TextContent(value: unknown): Vali
   }
   if (Object.prototype.hasOwnProperty.call(record, "_meta")) {
     const meta = record["_meta"];
-    const issue = validateCreateMessageResult2026_07_28_MetaObject(meta);
+    const issue = validateMetaObject(meta);
     if (issue !== undefined) return { path: "/_meta" + issue.path, message: issue.message };
   }
   if (Object.prototype.hasOwnProperty.call(record, "annotations")) {
     const annotations = record["annotations"];
-    const annotationsIssue = validateCreateMessageResult2026_07_28_Annotations(annotations);
+    const annotationsIssue = validateAnnotations(annotations);
     if (annotationsIssue !== undefined) return { path: "/annotations" + annotationsIssue.path, message: annotationsIssue.message };
   }
   const text = record["text"];
@@ -1035,7 +935,7 @@ function validateCreateMessageResult2026_07_28_TextContent(value: unknown): Vali
   return undefined;
 }
 
-function validateCreateMessageResult2026_07_28_ImageContent(value: unknown): ValidationIssue | undefined {
+function validateImageContent(value: unknown): ValidationIssue | undefined {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
   }
@@ -1051,12 +951,12 @@ function validateCreateMessageResult2026_07_28_ImageContent(value: unknown): Val
   }
   if (Object.prototype.hasOwnProperty.call(record, "_meta")) {
     const meta = record["_meta"];
-    const issue = validateCreateMessageResult2026_07_28_MetaObject(meta);
+    const issue = validateMetaObject(meta);
     if (issue !== undefined) return { path: "/_meta" + issue.path, message: issue.message };
   }
   if (Object.prototype.hasOwnProperty.call(record, "annotations")) {
     const annotations = record["annotations"];
-    const annotationsIssue = validateCreateMessageResult2026_07_28_Annotations(annotations);
+    const annotationsIssue = validateAnnotations(annotations);
     if (annotationsIssue !== undefined) return { path: "/annotations" + annotationsIssue.path, message: annotationsIssue.message };
   }
   const data = record["data"];
@@ -1069,7 +969,7 @@ function validateCreateMessageResult2026_07_28_ImageContent(value: unknown): Val
   return undefined;
 }
 
-function validateCreateMessageResult2026_07_28_AudioContent(value: unknown): ValidationIssue | undefined {
+function validateAudioContent(value: unknown): ValidationIssue | undefined {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
   }
@@ -1085,12 +985,12 @@ function validateCreateMessageResult2026_07_28_AudioContent(value: unknown): Val
   }
   if (Object.prototype.hasOwnProperty.call(record, "_meta")) {
     const meta = record["_meta"];
-    const issue = validateCreateMessageResult2026_07_28_MetaObject(meta);
+    const issue = validateMetaObject(meta);
     if (issue !== undefined) return { path: "/_meta" + issue.path, message: issue.message };
   }
   if (Object.prototype.hasOwnProperty.call(record, "annotations")) {
     const annotations = record["annotations"];
-    const annotationsIssue = validateCreateMessageResult2026_07_28_Annotations(annotations);
+    const annotationsIssue = validateAnnotations(annotations);
     if (annotationsIssue !== undefined) return { path: "/annotations" + annotationsIssue.path, message: annotationsIssue.message };
   }
   const data = record["data"];
@@ -1103,7 +1003,7 @@ function validateCreateMessageResult2026_07_28_AudioContent(value: unknown): Val
   return undefined;
 }
 
-function validateCreateMessageResult2026_07_28_ToolUseContent(value: unknown): ValidationIssue | undefined {
+function validateToolUseContent(value: unknown): ValidationIssue | undefined {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
   }
@@ -1122,7 +1022,7 @@ function validateCreateMessageResult2026_07_28_ToolUseContent(value: unknown): V
   }
   if (Object.prototype.hasOwnProperty.call(record, "_meta")) {
     const meta = record["_meta"];
-    const issue = validateCreateMessageResult2026_07_28_MetaObject(meta);
+    const issue = validateMetaObject(meta);
     if (issue !== undefined) return { path: "/_meta" + issue.path, message: issue.message };
   }
   const id = record["id"];
@@ -1141,7 +1041,7 @@ function validateCreateMessageResult2026_07_28_ToolUseContent(value: unknown): V
   return undefined;
 }
 
-function validateCreateMessageResult2026_07_28_ToolResultContent(value: unknown): ValidationIssue | undefined {
+function validateToolResultContent(value: unknown): ValidationIssue | undefined {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
   }
@@ -1157,7 +1057,7 @@ function validateCreateMessageResult2026_07_28_ToolResultContent(value: unknown)
   }
   if (Object.prototype.hasOwnProperty.call(record, "_meta")) {
     const meta = record["_meta"];
-    const issue = validateCreateMessageResult2026_07_28_MetaObject(meta);
+    const issue = validateMetaObject(meta);
     if (issue !== undefined) return { path: "/_meta" + issue.path, message: issue.message };
   }
   const content = record["content"];
@@ -1166,7 +1066,7 @@ function validateCreateMessageResult2026_07_28_ToolResultContent(value: unknown)
   const contentLength = contentArray.length;
   for (let index = 0; index < contentLength; index++) {
     const item = contentArray[index];
-    const itemIssue = validateCreateMessageResult2026_07_28_ContentBlock(item);
+    const itemIssue = validateContentBlock(item);
     if (itemIssue !== undefined) return { path: "/content/" + index + itemIssue.path, message: itemIssue.message };
   }
   if (Object.prototype.hasOwnProperty.call(record, "isError")) {
@@ -1183,26 +1083,26 @@ function validateCreateMessageResult2026_07_28_ToolResultContent(value: unknown)
   return undefined;
 }
 
-function validateCreateMessageResult2026_07_28_SamplingMessageContentBlock(value: unknown): ValidationIssue | undefined {
+function validateSamplingMessageContentBlock(value: unknown): ValidationIssue | undefined {
   anyOf: {
     branch: {
-      if (validateCreateMessageResult2026_07_28_TextContent(value) !== undefined) break branch;
+      if (validateTextContent(value) !== undefined) break branch;
       break anyOf;
     }
     branch2: {
-      if (validateCreateMessageResult2026_07_28_ImageContent(value) !== undefined) break branch2;
+      if (validateImageContent(value) !== undefined) break branch2;
       break anyOf;
     }
     branch3: {
-      if (validateCreateMessageResult2026_07_28_AudioContent(value) !== undefined) break branch3;
+      if (validateAudioContent(value) !== undefined) break branch3;
       break anyOf;
     }
     branch4: {
-      if (validateCreateMessageResult2026_07_28_ToolUseContent(value) !== undefined) break branch4;
+      if (validateToolUseContent(value) !== undefined) break branch4;
       break anyOf;
     }
     branch5: {
-      if (validateCreateMessageResult2026_07_28_ToolResultContent(value) !== undefined) break branch5;
+      if (validateToolResultContent(value) !== undefined) break branch5;
       break anyOf;
     }
     return { path: "", message: "must match a schema in anyOf" };
@@ -1210,7 +1110,7 @@ function validateCreateMessageResult2026_07_28_SamplingMessageContentBlock(value
   return undefined;
 }
 
-function validateCreateMessageResult2026_07_28_Role(value: unknown): ValidationIssue | undefined {
+function validateRole(value: unknown): ValidationIssue | undefined {
   if (typeof value !== "string") return { path: "", message: "must be string" };
   if ((value as unknown) !== "assistant" && (value as unknown) !== "user") {
     return { path: "", message: "must be equal to one of the allowed values" };
@@ -1218,7 +1118,7 @@ function validateCreateMessageResult2026_07_28_Role(value: unknown): ValidationI
   return undefined;
 }
 
-function validateCreateMessageResult2026_07_28_Annotations(value: unknown): ValidationIssue | undefined {
+function validateAnnotations(value: unknown): ValidationIssue | undefined {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
   }
@@ -1230,7 +1130,7 @@ function validateCreateMessageResult2026_07_28_Annotations(value: unknown): Vali
     const audienceLength = audienceArray.length;
     for (let index = 0; index < audienceLength; index++) {
       const item = audienceArray[index];
-      const issue = validateCreateMessageResult2026_07_28_Role(item);
+      const issue = validateRole(item);
       if (issue !== undefined) return { path: "/audience/" + index + issue.path, message: issue.message };
     }
   }
@@ -1247,26 +1147,26 @@ function validateCreateMessageResult2026_07_28_Annotations(value: unknown): Vali
   return undefined;
 }
 
-function validateCreateMessageResult2026_07_28_ContentBlock(value: unknown): ValidationIssue | undefined {
+function validateContentBlock(value: unknown): ValidationIssue | undefined {
   anyOf: {
     branch: {
-      if (validateCreateMessageResult2026_07_28_TextContent(value) !== undefined) break branch;
+      if (validateTextContent(value) !== undefined) break branch;
       break anyOf;
     }
     branch2: {
-      if (validateCreateMessageResult2026_07_28_ImageContent(value) !== undefined) break branch2;
+      if (validateImageContent(value) !== undefined) break branch2;
       break anyOf;
     }
     branch3: {
-      if (validateCreateMessageResult2026_07_28_AudioContent(value) !== undefined) break branch3;
+      if (validateAudioContent(value) !== undefined) break branch3;
       break anyOf;
     }
     branch4: {
-      if (validateCreateMessageResult2026_07_28_ResourceLink(value) !== undefined) break branch4;
+      if (validateResourceLink(value) !== undefined) break branch4;
       break anyOf;
     }
     branch5: {
-      if (validateCreateMessageResult2026_07_28_EmbeddedResource(value) !== undefined) break branch5;
+      if (validateEmbeddedResource(value) !== undefined) break branch5;
       break anyOf;
     }
     return { path: "", message: "must match a schema in anyOf" };
@@ -1274,7 +1174,7 @@ function validateCreateMessageResult2026_07_28_ContentBlock(value: unknown): Val
   return undefined;
 }
 
-function validateCreateMessageResult2026_07_28_ResourceLink(value: unknown): ValidationIssue | undefined {
+function validateResourceLink(value: unknown): ValidationIssue | undefined {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
   }
@@ -1290,12 +1190,12 @@ function validateCreateMessageResult2026_07_28_ResourceLink(value: unknown): Val
   }
   if (Object.prototype.hasOwnProperty.call(record, "_meta")) {
     const meta = record["_meta"];
-    const issue = validateCreateMessageResult2026_07_28_MetaObject(meta);
+    const issue = validateMetaObject(meta);
     if (issue !== undefined) return { path: "/_meta" + issue.path, message: issue.message };
   }
   if (Object.prototype.hasOwnProperty.call(record, "annotations")) {
     const annotations = record["annotations"];
-    const annotationsIssue = validateCreateMessageResult2026_07_28_Annotations(annotations);
+    const annotationsIssue = validateAnnotations(annotations);
     if (annotationsIssue !== undefined) return { path: "/annotations" + annotationsIssue.path, message: annotationsIssue.message };
   }
   if (Object.prototype.hasOwnProperty.call(record, "description")) {
@@ -1309,7 +1209,7 @@ function validateCreateMessageResult2026_07_28_ResourceLink(value: unknown): Val
     const iconsLength = iconsArray.length;
     for (let index = 0; index < iconsLength; index++) {
       const item = iconsArray[index];
-      const itemIssue = validateCreateMessageResult2026_07_28_Icon(item);
+      const itemIssue = validateIcon(item);
       if (itemIssue !== undefined) return { path: "/icons/" + index + itemIssue.path, message: itemIssue.message };
     }
   }
@@ -1339,7 +1239,7 @@ function validateCreateMessageResult2026_07_28_ResourceLink(value: unknown): Val
   return undefined;
 }
 
-function validateCreateMessageResult2026_07_28_EmbeddedResource(value: unknown): ValidationIssue | undefined {
+function validateEmbeddedResource(value: unknown): ValidationIssue | undefined {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
   }
@@ -1352,22 +1252,22 @@ function validateCreateMessageResult2026_07_28_EmbeddedResource(value: unknown):
   }
   if (Object.prototype.hasOwnProperty.call(record, "_meta")) {
     const meta = record["_meta"];
-    const issue = validateCreateMessageResult2026_07_28_MetaObject(meta);
+    const issue = validateMetaObject(meta);
     if (issue !== undefined) return { path: "/_meta" + issue.path, message: issue.message };
   }
   if (Object.prototype.hasOwnProperty.call(record, "annotations")) {
     const annotations = record["annotations"];
-    const annotationsIssue = validateCreateMessageResult2026_07_28_Annotations(annotations);
+    const annotationsIssue = validateAnnotations(annotations);
     if (annotationsIssue !== undefined) return { path: "/annotations" + annotationsIssue.path, message: annotationsIssue.message };
   }
   const resource = record["resource"];
   anyOf: {
     branch: {
-      if (validateCreateMessageResult2026_07_28_TextResourceContents(resource) !== undefined) break branch;
+      if (validateTextResourceContents(resource) !== undefined) break branch;
       break anyOf;
     }
     branch2: {
-      if (validateCreateMessageResult2026_07_28_BlobResourceContents(resource) !== undefined) break branch2;
+      if (validateBlobResourceContents(resource) !== undefined) break branch2;
       break anyOf;
     }
     return { path: "/resource", message: "must match a schema in anyOf" };
@@ -1380,7 +1280,7 @@ function validateCreateMessageResult2026_07_28_EmbeddedResource(value: unknown):
   return undefined;
 }
 
-function validateCreateMessageResult2026_07_28_Icon(value: unknown): ValidationIssue | undefined {
+function validateIcon(value: unknown): ValidationIssue | undefined {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
   }
@@ -1414,7 +1314,7 @@ function validateCreateMessageResult2026_07_28_Icon(value: unknown): ValidationI
   return undefined;
 }
 
-function validateCreateMessageResult2026_07_28_TextResourceContents(value: unknown): ValidationIssue | undefined {
+function validateTextResourceContents(value: unknown): ValidationIssue | undefined {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
   }
@@ -1427,7 +1327,7 @@ function validateCreateMessageResult2026_07_28_TextResourceContents(value: unkno
   }
   if (Object.prototype.hasOwnProperty.call(record, "_meta")) {
     const meta = record["_meta"];
-    const issue = validateCreateMessageResult2026_07_28_MetaObject(meta);
+    const issue = validateMetaObject(meta);
     if (issue !== undefined) return { path: "/_meta" + issue.path, message: issue.message };
   }
   if (Object.prototype.hasOwnProperty.call(record, "mimeType")) {
@@ -1441,7 +1341,7 @@ function validateCreateMessageResult2026_07_28_TextResourceContents(value: unkno
   return undefined;
 }
 
-function validateCreateMessageResult2026_07_28_BlobResourceContents(value: unknown): ValidationIssue | undefined {
+function validateBlobResourceContents(value: unknown): ValidationIssue | undefined {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
   }
@@ -1454,7 +1354,7 @@ function validateCreateMessageResult2026_07_28_BlobResourceContents(value: unkno
   }
   if (Object.prototype.hasOwnProperty.call(record, "_meta")) {
     const meta = record["_meta"];
-    const issue = validateCreateMessageResult2026_07_28_MetaObject(meta);
+    const issue = validateMetaObject(meta);
     if (issue !== undefined) return { path: "/_meta" + issue.path, message: issue.message };
   }
   const blob = record["blob"];
@@ -1492,23 +1392,23 @@ function validateCreateMessageResult2025_11_25(value: unknown): ValidationIssue 
   const content = record["content"];
   anyOf: {
     branch: {
-      if (validateCreateMessageResult2025_11_25_TextContent(content) !== undefined) break branch;
+      if (validateTextContent2025_11_25(content) !== undefined) break branch;
       break anyOf;
     }
     branch2: {
-      if (validateCreateMessageResult2025_11_25_ImageContent(content) !== undefined) break branch2;
+      if (validateImageContent2025_11_25(content) !== undefined) break branch2;
       break anyOf;
     }
     branch3: {
-      if (validateCreateMessageResult2025_11_25_AudioContent(content) !== undefined) break branch3;
+      if (validateAudioContent2025_11_25(content) !== undefined) break branch3;
       break anyOf;
     }
     branch4: {
-      if (validateCreateMessageResult2025_11_25_ToolUseContent(content) !== undefined) break branch4;
+      if (validateToolUseContent2025_11_25(content) !== undefined) break branch4;
       break anyOf;
     }
     branch5: {
-      if (validateCreateMessageResult2025_11_25_ToolResultContent(content) !== undefined) break branch5;
+      if (validateToolResultContent2025_11_25(content) !== undefined) break branch5;
       break anyOf;
     }
     branch6: {
@@ -1517,7 +1417,7 @@ function validateCreateMessageResult2025_11_25(value: unknown): ValidationIssue 
       const contentLength = contentArray.length;
       for (let index = 0; index < contentLength; index++) {
         const item = contentArray[index];
-        if (validateCreateMessageResult2025_11_25_SamplingMessageContentBlock(item) !== undefined) break branch6;
+        if (validateSamplingMessageContentBlock2025_11_25(item) !== undefined) break branch6;
       }
       break anyOf;
     }
@@ -1526,7 +1426,7 @@ function validateCreateMessageResult2025_11_25(value: unknown): ValidationIssue 
   const model = record["model"];
   if (typeof model !== "string") return { path: "/model", message: "must be string" };
   const role = record["role"];
-  const issue = validateCreateMessageResult2025_11_25_Role(role);
+  const issue = validateRole(role);
   if (issue !== undefined) return { path: "/role" + issue.path, message: issue.message };
   if (Object.prototype.hasOwnProperty.call(record, "stopReason")) {
     const stopReason = record["stopReason"];
@@ -1535,7 +1435,7 @@ function validateCreateMessageResult2025_11_25(value: unknown): ValidationIssue 
   return undefined;
 }
 
-function validateCreateMessageResult2025_11_25_TextContent(value: unknown): ValidationIssue | undefined {
+function validateTextContent2025_11_25(value: unknown): ValidationIssue | undefined {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
   }
@@ -1554,7 +1454,7 @@ function validateCreateMessageResult2025_11_25_TextContent(value: unknown): Vali
   }
   if (Object.prototype.hasOwnProperty.call(record, "annotations")) {
     const annotations = record["annotations"];
-    const issue = validateCreateMessageResult2025_11_25_Annotations(annotations);
+    const issue = validateAnnotations(annotations);
     if (issue !== undefined) return { path: "/annotations" + issue.path, message: issue.message };
   }
   const text = record["text"];
@@ -1565,7 +1465,7 @@ function validateCreateMessageResult2025_11_25_TextContent(value: unknown): Vali
   return undefined;
 }
 
-function validateCreateMessageResult2025_11_25_ImageContent(value: unknown): ValidationIssue | undefined {
+function validateImageContent2025_11_25(value: unknown): ValidationIssue | undefined {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
   }
@@ -1587,7 +1487,7 @@ function validateCreateMessageResult2025_11_25_ImageContent(value: unknown): Val
   }
   if (Object.prototype.hasOwnProperty.call(record, "annotations")) {
     const annotations = record["annotations"];
-    const issue = validateCreateMessageResult2025_11_25_Annotations(annotations);
+    const issue = validateAnnotations(annotations);
     if (issue !== undefined) return { path: "/annotations" + issue.path, message: issue.message };
   }
   const data = record["data"];
@@ -1600,7 +1500,7 @@ function validateCreateMessageResult2025_11_25_ImageContent(value: unknown): Val
   return undefined;
 }
 
-function validateCreateMessageResult2025_11_25_AudioContent(value: unknown): ValidationIssue | undefined {
+function validateAudioContent2025_11_25(value: unknown): ValidationIssue | undefined {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
   }
@@ -1622,7 +1522,7 @@ function validateCreateMessageResult2025_11_25_AudioContent(value: unknown): Val
   }
   if (Object.prototype.hasOwnProperty.call(record, "annotations")) {
     const annotations = record["annotations"];
-    const issue = validateCreateMessageResult2025_11_25_Annotations(annotations);
+    const issue = validateAnnotations(annotations);
     if (issue !== undefined) return { path: "/annotations" + issue.path, message: issue.message };
   }
   const data = record["data"];
@@ -1635,7 +1535,7 @@ function validateCreateMessageResult2025_11_25_AudioContent(value: unknown): Val
   return undefined;
 }
 
-function validateCreateMessageResult2025_11_25_ToolUseContent(value: unknown): ValidationIssue | undefined {
+function validateToolUseContent2025_11_25(value: unknown): ValidationIssue | undefined {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
   }
@@ -1674,7 +1574,7 @@ function validateCreateMessageResult2025_11_25_ToolUseContent(value: unknown): V
   return undefined;
 }
 
-function validateCreateMessageResult2025_11_25_ToolResultContent(value: unknown): ValidationIssue | undefined {
+function validateToolResultContent2025_11_25(value: unknown): ValidationIssue | undefined {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
   }
@@ -1700,7 +1600,7 @@ function validateCreateMessageResult2025_11_25_ToolResultContent(value: unknown)
   const contentLength = contentArray.length;
   for (let index = 0; index < contentLength; index++) {
     const item = contentArray[index];
-    const issue = validateCreateMessageResult2025_11_25_ContentBlock(item);
+    const issue = validateContentBlock2025_11_25(item);
     if (issue !== undefined) return { path: "/content/" + index + issue.path, message: issue.message };
   }
   if (Object.prototype.hasOwnProperty.call(record, "isError")) {
@@ -1723,26 +1623,26 @@ function validateCreateMessageResult2025_11_25_ToolResultContent(value: unknown)
   return undefined;
 }
 
-function validateCreateMessageResult2025_11_25_SamplingMessageContentBlock(value: unknown): ValidationIssue | undefined {
+function validateSamplingMessageContentBlock2025_11_25(value: unknown): ValidationIssue | undefined {
   anyOf: {
     branch: {
-      if (validateCreateMessageResult2025_11_25_TextContent(value) !== undefined) break branch;
+      if (validateTextContent2025_11_25(value) !== undefined) break branch;
       break anyOf;
     }
     branch2: {
-      if (validateCreateMessageResult2025_11_25_ImageContent(value) !== undefined) break branch2;
+      if (validateImageContent2025_11_25(value) !== undefined) break branch2;
       break anyOf;
     }
     branch3: {
-      if (validateCreateMessageResult2025_11_25_AudioContent(value) !== undefined) break branch3;
+      if (validateAudioContent2025_11_25(value) !== undefined) break branch3;
       break anyOf;
     }
     branch4: {
-      if (validateCreateMessageResult2025_11_25_ToolUseContent(value) !== undefined) break branch4;
+      if (validateToolUseContent2025_11_25(value) !== undefined) break branch4;
       break anyOf;
     }
     branch5: {
-      if (validateCreateMessageResult2025_11_25_ToolResultContent(value) !== undefined) break branch5;
+      if (validateToolResultContent2025_11_25(value) !== undefined) break branch5;
       break anyOf;
     }
     return { path: "", message: "must match a schema in anyOf" };
@@ -1750,63 +1650,26 @@ function validateCreateMessageResult2025_11_25_SamplingMessageContentBlock(value
   return undefined;
 }
 
-function validateCreateMessageResult2025_11_25_Role(value: unknown): ValidationIssue | undefined {
-  if (typeof value !== "string") return { path: "", message: "must be string" };
-  if ((value as unknown) !== "assistant" && (value as unknown) !== "user") {
-    return { path: "", message: "must be equal to one of the allowed values" };
-  }
-  return undefined;
-}
-
-function validateCreateMessageResult2025_11_25_Annotations(value: unknown): ValidationIssue | undefined {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    return { path: "", message: "must be object" };
-  }
-  const record = value as Record<string, unknown>;
-  if (Object.prototype.hasOwnProperty.call(record, "audience")) {
-    const audience = record["audience"];
-    if (!Array.isArray(audience)) return { path: "/audience", message: "must be array" };
-    const audienceArray = audience as readonly unknown[];
-    const audienceLength = audienceArray.length;
-    for (let index = 0; index < audienceLength; index++) {
-      const item = audienceArray[index];
-      const issue = validateCreateMessageResult2025_11_25_Role(item);
-      if (issue !== undefined) return { path: "/audience/" + index + issue.path, message: issue.message };
-    }
-  }
-  if (Object.prototype.hasOwnProperty.call(record, "lastModified")) {
-    const lastModified = record["lastModified"];
-    if (typeof lastModified !== "string") return { path: "/lastModified", message: "must be string" };
-  }
-  if (Object.prototype.hasOwnProperty.call(record, "priority")) {
-    const priority = record["priority"];
-    if (typeof priority !== "number") return { path: "/priority", message: "must be number" };
-    if (priority > 1) return { path: "/priority", message: "must be <= 1" };
-    if (priority < 0) return { path: "/priority", message: "must be >= 0" };
-  }
-  return undefined;
-}
-
-function validateCreateMessageResult2025_11_25_ContentBlock(value: unknown): ValidationIssue | undefined {
+function validateContentBlock2025_11_25(value: unknown): ValidationIssue | undefined {
   anyOf: {
     branch: {
-      if (validateCreateMessageResult2025_11_25_TextContent(value) !== undefined) break branch;
+      if (validateTextContent2025_11_25(value) !== undefined) break branch;
       break anyOf;
     }
     branch2: {
-      if (validateCreateMessageResult2025_11_25_ImageContent(value) !== undefined) break branch2;
+      if (validateImageContent2025_11_25(value) !== undefined) break branch2;
       break anyOf;
     }
     branch3: {
-      if (validateCreateMessageResult2025_11_25_AudioContent(value) !== undefined) break branch3;
+      if (validateAudioContent2025_11_25(value) !== undefined) break branch3;
       break anyOf;
     }
     branch4: {
-      if (validateCreateMessageResult2025_11_25_ResourceLink(value) !== undefined) break branch4;
+      if (validateResourceLink2025_11_25(value) !== undefined) break branch4;
       break anyOf;
     }
     branch5: {
-      if (validateCreateMessageResult2025_11_25_EmbeddedResource(value) !== undefined) break branch5;
+      if (validateEmbeddedResource2025_11_25(value) !== undefined) break branch5;
       break anyOf;
     }
     return { path: "", message: "must match a schema in anyOf" };
@@ -1814,7 +1677,7 @@ function validateCreateMessageResult2025_11_25_ContentBlock(value: unknown): Val
   return undefined;
 }
 
-function validateCreateMessageResult2025_11_25_ResourceLink(value: unknown): ValidationIssue | undefined {
+function validateResourceLink2025_11_25(value: unknown): ValidationIssue | undefined {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
   }
@@ -1836,7 +1699,7 @@ function validateCreateMessageResult2025_11_25_ResourceLink(value: unknown): Val
   }
   if (Object.prototype.hasOwnProperty.call(record, "annotations")) {
     const annotations = record["annotations"];
-    const issue = validateCreateMessageResult2025_11_25_Annotations(annotations);
+    const issue = validateAnnotations(annotations);
     if (issue !== undefined) return { path: "/annotations" + issue.path, message: issue.message };
   }
   if (Object.prototype.hasOwnProperty.call(record, "description")) {
@@ -1850,7 +1713,7 @@ function validateCreateMessageResult2025_11_25_ResourceLink(value: unknown): Val
     const iconsLength = iconsArray.length;
     for (let index = 0; index < iconsLength; index++) {
       const item = iconsArray[index];
-      const itemIssue = validateCreateMessageResult2025_11_25_Icon(item);
+      const itemIssue = validateIcon(item);
       if (itemIssue !== undefined) return { path: "/icons/" + index + itemIssue.path, message: itemIssue.message };
     }
   }
@@ -1880,7 +1743,7 @@ function validateCreateMessageResult2025_11_25_ResourceLink(value: unknown): Val
   return undefined;
 }
 
-function validateCreateMessageResult2025_11_25_EmbeddedResource(value: unknown): ValidationIssue | undefined {
+function validateEmbeddedResource2025_11_25(value: unknown): ValidationIssue | undefined {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
   }
@@ -1899,17 +1762,17 @@ function validateCreateMessageResult2025_11_25_EmbeddedResource(value: unknown):
   }
   if (Object.prototype.hasOwnProperty.call(record, "annotations")) {
     const annotations = record["annotations"];
-    const issue = validateCreateMessageResult2025_11_25_Annotations(annotations);
+    const issue = validateAnnotations(annotations);
     if (issue !== undefined) return { path: "/annotations" + issue.path, message: issue.message };
   }
   const resource = record["resource"];
   anyOf: {
     branch: {
-      if (validateCreateMessageResult2025_11_25_TextResourceContents(resource) !== undefined) break branch;
+      if (validateTextResourceContents2025_11_25(resource) !== undefined) break branch;
       break anyOf;
     }
     branch2: {
-      if (validateCreateMessageResult2025_11_25_BlobResourceContents(resource) !== undefined) break branch2;
+      if (validateBlobResourceContents2025_11_25(resource) !== undefined) break branch2;
       break anyOf;
     }
     return { path: "/resource", message: "must match a schema in anyOf" };
@@ -1922,41 +1785,7 @@ function validateCreateMessageResult2025_11_25_EmbeddedResource(value: unknown):
   return undefined;
 }
 
-function validateCreateMessageResult2025_11_25_Icon(value: unknown): ValidationIssue | undefined {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    return { path: "", message: "must be object" };
-  }
-  const record = value as Record<string, unknown>;
-  if (!Object.prototype.hasOwnProperty.call(record, "src")) {
-    return { path: "", message: "must have required property 'src'" };
-  }
-  if (Object.prototype.hasOwnProperty.call(record, "mimeType")) {
-    const mimeType = record["mimeType"];
-    if (typeof mimeType !== "string") return { path: "/mimeType", message: "must be string" };
-  }
-  if (Object.prototype.hasOwnProperty.call(record, "sizes")) {
-    const sizes = record["sizes"];
-    if (!Array.isArray(sizes)) return { path: "/sizes", message: "must be array" };
-    const sizesArray = sizes as readonly unknown[];
-    const sizesLength = sizesArray.length;
-    for (let index = 0; index < sizesLength; index++) {
-      const item = sizesArray[index];
-      if (typeof item !== "string") return { path: "/sizes/" + index, message: "must be string" };
-    }
-  }
-  const src = record["src"];
-  if (typeof src !== "string") return { path: "/src", message: "must be string" };
-  if (Object.prototype.hasOwnProperty.call(record, "theme")) {
-    const theme = record["theme"];
-    if (typeof theme !== "string") return { path: "/theme", message: "must be string" };
-    if ((theme as unknown) !== "dark" && (theme as unknown) !== "light") {
-      return { path: "/theme", message: "must be equal to one of the allowed values" };
-    }
-  }
-  return undefined;
-}
-
-function validateCreateMessageResult2025_11_25_TextResourceContents(value: unknown): ValidationIssue | undefined {
+function validateTextResourceContents2025_11_25(value: unknown): ValidationIssue | undefined {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
   }
@@ -1984,7 +1813,7 @@ function validateCreateMessageResult2025_11_25_TextResourceContents(value: unkno
   return undefined;
 }
 
-function validateCreateMessageResult2025_11_25_BlobResourceContents(value: unknown): ValidationIssue | undefined {
+function validateBlobResourceContents2025_11_25(value: unknown): ValidationIssue | undefined {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
   }
@@ -2036,15 +1865,15 @@ function validateCreateMessageResult2025_06_18(value: unknown): ValidationIssue 
   const content = record["content"];
   anyOf: {
     branch: {
-      if (validateCreateMessageResult2025_06_18_TextContent(content) !== undefined) break branch;
+      if (validateTextContent2025_11_25(content) !== undefined) break branch;
       break anyOf;
     }
     branch2: {
-      if (validateCreateMessageResult2025_06_18_ImageContent(content) !== undefined) break branch2;
+      if (validateImageContent2025_11_25(content) !== undefined) break branch2;
       break anyOf;
     }
     branch3: {
-      if (validateCreateMessageResult2025_06_18_AudioContent(content) !== undefined) break branch3;
+      if (validateAudioContent2025_11_25(content) !== undefined) break branch3;
       break anyOf;
     }
     return { path: "/content", message: "must match a schema in anyOf" };
@@ -2052,148 +1881,11 @@ function validateCreateMessageResult2025_06_18(value: unknown): ValidationIssue 
   const model = record["model"];
   if (typeof model !== "string") return { path: "/model", message: "must be string" };
   const role = record["role"];
-  const issue = validateCreateMessageResult2025_06_18_Role(role);
+  const issue = validateRole(role);
   if (issue !== undefined) return { path: "/role" + issue.path, message: issue.message };
   if (Object.prototype.hasOwnProperty.call(record, "stopReason")) {
     const stopReason = record["stopReason"];
     if (typeof stopReason !== "string") return { path: "/stopReason", message: "must be string" };
-  }
-  return undefined;
-}
-
-function validateCreateMessageResult2025_06_18_TextContent(value: unknown): ValidationIssue | undefined {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    return { path: "", message: "must be object" };
-  }
-  const record = value as Record<string, unknown>;
-  if (!Object.prototype.hasOwnProperty.call(record, "text")) {
-    return { path: "", message: "must have required property 'text'" };
-  }
-  if (!Object.prototype.hasOwnProperty.call(record, "type")) {
-    return { path: "", message: "must have required property 'type'" };
-  }
-  if (Object.prototype.hasOwnProperty.call(record, "_meta")) {
-    const meta = record["_meta"];
-    if (typeof meta !== "object" || meta === null || Array.isArray(meta)) {
-      return { path: "/_meta", message: "must be object" };
-    }
-  }
-  if (Object.prototype.hasOwnProperty.call(record, "annotations")) {
-    const annotations = record["annotations"];
-    const issue = validateCreateMessageResult2025_06_18_Annotations(annotations);
-    if (issue !== undefined) return { path: "/annotations" + issue.path, message: issue.message };
-  }
-  const text = record["text"];
-  if (typeof text !== "string") return { path: "/text", message: "must be string" };
-  const type = record["type"];
-  if (typeof type !== "string") return { path: "/type", message: "must be string" };
-  if ((type as unknown) !== "text") return { path: "/type", message: "must be equal to constant" };
-  return undefined;
-}
-
-function validateCreateMessageResult2025_06_18_ImageContent(value: unknown): ValidationIssue | undefined {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    return { path: "", message: "must be object" };
-  }
-  const record = value as Record<string, unknown>;
-  if (!Object.prototype.hasOwnProperty.call(record, "data")) {
-    return { path: "", message: "must have required property 'data'" };
-  }
-  if (!Object.prototype.hasOwnProperty.call(record, "mimeType")) {
-    return { path: "", message: "must have required property 'mimeType'" };
-  }
-  if (!Object.prototype.hasOwnProperty.call(record, "type")) {
-    return { path: "", message: "must have required property 'type'" };
-  }
-  if (Object.prototype.hasOwnProperty.call(record, "_meta")) {
-    const meta = record["_meta"];
-    if (typeof meta !== "object" || meta === null || Array.isArray(meta)) {
-      return { path: "/_meta", message: "must be object" };
-    }
-  }
-  if (Object.prototype.hasOwnProperty.call(record, "annotations")) {
-    const annotations = record["annotations"];
-    const issue = validateCreateMessageResult2025_06_18_Annotations(annotations);
-    if (issue !== undefined) return { path: "/annotations" + issue.path, message: issue.message };
-  }
-  const data = record["data"];
-  if (typeof data !== "string") return { path: "/data", message: "must be string" };
-  const mimeType = record["mimeType"];
-  if (typeof mimeType !== "string") return { path: "/mimeType", message: "must be string" };
-  const type = record["type"];
-  if (typeof type !== "string") return { path: "/type", message: "must be string" };
-  if ((type as unknown) !== "image") return { path: "/type", message: "must be equal to constant" };
-  return undefined;
-}
-
-function validateCreateMessageResult2025_06_18_AudioContent(value: unknown): ValidationIssue | undefined {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    return { path: "", message: "must be object" };
-  }
-  const record = value as Record<string, unknown>;
-  if (!Object.prototype.hasOwnProperty.call(record, "data")) {
-    return { path: "", message: "must have required property 'data'" };
-  }
-  if (!Object.prototype.hasOwnProperty.call(record, "mimeType")) {
-    return { path: "", message: "must have required property 'mimeType'" };
-  }
-  if (!Object.prototype.hasOwnProperty.call(record, "type")) {
-    return { path: "", message: "must have required property 'type'" };
-  }
-  if (Object.prototype.hasOwnProperty.call(record, "_meta")) {
-    const meta = record["_meta"];
-    if (typeof meta !== "object" || meta === null || Array.isArray(meta)) {
-      return { path: "/_meta", message: "must be object" };
-    }
-  }
-  if (Object.prototype.hasOwnProperty.call(record, "annotations")) {
-    const annotations = record["annotations"];
-    const issue = validateCreateMessageResult2025_06_18_Annotations(annotations);
-    if (issue !== undefined) return { path: "/annotations" + issue.path, message: issue.message };
-  }
-  const data = record["data"];
-  if (typeof data !== "string") return { path: "/data", message: "must be string" };
-  const mimeType = record["mimeType"];
-  if (typeof mimeType !== "string") return { path: "/mimeType", message: "must be string" };
-  const type = record["type"];
-  if (typeof type !== "string") return { path: "/type", message: "must be string" };
-  if ((type as unknown) !== "audio") return { path: "/type", message: "must be equal to constant" };
-  return undefined;
-}
-
-function validateCreateMessageResult2025_06_18_Role(value: unknown): ValidationIssue | undefined {
-  if (typeof value !== "string") return { path: "", message: "must be string" };
-  if ((value as unknown) !== "assistant" && (value as unknown) !== "user") {
-    return { path: "", message: "must be equal to one of the allowed values" };
-  }
-  return undefined;
-}
-
-function validateCreateMessageResult2025_06_18_Annotations(value: unknown): ValidationIssue | undefined {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    return { path: "", message: "must be object" };
-  }
-  const record = value as Record<string, unknown>;
-  if (Object.prototype.hasOwnProperty.call(record, "audience")) {
-    const audience = record["audience"];
-    if (!Array.isArray(audience)) return { path: "/audience", message: "must be array" };
-    const audienceArray = audience as readonly unknown[];
-    const audienceLength = audienceArray.length;
-    for (let index = 0; index < audienceLength; index++) {
-      const item = audienceArray[index];
-      const issue = validateCreateMessageResult2025_06_18_Role(item);
-      if (issue !== undefined) return { path: "/audience/" + index + issue.path, message: issue.message };
-    }
-  }
-  if (Object.prototype.hasOwnProperty.call(record, "lastModified")) {
-    const lastModified = record["lastModified"];
-    if (typeof lastModified !== "string") return { path: "/lastModified", message: "must be string" };
-  }
-  if (Object.prototype.hasOwnProperty.call(record, "priority")) {
-    const priority = record["priority"];
-    if (typeof priority !== "number") return { path: "/priority", message: "must be number" };
-    if (priority > 1) return { path: "/priority", message: "must be <= 1" };
-    if (priority < 0) return { path: "/priority", message: "must be >= 0" };
   }
   return undefined;
 }
@@ -2222,15 +1914,15 @@ function validateCreateMessageResult2025_03_26(value: unknown): ValidationIssue 
   const content = record["content"];
   anyOf: {
     branch: {
-      if (validateCreateMessageResult2025_03_26_TextContent(content) !== undefined) break branch;
+      if (validateTextContent2025_03_26(content) !== undefined) break branch;
       break anyOf;
     }
     branch2: {
-      if (validateCreateMessageResult2025_03_26_ImageContent(content) !== undefined) break branch2;
+      if (validateImageContent2025_03_26(content) !== undefined) break branch2;
       break anyOf;
     }
     branch3: {
-      if (validateCreateMessageResult2025_03_26_AudioContent(content) !== undefined) break branch3;
+      if (validateAudioContent2025_03_26(content) !== undefined) break branch3;
       break anyOf;
     }
     return { path: "/content", message: "must match a schema in anyOf" };
@@ -2238,7 +1930,7 @@ function validateCreateMessageResult2025_03_26(value: unknown): ValidationIssue 
   const model = record["model"];
   if (typeof model !== "string") return { path: "/model", message: "must be string" };
   const role = record["role"];
-  const issue = validateCreateMessageResult2025_03_26_Role(role);
+  const issue = validateRole(role);
   if (issue !== undefined) return { path: "/role" + issue.path, message: issue.message };
   if (Object.prototype.hasOwnProperty.call(record, "stopReason")) {
     const stopReason = record["stopReason"];
@@ -2247,7 +1939,7 @@ function validateCreateMessageResult2025_03_26(value: unknown): ValidationIssue 
   return undefined;
 }
 
-function validateCreateMessageResult2025_03_26_TextContent(value: unknown): ValidationIssue | undefined {
+function validateTextContent2025_03_26(value: unknown): ValidationIssue | undefined {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
   }
@@ -2260,7 +1952,7 @@ function validateCreateMessageResult2025_03_26_TextContent(value: unknown): Vali
   }
   if (Object.prototype.hasOwnProperty.call(record, "annotations")) {
     const annotations = record["annotations"];
-    const issue = validateCreateMessageResult2025_03_26_Annotations(annotations);
+    const issue = validateAnnotations2025_03_26(annotations);
     if (issue !== undefined) return { path: "/annotations" + issue.path, message: issue.message };
   }
   const text = record["text"];
@@ -2271,7 +1963,7 @@ function validateCreateMessageResult2025_03_26_TextContent(value: unknown): Vali
   return undefined;
 }
 
-function validateCreateMessageResult2025_03_26_ImageContent(value: unknown): ValidationIssue | undefined {
+function validateImageContent2025_03_26(value: unknown): ValidationIssue | undefined {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
   }
@@ -2287,7 +1979,7 @@ function validateCreateMessageResult2025_03_26_ImageContent(value: unknown): Val
   }
   if (Object.prototype.hasOwnProperty.call(record, "annotations")) {
     const annotations = record["annotations"];
-    const issue = validateCreateMessageResult2025_03_26_Annotations(annotations);
+    const issue = validateAnnotations2025_03_26(annotations);
     if (issue !== undefined) return { path: "/annotations" + issue.path, message: issue.message };
   }
   const data = record["data"];
@@ -2300,7 +1992,7 @@ function validateCreateMessageResult2025_03_26_ImageContent(value: unknown): Val
   return undefined;
 }
 
-function validateCreateMessageResult2025_03_26_AudioContent(value: unknown): ValidationIssue | undefined {
+function validateAudioContent2025_03_26(value: unknown): ValidationIssue | undefined {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
   }
@@ -2316,7 +2008,7 @@ function validateCreateMessageResult2025_03_26_AudioContent(value: unknown): Val
   }
   if (Object.prototype.hasOwnProperty.call(record, "annotations")) {
     const annotations = record["annotations"];
-    const issue = validateCreateMessageResult2025_03_26_Annotations(annotations);
+    const issue = validateAnnotations2025_03_26(annotations);
     if (issue !== undefined) return { path: "/annotations" + issue.path, message: issue.message };
   }
   const data = record["data"];
@@ -2329,15 +2021,7 @@ function validateCreateMessageResult2025_03_26_AudioContent(value: unknown): Val
   return undefined;
 }
 
-function validateCreateMessageResult2025_03_26_Role(value: unknown): ValidationIssue | undefined {
-  if (typeof value !== "string") return { path: "", message: "must be string" };
-  if ((value as unknown) !== "assistant" && (value as unknown) !== "user") {
-    return { path: "", message: "must be equal to one of the allowed values" };
-  }
-  return undefined;
-}
-
-function validateCreateMessageResult2025_03_26_Annotations(value: unknown): ValidationIssue | undefined {
+function validateAnnotations2025_03_26(value: unknown): ValidationIssue | undefined {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
   }
@@ -2349,7 +2033,7 @@ function validateCreateMessageResult2025_03_26_Annotations(value: unknown): Vali
     const audienceLength = audienceArray.length;
     for (let index = 0; index < audienceLength; index++) {
       const item = audienceArray[index];
-      const issue = validateCreateMessageResult2025_03_26_Role(item);
+      const issue = validateRole(item);
       if (issue !== undefined) return { path: "/audience/" + index + issue.path, message: issue.message };
     }
   }
@@ -2386,11 +2070,11 @@ function validateCreateMessageResult2024_11_05(value: unknown): ValidationIssue 
   const content = record["content"];
   anyOf: {
     branch: {
-      if (validateCreateMessageResult2024_11_05_TextContent(content) !== undefined) break branch;
+      if (validateTextContent2024_11_05(content) !== undefined) break branch;
       break anyOf;
     }
     branch2: {
-      if (validateCreateMessageResult2024_11_05_ImageContent(content) !== undefined) break branch2;
+      if (validateImageContent2024_11_05(content) !== undefined) break branch2;
       break anyOf;
     }
     return { path: "/content", message: "must match a schema in anyOf" };
@@ -2398,7 +2082,7 @@ function validateCreateMessageResult2024_11_05(value: unknown): ValidationIssue 
   const model = record["model"];
   if (typeof model !== "string") return { path: "/model", message: "must be string" };
   const role = record["role"];
-  const issue = validateCreateMessageResult2024_11_05_Role(role);
+  const issue = validateRole(role);
   if (issue !== undefined) return { path: "/role" + issue.path, message: issue.message };
   if (Object.prototype.hasOwnProperty.call(record, "stopReason")) {
     const stopReason = record["stopReason"];
@@ -2407,7 +2091,7 @@ function validateCreateMessageResult2024_11_05(value: unknown): ValidationIssue 
   return undefined;
 }
 
-function validateCreateMessageResult2024_11_05_TextContent(value: unknown): ValidationIssue | undefined {
+function validateTextContent2024_11_05(value: unknown): ValidationIssue | undefined {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
   }
@@ -2431,7 +2115,7 @@ function validateCreateMessageResult2024_11_05_TextContent(value: unknown): Vali
       const audienceLength = audienceArray.length;
       for (let index = 0; index < audienceLength; index++) {
         const item = audienceArray[index];
-        const issue = validateCreateMessageResult2024_11_05_Role(item);
+        const issue = validateRole(item);
         if (issue !== undefined) return { path: "/annotations/audience/" + index + issue.path, message: issue.message };
       }
     }
@@ -2452,7 +2136,7 @@ function validateCreateMessageResult2024_11_05_TextContent(value: unknown): Vali
   return undefined;
 }
 
-function validateCreateMessageResult2024_11_05_ImageContent(value: unknown): ValidationIssue | undefined {
+function validateImageContent2024_11_05(value: unknown): ValidationIssue | undefined {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
   }
@@ -2479,7 +2163,7 @@ function validateCreateMessageResult2024_11_05_ImageContent(value: unknown): Val
       const audienceLength = audienceArray.length;
       for (let index = 0; index < audienceLength; index++) {
         const item = audienceArray[index];
-        const issue = validateCreateMessageResult2024_11_05_Role(item);
+        const issue = validateRole(item);
         if (issue !== undefined) return { path: "/annotations/audience/" + index + issue.path, message: issue.message };
       }
     }
@@ -2502,14 +2186,6 @@ function validateCreateMessageResult2024_11_05_ImageContent(value: unknown): Val
   return undefined;
 }
 
-function validateCreateMessageResult2024_11_05_Role(value: unknown): ValidationIssue | undefined {
-  if (typeof value !== "string") return { path: "", message: "must be string" };
-  if ((value as unknown) !== "assistant" && (value as unknown) !== "user") {
-    return { path: "", message: "must be equal to one of the allowed values" };
-  }
-  return undefined;
-}
-
 /** Checks a client's ListRootsResult (its answer to roots/list) under protocol 2026-07-28. */
 function validateListRootsResult2026_07_28(value: unknown): ValidationIssue | undefined {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
@@ -2525,13 +2201,13 @@ function validateListRootsResult2026_07_28(value: unknown): ValidationIssue | un
   const rootsLength = rootsArray.length;
   for (let index = 0; index < rootsLength; index++) {
     const item = rootsArray[index];
-    const issue = validateListRootsResult2026_07_28_Root(item);
+    const issue = validateRoot(item);
     if (issue !== undefined) return { path: "/roots/" + index + issue.path, message: issue.message };
   }
   return undefined;
 }
 
-function validateListRootsResult2026_07_28_Root(value: unknown): ValidationIssue | undefined {
+function validateRoot(value: unknown): ValidationIssue | undefined {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
   }
@@ -2541,7 +2217,7 @@ function validateListRootsResult2026_07_28_Root(value: unknown): ValidationIssue
   }
   if (Object.prototype.hasOwnProperty.call(record, "_meta")) {
     const meta = record["_meta"];
-    const issue = validateListRootsResult2026_07_28_MetaObject(meta);
+    const issue = validateMetaObject(meta);
     if (issue !== undefined) return { path: "/_meta" + issue.path, message: issue.message };
   }
   if (Object.prototype.hasOwnProperty.call(record, "name")) {
@@ -2550,13 +2226,6 @@ function validateListRootsResult2026_07_28_Root(value: unknown): ValidationIssue
   }
   const uri = record["uri"];
   if (typeof uri !== "string") return { path: "/uri", message: "must be string" };
-  return undefined;
-}
-
-function validateListRootsResult2026_07_28_MetaObject(value: unknown): ValidationIssue | undefined {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    return { path: "", message: "must be object" };
-  }
   return undefined;
 }
 
@@ -2581,13 +2250,13 @@ function validateListRootsResult2025_11_25(value: unknown): ValidationIssue | un
   const rootsLength = rootsArray.length;
   for (let index = 0; index < rootsLength; index++) {
     const item = rootsArray[index];
-    const issue = validateListRootsResult2025_11_25_Root(item);
+    const issue = validateRoot2025_11_25(item);
     if (issue !== undefined) return { path: "/roots/" + index + issue.path, message: issue.message };
   }
   return undefined;
 }
 
-function validateListRootsResult2025_11_25_Root(value: unknown): ValidationIssue | undefined {
+function validateRoot2025_11_25(value: unknown): ValidationIssue | undefined {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
   }
@@ -2631,13 +2300,13 @@ function validateListRootsResult2025_03_26(value: unknown): ValidationIssue | un
   const rootsLength = rootsArray.length;
   for (let index = 0; index < rootsLength; index++) {
     const item = rootsArray[index];
-    const issue = validateListRootsResult2025_03_26_Root(item);
+    const issue = validateRoot2025_03_26(item);
     if (issue !== undefined) return { path: "/roots/" + index + issue.path, message: issue.message };
   }
   return undefined;
 }
 
-function validateListRootsResult2025_03_26_Root(value: unknown): ValidationIssue | undefined {
+function validateRoot2025_03_26(value: unknown): ValidationIssue | undefined {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
   }

@@ -86,6 +86,14 @@ const deleteNoteInputSchema = {
   additionalProperties: false,
 };
 
+// Entries the tables of several revisions hold alike, written once.
+const noteResourceTemplate = {
+  uriTemplate: "notes://{id}",
+  name: "Note",
+  description: "One of the caller's notes",
+  mimeType: "text/plain",
+};
+
 /** List results for protocol 2026-07-28, projected onto its types. */
 const listing2026_07_28: Listing = {
   tools: [
@@ -111,14 +119,7 @@ const listing2026_07_28: Listing = {
     },
   ],
   resources: [],
-  resourceTemplates: [
-    {
-      uriTemplate: "notes://{id}",
-      name: "Note",
-      description: "One of the caller's notes",
-      mimeType: "text/plain",
-    },
-  ],
+  resourceTemplates: [noteResourceTemplate],
   prompts: [],
 };
 
@@ -144,14 +145,7 @@ const listing2025_03_26: Listing = {
     },
   ],
   resources: [],
-  resourceTemplates: [
-    {
-      uriTemplate: "notes://{id}",
-      name: "Note",
-      description: "One of the caller's notes",
-      mimeType: "text/plain",
-    },
-  ],
+  resourceTemplates: [noteResourceTemplate],
   prompts: [],
 };
 

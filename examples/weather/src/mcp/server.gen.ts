@@ -181,6 +181,38 @@ const listCitiesInputSchema = {
   properties: {},
 };
 
+// Entries the tables of several revisions hold alike, written once.
+const appConfigResource = {
+  uri: "config://app",
+  name: "App config",
+  description: "Units and defaults the server uses",
+  mimeType: "application/json",
+};
+
+const cityWeatherResourceTemplate = {
+  uriTemplate: "weather://{city}/current",
+  name: "Current weather",
+  description: "Current conditions in a city",
+  mimeType: "application/json",
+};
+
+const summarizePrompt = {
+  name: "summarize",
+  description: "Summarize a text",
+  arguments: [
+    { name: "text", description: "The text to summarize", required: true },
+    { name: "style", description: "tone", required: false },
+  ],
+};
+
+const planTripPrompt = {
+  name: "plan_trip",
+  description: "Ask for a packing list based on the forecast",
+  arguments: [
+    { name: "city", required: true },
+  ],
+};
+
 /** List results for protocol 2026-07-28, projected onto its types. */
 const listing2026_07_28: Listing = {
   tools: [
@@ -205,12 +237,7 @@ const listing2026_07_28: Listing = {
     },
   ],
   resources: [
-    {
-      uri: "config://app",
-      name: "App config",
-      description: "Units and defaults the server uses",
-      mimeType: "application/json",
-    },
+    appConfigResource,
     {
       uri: "ui://weather/forecast_panel",
       name: "forecast_panel",
@@ -222,23 +249,9 @@ const listing2026_07_28: Listing = {
       },
     },
   ],
-  resourceTemplates: [
-    {
-      uriTemplate: "weather://{city}/current",
-      name: "Current weather",
-      description: "Current conditions in a city",
-      mimeType: "application/json",
-    },
-  ],
+  resourceTemplates: [cityWeatherResourceTemplate],
   prompts: [
-    {
-      name: "summarize",
-      description: "Summarize a text",
-      arguments: [
-        { name: "text", description: "The text to summarize", required: true },
-        { name: "style", description: "tone", required: false },
-      ],
-    },
+    summarizePrompt,
     {
       name: "plan_trip",
       title: "Plan a trip",
@@ -267,12 +280,7 @@ const listing2025_03_26: Listing = {
     },
   ],
   resources: [
-    {
-      uri: "config://app",
-      name: "App config",
-      description: "Units and defaults the server uses",
-      mimeType: "application/json",
-    },
+    appConfigResource,
     {
       uri: "ui://weather/forecast_panel",
       name: "forecast_panel",
@@ -280,31 +288,8 @@ const listing2025_03_26: Listing = {
       mimeType: "text/html;profile=mcp-app",
     },
   ],
-  resourceTemplates: [
-    {
-      uriTemplate: "weather://{city}/current",
-      name: "Current weather",
-      description: "Current conditions in a city",
-      mimeType: "application/json",
-    },
-  ],
-  prompts: [
-    {
-      name: "summarize",
-      description: "Summarize a text",
-      arguments: [
-        { name: "text", description: "The text to summarize", required: true },
-        { name: "style", description: "tone", required: false },
-      ],
-    },
-    {
-      name: "plan_trip",
-      description: "Ask for a packing list based on the forecast",
-      arguments: [
-        { name: "city", required: true },
-      ],
-    },
-  ],
+  resourceTemplates: [cityWeatherResourceTemplate],
+  prompts: [summarizePrompt, planTripPrompt],
 };
 
 /** List results for protocol 2024-11-05, projected onto its types. */
@@ -322,12 +307,7 @@ const listing2024_11_05: Listing = {
     },
   ],
   resources: [
-    {
-      uri: "config://app",
-      name: "App config",
-      description: "Units and defaults the server uses",
-      mimeType: "application/json",
-    },
+    appConfigResource,
     {
       uri: "ui://weather/forecast_panel",
       name: "forecast_panel",
@@ -335,31 +315,8 @@ const listing2024_11_05: Listing = {
       mimeType: "text/html;profile=mcp-app",
     },
   ],
-  resourceTemplates: [
-    {
-      uriTemplate: "weather://{city}/current",
-      name: "Current weather",
-      description: "Current conditions in a city",
-      mimeType: "application/json",
-    },
-  ],
-  prompts: [
-    {
-      name: "summarize",
-      description: "Summarize a text",
-      arguments: [
-        { name: "text", description: "The text to summarize", required: true },
-        { name: "style", description: "tone", required: false },
-      ],
-    },
-    {
-      name: "plan_trip",
-      description: "Ask for a packing list based on the forecast",
-      arguments: [
-        { name: "city", required: true },
-      ],
-    },
-  ],
+  resourceTemplates: [cityWeatherResourceTemplate],
+  prompts: [summarizePrompt, planTripPrompt],
 };
 
 /** weather as the runtime serves it: routing tables, validators and list payloads. */

@@ -591,134 +591,255 @@ const testRoutedQueryInputSchema = {
   required: ["region", "query"],
 };
 
+// Entries the tables of several revisions hold alike, written once.
+const testSimpleTextTool = {
+  name: "test_simple_text",
+  description: "Returns one text block",
+  inputSchema: testSimpleTextInputSchema,
+};
+
+const testImageContentTool = {
+  name: "test_image_content",
+  description: "Returns one image block (a 1x1 PNG)",
+  inputSchema: testImageContentInputSchema,
+};
+
+const testAudioContentTool = {
+  name: "test_audio_content",
+  description: "Returns one audio block (a short WAV)",
+  inputSchema: testAudioContentInputSchema,
+};
+
+const testEmbeddedResourceTool = {
+  name: "test_embedded_resource",
+  description: "Returns an embedded text resource",
+  inputSchema: testEmbeddedResourceInputSchema,
+};
+
+const testMultipleContentTypesTool = {
+  name: "test_multiple_content_types",
+  description: "Returns text, an image and an embedded resource",
+  inputSchema: testMultipleContentTypesInputSchema,
+};
+
+const testErrorHandlingTool = {
+  name: "test_error_handling",
+  description: "Always fails with a tool error (isError)",
+  inputSchema: testErrorHandlingInputSchema,
+};
+
+const testToolWithLoggingTool = {
+  name: "test_tool_with_logging",
+  description: "Sends three info log messages while it runs",
+  inputSchema: testToolWithLoggingInputSchema,
+};
+
+const testToolWithProgressTool = {
+  name: "test_tool_with_progress",
+  description: "Reports progress 0, 50 and 100 of 100 when asked for progress",
+  inputSchema: testToolWithProgressInputSchema,
+};
+
+const testLoggingToolTool = {
+  name: "test_logging_tool",
+  description: "Logs one info message (sent only to clients that asked for logs)",
+  inputSchema: testLoggingToolInputSchema,
+};
+
+const testSamplingTool = {
+  name: "test_sampling",
+  description: "Asks the client's LLM to answer a prompt (sampling/createMessage)",
+  inputSchema: testSamplingInputSchema,
+};
+
+const testElicitationTool = {
+  name: "test_elicitation",
+  description: "Asks the user for a username and an email (elicitation/create)",
+  inputSchema: testElicitationInputSchema,
+};
+
+const testElicitationSep1034DefaultsTool = {
+  name: "test_elicitation_sep1034_defaults",
+  description: "Elicits a form whose fields all carry defaults (SEP-1034)",
+  inputSchema: testElicitationSep1034DefaultsInputSchema,
+};
+
+const testElicitationSep1330EnumsTool = {
+  name: "test_elicitation_sep1330_enums",
+  description: "Elicits a form with every enum variant (SEP-1330)",
+  inputSchema: testElicitationSep1330EnumsInputSchema,
+};
+
+const testMissingCapabilityTool = {
+  name: "test_missing_capability",
+  description: "Needs the client's sampling capability; fails with -32021 without it",
+  inputSchema: testMissingCapabilityInputSchema,
+};
+
+const testStreamingElicitationTool = {
+  name: "test_streaming_elicitation",
+  description: "Elicits a confirmation from the user while the call is in progress",
+  inputSchema: testStreamingElicitationInputSchema,
+};
+
+const testReconnectionTool = {
+  name: "test_reconnection",
+  description: "Ends its SSE connection mid-call with a retry hint; the result comes on the resumed stream",
+  inputSchema: testReconnectionInputSchema,
+};
+
+const testInputRequiredResultElicitationTool = {
+  name: "test_input_required_result_elicitation",
+  description: "Asks for the user's name, then greets them",
+  inputSchema: testInputRequiredResultElicitationInputSchema,
+};
+
+const testInputRequiredResultSamplingTool = {
+  name: "test_input_required_result_sampling",
+  description: "Asks the client's LLM for the capital of France",
+  inputSchema: testInputRequiredResultSamplingInputSchema,
+};
+
+const testInputRequiredResultListRootsTool = {
+  name: "test_input_required_result_list_roots",
+  description: "Asks the client for its roots",
+  inputSchema: testInputRequiredResultListRootsInputSchema,
+};
+
+const testInputRequiredResultRequestStateTool = {
+  name: "test_input_required_result_request_state",
+  description: "Asks for a confirmation; the answer comes back with the signed requestState",
+  inputSchema: testInputRequiredResultRequestStateInputSchema,
+};
+
+const testInputRequiredResultMultipleInputsTool = {
+  name: "test_input_required_result_multiple_inputs",
+  description: "Asks for a name, a greeting and the roots at once",
+  inputSchema: testInputRequiredResultMultipleInputsInputSchema,
+};
+
+const testInputRequiredResultMultiRoundTool = {
+  name: "test_input_required_result_multi_round",
+  description: "Asks for a name, then for a favourite colour",
+  inputSchema: testInputRequiredResultMultiRoundInputSchema,
+};
+
+const testInputRequiredResultTamperedStateTool = {
+  name: "test_input_required_result_tampered_state",
+  description: "Asks for a confirmation; a tampered requestState is rejected",
+  inputSchema: testInputRequiredResultTamperedStateInputSchema,
+};
+
+const testInputRequiredResultCapabilitiesTool = {
+  name: "test_input_required_result_capabilities",
+  description: "Asks only for what the client declared it can answer",
+  inputSchema: testInputRequiredResultCapabilitiesInputSchema,
+};
+
+const greetTool = {
+  name: "greet",
+  description: "Greets someone (never a task)",
+  inputSchema: greetInputSchema,
+};
+
+const jsonSchema202012ToolTool = {
+  name: "json_schema_2020_12_tool",
+  description: "Tool with JSON Schema 2020-12 features",
+  inputSchema: jsonSchema202012ToolInputSchema,
+};
+
+const testRoutedQueryTool = {
+  name: "test_routed_query",
+  description: "Runs a query in a region; the region and priority travel as HTTP headers too",
+  inputSchema: testRoutedQueryInputSchema,
+};
+
+const staticTextResource = {
+  uri: "test://static-text",
+  name: "Static text",
+  description: "A fixed text resource",
+  mimeType: "text/plain",
+};
+
+const staticBinaryResource = {
+  uri: "test://static-binary",
+  name: "Static binary",
+  description: "A fixed binary resource (a 1x1 PNG)",
+  mimeType: "image/png",
+};
+
+const watchedResourceResource = {
+  uri: "test://watched-resource",
+  name: "Watched resource",
+  description: "A resource clients may subscribe to",
+  mimeType: "text/plain",
+};
+
+const templateDataResourceTemplate = {
+  uriTemplate: "test://template/{id}/data",
+  name: "Template data",
+  description: "JSON data for an id",
+  mimeType: "application/json",
+};
+
+const testSimplePromptPrompt = { name: "test_simple_prompt", description: "A prompt without arguments" };
+
+const testPromptWithArgumentsPrompt = {
+  name: "test_prompt_with_arguments",
+  description: "A prompt with two arguments",
+  arguments: [
+    { name: "arg1", description: "First test argument", required: true },
+    { name: "arg2", description: "Second test argument", required: true },
+  ],
+};
+
+const testPromptWithEmbeddedResourcePrompt = {
+  name: "test_prompt_with_embedded_resource",
+  description: "A prompt that embeds a resource",
+  arguments: [
+    {
+      name: "resourceUri",
+      description: "URI of the resource to embed",
+      required: true,
+    },
+  ],
+};
+
+const testPromptWithImagePrompt = { name: "test_prompt_with_image", description: "A prompt with an image" };
+
+const testInputRequiredResultPromptPrompt = {
+  name: "test_input_required_result_prompt",
+  description: "A prompt that asks the user for context first (input_required under 2026-07-28)",
+};
+
 /** List results for protocol 2026-07-28, projected onto its types. */
 const listing2026_07_28: Listing = {
   tools: [
-    {
-      name: "test_simple_text",
-      description: "Returns one text block",
-      inputSchema: testSimpleTextInputSchema,
-    },
-    {
-      name: "test_image_content",
-      description: "Returns one image block (a 1x1 PNG)",
-      inputSchema: testImageContentInputSchema,
-    },
-    {
-      name: "test_audio_content",
-      description: "Returns one audio block (a short WAV)",
-      inputSchema: testAudioContentInputSchema,
-    },
-    {
-      name: "test_embedded_resource",
-      description: "Returns an embedded text resource",
-      inputSchema: testEmbeddedResourceInputSchema,
-    },
-    {
-      name: "test_multiple_content_types",
-      description: "Returns text, an image and an embedded resource",
-      inputSchema: testMultipleContentTypesInputSchema,
-    },
-    {
-      name: "test_error_handling",
-      description: "Always fails with a tool error (isError)",
-      inputSchema: testErrorHandlingInputSchema,
-    },
-    {
-      name: "test_tool_with_logging",
-      description: "Sends three info log messages while it runs",
-      inputSchema: testToolWithLoggingInputSchema,
-    },
-    {
-      name: "test_tool_with_progress",
-      description: "Reports progress 0, 50 and 100 of 100 when asked for progress",
-      inputSchema: testToolWithProgressInputSchema,
-    },
-    {
-      name: "test_logging_tool",
-      description: "Logs one info message (sent only to clients that asked for logs)",
-      inputSchema: testLoggingToolInputSchema,
-    },
-    {
-      name: "test_sampling",
-      description: "Asks the client's LLM to answer a prompt (sampling/createMessage)",
-      inputSchema: testSamplingInputSchema,
-    },
-    {
-      name: "test_elicitation",
-      description: "Asks the user for a username and an email (elicitation/create)",
-      inputSchema: testElicitationInputSchema,
-    },
-    {
-      name: "test_elicitation_sep1034_defaults",
-      description: "Elicits a form whose fields all carry defaults (SEP-1034)",
-      inputSchema: testElicitationSep1034DefaultsInputSchema,
-    },
-    {
-      name: "test_elicitation_sep1330_enums",
-      description: "Elicits a form with every enum variant (SEP-1330)",
-      inputSchema: testElicitationSep1330EnumsInputSchema,
-    },
-    {
-      name: "test_missing_capability",
-      description: "Needs the client's sampling capability; fails with -32021 without it",
-      inputSchema: testMissingCapabilityInputSchema,
-    },
-    {
-      name: "test_streaming_elicitation",
-      description: "Elicits a confirmation from the user while the call is in progress",
-      inputSchema: testStreamingElicitationInputSchema,
-    },
-    {
-      name: "test_reconnection",
-      description: "Ends its SSE connection mid-call with a retry hint; the result comes on the resumed stream",
-      inputSchema: testReconnectionInputSchema,
-    },
-    {
-      name: "test_input_required_result_elicitation",
-      description: "Asks for the user's name, then greets them",
-      inputSchema: testInputRequiredResultElicitationInputSchema,
-    },
-    {
-      name: "test_input_required_result_sampling",
-      description: "Asks the client's LLM for the capital of France",
-      inputSchema: testInputRequiredResultSamplingInputSchema,
-    },
-    {
-      name: "test_input_required_result_list_roots",
-      description: "Asks the client for its roots",
-      inputSchema: testInputRequiredResultListRootsInputSchema,
-    },
-    {
-      name: "test_input_required_result_request_state",
-      description: "Asks for a confirmation; the answer comes back with the signed requestState",
-      inputSchema: testInputRequiredResultRequestStateInputSchema,
-    },
-    {
-      name: "test_input_required_result_multiple_inputs",
-      description: "Asks for a name, a greeting and the roots at once",
-      inputSchema: testInputRequiredResultMultipleInputsInputSchema,
-    },
-    {
-      name: "test_input_required_result_multi_round",
-      description: "Asks for a name, then for a favourite colour",
-      inputSchema: testInputRequiredResultMultiRoundInputSchema,
-    },
-    {
-      name: "test_input_required_result_tampered_state",
-      description: "Asks for a confirmation; a tampered requestState is rejected",
-      inputSchema: testInputRequiredResultTamperedStateInputSchema,
-    },
-    {
-      name: "test_input_required_result_capabilities",
-      description: "Asks only for what the client declared it can answer",
-      inputSchema: testInputRequiredResultCapabilitiesInputSchema,
-    },
-    {
-      name: "greet",
-      description: "Greets someone (never a task)",
-      inputSchema: greetInputSchema,
-    },
+    testSimpleTextTool,
+    testImageContentTool,
+    testAudioContentTool,
+    testEmbeddedResourceTool,
+    testMultipleContentTypesTool,
+    testErrorHandlingTool,
+    testToolWithLoggingTool,
+    testToolWithProgressTool,
+    testLoggingToolTool,
+    testSamplingTool,
+    testElicitationTool,
+    testElicitationSep1034DefaultsTool,
+    testElicitationSep1330EnumsTool,
+    testMissingCapabilityTool,
+    testStreamingElicitationTool,
+    testReconnectionTool,
+    testInputRequiredResultElicitationTool,
+    testInputRequiredResultSamplingTool,
+    testInputRequiredResultListRootsTool,
+    testInputRequiredResultRequestStateTool,
+    testInputRequiredResultMultipleInputsTool,
+    testInputRequiredResultMultiRoundTool,
+    testInputRequiredResultTamperedStateTool,
+    testInputRequiredResultCapabilitiesTool,
+    greetTool,
     {
       name: "slow_compute",
       description: "Sleeps `seconds` seconds, then answers",
@@ -749,202 +870,48 @@ const listing2026_07_28: Listing = {
       description: "Asks for a name, then works on as a task",
       inputSchema: testToolWithTaskInputSchema,
     },
-    {
-      name: "json_schema_2020_12_tool",
-      description: "Tool with JSON Schema 2020-12 features",
-      inputSchema: jsonSchema202012ToolInputSchema,
-    },
-    {
-      name: "test_routed_query",
-      description: "Runs a query in a region; the region and priority travel as HTTP headers too",
-      inputSchema: testRoutedQueryInputSchema,
-    },
+    jsonSchema202012ToolTool,
+    testRoutedQueryTool,
   ],
-  resources: [
-    {
-      uri: "test://static-text",
-      name: "Static text",
-      description: "A fixed text resource",
-      mimeType: "text/plain",
-    },
-    {
-      uri: "test://static-binary",
-      name: "Static binary",
-      description: "A fixed binary resource (a 1x1 PNG)",
-      mimeType: "image/png",
-    },
-    {
-      uri: "test://watched-resource",
-      name: "Watched resource",
-      description: "A resource clients may subscribe to",
-      mimeType: "text/plain",
-    },
-  ],
-  resourceTemplates: [
-    {
-      uriTemplate: "test://template/{id}/data",
-      name: "Template data",
-      description: "JSON data for an id",
-      mimeType: "application/json",
-    },
-  ],
+  resources: [staticTextResource, staticBinaryResource, watchedResourceResource],
+  resourceTemplates: [templateDataResourceTemplate],
   prompts: [
-    { name: "test_simple_prompt", description: "A prompt without arguments" },
-    {
-      name: "test_prompt_with_arguments",
-      description: "A prompt with two arguments",
-      arguments: [
-        { name: "arg1", description: "First test argument", required: true },
-        { name: "arg2", description: "Second test argument", required: true },
-      ],
-    },
-    {
-      name: "test_prompt_with_embedded_resource",
-      description: "A prompt that embeds a resource",
-      arguments: [
-        {
-          name: "resourceUri",
-          description: "URI of the resource to embed",
-          required: true,
-        },
-      ],
-    },
-    { name: "test_prompt_with_image", description: "A prompt with an image" },
-    {
-      name: "test_input_required_result_prompt",
-      description: "A prompt that asks the user for context first (input_required under 2026-07-28)",
-    },
+    testSimplePromptPrompt,
+    testPromptWithArgumentsPrompt,
+    testPromptWithEmbeddedResourcePrompt,
+    testPromptWithImagePrompt,
+    testInputRequiredResultPromptPrompt,
   ],
 };
 
 /** List results for protocol 2025-11-25, projected onto its types. */
 const listing2025_11_25: Listing = {
   tools: [
-    {
-      name: "test_simple_text",
-      description: "Returns one text block",
-      inputSchema: testSimpleTextInputSchema,
-    },
-    {
-      name: "test_image_content",
-      description: "Returns one image block (a 1x1 PNG)",
-      inputSchema: testImageContentInputSchema,
-    },
-    {
-      name: "test_audio_content",
-      description: "Returns one audio block (a short WAV)",
-      inputSchema: testAudioContentInputSchema,
-    },
-    {
-      name: "test_embedded_resource",
-      description: "Returns an embedded text resource",
-      inputSchema: testEmbeddedResourceInputSchema,
-    },
-    {
-      name: "test_multiple_content_types",
-      description: "Returns text, an image and an embedded resource",
-      inputSchema: testMultipleContentTypesInputSchema,
-    },
-    {
-      name: "test_error_handling",
-      description: "Always fails with a tool error (isError)",
-      inputSchema: testErrorHandlingInputSchema,
-    },
-    {
-      name: "test_tool_with_logging",
-      description: "Sends three info log messages while it runs",
-      inputSchema: testToolWithLoggingInputSchema,
-    },
-    {
-      name: "test_tool_with_progress",
-      description: "Reports progress 0, 50 and 100 of 100 when asked for progress",
-      inputSchema: testToolWithProgressInputSchema,
-    },
-    {
-      name: "test_logging_tool",
-      description: "Logs one info message (sent only to clients that asked for logs)",
-      inputSchema: testLoggingToolInputSchema,
-    },
-    {
-      name: "test_sampling",
-      description: "Asks the client's LLM to answer a prompt (sampling/createMessage)",
-      inputSchema: testSamplingInputSchema,
-    },
-    {
-      name: "test_elicitation",
-      description: "Asks the user for a username and an email (elicitation/create)",
-      inputSchema: testElicitationInputSchema,
-    },
-    {
-      name: "test_elicitation_sep1034_defaults",
-      description: "Elicits a form whose fields all carry defaults (SEP-1034)",
-      inputSchema: testElicitationSep1034DefaultsInputSchema,
-    },
-    {
-      name: "test_elicitation_sep1330_enums",
-      description: "Elicits a form with every enum variant (SEP-1330)",
-      inputSchema: testElicitationSep1330EnumsInputSchema,
-    },
-    {
-      name: "test_missing_capability",
-      description: "Needs the client's sampling capability; fails with -32021 without it",
-      inputSchema: testMissingCapabilityInputSchema,
-    },
-    {
-      name: "test_streaming_elicitation",
-      description: "Elicits a confirmation from the user while the call is in progress",
-      inputSchema: testStreamingElicitationInputSchema,
-    },
-    {
-      name: "test_reconnection",
-      description: "Ends its SSE connection mid-call with a retry hint; the result comes on the resumed stream",
-      inputSchema: testReconnectionInputSchema,
-    },
-    {
-      name: "test_input_required_result_elicitation",
-      description: "Asks for the user's name, then greets them",
-      inputSchema: testInputRequiredResultElicitationInputSchema,
-    },
-    {
-      name: "test_input_required_result_sampling",
-      description: "Asks the client's LLM for the capital of France",
-      inputSchema: testInputRequiredResultSamplingInputSchema,
-    },
-    {
-      name: "test_input_required_result_list_roots",
-      description: "Asks the client for its roots",
-      inputSchema: testInputRequiredResultListRootsInputSchema,
-    },
-    {
-      name: "test_input_required_result_request_state",
-      description: "Asks for a confirmation; the answer comes back with the signed requestState",
-      inputSchema: testInputRequiredResultRequestStateInputSchema,
-    },
-    {
-      name: "test_input_required_result_multiple_inputs",
-      description: "Asks for a name, a greeting and the roots at once",
-      inputSchema: testInputRequiredResultMultipleInputsInputSchema,
-    },
-    {
-      name: "test_input_required_result_multi_round",
-      description: "Asks for a name, then for a favourite colour",
-      inputSchema: testInputRequiredResultMultiRoundInputSchema,
-    },
-    {
-      name: "test_input_required_result_tampered_state",
-      description: "Asks for a confirmation; a tampered requestState is rejected",
-      inputSchema: testInputRequiredResultTamperedStateInputSchema,
-    },
-    {
-      name: "test_input_required_result_capabilities",
-      description: "Asks only for what the client declared it can answer",
-      inputSchema: testInputRequiredResultCapabilitiesInputSchema,
-    },
-    {
-      name: "greet",
-      description: "Greets someone (never a task)",
-      inputSchema: greetInputSchema,
-    },
+    testSimpleTextTool,
+    testImageContentTool,
+    testAudioContentTool,
+    testEmbeddedResourceTool,
+    testMultipleContentTypesTool,
+    testErrorHandlingTool,
+    testToolWithLoggingTool,
+    testToolWithProgressTool,
+    testLoggingToolTool,
+    testSamplingTool,
+    testElicitationTool,
+    testElicitationSep1034DefaultsTool,
+    testElicitationSep1330EnumsTool,
+    testMissingCapabilityTool,
+    testStreamingElicitationTool,
+    testReconnectionTool,
+    testInputRequiredResultElicitationTool,
+    testInputRequiredResultSamplingTool,
+    testInputRequiredResultListRootsTool,
+    testInputRequiredResultRequestStateTool,
+    testInputRequiredResultMultipleInputsTool,
+    testInputRequiredResultMultiRoundTool,
+    testInputRequiredResultTamperedStateTool,
+    testInputRequiredResultCapabilitiesTool,
+    greetTool,
     {
       name: "slow_compute",
       description: "Sleeps `seconds` seconds, then answers",
@@ -981,71 +948,17 @@ const listing2025_11_25: Listing = {
       inputSchema: testToolWithTaskInputSchema,
       execution: { taskSupport: "required" },
     },
-    {
-      name: "json_schema_2020_12_tool",
-      description: "Tool with JSON Schema 2020-12 features",
-      inputSchema: jsonSchema202012ToolInputSchema,
-    },
-    {
-      name: "test_routed_query",
-      description: "Runs a query in a region; the region and priority travel as HTTP headers too",
-      inputSchema: testRoutedQueryInputSchema,
-    },
+    jsonSchema202012ToolTool,
+    testRoutedQueryTool,
   ],
-  resources: [
-    {
-      uri: "test://static-text",
-      name: "Static text",
-      description: "A fixed text resource",
-      mimeType: "text/plain",
-    },
-    {
-      uri: "test://static-binary",
-      name: "Static binary",
-      description: "A fixed binary resource (a 1x1 PNG)",
-      mimeType: "image/png",
-    },
-    {
-      uri: "test://watched-resource",
-      name: "Watched resource",
-      description: "A resource clients may subscribe to",
-      mimeType: "text/plain",
-    },
-  ],
-  resourceTemplates: [
-    {
-      uriTemplate: "test://template/{id}/data",
-      name: "Template data",
-      description: "JSON data for an id",
-      mimeType: "application/json",
-    },
-  ],
+  resources: [staticTextResource, staticBinaryResource, watchedResourceResource],
+  resourceTemplates: [templateDataResourceTemplate],
   prompts: [
-    { name: "test_simple_prompt", description: "A prompt without arguments" },
-    {
-      name: "test_prompt_with_arguments",
-      description: "A prompt with two arguments",
-      arguments: [
-        { name: "arg1", description: "First test argument", required: true },
-        { name: "arg2", description: "Second test argument", required: true },
-      ],
-    },
-    {
-      name: "test_prompt_with_embedded_resource",
-      description: "A prompt that embeds a resource",
-      arguments: [
-        {
-          name: "resourceUri",
-          description: "URI of the resource to embed",
-          required: true,
-        },
-      ],
-    },
-    { name: "test_prompt_with_image", description: "A prompt with an image" },
-    {
-      name: "test_input_required_result_prompt",
-      description: "A prompt that asks the user for context first (input_required under 2026-07-28)",
-    },
+    testSimplePromptPrompt,
+    testPromptWithArgumentsPrompt,
+    testPromptWithEmbeddedResourcePrompt,
+    testPromptWithImagePrompt,
+    testInputRequiredResultPromptPrompt,
   ],
 };
 
@@ -1203,29 +1116,29 @@ function validateCreateMessageResult2026_07_28(value: unknown): ValidationIssue 
   }
   if (Object.prototype.hasOwnProperty.call(record, "_meta")) {
     const meta = record["_meta"];
-    const issue = validateCreateMessageResult2026_07_28_MetaObject(meta);
+    const issue = validateMetaObject(meta);
     if (issue !== undefined) return { path: "/_meta" + issue.path, message: issue.message };
   }
   const content = record["content"];
   anyOf: {
     branch: {
-      if (validateCreateMessageResult2026_07_28_TextContent(content) !== undefined) break branch;
+      if (validateTextContent(content) !== undefined) break branch;
       break anyOf;
     }
     branch2: {
-      if (validateCreateMessageResult2026_07_28_ImageContent(content) !== undefined) break branch2;
+      if (validateImageContent(content) !== undefined) break branch2;
       break anyOf;
     }
     branch3: {
-      if (validateCreateMessageResult2026_07_28_AudioContent(content) !== undefined) break branch3;
+      if (validateAudioContent(content) !== undefined) break branch3;
       break anyOf;
     }
     branch4: {
-      if (validateCreateMessageResult2026_07_28_ToolUseContent(content) !== undefined) break branch4;
+      if (validateToolUseContent(content) !== undefined) break branch4;
       break anyOf;
     }
     branch5: {
-      if (validateCreateMessageResult2026_07_28_ToolResultContent(content) !== undefined) break branch5;
+      if (validateToolResultContent(content) !== undefined) break branch5;
       break anyOf;
     }
     branch6: {
@@ -1234,7 +1147,7 @@ function validateCreateMessageResult2026_07_28(value: unknown): ValidationIssue 
       const contentLength = contentArray.length;
       for (let index = 0; index < contentLength; index++) {
         const item = contentArray[index];
-        if (validateCreateMessageResult2026_07_28_SamplingMessageContentBlock(item) !== undefined) break branch6;
+        if (validateSamplingMessageContentBlock(item) !== undefined) break branch6;
       }
       break anyOf;
     }
@@ -1243,7 +1156,7 @@ function validateCreateMessageResult2026_07_28(value: unknown): ValidationIssue 
   const model = record["model"];
   if (typeof model !== "string") return { path: "/model", message: "must be string" };
   const role = record["role"];
-  const roleIssue = validateCreateMessageResult2026_07_28_Role(role);
+  const roleIssue = validateRole(role);
   if (roleIssue !== undefined) return { path: "/role" + roleIssue.path, message: roleIssue.message };
   if (Object.prototype.hasOwnProperty.call(record, "stopReason")) {
     const stopReason = record["stopReason"];
@@ -1252,14 +1165,14 @@ function validateCreateMessageResult2026_07_28(value: unknown): ValidationIssue 
   return undefined;
 }
 
-function validateCreateMessageResult2026_07_28_MetaObject(value: unknown): ValidationIssue | undefined {
+function validateMetaObject(value: unknown): ValidationIssue | undefined {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
   }
   return undefined;
 }
 
-function validateCreateMessageResult2026_07_28_TextContent(value: unknown): ValidationIssue | undefined {
+function validateTextContent(value: unknown): ValidationIssue | undefined {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
   }
@@ -1272,12 +1185,12 @@ function validateCreateMessageResult2026_07_28_TextContent(value: unknown): Vali
   }
   if (Object.prototype.hasOwnProperty.call(record, "_meta")) {
     const meta = record["_meta"];
-    const issue = validateCreateMessageResult2026_07_28_MetaObject(meta);
+    const issue = validateMetaObject(meta);
     if (issue !== undefined) return { path: "/_meta" + issue.path, message: issue.message };
   }
   if (Object.prototype.hasOwnProperty.call(record, "annotations")) {
     const annotations = record["annotations"];
-    const annotationsIssue = validateCreateMessageResult2026_07_28_Annotations(annotations);
+    const annotationsIssue = validateAnnotations(annotations);
     if (annotationsIssue !== undefined) return { path: "/annotations" + annotationsIssue.path, message: annotationsIssue.message };
   }
   const text = record["text"];
@@ -1288,7 +1201,7 @@ function validateCreateMessageResult2026_07_28_TextContent(value: unknown): Vali
   return undefined;
 }
 
-function validateCreateMessageResult2026_07_28_ImageContent(value: unknown): ValidationIssue | undefined {
+function validateImageContent(value: unknown): ValidationIssue | undefined {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
   }
@@ -1304,12 +1217,12 @@ function validateCreateMessageResult2026_07_28_ImageContent(value: unknown): Val
   }
   if (Object.prototype.hasOwnProperty.call(record, "_meta")) {
     const meta = record["_meta"];
-    const issue = validateCreateMessageResult2026_07_28_MetaObject(meta);
+    const issue = validateMetaObject(meta);
     if (issue !== undefined) return { path: "/_meta" + issue.path, message: issue.message };
   }
   if (Object.prototype.hasOwnProperty.call(record, "annotations")) {
     const annotations = record["annotations"];
-    const annotationsIssue = validateCreateMessageResult2026_07_28_Annotations(annotations);
+    const annotationsIssue = validateAnnotations(annotations);
     if (annotationsIssue !== undefined) return { path: "/annotations" + annotationsIssue.path, message: annotationsIssue.message };
   }
   const data = record["data"];
@@ -1322,7 +1235,7 @@ function validateCreateMessageResult2026_07_28_ImageContent(value: unknown): Val
   return undefined;
 }
 
-function validateCreateMessageResult2026_07_28_AudioContent(value: unknown): ValidationIssue | undefined {
+function validateAudioContent(value: unknown): ValidationIssue | undefined {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
   }
@@ -1338,12 +1251,12 @@ function validateCreateMessageResult2026_07_28_AudioContent(value: unknown): Val
   }
   if (Object.prototype.hasOwnProperty.call(record, "_meta")) {
     const meta = record["_meta"];
-    const issue = validateCreateMessageResult2026_07_28_MetaObject(meta);
+    const issue = validateMetaObject(meta);
     if (issue !== undefined) return { path: "/_meta" + issue.path, message: issue.message };
   }
   if (Object.prototype.hasOwnProperty.call(record, "annotations")) {
     const annotations = record["annotations"];
-    const annotationsIssue = validateCreateMessageResult2026_07_28_Annotations(annotations);
+    const annotationsIssue = validateAnnotations(annotations);
     if (annotationsIssue !== undefined) return { path: "/annotations" + annotationsIssue.path, message: annotationsIssue.message };
   }
   const data = record["data"];
@@ -1356,7 +1269,7 @@ function validateCreateMessageResult2026_07_28_AudioContent(value: unknown): Val
   return undefined;
 }
 
-function validateCreateMessageResult2026_07_28_ToolUseContent(value: unknown): ValidationIssue | undefined {
+function validateToolUseContent(value: unknown): ValidationIssue | undefined {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
   }
@@ -1375,7 +1288,7 @@ function validateCreateMessageResult2026_07_28_ToolUseContent(value: unknown): V
   }
   if (Object.prototype.hasOwnProperty.call(record, "_meta")) {
     const meta = record["_meta"];
-    const issue = validateCreateMessageResult2026_07_28_MetaObject(meta);
+    const issue = validateMetaObject(meta);
     if (issue !== undefined) return { path: "/_meta" + issue.path, message: issue.message };
   }
   const id = record["id"];
@@ -1394,7 +1307,7 @@ function validateCreateMessageResult2026_07_28_ToolUseContent(value: unknown): V
   return undefined;
 }
 
-function validateCreateMessageResult2026_07_28_ToolResultContent(value: unknown): ValidationIssue | undefined {
+function validateToolResultContent(value: unknown): ValidationIssue | undefined {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
   }
@@ -1410,7 +1323,7 @@ function validateCreateMessageResult2026_07_28_ToolResultContent(value: unknown)
   }
   if (Object.prototype.hasOwnProperty.call(record, "_meta")) {
     const meta = record["_meta"];
-    const issue = validateCreateMessageResult2026_07_28_MetaObject(meta);
+    const issue = validateMetaObject(meta);
     if (issue !== undefined) return { path: "/_meta" + issue.path, message: issue.message };
   }
   const content = record["content"];
@@ -1419,7 +1332,7 @@ function validateCreateMessageResult2026_07_28_ToolResultContent(value: unknown)
   const contentLength = contentArray.length;
   for (let index = 0; index < contentLength; index++) {
     const item = contentArray[index];
-    const itemIssue = validateCreateMessageResult2026_07_28_ContentBlock(item);
+    const itemIssue = validateContentBlock(item);
     if (itemIssue !== undefined) return { path: "/content/" + index + itemIssue.path, message: itemIssue.message };
   }
   if (Object.prototype.hasOwnProperty.call(record, "isError")) {
@@ -1436,26 +1349,26 @@ function validateCreateMessageResult2026_07_28_ToolResultContent(value: unknown)
   return undefined;
 }
 
-function validateCreateMessageResult2026_07_28_SamplingMessageContentBlock(value: unknown): ValidationIssue | undefined {
+function validateSamplingMessageContentBlock(value: unknown): ValidationIssue | undefined {
   anyOf: {
     branch: {
-      if (validateCreateMessageResult2026_07_28_TextContent(value) !== undefined) break branch;
+      if (validateTextContent(value) !== undefined) break branch;
       break anyOf;
     }
     branch2: {
-      if (validateCreateMessageResult2026_07_28_ImageContent(value) !== undefined) break branch2;
+      if (validateImageContent(value) !== undefined) break branch2;
       break anyOf;
     }
     branch3: {
-      if (validateCreateMessageResult2026_07_28_AudioContent(value) !== undefined) break branch3;
+      if (validateAudioContent(value) !== undefined) break branch3;
       break anyOf;
     }
     branch4: {
-      if (validateCreateMessageResult2026_07_28_ToolUseContent(value) !== undefined) break branch4;
+      if (validateToolUseContent(value) !== undefined) break branch4;
       break anyOf;
     }
     branch5: {
-      if (validateCreateMessageResult2026_07_28_ToolResultContent(value) !== undefined) break branch5;
+      if (validateToolResultContent(value) !== undefined) break branch5;
       break anyOf;
     }
     return { path: "", message: "must match a schema in anyOf" };
@@ -1463,7 +1376,7 @@ function validateCreateMessageResult2026_07_28_SamplingMessageContentBlock(value
   return undefined;
 }
 
-function validateCreateMessageResult2026_07_28_Role(value: unknown): ValidationIssue | undefined {
+function validateRole(value: unknown): ValidationIssue | undefined {
   if (typeof value !== "string") return { path: "", message: "must be string" };
   if ((value as unknown) !== "assistant" && (value as unknown) !== "user") {
     return { path: "", message: "must be equal to one of the allowed values" };
@@ -1471,7 +1384,7 @@ function validateCreateMessageResult2026_07_28_Role(value: unknown): ValidationI
   return undefined;
 }
 
-function validateCreateMessageResult2026_07_28_Annotations(value: unknown): ValidationIssue | undefined {
+function validateAnnotations(value: unknown): ValidationIssue | undefined {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
   }
@@ -1483,7 +1396,7 @@ function validateCreateMessageResult2026_07_28_Annotations(value: unknown): Vali
     const audienceLength = audienceArray.length;
     for (let index = 0; index < audienceLength; index++) {
       const item = audienceArray[index];
-      const issue = validateCreateMessageResult2026_07_28_Role(item);
+      const issue = validateRole(item);
       if (issue !== undefined) return { path: "/audience/" + index + issue.path, message: issue.message };
     }
   }
@@ -1500,26 +1413,26 @@ function validateCreateMessageResult2026_07_28_Annotations(value: unknown): Vali
   return undefined;
 }
 
-function validateCreateMessageResult2026_07_28_ContentBlock(value: unknown): ValidationIssue | undefined {
+function validateContentBlock(value: unknown): ValidationIssue | undefined {
   anyOf: {
     branch: {
-      if (validateCreateMessageResult2026_07_28_TextContent(value) !== undefined) break branch;
+      if (validateTextContent(value) !== undefined) break branch;
       break anyOf;
     }
     branch2: {
-      if (validateCreateMessageResult2026_07_28_ImageContent(value) !== undefined) break branch2;
+      if (validateImageContent(value) !== undefined) break branch2;
       break anyOf;
     }
     branch3: {
-      if (validateCreateMessageResult2026_07_28_AudioContent(value) !== undefined) break branch3;
+      if (validateAudioContent(value) !== undefined) break branch3;
       break anyOf;
     }
     branch4: {
-      if (validateCreateMessageResult2026_07_28_ResourceLink(value) !== undefined) break branch4;
+      if (validateResourceLink(value) !== undefined) break branch4;
       break anyOf;
     }
     branch5: {
-      if (validateCreateMessageResult2026_07_28_EmbeddedResource(value) !== undefined) break branch5;
+      if (validateEmbeddedResource(value) !== undefined) break branch5;
       break anyOf;
     }
     return { path: "", message: "must match a schema in anyOf" };
@@ -1527,7 +1440,7 @@ function validateCreateMessageResult2026_07_28_ContentBlock(value: unknown): Val
   return undefined;
 }
 
-function validateCreateMessageResult2026_07_28_ResourceLink(value: unknown): ValidationIssue | undefined {
+function validateResourceLink(value: unknown): ValidationIssue | undefined {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
   }
@@ -1543,12 +1456,12 @@ function validateCreateMessageResult2026_07_28_ResourceLink(value: unknown): Val
   }
   if (Object.prototype.hasOwnProperty.call(record, "_meta")) {
     const meta = record["_meta"];
-    const issue = validateCreateMessageResult2026_07_28_MetaObject(meta);
+    const issue = validateMetaObject(meta);
     if (issue !== undefined) return { path: "/_meta" + issue.path, message: issue.message };
   }
   if (Object.prototype.hasOwnProperty.call(record, "annotations")) {
     const annotations = record["annotations"];
-    const annotationsIssue = validateCreateMessageResult2026_07_28_Annotations(annotations);
+    const annotationsIssue = validateAnnotations(annotations);
     if (annotationsIssue !== undefined) return { path: "/annotations" + annotationsIssue.path, message: annotationsIssue.message };
   }
   if (Object.prototype.hasOwnProperty.call(record, "description")) {
@@ -1562,7 +1475,7 @@ function validateCreateMessageResult2026_07_28_ResourceLink(value: unknown): Val
     const iconsLength = iconsArray.length;
     for (let index = 0; index < iconsLength; index++) {
       const item = iconsArray[index];
-      const itemIssue = validateCreateMessageResult2026_07_28_Icon(item);
+      const itemIssue = validateIcon(item);
       if (itemIssue !== undefined) return { path: "/icons/" + index + itemIssue.path, message: itemIssue.message };
     }
   }
@@ -1592,7 +1505,7 @@ function validateCreateMessageResult2026_07_28_ResourceLink(value: unknown): Val
   return undefined;
 }
 
-function validateCreateMessageResult2026_07_28_EmbeddedResource(value: unknown): ValidationIssue | undefined {
+function validateEmbeddedResource(value: unknown): ValidationIssue | undefined {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
   }
@@ -1605,22 +1518,22 @@ function validateCreateMessageResult2026_07_28_EmbeddedResource(value: unknown):
   }
   if (Object.prototype.hasOwnProperty.call(record, "_meta")) {
     const meta = record["_meta"];
-    const issue = validateCreateMessageResult2026_07_28_MetaObject(meta);
+    const issue = validateMetaObject(meta);
     if (issue !== undefined) return { path: "/_meta" + issue.path, message: issue.message };
   }
   if (Object.prototype.hasOwnProperty.call(record, "annotations")) {
     const annotations = record["annotations"];
-    const annotationsIssue = validateCreateMessageResult2026_07_28_Annotations(annotations);
+    const annotationsIssue = validateAnnotations(annotations);
     if (annotationsIssue !== undefined) return { path: "/annotations" + annotationsIssue.path, message: annotationsIssue.message };
   }
   const resource = record["resource"];
   anyOf: {
     branch: {
-      if (validateCreateMessageResult2026_07_28_TextResourceContents(resource) !== undefined) break branch;
+      if (validateTextResourceContents(resource) !== undefined) break branch;
       break anyOf;
     }
     branch2: {
-      if (validateCreateMessageResult2026_07_28_BlobResourceContents(resource) !== undefined) break branch2;
+      if (validateBlobResourceContents(resource) !== undefined) break branch2;
       break anyOf;
     }
     return { path: "/resource", message: "must match a schema in anyOf" };
@@ -1633,7 +1546,7 @@ function validateCreateMessageResult2026_07_28_EmbeddedResource(value: unknown):
   return undefined;
 }
 
-function validateCreateMessageResult2026_07_28_Icon(value: unknown): ValidationIssue | undefined {
+function validateIcon(value: unknown): ValidationIssue | undefined {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
   }
@@ -1667,7 +1580,7 @@ function validateCreateMessageResult2026_07_28_Icon(value: unknown): ValidationI
   return undefined;
 }
 
-function validateCreateMessageResult2026_07_28_TextResourceContents(value: unknown): ValidationIssue | undefined {
+function validateTextResourceContents(value: unknown): ValidationIssue | undefined {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
   }
@@ -1680,7 +1593,7 @@ function validateCreateMessageResult2026_07_28_TextResourceContents(value: unkno
   }
   if (Object.prototype.hasOwnProperty.call(record, "_meta")) {
     const meta = record["_meta"];
-    const issue = validateCreateMessageResult2026_07_28_MetaObject(meta);
+    const issue = validateMetaObject(meta);
     if (issue !== undefined) return { path: "/_meta" + issue.path, message: issue.message };
   }
   if (Object.prototype.hasOwnProperty.call(record, "mimeType")) {
@@ -1694,7 +1607,7 @@ function validateCreateMessageResult2026_07_28_TextResourceContents(value: unkno
   return undefined;
 }
 
-function validateCreateMessageResult2026_07_28_BlobResourceContents(value: unknown): ValidationIssue | undefined {
+function validateBlobResourceContents(value: unknown): ValidationIssue | undefined {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
   }
@@ -1707,7 +1620,7 @@ function validateCreateMessageResult2026_07_28_BlobResourceContents(value: unkno
   }
   if (Object.prototype.hasOwnProperty.call(record, "_meta")) {
     const meta = record["_meta"];
-    const issue = validateCreateMessageResult2026_07_28_MetaObject(meta);
+    const issue = validateMetaObject(meta);
     if (issue !== undefined) return { path: "/_meta" + issue.path, message: issue.message };
   }
   const blob = record["blob"];
@@ -1745,23 +1658,23 @@ function validateCreateMessageResult2025_11_25(value: unknown): ValidationIssue 
   const content = record["content"];
   anyOf: {
     branch: {
-      if (validateCreateMessageResult2025_11_25_TextContent(content) !== undefined) break branch;
+      if (validateTextContent2025_11_25(content) !== undefined) break branch;
       break anyOf;
     }
     branch2: {
-      if (validateCreateMessageResult2025_11_25_ImageContent(content) !== undefined) break branch2;
+      if (validateImageContent2025_11_25(content) !== undefined) break branch2;
       break anyOf;
     }
     branch3: {
-      if (validateCreateMessageResult2025_11_25_AudioContent(content) !== undefined) break branch3;
+      if (validateAudioContent2025_11_25(content) !== undefined) break branch3;
       break anyOf;
     }
     branch4: {
-      if (validateCreateMessageResult2025_11_25_ToolUseContent(content) !== undefined) break branch4;
+      if (validateToolUseContent2025_11_25(content) !== undefined) break branch4;
       break anyOf;
     }
     branch5: {
-      if (validateCreateMessageResult2025_11_25_ToolResultContent(content) !== undefined) break branch5;
+      if (validateToolResultContent2025_11_25(content) !== undefined) break branch5;
       break anyOf;
     }
     branch6: {
@@ -1770,7 +1683,7 @@ function validateCreateMessageResult2025_11_25(value: unknown): ValidationIssue 
       const contentLength = contentArray.length;
       for (let index = 0; index < contentLength; index++) {
         const item = contentArray[index];
-        if (validateCreateMessageResult2025_11_25_SamplingMessageContentBlock(item) !== undefined) break branch6;
+        if (validateSamplingMessageContentBlock2025_11_25(item) !== undefined) break branch6;
       }
       break anyOf;
     }
@@ -1779,7 +1692,7 @@ function validateCreateMessageResult2025_11_25(value: unknown): ValidationIssue 
   const model = record["model"];
   if (typeof model !== "string") return { path: "/model", message: "must be string" };
   const role = record["role"];
-  const issue = validateCreateMessageResult2025_11_25_Role(role);
+  const issue = validateRole(role);
   if (issue !== undefined) return { path: "/role" + issue.path, message: issue.message };
   if (Object.prototype.hasOwnProperty.call(record, "stopReason")) {
     const stopReason = record["stopReason"];
@@ -1788,7 +1701,7 @@ function validateCreateMessageResult2025_11_25(value: unknown): ValidationIssue 
   return undefined;
 }
 
-function validateCreateMessageResult2025_11_25_TextContent(value: unknown): ValidationIssue | undefined {
+function validateTextContent2025_11_25(value: unknown): ValidationIssue | undefined {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
   }
@@ -1807,7 +1720,7 @@ function validateCreateMessageResult2025_11_25_TextContent(value: unknown): Vali
   }
   if (Object.prototype.hasOwnProperty.call(record, "annotations")) {
     const annotations = record["annotations"];
-    const issue = validateCreateMessageResult2025_11_25_Annotations(annotations);
+    const issue = validateAnnotations(annotations);
     if (issue !== undefined) return { path: "/annotations" + issue.path, message: issue.message };
   }
   const text = record["text"];
@@ -1818,7 +1731,7 @@ function validateCreateMessageResult2025_11_25_TextContent(value: unknown): Vali
   return undefined;
 }
 
-function validateCreateMessageResult2025_11_25_ImageContent(value: unknown): ValidationIssue | undefined {
+function validateImageContent2025_11_25(value: unknown): ValidationIssue | undefined {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
   }
@@ -1840,7 +1753,7 @@ function validateCreateMessageResult2025_11_25_ImageContent(value: unknown): Val
   }
   if (Object.prototype.hasOwnProperty.call(record, "annotations")) {
     const annotations = record["annotations"];
-    const issue = validateCreateMessageResult2025_11_25_Annotations(annotations);
+    const issue = validateAnnotations(annotations);
     if (issue !== undefined) return { path: "/annotations" + issue.path, message: issue.message };
   }
   const data = record["data"];
@@ -1853,7 +1766,7 @@ function validateCreateMessageResult2025_11_25_ImageContent(value: unknown): Val
   return undefined;
 }
 
-function validateCreateMessageResult2025_11_25_AudioContent(value: unknown): ValidationIssue | undefined {
+function validateAudioContent2025_11_25(value: unknown): ValidationIssue | undefined {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
   }
@@ -1875,7 +1788,7 @@ function validateCreateMessageResult2025_11_25_AudioContent(value: unknown): Val
   }
   if (Object.prototype.hasOwnProperty.call(record, "annotations")) {
     const annotations = record["annotations"];
-    const issue = validateCreateMessageResult2025_11_25_Annotations(annotations);
+    const issue = validateAnnotations(annotations);
     if (issue !== undefined) return { path: "/annotations" + issue.path, message: issue.message };
   }
   const data = record["data"];
@@ -1888,7 +1801,7 @@ function validateCreateMessageResult2025_11_25_AudioContent(value: unknown): Val
   return undefined;
 }
 
-function validateCreateMessageResult2025_11_25_ToolUseContent(value: unknown): ValidationIssue | undefined {
+function validateToolUseContent2025_11_25(value: unknown): ValidationIssue | undefined {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
   }
@@ -1927,7 +1840,7 @@ function validateCreateMessageResult2025_11_25_ToolUseContent(value: unknown): V
   return undefined;
 }
 
-function validateCreateMessageResult2025_11_25_ToolResultContent(value: unknown): ValidationIssue | undefined {
+function validateToolResultContent2025_11_25(value: unknown): ValidationIssue | undefined {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
   }
@@ -1953,7 +1866,7 @@ function validateCreateMessageResult2025_11_25_ToolResultContent(value: unknown)
   const contentLength = contentArray.length;
   for (let index = 0; index < contentLength; index++) {
     const item = contentArray[index];
-    const issue = validateCreateMessageResult2025_11_25_ContentBlock(item);
+    const issue = validateContentBlock2025_11_25(item);
     if (issue !== undefined) return { path: "/content/" + index + issue.path, message: issue.message };
   }
   if (Object.prototype.hasOwnProperty.call(record, "isError")) {
@@ -1976,26 +1889,26 @@ function validateCreateMessageResult2025_11_25_ToolResultContent(value: unknown)
   return undefined;
 }
 
-function validateCreateMessageResult2025_11_25_SamplingMessageContentBlock(value: unknown): ValidationIssue | undefined {
+function validateSamplingMessageContentBlock2025_11_25(value: unknown): ValidationIssue | undefined {
   anyOf: {
     branch: {
-      if (validateCreateMessageResult2025_11_25_TextContent(value) !== undefined) break branch;
+      if (validateTextContent2025_11_25(value) !== undefined) break branch;
       break anyOf;
     }
     branch2: {
-      if (validateCreateMessageResult2025_11_25_ImageContent(value) !== undefined) break branch2;
+      if (validateImageContent2025_11_25(value) !== undefined) break branch2;
       break anyOf;
     }
     branch3: {
-      if (validateCreateMessageResult2025_11_25_AudioContent(value) !== undefined) break branch3;
+      if (validateAudioContent2025_11_25(value) !== undefined) break branch3;
       break anyOf;
     }
     branch4: {
-      if (validateCreateMessageResult2025_11_25_ToolUseContent(value) !== undefined) break branch4;
+      if (validateToolUseContent2025_11_25(value) !== undefined) break branch4;
       break anyOf;
     }
     branch5: {
-      if (validateCreateMessageResult2025_11_25_ToolResultContent(value) !== undefined) break branch5;
+      if (validateToolResultContent2025_11_25(value) !== undefined) break branch5;
       break anyOf;
     }
     return { path: "", message: "must match a schema in anyOf" };
@@ -2003,63 +1916,26 @@ function validateCreateMessageResult2025_11_25_SamplingMessageContentBlock(value
   return undefined;
 }
 
-function validateCreateMessageResult2025_11_25_Role(value: unknown): ValidationIssue | undefined {
-  if (typeof value !== "string") return { path: "", message: "must be string" };
-  if ((value as unknown) !== "assistant" && (value as unknown) !== "user") {
-    return { path: "", message: "must be equal to one of the allowed values" };
-  }
-  return undefined;
-}
-
-function validateCreateMessageResult2025_11_25_Annotations(value: unknown): ValidationIssue | undefined {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    return { path: "", message: "must be object" };
-  }
-  const record = value as Record<string, unknown>;
-  if (Object.prototype.hasOwnProperty.call(record, "audience")) {
-    const audience = record["audience"];
-    if (!Array.isArray(audience)) return { path: "/audience", message: "must be array" };
-    const audienceArray = audience as readonly unknown[];
-    const audienceLength = audienceArray.length;
-    for (let index = 0; index < audienceLength; index++) {
-      const item = audienceArray[index];
-      const issue = validateCreateMessageResult2025_11_25_Role(item);
-      if (issue !== undefined) return { path: "/audience/" + index + issue.path, message: issue.message };
-    }
-  }
-  if (Object.prototype.hasOwnProperty.call(record, "lastModified")) {
-    const lastModified = record["lastModified"];
-    if (typeof lastModified !== "string") return { path: "/lastModified", message: "must be string" };
-  }
-  if (Object.prototype.hasOwnProperty.call(record, "priority")) {
-    const priority = record["priority"];
-    if (typeof priority !== "number") return { path: "/priority", message: "must be number" };
-    if (priority > 1) return { path: "/priority", message: "must be <= 1" };
-    if (priority < 0) return { path: "/priority", message: "must be >= 0" };
-  }
-  return undefined;
-}
-
-function validateCreateMessageResult2025_11_25_ContentBlock(value: unknown): ValidationIssue | undefined {
+function validateContentBlock2025_11_25(value: unknown): ValidationIssue | undefined {
   anyOf: {
     branch: {
-      if (validateCreateMessageResult2025_11_25_TextContent(value) !== undefined) break branch;
+      if (validateTextContent2025_11_25(value) !== undefined) break branch;
       break anyOf;
     }
     branch2: {
-      if (validateCreateMessageResult2025_11_25_ImageContent(value) !== undefined) break branch2;
+      if (validateImageContent2025_11_25(value) !== undefined) break branch2;
       break anyOf;
     }
     branch3: {
-      if (validateCreateMessageResult2025_11_25_AudioContent(value) !== undefined) break branch3;
+      if (validateAudioContent2025_11_25(value) !== undefined) break branch3;
       break anyOf;
     }
     branch4: {
-      if (validateCreateMessageResult2025_11_25_ResourceLink(value) !== undefined) break branch4;
+      if (validateResourceLink2025_11_25(value) !== undefined) break branch4;
       break anyOf;
     }
     branch5: {
-      if (validateCreateMessageResult2025_11_25_EmbeddedResource(value) !== undefined) break branch5;
+      if (validateEmbeddedResource2025_11_25(value) !== undefined) break branch5;
       break anyOf;
     }
     return { path: "", message: "must match a schema in anyOf" };
@@ -2067,7 +1943,7 @@ function validateCreateMessageResult2025_11_25_ContentBlock(value: unknown): Val
   return undefined;
 }
 
-function validateCreateMessageResult2025_11_25_ResourceLink(value: unknown): ValidationIssue | undefined {
+function validateResourceLink2025_11_25(value: unknown): ValidationIssue | undefined {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
   }
@@ -2089,7 +1965,7 @@ function validateCreateMessageResult2025_11_25_ResourceLink(value: unknown): Val
   }
   if (Object.prototype.hasOwnProperty.call(record, "annotations")) {
     const annotations = record["annotations"];
-    const issue = validateCreateMessageResult2025_11_25_Annotations(annotations);
+    const issue = validateAnnotations(annotations);
     if (issue !== undefined) return { path: "/annotations" + issue.path, message: issue.message };
   }
   if (Object.prototype.hasOwnProperty.call(record, "description")) {
@@ -2103,7 +1979,7 @@ function validateCreateMessageResult2025_11_25_ResourceLink(value: unknown): Val
     const iconsLength = iconsArray.length;
     for (let index = 0; index < iconsLength; index++) {
       const item = iconsArray[index];
-      const itemIssue = validateCreateMessageResult2025_11_25_Icon(item);
+      const itemIssue = validateIcon(item);
       if (itemIssue !== undefined) return { path: "/icons/" + index + itemIssue.path, message: itemIssue.message };
     }
   }
@@ -2133,7 +2009,7 @@ function validateCreateMessageResult2025_11_25_ResourceLink(value: unknown): Val
   return undefined;
 }
 
-function validateCreateMessageResult2025_11_25_EmbeddedResource(value: unknown): ValidationIssue | undefined {
+function validateEmbeddedResource2025_11_25(value: unknown): ValidationIssue | undefined {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
   }
@@ -2152,17 +2028,17 @@ function validateCreateMessageResult2025_11_25_EmbeddedResource(value: unknown):
   }
   if (Object.prototype.hasOwnProperty.call(record, "annotations")) {
     const annotations = record["annotations"];
-    const issue = validateCreateMessageResult2025_11_25_Annotations(annotations);
+    const issue = validateAnnotations(annotations);
     if (issue !== undefined) return { path: "/annotations" + issue.path, message: issue.message };
   }
   const resource = record["resource"];
   anyOf: {
     branch: {
-      if (validateCreateMessageResult2025_11_25_TextResourceContents(resource) !== undefined) break branch;
+      if (validateTextResourceContents2025_11_25(resource) !== undefined) break branch;
       break anyOf;
     }
     branch2: {
-      if (validateCreateMessageResult2025_11_25_BlobResourceContents(resource) !== undefined) break branch2;
+      if (validateBlobResourceContents2025_11_25(resource) !== undefined) break branch2;
       break anyOf;
     }
     return { path: "/resource", message: "must match a schema in anyOf" };
@@ -2175,41 +2051,7 @@ function validateCreateMessageResult2025_11_25_EmbeddedResource(value: unknown):
   return undefined;
 }
 
-function validateCreateMessageResult2025_11_25_Icon(value: unknown): ValidationIssue | undefined {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    return { path: "", message: "must be object" };
-  }
-  const record = value as Record<string, unknown>;
-  if (!Object.prototype.hasOwnProperty.call(record, "src")) {
-    return { path: "", message: "must have required property 'src'" };
-  }
-  if (Object.prototype.hasOwnProperty.call(record, "mimeType")) {
-    const mimeType = record["mimeType"];
-    if (typeof mimeType !== "string") return { path: "/mimeType", message: "must be string" };
-  }
-  if (Object.prototype.hasOwnProperty.call(record, "sizes")) {
-    const sizes = record["sizes"];
-    if (!Array.isArray(sizes)) return { path: "/sizes", message: "must be array" };
-    const sizesArray = sizes as readonly unknown[];
-    const sizesLength = sizesArray.length;
-    for (let index = 0; index < sizesLength; index++) {
-      const item = sizesArray[index];
-      if (typeof item !== "string") return { path: "/sizes/" + index, message: "must be string" };
-    }
-  }
-  const src = record["src"];
-  if (typeof src !== "string") return { path: "/src", message: "must be string" };
-  if (Object.prototype.hasOwnProperty.call(record, "theme")) {
-    const theme = record["theme"];
-    if (typeof theme !== "string") return { path: "/theme", message: "must be string" };
-    if ((theme as unknown) !== "dark" && (theme as unknown) !== "light") {
-      return { path: "/theme", message: "must be equal to one of the allowed values" };
-    }
-  }
-  return undefined;
-}
-
-function validateCreateMessageResult2025_11_25_TextResourceContents(value: unknown): ValidationIssue | undefined {
+function validateTextResourceContents2025_11_25(value: unknown): ValidationIssue | undefined {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
   }
@@ -2237,7 +2079,7 @@ function validateCreateMessageResult2025_11_25_TextResourceContents(value: unkno
   return undefined;
 }
 
-function validateCreateMessageResult2025_11_25_BlobResourceContents(value: unknown): ValidationIssue | undefined {
+function validateBlobResourceContents2025_11_25(value: unknown): ValidationIssue | undefined {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
   }
@@ -2289,15 +2131,15 @@ function validateCreateMessageResult2025_06_18(value: unknown): ValidationIssue 
   const content = record["content"];
   anyOf: {
     branch: {
-      if (validateCreateMessageResult2025_06_18_TextContent(content) !== undefined) break branch;
+      if (validateTextContent2025_11_25(content) !== undefined) break branch;
       break anyOf;
     }
     branch2: {
-      if (validateCreateMessageResult2025_06_18_ImageContent(content) !== undefined) break branch2;
+      if (validateImageContent2025_11_25(content) !== undefined) break branch2;
       break anyOf;
     }
     branch3: {
-      if (validateCreateMessageResult2025_06_18_AudioContent(content) !== undefined) break branch3;
+      if (validateAudioContent2025_11_25(content) !== undefined) break branch3;
       break anyOf;
     }
     return { path: "/content", message: "must match a schema in anyOf" };
@@ -2305,148 +2147,11 @@ function validateCreateMessageResult2025_06_18(value: unknown): ValidationIssue 
   const model = record["model"];
   if (typeof model !== "string") return { path: "/model", message: "must be string" };
   const role = record["role"];
-  const issue = validateCreateMessageResult2025_06_18_Role(role);
+  const issue = validateRole(role);
   if (issue !== undefined) return { path: "/role" + issue.path, message: issue.message };
   if (Object.prototype.hasOwnProperty.call(record, "stopReason")) {
     const stopReason = record["stopReason"];
     if (typeof stopReason !== "string") return { path: "/stopReason", message: "must be string" };
-  }
-  return undefined;
-}
-
-function validateCreateMessageResult2025_06_18_TextContent(value: unknown): ValidationIssue | undefined {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    return { path: "", message: "must be object" };
-  }
-  const record = value as Record<string, unknown>;
-  if (!Object.prototype.hasOwnProperty.call(record, "text")) {
-    return { path: "", message: "must have required property 'text'" };
-  }
-  if (!Object.prototype.hasOwnProperty.call(record, "type")) {
-    return { path: "", message: "must have required property 'type'" };
-  }
-  if (Object.prototype.hasOwnProperty.call(record, "_meta")) {
-    const meta = record["_meta"];
-    if (typeof meta !== "object" || meta === null || Array.isArray(meta)) {
-      return { path: "/_meta", message: "must be object" };
-    }
-  }
-  if (Object.prototype.hasOwnProperty.call(record, "annotations")) {
-    const annotations = record["annotations"];
-    const issue = validateCreateMessageResult2025_06_18_Annotations(annotations);
-    if (issue !== undefined) return { path: "/annotations" + issue.path, message: issue.message };
-  }
-  const text = record["text"];
-  if (typeof text !== "string") return { path: "/text", message: "must be string" };
-  const type = record["type"];
-  if (typeof type !== "string") return { path: "/type", message: "must be string" };
-  if ((type as unknown) !== "text") return { path: "/type", message: "must be equal to constant" };
-  return undefined;
-}
-
-function validateCreateMessageResult2025_06_18_ImageContent(value: unknown): ValidationIssue | undefined {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    return { path: "", message: "must be object" };
-  }
-  const record = value as Record<string, unknown>;
-  if (!Object.prototype.hasOwnProperty.call(record, "data")) {
-    return { path: "", message: "must have required property 'data'" };
-  }
-  if (!Object.prototype.hasOwnProperty.call(record, "mimeType")) {
-    return { path: "", message: "must have required property 'mimeType'" };
-  }
-  if (!Object.prototype.hasOwnProperty.call(record, "type")) {
-    return { path: "", message: "must have required property 'type'" };
-  }
-  if (Object.prototype.hasOwnProperty.call(record, "_meta")) {
-    const meta = record["_meta"];
-    if (typeof meta !== "object" || meta === null || Array.isArray(meta)) {
-      return { path: "/_meta", message: "must be object" };
-    }
-  }
-  if (Object.prototype.hasOwnProperty.call(record, "annotations")) {
-    const annotations = record["annotations"];
-    const issue = validateCreateMessageResult2025_06_18_Annotations(annotations);
-    if (issue !== undefined) return { path: "/annotations" + issue.path, message: issue.message };
-  }
-  const data = record["data"];
-  if (typeof data !== "string") return { path: "/data", message: "must be string" };
-  const mimeType = record["mimeType"];
-  if (typeof mimeType !== "string") return { path: "/mimeType", message: "must be string" };
-  const type = record["type"];
-  if (typeof type !== "string") return { path: "/type", message: "must be string" };
-  if ((type as unknown) !== "image") return { path: "/type", message: "must be equal to constant" };
-  return undefined;
-}
-
-function validateCreateMessageResult2025_06_18_AudioContent(value: unknown): ValidationIssue | undefined {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    return { path: "", message: "must be object" };
-  }
-  const record = value as Record<string, unknown>;
-  if (!Object.prototype.hasOwnProperty.call(record, "data")) {
-    return { path: "", message: "must have required property 'data'" };
-  }
-  if (!Object.prototype.hasOwnProperty.call(record, "mimeType")) {
-    return { path: "", message: "must have required property 'mimeType'" };
-  }
-  if (!Object.prototype.hasOwnProperty.call(record, "type")) {
-    return { path: "", message: "must have required property 'type'" };
-  }
-  if (Object.prototype.hasOwnProperty.call(record, "_meta")) {
-    const meta = record["_meta"];
-    if (typeof meta !== "object" || meta === null || Array.isArray(meta)) {
-      return { path: "/_meta", message: "must be object" };
-    }
-  }
-  if (Object.prototype.hasOwnProperty.call(record, "annotations")) {
-    const annotations = record["annotations"];
-    const issue = validateCreateMessageResult2025_06_18_Annotations(annotations);
-    if (issue !== undefined) return { path: "/annotations" + issue.path, message: issue.message };
-  }
-  const data = record["data"];
-  if (typeof data !== "string") return { path: "/data", message: "must be string" };
-  const mimeType = record["mimeType"];
-  if (typeof mimeType !== "string") return { path: "/mimeType", message: "must be string" };
-  const type = record["type"];
-  if (typeof type !== "string") return { path: "/type", message: "must be string" };
-  if ((type as unknown) !== "audio") return { path: "/type", message: "must be equal to constant" };
-  return undefined;
-}
-
-function validateCreateMessageResult2025_06_18_Role(value: unknown): ValidationIssue | undefined {
-  if (typeof value !== "string") return { path: "", message: "must be string" };
-  if ((value as unknown) !== "assistant" && (value as unknown) !== "user") {
-    return { path: "", message: "must be equal to one of the allowed values" };
-  }
-  return undefined;
-}
-
-function validateCreateMessageResult2025_06_18_Annotations(value: unknown): ValidationIssue | undefined {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    return { path: "", message: "must be object" };
-  }
-  const record = value as Record<string, unknown>;
-  if (Object.prototype.hasOwnProperty.call(record, "audience")) {
-    const audience = record["audience"];
-    if (!Array.isArray(audience)) return { path: "/audience", message: "must be array" };
-    const audienceArray = audience as readonly unknown[];
-    const audienceLength = audienceArray.length;
-    for (let index = 0; index < audienceLength; index++) {
-      const item = audienceArray[index];
-      const issue = validateCreateMessageResult2025_06_18_Role(item);
-      if (issue !== undefined) return { path: "/audience/" + index + issue.path, message: issue.message };
-    }
-  }
-  if (Object.prototype.hasOwnProperty.call(record, "lastModified")) {
-    const lastModified = record["lastModified"];
-    if (typeof lastModified !== "string") return { path: "/lastModified", message: "must be string" };
-  }
-  if (Object.prototype.hasOwnProperty.call(record, "priority")) {
-    const priority = record["priority"];
-    if (typeof priority !== "number") return { path: "/priority", message: "must be number" };
-    if (priority > 1) return { path: "/priority", message: "must be <= 1" };
-    if (priority < 0) return { path: "/priority", message: "must be >= 0" };
   }
   return undefined;
 }
@@ -2475,15 +2180,15 @@ function validateCreateMessageResult2025_03_26(value: unknown): ValidationIssue 
   const content = record["content"];
   anyOf: {
     branch: {
-      if (validateCreateMessageResult2025_03_26_TextContent(content) !== undefined) break branch;
+      if (validateTextContent2025_03_26(content) !== undefined) break branch;
       break anyOf;
     }
     branch2: {
-      if (validateCreateMessageResult2025_03_26_ImageContent(content) !== undefined) break branch2;
+      if (validateImageContent2025_03_26(content) !== undefined) break branch2;
       break anyOf;
     }
     branch3: {
-      if (validateCreateMessageResult2025_03_26_AudioContent(content) !== undefined) break branch3;
+      if (validateAudioContent2025_03_26(content) !== undefined) break branch3;
       break anyOf;
     }
     return { path: "/content", message: "must match a schema in anyOf" };
@@ -2491,7 +2196,7 @@ function validateCreateMessageResult2025_03_26(value: unknown): ValidationIssue 
   const model = record["model"];
   if (typeof model !== "string") return { path: "/model", message: "must be string" };
   const role = record["role"];
-  const issue = validateCreateMessageResult2025_03_26_Role(role);
+  const issue = validateRole(role);
   if (issue !== undefined) return { path: "/role" + issue.path, message: issue.message };
   if (Object.prototype.hasOwnProperty.call(record, "stopReason")) {
     const stopReason = record["stopReason"];
@@ -2500,7 +2205,7 @@ function validateCreateMessageResult2025_03_26(value: unknown): ValidationIssue 
   return undefined;
 }
 
-function validateCreateMessageResult2025_03_26_TextContent(value: unknown): ValidationIssue | undefined {
+function validateTextContent2025_03_26(value: unknown): ValidationIssue | undefined {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
   }
@@ -2513,7 +2218,7 @@ function validateCreateMessageResult2025_03_26_TextContent(value: unknown): Vali
   }
   if (Object.prototype.hasOwnProperty.call(record, "annotations")) {
     const annotations = record["annotations"];
-    const issue = validateCreateMessageResult2025_03_26_Annotations(annotations);
+    const issue = validateAnnotations2025_03_26(annotations);
     if (issue !== undefined) return { path: "/annotations" + issue.path, message: issue.message };
   }
   const text = record["text"];
@@ -2524,7 +2229,7 @@ function validateCreateMessageResult2025_03_26_TextContent(value: unknown): Vali
   return undefined;
 }
 
-function validateCreateMessageResult2025_03_26_ImageContent(value: unknown): ValidationIssue | undefined {
+function validateImageContent2025_03_26(value: unknown): ValidationIssue | undefined {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
   }
@@ -2540,7 +2245,7 @@ function validateCreateMessageResult2025_03_26_ImageContent(value: unknown): Val
   }
   if (Object.prototype.hasOwnProperty.call(record, "annotations")) {
     const annotations = record["annotations"];
-    const issue = validateCreateMessageResult2025_03_26_Annotations(annotations);
+    const issue = validateAnnotations2025_03_26(annotations);
     if (issue !== undefined) return { path: "/annotations" + issue.path, message: issue.message };
   }
   const data = record["data"];
@@ -2553,7 +2258,7 @@ function validateCreateMessageResult2025_03_26_ImageContent(value: unknown): Val
   return undefined;
 }
 
-function validateCreateMessageResult2025_03_26_AudioContent(value: unknown): ValidationIssue | undefined {
+function validateAudioContent2025_03_26(value: unknown): ValidationIssue | undefined {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
   }
@@ -2569,7 +2274,7 @@ function validateCreateMessageResult2025_03_26_AudioContent(value: unknown): Val
   }
   if (Object.prototype.hasOwnProperty.call(record, "annotations")) {
     const annotations = record["annotations"];
-    const issue = validateCreateMessageResult2025_03_26_Annotations(annotations);
+    const issue = validateAnnotations2025_03_26(annotations);
     if (issue !== undefined) return { path: "/annotations" + issue.path, message: issue.message };
   }
   const data = record["data"];
@@ -2582,15 +2287,7 @@ function validateCreateMessageResult2025_03_26_AudioContent(value: unknown): Val
   return undefined;
 }
 
-function validateCreateMessageResult2025_03_26_Role(value: unknown): ValidationIssue | undefined {
-  if (typeof value !== "string") return { path: "", message: "must be string" };
-  if ((value as unknown) !== "assistant" && (value as unknown) !== "user") {
-    return { path: "", message: "must be equal to one of the allowed values" };
-  }
-  return undefined;
-}
-
-function validateCreateMessageResult2025_03_26_Annotations(value: unknown): ValidationIssue | undefined {
+function validateAnnotations2025_03_26(value: unknown): ValidationIssue | undefined {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
   }
@@ -2602,7 +2299,7 @@ function validateCreateMessageResult2025_03_26_Annotations(value: unknown): Vali
     const audienceLength = audienceArray.length;
     for (let index = 0; index < audienceLength; index++) {
       const item = audienceArray[index];
-      const issue = validateCreateMessageResult2025_03_26_Role(item);
+      const issue = validateRole(item);
       if (issue !== undefined) return { path: "/audience/" + index + issue.path, message: issue.message };
     }
   }
@@ -2639,11 +2336,11 @@ function validateCreateMessageResult2024_11_05(value: unknown): ValidationIssue 
   const content = record["content"];
   anyOf: {
     branch: {
-      if (validateCreateMessageResult2024_11_05_TextContent(content) !== undefined) break branch;
+      if (validateTextContent2024_11_05(content) !== undefined) break branch;
       break anyOf;
     }
     branch2: {
-      if (validateCreateMessageResult2024_11_05_ImageContent(content) !== undefined) break branch2;
+      if (validateImageContent2024_11_05(content) !== undefined) break branch2;
       break anyOf;
     }
     return { path: "/content", message: "must match a schema in anyOf" };
@@ -2651,7 +2348,7 @@ function validateCreateMessageResult2024_11_05(value: unknown): ValidationIssue 
   const model = record["model"];
   if (typeof model !== "string") return { path: "/model", message: "must be string" };
   const role = record["role"];
-  const issue = validateCreateMessageResult2024_11_05_Role(role);
+  const issue = validateRole(role);
   if (issue !== undefined) return { path: "/role" + issue.path, message: issue.message };
   if (Object.prototype.hasOwnProperty.call(record, "stopReason")) {
     const stopReason = record["stopReason"];
@@ -2660,7 +2357,7 @@ function validateCreateMessageResult2024_11_05(value: unknown): ValidationIssue 
   return undefined;
 }
 
-function validateCreateMessageResult2024_11_05_TextContent(value: unknown): ValidationIssue | undefined {
+function validateTextContent2024_11_05(value: unknown): ValidationIssue | undefined {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
   }
@@ -2684,7 +2381,7 @@ function validateCreateMessageResult2024_11_05_TextContent(value: unknown): Vali
       const audienceLength = audienceArray.length;
       for (let index = 0; index < audienceLength; index++) {
         const item = audienceArray[index];
-        const issue = validateCreateMessageResult2024_11_05_Role(item);
+        const issue = validateRole(item);
         if (issue !== undefined) return { path: "/annotations/audience/" + index + issue.path, message: issue.message };
       }
     }
@@ -2705,7 +2402,7 @@ function validateCreateMessageResult2024_11_05_TextContent(value: unknown): Vali
   return undefined;
 }
 
-function validateCreateMessageResult2024_11_05_ImageContent(value: unknown): ValidationIssue | undefined {
+function validateImageContent2024_11_05(value: unknown): ValidationIssue | undefined {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
   }
@@ -2732,7 +2429,7 @@ function validateCreateMessageResult2024_11_05_ImageContent(value: unknown): Val
       const audienceLength = audienceArray.length;
       for (let index = 0; index < audienceLength; index++) {
         const item = audienceArray[index];
-        const issue = validateCreateMessageResult2024_11_05_Role(item);
+        const issue = validateRole(item);
         if (issue !== undefined) return { path: "/annotations/audience/" + index + issue.path, message: issue.message };
       }
     }
@@ -2755,14 +2452,6 @@ function validateCreateMessageResult2024_11_05_ImageContent(value: unknown): Val
   return undefined;
 }
 
-function validateCreateMessageResult2024_11_05_Role(value: unknown): ValidationIssue | undefined {
-  if (typeof value !== "string") return { path: "", message: "must be string" };
-  if ((value as unknown) !== "assistant" && (value as unknown) !== "user") {
-    return { path: "", message: "must be equal to one of the allowed values" };
-  }
-  return undefined;
-}
-
 /** Checks a client's ListRootsResult (its answer to roots/list) under protocol 2026-07-28. */
 function validateListRootsResult2026_07_28(value: unknown): ValidationIssue | undefined {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
@@ -2778,13 +2467,13 @@ function validateListRootsResult2026_07_28(value: unknown): ValidationIssue | un
   const rootsLength = rootsArray.length;
   for (let index = 0; index < rootsLength; index++) {
     const item = rootsArray[index];
-    const issue = validateListRootsResult2026_07_28_Root(item);
+    const issue = validateRoot(item);
     if (issue !== undefined) return { path: "/roots/" + index + issue.path, message: issue.message };
   }
   return undefined;
 }
 
-function validateListRootsResult2026_07_28_Root(value: unknown): ValidationIssue | undefined {
+function validateRoot(value: unknown): ValidationIssue | undefined {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
   }
@@ -2794,7 +2483,7 @@ function validateListRootsResult2026_07_28_Root(value: unknown): ValidationIssue
   }
   if (Object.prototype.hasOwnProperty.call(record, "_meta")) {
     const meta = record["_meta"];
-    const issue = validateListRootsResult2026_07_28_MetaObject(meta);
+    const issue = validateMetaObject(meta);
     if (issue !== undefined) return { path: "/_meta" + issue.path, message: issue.message };
   }
   if (Object.prototype.hasOwnProperty.call(record, "name")) {
@@ -2803,13 +2492,6 @@ function validateListRootsResult2026_07_28_Root(value: unknown): ValidationIssue
   }
   const uri = record["uri"];
   if (typeof uri !== "string") return { path: "/uri", message: "must be string" };
-  return undefined;
-}
-
-function validateListRootsResult2026_07_28_MetaObject(value: unknown): ValidationIssue | undefined {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    return { path: "", message: "must be object" };
-  }
   return undefined;
 }
 
@@ -2834,13 +2516,13 @@ function validateListRootsResult2025_11_25(value: unknown): ValidationIssue | un
   const rootsLength = rootsArray.length;
   for (let index = 0; index < rootsLength; index++) {
     const item = rootsArray[index];
-    const issue = validateListRootsResult2025_11_25_Root(item);
+    const issue = validateRoot2025_11_25(item);
     if (issue !== undefined) return { path: "/roots/" + index + issue.path, message: issue.message };
   }
   return undefined;
 }
 
-function validateListRootsResult2025_11_25_Root(value: unknown): ValidationIssue | undefined {
+function validateRoot2025_11_25(value: unknown): ValidationIssue | undefined {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
   }
@@ -2884,13 +2566,13 @@ function validateListRootsResult2025_03_26(value: unknown): ValidationIssue | un
   const rootsLength = rootsArray.length;
   for (let index = 0; index < rootsLength; index++) {
     const item = rootsArray[index];
-    const issue = validateListRootsResult2025_03_26_Root(item);
+    const issue = validateRoot2025_03_26(item);
     if (issue !== undefined) return { path: "/roots/" + index + issue.path, message: issue.message };
   }
   return undefined;
 }
 
-function validateListRootsResult2025_03_26_Root(value: unknown): ValidationIssue | undefined {
+function validateRoot2025_03_26(value: unknown): ValidationIssue | undefined {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { path: "", message: "must be object" };
   }

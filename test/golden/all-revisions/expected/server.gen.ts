@@ -148,6 +148,60 @@ const notesSearchInputSchema = {
   required: ["word"],
 };
 
+// Entries the tables of several revisions hold alike, written once.
+const notesSearchTool = {
+  name: "notes.search",
+  description: "Finds notes containing a word",
+  inputSchema: notesSearchInputSchema,
+};
+
+const indexResource = {
+  uri: "notes://index",
+  name: "Index",
+  title: "Note index",
+  mimeType: "text/plain",
+  size: 1024,
+  annotations: {
+    audience: ["user"],
+    priority: 0.5,
+  },
+  _meta: { owner: "notes-team" },
+};
+
+const noteResourceTemplate = {
+  uriTemplate: "notes://note/{id}",
+  name: "Note",
+  mimeType: "text/plain",
+  _meta: { "example.com/cacheable": true },
+};
+
+const noteResourceTemplate2025_03_26 = { uriTemplate: "notes://note/{id}", name: "Note", mimeType: "text/plain" };
+
+const reviewPrompt = {
+  name: "review",
+  title: "Review notes",
+  description: "Reviews the notes tagged with a tag",
+  arguments: [
+    {
+      name: "tag",
+      title: "Tag",
+      description: "Only notes with this tag",
+      required: true,
+    },
+  ],
+  _meta: {
+    "example.com/audience": ["reviewers"],
+  },
+};
+
+const reviewPrompt2025_03_26 = {
+  name: "review",
+  description: "Reviews the notes tagged with a tag",
+  arguments: [
+    { name: "tag", description: "Only notes with this tag", required: true },
+  ],
+};
+
 /** List results for protocol 2026-07-28, projected onto its types. */
 const listing2026_07_28: Listing = {
   tools: [
@@ -166,52 +220,11 @@ const listing2026_07_28: Listing = {
         "example.com/quota": { perDay: 100, burst: null },
       },
     },
-    {
-      name: "notes.search",
-      description: "Finds notes containing a word",
-      inputSchema: notesSearchInputSchema,
-    },
+    notesSearchTool,
   ],
-  resources: [
-    {
-      uri: "notes://index",
-      name: "Index",
-      title: "Note index",
-      mimeType: "text/plain",
-      size: 1024,
-      annotations: {
-        audience: ["user"],
-        priority: 0.5,
-      },
-      _meta: { owner: "notes-team" },
-    },
-  ],
-  resourceTemplates: [
-    {
-      uriTemplate: "notes://note/{id}",
-      name: "Note",
-      mimeType: "text/plain",
-      _meta: { "example.com/cacheable": true },
-    },
-  ],
-  prompts: [
-    {
-      name: "review",
-      title: "Review notes",
-      description: "Reviews the notes tagged with a tag",
-      arguments: [
-        {
-          name: "tag",
-          title: "Tag",
-          description: "Only notes with this tag",
-          required: true,
-        },
-      ],
-      _meta: {
-        "example.com/audience": ["reviewers"],
-      },
-    },
-  ],
+  resources: [indexResource],
+  resourceTemplates: [noteResourceTemplate],
+  prompts: [reviewPrompt],
 };
 
 /** List results for protocol 2025-06-18, projected onto its types. */
@@ -229,52 +242,11 @@ const listing2025_06_18: Listing = {
         "example.com/quota": { perDay: 100, burst: null },
       },
     },
-    {
-      name: "notes.search",
-      description: "Finds notes containing a word",
-      inputSchema: notesSearchInputSchema,
-    },
+    notesSearchTool,
   ],
-  resources: [
-    {
-      uri: "notes://index",
-      name: "Index",
-      title: "Note index",
-      mimeType: "text/plain",
-      size: 1024,
-      annotations: {
-        audience: ["user"],
-        priority: 0.5,
-      },
-      _meta: { owner: "notes-team" },
-    },
-  ],
-  resourceTemplates: [
-    {
-      uriTemplate: "notes://note/{id}",
-      name: "Note",
-      mimeType: "text/plain",
-      _meta: { "example.com/cacheable": true },
-    },
-  ],
-  prompts: [
-    {
-      name: "review",
-      title: "Review notes",
-      description: "Reviews the notes tagged with a tag",
-      arguments: [
-        {
-          name: "tag",
-          title: "Tag",
-          description: "Only notes with this tag",
-          required: true,
-        },
-      ],
-      _meta: {
-        "example.com/audience": ["reviewers"],
-      },
-    },
-  ],
+  resources: [indexResource],
+  resourceTemplates: [noteResourceTemplate],
+  prompts: [reviewPrompt],
 };
 
 /** List results for protocol 2025-03-26, projected onto its types. */
@@ -286,11 +258,7 @@ const listing2025_03_26: Listing = {
       inputSchema: addNoteInputSchema,
       annotations: { idempotentHint: false, title: "Add a note" },
     },
-    {
-      name: "notes.search",
-      description: "Finds notes containing a word",
-      inputSchema: notesSearchInputSchema,
-    },
+    notesSearchTool,
   ],
   resources: [
     {
@@ -304,18 +272,8 @@ const listing2025_03_26: Listing = {
       },
     },
   ],
-  resourceTemplates: [
-    { uriTemplate: "notes://note/{id}", name: "Note", mimeType: "text/plain" },
-  ],
-  prompts: [
-    {
-      name: "review",
-      description: "Reviews the notes tagged with a tag",
-      arguments: [
-        { name: "tag", description: "Only notes with this tag", required: true },
-      ],
-    },
-  ],
+  resourceTemplates: [noteResourceTemplate2025_03_26],
+  prompts: [reviewPrompt2025_03_26],
 };
 
 /** List results for protocol 2024-11-05, projected onto its types. */
@@ -326,27 +284,13 @@ const listing2024_11_05: Listing = {
       description: "Stores a note and returns its id",
       inputSchema: addNoteInputSchema,
     },
-    {
-      name: "notes.search",
-      description: "Finds notes containing a word",
-      inputSchema: notesSearchInputSchema,
-    },
+    notesSearchTool,
   ],
   resources: [
     { uri: "notes://index", name: "Index", mimeType: "text/plain", size: 1024 },
   ],
-  resourceTemplates: [
-    { uriTemplate: "notes://note/{id}", name: "Note", mimeType: "text/plain" },
-  ],
-  prompts: [
-    {
-      name: "review",
-      description: "Reviews the notes tagged with a tag",
-      arguments: [
-        { name: "tag", description: "Only notes with this tag", required: true },
-      ],
-    },
-  ],
+  resourceTemplates: [noteResourceTemplate2025_03_26],
+  prompts: [reviewPrompt2025_03_26],
 };
 
 /** notes-server as the runtime serves it: routing tables, validators and list payloads. */
