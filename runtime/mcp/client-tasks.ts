@@ -583,7 +583,8 @@ class TaskHandle implements ToolTask<JsonObject> {
       for (;;) {
         const { status, statusMessage } = this.current;
         if (status === "cancelled") throw new TaskCancelledError(this.id, statusMessage);
-        if (status === "input_required" || isTerminalStatus(status)) fetchResult();
+        // fetchResult cannot reject: its .then turns both outcomes into values, awaited through `pending`.
+        if (status === "input_required" || isTerminalStatus(status)) void fetchResult();
         let pollNow: boolean;
         if (pending) {
           const outcome = await Promise.race([pending, this.sleep(signal)]);

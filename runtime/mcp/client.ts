@@ -3,7 +3,7 @@
 // way that era wants them: modern requests carry version, identity and capabilities in
 // their _meta; legacy requests ride on the initialized session.
 import { ErrorCode, isObject, RpcError, type JsonRpcMessage, type JsonRpcNotification, type Params, type RequestId } from "../jsonrpc/messages.js";
-import { Exchange, RequestFailedError, type Dispatcher } from "../jsonrpc/peer.js";
+import { type Exchange, RequestFailedError, type Dispatcher } from "../jsonrpc/peer.js";
 import { RequestingPeer } from "../jsonrpc/requesting-peer.js";
 import { capabilitiesFromHandlers, type HandledFeatures } from "./client-capabilities.js";
 import type { Implementation, JsonObject } from "./handler-types.js";

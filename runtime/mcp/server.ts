@@ -3,7 +3,7 @@
 // carries `io.modelcontextprotocol/protocolVersion` in its _meta is served statelessly
 // (modern era); an `initialize` opens a legacy session scoped to its connection.
 import { ErrorCode, invalidParams, isObject, RpcError, type JsonRpcNotification, type Params, type RequestId } from "../jsonrpc/messages.js";
-import { Exchange, Peer, type Dispatcher, type MessageSink } from "../jsonrpc/peer.js";
+import { type Exchange, Peer, type Dispatcher, type MessageSink } from "../jsonrpc/peer.js";
 import { RawJson, ResultWithTail } from "../jsonrpc/serialize.js";
 import { describeIssue } from "../validation.js";
 import { Context, type Scope } from "./context.js";
@@ -38,7 +38,6 @@ import {
   loggingSeverity,
   LOGGING_LEVELS,
   MetaKey,
-  type LoggingLevel,
 } from "./revisions.js";
 
 export interface ServerOptions {

@@ -5,7 +5,7 @@ import { type JsonRpcMessage, type RequestId } from "../jsonrpc/messages.js";
 import type { Exchange, MessageSink, Peer } from "../jsonrpc/peer.js";
 import { serializeMessage } from "../jsonrpc/serialize.js";
 import { emptyStream, isResponse, jsonHeaders, jsonReply, sseHeaders, type HttpReply } from "./http-reply.js";
-import { ResumableStream } from "./resumable-stream.js";
+import { type ResumableStream } from "./resumable-stream.js";
 import { SseStream } from "./sse.js";
 
 /** SSE polling (SEP-1699): when request streams' connections end early, and the retry hint then. */

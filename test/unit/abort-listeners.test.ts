@@ -4,7 +4,7 @@
 // calls (with progress). (The warning the issue saw came from the everything example's
 // own sleep, test/e2e/listener-leaks.test.ts; the runtime's listeners are checked here.)
 import { getEventListeners } from "node:events";
-import { callToolAsTask, connectSession, httpChannel, memoryChannel, type ClientChannel } from "@mcp-gen/runtime";
+import { connectSession, httpChannel, memoryChannel, type ClientChannel } from "@mcp-gen/runtime";
 import { listenHttp } from "@mcp-gen/runtime/node";
 import { describe, expect, it } from "vitest";
 import { createHandlers } from "../../examples/everything/src/handlers.js";

@@ -45,7 +45,7 @@ async function serve(routes: (base: string) => Route): Promise<Upstream> {
   const seen: string[] = [];
   const abandoned: string[] = [];
   let base = "";
-  const server: Server = createServer(async (request: IncomingMessage, response: ServerResponse) => {
+  const handle = async (request: IncomingMessage, response: ServerResponse) => {
     const chunks: Buffer[] = [];
     for await (const chunk of request) chunks.push(chunk as Buffer);
     const url = new URL(request.url!, "http://upstream");
@@ -69,6 +69,13 @@ async function serve(routes: (base: string) => Route): Promise<Upstream> {
     } catch (error) {
       refuse(String(error));
     }
+  };
+  // A request that fails before its route runs (the client left mid-body) is recorded, never an unhandled rejection.
+  const server: Server = createServer((request: IncomingMessage, response: ServerResponse) => {
+    handle(request, response).catch((error: unknown) => {
+      unexpected.push(`${request.method} ${request.url}: ${String(error)}`);
+      response.destroy();
+    });
   });
   server.listen(0, "127.0.0.1");
   await once(server, "listening");
