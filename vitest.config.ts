@@ -9,7 +9,13 @@ export default defineConfig({
     setupFiles: ["test/support/no-listener-leaks.ts"],
     // Need nginx (and redis-server); run by `npm run test:scale-out` (and .ci/run, which installs them).
     // test/.tmp holds the projects tests make: an init project has node:test files of its own.
-    exclude: ["test/e2e/scale-out.test.ts", "test/e2e/tasks-scale-out.test.ts", "test/e2e/deploy-nginx.test.ts", "**/node_modules/**", "test/.tmp/**"],
+    exclude: [
+      "test/e2e/scale-out.test.ts",
+      "test/e2e/tasks-scale-out.test.ts",
+      "test/e2e/deploy-nginx.test.ts",
+      "**/node_modules/**",
+      "test/.tmp/**",
+    ],
     // Generation of five protocol revisions, tsc compiles and real SDK peers take seconds, not milliseconds.
     testTimeout: 120_000,
     hookTimeout: 120_000,

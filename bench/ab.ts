@@ -31,10 +31,17 @@ for (let i = 0; i < argv.length; i++) {
   else if (arg === "--variant") {
     const [name, spec] = argv[++i]!.split(/=(.*)/s) as [string, string];
     const [cli, ...pairs] = spec.split(",");
-    variants.push({ name, cli: resolve(cli!), env: Object.fromEntries(pairs.map((p) => p.split(/=(.*)/s) as [string, string])) });
+    variants.push({
+      name,
+      cli: resolve(cli!),
+      env: Object.fromEntries(pairs.map((p) => p.split(/=(.*)/s) as [string, string])),
+    });
   } else manifests.push(resolve(arg));
 }
-if (variants.length < 2 || manifests.length === 0) throw new Error("usage: tsx bench/ab.ts [--reps N] --variant a=<cli.js>[,VAR=v] --variant b=<cli.js>[,VAR=v] <manifest>...");
+if (variants.length < 2 || manifests.length === 0)
+  throw new Error(
+    "usage: tsx bench/ab.ts [--reps N] --variant a=<cli.js>[,VAR=v] --variant b=<cli.js>[,VAR=v] <manifest>...",
+  );
 
 // Per process: two A/B runs at once must not share output folders or the usage file.
 const work = join(outDir, `ab-${process.pid}`);
@@ -45,11 +52,22 @@ function run(variant: Variant, manifest: string, out: string): { cpuMs: number; 
   rmSync(out, { recursive: true, force: true });
   const usageFile = join(work, "rusage.json");
   const cache = mkdtempSync(join(work, "cache-"));
-  const env = { ...process.env, MCP_GEN_NO_CACHE: "1", ...variant.env, XDG_CACHE_HOME: cache, BENCH_RUSAGE_FILE: usageFile };
+  const env = {
+    ...process.env,
+    MCP_GEN_NO_CACHE: "1",
+    ...variant.env,
+    XDG_CACHE_HOME: cache,
+    BENCH_RUSAGE_FILE: usageFile,
+  };
   const args = ["--import", preload, variant.cli, manifest, "--out", out, "-q", "--schema-dir", schemaDir()];
-  if (check && spawnSync(process.execPath, args, { cwd: repoRoot, env, encoding: "utf8" }).status !== 0) throw new Error(`${variant.name} ${manifest} failed`);
+  if (check && spawnSync(process.execPath, args, { cwd: repoRoot, env, encoding: "utf8" }).status !== 0)
+    throw new Error(`${variant.name} ${manifest} failed`);
   const start = performance.now();
-  const result = spawnSync(process.execPath, check ? [...args, "--check"] : args, { cwd: repoRoot, env, encoding: "utf8" });
+  const result = spawnSync(process.execPath, check ? [...args, "--check"] : args, {
+    cwd: repoRoot,
+    env,
+    encoding: "utf8",
+  });
   const wallMs = performance.now() - start;
   rmSync(cache, { recursive: true, force: true });
   if (result.status !== 0) throw new Error(`${variant.name} ${manifest} failed:\n${result.stderr}${result.stdout}`);
@@ -57,10 +75,25 @@ function run(variant: Variant, manifest: string, out: string): { cpuMs: number; 
   return { cpuMs: (usage.userMicros + usage.systemMicros) / 1000, wallMs };
 }
 
-const tree = (dir: string) => readdirSync(dir, { recursive: true }).map(String).sort().map((f) => [f, readFileSync(join(dir, f), "utf8")].join("\0")).join("\0\0");
+const tree = (dir: string) =>
+  readdirSync(dir, { recursive: true })
+    .map(String)
+    .sort()
+    .map((f) => [f, readFileSync(join(dir, f), "utf8")].join("\0"))
+    .join("\0\0");
 
-console.log(`| manifest | ${variants.map((v) => `${v.name} CPU / wall ms`).join(" | ")} | ${variants.slice(1).map((v) => `${v.name} / ${variants[0]!.name} CPU`).join(" | ")} |`);
-console.log(`|---|${variants.map(() => "---:").join("|")}|${variants.slice(1).map(() => "---:").join("|")}|`);
+console.log(
+  `| manifest | ${variants.map((v) => `${v.name} CPU / wall ms`).join(" | ")} | ${variants
+    .slice(1)
+    .map((v) => `${v.name} / ${variants[0]!.name} CPU`)
+    .join(" | ")} |`,
+);
+console.log(
+  `|---|${variants.map(() => "---:").join("|")}|${variants
+    .slice(1)
+    .map(() => "---:")
+    .join("|")}|`,
+);
 for (const manifest of manifests) {
   const samples = variants.map(() => [] as { cpuMs: number; wallMs: number }[]);
   const outs = variants.map((_, v) => join(work, `out-${v}`));
@@ -70,9 +103,17 @@ for (const manifest of manifests) {
       samples[v]!.push(run(variants[v]!, manifest, outs[v]!));
     }
   }
-  const different = variants.slice(1).filter((_, v) => tree(outs[v + 1]!) !== tree(outs[0]!)).map((v) => v.name);
+  const different = variants
+    .slice(1)
+    .filter((_, v) => tree(outs[v + 1]!) !== tree(outs[0]!))
+    .map((v) => v.name);
   const cpu = samples.map((s) => median(s.map((x) => x.cpuMs)));
   const wall = samples.map((s) => median(s.map((x) => x.wallMs)));
   const name = `${basename(resolve(manifest, ".."))}/${basename(manifest)}`;
-  console.log(`| ${name}${different.length > 0 ? ` (output differs: ${different.join(", ")})` : ""} | ${cpu.map((c, v) => `${c.toFixed(0)} / ${wall[v]!.toFixed(0)}`).join(" | ")} | ${cpu.slice(1).map((c) => (c / cpu[0]!).toFixed(2)).join(" | ")} |`);
+  console.log(
+    `| ${name}${different.length > 0 ? ` (output differs: ${different.join(", ")})` : ""} | ${cpu.map((c, v) => `${c.toFixed(0)} / ${wall[v]!.toFixed(0)}`).join(" | ")} | ${cpu
+      .slice(1)
+      .map((c) => (c / cpu[0]!).toFixed(2))
+      .join(" | ")} |`,
+  );
 }

@@ -49,15 +49,31 @@ const preload = pathToFileURL(join(benchDir, "lib", "rusage-preload.mjs")).href;
 
 function casesFor(sizes: readonly number[]): GeneratorCase[] {
   const cases: GeneratorCase[] = [
-    { id: "weather", label: "weather example", manifest: join(repoRoot, "examples", "weather", "mcp.yaml"), out: join(genDir, "weather", "mcp") },
-    { id: "everything", label: "everything example", manifest: join(repoRoot, "examples", "everything", "mcp.yaml"), out: join(genDir, "everything", "mcp") },
+    {
+      id: "weather",
+      label: "weather example",
+      manifest: join(repoRoot, "examples", "weather", "mcp.yaml"),
+      out: join(genDir, "weather", "mcp"),
+    },
+    {
+      id: "everything",
+      label: "everything example",
+      manifest: join(repoRoot, "examples", "everything", "mcp.yaml"),
+      out: join(genDir, "everything", "mcp"),
+    },
   ];
   for (const size of sizes) {
     const dir = join(genDir, `catalog-${size}`);
     mkdirSync(dir, { recursive: true });
     const manifest = join(dir, "mcp.yaml");
     writeFileSync(manifest, catalogManifest(size));
-    cases.push({ id: `catalog-${size}`, label: `catalog, ${size} tools`, manifest, out: join(dir, "mcp"), tools: size });
+    cases.push({
+      id: `catalog-${size}`,
+      label: `catalog, ${size} tools`,
+      manifest,
+      out: join(dir, "mcp"),
+      tools: size,
+    });
   }
   // The largest catalog once more with the typed client (the manifest's default), outside the growth figures.
   const largest = Math.max(...sizes);
@@ -66,7 +82,13 @@ function casesFor(sizes: readonly number[]): GeneratorCase[] {
     mkdirSync(dir, { recursive: true });
     const manifest = join(dir, "mcp.yaml");
     writeFileSync(manifest, catalogManifest(largest, "./mcp", true));
-    cases.push({ id: `catalog-${largest}-client`, label: `catalog, ${largest} tools, with client`, manifest, out: join(dir, "mcp"), catalogTools: largest });
+    cases.push({
+      id: `catalog-${largest}-client`,
+      label: `catalog, ${largest} tools, with client`,
+      manifest,
+      out: join(dir, "mcp"),
+      catalogTools: largest,
+    });
     // Other realistic shapes of the same size, written as JSON and as block YAML: generation speed must depend on neither.
     for (const format of ["json", "yaml"] as const) {
       for (const shape of catalogShapes) {
@@ -97,14 +119,31 @@ function runCli(generatorCase: GeneratorCase, mode: "cold" | "warm" | "check"): 
     delete env.MCP_GEN_NO_CACHE;
     env.XDG_CACHE_HOME = warmCacheHome;
   }
-  const args = ["--import", preload, generatorCli, generatorCase.manifest, "--out", generatorCase.out, "-q", "--schema-dir", schemaDir()];
+  const args = [
+    "--import",
+    preload,
+    generatorCli,
+    generatorCase.manifest,
+    "--out",
+    generatorCase.out,
+    "-q",
+    "--schema-dir",
+    schemaDir(),
+  ];
   if (mode === "check") args.push("--check");
   const start = performance.now();
   const result = spawnSync(process.execPath, args, { cwd: repoRoot, env, encoding: "utf8" });
   const wallMs = performance.now() - start;
   if (coldCacheHome !== undefined) rmSync(coldCacheHome, { recursive: true, force: true });
-  if (result.status !== 0) throw new Error(`mcp-gen ${mode} ${generatorCase.label} failed (${result.status ?? result.signal}):\n${result.stderr}${result.stdout}`);
-  const usage = JSON.parse(readFileSync(rusageFile, "utf8")) as { maxRssKb: number; userMicros: number; systemMicros: number };
+  if (result.status !== 0)
+    throw new Error(
+      `mcp-gen ${mode} ${generatorCase.label} failed (${result.status ?? result.signal}):\n${result.stderr}${result.stdout}`,
+    );
+  const usage = JSON.parse(readFileSync(rusageFile, "utf8")) as {
+    maxRssKb: number;
+    userMicros: number;
+    systemMicros: number;
+  };
   return { wallMs, cpuMs: (usage.userMicros + usage.systemMicros) / 1000, peakRssBytes: usage.maxRssKb * 1024 };
 }
 
@@ -127,7 +166,9 @@ export function runGeneratorBench(options: GeneratorOptions): CaseResult[] {
   // Warm means filled by this run, not by whatever an earlier generator left there.
   rmSync(warmCacheHome, { recursive: true, force: true });
   const cases = casesFor(options.sizes);
-  const runs = new Map(cases.map((c) => [c.id, { cold: [] as RunStats[], warm: [] as RunStats[], check: [] as RunStats[] }]));
+  const runs = new Map(
+    cases.map((c) => [c.id, { cold: [] as RunStats[], warm: [] as RunStats[], check: [] as RunStats[] }]),
+  );
   // Fill the cache once: a warm run is then warm from the first repetition on.
   for (const c of cases) runCli(c, "warm");
   for (let rep = 0; rep < options.reps; rep++) {
@@ -137,7 +178,9 @@ export function runGeneratorBench(options: GeneratorOptions): CaseResult[] {
       r.warm.push(runCli(c, "warm"));
       r.check.push(runCli(c, "check"));
       const last = (list: RunStats[]) => `${Math.round(list.at(-1)!.wallMs)} ms`;
-      options.log(`[generator ${rep + 1}/${options.reps}] ${c.label}: cold ${last(r.cold)}, warm ${last(r.warm)}, --check ${last(r.check)}`);
+      options.log(
+        `[generator ${rep + 1}/${options.reps}] ${c.label}: cold ${last(r.cold)}, warm ${last(r.warm)}, --check ${last(r.check)}`,
+      );
     }
   }
   return cases.map((c) => {
@@ -160,7 +203,11 @@ export function slopes(results: readonly CaseResult[], pick: (r: CaseResult) => 
   for (let i = 1; i < catalogs.length; i++) {
     const a = catalogs[i - 1]!;
     const b = catalogs[i]!;
-    out.push({ from: a.case.tools!, to: b.case.tools!, perTool: (pick(b) - pick(a)) / (b.case.tools! - a.case.tools!) });
+    out.push({
+      from: a.case.tools!,
+      to: b.case.tools!,
+      perTool: (pick(b) - pick(a)) / (b.case.tools! - a.case.tools!),
+    });
   }
   return out;
 }

@@ -15,7 +15,12 @@ const schemaDir = resolve(process.env.MCP_GEN_SCHEMA_DIR ?? join(root, "..", "sh
 
 function step(name: string, args: string[], cwd: string): void {
   const started = performance.now();
-  const result = spawnSync("/usr/bin/time", ["-f", "%M", process.execPath, ...args], { cwd, encoding: "utf8", timeout: 1_800_000, maxBuffer: 1 << 28 });
+  const result = spawnSync("/usr/bin/time", ["-f", "%M", process.execPath, ...args], {
+    cwd,
+    encoding: "utf8",
+    timeout: 1_800_000,
+    maxBuffer: 1 << 28,
+  });
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   const peak = result.stderr.trim().split("\n").at(-1);
   console.log(`${name}: exit ${result.status}, ${seconds} s, peak ${(Number(peak) / 1024).toFixed(0)} MB`);
@@ -27,13 +32,32 @@ function step(name: string, args: string[], cwd: string): void {
 
 if (!process.argv.includes("--serve-only")) {
   const cli = join(root, "dist/generator/cli.js");
-  step("import", [cli, "import", "openapi", join(root, "bench/.out/openapi-cache/node_modules/@octokit/openapi/generated/api.github.com.json"), "--out", project, "-q"], root);
+  step(
+    "import",
+    [
+      cli,
+      "import",
+      "openapi",
+      join(root, "bench/.out/openapi-cache/node_modules/@octokit/openapi/generated/api.github.com.json"),
+      "--out",
+      project,
+      "-q",
+    ],
+    root,
+  );
   step("generate", [cli, "--schema-dir", schemaDir, "-q"], project);
   step("tsc --noEmit (strict)", [join(root, "node_modules/typescript/bin/tsc"), "--noEmit", "-p", "."], project);
 }
 const started = performance.now();
 const client = new Client({ name: "bench", version: "1" });
-await client.connect(new StdioClientTransport({ command: process.execPath, args: ["--import", "tsx", "src/main.ts"], cwd: project, env: { PATH: process.env.PATH ?? "" } }));
+await client.connect(
+  new StdioClientTransport({
+    command: process.execPath,
+    args: ["--import", "tsx", "src/main.ts"],
+    cwd: project,
+    env: { PATH: process.env.PATH ?? "" },
+  }),
+);
 console.log(`serve: initialized in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 let [tools, bytes, pages] = [0, 0, 0];
 let cursor: string | undefined;
@@ -42,5 +66,7 @@ do {
   [tools, bytes, pages] = [tools + page.tools.length, bytes + Buffer.byteLength(JSON.stringify(page)), pages + 1];
   cursor = page.nextCursor;
 } while (cursor !== undefined);
-console.log(`tools/list: ${tools} tools in ${pages} page(s), ${(bytes / 1e6).toFixed(2)} MB of results, ${(bytes / tools / 1024).toFixed(1)} KB per tool`);
+console.log(
+  `tools/list: ${tools} tools in ${pages} page(s), ${(bytes / 1e6).toFixed(2)} MB of results, ${(bytes / tools / 1024).toFixed(1)} KB per tool`,
+);
 await client.close();

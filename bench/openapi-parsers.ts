@@ -10,7 +10,8 @@ import { pathToFileURL } from "node:url";
 
 const root = resolve(import.meta.dirname, "..");
 const cache = join(root, "bench/.out/openapi-cache");
-const load = async (name: string) => import(pathToFileURL(createRequire(join(cache, "package.json")).resolve(name)).href);
+const load = async (name: string) =>
+  import(pathToFileURL(createRequire(join(cache, "package.json")).resolve(name)).href);
 const fixtures = join(root, "test/import/fixtures");
 
 interface Candidate {
@@ -31,14 +32,26 @@ async function candidates(): Promise<Candidate[]> {
     { name: "@readme/openapi-parser 9.0.0", bundle: (file) => readme.bundle(file) },
     {
       name: "@scalar/json-magic 0.19.1 (bundle of @scalar/openapi-parser 0.29.22)",
-      bundle: (file) => scalar.bundle(file, { plugins: [scalarNode.readFiles(), scalarNode.parseYaml(), scalarNode.parseJson()], treeShake: false }),
+      bundle: (file) =>
+        scalar.bundle(file, {
+          plugins: [scalarNode.readFiles(), scalarNode.parseYaml(), scalarNode.parseJson()],
+          treeShake: false,
+        }),
     },
     {
       name: "@redocly/openapi-core 2.64.0",
       bundle: async (file) => {
         const result = await redocly.bundle({ ref: file, config: redoclyConfig });
         const errors = result.problems.filter((p: { severity: string }) => p.severity === "error");
-        if (errors.length > 0) throw new Error(errors.map((p: { message: string; location: { pointer?: string }[] }) => `${p.message} at ${p.location[0]?.pointer ?? "?"}`).join("; "));
+        if (errors.length > 0)
+          throw new Error(
+            errors
+              .map(
+                (p: { message: string; location: { pointer?: string }[] }) =>
+                  `${p.message} at ${p.location[0]?.pointer ?? "?"}`,
+              )
+              .join("; "),
+          );
         return result.bundle.parsed;
       },
     },
@@ -87,7 +100,9 @@ const size = Number(process.argv[2] ?? 20);
 const github = join(cache, "node_modules/@octokit/openapi/generated/api.github.com.json");
 const corpus = sample(size);
 const lines: string[] = [];
-lines.push(`| parser | petstore 3.0 | petstore 2.0 | external + cyclic $ref | broken $ref: message | GitHub (${(readFileSync(github).length / 1e6).toFixed(1)} MB) | ${corpus.length} directory docs: ok, total ms |`);
+lines.push(
+  `| parser | petstore 3.0 | petstore 2.0 | external + cyclic $ref | broken $ref: message | GitHub (${(readFileSync(github).length / 1e6).toFixed(1)} MB) | ${corpus.length} directory docs: ok, total ms |`,
+);
 lines.push("|---|---|---|---|---|---|---|");
 for (const candidate of await candidates()) {
   const cell = async (file: string) => {
@@ -98,7 +113,8 @@ for (const candidate of await candidates()) {
   const petstore2 = await cell(join(fixtures, "petstore-2.0.json"));
   const external = await cell(join(fixtures, "external/api.yaml"));
   const broken = await time(() => candidate.bundle(join(fixtures, "broken.yaml")));
-  const brokenCell = broken.error !== undefined ? `\`${broken.error.replaceAll("|", "\\|")}\`` : `accepted (${shape(broken.result)})`;
+  const brokenCell =
+    broken.error !== undefined ? `\`${broken.error.replaceAll("|", "\\|")}\`` : `accepted (${shape(broken.result)})`;
   const gh = await cell(github);
   let ok = 0;
   let total = 0;
@@ -107,7 +123,9 @@ for (const candidate of await candidates()) {
     total += r.ms;
     if (r.error === undefined && shape(r.result) === "ok") ok++;
   }
-  lines.push(`| ${candidate.name} | ${petstore3} | ${petstore2} | ${external} | ${brokenCell} | ${gh} | ${ok}/${corpus.length}, ${total.toFixed(0)} ms |`);
+  lines.push(
+    `| ${candidate.name} | ${petstore3} | ${petstore2} | ${external} | ${brokenCell} | ${gh} | ${ok}/${corpus.length}, ${total.toFixed(0)} ms |`,
+  );
   console.error(`measured ${candidate.name}`);
 }
 console.log(lines.join("\n"));

@@ -14,9 +14,24 @@ import { bundle, bundleSize } from "./lib/bundle.js";
 import type { HttpClientKind } from "./lib/http-driver.js";
 import { buildMcpGenCatalog } from "./lib/catalog-build.js";
 import { runGenerator } from "./lib/generate.js";
-import { measureColdStart, measureList, measureThroughput, sanityCheck, type ServerCommand, type Transport, type Workload } from "./lib/measure.js";
+import {
+  measureColdStart,
+  measureList,
+  measureThroughput,
+  sanityCheck,
+  type ServerCommand,
+  type Transport,
+  type Workload,
+} from "./lib/measure.js";
 import { benchDir, outDir } from "./lib/paths.js";
-import { environment, generatorTable, implementationTable, slopeTable, targetTable, type Target } from "./lib/report.js";
+import {
+  environment,
+  generatorTable,
+  implementationTable,
+  slopeTable,
+  targetTable,
+  type Target,
+} from "./lib/report.js";
 import { Results, type ImplId, type MetricSpec } from "./lib/results.js";
 import { median } from "./lib/stats.js";
 import type { Era } from "./workload/requests.js";
@@ -64,7 +79,9 @@ function parseOptions(argv: readonly string[]): Options {
 const options = parseOptions(process.argv.slice(2));
 const log = (line: string) => process.stderr.write(`${line}\n`);
 const durations = {
-  ...(options.quick ? { warmupMs: 300, c1Ms: 500, c64Ms: 800, listMs: 500, coldRuns: 1 } : { warmupMs: 1_500, c1Ms: 2_000, c64Ms: 3_000, listMs: 2_000, coldRuns: 3 }),
+  ...(options.quick
+    ? { warmupMs: 300, c1Ms: 500, c64Ms: 800, listMs: 500, coldRuns: 1 }
+    : { warmupMs: 1_500, c1Ms: 2_000, c64Ms: 3_000, listMs: 2_000, coldRuns: 3 }),
   httpClient: options.httpClient,
 };
 
@@ -86,7 +103,13 @@ const implementations: readonly Implementation[] = [
 ];
 
 const MB = 2 ** 20;
-const metric = (key: string, label: string, unit: string, digits: number, extra: Partial<MetricSpec> = {}): MetricSpec => ({ key, label, unit, digits, ...extra });
+const metric = (
+  key: string,
+  label: string,
+  unit: string,
+  digits: number,
+  extra: Partial<MetricSpec> = {},
+): MetricSpec => ({ key, label, unit, digits, ...extra });
 const loadMetrics = (t: Transport): MetricSpec[] => {
   const name = t === "stdio" ? "stdio" : "HTTP";
   return [1, 64].flatMap((c) => [
@@ -103,13 +126,21 @@ const M = {
   coldCatalog: metric("cold.catalog", "cold start, 200-tool catalog", "ms", 1),
   listStdio: metric("list.stdio.p50", "tools/list of 200 tools, stdio, p50", "ms", 3),
   listStdio99: metric("list.stdio.p99", "tools/list of 200 tools, stdio, p99", "ms", 3),
-  listStdioOnePage: metric("list.stdio.page200.p50", "tools/list of 200 tools, stdio, p50, mcp-gen with pageSize 200", "ms", 3, { base: "list.stdio.p50" }),
+  listStdioOnePage: metric(
+    "list.stdio.page200.p50",
+    "tools/list of 200 tools, stdio, p50, mcp-gen with pageSize 200",
+    "ms",
+    3,
+    { base: "list.stdio.p50" },
+  ),
   listHttp: metric("list.http.p50", "tools/list of 200 tools, HTTP, p50", "ms", 3),
   listHttp99: metric("list.http.p99", "tools/list of 200 tools, HTTP, p99", "ms", 3),
   catalogRss: metric("list.stdio.rss", "peak RSS, 200-tool catalog over stdio", "MB", 1, { scale: MB }),
   bundleMin: metric("bundle.min", "minimal echo/add stdio server, minified", "KB", 1, { scale: 1024 }),
   bundleGzip: metric("bundle.gzip", "minimal echo/add stdio server, minified + gzip", "KB", 1, { scale: 1024 }),
-  fullBundleMin: metric("bundle.full.min", "benchmark server (stdio + HTTP, both workloads), minified", "KB", 1, { scale: 1024 }),
+  fullBundleMin: metric("bundle.full.min", "benchmark server (stdio + HTTP, both workloads), minified", "KB", 1, {
+    scale: 1024,
+  }),
 };
 const metricsTable: MetricSpec[] = [
   ...loadMetrics("stdio"),
@@ -166,12 +197,17 @@ async function prepare(): Promise<Map<string, string>> {
 
 async function measureBundles(results: Results): Promise<void> {
   for (const impl of implementations) {
-    const minimal = await bundleSize(join(benchDir, "servers", "minimal", `${impl.id}.ts`), join(bundleDir, `${impl.id}-minimal.min.mjs`));
+    const minimal = await bundleSize(
+      join(benchDir, "servers", "minimal", `${impl.id}.ts`),
+      join(bundleDir, `${impl.id}-minimal.min.mjs`),
+    );
     results.record(M.bundleMin.key, impl.id, 0, minimal.minified);
     results.record(M.bundleGzip.key, impl.id, 0, minimal.gzipped);
     const full = await bundleSize(join(benchDir, impl.source), join(bundleDir, `${impl.id}-full.min.mjs`));
     results.record(M.fullBundleMin.key, impl.id, 0, full.minified);
-    log(`bundle ${impl.id}: minimal ${fmt(minimal.minified / 1024, 1)} KB (${fmt(minimal.gzipped / 1024, 1)} KB gzip), benchmark server ${fmt(full.minified / 1024, 1)} KB`);
+    log(
+      `bundle ${impl.id}: minimal ${fmt(minimal.minified / 1024, 1)} KB (${fmt(minimal.gzipped / 1024, 1)} KB gzip), benchmark server ${fmt(full.minified / 1024, 1)} KB`,
+    );
   }
 }
 
@@ -197,7 +233,10 @@ async function serverBench(results: Results): Promise<void> {
   log("checking that every implementation answers every request correctly");
   for (const impl of implementations) {
     for (const transport of ["stdio", "http"] as const) {
-      for (const workload of ["basic", "catalog"] as const) await guarded(impl, `sanity ${transport} ${workload}`, () => sanityCheck(command(impl, workload), transport, durations));
+      for (const workload of ["basic", "catalog"] as const)
+        await guarded(impl, `sanity ${transport} ${workload}`, () =>
+          sanityCheck(command(impl, workload), transport, durations),
+        );
     }
   }
   await measureBundles(results);
@@ -223,7 +262,8 @@ async function serverBench(results: Results): Promise<void> {
             [1, r.c1],
             [64, r.c64],
           ] as const) {
-            if (w.errors > 0) results.recordError(impl.id, `${transport} c${c}: ${w.errors} errors, first: ${w.firstError}`);
+            if (w.errors > 0)
+              results.recordError(impl.id, `${transport} c${c}: ${w.errors} errors, first: ${w.firstError}`);
             results.record(`${transport}.c${c}.rps`, impl.id, rep, w.throughput);
             results.record(`${transport}.c${c}.p50`, impl.id, rep, w.p50);
             results.record(`${transport}.c${c}.p99`, impl.id, rep, w.p99);
@@ -240,15 +280,19 @@ async function serverBench(results: Results): Promise<void> {
     }
     for (const transport of ["stdio", "http"] as const) {
       const runs: [Implementation, string[], string][] = order.map((impl) => [impl, [], `list.${transport}`]);
-      if (transport === "stdio") runs.push([implementations.find((i) => i.id === "mcp-gen")!, ["--page-size", "200"], "list.stdio.page200"]);
+      if (transport === "stdio")
+        runs.push([implementations.find((i) => i.id === "mcp-gen")!, ["--page-size", "200"], "list.stdio.page200"]);
       for (const [impl, extraArgs, key] of runs) {
         await guarded(impl, `${key}`, async () => {
           const r = await measureList(command(impl, "catalog", extraArgs), transport, durations);
           if (r.errors > 0) results.recordError(impl.id, `${key}: ${r.errors} errors, first: ${r.firstError}`);
           results.record(`${key}.p50`, impl.id, rep, r.p50);
           if (extraArgs.length === 0) results.record(`${key}.p99`, impl.id, rep, r.p99);
-          if (transport === "stdio" && extraArgs.length === 0) results.record(M.catalogRss.key, impl.id, rep, r.peakRss);
-          log(`${tag} ${key} ${impl.id}${extraArgs.length ? ` ${extraArgs.join(" ")}` : ""}: p50 ${fmt(r.p50, 3)} ms, p99 ${fmt(r.p99, 3)} ms (${r.listings} listings)`);
+          if (transport === "stdio" && extraArgs.length === 0)
+            results.record(M.catalogRss.key, impl.id, rep, r.peakRss);
+          log(
+            `${tag} ${key} ${impl.id}${extraArgs.length ? ` ${extraArgs.join(" ")}` : ""}: p50 ${fmt(r.p50, 3)} ms, p99 ${fmt(r.p99, 3)} ms (${r.listings} listings)`,
+          );
         });
       }
     }
@@ -322,7 +366,11 @@ function generatorSection(cases: readonly CaseResult[]): string {
   const size = largest?.case.tools;
   // Every catalog of the largest size: the growth series' last, with its client, and the other shapes.
   const full = cases.filter((c) => (c.case.tools ?? c.case.catalogTools) === size && size !== undefined);
-  const slowest = (pick: (r: CaseResult) => number) => full.reduce<CaseResult | undefined>((worst, c) => (worst === undefined || pick(c) > pick(worst) ? c : worst), undefined);
+  const slowest = (pick: (r: CaseResult) => number) =>
+    full.reduce<CaseResult | undefined>(
+      (worst, c) => (worst === undefined || pick(c) > pick(worst) ? c : worst),
+      undefined,
+    );
   const slowestCold = slowest((r) => r.cold.wallMs);
   const slowestWarm = slowest((r) => r.warm.wallMs);
   const slowestCheck = [...cases].sort((a, b) => b.check.wallMs - a.check.wallMs)[0];
@@ -335,10 +383,19 @@ function generatorSection(cases: readonly CaseResult[]): string {
   const at1000 = size === 1000;
   const sizeNote = at1000 ? "" : ` (for 1,000 tools; measured at ${size ?? "—"})`;
   const rows = [
-    slowestCold ? `| slowest ${size}-tool catalog, cold (no cache at all, fresh process): ${slowestCold.case.label} | ${fmt(slowestCold.cold.wallMs)} ms | < 1,000 ms${sizeNote} | ${at1000 ? status(slowestCold.cold.wallMs < 1000) : "not measured at 1,000"} |` : "",
-    ...full.map((c) => `| ${c.case.label}, cold | ${fmt(c.cold.wallMs)} ms | < 1,000 ms${sizeNote} | ${at1000 ? status(c.cold.wallMs < 1000) : "not measured at 1,000"} |`),
-    slowestWarm ? `| slowest ${size}-tool catalog, warm cache: ${slowestWarm.case.label} | ${fmt(slowestWarm.warm.wallMs)} ms | < 1,000 ms${sizeNote} | ${at1000 ? status(slowestWarm.warm.wallMs < 1000) : "not measured at 1,000"} |` : "",
-    slowestCheck ? `| slowest \`--check\`, nothing changed: ${slowestCheck.case.label} | ${fmt(slowestCheck.check.wallMs)} ms | < 500 ms | ${status(slowestCheck.check.wallMs < 500)} |` : "",
+    slowestCold
+      ? `| slowest ${size}-tool catalog, cold (no cache at all, fresh process): ${slowestCold.case.label} | ${fmt(slowestCold.cold.wallMs)} ms | < 1,000 ms${sizeNote} | ${at1000 ? status(slowestCold.cold.wallMs < 1000) : "not measured at 1,000"} |`
+      : "",
+    ...full.map(
+      (c) =>
+        `| ${c.case.label}, cold | ${fmt(c.cold.wallMs)} ms | < 1,000 ms${sizeNote} | ${at1000 ? status(c.cold.wallMs < 1000) : "not measured at 1,000"} |`,
+    ),
+    slowestWarm
+      ? `| slowest ${size}-tool catalog, warm cache: ${slowestWarm.case.label} | ${fmt(slowestWarm.warm.wallMs)} ms | < 1,000 ms${sizeNote} | ${at1000 ? status(slowestWarm.warm.wallMs < 1000) : "not measured at 1,000"} |`
+      : "",
+    slowestCheck
+      ? `| slowest \`--check\`, nothing changed: ${slowestCheck.case.label} | ${fmt(slowestCheck.check.wallMs)} ms | < 500 ms | ${status(slowestCheck.check.wallMs < 500)} |`
+      : "",
     `| growth of the per-tool cost, warm CPU time (last / first segment) | ${Number.isFinite(growth) ? growth.toFixed(2) : "—"} | ≤ ~1.5 (linear) | ${Number.isFinite(growth) ? status(growth <= 1.5) : "—"} |`,
   ].filter((r) => r !== "");
   return `## Generator

@@ -35,18 +35,22 @@ function refresh(target: string, sources: readonly string[], command: string, ar
 }
 
 const schemaDir = process.env.MCP_GEN_SCHEMA_DIR ?? "../shared/mcp-schema";
-refresh("dist/.tsbuildinfo", ["generator", "runtime", "schema", "tsconfig.json", "tsconfig.build.json"], "npm", ["run", "-s", "build"]);
+refresh("dist/.tsbuildinfo", ["generator", "runtime", "schema", "tsconfig.json", "tsconfig.build.json"], "npm", [
+  "run",
+  "-s",
+  "build",
+]);
 // The forecast panel (an MCP App) is one HTML page bundled from its sources; the manifest inlines it.
-refresh("examples/weather/ui/forecast.html", ["examples/weather/ui/forecast.ts", "examples/weather/ui/panel.html", "examples/weather/ui/build.ts"], process.execPath, [
-  "--import",
-  "tsx",
-  at("examples/weather/ui/build.ts"),
-]);
-refresh("examples/weather/src/mcp/index.ts", ["examples/weather/mcp.yaml", "examples/weather/schemas", "examples/weather/ui", "dist/generator", "schema"], process.execPath, [
-  at("dist/generator/cli.js"),
-  at("examples/weather/mcp.yaml"),
-  "-q",
-  "--schema-dir",
-  schemaDir,
-]);
+refresh(
+  "examples/weather/ui/forecast.html",
+  ["examples/weather/ui/forecast.ts", "examples/weather/ui/panel.html", "examples/weather/ui/build.ts"],
+  process.execPath,
+  ["--import", "tsx", at("examples/weather/ui/build.ts")],
+);
+refresh(
+  "examples/weather/src/mcp/index.ts",
+  ["examples/weather/mcp.yaml", "examples/weather/schemas", "examples/weather/ui", "dist/generator", "schema"],
+  process.execPath,
+  [at("dist/generator/cli.js"), at("examples/weather/mcp.yaml"), "-q", "--schema-dir", schemaDir],
+);
 await import("./weather/src/main.js");

@@ -79,7 +79,14 @@ export class Ids {
     if (r < 0.93) return { raw: String(-n), key: `n:${-n}` };
     if (r < 0.96) {
       // Strings that look like numbers, unicode, escapes.
-      const value = this.rng.pick([`${n}`, `\u00e9\u4e2d${n}`, `\u0000${n}`, `\ud83d\ude00${n}`, ` ${n} `, `__proto__${n}`]);
+      const value = this.rng.pick([
+        `${n}`,
+        `\u00e9\u4e2d${n}`,
+        `\u0000${n}`,
+        `\ud83d\ude00${n}`,
+        ` ${n} `,
+        `__proto__${n}`,
+      ]);
       return { raw: JSON.stringify(value), key: `s:${value}` };
     }
     if (r < 0.98) {
@@ -177,10 +184,35 @@ const TOOLS_ASKING = [
   "test_input_required_result_tampered_state",
   "test_input_required_result_capabilities",
 ] as const;
-const PROMPTS = ["test_simple_prompt", "test_prompt_with_arguments", "test_prompt_with_embedded_resource", "test_prompt_with_image", "test_input_required_result_prompt"];
-const URIS = ["test://static-text", "test://static-binary", "test://watched-resource", "test://template/1/data", "test://template/abc/data", "test://nope", "constructor", "__proto__"];
+const PROMPTS = [
+  "test_simple_prompt",
+  "test_prompt_with_arguments",
+  "test_prompt_with_embedded_resource",
+  "test_prompt_with_image",
+  "test_input_required_result_prompt",
+];
+const URIS = [
+  "test://static-text",
+  "test://static-binary",
+  "test://watched-resource",
+  "test://template/1/data",
+  "test://template/abc/data",
+  "test://nope",
+  "constructor",
+  "__proto__",
+];
 const LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"];
-const WEIRD_NAMES = ["__proto__", "constructor", "toString", "hasOwnProperty", "prototype", "valueOf", "", "\u0000", "x".repeat(300)];
+const WEIRD_NAMES = [
+  "__proto__",
+  "constructor",
+  "toString",
+  "hasOwnProperty",
+  "prototype",
+  "valueOf",
+  "",
+  "\u0000",
+  "x".repeat(300),
+];
 
 type Json = unknown;
 
@@ -210,7 +242,19 @@ export class Generator {
       case 2:
         return r.pick([0, -1, 1.5, 1e308, -1e-308, 2 ** 53 + 1, 123456789]);
       case 3:
-        return r.pick(["", "a", "\u0000", "\ud800", "\udfff\ud800", "\u202e", "😀", "%00", "{{arg1}}", "${x}", "a".repeat(r.int(5000))]);
+        return r.pick([
+          "",
+          "a",
+          "\u0000",
+          "\ud800",
+          "\udfff\ud800",
+          "\u202e",
+          "😀",
+          "%00",
+          "{{arg1}}",
+          "${x}",
+          "a".repeat(r.int(5000)),
+        ]);
       case 4:
         return r.pick(WEIRD_NAMES);
       case 5:
@@ -258,7 +302,8 @@ export class Generator {
   /** The _meta of a request: the modern envelope, or a progress token now and then. */
   private meta(): Record<string, Json> | undefined {
     const r = this.rng;
-    if (!this.modern) return r.chance(0.15) ? { progressToken: r.chance(0.5) ? r.int(1000) : `p${r.int(1000)}` } : undefined;
+    if (!this.modern)
+      return r.chance(0.15) ? { progressToken: r.chance(0.5) ? r.int(1000) : `p${r.int(1000)}` } : undefined;
     const caps: Record<string, Json> = r.chance(0.5) ? {} : { elicitation: {}, sampling: {}, roots: {} };
     const meta: Record<string, Json> = {
       "io.modelcontextprotocol/protocolVersion": MODERN,
@@ -313,7 +358,11 @@ export class Generator {
               : r.chance(0.3)
                 ? TOOLS_SLOW
                 : TOOLS_ASKING;
-        const name = r.chance(0.05) ? r.pick(["json_schema_2020_12_tool", "test_routed_query"]) : r.chance(0.03) ? r.pick(["no_such_tool", ...WEIRD_NAMES]) : r.pick(pool);
+        const name = r.chance(0.05)
+          ? r.pick(["json_schema_2020_12_tool", "test_routed_query"])
+          : r.chance(0.03)
+            ? r.pick(["no_such_tool", ...WEIRD_NAMES])
+            : r.pick(pool);
         params = { name, arguments: this.toolArgs(name) };
         break;
       }
@@ -323,14 +372,22 @@ export class Generator {
       case "prompts/get": {
         const name = r.chance(0.05) ? r.pick(WEIRD_NAMES) : r.pick(PROMPTS);
         params = { name };
-        if (name === "test_prompt_with_arguments") params.arguments = r.chance(0.8) ? { arg1: "a", arg2: "b" } : { arg1: 1 };
+        if (name === "test_prompt_with_arguments")
+          params.arguments = r.chance(0.8) ? { arg1: "a", arg2: "b" } : { arg1: 1 };
         if (name === "test_prompt_with_embedded_resource") params.arguments = { resourceUri: r.pick(URIS) };
         break;
       }
       case "completion/complete":
         params = r.chance(0.5)
-          ? { ref: { type: "ref/prompt", name: "test_prompt_with_arguments" }, argument: { name: r.pick(["arg1", "arg2", "nope"]), value: r.pick(["pa", "t", ""]) }, context: { arguments: { arg1: "paris" } } }
-          : { ref: { type: "ref/resource", uri: "test://template/{id}/data" }, argument: { name: "id", value: r.pick(["1", "12", ""]) } };
+          ? {
+              ref: { type: "ref/prompt", name: "test_prompt_with_arguments" },
+              argument: { name: r.pick(["arg1", "arg2", "nope"]), value: r.pick(["pa", "t", ""]) },
+              context: { arguments: { arg1: "paris" } },
+            }
+          : {
+              ref: { type: "ref/resource", uri: "test://template/{id}/data" },
+              argument: { name: "id", value: r.pick(["1", "12", ""]) },
+            };
         break;
       case "resources/subscribe":
       case "resources/unsubscribe":
@@ -370,7 +427,8 @@ export class Generator {
       "ping",
     ]);
     let params: Record<string, Json> | undefined;
-    if (method === "notifications/cancelled") params = { requestId: r.chance(0.5) ? `never-${r.int(1e9)}` : -1 - r.int(1e6), reason: "fuzz" };
+    if (method === "notifications/cancelled")
+      params = { requestId: r.chance(0.5) ? `never-${r.int(1e9)}` : -1 - r.int(1e6), reason: "fuzz" };
     else if (method === "notifications/progress") params = { progressToken: r.int(100), progress: r.int(100) };
     else if (r.chance(0.5)) params = { x: this.wild() };
     if (this.modern) params = { ...(params ?? {}), _meta: this.meta() };
@@ -396,12 +454,15 @@ export class Generator {
   /** The headers a correct client sends for `method` in this context (modern only; legacy headers come from the session). */
   modernHeaders(method: string, params: Record<string, Json> | undefined): Record<string, string> {
     const h: Record<string, string> = { "mcp-protocol-version": MODERN, "mcp-method": method };
-    const field = method === "tools/call" || method === "prompts/get" ? "name" : method === "resources/read" ? "uri" : undefined;
-    if (field !== undefined && params && typeof params[field] === "string") h["mcp-name"] = encodeHeader(params[field] as string);
+    const field =
+      method === "tools/call" || method === "prompts/get" ? "name" : method === "resources/read" ? "uri" : undefined;
+    if (field !== undefined && params && typeof params[field] === "string")
+      h["mcp-name"] = encodeHeader(params[field] as string);
     if (method === "tools/call" && params?.name === "test_routed_query") {
       const a = params.arguments as Record<string, Json> | undefined;
       if (a && typeof a === "object") {
-        if (typeof a.region === "string" || typeof a.region === "number") h["mcp-param-region"] = encodeHeader(String(a.region));
+        if (typeof a.region === "string" || typeof a.region === "number")
+          h["mcp-param-region"] = encodeHeader(String(a.region));
         if (typeof a.priority === "number") h["mcp-param-priority"] = String(a.priority);
       }
     }
@@ -416,15 +477,39 @@ export class Generator {
       // Invalid UTF-8 bytes inside a string value: decoded as U+FFFD, still a valid request.
       const at = body.lastIndexOf(`"${method}"`) + 1;
       if (at > 0) {
-        const bytes = Buffer.concat([Buffer.from(body.slice(0, at)), Buffer.from([0xff, 0xfe, 0xc3]), Buffer.from(body.slice(at))]);
-        return this.withHeaders({ kind: "request", body: bytes, expect: [{ id: id.key }], http: "answer", note: `${method} with invalid UTF-8 in the method name` }, method, params);
+        const bytes = Buffer.concat([
+          Buffer.from(body.slice(0, at)),
+          Buffer.from([0xff, 0xfe, 0xc3]),
+          Buffer.from(body.slice(at)),
+        ]);
+        return this.withHeaders(
+          {
+            kind: "request",
+            body: bytes,
+            expect: [{ id: id.key }],
+            http: "answer",
+            note: `${method} with invalid UTF-8 in the method name`,
+          },
+          method,
+          params,
+        );
       }
     }
     if (this.rng.chance(0.002)) {
       // A long string argument (bounded well under the 4 MiB message limit).
       const big = "L".repeat(100_000 + this.rng.int(900_000));
       const p = { name: "test_simple_text", arguments: { big }, ...(params?._meta ? { _meta: params._meta } : {}) };
-      return this.withHeaders({ kind: "request", body: this.request(id, "tools/call", p), expect: [{ id: id.key }], http: "answer", note: "tools/call with a long string" }, "tools/call", p);
+      return this.withHeaders(
+        {
+          kind: "request",
+          body: this.request(id, "tools/call", p),
+          expect: [{ id: id.key }],
+          http: "answer",
+          note: "tools/call with a long string",
+        },
+        "tools/call",
+        p,
+      );
     }
     if (this.rng.chance(0.003)) {
       // Deep nesting inside params.
@@ -434,9 +519,23 @@ export class Generator {
       const pText = JSON.stringify(p);
       const withDeep = pText === "{}" ? `{"deep":${nested}}` : `{"deep":${nested},${pText.slice(1)}`;
       body = `{"jsonrpc":"2.0","id":${id.raw},"method":${JSON.stringify(method)},"params":${withDeep}}`;
-      return this.withHeaders({ kind: "request", body, expect: [{ id: id.key }], http: "answer", note: `${method} with params nested ${depth} deep` }, method, p);
+      return this.withHeaders(
+        {
+          kind: "request",
+          body,
+          expect: [{ id: id.key }],
+          http: "answer",
+          note: `${method} with params nested ${depth} deep`,
+        },
+        method,
+        p,
+      );
     }
-    return this.withHeaders({ kind: "request", body, expect: [{ id: id.key }], http: "answer", note: method }, method, params);
+    return this.withHeaders(
+      { kind: "request", body, expect: [{ id: id.key }], http: "answer", note: method },
+      method,
+      params,
+    );
   }
 
   private withHeaders(c: Case, method: string, params: Record<string, Json> | undefined): Case {
@@ -449,7 +548,11 @@ export class Generator {
     const parsed = JSON.parse(body) as { method: string; params?: Record<string, Json> };
     // A modern notification named like tools/call lacks the Mcp-Name its method needs: it may be refused.
     const http: HttpExpect = this.modern && parsed.method === "tools/call" ? "accepted-or-refused" : "accepted";
-    return this.withHeaders({ kind: "notification", body, expect: [], http, note: `notification ${parsed.method}` }, parsed.method, parsed.params);
+    return this.withHeaders(
+      { kind: "notification", body, expect: [], http, note: `notification ${parsed.method}` },
+      parsed.method,
+      parsed.params,
+    );
   }
 
   private clientResponseCase(): Case {
@@ -462,7 +565,13 @@ export class Generator {
       `{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"bad"}}`,
     ]);
     // A valid response the server did not ask for: ignored. HTTP: legacy 202; a modern POST must be a request or notification.
-    return { kind: "client-response", body, expect: [], http: this.modern ? "accepted-or-refused" : "accepted", note: "unsolicited client response" };
+    return {
+      kind: "client-response",
+      body,
+      expect: [],
+      http: this.modern ? "accepted-or-refused" : "accepted",
+      note: "unsolicited client response",
+    };
   }
 
   /** Envelope errors; the expectation follows JSON-RPC 2.0 (the id when it is valid, else null). */
@@ -472,8 +581,20 @@ export class Generator {
     const { method, params } = this.validRequest();
     const p = params === undefined ? "" : `,"params":${JSON.stringify(params)}`;
     const m = JSON.stringify(method);
-    const withId = (note: string, body: string): Case => ({ kind: "invalid-envelope", body, expect: [{ idOrNull: id.key }], http: "refused", note });
-    const noId = (note: string, body: string): Case => ({ kind: "invalid-envelope", body, expect: [{ nullError: true }], http: "refused", note });
+    const withId = (note: string, body: string): Case => ({
+      kind: "invalid-envelope",
+      body,
+      expect: [{ idOrNull: id.key }],
+      http: "refused",
+      note,
+    });
+    const noId = (note: string, body: string): Case => ({
+      kind: "invalid-envelope",
+      body,
+      expect: [{ nullError: true }],
+      http: "refused",
+      note,
+    });
     const badId = r.pick(["null", "1.5", "-0.25", "true", "false", "{}", "[]", '{"a":1}', "[1]", "1e400", "-1e400"]);
     const badJsonrpc = r.pick(['"1.0"', '"2"', "2", "2.0", "null", '""', '"2.0 "', "{}", "[]"]);
     const badParams = r.pick(["[]", "[1,2]", '"x"', "1", "true", "null"]);
@@ -499,21 +620,33 @@ export class Generator {
         c = noId("not an object", r.pick(["1", '"x"', "null", "true", "false", "-5", "1e999", '"\\ud800"']));
         break;
       case 6:
-        c = noId("bad error object in a response", `{"jsonrpc":"2.0","id":${id.raw},"error":${r.pick(['"bad"', "1", '{"code":"x","message":"m"}', '{"code":1}', "null"])}}`);
+        c = noId(
+          "bad error object in a response",
+          `{"jsonrpc":"2.0","id":${id.raw},"error":${r.pick(['"bad"', "1", '{"code":"x","message":"m"}', '{"code":1}', "null"])}}`,
+        );
         break;
       case 7:
-        c = noId("response with an invalid id", `{"jsonrpc":"2.0","id":${r.pick(["1.5", "true", "{}", "[]", "null"])},"result":{}}`);
+        c = noId(
+          "response with an invalid id",
+          `{"jsonrpc":"2.0","id":${r.pick(["1.5", "true", "{}", "[]", "null"])},"result":{}}`,
+        );
         break;
       case 8:
         c = withId("no method, result or error", `{"jsonrpc":"2.0","id":${id.raw}}`);
         break;
       case 9:
         // Notification-shaped but with bad params: error with id null.
-        c = noId("notification with bad params", `{"jsonrpc":"2.0","method":"notifications/initialized","params":${badParams}}`);
+        c = noId(
+          "notification with bad params",
+          `{"jsonrpc":"2.0","method":"notifications/initialized","params":${badParams}}`,
+        );
         if (badParams === "null") c = { ...c, note: "notification with params null" };
         break;
       default:
-        c = withId(`params ${badParams}, jsonrpc ${badJsonrpc}`, `{"jsonrpc":${badJsonrpc},"id":${id.raw},"method":${m},"params":${badParams}}`);
+        c = withId(
+          `params ${badParams}, jsonrpc ${badJsonrpc}`,
+          `{"jsonrpc":${badJsonrpc},"id":${id.raw},"method":${m},"params":${badParams}}`,
+        );
     }
     return this.withHeaders(c, method, params);
   }
@@ -531,7 +664,25 @@ export class Generator {
         note = "truncated JSON";
         break;
       case 1:
-        body = r.pick(["{", "}", "{]", "{'a':1}", "nul", "tru", "[1,]", '{"a":1,}', "{\"a\"\u0000:1}", "\u0001", "NaN", "Infinity", "undefined", "0x10", '"\\x41"', '"\\u12"', '"\\ud800']);
+        body = r.pick([
+          "{",
+          "}",
+          "{]",
+          "{'a':1}",
+          "nul",
+          "tru",
+          "[1,]",
+          '{"a":1,}',
+          '{"a"\u0000:1}',
+          "\u0001",
+          "NaN",
+          "Infinity",
+          "undefined",
+          "0x10",
+          '"\\x41"',
+          '"\\u12"',
+          '"\\ud800',
+        ]);
         note = "malformed JSON";
         break;
       case 2:
@@ -550,7 +701,11 @@ export class Generator {
         body = `${full} ${full}`;
         note = "two messages on one line";
     }
-    return this.withHeaders({ kind: "parse-error", body, expect: [{ nullError: true }], http: "refused", note }, method, params);
+    return this.withHeaders(
+      { kind: "parse-error", body, expect: [{ nullError: true }], http: "refused", note },
+      method,
+      params,
+    );
   }
 
   private batchCase(): Case {
@@ -580,7 +735,13 @@ export class Generator {
     }
     const body = `[${parts.join(",")}]`;
     if (!allowed || size === 0) {
-      return { kind: "batch", body, expect: [{ nullError: true }], http: "refused", note: size === 0 ? "empty batch" : `batch of ${size} outside 2025-03-26` };
+      return {
+        kind: "batch",
+        body,
+        expect: [{ nullError: true }],
+        http: "refused",
+        note: size === 0 ? "empty batch" : `batch of ${size} outside 2025-03-26`,
+      };
     }
     return { kind: "batch", body, expect, http: expect.length === 0 ? "accepted" : "answer", note: `batch of ${size}` };
   }
@@ -588,12 +749,21 @@ export class Generator {
   private duplicateCase(): Case {
     const id = this.ids.next();
     const slow = this.rng.chance(0.5);
-    const params: Record<string, Json> = slow ? { name: "test_tool_with_progress", arguments: {} } : { name: "test_simple_text", arguments: {} };
+    const params: Record<string, Json> = slow
+      ? { name: "test_tool_with_progress", arguments: {} }
+      : { name: "test_simple_text", arguments: {} };
     const meta = this.meta();
     if (meta) params._meta = meta;
     const body = this.request(id, "tools/call", params);
     // Sent twice: two responses with that id (a result, and a result or a -32600 for the id in use).
-    const c: Case = { kind: "duplicate-id", body, expect: [{ id: id.key }], http: "answer", copies: 2, note: `duplicate in-flight id (${slow ? "slow" : "fast"} tool)` };
+    const c: Case = {
+      kind: "duplicate-id",
+      body,
+      expect: [{ id: id.key }],
+      http: "answer",
+      copies: 2,
+      note: `duplicate in-flight id (${slow ? "slow" : "fast"} tool)`,
+    };
     return this.withHeaders(c, "tools/call", params);
   }
 
@@ -609,7 +779,16 @@ export class Generator {
     let headerParams: Record<string, Json> | undefined;
     switch (choice) {
       case 0:
-        method = r.pick(["__proto__", "constructor", "toString", "hasOwnProperty", "__defineGetter__", "constructor.prototype", "prototype", "tools/__proto__"]);
+        method = r.pick([
+          "__proto__",
+          "constructor",
+          "toString",
+          "hasOwnProperty",
+          "__defineGetter__",
+          "constructor.prototype",
+          "prototype",
+          "tools/__proto__",
+        ]);
         paramsText = `{"__proto__":${pollute}${metaText}}`;
         break;
       case 1:
@@ -652,7 +831,11 @@ export class Generator {
         paramsText = `{"level":"__proto__","__proto__":${pollute}${metaText}}`;
     }
     const body = `{"jsonrpc":"2.0","id":${id.raw},"method":${JSON.stringify(method)},"params":${paramsText},"__proto__":${pollute}}`;
-    return this.withHeaders({ kind: "prototype", body, expect: [{ id: id.key }], http: "answer", note: `prototype payload (${method})` }, method, headerParams);
+    return this.withHeaders(
+      { kind: "prototype", body, expect: [{ id: id.key }], http: "answer", note: `prototype payload (${method})` },
+      method,
+      headerParams,
+    );
   }
 
   /** HTTP only: a well-formed request or notification with one header wrong. */
@@ -674,7 +857,8 @@ export class Generator {
         note = `content-type ${headers["content-type"]}`;
         // "application/jsonx" still contains application/json: accepted as JSON.
         // A notification keeps its own expectation (one the server cannot accept may be refused with 400).
-        if (headers["content-type"] === "application/jsonx") return { ...base, headers, note: "content-type application/jsonx" };
+        if (headers["content-type"] === "application/jsonx")
+          return { ...base, headers, note: "content-type application/jsonx" };
         return { ...base, headers, http: "refused", note };
       case 1:
         headers["content-type"] = null;
@@ -701,16 +885,31 @@ export class Generator {
       case 7:
         headers["mcp-protocol-version"] = r.pick(["1999-01-01", "2025-03-26", "2025-06-18", "garbage", ""]);
         // A legacy session checks the version header from 2025-06-18 on; a modern request against its _meta.
-        return { ...base, headers, http: base.kind === "request" ? "answer-or-refused" : "accepted-or-refused", note: `MCP-Protocol-Version '${headers["mcp-protocol-version"]}'` };
+        return {
+          ...base,
+          headers,
+          http: base.kind === "request" ? "answer-or-refused" : "accepted-or-refused",
+          note: `MCP-Protocol-Version '${headers["mcp-protocol-version"]}'`,
+        };
       case 8:
         headers["mcp-method"] = r.pick(["tools/list", "", "__proto__", "TOOLS/CALL"]);
-        return { ...base, headers, http: base.kind === "request" ? "answer-or-refused" : "accepted-or-refused", note: `Mcp-Method '${headers["mcp-method"]}'` };
+        return {
+          ...base,
+          headers,
+          http: base.kind === "request" ? "answer-or-refused" : "accepted-or-refused",
+          note: `Mcp-Method '${headers["mcp-method"]}'`,
+        };
       case 9:
         headers["mcp-method"] = null;
         return { ...base, headers, http: "refused", note: "no Mcp-Method" };
       case 10:
         headers["mcp-name"] = r.pick(["other", "=?base64?!!!?=", "=?base64?X19wcm90b19f?=", "__proto__", ""]);
-        return { ...base, headers, http: base.kind === "request" ? "answer-or-refused" : "accepted-or-refused", note: `Mcp-Name '${headers["mcp-name"]}'` };
+        return {
+          ...base,
+          headers,
+          http: base.kind === "request" ? "answer-or-refused" : "accepted-or-refused",
+          note: `Mcp-Name '${headers["mcp-name"]}'`,
+        };
       default:
         headers["mcp-protocol-version"] = null;
         return { ...base, headers, http: "refused", note: "no MCP-Protocol-Version" };
@@ -720,7 +919,8 @@ export class Generator {
 
 /** Header-safe form of a mirrored value (plain visible ASCII as is, else the base64 sentinel). */
 export function encodeHeader(value: string): string {
-  if (/^[\x21-\x7e]([\x20-\x7e]*[\x21-\x7e])?$/.test(value) && !(value.startsWith("=?base64?") && value.endsWith("?="))) return value;
+  if (/^[\x21-\x7e]([\x20-\x7e]*[\x21-\x7e])?$/.test(value) && !(value.startsWith("=?base64?") && value.endsWith("?=")))
+    return value;
   return `=?base64?${Buffer.from(value, "utf8").toString("base64")}?=`;
 }
 
@@ -730,8 +930,14 @@ export function answerFor(rng: Rng, method: string, idRaw: string): string {
   const r = rng.next();
   if (r < 0.1) return `{"jsonrpc":"2.0","id":${idRaw},"error":{"code":-1,"message":"user said no"}}`;
   if (r < 0.25) result = rng.pick<Json>([{}, { foo: "bar" }, { action: 5 }, { roots: "x" }, { content: null }]);
-  else if (method === "elicitation/create") result = rng.pick<Json>([{ action: "accept", content: { name: "fuzz", ok: true, confirm: true } }, { action: "decline" }, { action: "cancel" }]);
-  else if (method === "sampling/createMessage") result = { role: "assistant", content: { type: "text", text: "Paris" }, model: "fuzz" };
+  else if (method === "elicitation/create")
+    result = rng.pick<Json>([
+      { action: "accept", content: { name: "fuzz", ok: true, confirm: true } },
+      { action: "decline" },
+      { action: "cancel" },
+    ]);
+  else if (method === "sampling/createMessage")
+    result = { role: "assistant", content: { type: "text", text: "Paris" }, model: "fuzz" };
   else if (method === "roots/list") result = { roots: [{ uri: "file:///tmp", name: "tmp" }] };
   else result = {};
   return `{"jsonrpc":"2.0","id":${idRaw},"result":${JSON.stringify(result)}}`;

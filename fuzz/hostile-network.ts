@@ -81,14 +81,25 @@ async function startIssuer(mode: Mode): Promise<Issuer> {
     });
   } else {
     const { publicKey } = await generateKeyPair("RS256");
-    const jwks = JSON.stringify({ keys: [{ ...(await exportJWK(publicKey)), kid: "published", alg: "RS256", use: "sig" }] });
+    const jwks = JSON.stringify({
+      keys: [{ ...(await exportJWK(publicKey)), kid: "published", alg: "RS256", use: "sig" }],
+    });
     const http = createHttpServer((req, res) => {
       if (mode === "failing") {
         res.writeHead(500, { "content-type": "text/plain" }).end("internal error");
         return;
       }
       const base = `http://${req.headers.host}`;
-      const body = req.url === "/jwks" ? jwks : JSON.stringify({ issuer: base, jwks_uri: `${base}/jwks`, authorization_endpoint: `${base}/authorize`, token_endpoint: `${base}/token`, response_types_supported: ["code"] });
+      const body =
+        req.url === "/jwks"
+          ? jwks
+          : JSON.stringify({
+              issuer: base,
+              jwks_uri: `${base}/jwks`,
+              authorization_endpoint: `${base}/authorize`,
+              token_endpoint: `${base}/token`,
+              response_types_supported: ["code"],
+            });
       setTimeout(() => res.writeHead(200, { "content-type": "application/json" }).end(body), SLOW_SECONDS * 1000);
     });
     http.on("connection", (socket) => sockets.add(socket));
@@ -106,7 +117,15 @@ async function startIssuer(mode: Mode): Promise<Issuer> {
   return { url, connections: () => connections, close: mode === "refused" ? async () => {} : close };
 }
 
-const MALFORMED_FIXED = ["x", "a.b", "a.b.c.d.e", "eyJhbGciOiJSUzI1NiJ9.e30.", "bm90IGpzb24.e30.c2ln", "..", "e30.e30.e30"];
+const MALFORMED_FIXED = [
+  "x",
+  "a.b",
+  "a.b.c.d.e",
+  "eyJhbGciOiJSUzI1NiJ9.e30.",
+  "bm90IGpzb24.e30.c2ln",
+  "..",
+  "e30.e30.e30",
+];
 
 /** A malformed token: a fixed shape or seeded garbage (token68 characters, wrong part counts, non-JSON parts). */
 function malformedToken(rng: Rng): string {
@@ -119,7 +138,12 @@ function malformedToken(rng: Rng): string {
 }
 
 /** A well-formed RS256 JWT from `issuer` for `audience`, signed with a key nobody publishes, under a random kid. */
-async function unverifiableToken(rng: Rng, issuer: string, audience: string, key: Awaited<ReturnType<typeof generateKeyPair>>["privateKey"]): Promise<string> {
+async function unverifiableToken(
+  rng: Rng,
+  issuer: string,
+  audience: string,
+  key: Awaited<ReturnType<typeof generateKeyPair>>["privateKey"],
+): Promise<string> {
   return new SignJWT({ scope: "notes:read" })
     .setProtectedHeader({ alg: "RS256", kid: rng.next() < 0.2 ? "published" : `k${rng.int(1_000_000)}` })
     .setIssuer(issuer)
@@ -138,27 +162,56 @@ interface Answer {
 }
 
 /** POSTs `body` on a connection of its own; resolves with its one answer, or status 0 when none came within `boundMs`. Counts the answers it saw (a second one would be a violation). */
-function post(url: string, body: Buffer, headers: Record<string, string>, boundMs: number, hold: Promise<void> = Promise.resolve(), sent: () => void = () => {}): Promise<Answer & { answers: number }> {
+function post(
+  url: string,
+  body: Buffer,
+  headers: Record<string, string>,
+  boundMs: number,
+  hold: Promise<void> = Promise.resolve(),
+  sent: () => void = () => {},
+): Promise<Answer & { answers: number }> {
   const start = Date.now();
   return new Promise((resolve) => {
     let answers = 0;
-    const req = request(url, { method: "POST", agent: false, headers: { ...headers, "content-length": String(body.length) }, timeout: boundMs }, (res) => {
-      answers++;
-      let text = "";
-      res.setEncoding("utf8");
-      res.on("data", (chunk: string) => (text += chunk));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text, ms: Date.now() - start, answers }));
-      res.on("error", () => resolve({ status: 0, headers: {}, body: "response error", ms: Date.now() - start, answers }));
-    });
+    const req = request(
+      url,
+      {
+        method: "POST",
+        agent: false,
+        headers: { ...headers, "content-length": String(body.length) },
+        timeout: boundMs,
+      },
+      (res) => {
+        answers++;
+        let text = "";
+        res.setEncoding("utf8");
+        res.on("data", (chunk: string) => (text += chunk));
+        res.on("end", () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text, ms: Date.now() - start, answers }),
+        );
+        res.on("error", () =>
+          resolve({ status: 0, headers: {}, body: "response error", ms: Date.now() - start, answers }),
+        );
+      },
+    );
     req.on("timeout", () => req.destroy(new Error("timeout")));
-    req.on("error", (error) => resolve({ status: 0, headers: {}, body: String(error), ms: Date.now() - start, answers }));
+    req.on("error", (error) =>
+      resolve({ status: 0, headers: {}, body: String(error), ms: Date.now() - start, answers }),
+    );
     req.write(body.subarray(0, body.length - 1), () => sent());
     void hold.then(() => req.end(body.subarray(body.length - 1)));
   });
 }
 
 function initializeBody(id: number): Buffer {
-  return Buffer.from(JSON.stringify({ jsonrpc: "2.0", id, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "fuzz", version: "1" } } }));
+  return Buffer.from(
+    JSON.stringify({
+      jsonrpc: "2.0",
+      id,
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "fuzz", version: "1" } },
+    }),
+  );
 }
 
 export interface AuthFigures {
@@ -174,41 +227,89 @@ async function runAuthMode(mode: Mode, seed: number, violate: (v: HostileViolati
   const where = `hostile-network auth (${mode} issuer)`;
   const rng = new Rng(seed);
   const issuer = await startIssuer(mode);
-  const notes: HttpServerProcess = await startHttpServer(path.join(root, "examples", "notes", "src", "main.ts"), "--issuer", issuer.url, "--port", "0");
+  const notes: HttpServerProcess = await startHttpServer(
+    path.join(root, "examples", "notes", "src", "main.ts"),
+    "--issuer",
+    issuer.url,
+    "--port",
+    "0",
+  );
   const startLines = notes.stderr().split("\n").filter(Boolean).length;
   const { privateKey } = await generateKeyPair("RS256");
   const cases = await Promise.all(
     Array.from({ length: AUTH_REQUESTS }, async () => {
       const malformed = rng.next() < 0.4;
-      return { malformed, token: malformed ? malformedToken(rng) : await unverifiableToken(rng, issuer.url, notes.url, privateKey) };
+      return {
+        malformed,
+        token: malformed ? malformedToken(rng) : await unverifiableToken(rng, issuer.url, notes.url, privateKey),
+      };
     }),
   );
   const headers = { "content-type": "application/json", accept: "application/json, text/event-stream" };
-  const answers = await Promise.all(cases.map((c, i) => post(notes.url, initializeBody(i), { ...headers, authorization: `Bearer ${c.token}` }, ANSWER_BOUND_MS)));
+  const answers = await Promise.all(
+    cases.map((c, i) =>
+      post(notes.url, initializeBody(i), { ...headers, authorization: `Bearer ${c.token}` }, ANSWER_BOUND_MS),
+    ),
+  );
   const statuses: Record<string, number> = {};
   answers.forEach((a, i) => {
     const c = cases[i]!;
     statuses[a.status || "none"] = (statuses[a.status || "none"] ?? 0) + 1;
     const got = `${a.status} ${JSON.stringify(a.headers["www-authenticate"] ?? a.headers["retry-after"] ?? "")} after ${a.ms} ms; token ${c.token.slice(0, 80)}`;
-    if (a.status === 0) return violate({ where, what: "no answer within the bound", expected: `an answer within ${ANSWER_BOUND_MS} ms`, got });
+    if (a.status === 0)
+      return violate({
+        where,
+        what: "no answer within the bound",
+        expected: `an answer within ${ANSWER_BOUND_MS} ms`,
+        got,
+      });
     if (a.answers !== 1) violate({ where, what: "not exactly one answer", got: `${a.answers} answers` });
     if (c.malformed) {
-      if (a.status !== 401 || !/^Bearer error="invalid_token"/.test(String(a.headers["www-authenticate"]))) violate({ where, what: "malformed token not refused 401 invalid_token", expected: "401 invalid_token", got });
+      if (a.status !== 401 || !/^Bearer error="invalid_token"/.test(String(a.headers["www-authenticate"])))
+        violate({ where, what: "malformed token not refused 401 invalid_token", expected: "401 invalid_token", got });
     } else if (a.status === 503) {
       if (!(Number(a.headers["retry-after"]) >= 1)) violate({ where, what: "503 without Retry-After", got });
     } else if (!(a.status === 401 && mode === "slow")) {
-      violate({ where, what: "unverifiable token not answered 503 (keys not to be had) or 401 (keys lack its kid)", expected: mode === "slow" ? "503 or 401" : "503 with Retry-After", got });
+      violate({
+        where,
+        what: "unverifiable token not answered 503 (keys not to be had) or 401 (keys lack its kid)",
+        expected: mode === "slow" ? "503 or 401" : "503 with Retry-After",
+        got,
+      });
     }
   });
   const stderrLines = notes.stderr().split("\n").filter(Boolean).length - startLines;
-  if (stderrLines > MAX_STDERR_LINES) violate({ where, what: "too many stderr lines", expected: `≤ ${MAX_STDERR_LINES}`, got: `${stderrLines}: ${notes.stderr().slice(-600)}` });
-  if (/\n\s+at /.test(notes.stderr())) violate({ where, what: "stack trace on stderr", got: notes.stderr().slice(-1000) });
-  for (const c of cases) if (notes.stderr().includes(c.token) && c.token.length > 8) violate({ where, what: "a token on stderr", got: c.token.slice(0, 80) });
-  if (issuer.connections() > MAX_ISSUER_CONNECTIONS) violate({ where, what: "too many connections to the issuer", expected: `≤ ${MAX_ISSUER_CONNECTIONS}`, got: String(issuer.connections()) });
-  if (notes.child.exitCode !== null) violate({ where, what: "server exited", got: `code ${notes.child.exitCode}; ${notes.stderr().slice(-600)}` });
+  if (stderrLines > MAX_STDERR_LINES)
+    violate({
+      where,
+      what: "too many stderr lines",
+      expected: `≤ ${MAX_STDERR_LINES}`,
+      got: `${stderrLines}: ${notes.stderr().slice(-600)}`,
+    });
+  if (/\n\s+at /.test(notes.stderr()))
+    violate({ where, what: "stack trace on stderr", got: notes.stderr().slice(-1000) });
+  for (const c of cases)
+    if (notes.stderr().includes(c.token) && c.token.length > 8)
+      violate({ where, what: "a token on stderr", got: c.token.slice(0, 80) });
+  if (issuer.connections() > MAX_ISSUER_CONNECTIONS)
+    violate({
+      where,
+      what: "too many connections to the issuer",
+      expected: `≤ ${MAX_ISSUER_CONNECTIONS}`,
+      got: String(issuer.connections()),
+    });
+  if (notes.child.exitCode !== null)
+    violate({ where, what: "server exited", got: `code ${notes.child.exitCode}; ${notes.stderr().slice(-600)}` });
   await stopAllChildren();
   await issuer.close();
-  return { mode, requests: AUTH_REQUESTS, statuses, maxMs: Math.max(...answers.map((a) => a.ms)), issuerConnections: issuer.connections(), stderrLines };
+  return {
+    mode,
+    requests: AUTH_REQUESTS,
+    statuses,
+    maxMs: Math.max(...answers.map((a) => a.ms)),
+    issuerConnections: issuer.connections(),
+    stderrLines,
+  };
 }
 
 export interface BodyFigures {
@@ -225,20 +326,44 @@ async function runLargeBodies(seed: number, violate: (v: HostileViolation) => vo
   const rng = new Rng(seed);
   const server = await startHttpServer(path.join(root, "test", "e2e", "fixtures", "http-memory-server.ts"));
   const pid = server.child.pid!;
-  const headers = { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2026-07-28", "mcp-method": "server/discover" };
-  const meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
-  const small = Buffer.from(JSON.stringify({ jsonrpc: "2.0", id: 0, method: "server/discover", params: { _meta: meta } }));
+  const headers = {
+    "content-type": "application/json",
+    accept: "application/json, text/event-stream",
+    "mcp-protocol-version": "2026-07-28",
+    "mcp-method": "server/discover",
+  };
+  const meta = {
+    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    "io.modelcontextprotocol/clientCapabilities": {},
+  };
+  const small = Buffer.from(
+    JSON.stringify({ jsonrpc: "2.0", id: 0, method: "server/discover", params: { _meta: meta } }),
+  );
   for (let i = 0; i < 5; i++) await post(server.url, small, headers, ANSWER_BOUND_MS); // Warm up: the first requests load code.
   const baseline = procStatus(pid, "VmRSS");
   resetPeakRss(pid);
   const peakBefore = procStatus(pid, "VmHWM");
-  const envelope = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "server/discover", params: { _meta: { ...meta, pad: "" } } });
+  const envelope = JSON.stringify({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "server/discover",
+    params: { _meta: { ...meta, pad: "" } },
+  });
   // 3.5 to 4.25 MiB: most just under the default maxBodyBytes (4 MiB), some over it (413).
-  const bodies = Array.from({ length: LARGE_BODIES }, () => Buffer.from(envelope.replace('"pad":""', `"pad":"${"x".repeat(Math.floor(3.5 * MiB + rng.next() * 0.75 * MiB) - envelope.length)}"`)));
+  const bodies = Array.from({ length: LARGE_BODIES }, () =>
+    Buffer.from(
+      envelope.replace(
+        '"pad":""',
+        `"pad":"${"x".repeat(Math.floor(3.5 * MiB + rng.next() * 0.75 * MiB) - envelope.length)}"`,
+      ),
+    ),
+  );
   let release!: () => void;
   const hold = new Promise<void>((resolve) => (release = resolve));
   let sent = 0;
-  const answers = await Promise.all(bodies.map((body) => post(server.url, body, headers, 60_000, hold, () => ++sent === bodies.length && release())));
+  const answers = await Promise.all(
+    bodies.map((body) => post(server.url, body, headers, 60_000, hold, () => ++sent === bodies.length && release())),
+  );
   const statuses: Record<string, number> = {};
   for (const [i, a] of answers.entries()) {
     // A body over maxBodyBytes is refused 413 from its Content-Length; the server reads and drops
@@ -246,7 +371,12 @@ async function runLargeBodies(seed: number, violate: (v: HostileViolation) => vo
     // reset before it reads the 413: EPIPE or ECONNRESET is a violation like any missing answer.
     const key = a.status || "none";
     statuses[key] = (statuses[key] ?? 0) + 1;
-    if (![200, 413, 503].includes(a.status) || a.answers !== 1) violate({ where, what: "not one answer 200, 413 or 503", got: `${a.status} (${a.answers} answers) to ${bodies[i]!.length} bytes: ${a.body.slice(0, 200)}` });
+    if (![200, 413, 503].includes(a.status) || a.answers !== 1)
+      violate({
+        where,
+        what: "not one answer 200, 413 or 503",
+        got: `${a.status} (${a.answers} answers) to ${bodies[i]!.length} bytes: ${a.body.slice(0, 200)}`,
+      });
     else {
       let message: { jsonrpc?: unknown; id?: unknown } | undefined;
       try {
@@ -254,22 +384,39 @@ async function runLargeBodies(seed: number, violate: (v: HostileViolation) => vo
       } catch {
         message = undefined;
       }
-      if (message?.jsonrpc !== "2.0") violate({ where, what: "answer is not one JSON-RPC message", got: `${a.status}: ${a.body.slice(0, 200)}` });
-      else if (a.status === 503 && message.id !== null) violate({ where, what: "503 refusal without id null", got: a.body.slice(0, 200) });
+      if (message?.jsonrpc !== "2.0")
+        violate({ where, what: "answer is not one JSON-RPC message", got: `${a.status}: ${a.body.slice(0, 200)}` });
+      else if (a.status === 503 && message.id !== null)
+        violate({ where, what: "503 refusal without id null", got: a.body.slice(0, 200) });
     }
   }
   const peak = procStatus(pid, "VmHWM");
   const grown = peak - Math.max(baseline, peakBefore);
-  if (grown >= DOCUMENTED_BODY_BOUND) violate({ where, what: "peak RSS over the documented bound", expected: `< ${DOCUMENTED_BODY_BOUND / MiB} MiB over the baseline`, got: `${(grown / MiB).toFixed(0)} MiB` });
-  if ((statuses["200"] ?? 0) === 0) violate({ where, what: "no body was read (the bound bought by refusing everything)" });
-  if ((await post(server.url, small, headers, ANSWER_BOUND_MS)).status !== 200) violate({ where, what: "server no longer answers after the load" });
+  if (grown >= DOCUMENTED_BODY_BOUND)
+    violate({
+      where,
+      what: "peak RSS over the documented bound",
+      expected: `< ${DOCUMENTED_BODY_BOUND / MiB} MiB over the baseline`,
+      got: `${(grown / MiB).toFixed(0)} MiB`,
+    });
+  if ((statuses["200"] ?? 0) === 0)
+    violate({ where, what: "no body was read (the bound bought by refusing everything)" });
+  if ((await post(server.url, small, headers, ANSWER_BOUND_MS)).status !== 200)
+    violate({ where, what: "server no longer answers after the load" });
   await stopAllChildren();
   return { bodies: LARGE_BODIES, statuses, baseline, peak, grown, bound: DOCUMENTED_BODY_BOUND };
 }
 
 /** requestState replays, each with one thing changed from the request the state was issued for. */
 const REPLAYS = 60;
-const REPLAY_MUTATIONS = ["other note", "other caller", "unasked answer", "extra argument", "tampered state", "other tool"] as const;
+const REPLAY_MUTATIONS = [
+  "other note",
+  "other caller",
+  "unasked answer",
+  "extra argument",
+  "tampered state",
+  "other tool",
+] as const;
 
 export interface ReplayFigures {
   readonly replays: number;
@@ -290,13 +437,25 @@ async function runReplays(seed: number, violate: (v: HostileViolation) => void):
   const server = createNotesServer(createHandlers({ changed: () => {} }));
   const resource = "http://127.0.0.1/mcp";
   // A bearer token is its subject: enough to tell callers apart.
-  const verifyToken = (token: string) => ({ subject: token, scopes: [], expiresAt: undefined, audience: [resource], claims: {} });
-  const listener = await listenHttp(server, { port: 0, auth: { verifyToken, resource, authorizationServers: ["http://127.0.0.1/issuer"] } });
-  const as = (subject: string) => httpClient(listener.url, "modern", () => ({}), fetch, { authorization: `Bearer ${subject}` });
+  const verifyToken = (token: string) => ({
+    subject: token,
+    scopes: [],
+    expiresAt: undefined,
+    audience: [resource],
+    claims: {},
+  });
+  const listener = await listenHttp(server, {
+    port: 0,
+    auth: { verifyToken, resource, authorizationServers: ["http://127.0.0.1/issuer"] },
+  });
+  const as = (subject: string) =>
+    httpClient(listener.url, "modern", () => ({}), fetch, { authorization: `Bearer ${subject}` });
   const meta = { _meta: modernMeta(false) };
   const accept = { action: "accept", content: { confirm: true } };
   const notes = ["groceries", "launch-plan"];
-  const exists = async (id: string) => (await as("alice").request("tools/call", { name: "get_note", arguments: { id }, ...meta })).result?.isError !== true;
+  const exists = async (id: string) =>
+    (await as("alice").request("tools/call", { name: "get_note", arguments: { id }, ...meta })).result?.isError !==
+    true;
   const refused: Record<string, number> = {};
   const sent: Record<string, number> = {};
   try {
@@ -304,7 +463,11 @@ async function runReplays(seed: number, violate: (v: HostileViolation) => void):
       const subject = `user${rng.int(5)}`;
       const target = rng.pick(notes);
       const other = notes.find((n) => n !== target)!;
-      const first = await as(subject).request("tools/call", { name: "delete_note", arguments: { id: target }, ...meta });
+      const first = await as(subject).request("tools/call", {
+        name: "delete_note",
+        arguments: { id: target },
+        ...meta,
+      });
       const key = Object.keys((first.result?.inputRequests ?? {}) as JsonObject)[0];
       const state = first.result?.requestState;
       if (key === undefined || typeof state !== "string") {
@@ -325,20 +488,39 @@ async function runReplays(seed: number, violate: (v: HostileViolation) => void):
         const at = rng.int(state.length);
         sentState = `${state.slice(0, at)}${state[at] === "A" ? "B" : "A"}${state.slice(at + 1)}`;
       } else name = "get_note";
-      const replay = await client.request("tools/call", { name, arguments: args, inputResponses: answers, requestState: sentState, ...meta });
+      const replay = await client.request("tools/call", {
+        name,
+        arguments: args,
+        inputResponses: answers,
+        requestState: sentState,
+        ...meta,
+      });
       // A JSON-RPC error, or a tool error result (an extra argument fails delete_note's input schema first).
       const wasRefused = replay.error !== undefined || replay.result?.isError === true;
       sent[mutation] = (sent[mutation] ?? 0) + 1;
       if (wasRefused) refused[mutation] = (refused[mutation] ?? 0) + 1;
-      if (!wasRefused && mutation !== "other tool") violate({ where, what: `replay with ${mutation} not refused`, got: JSON.stringify(replay).slice(0, 300) });
-      for (const id of notes) if (!(await exists(id))) violate({ where, what: `note ${id} deleted by a replay with ${mutation}` });
+      if (!wasRefused && mutation !== "other tool")
+        violate({ where, what: `replay with ${mutation} not refused`, got: JSON.stringify(replay).slice(0, 300) });
+      for (const id of notes)
+        if (!(await exists(id))) violate({ where, what: `note ${id} deleted by a replay with ${mutation}` });
       if (!(await exists(target)) || !(await exists(other))) break;
     }
     // Control: the unchanged replay still works.
-    const first = await as("alice").request("tools/call", { name: "delete_note", arguments: { id: "groceries" }, ...meta });
+    const first = await as("alice").request("tools/call", {
+      name: "delete_note",
+      arguments: { id: "groceries" },
+      ...meta,
+    });
     const key = Object.keys((first.result?.inputRequests ?? {}) as JsonObject)[0] ?? "";
-    const done = await as("alice").request("tools/call", { name: "delete_note", arguments: { id: "groceries" }, inputResponses: { [key]: accept }, requestState: first.result?.requestState ?? "", ...meta });
-    if (done.error !== undefined || (await exists("groceries"))) violate({ where, what: "the unchanged replay did not delete its note", got: JSON.stringify(done).slice(0, 300) });
+    const done = await as("alice").request("tools/call", {
+      name: "delete_note",
+      arguments: { id: "groceries" },
+      inputResponses: { [key]: accept },
+      requestState: first.result?.requestState ?? "",
+      ...meta,
+    });
+    if (done.error !== undefined || (await exists("groceries")))
+      violate({ where, what: "the unchanged replay did not delete its note", got: JSON.stringify(done).slice(0, 300) });
   } finally {
     await listener.close();
   }
@@ -371,35 +553,63 @@ async function runCopies(seed: number, violate: (v: HostileViolation) => void): 
   const kept: Record<string, number> = {};
   const sent: Record<string, number> = {};
   try {
-    await build({ entryPoints: [path.join(root, "fuzz", "runtime-copies-server.ts")], bundle: true, platform: "node", format: "esm", outfile: bundle, logLevel: "error" });
-    const copiesInBundle = (readFileSync(bundle, "utf8").match(/^var RpcError\d* = class extends Error/gm) ?? []).length;
-    if (copiesInBundle !== 2) violate({ where, what: "the bundle does not hold two copies of the runtime", got: `${copiesInBundle} RpcError classes` });
+    await build({
+      entryPoints: [path.join(root, "fuzz", "runtime-copies-server.ts")],
+      bundle: true,
+      platform: "node",
+      format: "esm",
+      outfile: bundle,
+      logLevel: "error",
+    });
+    const copiesInBundle = (readFileSync(bundle, "utf8").match(/^var RpcError\d* = class extends Error/gm) ?? [])
+      .length;
+    if (copiesInBundle !== 2)
+      violate({
+        where,
+        what: "the bundle does not hold two copies of the runtime",
+        got: `${copiesInBundle} RpcError classes`,
+      });
     for (const copy of ["dist", "source"] as const) {
       const server = await startHttpServer(bundle, "--server", copy);
       for (const revision of ["2026-07-28", "2025-11-25"]) {
         const session: ClientSession = await connectSession(httpChannel(server.url), { revisions: [revision] });
         for (let i = 0; i < 2 * COPY_CASES; i++) {
           const way = i % 2 === 0 ? "inline" : "task";
-          const thrown = { code: rng.pick(COPY_CODES), message: `refused ${rng.int(1e6)}`, ...(rng.chance(0.5) ? { data: { n: rng.int(100) } } : {}) };
+          const thrown = {
+            code: rng.pick(COPY_CODES),
+            message: `refused ${rng.int(1e6)}`,
+            ...(rng.chance(0.5) ? { data: { n: rng.int(100) } } : {}),
+          };
           const key = `${copy} server, ${revision}, ${way}`;
           sent[key] = (sent[key] ?? 0) + 1;
           let failure: unknown;
           try {
             if (way === "inline") await session.rawRequest("tools/call", { name: "refuse", arguments: thrown });
-            else await (await callToolAsTask(session, "refuse_later", { ...thrown, delayMs: 30 + rng.int(40) })).wait({ timeoutMs: ANSWER_BOUND_MS });
+            else
+              await (
+                await callToolAsTask(session, "refuse_later", { ...thrown, delayMs: 30 + rng.int(40) })
+              ).wait({ timeoutMs: ANSWER_BOUND_MS });
           } catch (error) {
             failure = error;
           }
           // Inline: the RpcError itself; from a task: TaskFailedError, the task's error in `error`.
-          const got = failure as { code?: unknown; message?: unknown; error?: { code?: unknown; message?: unknown } } | undefined;
+          const got = failure as
+            { code?: unknown; message?: unknown; error?: { code?: unknown; message?: unknown } } | undefined;
           const code = way === "inline" ? got?.code : got?.error?.code;
           const message = way === "inline" ? got?.message : got?.error?.message;
           if (code === thrown.code && message === thrown.message) kept[key] = (kept[key] ?? 0) + 1;
-          else violate({ where, what: "an error of the other runtime copy lost its code or message", expected: `${thrown.code} ${thrown.message}`, got: `${key}: ${String(code)} ${String(message)} (${String(failure)})` });
+          else
+            violate({
+              where,
+              what: "an error of the other runtime copy lost its code or message",
+              expected: `${thrown.code} ${thrown.message}`,
+              got: `${key}: ${String(code)} ${String(message)} (${String(failure)})`,
+            });
         }
         await session.close();
       }
-      if (/\n\s+at |Error:/.test(server.stderr())) violate({ where, what: "stack trace or error on stderr", got: server.stderr().slice(-1000) });
+      if (/\n\s+at |Error:/.test(server.stderr()))
+        violate({ where, what: "stack trace or error on stderr", got: server.stderr().slice(-1000) });
       await server.stop();
     }
     return { copiesInBundle, calls: Object.values(sent).reduce((a, b) => a + b, 0), kept, sent };
@@ -445,16 +655,25 @@ export function hostileSection(f: HostileFigures): string[] {
     ``,
     `| issuer | requests | statuses | slowest answer (bound ${ANSWER_BOUND_MS / 1000} s) | connections to the issuer (≤ ${MAX_ISSUER_CONNECTIONS}) | stderr lines (≤ ${MAX_STDERR_LINES}) |`,
     `|---|---:|---|---:|---:|---:|`,
-    ...f.auth.map((a) => `| ${a.mode} | ${a.requests} | ${counts(a.statuses)} | ${(a.maxMs / 1000).toFixed(1)} s | ${a.issuerConnections} | ${a.stderrLines} |`),
+    ...f.auth.map(
+      (a) =>
+        `| ${a.mode} | ${a.requests} | ${counts(a.statuses)} | ${(a.maxMs / 1000).toFixed(1)} s | ${a.issuerConnections} | ${a.stderrLines} |`,
+    ),
     ``,
     `Large bodies: ${f.bodies.bodies} concurrent POSTs of 3.5–4.25 MiB held open until all were in flight (listenHttp defaults): ${counts(f.bodies.statuses)}; RSS ${mib(f.bodies.baseline)} before, peak ${mib(f.bodies.peak)} (+${mib(f.bodies.grown)}, bound +${mib(f.bodies.bound)}).`,
     ``,
-    `requestState replays (everything example's delete_note, each with one change): ${f.replays.replays}; refused / sent by change: ${Object.entries(f.replays.sent)
+    `requestState replays (everything example's delete_note, each with one change): ${f.replays.replays}; refused / sent by change: ${Object.entries(
+      f.replays.sent,
+    )
       .sort()
       .map(([k, v]) => `${k}: ${f.replays.refused[k] ?? 0} / ${v}`)
-      .join(", ")} (other tool: get_note answers, ignoring the state); no note deleted by a replay, and the unchanged replay still deletes.`,
+      .join(
+        ", ",
+      )} (other tool: get_note answers, ignoring the state); no note deleted by a replay, and the unchanged replay still deletes.`,
     ``,
-    `Two runtime copies (fuzz/runtime-copies-server.ts bundled with esbuild: ${f.copies.copiesInBundle} RpcError classes in the bundle; one copy serves, the other's RpcError is thrown, seeded codes ${COPY_CODES.join(", ")}): ${f.copies.calls} tool calls; kept code and message / sent: ${Object.entries(f.copies.sent)
+    `Two runtime copies (fuzz/runtime-copies-server.ts bundled with esbuild: ${f.copies.copiesInBundle} RpcError classes in the bundle; one copy serves, the other's RpcError is thrown, seeded codes ${COPY_CODES.join(", ")}): ${f.copies.calls} tool calls; kept code and message / sent: ${Object.entries(
+      f.copies.sent,
+    )
       .sort()
       .map(([k, v]) => `${k}: ${f.copies.kept[k] ?? 0} / ${v}`)
       .join("; ")}.`,

@@ -10,7 +10,20 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { hostileSection, runHostileNetwork, type HostileFigures } from "./hostile-network.js";
-import { answerFor, deriveSeed, Generator, keyOfNumberText, LEGACY_REVISIONS, MODERN, Rng, type Case, type Context, type Expect, type HttpExpect, type Kind } from "./generate.js";
+import {
+  answerFor,
+  deriveSeed,
+  Generator,
+  keyOfNumberText,
+  LEGACY_REVISIONS,
+  MODERN,
+  Rng,
+  type Case,
+  type Context,
+  type Expect,
+  type HttpExpect,
+  type Kind,
+} from "./generate.js";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, "..");
@@ -29,7 +42,9 @@ const option = (name: string, fallback: number) => {
   return value;
 };
 if (flag("--help")) {
-  console.log("usage: tsx fuzz/run.ts [--seed N] [--messages N] [--quick] [--http-share F] [--concurrency N] [--window N] [--no-results] [--hostile-network | --no-hostile-network]");
+  console.log(
+    "usage: tsx fuzz/run.ts [--seed N] [--messages N] [--quick] [--http-share F] [--concurrency N] [--window N] [--no-results] [--hostile-network | --no-hostile-network]",
+  );
   process.exit(0);
 }
 const QUICK = flag("--quick");
@@ -82,8 +97,22 @@ interface Child {
 const children: Child[] = [];
 
 function startServer(name: string, args: string[]): Child {
-  const proc = spawn(process.execPath, ["--import", "tsx", path.join("fuzz", "server.ts"), ...args], { cwd: root, stdio: ["pipe", "pipe", "pipe"] });
-  const child: Child = { name, proc, stderr: "", probes: [], exited: undefined, expectedExit: false, baselineRss: undefined, maxRss: 0, maxRssAfterWarmup: 0, samples: 0 };
+  const proc = spawn(process.execPath, ["--import", "tsx", path.join("fuzz", "server.ts"), ...args], {
+    cwd: root,
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  const child: Child = {
+    name,
+    proc,
+    stderr: "",
+    probes: [],
+    exited: undefined,
+    expectedExit: false,
+    baselineRss: undefined,
+    maxRss: 0,
+    maxRssAfterWarmup: 0,
+    samples: 0,
+  };
   proc.stderr!.setEncoding("utf8");
   let partial = "";
   proc.stderr!.on("data", (chunk: string) => {
@@ -101,7 +130,12 @@ function startServer(name: string, args: string[]): Child {
   });
   proc.on("exit", (code, signal) => {
     child.exited = { code, signal };
-    if (!child.expectedExit) violate({ where: name, what: "server process exited (crash)", got: `code ${code} signal ${signal}; stderr: ${short(child.stderr, 2000)}` });
+    if (!child.expectedExit)
+      violate({
+        where: name,
+        what: "server process exited (crash)",
+        got: `code ${code} signal ${signal}; stderr: ${short(child.stderr, 2000)}`,
+      });
   });
   children.push(child);
   return child;
@@ -144,7 +178,8 @@ async function probe(c: Child): Promise<string | undefined> {
     return undefined;
   }
   const probe = JSON.parse(line) as { changed: string[]; inherited: string[]; handlerErrors: number };
-  if (probe.changed.length > 0 || probe.inherited.length > 0) violate({ where: c.name, what: "built-in prototypes changed", got: line });
+  if (probe.changed.length > 0 || probe.inherited.length > 0)
+    violate({ where: c.name, what: "built-in prototypes changed", got: line });
   return line;
 }
 
@@ -172,7 +207,25 @@ interface Stats {
 }
 const allStats: Stats[] = [];
 function newStats(name: string, transport: "stdio" | "http", context: string): Stats {
-  const s: Stats = { name, transport, context, cases: 0, messages: 0, lifecycle: 0, byKind: {}, requests: 0, responses: 0, nullErrors: 0, internalErrors: 0, serverNotifications: 0, serverRequests: 0, hangs: 0, httpStatus: {}, started: Date.now(), ms: 0 };
+  const s: Stats = {
+    name,
+    transport,
+    context,
+    cases: 0,
+    messages: 0,
+    lifecycle: 0,
+    byKind: {},
+    requests: 0,
+    responses: 0,
+    nullErrors: 0,
+    internalErrors: 0,
+    serverNotifications: 0,
+    serverRequests: 0,
+    hangs: 0,
+    httpStatus: {},
+    started: Date.now(),
+    ms: 0,
+  };
   allStats.push(s);
   return s;
 }
@@ -321,7 +374,8 @@ async function runStdio(ctx: Context, budget: number, streamIndex: number): Prom
   }, 1_000);
 
   const write = (text: string | Buffer): Promise<void> | undefined => {
-    const ok = typeof text === "string" ? stdin.write(`${text}\n`) : stdin.write(Buffer.concat([text, Buffer.from("\n")]));
+    const ok =
+      typeof text === "string" ? stdin.write(`${text}\n`) : stdin.write(Buffer.concat([text, Buffer.from("\n")]));
     return ok ? undefined : new Promise((resolve) => stdin.once("drain", () => resolve()));
   };
 
@@ -332,7 +386,12 @@ async function runStdio(ctx: Context, budget: number, streamIndex: number): Prom
     }
     if (m.kind === "server-request") {
       stats.serverRequests++;
-      if (!ctx.clientAnswers) violate({ where: name, what: "server sent a request to a client that declared no capability", got: short(line) });
+      if (!ctx.clientAnswers)
+        violate({
+          where: name,
+          what: "server sent a request to a client that declared no capability",
+          got: short(line),
+        });
       void write(answerFor(answerRng, m.method!, m.key!));
       return;
     }
@@ -345,12 +404,22 @@ async function runStdio(ctx: Context, budget: number, streamIndex: number): Prom
       else if (flexOutstanding > 0) {
         flexOutstanding--;
         flexAsNull++;
-      } else violate({ where: name, what: "response with id null that no message called for (a notification or a valid request answered?)", got: short(line) });
+      } else
+        violate({
+          where: name,
+          what: "response with id null that no message called for (a notification or a valid request answered?)",
+          got: short(line),
+        });
     } else {
       const entry = pending.get(m.key);
       if (entry === undefined) {
         const sent = recent.get(m.key);
-        violate({ where: name, what: `${sent ? "request answered more than once" : "response with an id never sent"}: ${short(m.key, 80)}`, got: short(line, 20_000), ...(sent ? { note: sent } : {}) });
+        violate({
+          where: name,
+          what: `${sent ? "request answered more than once" : "response with an id never sent"}: ${short(m.key, 80)}`,
+          got: short(line, 20_000),
+          ...(sent ? { note: sent } : {}),
+        });
       } else {
         pendingTotal--;
         if (entry.expired) expired--;
@@ -425,7 +494,9 @@ async function runStdio(ctx: Context, budget: number, streamIndex: number): Prom
 
   // The session (legacy) or nothing (stateless modern requests need none).
   if (ctx.revision !== MODERN) {
-    const capabilities = ctx.clientAnswers ? { sampling: {}, elicitation: { form: {}, url: {} }, roots: { listChanged: true } } : {};
+    const capabilities = ctx.clientAnswers
+      ? { sampling: {}, elicitation: { form: {}, url: {} }, roots: { listChanged: true } }
+      : {};
     const init = `{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":"${ctx.revision}","capabilities":${JSON.stringify(capabilities)},"clientInfo":{"name":"fuzz","version":"1.0.0"}}}`;
     pending.set("s:init", { count: 1, at: Date.now(), expired: false, flex: false, note: "initialize", body: init });
     pendingTotal++;
@@ -465,11 +536,23 @@ async function runStdio(ctx: Context, budget: number, streamIndex: number): Prom
       continue;
     }
     stats.hangs += entry.count;
-    violate({ where: name, what: "request not answered", note: entry.note, expected: `a response with id ${key}`, got: "nothing", body: entry.body });
+    violate({
+      where: name,
+      what: "request not answered",
+      note: entry.note,
+      expected: `a response with id ${key}`,
+      got: "nothing",
+      body: entry.body,
+    });
   }
   if (pendingNull > 0) {
     stats.hangs += pendingNull;
-    violate({ where: name, what: `${pendingNull} invalid message(s) not answered with an id-null error`, expected: "error responses with id null", got: "nothing" });
+    violate({
+      where: name,
+      what: `${pendingNull} invalid message(s) not answered with an id-null error`,
+      expected: "error responses with id null",
+      got: "nothing",
+    });
   }
   if (!child.exited) {
     await probe(child);
@@ -482,10 +565,16 @@ async function runStdio(ctx: Context, budget: number, streamIndex: number): Prom
       child.proc.kill("SIGKILL");
     } else {
       const exit = child.exited as { code: number | null; signal: NodeJS.Signals | null };
-      if (exit.code !== 0) violate({ where: name, what: "server exited with an error after stdin closed", got: `code ${exit.code} signal ${exit.signal}` });
+      if (exit.code !== 0)
+        violate({
+          where: name,
+          what: "server exited with an error after stdin closed",
+          got: `code ${exit.code} signal ${exit.signal}`,
+        });
     }
   }
-  if (/\n\s+at |Error:|Warning:|Unhandled|uncaught/i.test(child.stderr)) violate({ where: name, what: "stack trace or error on stderr", got: short(child.stderr, 2000) });
+  if (/\n\s+at |Error:|Warning:|Unhandled|uncaught/i.test(child.stderr))
+    violate({ where: name, what: "stack trace or error on stderr", got: short(child.stderr, 2000) });
   stats.ms = Date.now() - stats.started;
 }
 
@@ -499,9 +588,19 @@ interface HttpReply {
   readonly error?: string;
 }
 
-function post(agent: http.Agent, port: number, headers: Record<string, string | null>, body: string | Buffer, method = "POST"): Promise<HttpReply> {
+function post(
+  agent: http.Agent,
+  port: number,
+  headers: Record<string, string | null>,
+  body: string | Buffer,
+  method = "POST",
+): Promise<HttpReply> {
   const data = typeof body === "string" ? Buffer.from(body) : body;
-  const h: Record<string, string> = { "content-type": "application/json", accept: "application/json, text/event-stream", "content-length": String(data.length) };
+  const h: Record<string, string> = {
+    "content-type": "application/json",
+    accept: "application/json, text/event-stream",
+    "content-length": String(data.length),
+  };
   for (const [k, v] of Object.entries(headers)) {
     if (v === null) delete h[k];
     else h[k] = v;
@@ -520,7 +619,12 @@ function post(agent: http.Agent, port: number, headers: Record<string, string | 
       res.on("data", (c: Buffer) => chunks.push(c));
       res.on("end", () => {
         const sid = res.headers["mcp-session-id"];
-        finish({ status: res.statusCode ?? 0, contentType: String(res.headers["content-type"] ?? ""), body: Buffer.concat(chunks).toString("utf8"), ...(typeof sid === "string" ? { sessionId: sid } : {}) });
+        finish({
+          status: res.statusCode ?? 0,
+          contentType: String(res.headers["content-type"] ?? ""),
+          body: Buffer.concat(chunks).toString("utf8"),
+          ...(typeof sid === "string" ? { sessionId: sid } : {}),
+        });
       });
       res.on("error", (e) => finish({ status: -1, contentType: "", body: "", error: e.message }));
     });
@@ -602,7 +706,10 @@ function judge(expect: HttpExpect, c: Case, reply: HttpReply, stats: Stats): str
     }
   }
   const answer = () => (reply.status === 202 ? "202 where a response was due" : match(c.expect, keys));
-  const accepted = () => (reply.status === 202 && keys.length === 0 ? undefined : `expected 202 without a body, got ${reply.status} with ${keys.length} response(s)`);
+  const accepted = () =>
+    reply.status === 202 && keys.length === 0
+      ? undefined
+      : `expected 202 without a body, got ${reply.status} with ${keys.length} response(s)`;
   const allowed = new Set(c.expect.flatMap((e) => ("id" in e ? [e.id] : "idOrNull" in e ? [e.idOrNull] : [])));
   const refused = () =>
     reply.status >= 400 && reply.status < 500 && keys.length === 1 && (keys[0] === null || allowed.has(keys[0]!))
@@ -618,7 +725,11 @@ function judge(expect: HttpExpect, c: Case, reply: HttpReply, stats: Stats): str
     case "answer-or-refused":
       return answer() === undefined ? undefined : refused();
     case "accepted-or-refused":
-      return accepted() === undefined ? undefined : reply.status >= 400 && reply.status < 500 && keys.length === 1 && keys[0] === null ? undefined : `expected 202 or a 4xx with an id-null error, got ${reply.status} with ${keys.length} response(s)`;
+      return accepted() === undefined
+        ? undefined
+        : reply.status >= 400 && reply.status < 500 && keys.length === 1 && keys[0] === null
+          ? undefined
+          : `expected 202 or a 4xx with an id-null error, got ${reply.status} with ${keys.length} response(s)`;
   }
 }
 
@@ -659,7 +770,8 @@ async function runHttp(budget: number): Promise<void> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
   const contexts = [...LEGACY_REVISIONS, MODERN];
   const statsBy = new Map<string, Stats>();
-  for (const rev of contexts) statsBy.set(rev, newStats(`http ${rev === MODERN ? "2026-07-28 (stateless)" : rev}`, "http", rev));
+  for (const rev of contexts)
+    statsBy.set(rev, newStats(`http ${rev === MODERN ? "2026-07-28 (stateless)" : rev}`, "http", rev));
   let sent = 0;
   const warmAt = Math.floor(budget / 10);
 
@@ -677,7 +789,16 @@ async function runHttp(budget: number): Promise<void> {
   const worker = async (w: number) => {
     const rng = new Rng(deriveSeed(SEED, 3000 + w));
     const gens = new Map<string, Generator>();
-    for (const rev of contexts) gens.set(rev, new Generator(new Rng(deriveSeed(SEED, 4000 + w * 8 + contexts.indexOf(rev))), { transport: "http", revision: rev, clientAnswers: false }, `w${w}-`, w % 64));
+    for (const rev of contexts)
+      gens.set(
+        rev,
+        new Generator(
+          new Rng(deriveSeed(SEED, 4000 + w * 8 + contexts.indexOf(rev))),
+          { transport: "http", revision: rev, clientAnswers: false },
+          `w${w}-`,
+          w % 64,
+        ),
+      );
     const sessions = new Map<string, Session>();
     let initN = 0;
 
@@ -687,7 +808,8 @@ async function runHttp(budget: number): Promise<void> {
         const r = await post(agent, port, { "mcp-session-id": old.id }, "", "DELETE");
         stats.messages++;
         stats.lifecycle++;
-        if (r.status !== 200) violate({ where: stats.name, what: "DELETE of a session failed", got: `${r.status} ${short(r.body)}` });
+        if (r.status !== 200)
+          violate({ where: stats.name, what: "DELETE of a session failed", got: `${r.status} ${short(r.body)}` });
         sessions.delete(rev);
       }
       const id = `init-${w}-${++initN}`;
@@ -702,7 +824,12 @@ async function runHttp(budget: number): Promise<void> {
       const h: Record<string, string> = { "mcp-session-id": r.sessionId };
       if (rev >= "2025-06-18") h["mcp-protocol-version"] = rev;
       const n = await post(agent, port, h, '{"jsonrpc":"2.0","method":"notifications/initialized"}');
-      if (n.status !== 202) violate({ where: stats.name, what: "notifications/initialized not accepted", got: `${n.status} ${short(n.body)}` });
+      if (n.status !== 202)
+        violate({
+          where: stats.name,
+          what: "notifications/initialized not accepted",
+          got: `${n.status} ${short(n.body)}`,
+        });
       const s = { id: r.sessionId, used: 0 };
       sessions.set(rev, s);
       return s;
@@ -755,7 +882,8 @@ async function runHttp(budget: number): Promise<void> {
       child.proc.kill("SIGKILL");
     }
   }
-  if (/\n\s+at |Error:|Warning:|Unhandled|uncaught/i.test(child.stderr)) violate({ where: "http", what: "stack trace or error on stderr", got: short(child.stderr, 2000) });
+  if (/\n\s+at |Error:|Warning:|Unhandled|uncaught/i.test(child.stderr))
+    violate({ where: "http", what: "stack trace or error on stderr", got: short(child.stderr, 2000) });
 }
 
 // --- main ----------------------------------------------------------------------------
@@ -763,7 +891,17 @@ if (HOSTILE_ONLY) {
   console.log(`fuzz: seed ${SEED}, hostile-network phase alone`);
   const section = hostileSection(await runHostileNetwork(SEED, violate));
   const verdict = violationCount === 0 ? "PASS: 0 violations" : `FAIL: ${violationCount} violation(s)`;
-  const text = [...section, ``, `- seed ${SEED}; command: \`tsx fuzz/run.ts ${argv.join(" ")}\`; ${new Date().toISOString()}; **${verdict}**`, ...violations.slice(0, 20).map((v) => `- [${v.where}] ${v.what}${v.expected ? `; expected ${v.expected}` : ""}${v.got ? `; got ${short(v.got, 300).replace(/\n/g, " ")}` : ""}`)].join("\n");
+  const text = [
+    ...section,
+    ``,
+    `- seed ${SEED}; command: \`tsx fuzz/run.ts ${argv.join(" ")}\`; ${new Date().toISOString()}; **${verdict}**`,
+    ...violations
+      .slice(0, 20)
+      .map(
+        (v) =>
+          `- [${v.where}] ${v.what}${v.expected ? `; expected ${v.expected}` : ""}${v.got ? `; got ${short(v.got, 300).replace(/\n/g, " ")}` : ""}`,
+      ),
+  ].join("\n");
   console.log(`\n${text}`);
   if (WRITE_RESULTS) {
     const file = path.join(here, "RESULTS.md");
@@ -782,9 +920,13 @@ const stdioContexts: Context[] = [
   { transport: "stdio", revision: "2025-11-25", clientAnswers: true },
   { transport: "stdio", revision: MODERN, clientAnswers: false },
 ];
-console.log(`fuzz: seed ${SEED}, ${MESSAGES.toLocaleString("en-US")} messages (${stdioBudget.toLocaleString("en-US")} stdio, ${httpBudget.toLocaleString("en-US")} HTTP), HTTP concurrency ${CONCURRENCY}, stdio window ${WINDOW}`);
+console.log(
+  `fuzz: seed ${SEED}, ${MESSAGES.toLocaleString("en-US")} messages (${stdioBudget.toLocaleString("en-US")} stdio, ${httpBudget.toLocaleString("en-US")} HTTP), HTTP concurrency ${CONCURRENCY}, stdio window ${WINDOW}`,
+);
 const tStdio = Date.now();
-await Promise.all(stdioContexts.map((ctx, i) => runStdio(ctx, Math.floor(stdioBudget / 4) + (i < stdioBudget % 4 ? 1 : 0), i)));
+await Promise.all(
+  stdioContexts.map((ctx, i) => runStdio(ctx, Math.floor(stdioBudget / 4) + (i < stdioBudget % 4 ? 1 : 0), i)),
+);
 const stdioMs = Date.now() - tStdio;
 console.log(`fuzz: stdio done in ${(stdioMs / 1000).toFixed(1)} s`);
 const tHttp = Date.now();
@@ -800,7 +942,12 @@ clearInterval(sampler);
 
 for (const c of children) {
   if (c.baselineRss !== undefined && c.maxRssAfterWarmup > bound(c)) {
-    violate({ where: c.name, what: "RSS over its bound", expected: `< ${mb(bound(c))} (2 × warm ${mb(c.baselineRss)} + 100 MB)`, got: mb(c.maxRssAfterWarmup) });
+    violate({
+      where: c.name,
+      what: "RSS over its bound",
+      expected: `< ${mb(bound(c))} (2 × warm ${mb(c.baselineRss)} + 100 MB)`,
+      got: mb(c.maxRssAfterWarmup),
+    });
   }
 }
 
@@ -810,20 +957,37 @@ function mb(bytes: number): string {
 const fmt = (n: number) => n.toLocaleString("en-US");
 const totalMs = Date.now() - started;
 const sum = (f: (s: Stats) => number) => allStats.reduce((a, s) => a + f(s), 0);
-const kinds: Kind[] = ["request", "notification", "client-response", "invalid-envelope", "parse-error", "batch", "duplicate-id", "prototype", "header-mutation"];
-const childOf = (s: Stats) => (s.transport === "http" ? children.find((c) => c.name === "http") : children.find((c) => c.name === s.name));
+const kinds: Kind[] = [
+  "request",
+  "notification",
+  "client-response",
+  "invalid-envelope",
+  "parse-error",
+  "batch",
+  "duplicate-id",
+  "prototype",
+  "header-mutation",
+];
+const childOf = (s: Stats) =>
+  s.transport === "http" ? children.find((c) => c.name === "http") : children.find((c) => c.name === s.name);
 
 const lines: string[] = [];
-lines.push(`| stream | messages | requests (valid id) | responses | id-null errors | -32603 | server notif. / requests | hangs | crashes | max RSS (warm → max, bound) | time |`);
+lines.push(
+  `| stream | messages | requests (valid id) | responses | id-null errors | -32603 | server notif. / requests | hangs | crashes | max RSS (warm → max, bound) | time |`,
+);
 lines.push(`|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|`);
 for (const s of allStats) {
   const c = childOf(s);
   const crashed = c?.exited && !c.expectedExit ? 1 : 0;
   const rss = c ? `${mb(c.baselineRss ?? 0)} → ${mb(c.maxRss)} (< ${mb(bound(c))})` : "";
-  lines.push(`| ${s.name} | ${fmt(s.messages)} | ${fmt(s.requests)} | ${fmt(s.responses)} | ${fmt(s.nullErrors)} | ${fmt(s.internalErrors)} | ${fmt(s.serverNotifications)} / ${fmt(s.serverRequests)} | ${fmt(s.hangs)} | ${crashed} | ${rss} | ${(s.ms / 1000).toFixed(1)} s |`);
+  lines.push(
+    `| ${s.name} | ${fmt(s.messages)} | ${fmt(s.requests)} | ${fmt(s.responses)} | ${fmt(s.nullErrors)} | ${fmt(s.internalErrors)} | ${fmt(s.serverNotifications)} / ${fmt(s.serverRequests)} | ${fmt(s.hangs)} | ${crashed} | ${rss} | ${(s.ms / 1000).toFixed(1)} s |`,
+  );
 }
 const crashes = children.filter((c) => c.exited && !c.expectedExit).length;
-lines.push(`| **total** | **${fmt(sum((s) => s.messages))}** | ${fmt(sum((s) => s.requests))} | ${fmt(sum((s) => s.responses))} | ${fmt(sum((s) => s.nullErrors))} | ${fmt(sum((s) => s.internalErrors))} | ${fmt(sum((s) => s.serverNotifications))} / ${fmt(sum((s) => s.serverRequests))} | **${fmt(sum((s) => s.hangs))}** | **${crashes}** | | ${(totalMs / 1000).toFixed(1)} s |`);
+lines.push(
+  `| **total** | **${fmt(sum((s) => s.messages))}** | ${fmt(sum((s) => s.requests))} | ${fmt(sum((s) => s.responses))} | ${fmt(sum((s) => s.nullErrors))} | ${fmt(sum((s) => s.internalErrors))} | ${fmt(sum((s) => s.serverNotifications))} / ${fmt(sum((s) => s.serverRequests))} | **${fmt(sum((s) => s.hangs))}** | **${crashes}** | | ${(totalMs / 1000).toFixed(1)} s |`,
+);
 const kindLines: string[] = [];
 kindLines.push(`| stream | ${kinds.join(" | ")} |`);
 kindLines.push(`|---|${kinds.map(() => "---:").join("|")}|`);
@@ -870,7 +1034,12 @@ const report = [
     ? [
         `First violations:`,
         ``,
-        ...violations.slice(0, 20).map((v) => `- [${v.where}] ${v.what}${v.note ? ` — ${v.note}` : ""}${v.expected ? `; expected ${v.expected}` : ""}${v.got ? `; got ${short(v.got, 300).replace(/\n/g, " ")}` : ""}${v.body ? `; message ${short(bodyText(v.body), 200)}` : ""}`),
+        ...violations
+          .slice(0, 20)
+          .map(
+            (v) =>
+              `- [${v.where}] ${v.what}${v.note ? ` — ${v.note}` : ""}${v.expected ? `; expected ${v.expected}` : ""}${v.got ? `; got ${short(v.got, 300).replace(/\n/g, " ")}` : ""}${v.body ? `; message ${short(bodyText(v.body), 200)}` : ""}`,
+          ),
         ``,
       ]
     : []),
@@ -887,10 +1056,17 @@ if (violations.length > 0) {
   mkdirSync(failuresDir, { recursive: true });
   violations.slice(0, MAX_SAVED_FAILURES).forEach((v, i) => {
     const file = path.join(failuresDir, `${String(i + 1).padStart(3, "0")}.json`);
-    const saved = { ...v, seed: SEED, body: v.body === undefined ? undefined : typeof v.body === "string" ? v.body : { base64: v.body.toString("base64") } };
+    const saved = {
+      ...v,
+      seed: SEED,
+      body:
+        v.body === undefined ? undefined : typeof v.body === "string" ? v.body : { base64: v.body.toString("base64") },
+    };
     writeFileSync(file, `${JSON.stringify(saved, null, 2)}\n`);
   });
-  console.log(`fuzz: first ${Math.min(violations.length, MAX_SAVED_FAILURES)} failing cases saved to ${path.relative(root, failuresDir)}/`);
+  console.log(
+    `fuzz: first ${Math.min(violations.length, MAX_SAVED_FAILURES)} failing cases saved to ${path.relative(root, failuresDir)}/`,
+  );
 }
 if (WRITE_RESULTS) writeFileSync(path.join(here, "RESULTS.md"), `${report}\n`);
 process.exit(violationCount === 0 ? 0 : 1);

@@ -13,7 +13,8 @@ import * as source from "../runtime/index.js";
 
 const which = process.argv[process.argv.indexOf("--server") + 1] === "source" ? "source" : "dist";
 const server = which === "dist" ? (dist as unknown as typeof source) : source;
-const listen = which === "dist" ? (distNode.listenHttp as unknown as typeof sourceNode.listenHttp) : sourceNode.listenHttp;
+const listen =
+  which === "dist" ? (distNode.listenHttp as unknown as typeof sourceNode.listenHttp) : sourceNode.listenHttp;
 const thrower = which === "dist" ? source : (dist as unknown as typeof source);
 
 interface Refusal {
@@ -51,7 +52,12 @@ const tools: source.ServerDefinition<Record<string, never>>["tools"] = [
   },
 ];
 const revisions = ["2026-07-28", "2025-11-25"];
-const listing = { tools: tools.map((tool) => ({ name: tool.name, inputSchema })), resources: [], resourceTemplates: [], prompts: [] };
+const listing = {
+  tools: tools.map((tool) => ({ name: tool.name, inputSchema })),
+  resources: [],
+  resourceTemplates: [],
+  prompts: [],
+};
 const definition: source.ServerDefinition<Record<string, never>> = {
   info: { name: `copies-${which}`, version: "1.0.0" },
   revisions,
@@ -62,6 +68,10 @@ const definition: source.ServerDefinition<Record<string, never>> = {
   listings: Object.fromEntries(revisions.map((revision) => [revision, listing])),
   features: { input: thrower.inputFeature },
 };
-const mcp = server.createTaskServer(definition as never, {}, { onError: () => {}, tasks: { taskAfterMs: 10, pollIntervalMs: 20 } });
+const mcp = server.createTaskServer(
+  definition as never,
+  {},
+  { onError: () => {}, tasks: { taskAfterMs: 10, pollIntervalMs: 20 } },
+);
 const listener = await listen(mcp, { port: 0, handleSignals: true });
 process.stderr.write(`serving MCP at ${listener.url}\n`);

@@ -24,7 +24,8 @@ const prototypes: Record<string, object> = {
   Error: Error.prototype,
   RegExp: RegExp.prototype,
 };
-const keysOf = (o: object) => [...Object.getOwnPropertyNames(o), ...Object.getOwnPropertySymbols(o).map(String)].sort().join("\u0000");
+const keysOf = (o: object) =>
+  [...Object.getOwnPropertyNames(o), ...Object.getOwnPropertySymbols(o).map(String)].sort().join("\u0000");
 const baseline = Object.fromEntries(Object.entries(prototypes).map(([name, o]) => [name, keysOf(o)]));
 const baselineObjectProto = Object.getPrototypeOf(Object.prototype) as unknown;
 

@@ -19,9 +19,13 @@ function version(): string {
 }
 
 /** The generate command's arguments: the manifest and each of generateOptions under its camelCase name. */
-type CamelCase<S extends string> = S extends `${infer Head}-${infer Tail}` ? `${Head}${Capitalize<CamelCase<Tail>>}` : S;
+type CamelCase<S extends string> = S extends `${infer Head}-${infer Tail}`
+  ? `${Head}${Capitalize<CamelCase<Tail>>}`
+  : S;
 type GenerateArgs = { manifest: string } & {
-  [Flag in keyof typeof generateOptions as CamelCase<Flag>]: (typeof generateOptions)[Flag]["type"] extends "string" ? string | undefined : boolean;
+  [Flag in keyof typeof generateOptions as CamelCase<Flag>]: (typeof generateOptions)[Flag]["type"] extends "string"
+    ? string | undefined
+    : boolean;
 };
 
 /** The last line of a generate run: `changed` lists the files that differed from the disk. */
@@ -37,7 +41,12 @@ function summary(args: GenerateArgs, outDir: string, total: number, changed: rea
  * `--json`: the whole outcome of a generate run as one JSON document on stdout, and nothing
  * on stderr (diagnostics are in it). The exit code stays the same as without it.
  */
-function printJson(ok: boolean, outDir: string | undefined, files: readonly FileStatus[], diagnostics: readonly Diagnostic[]): void {
+function printJson(
+  ok: boolean,
+  outDir: string | undefined,
+  files: readonly FileStatus[],
+  diagnostics: readonly Diagnostic[],
+): void {
   const document = {
     ok,
     ...(outDir === undefined ? {} : { outDir: relative(process.cwd(), outDir) || "." }),
@@ -48,10 +57,19 @@ function printJson(ok: boolean, outDir: string | undefined, files: readonly File
 }
 
 /** What a run's outcome depends on: its run record's key. */
-const runKey = (args: GenerateArgs, version: string): RunKey => ({ manifest: args.manifest, out: args.out, schema: args.schema, schemaDir: args.schemaDir, version });
+const runKey = (args: GenerateArgs, version: string): RunKey => ({
+  manifest: args.manifest,
+  out: args.out,
+  schema: args.schema,
+  schemaDir: args.schemaDir,
+  version,
+});
 
 /** The pipeline's options for a generate or watch run. */
-const pipelineOptions = ({ manifest, out, schema, schemaDir, allowOutside, strict }: GenerateArgs, version: string) => ({ manifest, out, schemaFile: schema, schemaDir, version, allowOutside, strict });
+const pipelineOptions = (
+  { manifest, out, schema, schemaDir, allowOutside, strict }: GenerateArgs,
+  version: string,
+) => ({ manifest, out, schemaFile: schema, schemaDir, version, allowOutside, strict });
 
 async function runGenerate(args: GenerateArgs): Promise<number> {
   const key = runKey(args, version());
@@ -60,13 +78,27 @@ async function runGenerate(args: GenerateArgs): Promise<number> {
   // Runs with warnings are never recorded (see below), so an unchanged run has none to repeat.
   const unchanged = args.allowOutside ? undefined : unchangedRun(key);
   if (unchanged) {
-    if (args.json) printJson(true, unchanged.outDir, unchanged.outputs.map((o) => ({ path: relative(unchanged.outDir, o.path).split("\\").join("/"), status: "unchanged" })), []);
+    if (args.json)
+      printJson(
+        true,
+        unchanged.outDir,
+        unchanged.outputs.map((o) => ({
+          path: relative(unchanged.outDir, o.path).split("\\").join("/"),
+          status: "unchanged",
+        })),
+        [],
+      );
     else if (!args.quiet) out(summary(args, unchanged.outDir, unchanged.outputs.length, []));
     return 0;
   }
   const progress = terminalProgress(process.stderr, !args.quiet && !args.json);
   // Diagnostics go to stderr, or into the JSON document.
-  const report = (ok: boolean, diagnostics: readonly Diagnostic[], outDir?: string, files: readonly FileStatus[] = []) => {
+  const report = (
+    ok: boolean,
+    diagnostics: readonly Diagnostic[],
+    outDir?: string,
+    files: readonly FileStatus[] = [],
+  ) => {
     progress.clear();
     if (args.json) printJson(ok, outDir, files, diagnostics);
     else for (const diagnostic of diagnostics) err(formatDiagnostic(diagnostic));
@@ -79,7 +111,9 @@ async function runGenerate(args: GenerateArgs): Promise<number> {
     return 1;
   }
   const { generated, warnings } = result;
-  progress.update(`${args.check || args.dryRun ? "comparing" : "writing"} ${generated.files.size} files in ${generated.outDisplay}`);
+  progress.update(
+    `${args.check || args.dryRun ? "comparing" : "writing"} ${generated.files.size} files in ${generated.outDisplay}`,
+  );
   const comparison = args.check || args.dryRun ? compareOutput(generated) : writeOutput(generated);
   if (!comparison.ok) {
     report(false, [...warnings, ...comparison.diagnostics], generated.outDir);
@@ -102,7 +136,15 @@ async function runGenerate(args: GenerateArgs): Promise<number> {
   // A run with warnings is not remembered: the next run prints them again instead of
   // answering "up to date" in silence.
   if (!args.dryRun && !args.allowOutside && warnings.length === 0) rememberRun(key, generated);
-  if (!args.quiet && !args.json) out(summary(args, generated.outDir, statuses.length, different.map((s) => s.path)));
+  if (!args.quiet && !args.json)
+    out(
+      summary(
+        args,
+        generated.outDir,
+        statuses.length,
+        different.map((s) => s.path),
+      ),
+    );
   return 0;
 }
 
@@ -145,7 +187,10 @@ async function runWatch(args: GenerateArgs): Promise<number> {
         // and so are files the run could not read: watched through their folder, so creating one
         // runs again. A folder that does not exist cannot be watched; its file is left out.
         const named = diagnostics.map((d) => resolve(d.location.file));
-        return { inputs: [manifestPath, ...[...inputs, ...named].filter((path) => existsSync(dirname(path)))], failed: true };
+        return {
+          inputs: [manifestPath, ...[...inputs, ...named].filter((path) => existsSync(dirname(path)))],
+          failed: true,
+        };
       };
       const result = await generate(pipelineOptions(args, runVersion));
       if (!result.ok) return failed(result.diagnostics, result.inputs ?? []);
@@ -158,7 +203,15 @@ async function runWatch(args: GenerateArgs): Promise<number> {
         // A file-system error (full disk, permissions) ends this run, not the watch.
         const code = (error as NodeJS.ErrnoException).code;
         if (code === undefined) throw error;
-        return failed([{ location: generated.outLocation, message: `cannot write the output folder (${code}: ${(error as Error).message})` }], generated.inputs);
+        return failed(
+          [
+            {
+              location: generated.outLocation,
+              message: `cannot write the output folder (${code}: ${(error as Error).message})`,
+            },
+          ],
+          generated.inputs,
+        );
       }
       if (!comparison.ok) return failed(comparison.diagnostics, generated.inputs);
       if (!args.allowOutside && warnings.length === 0) rememberRun(runKey(args, runVersion), generated);
@@ -171,10 +224,14 @@ async function runWatch(args: GenerateArgs): Promise<number> {
           stopped.abort();
         });
       }
-      const written = comparison.statuses.filter((s) => s.status !== "unchanged").map((s) => (s.status === "obsolete" ? `${s.path} (deleted)` : s.path));
+      const written = comparison.statuses
+        .filter((s) => s.status !== "unchanged")
+        .map((s) => (s.status === "obsolete" ? `${s.path} (deleted)` : s.path));
       const folder = shown(generated.outDir) || ".";
       if (!args.quiet) {
-        out(`mcp-gen: ${prefix()} ${written.length === 0 ? `${comparison.statuses.length} file(s) already up to date` : `wrote ${written.join(", ")}`} in ${folder} ${took()}`);
+        out(
+          `mcp-gen: ${prefix()} ${written.length === 0 ? `${comparison.statuses.length} file(s) already up to date` : `wrote ${written.join(", ")}`} in ${folder} ${took()}`,
+        );
       }
       return { inputs: generated.inputs, failed: false };
     },
@@ -183,36 +240,62 @@ async function runWatch(args: GenerateArgs): Promise<number> {
       hinted = true;
       out(`mcp-gen: watching ${inputs.length} input file(s) for changes; Ctrl-C stops`);
     },
-    onWatchError: (folder, error) => err(`cannot watch ${shown(folder)} (${error.message}); trying again after the next run`),
+    onWatchError: (folder, error) =>
+      err(`cannot watch ${shown(folder)} (${error.message}); trying again after the next run`),
     signal: stopped.signal,
   });
   await companion?.stop();
   return exitCode;
 }
 
-async function runInit(dir: string, name: string | undefined, http: boolean, schemaDir: string | undefined): Promise<number> {
+async function runInit(
+  dir: string,
+  name: string | undefined,
+  http: boolean,
+  schemaDir: string | undefined,
+): Promise<number> {
   const { initHandlerBodies, initNamePattern, renderInit } = await import("./init.js");
   const target = resolve(dir);
-  const serverName = name ?? basename(target).toLowerCase().replace(/[^a-z0-9-]+/g, "-").replace(/^[^a-z]+/, "");
+  const serverName =
+    name ??
+    basename(target)
+      .toLowerCase()
+      .replace(/[^a-z0-9-]+/g, "-")
+      .replace(/^[^a-z]+/, "");
   if (!initNamePattern.test(serverName)) {
-    err(`cannot use ${JSON.stringify(serverName)} as a server name; pass --name with lower-case letters, digits and dashes`);
+    err(
+      `cannot use ${JSON.stringify(serverName)} as a server name; pass --name with lower-case letters, digits and dashes`,
+    );
     return 2;
   }
-  const author = existsSync(join(target, "package.json")) ? undefined : (await import("./init-author.js")).knownAuthor(process.cwd());
+  const author = existsSync(join(target, "package.json"))
+    ? undefined
+    : (await import("./init-author.js")).knownAuthor(process.cwd());
   const files = renderInit(serverName, { http, author });
   // An existing package.json is the user's: keep it, but say what the project expects of it.
   if (existsSync(join(target, "package.json"))) {
-    const wanted = JSON.parse(files.get("package.json")!) as { scripts: Record<string, string>; devDependencies: Record<string, string> };
+    const wanted = JSON.parse(files.get("package.json")!) as {
+      scripts: Record<string, string>;
+      devDependencies: Record<string, string>;
+    };
     files.delete("package.json");
-    const pkg = JSON.parse(readFileSync(join(target, "package.json"), "utf8")) as { type?: string; scripts?: Record<string, string> };
-    if (pkg.type !== "module") out('note: package.json has no "type": "module"; generated code is ESM (NodeNext), so add it or compile to ESM');
+    const pkg = JSON.parse(readFileSync(join(target, "package.json"), "utf8")) as {
+      type?: string;
+      scripts?: Record<string, string>;
+    };
+    if (pkg.type !== "module")
+      out('note: package.json has no "type": "module"; generated code is ESM (NodeNext), so add it or compile to ESM');
     const missing = Object.entries(wanted.scripts).filter(([script]) => pkg.scripts?.[script] === undefined);
-    if (missing.length > 0) out(`note: package.json is kept; scripts it lacks: ${JSON.stringify(Object.fromEntries(missing))}; devDependencies: ${JSON.stringify(wanted.devDependencies)}`);
+    if (missing.length > 0)
+      out(
+        `note: package.json is kept; scripts it lacks: ${JSON.stringify(Object.fromEntries(missing))}; devDependencies: ${JSON.stringify(wanted.devDependencies)}`,
+      );
   }
   // src/handlers.ts is written by scaffold from the manifest, after the templates.
   const existing = [...files.keys(), "src/handlers.ts"].filter((path) => existsSync(join(target, path)));
   if (existing.length > 0) {
-    for (const path of existing) err(`${relative(process.cwd(), join(target, path)) || path}: already exists; init never overwrites files`);
+    for (const path of existing)
+      err(`${relative(process.cwd(), join(target, path)) || path}: already exists; init never overwrites files`);
     return 1;
   }
   for (const [path, text] of files) {
@@ -222,10 +305,17 @@ async function runInit(dir: string, name: string | undefined, http: boolean, sch
   }
   // Only a stdio project is bundled (an HTTP one ships as a container or a remote in server.json).
   if (!http && files.has("package.json") && author === undefined) {
-    out('note: package.json names no author (npm\'s init-author-name and git\'s user.name are unset); `mcp-gen pack` needs one for the .mcpb bundle: add "author": "Your Name <you@example.com>"');
+    out(
+      'note: package.json names no author (npm\'s init-author-name and git\'s user.name are unset); `mcp-gen pack` needs one for the .mcpb bundle: add "author": "Your Name <you@example.com>"',
+    );
   }
   const { runScaffold } = await import("./scaffold/run.js");
-  const scaffolded = await runScaffold({ manifest: join(target, "mcp.yaml"), check: false, bodies: initHandlerBodies, quiet: true });
+  const scaffolded = await runScaffold({
+    manifest: join(target, "mcp.yaml"),
+    check: false,
+    bodies: initHandlerBodies,
+    quiet: true,
+  });
   if (scaffolded !== 0) return scaffolded;
   const pinned = (await import("./schemas/run.js")).pinInitSchemas(join(target, "mcp.yaml"), schemaDir);
   // mcp-gen is not on the registry yet: it installs from a packed tarball or a checkout
@@ -238,11 +328,21 @@ async function runInit(dir: string, name: string | undefined, http: boolean, sch
 }
 
 /** `docs`: the catalog page, written atomically as <output>/index.html (only over a page mcp-gen docs wrote). */
-async function runDocs(args: { manifest: string; output: string; serverUrl?: string | undefined; quiet: boolean }): Promise<number> {
+async function runDocs(args: {
+  manifest: string;
+  output: string;
+  serverUrl?: string | undefined;
+  quiet: boolean;
+}): Promise<number> {
   const { docsMarker, renderDocs } = await import("./docs/render.js");
   const { replaceFile } = await import("./write.js");
   const progress = terminalProgress(process.stderr, !args.quiet);
-  const result = renderDocs({ manifest: args.manifest, serverUrl: args.serverUrl, version: version(), onPhase: (what) => progress.update(what) });
+  const result = renderDocs({
+    manifest: args.manifest,
+    serverUrl: args.serverUrl,
+    version: version(),
+    onPhase: (what) => progress.update(what),
+  });
   progress.clear();
   if (!result.ok) {
     for (const diagnostic of result.diagnostics) err(formatDiagnostic(diagnostic));
@@ -258,7 +358,9 @@ async function runDocs(args: { manifest: string; output: string; serverUrl?: str
     if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
   }
   if (existing !== undefined && existing.trim() !== "" && !existing.startsWith(docsMarker)) {
-    err(`${shown}: was not written by mcp-gen docs; it changed nothing: move that file away or choose another --output folder`);
+    err(
+      `${shown}: was not written by mcp-gen docs; it changed nothing: move that file away or choose another --output folder`,
+    );
     return 1;
   }
   if (existing !== result.html) {
@@ -276,15 +378,44 @@ async function runDocs(args: { manifest: string; output: string; serverUrl?: str
 const generateOptions = {
   out: { type: "string", describe: "output folder (overrides the manifest's `output`)" },
   schema: { type: "string", describe: "protocol schema.json to use (one revision only)" },
-  "schema-dir": { type: "string", describe: "folder holding <revision>/schema.json (default: $MCP_GEN_SCHEMA_DIR, then the manifest's protocolSchemas, then the cache)" },
-  check: { type: "boolean", default: false, describe: "write nothing; exit 1 and list files that are stale or missing" },
+  "schema-dir": {
+    type: "string",
+    describe:
+      "folder holding <revision>/schema.json (default: $MCP_GEN_SCHEMA_DIR, then the manifest's protocolSchemas, then the cache)",
+  },
+  check: {
+    type: "boolean",
+    default: false,
+    describe: "write nothing; exit 1 and list files that are stale or missing",
+  },
   "dry-run": { type: "boolean", default: false, describe: "write nothing; list the files that would change" },
-  "allow-outside": { type: "boolean", default: false, describe: "accept a manifest `output` outside the project root (the manifest's folder)" },
+  "allow-outside": {
+    type: "boolean",
+    default: false,
+    describe: "accept a manifest `output` outside the project root (the manifest's folder)",
+  },
   quiet: { type: "boolean", alias: "q", default: false, describe: "print only errors and warnings" },
-  strict: { type: "boolean", default: false, describe: "treat warnings (unknown schema keywords, tool names clients may refuse) as errors" },
-  watch: { type: "boolean", alias: "w", default: false, describe: "keep running: regenerate when the manifest or a file it reads changes (Ctrl-C stops)" },
-  run: { type: "string", describe: "with --watch: once the first generation succeeds, run this shell command alongside (a dev server, e.g. `tsx watch src/main.ts`); it ends with the watch, and the watch with it" },
-  json: { type: "boolean", default: false, describe: "print the outcome (files and their status, diagnostics) as one JSON document on stdout" },
+  strict: {
+    type: "boolean",
+    default: false,
+    describe: "treat warnings (unknown schema keywords, tool names clients may refuse) as errors",
+  },
+  watch: {
+    type: "boolean",
+    alias: "w",
+    default: false,
+    describe: "keep running: regenerate when the manifest or a file it reads changes (Ctrl-C stops)",
+  },
+  run: {
+    type: "string",
+    describe:
+      "with --watch: once the first generation succeeds, run this shell command alongside (a dev server, e.g. `tsx watch src/main.ts`); it ends with the watch, and the watch with it",
+  },
+  json: {
+    type: "boolean",
+    default: false,
+    describe: "print the outcome (files and their status, diagnostics) as one JSON document on stdout",
+  },
 } as const satisfies Record<string, Options>;
 
 /** The generate options as written on the command line (`--schema-dir`, `-q`): argument name, and whether a value follows. */
@@ -315,7 +446,8 @@ function plainGenerateArgs(argv: readonly string[]): GenerateArgs | undefined {
     const option = plainOptions.get(token);
     if (option?.takesValue) {
       const value = argv[i + 1];
-      if (args[option.name] !== undefined || value === undefined || value === "" || value.startsWith("-")) return undefined;
+      if (args[option.name] !== undefined || value === undefined || value === "" || value.startsWith("-"))
+        return undefined;
       args[option.name] = value;
       i++;
     } else if (option) {
@@ -350,11 +482,17 @@ function generateCommand(y: Argv, choose: Choose): Argv {
         .positional("manifest", { type: "string", default: "mcp.yaml", describe: "path of the manifest" })
         .options(generateOptions)
         .example("$0 generate", "./mcp.yaml into its `output` folder")
-        .example("$0 generate api/mcp.yaml --out src/mcp --schema-dir ../mcp-schema", "another manifest, output folder and schema folder")
+        .example(
+          "$0 generate api/mcp.yaml --out src/mcp --schema-dir ../mcp-schema",
+          "another manifest, output folder and schema folder",
+        )
         .example("$0 generate --check --json", "CI: exit 1 when stale, the status of every file as JSON")
         .check((a) => {
           if (a.check && a.dryRun) throw new Error("--check and --dry-run cannot be combined");
-          if (a.watch && (a.check || a.dryRun || a.json)) throw new Error(`--watch writes on every change; it cannot be combined with ${a.check ? "--check" : a.dryRun ? "--dry-run" : "--json"}`);
+          if (a.watch && (a.check || a.dryRun || a.json))
+            throw new Error(
+              `--watch writes on every change; it cannot be combined with ${a.check ? "--check" : a.dryRun ? "--dry-run" : "--json"}`,
+            );
           if (a.run !== undefined && !a.watch) throw new Error("--run starts a command beside --watch; add --watch");
           for (const [name, option] of Object.entries(generateOptions)) {
             const repeated = option.type === "string" && Array.isArray((a as Record<string, unknown>)[name]);
@@ -377,8 +515,16 @@ function initCommand(y: Argv, choose: Choose): Argv {
       y
         .positional("dir", { type: "string", default: "." })
         .option("name", { type: "string", describe: "server name (default: the folder name)" })
-        .option("http", { type: "boolean", default: false, describe: "an HTTP-first project: `npm start` serves Streamable HTTP on $PORT, and a Dockerfile" })
-        .option("schema-dir", { type: "string", describe: "copy the protocol schemas into the project's ./mcp-schema from here (default: $MCP_GEN_SCHEMA_DIR, then the cache)" })
+        .option("http", {
+          type: "boolean",
+          default: false,
+          describe: "an HTTP-first project: `npm start` serves Streamable HTTP on $PORT, and a Dockerfile",
+        })
+        .option("schema-dir", {
+          type: "string",
+          describe:
+            "copy the protocol schemas into the project's ./mcp-schema from here (default: $MCP_GEN_SCHEMA_DIR, then the cache)",
+        })
         .example("$0 init", "a project in the current folder, named after it")
         .example("$0 init weather-server --name weather", "a project in ./weather-server")
         .example("$0 init api --http", "a project served over HTTP, with a Dockerfile"),
@@ -396,13 +542,31 @@ function scaffoldCommand(y: Argv, choose: Choose): Argv {
     (y) =>
       y
         .positional("manifest", { type: "string", default: "mcp.yaml", describe: "path of the manifest" })
-        .option("handlers", { type: "string", describe: "handlers file (default: handlers.ts beside the output folder, src/handlers.ts for `output: ./src/mcp`)" })
-        .option("check", { type: "boolean", default: false, describe: "write nothing; exit 1 and list the handlers that are missing" })
+        .option("handlers", {
+          type: "string",
+          describe:
+            "handlers file (default: handlers.ts beside the output folder, src/handlers.ts for `output: ./src/mcp`)",
+        })
+        .option("check", {
+          type: "boolean",
+          default: false,
+          describe: "write nothing; exit 1 and list the handlers that are missing",
+        })
         .option("quiet", { alias: "q", type: "boolean", default: false, describe: "print only errors and warnings" })
         .example("$0 scaffold", "stubs in src/handlers.ts for what mcp.yaml declares and it does not handle yet")
-        .example("$0 scaffold mcp.yaml --handlers lib/server.ts --check", "CI: exit 1 while a declaration has no handler"),
+        .example(
+          "$0 scaffold mcp.yaml --handlers lib/server.ts --check",
+          "CI: exit 1 while a declaration has no handler",
+        ),
     (a) => {
-      choose(async () => (await import("./scaffold/run.js")).runScaffold({ manifest: a.manifest, handlers: a.handlers, check: a.check, quiet: a.quiet }));
+      choose(async () =>
+        (await import("./scaffold/run.js")).runScaffold({
+          manifest: a.manifest,
+          handlers: a.handlers,
+          check: a.check,
+          quiet: a.quiet,
+        }),
+      );
     },
   );
 }
@@ -414,24 +578,59 @@ function pullCommand(y: Argv, choose: Choose): Argv {
     "Write a client manifest (generate.server: false) for a live server, or --check that one still matches it",
     (y) =>
       y
-        .option("stdio", { type: "string", describe: "command that starts the server on its stdio (no shell; quotes group words)" })
+        .option("stdio", {
+          type: "string",
+          describe: "command that starts the server on its stdio (no shell; quotes group words)",
+        })
         .option("url", { type: "string", describe: "Streamable HTTP endpoint of the server" })
-        .option("output", { alias: "o", type: "string", default: "mcp.yaml", describe: "manifest to write (or, with --check, to compare)" })
-        .option("check", { type: "boolean", default: false, describe: "write nothing; exit 1 when the manifest no longer matches the server" })
+        .option("output", {
+          alias: "o",
+          type: "string",
+          default: "mcp.yaml",
+          describe: "manifest to write (or, with --check, to compare)",
+        })
+        .option("check", {
+          type: "boolean",
+          default: false,
+          describe: "write nothing; exit 1 when the manifest no longer matches the server",
+        })
         .option("timeout", { type: "number", default: 30_000, describe: "milliseconds to wait for each answer" })
-        .option("schema-dir", { type: "string", describe: "folder of protocol schemas (<dir>/<revision>/schema.json; default: $MCP_GEN_SCHEMA_DIR, then the written manifest's protocolSchemas, then the cache)" })
+        .option("schema-dir", {
+          type: "string",
+          describe:
+            "folder of protocol schemas (<dir>/<revision>/schema.json; default: $MCP_GEN_SCHEMA_DIR, then the written manifest's protocolSchemas, then the cache)",
+        })
         .option("quiet", { alias: "q", type: "boolean", default: false, describe: "no summary line" })
-        .option("json", { type: "boolean", default: false, describe: "one JSON document on stdout: the counts written, or with --check { matches, differences }" })
-        .example('$0 pull --stdio "npx -y @modelcontextprotocol/server-memory" -o memory.yaml', "a manifest for a stdio server")
+        .option("json", {
+          type: "boolean",
+          default: false,
+          describe: "one JSON document on stdout: the counts written, or with --check { matches, differences }",
+        })
+        .example(
+          '$0 pull --stdio "npx -y @modelcontextprotocol/server-memory" -o memory.yaml',
+          "a manifest for a stdio server",
+        )
         .example("$0 pull --url http://127.0.0.1:3000/mcp", "a manifest for a server over Streamable HTTP")
         .example("$0 pull --url http://127.0.0.1:3000/mcp --check", "CI: fail when the server's tools changed")
         .check((a) => {
-          if ((a.stdio === undefined) === (a.url === undefined)) throw new Error("give exactly one of --stdio and --url");
+          if ((a.stdio === undefined) === (a.url === undefined))
+            throw new Error("give exactly one of --stdio and --url");
           if (!(a.timeout > 0)) throw new Error("--timeout must be a positive number of milliseconds");
           return true;
         }),
     (a) => {
-      choose(async () => (await import("./pull/run.js")).runPull({ stdio: a.stdio, url: a.url, output: a.output, check: a.check, timeout: a.timeout, schemaDir: a.schemaDir, quiet: a.quiet, json: a.json }));
+      choose(async () =>
+        (await import("./pull/run.js")).runPull({
+          stdio: a.stdio,
+          url: a.url,
+          output: a.output,
+          check: a.check,
+          timeout: a.timeout,
+          schemaDir: a.schemaDir,
+          quiet: a.quiet,
+          json: a.json,
+        }),
+      );
     },
   );
 }
@@ -445,13 +644,17 @@ function docsCommand(y: Argv, choose: Choose): Argv {
       y
         .positional("manifest", { type: "string", default: "mcp.yaml", describe: "path of the manifest" })
         .option("output", { alias: "o", type: "string", default: "site/", describe: "folder of the page (index.html)" })
-        .option("server-url", { type: "string", describe: "add a \"try it\" panel calling this Streamable HTTP endpoint (editable in the page)" })
+        .option("server-url", {
+          type: "string",
+          describe: 'add a "try it" panel calling this Streamable HTTP endpoint (editable in the page)',
+        })
         .option("quiet", { alias: "q", type: "boolean", default: false, describe: "print only errors and warnings" })
         .example("$0 docs", "site/index.html from ./mcp.yaml")
-        .example("$0 docs mcp.yaml -o public/ --server-url http://127.0.0.1:3000/mcp", "with a \"try it\" form per tool")
+        .example("$0 docs mcp.yaml -o public/ --server-url http://127.0.0.1:3000/mcp", 'with a "try it" form per tool')
         .check((a) => {
           const url: unknown = a.serverUrl;
-          if (url !== undefined && (typeof url !== "string" || !/^https?:\/\/\S+$/.test(url))) throw new Error("--server-url must be one http:// or https:// URL");
+          if (url !== undefined && (typeof url !== "string" || !/^https?:\/\/\S+$/.test(url)))
+            throw new Error("--server-url must be one http:// or https:// URL");
           return true;
         }),
     (a) => {
@@ -469,31 +672,78 @@ function packCommand(y: Argv, choose: Choose): Argv {
       y
         .positional("manifest", { type: "string", default: "mcp.yaml", describe: "path of the manifest" })
         .option("out", { alias: "o", type: "string", describe: "output folder (default: dist/ beside the manifest)" })
-        .option("entry", { type: "string", describe: "the file that starts the server (default: src/main.ts beside the manifest)" })
-        .option("mcpb", { type: "boolean", default: true, describe: "write <name>-<version>.mcpb (--no-mcpb: server.json only)" })
-        .option("server-json", { type: "boolean", default: false, describe: "also write server.json for the MCP Registry (name from package.json's mcpName)" })
-        .option("remote", { type: "string", describe: "server.json: the deployed Streamable HTTP endpoint (https://…/mcp), listed under remotes" })
-        .option("mcpb-url", { type: "string", describe: "server.json: where the .mcpb will be downloadable (a release asset), listed with its sha256" })
+        .option("entry", {
+          type: "string",
+          describe: "the file that starts the server (default: src/main.ts beside the manifest)",
+        })
+        .option("mcpb", {
+          type: "boolean",
+          default: true,
+          describe: "write <name>-<version>.mcpb (--no-mcpb: server.json only)",
+        })
+        .option("server-json", {
+          type: "boolean",
+          default: false,
+          describe: "also write server.json for the MCP Registry (name from package.json's mcpName)",
+        })
+        .option("remote", {
+          type: "string",
+          describe: "server.json: the deployed Streamable HTTP endpoint (https://…/mcp), listed under remotes",
+        })
+        .option("mcpb-url", {
+          type: "string",
+          describe: "server.json: where the .mcpb will be downloadable (a release asset), listed with its sha256",
+        })
         .option("quiet", { alias: "q", type: "boolean", default: false, describe: "print only errors and warnings" })
-        .option("json", { type: "boolean", default: false, describe: "print the outcome (files with size and sha256, diagnostics) as one JSON document on stdout" })
+        .option("json", {
+          type: "boolean",
+          default: false,
+          describe: "print the outcome (files with size and sha256, diagnostics) as one JSON document on stdout",
+        })
         .example("$0 pack", "dist/<name>-<version>.mcpb from ./mcp.yaml and src/main.ts")
-        .example("$0 pack --server-json --mcpb-url https://github.com/me/weather/releases/download/v1.0.0/weather-1.0.0.mcpb", "the bundle, and server.json listing the npm package and the bundle")
-        .example("$0 pack --no-mcpb --remote https://weather.example.com/mcp", "server.json for a server deployed over HTTP")
+        .example(
+          "$0 pack --server-json --mcpb-url https://github.com/me/weather/releases/download/v1.0.0/weather-1.0.0.mcpb",
+          "the bundle, and server.json listing the npm package and the bundle",
+        )
+        .example(
+          "$0 pack --no-mcpb --remote https://weather.example.com/mcp",
+          "server.json for a server deployed over HTTP",
+        )
         .check((a) => {
           for (const name of ["out", "entry", "remote", "mcpb-url"]) {
-            if (Array.isArray((a as Record<string, unknown>)[name])) throw new Error(`--${name} given more than once; give it once`);
+            if (Array.isArray((a as Record<string, unknown>)[name]))
+              throw new Error(`--${name} given more than once; give it once`);
           }
-          const webUrl = (url: unknown) => typeof url === "string" && (/^https:\/\/\S+$/.test(url) || /^http:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d+)?\/\S*$/.test(url));
-          for (const [flag, url] of [["--remote", a.remote as unknown], ["--mcpb-url", a.mcpbUrl as unknown]] as const) {
-            if (url !== undefined && !webUrl(url)) throw new Error(`${flag} must be one https:// URL (http:// only on localhost)`);
+          const webUrl = (url: unknown) =>
+            typeof url === "string" &&
+            (/^https:\/\/\S+$/.test(url) || /^http:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d+)?\/\S*$/.test(url));
+          for (const [flag, url] of [
+            ["--remote", a.remote as unknown],
+            ["--mcpb-url", a.mcpbUrl as unknown],
+          ] as const) {
+            if (url !== undefined && !webUrl(url))
+              throw new Error(`${flag} must be one https:// URL (http:// only on localhost)`);
           }
-          if (a.mcpbUrl !== undefined && !a.mcpb) throw new Error("--mcpb-url lists the bundle this run writes; it cannot be combined with --no-mcpb");
-          if (!a.mcpb && !a.serverJson && a.remote === undefined) throw new Error("--no-mcpb leaves nothing to write; add --server-json or --remote <url>");
+          if (a.mcpbUrl !== undefined && !a.mcpb)
+            throw new Error("--mcpb-url lists the bundle this run writes; it cannot be combined with --no-mcpb");
+          if (!a.mcpb && !a.serverJson && a.remote === undefined)
+            throw new Error("--no-mcpb leaves nothing to write; add --server-json or --remote <url>");
           return true;
         }),
     (a) => {
       choose(async () =>
-        (await import("./pack/run.js")).runPack({ manifest: a.manifest, out: a.out, entry: a.entry, mcpb: a.mcpb, serverJson: a.serverJson, remote: a.remote, mcpbUrl: a.mcpbUrl, quiet: a.quiet, json: a.json }));
+        (await import("./pack/run.js")).runPack({
+          manifest: a.manifest,
+          out: a.out,
+          entry: a.entry,
+          mcpb: a.mcpb,
+          serverJson: a.serverJson,
+          remote: a.remote,
+          mcpbUrl: a.mcpbUrl,
+          quiet: a.quiet,
+          json: a.json,
+        }),
+      );
     },
   );
 }
@@ -506,15 +756,43 @@ function diffCommand(y: Argv, choose: Choose): Argv {
     (y) =>
       y
         .positional("old", { type: "string", demandOption: true, describe: "the revision you have, e.g. 2025-11-25" })
-        .positional("new", { type: "string", demandOption: true, describe: "the revision you move to, e.g. 2026-07-28" })
-        .positional("manifest", { type: "string", describe: "manifest whose signatures to check (default ./mcp.yaml if present; else protocol only)" })
-        .option("schema-dir", { type: "string", describe: "folder holding <revision>/schema.json (default: $MCP_GEN_SCHEMA_DIR, then the manifest's protocolSchemas, then the cache)" })
-        .option("json", { type: "boolean", default: false, describe: "print one JSON document (sorted keys) instead of tables" })
-        .option("descriptions", { type: "boolean", default: false, describe: "also list types whose descriptions alone changed" })
+        .positional("new", {
+          type: "string",
+          demandOption: true,
+          describe: "the revision you move to, e.g. 2026-07-28",
+        })
+        .positional("manifest", {
+          type: "string",
+          describe: "manifest whose signatures to check (default ./mcp.yaml if present; else protocol only)",
+        })
+        .option("schema-dir", {
+          type: "string",
+          describe:
+            "folder holding <revision>/schema.json (default: $MCP_GEN_SCHEMA_DIR, then the manifest's protocolSchemas, then the cache)",
+        })
+        .option("json", {
+          type: "boolean",
+          default: false,
+          describe: "print one JSON document (sorted keys) instead of tables",
+        })
+        .option("descriptions", {
+          type: "boolean",
+          default: false,
+          describe: "also list types whose descriptions alone changed",
+        })
         .example("$0 diff 2025-11-25 2026-07-28", "what the 2026-07-28 bump changes, for ./mcp.yaml if there is one")
         .example("$0 diff 2025-06-18 2025-11-25 examples/weather/mcp.yaml --json", "the same as JSON, for tools"),
     (a) => {
-      choose(async () => (await import("./diff/run.js")).runDiff({ from: a.old, to: a.new, manifest: a.manifest, schemaDir: a.schemaDir, json: a.json, descriptions: a.descriptions }));
+      choose(async () =>
+        (await import("./diff/run.js")).runDiff({
+          from: a.old,
+          to: a.new,
+          manifest: a.manifest,
+          schemaDir: a.schemaDir,
+          json: a.json,
+          descriptions: a.descriptions,
+        }),
+      );
     },
   );
 }
@@ -528,23 +806,42 @@ function schemaCommand(y: Argv, choose: Choose): Argv {
       y
         .positional("action", { choices: ["fetch", "list"] as const, demandOption: true })
         .positional("revisions", { type: "string", array: true, default: [] as string[] })
-        .option("manifest", { type: "string", describe: "manifest whose `protocol` and `protocolSchemas` apply (default ./mcp.yaml if present)" })
-        .option("from", { type: "string", describe: "fetch: copy from this folder holding <revision>/schema.json instead of downloading (offline; same sha256 check)" })
+        .option("manifest", {
+          type: "string",
+          describe: "manifest whose `protocol` and `protocolSchemas` apply (default ./mcp.yaml if present)",
+        })
+        .option("from", {
+          type: "string",
+          describe:
+            "fetch: copy from this folder holding <revision>/schema.json instead of downloading (offline; same sha256 check)",
+        })
         .option("schema-dir", { type: "string", describe: "list: look here first" })
-        .option("json", { type: "boolean", default: false, describe: "list: one JSON array of { revision, era, dialect, file, from } (file null when not found)" })
-        .example("$0 schema fetch", "the revisions ./mcp.yaml targets into its protocolSchemas folder (else every known revision into the cache), sha256 verified")
+        .option("json", {
+          type: "boolean",
+          default: false,
+          describe: "list: one JSON array of { revision, era, dialect, file, from } (file null when not found)",
+        })
+        .example(
+          "$0 schema fetch",
+          "the revisions ./mcp.yaml targets into its protocolSchemas folder (else every known revision into the cache), sha256 verified",
+        )
         .example("$0 schema fetch --from ../mcp-schema", "the same without the internet, from a local copy")
         .example("$0 schema fetch 2026-07-28", "just one revision")
         .example("$0 schema list --schema-dir ../mcp-schema", "which schema.json each revision would use")
         .check((a) => {
           if (a.action === "list" && a.from !== undefined) throw new Error("--from is for schema fetch");
-          if (a.action === "fetch" && a.schemaDir !== undefined) throw new Error("schema fetch writes into the manifest's protocolSchemas folder or the cache; to copy from a folder, use --from");
+          if (a.action === "fetch" && a.schemaDir !== undefined)
+            throw new Error(
+              "schema fetch writes into the manifest's protocolSchemas folder or the cache; to copy from a folder, use --from",
+            );
           return true;
         }),
     (a) => {
       choose(async () => {
         const { runSchemaFetch, runSchemaList } = await import("./schemas/run.js");
-        return a.action === "fetch" ? runSchemaFetch({ revisions: a.revisions, manifest: a.manifest, from: a.from }) : runSchemaList({ schemaDir: a.schemaDir, manifest: a.manifest, json: a.json });
+        return a.action === "fetch"
+          ? runSchemaFetch({ revisions: a.revisions, manifest: a.manifest, from: a.from })
+          : runSchemaList({ schemaDir: a.schemaDir, manifest: a.manifest, json: a.json });
       });
     },
   );
@@ -556,7 +853,17 @@ function importOpenApiCommand(y: Argv, choose: Choose): Argv {
   return y.command(importCommand(choose, version));
 }
 
-const commands = [generateCommand, initCommand, scaffoldCommand, pullCommand, docsCommand, packCommand, diffCommand, schemaCommand, importOpenApiCommand];
+const commands = [
+  generateCommand,
+  initCommand,
+  scaffoldCommand,
+  pullCommand,
+  docsCommand,
+  packCommand,
+  diffCommand,
+  schemaCommand,
+  importOpenApiCommand,
+];
 
 export async function main(argv: string[]): Promise<number> {
   const plain = plainGenerateArgs(argv);
@@ -567,12 +874,17 @@ export async function main(argv: string[]): Promise<number> {
   const choose: Choose = (chosen) => {
     action = chosen;
   };
-  const base = yargs(argv).scriptName("mcp-gen").usage("$0 [generate] [manifest]: generate a typed MCP server and client from an mcp.yaml manifest");
+  const base = yargs(argv)
+    .scriptName("mcp-gen")
+    .usage("$0 [generate] [manifest]: generate a typed MCP server and client from an mcp.yaml manifest");
   await commands
     .reduce((parser, command) => command(parser, choose), base)
     .example("$0", "generate from ./mcp.yaml into its `output` folder")
     .example("$0 --check", "exit 1 when the generated files are stale (CI)")
-    .example("$0 mcp.yaml --watch", "regenerate whenever mcp.yaml or a schema, page or protocol schema it reads changes")
+    .example(
+      "$0 mcp.yaml --watch",
+      "regenerate whenever mcp.yaml or a schema, page or protocol schema it reads changes",
+    )
     .strict()
     .version(version())
     .help()

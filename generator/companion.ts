@@ -14,7 +14,11 @@ export interface Companion {
 export function startCompanion(command: string): Companion {
   // Its own process group (detached), so that stop() reaches the shell's children as well; no
   // stdin, which a background group may not read from a terminal.
-  const child = spawn(command, { shell: true, stdio: ["ignore", "inherit", "inherit"], detached: process.platform !== "win32" });
+  const child = spawn(command, {
+    shell: true,
+    stdio: ["ignore", "inherit", "inherit"],
+    detached: process.platform !== "win32",
+  });
   let running = true;
   const exited = new Promise<number>((resolve) => {
     child.once("error", () => resolve(127));

@@ -29,7 +29,11 @@ export interface Diagnostic {
 export const isWarning = (diagnostic: Diagnostic): boolean => diagnostic.severity === "warning";
 
 /** The same problem reported as a warning. */
-export const warning = (location: Diagnostic["location"], message: string): Diagnostic => ({ location, message, severity: "warning" });
+export const warning = (location: Diagnostic["location"], message: string): Diagnostic => ({
+  location,
+  message,
+  severity: "warning",
+});
 
 export function formatLocation(location: Diagnostic["location"]): string {
   return "line" in location ? `${location.file}:${location.line}:${location.col}` : location.file;
@@ -41,7 +45,11 @@ export function formatDiagnostic(diagnostic: Diagnostic): string {
 }
 
 /** A diagnostic as `--json` reports it: position fields only when known. */
-export const jsonDiagnostic = ({ location, message, severity }: Diagnostic) => ({ ...location, severity: severity ?? "error", message });
+export const jsonDiagnostic = ({ location, message, severity }: Diagnostic) => ({
+  ...location,
+  severity: severity ?? "error",
+  message,
+});
 
 /** Orders diagnostics by file, then position, so output is stable whatever found them first. */
 export function sortDiagnostics(diagnostics: readonly Diagnostic[]): Diagnostic[] {

@@ -7,7 +7,13 @@ import { execFileSync } from "node:child_process";
 /** `command args` run in `cwd`: its stdout, or "" when it fails or is not installed. */
 function output(command: string, args: readonly string[], cwd: string): string {
   try {
-    return execFileSync(command, args, { cwd, encoding: "utf8", timeout: 15_000, stdio: ["ignore", "pipe", "ignore"], shell: process.platform === "win32" });
+    return execFileSync(command, args, {
+      cwd,
+      encoding: "utf8",
+      timeout: 15_000,
+      stdio: ["ignore", "pipe", "ignore"],
+      shell: process.platform === "win32",
+    });
   } catch {
     return "";
   }
@@ -16,7 +22,9 @@ function output(command: string, args: readonly string[], cwd: string): string {
 /** npm's settings, `key=value` a line as `npm config get` prints several keys. */
 function npmSettings(cwd: string): Map<string, string> {
   const keys = ["name", "email", "url"].flatMap((field) => [`init-author-${field}`, `init.author.${field}`]);
-  const lines = output(process.platform === "win32" ? "npm.cmd" : "npm", ["config", "get", ...keys], cwd).split(/\r?\n/);
+  const lines = output(process.platform === "win32" ? "npm.cmd" : "npm", ["config", "get", ...keys], cwd).split(
+    /\r?\n/,
+  );
   return new Map(lines.map((line) => [line.slice(0, line.indexOf("=")), line.slice(line.indexOf("=") + 1).trim()]));
 }
 

@@ -14,7 +14,13 @@ export const initNamePattern = /^[a-z][a-z0-9-]{0,63}$/;
 
 /** The starter tool's body (everything else in src/handlers.ts is scaffold's). */
 export const initHandlerBodies: ReadonlyMap<string, readonly string[]> = new Map([
-  ["tools.greet", ["// Replace with what your tool does; `npx mcp-gen scaffold` stubs each tool you declare next.", "return { structuredContent: { greeting: `Hello, ${name}!` } };"]],
+  [
+    "tools.greet",
+    [
+      "// Replace with what your tool does; `npx mcp-gen scaffold` stubs each tool you declare next.",
+      "return { structuredContent: { greeting: `Hello, ${name}!` } };",
+    ],
+  ],
 ]);
 
 /**
@@ -38,9 +44,15 @@ const projectTools = ["@types/node", "esbuild", "tsx", "typescript"] as const;
  * `.gitignore` out of packages).
  */
 export function renderInit(name: string, options: InitOptions = {}): Map<string, string> {
-  if (!initNamePattern.test(name)) throw new RangeError(`server name ${JSON.stringify(name)} must be lower-case letters, digits and dashes, starting with a letter`);
+  if (!initNamePattern.test(name))
+    throw new RangeError(
+      `server name ${JSON.stringify(name)} must be lower-case letters, digits and dashes, starting with a letter`,
+    );
   const root = join(packageRoot(), "templates", "init");
-  const own = JSON.parse(readFileSync(join(packageRoot(), "package.json"), "utf8")) as { devDependencies: Record<string, string>; engines: { node: string } };
+  const own = JSON.parse(readFileSync(join(packageRoot(), "package.json"), "utf8")) as {
+    devDependencies: Record<string, string>;
+    engines: { node: string };
+  };
   const devVersions = Object.fromEntries(
     projectTools.map((tool) => {
       const version = own.devDependencies[tool];
@@ -50,7 +62,15 @@ export function renderInit(name: string, options: InitOptions = {}): Map<string,
   );
   // One description in both files: pack reads mcp.yaml's (and its version), npm package.json's.
   const description = `The ${name} MCP server`;
-  const context = { name, description, author: options.author, typeBase: serverTypeBase(name), http: options.http === true, devVersions, node: own.engines.node };
+  const context = {
+    name,
+    description,
+    author: options.author,
+    typeBase: serverTypeBase(name),
+    http: options.http === true,
+    devVersions,
+    node: own.engines.node,
+  };
   const hbs = Handlebars.create();
   // A string as data: a JSON string literal, which YAML reads as the same double-quoted string.
   hbs.registerHelper("quote", (value: unknown) => new Handlebars.SafeString(JSON.stringify(String(value))));

@@ -57,8 +57,14 @@ function generatorFingerprint(): string {
   const root = packageRoot();
   const hash = createHash("sha256");
   const here = dirname(fileURLToPath(import.meta.url));
-  const modules = readdirSync(here, { recursive: true }).map(String).filter((f) => /\.(js|cjs|ts|json)$/.test(f) && !f.endsWith(".d.ts"));
-  const files = [...modules.map((f) => join(here, f)), join(root, "schema", "manifest.schema.json"), join(root, "schema", "revisions.json")].sort();
+  const modules = readdirSync(here, { recursive: true })
+    .map(String)
+    .filter((f) => /\.(js|cjs|ts|json)$/.test(f) && !f.endsWith(".d.ts"));
+  const files = [
+    ...modules.map((f) => join(here, f)),
+    join(root, "schema", "manifest.schema.json"),
+    join(root, "schema", "revisions.json"),
+  ].sort();
   for (const file of files) hash.update(relative(root, file)).update(sha256(file) ?? "-");
   for (const pkg of dependencyNames(root)) hash.update(`\0${pkg}\0`).update(packageIdentity(pkg));
   return (generatorDigest = hash.digest("hex"));
@@ -67,7 +73,9 @@ function generatorFingerprint(): string {
 /** The runtime dependencies this package declares, sorted. */
 function dependencyNames(root: string): string[] {
   try {
-    const manifest = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { dependencies?: Record<string, string> };
+    const manifest = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as {
+      dependencies?: Record<string, string>;
+    };
     return Object.keys(manifest.dependencies ?? {}).sort();
   } catch {
     return [];
@@ -77,7 +85,17 @@ function dependencyNames(root: string): string[] {
 function recordPath(key: RunKey): string {
   const env = ["MCP_GEN_SCHEMA_DIR", "XDG_CACHE_HOME"].map((k) => process.env[k] ?? "");
   const id = createHash("sha256")
-    .update(JSON.stringify([resolve(key.manifest), key.out && resolve(key.out), key.schema && resolve(key.schema), key.schemaDir && resolve(key.schemaDir), key.version, env, generatorFingerprint()]))
+    .update(
+      JSON.stringify([
+        resolve(key.manifest),
+        key.out && resolve(key.out),
+        key.schema && resolve(key.schema),
+        key.schemaDir && resolve(key.schemaDir),
+        key.version,
+        env,
+        generatorFingerprint(),
+      ]),
+    )
     .digest("hex")
     .slice(0, 32);
   return join(dirname(schemaCacheDir()), "runs", `${id}.json`);
@@ -115,7 +133,12 @@ export function unchangedRun(key: RunKey): RunRecord | undefined {
   // A generated file left over from an earlier run that this run did not produce would be obsolete.
   try {
     const known = new Set(record.outputs.map((o) => o.path));
-    const stray = readdirSync(record.outDir).some((name) => name.endsWith(".ts") && !known.has(join(record.outDir, name)) && readFileSync(join(record.outDir, name), "utf8").startsWith(generatedMarker));
+    const stray = readdirSync(record.outDir).some(
+      (name) =>
+        name.endsWith(".ts") &&
+        !known.has(join(record.outDir, name)) &&
+        readFileSync(join(record.outDir, name), "utf8").startsWith(generatedMarker),
+    );
     if (stray) return undefined;
   } catch {
     return undefined;

@@ -9,7 +9,15 @@ import type { Banner } from "./emit/file.js";
 import type { Generated } from "./generated.js";
 import { outsideProjectRoot } from "./load/project-root.js";
 import { projectSchemasOf } from "./load/project-schemas.js";
-import { loadProtocolSchema, missingRevisions, missingSchemas, schemaCandidates, unreleasedRevisions, type ProjectSchemas, type SchemaLocationOptions } from "./load/protocol.js";
+import {
+  loadProtocolSchema,
+  missingRevisions,
+  missingSchemas,
+  schemaCandidates,
+  unreleasedRevisions,
+  type ProjectSchemas,
+  type SchemaLocationOptions,
+} from "./load/protocol.js";
 import { parseSource } from "./load/parse.js";
 import { maxInlinedSchemas, type RefContext } from "./load/schema-refs.js";
 import { buildProtocolModel, type ProtocolModel } from "./model/protocol.js";
@@ -39,7 +47,9 @@ export interface GenerateOptions extends Omit<SchemaLocationOptions, "project"> 
 }
 
 /** Diagnostics come sorted by file and position; on success they are warnings only. A failed run names the inputs it got to (watch mode). */
-export type GenerateResult = { ok: true; generated: Generated; warnings: readonly Diagnostic[] } | { ok: false; diagnostics: readonly Diagnostic[]; inputs?: readonly string[] };
+export type GenerateResult =
+  | { ok: true; generated: Generated; warnings: readonly Diagnostic[] }
+  | { ok: false; diagnostics: readonly Diagnostic[]; inputs?: readonly string[] };
 
 const toPosix = (path: string) => path.split(sep).join("/");
 
@@ -66,7 +76,11 @@ export type ModelResult =
       ok: false;
       diagnostics: readonly Diagnostic[];
       inputs?: readonly string[];
-      protocol?: { revisions: readonly Revision[]; location: Diagnostic["location"]; project: ProjectSchemas | undefined };
+      protocol?: {
+        revisions: readonly Revision[];
+        location: Diagnostic["location"];
+        project: ProjectSchemas | undefined;
+      };
     };
 
 /**
@@ -74,7 +88,9 @@ export type ModelResult =
  * the semantic problems of every part they leave intact come together: the model skips what
  * the shape check found broken.
  */
-export function loadModel(options: Pick<GenerateOptions, "manifest" | "out" | "cwd" | "strict" | "onPhase">): ModelResult {
+export function loadModel(
+  options: Pick<GenerateOptions, "manifest" | "out" | "cwd" | "strict" | "onPhase">,
+): ModelResult {
   const phase = options.onPhase ?? (() => {});
   const cwd = options.cwd ?? process.cwd();
   const absolute = resolve(cwd, options.manifest);
@@ -88,7 +104,10 @@ export function loadModel(options: Pick<GenerateOptions, "manifest" | "out" | "c
     text = readFileSync(absolute, "utf8");
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    const message = code === "ENOENT" ? "no such manifest; pass the path of your mcp.yaml" : `cannot read the manifest (${code ?? String(error)})`;
+    const message =
+      code === "ENOENT"
+        ? "no such manifest; pass the path of your mcp.yaml"
+        : `cannot read the manifest (${code ?? String(error)})`;
     return { ok: false, diagnostics: [{ location: { file: manifestFile }, message }] };
   }
   phase(`reading ${manifestFile}`);
@@ -97,9 +116,16 @@ export function loadModel(options: Pick<GenerateOptions, "manifest" | "out" | "c
   const { value, positions } = parsed.source;
   const refs: RefContext = { root: dirname(absolute), display, cache: new Map(), budget: { left: maxInlinedSchemas } };
   const shape = validateManifest(value, { file: manifestFile, positions, refs });
-  const pinned = shape.broken.has("") || shape.broken.has("/protocolSchemas") ? { diagnostics: [] } : projectSchemasOf(value, positions, { absolute, file: manifestFile });
+  const pinned =
+    shape.broken.has("") || shape.broken.has("/protocolSchemas")
+      ? { diagnostics: [] }
+      : projectSchemasOf(value, positions, { absolute, file: manifestFile });
   phase(`checking ${manifestFile} and the schemas it references`);
-  const built = buildServerModel({ absolutePath: absolute, positions }, shape, options.out === undefined ? undefined : resolve(cwd, options.out));
+  const built = buildServerModel(
+    { absolutePath: absolute, positions },
+    shape,
+    options.out === undefined ? undefined : resolve(cwd, options.out),
+  );
   const warnings: Diagnostic[] = [];
   const errors: Diagnostic[] = [];
   for (const diagnostic of [...shape.diagnostics, ...pinned.diagnostics, ...built.diagnostics]) {
@@ -111,15 +137,37 @@ export function loadModel(options: Pick<GenerateOptions, "manifest" | "out" | "c
   }
   if (errors.length > 0 || !built.model) {
     // What the manifest asks of protocol schemas, unless that part is broken (generate reports missing ones too).
-    const protocolIntact = !shape.broken.has("") && !shape.broken.has("/protocol") && !shape.broken.has("/protocolSchemas") && pinned.diagnostics.length === 0;
+    const protocolIntact =
+      !shape.broken.has("") &&
+      !shape.broken.has("/protocol") &&
+      !shape.broken.has("/protocolSchemas") &&
+      pinned.diagnostics.length === 0;
     return {
       ok: false,
       diagnostics: sortDiagnostics([...warnings, ...errors]),
-      ...(built.inputFiles ?? built.model?.inputFiles ? { inputs: built.inputFiles ?? built.model!.inputFiles } : {}),
-      ...(protocolIntact ? { protocol: { revisions: revisionsOf(shape.manifest?.protocol), location: positions.value("/protocol"), project: pinned.project } } : {}),
+      ...((built.inputFiles ?? built.model?.inputFiles) ? { inputs: built.inputFiles ?? built.model!.inputFiles } : {}),
+      ...(protocolIntact
+        ? {
+            protocol: {
+              revisions: revisionsOf(shape.manifest?.protocol),
+              location: positions.value("/protocol"),
+              project: pinned.project,
+            },
+          }
+        : {}),
     };
   }
-  return { ok: true, model: built.model, warnings: sortDiagnostics(warnings), absolute, manifestFile, declaredOutput: (value as { output?: unknown }).output, project: pinned.project, positions, display };
+  return {
+    ok: true,
+    model: built.model,
+    warnings: sortDiagnostics(warnings),
+    absolute,
+    manifestFile,
+    declaredOutput: (value as { output?: unknown }).output,
+    project: pinned.project,
+    positions,
+    display,
+  };
 }
 
 export async function generate(options: GenerateOptions): Promise<GenerateResult> {
@@ -144,28 +192,53 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
     locate: (index: number) => Diagnostic["location"] = () => location,
   ): Diagnostic[] => {
     if (schemaOptions.schemaFile && revisions.length > 1) {
-      return [{ location, message: `--schema names one schema.json but the manifest selects ${revisions.length} revisions; use --schema-dir <dir> holding <revision>/schema.json` }];
+      return [
+        {
+          location,
+          message: `--schema names one schema.json but the manifest selects ${revisions.length} revisions; use --schema-dir <dir> holding <revision>/schema.json`,
+        },
+      ];
     }
     const missing = missingRevisions(revisions.filter(isReleased), schemaOptions);
-    return [...unreleasedRevisions(revisions, schemaOptions, locate), ...(missing.length > 0 ? [missingSchemas(missing, schemaOptions, location)] : [])];
+    return [
+      ...unreleasedRevisions(revisions, schemaOptions, locate),
+      ...(missing.length > 0 ? [missingSchemas(missing, schemaOptions, location)] : []),
+    ];
   };
 
   const loaded = loadModel(options);
   if (!loaded.ok) {
     // Missing protocol schemas do not depend on the manifest's other mistakes: say so now,
     // rather than after those are fixed (unless `protocol` itself is broken).
-    const protocol = loaded.protocol ? unavailableSchemas(loaded.protocol.revisions, loaded.protocol.location, locationOptions(loaded.protocol.project)).filter((d) => !isWarning(d)) : [];
-    return { ok: false, diagnostics: sortDiagnostics([...loaded.diagnostics, ...protocol]), ...(loaded.inputs ? { inputs: loaded.inputs } : {}) };
+    const protocol = loaded.protocol
+      ? unavailableSchemas(
+          loaded.protocol.revisions,
+          loaded.protocol.location,
+          locationOptions(loaded.protocol.project),
+        ).filter((d) => !isWarning(d))
+      : [];
+    return {
+      ok: false,
+      diagnostics: sortDiagnostics([...loaded.diagnostics, ...protocol]),
+      ...(loaded.inputs ? { inputs: loaded.inputs } : {}),
+    };
   }
   const { model, warnings, absolute, manifestFile, declaredOutput, positions, display } = loaded;
   const schemaOptions = locationOptions(loaded.project);
-  const fail = (diagnostics: readonly Diagnostic[]): GenerateResult => ({ ok: false, diagnostics: sortDiagnostics([...warnings, ...diagnostics]) });
+  const fail = (diagnostics: readonly Diagnostic[]): GenerateResult => ({
+    ok: false,
+    diagnostics: sortDiagnostics([...warnings, ...diagnostics]),
+  });
 
   // Where the output folder came from, and whether it may be written at all.
   const manifestOutput = typeof declaredOutput === "string" ? declaredOutput : undefined;
   const outFrom = options.out !== undefined ? "--out" : manifestOutput !== undefined ? "output" : "default";
   const outLocation: Diagnostic["location"] =
-    outFrom === "--out" ? { file: manifestFile } : outFrom === "output" ? positions.value("/output") : { file: manifestFile, line: 1, col: 1 };
+    outFrom === "--out"
+      ? { file: manifestFile }
+      : outFrom === "output"
+        ? positions.value("/output")
+        : { file: manifestFile, line: 1, col: 1 };
   if (outFrom !== "--out" && !options.allowOutside) {
     const escape = outsideProjectRoot(dirname(absolute), model.output);
     if (escape) {
@@ -184,7 +257,9 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   const protocolDiagnostics: Diagnostic[] = [];
   const count = (n: number, what: string) => `${n} ${what}${n === 1 ? "" : "s"}`;
   phase(`reading ${count(model.revisions.length, "protocol schema")}`);
-  const schemaNotes = unavailableSchemas(model.revisions, model.revisionsLocation, schemaOptions, (index) => positions.value(childPointer("/protocol", index)));
+  const schemaNotes = unavailableSchemas(model.revisions, model.revisionsLocation, schemaOptions, (index) =>
+    positions.value(childPointer("/protocol", index)),
+  );
   const unavailable = schemaNotes.filter((d) => options.strict || !isWarning(d));
   if (unavailable.length > 0) return fail(unavailable.map(({ severity: _warning, ...asError }) => asError));
   for (const revision of model.revisions) {
@@ -200,9 +275,15 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
     version: options.version,
     manifest: toPosix(relative(model.output, absolute)),
     protocols: protocols.map((p) => ({ revision: p.revision, sha256: p.schema.sha256 })),
-    inlined: model.apps.map((app) => ({ uri: app.uri, file: app.source, sha256: createHash("sha256").update(app.html).digest("hex") })),
+    inlined: model.apps.map((app) => ({
+      uri: app.uri,
+      file: app.source,
+      sha256: createHash("sha256").update(app.html).digest("hex"),
+    })),
   };
-  phase(`emitting ${count(model.tools.length, "tool")}, ${count(model.resources.length + model.resourceTemplates.length, "resource")}, ${count(model.prompts.length, "prompt")} for ${count(protocols.length, "revision")}`);
+  phase(
+    `emitting ${count(model.tools.length, "tool")}, ${count(model.resources.length + model.resourceTemplates.length, "resource")}, ${count(model.prompts.length, "prompt")} for ${count(protocols.length, "revision")}`,
+  );
   const files = emitFiles(model, protocols, banner);
   return {
     ok: true,

@@ -25,7 +25,9 @@ export function terminalProgress(stream: TerminalStream = process.stderr, wanted
   return {
     update(text) {
       // One screen line: a wrapped line could not be erased with \r.
-      const line = `mcp-gen: ${text}`.replace(/[\u0000-\u001f\u007f-\u009f]/g, " ").slice(0, Math.max(20, (stream.columns || 80) - 1));
+      const line = `mcp-gen: ${text}`
+        .replace(/[\u0000-\u001f\u007f-\u009f]/g, " ")
+        .slice(0, Math.max(20, (stream.columns || 80) - 1));
       stream.write(`\r\x1b[2K${line}`);
       shown = true;
     },

@@ -2,7 +2,14 @@
 // no Node-only modules here (see @mcp-gen/runtime/node for stdio and node:http), so a
 // generated server also runs on edge platforms behind createWebHandler.
 export { ErrorCode, RpcError } from "./jsonrpc/messages.js";
-export type { JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse, Params, RequestId } from "./jsonrpc/messages.js";
+export type {
+  JsonRpcMessage,
+  JsonRpcNotification,
+  JsonRpcRequest,
+  JsonRpcResponse,
+  Params,
+  RequestId,
+} from "./jsonrpc/messages.js";
 export { Exchange, Peer, RequestFailedError } from "./jsonrpc/peer.js";
 export { RequestingPeer } from "./jsonrpc/requesting-peer.js";
 export { batchesFeature } from "./jsonrpc/batches.js";
@@ -14,10 +21,29 @@ export { callToolAsTask, TaskCancelledError, TaskFailedError, TaskTimeoutError }
 export type { TaskCallOptions, TaskInfo, TaskSession, TaskWaitOptions, ToolTask } from "./mcp/client-tasks.js";
 export { callTool, expandUriTemplate, getPrompt, readResource, toolMethods } from "./mcp/client-calls.js";
 export { checkToolResult, ToolOutputError } from "./mcp/tool-output.js";
-export type { PlainToolCallResult, RequestSender, ToolCallResult, ToolCallTable, ToolTasks, ToolTaskTable } from "./mcp/client-calls.js";
+export type {
+  PlainToolCallResult,
+  RequestSender,
+  ToolCallResult,
+  ToolCallTable,
+  ToolTasks,
+  ToolTaskTable,
+} from "./mcp/client-calls.js";
 export { ClientSession, connectSession, NegotiationError } from "./mcp/client.js";
 export type { HandledFeatures } from "./mcp/client-capabilities.js";
-export type { CallerParams, CallOptions, ChannelHandlers, ClientChannel, ClientHandlers, ClientOptions, MergeMethods, MethodShape, NotificationWatcher, RawRequestOptions, ServerDescription } from "./mcp/client.js";
+export type {
+  CallerParams,
+  CallOptions,
+  ChannelHandlers,
+  ClientChannel,
+  ClientHandlers,
+  ClientOptions,
+  MergeMethods,
+  MethodShape,
+  NotificationWatcher,
+  RawRequestOptions,
+  ServerDescription,
+} from "./mcp/client.js";
 export { ClientRequestUnavailableError, missingClientCapability } from "./mcp/client-requests.js";
 export { completionFeature, MAX_COMPLETION_VALUES } from "./mcp/completion.js";
 export type {
@@ -76,7 +102,14 @@ export { subscriptionsFeature } from "./mcp/subscriptions.js";
 export { createTaskServer, missingTasksExtension, RELATED_TASK, TASKS_EXTENSION, TaskServer } from "./mcp/tasks.js";
 export type { TaskCall } from "./mcp/tasks.js";
 export { isTerminal, MemoryTaskStore, TaskLimitError } from "./mcp/tasks-store.js";
-export type { MemoryTaskStoreOptions, TaskOptions, TaskPage, TaskRecord, TaskStatus, TaskStore } from "./mcp/tasks-store.js";
+export type {
+  MemoryTaskStoreOptions,
+  TaskOptions,
+  TaskPage,
+  TaskRecord,
+  TaskStatus,
+  TaskStore,
+} from "./mcp/tasks-store.js";
 export { listChangesFeature } from "./mcp/list-changes.js";
 export { promptsFeature, resourcesFeature } from "./mcp/reads.js";
 export { MemoryEventStore } from "./transport/event-store.js";

@@ -6,16 +6,42 @@
 // `alg: none` and HMAC tokens "signed" with a public key are refused. Every request to the
 // authorization server is bounded (auth/outbound.ts) and a malformed token is refused
 // before any is made.
-import { createLocalJWKSet, decodeProtectedHeader, errors, jwtVerify, type JSONWebKeySet, type JWTPayload, type JWTVerifyGetKey } from "jose";
+import {
+  createLocalJWKSet,
+  decodeProtectedHeader,
+  errors,
+  jwtVerify,
+  type JSONWebKeySet,
+  type JWTPayload,
+  type JWTVerifyGetKey,
+} from "jose";
 import { boundedFetch } from "./auth/outbound.js";
 import { Refresher } from "./auth/refresher.js";
-import { DEFAULT_CLOCK_TOLERANCE_SECONDS, InvalidTokenError, type AuthInfo, type TokenRequest, type VerifyToken } from "./auth/resource-server.js";
+import {
+  DEFAULT_CLOCK_TOLERANCE_SECONDS,
+  InvalidTokenError,
+  type AuthInfo,
+  type TokenRequest,
+  type VerifyToken,
+} from "./auth/resource-server.js";
 
 export { InvalidTokenError } from "./auth/resource-server.js";
 export type { AuthInfo, VerifyToken } from "./auth/resource-server.js";
 
 /** Every asymmetric JWS algorithm jose supports: no `none`, no HS*, whatever a token's header claims. */
-export const ASYMMETRIC_ALGORITHMS = ["RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "EdDSA", "Ed25519"] as const;
+export const ASYMMETRIC_ALGORITHMS = [
+  "RS256",
+  "RS384",
+  "RS512",
+  "PS256",
+  "PS384",
+  "PS512",
+  "ES256",
+  "ES384",
+  "ES512",
+  "EdDSA",
+  "Ed25519",
+] as const;
 
 export interface JwtVerifierOptions {
   /** The issuer the tokens must name (`iss`), exactly as the authorization server's metadata gives it. */
@@ -64,7 +90,8 @@ const MAX_DOCUMENT_BYTES = 256 * 1024;
 /** A non-negative duration option in seconds, or its default. */
 function seconds(value: number | undefined, option: keyof typeof DEFAULTS): number {
   if (value === undefined) return DEFAULTS[option];
-  if (!Number.isFinite(value) || value < 0) throw new Error(`jwtVerifier: ${option} must be a non-negative number of seconds`);
+  if (!Number.isFinite(value) || value < 0)
+    throw new Error(`jwtVerifier: ${option} must be a non-negative number of seconds`);
   return value;
 }
 
@@ -79,7 +106,7 @@ function scopesOf(payload: JWTPayload): string[] {
 function expand(scopes: string[], implied: Readonly<Record<string, readonly string[]>> | undefined): string[] {
   if (!implied) return scopes;
   const all = new Set(scopes);
-  for (let added = true; added; ) {
+  for (let added = true; added;) {
     added = false;
     for (const scope of [...all]) {
       for (const narrower of Object.hasOwn(implied, scope) ? implied[scope]! : []) {
@@ -109,7 +136,8 @@ async function discoverJwksUri(issuer: string, doFetch: typeof fetch): Promise<U
   for (const candidate of candidates) {
     const response = await doFetch(candidate, { headers: { accept: "application/json" } });
     if (!response.ok) continue;
-    const metadata = (await response.json().catch(() => undefined)) as { issuer?: unknown; jwks_uri?: unknown } | undefined;
+    const metadata = (await response.json().catch(() => undefined)) as
+      { issuer?: unknown; jwks_uri?: unknown } | undefined;
     // RFC 8414 section 3.3: the document must be the issuer's own.
     if (metadata?.issuer === issuer && typeof metadata.jwks_uri === "string") return new URL(metadata.jwks_uri);
   }
@@ -139,7 +167,8 @@ function checkShape(token: string, algorithms: readonly string[]): void {
   } catch {
     throw new InvalidTokenError("the token is malformed");
   }
-  if (typeof alg !== "string" || !algorithms.includes(alg)) throw new InvalidTokenError("the token's signature algorithm is not accepted");
+  if (typeof alg !== "string" || !algorithms.includes(alg))
+    throw new InvalidTokenError("the token's signature algorithm is not accepted");
   if (token.endsWith(".")) throw new InvalidTokenError("the token is malformed");
 }
 
@@ -152,7 +181,8 @@ function describe(error: unknown): string {
     if (error.claim === "aud") return "the token was not issued for this server";
     return `the token's ${error.claim} claim is invalid`;
   }
-  if (error instanceof errors.JWKSNoMatchingKey) return "the token was signed with a key the authorization server does not publish";
+  if (error instanceof errors.JWKSNoMatchingKey)
+    return "the token was signed with a key the authorization server does not publish";
   if (error instanceof errors.JOSEAlgNotAllowed) return "the token's signature algorithm is not accepted";
   if (error instanceof errors.JWSSignatureVerificationFailed) return "the token's signature is invalid";
   return "the token is malformed";
@@ -162,9 +192,13 @@ function describe(error: unknown): string {
 export function jwtVerifier(options: JwtVerifierOptions): VerifyToken {
   const algorithms = [...(options.algorithms ?? ASYMMETRIC_ALGORITHMS)];
   for (const algorithm of algorithms) {
-    if (!(ASYMMETRIC_ALGORITHMS as readonly string[]).includes(algorithm)) throw new Error(`jwtVerifier: ${algorithm} is not an asymmetric algorithm`);
+    if (!(ASYMMETRIC_ALGORITHMS as readonly string[]).includes(algorithm))
+      throw new Error(`jwtVerifier: ${algorithm} is not an asymmetric algorithm`);
   }
-  const doFetch = boundedFetch(options.fetch ?? fetch, { timeoutMs: seconds(options.timeoutSeconds, "timeoutSeconds") * 1000, maxBytes: MAX_DOCUMENT_BYTES });
+  const doFetch = boundedFetch(options.fetch ?? fetch, {
+    timeoutMs: seconds(options.timeoutSeconds, "timeoutSeconds") * 1000,
+    maxBytes: MAX_DOCUMENT_BYTES,
+  });
   const cache = {
     maxAgeMs: seconds(options.cacheMaxAgeSeconds, "cacheMaxAgeSeconds") * 1000,
     staleMs: seconds(options.maxStaleSeconds, "maxStaleSeconds") * 1000,
@@ -177,7 +211,11 @@ export function jwtVerifier(options: JwtVerifierOptions): VerifyToken {
   const jwksUri =
     configured !== undefined
       ? undefined
-      : new Refresher(`the metadata of ${options.issuer}`, () => discoverJwksUri(options.issuer, doFetch), { ...cache, maxAgeMs: 86_400_000, staleMs: 86_400_000 });
+      : new Refresher(`the metadata of ${options.issuer}`, () => discoverJwksUri(options.issuer, doFetch), {
+          ...cache,
+          maxAgeMs: 86_400_000,
+          staleMs: 86_400_000,
+        });
   const keys = new Refresher(
     `the key set of ${options.issuer}`,
     async () => fetchKeySet(configured !== undefined ? new URL(configured) : await jwksUri!.get(), doFetch),
@@ -186,7 +224,12 @@ export function jwtVerifier(options: JwtVerifierOptions): VerifyToken {
   const verify = (token: string, getKey: JWTVerifyGetKey, request: TokenRequest) =>
     jwtVerify(token, getKey, {
       issuer: options.issuer,
-      audience: typeof options.audience === "string" ? options.audience : options.audience ? [...options.audience] : request.resource,
+      audience:
+        typeof options.audience === "string"
+          ? options.audience
+          : options.audience
+            ? [...options.audience]
+            : request.resource,
       algorithms,
       clockTolerance: options.clockToleranceSeconds ?? DEFAULT_CLOCK_TOLERANCE_SECONDS,
       requiredClaims: ["exp"],
@@ -213,11 +256,20 @@ export function jwtVerifier(options: JwtVerifierOptions): VerifyToken {
       if (!(error instanceof errors.JOSEError)) throw error;
       throw new InvalidTokenError(describe(error));
     }
-    if (options.requireAccessTokenType && typ?.toLowerCase() !== "at+jwt" && typ?.toLowerCase() !== "application/at+jwt") {
+    if (
+      options.requireAccessTokenType &&
+      typ?.toLowerCase() !== "at+jwt" &&
+      typ?.toLowerCase() !== "application/at+jwt"
+    ) {
       throw new InvalidTokenError("the token is not an access token (typ at+jwt)");
     }
     const audience = typeof payload.aud === "string" ? [payload.aud] : (payload.aud ?? []);
-    const clientId = typeof payload.client_id === "string" ? payload.client_id : typeof payload.azp === "string" ? payload.azp : undefined;
+    const clientId =
+      typeof payload.client_id === "string"
+        ? payload.client_id
+        : typeof payload.azp === "string"
+          ? payload.azp
+          : undefined;
     return {
       subject: payload.sub,
       scopes: expand(scopesOf(payload), options.impliedScopes),

@@ -19,7 +19,13 @@ function* sources(folder: string): Generator<string> {
   for (const entry of readdirSync(folder, { withFileTypes: true })) {
     const path = join(folder, entry.name);
     if (entry.isDirectory() && entry.name !== "dist" && entry.name !== "node_modules") yield* sources(path);
-    else if (entry.isFile() && entry.name.endsWith(".ts") && !entry.name.endsWith(".gen.ts") && !entry.name.endsWith(".d.ts")) yield path;
+    else if (
+      entry.isFile() &&
+      entry.name.endsWith(".ts") &&
+      !entry.name.endsWith(".gen.ts") &&
+      !entry.name.endsWith(".d.ts")
+    )
+      yield path;
   }
 }
 
@@ -27,7 +33,11 @@ function* sources(folder: string): Generator<string> {
 function nameOf(node: ts.FunctionLikeDeclaration): string {
   if (node.name !== undefined) return node.name.getText();
   const parent = node.parent;
-  if ((ts.isVariableDeclaration(parent) || ts.isPropertyAssignment(parent) || ts.isPropertyDeclaration(parent)) && parent.name !== undefined) return parent.name.getText();
+  if (
+    (ts.isVariableDeclaration(parent) || ts.isPropertyAssignment(parent) || ts.isPropertyDeclaration(parent)) &&
+    parent.name !== undefined
+  )
+    return parent.name.getText();
   return "(anonymous)";
 }
 
@@ -41,7 +51,8 @@ for (const folder of folders) {
         const first = file.getLineAndCharacterOfPosition(node.getStart(file)).line;
         const last = file.getLineAndCharacterOfPosition(node.getEnd()).line;
         const lines = last - first + 1;
-        if (lines > limit) long.push({ where: `${relative(root, path)}:${first + 1}`, name: nameOf(declaration), lines });
+        if (lines > limit)
+          long.push({ where: `${relative(root, path)}:${first + 1}`, name: nameOf(declaration), lines });
       }
       ts.forEachChild(node, visit);
     };

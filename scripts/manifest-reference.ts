@@ -43,13 +43,17 @@ const cell = (text: string) => text.replace(/\s*\n\s*/g, " ").replace(/\|/g, "\\
 
 /** GitHub's anchor of a heading. */
 export function anchor(heading: string): string {
-  return heading.toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, "").replace(/ /g, "-");
+  return heading
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s_-]/gu, "")
+    .replace(/ /g, "-");
 }
 
 export function manifestReference(root: Schema): string {
   const resolve = (ref: string): Schema => {
     let node: unknown = root;
-    for (const part of ref.replace(/^#\/?/, "").split("/").filter(Boolean)) node = (node as Record<string, unknown>)[part];
+    for (const part of ref.replace(/^#\/?/, "").split("/").filter(Boolean))
+      node = (node as Record<string, unknown>)[part];
     if (node === undefined) throw new Error(`manifest schema: ${ref} resolves to nothing`);
     return node as Schema;
   };
@@ -66,14 +70,16 @@ export function manifestReference(root: Schema): string {
     }
     const section: Section = { ref, node: deref(resolve(ref)), paths: [path] };
     sections.set(ref, section);
-    for (const [key, property] of Object.entries(section.node.properties ?? {})) walk(property, path === "" ? key : `${path}.${key}`, key);
+    for (const [key, property] of Object.entries(section.node.properties ?? {}))
+      walk(property, path === "" ? key : `${path}.${key}`, key);
   };
   /** Finds the tables a property leads to: itself, a map's values, a list's items (not inside any JSON value: it has none). */
   const walk = (node: Schema, path: string, key: string) => {
     if (node.$ref === anyJson) return;
     if (node.$ref && hasTable(node)) return visit(tableRef(node.$ref), path);
     const target = deref(node);
-    if (typeof target.additionalProperties === "object") walk(target.additionalProperties, `${path}.${placeholder(key)}`, key);
+    if (typeof target.additionalProperties === "object")
+      walk(target.additionalProperties, `${path}.${placeholder(key)}`, key);
     if (target.items) walk(target.items, `${path}[]`, key);
   };
   /** The definition a $ref names; a $ref into another definition's property names that property's definition. */
@@ -86,15 +92,20 @@ export function manifestReference(root: Schema): string {
   const headings = new Map<string, string>();
   for (const section of sections.values()) {
     const { paths } = section;
-    const heading = section.ref === "#" ? "Top level" : paths.length === 1 ? `\`${paths[0]}\`` : `\`${paths[0]!.split(".").pop()}\``;
-    if ([...headings.values()].includes(heading)) throw new Error(`manifest reference: two tables would be headed ${heading}`);
+    const heading =
+      section.ref === "#" ? "Top level" : paths.length === 1 ? `\`${paths[0]}\`` : `\`${paths[0]!.split(".").pop()}\``;
+    if ([...headings.values()].includes(heading))
+      throw new Error(`manifest reference: two tables would be headed ${heading}`);
     headings.set(section.ref, heading);
   }
   const link = (ref: string) => `[${headings.get(tableRef(ref))!}](#${anchor(headings.get(tableRef(ref))!)})`;
 
   const typeOf = (node: Schema): string => {
     if (node.$ref === anyJson) return "any JSON value";
-    if (node.$ref) return hasTable(node) ? `${[deref(node).type ?? "object"].flat().join(" or ")}, see ${link(node.$ref)}` : typeOf(resolve(node.$ref));
+    if (node.$ref)
+      return hasTable(node)
+        ? `${[deref(node).type ?? "object"].flat().join(" or ")}, see ${link(node.$ref)}`
+        : typeOf(resolve(node.$ref));
     if ("const" in node) return `\`${JSON.stringify(node.const)}\``;
     if (node.enum) return node.enum.map((v) => `\`${JSON.stringify(v)}\``).join(" | ");
     if (node.oneOf) return node.oneOf.map(typeOf).join(", or ");
@@ -113,7 +124,11 @@ export function manifestReference(root: Schema): string {
 
   // Tables of one place first, in the order a reader meets them; shapes used in several places after them.
   const ordered = [...sections.values()].sort((a, b) => Number(a.paths.length > 1) - Number(b.paths.length > 1));
-  const lines = [START, "<!-- Generated from schema/manifest.schema.json by scripts/manifest-reference.ts: edit the schema, then run `npx tsx scripts/manifest-reference.ts`. -->", ""];
+  const lines = [
+    START,
+    "<!-- Generated from schema/manifest.schema.json by scripts/manifest-reference.ts: edit the schema, then run `npx tsx scripts/manifest-reference.ts`. -->",
+    "",
+  ];
   for (const section of ordered) {
     const path = section.paths[0]!;
     lines.push(`### ${headings.get(section.ref)}`, "");
@@ -127,14 +142,19 @@ export function manifestReference(root: Schema): string {
     for (const [key, property] of Object.entries(section.node.properties ?? {})) {
       const where = path === "" ? key : `${path}.${key}`;
       const description = describe(property, where);
-      lines.push(`| \`${key}\` | ${cell(typeOf(property))} | ${required.has(key) ? "**Required.** " : ""}${cell(description)} |`);
+      lines.push(
+        `| \`${key}\` | ${cell(typeOf(property))} | ${required.has(key) ? "**Required.** " : ""}${cell(description)} |`,
+      );
     }
     lines.push("");
   }
   lines.push(END);
   const text = lines.join("\n");
   // Markdown renders `<name>` outside code as an HTML tag, which hides it: descriptions put such text in backticks.
-  const tag = text.replace(/^<!--.*-->$/gm, "").replace(/`[^`\n]*`/g, "").match(/<[A-Za-z][^>\n]*>/);
+  const tag = text
+    .replace(/^<!--.*-->$/gm, "")
+    .replace(/`[^`\n]*`/g, "")
+    .match(/<[A-Za-z][^>\n]*>/);
   if (tag) throw new Error(`manifest schema: a description has ${tag[0]} outside backticks; Markdown would hide it`);
   return text;
 }

@@ -55,7 +55,9 @@ export function manifestTypes(schemaText: string): string {
     "",
   ];
   const doc = "A manifest (mcp.yaml) as it is once the shape check has accepted it.";
-  const declarations = namedSchemas("Manifest", withInnerRefsInlined(schema), doc).map((named) => schemaDeclaration(named.name, named.schema, 0, named.doc));
+  const declarations = namedSchemas("Manifest", withInnerRefsInlined(schema), doc).map((named) =>
+    schemaDeclaration(named.name, named.schema, 0, named.doc),
+  );
   return banner.join("\n") + declarations.join("\n");
 }
 

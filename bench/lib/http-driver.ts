@@ -34,7 +34,12 @@ abstract class HttpConnectionBase implements Connection {
   request(call: Call): Promise<unknown> {
     const id = this.nextId++;
     const modern = this.era === "modern";
-    const body = JSON.stringify({ jsonrpc: "2.0", id, method: call.method, params: modern ? modernParams(call.params) : call.params });
+    const body = JSON.stringify({
+      jsonrpc: "2.0",
+      id,
+      method: call.method,
+      params: modern ? modernParams(call.params) : call.params,
+    });
     const headers: Record<string, string> = {
       "content-type": "application/json",
       accept: "application/json, text/event-stream",
@@ -69,11 +74,24 @@ class NodeHttpConnection extends HttpConnectionBase {
   protected post({ body, headers }: Prepared): Promise<{ status: number; contentType: string; text: string }> {
     return new Promise((resolve, reject) => {
       const req = httpRequest(
-        { agent: this.agent, host: this.url.hostname, port: this.url.port, path: this.url.pathname, method: "POST", headers: { ...headers, "content-length": Buffer.byteLength(body) } },
+        {
+          agent: this.agent,
+          host: this.url.hostname,
+          port: this.url.port,
+          path: this.url.pathname,
+          method: "POST",
+          headers: { ...headers, "content-length": Buffer.byteLength(body) },
+        },
         (res) => {
           const chunks: Buffer[] = [];
           res.on("data", (chunk: Buffer) => chunks.push(chunk));
-          res.on("end", () => resolve({ status: res.statusCode ?? 0, contentType: res.headers["content-type"] ?? "", text: Buffer.concat(chunks).toString("utf8") }));
+          res.on("end", () =>
+            resolve({
+              status: res.statusCode ?? 0,
+              contentType: res.headers["content-type"] ?? "",
+              text: Buffer.concat(chunks).toString("utf8"),
+            }),
+          );
           res.on("error", reject);
         },
       );

@@ -1,7 +1,17 @@
 // One measurement each: start the server, drive it, read its CPU time and peak RSS from
 // /proc, stop it. Every response is checked; problems are returned, never hidden.
 import { catalogReply, catalogTools } from "../workload/catalog.js";
-import { addCall, catalogCall, echoCall, expectedCatalogTools, invalidCall, mixedCall, toolsListCall, type Call, type Era } from "../workload/requests.js";
+import {
+  addCall,
+  catalogCall,
+  echoCall,
+  expectedCatalogTools,
+  invalidCall,
+  mixedCall,
+  toolsListCall,
+  type Call,
+  type Era,
+} from "../workload/requests.js";
 import type { Connection } from "./connection.js";
 import { httpConnection, type HttpClientKind } from "./http-driver.js";
 import { runLoad, type LoadResult } from "./load.js";
@@ -37,8 +47,19 @@ export interface Session {
 }
 
 /** Starts the server and connects: the legacy handshake over stdio, nothing over HTTP (stateless). */
-export async function startSession(command: ServerCommand, transport: Transport, httpClient: HttpClientKind): Promise<Session> {
-  const server = spawnNode([command.bundle, "--transport", transport, "--workload", command.workload, ...(command.extraArgs ?? [])]);
+export async function startSession(
+  command: ServerCommand,
+  transport: Transport,
+  httpClient: HttpClientKind,
+): Promise<Session> {
+  const server = spawnNode([
+    command.bundle,
+    "--transport",
+    transport,
+    "--workload",
+    command.workload,
+    ...(command.extraArgs ?? []),
+  ]);
   try {
     if (transport === "stdio") {
       const connection = new StdioConnection(server);
@@ -64,7 +85,11 @@ async function expect(connection: Connection, call: Call, what: string): Promise
 }
 
 /** Every kind of request the measures send, answered correctly — or an Error saying what is wrong. */
-export async function sanityCheck(command: ServerCommand, transport: Transport, settings: MeasureSettings): Promise<void> {
+export async function sanityCheck(
+  command: ServerCommand,
+  transport: Transport,
+  settings: MeasureSettings,
+): Promise<void> {
   const session = await startSession(command, transport, settings.httpClient);
   try {
     const { connection } = session;
@@ -76,9 +101,14 @@ export async function sanityCheck(command: ServerCommand, transport: Transport, 
       await expect(connection, invalidCall("echo", { text: "x", extra: true }), "echo with an unknown argument");
     } else {
       const tools = await listAll(connection);
-      if (tools !== expectedCatalogTools) throw new Error(`tools/list: ${tools} tools, expected ${expectedCatalogTools}`);
+      if (tools !== expectedCatalogTools)
+        throw new Error(`tools/list: ${tools} tools, expected ${expectedCatalogTools}`);
       for (const tool of catalogTools().filter((_, i) => i % 37 === 0)) {
-        await expect(connection, catalogCall(tool.name, tool.validArgs, catalogReply), `${tool.name} with valid arguments`);
+        await expect(
+          connection,
+          catalogCall(tool.name, tool.validArgs, catalogReply),
+          `${tool.name} with valid arguments`,
+        );
         await expect(connection, invalidCall(tool.name, tool.invalidArgs), `${tool.name} with invalid arguments`);
       }
     }
@@ -100,7 +130,11 @@ async function measuredLoad(session: Session, concurrency: number, durationMs: n
   const result = await runLoad(session.connection, { concurrency, durationMs, next: mixedCall });
   const cpu = cpuMicros(session.server.pid) - before;
   const driver = process.cpuUsage(driverBefore);
-  return { ...result, cpuPerRequest: cpu / result.completed, driverCpuPerRequest: (driver.user + driver.system) / result.completed };
+  return {
+    ...result,
+    cpuPerRequest: cpu / result.completed,
+    driverCpuPerRequest: (driver.user + driver.system) / result.completed,
+  };
 }
 
 export interface ThroughputResult {
@@ -111,10 +145,18 @@ export interface ThroughputResult {
 }
 
 /** tools/call (echo and add alternately) at concurrency 1 and 64 after a warm-up. */
-export async function measureThroughput(command: ServerCommand, transport: Transport, durations: MeasureSettings): Promise<ThroughputResult> {
+export async function measureThroughput(
+  command: ServerCommand,
+  transport: Transport,
+  durations: MeasureSettings,
+): Promise<ThroughputResult> {
   const session = await startSession(command, transport, durations.httpClient);
   try {
-    await runLoad(session.connection, { concurrency: MAX_CONCURRENCY, durationMs: durations.warmupMs, next: mixedCall });
+    await runLoad(session.connection, {
+      concurrency: MAX_CONCURRENCY,
+      durationMs: durations.warmupMs,
+      next: mixedCall,
+    });
     const c1 = await measuredLoad(session, 1, durations.c1Ms);
     const c64 = await measuredLoad(session, MAX_CONCURRENCY, durations.c64Ms);
     return { c1, c64, peakRss: peakRss(session.server.pid) };
@@ -126,7 +168,14 @@ export async function measureThroughput(command: ServerCommand, transport: Trans
 /** Spawn → response to the first initialize over stdio, milliseconds. */
 export async function measureColdStart(command: ServerCommand): Promise<number> {
   const start = performance.now();
-  const server = spawnNode([command.bundle, "--transport", "stdio", "--workload", command.workload, ...(command.extraArgs ?? [])]);
+  const server = spawnNode([
+    command.bundle,
+    "--transport",
+    "stdio",
+    "--workload",
+    command.workload,
+    ...(command.extraArgs ?? []),
+  ]);
   const connection = new StdioConnection(server);
   try {
     await connection.initialize();
@@ -164,7 +213,11 @@ export interface ListResult {
 }
 
 /** The complete tools/list of the catalog, one listing at a time, milliseconds per listing. */
-export async function measureList(command: ServerCommand, transport: Transport, durations: MeasureSettings): Promise<ListResult> {
+export async function measureList(
+  command: ServerCommand,
+  transport: Transport,
+  durations: MeasureSettings,
+): Promise<ListResult> {
   const session = await startSession(command, transport, durations.httpClient);
   try {
     const { connection } = session;
@@ -191,7 +244,14 @@ export async function measureList(command: ServerCommand, transport: Transport, 
       } while (performance.now() < deadline);
     }
     const values = samples.values();
-    return { p50: percentile(values, 50), p99: percentile(values, 99), listings: samples.length, errors, firstError, peakRss: peakRss(session.server.pid) };
+    return {
+      p50: percentile(values, 50),
+      p99: percentile(values, 99),
+      listings: samples.length,
+      errors,
+      firstError,
+      peakRss: peakRss(session.server.pid),
+    };
   } finally {
     await endSession(session);
   }

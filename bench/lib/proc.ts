@@ -49,7 +49,11 @@ export interface SpawnOptions {
 
 /** Starts `node <args>` with piped stdio. */
 export function spawnNode(args: readonly string[], options: SpawnOptions = {}): ServerProcess {
-  const child = spawn(process.execPath, args, { cwd: options.cwd, env: options.env ?? process.env, stdio: ["pipe", "pipe", "pipe"] });
+  const child = spawn(process.execPath, args, {
+    cwd: options.cwd,
+    env: options.env ?? process.env,
+    stdio: ["pipe", "pipe", "pipe"],
+  });
   let stderr = "";
   child.stderr!.setEncoding("utf8");
   child.stderr!.on("data", (chunk: string) => {
@@ -64,7 +68,11 @@ export function spawnNode(args: readonly string[], options: SpawnOptions = {}): 
 export async function stopChild(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  const within = (ms: number) => Promise.race([exited.then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), ms).unref())]);
+  const within = (ms: number) =>
+    Promise.race([
+      exited.then(() => true),
+      new Promise<boolean>((resolve) => setTimeout(() => resolve(false), ms).unref()),
+    ]);
   child.stdin?.end();
   if (await within(500)) return;
   child.kill("SIGTERM");
@@ -77,7 +85,10 @@ export async function stopChild(child: ChildProcess): Promise<void> {
 export function announcedUrl(server: ServerProcess, timeoutMs = 30_000): Promise<string> {
   return new Promise((resolve, reject) => {
     const { child } = server;
-    const timer = setTimeout(() => fail(new Error(`no URL announced within ${timeoutMs} ms; stderr:\n${server.stderr()}`)), timeoutMs);
+    const timer = setTimeout(
+      () => fail(new Error(`no URL announced within ${timeoutMs} ms; stderr:\n${server.stderr()}`)),
+      timeoutMs,
+    );
     const onData = () => {
       const match = /serving MCP at (http:\/\/\S+)/.exec(server.stderr());
       if (match) done(() => resolve(match[1]!));

@@ -15,7 +15,9 @@ export interface ImplInfo {
 }
 
 const format = (value: number, digits: number) =>
-  Number.isFinite(value) ? value.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits }) : "—";
+  Number.isFinite(value)
+    ? value.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits })
+    : "—";
 
 function cell(results: Results, spec: MetricSpec, impl: ImplId): string {
   if (!results.has(spec.key, impl)) return "—";
@@ -24,9 +26,17 @@ function cell(results: Results, spec: MetricSpec, impl: ImplId): string {
   return `${value} (${format(results.ratio(spec, impl), 2)}×)`;
 }
 
-export function implementationTable(results: Results, metrics: readonly MetricSpec[], impls: readonly ImplInfo[]): string {
-  const lines = [`| measure | ${impls.map((i) => i.label).join(" | ")} |`, `|---|${impls.map(() => "---:").join("|")}|`];
-  for (const spec of metrics) lines.push(`| ${spec.label} (${spec.unit}) | ${impls.map((i) => cell(results, spec, i.id)).join(" | ")} |`);
+export function implementationTable(
+  results: Results,
+  metrics: readonly MetricSpec[],
+  impls: readonly ImplInfo[],
+): string {
+  const lines = [
+    `| measure | ${impls.map((i) => i.label).join(" | ")} |`,
+    `|---|${impls.map(() => "---:").join("|")}|`,
+  ];
+  for (const spec of metrics)
+    lines.push(`| ${spec.label} (${spec.unit}) | ${impls.map((i) => cell(results, spec, i.id)).join(" | ")} |`);
   return lines.join("\n");
 }
 
@@ -50,7 +60,9 @@ export function targetTable(results: Results, targets: readonly Target[], impl: 
     const met = t.op === ">=" ? checked >= t.limit : checked <= t.limit;
     const goal = t.kind === "ratio" ? `${t.op} ${t.limit}×` : `${t.op} ${t.limit} ${spec.unit}`;
     const status = Number.isFinite(checked) ? (met ? "met" : "**missed**") : "not measured";
-    lines.push(`| ${t.label} | ${format(mine, spec.digits)} ${spec.unit} | ${format(floor, spec.digits)} ${spec.unit} | ${format(ratio, 2)}× | ${goal} | ${status} |`);
+    lines.push(
+      `| ${t.label} | ${format(mine, spec.digits)} ${spec.unit} | ${format(floor, spec.digits)} ${spec.unit} | ${format(ratio, 2)}× | ${goal} | ${status} |`,
+    );
   }
   return lines.join("\n");
 }
@@ -80,7 +92,10 @@ export function slopeTable(results: readonly CaseResult[]): string {
   ];
   const first = slopes(results, (r) => r.warm.wallMs);
   if (first.length === 0) return "(needs at least two catalog sizes)";
-  const lines = [`| marginal cost | ${first.map((s) => `${s.from} → ${s.to} tools`).join(" | ")} | growth (last / first segment) |`, `|---|${first.map(() => "---:").join("|")}|---:|`];
+  const lines = [
+    `| marginal cost | ${first.map((s) => `${s.from} → ${s.to} tools`).join(" | ")} | growth (last / first segment) |`,
+    `|---|${first.map(() => "---:").join("|")}|---:|`,
+  ];
   for (const [label, pick, show] of rows) {
     const s = slopes(results, pick);
     const growth = s.length > 1 ? s.at(-1)!.perTool / s[0]!.perTool : NaN;
@@ -91,7 +106,9 @@ export function slopeTable(results: readonly CaseResult[]): string {
 
 function packageVersion(name: string): string {
   try {
-    return (JSON.parse(readFileSync(join(repoRoot, "node_modules", name, "package.json"), "utf8")) as { version: string }).version;
+    return (
+      JSON.parse(readFileSync(join(repoRoot, "node_modules", name, "package.json"), "utf8")) as { version: string }
+    ).version;
   } catch {
     return "?";
   }
@@ -100,7 +117,11 @@ function packageVersion(name: string): string {
 function gitRevision(): string {
   try {
     const commit = execFileSync("git", ["rev-parse", "--short", "HEAD"], { cwd: repoRoot, encoding: "utf8" }).trim();
-    const dirty = execFileSync("git", ["status", "--porcelain", "--", "runtime", "generator"], { cwd: repoRoot, encoding: "utf8" }).trim() !== "";
+    const dirty =
+      execFileSync("git", ["status", "--porcelain", "--", "runtime", "generator"], {
+        cwd: repoRoot,
+        encoding: "utf8",
+      }).trim() !== "";
     return dirty ? `${commit} + uncommitted runtime/generator changes` : commit;
   } catch {
     return "?";

@@ -7,6 +7,9 @@ const file = process.env.BENCH_RUSAGE_FILE;
 if (file) {
   process.on("exit", () => {
     const usage = process.resourceUsage();
-    writeFileSync(file, JSON.stringify({ maxRssKb: usage.maxRSS, userMicros: usage.userCPUTime, systemMicros: usage.systemCPUTime }));
+    writeFileSync(
+      file,
+      JSON.stringify({ maxRssKb: usage.maxRSS, userMicros: usage.userCPUTime, systemMicros: usage.systemCPUTime }),
+    );
   });
 }

@@ -22,13 +22,17 @@ export class StdioConnection implements Connection {
     this.stdin.on("error", () => {});
     child.stdout!.setEncoding("utf8");
     child.stdout!.on("data", (chunk: string) => this.onData(chunk));
-    child.once("exit", (code, signal) => this.fail(new Error(`server exited (${signal ?? code}); stderr:\n${server.stderr()}`)));
+    child.once("exit", (code, signal) =>
+      this.fail(new Error(`server exited (${signal ?? code}); stderr:\n${server.stderr()}`)),
+    );
   }
 
   request(call: Call): Promise<unknown> {
     if (this.closedError) return Promise.reject(this.closedError);
     const id = this.nextId++;
-    this.write(`{"jsonrpc":"2.0","id":${id},"method":${JSON.stringify(call.method)},"params":${JSON.stringify(call.params)}}\n`);
+    this.write(
+      `{"jsonrpc":"2.0","id":${id},"method":${JSON.stringify(call.method)},"params":${JSON.stringify(call.params)}}\n`,
+    );
     return new Promise((resolve, reject) => this.pending.set(id, { resolve, reject }));
   }
 

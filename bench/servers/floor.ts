@@ -22,7 +22,8 @@ const PROTOCOL_VERSION = "io.modelcontextprotocol/protocolVersion";
 const serverInfo = { name: "bench-floor", version: "1.0.0" };
 const initializeResult = JSON.stringify({ protocolVersion: "2025-11-25", capabilities: { tools: {} }, serverInfo });
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** True when `value` has exactly `count` keys (the ones just checked: no others). */
 function onlyKeys(value: Record<string, unknown>, count: number): boolean {
@@ -34,16 +35,38 @@ function onlyKeys(value: Record<string, unknown>, count: number): boolean {
 // --- the basic workload ------------------------------------------------------------
 
 const basicTools = [
-  { name: "echo", description: "Returns its text", inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"], additionalProperties: false } },
+  {
+    name: "echo",
+    description: "Returns its text",
+    inputSchema: {
+      type: "object",
+      properties: { text: { type: "string" } },
+      required: ["text"],
+      additionalProperties: false,
+    },
+  },
   {
     name: "add",
     description: "Adds two numbers",
-    inputSchema: { type: "object", properties: { a: { type: "number" }, b: { type: "number" } }, required: ["a", "b"], additionalProperties: false },
-    outputSchema: { type: "object", properties: { sum: { type: "number" } }, required: ["sum"], additionalProperties: false },
+    inputSchema: {
+      type: "object",
+      properties: { a: { type: "number" }, b: { type: "number" } },
+      required: ["a", "b"],
+      additionalProperties: false,
+    },
+    outputSchema: {
+      type: "object",
+      properties: { sum: { type: "number" } },
+      required: ["sum"],
+      additionalProperties: false,
+    },
   },
 ];
 
-const invalid = (tool: string): Result => ({ content: [{ type: "text", text: `Invalid arguments for tool ${tool}` }], isError: true });
+const invalid = (tool: string): Result => ({
+  content: [{ type: "text", text: `Invalid arguments for tool ${tool}` }],
+  isError: true,
+});
 
 function echo(args: unknown): Result {
   if (!isObject(args) || typeof args.text !== "string" || !onlyKeys(args, 1)) return invalid("echo");
@@ -51,7 +74,8 @@ function echo(args: unknown): Result {
 }
 
 function add(args: unknown): Result {
-  if (!isObject(args) || typeof args.a !== "number" || typeof args.b !== "number" || !onlyKeys(args, 2)) return invalid("add");
+  if (!isObject(args) || typeof args.a !== "number" || typeof args.b !== "number" || !onlyKeys(args, 2))
+    return invalid("add");
   const structuredContent = { sum: args.a + args.b };
   return { content: [{ type: "text", text: JSON.stringify(structuredContent) }], structuredContent };
 }
@@ -78,11 +102,13 @@ function conforms(schema: JsonSchema, value: unknown): boolean {
           if (schema.additionalProperties === false) return false;
         } else if (!conforms(property, value[key])) return false;
       }
-      for (const key in properties) if (value[key] === undefined && properties[key]!.default !== undefined) value[key] = properties[key]!.default;
+      for (const key in properties)
+        if (value[key] === undefined && properties[key]!.default !== undefined) value[key] = properties[key]!.default;
       return true;
     }
     case "array":
-      if (!Array.isArray(value) || (schema.maxItems !== undefined && value.length > (schema.maxItems as number))) return false;
+      if (!Array.isArray(value) || (schema.maxItems !== undefined && value.length > (schema.maxItems as number)))
+        return false;
       return value.every((item) => conforms(schema.items as JsonSchema, item));
     case "string":
       if (typeof value !== "string") return false;
@@ -92,7 +118,10 @@ function conforms(schema: JsonSchema, value: unknown): boolean {
     case "integer":
     case "number":
       if (typeof value !== "number" || (schema.type === "integer" && !Number.isInteger(value))) return false;
-      return !(schema.minimum !== undefined && value < (schema.minimum as number)) && !(schema.maximum !== undefined && value > (schema.maximum as number));
+      return (
+        !(schema.minimum !== undefined && value < (schema.minimum as number)) &&
+        !(schema.maximum !== undefined && value > (schema.maximum as number))
+      );
     case "boolean":
       return typeof value === "boolean";
     default:
@@ -105,7 +134,10 @@ const catalog = new Map(catalogTools().map((tool) => [tool.name, tool.inputSchem
 // --- dispatch ------------------------------------------------------------------------
 
 function listResult(modern: boolean): string {
-  const tools = args.workload === "basic" ? basicTools : catalogTools().map(({ name, description, inputSchema }) => ({ name, description, inputSchema }));
+  const tools =
+    args.workload === "basic"
+      ? basicTools
+      : catalogTools().map(({ name, description, inputSchema }) => ({ name, description, inputSchema }));
   return JSON.stringify(modern ? { tools, resultType: "complete", ttlMs: 0, cacheScope: "public" } : { tools });
 }
 // The list never changes: serialised once, spliced into each response.
@@ -124,11 +156,14 @@ function callTool(name: unknown, toolArgs: unknown): Result | undefined {
   }
   const schema = typeof name === "string" ? catalog.get(name) : undefined;
   if (!schema) return undefined;
-  return conforms(schema, toolArgs ?? {}) ? { content: [{ type: "text", text: catalogReply }] } : invalid(name as string);
+  return conforms(schema, toolArgs ?? {})
+    ? { content: [{ type: "text", text: catalogReply }] }
+    : invalid(name as string);
 }
 
 const response = (id: Id, result: string) => `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${result}}`;
-const error = (id: Id, code: number, message: string) => JSON.stringify({ jsonrpc: "2.0", id, error: { code, message } });
+const error = (id: Id, code: number, message: string) =>
+  JSON.stringify({ jsonrpc: "2.0", id, error: { code, message } });
 
 /** The response line to one message, or undefined for a notification. */
 function handle(text: string): string | undefined {
@@ -181,11 +216,14 @@ if (args.transport === "stdio") {
       res.writeHead(404).end();
       return;
     }
-    readBody(req).then((body) => {
-      const reply = handle(body);
-      if (reply === undefined) res.writeHead(202).end();
-      else res.writeHead(200, { "content-type": "application/json" }).end(reply);
-    }, () => res.destroy());
+    readBody(req).then(
+      (body) => {
+        const reply = handle(body);
+        if (reply === undefined) res.writeHead(202).end();
+        else res.writeHead(200, { "content-type": "application/json" }).end(reply);
+      },
+      () => res.destroy(),
+    );
   });
   await listen("floor", httpServer, args.port);
 }

@@ -17,7 +17,10 @@ const echoInput = z.object({ text: z.string() }).strict();
 const addInput = z.object({ a: z.number(), b: z.number() }).strict();
 const addOutput = z.object({ sum: z.number() }).strict();
 // Schemas are built once per process; servers (one per HTTP request) only register them.
-const catalog = args.workload === "catalog" ? catalogTools().map((tool) => ({ tool, input: z.fromJSONSchema(tool.inputSchema) })) : [];
+const catalog =
+  args.workload === "catalog"
+    ? catalogTools().map((tool) => ({ tool, input: z.fromJSONSchema(tool.inputSchema) }))
+    : [];
 
 function buildServer(): McpServer {
   const server = new McpServer({ name: "bench-sdk-v1", version: "1.0.0" });
@@ -25,13 +28,19 @@ function buildServer(): McpServer {
     server.registerTool("echo", { description: "Returns its text", inputSchema: echoInput }, ({ text }) => ({
       content: [{ type: "text", text }],
     }));
-    server.registerTool("add", { description: "Adds two numbers", inputSchema: addInput, outputSchema: addOutput }, ({ a, b }) => {
-      const structuredContent = { sum: a + b };
-      return { content: [{ type: "text", text: JSON.stringify(structuredContent) }], structuredContent };
-    });
+    server.registerTool(
+      "add",
+      { description: "Adds two numbers", inputSchema: addInput, outputSchema: addOutput },
+      ({ a, b }) => {
+        const structuredContent = { sum: a + b };
+        return { content: [{ type: "text", text: JSON.stringify(structuredContent) }], structuredContent };
+      },
+    );
   } else {
     for (const { tool, input } of catalog) {
-      server.registerTool(tool.name, { description: tool.description, inputSchema: input }, () => ({ content: [{ type: "text", text: catalogReply }] }));
+      server.registerTool(tool.name, { description: tool.description, inputSchema: input }, () => ({
+        content: [{ type: "text", text: catalogReply }],
+      }));
     }
   }
   return server;

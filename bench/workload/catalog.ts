@@ -17,7 +17,28 @@ export interface CatalogTool {
 
 export const CATALOG_SIZE = 200;
 
-const nouns = ["issue", "file", "user", "order", "invoice", "ticket", "build", "deploy", "metric", "alert", "repo", "branch", "comment", "label", "project", "team", "event", "report", "quota", "secret"];
+const nouns = [
+  "issue",
+  "file",
+  "user",
+  "order",
+  "invoice",
+  "ticket",
+  "build",
+  "deploy",
+  "metric",
+  "alert",
+  "repo",
+  "branch",
+  "comment",
+  "label",
+  "project",
+  "team",
+  "event",
+  "report",
+  "quota",
+  "secret",
+];
 const verbs = ["search", "get", "create", "update", "archive", "list", "sync", "export", "import", "audit"];
 const priorities = ["lowest", "low", "normal", "high", "urgent", "blocker"];
 
@@ -28,7 +49,11 @@ function tool(i: number): CatalogTool {
   const idKey = `${noun}Id`;
   const levels = priorities.slice(0, 3 + (i % 4));
   const properties: Record<string, JsonSchema> = {
-    [idKey]: { type: "string", pattern: "^[a-z]{2,4}-[0-9]{1,8}$", description: `Identifier of the ${noun}, e.g. ab-123` },
+    [idKey]: {
+      type: "string",
+      pattern: "^[a-z]{2,4}-[0-9]{1,8}$",
+      description: `Identifier of the ${noun}, e.g. ab-123`,
+    },
     query: { type: "string", minLength: 1, maxLength: 128 + (i % 64), description: `Free-text query over ${noun}s` },
     limit: { type: "integer", minimum: 1, maximum: 50 + (i % 50), default: 20, description: "Page size" },
     priority: { type: "string", enum: levels, description: "Minimum priority" },
@@ -89,7 +114,11 @@ function tool(i: number): CatalogTool {
           type: "object",
           properties: {
             channel: { type: "string", enum: ["email", "slack", "webhook"] },
-            recipients: { type: "array", items: { type: "string", minLength: 3, maxLength: 254, pattern: "^[^@\\s]+@[^@\\s]+$" }, maxItems: 5 },
+            recipients: {
+              type: "array",
+              items: { type: "string", minLength: 3, maxLength: 254, pattern: "^[^@\\s]+@[^@\\s]+$" },
+              maxItems: 5,
+            },
           },
           required: ["channel"],
           additionalProperties: false,
@@ -101,14 +130,21 @@ function tool(i: number): CatalogTool {
   }
   const inputSchema: JsonSchema = { type: "object", properties, required, additionalProperties: false };
   const invalidArgs = i % 2 === 0 ? { ...validArgs, priority: "whenever" } : { query: "no id" };
-  return { name, description: `${verb[0]!.toUpperCase()}${verb.slice(1)} ${noun}s (catalog tool ${i})`, inputSchema, validArgs, invalidArgs };
+  return {
+    name,
+    description: `${verb[0]!.toUpperCase()}${verb.slice(1)} ${noun}s (catalog tool ${i})`,
+    inputSchema,
+    validArgs,
+    invalidArgs,
+  };
 }
 
 let cached: CatalogTool[] | undefined;
 
 /** The first `count` catalog tools (the same every time). */
 export function catalogTools(count = CATALOG_SIZE): CatalogTool[] {
-  if (!cached || cached.length < count) cached = Array.from({ length: Math.max(count, CATALOG_SIZE) }, (_, i) => tool(i));
+  if (!cached || cached.length < count)
+    cached = Array.from({ length: Math.max(count, CATALOG_SIZE) }, (_, i) => tool(i));
   return cached.slice(0, count);
 }
 
@@ -132,6 +168,9 @@ export function catalogManifest(count: number, output = "./mcp", client = false)
 
 /** The member name mcp-gen gives a tool (its identifier rule, for the names used here). */
 export function memberName(toolName: string): string {
-  const [first = "", ...rest] = toolName.split(/[^A-Za-z0-9]+/).filter((w) => w !== "").map((w) => w.toLowerCase());
+  const [first = "", ...rest] = toolName
+    .split(/[^A-Za-z0-9]+/)
+    .filter((w) => w !== "")
+    .map((w) => w.toLowerCase());
   return first + rest.map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join("");
 }

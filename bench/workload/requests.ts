@@ -132,7 +132,10 @@ export function catalogCall(name: string, args: Params, reply: string): Call {
 }
 
 /** One page of tools/list; `onPage` gets the page (to follow nextCursor). */
-export function toolsListCall(cursor: string | undefined, onPage: (tools: number, nextCursor: string | undefined) => void): Call {
+export function toolsListCall(
+  cursor: string | undefined,
+  onPage: (tools: number, nextCursor: string | undefined) => void,
+): Call {
   return {
     method: "tools/list",
     params: cursor === undefined ? {} : { cursor },

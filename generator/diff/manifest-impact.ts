@@ -43,20 +43,28 @@ type Definitions = Readonly<Record<string, SchemaObject>>;
 /** The schemas a signature is built from, in one revision (none when the revision lacks them). */
 type Roots = (schema: ProtocolSchema) => unknown[];
 
-const ref = (name: string): Roots => (schema) => (schema.definitions[name] ? [{ $ref: `#/$defs/${name}` }] : []);
+const ref =
+  (name: string): Roots =>
+  (schema) =>
+    schema.definitions[name] ? [{ $ref: `#/$defs/${name}` }] : [];
 /** `CallToolResult["content"][number]`: what server.gen.ts's ToolContent and client.gen.ts's ToolResultContent are. */
 const contentItems = (definitions: Definitions): SchemaObject | undefined =>
-  ((definitions.CallToolResult?.properties as Record<string, SchemaObject> | undefined)?.content?.items as SchemaObject | undefined);
+  (definitions.CallToolResult?.properties as Record<string, SchemaObject> | undefined)?.content?.items as
+    SchemaObject | undefined;
 const toolContent: Roots = (schema) => [contentItems(schema.definitions)].filter((items) => items !== undefined);
 /** A request a handler may send the client (ctx.input / ctx.request): its message and results. */
 const protocolModels = new WeakMap<ProtocolSchema, ReturnType<typeof buildProtocolModel>>();
-const clientRequest = (method: string): Roots => (schema) => {
-  // Built once per revision, not once per declaration that asks.
-  const model = protocolModels.get(schema) ?? buildProtocolModel(schema);
-  protocolModels.set(schema, model);
-  const found = [...model.methods, ...model.inputRequests].find((m) => m.method === method && m.direction === "server-to-client");
-  return found ? [found.message, ...found.results].flatMap((name) => ref(name)(schema)) : [];
-};
+const clientRequest =
+  (method: string): Roots =>
+  (schema) => {
+    // Built once per revision, not once per declaration that asks.
+    const model = protocolModels.get(schema) ?? buildProtocolModel(schema);
+    protocolModels.set(schema, model);
+    const found = [...model.methods, ...model.inputRequests].find(
+      (m) => m.method === method && m.direction === "server-to-client",
+    );
+    return found ? [found.message, ...found.results].flatMap((name) => ref(name)(schema)) : [];
+  };
 
 /** The member definitions of the tool content block union (ContentBlock, or the inline anyOf of older revisions). */
 export function contentBlocks(definitions: Definitions): string[] {
@@ -69,22 +77,38 @@ export function contentBlocks(definitions: Definitions): string[] {
 const sorted = (names: Iterable<string>) => [...names].sort();
 
 /** Content block members added, removed, and changed (reaching a changed type). */
-export function contentBlockChanges(before: ProtocolSchema, after: ProtocolSchema, diff: ProtocolDiff): ContentBlockChanges {
+export function contentBlockChanges(
+  before: ProtocolSchema,
+  after: ProtocolSchema,
+  diff: ProtocolDiff,
+): ContentBlockChanges {
   const [a, b] = [contentBlocks(before.definitions), contentBlocks(after.definitions)];
   const changedTypes = new Set(diff.types.changed.map((t) => t.name));
   const changed = sorted(b.filter((name) => a.includes(name)))
-    .map((name) => ({ name, types: sorted([...reachedTypes(after.definitions, ref(name)(after))].filter((t) => changedTypes.has(t))) }))
+    .map((name) => ({
+      name,
+      types: sorted([...reachedTypes(after.definitions, ref(name)(after))].filter((t) => changedTypes.has(t))),
+    }))
     .filter((member) => member.types.length > 0);
   return { added: sorted(b.filter((n) => !a.includes(n))), removed: sorted(a.filter((n) => !b.includes(n))), changed };
 }
 
-export function manifestImpact(manifest: string, model: ServerModel, before: ProtocolSchema, after: ProtocolSchema, diff: ProtocolDiff): ManifestImpact {
+export function manifestImpact(
+  manifest: string,
+  model: ServerModel,
+  before: ProtocolSchema,
+  after: ProtocolSchema,
+  diff: ProtocolDiff,
+): ManifestImpact {
   const changedTypes = new Set(diff.types.changed.map((t) => t.name));
   const changedOutsideMeta = new Set(diff.types.changed.filter((t) => !t.changes.every(inMeta)).map((t) => t.name));
   const signatures: SignatureImpact[] = [];
   /** Whether the types `roots` reach (through `_meta` fields too, or not) differ between the revisions in `changed`, or are added or removed. */
   const differs = (roots: Roots, changed: ReadonlySet<string>, skipMeta: boolean) => {
-    const [a, b] = [reachedTypes(before.definitions, roots(before), { skipMeta }), reachedTypes(after.definitions, roots(after), { skipMeta })];
+    const [a, b] = [
+      reachedTypes(before.definitions, roots(before), { skipMeta }),
+      reachedTypes(after.definitions, roots(after), { skipMeta }),
+    ];
     return {
       changed: sorted([...b].filter((t) => a.has(t) && changed.has(t))),
       added: sorted([...b].filter((t) => !a.has(t))),
@@ -95,19 +119,33 @@ export function manifestImpact(manifest: string, model: ServerModel, before: Pro
     const all = differs(roots, changedTypes, false);
     const outsideMeta = differs(roots, changedOutsideMeta, true);
     const real = outsideMeta.changed.length + outsideMeta.added.length + outsideMeta.removed.length > 0;
-    signatures.push({ declaration, signature, ...all, metaOnly: !real && all.changed.length + all.added.length + all.removed.length > 0 });
+    signatures.push({
+      declaration,
+      signature,
+      ...all,
+      metaOnly: !real && all.changed.length + all.added.length + all.removed.length > 0,
+    });
   };
   const { server, client } = model.generate;
   /** Each declaration's signatures (left out where `false`: a part not generated), then the requests its `asks:` allows. */
-  const each = <T extends Declared>(kind: string, items: readonly T[], signaturesOf: (item: T) => [string | false, Roots][]) => {
+  const each = <T extends Declared>(
+    kind: string,
+    items: readonly T[],
+    signaturesOf: (item: T) => [string | false, Roots][],
+  ) => {
     for (const item of items) {
-      for (const [signature, roots] of signaturesOf(item)) if (signature) impact(`${kind} ${item.key}`, signature, roots);
-      if (server) for (const ask of item.asks) impact(`${kind} ${item.key}`, `ctx.input ${clientAsks[ask].method}`, clientRequest(clientAsks[ask].method));
+      for (const [signature, roots] of signaturesOf(item))
+        if (signature) impact(`${kind} ${item.key}`, signature, roots);
+      if (server)
+        for (const ask of item.asks)
+          impact(`${kind} ${item.key}`, `ctx.input ${clientAsks[ask].method}`, clientRequest(clientAsks[ask].method));
     }
   };
   const toolSides = [server && "handler ToolContent", client && "client ToolResultContent"].filter(Boolean).join(", ");
   each("tool", model.tools, () => [[toolSides !== "" && `result content: ${toolSides}`, toolContent]]);
-  const read = (): [string | false, Roots][] => [[client && "read result: client ReadResourceResult", ref("ReadResourceResult")]];
+  const read = (): [string | false, Roots][] => [
+    [client && "read result: client ReadResourceResult", ref("ReadResourceResult")],
+  ];
   each("resource", model.resources, read);
   each("resource template", model.resourceTemplates, read);
   // Declarative prompts have no handler: generated code renders their messages.
@@ -120,8 +158,14 @@ export function manifestImpact(manifest: string, model: ServerModel, before: Pro
   const targets = (revision: string) => (revisions as readonly string[]).includes(revision);
   const notes = [diff.from, diff.to]
     .filter((revision) => !targets(revision))
-    .map((revision) => `${manifest} does not target ${revision} (protocol: ${revisions.join(", ")})${revision === diff.to ? "; this is what adding it would change" : ""}`);
-  if (server && revisions[0] !== diff.to) notes.push(`handler content types come from the preferred (first) revision, now ${revisions[0]}; they change as shown once ${diff.to} is first in protocol:`);
+    .map(
+      (revision) =>
+        `${manifest} does not target ${revision} (protocol: ${revisions.join(", ")})${revision === diff.to ? "; this is what adding it would change" : ""}`,
+    );
+  if (server && revisions[0] !== diff.to)
+    notes.push(
+      `handler content types come from the preferred (first) revision, now ${revisions[0]}; they change as shown once ${diff.to} is first in protocol:`,
+    );
   const requests = (roles: readonly string[]) => client && roles.includes("client request");
   const { added, removed, moved } = diff.methods;
   const clientRequests = {

@@ -30,7 +30,11 @@ export interface MethodChange {
 export interface ProtocolDiff {
   readonly from: string;
   readonly to: string;
-  readonly methods: { readonly added: readonly MethodChange[]; readonly removed: readonly MethodChange[]; readonly moved: readonly MethodChange[] };
+  readonly methods: {
+    readonly added: readonly MethodChange[];
+    readonly removed: readonly MethodChange[];
+    readonly moved: readonly MethodChange[];
+  };
   readonly types: {
     readonly added: readonly string[];
     readonly removed: readonly string[];
@@ -40,11 +44,17 @@ export interface ProtocolDiff {
   };
 }
 
-const isObject = (value: unknown): value is SchemaObject => value !== null && typeof value === "object" && !Array.isArray(value);
+const isObject = (value: unknown): value is SchemaObject =>
+  value !== null && typeof value === "object" && !Array.isArray(value);
 
 /** JSON with object keys sorted at every level: a canonical form for comparing, and stable output. */
 export function stableJson(value: unknown, indent?: number): string {
-  return JSON.stringify(value, (_key, v: unknown) => (isObject(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : 1))) : v), indent);
+  return JSON.stringify(
+    value,
+    (_key, v: unknown) =>
+      isObject(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : 1))) : v,
+    indent,
+  );
 }
 
 const same = (a: unknown, b: unknown) => stableJson(a) === stableJson(b);
@@ -58,9 +68,12 @@ function without(schema: JsonValue, drop: { readonly keyword?: string; readonly 
   const copy: Record<string, JsonValue> = {};
   for (const [keyword, value] of Object.entries(schema as Record<string, JsonValue>)) {
     if (keyword === drop.keyword) continue;
-    if (schemaKeywords.has(keyword)) copy[keyword] = Array.isArray(value) ? value.map((child) => without(child, drop)) : without(value, drop);
+    if (schemaKeywords.has(keyword))
+      copy[keyword] = Array.isArray(value) ? value.map((child) => without(child, drop)) : without(value, drop);
     else if (schemaMapKeywords.has(keyword) && isObject(value)) {
-      const entries = Object.entries(value as Record<string, JsonValue>).filter(([name]) => keyword !== "properties" || name !== drop.property);
+      const entries = Object.entries(value as Record<string, JsonValue>).filter(
+        ([name]) => keyword !== "properties" || name !== drop.property,
+      );
       copy[keyword] = Object.fromEntries(entries.map(([name, child]) => [name, without(child, drop)]));
     } else copy[keyword] = value;
   }
@@ -86,7 +99,11 @@ export function compactType(schema: unknown): string {
   const branches = schema.anyOf ?? schema.oneOf;
   if (Array.isArray(branches)) return union(branches);
   if (Array.isArray(schema.allOf)) return union(schema.allOf, " & ");
-  const types = Array.isArray(schema.type) ? (schema.type as string[]) : typeof schema.type === "string" ? [schema.type] : [];
+  const types = Array.isArray(schema.type)
+    ? (schema.type as string[])
+    : typeof schema.type === "string"
+      ? [schema.type]
+      : [];
   const shown = types.map((type) => {
     if (type === "array") {
       const item = compactType(schema.items);
@@ -95,14 +112,18 @@ export function compactType(schema: unknown): string {
     if (type !== "object") return type;
     const properties = isObject(schema.properties) ? Object.entries(schema.properties) : [];
     const required = new Set(Array.isArray(schema.required) ? (schema.required as string[]) : []);
-    if (properties.length > 0) return `{ ${properties.map(([name, p]) => `${name}${required.has(name) ? "" : "?"}: ${compactType(p)}`).join("; ")} }`;
-    return isObject(schema.additionalProperties) ? `Record<string, ${compactType(schema.additionalProperties)}>` : "object";
+    if (properties.length > 0)
+      return `{ ${properties.map(([name, p]) => `${name}${required.has(name) ? "" : "?"}: ${compactType(p)}`).join("; ")} }`;
+    return isObject(schema.additionalProperties)
+      ? `Record<string, ${compactType(schema.additionalProperties)}>`
+      : "object";
   });
   return shown.length > 0 ? shown.join(" | ") : "unknown";
 }
 
 /** The values a schema enumerates (enum or const) as JSON text, or the members of its union; undefined when none. */
-const valuesOf = (s: SchemaObject) => ("const" in s ? [s.const] : Array.isArray(s.enum) ? s.enum : undefined)?.map((v) => JSON.stringify(v));
+const valuesOf = (s: SchemaObject) =>
+  ("const" in s ? [s.const] : Array.isArray(s.enum) ? s.enum : undefined)?.map((v) => JSON.stringify(v));
 const membersOf = (s: SchemaObject) => ((s.anyOf ?? s.oneOf) as unknown[] | undefined)?.map((b) => compactType(b));
 const difference = (a: readonly string[], b: readonly string[]) => a.filter((x) => !b.includes(x));
 
@@ -115,7 +136,9 @@ function compare(a: JsonValue, b: JsonValue, path: string, out: SchemaChange[]):
   }
   // Keywords not compared otherwise (format, additionalProperties, …) are named when they differ.
   const keywords = (except: readonly string[]) => {
-    const names = [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((k) => !except.includes(k) && !same(a[k], b[k])).sort();
+    const names = [...new Set([...Object.keys(a), ...Object.keys(b)])]
+      .filter((k) => !except.includes(k) && !same(a[k], b[k]))
+      .sort();
     if (names.length > 0) out.push({ path, change: "keywords", keywords: names });
   };
   const at = (name: string) => (path === "" ? name : `${path}.${name}`);
@@ -125,9 +148,11 @@ function compare(a: JsonValue, b: JsonValue, path: string, out: SchemaChange[]):
     const required = (s: SchemaObject) => new Set(Array.isArray(s.required) ? (s.required as string[]) : []);
     const [ra, rb] = [required(a), required(b)];
     const optional = (r: Set<string>, name: string) => (r.has(name) ? "" : " (optional)");
-    for (const name of Object.keys(pa).filter((n) => !(n in pb))) out.push({ path: at(name), change: "removed", from: `${compactType(pa[name])}${optional(ra, name)}` });
+    for (const name of Object.keys(pa).filter((n) => !(n in pb)))
+      out.push({ path: at(name), change: "removed", from: `${compactType(pa[name])}${optional(ra, name)}` });
     for (const [name, schema] of Object.entries(pb)) {
-      if (!(name in pa)) out.push({ path: at(name), change: "added", to: `${compactType(schema)}${optional(rb, name)}` });
+      if (!(name in pa))
+        out.push({ path: at(name), change: "added", to: `${compactType(schema)}${optional(rb, name)}` });
       else {
         compare(pa[name]!, schema, at(name), out);
         if (ra.has(name) !== rb.has(name)) out.push({ path: at(name), change: rb.has(name) ? "required" : "optional" });
@@ -136,19 +161,31 @@ function compare(a: JsonValue, b: JsonValue, path: string, out: SchemaChange[]):
     keywords(["properties", "required"]);
     return;
   }
-  if (a.type === "array" && b.type === "array" && isObject(a.items) && isObject(b.items) && (isObject(a.items.properties) || a.items.anyOf)) {
+  if (
+    a.type === "array" &&
+    b.type === "array" &&
+    isObject(a.items) &&
+    isObject(b.items) &&
+    (isObject(a.items.properties) || a.items.anyOf)
+  ) {
     compare(a.items as JsonValue, b.items as JsonValue, `${path}[]`, out);
     keywords(["items"]);
     return;
   }
   const [va, vb] = [valuesOf(a), valuesOf(b)];
   const [ma, mb] = [membersOf(a), membersOf(b)];
-  const listed = va && vb ? { change: "values" as const, a: va, b: vb } : ma && mb ? { change: "members" as const, a: ma, b: mb } : undefined;
+  const listed =
+    va && vb
+      ? { change: "values" as const, a: va, b: vb }
+      : ma && mb
+        ? { change: "members" as const, a: ma, b: mb }
+        : undefined;
   if (listed) {
     const [added, removed] = [difference(listed.b, listed.a), difference(listed.a, listed.b)];
     if (added.length + removed.length > 0) out.push({ path, change: listed.change, added, removed });
     keywords(listed.change === "values" ? ["enum", "const"] : ["anyOf", "oneOf"]);
-  } else if (compactType(a) !== compactType(b)) out.push({ path, change: "type", from: compactType(a), to: compactType(b) });
+  } else if (compactType(a) !== compactType(b))
+    out.push({ path, change: "type", from: compactType(a), to: compactType(b) });
   else keywords([]);
 }
 
@@ -171,10 +208,17 @@ export function methodRoles(schema: ProtocolSchema): Map<string, string[]> {
 
 export function diffProtocols(before: ProtocolSchema, after: ProtocolSchema): ProtocolDiff {
   const [ra, rb] = [methodRoles(before), methodRoles(after)];
-  const methods = [...new Set([...ra.keys(), ...rb.keys()])].sort().map((method) => ({ method, from: ra.get(method) ?? [], to: rb.get(method) ?? [] }));
+  const methods = [...new Set([...ra.keys(), ...rb.keys()])]
+    .sort()
+    .map((method) => ({ method, from: ra.get(method) ?? [], to: rb.get(method) ?? [] }));
   const [da, db] = [before.definitions, after.definitions];
-  const differing = Object.keys(db).filter((n) => n in da && !same(da[n], db[n])).sort();
-  const changed = differing.map((name) => ({ name, changes: schemaChanges(da[name] as JsonValue, db[name] as JsonValue) }));
+  const differing = Object.keys(db)
+    .filter((n) => n in da && !same(da[n], db[n]))
+    .sort();
+  const changed = differing.map((name) => ({
+    name,
+    changes: schemaChanges(da[name] as JsonValue, db[name] as JsonValue),
+  }));
   return {
     from: before.revision,
     to: after.revision,
@@ -184,8 +228,12 @@ export function diffProtocols(before: ProtocolSchema, after: ProtocolSchema): Pr
       moved: methods.filter((m) => m.from.length > 0 && m.to.length > 0 && !same(m.from, m.to)),
     },
     types: {
-      added: Object.keys(db).filter((n) => !(n in da)).sort(),
-      removed: Object.keys(da).filter((n) => !(n in db)).sort(),
+      added: Object.keys(db)
+        .filter((n) => !(n in da))
+        .sort(),
+      removed: Object.keys(da)
+        .filter((n) => !(n in db))
+        .sort(),
       changed: changed.filter((t) => t.changes.length > 0),
       descriptionOnly: changed.filter((t) => t.changes.length === 0).map((t) => t.name),
     },
@@ -193,7 +241,11 @@ export function diffProtocols(before: ProtocolSchema, after: ProtocolSchema): Pr
 }
 
 /** The definitions a schema reaches through $refs, transitively; with `skipMeta`, not through `_meta` fields. */
-export function reachedTypes(definitions: Readonly<Record<string, SchemaObject>>, roots: readonly unknown[], options: { readonly skipMeta?: boolean } = {}): Set<string> {
+export function reachedTypes(
+  definitions: Readonly<Record<string, SchemaObject>>,
+  roots: readonly unknown[],
+  options: { readonly skipMeta?: boolean } = {},
+): Set<string> {
   const reached = new Set<string>();
   const walk = (schema: unknown) => {
     const walked = options.skipMeta ? without(schema as JsonValue, { property: "_meta" }) : (schema as JsonValue);

@@ -27,7 +27,9 @@ export function runDiff(args: DiffArgs): number {
   const project = read === undefined ? undefined : read.ok ? read.project : read.protocol?.project;
   const options = { schemaDir: args.schemaDir === undefined ? undefined : resolve(args.schemaDir), project };
   // A revision that is not released is diffed (with a warning) when its schema.json is there.
-  const unknown = revisions.filter((r) => !isReleased(r) && (!isRevisionName(r) || missingRevisions([r], options).length > 0));
+  const unknown = revisions.filter(
+    (r) => !isReleased(r) && (!isRevisionName(r) || missingRevisions([r], options).length > 0),
+  );
   if (unknown.length > 0) {
     err(`unknown revision ${unknown.join(", ")}; known: ${[...knownRevisions().keys()].join(", ")}`);
     return 2;
@@ -42,7 +44,10 @@ export function runDiff(args: DiffArgs): number {
   for (const diagnostic of problems) err(formatDiagnostic(diagnostic));
   if (problems.length > 0) return 1;
   const [before, after] = loaded.map((l) => l.schema) as [ProtocolSchema, ProtocolSchema];
-  for (const schema of [before, after].filter((s, i, both) => !s.released && both.findIndex((o) => o.revision === s.revision) === i)) err(`warning: ${unreleasedNote(schema.revision, schema.era, schema.file)}`);
+  for (const schema of [before, after].filter(
+    (s, i, both) => !s.released && both.findIndex((o) => o.revision === s.revision) === i,
+  ))
+    err(`warning: ${unreleasedNote(schema.revision, schema.era, schema.file)}`);
 
   if (read && !read.ok) {
     for (const diagnostic of read.diagnostics.filter((d) => !isWarning(d))) err(formatDiagnostic(diagnostic));

@@ -12,7 +12,11 @@ import { emitServer } from "./server/emit.js";
 import { emitTypes } from "./types/emit.js";
 import { emitValidators } from "./validators/emit.js";
 
-export function emitFiles(model: ServerModel, protocols: readonly ProtocolModel[], banner: Banner): Map<string, string> {
+export function emitFiles(
+  model: ServerModel,
+  protocols: readonly ProtocolModel[],
+  banner: Banner,
+): Map<string, string> {
   const ext = model.generate.importExtension;
   const newFile = (path: string) => new GeneratedFile(path, (module) => `./${module}${ext}`);
   const rt = model.generate.runtime;

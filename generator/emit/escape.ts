@@ -18,7 +18,9 @@ export function stringLiteral(value: string): string {
   // Most strings (names, keywords, plain text) hold nothing to escape: quoted as they are.
   if (!needsEscape.test(value)) return `"${value}"`;
   const literal = JSON.stringify(value);
-  return literal.includes("\u2028") || literal.includes("\u2029") ? literal.replace(lineSeparators, escapeSeparator) : literal;
+  return literal.includes("\u2028") || literal.includes("\u2029")
+    ? literal.replace(lineSeparators, escapeSeparator)
+    : literal;
 }
 
 /** A number literal; JSON has no non-finite numbers, so those are written as their global names. */
@@ -129,7 +131,9 @@ export function inlineLiteral(value: unknown): string {
   if (value === null || typeof value !== "object") return scalarLiteral(value);
   if (Array.isArray(value)) return `[${value.map(inlineLiteral).join(", ")}]`;
   const entries = presentEntries(value);
-  return entries.length === 0 ? "{}" : `{ ${entries.map(([k, v]) => `${dataKey(k)}: ${inlineLiteral(v)}`).join(", ")} }`;
+  return entries.length === 0
+    ? "{}"
+    : `{ ${entries.map(([k, v]) => `${dataKey(k)}: ${inlineLiteral(v)}`).join(", ")} }`;
 }
 
 function scalarLiteral(value: unknown): string {
@@ -155,7 +159,8 @@ function reindent(text: string, indent: string): string {
 
 /** Whether codeLiteral writes the same text for both values (compared without writing it). */
 export function sameLiteral(a: unknown, b: unknown): boolean {
-  if (a instanceof Verbatim || b instanceof Verbatim) return a instanceof Verbatim && b instanceof Verbatim && a.text === b.text;
+  if (a instanceof Verbatim || b instanceof Verbatim)
+    return a instanceof Verbatim && b instanceof Verbatim && a.text === b.text;
   if (a === null || typeof a !== "object" || b === null || typeof b !== "object") {
     return a === b || (typeof a === "number" && typeof b === "number" && scalarLiteral(a) === scalarLiteral(b));
   }

@@ -50,7 +50,12 @@ export class CodeWriter {
     if (indentation === "" || !text.includes("\n")) {
       this.append(text === "" ? "\n" : `${indentation}${text}\n`);
     } else {
-      this.append(`${text.split("\n").map((line) => (line === "" ? "" : `${indentation}${line}`)).join("\n")}\n`);
+      this.append(
+        `${text
+          .split("\n")
+          .map((line) => (line === "" ? "" : `${indentation}${line}`))
+          .join("\n")}\n`,
+      );
     }
     return this;
   }
@@ -93,7 +98,9 @@ export class CodeWriter {
     const oneLine = `${head} ${members.join(" | ")};`;
     if (members.length < 2 || this.indentation.length + oneLine.length <= lineWidth) return this.line(oneLine);
     const last = members.length - 1;
-    return this.line(head).indented(() => members.forEach((member, i) => this.line(`| ${member}${i === last ? ";" : ""}`)));
+    return this.line(head).indented(() =>
+      members.forEach((member, i) => this.line(`| ${member}${i === last ? ";" : ""}`)),
+    );
   }
 
   /** A doc comment for `text` at the current indentation (nothing when there is no text). */

@@ -4,22 +4,48 @@ import type { Argv, CommandModule } from "yargs";
 import { selectionProblem } from "./openapi/selection.js";
 
 /** The command; `setAction` receives the run, which cli.ts starts once yargs found no usage error. */
-export function importCommand(setAction: (run: () => Promise<number>) => void, version: () => string): CommandModule<object, never> {
+export function importCommand(
+  setAction: (run: () => Promise<number>) => void,
+  version: () => string,
+): CommandModule<object, never> {
   return {
     command: "import <format> <source>",
-    describe: "Preview: write an mcp-gen project whose tools call an HTTP API, from its OpenAPI 3.0/3.1 or Swagger 2.0 document",
+    describe:
+      "Preview: write an mcp-gen project whose tools call an HTTP API, from its OpenAPI 3.0/3.1 or Swagger 2.0 document",
     builder: (y: Argv) =>
       y
         .positional("format", { type: "string", choices: ["openapi"], describe: "what the document is" })
-        .positional("source", { type: "string", demandOption: true, describe: "the document: a file or an http(s) URL, JSON or YAML" })
-        .option("out", { type: "string", default: ".", describe: "project folder to write (rewrites only files an import wrote; keeps src/handlers.ts)" })
+        .positional("source", {
+          type: "string",
+          demandOption: true,
+          describe: "the document: a file or an http(s) URL, JSON or YAML",
+        })
+        .option("out", {
+          type: "string",
+          default: ".",
+          describe: "project folder to write (rewrites only files an import wrote; keeps src/handlers.ts)",
+        })
         .option("name", { type: "string", describe: "server name (default: from the document's title)" })
-        .option("include", { type: "string", array: true, default: [], describe: "import only operations matching one of these: tag:<name>, operation:<operationId glob>, path:<path glob>" })
-        .option("exclude", { type: "string", array: true, default: [], describe: "leave out operations matching one of these (same forms as --include)" })
+        .option("include", {
+          type: "string",
+          array: true,
+          default: [],
+          describe:
+            "import only operations matching one of these: tag:<name>, operation:<operationId glob>, path:<path glob>",
+        })
+        .option("exclude", {
+          type: "string",
+          array: true,
+          default: [],
+          describe: "leave out operations matching one of these (same forms as --include)",
+        })
         .option("include-deprecated", { type: "boolean", default: false, describe: "import deprecated operations too" })
         .option("quiet", { alias: "q", type: "boolean", default: false, describe: "print only errors and warnings" })
         .example("$0 import openapi petstore.yaml --out petstore", "a project in ./petstore, one tool per operation")
-        .example("$0 import openapi api.json --include tag:repos --exclude 'operation:*Legacy*'", "only the repos tag, without the legacy operations")
+        .example(
+          "$0 import openapi api.json --include tag:repos --exclude 'operation:*Legacy*'",
+          "only the repos tag, without the legacy operations",
+        )
         .check((a) => {
           for (const pattern of [...(a.include as string[]), ...(a.exclude as string[])]) {
             const problem = selectionProblem(pattern);

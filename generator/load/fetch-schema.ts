@@ -27,13 +27,18 @@ export async function fetchSchema(revision: Revision, fetchImpl: typeof fetch = 
   try {
     response = await fetchImpl(url, { signal: AbortSignal.timeout(60_000) });
   } catch (error) {
-    throw new FetchError(`cannot download ${url}: ${(error as Error).message}; check your network, or pass --schema-dir with a local copy`);
+    throw new FetchError(
+      `cannot download ${url}: ${(error as Error).message}; check your network, or pass --schema-dir with a local copy`,
+    );
   }
-  if (!response.ok) throw new FetchError(`${url} answered HTTP ${response.status}; pass --schema-dir with a local copy instead`);
+  if (!response.ok)
+    throw new FetchError(`${url} answered HTTP ${response.status}; pass --schema-dir with a local copy instead`);
   const bytes = new Uint8Array(await response.arrayBuffer());
   const digest = sha256(bytes);
   if (digest !== facts.sha256) {
-    throw new FetchError(`${url} has sha256 ${digest}, not the pinned ${facts.sha256}; the published file changed, so mcp-gen refuses it (upgrade mcp-gen, or use --schema-dir)`);
+    throw new FetchError(
+      `${url} has sha256 ${digest}, not the pinned ${facts.sha256}; the published file changed, so mcp-gen refuses it (upgrade mcp-gen, or use --schema-dir)`,
+    );
   }
   return bytes;
 }
@@ -53,7 +58,11 @@ export function copySchema(revision: Revision, fromDir: string): Uint8Array {
     bytes = readFileSync(file);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw new FetchError(code === "ENOENT" ? `${file} not found; --from needs a folder holding <revision>/schema.json` : `cannot read ${file} (${code ?? String(error)})`);
+    throw new FetchError(
+      code === "ENOENT"
+        ? `${file} not found; --from needs a folder holding <revision>/schema.json`
+        : `cannot read ${file} (${code ?? String(error)})`,
+    );
   }
   const digest = sha256(bytes);
   if (digest !== facts.sha256) {

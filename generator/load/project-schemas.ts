@@ -24,13 +24,27 @@ export function projectSchemasOf(
   const where = `the project root (the folder holding ${basename(manifest.absolute)})`;
   const elsewhere = "for a folder shared with other projects, pass --schema-dir or set MCP_GEN_SCHEMA_DIR instead";
   if (isAbsolute(written)) {
-    return { diagnostics: [{ location, message: `protocolSchemas ${quote(written)} is an absolute path; give a folder relative to ${where}, such as ./mcp-schema (${elsewhere})` }] };
+    return {
+      diagnostics: [
+        {
+          location,
+          message: `protocolSchemas ${quote(written)} is an absolute path; give a folder relative to ${where}, such as ./mcp-schema (${elsewhere})`,
+        },
+      ],
+    };
   }
   const dir = resolve(projectRoot, written);
   const escape = outsideProjectRoot(projectRoot, dir);
   if (escape) {
     const how = escape.through ? ` through a symbolic link (it resolves to ${escape.real})` : "";
-    return { diagnostics: [{ location, message: `protocolSchemas ${quote(written)} leads outside ${where}${how}; choose a folder inside it (${elsewhere})` }] };
+    return {
+      diagnostics: [
+        {
+          location,
+          message: `protocolSchemas ${quote(written)} leads outside ${where}${how}; choose a folder inside it (${elsewhere})`,
+        },
+      ],
+    };
   }
   return { project: { dir, written, manifest: manifest.file, location }, diagnostics: [] };
 }

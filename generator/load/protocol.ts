@@ -7,7 +7,16 @@ import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { didYouMean, quote, warning, type Diagnostic } from "../diagnostics.js";
 import { schemaPatches } from "./protocol-patches.js";
-import { eraOf, isReleased, knownRevisions, releasedBehaviourOf, unreleasedNote, type Dialect, type Era, type Revision } from "./revisions.js";
+import {
+  eraOf,
+  isReleased,
+  knownRevisions,
+  releasedBehaviourOf,
+  unreleasedNote,
+  type Dialect,
+  type Era,
+  type Revision,
+} from "./revisions.js";
 
 export type SchemaObject = Record<string, unknown>;
 
@@ -89,18 +98,38 @@ export function loadProtocolSchema(
   try {
     parsed = JSON.parse(bytes.toString("utf8")) as SchemaObject;
   } catch (error) {
-    return { diagnostics: [{ location: { file: found.file }, message: `not valid JSON (${(error as Error).message}); fetch it again with \`mcp-gen schema fetch ${revision}\`` }] };
+    return {
+      diagnostics: [
+        {
+          location: { file: found.file },
+          message: `not valid JSON (${(error as Error).message}); fetch it again with \`mcp-gen schema fetch ${revision}\``,
+        },
+      ],
+    };
   }
   const dialect = dialectOf(parsed);
   const container = (parsed.$defs ?? parsed.definitions) as Record<string, SchemaObject> | undefined;
   if (!container || typeof container !== "object") {
-    return { diagnostics: [{ location: { file: found.file }, message: "has neither $defs nor definitions; is this an MCP protocol schema.json?" }] };
+    return {
+      diagnostics: [
+        {
+          location: { file: found.file },
+          message: "has neither $defs nor definitions; is this an MCP protocol schema.json?",
+        },
+      ],
+    };
   }
   const problem = (message: string) => ({ diagnostics: [{ location: { file: found.file }, message }] });
   const expected = knownRevisions().get(revision)?.dialect;
-  if (expected && expected !== dialect) return problem(`declares JSON Schema ${dialect} but ${revision} is published as ${expected}; is this the schema of another revision?`);
+  if (expected && expected !== dialect)
+    return problem(
+      `declares JSON Schema ${dialect} but ${revision} is published as ${expected}; is this the schema of another revision?`,
+    );
   const era = eraFromSchema(container);
-  if (!era) return problem("has neither an initialize request nor a server/discover request, so its protocol era is unknown; is this an MCP protocol schema.json?");
+  if (!era)
+    return problem(
+      "has neither an initialize request nor a server/discover request, so its protocol era is unknown; is this an MCP protocol schema.json?",
+    );
   // The runtime serves a revision it does not list as the released revision before it: the eras must agree.
   if (era !== eraOf(revision)) {
     return problem(
@@ -110,14 +139,33 @@ export function loadProtocolSchema(
   // Freshly parsed, so patched in place.
   const patches: string[] = [];
   for (const patch of schemaPatches) {
-    if ((patch.revision === revision || (!isReleased(revision) && releasedBehaviourOf(revision) >= patch.revision)) && patch.apply(container)) patches.push(`${patch.definition}: ${patch.reason}`);
+    if (
+      (patch.revision === revision || (!isReleased(revision) && releasedBehaviourOf(revision) >= patch.revision)) &&
+      patch.apply(container)
+    )
+      patches.push(`${patch.definition}: ${patch.reason}`);
   }
-  return { schema: { revision, file: found.file, sha256, dialect, era, released: isReleased(revision), definitions: container, patches }, diagnostics: [] };
+  return {
+    schema: {
+      revision,
+      file: found.file,
+      sha256,
+      dialect,
+      era,
+      released: isReleased(revision),
+      definitions: container,
+      patches,
+    },
+    diagnostics: [],
+  };
 }
 
 /** `$defs` with a 2020-12 `$schema` from 2025-11-25 on; draft-07 `definitions` before. */
 function dialectOf(schema: SchemaObject): Dialect {
-  return String(schema.$schema ?? "").includes("2020-12") || (schema.$defs !== undefined && schema.definitions === undefined) ? "2020-12" : "draft-07";
+  return String(schema.$schema ?? "").includes("2020-12") ||
+    (schema.$defs !== undefined && schema.definitions === undefined)
+    ? "2020-12"
+    : "draft-07";
 }
 
 /** The method a request or notification definition has as its `method` const. */
@@ -141,13 +189,22 @@ export function missingRevisions(revisions: readonly Revision[], options: Schema
 
 /** The command that fills a project's `protocolSchemas` folder with `revisions` (none: those the manifest targets), run from the working directory. */
 export function projectFetchCommand(project: ProjectSchemas, revisions: readonly Revision[]): string {
-  return ["npx mcp-gen schema fetch", ...(project.manifest === "mcp.yaml" ? [] : ["--manifest", project.manifest]), ...revisions].join(" ");
+  return [
+    "npx mcp-gen schema fetch",
+    ...(project.manifest === "mcp.yaml" ? [] : ["--manifest", project.manifest]),
+    ...revisions,
+  ].join(" ");
 }
 
 /** One diagnostic for all missing schemas: where mcp-gen looked and the command that fixes it. */
-export function missingSchemas(revisions: readonly Revision[], options: SchemaLocationOptions, where: Diagnostic["location"]): Diagnostic {
+export function missingSchemas(
+  revisions: readonly Revision[],
+  options: SchemaLocationOptions,
+  where: Diagnostic["location"],
+): Diagnostic {
   const candidates = schemaCandidates(revisions[0]!, options);
-  const what = revisions.length === 1 ? `protocol schema for ${revisions[0]}` : `protocol schemas for ${revisions.join(", ")}`;
+  const what =
+    revisions.length === 1 ? `protocol schema for ${revisions[0]}` : `protocol schemas for ${revisions.join(", ")}`;
   const project = options.project;
   if (project && candidates.length === 1 && candidates[0]!.from === projectSource(project)) {
     const fetch = projectFetchCommand(project, revisions);
@@ -170,7 +227,11 @@ export function missingSchemas(revisions: readonly Revision[], options: SchemaLo
  * (most likely a typo), a warning for each that generates from a schema.json found on disk.
  * `locate` gives where the manifest names the revision at an index of `revisions`.
  */
-export function unreleasedRevisions(revisions: readonly Revision[], options: SchemaLocationOptions, locate: (index: number) => Diagnostic["location"]): Diagnostic[] {
+export function unreleasedRevisions(
+  revisions: readonly Revision[],
+  options: SchemaLocationOptions,
+  locate: (index: number) => Diagnostic["location"],
+): Diagnostic[] {
   const released = [...knownRevisions().keys()];
   return revisions.flatMap((revision, index) => {
     if (isReleased(revision)) return [];

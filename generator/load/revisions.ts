@@ -78,7 +78,8 @@ export function packageRoot(): string {
   if (root) return root;
   for (let dir = dirname(fileURLToPath(import.meta.url)); ; dir = dirname(dir)) {
     if (existsSync(join(dir, "schema", "revisions.json")) && existsSync(join(dir, "package.json"))) return (root = dir);
-    if (dirname(dir) === dir) throw new Error("mcp-gen: cannot find its package folder (schema/revisions.json is missing)");
+    if (dirname(dir) === dir)
+      throw new Error("mcp-gen: cannot find its package folder (schema/revisions.json is missing)");
   }
 }
 

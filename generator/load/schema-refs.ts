@@ -11,7 +11,16 @@ import { readFileSync } from "node:fs";
 import { basename, dirname, extname, isAbsolute, relative, resolve, sep } from "node:path";
 import { didYouMean, quote, type Diagnostic, type SourceLocation } from "../diagnostics.js";
 import { parseSource } from "./parse.js";
-import { childPointer, escapePointerToken, parentPointer, pointerTokens, resolvePointer, setOwn, type JsonValue, type PositionIndex } from "./source.js";
+import {
+  childPointer,
+  escapePointerToken,
+  parentPointer,
+  pointerTokens,
+  resolvePointer,
+  setOwn,
+  type JsonValue,
+  type PositionIndex,
+} from "./source.js";
 
 /** A schema from the manifest with its external references inlined. */
 export interface ResolvedSchema {
@@ -52,8 +61,22 @@ export const maxInlinedSchemas = 100_000;
 
 /** Keywords whose value is one schema, or a list of schemas. */
 export const schemaKeywords: ReadonlySet<string> = new Set([
-  "items", "additionalItems", "prefixItems", "allOf", "anyOf", "oneOf", "not", "if", "then", "else", "contains",
-  "additionalProperties", "propertyNames", "unevaluatedItems", "unevaluatedProperties", "contentSchema",
+  "items",
+  "additionalItems",
+  "prefixItems",
+  "allOf",
+  "anyOf",
+  "oneOf",
+  "not",
+  "if",
+  "then",
+  "else",
+  "contains",
+  "additionalProperties",
+  "propertyNames",
+  "unevaluatedItems",
+  "unevaluatedProperties",
+  "contentSchema",
 ]);
 
 type SchemaObject = { [key: string]: JsonValue };
@@ -77,9 +100,15 @@ export function schemaObjects(root: JsonValue): readonly [string, SchemaObject][
         const at = childPointer(pointer, keyword);
         if (Array.isArray(value)) for (let i = 0; i < value.length; i++) visit(value[i], `${at}/${i}`);
         else visit(value, at);
-      } else if (schemaMapKeywords.has(keyword) && value !== null && typeof value === "object" && !Array.isArray(value)) {
+      } else if (
+        schemaMapKeywords.has(keyword) &&
+        value !== null &&
+        typeof value === "object" &&
+        !Array.isArray(value)
+      ) {
         const at = childPointer(pointer, keyword);
-        for (const name in value) if (!(keyword === "dependencies" && Array.isArray(value[name]))) visit(value[name], childPointer(at, name));
+        for (const name in value)
+          if (!(keyword === "dependencies" && Array.isArray(value[name]))) visit(value[name], childPointer(at, name));
       }
     }
   };
@@ -91,13 +120,21 @@ export function schemaObjects(root: JsonValue): readonly [string, SchemaObject][
 const listed = new WeakMap<object, readonly [string, SchemaObject][]>();
 
 /** Whether some schema inside `schema` has a `$ref` to a file (one not starting with "#"), which resolving inlines. */
-const namesFiles = (schema: JsonValue): boolean => schemaObjects(schema).some(([, node]) => typeof node.$ref === "string" && !isLocalRef(node.$ref));
+const namesFiles = (schema: JsonValue): boolean =>
+  schemaObjects(schema).some(([, node]) => typeof node.$ref === "string" && !isLocalRef(node.$ref));
 
 /** A reference into the document that holds it: "#…", or "" (the document itself, as "#"). */
 export const isLocalRef = (ref: string): boolean => ref.startsWith("#") || ref === "";
 
 /** Keywords whose value maps names to schemas (draft-07 `dependencies` also to lists of names). */
-export const schemaMapKeywords: ReadonlySet<string> = new Set(["properties", "patternProperties", "$defs", "definitions", "dependentSchemas", "dependencies"]);
+export const schemaMapKeywords: ReadonlySet<string> = new Set([
+  "properties",
+  "patternProperties",
+  "$defs",
+  "definitions",
+  "dependentSchemas",
+  "dependencies",
+]);
 
 /** A file schema that refers to itself: it becomes a definition of the schema it is used in. */
 interface Hoisted {
@@ -120,12 +157,19 @@ export function resolveSchema(
   // one new target or ends, and there are only so many files.
   const root = value !== null && typeof value === "object" && !Array.isArray(value) ? value : undefined;
   const container = root && typeof root.$schema === "string" && /draft-07/.test(root.$schema) ? "definitions" : "$defs";
-  const taken = new Set(root && root[container] && typeof root[container] === "object" ? Object.keys(root[container]) : []);
+  const taken = new Set(
+    root && root[container] && typeof root[container] === "object" ? Object.keys(root[container]) : [],
+  );
   const hoisted = new Map<string, Hoisted>();
   for (;;) {
     for (const definition of hoisted.values()) delete definition.value;
     const pass = resolveOnce(value, pointer, manifest, context, hoisted, container);
-    if (pass.recursive.size === 0 || pass.diagnostics.length > 0) return { ...(pass.schema ? { schema: pass.schema } : {}), diagnostics: pass.diagnostics, attempted: pass.attempted };
+    if (pass.recursive.size === 0 || pass.diagnostics.length > 0)
+      return {
+        ...(pass.schema ? { schema: pass.schema } : {}),
+        diagnostics: pass.diagnostics,
+        attempted: pass.attempted,
+      };
     for (const [key, at] of pass.recursive) {
       const hash = key.indexOf("#");
       const file = key.slice(0, hash);
@@ -174,22 +218,32 @@ function resolveOnce(
 ): Pass {
   const pass = new InliningPass(context, hoisted, container, { at: "", positions: manifest.positions, base: pointer });
   // Most schemas name no file: nothing to inline, so they stand as written (not copied).
-  const resolved = namesFiles(value) ? pass.visit(value, "", undefined, pointer, (p) => manifest.positions.value(p), []) : value;
+  const resolved = namesFiles(value)
+    ? pass.visit(value, "", undefined, pointer, (p) => manifest.positions.value(p), [])
+    : value;
   const { diagnostics, recursive } = pass;
   const attempted = [...pass.attempted];
   if (diagnostics.length > 0 || recursive.size > 0) return { diagnostics, recursive, attempted };
   const located = locator(pass.mounts);
   const locate = (p: string) => located(p, "value");
   const locateKey = (p: string) => located(p, "key");
-  const schema = { value: withHoisted(resolved, hoisted, container), pointer, locate, locateKey, files: [...pass.files].sort() };
+  const schema = {
+    value: withHoisted(resolved, hoisted, container),
+    pointer,
+    locate,
+    locateKey,
+    files: [...pass.files].sort(),
+  };
   return { schema, diagnostics, recursive, attempted };
 }
 
 /** The resolved schema with the definitions of its recursive file schemas under its `container`, sorted by name. */
 function withHoisted(resolved: JsonValue, hoisted: ReadonlyMap<string, Hoisted>, container: string): JsonValue {
-  if (hoisted.size === 0 || resolved === null || typeof resolved !== "object" || Array.isArray(resolved)) return resolved;
+  if (hoisted.size === 0 || resolved === null || typeof resolved !== "object" || Array.isArray(resolved))
+    return resolved;
   const existing = resolved[container];
-  const defs: { [key: string]: JsonValue } = existing && typeof existing === "object" && !Array.isArray(existing) ? { ...existing } : {};
+  const defs: { [key: string]: JsonValue } =
+    existing && typeof existing === "object" && !Array.isArray(existing) ? { ...existing } : {};
   for (const definition of [...hoisted.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
     if (definition.value !== undefined) setOwn(defs, definition.name, definition.value);
   }
@@ -200,7 +254,8 @@ function withHoisted(resolved: JsonValue, hoisted: ReadonlyMap<string, Hoisted>,
 function locator(mounts: readonly Mount[]): (p: string, what: "value" | "key") => SourceLocation {
   return (p, what) => {
     let best = mounts[0]!;
-    for (const mount of mounts) if ((p === mount.at || p.startsWith(`${mount.at}/`)) && mount.at.length >= best.at.length) best = mount;
+    for (const mount of mounts)
+      if ((p === mount.at || p.startsWith(`${mount.at}/`)) && mount.at.length >= best.at.length) best = mount;
     return best.positions[what](best.base + p.slice(best.at.length));
   };
 }
@@ -209,7 +264,12 @@ function locator(mounts: readonly Mount[]): (p: string, what: "value" | "key") =
 type Doc = { file: string; value: JsonValue } | undefined;
 type Locate = (pointer: string) => SourceLocation;
 /** The file a `$ref` points into, parsed, and the JSON pointer inside it. */
-type RefTarget = { readonly file: string; readonly value: JsonValue; readonly positions: PositionIndex; readonly fragment: string };
+type RefTarget = {
+  readonly file: string;
+  readonly value: JsonValue;
+  readonly positions: PositionIndex;
+  readonly fragment: string;
+};
 
 /** One pass over a schema, copying it with every `$ref` into a file inlined (see resolveSchema). */
 class InliningPass {
@@ -240,7 +300,14 @@ class InliningPass {
    * Copies the schema `node` (found in `doc` at `docPointer`) to `outPointer`, inlining references.
    * `doc` is undefined for the manifest, whose local refs stay as written.
    */
-  visit(node: JsonValue, outPointer: string, doc: Doc, docPointer: string, locate: Locate, stack: readonly string[]): JsonValue {
+  visit(
+    node: JsonValue,
+    outPointer: string,
+    doc: Doc,
+    docPointer: string,
+    locate: Locate,
+    stack: readonly string[],
+  ): JsonValue {
     if (node === null || typeof node !== "object" || Array.isArray(node)) return node;
     if (doc !== undefined && --this.context.budget.left < 0) {
       this.overBudget(locate(docPointer));
@@ -248,9 +315,15 @@ class InliningPass {
     }
     const ref = node.$ref;
     const keepsLocalRefs = doc === undefined || doc.file === this.rootFile;
-    if (typeof ref === "string" && !(keepsLocalRefs && isLocalRef(ref))) return this.inlineRef(node, ref, outPointer, doc, docPointer, locate, stack);
+    if (typeof ref === "string" && !(keepsLocalRefs && isLocalRef(ref)))
+      return this.inlineRef(node, ref, outPointer, doc, docPointer, locate, stack);
     const out: { [key: string]: JsonValue } = {};
-    for (const [k, v] of Object.entries(node)) setOwn(out, k, this.visitKeyword(k, v, childPointer(outPointer, k), doc, childPointer(docPointer, k), locate, stack));
+    for (const [k, v] of Object.entries(node))
+      setOwn(
+        out,
+        k,
+        this.visitKeyword(k, v, childPointer(outPointer, k), doc, childPointer(docPointer, k), locate, stack),
+      );
     return out;
   }
 
@@ -263,7 +336,15 @@ class InliningPass {
   }
 
   /** The schema `node` whose `$ref` is to be inlined: its target's copy, refined by the keywords beside the `$ref`. */
-  private inlineRef(node: SchemaObject, ref: string, outPointer: string, doc: Doc, docPointer: string, locate: Locate, stack: readonly string[]): JsonValue {
+  private inlineRef(
+    node: SchemaObject,
+    ref: string,
+    outPointer: string,
+    doc: Doc,
+    docPointer: string,
+    locate: Locate,
+    stack: readonly string[],
+  ): JsonValue {
     const refAt = locate(childPointer(docPointer, "$ref"));
     if (doc === undefined) this.expanding = refAt;
     const target = this.refTarget(ref, doc, refAt);
@@ -277,9 +358,15 @@ class InliningPass {
     const isWholeSchema = outPointer === "" && target.fragment === "" && siblings.length === 0 && doc === undefined;
     const inlined = this.copyTarget(target, found, outPointer, isWholeSchema, refAt, stack);
     // Keywords next to $ref (a description, say) refine the referenced schema.
-    if (siblings.length === 0 || inlined === null || typeof inlined !== "object" || Array.isArray(inlined)) return inlined;
+    if (siblings.length === 0 || inlined === null || typeof inlined !== "object" || Array.isArray(inlined))
+      return inlined;
     const merged: { [key: string]: JsonValue } = { ...inlined };
-    for (const k of siblings) setOwn(merged, k, this.visitKeyword(k, node[k]!, childPointer(outPointer, k), doc, childPointer(docPointer, k), locate, stack));
+    for (const k of siblings)
+      setOwn(
+        merged,
+        k,
+        this.visitKeyword(k, node[k]!, childPointer(outPointer, k), doc, childPointer(docPointer, k), locate, stack),
+      );
     return merged;
   }
 
@@ -292,15 +379,24 @@ class InliningPass {
     try {
       fragment = hash < 0 ? "" : decodeURIComponent(ref.slice(hash + 1));
     } catch {
-      this.diagnostics.push({ location: refAt, message: `$ref ${quote(ref)} has a fragment that is not valid percent-encoding; use the form file.json#/$defs/Name` });
+      this.diagnostics.push({
+        location: refAt,
+        message: `$ref ${quote(ref)} has a fragment that is not valid percent-encoding; use the form file.json#/$defs/Name`,
+      });
       return undefined;
     }
     if (/^[a-z][a-z0-9+.-]*:/i.test(filePart)) {
-      this.diagnostics.push({ location: refAt, message: `$ref ${quote(ref)} points to a URL; mcp-gen never fetches schemas from the network, so save it as a file next to the manifest and reference that` });
+      this.diagnostics.push({
+        location: refAt,
+        message: `$ref ${quote(ref)} points to a URL; mcp-gen never fetches schemas from the network, so save it as a file next to the manifest and reference that`,
+      });
       return undefined;
     }
     if (fragment !== "" && !fragment.startsWith("/")) {
-      this.diagnostics.push({ location: refAt, message: `$ref ${quote(ref)} has a fragment that is not a JSON pointer; use the form file.json#/$defs/Name` });
+      this.diagnostics.push({
+        location: refAt,
+        message: `$ref ${quote(ref)} has a fragment that is not a JSON pointer; use the form file.json#/$defs/Name`,
+      });
       return undefined;
     }
     if (filePart === "") {
@@ -311,7 +407,10 @@ class InliningPass {
     const absolute = resolve(doc ? dirname(doc.file) : context.root, filePart);
     const rel = relative(context.root, absolute);
     if (rel.startsWith(`..${sep}`) || rel === ".." || isAbsolute(rel)) {
-      this.diagnostics.push({ location: refAt, message: `$ref ${quote(ref)} leaves the manifest's folder ${quote(context.display(context.root))}; move the schema into that folder (or one below it) and reference it from there` });
+      this.diagnostics.push({
+        location: refAt,
+        message: `$ref ${quote(ref)} leaves the manifest's folder ${quote(context.display(context.root))}; move the schema into that folder (or one below it) and reference it from there`,
+      });
       return undefined;
     }
     const loaded = this.load(absolute, refAt);
@@ -327,13 +426,19 @@ class InliningPass {
       try {
         text = readFileSync(absolute, "utf8");
       } catch {
-        this.diagnostics.push({ location: at, message: `$ref names ${quote(context.display(absolute))}, which cannot be read; check the path (it is relative to the file that contains the $ref)` });
+        this.diagnostics.push({
+          location: at,
+          message: `$ref names ${quote(context.display(absolute))}, which cannot be read; check the path (it is relative to the file that contains the $ref)`,
+        });
         context.cache.set(absolute, undefined);
         return undefined;
       }
       const parsed = parseSource(context.display(absolute), text);
       this.diagnostics.push(...parsed.diagnostics);
-      context.cache.set(absolute, parsed.source ? { value: parsed.source.value, positions: parsed.source.positions } : undefined);
+      context.cache.set(
+        absolute,
+        parsed.source ? { value: parsed.source.value, positions: parsed.source.positions } : undefined,
+      );
     }
     this.files.add(absolute);
     return this.context.cache.get(absolute);
@@ -344,8 +449,13 @@ class InliningPass {
     const parent = resolvePointer(value, parentPointer(fragment));
     const keys = parent && typeof parent === "object" && !Array.isArray(parent) ? Object.keys(parent) : [];
     const suggestion = didYouMean(pointerTokens(fragment).pop() ?? "", keys);
-    const fix = suggestion ? `did you mean ${quote(childPointer(parentPointer(fragment), suggestion))}?` : "point the fragment at a definition that exists";
-    this.diagnostics.push({ location: refAt, message: `$ref ${quote(ref)}: ${quote(this.context.display(file))} has nothing at ${quote(fragment || "/")}; ${fix}` });
+    const fix = suggestion
+      ? `did you mean ${quote(childPointer(parentPointer(fragment), suggestion))}?`
+      : "point the fragment at a definition that exists";
+    this.diagnostics.push({
+      location: refAt,
+      message: `$ref ${quote(ref)}: ${quote(this.context.display(file))} has nothing at ${quote(fragment || "/")}; ${fix}`,
+    });
   }
 
   /**
@@ -353,7 +463,14 @@ class InliningPass {
    * the whole schema, a ref to a hoisted recursive definition, or the target's copy (nothing,
    * when it is reached again while being copied: a recursion the next pass hoists).
    */
-  private copyTarget(target: RefTarget, found: JsonValue, outPointer: string, isWholeSchema: boolean, refAt: SourceLocation, stack: readonly string[]): JsonValue {
+  private copyTarget(
+    target: RefTarget,
+    found: JsonValue,
+    outPointer: string,
+    isWholeSchema: boolean,
+    refAt: SourceLocation,
+    stack: readonly string[],
+  ): JsonValue {
     const { file, fragment, positions } = target;
     const key = `${file}#${fragment}`;
     const doc = { file, value: target.value };
@@ -381,17 +498,33 @@ class InliningPass {
   }
 
   /** The value of keyword `keyword` of a schema: schemas are visited, data is copied as written. */
-  private visitKeyword(keyword: string, value: JsonValue, outPointer: string, doc: Doc, docPointer: string, locate: Locate, stack: readonly string[]): JsonValue {
+  private visitKeyword(
+    keyword: string,
+    value: JsonValue,
+    outPointer: string,
+    doc: Doc,
+    docPointer: string,
+    locate: Locate,
+    stack: readonly string[],
+  ): JsonValue {
     if (schemaKeywords.has(keyword)) {
       // One schema, or a list of them.
       if (!Array.isArray(value)) return this.visit(value, outPointer, doc, docPointer, locate, stack);
-      return value.map((item, i) => this.visit(item, childPointer(outPointer, i), doc, childPointer(docPointer, i), locate, stack));
+      return value.map((item, i) =>
+        this.visit(item, childPointer(outPointer, i), doc, childPointer(docPointer, i), locate, stack),
+      );
     }
     if (schemaMapKeywords.has(keyword) && value !== null && typeof value === "object" && !Array.isArray(value)) {
       const out: { [key: string]: JsonValue } = {};
       // draft-07 `dependencies` maps to a schema or to a list of property names (data).
       for (const [name, child] of Object.entries(value)) {
-        setOwn(out, name, keyword === "dependencies" && Array.isArray(child) ? child : this.visit(child, childPointer(outPointer, name), doc, childPointer(docPointer, name), locate, stack));
+        setOwn(
+          out,
+          name,
+          keyword === "dependencies" && Array.isArray(child)
+            ? child
+            : this.visit(child, childPointer(outPointer, name), doc, childPointer(docPointer, name), locate, stack),
+        );
       }
       return out;
     }

@@ -14,7 +14,7 @@ export class LineStarts {
 
   linePos(offset: number): { line: number; col: number } {
     const { starts, text } = this;
-    for (let last = starts[starts.length - 1]!; last <= offset; ) {
+    for (let last = starts[starts.length - 1]!; last <= offset;) {
       const n = text.indexOf("\n", last);
       if (n < 0) break;
       starts.push((last = n + 1));
@@ -180,7 +180,8 @@ export interface ParsedSource {
  * defined, or it would set the prototype instead of becoming data.
  */
 export function setOwn<T>(target: { [key: string]: T }, key: string, value: T): void {
-  if (key === "__proto__") Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  if (key === "__proto__")
+    Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
   else target[key] = value;
 }
 

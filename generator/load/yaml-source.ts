@@ -43,12 +43,47 @@ function plainValue(text: string): JsonValue {
 }
 
 /** Characters that may not start a plain scalar (YAML indicators); `-`, `?` and `:` may when a safe character follows. */
-const indicators = new Set(["-", "?", ":", ",", "[", "]", "{", "}", "#", "&", "*", "!", "|", ">", "'", '"', "%", "@", "`"]);
+const indicators = new Set([
+  "-",
+  "?",
+  ":",
+  ",",
+  "[",
+  "]",
+  "{",
+  "}",
+  "#",
+  "&",
+  "*",
+  "!",
+  "|",
+  ">",
+  "'",
+  '"',
+  "%",
+  "@",
+  "`",
+]);
 
 /** Escapes of double-quoted scalars that stand for one character (YAML 1.2, 5.7). */
 const simpleEscapes: { readonly [escape: string]: string } = {
-  "0": "\0", a: "\x07", b: "\b", t: "\t", n: "\n", v: "\v", f: "\f", r: "\r", e: "\x1b", " ": " ",
-  '"': '"', "/": "/", "\\": "\\", N: "\x85", _: "\xa0", L: "\u2028", P: "\u2029",
+  "0": "\0",
+  a: "\x07",
+  b: "\b",
+  t: "\t",
+  n: "\n",
+  v: "\v",
+  f: "\f",
+  r: "\r",
+  e: "\x1b",
+  " ": " ",
+  '"': '"',
+  "/": "/",
+  "\\": "\\",
+  N: "\x85",
+  _: "\xa0",
+  L: "\u2028",
+  P: "\u2029",
 };
 const hexDigits = /^[0-9a-fA-F]*$/;
 
@@ -168,7 +203,8 @@ export function parseBlockYaml(text: string, positions: PositionIndex, recordDep
     while (text.charCodeAt(p) === 0x20) p++;
     return p;
   };
-  const childOf = (pointer: string | undefined, depth: number, token: string | number) => (pointer !== undefined && depth < recordDepth ? childPointer(pointer, token) : undefined);
+  const childOf = (pointer: string | undefined, depth: number, token: string | number) =>
+    pointer !== undefined && depth < recordDepth ? childPointer(pointer, token) : undefined;
   const record = (pointer: string | undefined, start: number, end?: number) => {
     if (pointer !== undefined) positions.setValue(pointer, start, end);
   };
@@ -295,7 +331,13 @@ export function parseBlockYaml(text: string, positions: PositionIndex, recordDep
    * The value after a mapping's `:` or a sequence's `-` at `q`: on the same line, or a block
    * on the lines below (more indented than `parent`, or a sequence at the key's own column).
    */
-  const valueAfter = (q: number, parent: number, pointer: string | undefined, depth: number, inMapping: boolean): JsonValue => {
+  const valueAfter = (
+    q: number,
+    parent: number,
+    pointer: string | undefined,
+    depth: number,
+    inMapping: boolean,
+  ): JsonValue => {
     let p = skipSpaces(q);
     if (text[p] !== "&") return unanchored(p, parent, pointer, depth, inMapping);
     // `&name value`: the value is kept for the aliases below it. One that holds aliases
@@ -308,7 +350,13 @@ export function parseBlockYaml(text: string, positions: PositionIndex, recordDep
     return value;
   };
 
-  const unanchored = (p: number, parent: number, pointer: string | undefined, depth: number, inMapping: boolean): JsonValue => {
+  const unanchored = (
+    p: number,
+    parent: number,
+    pointer: string | undefined,
+    depth: number,
+    inMapping: boolean,
+  ): JsonValue => {
     if (p < length && !isBreak(p) && text[p] !== "#") return inline(p, parent, pointer, depth);
     i = afterLine(p);
     const next = nextLine();

@@ -21,7 +21,17 @@ export const maxAppHtmlBytes = 1024 * 1024;
 export const appsSince = "2025-06-18";
 
 /** Fields an app declaration has, in `apps:` and inline in a tool's `ui:`. */
-const appFields = ["html", "uri", "name", "title", "description", "csp", "permissions", "domain", "prefersBorder"] as const;
+const appFields = [
+  "html",
+  "uri",
+  "name",
+  "title",
+  "description",
+  "csp",
+  "permissions",
+  "domain",
+  "prefersBorder",
+] as const;
 const cspFields = ["connectDomains", "resourceDomains", "frameDomains", "baseUriDomains"] as const;
 
 /**
@@ -30,7 +40,9 @@ const cspFields = ["connectDomains", "resourceDomains", "frameDomains", "baseUri
  * dropped by hosts or, with spaces or `;`, change the policy they build.
  */
 const label = "[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?";
-const origin = new RegExp(`^(?:https?|wss?)://(?:\\*\\.)?(?:${label}(?:\\.${label})*|\\[[0-9A-Fa-f:.]+\\])(?::[0-9]{1,5})?$`);
+const origin = new RegExp(
+  `^(?:https?|wss?)://(?:\\*\\.)?(?:${label}(?:\\.${label})*|\\[[0-9A-Fa-f:.]+\\])(?::[0-9]{1,5})?$`,
+);
 
 /**
  * Builds the apps of `apps:` and of tools' `ui:`, and each tool's `_meta.ui`, reporting
@@ -48,12 +60,27 @@ export function buildApps(
   const uris = new Map<string, SourceLocation>();
   const defaultUri = (key: string) => `ui://${encodeURIComponent(serverName)}/${encodeURIComponent(key)}`;
 
-  const declareApp = (key: string, decl: ManifestApp, pointer: string, location: SourceLocation): AppModel | undefined => {
+  const declareApp = (
+    key: string,
+    decl: ManifestApp,
+    pointer: string,
+    location: SourceLocation,
+  ): AppModel | undefined => {
     const html = readHtml(context, decl, pointer);
     const meta = uiMeta(decl, pointer, context);
-    const unencodable = decl.uri !== undefined ? undefined : unpairedSurrogate.test(key) ? `app name ${quote(key)}` : unpairedSurrogate.test(serverName) ? `server name ${quote(serverName)}` : undefined;
+    const unencodable =
+      decl.uri !== undefined
+        ? undefined
+        : unpairedSurrogate.test(key)
+          ? `app name ${quote(key)}`
+          : unpairedSurrogate.test(serverName)
+            ? `server name ${quote(serverName)}`
+            : undefined;
     if (unencodable !== undefined) {
-      diagnostics.push({ location, message: `${unencodable} holds an unpaired surrogate (a lone half of a UTF-16 pair), so the default ui:// URI cannot be made from it; rename it, or give the app a \`uri\`` });
+      diagnostics.push({
+        location,
+        message: `${unencodable} holds an unpaired surrogate (a lone half of a UTF-16 pair), so the default ui:// URI cannot be made from it; rename it, or give the app a \`uri\``,
+      });
       return undefined;
     }
     const uri = decl.uri ?? defaultUri(key);
@@ -123,7 +150,10 @@ export function buildApps(
           : known.length > 0
             ? `; the apps are ${known.map(quote).join(", ")}`
             : "; declare it there, or give `ui` an `html` file of its own";
-        diagnostics.push({ location: at, message: `tool ${quote(name)}: no app ${quote(reference)} in \`apps:\`${help}` });
+        diagnostics.push({
+          location: at,
+          message: `tool ${quote(name)}: no app ${quote(reference)} in \`apps:\`${help}`,
+        });
         continue;
       }
       app = byKey.get(reference);
@@ -148,7 +178,11 @@ export function buildApps(
 }
 
 /** The app's HTML file, read and checked (inside the manifest's folder, a file, at most maxAppHtmlBytes, UTF-8). */
-function readHtml(context: Declarations, decl: ManifestApp, pointer: string): { text: string; source: string } | undefined {
+function readHtml(
+  context: Declarations,
+  decl: ManifestApp,
+  pointer: string,
+): { text: string; source: string } | undefined {
   const { diagnostics, positions } = context;
   const root = context.settings.manifestDir;
   const written = decl.html;
@@ -163,14 +197,17 @@ function readHtml(context: Declarations, decl: ManifestApp, pointer: string): { 
     return rel !== "" && !isAbsolute(rel) && rel !== ".." && !rel.startsWith(`..${sep}`);
   };
   const shown = quote(written);
-  if (!inside(root, absolute)) return fail(`html ${shown} is outside the manifest's folder; app files must be inside it`);
+  if (!inside(root, absolute))
+    return fail(`html ${shown} is outside the manifest's folder; app files must be inside it`);
   let size: number;
   try {
     const stat = statSync(absolute);
     if (!stat.isFile()) return fail(`html ${quote(written)} is not a file`);
     // A symbolic link inside the folder that leads out of it counts as outside.
     if (!inside(realpathSync.native(root), realpathSync.native(absolute))) {
-      return fail(`html ${shown} leads outside the manifest's folder through a symbolic link; app files must be inside it`);
+      return fail(
+        `html ${shown} leads outside the manifest's folder through a symbolic link; app files must be inside it`,
+      );
     }
     size = stat.size;
   } catch (error) {
@@ -183,19 +220,25 @@ function readHtml(context: Declarations, decl: ManifestApp, pointer: string): { 
   }
   // Checked before reading: the limit also keeps a stray multi-gigabyte file out of memory.
   if (size > maxAppHtmlBytes) {
-    return fail(`html file ${shown} has ${size} bytes; an app's HTML may have at most ${maxAppHtmlBytes} bytes (1 MiB), since hosts fetch it whole`);
+    return fail(
+      `html file ${shown} has ${size} bytes; an app's HTML may have at most ${maxAppHtmlBytes} bytes (1 MiB), since hosts fetch it whole`,
+    );
   }
   let bytes: Buffer;
   try {
     bytes = readFileSync(absolute);
   } catch (error) {
-    return fail(`html file ${quote(written)} cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+    return fail(
+      `html file ${quote(written)} cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
+    );
   }
   const bad = firstInvalidUtf8(bytes);
   if (bad !== undefined) {
     const line = bytes.subarray(0, bad).reduce((n, b) => (b === 0x0a ? n + 1 : n), 1);
     const byte = bytes[bad]!.toString(16).padStart(2, "0");
-    return fail(`html file ${shown} is not valid UTF-8: byte 0x${byte} at offset ${bad} (line ${line}); save it as UTF-8`);
+    return fail(
+      `html file ${shown} is not valid UTF-8: byte 0x${byte} at offset ${bad} (line ${line}); save it as UTF-8`,
+    );
   }
   context.inputFiles.add(absolute);
   const text = bytes.toString("utf8");
@@ -265,6 +308,7 @@ function domainProblem(domain: string): string | undefined {
     : !domain.includes("://")
       ? `; add the scheme, e.g. ${quote(`https://${domain}`)}`
       : "";
-  const form = "write scheme://host[:port] with scheme https, http, wss or ws (wildcard subdomains as https://*.example.com)";
+  const form =
+    "write scheme://host[:port] with scheme https, http, wss or ws (wildcard subdomains as https://*.example.com)";
   return `${quote(domain)} is not an origin: ${form}${hint}`;
 }

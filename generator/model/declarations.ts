@@ -105,7 +105,8 @@ export class Declarations {
 
   /** The entries of a top-level map (`tools:`, `apps:`, …) whose shape is valid (the others are cut out), without declaring anything. */
   *entries<F extends EntrySection>(field: F): Generator<Entry<EntryOf<F>>> {
-    const sections: { readonly [S in EntrySection]?: Readonly<Record<string, EntryOf<S>>> | undefined } = this.settings.root;
+    const sections: { readonly [S in EntrySection]?: Readonly<Record<string, EntryOf<S>>> | undefined } =
+      this.settings.root;
     const map: Readonly<Record<string, EntryOf<F>>> = sections[field] ?? {};
     for (const [key, decl] of Object.entries(map)) yield { key, decl, pointer: childPointer(`/${field}`, key) };
   }
@@ -175,7 +176,11 @@ export class Declarations {
     }
     for (const key of Object.keys(meta)) {
       const problem = metaKeyProblem(key);
-      if (problem) this.diagnostics.push({ location: this.positions.key(childPointer(at, key)), message: `_meta key ${quote(key)} of ${what} ${problem}` });
+      if (problem)
+        this.diagnostics.push({
+          location: this.positions.key(childPointer(at, key)),
+          message: `_meta key ${quote(key)} of ${what} ${problem}`,
+        });
     }
     return meta;
   }
@@ -200,12 +205,16 @@ export class Declarations {
     if (auth === "broken") return scopes;
     const at = childPointer(pointer, "scopes");
     if (scopes.length > 0 && !auth) {
-      this.diagnostics.push({ location: this.positions.key(at), message: `${what} declares scopes, but the manifest has no \`auth:\` section; add one (authorizationServers, scopesSupported) or remove \`scopes\`` });
+      this.diagnostics.push({
+        location: this.positions.key(at),
+        message: `${what} declares scopes, but the manifest has no \`auth:\` section; add one (authorizationServers, scopesSupported) or remove \`scopes\``,
+      });
       return [];
     }
     scopes.forEach((scope, i) => {
       const problem = auth && scopeProblem(scope, auth.scopesSupported);
-      if (problem) this.diagnostics.push({ location: this.positions.value(childPointer(at, i)), message: `${what}: ${problem}` });
+      if (problem)
+        this.diagnostics.push({ location: this.positions.value(childPointer(at, i)), message: `${what}: ${problem}` });
     });
     return scopes;
   }
@@ -241,14 +250,15 @@ export function metaKeyProblem(key: string): string | undefined {
       return "uses a prefix reserved for MCP itself; use a prefix of your own, such as your domain (`example.com/`)";
     }
   }
-  if (!metaName.test(name)) return "is not a valid name: it must start and end with a letter or digit, with only letters, digits, `-`, `_` and `.` between";
+  if (!metaName.test(name))
+    return "is not a valid name: it must start and end with a letter or digit, with only letters, digits, `-`, `_` and `.` between";
   return undefined;
 }
 
 /** Why `scope` cannot be used, if it cannot. */
 export function scopeProblem(scope: string, supported: readonly string[]): string | undefined {
   if (scope === "offline_access") {
-    return "scope \"offline_access\" is for the authorization server to grant (refresh tokens); a resource never asks for it (clients add it themselves when the authorization server supports it)";
+    return 'scope "offline_access" is for the authorization server to grant (refresh tokens); a resource never asks for it (clients add it themselves when the authorization server supports it)';
   }
   if (!supported.includes(scope)) {
     return `scope ${quote(scope)} is not in auth.scopesSupported${supported.length > 0 ? ` (${supported.map(quote).join(", ")})` : ""}; add it there or fix the name`;

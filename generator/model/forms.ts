@@ -19,7 +19,10 @@ export function buildForms(context: Declarations): FormModel[] {
       continue;
     }
     if (!context.supports(clientAsks.elicitation.since)) {
-      diagnostics.push({ location: context.positions.key(pointer), message: `elicitation form ${quote(key)} needs protocol ${clientAsks.elicitation.since} or later; add it to \`protocol\` or remove the form` });
+      diagnostics.push({
+        location: context.positions.key(pointer),
+        message: `elicitation form ${quote(key)} needs protocol ${clientAsks.elicitation.since} or later; add it to \`protocol\` or remove the form`,
+      });
       continue;
     }
     forms.push({ ...declared, schema: form.schema });
@@ -39,12 +42,23 @@ function formSchema(schema: ResolvedSchema, key: string): { schema: JsonObject }
   const value = schema.value;
   const what = `elicitation form ${quote(key)}`;
   if (!isJsonObject(value) || value.type !== "object" || !isJsonObject(value.properties)) {
-    return { problems: [{ location: schema.locate(""), message: `${what} must be \`type: object\` with \`properties\` (one per form field)` }] };
+    return {
+      problems: [
+        {
+          location: schema.locate(""),
+          message: `${what} must be \`type: object\` with \`properties\` (one per form field)`,
+        },
+      ],
+    };
   }
   const problems: Diagnostic[] = [];
   for (const [name, f] of Object.entries(value.properties)) {
     const items = isJsonObject(f) ? f.items : undefined;
-    const choiceList = isJsonObject(f) && f.type === "array" && isJsonObject(items) && (Array.isArray(items.enum) || Array.isArray(items.anyOf));
+    const choiceList =
+      isJsonObject(f) &&
+      f.type === "array" &&
+      isJsonObject(items) &&
+      (Array.isArray(items.enum) || Array.isArray(items.anyOf));
     if (!choiceList && !(isJsonObject(f) && typeof f.type === "string" && formFieldTypes.has(f.type))) {
       problems.push({
         location: schema.locate(childPointer(childPointer("/properties", name), "type")),

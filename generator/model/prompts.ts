@@ -29,7 +29,9 @@ export function buildPrompts(context: Declarations): PromptModel[] {
       // Parsed by the validate pass, which reported the templates it could not parse.
       const parsedMessages: PromptMessageModel[] = [];
       decl.messages.forEach((message, i) => {
-        const parts = context.settings.analysis.promptTemplates.get(childPointer(childPointer(childPointer(pointer, "messages"), i), "text"));
+        const parts = context.settings.analysis.promptTemplates.get(
+          childPointer(childPointer(childPointer(pointer, "messages"), i), "text"),
+        );
         if (parts) parsedMessages.push({ role: message.role, parts });
         else ok = false;
       });

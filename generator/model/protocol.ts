@@ -70,7 +70,14 @@ export function buildProtocolModel(schema: ProtocolSchema): ProtocolModel {
       const method = methodOf(def);
       if (!def || !method) continue;
       const hasParams = "params" in (def.properties as Record<string, unknown>);
-      into.push({ method, direction, kind, message, hasParams, results: kind === "request" ? resultsFor(message) : [] });
+      into.push({
+        method,
+        direction,
+        kind,
+        message,
+        hasParams,
+        results: kind === "request" ? resultsFor(message) : [],
+      });
     }
   };
   collect("ClientRequest", "client-to-server", "request", methods);

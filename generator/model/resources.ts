@@ -8,7 +8,11 @@ import type { Declared, ResourceFields, ResourceModel, ResourceTemplateModel } f
 
 const uriScheme = /^[A-Za-z][A-Za-z0-9+.-]*:/;
 
-function resourceFields(declared: Declared, key: string, decl: ManifestResource | ManifestResourceTemplate): ResourceFields {
+function resourceFields(
+  declared: Declared,
+  key: string,
+  decl: ManifestResource | ManifestResourceTemplate,
+): ResourceFields {
   return {
     ...declared,
     name: decl.name ?? key,
@@ -27,12 +31,18 @@ export function buildResources(context: Declarations): ResourceModel[] {
     const uri = decl.uri;
     const uriAt = positions.value(childPointer(pointer, "uri"));
     if (!uriScheme.test(uri)) {
-      diagnostics.push({ location: uriAt, message: `resource uri ${quote(uri)} has no scheme; write an absolute URI such as "config://app" or "file:///path"` });
+      diagnostics.push({
+        location: uriAt,
+        message: `resource uri ${quote(uri)} has no scheme; write an absolute URI such as "config://app" or "file:///path"`,
+      });
       continue;
     }
     const previous = uris.get(uri);
     if (previous) {
-      diagnostics.push({ location: uriAt, message: `resource uri ${quote(uri)} is already declared at ${previous.line}:${previous.col}; each resource needs its own uri` });
+      diagnostics.push({
+        location: uriAt,
+        message: `resource uri ${quote(uri)} is already declared at ${previous.line}:${previous.col}; each resource needs its own uri`,
+      });
       continue;
     }
     uris.set(uri, uriAt);
@@ -64,7 +74,10 @@ export function buildResourceTemplates(context: Declarations): ResourceTemplateM
     const template = context.settings.analysis.uriTemplates.get(templatePointer);
     if (!template) continue;
     if (!uriScheme.test(template.segments[0] ?? "")) {
-      diagnostics.push({ location: positions.value(templatePointer), message: `uriTemplate ${quote(uriTemplate)} must start with a URI scheme such as "weather://"` });
+      diagnostics.push({
+        location: positions.value(templatePointer),
+        message: `uriTemplate ${quote(uriTemplate)} must start with a URI scheme such as "weather://"`,
+      });
       continue;
     }
     const badVariable = template.variables.find((v) => variableProblem(v) !== undefined);

@@ -77,7 +77,9 @@ export function buildServerModel(
   for (const file of analysis.schemaFiles) context.inputFiles.add(file);
   const resources = buildResources(context);
   const { apps, toolUi } = buildApps(context, info.name, new Set(resources.map((r) => r.uri)));
-  const tools = buildTools(context).map((tool) => (toolUi.has(tool.key) ? { ...tool, ui: toolUi.get(tool.key)! } : tool));
+  const tools = buildTools(context).map((tool) =>
+    toolUi.has(tool.key) ? { ...tool, ui: toolUi.get(tool.key)! } : tool,
+  );
   const resourceTemplates = buildResourceTemplates(context);
   const prompts = buildPrompts(context);
   const forms = buildForms(context);
@@ -85,7 +87,13 @@ export function buildServerModel(
   const settings = buildSettings(root.settings, positions, diagnostics);
 
   // A failed model still names the files it read or tried to read (a $ref to a file not yet written): watch mode waits for them.
-  if (broken.size > 0 || auth === "broken" || revisions === undefined || diagnostics.some((d) => d.severity !== "warning")) return { diagnostics, inputFiles: [...context.inputFiles].sort() };
+  if (
+    broken.size > 0 ||
+    auth === "broken" ||
+    revisions === undefined ||
+    diagnostics.some((d) => d.severity !== "warning")
+  )
+    return { diagnostics, inputFiles: [...context.inputFiles].sort() };
   return {
     model: {
       info,

@@ -11,10 +11,20 @@ import type { SettingModel, SettingType } from "./types.js";
 export const defaultEnvName = (key: string): string => key.toUpperCase();
 
 /** The JSON type a default of each setting type has. */
-const defaultTypes: Record<SettingType, "string" | "number" | "boolean"> = { string: "string", number: "number", boolean: "boolean", directory: "string", file: "string" };
+const defaultTypes: Record<SettingType, "string" | "number" | "boolean"> = {
+  string: "string",
+  number: "number",
+  boolean: "boolean",
+  directory: "string",
+  file: "string",
+};
 
 /** Settings in manifest order; problems go to `diagnostics`. */
-export function buildSettings(declared: Readonly<Record<string, ManifestSetting>> | undefined, positions: PositionIndex, diagnostics: Diagnostic[]): SettingModel[] {
+export function buildSettings(
+  declared: Readonly<Record<string, ManifestSetting>> | undefined,
+  positions: PositionIndex,
+  diagnostics: Diagnostic[],
+): SettingModel[] {
   const settings: SettingModel[] = [];
   // Windows reads environment variable names case-insensitively: API_KEY and api_key are one.
   const byEnv = new Map<string, string>();
@@ -25,14 +35,23 @@ export function buildSettings(declared: Readonly<Record<string, ManifestSetting>
     const secret = decl.secret === true;
     const fallback = decl.default;
     if (fallback !== undefined && typeof fallback !== defaultTypes[type]) {
-      diagnostics.push({ location: positions.value(childPointer(pointer, "default")), message: `setting ${quote(key)} is of type ${type}, so its default must be a ${defaultTypes[type]}` });
+      diagnostics.push({
+        location: positions.value(childPointer(pointer, "default")),
+        message: `setting ${quote(key)} is of type ${type}, so its default must be a ${defaultTypes[type]}`,
+      });
     }
     if (secret && type !== "string") {
-      diagnostics.push({ location: positions.value(childPointer(pointer, "secret")), message: `setting ${quote(key)} is of type ${type}; only string settings can be secret` });
+      diagnostics.push({
+        location: positions.value(childPointer(pointer, "secret")),
+        message: `setting ${quote(key)} is of type ${type}; only string settings can be secret`,
+      });
     }
     const clash = byEnv.get(env.toUpperCase());
     if (clash !== undefined) {
-      diagnostics.push({ location: positions.key(decl.env === undefined ? pointer : childPointer(pointer, "env")), message: `settings ${quote(clash)} and ${quote(key)} both use the environment variable ${env}; give one another \`env\`` });
+      diagnostics.push({
+        location: positions.key(decl.env === undefined ? pointer : childPointer(pointer, "env")),
+        message: `settings ${quote(clash)} and ${quote(key)} both use the environment variable ${env}; give one another \`env\``,
+      });
     }
     byEnv.set(env.toUpperCase(), key);
     settings.push({

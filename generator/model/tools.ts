@@ -16,15 +16,25 @@ export function buildTools(context: Declarations): ToolModel[] {
   const tools: ToolModel[] = [];
   for (const { key: name, decl, pointer, declared } of context.declarations("tool")) {
     const nameWarning = toolNameWarning(name);
-    if (nameWarning && context.supports(revisionFeatures.toolNameRules[0])) diagnostics.push(warning(positions.key(pointer), nameWarning));
+    if (nameWarning && context.supports(revisionFeatures.toolNameRules[0]))
+      diagnostics.push(warning(positions.key(pointer), nameWarning));
     const what = `input schema of tool ${quote(name)}`;
-    const input = decl.input === undefined ? defaultInput(pointer, positions) : context.schemaAt(decl.input, pointer, "input");
+    const input =
+      decl.input === undefined ? defaultInput(pointer, positions) : context.schemaAt(decl.input, pointer, "input");
     const output = context.schemaAt(decl.output, pointer, "output");
     if (input && !isObjectSchema(input.schema.value)) {
-      diagnostics.push({ location: input.schema.locate(""), message: `${what} must have \`type: object\` at its root: tool arguments are always a JSON object` });
+      diagnostics.push({
+        location: input.schema.locate(""),
+        message: `${what} must have \`type: object\` at its root: tool arguments are always a JSON object`,
+      });
       continue;
     }
-    if (output && !isObjectSchema(output.schema.value) && revisions !== undefined && revisions.some((r) => !hasFeature(r, "anyStructuredContent"))) {
+    if (
+      output &&
+      !isObjectSchema(output.schema.value) &&
+      revisions !== undefined &&
+      revisions.some((r) => !hasFeature(r, "anyStructuredContent"))
+    ) {
       diagnostics.push({
         location: output.schema.locate(""),
         message: `output schema of tool ${quote(name)} must have \`type: object\` at its root for protocol revisions before 2026-07-28; wrap the value in an object or generate for 2026-07-28 only`,
@@ -54,13 +64,21 @@ export function buildTools(context: Declarations): ToolModel[] {
  * null when the declaration is wrong (reported): the timings without `task:`, or `task:`
  * where no generated revision has tasks (2025-11-25's experimental tasks, 2026-07-28's extension).
  */
-function taskOf(context: Declarations, name: string, decl: ManifestTool, pointer: string): TaskModel | undefined | null {
+function taskOf(
+  context: Declarations,
+  name: string,
+  decl: ManifestTool,
+  pointer: string,
+): TaskModel | undefined | null {
   const { diagnostics, positions } = context;
   const support = decl.task;
   const timings = (["ttlMs", "pollIntervalMs"] as const).filter((key) => decl[key] !== undefined);
   if (support === undefined) {
     for (const key of timings) {
-      diagnostics.push({ location: positions.key(childPointer(pointer, key)), message: `${key} of tool ${quote(name)} applies to its tasks: declare \`task: optional\` or \`task: required\` too` });
+      diagnostics.push({
+        location: positions.key(childPointer(pointer, key)),
+        message: `${key} of tool ${quote(name)} applies to its tasks: declare \`task: optional\` or \`task: required\` too`,
+      });
     }
     return timings.length > 0 ? null : undefined;
   }
@@ -116,7 +134,10 @@ const mirrorableTypes = new Set(["string", "integer", "boolean"]);
  * argument is mirrored into an `Mcp-Param-<name>` header), argument → header name. Clients
  * must drop a tool whose declarations are invalid, so every such mistake is an error here.
  */
-function mirroredHeaders(schema: ResolvedSchema, what: string): { headers: Record<string, string>; problems: Diagnostic[] } {
+function mirroredHeaders(
+  schema: ResolvedSchema,
+  what: string,
+): { headers: Record<string, string>; problems: Diagnostic[] } {
   const problems: Diagnostic[] = [];
   // Null-prototype: argument names are user data and may be "__proto__".
   const headers: Record<string, string> = Object.create(null);
@@ -129,11 +150,20 @@ function mirroredHeaders(schema: ResolvedSchema, what: string): { headers: Recor
     const at = schema.locate(childPointer(childPointer("/properties", argument), "x-mcp-header"));
     const type = property.type;
     if (typeof name !== "string" || !headerToken.test(name)) {
-      problems.push({ location: at, message: `x-mcp-header of argument ${quote(argument)} in the ${what} must be a non-empty header name of letters, digits and !#$%&'*+-.^_\`|~ (it becomes Mcp-Param-<name>)` });
+      problems.push({
+        location: at,
+        message: `x-mcp-header of argument ${quote(argument)} in the ${what} must be a non-empty header name of letters, digits and !#$%&'*+-.^_\`|~ (it becomes Mcp-Param-<name>)`,
+      });
     } else if (typeof type !== "string" || !mirrorableTypes.has(type)) {
-      problems.push({ location: at, message: `argument ${quote(argument)} in the ${what} has x-mcp-header but its type is ${typeof type === "string" ? quote(type) : "not declared"}; only string, integer and boolean arguments can be mirrored into a header` });
+      problems.push({
+        location: at,
+        message: `argument ${quote(argument)} in the ${what} has x-mcp-header but its type is ${typeof type === "string" ? quote(type) : "not declared"}; only string, integer and boolean arguments can be mirrored into a header`,
+      });
     } else if (seen.has(name.toLowerCase())) {
-      problems.push({ location: at, message: `x-mcp-header ${quote(name)} of argument ${quote(argument)} in the ${what} is already used by argument ${quote(seen.get(name.toLowerCase())!)} (header names ignore case); give each argument its own header` });
+      problems.push({
+        location: at,
+        message: `x-mcp-header ${quote(name)} of argument ${quote(argument)} in the ${what} is already used by argument ${quote(seen.get(name.toLowerCase())!)} (header names ignore case); give each argument its own header`,
+      });
     } else {
       seen.set(name.toLowerCase(), argument);
       headers[argument] = name;

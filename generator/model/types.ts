@@ -5,7 +5,17 @@ import type { SourceLocation } from "../diagnostics.js";
 import type { Dialect, Revision } from "../load/revisions.js";
 import type { ResolvedSchema } from "../load/schema-refs.js";
 import type { JsonValue } from "../load/source.js";
-import type { ManifestAsks, ManifestCacheHint, ManifestGenerate, ManifestIcon, ManifestMeta, ManifestResourceAnnotations, ManifestSetting, ManifestTool, ManifestToolAnnotations } from "../manifest.gen.js";
+import type {
+  ManifestAsks,
+  ManifestCacheHint,
+  ManifestGenerate,
+  ManifestIcon,
+  ManifestMeta,
+  ManifestResourceAnnotations,
+  ManifestSetting,
+  ManifestTool,
+  ManifestToolAnnotations,
+} from "../manifest.gen.js";
 import type { TemplatePart } from "../validate/prompt-template.js";
 import type { SchemaAnalysis } from "../validate/schema-check.js";
 import type { UriTemplate } from "../validate/uri-template.js";

@@ -14,7 +14,8 @@ export interface BundledEntry {
 export type BundleResult = { ok: true; bundle: BundledEntry } | { ok: false; diagnostics: Diagnostic[] };
 
 // Packages written as CommonJS call require(), which an ES module does not have: give it one.
-const banner = 'import { createRequire as __mcpgenCreateRequire } from "node:module";\nconst require = __mcpgenCreateRequire(import.meta.url);';
+const banner =
+  'import { createRequire as __mcpgenCreateRequire } from "node:module";\nconst require = __mcpgenCreateRequire(import.meta.url);';
 
 /** The nearest package.json's name above `file`. */
 function packageNameOf(file: string): string | undefined {
@@ -32,14 +33,26 @@ function packageNameOf(file: string): string | undefined {
  * `entry` (absolute) bundled for Node 20; `root` is the project folder, which the bundle's
  * file comments are relative to, so the bytes do not depend on where the project lies.
  */
-export async function bundleEntry(entry: string, root: string, display: (absolute: string) => string): Promise<BundleResult> {
+export async function bundleEntry(
+  entry: string,
+  root: string,
+  display: (absolute: string) => string,
+): Promise<BundleResult> {
   // An optional peer dependency: installing mcp-gen runs no install script (esbuild has one).
   let build: typeof import("esbuild").build;
   try {
     ({ build } = await import("esbuild"));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "ERR_MODULE_NOT_FOUND") throw error;
-    return { ok: false, diagnostics: [{ location: { file: display(entry) }, message: "mcp-gen pack bundles the server with esbuild, which is not installed: npm install -D esbuild" }] };
+    return {
+      ok: false,
+      diagnostics: [
+        {
+          location: { file: display(entry) },
+          message: "mcp-gen pack bundles the server with esbuild, which is not installed: npm install -D esbuild",
+        },
+      ],
+    };
   }
   const outfile = join(root, "server", "index.mjs");
   let result: Awaited<ReturnType<typeof build>>;
@@ -60,12 +73,17 @@ export async function bundleEntry(entry: string, root: string, display: (absolut
       charset: "utf8",
     });
   } catch (error) {
-    const messages = (error as { errors?: { text: string; location: { file: string; line: number; column: number } | null }[] }).errors;
+    const messages = (
+      error as { errors?: { text: string; location: { file: string; line: number; column: number } | null }[] }
+    ).errors;
     if (messages === undefined) throw error;
     return {
       ok: false,
       diagnostics: messages.map(({ text, location }) => ({
-        location: location === null ? { file: display(entry) } : { file: display(resolve(root, location.file)), line: location.line, col: location.column + 1 },
+        location:
+          location === null
+            ? { file: display(entry) }
+            : { file: display(resolve(root, location.file)), line: location.line, col: location.column + 1 },
         message: `cannot bundle the server's entry: ${text}`,
       })),
     };
@@ -73,8 +91,10 @@ export async function bundleEntry(entry: string, root: string, display: (absolut
   const output = result.outputFiles![0]!;
   const inputs = Object.values(result.metafile!.outputs)[0]?.inputs ?? {};
   const servesStdio = Object.entries(inputs).some(
-    ([path, { bytesInOutput }]) => bytesInOutput > 0 && /(^|\/)transport\/stdio\.[jt]s$/.test(path) && packageNameOf(resolve(root, path)) === "@mcp-gen/runtime",
+    ([path, { bytesInOutput }]) =>
+      bytesInOutput > 0 &&
+      /(^|\/)transport\/stdio\.[jt]s$/.test(path) &&
+      packageNameOf(resolve(root, path)) === "@mcp-gen/runtime",
   );
   return { ok: true, bundle: { code: output.contents, servesStdio } };
 }
-

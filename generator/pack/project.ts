@@ -23,7 +23,8 @@ export interface Author {
 }
 
 type Json = Record<string, unknown>;
-const text = (value: unknown): string | undefined => (typeof value === "string" && value.trim() !== "" ? value.trim() : undefined);
+const text = (value: unknown): string | undefined =>
+  typeof value === "string" && value.trim() !== "" ? value.trim() : undefined;
 
 /** npm's "Name <email> (url)" shorthand, or the object form. */
 export function parseAuthor(value: unknown): Author | undefined {
@@ -58,15 +59,22 @@ function repositoryUrl(value: unknown): string | undefined {
 
 export function readProjectPackage(json: unknown): ProjectPackage {
   const pkg = (typeof json === "object" && json !== null ? json : {}) as Json;
-  const keywords = Array.isArray(pkg.keywords) ? pkg.keywords.filter((k): k is string => typeof k === "string") : undefined;
+  const keywords = Array.isArray(pkg.keywords)
+    ? pkg.keywords.filter((k): k is string => typeof k === "string")
+    : undefined;
   const author = parseAuthor(pkg.author);
   const repository = repositoryUrl(pkg.repository);
-  const directory = typeof pkg.repository === "object" && pkg.repository !== null ? text((pkg.repository as Json).directory) : undefined;
+  const directory =
+    typeof pkg.repository === "object" && pkg.repository !== null
+      ? text((pkg.repository as Json).directory)
+      : undefined;
   return {
     ...withText("name", pkg.name),
     ...withText("version", pkg.version),
     private: pkg.private === true,
-    hasBin: typeof pkg.bin === "string" || (typeof pkg.bin === "object" && pkg.bin !== null && Object.keys(pkg.bin).length > 0),
+    hasBin:
+      typeof pkg.bin === "string" ||
+      (typeof pkg.bin === "object" && pkg.bin !== null && Object.keys(pkg.bin).length > 0),
     ...(author === undefined ? {} : { author }),
     ...withText("license", pkg.license),
     ...(keywords === undefined || keywords.length === 0 ? {} : { keywords }),

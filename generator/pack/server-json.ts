@@ -29,45 +29,111 @@ export interface ServerJsonInput {
   readonly mcpb?: { readonly url: string; readonly sha256: string } | undefined;
 }
 
-export type ServerJsonResult = { ok: true; serverJson: Record<string, unknown> } | { ok: false; diagnostics: Diagnostic[] };
+export type ServerJsonResult =
+  { ok: true; serverJson: Record<string, unknown> } | { ok: false; diagnostics: Diagnostic[] };
 
 const stdio = { type: "stdio" } as const;
 
-export function serverJson({ model, positions, pkg, pkgFile, servesStdio, remoteUrl, mcpb }: ServerJsonInput): ServerJsonResult {
+export function serverJson({
+  model,
+  positions,
+  pkg,
+  pkgFile,
+  servesStdio,
+  remoteUrl,
+  mcpb,
+}: ServerJsonInput): ServerJsonResult {
   const diagnostics = bundleRequirements(model, positions);
   const { info } = model;
   if (info.description !== undefined && info.description.length > maxDescription) {
-    diagnostics.push({ location: positions.value("/server/description"), message: `server.description has ${info.description.length} characters; the MCP Registry takes at most ${maxDescription}` });
+    diagnostics.push({
+      location: positions.value("/server/description"),
+      message: `server.description has ${info.description.length} characters; the MCP Registry takes at most ${maxDescription}`,
+    });
   }
   if (info.title !== undefined && (info.title.length === 0 || info.title.length > maxDescription)) {
-    diagnostics.push({ location: positions.value("/server/title"), message: `server.title has ${info.title.length} characters; the MCP Registry takes 1 to ${maxDescription}` });
+    diagnostics.push({
+      location: positions.value("/server/title"),
+      message: `server.title has ${info.title.length} characters; the MCP Registry takes 1 to ${maxDescription}`,
+    });
   }
   if (pkg?.mcpName === undefined) {
-    diagnostics.push({ location: { file: pkgFile }, message: `server.json needs the server's registry name: add "mcpName": "io.github.<user>/${info.name}" to ${pkg === undefined ? "a package.json beside the manifest" : "package.json"} (the registry also checks npm packages for it)` });
+    diagnostics.push({
+      location: { file: pkgFile },
+      message: `server.json needs the server's registry name: add "mcpName": "io.github.<user>/${info.name}" to ${pkg === undefined ? "a package.json beside the manifest" : "package.json"} (the registry also checks npm packages for it)`,
+    });
   } else if (!registryName.test(pkg.mcpName) || pkg.mcpName.length > 200) {
-    diagnostics.push({ location: { file: pkgFile }, message: `"mcpName" ${quote(pkg.mcpName)} is not a registry name: reverse-DNS namespace, one slash, then the server's name (io.github.<user>/${info.name})` });
+    diagnostics.push({
+      location: { file: pkgFile },
+      message: `"mcpName" ${quote(pkg.mcpName)} is not a registry name: reverse-DNS namespace, one slash, then the server's name (io.github.<user>/${info.name})`,
+    });
   }
   const packages: Record<string, unknown>[] = [];
   const npm = pkg !== undefined && !pkg.private;
   if (npm || mcpb !== undefined) {
     if (!servesStdio) {
-      diagnostics.push({ location: { file: pkgFile }, message: `the server's entry never serves stdio, so neither ${npm ? "its npm package" : "the .mcpb bundle"} can be run by a client; serve stdio from it${npm ? ', or mark package.json "private": true to leave npm out of server.json' : ""}` });
+      diagnostics.push({
+        location: { file: pkgFile },
+        message: `the server's entry never serves stdio, so neither ${npm ? "its npm package" : "the .mcpb bundle"} can be run by a client; serve stdio from it${npm ? ', or mark package.json "private": true to leave npm out of server.json' : ""}`,
+      });
     }
   }
   if (npm) {
-    if (pkg.name === undefined || pkg.version === undefined) diagnostics.push({ location: { file: pkgFile }, message: 'the npm package in server.json needs "name" and "version" in package.json (or "private": true to leave npm out)' });
-    else if (!pkg.hasBin) diagnostics.push({ location: { file: pkgFile }, message: `package.json has no "bin", so \`npx ${pkg.name}\` cannot start the server; add one that runs the built entry (or "private": true to leave npm out of server.json)` });
-    else packages.push({ registryType: "npm", identifier: pkg.name, version: pkg.version, transport: stdio, ...environmentVariables(model.settings) });
+    if (pkg.name === undefined || pkg.version === undefined)
+      diagnostics.push({
+        location: { file: pkgFile },
+        message:
+          'the npm package in server.json needs "name" and "version" in package.json (or "private": true to leave npm out)',
+      });
+    else if (!pkg.hasBin)
+      diagnostics.push({
+        location: { file: pkgFile },
+        message: `package.json has no "bin", so \`npx ${pkg.name}\` cannot start the server; add one that runs the built entry (or "private": true to leave npm out of server.json)`,
+      });
+    else
+      packages.push({
+        registryType: "npm",
+        identifier: pkg.name,
+        version: pkg.version,
+        transport: stdio,
+        ...environmentVariables(model.settings),
+      });
   }
-  if (mcpb !== undefined) packages.push({ registryType: "mcpb", identifier: mcpb.url, version: info.version, fileSha256: mcpb.sha256, transport: stdio, ...environmentVariables(model.settings) });
+  if (mcpb !== undefined)
+    packages.push({
+      registryType: "mcpb",
+      identifier: mcpb.url,
+      version: info.version,
+      fileSha256: mcpb.sha256,
+      transport: stdio,
+      ...environmentVariables(model.settings),
+    });
   if (packages.length === 0 && remoteUrl === undefined) {
-    diagnostics.push({ location: { file: pkgFile }, message: 'server.json lists nowhere to get the server: publish the npm package (package.json not "private"), pass --mcpb-url with the bundle\'s download URL, or --remote with the deployed endpoint' });
+    diagnostics.push({
+      location: { file: pkgFile },
+      message:
+        'server.json lists nowhere to get the server: publish the npm package (package.json not "private"), pass --mcpb-url with the bundle\'s download URL, or --remote with the deployed endpoint',
+    });
   }
   if (diagnostics.length > 0) return { ok: false, diagnostics };
-  const remotes = remoteUrl === undefined ? [] : [{ type: "streamable-http", url: remoteUrl, ...(model.auth === undefined ? {} : { headers: [authorizationHeader(model)] }) }];
+  const remotes =
+    remoteUrl === undefined
+      ? []
+      : [
+          {
+            type: "streamable-http",
+            url: remoteUrl,
+            ...(model.auth === undefined ? {} : { headers: [authorizationHeader(model)] }),
+          },
+        ];
   // The registry takes https icons of the usual image types only, sized WxH or "any".
   const icons = (info.icons ?? [])
-    .filter((icon) => /^https:\/\/\S+$/.test(icon.src) && icon.src.length <= 255 && (icon.mimeType === undefined || registryIconTypes.has(icon.mimeType)))
+    .filter(
+      (icon) =>
+        /^https:\/\/\S+$/.test(icon.src) &&
+        icon.src.length <= 255 &&
+        (icon.mimeType === undefined || registryIconTypes.has(icon.mimeType)),
+    )
     .map(({ sizes, ...icon }) => {
       const kept = sizes?.filter((size) => /^(\d+x\d+|any)$/.test(size));
       return { ...icon, ...(kept === undefined || kept.length === 0 ? {} : { sizes: kept }) };
@@ -81,7 +147,9 @@ export function serverJson({ model, positions, pkg, pkgFile, servesStdio, remote
       description: info.description!,
       version: info.version,
       ...(info.websiteUrl !== undefined && URL.canParse(info.websiteUrl) ? { websiteUrl: info.websiteUrl } : {}),
-      ...(pkg?.repositoryUrl === undefined ? {} : { repository: repository(pkg.repositoryUrl, pkg.repositoryDirectory) }),
+      ...(pkg?.repositoryUrl === undefined
+        ? {}
+        : { repository: repository(pkg.repositoryUrl, pkg.repositoryDirectory) }),
       ...(icons.length === 0 ? {} : { icons }),
       ...(packages.length === 0 ? {} : { packages }),
       ...(remotes.length === 0 ? {} : { remotes }),

@@ -24,13 +24,15 @@ export function zip(entries: ZipEntries): Uint8Array {
   let offset = 0;
   if (entries.size > 0xffff) throw new Error("zip: more than 65535 files need zip64");
   for (const name of [...entries.keys()].sort()) {
-    if (name === "" || name.startsWith("/") || name.split("/").includes("..")) throw new Error(`zip: ${JSON.stringify(name)} is not a relative path`);
+    if (name === "" || name.startsWith("/") || name.split("/").includes(".."))
+      throw new Error(`zip: ${JSON.stringify(name)} is not a relative path`);
     const data = entries.get(name)!;
     const deflated = deflateRawSync(data, { level: 9 });
     const method = deflated.length < data.length ? 8 : 0;
     const body = method === 8 ? deflated : data;
     const nameBytes = Buffer.from(name, "utf8");
-    if (data.length > maxSize || body.length > maxSize) throw new Error(`zip: ${name} is too large for a zip without zip64`);
+    if (data.length > maxSize || body.length > maxSize)
+      throw new Error(`zip: ${name} is too large for a zip without zip64`);
     const crc = crc32(data);
 
     // The fields local and central headers share, from "version needed" to the name's length.

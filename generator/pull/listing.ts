@@ -21,7 +21,9 @@ export const defaultLimits: PullLimits = { timeoutMs: 30_000, maxPages: 1_000, m
 export interface ServerListing {
   readonly era: "modern" | "legacy";
   readonly revision: string;
-  readonly info: { readonly name?: unknown; readonly version?: unknown; readonly title?: unknown; readonly [key: string]: unknown } | undefined;
+  readonly info:
+    | { readonly name?: unknown; readonly version?: unknown; readonly title?: unknown; readonly [key: string]: unknown }
+    | undefined;
   readonly instructions: string | undefined;
   readonly tools: readonly JsonObject[];
   readonly resources: readonly JsonObject[];
@@ -70,7 +72,8 @@ function channelFor(source: PullSource): ClientChannel {
     } catch {
       throw new PullError(`--url ${source.url} is not a URL`);
     }
-    if (url.protocol !== "http:" && url.protocol !== "https:") throw new PullError(`--url ${source.url}: only http: and https: are supported`);
+    if (url.protocol !== "http:" && url.protocol !== "https:")
+      throw new PullError(`--url ${source.url}: only http: and https: are supported`);
     return httpChannel(url);
   }
   const [command, ...args] = splitCommand(source.stdio);
@@ -95,7 +98,8 @@ async function listAll(
     const list = result[key];
     if (list !== undefined && !Array.isArray(list)) throw new PullError(`${method}: "${key}" is not an array`);
     for (const item of list ?? []) {
-      if (typeof item !== "object" || item === null || Array.isArray(item)) throw new PullError(`${method}: an item of "${key}" is not an object`);
+      if (typeof item !== "object" || item === null || Array.isArray(item))
+        throw new PullError(`${method}: an item of "${key}" is not an object`);
       items.push(item as JsonObject);
     }
     if (items.length > limits.maxItems) throw new PullError(`${method}: more than ${limits.maxItems} items; stopped`);
@@ -136,7 +140,8 @@ export async function readServer(
   try {
     const server = session.server;
     const capabilities = server.capabilities;
-    const send = (method: string, params: JsonObject) => session.rawRequest(method, params, { timeoutMs: limits.timeoutMs }) as Promise<JsonObject>;
+    const send = (method: string, params: JsonObject) =>
+      session.rawRequest(method, params, { timeoutMs: limits.timeoutMs }) as Promise<JsonObject>;
     // Lists the server has no capability for are not asked for (it would answer -32601).
     const list = (capability: string, method: string, key: string) =>
       capabilities[capability] === undefined ? Promise.resolve([]) : listAll(send, method, key, limits, onProgress);

@@ -19,7 +19,8 @@ export interface PulledManifest {
   readonly notes: readonly string[];
 }
 
-const isRecord = (value: unknown): value is JsonRecord => typeof value === "object" && value !== null && !Array.isArray(value);
+const isRecord = (value: unknown): value is JsonRecord =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
 const isString = (value: unknown): value is string => typeof value === "string";
 
 /** MCP Apps' keys of a tool's `_meta`: the manifest's `ui:` sets them. */
@@ -45,7 +46,11 @@ function meta(value: Json | undefined, where: string, notes: string[]): JsonReco
 }
 
 /** Copies `fields` of `from` that pass `accept`, in the order of `fields`. */
-function pick(from: JsonRecord, fields: readonly string[], accept: (field: string, value: Json) => boolean = () => true): JsonRecord {
+function pick(
+  from: JsonRecord,
+  fields: readonly string[],
+  accept: (field: string, value: Json) => boolean = () => true,
+): JsonRecord {
   const picked: JsonRecord = {};
   for (const field of fields) {
     const value = from[field];
@@ -54,7 +59,19 @@ function pick(from: JsonRecord, fields: readonly string[], accept: (field: strin
   return picked;
 }
 
-const stringFields = new Set(["title", "description", "mimeType", "uri", "uriTemplate", "name", "src", "lastModified", "version", "websiteUrl", "instructions"]);
+const stringFields = new Set([
+  "title",
+  "description",
+  "mimeType",
+  "uri",
+  "uriTemplate",
+  "name",
+  "src",
+  "lastModified",
+  "version",
+  "websiteUrl",
+  "instructions",
+]);
 
 function acceptScalar(field: string, value: Json): boolean {
   if (stringFields.has(field)) return isString(value);
@@ -78,24 +95,38 @@ function icons(value: Json | undefined, where: string, notes: string[]): Json[] 
       continue;
     }
     const copy = pick(icon, ["src", "mimeType", "sizes", "theme"], (field, v) =>
-      field === "sizes" ? Array.isArray(v) && v.every(isString) : field === "theme" ? v === "light" || v === "dark" : acceptScalar(field, v),
+      field === "sizes"
+        ? Array.isArray(v) && v.every(isString)
+        : field === "theme"
+          ? v === "light" || v === "dark"
+          : acceptScalar(field, v),
     );
     kept.push(copy);
   }
   return kept.length > 0 ? kept : undefined;
 }
 
-function annotations(value: Json | undefined, fields: readonly string[], where: string, notes: string[]): JsonRecord | undefined {
+function annotations(
+  value: Json | undefined,
+  fields: readonly string[],
+  where: string,
+  notes: string[],
+): JsonRecord | undefined {
   if (value === undefined) return undefined;
   if (!isRecord(value)) {
     notes.push(`${where}: annotations is not an object; dropped`);
     return undefined;
   }
   const copy = pick(value, fields, (field, v) =>
-    field === "audience" ? Array.isArray(v) && v.every((a) => a === "user" || a === "assistant") && new Set(v).size === v.length : acceptScalar(field, v),
+    field === "audience"
+      ? Array.isArray(v) && v.every((a) => a === "user" || a === "assistant") && new Set(v).size === v.length
+      : acceptScalar(field, v),
   );
   const dropped = Object.keys(value).filter((k) => !(k in copy));
-  if (dropped.length > 0) notes.push(`${where}: annotations ${dropped.join(", ")} not kept (the manifest has no place for them, or their value is invalid)`);
+  if (dropped.length > 0)
+    notes.push(
+      `${where}: annotations ${dropped.join(", ")} not kept (the manifest has no place for them, or their value is invalid)`,
+    );
   return Object.keys(copy).length > 0 ? copy : undefined;
 }
 
@@ -123,10 +154,17 @@ class Namer {
       this.identifiers.add(derived);
       return undefined;
     }
-    let base = derived === "" ? this.fallback : /^[0-9]/.test(derived) ? `${this.fallback}${derived.charAt(0).toUpperCase()}${derived.slice(1)}` : derived;
-    if (identifierProblem(base) !== undefined) base = `${base}${this.fallback.charAt(0).toUpperCase()}${this.fallback.slice(1)}`;
+    let base =
+      derived === ""
+        ? this.fallback
+        : /^[0-9]/.test(derived)
+          ? `${this.fallback}${derived.charAt(0).toUpperCase()}${derived.slice(1)}`
+          : derived;
+    if (identifierProblem(base) !== undefined)
+      base = `${base}${this.fallback.charAt(0).toUpperCase()}${this.fallback.slice(1)}`;
     let identifier = base;
-    for (let n = 2; this.identifiers.has(identifier) || identifierProblem(identifier) !== undefined; n++) identifier = `${base}${n}`;
+    for (let n = 2; this.identifiers.has(identifier) || identifierProblem(identifier) !== undefined; n++)
+      identifier = `${base}${n}`;
     this.identifiers.add(identifier);
     return identifier;
   }
@@ -143,23 +181,74 @@ function entry(identifier: string | undefined, fields: Record<string, Json | und
 // JSON Schema keywords in the order they are written; others follow alphabetically. Maps of
 // names (properties, $defs, ...) keep the server's order: it is the order of generated fields.
 const keywordOrder = [
-  "$schema", "$id", "$anchor", "$ref", "$dynamicRef", "$comment", "title", "description", "type", "enum", "const", "default", "examples",
-  "format", "pattern", "minLength", "maxLength", "minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum", "multipleOf",
-  "items", "prefixItems", "additionalItems", "contains", "minContains", "maxContains", "minItems", "maxItems", "uniqueItems", "unevaluatedItems",
-  "properties", "patternProperties", "additionalProperties", "unevaluatedProperties", "propertyNames", "required", "minProperties", "maxProperties",
-  "dependentRequired", "dependentSchemas", "allOf", "anyOf", "oneOf", "not", "if", "then", "else", "$defs", "definitions",
+  "$schema",
+  "$id",
+  "$anchor",
+  "$ref",
+  "$dynamicRef",
+  "$comment",
+  "title",
+  "description",
+  "type",
+  "enum",
+  "const",
+  "default",
+  "examples",
+  "format",
+  "pattern",
+  "minLength",
+  "maxLength",
+  "minimum",
+  "exclusiveMinimum",
+  "maximum",
+  "exclusiveMaximum",
+  "multipleOf",
+  "items",
+  "prefixItems",
+  "additionalItems",
+  "contains",
+  "minContains",
+  "maxContains",
+  "minItems",
+  "maxItems",
+  "uniqueItems",
+  "unevaluatedItems",
+  "properties",
+  "patternProperties",
+  "additionalProperties",
+  "unevaluatedProperties",
+  "propertyNames",
+  "required",
+  "minProperties",
+  "maxProperties",
+  "dependentRequired",
+  "dependentSchemas",
+  "allOf",
+  "anyOf",
+  "oneOf",
+  "not",
+  "if",
+  "then",
+  "else",
+  "$defs",
+  "definitions",
 ];
 const keywordRank = new Map(keywordOrder.map((k, i) => [k, i]));
 
 /** `schema` with its keywords in a fixed order, at every level; values that are data (enum, default, x-*) untouched. */
 export function orderSchema(schema: Json): Json {
   if (!isRecord(schema)) return schema;
-  const keys = Object.keys(schema).sort((a, b) => (keywordRank.get(a) ?? keywordOrder.length) - (keywordRank.get(b) ?? keywordOrder.length) || (a < b ? -1 : a > b ? 1 : 0));
+  const keys = Object.keys(schema).sort(
+    (a, b) =>
+      (keywordRank.get(a) ?? keywordOrder.length) - (keywordRank.get(b) ?? keywordOrder.length) ||
+      (a < b ? -1 : a > b ? 1 : 0),
+  );
   const out: JsonRecord = {};
   for (const key of keys) {
     const value = schema[key]!;
     // The generator's own tables of where subschemas stand (load/schema-refs.ts); everything else is data.
-    if (schemaMapKeywords.has(key) && isRecord(value)) out[key] = Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, orderSchema(sub)]));
+    if (schemaMapKeywords.has(key) && isRecord(value))
+      out[key] = Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, orderSchema(sub)]));
     else if (schemaKeywords.has(key)) out[key] = Array.isArray(value) ? value.map(orderSchema) : orderSchema(value);
     else out[key] = value;
   }
@@ -178,20 +267,27 @@ function tools(listed: readonly JsonRecord[], notes: string[]): JsonRecord | und
       continue;
     }
     const key = namer.key(tool.name);
-    if (key !== tool.name) notes.push(`tool ${JSON.stringify(tool.name)}: listed more than once or too long; kept as ${key}`);
+    if (key !== tool.name)
+      notes.push(`tool ${JSON.stringify(tool.name)}: listed more than once or too long; kept as ${key}`);
     const where = `tool ${key}`;
     const input = tool.inputSchema;
     const output = tool.outputSchema;
     if (input !== undefined && !isRecord(input)) notes.push(`${where}: inputSchema is not an object; dropped`);
     if (output !== undefined && !isRecord(output)) notes.push(`${where}: outputSchema is not an object; dropped`);
     const execution = isRecord(tool.execution) ? tool.execution : {};
-    const task = execution.taskSupport === "optional" || execution.taskSupport === "required" ? execution.taskSupport : undefined;
+    const task =
+      execution.taskSupport === "optional" || execution.taskSupport === "required" ? execution.taskSupport : undefined;
     out[key] = entry(namer.identifier(key), {
       title: text(tool.title),
       description: text(tool.description),
       input: isRecord(input) ? orderSchema(input) : undefined,
       output: isRecord(output) ? orderSchema(output) : undefined,
-      annotations: annotations(tool.annotations, ["title", "readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"], where, notes),
+      annotations: annotations(
+        tool.annotations,
+        ["title", "readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"],
+        where,
+        notes,
+      ),
       icons: icons(tool.icons, where, notes),
       _meta: meta(tool._meta, where, notes),
       task,
@@ -202,7 +298,11 @@ function tools(listed: readonly JsonRecord[], notes: string[]): JsonRecord | und
 
 const resourceAnnotationFields = ["audience", "priority", "lastModified"] as const;
 
-function resources(listed: readonly JsonRecord[], kind: "resource" | "template", notes: string[]): JsonRecord | undefined {
+function resources(
+  listed: readonly JsonRecord[],
+  kind: "resource" | "template",
+  notes: string[],
+): JsonRecord | undefined {
   if (listed.length === 0) return undefined;
   const locator = kind === "resource" ? "uri" : "uriTemplate";
   const namer = new Namer(kind);
@@ -222,7 +322,10 @@ function resources(listed: readonly JsonRecord[], kind: "resource" | "template",
       title: text(resource.title),
       description: text(resource.description),
       mimeType: text(resource.mimeType),
-      size: kind === "resource" && Number.isInteger(resource.size) && (resource.size as number) >= 0 ? resource.size : undefined,
+      size:
+        kind === "resource" && Number.isInteger(resource.size) && (resource.size as number) >= 0
+          ? resource.size
+          : undefined,
       annotations: annotations(resource.annotations, resourceAnnotationFields, where, notes),
       icons: icons(resource.icons, where, notes),
       _meta: meta(resource._meta, where, notes),
@@ -270,7 +373,7 @@ export function buildManifest(listing: ServerListing): PulledManifest {
   const info = isRecord(listing.info) ? listing.info : {};
   const name = isString(info.name) && info.name !== "" ? info.name : "server";
   const version = isString(info.version) && info.version !== "" ? info.version : "0.0.0";
-  if (name !== info.name) notes.push("the server reported no name; using \"server\"");
+  if (name !== info.name) notes.push('the server reported no name; using "server"');
   if (version !== info.version) notes.push("the server reported no version; using 0.0.0");
   const server = entry(undefined, {
     name,

@@ -50,12 +50,19 @@ export function manifestDrift(checkedIn: unknown, pulled: PulledManifest["docume
   for (const section of comparedSections) {
     const before = withoutIdentifiers(old[section]);
     const after = withoutIdentifiers(pulled[section]);
-    for (const key of Object.keys(before)) if (!(key in after)) drift.push(`${section}.${key}: no longer listed by the server`);
+    for (const key of Object.keys(before))
+      if (!(key in after)) drift.push(`${section}.${key}: no longer listed by the server`);
     for (const [key, value] of Object.entries(after)) {
       if (!(key in before)) drift.push(`${section}.${key}: new on the server`);
       else if (!isDeepStrictEqual(before[key], value)) {
         const fields = new Set([...Object.keys(before[key] ?? {}), ...Object.keys(value as object)]);
-        const changed = [...fields].filter((f) => !isDeepStrictEqual((before[key] as Record<string, unknown> | undefined)?.[f], (value as Record<string, unknown>)[f]));
+        const changed = [...fields].filter(
+          (f) =>
+            !isDeepStrictEqual(
+              (before[key] as Record<string, unknown> | undefined)?.[f],
+              (value as Record<string, unknown>)[f],
+            ),
+        );
         drift.push(`${section}.${key}: ${changed.join(", ")} changed`);
       }
     }
@@ -76,14 +83,22 @@ function keepPinnedSchemas(pulled: PulledManifest, output: string): PulledManife
     return pulled; // no manifest yet, or one that does not parse: nothing to keep
   }
   if (typeof pinned !== "string") return pulled;
-  const entries = Object.entries(pulled.document).flatMap(([key, value]) => (key === "output" ? [[key, value], ["protocolSchemas", pinned]] : [[key, value]]));
+  const entries = Object.entries(pulled.document).flatMap(([key, value]) =>
+    key === "output"
+      ? [
+          [key, value],
+          ["protocolSchemas", pinned],
+        ]
+      : [[key, value]],
+  );
   return { ...pulled, document: Object.fromEntries(entries) as PulledManifest["document"] };
 }
 
 export async function runPull(args: PullArgs): Promise<number> {
-  const source: PullSource | undefined = args.stdio !== undefined ? { stdio: args.stdio } : args.url !== undefined ? { url: args.url } : undefined;
+  const source: PullSource | undefined =
+    args.stdio !== undefined ? { stdio: args.stdio } : args.url !== undefined ? { url: args.url } : undefined;
   if (source === undefined) {
-    err("pull needs --stdio \"<command>\" or --url <url>");
+    err('pull needs --stdio "<command>" or --url <url>');
     return 2;
   }
   const described = "stdio" in source ? `stdio: ${source.stdio}` : source.url;
@@ -92,7 +107,9 @@ export async function runPull(args: PullArgs): Promise<number> {
   let revision: string;
   try {
     const limits = { ...defaultLimits, timeoutMs: args.timeout ?? defaultLimits.timeoutMs };
-    const listing = await readServer(source, [...knownRevisions().keys()], limits, (what) => progress.update(`pull: ${what} (${described})`));
+    const listing = await readServer(source, [...knownRevisions().keys()], limits, (what) =>
+      progress.update(`pull: ${what} (${described})`),
+    );
     pulled = buildManifest(listing);
     revision = listing.revision;
   } catch (error) {
@@ -118,12 +135,16 @@ export async function runPull(args: PullArgs): Promise<number> {
     }
     const drift = manifestDrift(checkedIn, pulled.document);
     if (args.json) {
-      out(JSON.stringify({ manifest: args.output, matches: drift.length === 0, revision, differences: drift }, null, 2));
+      out(
+        JSON.stringify({ manifest: args.output, matches: drift.length === 0, revision, differences: drift }, null, 2),
+      );
       return drift.length > 0 ? 1 : 0;
     }
     for (const line of drift) err(`${args.output}: ${line}`);
     if (drift.length > 0) {
-      err(`${drift.length} difference(s) between ${args.output} and the server; run mcp-gen pull without --check to update it`);
+      err(
+        `${drift.length} difference(s) between ${args.output} and the server; run mcp-gen pull without --check to update it`,
+      );
       return 1;
     }
     if (!args.quiet) out(`mcp-gen: ${args.output} matches the server`);
@@ -137,15 +158,24 @@ export async function runPull(args: PullArgs): Promise<number> {
   const result = await generate({ manifest: args.output, schemaDir: args.schemaDir });
   if (!result.ok) {
     for (const diagnostic of result.diagnostics) err(formatDiagnostic(diagnostic));
-    err(`wrote ${args.output}, but mcp-gen cannot generate a client from it yet: see above (an entry named there can be edited or removed; missing protocol schemas are fetched with \`mcp-gen schema fetch\` or found with --schema-dir)`);
+    err(
+      `wrote ${args.output}, but mcp-gen cannot generate a client from it yet: see above (an entry named there can be edited or removed; missing protocol schemas are fetched with \`mcp-gen schema fetch\` or found with --schema-dir)`,
+    );
     return 1;
   }
   for (const diagnostic of result.warnings) err(formatDiagnostic(diagnostic));
   const count = (section: string) => Object.keys((pulled.document[section] ?? {}) as object).length;
-  const counts = { tools: count("tools"), resources: count("resources"), resourceTemplates: count("resourceTemplates"), prompts: count("prompts") };
+  const counts = {
+    tools: count("tools"),
+    resources: count("resources"),
+    resourceTemplates: count("resourceTemplates"),
+    prompts: count("prompts"),
+  };
   if (args.json) out(JSON.stringify({ manifest: args.output, revision, ...counts }, null, 2));
   else if (!args.quiet) {
-    out(`mcp-gen: wrote ${args.output}: ${counts.tools} tool(s), ${counts.resources} resource(s), ${counts.resourceTemplates} template(s), ${counts.prompts} prompt(s) (negotiated ${revision})`);
+    out(
+      `mcp-gen: wrote ${args.output}: ${counts.tools} tool(s), ${counts.resources} resource(s), ${counts.resourceTemplates} template(s), ${counts.prompts} prompt(s) (negotiated ${revision})`,
+    );
   }
   return 0;
 }

@@ -30,7 +30,9 @@ export async function runScaffold(args: ScaffoldArgs): Promise<number> {
   }
   const { model } = loaded;
   if (!model.generate.server) {
-    err(`${loaded.manifestFile}: the manifest generates no server (generate.server: false), so there are no handlers to scaffold`);
+    err(
+      `${loaded.manifestFile}: the manifest generates no server (generate.server: false), so there are no handlers to scaffold`,
+    );
     return 1;
   }
   const path = args.handlers ?? join(dirname(model.output), "handlers.ts");
@@ -74,7 +76,9 @@ export async function runScaffold(args: ScaffoldArgs): Promise<number> {
   }
   if (args.check) {
     for (const { path: member, label } of edit.added) err(`${shown}: ${member} (${label}) has no handler`);
-    err(`${edit.added.length} handler(s) missing in ${shown}${exists ? "" : ", which does not exist"}; run \`mcp-gen scaffold ${args.manifest}\``);
+    err(
+      `${edit.added.length} handler(s) missing in ${shown}${exists ? "" : ", which does not exist"}; run \`mcp-gen scaffold ${args.manifest}\``,
+    );
     return 1;
   }
   if (mode !== undefined && (mode & 0o200) === 0) {

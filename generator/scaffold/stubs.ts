@@ -49,7 +49,10 @@ function parameterList(params: readonly Param[], body: readonly string[] | undef
   const used = (local: string) => new RegExp(`(?<![\\w$.])${local.replace(/\$/g, "\\$")}(?![\\w$])`).test(text);
   const written = params.map((p) => (p.fields ? destructured(p.fields, used) : used(p.name) ? p.name : undefined));
   const last = written.findLastIndex((w) => w !== undefined);
-  return written.slice(0, last + 1).map((w, i) => w ?? `_${params[i]!.name}`).join(", ");
+  return written
+    .slice(0, last + 1)
+    .map((w, i) => w ?? `_${params[i]!.name}`)
+    .join(", ");
 }
 
 /** `// Takes (args, ctx); args has "city", "days".`: what a stub without parameters can declare. */
@@ -61,9 +64,24 @@ function takes(params: readonly Param[]): string {
 /** The first line of a manifest string, safe inside a line comment. */
 const firstLine = (text: string | undefined) => (text ? `: ${docLines(text)[0] ?? ""}` : "");
 
-function stub(key: string, label: string, params: readonly Param[], todo: string, fail: string, body: readonly string[] | undefined): Entry {
+function stub(
+  key: string,
+  label: string,
+  params: readonly Param[],
+  todo: string,
+  fail: string,
+  body: readonly string[] | undefined,
+): Entry {
   const inner = body ?? [`// TODO ${todo}`, takes(params), fail];
-  return { key, label, lines: [[0, `${propertyKey(key)}(${parameterList(params, body)}) {`], ...inner.map((line) => [1, line] as const), [0, "},"]] };
+  return {
+    key,
+    label,
+    lines: [
+      [0, `${propertyKey(key)}(${parameterList(params, body)}) {`],
+      ...inner.map((line) => [1, line] as const),
+      [0, "},"],
+    ],
+  };
 }
 
 const notImplemented = (name: string) => stringLiteral(`${name} is not implemented yet`);
@@ -71,29 +89,103 @@ const throws = (name: string) => `throw new Error(${notImplemented(name)});`;
 
 /** Every handler the generated `<Base>Handlers` interface asks for, by section. */
 export function declaredHandlers(model: ServerModel, bodies: Bodies = new Map()): Entry[] {
-  const section = (key: string, entries: Entry[]): Entry[] => (entries.length === 0 ? [] : [{ key, label: key, children: entries }]);
+  const section = (key: string, entries: Entry[]): Entry[] =>
+    entries.length === 0 ? [] : [{ key, label: key, children: entries }];
   const argNames = (schema: unknown): string[] => {
     const properties = (schema as { properties?: unknown } | null)?.properties;
     return properties !== null && typeof properties === "object" ? Object.keys(properties) : [];
   };
   const prompts = model.prompts.filter((p: PromptModel) => p.messages === undefined);
   const completer = (owner: string, names: readonly string[]): Entry[] =>
-    names.map((name) => stub(name, `completer ${name} of ${owner}`, [{ name: "value" }, ctx], `complete ${name} of ${owner}`, "return [];", undefined));
+    names.map((name) =>
+      stub(
+        name,
+        `completer ${name} of ${owner}`,
+        [{ name: "value" }, ctx],
+        `complete ${name} of ${owner}`,
+        "return [];",
+        undefined,
+      ),
+    );
   return [
-    ...section("tools", model.tools.map((t) => {
-      const fail = `return { content: [{ type: "text", text: ${notImplemented(t.key)} }], isError: true };`;
-      return stub(t.member, `tool ${t.key}`, [args("args", argNames(t.input.schema.value)), ctx], `tool ${t.key}${firstLine(t.description)}`, fail, bodies.get(`tools.${t.member}`));
-    })),
-    ...section("resources", model.resources.map((r) => stub(r.member, `resource ${r.uri}`, [ctx], `resource ${r.uri}${firstLine(r.description)}`, throws(r.key), bodies.get(`resources.${r.member}`)))),
-    ...section("resourceTemplates", model.resourceTemplates.map((t) =>
-      stub(t.member, `resource template ${t.uriTemplate}`, [args("variables", t.template.variables), ctx], `resource template ${t.uriTemplate}${firstLine(t.description)}`, throws(t.key), bodies.get(`resourceTemplates.${t.member}`)),
-    )),
-    ...section("prompts", prompts.map((p) =>
-      stub(p.member, `prompt ${p.key}`, [args("args", p.arguments.map((a) => a.name)), ctx], `prompt ${p.key}${firstLine(p.description)}`, throws(p.key), bodies.get(`prompts.${p.member}`)),
-    )),
+    ...section(
+      "tools",
+      model.tools.map((t) => {
+        const fail = `return { content: [{ type: "text", text: ${notImplemented(t.key)} }], isError: true };`;
+        return stub(
+          t.member,
+          `tool ${t.key}`,
+          [args("args", argNames(t.input.schema.value)), ctx],
+          `tool ${t.key}${firstLine(t.description)}`,
+          fail,
+          bodies.get(`tools.${t.member}`),
+        );
+      }),
+    ),
+    ...section(
+      "resources",
+      model.resources.map((r) =>
+        stub(
+          r.member,
+          `resource ${r.uri}`,
+          [ctx],
+          `resource ${r.uri}${firstLine(r.description)}`,
+          throws(r.key),
+          bodies.get(`resources.${r.member}`),
+        ),
+      ),
+    ),
+    ...section(
+      "resourceTemplates",
+      model.resourceTemplates.map((t) =>
+        stub(
+          t.member,
+          `resource template ${t.uriTemplate}`,
+          [args("variables", t.template.variables), ctx],
+          `resource template ${t.uriTemplate}${firstLine(t.description)}`,
+          throws(t.key),
+          bodies.get(`resourceTemplates.${t.member}`),
+        ),
+      ),
+    ),
+    ...section(
+      "prompts",
+      prompts.map((p) =>
+        stub(
+          p.member,
+          `prompt ${p.key}`,
+          [
+            args(
+              "args",
+              p.arguments.map((a) => a.name),
+            ),
+            ctx,
+          ],
+          `prompt ${p.key}${firstLine(p.description)}`,
+          throws(p.key),
+          bodies.get(`prompts.${p.member}`),
+        ),
+      ),
+    ),
     ...section("completions", [
-      ...section("prompts", model.prompts.flatMap((p) => section(p.member, completer(`prompt ${p.key}`, p.arguments.filter((a) => a.complete).map((a) => a.name))))),
-      ...section("resourceTemplates", model.resourceTemplates.flatMap((t) => section(t.member, completer(`resource template ${t.uriTemplate}`, t.completable)))),
+      ...section(
+        "prompts",
+        model.prompts.flatMap((p) =>
+          section(
+            p.member,
+            completer(
+              `prompt ${p.key}`,
+              p.arguments.filter((a) => a.complete).map((a) => a.name),
+            ),
+          ),
+        ),
+      ),
+      ...section(
+        "resourceTemplates",
+        model.resourceTemplates.flatMap((t) =>
+          section(t.member, completer(`resource template ${t.uriTemplate}`, t.completable)),
+        ),
+      ),
     ]),
   ];
 }

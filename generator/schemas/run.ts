@@ -5,7 +5,13 @@ import { existsSync, mkdirSync } from "node:fs";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { err, formatDiagnostic, isWarning, out } from "../diagnostics.js";
 import { copySchema, fetchSchema, FetchError } from "../load/fetch-schema.js";
-import { projectFetchCommand, projectSource, schemaCacheDir, schemaCandidates, type ProjectSchemas } from "../load/protocol.js";
+import {
+  projectFetchCommand,
+  projectSource,
+  schemaCacheDir,
+  schemaCandidates,
+  type ProjectSchemas,
+} from "../load/protocol.js";
 import { isReleased, knownRevisions, type Revision } from "../load/revisions.js";
 import { loadModel } from "../pipeline.js";
 import { replaceFile } from "../write.js";
@@ -65,7 +71,8 @@ export interface FetchArgs {
 export async function runSchemaFetch(args: FetchArgs): Promise<number> {
   const manifest = readManifestSchemas(args.manifest);
   if (manifest === "failed") return 1;
-  const wanted = args.revisions.length > 0 ? args.revisions : manifest ? manifest.revisions : [...knownRevisions().keys()];
+  const wanted =
+    args.revisions.length > 0 ? args.revisions : manifest ? manifest.revisions : [...knownRevisions().keys()];
   const unknown = wanted.filter((r) => !isReleased(r));
   if (unknown.length > 0) {
     err(`unknown revision ${unknown.join(", ")}; known: ${[...knownRevisions().keys()].join(", ")}`);
@@ -74,7 +81,10 @@ export async function runSchemaFetch(args: FetchArgs): Promise<number> {
   const verified = new Map<Revision, Uint8Array>();
   for (const revision of new Set(wanted as Revision[])) {
     try {
-      verified.set(revision, args.from === undefined ? await fetchSchema(revision) : copySchema(revision, resolve(args.from)));
+      verified.set(
+        revision,
+        args.from === undefined ? await fetchSchema(revision) : copySchema(revision, resolve(args.from)),
+      );
     } catch (error) {
       if (!(error instanceof FetchError)) throw error;
       err(`${revision}: ${error.message}`);
@@ -84,7 +94,8 @@ export async function runSchemaFetch(args: FetchArgs): Promise<number> {
   }
   // The cache is the user's, shown absolute; a project folder as the user would type it.
   const project = manifest?.project;
-  for (const [revision, target] of writeSchemas(project?.dir ?? schemaCacheDir(), verified)) out(`${revision}: ${project ? shown(target) : target} (sha256 verified)`);
+  for (const [revision, target] of writeSchemas(project?.dir ?? schemaCacheDir(), verified))
+    out(`${revision}: ${project ? shown(target) : target} (sha256 verified)`);
   return 0;
 }
 
@@ -103,12 +114,29 @@ export function runSchemaList(args: ListArgs): number {
   const rows = [...knownRevisions()].map(([revision, facts]) => {
     const candidates = schemaCandidates(revision, options);
     const found = candidates.find((c) => existsSync(resolve(c.file)));
-    const fromProject = project !== undefined && candidates.length === 1 && candidates[0]!.from === projectSource(project);
-    return { revision, era: facts.era, dialect: facts.dialect, file: found?.file ?? null, from: found?.from ?? null, fromProject };
+    const fromProject =
+      project !== undefined && candidates.length === 1 && candidates[0]!.from === projectSource(project);
+    return {
+      revision,
+      era: facts.era,
+      dialect: facts.dialect,
+      file: found?.file ?? null,
+      from: found?.from ?? null,
+      fromProject,
+    };
   });
-  if (args.json) out(JSON.stringify(rows.map(({ fromProject: _, ...row }) => row), null, 2));
+  if (args.json)
+    out(
+      JSON.stringify(
+        rows.map(({ fromProject: _, ...row }) => row),
+        null,
+        2,
+      ),
+    );
   for (const row of args.json ? [] : rows) {
-    const fix = row.fromProject ? `not in ${project!.written} (${projectSource(project!)}); run \`${projectFetchCommand(project!, [row.revision])}\`` : `not available; run \`mcp-gen schema fetch ${row.revision}\``;
+    const fix = row.fromProject
+      ? `not in ${project!.written} (${projectSource(project!)}); run \`${projectFetchCommand(project!, [row.revision])}\``
+      : `not available; run \`mcp-gen schema fetch ${row.revision}\``;
     const where = row.file === null ? fix : `${row.fromProject ? shown(row.file) : row.file} (${row.from})`;
     out(`${row.revision}  ${row.era.padEnd(6)}  ${row.dialect.padEnd(8)}  ${where}`);
   }
@@ -128,7 +156,9 @@ export function pinInitSchemas(manifestPath: string, schemaDir: string | undefin
   const found = new Map<Revision, Uint8Array>();
   const notes: string[] = [];
   for (const revision of manifest.revisions) {
-    for (const candidate of schemaCandidates(revision, { schemaDir: schemaDir === undefined ? undefined : resolve(schemaDir) })) {
+    for (const candidate of schemaCandidates(revision, {
+      schemaDir: schemaDir === undefined ? undefined : resolve(schemaDir),
+    })) {
       if (!existsSync(candidate.file)) continue;
       try {
         found.set(revision, copySchema(revision, dirname(dirname(candidate.file))));
@@ -141,11 +171,14 @@ export function pinInitSchemas(manifestPath: string, schemaDir: string | undefin
   }
   for (const note of notes) err(note);
   const written = writeSchemas(project.dir, found);
-  if (written.size > 0) out(`pinned protocol schemas ${[...written.keys()].join(", ")} in ${shown(project.dir)} (sha256 verified)`);
+  if (written.size > 0)
+    out(`pinned protocol schemas ${[...written.keys()].join(", ")} in ${shown(project.dir)} (sha256 verified)`);
   const missing = manifest.revisions.filter((r) => !written.has(r));
   if (missing.length > 0) {
     const fetch = projectFetchCommand(project, written.size === 0 ? [] : missing);
-    out(`${shown(project.dir)} has no protocol schema for ${missing.join(", ")} yet: run \`${fetch}\` (or \`${fetch} --from <dir>\` with a folder holding <revision>/schema.json) before generating`);
+    out(
+      `${shown(project.dir)} has no protocol schema for ${missing.join(", ")} yet: run \`${fetch}\` (or \`${fetch} --from <dir>\` with a folder holding <revision>/schema.json) before generating`,
+    );
   }
   return missing.length === 0;
 }

@@ -28,7 +28,9 @@ export type AjvFlavour = "draft-07" | "2020-12";
 
 /** ajv's constructor of a flavour, loaded only on a miss. */
 function newAjv(flavour: AjvFlavour, options: Options): Ajv {
-  const module = (flavour === "draft-07" ? require("ajv") : require("ajv/dist/2020")) as { default: new (options: Options) => Ajv };
+  const module = (flavour === "draft-07" ? require("ajv") : require("ajv/dist/2020")) as {
+    default: new (options: Options) => Ajv;
+  };
   return new module.default({ ...options, code: { ...options.code, source: true } });
 }
 
@@ -37,12 +39,19 @@ function newAjv(flavour: AjvFlavour, options: Options): Ajv {
  * the build's seed; `identity` names everything else it depends on (the schema's text, say).
  * `seedInto` (the build's seed step only) compiles afresh and writes the code into that folder.
  */
-export function cachedValidator(flavour: AjvFlavour, options: Options, identity: string, compile: (ajv: Ajv) => ValidateFunction, seedInto?: string): ValidateFunction {
+export function cachedValidator(
+  flavour: AjvFlavour,
+  options: Options,
+  identity: string,
+  compile: (ajv: Ajv) => ValidateFunction,
+  seedInto?: string,
+): ValidateFunction {
   const key = cacheKey([packageIdentity("ajv"), flavour, JSON.stringify(options), identity]);
   let code = seedInto === undefined ? seeded(key) : undefined;
   if (code === undefined) {
     const ajv = newAjv(flavour, options);
-    const standalone = (require("ajv/dist/standalone") as { default: (ajv: Ajv, validate: ValidateFunction) => string }).default;
+    const standalone = (require("ajv/dist/standalone") as { default: (ajv: Ajv, validate: ValidateFunction) => string })
+      .default;
     code = standalone(ajv, compile(ajv));
   }
   if (seedInto !== undefined) {

@@ -28,8 +28,17 @@ export function schemaDialect(schema: unknown): Dialect | { unsupported: string 
 export function metaValidator(dialect: Dialect, seedInto?: string): ValidateFunction {
   let validate = metaValidators.get(dialect);
   if (!validate || seedInto !== undefined) {
-    const meta = dialect === "draft-07" ? "http://json-schema.org/draft-07/schema" : "https://json-schema.org/draft/2020-12/schema";
-    validate = cachedValidator(dialect, { strict: false, allErrors: true, validateFormats: false, verbose: true }, meta, (ajv) => ajv.getSchema(meta)!, seedInto);
+    const meta =
+      dialect === "draft-07"
+        ? "http://json-schema.org/draft-07/schema"
+        : "https://json-schema.org/draft/2020-12/schema";
+    validate = cachedValidator(
+      dialect,
+      { strict: false, allErrors: true, validateFormats: false, verbose: true },
+      meta,
+      (ajv) => ajv.getSchema(meta)!,
+      seedInto,
+    );
     metaValidators.set(dialect, validate);
   }
   return validate;
@@ -37,28 +46,73 @@ export function metaValidator(dialect: Dialect, seedInto?: string): ValidateFunc
 
 /** What the meta-schema requires of a keyword's value, for the keywords plainlyMetaValid judges. */
 type ValueRule =
-  | "schema" | "schemas" | "schemaMap" | "type" | "names" | "array" | "any"
-  | "number" | "positive" | "count" | "string" | "boolean";
+  | "schema"
+  | "schemas"
+  | "schemaMap"
+  | "type"
+  | "names"
+  | "array"
+  | "any"
+  | "number"
+  | "positive"
+  | "count"
+  | "string"
+  | "boolean";
 
 const sharedRules: Record<string, ValueRule> = {
-  $schema: "string", $ref: "string", $comment: "string", title: "string", description: "string",
-  format: "string", contentMediaType: "string", contentEncoding: "string", pattern: "string",
-  default: "any", const: "any", examples: "array", readOnly: "boolean", uniqueItems: "boolean",
-  type: "type", required: "names", multipleOf: "positive",
-  maximum: "number", exclusiveMaximum: "number", minimum: "number", exclusiveMinimum: "number",
-  maxLength: "count", minLength: "count", maxItems: "count", minItems: "count", maxProperties: "count", minProperties: "count",
-  properties: "schemaMap", patternProperties: "schemaMap", definitions: "schemaMap",
-  additionalProperties: "schema", propertyNames: "schema", contains: "schema",
-  not: "schema", if: "schema", then: "schema", else: "schema",
-  allOf: "schemas", anyOf: "schemas", oneOf: "schemas",
+  $schema: "string",
+  $ref: "string",
+  $comment: "string",
+  title: "string",
+  description: "string",
+  format: "string",
+  contentMediaType: "string",
+  contentEncoding: "string",
+  pattern: "string",
+  default: "any",
+  const: "any",
+  examples: "array",
+  readOnly: "boolean",
+  uniqueItems: "boolean",
+  type: "type",
+  required: "names",
+  multipleOf: "positive",
+  maximum: "number",
+  exclusiveMaximum: "number",
+  minimum: "number",
+  exclusiveMinimum: "number",
+  maxLength: "count",
+  minLength: "count",
+  maxItems: "count",
+  minItems: "count",
+  maxProperties: "count",
+  minProperties: "count",
+  properties: "schemaMap",
+  patternProperties: "schemaMap",
+  definitions: "schemaMap",
+  additionalProperties: "schema",
+  propertyNames: "schema",
+  contains: "schema",
+  not: "schema",
+  if: "schema",
+  then: "schema",
+  else: "schema",
+  allOf: "schemas",
+  anyOf: "schemas",
+  oneOf: "schemas",
 };
 
 // draft-07's `items` may also be an array and its `enum` must hold distinct values: both are left to ajv.
 const valueRules: Record<Dialect, Record<string, ValueRule>> = {
   "2020-12": {
     ...sharedRules,
-    $defs: "schemaMap", dependentSchemas: "schemaMap", items: "schema", prefixItems: "schemas",
-    enum: "array", deprecated: "boolean", writeOnly: "boolean",
+    $defs: "schemaMap",
+    dependentSchemas: "schemaMap",
+    items: "schema",
+    prefixItems: "schemas",
+    enum: "array",
+    deprecated: "boolean",
+    writeOnly: "boolean",
   },
   "draft-07": sharedRules,
 };
@@ -126,7 +180,10 @@ function describe(error: ErrorObject): string {
       return `must be ${String(params.type).replace(",", " or ")}`;
     case "enum": {
       const allowed = (params.allowedValues as unknown[]).map((v) => JSON.stringify(v));
-      const suggestion = typeof error.data === "string" ? didYouMean(error.data, (params.allowedValues as unknown[]).map(String)) : undefined;
+      const suggestion =
+        typeof error.data === "string"
+          ? didYouMean(error.data, (params.allowedValues as unknown[]).map(String))
+          : undefined;
       return `must be one of: ${allowed.join(", ")}${suggestion ? ` (did you mean ${quote(suggestion)}?)` : ""}`;
     }
     case "uniqueItems":
@@ -157,7 +214,9 @@ export function checkJsonSchema(
   const validate = plainlyMetaValid(schema.value, dialect) ? undefined : metaValidator(dialect);
   if (validate && !validate(schema.value)) {
     // Report the deepest complaint per location; the meta-schema's own anyOf noise hides it otherwise.
-    const errors = (validate.errors ?? []).filter((e) => e.keyword !== "anyOf" && e.keyword !== "oneOf" && e.keyword !== "$dynamicRef");
+    const errors = (validate.errors ?? []).filter(
+      (e) => e.keyword !== "anyOf" && e.keyword !== "oneOf" && e.keyword !== "$dynamicRef",
+    );
     const byPath = new Map<string, ErrorObject>();
     for (const error of errors) if (!byPath.has(error.instancePath)) byPath.set(error.instancePath, error);
     const diagnostics = [...byPath.values()].map((error) => ({
@@ -170,10 +229,22 @@ export function checkJsonSchema(
   // nowhere, patterns that are no regular expressions, dynamic refs, unevaluated*, …):
   // errors, all found by one walk here so that emitting never fails.
   const analysis = analyzeSchema(schema.value, dialect);
-  const unsupported = analysis.problems.map((problem) => ({ location: schema.locate(problem.pointer), message: `${what}: ${problem.message}` }));
+  const unsupported = analysis.problems.map((problem) => ({
+    location: schema.locate(problem.pointer),
+    message: `${what}: ${problem.message}`,
+  }));
   if (unsupported.length > 0) return { diagnostics: unsupported };
-  const mistakes = schemaMistakes(schema, schemaObjects(schema.value), dialect, what, options.toolInput === true, options.place);
-  return mistakes.some((d) => !isWarning(d)) ? { diagnostics: mistakes } : { checked: { dialect, analysis }, diagnostics: mistakes };
+  const mistakes = schemaMistakes(
+    schema,
+    schemaObjects(schema.value),
+    dialect,
+    what,
+    options.toolInput === true,
+    options.place,
+  );
+  return mistakes.some((d) => !isWarning(d))
+    ? { diagnostics: mistakes }
+    : { checked: { dialect, analysis }, diagnostics: mistakes };
 }
 
 /** The schema's root `type` when it is the single type "object". */

@@ -34,7 +34,13 @@ export function manifestKeys(definition: string): ReadonlySet<string> {
 export function compiledValidator(seedInto?: string): ValidateFunction {
   if (!validator || seedInto !== undefined) {
     const text = manifestSchemaText();
-    validator = cachedValidator("draft-07", { allErrors: true, verbose: true, strict: false }, text, (ajv) => ajv.compile(JSON.parse(text) as object), seedInto);
+    validator = cachedValidator(
+      "draft-07",
+      { allErrors: true, verbose: true, strict: false },
+      text,
+      (ajv) => ajv.compile(JSON.parse(text) as object),
+      seedInto,
+    );
   }
   return validator;
 }
@@ -78,7 +84,12 @@ export function checkManifestShape(value: JsonValue, positions: PositionIndex): 
   const diagnostics: Diagnostic[] = [];
   const seen = new Set<string>();
   for (const error of errors) {
-    if (error.keyword !== "oneOf" && error.keyword !== "anyOf" && alternatives.some((p) => isWithin(error.instancePath, p))) continue;
+    if (
+      error.keyword !== "oneOf" &&
+      error.keyword !== "anyOf" &&
+      alternatives.some((p) => isWithin(error.instancePath, p))
+    )
+      continue;
     if (error.keyword === "if") continue;
     // A key that breaks propertyNames also fails the name schema's own keywords; the propertyNames error says it better.
     if (error.propertyName !== undefined && error.keyword !== "propertyNames") continue;
@@ -101,7 +112,8 @@ function jsonType(value: unknown, written?: string): string {
   if (value === null) return "null";
   if (Array.isArray(value)) return "a list";
   if (typeof value === "object") return "a mapping";
-  if (typeof value === "number") return Number.isInteger(value) && !/[.eE]/.test(written ?? "") ? "an integer" : "a number";
+  if (typeof value === "number")
+    return Number.isInteger(value) && !/[.eE]/.test(written ?? "") ? "an integer" : "a number";
   return `a ${typeof value}`;
 }
 
@@ -119,7 +131,10 @@ const article: Record<string, string> = {
 };
 
 function lastToken(pointer: string): string {
-  return pointer.slice(pointer.lastIndexOf("/") + 1).replace(/~1/g, "/").replace(/~0/g, "~");
+  return pointer
+    .slice(pointer.lastIndexOf("/") + 1)
+    .replace(/~1/g, "/")
+    .replace(/~0/g, "~");
 }
 
 /** How a message names the value at `path`: its key, or for a list item its position in the list. */
@@ -136,14 +151,22 @@ function describe(error: ErrorObject, root: JsonValue, positions: PositionIndex)
   const name = path === "" ? "the manifest" : displayName(path);
   const params = error.params as Record<string, unknown>;
   if (path === "") {
-    if (here === null) return { location: positions.value(path), message: "the manifest is empty; start it with `mcpgen: 1` and a `server:` with name and version" };
+    if (here === null)
+      return {
+        location: positions.value(path),
+        message: "the manifest is empty; start it with `mcpgen: 1` and a `server:` with name and version",
+      };
   }
   switch (error.keyword) {
     case "additionalProperties": {
       const key = String(params.additionalProperty);
       const known = Object.keys((error.parentSchema as { properties?: object } | undefined)?.properties ?? {});
       const suggestion = didYouMean(key, known);
-      const hint = suggestion ? ` (did you mean ${quote(suggestion)}?)` : known.length > 0 ? `; expected one of: ${known.join(", ")}` : "";
+      const hint = suggestion
+        ? ` (did you mean ${quote(suggestion)}?)`
+        : known.length > 0
+          ? `; expected one of: ${known.join(", ")}`
+          : "";
       return { location: positions.key(childPointer(path, key)), message: `unknown key ${quote(key)}${hint}` };
     }
     case "required": {
@@ -158,8 +181,14 @@ function describe(error: ErrorObject, root: JsonValue, positions: PositionIndex)
         .map((t) => article[t] ?? t)
         .join(" or ");
       const written = positions.source(path);
-      const hint = typeof here === "number" && String(params.type).includes("string") ? `; quote it: "${written ?? String(here)}"` : "";
-      return { location: positions.value(path), message: `${name} must be ${expected}, not ${jsonType(here, written)}${hint}` };
+      const hint =
+        typeof here === "number" && String(params.type).includes("string")
+          ? `; quote it: "${written ?? String(here)}"`
+          : "";
+      return {
+        location: positions.value(path),
+        message: `${name} must be ${expected}, not ${jsonType(here, written)}${hint}`,
+      };
     }
     case "const":
       return { location: positions.value(path), message: `${name} must be ${JSON.stringify(params.allowedValue)}` };
@@ -167,19 +196,31 @@ function describe(error: ErrorObject, root: JsonValue, positions: PositionIndex)
       const allowed = (params.allowedValues as unknown[]).map((v) => String(v));
       const suggestion = typeof here === "string" ? didYouMean(here, allowed) : undefined;
       const hint = suggestion ? ` (did you mean ${quote(suggestion)}?)` : "";
-      return { location: positions.value(path), message: `${name} must be one of: ${allowed.map(listed).join(", ")}${hint}` };
+      return {
+        location: positions.value(path),
+        message: `${name} must be one of: ${allowed.map(listed).join(", ")}${hint}`,
+      };
     }
     case "minLength":
       return { location: positions.value(path), message: `${name} must not be empty` };
     case "maxLength":
       return { location: positions.value(path), message: `${name} must be at most ${String(params.limit)} characters` };
     case "minItems":
-      return { location: positions.value(path), message: `${name} must list at least ${String(params.limit)} item${params.limit === 1 ? "" : "s"}` };
+      return {
+        location: positions.value(path),
+        message: `${name} must list at least ${String(params.limit)} item${params.limit === 1 ? "" : "s"}`,
+      };
     case "uniqueItems":
-      return { location: positions.value(path), message: `${name} lists the same value twice (items ${String(params.j)} and ${String(params.i)})` };
+      return {
+        location: positions.value(path),
+        message: `${name} lists the same value twice (items ${String(params.j)} and ${String(params.i)})`,
+      };
     case "minimum":
     case "maximum":
-      return { location: positions.value(path), message: `${name} must be ${error.keyword === "minimum" ? ">=" : "<="} ${String(params.limit)}` };
+      return {
+        location: positions.value(path),
+        message: `${name} must be ${error.keyword === "minimum" ? ">=" : "<="} ${String(params.limit)}`,
+      };
     case "pattern":
       return {
         location: positions.value(path),
@@ -189,19 +230,29 @@ function describe(error: ErrorObject, root: JsonValue, positions: PositionIndex)
             : lastToken(path) === "env" && path.startsWith("/settings/")
               ? `${name} must be an environment variable name: letters, digits and _, not starting with a digit`
               : /scopes|Scopes/.test(path.split("/").slice(-2, -1)[0] ?? "")
-              ? `${name} is not an OAuth scope name: printable ASCII without spaces, double quotes or backslashes (RFC 6749)`
-              : `${name} must match ${String(params.pattern)}`,
+                ? `${name} is not an OAuth scope name: printable ASCII without spaces, double quotes or backslashes (RFC 6749)`
+                : `${name} must match ${String(params.pattern)}`,
       };
     case "propertyNames": {
       const key = String(params.propertyName);
-      if (path === "/settings") return { location: positions.key(childPointer(path, key)), message: `${quote(key)} is not a valid setting name: a letter, then up to 63 letters, digits or _` };
-      return { location: positions.key(childPointer(path, key)), message: `${quote(key)} is not a valid name: it must be 1 to 128 characters` };
+      if (path === "/settings")
+        return {
+          location: positions.key(childPointer(path, key)),
+          message: `${quote(key)} is not a valid setting name: a letter, then up to 63 letters, digits or _`,
+        };
+      return {
+        location: positions.key(childPointer(path, key)),
+        message: `${quote(key)} is not a valid name: it must be 1 to 128 characters`,
+      };
     }
     case "oneOf":
     case "anyOf": {
       const described = (error.parentSchema as { description?: string } | undefined)?.description;
       if (path === "/protocol") return describeProtocol(here, positions);
-      return { location: positions.value(path), message: `${name} has an invalid form${described ? `: ${described}` : ""}` };
+      return {
+        location: positions.value(path),
+        message: `${name} has an invalid form${described ? `: ${described}` : ""}`,
+      };
     }
     default:
       return { location: positions.value(path), message: `${name} ${error.message ?? "is invalid"}` };
@@ -221,15 +272,26 @@ function describeProtocol(value: JsonValue | undefined, positions: PositionIndex
   };
   if (!Array.isArray(value)) {
     if (typeof value === "string") return unknown(value, "/protocol");
-    return { location: positions.value("/protocol"), message: `protocol must be a revision or a list of revisions (${known}), not ${jsonType(value)}` };
+    return {
+      location: positions.value("/protocol"),
+      message: `protocol must be a revision or a list of revisions (${known}), not ${jsonType(value)}`,
+    };
   }
-  if (value.length === 0) return { location: positions.value("/protocol"), message: `protocol must list at least one revision (${known}), or be left out to generate for all of them` };
+  if (value.length === 0)
+    return {
+      location: positions.value("/protocol"),
+      message: `protocol must list at least one revision (${known}), or be left out to generate for all of them`,
+    };
   const seen = new Set<string>();
   for (const [i, item] of value.entries()) {
     const pointer = childPointer("/protocol", i);
     if (typeof item !== "string" || !isRevisionName(item)) return unknown(item, pointer);
-    if (seen.has(item)) return { location: positions.value(pointer), message: `protocol lists ${item} twice; list each revision once` };
+    if (seen.has(item))
+      return { location: positions.value(pointer), message: `protocol lists ${item} twice; list each revision once` };
     seen.add(item);
   }
-  return { location: positions.value("/protocol"), message: `protocol must be a revision or a list of revisions (${known})` };
+  return {
+    location: positions.value("/protocol"),
+    message: `protocol must be a revision or a list of revisions (${known})`,
+  };
 }

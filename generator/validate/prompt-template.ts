@@ -15,12 +15,22 @@ import { quote } from "../diagnostics.js";
 // Only Handlebars' parser, loaded on first use (synchronously, from its CommonJS build): most
 // manifests declare no prompt messages, and the whole engine takes three times as long to load.
 let parser: Pick<typeof import("handlebars"), "parse"> | undefined;
-const loadParser = () => (parser ??= createRequire(import.meta.url)("handlebars/dist/cjs/handlebars/compiler/base") as Pick<typeof import("handlebars"), "parse">);
+const loadParser = () =>
+  (parser ??= createRequire(import.meta.url)("handlebars/dist/cjs/handlebars/compiler/base") as Pick<
+    typeof import("handlebars"),
+    "parse"
+  >);
 
 export type TemplatePart =
   | { readonly kind: "text"; readonly text: string }
   | { readonly kind: "arg"; readonly name: string }
-  | { readonly kind: "if"; readonly name: string; readonly negate: boolean; readonly then: TemplatePart[]; readonly otherwise: TemplatePart[] };
+  | {
+      readonly kind: "if";
+      readonly name: string;
+      readonly negate: boolean;
+      readonly then: TemplatePart[];
+      readonly otherwise: TemplatePart[];
+    };
 
 export interface TemplateProblem {
   readonly message: string;
@@ -60,7 +70,10 @@ export function parsePromptTemplate(
     }
     const path = expression as hbs.AST.PathExpression;
     if (path.data || path.depth > 0 || path.parts.length !== 1 || path.original === "this") {
-      problems.push({ message: `${quote(path.original)} is not a plain argument name; write {{name}} with one of the declared arguments`, ...snippetOf(node) });
+      problems.push({
+        message: `${quote(path.original)} is not a plain argument name; write {{name}} with one of the declared arguments`,
+        ...snippetOf(node),
+      });
       return undefined;
     }
     const name = path.parts[0]!;
@@ -92,7 +105,10 @@ export function parsePromptTemplate(
         case "MustacheStatement": {
           const mustache = statement as hbs.AST.MustacheStatement;
           if (mustache.params.length > 0 || mustache.hash?.pairs?.length) {
-            problems.push({ message: "helpers are not supported in prompt templates; write {{name}}", ...snippetOf(statement) });
+            problems.push({
+              message: "helpers are not supported in prompt templates; write {{name}}",
+              ...snippetOf(statement),
+            });
             break;
           }
           const name = argumentName(statement, mustache.path);
@@ -103,7 +119,10 @@ export function parsePromptTemplate(
           const block = statement as hbs.AST.BlockStatement;
           const helper = block.path.type === "PathExpression" ? (block.path as hbs.AST.PathExpression).original : "";
           if ((helper !== "if" && helper !== "unless") || block.params.length !== 1 || block.hash?.pairs?.length) {
-            problems.push({ message: `{{#${helper}}} is not supported; prompt templates allow {{#if name}} and {{#unless name}}`, ...snippetOf(statement) });
+            problems.push({
+              message: `{{#${helper}}} is not supported; prompt templates allow {{#if name}} and {{#unless name}}`,
+              ...snippetOf(statement),
+            });
             break;
           }
           const name = argumentName(statement, block.params[0]!);
@@ -118,7 +137,10 @@ export function parsePromptTemplate(
           break;
         }
         default:
-          problems.push({ message: "partials and decorators are not supported in prompt templates", ...snippetOf(statement) });
+          problems.push({
+            message: "partials and decorators are not supported in prompt templates",
+            ...snippetOf(statement),
+          });
       }
     }
     return parts;
@@ -145,13 +167,23 @@ function describeSyntaxError(text: string, message: string): TemplateProblem {
     const snippet = text.slice(start, closed ? close + 2 : lineEnd);
     return { message: "", snippet, occurrence: occurrences(text.slice(0, start), snippet), closed };
   };
-  const problem = (detail: string, at: TemplateProblem) => ({ message: `invalid template: ${detail}`, snippet: at.snippet, occurrence: at.occurrence });
-  const allowed = "tags are {{name}}, {{#if name}}…{{else}}…{{/if}}, {{#unless name}}…{{/unless}} and {{! comments }}; write \\{{ for literal braces";
+  const problem = (detail: string, at: TemplateProblem) => ({
+    message: `invalid template: ${detail}`,
+    snippet: at.snippet,
+    occurrence: at.occurrence,
+  });
+  const allowed =
+    "tags are {{name}}, {{#if name}}…{{else}}…{{/if}}, {{#unless name}}…{{/unless}} and {{! comments }}; write \\{{ for literal braces";
 
   const mismatch = /^(\S+) doesn't match (\S+)/.exec(message);
   if (mismatch) {
-    const closing = new RegExp(`\\{\\{~?/\\s*${mismatch[2]!.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\s*~?\\}\\}`).exec(text);
-    return problem(`{{/${mismatch[2]}}} does not close the open {{#${mismatch[1]}}} block; close the innermost block first`, tagAt(closing?.index ?? 0));
+    const closing = new RegExp(`\\{\\{~?/\\s*${mismatch[2]!.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\s*~?\\}\\}`).exec(
+      text,
+    );
+    return problem(
+      `{{/${mismatch[2]}}} does not close the open {{#${mismatch[1]}}} block; close the innermost block first`,
+      tagAt(closing?.index ?? 0),
+    );
   }
   const [, excerpt = "", caret = ""] = message.split("\n");
   const got = /got '([A-Z_]+)'/.exec(message)?.[1];
@@ -177,10 +209,12 @@ function describeSyntaxError(text: string, message: string): TemplateProblem {
   let offset = 0;
   for (let seen = 0; offset < text.length && seen < flatOffset; offset++) if (text[offset] !== "\n") seen++;
   const at = tagAt(offset);
-  if (got === "OPEN_ENDBLOCK") return problem(`${at.snippet} closes no open block; remove it or open the block with {{#if name}}`, at);
+  if (got === "OPEN_ENDBLOCK")
+    return problem(`${at.snippet} closes no open block; remove it or open the block with {{#if name}}`, at);
   if (got === "INVERSE" || got === "OPEN_INVERSE" || got === "OPEN_INVERSE_CHAIN") {
     return problem(`${at.snippet} is only allowed once inside a {{#if name}} or {{#unless name}} block`, at);
   }
-  if (!at.closed) return problem(`${at.snippet} is not closed; end the tag with }}, or write \\{{ for literal braces`, at);
+  if (!at.closed)
+    return problem(`${at.snippet} is not closed; end the tag with }}, or write \\{{ for literal braces`, at);
   return problem(`${at.snippet} is not a valid tag; ${allowed}`, at);
 }

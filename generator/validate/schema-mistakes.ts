@@ -24,18 +24,75 @@ type JsonObject = { [key: string]: JsonValue };
 /** Keywords of JSON Schema 2020-12 and draft-07 (both: the other dialect's keywords are reported by the compiler's checks). */
 export const knownKeywords: ReadonlySet<string> = new Set([
   // core
-  "$schema", "$id", "$ref", "$anchor", "$dynamicRef", "$dynamicAnchor", "$recursiveRef", "$recursiveAnchor", "$vocabulary", "$comment", "$defs", "definitions",
+  "$schema",
+  "$id",
+  "$ref",
+  "$anchor",
+  "$dynamicRef",
+  "$dynamicAnchor",
+  "$recursiveRef",
+  "$recursiveAnchor",
+  "$vocabulary",
+  "$comment",
+  "$defs",
+  "definitions",
   // applicators
-  "allOf", "anyOf", "oneOf", "not", "if", "then", "else", "dependentSchemas", "dependencies", "prefixItems", "items", "additionalItems", "contains",
-  "properties", "patternProperties", "additionalProperties", "propertyNames", "unevaluatedItems", "unevaluatedProperties",
+  "allOf",
+  "anyOf",
+  "oneOf",
+  "not",
+  "if",
+  "then",
+  "else",
+  "dependentSchemas",
+  "dependencies",
+  "prefixItems",
+  "items",
+  "additionalItems",
+  "contains",
+  "properties",
+  "patternProperties",
+  "additionalProperties",
+  "propertyNames",
+  "unevaluatedItems",
+  "unevaluatedProperties",
   // validation
-  "type", "enum", "const", "multipleOf", "maximum", "exclusiveMaximum", "minimum", "exclusiveMinimum", "maxLength", "minLength", "pattern",
-  "maxItems", "minItems", "uniqueItems", "maxContains", "minContains", "maxProperties", "minProperties", "required", "dependentRequired",
+  "type",
+  "enum",
+  "const",
+  "multipleOf",
+  "maximum",
+  "exclusiveMaximum",
+  "minimum",
+  "exclusiveMinimum",
+  "maxLength",
+  "minLength",
+  "pattern",
+  "maxItems",
+  "minItems",
+  "uniqueItems",
+  "maxContains",
+  "minContains",
+  "maxProperties",
+  "minProperties",
+  "required",
+  "dependentRequired",
   // annotations, format and content
-  "title", "description", "default", "deprecated", "readOnly", "writeOnly", "examples", "format", "contentEncoding", "contentMediaType", "contentSchema",
+  "title",
+  "description",
+  "default",
+  "deprecated",
+  "readOnly",
+  "writeOnly",
+  "examples",
+  "format",
+  "contentEncoding",
+  "contentMediaType",
+  "contentSchema",
 ]);
 
-export const isObject = (value: JsonValue | undefined): value is JsonObject => value !== null && typeof value === "object" && !Array.isArray(value);
+export const isObject = (value: JsonValue | undefined): value is JsonObject =>
+  value !== null && typeof value === "object" && !Array.isArray(value);
 
 /**
  * The candidate `word` is probably a misspelling of. Stricter than didYouMean: short names
@@ -64,15 +121,37 @@ export interface SchemaPlace {
 
 /** Keywords that make a mapping a schema (annotations alone do not). */
 const definingKeywords: ReadonlySet<string> = new Set([
-  "type", "$ref", "enum", "const", "properties", "patternProperties", "additionalProperties", "required", "items", "prefixItems",
-  "allOf", "anyOf", "oneOf", "not", "format", "pattern", "minimum", "maximum", "minLength", "maxLength", "minItems", "maxItems",
+  "type",
+  "$ref",
+  "enum",
+  "const",
+  "properties",
+  "patternProperties",
+  "additionalProperties",
+  "required",
+  "items",
+  "prefixItems",
+  "allOf",
+  "anyOf",
+  "oneOf",
+  "not",
+  "format",
+  "pattern",
+  "minimum",
+  "maximum",
+  "minLength",
+  "maxLength",
+  "minItems",
+  "maxItems",
 ]);
 
 /** A mapping made of JSON Schema keywords only (x-… aside), one of them saying what the value is: a schema, not a custom keyword's data. */
 function looksLikeSchema(value: JsonValue | undefined): boolean {
   if (!isObject(value)) return false;
   const keys = Object.keys(value);
-  return keys.some((key) => definingKeywords.has(key)) && keys.every((key) => knownKeywords.has(key) || key.startsWith("x-"));
+  return (
+    keys.some((key) => definingKeywords.has(key)) && keys.every((key) => knownKeywords.has(key) || key.startsWith("x-"))
+  );
 }
 
 /** `what` names the schema: "input schema of tool \"get_forecast\""; `objects` are its schemaObjects(); `place` is where the manifest holds it. */
@@ -90,8 +169,12 @@ export function schemaMistakes(
   /** Reports a likely slip at the key `pointer` names: an error, unless the manifest is lenient. `keyword`: the key could be a custom keyword. */
   const slip = (pointer: string, message: string, keyword: boolean) => {
     const text = `${what}: ${message}`;
-    const unless = keyword ? "if it is a custom keyword, name it x-… or set `lenientSchemas: true` in the manifest" : "if it is meant, set `lenientSchemas: true` in the manifest";
-    diagnostics.push(place?.lenient ? warning(keyAt(pointer), text) : { location: keyAt(pointer), message: `${text} (${unless})` });
+    const unless = keyword
+      ? "if it is a custom keyword, name it x-… or set `lenientSchemas: true` in the manifest"
+      : "if it is meant, set `lenientSchemas: true` in the manifest";
+    diagnostics.push(
+      place?.lenient ? warning(keyAt(pointer), text) : { location: keyAt(pointer), message: `${text} (${unless})` },
+    );
   };
   /** Properties reported as a misplaced manifest key: their keywords are the key's fields, not worth a report each. */
   const misplaced = new Set<string>();
@@ -103,13 +186,30 @@ export function schemaMistakes(
       const at = childPointer(pointer, keyword);
       const didYouMean = suggestion ? ` (did you mean ${quote(suggestion)}?)` : "";
       if (pointer === "" && ownerKey(keyword)) {
-        slip(at, `${quote(keyword)} is inside ${quote(place!.field)}'s schema, where it is no JSON Schema keyword; it looks indented one level too far: dedent it to the ${place!.owner}'s level, beside ${quote(place!.field)}`, false);
+        slip(
+          at,
+          `${quote(keyword)} is inside ${quote(place!.field)}'s schema, where it is no JSON Schema keyword; it looks indented one level too far: dedent it to the ${place!.owner}'s level, beside ${quote(place!.field)}`,
+          false,
+        );
       } else if (looksLikeSchema(node[keyword])) {
-        slip(at, `${quote(keyword)} at ${at} holds a schema but is no JSON Schema keyword${didYouMean}; it looks like a property indented one level too far left: move it under \`properties\``, true);
+        slip(
+          at,
+          `${quote(keyword)} at ${at} holds a schema but is no JSON Schema keyword${didYouMean}; it looks like a property indented one level too far left: move it under \`properties\``,
+          true,
+        );
       } else if (suggestion) {
-        slip(at, `unknown keyword ${quote(keyword)} at ${at}${didYouMean}; JSON Schema ignores it, so it checks nothing`, true);
+        slip(
+          at,
+          `unknown keyword ${quote(keyword)} at ${at}${didYouMean}; JSON Schema ignores it, so it checks nothing`,
+          true,
+        );
       } else {
-        diagnostics.push(warning(keyAt(at), `${what}: unknown keyword ${quote(keyword)} at ${at}; JSON Schema ignores it, so it checks nothing (name your own annotations x-…)`));
+        diagnostics.push(
+          warning(
+            keyAt(at),
+            `${what}: unknown keyword ${quote(keyword)} at ${at}; JSON Schema ignores it, so it checks nothing (name your own annotations x-…)`,
+          ),
+        );
       }
     }
     if (isObject(node.properties)) {
@@ -117,9 +217,17 @@ export function schemaMistakes(
         const at = childPointer(childPointer(pointer, "properties"), name);
         // `additionalProperties: false` one level too deep forbids a property of that name, and nothing else.
         if (typeof value === "boolean" && knownKeywords.has(name)) {
-          slip(at, `${quote(name)} under \`properties\` at ${at} declares a property of that name, not the keyword; it looks indented one level too far: dedent it beside \`properties\``, false);
+          slip(
+            at,
+            `${quote(name)} under \`properties\` at ${at} declares a property of that name, not the keyword; it looks indented one level too far: dedent it beside \`properties\``,
+            false,
+          );
         } else if (pointer === "" && ownerKey(name) && isObject(value) && !looksLikeSchema(value)) {
-          slip(at, `${quote(name)} under \`properties\` at ${at} looks like the ${place!.owner}'s ${quote(name)} indented two levels too far: dedent it to the ${place!.owner}'s level, beside ${quote(place!.field)}`, false);
+          slip(
+            at,
+            `${quote(name)} under \`properties\` at ${at} looks like the ${place!.owner}'s ${quote(name)} indented two levels too far: dedent it to the ${place!.owner}'s level, beside ${quote(place!.field)}`,
+            false,
+          );
           misplaced.add(at);
         }
       }
@@ -130,7 +238,10 @@ export function schemaMistakes(
     if ("default" in node) {
       const problem = defaults.problem(pointer, node, node.default!);
       if (problem !== undefined) {
-        diagnostics.push({ location: schema.locate(childPointer(pointer, "default")), message: `${what}: the default at ${childPointer(pointer, "default")} does not match its own schema (${problem}); fix the default or the schema` });
+        diagnostics.push({
+          location: schema.locate(childPointer(pointer, "default")),
+          message: `${what}: the default at ${childPointer(pointer, "default")} does not match its own schema (${problem}); fix the default or the schema`,
+        });
       }
     }
   }
@@ -138,7 +249,13 @@ export function schemaMistakes(
 }
 
 /** `required` names no property can fill: absent from `properties` and `patternProperties`, with `additionalProperties: false`. */
-function unsatisfiableRequired(schema: ResolvedSchema, node: JsonObject, pointer: string, what: string, toolRoot: boolean): Diagnostic[] {
+function unsatisfiableRequired(
+  schema: ResolvedSchema,
+  node: JsonObject,
+  pointer: string,
+  what: string,
+  toolRoot: boolean,
+): Diagnostic[] {
   if (node.additionalProperties !== false || !Array.isArray(node.required)) return [];
   const properties = isObject(node.properties) ? Object.keys(node.properties) : [];
   const patterns = isObject(node.patternProperties) ? Object.keys(node.patternProperties) : [];
@@ -155,7 +272,9 @@ function unsatisfiableRequired(schema: ResolvedSchema, node: JsonObject, pointer
     if (typeof name !== "string" || properties.includes(name) || matchesPattern(name)) return;
     const at = childPointer(childPointer(pointer, "required"), i);
     const suggestion = misspeltOf(name, properties);
-    const consequence = toolRoot ? "so no arguments are valid and the tool can never be called" : "so no value can match this schema";
+    const consequence = toolRoot
+      ? "so no arguments are valid and the tool can never be called"
+      : "so no value can match this schema";
     diagnostics.push({
       location: schema.locate(at),
       message: `${what}: required property ${quote(name)} at ${at} is not in properties, and additionalProperties is false, ${consequence}; ${suggestion ? `did you mean ${quote(suggestion)}?` : "add it to properties or remove it from required"}`,
@@ -184,9 +303,17 @@ class DefaultChecker {
   ) {}
 
   private newAjv(): Ajv {
-    const module = (this.dialect === "draft-07" ? require("ajv") : require("ajv/dist/2020")) as { default: new (options: object) => Ajv };
+    const module = (this.dialect === "draft-07" ? require("ajv") : require("ajv/dist/2020")) as {
+      default: new (options: object) => Ajv;
+    };
     // The schema already passed its meta-schema: ajv need not compile the meta-schema again to check it.
-    return new module.default({ strict: false, validateFormats: false, allErrors: false, validateSchema: false, addUsedSchema: false });
+    return new module.default({
+      strict: false,
+      validateFormats: false,
+      allErrors: false,
+      validateSchema: false,
+      addUsedSchema: false,
+    });
   }
 
   private validator(pointer: string, subschema: JsonObject): ValidateFunction | undefined {
@@ -229,14 +356,27 @@ class DefaultChecker {
     }
     if (!validate || validate(value)) return undefined;
     const error = validate.errors?.[0];
-    return error ? `${error.instancePath === "" ? "it" : error.instancePath} ${error.message ?? "is invalid"}` : "it is invalid";
+    return error
+      ? `${error.instancePath === "" ? "it" : error.instancePath} ${error.message ?? "is invalid"}`
+      : "it is invalid";
   }
 }
 
 /** Keywords that never reject a value here: annotations, and `format` (asserted by neither ajv here nor mcp-gen). */
-const inertKeywords: ReadonlySet<string> = new Set(["title", "description", "default", "examples", "deprecated", "readOnly", "writeOnly", "$comment", "format"]);
+const inertKeywords: ReadonlySet<string> = new Set([
+  "title",
+  "description",
+  "default",
+  "examples",
+  "deprecated",
+  "readOnly",
+  "writeOnly",
+  "$comment",
+  "format",
+]);
 
-const isScalar = (value: JsonValue): value is string | number | boolean | null => value === null || typeof value !== "object";
+const isScalar = (value: JsonValue): value is string | number | boolean | null =>
+  value === null || typeof value !== "object";
 
 /**
  * True only when `schema` certainly accepts `value`, judged as ajv (strict: false, no
@@ -257,7 +397,9 @@ export function plainlyAccepts(schema: JsonValue, value: JsonValue): boolean {
 function keywordAccepts(keyword: string, expected: JsonValue, value: JsonValue): boolean {
   switch (keyword) {
     case "type":
-      return (Array.isArray(expected) ? expected : [expected]).some((type) => typeof type === "string" && hasJsonType(value, type));
+      return (Array.isArray(expected) ? expected : [expected]).some(
+        (type) => typeof type === "string" && hasJsonType(value, type),
+      );
     case "enum":
       return Array.isArray(expected) && isScalar(value) && expected.includes(value);
     case "const":

@@ -27,7 +27,9 @@ export interface UriTemplateProblem {
 
 export function parseUriTemplate(template: string): { template?: UriTemplate; problem?: UriTemplateProblem } {
   /** A problem with the part of the template that starts at `index`. */
-  const fail = (message: string, snippet: string, index: number) => ({ problem: { message, snippet, occurrence: template.slice(0, index).split(snippet).length - 1 } });
+  const fail = (message: string, snippet: string, index: number) => ({
+    problem: { message, snippet, occurrence: template.slice(0, index).split(snippet).length - 1 },
+  });
   const segments: string[] = [];
   const variables: string[] = [];
   let pattern = "^";
@@ -44,13 +46,21 @@ export function parseUriTemplate(template: string): { template?: UriTemplate; pr
     const expression = template.slice(i + 1, close);
     const snippet = template.slice(i, close + 1);
     if (/^[+#./;?&=,!@|]/.test(expression)) {
-      return fail(`${snippet} uses an RFC 6570 operator; mcp-gen supports level 1 templates, where each {name} matches one path segment`, snippet, i);
+      return fail(
+        `${snippet} uses an RFC 6570 operator; mcp-gen supports level 1 templates, where each {name} matches one path segment`,
+        snippet,
+        i,
+      );
     }
     if (expression.includes(",") || expression.includes(":") || expression.endsWith("*")) {
       return fail(`${snippet} uses a level 4 modifier or several variables; write one {name} per variable`, snippet, i);
     }
     if (!variableName.test(expression)) {
-      return fail(`${snippet} is not a valid variable name; use letters, digits and _, with single dots between them`, snippet, i);
+      return fail(
+        `${snippet} is not a valid variable name; use letters, digits and _, with single dots between them`,
+        snippet,
+        i,
+      );
     }
     if (variables.includes(expression)) {
       return fail(`variable ${expression} appears twice in the template; each variable may appear once`, snippet, i);

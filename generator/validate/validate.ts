@@ -61,7 +61,13 @@ export function validateManifest(value: JsonValue, place: ManifestPlace): Valida
   const manifest = shape.manifest;
   const lenient = manifest?.lenientSchemas === true;
   /** Resolves and checks the schema at `field` of the declaration at `pointer`, owned by `owner` (a manifest schema definition). */
-  const checkSchema = (schema: ManifestJsonSchema | undefined, pointer: string, field: string, what: string, owner: { owner: string; definition: string }) => {
+  const checkSchema = (
+    schema: ManifestJsonSchema | undefined,
+    pointer: string,
+    field: string,
+    what: string,
+    owner: { owner: string; definition: string },
+  ) => {
     if (schema === undefined) return;
     const at = childPointer(pointer, field);
     const resolved = resolveSchema(schema, at, { file: place.file, positions }, place.refs);
@@ -76,18 +82,34 @@ export function validateManifest(value: JsonValue, place: ManifestPlace): Valida
   // Tools before forms, each tool's input before its output: the order $ref files are read in (and the inlining budget spent).
   for (const [key, tool] of Object.entries(manifest?.tools ?? {})) {
     const pointer = childPointer("/tools", key);
-    checkSchema(tool.input, pointer, "input", `input schema of tool ${quote(key)}`, { owner: "tool", definition: "tool" });
-    checkSchema(tool.output, pointer, "output", `output schema of tool ${quote(key)}`, { owner: "tool", definition: "tool" });
+    checkSchema(tool.input, pointer, "input", `input schema of tool ${quote(key)}`, {
+      owner: "tool",
+      definition: "tool",
+    });
+    checkSchema(tool.output, pointer, "output", `output schema of tool ${quote(key)}`, {
+      owner: "tool",
+      definition: "tool",
+    });
   }
   for (const [key, form] of Object.entries(manifest?.elicitations ?? {})) {
-    checkSchema(form.schema, childPointer("/elicitations", key), "schema", `schema of elicitation form ${quote(key)}`, { owner: "elicitation form", definition: "elicitation" });
+    checkSchema(form.schema, childPointer("/elicitations", key), "schema", `schema of elicitation form ${quote(key)}`, {
+      owner: "elicitation form",
+      definition: "elicitation",
+    });
   }
   for (const [key, prompt] of Object.entries(manifest?.prompts ?? {})) {
     const declaredArgs = new Set(Object.keys(prompt.arguments ?? {}));
     prompt.messages?.forEach((message, i) => {
-      const textPointer = childPointer(childPointer(childPointer(childPointer("/prompts", key), "messages"), i), "text");
+      const textPointer = childPointer(
+        childPointer(childPointer(childPointer("/prompts", key), "messages"), i),
+        "text",
+      );
       const parsed = parsePromptTemplate(message.text, declaredArgs);
-      for (const problem of parsed.problems) diagnostics.push({ location: positions.within(textPointer, problem.snippet, problem.occurrence), message: problem.message });
+      for (const problem of parsed.problems)
+        diagnostics.push({
+          location: positions.within(textPointer, problem.snippet, problem.occurrence),
+          message: problem.message,
+        });
       if (parsed.parts && parsed.problems.length === 0) promptTemplates.set(textPointer, parsed.parts);
     });
   }
@@ -95,8 +117,16 @@ export function validateManifest(value: JsonValue, place: ManifestPlace): Valida
     const templatePointer = childPointer(childPointer("/resourceTemplates", key), "uriTemplate");
     const parsed = parseUriTemplate(template.uriTemplate);
     if (parsed.problem) {
-      diagnostics.push({ location: positions.within(templatePointer, parsed.problem.snippet, parsed.problem.occurrence), message: `uriTemplate: ${parsed.problem.message}` });
+      diagnostics.push({
+        location: positions.within(templatePointer, parsed.problem.snippet, parsed.problem.occurrence),
+        message: `uriTemplate: ${parsed.problem.message}`,
+      });
     } else if (parsed.template) uriTemplates.set(templatePointer, parsed.template);
   }
-  return { diagnostics, manifest, broken: shape.broken, analysis: { schemas, schemaFiles, promptTemplates, uriTemplates } };
+  return {
+    diagnostics,
+    manifest,
+    broken: shape.broken,
+    analysis: { schemas, schemaFiles, promptTemplates, uriTemplates },
+  };
 }

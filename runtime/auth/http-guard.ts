@@ -103,7 +103,9 @@ export class ResourceGuard {
   ) {
     const authorizationServers = options.authorizationServers ?? policy?.authorizationServers ?? [];
     if (authorizationServers.length === 0) {
-      throw new Error("auth: name the authorization server(s) whose tokens this server accepts (manifest `auth.authorizationServers` or the `authorizationServers` option)");
+      throw new Error(
+        "auth: name the authorization server(s) whose tokens this server accepts (manifest `auth.authorizationServers` or the `authorizationServers` option)",
+      );
     }
     this.policy = { ...policy, authorizationServers };
     const resource = options.resource ?? policy?.resource;
@@ -111,7 +113,11 @@ export class ResourceGuard {
     // The endpoint's own path, and the public one of a configured resource: a proxy that serves
     // the endpoint under a prefix (/notes/mcp to /mcp) passes the metadata path as clients ask it.
     const suffix = (path: string) => (path === "/" ? "" : path.replace(/\/$/, ""));
-    this.metadataSuffixes = new Set(["", suffix(this.endpointPath), ...(resource !== undefined ? [suffix(new URL(resource).pathname)] : [])]);
+    this.metadataSuffixes = new Set([
+      "",
+      suffix(this.endpointPath),
+      ...(resource !== undefined ? [suffix(new URL(resource).pathname)] : []),
+    ]);
   }
 
   /** This server's resource identifier for a request that came to `url` on `path`. */
@@ -133,15 +139,26 @@ export class ResourceGuard {
    */
   metadata(request: GuardRequest): GuardReply {
     const cors = { "access-control-allow-origin": "*", "access-control-allow-methods": "GET, OPTIONS" };
-    if (request.method === "OPTIONS") return { status: 204, headers: { ...cors, "access-control-allow-headers": "mcp-protocol-version" } };
-    if (request.method !== "GET" && request.method !== "HEAD") return { status: 405, headers: { ...cors, allow: "GET, OPTIONS" } };
+    if (request.method === "OPTIONS")
+      return { status: 204, headers: { ...cors, "access-control-allow-headers": "mcp-protocol-version" } };
+    if (request.method !== "GET" && request.method !== "HEAD")
+      return { status: 405, headers: { ...cors, allow: "GET, OPTIONS" } };
     const url = parseUrl(request.url);
     const suffix = url === undefined ? "" : url.pathname.slice(METADATA_PATH.length);
     if (!this.metadataSuffixes.has(suffix.replace(/\/$/, ""))) {
-      return { status: 404, headers: { ...cors, "content-type": "text/plain" }, body: "Not found: no protected resource here\n" };
+      return {
+        status: 404,
+        headers: { ...cors, "content-type": "text/plain" },
+        body: "Not found: no protected resource here\n",
+      };
     }
     const resource = this.resourceFor(url, this.endpointPath);
-    if (resource === undefined) return { status: 500, headers: { "content-type": "text/plain" }, body: "auth: set `resource`: the request URL is unknown\n" };
+    if (resource === undefined)
+      return {
+        status: 500,
+        headers: { "content-type": "text/plain" },
+        body: "auth: set `resource`: the request URL is unknown\n",
+      };
     const body = JSON.stringify(protectedResourceMetadata(this.policy, resource));
     return { status: 200, headers: { ...jsonHeaders, ...cors, "cache-control": "max-age=3600" }, body };
   }
@@ -150,7 +167,8 @@ export class ResourceGuard {
   async authenticate(request: GuardRequest): Promise<Authentication> {
     const url = parseUrl(request.url);
     const resource = this.resourceFor(url, url?.pathname ?? this.endpointPath);
-    if (resource === undefined) return { reply: rpcError(500, null, "Internal error: auth needs the request URL or a configured resource", {}) };
+    if (resource === undefined)
+      return { reply: rpcError(500, null, "Internal error: auth needs the request URL or a configured resource", {}) };
     const challenge = metadataUrl(resource);
     const refuse = (description: string | undefined): Authentication => {
       const header = challengeHeader({
@@ -159,28 +177,46 @@ export class ResourceGuard {
         scopes: this.policy.requiredScopes ?? [],
         metadataUrl: challenge,
       });
-      return { reply: rpcError(401, null, `Unauthorized: ${description ?? "this server needs a bearer token"}`, { "www-authenticate": header }) };
+      return {
+        reply: rpcError(401, null, `Unauthorized: ${description ?? "this server needs a bearer token"}`, {
+          "www-authenticate": header,
+        }),
+      };
     };
     const header = request.header("authorization");
     const token = bearerToken(header);
-    if (token === undefined) return refuse(header === undefined ? undefined : "the Authorization header must be 'Bearer <token>'");
+    if (token === undefined)
+      return refuse(header === undefined ? undefined : "the Authorization header must be 'Bearer <token>'");
     let auth: AuthInfo;
     const timeout = this.options.verifyTimeoutSeconds ?? DEFAULT_VERIFY_TIMEOUT_SECONDS;
     try {
-      const verification = (async () => this.options.verifyToken(token, { resource, method: request.method, header: (name) => request.header(name) }))();
+      const verification = (async () =>
+        this.options.verifyToken(token, {
+          resource,
+          method: request.method,
+          header: (name) => request.header(name),
+        }))();
       auth = await withDeadline(verification, timeout);
     } catch (error) {
       if (error instanceof InvalidTokenError) return refuse(error.message);
       // A verifier that cannot decide (its key set unreachable, say) refuses nothing it should accept.
-      this.log(error instanceof VerifyTimeout ? "timeout" : "failure", `mcp http: verifyToken failed: ${error instanceof Error ? error.message : String(error)}`);
+      this.log(
+        error instanceof VerifyTimeout ? "timeout" : "failure",
+        `mcp http: verifyToken failed: ${error instanceof Error ? error.message : String(error)}`,
+      );
       const hinted = (error as { retryAfterSeconds?: unknown } | undefined)?.retryAfterSeconds;
       const retryAfter = typeof hinted === "number" && hinted >= 1 ? Math.ceil(hinted) : DEFAULT_RETRY_AFTER_SECONDS;
-      return { reply: rpcError(503, null, "Service unavailable: the token could not be verified now", { "retry-after": String(retryAfter) }) };
+      return {
+        reply: rpcError(503, null, "Service unavailable: the token could not be verified now", {
+          "retry-after": String(retryAfter),
+        }),
+      };
     }
     // Checked here as well as by the verifier: a token for another resource is never accepted.
     if (!audienceMatches(auth.audience, resource)) return refuse(`the token was not issued for ${resource}`);
     const tolerance = this.options.clockToleranceSeconds ?? DEFAULT_CLOCK_TOLERANCE_SECONDS;
-    if (auth.expiresAt !== undefined && (auth.expiresAt + tolerance) * 1000 <= Date.now()) return refuse("the token has expired");
+    if (auth.expiresAt !== undefined && (auth.expiresAt + tolerance) * 1000 <= Date.now())
+      return refuse("the token has expired");
     return { auth, resource };
   }
 
@@ -188,12 +224,24 @@ export class ResourceGuard {
    * The 403 for a call that needs scopes the token lacks: the challenge names every scope
    * the call needs, so one re-authorization is enough. Undefined when the token suffices.
    */
-  insufficientScope(auth: AuthInfo, resource: string, needed: readonly string[], id: RequestId | null): GuardReply | undefined {
+  insufficientScope(
+    auth: AuthInfo,
+    resource: string,
+    needed: readonly string[],
+    id: RequestId | null,
+  ): GuardReply | undefined {
     const missing = missingScopes(needed, auth.scopes);
     if (missing.length === 0) return undefined;
     const description = `this call needs scope ${needed.join(" ")}`;
-    const header = challengeHeader({ error: "insufficient_scope", description, scopes: needed, metadataUrl: metadataUrl(resource) });
-    return rpcError(403, id, `Forbidden: insufficient_scope: ${description} (missing ${missing.join(" ")})`, { "www-authenticate": header });
+    const header = challengeHeader({
+      error: "insufficient_scope",
+      description,
+      scopes: needed,
+      metadataUrl: metadataUrl(resource),
+    });
+    return rpcError(403, id, `Forbidden: insufficient_scope: ${description} (missing ${missing.join(" ")})`, {
+      "www-authenticate": header,
+    });
   }
 
   /** Scopes every request needs. */

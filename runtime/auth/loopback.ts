@@ -65,7 +65,10 @@ export async function loopbackRedirect(options: LoopbackRedirectOptions): Promis
       const listening = server ?? (await listen(port));
       server = listening;
       const callback = new Promise<URL>((resolveCallback, reject) => {
-        const timer = setTimeout(() => finish(new Error(`no authorization redirect within ${timeoutMs} ms`)), timeoutMs);
+        const timer = setTimeout(
+          () => finish(new Error(`no authorization redirect within ${timeoutMs} ms`)),
+          timeoutMs,
+        );
         const finish = (error: Error | undefined, value?: URL) => {
           clearTimeout(timer);
           listening.off("request", onRequest);
@@ -80,7 +83,9 @@ export async function loopbackRedirect(options: LoopbackRedirectOptions): Promis
             response.writeHead(404).end();
             return;
           }
-          response.writeHead(200, { "content-type": "text/html; charset=utf-8", connection: "close" }).end(options.html ?? PAGE);
+          response
+            .writeHead(200, { "content-type": "text/html; charset=utf-8", connection: "close" })
+            .end(options.html ?? PAGE);
           finish(undefined, target);
         };
         listening.on("request", onRequest);

@@ -102,6 +102,8 @@ export class Refresher<T> {
   private unavailable(now: number): UnavailableError {
     const error = this.lastError;
     const reason = error instanceof Error ? error.message : String(error);
-    return new UnavailableError(`${this.what}: ${reason}`, Math.max(1, Math.ceil((this.retryAt - now) / 1000)), { cause: error });
+    return new UnavailableError(`${this.what}: ${reason}`, Math.max(1, Math.ceil((this.retryAt - now) / 1000)), {
+      cause: error,
+    });
   }
 }

@@ -9,7 +9,8 @@ export type ScopedDefinition = Pick<ServerDefinition<never>, "auth" | "resources
 
 const none: readonly string[] = [];
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
 
 function of(table: Readonly<Record<string, readonly string[]>> | undefined, key: unknown): readonly string[] {
   return table !== undefined && typeof key === "string" && Object.hasOwn(table, key) ? table[key]! : none;
@@ -25,7 +26,11 @@ function resourceScopes(definition: ScopedDefinition, uri: unknown): readonly st
 }
 
 /** Scopes a request for `method` with `params` needs on top of the policy's `requiredScopes`. */
-export function entryScopes(definition: ScopedDefinition, method: string, params: Params | undefined): readonly string[] {
+export function entryScopes(
+  definition: ScopedDefinition,
+  method: string,
+  params: Params | undefined,
+): readonly string[] {
   const scopes = definition.auth?.scopes;
   if (!scopes) return none;
   switch (method) {

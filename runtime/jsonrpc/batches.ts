@@ -4,7 +4,15 @@
 // notifications only is answered with nothing. Generated code passes `batchesFeature` to
 // the server only when the manifest selects 2025-03-26, so that other servers' bundles
 // leave this module out; without it, transports refuse every batch.
-import { ErrorCode, errorResponse, isObject, validId, type JsonRpcErrorResponse, type JsonRpcMessage, type RequestId } from "./messages.js";
+import {
+  ErrorCode,
+  errorResponse,
+  isObject,
+  validId,
+  type JsonRpcErrorResponse,
+  type JsonRpcMessage,
+  type RequestId,
+} from "./messages.js";
 import type { Peer } from "./peer.js";
 import { serializeMessage } from "./serialize.js";
 
@@ -23,7 +31,10 @@ export interface BatchCollector {
    * Answers the requests of `items` at once with `refusal(id)`, as one array (a shutdown);
    * returns the other elements, undefined when none is left.
    */
-  refuseRequests(items: readonly unknown[], refusal: (id: RequestId) => JsonRpcErrorResponse): readonly unknown[] | undefined;
+  refuseRequests(
+    items: readonly unknown[],
+    refusal: (id: RequestId) => JsonRpcErrorResponse,
+  ): readonly unknown[] | undefined;
 }
 
 /**
@@ -31,7 +42,11 @@ export interface BatchCollector {
  * (a batch's array, or a refusal), `allows` says whether a session's revision has batches (the
  * MCP layer's revision table; JSON-RPC knows no revision).
  */
-export type BatchesFeature = (peer: Pick<Peer, "receive" | "state">, write: (json: string) => void, allows: (revision: string | undefined) => boolean) => BatchCollector;
+export type BatchesFeature = (
+  peer: Pick<Peer, "receive" | "state">,
+  write: (json: string) => void,
+  allows: (revision: string | undefined) => boolean,
+) => BatchCollector;
 
 /** The responses of one batch, written as one array when its last request is answered. */
 interface Batch {
@@ -40,7 +55,8 @@ interface Batch {
   waiting: number;
 }
 
-const isRequest = (value: unknown): value is { id: RequestId } => isObject(value) && typeof value.method === "string" && validId(value.id);
+const isRequest = (value: unknown): value is { id: RequestId } =>
+  isObject(value) && typeof value.method === "string" && validId(value.id);
 
 export const batchesFeature: BatchesFeature = (peer, write, allows) => {
   /** Requests of batches still waiting, by id. */
@@ -56,7 +72,8 @@ export const batchesFeature: BatchesFeature = (peer, write, allows) => {
     if (--batch.waiting === 0 && batch.responses.length > 0) writeArray(batch.responses);
   };
   const noteCancel = (value: unknown) => {
-    if (batchOf.size === 0 || !isObject(value) || value.method !== "notifications/cancelled" || !isObject(value.params)) return;
+    if (batchOf.size === 0 || !isObject(value) || value.method !== "notifications/cancelled" || !isObject(value.params))
+      return;
     const id = value.params.requestId;
     const batch = validId(id) ? batchOf.get(id) : undefined;
     if (batch === undefined) return;
@@ -81,7 +98,8 @@ export const batchesFeature: BatchesFeature = (peer, write, allows) => {
     },
     receive(items) {
       // Batches are part of protocol 2025-03-26 only (JSON-RPC 2.0 batch semantics there).
-      if (!allows((peer.state as { revision?: string } | undefined)?.revision)) return refuse("Invalid request: JSON-RPC batches are only part of protocol 2025-03-26");
+      if (!allows((peer.state as { revision?: string } | undefined)?.revision))
+        return refuse("Invalid request: JSON-RPC batches are only part of protocol 2025-03-26");
       if (items.length === 0) return refuse("Invalid request: empty batch");
       const batch: Batch = { responses: [], waiting: 1 };
       for (const item of items) {

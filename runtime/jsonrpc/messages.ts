@@ -73,7 +73,9 @@ export class RpcError extends Error {
   }
 
   toJSON(): JsonRpcErrorObject {
-    return this.data === undefined ? { code: this.code, message: this.message } : { code: this.code, message: this.message, data: this.data };
+    return this.data === undefined
+      ? { code: this.code, message: this.message }
+      : { code: this.code, message: this.message, data: this.data };
   }
 }
 
@@ -113,20 +115,40 @@ export function classify(value: unknown): Classified {
     return { kind: "request", message: value as unknown as JsonRpcRequest };
   }
   if ("result" in value || "error" in value) {
-    if (!validId(id) && !(id === null && "error" in value)) return { kind: "invalid", id: null, reason: "response id must be a string or an integer" };
+    if (!validId(id) && !(id === null && "error" in value))
+      return { kind: "invalid", id: null, reason: "response id must be a string or an integer" };
     const error = value.error as Record<string, unknown> | undefined;
     const message = error?.message;
     if ("error" in value && !(Number.isInteger(error?.code) && typeof message === "string")) {
       // Still the one answer to request `id`: it fails at once rather than at its timeout.
-      return { kind: "response", message: errorResponse(id, ErrorCode.InternalError, `Malformed error response${typeof message === "string" && message ? `: ${message}` : ""}`, error) };
+      return {
+        kind: "response",
+        message: errorResponse(
+          id,
+          ErrorCode.InternalError,
+          `Malformed error response${typeof message === "string" && message ? `: ${message}` : ""}`,
+          error,
+        ),
+      };
     }
     return { kind: "response", message: value as unknown as JsonRpcResponse };
   }
-  return { kind: "invalid", id: validId(id) ? id : null, reason: "a JSON-RPC message needs a method, a result or an error" };
+  return {
+    kind: "invalid",
+    id: validId(id) ? id : null,
+    reason: "a JSON-RPC message needs a method, a result or an error",
+  };
 }
 
-export function errorResponse(id: RequestId | null, code: number, message: string, data?: unknown): JsonRpcErrorResponse {
-  return data === undefined ? { jsonrpc: "2.0", id, error: { code, message } } : { jsonrpc: "2.0", id, error: { code, message, data } };
+export function errorResponse(
+  id: RequestId | null,
+  code: number,
+  message: string,
+  data?: unknown,
+): JsonRpcErrorResponse {
+  return data === undefined
+    ? { jsonrpc: "2.0", id, error: { code, message } }
+    : { jsonrpc: "2.0", id, error: { code, message, data } };
 }
 
 /** Maps anything a handler may throw to the error object sent to the peer; unknown errors stay opaque. */

@@ -15,7 +15,8 @@ export function parseMessage(text: string): unknown {
   return value;
 }
 
-const isUnsafeInteger = (value: unknown): boolean => typeof value === "number" && Number.isInteger(value) && !Number.isSafeInteger(value);
+const isUnsafeInteger = (value: unknown): boolean =>
+  typeof value === "number" && Number.isInteger(value) && !Number.isSafeInteger(value);
 
 type Holder = Record<string, unknown> | undefined;
 
@@ -30,7 +31,8 @@ function idPlaces(value: unknown): [Holder, string][] {
   ];
 }
 
-const hasUnsafeId = (value: unknown): boolean => idPlaces(value).some(([holder, key]) => isUnsafeInteger(holder?.[key]));
+const hasUnsafeId = (value: unknown): boolean =>
+  idPlaces(value).some(([holder, key]) => isUnsafeInteger(holder?.[key]));
 
 /** A JSON text's strings (kept as they are) and number literals. */
 const TOKENS = /"[^"\\]*(?:\\.[^"\\]*)*"|-?\d[\d.eE+-]*/g;

@@ -64,7 +64,8 @@ export class Exchange {
   /** Aborted when the peer cancels the request or the connection closes. Created on first use. */
   get signal(): AbortSignal {
     this.controller ??= new AbortController();
-    if (this.cancelled && !this.controller.signal.aborted) this.controller.abort(new RpcError(ErrorCode.InternalError, "Request cancelled"));
+    if (this.cancelled && !this.controller.signal.aborted)
+      this.controller.abort(new RpcError(ErrorCode.InternalError, "Request cancelled"));
     return this.controller.signal;
   }
 
@@ -78,7 +79,6 @@ export class Exchange {
   notify(method: string, params?: Params): void {
     if (!this.cancelled && !this.answered) this.peer.notify(method, params, this.request.id);
   }
-
 }
 
 export interface Dispatcher {
@@ -126,14 +126,17 @@ function dispatch(dispatcher: Dispatcher, exchange: Exchange, to: Finisher): voi
   } else to.finish(exchange, outcome, undefined);
 }
 
-const invalidRequest = (id: RequestId | null, reason: string) => errorResponse(id, ErrorCode.InvalidRequest, `Invalid request: ${reason}`);
+const invalidRequest = (id: RequestId | null, reason: string) =>
+  errorResponse(id, ErrorCode.InvalidRequest, `Invalid request: ${reason}`);
 
 function notification(method: string, params: Params | undefined): JsonRpcNotification {
   return params === undefined ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", method, params };
 }
 
 function response(exchange: Exchange, result: Params | undefined, error: unknown): JsonRpcResponse {
-  return result !== undefined ? { jsonrpc: "2.0", id: exchange.id, result } : { jsonrpc: "2.0", id: exchange.id, error: toErrorObject(error) };
+  return result !== undefined
+    ? { jsonrpc: "2.0", id: exchange.id, result }
+    : { jsonrpc: "2.0", id: exchange.id, error: toErrorObject(error) };
 }
 
 /**
@@ -281,7 +284,12 @@ class LoneRequest implements ExchangeHost, Finisher {
  * cancel it), or undefined when the message is not a valid request (the error response
  * has been sent).
  */
-export function serveRequest(dispatcher: Dispatcher, message: unknown, sink: MessageSink, auth?: unknown): Exchange | undefined {
+export function serveRequest(
+  dispatcher: Dispatcher,
+  message: unknown,
+  sink: MessageSink,
+  auth?: unknown,
+): Exchange | undefined {
   const classified = classify(message);
   if (classified.kind === "invalid") sink.send(invalidRequest(classified.id, classified.reason));
   if (classified.kind !== "request") return undefined;

@@ -2,7 +2,14 @@
 // times them out, cancels them on abort and routes their progress notifications. Clients
 // use it, and servers whose handlers ask the client something (ctx.request, ctx.input in
 // legacy sessions); other servers answer with the plain Peer and leave this module out.
-import { RpcError, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse, type Params, type RequestId } from "./messages.js";
+import {
+  RpcError,
+  type JsonRpcNotification,
+  type JsonRpcRequest,
+  type JsonRpcResponse,
+  type Params,
+  type RequestId,
+} from "./messages.js";
 import { Peer, RequestFailedError, type RequestOptions } from "./peer.js";
 
 interface Pending {
@@ -34,7 +41,8 @@ export class RequestingPeer extends Peer {
   protected override handleNotification(notification: JsonRpcNotification): void {
     if (notification.method === "notifications/progress") {
       const token = notification.params?.progressToken;
-      if (typeof token === "string" || typeof token === "number") this.pending.get(token)?.onProgress?.(notification.params!);
+      if (typeof token === "string" || typeof token === "number")
+        this.pending.get(token)?.onProgress?.(notification.params!);
     }
     super.handleNotification(notification);
   }
@@ -64,7 +72,15 @@ export class RequestingPeer extends Peer {
       outgoingParams = { ...params, _meta: meta };
     }
     return new Promise<Params>((resolve, reject) => {
-      const pending: Pending = { resolve, reject, timer: undefined, arm: undefined, holds: 0, cleanup: undefined, onProgress: options.onProgress };
+      const pending: Pending = {
+        resolve,
+        reject,
+        timer: undefined,
+        arm: undefined,
+        holds: 0,
+        cleanup: undefined,
+        onProgress: options.onProgress,
+      };
       const timeoutMs = options.timeoutMs ?? 60_000;
       if (timeoutMs > 0) {
         pending.arm = () => {
@@ -92,7 +108,10 @@ export class RequestingPeer extends Peer {
         pending.cleanup = () => signal.removeEventListener("abort", onAbort);
       }
       this.pending.set(id, pending);
-      const request: JsonRpcRequest = outgoingParams === undefined ? { jsonrpc: "2.0", id, method } : { jsonrpc: "2.0", id, method, params: outgoingParams };
+      const request: JsonRpcRequest =
+        outgoingParams === undefined
+          ? { jsonrpc: "2.0", id, method }
+          : { jsonrpc: "2.0", id, method, params: outgoingParams };
       this.sink.send(request, options.relatedTo);
     });
   }

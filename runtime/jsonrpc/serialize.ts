@@ -64,5 +64,7 @@ function withBigInts(value: unknown, mark = "\0"): string {
     clash ||= typeof v === "string" && v.startsWith(mark);
     return v;
   });
-  return clash ? withBigInts(value, mark + "\0") : text.replace(RegExp(`"(\\\\u0000){${mark.length}}(-?\\d+)"(?!:)`, "g"), "$2");
+  return clash
+    ? withBigInts(value, mark + "\0")
+    : text.replace(RegExp(`"(\\\\u0000){${mark.length}}(-?\\d+)"(?!:)`, "g"), "$2");
 }

@@ -8,8 +8,18 @@ import { checkToolResult } from "./tool-output.js";
 
 /** A tools/call result whose structuredContent was checked against the tool's output schema. */
 export type ToolCallResult<Output, Content> =
-  | { readonly content: Content[]; readonly structuredContent: Output; readonly isError?: false | undefined; readonly _meta?: JsonObject | undefined }
-  | { readonly content: Content[]; readonly isError: true; readonly structuredContent?: unknown; readonly _meta?: JsonObject | undefined };
+  | {
+      readonly content: Content[];
+      readonly structuredContent: Output;
+      readonly isError?: false | undefined;
+      readonly _meta?: JsonObject | undefined;
+    }
+  | {
+      readonly content: Content[];
+      readonly isError: true;
+      readonly structuredContent?: unknown;
+      readonly _meta?: JsonObject | undefined;
+    };
 
 /** A tools/call result of a tool without an output schema. */
 export interface PlainToolCallResult<Content> {
@@ -27,7 +37,13 @@ export interface RequestSender {
   rawRequest(method: string, params?: JsonObject, options?: CallOptions): Promise<JsonObject>;
 }
 
-export async function callTool(session: RequestSender, name: string, args: unknown, options?: CallOptions, validateOutput?: Validator): Promise<JsonObject> {
+export async function callTool(
+  session: RequestSender,
+  name: string,
+  args: unknown,
+  options?: CallOptions,
+  validateOutput?: Validator,
+): Promise<JsonObject> {
   const result = await session.rawRequest("tools/call", { name, arguments: args ?? {} }, options);
   return checkToolResult(name, result, validateOutput);
 }
@@ -42,7 +58,13 @@ export type ToolTaskTable = Readonly<Record<string, "optional" | "required">>;
 export interface ToolTasks {
   readonly tools: ToolTaskTable;
   /** callToolAsTask, passed in so that clients without task tools do not carry it. */
-  readonly callAsTask: (session: TaskSession, name: string, args: unknown, options?: TaskCallOptions, validateOutput?: Validator) => Promise<ToolTask<JsonObject>>;
+  readonly callAsTask: (
+    session: TaskSession,
+    name: string,
+    args: unknown,
+    options?: TaskCallOptions,
+    validateOutput?: Validator,
+  ) => Promise<ToolTask<JsonObject>>;
 }
 
 type ToolMethod = ((args?: unknown, options?: CallOptions) => Promise<JsonObject>) & {
@@ -58,11 +80,17 @@ type ToolMethod = ((args?: unknown, options?: CallOptions) => Promise<JsonObject
  */
 export function toolMethods<Methods>(session: RequestSender, table: ToolCallTable): Methods;
 export function toolMethods<Methods>(session: TaskSession, table: ToolCallTable, tasks: ToolTasks): Methods;
-export function toolMethods<Methods>(session: RequestSender & Partial<TaskSession>, table: ToolCallTable, tasks?: ToolTasks): Methods {
+export function toolMethods<Methods>(
+  session: RequestSender & Partial<TaskSession>,
+  table: ToolCallTable,
+  tasks?: ToolTasks,
+): Methods {
   const methods = Object.entries(table).map(([member, [name, validateOutput]]): [string, ToolMethod] => {
     const support = tasks && Object.hasOwn(tasks.tools, member) ? tasks.tools[member] : undefined;
-    if (!tasks || support === undefined) return [member, (args, options) => callTool(session, name, args, options, validateOutput)];
-    const asTask = (args?: unknown, options?: TaskCallOptions) => tasks.callAsTask(session as TaskSession, name, args, options, validateOutput);
+    if (!tasks || support === undefined)
+      return [member, (args, options) => callTool(session, name, args, options, validateOutput)];
+    const asTask = (args?: unknown, options?: TaskCallOptions) =>
+      tasks.callAsTask(session as TaskSession, name, args, options, validateOutput);
     const method: ToolMethod =
       support === "required"
         ? async (args, options) => (await asTask(args, options)).wait({ signal: options?.signal })
@@ -74,12 +102,21 @@ export function toolMethods<Methods>(session: RequestSender & Partial<TaskSessio
 }
 
 /** resources/read; `Result` is the result type of the revisions the generated client speaks (the session does not check results). */
-export function readResource<Result = JsonObject>(session: RequestSender, uri: string, options?: CallOptions): Promise<Result> {
+export function readResource<Result = JsonObject>(
+  session: RequestSender,
+  uri: string,
+  options?: CallOptions,
+): Promise<Result> {
   return session.rawRequest("resources/read", { uri }, options) as Promise<Result>;
 }
 
 /** prompts/get, leaving out undefined arguments; `Result` as for readResource. */
-export function getPrompt<Result = JsonObject>(session: RequestSender, name: string, args: Readonly<Record<string, string | undefined>>, options?: CallOptions): Promise<Result> {
+export function getPrompt<Result = JsonObject>(
+  session: RequestSender,
+  name: string,
+  args: Readonly<Record<string, string | undefined>>,
+  options?: CallOptions,
+): Promise<Result> {
   const defined: Record<string, string> = {};
   for (const [key, value] of Object.entries(args)) if (value !== undefined) defined[key] = value;
   return session.rawRequest("prompts/get", { name, arguments: defined }, options) as Promise<Result>;
@@ -91,7 +128,13 @@ export function expandUriTemplate(segments: readonly string[], variables: Readon
   for (let i = 0; i < segments.length; i++) {
     const segment = segments[i]!;
     // Level 1 keeps only unreserved characters; encodeURIComponent also leaves !'()* alone.
-    uri += i % 2 === 0 ? segment : encodeURIComponent(variables[segment] ?? "").replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+    uri +=
+      i % 2 === 0
+        ? segment
+        : encodeURIComponent(variables[segment] ?? "").replace(
+            /[!'()*]/g,
+            (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+          );
   }
   return uri;
 }

@@ -33,7 +33,11 @@ export interface HandledFeatures {
 }
 
 /** The client capabilities under `revision` of a client with handlers for `methods` (the keys of its `requests`). */
-export function capabilitiesFromHandlers(methods: ReadonlySet<string>, handles: HandledFeatures, revision: string): JsonObject {
+export function capabilitiesFromHandlers(
+  methods: ReadonlySet<string>,
+  handles: HandledFeatures,
+  revision: string,
+): JsonObject {
   const capabilities: JsonObject = {};
   if (methods.has("sampling/createMessage")) {
     const sampling: JsonObject = {};

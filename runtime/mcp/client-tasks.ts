@@ -27,7 +27,13 @@ const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
 
 export type TaskStatus = "working" | "input_required" | "completed" | "failed" | "cancelled";
 
-const statuses: ReadonlySet<string> = new Set<TaskStatus>(["working", "input_required", "completed", "failed", "cancelled"]);
+const statuses: ReadonlySet<string> = new Set<TaskStatus>([
+  "working",
+  "input_required",
+  "completed",
+  "failed",
+  "cancelled",
+]);
 
 /** Whether a status is final: completed, failed and cancelled tasks never change again. */
 function isTerminalStatus(status: TaskStatus): boolean {
@@ -182,15 +188,40 @@ export async function callToolAsTask(
   };
   try {
     if (session.era === "modern") {
-      const result = await session.rawRequest("tools/call", params, { ...callOptions, ...taskExtension, resultTypes: ["task"] });
+      const result = await session.rawRequest("tools/call", params, {
+        ...callOptions,
+        ...taskExtension,
+        resultTypes: ["task"],
+      });
       if (result.resultType !== "task") return finished(result);
-      return new TaskHandle(session, name, readTask(result, undefined, "tools/call"), result, options, validateOutput, progress?.stop);
+      return new TaskHandle(
+        session,
+        name,
+        readTask(result, undefined, "tools/call"),
+        result,
+        options,
+        validateOutput,
+        progress?.stop,
+      );
     }
     // 2025-11-25: a requestor must not ask for a task the server did not declare it runs.
-    if (!runsToolTasks(session.server.capabilities)) return finished(await session.rawRequest("tools/call", params, callOptions));
-    const result = await session.rawRequest("tools/call", { ...params, task: options.ttlMs === undefined ? {} : { ttl: options.ttlMs } }, callOptions);
+    if (!runsToolTasks(session.server.capabilities))
+      return finished(await session.rawRequest("tools/call", params, callOptions));
+    const result = await session.rawRequest(
+      "tools/call",
+      { ...params, task: options.ttlMs === undefined ? {} : { ttl: options.ttlMs } },
+      callOptions,
+    );
     if (!isObject(result.task)) return finished(result);
-    return new TaskHandle(session, name, readTask(result.task, undefined, "tools/call"), result.task, options, validateOutput, progress?.stop);
+    return new TaskHandle(
+      session,
+      name,
+      readTask(result.task, undefined, "tools/call"),
+      result.task,
+      options,
+      validateOutput,
+      progress?.stop,
+    );
   } catch (error) {
     progress?.stop();
     throw error;
@@ -204,10 +235,14 @@ let progressTokens = 0;
  * stopped. Not the session's per-request routing: that ends with the response, and a task's
  * progress goes on after it (a string token never meets the session's numeric ones).
  */
-function followProgress(session: TaskSession, onProgress: NonNullable<CallOptions["onProgress"]>): { token: string; stop: () => void } {
+function followProgress(
+  session: TaskSession,
+  onProgress: NonNullable<CallOptions["onProgress"]>,
+): { token: string; stop: () => void } {
   const token = `task-progress-${++progressTokens}`;
   const stop = session.watchNotifications((method, params) => {
-    if (method !== "notifications/progress" || params?.progressToken !== token || typeof params.progress !== "number") return;
+    if (method !== "notifications/progress" || params?.progressToken !== token || typeof params.progress !== "number")
+      return;
     onProgress(params as unknown as { progress: number; total?: number; message?: string });
   });
   return { token, stop };
@@ -232,8 +267,15 @@ function answeredTask(result: JsonObject): ToolTask<JsonObject> {
 
 /** A task record as the server sent it (either era's field names), checked and normalized. */
 function readTask(value: unknown, expectedId: string | undefined, method: string): TaskInfo {
-  if (!isObject(value) || typeof value.taskId !== "string" || typeof value.status !== "string" || !statuses.has(value.status)) {
-    throw new RequestFailedError(`The server answered ${method} with a malformed task: ${JSON.stringify(value)?.slice(0, 200)}`);
+  if (
+    !isObject(value) ||
+    typeof value.taskId !== "string" ||
+    typeof value.status !== "string" ||
+    !statuses.has(value.status)
+  ) {
+    throw new RequestFailedError(
+      `The server answered ${method} with a malformed task: ${JSON.stringify(value)?.slice(0, 200)}`,
+    );
   }
   if (expectedId !== undefined && value.taskId !== expectedId) {
     throw new RequestFailedError(`The server answered ${method} for task ${expectedId} with task ${value.taskId}`);
@@ -367,10 +409,13 @@ class TaskHandle implements ToolTask<JsonObject> {
       };
       signal?.addEventListener("abort", aborted, { once: true });
       if (timeoutMs !== undefined) {
-        timer = setTimeout(() => {
-          leave();
-          reject(new TaskTimeoutError(this.id, timeoutMs));
-        }, Math.min(MAX_TIMER_MS, Math.max(0, timeoutMs)));
+        timer = setTimeout(
+          () => {
+            leave();
+            reject(new TaskTimeoutError(this.id, timeoutMs));
+          },
+          Math.min(MAX_TIMER_MS, Math.max(0, timeoutMs)),
+        );
       }
       driver.promise.then(
         (result) => {
@@ -390,11 +435,14 @@ class TaskHandle implements ToolTask<JsonObject> {
     try {
       const answer = await this.session.rawRequest("tasks/cancel", { taskId: this.id }, taskExtension);
       // 2025-11-25 answers with the task; 2026-07-28 with an empty acknowledgement.
-      if (this.era === "legacy" && typeof answer.status === "string") this.observe(readTask(answer, this.id, "tasks/cancel"), answer);
+      if (this.era === "legacy" && typeof answer.status === "string")
+        this.observe(readTask(answer, this.id, "tasks/cancel"), answer);
     } catch (error) {
       // 2025-11-25 refuses to cancel a task that has already ended (-32602): then there was nothing to cancel.
       if (!(error instanceof RpcError && error.code === ErrorCode.InvalidParams)) throw error;
-      const latest = await this.session.rawRequest("tasks/get", { taskId: this.id }, taskExtension).catch(() => undefined);
+      const latest = await this.session
+        .rawRequest("tasks/get", { taskId: this.id }, taskExtension)
+        .catch(() => undefined);
       if (latest === undefined) throw error;
       this.observe(readTask(latest, this.id, "tasks/get"), latest);
       if (!isTerminalStatus(this.current.status)) throw error;
@@ -420,7 +468,11 @@ class TaskHandle implements ToolTask<JsonObject> {
     const listening = this.era === "modern" && this.listen ? new AbortController() : undefined;
     if (listening) {
       this.session
-        .rawRequest("subscriptions/listen", { notifications: { taskIds: [this.id] } }, { ...taskExtension, signal: listening.signal, timeoutMs: 0 })
+        .rawRequest(
+          "subscriptions/listen",
+          { notifications: { taskIds: [this.id] } },
+          { ...taskExtension, signal: listening.signal, timeoutMs: 0 },
+        )
         .catch(() => {}); // A server without it answers with an error: polling is enough.
     }
     const run = this.era === "modern" ? this.followModern(stop.signal) : this.followLegacy(stop.signal);
@@ -468,7 +520,10 @@ class TaskHandle implements ToolTask<JsonObject> {
   }
 
   private interval(): number {
-    return Math.min(MAX_POLL_INTERVAL_MS, Math.max(this.minPollMs, this.current.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS));
+    return Math.min(
+      MAX_POLL_INTERVAL_MS,
+      Math.max(this.minPollMs, this.current.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS),
+    );
   }
 
   private async poll(signal: AbortSignal): Promise<void> {
@@ -478,7 +533,11 @@ class TaskHandle implements ToolTask<JsonObject> {
     } catch (error) {
       // -32602: the server no longer knows the task (its TTL elapsed, or it was deleted). That is final.
       if (error instanceof RpcError && error.code === ErrorCode.InvalidParams) {
-        throw new TaskFailedError(this.id, `Task ${this.id} is no longer known to the server (expired?): ${error.message}`, error.toJSON());
+        throw new TaskFailedError(
+          this.id,
+          `Task ${this.id} is no longer known to the server (expired?): ${error.message}`,
+          error.toJSON(),
+        );
       }
       throw error;
     }
@@ -509,7 +568,8 @@ class TaskHandle implements ToolTask<JsonObject> {
       for (let polled = false; ; polled = true) {
         const { status, statusMessage } = this.current;
         if (inputError) throw inputError.error;
-        if (status !== "input_required") answering?.abort(new RequestFailedError(`Task ${this.id} no longer needs input`));
+        if (status !== "input_required")
+          answering?.abort(new RequestFailedError(`Task ${this.id} no longer needs input`));
         if (status === "completed") {
           if (isObject(this.record.result)) return this.record.result;
           // CreateTaskResult carries no result: a task created completed is fetched at once.
@@ -517,7 +577,11 @@ class TaskHandle implements ToolTask<JsonObject> {
         } else if (status === "failed") {
           const error = this.record.error;
           if (isObject(error) && typeof error.code === "number" && typeof error.message === "string") {
-            throw new TaskFailedError(this.id, `Task ${this.id} failed: ${error.message}`, { code: error.code, message: error.message, data: error.data });
+            throw new TaskFailedError(this.id, `Task ${this.id} failed: ${error.message}`, {
+              code: error.code,
+              message: error.message,
+              data: error.data,
+            });
           }
           throw new TaskFailedError(this.id, `Task ${this.id} failed${statusMessage ? `: ${statusMessage}` : ""}`);
         } else if (status === "cancelled") {
@@ -554,7 +618,8 @@ class TaskHandle implements ToolTask<JsonObject> {
     const requests = this.record.inputRequests;
     if (!isObject(requests)) return false;
     const fresh: Params = {};
-    for (const [key, request] of Object.entries(requests)) if (!this.answered.has(key)) Object.defineProperty(fresh, key, { value: request, enumerable: true });
+    for (const [key, request] of Object.entries(requests))
+      if (!this.answered.has(key)) Object.defineProperty(fresh, key, { value: request, enumerable: true });
     if (Object.keys(fresh).length === 0) return false;
     const inputResponses = await this.session.answerInputRequests("tools/call", fresh, signal);
     signal.throwIfAborted();
@@ -575,10 +640,12 @@ class TaskHandle implements ToolTask<JsonObject> {
     signal.addEventListener("abort", stop, { once: true });
     let pending: Promise<{ result: Params } | { error: unknown }> | undefined;
     const fetchResult = () =>
-      (pending ??= this.session.rawRequest("tasks/result", { taskId: this.id }, { signal: done.signal, timeoutMs: 0 }).then(
-        (result) => ({ result }),
-        (error: unknown) => ({ error }),
-      ));
+      (pending ??= this.session
+        .rawRequest("tasks/result", { taskId: this.id }, { signal: done.signal, timeoutMs: 0 })
+        .then(
+          (result) => ({ result }),
+          (error: unknown) => ({ error }),
+        ));
     try {
       for (;;) {
         const { status, statusMessage } = this.current;
@@ -605,7 +672,10 @@ class TaskHandle implements ToolTask<JsonObject> {
   }
 
   /** What tasks/result gave: the tool's result (a failed task's may be an isError result), or the task's error. */
-  private async legacyOutcome(outcome: { result: Params } | { error: unknown }, signal: AbortSignal): Promise<JsonObject> {
+  private async legacyOutcome(
+    outcome: { result: Params } | { error: unknown },
+    signal: AbortSignal,
+  ): Promise<JsonObject> {
     if (!isTerminalStatus(this.current.status)) {
       // tasks/result returns once the task has ended: learn its final status for onStatus and `status`.
       await this.poll(signal).catch(() => {});
@@ -614,7 +684,8 @@ class TaskHandle implements ToolTask<JsonObject> {
     const { error } = outcome;
     if (this.current.status === "cancelled") throw new TaskCancelledError(this.id, this.current.statusMessage);
     if (error instanceof RpcError) {
-      const message = this.current.status === "failed" && this.current.statusMessage ? this.current.statusMessage : error.message;
+      const message =
+        this.current.status === "failed" && this.current.statusMessage ? this.current.statusMessage : error.message;
       throw new TaskFailedError(this.id, `Task ${this.id} failed: ${message}`, error.toJSON());
     }
     throw error;

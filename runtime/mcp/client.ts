@@ -2,7 +2,15 @@
 // probe, then the legacy initialize handshake as fallback), then sends requests the
 // way that era wants them: modern requests carry version, identity and capabilities in
 // their _meta; legacy requests ride on the initialized session.
-import { ErrorCode, isObject, RpcError, type JsonRpcMessage, type JsonRpcNotification, type Params, type RequestId } from "../jsonrpc/messages.js";
+import {
+  ErrorCode,
+  isObject,
+  RpcError,
+  type JsonRpcMessage,
+  type JsonRpcNotification,
+  type Params,
+  type RequestId,
+} from "../jsonrpc/messages.js";
 import { type Exchange, RequestFailedError, type Dispatcher } from "../jsonrpc/peer.js";
 import { RequestingPeer } from "../jsonrpc/requesting-peer.js";
 import { capabilitiesFromHandlers, type HandledFeatures } from "./client-capabilities.js";
@@ -39,7 +47,9 @@ export interface ClientChannel {
 }
 
 /** Requests the server may make of a client, by method: `{ params, result }`. Generated clients bind it to the protocol's. */
-export type AnyServerRequests = { readonly [method: string]: { readonly params: Params | undefined; readonly result: Params } };
+export type AnyServerRequests = {
+  readonly [method: string]: { readonly params: Params | undefined; readonly result: Params };
+};
 /** Notifications the server may send, by method: their params. Generated clients bind it to the protocol's. */
 export type AnyServerNotifications = { readonly [method: string]: Params | undefined };
 
@@ -69,7 +79,11 @@ export interface ClientHandlers<R = AnyServerRequests, N = AnyServerNotification
 
 /** The untyped view the session works with. */
 type UntypedHandlers = {
-  readonly requests?: Readonly<Record<string, ((params: Params | undefined, signal: AbortSignal) => Params | Promise<Params>) | undefined>> | undefined;
+  readonly requests?:
+    | Readonly<
+        Record<string, ((params: Params | undefined, signal: AbortSignal) => Params | Promise<Params>) | undefined>
+      >
+    | undefined;
   readonly notifications?: Readonly<Record<string, ((params: Params | undefined) => void) | undefined>> | undefined;
   readonly onNotification?: ((method: string, params: Params | undefined) => void) | undefined;
 };
@@ -164,7 +178,11 @@ export class NegotiationError extends Error {
 /** Rounds of input_required answers a request may take before the client gives up. */
 const MAX_INPUT_ROUNDS = 10;
 
-const modernErrorCodes = new Set<number>([ErrorCode.HeaderMismatch, ErrorCode.MissingRequiredClientCapability, ErrorCode.UnsupportedProtocolVersion]);
+const modernErrorCodes = new Set<number>([
+  ErrorCode.HeaderMismatch,
+  ErrorCode.MissingRequiredClientCapability,
+  ErrorCode.UnsupportedProtocolVersion,
+]);
 
 /** A connected MCP client session, typed by the request map `M` of the revisions it speaks. */
 export class ClientSession<M = Record<string, MethodShape>> {
@@ -197,7 +215,8 @@ export class ClientSession<M = Record<string, MethodShape>> {
     };
     const peer = new RequestingPeer({ send: (message) => channel.send(message) }, dispatcher);
     session = new ClientSession<M>(peer, channel, options);
-    for (const [tool, headers] of Object.entries(options.paramHeaders ?? {})) channel.declareParamHeaders?.(tool, new Map(Object.entries(headers)));
+    for (const [tool, headers] of Object.entries(options.paramHeaders ?? {}))
+      channel.declareParamHeaders?.(tool, new Map(Object.entries(headers)));
     await channel.start({
       receive: (value) => peer.receive(value),
       fail: (id, error) => peer.failRequest(id, error),
@@ -258,7 +277,10 @@ export class ClientSession<M = Record<string, MethodShape>> {
     if (modern.length > 0) {
       const probed = await this.probe(modern[0]!, legacy.length > 0);
       if (probed === "legacy") {
-        if (legacy.length === 0) throw new NegotiationError(`The server does not speak ${modern.join(", ")} and this client speaks no earlier revision`);
+        if (legacy.length === 0)
+          throw new NegotiationError(
+            `The server does not speak ${modern.join(", ")} and this client speaks no earlier revision`,
+          );
       } else if (isModern(probed.revision)) {
         this.adopt(probed);
         return;
@@ -275,13 +297,20 @@ export class ClientSession<M = Record<string, MethodShape>> {
   private async probe(revision: string, canFallBack: boolean): Promise<ServerDescription | "legacy"> {
     const choose = (supported: readonly string[]): string => {
       const common = this.options.revisions.find((r) => supported.includes(r));
-      if (!common) throw new NegotiationError(`No common protocol revision: the server supports ${supported.join(", ")}; this client ${this.options.revisions.join(", ")}`);
+      if (!common)
+        throw new NegotiationError(
+          `No common protocol revision: the server supports ${supported.join(", ")}; this client ${this.options.revisions.join(", ")}`,
+        );
       return common;
     };
     for (let attempt = 0; attempt < 2; attempt++) {
       let result: Params;
       try {
-        result = await this.peer.request("server/discover", { _meta: this.envelope(revision) }, { timeoutMs: this.options.probeTimeoutMs ?? 5_000 });
+        result = await this.peer.request(
+          "server/discover",
+          { _meta: this.envelope(revision) },
+          { timeoutMs: this.options.probeTimeoutMs ?? 5_000 },
+        );
       } catch (error) {
         if (error instanceof RpcError && modernErrorCodes.has(error.code)) {
           const supported = (error.data as { supported?: unknown } | undefined)?.supported;
@@ -323,12 +352,18 @@ export class ClientSession<M = Record<string, MethodShape>> {
   private async initialize(revisions: readonly string[]): Promise<void> {
     const result = await this.peer.request(
       "initialize",
-      { protocolVersion: revisions[0], capabilities: this.clientCapabilities(revisions[0]!), clientInfo: this.clientInfo },
+      {
+        protocolVersion: revisions[0],
+        capabilities: this.clientCapabilities(revisions[0]!),
+        clientInfo: this.clientInfo,
+      },
       { timeoutMs: this.options.timeoutMs },
     );
     const revision = result.protocolVersion;
     if (typeof revision !== "string" || !revisions.includes(revision)) {
-      throw new NegotiationError(`The server answered initialize with protocol ${String(revision)}, which this client does not speak (${revisions.join(", ")})`);
+      throw new NegotiationError(
+        `The server answered initialize with protocol ${String(revision)}, which this client does not speak (${revisions.join(", ")})`,
+      );
     }
     this.adopt({
       era: "legacy",
@@ -345,7 +380,10 @@ export class ClientSession<M = Record<string, MethodShape>> {
    * Sends a request of the negotiated revision and resolves with its result. Modern
    * requests get the protocol _meta; `result.resultType` is checked.
    */
-  request<K extends keyof M & string>(method: K, ...args: ParamsArgs<M[K] extends MethodShape ? M[K]["params"] : never>): Promise<M[K] extends MethodShape ? M[K]["result"] : never> {
+  request<K extends keyof M & string>(
+    method: K,
+    ...args: ParamsArgs<M[K] extends MethodShape ? M[K]["params"] : never>
+  ): Promise<M[K] extends MethodShape ? M[K]["result"] : never> {
     const [params, options] = args as [unknown, CallOptions | undefined];
     return this.send(method, params, options) as Promise<M[K] extends MethodShape ? M[K]["result"] : never>;
   }
@@ -374,19 +412,22 @@ export class ClientSession<M = Record<string, MethodShape>> {
     const params = rawParams as Params | undefined;
     let outgoing = params;
     const extraMeta = { ...(isObject(params?._meta) ? params._meta : {}), ...options.meta };
-    if (description.era === "modern") outgoing = { ...params, _meta: this.envelope(description.revision, extraMeta, options.extensions) };
+    if (description.era === "modern")
+      outgoing = { ...params, _meta: this.envelope(description.revision, extraMeta, options.extensions) };
     else if (Object.keys(extraMeta).length > 0) outgoing = { ...params, _meta: extraMeta };
     const onProgress = options.onProgress;
     const requestOptions = {
       signal: options.signal,
       timeoutMs: options.timeoutMs ?? this.options.timeoutMs,
-      onProgress: onProgress && ((p: Params) => onProgress(p as { progress: number; total?: number; message?: string })),
+      onProgress:
+        onProgress && ((p: Params) => onProgress(p as { progress: number; total?: number; message?: string })),
     };
     let result = await this.peer.request(method, outgoing, requestOptions);
     // 2026-07-28: the server needs input first (SEP-2322). Answer its requests with the
     // same handlers that serve legacy server-to-client requests, and retry.
     for (let round = 1; result.resultType === "input_required"; round++) {
-      if (round > MAX_INPUT_ROUNDS) throw new RequestFailedError(`${method}: the server still required input after ${MAX_INPUT_ROUNDS} rounds`);
+      if (round > MAX_INPUT_ROUNDS)
+        throw new RequestFailedError(`${method}: the server still required input after ${MAX_INPUT_ROUNDS} rounds`);
       const inputResponses = await this.answerInputRequests(method, result.inputRequests, options.signal);
       outgoing = { ...outgoing, inputResponses };
       if (typeof result.requestState === "string") outgoing.requestState = result.requestState;
@@ -394,8 +435,14 @@ export class ClientSession<M = Record<string, MethodShape>> {
       result = await this.peer.request(method, outgoing, requestOptions);
     }
     const resultType = result.resultType;
-    if (resultType !== undefined && resultType !== "complete" && !(typeof resultType === "string" && options.resultTypes?.includes(resultType))) {
-      throw new RequestFailedError(`The server answered ${method} with resultType ${JSON.stringify(resultType)}, which this client does not handle`);
+    if (
+      resultType !== undefined &&
+      resultType !== "complete" &&
+      !(typeof resultType === "string" && options.resultTypes?.includes(resultType))
+    ) {
+      throw new RequestFailedError(
+        `The server answered ${method} with resultType ${JSON.stringify(resultType)}, which this client does not handle`,
+      );
     }
     return result;
   }
@@ -407,18 +454,32 @@ export class ClientSession<M = Record<string, MethodShape>> {
   async answerInputRequests(method: string, requests: unknown, signal: AbortSignal | undefined): Promise<Params> {
     // A result with requestState alone asks for a plain retry.
     if (requests === undefined) return {};
-    if (!isObject(requests)) throw new RequestFailedError(`The server answered ${method} with input_required and malformed inputRequests`);
+    if (!isObject(requests))
+      throw new RequestFailedError(`The server answered ${method} with input_required and malformed inputRequests`);
     const entries = Object.entries(requests);
     const answers = await Promise.all(
       entries.map(([key, request]) => {
         const inner = isObject(request) && typeof request.method === "string" ? request.method : undefined;
         const handler = inner === undefined ? undefined : (this.options as UntypedHandlers).requests?.[inner];
-        if (!handler) throw new RequestFailedError(`The server needs ${inner ?? "an unknown request"} (${key}) to answer ${method}, which this client does not handle`);
-        return handler(isObject(request) && isObject(request.params) ? request.params : undefined, signal ?? new AbortController().signal);
+        if (!handler)
+          throw new RequestFailedError(
+            `The server needs ${inner ?? "an unknown request"} (${key}) to answer ${method}, which this client does not handle`,
+          );
+        return handler(
+          isObject(request) && isObject(request.params) ? request.params : undefined,
+          signal ?? new AbortController().signal,
+        );
       }),
     );
     const responses: Params = {};
-    entries.forEach(([key], i) => Object.defineProperty(responses, key, { value: answers[i], enumerable: true, writable: true, configurable: true }));
+    entries.forEach(([key], i) =>
+      Object.defineProperty(responses, key, {
+        value: answers[i],
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      }),
+    );
     return responses;
   }
 
@@ -437,7 +498,8 @@ export class ClientSession<M = Record<string, MethodShape>> {
       const list = page[key];
       if (Array.isArray(list)) items.push(...(list as JsonObject[]));
       cursor = typeof page.nextCursor === "string" ? page.nextCursor : undefined;
-      if (cursor !== undefined && seen.has(cursor)) throw new RequestFailedError(`${method}: the server repeated cursor ${cursor}`);
+      if (cursor !== undefined && seen.has(cursor))
+        throw new RequestFailedError(`${method}: the server repeated cursor ${cursor}`);
       if (cursor !== undefined) seen.add(cursor);
     } while (cursor !== undefined);
     return items;

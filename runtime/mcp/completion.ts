@@ -32,21 +32,30 @@ class Completions<H> implements CompletionFeature<H> {
   constructor(definition: ServerDefinition<H>) {
     // Every prompt and template is a valid reference, with or without completers.
     for (const prompt of definition.prompts) {
-      this.prompts.set(prompt.name, { what: `prompt ${prompt.name}`, arguments: new Set(prompt.arguments.map((a) => a.name)), completers: noCompleters });
+      this.prompts.set(prompt.name, {
+        what: `prompt ${prompt.name}`,
+        arguments: new Set(prompt.arguments.map((a) => a.name)),
+        completers: noCompleters,
+      });
     }
     const listing = definition.listings[definition.revisions[0] ?? ""];
     for (const template of listing?.resourceTemplates ?? []) {
       const uriTemplate = template.uriTemplate;
       if (typeof uriTemplate !== "string") continue;
       const variables = [...uriTemplate.matchAll(/\{([^}]*)\}/g)].map((m) => m[1]!);
-      this.templates.set(uriTemplate, { what: `resource template ${uriTemplate}`, arguments: new Set(variables), completers: noCompleters });
+      this.templates.set(uriTemplate, {
+        what: `resource template ${uriTemplate}`,
+        arguments: new Set(variables),
+        completers: noCompleters,
+      });
     }
     let enabled = false;
     for (const entry of definition.completions ?? []) {
       const completers = new Map(entry.completers.map((c) => [c.argument, c.complete] as const));
       enabled ||= completers.size > 0;
       const target = { arguments: new Set(entry.arguments), completers };
-      if (entry.ref.type === "ref/prompt") this.prompts.set(entry.ref.name, { what: `prompt ${entry.ref.name}`, ...target });
+      if (entry.ref.type === "ref/prompt")
+        this.prompts.set(entry.ref.name, { what: `prompt ${entry.ref.name}`, ...target });
       else this.templates.set(entry.ref.uri, { what: `resource template ${entry.ref.uri}`, ...target });
     }
     this.enabled = enabled;
@@ -58,10 +67,15 @@ class Completions<H> implements CompletionFeature<H> {
     return known;
   }
 
-  async complete(handlers: H, params: Params | undefined, context: (args: Readonly<Record<string, string>>) => CompletionContext): Promise<Params> {
+  async complete(
+    handlers: H,
+    params: Params | undefined,
+    context: (args: Readonly<Record<string, string>>) => CompletionContext,
+  ): Promise<Params> {
     const ref = params?.ref;
     const argument = params?.argument;
-    if (!isObject(ref) || typeof ref.type !== "string") throw invalidParams("ref must be a prompt or resource template reference");
+    if (!isObject(ref) || typeof ref.type !== "string")
+      throw invalidParams("ref must be a prompt or resource template reference");
     if (!isObject(argument) || typeof argument.name !== "string" || typeof argument.value !== "string") {
       throw invalidParams("argument must have a string name and value");
     }
@@ -83,7 +97,8 @@ class Completions<H> implements CompletionFeature<H> {
     const given = isObject(params?.context) && isObject(params.context.arguments) ? params.context.arguments : {};
     const args: Record<string, string> = {};
     for (const [key, value] of Object.entries(given)) {
-      if (typeof value === "string" && target.arguments.has(key)) Object.defineProperty(args, key, { value, enumerable: true });
+      if (typeof value === "string" && target.arguments.has(key))
+        Object.defineProperty(args, key, { value, enumerable: true });
     }
     return { completion: completionResult(await completer(handlers, argument.value, context(args))) };
   }
@@ -98,7 +113,10 @@ export function completionFeature<H>(definition: ServerDefinition<H>): Completio
 export function completionResult(returned: CompletionReturn): JsonObject {
   const list = Array.isArray(returned) ? (returned as readonly unknown[]) : (returned as { values?: unknown }).values;
   if (!Array.isArray(list) || list.some((v) => typeof v !== "string")) {
-    throw new RpcError(ErrorCode.InternalError, "A completer returned something other than a list of strings or { values }");
+    throw new RpcError(
+      ErrorCode.InternalError,
+      "A completer returned something other than a list of strings or { values }",
+    );
   }
   const values = list as string[];
   const cut = values.length > MAX_COMPLETION_VALUES;

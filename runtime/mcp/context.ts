@@ -62,7 +62,11 @@ export class Context implements RequestContext {
 
   progress(progress: number, total?: number, message?: string): void {
     const token = this.meta?.progressToken;
-    if ((typeof token !== "string" && typeof token !== "number" && typeof token !== "bigint") || !(progress > this.lastProgress)) return;
+    if (
+      (typeof token !== "string" && typeof token !== "number" && typeof token !== "bigint") ||
+      !(progress > this.lastProgress)
+    )
+      return;
     // Progress must increase with each notification; stale or repeated values are dropped.
     this.lastProgress = progress;
     const params: Params = { progressToken: token, progress };

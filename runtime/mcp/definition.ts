@@ -85,7 +85,8 @@ export interface PromptEntry<H> {
 
 /** The completers of one prompt (`ref/prompt`) or resource template (`ref/resource`), by argument. */
 export interface CompletionEntry<H> {
-  readonly ref: { readonly type: "ref/prompt"; readonly name: string } | { readonly type: "ref/resource"; readonly uri: string };
+  readonly ref:
+    { readonly type: "ref/prompt"; readonly name: string } | { readonly type: "ref/resource"; readonly uri: string };
   /** Every argument (prompt) or variable (template); those without a completer complete to nothing. */
   readonly arguments: readonly string[];
   readonly completers: readonly {
@@ -121,7 +122,11 @@ export interface CompletionFeature<H> {
    * Answers completion/complete. `context` builds the completer's context from the
    * request's `context.arguments`.
    */
-  complete(handlers: H, params: Params | undefined, context: (args: Readonly<Record<string, string>>) => CompletionContext): Promise<Params>;
+  complete(
+    handlers: H,
+    params: Params | undefined,
+    context: (args: Readonly<Record<string, string>>) => CompletionContext,
+  ): Promise<Params>;
   /** The server's `capabilities` as `revision` knows them (the `completions` capability exists from 2025-03-26). */
   capabilitiesFor(capabilities: JsonObject, revision: string): JsonObject;
 }
@@ -134,7 +139,11 @@ export interface SubscriptionsFeature {
    * Answers a legacy session's resources/subscribe (idempotent) or resources/unsubscribe;
    * both refuse a URI that cannot be watched (-32002 unknown, -32602 not declared `subscribe`).
    */
-  answer(method: "resources/subscribe" | "resources/unsubscribe", params: Params | undefined, peer: ExchangeHost): Params;
+  answer(
+    method: "resources/subscribe" | "resources/unsubscribe",
+    params: Params | undefined,
+    peer: ExchangeHost,
+  ): Params;
   /**
    * Registers a modern listen stream, until its request ends, for the watchable URIs among
    * `requested` (its filter's resourceSubscriptions); returns the part of the filter it honours.
@@ -224,7 +233,13 @@ export interface ServerFeatures<H> {
   /** resources/subscribe and subscriptions/listen updates (resources or templates declared `subscribe: true`). */
   readonly subscriptions?: ((definition: ServerDefinition<H>) => SubscriptionsFeature) | undefined;
   /** ctx.input and ctx.request (handlers that declare `asks:`). */
-  readonly input?: ((options: RequestStateOptions | undefined, forms?: Readonly<Record<string, JsonObject>>, answers?: AnswerValidators) => InputFeature) | undefined;
+  readonly input?:
+    | ((
+        options: RequestStateOptions | undefined,
+        forms?: Readonly<Record<string, JsonObject>>,
+        answers?: AnswerValidators,
+      ) => InputFeature)
+    | undefined;
   /** resources/read (resources or resource templates). */
   readonly resources?: ((definition: ServerDefinition<H>) => ResourcesFeature<H>) | undefined;
   /** prompts/get (prompts). */
@@ -267,7 +282,8 @@ export interface ServerDefinition<H> {
    * Lists whose changes the server announces (`listChanged` capability): see
    * McpServer.setEnabled and notifyListChanged.
    */
-  readonly listChanged?: { readonly tools?: boolean; readonly prompts?: boolean; readonly resources?: boolean } | undefined;
+  readonly listChanged?:
+    { readonly tools?: boolean; readonly prompts?: boolean; readonly resources?: boolean } | undefined;
   /**
    * Caching of the lists and of server/discover under 2026-07-28. Default: stale at once,
    * public, or private for callers authenticated by a bearer token.

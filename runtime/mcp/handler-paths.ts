@@ -18,7 +18,15 @@ export class MissingHandlersError extends Error {
 /** Throws MissingHandlersError unless every handler the definition names is a function. */
 export function checkHandlers<H>(definition: ServerDefinition<H>, handlers: H): void {
   const at = (path: readonly string[]) =>
-    path.reduce<unknown>((node, key) => (node !== null && (typeof node === "object" || typeof node === "function") ? (node as Record<string, unknown>)[key] : undefined), handlers);
-  const missing = (definition.handlerPaths ?? []).filter(({ path }) => typeof at(path) !== "function").map(({ of }) => of);
+    path.reduce<unknown>(
+      (node, key) =>
+        node !== null && (typeof node === "object" || typeof node === "function")
+          ? (node as Record<string, unknown>)[key]
+          : undefined,
+      handlers,
+    );
+  const missing = (definition.handlerPaths ?? [])
+    .filter(({ path }) => typeof at(path) !== "function")
+    .map(({ of }) => of);
   if (missing.length > 0) throw new MissingHandlersError(definition.info.name, missing);
 }

@@ -31,7 +31,9 @@ export interface RequestShape {
  * revisions it serves: sampling/createMessage, elicitation/create, roots/list ...); this
  * default leaves them untyped.
  */
-export type AnyRequests = { readonly [method: string]: { readonly params: JsonObject | undefined; readonly result: JsonObject } };
+export type AnyRequests = {
+  readonly [method: string]: { readonly params: JsonObject | undefined; readonly result: JsonObject };
+};
 
 type RequestArgs<P> = undefined extends P
   ? [params?: Exclude<P, undefined>, options?: ClientRequestOptions]
@@ -97,7 +99,11 @@ export type RequestMethodOf<Requests, M extends string> = M extends keyof Reques
 
 /** The answers to the requests given to ctx.input, by key. */
 export type InputResults<Requests, R> = {
-  -readonly [K in keyof R]: R[K] extends { readonly method: infer M } ? (M extends keyof Requests ? ResultOf<Requests[M]> : never) : never;
+  -readonly [K in keyof R]: R[K] extends { readonly method: infer M }
+    ? M extends keyof Requests
+      ? ResultOf<Requests[M]>
+      : never
+    : never;
 };
 
 export interface ClientRequestOptions {
@@ -128,17 +134,23 @@ type RequiredFields<S> = S extends { readonly required: readonly (infer K)[] } ?
 
 /** What the client fills in for a form whose requestedSchema is `S`. */
 export type FormContent<S> = S extends { readonly properties: infer P }
-  ? { -readonly [K in keyof P & RequiredFields<S>]: FieldValue<P[K]> } & { -readonly [K in Exclude<keyof P, RequiredFields<S>>]?: FieldValue<P[K]> }
+  ? { -readonly [K in keyof P & RequiredFields<S>]: FieldValue<P[K]> } & {
+      -readonly [K in Exclude<keyof P, RequiredFields<S>>]?: FieldValue<P[K]>;
+    }
   : never;
 
 /** The user's answer to a form: accepted with its content, or declined / cancelled. */
-export type ElicitAnswer<T> = { readonly action: "accept"; readonly content: T } | { readonly action: "decline" | "cancel"; readonly content?: undefined };
+export type ElicitAnswer<T> =
+  | { readonly action: "accept"; readonly content: T }
+  | { readonly action: "decline" | "cancel"; readonly content?: undefined };
 
 /** ctx.elicit: one method per elicitation form of the manifest (`elicitations:`), by its identifier. */
 export type ElicitForms<Forms> = {
   readonly [K in keyof Forms]: (
     message: string,
-    options?: { /** The ctx.input key of this question; default the form's identifier. Ask twice in one handler with two keys. */ readonly key?: string },
+    options?: {
+      /** The ctx.input key of this question; default the form's identifier. Ask twice in one handler with two keys. */ readonly key?: string;
+    },
   ) => Promise<ElicitAnswer<FormContent<Forms[K]>>>;
 };
 
@@ -190,7 +202,10 @@ export interface RequestContext<Requests extends object = AnyRequests, Forms ext
    * carry server-to-client requests: under a modern revision a declared capability still
    * rejects, with ClientRequestUnavailableError, which a tool handler turns into a tool error.
    */
-  request<const K extends string>(method: RequestMethodOf<Requests, K>, ...args: RequestArgs<ParamsOf<Requests[K & keyof Requests]>>): Promise<ResultOf<Requests[K & keyof Requests]>>;
+  request<const K extends string>(
+    method: RequestMethodOf<Requests, K>,
+    ...args: RequestArgs<ParamsOf<Requests[K & keyof Requests]>>
+  ): Promise<ResultOf<Requests[K & keyof Requests]>>;
   /**
    * Asks the client for input -- `elicitation/create`, `sampling/createMessage`,
    * `roots/list` -- and resolves with the answers, by the keys you chose:
@@ -227,13 +242,24 @@ export interface RequestContext<Requests extends object = AnyRequests, Forms ext
   pollLater(retryMs?: number): boolean;
 }
 
-export type ToolContext<Requests extends object = AnyRequests, Forms extends object = {}> = RequestContext<Requests, Forms>;
-export type ResourceContext<Requests extends object = AnyRequests, Forms extends object = {}> = RequestContext<Requests, Forms>;
-export type PromptContext<Requests extends object = AnyRequests, Forms extends object = {}> = RequestContext<Requests, Forms>;
+export type ToolContext<Requests extends object = AnyRequests, Forms extends object = {}> = RequestContext<
+  Requests,
+  Forms
+>;
+export type ResourceContext<Requests extends object = AnyRequests, Forms extends object = {}> = RequestContext<
+  Requests,
+  Forms
+>;
+export type PromptContext<Requests extends object = AnyRequests, Forms extends object = {}> = RequestContext<
+  Requests,
+  Forms
+>;
 
 /** What a completer receives besides the value being completed. */
-export interface CompletionContext<Args = Readonly<Record<string, string | undefined>>, Requests extends object = AnyRequests>
-  extends RequestContext<Requests> {
+export interface CompletionContext<
+  Args = Readonly<Record<string, string | undefined>>,
+  Requests extends object = AnyRequests,
+> extends RequestContext<Requests> {
   /** Values the client already chose for the other arguments or variables (`context.arguments`; may be empty). */
   readonly arguments: Args;
 }
@@ -278,10 +304,21 @@ export interface ToolError<Content> {
 
 /** One resource body; `uri` defaults to the URI read and `mimeType` to the declared one. */
 export type ResourceContent =
-  | { readonly uri?: string | undefined; readonly mimeType?: string | undefined; readonly text: string; readonly _meta?: JsonObject | undefined }
-  | { readonly uri?: string | undefined; readonly mimeType?: string | undefined; readonly blob: string; readonly _meta?: JsonObject | undefined };
+  | {
+      readonly uri?: string | undefined;
+      readonly mimeType?: string | undefined;
+      readonly text: string;
+      readonly _meta?: JsonObject | undefined;
+    }
+  | {
+      readonly uri?: string | undefined;
+      readonly mimeType?: string | undefined;
+      readonly blob: string;
+      readonly _meta?: JsonObject | undefined;
+    };
 
 /** A string is text, bytes become a base64 blob. */
 export type ResourceReturn = string | Uint8Array | ResourceContent | readonly ResourceContent[];
 
-export type PromptReturn<Message> = readonly Message[] | { readonly description?: string | undefined; readonly messages: readonly Message[] };
+export type PromptReturn<Message> =
+  readonly Message[] | { readonly description?: string | undefined; readonly messages: readonly Message[] };

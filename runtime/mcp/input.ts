@@ -22,7 +22,12 @@ import { brand } from "../jsonrpc/brand.js";
 import { ErrorCode, invalidParams, isObject, RpcError, type Params } from "../jsonrpc/messages.js";
 import type { Exchange } from "../jsonrpc/peer.js";
 import { RequestingPeer } from "../jsonrpc/requesting-peer.js";
-import { capabilityProblem, requiredClientCapability, sendClientRequest, type ClientRequestScope } from "./client-requests.js";
+import {
+  capabilityProblem,
+  requiredClientCapability,
+  sendClientRequest,
+  type ClientRequestScope,
+} from "./client-requests.js";
 import { Context, type InputRequestSpec, type Scope, type TaskInput } from "./context.js";
 import type { AnswerValidators, InputFeature, RequestStateOptions } from "./definition.js";
 import type { ClientRequestOptions, JsonObject } from "./handler-types.js";
@@ -30,21 +35,29 @@ import { base64Encode } from "./results.js";
 import { describeIssue, type Validator } from "../validation.js";
 
 /** Methods whose modern results may be `input_required`; no prototype. */
-const inputMethods: Readonly<Record<string, string | undefined>> = Object.assign(Object.create(null) as Record<string, string>, {
-  "tools/call": "name",
-  "prompts/get": "name",
-  "resources/read": "uri",
-});
+const inputMethods: Readonly<Record<string, string | undefined>> = Object.assign(
+  Object.create(null) as Record<string, string>,
+  {
+    "tools/call": "name",
+    "prompts/get": "name",
+    "resources/read": "uri",
+  },
+);
 
 /** The validator of `method`'s result under `revision`, when the generated definition has one (the methods its `asks:` use). */
-function answerValidator(answers: AnswerValidators | undefined, method: string, revision: string): Validator | undefined {
+function answerValidator(
+  answers: AnswerValidators | undefined,
+  method: string,
+  revision: string,
+): Validator | undefined {
   const byRevision = answers !== undefined && Object.hasOwn(answers, method) ? answers[method] : undefined;
   return byRevision !== undefined && Object.hasOwn(byRevision, revision) ? byRevision[revision] : undefined;
 }
 
 /** The -32602 error for a client's answer to `method` that is not a result of that method (legacy: a response to a server request). */
 function invalidAnswer(method: string, issue: string, key?: string): RpcError {
-  const what = key === undefined ? `the client's result of ${method}` : `inputResponses.${key} (the client's result of ${method})`;
+  const what =
+    key === undefined ? `the client's result of ${method}` : `inputResponses.${key} (the client's result of ${method})`;
   return invalidParams(`${what} is invalid: ${issue}`);
 }
 
@@ -169,7 +182,12 @@ export class RequestStateCodec {
   private hmacKey(): Promise<HmacKey> {
     if (!this.key) {
       const secret = this.options.secret;
-      const raw = secret === undefined ? crypto.getRandomValues(new Uint8Array(32)) : typeof secret === "string" ? encoder.encode(secret) : secret;
+      const raw =
+        secret === undefined
+          ? crypto.getRandomValues(new Uint8Array(32))
+          : typeof secret === "string"
+            ? encoder.encode(secret)
+            : secret;
       this.key = crypto.subtle.importKey("raw", raw, { name: "HMAC", hash: "SHA-256" }, false, ["sign", "verify"]);
     }
     return this.key;
@@ -258,13 +276,15 @@ export class InputRound {
     }
     const state = params.requestState;
     if (state !== undefined && typeof state !== "string") throw invalidParams("requestState must be a string");
-    const earlier: OpenedState = state === undefined ? { answers: {}, asked: [] } : await this.codec.open(state, this.binding);
+    const earlier: OpenedState =
+      state === undefined ? { answers: {}, asked: [] } : await this.codec.open(state, this.binding);
     for (const key of Object.keys(responses ?? {})) {
       if (!earlier.asked.includes(key)) throw invalidParams(`inputResponses.${key} answers nothing this server asked`);
     }
     const answers: JsonObject = {};
     for (const source of [earlier.answers, responses ?? {}]) {
-      for (const [key, value] of Object.entries(source)) Object.defineProperty(answers, key, { value, enumerable: true, writable: true, configurable: true });
+      for (const [key, value] of Object.entries(source))
+        Object.defineProperty(answers, key, { value, enumerable: true, writable: true, configurable: true });
     }
     return answers;
   }
@@ -277,7 +297,11 @@ export class InputRound {
       if (request.params !== undefined) entry.params = request.params;
       Object.defineProperty(inputRequests, key, { value: entry, enumerable: true, writable: true, configurable: true });
     }
-    return { resultType: "input_required", inputRequests, requestState: await this.codec.seal(this.binding, this.used, Object.keys(inputRequests)) };
+    return {
+      resultType: "input_required",
+      inputRequests,
+      requestState: await this.codec.seal(this.binding, this.used, Object.keys(inputRequests)),
+    };
   }
 }
 
@@ -295,26 +319,38 @@ export interface InputScope extends ClientRequestScope {
  * ctx.input: the answers to `requests`, by key. Legacy: sent to the client at once and
  * awaited. Modern: taken from the request's answers, or an `input_required` result.
  */
-export async function requestInput(exchange: Exchange, scope: InputScope, requests: Readonly<Record<string, InputRequestSpec>>): Promise<JsonObject> {
+export async function requestInput(
+  exchange: Exchange,
+  scope: InputScope,
+  requests: Readonly<Record<string, InputRequestSpec>>,
+): Promise<JsonObject> {
   if (!isObject(requests)) throw new TypeError("ctx.input: requests must be an object of { method, params } by key");
   for (const request of Object.values(requests)) {
     const method: unknown = isObject(request) ? request.method : undefined;
     const capability = typeof method === "string" ? requiredClientCapability[method] : undefined;
-    if (capability === undefined) throw new TypeError(`ctx.input: ${typeof method === "string" ? method : typeof method} is not a request a server may send the client`);
+    if (capability === undefined)
+      throw new TypeError(
+        `ctx.input: ${typeof method === "string" ? method : typeof method} is not a request a server may send the client`,
+      );
     const problem = capabilityProblem(scope.capabilities, request.method, request.params, scope.revision);
     if (problem) throw problem;
   }
   const answers: JsonObject = {};
-  const put = (key: string, value: unknown) => Object.defineProperty(answers, key, { value, enumerable: true, writable: true, configurable: true });
+  const put = (key: string, value: unknown) =>
+    Object.defineProperty(answers, key, { value, enumerable: true, writable: true, configurable: true });
   if (scope.era === "legacy") {
     const entries = Object.entries(requests);
-    const results = await Promise.all(entries.map(([, r]) => sendChecked(exchange, scope, scope.answers, r.method, r.params)));
+    const results = await Promise.all(
+      entries.map(([, r]) => sendChecked(exchange, scope, scope.answers, r.method, r.params)),
+    );
     entries.forEach(([key], i) => put(key, results[i]));
     return answers;
   }
   const round = scope.round;
   if (!round || inputMethods[exchange.request.method] === undefined) {
-    throw new TypeError(`ctx.input: ${exchange.request.method} cannot ask the client for input under protocol ${scope.revision}`);
+    throw new TypeError(
+      `ctx.input: ${exchange.request.method} cannot ask the client for input under protocol ${scope.revision}`,
+    );
   }
   const available = await round.available();
   const missing: Record<string, InputRequestSpec> = {};
@@ -323,7 +359,12 @@ export async function requestInput(exchange: Exchange, scope: InputScope, reques
       const issue = answerValidator(scope.answers, request.method, scope.revision)?.(available[key]);
       if (issue) throw invalidAnswer(request.method, describeIssue(issue), key);
       put(key, available[key]);
-      Object.defineProperty(round.used, key, { value: available[key], enumerable: true, writable: true, configurable: true });
+      Object.defineProperty(round.used, key, {
+        value: available[key],
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     } else Object.defineProperty(missing, key, { value: request, enumerable: true });
   }
   if (Object.keys(missing).length === 0) return answers;
@@ -333,7 +374,8 @@ export async function requestInput(exchange: Exchange, scope: InputScope, reques
   for (const [key, request] of Object.entries(missing)) {
     const value = Object.hasOwn(given, key) ? given[key] : undefined;
     const issue = isObject(value) ? answerValidator(scope.answers, request.method, scope.revision)?.(value) : undefined;
-    if (!isObject(value) || issue) throw invalidAnswer(request.method, issue ? describeIssue(issue) : "it must be a result object", key);
+    if (!isObject(value) || issue)
+      throw invalidAnswer(request.method, issue ? describeIssue(issue) : "it must be a result object", key);
     put(key, value);
   }
   return answers;
@@ -349,13 +391,23 @@ function formProblem(schema: JsonObject, content: unknown): string | undefined {
   for (const [name, value] of Object.entries(content)) {
     const field = Object.hasOwn(properties, name) ? properties[name] : undefined;
     if (!field) return `unknown field '${name}'`;
-    const allowed = Array.isArray(field.enum) ? field.enum : Array.isArray(field.oneOf) ? (field.oneOf as JsonObject[]).map((o) => o.const) : undefined;
+    const allowed = Array.isArray(field.enum)
+      ? field.enum
+      : Array.isArray(field.oneOf)
+        ? (field.oneOf as JsonObject[]).map((o) => o.const)
+        : undefined;
     const type = field.type === "integer" ? "number" : field.type;
     if (type === "array") {
       const items = (isObject(field.items) ? field.items : {}) as JsonObject;
-      const choices = Array.isArray(items.enum) ? items.enum : Array.isArray(items.anyOf) ? (items.anyOf as JsonObject[]).map((o) => o.const) : undefined;
-      if (!Array.isArray(value) || (choices && value.some((v) => !choices.includes(v)))) return `field '${name}' must be a list of the offered choices`;
-    } else if (typeof value !== type || (field.type === "integer" && !Number.isInteger(value))) return `field '${name}' must be ${String(field.type)}`;
+      const choices = Array.isArray(items.enum)
+        ? items.enum
+        : Array.isArray(items.anyOf)
+          ? (items.anyOf as JsonObject[]).map((o) => o.const)
+          : undefined;
+      if (!Array.isArray(value) || (choices && value.some((v) => !choices.includes(v))))
+        return `field '${name}' must be a list of the offered choices`;
+    } else if (typeof value !== type || (field.type === "integer" && !Number.isInteger(value)))
+      return `field '${name}' must be ${String(field.type)}`;
     else if (allowed && !allowed.includes(value)) return `field '${name}' must be one of the offered choices`;
   }
   return undefined;
@@ -399,7 +451,9 @@ class InputContext extends Context {
       for (const [name, requestedSchema] of Object.entries(this.asking.forms)) {
         forms[name] = async (message: string, options?: { key?: string }) => {
           const key = options?.key ?? name;
-          const answers = await ask({ [key]: { method: "elicitation/create", params: { message, requestedSchema } } as InputRequestSpec });
+          const answers = await ask({
+            [key]: { method: "elicitation/create", params: { message, requestedSchema } } as InputRequestSpec,
+          });
           const answer = answers[key] as { action?: unknown; content?: unknown };
           const problem = answer.action === "accept" ? formProblem(requestedSchema, answer.content) : undefined;
           if (problem) throw new Error(`The client's answer to form ${name} does not fit it: ${problem}`);
@@ -426,7 +480,11 @@ class InputContext extends Context {
 }
 
 /** ctx.input and ctx.request, with `requestState` sealed as `options` say. */
-export function inputFeature(options?: RequestStateOptions, forms: Readonly<Record<string, JsonObject>> = {}, answers?: AnswerValidators): InputFeature {
+export function inputFeature(
+  options?: RequestStateOptions,
+  forms: Readonly<Record<string, JsonObject>> = {},
+  answers?: AnswerValidators,
+): InputFeature {
   const asking: Asking = { codec: new RequestStateCodec(options), forms, answers };
   return {
     connect: (sink, dispatcher) => new RequestingPeer(sink, dispatcher),

@@ -10,7 +10,8 @@ import type { JsonObject } from "./handler-types.js";
 import { MetaKey } from "./revisions.js";
 
 /** How setEnabled names a listed entry: resources by URI, everything else by name. */
-export const entryName = (kind: keyof Listing, item: JsonObject): string => (kind === "resources" ? item.uri : item.name) as string;
+export const entryName = (kind: keyof Listing, item: JsonObject): string =>
+  (kind === "resources" ? item.uri : item.name) as string;
 
 /** The subscriptions/listen filter field that opts in to each list's notification. */
 const listFilterFields: Readonly<Record<ChangingList, string>> = {
@@ -37,9 +38,13 @@ class ListChanges implements ListChangesFeature {
   setEnabled(kind: keyof Listing, name: string, enabled: boolean, pages: Map<string, unknown>): void {
     const definition = this.definition;
     const list = kind === "resourceTemplates" ? "resources" : kind;
-    const known = (definition.listings[definition.revisions[0]!]?.[kind] ?? []).some((item) => entryName(kind, item) === name);
+    const known = (definition.listings[definition.revisions[0]!]?.[kind] ?? []).some(
+      (item) => entryName(kind, item) === name,
+    );
     if (!known || !definition.listChanged?.[list]) {
-      throw new Error(`setEnabled: ${known ? `declare \`listChanged: [${list}]\` in the manifest` : `no ${kind} entry ${JSON.stringify(name)}`}`);
+      throw new Error(
+        `setEnabled: ${known ? `declare \`listChanged: [${list}]\` in the manifest` : `no ${kind} entry ${JSON.stringify(name)}`}`,
+      );
     }
     const disabled = !enabled;
     let off = this.disabled.get(kind);

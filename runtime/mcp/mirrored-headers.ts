@@ -8,14 +8,17 @@ import { excerpt } from "../excerpt.js";
  * nothing); the tasks extension (SEP-2663) adds the task id of tasks/get, tasks/update and
  * tasks/cancel, so that proxies can route a task's requests to the instance holding it.
  */
-export const namedMethods: Readonly<Record<string, string | undefined>> = Object.assign(Object.create(null) as Record<string, string>, {
-  "tools/call": "name",
-  "prompts/get": "name",
-  "resources/read": "uri",
-  "tasks/get": "taskId",
-  "tasks/update": "taskId",
-  "tasks/cancel": "taskId",
-});
+export const namedMethods: Readonly<Record<string, string | undefined>> = Object.assign(
+  Object.create(null) as Record<string, string>,
+  {
+    "tools/call": "name",
+    "prompts/get": "name",
+    "resources/read": "uri",
+    "tasks/get": "taskId",
+    "tasks/update": "taskId",
+    "tasks/cancel": "taskId",
+  },
+);
 
 /** Header names a tool may declare with `x-mcp-header` (RFC 9110 token characters). */
 const headerToken = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
@@ -26,7 +29,8 @@ const canonicalBase64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+
 
 /** Header-safe form of a value: as is when plain visible ASCII, else the =?base64?...?= sentinel. */
 export function encodeHeaderValue(value: string): string {
-  const plain = /^[\x21-\x7e]([\x20-\x7e]*[\x21-\x7e])?$/.test(value) && !(value.startsWith("=?base64?") && value.endsWith("?="));
+  const plain =
+    /^[\x21-\x7e]([\x20-\x7e]*[\x21-\x7e])?$/.test(value) && !(value.startsWith("=?base64?") && value.endsWith("?="));
   if (plain) return value;
   const bytes = new TextEncoder().encode(value);
   let binary = "";
@@ -90,7 +94,8 @@ export function paramHeaderMismatch(
   args: unknown,
   header: (name: string) => string | undefined,
 ): string | undefined {
-  const values = args !== null && typeof args === "object" && !Array.isArray(args) ? (args as Record<string, unknown>) : {};
+  const values =
+    args !== null && typeof args === "object" && !Array.isArray(args) ? (args as Record<string, unknown>) : {};
   for (const [argument, name] of Object.entries(declared)) {
     const expected = paramHeaderText(values[argument]);
     const raw = header(`mcp-param-${name.toLowerCase()}`);
@@ -101,7 +106,8 @@ export function paramHeaderMismatch(
     const actual = decodeHeaderValue(raw);
     if (actual === undefined) return `Mcp-Param-${name} header has an invalid base64 value`;
     if (expected === undefined) return `Mcp-Param-${name} header is present but argument '${argument}' is not`;
-    if (actual !== expected) return `Mcp-Param-${name} header value '${excerpt(actual)}' does not match argument '${argument}'`;
+    if (actual !== expected)
+      return `Mcp-Param-${name} header value '${excerpt(actual)}' does not match argument '${argument}'`;
   }
   return undefined;
 }

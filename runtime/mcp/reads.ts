@@ -3,7 +3,14 @@
 // passes `resourcesFeature` / `promptsFeature` only when the manifest declares resources or
 // prompts, so a tools-only server does not carry this module.
 import { ErrorCode, invalidParams, isObject, RpcError, type Params } from "../jsonrpc/messages.js";
-import type { CacheHint, PromptEntry, PromptsFeature, ResourceEntry, ResourcesFeature, ServerDefinition } from "./definition.js";
+import type {
+  CacheHint,
+  PromptEntry,
+  PromptsFeature,
+  ResourceEntry,
+  ResourcesFeature,
+  ServerDefinition,
+} from "./definition.js";
 import type { JsonObject } from "./handler-types.js";
 import { promptResult, resourceContents } from "./results.js";
 import { isModern, resourceNotFoundCode } from "./revisions.js";
@@ -14,7 +21,9 @@ import { isModern, resourceNotFoundCode } from "./revisions.js";
  * since handlers may read per-user data.
  */
 function readResult(contents: JsonObject[], revision: string, cache: CacheHint | undefined): Params {
-  return isModern(revision) ? { contents, ttlMs: cache?.ttlMs ?? 0, cacheScope: cache?.scope ?? "private" } : { contents };
+  return isModern(revision)
+    ? { contents, ttlMs: cache?.ttlMs ?? 0, cacheScope: cache?.scope ?? "private" }
+    : { contents };
 }
 
 /** resources/read for a server whose manifest declares resources or resource templates. */
@@ -44,7 +53,10 @@ export function resourcesFeature<H>(definition: ServerDefinition<H>): ResourcesF
           }
         });
         if (!decoded) continue;
-        const contents = await host.guard(() => template.read(host.handlers, variables, ctx), `resource template ${template.name}`);
+        const contents = await host.guard(
+          () => template.read(host.handlers, variables, ctx),
+          `resource template ${template.name}`,
+        );
         return readResult(resourceContents(uri, template.mimeType, contents), revision, template.cache);
       }
       throw new RpcError(resourceNotFoundCode(revision), `Resource not found: ${uri}`, { uri });
@@ -64,14 +76,20 @@ export function promptsFeature<H>(definition: ServerDefinition<H>): PromptsFeatu
       const args = params?.arguments === undefined ? {} : params.arguments;
       if (!isObject(args)) throw invalidParams("arguments must be an object of strings");
       for (const [key, value] of Object.entries(args)) {
-        if (typeof value !== "string") throw new RpcError(ErrorCode.InvalidParams, `Invalid arguments for prompt ${name}: ${key} must be a string`);
+        if (typeof value !== "string")
+          throw new RpcError(ErrorCode.InvalidParams, `Invalid arguments for prompt ${name}: ${key} must be a string`);
       }
       for (const argument of prompt.arguments) {
         if (argument.required && (!Object.hasOwn(args, argument.name) || args[argument.name] === undefined)) {
-          throw new RpcError(ErrorCode.InvalidParams, `Invalid arguments for prompt ${name}: missing required argument '${argument.name}'`);
+          throw new RpcError(
+            ErrorCode.InvalidParams,
+            `Invalid arguments for prompt ${name}: missing required argument '${argument.name}'`,
+          );
         }
       }
-      return promptResult(await host.guard(() => prompt.get(host.handlers, args as Record<string, string>, ctx), `prompt ${name}`));
+      return promptResult(
+        await host.guard(() => prompt.get(host.handlers, args as Record<string, string>, ctx), `prompt ${name}`),
+      );
     },
   };
 }

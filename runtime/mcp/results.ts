@@ -11,7 +11,12 @@ export function textResult(text: string, isError = false): JsonObject {
 }
 
 /** A tools/call result from a handler's return value. */
-export function toolResult(toolName: string, returned: unknown, validateOutput: Validator | undefined, revision: string): JsonObject {
+export function toolResult(
+  toolName: string,
+  returned: unknown,
+  validateOutput: Validator | undefined,
+  revision: string,
+): JsonObject {
   if (typeof returned === "string") return textResult(returned);
   if (!isObject(returned)) {
     throw new RpcError(ErrorCode.InternalError, `Tool ${toolName} returned neither a string nor a result object`);
@@ -27,7 +32,9 @@ export function toolResult(toolName: string, returned: unknown, validateOutput: 
         );
       }
     }
-    const content = Array.isArray(returned.content) ? returned.content : [{ type: "text", text: JSON.stringify(structured) }];
+    const content = Array.isArray(returned.content)
+      ? returned.content
+      : [{ type: "text", text: JSON.stringify(structured) }];
     const result: JsonObject = { content };
     if (hasStructuredContent(revision)) result.structuredContent = structured;
     if (returned._meta !== undefined) result._meta = returned._meta;
@@ -37,7 +44,10 @@ export function toolResult(toolName: string, returned: unknown, validateOutput: 
     throw new RpcError(ErrorCode.InternalError, `Tool ${toolName} returned a result without a content array`);
   }
   if (validateOutput && returned.isError !== true) {
-    throw new RpcError(ErrorCode.InternalError, `Tool ${toolName} declares an output schema but returned no structuredContent`);
+    throw new RpcError(
+      ErrorCode.InternalError,
+      `Tool ${toolName} declares an output schema but returned no structuredContent`,
+    );
   }
   const result: JsonObject = { content: returned.content };
   if (returned.isError === true) result.isError = true;
@@ -75,5 +85,7 @@ export function resourceContents(uri: string, mimeType: string | undefined, retu
 export function promptResult(returned: PromptReturn<unknown>): JsonObject {
   if (Array.isArray(returned)) return { messages: returned };
   const value = returned as { description?: string; messages: readonly unknown[] };
-  return value.description === undefined ? { messages: value.messages } : { description: value.description, messages: value.messages };
+  return value.description === undefined
+    ? { messages: value.messages }
+    : { description: value.description, messages: value.messages };
 }

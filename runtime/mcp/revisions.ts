@@ -142,7 +142,16 @@ export function allowsBatches(revision: string | undefined): boolean {
   return revision !== undefined && inRevisions(revision, revisionsWithBatches);
 }
 
-export const LOGGING_LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"] as const;
+export const LOGGING_LEVELS = [
+  "debug",
+  "info",
+  "notice",
+  "warning",
+  "error",
+  "critical",
+  "alert",
+  "emergency",
+] as const;
 export type LoggingLevel = (typeof LOGGING_LEVELS)[number];
 
 export function loggingSeverity(level: string): number {

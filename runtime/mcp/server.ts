@@ -2,7 +2,15 @@
 // handlers to any number of connections, in both protocol eras at once. A request that
 // carries `io.modelcontextprotocol/protocolVersion` in its _meta is served statelessly
 // (modern era); an `initialize` opens a legacy session scoped to its connection.
-import { ErrorCode, invalidParams, isObject, RpcError, type JsonRpcNotification, type Params, type RequestId } from "../jsonrpc/messages.js";
+import {
+  ErrorCode,
+  invalidParams,
+  isObject,
+  RpcError,
+  type JsonRpcNotification,
+  type Params,
+  type RequestId,
+} from "../jsonrpc/messages.js";
 import { type Exchange, Peer, type Dispatcher, type MessageSink } from "../jsonrpc/peer.js";
 import { RawJson, ResultWithTail } from "../jsonrpc/serialize.js";
 import { describeIssue } from "../validation.js";
@@ -32,13 +40,7 @@ import { checkHandlers } from "./handler-paths.js";
 import { textResult, toolResult } from "./results.js";
 import type { TaskOptions } from "./tasks-store.js";
 import { entryName } from "./list-changes.js";
-import {
-  invalidToolArgumentsAreToolErrors,
-  isModern,
-  loggingSeverity,
-  LOGGING_LEVELS,
-  MetaKey,
-} from "./revisions.js";
+import { invalidToolArgumentsAreToolErrors, isModern, loggingSeverity, LOGGING_LEVELS, MetaKey } from "./revisions.js";
 
 export interface ServerOptions {
   /** Items per page of tools/list, resources/list, resources/templates/list and prompts/list. Default 100. */
@@ -69,12 +71,15 @@ type LegacySession = Scope;
 
 type ListKind = keyof Listing;
 /** No prototype: a method named `constructor` or `__proto__` is no list. */
-const listMethods: Readonly<Record<string, ListKind | undefined>> = Object.assign(Object.create(null) as Record<string, ListKind>, {
-  "tools/list": "tools",
-  "resources/list": "resources",
-  "resources/templates/list": "resourceTemplates",
-  "prompts/list": "prompts",
-});
+const listMethods: Readonly<Record<string, ListKind | undefined>> = Object.assign(
+  Object.create(null) as Record<string, ListKind>,
+  {
+    "tools/list": "tools",
+    "resources/list": "resources",
+    "resources/templates/list": "resourceTemplates",
+    "prompts/list": "prompts",
+  },
+);
 
 /**
  * What transports need from a server: a way to serve a connection, a dispatcher for a lone
@@ -123,7 +128,11 @@ export class McpServer<H = unknown, N extends ServerNames = ServerNames> impleme
   ) {
     checkHandlers(definition, handlers);
     for (const tool of definition.tools) this.tools.set(tool.name, tool);
-    this.host = { handlers, isOff: (kind, name) => this.isOff(kind, name), guard: (run, where) => this.guard(run, where) };
+    this.host = {
+      handlers,
+      isOff: (kind, name) => this.isOff(kind, name),
+      guard: (run, where) => this.guard(run, where),
+    };
     this.legacyRevisions = definition.revisions.filter((r) => !isModern(r));
     this.modernRevisions = definition.revisions.filter(isModern);
     this.pageSize = Math.max(1, options.pageSize ?? 100);
@@ -133,11 +142,13 @@ export class McpServer<H = unknown, N extends ServerNames = ServerNames> impleme
     const capabilities: JsonObject = { logging: {} };
     const features = definition.features ?? {};
     this.listChanges = features.listChanges?.(definition);
-    const announces = (list: ChangingList) => (this.listChanges && definition.listChanged?.[list] ? { listChanged: true } : {});
+    const announces = (list: ChangingList) =>
+      this.listChanges && definition.listChanged?.[list] ? { listChanged: true } : {};
     if (definition.tools.length > 0) capabilities.tools = announces("tools");
     this.subscriptions = features.subscriptions?.(definition);
     this.resources = features.resources?.(definition);
-    if (this.resources) capabilities.resources = { ...(this.subscriptions && { subscribe: true }), ...announces("resources") };
+    if (this.resources)
+      capabilities.resources = { ...(this.subscriptions && { subscribe: true }), ...announces("resources") };
     this.prompts = features.prompts?.(definition);
     if (this.prompts) capabilities.prompts = announces("prompts");
     this.completions = features.completion?.(definition);
@@ -189,7 +200,10 @@ export class McpServer<H = unknown, N extends ServerNames = ServerNames> impleme
     if (!(result instanceof Promise)) return this.modernResult(result);
     const input = this.input;
     // A handler's ctx.input found answers missing: the `input_required` result asking for them.
-    return result.then((r) => this.modernResult(r), input && ((e: unknown) => input.inputRequired(e, { [MetaKey.serverInfo]: this.definition.info })));
+    return result.then(
+      (r) => this.modernResult(r),
+      input && ((e: unknown) => input.inputRequired(e, { [MetaKey.serverInfo]: this.definition.info })),
+    );
   }
 
   /** A handler's ctx: with ctx.input, ctx.request and ctx.elicit when handlers may ask the client something. */
@@ -197,9 +211,18 @@ export class McpServer<H = unknown, N extends ServerNames = ServerNames> impleme
     return this.input ? this.input.context(exchange, scope, meta) : new Context(exchange, scope, meta);
   }
 
-  protected dispatch(method: string, params: Params | undefined, exchange: Exchange, scope: Scope, meta: JsonObject | undefined): Params | Promise<Params> {
+  protected dispatch(
+    method: string,
+    params: Params | undefined,
+    exchange: Exchange,
+    scope: Scope,
+    meta: JsonObject | undefined,
+  ): Params | Promise<Params> {
     const listKind = listMethods[method];
-    if (listKind !== undefined && this.capabilities[listKind === "resourceTemplates" ? "resources" : listKind] !== undefined) {
+    if (
+      listKind !== undefined &&
+      this.capabilities[listKind === "resourceTemplates" ? "resources" : listKind] !== undefined
+    ) {
       return this.listPage(listKind, scope.revision, params?.cursor, this.cacheScope(exchange));
     }
     switch (method) {
@@ -216,7 +239,13 @@ export class McpServer<H = unknown, N extends ServerNames = ServerNames> impleme
         const completions = this.completions;
         if (!completions?.enabled) break;
         // A completer's context: the request's, plus the arguments the client already chose.
-        return this.guard(() => completions.complete(this.handlers, params, (args) => Object.assign(this.context(exchange, scope, meta), { arguments: args })), "completion");
+        return this.guard(
+          () =>
+            completions.complete(this.handlers, params, (args) =>
+              Object.assign(this.context(exchange, scope, meta), { arguments: args }),
+            ),
+          "completion",
+        );
       }
       case "resources/subscribe":
       case "resources/unsubscribe":
@@ -235,7 +264,10 @@ export class McpServer<H = unknown, N extends ServerNames = ServerNames> impleme
         if (scope.era !== "legacy") break;
         const level = params?.level;
         if (typeof level !== "string" || !(LOGGING_LEVELS as readonly string[]).includes(level)) {
-          throw new RpcError(ErrorCode.InvalidParams, `Invalid log level; expected one of ${LOGGING_LEVELS.join(", ")}`);
+          throw new RpcError(
+            ErrorCode.InvalidParams,
+            `Invalid log level; expected one of ${LOGGING_LEVELS.join(", ")}`,
+          );
         }
         scope.logLevel = level;
         return {};
@@ -252,7 +284,10 @@ export class McpServer<H = unknown, N extends ServerNames = ServerNames> impleme
     if (isObject(params._meta) && params._meta[MetaKey.protocolVersion] !== undefined) {
       // A request that carries its version in _meta is a modern request, and modern
       // revisions have no initialize.
-      throw new RpcError(ErrorCode.MethodNotFound, "Method not found: initialize (requests that carry a protocol version in _meta use server/discover)");
+      throw new RpcError(
+        ErrorCode.MethodNotFound,
+        "Method not found: initialize (requests that carry a protocol version in _meta use server/discover)",
+      );
     }
     if (this.legacyRevisions.length === 0) {
       throw new RpcError(
@@ -261,8 +296,10 @@ export class McpServer<H = unknown, N extends ServerNames = ServerNames> impleme
         { supported: this.definition.revisions, requested: typeof requested === "string" ? requested : "" },
       );
     }
-    if (exchange.peer.state !== undefined) throw new RpcError(ErrorCode.InvalidRequest, "Invalid request: the session is already initialized");
-    if (typeof requested !== "string") throw new RpcError(ErrorCode.InvalidParams, "initialize: protocolVersion must be a string");
+    if (exchange.peer.state !== undefined)
+      throw new RpcError(ErrorCode.InvalidRequest, "Invalid request: the session is already initialized");
+    if (typeof requested !== "string")
+      throw new RpcError(ErrorCode.InvalidParams, "initialize: protocolVersion must be a string");
     // Version negotiation: echo a supported version, else offer the latest one we speak.
     const revision = this.legacyRevisions.includes(requested) ? requested : this.legacyRevisions[0]!;
     const session: LegacySession = {
@@ -286,7 +323,10 @@ export class McpServer<H = unknown, N extends ServerNames = ServerNames> impleme
     if (this.modernRevisions.length === 0) {
       return new RpcError(ErrorCode.InvalidRequest, "Invalid request: send initialize first to open a session");
     }
-    const hint = this.legacyRevisions.length > 0 ? " (or send initialize first to use protocol " + this.legacyRevisions.join(", ") + ")" : "";
+    const hint =
+      this.legacyRevisions.length > 0
+        ? " (or send initialize first to use protocol " + this.legacyRevisions.join(", ") + ")"
+        : "";
     return invalidParams(`_meta must carry ${MetaKey.protocolVersion} and ${MetaKey.clientCapabilities}${hint}`);
   }
 
@@ -295,12 +335,19 @@ export class McpServer<H = unknown, N extends ServerNames = ServerNames> impleme
       throw new RpcError(ErrorCode.UnsupportedProtocolVersion, "Unsupported protocol version", {
         supported: this.definition.revisions,
         // Never String() a value from the wire: an object may carry a `toString` member, an array nest deeper than the stack.
-        requested: typeof requested === "string" ? requested : typeof requested === "object" || typeof requested === "undefined" ? "" : JSON.stringify(requested),
+        requested:
+          typeof requested === "string"
+            ? requested
+            : typeof requested === "object" || typeof requested === "undefined"
+              ? ""
+              : JSON.stringify(requested),
       });
     }
     const capabilities = meta[MetaKey.clientCapabilities];
     if (!isObject(capabilities)) {
-      throw invalidParams(`_meta must carry ${MetaKey.clientCapabilities} (an object; {} when the client supports no optional capabilities)`);
+      throw invalidParams(
+        `_meta must carry ${MetaKey.clientCapabilities} (an object; {} when the client supports no optional capabilities)`,
+      );
     }
     const info = meta[MetaKey.clientInfo];
     const level = meta[MetaKey.logLevel];
@@ -341,7 +388,9 @@ export class McpServer<H = unknown, N extends ServerNames = ServerNames> impleme
     const result: Params = {
       supportedVersions: this.definition.revisions,
       // Only modern revisions negotiate extensions; initialize answers without them.
-      capabilities: this.definition.extensions ? { ...this.capabilities, extensions: this.definition.extensions } : this.capabilities,
+      capabilities: this.definition.extensions
+        ? { ...this.capabilities, extensions: this.definition.extensions }
+        : this.capabilities,
       ttlMs: this.listTtlMs,
       cacheScope: this.cacheScope(exchange),
     };
@@ -364,7 +413,10 @@ export class McpServer<H = unknown, N extends ServerNames = ServerNames> impleme
       ...this.subscriptions?.listen(exchange, notifications.resourceSubscriptions),
       ...this.listChanges?.listen(exchange, notifications),
     };
-    exchange.notify("notifications/subscriptions/acknowledged", { _meta: { [MetaKey.subscriptionId]: exchange.id }, notifications: honoured });
+    exchange.notify("notifications/subscriptions/acknowledged", {
+      _meta: { [MetaKey.subscriptionId]: exchange.id },
+      notifications: honoured,
+    });
     const signal = exchange.signal;
     return new Promise((resolve) => {
       if (signal.aborted) resolve({});
@@ -503,7 +555,11 @@ function decodeCursor(cursor: string): number {
 }
 
 /** Builds a server from a generated definition and the user's handlers. */
-export function createServer<H, N extends ServerNames = ServerNames>(definition: ServerDefinition<H>, handlers: H, options?: ServerOptions): McpServer<H, N> {
+export function createServer<H, N extends ServerNames = ServerNames>(
+  definition: ServerDefinition<H>,
+  handlers: H,
+  options?: ServerOptions,
+): McpServer<H, N> {
   return new McpServer<H, N>(definition, handlers, options);
 }
 

@@ -36,13 +36,18 @@ class ResourceSubscriptions<H> implements SubscriptionsFeature {
     return known;
   }
 
-  answer(method: "resources/subscribe" | "resources/unsubscribe", params: Params | undefined, peer: ExchangeHost): Params {
+  answer(
+    method: "resources/subscribe" | "resources/unsubscribe",
+    params: Params | undefined,
+    peer: ExchangeHost,
+  ): Params {
     const uri = params?.uri;
     if (typeof uri !== "string") throw invalidParams("uri must be a string");
     // An unsubscribe can only follow an accepted subscribe, so it is refused alike.
     const watchable = this.canSubscribe(uri);
     if (watchable === undefined) throw new RpcError(ErrorCode.ResourceNotFound, `Resource not found: ${uri}`, { uri });
-    if (!watchable) throw new RpcError(ErrorCode.InvalidParams, `Resource ${uri} does not support subscriptions`, { uri });
+    if (!watchable)
+      throw new RpcError(ErrorCode.InvalidParams, `Resource ${uri} does not support subscriptions`, { uri });
     let peers = this.sessions.get(uri);
     if (method === "resources/unsubscribe") {
       peers?.delete(peer);
@@ -55,7 +60,9 @@ class ResourceSubscriptions<H> implements SubscriptionsFeature {
   }
 
   listen(exchange: Exchange, requested: unknown): { resourceSubscriptions?: string[] } {
-    const uris = Array.isArray(requested) ? [...new Set(requested.filter((u): u is string => typeof u === "string" && this.canSubscribe(u) === true))] : [];
+    const uris = Array.isArray(requested)
+      ? [...new Set(requested.filter((u): u is string => typeof u === "string" && this.canSubscribe(u) === true))]
+      : [];
     if (uris.length === 0) return {};
     const listener: Listener = { exchange, uris: new Set(uris) };
     this.listeners.add(listener);
@@ -85,7 +92,10 @@ class ResourceSubscriptions<H> implements SubscriptionsFeature {
         this.listeners.delete(listener);
         continue;
       }
-      listener.exchange.notify("notifications/resources/updated", { uri, _meta: { [MetaKey.subscriptionId]: listener.exchange.id } });
+      listener.exchange.notify("notifications/resources/updated", {
+        uri,
+        _meta: { [MetaKey.subscriptionId]: listener.exchange.id },
+      });
       sent++;
     }
     return sent;

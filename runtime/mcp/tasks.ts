@@ -24,7 +24,15 @@ import type { Implementation, JsonObject } from "./handler-types.js";
 import { McpServer, type ServerOptions } from "./server.js";
 import { RawJson } from "../jsonrpc/serialize.js";
 import { hasExperimentalTasks, MetaKey } from "./revisions.js";
-import { isTerminal, MemoryTaskStore, TaskLimitError, type TaskOptions, type TaskRecord, type TaskStatus, type TaskStore } from "./tasks-store.js";
+import {
+  isTerminal,
+  MemoryTaskStore,
+  TaskLimitError,
+  type TaskOptions,
+  type TaskRecord,
+  type TaskStatus,
+  type TaskStore,
+} from "./tasks-store.js";
 
 /** The extension's identifier (client capabilities, server/discover). */
 export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
@@ -44,9 +52,13 @@ export interface TaskCall {
 
 /** The -32021 error of a request that needs the tasks extension its client did not declare. */
 export function missingTasksExtension(what: string): RpcError {
-  return new RpcError(ErrorCode.MissingRequiredClientCapability, `Missing required client capability: extensions["${TASKS_EXTENSION}"] (${what})`, {
-    requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } },
-  });
+  return new RpcError(
+    ErrorCode.MissingRequiredClientCapability,
+    `Missing required client capability: extensions["${TASKS_EXTENSION}"] (${what})`,
+    {
+      requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } },
+    },
+  );
 }
 
 function declaresTasks(capabilities: JsonObject): boolean {
@@ -160,7 +172,10 @@ class TaskHost implements ExchangeHost {
         const runner = this.runner!;
         await legacy.mark("input_required");
         try {
-          return await send(method, withRelatedTask(params, runner.taskId), { ...options, relatedTo: runner.resultRequest?.id ?? origin.id });
+          return await send(method, withRelatedTask(params, runner.taskId), {
+            ...options,
+            relatedTo: runner.resultRequest?.id ?? origin.id,
+          });
         } finally {
           if (!runner.exchange.cancelled) await legacy.mark("working");
         }
@@ -224,7 +239,9 @@ class Tasks {
   capabilities(revision?: string): JsonObject | undefined {
     if (revision === undefined) return { extensions: { [TASKS_EXTENSION]: {} } };
     // 2025-11-25: task-augmented tools/call, tasks/list and tasks/cancel.
-    return hasExperimentalTasks(revision) ? { tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } } : undefined;
+    return hasExperimentalTasks(revision)
+      ? { tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } }
+      : undefined;
   }
 
   /** A tools/call of a tool declared `task:`: inline, as a task, or an error. */
@@ -239,7 +256,8 @@ class Tasks {
     const requested = exchange.request.params?.task;
     if (!hasExperimentalTasks(scope.revision)) return call.execute(call.context(exchange, scope));
     if (requested === undefined) {
-      if (support === "required") throw new RpcError(ErrorCode.MethodNotFound, `Tool ${tool.name} must be called as a task (params.task)`);
+      if (support === "required")
+        throw new RpcError(ErrorCode.MethodNotFound, `Tool ${tool.name} must be called as a task (params.task)`);
       return call.execute(call.context(exchange, scope));
     }
     if (!isObject(requested)) throw invalidParams("task must be an object");
@@ -283,7 +301,10 @@ class Tasks {
       return first.result;
     }
     if (this.running.size >= this.maxRunning) {
-      const error = new RpcError(ErrorCode.InternalError, `Too many tasks running on this server (at most ${this.maxRunning}); try again later`);
+      const error = new RpcError(
+        ErrorCode.InternalError,
+        `Too many tasks running on this server (at most ${this.maxRunning}); try again later`,
+      );
       runnerFailed(error);
       exchange.cancel("Too many tasks");
       throw error;
@@ -299,15 +320,21 @@ class Tasks {
     await created;
     this.run(runner, settled, record.pollIntervalMs);
     // Serialised here: the server adds `resultType: "complete"` to what it serialises itself.
-    return new RawJson(JSON.stringify({ resultType: "task", ...taskFields(record, false), _meta: { [MetaKey.serverInfo]: this.info } })) as unknown as Params;
+    return new RawJson(
+      JSON.stringify({ resultType: "task", ...taskFields(record, false), _meta: { [MetaKey.serverInfo]: this.info } }),
+    ) as unknown as Params;
   }
 
   /** 2025-11-25: the client asked for a task; it exists before the handler starts. */
   private async legacyCall(call: TaskCall, requestedTtl: unknown): Promise<Params> {
     if (this.running.size >= this.maxRunning) {
-      throw new RpcError(ErrorCode.InternalError, `Too many tasks running on this server (at most ${this.maxRunning}); try again later`);
+      throw new RpcError(
+        ErrorCode.InternalError,
+        `Too many tasks running on this server (at most ${this.maxRunning}); try again later`,
+      );
     }
-    const ttl = typeof requestedTtl === "number" && Number.isInteger(requestedTtl) && requestedTtl > 0 ? requestedTtl : undefined;
+    const ttl =
+      typeof requestedTtl === "number" && Number.isInteger(requestedTtl) && requestedTtl > 0 ? requestedTtl : undefined;
     const record = this.newRecord(call, this.owner(call.exchange, call.scope), ttl);
     const taskId = record.taskId;
     const host = new TaskHost(call.exchange, { mark: (status) => this.mark(taskId, status) });
@@ -363,7 +390,15 @@ class Tasks {
       if (hasExperimentalTasks(runner.revision) && runner.exchange.peer.isClosed) {
         runner.exchange.cancel("The session ended");
         void this.mutate(runner.taskId, (record) =>
-          isTerminal(record.status) ? undefined : { ...record, status: "cancelled", statusMessage: "The session ended", inputRequests: undefined, inputResponses: undefined },
+          isTerminal(record.status)
+            ? undefined
+            : {
+                ...record,
+                status: "cancelled",
+                statusMessage: "The session ended",
+                inputRequests: undefined,
+                inputResponses: undefined,
+              },
         ).catch(() => {});
         return;
       }
@@ -383,7 +418,11 @@ class Tasks {
           ? { status: "completed", result: outcome.result }
           : { status: "failed", error: toErrorObject(outcome.error) as unknown as JsonObject };
       // Still running while the outcome is written, so that a 2025-11-25 session hears of it.
-      await this.mutate(runner.taskId, (record) => (isTerminal(record.status) ? undefined : { ...record, ...patch, inputRequests: undefined, inputResponses: undefined }))
+      await this.mutate(runner.taskId, (record) =>
+        isTerminal(record.status)
+          ? undefined
+          : { ...record, ...patch, inputRequests: undefined, inputResponses: undefined },
+      )
         .catch(() => {})
         .finally(() => this.running.delete(runner.taskId));
     });
@@ -391,7 +430,9 @@ class Tasks {
 
   /** Sets a 2025-11-25 task's status (input_required while the client answers, working again after). */
   private async mark(taskId: string, status: TaskStatus): Promise<void> {
-    await this.mutate(taskId, (record) => (isTerminal(record.status) || record.status === status ? undefined : { ...record, status }));
+    await this.mutate(taskId, (record) =>
+      isTerminal(record.status) || record.status === status ? undefined : { ...record, status },
+    );
   }
 
   /**
@@ -408,7 +449,9 @@ class Tasks {
       put(asked, key, entry);
     }
     await this.mutate(runner.taskId, (record) =>
-      isTerminal(record.status) ? undefined : { ...record, status: "input_required", inputRequests: { ...record.inputRequests, ...asked } },
+      isTerminal(record.status)
+        ? undefined
+        : { ...record, status: "input_required", inputRequests: { ...record.inputRequests, ...asked } },
     );
     const signal = runner.exchange.signal;
     for (;;) {
@@ -440,13 +483,20 @@ class Tasks {
    * first; `change` returns undefined to leave the record as it is. Resolves with the
    * written record, or undefined when nothing was written (or there is no record).
    */
-  private async mutate(taskId: string, change: (record: TaskRecord) => TaskRecord | undefined): Promise<TaskRecord | undefined> {
+  private async mutate(
+    taskId: string,
+    change: (record: TaskRecord) => TaskRecord | undefined,
+  ): Promise<TaskRecord | undefined> {
     for (let attempt = 0; attempt < 100; attempt++) {
       const record = await this.store.get(taskId);
       if (!record) return undefined;
       const next = change(record);
       if (!next) return undefined;
-      const written: TaskRecord = { ...stripUndefined(next), version: record.version + 1, lastUpdatedAt: new Date().toISOString() };
+      const written: TaskRecord = {
+        ...stripUndefined(next),
+        version: record.version + 1,
+        lastUpdatedAt: new Date().toISOString(),
+      };
       if (await this.store.update(written)) {
         this.changed(written);
         return written;
@@ -470,7 +520,10 @@ class Tasks {
         this.listeners.delete(listener);
         continue;
       }
-      listener.exchange.notify("notifications/tasks", { ...detailedTask(record), _meta: { [MetaKey.subscriptionId]: listener.exchange.id } });
+      listener.exchange.notify("notifications/tasks", {
+        ...detailedTask(record),
+        _meta: { [MetaKey.subscriptionId]: listener.exchange.id },
+      });
     }
   }
 
@@ -552,7 +605,12 @@ class Tasks {
       }
       if (!answered) return undefined;
       const waiting = Object.keys(pending).length > 0;
-      return { ...record, status: waiting ? "input_required" : "working", inputRequests: waiting ? pending : undefined, inputResponses: responses };
+      return {
+        ...record,
+        status: waiting ? "input_required" : "working",
+        inputRequests: waiting ? pending : undefined,
+        inputResponses: responses,
+      };
     });
     return {};
   }
@@ -567,7 +625,15 @@ class Tasks {
       return {};
     }
     const written = await this.mutate(taskId, (current) =>
-      isTerminal(current.status) ? undefined : { ...current, status: "cancelled", statusMessage: "Cancelled by the client", inputRequests: undefined, inputResponses: undefined },
+      isTerminal(current.status)
+        ? undefined
+        : {
+            ...current,
+            status: "cancelled",
+            statusMessage: "Cancelled by the client",
+            inputRequests: undefined,
+            inputResponses: undefined,
+          },
     );
     this.running.get(taskId)?.exchange.cancel("Task cancelled");
     if (!legacy) return {};
@@ -595,7 +661,11 @@ class Tasks {
       }
       if (record.status === "failed") {
         const error = record.error ?? {};
-        throw new RpcError(typeof error.code === "number" ? error.code : ErrorCode.InternalError, typeof error.message === "string" ? error.message : "Task failed", error.data);
+        throw new RpcError(
+          typeof error.code === "number" ? error.code : ErrorCode.InternalError,
+          typeof error.message === "string" ? error.message : "Task failed",
+          error.data,
+        );
       }
       if (record.status === "cancelled") throw new RpcError(ErrorCode.InvalidParams, `Task ${taskId} was cancelled`);
       if (signal.aborted) throw signal.reason;
@@ -636,7 +706,9 @@ class Tasks {
 
   /** subscriptions/listen: registers `exchange` for notifications/tasks of the task ids in `requested` (`taskIds`); returns the honoured filter part. */
   listen(exchange: Exchange, requested: unknown): { taskIds?: string[] } {
-    const ids = Array.isArray(requested) ? [...new Set(requested.filter((id): id is string => typeof id === "string"))] : [];
+    const ids = Array.isArray(requested)
+      ? [...new Set(requested.filter((id): id is string => typeof id === "string"))]
+      : [];
     if (ids.length === 0) return {};
     const auth = (exchange.auth as AuthInfo | undefined)?.subject;
     const listener: Listener = { exchange, owner: auth === undefined ? "" : `sub:${auth}`, ids: new Set(ids) };
@@ -677,7 +749,13 @@ export class TaskServer<H = unknown, N extends ServerNames = ServerNames> extend
     this.tasks = new Tasks(options.tasks ?? {}, definition.info);
   }
 
-  protected override dispatch(method: string, params: Params | undefined, exchange: Exchange, scope: Scope, meta: JsonObject | undefined): Params | Promise<Params> {
+  protected override dispatch(
+    method: string,
+    params: Params | undefined,
+    exchange: Exchange,
+    scope: Scope,
+    meta: JsonObject | undefined,
+  ): Params | Promise<Params> {
     if (method === "tools/call" && this.capabilities.tools) {
       const name = params?.name;
       const tool = typeof name === "string" && !this.isOff("tools", name) ? this.tools.get(name) : undefined;
@@ -717,7 +795,10 @@ export class TaskServer<H = unknown, N extends ServerNames = ServerNames> extend
       ...this.listChanges?.listen(exchange, notifications),
       ...this.tasks.listen(exchange, notifications.taskIds),
     };
-    exchange.notify("notifications/subscriptions/acknowledged", { _meta: { [MetaKey.subscriptionId]: exchange.id }, notifications: honoured });
+    exchange.notify("notifications/subscriptions/acknowledged", {
+      _meta: { [MetaKey.subscriptionId]: exchange.id },
+      notifications: honoured,
+    });
     const signal = exchange.signal;
     return new Promise((resolve) => {
       if (signal.aborted) resolve({});
@@ -727,7 +808,10 @@ export class TaskServer<H = unknown, N extends ServerNames = ServerNames> extend
 }
 
 /** Builds a server whose tools may run as tasks (see TaskServer); generated code calls it when a tool declares `task:`. */
-export function createTaskServer<H, N extends ServerNames = ServerNames>(definition: ServerDefinition<H>, handlers: H, options?: ServerOptions): TaskServer<H, N> {
+export function createTaskServer<H, N extends ServerNames = ServerNames>(
+  definition: ServerDefinition<H>,
+  handlers: H,
+  options?: ServerOptions,
+): TaskServer<H, N> {
   return new TaskServer<H, N>(definition, handlers, options);
 }
-

@@ -23,7 +23,9 @@ export function checkToolResult(name: string, result: JsonObject, validateOutput
   let structured = result.structuredContent;
   if (structured === undefined) {
     // Revisions before 2025-06-18 have no structuredContent: the server sends its JSON as text.
-    const text = Array.isArray(result.content) ? (result.content as JsonObject[]).find((c) => c.type === "text")?.text : undefined;
+    const text = Array.isArray(result.content)
+      ? (result.content as JsonObject[]).find((c) => c.type === "text")?.text
+      : undefined;
     try {
       structured = typeof text === "string" ? JSON.parse(text) : undefined;
     } catch {
@@ -32,6 +34,10 @@ export function checkToolResult(name: string, result: JsonObject, validateOutput
     if (structured === undefined) throw new ToolOutputError(name, `Tool ${name} returned no structured content`);
   }
   const issue = validateOutput(structured);
-  if (issue) throw new ToolOutputError(name, `Tool ${name} returned structured content that does not match its output schema: ${describeIssue(issue)}`);
+  if (issue)
+    throw new ToolOutputError(
+      name,
+      `Tool ${name} returned structured content that does not match its output schema: ${describeIssue(issue)}`,
+    );
   return { ...result, structuredContent: structured };
 }

@@ -81,9 +81,15 @@ export class BodyLimits {
   }
 
   /** Reads and parses a body with `text(limit, timeoutMs, budget)`; resolves with the value or the reply refusing it. */
-  async read(text: (limit: number, timeoutMs: number, budget: BodyBudget) => Promise<string>): Promise<{ readonly value: unknown } | { readonly refused: BodyRefusal }> {
+  async read(
+    text: (limit: number, timeoutMs: number, budget: BodyBudget) => Promise<string>,
+  ): Promise<{ readonly value: unknown } | { readonly refused: BodyRefusal }> {
     if (this.reading >= this.maxConcurrentBodies) {
-      return { refused: refusal(503, SERVER_BUSY, "Service Unavailable: too many requests are being read; retry later", { "retry-after": "1" }) };
+      return {
+        refused: refusal(503, SERVER_BUSY, "Service Unavailable: too many requests are being read; retry later", {
+          "retry-after": "1",
+        }),
+      };
     }
     // This body's share of `buffered`, given back once it is parsed (its bytes and text are garbage then).
     let reserved = 0;
@@ -103,15 +109,35 @@ export class BodyLimits {
       this.buffered -= reserved;
       if (error instanceof BodyBudgetError) {
         return {
-          refused: refusal(503, SERVER_BUSY, `Service Unavailable: the request bodies being read hold ${this.maxBufferedBodyBytes} bytes at most; retry later`, {
-            "retry-after": "1",
-            ...(error.midway ? closeHeaders : {}),
-          }),
+          refused: refusal(
+            503,
+            SERVER_BUSY,
+            `Service Unavailable: the request bodies being read hold ${this.maxBufferedBodyBytes} bytes at most; retry later`,
+            {
+              "retry-after": "1",
+              ...(error.midway ? closeHeaders : {}),
+            },
+          ),
         };
       }
-      if (error instanceof BodyTooLargeError) return { refused: refusal(413, ErrorCode.InvalidRequest, `Payload Too Large: limit is ${this.maxBodyBytes} bytes`, closeHeaders) };
+      if (error instanceof BodyTooLargeError)
+        return {
+          refused: refusal(
+            413,
+            ErrorCode.InvalidRequest,
+            `Payload Too Large: limit is ${this.maxBodyBytes} bytes`,
+            closeHeaders,
+          ),
+        };
       if (error instanceof BodyTimeoutError) {
-        return { refused: refusal(408, ErrorCode.InvalidRequest, `Request Timeout: the body did not arrive within ${this.bodyTimeoutMs} ms`, closeHeaders) };
+        return {
+          refused: refusal(
+            408,
+            ErrorCode.InvalidRequest,
+            `Request Timeout: the body did not arrive within ${this.bodyTimeoutMs} ms`,
+            closeHeaders,
+          ),
+        };
       }
       throw error;
     } finally {

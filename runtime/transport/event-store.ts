@@ -118,7 +118,8 @@ export class MemoryEventStore implements EventStore {
     // Resuming needs every event after the given one: it must be known, and its successor still kept.
     if (!log || sequence < log.first - 1 || sequence >= log.first + log.events.length) return undefined;
     const events: StoredEvent[] = [];
-    for (let n = sequence + 1; n < log.first + log.events.length; n++) events.push({ id: `${streamId}/${n}`, data: log.events[n - log.first]! });
+    for (let n = sequence + 1; n < log.first + log.events.length; n++)
+      events.push({ id: `${streamId}/${n}`, data: log.events[n - log.first]! });
     return { streamId, events };
   }
 

@@ -37,7 +37,10 @@ export class HostCheck {
     const hostname = host?.replace(/:\d+$/, "").toLowerCase();
     if (hostname !== undefined && this.hosts.includes(hostname)) return undefined;
     // Deployed under a real name, the usual cause is the default allow-list: say how to extend it.
-    const hint = this.hosts === defaultHosts && hostname !== undefined ? `; serving as ${excerpt(hostname)}? pass allowedHosts: ["${excerpt(hostname.replace(/[^a-z0-9.\-[\]:]/g, ""))}"] to the HTTP binding` : "";
+    const hint =
+      this.hosts === defaultHosts && hostname !== undefined
+        ? `; serving as ${excerpt(hostname)}? pass allowedHosts: ["${excerpt(hostname.replace(/[^a-z0-9.\-[\]:]/g, ""))}"] to the HTTP binding`
+        : "";
     return `Forbidden: Host ${host === undefined ? "(missing)" : `'${excerpt(host)}'`} is not allowed${hint}`;
   }
 
@@ -48,7 +51,8 @@ export class HostCheck {
     if (!allowed && this.hosts !== "any") {
       try {
         const url = new URL(origin);
-        allowed = (url.protocol === "http:" || url.protocol === "https:") && this.hosts.includes(url.hostname.toLowerCase());
+        allowed =
+          (url.protocol === "http:" || url.protocol === "https:") && this.hosts.includes(url.hostname.toLowerCase());
       } catch {
         allowed = false;
       }

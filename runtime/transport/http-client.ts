@@ -116,7 +116,8 @@ class HttpChannel implements ClientChannel {
     void this.post(message);
     // Once a legacy session is initialized, the server may send requests (elicitation,
     // sampling, roots) and notifications outside any request: open the GET stream for them.
-    if ("method" in message && message.method === "notifications/initialized" && this.protocol?.era === "legacy") void this.listen();
+    if ("method" in message && message.method === "notifications/initialized" && this.protocol?.era === "legacy")
+      void this.listen();
   }
 
   async close(): Promise<void> {
@@ -124,7 +125,10 @@ class HttpChannel implements ClientChannel {
     for (const controller of this.inflight.values()) controller.abort();
     this.inflight.clear();
     if (this.protocol?.era === "legacy" && this.sessionId !== undefined) {
-      await this.fetch(this.url, { method: "DELETE", headers: { ...this.options.headers, "mcp-session-id": this.sessionId } }).then(
+      await this.fetch(this.url, {
+        method: "DELETE",
+        headers: { ...this.options.headers, "mcp-session-id": this.sessionId },
+      }).then(
         (r) => r.body?.cancel(),
         () => {},
       );
@@ -136,7 +140,11 @@ class HttpChannel implements ClientChannel {
    * Sends a request with the provider's Authorization header; on a 401 or 403 challenge
    * the provider may renew credentials and the same request goes again (headers rebuilt).
    */
-  private async fetch(target: string | URL, init: RequestInit & { headers: Record<string, string> }, id?: RequestId): Promise<Response> {
+  private async fetch(
+    target: string | URL,
+    init: RequestInit & { headers: Record<string, string> },
+    id?: RequestId,
+  ): Promise<Response> {
     const auth = this.options.auth;
     if (!auth) return this.rawFetch(target, init);
     // Authorizing may wait on the user for minutes: the request's own timeout waits too.
@@ -147,7 +155,12 @@ class HttpChannel implements ClientChannel {
       const authorization = await Promise.resolve(auth.authorization(this.endpoint)).finally(() => releaseRefresh?.());
       if (authorization !== undefined) headers.authorization = authorization;
       const response = await this.rawFetch(target, { ...init, headers });
-      if ((response.status !== 401 && response.status !== 403) || !response.headers.has("www-authenticate") || resends >= MAX_AUTH_RESENDS) return response;
+      if (
+        (response.status !== 401 && response.status !== 403) ||
+        !response.headers.has("www-authenticate") ||
+        resends >= MAX_AUTH_RESENDS
+      )
+        return response;
       let again: boolean;
       const release = hold();
       try {
@@ -181,7 +194,12 @@ class HttpChannel implements ClientChannel {
   }
 
   /** Modern requests: MCP-Protocol-Version, Mcp-Method, Mcp-Name and the tool's Mcp-Param-* headers. */
-  private mirror(headers: Record<string, string>, version: string, method: string | undefined, params: JsonRpcRequest["params"]): void {
+  private mirror(
+    headers: Record<string, string>,
+    version: string,
+    method: string | undefined,
+    params: JsonRpcRequest["params"],
+  ): void {
     headers["mcp-protocol-version"] = version;
     if (method !== undefined) headers["mcp-method"] = method;
     const field = method === undefined ? undefined : namedMethods[method];
@@ -225,7 +243,11 @@ class HttpChannel implements ClientChannel {
    * Reads an SSE response, delivering its messages, to its end or until one answers request
    * `id` (a resumed GET stream may stay open after that); returns whether one did.
    */
-  private async readStream(body: ReadableStream<Uint8Array>, id: RequestId | undefined, state: SseState): Promise<boolean> {
+  private async readStream(
+    body: ReadableStream<Uint8Array>,
+    id: RequestId | undefined,
+    state: SseState,
+  ): Promise<boolean> {
     for await (const { data } of readSse(body, state)) {
       let value: unknown;
       try {
@@ -246,13 +268,22 @@ class HttpChannel implements ClientChannel {
    * (the server may end a stream early and replay the rest on resumption, SEP-1699), until
    * request `id` is answered, the server refuses, or a few reconnections in a row bring nothing.
    */
-  private async resume(state: SseState, signal: AbortSignal, id: RequestId | undefined, immediate = false): Promise<boolean> {
+  private async resume(
+    state: SseState,
+    signal: AbortSignal,
+    id: RequestId | undefined,
+    immediate = false,
+  ): Promise<boolean> {
     let idle = 0;
     for (let first = true; !signal.aborted && idle < MAX_IDLE_RECONNECTS; first = false) {
       if (!(immediate && first)) await delay(state.retryMs ?? DEFAULT_RETRY_MS, signal);
       if (signal.aborted) return false;
       const response = await this.fetch(this.url, { method: "GET", headers: this.resumeHeaders(state), signal });
-      if (!response.ok || !(response.headers.get("content-type") ?? "").includes("text/event-stream") || !response.body) {
+      if (
+        !response.ok ||
+        !(response.headers.get("content-type") ?? "").includes("text/event-stream") ||
+        !response.body
+      ) {
         await response.body?.cancel().catch(() => {});
         return false;
       }
@@ -266,7 +297,8 @@ class HttpChannel implements ClientChannel {
   private resumeHeaders(state: SseState): Record<string, string> {
     const headers: Record<string, string> = { ...this.options.headers, accept: "text/event-stream" };
     if (this.sessionId !== undefined) headers["mcp-session-id"] = this.sessionId;
-    if (this.protocol && hasProtocolVersionHeader(this.protocol.revision)) headers["mcp-protocol-version"] = this.protocol.revision;
+    if (this.protocol && hasProtocolVersionHeader(this.protocol.revision))
+      headers["mcp-protocol-version"] = this.protocol.revision;
     if (state.lastEventId !== undefined) headers["last-event-id"] = state.lastEventId;
     return headers;
   }
@@ -283,14 +315,25 @@ class HttpChannel implements ClientChannel {
     if (id !== undefined) this.inflight.set(id, controller);
     if (id !== undefined && (message as JsonRpcRequest).method === "tools/list") this.toolLists.add(id);
     try {
-      const response = await this.fetch(this.url, { method: "POST", headers: this.headersFor(message), body: serializeMessage(message), signal: controller.signal }, id);
+      const response = await this.fetch(
+        this.url,
+        {
+          method: "POST",
+          headers: this.headersFor(message),
+          body: serializeMessage(message),
+          signal: controller.signal,
+        },
+        id,
+      );
       const session = response.headers.get("mcp-session-id");
       if (session) this.sessionId = session;
       const type = response.headers.get("content-type") ?? "";
-      if (type.includes("text/event-stream") && response.body) await this.readStreamReply(response, response.body, id, controller.signal);
+      if (type.includes("text/event-stream") && response.body)
+        await this.readStreamReply(response, response.body, id, controller.signal);
       else await this.readJsonReply(response, id);
     } catch (error) {
-      if (id !== undefined && !controller.signal.aborted) this.handlers?.fail(id, error instanceof Error ? error : new Error(String(error)));
+      if (id !== undefined && !controller.signal.aborted)
+        this.handlers?.fail(id, error instanceof Error ? error : new Error(String(error)));
     } finally {
       if (id !== undefined) {
         this.inflight.delete(id);
@@ -300,13 +343,22 @@ class HttpChannel implements ClientChannel {
   }
 
   /** A POST answered with an SSE stream: read to the answer, resuming it if the server ends it early. */
-  private async readStreamReply(response: Response, body: ReadableStream<Uint8Array>, id: RequestId | undefined, signal: AbortSignal): Promise<void> {
+  private async readStreamReply(
+    response: Response,
+    body: ReadableStream<Uint8Array>,
+    id: RequestId | undefined,
+    signal: AbortSignal,
+  ): Promise<void> {
     const state = freshStream();
     let answered = await this.readStream(body, id, state);
     // The stream ended before the answer: resumable if the server gave it event ids.
-    if (id !== undefined && !answered && state.lastEventId !== undefined) answered = await this.resume(state, signal, id);
+    if (id !== undefined && !answered && state.lastEventId !== undefined)
+      answered = await this.resume(state, signal, id);
     if (id !== undefined && !answered && !signal.aborted) {
-      this.handlers?.fail(id, new HttpStatusError(response.status, "the server ended the event stream without answering"));
+      this.handlers?.fail(
+        id,
+        new HttpStatusError(response.status, "the server ended the event stream without answering"),
+      );
     }
   }
 
@@ -318,7 +370,13 @@ class HttpChannel implements ClientChannel {
     const error = (value as { error?: unknown } | undefined)?.error;
     // An OAuth error body ({"error": "insufficient_scope"}) is no JSON-RPC error object; a
     // "2.0" body with a malformed error still answers (classify fails the request with it).
-    if (value !== null && typeof value === "object" && ("result" in value || (error !== null && typeof error === "object") || (value as { jsonrpc?: unknown }).jsonrpc === "2.0")) {
+    if (
+      value !== null &&
+      typeof value === "object" &&
+      ("result" in value ||
+        (error !== null && typeof error === "object") ||
+        (value as { jsonrpc?: unknown }).jsonrpc === "2.0")
+    ) {
       // Transport-level errors come with a null id; they still answer this request.
       this.deliver({ ...(value as object), id }, id);
     } else this.handlers?.fail(id, new HttpStatusError(response.status, text));

@@ -12,12 +12,31 @@ import { errorReply, type HttpReply, type HttpRequestLike } from "./http-reply.j
  */
 export function corsHeaders(origin: string, requested?: string): Record<string, string> {
   const headers: Record<string, string> = { "access-control-allow-origin": origin, vary: "origin" };
-  if (requested === undefined) return { ...headers, "access-control-expose-headers": "mcp-session-id, mcp-protocol-version, www-authenticate" };
+  if (requested === undefined)
+    return { ...headers, "access-control-expose-headers": "mcp-session-id, mcp-protocol-version, www-authenticate" };
   // Each name once, and only so many (of a sane length), so the reply stays small whatever is asked.
-  const requestedParams = requested.split(",").map((name) => name.trim().toLowerCase()).filter((name) => name.length <= 256 && /^mcp-param-[!#$%&'*+\-.^_`|~0-9a-z]+$/.test(name));
+  const requestedParams = requested
+    .split(",")
+    .map((name) => name.trim().toLowerCase())
+    .filter((name) => name.length <= 256 && /^mcp-param-[!#$%&'*+\-.^_`|~0-9a-z]+$/.test(name));
   const params = [...new Set(requestedParams)].slice(0, 100);
-  const allowed = ["content-type", "accept", "mcp-protocol-version", "mcp-session-id", "mcp-method", "mcp-name", "last-event-id", "authorization", ...params];
-  return { ...headers, "access-control-allow-methods": "POST, GET, DELETE", "access-control-allow-headers": allowed.join(", "), "access-control-max-age": "600" };
+  const allowed = [
+    "content-type",
+    "accept",
+    "mcp-protocol-version",
+    "mcp-session-id",
+    "mcp-method",
+    "mcp-name",
+    "last-event-id",
+    "authorization",
+    ...params,
+  ];
+  return {
+    ...headers,
+    "access-control-allow-methods": "POST, GET, DELETE",
+    "access-control-allow-headers": allowed.join(", "),
+    "access-control-max-age": "600",
+  };
 }
 
 /** 403 when the Host header names no allowed host. */
@@ -41,7 +60,11 @@ export function checkPostHeaders(request: HttpRequestLike): HttpReply | undefine
   const accept = (request.header("accept") ?? "").toLowerCase();
   const acceptsAll = accept.includes("*/*");
   if (!acceptsAll && !(accept.includes("application/json") && accept.includes("text/event-stream"))) {
-    return errorReply(406, ErrorCode.InvalidRequest, "Not Acceptable: Accept must list application/json and text/event-stream");
+    return errorReply(
+      406,
+      ErrorCode.InvalidRequest,
+      "Not Acceptable: Accept must list application/json and text/event-stream",
+    );
   }
   return undefined;
 }

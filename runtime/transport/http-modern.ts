@@ -52,7 +52,8 @@ export function headerMismatch(
   }
   const headerMethod = request.header("mcp-method");
   if (headerMethod === undefined) return "required header Mcp-Method is missing";
-  if (headerMethod !== method) return `Mcp-Method header value '${excerpt(headerMethod)}' does not match body value '${excerpt(method)}'`;
+  if (headerMethod !== method)
+    return `Mcp-Method header value '${excerpt(headerMethod)}' does not match body value '${excerpt(method)}'`;
   const field = namedMethods[method];
   if (field !== undefined) {
     const raw = request.header("mcp-name");
@@ -60,10 +61,14 @@ export function headerMismatch(
     const name = decodeHeaderValue(raw);
     if (name === undefined) return "Mcp-Name header has an invalid base64 value";
     const bodyValue = params?.[field];
-    if (name !== bodyValue) return `Mcp-Name header value '${excerpt(name)}' does not match body value '${excerpt(describe(bodyValue))}'`;
+    if (name !== bodyValue)
+      return `Mcp-Name header value '${excerpt(name)}' does not match body value '${excerpt(describe(bodyValue))}'`;
     // The arguments of the tool mirrored into Mcp-Param-* headers (`x-mcp-header`): argument -> header name.
     const table = server.definition?.paramHeaders;
-    const declared = method === "tools/call" && typeof bodyValue === "string" && table && Object.hasOwn(table, bodyValue) ? table[bodyValue] : undefined;
+    const declared =
+      method === "tools/call" && typeof bodyValue === "string" && table && Object.hasOwn(table, bodyValue)
+        ? table[bodyValue]
+        : undefined;
     if (declared) return paramHeaderMismatch(declared, params?.arguments, (header) => request.header(header));
   }
   return undefined;

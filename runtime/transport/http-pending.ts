@@ -155,7 +155,8 @@ export class ReplyChannel implements MessageSink, PendingReply {
     if (this.stream) {
       if (message) this.stream.send(serializeMessage(message));
       this.stream.end();
-    } else if (message) this.settle({ status: 200, headers: { ...jsonHeaders, ...this.headers }, body: serializeMessage(message) });
+    } else if (message)
+      this.settle({ status: 200, headers: { ...jsonHeaders, ...this.headers }, body: serializeMessage(message) });
     else this.settle(emptyStream(this.headers));
   }
 

@@ -39,14 +39,28 @@ export type HttpReply =
   | { readonly status: number; readonly headers: Record<string, string>; readonly stream: SseStream };
 
 export const jsonHeaders = { "content-type": "application/json" };
-export const sseHeaders = { "content-type": "text/event-stream", "cache-control": "no-cache", "x-accel-buffering": "no" };
+export const sseHeaders = {
+  "content-type": "text/event-stream",
+  "cache-control": "no-cache",
+  "x-accel-buffering": "no",
+};
 
 export function jsonReply(status: number, body: unknown, headers: Record<string, string> = {}): HttpReply {
   // serializeMessage: a BigInt id (past 2^53) is written back digit for digit.
-  return { status, headers: { ...jsonHeaders, ...headers }, body: typeof body === "string" ? body : serializeMessage(body as JsonRpcMessage) };
+  return {
+    status,
+    headers: { ...jsonHeaders, ...headers },
+    body: typeof body === "string" ? body : serializeMessage(body as JsonRpcMessage),
+  };
 }
 
-export function errorReply(status: number, code: number, message: string, headers: Record<string, string> = {}, data?: unknown): HttpReply {
+export function errorReply(
+  status: number,
+  code: number,
+  message: string,
+  headers: Record<string, string> = {},
+  data?: unknown,
+): HttpReply {
   return jsonReply(status, errorResponse(null, code, message, data), headers);
 }
 

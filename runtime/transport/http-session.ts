@@ -1,6 +1,13 @@
 // A legacy (2025-03-26 ... 2025-11-25) session of the Streamable HTTP binding: its peer, the
 // POSTs waiting for responses, its GET stream, and with an event store its resumable streams.
-import { ErrorCode, errorResponse, isObject, validId, type JsonRpcMessage, type RequestId } from "../jsonrpc/messages.js";
+import {
+  ErrorCode,
+  errorResponse,
+  isObject,
+  validId,
+  type JsonRpcMessage,
+  type RequestId,
+} from "../jsonrpc/messages.js";
 import type { MessageSink, Peer } from "../jsonrpc/peer.js";
 import { serializeMessage } from "../jsonrpc/serialize.js";
 import type { McpEndpoint } from "../mcp/server.js";
@@ -66,7 +73,15 @@ export class LegacySession implements MessageSink, ReplySession {
     const prime = this.primes;
     // A request's stream is polled when the policy says so; the GET stream is left alone.
     const autoPoll = request && prime && this.polling.afterMs > 0 ? this.polling : undefined;
-    const stream = new ResumableStream(events, this.id, String(++this.streamsOpened), connection, prime, (s) => this.streams.delete(s.id), autoPoll);
+    const stream = new ResumableStream(
+      events,
+      this.id,
+      String(++this.streamsOpened),
+      connection,
+      prime,
+      (s) => this.streams.delete(s.id),
+      autoPoll,
+    );
     this.streams.set(stream.id, stream);
     return stream;
   }
@@ -111,7 +126,8 @@ export class LegacySession implements MessageSink, ReplySession {
     // The POSTs still waiting end with an error: their requests will not be answered.
     const waiting = [...this.replies];
     this.replies.clear();
-    for (const [id, reply] of waiting) reply.end(id, errorResponse(id, ErrorCode.InternalError, "Session closed before the request completed"));
+    for (const [id, reply] of waiting)
+      reply.end(id, errorResponse(id, ErrorCode.InternalError, "Session closed before the request completed"));
     if (this.events) this.retire([...this.streams.values()], undefined);
   }
 
@@ -152,7 +168,10 @@ export class LegacySessions {
    * may use it (the spec's session hijacking advice). The same user's refreshed, stepped-up or
    * re-registered client's tokens keep it.
    */
-  owned(sessionId: string, auth: { readonly info: { readonly subject?: string | undefined } } | undefined): LegacySession | undefined {
+  owned(
+    sessionId: string,
+    auth: { readonly info: { readonly subject?: string | undefined } } | undefined,
+  ): LegacySession | undefined {
     const session = this.sessions.get(sessionId);
     if (session && auth && session.owner !== auth.info.subject) return undefined;
     return session;
@@ -194,13 +213,16 @@ export class LegacySessions {
 
   private startSweeper(): void {
     if (this.sweeper) return;
-    this.sweeper = setInterval(() => {
-      this.sweep();
-      if (this.sessions.size === 0 && this.sweeper) {
-        clearInterval(this.sweeper);
-        this.sweeper = undefined;
-      }
-    }, Math.min(this.sessionIdleMs, 60_000));
+    this.sweeper = setInterval(
+      () => {
+        this.sweep();
+        if (this.sessions.size === 0 && this.sweeper) {
+          clearInterval(this.sweeper);
+          this.sweeper = undefined;
+        }
+      },
+      Math.min(this.sessionIdleMs, 60_000),
+    );
     (this.sweeper as { unref?: () => void }).unref?.();
   }
 

@@ -21,7 +21,15 @@ import type { AuthInfo } from "../auth/resource-server.js";
 import { checkHost, checkHostAndOrigin, checkPostHeaders, corsHeaders } from "./http-guards.js";
 import { headerMismatch, modernStatus } from "./http-modern.js";
 import { BatchReply, ReplyChannel, retryHint, type PollingPolicy } from "./http-pending.js";
-import { duplicateId, errorReply, jsonReply, onDisconnect, sseHeaders, type HttpReply, type HttpRequestLike } from "./http-reply.js";
+import {
+  duplicateId,
+  errorReply,
+  jsonReply,
+  onDisconnect,
+  sseHeaders,
+  type HttpReply,
+  type HttpRequestLike,
+} from "./http-reply.js";
 import { LegacySession, LegacySessions } from "./http-session.js";
 import { writeReplay } from "./resumable-stream.js";
 import { SseStream } from "./sse.js";
@@ -140,12 +148,19 @@ export class StreamableHttpBinding {
     this.servesModern = server.revisions.some(isModern);
     const policy = server.definition?.auth;
     if (policy !== undefined && options.auth === undefined) {
-      throw new Error("This server declares `auth:` in its manifest: pass `auth: { verifyToken }` to the HTTP binding (e.g. jwtVerifier from @mcp-gen/runtime/jwt)");
+      throw new Error(
+        "This server declares `auth:` in its manifest: pass `auth: { verifyToken }` to the HTTP binding (e.g. jwtVerifier from @mcp-gen/runtime/jwt)",
+      );
     }
-    if (options.auth && this.hostCheck.hosts === "any" && options.auth.resource === undefined && policy?.resource === undefined) {
+    if (
+      options.auth &&
+      this.hostCheck.hosts === "any" &&
+      options.auth.resource === undefined &&
+      policy?.resource === undefined
+    ) {
       // The resource would come from the Host header, which anyone may then choose: a token for
       // another server could be made to look like one for this server.
-      throw new Error("auth: set `resource` (this server's canonical URI) when allowedHosts is \"any\"");
+      throw new Error('auth: set `resource` (this server\'s canonical URI) when allowedHosts is "any"');
     }
     this.guard = options.auth && new ResourceGuard(policy, options.auth, options.path);
   }
@@ -167,7 +182,8 @@ export class StreamableHttpBinding {
     // got a 403 above; others accepted by default are served without CORS headers.
     const origin = request.header("origin");
     if (origin === undefined || !this.hostCheck.sharesWith(origin)) return this.route(request);
-    if (request.method === "OPTIONS") return { status: 204, headers: corsHeaders(origin, request.header("access-control-request-headers")) };
+    if (request.method === "OPTIONS")
+      return { status: 204, headers: corsHeaders(origin, request.header("access-control-request-headers")) };
     const reply = await this.route(request);
     return { ...reply, headers: { ...reply.headers, ...corsHeaders(origin) } };
   }
@@ -193,7 +209,9 @@ export class StreamableHttpBinding {
       case "DELETE":
         return this.delete(request, auth);
       default:
-        return errorReply(405, ErrorCode.InvalidRequest, "Method not allowed", { allow: this.servesLegacy ? "GET, POST, DELETE" : "POST" });
+        return errorReply(405, ErrorCode.InvalidRequest, "Method not allowed", {
+          allow: this.servesLegacy ? "GET, POST, DELETE" : "POST",
+        });
     }
   }
 
@@ -214,10 +232,12 @@ export class StreamableHttpBinding {
       if (forbidden) return forbidden;
     }
     if (Array.isArray(body)) return this.batch(request, body, auth);
-    if (!isObject(body)) return errorReply(400, ErrorCode.InvalidRequest, "Invalid request: the body must be one JSON-RPC message");
+    if (!isObject(body))
+      return errorReply(400, ErrorCode.InvalidRequest, "Invalid request: the body must be one JSON-RPC message");
     // Whatever fails the envelope is answered here: it has no request id to route an answer by.
     const kind = classify(body);
-    if (kind.kind === "invalid") return jsonReply(400, errorResponse(kind.id, ErrorCode.InvalidRequest, `Invalid request: ${kind.reason}`));
+    if (kind.kind === "invalid")
+      return jsonReply(400, errorResponse(kind.id, ErrorCode.InvalidRequest, `Invalid request: ${kind.reason}`));
 
     const sessionId = request.header("mcp-session-id");
     const method = kind.kind === "response" ? undefined : kind.message.method;
@@ -237,9 +257,20 @@ export class StreamableHttpBinding {
     if (!this.servesLegacy || modern) {
       // A modern-only server: the request lacks what every modern request must carry.
       const mismatch = method === undefined ? undefined : headerMismatch(request, method, params, this.server);
-      return jsonReply(400, errorResponse(isRequest ? (body.id as RequestId) : null, mismatch ? ErrorCode.HeaderMismatch : ErrorCode.InvalidParams, mismatch ? `Header mismatch: ${mismatch}` : `Invalid params: _meta must carry ${MetaKey.protocolVersion}`));
+      return jsonReply(
+        400,
+        errorResponse(
+          isRequest ? (body.id as RequestId) : null,
+          mismatch ? ErrorCode.HeaderMismatch : ErrorCode.InvalidParams,
+          mismatch ? `Header mismatch: ${mismatch}` : `Invalid params: _meta must carry ${MetaKey.protocolVersion}`,
+        ),
+      );
     }
-    return errorReply(400, ErrorCode.InvalidRequest, "Bad Request: Mcp-Session-Id header is required; send initialize first");
+    return errorReply(
+      400,
+      ErrorCode.InvalidRequest,
+      "Bad Request: Mcp-Session-Id header is required; send initialize first",
+    );
   }
 
   /** The 403 for the first request in `messages` that needs scopes the token lacks. */
@@ -250,29 +281,48 @@ export class StreamableHttpBinding {
       const definition = this.server.definition;
       const entry = definition ? entryScopes(definition, message.method, params) : [];
       const needed = [...new Set([...auth.guard.requiredScopes, ...entry])];
-      const forbidden = auth.guard.insufficientScope(auth.info, auth.resource, needed, validId(message.id) ? message.id : null);
+      const forbidden = auth.guard.insufficientScope(
+        auth.info,
+        auth.resource,
+        needed,
+        validId(message.id) ? message.id : null,
+      );
       if (forbidden) return forbidden;
     }
     return undefined;
   }
 
-  private batch(request: HttpRequestLike, messages: unknown[], auth: Authenticated | undefined): Promise<HttpReply> | HttpReply {
+  private batch(
+    request: HttpRequestLike,
+    messages: unknown[],
+    auth: Authenticated | undefined,
+  ): Promise<HttpReply> | HttpReply {
     const sessionId = request.header("mcp-session-id");
     const session = sessionId === undefined ? undefined : this.sessions.owned(sessionId, auth);
     if (!session || !allowsBatches(session.revision)) {
-      return errorReply(400, ErrorCode.InvalidRequest, "Invalid request: JSON-RPC batches are only part of protocol 2025-03-26");
+      return errorReply(
+        400,
+        ErrorCode.InvalidRequest,
+        "Invalid request: JSON-RPC batches are only part of protocol 2025-03-26",
+      );
     }
     if (messages.length === 0) return errorReply(400, ErrorCode.InvalidRequest, "Invalid request: empty batch");
     return this.legacyBatch(request, session, messages, auth?.info);
   }
 
-  private legacyBatch(request: HttpRequestLike, session: LegacySession, messages: unknown[], auth: AuthInfo | undefined): Promise<HttpReply> | HttpReply {
+  private legacyBatch(
+    request: HttpRequestLike,
+    session: LegacySession,
+    messages: unknown[],
+    auth: AuthInfo | undefined,
+  ): Promise<HttpReply> | HttpReply {
     session.lastActive = Date.now();
     const batch = new BatchReply(session, session.openStream !== undefined);
     const accepted: unknown[] = [];
     for (const message of messages) {
       const kind = classify(message);
-      if (kind.kind === "invalid") batch.answer(errorResponse(kind.id, ErrorCode.InvalidRequest, `Invalid request: ${kind.reason}`));
+      if (kind.kind === "invalid")
+        batch.answer(errorResponse(kind.id, ErrorCode.InvalidRequest, `Invalid request: ${kind.reason}`));
       else if (kind.kind === "request" && !batch.expect(kind.message.id)) batch.answer(duplicateId(kind.message.id));
       else accepted.push(message);
     }
@@ -287,22 +337,45 @@ export class StreamableHttpBinding {
   }
 
   /** Hands a valid message to the session; a cancellation also ends the cancelled request's POST. */
-  private legacyNotification(session: LegacySession, message: Record<string, unknown>, auth: AuthInfo | undefined): void {
+  private legacyNotification(
+    session: LegacySession,
+    message: Record<string, unknown>,
+    auth: AuthInfo | undefined,
+  ): void {
     session.peer.receive(message, auth);
     if (message.method === "notifications/cancelled") session.cancelled(message.params);
   }
 
-  private initialize(request: HttpRequestLike, body: Record<string, unknown>, auth: Authenticated | undefined): Promise<HttpReply> | HttpReply {
+  private initialize(
+    request: HttpRequestLike,
+    body: Record<string, unknown>,
+    auth: Authenticated | undefined,
+  ): Promise<HttpReply> | HttpReply {
     const params = isObject(body.params) ? body.params : undefined;
     const modern = isObject(params?._meta) && params._meta[MetaKey.protocolVersion] !== undefined;
     if (!this.servesLegacy || (modern && this.servesModern)) {
       // Let the server explain which versions it speaks; a modern error body tells dual-era clients to retry.
       // An initialize carrying a modern _meta is a modern request (the server answers -32601, HTTP 404).
-      return this.modernMessage(request, body, "initialize", true, isObject(body.params) ? body.params : undefined, auth);
+      return this.modernMessage(
+        request,
+        body,
+        "initialize",
+        true,
+        isObject(body.params) ? body.params : undefined,
+        auth,
+      );
     }
     const id = body.id as RequestId;
     if (this.sessions.isFull()) {
-      return jsonReply(503, errorResponse(id, SERVER_BUSY, `Service Unavailable: ${this.sessions.maxSessions} sessions are open; retry later`), { "retry-after": "60" });
+      return jsonReply(
+        503,
+        errorResponse(
+          id,
+          SERVER_BUSY,
+          `Service Unavailable: ${this.sessions.maxSessions} sessions are open; retry later`,
+        ),
+        { "retry-after": "60" },
+      );
     }
     const session = new LegacySession(crypto.randomUUID(), this.server, this.events, this.polling);
     session.owner = auth?.info.subject;
@@ -332,7 +405,11 @@ export class StreamableHttpBinding {
     const revision = session.revision!;
     const version = request.header("mcp-protocol-version");
     if (version !== undefined && hasProtocolVersionHeader(revision) && version !== revision) {
-      return errorReply(400, ErrorCode.InvalidRequest, `Bad Request: MCP-Protocol-Version '${version}' does not match the session's version ${revision}`);
+      return errorReply(
+        400,
+        ErrorCode.InvalidRequest,
+        `Bad Request: MCP-Protocol-Version '${version}' does not match the session's version ${revision}`,
+      );
     }
     if (!isRequest) {
       this.legacyNotification(session, body, auth?.info);
@@ -365,7 +442,14 @@ export class StreamableHttpBinding {
     }
     const mismatch = headerMismatch(request, method, params, this.server);
     if (mismatch) {
-      return jsonReply(400, errorResponse(isRequest ? (body.id as RequestId) : null, ErrorCode.HeaderMismatch, `Header mismatch: ${mismatch}`));
+      return jsonReply(
+        400,
+        errorResponse(
+          isRequest ? (body.id as RequestId) : null,
+          ErrorCode.HeaderMismatch,
+          `Header mismatch: ${mismatch}`,
+        ),
+      );
     }
     if (!isRequest) return { status: 202, headers: {} };
     // A modern request is its own connection: served without one, nothing outlives its reply.
@@ -380,7 +464,12 @@ export class StreamableHttpBinding {
     const accept = (request.header("accept") ?? "").toLowerCase();
     const sessionId = request.header("mcp-session-id");
     if (!this.servesLegacy || sessionId === undefined) {
-      return errorReply(405, ErrorCode.InvalidRequest, "Method not allowed: this endpoint has no stream without a legacy session", { allow: "POST" });
+      return errorReply(
+        405,
+        ErrorCode.InvalidRequest,
+        "Method not allowed: this endpoint has no stream without a legacy session",
+        { allow: "POST" },
+      );
     }
     if (!accept.includes("text/event-stream") && !accept.includes("*/*")) {
       return errorReply(406, ErrorCode.InvalidRequest, "Not Acceptable: Accept must list text/event-stream");
@@ -389,7 +478,8 @@ export class StreamableHttpBinding {
     if (!session) return errorReply(404, -32001, "Session not found");
     const lastEventId = request.header("last-event-id");
     if (session.events && lastEventId !== undefined) return this.resume(request, session, session.events, lastEventId);
-    if (session.listening) return errorReply(409, ErrorCode.InvalidRequest, "Conflict: this session already has a stream open");
+    if (session.listening)
+      return errorReply(409, ErrorCode.InvalidRequest, "Conflict: this session already has a stream open");
     session.lastActive = Date.now();
     const stream = this.connection(request);
     session.listen(stream);
@@ -401,9 +491,19 @@ export class StreamableHttpBinding {
    * goes on with the stream's live events if it is still open. An id this session did not
    * issue, or whose stream is forgotten, is 404: there is nothing to resume.
    */
-  private async resume(request: HttpRequestLike, session: LegacySession, events: EventStore, lastEventId: string): Promise<HttpReply> {
+  private async resume(
+    request: HttpRequestLike,
+    session: LegacySession,
+    events: EventStore,
+    lastEventId: string,
+  ): Promise<HttpReply> {
     const replay = await events.replayAfter(session.id, lastEventId);
-    if (!replay) return errorReply(404, ErrorCode.InvalidRequest, "Not Found: this session has no stream to resume from that Last-Event-ID");
+    if (!replay)
+      return errorReply(
+        404,
+        ErrorCode.InvalidRequest,
+        "Not Found: this session has no stream to resume from that Last-Event-ID",
+      );
     session.lastActive = Date.now();
     const stream = this.connection(request);
     const live = session.streams.get(replay.streamId);
@@ -429,7 +529,9 @@ export class StreamableHttpBinding {
   private delete(request: HttpRequestLike, auth: Authenticated | undefined): HttpReply {
     const sessionId = request.header("mcp-session-id");
     if (!this.servesLegacy || sessionId === undefined) {
-      return errorReply(405, ErrorCode.InvalidRequest, "Method not allowed: there is no session to end", { allow: "POST" });
+      return errorReply(405, ErrorCode.InvalidRequest, "Method not allowed: there is no session to end", {
+        allow: "POST",
+      });
     }
     const session = this.sessions.owned(sessionId, auth);
     if (!session) return errorReply(404, -32001, "Session not found");

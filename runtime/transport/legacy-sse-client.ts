@@ -91,7 +91,13 @@ class LegacySseChannel implements ClientChannel {
       const authorization = auth ? await auth.authorization(this.streamUrl) : undefined;
       if (authorization !== undefined) headers.authorization = authorization;
       const response = await this.rawFetch(target, { ...init, headers, redirect: "manual" });
-      if (!auth || (response.status !== 401 && response.status !== 403) || !response.headers.has("www-authenticate") || resends >= MAX_AUTH_RESENDS) return response;
+      if (
+        !auth ||
+        (response.status !== 401 && response.status !== 403) ||
+        !response.headers.has("www-authenticate") ||
+        resends >= MAX_AUTH_RESENDS
+      )
+        return response;
       const again = await auth.challenged(response, this.streamUrl);
       await response.body?.cancel().catch(() => {});
       if (!again) return response;
@@ -100,7 +106,11 @@ class LegacySseChannel implements ClientChannel {
 
   /** GETs the event stream. */
   private async openStream(): Promise<AsyncGenerator<SseEvent>> {
-    const response = await this.fetch(this.streamUrl, { method: "GET", headers: { accept: "text/event-stream" }, signal: this.stream.signal });
+    const response = await this.fetch(this.streamUrl, {
+      method: "GET",
+      headers: { accept: "text/event-stream" },
+      signal: this.stream.signal,
+    });
     const type = response.headers.get("content-type") ?? "";
     if (!response.ok || !type.includes("text/event-stream") || !response.body) {
       const text = await response.text().catch(() => "");
@@ -159,8 +169,14 @@ class LegacySseChannel implements ClientChannel {
     try {
       if (!this.endpoint) throw new Error("Not connected: the stream has not named its endpoint");
       const headers: Record<string, string> = { "content-type": "application/json" };
-      if (this.revision !== undefined && hasProtocolVersionHeader(this.revision)) headers["mcp-protocol-version"] = this.revision;
-      const response = await this.fetch(this.endpoint, { method: "POST", headers, body: serializeMessage(message), signal: controller.signal });
+      if (this.revision !== undefined && hasProtocolVersionHeader(this.revision))
+        headers["mcp-protocol-version"] = this.revision;
+      const response = await this.fetch(this.endpoint, {
+        method: "POST",
+        headers,
+        body: serializeMessage(message),
+        signal: controller.signal,
+      });
       const text = await response.text();
       if (response.ok || id === undefined) return;
       const value = parseBody(text);
@@ -169,7 +185,8 @@ class LegacySseChannel implements ClientChannel {
       if (error !== null && typeof error === "object") this.handlers?.receive({ ...(value as object), id });
       else this.handlers?.fail(id, new HttpStatusError(response.status, text));
     } catch (error) {
-      if (id !== undefined && !controller.signal.aborted) this.handlers?.fail(id, error instanceof Error ? error : new Error(String(error)));
+      if (id !== undefined && !controller.signal.aborted)
+        this.handlers?.fail(id, error instanceof Error ? error : new Error(String(error)));
     } finally {
       this.inflight.delete(controller);
     }

@@ -14,7 +14,14 @@
 // serves); modern requests (2026-07-28 `_meta`) are refused. Host and Origin are checked
 // exactly as by the Streamable HTTP binding (the same defaults: localhost only), and bodies
 // have the same limits (4 MiB, 512 read at once, 30 s to arrive).
-import { classify, ErrorCode, errorResponse, isObject, type JsonRpcMessage, type RequestId } from "../jsonrpc/messages.js";
+import {
+  classify,
+  ErrorCode,
+  errorResponse,
+  isObject,
+  type JsonRpcMessage,
+  type RequestId,
+} from "../jsonrpc/messages.js";
 import type { MessageSink, Peer } from "../jsonrpc/peer.js";
 import { serializeMessage } from "../jsonrpc/serialize.js";
 import type { McpEndpoint } from "../mcp/server.js";
@@ -51,7 +58,11 @@ export interface LegacySseOptions {
 /** JSON-RPC code of unknown sessions, as in http.ts. */
 const SESSION_NOT_FOUND = -32001;
 
-const sseHeaders = { "content-type": "text/event-stream", "cache-control": "no-cache, no-transform", "x-accel-buffering": "no" };
+const sseHeaders = {
+  "content-type": "text/event-stream",
+  "cache-control": "no-cache, no-transform",
+  "x-accel-buffering": "no",
+};
 
 /** One client's session: its stream carries everything the server sends. */
 class SseSession implements MessageSink {
@@ -118,10 +129,14 @@ export class LegacySseBinding {
     options: LegacySseOptions = {},
   ) {
     if (!server.revisions.some((r) => !isModern(r))) {
-      throw new Error("The legacy HTTP+SSE transport carries legacy sessions (initialize), and this server serves no legacy revision");
+      throw new Error(
+        "The legacy HTTP+SSE transport carries legacy sessions (initialize), and this server serves no legacy revision",
+      );
     }
     if (server.definition?.auth !== undefined) {
-      throw new Error("This server declares `auth:`; the legacy HTTP+SSE transport does not carry authorization here: serve it over Streamable HTTP");
+      throw new Error(
+        "This server declares `auth:`; the legacy HTTP+SSE transport does not carry authorization here: serve it over Streamable HTTP",
+      );
     }
     this.ssePath = options.ssePath ?? "/sse";
     this.postPath = options.postPath ?? "/messages";
@@ -137,17 +152,24 @@ export class LegacySseBinding {
   }
 
   async handle(request: HttpRequestLike): Promise<HttpReply> {
-    const refused = this.hostCheck.hostProblem(request.header("host")) ?? this.hostCheck.originProblem(request.header("origin"));
+    const refused =
+      this.hostCheck.hostProblem(request.header("host")) ?? this.hostCheck.originProblem(request.header("origin"));
     if (refused !== undefined) return errorReply(403, ErrorCode.InvalidRequest, refused);
     const target = parseTarget(request.url);
     const path = target?.pathname;
     if (path === this.ssePath && request.method === "GET") return this.open(request);
     if (path === this.postPath && request.method === "POST") return this.post(request, target!);
     if (path === this.ssePath || path === this.postPath) {
-      const allow = [path === this.ssePath ? "GET" : undefined, path === this.postPath ? "POST" : undefined].filter((m) => m !== undefined).join(", ");
+      const allow = [path === this.ssePath ? "GET" : undefined, path === this.postPath ? "POST" : undefined]
+        .filter((m) => m !== undefined)
+        .join(", ");
       return errorReply(405, ErrorCode.InvalidRequest, "Method not allowed", { allow });
     }
-    return { status: 404, headers: { "content-type": "text/plain" }, body: `Not found: the MCP stream is ${this.ssePath}\n` };
+    return {
+      status: 404,
+      headers: { "content-type": "text/plain" },
+      body: `Not found: the MCP stream is ${this.ssePath}\n`,
+    };
   }
 
   /** Ends every session and its stream. */
@@ -162,7 +184,9 @@ export class LegacySseBinding {
       return errorReply(406, ErrorCode.InvalidRequest, "Not Acceptable: Accept must list text/event-stream");
     }
     if (this.sessions.size >= this.maxSessions) {
-      return errorReply(503, SERVER_BUSY, `Service Unavailable: ${this.maxSessions} sessions are open; retry later`, { "retry-after": "60" });
+      return errorReply(503, SERVER_BUSY, `Service Unavailable: ${this.maxSessions} sessions are open; retry later`, {
+        "retry-after": "60",
+      });
     }
     const stream = new SseStream();
     const session = new SseSession(crypto.randomUUID(), this.server, stream, this.keepAliveMs, (s) => {
@@ -177,7 +201,11 @@ export class LegacySseBinding {
   private async post(request: HttpRequestLike, target: URL): Promise<HttpReply> {
     const sessionId = target.searchParams.get("sessionId");
     if (sessionId === null || sessionId === "") {
-      return errorReply(400, ErrorCode.InvalidRequest, "Bad Request: the sessionId query parameter is required (the endpoint event names it)");
+      return errorReply(
+        400,
+        ErrorCode.InvalidRequest,
+        "Bad Request: the sessionId query parameter is required (the endpoint event names it)",
+      );
     }
     const session = this.sessions.get(sessionId);
     if (!session) return errorReply(404, SESSION_NOT_FOUND, "Session not found: open a new stream");
@@ -189,12 +217,18 @@ export class LegacySseBinding {
     if ("refused" in read) return read.refused;
     const body = read.value;
     // The session may have ended while the body was read.
-    if (this.sessions.get(sessionId) !== session) return errorReply(404, SESSION_NOT_FOUND, "Session not found: open a new stream");
+    if (this.sessions.get(sessionId) !== session)
+      return errorReply(404, SESSION_NOT_FOUND, "Session not found: open a new stream");
     if (Array.isArray(body)) return this.batch(session, body);
     const kind = classify(body);
-    if (kind.kind === "invalid") return jsonReply(400, errorResponse(kind.id, ErrorCode.InvalidRequest, `Invalid request: ${kind.reason}`));
+    if (kind.kind === "invalid")
+      return jsonReply(400, errorResponse(kind.id, ErrorCode.InvalidRequest, `Invalid request: ${kind.reason}`));
     const refused = refuseModern(kind.kind === "response" ? undefined : kind.message.params);
-    if (refused) return jsonReply(400, errorResponse(kind.kind === "request" ? kind.message.id : null, ErrorCode.InvalidRequest, refused));
+    if (refused)
+      return jsonReply(
+        400,
+        errorResponse(kind.kind === "request" ? kind.message.id : null, ErrorCode.InvalidRequest, refused),
+      );
     session.peer.receive(body);
     return accepted();
   }
@@ -202,12 +236,19 @@ export class LegacySseBinding {
   /** A batch (2025-03-26 only): valid elements go to the session, errors of the others down the stream. */
   private batch(session: SseSession, messages: unknown[]): HttpReply {
     if (!allowsBatches(session.revision)) {
-      return errorReply(400, ErrorCode.InvalidRequest, "Invalid request: JSON-RPC batches are only part of protocol 2025-03-26");
+      return errorReply(
+        400,
+        ErrorCode.InvalidRequest,
+        "Invalid request: JSON-RPC batches are only part of protocol 2025-03-26",
+      );
     }
     if (messages.length === 0) return errorReply(400, ErrorCode.InvalidRequest, "Invalid request: empty batch");
     for (const message of messages) {
       const kind = classify(message);
-      const refused = kind.kind === "invalid" ? `Invalid request: ${kind.reason}` : refuseModern(kind.kind === "response" ? undefined : kind.message.params);
+      const refused =
+        kind.kind === "invalid"
+          ? `Invalid request: ${kind.reason}`
+          : refuseModern(kind.kind === "response" ? undefined : kind.message.params);
       if (refused === undefined) session.peer.receive(message);
       else if (kind.kind !== "notification" && kind.kind !== "response") {
         const id: RequestId | null = kind.kind === "request" ? kind.message.id : kind.id;
@@ -252,4 +293,3 @@ export function createLegacySseHandler(server: McpEndpoint, options?: LegacySseO
     sessionCount: { get: () => binding.sessionCount },
   }) as LegacySseHandler;
 }
-

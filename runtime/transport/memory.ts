@@ -18,7 +18,11 @@ export function memoryChannel(server: McpEndpoint): ClientChannel {
   };
   return {
     kind: "memory",
-    async start(handlers: { receive(value: unknown): void; fail(id: RequestId, error: Error): void; closed(error?: Error): void }) {
+    async start(handlers: {
+      receive(value: unknown): void;
+      fail(id: RequestId, error: Error): void;
+      closed(error?: Error): void;
+    }) {
       toClient = handlers.receive;
       onClosed = () => handlers.closed();
       serverPeer = server.connect({ send: (message) => toClient && deliver(message, toClient) });

@@ -5,7 +5,13 @@ import { Server as NetServer, type AddressInfo } from "node:net";
 import type { McpEndpoint } from "../mcp/server.js";
 import { METADATA_PATH } from "../auth/resource-server.js";
 import { LegacySseBinding, type LegacySseOptions } from "./legacy-sse.js";
-import { BodyBudgetError, BodyTimeoutError, BodyTooLargeError, DEFAULT_MAX_BODY_BYTES, type BodyBudget } from "./body.js";
+import {
+  BodyBudgetError,
+  BodyTimeoutError,
+  BodyTooLargeError,
+  DEFAULT_MAX_BODY_BYTES,
+  type BodyBudget,
+} from "./body.js";
 import { StreamableHttpBinding, type HttpOptions, type HttpReply, type HttpRequestLike } from "./http.js";
 import { closeOnSignals } from "./signals.js";
 import type { SseStream } from "./sse.js";
@@ -109,20 +115,23 @@ class BodyReads {
   }
 
   private start(timeoutMs: number): ReturnType<typeof setInterval> {
-    const timer = setInterval(() => {
-      if (this.reads.size === 0) {
-        clearInterval(timer);
-        this.timer = undefined;
-        return;
-      }
-      const now = Date.now();
-      for (const read of this.reads) {
-        if (read.deadline > now) continue;
-        this.reads.delete(read);
-        // The connection closes after the 408 (`connection: close`).
-        read.reject(new BodyTimeoutError());
-      }
-    }, Math.max(10, Math.min(1000, timeoutMs / 4)));
+    const timer = setInterval(
+      () => {
+        if (this.reads.size === 0) {
+          clearInterval(timer);
+          this.timer = undefined;
+          return;
+        }
+        const now = Date.now();
+        for (const read of this.reads) {
+          if (read.deadline > now) continue;
+          this.reads.delete(read);
+          // The connection closes after the 408 (`connection: close`).
+          read.reject(new BodyTimeoutError());
+        }
+      },
+      Math.max(10, Math.min(1000, timeoutMs / 4)),
+    );
     (timer as { unref?: () => void }).unref?.();
     return timer;
   }
@@ -142,7 +151,8 @@ class NodeRequest implements HttpRequestLike {
     readonly res: ServerResponse,
     private readonly reads: BodyReads,
   ) {
-    this.listening = req.method === "GET" || (req.method === "POST" && req.headers["mcp-method"] === "subscriptions/listen");
+    this.listening =
+      req.method === "GET" || (req.method === "POST" && req.headers["mcp-method"] === "subscriptions/listen");
   }
 
   get method(): string {
@@ -156,7 +166,10 @@ class NodeRequest implements HttpRequestLike {
     const socket = this.req.socket as { encrypted?: boolean; localPort?: number };
     const scheme = socket.encrypted ? "https" : "http";
     const host = (this.req.headers.host ?? "localhost").replace(/:\d*$/, "");
-    const port = socket.localPort === undefined || socket.localPort === (scheme === "https" ? 443 : 80) ? "" : `:${socket.localPort}`;
+    const port =
+      socket.localPort === undefined || socket.localPort === (scheme === "https" ? 443 : 80)
+        ? ""
+        : `:${socket.localPort}`;
     return `${scheme}://${host}${port}${this.req.url ?? "/"}`;
   }
 
@@ -200,7 +213,11 @@ class NodeRequest implements HttpRequestLike {
 
 const DEFAULT_SHUTDOWN_TIMEOUT_MS = 10_000;
 
-const shuttingDownBody = JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32000, message: "Server is shutting down" } });
+const shuttingDownBody = JSON.stringify({
+  jsonrpc: "2.0",
+  id: null,
+  error: { code: -32000, message: "Server is shutting down" },
+});
 
 /**
  * How long, and how many bytes (in maxBodyBytes: 16 MiB by default), a refused request's
@@ -217,7 +234,14 @@ const LINGER_BODIES = 4;
  * reset, and a client still writing its body then sees EPIPE or ECONNRESET, often before it
  * has read the 413 or 503 waiting for it (node:http does no lingering close of its own).
  */
-function sendReply(req: IncomingMessage, res: ServerResponse, status: number, headers: Record<string, string>, body: string, lingerBytes: number): void {
+function sendReply(
+  req: IncomingMessage,
+  res: ServerResponse,
+  status: number,
+  headers: Record<string, string>,
+  body: string,
+  lingerBytes: number,
+): void {
   if (req.complete || req.readableEnded || req.destroyed) {
     res.writeHead(status, headers);
     res.end(body);
@@ -367,7 +391,10 @@ function refuseWhileShuttingDown(req: IncomingMessage, res: ServerResponse, ling
  * A node:http request listener serving `server` (mount it at your MCP endpoint; with `auth`,
  * also at `/.well-known/oauth-protected-resource` and the paths below it).
  */
-export function createNodeHandler(server: McpEndpoint, options?: HttpOptions & { readonly shutdownTimeoutMs?: number | undefined }): NodeHandler {
+export function createNodeHandler(
+  server: McpEndpoint,
+  options?: HttpOptions & { readonly shutdownTimeoutMs?: number | undefined },
+): NodeHandler {
   const binding = new StreamableHttpBinding(server, options);
   const reads = new BodyReads();
   const defaultTimeoutMs = options?.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS;
@@ -390,7 +417,8 @@ export function createNodeHandler(server: McpEndpoint, options?: HttpOptions & {
   const shutdown = (shutdownOptions?: ShutdownOptions): Promise<void> => {
     shuttingDown ??= (async () => {
       // Requests in flight finish (their responses are sent), within the deadline.
-      if (open.inFlight > 0) await open.until(() => open.inFlight === 0, shutdownOptions?.timeoutMs ?? defaultTimeoutMs);
+      if (open.inFlight > 0)
+        await open.until(() => open.inFlight === 0, shutdownOptions?.timeoutMs ?? defaultTimeoutMs);
       // Then every session ends (their streams end, their waiting POSTs get an error), and
       // what is still open is ended properly.
       close();
@@ -399,7 +427,10 @@ export function createNodeHandler(server: McpEndpoint, options?: HttpOptions & {
     })();
     return shuttingDown;
   };
-  return Object.defineProperty(Object.assign(handler, { close, shutdown }), "inFlight", { get: () => open.inFlight, enumerable: true }) as NodeHandler;
+  return Object.defineProperty(Object.assign(handler, { close, shutdown }), "inFlight", {
+    get: () => open.inFlight,
+    enumerable: true,
+  }) as NodeHandler;
 }
 
 export type LegacySseNodeHandler = ((req: IncomingMessage, res: ServerResponse) => void) & {
@@ -470,7 +501,8 @@ export interface ListenOptions extends HttpOptions {
    * `postPath` for POSTs), for hosts that speak only it. Off by default; `true` uses /sse and
    * /messages. Same Host/Origin checks and limits; not with `auth` (that transport has none).
    */
-  readonly legacySse?: boolean | { readonly ssePath?: string | undefined; readonly postPath?: string | undefined } | undefined;
+  readonly legacySse?:
+    boolean | { readonly ssePath?: string | undefined; readonly postPath?: string | undefined } | undefined;
 }
 
 export interface HttpListener {
@@ -520,10 +552,18 @@ function listenError(error: NodeJS.ErrnoException, port: number, host: string): 
 function legacySseOf(options: ListenOptions, path: string): { ssePath: string; postPath: string } | undefined {
   const wanted = options.legacySse;
   if (!wanted) return undefined;
-  const paths = { ssePath: (wanted === true ? undefined : wanted.ssePath) ?? "/sse", postPath: (wanted === true ? undefined : wanted.postPath) ?? "/messages" };
-  if (options.auth !== undefined) throw new Error("legacySse: the 2024-11-05 HTTP+SSE transport has no authorization; protected servers serve Streamable HTTP only");
+  const paths = {
+    ssePath: (wanted === true ? undefined : wanted.ssePath) ?? "/sse",
+    postPath: (wanted === true ? undefined : wanted.postPath) ?? "/messages",
+  };
+  if (options.auth !== undefined)
+    throw new Error(
+      "legacySse: the 2024-11-05 HTTP+SSE transport has no authorization; protected servers serve Streamable HTTP only",
+    );
   if (paths.ssePath === paths.postPath || paths.ssePath === path || paths.postPath === path) {
-    throw new Error(`legacySse: ssePath (${paths.ssePath}), postPath (${paths.postPath}) and the endpoint path (${path}) must differ`);
+    throw new Error(
+      `legacySse: ssePath (${paths.ssePath}), postPath (${paths.postPath}) and the endpoint path (${path}) must differ`,
+    );
   }
   return paths;
 }

@@ -72,7 +72,8 @@ export function closeOnSignals(target: Closeable, options: CloseOnSignalsOptions
     firstAt = Date.now();
     const guard = setTimeout(
       () => quit(1, "requests did not finish in time; exiting", true),
-      (timeoutMs ?? ("shutdownTimeoutMs" in target ? target.shutdownTimeoutMs : undefined) ?? DEFAULT_TIMEOUT_MS) + GRACE_MS,
+      (timeoutMs ?? ("shutdownTimeoutMs" in target ? target.shutdownTimeoutMs : undefined) ?? DEFAULT_TIMEOUT_MS) +
+        GRACE_MS,
     );
     guard.unref();
     Promise.resolve()

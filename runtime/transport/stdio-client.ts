@@ -29,7 +29,11 @@ export function stdioChannel(parameters: StdioServerParameters): StdioChannel {
     get process() {
       return child;
     },
-    async start(handlers: { receive(value: unknown): void; fail(id: RequestId, error: Error): void; closed(error?: Error): void }) {
+    async start(handlers: {
+      receive(value: unknown): void;
+      fail(id: RequestId, error: Error): void;
+      closed(error?: Error): void;
+    }) {
       const spawned = spawn(parameters.command, [...(parameters.args ?? [])], {
         cwd: parameters.cwd,
         env: { ...process.env, ...parameters.env } as NodeJS.ProcessEnv,
@@ -55,7 +59,9 @@ export function stdioChannel(parameters: StdioServerParameters): StdioChannel {
         }
       });
       spawned.stdin!.on("error", () => {});
-      spawned.once("exit", (code, signal) => handlers.closed(code === 0 ? undefined : new Error(`server exited (${signal ?? code})`)));
+      spawned.once("exit", (code, signal) =>
+        handlers.closed(code === 0 ? undefined : new Error(`server exited (${signal ?? code})`)),
+      );
     },
     send(message: JsonRpcMessage) {
       if (child?.stdin?.writable) child.stdin.write(`${serializeMessage(message)}\n`);
@@ -65,7 +71,8 @@ export function stdioChannel(parameters: StdioServerParameters): StdioChannel {
       if (!running || running.exitCode !== null || running.signalCode !== null) return;
       // Close stdin and give the server a moment to exit on its own, then insist.
       running.stdin?.end();
-      const timeout = (ms: number) => new Promise<"timeout">((resolve) => setTimeout(() => resolve("timeout"), ms).unref());
+      const timeout = (ms: number) =>
+        new Promise<"timeout">((resolve) => setTimeout(() => resolve("timeout"), ms).unref());
       if ((await Promise.race([exited, timeout(2000)])) === "timeout") {
         running.kill("SIGTERM");
         if ((await Promise.race([exited, timeout(2000)])) === "timeout") running.kill("SIGKILL");

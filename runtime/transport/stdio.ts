@@ -11,7 +11,14 @@
 // module of its own so that a server that leaves signals alone does not carry it).
 import type { Readable, Writable } from "node:stream";
 import type { BatchCollector } from "../jsonrpc/batches.js";
-import { ErrorCode, errorResponse, isObject, validId, type JsonRpcMessage, type RequestId } from "../jsonrpc/messages.js";
+import {
+  ErrorCode,
+  errorResponse,
+  isObject,
+  validId,
+  type JsonRpcMessage,
+  type RequestId,
+} from "../jsonrpc/messages.js";
 import { parseMessage } from "../jsonrpc/parse.js";
 import type { Peer } from "../jsonrpc/peer.js";
 import { serializeMessage } from "../jsonrpc/serialize.js";
@@ -120,7 +127,15 @@ export function serveStdio(server: McpEndpoint, options: StdioOptions = {}): Std
   });
   batches = server.batches?.(peer, (json) => out.enqueue(`${json}\n`), allowsBatches);
   const handleLine = messageHandler(peer, batches, out, () => stopping);
-  const reader = inputReader(input, out, highWater, maxMessageBytes, handleLine, () => state, () => state === DRAINING && checkDrained());
+  const reader = inputReader(
+    input,
+    out,
+    highWater,
+    maxMessageBytes,
+    handleLine,
+    () => state,
+    () => state === DRAINING && checkDrained(),
+  );
 
   // --- end of input, and closing ----------------------------------------------------
   /** The deadlines and polls of draining and of shutdown(), cleared on close. */
@@ -269,7 +284,12 @@ function refuse(out: OutputQueue, message: string): void {
 }
 
 /** Parses each line and hands it to the peer (or, for a batch, the batch collector). */
-function messageHandler(peer: Peer, batches: BatchCollector | undefined, out: OutputQueue, stopping: () => boolean): (line: string) => void {
+function messageHandler(
+  peer: Peer,
+  batches: BatchCollector | undefined,
+  out: OutputQueue,
+  stopping: () => boolean,
+): (line: string) => void {
   const shuttingDown = (id: RequestId) => errorResponse(id, SHUTTING_DOWN, "Server is shutting down");
   /**
    * During a shutdown: requests are answered with an error at once; what is left (responses
@@ -320,7 +340,15 @@ interface InputReader {
  * each turn of the event loop handles a bounded share of lines. `state` is the connection's
  * (OPEN, DRAINING or CLOSED); `idle` is called when every line read so far is handled.
  */
-function inputReader(input: Readable, out: OutputQueue, highWater: number, maxMessageBytes: number, handleLine: (line: string) => void, state: () => number, idle: () => void): InputReader {
+function inputReader(
+  input: Readable,
+  out: OutputQueue,
+  highWater: number,
+  maxMessageBytes: number,
+  handleLine: (line: string) => void,
+  state: () => number,
+  idle: () => void,
+): InputReader {
   const decoder = new LineDecoder({
     maxLineBytes: maxMessageBytes,
     onTooLarge: () => refuse(out, `Invalid request: message too large (the limit is ${maxMessageBytes} bytes)`),

@@ -14,7 +14,12 @@ export interface WebHandler {
  * Reads a web Request's body up to `limit` bytes within `timeoutMs` (0: no limit), reserving
  * its bytes from `budget` (all of a declared Content-Length at once, else chunk by chunk).
  */
-export async function readLimited(request: Request, limit: number, timeoutMs: number, budget?: BodyBudget): Promise<string> {
+export async function readLimited(
+  request: Request,
+  limit: number,
+  timeoutMs: number,
+  budget?: BodyBudget,
+): Promise<string> {
   const length = request.headers.get("content-length");
   const declared = length === null ? undefined : Number(length);
   if (declared !== undefined && declared > limit) throw new BodyTooLargeError();

@@ -52,7 +52,10 @@ function startServer(): Promise<{ url: string; child: ChildProcess }> {
   });
   let stderr = "";
   return new Promise((resolveStart, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the conformance server did not start within 30 s:\n${stderr}`)), 30_000);
+    const timer = setTimeout(
+      () => reject(new Error(`the conformance server did not start within 30 s:\n${stderr}`)),
+      30_000,
+    );
     child.stderr!.setEncoding("utf8").on("data", (chunk: string) => {
       stderr += chunk;
       const match = /serving MCP at (\S+)/.exec(stderr);
@@ -89,8 +92,15 @@ function runSuite(url: string, revision: string, outputDir: string): Promise<num
 function runClientScenario(scenario: string, revision: string, outputDir: string): Promise<number> {
   // The suite splits the command at spaces and appends the server URL; Node 20 runs our
   // client (the runtime's own target), through tsx, as a user's program would.
-  const command = [process.execPath, join(repoRoot, "node_modules", "tsx", "dist", "cli.mjs"), join(here, "client", "main.ts")].join(" ");
-  return runSuiteProcess([suiteCli, "client", "--command", command, "--scenario", scenario, "--spec-version", revision, "-o", outputDir], outputDir);
+  const command = [
+    process.execPath,
+    join(repoRoot, "node_modules", "tsx", "dist", "cli.mjs"),
+    join(here, "client", "main.ts"),
+  ].join(" ");
+  return runSuiteProcess(
+    [suiteCli, "client", "--command", command, "--scenario", scenario, "--spec-version", revision, "-o", outputDir],
+    outputDir,
+  );
 }
 
 /** Runs the suite under its Node 22, keeping its output next to its results; resolves with its exit code. */
@@ -165,11 +175,16 @@ async function clientLeg(revision: string): Promise<boolean> {
     failedChecks += failures.length;
     // No results at all, or a non-zero suite verdict (e.g. the client timed out), fails too.
     if (failures.length === 0 && checks.length > 0 && code === 0) passedScenarios++;
-    else failing.push(`  ${scenario}: ${failures.map((c) => c.id).join(", ") || `suite exit ${code}, ${checks.length} checks`}`);
+    else
+      failing.push(
+        `  ${scenario}: ${failures.map((c) => c.id).join(", ") || `suite exit ${code}, ${checks.length} checks`}`,
+      );
   }
   const notYet = clientNotYet.filter((s) => all.has(s));
   const skipped = notYet.length > 0 ? `not yet: ${notYet.join(", ")}` : "";
-  process.stdout.write(`conformance client ${revision}: ${passedScenarios}/${scenarios.length} scenarios (${passedChecks} passed, ${failedChecks} failed checks)${skipped ? `; ${skipped}` : ""}\n`);
+  process.stdout.write(
+    `conformance client ${revision}: ${passedScenarios}/${scenarios.length} scenarios (${passedChecks} passed, ${failedChecks} failed checks)${skipped ? `; ${skipped}` : ""}\n`,
+  );
   if (failing.length > 0) process.stderr.write(`${failing.join("\n")}\n  results: ${outputDir}\n`);
   else rmSync(outputDir, { recursive: true, force: true });
   return failing.length > 0;
@@ -206,7 +221,10 @@ async function main(): Promise<number> {
       const outputDir = mkdtempSync(join(tmpdir(), `mcp-gen-conformance-${revision}-`));
       const code = await runSuite(url, revision, outputDir);
       const results = readResults(outputDir);
-      if (results.length === 0) fail(`the suite produced no results for ${revision} (exit ${code}); see ${join(outputDir, "suite-output.txt")}`);
+      if (results.length === 0)
+        fail(
+          `the suite produced no results for ${revision} (exit ${code}); see ${join(outputDir, "suite-output.txt")}`,
+        );
       const required = requiredScenarios(revision);
       // The headline counts what the revision requires; extension and pending scenarios
       // the suite also runs are reported after it, as the suite does.
@@ -236,8 +254,11 @@ async function main(): Promise<number> {
       }
       // The suite's exit code is its verdict on the required scenarios; trust it too.
       if (code !== 0) failedRequired = true;
-      const unscored = unscoredRun > 0 ? `; not scored: ${unscoredPassed}/${unscoredRun} extension or pending scenarios pass` : "";
-      process.stdout.write(`conformance server ${revision}: ${passedScenarios}/${requiredRun} scenarios (${passedChecks} passed, ${failedChecks} failed checks)${unscored}\n`);
+      const unscored =
+        unscoredRun > 0 ? `; not scored: ${unscoredPassed}/${unscoredRun} extension or pending scenarios pass` : "";
+      process.stdout.write(
+        `conformance server ${revision}: ${passedScenarios}/${requiredRun} scenarios (${passedChecks} passed, ${failedChecks} failed checks)${unscored}\n`,
+      );
       // Results are kept (and named) only when something failed.
       if (failing.length > 0) process.stderr.write(`${failing.join("\n")}\n  results: ${outputDir}\n`);
       else rmSync(outputDir, { recursive: true, force: true });

@@ -12,7 +12,12 @@ import { cliPath, repoRoot } from "../support/paths.js";
 /** Guides other branches of the same change add; linked from the README before they land. */
 const writtenElsewhere = new Set(["docs/getting-started.md", "docs/schemas.md", "docs/shipping.md"]);
 
-const documents = ["README.md", ...readdirSync(join(repoRoot, "docs")).filter((f) => f.endsWith(".md")).map((f) => `docs/${f}`)];
+const documents = [
+  "README.md",
+  ...readdirSync(join(repoRoot, "docs"))
+    .filter((f) => f.endsWith(".md"))
+    .map((f) => `docs/${f}`),
+];
 
 /** Markdown without fenced code blocks and code spans, where brackets are not links. */
 function prose(markdown: string): string {
@@ -35,7 +40,9 @@ function anchors(markdown: string): Set<string> {
 
 /** Every relative link target of a document: [text](target) and ![alt](target). */
 function links(markdown: string): string[] {
-  return [...prose(markdown).matchAll(/\]\(([^)\s]+)(?: "[^"]*")?\)/g)].map((m) => m[1]!).filter((target) => !/^[a-z][a-z0-9+.-]*:/i.test(target));
+  return [...prose(markdown).matchAll(/\]\(([^)\s]+)(?: "[^"]*")?\)/g)]
+    .map((m) => m[1]!)
+    .filter((target) => !/^[a-z][a-z0-9+.-]*:/i.test(target));
 }
 
 describe("documentation links", () => {
@@ -49,32 +56,35 @@ describe("documentation links", () => {
     const broken: string[] = [];
     for (const link of links(text)) {
       const [path, fragment] = link.split("#", 2) as [string, string | undefined];
-      const target = path === "" ? join(repoRoot, document) : resolve(dirname(join(repoRoot, document)), decodeURIComponent(path));
+      const target =
+        path === "" ? join(repoRoot, document) : resolve(dirname(join(repoRoot, document)), decodeURIComponent(path));
       const name = relative(repoRoot, target).split("\\").join("/");
       if (name.startsWith("..")) broken.push(`${link}: outside the repository`);
       else if (!existsSync(target)) {
         if (!writtenElsewhere.has(name) || fragment !== undefined) broken.push(`${link}: no such file`);
       } else if (fragment !== undefined) {
-        if (!statSync(target).isFile() || !target.endsWith(".md")) broken.push(`${link}: a fragment of a file that is not Markdown`);
-        else if (!anchors(readFileSync(target, "utf8")).has(fragment)) broken.push(`${link}: no heading #${fragment} in ${name}`);
+        if (!statSync(target).isFile() || !target.endsWith(".md"))
+          broken.push(`${link}: a fragment of a file that is not Markdown`);
+        else if (!anchors(readFileSync(target, "utf8")).has(fragment))
+          broken.push(`${link}: no heading #${fragment} in ${name}`);
       }
     }
     expect(broken).toEqual([]);
   });
 
   it("computes anchors as GitHub does", () => {
-    expect([...anchors("# A typed client (`pull`)\n## Scale-out and serverless\n## Tasks\n## Tasks\n```\n# not a heading\n```\n")]).toEqual([
-      "a-typed-client-pull",
-      "scale-out-and-serverless",
-      "tasks",
-      "tasks-1",
-    ]);
+    expect([
+      ...anchors(
+        "# A typed client (`pull`)\n## Scale-out and serverless\n## Tasks\n## Tasks\n```\n# not a heading\n```\n",
+      ),
+    ]).toEqual(["a-typed-client-pull", "scale-out-and-serverless", "tasks", "tasks-1"]);
   });
 });
 
 describe("docs/cli.md", () => {
   const guide = readFileSync(join(repoRoot, "docs", "cli.md"), "utf8");
-  const help = (...command: string[]) => spawnSync(process.execPath, [cliPath, ...command, "--help"], { encoding: "utf8" }).stdout;
+  const help = (...command: string[]) =>
+    spawnSync(process.execPath, [cliPath, ...command, "--help"], { encoding: "utf8" }).stdout;
 
   /** The guide's section of a command: from its heading to the next heading of its level or above. */
   const section = (command: string) => {
@@ -102,7 +112,9 @@ describe("docs/cli.md", () => {
     ["pack", ["pack"]],
     ["import openapi", ["import"]],
   ])("documents every flag of mcp-gen %s", (heading, command) => {
-    const flags = [...help(...command).matchAll(/^ {2}(?:-\w, )? *(--[a-z-]+)/gm)].map((m) => m[1]!).filter((f) => f !== "--version" && f !== "--help");
+    const flags = [...help(...command).matchAll(/^ {2}(?:-\w, )? *(--[a-z-]+)/gm)]
+      .map((m) => m[1]!)
+      .filter((f) => f !== "--version" && f !== "--help");
     expect(flags.length).toBeGreaterThan(0);
     const text = section(heading);
     expect(flags.filter((flag) => !new RegExp("`(?:-\\w, )?" + flag + "[ `]").test(text))).toEqual([]);

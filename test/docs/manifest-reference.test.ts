@@ -4,7 +4,14 @@
 // or text Markdown would hide, stops the script).
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { documentPath, END, manifestReference, schemaPath, START, withReference } from "../../scripts/manifest-reference.js";
+import {
+  documentPath,
+  END,
+  manifestReference,
+  schemaPath,
+  START,
+  withReference,
+} from "../../scripts/manifest-reference.js";
 
 const schema = JSON.parse(readFileSync(schemaPath, "utf8")) as Parameters<typeof manifestReference>[0];
 const reference = manifestReference(schema);
@@ -26,21 +33,36 @@ describe("the manifest reference", () => {
   });
 
   it("puts every key in the table of the object it belongs to", () => {
-    expect(keysOf("`auth`")).toEqual(["authorizationServers", "scopesSupported", "requiredScopes", "resource", "resourceName", "documentation"]);
+    expect(keysOf("`auth`")).toEqual([
+      "authorizationServers",
+      "scopesSupported",
+      "requiredScopes",
+      "resource",
+      "resourceName",
+      "documentation",
+    ]);
     expect(keysOf("`tools.<tool>`")).toContain("scopes");
     expect(keysOf("`prompts.<prompt>`")).toEqual(expect.arrayContaining(["scopes", "arguments", "messages"]));
     expect(keysOf("`prompts.<prompt>.arguments.<argument>`")).toContain("complete");
     expect(keysOf("`resourceTemplates.<template>.variables.<variable>`")).toEqual(["complete"]);
     // Every object of the schema has its table: the top level and each definition with properties.
-    const objects = Object.values((schema as { definitions: Record<string, { properties?: unknown }> }).definitions).filter((d) => d.properties).length;
+    const objects = Object.values(
+      (schema as { definitions: Record<string, { properties?: unknown }> }).definitions,
+    ).filter((d) => d.properties).length;
     expect(reference.match(/^### /gm)).toHaveLength(objects + 1);
   });
 
   it("refuses a key without a description, and text Markdown would hide", () => {
     const bare = { description: "A manifest.", type: "object", properties: { name: { type: "string" } } };
     expect(() => manifestReference(bare)).toThrow("manifest schema: name has no description");
-    const tag = { description: "A manifest.", type: "object", properties: { name: { type: "string", description: "Calls <name>." } } };
+    const tag = {
+      description: "A manifest.",
+      type: "object",
+      properties: { name: { type: "string", description: "Calls <name>." } },
+    };
     expect(() => manifestReference(tag)).toThrow("<name> outside backticks");
-    expect(manifestReference({ ...tag, properties: { name: { type: "string", description: "Calls `<name>`." } } })).toContain("| `name` | string | Calls `<name>`. |");
+    expect(
+      manifestReference({ ...tag, properties: { name: { type: "string", description: "Calls `<name>`." } } }),
+    ).toContain("| `name` | string | Calls `<name>`. |");
   });
 });

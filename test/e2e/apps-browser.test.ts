@@ -39,7 +39,15 @@ const forwarded: Forwarded[] = [];
 
 /** The host page with its script (the bridge and the SDK client bundled in). */
 async function hostPage(): Promise<string> {
-  const bundled = await build({ entryPoints: [hostSource], bundle: true, write: false, format: "esm", platform: "browser", target: "es2022", logLevel: "silent" });
+  const bundled = await build({
+    entryPoints: [hostSource],
+    bundle: true,
+    write: false,
+    format: "esm",
+    platform: "browser",
+    target: "es2022",
+    logLevel: "silent",
+  });
   const script = bundled.outputFiles[0]!.text.replaceAll("</script", "<\\/script");
   return `<!doctype html>\n<html><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>MCP Apps test host</title></head>\n<body style="margin: 16px; font-family: sans-serif">\n<div id="app"></div>\n<script type="module">${script}</script>\n</body></html>\n`;
 }
@@ -72,7 +80,8 @@ async function startHost(page: string, target: string): Promise<Server> {
       }
       const headers = new Headers();
       for (const [name, value] of Object.entries(request.headers)) {
-        if (typeof value === "string" && !["host", "connection", "content-length"].includes(name)) headers.set(name, value);
+        if (typeof value === "string" && !["host", "connection", "content-length"].includes(name))
+          headers.set(name, value);
       }
       const upstream = await fetch(target, { method: request.method!, headers, ...(body ? { body } : {}) });
       response.writeHead(upstream.status, Object.fromEntries(upstream.headers));
@@ -109,7 +118,10 @@ afterAll(async () => {
 const pngSize = (png: Buffer) => ({ width: png.readUInt32BE(16), height: png.readUInt32BE(20) });
 
 /** The host page's record of what happened (see host.ts). */
-const hostLog = (page: Page) => page.evaluate(() => (globalThis as unknown as { hostLog: { events: string[]; error?: string; csp?: string } }).hostLog);
+const hostLog = (page: Page) =>
+  page.evaluate(
+    () => (globalThis as unknown as { hostLog: { events: string[]; error?: string; csp?: string } }).hostLog,
+  );
 
 describe("the weather forecast panel in Chromium, hosted by the official AppBridge", () => {
   let page: Page;
@@ -122,7 +134,9 @@ describe("the weather forecast panel in Chromium, hosted by the official AppBrid
       if (message.type() === "error") consoleErrors.push(message.text());
     });
     page.on("pageerror", (error) => consoleErrors.push(error.message));
-    await page.goto(`${hostUrl}?tool=get_forecast&arguments=${encodeURIComponent(JSON.stringify({ city: "Paris", days: 3 }))}`);
+    await page.goto(
+      `${hostUrl}?tool=get_forecast&arguments=${encodeURIComponent(JSON.stringify({ city: "Paris", days: 3 }))}`,
+    );
     panel = page.frameLocator("iframe");
   });
 
@@ -132,7 +146,11 @@ describe("the weather forecast panel in Chromium, hosted by the official AppBrid
     expect(log.error).toBeUndefined();
     expect(log.events).toContain("ui resource ui://weather/forecast_panel");
     await panel.getByText("Forecast · Paris").waitFor();
-    expect(await panel.locator("li").allInnerTexts()).toEqual(["2026-01-01\nCloudy\n18°C / 9°C", "2026-01-02\nRain\n17°C / 10°C", "2026-01-03\nSunny\n16°C / 9°C"]);
+    expect(await panel.locator("li").allInnerTexts()).toEqual([
+      "2026-01-01\nCloudy\n18°C / 9°C",
+      "2026-01-02\nRain\n17°C / 10°C",
+      "2026-01-03\nSunny\n16°C / 9°C",
+    ]);
   });
 
   it("runs sandboxed, off the network: the iframe has an opaque origin and a CSP with connect-src 'none'", async () => {
@@ -140,7 +158,12 @@ describe("the weather forecast panel in Chromium, hosted by the official AppBrid
     const origin = await page.frames()[1]!.evaluate(() => (globalThis as unknown as { origin: string }).origin);
     expect(origin).toBe("null");
     expect((await hostLog(page)).csp).toContain("connect-src 'none'");
-    const fetched = await page.frames()[1]!.evaluate(() => fetch("https://example.com/").then(() => "fetched", (error: unknown) => String(error)));
+    const fetched = await page.frames()[1]!.evaluate(() =>
+      fetch("https://example.com/").then(
+        () => "fetched",
+        (error: unknown) => String(error),
+      ),
+    );
     expect(fetched).not.toBe("fetched");
   });
 
@@ -150,7 +173,9 @@ describe("the weather forecast panel in Chromium, hosted by the official AppBrid
     await panel.getByText("Updated by get_forecast (4 days, metric)").waitFor();
     expect(await panel.locator("li").count()).toBe(4);
     const calls = forwarded.slice(before).filter((m) => m.method === "tools/call");
-    expect(calls.map((c) => [c.params?.name, c.params?.arguments])).toEqual([["get_forecast", { city: "Paris", days: 4, units: "metric" }]]);
+    expect(calls.map((c) => [c.params?.name, c.params?.arguments])).toEqual([
+      ["get_forecast", { city: "Paris", days: 4, units: "metric" }],
+    ]);
 
     await panel.getByTitle("Switch units").click();
     await panel.getByText("Updated by get_forecast (4 days, imperial)").waitFor();
@@ -174,5 +199,10 @@ describe("the weather forecast panel in Chromium, hosted by the official AppBrid
 });
 
 it("the browser code type-checks with the DOM library (the repository's tsconfig leaves it out)", () => {
-  expect(typecheck([hostSource, panelSource], { lib: ["lib.es2023.d.ts", "lib.dom.d.ts", "lib.dom.iterable.d.ts"], types: [] })).toEqual([]);
+  expect(
+    typecheck([hostSource, panelSource], {
+      lib: ["lib.es2023.d.ts", "lib.dom.d.ts", "lib.dom.iterable.d.ts"],
+      types: [],
+    }),
+  ).toEqual([]);
 });

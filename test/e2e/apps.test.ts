@@ -35,7 +35,9 @@ describe.each(["auto", "legacy"] as const)("SDK v2 client (versionNegotiation %s
   afterAll(() => client?.close());
 
   it(`sees the extension in the server's capabilities ${mode === "auto" ? "(server/discover, 2026-07-28)" : "nowhere (initialize, 2025-11-25)"}`, () => {
-    expect(client.getServerCapabilities()?.extensions).toEqual(mode === "auto" ? { "io.modelcontextprotocol/ui": {} } : undefined);
+    expect(client.getServerCapabilities()?.extensions).toEqual(
+      mode === "auto" ? { "io.modelcontextprotocol/ui": {} } : undefined,
+    );
   });
 
   it("sees the panel's URI on get_forecast and nowhere else", async () => {
@@ -73,12 +75,21 @@ describe("parity with the official ext-apps server helpers", () => {
     const html = readFileSync(forecastPanelHtml, "utf8");
     const ui = { prefersBorder: true };
     const official = new McpServer({ name: "weather-official", version: "1.0.0" });
-    registerAppTool(official, "get_forecast", { description: "Forecast for a city", _meta: { ui: { resourceUri: panelUri } } }, () => ({ content: [] }));
+    registerAppTool(
+      official,
+      "get_forecast",
+      { description: "Forecast for a city", _meta: { ui: { resourceUri: panelUri } } },
+      () => ({ content: [] }),
+    );
     registerAppResource(
       official,
       "forecast_panel",
       panelUri,
-      { title: "Forecast panel", description: "The forecast day by day, with buttons for more or fewer days and other units", _meta: { ui } },
+      {
+        title: "Forecast panel",
+        description: "The forecast day by day, with buttons for more or fewer days and other units",
+        _meta: { ui },
+      },
       () => ({ contents: [{ uri: panelUri, mimeType: RESOURCE_MIME_TYPE, text: html, _meta: { ui } }] }),
     );
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
@@ -117,13 +128,19 @@ describe("extension advertisement over HTTP", () => {
     });
     const text = await response.text();
     // A JSON body, or one SSE event carrying it.
-    const json = text.startsWith("{") ? text : /^data: (.*)$/m.exec(text)?.[1] ?? text;
+    const json = text.startsWith("{") ? text : (/^data: (.*)$/m.exec(text)?.[1] ?? text);
     return JSON.parse(json) as { result?: { capabilities?: Record<string, unknown> } };
   };
 
   it("server/discover (2026-07-28) advertises io.modelcontextprotocol/ui", async () => {
-    const meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
-    const answer = await post({ jsonrpc: "2.0", id: 1, method: "server/discover", params: { _meta: meta } }, { "mcp-method": "server/discover", "mcp-protocol-version": "2026-07-28" });
+    const meta = {
+      "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+      "io.modelcontextprotocol/clientCapabilities": {},
+    };
+    const answer = await post(
+      { jsonrpc: "2.0", id: 1, method: "server/discover", params: { _meta: meta } },
+      { "mcp-method": "server/discover", "mcp-protocol-version": "2026-07-28" },
+    );
     expect(answer.result?.capabilities?.extensions).toEqual({ "io.modelcontextprotocol/ui": {} });
   });
 

@@ -45,7 +45,12 @@ function initialize(authorization: string): Promise<Response> {
   return fetch(notes.url, {
     method: "POST",
     headers: { "content-type": "application/json", accept: "application/json, text/event-stream", authorization },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } } }),
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+    }),
     signal: AbortSignal.timeout(ANSWER_BOUND_MS),
   });
 }
@@ -81,7 +86,9 @@ describe("the notes example with an authorization server that never answers", ()
     for (const token of ["x", "a.b", "a.b.c.d.e", "eyJhbGciOiJSUzI1NiJ9.e30.", "bm90IGpzb24.e30.c2ln"]) {
       const response = await initialize(`Bearer ${token}`);
       expect(response.status, token).toBe(401);
-      expect(response.headers.get("www-authenticate"), token).toMatch(/^Bearer error="invalid_token", error_description="the token is malformed", scope="notes:read", resource_metadata="/);
+      expect(response.headers.get("www-authenticate"), token).toMatch(
+        /^Bearer error="invalid_token", error_description="the token is malformed", scope="notes:read", resource_metadata="/,
+      );
       await response.body?.cancel();
     }
     expect(requests).toBe(before);
@@ -96,7 +103,10 @@ describe("the notes example with an authorization server that never answers", ()
         await response.body?.cancel();
       }
     }
-    const lines = notes.stderr().split("\n").filter((line) => line.includes("verifyToken failed"));
+    const lines = notes
+      .stderr()
+      .split("\n")
+      .filter((line) => line.includes("verifyToken failed"));
     // 120 refusals so far; at most one line per kind a minute.
     expect(lines.length).toBeGreaterThanOrEqual(1);
     expect(lines.length).toBeLessThanOrEqual(2);

@@ -4,7 +4,11 @@
 import { createHash, randomBytes } from "node:crypto";
 import { createRemoteJWKSet, jwtVerify, type JWTPayload } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AuthorizationRefusedError, startAuthorizationServer, type AuthorizationServer } from "../support/authorization-server.js";
+import {
+  AuthorizationRefusedError,
+  startAuthorizationServer,
+  type AuthorizationServer,
+} from "../support/authorization-server.js";
 
 const resource = "http://127.0.0.1:9/mcp";
 const redirectUri = "http://127.0.0.1:33418/callback";
@@ -94,7 +98,10 @@ async function token(params: Record<string, string>, headers: Record<string, str
 }
 
 async function verify(accessToken: string): Promise<JWTPayload> {
-  const { payload } = await jwtVerify(accessToken, createRemoteJWKSet(new URL(as.jwksUri)), { issuer: as.issuer, audience: resource });
+  const { payload } = await jwtVerify(accessToken, createRemoteJWKSet(new URL(as.jwksUri)), {
+    issuer: as.issuer,
+    audience: resource,
+  });
   return payload;
 }
 
@@ -108,7 +115,14 @@ async function authorize(clientId: string, scope: string): Promise<TokenResponse
   expect(redirect.searchParams.get("iss")).toBe(as.issuer);
   const code = redirect.searchParams.get("code");
   expect(code).toBeTruthy();
-  const res = await token({ grant_type: "authorization_code", code: code!, redirect_uri: redirectUri, client_id: clientId, code_verifier: verifier, resource });
+  const res = await token({
+    grant_type: "authorization_code",
+    code: code!,
+    redirect_uri: redirectUri,
+    client_id: clientId,
+    code_verifier: verifier,
+    resource,
+  });
   expect(res.status, await res.clone().text()).toBe(200);
   return (await res.json()) as TokenResponse;
 }
@@ -121,8 +135,12 @@ describe("authorization server harness (oidc-provider)", () => {
     expect(metadata.code_challenge_methods_supported).toEqual(["S256"]);
     expect(metadata.authorization_response_iss_parameter_supported).toBe(true);
     expect(metadata.registration_endpoint).toBe(`${as.issuer}/reg`);
-    expect(metadata.scopes_supported).toEqual(expect.arrayContaining(["openid", "offline_access", "notes:read", "notes:write"]));
-    expect(metadata.token_endpoint_auth_methods_supported).toEqual(expect.arrayContaining(["none", "client_secret_basic", "client_secret_post"]));
+    expect(metadata.scopes_supported).toEqual(
+      expect.arrayContaining(["openid", "offline_access", "notes:read", "notes:write"]),
+    );
+    expect(metadata.token_endpoint_auth_methods_supported).toEqual(
+      expect.arrayContaining(["none", "client_secret_basic", "client_secret_post"]),
+    );
     const openid = (await (await fetch(`${as.issuer}/.well-known/openid-configuration`)).json()) as Metadata;
     expect(openid).toEqual(metadata);
   });
@@ -145,7 +163,12 @@ describe("authorization server harness (oidc-provider)", () => {
     expect(typeof claims.iat).toBe("number");
     expect(claims.exp! - claims.iat!).toBe(120);
 
-    const refreshed = await token({ grant_type: "refresh_token", refresh_token: tokens.refresh_token!, client_id: client.client_id, resource });
+    const refreshed = await token({
+      grant_type: "refresh_token",
+      refresh_token: tokens.refresh_token!,
+      client_id: client.client_id,
+      resource,
+    });
     expect(refreshed.status, await refreshed.clone().text()).toBe(200);
     const again = (await refreshed.json()) as TokenResponse;
     expect(again.access_token).not.toBe(tokens.access_token);
@@ -157,7 +180,11 @@ describe("authorization server harness (oidc-provider)", () => {
     expect(refreshedClaims.sub).toBe("alice");
 
     // Without the resource parameter, the refresh keeps the granted resource.
-    const implicit = await token({ grant_type: "refresh_token", refresh_token: again.refresh_token!, client_id: client.client_id });
+    const implicit = await token({
+      grant_type: "refresh_token",
+      refresh_token: again.refresh_token!,
+      client_id: client.client_id,
+    });
     expect(implicit.status, await implicit.clone().text()).toBe(200);
     expect((await verify(((await implicit.json()) as TokenResponse).access_token)).aud).toBe(resource);
   });
@@ -198,7 +225,13 @@ describe("authorization server harness (oidc-provider)", () => {
     const redirect = await as.approve(authorizationUrl(client.client_id, "notes:write", challenge, "c"), "bob");
     const basic = `Basic ${Buffer.from(`${encodeURIComponent(client.client_id)}:${encodeURIComponent(client.client_secret!)}`).toString("base64")}`;
     const res = await token(
-      { grant_type: "authorization_code", code: redirect.searchParams.get("code")!, redirect_uri: redirectUri, code_verifier: verifier, resource },
+      {
+        grant_type: "authorization_code",
+        code: redirect.searchParams.get("code")!,
+        redirect_uri: redirectUri,
+        code_verifier: verifier,
+        resource,
+      },
       { authorization: basic },
     );
     expect(res.status, await res.clone().text()).toBe(200);
@@ -221,7 +254,11 @@ describe("authorization server harness (oidc-provider)", () => {
     const bogus = await fetch(metadata.registration_endpoint, {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify({ redirect_uris: [redirectUri], token_endpoint_auth_method: "none", scope: "notes:read bogus" }),
+      body: JSON.stringify({
+        redirect_uris: [redirectUri],
+        token_endpoint_auth_method: "none",
+        scope: "notes:read bogus",
+      }),
     });
     expect(bogus.status).toBe(400);
     expect(((await bogus.json()) as { error: string }).error).toBe("invalid_client_metadata");

@@ -37,11 +37,19 @@ async function connect(sdk: Sdk, kind: Kind): Promise<Connected> {
   if (sdk === "v1") {
     const client = new ClientV1({ name: "bench-e2e-v1", version: "1.0.0" });
     await client.connect(server ? new HttpV1(new URL(server.url)) : new StdioV1(stdio));
-    return { client: client as unknown as AnyClient, handshake: client.getServerVersion()?.name, stop: async () => server?.stop() };
+    return {
+      client: client as unknown as AnyClient,
+      handshake: client.getServerVersion()?.name,
+      stop: async () => server?.stop(),
+    };
   }
   const client = new ClientV2({ name: "bench-e2e-v2", version: "2.0.0" }, { versionNegotiation: { mode: "auto" } });
   await client.connect(server ? new HttpV2(new URL(server.url)) : new StdioV2(stdio));
-  return { client: client as unknown as AnyClient, handshake: client.getNegotiatedProtocolVersion(), stop: async () => server?.stop() };
+  return {
+    client: client as unknown as AnyClient,
+    handshake: client.getNegotiatedProtocolVersion(),
+    stop: async () => server?.stop(),
+  };
 }
 
 afterAll(stopAllChildren);
@@ -66,7 +74,11 @@ describe.each(cases)("SDK %s client → bench server over %s (%s)", (sdk, kind, 
     const { tools } = await connected.client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(["add", "echo"]);
     const add = tools.find((t) => t.name === "add");
-    expect(add?.outputSchema).toMatchObject({ type: "object", properties: { sum: { type: "number" } }, required: ["sum"] });
+    expect(add?.outputSchema).toMatchObject({
+      type: "object",
+      properties: { sum: { type: "number" } },
+      required: ["sum"],
+    });
   }, 90_000);
 
   it("echo answers the text, add a structured sum", async () => {

@@ -17,7 +17,8 @@ const revision = "2025-11-25";
 const initialize = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"${revision}","capabilities":{},"clientInfo":{"name":"big-ids","version":"1.0.0"}}}`;
 const initialized = '{"jsonrpc":"2.0","method":"notifications/initialized"}';
 // Not cancelled, ...993 would be answered after 1 s, before ...992 (2 s).
-const call = (id: string, seconds: number) => `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"slow_compute","arguments":{"seconds":${seconds}}}}`;
+const call = (id: string, seconds: number) =>
+  `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"slow_compute","arguments":{"seconds":${seconds}}}}`;
 const cancel = `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":${CANCELLED},"reason":"test"}}`;
 const answers = (text: string, id: string) => new RegExp(`"id":${id}[,}]`).test(text);
 
@@ -52,8 +53,12 @@ describe("notifications/cancelled with a request id past 2^53", () => {
     const server = await startHttpServer(join(repoRoot, "test", "conformance", "server", "main.ts"), "--port", "0");
     let session: string | undefined;
     const post = async (body: string) => {
-      const headers: Record<string, string> = { "content-type": "application/json", accept: "application/json, text/event-stream" };
-      if (session !== undefined) Object.assign(headers, { "mcp-session-id": session, "mcp-protocol-version": revision });
+      const headers: Record<string, string> = {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+      };
+      if (session !== undefined)
+        Object.assign(headers, { "mcp-session-id": session, "mcp-protocol-version": revision });
       const response = await fetch(server.url, { method: "POST", headers, body });
       session ??= response.headers.get("mcp-session-id") ?? undefined;
       return { status: response.status, text: await response.text() };

@@ -7,7 +7,13 @@ import { describe, expect, it } from "vitest";
 import { createHandlers } from "../../examples/everything/src/handlers.js";
 import { connectNotesClient, createNotesServer } from "../../examples/everything/src/mcp/index.js";
 
-type Message = { id?: string | number; method?: string; params?: Record<string, unknown>; result?: Record<string, unknown>; error?: { code: number } };
+type Message = {
+  id?: string | number;
+  method?: string;
+  params?: Record<string, unknown>;
+  result?: Record<string, unknown>;
+  error?: { code: number };
+};
 
 const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -26,7 +32,8 @@ async function rawClient(revision: "2026-07-28" | "2025-11-25") {
     const extraMeta = (params._meta as Record<string, unknown> | undefined) ?? {};
     send({ id, method, params: { ...params, _meta: { ...meta, ...extraMeta } } });
   };
-  const cancel = (requestId: number) => send({ method: "notifications/cancelled", params: { requestId, reason: "user pressed stop" } });
+  const cancel = (requestId: number) =>
+    send({ method: "notifications/cancelled", params: { requestId, reason: "user pressed stop" } });
   const responseTo = async (id: number, timeoutMs = 5_000): Promise<Message> => {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
@@ -37,7 +44,11 @@ async function rawClient(revision: "2026-07-28" | "2025-11-25") {
     }
   };
   if (!modern) {
-    request(0, "initialize", { protocolVersion: revision, capabilities: {}, clientInfo: { name: "raw", version: "1" } });
+    request(0, "initialize", {
+      protocolVersion: revision,
+      capabilities: {},
+      clientInfo: { name: "raw", version: "1" },
+    });
     await responseTo(0);
     send({ method: "notifications/initialized" });
   }

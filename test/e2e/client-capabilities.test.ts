@@ -6,10 +6,22 @@
 // only the handler's author knows (URL mode, sampling with tools, root change
 // notifications); an explicit `capabilities` is declared as given and wins.
 import { join } from "node:path";
-import { MetaKey, RpcError, type ClientChannel, type JsonObject, type JsonRpcMessage, type Params } from "@mcp-gen/runtime";
+import {
+  MetaKey,
+  RpcError,
+  type ClientChannel,
+  type JsonObject,
+  type JsonRpcMessage,
+  type Params,
+} from "@mcp-gen/runtime";
 import { stdioChannel } from "@mcp-gen/runtime/node";
 import { afterAll, describe, expect, it } from "vitest";
-import { connectNotesClient, type NotesClient, type NotesClientOptions, type Revision } from "../../examples/everything/src/mcp/index.js";
+import {
+  connectNotesClient,
+  type NotesClient,
+  type NotesClientOptions,
+  type Revision,
+} from "../../examples/everything/src/mcp/index.js";
 import { repoRoot } from "../support/paths.js";
 import { stopAllChildren, tsxCommand } from "./helpers.js";
 
@@ -31,7 +43,8 @@ function recordedChannel(): { channel: ClientChannel; declared: JsonObject[] } {
       const params = "method" in message ? (message.params as Params | undefined) : undefined;
       if ("method" in message && message.method === "initialize") declared.push(params!.capabilities as JsonObject);
       const meta = params?._meta as JsonObject | undefined;
-      if (meta?.[MetaKey.clientCapabilities] !== undefined) declared.push(meta[MetaKey.clientCapabilities] as JsonObject);
+      if (meta?.[MetaKey.clientCapabilities] !== undefined)
+        declared.push(meta[MetaKey.clientCapabilities] as JsonObject);
       inner.send(message);
     },
     setProtocol: (protocol) => inner.setProtocol?.(protocol),
@@ -41,7 +54,10 @@ function recordedChannel(): { channel: ClientChannel; declared: JsonObject[] } {
   return { channel, declared };
 }
 
-const texts = (content: unknown) => (content as { type: string; text?: string }[]).flatMap((c) => (c.type === "text" && c.text !== undefined ? [c.text] : []));
+const texts = (content: unknown) =>
+  (content as { type: string; text?: string }[]).flatMap((c) =>
+    c.type === "text" && c.text !== undefined ? [c.text] : [],
+  );
 
 async function connect(revision: Revision, options: Omit<NotesClientOptions, "revisions" | "requests"> = {}) {
   const asked: string[] = [];
@@ -103,8 +119,16 @@ const connected = "Calendar connection started: finish it in your browser";
 
 // What a client with the three handlers and nothing else declares, and what the server then does.
 const byDefault: { revision: Revision; capabilities: JsonObject; outcome: Record<string, string | number> }[] = [
-  { revision: "2024-11-05", capabilities: { sampling: {}, roots: { listChanged: false } }, outcome: { summarize: summarized, roots: rooted, delete: -32021, calendar: -32021 } },
-  { revision: "2025-03-26", capabilities: { sampling: {}, roots: { listChanged: false } }, outcome: { summarize: summarized, roots: rooted, delete: -32021, calendar: -32021 } },
+  {
+    revision: "2024-11-05",
+    capabilities: { sampling: {}, roots: { listChanged: false } },
+    outcome: { summarize: summarized, roots: rooted, delete: -32021, calendar: -32021 },
+  },
+  {
+    revision: "2025-03-26",
+    capabilities: { sampling: {}, roots: { listChanged: false } },
+    outcome: { summarize: summarized, roots: rooted, delete: -32021, calendar: -32021 },
+  },
   {
     revision: "2025-06-18",
     capabilities: { sampling: {}, elicitation: {}, roots: { listChanged: false } },
@@ -115,37 +139,49 @@ const byDefault: { revision: Revision; capabilities: JsonObject; outcome: Record
     capabilities: { sampling: {}, elicitation: { form: {} }, roots: { listChanged: false } },
     outcome: { summarize: summarized, roots: rooted, delete: kept, calendar: -32021 },
   },
-  { revision: "2026-07-28", capabilities: { sampling: {}, elicitation: { form: {} }, roots: {} }, outcome: { summarize: summarized, roots: rooted, delete: kept, calendar: -32021 } },
+  {
+    revision: "2026-07-28",
+    capabilities: { sampling: {}, elicitation: { form: {} }, roots: {} },
+    outcome: { summarize: summarized, roots: rooted, delete: kept, calendar: -32021 },
+  },
 ];
 
-describe.each(byDefault)("generated client → everything example over stdio, $revision", ({ revision, capabilities, outcome }) => {
-  it("declares what its handlers answer, as the revision knows it, and the server's requests round-trip", async () => {
-    const { client, asked, declared } = await connect(revision);
-    expect(await askAll(client)).toEqual(outcome);
-    expect(declared.length).toBeGreaterThan(0);
-    for (const sent of declared) expect(sent).toEqual(capabilities);
-    // Only what the server could ask reached the handlers.
-    expect(asked).toEqual(["sampling", "roots", ...(outcome.delete === kept ? ["elicitation (form)"] : [])]);
-  }, 60_000);
+describe.each(byDefault)(
+  "generated client → everything example over stdio, $revision",
+  ({ revision, capabilities, outcome }) => {
+    it("declares what its handlers answer, as the revision knows it, and the server's requests round-trip", async () => {
+      const { client, asked, declared } = await connect(revision);
+      expect(await askAll(client)).toEqual(outcome);
+      expect(declared.length).toBeGreaterThan(0);
+      for (const sent of declared) expect(sent).toEqual(capabilities);
+      // Only what the server could ask reached the handlers.
+      expect(asked).toEqual(["sampling", "roots", ...(outcome.delete === kept ? ["elicitation (form)"] : [])]);
+    }, 60_000);
 
-  it("`handles` adds URL mode, sampling tools and root change notifications where the revision has them", async () => {
-    const { client, asked, declared } = await connect(revision, { handles: { elicitation: { url: true }, sampling: { tools: true }, roots: { listChanged: true } } });
-    const modes = revision >= "2025-11-25";
-    const expected: JsonObject = {
-      ...capabilities,
-      ...(modes ? { sampling: { tools: {} }, elicitation: { form: {}, url: {} } } : {}),
-      ...(revision < "2026-07-28" ? { roots: { listChanged: true } } : {}),
-    };
-    for (const sent of declared) expect(sent).toEqual(expected);
-    const answered = await askAll(client);
-    expect(answered).toEqual({ ...outcome, calendar: modes ? connected : -32021 });
-    if (modes) expect(asked).toContain("elicitation (url)");
-  }, 60_000);
-});
+    it("`handles` adds URL mode, sampling tools and root change notifications where the revision has them", async () => {
+      const { client, asked, declared } = await connect(revision, {
+        handles: { elicitation: { url: true }, sampling: { tools: true }, roots: { listChanged: true } },
+      });
+      const modes = revision >= "2025-11-25";
+      const expected: JsonObject = {
+        ...capabilities,
+        ...(modes ? { sampling: { tools: {} }, elicitation: { form: {}, url: {} } } : {}),
+        ...(revision < "2026-07-28" ? { roots: { listChanged: true } } : {}),
+      };
+      for (const sent of declared) expect(sent).toEqual(expected);
+      const answered = await askAll(client);
+      expect(answered).toEqual({ ...outcome, calendar: modes ? connected : -32021 });
+      if (modes) expect(asked).toContain("elicitation (url)");
+    }, 60_000);
+  },
+);
 
 describe.each(["2025-11-25", "2026-07-28"] as const)("an explicit `capabilities` wins, %s", (revision) => {
   it("is declared as given: a handler the capabilities leave out is never asked", async () => {
-    const { client, asked, declared } = await connect(revision, { capabilities: { sampling: {} }, handles: { elicitation: { url: true } } });
+    const { client, asked, declared } = await connect(revision, {
+      capabilities: { sampling: {} },
+      handles: { elicitation: { url: true } },
+    });
     for (const sent of declared) expect(sent).toEqual({ sampling: {} });
     expect(texts((await client.tools.summarizeNote({ id: "launch-plan" })).content)).toEqual([summarized]);
     const error = await failure(client.tools.deleteNote({ id: "groceries" }));

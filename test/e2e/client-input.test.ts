@@ -4,7 +4,17 @@
 // runtime's client answers with the same handlers and retries; requestState is signed,
 // bound to its request and checked; missing client capabilities are -32021.
 import { afterEach, describe, expect, it } from "vitest";
-import { connectSession, memoryChannel, MetaKey, RpcError, serializeMessage, type ClientSession, type JsonObject, type JsonRpcMessage, type Params } from "../../runtime/index.js";
+import {
+  connectSession,
+  memoryChannel,
+  MetaKey,
+  RpcError,
+  serializeMessage,
+  type ClientSession,
+  type JsonObject,
+  type JsonRpcMessage,
+  type Params,
+} from "../../runtime/index.js";
 import { handlers } from "../conformance/server/handlers.js";
 import { createConformanceServer } from "../conformance/server/mcp/index.js";
 
@@ -21,11 +31,23 @@ function clientHandlers(asked: string[]) {
     "elicitation/create": (params: Params | undefined) => {
       const message = String(params?.message);
       asked.push(message);
-      return { action: "accept", content: message.includes("color") ? { color: "blue" } : message.includes("context") ? { context: "weather" } : { name: "Alice", ok: true } };
+      return {
+        action: "accept",
+        content: message.includes("color")
+          ? { color: "blue" }
+          : message.includes("context")
+            ? { context: "weather" }
+            : { name: "Alice", ok: true },
+      };
     },
     "sampling/createMessage": () => {
       asked.push("sampling");
-      return { role: "assistant", content: { type: "text", text: "Paris" }, model: "test-model", stopReason: "endTurn" };
+      return {
+        role: "assistant",
+        content: { type: "text", text: "Paris" },
+        model: "test-model",
+        stopReason: "endTurn",
+      };
     },
     "roots/list": () => {
       asked.push("roots");
@@ -34,7 +56,12 @@ function clientHandlers(asked: string[]) {
   };
 }
 
-async function connect(revision: string, capabilities: JsonObject = allCapabilities, asked: string[] = [], server = createConformanceServer(handlers)) {
+async function connect(
+  revision: string,
+  capabilities: JsonObject = allCapabilities,
+  asked: string[] = [],
+  server = createConformanceServer(handlers),
+) {
   const notifications: { method: string; params: Params | undefined }[] = [];
   const session = await connectSession(memoryChannel(server), {
     revisions: [revision],
@@ -61,7 +88,10 @@ describe.each(["2026-07-28", "2025-11-25"])("ctx.input (%s)", (revision) => {
   it("asks in two rounds and completes with both answers", async () => {
     const asked: string[] = [];
     const { session } = await connect(revision, allCapabilities, asked);
-    const result = await session.rawRequest("tools/call", { name: "test_input_required_result_multi_round", arguments: {} });
+    const result = await session.rawRequest("tools/call", {
+      name: "test_input_required_result_multi_round",
+      arguments: {},
+    });
     expect(text(result)).toBe("Alice likes blue");
     expect(asked).toEqual(["Step 1: What is your name?", "Step 2: What is your favorite color?"]);
   });
@@ -69,7 +99,10 @@ describe.each(["2026-07-28", "2025-11-25"])("ctx.input (%s)", (revision) => {
   it("asks for elicitation, sampling and roots at once", async () => {
     const asked: string[] = [];
     const { session } = await connect(revision, allCapabilities, asked);
-    const result = await session.rawRequest("tools/call", { name: "test_input_required_result_multiple_inputs", arguments: {} });
+    const result = await session.rawRequest("tools/call", {
+      name: "test_input_required_result_multiple_inputs",
+      arguments: {},
+    });
     expect(text(result)).toBe("Paris, Alice! Roots: 1");
     expect([...asked].sort()).toEqual(["What is your name?", "roots", "sampling"]);
   });
@@ -77,18 +110,25 @@ describe.each(["2026-07-28", "2025-11-25"])("ctx.input (%s)", (revision) => {
   it("works in prompts/get too", async () => {
     const { session } = await connect(revision);
     const result = await session.rawRequest("prompts/get", { name: "test_input_required_result_prompt" });
-    expect(result.messages).toEqual([{ role: "user", content: { type: "text", text: "Answer with this context in mind: weather" } }]);
+    expect(result.messages).toEqual([
+      { role: "user", content: { type: "text", text: "Answer with this context in mind: weather" } },
+    ]);
   });
 
   it("a capability the client did not declare is MissingRequiredClientCapability (-32021), before anything is sent", async () => {
     const asked: string[] = [];
     const { session } = await connect(revision, { sampling: {} }, asked);
-    const error = await rpcError(session.rawRequest("tools/call", { name: "test_input_required_result_elicitation", arguments: {} }));
+    const error = await rpcError(
+      session.rawRequest("tools/call", { name: "test_input_required_result_elicitation", arguments: {} }),
+    );
     expect(error.code).toBe(-32021);
     expect(error.data).toEqual({ requiredCapabilities: { elicitation: {} } });
     expect(asked).toEqual([]);
     // The handler that checks ctx.client.capabilities asks only for what the client supports.
-    const result = await session.rawRequest("tools/call", { name: "test_input_required_result_capabilities", arguments: {} });
+    const result = await session.rawRequest("tools/call", {
+      name: "test_input_required_result_capabilities",
+      arguments: {},
+    });
     expect(text(result)).toBe("sampling: Paris");
   });
 });
@@ -97,14 +137,18 @@ describe("ctx.request (legacy sessions)", () => {
   it("sends the request on the call and returns its result", async () => {
     const asked: string[] = [];
     const legacy = await connect("2025-11-25", allCapabilities, asked);
-    expect(text(await legacy.session.rawRequest("tools/call", { name: "test_sampling", arguments: { prompt: "Capital?" } }))).toBe("LLM response: Paris");
+    expect(
+      text(await legacy.session.rawRequest("tools/call", { name: "test_sampling", arguments: { prompt: "Capital?" } })),
+    ).toBe("LLM response: Paris");
     expect(asked).toEqual(["sampling"]);
   });
 
   it("without the sampling capability: -32021 in both eras", async () => {
     for (const revision of ["2026-07-28", "2025-11-25"]) {
       const { session } = await connect(revision, {});
-      const error = await rpcError(session.rawRequest("tools/call", { name: "test_missing_capability", arguments: {} }));
+      const error = await rpcError(
+        session.rawRequest("tools/call", { name: "test_missing_capability", arguments: {} }),
+      );
       expect(error.code).toBe(-32021);
       expect(error.data).toEqual({ requiredCapabilities: { sampling: {} } });
     }
@@ -112,13 +156,22 @@ describe("ctx.request (legacy sessions)", () => {
 });
 
 /** One modern request straight to the server, returning the response message and what came before it. */
-function modern(server: ReturnType<typeof createConformanceServer>, method: string, params: Params, capabilities: JsonObject = allCapabilities) {
-  return new Promise<{ response: JsonRpcMessage & { result?: Params; error?: { code: number; message: string; data?: unknown } }; before: JsonRpcMessage[] }>((resolve) => {
+function modern(
+  server: ReturnType<typeof createConformanceServer>,
+  method: string,
+  params: Params,
+  capabilities: JsonObject = allCapabilities,
+) {
+  return new Promise<{
+    response: JsonRpcMessage & { result?: Params; error?: { code: number; message: string; data?: unknown } };
+    before: JsonRpcMessage[];
+  }>((resolve) => {
     const before: JsonRpcMessage[] = [];
     const peer = server.connect({
       send: (message) => {
         // As it goes on the wire: results may carry members spliced in at serialisation.
-        if ("id" in message && message.id === 7 && ("result" in message || "error" in message)) resolve({ response: JSON.parse(serializeMessage(message)) as never, before });
+        if ("id" in message && message.id === 7 && ("result" in message || "error" in message))
+          resolve({ response: JSON.parse(serializeMessage(message)) as never, before });
         else before.push(message);
       },
     });
@@ -126,7 +179,10 @@ function modern(server: ReturnType<typeof createConformanceServer>, method: stri
       jsonrpc: "2.0",
       id: 7,
       method,
-      params: { ...params, _meta: { [MetaKey.protocolVersion]: "2026-07-28", [MetaKey.clientCapabilities]: capabilities } },
+      params: {
+        ...params,
+        _meta: { [MetaKey.protocolVersion]: "2026-07-28", [MetaKey.clientCapabilities]: capabilities },
+      },
     });
   });
 }
@@ -142,7 +198,10 @@ describe("input_required results (2026-07-28, on the wire)", () => {
     expect(result.inputRequests).toEqual({
       user_name: {
         method: "elicitation/create",
-        params: { message: "What is your name?", requestedSchema: { type: "object", properties: { name: { type: "string" } }, required: ["name"] } },
+        params: {
+          message: "What is your name?",
+          requestedSchema: { type: "object", properties: { name: { type: "string" } }, required: ["name"] },
+        },
       },
     });
     expect(result.requestState).toMatch(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/);
@@ -152,45 +211,86 @@ describe("input_required results (2026-07-28, on the wire)", () => {
   it("answers need the requestState of the round that asked, and only the keys it asked", async () => {
     const answer = { action: "accept", content: { name: "Bob" } };
     const { requestState } = (await call("test_input_required_result_elicitation")).response.result!;
-    expect(text((await call("test_input_required_result_elicitation", { inputResponses: { user_name: answer }, requestState })).response.result!)).toBe("Hello, Bob!");
-    expect((await call("test_input_required_result_elicitation", { inputResponses: { user_name: answer } })).response.error?.code).toBe(-32602);
-    expect((await call("test_input_required_result_elicitation", { inputResponses: { wrong_key: answer }, requestState })).response.error?.code).toBe(-32602);
+    expect(
+      text(
+        (await call("test_input_required_result_elicitation", { inputResponses: { user_name: answer }, requestState }))
+          .response.result!,
+      ),
+    ).toBe("Hello, Bob!");
+    expect(
+      (await call("test_input_required_result_elicitation", { inputResponses: { user_name: answer } })).response.error
+        ?.code,
+    ).toBe(-32602);
+    expect(
+      (await call("test_input_required_result_elicitation", { inputResponses: { wrong_key: answer }, requestState }))
+        .response.error?.code,
+    ).toBe(-32602);
   });
 
   it("earlier answers travel in requestState, so the last round needs only the new one", async () => {
     const round1 = (await call("test_input_required_result_multi_round")).response.result!;
-    const round2 = (await call("test_input_required_result_multi_round", { inputResponses: { step1: { action: "accept", content: { name: "Carol" } } }, requestState: round1.requestState }))
-      .response.result!;
+    const round2 = (
+      await call("test_input_required_result_multi_round", {
+        inputResponses: { step1: { action: "accept", content: { name: "Carol" } } },
+        requestState: round1.requestState,
+      })
+    ).response.result!;
     expect(Object.keys(round2.inputRequests as JsonObject)).toEqual(["step2"]);
     expect(round2.requestState).not.toBe(round1.requestState);
-    const round3 = (await call("test_input_required_result_multi_round", { inputResponses: { step2: { action: "accept", content: { color: "green" } } }, requestState: round2.requestState }))
-      .response.result!;
+    const round3 = (
+      await call("test_input_required_result_multi_round", {
+        inputResponses: { step2: { action: "accept", content: { color: "green" } } },
+        requestState: round2.requestState,
+      })
+    ).response.result!;
     expect(text(round3)).toBe("Carol likes green");
   });
 
   it("rejects a tampered, foreign or malformed requestState, and malformed inputResponses, with -32602", async () => {
-    const { requestState } = (await call("test_input_required_result_request_state")).response.result! as { requestState: string };
+    const { requestState } = (await call("test_input_required_result_request_state")).response.result! as {
+      requestState: string;
+    };
     const answers = { inputResponses: { confirm: { action: "accept", content: { ok: true } } } };
-    expect(text((await call("test_input_required_result_request_state", { ...answers, requestState })).response.result!)).toBe("state-ok: confirmed=true");
+    expect(
+      text((await call("test_input_required_result_request_state", { ...answers, requestState })).response.result!),
+    ).toBe("state-ok: confirmed=true");
     const [body, signature] = requestState.split(".") as [string, string];
     const flipped = `${body.slice(0, -2)}${body.endsWith("A") ? "B" : "A"}${body.slice(-1)}.${signature}`;
     for (const bad of [`${requestState}-TAMPERED`, flipped, "garbage", ""]) {
-      expect((await call("test_input_required_result_request_state", { ...answers, requestState: bad })).response.error?.code, bad).toBe(-32602);
+      expect(
+        (await call("test_input_required_result_request_state", { ...answers, requestState: bad })).response.error
+          ?.code,
+        bad,
+      ).toBe(-32602);
     }
     // A state issued for one tool is no good for another.
-    expect((await call("test_input_required_result_tampered_state", { ...answers, requestState })).response.error?.code).toBe(-32602);
+    expect(
+      (await call("test_input_required_result_tampered_state", { ...answers, requestState })).response.error?.code,
+    ).toBe(-32602);
     // Another server instance (another key) cannot open it either.
     const other = createConformanceServer(handlers);
-    expect((await modern(other, "tools/call", { name: "test_input_required_result_request_state", arguments: {}, ...answers, requestState })).response.error?.code).toBe(-32602);
+    expect(
+      (
+        await modern(other, "tools/call", {
+          name: "test_input_required_result_request_state",
+          arguments: {},
+          ...answers,
+          requestState,
+        })
+      ).response.error?.code,
+    ).toBe(-32602);
     for (const inputResponses of [null, 42, { user_name: 12345 }]) {
-      expect((await call("test_input_required_result_elicitation", { inputResponses })).response.error?.code).toBe(-32602);
+      expect((await call("test_input_required_result_elicitation", { inputResponses })).response.error?.code).toBe(
+        -32602,
+      );
     }
   });
 
   it("a shared secret lets any instance open any instance's requestState", async () => {
     const a = createConformanceServer(handlers, { requestState: { secret: "s3cret" } });
     const b = createConformanceServer(handlers, { requestState: { secret: "s3cret" } });
-    const first = (await modern(a, "tools/call", { name: "test_input_required_result_multi_round", arguments: {} })).response.result!;
+    const first = (await modern(a, "tools/call", { name: "test_input_required_result_multi_round", arguments: {} }))
+      .response.result!;
     const second = await modern(b, "tools/call", {
       name: "test_input_required_result_multi_round",
       arguments: {},
@@ -226,7 +326,10 @@ describe("resource subscriptions", () => {
     // Unknown resources and resources not declared `subscribe` are refused, by unsubscribe as by subscribe.
     for (const method of ["resources/subscribe", "resources/unsubscribe"]) {
       expect((await rpcError(session.rawRequest(method, { uri: "test://nope" }))).code, method).toBe(-32002);
-      expect(await rpcError(session.rawRequest(method, { uri: "test://static-text" })), method).toMatchObject({ code: -32602, message: "Resource test://static-text does not support subscriptions" });
+      expect(await rpcError(session.rawRequest(method, { uri: "test://static-text" })), method).toMatchObject({
+        code: -32602,
+        message: "Resource test://static-text does not support subscriptions",
+      });
     }
     // Unsubscribing from a watchable resource one is not subscribed to is fine (nothing to cancel).
     expect(await session.rawRequest("resources/unsubscribe", { uri: "test://template/9/data" })).toEqual({});
@@ -250,13 +353,19 @@ describe("resource subscriptions", () => {
       method: "subscriptions/listen",
       params: {
         _meta: { [MetaKey.protocolVersion]: "2026-07-28", [MetaKey.clientCapabilities]: {} },
-        notifications: { resourceSubscriptions: ["test://watched-resource", "test://static-text", "test://nope"], toolsListChanged: true },
+        notifications: {
+          resourceSubscriptions: ["test://watched-resource", "test://static-text", "test://nope"],
+          toolsListChanged: true,
+        },
       },
     });
     expect(messages[0]).toEqual({
       jsonrpc: "2.0",
       method: "notifications/subscriptions/acknowledged",
-      params: { _meta: { [MetaKey.subscriptionId]: "listen-1" }, notifications: { resourceSubscriptions: ["test://watched-resource"] } },
+      params: {
+        _meta: { [MetaKey.subscriptionId]: "listen-1" },
+        notifications: { resourceSubscriptions: ["test://watched-resource"] },
+      },
     });
     expect(server.notifyResourceUpdated("test://watched-resource")).toBe(1);
     expect(server.notifyResourceUpdated("test://static-text")).toBe(0);
@@ -272,7 +381,11 @@ describe("resource subscriptions", () => {
 
 describe("initialize under a modern _meta", () => {
   it("is method not found (-32601): modern revisions have no initialize", async () => {
-    const { response } = await modern(createConformanceServer(handlers), "initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "x", version: "1" } });
+    const { response } = await modern(createConformanceServer(handlers), "initialize", {
+      protocolVersion: "2025-11-25",
+      capabilities: {},
+      clientInfo: { name: "x", version: "1" },
+    });
     expect(response.error?.code).toBe(-32601);
   });
 });

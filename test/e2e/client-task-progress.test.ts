@@ -71,7 +71,11 @@ serveStdio(
 `;
 
 interface Client {
-  readonly tools: { build: ((args: { target: string }) => Promise<Params>) & { task(args: { target: string }, options?: TaskCallOptions): Promise<ToolTask<Params>> } };
+  readonly tools: {
+    build: ((args: { target: string }) => Promise<Params>) & {
+      task(args: { target: string }, options?: TaskCallOptions): Promise<ToolTask<Params>>;
+    };
+  };
   readonly session: { readonly revision: string };
   close(): Promise<void>;
 }
@@ -114,7 +118,10 @@ const textOf = (result: Params) => (result.content as { type: string; text?: str
 async function follow(client: Client, options: TaskCallOptions = {}) {
   const progress: string[] = [];
   const statuses: string[] = [];
-  const task = await client.tools.build.task({ target: "app" }, { ...options, onProgress: (p) => progress.push(`${p.progress}/${p.total} ${p.message}`) });
+  const task = await client.tools.build.task(
+    { target: "app" },
+    { ...options, onProgress: (p) => progress.push(`${p.progress}/${p.total} ${p.message}`) },
+  );
   expect(task.id).toMatch(/\S/);
   const result = await task.wait({ onStatus: (info: TaskInfo) => statuses.push(info.status) });
   expect(textOf(result)).toBe("built app (vanilla)");
@@ -137,13 +144,19 @@ describe("generated client → generated task server over stdio", () => {
   });
 
   it("2026-07-28 with listen: the same transitions, from notifications/tasks (polling once a minute would not end in time)", async () => {
-    const { progress, statuses } = await follow(await connect("2026-07-28"), { listen: true, minPollIntervalMs: 60_000 });
+    const { progress, statuses } = await follow(await connect("2026-07-28"), {
+      listen: true,
+      minPollIntervalMs: 60_000,
+    });
     expect(progress).toEqual(["1/3 fetched"]);
     expect(statuses).toEqual(transitions);
   });
 
   it("2025-11-25 against the official SDK v1 server: its progress after CreateTaskResult reaches onProgress, and onStatus sees each transition", async () => {
-    const client = await connect("2025-11-25", join(repoRoot, "test", "e2e", "fixtures", "sdk-v1-task-progress-server.ts"));
+    const client = await connect(
+      "2025-11-25",
+      join(repoRoot, "test", "e2e", "fixtures", "sdk-v1-task-progress-server.ts"),
+    );
     const { progress, statuses } = await follow(client);
     expect(progress).toEqual(["1/3 fetched", "2/3 compiled", "3/3 linked"]);
     expect(statuses).toEqual(transitions);

@@ -5,7 +5,19 @@
 // elicitation/create mid-task that the SDK only delivers while tasks/result is open.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { callToolAsTask, connectSession, RpcError, TaskCancelledError, toolMethods, type CallOptions, type ClientSession, type Params, type TaskCallOptions, type TaskInfo, type ToolTask } from "@mcp-gen/runtime";
+import {
+  callToolAsTask,
+  connectSession,
+  RpcError,
+  TaskCancelledError,
+  toolMethods,
+  type CallOptions,
+  type ClientSession,
+  type Params,
+  type TaskCallOptions,
+  type TaskInfo,
+  type ToolTask,
+} from "@mcp-gen/runtime";
 import { stdioChannel } from "@mcp-gen/runtime/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { repoRoot } from "../support/paths.js";
@@ -18,18 +30,21 @@ const elicitations: Params[] = [];
 let session: ClientSession;
 
 beforeAll(async () => {
-  session = await connectSession(stdioChannel({ command: process.execPath, args: [entry, "stdio"], stderr: "ignore" }), {
-    revisions: ["2025-11-25"],
-    // The server registers its task tools once it knows the client can answer elicitations.
-    capabilities: { elicitation: { form: {} } },
-    timeoutMs: 60_000,
-    requests: {
-      "elicitation/create": (params) => {
-        elicitations.push(params ?? {});
-        return { action: "accept", content: { interpretation: "snake" } };
+  session = await connectSession(
+    stdioChannel({ command: process.execPath, args: [entry, "stdio"], stderr: "ignore" }),
+    {
+      revisions: ["2025-11-25"],
+      // The server registers its task tools once it knows the client can answer elicitations.
+      capabilities: { elicitation: { form: {} } },
+      timeoutMs: 60_000,
+      requests: {
+        "elicitation/create": (params) => {
+          elicitations.push(params ?? {});
+          return { action: "accept", content: { interpretation: "snake" } };
+        },
       },
     },
-  });
+  );
 });
 
 afterAll(async () => {
@@ -42,7 +57,9 @@ describe("callToolAsTask → server-everything over stdio (2025-11-25 experiment
   it("the server declares task-augmented tools/call and the tool requires a task", async () => {
     expect(session.server.capabilities).toMatchObject({ tasks: { requests: { tools: { call: {} } }, cancel: {} } });
     const tools = await session.listAll("tools/list", "tools");
-    expect(tools.find((t) => t.name === "simulate-research-query")).toMatchObject({ execution: { taskSupport: "required" } });
+    expect(tools.find((t) => t.name === "simulate-research-query")).toMatchObject({
+      execution: { taskSupport: "required" },
+    });
   });
 
   it("follows a task from working to completed, reporting each status, and returns the tool's result", async () => {
@@ -56,7 +73,13 @@ describe("callToolAsTask → server-everything over stdio (2025-11-25 experiment
     expect(task.status).toBe("completed");
     // Status messages follow the stages; the last one seen is the completed task.
     expect(seen.length).toBeGreaterThanOrEqual(2);
-    expect(seen.some((s) => s.status === "working" && /Analyzing content|Synthesizing findings|Generating report/.test(s.statusMessage ?? ""))).toBe(true);
+    expect(
+      seen.some(
+        (s) =>
+          s.status === "working" &&
+          /Analyzing content|Synthesizing findings|Generating report/.test(s.statusMessage ?? ""),
+      ),
+    ).toBe(true);
     expect(seen.at(-1)?.status).toBe("completed");
     expect(seen.every((s) => s.taskId === task.id)).toBe(true);
   });
@@ -68,7 +91,11 @@ describe("callToolAsTask → server-everything over stdio (2025-11-25 experiment
     const result = await task.wait({ onStatus: (info) => statuses.push(info.status) });
     expect(elicitations.length).toBe(before + 1);
     expect(String(elicitations[before]?.message)).toContain('"python" could have multiple interpretations');
-    expect(elicitations[before]?.requestedSchema).toMatchObject({ properties: { interpretation: { oneOf: expect.arrayContaining([{ const: "snake", title: "Python snake species" }]) } } });
+    expect(elicitations[before]?.requestedSchema).toMatchObject({
+      properties: {
+        interpretation: { oneOf: expect.arrayContaining([{ const: "snake", title: "Python snake species" }]) },
+      },
+    });
     expect(textOf(result)).toContain("# Research Report: python (snake)");
     expect(textOf(result)).toContain('After receiving clarification ("snake")');
     expect(statuses.at(-1)).toBe("completed");
@@ -102,12 +129,22 @@ describe("callToolAsTask → server-everything over stdio (2025-11-25 experiment
 
   it("toolMethods: a required-task tool's plain call runs it as a task and waits; .task() gives the handle", async () => {
     interface Tools {
-      research: { (args: { topic: string }, options?: CallOptions): Promise<Params>; task(args: { topic: string }, options?: TaskCallOptions): Promise<ToolTask<Params>> };
+      research: {
+        (args: { topic: string }, options?: CallOptions): Promise<Params>;
+        task(args: { topic: string }, options?: TaskCallOptions): Promise<ToolTask<Params>>;
+      };
       echo(args: { message: string }, options?: CallOptions): Promise<Params>;
     }
-    const tools = toolMethods<Tools>(session, { research: ["simulate-research-query"], echo: ["echo"] }, { tools: { research: "required" }, callAsTask: callToolAsTask });
+    const tools = toolMethods<Tools>(
+      session,
+      { research: ["simulate-research-query"], echo: ["echo"] },
+      { tools: { research: "required" }, callAsTask: callToolAsTask },
+    );
     expect("task" in tools.echo).toBe(false);
-    const [direct, task] = await Promise.all([tools.research({ topic: "lichen" }), tools.research.task({ topic: "ferns" })]);
+    const [direct, task] = await Promise.all([
+      tools.research({ topic: "lichen" }),
+      tools.research.task({ topic: "ferns" }),
+    ]);
     expect(textOf(direct)).toContain("# Research Report: lichen");
     expect(task.status).toBe("working");
     expect(textOf(await task.wait())).toContain("# Research Report: ferns");

@@ -58,21 +58,40 @@ function legacyTasksServer(options: { tasksCapability?: boolean; notify?: boolea
     if (options.notify) for (const peer of peers) peer.notify("notifications/tasks/status", { ...entry.task });
     for (const wake of [...entry.changed]) wake();
   };
-  const changed = (entry: Entry) => new Promise<void>((resolve) => entry.changed.add(function wake() {
-    entry.changed.delete(wake);
-    resolve();
-  }));
+  const changed = (entry: Entry) =>
+    new Promise<void>((resolve) =>
+      entry.changed.add(function wake() {
+        entry.changed.delete(wake);
+        resolve();
+      }),
+    );
 
   async function run(entry: Entry, name: string, args: Params): Promise<void> {
     await step();
-    if (name === "broken") return update(entry, { status: "failed", statusMessage: "The archive is offline" }, { error: new RpcError(-32603, "The archive is offline") });
-    if (name === "refused") return update(entry, { status: "failed", statusMessage: "Tool error" }, { result: { content: [{ type: "text", text: "No such topic" }], isError: true } });
+    if (name === "broken")
+      return update(
+        entry,
+        { status: "failed", statusMessage: "The archive is offline" },
+        { error: new RpcError(-32603, "The archive is offline") },
+      );
+    if (name === "refused")
+      return update(
+        entry,
+        { status: "failed", statusMessage: "Tool error" },
+        { result: { content: [{ type: "text", text: "No such topic" }], isError: true } },
+      );
     update(entry, { statusMessage: "Gathering sources..." });
     await step();
     let reading = "plain";
     if (args.ambiguous === true) {
       const answer = new Promise<Params>((resolve) => {
-        entry.question = { params: { message: `What do you mean by ${String(args.topic)}?`, requestedSchema: { type: "object", properties: { meaning: { type: "string" } } } }, answer: resolve };
+        entry.question = {
+          params: {
+            message: `What do you mean by ${String(args.topic)}?`,
+            requestedSchema: { type: "object", properties: { meaning: { type: "string" } } },
+          },
+          answer: resolve,
+        };
       });
       update(entry, { status: "input_required", statusMessage: "Which meaning?" });
       const answered = await answer;
@@ -80,7 +99,11 @@ function legacyTasksServer(options: { tasksCapability?: boolean; notify?: boolea
       update(entry, { status: "working", statusMessage: `Reading it as ${reading}` });
     }
     await step();
-    update(entry, { status: "completed", statusMessage: "Done" }, { result: { content: [{ type: "text", text: `Report on ${String(args.topic)} (${reading})` }] } });
+    update(
+      entry,
+      { status: "completed", statusMessage: "Done" },
+      { result: { content: [{ type: "text", text: `Report on ${String(args.topic)} (${reading})` }] } },
+    );
   }
 
   const endpoint: McpEndpoint = {
@@ -96,8 +119,13 @@ function legacyTasksServer(options: { tasksCapability?: boolean; notify?: boolea
       const params = exchange.request.params ?? {};
       received.push({ method, params });
       if (method === "initialize") {
-        const tasks = options.tasksCapability === false ? {} : { tasks: { cancel: {}, requests: { tools: { call: {} } } } };
-        return { protocolVersion: "2025-11-25", capabilities: { tools: {}, ...tasks }, serverInfo: { name: "legacy-tasks", version: "1.0.0" } };
+        const tasks =
+          options.tasksCapability === false ? {} : { tasks: { cancel: {}, requests: { tools: { call: {} } } } };
+        return {
+          protocolVersion: "2025-11-25",
+          capabilities: { tools: {}, ...tasks },
+          serverInfo: { name: "legacy-tasks", version: "1.0.0" },
+        };
       }
       if (method === "tools/call") {
         const name = String(params.name);
@@ -106,7 +134,14 @@ function legacyTasksServer(options: { tasksCapability?: boolean; notify?: boolea
         const requested = (params.task as Params).ttl;
         const created = now();
         const entry: Entry = {
-          task: { taskId: `legacy-${++next}`, status: "working", createdAt: created, lastUpdatedAt: created, ttl: typeof requested === "number" ? requested : 60_000, pollInterval: 100 },
+          task: {
+            taskId: `legacy-${++next}`,
+            status: "working",
+            createdAt: created,
+            lastUpdatedAt: created,
+            ttl: typeof requested === "number" ? requested : 60_000,
+            pollInterval: 100,
+          },
           changed: new Set(),
         };
         entries.set(entry.task.taskId, entry);
@@ -121,8 +156,13 @@ function legacyTasksServer(options: { tasksCapability?: boolean; notify?: boolea
         case "tasks/get":
           return { ...entry.task };
         case "tasks/cancel":
-          if (terminal(entry.task.status)) throw new RpcError(ErrorCode.InvalidParams, `Task ${entry.task.taskId} has already ended`);
-          update(entry, { status: "cancelled", statusMessage: "Cancelled by the client" }, { error: new RpcError(ErrorCode.InternalError, "Task cancelled") });
+          if (terminal(entry.task.status))
+            throw new RpcError(ErrorCode.InvalidParams, `Task ${entry.task.taskId} has already ended`);
+          update(
+            entry,
+            { status: "cancelled", statusMessage: "Cancelled by the client" },
+            { error: new RpcError(ErrorCode.InternalError, "Task cancelled") },
+          );
           return { ...entry.task };
         case "tasks/result":
           for (;;) {
@@ -130,11 +170,16 @@ function legacyTasksServer(options: { tasksCapability?: boolean; notify?: boolea
             if (question && entry.task.status === "input_required") {
               entry.question = undefined;
               const peer = exchange.peer as RequestingPeer;
-              question.answer(await peer.request("elicitation/create", question.params, { relatedTo: exchange.id, timeoutMs: 0 }));
+              question.answer(
+                await peer.request("elicitation/create", question.params, { relatedTo: exchange.id, timeoutMs: 0 }),
+              );
             }
             if (terminal(entry.task.status) && entry.outcome) {
               if ("error" in entry.outcome) throw entry.outcome.error;
-              return { ...entry.outcome.result, _meta: { "io.modelcontextprotocol/related-task": { taskId: entry.task.taskId } } };
+              return {
+                ...entry.outcome.result,
+                _meta: { "io.modelcontextprotocol/related-task": { taskId: entry.task.taskId } },
+              };
             }
             await changed(entry);
           }
@@ -176,9 +221,22 @@ describe("callToolAsTask on 2025-11-25 (experimental tasks), against a server on
     const statuses: string[] = [];
     const result = await task.wait({ onStatus: (info) => statuses.push(info.status) });
     expect(textOf(result)).toBe("Report on tides (ocean)");
-    expect(asked).toEqual([{ message: "What do you mean by tides?", requestedSchema: { type: "object", properties: { meaning: { type: "string" } } } }]);
-    expect(statuses.filter((s, i) => s !== statuses[i - 1])).toEqual(["working", "input_required", "working", "completed"]);
-    expect(server.received.find((r) => r.method === "tools/call")?.params).toMatchObject({ name: "research", task: { ttl: 30_000 } });
+    expect(asked).toEqual([
+      {
+        message: "What do you mean by tides?",
+        requestedSchema: { type: "object", properties: { meaning: { type: "string" } } },
+      },
+    ]);
+    expect(statuses.filter((s, i) => s !== statuses[i - 1])).toEqual([
+      "working",
+      "input_required",
+      "working",
+      "completed",
+    ]);
+    expect(server.received.find((r) => r.method === "tools/call")?.params).toMatchObject({
+      name: "research",
+      task: { ttl: 30_000 },
+    });
     // One tasks/result, opened when input was required.
     expect(server.received.filter((r) => r.method === "tasks/result")).toHaveLength(1);
   });
@@ -188,7 +246,11 @@ describe("callToolAsTask on 2025-11-25 (experimental tasks), against a server on
     const task = await callToolAsTask(session, "broken", {});
     const failure = await task.wait().catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(TaskFailedError);
-    expect(failure).toMatchObject({ taskId: task.id, message: `Task ${task.id} failed: The archive is offline`, error: { code: -32603 } });
+    expect(failure).toMatchObject({
+      taskId: task.id,
+      message: `Task ${task.id} failed: The archive is offline`,
+      error: { code: -32603 },
+    });
     expect(task.status).toBe("failed");
   });
 

@@ -60,7 +60,8 @@ function tasksServer(options: { pollIntervalMs?: number; repeatAnsweredInput?: b
     Object.assign(task, change, { lastUpdatedAt: now() });
     if (change.status !== undefined && change.status !== "input_required") delete task.inputRequests;
     for (const [exchange, taskIds] of listeners) {
-      if (taskIds.includes(task.taskId)) exchange.notify("notifications/tasks", { ...task, _meta: { [MetaKey.subscriptionId]: exchange.id } });
+      if (taskIds.includes(task.taskId))
+        exchange.notify("notifications/tasks", { ...task, _meta: { [MetaKey.subscriptionId]: exchange.id } });
     }
   };
   // Each step lasts a few polls of the client's minimum interval (100 ms), so that every status is seen.
@@ -79,7 +80,16 @@ function tasksServer(options: { pollIntervalMs?: number; repeatAnsweredInput?: b
       update(task, {
         status: "input_required",
         statusMessage: "Which meaning?",
-        inputRequests: { [key]: { method: "elicitation/create", params: { mode: "form", message: `What do you mean by ${String(args.topic)}?`, requestedSchema: { type: "object", properties: { meaning: { type: "string" } }, required: ["meaning"] } } } },
+        inputRequests: {
+          [key]: {
+            method: "elicitation/create",
+            params: {
+              mode: "form",
+              message: `What do you mean by ${String(args.topic)}?`,
+              requestedSchema: { type: "object", properties: { meaning: { type: "string" } }, required: ["meaning"] },
+            },
+          },
+        },
       });
       const answer = await answered;
       reading = String((answer.content as Params | undefined)?.meaning ?? answer.action);
@@ -91,7 +101,14 @@ function tasksServer(options: { pollIntervalMs?: number; repeatAnsweredInput?: b
       }
     }
     await step();
-    update(task, { status: "completed", statusMessage: "Done", result: { content: [{ type: "text", text: `Report on ${String(args.topic)} (${reading})` }], structuredContent: { topic: args.topic, reading } } });
+    update(task, {
+      status: "completed",
+      statusMessage: "Done",
+      result: {
+        content: [{ type: "text", text: `Report on ${String(args.topic)} (${reading})` }],
+        structuredContent: { topic: args.topic, reading },
+      },
+    });
   }
 
   const endpoint: McpEndpoint = {
@@ -120,7 +137,10 @@ function tasksServer(options: { pollIntervalMs?: number; repeatAnsweredInput?: b
         case "subscriptions/listen": {
           const taskIds = ((params.notifications as Params | undefined)?.taskIds ?? []) as unknown[];
           listeners.set(exchange, taskIds);
-          exchange.notify("notifications/subscriptions/acknowledged", { _meta: { [MetaKey.subscriptionId]: exchange.id }, notifications: { taskIds } });
+          exchange.notify("notifications/subscriptions/acknowledged", {
+            _meta: { [MetaKey.subscriptionId]: exchange.id },
+            notifications: { taskIds },
+          });
           return new Promise<Params>((resolve) =>
             exchange.signal.addEventListener("abort", () => {
               listeners.delete(exchange);
@@ -131,14 +151,37 @@ function tasksServer(options: { pollIntervalMs?: number; repeatAnsweredInput?: b
         case "tools/call": {
           const name = String(params.name);
           const args = (params.arguments ?? {}) as Params;
-          if (name === "quick") return { resultType: "complete", content: [{ type: "text", text: "at once" }], structuredContent: { topic: "quick", reading: "inline" } };
+          if (name === "quick")
+            return {
+              resultType: "complete",
+              content: [{ type: "text", text: "at once" }],
+              structuredContent: { topic: "quick", reading: "inline" },
+            };
           if (!declared) {
-            throw new RpcError(ErrorCode.MissingRequiredClientCapability, "Missing required client capability", { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } });
+            throw new RpcError(ErrorCode.MissingRequiredClientCapability, "Missing required client capability", {
+              requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } },
+            });
           }
           const created = now();
-          const task: TaskRecord = { taskId: `task-${++next}`, status: "working", createdAt: created, lastUpdatedAt: created, ttlMs: 60_000, pollIntervalMs: options.pollIntervalMs ?? 100 };
+          const task: TaskRecord = {
+            taskId: `task-${++next}`,
+            status: "working",
+            createdAt: created,
+            lastUpdatedAt: created,
+            ttlMs: 60_000,
+            pollIntervalMs: options.pollIntervalMs ?? 100,
+          };
           tasks.set(task.taskId, task);
-          if (name === "broken") setTimeout(() => update(task, { status: "failed", statusMessage: "boom", error: { code: -32603, message: "The archive is offline", data: { retryAfter: 5 } } }), stepMs);
+          if (name === "broken")
+            setTimeout(
+              () =>
+                update(task, {
+                  status: "failed",
+                  statusMessage: "boom",
+                  error: { code: -32603, message: "The archive is offline", data: { retryAfter: 5 } },
+                }),
+              stepMs,
+            );
           else void research(task, args);
           // A task whose TTL elapses early: the server forgets it.
           if (typeof args.forgetAfterMs === "number") setTimeout(() => tasks.delete(task.taskId), args.forgetAfterMs);
@@ -176,7 +219,10 @@ afterEach(async () => {
   await Promise.all(listeners.splice(0).map((l) => l.close({ timeoutMs: 1_000 })));
 });
 
-async function connect(server: ReturnType<typeof tasksServer>, elicit?: (params: Params | undefined, signal: AbortSignal) => Params | Promise<Params>) {
+async function connect(
+  server: ReturnType<typeof tasksServer>,
+  elicit?: (params: Params | undefined, signal: AbortSignal) => Params | Promise<Params>,
+) {
   const session = await connectSession(memoryChannel(server.endpoint), {
     revisions: ["2026-07-28"],
     capabilities: { elicitation: { form: {} } },
@@ -208,7 +254,13 @@ describe("callToolAsTask on 2026-07-28 (tasks extension)", () => {
     expect(capabilities).toEqual({ elicitation: { form: {} }, extensions: { [TASKS_EXTENSION]: {} } });
     const gets = server.received.filter((r) => r.method === "tasks/get");
     expect(gets.length).toBeGreaterThan(0);
-    expect(gets.every((g) => g.params.taskId === "task-1" && ((g.params._meta as Params)[MetaKey.clientCapabilities] as Params).extensions !== undefined)).toBe(true);
+    expect(
+      gets.every(
+        (g) =>
+          g.params.taskId === "task-1" &&
+          ((g.params._meta as Params)[MetaKey.clientCapabilities] as Params).extensions !== undefined,
+      ),
+    ).toBe(true);
     // tasks/result is gone in 2026-07-28.
     expect(server.received.some((r) => r.method === "tasks/result")).toBe(false);
   });
@@ -224,12 +276,26 @@ describe("callToolAsTask on 2026-07-28 (tasks extension)", () => {
     const statuses: string[] = [];
     const result = await task.wait({ onStatus: (info) => statuses.push(info.status) });
     expect(textOf(result)).toBe("Report on tides (ocean)");
-    expect(asked).toEqual([{ mode: "form", message: "What do you mean by tides?", requestedSchema: { type: "object", properties: { meaning: { type: "string" } }, required: ["meaning"] } }]);
+    expect(asked).toEqual([
+      {
+        mode: "form",
+        message: "What do you mean by tides?",
+        requestedSchema: { type: "object", properties: { meaning: { type: "string" } }, required: ["meaning"] },
+      },
+    ]);
     const updates = server.received.filter((r) => r.method === "tasks/update");
     expect(updates).toHaveLength(1);
-    expect(updates[0]?.params).toMatchObject({ taskId: task.id, inputResponses: { [`clarify-${task.id}`]: { action: "accept", content: { meaning: "ocean" } } } });
+    expect(updates[0]?.params).toMatchObject({
+      taskId: task.id,
+      inputResponses: { [`clarify-${task.id}`]: { action: "accept", content: { meaning: "ocean" } } },
+    });
     // onStatus also fires for new status messages: collapse repeats to see the transitions.
-    expect(statuses.filter((s, i) => s !== statuses[i - 1])).toEqual(["working", "input_required", "working", "completed"]);
+    expect(statuses.filter((s, i) => s !== statuses[i - 1])).toEqual([
+      "working",
+      "input_required",
+      "working",
+      "completed",
+    ]);
   });
 
   it("a task that fails rejects wait() with TaskFailedError carrying the JSON-RPC error", async () => {
@@ -237,7 +303,11 @@ describe("callToolAsTask on 2026-07-28 (tasks extension)", () => {
     const task = await callToolAsTask(session, "broken", {});
     const failure = await task.wait().catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(TaskFailedError);
-    expect(failure).toMatchObject({ taskId: task.id, message: `Task ${task.id} failed: The archive is offline`, error: { code: -32603, message: "The archive is offline", data: { retryAfter: 5 } } });
+    expect(failure).toMatchObject({
+      taskId: task.id,
+      message: `Task ${task.id} failed: The archive is offline`,
+      error: { code: -32603, message: "The archive is offline", data: { retryAfter: 5 } },
+    });
     expect(task.status).toBe("failed");
     await task.cancel(); // Ended: nothing sent.
   });
@@ -267,15 +337,20 @@ describe("callToolAsTask on 2026-07-28 (tasks extension)", () => {
     const task = await callToolAsTask(session, "research", { topic: "frost", forgetAfterMs: 150 });
     const failure = await task.wait().catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(TaskFailedError);
-    expect(failure).toMatchObject({ message: expect.stringContaining(`Task ${task.id} is no longer known to the server`), error: { code: -32602 } });
+    expect(failure).toMatchObject({
+      message: expect.stringContaining(`Task ${task.id} is no longer known to the server`),
+      error: { code: -32602 },
+    });
     // Final: a later wait() does not poll again.
     await expect(task.wait()).rejects.toBe(failure);
   });
 
   it("the task's result is checked against the tool's output schema, as a plain call's is", async () => {
     const session = await connect(tasksServer());
-    const readingIsText = (value: unknown) => (typeof (value as Params).reading === "string" ? undefined : { path: "/reading", message: "must be string" });
-    const readingIsNumber = (value: unknown) => (typeof (value as Params).reading === "number" ? undefined : { path: "/reading", message: "must be number" });
+    const readingIsText = (value: unknown) =>
+      typeof (value as Params).reading === "string" ? undefined : { path: "/reading", message: "must be string" };
+    const readingIsNumber = (value: unknown) =>
+      typeof (value as Params).reading === "number" ? undefined : { path: "/reading", message: "must be number" };
     const good = await callToolAsTask(session, "research", { topic: "rime" }, {}, readingIsText);
     expect((await good.wait()).structuredContent).toEqual({ topic: "rime", reading: "plain" });
     const bad = await callToolAsTask(session, "research", { topic: "rime" }, {}, readingIsNumber);

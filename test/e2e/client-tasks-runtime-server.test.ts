@@ -110,7 +110,10 @@ describe.each(transports)("callToolAsTask → the runtime's tasks server over $n
       await expect(waiting).rejects.toBeInstanceOf(TaskCancelledError);
       expect(task.status).toBe("cancelled");
       await task.cancel(); // Ended: nothing to do.
-      const aborts = async () => JSON.parse(textOf(await session.rawRequest("tools/call", { name: "aborts", arguments: {} })) ?? "[]") as string[];
+      const aborts = async () =>
+        JSON.parse(
+          textOf(await session.rawRequest("tools/call", { name: "aborts", arguments: {} })) ?? "[]",
+        ) as string[];
       await expect.poll(aborts, { timeout: 5_000 }).toContain(label);
     });
 

@@ -3,7 +3,16 @@
 // runtime's client session, plus the protocol edges: capability advertisement per
 // revision, unknown references, the 100-value limit, servers without completers.
 import { afterEach, describe, expect, it } from "vitest";
-import { completionFeature, connectSession, createServer, memoryChannel, RpcError, type ClientSession, type McpEndpoint, type ServerDefinition } from "../../runtime/index.js";
+import {
+  completionFeature,
+  connectSession,
+  createServer,
+  memoryChannel,
+  RpcError,
+  type ClientSession,
+  type McpEndpoint,
+  type ServerDefinition,
+} from "../../runtime/index.js";
 import { completionResult } from "../../runtime/mcp/completion.js";
 import { handlers as weatherHandlers } from "../../examples/weather/src/handlers.js";
 import { createWeatherServer } from "../../examples/weather/src/mcp/index.js";
@@ -18,8 +27,14 @@ afterEach(async () => {
   await Promise.all(sessions.splice(0).map((s) => s.close()));
 });
 
-async function connect(revision: string, server: McpEndpoint = createConformanceServer(handlers)): Promise<ClientSession> {
-  const session = await connectSession(memoryChannel(server), { revisions: [revision], info: { name: "completion-test", version: "1.0.0" } });
+async function connect(
+  revision: string,
+  server: McpEndpoint = createConformanceServer(handlers),
+): Promise<ClientSession> {
+  const session = await connectSession(memoryChannel(server), {
+    revisions: [revision],
+    info: { name: "completion-test", version: "1.0.0" },
+  });
   sessions.push(session);
   return session;
 }
@@ -45,7 +60,10 @@ describe.each(["2026-07-28", "2025-11-25"])("completion/complete (%s)", (revisio
 
   it("completes a prompt argument", async () => {
     const session = await connect(revision);
-    const result = await session.rawRequest("completion/complete", { ref: promptRef, argument: { name: "arg1", value: "pa" } });
+    const result = await session.rawRequest("completion/complete", {
+      ref: promptRef,
+      argument: { name: "arg1", value: "pa" },
+    });
     expect(result.completion).toEqual({ values: ["paris", "park", "party"], total: 3, hasMore: false });
     if (revision === "2026-07-28") expect(result.resultType).toBe("complete");
   });
@@ -62,7 +80,10 @@ describe.each(["2026-07-28", "2025-11-25"])("completion/complete (%s)", (revisio
 
   it("completes a resource template variable, passing total and hasMore through", async () => {
     const session = await connect(revision);
-    const result = await session.rawRequest("completion/complete", { ref: templateRef, argument: { name: "id", value: "12" } });
+    const result = await session.rawRequest("completion/complete", {
+      ref: templateRef,
+      argument: { name: "id", value: "12" },
+    });
     expect(result.completion).toEqual({ values: ["12", "123", "1234"], hasMore: false });
   });
 
@@ -84,7 +105,8 @@ describe.each(["2026-07-28", "2025-11-25"])("completion/complete (%s)", (revisio
       { ref: { type: "ref/tool", name: "test_simple_text" }, argument: { name: "x", value: "" } },
       { ref: promptRef, argument: { name: "arg1" } },
     ];
-    for (const params of cases) expect((await rpcError(session.rawRequest("completion/complete", params))).code).toBe(-32602);
+    for (const params of cases)
+      expect((await rpcError(session.rawRequest("completion/complete", params))).code).toBe(-32602);
   });
 });
 
@@ -92,7 +114,10 @@ describe("completion/complete in the oldest revision", () => {
   it("2024-11-05 has no completions capability, but the method answers", async () => {
     const session = await connect("2024-11-05");
     expect(session.server.capabilities.completions).toBeUndefined();
-    const result = await session.rawRequest("completion/complete", { ref: promptRef, argument: { name: "arg1", value: "part" } });
+    const result = await session.rawRequest("completion/complete", {
+      ref: promptRef,
+      argument: { name: "arg1", value: "part" },
+    });
     expect(result.completion).toEqual({ values: ["party"], total: 1, hasMore: false });
   });
 });
@@ -100,7 +125,12 @@ describe("completion/complete in the oldest revision", () => {
 /** A server with one prompt, with or without a completer for its argument. */
 function promptServer(complete: ((value: string) => readonly string[]) | undefined) {
   type H = { complete?: (value: string) => readonly string[] };
-  const listing = { tools: [], resources: [], resourceTemplates: [], prompts: [{ name: "p", arguments: [{ name: "a" }] }] };
+  const listing = {
+    tools: [],
+    resources: [],
+    resourceTemplates: [],
+    prompts: [{ name: "p", arguments: [{ name: "a" }] }],
+  };
   const definition: ServerDefinition<H> = {
     info: { name: "p", version: "1.0.0" },
     revisions: ["2026-07-28", "2025-11-25"],
@@ -112,7 +142,11 @@ function promptServer(complete: ((value: string) => readonly string[]) | undefin
     ...(complete
       ? {
           completions: [
-            { ref: { type: "ref/prompt", name: "p" }, arguments: ["a"], completers: [{ argument: "a", complete: (h: H, value: string) => h.complete!(value) }] },
+            {
+              ref: { type: "ref/prompt", name: "p" },
+              arguments: ["a"],
+              completers: [{ argument: "a", complete: (h: H, value: string) => h.complete!(value) }],
+            },
           ] as const,
           features: { completion: completionFeature },
         }
@@ -123,17 +157,31 @@ function promptServer(complete: ((value: string) => readonly string[]) | undefin
 }
 
 describe("completion/complete without and with many candidates", () => {
-  it.each(["2026-07-28", "2025-11-25"])("a server without completers does not advertise the capability and answers -32601 (%s)", async (revision) => {
-    const session = await connect(revision, promptServer(undefined));
-    expect(session.server.capabilities.completions).toBeUndefined();
-    const error = await rpcError(session.rawRequest("completion/complete", { ref: { type: "ref/prompt", name: "p" }, argument: { name: "a", value: "" } }));
-    expect(error.code).toBe(-32601);
-  });
+  it.each(["2026-07-28", "2025-11-25"])(
+    "a server without completers does not advertise the capability and answers -32601 (%s)",
+    async (revision) => {
+      const session = await connect(revision, promptServer(undefined));
+      expect(session.server.capabilities.completions).toBeUndefined();
+      const error = await rpcError(
+        session.rawRequest("completion/complete", {
+          ref: { type: "ref/prompt", name: "p" },
+          argument: { name: "a", value: "" },
+        }),
+      );
+      expect(error.code).toBe(-32601);
+    },
+  );
 
   it("more than 100 values are cut to 100, with the total and hasMore", async () => {
     const many = Array.from({ length: 250 }, (_, i) => `v${i}`);
-    const session = await connect("2026-07-28", promptServer(() => many));
-    const result = await session.rawRequest("completion/complete", { ref: { type: "ref/prompt", name: "p" }, argument: { name: "a", value: "" } });
+    const session = await connect(
+      "2026-07-28",
+      promptServer(() => many),
+    );
+    const result = await session.rawRequest("completion/complete", {
+      ref: { type: "ref/prompt", name: "p" },
+      argument: { name: "a", value: "" },
+    });
     const completion = result.completion as { values: string[]; total: number; hasMore: boolean };
     expect(completion.values).toEqual(many.slice(0, 100));
     expect(completion.total).toBe(250);
@@ -141,7 +189,11 @@ describe("completion/complete without and with many candidates", () => {
   });
 
   it("completionResult keeps a declared total and hasMore, and rejects non-strings", () => {
-    expect(completionResult({ values: ["a"], total: 40, hasMore: true })).toEqual({ values: ["a"], total: 40, hasMore: true });
+    expect(completionResult({ values: ["a"], total: 40, hasMore: true })).toEqual({
+      values: ["a"],
+      total: 40,
+      hasMore: true,
+    });
     expect(completionResult({ values: ["a"] })).toEqual({ values: ["a"], hasMore: false });
     expect(() => completionResult([1] as never)).toThrow(/list of strings/);
   });
@@ -149,11 +201,19 @@ describe("completion/complete without and with many candidates", () => {
 
 describe("the weather example", () => {
   it.each(["2026-07-28", "2025-06-18"])("completes cities for its prompt and its template (%s)", async (revision) => {
-    const session = await built.connectSession(built.memoryChannel(createWeatherServer(weatherHandlers)), { revisions: [revision] });
+    const session = await built.connectSession(built.memoryChannel(createWeatherServer(weatherHandlers)), {
+      revisions: [revision],
+    });
     sessions.push(session as unknown as ClientSession);
-    const prompt = await session.rawRequest("completion/complete", { ref: { type: "ref/prompt", name: "plan_trip" }, argument: { name: "city", value: "Pa" } });
+    const prompt = await session.rawRequest("completion/complete", {
+      ref: { type: "ref/prompt", name: "plan_trip" },
+      argument: { name: "city", value: "Pa" },
+    });
     expect(prompt.completion).toEqual({ values: ["paris"], total: 1, hasMore: false });
-    const template = await session.rawRequest("completion/complete", { ref: { type: "ref/resource", uri: "weather://{city}/current" }, argument: { name: "city", value: "" } });
+    const template = await session.rawRequest("completion/complete", {
+      ref: { type: "ref/resource", uri: "weather://{city}/current" },
+      argument: { name: "city", value: "" },
+    });
     expect(template.completion).toEqual({ values: ["paris", "oslo", "lisbon"], total: 3, hasMore: false });
   });
 });

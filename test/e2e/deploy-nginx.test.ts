@@ -31,7 +31,9 @@ const publicName = "mcp.example.test";
 
 /** The guide's code block after `<!-- marker -->`. */
 function block(marker: string): string {
-  const found = new RegExp(`<!-- ${marker.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} -->\\n\`\`\`[a-z]*\\n([\\s\\S]*?)\\n\`\`\``).exec(guide);
+  const found = new RegExp(
+    `<!-- ${marker.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} -->\\n\`\`\`[a-z]*\\n([\\s\\S]*?)\\n\`\`\``,
+  ).exec(guide);
   expect(found, `docs/deployment.md has a block marked <!-- ${marker} -->`).not.toBeNull();
   return `${found![1]!}\n`;
 }
@@ -60,13 +62,18 @@ function publicRequest(url: URL, init: RawInit = {}): Promise<Response> {
   return new Promise((resolve, reject) => {
     const headers: Record<string, string> = {};
     new Headers(init.headers).forEach((value, name) => (headers[name] = value));
-    const req = httpsRequest(url, { method: init.method ?? "GET", headers, ca, servername: url.hostname, lookup: loopback, signal: init.signal }, (res) => {
-      const responseHeaders = new Headers();
-      for (let i = 0; i < res.rawHeaders.length; i += 2) responseHeaders.append(res.rawHeaders[i]!, res.rawHeaders[i + 1]!);
-      const status = res.statusCode ?? 0;
-      const body = status === 204 || status === 304 ? null : (Readable.toWeb(res) as ReadableStream<Uint8Array>);
-      resolve(new Response(body, { status, headers: responseHeaders }));
-    });
+    const req = httpsRequest(
+      url,
+      { method: init.method ?? "GET", headers, ca, servername: url.hostname, lookup: loopback, signal: init.signal },
+      (res) => {
+        const responseHeaders = new Headers();
+        for (let i = 0; i < res.rawHeaders.length; i += 2)
+          responseHeaders.append(res.rawHeaders[i]!, res.rawHeaders[i + 1]!);
+        const status = res.statusCode ?? 0;
+        const body = status === 204 || status === 304 ? null : (Readable.toWeb(res) as ReadableStream<Uint8Array>);
+        resolve(new Response(body, { status, headers: responseHeaders }));
+      },
+    );
     req.once("error", reject);
     req.end(init.body);
   });
@@ -79,7 +86,12 @@ const publicFetch: typeof fetch = async (input, init) => {
   if (input instanceof Request || (init?.body !== undefined && init.body !== null && typeof init.body !== "string")) {
     throw new Error("publicFetch: only string bodies and URL inputs are expected here");
   }
-  return publicRequest(url, { method: init?.method, headers: init?.headers, body: init?.body ?? undefined, signal: init?.signal ?? undefined });
+  return publicRequest(url, {
+    method: init?.method,
+    headers: init?.headers,
+    body: init?.body ?? undefined,
+    signal: init?.signal ?? undefined,
+  });
 };
 
 let as: AuthorizationServer;
@@ -96,13 +108,25 @@ beforeAll(async () => {
   metadataUrl = `https://${publicName}:${port}/.well-known/oauth-protected-resource/mcp`;
   as.setResource(publicUrl);
   // The guide's command line, on a free port.
-  notes = await startHttpServer(notesMain, "--issuer", as.issuer, "--port", "0", "--resource", publicUrl, "--allowed-hosts", publicName);
+  notes = await startHttpServer(
+    notesMain,
+    "--issuer",
+    as.issuer,
+    "--port",
+    "0",
+    "--resource",
+    publicUrl,
+    "--allowed-hosts",
+    publicName,
+  );
   let config = block("deploy-file: nginx/notes.conf");
   config = replaceOnce(config, "listen 443 ssl;", `listen 127.0.0.1:${port} ssl;`);
   config = replaceOnce(config, "server 127.0.0.1:3000;", `server ${new URL(notes.url).host};`);
   config = replaceOnce(config, "/etc/ssl/certs/mcp.example.test.crt", join(tls, "mcp.example.test.crt"));
   config = replaceOnce(config, "/etc/ssl/private/mcp.example.test.key", join(tls, "mcp.example.test.key"));
-  nginx = await startNginx(config, `nginx on ${publicUrl}`, () => publicFetch(metadataUrl).then((r) => r.status === 200));
+  nginx = await startNginx(config, `nginx on ${publicUrl}`, () =>
+    publicFetch(metadataUrl).then((r) => r.status === 200),
+  );
 });
 
 afterAll(async () => {
@@ -122,10 +146,17 @@ describe("docs/deployment.md: the notes example behind nginx, reached as https:/
     const unauthorized = await publicFetch(publicUrl, {
       method: "POST",
       headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } } }),
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+      }),
     });
     expect(unauthorized.status).toBe(401);
-    expect(unauthorized.headers.get("www-authenticate")).toBe(`Bearer scope="notes:read", resource_metadata="${metadataUrl}"`);
+    expect(unauthorized.headers.get("www-authenticate")).toBe(
+      `Bearer scope="notes:read", resource_metadata="${metadataUrl}"`,
+    );
     const metadata = await publicFetch(metadataUrl);
     expect(metadata.status).toBe(200);
     expect(await metadata.json()).toMatchObject({ resource: publicUrl, authorization_servers: [as.issuer] });
@@ -145,7 +176,9 @@ describe("docs/deployment.md: the notes example behind nginx, reached as https:/
         redirectToAuthorization: (url) => as.approve(url),
         fetch: observe,
       });
-      const client: NotesClient = await connectNotesClient(httpChannel(publicUrl, { auth, fetch: observe }), { revisions: [revision] });
+      const client: NotesClient = await connectNotesClient(httpChannel(publicUrl, { auth, fetch: observe }), {
+        revisions: [revision],
+      });
       try {
         expect(client.session.revision).toBe(revision);
         expect(firstText((await client.tools.listNotes()).content)).toBe("No notes yet.");
@@ -158,8 +191,15 @@ describe("docs/deployment.md: the notes example behind nginx, reached as https:/
 
   /** A token for the public resource, as the client above got one. */
   async function token(): Promise<string> {
-    const auth = oauth({ redirectUri: "http://127.0.0.1:8976/callback", clientName: "deploy guide (raw)", redirectToAuthorization: (url) => as.approve(url), fetch: publicFetch });
-    const client = await connectNotesClient(httpChannel(publicUrl, { auth, fetch: publicFetch }), { revisions: ["2026-07-28"] });
+    const auth = oauth({
+      redirectUri: "http://127.0.0.1:8976/callback",
+      clientName: "deploy guide (raw)",
+      redirectToAuthorization: (url) => as.approve(url),
+      fetch: publicFetch,
+    });
+    const client = await connectNotesClient(httpChannel(publicUrl, { auth, fetch: publicFetch }), {
+      revisions: ["2026-07-28"],
+    });
     await client.close();
     const authorization = await auth.authorization(new URL(publicUrl));
     expect(authorization).toMatch(/^Bearer \S+$/);
@@ -167,10 +207,18 @@ describe("docs/deployment.md: the notes example behind nginx, reached as https:/
   }
 
   it("refuses a foreign Host and a foreign Origin with the server's 403", async () => {
-    const foreignHost = await publicFetch(publicUrl, { method: "POST", headers: { host: "evil.example", "content-type": "application/json" }, body: "{}" });
+    const foreignHost = await publicFetch(publicUrl, {
+      method: "POST",
+      headers: { host: "evil.example", "content-type": "application/json" },
+      body: "{}",
+    });
     expect(foreignHost.status).toBe(403);
     expect(await foreignHost.text()).toContain("Host 'evil.example' is not allowed");
-    const foreignOrigin = await publicFetch(publicUrl, { method: "POST", headers: { origin: "https://evil.example", "content-type": "application/json" }, body: "{}" });
+    const foreignOrigin = await publicFetch(publicUrl, {
+      method: "POST",
+      headers: { origin: "https://evil.example", "content-type": "application/json" },
+      body: "{}",
+    });
     expect(foreignOrigin.status).toBe(403);
     expect(await foreignOrigin.text()).toContain("Origin 'https://evil.example' is not allowed");
   });
@@ -178,15 +226,31 @@ describe("docs/deployment.md: the notes example behind nginx, reached as https:/
   it("streams a legacy session's GET stream through (its first event arrives while it stays open), and passes a 2 MiB body", async () => {
     const bearer = `Bearer ${await token()}`;
     const post = (body: unknown, headers: Record<string, string> = {}) =>
-      publicFetch(publicUrl, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream", authorization: bearer, ...headers }, body: JSON.stringify(body) });
-    const init = await post({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } } });
+      publicFetch(publicUrl, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          authorization: bearer,
+          ...headers,
+        },
+        body: JSON.stringify(body),
+      });
+    const init = await post({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+    });
     expect(init.status).toBe(200);
     await init.text();
     const session = init.headers.get("mcp-session-id")!;
     const headers = { "mcp-session-id": session, "mcp-protocol-version": "2025-11-25" };
     expect((await post({ jsonrpc: "2.0", method: "notifications/initialized" }, headers)).status).toBe(202);
 
-    const stream = await publicFetch(publicUrl, { headers: { accept: "text/event-stream", authorization: bearer, ...headers } });
+    const stream = await publicFetch(publicUrl, {
+      headers: { accept: "text/event-stream", authorization: bearer, ...headers },
+    });
     expect(stream.status).toBe(200);
     expect(stream.headers.get("content-type")).toBe("text/event-stream");
     const reader = stream.body!.getReader();
@@ -198,7 +262,15 @@ describe("docs/deployment.md: the notes example behind nginx, reached as https:/
 
     // Beyond nginx's default limit of 1 MiB (which would answer 413), within the server's 4 MiB.
     const padding = "x".repeat(2 * 1024 * 1024);
-    const big = await post({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "list_notes", arguments: {}, _meta: { padding } } }, headers);
+    const big = await post(
+      {
+        jsonrpc: "2.0",
+        id: 2,
+        method: "tools/call",
+        params: { name: "list_notes", arguments: {}, _meta: { padding } },
+      },
+      headers,
+    );
     expect(big.status).toBe(200);
     expect(await big.text()).toContain("No notes yet.");
   });

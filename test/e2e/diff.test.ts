@@ -7,15 +7,37 @@ import { afterAll, describe, expect, it } from "vitest";
 import { runCli, tempProject } from "../support/generate.js";
 import { allRevisions, schemaDir } from "../support/paths.js";
 
-interface Change { method: string; from: string[]; to: string[] }
-interface Signature { declaration: string; signature: string; changed: string[]; added: string[]; removed: string[]; metaOnly: boolean }
+interface Change {
+  method: string;
+  from: string[];
+  to: string[];
+}
+interface Signature {
+  declaration: string;
+  signature: string;
+  changed: string[];
+  added: string[];
+  removed: string[];
+  metaOnly: boolean;
+}
 interface DiffJson {
   from: string;
   to: string;
   methods: { added: Change[]; removed: Change[]; moved: Change[] };
-  types: { added: string[]; removed: string[]; changed: { name: string; changes: { path: string; change: string; to?: string }[] }[]; descriptionOnly: string[] };
+  types: {
+    added: string[];
+    removed: string[];
+    changed: { name: string; changes: { path: string; change: string; to?: string }[] }[];
+    descriptionOnly: string[];
+  };
   contentBlocks: { added: string[]; removed: string[]; changed: { name: string; types: string[] }[] };
-  manifest: { manifest: string; revisions: string[]; notes: string[]; signatures: Signature[]; clientRequests: { added: string[]; removed: string[] } } | null;
+  manifest: {
+    manifest: string;
+    revisions: string[];
+    notes: string[];
+    signatures: Signature[];
+    clientRequests: { added: string[]; removed: string[] };
+  } | null;
   summary: Record<string, Record<string, number>>;
 }
 
@@ -31,30 +53,63 @@ const empty = mkdtempSync(join(tmpdir(), "mcp-gen-diff-"));
 afterAll(() => rmSync(empty, { recursive: true, force: true }));
 
 describe("mcp-gen diff on the official revisions", () => {
-  it.each(oldest.slice(1).map((to, i) => [oldest[i]!, to]))("%s → %s runs and reports consistent counts", (from, to) => {
-    const diff = diffJson([from, to], empty);
-    expect([diff.from, diff.to, diff.manifest]).toEqual([from, to, null]);
-    expect(diff.summary.methods).toEqual({ added: diff.methods.added.length, removed: diff.methods.removed.length, moved: diff.methods.moved.length });
-    expect(diff.summary.types!.changed).toBe(diff.types.changed.length);
-    expect(diff.types.changed.length).toBeGreaterThan(0);
-    expect(diff.types.changed.map((t) => t.name)).toEqual([...diff.types.changed.map((t) => t.name)].sort());
-  });
+  it.each(oldest.slice(1).map((to, i) => [oldest[i]!, to]))(
+    "%s → %s runs and reports consistent counts",
+    (from, to) => {
+      const diff = diffJson([from, to], empty);
+      expect([diff.from, diff.to, diff.manifest]).toEqual([from, to, null]);
+      expect(diff.summary.methods).toEqual({
+        added: diff.methods.added.length,
+        removed: diff.methods.removed.length,
+        moved: diff.methods.moved.length,
+      });
+      expect(diff.summary.types!.changed).toBe(diff.types.changed.length);
+      expect(diff.types.changed.length).toBeGreaterThan(0);
+      expect(diff.types.changed.map((t) => t.name)).toEqual([...diff.types.changed.map((t) => t.name)].sort());
+    },
+  );
 
   it("2025-11-25 → 2026-07-28: 13 methods removed, 3 added, 4 moved; content blocks changed", () => {
     const diff = diffJson(["2025-11-25", "2026-07-28"], empty);
     expect(diff.methods.removed.map((m) => m.method)).toEqual([
-      "initialize", "logging/setLevel", "notifications/elicitation/complete", "notifications/initialized", "notifications/roots/list_changed",
-      "notifications/tasks/status", "ping", "resources/subscribe", "resources/unsubscribe", "tasks/cancel", "tasks/get", "tasks/list", "tasks/result",
+      "initialize",
+      "logging/setLevel",
+      "notifications/elicitation/complete",
+      "notifications/initialized",
+      "notifications/roots/list_changed",
+      "notifications/tasks/status",
+      "ping",
+      "resources/subscribe",
+      "resources/unsubscribe",
+      "tasks/cancel",
+      "tasks/get",
+      "tasks/list",
+      "tasks/result",
     ]);
     expect(diff.methods.added).toEqual([
       { method: "notifications/subscriptions/acknowledged", from: [], to: ["server notification"] },
       { method: "server/discover", from: [], to: ["client request"] },
       { method: "subscriptions/listen", from: [], to: ["client request"] },
     ]);
-    expect(diff.methods.moved).toContainEqual({ method: "elicitation/create", from: ["server request"], to: ["input request"] });
-    expect(diff.methods.moved.map((m) => m.method)).toEqual(["elicitation/create", "notifications/progress", "roots/list", "sampling/createMessage"]);
+    expect(diff.methods.moved).toContainEqual({
+      method: "elicitation/create",
+      from: ["server request"],
+      to: ["input request"],
+    });
+    expect(diff.methods.moved.map((m) => m.method)).toEqual([
+      "elicitation/create",
+      "notifications/progress",
+      "roots/list",
+      "sampling/createMessage",
+    ]);
     expect(diff.contentBlocks.added).toEqual([]);
-    expect(diff.contentBlocks.changed.map((m) => m.name)).toEqual(["AudioContent", "EmbeddedResource", "ImageContent", "ResourceLink", "TextContent"]);
+    expect(diff.contentBlocks.changed.map((m) => m.name)).toEqual([
+      "AudioContent",
+      "EmbeddedResource",
+      "ImageContent",
+      "ResourceLink",
+      "TextContent",
+    ]);
     const callToolResult = diff.types.changed.find((t) => t.name === "CallToolResult")!;
     expect(callToolResult.changes).toContainEqual({ path: "resultType", change: "added", to: "string" });
     expect(diff.types.added).toContain("InputRequiredResult");
@@ -83,14 +138,28 @@ describe("mcp-gen diff with a manifest", () => {
     expect(read).toMatchObject({ signature: "read result: client ReadResourceResult" });
     expect(read.changed).toContain("ReadResourceResult");
     // The declarative prompt has no handler; plan_trip has one.
-    expect(manifest.signatures.filter((s) => s.declaration.startsWith("prompt")).map((s) => `${s.declaration}: ${s.signature}`)).toEqual([
+    expect(
+      manifest.signatures
+        .filter((s) => s.declaration.startsWith("prompt"))
+        .map((s) => `${s.declaration}: ${s.signature}`),
+    ).toEqual([
       "prompt summarize: result: client GetPromptResult",
       "prompt plan_trip: messages: handler PromptMessage",
       "prompt plan_trip: result: client GetPromptResult",
     ]);
     expect(manifest.clientRequests).toEqual({
       added: ["server/discover", "subscriptions/listen"],
-      removed: ["initialize", "logging/setLevel", "ping", "resources/subscribe", "resources/unsubscribe", "tasks/cancel", "tasks/get", "tasks/list", "tasks/result"],
+      removed: [
+        "initialize",
+        "logging/setLevel",
+        "ping",
+        "resources/subscribe",
+        "resources/unsubscribe",
+        "tasks/cancel",
+        "tasks/get",
+        "tasks/list",
+        "tasks/result",
+      ],
     });
   });
 
@@ -111,7 +180,10 @@ describe("mcp-gen diff with a manifest", () => {
         "mcp.yaml does not target 2025-11-25 (protocol: 2025-06-18); this is what adding it would change",
         "handler content types come from the preferred (first) revision, now 2025-06-18; they change as shown once 2025-11-25 is first in protocol:",
       ]);
-      expect(manifest.signatures.map((s) => s.signature)).toEqual(["result content: handler ToolContent", "ctx.input elicitation/create"]);
+      expect(manifest.signatures.map((s) => s.signature)).toEqual([
+        "result content: handler ToolContent",
+        "ctx.input elicitation/create",
+      ]);
       const elicit = manifest.signatures[1]!;
       expect(elicit.changed).toContain("ElicitResult");
       expect(elicit.added).toContain("ElicitRequestURLParams");
@@ -129,14 +201,28 @@ describe("mcp-gen diff text output", () => {
     const lines = run.stdout.trimEnd().split("\n");
     expect(lines[0]).toBe("mcp-gen diff 2025-11-25 → 2026-07-28");
     const headings = lines.filter((line) => /^[A-Z]/.test(line)).map((line) => line.replace(/ \(.*$/, ""));
-    expect(headings).toEqual(["Methods", "Types added", "Types removed", "Types changed", "Content blocks", "Manifest examples/weather/mcp.yaml", "Summary: methods 3 added, 13 removed, 4 moved; types 42 added, 32 removed, 59 changed"]);
+    expect(headings).toEqual([
+      "Methods",
+      "Types added",
+      "Types removed",
+      "Types changed",
+      "Content blocks",
+      "Manifest examples/weather/mcp.yaml",
+      "Summary: methods 3 added, 13 removed, 4 moved; types 42 added, 32 removed, 59 changed",
+    ]);
     const header = lines.find((line) => line.startsWith("  change "))!;
     const initialize = lines.find((line) => line.startsWith("  removed  initialize "))!;
     expect(initialize.indexOf("client request")).toBe(header.indexOf("2025-11-25"));
-    expect(lines).toContain("  moved    elicitation/create                        server request                            input request");
+    expect(lines).toContain(
+      "  moved    elicitation/create                        server request                            input request",
+    );
     expect(lines.some((line) => /^ {2}CallToolResult +resultType +added +string$/.test(line))).toBe(true);
     // The tools' result content changes only in _meta (an inline record becomes MetaObject).
-    expect(lines.some((line) => /^ {2}tool get_forecast +result content: .* +only in _meta: changed AudioContent \(_meta\)/.test(line))).toBe(true);
+    expect(
+      lines.some((line) =>
+        /^ {2}tool get_forecast +result content: .* +only in _meta: changed AudioContent \(_meta\)/.test(line),
+      ),
+    ).toBe(true);
     expect(lines.at(-1)).toMatch(/; 4 of 7 generated signatures change, 3 more only in _meta$/);
   });
 
@@ -166,7 +252,9 @@ describe("mcp-gen diff errors", () => {
   });
 
   it("a broken manifest is reported at its position, exit 1", () => {
-    const dir = tempProject({ "mcp.yaml": "mcpgen: 1\nserver: { name: demo, version: 1.0.0 }\ntools:\n  t: { descripton: x }\n" });
+    const dir = tempProject({
+      "mcp.yaml": "mcpgen: 1\nserver: { name: demo, version: 1.0.0 }\ntools:\n  t: { descripton: x }\n",
+    });
     try {
       const run = runCli(["diff", "2025-11-25", "2026-07-28"], dir);
       expect(run.status).toBe(1);
@@ -189,7 +277,10 @@ describe("mcp-gen diff between revisions that differ only in _meta", () => {
   const derive = (name: string, change: (definitions: Definitions) => void) => {
     const schema = JSON.parse(official) as { definitions: Definitions };
     change(schema.definitions);
-    for (const [revision, text] of [["2025-03-26", official], ["2025-06-18", JSON.stringify(schema)]] as const) {
+    for (const [revision, text] of [
+      ["2025-03-26", official],
+      ["2025-06-18", JSON.stringify(schema)],
+    ] as const) {
       mkdirSync(join(dir, name, revision), { recursive: true });
       writeFileSync(join(dir, name, revision, "schema.json"), text);
     }
@@ -206,7 +297,16 @@ describe("mcp-gen diff between revisions that differ only in _meta", () => {
     }
     expect(retyped).toBeGreaterThan(20);
   };
-  const diff = (schemas: string, json: boolean) => runCli(["diff", "2025-03-26", "2025-06-18", "examples/weather/mcp.yaml", "--schema-dir", schemas, ...(json ? ["--json"] : [])]);
+  const diff = (schemas: string, json: boolean) =>
+    runCli([
+      "diff",
+      "2025-03-26",
+      "2025-06-18",
+      "examples/weather/mcp.yaml",
+      "--schema-dir",
+      schemas,
+      ...(json ? ["--json"] : []),
+    ]);
 
   it("says every signature changes only in _meta, and counts none as changed", () => {
     const schemas = derive("meta", namedMeta);
@@ -215,7 +315,9 @@ describe("mcp-gen diff between revisions that differ only in _meta", () => {
     expect(text.stdout.trimEnd().split("\n").at(-1)).toMatch(/; 7 of 7 generated signatures change only in _meta$/);
     const report = JSON.parse(diff(schemas, true).stdout) as DiffJson;
     expect(report.summary.signatures).toEqual({ all: 7, changed: 0, metaOnly: 7 });
-    expect(report.manifest!.signatures.map((s) => [s.metaOnly, s.added])).toEqual(Array(7).fill([true, ["MetaObject"]]));
+    expect(report.manifest!.signatures.map((s) => [s.metaOnly, s.added])).toEqual(
+      Array(7).fill([true, ["MetaObject"]]),
+    );
   });
 
   it("counts a signature as changed when a field beside _meta changes too", () => {
@@ -226,7 +328,17 @@ describe("mcp-gen diff between revisions that differ only in _meta", () => {
     const lines = diff(schemas, false).stdout.trimEnd().split("\n");
     // Tool content, prompt messages and prompt results carry TextContent; resource reads do not.
     expect(lines.at(-1)).toMatch(/; 5 of 7 generated signatures change, 2 more only in _meta$/);
-    expect(lines.some((line) => /^ {2}tool get_forecast +result content: .* +changed AudioContent \(_meta\).*TextContent \(_meta, text\)/.test(line))).toBe(true);
-    expect(lines.some((line) => /^ {2}resource app_config +read result: client ReadResourceResult +only in _meta: changed/.test(line))).toBe(true);
+    expect(
+      lines.some((line) =>
+        /^ {2}tool get_forecast +result content: .* +changed AudioContent \(_meta\).*TextContent \(_meta, text\)/.test(
+          line,
+        ),
+      ),
+    ).toBe(true);
+    expect(
+      lines.some((line) =>
+        /^ {2}resource app_config +read result: client ReadResourceResult +only in _meta: changed/.test(line),
+      ),
+    ).toBe(true);
   });
 });

@@ -38,20 +38,48 @@ beforeAll(async () => {
   // The page server comes first: its origin is what the MCP server must allow.
   pages = createServer((request, response) => {
     // /legacy/: the same page believing the server speaks only the revisions before 2026-07-28.
-    const page = request.url === "/legacy/" ? html.replace('"2026-07-28",', "") : request.url === "/" ? html : request.url === "/hostile/" ? hostileHtml : undefined;
+    const page =
+      request.url === "/legacy/"
+        ? html.replace('"2026-07-28",', "")
+        : request.url === "/"
+          ? html
+          : request.url === "/hostile/"
+            ? hostileHtml
+            : undefined;
     if (page === undefined) response.writeHead(404).end();
     else response.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(page);
   });
   await new Promise<void>((resolve) => pages.listen(0, "127.0.0.1", resolve));
   pageOrigin = `http://docs.test:${(pages.address() as AddressInfo).port}`;
-  notes = await startHttpServer(join(repoRoot, "examples", "everything", "src", "main.ts"), "--http", "--port", "0", "--allow-origin", pageOrigin);
-  execFileSync(process.execPath, [join(repoRoot, "dist", "generator", "cli.js"), "docs", manifest, "-o", site, "--server-url", notes.url, "-q"], { cwd: repoRoot });
+  notes = await startHttpServer(
+    join(repoRoot, "examples", "everything", "src", "main.ts"),
+    "--http",
+    "--port",
+    "0",
+    "--allow-origin",
+    pageOrigin,
+  );
+  execFileSync(
+    process.execPath,
+    [join(repoRoot, "dist", "generator", "cli.js"), "docs", manifest, "-o", site, "--server-url", notes.url, "-q"],
+    { cwd: repoRoot },
+  );
   html = readFileSync(join(site, "index.html"), "utf8");
   const hostile = join(site, "hostile");
-  cpSync(dirname(manifest), hostile, { recursive: true, filter: (path) => !path.includes(`${join("everything", "src")}`) });
-  const hostileManifest = readFileSync(join(hostile, "mcp.yaml"), "utf8").replace("        id: { type: string, minLength: 1 }\n", "$&        addEventListener: { type: string }\n        __proto__: { type: string }\n");
+  cpSync(dirname(manifest), hostile, {
+    recursive: true,
+    filter: (path) => !path.includes(`${join("everything", "src")}`),
+  });
+  const hostileManifest = readFileSync(join(hostile, "mcp.yaml"), "utf8").replace(
+    "        id: { type: string, minLength: 1 }\n",
+    "$&        addEventListener: { type: string }\n        __proto__: { type: string }\n",
+  );
   writeFileSync(join(hostile, "mcp.yaml"), hostileManifest);
-  execFileSync(process.execPath, [join(repoRoot, "dist", "generator", "cli.js"), "docs", "mcp.yaml", "--server-url", notes.url, "-q"], { cwd: hostile });
+  execFileSync(
+    process.execPath,
+    [join(repoRoot, "dist", "generator", "cli.js"), "docs", "mcp.yaml", "--server-url", notes.url, "-q"],
+    { cwd: hostile },
+  );
   hostileHtml = readFileSync(join(hostile, "site", "index.html"), "utf8");
   browser = await launchChromium(["--host-resolver-rules=MAP *.test 127.0.0.1"]);
 });
@@ -78,10 +106,15 @@ async function resultOf(form: Locator): Promise<string> {
   return result.innerText();
 }
 
-const callFromForm = async (page: Page, tool: string, fields: Record<string, string>): Promise<string> => resultOf(await submit(page, tool, fields));
+const callFromForm = async (page: Page, tool: string, fields: Record<string, string>): Promise<string> =>
+  resultOf(await submit(page, tool, fields));
 
 /** Submits a tool's form and waits for the server's question (elicitation, sampling) in it. */
-async function asked(page: Page, tool: string, fields: Record<string, string>): Promise<{ form: Locator; ask: Locator }> {
+async function asked(
+  page: Page,
+  tool: string,
+  fields: Record<string, string>,
+): Promise<{ form: Locator; ask: Locator }> {
   const form = await submit(page, tool, fields);
   const ask = form.locator("fieldset.ask");
   await ask.waitFor({ timeout: 20_000 });
@@ -92,11 +125,14 @@ async function asked(page: Page, tool: string, fields: Record<string, string>): 
 const inputResponses = (bodies: readonly string[]): unknown[] =>
   bodies.flatMap((body) => {
     const message = JSON.parse(body) as { method?: string; params?: { inputResponses?: Record<string, unknown> } };
-    return message.method === "tools/call" && message.params?.inputResponses ? Object.values(message.params.inputResponses) : [];
+    return message.method === "tools/call" && message.params?.inputResponses
+      ? Object.values(message.params.inputResponses)
+      : [];
   });
 
 /** The structuredContent a result panel shows (pretty-printed JSON after its label). */
-const structured = (text: string): unknown => JSON.parse(/structuredContent:\n(\{[\s\S]*?\n\})/.exec(text)?.[1] ?? "null");
+const structured = (text: string): unknown =>
+  JSON.parse(/structuredContent:\n(\{[\s\S]*?\n\})/.exec(text)?.[1] ?? "null");
 
 describe("the everything example's catalog page in Chromium", () => {
   let page: Page;
@@ -109,24 +145,48 @@ describe("the everything example's catalog page in Chromium", () => {
     // Nothing outside the page and the MCP server may be requested (the page is self-contained).
     page.on("request", (request) => {
       const url = new URL(request.url());
-      if (url.origin !== pageOrigin && url.href !== notes.url && url.protocol !== "data:") consoleErrors.push(`unexpected request ${request.url()}`);
+      if (url.origin !== pageOrigin && url.href !== notes.url && url.protocol !== "data:")
+        consoleErrors.push(`unexpected request ${request.url()}`);
     });
     await page.goto(`${pageOrigin}/`);
   });
 
   it("lists every tool, resource, template and prompt of the manifest, in manifest order", async () => {
     const declared = parse(readFileSync(manifest, "utf8")) as Record<string, Record<string, unknown>>;
-    expect(await page.locator("article.tool").evaluateAll((tools) => tools.map((t) => t.getAttribute("data-tool")))).toEqual(Object.keys(declared.tools!));
-    expect(await page.locator("nav.toc li").count()).toBe(["tools", "resources", "resourceTemplates", "prompts"].reduce((n, kind) => n + Object.keys(declared[kind]!).length, 0));
+    expect(
+      await page.locator("article.tool").evaluateAll((tools) => tools.map((t) => t.getAttribute("data-tool"))),
+    ).toEqual(Object.keys(declared.tools!));
+    expect(await page.locator("nav.toc li").count()).toBe(
+      ["tools", "resources", "resourceTemplates", "prompts"].reduce(
+        (n, kind) => n + Object.keys(declared[kind]!).length,
+        0,
+      ),
+    );
     await expect.poll(() => page.title()).toBe("Notes workspace · MCP catalog");
     // The output schema comes from a $ref'd file, resolved as `generate` resolves it.
     const output = page.locator('article[data-tool="add_note"] table.schema').nth(1);
-    expect(await output.locator("tbody tr td:first-child").allInnerTexts()).toEqual(["id", "title", "tags", "words", "createdAt"]);
+    expect(await output.locator("tbody tr td:first-child").allInnerTexts()).toEqual([
+      "id",
+      "title",
+      "tags",
+      "words",
+      "createdAt",
+    ]);
   });
 
   it("calls add_note over Streamable HTTP (2026-07-28) from its form and shows the structured result", async () => {
-    const text = await callFromForm(page, "add_note", { title: "Browser note", body: "Written from the catalog page", tags: '["docs"]' });
-    expect(structured(text)).toEqual({ id: "browser-note", title: "Browser note", tags: ["docs"], words: 5, createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) });
+    const text = await callFromForm(page, "add_note", {
+      title: "Browser note",
+      body: "Written from the catalog page",
+      tags: '["docs"]',
+    });
+    expect(structured(text)).toEqual({
+      id: "browser-note",
+      title: "Browser note",
+      tags: ["docs"],
+      words: 5,
+      createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+    });
   });
 
   it("mirrors x-mcp-header arguments (search_notes' tag) so that the server accepts the call", async () => {
@@ -162,7 +222,10 @@ describe("the everything example's catalog page in Chromium", () => {
     await ask.getByRole("button", { name: "Accept" }).click();
     expect(await resultOf(form)).toBe(`text: Deleted "${title}"`);
     expect(await form.locator("fieldset.ask").count()).toBe(0);
-    expect(inputResponses(posted)).toEqual([{ action: "decline" }, { action: "accept", content: { confirm: true, reason: "typed in the form" } }]);
+    expect(inputResponses(posted)).toEqual([
+      { action: "decline" },
+      { action: "accept", content: { confirm: true, reason: "typed in the form" } },
+    ]);
   });
 
   it("puts a sampling request (summarize_note) to the user: the messages are shown and the typed reply is the model's answer", async () => {
@@ -245,7 +308,10 @@ it("argument names that are form properties (addEventListener, __proto__) are se
   const page = await browser.newPage();
   const errors: string[] = [];
   page.on("pageerror", (error) => errors.push(error.message));
-  page.on("dialog", (dialog) => { errors.push(`dialog: ${dialog.message()}`); void dialog.dismiss(); });
+  page.on("dialog", (dialog) => {
+    errors.push(`dialog: ${dialog.message()}`);
+    void dialog.dismiss();
+  });
   const sent: string[] = [];
   page.on("request", (request) => request.method() === "POST" && sent.push(request.postData() ?? ""));
   await page.goto(`${pageOrigin}/hostile/`);
@@ -253,7 +319,11 @@ it("argument names that are form properties (addEventListener, __proto__) are se
   const text = await callFromForm(page, "get_note", { id, addEventListener: "a", ["__proto__"]: "p" });
   // The server refuses the two extra arguments (additionalProperties: false), so they reached it.
   const call = JSON.parse(sent.find((body) => body.includes('"tools/call"'))!) as { params: { arguments: object } };
-  expect(Object.entries(call.params.arguments)).toEqual([["id", id], ["addEventListener", "a"], ["__proto__", "p"]]);
+  expect(Object.entries(call.params.arguments)).toEqual([
+    ["id", id],
+    ["addEventListener", "a"],
+    ["__proto__", "p"],
+  ]);
   expect(text).toMatch(/addEventListener|__proto__/);
   const refused = await callFromForm(page, "get_note", { addEventListener: "", ["__proto__"]: "" });
   expect(refused).toContain(`No note ${id}`);

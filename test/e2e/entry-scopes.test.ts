@@ -5,7 +5,13 @@
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
-import { createWebHandler, InvalidTokenError, type AuthInfo, type McpEndpoint, type WebHandler } from "@mcp-gen/runtime";
+import {
+  createWebHandler,
+  InvalidTokenError,
+  type AuthInfo,
+  type McpEndpoint,
+  type WebHandler,
+} from "@mcp-gen/runtime";
 import { runCliAsync, tempProject } from "../support/generate.js";
 
 const manifest = `mcpgen: 1
@@ -49,20 +55,35 @@ beforeAll(async () => {
   const project = tempProject({ "mcp.yaml": manifest, "handlers.ts": handlers });
   const run = await runCliAsync(["mcp.yaml", "-q"], project);
   expect(run.stderr).toBe("");
-  const generated = (await import(pathToFileURL(join(project, "mcp", "index.ts")).href)) as { createScopedServer(handlers: unknown): McpEndpoint };
-  const { handlers: implementation } = (await import(pathToFileURL(join(project, "handlers.ts")).href)) as { handlers: unknown };
+  const generated = (await import(pathToFileURL(join(project, "mcp", "index.ts")).href)) as {
+    createScopedServer(handlers: unknown): McpEndpoint;
+  };
+  const { handlers: implementation } = (await import(pathToFileURL(join(project, "handlers.ts")).href)) as {
+    handlers: unknown;
+  };
   const verifyToken = (token: string): AuthInfo => {
     // Test tokens: the granted scopes, base64url-encoded.
     const scopes = Buffer.from(token, "base64url").toString("utf8").split(" ");
     if (!scopes.includes("base") && !scopes.some((s) => s.includes(":"))) throw new InvalidTokenError("unknown token");
     return { subject: "s", scopes, expiresAt: undefined, audience: [resource], claims: {} };
   };
-  handler = createWebHandler(generated.createScopedServer(implementation), { allowedHosts: ["scoped.example.com"], auth: { verifyToken } });
+  handler = createWebHandler(generated.createScopedServer(implementation), {
+    allowedHosts: ["scoped.example.com"],
+    auth: { verifyToken },
+  });
 });
 
 /** A legacy-free modern request as a token holding `scopes` would send it; resolves with status and challenge. */
-async function ask(method: string, params: Record<string, unknown>, scopes: string[], name?: string): Promise<{ status: number; scope: string | undefined }> {
-  const _meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
+async function ask(
+  method: string,
+  params: Record<string, unknown>,
+  scopes: string[],
+  name?: string,
+): Promise<{ status: number; scope: string | undefined }> {
+  const _meta = {
+    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    "io.modelcontextprotocol/clientCapabilities": {},
+  };
   const headers: Record<string, string> = {
     host: "scoped.example.com",
     "content-type": "application/json",
@@ -72,10 +93,19 @@ async function ask(method: string, params: Record<string, unknown>, scopes: stri
     "mcp-method": method,
   };
   if (name !== undefined) headers["mcp-name"] = name;
-  const response = await handler(new Request(resource, { method: "POST", headers, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params: { ...params, _meta } }) }));
+  const response = await handler(
+    new Request(resource, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params: { ...params, _meta } }),
+    }),
+  );
   await response.body?.cancel();
   const challenge = response.headers.get("www-authenticate") ?? undefined;
-  return { status: response.status, scope: challenge === undefined ? undefined : /scope="([^"]*)"/.exec(challenge)?.[1] };
+  return {
+    status: response.status,
+    scope: challenge === undefined ? undefined : /scope="([^"]*)"/.exec(challenge)?.[1],
+  };
 }
 
 describe("per-entry scopes", () => {
@@ -84,8 +114,20 @@ describe("per-entry scopes", () => {
     ["a prompt", "prompts/get", { name: "closed_prompt", arguments: { topic: "t" } }, "closed_prompt", "prompts:x"],
     ["a fixed resource", "resources/read", { uri: "res://one" }, "res://one", "res:x"],
     ["a resource template", "resources/read", { uri: "tpl://7" }, "tpl://7", "tpl:x"],
-    ["completing a prompt's argument", "completion/complete", { ref: { type: "ref/prompt", name: "closed_prompt" }, argument: { name: "topic", value: "" } }, undefined, "prompts:x"],
-    ["completing a template's variable", "completion/complete", { ref: { type: "ref/resource", uri: "tpl://{id}" }, argument: { name: "id", value: "" } }, undefined, "tpl:x"],
+    [
+      "completing a prompt's argument",
+      "completion/complete",
+      { ref: { type: "ref/prompt", name: "closed_prompt" }, argument: { name: "topic", value: "" } },
+      undefined,
+      "prompts:x",
+    ],
+    [
+      "completing a template's variable",
+      "completion/complete",
+      { ref: { type: "ref/resource", uri: "tpl://{id}" }, argument: { name: "id", value: "" } },
+      undefined,
+      "tpl:x",
+    ],
   ];
   for (const [what, method, params, name, scope] of cases) {
     it(`${what} needs its scope besides the required one`, async () => {

@@ -5,7 +5,12 @@
 import { httpChannel, RpcError, type ClientChannel } from "@mcp-gen/runtime";
 import { stdioChannel } from "@mcp-gen/runtime/node";
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from "vitest";
-import { connectWeatherClient, type GetForecastOutput, type Revision, type WeatherClient } from "../../examples/weather/src/mcp/index.js";
+import {
+  connectWeatherClient,
+  type GetForecastOutput,
+  type Revision,
+  type WeatherClient,
+} from "../../examples/weather/src/mcp/index.js";
 import {
   appConfig,
   firstText,
@@ -109,7 +114,9 @@ const peers: Peer[] = [
   },
 ];
 
-const cases = peers.flatMap((peer) => (["stdio", "http"] as const).map((kind): [string, Kind, Peer] => [peer.label, kind, peer]));
+const cases = peers.flatMap((peer) =>
+  (["stdio", "http"] as const).map((kind): [string, Kind, Peer] => [peer.label, kind, peer]),
+);
 
 /** The JSON-RPC error a call of the generated client rejected with. */
 async function rpcErrorOf(promise: Promise<unknown>): Promise<RpcError> {
@@ -139,7 +146,10 @@ describe.each(cases)("generated client → %s over %s", (_label, kind, peer) => 
     }
     // A spawned stdio peer answers the era probe only once tsx has compiled it, which on a
     // loaded 2-core machine can take longer than the default probe timeout.
-    client = await connectWeatherClient(channel, { probeTimeoutMs: 30_000, ...(peer.revisions ? { revisions: peer.revisions } : {}) });
+    client = await connectWeatherClient(channel, {
+      probeTimeoutMs: 30_000,
+      ...(peer.revisions ? { revisions: peer.revisions } : {}),
+    });
   });
 
   afterAll(async () => {
@@ -156,12 +166,23 @@ describe.each(cases)("generated client → %s over %s", (_label, kind, peer) => 
   });
 
   it("lists what the server offers under the names the manifest declares", async () => {
-    expect((await client.session.listAll("tools/list", "tools")).map((t) => t.name)).toEqual(["get_forecast", "list_cities"]);
+    expect((await client.session.listAll("tools/list", "tools")).map((t) => t.name)).toEqual([
+      "get_forecast",
+      "list_cities",
+    ]);
     // The mcp-gen weather example also serves its forecast panel, an MCP App; the SDK fixtures do not.
     const apps = peer.serverName === "weather" ? ["ui://weather/forecast_panel"] : [];
-    expect((await client.session.listAll("resources/list", "resources")).map((r) => r.uri)).toEqual(["config://app", ...apps]);
-    expect((await client.session.listAll("resources/templates/list", "resourceTemplates")).map((t) => t.uriTemplate)).toEqual(["weather://{city}/current"]);
-    expect((await client.session.listAll("prompts/list", "prompts")).map((p) => p.name)).toEqual(["summarize", "plan_trip"]);
+    expect((await client.session.listAll("resources/list", "resources")).map((r) => r.uri)).toEqual([
+      "config://app",
+      ...apps,
+    ]);
+    expect(
+      (await client.session.listAll("resources/templates/list", "resourceTemplates")).map((t) => t.uriTemplate),
+    ).toEqual(["weather://{city}/current"]);
+    expect((await client.session.listAll("prompts/list", "prompts")).map((p) => p.name)).toEqual([
+      "summarize",
+      "plan_trip",
+    ]);
   });
 
   it("tools.getForecast resolves with structuredContent checked against the output schema (defaults applied by the server)", async () => {
@@ -225,7 +246,9 @@ describe.each(cases)("generated client → %s over %s", (_label, kind, peer) => 
   });
 
   it(`an unknown resource URI is JSON-RPC error ${peer.resourceNotFound}`, async () => {
-    expect((await rpcErrorOf(client.session.request("resources/read", { uri: "config://nope" }))).code).toBe(peer.resourceNotFound);
+    expect((await rpcErrorOf(client.session.request("resources/read", { uri: "config://nope" }))).code).toBe(
+      peer.resourceNotFound,
+    );
   });
 
   it("prompts.summarize (with and without style) and prompts.planTrip", async () => {
@@ -236,7 +259,13 @@ describe.each(cases)("generated client → %s over %s", (_label, kind, peer) => 
       { role: "user", content: { type: "text", text: "Summarize in a formal tone:\nhello" } },
     ]);
     expect((await client.prompts.planTrip({ city: "Lisbon" })).messages).toEqual([
-      { role: "user", content: { type: "text", text: "I am travelling to Lisbon. Check the forecast with get_forecast, then suggest a packing list." } },
+      {
+        role: "user",
+        content: {
+          type: "text",
+          text: "I am travelling to Lisbon. Check the forecast with get_forecast, then suggest a packing list.",
+        },
+      },
     ]);
   });
 });

@@ -57,7 +57,11 @@ export async function startHttpServer(script: string, ...args: string[]): Promis
 }
 
 /** startHttpServer with extra environment variables for the child. */
-export async function startHttpServerWithEnv(env: Readonly<Record<string, string>>, script: string, ...args: string[]): Promise<HttpServerProcess> {
+export async function startHttpServerWithEnv(
+  env: Readonly<Record<string, string>>,
+  script: string,
+  ...args: string[]
+): Promise<HttpServerProcess> {
   const { command, args: argv, cwd } = tsxCommand(script, ...args);
   const child = spawn(command, argv, { cwd, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
   running.add(child);
@@ -66,7 +70,10 @@ export async function startHttpServerWithEnv(env: Readonly<Record<string, string
   child.stdout!.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));
   try {
     const url = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`${script} did not print its URL within 60 s; stderr:\n${stderr}`)), 60_000);
+      const timer = setTimeout(
+        () => reject(new Error(`${script} did not print its URL within 60 s; stderr:\n${stderr}`)),
+        60_000,
+      );
       child.stderr!.on("data", (chunk: Buffer) => {
         stderr += chunk.toString("utf8");
         const match = /serving MCP at (http:\/\/\S+)/.exec(stderr);
@@ -77,7 +84,9 @@ export async function startHttpServerWithEnv(env: Readonly<Record<string, string
       });
       child.once("exit", (code, signal) => {
         clearTimeout(timer);
-        reject(new Error(`${script} exited (${signal ?? code}) before serving; stderr:\n${stderr}\nstdout:\n${stdout}`));
+        reject(
+          new Error(`${script} exited (${signal ?? code}) before serving; stderr:\n${stderr}\nstdout:\n${stdout}`),
+        );
       });
       child.once("error", (error) => {
         clearTimeout(timer);

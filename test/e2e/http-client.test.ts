@@ -14,12 +14,17 @@ const json = (body: unknown, headers: Record<string, string> = {}) =>
 const sse = (text: string) => new Response(text, { status: 200, headers: { "content-type": "text/event-stream" } });
 
 /** A fetch that records every request and answers with `reply`. */
-function scripted(reply: (seen: Seen, all: Seen[]) => Response | Promise<Response>): { fetch: typeof fetch; seen: Seen[] } {
+function scripted(reply: (seen: Seen, all: Seen[]) => Response | Promise<Response>): {
+  fetch: typeof fetch;
+  seen: Seen[];
+} {
   const seen: Seen[] = [];
   const fake = async (_url: string | URL | Request, init?: RequestInit) => {
     const request: Seen = {
       method: init?.method ?? "GET",
-      headers: Object.fromEntries(Object.entries((init?.headers ?? {}) as Record<string, string>).map(([k, v]) => [k.toLowerCase(), v])),
+      headers: Object.fromEntries(
+        Object.entries((init?.headers ?? {}) as Record<string, string>).map(([k, v]) => [k.toLowerCase(), v]),
+      ),
       body: typeof init?.body === "string" ? JSON.parse(init.body) : undefined,
     };
     seen.push(request);
@@ -44,26 +49,44 @@ describe("httpChannel, 2026-07-28: x-mcp-header (SEP-2243)", () => {
         },
       },
     },
-    { name: "number_header", inputSchema: { type: "object", properties: { n: { type: "number", "x-mcp-header": "N" } } } },
+    {
+      name: "number_header",
+      inputSchema: { type: "object", properties: { n: { type: "number", "x-mcp-header": "N" } } },
+    },
     {
       name: "duplicate",
-      inputSchema: { type: "object", properties: { a: { type: "string", "x-mcp-header": "X" }, b: { type: "string", "x-mcp-header": "x" } } },
+      inputSchema: {
+        type: "object",
+        properties: { a: { type: "string", "x-mcp-header": "X" }, b: { type: "string", "x-mcp-header": "x" } },
+      },
     },
-    { name: "bad_name", inputSchema: { type: "object", properties: { a: { type: "string", "x-mcp-header": "My Region" } } } },
+    {
+      name: "bad_name",
+      inputSchema: { type: "object", properties: { a: { type: "string", "x-mcp-header": "My Region" } } },
+    },
   ];
   const server = () =>
     scripted(({ body }) => {
       if (body?.method === "server/discover")
-        return json({ jsonrpc: "2.0", id: body.id, result: modernResult({ supportedVersions: ["2026-07-28"], capabilities: { tools: {} } }) });
+        return json({
+          jsonrpc: "2.0",
+          id: body.id,
+          result: modernResult({ supportedVersions: ["2026-07-28"], capabilities: { tools: {} } }),
+        });
       if (body?.method === "tools/list") return json({ jsonrpc: "2.0", id: body.id, result: modernResult({ tools }) });
       return json({ jsonrpc: "2.0", id: body?.id, result: modernResult({ content: [] }) });
     });
 
   it("leaves out tools with invalid declarations and mirrors the others' arguments as Mcp-Param-* headers", async () => {
     const { fetch, seen } = server();
-    const session: ClientSession = await connectSession(httpChannel("http://mcp.test/mcp", { fetch }), { revisions: ["2026-07-28"] });
+    const session: ClientSession = await connectSession(httpChannel("http://mcp.test/mcp", { fetch }), {
+      revisions: ["2026-07-28"],
+    });
     expect((await session.listAll("tools/list", "tools")).map((t) => t.name)).toEqual(["valid"]);
-    await session.rawRequest("tools/call", { name: "valid", arguments: { region: " padded ", count: 42, flag: false, note: "x" } });
+    await session.rawRequest("tools/call", {
+      name: "valid",
+      arguments: { region: " padded ", count: 42, flag: false, note: "x" },
+    });
     await session.rawRequest("tools/call", { name: "valid", arguments: { region: "eu", flag: null } });
     const calls = seen
       .filter((s) => s.body?.method === "tools/call")
@@ -82,11 +105,21 @@ describe("httpChannel, legacy sessions: SSE streams", () => {
     const { fetch, seen } = scripted(({ method, headers, body }) => {
       if (method === "GET") {
         if (headers["last-event-id"] !== "e1") return new Response("", { status: 405 });
-        return sse(`id: e2\ndata: ${JSON.stringify({ jsonrpc: "2.0", id: callId, result: { content: [{ type: "text", text: "resumed" }] } })}\n\n`);
+        return sse(
+          `id: e2\ndata: ${JSON.stringify({ jsonrpc: "2.0", id: callId, result: { content: [{ type: "text", text: "resumed" }] } })}\n\n`,
+        );
       }
       if (body?.method === "initialize") {
         return json(
-          { jsonrpc: "2.0", id: body.id, result: { protocolVersion: "2025-11-25", capabilities: { tools: {} }, serverInfo: { name: "s", version: "1" } } },
+          {
+            jsonrpc: "2.0",
+            id: body.id,
+            result: {
+              protocolVersion: "2025-11-25",
+              capabilities: { tools: {} },
+              serverInfo: { name: "s", version: "1" },
+            },
+          },
           { "mcp-session-id": "abc" },
         );
       }
@@ -109,12 +142,21 @@ describe("httpChannel, legacy sessions: SSE streams", () => {
     const { fetch } = scripted(({ method, body }) => {
       if (method === "GET") return new Response("", { status: 405 });
       if (body?.method === "initialize")
-        return json({ jsonrpc: "2.0", id: body.id, result: { protocolVersion: "2025-11-25", capabilities: {}, serverInfo: { name: "s", version: "1" } } });
+        return json({
+          jsonrpc: "2.0",
+          id: body.id,
+          result: { protocolVersion: "2025-11-25", capabilities: {}, serverInfo: { name: "s", version: "1" } },
+        });
       if (body?.method === "tools/call") return sse(": nothing\n\n");
       return new Response(null, { status: 202 });
     });
-    const session = await connectSession(httpChannel("http://mcp.test/mcp", { fetch }), { revisions: ["2025-11-25"], timeoutMs: 10_000 });
-    await expect(session.rawRequest("tools/call", { name: "t" })).rejects.toThrow(/ended the event stream without answering/);
+    const session = await connectSession(httpChannel("http://mcp.test/mcp", { fetch }), {
+      revisions: ["2025-11-25"],
+      timeoutMs: 10_000,
+    });
+    await expect(session.rawRequest("tools/call", { name: "t" })).rejects.toThrow(
+      /ended the event stream without answering/,
+    );
     await session.close();
   });
 });

@@ -10,9 +10,18 @@ import { createNotesServer } from "../../examples/everything/src/mcp/index.js";
 
 const page = "https://catalog.example.org";
 const options = { allowedOrigins: [page] };
-const _meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientInfo": { name: "t", version: "1" }, "io.modelcontextprotocol/clientCapabilities": {} };
+const _meta = {
+  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+  "io.modelcontextprotocol/clientInfo": { name: "t", version: "1" },
+  "io.modelcontextprotocol/clientCapabilities": {},
+};
 const listTools = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta } });
-const postHeaders = { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/list" };
+const postHeaders = {
+  "content-type": "application/json",
+  accept: "application/json, text/event-stream",
+  "mcp-protocol-version": "2026-07-28",
+  "mcp-method": "tools/list",
+};
 const preflightHeaders = (origin: string) => ({
   origin,
   "access-control-request-method": "POST",
@@ -21,13 +30,19 @@ const preflightHeaders = (origin: string) => ({
 
 let listener: HttpListener;
 beforeAll(async () => {
-  listener = await listenHttp(createNotesServer(createHandlers({ changed: () => {}, emptied: () => {} })), { port: 0, ...options });
+  listener = await listenHttp(createNotesServer(createHandlers({ changed: () => {}, emptied: () => {} })), {
+    port: 0,
+    ...options,
+  });
 });
 afterAll(() => listener?.close());
 
 const web = createWebHandler(createNotesServer(createHandlers({ changed: () => {}, emptied: () => {} })), options);
 const bindings: [string, (init: RequestInit & { headers: Record<string, string> }) => Promise<Response>][] = [
-  ["web handler", (init) => web(new Request("http://localhost/mcp", { ...init, headers: { host: "localhost", ...init.headers } }))],
+  [
+    "web handler",
+    (init) => web(new Request("http://localhost/mcp", { ...init, headers: { host: "localhost", ...init.headers } })),
+  ],
   ["listenHttp", (init) => fetch(listener.url, init)],
 ];
 
@@ -39,7 +54,17 @@ describe.each(bindings)("CORS through the %s", (_, send) => {
     expect(response.headers.get("vary")).toMatch(/origin/i);
     expect(response.headers.get("access-control-allow-methods")).toBe("POST, GET, DELETE");
     const allowed = response.headers.get("access-control-allow-headers")!.split(", ");
-    for (const name of ["content-type", "accept", "mcp-protocol-version", "mcp-session-id", "mcp-method", "mcp-name", "last-event-id", "authorization", "mcp-param-tag"]) {
+    for (const name of [
+      "content-type",
+      "accept",
+      "mcp-protocol-version",
+      "mcp-session-id",
+      "mcp-method",
+      "mcp-name",
+      "last-event-id",
+      "authorization",
+      "mcp-param-tag",
+    ]) {
       expect(allowed).toContain(name);
     }
     expect(allowed).not.toContain("x-other");
@@ -50,7 +75,9 @@ describe.each(bindings)("CORS through the %s", (_, send) => {
     expect(response.status).toBe(200);
     expect(response.headers.get("access-control-allow-origin")).toBe(page);
     expect(response.headers.get("vary")).toMatch(/origin/i);
-    expect(response.headers.get("access-control-expose-headers")).toBe("mcp-session-id, mcp-protocol-version, www-authenticate");
+    expect(response.headers.get("access-control-expose-headers")).toBe(
+      "mcp-session-id, mcp-protocol-version, www-authenticate",
+    );
     expect(((await response.json()) as { result: { tools: unknown[] } }).result.tools.length).toBeGreaterThan(0);
   });
 
@@ -83,8 +110,22 @@ describe.each(bindings)("CORS through the %s", (_, send) => {
 });
 
 it("answers a preflight that asks for a flood of headers with a bounded list", async () => {
-  const flood = [...Array<string>(100_000).fill("mcp-param-tag"), ...Array.from({ length: 1000 }, (_, i) => `mcp-param-p${i}`), `mcp-param-${"a".repeat(1_000_000)}`].join(", ");
-  const response = await web(new Request("http://localhost/mcp", { method: "OPTIONS", headers: { host: "localhost", origin: page, "access-control-request-method": "POST", "access-control-request-headers": flood } }));
+  const flood = [
+    ...Array<string>(100_000).fill("mcp-param-tag"),
+    ...Array.from({ length: 1000 }, (_, i) => `mcp-param-p${i}`),
+    `mcp-param-${"a".repeat(1_000_000)}`,
+  ].join(", ");
+  const response = await web(
+    new Request("http://localhost/mcp", {
+      method: "OPTIONS",
+      headers: {
+        host: "localhost",
+        origin: page,
+        "access-control-request-method": "POST",
+        "access-control-request-headers": flood,
+      },
+    }),
+  );
   expect(response.status).toBe(204);
   const allowed = response.headers.get("access-control-allow-headers")!;
   expect(allowed.length).toBeLessThan(4_000);

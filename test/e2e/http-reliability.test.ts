@@ -62,7 +62,12 @@ async function serve(options: HttpOptions = {}): Promise<HttpListener> {
 
 const baseHeaders = { "content-type": "application/json", accept: "application/json, text/event-stream" };
 
-function post(url: string, body: unknown, headers: Record<string, string> = {}, signal?: AbortSignal): Promise<Response> {
+function post(
+  url: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+  signal?: AbortSignal,
+): Promise<Response> {
   return fetch(url, {
     method: "POST",
     headers: { ...baseHeaders, ...headers },
@@ -73,11 +78,20 @@ function post(url: string, body: unknown, headers: Record<string, string> = {}, 
 
 /** Opens a legacy session; returns its id. */
 async function initialize(url: string, revision = "2025-03-26"): Promise<string> {
-  const response = await post(url, { jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: revision, capabilities: {}, clientInfo: { name: "t", version: "1" } } });
+  const response = await post(url, {
+    jsonrpc: "2.0",
+    id: 0,
+    method: "initialize",
+    params: { protocolVersion: revision, capabilities: {}, clientInfo: { name: "t", version: "1" } },
+  });
   expect(response.status).toBe(200);
   const session = response.headers.get("mcp-session-id")!;
   await response.text();
-  const initialized = await post(url, { jsonrpc: "2.0", method: "notifications/initialized" }, { "mcp-session-id": session });
+  const initialized = await post(
+    url,
+    { jsonrpc: "2.0", method: "notifications/initialized" },
+    { "mcp-session-id": session },
+  );
   expect(initialized.status).toBe(202);
   return session;
 }
@@ -88,7 +102,13 @@ async function messagesOf(response: Response): Promise<Json[]> {
   if ((response.headers.get("content-type") ?? "").includes("text/event-stream")) {
     return text
       .split("\n\n")
-      .map((block) => block.split("\n").filter((line) => line.startsWith("data:")).map((line) => line.slice(5).trim()).join("\n"))
+      .map((block) =>
+        block
+          .split("\n")
+          .filter((line) => line.startsWith("data:"))
+          .map((line) => line.slice(5).trim())
+          .join("\n"),
+      )
       .filter((data) => data !== "")
       .map((data) => JSON.parse(data) as Json);
   }
@@ -98,7 +118,12 @@ async function messagesOf(response: Response): Promise<Json[]> {
 }
 
 function call(id: unknown, delayMs: number, meta?: Json): Json {
-  return { jsonrpc: "2.0", id, method: "tools/call", params: { name: "reindex", arguments: { delayMs }, ...(meta ? { _meta: meta } : {}) } };
+  return {
+    jsonrpc: "2.0",
+    id,
+    method: "tools/call",
+    params: { name: "reindex", arguments: { delayMs }, ...(meta ? { _meta: meta } : {}) },
+  };
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -116,7 +141,10 @@ const malformed: [string, unknown, unknown][] = [
   ["numeric method", { jsonrpc: "2.0", id: 45, method: 5 }, 45],
 ];
 
-const modernMeta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
+const modernMeta = {
+  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+  "io.modelcontextprotocol/clientCapabilities": {},
+};
 const modernHeaders = { "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/list" };
 
 async function expectInvalid(response: Response, id: unknown): Promise<void> {
@@ -146,13 +174,27 @@ describe("every POST ends with a response (issue 15, item 4)", () => {
     closers.push(() => handler.close());
     const url = "http://localhost/mcp";
     const send = (body: unknown, headers: Record<string, string> = {}) =>
-      handler(new Request(url, { method: "POST", headers: { ...baseHeaders, host: "localhost", ...headers }, body: JSON.stringify(body) }));
-    const init = await send({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } } });
+      handler(
+        new Request(url, {
+          method: "POST",
+          headers: { ...baseHeaders, host: "localhost", ...headers },
+          body: JSON.stringify(body),
+        }),
+      );
+    const init = await send({
+      jsonrpc: "2.0",
+      id: 0,
+      method: "initialize",
+      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+    });
     const session = init.headers.get("mcp-session-id")!;
     await init.text();
     for (const [, body, id] of malformed) {
       await expectInvalid(await send(body, { "mcp-session-id": session, "mcp-protocol-version": "2025-06-18" }), id);
-      await expectInvalid(await send({ ...(body as Json), params: (body as Json).params ?? { _meta: modernMeta } }, modernHeaders), id);
+      await expectInvalid(
+        await send({ ...(body as Json), params: (body as Json).params ?? { _meta: modernMeta } }, modernHeaders),
+        id,
+      );
     }
   });
 
@@ -169,7 +211,10 @@ describe("every POST ends with a response (issue 15, item 4)", () => {
     const again = post(url, call(5, 1000), { "mcp-session-id": session });
     await sleep(100);
     openGates();
-    expect((await messagesOf(await again))[0]).toMatchObject({ id: 5, result: { content: [{ text: "released 1000" }] } });
+    expect((await messagesOf(await again))[0]).toMatchObject({
+      id: 5,
+      result: { content: [{ text: "released 1000" }] },
+    });
   });
 });
 
@@ -181,7 +226,9 @@ describe("duplicate in-flight ids over legacy HTTP (item 5)", () => {
       const first = post(url, call(7, 100), { "mcp-session-id": session });
       await sleep(100);
       const duplicate = await post(url, call(7, 200), { "mcp-session-id": session });
-      expect(await messagesOf(duplicate)).toEqual([{ jsonrpc: "2.0", id: 7, error: { code: -32600, message: expect.stringContaining("already in use") } }]);
+      expect(await messagesOf(duplicate)).toEqual([
+        { jsonrpc: "2.0", id: 7, error: { code: -32600, message: expect.stringContaining("already in use") } },
+      ]);
       openGates();
       const messages = await messagesOf(await first);
       expect(messages.at(-1)).toMatchObject({ id: 7, result: { content: [{ text: "released 100" }] } });
@@ -197,7 +244,11 @@ describe("cancellation, DELETE and the idle sweep end POSTs (item 6)", () => {
       const headers = { "mcp-session-id": session, "mcp-protocol-version": "2025-06-18" };
       const pending = post(url, call(8, 999), headers);
       await sleep(100);
-      const cancel = await post(url, { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 8, reason: "no longer needed" } }, headers);
+      const cancel = await post(
+        url,
+        { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 8, reason: "no longer needed" } },
+        headers,
+      );
       expect(cancel.status).toBe(202);
       const response = await pending;
       expect(response.status).toBe(200);
@@ -214,7 +265,10 @@ describe("cancellation, DELETE and the idle sweep end POSTs (item 6)", () => {
     const deleted = await fetch(url, { method: "DELETE", headers: { "mcp-session-id": session } });
     expect(deleted.status).toBe(200);
     const messages = await messagesOf(await pending);
-    expect(messages.at(-1)).toMatchObject({ id: 9, error: { code: -32603, message: expect.stringContaining("Session closed") } });
+    expect(messages.at(-1)).toMatchObject({
+      id: 9,
+      error: { code: -32603, message: expect.stringContaining("Session closed") },
+    });
   });
 
   it("the idle sweep closes a session holding a hung request, and answers its POST", async () => {
@@ -263,10 +317,16 @@ describe("2025-03-26 batches over HTTP (item 7)", () => {
       expect(responses).toHaveLength(4);
       expect(responses).toEqual(
         expect.arrayContaining([
-          expect.objectContaining({ id: 1, result: expect.objectContaining({ content: [{ type: "text", text: "progressed" }] }) }),
+          expect.objectContaining({
+            id: 1,
+            result: expect.objectContaining({ content: [{ type: "text", text: "progressed" }] }),
+          }),
           expect.objectContaining({ id: 2, result: expect.objectContaining({ tools: expect.any(Array) }) }),
           expect.objectContaining({ id: null, error: expect.objectContaining({ code: -32600 }) }),
-          expect.objectContaining({ id: 3, result: expect.objectContaining({ content: [{ type: "text", text: "progressed" }] }) }),
+          expect.objectContaining({
+            id: 3,
+            result: expect.objectContaining({ content: [{ type: "text", text: "progressed" }] }),
+          }),
         ]),
       );
       expect(messages.filter((m) => m.method === "notifications/progress")).toHaveLength(2);
@@ -276,16 +336,29 @@ describe("2025-03-26 batches over HTTP (item 7)", () => {
   it("a batch answered at once is a JSON array of the responses and the invalid elements' errors, in order", async () => {
     const { url } = await serve();
     const session = await initialize(url);
-    const response = await post(url, [{ jsonrpc: "2.0", id: 1, method: "tools/list" }, { foo: 1 }, { jsonrpc: "2.0", id: 1, method: "ping" }, { jsonrpc: "2.0", id: 2, method: "ping" }], {
-      "mcp-session-id": session,
-    });
+    const response = await post(
+      url,
+      [
+        { jsonrpc: "2.0", id: 1, method: "tools/list" },
+        { foo: 1 },
+        { jsonrpc: "2.0", id: 1, method: "ping" },
+        { jsonrpc: "2.0", id: 2, method: "ping" },
+      ],
+      {
+        "mcp-session-id": session,
+      },
+    );
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toContain("application/json");
     const messages = (await response.json()) as Json[];
     expect(messages).toEqual([
       expect.objectContaining({ id: 1, result: expect.objectContaining({ tools: expect.any(Array) }) }),
       { jsonrpc: "2.0", id: null, error: expect.objectContaining({ code: -32600 }) },
-      { jsonrpc: "2.0", id: 1, error: expect.objectContaining({ code: -32600, message: expect.stringContaining("already in use") }) },
+      {
+        jsonrpc: "2.0",
+        id: 1,
+        error: expect.objectContaining({ code: -32600, message: expect.stringContaining("already in use") }),
+      },
       { jsonrpc: "2.0", id: 2, result: {} },
     ]);
   });
@@ -299,16 +372,24 @@ describe("2025-03-26 batches over HTTP (item 7)", () => {
       { jsonrpc: "2.0", id: null, error: expect.objectContaining({ code: -32600 }) },
       { jsonrpc: "2.0", id: null, error: expect.objectContaining({ code: -32600 }) },
     ]);
-    const notifications = await post(url, [{ jsonrpc: "2.0", method: "notifications/roots/list_changed" }], { "mcp-session-id": session });
+    const notifications = await post(url, [{ jsonrpc: "2.0", method: "notifications/roots/list_changed" }], {
+      "mcp-session-id": session,
+    });
     expect(notifications.status).toBe(202);
   });
 
   it("a batch's cancelled request leaves the others' responses and the reply ends", async () => {
     const { url } = await serve();
     const session = await initialize(url);
-    const pending = post(url, [call(20, 999), { jsonrpc: "2.0", id: 21, method: "ping" }], { "mcp-session-id": session });
+    const pending = post(url, [call(20, 999), { jsonrpc: "2.0", id: 21, method: "ping" }], {
+      "mcp-session-id": session,
+    });
     await sleep(100);
-    await post(url, { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 20 } }, { "mcp-session-id": session });
+    await post(
+      url,
+      { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 20 } },
+      { "mcp-session-id": session },
+    );
     const messages = await messagesOf(await pending);
     expect(messages).toEqual([{ jsonrpc: "2.0", id: 21, result: {} }]);
   });
@@ -317,31 +398,60 @@ describe("2025-03-26 batches over HTTP (item 7)", () => {
 describe("values whose String() throws (item 10)", () => {
   it("an Mcp-Name mismatch against an object name is a 400 header mismatch, not a 500", async () => {
     const { url } = await serve();
-    const body = { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: { toString: 1 }, arguments: {}, _meta: modernMeta } };
-    const response = await post(url, body, { "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": "reindex" });
+    const body = {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: { name: { toString: 1 }, arguments: {}, _meta: modernMeta },
+    };
+    const response = await post(url, body, {
+      "mcp-protocol-version": "2026-07-28",
+      "mcp-method": "tools/call",
+      "mcp-name": "reindex",
+    });
     expect(response.status).toBe(400);
-    expect(await response.json()).toMatchObject({ id: 1, error: { code: -32020, message: expect.stringContaining('{"toString":1}') } });
+    expect(await response.json()).toMatchObject({
+      id: 1,
+      error: { code: -32020, message: expect.stringContaining('{"toString":1}') },
+    });
   });
 
   it("a legacy tools/call naming an object is a JSON-RPC error, not a 500", async () => {
     const { url } = await serve();
     const session = await initialize(url);
-    const response = await post(url, { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: { toString: 1 }, arguments: {} } }, { "mcp-session-id": session });
+    const response = await post(
+      url,
+      { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: { toString: 1 }, arguments: {} } },
+      { "mcp-session-id": session },
+    );
     expect(response.status).toBeLessThan(500);
     expect((await messagesOf(response))[0]).toMatchObject({ id: 2, error: { code: expect.any(Number) } });
   });
 });
 
 /** A POST written by hand: headers now, then `write` decides when (and whether) the body comes. */
-function rawPost(listener: HttpListener, headers: Record<string, string>, write: (req: ReturnType<typeof httpRequest>) => void): Promise<{ status: number; body: string }> {
+function rawPost(
+  listener: HttpListener,
+  headers: Record<string, string>,
+  write: (req: ReturnType<typeof httpRequest>) => void,
+): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: "127.0.0.1", port: listener.port, path: "/mcp", method: "POST", headers: { ...baseHeaders, host: "localhost", ...headers } }, (res) => {
-      let body = "";
-      res.setEncoding("utf8");
-      res.on("data", (chunk: string) => (body += chunk));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
-      res.on("error", reject);
-    });
+    const req = httpRequest(
+      {
+        host: "127.0.0.1",
+        port: listener.port,
+        path: "/mcp",
+        method: "POST",
+        headers: { ...baseHeaders, host: "localhost", ...headers },
+      },
+      (res) => {
+        let body = "";
+        res.setEncoding("utf8");
+        res.on("data", (chunk: string) => (body += chunk));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+        res.on("error", reject);
+      },
+    );
     req.on("error", reject);
     write(req);
   });
@@ -352,7 +462,12 @@ describe("limits (issue 15, Limits and defaults)", () => {
     const { url } = await serve({ maxSessions: 2 });
     await initialize(url);
     await initialize(url);
-    const refused = await post(url, { jsonrpc: "2.0", id: 3, method: "initialize", params: { protocolVersion: "2025-03-26", capabilities: {}, clientInfo: { name: "t", version: "1" } } });
+    const refused = await post(url, {
+      jsonrpc: "2.0",
+      id: 3,
+      method: "initialize",
+      params: { protocolVersion: "2025-03-26", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+    });
     expect(refused.status).toBe(503);
     expect(refused.headers.get("mcp-session-id")).toBeNull();
     expect(await refused.json()).toMatchObject({ jsonrpc: "2.0", id: 3, error: { code: -32000 } });
@@ -408,7 +523,9 @@ describe("limits (issue 15, Limits and defaults)", () => {
     socket.on("error", (error: NodeJS.ErrnoException) => errors.push(error.code ?? error.message));
     socket.on("end", () => (ended = true));
     await new Promise((resolve) => socket.once("connect", resolve));
-    const head = Object.entries({ ...baseHeaders, host: "localhost", "content-length": String(declared) }).map(([name, value]) => `${name}: ${value}\r\n`);
+    const head = Object.entries({ ...baseHeaders, host: "localhost", "content-length": String(declared) }).map(
+      ([name, value]) => `${name}: ${value}\r\n`,
+    );
     socket.write(`POST /mcp HTTP/1.1\r\n${head.join("")}\r\n`);
     for (let i = 0; i < pieces; i++) {
       socket.write(Buffer.alloc(piece, 0x20));
@@ -453,7 +570,14 @@ describe("limits (issue 15, Limits and defaults)", () => {
         controller.enqueue(new TextEncoder().encode("{"));
       },
     });
-    const response = await handler(new Request("http://localhost/mcp", { method: "POST", headers: { ...baseHeaders, host: "localhost" }, body, duplex: "half" } as RequestInit));
+    const response = await handler(
+      new Request("http://localhost/mcp", {
+        method: "POST",
+        headers: { ...baseHeaders, host: "localhost" },
+        body,
+        duplex: "half",
+      } as RequestInit),
+    );
     expect(response.status).toBe(408);
   });
 });
@@ -468,7 +592,12 @@ describe("header values quoted in refusals are cut short (issue 28 §5)", () => 
         new Request("http://localhost/mcp", {
           method: "POST",
           headers: { ...baseHeaders, host: "localhost", ...headers },
-          body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28" } } }),
+          body: JSON.stringify({
+            jsonrpc: "2.0",
+            id: 1,
+            method: "tools/list",
+            params: { _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28" } },
+          }),
         }),
       );
       return { status: response.status, body: await response.text() };
@@ -517,7 +646,10 @@ describe("requests arriving during a graceful shutdown (issue 28 §5)", () => {
     expect(received.toLowerCase()).toContain("connection: close");
     expect(received).toContain("Server is shutting down");
     openGates();
-    expect((await messagesOf(await inFlight)).at(-1)).toMatchObject({ id: 5, result: { content: [{ text: "released 300" }] } });
+    expect((await messagesOf(await inFlight)).at(-1)).toMatchObject({
+      id: 5,
+      result: { content: [{ text: "released 300" }] },
+    });
     await closed;
   });
 });
@@ -550,7 +682,10 @@ describe("maxBufferedBodyBytes (issue 28 §2)", () => {
     const declared = await post(listener.url, { jsonrpc: "2.0", id: 1, method: "ping", pad: "x".repeat(300) });
     expect(declared.status).toBe(503);
     expect(declared.headers.get("retry-after")).toBe("1");
-    expect(await declared.json()).toMatchObject({ id: null, error: { code: -32000, message: expect.stringContaining("1000 bytes") } });
+    expect(await declared.json()).toMatchObject({
+      id: null,
+      error: { code: -32000, message: expect.stringContaining("1000 bytes") },
+    });
     const chunked = await rawPost(listener, { "transfer-encoding": "chunked" }, (req) => {
       req.write("x".repeat(150));
       setTimeout(() => req.end("x".repeat(150)), 50);
@@ -567,7 +702,13 @@ describe("maxBufferedBodyBytes (issue 28 §2)", () => {
     const handler = createWebHandler(notesServer(), { maxBufferedBodyBytes: 100 });
     closers.push(() => handler.close());
     const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping", pad: "x".repeat(200) });
-    const declared = await handler(new Request("http://localhost/mcp", { method: "POST", headers: { ...baseHeaders, host: "localhost", "content-length": String(body.length) }, body }));
+    const declared = await handler(
+      new Request("http://localhost/mcp", {
+        method: "POST",
+        headers: { ...baseHeaders, host: "localhost", "content-length": String(body.length) },
+        body,
+      }),
+    );
     expect(declared.status).toBe(503);
     expect(declared.headers.get("retry-after")).toBe("1");
     const stream = new ReadableStream<Uint8Array>({
@@ -576,7 +717,14 @@ describe("maxBufferedBodyBytes (issue 28 §2)", () => {
         controller.close();
       },
     });
-    const chunked = await handler(new Request("http://localhost/mcp", { method: "POST", headers: { ...baseHeaders, host: "localhost" }, body: stream, duplex: "half" } as RequestInit));
+    const chunked = await handler(
+      new Request("http://localhost/mcp", {
+        method: "POST",
+        headers: { ...baseHeaders, host: "localhost" },
+        body: stream,
+        duplex: "half",
+      } as RequestInit),
+    );
     expect(chunked.status).toBe(503);
     expect(await chunked.json()).toMatchObject({ error: { code: -32000 } });
   });

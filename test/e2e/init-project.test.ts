@@ -18,7 +18,12 @@ import { mcpb, mcpbLaunch, type McpbLaunchManifest } from "../support/mcpb.js";
 import { npm, packTarballs, run, succeeded } from "../support/packed.js";
 import { schemaDir } from "../support/paths.js";
 
-const initialize = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "e2e", version: "1" } } };
+const initialize = {
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "e2e", version: "1" } },
+};
 
 /**
  * Offline as an air-gapped CI is: no MCP_GEN_SCHEMA_DIR and an empty user cache, so the
@@ -27,7 +32,11 @@ const initialize = { jsonrpc: "2.0", id: 1, method: "initialize", params: { prot
 let offline: Record<string, string> = {};
 
 /** Runs an npm script of the project (`npm run -s <script>`), generously timed. */
-const script = (project: string, name: string, ...args: string[]) => run(npm, ["run", "-s", name, ...(args.length > 0 ? ["--", ...args] : [])], project, { timeoutMs: 180_000, env: offline });
+const script = (project: string, name: string, ...args: string[]) =>
+  run(npm, ["run", "-s", name, ...(args.length > 0 ? ["--", ...args] : [])], project, {
+    timeoutMs: 180_000,
+    env: offline,
+  });
 
 /** A copy of the project without node_modules, installed for production only, as a deployment does it. */
 function productionCopy(project: string, to: string): string {
@@ -38,7 +47,11 @@ function productionCopy(project: string, to: string): string {
 
 /** Starts `npm start` with `env`; resolves with the URL it says it serves, and the process. */
 async function startHttp(project: string, env: Record<string, string>) {
-  const server = spawn(npm, ["start", "-s"], { cwd: project, env: { ...process.env, ...env }, stdio: ["ignore", "ignore", "pipe"] });
+  const server = spawn(npm, ["start", "-s"], {
+    cwd: project,
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "ignore", "pipe"],
+  });
   let said = "";
   server.stderr.setEncoding("utf8").on("data", (chunk: string) => (said += chunk));
   const url = await new Promise<string>((resolve, reject) => {
@@ -61,8 +74,13 @@ async function startHttp(project: string, env: Record<string, string>) {
  * the CMD runs the file `npm run build` produced.
  */
 function checkDockerfile(project: string): void {
-  const lines = readFileSync(join(project, "Dockerfile"), "utf8").split("\n").map((line) => line.trim()).filter((line) => line !== "" && !line.startsWith("#"));
-  const scripts = (JSON.parse(readFileSync(join(project, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts;
+  const lines = readFileSync(join(project, "Dockerfile"), "utf8")
+    .split("\n")
+    .map((line) => line.trim())
+    .filter((line) => line !== "" && !line.startsWith("#"));
+  const scripts = (
+    JSON.parse(readFileSync(join(project, "package.json"), "utf8")) as { scripts: Record<string, string> }
+  ).scripts;
   const stages = lines.filter((line) => line.startsWith("FROM ")).map((line) => line.split(/\s+/).at(-1));
   expect(stages).toHaveLength(2);
   const copies = lines.filter((line) => line.startsWith("COPY "));
@@ -77,14 +95,17 @@ function checkDockerfile(project: string): void {
   }
   for (const line of lines.filter((l) => l.startsWith("RUN "))) {
     for (const [, name] of line.matchAll(/npm run (\S+)/g)) expect(Object.keys(scripts), line).toContain(name);
-    for (const [, command] of line.matchAll(/npm (ci\b[^&]*)/g)) expect(command, "the lock file is what npm ci installs").not.toContain("--no-package-lock");
+    for (const [, command] of line.matchAll(/npm (ci\b[^&]*)/g))
+      expect(command, "the lock file is what npm ci installs").not.toContain("--no-package-lock");
   }
   const cmd = lines.find((line) => line.startsWith("CMD "));
   expect(JSON.parse(cmd!.slice(4))).toEqual(["node", "dist/main.js"]);
   expect(existsSync(join(project, "dist", "main.js")), "npm run build writes dist/main.js").toBe(true);
   expect(scripts.start).toBe("node dist/main.js");
   // The image holds no node_modules or dist of the host: they come from npm ci and the build stage.
-  expect(readFileSync(join(project, ".dockerignore"), "utf8").split("\n")).toEqual(expect.arrayContaining(["node_modules/", "dist/"]));
+  expect(readFileSync(join(project, ".dockerignore"), "utf8").split("\n")).toEqual(
+    expect.arrayContaining(["node_modules/", "dist/"]),
+  );
 }
 
 describe("a project started with mcp-gen init, from the tarballs to production", () => {
@@ -99,23 +120,46 @@ describe("a project started with mcp-gen init, from the tarballs to production",
     // the protocol schemas it finds (here the --schema-dir folder) into the project.
     // The author comes from npm's settings, as `npm init` takes it (a bundle needs one).
     const author = { npm_config_init_author_name: "Ada Lovelace", npm_config_init_author_email: "ada@example.com" };
-    for (const args of [["init", "app", "--name", "hello", "--schema-dir", schemaDir], ["init", "api", "--http", "--schema-dir", schemaDir]]) {
-      succeeded(run(npm, ["exec", "--yes", "--prefer-offline", "--package", tarballs.generator, "--", "mcp-gen", ...args], work, { timeoutMs: 180_000, env: author }), `mcp-gen ${args.join(" ")}`);
+    for (const args of [
+      ["init", "app", "--name", "hello", "--schema-dir", schemaDir],
+      ["init", "api", "--http", "--schema-dir", schemaDir],
+    ]) {
+      succeeded(
+        run(
+          npm,
+          ["exec", "--yes", "--prefer-offline", "--package", tarballs.generator, "--", "mcp-gen", ...args],
+          work,
+          { timeoutMs: 180_000, env: author },
+        ),
+        `mcp-gen ${args.join(" ")}`,
+      );
     }
     app = join(work, "app");
     api = join(work, "api");
     offline = { MCP_GEN_SCHEMA_DIR: "", XDG_CACHE_HOME: join(work, "empty-cache") };
     // What init's "next:" line says; installing mcp-gen brings the tools package.json lists.
-    succeeded(run(npm, ["install", "--prefer-offline", "-D", tarballs.generator], app, { timeoutMs: 240_000 }), "npm install -D mcp-gen");
-    succeeded(run(npm, ["install", "--prefer-offline", tarballs.runtime], app, { timeoutMs: 120_000 }), "npm install @mcp-gen/runtime");
+    succeeded(
+      run(npm, ["install", "--prefer-offline", "-D", tarballs.generator], app, { timeoutMs: 240_000 }),
+      "npm install -D mcp-gen",
+    );
+    succeeded(
+      run(npm, ["install", "--prefer-offline", tarballs.runtime], app, { timeoutMs: 120_000 }),
+      "npm install @mcp-gen/runtime",
+    );
     // The HTTP project needs the same packages: one install serves both (its lock names it).
-    const lock = JSON.parse(readFileSync(join(app, "package-lock.json"), "utf8")) as { name: string; packages: Record<string, { name?: string }> };
+    const lock = JSON.parse(readFileSync(join(app, "package-lock.json"), "utf8")) as {
+      name: string;
+      packages: Record<string, { name?: string }>;
+    };
     lock.name = "api";
     lock.packages[""]!.name = "api";
     writeFileSync(join(api, "package-lock.json"), `${JSON.stringify(lock, null, 2)}\n`);
     const installed = JSON.parse(readFileSync(join(app, "package.json"), "utf8")) as Record<string, unknown>;
     const own = JSON.parse(readFileSync(join(api, "package.json"), "utf8")) as Record<string, unknown>;
-    writeFileSync(join(api, "package.json"), `${JSON.stringify({ ...own, dependencies: installed.dependencies, devDependencies: installed.devDependencies }, null, 2)}\n`);
+    writeFileSync(
+      join(api, "package.json"),
+      `${JSON.stringify({ ...own, dependencies: installed.dependencies, devDependencies: installed.devDependencies }, null, 2)}\n`,
+    );
     symlinkSync(join(app, "node_modules"), join(api, "node_modules"), "dir");
   }, 600_000);
 
@@ -136,8 +180,14 @@ describe("a project started with mcp-gen init, from the tarballs to production",
     const production = productionCopy(app, join(work, "app-production"));
     expect(existsSync(join(production, "node_modules", "typescript"))).toBe(false);
     expect(existsSync(join(production, "node_modules", "mcp-gen"))).toBe(false);
-    const started = succeeded(run(npm, ["start", "-s"], production, { input: `${JSON.stringify(initialize)}\n` }), "npm start");
-    expect(JSON.parse(started.stdout.trim().split("\n")[0]!)).toMatchObject({ id: 1, result: { protocolVersion: "2025-11-25", serverInfo: { name: "hello", version: "0.1.0" } } });
+    const started = succeeded(
+      run(npm, ["start", "-s"], production, { input: `${JSON.stringify(initialize)}\n` }),
+      "npm start",
+    );
+    expect(JSON.parse(started.stdout.trim().split("\n")[0]!)).toMatchObject({
+      id: 1,
+      result: { protocolVersion: "2025-11-25", serverInfo: { name: "hello", version: "0.1.0" } },
+    });
   }, 600_000);
 
   it("stdio: npm run bundle makes an .mcpb the mcpb CLI accepts, which started as its manifest.json says answers initialize", () => {
@@ -158,20 +208,36 @@ describe("a project started with mcp-gen init, from the tarballs to production",
     expect(validate.output).toContain("Manifest schema validation passes!");
     expect(validate.output).not.toContain("ERROR");
     expect(validate.status).toBe(0);
-    const manifest = JSON.parse(readFileSync(join(unpacked, "manifest.json"), "utf8")) as McpbLaunchManifest & Record<string, unknown>;
-    expect(manifest).toMatchObject({ name: "hello", version: "0.1.0", description: "The hello MCP server", author: { name: "Ada Lovelace", email: "ada@example.com" }, tools: [{ name: "greet" }] });
+    const manifest = JSON.parse(readFileSync(join(unpacked, "manifest.json"), "utf8")) as McpbLaunchManifest &
+      Record<string, unknown>;
+    expect(manifest).toMatchObject({
+      name: "hello",
+      version: "0.1.0",
+      description: "The hello MCP server",
+      author: { name: "Ada Lovelace", email: "ada@example.com" },
+      tools: [{ name: "greet" }],
+    });
 
     // Outside the project, so nothing resolves from its node_modules.
     const { command, args, env } = mcpbLaunch(manifest, unpacked);
-    const started = succeeded(run(command, args, work, { input: `${JSON.stringify(initialize)}\n`, env }), "the bundled server");
-    expect(JSON.parse(started.stdout.trim().split("\n")[0]!)).toMatchObject({ id: 1, result: { protocolVersion: "2025-11-25", serverInfo: { name: "hello", version: "0.1.0" } } });
+    const started = succeeded(
+      run(command, args, work, { input: `${JSON.stringify(initialize)}\n`, env }),
+      "the bundled server",
+    );
+    expect(JSON.parse(started.stdout.trim().split("\n")[0]!)).toMatchObject({
+      id: 1,
+      result: { protocolVersion: "2025-11-25", serverInfo: { name: "hello", version: "0.1.0" } },
+    });
   }, 300_000);
 
   it("a removed handler fails typecheck, and the server built anyway refuses to start, naming it", () => {
     const handlersFile = join(app, "src", "handlers.ts");
     const original = readFileSync(handlersFile, "utf8");
     try {
-      writeFileSync(handlersFile, 'import type { HelloHandlers } from "./mcp/index.js";\n\nexport const handlers: HelloHandlers = { tools: {} };\n');
+      writeFileSync(
+        handlersFile,
+        'import type { HelloHandlers } from "./mcp/index.js";\n\nexport const handlers: HelloHandlers = { tools: {} };\n',
+      );
       const typecheck = script(app, "typecheck");
       expect(typecheck.status).not.toBe(0);
       expect(typecheck.stdout).toMatch(/src\/handlers\.ts\(3,\d+\): error TS2741: Property 'greet' is missing/);
@@ -196,7 +262,9 @@ describe("a project started with mcp-gen init, from the tarballs to production",
       succeeded(script(app, "generate"), "npm run generate");
       const typecheck = script(app, "typecheck");
       expect(typecheck.status).not.toBe(0);
-      expect(typecheck.stdout).toMatch(/test\/server\.test\.ts\(\d+,\d+\): error TS2322: Type 'string' is not assignable to type 'number'/);
+      expect(typecheck.stdout).toMatch(
+        /test\/server\.test\.ts\(\d+,\d+\): error TS2322: Type 'string' is not assignable to type 'number'/,
+      );
     } finally {
       writeFileSync(manifestFile, original);
       succeeded(script(app, "generate"), "npm run generate");
@@ -215,10 +283,16 @@ describe("a project started with mcp-gen init, from the tarballs to production",
     const { server, url } = await startHttp(production, { PORT: "0" });
     try {
       expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
-      const answer = await fetch(url, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream" }, body: JSON.stringify(initialize) });
+      const answer = await fetch(url, {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+        body: JSON.stringify(initialize),
+      });
       expect(answer.status).toBe(200);
       const text = await answer.text();
-      const body = (answer.headers.get("content-type") ?? "").includes("text/event-stream") ? JSON.parse(/^data: (.*)$/m.exec(text)![1]!) : JSON.parse(text);
+      const body = (answer.headers.get("content-type") ?? "").includes("text/event-stream")
+        ? JSON.parse(/^data: (.*)$/m.exec(text)![1]!)
+        : JSON.parse(text);
       expect(body).toMatchObject({ id: 1, result: { serverInfo: { name: "api", version: "0.1.0" } } });
 
       // A second server on the same port: one line, exit 1, no stack trace.

@@ -5,9 +5,23 @@
 // a malformed response to the server's request rejects the handler's ctx.input /
 // ctx.request with an RpcError -32602 naming the method.
 import { afterEach, describe, expect, it } from "vitest";
-import { connectSession, memoryChannel, MetaKey, RpcError, serializeMessage, type ClientSession, type JsonObject, type JsonRpcMessage, type Params } from "../../runtime/index.js";
+import {
+  connectSession,
+  memoryChannel,
+  MetaKey,
+  RpcError,
+  serializeMessage,
+  type ClientSession,
+  type JsonObject,
+  type JsonRpcMessage,
+  type Params,
+} from "../../runtime/index.js";
 import { handlers } from "../conformance/server/handlers.js";
-import { conformanceServerDefinition, createConformanceServer, type ConformanceHandlers } from "../conformance/server/mcp/index.js";
+import {
+  conformanceServerDefinition,
+  createConformanceServer,
+  type ConformanceHandlers,
+} from "../conformance/server/mcp/index.js";
 import { weatherServerDefinition } from "../../examples/weather/src/mcp/index.js";
 
 const allCapabilities = { sampling: {}, elicitation: {}, roots: {} };
@@ -18,14 +32,18 @@ function modern(method: string, params: Params, server = createConformanceServer
   return new Promise((resolve) => {
     const peer = server.connect({
       send: (message) => {
-        if ("id" in message && message.id === 1 && ("result" in message || "error" in message)) resolve(JSON.parse(serializeMessage(message)) as Response);
+        if ("id" in message && message.id === 1 && ("result" in message || "error" in message))
+          resolve(JSON.parse(serializeMessage(message)) as Response);
       },
     });
     peer.receive({
       jsonrpc: "2.0",
       id: 1,
       method,
-      params: { ...params, _meta: { [MetaKey.protocolVersion]: "2026-07-28", [MetaKey.clientCapabilities]: allCapabilities } },
+      params: {
+        ...params,
+        _meta: { [MetaKey.protocolVersion]: "2026-07-28", [MetaKey.clientCapabilities]: allCapabilities },
+      },
     });
   });
 }
@@ -38,7 +56,8 @@ async function answer(method: string, params: Params, inputResponses: JsonObject
   return modern(method, { ...params, inputResponses, requestState: first.result!.requestState }, server);
 }
 
-const call = (name: string, inputResponses: JsonObject) => answer("tools/call", { name, arguments: {} }, inputResponses);
+const call = (name: string, inputResponses: JsonObject) =>
+  answer("tools/call", { name, arguments: {} }, inputResponses);
 const text = (result: Params | undefined) => (result?.content as { text: string }[])[0]!.text;
 
 describe("2026-07-28: inputResponses are checked against the result type of what was asked", () => {
@@ -51,8 +70,12 @@ describe("2026-07-28: inputResponses are checked against the result type of what
   });
 
   it("an unknown action or content that is not form data is -32602", async () => {
-    expect((await call("test_input_required_result_elicitation", { user_name: { action: "maybe" } })).error?.code).toBe(-32602);
-    const nested = await call("test_input_required_result_elicitation", { user_name: { action: "accept", content: { name: { first: "Bob" } } } });
+    expect((await call("test_input_required_result_elicitation", { user_name: { action: "maybe" } })).error?.code).toBe(
+      -32602,
+    );
+    const nested = await call("test_input_required_result_elicitation", {
+      user_name: { action: "accept", content: { name: { first: "Bob" } } },
+    });
     expect(nested.error?.code).toBe(-32602);
     expect(nested.error?.message).toContain("/content/name");
   });
@@ -62,37 +85,73 @@ describe("2026-07-28: inputResponses are checked against the result type of what
     expect(error?.code).toBe(-32602);
     expect(error?.message).toContain("inputResponses.client_roots");
     expect(error?.message).toContain("roots/list");
-    const badRoot = await call("test_input_required_result_list_roots", { client_roots: { roots: [{ name: "no uri" }] } });
+    const badRoot = await call("test_input_required_result_list_roots", {
+      client_roots: { roots: [{ name: "no uri" }] },
+    });
     expect(badRoot.error?.message).toContain("/roots/0 must have required property 'uri'");
   });
 
   it("a sampling answer without model is -32602 naming the key", async () => {
-    const { error } = await call("test_input_required_result_sampling", { capital_question: { role: "assistant", content: { type: "text", text: "Paris" } } });
+    const { error } = await call("test_input_required_result_sampling", {
+      capital_question: { role: "assistant", content: { type: "text", text: "Paris" } },
+    });
     expect(error?.code).toBe(-32602);
     expect(error?.message).toContain("inputResponses.capital_question");
     expect(error?.message).toContain("model");
   });
 
   it("valid answers still complete the request", async () => {
-    expect(text((await call("test_input_required_result_elicitation", { user_name: { action: "accept", content: { name: "Bob" } } })).result)).toBe("Hello, Bob!");
-    expect(text((await call("test_input_required_result_list_roots", { client_roots: { roots: [{ uri: "file:///a" }] } })).result)).toBe("Roots: file:///a");
+    expect(
+      text(
+        (
+          await call("test_input_required_result_elicitation", {
+            user_name: { action: "accept", content: { name: "Bob" } },
+          })
+        ).result,
+      ),
+    ).toBe("Hello, Bob!");
+    expect(
+      text(
+        (await call("test_input_required_result_list_roots", { client_roots: { roots: [{ uri: "file:///a" }] } }))
+          .result,
+      ),
+    ).toBe("Roots: file:///a");
     const sampled = await call("test_input_required_result_sampling", {
-      capital_question: { role: "assistant", content: { type: "text", text: "Paris" }, model: "m", resultType: "complete" },
+      capital_question: {
+        role: "assistant",
+        content: { type: "text", text: "Paris" },
+        model: "m",
+        resultType: "complete",
+      },
     });
     expect(text(sampled.result)).toBe("The LLM says: Paris");
   });
 
   it("answers for prompts/get are checked too", async () => {
-    const { error } = await answer("prompts/get", { name: "test_input_required_result_prompt" }, { user_context: { content: { context: "x" } } });
+    const { error } = await answer(
+      "prompts/get",
+      { name: "test_input_required_result_prompt" },
+      { user_context: { content: { context: "x" } } },
+    );
     expect(error?.code).toBe(-32602);
     expect(error?.message).toContain("inputResponses.user_context");
   });
 
   it("an answer for a key that was not asked for is -32602 naming the key, and so is any answer without requestState", async () => {
-    const { error } = await call("test_input_required_result_elicitation", { user_name: { action: "decline" }, other: { foo: "bar" } });
+    const { error } = await call("test_input_required_result_elicitation", {
+      user_name: { action: "decline" },
+      other: { foo: "bar" },
+    });
     expect(error).toMatchObject({ code: -32602, message: expect.stringContaining("inputResponses.other") });
-    const unprompted = await modern("tools/call", { name: "test_input_required_result_elicitation", arguments: {}, inputResponses: { user_name: { action: "decline" } } });
-    expect(unprompted.error).toMatchObject({ code: -32602, message: expect.stringContaining("inputResponses.user_name") });
+    const unprompted = await modern("tools/call", {
+      name: "test_input_required_result_elicitation",
+      arguments: {},
+      inputResponses: { user_name: { action: "decline" } },
+    });
+    expect(unprompted.error).toMatchObject({
+      code: -32602,
+      message: expect.stringContaining("inputResponses.user_name"),
+    });
   });
 });
 
@@ -104,12 +163,18 @@ describe("legacy sessions: the client's responses to the server's requests are c
 
   /** A conformance server whose elicitation and sampling tools report how ctx.input / ctx.request failed. */
   function reportingServer() {
-    const report = (error: unknown) => (error instanceof RpcError ? `RpcError ${error.code}: ${error.message}` : `other: ${String(error)}`);
+    const report = (error: unknown) =>
+      error instanceof RpcError ? `RpcError ${error.code}: ${error.message}` : `other: ${String(error)}`;
     const tools: ConformanceHandlers["tools"] = {
       ...handlers.tools,
       async testElicitation({ message }, ctx) {
         try {
-          const { user } = await ctx.input({ user: { method: "elicitation/create", params: { message, requestedSchema: { type: "object", properties: {} } } } });
+          const { user } = await ctx.input({
+            user: {
+              method: "elicitation/create",
+              params: { message, requestedSchema: { type: "object", properties: {} } },
+            },
+          });
           return `ok: ${user.action}`;
         } catch (error) {
           return report(error);
@@ -118,7 +183,10 @@ describe("legacy sessions: the client's responses to the server's requests are c
       async testSampling({ prompt }, ctx) {
         try {
           if (ctx.era !== "legacy") throw new Error("legacy only");
-          const answer = await ctx.request("sampling/createMessage", { messages: [{ role: "user", content: { type: "text", text: prompt } }], maxTokens: 10 });
+          const answer = await ctx.request("sampling/createMessage", {
+            messages: [{ role: "user", content: { type: "text", text: prompt } }],
+            maxTokens: 10,
+          });
           return `ok: ${answer.model}`;
         } catch (error) {
           return report(error);
@@ -147,7 +215,8 @@ describe("legacy sessions: the client's responses to the server's requests are c
       },
     });
     sessions.push(session);
-    const tool = async (name: string, args: JsonObject = {}) => text(await session.rawRequest("tools/call", { name, arguments: args }));
+    const tool = async (name: string, args: JsonObject = {}) =>
+      text(await session.rawRequest("tools/call", { name, arguments: args }));
     return tool;
   }
 
@@ -173,7 +242,9 @@ describe("legacy sessions: the client's responses to the server's requests are c
     expect(await (await connect("2025-03-26", { sampling: audio }))("test_sampling", { prompt: "p" })).toBe("ok: m");
     const old = await (await connect("2024-11-05", { sampling: audio }))("test_sampling", { prompt: "p" });
     expect(old).toMatch(/^RpcError -32602: .*sampling\/createMessage/);
-    const noModel = await (await connect("2025-11-25", { sampling: { role: "assistant", content: { type: "text", text: "x" } } }))("test_sampling", { prompt: "p" });
+    const noModel = await (
+      await connect("2025-11-25", { sampling: { role: "assistant", content: { type: "text", text: "x" } } })
+    )("test_sampling", { prompt: "p" });
     expect(noModel).toMatch(/^RpcError -32602: .*sampling\/createMessage.*model/);
   });
 
@@ -190,10 +261,12 @@ describe("legacy sessions: the client's responses to the server's requests are c
       requests: { "elicitation/create": () => ({ foo: "bar" }) },
     });
     sessions.push(session);
-    const error = await session.rawRequest("tools/call", { name: "test_elicitation", arguments: { message: "Hi?" } }).then(
-      () => undefined,
-      (e: unknown) => e as RpcError,
-    );
+    const error = await session
+      .rawRequest("tools/call", { name: "test_elicitation", arguments: { message: "Hi?" } })
+      .then(
+        () => undefined,
+        (e: unknown) => e as RpcError,
+      );
     expect(error).toBeInstanceOf(RpcError);
     expect(error?.code).toBe(-32602);
   });
@@ -204,7 +277,13 @@ describe("generated answer validators", () => {
     const answers = conformanceServerDefinition.answers!;
     expect(Object.keys(answers).sort()).toEqual(["elicitation/create", "roots/list", "sampling/createMessage"]);
     expect(Object.keys(answers["elicitation/create"]!).sort()).toEqual(["2025-06-18", "2025-11-25", "2026-07-28"]);
-    expect(Object.keys(answers["roots/list"]!).sort()).toEqual(["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"]);
+    expect(Object.keys(answers["roots/list"]!).sort()).toEqual([
+      "2024-11-05",
+      "2025-03-26",
+      "2025-06-18",
+      "2025-11-25",
+      "2026-07-28",
+    ]);
   });
 
   it("a server that asks nothing carries none", () => {

@@ -15,7 +15,13 @@ import { createNotesServer } from "../../examples/everything/src/mcp/index.js";
 import { handlers as weatherHandlers } from "../../examples/weather/src/handlers.js";
 import { createWeatherServer } from "../../examples/weather/src/mcp/index.js";
 // The examples are built on the compiled runtime (@mcp-gen/runtime), as users get it.
-import { connectSession, createLegacySseHandler, legacySseChannel, type ClientSession, type McpEndpoint } from "@mcp-gen/runtime";
+import {
+  connectSession,
+  createLegacySseHandler,
+  legacySseChannel,
+  type ClientSession,
+  type McpEndpoint,
+} from "@mcp-gen/runtime";
 import { createLegacySseNodeHandler, type LegacySseNodeHandler } from "@mcp-gen/runtime/node";
 import { startSdkV1SseServer, type SdkV1SseServer } from "./fixtures/sdk-v1-sse-server.js";
 import { firstText, parisForecast } from "./helpers.js";
@@ -51,7 +57,10 @@ async function serve(server: McpEndpoint): Promise<Served> {
 /** Opens a stream by hand: returns its endpoint and a reader of the rest. */
 async function openStream(url: string, headers: Record<string, string> = {}) {
   const controller = new AbortController();
-  const response = await fetch(url, { headers: { accept: "text/event-stream", ...headers }, signal: controller.signal });
+  const response = await fetch(url, {
+    headers: { accept: "text/event-stream", ...headers },
+    signal: controller.signal,
+  });
   expect(response.status).toBe(200);
   expect(response.headers.get("content-type")).toContain("text/event-stream");
   const reader = response.body!.getReader();
@@ -71,7 +80,11 @@ async function openStream(url: string, headers: Record<string, string> = {}) {
 }
 
 const post = (url: string, body: unknown, headers: Record<string, string> = {}) =>
-  fetch(url, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: typeof body === "string" ? body : JSON.stringify(body) });
+  fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...headers },
+    body: typeof body === "string" ? body : JSON.stringify(body),
+  });
 
 const initialize = (id: number, protocolVersion = "2024-11-05") => ({
   jsonrpc: "2.0",
@@ -99,17 +112,20 @@ describe("SDK v1 SSEClientTransport -> weather example on createLegacySseNodeHan
     return { client, wire };
   }
 
-  it.each(["2024-11-05", "2025-03-26"])("initializes at %s, lists tools, calls get_forecast and pings", async (revision) => {
-    const { client, wire } = await connect(revision);
-    expect(wire.negotiated).toBe(revision);
-    expect(client.getServerVersion()?.name).toBe("weather");
-    const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name)).toContain("get_forecast");
-    const result = await client.callTool({ name: "get_forecast", arguments: { city: "Paris" } });
-    expect(JSON.parse(firstText(result.content))).toEqual(parisForecast);
-    await expect(client.ping()).resolves.toEqual({});
-    expect(served.handler.sessionCount).toBeGreaterThanOrEqual(1);
-  });
+  it.each(["2024-11-05", "2025-03-26"])(
+    "initializes at %s, lists tools, calls get_forecast and pings",
+    async (revision) => {
+      const { client, wire } = await connect(revision);
+      expect(wire.negotiated).toBe(revision);
+      expect(client.getServerVersion()?.name).toBe("weather");
+      const { tools } = await client.listTools();
+      expect(tools.map((t) => t.name)).toContain("get_forecast");
+      const result = await client.callTool({ name: "get_forecast", arguments: { city: "Paris" } });
+      expect(JSON.parse(firstText(result.content))).toEqual(parisForecast);
+      await expect(client.ping()).resolves.toEqual({});
+      expect(served.handler.sessionCount).toBeGreaterThanOrEqual(1);
+    },
+  );
 
   it("ends the session when the client closes its stream", async () => {
     // The sessions of the tests before end as their clients close.
@@ -128,7 +144,10 @@ describe("SDK v1 SSEClientTransport -> everything example: server -> client requ
   beforeAll(async () => {
     const server = createNotesServer(createHandlers({ changed: () => {}, emptied: () => {} }));
     served = await serve(server);
-    client = new Client({ name: "e2e-sdk-v1-sse", version: "1.0.0" }, { capabilities: { roots: {}, elicitation: { form: {} } } });
+    client = new Client(
+      { name: "e2e-sdk-v1-sse", version: "1.0.0" },
+      { capabilities: { roots: {}, elicitation: { form: {} } } },
+    );
     client.setRequestHandler(ListRootsRequestSchema, () => {
       asked.push("roots/list");
       return { roots: [{ uri: "file:///work/notes", name: "notes" }] };
@@ -169,17 +188,20 @@ describe("legacySseChannel -> SDK v1 SSEServerTransport", () => {
   });
   afterAll(() => sdk.close());
 
-  it.each([["2025-11-25"], ["2024-11-05"]])("initializes at %s, lists tools, calls get_forecast, pings", async (revision) => {
-    session = await connectSession(legacySseChannel(sdk.url), { revisions: [revision] });
-    expect(session.era).toBe("legacy");
-    expect(session.revision).toBe(revision);
-    expect(session.server.info?.name).toBe("weather-sdk-v1-sse");
-    const { tools } = await session.rawRequest("tools/list");
-    expect((tools as { name: string }[]).map((t) => t.name)).toEqual(["get_forecast", "list_roots"]);
-    const result = await session.rawRequest("tools/call", { name: "get_forecast", arguments: { city: "Paris" } });
-    expect(result.structuredContent).toEqual(parisForecast);
-    await expect(session.rawRequest("ping")).resolves.toEqual({});
-  });
+  it.each([["2025-11-25"], ["2024-11-05"]])(
+    "initializes at %s, lists tools, calls get_forecast, pings",
+    async (revision) => {
+      session = await connectSession(legacySseChannel(sdk.url), { revisions: [revision] });
+      expect(session.era).toBe("legacy");
+      expect(session.revision).toBe(revision);
+      expect(session.server.info?.name).toBe("weather-sdk-v1-sse");
+      const { tools } = await session.rawRequest("tools/list");
+      expect((tools as { name: string }[]).map((t) => t.name)).toEqual(["get_forecast", "list_roots"]);
+      const result = await session.rawRequest("tools/call", { name: "get_forecast", arguments: { city: "Paris" } });
+      expect(result.structuredContent).toEqual(parisForecast);
+      await expect(session.rawRequest("ping")).resolves.toEqual({});
+    },
+  );
 
   it("answers the server's roots/list during a tool call", async () => {
     session = await connectSession(legacySseChannel(sdk.url), {
@@ -225,7 +247,9 @@ function rawRequest(url: string, method: string, headers: Record<string, string>
 describe("legacySseChannel <-> our own server (the fetch-style handler)", () => {
   it("serves a session end to end through createLegacySseHandler", async () => {
     const handler = createLegacySseHandler(createWeatherServer(weatherHandlers));
-    const session = await connectSession(legacySseChannel("http://localhost/sse", { fetch: viaHandler(handler) }), { revisions: ["2025-03-26"] });
+    const session = await connectSession(legacySseChannel("http://localhost/sse", { fetch: viaHandler(handler) }), {
+      revisions: ["2025-03-26"],
+    });
     try {
       expect(session.revision).toBe("2025-03-26");
       const result = await session.rawRequest("tools/call", { name: "get_forecast", arguments: { city: "Paris" } });
@@ -240,7 +264,9 @@ describe("legacySseChannel <-> our own server (the fetch-style handler)", () => 
 
   it("a session whose stream the server closes fails its requests on the client", async () => {
     const handler = createLegacySseHandler(createWeatherServer(weatherHandlers));
-    const session = await connectSession(legacySseChannel("http://localhost/sse", { fetch: viaHandler(handler) }), { revisions: ["2024-11-05"] });
+    const session = await connectSession(legacySseChannel("http://localhost/sse", { fetch: viaHandler(handler) }), {
+      revisions: ["2024-11-05"],
+    });
     handler.close();
     await expect(session.rawRequest("ping")).rejects.toThrow();
     await session.close();
@@ -255,7 +281,10 @@ describe("createLegacySseNodeHandler refusals", () => {
   afterAll(() => served.close());
 
   it("answers a POST with an unknown sessionId 404", async () => {
-    const response = await post(`${served.origin}/messages?sessionId=00000000-0000-4000-8000-000000000000`, initialize(1));
+    const response = await post(
+      `${served.origin}/messages?sessionId=00000000-0000-4000-8000-000000000000`,
+      initialize(1),
+    );
     expect(response.status).toBe(404);
     expect(((await response.json()) as { error: { code: number } }).error.code).toBe(-32001);
   });
@@ -273,7 +302,12 @@ describe("createLegacySseNodeHandler refusals", () => {
     await origin.body?.cancel();
     const { endpoint, abort } = await openStream(served.url);
     try {
-      const status = await rawRequest(new URL(endpoint, served.origin).href, "POST", { "content-type": "application/json", host: "evil.example:80" }, JSON.stringify(initialize(1)));
+      const status = await rawRequest(
+        new URL(endpoint, served.origin).href,
+        "POST",
+        { "content-type": "application/json", host: "evil.example:80" },
+        JSON.stringify(initialize(1)),
+      );
       expect(status).toBe(403);
     } finally {
       abort();
@@ -303,7 +337,12 @@ describe("createLegacySseNodeHandler refusals", () => {
       const envelope = await post(target, { jsonrpc: "1.0", id: 3, method: "ping" });
       expect(envelope.status).toBe(400);
       expect(await envelope.json()).toMatchObject({ id: 3, error: { code: -32600 } });
-      const modern = await post(target, { jsonrpc: "2.0", id: 4, method: "server/discover", params: { _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28" } } });
+      const modern = await post(target, {
+        jsonrpc: "2.0",
+        id: 4,
+        method: "server/discover",
+        params: { _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28" } },
+      });
       expect(modern.status).toBe(400);
       expect(await modern.json()).toMatchObject({ id: 4, error: { code: -32600 } });
       const batch = await post(target, [{ jsonrpc: "2.0", id: 5, method: "ping" }]);
@@ -329,7 +368,10 @@ describe("createLegacySseNodeHandler refusals", () => {
   it("refuses a body over the limit with 413 and wrong methods and paths", async () => {
     const { endpoint, abort } = await openStream(served.url);
     try {
-      const big = await post(new URL(endpoint, served.origin).href, JSON.stringify({ jsonrpc: "2.0", method: "x", params: { pad: "x".repeat(4 * 1024 * 1024) } }));
+      const big = await post(
+        new URL(endpoint, served.origin).href,
+        JSON.stringify({ jsonrpc: "2.0", method: "x", params: { pad: "x".repeat(4 * 1024 * 1024) } }),
+      );
       expect(big.status).toBe(413);
     } finally {
       abort();
@@ -350,7 +392,11 @@ describe("listenHttp({ legacySse: true })", () => {
       expect((await client.listTools()).tools.map((t) => t.name)).toContain("get_forecast");
       await client.close();
       // The Streamable HTTP endpoint is still there.
-      const streamable = await fetch(listener.url, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream" }, body: "{}" });
+      const streamable = await fetch(listener.url, {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+        body: "{}",
+      });
       expect(streamable.status).toBe(400);
     } finally {
       await listener.close();
@@ -359,6 +405,8 @@ describe("listenHttp({ legacySse: true })", () => {
 
   it("refuses an ssePath that collides with the endpoint path", async () => {
     const { listenHttp } = await import("@mcp-gen/runtime/node");
-    await expect(listenHttp(createWeatherServer(weatherHandlers), { legacySse: { ssePath: "/mcp" } })).rejects.toThrow(/must differ/);
+    await expect(listenHttp(createWeatherServer(weatherHandlers), { legacySse: { ssePath: "/mcp" } })).rejects.toThrow(
+      /must differ/,
+    );
   });
 });

@@ -13,7 +13,10 @@ import { NegotiationRecorder } from "./negotiation.js";
 
 // Values that must arrive as written: text that would end a comment or open a template
 // literal in generated code, a line separator, nested objects, lists, numbers and null.
-const toolMeta = { "example.com/tier": "*/ `${pro}` \u2028 \"quoted\"", "example.com/limits": { perMinute: 60, burst: null, tags: ["a", "b"] } };
+const toolMeta = {
+  "example.com/tier": '*/ `${pro}` \u2028 "quoted"',
+  "example.com/limits": { perMinute: 60, burst: null, tags: ["a", "b"] },
+};
 const resourceMeta = { "com.example/owner": "notes-team" };
 const templateMeta = { "cache-hint": 3600.5 };
 const promptMeta = { "example.com/audience": ["reviewers"] };
@@ -96,7 +99,12 @@ describe("_meta declared in the manifest, listed by the SDK v1 client", () => {
         (await client.listResourceTemplates()).resourceTemplates[0],
         (await client.listPrompts()).prompts[0],
       ];
-      expect(entries.map((entry) => entry === undefined ? "missing" : "_meta" in entry)).toEqual([false, false, false, false]);
+      expect(entries.map((entry) => (entry === undefined ? "missing" : "_meta" in entry))).toEqual([
+        false,
+        false,
+        false,
+        false,
+      ]);
     } finally {
       await client.close();
     }

@@ -13,7 +13,11 @@ import { startHttpServer, stopAllChildren, tsxCommand, weatherMain } from "./hel
 import { httpClient, legacyRevision, modernMeta, stdioClient, type RawClient } from "./raw-mcp.js";
 
 const REQUESTS = 50;
-const initialize = { protocolVersion: legacyRevision, capabilities: {}, clientInfo: { name: "leaks", version: "1.0.0" } };
+const initialize = {
+  protocolVersion: legacyRevision,
+  capabilities: {},
+  clientInfo: { name: "leaks", version: "1.0.0" },
+};
 
 /** 50 tool calls and 50 list requests, in sequence, of the given era. */
 async function exercise(client: RawClient, modern: boolean): Promise<void> {
@@ -30,7 +34,11 @@ async function exercise(client: RawClient, modern: boolean): Promise<void> {
 async function reindexMany(client: RawClient, modern: boolean): Promise<void> {
   const meta = modern ? { _meta: modernMeta(false) } : {};
   for (let i = 0; i < 12; i++) {
-    const added = await client.request("tools/call", { name: "add_note", arguments: { title: `note ${i}`, body: "text" }, ...meta });
+    const added = await client.request("tools/call", {
+      name: "add_note",
+      arguments: { title: `note ${i}`, body: "text" },
+      ...meta,
+    });
     expect(added.error).toBeUndefined();
   }
   const reindexed = await client.request("tools/call", { name: "reindex", arguments: { delayMs: 0 }, ...meta });
@@ -54,7 +62,10 @@ describe("no MaxListenersExceededWarning in a served process", () => {
 
   it("over Streamable HTTP, both eras", async () => {
     const server = await startHttpServer(weatherMain, "--http", "--port", "0");
-    await exercise(httpClient(server.url, "modern", () => ({})), true);
+    await exercise(
+      httpClient(server.url, "modern", () => ({})),
+      true,
+    );
     const legacy = httpClient(server.url, "legacy", () => ({}));
     expect((await legacy.request("initialize", initialize)).error).toBeUndefined();
     await exercise(legacy, false);

@@ -21,7 +21,14 @@ const call = (args: Record<string, unknown>) => ({
   jsonrpc: "2.0",
   id: 7,
   method: "tools/call",
-  params: { name: "search_notes", arguments: args, _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} } },
+  params: {
+    name: "search_notes",
+    arguments: args,
+    _meta: {
+      "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+      "io.modelcontextprotocol/clientCapabilities": {},
+    },
+  },
 });
 
 /** POSTs a modern tools/call of search_notes with the standard headers and `extra`. */
@@ -38,7 +45,10 @@ async function post(args: Record<string, unknown>, extra: Record<string, string>
     },
     body: JSON.stringify(call(args)),
   });
-  const body = (await response.json()) as { result?: { content: { type: string; name?: string }[] }; error?: { code: number; message: string } };
+  const body = (await response.json()) as {
+    result?: { content: { type: string; name?: string }[] };
+    error?: { code: number; message: string };
+  };
   return { status: response.status, body };
 }
 
@@ -60,8 +70,16 @@ describe("Mcp-Param-* headers (2026-07-28, x-mcp-header)", () => {
 
   it.each([
     ["a literal value equal to the argument", { tag: "launch" }, { "mcp-param-tag": "launch" }],
-    ["a canonical base64 sentinel of the argument", { tag: "launch" }, { "mcp-param-tag": `=?base64?${btoa("launch")}?=` }],
-    ["a value that only looks like a sentinel, taken literally", { tag: "=?base64?bGF1bmNo" }, { "mcp-param-tag": "=?base64?bGF1bmNo" }],
+    [
+      "a canonical base64 sentinel of the argument",
+      { tag: "launch" },
+      { "mcp-param-tag": `=?base64?${btoa("launch")}?=` },
+    ],
+    [
+      "a value that only looks like a sentinel, taken literally",
+      { tag: "=?base64?bGF1bmNo" },
+      { "mcp-param-tag": "=?base64?bGF1bmNo" },
+    ],
     ["no header when the argument is absent", {}, {}],
   ])("accepts %s", async (_, args, headers) => {
     const { status, body } = await post({ query: "beta", ...args }, headers);
@@ -72,10 +90,30 @@ describe("Mcp-Param-* headers (2026-07-28, x-mcp-header)", () => {
 
   it.each([
     ["a missing header for a present argument", { tag: "launch" }, {}, "required header Mcp-Param-Tag is missing"],
-    ["a different value", { tag: "launch" }, { "mcp-param-tag": "home" }, "Mcp-Param-Tag header value 'home' does not match argument 'tag'"],
-    ["base64 without its padding", { tag: "Hello" }, { "mcp-param-tag": "=?base64?SGVsbG8?=" }, "Mcp-Param-Tag header has an invalid base64 value"],
-    ["base64 with characters outside the alphabet", { tag: "Hello" }, { "mcp-param-tag": "=?base64?SGVs!!!bG8=?=" }, "Mcp-Param-Tag header has an invalid base64 value"],
-    ["a header for an absent argument", {}, { "mcp-param-tag": "launch" }, "Mcp-Param-Tag header is present but argument 'tag' is not"],
+    [
+      "a different value",
+      { tag: "launch" },
+      { "mcp-param-tag": "home" },
+      "Mcp-Param-Tag header value 'home' does not match argument 'tag'",
+    ],
+    [
+      "base64 without its padding",
+      { tag: "Hello" },
+      { "mcp-param-tag": "=?base64?SGVsbG8?=" },
+      "Mcp-Param-Tag header has an invalid base64 value",
+    ],
+    [
+      "base64 with characters outside the alphabet",
+      { tag: "Hello" },
+      { "mcp-param-tag": "=?base64?SGVs!!!bG8=?=" },
+      "Mcp-Param-Tag header has an invalid base64 value",
+    ],
+    [
+      "a header for an absent argument",
+      {},
+      { "mcp-param-tag": "launch" },
+      "Mcp-Param-Tag header is present but argument 'tag' is not",
+    ],
   ])("rejects %s with 400 and HeaderMismatch", async (_, args, headers, reason) => {
     const { status, body } = await post({ query: "beta", ...args }, headers);
     expect(status).toBe(400);

@@ -16,7 +16,13 @@ export interface SdkTransport {
   setProtocolVersion?: ((version: string) => void) | undefined;
 }
 
-type Message = { id?: unknown; method?: string; params?: Record<string, unknown>; result?: Record<string, unknown>; error?: { code: number } };
+type Message = {
+  id?: unknown;
+  method?: string;
+  params?: Record<string, unknown>;
+  result?: Record<string, unknown>;
+  error?: { code: number };
+};
 
 export class NegotiationRecorder {
   /** The protocolVersion of the server's initialize result. */
@@ -59,7 +65,8 @@ export class NegotiationRecorder {
     let outgoing = message as Message;
     if (outgoing.method === "initialize" && outgoing.id !== undefined) {
       this.initializeId = outgoing.id;
-      if (this.askFor !== undefined) outgoing = { ...outgoing, params: { ...outgoing.params, protocolVersion: this.askFor } };
+      if (this.askFor !== undefined)
+        outgoing = { ...outgoing, params: { ...outgoing.params, protocolVersion: this.askFor } };
     }
     return this.inner.send(outgoing, options);
   }

@@ -23,7 +23,13 @@ const signIns: string[] = [];
 
 beforeAll(async () => {
   as = await startAuthorizationServer({ scopes: ["notes:read", "notes:write"] });
-  notes = await startHttpServer(join(repoRoot, "examples", "notes", "src", "main.ts"), "--issuer", as.issuer, "--port", "0");
+  notes = await startHttpServer(
+    join(repoRoot, "examples", "notes", "src", "main.ts"),
+    "--issuer",
+    as.issuer,
+    "--port",
+    "0",
+  );
   as.setResource(notes.url);
   // The user at the browser: approves the sign-in, then the browser follows the redirect back.
   user = createServer((request, response) => {
@@ -48,10 +54,17 @@ afterAll(async () => {
 function runClient(...args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
   const bin = mkdtempSync(join(tmpdir(), "mcp-gen-opener-"));
   const opener = join(bin, "xdg-open");
-  writeFileSync(opener, `#!${process.execPath}\nfetch(${JSON.stringify(userUrl)} + "?url=" + encodeURIComponent(process.argv[2]));\n`);
+  writeFileSync(
+    opener,
+    `#!${process.execPath}\nfetch(${JSON.stringify(userUrl)} + "?url=" + encodeURIComponent(process.argv[2]));\n`,
+  );
   chmodSync(opener, 0o755);
   const { command, args: argv, cwd } = tsxCommand(join(repoRoot, "examples", "notes", "src", "client.ts"), ...args);
-  const child = spawn(command, argv, { cwd, env: { ...process.env, PATH: `${bin}${delimiter}${process.env.PATH ?? ""}` }, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(command, argv, {
+    cwd,
+    env: { ...process.env, PATH: `${bin}${delimiter}${process.env.PATH ?? ""}` },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));
@@ -60,14 +73,18 @@ function runClient(...args: string[]): Promise<{ status: number | null; stdout: 
 }
 
 describe("examples/notes/src/client.ts", () => {
-  it.runIf(process.platform === "linux")("signs in through the browser, adds a note (stepping up to notes:write) and lists it", async () => {
-    const result = await runClient(notes.url, "buy milk");
-    expect(result.stderr).toContain("notes client: sign in at ");
-    expect(result.status, result.stderr).toBe(0);
-    expect(result.stdout).toBe("1: buy milk\n");
-    // Signed in for what every request needs, then again for the scope add_note needs.
-    expect(signIns).toHaveLength(2);
-    expect(new URL(signIns[0]!).searchParams.get("scope")).toContain("notes:read");
-    expect(new URL(signIns[1]!).searchParams.get("scope")).toContain("notes:write");
-  }, 120_000);
+  it.runIf(process.platform === "linux")(
+    "signs in through the browser, adds a note (stepping up to notes:write) and lists it",
+    async () => {
+      const result = await runClient(notes.url, "buy milk");
+      expect(result.stderr).toContain("notes client: sign in at ");
+      expect(result.status, result.stderr).toBe(0);
+      expect(result.stdout).toBe("1: buy milk\n");
+      // Signed in for what every request needs, then again for the scope add_note needs.
+      expect(signIns).toHaveLength(2);
+      expect(new URL(signIns[0]!).searchParams.get("scope")).toContain("notes:read");
+      expect(new URL(signIns[1]!).searchParams.get("scope")).toContain("notes:write");
+    },
+    120_000,
+  );
 });

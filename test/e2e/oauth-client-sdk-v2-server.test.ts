@@ -68,11 +68,18 @@ function recorder(): { fetch: typeof fetch; log: Exchange[] } {
 
 /** The bearer tokens the client sent the MCP server, in order. */
 const bearers = (log: readonly Exchange[]) =>
-  log.filter((e) => e.url.startsWith(mcp.url) && e.authorization !== null).map((e) => e.authorization!.replace(/^Bearer /, ""));
+  log
+    .filter((e) => e.url.startsWith(mcp.url) && e.authorization !== null)
+    .map((e) => e.authorization!.replace(/^Bearer /, ""));
 
 const whoami = async (session: ClientSession) => {
   const result = await session.rawRequest("tools/call", { name: "whoami", arguments: {} });
-  return JSON.parse(firstText(result.content)) as { subject: string; clientId: string; scopes: string[]; resource: string };
+  return JSON.parse(firstText(result.content)) as {
+    subject: string;
+    clientId: string;
+    scopes: string[];
+    resource: string;
+  };
 };
 
 for (const revision of ["2026-07-28", "2025-11-25"] as const) {
@@ -95,7 +102,10 @@ for (const revision of ["2026-07-28", "2025-11-25"] as const) {
         store,
         fetch: observed,
       });
-      session = await ClientSession.connect(httpChannel(mcp.url, { auth, fetch: observed }), { revisions: [revision], timeoutMs: 10_000 });
+      session = await ClientSession.connect(httpChannel(mcp.url, { auth, fetch: observed }), {
+        revisions: [revision],
+        timeoutMs: 10_000,
+      });
       expect(session.revision).toBe(revision);
       expect(session.era).toBe(revision === "2026-07-28" ? "modern" : "legacy");
 
@@ -106,7 +116,10 @@ for (const revision of ["2026-07-28", "2025-11-25"] as const) {
       // The SDK gate's challenge: the scope every request needs, and where its metadata is.
       expect(first.wwwAuthenticate).toContain(`resource_metadata="${resourceMetadataUrl}"`);
       expect(first.wwwAuthenticate).toContain(`scope="notes:read"`);
-      const steps = log.map((e) => `${e.method} ${e.url.replace(mcp.url, "<mcp>").replace(new URL(mcp.url).origin, "<rs>").replace(as.issuer, "<as>")} ${e.status}`);
+      const steps = log.map(
+        (e) =>
+          `${e.method} ${e.url.replace(mcp.url, "<mcp>").replace(new URL(mcp.url).origin, "<rs>").replace(as.issuer, "<as>")} ${e.status}`,
+      );
       const index = (prefix: string) => steps.findIndex((s) => s.startsWith(prefix));
       expect(index("GET <rs>/.well-known/oauth-protected-resource/mcp 200")).toBe(1);
       expect(index("GET <as>/.well-known/oauth-authorization-server 200")).toBe(2);
@@ -148,12 +161,18 @@ for (const revision of ["2026-07-28", "2025-11-25"] as const) {
       expect(me.clientId).toBeTruthy();
       expect(me.scopes).toEqual(["notes:read"]);
       expect(me.resource).toBe(mcp.url);
-      expect((await session.listAll("tools/list", "tools")).map((t) => t.name).sort()).toEqual(["whoami", "write_note"]);
+      expect((await session.listAll("tools/list", "tools")).map((t) => t.name).sort()).toEqual([
+        "whoami",
+        "write_note",
+      ]);
     });
 
     it("steps up on the SDK's per-tool 403 insufficient_scope, and write_note succeeds", async () => {
       const before = log.length;
-      const result = await session.rawRequest("tools/call", { name: "write_note", arguments: { text: "hello from mcp-gen" } });
+      const result = await session.rawRequest("tools/call", {
+        name: "write_note",
+        arguments: { text: "hello from mcp-gen" },
+      });
       expect(result.isError).toBeFalsy();
       expect(firstText(result.content)).toMatch(/^Note \d+ written by alice\.$/);
 
@@ -162,7 +181,11 @@ for (const revision of ["2026-07-28", "2025-11-25"] as const) {
       expect(challenge?.wwwAuthenticate).toContain(`scope="notes:write"`);
       expect(approvals).toHaveLength(2);
       // The SDK challenges with notes:write only; the client asks for it on top of what it had.
-      expect(approvals[1]!.searchParams.get("scope")?.split(" ").sort()).toEqual(["notes:read", "notes:write", "offline_access"]);
+      expect(approvals[1]!.searchParams.get("scope")?.split(" ").sort()).toEqual([
+        "notes:read",
+        "notes:write",
+        "offline_access",
+      ]);
       expect(approvals[1]!.searchParams.get("resource")).toBe(mcp.url);
       const token = decodeJwt(bearers(log).at(-1)!);
       expect(token.aud).toBe(mcp.url);
@@ -189,7 +212,10 @@ describe("our OAuth client → SDK v2 server, the user denies", () => {
         },
         fetch: observed,
       });
-      const error = await ClientSession.connect(httpChannel(mcp.url, { auth, fetch: observed }), { revisions: [revision], timeoutMs: 10_000 }).then(
+      const error = await ClientSession.connect(httpChannel(mcp.url, { auth, fetch: observed }), {
+        revisions: [revision],
+        timeoutMs: 10_000,
+      }).then(
         () => undefined,
         (e: unknown) => e,
       );

@@ -49,8 +49,10 @@ for (const revision of ["2026-07-28", "2025-11-25"] as const) {
     // Observes the client's HTTP through the fetch it is given: token grants, and what reaches the MCP server.
     const observe: typeof fetch = async (input, init) => {
       const url = String(input instanceof Request ? input.url : input);
-      if (url.startsWith(as.issuer) && init?.body instanceof URLSearchParams) grants.push(init.body.get("grant_type") ?? "");
-      else if (url.startsWith(as.issuer) && typeof init?.body === "string" && init.body.includes("grant_type=")) grants.push(new URLSearchParams(init.body).get("grant_type") ?? "");
+      if (url.startsWith(as.issuer) && init?.body instanceof URLSearchParams)
+        grants.push(init.body.get("grant_type") ?? "");
+      else if (url.startsWith(as.issuer) && typeof init?.body === "string" && init.body.includes("grant_type="))
+        grants.push(new URLSearchParams(init.body).get("grant_type") ?? "");
       if (url.startsWith(notes.url)) {
         const authorization = new Headers(init?.headers).get("authorization");
         if (authorization) sentTokens.push(authorization.replace(/^Bearer /, ""));
@@ -78,7 +80,10 @@ for (const revision of ["2026-07-28", "2025-11-25"] as const) {
         redirectToAuthorization: (url) => redirect.redirectToAuthorization(url),
         fetch: observe,
       });
-      client = await connectNotesClient(httpChannel(notes.url, { auth, fetch: observe }), { revisions: [revision], probeTimeoutMs: 1_000 });
+      client = await connectNotesClient(httpChannel(notes.url, { auth, fetch: observe }), {
+        revisions: [revision],
+        probeTimeoutMs: 1_000,
+      });
       expect(client.session.revision).toBe(revision);
       expect(approvals).toHaveLength(1);
       const first = approvals[0]!;
@@ -103,8 +108,16 @@ for (const revision of ["2026-07-28", "2025-11-25"] as const) {
       expect(result.isError).toBeFalsy();
       expect(firstText(result.content)).toMatch(/^Added note \d+\.$/);
       expect(approvals).toHaveLength(2);
-      expect(approvals[1]!.searchParams.get("scope")?.split(" ").sort()).toEqual(["notes:read", "notes:write", "offline_access"]);
-      expect(String(decodeJwt(sentTokens.at(-1)!).scope).split(" ").sort()).toEqual(["notes:read", "notes:write"]);
+      expect(approvals[1]!.searchParams.get("scope")?.split(" ").sort()).toEqual([
+        "notes:read",
+        "notes:write",
+        "offline_access",
+      ]);
+      expect(
+        String(decodeJwt(sentTokens.at(-1)!).scope)
+          .split(" ")
+          .sort(),
+      ).toEqual(["notes:read", "notes:write"]);
       // The server's handler saw who it was (ctx.auth): the note is this user's.
       expect(firstText((await client.tools.listNotes()).content)).toMatch(new RegExp(`^\\d+: a note from ${user}$`));
     });

@@ -7,7 +7,17 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { Ajv } from "ajv";
 import { createHash } from "node:crypto";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -32,7 +42,9 @@ function filesUnder(dir: string): string[] {
 function registryValidator() {
   const ajv = new Ajv({ strict: false, allErrors: true });
   ajv.addFormat("uri", (value: string) => URL.canParse(value));
-  return ajv.compile(JSON.parse(readFileSync(join(repoRoot, "test", "fixtures", "registry", "server.schema.json"), "utf8")) as object);
+  return ajv.compile(
+    JSON.parse(readFileSync(join(repoRoot, "test", "fixtures", "registry", "server.schema.json"), "utf8")) as object,
+  );
 }
 
 beforeAll(() => {
@@ -49,7 +61,12 @@ afterAll(() => rmSync(temp, { recursive: true, force: true }));
 describe("mcp-gen pack: the .mcpb bundle", () => {
   const out = join(temp, "out");
   const unpacked = join(temp, "unpacked");
-  let manifest: { server: { entry_point: string; mcp_config: { command: string; args: string[]; env: Record<string, string> } }; user_config: Record<string, { default?: unknown }>; tools: { name: string }[]; prompts: unknown[] };
+  let manifest: {
+    server: { entry_point: string; mcp_config: { command: string; args: string[]; env: Record<string, string> } };
+    user_config: Record<string, { default?: unknown }>;
+    tools: { name: string }[];
+    prompts: unknown[];
+  };
 
   beforeAll(() => {
     const packed = runCli(["pack", "--out", out, "--server-json", "--mcpb-url", mcpbUrl], project);
@@ -78,15 +95,42 @@ describe("mcp-gen pack: the .mcpb bundle", () => {
     expect(manifest.server.entry_point).toBe("server/index.mjs");
     // The PNG is what hosts display; the SVG, sized "any", has no WxH entry.
     expect(manifest).toMatchObject({ icon: "icons/0.png", icons: [{ src: "icons/0.png", size: "16x16" }] });
-    expect(readFileSync(join(unpacked, "icons", "0.png")).subarray(1, 4).toString()).toBe("PNG");
+    expect(
+      readFileSync(join(unpacked, "icons", "0.png"))
+        .subarray(1, 4)
+        .toString(),
+    ).toBe("PNG");
     expect(manifest.tools.map((t) => t.name)).toEqual(["forecast", "show_config"]);
     expect(manifest.prompts).toEqual([
-      { name: "plan_trip", description: "Ask for a packing list", arguments: ["city", "season"], text: "What should I pack for ${arguments.city} in ${arguments.season}?" },
+      {
+        name: "plan_trip",
+        description: "Ask for a packing list",
+        arguments: ["city", "season"],
+        text: "What should I pack for ${arguments.city} in ${arguments.season}?",
+      },
     ]);
     expect(manifest.user_config).toEqual({
-      api_key: { type: "string", title: "API key", description: "Key for the forecast service", required: true, sensitive: true },
-      units: { type: "string", title: "units", description: "Units of the forecasts", required: false, default: "metric" },
-      max_days: { type: "number", title: "Longest forecast", description: "Most days a forecast covers", required: false, default: 7 },
+      api_key: {
+        type: "string",
+        title: "API key",
+        description: "Key for the forecast service",
+        required: true,
+        sensitive: true,
+      },
+      units: {
+        type: "string",
+        title: "units",
+        description: "Units of the forecasts",
+        required: false,
+        default: "metric",
+      },
+      max_days: {
+        type: "number",
+        title: "Longest forecast",
+        description: "Most days a forecast covers",
+        required: false,
+        default: 7,
+      },
     });
   });
 
@@ -109,8 +153,14 @@ describe("mcp-gen pack: the .mcpb bundle", () => {
       const forecast = await client.callTool({ name: "forecast", arguments: { city: "Oslo" } });
       expect(forecast.content).toEqual([{ type: "text", text: "Oslo: sunny, 21 degrees F" }]);
       const config = await client.callTool({ name: "show_config", arguments: {} });
-      expect(JSON.parse((config.content as { text: string }[])[0]!.text)).toEqual({ units: "imperial", maxDays: "7", apiKeyLength: 12 });
-      expect((await client.getPrompt({ name: "plan_trip", arguments: { city: "Lima" } })).messages).toEqual([{ role: "user", content: { type: "text", text: "What should I pack for Lima?" } }]);
+      expect(JSON.parse((config.content as { text: string }[])[0]!.text)).toEqual({
+        units: "imperial",
+        maxDays: "7",
+        apiKeyLength: 12,
+      });
+      expect((await client.getPrompt({ name: "plan_trip", arguments: { city: "Lima" } })).messages).toEqual([
+        { role: "user", content: { type: "text", text: "What should I pack for Lima?" } },
+      ]);
     } finally {
       await client.close();
     }
@@ -119,11 +169,14 @@ describe("mcp-gen pack: the .mcpb bundle", () => {
   it("is byte-identical when packed again, whatever the files' timestamps", () => {
     const before = readFileSync(join(out, bundleName));
     // Same contents, new modification times.
-    for (const file of ["src/main.ts", "src/handlers.ts", "mcp.yaml"]) writeFileSync(join(project, file), readFileSync(join(project, file)));
+    for (const file of ["src/main.ts", "src/handlers.ts", "mcp.yaml"])
+      writeFileSync(join(project, file), readFileSync(join(project, file)));
     const again = runCli(["pack", "--out", out, "--json"], project);
     expect(again.status).toBe(0);
     const files = (JSON.parse(again.stdout) as { files: { path: string; status: string; sha256: string }[] }).files;
-    expect(files).toEqual([expect.objectContaining({ path: relative(project, join(out, bundleName)), status: "unchanged" })]);
+    expect(files).toEqual([
+      expect.objectContaining({ path: relative(project, join(out, bundleName)), status: "unchanged" }),
+    ]);
     expect(readFileSync(join(out, bundleName)).equals(before)).toBe(true);
   });
 
@@ -131,11 +184,33 @@ describe("mcp-gen pack: the .mcpb bundle", () => {
     const serverJson = JSON.parse(readFileSync(join(out, "server.json"), "utf8")) as Record<string, unknown>;
     const validate = registryValidator();
     expect(validate(serverJson), JSON.stringify(validate.errors)).toBe(true);
-    const sha256 = createHash("sha256").update(readFileSync(join(out, bundleName))).digest("hex");
+    const sha256 = createHash("sha256")
+      .update(readFileSync(join(out, bundleName)))
+      .digest("hex");
     const environmentVariables = [
-      { name: "FORECAST_API_KEY", description: "Key for the forecast service", isRequired: true, isSecret: true, format: "string" },
-      { name: "UNITS", description: "Units of the forecasts", isRequired: false, isSecret: false, format: "string", default: "metric" },
-      { name: "MAX_DAYS", description: "Most days a forecast covers", isRequired: false, isSecret: false, format: "number", default: "7" },
+      {
+        name: "FORECAST_API_KEY",
+        description: "Key for the forecast service",
+        isRequired: true,
+        isSecret: true,
+        format: "string",
+      },
+      {
+        name: "UNITS",
+        description: "Units of the forecasts",
+        isRequired: false,
+        isSecret: false,
+        format: "string",
+        default: "metric",
+      },
+      {
+        name: "MAX_DAYS",
+        description: "Most days a forecast covers",
+        isRequired: false,
+        isSecret: false,
+        format: "number",
+        default: "7",
+      },
     ];
     expect(serverJson).toMatchObject({
       $schema: "https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json",
@@ -145,8 +220,20 @@ describe("mcp-gen pack: the .mcpb bundle", () => {
       // The data: icon is in the bundle; the registry takes https icons only.
       icons: [{ src: "https://example.com/forecaster.svg", mimeType: "image/svg+xml", sizes: ["any"] }],
       packages: [
-        { registryType: "npm", identifier: "@example/forecaster-mcp", version: "1.2.0", transport: { type: "stdio" }, environmentVariables },
-        { registryType: "mcpb", identifier: mcpbUrl, fileSha256: sha256, transport: { type: "stdio" }, environmentVariables },
+        {
+          registryType: "npm",
+          identifier: "@example/forecaster-mcp",
+          version: "1.2.0",
+          transport: { type: "stdio" },
+          environmentVariables,
+        },
+        {
+          registryType: "mcpb",
+          identifier: mcpbUrl,
+          fileSha256: sha256,
+          transport: { type: "stdio" },
+          environmentVariables,
+        },
       ],
     });
   });
@@ -157,11 +244,27 @@ describe("mcp-gen pack: server.json for a server deployed over HTTP", () => {
     // Another project: the HTTP-only entry, a private package (not on npm), a protected server.
     const remote = join(temp, "remote");
     mkdirSync(remote);
-    const manifest = readFileSync(join(project, "mcp.yaml"), "utf8").replace("output: ./src/mcp\n", "output: ./src/mcp\nauth:\n  authorizationServers: [https://auth.example.com]\n  scopesSupported: [forecast]\n");
+    const manifest = readFileSync(join(project, "mcp.yaml"), "utf8").replace(
+      "output: ./src/mcp\n",
+      "output: ./src/mcp\nauth:\n  authorizationServers: [https://auth.example.com]\n  scopesSupported: [forecast]\n",
+    );
     writeFileSync(join(remote, "mcp.yaml"), manifest);
-    writeFileSync(join(remote, "package.json"), JSON.stringify({ name: "forecaster-deploy", private: true, mcpName: "com.example/forecaster" }));
+    writeFileSync(
+      join(remote, "package.json"),
+      JSON.stringify({ name: "forecaster-deploy", private: true, mcpName: "com.example/forecaster" }),
+    );
     const out = join(remote, "dist");
-    const packed = runCli(["pack", "--no-mcpb", "--remote", "https://forecaster.example.com/mcp", "--entry", join(project, "src", "http.ts")], remote);
+    const packed = runCli(
+      [
+        "pack",
+        "--no-mcpb",
+        "--remote",
+        "https://forecaster.example.com/mcp",
+        "--entry",
+        join(project, "src", "http.ts"),
+      ],
+      remote,
+    );
     expect(packed.stderr).toBe("");
     expect(packed.status).toBe(0);
     expect(readdirSync(out)).toEqual(["server.json"]);
@@ -180,7 +283,13 @@ describe("mcp-gen pack: server.json for a server deployed over HTTP", () => {
             isRequired: true,
             isSecret: true,
             value: "Bearer {token}",
-            variables: { token: { description: "Access token issued by https://auth.example.com", isRequired: true, isSecret: true } },
+            variables: {
+              token: {
+                description: "Access token issued by https://auth.example.com",
+                isRequired: true,
+                isSecret: true,
+              },
+            },
           },
         ],
       },
@@ -193,7 +302,9 @@ describe("mcp-gen pack: refusals, with nothing written", () => {
     const out = join(temp, "refused-http");
     const packed = runCli(["pack", "--out", out, "--entry", "src/http.ts"], project);
     expect(packed.status).toBe(1);
-    expect(packed.stderr).toMatch(/^mcp-gen: src\/http\.ts: never serves stdio \(serveStdio from @mcp-gen\/runtime\/node\), so it cannot be an \.mcpb bundle/);
+    expect(packed.stderr).toMatch(
+      /^mcp-gen: src\/http\.ts: never serves stdio \(serveStdio from @mcp-gen\/runtime\/node\), so it cannot be an \.mcpb bundle/,
+    );
     expect(packed.stderr).toContain("--no-mcpb --remote <url>");
     expect(existsSync(out)).toBe(false);
   });
@@ -202,7 +313,12 @@ describe("mcp-gen pack: refusals, with nothing written", () => {
     const bad = join(temp, "bad");
     cpSync(project, bad, { recursive: true, filter: (path) => !path.includes("node_modules") });
     const manifest = readFileSync(join(bad, "mcp.yaml"), "utf8");
-    writeFileSync(join(bad, "mcp.yaml"), manifest.replace("  description: Forecasts for a city, in the units you choose\n", "").replace("version: 1.2.0", 'version: "1.2"'));
+    writeFileSync(
+      join(bad, "mcp.yaml"),
+      manifest
+        .replace("  description: Forecasts for a city, in the units you choose\n", "")
+        .replace("version: 1.2.0", 'version: "1.2"'),
+    );
     const packed = runCli(["pack", "--out", join(bad, "out")], bad);
     expect(packed.status).toBe(1);
     expect(packed.stderr.split("\n")).toEqual([
@@ -216,7 +332,9 @@ describe("mcp-gen pack: refusals, with nothing written", () => {
   it("asks for an author when the project's package.json names none", () => {
     const packed = runCli(["pack", "examples/weather/mcp.yaml", "--out", join(temp, "weather")]);
     expect(packed.status).toBe(1);
-    expect(packed.stderr).toContain('mcp-gen: examples/weather/package.json: the .mcpb bundle needs an author: add "author": "Your Name <you@example.com>" to a package.json beside the manifest');
+    expect(packed.stderr).toContain(
+      'mcp-gen: examples/weather/package.json: the .mcpb bundle needs an author: add "author": "Your Name <you@example.com>" to a package.json beside the manifest',
+    );
     expect(existsSync(join(temp, "weather"))).toBe(false);
   });
 });

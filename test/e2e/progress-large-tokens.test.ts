@@ -15,7 +15,8 @@ import { stopAllChildren, stopChild, tsxCommand } from "./helpers.js";
 
 const TOKEN = "9007199254740993";
 const server = join(repoRoot, "examples", "everything", "src", "main.ts");
-const initialize = '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"big-tokens","version":"1.0.0"}}}';
+const initialize =
+  '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"big-tokens","version":"1.0.0"}}}';
 const initialized = '{"jsonrpc":"2.0","method":"notifications/initialized"}';
 const call = `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"reindex","arguments":{"delayMs":1},"_meta":{"progressToken":${TOKEN}}}}`;
 
@@ -46,13 +47,19 @@ describe("a progress token past 2^53", () => {
   });
 
   it("is sent and matched by the runtime client", { timeout: 60_000 }, async () => {
-    const session = await connectSession(stdioChannel({ ...tsxCommand(server), stderr: "ignore" }), { revisions: ["2025-11-25"] });
+    const session = await connectSession(stdioChannel({ ...tsxCommand(server), stderr: "ignore" }), {
+      revisions: ["2025-11-25"],
+    });
     const tokens: unknown[] = [];
     session.watchNotifications((method, params) => {
       if (method === "notifications/progress") tokens.push((params as Params).progressToken);
     });
     try {
-      await session.rawRequest("tools/call", { name: "reindex", arguments: { delayMs: 1 }, _meta: { progressToken: BigInt(TOKEN) } });
+      await session.rawRequest("tools/call", {
+        name: "reindex",
+        arguments: { delayMs: 1 },
+        _meta: { progressToken: BigInt(TOKEN) },
+      });
       expect(tokens.length).toBeGreaterThan(0);
       expect(tokens.filter((token) => token !== BigInt(TOKEN))).toEqual([]);
     } finally {

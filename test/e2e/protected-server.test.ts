@@ -28,7 +28,12 @@ beforeAll(async () => {
   publicJwk = { ...(await exportJWK(keys.publicKey)), kid: "k1", alg: "RS256", use: "sig" };
   issuerServer = createServer((req, res) => {
     const documents: Record<string, unknown> = {
-      "/.well-known/oauth-authorization-server": { issuer, jwks_uri: `${issuer}/jwks`, authorization_endpoint: `${issuer}/authorize`, token_endpoint: `${issuer}/token` },
+      "/.well-known/oauth-authorization-server": {
+        issuer,
+        jwks_uri: `${issuer}/jwks`,
+        authorization_endpoint: `${issuer}/authorize`,
+        token_endpoint: `${issuer}/token`,
+      },
       "/jwks": { keys: [publicJwk] },
     };
     const document = documents[req.url ?? ""];
@@ -73,11 +78,19 @@ function modern(method: string, params: Record<string, unknown>, authorization?:
   };
   if (name !== undefined) headers["mcp-name"] = name;
   if (authorization !== undefined) headers.authorization = authorization;
-  const meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
-  return fetch(resource, { method: "POST", headers, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params: { ...params, _meta: meta } }) });
+  const meta = {
+    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    "io.modelcontextprotocol/clientCapabilities": {},
+  };
+  return fetch(resource, {
+    method: "POST",
+    headers,
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params: { ...params, _meta: meta } }),
+  });
 }
 
-const callTool = (name: string, args: Record<string, unknown>, authorization?: string) => modern("tools/call", { name, arguments: args }, authorization, name);
+const callTool = (name: string, args: Record<string, unknown>, authorization?: string) =>
+  modern("tools/call", { name, arguments: args }, authorization, name);
 
 describe("protected resource metadata (RFC 9728)", () => {
   const expected = () => ({
@@ -118,7 +131,9 @@ describe("401: no token, or one that must be refused", () => {
     const response = await modern("tools/list", {});
     expect(response.status).toBe(401);
     expect(response.headers.get("www-authenticate")).toBe(challenge());
-    expect(((await response.json()) as { error: { message: string } }).error.message).toBe("Unauthorized: this server needs a bearer token");
+    expect(((await response.json()) as { error: { message: string } }).error.message).toBe(
+      "Unauthorized: this server needs a bearer token",
+    );
   });
 
   it("ignores a token in the query string", async () => {
@@ -126,7 +141,12 @@ describe("401: no token, or one that must be refused", () => {
     const response = await fetch(url, {
       method: "POST",
       headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } } }),
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+      }),
     });
     expect(response.status).toBe(401);
     expect(response.headers.get("www-authenticate")).toBe(challenge());
@@ -135,18 +155,33 @@ describe("401: no token, or one that must be refused", () => {
   it("refuses a non-bearer Authorization header", async () => {
     const response = await modern("tools/list", {}, "Basic YWxpY2U6c2VjcmV0");
     expect(response.status).toBe(401);
-    expect(response.headers.get("www-authenticate")).toBe(challenge("the Authorization header must be 'Bearer <token>'"));
+    expect(response.headers.get("www-authenticate")).toBe(
+      challenge("the Authorization header must be 'Bearer <token>'"),
+    );
   });
 
   const refused: [string, () => Promise<string>, string][] = [
     ["an expired token", () => token({ exp: now() - 120 }), "the token has expired"],
     ["a token not valid yet", () => token({ nbf: now() + 600 }), "the token is not valid yet"],
-    ["a token from another issuer", () => token({ iss: "https://evil.example.com" }), "the token was issued by another authorization server"],
-    ["a token for another resource", () => token({ aud: "https://other.example.com/mcp" }), "the token was not issued for this server"],
-    ["a token with an unknown key id", () => token({}, { kid: "k2" }), "the token was signed with a key the authorization server does not publish"],
+    [
+      "a token from another issuer",
+      () => token({ iss: "https://evil.example.com" }),
+      "the token was issued by another authorization server",
+    ],
+    [
+      "a token for another resource",
+      () => token({ aud: "https://other.example.com/mcp" }),
+      "the token was not issued for this server",
+    ],
+    [
+      "a token with an unknown key id",
+      () => token({}, { kid: "k2" }),
+      "the token was signed with a key the authorization server does not publish",
+    ],
     [
       "an unsigned token (alg none)",
-      async () => `${base64url(JSON.stringify({ alg: "none", typ: "JWT" }))}.${base64url(JSON.stringify({ iss: issuer, aud: resource, sub: "alice", scope: "notes:read notes:write", exp: now() + 300 }))}.`,
+      async () =>
+        `${base64url(JSON.stringify({ alg: "none", typ: "JWT" }))}.${base64url(JSON.stringify({ iss: issuer, aud: resource, sub: "alice", scope: "notes:read notes:write", exp: now() + 300 }))}.`,
       "the token's signature algorithm is not accepted",
     ],
     [
@@ -154,7 +189,15 @@ describe("401: no token, or one that must be refused", () => {
       async () => {
         const { createHmac } = await import("node:crypto");
         const head = base64url(JSON.stringify({ alg: "HS256", kid: "k1", typ: "at+jwt" }));
-        const body = base64url(JSON.stringify({ iss: issuer, aud: resource, sub: "alice", scope: "notes:read notes:write", exp: now() + 300 }));
+        const body = base64url(
+          JSON.stringify({
+            iss: issuer,
+            aud: resource,
+            sub: "alice",
+            scope: "notes:read notes:write",
+            exp: now() + 300,
+          }),
+        );
         const secret = JSON.stringify(publicJwk);
         return `${head}.${body}.${createHmac("sha256", secret).update(`${head}.${body}`).digest("base64url")}`;
       },
@@ -164,7 +207,15 @@ describe("401: no token, or one that must be refused", () => {
       "a token whose payload was changed after signing",
       async () => {
         const [head, , signature] = (await token()).split(".");
-        const body = base64url(JSON.stringify({ iss: issuer, aud: resource, sub: "mallory", scope: "notes:read notes:write", exp: now() + 300 }));
+        const body = base64url(
+          JSON.stringify({
+            iss: issuer,
+            aud: resource,
+            sub: "mallory",
+            scope: "notes:read notes:write",
+            exp: now() + 300,
+          }),
+        );
         return `${head}.${body}.${signature}`;
       },
       "the token's signature is invalid",
@@ -197,10 +248,12 @@ describe("scopes and identity", () => {
     expect(response.headers.get("www-authenticate")).toBe(
       `Bearer error="insufficient_scope", error_description="this call needs scope notes:read notes:write", scope="notes:read notes:write", resource_metadata="${metadataUrl}"`,
     );
-    const error = ((await response.json()) as { id: unknown; error: { message: string } });
+    const error = (await response.json()) as { id: unknown; error: { message: string } };
     expect(error.id).toBe(1);
     // Nothing was stored for carol.
-    const listed = (await (await callTool("list_notes", {}, readOnly)).json()) as { result: { content: { text: string }[] } };
+    const listed = (await (await callTool("list_notes", {}, readOnly)).json()) as {
+      result: { content: { text: string }[] };
+    };
     expect(listed.result.content[0]!.text).toBe("No notes yet.");
   });
 
@@ -215,7 +268,8 @@ describe("scopes and identity", () => {
     const bob = `Bearer ${await token({ sub: "bob", scope: "notes:read notes:write" })}`;
     expect((await callTool("add_note", { text: "alice's note" }, alice)).status).toBe(200);
     const text = async (authorization: string) =>
-      ((await (await callTool("list_notes", {}, authorization)).json()) as { result: { content: { text: string }[] } }).result.content[0]!.text;
+      ((await (await callTool("list_notes", {}, authorization)).json()) as { result: { content: { text: string }[] } })
+        .result.content[0]!.text;
     expect(await text(alice)).toMatch(/^\d+: alice's note$/);
     expect(await text(bob)).toBe("No notes yet.");
   });
@@ -223,21 +277,39 @@ describe("scopes and identity", () => {
   it("the audience is this server's own port, whatever port the Host header names", async () => {
     // Another local server (port 1) shares the authorization server: its tokens must not work here.
     const elsewhere = `http://127.0.0.1:1/mcp`;
-    const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } } });
+    const body = JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+    });
     const authorization = `Bearer ${await token({ aud: elsewhere })}`;
     // node:http, since fetch would not let the Host header differ from the URL.
-    const { status, challenge } = await new Promise<{ status: number; challenge: string | undefined }>((resolve, reject) => {
-      const url = new URL(resource);
-      const request = httpRequest(
-        { host: url.hostname, port: url.port, path: url.pathname, method: "POST", headers: { host: "127.0.0.1:1", "content-type": "application/json", accept: "application/json, text/event-stream", authorization } },
-        (response) => {
-          response.resume();
-          resolve({ status: response.statusCode ?? 0, challenge: response.headers["www-authenticate"] });
-        },
-      );
-      request.on("error", reject);
-      request.end(body);
-    });
+    const { status, challenge } = await new Promise<{ status: number; challenge: string | undefined }>(
+      (resolve, reject) => {
+        const url = new URL(resource);
+        const request = httpRequest(
+          {
+            host: url.hostname,
+            port: url.port,
+            path: url.pathname,
+            method: "POST",
+            headers: {
+              host: "127.0.0.1:1",
+              "content-type": "application/json",
+              accept: "application/json, text/event-stream",
+              authorization,
+            },
+          },
+          (response) => {
+            response.resume();
+            resolve({ status: response.statusCode ?? 0, challenge: response.headers["www-authenticate"] });
+          },
+        );
+        request.on("error", reject);
+        request.end(body);
+      },
+    );
     expect(status).toBe(401);
     expect(challenge).toContain(`error_description="the token was not issued for this server"`);
     expect(challenge).toContain(`resource_metadata="${metadataUrl}"`);
@@ -256,7 +328,15 @@ describe("scopes and identity", () => {
         body: JSON.stringify(body),
       });
     const alice = `Bearer ${await token({ sub: "alice" })}`;
-    const opened = await post({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } } }, alice);
+    const opened = await post(
+      {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+      },
+      alice,
+    );
     expect(opened.status).toBe(200);
     const session = opened.headers.get("mcp-session-id")!;
     await opened.body?.cancel();
@@ -271,7 +351,14 @@ describe("scopes and identity", () => {
 
 describe("the weather example's protected mode (--issuer): protection decided at deployment", () => {
   it("refuses requests without a token, serves metadata without scopes, and answers a token for it", async () => {
-    const weather = await startHttpServer(join(repoRoot, "examples", "weather", "src", "main.ts"), "--http", "--port", "0", "--issuer", issuer);
+    const weather = await startHttpServer(
+      join(repoRoot, "examples", "weather", "src", "main.ts"),
+      "--http",
+      "--port",
+      "0",
+      "--issuer",
+      issuer,
+    );
     try {
       const origin = new URL(weather.url).origin;
       expect(await (await fetch(`${origin}/.well-known/oauth-protected-resource/mcp`)).json()).toEqual({
@@ -287,16 +374,25 @@ describe("the weather example's protected mode (--issuer): protection decided at
             accept: "application/json, text/event-stream",
             ...(authorization ? { authorization } : {}),
           },
-          body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } } }),
+          body: JSON.stringify({
+            jsonrpc: "2.0",
+            id: 1,
+            method: "initialize",
+            params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+          }),
         });
       const refused = await ask();
       expect(refused.status).toBe(401);
-      expect(refused.headers.get("www-authenticate")).toBe(`Bearer resource_metadata="${origin}/.well-known/oauth-protected-resource/mcp"`);
+      expect(refused.headers.get("www-authenticate")).toBe(
+        `Bearer resource_metadata="${origin}/.well-known/oauth-protected-resource/mcp"`,
+      );
       // A notes token is not a weather token.
       expect((await ask(`Bearer ${await token()}`)).status).toBe(401);
       const answered = await ask(`Bearer ${await token({ aud: weather.url })}`);
       expect(answered.status).toBe(200);
-      expect(((await answered.json()) as { result: { serverInfo: { name: string } } }).result.serverInfo.name).toBe("weather");
+      expect(((await answered.json()) as { result: { serverInfo: { name: string } } }).result.serverInfo.name).toBe(
+        "weather",
+      );
     } finally {
       await weather.stop();
     }

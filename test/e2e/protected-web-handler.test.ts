@@ -9,7 +9,13 @@ import { createNotesServer } from "../../examples/notes/src/mcp/index.js";
 const resource = "https://notes.example.com/mcp";
 const issued: Record<string, AuthInfo> = {
   "reader-token": { subject: "ann", scopes: ["notes:read"], expiresAt: undefined, audience: [resource], claims: {} },
-  "other-audience": { subject: "ann", scopes: ["notes:read"], expiresAt: undefined, audience: ["https://other.example.com/mcp"], claims: {} },
+  "other-audience": {
+    subject: "ann",
+    scopes: ["notes:read"],
+    expiresAt: undefined,
+    audience: ["https://other.example.com/mcp"],
+    claims: {},
+  },
   "expired-token": { subject: "ann", scopes: ["notes:read"], expiresAt: 1_000, audience: [resource], claims: {} },
   "no-scopes": { subject: "ann", scopes: [], expiresAt: undefined, audience: [resource], claims: {} },
 };
@@ -36,15 +42,26 @@ function listTools(authorization?: string): Promise<Response> {
     "mcp-method": "tools/list",
   };
   if (authorization) headers.authorization = authorization;
-  const _meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
-  return handler(new Request(resource, { method: "POST", headers, body: JSON.stringify({ jsonrpc: "2.0", id: 7, method: "tools/list", params: { _meta } }) }));
+  const _meta = {
+    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    "io.modelcontextprotocol/clientCapabilities": {},
+  };
+  return handler(
+    new Request(resource, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ jsonrpc: "2.0", id: 7, method: "tools/list", params: { _meta } }),
+    }),
+  );
 }
 
 const metadataUrl = "https://notes.example.com/.well-known/oauth-protected-resource/mcp";
 
 describe("createWebHandler with auth", () => {
   it("serves the metadata with the configured resource and authorization servers, and answers CORS preflights", async () => {
-    const response = await handler(new Request(metadataUrl, { headers: { host: "notes.example.com", origin: "https://app.example.org" } }));
+    const response = await handler(
+      new Request(metadataUrl, { headers: { host: "notes.example.com", origin: "https://app.example.org" } }),
+    );
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({
       resource,
@@ -54,7 +71,12 @@ describe("createWebHandler with auth", () => {
       resource_name: "Notes",
       resource_documentation: "https://github.com/mcp-gen/mcp-gen/blob/main/docs/authorization.md",
     });
-    const preflight = await handler(new Request(metadataUrl, { method: "OPTIONS", headers: { host: "notes.example.com", origin: "https://app.example.org" } }));
+    const preflight = await handler(
+      new Request(metadataUrl, {
+        method: "OPTIONS",
+        headers: { host: "notes.example.com", origin: "https://app.example.org" },
+      }),
+    );
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get("access-control-allow-origin")).toBe("*");
   });
@@ -64,9 +86,18 @@ describe("createWebHandler with auth", () => {
     const prefixed = createWebHandler(createNotesServer(handlers), {
       path: "/mcp",
       allowedHosts: ["notes.example.com"],
-      auth: { verifyToken, resource: "https://notes.example.com/notes/mcp", authorizationServers: ["https://auth.example.com"] },
+      auth: {
+        verifyToken,
+        resource: "https://notes.example.com/notes/mcp",
+        authorizationServers: ["https://auth.example.com"],
+      },
     });
-    const get = (path: string) => prefixed(new Request(`https://notes.example.com/.well-known/oauth-protected-resource${path}`, { headers: { host: "notes.example.com" } }));
+    const get = (path: string) =>
+      prefixed(
+        new Request(`https://notes.example.com/.well-known/oauth-protected-resource${path}`, {
+          headers: { host: "notes.example.com" },
+        }),
+      );
     for (const path of ["/notes/mcp", "/mcp", ""]) {
       const response = await get(path);
       expect(response.status, path).toBe(200);
@@ -102,11 +133,35 @@ describe("createWebHandler with auth", () => {
   });
 
   it("asks requiredScopes of every request, whatever its method: initialize, ping, a GET stream, a DELETE", async () => {
-    const headers = { host: "notes.example.com", "content-type": "application/json", accept: "application/json, text/event-stream", authorization: "Bearer no-scopes" };
-    const initialize = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } } };
+    const headers = {
+      host: "notes.example.com",
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      authorization: "Bearer no-scopes",
+    };
+    const initialize = {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+    };
     const requests = [
       new Request(resource, { method: "POST", headers, body: JSON.stringify(initialize) }),
-      new Request(resource, { method: "POST", headers: { ...headers, "mcp-protocol-version": "2026-07-28", "mcp-method": "ping" }, body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "ping", params: { _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} } } }) }),
+      new Request(resource, {
+        method: "POST",
+        headers: { ...headers, "mcp-protocol-version": "2026-07-28", "mcp-method": "ping" },
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: 2,
+          method: "ping",
+          params: {
+            _meta: {
+              "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+              "io.modelcontextprotocol/clientCapabilities": {},
+            },
+          },
+        }),
+      }),
       new Request(resource, { method: "GET", headers: { ...headers, "mcp-session-id": "any" } }),
       new Request(resource, { method: "DELETE", headers: { ...headers, "mcp-session-id": "any" } }),
     ];
@@ -138,7 +193,11 @@ describe("createWebHandler with auth", () => {
   });
 
   it("refuses to derive the resource from a Host header nobody checks (allowedHosts: any)", () => {
-    expect(() => createWebHandler(createNotesServer(handlers), { allowedHosts: "any", auth: { verifyToken } })).toThrow(/set `resource`/);
-    expect(() => createWebHandler(createNotesServer(handlers), { allowedHosts: "any", auth: { verifyToken, resource } })).not.toThrow();
+    expect(() => createWebHandler(createNotesServer(handlers), { allowedHosts: "any", auth: { verifyToken } })).toThrow(
+      /set `resource`/,
+    );
+    expect(() =>
+      createWebHandler(createNotesServer(handlers), { allowedHosts: "any", auth: { verifyToken, resource } }),
+    ).not.toThrow();
   });
 });

@@ -31,10 +31,16 @@ export async function freePort(): Promise<number> {
 }
 
 /** Resolves once `ready()` is true; rejects when `child` exits first or 15 s pass. */
-export async function waitFor(what: string, ready: () => Promise<boolean>, child: ChildProcess, log: () => string | Promise<string>): Promise<void> {
+export async function waitFor(
+  what: string,
+  ready: () => Promise<boolean>,
+  child: ChildProcess,
+  log: () => string | Promise<string>,
+): Promise<void> {
   const deadline = Date.now() + 15_000;
   for (;;) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${what} exited (${child.signalCode ?? child.exitCode}):\n${await log()}`);
+    if (child.exitCode !== null || child.signalCode !== null)
+      throw new Error(`${what} exited (${child.signalCode ?? child.exitCode}):\n${await log()}`);
     if (await ready().catch(() => false)) return;
     if (Date.now() > deadline) throw new Error(`${what} did not start within 15 s:\n${await log()}`);
     await new Promise((r) => setTimeout(r, 100));
@@ -90,7 +96,9 @@ export interface Nginx {
 export async function startNginx(http: string, what: string, ready: () => Promise<boolean>): Promise<Nginx> {
   const nginxPath = findProgram("nginx", ["/usr/sbin/nginx"]);
   if (!nginxPath) {
-    throw new Error("nginx is not installed (neither `nginx` on PATH nor /usr/sbin/nginx): install the Debian package nginx-light (.ci/run does)");
+    throw new Error(
+      "nginx is not installed (neither `nginx` on PATH nor /usr/sbin/nginx): install the Debian package nginx-light (.ci/run does)",
+    );
   }
   const dir = await mkdtemp(join(tmpdir(), "mcp-gen-nginx-"));
   // nginx workers drop to an unprivileged user when started as root: let them in.
@@ -125,6 +133,8 @@ export interface NginxProxy {
 export async function startNginxProxy(upstreams: readonly string[]): Promise<NginxProxy> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}/mcp`;
-  const nginx = await startNginx(roundRobin(port, upstreams), `nginx on ${url}`, () => fetch(url, { method: "GET" }).then((r) => r.headers.has("x-upstream")));
+  const nginx = await startNginx(roundRobin(port, upstreams), `nginx on ${url}`, () =>
+    fetch(url, { method: "GET" }).then((r) => r.headers.has("x-upstream")),
+  );
   return { url, stop: () => nginx.stop() };
 }

@@ -29,7 +29,10 @@ export function modernMeta(tasks: boolean): JsonObject {
   return {
     "io.modelcontextprotocol/protocolVersion": modernRevision,
     "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1.0.0" },
-    "io.modelcontextprotocol/clientCapabilities": { elicitation: {}, ...(tasks ? { extensions: { [TASKS]: {} } } : {}) },
+    "io.modelcontextprotocol/clientCapabilities": {
+      elicitation: {},
+      ...(tasks ? { extensions: { [TASKS]: {} } } : {}),
+    },
   };
 }
 
@@ -41,7 +44,11 @@ export function stdioClient(
   args: readonly string[],
   cwd: string,
   answer: ServerRequestHandler,
-): RawClient & { readonly child: ChildProcess; readonly notifications: { method: string; params: JsonObject | undefined }[]; stderr(): string } {
+): RawClient & {
+  readonly child: ChildProcess;
+  readonly notifications: { method: string; params: JsonObject | undefined }[];
+  stderr(): string;
+} {
   const child = spawn(command, [...args], { cwd, stdio: ["pipe", "pipe", "pipe"] });
   let stderr = "";
   child.stderr!.on("data", (c: Buffer) => (stderr += c.toString("utf8")));
@@ -52,8 +59,11 @@ export function stdioClient(
     const message = JSON.parse(line) as JsonObject & { id?: number; method?: string; params?: JsonObject };
     if (message.method !== undefined && message.id !== undefined) {
       serverRequests.push({ method: message.method, params: message.params });
-      child.stdin!.write(`${JSON.stringify({ jsonrpc: "2.0", id: message.id, result: answer(message.method, message.params) })}\n`);
-    } else if (message.id !== undefined && message.method === undefined) pending.get(message.id)?.(message as RawResponse);
+      child.stdin!.write(
+        `${JSON.stringify({ jsonrpc: "2.0", id: message.id, result: answer(message.method, message.params) })}\n`,
+      );
+    } else if (message.id !== undefined && message.method === undefined)
+      pending.get(message.id)?.(message as RawResponse);
     else if (message.method !== undefined) notifications.push({ method: message.method, params: message.params });
   });
   return {
@@ -82,7 +92,14 @@ export function stdioClient(
 
 /** The Mcp-Name value of a 2026-07-28 request, as SEP-2243 and the tasks extension define it. */
 function mcpName(method: string, params: JsonObject | undefined): string | undefined {
-  const field = method === "tools/call" || method === "prompts/get" ? "name" : method === "resources/read" ? "uri" : method.startsWith("tasks/") ? "taskId" : undefined;
+  const field =
+    method === "tools/call" || method === "prompts/get"
+      ? "name"
+      : method === "resources/read"
+        ? "uri"
+        : method.startsWith("tasks/")
+          ? "taskId"
+          : undefined;
   const value = field === undefined ? undefined : params?.[field];
   return typeof value === "string" ? value : undefined;
 }
@@ -92,11 +109,21 @@ function mcpName(method: string, params: JsonObject | undefined): string | undef
  * Legacy: `initialize` opens a session; requests of the server arriving on a response's SSE
  * stream are answered with POSTs of their own.
  */
-export function httpClient(url: string, era: "modern" | "legacy", answer: ServerRequestHandler, fetchImpl: typeof fetch = fetch, extraHeaders: Readonly<Record<string, string>> = {}): RawClient {
+export function httpClient(
+  url: string,
+  era: "modern" | "legacy",
+  answer: ServerRequestHandler,
+  fetchImpl: typeof fetch = fetch,
+  extraHeaders: Readonly<Record<string, string>> = {},
+): RawClient {
   let session: string | undefined;
   const serverRequests: RawClient["serverRequests"] = [];
   const post = (message: JsonObject, method?: string) => {
-    const headers: Record<string, string> = { ...extraHeaders, "content-type": "application/json", accept: "application/json, text/event-stream" };
+    const headers: Record<string, string> = {
+      ...extraHeaders,
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+    };
     if (era === "modern") {
       headers["mcp-protocol-version"] = modernRevision;
       if (method) {
@@ -148,7 +175,11 @@ export function httpClient(url: string, era: "modern" | "legacy", answer: Server
       }
     },
     async close() {
-      if (session) await fetch(url, { method: "DELETE", headers: { "mcp-session-id": session, "mcp-protocol-version": legacyRevision } }).catch(() => {});
+      if (session)
+        await fetch(url, {
+          method: "DELETE",
+          headers: { "mcp-session-id": session, "mcp-protocol-version": legacyRevision },
+        }).catch(() => {});
     },
   };
 }

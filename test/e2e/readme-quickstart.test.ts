@@ -26,12 +26,17 @@ function quickstartSection(): string {
 /** The marked code blocks, by the path each marker names. */
 function quickstartFiles(text: string): Record<string, string> {
   const files: Record<string, string> = {};
-  for (const match of text.matchAll(/<!-- quickstart-file: (\S+) -->\n```[a-z]*\n([\s\S]*?)\n```/g)) files[match[1]!] = `${match[2]!}\n`;
+  for (const match of text.matchAll(/<!-- quickstart-file: (\S+) -->\n```[a-z]*\n([\s\S]*?)\n```/g))
+    files[match[1]!] = `${match[2]!}\n`;
   return files;
 }
 
 function run(dir: string, file: string): { status: number | null; stdout: string; stderr: string } {
-  const result = spawnSync(process.execPath, ["--import", "tsx", file], { cwd: dir, encoding: "utf8", timeout: 60_000 });
+  const result = spawnSync(process.execPath, ["--import", "tsx", file], {
+    cwd: dir,
+    encoding: "utf8",
+    timeout: 60_000,
+  });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -48,7 +53,15 @@ describe("README Quickstart and docs/tutorial.md", () => {
   }, 60_000);
 
   it("the tutorial shows every file the project needs; the Quickstart installs both packages from tarballs and runs init's scripts, offline with init --schema-dir", () => {
-    expect(Object.keys(files).sort()).toEqual(["mcp.yaml", "schemas/forecast.json", "src/check.ts", "src/client.ts", "src/handlers.ts", "src/once.ts", "src/server.ts"]);
+    expect(Object.keys(files).sort()).toEqual([
+      "mcp.yaml",
+      "schemas/forecast.json",
+      "src/check.ts",
+      "src/client.ts",
+      "src/handlers.ts",
+      "src/once.ts",
+      "src/server.ts",
+    ]);
     expect(section).not.toMatch(/^npm install mcp-gen\b/m); // not on the registry yet
     // Both packages packed, the generator installed as a devDependency and the runtime as a dependency.
     const { version } = JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")) as { version: string };
@@ -87,9 +100,19 @@ describe("README Quickstart and docs/tutorial.md", () => {
 
   it("src/once.ts reaches the server from a handler: the tool answers once, then leaves the list", () => {
     const lines = [
-      { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } } },
+      {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+      },
       { jsonrpc: "2.0", method: "notifications/initialized" },
-      { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "get_forecast", arguments: { city: "Paris", days: 1 } } },
+      {
+        jsonrpc: "2.0",
+        id: 2,
+        method: "tools/call",
+        params: { name: "get_forecast", arguments: { city: "Paris", days: 1 } },
+      },
       { jsonrpc: "2.0", id: 3, method: "tools/list" },
     ];
     const result = spawnSync(process.execPath, ["--import", "tsx", "src/once.ts"], {
@@ -99,7 +122,17 @@ describe("README Quickstart and docs/tutorial.md", () => {
       input: lines.map((l) => JSON.stringify(l)).join("\n") + "\n",
     });
     expect(result.status).toBe(0);
-    const messages = result.stdout.trim().split("\n").map((l) => JSON.parse(l) as { id?: number; method?: string; result?: { structuredContent?: { city: string }; tools?: unknown[] } });
+    const messages = result.stdout
+      .trim()
+      .split("\n")
+      .map(
+        (l) =>
+          JSON.parse(l) as {
+            id?: number;
+            method?: string;
+            result?: { structuredContent?: { city: string }; tools?: unknown[] };
+          },
+      );
     expect(messages.find((m) => m.id === 2)?.result?.structuredContent?.city).toBe("Paris");
     expect(messages.some((m) => m.method === "notifications/tools/list_changed")).toBe(true);
     expect(messages.find((m) => m.id === 3)?.result?.tools).toEqual([]);

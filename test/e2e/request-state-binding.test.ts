@@ -16,14 +16,24 @@ let listener: HttpListener;
 beforeAll(async () => {
   const server = createNotesServer(createHandlers({ changed: () => {} }), { requestState: { ttlMs: TTL_MS } });
   // A bearer token is its subject: enough to tell two callers apart.
-  const verifyToken = (token: string) => ({ subject: token, scopes: [], expiresAt: undefined, audience: [resource()], claims: {} });
-  listener = await listenHttp(server, { port: 0, auth: { verifyToken, resource: "http://127.0.0.1/mcp", authorizationServers: ["http://127.0.0.1/issuer"] } });
+  const verifyToken = (token: string) => ({
+    subject: token,
+    scopes: [],
+    expiresAt: undefined,
+    audience: [resource()],
+    claims: {},
+  });
+  listener = await listenHttp(server, {
+    port: 0,
+    auth: { verifyToken, resource: "http://127.0.0.1/mcp", authorizationServers: ["http://127.0.0.1/issuer"] },
+  });
 });
 
 afterAll(() => listener?.close());
 
 const resource = () => "http://127.0.0.1/mcp";
-const as = (subject: string): RawClient => httpClient(listener.url, "modern", () => ({}), fetch, { authorization: `Bearer ${subject}` });
+const as = (subject: string): RawClient =>
+  httpClient(listener.url, "modern", () => ({}), fetch, { authorization: `Bearer ${subject}` });
 const meta = { _meta: modernMeta(false) };
 const accept = { action: "accept", content: { confirm: true } };
 
@@ -36,7 +46,13 @@ async function approval(client: RawClient, id: string): Promise<{ key: string; s
 }
 
 const retry = (client: RawClient, id: string, state: string, inputResponses: JsonObject) =>
-  client.request("tools/call", { name: "delete_note", arguments: { id }, inputResponses, requestState: state, ...meta });
+  client.request("tools/call", {
+    name: "delete_note",
+    arguments: { id },
+    inputResponses,
+    requestState: state,
+    ...meta,
+  });
 
 /** Whether note `id` is still there. */
 async function exists(client: RawClient, id: string): Promise<boolean> {
@@ -69,7 +85,12 @@ describe("requestState is bound to its request", () => {
     const extra = await retry(alice, "launch-plan", state, { [key]: accept, unasked: accept });
     expect(extra.error).toMatchObject({ code: -32602, message: expect.stringContaining("inputResponses.unasked") });
     // Without a requestState the server asked nothing at all.
-    const unprompted = await alice.request("tools/call", { name: "delete_note", arguments: { id: "launch-plan" }, inputResponses: { [key]: accept }, ...meta });
+    const unprompted = await alice.request("tools/call", {
+      name: "delete_note",
+      arguments: { id: "launch-plan" },
+      inputResponses: { [key]: accept },
+      ...meta,
+    });
     expect(unprompted.error).toMatchObject({ code: -32602, message: expect.stringContaining(`inputResponses.${key}`) });
     expect(await exists(alice, "launch-plan")).toBe(true);
   });

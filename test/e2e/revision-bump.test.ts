@@ -60,8 +60,13 @@ const open: { close(): Promise<void> }[] = [];
 /** The official schema folders of the released revisions used here, and the bump beside them. */
 function schemaFolder(root: string): void {
   for (const revision of ["2026-07-28", "2025-11-25"]) symlinkSync(join(schemaDir, revision), join(root, revision));
-  const schema = JSON.parse(readFileSync(join(schemaDir, "2026-07-28", "schema.json"), "utf8")) as { $defs: { Tool: { properties: Record<string, unknown> } } };
-  schema.$defs.Tool.properties.rank = { type: "integer", description: "Where the tool ranks among the server's tools." };
+  const schema = JSON.parse(readFileSync(join(schemaDir, "2026-07-28", "schema.json"), "utf8")) as {
+    $defs: { Tool: { properties: Record<string, unknown> } };
+  };
+  schema.$defs.Tool.properties.rank = {
+    type: "integer",
+    description: "Where the tool ranks among the server's tools.",
+  };
   mkdirSync(join(root, bump));
   writeFileSync(join(root, bump, "schema.json"), JSON.stringify(schema, null, 2));
 }
@@ -81,7 +86,10 @@ beforeAll(async () => {
   generation = { status: run.status, stderr: run.stderr };
   const old = await runCliAsync(["old/mcp.yaml", "-q", "--schema-dir", "schemas"], project);
   expect(old.stderr).toBe("");
-  const files = ["new", "old"].flatMap((side) => [...readdirSync(join(project, side, "mcp")).map((f) => join(project, side, "mcp", f)), join(project, side, "server.ts")]);
+  const files = ["new", "old"].flatMap((side) => [
+    ...readdirSync(join(project, side, "mcp")).map((f) => join(project, side, "mcp", f)),
+    join(project, side, "server.ts"),
+  ]);
   const errors = typecheck(files);
   expect(errors, formatTypeErrors(errors)).toEqual([]);
   const load = async (side: string) => {
@@ -119,7 +127,10 @@ describe(`a schema folder ${bump} that mcp-gen has never seen`, () => {
     const protocol = readFileSync(join(project, "new", "mcp", "protocol.gen.ts"), "utf8");
     const toolOf = (namespace: string) => {
       const body = protocol.slice(protocol.indexOf(`export declare namespace ${namespace} {`));
-      return body.slice(body.indexOf("  export interface Tool {"), body.indexOf("\n  }\n", body.indexOf("  export interface Tool {")));
+      return body.slice(
+        body.indexOf("  export interface Tool {"),
+        body.indexOf("\n  }\n", body.indexOf("  export interface Tool {")),
+      );
     };
     expect(toolOf("V2027_01_15")).toMatch(/\n {4}rank\?: number \| undefined;/);
     expect(toolOf("V2026_07_28")).not.toContain("rank");
@@ -139,7 +150,10 @@ describe(`a schema folder ${bump} that mcp-gen has never seen`, () => {
 
   it("a legacy-era schema dated after the modern era began is refused: the runtime would speak the wrong era to it", async () => {
     mkdirSync(join(project, "schemas", "2027-02-01"));
-    writeFileSync(join(project, "schemas", "2027-02-01", "schema.json"), readFileSync(join(schemaDir, "2025-11-25", "schema.json")));
+    writeFileSync(
+      join(project, "schemas", "2027-02-01", "schema.json"),
+      readFileSync(join(schemaDir, "2025-11-25", "schema.json")),
+    );
     writeFileSync(join(project, "legacy.yaml"), manifest("2027-02-01").replace("./mcp", "./legacy"));
     const run = await runCliAsync(["legacy.yaml", "--schema-dir", "schemas"], project);
     expect(run.status).toBe(1);
@@ -167,11 +181,14 @@ describe(`generated server and clients on ${bump}, with older peers`, () => {
     }
   });
 
-  it.each(["2026-07-28", "2025-11-25"])("the new client pinned to %s talks to the new server over HTTP", async (revision) => {
-    const client = await connect(newSide, httpChannel(listener.url), [revision]);
-    expect(client.session.revision).toBe(revision);
-    expect(textOf(await client.tools.echo({ text: revision }))).toBe(`echo: ${revision}`);
-  });
+  it.each(["2026-07-28", "2025-11-25"])(
+    "the new client pinned to %s talks to the new server over HTTP",
+    async (revision) => {
+      const client = await connect(newSide, httpChannel(listener.url), [revision]);
+      expect(client.session.revision).toBe(revision);
+      expect(textOf(await client.tools.echo({ text: revision }))).toBe(`echo: ${revision}`);
+    },
+  );
 
   it("a client generated without the bump talks to the new server on 2026-07-28", async () => {
     const client = await connect(oldSide, httpChannel(listener.url));

@@ -29,16 +29,23 @@ function weatherProject(): string {
       required: [user-name]
 `,
     )
-    .replace("\nprompts:\n", "\nprompts:\n  review-code:\n    description: Review a file\n    arguments:\n      file-path: { required: true, complete: true }\n");
+    .replace(
+      "\nprompts:\n",
+      "\nprompts:\n  review-code:\n    description: Review a file\n    arguments:\n      file-path: { required: true, complete: true }\n",
+    );
   writeFileSync(join(dir, "mcp.yaml"), manifest);
   const generated = runCli(["mcp.yaml", "-q"], dir);
   expect(generated.stderr).toBe("");
   return dir;
 }
 
-const compile = (dir: string) => formatTypeErrors(typecheck([join(dir, "src", "handlers.ts"), join(dir, "src", "main.ts")]));
+const compile = (dir: string) =>
+  formatTypeErrors(typecheck([join(dir, "src", "handlers.ts"), join(dir, "src", "main.ts")]));
 /** The errors in `file` under --noUnusedParameters --noUnusedLocals (on top of the strict flags). */
-const compileUnused = (file: string) => formatTypeErrors(typecheck([file], { noUnusedParameters: true, noUnusedLocals: true }).filter((e) => e.file === file));
+const compileUnused = (file: string) =>
+  formatTypeErrors(
+    typecheck([file], { noUnusedParameters: true, noUnusedLocals: true }).filter((e) => e.file === file),
+  );
 
 /**
  * Every line of `before` appears in `after` in order, allowing a line to gain a comma after its
@@ -87,20 +94,34 @@ describe("mcp-gen scaffold", () => {
       "src/handlers.ts: added tools.findUsers (tool user-search)",
       "src/handlers.ts: added tools.listCities (tool list_cities)",
     ]);
-    expect(run.stderr).toMatch(/^mcp-gen: src\/handlers\.ts:\d+:5: warning: handler prompts\.oldPrompt has no declaration in the manifest/m);
+    expect(run.stderr).toMatch(
+      /^mcp-gen: src\/handlers\.ts:\d+:5: warning: handler prompts\.oldPrompt has no declaration in the manifest/m,
+    );
     const after = readFileSync(file, "utf8");
     const added = addedLines(edited, after);
-    expect(after).toContain("      return { structuredContent: result };\n    },\n    // more tools later ('soon')\n    findUsers(");
+    expect(after).toContain(
+      "      return { structuredContent: result };\n    },\n    // more tools later ('soon')\n    findUsers(",
+    );
     // Stubs take no parameters (nothing unused under --noUnusedParameters) and say what they could take.
-    expect(after).toContain('    findUsers() {\n      // TODO tool user-search: Find users *\\/ by name\n      // Takes (args, ctx); args has "user-name", "delete", "limit".\n');
-    expect(after).toContain('      return { content: [{ type: "text", text: "user-search is not implemented yet" }], isError: true };\n');
+    expect(after).toContain(
+      '    findUsers() {\n      // TODO tool user-search: Find users *\\/ by name\n      // Takes (args, ctx); args has "user-name", "delete", "limit".\n',
+    );
+    expect(after).toContain(
+      '      return { content: [{ type: "text", text: "user-search is not implemented yet" }], isError: true };\n',
+    );
     expect(after).toContain("  resources: {\n    appConfig() {\n");
-    expect(after).toContain('    prompts: { planTrip: { city: completeCity },\n      reviewCode: {\n        "file-path"() {\n');
-    expect(after).toContain("          return [];\n        },\n      },\n    },\n    resourceTemplates: { cityWeather: { city: completeCity } },\n");
+    expect(after).toContain(
+      '    prompts: { planTrip: { city: completeCity },\n      reviewCode: {\n        "file-path"() {\n',
+    );
+    expect(after).toContain(
+      "          return [];\n        },\n      },\n    },\n    resourceTemplates: { cityWeather: { city: completeCity } },\n",
+    );
     expect(added.filter((line) => line.includes("TODO"))).toHaveLength(5);
     expect(added.join("\n")).not.toContain("second line");
     // The handler left without a declaration is the one thing the compiler objects to.
-    expect(compile(dir).split("\n")).toEqual([expect.stringMatching(/handlers\.ts:\d+: TS2353 .*'oldPrompt' does not exist/)]);
+    expect(compile(dir).split("\n")).toEqual([
+      expect.stringMatching(/handlers\.ts:\d+: TS2353 .*'oldPrompt' does not exist/),
+    ]);
     writeFileSync(file, after.replace("    oldPrompt() { return [] }, // kept\n", ""));
     expect(compile(dir)).toBe("");
     writeFileSync(file, after);
@@ -115,11 +136,16 @@ describe("mcp-gen scaffold", () => {
   it("fills an object typed with `satisfies`, and creates a missing file", () => {
     const dir = weatherProject();
     const file = join(dir, "src", "handlers.ts");
-    const satisfied = 'import type { WeatherHandlers } from "./mcp/index.js";\n\nexport const handlers = {} satisfies WeatherHandlers;\n';
+    const satisfied =
+      'import type { WeatherHandlers } from "./mcp/index.js";\n\nexport const handlers = {} satisfies WeatherHandlers;\n';
     writeFileSync(file, satisfied);
     expect(runCli(["scaffold", "-q"], dir).status).toBe(0);
     const filled = readFileSync(file, "utf8");
-    expect(filled.startsWith('import type { WeatherHandlers } from "./mcp/index.js";\n\nexport const handlers = {\n  tools: {\n    findUsers(')).toBe(true);
+    expect(
+      filled.startsWith(
+        'import type { WeatherHandlers } from "./mcp/index.js";\n\nexport const handlers = {\n  tools: {\n    findUsers(',
+      ),
+    ).toBe(true);
     expect(filled.endsWith("\n} satisfies WeatherHandlers;\n")).toBe(true);
     expect(compile(dir)).toBe("");
 
@@ -135,7 +161,9 @@ describe("mcp-gen scaffold", () => {
     const created = runCli(["scaffold"], dir);
     expect(created.status).toBe(0);
     expect(created.stdout).toContain("created src/handlers.ts\n");
-    expect(readFileSync(file, "utf8")).toContain('import type { WeatherHandlers } from "./mcp/index.js";\n\nexport const handlers: WeatherHandlers = {\n  tools: {\n');
+    expect(readFileSync(file, "utf8")).toContain(
+      'import type { WeatherHandlers } from "./mcp/index.js";\n\nexport const handlers: WeatherHandlers = {\n  tools: {\n',
+    );
     expect(compile(dir)).toBe("");
     // A stub for every kind of handler, in a project that flags what it does not use.
     expect(compileUnused(file)).toBe("");
@@ -186,13 +214,21 @@ describe("mcp-gen scaffold", () => {
   it("keeps a server name's line breaks out of the comment of a new file", () => {
     const dir = weatherProject();
     const manifest = join(dir, "mcp.yaml");
-    writeFileSync(manifest, readFileSync(manifest, "utf8").replace("  name: weather\n", '  name: "weather\\nconsole.log(\\"injected\\")//"\n'));
+    writeFileSync(
+      manifest,
+      readFileSync(manifest, "utf8").replace(
+        "  name: weather\n",
+        '  name: "weather\\nconsole.log(\\"injected\\")//"\n',
+      ),
+    );
     expect(runCli(["mcp.yaml", "-q"], dir).stderr).toBe("");
     const file = join(dir, "src", "handlers.ts");
     rmSync(file);
     expect(runCli(["scaffold", "-q"], dir).status).toBe(0);
     const created = readFileSync(file, "utf8");
-    expect(created.split("\n")[0]).toBe('// What the weather console.log("injected")// server does: one handler per tool, resource, template and prompt of its');
+    expect(created.split("\n")[0]).toBe(
+      '// What the weather console.log("injected")// server does: one handler per tool, resource, template and prompt of its',
+    );
     expect(created).not.toMatch(/^console/m);
     expect(formatTypeErrors(typecheck([file]))).toBe("");
   }, 120_000);

@@ -7,7 +7,14 @@
 // nginx is required (CI installs the Debian package nginx-light): without it this FAILS.
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { connectSession, httpChannel, MetaKey, type ClientSession, type JsonObject, type Params } from "../../runtime/index.js";
+import {
+  connectSession,
+  httpChannel,
+  MetaKey,
+  type ClientSession,
+  type JsonObject,
+  type Params,
+} from "../../runtime/index.js";
 import { repoRoot } from "../support/paths.js";
 import { startHttpServerWithEnv, type HttpServerProcess } from "./helpers.js";
 import { startNginxProxy, type NginxProxy } from "./proxy.js";
@@ -35,14 +42,19 @@ describe("scale-out: three instances behind nginx, no shared state (2026-07-28)"
   /** fetch that records, per request, the upstream nginx chose (X-Upstream). */
   const recordingFetch: typeof fetch = async (input, init) => {
     const response = await fetch(input, init);
-    const body = typeof init?.body === "string" ? (JSON.parse(init.body) as { method?: string; params?: JsonObject }) : undefined;
+    const body =
+      typeof init?.body === "string" ? (JSON.parse(init.body) as { method?: string; params?: JsonObject }) : undefined;
     hops.push({ upstream: response.headers.get("x-upstream") ?? "?", method: body?.method, params: body?.params });
     return response;
   };
 
   beforeAll(async () => {
     const env = { MCP_REQUEST_STATE_SECRET: `scale-out-${process.pid}-${Date.now()}`, MCP_PAGE_SIZE: "2" };
-    servers.push(...(await Promise.all(Array.from({ length: instances }, () => startHttpServerWithEnv(env, conformanceMain, "--port", "0")))));
+    servers.push(
+      ...(await Promise.all(
+        Array.from({ length: instances }, () => startHttpServerWithEnv(env, conformanceMain, "--port", "0")),
+      )),
+    );
     const upstreams = servers.map((s) => new URL(s.url).host);
 
     proxy = await startNginxProxy(upstreams);
@@ -76,7 +88,10 @@ describe("scale-out: three instances behind nginx, no shared state (2026-07-28)"
     const asked: string[] = [];
     const session = await connect(asked);
     const from = hops.length;
-    const result = await session.rawRequest("tools/call", { name: "test_input_required_result_multi_round", arguments: {} });
+    const result = await session.rawRequest("tools/call", {
+      name: "test_input_required_result_multi_round",
+      arguments: {},
+    });
     expect((result.content as { text: string }[])[0]!.text).toBe("Alice likes blue");
     expect(asked).toEqual(["Step 1: What is your name?", "Step 2: What is your favorite color?"]);
 
@@ -88,7 +103,10 @@ describe("scale-out: three instances behind nginx, no shared state (2026-07-28)"
     expect(Object.keys(rounds[2]!.params?.inputResponses as JsonObject)).toEqual(["step2"]);
     expect(typeof rounds[2]!.params?.requestState).toBe("string");
     const served = rounds.map((r) => r.upstream);
-    expect(served.every((u) => servers.some((s) => new URL(s.url).host === u)), served.join(", ")).toBe(true);
+    expect(
+      served.every((u) => servers.some((s) => new URL(s.url).host === u)),
+      served.join(", "),
+    ).toBe(true);
     expect(new Set(served).size, served.join(", ")).toBe(instances);
   });
 
@@ -101,7 +119,10 @@ describe("scale-out: three instances behind nginx, no shared state (2026-07-28)"
     // The same list, unpaginated, from one in-process server built from the same definition.
     const { createServerUnderTest } = await import("../conformance/server/create.js");
     const { memoryChannel } = await import("../../runtime/index.js");
-    const reference = await connectSession(memoryChannel(createServerUnderTest({ pageSize: 1000 })), { revisions: [modern], capabilities: allCapabilities });
+    const reference = await connectSession(memoryChannel(createServerUnderTest({ pageSize: 1000 })), {
+      revisions: [modern],
+      capabilities: allCapabilities,
+    });
     sessions.push(reference);
     const expected = await reference.listAll("tools/list", "tools");
 
@@ -131,7 +152,10 @@ describe("scale-out: three instances behind nginx, no shared state (2026-07-28)"
           jsonrpc: "2.0",
           id: ++id,
           method: "tools/call",
-          params: { ...params, _meta: { [MetaKey.protocolVersion]: modern, [MetaKey.clientCapabilities]: allCapabilities } },
+          params: {
+            ...params,
+            _meta: { [MetaKey.protocolVersion]: modern, [MetaKey.clientCapabilities]: allCapabilities },
+          },
         }),
       });
       const text = await response.text();
@@ -157,7 +181,11 @@ describe("scale-out: three instances behind nginx, no shared state (2026-07-28)"
 
     const seen = new Set<string | null>([first.upstream]);
     // Tampered states, sent round-robin, so every instance gets to reject at least one.
-    for (const bad of [flipped, `${requestState}x`, `${body}.${signature.slice(0, -1)}${signature.endsWith("A") ? "B" : "A"}`]) {
+    for (const bad of [
+      flipped,
+      `${requestState}x`,
+      `${body}.${signature.slice(0, -1)}${signature.endsWith("A") ? "B" : "A"}`,
+    ]) {
       const rejected = await call({ name, arguments: {}, ...answers, requestState: bad });
       expect(rejected.message.error?.code, bad).toBe(-32602);
       seen.add(rejected.upstream);

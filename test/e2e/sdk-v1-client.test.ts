@@ -6,7 +6,18 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { appConfig, errorCodeOf, firstText, oslo, parisForecast, startHttpServer, stopAllChildren, tsxCommand, weatherMain, type HttpServerProcess } from "./helpers.js";
+import {
+  appConfig,
+  errorCodeOf,
+  firstText,
+  oslo,
+  parisForecast,
+  startHttpServer,
+  stopAllChildren,
+  tsxCommand,
+  weatherMain,
+  type HttpServerProcess,
+} from "./helpers.js";
 import { NegotiationRecorder } from "./negotiation.js";
 
 type Kind = "stdio" | "http";
@@ -60,7 +71,9 @@ describe.each<Kind>(["stdio", "http"])("SDK v1 client → weather server over %s
   it("negotiates 2025-11-25 through initialize and learns who the server is", () => {
     expect(connected.wire.negotiated).toBe("2025-11-25");
     expect(client.getServerVersion()).toEqual({ name: "weather", version: "1.0.0", title: "Weather" });
-    expect(client.getInstructions()).toBe("Use get_forecast for multi-day forecasts; read weather://{city}/current for current conditions.");
+    expect(client.getInstructions()).toBe(
+      "Use get_forecast for multi-day forecasts; read weather://{city}/current for current conditions.",
+    );
     expect(client.getServerCapabilities()).toMatchObject({ tools: {}, resources: {}, prompts: {} });
   });
 
@@ -68,7 +81,11 @@ describe.each<Kind>(["stdio", "http"])("SDK v1 client → weather server over %s
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name)).toEqual(["get_forecast", "list_cities"]);
     const forecast = tools[0]!;
-    expect(forecast).toMatchObject({ title: "Get forecast", description: "Forecast for a city", annotations: { readOnlyHint: true, openWorldHint: false } });
+    expect(forecast).toMatchObject({
+      title: "Get forecast",
+      description: "Forecast for a city",
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    });
     expect(forecast.inputSchema).toEqual({
       type: "object",
       properties: {
@@ -85,7 +102,12 @@ describe.each<Kind>(["stdio", "http"])("SDK v1 client → weather server over %s
 
   it("lists resources, resource templates and prompts", async () => {
     expect((await client.listResources()).resources).toEqual([
-      { uri: "config://app", name: "App config", description: "Units and defaults the server uses", mimeType: "application/json" },
+      {
+        uri: "config://app",
+        name: "App config",
+        description: "Units and defaults the server uses",
+        mimeType: "application/json",
+      },
       // The forecast panel, an MCP App (apps: in the manifest), with its _meta.ui.
       {
         uri: "ui://weather/forecast_panel",
@@ -97,7 +119,12 @@ describe.each<Kind>(["stdio", "http"])("SDK v1 client → weather server over %s
       },
     ]);
     expect((await client.listResourceTemplates()).resourceTemplates).toEqual([
-      { uriTemplate: "weather://{city}/current", name: "Current weather", description: "Current conditions in a city", mimeType: "application/json" },
+      {
+        uriTemplate: "weather://{city}/current",
+        name: "Current weather",
+        description: "Current conditions in a city",
+        mimeType: "application/json",
+      },
     ]);
     expect((await client.listPrompts()).prompts).toEqual([
       {
@@ -108,7 +135,12 @@ describe.each<Kind>(["stdio", "http"])("SDK v1 client → weather server over %s
           { name: "style", description: "tone", required: false },
         ],
       },
-      { name: "plan_trip", title: "Plan a trip", description: "Ask for a packing list based on the forecast", arguments: [{ name: "city", required: true }] },
+      {
+        name: "plan_trip",
+        title: "Plan a trip",
+        description: "Ask for a packing list based on the forecast",
+        arguments: [{ name: "city", required: true }],
+      },
     ]);
   });
 
@@ -120,8 +152,15 @@ describe.each<Kind>(["stdio", "http"])("SDK v1 client → weather server over %s
   });
 
   it("calls get_forecast with explicit arguments", async () => {
-    const result = await client.callTool({ name: "get_forecast", arguments: { city: "Lisbon", days: 1, units: "imperial" } });
-    expect(result.structuredContent).toEqual({ city: "Lisbon", units: "imperial", days: [{ date: "2026-01-01", high: 75, low: 59, conditions: "sunny" }] });
+    const result = await client.callTool({
+      name: "get_forecast",
+      arguments: { city: "Lisbon", days: 1, units: "imperial" },
+    });
+    expect(result.structuredContent).toEqual({
+      city: "Lisbon",
+      units: "imperial",
+      days: [{ date: "2026-01-01", high: 75, low: 59, conditions: "sunny" }],
+    });
   });
 
   it("calls list_cities", async () => {
@@ -165,15 +204,25 @@ describe.each<Kind>(["stdio", "http"])("SDK v1 client → weather server over %s
 
   it("gets the declarative prompt summarize, with and without its optional style", async () => {
     const neutral = await client.getPrompt({ name: "summarize", arguments: { text: "hello" } });
-    expect(neutral.messages).toEqual([{ role: "user", content: { type: "text", text: "Summarize in a neutral tone:\nhello" } }]);
+    expect(neutral.messages).toEqual([
+      { role: "user", content: { type: "text", text: "Summarize in a neutral tone:\nhello" } },
+    ]);
     const formal = await client.getPrompt({ name: "summarize", arguments: { text: "hello", style: "formal" } });
-    expect(formal.messages).toEqual([{ role: "user", content: { type: "text", text: "Summarize in a formal tone:\nhello" } }]);
+    expect(formal.messages).toEqual([
+      { role: "user", content: { type: "text", text: "Summarize in a formal tone:\nhello" } },
+    ]);
   });
 
   it("gets the handler-based prompt plan_trip, and rejects a missing required argument", async () => {
     const trip = await client.getPrompt({ name: "plan_trip", arguments: { city: "Oslo" } });
     expect(trip.messages).toEqual([
-      { role: "user", content: { type: "text", text: "I am travelling to Oslo. Check the forecast with get_forecast, then suggest a packing list." } },
+      {
+        role: "user",
+        content: {
+          type: "text",
+          text: "I am travelling to Oslo. Check the forecast with get_forecast, then suggest a packing list.",
+        },
+      },
     ]);
     expect(await errorCodeOf(client.getPrompt({ name: "plan_trip", arguments: {} }))).toBe(-32602);
   });
@@ -234,6 +283,8 @@ describe.each(older)("SDK v1 client → weather server over %s, asking for %s", 
 
   it("gets prompts", async () => {
     const formal = await client.getPrompt({ name: "summarize", arguments: { text: "hello", style: "formal" } });
-    expect(formal.messages).toEqual([{ role: "user", content: { type: "text", text: "Summarize in a formal tone:\nhello" } }]);
+    expect(formal.messages).toEqual([
+      { role: "user", content: { type: "text", text: "Summarize in a formal tone:\nhello" } },
+    ]);
   });
 });

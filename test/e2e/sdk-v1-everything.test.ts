@@ -16,7 +16,10 @@ const asked: { mode?: string; message: string }[] = [];
 let listChanges = 0;
 
 beforeAll(async () => {
-  client = new Client({ name: "e2e-sdk-v1", version: "1.0.0" }, { capabilities: { elicitation: { form: {}, url: {} } } });
+  client = new Client(
+    { name: "e2e-sdk-v1", version: "1.0.0" },
+    { capabilities: { elicitation: { form: {}, url: {} } } },
+  );
   client.setRequestHandler(ElicitRequestSchema, (request) => {
     const params = request.params as { mode?: string; message: string };
     asked.push({ ...(params.mode === undefined ? {} : { mode: params.mode }), message: params.message });
@@ -31,7 +34,10 @@ afterAll(async () => {
   await client?.close().catch(() => {});
 });
 
-const texts = (content: unknown) => (content as { type: string; text?: string }[]).flatMap((c) => (c.type === "text" && c.text !== undefined ? [c.text] : []));
+const texts = (content: unknown) =>
+  (content as { type: string; text?: string }[]).flatMap((c) =>
+    c.type === "text" && c.text !== undefined ? [c.text] : [],
+  );
 
 describe("SDK v1 client → everything example over stdio (2025-11-25)", () => {
   it("sees tools.listChanged in the capabilities", () => {

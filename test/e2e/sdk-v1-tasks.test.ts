@@ -26,8 +26,13 @@ afterAll(async () => {
 });
 
 /** An SDK v1 client that answers elicitations with `answer`. */
-async function connect(answer: (message: string) => { action: "accept"; content: { confirm: boolean } } | { action: "decline" }): Promise<Client> {
-  const client = new Client({ name: "e2e-sdk-v1-tasks", version: "1.0.0" }, { capabilities: { elicitation: { form: {} } } });
+async function connect(
+  answer: (message: string) => { action: "accept"; content: { confirm: boolean } } | { action: "decline" },
+): Promise<Client> {
+  const client = new Client(
+    { name: "e2e-sdk-v1-tasks", version: "1.0.0" },
+    { capabilities: { elicitation: { form: {} } } },
+  );
   client.setRequestHandler(ElicitRequestSchema, (request) => answer(request.params.message));
   await client.connect(new StreamableHTTPClientTransport(new URL(server.url)));
   clients.push(client);
@@ -39,7 +44,11 @@ async function streamCall(client: Client, name: string, args: Record<string, unk
   const seen: string[] = [];
   let taskId: string | undefined;
   let result: unknown;
-  for await (const message of client.experimental.tasks.callToolStream({ name, arguments: args }, CallToolResultSchema, { task: { ttl: 60_000 } })) {
+  for await (const message of client.experimental.tasks.callToolStream(
+    { name, arguments: args },
+    CallToolResultSchema,
+    { task: { ttl: 60_000 } },
+  )) {
     seen.push(message.type);
     if (message.type === "taskCreated") taskId = message.task.taskId;
     if (message.type === "result") result = message.result;
@@ -54,7 +63,12 @@ describe("SDK v1 client, experimental tasks (2025-11-25), against the generated 
     expect(client.getServerCapabilities()?.tasks).toMatchObject({ requests: { tools: { call: {} } } });
     const { tools } = await client.listTools();
     const support = Object.fromEntries(tools.map((tool) => [tool.name, tool.execution?.taskSupport]));
-    expect(support).toMatchObject({ greet: undefined, slow_compute: "optional", failing_job: "required", confirm_delete: "optional" });
+    expect(support).toMatchObject({
+      greet: undefined,
+      slow_compute: "optional",
+      failing_job: "required",
+      confirm_delete: "optional",
+    });
   });
 
   it("streams a task-augmented call from its creation to its result", async () => {
@@ -82,7 +96,11 @@ describe("SDK v1 client, experimental tasks (2025-11-25), against the generated 
 
   it("cancels a running task: tasks/get shows it cancelled", async () => {
     const client = await connect(() => ({ action: "decline" }));
-    const stream = client.experimental.tasks.callToolStream({ name: "slow_compute", arguments: { seconds: 30 } }, CallToolResultSchema, { task: { ttl: 60_000 } });
+    const stream = client.experimental.tasks.callToolStream(
+      { name: "slow_compute", arguments: { seconds: 30 } },
+      CallToolResultSchema,
+      { task: { ttl: 60_000 } },
+    );
     const first = await stream.next();
     expect(first.value?.type).toBe("taskCreated");
     const taskId = first.value?.type === "taskCreated" ? first.value.task.taskId : "";

@@ -3,11 +3,27 @@
 // socket. With versionNegotiation "auto" the client probes server/discover and speaks the
 // modern era (2026-07-28: no handshake, version and capabilities in each request's _meta);
 // without it, the SDK's default, it opens with initialize like a 2025 client.
-import { Client, ResourceNotFoundError, StreamableHTTPClientTransport, type Transport } from "@modelcontextprotocol/client";
+import {
+  Client,
+  ResourceNotFoundError,
+  StreamableHTTPClientTransport,
+  type Transport,
+} from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { NegotiationRecorder } from "./negotiation.js";
-import { appConfig, errorCodeOf, firstText, oslo, parisForecast, startHttpServer, stopAllChildren, tsxCommand, weatherMain, type HttpServerProcess } from "./helpers.js";
+import {
+  appConfig,
+  errorCodeOf,
+  firstText,
+  oslo,
+  parisForecast,
+  startHttpServer,
+  stopAllChildren,
+  tsxCommand,
+  weatherMain,
+  type HttpServerProcess,
+} from "./helpers.js";
 
 type Kind = "stdio" | "http";
 type Mode = "auto" | "legacy";
@@ -74,9 +90,18 @@ describe.each(cases)("SDK v2 client → weather server over %s, versionNegotiati
     expect(client.getNegotiatedProtocolVersion()).toBe(revision);
     if (!modern) expect(connected.wire?.negotiated).toBe(revision);
     expect(client.getServerVersion()).toMatchObject({ name: "weather", version: "1.0.0" });
-    expect(client.getInstructions()).toBe("Use get_forecast for multi-day forecasts; read weather://{city}/current for current conditions.");
+    expect(client.getInstructions()).toBe(
+      "Use get_forecast for multi-day forecasts; read weather://{city}/current for current conditions.",
+    );
     expect(client.getServerCapabilities()).toMatchObject({ tools: {}, resources: {}, prompts: {} });
-    if (modern) expect(client.getDiscoverResult()?.supportedVersions).toEqual(["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"]);
+    if (modern)
+      expect(client.getDiscoverResult()?.supportedVersions).toEqual([
+        "2026-07-28",
+        "2025-11-25",
+        "2025-06-18",
+        "2025-03-26",
+        "2024-11-05",
+      ]);
   });
 
   it("lists the tools with their schemas", async () => {
@@ -85,7 +110,11 @@ describe.each(cases)("SDK v2 client → weather server over %s, versionNegotiati
     expect(tools[0]).toMatchObject({
       title: "Get forecast",
       description: "Forecast for a city",
-      inputSchema: { type: "object", required: ["city"], properties: { days: { default: 3 }, units: { default: "metric" } } },
+      inputSchema: {
+        type: "object",
+        required: ["city"],
+        properties: { days: { default: 3 }, units: { default: "metric" } },
+      },
       outputSchema: { type: "object", required: ["city", "units", "days"] },
       annotations: { readOnlyHint: true, openWorldHint: false },
     });
@@ -94,7 +123,12 @@ describe.each(cases)("SDK v2 client → weather server over %s, versionNegotiati
 
   it("lists resources, resource templates and prompts", async () => {
     expect((await client.listResources()).resources).toEqual([
-      { uri: "config://app", name: "App config", description: "Units and defaults the server uses", mimeType: "application/json" },
+      {
+        uri: "config://app",
+        name: "App config",
+        description: "Units and defaults the server uses",
+        mimeType: "application/json",
+      },
       // The forecast panel, an MCP App (apps: in the manifest), with its _meta.ui.
       {
         uri: "ui://weather/forecast_panel",
@@ -106,7 +140,12 @@ describe.each(cases)("SDK v2 client → weather server over %s, versionNegotiati
       },
     ]);
     expect((await client.listResourceTemplates()).resourceTemplates).toEqual([
-      { uriTemplate: "weather://{city}/current", name: "Current weather", description: "Current conditions in a city", mimeType: "application/json" },
+      {
+        uriTemplate: "weather://{city}/current",
+        name: "Current weather",
+        description: "Current conditions in a city",
+        mimeType: "application/json",
+      },
     ]);
     const { prompts } = await client.listPrompts();
     expect(prompts.map((p) => p.name)).toEqual(["summarize", "plan_trip"]);
@@ -163,10 +202,16 @@ describe.each(cases)("SDK v2 client → weather server over %s, versionNegotiati
 
   it("gets the prompts summarize (with and without style) and plan_trip", async () => {
     const neutral = await client.getPrompt({ name: "summarize", arguments: { text: "hello" } });
-    expect(neutral.messages).toEqual([{ role: "user", content: { type: "text", text: "Summarize in a neutral tone:\nhello" } }]);
+    expect(neutral.messages).toEqual([
+      { role: "user", content: { type: "text", text: "Summarize in a neutral tone:\nhello" } },
+    ]);
     const formal = await client.getPrompt({ name: "summarize", arguments: { text: "hello", style: "formal" } });
-    expect(formal.messages).toEqual([{ role: "user", content: { type: "text", text: "Summarize in a formal tone:\nhello" } }]);
+    expect(formal.messages).toEqual([
+      { role: "user", content: { type: "text", text: "Summarize in a formal tone:\nhello" } },
+    ]);
     const trip = await client.getPrompt({ name: "plan_trip", arguments: { city: "Paris" } });
-    expect(firstText([trip.messages[0]!.content])).toBe("I am travelling to Paris. Check the forecast with get_forecast, then suggest a packing list.");
+    expect(firstText([trip.messages[0]!.content])).toBe(
+      "I am travelling to Paris. Check the forecast with get_forecast, then suggest a packing list.",
+    );
   });
 });

@@ -15,7 +15,10 @@ const asked: unknown[] = [];
 
 beforeAll(async () => {
   server = await startHttpServer(main, "--http", "--port", "0");
-  client = new Client({ name: "e2e-sdk-v2", version: "2.0.0" }, { versionNegotiation: { mode: "auto" }, capabilities: { elicitation: { form: {} } } });
+  client = new Client(
+    { name: "e2e-sdk-v2", version: "2.0.0" },
+    { versionNegotiation: { mode: "auto" }, capabilities: { elicitation: { form: {} } } },
+  );
   client.setRequestHandler("elicitation/create", (request) => {
     asked.push(request.params);
     return { action: "accept", content: { confirm: true, reason: "tidy up" } };
@@ -27,7 +30,10 @@ afterAll(async () => {
   await stopAllChildren();
 });
 
-const texts = (content: unknown) => (content as { type: string; text?: string }[]).flatMap((c) => (c.type === "text" && c.text !== undefined ? [c.text] : []));
+const texts = (content: unknown) =>
+  (content as { type: string; text?: string }[]).flatMap((c) =>
+    c.type === "text" && c.text !== undefined ? [c.text] : [],
+  );
 
 describe("SDK v2 client → everything example over HTTP (2026-07-28)", () => {
   it("negotiates 2026-07-28 and sees search_notes' x-mcp-header declaration", async () => {
@@ -47,7 +53,10 @@ describe("SDK v2 client → everything example over HTTP (2026-07-28)", () => {
     const result = await client.callTool({ name: "delete_note", arguments: { id: "groceries" } });
     expect(texts(result.content)).toEqual(['Deleted "Groceries"']);
     expect(asked).toMatchObject([
-      { message: 'Delete "Groceries"? This cannot be undone.', requestedSchema: { type: "object", properties: { confirm: { type: "boolean" } }, required: ["confirm"] } },
+      {
+        message: 'Delete "Groceries"? This cannot be undone.',
+        requestedSchema: { type: "object", properties: { confirm: { type: "boolean" } }, required: ["confirm"] },
+      },
     ]);
   });
 });

@@ -37,7 +37,11 @@ import { decodeJwt, decodeProtectedHeader } from "jose";
 import { randomUUID } from "node:crypto";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AuthorizationRefusedError, startAuthorizationServer, type AuthorizationServer } from "../support/authorization-server.js";
+import {
+  AuthorizationRefusedError,
+  startAuthorizationServer,
+  type AuthorizationServer,
+} from "../support/authorization-server.js";
 import { repoRoot } from "../support/paths.js";
 import { firstText, startHttpServer, stopAllChildren, type HttpServerProcess } from "./helpers.js";
 
@@ -82,7 +86,12 @@ function recordingFetch(log: Exchange[]): FetchLike {
     log.push({
       method: init?.method ?? "GET",
       url: new URL(input),
-      requestBody: typeof init?.body === "string" ? init.body : init?.body instanceof URLSearchParams ? init.body.toString() : undefined,
+      requestBody:
+        typeof init?.body === "string"
+          ? init.body
+          : init?.body instanceof URLSearchParams
+            ? init.body.toString()
+            : undefined,
       authorization: headers.get("authorization"),
       sessionId: headers.get("mcp-session-id"),
       status: response.status,
@@ -181,7 +190,8 @@ const accessTokenClaims = (host: InMemoryOAuthHost) => {
   return decodeJwt(host.saved.access_token);
 };
 const formOf = (exchange: Exchange | undefined) => new URLSearchParams(exchange?.requestBody ?? "");
-const jsonOf = (exchange: Exchange | undefined) => JSON.parse(exchange?.requestBody ?? "null") as Record<string, unknown>;
+const jsonOf = (exchange: Exchange | undefined) =>
+  JSON.parse(exchange?.requestBody ?? "null") as Record<string, unknown>;
 
 type Mode = "auto" | "legacy";
 
@@ -192,7 +202,8 @@ describe.each<[Mode, string]>([
   const modern = mode === "auto";
   const log: Exchange[] = [];
   const host = new InMemoryOAuthHost(user);
-  const newTransport = () => new StreamableHTTPClientTransport(new URL(resource), { authProvider: host, fetch: recordingFetch(log) });
+  const newTransport = () =>
+    new StreamableHTTPClientTransport(new URL(resource), { authProvider: host, fetch: recordingFetch(log) });
   const newClient = () => new Client({ name: "e2e-sdk-v2-oauth", version: "2.0.0" }, { versionNegotiation: { mode } });
   let client: Client | undefined;
   const connected = () => {
@@ -212,7 +223,12 @@ describe.each<[Mode, string]>([
     await first.close().catch(() => {});
 
     // What led there: 401 with the challenge, RFC 9728 then RFC 8414 discovery, registration, one authorization.
-    expect(log[0]).toMatchObject({ method: "POST", status: 401, authorization: null, wwwAuthenticate: `Bearer scope="notes:read", resource_metadata="${metadataUrl}"` });
+    expect(log[0]).toMatchObject({
+      method: "POST",
+      status: 401,
+      authorization: null,
+      wwwAuthenticate: `Bearer scope="notes:read", resource_metadata="${metadataUrl}"`,
+    });
     expect(jsonOf(log[0]).method).toBe(modern ? "server/discover" : "initialize");
     expect(log.slice(1, 4).map((e) => `${e.method} ${e.url.href} ${e.status}`)).toEqual([
       `GET ${metadataUrl} 200`,
@@ -245,7 +261,12 @@ describe.each<[Mode, string]>([
     expect(others).toEqual([]);
     expect(tokenRequest).toMatchObject({ method: "POST", status: 200 });
     expect(tokenRequest!.url.href).toBe(`${as.issuer}/token`);
-    expect(Object.fromEntries(formOf(tokenRequest))).toMatchObject({ grant_type: "authorization_code", redirect_uri: redirectUri, resource, client_id: host.registration?.client_id });
+    expect(Object.fromEntries(formOf(tokenRequest))).toMatchObject({
+      grant_type: "authorization_code",
+      redirect_uri: redirectUri,
+      resource,
+      client_id: host.registration?.client_id,
+    });
     expect(formOf(tokenRequest).get("code_verifier")).toMatch(/^[A-Za-z0-9._~-]{43,128}$/);
 
     expect(decodeProtectedHeader(host.saved!.access_token)).toMatchObject({ alg: "RS256", typ: "at+jwt" });
@@ -289,7 +310,9 @@ describe.each<[Mode, string]>([
 
     // 1. The SDK gets the 403 and re-runs authorization with the union of scopes, forcing a new
     //    authorization request (a refresh cannot widen scope) under the same registration.
-    await expect(c.callTool({ name: "add_note", arguments: { text: `milk (${mode})` } })).rejects.toBeInstanceOf(UnauthorizedError);
+    await expect(c.callTool({ name: "add_note", arguments: { text: `milk (${mode})` } })).rejects.toBeInstanceOf(
+      UnauthorizedError,
+    );
     const refused = log.slice(start);
     expect(refused[0]).toMatchObject({ method: "POST", status: 403, authorization: `Bearer ${firstToken}` });
     expect(refused[0]!.wwwAuthenticate).toBe(
@@ -300,7 +323,12 @@ describe.each<[Mode, string]>([
     expect(refused.slice(1).filter((e) => e.url.origin === as.issuer && e.method === "POST")).toEqual([]);
     expect(host.authorizations).toHaveLength(2);
     const stepUp = host.authorizations[1]!;
-    expect(Object.fromEntries(stepUp.url.searchParams)).toMatchObject({ client_id: firstRegistration, scope: "notes:read notes:write offline_access", resource, code_challenge_method: "S256" });
+    expect(Object.fromEntries(stepUp.url.searchParams)).toMatchObject({
+      client_id: firstRegistration,
+      scope: "notes:read notes:write offline_access",
+      resource,
+      code_challenge_method: "S256",
+    });
     // ...which this AS refuses, since the client registered scope "notes:read offline_access" (RFC 7591 §2).
     const refusal = host.lastCallback();
     expect(refusal.get("error")).toBe("invalid_scope");
@@ -311,11 +339,17 @@ describe.each<[Mode, string]>([
     //    again, with the union scope, and the authorization goes through.
     host.invalidateCredentials("client");
     const retry = log.length;
-    await expect(c.callTool({ name: "add_note", arguments: { text: `milk (${mode})` } })).rejects.toBeInstanceOf(UnauthorizedError);
+    await expect(c.callTool({ name: "add_note", arguments: { text: `milk (${mode})` } })).rejects.toBeInstanceOf(
+      UnauthorizedError,
+    );
     expect(log[retry]).toMatchObject({ status: 403, authorization: `Bearer ${firstToken}` });
     const registrations = exchangesTo("/reg", retry);
     expect(registrations).toHaveLength(1);
-    expect(jsonOf(registrations[0])).toMatchObject({ scope: "notes:read notes:write offline_access", grant_types: ["authorization_code", "refresh_token"], token_endpoint_auth_method: "none" });
+    expect(jsonOf(registrations[0])).toMatchObject({
+      scope: "notes:read notes:write offline_access",
+      grant_types: ["authorization_code", "refresh_token"],
+      token_endpoint_auth_method: "none",
+    });
     expect(host.registration?.client_id).not.toBe(firstRegistration);
     expect(host.authorizations).toHaveLength(3);
     expect(Object.fromEntries(host.authorizations[2]!.url.searchParams)).toMatchObject({

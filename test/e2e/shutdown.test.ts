@@ -24,7 +24,12 @@ const initialize = (id: number) => ({
   params: { protocolVersion: REVISION, capabilities: {}, clientInfo: { name: "shutdown-test", version: "1.0.0" } },
 });
 const initialized = { jsonrpc: "2.0", method: "notifications/initialized" };
-const reindex = (id: number, delayMs: number) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "reindex", arguments: { delayMs } } });
+const reindex = (id: number, delayMs: number) => ({
+  jsonrpc: "2.0",
+  id,
+  method: "tools/call",
+  params: { name: "reindex", arguments: { delayMs } },
+});
 const ping = (id: number) => ({ jsonrpc: "2.0", id, method: "ping" });
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -43,11 +48,18 @@ const exitOf = (child: ChildProcess): Promise<Exit> =>
 
 /** A legacy (2025-11-25) session over HTTP, initialized; POSTs answer JSON or SSE text. */
 async function httpSession(url: string) {
-  const headers: Record<string, string> = { "content-type": "application/json", accept: "application/json, text/event-stream" };
+  const headers: Record<string, string> = {
+    "content-type": "application/json",
+    accept: "application/json, text/event-stream",
+  };
   const init = await fetch(url, { method: "POST", headers, body: JSON.stringify(initialize(1)) });
   expect(init.status).toBe(200);
   await init.text();
-  const session = { ...headers, "mcp-session-id": init.headers.get("mcp-session-id")!, "mcp-protocol-version": REVISION };
+  const session = {
+    ...headers,
+    "mcp-session-id": init.headers.get("mcp-session-id")!,
+    "mcp-protocol-version": REVISION,
+  };
   const ack = await fetch(url, { method: "POST", headers: session, body: JSON.stringify(initialized) });
   expect(ack.status).toBe(202);
   return {
@@ -74,7 +86,11 @@ function startStdio(script: string, ...args: string[]) {
   const { command, args: argv, cwd } = tsxCommand(script, ...args);
   const child = spawn(command, argv, { cwd, stdio: ["pipe", "pipe", "pipe"] });
   children.add(child);
-  const messages: { id?: unknown; result?: { content?: { text?: string }[]; isError?: boolean }; error?: { code: number; message: string } }[] = [];
+  const messages: {
+    id?: unknown;
+    result?: { content?: { text?: string }[]; isError?: boolean };
+    error?: { code: number; message: string };
+  }[] = [];
   let pending = "";
   let stderr = "";
   child.stdout!.setEncoding("utf8");
@@ -248,7 +264,11 @@ describe("listener.close({ timeoutMs }) in process", () => {
         body: JSON.stringify(initialize(1)),
       });
       await init.text();
-      return { accept: "text/event-stream", "mcp-session-id": init.headers.get("mcp-session-id")!, "mcp-protocol-version": REVISION };
+      return {
+        accept: "text/event-stream",
+        "mcp-session-id": init.headers.get("mcp-session-id")!,
+        "mcp-protocol-version": REVISION,
+      };
     })();
     const stream = await fetch(listener.url, { method: "GET", headers: sessionHeaders });
     expect(stream.status).toBe(200);

@@ -54,31 +54,57 @@ async function readAll(response: Response): Promise<SseEvent[]> {
   for (const block of text.split("\n\n")) {
     const lines = block.split("\n").filter((line) => line !== "" && !line.startsWith(":"));
     if (lines.length === 0) continue;
-    const field = (name: string) => lines.filter((l) => l.startsWith(`${name}:`)).map((l) => l.slice(name.length + 1).trimStart());
+    const field = (name: string) =>
+      lines.filter((l) => l.startsWith(`${name}:`)).map((l) => l.slice(name.length + 1).trimStart());
     events.push({ id: field("id")[0], retry: field("retry")[0], data: field("data").join("\n") });
   }
   return events;
 }
 
-const parse = (events: readonly SseEvent[]) => events.filter((e) => e.data !== "").map((e) => JSON.parse(e.data) as Message);
-const progressValues = (messages: readonly Message[]) => messages.filter((m) => m.method === "notifications/progress").map((m) => m.params!.progress);
+const parse = (events: readonly SseEvent[]) =>
+  events.filter((e) => e.data !== "").map((e) => JSON.parse(e.data) as Message);
+const progressValues = (messages: readonly Message[]) =>
+  messages.filter((m) => m.method === "notifications/progress").map((m) => m.params!.progress);
 
 /** A raw legacy session of `revision`. */
 async function rawSession(url: string, revision = "2025-11-25") {
-  const base = { accept: "application/json, text/event-stream", "content-type": "application/json", "mcp-protocol-version": revision };
+  const base = {
+    accept: "application/json, text/event-stream",
+    "content-type": "application/json",
+    "mcp-protocol-version": revision,
+  };
   const init = await fetch(url, {
     method: "POST",
     headers: base,
-    body: JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: revision, capabilities: {}, clientInfo: { name: "raw", version: "1" } } }),
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 0,
+      method: "initialize",
+      params: { protocolVersion: revision, capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+    }),
   });
   const sessionId = init.headers.get("mcp-session-id")!;
   await init.text();
   const headers = { ...base, "mcp-session-id": sessionId };
-  const post = (message: object) => fetch(url, { method: "POST", headers, body: JSON.stringify({ jsonrpc: "2.0", ...message }) });
+  const post = (message: object) =>
+    fetch(url, { method: "POST", headers, body: JSON.stringify({ jsonrpc: "2.0", ...message }) });
   await (await post({ method: "notifications/initialized" })).text();
   const resume = (lastEventId: string) =>
-    fetch(url, { method: "GET", headers: { accept: "text/event-stream", "mcp-session-id": sessionId, "mcp-protocol-version": revision, "last-event-id": lastEventId } });
-  const reindex = (id: number, delayMs = 20) => post({ id, method: "tools/call", params: { name: "reindex", arguments: { delayMs }, _meta: { progressToken: `p${id}` } } });
+    fetch(url, {
+      method: "GET",
+      headers: {
+        accept: "text/event-stream",
+        "mcp-session-id": sessionId,
+        "mcp-protocol-version": revision,
+        "last-event-id": lastEventId,
+      },
+    });
+  const reindex = (id: number, delayMs = 20) =>
+    post({
+      id,
+      method: "tools/call",
+      params: { name: "reindex", arguments: { delayMs }, _meta: { progressToken: `p${id}` } },
+    });
   const end = () => fetch(url, { method: "DELETE", headers: { "mcp-session-id": sessionId } }).then((r) => r.text());
   return { post, resume, reindex, end };
 }
@@ -91,7 +117,12 @@ function recordingFetch() {
     const method = init?.method ?? "GET";
     requests.push({ method, lastEventId: new Headers(init?.headers).get("last-event-id"), at: Date.now() });
     const response = await fetch(input, init);
-    if (method !== "POST" || !(response.headers.get("content-type") ?? "").includes("text/event-stream") || !response.body) return response;
+    if (
+      method !== "POST" ||
+      !(response.headers.get("content-type") ?? "").includes("text/event-stream") ||
+      !response.body
+    )
+      return response;
     const watched = response.body.pipeThrough(new TransformStream({ flush: () => void streamEnds.push(Date.now()) }));
     return new Response(watched, { status: response.status, headers: response.headers });
   };
@@ -142,7 +173,10 @@ describe("SSE polling (SEP-1699): a handler asks with ctx.pollLater", () => {
     await client.connect(transport);
     expect(transport.protocolVersion).toBe("2025-11-25");
     const progress: number[] = [];
-    const result = await client.callTool({ name: "reindex", arguments: { delayMs: 20 } }, { onprogress: (p) => progress.push(p.progress) });
+    const result = await client.callTool(
+      { name: "reindex", arguments: { delayMs: 20 } },
+      { onprogress: (p) => progress.push(p.progress) },
+    );
     expect(result.content).toEqual([{ type: "text", text: "Reindexed 2 notes" }]);
     expect(progress).toEqual([1, 2]);
     expect(polled).toEqual([true]);
@@ -167,7 +201,9 @@ describe("SSE polling (SEP-1699): a handler asks with ctx.pollLater", () => {
     // A modern (2026-07-28) request is its own connection.
     const modern = await serve({}, 300);
     const modernClient = await connectNotesClient(httpChannel(modern.url));
-    expect((await modernClient.tools.reindex({ delayMs: 1 })).content).toEqual([{ type: "text", text: "Reindexed 2 notes" }]);
+    expect((await modernClient.tools.reindex({ delayMs: 1 })).content).toEqual([
+      { type: "text", text: "Reindexed 2 notes" },
+    ]);
     await modernClient.close();
     expect([...older.polled, ...storeless.polled, ...modern.polled]).toEqual([false, false, false]);
   });
@@ -211,7 +247,10 @@ describe("SSE polling (SEP-1699): the pollAfterMs option", () => {
     const sdk = new Client({ name: "sse-polling", version: "1.0.0" });
     await sdk.connect(transport);
     const sdkProgress: number[] = [];
-    const sdkResult = await sdk.callTool({ name: "reindex", arguments: { delayMs: 70 } }, { onprogress: (p) => sdkProgress.push(p.progress) });
+    const sdkResult = await sdk.callTool(
+      { name: "reindex", arguments: { delayMs: 70 } },
+      { onprogress: (p) => sdkProgress.push(p.progress) },
+    );
     expect(sdkResult.content).toEqual([{ type: "text", text: "Reindexed 3 notes" }]);
     expect(sdkProgress).toEqual([1, 2, 3]);
     expect(theirs.resumes().length).toBeGreaterThanOrEqual(2);

@@ -5,13 +5,26 @@
 // that clients resume on their own.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { createWebHandler, httpChannel, MemoryEventStore, type EventStore, type HttpOptions, type Replay } from "@mcp-gen/runtime";
+import {
+  createWebHandler,
+  httpChannel,
+  MemoryEventStore,
+  type EventStore,
+  type HttpOptions,
+  type Replay,
+} from "@mcp-gen/runtime";
 import { listenHttp, type HttpListener } from "@mcp-gen/runtime/node";
 import { afterEach, describe, expect, it } from "vitest";
 import { createHandlers } from "../../examples/everything/src/handlers.js";
 import { connectNotesClient, createNotesServer, type NotesHandlers } from "../../examples/everything/src/mcp/index.js";
 
-type Message = { id?: number; method?: string; params?: Record<string, unknown>; result?: Record<string, unknown>; error?: unknown };
+type Message = {
+  id?: number;
+  method?: string;
+  params?: Record<string, unknown>;
+  result?: Record<string, unknown>;
+  error?: unknown;
+};
 interface SseEvent {
   readonly id: string | undefined;
   readonly data: string;
@@ -51,7 +64,8 @@ async function serve(options: HttpOptions = {}) {
   const listener = await listenHttp(server, options);
   listeners.push(listener);
   /** The next reindex run to end. */
-  const nextRun = () => (finished.length ? Promise.resolve(finished.shift()!) : new Promise<ReindexRun>((resolve) => waiting.push(resolve)));
+  const nextRun = () =>
+    finished.length ? Promise.resolve(finished.shift()!) : new Promise<ReindexRun>((resolve) => waiting.push(resolve));
   return { url: listener.url, nextRun };
 }
 
@@ -71,7 +85,8 @@ async function* readEvents(body: ReadableStream<Uint8Array>): AsyncGenerator<Sse
         buffer = buffer.slice(end + 2);
         const lines = block.split("\n");
         if (lines.every((line) => line.startsWith(":"))) continue; // keep-alive comment
-        const field = (name: string) => lines.filter((l) => l.startsWith(`${name}:`)).map((l) => l.slice(name.length + 1).trimStart());
+        const field = (name: string) =>
+          lines.filter((l) => l.startsWith(`${name}:`)).map((l) => l.slice(name.length + 1).trimStart());
         yield { id: field("id")[0], data: field("data").join("\n") };
       }
     }
@@ -85,30 +100,64 @@ async function* readEvents(body: ReadableStream<Uint8Array>): AsyncGenerator<Sse
  * `notes` notes to the workspace (the server's, shared by sessions).
  */
 async function rawSession(url: string, notes = ["Third", "Fourth"], fetch: typeof globalThis.fetch = globalThis.fetch) {
-  const base = { accept: "application/json, text/event-stream", "content-type": "application/json", "mcp-protocol-version": "2025-11-25" };
+  const base = {
+    accept: "application/json, text/event-stream",
+    "content-type": "application/json",
+    "mcp-protocol-version": "2025-11-25",
+  };
   const init = await fetch(url, {
     method: "POST",
     headers: base,
-    body: JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "1" } } }),
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 0,
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+    }),
   });
   const sessionId = init.headers.get("mcp-session-id")!;
   await init.text();
   const headers = { ...base, "mcp-session-id": sessionId };
-  const post = (message: object, signal?: AbortSignal) => fetch(url, { method: "POST", headers, body: JSON.stringify({ jsonrpc: "2.0", ...message }), signal: signal ?? null });
+  const post = (message: object, signal?: AbortSignal) =>
+    fetch(url, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ jsonrpc: "2.0", ...message }),
+      signal: signal ?? null,
+    });
   await (await post({ method: "notifications/initialized" })).text();
   for (const title of notes) {
-    await (await post({ id: title, method: "tools/call", params: { name: "add_note", arguments: { title, body: "more" } } })).text();
+    await (
+      await post({ id: title, method: "tools/call", params: { name: "add_note", arguments: { title, body: "more" } } })
+    ).text();
   }
   const resume = (lastEventId: string, session = sessionId) =>
-    fetch(url, { method: "GET", headers: { accept: "text/event-stream", "mcp-session-id": session, "mcp-protocol-version": "2025-11-25", "last-event-id": lastEventId } });
+    fetch(url, {
+      method: "GET",
+      headers: {
+        accept: "text/event-stream",
+        "mcp-session-id": session,
+        "mcp-protocol-version": "2025-11-25",
+        "last-event-id": lastEventId,
+      },
+    });
   const reindex = (id: number, signal?: AbortSignal) =>
-    post({ id, method: "tools/call", params: { name: "reindex", arguments: { delayMs: 20 }, _meta: { progressToken: `p${id}` } } }, signal);
+    post(
+      {
+        id,
+        method: "tools/call",
+        params: { name: "reindex", arguments: { delayMs: 20 }, _meta: { progressToken: `p${id}` } },
+      },
+      signal,
+    );
   const end = () => fetch(url, { method: "DELETE", headers: { "mcp-session-id": sessionId } }).then((r) => r.text());
   return { sessionId, post, resume, reindex, end };
 }
 
-const parse = (events: readonly SseEvent[]) => events.filter((e) => e.data !== "").map((e) => JSON.parse(e.data) as Message);
-const progressValues = (messages: readonly Message[]) => messages.filter((m) => m.method === "notifications/progress").map((m) => m.params!.progress);
+const parse = (events: readonly SseEvent[]) =>
+  events.filter((e) => e.data !== "").map((e) => JSON.parse(e.data) as Message);
+const progressValues = (messages: readonly Message[]) =>
+  messages.filter((m) => m.method === "notifications/progress").map((m) => m.params!.progress);
 
 /** Reads a reindex stream up to its first progress notification (after the priming event and a log message), then drops the connection. */
 async function readToFirstProgressThenDrop(response: Response, abort: AbortController): Promise<SseEvent[]> {
@@ -139,12 +188,18 @@ describe("SSE resumability, legacy session (2025-11-25), in-memory event store",
     const first = await readToFirstProgressThenDrop(await s.reindex(10, abort.signal), abort);
     // The priming event: an id and empty data, before any message.
     expect(first[0]).toEqual({ id: expect.any(String), data: "" });
-    expect(parse(first).at(-1)).toMatchObject({ method: "notifications/progress", params: { progressToken: "p10", progress: 1, total: 4 } });
+    expect(parse(first).at(-1)).toMatchObject({
+      method: "notifications/progress",
+      params: { progressToken: "p10", progress: 1, total: 4 },
+    });
 
     const rest = await readAll(await s.resume(first.at(-1)!.id!));
     const messages = parse(rest);
     expect(progressValues(messages)).toEqual([2, 3, 4]);
-    expect(messages.at(-1)).toMatchObject({ id: 10, result: { content: [{ type: "text", text: "Reindexed 4 notes" }] } });
+    expect(messages.at(-1)).toMatchObject({
+      id: 10,
+      result: { content: [{ type: "text", text: "Reindexed 4 notes" }] },
+    });
     expect(messages.filter((m) => m.id === 10)).toHaveLength(1);
     const ids = [...first, ...rest].map((e) => e.id);
     expect(ids.every((id) => id !== undefined)).toBe(true);
@@ -196,11 +251,20 @@ describe("SSE resumability, legacy session (2025-11-25), in-memory event store",
     listen.abort();
     // While nobody listens, a server notification unrelated to any request (a subscribed resource changed).
     await (await s.post({ id: 20, method: "resources/subscribe", params: { uri: "notes://index" } })).text();
-    await (await s.post({ id: 21, method: "tools/call", params: { name: "add_note", arguments: { title: "Fifth", body: "x" } } })).text();
+    await (
+      await s.post({
+        id: 21,
+        method: "tools/call",
+        params: { name: "add_note", arguments: { title: "Fifth", body: "x" } },
+      })
+    ).text();
     const resumed = await s.resume(priming.id!);
     const replayed = readEvents(resumed.body!);
     const next = (await replayed.next()).value as SseEvent;
-    expect(JSON.parse(next.data)).toMatchObject({ method: "notifications/resources/updated", params: { uri: "notes://index" } });
+    expect(JSON.parse(next.data)).toMatchObject({
+      method: "notifications/resources/updated",
+      params: { uri: "notes://index" },
+    });
     await replayed.return(undefined);
     await resumed.body!.cancel();
     await s.end();
@@ -226,7 +290,8 @@ describe("SSE resumability through the web-standard handler", () => {
     let server: ReturnType<typeof createNotesServer> | undefined;
     server = createNotesServer(createHandlers({ changed: (uri) => server?.notifyResourceUpdated(uri) }));
     const handler = createWebHandler(server, { allowedHosts: "any" });
-    const viaHandler = (async (input: string | URL | Request, init?: RequestInit) => handler(new Request(input, init))) as typeof fetch;
+    const viaHandler = (async (input: string | URL | Request, init?: RequestInit) =>
+      handler(new Request(input, init))) as typeof fetch;
     const s = await rawSession("http://mcp.test/mcp", ["Third"], viaHandler);
     const abort = new AbortController();
     const first = await readToFirstProgressThenDrop(await s.reindex(40, abort.signal), abort);
@@ -247,7 +312,8 @@ describe("clients resume on their own", () => {
       const method = init?.method ?? "GET";
       seen.push({ method, lastEventId: new Headers(init?.headers).get("last-event-id") });
       const response = await fetch(input, init);
-      if (cut || method !== "POST" || !(response.headers.get("content-type") ?? "").includes("text/event-stream")) return response;
+      if (cut || method !== "POST" || !(response.headers.get("content-type") ?? "").includes("text/event-stream"))
+        return response;
       cut = true;
       const reader = response.body!.getReader();
       let text = "";
@@ -282,12 +348,19 @@ describe("clients resume on their own", () => {
     const cutter = cuttingFetch();
     const transport = new StreamableHTTPClientTransport(new URL(url), {
       fetch: cutter.fetch,
-      reconnectionOptions: { initialReconnectionDelay: 10, maxReconnectionDelay: 100, reconnectionDelayGrowFactor: 1.5, maxRetries: 3 },
+      reconnectionOptions: {
+        initialReconnectionDelay: 10,
+        maxReconnectionDelay: 100,
+        reconnectionDelayGrowFactor: 1.5,
+        maxRetries: 3,
+      },
     });
     const client = new Client({ name: "sse-resume", version: "1.0.0" });
     await client.connect(transport);
     const progress: number[] = [];
-    const result = await client.callTool({ name: "reindex", arguments: { delayMs: 20 } }, undefined, { onprogress: (p) => progress.push(p.progress) });
+    const result = await client.callTool({ name: "reindex", arguments: { delayMs: 20 } }, undefined, {
+      onprogress: (p) => progress.push(p.progress),
+    });
     expect(cutter.wasCut()).toBe(true);
     expect(result.content).toEqual([{ type: "text", text: "Reindexed 2 notes" }]);
     expect(progress).toEqual([1, 2]);
@@ -303,7 +376,10 @@ describe("eventStore option", () => {
     const abort = new AbortController();
     const first = await readToFirstProgressThenDrop(await s.reindex(30, abort.signal), abort);
     expect(first.map((e) => e.id)).toEqual([undefined, undefined]);
-    expect(parse(first)).toMatchObject([{ method: "notifications/message" }, { method: "notifications/progress", params: { progress: 1 } }]);
+    expect(parse(first)).toMatchObject([
+      { method: "notifications/message" },
+      { method: "notifications/progress", params: { progress: 1 } },
+    ]);
     expect(await nextRun()).toMatchObject({ cancelled: true });
     await s.end();
   });
@@ -321,8 +397,15 @@ describe("eventStore option", () => {
       async replayAfter(sessionId, lastEventId): Promise<Replay | undefined> {
         calls.push("replay");
         await tick();
-        const replay = lastEventId.startsWith("custom:") ? inner.replayAfter(sessionId, lastEventId.slice("custom:".length)) : undefined;
-        return replay && { streamId: replay.streamId, events: replay.events.map((e) => ({ id: `custom:${e.id}`, data: e.data })) };
+        const replay = lastEventId.startsWith("custom:")
+          ? inner.replayAfter(sessionId, lastEventId.slice("custom:".length))
+          : undefined;
+        return (
+          replay && {
+            streamId: replay.streamId,
+            events: replay.events.map((e) => ({ id: `custom:${e.id}`, data: e.data })),
+          }
+        );
       },
       async forget(sessionId, streamId) {
         calls.push(streamId === undefined ? "forget session" : "forget stream");
@@ -351,7 +434,13 @@ describe("MemoryEventStore", () => {
     const store = new MemoryEventStore({ maxEventsPerStream: 2 });
     const ids = ["a", "b", "c", "d"].map((data) => store.storeEvent("s1", "1", data));
     expect(store.replayAfter("s1", ids[0]!)).toBeUndefined();
-    expect(store.replayAfter("s1", ids[1]!)).toEqual({ streamId: "1", events: [{ id: ids[2], data: "c" }, { id: ids[3], data: "d" }] });
+    expect(store.replayAfter("s1", ids[1]!)).toEqual({
+      streamId: "1",
+      events: [
+        { id: ids[2], data: "c" },
+        { id: ids[3], data: "d" },
+      ],
+    });
     expect(store.replayAfter("s1", ids[3]!)).toEqual({ streamId: "1", events: [] });
     expect(store.replayAfter("s2", ids[1]!)).toBeUndefined();
   });

@@ -15,7 +15,13 @@ import { stopChild, tsxCommand } from "./helpers.js";
 
 const fixture = join(repoRoot, "test", "e2e", "fixtures", "stdio-server.ts");
 
-type Message = { id?: unknown; method?: string; result?: Record<string, unknown>; error?: { code: number; message: string }; params?: Record<string, unknown> };
+type Message = {
+  id?: unknown;
+  method?: string;
+  result?: Record<string, unknown>;
+  error?: { code: number; message: string };
+  params?: Record<string, unknown>;
+};
 
 const initialize = (id: number, protocolVersion: string) => ({
   jsonrpc: "2.0",
@@ -24,7 +30,12 @@ const initialize = (id: number, protocolVersion: string) => ({
   params: { protocolVersion, capabilities: {}, clientInfo: { name: "stdio-reliability", version: "1.0.0" } },
 });
 const initialized = { jsonrpc: "2.0", method: "notifications/initialized" };
-const listCities = (id: number) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "list_cities", arguments: {} } });
+const listCities = (id: number) => ({
+  jsonrpc: "2.0",
+  id,
+  method: "tools/call",
+  params: { name: "list_cities", arguments: {} },
+});
 const ping = (id: number) => ({ jsonrpc: "2.0", id, method: "ping" });
 const line = (value: unknown) => `${JSON.stringify(value)}\n`;
 
@@ -88,7 +99,8 @@ function startServer(env: Record<string, string> = {}): Server {
       resolve({ code, signal });
     }),
   );
-  const find = (id: unknown) => messages.find((m) => !Array.isArray(m) && (m as Message).id === id) as Message | undefined;
+  const find = (id: unknown) =>
+    messages.find((m) => !Array.isArray(m) && (m as Message).id === id) as Message | undefined;
   return {
     child,
     messages,
@@ -97,14 +109,19 @@ function startServer(env: Record<string, string> = {}): Server {
     write: (text) => child.stdin!.write(text),
     exit,
     async response(id, ms) {
-      await until(() => find(id) !== undefined, () => `the response to ${String(id)}; stderr:\n${stderr}`, ms);
+      await until(
+        () => find(id) !== undefined,
+        () => `the response to ${String(id)}; stderr:\n${stderr}`,
+        ms,
+      );
       return find(id)!;
     },
   };
 }
 
 /** Highest `started N` the fixture reported on stderr. */
-const startedCount = (server: Server) => Math.max(0, ...[...server.stderr().matchAll(/started (\d+)/g)].map((m) => Number(m[1])));
+const startedCount = (server: Server) =>
+  Math.max(0, ...[...server.stderr().matchAll(/started (\d+)/g)].map((m) => Number(m[1])));
 const maxRss = (server: Server) => Math.max(0, ...[...server.stderr().matchAll(/rss (\d+)/g)].map((m) => Number(m[1])));
 
 /** An in-process server on real streams, with every write to its output recorded. */
@@ -133,11 +150,18 @@ describe("stdio: output", () => {
   it("writes a burst of large responses in bounded writes, never one string", async () => {
     const size = 300_000;
     const { input, writes, messages, connection } = inProcess(() => "x".repeat(size));
-    input.write(line(initialize(1, "2025-11-25")) + line(initialized) + Array.from({ length: 40 }, (_, i) => line(listCities(i + 2))).join(""));
-    await until(() => messages().length === 41, () => `41 responses, got ${messages().length}`);
+    input.write(
+      line(initialize(1, "2025-11-25")) +
+        line(initialized) +
+        Array.from({ length: 40 }, (_, i) => line(listCities(i + 2))).join(""),
+    );
+    await until(
+      () => messages().length === 41,
+      () => `41 responses, got ${messages().length}`,
+    );
     const answered = messages().filter((m) => typeof m.id === "number" && m.id >= 2);
     expect(answered).toHaveLength(40);
-    for (const m of answered) expect(((m.result?.content as { text: string }[])[0]!.text).length).toBe(size);
+    for (const m of answered) expect((m.result?.content as { text: string }[])[0]!.text.length).toBe(size);
     // About 1 MiB a write at most (plus the one message that crosses it).
     expect(Math.max(...writes)).toBeLessThanOrEqual(1024 * 1024 + size + 1000);
     expect(writes.length).toBeGreaterThan(5);
@@ -147,11 +171,23 @@ describe("stdio: output", () => {
 
   it("survives 100 calls that answer 6 MB each in one burst (600 MB of output)", async () => {
     const server = startServer({ STDIO_RESPONSE_BYTES: String(6_000_000) });
-    server.write(line(initialize(1, "2025-11-25")) + line(initialized) + Array.from({ length: 100 }, (_, i) => line(listCities(i + 2))).join(""));
-    await until(() => server.messages.length === 101, () => `101 responses, got ${server.messages.length}; stderr:\n${server.stderr()}`, 90_000);
-    const answered = server.messages.filter((m) => typeof (m as Message).id === "number" && ((m as Message).id as number) >= 2) as Message[];
-    expect(answered.map((m) => m.id).sort((a, b) => (a as number) - (b as number))).toEqual(Array.from({ length: 100 }, (_, i) => i + 2));
-    for (const m of answered) expect(((m.result?.content as { text: string }[])[0]!.text).length).toBe(6_000_000);
+    server.write(
+      line(initialize(1, "2025-11-25")) +
+        line(initialized) +
+        Array.from({ length: 100 }, (_, i) => line(listCities(i + 2))).join(""),
+    );
+    await until(
+      () => server.messages.length === 101,
+      () => `101 responses, got ${server.messages.length}; stderr:\n${server.stderr()}`,
+      90_000,
+    );
+    const answered = server.messages.filter(
+      (m) => typeof (m as Message).id === "number" && ((m as Message).id as number) >= 2,
+    ) as Message[];
+    expect(answered.map((m) => m.id).sort((a, b) => (a as number) - (b as number))).toEqual(
+      Array.from({ length: 100 }, (_, i) => i + 2),
+    );
+    for (const m of answered) expect((m.result?.content as { text: string }[])[0]!.text.length).toBe(6_000_000);
     expect(server.stderr()).not.toMatch(/RangeError|Invalid string length/);
     server.child.stdin!.end();
     expect(await server.exit).toEqual({ code: 0, signal: null });
@@ -162,9 +198,16 @@ describe("stdio: backpressure", () => {
   it("starts no more handlers while the client does not read, and resumes when it does", async () => {
     const server = startServer({ STDIO_RESPONSE_BYTES: String(1_000_000) });
     server.child.stdout!.pause();
-    server.write(line(initialize(1, "2025-11-25")) + line(initialized) + Array.from({ length: 200 }, (_, i) => line(listCities(i + 2))).join(""));
+    server.write(
+      line(initialize(1, "2025-11-25")) +
+        line(initialized) +
+        Array.from({ length: 200 }, (_, i) => line(listCities(i + 2))).join(""),
+    );
     // Let the server run until it stops starting handlers (its output is blocked).
-    await until(() => startedCount(server) > 0, () => `a handler to start; stderr:\n${server.stderr()}`);
+    await until(
+      () => startedCount(server) > 0,
+      () => `a handler to start; stderr:\n${server.stderr()}`,
+    );
     let seen = -1;
     while (seen !== startedCount(server)) {
       seen = startedCount(server);
@@ -175,7 +218,11 @@ describe("stdio: backpressure", () => {
     expect(startedWhileBlocked).toBeLessThanOrEqual(16);
     expect(maxRss(server)).toBeLessThan(300 * 1024 * 1024);
     server.child.stdout!.resume();
-    await until(() => server.messages.length === 201, () => `201 responses, got ${server.messages.length}; stderr:\n${server.stderr()}`, 60_000);
+    await until(
+      () => server.messages.length === 201,
+      () => `201 responses, got ${server.messages.length}; stderr:\n${server.stderr()}`,
+      60_000,
+    );
     expect(startedCount(server)).toBe(200);
     // Memory stayed bounded all along (200 MB of responses went through).
     expect(maxRss(server)).toBeLessThan(300 * 1024 * 1024);
@@ -188,11 +235,22 @@ describe("stdio: long lines", () => {
   it("reads a 40 MB line in linear time", async () => {
     const { input, messages, connection } = inProcess(() => "ok", { maxMessageBytes: 64 * 1024 * 1024 });
     input.write(line(initialize(1, "2025-11-25")) + line(initialized));
-    await until(() => messages().length === 1, () => "the initialize response");
-    const big = line({ jsonrpc: "2.0", id: 2, method: "ping", params: { _meta: { padding: "y".repeat(40 * 1024 * 1024) } } });
+    await until(
+      () => messages().length === 1,
+      () => "the initialize response",
+    );
+    const big = line({
+      jsonrpc: "2.0",
+      id: 2,
+      method: "ping",
+      params: { _meta: { padding: "y".repeat(40 * 1024 * 1024) } },
+    });
     const started = performance.now();
     for (let at = 0; at < big.length; at += 65_536) input.write(big.slice(at, at + 65_536));
-    await until(() => messages().length === 2, () => "the ping response");
+    await until(
+      () => messages().length === 2,
+      () => "the ping response",
+    );
     const seconds = (performance.now() - started) / 1000;
     expect(messages()[1]).toMatchObject({ id: 2, result: {} });
     // Quadratic reading took 10.9 s for 40 MB; linear reading takes well under a second.
@@ -208,7 +266,10 @@ describe("stdio: long lines", () => {
     // 5 MB of a line, no newline yet: the error must come now, not when the line ends.
     const start = `{"jsonrpc":"2.0","id":2,"method":"ping","params":{"_meta":{"padding":"`;
     server.write(start + "z".repeat(5 * 1024 * 1024));
-    await until(() => server.messages.length === 2, () => `the too-large error; stderr:\n${server.stderr()}`);
+    await until(
+      () => server.messages.length === 2,
+      () => `the too-large error; stderr:\n${server.stderr()}`,
+    );
     expect(server.messages[1]).toMatchObject({ jsonrpc: "2.0", id: null, error: { code: -32600 } });
     expect((server.messages[1] as Message).error!.message).toMatch(/too large/);
     // The rest of the line is discarded (no parse error for its tail); the next line is served.
@@ -216,7 +277,14 @@ describe("stdio: long lines", () => {
     expect(await server.response(3)).toMatchObject({ id: 3, result: {} });
     expect(server.messages).toHaveLength(3);
     // A line just under the limit is served.
-    server.write(line({ jsonrpc: "2.0", id: 4, method: "ping", params: { _meta: { padding: "w".repeat(4 * 1024 * 1024 - 200) } } }));
+    server.write(
+      line({
+        jsonrpc: "2.0",
+        id: 4,
+        method: "ping",
+        params: { _meta: { padding: "w".repeat(4 * 1024 * 1024 - 200) } },
+      }),
+    );
     expect(await server.response(4)).toMatchObject({ id: 4, result: {} });
     expect(server.garbage).toEqual([]);
     server.child.stdin!.end();
@@ -229,7 +297,10 @@ describe("stdio: long lines", () => {
     const accented = line({ jsonrpc: "2.0", id: 2, method: "ping", params: { _meta: { note: "\u00e9".repeat(200) } } });
     expect(accented.length).toBeLessThan(300);
     input.write(accented + `{"jsonrpc":"2.0","id":3,"method":"ping"}\r\n`);
-    await until(() => messages().length === 2, () => `two answers, got ${JSON.stringify(messages())}`);
+    await until(
+      () => messages().length === 2,
+      () => `two answers, got ${JSON.stringify(messages())}`,
+    );
     expect(messages()).toEqual(
       expect.arrayContaining([
         expect.objectContaining({ id: null, error: expect.objectContaining({ code: -32600 }) }),
@@ -246,17 +317,26 @@ describe("stdio: batches", () => {
   it("answers an empty array, and any batch outside 2025-03-26, with one -32600 error", async () => {
     const server = startServer();
     server.write("[]\n");
-    await until(() => server.messages.length === 1, () => "an answer to []");
+    await until(
+      () => server.messages.length === 1,
+      () => "an answer to []",
+    );
     expect(server.messages[0]).toMatchObject({ id: null, error: { code: -32600 } });
     // Before initialize: no revision, no batches.
     server.write(line([ping(1)]));
-    await until(() => server.messages.length === 2, () => "an answer to a batch before initialize");
+    await until(
+      () => server.messages.length === 2,
+      () => "an answer to a batch before initialize",
+    );
     expect(server.messages[1]).toMatchObject({ id: null, error: { code: -32600 } });
     expect((server.messages[1] as Message).error!.message).toMatch(/2025-03-26/);
     server.write(line(initialize(2, "2025-06-18")) + line(initialized));
     expect(await server.response(2)).toMatchObject({ result: { protocolVersion: "2025-06-18" } });
     server.write(line([ping(3), ping(4)]));
-    await until(() => server.messages.length === 4, () => "an answer to a 2025-06-18 batch");
+    await until(
+      () => server.messages.length === 4,
+      () => "an answer to a 2025-06-18 batch",
+    );
     expect(server.messages[3]).toMatchObject({ id: null, error: { code: -32600 } });
     // Neither request of the refused batch ran.
     server.write(line(ping(5)));
@@ -269,7 +349,10 @@ describe("stdio: batches", () => {
   it("answers a 2025-03-26 batch with one array of its requests' responses", async () => {
     const server = startServer();
     server.write(line([initialize(1, "2025-03-26")]));
-    await until(() => server.messages.length === 1, () => "an answer to an initialize batch");
+    await until(
+      () => server.messages.length === 1,
+      () => "an answer to an initialize batch",
+    );
     // initialize is not part of a session yet: the batch is refused.
     expect(server.messages[0]).toMatchObject({ id: null, error: { code: -32600 } });
     server.write(line(initialize(1, "2025-03-26")) + line(initialized));
@@ -279,12 +362,20 @@ describe("stdio: batches", () => {
         { jsonrpc: "2.0", id: 10, method: "tools/list" },
         { jsonrpc: "2.0", method: "notifications/roots/list_changed" },
         // get_forecast reports progress before its result: the notification comes on its own.
-        { jsonrpc: "2.0", id: "eleven", method: "tools/call", params: { name: "get_forecast", arguments: { city: "Paris" }, _meta: { progressToken: "p" } } },
+        {
+          jsonrpc: "2.0",
+          id: "eleven",
+          method: "tools/call",
+          params: { name: "get_forecast", arguments: { city: "Paris" }, _meta: { progressToken: "p" } },
+        },
         42,
         ping(12),
       ]),
     );
-    await until(() => server.messages.some(Array.isArray), () => `the batch answer; got ${JSON.stringify(server.messages).slice(0, 500)}`);
+    await until(
+      () => server.messages.some(Array.isArray),
+      () => `the batch answer; got ${JSON.stringify(server.messages).slice(0, 500)}`,
+    );
     const batch = server.messages.find(Array.isArray) as Message[];
     expect(batch).toHaveLength(4);
     const byId = new Map(batch.map((m) => [m.id, m]));
@@ -294,13 +385,18 @@ describe("stdio: batches", () => {
     expect(byId.get("eleven")?.result?.isError).not.toBe(true);
     expect(byId.get(12)).toMatchObject({ result: {} });
     expect(byId.get(null)).toMatchObject({ error: { code: -32600 } });
-    const progress = server.messages.find((m) => !Array.isArray(m) && (m as Message).method === "notifications/progress") as Message;
+    const progress = server.messages.find(
+      (m) => !Array.isArray(m) && (m as Message).method === "notifications/progress",
+    ) as Message;
     expect(progress.params).toMatchObject({ progressToken: "p" });
     expect(server.messages.indexOf(progress)).toBeLessThan(server.messages.indexOf(batch));
 
     // An empty batch: one error. Notifications only: nothing at all.
     server.write("[]\n");
-    await until(() => server.messages.length === 5, () => "an answer to []");
+    await until(
+      () => server.messages.length === 5,
+      () => "an answer to []",
+    );
     expect(server.messages[4]).toMatchObject({ id: null, error: { code: -32600 } });
     server.write(line([{ jsonrpc: "2.0", method: "notifications/roots/list_changed" }]) + line(ping(13)));
     await server.response(13);
@@ -314,8 +410,13 @@ describe("stdio: batches", () => {
     server.write(line(initialize(1, "2025-03-26")) + line(initialized));
     await server.response(1);
     server.write(line([listCities(2), listCities(3), ping(4)]));
-    server.write(line({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 3, reason: "no longer needed" } }));
-    await until(() => server.messages.some(Array.isArray), () => `the batch answer; stderr:\n${server.stderr()}`);
+    server.write(
+      line({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 3, reason: "no longer needed" } }),
+    );
+    await until(
+      () => server.messages.some(Array.isArray),
+      () => `the batch answer; stderr:\n${server.stderr()}`,
+    );
     const batch = server.messages.find(Array.isArray) as Message[];
     expect(batch.map((m) => m.id).sort()).toEqual([2, 4]);
     expect(batch.find((m) => m.id === 2)?.result?.content).toEqual([{ type: "text", text: "paris\noslo\nlisbon" }]);
@@ -339,20 +440,29 @@ describe("stdio: the end of the connection", () => {
 
   it("finishes requests still running when stdin closes, and writes their responses", async () => {
     const server = startServer({ STDIO_DELAY_MS: "300" });
-    server.write(line(initialize(1, "2025-11-25")) + line(initialized) + [2, 3, 4, 5, 6].map((id) => line(listCities(id))).join(""));
+    server.write(
+      line(initialize(1, "2025-11-25")) +
+        line(initialized) +
+        [2, 3, 4, 5, 6].map((id) => line(listCities(id))).join(""),
+    );
     server.child.stdin!.end();
     expect(await server.exit).toEqual({ code: 0, signal: null });
     const ids = server.messages.map((m) => (m as Message).id);
     expect(ids).toEqual(expect.arrayContaining([1, 2, 3, 4, 5, 6]));
     for (const id of [2, 3, 4, 5, 6]) {
-      expect(server.messages.find((m) => (m as Message).id === id)).toMatchObject({ result: { content: [{ type: "text" }] } });
+      expect(server.messages.find((m) => (m as Message).id === id)).toMatchObject({
+        result: { content: [{ type: "text" }] },
+      });
     }
   });
 
   it("gives requests still running drainTimeoutMs to finish, then cancels them and closes", async () => {
     const server = startServer({ STDIO_DELAY_MS: String(600_000), STDIO_DRAIN_TIMEOUT_MS: "300" });
     server.write(line(initialize(1, "2025-11-25")) + line(initialized) + line(listCities(2)));
-    await until(() => startedCount(server) === 1, () => "the handler to start");
+    await until(
+      () => startedCount(server) === 1,
+      () => "the handler to start",
+    );
     const ended = Date.now();
     server.child.stdin!.end();
     expect(await server.exit).toEqual({ code: 0, signal: null });
@@ -365,7 +475,10 @@ describe("stdio: the end of the connection", () => {
   it("resolves closed over plain streams once in-flight requests are answered", async () => {
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
-    const server = createWeatherServer({ ...handlers, tools: { ...handlers.tools, listCities: async () => (await gate, "late") } });
+    const server = createWeatherServer({
+      ...handlers,
+      tools: { ...handlers.tools, listCities: async () => (await gate, "late") },
+    });
     const input = new PassThrough();
     const output = new PassThrough();
     let text = "";

@@ -44,7 +44,9 @@ describe("tasks across three instances sharing a Redis task store, behind nginx 
     if (!redisPath) throw new Error("redis-server is not installed: install the Debian package redis-server");
 
     const redisPort = await freePort();
-    redis = spawn(redisPath, ["--port", String(redisPort), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], { stdio: ["ignore", "pipe", "pipe"] });
+    redis = spawn(redisPath, ["--port", String(redisPort), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     redis.stdout!.on("data", (c: Buffer) => (redisLog += c.toString("utf8")));
     redis.stderr!.on("data", (c: Buffer) => (redisLog += c.toString("utf8")));
     const probe = () =>
@@ -57,7 +59,11 @@ describe("tasks across three instances sharing a Redis task store, behind nginx 
       });
     await waitFor("redis-server", probe, redis, () => redisLog);
 
-    servers.push(...(await Promise.all(Array.from({ length: instances }, () => startHttpServer(fixture, "--port", "0", "--redis", String(redisPort))))));
+    servers.push(
+      ...(await Promise.all(
+        Array.from({ length: instances }, () => startHttpServer(fixture, "--port", "0", "--redis", String(redisPort))),
+      )),
+    );
 
     proxy = await startNginxProxy(servers.map((s) => new URL(s.url).host));
     proxyUrl = proxy.url;
@@ -71,8 +77,10 @@ describe("tasks across three instances sharing a Redis task store, behind nginx 
 
   /** A client of instance `i` directly, or of the proxy. */
   const direct = (i: number): RawClient => httpClient(servers[i]!.url, "modern", () => ({}));
-  const call = (client: RawClient, name: string, args: JsonObject = {}) => client.request("tools/call", { name, arguments: args, _meta: modernMeta(true) });
-  const task = (client: RawClient, method: string, params: JsonObject) => client.request(method, { ...params, _meta: modernMeta(true) });
+  const call = (client: RawClient, name: string, args: JsonObject = {}) =>
+    client.request("tools/call", { name, arguments: args, _meta: modernMeta(true) });
+  const task = (client: RawClient, method: string, params: JsonObject) =>
+    client.request(method, { ...params, _meta: modernMeta(true) });
 
   async function poll(client: RawClient, taskId: string, done: (t: JsonObject) => boolean): Promise<JsonObject> {
     const deadline = Date.now() + 5_000;
@@ -90,7 +98,12 @@ describe("tasks across three instances sharing a Redis task store, behind nginx 
     const waiting = await poll(direct(1), taskId, (t) => t.status !== "working");
     expect(waiting.status).toBe("input_required");
     expect(Object.keys(waiting.inputRequests as JsonObject)).toEqual(["name"]);
-    ok(await task(direct(2), "tasks/update", { taskId, inputResponses: { name: { action: "accept", content: { name: "Grace" } } } }));
+    ok(
+      await task(direct(2), "tasks/update", {
+        taskId,
+        inputResponses: { name: { action: "accept", content: { name: "Grace" } } },
+      }),
+    );
     const done = await poll(direct(1), taskId, (t) => t.status === "completed");
     expect(done.result).toEqual({ content: [{ type: "text", text: "Hello, Grace!" }] });
   });
@@ -102,7 +115,8 @@ describe("tasks across three instances sharing a Redis task store, behind nginx 
     ok(await task(direct(1), "tasks/cancel", { taskId }));
     expect(ok(await task(direct(2), "tasks/get", { taskId })).status).toBe("cancelled");
     // Instance 0 polls the store every pollIntervalMs (100 ms here) and aborts the handler's ctx.signal.
-    const aborts = async () => JSON.parse(((ok(await call(direct(0), "aborts")).content as { text: string }[])[0]!.text)) as string[];
+    const aborts = async () =>
+      JSON.parse((ok(await call(direct(0), "aborts")).content as { text: string }[])[0]!.text) as string[];
     let seen = await aborts();
     for (let i = 0; i < 40 && !seen.includes(label); i++) seen = (await sleep(50), await aborts());
     expect(seen).toContain(label);
@@ -116,7 +130,12 @@ describe("tasks across three instances sharing a Redis task store, behind nginx 
     const taskId = created.taskId as string;
     const waiting = await poll(client, taskId, (t) => t.status !== "working");
     expect(waiting.status).toBe("input_required");
-    ok(await task(client, "tasks/update", { taskId, inputResponses: { name: { action: "accept", content: { name: "Ada" } } } }));
+    ok(
+      await task(client, "tasks/update", {
+        taskId,
+        inputResponses: { name: { action: "accept", content: { name: "Ada" } } },
+      }),
+    );
     const done = await poll(client, taskId, (t) => t.status === "completed");
     expect(done.result).toEqual({ content: [{ type: "text", text: "Hello, Ada!" }] });
     const served = upstreams.slice(from);

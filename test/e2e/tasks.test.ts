@@ -9,12 +9,21 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { JsonObject } from "../../runtime/index.js";
 import { repoRoot } from "../support/paths.js";
 import { startHttpServer, stopAllChildren, tsxCommand, type HttpServerProcess } from "./helpers.js";
-import { httpClient, legacyRevision, modernMeta, stdioClient, type RawClient, type RawResponse, type ServerRequestHandler } from "./raw-mcp.js";
+import {
+  httpClient,
+  legacyRevision,
+  modernMeta,
+  stdioClient,
+  type RawClient,
+  type RawResponse,
+  type ServerRequestHandler,
+} from "./raw-mcp.js";
 
 const fixture = join(repoRoot, "test", "e2e", "fixtures", "tasks-server.ts");
 const RELATED_TASK = "io.modelcontextprotocol/related-task";
 
-const answerName: ServerRequestHandler = (method) => (method === "elicitation/create" ? { action: "accept", content: { name: "Ada" } } : {});
+const answerName: ServerRequestHandler = (method) =>
+  method === "elicitation/create" ? { action: "accept", content: { name: "Ada" } } : {};
 
 interface Transport {
   readonly name: string;
@@ -62,8 +71,10 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe.each(transports)("tasks over $name", (transport) => {
   describe("2026-07-28 (io.modelcontextprotocol/tasks)", () => {
-    const call = (client: RawClient, name: string, args: JsonObject = {}, tasks = true) => client.request("tools/call", { name, arguments: args, _meta: modernMeta(tasks) });
-    const task = (client: RawClient, method: string, params: JsonObject, tasks = true) => client.request(method, { ...params, _meta: modernMeta(tasks) });
+    const call = (client: RawClient, name: string, args: JsonObject = {}, tasks = true) =>
+      client.request("tools/call", { name, arguments: args, _meta: modernMeta(tasks) });
+    const task = (client: RawClient, method: string, params: JsonObject, tasks = true) =>
+      client.request(method, { ...params, _meta: modernMeta(tasks) });
     /** tasks/get until `done` says so (at most 5 s). */
     async function poll(client: RawClient, taskId: string, done: (t: JsonObject) => boolean): Promise<JsonObject> {
       const deadline = Date.now() + 5_000;
@@ -89,7 +100,10 @@ describe.each(transports)("tasks over $name", (transport) => {
       const working = ok(await task(client, "tasks/get", { taskId: created.taskId }));
       expect(working).toMatchObject({ resultType: "complete", taskId: created.taskId, status: "working" });
       const done = await poll(client, created.taskId as string, terminal);
-      expect(done).toMatchObject({ status: "completed", result: { content: [{ type: "text", text: "computed slow" }] } });
+      expect(done).toMatchObject({
+        status: "completed",
+        result: { content: [{ type: "text", text: "computed slow" }] },
+      });
       expect((done.result as JsonObject)._meta).toBeUndefined();
     });
 
@@ -99,16 +113,31 @@ describe.each(transports)("tasks over $name", (transport) => {
       expect(created.resultType).toBe("task");
       const waiting = await poll(client, created.taskId as string, (t) => t.status !== "working");
       expect(waiting.status).toBe("input_required");
-      expect(waiting.inputRequests).toMatchObject({ name: { method: "elicitation/create", params: { message: "Your name?" } } });
+      expect(waiting.inputRequests).toMatchObject({
+        name: { method: "elicitation/create", params: { message: "Your name?" } },
+      });
       // An answer to a key the task does not wait for changes nothing.
-      expect(ok(await task(client, "tasks/update", { taskId: created.taskId, inputResponses: { other: { action: "accept", content: {} } } }))).toEqual(
-        expect.objectContaining({ resultType: "complete" }),
-      );
+      expect(
+        ok(
+          await task(client, "tasks/update", {
+            taskId: created.taskId,
+            inputResponses: { other: { action: "accept", content: {} } },
+          }),
+        ),
+      ).toEqual(expect.objectContaining({ resultType: "complete" }));
       expect(ok(await task(client, "tasks/get", { taskId: created.taskId })).status).toBe("input_required");
-      const ack = ok(await task(client, "tasks/update", { taskId: created.taskId, inputResponses: { name: { action: "accept", content: { name: "Grace" } } } }));
+      const ack = ok(
+        await task(client, "tasks/update", {
+          taskId: created.taskId,
+          inputResponses: { name: { action: "accept", content: { name: "Grace" } } },
+        }),
+      );
       expect(Object.keys(ack).sort()).toEqual(["_meta", "resultType"]);
       const done = await poll(client, created.taskId as string, terminal);
-      expect(done).toMatchObject({ status: "completed", result: { content: [{ type: "text", text: "Hello, Grace!" }] } });
+      expect(done).toMatchObject({
+        status: "completed",
+        result: { content: [{ type: "text", text: "Hello, Grace!" }] },
+      });
       expect(done).not.toHaveProperty("inputRequests");
     });
 
@@ -120,7 +149,8 @@ describe.each(transports)("tasks over $name", (transport) => {
       const ack = ok(await task(client, "tasks/cancel", { taskId: created.taskId }));
       expect(ack).not.toHaveProperty("status");
       expect(ok(await task(client, "tasks/get", { taskId: created.taskId })).status).toBe("cancelled");
-      const aborts = async () => JSON.parse(((ok(await call(client, "aborts")).content as { text: string }[])[0]!.text)) as string[];
+      const aborts = async () =>
+        JSON.parse((ok(await call(client, "aborts")).content as { text: string }[])[0]!.text) as string[];
       let seen = await aborts();
       for (let i = 0; i < 40 && !seen.includes(label); i++) seen = (await sleep(50), await aborts());
       expect(seen).toContain(label);
@@ -151,7 +181,9 @@ describe.each(transports)("tasks over $name", (transport) => {
       const client = transport.client("modern");
       const required = await call(client, "must", {}, false);
       expect(required.error?.code).toBe(-32021);
-      expect(required.error?.data).toEqual({ requiredCapabilities: { extensions: { "io.modelcontextprotocol/tasks": {} } } });
+      expect(required.error?.data).toEqual({
+        requiredCapabilities: { extensions: { "io.modelcontextprotocol/tasks": {} } },
+      });
       expect((await task(client, "tasks/get", { taskId: "x" }, false)).error?.code).toBe(-32021);
       // Without the extension a task tool runs inline.
       expect(ok(await call(client, "compute", { ms: 200 }, false)).resultType).toBe("complete");
@@ -159,46 +191,80 @@ describe.each(transports)("tasks over $name", (transport) => {
       expect((await task(client, "tasks/list", {})).error?.code).toBe(-32601);
       expect((await task(client, "tasks/get", { taskId: "no-such-task" })).error?.code).toBe(-32602);
       // SEP-2663: tasks/update and tasks/cancel acknowledge any task id.
-      expect(ok(await task(client, "tasks/update", { taskId: "no-such-task", inputResponses: {} })).resultType).toBe("complete");
+      expect(ok(await task(client, "tasks/update", { taskId: "no-such-task", inputResponses: {} })).resultType).toBe(
+        "complete",
+      );
       expect(ok(await task(client, "tasks/cancel", { taskId: "no-such-task" })).resultType).toBe("complete");
     });
   });
 
-  it.runIf(transport.name === "stdio")("2026-07-28: tells a subscriptions/listen stream that names a task when the task changes (notifications/tasks)", async () => {
-    const { command, args, cwd } = tsxCommand(fixture);
-    const client = stdioClient(command, args, cwd, answerName);
-    clients.push(client);
-    const created = ok(await client.request("tools/call", { name: "compute", arguments: { ms: 400, label: "listened" }, _meta: modernMeta(true) }));
-    const taskId = created.taskId as string;
-    void client.request("subscriptions/listen", { notifications: { taskIds: [taskId] }, _meta: modernMeta(true) });
-    const deadline = Date.now() + 5_000;
-    const find = (method: string, status?: string) =>
-      client.notifications.find((n) => n.method === method && (status === undefined || n.params?.status === status));
-    while (!find("notifications/tasks", "completed") && Date.now() < deadline) await sleep(50);
-    expect(find("notifications/subscriptions/acknowledged")?.params?.notifications).toEqual({ taskIds: [taskId] });
-    const told = find("notifications/tasks", "completed")!;
-    expect(told.params).toMatchObject({ taskId, status: "completed", result: { content: [{ type: "text", text: "computed listened" }] } });
-    expect((told.params!._meta as JsonObject)["io.modelcontextprotocol/subscriptionId"]).toBeDefined();
-  });
+  it.runIf(transport.name === "stdio")(
+    "2026-07-28: tells a subscriptions/listen stream that names a task when the task changes (notifications/tasks)",
+    async () => {
+      const { command, args, cwd } = tsxCommand(fixture);
+      const client = stdioClient(command, args, cwd, answerName);
+      clients.push(client);
+      const created = ok(
+        await client.request("tools/call", {
+          name: "compute",
+          arguments: { ms: 400, label: "listened" },
+          _meta: modernMeta(true),
+        }),
+      );
+      const taskId = created.taskId as string;
+      void client.request("subscriptions/listen", { notifications: { taskIds: [taskId] }, _meta: modernMeta(true) });
+      const deadline = Date.now() + 5_000;
+      const find = (method: string, status?: string) =>
+        client.notifications.find((n) => n.method === method && (status === undefined || n.params?.status === status));
+      while (!find("notifications/tasks", "completed") && Date.now() < deadline) await sleep(50);
+      expect(find("notifications/subscriptions/acknowledged")?.params?.notifications).toEqual({ taskIds: [taskId] });
+      const told = find("notifications/tasks", "completed")!;
+      expect(told.params).toMatchObject({
+        taskId,
+        status: "completed",
+        result: { content: [{ type: "text", text: "computed listened" }] },
+      });
+      expect((told.params!._meta as JsonObject)["io.modelcontextprotocol/subscriptionId"]).toBeDefined();
+    },
+  );
 
   describe("2025-11-25 (experimental tasks)", () => {
     async function open(answer?: ServerRequestHandler): Promise<{ client: RawClient; init: JsonObject }> {
       const client = transport.client("legacy", answer);
-      const init = ok(await client.request("initialize", { protocolVersion: legacyRevision, capabilities: { elicitation: {} }, clientInfo: { name: "raw", version: "1.0.0" } }));
+      const init = ok(
+        await client.request("initialize", {
+          protocolVersion: legacyRevision,
+          capabilities: { elicitation: {} },
+          clientInfo: { name: "raw", version: "1.0.0" },
+        }),
+      );
       return { client, init };
     }
 
     it("announces tasks, runs a task asked for with params.task, answers tasks/get, tasks/result and tasks/list", async () => {
       const { client, init } = await open();
-      expect((init.capabilities as JsonObject).tasks).toEqual({ list: {}, cancel: {}, requests: { tools: { call: {} } } });
+      expect((init.capabilities as JsonObject).tasks).toEqual({
+        list: {},
+        cancel: {},
+        requests: { tools: { call: {} } },
+      });
       const tools = ok(await client.request("tools/list")).tools as JsonObject[];
       expect(tools.find((t) => t.name === "compute")?.execution).toEqual({ taskSupport: "optional" });
       expect(tools.find((t) => t.name === "aborts")?.execution).toBeUndefined();
 
-      const created = ok(await client.request("tools/call", { name: "compute", arguments: { ms: 300, label: "legacy" }, task: { ttl: 60_000 } }));
+      const created = ok(
+        await client.request("tools/call", {
+          name: "compute",
+          arguments: { ms: 300, label: "legacy" },
+          task: { ttl: 60_000 },
+        }),
+      );
       const handle = created.task as JsonObject;
       expect(handle).toMatchObject({ status: "working", ttl: 60_000, pollInterval: 100 });
-      expect(ok(await client.request("tasks/get", { taskId: handle.taskId }))).toMatchObject({ taskId: handle.taskId, status: "working" });
+      expect(ok(await client.request("tasks/get", { taskId: handle.taskId }))).toMatchObject({
+        taskId: handle.taskId,
+        status: "working",
+      });
       const result = ok(await client.request("tasks/result", { taskId: handle.taskId }));
       expect(result.content).toEqual([{ type: "text", text: "computed legacy" }]);
       expect((result._meta as JsonObject)[RELATED_TASK]).toEqual({ taskId: handle.taskId });
@@ -206,7 +272,9 @@ describe.each(transports)("tasks over $name", (transport) => {
       const listed = ok(await client.request("tasks/list")).tasks as JsonObject[];
       expect(listed.map((t) => t.taskId)).toContain(handle.taskId);
       // Without params.task the same tool runs inline; a tool that requires a task refuses.
-      expect(ok(await client.request("tools/call", { name: "compute", arguments: { ms: 10 } })).content).toEqual([{ type: "text", text: "computed compute" }]);
+      expect(ok(await client.request("tools/call", { name: "compute", arguments: { ms: 10 } })).content).toEqual([
+        { type: "text", text: "computed compute" },
+      ]);
       expect((await client.request("tools/call", { name: "must", arguments: {} })).error?.code).toBe(-32601);
     });
 
@@ -223,10 +291,16 @@ describe.each(transports)("tasks over $name", (transport) => {
     it("cancels: the task comes back cancelled, its handler aborts, and a second cancel is refused", async () => {
       const { client } = await open();
       const label = `legacy-cancel-${transport.name}-${Date.now()}`;
-      const created = ok(await client.request("tools/call", { name: "compute", arguments: { ms: 30_000, label }, task: {} }));
+      const created = ok(
+        await client.request("tools/call", { name: "compute", arguments: { ms: 30_000, label }, task: {} }),
+      );
       const taskId = (created.task as JsonObject).taskId;
       expect(ok(await client.request("tasks/cancel", { taskId }))).toMatchObject({ taskId, status: "cancelled" });
-      const aborts = async () => JSON.parse(((ok(await client.request("tools/call", { name: "aborts", arguments: {} })).content as { text: string }[])[0]!.text)) as string[];
+      const aborts = async () =>
+        JSON.parse(
+          (ok(await client.request("tools/call", { name: "aborts", arguments: {} })).content as { text: string }[])[0]!
+            .text,
+        ) as string[];
       let seen = await aborts();
       for (let i = 0; i < 40 && !seen.includes(label); i++) seen = (await sleep(50), await aborts());
       expect(seen).toContain(label);
@@ -236,11 +310,20 @@ describe.each(transports)("tasks over $name", (transport) => {
     it.runIf(transport.name === "HTTP")("cancels a session's running tasks when the session ends", async () => {
       const first = await open();
       const label = `session-end-${Date.now()}`;
-      const created = ok(await first.client.request("tools/call", { name: "compute", arguments: { ms: 30_000, label }, task: {} }));
+      const created = ok(
+        await first.client.request("tools/call", { name: "compute", arguments: { ms: 30_000, label }, task: {} }),
+      );
       expect((created.task as JsonObject).status).toBe("working");
       await first.client.close();
       const second = await open();
-      const aborts = async () => JSON.parse(((ok(await second.client.request("tools/call", { name: "aborts", arguments: {} })).content as { text: string }[])[0]!.text)) as string[];
+      const aborts = async () =>
+        JSON.parse(
+          (
+            ok(await second.client.request("tools/call", { name: "aborts", arguments: {} })).content as {
+              text: string;
+            }[]
+          )[0]!.text,
+        ) as string[];
       let seen = await aborts();
       for (let i = 0; i < 40 && !seen.includes(label); i++) seen = (await sleep(50), await aborts());
       expect(seen).toContain(label);
@@ -248,7 +331,9 @@ describe.each(transports)("tasks over $name", (transport) => {
 
     it("keeps a session's tasks from another session", async () => {
       const first = await open();
-      const created = ok(await first.client.request("tools/call", { name: "compute", arguments: { ms: 2_000 }, task: {} }));
+      const created = ok(
+        await first.client.request("tools/call", { name: "compute", arguments: { ms: 2_000 }, task: {} }),
+      );
       const taskId = (created.task as JsonObject).taskId;
       const second = await open();
       expect((await second.client.request("tasks/get", { taskId })).error?.code).toBe(-32602);

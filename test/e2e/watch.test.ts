@@ -13,10 +13,14 @@ const example = join(repoRoot, "examples", "weather");
 
 /** The CLI running in watch mode, with everything it printed so far. */
 function startWatch(dir: string, extraArgs: readonly string[] = []) {
-  const child: ChildProcessWithoutNullStreams = spawn(process.execPath, [cliPath, "mcp.yaml", "--watch", ...extraArgs], {
-    cwd: dir,
-    env: { ...process.env, MCP_GEN_SCHEMA_DIR: schemaDir },
-  });
+  const child: ChildProcessWithoutNullStreams = spawn(
+    process.execPath,
+    [cliPath, "mcp.yaml", "--watch", ...extraArgs],
+    {
+      cwd: dir,
+      env: { ...process.env, MCP_GEN_SCHEMA_DIR: schemaDir },
+    },
+  );
   const output = { stdout: "", stderr: "" };
   child.stdout.setEncoding("utf8").on("data", (d: string) => (output.stdout += d));
   child.stderr.setEncoding("utf8").on("data", (d: string) => (output.stderr += d));
@@ -28,10 +32,16 @@ function startWatch(dir: string, extraArgs: readonly string[] = []) {
 }
 
 /** Waits (generously) until `ready()` holds; fails with what the CLI printed. */
-async function until(ready: () => boolean, what: string, output: { stdout: string; stderr: string }, seconds = 20): Promise<void> {
+async function until(
+  ready: () => boolean,
+  what: string,
+  output: { stdout: string; stderr: string },
+  seconds = 20,
+): Promise<void> {
   const deadline = Date.now() + seconds * 1000;
   while (!ready()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}\nstdout:\n${output.stdout}\nstderr:\n${output.stderr}`);
+    if (Date.now() > deadline)
+      throw new Error(`timed out waiting for ${what}\nstdout:\n${output.stdout}\nstderr:\n${output.stderr}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
@@ -51,7 +61,8 @@ function processEnded(pid: number): boolean {
 }
 
 const statusLines = (text: string) => text.split("\n").filter((line) => /^mcp-gen: \[\d\d:\d\d:\d\d\] /.test(line));
-const errorStatusLines = (text: string) => text.split("\n").filter((line) => /^mcp-gen: \[\d\d:\d\d:\d\d\] .*error\(s\), nothing written/.test(line));
+const errorStatusLines = (text: string) =>
+  text.split("\n").filter((line) => /^mcp-gen: \[\d\d:\d\d:\d\d\] .*error\(s\), nothing written/.test(line));
 
 describe("mcp-gen --watch", () => {
   it("regenerates on manifest and schema edits, survives a broken manifest, sees rename-on-save, exits 0 on SIGTERM", async () => {
@@ -71,20 +82,33 @@ describe("mcp-gen --watch", () => {
     // A good manifest edit regenerates: one status line naming the change and the files written.
     writeFileSync(manifest, original.replace("description: Forecast for a city", "description: Forecast for any city"));
     await until(() => statusLines(output.stdout).length === 2, "the run after a manifest edit", output);
-    expect(statusLines(output.stdout)[1]).toMatch(/ mcp\.yaml changed: wrote .*server\.gen\.ts.* in src\/mcp \(\d+ ms\)$/);
+    expect(statusLines(output.stdout)[1]).toMatch(
+      / mcp\.yaml changed: wrote .*server\.gen\.ts.* in src\/mcp \(\d+ ms\)$/,
+    );
     expect(readFileSync(serverFile, "utf8")).toContain("Forecast for any city");
     const goodServer = readFileSync(serverFile, "utf8");
 
     // A broken manifest: positioned errors, nothing written, the process stays alive.
-    writeFileSync(manifest, original.replace("description: Forecast for a city", "description: Forecast for a broken city\n    nonsense_key: 1"));
+    writeFileSync(
+      manifest,
+      original.replace(
+        "description: Forecast for a city",
+        "description: Forecast for a broken city\n    nonsense_key: 1",
+      ),
+    );
     await until(() => errorStatusLines(output.stderr).length === 1, "the failed run", output);
     expect(output.stderr).toMatch(/^mcp-gen: mcp\.yaml:\d+:\d+: .*nonsense_key/m);
-    expect(errorStatusLines(output.stderr)[0]).toMatch(/ mcp\.yaml changed: \d+ error\(s\), nothing written; the last good output stays/);
+    expect(errorStatusLines(output.stderr)[0]).toMatch(
+      / mcp\.yaml changed: \d+ error\(s\), nothing written; the last good output stays/,
+    );
     expect(readFileSync(serverFile, "utf8")).toBe(goodServer);
     expect(child.exitCode).toBeNull();
 
     // Fixing it regenerates again.
-    writeFileSync(manifest, original.replace("description: Forecast for a city", "description: Forecast for a fixed city"));
+    writeFileSync(
+      manifest,
+      original.replace("description: Forecast for a city", "description: Forecast for a fixed city"),
+    );
     await until(() => statusLines(output.stdout).length === 3, "the run after the fix", output);
     expect(readFileSync(serverFile, "utf8")).toContain("Forecast for a fixed city");
 
@@ -154,7 +178,9 @@ describe("mcp-gen --watch", () => {
     rmSync(schema);
     const { child, output, exited } = startWatch(dir);
     await until(() => errorStatusLines(output.stderr).length === 1, "the failed first run", output);
-    expect(output.stderr).toMatch(/^mcp-gen: mcp\.yaml:\d+:\d+: \$ref names "schemas\/forecast\.json", which cannot be read/m);
+    expect(output.stderr).toMatch(
+      /^mcp-gen: mcp\.yaml:\d+:\d+: \$ref names "schemas\/forecast\.json", which cannot be read/m,
+    );
     writeFileSync(schema, text.replace(/\{/, '{ "description": "Written later",'));
     await until(() => statusLines(output.stdout).length === 1, "the run after the file appeared", output);
     expect(statusLines(output.stdout)[0]).toMatch(/ schemas\/forecast\.json changed: wrote /);
@@ -175,13 +201,17 @@ describe("mcp-gen --watch", () => {
     const dir = tempProject({}, example);
     rmSync(join(dir, "src", "mcp"), { recursive: true });
     // The command sees the generated output, says so, and exits 3: the watch ends with 3.
-    const script = "const fs = require('fs'); fs.writeFileSync('seen.txt', String(fs.existsSync('src/mcp/server.gen.ts'))); process.exit(3)";
+    const script =
+      "const fs = require('fs'); fs.writeFileSync('seen.txt', String(fs.existsSync('src/mcp/server.gen.ts'))); process.exit(3)";
     const ended = startWatch(dir, ["--run", `node -e "${script}"`]);
     expect(await ended.exited).toBe(3);
     expect(readFileSync(join(dir, "seen.txt"), "utf8")).toBe("true");
 
     // A command that keeps running (through a shell, as dev servers do) is stopped when the watch is.
-    const running = startWatch(dir, ["--run", `node -e "require('fs').writeFileSync('pid.txt', String(process.pid)); setInterval(() => {}, 1000)"`]);
+    const running = startWatch(dir, [
+      "--run",
+      `node -e "require('fs').writeFileSync('pid.txt', String(process.pid)); setInterval(() => {}, 1000)"`,
+    ]);
     await until(() => existsSync(join(dir, "pid.txt")), "the command to start", running.output);
     const pid = Number(readFileSync(join(dir, "pid.txt"), "utf8"));
     running.child.kill("SIGTERM");

@@ -18,7 +18,8 @@ const cases = readdirSync(goldenRoot, { withFileTypes: true })
 async function run(name: string): Promise<Generated> {
   const dir = join(goldenRoot, name);
   const result = await generateManifest(join(dir, "mcp.yaml"), { out: join(dir, "expected"), cwd: dir });
-  if (!result.ok) throw new Error(`golden case ${name} failed:\n${result.diagnostics.map((d) => d.message).join("\n")}`);
+  if (!result.ok)
+    throw new Error(`golden case ${name} failed:\n${result.diagnostics.map((d) => d.message).join("\n")}`);
   return result.generated;
 }
 
@@ -42,7 +43,9 @@ describe("golden trees", () => {
       const onDisk = readdirSync(expectedDir).sort();
       expect(onDisk).toEqual([...first.files.keys()].sort());
       for (const [path, text] of first.files) {
-        expect(text, `${name}/expected/${path} differs; rerun with UPDATE_GOLDEN=1 if the change is intended`).toBe(readFileSync(join(expectedDir, path), "utf8"));
+        expect(text, `${name}/expected/${path} differs; rerun with UPDATE_GOLDEN=1 if the change is intended`).toBe(
+          readFileSync(join(expectedDir, path), "utf8"),
+        );
       }
     });
   }
@@ -52,6 +55,7 @@ describe("golden trees", () => {
     for (const ns of ["V2026_07_28", "V2025_11_25", "V2025_06_18", "V2025_03_26", "V2024_11_05"]) {
       expect(protocol).toContain(`export declare namespace ${ns} {`);
     }
-    for (const line of protocol.split("\n").slice(2, 7)) expect(line).toMatch(/^\/\/ Protocol \d{4}-\d{2}-\d{2}: schema\.json sha256 [0-9a-f]{64}$/);
+    for (const line of protocol.split("\n").slice(2, 7))
+      expect(line).toMatch(/^\/\/ Protocol \d{4}-\d{2}-\d{2}: schema\.json sha256 [0-9a-f]{64}$/);
   });
 });

@@ -12,7 +12,15 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { cliPath, repoRoot, schemaDir } from "../support/paths.js";
-import { credentials, categoryTree, petstore2, petstore3, pets, photo, type Upstream } from "./support/petstore-upstream.js";
+import {
+  credentials,
+  categoryTree,
+  petstore2,
+  petstore3,
+  pets,
+  photo,
+  type Upstream,
+} from "./support/petstore-upstream.js";
 
 const fixtures = join(repoRoot, "test", "import", "fixtures");
 const outRoot = join(repoRoot, "test", "import", ".out");
@@ -20,7 +28,8 @@ const outRoot = join(repoRoot, "test", "import", ".out");
 /** Runs a command to its end; fails the test with its output when it fails. */
 function run(command: string, args: readonly string[], cwd: string): { stdout: string; stderr: string } {
   const result = spawnSync(command, args, { cwd, encoding: "utf8", timeout: 180_000 });
-  if (result.status !== 0) throw new Error(`${[command, ...args].join(" ")} exited ${result.status}:\n${result.stdout}\n${result.stderr}`);
+  if (result.status !== 0)
+    throw new Error(`${[command, ...args].join(" ")} exited ${result.status}:\n${result.stdout}\n${result.stderr}`);
   return { stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -28,10 +37,18 @@ function run(command: string, args: readonly string[], cwd: string): { stdout: s
 function importProject(name: string, fixture: string, ...flags: string[]): { project: string; warnings: string } {
   const project = join(outRoot, name);
   rmSync(project, { recursive: true, force: true });
-  const imported = run(process.execPath, [cliPath, "import", "openapi", join(fixtures, fixture), "--out", project, ...flags], repoRoot);
+  const imported = run(
+    process.execPath,
+    [cliPath, "import", "openapi", join(fixtures, fixture), "--out", project, ...flags],
+    repoRoot,
+  );
   run(process.execPath, [cliPath, "--schema-dir", schemaDir, "-q"], project);
   // The project's tsconfig is init's: strict, exactOptionalPropertyTypes, noUncheckedIndexedAccess.
-  run(process.execPath, [join(repoRoot, "node_modules", "typescript", "bin", "tsc"), "--noEmit", "-p", project], project);
+  run(
+    process.execPath,
+    [join(repoRoot, "node_modules", "typescript", "bin", "tsc"), "--noEmit", "-p", project],
+    project,
+  );
   return { project, warnings: imported.stderr };
 }
 
@@ -50,14 +67,16 @@ async function serve(project: string, env: Record<string, string>): Promise<Clie
 }
 
 type Validator = (value: unknown) => { path: string; message: string } | undefined;
-const validators = async (project: string) => (await import(pathToFileURL(join(project, "src", "mcp", "index.ts")).href)) as Record<string, Validator>;
+const validators = async (project: string) =>
+  (await import(pathToFileURL(join(project, "src", "mcp", "index.ts")).href)) as Record<string, Validator>;
 
 interface CallResult {
   readonly isError?: boolean;
   readonly structuredContent?: unknown;
   readonly content: readonly { type: string; text?: string; data?: string; mimeType?: string }[];
 }
-const call = async (client: Client, name: string, args: Record<string, unknown>) => (await client.callTool({ name, arguments: args })) as CallResult;
+const call = async (client: Client, name: string, args: Record<string, unknown>) =>
+  (await client.callTool({ name, arguments: args })) as CallResult;
 const text = (result: CallResult) => result.content.map((c) => c.text ?? "").join("\n");
 
 describe("import openapi: Petstore 3.0 (YAML)", () => {
@@ -70,7 +89,12 @@ describe("import openapi: Petstore 3.0 (YAML)", () => {
   beforeAll(async () => {
     ({ project, warnings } = importProject("petstore-3.0", "petstore-3.0.yaml"));
     upstream = await petstore3();
-    client = await serve(project, { MCP_UPSTREAM_URL: `${upstream.url}/v1`, MCP_UPSTREAM_TIMEOUT_MS: "1500", PETSTORE_API_KEY: credentials.apiKey, PETSTORE_BEARER: credentials.bearer });
+    client = await serve(project, {
+      MCP_UPSTREAM_URL: `${upstream.url}/v1`,
+      MCP_UPSTREAM_TIMEOUT_MS: "1500",
+      PETSTORE_API_KEY: credentials.apiKey,
+      PETSTORE_BEARER: credentials.bearer,
+    });
     validate = await validators(project);
   }, 300_000);
   afterAll(async () => {
@@ -82,35 +106,64 @@ describe("import openapi: Petstore 3.0 (YAML)", () => {
   const expectNothingUnexpected = () => expect(upstream.unexpected).toEqual([]);
 
   it("reports what it changed, each at a JSON pointer of the document", () => {
-    expect(warnings).toContain('petstore-3.0.yaml#/paths/~1pets~1{petId}/put/parameters/0: warning: parameter "body" (in query) clashes with another argument of the same name; its argument is "query_body"');
-    expect(warnings).toContain('petstore-3.0.yaml#/paths/~1categories~1all/get/operationId: warning: tool "listCategories" has the identifier of tool "list-categories" (listCategories): named "get_categories_all" (method and path) instead');
+    expect(warnings).toContain(
+      'petstore-3.0.yaml#/paths/~1pets~1{petId}/put/parameters/0: warning: parameter "body" (in query) clashes with another argument of the same name; its argument is "query_body"',
+    );
+    expect(warnings).toContain(
+      'petstore-3.0.yaml#/paths/~1categories~1all/get/operationId: warning: tool "listCategories" has the identifier of tool "list-categories" (listCategories): named "get_categories_all" (method and path) instead',
+    );
   });
 
   it("lists one tool per operation, deprecated ones left out, with annotations and schemas", async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(["listPets", "createPet", "searchPets", "showPetById", "updatePet", "deletePet", "getPetPhoto", "get_owners_by_owner_id_pets", "list-categories", "get_categories_all"]);
+    expect(tools.map((t) => t.name)).toEqual([
+      "listPets",
+      "createPet",
+      "searchPets",
+      "showPetById",
+      "updatePet",
+      "deletePet",
+      "getPetPhoto",
+      "get_owners_by_owner_id_pets",
+      "list-categories",
+      "get_categories_all",
+    ]);
     const byName = new Map(tools.map((t) => [t.name, t]));
     expect(byName.get("listPets")!.annotations).toEqual({ readOnlyHint: true, openWorldHint: true });
-    expect(byName.get("deletePet")!.annotations).toEqual({ destructiveHint: true, idempotentHint: true, openWorldHint: true });
+    expect(byName.get("deletePet")!.annotations).toEqual({
+      destructiveHint: true,
+      idempotentHint: true,
+      openWorldHint: true,
+    });
     expect(byName.get("updatePet")!.annotations).toEqual({ idempotentHint: true, openWorldHint: true });
     expect(byName.get("createPet")!.annotations).toEqual({ openWorldHint: true });
     expect(byName.get("listPets")!.title).toBe("List pets");
     expect(byName.get("listPets")!.description).toBe("Pets in the store, filtered by tag and status.");
     // readOnly out of inputs, writeOnly out of outputs, 3.0 nullable as a null type, example as examples.
-    const input = byName.get("createPet")!.inputSchema as unknown as { $defs: { NewPet: { properties: Record<string, unknown> } } };
+    const input = byName.get("createPet")!.inputSchema as unknown as {
+      $defs: { NewPet: { properties: Record<string, unknown> } };
+    };
     expect(Object.keys(input.$defs.NewPet.properties)).toEqual(["name", "tag", "secret"]);
     expect(input.$defs.NewPet.properties.tag).toEqual({ type: ["string", "null"] });
     const output = byName.get("createPet")!.outputSchema as { properties: Record<string, { examples?: unknown }> };
     expect(Object.keys(output.properties)).toEqual(["id", "name", "tag", "category"]);
     expect(output.properties.name!.examples).toEqual(["Rex"]);
     // A recursive schema stays a reference.
-    const tree = byName.get("list-categories")!.outputSchema as unknown as { properties: { children: { items: unknown } }; $defs: Record<string, unknown> };
+    const tree = byName.get("list-categories")!.outputSchema as unknown as {
+      properties: { children: { items: unknown } };
+      $defs: Record<string, unknown>;
+    };
     expect(tree.properties.children.items).toEqual({ $ref: "#/$defs/Category" });
     expect(Object.keys(tree.$defs)).toEqual(["Category"]);
   });
 
   it("sends query arrays (form, exploded) and headers as the document says; wraps a list answer", async () => {
-    const result = await call(client, "listPets", { limit: 2, tags: ["a b", "c/d"], status: "available", "X-Request-Id": "r-1" });
+    const result = await call(client, "listPets", {
+      limit: 2,
+      tags: ["a b", "c/d"],
+      status: "available",
+      "X-Request-Id": "r-1",
+    });
     expectNothingUnexpected();
     expect(result.isError).toBeFalsy();
     expect(result.structuredContent).toEqual({ result: pets });
@@ -124,7 +177,9 @@ describe("import openapi: Petstore 3.0 (YAML)", () => {
     expect(validate.validateCreatePetOutput!(created.structuredContent)).toBeUndefined();
     const refused = await call(client, "createPet", { body: { name: "taken" } });
     expect(refused.isError).toBe(true);
-    expect(text(refused)).toBe('POST /v1/pets answered HTTP 422 Unprocessable Entity: {"code":422,"message":"a pet named taken exists already"}');
+    expect(text(refused)).toBe(
+      'POST /v1/pets answered HTTP 422 Unprocessable Entity: {"code":422,"message":"a pet named taken exists already"}',
+    );
   });
 
   it("refuses arguments its schema rejects before calling the API", async () => {
@@ -159,7 +214,9 @@ describe("import openapi: Petstore 3.0 (YAML)", () => {
 
   it("an answer that breaks the document's own output schema is an error, never an invalid result", async () => {
     // The runtime checks structuredContent against the output schema before sending it: -32603.
-    await expect(client.callTool({ name: "updatePet", arguments: { petId: "2", body: { name: "x" } } })).rejects.toThrow(/-32603/);
+    await expect(
+      client.callTool({ name: "updatePet", arguments: { petId: "2", body: { name: "x" } } }),
+    ).rejects.toThrow(/-32603/);
   });
 
   it("answers without JSON as content: no body as text, an image as an image, text as text, cookies sent", async () => {
@@ -193,7 +250,9 @@ describe("import openapi: Petstore 3.0 (YAML)", () => {
     const count = (list: readonly string[]) => list.filter((s) => s === "GET /v1/pets/slow").length;
     const [seenBefore, abandonedBefore] = [count(upstream.seen), count(upstream.abandoned)];
     const cancel = new AbortController();
-    const pending = client.callTool({ name: "showPetById", arguments: { petId: "slow" } }, undefined, { signal: cancel.signal });
+    const pending = client.callTool({ name: "showPetById", arguments: { petId: "slow" } }, undefined, {
+      signal: cancel.signal,
+    });
     const waitFor = async (done: () => boolean, ms: number, what: string) => {
       const started = Date.now();
       while (!done()) {
@@ -204,14 +263,25 @@ describe("import openapi: Petstore 3.0 (YAML)", () => {
     await waitFor(() => count(upstream.seen) > seenBefore, 10_000, "the request never reached the API");
     cancel.abort();
     await expect(pending).rejects.toThrow();
-    await waitFor(() => count(upstream.abandoned) > abandonedBefore, 700, `the upstream request was not aborted on cancellation: ${JSON.stringify(upstream.abandoned)}`);
+    await waitFor(
+      () => count(upstream.abandoned) > abandonedBefore,
+      700,
+      `the upstream request was not aborted on cancellation: ${JSON.stringify(upstream.abandoned)}`,
+    );
   });
 
   it("a later import rewrites its own files and keeps the user's handlers", () => {
     const handlers = join(project, "src", "handlers.ts");
-    const mine = readFileSync(handlers, "utf8").replace("// listPets: async (args, ctx) => …,", 'deletePet: () => ({ isError: true, content: [{ type: "text", text: "not here" }] }),');
+    const mine = readFileSync(handlers, "utf8").replace(
+      "// listPets: async (args, ctx) => …,",
+      'deletePet: () => ({ isError: true, content: [{ type: "text", text: "not here" }] }),',
+    );
     writeFileSync(handlers, mine);
-    run(process.execPath, [cliPath, "import", "openapi", join(fixtures, "petstore-3.0.yaml"), "--out", project, "-q"], repoRoot);
+    run(
+      process.execPath,
+      [cliPath, "import", "openapi", join(fixtures, "petstore-3.0.yaml"), "--out", project, "-q"],
+      repoRoot,
+    );
     expect(readFileSync(handlers, "utf8")).toBe(mine);
   });
 });
@@ -254,7 +324,10 @@ describe("import openapi: Petstore Swagger 2.0 (JSON)", () => {
   });
 
   it("without the credentials an operation needs, nothing is sent and the tool error names the variables", async () => {
-    const client = await serve(project, { MCP_UPSTREAM_URL: `${upstream.url}/v2`, PETSTORE2_API_KEY: credentials.swaggerKey });
+    const client = await serve(project, {
+      MCP_UPSTREAM_URL: `${upstream.url}/v2`,
+      PETSTORE2_API_KEY: credentials.swaggerKey,
+    });
     try {
       const before = upstream.seen.length;
       const result = await call(client, "addPet", { body: { name: "Fido" } });

@@ -42,12 +42,17 @@ export async function use(client: EverythingClient): Promise<string> {
 interface TaskHandle {
   readonly id: string | undefined;
   readonly status: string;
-  wait(options?: { signal?: AbortSignal; onStatus?: (info: { status: string; statusMessage?: string }) => void }): Promise<Params>;
+  wait(options?: {
+    signal?: AbortSignal;
+    onStatus?: (info: { status: string; statusMessage?: string }) => void;
+  }): Promise<Params>;
   cancel(): Promise<void>;
 }
 interface GeneratedClient {
   readonly tools: {
-    simulateResearchQuery: ((args: { topic: string; ambiguous?: boolean }) => Promise<Params>) & { task(args: { topic: string; ambiguous?: boolean }): Promise<TaskHandle> };
+    simulateResearchQuery: ((args: { topic: string; ambiguous?: boolean }) => Promise<Params>) & {
+      task(args: { topic: string; ambiguous?: boolean }): Promise<TaskHandle>;
+    };
     echo: ((args: { message: string }) => Promise<Params>) & { task?: unknown };
   };
   readonly session: { readonly revision: string };
@@ -70,17 +75,20 @@ beforeAll(async () => {
   const generatedIndex = (await import(pathToFileURL(join(project, "mcp", "index.ts")).href)) as {
     connectEverythingClient(channel: unknown, options: unknown): Promise<GeneratedClient>;
   };
-  client = await generatedIndex.connectEverythingClient(stdioChannel({ command: process.execPath, args: [entry, "stdio"], stderr: "ignore" }), {
-    timeoutMs: 60_000,
-    // The server offers its task tools to clients that can answer elicitations.
-    capabilities: { elicitation: { form: {} } },
-    requests: {
-      "elicitation/create": (params: Params) => {
-        elicitations.push(params);
-        return { action: "accept", content: { interpretation: "programming" } };
+  client = await generatedIndex.connectEverythingClient(
+    stdioChannel({ command: process.execPath, args: [entry, "stdio"], stderr: "ignore" }),
+    {
+      timeoutMs: 60_000,
+      // The server offers its task tools to clients that can answer elicitations.
+      capabilities: { elicitation: { form: {} } },
+      requests: {
+        "elicitation/create": (params: Params) => {
+          elicitations.push(params);
+          return { action: "accept", content: { interpretation: "programming" } };
+        },
       },
     },
-  });
+  );
 });
 
 afterAll(async () => {

@@ -17,7 +17,11 @@ import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from "vitest"
 import { parse } from "yaml";
 import { runCli } from "../support/generate.js";
 import { repoRoot } from "../support/paths.js";
-import { connectEverythingClient, type EverythingClient, type GetStructuredContentOutput } from "./everything/mcp/index.js";
+import {
+  connectEverythingClient,
+  type EverythingClient,
+  type GetStructuredContentOutput,
+} from "./everything/mcp/index.js";
 
 const pkgDir = join(repoRoot, "node_modules", "@modelcontextprotocol", "server-everything");
 const pkg = JSON.parse(readFileSync(join(pkgDir, "package.json"), "utf8")) as { bin: Record<string, string> };
@@ -29,11 +33,14 @@ interface ManifestSchemas {
   resourceTemplates: Record<string, { uriTemplate: string }>;
   prompts: Record<string, { arguments?: Record<string, { required?: boolean }> }>;
 }
-const manifest = parse(readFileSync(join(repoRoot, "test", "interop", "everything", "mcp.yaml"), "utf8")) as ManifestSchemas;
+const manifest = parse(
+  readFileSync(join(repoRoot, "test", "interop", "everything", "mcp.yaml"), "utf8"),
+) as ManifestSchemas;
 
 function textOf(content: readonly unknown[], index = 0): string {
   const block = content[index] as { type?: string; text?: unknown } | undefined;
-  if (block?.type !== "text" || typeof block.text !== "string") throw new Error(`no text block at ${index} in ${JSON.stringify(content)}`);
+  if (block?.type !== "text" || typeof block.text !== "string")
+    throw new Error(`no text block at ${index} in ${JSON.stringify(content)}`);
   return block.text;
 }
 
@@ -64,7 +71,11 @@ describe("generated client → @modelcontextprotocol/server-everything over stdi
     expect(client.session.era).toBe("legacy");
     expect(client.session.revision).toBe("2025-11-25");
     expect(client.session.server.info?.name).toBe("mcp-servers/everything");
-    expect(client.session.server.capabilities).toMatchObject({ tools: {}, resources: { subscribe: true }, prompts: {} });
+    expect(client.session.server.capabilities).toMatchObject({
+      tools: {},
+      resources: { subscribe: true },
+      prompts: {},
+    });
     expect(typeof client.session.server.instructions).toBe("string");
   });
 
@@ -86,16 +97,21 @@ describe("generated client → @modelcontextprotocol/server-everything over stdi
     const uris = (await client.session.listAll("resources/list", "resources")).map((r) => r.uri);
     for (const { uri } of Object.values(manifest.resources)) expect(uris).toContain(uri);
 
-    const templates = (await client.session.listAll("resources/templates/list", "resourceTemplates")).map((t) => t.uriTemplate);
+    const templates = (await client.session.listAll("resources/templates/list", "resourceTemplates")).map(
+      (t) => t.uriTemplate,
+    );
     for (const { uriTemplate } of Object.values(manifest.resourceTemplates)) expect(templates).toContain(uriTemplate);
 
     const prompts = await client.session.listAll("prompts/list", "prompts");
     for (const [name, decl] of Object.entries(manifest.prompts)) {
       const prompt = prompts.find((p) => p.name === name);
       expect(prompt, `prompt ${name}`).toBeDefined();
-      const listed = (prompt as { arguments?: readonly { name: string; required?: boolean }[] } | undefined)?.arguments ?? [];
+      const listed =
+        (prompt as { arguments?: readonly { name: string; required?: boolean }[] } | undefined)?.arguments ?? [];
       const args = Object.fromEntries(listed.map((a) => [a.name, a.required === true]));
-      const declared = Object.fromEntries(Object.entries(decl.arguments ?? {}).map(([arg, a]) => [arg, a.required === true]));
+      const declared = Object.fromEntries(
+        Object.entries(decl.arguments ?? {}).map(([arg, a]) => [arg, a.required === true]),
+      );
       expect(args, `arguments of ${name}`).toEqual(declared);
     }
   });
@@ -125,7 +141,9 @@ describe("generated client → @modelcontextprotocol/server-everything over stdi
     const result = await client.tools.getAnnotatedMessage({ messageType: "success", includeImage: true });
     expect(result.isError).toBeFalsy();
     expect(result.content[0]).toMatchObject({ type: "text", annotations: { audience: ["user"] } });
-    expect(result.content.some((c) => c.type === "image" && c.mimeType === "image/png" && c.data.length > 0)).toBe(true);
+    expect(result.content.some((c) => c.type === "image" && c.mimeType === "image/png" && c.data.length > 0)).toBe(
+      true,
+    );
   });
 
   it("tools.getTinyImage takes no arguments", async () => {
@@ -141,7 +159,10 @@ describe("generated client → @modelcontextprotocol/server-everything over stdi
     const result = await client.tools.getResourceReference({ resourceId: 7 });
     expect(result.isError).toBeFalsy();
     const embedded = result.content.find((c) => c.type === "resource");
-    expect(embedded).toMatchObject({ type: "resource", resource: { uri: "demo://resource/dynamic/text/7", mimeType: "text/plain" } });
+    expect(embedded).toMatchObject({
+      type: "resource",
+      resource: { uri: "demo://resource/dynamic/text/7", mimeType: "text/plain" },
+    });
   });
 
   it("an invalid argument is a tool error result (2025-11-25), not a transport failure", async () => {
@@ -175,7 +196,9 @@ describe("generated client → @modelcontextprotocol/server-everything over stdi
 
   it("prompts.simplePrompt, without arguments", async () => {
     const result = await client.prompts.simplePrompt();
-    expect(result.messages).toEqual([{ role: "user", content: { type: "text", text: "This is a simple prompt without arguments." } }]);
+    expect(result.messages).toEqual([
+      { role: "user", content: { type: "text", text: "This is a simple prompt without arguments." } },
+    ]);
   });
 
   it("prompts.argsPrompt with required and optional arguments", async () => {
@@ -189,6 +212,9 @@ describe("generated client → @modelcontextprotocol/server-everything over stdi
   it("prompts.resourcePrompt embeds a resource", async () => {
     const result = await client.prompts.resourcePrompt({ resourceType: "Text", resourceId: "2" });
     expect(result.messages).toHaveLength(2);
-    expect(result.messages[1]?.content).toMatchObject({ type: "resource", resource: { uri: "demo://resource/dynamic/text/2" } });
+    expect(result.messages[1]?.content).toMatchObject({
+      type: "resource",
+      resource: { uri: "demo://resource/dynamic/text/2" },
+    });
   });
 });

@@ -27,7 +27,13 @@ const work = mkdtempSync(join(repoRoot, "test", ".tmp", "pull-"));
 const sandbox = join(work, "files");
 mkdirSync(sandbox);
 // A 1x1 PNG for the filesystem server's read_media_file.
-writeFileSync(join(sandbox, "pixel.png"), Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==", "base64"));
+writeFileSync(
+  join(sandbox, "pixel.png"),
+  Buffer.from(
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==",
+    "base64",
+  ),
+);
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 interface Pulled {
@@ -42,7 +48,9 @@ async function pullAndGenerate(name: string, source: string[], program: string):
   const dir = join(work, name);
   mkdirSync(dir);
   const manifest = join(dir, "mcp.yaml");
-  const pull = await runCliAsync(["pull", ...source, "-o", manifest], repoRoot, { MEMORY_FILE_PATH: join(work, "memory.jsonl") });
+  const pull = await runCliAsync(["pull", ...source, "-o", manifest], repoRoot, {
+    MEMORY_FILE_PATH: join(work, "memory.jsonl"),
+  });
   expect(pull.stderr).toBe("");
   expect(pull.status).toBe(0);
   expect(pull.stdout).toMatch(/^mcp-gen: wrote .*mcp\.yaml: \d+ tool\(s\)/);
@@ -54,7 +62,8 @@ async function pullAndGenerate(name: string, source: string[], program: string):
   return { name, manifest, program: programFile };
 }
 
-const manifestOf = (pulled: Pulled) => parse(readFileSync(pulled.manifest, "utf8")) as Record<string, Record<string, Record<string, unknown>>>;
+const manifestOf = (pulled: Pulled) =>
+  parse(readFileSync(pulled.manifest, "utf8")) as Record<string, Record<string, Record<string, unknown>>>;
 
 // Shared by the programs: a channel wrapper that notes every tools/call sent on the wire, so the
 // test compares what was really called with what the server listed.
@@ -304,12 +313,25 @@ describe("mcp-gen pull over stdio and HTTP", () => {
   const pulled: Pulled[] = [];
 
   beforeAll(async () => {
-    example = await startHttpServer(join(repoRoot, "examples", "everything", "src", "main.ts"), "--http", "--port", "0");
+    example = await startHttpServer(
+      join(repoRoot, "examples", "everything", "src", "main.ts"),
+      "--http",
+      "--port",
+      "0",
+    );
     pulled.push(
       ...(await Promise.all([
         pullAndGenerate("everything", ["--stdio", everythingCommand], everythingProgram),
-        pullAndGenerate("filesystem", ["--stdio", `"${process.execPath}" "${serverEntry("server-filesystem")}" "${sandbox}"`], filesystemProgram),
-        pullAndGenerate("memory", ["--stdio", `"${process.execPath}" "${serverEntry("server-memory")}"`], memoryProgram),
+        pullAndGenerate(
+          "filesystem",
+          ["--stdio", `"${process.execPath}" "${serverEntry("server-filesystem")}" "${sandbox}"`],
+          filesystemProgram,
+        ),
+        pullAndGenerate(
+          "memory",
+          ["--stdio", `"${process.execPath}" "${serverEntry("server-memory")}"`],
+          memoryProgram,
+        ),
         pullAndGenerate("example", ["--url", example.url], exampleProgram),
       ])),
     );
@@ -321,22 +343,41 @@ describe("mcp-gen pull over stdio and HTTP", () => {
 
   it("keeps tools' schemas, annotations, icons and titles exactly, with resources, templates and prompts", () => {
     const [everything, , , http] = pulled;
-    const hand = parse(readFileSync(join(repoRoot, "test", "interop", "everything", "mcp.yaml"), "utf8")) as Record<string, Record<string, Record<string, unknown>>>;
+    const hand = parse(readFileSync(join(repoRoot, "test", "interop", "everything", "mcp.yaml"), "utf8")) as Record<
+      string,
+      Record<string, Record<string, unknown>>
+    >;
     const got = manifestOf(everything!);
     expect(got.generate).toEqual({ server: false });
-    for (const name of ["echo", "get-sum", "get-structured-content", "get-annotated-message", "get-resource-reference"]) {
+    for (const name of [
+      "echo",
+      "get-sum",
+      "get-structured-content",
+      "get-annotated-message",
+      "get-resource-reference",
+    ]) {
       expect(got.tools![name]!.input, name).toEqual(hand.tools![name]!.input);
       expect(got.tools![name]!.output, name).toEqual(hand.tools![name]!.output);
     }
     expect(got.tools!.echo!.annotations).toEqual(hand.tools!.echo!.annotations);
-    expect(Object.values(got.resourceTemplates!).map((t) => t.uriTemplate)).toContain("demo://resource/dynamic/text/{resourceId}");
-    expect(got.prompts!["args-prompt"]!.arguments).toEqual({ city: { required: true, description: "Name of the city" }, state: { required: false } });
+    expect(Object.values(got.resourceTemplates!).map((t) => t.uriTemplate)).toContain(
+      "demo://resource/dynamic/text/{resourceId}",
+    );
+    expect(got.prompts!["args-prompt"]!.arguments).toEqual({
+      city: { required: true, description: "Name of the city" },
+      state: { required: false },
+    });
 
-    const source = parse(readFileSync(join(repoRoot, "examples", "everything", "mcp.yaml"), "utf8")) as Record<string, Record<string, Record<string, unknown>>>;
+    const source = parse(readFileSync(join(repoRoot, "examples", "everything", "mcp.yaml"), "utf8")) as Record<
+      string,
+      Record<string, Record<string, unknown>>
+    >;
     const overHttp = manifestOf(http!);
     expect(Object.keys(overHttp.tools!)).toEqual(Object.keys(source.tools!));
     const search = overHttp.tools!.search_notes!;
-    expect((search.input as { properties: { tag: Record<string, unknown> } }).properties.tag["x-mcp-header"]).toBe("Tag");
+    expect((search.input as { properties: { tag: Record<string, unknown> } }).properties.tag["x-mcp-header"]).toBe(
+      "Tag",
+    );
     expect(overHttp.tools!.reindex!.icons).toEqual(source.tools!.reindex!.icons);
     expect(overHttp.tools!.add_note!.title).toBe("Add note");
     expect(Object.keys(overHttp.prompts!)).toEqual(Object.keys(source.prompts!));
@@ -351,19 +392,49 @@ describe("mcp-gen pull over stdio and HTTP", () => {
     // server-everything registers these after initialize, and only for a client that declared
     // the capability; pull declares what a generated client can answer, so they are pulled too.
     const tools = Object.keys(manifestOf(pulled[0]!).tools!);
-    expect(tools).toEqual(expect.arrayContaining(["get-roots-list", "trigger-sampling-request", "trigger-elicitation-request", "trigger-url-elicitation"]));
+    expect(tools).toEqual(
+      expect.arrayContaining([
+        "get-roots-list",
+        "trigger-sampling-request",
+        "trigger-elicitation-request",
+        "trigger-url-elicitation",
+      ]),
+    );
   });
 
   it("calls every tool of the everything reference server through its generated client", async () => {
-    const results = await exerciseAll(pulled[0]!, process.execPath, [serverEntry("server-everything"), "stdio"], sandbox);
+    const results = await exerciseAll(
+      pulled[0]!,
+      process.execPath,
+      [serverEntry("server-everything"), "stdio"],
+      sandbox,
+    );
     expect(okText(results["echo"])).toBe("Echo: pulled");
     expect(okText(results["get-sum"])).toContain("5");
-    expect(results["get-annotated-message"]).toMatchObject({ content: [{ type: "text", text: "Operation completed successfully" }, { type: "image", mimeType: "image/png" }] });
+    expect(results["get-annotated-message"]).toMatchObject({
+      content: [
+        { type: "text", text: "Operation completed successfully" },
+        { type: "image", mimeType: "image/png" },
+      ],
+    });
     expect(Object.keys(JSON.parse(okText(results["get-env"])) as object).length).toBeGreaterThan(0);
-    expect(results["get-resource-links"]).toMatchObject({ content: [{ type: "text" }, { type: "resource_link" }, { type: "resource_link" }] });
-    expect(results["get-resource-reference"]).toMatchObject({ content: [{ type: "text" }, { type: "resource", resource: { uri: "demo://resource/dynamic/text/3" } }, { type: "text" }] });
-    expect(results["get-structured-content"]).toMatchObject({ structuredContent: { conditions: expect.any(String) }, temperature: expect.any(Number) });
-    expect(results["get-tiny-image"]).toMatchObject({ content: [{ type: "text" }, { type: "image", mimeType: "image/png" }, { type: "text" }] });
+    expect(results["get-resource-links"]).toMatchObject({
+      content: [{ type: "text" }, { type: "resource_link" }, { type: "resource_link" }],
+    });
+    expect(results["get-resource-reference"]).toMatchObject({
+      content: [
+        { type: "text" },
+        { type: "resource", resource: { uri: "demo://resource/dynamic/text/3" } },
+        { type: "text" },
+      ],
+    });
+    expect(results["get-structured-content"]).toMatchObject({
+      structuredContent: { conditions: expect.any(String) },
+      temperature: expect.any(Number),
+    });
+    expect(results["get-tiny-image"]).toMatchObject({
+      content: [{ type: "text" }, { type: "image", mimeType: "image/png" }, { type: "text" }],
+    });
     const gzipped = results["gzip-file-as-resource"] as { content: { resource: { blob: string; mimeType: string } }[] };
     expect(gzipped.content[0]!.resource.mimeType).toBe("application/gzip");
     expect(gunzipSync(Buffer.from(gzipped.content[0]!.resource.blob, "base64")).toString()).toBe("compress me");
@@ -377,14 +448,23 @@ describe("mcp-gen pull over stdio and HTTP", () => {
     expect(results["trigger-long-running-operation"]).toMatchObject({ progress: [1, 2] });
     expect(okText(results["get-roots-list"])).toContain(`URI: ${pathToFileURL(sandbox).href}`);
     expect(okText(results["trigger-elicitation-request"])).toContain("- Name: Ada Lovelace");
-    expect(okText(results["trigger-url-elicitation"])).toContain("User completed the URL elicitation flow.\nElicitation ID: pull-proof");
+    expect(okText(results["trigger-url-elicitation"])).toContain(
+      "User completed the URL elicitation flow.\nElicitation ID: pull-proof",
+    );
     expect(okText(results["trigger-sampling-request"])).toContain("sampled 1 message(s)");
     expect(okText(results["simulate-research-query"])).toContain("# Research Report: python (programming)");
-    expect((results["simulate-research-query"] as { statuses: string[] }).statuses).toEqual(expect.arrayContaining(["input_required", "completed"]));
+    expect((results["simulate-research-query"] as { statuses: string[] }).statuses).toEqual(
+      expect.arrayContaining(["input_required", "completed"]),
+    );
   }, 60_000);
 
   it("calls every tool of the filesystem server through its generated client", async () => {
-    const results = await exerciseAll(pulled[1]!, process.execPath, [serverEntry("server-filesystem"), sandbox], sandbox);
+    const results = await exerciseAll(
+      pulled[1]!,
+      process.execPath,
+      [serverEntry("server-filesystem"), sandbox],
+      sandbox,
+    );
     expect(okText(results["list_allowed_directories"])).toContain(sandbox);
     expect(okText(results["create_directory"])).toContain("Successfully created directory");
     expect(okText(results["write_file"])).toContain("Successfully wrote");
@@ -393,11 +473,16 @@ describe("mcp-gen pull over stdio and HTTP", () => {
     expect(okText(results["read_file"])).toBe("first line\nedited line\n");
     // One of the two paths does not exist: the tool reports it in its text and reads the other.
     expect(okText(results["read_multiple_files"])).toMatch(/edited line[\s\S]*missing\.txt: Error/);
-    expect(results["read_media_file"]).toMatchObject({ kind: "image", content: [{ type: "image", mimeType: "image/png" }] });
+    expect(results["read_media_file"]).toMatchObject({
+      kind: "image",
+      content: [{ type: "image", mimeType: "image/png" }],
+    });
     expect(okText(results["move_file"])).toContain("Successfully moved");
     expect(okText(results["list_directory"])).toBe("[FILE] moved.txt");
     expect(okText(results["list_directory_with_sizes"])).toMatch(/\[DIR\] docs[\s\S]*\[FILE\] pixel\.png/);
-    expect(JSON.parse(okText(results["directory_tree"]))).toEqual([{ name: "docs", type: "directory", children: [{ name: "moved.txt", type: "file" }] }]);
+    expect(JSON.parse(okText(results["directory_tree"]))).toEqual([
+      { name: "docs", type: "directory", children: [{ name: "moved.txt", type: "file" }] },
+    ]);
     expect(okText(results["search_files"])).toBe(join(sandbox, "docs", "moved.txt"));
     expect(okText(results["get_file_info"])).toMatch(/^size: 23$/m);
   }, 60_000);
@@ -406,15 +491,34 @@ describe("mcp-gen pull over stdio and HTTP", () => {
     process.env.MEMORY_FILE_PATH = join(work, "memory.jsonl");
     const results = await exerciseAll(pulled[2]!, process.execPath, [serverEntry("server-memory")]);
     expect(results["create_entities"]).toMatchObject({ names: ["mcp-gen", "MCP"] });
-    expect(results["create_relations"]).toMatchObject({ structuredContent: { relations: [{ from: "mcp-gen", to: "MCP", relationType: "implements" }] } });
-    expect(results["add_observations"]).toMatchObject({ structuredContent: { results: [{ entityName: "MCP", addedObservations: ["has revisions", "to be removed"] }] } });
-    expect(results["search_nodes"]).toMatchObject({ structuredContent: { entities: [{ name: "mcp-gen", observations: ["pulls manifests"] }] } });
-    expect(results["open_nodes"]).toMatchObject({ structuredContent: { entities: [{ name: "MCP", observations: ["has revisions", "to be removed"] }], relations: [{ from: "mcp-gen", to: "MCP" }] } });
-    expect(results["read_graph"]).toMatchObject({ structuredContent: { entities: [{ name: "mcp-gen" }, { name: "MCP" }], relations: [{ relationType: "implements" }] } });
+    expect(results["create_relations"]).toMatchObject({
+      structuredContent: { relations: [{ from: "mcp-gen", to: "MCP", relationType: "implements" }] },
+    });
+    expect(results["add_observations"]).toMatchObject({
+      structuredContent: { results: [{ entityName: "MCP", addedObservations: ["has revisions", "to be removed"] }] },
+    });
+    expect(results["search_nodes"]).toMatchObject({
+      structuredContent: { entities: [{ name: "mcp-gen", observations: ["pulls manifests"] }] },
+    });
+    expect(results["open_nodes"]).toMatchObject({
+      structuredContent: {
+        entities: [{ name: "MCP", observations: ["has revisions", "to be removed"] }],
+        relations: [{ from: "mcp-gen", to: "MCP" }],
+      },
+    });
+    expect(results["read_graph"]).toMatchObject({
+      structuredContent: {
+        entities: [{ name: "mcp-gen" }, { name: "MCP" }],
+        relations: [{ relationType: "implements" }],
+      },
+    });
     for (const name of ["delete_observations", "delete_relations", "delete_entities"]) {
       expect(results[name], name).toMatchObject({ structuredContent: { success: true } });
     }
-    expect(results["graphAfterDeletes"]).toEqual({ entities: [{ name: "MCP", entityType: "protocol", observations: ["has revisions"] }], relations: [] });
+    expect(results["graphAfterDeletes"]).toEqual({
+      entities: [{ name: "MCP", entityType: "protocol", observations: ["has revisions"] }],
+      relations: [],
+    });
   }, 60_000);
 
   it("calls every tool of our everything example over HTTP through its generated client", async () => {
@@ -423,8 +527,15 @@ describe("mcp-gen pull over stdio and HTTP", () => {
     const id = (results["add_note"] as { id: string }).id;
     expect(results["add_note"]).toMatchObject({ structuredContent: { title: "Pulled", tags: ["pull"] } });
     expect(okText(results["get_note"])).toContain("Pulled (2 words, tags: pull)");
-    expect(results["search_notes"]).toMatchObject({ content: [expect.objectContaining({ type: "resource_link", uri: `notes://notes/${id}`, title: "Pulled" })] });
-    expect(results["note_media"]).toMatchObject({ content: [{ type: "image", mimeType: "image/png" }, { type: "audio", mimeType: "audio/wav" }] });
+    expect(results["search_notes"]).toMatchObject({
+      content: [expect.objectContaining({ type: "resource_link", uri: `notes://notes/${id}`, title: "Pulled" })],
+    });
+    expect(results["note_media"]).toMatchObject({
+      content: [
+        { type: "image", mimeType: "image/png" },
+        { type: "audio", mimeType: "audio/wav" },
+      ],
+    });
     expect(okText(results["reindex"])).toMatch(/^Reindexed \d+ notes$/);
     expect((results["reindex"] as { progress: number[] }).progress.length).toBeGreaterThan(0);
     expect(okText(results["summarize_note"])).toBe("Pulled: a pulled note");
@@ -438,7 +549,9 @@ describe("mcp-gen pull over stdio and HTTP", () => {
     const same = runCli(["pull", "--stdio", everythingCommand, "-o", everything!.manifest, "--check"]);
     expect(same.stderr).toBe("");
     expect(same.status).toBe(0);
-    const edited = readFileSync(everything!.manifest, "utf8").replace("Echoes back the input string", "Echoes the input").replace(/^  get-sum:$/m, "  get-total:")
+    const edited = readFileSync(everything!.manifest, "utf8")
+      .replace("Echoes back the input string", "Echoes the input")
+      .replace(/^  get-sum:$/m, "  get-total:")
       // An identifier is the user's to choose; --check does not count it as drift.
       .replace(/^  echo:$/m, "  echo:\n    identifier: say");
     const stale = join(work, "stale.yaml");

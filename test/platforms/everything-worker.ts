@@ -10,7 +10,8 @@ const server = createNotesServer(
   createHandlers({
     changed: (uri) => server.notifyResourceUpdated(uri),
     emptied: (empty) => {
-      for (const tool of ["get_note", "note_media", "delete_note", "summarize_note"] as const) server.setEnabled("tools", tool, !empty);
+      for (const tool of ["get_note", "note_media", "delete_note", "summarize_note"] as const)
+        server.setEnabled("tools", tool, !empty);
     },
   }),
 );

@@ -121,7 +121,13 @@ function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<
 }
 
 /** Runs one check for one client and records its outcome. */
-async function attempt(outcomes: Outcome[], check: CheckName, who: Who, run: () => Promise<void>, ms = checkTimeoutMs): Promise<boolean> {
+async function attempt(
+  outcomes: Outcome[],
+  check: CheckName,
+  who: Who,
+  run: () => Promise<void>,
+  ms = checkTimeoutMs,
+): Promise<boolean> {
   try {
     await withTimeout(run(), ms, check);
     outcomes.push({ check, who });
@@ -165,7 +171,8 @@ async function bundle(entry: string, outfile: string, platform: PlatformName): P
   // @mcp-gen/runtime resolves through the workspace link (node_modules/@mcp-gen/runtime -> runtime/)
   // to its exports, the built files under runtime/dist: never to the TypeScript sources beside them.
   const source = inputs.filter((input) => input.startsWith("runtime/") && !input.startsWith("runtime/dist/"));
-  if (source.length > 0) throw new Error(`the bundle holds the runtime's sources (${source.join(", ")}) instead of runtime/dist`);
+  if (source.length > 0)
+    throw new Error(`the bundle holds the runtime's sources (${source.join(", ")}) instead of runtime/dist`);
   if (!inputs.includes("runtime/dist/index.js")) throw new Error("the bundle does not hold runtime/dist/index.js");
 }
 
@@ -207,7 +214,8 @@ function accepts(port: number): Promise<boolean> {
 async function listening(child: ChildProcess, output: () => string, port: number, what: string): Promise<Served> {
   const started = Date.now();
   while (Date.now() - started < 30_000) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${what} exited (${child.signalCode ?? child.exitCode}) before serving:\n${output()}`);
+    if (child.exitCode !== null || child.signalCode !== null)
+      throw new Error(`${what} exited (${child.signalCode ?? child.exitCode}) before serving:\n${output()}`);
     if (await accepts(port)) return { url: `http://127.0.0.1:${port}/mcp`, port, child, stderr: output };
     await sleep(100);
   }
@@ -219,7 +227,13 @@ async function serveBun(bundlePath: string, dir: string): Promise<Served> {
   const port = await freePort();
   const child = spawn(bin("bun"), ["run", bundlePath], {
     cwd: dir,
-    env: { ...process.env, PORT: String(port), NODE_ENV: "production", DO_NOT_TRACK: "1", BUN_INSTALL_CACHE_DIR: join(dir, "bun-cache") },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      NODE_ENV: "production",
+      DO_NOT_TRACK: "1",
+      BUN_INSTALL_CACHE_DIR: join(dir, "bun-cache"),
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   return listening(child, track(child), port, "bun");
@@ -228,7 +242,18 @@ async function serveBun(bundlePath: string, dir: string): Promise<Served> {
 /** `deno serve <bundle>`: Deno serves the module's default export. */
 async function serveDeno(bundlePath: string, dir: string): Promise<Served> {
   const port = await freePort();
-  const args = ["serve", "--no-config", "--no-prompt", "--allow-net=127.0.0.1", `--allow-read=${dir}`, "--host", "127.0.0.1", "--port", String(port), bundlePath];
+  const args = [
+    "serve",
+    "--no-config",
+    "--no-prompt",
+    "--allow-net=127.0.0.1",
+    `--allow-read=${dir}`,
+    "--host",
+    "127.0.0.1",
+    "--port",
+    String(port),
+    bundlePath,
+  ];
   const child = spawn(bin("deno"), args, {
     cwd: dir,
     env: { ...process.env, DENO_NO_UPDATE_CHECK: "1", DENO_DIR: join(dir, "deno-dir"), NO_COLOR: "1" },
@@ -306,7 +331,11 @@ interface RawReply {
 }
 
 /** One HTTP request with a Host header of our choosing (fetch would not let us set it). */
-function raw(port: number, path: string, options: { method?: string; host?: string; headers?: Record<string, string>; body?: unknown }): Promise<RawReply> {
+function raw(
+  port: number,
+  path: string,
+  options: { method?: string; host?: string; headers?: Record<string, string>; body?: unknown },
+): Promise<RawReply> {
   const body = options.body === undefined ? undefined : JSON.stringify(options.body);
   return new Promise((resolveReply, reject) => {
     const req = httpRequest(
@@ -318,7 +347,9 @@ function raw(port: number, path: string, options: { method?: string; host?: stri
         headers: {
           host: options.host ?? `127.0.0.1:${port}`,
           accept: "application/json, text/event-stream",
-          ...(body === undefined ? {} : { "content-type": "application/json", "content-length": String(Buffer.byteLength(body)) }),
+          ...(body === undefined
+            ? {}
+            : { "content-type": "application/json", "content-length": String(Buffer.byteLength(body)) }),
           ...options.headers,
         },
       },
@@ -349,10 +380,23 @@ async function httpChecks(served: Served, outcomes: Outcome[]): Promise<void> {
     // Without allowedHosts, a real hostname is refused (DNS-rebinding protection stays on by
     // default), and the refusal says what to pass: docs/scale-out.md's deployment passes allowedHosts.
     const deployed = await raw(port, "/mcp", { host: deployedHost, body: legacyInitialize });
-    equal(deployed.status, 403, `Host ${deployedHost} on /mcp (default allowedHosts): expected 403, got ${deployed.status} ${deployed.text}`);
-    match(deployed.text, new RegExp(`Host '${deployedHost.replace(/\./g, "\\.")}' is not allowed; serving as ${deployedHost.replace(/\./g, "\\.")}\\? pass allowedHosts: \\[\\\\"${deployedHost.replace(/\./g, "\\.")}\\\\"\\]`));
+    equal(
+      deployed.status,
+      403,
+      `Host ${deployedHost} on /mcp (default allowedHosts): expected 403, got ${deployed.status} ${deployed.text}`,
+    );
+    match(
+      deployed.text,
+      new RegExp(
+        `Host '${deployedHost.replace(/\./g, "\\.")}' is not allowed; serving as ${deployedHost.replace(/\./g, "\\.")}\\? pass allowedHosts: \\[\\\\"${deployedHost.replace(/\./g, "\\.")}\\\\"\\]`,
+      ),
+    );
     const allowed = await raw(port, "/hosts/mcp", { host: deployedHost, body: legacyInitialize });
-    equal(allowed.status, 200, `Host ${deployedHost} on /hosts/mcp (allowedHosts: [${deployedHost}]): ${allowed.status} ${allowed.text}`);
+    equal(
+      allowed.status,
+      200,
+      `Host ${deployedHost} on /hosts/mcp (allowedHosts: [${deployedHost}]): ${allowed.status} ${allowed.text}`,
+    );
   });
   const sweep = attempt(
     outcomes,
@@ -364,7 +408,10 @@ async function httpChecks(served: Served, outcomes: Outcome[]): Promise<void> {
       const session = init.headers["mcp-session-id"];
       ok(typeof session === "string", "initialize answered without Mcp-Session-Id");
       const headers = { "mcp-session-id": session, "mcp-protocol-version": "2025-11-25" };
-      const initialized = await raw(port, "/sweep/mcp", { headers, body: { jsonrpc: "2.0", method: "notifications/initialized" } });
+      const initialized = await raw(port, "/sweep/mcp", {
+        headers,
+        body: { jsonrpc: "2.0", method: "notifications/initialized" },
+      });
       equal(initialized.status, 202, `notifications/initialized: ${initialized.status} ${initialized.text}`);
       const ping = await raw(port, "/sweep/mcp", { headers, body: { jsonrpc: "2.0", id: 2, method: "ping" } });
       equal(ping.status, 200, `ping right away: ${ping.status} ${ping.text}`);
@@ -431,7 +478,10 @@ function recordingFetch(gets: GetStream[]) {
 }
 
 /** The checks both SDK clients run (their APIs agree on these calls). */
-type CommonClient = Pick<ClientV1, "listTools" | "callTool" | "readResource" | "listPrompts" | "getPrompt" | "complete">;
+type CommonClient = Pick<
+  ClientV1,
+  "listTools" | "callTool" | "readResource" | "listPrompts" | "getPrompt" | "complete"
+>;
 
 async function commonChecks(client: CommonClient, who: Who, outcomes: Outcome[]): Promise<void> {
   await attempt(outcomes, "tools/list", who, async () => {
@@ -480,14 +530,24 @@ async function commonChecks(client: CommonClient, who: Who, outcomes: Outcome[])
   });
   await attempt(outcomes, "prompts/get summarize", who, async () => {
     const neutral = await client.getPrompt({ name: "summarize", arguments: { text: "hello" } });
-    deepStrictEqual(neutral.messages, [{ role: "user", content: { type: "text", text: "Summarize in a neutral tone:\nhello" } }]);
+    deepStrictEqual(neutral.messages, [
+      { role: "user", content: { type: "text", text: "Summarize in a neutral tone:\nhello" } },
+    ]);
     const formal = await client.getPrompt({ name: "summarize", arguments: { text: "hello", style: "formal" } });
-    deepStrictEqual(formal.messages, [{ role: "user", content: { type: "text", text: "Summarize in a formal tone:\nhello" } }]);
+    deepStrictEqual(formal.messages, [
+      { role: "user", content: { type: "text", text: "Summarize in a formal tone:\nhello" } },
+    ]);
   });
   await attempt(outcomes, "completion/complete city", who, async () => {
-    const template = await client.complete({ ref: { type: "ref/resource", uri: "weather://{city}/current" }, argument: { name: "city", value: "o" } });
+    const template = await client.complete({
+      ref: { type: "ref/resource", uri: "weather://{city}/current" },
+      argument: { name: "city", value: "o" },
+    });
     deepStrictEqual(template.completion.values, ["oslo"]);
-    const prompt = await client.complete({ ref: { type: "ref/prompt", name: "plan_trip" }, argument: { name: "city", value: "Li" } });
+    const prompt = await client.complete({
+      ref: { type: "ref/prompt", name: "plan_trip" },
+      argument: { name: "city", value: "Li" },
+    });
     deepStrictEqual(prompt.completion.values, ["lisbon"]);
   });
   await attempt(outcomes, "invalid arguments", who, async () => {
@@ -503,7 +563,8 @@ async function commonChecks(client: CommonClient, who: Who, outcomes: Outcome[])
 function failAll(outcomes: Outcome[], who: Who, error: string): void {
   for (const check of checks) {
     const applies = (check.who as readonly Who[]).includes(who);
-    if (applies && !outcomes.some((o) => o.check === check.name && o.who === who)) outcomes.push({ check: check.name, who, error });
+    if (applies && !outcomes.some((o) => o.check === check.name && o.who === who))
+      outcomes.push({ check: check.name, who, error });
   }
 }
 
@@ -520,7 +581,10 @@ async function sdkV1(url: string, outcomes: Outcome[]): Promise<V1Session> {
     await client.connect(transport);
     equal(transport.protocolVersion, "2025-11-25");
     deepStrictEqual(client.getServerVersion(), { name: "weather", version: "1.0.0", title: "Weather" });
-    equal(client.getInstructions(), "Use get_forecast for multi-day forecasts; read weather://{city}/current for current conditions.");
+    equal(
+      client.getInstructions(),
+      "Use get_forecast for multi-day forecasts; read weather://{city}/current for current conditions.",
+    );
   });
   if (!connected) {
     failAll(outcomes, "sdk-v1", "not connected");
@@ -594,7 +658,10 @@ async function sdkV2(url: string, outcomes: Outcome[]): Promise<void> {
     await client.connect(transport);
     equal(client.getProtocolEra(), "modern");
     equal(client.getNegotiatedProtocolVersion(), "2026-07-28");
-    ok(client.getDiscoverResult()?.supportedVersions.includes("2025-11-25"), "server/discover does not list 2025-11-25");
+    ok(
+      client.getDiscoverResult()?.supportedVersions.includes("2025-11-25"),
+      "server/discover does not list 2025-11-25",
+    );
     deepStrictEqual({ ...client.getServerVersion() }, { name: "weather", version: "1.0.0", title: "Weather" });
   });
   if (!connected) failAll(outcomes, "sdk-v2", "not connected");
@@ -662,7 +729,10 @@ async function everythingOnWorkerd(workDir: string): Promise<string | undefined>
 
 function summarize(result: PlatformResult): { line: string; failures: string[] } {
   if (result.startError !== undefined) {
-    return { line: `platform ${result.name}: 0/${checks.length} checks (did not start)`, failures: [`  ${result.name}: did not start: ${result.startError}`] };
+    return {
+      line: `platform ${result.name}: 0/${checks.length} checks (did not start)`,
+      failures: [`  ${result.name}: did not start: ${result.startError}`],
+    };
   }
   const failures: string[] = [];
   let passed = 0;
@@ -690,17 +760,23 @@ async function main(): Promise<number> {
   for (const name of ["bun", "deno", "workerd"]) {
     if (!existsSync(bin(name))) fail("the platforms are not installed; run `npm ci --prefix test/platforms` first");
   }
-  if (!existsSync(join(repoRoot, "runtime", "dist", "index.js"))) fail("the runtime is not built; run `npm run build` first");
+  if (!existsSync(join(repoRoot, "runtime", "dist", "index.js")))
+    fail("the runtime is not built; run `npm run build` first");
   const workDir = mkdtempSync(join(tmpdir(), "mcp-gen-platforms-"));
   const names: PlatformName[] = ["bun", "deno", "workerd"];
-  const [results, everything] = await Promise.all([Promise.all(names.map((name) => runPlatform(name, workDir))), everythingOnWorkerd(workDir)]);
+  const [results, everything] = await Promise.all([
+    Promise.all(names.map((name) => runPlatform(name, workDir))),
+    everythingOnWorkerd(workDir),
+  ]);
   const failures: string[] = [];
   for (const result of results) {
     const summary = summarize(result);
     process.stdout.write(`${summary.line}\n`);
     failures.push(...summary.failures);
   }
-  process.stdout.write(`example everything on workerd (no nodejs_compat): ${everything === undefined ? "starts" : "does not start"}\n`);
+  process.stdout.write(
+    `example everything on workerd (no nodejs_compat): ${everything === undefined ? "starts" : "does not start"}\n`,
+  );
   if (everything !== undefined) failures.push(`  everything on workerd: ${everything}`);
   if (failures.length > 0) process.stderr.write(`${failures.join("\n")}\n  bundles and platform output: ${workDir}\n`);
   else rmSync(workDir, { recursive: true, force: true });

@@ -70,7 +70,9 @@ const clone = (value: Json): Json => JSON.parse(JSON.stringify(value)) as Json;
  * and a test below proves the defect is still there, so the entry reports itself once
  * the example is fixed upstream.
  */
-const exampleDefects: Readonly<Record<string, { readonly drop: string; readonly error: RegExp; readonly why: string }>> = {
+const exampleDefects: Readonly<
+  Record<string, { readonly drop: string; readonly error: RegExp; readonly why: string }>
+> = {
   "ListRootsRequest/list-roots-request.json": {
     drop: "id",
     error: /'"?id"?' does not exist in type 'ListRootsRequest'/,
@@ -82,7 +84,9 @@ const exampleDefects: Readonly<Record<string, { readonly drop: string; readonly 
 
 // --- the schema's message directions ------------------------------------------------------
 
-const schema = JSON.parse(readFileSync(join(schemaDir, revision, "schema.json"), "utf8")) as { $defs: Record<string, Json> };
+const schema = JSON.parse(readFileSync(join(schemaDir, revision, "schema.json"), "utf8")) as {
+  $defs: Record<string, Json>;
+};
 const definitions = schema.$defs;
 
 /**
@@ -96,7 +100,12 @@ function unionMembers(name: string): string[] {
   if (branches) return branches.map((b) => String(b.$ref).replace("#/$defs/", ""));
   const method = ((definition.properties as Json | undefined)?.method as Json | undefined)?.const;
   const members = Object.entries(definitions)
-    .filter(([other, d]) => other !== name && !d.anyOf && ((d.properties as Json | undefined)?.method as Json | undefined)?.const === method)
+    .filter(
+      ([other, d]) =>
+        other !== name &&
+        !d.anyOf &&
+        ((d.properties as Json | undefined)?.method as Json | undefined)?.const === method,
+    )
     .map(([other]) => other);
   if (method === undefined || members.length !== 1) throw new Error(`cannot tell what ${name} stands for`);
   return members;
@@ -198,7 +207,9 @@ beforeAll(async () => {
     mkdirSync(dirname(file), { recursive: true });
     writeFileSync(file, text);
   }
-  const module = (await import(pathToFileURL(join(project, "server.ts")).href)) as { createServer: typeof createServer };
+  const module = (await import(pathToFileURL(join(project, "server.ts")).href)) as {
+    createServer: typeof createServer;
+  };
   createServer = module.createServer;
 });
 
@@ -220,7 +231,11 @@ function writeCheckFile(name: string, entries: readonly { path: string; type: st
   const ranges: { path: string; from: number; to: number }[] = [];
   entries.forEach((entry, n) => {
     const from = lines.length + 1;
-    lines.push(`// ${entry.path}`, ...`export const e_${n}: ${namespace}.${entry.type} = ${entry.json.trim()};`.split("\n"), "");
+    lines.push(
+      `// ${entry.path}`,
+      ...`export const e_${n}: ${namespace}.${entry.type} = ${entry.json.trim()};`.split("\n"),
+      "",
+    );
     ranges.push({ path: entry.path, from, to: lines.length });
   });
   const file = join(project, `${name}.ts`);
@@ -231,7 +246,8 @@ function writeCheckFile(name: string, entries: readonly { path: string; type: st
 function errorsByExample(check: CheckFile, errors: readonly TypeError[]): Map<string, TypeError[]> {
   const out = new Map<string, TypeError[]>();
   for (const error of errors) {
-    const range = error.file === check.file ? check.ranges.find((r) => error.line >= r.from && error.line <= r.to) : undefined;
+    const range =
+      error.file === check.file ? check.ranges.find((r) => error.line >= r.from && error.line <= r.to) : undefined;
     const key = range?.path ?? "(outside any example)";
     out.set(key, [...(out.get(key) ?? []), error]);
   }
@@ -250,13 +266,19 @@ describe(`official ${revision} examples type-check as their types`, () => {
       if (!defect) return { path: example.path, type: example.type, json: example.text };
       const value = clone(example.value);
       delete value[defect.drop];
-      return { path: `${example.path} (without "${defect.drop}": ${defect.why})`, type: example.type, json: JSON.stringify(value, null, 2) };
+      return {
+        path: `${example.path} (without "${defect.drop}": ${defect.why})`,
+        type: example.type,
+        json: JSON.stringify(value, null, 2),
+      };
     });
     const check = writeCheckFile("examples", entries);
     expect(check.ranges).toHaveLength(EXPECTED_EXAMPLES);
     // server.ts proves the generated handler types fit the server the runtime tests use.
     const errors = typecheck([check.file, join(project, "server.ts")]);
-    const report = [...errorsByExample(check, errors)].map(([path, list]) => `${path}:\n${formatTypeErrors(list)}`).join("\n\n");
+    const report = [...errorsByExample(check, errors)]
+      .map(([path, list]) => `${path}:\n${formatTypeErrors(list)}`)
+      .join("\n\n");
     expect(report).toBe("");
   });
 
@@ -269,7 +291,10 @@ describe(`official ${revision} examples type-check as their types`, () => {
     const found = errorsByExample(check, typecheck([check.file]));
     for (const [path, defect] of defects) {
       const errors = found.get(path) ?? [];
-      expect(errors.map((e) => e.message), path).toEqual([expect.stringMatching(defect.error)]);
+      expect(
+        errors.map((e) => e.message),
+        path,
+      ).toEqual([expect.stringMatching(defect.error)]);
     }
     expect(found.size).toBe(defects.length);
   });
@@ -281,26 +306,54 @@ describe(`official ${revision} examples type-check as their types`, () => {
       return { path: `${path} (${what})`, type: byPath(path).type, json: JSON.stringify(value, null, 2), error };
     };
     const mutations = [
-      mutate("CallToolRequest/call-tool-request.json", "tool name is a number", /'number' is not assignable to type 'string'/, (v) => {
-        (v.params as Json).name = 42;
-      }),
-      mutate("TextContent/text-content.json", "an undeclared property", /'"?bogus"?' does not exist in type 'TextContent'/, (v) => {
-        v.bogus = true;
-      }),
-      mutate("DiscoverRequest/server-discover-request.json", "_meta without clientCapabilities", /clientCapabilities"?' is missing/, (v) => {
-        delete ((v.params as Json)._meta as Json)["io.modelcontextprotocol/clientCapabilities"];
-      }),
-      mutate("CallToolResult/result-with-structured-content.json", "an unknown content type", /'"txt"' is not assignable/, (v) => {
-        (v.content as Json[])[0]!.type = "txt";
-      }),
-      mutate("CancelledNotification/user-requested-cancellation.json", "jsonrpc 1.0", /'"1\.0"' is not assignable to type '"2\.0"'/, (v) => {
-        v.jsonrpc = "1.0";
-      }),
+      mutate(
+        "CallToolRequest/call-tool-request.json",
+        "tool name is a number",
+        /'number' is not assignable to type 'string'/,
+        (v) => {
+          (v.params as Json).name = 42;
+        },
+      ),
+      mutate(
+        "TextContent/text-content.json",
+        "an undeclared property",
+        /'"?bogus"?' does not exist in type 'TextContent'/,
+        (v) => {
+          v.bogus = true;
+        },
+      ),
+      mutate(
+        "DiscoverRequest/server-discover-request.json",
+        "_meta without clientCapabilities",
+        /clientCapabilities"?' is missing/,
+        (v) => {
+          delete ((v.params as Json)._meta as Json)["io.modelcontextprotocol/clientCapabilities"];
+        },
+      ),
+      mutate(
+        "CallToolResult/result-with-structured-content.json",
+        "an unknown content type",
+        /'"txt"' is not assignable/,
+        (v) => {
+          (v.content as Json[])[0]!.type = "txt";
+        },
+      ),
+      mutate(
+        "CancelledNotification/user-requested-cancellation.json",
+        "jsonrpc 1.0",
+        /'"1\.0"' is not assignable to type '"2\.0"'/,
+        (v) => {
+          v.jsonrpc = "1.0";
+        },
+      ),
     ];
     const check = writeCheckFile("negative", mutations);
     const found = errorsByExample(check, typecheck([check.file]));
     for (const mutation of mutations) {
-      expect((found.get(mutation.path) ?? []).map((e) => e.message), `${mutation.path} must not compile`).toEqual([expect.stringMatching(mutation.error)]);
+      expect(
+        (found.get(mutation.path) ?? []).map((e) => e.message),
+        `${mutation.path} must not compile`,
+      ).toEqual([expect.stringMatching(mutation.error)]);
     }
     expect(found.has("(outside any example)")).toBe(false);
   });
@@ -340,16 +393,27 @@ function post(message: Json, signal?: AbortSignal): Request {
     "mcp-protocol-version": String(meta["io.modelcontextprotocol/protocolVersion"] ?? revision),
     "mcp-method": String(message.method),
   };
-  const named = message.method === "resources/read" ? params.uri : message.method === "tools/call" || message.method === "prompts/get" ? params.name : undefined;
+  const named =
+    message.method === "resources/read"
+      ? params.uri
+      : message.method === "tools/call" || message.method === "prompts/get"
+        ? params.name
+        : undefined;
   if (typeof named === "string") headers["mcp-name"] = encodeHeaderValue(named);
-  return new Request("http://localhost/mcp", { method: "POST", headers, body: JSON.stringify(message), ...(signal ? { signal } : {}) });
+  return new Request("http://localhost/mcp", {
+    method: "POST",
+    headers,
+    body: JSON.stringify(message),
+    ...(signal ? { signal } : {}),
+  });
 }
 
 async function send(handler: (request: Request) => Promise<Response>, message: Json): Promise<Reply> {
   const response = await handler(post(message));
   const contentType = response.headers.get("content-type") ?? "";
   const text = await response.text();
-  const messages = text === "" ? [] : contentType.includes("text/event-stream") ? parseSse(text) : [JSON.parse(text) as Json];
+  const messages =
+    text === "" ? [] : contentType.includes("text/event-stream") ? parseSse(text) : [JSON.parse(text) as Json];
   return { status: response.status, contentType, messages };
 }
 
@@ -372,9 +436,12 @@ interface Inbound {
 
 /** Client requests and notifications: whole messages, and params-only examples in an envelope. */
 const inbound: Inbound[] = examples.flatMap((example, n): Inbound[] => {
-  if (clientRequests.has(example.type) || clientNotifications.has(example.type)) return [{ path: example.path, type: example.type, message: example.value, wrapped: false }];
+  if (clientRequests.has(example.type) || clientNotifications.has(example.type))
+    return [{ path: example.path, type: example.type, message: example.value, wrapped: false }];
   const envelope = envelopes[example.type];
-  return envelope ? [{ path: example.path, type: example.type, message: envelope(example.value, n), wrapped: true }] : [];
+  return envelope
+    ? [{ path: example.path, type: example.type, message: envelope(example.value, n), wrapped: true }]
+    : [];
 });
 const inboundRequests = inbound.filter((i) => i.message.id !== undefined);
 const inboundNotifications = inbound.filter((i) => i.message.id === undefined);
@@ -419,18 +486,29 @@ const outcomes: Readonly<Record<string, Outcome>> = {
     },
   },
   "GetPromptRequest/get-prompt-request.json": {
-    result: (r) => expect(r.messages).toEqual([{ role: "user", content: { type: "text", text: "Review this code:\ndef hello():\n    print('world')" } }]),
+    result: (r) =>
+      expect(r.messages).toEqual([
+        { role: "user", content: { type: "text", text: "Review this code:\ndef hello():\n    print('world')" } },
+      ]),
   },
   "GetPromptRequestParams/get-code-review-prompt.json": {
-    result: (r) => expect(r.messages).toEqual([{ role: "user", content: { type: "text", text: "Review this code:\ndef hello():\n    print('world')" } }]),
+    result: (r) =>
+      expect(r.messages).toEqual([
+        { role: "user", content: { type: "text", text: "Review this code:\ndef hello():\n    print('world')" } },
+      ]),
   },
-  "ListPromptsRequest/list-prompts-request.json": { result: (r) => expect((r.prompts as Json[]).map((p) => p.name)).toEqual(["code_review"]) },
-  "ListResourceTemplatesRequest/list-resource-templates-request.json": { result: (r) => expect(r.resourceTemplates).toEqual([]) },
+  "ListPromptsRequest/list-prompts-request.json": {
+    result: (r) => expect((r.prompts as Json[]).map((p) => p.name)).toEqual(["code_review"]),
+  },
+  "ListResourceTemplatesRequest/list-resource-templates-request.json": {
+    result: (r) => expect(r.resourceTemplates).toEqual([]),
+  },
   "ListResourcesRequest/list-resources-request.json": {
     result: (r) => expect((r.resources as Json[]).map((p) => p.uri)).toEqual(["file:///project/src/main.rs"]),
   },
   "ListToolsRequest/list-tools-request.json": {
-    result: (r) => expect((r.tools as Json[]).map((t) => t.name)).toEqual(["get_weather", "build_simulation", "wait_for_cancel"]),
+    result: (r) =>
+      expect((r.tools as Json[]).map((t) => t.name)).toEqual(["get_weather", "build_simulation", "wait_for_cancel"]),
   },
   "PaginatedRequestParams/list-with-cursor.json": {
     error: -32602,
@@ -439,7 +517,14 @@ const outcomes: Readonly<Record<string, Outcome>> = {
     why: "cursors are opaque and issued by the server; the example's cursor was never issued by this one (the spec's own InvalidParamsError example covers this answer)",
   },
   "ReadResourceRequest/read-resource-request.json": {
-    result: (r) => expect(r.contents).toEqual([{ uri: "file:///project/src/main.rs", mimeType: "text/x-rust", text: 'fn main() {\n    println!("Hello world!");\n}' }]),
+    result: (r) =>
+      expect(r.contents).toEqual([
+        {
+          uri: "file:///project/src/main.rs",
+          mimeType: "text/x-rust",
+          text: 'fn main() {\n    println!("Hello world!");\n}',
+        },
+      ]),
   },
 };
 
@@ -458,9 +543,15 @@ describe(`official ${revision} client messages are accepted by a runtime server`
       "SubscriptionsListenRequest",
     ]);
     expect([...clientNotifications]).toEqual(["CancelledNotification"]);
-    for (const type of [...clientRequests, ...clientNotifications]) expect(examples.some((e) => e.type === type), type).toBe(true);
+    for (const type of [...clientRequests, ...clientNotifications])
+      expect(
+        examples.some((e) => e.type === type),
+        type,
+      ).toBe(true);
     // Every params-only example of a client message is sent in an envelope.
-    const clientParams = new Set([...clientRequests, ...clientNotifications].map(paramsOf).filter((p) => p !== undefined));
+    const clientParams = new Set(
+      [...clientRequests, ...clientNotifications].map(paramsOf).filter((p) => p !== undefined),
+    );
     for (const example of examples) {
       if (clientParams.has(example.type)) expect(envelopes[example.type], example.type).toBeDefined();
     }
@@ -470,7 +561,12 @@ describe(`official ${revision} client messages are accepted by a runtime server`
 
   it("every inbound request has a stated outcome (a new example needs one)", () => {
     const listen = inboundRequests.filter((i) => i.type === "SubscriptionsListenRequest").map((i) => i.path);
-    expect(inboundRequests.map((i) => i.path).filter((p) => !listen.includes(p)).sort()).toEqual(Object.keys(outcomes).sort());
+    expect(
+      inboundRequests
+        .map((i) => i.path)
+        .filter((p) => !listen.includes(p))
+        .sort(),
+    ).toEqual(Object.keys(outcomes).sort());
   });
 
   for (const request of inboundRequests.filter((i) => i.type !== "SubscriptionsListenRequest")) {
@@ -490,7 +586,10 @@ describe(`official ${revision} client messages are accepted by a runtime server`
           expect(reply.status).toBe(200);
           const result = final!.result as Json;
           expect(result.resultType).toBe("complete");
-          expect((result._meta as Json)["io.modelcontextprotocol/serverInfo"]).toEqual({ name: "spec-examples", version: "1.0.0" });
+          expect((result._meta as Json)["io.modelcontextprotocol/serverInfo"]).toEqual({
+            name: "spec-examples",
+            version: "1.0.0",
+          });
           outcome.result(result, reply);
         } else {
           expect({ status: reply.status, code: error?.code, message: error?.message }).toEqual({
@@ -550,7 +649,10 @@ describe(`official ${revision} client messages are accepted by a runtime server`
         id: params.requestId,
         method: "tools/call",
         params: {
-          _meta: { "io.modelcontextprotocol/protocolVersion": revision, "io.modelcontextprotocol/clientCapabilities": {} },
+          _meta: {
+            "io.modelcontextprotocol/protocolVersion": revision,
+            "io.modelcontextprotocol/clientCapabilities": {},
+          },
           name: "wait_for_cancel",
         },
       });
@@ -591,7 +693,11 @@ function replayChannel(responses: ReadonlyMap<string, Json>, notifications: read
       if (!("method" in message) || !("id" in message)) return;
       const response = responses.get(message.method);
       if (!response) {
-        deliver({ jsonrpc: "2.0", id: message.id, error: { code: -32601, message: `no example for ${message.method}` } });
+        deliver({
+          jsonrpc: "2.0",
+          id: message.id,
+          error: { code: -32601, message: `no example for ${message.method}` },
+        });
         return;
       }
       deliver({ ...response, id: message.id });
@@ -621,11 +727,22 @@ describe(`official ${revision} server messages are accepted by the runtime's cli
     const discover = byPath("DiscoverResultResponse/discover-result-response.json");
     const heard: Json[] = [];
     const responses = new Map<string, Json>([["server/discover", discover.value]]);
-    const session = await connectSession(replayChannel(responses, notificationExamples.map((e) => e.value)), {
-      revisions: [revision],
-      onNotification: (method, params) => heard.push({ method, params }),
+    const session = await connectSession(
+      replayChannel(
+        responses,
+        notificationExamples.map((e) => e.value),
+      ),
+      {
+        revisions: [revision],
+        onNotification: (method, params) => heard.push({ method, params }),
+      },
+    );
+    expect(session.server).toMatchObject({
+      era: "modern",
+      revision,
+      info: { name: "ExampleServer", version: "1.0.0" },
+      capabilities: { tools: {}, resources: {} },
     });
-    expect(session.server).toMatchObject({ era: "modern", revision, info: { name: "ExampleServer", version: "1.0.0" }, capabilities: { tools: {}, resources: {} } });
     for (const example of responseExamples) {
       const method = methodOfResponse(example.type);
       responses.set(method, example.value);
@@ -638,7 +755,9 @@ describe(`official ${revision} server messages are accepted by the runtime's cli
   it("error examples reject the request with their code and message", async () => {
     const errors = examples.filter((e) => e.type.endsWith("Error"));
     expect(errors.length).toBeGreaterThanOrEqual(8);
-    const responses = new Map<string, Json>([["server/discover", byPath("DiscoverResultResponse/discover-result-response.json").value]]);
+    const responses = new Map<string, Json>([
+      ["server/discover", byPath("DiscoverResultResponse/discover-result-response.json").value],
+    ]);
     const session = await connectSession(replayChannel(responses, []), { revisions: [revision] });
     for (const example of errors) {
       // Full error responses and bare error objects both occur among the examples.
@@ -649,7 +768,10 @@ describe(`official ${revision} server messages are accepted by the runtime's cli
         (e: unknown) => e,
       );
       expect(failure, example.path).toBeInstanceOf(RpcError);
-      expect({ code: (failure as RpcError).code, message: (failure as RpcError).message }, example.path).toEqual({ code: error.code, message: error.message });
+      expect({ code: (failure as RpcError).code, message: (failure as RpcError).message }, example.path).toEqual({
+        code: error.code,
+        message: error.message,
+      });
     }
     await session.close();
   });

@@ -7,7 +7,13 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 
 /** ajv's verdict on values for `schema`; throws when ajv cannot compile it. */
 export function ajvReference(dialect: "2020-12" | "draft-07", schema: unknown): (value: unknown) => boolean {
-  const common = { strict: false, allErrors: false, validateFormats: false, ownProperties: true, logger: false } as const;
+  const common = {
+    strict: false,
+    allErrors: false,
+    validateFormats: false,
+    ownProperties: true,
+    logger: false,
+  } as const;
   const ajv = dialect === "2020-12" ? new Ajv2020(common) : new Ajv({ ...common, ignoreKeywordsWithRef: true });
   const validate = ajv.compile(schema as object | boolean);
   return (value) => validate(value) === true;

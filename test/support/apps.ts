@@ -17,10 +17,14 @@ export const forecastPanelHtml = join(weatherExample, "ui", "forecast.html");
  */
 export async function generatedWeatherWithApps(): Promise<{ main: string; dir: string }> {
   const dir = tempProject();
-  for (const part of ["mcp.yaml", "schemas", "ui", "src"]) cpSync(join(weatherExample, part), join(dir, part), { recursive: true });
+  for (const part of ["mcp.yaml", "schemas", "ui", "src"])
+    cpSync(join(weatherExample, part), join(dir, part), { recursive: true });
   rmSync(join(dir, "src", "mcp"), { recursive: true, force: true });
   const result = await generateManifest(join(dir, "mcp.yaml"));
-  if (!result.ok) throw new Error(`generation failed:\n${result.diagnostics.map((d) => `${formatLocation(d.location)}: ${d.message}`).join("\n")}`);
+  if (!result.ok)
+    throw new Error(
+      `generation failed:\n${result.diagnostics.map((d) => `${formatLocation(d.location)}: ${d.message}`).join("\n")}`,
+    );
   for (const [path, text] of result.generated.files) {
     const target = join(result.generated.outDir, path);
     mkdirSync(dirname(target), { recursive: true });

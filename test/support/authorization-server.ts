@@ -89,7 +89,12 @@ interface KoaContext {
 interface OidcProvider {
   callback(): (req: IncomingMessage, res: ServerResponse) => void;
   interactionDetails(req: IncomingMessage, res: ServerResponse): Promise<OidcInteraction>;
-  interactionFinished(req: IncomingMessage, res: ServerResponse, result: object, options?: { mergeWithLastSubmission?: boolean }): Promise<void>;
+  interactionFinished(
+    req: IncomingMessage,
+    res: ServerResponse,
+    result: object,
+    options?: { mergeWithLastSubmission?: boolean },
+  ): Promise<void>;
   readonly Grant: OidcGrantCtor;
 }
 interface OidcProviderModule {
@@ -150,7 +155,11 @@ async function readBody(req: IncomingMessage): Promise<URLSearchParams> {
 
 function sendJson(res: ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
-  res.writeHead(status, { "content-type": "application/json; charset=utf-8", "cache-control": "no-store", "content-length": Buffer.byteLength(text) });
+  res.writeHead(status, {
+    "content-type": "application/json; charset=utf-8",
+    "cache-control": "no-store",
+    "content-length": Buffer.byteLength(text),
+  });
   res.end(text);
 }
 
@@ -180,7 +189,8 @@ export async function startAuthorizationServer(options: AuthorizationServerOptio
   async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? "/", "http://127.0.0.1");
     if (url.pathname.startsWith("/interaction/")) return interaction(req, res, url);
-    if (url.pathname === "/.well-known/oauth-authorization-server") req.url = `/.well-known/openid-configuration${url.search}`;
+    if (url.pathname === "/.well-known/oauth-authorization-server")
+      req.url = `/.well-known/openid-configuration${url.search}`;
     handleProvider!(req, res);
   }
 
@@ -209,24 +219,39 @@ export async function startAuthorizationServer(options: AuthorizationServerOptio
     const body = await readBody(req);
     switch (action) {
       case "login": {
-        if (details.prompt.name !== "login") return sendJson(res, 400, { error: "invalid_request", error_description: `prompt is ${details.prompt.name}, not login` });
+        if (details.prompt.name !== "login")
+          return sendJson(res, 400, {
+            error: "invalid_request",
+            error_description: `prompt is ${details.prompt.name}, not login`,
+          });
         const accountId = body.get("login");
         if (!accountId) return sendJson(res, 400, { error: "invalid_request", error_description: "login is required" });
         return p.interactionFinished(req, res, { login: { accountId } }, { mergeWithLastSubmission: false });
       }
       case "consent": {
-        if (details.prompt.name !== "consent") return sendJson(res, 400, { error: "invalid_request", error_description: `prompt is ${details.prompt.name}, not consent` });
+        if (details.prompt.name !== "consent")
+          return sendJson(res, 400, {
+            error: "invalid_request",
+            error_description: `prompt is ${details.prompt.name}, not consent`,
+          });
         const existing = details.grantId ? await p.Grant.find(details.grantId) : undefined;
-        const grant = existing ?? new p.Grant({ accountId: details.session!.accountId, clientId: details.params.client_id });
+        const grant =
+          existing ?? new p.Grant({ accountId: details.session!.accountId, clientId: details.params.client_id });
         const missing = details.prompt.details;
         if (missing.missingOIDCScope) grant.addOIDCScope(missing.missingOIDCScope.join(" "));
         if (missing.missingOIDCClaims) grant.addOIDCClaims(missing.missingOIDCClaims);
-        for (const [indicator, scopes] of Object.entries(missing.missingResourceScopes ?? {})) grant.addResourceScope(indicator, scopes.join(" "));
+        for (const [indicator, scopes] of Object.entries(missing.missingResourceScopes ?? {}))
+          grant.addResourceScope(indicator, scopes.join(" "));
         const grantId = await grant.save();
         return p.interactionFinished(req, res, { consent: { grantId } }, { mergeWithLastSubmission: true });
       }
       default: // abort
-        return p.interactionFinished(req, res, { error: "access_denied", error_description: "End-User aborted interaction" }, { mergeWithLastSubmission: false });
+        return p.interactionFinished(
+          req,
+          res,
+          { error: "access_denied", error_description: "End-User aborted interaction" },
+          { mergeWithLastSubmission: false },
+        );
     }
   }
 
@@ -280,7 +305,9 @@ export async function startAuthorizationServer(options: AuthorizationServerOptio
         useGrantedResource: () => true,
         getResourceServerInfo: (_ctx: unknown, indicator: string) => {
           if (resource === undefined || !sameResource(indicator, resource)) {
-            throw new errors.InvalidTarget(resource === undefined ? "no resource configured yet" : `unknown resource ${indicator}`);
+            throw new errors.InvalidTarget(
+              resource === undefined ? "no resource configured yet" : `unknown resource ${indicator}`,
+            );
           }
           return {
             scope: knownScopes.join(" "),
@@ -307,11 +334,20 @@ export async function startAuthorizationServer(options: AuthorizationServerOptio
   // so a second authorization (step-up) reuses the login and only asks for consent.
   const jars = new Map<string, Map<string, string>>();
 
-  async function request(jar: Map<string, string>, url: URL, init: { method?: string; body?: URLSearchParams } = {}): Promise<Response> {
+  async function request(
+    jar: Map<string, string>,
+    url: URL,
+    init: { method?: string; body?: URLSearchParams } = {},
+  ): Promise<Response> {
     const headers: Record<string, string> = { accept: "application/json, text/html" };
     if (jar.size) headers.cookie = [...jar].map(([name, value]) => `${name}=${value}`).join("; ");
     if (init.body) headers["content-type"] = "application/x-www-form-urlencoded";
-    const res = await fetch(url, { method: init.method ?? "GET", headers, redirect: "manual", ...(init.body ? { body: init.body } : {}) });
+    const res = await fetch(url, {
+      method: init.method ?? "GET",
+      headers,
+      redirect: "manual",
+      ...(init.body ? { body: init.body } : {}),
+    });
     for (const cookie of res.headers.getSetCookie()) {
       const [pair = "", ...attributes] = cookie.split(";");
       const eq = pair.indexOf("=");
@@ -343,7 +379,12 @@ export async function startAuthorizationServer(options: AuthorizationServerOptio
     } catch {
       // not JSON: keep the raw text
     }
-    return new AuthorizationRefusedError(`authorization server refused (${what}): ${error}${description ? `: ${description}` : ""}`, error, description, undefined);
+    return new AuthorizationRefusedError(
+      `authorization server refused (${what}): ${error}${description ? `: ${description}` : ""}`,
+      error,
+      description,
+      undefined,
+    );
   }
 
   function location(res: Response, base: URL): URL {
@@ -363,7 +404,12 @@ export async function startAuthorizationServer(options: AuthorizationServerOptio
         const error = next.searchParams.get("error");
         if (error && !(decision === "deny" && error === "access_denied")) {
           const description = next.searchParams.get("error_description") ?? undefined;
-          throw new AuthorizationRefusedError(`authorization server refused: ${error}${description ? `: ${description}` : ""}`, error, description, next);
+          throw new AuthorizationRefusedError(
+            `authorization server refused: ${error}${description ? `: ${description}` : ""}`,
+            error,
+            description,
+            next,
+          );
         }
         return next;
       }
@@ -382,8 +428,12 @@ export async function startAuthorizationServer(options: AuthorizationServerOptio
         } else {
           throw new Error(`unsupported interaction prompt ${prompt.name}`);
         }
-        const submitted = await request(jar, new URL(`${next.pathname}/${action}`, next), { method: "POST", body: form });
-        if (submitted.status < 300 || submitted.status >= 400) throw await refusal(submitted, `${prompt.name} ${action}`);
+        const submitted = await request(jar, new URL(`${next.pathname}/${action}`, next), {
+          method: "POST",
+          body: form,
+        });
+        if (submitted.status < 300 || submitted.status >= 400)
+          throw await refusal(submitted, `${prompt.name} ${action}`);
         await submitted.body?.cancel();
         next = location(submitted, next);
         continue;

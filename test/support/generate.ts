@@ -6,7 +6,10 @@ import { dirname, join } from "node:path";
 import { generate, type GenerateResult } from "../../generator/pipeline.js";
 import { cliPath, repoRoot, schemaDir } from "./paths.js";
 
-export function generateManifest(manifest: string, options: { out?: string; cwd?: string; version?: string } = {}): Promise<GenerateResult> {
+export function generateManifest(
+  manifest: string,
+  options: { out?: string; cwd?: string; version?: string } = {},
+): Promise<GenerateResult> {
   return generate({ manifest, schemaDir, ...options });
 }
 
@@ -26,9 +29,16 @@ export function runCli(args: readonly string[], cwd = repoRoot, env: Record<stri
 }
 
 /** Like runCli, without blocking this process (needed when the test itself serves the CLI, e.g. over HTTP). */
-export function runCliAsync(args: readonly string[], cwd = repoRoot, env: Record<string, string> = {}): Promise<CliRun> {
+export function runCliAsync(
+  args: readonly string[],
+  cwd = repoRoot,
+  env: Record<string, string> = {},
+): Promise<CliRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cliPath, ...args], { cwd, env: { ...process.env, MCP_GEN_SCHEMA_DIR: schemaDir, ...env } });
+    const child = spawn(process.execPath, [cliPath, ...args], {
+      cwd,
+      env: { ...process.env, MCP_GEN_SCHEMA_DIR: schemaDir, ...env },
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));

@@ -15,7 +15,13 @@ export function mcpb(...args: string[]): { status: number | null; output: string
 
 /** The parts of a bundle's manifest.json a host reads to start the server. */
 export interface McpbLaunchManifest {
-  readonly server: { readonly mcp_config: { readonly command: string; readonly args: readonly string[]; readonly env?: Readonly<Record<string, string>> } };
+  readonly server: {
+    readonly mcp_config: {
+      readonly command: string;
+      readonly args: readonly string[];
+      readonly env?: Readonly<Record<string, string>>;
+    };
+  };
   readonly user_config?: Readonly<Record<string, { readonly default?: unknown }>>;
 }
 
@@ -23,10 +29,23 @@ export interface McpbLaunchManifest {
  * How a host starts the bundle unpacked in `dir`: ${__dirname} is that folder, ${user_config.x}
  * what the user `entered` or the setting's default. The command is `node`: this Node.js.
  */
-export function mcpbLaunch(manifest: McpbLaunchManifest, dir: string, entered: Record<string, string> = {}): { command: string; args: string[]; env: Record<string, string> } {
+export function mcpbLaunch(
+  manifest: McpbLaunchManifest,
+  dir: string,
+  entered: Record<string, string> = {},
+): { command: string; args: string[]; env: Record<string, string> } {
   const substitute = (value: string) =>
-    value.replaceAll("${__dirname}", dir).replace(/\$\{user_config\.([A-Za-z0-9_]+)\}/g, (_, key: string) => entered[key] ?? String(manifest.user_config?.[key]?.default ?? ""));
+    value
+      .replaceAll("${__dirname}", dir)
+      .replace(
+        /\$\{user_config\.([A-Za-z0-9_]+)\}/g,
+        (_, key: string) => entered[key] ?? String(manifest.user_config?.[key]?.default ?? ""),
+      );
   const { command, args, env = {} } = manifest.server.mcp_config;
   if (command !== "node") throw new Error(`the bundle runs ${command}, not node`);
-  return { command: process.execPath, args: args.map(substitute), env: Object.fromEntries(Object.entries(env).map(([name, value]) => [name, substitute(value)])) };
+  return {
+    command: process.execPath,
+    args: args.map(substitute),
+    env: Object.fromEntries(Object.entries(env).map(([name, value]) => [name, substitute(value)])),
+  };
 }

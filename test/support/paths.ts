@@ -10,7 +10,9 @@ export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..", "
 export const schemaDir = resolve(process.env.MCP_GEN_SCHEMA_DIR ?? join(repoRoot, "..", "shared", "mcp-schema"));
 
 if (!existsSync(join(schemaDir, "2026-07-28", "schema.json"))) {
-  throw new Error(`protocol schemas not found in ${schemaDir}; set MCP_GEN_SCHEMA_DIR to a folder holding <revision>/schema.json`);
+  throw new Error(
+    `protocol schemas not found in ${schemaDir}; set MCP_GEN_SCHEMA_DIR to a folder holding <revision>/schema.json`,
+  );
 }
 
 /** The built CLI (npm test builds first). */

@@ -136,7 +136,12 @@ export class RedisTaskStore implements TaskStore {
     if (ttl > 0) args.push("PX", ttl);
     const stored = await this.redis.command(...args);
     if (stored !== "OK") throw new Error(`task ${record.taskId} exists already`);
-    await this.redis.command("ZADD", `${this.prefix}tasks:${record.owner}`, Date.parse(record.createdAt), record.taskId);
+    await this.redis.command(
+      "ZADD",
+      `${this.prefix}tasks:${record.owner}`,
+      Date.parse(record.createdAt),
+      record.taskId,
+    );
   }
 
   async get(taskId: string): Promise<TaskRecord | undefined> {
@@ -145,7 +150,15 @@ export class RedisTaskStore implements TaskStore {
   }
 
   async update(record: TaskRecord): Promise<boolean> {
-    const written = await this.redis.command("EVAL", compareAndSet, 1, this.key(record.taskId), JSON.stringify(record), record.version - 1, RedisTaskStore.ttl(record));
+    const written = await this.redis.command(
+      "EVAL",
+      compareAndSet,
+      1,
+      this.key(record.taskId),
+      JSON.stringify(record),
+      record.version - 1,
+      RedisTaskStore.ttl(record),
+    );
     return written === 1;
   }
 
@@ -159,7 +172,9 @@ export class RedisTaskStore implements TaskStore {
     const start = cursor === undefined ? 0 : records.findIndex((r) => r.taskId === cursor);
     if (start < 0) throw new RangeError("unknown cursor");
     const next = records[start + limit];
-    return next ? { tasks: records.slice(start, start + limit), nextCursor: next.taskId } : { tasks: records.slice(start, start + limit) };
+    return next
+      ? { tasks: records.slice(start, start + limit), nextCursor: next.taskId }
+      : { tasks: records.slice(start, start + limit) };
   }
 
   async delete(taskId: string): Promise<void> {

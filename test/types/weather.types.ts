@@ -4,13 +4,24 @@
 import type { ClientChannel, ClientSession } from "@mcp-gen/runtime";
 import { handlers } from "../../examples/weather/src/handlers.js";
 import type { NotesHandlers } from "../../examples/everything/src/mcp/index.js";
-import { connectWeatherClient, type V2024_11_05, type V2025_06_18, type V2026_07_28, type WeatherClient, type WeatherHandlers } from "../../examples/weather/src/mcp/index.js";
+import {
+  connectWeatherClient,
+  type V2024_11_05,
+  type V2025_06_18,
+  type V2026_07_28,
+  type WeatherClient,
+  type WeatherHandlers,
+} from "../../examples/weather/src/mcp/index.js";
 
 // A missing handler is a compile error.
 // @ts-expect-error listCities is missing
 export const missingTool: WeatherHandlers = { ...handlers, tools: { getForecast: handlers.tools.getForecast } };
 // @ts-expect-error the handler-based prompt plan_trip needs a handler
-export const missingPromptGroup: WeatherHandlers = { tools: handlers.tools, resources: handlers.resources, resourceTemplates: handlers.resourceTemplates };
+export const missingPromptGroup: WeatherHandlers = {
+  tools: handlers.tools,
+  resources: handlers.resources,
+  resourceTemplates: handlers.resourceTemplates,
+};
 
 // Wrong argument types are compile errors.
 export const wrongArgs: WeatherHandlers = {
@@ -18,7 +29,9 @@ export const wrongArgs: WeatherHandlers = {
   tools: {
     ...handlers.tools,
     // @ts-expect-error city is a string, not a number
-    getForecast: (args: { city: number }) => ({ structuredContent: { city: String(args.city), units: "metric", days: [] } }),
+    getForecast: (args: { city: number }) => ({
+      structuredContent: { city: String(args.city), units: "metric", days: [] },
+    }),
   },
 };
 
@@ -45,7 +58,18 @@ export const defaultsPresent: WeatherHandlers = {
     getForecast: (args) => {
       const days: number = args.days;
       const units: "metric" | "imperial" = args.units;
-      return { structuredContent: { city: args.city, units, days: Array.from({ length: days }, () => ({ date: "2026-01-01", high: 1, low: 0, conditions: "sunny" as const })) } };
+      return {
+        structuredContent: {
+          city: args.city,
+          units,
+          days: Array.from({ length: days }, () => ({
+            date: "2026-01-01",
+            high: 1,
+            low: 0,
+            conditions: "sunny" as const,
+          })),
+        },
+      };
     },
   },
 };
@@ -63,14 +87,23 @@ export const wrongEnum: WeatherHandlers = {
   ...handlers,
   tools: {
     ...handlers.tools,
-    // @ts-expect-error "hail" is not one of the declared conditions
-    getForecast: (args) => ({ structuredContent: { city: args.city, units: args.units, days: [{ date: "x", high: 1, low: 0, conditions: "hail" }] } }),
+    getForecast: (args) => ({
+      structuredContent: {
+        city: args.city,
+        units: args.units,
+        // @ts-expect-error "hail" is not one of the declared conditions
+        days: [{ date: "x", high: 1, low: 0, conditions: "hail" }],
+      },
+    }),
   },
 };
 // A tool with an output schema may still fail with a tool error.
 export const toolError: WeatherHandlers = {
   ...handlers,
-  tools: { ...handlers.tools, getForecast: () => ({ content: [{ type: "text", text: "no such city" }], isError: true }) },
+  tools: {
+    ...handlers.tools,
+    getForecast: () => ({ content: [{ type: "text", text: "no such city" }], isError: true }),
+  },
 };
 
 // Calling a method absent from a revision is a compile error.
@@ -83,7 +116,11 @@ export async function methodsPerRevision(
   // @ts-expect-error server/discover exists from 2026-07-28 only
   await legacy.request("server/discover");
   // @ts-expect-error initialize does not exist in the stateless 2026-07-28 revision
-  await modern.request("initialize", { protocolVersion: "2026-07-28", capabilities: {}, clientInfo: { name: "x", version: "1" } });
+  await modern.request("initialize", {
+    protocolVersion: "2026-07-28",
+    capabilities: {},
+    clientInfo: { name: "x", version: "1" },
+  });
   await legacy.request("ping");
   const called = await oldest.request("tools/call", { name: "x" });
   // @ts-expect-error structuredContent arrived in 2025-06-18
@@ -138,7 +175,8 @@ export async function typedClientHandlers(channel: ClientChannel): Promise<void>
     },
     notifications: {
       "notifications/message": (params) => {
-        const level: "debug" | "info" | "notice" | "warning" | "error" | "critical" | "alert" | "emergency" = params.level;
+        const level: "debug" | "info" | "notice" | "warning" | "error" | "critical" | "alert" | "emergency" =
+          params.level;
         void level;
       },
       "notifications/progress": (params) => {
@@ -213,16 +251,32 @@ type NoAsks = InputRequestsOf<Asks<never>, { where: { method: "roots/list" }; fo
 holds<Equal<FixOf<NoAsks["where"]["method"]>, "declare asks: [roots] on this handler in mcp.yaml">>();
 holds<Equal<FixOf<NoAsks["form"]["method"]>, "declare asks: [elicitation] on this handler in mcp.yaml">>();
 // ... and in one that declares another ask: delete_note asks for elicitation only.
-type ElicitOnly = InputRequestsOf<Asks<"elicitation/create">, { ok: { method: "elicitation/create" }; model: { method: "sampling/createMessage" } }>;
+type ElicitOnly = InputRequestsOf<
+  Asks<"elicitation/create">,
+  { ok: { method: "elicitation/create" }; model: { method: "sampling/createMessage" } }
+>;
 holds<Equal<FixOf<ElicitOnly["ok"]["method"]>, never>>();
 holds<Equal<FixOf<ElicitOnly["model"]["method"]>, "declare asks: [sampling] on this handler in mcp.yaml">>();
 // ctx.elicit says the same where the handler may not elicit (get_note asks nothing,
 // summarize_note only sampling), and where it may but the manifest has no form (weather);
 // where both are declared it has the forms (delete_note), no Undeclared type.
-type ElicitIn<Handler extends (...args: never[]) => unknown> = Parameters<Handler>[1] extends { readonly elicit: infer E } ? E : never;
-holds<Equal<FixOf<ElicitIn<NotesHandlers["tools"]["getNote"]>>, "declare asks: [elicitation] on this handler in mcp.yaml">>();
-holds<Equal<FixOf<ElicitIn<NotesHandlers["tools"]["summarizeNote"]>>, "declare asks: [elicitation] on this handler in mcp.yaml">>();
-holds<Equal<FixOf<ToolContext<Asks<"elicitation/create">>["elicit"]>, "declare the form under elicitations: in mcp.yaml">>();
+type ElicitIn<Handler extends (...args: never[]) => unknown> = Parameters<Handler>[1] extends {
+  readonly elicit: infer E;
+}
+  ? E
+  : never;
+holds<
+  Equal<FixOf<ElicitIn<NotesHandlers["tools"]["getNote"]>>, "declare asks: [elicitation] on this handler in mcp.yaml">
+>();
+holds<
+  Equal<
+    FixOf<ElicitIn<NotesHandlers["tools"]["summarizeNote"]>>,
+    "declare asks: [elicitation] on this handler in mcp.yaml"
+  >
+>();
+holds<
+  Equal<FixOf<ToolContext<Asks<"elicitation/create">>["elicit"]>, "declare the form under elicitations: in mcp.yaml">
+>();
 holds<Equal<FixOf<ElicitIn<NotesHandlers["tools"]["deleteNote"]>>, never>>();
 holds<Equal<keyof ElicitIn<NotesHandlers["tools"]["deleteNote"]>, "confirmDelete">>();
 
@@ -231,8 +285,13 @@ export const asksNamed: WeatherHandlers = {
   tools: {
     ...handlers.tools,
     getForecast: async (args, ctx) => {
-      // @ts-expect-error Undeclared<"declare asks: [elicitation] on this handler in mcp.yaml">
-      await ctx.input({ name: { method: "elicitation/create", params: { message: "Name?", requestedSchema: { type: "object", properties: {} } } } });
+      await ctx.input({
+        name: {
+          // @ts-expect-error Undeclared<"declare asks: [elicitation] on this handler in mcp.yaml">
+          method: "elicitation/create",
+          params: { message: "Name?", requestedSchema: { type: "object", properties: {} } },
+        },
+      });
       // @ts-expect-error Undeclared<"declare asks: [roots] on this handler in mcp.yaml">
       await ctx.request("roots/list");
       return { structuredContent: { city: args.city, units: "metric", days: [] } };
@@ -240,7 +299,12 @@ export const asksNamed: WeatherHandlers = {
   },
 };
 export const asksOther: NotesHandlers["tools"]["deleteNote"] = async (_args, ctx) => {
-  const answered = await ctx.input({ ok: { method: "elicitation/create", params: { message: "Sure?", requestedSchema: { type: "object", properties: {} } } } });
+  const answered = await ctx.input({
+    ok: {
+      method: "elicitation/create",
+      params: { message: "Sure?", requestedSchema: { type: "object", properties: {} } },
+    },
+  });
   const action: "accept" | "decline" | "cancel" = answered.ok.action;
   // @ts-expect-error Undeclared<"declare asks: [sampling] on this handler in mcp.yaml">
   await ctx.input({ model: { method: "sampling/createMessage", params: { messages: [], maxTokens: 1 } } });
@@ -249,10 +313,25 @@ export const asksOther: NotesHandlers["tools"]["deleteNote"] = async (_args, ctx
 
 // The weather manifest declares no listChanged and nothing `subscribe: true`.
 type Weather = McpServer<WeatherHandlers, WeatherNames>;
-holds<Equal<FixOf<Parameters<Weather["notifyResourceUpdated"]>[0]>, "declare subscribe: true on a resource or resource template in mcp.yaml">>();
+holds<
+  Equal<
+    FixOf<Parameters<Weather["notifyResourceUpdated"]>[0]>,
+    "declare subscribe: true on a resource or resource template in mcp.yaml"
+  >
+>();
 export function announce(weather: Weather, notes: McpServer<unknown, NotesNames>): void {
-  holds<Equal<FixOf<Parameters<typeof weather.notifyListChanged<"prompts">>[0]>, "declare listChanged: [prompts] on the server in mcp.yaml">>();
-  holds<Equal<FixOf<Parameters<typeof weather.setEnabled<"resourceTemplates">>[0]>, "declare listChanged: [resources] on the server in mcp.yaml">>();
+  holds<
+    Equal<
+      FixOf<Parameters<typeof weather.notifyListChanged<"prompts">>[0]>,
+      "declare listChanged: [prompts] on the server in mcp.yaml"
+    >
+  >();
+  holds<
+    Equal<
+      FixOf<Parameters<typeof weather.setEnabled<"resourceTemplates">>[0]>,
+      "declare listChanged: [resources] on the server in mcp.yaml"
+    >
+  >();
   holds<Equal<FixOf<Parameters<typeof notes.notifyListChanged<"tools">>[0]>, never>>();
   // @ts-expect-error Undeclared<"declare listChanged: [tools] on the server in mcp.yaml">
   weather.notifyListChanged("tools");

@@ -18,7 +18,11 @@ async function exercise(channel: ClientChannel, revision: string): Promise<numbe
   for (let i = 0; i < ROUNDS; i++) {
     if (revision !== "2026-07-28") await session.rawRequest("ping", undefined, { signal });
     await session.rawRequest("tools/call", { name: "add_note", arguments: { title: `n${i}`, body: "b" } }, { signal });
-    await session.rawRequest("tools/call", { name: "reindex", arguments: { delayMs: 0 } }, { signal, onProgress: () => {} });
+    await session.rawRequest(
+      "tools/call",
+      { name: "reindex", arguments: { delayMs: 0 } },
+      { signal, onProgress: () => {} },
+    );
     await session.rawRequest("tools/list", undefined, { signal });
   }
   const left = getEventListeners(signal, "abort").length;

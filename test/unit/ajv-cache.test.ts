@@ -14,12 +14,28 @@ import { manifestJsonSchema } from "../../generator/validate/manifest-shape.js";
 import { cliPath, repoRoot, schemaDir } from "../support/paths.js";
 
 const manifests: unknown[] = [
-  { mcpgen: 1, server: { name: "ok", version: "1.0.0" }, protocol: "2026-07-28", tools: { echo: { input: { type: "object" } } } },
+  {
+    mcpgen: 1,
+    server: { name: "ok", version: "1.0.0" },
+    protocol: "2026-07-28",
+    tools: { echo: { input: { type: "object" } } },
+  },
   { mcpgen: 2, server: { name: 3 }, tools: { "bad name": { input: [] } }, extra: true },
-  { mcpgen: 1, server: { name: "x", version: "1" }, protocol: ["2026-07-28", "1999-01-01"], resources: { a: { uri: 5 } } },
+  {
+    mcpgen: 1,
+    server: { name: "x", version: "1" },
+    protocol: ["2026-07-28", "1999-01-01"],
+    resources: { a: { uri: 5 } },
+  },
   null,
 ];
-const schemas: unknown[] = [{ type: "object", properties: { a: { type: "strng" } } }, { minimum: "low", items: [1] }, { $defs: { x: { type: ["string", 3] } } }, true, 5];
+const schemas: unknown[] = [
+  { type: "object", properties: { a: { type: "strng" } } },
+  { minimum: "low", items: [1] },
+  { $defs: { x: { type: ["string", 3] } } },
+  true,
+  5,
+];
 
 describe("ajv validators from the disk cache", () => {
   const home = process.env.XDG_CACHE_HOME;
@@ -36,7 +52,9 @@ describe("ajv validators from the disk cache", () => {
     const fresh = new Ajv(options).compile(manifestJsonSchema());
     const text = JSON.stringify(manifestJsonSchema());
     for (let run = 0; run < 2; run++) {
-      const cached = cachedValidator("draft-07", options, `test ${text}`, (ajv) => ajv.compile(JSON.parse(text) as object));
+      const cached = cachedValidator("draft-07", options, `test ${text}`, (ajv) =>
+        ajv.compile(JSON.parse(text) as object),
+      );
       for (const manifest of manifests) {
         expect(cached(manifest)).toBe(fresh(manifest));
         expect(cached.errors ?? null).toEqual(fresh.errors ?? null);
@@ -63,9 +81,13 @@ describe("ajv validators from the disk cache", () => {
     expect(readdirSync(seed).filter((f) => f.endsWith(".cjs"))).toHaveLength(3);
     const cache = mkdtempSync(join(tmpdir(), "mcp-gen-first-run-"));
     const out = mkdtempSync(join(tmpdir(), "mcp-gen-first-run-out-"));
-    execFileSync(process.execPath, [cliPath, join(repoRoot, "examples", "weather", "mcp.yaml"), "--out", out, "--schema-dir", schemaDir, "-q"], {
-      env: { ...process.env, XDG_CACHE_HOME: cache, MCP_GEN_NO_CACHE: "" },
-    });
+    execFileSync(
+      process.execPath,
+      [cliPath, join(repoRoot, "examples", "weather", "mcp.yaml"), "--out", out, "--schema-dir", schemaDir, "-q"],
+      {
+        env: { ...process.env, XDG_CACHE_HOME: cache, MCP_GEN_NO_CACHE: "" },
+      },
+    );
     expect(existsSync(join(out, "validators.gen.ts"))).toBe(true);
     // the run was recorded; nothing was compiled into the ajv area
     expect(existsSync(join(cache, "mcp-gen", "runs"))).toBe(true);
@@ -81,11 +103,19 @@ describe("ajv validators from the disk cache", () => {
       compiledValidator(); metaValidator("draft-07"); metaValidator("2020-12");
       const loaded = Object.keys(createRequire(import.meta.url).cache);
       console.log(loaded.some((path) => /[/\\\\]ajv[/\\\\]dist[/\\\\]core\\.js$/.test(path)));`;
-    const built = execFileSync(process.execPath, ["--input-type=module", "-e", probe(pathToFileURL(join(repoRoot, "dist", "generator")).href, ".js")], { encoding: "utf8" });
-    const source = execFileSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", probe(pathToFileURL(join(repoRoot, "generator")).href, ".ts")], {
-      encoding: "utf8",
-      cwd: repoRoot,
-    });
+    const built = execFileSync(
+      process.execPath,
+      ["--input-type=module", "-e", probe(pathToFileURL(join(repoRoot, "dist", "generator")).href, ".js")],
+      { encoding: "utf8" },
+    );
+    const source = execFileSync(
+      process.execPath,
+      ["--import", "tsx", "--input-type=module", "-e", probe(pathToFileURL(join(repoRoot, "generator")).href, ".ts")],
+      {
+        encoding: "utf8",
+        cwd: repoRoot,
+      },
+    );
     expect({ built: built.trim(), source: source.trim() }).toEqual({ built: "false", source: "false" });
   });
 });

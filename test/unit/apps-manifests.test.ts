@@ -12,7 +12,8 @@ import { firstInvalidUtf8, maxAppHtmlBytes } from "../../generator/model/apps.js
 import { runCliAsync, tempProject } from "../support/generate.js";
 import { formatTypeErrors, typecheck } from "../support/typecheck.js";
 
-const head = (protocol: string, ...body: string[]) => ["mcpgen: 1", 'server: { name: demo, version: "1.0.0" }', `protocol: ${protocol}`, ...body, ""].join("\n");
+const head = (protocol: string, ...body: string[]) =>
+  ["mcpgen: 1", 'server: { name: demo, version: "1.0.0" }', `protocol: ${protocol}`, ...body, ""].join("\n");
 /** A manifest whose body starts on line 4 (one revision keeps runs short). */
 const manifest = (...body: string[]) => head("2025-06-18", ...body);
 const page = "<!doctype html><html><head></head><body>app</body></html>\n";
@@ -34,14 +35,20 @@ const cases: BadCase[] = [
   {
     name: "an html file that is not UTF-8",
     manifest: manifest("apps:", "  panel: { html: panel.html }"),
-    files: { "panel.html": Buffer.concat([Buffer.from("<!doctype html>\n<p>caf"), Buffer.from([0xe9]), Buffer.from("</p>\n")]) },
-    stderr: ['mcp.yaml:5:18: html file "panel.html" is not valid UTF-8: byte 0xe9 at offset 22 (line 2); save it as UTF-8'],
+    files: {
+      "panel.html": Buffer.concat([Buffer.from("<!doctype html>\n<p>caf"), Buffer.from([0xe9]), Buffer.from("</p>\n")]),
+    },
+    stderr: [
+      'mcp.yaml:5:18: html file "panel.html" is not valid UTF-8: byte 0xe9 at offset 22 (line 2); save it as UTF-8',
+    ],
   },
   {
     name: "an html file over the size limit",
     manifest: manifest("apps:", "  panel: { html: big.html }"),
     files: { "big.html": "x".repeat(maxAppHtmlBytes + 1) },
-    stderr: [`mcp.yaml:5:18: html file "big.html" has ${maxAppHtmlBytes + 1} bytes; an app's HTML may have at most ${maxAppHtmlBytes} bytes (1 MiB), since hosts fetch it whole`],
+    stderr: [
+      `mcp.yaml:5:18: html file "big.html" has ${maxAppHtmlBytes + 1} bytes; an app's HTML may have at most ${maxAppHtmlBytes} bytes (1 MiB), since hosts fetch it whole`,
+    ],
   },
   {
     name: "an html path outside the manifest's folder, and a folder",
@@ -73,7 +80,13 @@ const cases: BadCase[] = [
   },
   {
     name: "a tool naming an app that is not declared (with a suggestion)",
-    manifest: manifest("apps:", "  forecast_panel: { html: panel.html }", "tools:", "  get_forecast:", "    ui: forecast_pannel"),
+    manifest: manifest(
+      "apps:",
+      "  forecast_panel: { html: panel.html }",
+      "tools:",
+      "  get_forecast:",
+      "    ui: forecast_pannel",
+    ),
     files: { "panel.html": page },
     stderr: ['mcp.yaml:8:9: tool "get_forecast": no app "forecast_pannel" in `apps:` (did you mean "forecast_panel"?)'],
   },
@@ -91,12 +104,19 @@ const cases: BadCase[] = [
     files: { "panel.html": page },
     stderr: [
       'mcp.yaml:8:23: tool "one": `ui` names the app "panel" and declares `prefersBorder` too; set those on the app in `apps:`, or drop `app` to declare an app of this tool\'s own',
-      "mcp.yaml:10:5: tool \"two\": `ui` needs either `app` (the name of an entry of `apps:`) or `html` (a file of its own)",
+      'mcp.yaml:10:5: tool "two": `ui` needs either `app` (the name of an entry of `apps:`) or `html` (a file of its own)',
     ],
   },
   {
     name: "ui on a manifest whose revisions have no _meta on tools",
-    manifest: head("[2025-03-26, 2024-11-05]", "apps:", "  panel: { html: panel.html }", "tools:", "  show:", "    ui: panel"),
+    manifest: head(
+      "[2025-03-26, 2024-11-05]",
+      "apps:",
+      "  panel: { html: panel.html }",
+      "tools:",
+      "  show:",
+      "    ui: panel",
+    ),
     files: { "panel.html": page },
     stderr: [
       'mcp.yaml:8:5: tool "show" declares `ui`, but tools carry the app\'s URI in _meta from protocol 2025-06-18 on and the manifest generates for 2025-03-26, 2024-11-05; add a later revision to `protocol`',
@@ -148,7 +168,10 @@ describe("bad app declarations", () => {
         const project = tempProject({ "mcp.yaml": c.manifest, ...c.files });
         projects.push(project);
         const run = await runCliAsync(["mcp.yaml", "--out", "out"], project);
-        expect({ exit: run.status, stderr: run.stderr.split("\n").filter((l) => l !== "") }).toEqual({ exit: 1, stderr: c.stderr.map((line) => `mcp-gen: ${line}`) });
+        expect({ exit: run.status, stderr: run.stderr.split("\n").filter((l) => l !== "") }).toEqual({
+          exit: 1,
+          stderr: c.stderr.map((line) => `mcp-gen: ${line}`),
+        });
         expect(run.stderr).not.toMatch(/internal error|\n\s+at /);
         expect(existsSync(join(project, "out"))).toBe(false);
       });
@@ -158,9 +181,13 @@ describe("bad app declarations", () => {
 
 describe("an html file that is not an HTML document", () => {
   it("is a warning, an error with --strict", async () => {
-    const project = tempProject({ "mcp.yaml": manifest("apps:", "  panel: { html: panel.ts }"), "panel.ts": "console.log('not a page');\n" });
+    const project = tempProject({
+      "mcp.yaml": manifest("apps:", "  panel: { html: panel.ts }"),
+      "panel.ts": "console.log('not a page');\n",
+    });
     projects.push(project);
-    const message = 'mcp-gen: mcp.yaml:5:18: warning: html file "panel.ts" does not look like an HTML document (no <!doctype html> or <html>); hosts render the file as the app\'s page';
+    const message =
+      'mcp-gen: mcp.yaml:5:18: warning: html file "panel.ts" does not look like an HTML document (no <!doctype html> or <html>); hosts render the file as the app\'s page';
     const lax = await runCliAsync(["mcp.yaml", "--out", "out"], project);
     expect({ exit: lax.status, stderr: lax.stderr.trim() }).toEqual({ exit: 0, stderr: message });
     const strict = await runCliAsync(["mcp.yaml", "--out", "strict", "--strict"], project);
@@ -192,7 +219,8 @@ describe("firstInvalidUtf8", () => {
 
 // ------------------------------------------------------------------ a good manifest
 /** Every character that must survive being inlined as a string literal. */
-const hostileHtml = "<!doctype html>\n<html><head><title>*/ `${x}` \" ' \\ \u2028 \u2029 </script> café 😀</title></head>\n<body><script>const a = `${1}`; /* */</script></body></html>\n";
+const hostileHtml =
+  "<!doctype html>\n<html><head><title>*/ `${x}` \" ' \\ \u2028 \u2029 </script> café 😀</title></head>\n<body><script>const a = `${1}`; /* */</script></body></html>\n";
 const sharedHtml = "<!doctype html><html><head></head><body>shared</body></html>\n";
 const goodManifest = [
   "mcpgen: 1",
@@ -215,7 +243,7 @@ const goodManifest = [
   "      html: ui/own.html",
   '      uri: "ui://demo/own-view"',
   "      description: A view of its own",
-  "      csp: { connectDomains: [\"https://api.example.com\"], resourceDomains: [\"https://*.cdn.example.com\"] }",
+  '      csp: { connectDomains: ["https://api.example.com"], resourceDomains: ["https://*.cdn.example.com"] }',
   "      permissions: [clipboardWrite]",
   "      domain: demo.example-host.com",
   "      prefersBorder: false",
@@ -240,7 +268,12 @@ describe("a manifest with apps", () => {
   let project = "";
 
   it("generates code that compiles under strict settings", async () => {
-    project = tempProject({ "mcp.yaml": goodManifest, "ui/shared.html": sharedHtml, "ui/own.html": hostileHtml, "handlers.ts": handlersText });
+    project = tempProject({
+      "mcp.yaml": goodManifest,
+      "ui/shared.html": sharedHtml,
+      "ui/own.html": hostileHtml,
+      "handlers.ts": handlersText,
+    });
     projects.push(project);
     const run = await runCliAsync(["mcp.yaml", "-q"], project);
     expect(run.stderr).toBe("");
@@ -263,10 +296,15 @@ describe("a manifest with apps", () => {
 
   const connect = async (revision: string): Promise<{ session: Session; close(): Promise<void> }> => {
     const { memoryChannel } = await import("@mcp-gen/runtime");
-    const index = (await import(pathToFileURL(join(project, "mcp", "index.ts")).href)) as Record<string, (...args: unknown[]) => unknown>;
+    const index = (await import(pathToFileURL(join(project, "mcp", "index.ts")).href)) as Record<
+      string,
+      (...args: unknown[]) => unknown
+    >;
     const { handlers } = (await import(pathToFileURL(join(project, "handlers.ts")).href)) as { handlers: unknown };
     const server = index.createDemoServer!(handlers);
-    const client = (await index.connectDemoClient!(memoryChannel(server as Parameters<typeof memoryChannel>[0]), { revisions: [revision] })) as { session: Session & { close(): Promise<void> } };
+    const client = (await index.connectDemoClient!(memoryChannel(server as Parameters<typeof memoryChannel>[0]), {
+      revisions: [revision],
+    })) as { session: Session & { close(): Promise<void> } };
     return { session: client.session, close: () => client.session.close() };
   };
 
@@ -278,34 +316,52 @@ describe("a manifest with apps", () => {
     prefersBorder: false,
   };
 
-  it.each(["2026-07-28", "2025-11-25", "2025-06-18"])("serves the apps and the tools' _meta.ui under %s", async (revision) => {
-    const { session, close } = await connect(revision);
-    try {
-      expect(session.revision).toBe(revision);
-      const { tools } = (await session.rawRequest("tools/list", {})) as { tools: Json[] };
-      expect(Object.fromEntries(tools.map((t) => [t.name, t._meta]))).toEqual({
-        show: sharedMeta,
-        refresh: { ui: { resourceUri: "ui://demo/shared", visibility: ["app"] }, "ui/resourceUri": "ui://demo/shared" },
-        own: { ui: { resourceUri: "ui://demo/own-view" }, "ui/resourceUri": "ui://demo/own-view" },
-        plain: undefined,
-      });
-      const { resources } = (await session.rawRequest("resources/list", {})) as { resources: Json[] };
-      expect(resources).toEqual([
-        { uri: "ui://demo/shared", name: "shared", title: "Shared view", mimeType: "text/html;profile=mcp-app" },
-        { uri: "ui://demo/own-view", name: "own", description: "A view of its own", mimeType: "text/html;profile=mcp-app", _meta: { ui: ownUi } },
-      ]);
-      const own = (await session.rawRequest("resources/read", { uri: "ui://demo/own-view" })) as { contents: Json[] };
-      expect(own.contents).toEqual([{ uri: "ui://demo/own-view", mimeType: "text/html;profile=mcp-app", text: hostileHtml, _meta: { ui: ownUi } }]);
-      const shared = (await session.rawRequest("resources/read", { uri: "ui://demo/shared" })) as { contents: Json[] };
-      expect(shared.contents).toEqual([{ uri: "ui://demo/shared", mimeType: "text/html;profile=mcp-app", text: sharedHtml }]);
-      if (revision === "2026-07-28") {
-        const discovered = (await session.rawRequest("server/discover", {})) as { capabilities: Json };
-        expect(discovered.capabilities.extensions).toEqual({ "io.modelcontextprotocol/ui": {} });
+  it.each(["2026-07-28", "2025-11-25", "2025-06-18"])(
+    "serves the apps and the tools' _meta.ui under %s",
+    async (revision) => {
+      const { session, close } = await connect(revision);
+      try {
+        expect(session.revision).toBe(revision);
+        const { tools } = (await session.rawRequest("tools/list", {})) as { tools: Json[] };
+        expect(Object.fromEntries(tools.map((t) => [t.name, t._meta]))).toEqual({
+          show: sharedMeta,
+          refresh: {
+            ui: { resourceUri: "ui://demo/shared", visibility: ["app"] },
+            "ui/resourceUri": "ui://demo/shared",
+          },
+          own: { ui: { resourceUri: "ui://demo/own-view" }, "ui/resourceUri": "ui://demo/own-view" },
+          plain: undefined,
+        });
+        const { resources } = (await session.rawRequest("resources/list", {})) as { resources: Json[] };
+        expect(resources).toEqual([
+          { uri: "ui://demo/shared", name: "shared", title: "Shared view", mimeType: "text/html;profile=mcp-app" },
+          {
+            uri: "ui://demo/own-view",
+            name: "own",
+            description: "A view of its own",
+            mimeType: "text/html;profile=mcp-app",
+            _meta: { ui: ownUi },
+          },
+        ]);
+        const own = (await session.rawRequest("resources/read", { uri: "ui://demo/own-view" })) as { contents: Json[] };
+        expect(own.contents).toEqual([
+          { uri: "ui://demo/own-view", mimeType: "text/html;profile=mcp-app", text: hostileHtml, _meta: { ui: ownUi } },
+        ]);
+        const shared = (await session.rawRequest("resources/read", { uri: "ui://demo/shared" })) as {
+          contents: Json[];
+        };
+        expect(shared.contents).toEqual([
+          { uri: "ui://demo/shared", mimeType: "text/html;profile=mcp-app", text: sharedHtml },
+        ]);
+        if (revision === "2026-07-28") {
+          const discovered = (await session.rawRequest("server/discover", {})) as { capabilities: Json };
+          expect(discovered.capabilities.extensions).toEqual({ "io.modelcontextprotocol/ui": {} });
+        }
+      } finally {
+        await close();
       }
-    } finally {
-      await close();
-    }
-  });
+    },
+  );
 
   it("leaves _meta out of the listings of revisions whose Tool and Resource types have none", async () => {
     const { session, close } = await connect("2025-03-26");
@@ -351,6 +407,8 @@ describe("a manifest with apps", () => {
     const again = await runCliAsync(["mcp.yaml", "-q"], project);
     expect(again.stderr).toBe("");
     expect(again.status).toBe(0);
-    expect(readFileSync(join(project, "mcp", "index.ts"), "utf8")).toContain(sha256(sharedHtml.replace("shared", "edited")));
+    expect(readFileSync(join(project, "mcp", "index.ts"), "utf8")).toContain(
+      sha256(sharedHtml.replace("shared", "edited")),
+    );
   });
 });

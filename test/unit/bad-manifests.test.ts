@@ -29,10 +29,12 @@ interface BadCase {
 }
 
 /** A manifest whose body starts on line 4, after mcpgen, server and protocol (one revision keeps runs short). */
-const manifest = (...body: string[]) => ["mcpgen: 1", 'server: { name: demo, version: "1.0.0" }', "protocol: 2025-06-18", ...body, ""].join("\n");
+const manifest = (...body: string[]) =>
+  ["mcpgen: 1", 'server: { name: demo, version: "1.0.0" }', "protocol: 2025-06-18", ...body, ""].join("\n");
 
 /** Every allowed top-level key, as the unknown-key message lists them. */
-const topLevelKeys = "$schema, mcpgen, server, protocol, output, protocolSchemas, generate, lenientSchemas, tools, resources, resourceTemplates, prompts, auth, apps, elicitations, settings";
+const topLevelKeys =
+  "$schema, mcpgen, server, protocol, output, protocolSchemas, generate, lenientSchemas, tools, resources, resourceTemplates, prompts, auth, apps, elicitations, settings";
 const revisions = "2026-07-28, 2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05";
 
 const cases: BadCase[] = [
@@ -60,7 +62,10 @@ const cases: BadCase[] = [
   },
   {
     name: "_meta: on a revision whose list entries have none",
-    manifest: manifest("prompts:", "  review:", "    _meta: { example.com/x: 1 }").replace("protocol: 2025-06-18", "protocol: 2025-03-26"),
+    manifest: manifest("prompts:", "  review:", "    _meta: { example.com/x: 1 }").replace(
+      "protocol: 2025-06-18",
+      "protocol: 2025-03-26",
+    ),
     stderr: [
       'mcp.yaml:6:5: prompt "review" declares _meta, but list entries carry _meta from protocol 2025-06-18 on and the manifest generates for 2025-03-26; add a later revision to `protocol` or remove it',
     ],
@@ -89,17 +94,24 @@ const cases: BadCase[] = [
   {
     name: "auth: scopes on a prompt without an auth section; a scope with a space",
     manifest: manifest("prompts:", "  greet:", '    scopes: ["a b"]'),
-    stderr: ['mcp.yaml:6:14: item 1 of "scopes" is not an OAuth scope name: printable ASCII without spaces, double quotes or backslashes (RFC 6749)'],
+    stderr: [
+      'mcp.yaml:6:14: item 1 of "scopes" is not an OAuth scope name: printable ASCII without spaces, double quotes or backslashes (RFC 6749)',
+    ],
   },
   {
     name: "auth: scopes on a resource template without an auth section",
     manifest: manifest("resourceTemplates:", "  note:", '    uriTemplate: "notes://{id}"', "    scopes: [notes:read]"),
-    stderr: ['mcp.yaml:7:5: template "note" declares scopes, but the manifest has no `auth:` section; add one (authorizationServers, scopesSupported) or remove `scopes`'],
+    stderr: [
+      'mcp.yaml:7:5: template "note" declares scopes, but the manifest has no `auth:` section; add one (authorizationServers, scopesSupported) or remove `scopes`',
+    ],
   },
   {
     name: "auth: authorizationServers and scopesSupported are required",
     manifest: manifest("auth:", "  requiredScopes: [a]"),
-    stderr: ['mcp.yaml:4:1: "auth" is missing required key "authorizationServers"', 'mcp.yaml:4:1: "auth" is missing required key "scopesSupported"'],
+    stderr: [
+      'mcp.yaml:4:1: "auth" is missing required key "authorizationServers"',
+      'mcp.yaml:4:1: "auth" is missing required key "scopesSupported"',
+    ],
   },
   // ---------------------------------------------------------------- phases reported together
   {
@@ -128,7 +140,15 @@ const cases: BadCase[] = [
   },
   {
     name: "a broken server section still lets the tools be checked",
-    manifest: ["mcpgen: 1", "server: { name: 1demo }", "protocol: 2025-06-18", "tools:", "  add:", "    input: { type: object, required: [x], additionalProperties: false }", ""].join("\n"),
+    manifest: [
+      "mcpgen: 1",
+      "server: { name: 1demo }",
+      "protocol: 2025-06-18",
+      "tools:",
+      "  add:",
+      "    input: { type: object, required: [x], additionalProperties: false }",
+      "",
+    ].join("\n"),
     stderr: [
       'mcp.yaml:2:1: "server" is missing required key "version"',
       'mcp.yaml:6:39: input schema of tool "add": required property "x" at /required/0 is not in properties, and additionalProperties is false, so no arguments are valid and the tool can never be called; add it to properties or remove it from required',
@@ -199,7 +219,12 @@ const cases: BadCase[] = [
   },
   {
     name: "lenientSchemas does not lift --strict: the slips are warnings, and --strict makes them errors again",
-    manifest: manifest("lenientSchemas: true", "tools:", "  add:", "    input: { type: object, limit: { type: integer }, requird: [a] }"),
+    manifest: manifest(
+      "lenientSchemas: true",
+      "tools:",
+      "  add:",
+      "    input: { type: object, limit: { type: integer }, requird: [a] }",
+    ),
     args: ["mcp.yaml", "--out", "out", "--strict"],
     stderr: [
       'mcp.yaml:7:28: input schema of tool "add": "limit" at /limit holds a schema but is no JSON Schema keyword; it looks like a property indented one level too far left: move it under `properties`',
@@ -210,13 +235,20 @@ const cases: BadCase[] = [
     name: "an unknown keyword is an error under --strict, without a far-fetched suggestion",
     manifest: manifest("tools:", "  add:", "    input: { type: object, foo: 1 }"),
     args: ["mcp.yaml", "--out", "out", "--strict"],
-    stderr: ['mcp.yaml:6:28: input schema of tool "add": unknown keyword "foo" at /foo; JSON Schema ignores it, so it checks nothing (name your own annotations x-…)'],
+    stderr: [
+      'mcp.yaml:6:28: input schema of tool "add": unknown keyword "foo" at /foo; JSON Schema ignores it, so it checks nothing (name your own annotations x-…)',
+    ],
   },
   {
     name: "a required name under additionalProperties: false in a referenced file is located in that file",
     manifest: manifest("tools:", "  add:", "    input: { $ref: ./schemas/add.json }"),
-    files: { "schemas/add.json": '{\n  "type": "object",\n  "properties": { "a": { "type": "string" } },\n  "required": ["b"],\n  "additionalProperties": false\n}\n' },
-    stderr: ['schemas/add.json:4:16: input schema of tool "add": required property "b" at /required/0 is not in properties, and additionalProperties is false, so no arguments are valid and the tool can never be called; add it to properties or remove it from required'],
+    files: {
+      "schemas/add.json":
+        '{\n  "type": "object",\n  "properties": { "a": { "type": "string" } },\n  "required": ["b"],\n  "additionalProperties": false\n}\n',
+    },
+    stderr: [
+      'schemas/add.json:4:16: input schema of tool "add": required property "b" at /required/0 is not in properties, and additionalProperties is false, so no arguments are valid and the tool can never be called; add it to properties or remove it from required',
+    ],
   },
   // ---------------------------------------------------------------- YAML
   {
@@ -227,7 +259,10 @@ const cases: BadCase[] = [
   {
     name: "YAML syntax: tabs used for indentation",
     manifest: ["mcpgen: 1", "server:", "\tname: demo", '\tversion: "1.0.0"', ""].join("\n"),
-    stderr: ["mcp.yaml:3:1: tab used for indentation; indent YAML with spaces", "mcp.yaml:4:1: tab used for indentation; indent YAML with spaces"],
+    stderr: [
+      "mcp.yaml:3:1: tab used for indentation; indent YAML with spaces",
+      "mcp.yaml:4:1: tab used for indentation; indent YAML with spaces",
+    ],
   },
   {
     name: "YAML: a key that appears twice",
@@ -242,12 +277,16 @@ const cases: BadCase[] = [
   {
     name: "YAML: an alias without its anchor",
     manifest: manifest("tools:", "  ping: *defaults"),
-    stderr: ["mcp.yaml:5:9: alias *defaults refers to no anchor; define &defaults on a value above it, or remove the *"],
+    stderr: [
+      "mcp.yaml:5:9: alias *defaults refers to no anchor; define &defaults on a value above it, or remove the *",
+    ],
   },
   {
     name: "YAML: more than one document",
     manifest: manifest("---", "mcpgen: 1"),
-    stderr: ["mcp.yaml:4:1: more than one YAML document; a manifest is a single document, so remove this `---` and what follows or move it to another file"],
+    stderr: [
+      "mcp.yaml:4:1: more than one YAML document; a manifest is a single document, so remove this `---` and what follows or move it to another file",
+    ],
   },
   {
     name: "an empty manifest",
@@ -279,7 +318,9 @@ const cases: BadCase[] = [
   {
     name: "unknown key in tool annotations",
     manifest: manifest("tools:", "  ping:", "    annotations: { readonly: true }"),
-    stderr: ['mcp.yaml:6:20: unknown key "readonly"; expected one of: title, readOnlyHint, destructiveHint, idempotentHint, openWorldHint'],
+    stderr: [
+      'mcp.yaml:6:20: unknown key "readonly"; expected one of: title, readOnlyHint, destructiveHint, idempotentHint, openWorldHint',
+    ],
   },
   {
     name: "missing required server.name",
@@ -289,7 +330,7 @@ const cases: BadCase[] = [
   {
     name: "missing mcpgen",
     manifest: ['server: { name: demo, version: "1.0.0" }', ""].join("\n"),
-    stderr: ["mcp.yaml:1:1: the manifest is missing required key \"mcpgen\" (start the file with `mcpgen: 1`)"],
+    stderr: ['mcp.yaml:1:1: the manifest is missing required key "mcpgen" (start the file with `mcpgen: 1`)'],
   },
 
   // ---------------------------------------------------------------- shape: values
@@ -306,21 +347,31 @@ const cases: BadCase[] = [
   {
     name: "unknown protocol revision",
     manifest: ["mcpgen: 1", 'server: { name: demo, version: "1.0.0" }', "protocol: 2025-06-19", ""].join("\n"),
-    stderr: [`mcp.yaml:3:11: "2025-06-19" is not a released protocol revision; use one of: ${revisions} (did you mean "2025-06-18"?), or put its schema.json in the protocol schema folder as 2025-06-19/schema.json`],
+    stderr: [
+      `mcp.yaml:3:11: "2025-06-19" is not a released protocol revision; use one of: ${revisions} (did you mean "2025-06-18"?), or put its schema.json in the protocol schema folder as 2025-06-19/schema.json`,
+    ],
   },
   {
     name: "unknown revision in a protocol list points at the item",
-    manifest: ["mcpgen: 1", 'server: { name: demo, version: "1.0.0" }', "protocol: [2025-06-18, 2024-01-01]", ""].join("\n"),
-    stderr: [`mcp.yaml:3:24: "2024-01-01" is not a released protocol revision; use one of: ${revisions} (did you mean "2024-11-05"?), or put its schema.json in the protocol schema folder as 2024-01-01/schema.json`],
+    manifest: ["mcpgen: 1", 'server: { name: demo, version: "1.0.0" }', "protocol: [2025-06-18, 2024-01-01]", ""].join(
+      "\n",
+    ),
+    stderr: [
+      `mcp.yaml:3:24: "2024-01-01" is not a released protocol revision; use one of: ${revisions} (did you mean "2024-11-05"?), or put its schema.json in the protocol schema folder as 2024-01-01/schema.json`,
+    ],
   },
   {
     name: "a protocol entry that cannot name a revision (not a date, not draft) is refused with the manifest's shape",
-    manifest: ["mcpgen: 1", 'server: { name: demo, version: "1.0.0" }', "protocol: [2025-06-18, latest]", ""].join("\n"),
+    manifest: ["mcpgen: 1", 'server: { name: demo, version: "1.0.0" }', "protocol: [2025-06-18, latest]", ""].join(
+      "\n",
+    ),
     stderr: [`mcp.yaml:3:24: "latest" is not a released protocol revision; use one of: ${revisions}`],
   },
   {
     name: "revision listed twice",
-    manifest: ["mcpgen: 1", 'server: { name: demo, version: "1.0.0" }', "protocol: [2025-06-18, 2025-06-18]", ""].join("\n"),
+    manifest: ["mcpgen: 1", 'server: { name: demo, version: "1.0.0" }', "protocol: [2025-06-18, 2025-06-18]", ""].join(
+      "\n",
+    ),
     stderr: ["mcp.yaml:3:24: protocol lists 2025-06-18 twice; list each revision once"],
   },
   {
@@ -351,7 +402,9 @@ const cases: BadCase[] = [
   {
     name: "identifier: that is not an identifier",
     manifest: manifest("tools:", '  ping: { identifier: "9ping" }'),
-    stderr: ['mcp.yaml:5:23: "identifier" must be a JavaScript identifier (letters, digits, _ or $, not starting with a digit)'],
+    stderr: [
+      'mcp.yaml:5:23: "identifier" must be a JavaScript identifier (letters, digits, _ or $, not starting with a digit)',
+    ],
   },
 
   // ---------------------------------------------------------------- settings
@@ -371,7 +424,11 @@ const cases: BadCase[] = [
   },
   {
     name: "settings: a name that cannot be a user_config key, no description, an unknown type, an env that is no variable name",
-    manifest: manifest("settings:", "  9lives: { title: Lives }", '  mode: { description: Mode, type: text, env: "MY-MODE" }'),
+    manifest: manifest(
+      "settings:",
+      "  9lives: { title: Lives }",
+      '  mode: { description: Mode, type: text, env: "MY-MODE" }',
+    ),
     stderr: [
       'mcp.yaml:5:3: "9lives" is missing required key "description"',
       'mcp.yaml:5:3: "9lives" is not a valid setting name: a letter, then up to 63 letters, digits or _',
@@ -383,20 +440,38 @@ const cases: BadCase[] = [
   // ---------------------------------------------------------------- JSON Schema
   {
     name: "invalid JSON Schema: type: strng",
-    manifest: manifest("tools:", "  ping:", "    input:", "      type: object", "      properties:", "        city: { type: strng }"),
+    manifest: manifest(
+      "tools:",
+      "  ping:",
+      "    input:",
+      "      type: object",
+      "      properties:",
+      "        city: { type: strng }",
+    ),
     stderr: [
       'mcp.yaml:9:23: input schema of tool "ping" is not a valid JSON Schema 2020-12: /properties/city/type must be one of: "array", "boolean", "integer", "null", "number", "object", "string" (did you mean "string"?)',
     ],
   },
   {
     name: 'invalid JSON Schema: minimum: "a"',
-    manifest: manifest("tools:", "  ping:", "    input:", "      type: object", "      properties:", '        days: { type: integer, minimum: "a" }'),
-    stderr: ['mcp.yaml:9:41: input schema of tool "ping" is not a valid JSON Schema 2020-12: /properties/days/minimum must be number'],
+    manifest: manifest(
+      "tools:",
+      "  ping:",
+      "    input:",
+      "      type: object",
+      "      properties:",
+      '        days: { type: integer, minimum: "a" }',
+    ),
+    stderr: [
+      'mcp.yaml:9:41: input schema of tool "ping" is not a valid JSON Schema 2020-12: /properties/days/minimum must be number',
+    ],
   },
   {
     name: "input schema whose root is not an object",
     manifest: manifest("tools:", "  ping:", "    input:", "      type: string"),
-    stderr: ['mcp.yaml:7:7: input schema of tool "ping" must have `type: object` at its root: tool arguments are always a JSON object'],
+    stderr: [
+      'mcp.yaml:7:7: input schema of tool "ping" must have `type: object` at its root: tool arguments are always a JSON object',
+    ],
   },
   {
     name: "input schema that is a list",
@@ -424,7 +499,7 @@ const cases: BadCase[] = [
       "        area: { type: string, x-mcp-header: zone }",
     ),
     stderr: [
-      "mcp.yaml:9:47: x-mcp-header of argument \"region\" in the input schema of tool \"route\" must be a non-empty header name of letters, digits and !#$%&'*+-.^_`|~ (it becomes Mcp-Param-<name>)",
+      'mcp.yaml:9:47: x-mcp-header of argument "region" in the input schema of tool "route" must be a non-empty header name of letters, digits and !#$%&\'*+-.^_`|~ (it becomes Mcp-Param-<name>)',
       'mcp.yaml:10:47: argument "weight" in the input schema of tool "route" has x-mcp-header but its type is "number"; only string, integer and boolean arguments can be mirrored into a header',
       'mcp.yaml:12:45: x-mcp-header "zone" of argument "area" in the input schema of tool "route" is already used by argument "zone" (header names ignore case); give each argument its own header',
     ],
@@ -479,24 +554,54 @@ const cases: BadCase[] = [
   },
   {
     name: "unsupported $schema dialect",
-    manifest: manifest("tools:", "  ping:", '    input: { $schema: "http://json-schema.org/draft-04/schema#", type: object }'),
+    manifest: manifest(
+      "tools:",
+      "  ping:",
+      '    input: { $schema: "http://json-schema.org/draft-04/schema#", type: object }',
+    ),
     stderr: [
       'mcp.yaml:6:23: input schema of tool "ping" declares $schema "http://json-schema.org/draft-04/schema#"; mcp-gen supports JSON Schema 2020-12 (the default) and draft-07',
     ],
   },
   {
     name: "local $ref to a missing definition points at the $ref",
-    manifest: manifest("tools:", "  ping:", "    input:", "      type: object", "      properties:", '        city: { $ref: "#/$defs/City" }'),
-    stderr: ['mcp.yaml:9:23: input schema of tool "ping": $ref "#/$defs/City" does not resolve: this schema has nothing at "/$defs/City"; fix the reference or add the definition'],
+    manifest: manifest(
+      "tools:",
+      "  ping:",
+      "    input:",
+      "      type: object",
+      "      properties:",
+      '        city: { $ref: "#/$defs/City" }',
+    ),
+    stderr: [
+      'mcp.yaml:9:23: input schema of tool "ping": $ref "#/$defs/City" does not resolve: this schema has nothing at "/$defs/City"; fix the reference or add the definition',
+    ],
   },
   {
     name: "a schema's required list naming a property twice",
-    manifest: manifest("tools:", "  ping:", "    input:", "      type: object", "      properties:", "        a: { type: string }", "      required: [a, a]"),
-    stderr: ['mcp.yaml:10:17: input schema of tool "ping" is not a valid JSON Schema 2020-12: /required must not list the same value twice (items 1 and 0)'],
+    manifest: manifest(
+      "tools:",
+      "  ping:",
+      "    input:",
+      "      type: object",
+      "      properties:",
+      "        a: { type: string }",
+      "      required: [a, a]",
+    ),
+    stderr: [
+      'mcp.yaml:10:17: input schema of tool "ping" is not a valid JSON Schema 2020-12: /required must not list the same value twice (items 1 and 0)',
+    ],
   },
   {
     name: "invalid regular expression in pattern",
-    manifest: manifest("tools:", "  ping:", "    input:", "      type: object", "      properties:", '        code: { type: string, pattern: "[A-Z" }'),
+    manifest: manifest(
+      "tools:",
+      "  ping:",
+      "    input:",
+      "      type: object",
+      "      properties:",
+      '        code: { type: string, pattern: "[A-Z" }',
+    ),
     stderr: [
       'mcp.yaml:9:40: input schema of tool "ping": pattern "[A-Z" is not a valid ECMAScript regular expression with the u flag (Unterminated character class); fix the expression (with the u flag, escape only syntax characters, e.g. write - instead of \\-)',
     ],
@@ -506,12 +611,16 @@ const cases: BadCase[] = [
   {
     name: "$ref to a missing file",
     manifest: manifest("tools:", "  ping:", "    input: { $ref: ./schemas/ping.json }"),
-    stderr: ['mcp.yaml:6:20: $ref names "schemas/ping.json", which cannot be read; check the path (it is relative to the file that contains the $ref)'],
+    stderr: [
+      'mcp.yaml:6:20: $ref names "schemas/ping.json", which cannot be read; check the path (it is relative to the file that contains the $ref)',
+    ],
   },
   {
     name: "$ref that leaves the manifest's folder",
     manifest: manifest("tools:", "  ping:", "    input: { $ref: ../shared/ping.json }"),
-    stderr: ['mcp.yaml:6:20: $ref "../shared/ping.json" leaves the manifest\'s folder "."; move the schema into that folder (or one below it) and reference it from there'],
+    stderr: [
+      'mcp.yaml:6:20: $ref "../shared/ping.json" leaves the manifest\'s folder "."; move the schema into that folder (or one below it) and reference it from there',
+    ],
   },
   {
     name: "$ref to a URL",
@@ -524,18 +633,24 @@ const cases: BadCase[] = [
     name: "$ref to a missing fragment, with a did-you-mean",
     manifest: manifest("tools:", "  ping:", '    input: { $ref: "./schemas/defs.json#/$defs/Adress" }'),
     files: { "schemas/defs.json": JSON.stringify({ $defs: { Address: { type: "object" } } }, null, 2) },
-    stderr: ['mcp.yaml:6:20: $ref "./schemas/defs.json#/$defs/Adress": "schemas/defs.json" has nothing at "/$defs/Adress"; did you mean "/$defs/Address"?'],
+    stderr: [
+      'mcp.yaml:6:20: $ref "./schemas/defs.json#/$defs/Adress": "schemas/defs.json" has nothing at "/$defs/Adress"; did you mean "/$defs/Address"?',
+    ],
   },
   {
     name: "$ref fragment that is not a JSON pointer",
     manifest: manifest("tools:", "  ping:", '    input: { $ref: "./schemas/defs.json#Address" }'),
     files: { "schemas/defs.json": JSON.stringify({ $defs: { Address: { type: "object" } } }, null, 2) },
-    stderr: ['mcp.yaml:6:20: $ref "./schemas/defs.json#Address" has a fragment that is not a JSON pointer; use the form file.json#/$defs/Name'],
+    stderr: [
+      'mcp.yaml:6:20: $ref "./schemas/defs.json#Address" has a fragment that is not a JSON pointer; use the form file.json#/$defs/Name',
+    ],
   },
   {
     name: "invalid JSON Schema inside a referenced file is reported in that file",
     manifest: manifest("tools:", "  ping:", "    input: { $ref: ./schemas/ping.json }"),
-    files: { "schemas/ping.json": '{\n  "type": "object",\n  "properties": {\n    "city": { "type": "strin" }\n  }\n}\n' },
+    files: {
+      "schemas/ping.json": '{\n  "type": "object",\n  "properties": {\n    "city": { "type": "strin" }\n  }\n}\n',
+    },
     stderr: [
       'schemas/ping.json:4:23: input schema of tool "ping" is not a valid JSON Schema 2020-12: /properties/city/type must be one of: "array", "boolean", "integer", "null", "number", "object", "string" (did you mean "string"?)',
     ],
@@ -544,7 +659,9 @@ const cases: BadCase[] = [
     name: "YAML syntax error inside a referenced file",
     manifest: manifest("tools:", "  ping:", "    input: { $ref: ./schemas/ping.yaml }"),
     files: { "schemas/ping.yaml": "type: object\nproperties:\n  city: { type: string\n" },
-    stderr: ["schemas/ping.yaml:4:1: invalid YAML: Flow map in block collection must be sufficiently indented and end with a }"],
+    stderr: [
+      "schemas/ping.yaml:4:1: invalid YAML: Flow map in block collection must be sufficiently indented and end with a }",
+    ],
   },
 
   // ---------------------------------------------------------------- protocolSchemas
@@ -577,22 +694,30 @@ const cases: BadCase[] = [
   {
     name: "two tools that become the same identifier",
     manifest: manifest("tools:", "  get-forecast: {}", "  get_forecast: {}"),
-    stderr: ['mcp.yaml:6:3: tool "get_forecast" and tool "get-forecast" (at 5:3) both become the identifier "getForecast"; rename one or set `identifier:`'],
+    stderr: [
+      'mcp.yaml:6:3: tool "get_forecast" and tool "get-forecast" (at 5:3) both become the identifier "getForecast"; rename one or set `identifier:`',
+    ],
   },
   {
     name: "a tool named with a reserved word",
     manifest: manifest("tools:", "  delete: {}"),
-    stderr: ['mcp.yaml:5:3: tool name "delete" becomes "delete", a reserved word; rename it or set `identifier:` to the name its handler should have'],
+    stderr: [
+      'mcp.yaml:5:3: tool name "delete" becomes "delete", a reserved word; rename it or set `identifier:` to the name its handler should have',
+    ],
   },
   {
     name: "a prompt named like an Object.prototype member",
     manifest: manifest("prompts:", "  constructor: {}"),
-    stderr: ['mcp.yaml:5:3: prompt name "constructor" becomes "constructor", a reserved word; rename it or set `identifier:` to the name its handler should have'],
+    stderr: [
+      'mcp.yaml:5:3: prompt name "constructor" becomes "constructor", a reserved word; rename it or set `identifier:` to the name its handler should have',
+    ],
   },
   {
     name: "a tool name that starts with a digit",
     manifest: manifest("tools:", '  "3d-view": {}'),
-    stderr: ['mcp.yaml:5:3: tool name "3d-view" becomes "3dView", which starts with a digit; rename it or set `identifier:` to the name its handler should have'],
+    stderr: [
+      'mcp.yaml:5:3: tool name "3d-view" becomes "3dView", which starts with a digit; rename it or set `identifier:` to the name its handler should have',
+    ],
   },
   {
     name: "an explicit identifier: that is a reserved word",
@@ -602,12 +727,16 @@ const cases: BadCase[] = [
   {
     name: "an explicit identifier: that collides with another tool",
     manifest: manifest("tools:", "  ping: { identifier: pong }", "  pong: {}"),
-    stderr: ['mcp.yaml:6:3: tool "pong" and tool "ping" (at 5:3) both become the identifier "pong"; rename one or set `identifier:`'],
+    stderr: [
+      'mcp.yaml:6:3: tool "pong" and tool "ping" (at 5:3) both become the identifier "pong"; rename one or set `identifier:`',
+    ],
   },
   {
     name: "generated type names that collide across kinds",
     manifest: manifest("tools:", "  x_prompt: {}", "prompts:", "  x: {}"),
-    stderr: ['mcp.yaml:7:3: prompt "x" needs the type name XPromptArgs, which tool "x_prompt" (at 5:3) already uses; rename one or set `identifier:`'],
+    stderr: [
+      'mcp.yaml:7:3: prompt "x" needs the type name XPromptArgs, which tool "x_prompt" (at 5:3) already uses; rename one or set `identifier:`',
+    ],
   },
   {
     name: "hostile tool name without letters or digits",
@@ -620,12 +749,16 @@ const cases: BadCase[] = [
   {
     name: "hostile tool names that collide, U+2028 escaped in the message",
     manifest: manifest("tools:", '  "a\\u2028b": {}', "  a-b: {}"),
-    stderr: ['mcp.yaml:6:3: tool "a-b" and tool "a\\u2028b" (at 5:3) both become the identifier "aB"; rename one or set `identifier:`'],
+    stderr: [
+      'mcp.yaml:6:3: tool "a-b" and tool "a\\u2028b" (at 5:3) both become the identifier "aB"; rename one or set `identifier:`',
+    ],
   },
   {
     name: "hostile server name that cannot name the generated types",
     manifest: ["mcpgen: 1", 'server: { name: "*/ `${}`", version: "1.0.0" }', "protocol: 2025-06-18", ""].join("\n"),
-    stderr: ['mcp.yaml:2:17: server name "*/ `${}`" cannot name the generated createXServer/XHandlers/XClient; use a name that starts with a letter'],
+    stderr: [
+      'mcp.yaml:2:17: server name "*/ `${}`" cannot name the generated createXServer/XHandlers/XClient; use a name that starts with a letter',
+    ],
   },
 
   // ---------------------------------------------------------------- resources and templates
@@ -637,7 +770,9 @@ const cases: BadCase[] = [
   {
     name: "resource URI without a scheme (hostile)",
     manifest: manifest("resources:", '  app: { uri: "`${x}`/config" }'),
-    stderr: ['mcp.yaml:5:15: resource uri "`${x}`/config" has no scheme; write an absolute URI such as "config://app" or "file:///path"'],
+    stderr: [
+      'mcp.yaml:5:15: resource uri "`${x}`/config" has no scheme; write an absolute URI such as "config://app" or "file:///path"',
+    ],
   },
   {
     name: "uriTemplate with an unclosed brace",
@@ -652,7 +787,9 @@ const cases: BadCase[] = [
   {
     name: "uriTemplate with an RFC 6570 operator",
     manifest: manifest("resourceTemplates:", '  file: { uriTemplate: "file:///{+path}" }'),
-    stderr: ["mcp.yaml:5:33: uriTemplate: {+path} uses an RFC 6570 operator; mcp-gen supports level 1 templates, where each {name} matches one path segment"],
+    stderr: [
+      "mcp.yaml:5:33: uriTemplate: {+path} uses an RFC 6570 operator; mcp-gen supports level 1 templates, where each {name} matches one path segment",
+    ],
   },
   {
     name: "uriTemplate with a variable twice points at the second",
@@ -666,8 +803,16 @@ const cases: BadCase[] = [
   },
   {
     name: "template variables: settings for a variable the uriTemplate does not have",
-    manifest: manifest("resourceTemplates:", "  city:", '    uriTemplate: "weather://{city}/current"', "    variables:", "      town: { complete: true }"),
-    stderr: ['mcp.yaml:8:7: variables: "town" is not a variable of uriTemplate "weather://{city}/current"; its variables are "city"'],
+    manifest: manifest(
+      "resourceTemplates:",
+      "  city:",
+      '    uriTemplate: "weather://{city}/current"',
+      "    variables:",
+      "      town: { complete: true }",
+    ),
+    stderr: [
+      'mcp.yaml:8:7: variables: "town" is not a variable of uriTemplate "weather://{city}/current"; its variables are "city"',
+    ],
   },
   {
     name: "prompt argument: complete must be a boolean",
@@ -677,13 +822,22 @@ const cases: BadCase[] = [
   {
     name: "uriTemplate with a hostile variable name",
     manifest: manifest("resourceTemplates:", '  city: { uriTemplate: "weather://{*/}/current" }'),
-    stderr: ["mcp.yaml:5:35: uriTemplate: {*/} is not a valid variable name; use letters, digits and _, with single dots between them"],
+    stderr: [
+      "mcp.yaml:5:35: uriTemplate: {*/} is not a valid variable name; use letters, digits and _, with single dots between them",
+    ],
   },
 
   // ---------------------------------------------------------------- prompt templates
   {
     name: "prompt template using an undeclared variable, each use located",
-    manifest: manifest("prompts:", "  greet:", "    arguments: { name: { required: true } }", "    messages:", "      - role: user", '        text: "Hello {{nme}}, and {{nme}} again"'),
+    manifest: manifest(
+      "prompts:",
+      "  greet:",
+      "    arguments: { name: { required: true } }",
+      "    messages:",
+      "      - role: user",
+      '        text: "Hello {{nme}}, and {{nme}} again"',
+    ),
     stderr: [
       'mcp.yaml:9:22: template uses "nme", which is not a declared argument of this prompt; declare it under arguments or use one of: name',
       'mcp.yaml:9:35: template uses "nme", which is not a declared argument of this prompt; declare it under arguments or use one of: name',
@@ -691,52 +845,134 @@ const cases: BadCase[] = [
   },
   {
     name: "prompt template with a helper",
-    manifest: manifest("prompts:", "  greet:", "    arguments: { name: {} }", "    messages:", "      - role: user", '        text: "Hello {{uppercase name}}"'),
+    manifest: manifest(
+      "prompts:",
+      "  greet:",
+      "    arguments: { name: {} }",
+      "    messages:",
+      "      - role: user",
+      '        text: "Hello {{uppercase name}}"',
+    ),
     stderr: ["mcp.yaml:9:22: helpers are not supported in prompt templates; write {{name}}"],
   },
   {
     name: "prompt template with an unsupported block helper",
-    manifest: manifest("prompts:", "  greet:", "    arguments: { name: {} }", "    messages:", "      - role: user", '        text: "Hello {{#each name}}x{{/each}}"'),
+    manifest: manifest(
+      "prompts:",
+      "  greet:",
+      "    arguments: { name: {} }",
+      "    messages:",
+      "      - role: user",
+      '        text: "Hello {{#each name}}x{{/each}}"',
+    ),
     stderr: ["mcp.yaml:9:22: {{#each}} is not supported; prompt templates allow {{#if name}} and {{#unless name}}"],
   },
   {
     name: "prompt template with an unclosed tag",
-    manifest: manifest("prompts:", "  greet:", "    arguments: { name: {} }", "    messages:", "      - role: user", '        text: "Hello {{name}} and {{name"'),
-    stderr: ["mcp.yaml:9:35: invalid template: {{name is not closed; end the tag with }}, or write \\{{ for literal braces"],
+    manifest: manifest(
+      "prompts:",
+      "  greet:",
+      "    arguments: { name: {} }",
+      "    messages:",
+      "      - role: user",
+      '        text: "Hello {{name}} and {{name"',
+    ),
+    stderr: [
+      "mcp.yaml:9:35: invalid template: {{name is not closed; end the tag with }}, or write \\{{ for literal braces",
+    ],
   },
   {
     name: "prompt template with an unclosed block",
-    manifest: manifest("prompts:", "  greet:", "    arguments: { name: {} }", "    messages:", "      - role: user", '        text: "Hello {{#if name}}{{name}}"'),
+    manifest: manifest(
+      "prompts:",
+      "  greet:",
+      "    arguments: { name: {} }",
+      "    messages:",
+      "      - role: user",
+      '        text: "Hello {{#if name}}{{name}}"',
+    ),
     stderr: ["mcp.yaml:9:22: invalid template: {{#if name}} is never closed; end the block with {{/if}}"],
   },
   {
     name: "prompt template with a closing tag and no block",
-    manifest: manifest("prompts:", "  greet:", "    arguments: { name: {} }", "    messages:", "      - role: user", '        text: "Hello {{name}}{{/if}}"'),
-    stderr: ["mcp.yaml:9:30: invalid template: {{/if}} closes no open block; remove it or open the block with {{#if name}}"],
+    manifest: manifest(
+      "prompts:",
+      "  greet:",
+      "    arguments: { name: {} }",
+      "    messages:",
+      "      - role: user",
+      '        text: "Hello {{name}}{{/if}}"',
+    ),
+    stderr: [
+      "mcp.yaml:9:30: invalid template: {{/if}} closes no open block; remove it or open the block with {{#if name}}",
+    ],
   },
   {
     name: "prompt template closing blocks in the wrong order (block scalar)",
-    manifest: manifest("prompts:", "  greet:", "    arguments: { name: {} }", "    messages:", "      - role: user", "        text: |", "          Hello {{name}}", "          {{#if name}}", "            Welcome back", "          {{/unless}}"),
-    stderr: ["mcp.yaml:13:11: invalid template: {{/unless}} does not close the open {{#if}} block; close the innermost block first"],
+    manifest: manifest(
+      "prompts:",
+      "  greet:",
+      "    arguments: { name: {} }",
+      "    messages:",
+      "      - role: user",
+      "        text: |",
+      "          Hello {{name}}",
+      "          {{#if name}}",
+      "            Welcome back",
+      "          {{/unless}}",
+    ),
+    stderr: [
+      "mcp.yaml:13:11: invalid template: {{/unless}} does not close the open {{#if}} block; close the innermost block first",
+    ],
   },
   {
     name: "prompt template with whitespace control and an undeclared argument, located at its tag",
-    manifest: manifest("prompts:", "  greet:", "    arguments: { name: {} }", "    messages:", "      - role: user", '        text: "Hello {{~nme~}}"'),
-    stderr: ['mcp.yaml:9:22: template uses "nme", which is not a declared argument of this prompt; declare it under arguments or use one of: name'],
+    manifest: manifest(
+      "prompts:",
+      "  greet:",
+      "    arguments: { name: {} }",
+      "    messages:",
+      "      - role: user",
+      '        text: "Hello {{~nme~}}"',
+    ),
+    stderr: [
+      'mcp.yaml:9:22: template uses "nme", which is not a declared argument of this prompt; declare it under arguments or use one of: name',
+    ],
   },
   {
     name: "prompt template with a hostile string expression",
-    manifest: manifest("prompts:", "  greet:", "    messages:", "      - role: user", "        text: 'Hello {{\"*/`${x}`\"}}'"),
+    manifest: manifest(
+      "prompts:",
+      "  greet:",
+      "    messages:",
+      "      - role: user",
+      "        text: 'Hello {{\"*/`${x}`\"}}'",
+    ),
     stderr: ["mcp.yaml:8:22: only argument names may appear inside {{ }}"],
   },
   {
     name: "prompt template with a parent path",
-    manifest: manifest("prompts:", "  greet:", "    arguments: { name: {} }", "    messages:", "      - role: user", '        text: "Hello {{../name}}"'),
-    stderr: ['mcp.yaml:9:22: "../name" is not a plain argument name; write {{name}} with one of the declared arguments'],
+    manifest: manifest(
+      "prompts:",
+      "  greet:",
+      "    arguments: { name: {} }",
+      "    messages:",
+      "      - role: user",
+      '        text: "Hello {{../name}}"',
+    ),
+    stderr: [
+      'mcp.yaml:9:22: "../name" is not a plain argument name; write {{name}} with one of the declared arguments',
+    ],
   },
   {
     name: "prompt template with a partial",
-    manifest: manifest("prompts:", "  greet:", "    messages:", "      - role: user", '        text: "Hello {{> signature}}"'),
+    manifest: manifest(
+      "prompts:",
+      "  greet:",
+      "    messages:",
+      "      - role: user",
+      '        text: "Hello {{> signature}}"',
+    ),
     stderr: ["mcp.yaml:8:22: partials and decorators are not supported in prompt templates"],
   },
   {
@@ -849,7 +1085,10 @@ describe("bad manifests", () => {
       "mcp/server.gen.ts": "// Code generated by mcp-gen v0.0.1. DO NOT EDIT.\nexport const stale = true;\n",
       "mcp/handwritten.ts": "export const mine = 1;\n",
     };
-    const project = tempProject({ "mcp.yaml": manifest("output: ./mcp", "tools:", "  get-forecast: {}", "  get_forecast: {}"), ...previous });
+    const project = tempProject({
+      "mcp.yaml": manifest("output: ./mcp", "tools:", "  get-forecast: {}", "  get_forecast: {}"),
+      ...previous,
+    });
     projects.push(project);
     const before = snapshot(project);
     const mtimes = Object.keys(previous).map((path) => statSync(join(project, path)).mtimeMs);
@@ -866,7 +1105,17 @@ describe("bad manifests", () => {
 // ---------------------------------------------------------------------------------------
 describe("lenientSchemas: true", () => {
   it("turns the slips into warnings and generates; x-… keywords stay silent, other unknown keywords stay warnings", async () => {
-    const lines = ["tools:", "  add:", "    input:", "      type: object", "      properties:", "        a: { type: string, x-widget: { type: string } }", "      limit: { type: integer }", "      requird: [a]", "      nullable: true"];
+    const lines = [
+      "tools:",
+      "  add:",
+      "    input:",
+      "      type: object",
+      "      properties:",
+      "        a: { type: string, x-widget: { type: string } }",
+      "      limit: { type: integer }",
+      "      requird: [a]",
+      "      nullable: true",
+    ];
     const project = tempProject({ "mcp.yaml": manifest("lenientSchemas: true", ...lines) });
     projects.push(project);
     const run = await runCliAsync(["mcp.yaml", "--out", "out", "-q"], project);
@@ -882,7 +1131,12 @@ describe("lenientSchemas: true", () => {
     projects.push(strict);
     const refused = await runCliAsync(["mcp.yaml", "--out", "out", "-q"], strict);
     expect(refused.status).toBe(1);
-    expect(refused.stderr.split("\n").filter((l) => l.includes("warning:") === false && l !== "").map((l) => l.slice(0, 30))).toEqual(["mcp-gen: mcp.yaml:10:7: input ", "mcp-gen: mcp.yaml:11:7: input "]);
+    expect(
+      refused.stderr
+        .split("\n")
+        .filter((l) => l.includes("warning:") === false && l !== "")
+        .map((l) => l.slice(0, 30)),
+    ).toEqual(["mcp-gen: mcp.yaml:10:7: input ", "mcp-gen: mcp.yaml:11:7: input "]);
     expect(existsSync(join(strict, "out"))).toBe(false);
   });
 });
@@ -904,7 +1158,9 @@ describe("hostile strings that are valid", () => {
     expect(run.status).toBe(0);
     const generated = readdirSync(join(project, "mcp")).map((f) => join(project, "mcp", f));
     expect(generated.map((f) => relative(project, f)).sort()).toEqual(
-      ["client.gen.ts", "index.ts", "protocol.gen.ts", "server.gen.ts", "types.gen.ts", "validators.gen.ts"].map((f) => join("mcp", f)),
+      ["client.gen.ts", "index.ts", "protocol.gen.ts", "server.gen.ts", "types.gen.ts", "validators.gen.ts"].map((f) =>
+        join("mcp", f),
+      ),
     );
     // The handlers use the generated types, including the "__proto__" and "*/ `${x}`" properties.
     const errors = typecheck([...generated, join(project, "handlers.ts")]);
@@ -915,10 +1171,15 @@ describe("hostile strings that are valid", () => {
     expect(project, "the compile test must run first").not.toBe("");
     // The generated code and this test share one runtime instance: @mcp-gen/runtime.
     const { memoryChannel } = await import("@mcp-gen/runtime");
-    const generatedIndex = (await import(pathToFileURL(join(project, "mcp", "index.ts")).href)) as Record<string, (...args: unknown[]) => unknown>;
+    const generatedIndex = (await import(pathToFileURL(join(project, "mcp", "index.ts")).href)) as Record<
+      string,
+      (...args: unknown[]) => unknown
+    >;
     const { handlers } = (await import(pathToFileURL(join(project, "handlers.ts")).href)) as { handlers: unknown };
     const server = generatedIndex.createHostileServer!(handlers);
-    const client = (await generatedIndex.connectHostileClient!(memoryChannel(server as Parameters<typeof memoryChannel>[0]))) as HostileClient;
+    const client = (await generatedIndex.connectHostileClient!(
+      memoryChannel(server as Parameters<typeof memoryChannel>[0]),
+    )) as HostileClient;
     try {
       expect(client.session.server.info).toEqual({
         name: "hostile",
@@ -946,15 +1207,26 @@ describe("hostile strings that are valid", () => {
         required: ["mode"],
         additionalProperties: false,
       });
-      const outputSchema = echo.outputSchema as { properties: Record<string, { description?: string; enum?: string[] }> };
+      const outputSchema = echo.outputSchema as {
+        properties: Record<string, { description?: string; enum?: string[] }>;
+      };
       expect(Object.keys(outputSchema.properties)).toEqual(["echoed", "mode", "__proto__"]);
       expect(outputSchema.properties.echoed!.description).toBe(`Echoed${tail}`);
       expect(outputSchema.properties.mode!.enum).toEqual(modes);
-      expect(JSON.stringify(tools[1])).toBe(JSON.stringify({ name: "`${x}`", description: "Another tool whose name is only `${x}`", inputSchema: { type: "object", properties: {} } }));
+      expect(JSON.stringify(tools[1])).toBe(
+        JSON.stringify({
+          name: "`${x}`",
+          description: "Another tool whose name is only `${x}`",
+          inputSchema: { type: "object", properties: {} },
+        }),
+      );
 
       // tools/call with hostile arguments, an own "__proto__" and a property named "*/ `${x}`".
       for (const mode of modes) {
-        const args = JSON.parse(JSON.stringify({ mode, ["__proto__"]: `p${tail}`, "*/ `${x}`": 7 })) as Record<string, unknown>;
+        const args = JSON.parse(JSON.stringify({ mode, ["__proto__"]: `p${tail}`, "*/ `${x}`": 7 })) as Record<
+          string,
+          unknown
+        >;
         const result = await client.tools.echoX(args);
         expect(result.isError ?? false).toBe(false);
         const structured = result.structuredContent as Record<string, unknown>;
@@ -967,29 +1239,48 @@ describe("hostile strings that are valid", () => {
       const plain = await client.tools.echoX({ mode: "</script>", text: `t${tail}` });
       expect((plain.structuredContent as Record<string, unknown>).echoed).toBe(`t${tail}|(no __proto__)|(no number)`);
       // A value outside the hostile enum is rejected by the generated validator.
-      const rejected = await client.session.rawRequest("tools/call", { name: echoName, arguments: { mode: "a*/c" } }).then(
-        (r) => r,
-        (e: unknown) => e,
-      );
+      const rejected = await client.session
+        .rawRequest("tools/call", { name: echoName, arguments: { mode: "a*/c" } })
+        .then(
+          (r) => r,
+          (e: unknown) => e,
+        );
       expect(JSON.stringify(rejected)).toMatch(/mode/);
       const x = await client.tools.x({});
       expect(x.content).toEqual([{ type: "text", text: "*/ `${x}` \" ' \\ \u2028 \u2029 </script>" }]);
 
       // Resources and templates.
-      const { resources } = (await client.session.rawRequest("resources/list", {})) as { resources: Record<string, unknown>[] };
+      const { resources } = (await client.session.rawRequest("resources/list", {})) as {
+        resources: Record<string, unknown>[];
+      };
       expect(resources).toEqual([
-        { uri: "hostile://doc/*/`${x}`'\"", name: "Doc */ `${x}` \u2028", description: `Doc${tail}`, mimeType: "text/plain" },
+        {
+          uri: "hostile://doc/*/`${x}`'\"",
+          name: "Doc */ `${x}` \u2028",
+          description: `Doc${tail}`,
+          mimeType: "text/plain",
+        },
       ]);
       const doc = (await client.resources.doc()) as { contents: { uri: string; text: string }[] };
-      expect(doc.contents).toEqual([{ uri: "hostile://doc/*/`${x}`'\"", mimeType: "text/plain", text: "doc */ `${x}` \u2028" }]);
-      const { resourceTemplates } = (await client.session.rawRequest("resources/templates/list", {})) as { resourceTemplates: Record<string, unknown>[] };
-      expect(resourceTemplates).toEqual([{ uriTemplate: "hostile://item/{id}/*/`$", name: "item", description: "Item */ `${x}` \" ' \\ \u2028 \u2029" }]);
-      const item = (await client.resourceTemplates.item({ id: "a/b `${x}` \u2028" })) as { contents: { uri: string; text: string }[] };
+      expect(doc.contents).toEqual([
+        { uri: "hostile://doc/*/`${x}`'\"", mimeType: "text/plain", text: "doc */ `${x}` \u2028" },
+      ]);
+      const { resourceTemplates } = (await client.session.rawRequest("resources/templates/list", {})) as {
+        resourceTemplates: Record<string, unknown>[];
+      };
+      expect(resourceTemplates).toEqual([
+        { uriTemplate: "hostile://item/{id}/*/`$", name: "item", description: "Item */ `${x}` \" ' \\ \u2028 \u2029" },
+      ]);
+      const item = (await client.resourceTemplates.item({ id: "a/b `${x}` \u2028" })) as {
+        contents: { uri: string; text: string }[];
+      };
       expect(item.contents[0]!.text).toBe("item a/b `${x}` \u2028");
       expect(item.contents[0]!.uri).toBe(`hostile://item/${encodeURIComponent("a/b `${x}` \u2028")}/*/\`$`);
 
       // Prompts: a declarative one rendered by generated code, and one with a handler.
-      const { prompts } = (await client.session.rawRequest("prompts/list", {})) as { prompts: Record<string, unknown>[] };
+      const { prompts } = (await client.session.rawRequest("prompts/list", {})) as {
+        prompts: Record<string, unknown>[];
+      };
       expect(prompts[0]).toEqual({
         name: "greet",
         title: "Greet */ `${x}`",
@@ -999,7 +1290,9 @@ describe("hostile strings that are valid", () => {
           { name: "*/ `${x}`", description: "An argument named */ `${x}`", required: false },
         ],
       });
-      const greeting = (await client.prompts.greet({ name: `N${tail}` })) as { messages: { role: string; content: { text: string } }[] };
+      const greeting = (await client.prompts.greet({ name: `N${tail}` })) as {
+        messages: { role: string; content: { text: string } }[];
+      };
       expect(greeting.messages.map((m) => [m.role, m.content.text])).toEqual([
         ["user", `Hi N${tail}${tail} {{name}} yes */`],
         ["assistant", `\`\${ N${tail} }\``],
@@ -1019,11 +1312,16 @@ interface HostileClient {
     rawRequest(method: string, params?: Record<string, unknown>): Promise<Record<string, unknown>>;
   };
   readonly tools: {
-    echoX(args: Record<string, unknown>): Promise<{ content: unknown[]; structuredContent?: unknown; isError?: boolean }>;
+    echoX(
+      args: Record<string, unknown>,
+    ): Promise<{ content: unknown[]; structuredContent?: unknown; isError?: boolean }>;
     x(args: Record<string, unknown>): Promise<{ content: unknown[] }>;
   };
   readonly resources: { doc(): Promise<unknown> };
   readonly resourceTemplates: { item(variables: { id: string }): Promise<unknown> };
-  readonly prompts: { greet(args: Record<string, string>): Promise<unknown>; ask(args: Record<string, string>): Promise<unknown> };
+  readonly prompts: {
+    greet(args: Record<string, string>): Promise<unknown>;
+    ask(args: Record<string, string>): Promise<unknown>;
+  };
   close(): Promise<void>;
 }

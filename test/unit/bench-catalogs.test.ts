@@ -26,7 +26,8 @@ describe("bench catalogs of other shapes", () => {
     expect(nullable).toMatch(/"pattern": "[^"]*`/);
     expect(nullable).toMatch(/"pattern": "[^"]*\$/);
     const composed = shapedCatalogManifest("composed", 200);
-    for (const key of ['"$defs"', '"$ref"', '"anyOf"', '"oneOf"', '"allOf"', '"patternProperties"', '"output"']) expect(composed).toContain(key);
+    for (const key of ['"$defs"', '"$ref"', '"anyOf"', '"oneOf"', '"allOf"', '"patternProperties"', '"output"'])
+      expect(composed).toContain(key);
     const surface = JSON.parse(shapedCatalogManifest("surface", 100)) as Record<string, Record<string, unknown>>;
     expect(Object.keys(surface.tools!)).toHaveLength(100);
     expect(Object.keys(surface.prompts!)).toHaveLength(30);
@@ -53,7 +54,9 @@ describe("bench catalogs of other shapes", () => {
       expect(run.stderr).toBe("");
       expect(run.status).toBe(0);
       const out = join(dir, "mcp");
-      const files = readdirSync(out).filter((f) => f.endsWith(".ts")).map((f) => join(out, f));
+      const files = readdirSync(out)
+        .filter((f) => f.endsWith(".ts"))
+        .map((f) => join(out, f));
       expect(files.length).toBeGreaterThan(3);
       expect(typecheck(files)).toEqual([]);
     });

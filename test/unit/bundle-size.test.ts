@@ -23,13 +23,30 @@ describe("the minimal stdio server's bundle", () => {
   });
 
   it("leaves out what its manifest does not use", async () => {
-    const result = await build({ entryPoints: [entry], bundle: true, platform: "node", format: "esm", write: false, metafile: true, logLevel: "error" });
+    const result = await build({
+      entryPoints: [entry],
+      bundle: true,
+      platform: "node",
+      format: "esm",
+      write: false,
+      metafile: true,
+      logLevel: "error",
+    });
     const bundled = Object.entries(Object.values(result.metafile.outputs)[0]!.inputs)
       .filter(([, input]) => input.bytesInOutput > 0)
       .map(([path]) => path.replace(/^.*runtime\/(dist\/)?/, ""));
     // Server-to-client requests (no `asks:`), batches (no 2025-03-26), signals (not asked
     // for), completion, resources, prompts and subscriptions (none declared).
-    for (const module of ["jsonrpc/requesting-peer.js", "jsonrpc/batches.js", "transport/signals.js", "mcp/input.js", "mcp/client-requests.js", "mcp/completion.js", "mcp/reads.js", "mcp/subscriptions.js"]) {
+    for (const module of [
+      "jsonrpc/requesting-peer.js",
+      "jsonrpc/batches.js",
+      "transport/signals.js",
+      "mcp/input.js",
+      "mcp/client-requests.js",
+      "mcp/completion.js",
+      "mcp/reads.js",
+      "mcp/subscriptions.js",
+    ]) {
       expect(bundled).not.toContain(module);
     }
     expect(bundled).toContain("mcp/server.js");

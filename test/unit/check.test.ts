@@ -1,6 +1,18 @@
 // `mcp-gen --check` against the checked-in example, through the real CLI.
 import { spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  unlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
@@ -34,7 +46,10 @@ describe("mcp-gen --check", () => {
   it("exits 1 and names the stale files after the manifest changes, writing nothing", () => {
     const dir = tempProject({}, example);
     const manifest = join(dir, "mcp.yaml");
-    writeFileSync(manifest, readFileSync(manifest, "utf8").replace("description: Forecast for a city", "description: Forecast for any city"));
+    writeFileSync(
+      manifest,
+      readFileSync(manifest, "utf8").replace("description: Forecast for a city", "description: Forecast for any city"),
+    );
     const before = readFileSync(join(dir, "src", "mcp", "server.gen.ts"), "utf8");
     const run = runCli(["generate", "mcp.yaml", "--check"], dir);
     expect(run.status).toBe(1);
@@ -53,7 +68,10 @@ describe("mcp-gen --check", () => {
 
     // The remembered run answers the next --check quickly, but never hides a hand edit.
     expect(runCli(["mcp.yaml", "--check"], dir).status).toBe(0);
-    writeFileSync(join(dir, "src", "mcp", "types.gen.ts"), `${readFileSync(join(dir, "src", "mcp", "types.gen.ts"), "utf8")}// edited\n`);
+    writeFileSync(
+      join(dir, "src", "mcp", "types.gen.ts"),
+      `${readFileSync(join(dir, "src", "mcp", "types.gen.ts"), "utf8")}// edited\n`,
+    );
     const edited = runCli(["mcp.yaml", "--check"], dir);
     expect(edited.status).toBe(1);
     expect(edited.stderr).toContain("mcp-gen: src/mcp/types.gen.ts: stale");
@@ -84,8 +102,11 @@ describe("the --check run record", () => {
     const nodeModules = join(base, "node_modules");
     const packageDir = join(nodeModules, "mcp-gen");
     mkdirSync(packageDir, { recursive: true });
-    for (const part of ["package.json", "dist", "schema", "templates"]) cpSync(join(repoRoot, part), join(packageDir, part), { recursive: true });
-    const { dependencies } = JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")) as { dependencies: Record<string, string> };
+    for (const part of ["package.json", "dist", "schema", "templates"])
+      cpSync(join(repoRoot, part), join(packageDir, part), { recursive: true });
+    const { dependencies } = JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")) as {
+      dependencies: Record<string, string>;
+    };
     for (const dep of Object.keys(dependencies)) {
       mkdirSync(dirname(join(nodeModules, dep)), { recursive: true });
       symlinkSync(realpathSync(join(repoRoot, "node_modules", dep)), join(nodeModules, dep), "dir");
@@ -103,11 +124,15 @@ describe("the --check run record", () => {
     const project = tempProject({}, example);
     const records = () => readdirSync(join(cache, "mcp-gen", "runs")).sort();
     const check = () => {
-      const run = spawnSync(process.execPath, [join(packageDir, "dist", "generator", "cli.js"), "mcp.yaml", "--check"], {
-        cwd: project,
-        encoding: "utf8",
-        env: { ...process.env, XDG_CACHE_HOME: cache, MCP_GEN_NO_CACHE: "", MCP_GEN_SCHEMA_DIR: schemaDir },
-      });
+      const run = spawnSync(
+        process.execPath,
+        [join(packageDir, "dist", "generator", "cli.js"), "mcp.yaml", "--check"],
+        {
+          cwd: project,
+          encoding: "utf8",
+          env: { ...process.env, XDG_CACHE_HOME: cache, MCP_GEN_NO_CACHE: "", MCP_GEN_SCHEMA_DIR: schemaDir },
+        },
+      );
       expect(run.stderr).toBe("");
       expect(run.status).toBe(0);
     };

@@ -30,7 +30,11 @@ describe("progress line", () => {
   it("writes nothing when the stream is not a terminal, or when not wanted", () => {
     const written: string[] = [];
     const write = (text: string) => written.push(text);
-    for (const progress of [terminalProgress({ write }), terminalProgress({ isTTY: false, write }), terminalProgress({ isTTY: true, write }, false)]) {
+    for (const progress of [
+      terminalProgress({ write }),
+      terminalProgress({ isTTY: false, write }),
+      terminalProgress({ isTTY: true, write }, false),
+    ]) {
       progress.update("reading mcp.yaml");
       progress.clear();
     }
@@ -41,9 +45,16 @@ describe("progress line", () => {
     const dir = weatherCopy();
     rmSync(join(dir, "src", "mcp"), { recursive: true });
     const command = `"${process.execPath}" "${cliPath}" mcp.yaml --schema-dir "${schemaDir}"`;
-    const tty = spawnSync("script", ["-qfec", command, "/dev/null"], { cwd: dir, encoding: "utf8", env: { ...process.env, MCP_GEN_NO_CACHE: "1" } });
+    const tty = spawnSync("script", ["-qfec", command, "/dev/null"], {
+      cwd: dir,
+      encoding: "utf8",
+      env: { ...process.env, MCP_GEN_NO_CACHE: "1" },
+    });
     expect(tty.status).toBe(0);
-    const phases = tty.stdout.split("\r\x1b[2K").map((part) => part.trim()).filter(Boolean);
+    const phases = tty.stdout
+      .split("\r\x1b[2K")
+      .map((part) => part.trim())
+      .filter(Boolean);
     expect(phases.slice(0, -1)).toEqual([
       "mcp-gen: reading mcp.yaml",
       "mcp-gen: checking mcp.yaml and the schemas it references",
@@ -67,16 +78,32 @@ describe("--json", () => {
     const fresh = runCli(["mcp.yaml", "--json"], dir, { MCP_GEN_NO_CACHE: "1" });
     expect(fresh.stderr).toBe("");
     expect(fresh.status).toBe(0);
-    const document = JSON.parse(fresh.stdout) as { ok: boolean; outDir: string; files: { path: string; status: string }[]; diagnostics: unknown[] };
+    const document = JSON.parse(fresh.stdout) as {
+      ok: boolean;
+      outDir: string;
+      files: { path: string; status: string }[];
+      diagnostics: unknown[];
+    };
     expect(document.ok).toBe(true);
     expect(document.outDir).toBe("src/mcp");
-    expect(document.files.map((f) => f.path).sort()).toEqual(["apps.gen.ts", "client.gen.ts", "index.ts", "protocol.gen.ts", "server.gen.ts", "types.gen.ts", "validators.gen.ts"]);
+    expect(document.files.map((f) => f.path).sort()).toEqual([
+      "apps.gen.ts",
+      "client.gen.ts",
+      "index.ts",
+      "protocol.gen.ts",
+      "server.gen.ts",
+      "types.gen.ts",
+      "validators.gen.ts",
+    ]);
     expect(new Set(document.files.map((f) => f.status))).toEqual(new Set(["unchanged"]));
     expect(document.diagnostics).toEqual([]);
 
     // Stale output under --check: exit 1, the stale files named as such, nothing on stderr.
     const manifest = join(dir, "mcp.yaml");
-    writeFileSync(manifest, readFileSync(manifest, "utf8").replace("description: Forecast for a city", "description: Forecast for any city"));
+    writeFileSync(
+      manifest,
+      readFileSync(manifest, "utf8").replace("description: Forecast for a city", "description: Forecast for any city"),
+    );
     const check = runCli(["mcp.yaml", "--check", "--json"], dir);
     expect(check.stderr).toBe("");
     expect(check.status).toBe(1);
@@ -91,16 +118,33 @@ describe("--json", () => {
   it("puts diagnostics with their positions into the document instead of stderr", () => {
     const dir = weatherCopy();
     const manifest = join(dir, "mcp.yaml");
-    writeFileSync(manifest, readFileSync(manifest, "utf8").replace("description: Forecast for a city", "descripton: Forecast for a city"));
+    writeFileSync(
+      manifest,
+      readFileSync(manifest, "utf8").replace("description: Forecast for a city", "descripton: Forecast for a city"),
+    );
     const run = runCli(["mcp.yaml", "--json"], dir);
     expect(run.stderr).toBe("");
     expect(run.status).toBe(1);
-    const document = JSON.parse(run.stdout) as { ok: boolean; files: unknown[]; diagnostics: { file: string; line: number; col: number; severity: string; message: string }[] };
+    const document = JSON.parse(run.stdout) as {
+      ok: boolean;
+      files: unknown[];
+      diagnostics: { file: string; line: number; col: number; severity: string; message: string }[];
+    };
     expect(document.ok).toBe(false);
     expect(document.files).toEqual([]);
-    expect(document.diagnostics).toContainEqual(expect.objectContaining({ file: "mcp.yaml", severity: "error", message: expect.stringContaining('did you mean "description"') }));
+    expect(document.diagnostics).toContainEqual(
+      expect.objectContaining({
+        file: "mcp.yaml",
+        severity: "error",
+        message: expect.stringContaining('did you mean "description"'),
+      }),
+    );
     const located = document.diagnostics.find((d) => d.message.includes("descripton"))!;
-    expect(readFileSync(manifest, "utf8").split("\n")[located.line - 1]!.slice(located.col - 1)).toMatch(/^descripton/);
+    expect(
+      readFileSync(manifest, "utf8")
+        .split("\n")
+        [located.line - 1]!.slice(located.col - 1),
+    ).toMatch(/^descripton/);
   });
 
   it("is refused with --watch", () => {
@@ -121,16 +165,26 @@ describe("--json", () => {
 describe("pipes", () => {
   it("stops quietly when the reader has closed the pipe (| head, | true)", () => {
     // `true` exits at once, so every write finds the pipe closed (EPIPE).
-    const run = spawnSync("bash", ["-c", `set -o pipefail; "${process.execPath}" "${cliPath}" diff 2025-06-18 2026-07-28 --schema-dir "${schemaDir}" | true`], { encoding: "utf8" });
+    const run = spawnSync(
+      "bash",
+      [
+        "-c",
+        `set -o pipefail; "${process.execPath}" "${cliPath}" diff 2025-06-18 2026-07-28 --schema-dir "${schemaDir}" | true`,
+      ],
+      { encoding: "utf8" },
+    );
     expect(run.stderr).toBe("");
     expect(run.status).toBe(0);
   });
 });
 
 describe("--help", () => {
-  it.each([["generate"], ["init"], ["pull"], ["schema"], ["diff"], ["scaffold"], ["docs"]])("%s --help shows examples", (command) => {
-    const run = runCli([command, "--help"]);
-    expect(run.status).toBe(0);
-    expect(run.stdout).toMatch(/Examples:\n\s+mcp-gen /);
-  });
+  it.each([["generate"], ["init"], ["pull"], ["schema"], ["diff"], ["scaffold"], ["docs"]])(
+    "%s --help shows examples",
+    (command) => {
+      const run = runCli([command, "--help"]);
+      expect(run.status).toBe(0);
+      expect(run.stdout).toMatch(/Examples:\n\s+mcp-gen /);
+    },
+  );
 });

@@ -10,7 +10,15 @@ import { runCliAsync, tempProject } from "../support/generate.js";
 import { formatTypeErrors, typecheck } from "../support/typecheck.js";
 
 const manifest = (...tools: string[]) =>
-  ["mcpgen: 1", 'server: { name: jobs, version: "1.0.0" }', "protocol: [2026-07-28, 2025-11-25]", "generate: { server: false }", "tools:", ...tools, ""].join("\n");
+  [
+    "mcpgen: 1",
+    'server: { name: jobs, version: "1.0.0" }',
+    "protocol: [2026-07-28, 2025-11-25]",
+    "generate: { server: false }",
+    "tools:",
+    ...tools,
+    "",
+  ].join("\n");
 
 const taskTools = manifest(
   "  slow_compute:",
@@ -51,7 +59,10 @@ afterAll(() => {
   for (const dir of projects) rmSync(dir, { recursive: true, force: true });
 });
 
-async function generateClient(yaml: string, files: Record<string, string> = {}): Promise<{ project: string; client: string }> {
+async function generateClient(
+  yaml: string,
+  files: Record<string, string> = {},
+): Promise<{ project: string; client: string }> {
   const project = tempProject({ "mcp.yaml": yaml, ...files });
   projects.push(project);
   const run = await runCliAsync(["mcp.yaml", "-q"], project);
@@ -75,16 +86,20 @@ describe("client.gen.ts for tools declared task:", () => {
       "        args: SlowComputeInput,",
       "        options?: CallOptions,",
       "      ): Promise<ToolCallResult<SlowComputeOutput, ToolResultContent>>;",
-      "      /** Calls tool \"slow_compute\" as a task: resolves with the task's handle once the server has created it (`wait()` for the result, `cancel()`) */",
+      '      /** Calls tool "slow_compute" as a task: resolves with the task\'s handle once the server has created it (`wait()` for the result, `cancel()`) */',
       "      task(",
       "        args: SlowComputeInput,",
       "        options?: TaskCallOptions,",
       "      ): Promise<ToolTask<ToolCallResult<SlowComputeOutput, ToolResultContent>>>;",
     ]);
-    expect(lines[at("    readonly report: {") - 1]).toBe('    /** Calls tool "report". It runs as a task (required): the call waits for the task\'s result */');
+    expect(lines[at("    readonly report: {") - 1]).toBe(
+      '    /** Calls tool "report". It runs as a task (required): the call waits for the task\'s result */',
+    );
     expect(client).toContain("    plain(\n");
     expect(client).toContain('const jobsToolTasks: ToolTaskTable = { slowCompute: "optional", report: "required" };');
-    expect(client).toContain("tools: toolMethods<JobsClient[\"tools\"]>(session, jobsToolCalls, { tools: jobsToolTasks, callAsTask: callToolAsTask }),");
+    expect(client).toContain(
+      'tools: toolMethods<JobsClient["tools"]>(session, jobsToolCalls, { tools: jobsToolTasks, callAsTask: callToolAsTask }),',
+    );
     const generated = readdirSync(join(project, "mcp")).map((f) => join(project, "mcp", f));
     const errors = typecheck([...generated, join(project, "usage.ts")]);
     expect(errors, formatTypeErrors(errors)).toEqual([]);
@@ -92,7 +107,8 @@ describe("client.gen.ts for tools declared task:", () => {
 
   it("leaves the task machinery out of a client without task tools", async () => {
     const { client } = await generateClient(manifest("  plain: {}"));
-    for (const name of ["callToolAsTask", "TaskCallOptions", "ToolTask", "ToolTaskTable", "ToolTasks"]) expect(client).not.toContain(name);
-    expect(client).toContain("tools: toolMethods<JobsClient[\"tools\"]>(session, jobsToolCalls),");
+    for (const name of ["callToolAsTask", "TaskCallOptions", "ToolTask", "ToolTaskTable", "ToolTasks"])
+      expect(client).not.toContain(name);
+    expect(client).toContain('tools: toolMethods<JobsClient["tools"]>(session, jobsToolCalls),');
   });
 });

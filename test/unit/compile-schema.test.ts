@@ -46,7 +46,6 @@ function compileAndLoad(spec: ValidatorSpec): Validator {
   return load(compile(spec), spec.name);
 }
 
-
 function caseName(index: number): string {
   return `validateCase${index}`;
 }
@@ -616,7 +615,9 @@ describe("compileValidator: schema problems", () => {
       const problem = result.problems.find((p) => p.pointer === pointer);
       expect(problem, JSON.stringify(result.problems)).toBeDefined();
       expect(problem!.message).toMatch(message);
-      expect(() => compileValidator({ name: "validateProblem", schema, dialect, applyDefaults: false })).toThrow(/not checked before emit/);
+      expect(() => compileValidator({ name: "validateProblem", schema, dialect, applyDefaults: false })).toThrow(
+        /not checked before emit/,
+      );
     });
   }
 
@@ -649,7 +650,9 @@ describe("compileValidator: schema problems", () => {
     ];
     for (const [dialect, schema] of ok) {
       expect(analyzeSchema(schema, dialect).problems).toEqual([]);
-      expect(compileValidator({ name: "validateOk", schema, dialect, applyDefaults: false }).code).toContain("export function validateOk(");
+      expect(compileValidator({ name: "validateOk", schema, dialect, applyDefaults: false }).code).toContain(
+        "export function validateOk(",
+      );
     }
   });
 

@@ -16,6 +16,8 @@ describe("docs/deployment.md", () => {
   });
 
   it("is what the platforms run serves", () => {
-    expect(readFileSync(join(repoRoot, "test", "platforms", "worker.ts"), "utf8")).toContain('import deployed from "../../examples/weather/src/worker.js";');
+    expect(readFileSync(join(repoRoot, "test", "platforms", "worker.ts"), "utf8")).toContain(
+      'import deployed from "../../examples/weather/src/worker.js";',
+    );
   });
 });

@@ -2,14 +2,37 @@
 // changes, methods by role, the content block union, and what a schema reaches through $refs.
 import { describe, expect, it } from "vitest";
 import { contentBlockChanges, contentBlocks } from "../../generator/diff/manifest-impact.js";
-import { compactType, diffProtocols, reachedTypes, schemaChanges, stableJson } from "../../generator/diff/protocol-diff.js";
+import {
+  compactType,
+  diffProtocols,
+  reachedTypes,
+  schemaChanges,
+  stableJson,
+} from "../../generator/diff/protocol-diff.js";
 import type { ProtocolSchema, SchemaObject } from "../../generator/load/protocol.js";
 import type { Revision } from "../../generator/load/revisions.js";
 
 const ref = (name: string) => ({ $ref: `#/$defs/${name}` });
-const request = (method: string) => ({ type: "object", properties: { method: { const: method }, params: { type: "object" } }, required: ["method"] });
-const notification = (method: string) => ({ type: "object", properties: { method: { const: method } }, required: ["method"] });
-const schema = (revision: Revision, definitions: Record<string, SchemaObject>): ProtocolSchema => ({ revision, file: "test", sha256: "", dialect: "2020-12", era: "modern", released: true, definitions, patches: [] });
+const request = (method: string) => ({
+  type: "object",
+  properties: { method: { const: method }, params: { type: "object" } },
+  required: ["method"],
+});
+const notification = (method: string) => ({
+  type: "object",
+  properties: { method: { const: method } },
+  required: ["method"],
+});
+const schema = (revision: Revision, definitions: Record<string, SchemaObject>): ProtocolSchema => ({
+  revision,
+  file: "test",
+  sha256: "",
+  dialect: "2020-12",
+  era: "modern",
+  released: true,
+  definitions,
+  patches: [],
+});
 
 describe("compactType", () => {
   it.each([
@@ -34,12 +57,22 @@ describe("schemaChanges", () => {
   it("lists fields added, removed, retyped, and required <-> optional, nested fields by path", () => {
     const before = {
       type: "object",
-      properties: { a: { type: "string" }, b: { type: "number" }, gone: ref("Old"), params: { type: "object", properties: { x: { type: "string" } } } },
+      properties: {
+        a: { type: "string" },
+        b: { type: "number" },
+        gone: ref("Old"),
+        params: { type: "object", properties: { x: { type: "string" } } },
+      },
       required: ["a"],
     };
     const after = {
       type: "object",
-      properties: { a: { type: "string" }, b: { type: ["number", "string"] }, params: { type: "object", properties: { x: { type: "string" }, y: ref("Y") }, required: ["x"] }, fresh: { type: "boolean" } },
+      properties: {
+        a: { type: "string" },
+        b: { type: ["number", "string"] },
+        params: { type: "object", properties: { x: { type: "string" }, y: ref("Y") }, required: ["x"] },
+        fresh: { type: "boolean" },
+      },
       required: ["b", "fresh"],
     };
     expect(schemaChanges(before, after)).toEqual([
@@ -60,18 +93,30 @@ describe("schemaChanges", () => {
     expect(schemaChanges({ anyOf: [ref("Text"), ref("Image")] }, { anyOf: [ref("Text"), ref("Audio")] })).toEqual([
       { path: "", change: "members", added: ["Audio"], removed: ["Image"] },
     ]);
-    expect(schemaChanges({ type: "string" }, { type: "string", format: "uri" })).toEqual([{ path: "", change: "keywords", keywords: ["format"] }]);
-    expect(schemaChanges({ type: "object", properties: { values: { type: "array", items: { type: "string" } } } }, { type: "object", properties: { values: { type: "array", items: { type: "string" }, maxItems: 100 } } })).toEqual([
-      { path: "values", change: "keywords", keywords: ["maxItems"] },
+    expect(schemaChanges({ type: "string" }, { type: "string", format: "uri" })).toEqual([
+      { path: "", change: "keywords", keywords: ["format"] },
     ]);
+    expect(
+      schemaChanges(
+        { type: "object", properties: { values: { type: "array", items: { type: "string" } } } },
+        { type: "object", properties: { values: { type: "array", items: { type: "string" }, maxItems: 100 } } },
+      ),
+    ).toEqual([{ path: "values", change: "keywords", keywords: ["maxItems"] }]);
   });
 
   it("ignores descriptions, but not a property named description", () => {
-    const field = (description: string) => ({ type: "object", description, properties: { description: { type: "string", description } } });
+    const field = (description: string) => ({
+      type: "object",
+      description,
+      properties: { description: { type: "string", description } },
+    });
     expect(schemaChanges(field("one"), field("two"))).toEqual([]);
-    expect(schemaChanges({ type: "object", properties: { description: { type: "string" } } }, { type: "object", properties: {} })).toEqual([
-      { path: "description", change: "removed", from: "string (optional)" },
-    ]);
+    expect(
+      schemaChanges(
+        { type: "object", properties: { description: { type: "string" } } },
+        { type: "object", properties: {} },
+      ),
+    ).toEqual([{ path: "description", change: "removed", from: "string (optional)" }]);
   });
 });
 
@@ -108,23 +153,46 @@ describe("diffProtocols", () => {
       ],
       moved: [
         { method: "elicitation/create", from: ["server request"], to: ["input request"] },
-        { method: "notifications/progress", from: ["client notification", "server notification"], to: ["server notification"] },
+        {
+          method: "notifications/progress",
+          from: ["client notification", "server notification"],
+          to: ["server notification"],
+        },
       ],
     });
   });
 
   it("finds types added, removed, changed, and changed in descriptions only", () => {
     expect(diff.types.added).toEqual(["DiscoverRequest", "InputRequest"]);
-    expect(diff.types.removed).toEqual(["ClientNotification", "Gone", "InitializeRequest", "PingRequest", "ServerRequest"]);
-    expect(diff.types.changed).toEqual([{ name: "ClientRequest", changes: [{ path: "", change: "members", added: ["DiscoverRequest"], removed: ["InitializeRequest", "PingRequest"] }] }]);
+    expect(diff.types.removed).toEqual([
+      "ClientNotification",
+      "Gone",
+      "InitializeRequest",
+      "PingRequest",
+      "ServerRequest",
+    ]);
+    expect(diff.types.changed).toEqual([
+      {
+        name: "ClientRequest",
+        changes: [
+          { path: "", change: "members", added: ["DiscoverRequest"], removed: ["InitializeRequest", "PingRequest"] },
+        ],
+      },
+    ]);
     expect(diff.types.descriptionOnly).toEqual(["Role"]);
   });
 });
 
 describe("content blocks and reach", () => {
-  const content = (items: unknown) => ({ CallToolResult: { type: "object", properties: { content: { type: "array", items } } } });
+  const content = (items: unknown) => ({
+    CallToolResult: { type: "object", properties: { content: { type: "array", items } } },
+  });
   const text = (meta: unknown) => ({ type: "object", properties: { type: { const: "text" }, _meta: meta } });
-  const before = schema("2024-11-05", { ...content({ anyOf: [ref("TextContent"), ref("ImageContent")] }), TextContent: text({ type: "object" }), ImageContent: { type: "object" } });
+  const before = schema("2024-11-05", {
+    ...content({ anyOf: [ref("TextContent"), ref("ImageContent")] }),
+    TextContent: text({ type: "object" }),
+    ImageContent: { type: "object" },
+  });
   const after = schema("2025-03-26", {
     ...content(ref("ContentBlock")),
     ContentBlock: { anyOf: [ref("TextContent"), ref("AudioContent")] },
@@ -139,11 +207,20 @@ describe("content blocks and reach", () => {
   });
 
   it("names members added, removed, and changed with the changed types they reach", () => {
-    expect(contentBlockChanges(before, after, diffProtocols(before, after))).toEqual({ added: ["AudioContent"], removed: ["ImageContent"], changed: [{ name: "TextContent", types: ["TextContent"] }] });
+    expect(contentBlockChanges(before, after, diffProtocols(before, after))).toEqual({
+      added: ["AudioContent"],
+      removed: ["ImageContent"],
+      changed: [{ name: "TextContent", types: ["TextContent"] }],
+    });
   });
 
   it("follows $refs transitively, each definition once, cycles included", () => {
-    const definitions = { A: { type: "object", properties: { b: ref("B"), self: ref("A") } }, B: { type: "array", items: { anyOf: [ref("C"), { type: "string" }] } }, C: { type: "object" }, D: {} };
+    const definitions = {
+      A: { type: "object", properties: { b: ref("B"), self: ref("A") } },
+      B: { type: "array", items: { anyOf: [ref("C"), { type: "string" }] } },
+      C: { type: "object" },
+      D: {},
+    };
     expect([...reachedTypes(definitions, [ref("A")])].sort()).toEqual(["A", "B", "C"]);
     expect([...reachedTypes(definitions, [{ type: "object", properties: { c: ref("C") } }])]).toEqual(["C"]);
   });

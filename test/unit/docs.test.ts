@@ -21,13 +21,20 @@ function docs(...args: string[]): { status: number | null; stderr: string; html:
   projects.push(site);
   const run = runCli(["docs", ...args, "-o", site]);
   const page = join(site, "index.html");
-  return { status: run.status, stderr: run.stderr, html: existsSync(page) ? readFileSync(page, "utf8") : undefined, site };
+  return {
+    status: run.status,
+    stderr: run.stderr,
+    html: existsSync(page) ? readFileSync(page, "utf8") : undefined,
+    site,
+  };
 }
 
 /** The rows of the first schema table after `anchor` as [path, type, required?] triples. */
 function rowsAfter(html: string, anchor: string): string[][] {
   const table = html.slice(html.indexOf(anchor)).match(/<tbody>([\s\S]*?)<\/tbody>/)![1]!;
-  return [...table.matchAll(/<tr><td><code>(.*?)<\/code><\/td><td><code class="type">(.*?)<\/code><\/td><td>(.*?)<\/td>/g)].map((m) => [m[1]!, m[2]!, m[3] ? "required" : ""]);
+  return [
+    ...table.matchAll(/<tr><td><code>(.*?)<\/code><\/td><td><code class="type">(.*?)<\/code><\/td><td>(.*?)<\/td>/g),
+  ].map((m) => [m[1]!, m[2]!, m[3] ? "required" : ""]);
 }
 
 describe("mcp-gen docs on a manifest of hostile strings", () => {
@@ -42,7 +49,17 @@ describe("mcp-gen docs on a manifest of hostile strings", () => {
 
   it("has exactly the page's own two scripts and no markup from the manifest", () => {
     expect(html.match(/<script\b/g)).toHaveLength(2);
-    for (const raw of ["<script>alert", "</script><script>", "<img src", "<b>", "</textarea><script>", "</option><script>", "<!--\"", 'value="http://127.0.0.1:1/mcp?"', "javascript:alert(1)\""]) {
+    for (const raw of [
+      "<script>alert",
+      "</script><script>",
+      "<img src",
+      "<b>",
+      "</textarea><script>",
+      "</option><script>",
+      '<!--"',
+      'value="http://127.0.0.1:1/mcp?"',
+      'javascript:alert(1)"',
+    ]) {
       expect(html).not.toContain(raw);
     }
     // The strings are there, as text.
@@ -76,7 +93,9 @@ describe("mcp-gen docs on a manifest of hostile strings", () => {
       ["either", "string | object", ""],
       ["either (option 2).id", "number", ""],
     ]);
-    expect(html).toContain('<span class="detail">one of: &quot;a&lt;/option&gt;&lt;script&gt;&quot;, &quot;b&quot;</span><span class="detail">default: &quot;b&quot;</span>');
+    expect(html).toContain(
+      '<span class="detail">one of: &quot;a&lt;/option&gt;&lt;script&gt;&quot;, &quot;b&quot;</span><span class="detail">default: &quot;b&quot;</span>',
+    );
     expect(html).toContain('<span class="detail">minimum: 1</span><span class="detail">maximum: 10</span>');
     expect(html).toContain('<span class="detail">pattern: ^[a-z]+$</span>');
   });
@@ -86,7 +105,14 @@ describe("mcp-gen docs on a manifest of hostile strings", () => {
   });
 
   it("is deterministic: a second run leaves the page as it was", () => {
-    const again = runCli(["docs", fixture, "--server-url", 'http://127.0.0.1:1/mcp?"><script>alert(0)</script>', "-o", run.site]);
+    const again = runCli([
+      "docs",
+      fixture,
+      "--server-url",
+      'http://127.0.0.1:1/mcp?"><script>alert(0)</script>',
+      "-o",
+      run.site,
+    ]);
     expect(again.status).toBe(0);
     expect(again.stdout).toMatch(/index\.html already up to date/);
     expect(readFileSync(join(run.site, "index.html"), "utf8")).toBe(html);
@@ -106,7 +132,10 @@ describe("mcp-gen docs without --server-url", () => {
 describe("mcp-gen docs with hostile names", () => {
   // Found with fuzz/manifests.ts: encodeURIComponent throws on an unpaired surrogate.
   it("a tool name holding an unpaired surrogate (a \\ud800 escape) gets an anchor, not a crash", () => {
-    const project = tempProject({ "mcp.yaml": '{"mcpgen":1,"server":{"name":"x","version":"1"},"protocol":"2026-07-28","tools":{"a\\ud800b":{"description":"d"}}}' });
+    const project = tempProject({
+      "mcp.yaml":
+        '{"mcpgen":1,"server":{"name":"x","version":"1"},"protocol":"2026-07-28","tools":{"a\\ud800b":{"description":"d"}}}',
+    });
     projects.push(project);
     const run = runCli(["docs", join(project, "mcp.yaml"), "-o", join(project, "site")]);
     expect(run.stderr).toContain("warning: tool name");
@@ -117,7 +146,10 @@ describe("mcp-gen docs with hostile names", () => {
 
 describe("mcp-gen docs refuses", () => {
   it("a bad manifest with file:line:col, exit 1, nothing written", () => {
-    const project = tempProject({ "mcp.yaml": 'mcpgen: 1\nserver: { name: x, version: "1" }\nprotocol: 2025-06-18\ntools:\n  t: { descripton: typo }\n' });
+    const project = tempProject({
+      "mcp.yaml":
+        'mcpgen: 1\nserver: { name: x, version: "1" }\nprotocol: 2025-06-18\ntools:\n  t: { descripton: typo }\n',
+    });
     projects.push(project);
     const run = runCli(["docs", join(project, "mcp.yaml"), "-o", join(project, "site")]);
     expect(run.status).toBe(1);

@@ -16,8 +16,12 @@ const manifest = {
   output: "./mcp",
   tools: {
     echo: {
-      description: "Echoes \"quoted\" text \u00e9 \\ back",
-      input: { type: "object", properties: { text: { type: "string", maxLength: 1e3 }, n: { type: "number", minimum: -2.5 } }, required: ["text"] },
+      description: 'Echoes "quoted" text \u00e9 \\ back',
+      input: {
+        type: "object",
+        properties: { text: { type: "string", maxLength: 1e3 }, n: { type: "number", minimum: -2.5 } },
+        required: ["text"],
+      },
     },
   },
 };
@@ -31,7 +35,9 @@ function write(name: string, text: string): string {
 async function locations(file: string): Promise<string[]> {
   const result = await generateManifest(file);
   if (result.ok) throw new Error("expected diagnostics");
-  return result.diagnostics.map((d) => ("line" in d.location ? `${d.location.line}:${d.location.col} ${d.message}` : d.message));
+  return result.diagnostics.map((d) =>
+    "line" in d.location ? `${d.location.line}:${d.location.col} ${d.message}` : d.message,
+  );
 }
 
 describe("JSON manifests", () => {
@@ -46,7 +52,11 @@ describe("JSON manifests", () => {
   });
 
   it("report problems at the same positions as YAML", async () => {
-    const bad = JSON.stringify({ ...manifest, tools: { echo: { ...manifest.tools.echo, descripton: "typo" } } }, null, 2);
+    const bad = JSON.stringify(
+      { ...manifest, tools: { echo: { ...manifest.tools.echo, descripton: "typo" } } },
+      null,
+      2,
+    );
     const json = await locations(write("mcp.yaml", bad));
     const yaml = await locations(write("mcp.yaml", `# comment\n${bad}`));
     expect(json.length).toBeGreaterThan(0);
@@ -54,7 +64,14 @@ describe("JSON manifests", () => {
   });
 
   it("report problems deep inside schemas at the same positions as YAML (positions there are recorded on demand)", async () => {
-    const deep = { ...manifest.tools.echo.input, properties: { ...manifest.tools.echo.input.properties, n: { type: "number", minimum: "low" }, list: { type: "array", items: { type: "strng" } } } };
+    const deep = {
+      ...manifest.tools.echo.input,
+      properties: {
+        ...manifest.tools.echo.input.properties,
+        n: { type: "number", minimum: "low" },
+        list: { type: "array", items: { type: "strng" } },
+      },
+    };
     const bad = JSON.stringify({ ...manifest, tools: { echo: { ...manifest.tools.echo, input: deep } } }, null, 2);
     const json = await locations(write("mcp.yaml", bad));
     const yaml = await locations(write("mcp.yaml", `# comment\n${bad}`));
@@ -72,7 +89,20 @@ describe("JSON manifests", () => {
     expect([...fromTabs.generated.files.values()].map((t) => t.replace(/^\/\/ Source: .*$/m, ""))).toEqual(
       [...fromSpaces.generated.files.values()].map((t) => t.replace(/^\/\/ Source: .*$/m, "")),
     );
-    const bad = JSON.stringify({ ...manifest, outptu: "typo", tools: { echo: { ...manifest.tools.echo, input: { type: "object", properties: { n: { type: "number", minimum: "low" } } } } } }, null, "\t");
+    const bad = JSON.stringify(
+      {
+        ...manifest,
+        outptu: "typo",
+        tools: {
+          echo: {
+            ...manifest.tools.echo,
+            input: { type: "object", properties: { n: { type: "number", minimum: "low" } } },
+          },
+        },
+      },
+      null,
+      "\t",
+    );
     const json = await locations(write("mcp.yaml", bad));
     const yaml = await locations(write("mcp.yaml", `# comment\n${bad}`));
     expect(json.length).toBeGreaterThanOrEqual(2);
@@ -92,7 +122,11 @@ describe("JSON manifests", () => {
     for (const [text, at] of cases) {
       const parsed = parseSource("mcp.yaml", text);
       expect(parsed.source, text).toBeUndefined();
-      expect(parsed.diagnostics.map((d) => ("line" in d.location ? `${d.location.line}:${d.location.col} ${d.message}` : d.message))).toEqual([`${at} duplicate key; each key may appear once in a mapping`]);
+      expect(
+        parsed.diagnostics.map((d) =>
+          "line" in d.location ? `${d.location.line}:${d.location.col} ${d.message}` : d.message,
+        ),
+      ).toEqual([`${at} duplicate key; each key may appear once in a mapping`]);
     }
     // A string value that looks like a key is no key.
     expect(parseSource("mcp.yaml", '{"a": "b\\":", "c": "d :"}').source?.value).toEqual({ a: 'b":', c: "d :" });
@@ -100,7 +134,11 @@ describe("JSON manifests", () => {
 
   it("refuse numbers JSON.parse reads as infinite, and values nested deeper than any manifest, with their positions", () => {
     const infinite = parseSource("mcp.yaml", '{"a": [1,\n 1e999]}');
-    expect(infinite.diagnostics.map((d) => ("line" in d.location ? `${d.location.line}:${d.location.col} ${d.message}` : d.message))).toEqual(["2:2 numbers must be finite; quote it if you meant a string"]);
+    expect(
+      infinite.diagnostics.map((d) =>
+        "line" in d.location ? `${d.location.line}:${d.location.col} ${d.message}` : d.message,
+      ),
+    ).toEqual(["2:2 numbers must be finite; quote it if you meant a string"]);
     const deep = parseSource("mcp.yaml", `{"a": ${"[".repeat(300)}${"]".repeat(300)}}`);
     expect(deep.source).toBeUndefined();
     expect(deep.diagnostics[0]?.message).toContain("nest more than 256 levels");

@@ -43,7 +43,12 @@ async function jwksServer(): Promise<JwksServer> {
   const server = createServer();
   servers.push(server);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const state: JwksServer = { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/jwks`, requests: 0, mode: "ok", keys: [publicJwk] };
+  const state: JwksServer = {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/jwks`,
+    requests: 0,
+    mode: "ok",
+    keys: [publicJwk],
+  };
   server.on("request", (_request, response) => {
     state.requests++;
     if (state.mode === "hang") return;
@@ -70,12 +75,22 @@ function protectedHandler(options: Partial<JwtVerifierOptions> & { jwksUri: stri
     allowedHosts: ["notes.example.com"],
     auth: { resource, authorizationServers: [issuer], verifyToken: jwtVerifier({ issuer, ...options }) },
   });
-  const _meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
+  const _meta = {
+    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    "io.modelcontextprotocol/clientCapabilities": {},
+  };
   return async (jwt: string): Promise<{ status: number; retryAfter: string | null }> => {
     const response = await handler(
       new Request(resource, {
         method: "POST",
-        headers: { host: "notes.example.com", "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/list", authorization: `Bearer ${jwt}` },
+        headers: {
+          host: "notes.example.com",
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          "mcp-protocol-version": "2026-07-28",
+          "mcp-method": "tools/list",
+          authorization: `Bearer ${jwt}`,
+        },
         body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta } }),
       }),
     );

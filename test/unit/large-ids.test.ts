@@ -10,11 +10,21 @@ describe("large integer ids", () => {
     expect(message.id).toBe(9007199254740993n);
     // Only the envelope's id: a params member named id is the application's business.
     expect(typeof message.params.id).toBe("number");
-    const answer = serializeMessage({ jsonrpc: "2.0", id: message.id as bigint, result: { ok: true } } as unknown as JsonRpcMessage);
+    const answer = serializeMessage({
+      jsonrpc: "2.0",
+      id: message.id as bigint,
+      result: { ok: true },
+    } as unknown as JsonRpcMessage);
     expect(answer).toBe('{"jsonrpc":"2.0","id":9007199254740993,"result":{"ok":true}}');
-    const error = serializeMessage({ jsonrpc: "2.0", id: -12345678901234567890n, error: { code: -32601, message: "x" } } as unknown as JsonRpcMessage);
+    const error = serializeMessage({
+      jsonrpc: "2.0",
+      id: -12345678901234567890n,
+      error: { code: -32601, message: "x" },
+    } as unknown as JsonRpcMessage);
     expect(error).toBe('{"jsonrpc":"2.0","id":-12345678901234567890,"error":{"code":-32601,"message":"x"}}');
-    const batch = parseMessage('[{"jsonrpc":"2.0","method":"id","id":18014398509481985,"params":{"a":[{"id":1}]}},{"jsonrpc":"2.0","id":"9007199254740993","method":"x"}]') as { id: unknown }[];
+    const batch = parseMessage(
+      '[{"jsonrpc":"2.0","method":"id","id":18014398509481985,"params":{"a":[{"id":1}]}},{"jsonrpc":"2.0","id":"9007199254740993","method":"x"}]',
+    ) as { id: unknown }[];
     expect(batch.map((m) => m.id)).toEqual([18014398509481985n, "9007199254740993"]);
   });
 
@@ -33,18 +43,31 @@ describe("large integer ids over HTTP", () => {
     const { createWeatherServer } = await import("../../examples/weather/src/mcp/index.js");
     const handler = createWebHandler(createWeatherServer(handlers));
     const post = async (body: string) => {
-      const headers = { host: "localhost", "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2026-07-28", "mcp-method": "server/discover" };
+      const headers = {
+        host: "localhost",
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-protocol-version": "2026-07-28",
+        "mcp-method": "server/discover",
+      };
       return (await handler(new Request("http://localhost/mcp", { method: "POST", headers, body }))).text();
     };
-    const meta = '{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}';
-    expect(await post(`{"jsonrpc":"2.0","id":9007199254740993,"method":"server/discover","params":{"_meta":${meta}}}`)).toMatch(/^\{"jsonrpc":"2\.0","id":9007199254740993,"result":/);
-    expect(await post(`{"jsonrpc":"2.0","id":9007199254740995,"method":"server/discover","params":{"_meta":{}}}`)).toMatch(/^\{"jsonrpc":"2\.0","id":9007199254740995,"error":/);
+    const meta =
+      '{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}';
+    expect(
+      await post(`{"jsonrpc":"2.0","id":9007199254740993,"method":"server/discover","params":{"_meta":${meta}}}`),
+    ).toMatch(/^\{"jsonrpc":"2\.0","id":9007199254740993,"result":/);
+    expect(
+      await post(`{"jsonrpc":"2.0","id":9007199254740995,"method":"server/discover","params":{"_meta":{}}}`),
+    ).toMatch(/^\{"jsonrpc":"2\.0","id":9007199254740995,"error":/);
   });
 });
 
 describe("large integer ids in batches with other elements", () => {
   it("go back to their own element whatever comes before it (the fuzz job's case)", () => {
-    const batch = parseMessage('[1,"x",[{"id":1}],{"jsonrpc":"2.0","id":5,"method":"ping"},{"jsonrpc":"2.0","id":9007199254740993,"method":"ping"},{"jsonrpc":"2.0","id":6,"method":"ping"}]') as unknown[];
+    const batch = parseMessage(
+      '[1,"x",[{"id":1}],{"jsonrpc":"2.0","id":5,"method":"ping"},{"jsonrpc":"2.0","id":9007199254740993,"method":"ping"},{"jsonrpc":"2.0","id":6,"method":"ping"}]',
+    ) as unknown[];
     expect((batch[3] as { id: unknown }).id).toBe(5);
     expect((batch[4] as { id: unknown }).id).toBe(9007199254740993n);
     expect((batch[5] as { id: unknown }).id).toBe(6);
@@ -92,8 +115,16 @@ describe("large integer ids reaching a client (issue 28 §5)", () => {
     const channel = memoryChannel(createWeatherServer(handlers));
     const received: unknown[] = [];
     await channel.start({ receive: (value: unknown) => received.push(value), fail: () => {}, closed: () => {} });
-    const meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
-    channel.send({ jsonrpc: "2.0", id: 9007199254740993n, method: "server/discover", params: { _meta: meta } } as unknown as JsonRpcMessage);
+    const meta = {
+      "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+      "io.modelcontextprotocol/clientCapabilities": {},
+    };
+    channel.send({
+      jsonrpc: "2.0",
+      id: 9007199254740993n,
+      method: "server/discover",
+      params: { _meta: meta },
+    } as unknown as JsonRpcMessage);
     for (let i = 0; i < 50 && received.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
     expect((received[0] as { id: unknown }).id).toBe(9007199254740993n);
     await channel.close();
@@ -102,7 +133,9 @@ describe("large integer ids reaching a client (issue 28 §5)", () => {
 
 describe("large integer ids in notifications/cancelled (issue 28 §5)", () => {
   it("params.requestId is kept digit for digit, alone and in a batch; other params members are not", () => {
-    const cancel = parseMessage('{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"reason":"x","requestId":9007199254740993,"n":9007199254740995}}') as { params: Record<string, unknown> };
+    const cancel = parseMessage(
+      '{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"reason":"x","requestId":9007199254740993,"n":9007199254740995}}',
+    ) as { params: Record<string, unknown> };
     expect(cancel.params.requestId).toBe(9007199254740993n);
     expect(typeof cancel.params.n).toBe("number");
     const batch = parseMessage(

@@ -5,7 +5,11 @@
 import { describe, expect, it } from "vitest";
 import { memoryChannel, MissingHandlersError } from "@mcp-gen/runtime";
 import { handlers } from "../../examples/weather/src/handlers.js";
-import { connectWeatherClient, createWeatherServer, type WeatherHandlers } from "../../examples/weather/src/mcp/index.js";
+import {
+  connectWeatherClient,
+  createWeatherServer,
+  type WeatherHandlers,
+} from "../../examples/weather/src/mcp/index.js";
 
 /** What createWeatherServer throws for these handlers (undefined when it accepts them). */
 function refusal(candidate: unknown): MissingHandlersError | undefined {
@@ -39,12 +43,13 @@ describe("createServer checks the handlers object", () => {
     // @ts-expect-error the compiler is the first line: a missing handler does not type-check
     const typed: WeatherHandlers = { ...handlers, tools };
     expect(refusal(typed)?.message).toBe('weather: handlers missing for tool "list_cities"');
-    expect(refusal({ ...handlers, tools: { ...handlers.tools, getForecast: "soon" } } as any)?.missing).toEqual(['tool "get_forecast"']);
-    const { prompts: _prompts, ...noPrompts } = handlers;
-    expect(refusal({ ...noPrompts, completions: { ...handlers.completions, resourceTemplates: {} } })?.missing).toEqual([
-      'prompt "plan_trip"',
-      'completer of variable "city" of resource template "city_weather"',
+    expect(refusal({ ...handlers, tools: { ...handlers.tools, getForecast: "soon" } } as any)?.missing).toEqual([
+      'tool "get_forecast"',
     ]);
+    const { prompts: _prompts, ...noPrompts } = handlers;
+    expect(refusal({ ...noPrompts, completions: { ...handlers.completions, resourceTemplates: {} } })?.missing).toEqual(
+      ['prompt "plan_trip"', 'completer of variable "city" of resource template "city_weather"'],
+    );
     expect(refusal(null)?.missing.length).toBe(7);
   });
 

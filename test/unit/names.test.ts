@@ -8,7 +8,12 @@ import { camelCase, identifierProblem, pascalCase, serverTypeBase } from "../../
 function ruleWords(name: string): string[] {
   return name
     .split(/[^A-Za-z0-9]+/)
-    .flatMap((chunk) => chunk.replace(/([a-z0-9])([A-Z])/g, "$1 $2").replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2").split(" "))
+    .flatMap((chunk) =>
+      chunk
+        .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+        .replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2")
+        .split(" "),
+    )
     .filter((w) => w !== "")
     .map((w) => w.toLowerCase());
 }

@@ -37,7 +37,11 @@ interface WorldOptions {
   /** The iss the authorization endpoint sends: the right one, none, or this value. */
   iss?: "correct" | "omit" | ((issuer: string) => string) | undefined;
   /** The MCP endpoint's answer to a request with `token` (undefined: none sent). */
-  mcp?: (token: string | undefined, scopes: string[] | undefined, count: number) => { status: number; challenge?: string };
+  mcp?: (
+    token: string | undefined,
+    scopes: string[] | undefined,
+    count: number,
+  ) => { status: number; challenge?: string };
   refreshTokens?: boolean;
   /** Prefixes the ids it issues (tokens, clients), to tell two servers apart. */
   name?: string;
@@ -78,7 +82,8 @@ async function world(options: WorldOptions = {}): Promise<World> {
   const prmPath = options.prmPath === undefined ? "/.well-known/oauth-protected-resource/mcp" : options.prmPath;
   const asMetadataPath = options.asMetadataPath ?? `/.well-known/oauth-authorization-server${issuerPath}`;
   const mcp = `${base}/mcp`;
-  const challenge = (extra: string) => `Bearer ${extra}${options.prmInChallenge && prmPath ? `${extra ? ", " : ""}resource_metadata="${base}${prmPath}"` : ""}`;
+  const challenge = (extra: string) =>
+    `Bearer ${extra}${options.prmInChallenge && prmPath ? `${extra ? ", " : ""}resource_metadata="${base}${prmPath}"` : ""}`;
 
   const json = (response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
     response.writeHead(status, { "content-type": "application/json", ...headers }).end(JSON.stringify(body));
@@ -94,10 +99,16 @@ async function world(options: WorldOptions = {}): Promise<World> {
       const message = JSON.parse(body) as { id?: number };
       const policy =
         options.mcp ??
-        ((t: string | undefined, scopes: string[] | undefined) => (t === undefined || scopes === undefined ? { status: 401, challenge: challenge("") } : { status: 200 }));
+        ((t: string | undefined, scopes: string[] | undefined) =>
+          t === undefined || scopes === undefined ? { status: 401, challenge: challenge("") } : { status: 200 });
       const verdict = policy(token, token === undefined ? undefined : tokens.get(token), mcpCount++);
       if (verdict.status === 200) return json(response, 200, { jsonrpc: "2.0", id: message.id, result: { ok: true } });
-      return json(response, verdict.status, { error: verdict.status === 403 ? "insufficient_scope" : "invalid_token" }, verdict.challenge ? { "www-authenticate": verdict.challenge } : {});
+      return json(
+        response,
+        verdict.status,
+        { error: verdict.status === 403 ? "insufficient_scope" : "invalid_token" },
+        verdict.challenge ? { "www-authenticate": verdict.challenge } : {},
+      );
     }
     log.push(`${request.method} ${url.pathname}`);
     if (request.method === "GET" && prmPath !== null && url.pathname === prmPath) {
@@ -138,12 +149,20 @@ async function world(options: WorldOptions = {}): Promise<World> {
       const form = new URLSearchParams(body);
       tokenRequests.push({ body: form, authorization: request.headers.authorization });
       const index = Number(form.get("code")?.slice(5));
-      const scope = form.get("grant_type") === "refresh_token" ? (tokens.get(form.get("refresh_token")!) ?? []) : (authorizations[index - 1]?.get("scope")?.split(" ") ?? []);
+      const scope =
+        form.get("grant_type") === "refresh_token"
+          ? (tokens.get(form.get("refresh_token")!) ?? [])
+          : (authorizations[index - 1]?.get("scope")?.split(" ") ?? []);
       const access = `${prefix}access-${++issued}`;
       tokens.set(access, scope);
       const refresh = options.refreshTokens ? `${prefix}refresh-${issued}` : undefined;
       if (refresh) tokens.set(refresh, scope);
-      return json(response, 200, { access_token: access, token_type: "Bearer", expires_in: 3600, ...(refresh ? { refresh_token: refresh } : {}) });
+      return json(response, 200, {
+        access_token: access,
+        token_type: "Bearer",
+        expires_in: 3600,
+        ...(refresh ? { refresh_token: refresh } : {}),
+      });
     }
     if (request.method === "POST" && url.pathname === `${issuerPath}/register`) {
       registrations.push(JSON.parse(body) as Record<string, unknown>);
@@ -217,7 +236,12 @@ describe("bounded requests to the authorization server", () => {
 
 describe("oauth discovery", () => {
   it("falls back from path-based to root resource metadata, and tries RFC 8414 then OIDC locations for an issuer with a path", async () => {
-    const w = await world({ prmPath: "/.well-known/oauth-protected-resource", resource: (base) => base, issuerPath: "/tenant", asMetadataPath: "/tenant/.well-known/openid-configuration" });
+    const w = await world({
+      prmPath: "/.well-known/oauth-protected-resource",
+      resource: (base) => base,
+      issuerPath: "/tenant",
+      asMetadataPath: "/tenant/.well-known/openid-configuration",
+    });
     const { auth } = client();
     await expect(request(w.mcp, auth)).resolves.toEqual({ ok: true });
     expect(w.log.filter((l) => l.includes(".well-known"))).toEqual([
@@ -234,10 +258,19 @@ describe("oauth discovery", () => {
   });
 
   it("uses resource_metadata from the challenge and tries RFC 8414 before OIDC for an issuer without a path", async () => {
-    const w = await world({ prmPath: "/custom/prm.json", prmInChallenge: true, asMetadataPath: "/.well-known/openid-configuration" });
+    const w = await world({
+      prmPath: "/custom/prm.json",
+      prmInChallenge: true,
+      asMetadataPath: "/.well-known/openid-configuration",
+    });
     const { auth } = client();
     await expect(request(w.mcp, auth)).resolves.toEqual({ ok: true });
-    expect(w.log.filter((l) => l.startsWith("GET"))).toEqual(["GET /custom/prm.json", "GET /.well-known/oauth-authorization-server", "GET /.well-known/openid-configuration", "GET /authorize"]);
+    expect(w.log.filter((l) => l.startsWith("GET"))).toEqual([
+      "GET /custom/prm.json",
+      "GET /.well-known/oauth-authorization-server",
+      "GET /.well-known/openid-configuration",
+      "GET /authorize",
+    ]);
   });
 
   it("refuses authorization server metadata whose issuer differs from the one it was looked up for", async () => {
@@ -274,7 +307,11 @@ describe("oauth authorization", () => {
     expect(params.get("state")).toBeTruthy();
     expect(params.get("resource")).toBe(w.mcp);
     expect(w.tokenRequests[0]!.body.get("code_verifier")).toBeTruthy();
-    expect(w.registrations[0]).toMatchObject({ application_type: "native", grant_types: ["authorization_code", "refresh_token"], redirect_uris: ["http://127.0.0.1:9/callback"] });
+    expect(w.registrations[0]).toMatchObject({
+      application_type: "native",
+      grant_types: ["authorization_code", "refresh_token"],
+      redirect_uris: ["http://127.0.0.1:9/callback"],
+    });
   });
 
   it("refuses to authorize when the server does not advertise S256", async () => {
@@ -287,7 +324,9 @@ describe("oauth authorization", () => {
   });
 
   it("uses pre-registered credentials with client_secret_basic when the server lists only that", async () => {
-    const w = await world({ asMetadata: { registration_endpoint: undefined, token_endpoint_auth_methods_supported: ["client_secret_basic"] } });
+    const w = await world({
+      asMetadata: { registration_endpoint: undefined, token_endpoint_auth_methods_supported: ["client_secret_basic"] },
+    });
     const { auth } = client({ client: { client_id: "my-app.cli", client_secret: "s3cret" } });
     await request(w.mcp, auth);
     expect(w.registrations).toEqual([]);
@@ -313,13 +352,20 @@ describe("oauth scope selection", () => {
   };
 
   it("takes the challenge's scope first, then the resource's scopes_supported, else omits scope", async () => {
-    await expect(scopeOf({ scopesSupported: ["a", "b"], mcp: (t, s) => (s ? { status: 200 } : { status: 401, challenge: 'Bearer scope="c"' }) })).resolves.toBe("c");
+    await expect(
+      scopeOf({
+        scopesSupported: ["a", "b"],
+        mcp: (t, s) => (s ? { status: 200 } : { status: 401, challenge: 'Bearer scope="c"' }),
+      }),
+    ).resolves.toBe("c");
     await expect(scopeOf({ scopesSupported: ["a", "b"] })).resolves.toBe("a b");
     await expect(scopeOf({})).resolves.toBeNull();
   });
 
   it("adds offline_access only when the authorization server lists it", async () => {
-    await expect(scopeOf({ scopesSupported: ["a"], asMetadata: { scopes_supported: ["a", "offline_access"] } })).resolves.toBe("a offline_access");
+    await expect(
+      scopeOf({ scopesSupported: ["a"], asMetadata: { scopes_supported: ["a", "offline_access"] } }),
+    ).resolves.toBe("a offline_access");
     await expect(scopeOf({ scopesSupported: ["a"], asMetadata: { scopes_supported: ["a"] } })).resolves.toBe("a");
   });
 
@@ -327,7 +373,8 @@ describe("oauth scope selection", () => {
     const w = await world({
       mcp: (token, scopes) => {
         if (!scopes) return { status: 401, challenge: 'Bearer scope="read"' };
-        if (!scopes.includes("write")) return { status: 403, challenge: 'Bearer error="insufficient_scope", scope="write"' };
+        if (!scopes.includes("write"))
+          return { status: 403, challenge: 'Bearer error="insufficient_scope", scope="write"' };
         return { status: 200 };
       },
     });
@@ -338,7 +385,10 @@ describe("oauth scope selection", () => {
 
   it("gives up stepping up when the server keeps refusing the same scopes", async () => {
     const w = await world({
-      mcp: (token) => (token === undefined ? { status: 401, challenge: 'Bearer scope="admin"' } : { status: 403, challenge: 'Bearer error="insufficient_scope", scope="admin"' }),
+      mcp: (token) =>
+        token === undefined
+          ? { status: 401, challenge: 'Bearer scope="admin"' }
+          : { status: 403, challenge: 'Bearer error="insufficient_scope", scope="admin"' },
     });
     const { auth } = client({ maxStepUps: 1 });
     await expect(request(w.mcp, auth)).rejects.toThrow(/HTTP 403/);
@@ -347,7 +397,12 @@ describe("oauth scope selection", () => {
   });
 
   it("does not step up on a 403 that is not about scope", async () => {
-    const w = await world({ mcp: (token) => (token === undefined ? { status: 401, challenge: "Bearer" } : { status: 403, challenge: 'Bearer error="invalid_token"' }) });
+    const w = await world({
+      mcp: (token) =>
+        token === undefined
+          ? { status: 401, challenge: "Bearer" }
+          : { status: 403, challenge: 'Bearer error="invalid_token"' },
+    });
     await expect(request(w.mcp, client().auth)).rejects.toThrow(/HTTP 403/);
     expect(w.authorizations).toHaveLength(1);
   });
@@ -355,7 +410,10 @@ describe("oauth scope selection", () => {
 
 describe("oauth tokens", () => {
   it("refreshes a rejected access token with the refresh token (and the resource) instead of authorizing again", async () => {
-    const w = await world({ refreshTokens: true, mcp: (token) => (token === "access-2" ? { status: 200 } : { status: 401, challenge: "Bearer" }) });
+    const w = await world({
+      refreshTokens: true,
+      mcp: (token) => (token === "access-2" ? { status: 200 } : { status: 401, challenge: "Bearer" }),
+    });
     const { auth, calls } = client();
     await expect(request(w.mcp, auth)).resolves.toEqual({ ok: true });
     expect(calls).toHaveLength(1);
@@ -377,7 +435,10 @@ describe("oauth tokens", () => {
 
 describe("oauth authorization response (RFC 9207)", () => {
   const outcome = async (iss: WorldOptions["iss"], advertised: boolean) => {
-    const w = await world({ iss, asMetadata: { authorization_response_iss_parameter_supported: advertised ? true : undefined } });
+    const w = await world({
+      iss,
+      asMetadata: { authorization_response_iss_parameter_supported: advertised ? true : undefined },
+    });
     const result = await request(w.mcp, client().auth).then(
       () => "accepted",
       (error: Error) => error.message,
@@ -418,7 +479,10 @@ describe("oauth authorization server binding", () => {
       if (url.pathname === "/mcp" && request.headers.authorization === "Bearer as1-access-1" && !moved) moved = true;
       const forwarded = await fetch(`${target.base}${url.pathname}`, {
         method: request.method!,
-        headers: { ...(request.headers.authorization ? { authorization: request.headers.authorization } : {}), "content-type": "application/json" },
+        headers: {
+          ...(request.headers.authorization ? { authorization: request.headers.authorization } : {}),
+          "content-type": "application/json",
+        },
         ...(request.method === "POST" ? { body: await readBody(request) } : {}),
       });
       const text = (await forwarded.text()).replaceAll(target.base + "/mcp", frontUrl);
@@ -438,7 +502,9 @@ describe("oauth authorization server binding", () => {
     expect(first.registrations).toHaveLength(1);
     expect(second.registrations).toHaveLength(1);
     expect(second.authorizations[0]!.get("client_id")).toBe("as2-client-1");
-    expect(second.tokenRequests.map((r) => [r.body.get("grant_type"), r.body.get("client_id")])).toEqual([["authorization_code", "as2-client-1"]]);
+    expect(second.tokenRequests.map((r) => [r.body.get("grant_type"), r.body.get("client_id")])).toEqual([
+      ["authorization_code", "as2-client-1"],
+    ]);
     expect(second.bearer).toEqual(["as1-access-1", "as2-access-1"]);
     expect(auth.issuer).toBe(second.base);
   });
@@ -483,6 +549,8 @@ describe("loopbackRedirect", () => {
 
   it("fails after its timeout", async () => {
     const loopback = await loopbackRedirect({ open: () => {}, timeoutMs: 50 });
-    await expect(loopback.redirectToAuthorization(new URL("https://as.example/authorize"))).rejects.toThrow(/no authorization redirect/);
+    await expect(loopback.redirectToAuthorization(new URL("https://as.example/authorize"))).rejects.toThrow(
+      /no authorization redirect/,
+    );
   });
 });

@@ -26,7 +26,10 @@ describe("zip", () => {
     const archive = zip(files);
     writeFileSync(join(temp, "a.mcpb"), archive);
     const out = join(temp, "a");
-    const unpack = spawnSync(join(repoRoot, "node_modules", ".bin", "mcpb"), ["unpack", join(temp, "a.mcpb"), out], { encoding: "utf8", timeout: 60_000 });
+    const unpack = spawnSync(join(repoRoot, "node_modules", ".bin", "mcpb"), ["unpack", join(temp, "a.mcpb"), out], {
+      encoding: "utf8",
+      timeout: 60_000,
+    });
     expect(unpack.status, unpack.stderr).toBe(0);
     for (const [name, data] of files) {
       expect(Buffer.from(readFileSync(join(out, name))).equals(Buffer.from(data)), name).toBe(true);

@@ -10,36 +10,126 @@ const require = createRequire(import.meta.url);
 type AjvClass = new (options: object) => { compile(schema: object): (value: unknown) => boolean };
 const Ajv2020 = (require("ajv/dist/2020") as { default: AjvClass }).default;
 const Ajv7 = (require("ajv") as { default: AjvClass }).default;
-const options = { strict: false, validateFormats: false, allErrors: false, validateSchema: false, addUsedSchema: false };
+const options = {
+  strict: false,
+  validateFormats: false,
+  allErrors: false,
+  validateSchema: false,
+  addUsedSchema: false,
+};
 const ajvs = { "2020-12": new Ajv2020(options), "draft-07": new Ajv7(options) };
 
 let seed = 7;
 const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
 const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
 
-const values: JsonValue[] = [null, true, false, 0, 1, 2, 3.5, -7, 10, 100, 1e21, 0.1, 0.3, "", "a", "abc", "😀😀", "x/y*`$", "2024-01-01", "AB12", [], [1], [1, 1], ["a", "b"], ["a", "a"], [1, "1"], [{}], [[1]], {}, { a: 1 }, 12.000001];
+const values: JsonValue[] = [
+  null,
+  true,
+  false,
+  0,
+  1,
+  2,
+  3.5,
+  -7,
+  10,
+  100,
+  1e21,
+  0.1,
+  0.3,
+  "",
+  "a",
+  "abc",
+  "😀😀",
+  "x/y*`$",
+  "2024-01-01",
+  "AB12",
+  [],
+  [1],
+  [1, 1],
+  ["a", "b"],
+  ["a", "a"],
+  [1, "1"],
+  [{}],
+  [[1]],
+  {},
+  { a: 1 },
+  12.000001,
+];
 
 function randomSchema(): Record<string, JsonValue> {
   const schema: Record<string, JsonValue> = {};
   for (let n = 1 + Math.floor(random() * 4); n > 0; n--) {
     switch (Math.floor(random() * 17)) {
-      case 0: schema.type = pick<JsonValue>(["string", "number", "integer", "boolean", "null", "object", "array", ["string", "null"], ["integer", "null"], ["array", "null"]]); break;
-      case 1: schema.enum = pick<JsonValue>([["a", "b"], [1, 2, 3], [null, "a"], [0], [{ a: 1 }, "abc"], [[1]]]); break;
-      case 2: schema.const = pick<JsonValue>(["a", 1, null, 0, { a: 1 }]); break;
-      case 3: schema.pattern = pick(["^a", "^[A-Z]{2}\\d+$", "b", "^\\p{L}+$", ".", "\\d{4}-\\d{2}-\\d{2}", "^.{2}$"]); break;
-      case 4: schema.minLength = pick([0, 1, 2, 3]); break;
-      case 5: schema.maxLength = pick([0, 1, 2, 3]); break;
-      case 6: schema.minimum = pick([0, 1, -1, 3.5]); break;
-      case 7: schema.maximum = pick([0, 1, 10, 3.5]); break;
-      case 8: schema.exclusiveMinimum = pick([0, 1, -7]); break;
-      case 9: schema.exclusiveMaximum = pick([0, 10, 100]); break;
-      case 10: schema.multipleOf = pick([1, 0.1, 0.5, 2, 0.01, 1e-7]); break;
-      case 11: schema.items = pick<JsonValue>([{ type: "string" }, { type: "integer" }, true, false, { enum: [1, "a"] }, { minimum: 1 }]); break;
-      case 12: schema.minItems = pick([0, 1, 2]); break;
-      case 13: schema.maxItems = pick([0, 1, 2]); break;
-      case 14: schema.uniqueItems = pick([true, false]); break;
-      case 15: Object.assign(schema, { description: "d", format: "date", "x-mcp": 1 }); break;
-      case 16: schema.properties = { a: { type: "string" } }; break;
+      case 0:
+        schema.type = pick<JsonValue>([
+          "string",
+          "number",
+          "integer",
+          "boolean",
+          "null",
+          "object",
+          "array",
+          ["string", "null"],
+          ["integer", "null"],
+          ["array", "null"],
+        ]);
+        break;
+      case 1:
+        schema.enum = pick<JsonValue>([["a", "b"], [1, 2, 3], [null, "a"], [0], [{ a: 1 }, "abc"], [[1]]]);
+        break;
+      case 2:
+        schema.const = pick<JsonValue>(["a", 1, null, 0, { a: 1 }]);
+        break;
+      case 3:
+        schema.pattern = pick(["^a", "^[A-Z]{2}\\d+$", "b", "^\\p{L}+$", ".", "\\d{4}-\\d{2}-\\d{2}", "^.{2}$"]);
+        break;
+      case 4:
+        schema.minLength = pick([0, 1, 2, 3]);
+        break;
+      case 5:
+        schema.maxLength = pick([0, 1, 2, 3]);
+        break;
+      case 6:
+        schema.minimum = pick([0, 1, -1, 3.5]);
+        break;
+      case 7:
+        schema.maximum = pick([0, 1, 10, 3.5]);
+        break;
+      case 8:
+        schema.exclusiveMinimum = pick([0, 1, -7]);
+        break;
+      case 9:
+        schema.exclusiveMaximum = pick([0, 10, 100]);
+        break;
+      case 10:
+        schema.multipleOf = pick([1, 0.1, 0.5, 2, 0.01, 1e-7]);
+        break;
+      case 11:
+        schema.items = pick<JsonValue>([
+          { type: "string" },
+          { type: "integer" },
+          true,
+          false,
+          { enum: [1, "a"] },
+          { minimum: 1 },
+        ]);
+        break;
+      case 12:
+        schema.minItems = pick([0, 1, 2]);
+        break;
+      case 13:
+        schema.maxItems = pick([0, 1, 2]);
+        break;
+      case 14:
+        schema.uniqueItems = pick([true, false]);
+        break;
+      case 15:
+        Object.assign(schema, { description: "d", format: "date", "x-mcp": 1 });
+        break;
+      case 16:
+        schema.properties = { a: { type: "string" } };
+        break;
     }
   }
   return schema;

@@ -2,7 +2,15 @@
 // (generator/emit/escape.ts): exact output for small inputs, table-driven.
 import { describe, expect, it } from "vitest";
 import ts from "typescript";
-import { Verbatim, codeLiteral, docComment, inlineLiteral, propertyKey, stringLiteral, stringLiteralPieces } from "../../generator/emit/escape.js";
+import {
+  Verbatim,
+  codeLiteral,
+  docComment,
+  inlineLiteral,
+  propertyKey,
+  stringLiteral,
+  stringLiteralPieces,
+} from "../../generator/emit/escape.js";
 import { CodeWriter, GeneratedFile, moduleStatement } from "../../generator/emit/file.js";
 import { compileValidator } from "../../generator/emit/validators/compile-schema.js";
 
@@ -31,7 +39,14 @@ describe("GeneratedFile: banner, imports, body", () => {
         f.value("@mcp-gen/runtime", "createServer");
         f.writer.line("x;");
       },
-      [...bannerLines, "", 'import { createServer } from "@mcp-gen/runtime";', 'import type { A, B } from "./types.gen.js";', "", "x;"],
+      [
+        ...bannerLines,
+        "",
+        'import { createServer } from "@mcp-gen/runtime";',
+        'import type { A, B } from "./types.gen.js";',
+        "",
+        "x;",
+      ],
     ],
     [
       "mixed module: type specifiers; duplicates once; a name used as value and type is a value",
@@ -51,7 +66,9 @@ describe("GeneratedFile: banner, imports, body", () => {
 
   it("a long import list goes one name per line", () => {
     const names = Array.from({ length: 12 }, (_, i) => `SomeLongTypeName${i}`);
-    expect(moduleStatement("import type", names, "./types.gen.js")).toBe(`import type {\n${names.map((n) => `  ${n},\n`).join("")}} from "./types.gen.js";`);
+    expect(moduleStatement("import type", names, "./types.gen.js")).toBe(
+      `import type {\n${names.map((n) => `  ${n},\n`).join("")}} from "./types.gen.js";`,
+    );
     expect(moduleStatement("import", ["a", "b"], "m")).toBe('import { a, b } from "m";');
   });
 
@@ -63,9 +80,21 @@ describe("GeneratedFile: banner, imports, body", () => {
 
 describe("CodeWriter", () => {
   const cases: [string, (w: CodeWriter) => void, string][] = [
-    ["nested blocks indent two spaces a level", (w) => w.block("function f()", () => w.block("if (x)", () => w.line("return 1;"))), "function f() {\n  if (x) {\n    return 1;\n  }\n}\n"],
-    ["block with another close", (w) => w.block("const o =", () => w.line("a: 1,"), "};"), "const o = {\n  a: 1,\n};\n"],
-    ["multi-line text is indented line by line, empty lines stay empty", (w) => w.block("{", () => w.line("a\n\nb")), "{ {\n  a\n\n  b\n}\n"],
+    [
+      "nested blocks indent two spaces a level",
+      (w) => w.block("function f()", () => w.block("if (x)", () => w.line("return 1;"))),
+      "function f() {\n  if (x) {\n    return 1;\n  }\n}\n",
+    ],
+    [
+      "block with another close",
+      (w) => w.block("const o =", () => w.line("a: 1,"), "};"),
+      "const o = {\n  a: 1,\n};\n",
+    ],
+    [
+      "multi-line text is indented line by line, empty lines stay empty",
+      (w) => w.block("{", () => w.line("a\n\nb")),
+      "{ {\n  a\n\n  b\n}\n",
+    ],
     ["list on one line when it fits", (w) => w.list("f(", ["a: A", "b: B"], "): R;"), "f(a: A, b: B): R;\n"],
     [
       "list one item per line with trailing commas when it does not fit",
@@ -78,8 +107,16 @@ describe("CodeWriter", () => {
       (w) => w.indented(() => w.union("readonly k:", ["A".repeat(45), "B".repeat(45)])),
       `  readonly k:\n    | ${"A".repeat(45)}\n    | ${"B".repeat(45)};\n`,
     ],
-    ["a one-member union stays on one line", (w) => w.union("type U =", ["C".repeat(120)]), `type U = ${"C".repeat(120)};\n`],
-    ["doc comment at the current indentation", (w) => w.block("interface I", () => w.doc("Says hi.").line("x: 1;")), "interface I {\n  /** Says hi. */\n  x: 1;\n}\n"],
+    [
+      "a one-member union stays on one line",
+      (w) => w.union("type U =", ["C".repeat(120)]),
+      `type U = ${"C".repeat(120)};\n`,
+    ],
+    [
+      "doc comment at the current indentation",
+      (w) => w.block("interface I", () => w.doc("Says hi.").line("x: 1;")),
+      "interface I {\n  /** Says hi. */\n  x: 1;\n}\n",
+    ],
     ["no doc comment for no text", (w) => w.doc(undefined).doc("  ").line("x;"), "x;\n"],
   ];
   for (const [name, write, expected] of cases) {
@@ -100,9 +137,17 @@ describe("data literals: one rule", () => {
     ["array of objects", [{ x: 1 }, { y: 2 }], "[\n  { x: 1 },\n  { y: 2 },\n]"],
     ["too long for one line", { description: "d".repeat(80) }, `{\n  description: "${"d".repeat(80)}",\n}`],
     ["undefined entries left out", { a: 1, b: undefined }, "{ a: 1 }"],
-    ["keys quoted only when needed; __proto__ computed", { "a-b": 1, __proto__x: 2, ["__proto__"]: 3 }, '{ "a-b": 1, __proto__x: 2, ["__proto__"]: 3 }'],
+    [
+      "keys quoted only when needed; __proto__ computed",
+      { "a-b": 1, __proto__x: 2, ["__proto__"]: 3 },
+      '{ "a-b": 1, __proto__x: 2, ["__proto__"]: 3 }',
+    ],
     ["code leaves verbatim", { call: new Verbatim("(a) => f(a)") }, "{ call: (a) => f(a) }"],
-    ["multi-line code re-indented", { get: new Verbatim("() => {\n  return 1;\n}") }, "{\n  get: () => {\n    return 1;\n  },\n}"],
+    [
+      "multi-line code re-indented",
+      { get: new Verbatim("() => {\n  return 1;\n}") },
+      "{\n  get: () => {\n    return 1;\n  },\n}",
+    ],
     ["non-finite numbers as JSON writes them", [Number.POSITIVE_INFINITY], "[null]"],
   ];
   for (const [name, value, expected] of cases) {
@@ -118,7 +163,9 @@ describe("data literals: one rule", () => {
   });
 
   it("evaluates back to the same data, own __proto__ included", () => {
-    const data = JSON.parse('{"__proto__":{"polluted":true},"a\\u2028b":["x\\u2029", "${y}", "`z`"],"n":[1.5,-0.25,1e21]}') as unknown;
+    const data = JSON.parse(
+      '{"__proto__":{"polluted":true},"a\\u2028b":["x\\u2029", "${y}", "`z`"],"n":[1.5,-0.25,1e21]}',
+    ) as unknown;
     const evaluated = new Function(`return (${codeLiteral(data)});`)() as Record<string, unknown>;
     expect(JSON.stringify(evaluated)).toBe(JSON.stringify(data));
     expect(Object.getPrototypeOf(evaluated)).toBe(Object.prototype);
@@ -138,11 +185,39 @@ describe("strings from users", () => {
   it("string literals are JSON.stringify's, with U+2028/U+2029 escaped, for plain and hostile text alike", () => {
     // stringLiteral quotes text that needs no escape without JSON.stringify: every case
     // must give exactly what the JSON.stringify-based rule gives.
-    const byJson = (text: string) => JSON.stringify(text).replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
+    const byJson = (text: string) =>
+      JSON.stringify(text)
+        .replace(/\u2028/g, "\\u2028")
+        .replace(/\u2029/g, "\\u2029");
     const texts = [
-      "", "plain", "with space", "ünïcödé and 日本", "emoji 😀 pair", '"', "'", "\\", "a\\\"b", "*/", "/*", "${x}", "`t`",
-      "\u2028", "x\u2029y", "\u0000", "\u0007", "\t\n\r", "\u001f", "\u007f", "\u0080", "\ud800", "a\udfffb", "\udc00\ud800",
-      "\ud83d\ude00", hostile, "</script>", "\ufeff",
+      "",
+      "plain",
+      "with space",
+      "ünïcödé and 日本",
+      "emoji 😀 pair",
+      '"',
+      "'",
+      "\\",
+      'a\\"b',
+      "*/",
+      "/*",
+      "${x}",
+      "`t`",
+      "\u2028",
+      "x\u2029y",
+      "\u0000",
+      "\u0007",
+      "\t\n\r",
+      "\u001f",
+      "\u007f",
+      "\u0080",
+      "\ud800",
+      "a\udfffb",
+      "\udc00\ud800",
+      "\ud83d\ude00",
+      hostile,
+      "</script>",
+      "\ufeff",
     ];
     for (const text of texts) {
       expect(stringLiteral(text), JSON.stringify(text)).toBe(byJson(text));
@@ -191,10 +266,17 @@ describe("large strings as pieces a reviewer diffs", () => {
     }
     return text;
   }
-  const evaluate = (pieces: readonly string[]) => pieces.map((piece) => new Function(`return ${piece};`)() as string).join("");
+  const evaluate = (pieces: readonly string[]) =>
+    pieces.map((piece) => new Function(`return ${piece};`)() as string).join("");
 
   it("are string literals of at most the width that evaluate back to the text, surrogate pairs whole", () => {
-    for (const text of [minified(5000), `${"line\n".repeat(50)}end`, 'a */ b `c` ${d} \u2028 \u2029 \u0000 "q" \\ e', "", "\ud83d\ude00".repeat(200)]) {
+    for (const text of [
+      minified(5000),
+      `${"line\n".repeat(50)}end`,
+      'a */ b `c` ${d} \u2028 \u2029 \u0000 "q" \\ e',
+      "",
+      "\ud83d\ude00".repeat(200),
+    ]) {
       const pieces = stringLiteralPieces(text, 60);
       expect(evaluate(pieces)).toBe(text);
       for (const piece of pieces) expect(piece.length).toBeLessThanOrEqual(60);
@@ -246,8 +328,14 @@ describe("validator names: after what they hold, unique per function", () => {
     ["a keyword property", 'const classProperty = record["class"];'],
     ["a global's name is never shadowed", 'const object = record["Object"];'],
     ["nested arrays", "const itemItem = itemArray[itemIndex];"],
-    ["a pattern constant after the value it checks", 'const validateShapeInput_cityPattern = new RegExp("^[A-Z]", "u");'],
-    ["a $defs helper after the definition", "function validateShapeInput_day(value: unknown): ValidationIssue | undefined {"],
+    [
+      "a pattern constant after the value it checks",
+      'const validateShapeInput_cityPattern = new RegExp("^[A-Z]", "u");',
+    ],
+    [
+      "a $defs helper after the definition",
+      "function validateShapeInput_day(value: unknown): ValidationIssue | undefined {",
+    ],
   ];
   for (const [what, line] of expected) {
     it(what, () => expect(code.split("\n").map((l) => l.trim())).toContain(line));
@@ -258,7 +346,14 @@ describe("validator names: after what they hold, unique per function", () => {
   });
 
   it("is the same text for the same schema", () => {
-    expect(compileValidator({ name: "validateShapeInput", schema: structuredClone(schema), dialect: "2020-12", applyDefaults: false }).code).toBe(code);
+    expect(
+      compileValidator({
+        name: "validateShapeInput",
+        schema: structuredClone(schema),
+        dialect: "2020-12",
+        applyDefaults: false,
+      }).code,
+    ).toBe(code);
   });
 });
 
@@ -266,7 +361,9 @@ describe("generated code a reviewer reads (weather example)", async () => {
   const { generateManifest } = await import("../support/generate.js");
   const { repoRoot } = await import("../support/paths.js");
   const { join } = await import("node:path");
-  const result = await generateManifest(join(repoRoot, "examples", "weather", "mcp.yaml"), { out: join(repoRoot, "test", ".tmp", "printer-weather") });
+  const result = await generateManifest(join(repoRoot, "examples", "weather", "mcp.yaml"), {
+    out: join(repoRoot, "test", ".tmp", "printer-weather"),
+  });
   if (!result.ok) throw new Error(result.diagnostics.map((d) => d.message).join("\n"));
   const files = result.generated.files;
   const client = files.get("client.gen.ts")!;
@@ -274,7 +371,9 @@ describe("generated code a reviewer reads (weather example)", async () => {
 
   it("the client names its result unions once and needs no casts", () => {
     expect(client).toContain("export type ReadResourceResult =\n  | V2026_07_28.ReadResourceResult\n");
-    expect(client).toContain('appConfig: (options) => readResource<ReadResourceResult>(session, "config://app", options),');
+    expect(client).toContain(
+      'appConfig: (options) => readResource<ReadResourceResult>(session, "config://app", options),',
+    );
     expect(client).not.toContain("as unknown as");
   });
 

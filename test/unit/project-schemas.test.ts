@@ -17,7 +17,15 @@ const sha256 = (bytes: Uint8Array | string) => createHash("sha256").update(bytes
 
 /** One revision keeps runs short; `protocolSchemas` on line 4. */
 const manifest = (schemas: string | null = "./mcp-schema", protocol = revision) =>
-  ["mcpgen: 1", 'server: { name: demo, version: "1.0.0" }', `protocol: ${protocol}`, ...(schemas === null ? [] : [`protocolSchemas: ${schemas}`]), "tools:", "  ping: {}", ""].join("\n");
+  [
+    "mcpgen: 1",
+    'server: { name: demo, version: "1.0.0" }',
+    `protocol: ${protocol}`,
+    ...(schemas === null ? [] : [`protocolSchemas: ${schemas}`]),
+    "tools:",
+    "  ping: {}",
+    "",
+  ].join("\n");
 
 /** No flag, no MCP_GEN_SCHEMA_DIR, and a cache folder of its own (empty unless a test fills it). */
 function offline(): { env: Record<string, string>; cache: string } {
@@ -41,7 +49,10 @@ function pinnedProject(revisions: readonly string[] = [revision]): string {
 }
 
 /** The sha256 the generated banner records for the revision's schema. */
-const bannerSha = (project: string) => /\/\/ Protocol 2025-06-18: schema\.json sha256 ([0-9a-f]{64})/.exec(readFileSync(join(project, "mcp", "protocol.gen.ts"), "utf8"))?.[1];
+const bannerSha = (project: string) =>
+  /\/\/ Protocol 2025-06-18: schema\.json sha256 ([0-9a-f]{64})/.exec(
+    readFileSync(join(project, "mcp", "protocol.gen.ts"), "utf8"),
+  )?.[1];
 
 const missingMessage = (at: string, fetch: string) =>
   `mcp-gen: ${at}: protocol schema for ${revision} not found in the project's protocolSchemas folder ./mcp-schema (no ${revision}/schema.json there); ` +
@@ -66,7 +77,9 @@ describe("where protocol schemas come from", () => {
     const listed = (runEnv: Record<string, string>) => {
       const run = runCli(["schema", "list", "--json"], project, runEnv);
       expect(run.status).toBe(0);
-      return (JSON.parse(run.stdout) as { revision: string; from: string | null }[]).find((r) => r.revision === revision)?.from;
+      return (JSON.parse(run.stdout) as { revision: string; from: string | null }[]).find(
+        (r) => r.revision === revision,
+      )?.from;
     };
 
     expect(await generated(["--schema", join(project, "flag-file", revision, "schema.json")], withEnv)).toBe(flagFile);
@@ -90,14 +103,21 @@ describe("where protocol schemas come from", () => {
     expect(existsSync(join(project, "mcp"))).toBe(false);
     // Another manifest than ./mcp.yaml: the command names it.
     const other = await runCliAsync(["api/mcp.yaml"], project, env);
-    expect(other.stderr).toBe(missingMessage("api/mcp.yaml:4:18", `npx mcp-gen schema fetch --manifest api/mcp.yaml ${revision}`));
+    expect(other.stderr).toBe(
+      missingMessage("api/mcp.yaml:4:18", `npx mcp-gen schema fetch --manifest api/mcp.yaml ${revision}`),
+    );
     // schema list says the same per revision.
-    expect(runCli(["schema", "list"], project, env).stdout).toContain(`${revision}  legacy  draft-07  not in ./mcp-schema (protocolSchemas in mcp.yaml); run \`npx mcp-gen schema fetch ${revision}\``);
+    expect(runCli(["schema", "list"], project, env).stdout).toContain(
+      `${revision}  legacy  draft-07  not in ./mcp-schema (protocolSchemas in mcp.yaml); run \`npx mcp-gen schema fetch ${revision}\``,
+    );
 
     // Following the advice (offline) fixes it, for each manifest.
     expect(runCli(["schema", "fetch", revision, "--from", schemaDir], project, env).status).toBe(0);
-    expect(runCli(["schema", "fetch", "--manifest", "api/mcp.yaml", "--from", schemaDir], project, env).stdout).toBe(`${revision}: api/mcp-schema/${revision}/schema.json (sha256 verified)\n`);
-    for (const file of ["mcp.yaml", "api/mcp.yaml"]) expect(runCli([file, "-q"], project, env)).toMatchObject({ status: 0, stderr: "" });
+    expect(runCli(["schema", "fetch", "--manifest", "api/mcp.yaml", "--from", schemaDir], project, env).stdout).toBe(
+      `${revision}: api/mcp-schema/${revision}/schema.json (sha256 verified)\n`,
+    );
+    for (const file of ["mcp.yaml", "api/mcp.yaml"])
+      expect(runCli([file, "-q"], project, env)).toMatchObject({ status: 0, stderr: "" });
   });
 });
 
@@ -111,7 +131,10 @@ describe("mcp-gen schema fetch into the project", () => {
     expect(run.status).toBe(0);
     expect(run.stdout).toBe(revisions.map((r) => `${r}: pinned/schemas/${r}/schema.json (sha256 verified)\n`).join(""));
     expect(readdirSync(join(project, "pinned", "schemas")).sort()).toEqual([...revisions].sort());
-    for (const r of revisions) expect(readFileSync(join(project, "pinned", "schemas", r, "schema.json"))).toEqual(readFileSync(join(schemaDir, r, "schema.json")));
+    for (const r of revisions)
+      expect(readFileSync(join(project, "pinned", "schemas", r, "schema.json"))).toEqual(
+        readFileSync(join(schemaDir, r, "schema.json")),
+      );
     expect(existsSync(cache)).toBe(false);
   });
 
@@ -120,7 +143,10 @@ describe("mcp-gen schema fetch into the project", () => {
     const from = tempProject();
     cpSync(join(schemaDir, revision, "schema.json"), join(from, revision, "schema.json"));
     // One character more in the published 2025-03-26: still valid JSON, no longer the published file.
-    const tampered = readFileSync(join(schemaDir, "2025-03-26", "schema.json"), "utf8").replace('"description"', '"description" ');
+    const tampered = readFileSync(join(schemaDir, "2025-03-26", "schema.json"), "utf8").replace(
+      '"description"',
+      '"description" ',
+    );
     mkdirSync(join(from, "2025-03-26"));
     writeFileSync(join(from, "2025-03-26", "schema.json"), tampered);
     const run = runCli(["schema", "fetch", "--from", from], project, offline().env);
@@ -138,7 +164,9 @@ describe("mcp-gen schema fetch into the project", () => {
     const empty = tempProject();
     const run = runCli(["schema", "fetch", "--from", empty], project, offline().env);
     expect(run.status).toBe(1);
-    expect(run.stderr).toContain(`mcp-gen: ${revision}: ${join(empty, revision, "schema.json")} not found; --from needs a folder holding <revision>/schema.json\n`);
+    expect(run.stderr).toContain(
+      `mcp-gen: ${revision}: ${join(empty, revision, "schema.json")} not found; --from needs a folder holding <revision>/schema.json\n`,
+    );
     expect(runCli(["schema", "list", "--from", empty], project).status).toBe(2);
   });
 
@@ -146,7 +174,9 @@ describe("mcp-gen schema fetch into the project", () => {
     const project = tempProject({ "mcp.yaml": manifest("../elsewhere") });
     const run = runCli(["schema", "fetch", "--from", schemaDir], project, offline().env);
     expect(run.status).toBe(1);
-    expect(run.stderr).toMatch(/^mcp-gen: mcp\.yaml:4:18: protocolSchemas "\.\.\/elsewhere" leads outside the project root/);
+    expect(run.stderr).toMatch(
+      /^mcp-gen: mcp\.yaml:4:18: protocolSchemas "\.\.\/elsewhere" leads outside the project root/,
+    );
     expect(existsSync(join(project, "..", "elsewhere"))).toBe(false);
   });
 });
@@ -176,7 +206,10 @@ describe("a pinned project, offline: no flag, no MCP_GEN_SCHEMA_DIR, an empty ca
     expect(runCli(["--check", "-q"], project, env).status).toBe(0);
 
     // The setting changed to a folder without the schemas: an error, not "up to date".
-    writeFileSync(join(project, "mcp.yaml"), readFileSync(join(project, "mcp.yaml"), "utf8").replace("./mcp-schema", "./other"));
+    writeFileSync(
+      join(project, "mcp.yaml"),
+      readFileSync(join(project, "mcp.yaml"), "utf8").replace("./mcp-schema", "./other"),
+    );
     const moved = runCli(["--check"], project, env);
     expect(moved.status).toBe(1);
     expect(moved.stderr).toContain("not found in the project's protocolSchemas folder ./other");
@@ -184,14 +217,18 @@ describe("a pinned project, offline: no flag, no MCP_GEN_SCHEMA_DIR, an empty ca
 
   it("--watch regenerates when a pinned schema file changes", async () => {
     const project = pinnedProject();
-    const child = spawn(process.execPath, [cliPath, "mcp.yaml", "--watch"], { cwd: project, env: { ...process.env, ...offline().env } });
+    const child = spawn(process.execPath, [cliPath, "mcp.yaml", "--watch"], {
+      cwd: project,
+      env: { ...process.env, ...offline().env },
+    });
     onTestFinished(() => {
       if (child.exitCode === null) child.kill("SIGKILL");
     });
     let stdout = "";
     child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
     const until = async (ready: () => boolean) => {
-      for (const deadline = Date.now() + 20_000; !ready(); await new Promise((r) => setTimeout(r, 50))) if (Date.now() > deadline) throw new Error(`timed out; stdout:\n${stdout}`);
+      for (const deadline = Date.now() + 20_000; !ready(); await new Promise((r) => setTimeout(r, 50)))
+        if (Date.now() > deadline) throw new Error(`timed out; stdout:\n${stdout}`);
     };
     await until(() => /start: wrote/.test(stdout));
     const edited = place(join(project, "mcp-schema"), 2);
@@ -209,9 +246,13 @@ describe("mcp-gen init pins the schemas it can find offline", () => {
     const init = runCli(["init", ".", "--name", "pinned", "--schema-dir", schemaDir], dir, env);
     expect(init.status).toBe(0);
     expect(readFileSync(join(dir, "mcp.yaml"), "utf8")).toContain("\nprotocolSchemas: ./mcp-schema\n");
-    expect(init.stdout).toContain("pinned protocol schemas 2026-07-28, 2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05 in mcp-schema (sha256 verified)\n");
+    expect(init.stdout).toContain(
+      "pinned protocol schemas 2026-07-28, 2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05 in mcp-schema (sha256 verified)\n",
+    );
     for (const rev of readdirSync(schemaDir).filter((r) => /^\d{4}-/.test(r))) {
-      expect(readFileSync(join(dir, "mcp-schema", rev, "schema.json"))).toEqual(readFileSync(join(schemaDir, rev, "schema.json")));
+      expect(readFileSync(join(dir, "mcp-schema", rev, "schema.json"))).toEqual(
+        readFileSync(join(schemaDir, rev, "schema.json")),
+      );
     }
     expect(runCli(["-q"], dir, env)).toMatchObject({ status: 0, stderr: "" });
   });

@@ -15,10 +15,21 @@ import { repoRoot, schemaDir } from "../support/paths.js";
 
 const work = mkdtempSync(join(tmpdir(), "mcp-gen-pull-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
-const rawServer = (mode: string) => `"${process.execPath}" "${join(repoRoot, "test", "unit", "fixtures", "pull-raw-server.mjs")}" ${mode}`;
+const rawServer = (mode: string) =>
+  `"${process.execPath}" "${join(repoRoot, "test", "unit", "fixtures", "pull-raw-server.mjs")}" ${mode}`;
 
 function listing(tools: JsonObject[], extra: Partial<ServerListing> = {}): ServerListing {
-  return { era: "legacy", revision: "2025-11-25", info: { name: "demo", version: "1.0.0" }, instructions: undefined, tools, resources: [], resourceTemplates: [], prompts: [], ...extra };
+  return {
+    era: "legacy",
+    revision: "2025-11-25",
+    info: { name: "demo", version: "1.0.0" },
+    instructions: undefined,
+    tools,
+    resources: [],
+    resourceTemplates: [],
+    prompts: [],
+    ...extra,
+  };
 }
 
 /**
@@ -35,7 +46,12 @@ function reversed(value: unknown, names = false): unknown {
 describe("the pulled manifest model", () => {
   it("gives names that make no usable identifier an identifier:, and the result generates", async () => {
     const pulled = buildManifest(
-      listing(["1st-tool", "delete", "get.sum", "get-sum", "!!!", "constructor"].map((name) => ({ name, inputSchema: { type: "object" } }))),
+      listing(
+        ["1st-tool", "delete", "get.sum", "get-sum", "!!!", "constructor"].map((name) => ({
+          name,
+          inputSchema: { type: "object" },
+        })),
+      ),
     );
     const tools = pulled.document.tools as Record<string, { identifier?: string }>;
     expect(Object.fromEntries(Object.entries(tools).map(([k, v]) => [k, v.identifier]))).toEqual({
@@ -57,22 +73,46 @@ describe("the pulled manifest model", () => {
       name: "t",
       title: "T",
       description: "d",
-      inputSchema: { type: "object", properties: { b: { type: "number" }, a: { type: "string", "x-mcp-header": "A" } }, required: ["a"] },
+      inputSchema: {
+        type: "object",
+        properties: { b: { type: "number" }, a: { type: "string", "x-mcp-header": "A" } },
+        required: ["a"],
+      },
       outputSchema: { type: "object", properties: { ok: { type: "boolean" } } },
       annotations: { readOnlyHint: true, title: "T" },
       icons: [{ src: "https://example.com/i.png", mimeType: "image/png" }],
       execution: { taskSupport: "optional" },
     };
     const extra = {
-      resources: [{ uri: "file:///a", name: "a", mimeType: "text/plain", size: 3, annotations: { audience: ["user"], priority: 0.5 } }],
+      resources: [
+        {
+          uri: "file:///a",
+          name: "a",
+          mimeType: "text/plain",
+          size: 3,
+          annotations: { audience: ["user"], priority: 0.5 },
+        },
+      ],
       resourceTemplates: [{ uriTemplate: "file:///{p}", name: "files" }],
       prompts: [{ name: "p", arguments: [{ name: "x", required: true }, { name: "y" }] }],
     };
     const once = renderManifest(buildManifest(listing([tool], extra)), "s", "r");
-    const again = renderManifest(buildManifest(listing([reversed(tool) as JsonObject], reversed(extra) as Partial<ServerListing>)), "s", "r");
+    const again = renderManifest(
+      buildManifest(listing([reversed(tool) as JsonObject], reversed(extra) as Partial<ServerListing>)),
+      "s",
+      "r",
+    );
     expect(again).toBe(once);
     const document = parse(once) as { tools: { t: Record<string, unknown> }; prompts: { p: { arguments: unknown } } };
-    expect(Object.keys(document.tools.t)).toEqual(["title", "description", "input", "output", "annotations", "icons", "task"]);
+    expect(Object.keys(document.tools.t)).toEqual([
+      "title",
+      "description",
+      "input",
+      "output",
+      "annotations",
+      "icons",
+      "task",
+    ]);
     expect(document.tools.t.input).toEqual(tool.inputSchema);
     // Keywords in a fixed order; property names in the server's order.
     expect(Object.keys(document.tools.t.input as object)).toEqual(["type", "properties", "required"]);
@@ -81,7 +121,11 @@ describe("the pulled manifest model", () => {
   });
 
   it("notes what the manifest cannot hold instead of writing an invalid manifest", () => {
-    const pulled = buildManifest(listing([{ name: "t", annotations: { readOnlyHint: true, vendorHint: "x" }, icons: [{ mimeType: "image/png" }] }]));
+    const pulled = buildManifest(
+      listing([
+        { name: "t", annotations: { readOnlyHint: true, vendorHint: "x" }, icons: [{ mimeType: "image/png" }] },
+      ]),
+    );
     expect(pulled.notes).toEqual([
       "tool t: annotations vendorHint not kept (the manifest has no place for them, or their value is invalid)",
       "tool t: an icon without src; dropped",
@@ -90,7 +134,14 @@ describe("the pulled manifest model", () => {
   });
 
   it("copies each entry's _meta, leaving out reserved, malformed and MCP Apps keys with a note, and the result generates", async () => {
-    const _meta = { "example.com/tier": "gold", owner: { team: "a" }, "mcp.dev/x": 1, "bad key": 2, ui: { resourceUri: "ui://w" }, "ui/resourceUri": "ui://w" };
+    const _meta = {
+      "example.com/tier": "gold",
+      owner: { team: "a" },
+      "mcp.dev/x": 1,
+      "bad key": 2,
+      ui: { resourceUri: "ui://w" },
+      "ui/resourceUri": "ui://w",
+    };
     const pulled = buildManifest(
       listing([{ name: "t", inputSchema: { type: "object" }, _meta }], {
         resources: [{ name: "r", uri: "file:///r", _meta: { "example.com/r": true } }],
@@ -100,9 +151,15 @@ describe("the pulled manifest model", () => {
     );
     const kept = { "example.com/tier": "gold", owner: { team: "a" } };
     expect((pulled.document.tools as Record<string, JsonObject>).t!._meta).toEqual(kept);
-    expect(Object.values(pulled.document.resources as Record<string, JsonObject>).map((r) => r._meta)).toEqual([{ "example.com/r": true }]);
-    expect(Object.values(pulled.document.resourceTemplates as Record<string, JsonObject>).map((r) => r._meta)).toEqual([{ "example.com/rt": 1 }]);
-    expect(Object.values(pulled.document.prompts as Record<string, JsonObject>).map((p) => p._meta)).toEqual([{ "example.com/p": "x" }]);
+    expect(Object.values(pulled.document.resources as Record<string, JsonObject>).map((r) => r._meta)).toEqual([
+      { "example.com/r": true },
+    ]);
+    expect(Object.values(pulled.document.resourceTemplates as Record<string, JsonObject>).map((r) => r._meta)).toEqual([
+      { "example.com/rt": 1 },
+    ]);
+    expect(Object.values(pulled.document.prompts as Record<string, JsonObject>).map((p) => p._meta)).toEqual([
+      { "example.com/p": "x" },
+    ]);
     expect(pulled.notes.filter((note) => note.includes("_meta key"))).toEqual([
       'tool t: _meta key "mcp.dev/x" uses a prefix reserved for MCP itself; use a prefix of your own, such as your domain (`example.com/`); dropped',
       'tool t: _meta key "bad key" is not a valid name: it must start and end with a letter or digit, with only letters, digits, `-`, `_` and `.` between; dropped',
@@ -120,7 +177,14 @@ describe("the pulled manifest model", () => {
 
 describe("splitCommand", () => {
   it("splits on whitespace, groups quotes, honours backslashes", () => {
-    expect(splitCommand(`node "my server.js" --name 'a b' x\\ y ""`)).toEqual(["node", "my server.js", "--name", "a b", "x y", ""]);
+    expect(splitCommand(`node "my server.js" --name 'a b' x\\ y ""`)).toEqual([
+      "node",
+      "my server.js",
+      "--name",
+      "a b",
+      "x y",
+      "",
+    ]);
     expect(() => splitCommand(`node "open`)).toThrow(/unterminated " quote/);
   });
 });
@@ -130,7 +194,9 @@ describe("mcp-gen pull against a raw stdio server", () => {
     const output = join(work, "raw.yaml");
     const run = runCli(["pull", "--stdio", rawServer("awkward"), "-o", output]);
     expect(run.status).toBe(1);
-    expect(run.stderr).toContain(`raw.yaml:36:17: input schema of tool "broken": $ref "#/$defs/missing" does not resolve: this schema has nothing at "/$defs/missing"`);
+    expect(run.stderr).toContain(
+      `raw.yaml:36:17: input schema of tool "broken": $ref "#/$defs/missing" does not resolve: this schema has nothing at "/$defs/missing"`,
+    );
     expect(run.stderr).toContain("cannot generate a client from it yet");
     const written = parse(readFileSync(output, "utf8")) as { tools: object; lenientSchemas: unknown };
     expect(Object.keys(written.tools)).toEqual(["1st-tool", "delete", "get.sum", "get-sum", "broken"]);
@@ -163,7 +229,12 @@ describe("mcp-gen pull against a raw stdio server", () => {
     writeFileSync(output, stringify(pulled));
     const check = runCli(["pull", "--stdio", rawServer("awkward"), "-o", output, "--check", "--json"]);
     expect(check.status).toBe(1);
-    expect(JSON.parse(check.stdout)).toEqual({ manifest: output, matches: false, revision: expect.any(String), differences: ["tools.delete: new on the server"] });
+    expect(JSON.parse(check.stdout)).toEqual({
+      manifest: output,
+      matches: false,
+      revision: expect.any(String),
+      differences: ["tools.delete: new on the server"],
+    });
 
     const command = `"${process.execPath}" "${join(repoRoot, "dist", "generator", "cli.js")}" pull --stdio '${rawServer("awkward")}' -o ${output} --check`;
     const tty = spawnSync("script", ["-qfec", command, "/dev/null"], { encoding: "utf8" });
@@ -174,7 +245,10 @@ describe("mcp-gen pull against a raw stdio server", () => {
   it("keeps the replaced manifest's protocolSchemas, so its generate step reads the pinned schemas (no env, empty cache)", () => {
     const project = mkdtempSync(join(work, "pinned-"));
     cpSync(schemaDir, join(project, "mcp-schema"), { recursive: true, filter: (from) => !from.includes("examples") });
-    writeFileSync(join(project, "mcp.yaml"), "mcpgen: 1\nserver: { name: old, version: 0.0.1 }\nprotocolSchemas: ./mcp-schema\n");
+    writeFileSync(
+      join(project, "mcp.yaml"),
+      "mcpgen: 1\nserver: { name: old, version: 0.0.1 }\nprotocolSchemas: ./mcp-schema\n",
+    );
     const env = { MCP_GEN_SCHEMA_DIR: "", XDG_CACHE_HOME: mkdtempSync(join(work, "cache-")) };
     const run = runCli(["pull", "--stdio", rawServer("plain"), "-q"], project, env);
     expect(run.stderr).toBe("");

@@ -12,7 +12,10 @@ describe("RequestStateCodec", () => {
     const state = await codec.seal(binding, { confirm: { action: "accept" } }, ["again"]);
     // The same arguments in another key order are the same request.
     const reordered = { ...binding, arguments: { tags: ["x"], id: "a" } };
-    await expect(codec.open(state, reordered)).resolves.toEqual({ answers: { confirm: { action: "accept" } }, asked: ["again"] });
+    await expect(codec.open(state, reordered)).resolves.toEqual({
+      answers: { confirm: { action: "accept" } },
+      asked: ["again"],
+    });
     for (const other of [
       { ...binding, target: "other" },
       { ...binding, method: "prompts/get" },
@@ -33,7 +36,9 @@ describe("RequestStateCodec", () => {
       const last = state.at(-1)!;
       for (const other of alphabet) {
         if (other === last) continue;
-        await expect(codec.open(`${state.slice(0, -1)}${other}`, binding), `${last} → ${other}`).rejects.toMatchObject({ code: -32602 });
+        await expect(codec.open(`${state.slice(0, -1)}${other}`, binding), `${last} → ${other}`).rejects.toMatchObject({
+          code: -32602,
+        });
       }
     }
   });

@@ -34,7 +34,9 @@ describe("runtime revision table", () => {
 
   it("the generator and the runtime know the same released revisions, eras and batches", () => {
     expect([...generator.knownRevisions().keys()].reverse()).toEqual(releasedRevisions);
-    expect([...generator.knownRevisions()].map(([revision, facts]) => [revision, facts.era])).toEqual([...generator.knownRevisions().keys()].map((r) => [r, eraOf(r)]));
+    expect([...generator.knownRevisions()].map(([revision, facts]) => [revision, facts.era])).toEqual(
+      [...generator.knownRevisions().keys()].map((r) => [r, eraOf(r)]),
+    );
     expect(generator.revisionFeatures.batches).toEqual(revisionsWithBatches);
   });
 
@@ -43,12 +45,21 @@ describe("runtime revision table", () => {
       expect([eraOf(revision), isModern(revision)]).toEqual(["modern", true]);
       expect(resourceNotFoundCode(revision)).toBe(-32602);
       expect(hasStructuredContent(revision)).toBe(true);
-      expect([allowsBatches(revision), hasExperimentalTasks(revision), hasRootsListChanged(revision)]).toEqual([false, false, false]);
+      expect([allowsBatches(revision), hasExperimentalTasks(revision), hasRootsListChanged(revision)]).toEqual([
+        false,
+        false,
+        false,
+      ]);
     }
   });
 
   it("ranges that end are kept by the revisions inside them only", () => {
-    expect([allowsBatches("2025-03-26"), allowsBatches("2025-04-01"), allowsBatches("2025-06-18"), allowsBatches(undefined)]).toEqual([true, true, false, false]);
+    expect([
+      allowsBatches("2025-03-26"),
+      allowsBatches("2025-04-01"),
+      allowsBatches("2025-06-18"),
+      allowsBatches(undefined),
+    ]).toEqual([true, true, false, false]);
     expect([hasExperimentalTasks("2025-11-25"), hasExperimentalTasks("2026-07-28")]).toEqual([true, false]);
     expect([eraOf("2025-11-25"), resourceNotFoundCode("2025-11-25")]).toEqual(["legacy", -32002]);
   });

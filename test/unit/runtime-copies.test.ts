@@ -12,7 +12,13 @@ const CODE = -32042;
 function serve(server: typeof source, thrower: typeof source) {
   const objectArgs = () => undefined;
   const tools: source.ServerDefinition<Record<string, never>>["tools"] = [
-    { name: "refuse", validateInput: objectArgs, call: () => { throw new thrower.RpcError(CODE, "refused by the other copy"); } },
+    {
+      name: "refuse",
+      validateInput: objectArgs,
+      call: () => {
+        throw new thrower.RpcError(CODE, "refused by the other copy");
+      },
+    },
     {
       name: "refuse_later",
       validateInput: objectArgs,
@@ -23,7 +29,12 @@ function serve(server: typeof source, thrower: typeof source) {
       },
     },
   ];
-  const listing = { tools: tools.map((tool) => ({ name: tool.name, inputSchema: { type: "object" } })), resources: [], resourceTemplates: [], prompts: [] };
+  const listing = {
+    tools: tools.map((tool) => ({ name: tool.name, inputSchema: { type: "object" } })),
+    resources: [],
+    resourceTemplates: [],
+    prompts: [],
+  };
   const definition: source.ServerDefinition<Record<string, never>> = {
     info: { name: "copies", version: "1.0.0" },
     revisions: ["2026-07-28"],
@@ -34,7 +45,11 @@ function serve(server: typeof source, thrower: typeof source) {
     listings: { "2026-07-28": listing },
     features: { input: thrower.inputFeature },
   };
-  return server.createTaskServer(definition as never, {}, { onError: () => {}, tasks: { taskAfterMs: 10, pollIntervalMs: 20 } });
+  return server.createTaskServer(
+    definition as never,
+    {},
+    { onError: () => {}, tasks: { taskAfterMs: 10, pollIntervalMs: 20 } },
+  );
 }
 
 describe.each([
@@ -47,10 +62,17 @@ describe.each([
   });
 
   it("keeps its code inline and from a task", async () => {
-    const session = await source.connectSession(server.memoryChannel(serve(server, thrower)) as source.ClientChannel, { revisions: ["2026-07-28"] });
-    await expect(session.rawRequest("tools/call", { name: "refuse", arguments: {} })).rejects.toMatchObject({ code: CODE, message: "refused by the other copy" });
+    const session = await source.connectSession(server.memoryChannel(serve(server, thrower)) as source.ClientChannel, {
+      revisions: ["2026-07-28"],
+    });
+    await expect(session.rawRequest("tools/call", { name: "refuse", arguments: {} })).rejects.toMatchObject({
+      code: CODE,
+      message: "refused by the other copy",
+    });
     const task = await source.callToolAsTask(session, "refuse_later", {});
-    await expect(task.wait()).rejects.toMatchObject({ error: { code: CODE, message: "refused later by the other copy" } });
+    await expect(task.wait()).rejects.toMatchObject({
+      error: { code: CODE, message: "refused later by the other copy" },
+    });
     await session.close();
   });
 });

@@ -11,8 +11,19 @@ function imports(file: string): string[] {
   const source = ts.createSourceFile(file, readFileSync(file, "utf8"), ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);
   const found: string[] = [];
   const visit = (node: ts.Node) => {
-    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) found.push(node.moduleSpecifier.text);
-    if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword && node.arguments[0] && ts.isStringLiteral(node.arguments[0])) found.push(node.arguments[0].text);
+    if (
+      (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) &&
+      node.moduleSpecifier &&
+      ts.isStringLiteral(node.moduleSpecifier)
+    )
+      found.push(node.moduleSpecifier.text);
+    if (
+      ts.isCallExpression(node) &&
+      node.expression.kind === ts.SyntaxKind.ImportKeyword &&
+      node.arguments[0] &&
+      ts.isStringLiteral(node.arguments[0])
+    )
+      found.push(node.arguments[0].text);
     ts.forEachChild(node, visit);
   };
   visit(source);
@@ -48,13 +59,17 @@ describe("runtime import graph", () => {
   });
 
   it("the optional entry points import only their named peer dependency: @mcp-gen/runtime/jwt jose, @mcp-gen/runtime/oauth oauth4webapi", () => {
-    const only = (entry: string, dependency: string) => walk(join(repoRoot, "runtime", entry)).external.filter((e) => !e.endsWith(` imports ${dependency}`));
+    const only = (entry: string, dependency: string) =>
+      walk(join(repoRoot, "runtime", entry)).external.filter((e) => !e.endsWith(` imports ${dependency}`));
     expect(only("jwt.ts", "jose")).toEqual([]);
     expect(only("oauth.ts", "oauth4webapi")).toEqual([]);
   });
 
   it("runtime sources are ASCII only (one non-ASCII character makes V8 hold and scan a whole bundle as two-byte text)", () => {
-    const files = [...walk(join(repoRoot, "runtime", "index.ts")).files, ...walk(join(repoRoot, "runtime", "node.ts")).files];
+    const files = [
+      ...walk(join(repoRoot, "runtime", "index.ts")).files,
+      ...walk(join(repoRoot, "runtime", "node.ts")).files,
+    ];
     const offending = files.flatMap((file) =>
       readFileSync(file, "utf8")
         .split("\n")
@@ -81,8 +96,13 @@ describe("runtime import graph", () => {
   });
 
   it("the generator package (the root) neither serves the runtime nor carries it", () => {
-    const root = JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")) as RuntimePackage & { version: string; files: string[] };
-    const runtime = JSON.parse(readFileSync(join(repoRoot, "runtime", "package.json"), "utf8")) as RuntimePackage & { version: string };
+    const root = JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")) as RuntimePackage & {
+      version: string;
+      files: string[];
+    };
+    const runtime = JSON.parse(readFileSync(join(repoRoot, "runtime", "package.json"), "utf8")) as RuntimePackage & {
+      version: string;
+    };
     expect(runtime.version).toBe(root.version);
     expect(Object.keys(root.exports).filter((key) => key.includes("runtime"))).toEqual([]);
     expect(root.files.filter((pattern) => pattern.includes("runtime"))).toEqual([]);

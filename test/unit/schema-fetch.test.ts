@@ -19,7 +19,9 @@ beforeAll(async () => {
       return;
     }
     const body = readFileSync(file);
-    res.writeHead(200, { "content-type": "application/json" }).end(match[1] === "bad" ? Buffer.concat([body, Buffer.from(" ")]) : body);
+    res
+      .writeHead(200, { "content-type": "application/json" })
+      .end(match[1] === "bad" ? Buffer.concat([body, Buffer.from(" ")]) : body);
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const address = server.address();
@@ -44,26 +46,42 @@ describe("mcp-gen schema fetch", () => {
 
   it("refuses a file whose sha256 differs from the pinned one, writing nothing", async () => {
     const cache = tempProject();
-    const run = await runCliAsync(["schema", "fetch", "2025-03-26"], undefined, { XDG_CACHE_HOME: cache, MCP_GEN_SCHEMA_MIRROR: `${base}/bad/`, MCP_GEN_SCHEMA_DIR: "" });
+    const run = await runCliAsync(["schema", "fetch", "2025-03-26"], undefined, {
+      XDG_CACHE_HOME: cache,
+      MCP_GEN_SCHEMA_MIRROR: `${base}/bad/`,
+      MCP_GEN_SCHEMA_DIR: "",
+    });
     expect(run.status).toBe(1);
-    expect(run.stderr).toMatch(/^mcp-gen: 2025-03-26: http:\/\/127\.0\.0\.1:\d+\/bad\/schema\/2025-03-26\/schema\.json has sha256 [0-9a-f]{64}, not the pinned e720669548c8/);
+    expect(run.stderr).toMatch(
+      /^mcp-gen: 2025-03-26: http:\/\/127\.0\.0\.1:\d+\/bad\/schema\/2025-03-26\/schema\.json has sha256 [0-9a-f]{64}, not the pinned e720669548c8/,
+    );
     expect(existsSync(join(cache, "mcp-gen", "schemas", "2025-03-26"))).toBe(false);
   });
 
   it("downloads the revisions a manifest targets into its protocolSchemas folder, leaving the cache empty", async () => {
     const cache = tempProject();
-    const project = tempProject({ "mcp.yaml": 'mcpgen: 1\nserver: { name: demo, version: "1.0.0" }\nprotocol: [2025-06-18, 2025-03-26]\nprotocolSchemas: ./mcp-schema\n' });
+    const project = tempProject({
+      "mcp.yaml":
+        'mcpgen: 1\nserver: { name: demo, version: "1.0.0" }\nprotocol: [2025-06-18, 2025-03-26]\nprotocolSchemas: ./mcp-schema\n',
+    });
     const env = { XDG_CACHE_HOME: cache, MCP_GEN_SCHEMA_MIRROR: `${base}/good/`, MCP_GEN_SCHEMA_DIR: "" };
     const run = await runCliAsync(["schema", "fetch"], project, env);
     expect(run.stderr).toBe("");
     expect(run.status).toBe(0);
-    expect(run.stdout).toBe("2025-06-18: mcp-schema/2025-06-18/schema.json (sha256 verified)\n2025-03-26: mcp-schema/2025-03-26/schema.json (sha256 verified)\n");
+    expect(run.stdout).toBe(
+      "2025-06-18: mcp-schema/2025-06-18/schema.json (sha256 verified)\n2025-03-26: mcp-schema/2025-03-26/schema.json (sha256 verified)\n",
+    );
     for (const revision of ["2025-06-18", "2025-03-26"]) {
-      expect(readFileSync(join(project, "mcp-schema", revision, "schema.json"))).toEqual(readFileSync(join(schemaDir, revision, "schema.json")));
+      expect(readFileSync(join(project, "mcp-schema", revision, "schema.json"))).toEqual(
+        readFileSync(join(schemaDir, revision, "schema.json")),
+      );
     }
     expect(existsSync(join(cache, "mcp-gen", "schemas"))).toBe(false);
     // A tampered download is refused before anything is written, even the revisions that verified.
-    const fresh = tempProject({ "mcp.yaml": 'mcpgen: 1\nserver: { name: demo, version: "1.0.0" }\nprotocol: 2025-06-18\nprotocolSchemas: ./mcp-schema\n' });
+    const fresh = tempProject({
+      "mcp.yaml":
+        'mcpgen: 1\nserver: { name: demo, version: "1.0.0" }\nprotocol: 2025-06-18\nprotocolSchemas: ./mcp-schema\n',
+    });
     const bad = await runCliAsync(["schema", "fetch"], fresh, { ...env, MCP_GEN_SCHEMA_MIRROR: `${base}/bad/` });
     expect(bad.status).toBe(1);
     expect(bad.stderr).toMatch(/not the pinned af845e7e5b9d/);

@@ -73,12 +73,18 @@ function manifestCases(): Case[] {
         // (a schema in a file is referenced with $ref: its types are read the same way once loaded)
         if (schema === undefined || (typeof schema === "object" && schema !== null && "$ref" in schema)) continue;
         out.push(schemaCase(`${path} ${key} ${what}`, schema));
-        if (what === "input") out.push(schemaCase(`${path} ${key} handler view`, withDefaultsRequired(schema as JsonValue)));
+        if (what === "input")
+          out.push(schemaCase(`${path} ${key} handler view`, withDefaultsRequired(schema as JsonValue)));
       }
     }
   }
   for (const tool of catalogTools(60)) {
-    out.push(schemaCase(`catalog ${tool.name}`, tool.inputSchema, { schema: tool.inputSchema, instances: [tool.validArgs, tool.invalidArgs] }));
+    out.push(
+      schemaCase(`catalog ${tool.name}`, tool.inputSchema, {
+        schema: tool.inputSchema,
+        instances: [tool.validArgs, tool.invalidArgs],
+      }),
+    );
   }
   return out;
 }
@@ -86,84 +92,429 @@ function manifestCases(): Case[] {
 function protocolCases(): Case[] {
   return allRevisions.map((revision) => {
     const { schema } = loadProtocolSchema(revision, { schemaDir }, { file: "test" });
-    const named = Object.entries(schema!.definitions).map(([name, definition]) => ({ name, schema: normaliseSchema(definition, normaliseOptions), doc: undefined }));
+    const named = Object.entries(schema!.definitions).map(([name, definition]) => ({
+      name,
+      schema: normaliseSchema(definition, normaliseOptions),
+      doc: undefined,
+    }));
     return { label: `protocol ${revision}`, named };
   });
 }
 
-const hostileKeys = ["a*/b", "*/", 'quo"te', "it's", "back`tick", "${x}", "line\u2028sep", "para\u2029sep", "a b", "1st", "", "constructor", "new\nline", "/*", "\\"];
+const hostileKeys = [
+  "a*/b",
+  "*/",
+  'quo"te',
+  "it's",
+  "back`tick",
+  "${x}",
+  "line\u2028sep",
+  "para\u2029sep",
+  "a b",
+  "1st",
+  "",
+  "constructor",
+  "new\nline",
+  "/*",
+  "\\",
+];
 const hostileText = "Ends */ here /* `${x}` \" ' \\ \u2028 \u2029 \u0001 </script>";
 
 /** One schema per keyword (and combination) the translator reads, with values ajv sorts into accepted and rejected. */
 const handWritten: readonly { name: string; schema: unknown; dialect?: Dialect; instances: readonly unknown[] }[] = [
-  { name: "string", schema: { type: "string", minLength: 1, maxLength: 3, pattern: "^a", format: "email" }, instances: ["ab", "", 1] },
-  { name: "integer and number", schema: { type: "object", properties: { i: { type: "integer", minimum: 0 }, n: { type: "number", exclusiveMaximum: 5, multipleOf: 0.5 } } }, instances: [{ i: 1, n: 2.5 }, { i: 1.5 }] },
-  { name: "boolean and null", schema: { type: "object", properties: { b: { type: "boolean" }, n: { type: "null" } }, required: ["b"] }, instances: [{ b: true, n: null }, { n: null }] },
+  {
+    name: "string",
+    schema: { type: "string", minLength: 1, maxLength: 3, pattern: "^a", format: "email" },
+    instances: ["ab", "", 1],
+  },
+  {
+    name: "integer and number",
+    schema: {
+      type: "object",
+      properties: { i: { type: "integer", minimum: 0 }, n: { type: "number", exclusiveMaximum: 5, multipleOf: 0.5 } },
+    },
+    instances: [{ i: 1, n: 2.5 }, { i: 1.5 }],
+  },
+  {
+    name: "boolean and null",
+    schema: { type: "object", properties: { b: { type: "boolean" }, n: { type: "null" } }, required: ["b"] },
+    instances: [{ b: true, n: null }, { n: null }],
+  },
   { name: "type list", schema: { type: ["string", "null"] }, instances: ["a", null, 1] },
-  { name: "type list with object", schema: { type: ["object", "null"], properties: { a: { type: "string" } } }, instances: [{ a: "x" }, null, 1] },
-  { name: "type list with array", schema: { type: ["array", "integer"], items: { type: "string" } }, instances: [["a"], 1, [1]] },
-  { name: "enum of mixed values", schema: { enum: ["a", 1, true, null, -2.5, 1e21] }, instances: ["a", 1, true, null, -2.5, 1e21, "b"] },
+  {
+    name: "type list with object",
+    schema: { type: ["object", "null"], properties: { a: { type: "string" } } },
+    instances: [{ a: "x" }, null, 1],
+  },
+  {
+    name: "type list with array",
+    schema: { type: ["array", "integer"], items: { type: "string" } },
+    instances: [["a"], 1, [1]],
+  },
+  {
+    name: "enum of mixed values",
+    schema: { enum: ["a", 1, true, null, -2.5, 1e21] },
+    instances: ["a", 1, true, null, -2.5, 1e21, "b"],
+  },
   { name: "enum with type", schema: { type: "string", enum: ["a", "b", 1] }, instances: ["a", "b", 1] },
   { name: "enum of hostile strings", schema: { enum: hostileKeys }, instances: hostileKeys },
-  { name: "enum of structures", schema: { enum: [{ kind: "x", n: [1, "two"] }, [1, 2], "plain"] }, instances: [{ kind: "x", n: [1, "two"] }, [1, 2], "plain", [2, 1]] },
+  {
+    name: "enum of structures",
+    schema: { enum: [{ kind: "x", n: [1, "two"] }, [1, 2], "plain"] },
+    instances: [{ kind: "x", n: [1, "two"] }, [1, 2], "plain", [2, 1]],
+  },
   { name: "const string", schema: { const: "fixed" }, instances: ["fixed", "other"] },
-  { name: "const object", schema: { const: { kind: "fixed", width: 3, "a-b": null } }, instances: [{ kind: "fixed", width: 3, "a-b": null }, { kind: "fixed" }] },
-  { name: "const with another type", schema: { type: "object", properties: { a: { type: "string", const: 1 } } }, instances: [{}, { a: 1 }] },
-  { name: "closed object", schema: { type: "object", properties: { a: { type: "string" } }, required: ["a"], additionalProperties: false }, instances: [{ a: "x" }, { a: "x", b: 1 }] },
-  { name: "open object", schema: { type: "object", properties: { a: { type: "string" } }, additionalProperties: true }, instances: [{ a: "x", b: 1 }, { a: 1 }] },
+  {
+    name: "const object",
+    schema: { const: { kind: "fixed", width: 3, "a-b": null } },
+    instances: [{ kind: "fixed", width: 3, "a-b": null }, { kind: "fixed" }],
+  },
+  {
+    name: "const with another type",
+    schema: { type: "object", properties: { a: { type: "string", const: 1 } } },
+    instances: [{}, { a: 1 }],
+  },
+  {
+    name: "closed object",
+    schema: { type: "object", properties: { a: { type: "string" } }, required: ["a"], additionalProperties: false },
+    instances: [{ a: "x" }, { a: "x", b: 1 }],
+  },
+  {
+    name: "open object",
+    schema: { type: "object", properties: { a: { type: "string" } }, additionalProperties: true },
+    instances: [{ a: "x", b: 1 }, { a: 1 }],
+  },
   { name: "object of undeclared shape", schema: { type: "object" }, instances: [{}, { a: [1] }, []] },
-  { name: "map", schema: { type: "object", additionalProperties: { type: "integer" } }, instances: [{ a: 1 }, { a: "x" }] },
+  {
+    name: "map",
+    schema: { type: "object", additionalProperties: { type: "integer" } },
+    instances: [{ a: 1 }, { a: "x" }],
+  },
   { name: "map without type", schema: { additionalProperties: { type: "string" } }, instances: [{ a: "x" }] },
-  { name: "properties beside a typed rest", schema: { type: "object", properties: { a: { type: "string" }, b: { type: "boolean" } }, required: ["a"], additionalProperties: { type: "number" } }, instances: [{ a: "x", n: 1 }, { a: "x", b: true }, { a: "x", n: "y" }] },
+  {
+    name: "properties beside a typed rest",
+    schema: {
+      type: "object",
+      properties: { a: { type: "string" }, b: { type: "boolean" } },
+      required: ["a"],
+      additionalProperties: { type: "number" },
+    },
+    instances: [
+      { a: "x", n: 1 },
+      { a: "x", b: true },
+      { a: "x", n: "y" },
+    ],
+  },
   {
     name: "patternProperties with hostile patterns",
-    schema: { type: "object", properties: { id: { type: "string" } }, patternProperties: { "a*/b": { type: "number", description: hostileText }, "^x-`\\$\\{y\\}`\u2028": { type: "boolean" } }, additionalProperties: false },
-    instances: [{ id: "a", "aaab": 1 }, { "x-`${y}`\u2028": true }],
+    schema: {
+      type: "object",
+      properties: { id: { type: "string" } },
+      patternProperties: {
+        "a*/b": { type: "number", description: hostileText },
+        "^x-`\\$\\{y\\}`\u2028": { type: "boolean" },
+      },
+      additionalProperties: false,
+    },
+    instances: [{ id: "a", aaab: 1 }, { "x-`${y}`\u2028": true }],
   },
-  { name: "patternProperties alone", schema: { patternProperties: { "^s_": { type: "string" } } }, instances: [{ s_a: "x" }, { s_a: 1 }] },
-  { name: "propertyNames", schema: { type: "object", propertyNames: { pattern: "^[a-z]+$" }, additionalProperties: { type: "number" } }, instances: [{ ab: 1 }, { AB: 1 }] },
-  { name: "hostile keys", schema: { type: "object", properties: Object.fromEntries(hostileKeys.map((k, i) => [k, i % 2 === 0 ? { type: "string", description: hostileText } : { type: "integer" }])), required: hostileKeys.slice(0, 4) }, instances: [Object.fromEntries(hostileKeys.map((k, i) => [k, i % 2 === 0 ? "s" : i]))] },
-  { name: "__proto__ key", schema: json('{"type": "object", "properties": {"__proto__": {"type": "string"}, "a": {"type": "number"}}, "required": ["__proto__"]}'), instances: [] },
-  { name: "array of strings", schema: { type: "array", items: { type: "string", description: "An item" }, minItems: 1, maxItems: 3, uniqueItems: true }, instances: [["a"], [], [1]] },
-  { name: "array of unions", schema: { type: "array", items: { anyOf: [{ type: "string" }, { type: "number" }] } }, instances: [["a", 1], [null]] },
+  {
+    name: "patternProperties alone",
+    schema: { patternProperties: { "^s_": { type: "string" } } },
+    instances: [{ s_a: "x" }, { s_a: 1 }],
+  },
+  {
+    name: "propertyNames",
+    schema: { type: "object", propertyNames: { pattern: "^[a-z]+$" }, additionalProperties: { type: "number" } },
+    instances: [{ ab: 1 }, { AB: 1 }],
+  },
+  {
+    name: "hostile keys",
+    schema: {
+      type: "object",
+      properties: Object.fromEntries(
+        hostileKeys.map((k, i) => [
+          k,
+          i % 2 === 0 ? { type: "string", description: hostileText } : { type: "integer" },
+        ]),
+      ),
+      required: hostileKeys.slice(0, 4),
+    },
+    instances: [Object.fromEntries(hostileKeys.map((k, i) => [k, i % 2 === 0 ? "s" : i]))],
+  },
+  {
+    name: "__proto__ key",
+    schema: json(
+      '{"type": "object", "properties": {"__proto__": {"type": "string"}, "a": {"type": "number"}}, "required": ["__proto__"]}',
+    ),
+    instances: [],
+  },
+  {
+    name: "array of strings",
+    schema: {
+      type: "array",
+      items: { type: "string", description: "An item" },
+      minItems: 1,
+      maxItems: 3,
+      uniqueItems: true,
+    },
+    instances: [["a"], [], [1]],
+  },
+  {
+    name: "array of unions",
+    schema: { type: "array", items: { anyOf: [{ type: "string" }, { type: "number" }] } },
+    instances: [["a", 1], [null]],
+  },
   { name: "array without items", schema: { type: "array" }, instances: [[1, "a", null]] },
-  { name: "nested arrays", schema: { type: "array", items: { type: "array", items: { type: ["string", "null"] } } }, instances: [[["a", null]], [[1]]] },
-  { name: "prefixItems", schema: { type: "array", prefixItems: [{ type: "string" }, { type: "number" }] }, instances: [[], ["a"], ["a", 1], ["a", 1, true], [1]] },
-  { name: "prefixItems closed", schema: { type: "array", prefixItems: [{ type: "string" }, { type: "number" }], items: false, minItems: 1 }, instances: [["a"], ["a", 1], ["a", 1, 2], []] },
-  { name: "prefixItems with rest", schema: { type: "array", prefixItems: [{ type: "string" }], items: { type: "boolean" } }, instances: [["a", true, false], ["a", 1]] },
-  { name: "draft-07 items list", dialect: "draft-07", schema: { type: "array", items: [{ type: "string" }, { enum: ["x", "y"] }], additionalItems: false }, instances: [[], ["a"], ["a", "x"], ["a", "z"], ["a", "x", 1]] },
-  { name: "draft-07 items list, open", dialect: "draft-07", schema: { type: "array", items: [{ type: "integer" }], minItems: 1 }, instances: [[1], [1, "a"], []] },
-  { name: "draft-07 items list with additionalItems", dialect: "draft-07", schema: { type: "array", items: [{ type: "integer" }], additionalItems: { type: "string" } }, instances: [[1, "a"], [1, 2]] },
-  { name: "anyOf", schema: { anyOf: [{ type: "string" }, { type: "object", properties: { a: { type: "number" } }, required: ["a"] }] }, instances: ["x", { a: 1 }, 1] },
-  { name: "oneOf with null", schema: { oneOf: [{ type: "string", description: "text" }, { type: "null" }] }, instances: ["x", null, 1] },
-  { name: "allOf", schema: { allOf: [{ type: "object", properties: { a: { type: "string" } }, required: ["a"] }, { type: "object", properties: { b: { type: "number" } } }] }, instances: [{ a: "x", b: 1 }, { b: 1 }] },
-  { name: "combinator beside properties", schema: { type: "object", properties: { kind: { type: "string" } }, required: ["kind"], anyOf: [{ properties: { a: { type: "number" } }, required: ["a"] }, { properties: { b: { type: "string" } }, required: ["b"] }] }, instances: [{ kind: "k", a: 1 }, { kind: "k", b: "x" }, { kind: "k" }] },
-  { name: "all combinators together", schema: { type: "object", allOf: [{ properties: { a: { type: "string" } } }], anyOf: [{ required: ["a"] }, { required: ["b"] }], oneOf: [{ properties: { c: { const: 1 } } }, { properties: { c: { const: 2 } } }] }, instances: [{ a: "x", c: 1 }, { b: 1 }] },
+  {
+    name: "nested arrays",
+    schema: { type: "array", items: { type: "array", items: { type: ["string", "null"] } } },
+    instances: [[["a", null]], [[1]]],
+  },
+  {
+    name: "prefixItems",
+    schema: { type: "array", prefixItems: [{ type: "string" }, { type: "number" }] },
+    instances: [[], ["a"], ["a", 1], ["a", 1, true], [1]],
+  },
+  {
+    name: "prefixItems closed",
+    schema: { type: "array", prefixItems: [{ type: "string" }, { type: "number" }], items: false, minItems: 1 },
+    instances: [["a"], ["a", 1], ["a", 1, 2], []],
+  },
+  {
+    name: "prefixItems with rest",
+    schema: { type: "array", prefixItems: [{ type: "string" }], items: { type: "boolean" } },
+    instances: [
+      ["a", true, false],
+      ["a", 1],
+    ],
+  },
+  {
+    name: "draft-07 items list",
+    dialect: "draft-07",
+    schema: { type: "array", items: [{ type: "string" }, { enum: ["x", "y"] }], additionalItems: false },
+    instances: [[], ["a"], ["a", "x"], ["a", "z"], ["a", "x", 1]],
+  },
+  {
+    name: "draft-07 items list, open",
+    dialect: "draft-07",
+    schema: { type: "array", items: [{ type: "integer" }], minItems: 1 },
+    instances: [[1], [1, "a"], []],
+  },
+  {
+    name: "draft-07 items list with additionalItems",
+    dialect: "draft-07",
+    schema: { type: "array", items: [{ type: "integer" }], additionalItems: { type: "string" } },
+    instances: [
+      [1, "a"],
+      [1, 2],
+    ],
+  },
+  {
+    name: "anyOf",
+    schema: { anyOf: [{ type: "string" }, { type: "object", properties: { a: { type: "number" } }, required: ["a"] }] },
+    instances: ["x", { a: 1 }, 1],
+  },
+  {
+    name: "oneOf with null",
+    schema: { oneOf: [{ type: "string", description: "text" }, { type: "null" }] },
+    instances: ["x", null, 1],
+  },
+  {
+    name: "allOf",
+    schema: {
+      allOf: [
+        { type: "object", properties: { a: { type: "string" } }, required: ["a"] },
+        { type: "object", properties: { b: { type: "number" } } },
+      ],
+    },
+    instances: [{ a: "x", b: 1 }, { b: 1 }],
+  },
+  {
+    name: "combinator beside properties",
+    schema: {
+      type: "object",
+      properties: { kind: { type: "string" } },
+      required: ["kind"],
+      anyOf: [
+        { properties: { a: { type: "number" } }, required: ["a"] },
+        { properties: { b: { type: "string" } }, required: ["b"] },
+      ],
+    },
+    instances: [{ kind: "k", a: 1 }, { kind: "k", b: "x" }, { kind: "k" }],
+  },
+  {
+    name: "all combinators together",
+    schema: {
+      type: "object",
+      allOf: [{ properties: { a: { type: "string" } } }],
+      anyOf: [{ required: ["a"] }, { required: ["b"] }],
+      oneOf: [{ properties: { c: { const: 1 } } }, { properties: { c: { const: 2 } } }],
+    },
+    instances: [{ a: "x", c: 1 }, { b: 1 }],
+  },
   { name: "not", schema: { not: { type: "string" } }, instances: [1, null, {}, "x"] },
   { name: "not beside a type", schema: { type: "number", not: { const: 3 } }, instances: [1, 3] },
-  { name: "if then else", schema: { type: "object", properties: { a: { type: "string" } }, if: { properties: { a: { const: "x" } } }, then: { required: ["b"] }, else: { required: ["c"] } }, instances: [{ a: "x", b: 1 }, { a: "y", c: 1 }] },
-  { name: "boolean schemas", schema: { type: "object", properties: { yes: true, no: false, any: {} } }, instances: [{ yes: 1, any: [] }, { no: 1 }] },
+  {
+    name: "if then else",
+    schema: {
+      type: "object",
+      properties: { a: { type: "string" } },
+      if: { properties: { a: { const: "x" } } },
+      then: { required: ["b"] },
+      else: { required: ["c"] },
+    },
+    instances: [
+      { a: "x", b: 1 },
+      { a: "y", c: 1 },
+    ],
+  },
+  {
+    name: "boolean schemas",
+    schema: { type: "object", properties: { yes: true, no: false, any: {} } },
+    instances: [{ yes: 1, any: [] }, { no: 1 }],
+  },
   { name: "root true", schema: true, instances: [1, "x", null] },
   { name: "root false", schema: false, instances: [1] },
   { name: "empty schema", schema: {}, instances: [1, "x", null, {}] },
-  { name: "annotations only", schema: { description: "Anything at all", title: "Thing", examples: [1] }, instances: [[], 1] },
-  { name: "$ref to $defs", schema: { type: "object", properties: { home: { $ref: "#/$defs/address", description: "Where they live" }, list: { type: "array", items: { $ref: "#/$defs/address" } } }, $defs: { address: { type: "object", properties: { zip: { type: "string" } }, required: ["zip"] } } }, instances: [{ home: { zip: "1" }, list: [{ zip: "2" }] }, { home: {} }] },
-  { name: "$ref to definitions", dialect: "draft-07", schema: { type: "object", properties: { n: { $ref: "#/definitions/node" } }, definitions: { node: { type: "object", properties: { next: { $ref: "#/definitions/node" }, v: { type: "integer" } } } } }, instances: [{ n: { v: 1, next: { v: 2 } } }, { n: { v: "x" } }] },
-  { name: "recursion through #", schema: { type: "object", properties: { value: { type: "number" }, children: { type: "array", items: { $ref: "#" } } }, required: ["value"] }, instances: [{ value: 1, children: [{ value: 2, children: [] }] }, { value: 1, children: [{}] }] },
-  { name: "$ref to hostile def name", schema: { type: "object", properties: { a: { $ref: "#/$defs/a~1b%20*~0" } }, $defs: { "a/b *~": { type: "string" } } }, instances: [{ a: "x" }, { a: 1 }] },
-  { name: "$ref elsewhere", schema: { properties: { a: { type: "integer" }, b: { $ref: "#/properties/a" } } }, instances: [{ a: 1, b: 2 }] },
-  { name: "nullable combos", schema: { type: "object", properties: { a: { anyOf: [{ type: "string" }, { type: "null" }] }, b: { type: ["integer", "null"], enum: [1, 2, null] }, c: { oneOf: [{ $ref: "#/$defs/c" }, { type: "null" }] } }, $defs: { c: { type: "boolean" } } }, instances: [{ a: null, b: null, c: null }, { a: "x", b: 2, c: true }, { b: 3 }] },
-  { name: "deprecated and docs", schema: { type: "object", title: hostileText, description: hostileText, deprecated: true, properties: { old: { type: "string", deprecated: true, description: hostileText }, list: { type: "array", items: { type: "string", description: hostileText } } } }, instances: [{ old: "x" }] },
-  { name: "wide union", schema: { type: "object", properties: { level: { enum: Array.from({ length: 30 }, (_, i) => `level-number-${i}`) } } }, instances: [{ level: "level-number-29" }, { level: "x" }] },
-  { name: "deep nesting", schema: { type: "object", properties: { a: { type: "object", properties: { b: { type: "array", items: { type: "object", properties: { c: { anyOf: [{ type: "object", properties: { d: { type: "string" } } }, { type: "array", items: { type: "number" } }] } } } } } } } }, instances: [{ a: { b: [{ c: { d: "x" } }, { c: [1] }] } }, { a: { b: [{ c: "x" }] } }] },
+  {
+    name: "annotations only",
+    schema: { description: "Anything at all", title: "Thing", examples: [1] },
+    instances: [[], 1],
+  },
+  {
+    name: "$ref to $defs",
+    schema: {
+      type: "object",
+      properties: {
+        home: { $ref: "#/$defs/address", description: "Where they live" },
+        list: { type: "array", items: { $ref: "#/$defs/address" } },
+      },
+      $defs: { address: { type: "object", properties: { zip: { type: "string" } }, required: ["zip"] } },
+    },
+    instances: [{ home: { zip: "1" }, list: [{ zip: "2" }] }, { home: {} }],
+  },
+  {
+    name: "$ref to definitions",
+    dialect: "draft-07",
+    schema: {
+      type: "object",
+      properties: { n: { $ref: "#/definitions/node" } },
+      definitions: {
+        node: { type: "object", properties: { next: { $ref: "#/definitions/node" }, v: { type: "integer" } } },
+      },
+    },
+    instances: [{ n: { v: 1, next: { v: 2 } } }, { n: { v: "x" } }],
+  },
+  {
+    name: "recursion through #",
+    schema: {
+      type: "object",
+      properties: { value: { type: "number" }, children: { type: "array", items: { $ref: "#" } } },
+      required: ["value"],
+    },
+    instances: [
+      { value: 1, children: [{ value: 2, children: [] }] },
+      { value: 1, children: [{}] },
+    ],
+  },
+  {
+    name: "$ref to hostile def name",
+    schema: {
+      type: "object",
+      properties: { a: { $ref: "#/$defs/a~1b%20*~0" } },
+      $defs: { "a/b *~": { type: "string" } },
+    },
+    instances: [{ a: "x" }, { a: 1 }],
+  },
+  {
+    name: "$ref elsewhere",
+    schema: { properties: { a: { type: "integer" }, b: { $ref: "#/properties/a" } } },
+    instances: [{ a: 1, b: 2 }],
+  },
+  {
+    name: "nullable combos",
+    schema: {
+      type: "object",
+      properties: {
+        a: { anyOf: [{ type: "string" }, { type: "null" }] },
+        b: { type: ["integer", "null"], enum: [1, 2, null] },
+        c: { oneOf: [{ $ref: "#/$defs/c" }, { type: "null" }] },
+      },
+      $defs: { c: { type: "boolean" } },
+    },
+    instances: [{ a: null, b: null, c: null }, { a: "x", b: 2, c: true }, { b: 3 }],
+  },
+  {
+    name: "deprecated and docs",
+    schema: {
+      type: "object",
+      title: hostileText,
+      description: hostileText,
+      deprecated: true,
+      properties: {
+        old: { type: "string", deprecated: true, description: hostileText },
+        list: { type: "array", items: { type: "string", description: hostileText } },
+      },
+    },
+    instances: [{ old: "x" }],
+  },
+  {
+    name: "wide union",
+    schema: {
+      type: "object",
+      properties: { level: { enum: Array.from({ length: 30 }, (_, i) => `level-number-${i}`) } },
+    },
+    instances: [{ level: "level-number-29" }, { level: "x" }],
+  },
+  {
+    name: "deep nesting",
+    schema: {
+      type: "object",
+      properties: {
+        a: {
+          type: "object",
+          properties: {
+            b: {
+              type: "array",
+              items: {
+                type: "object",
+                properties: {
+                  c: {
+                    anyOf: [
+                      { type: "object", properties: { d: { type: "string" } } },
+                      { type: "array", items: { type: "number" } },
+                    ],
+                  },
+                },
+              },
+            },
+          },
+        },
+      },
+    },
+    instances: [{ a: { b: [{ c: { d: "x" } }, { c: [1] }] } }, { a: { b: [{ c: "x" }] } }],
+  },
 ];
 
 function handWrittenCases(): Case[] {
-  return handWritten.map((c) => schemaCase(`hand-written: ${c.name}`, c.schema, { schema: c.schema, dialect: c.dialect ?? "2020-12", instances: c.instances }));
+  return handWritten.map((c) =>
+    schemaCase(`hand-written: ${c.name}`, c.schema, {
+      schema: c.schema,
+      dialect: c.dialect ?? "2020-12",
+      instances: c.instances,
+    }),
+  );
 }
 
 function validatorCorpusCases(): Case[] {
-  return corpus.map((c) => schemaCase(`validator corpus: ${c.name}`, c.schema, { schema: c.schema, dialect: c.dialect ?? "2020-12", instances: c.instances }));
+  return corpus.map((c) =>
+    schemaCase(`validator corpus: ${c.name}`, c.schema, {
+      schema: c.schema,
+      dialect: c.dialect ?? "2020-12",
+      instances: c.instances,
+    }),
+  );
 }
 
 // ---------------------------------------------------------------------------------------
@@ -200,11 +551,13 @@ const valueExceptions: Record<string, Record<string, string>> = {
     '"x"': "a schema without `type` is typed by its keywords: `items` makes it an array (ajv accepts any non-array)",
   },
   "validator corpus: __proto__ keys in instances": {
-    '{"__proto__":"x","a":1}': "a declared shape closes an object unless additionalProperties opens it (ajv allows other keys)",
+    '{"__proto__":"x","a":1}':
+      "a declared shape closes an object unless additionalProperties opens it (ajv allows other keys)",
     '{"a":1,"b":2}': "a declared shape closes an object unless additionalProperties opens it (ajv allows other keys)",
   },
   "validator corpus: hostile property names": {
-    '{"*/":"a","${x}":1}': "TypeScript gives every object type Object's `constructor: Function`, which does not fit the optional property `constructor?: string`",
+    '{"*/":"a","${x}":1}':
+      "TypeScript gives every object type Object's `constructor: Function`, which does not fit the optional property `constructor?: string`",
   },
 };
 
@@ -227,19 +580,27 @@ const oracleOptions = {
 
 /** json-schema-to-typescript's declaration of a normalised schema (its own `title` left out, as the type is named). */
 async function oracleDeclaration(named: NamedSchema): Promise<string> {
-  const input: Json = typeof named.schema === "object" && named.schema !== null ? { ...(named.schema as Json) } : { tsType: named.schema === false ? "never" : "unknown" };
+  const input: Json =
+    typeof named.schema === "object" && named.schema !== null
+      ? { ...(named.schema as Json) }
+      : { tsType: named.schema === false ? "never" : "unknown" };
   delete input.title;
   return compile(input as Parameters<typeof compile>[0], named.name, oracleOptions);
 }
 
 /** A JSON value as a TypeScript type, written here independently of the generator: literals, tuples, object literal types. */
 function valueType(value: unknown): string {
-  if (typeof value === "string") return JSON.stringify(value).replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
+  if (typeof value === "string")
+    return JSON.stringify(value)
+      .replace(/\u2028/g, "\\u2028")
+      .replace(/\u2029/g, "\\u2029");
   if (Array.isArray(value)) return `[${value.map(valueType).join(", ")}]`;
-  if (value !== null && typeof value === "object") return `{ ${Object.entries(value).map(([k, v]) => `${valueType(k)}: ${valueType(v)};`).join(" ")} }`;
+  if (value !== null && typeof value === "object")
+    return `{ ${Object.entries(value)
+      .map(([k, v]) => `${valueType(k)}: ${valueType(v)};`)
+      .join(" ")} }`;
   return JSON.stringify(value);
 }
-
 
 /** What a line of the check file asserts. */
 interface Check {
@@ -273,7 +634,9 @@ async function runDifferential(cases: readonly Case[]): Promise<Outcome> {
     lines.push(text);
   };
   for (const [i, c] of cases.entries()) {
-    ours.push(`export declare namespace O${i} {\n${c.named.map((n) => schemaDeclaration(n.name, n.schema, 1, n.doc)).join("\n")}}\n`);
+    ours.push(
+      `export declare namespace O${i} {\n${c.named.map((n) => schemaDeclaration(n.name, n.schema, 1, n.doc)).join("\n")}}\n`,
+    );
     let oracleText: string | undefined;
     try {
       oracleText = (await Promise.all((c.oracleNamed ?? c.named).map(oracleDeclaration))).join("\n");
@@ -286,11 +649,21 @@ async function runDifferential(cases: readonly Case[]): Promise<Outcome> {
       for (const { name } of c.named) {
         const o = `O${i}.${name}`;
         const j = `J${i}.${name}`;
-        if (difference !== "ours") check({ label: c.label, what: "ours → oracle", detail: name }, `{ const x: ${j} = null! as ${o}; }`);
-        if (difference !== "oracle") check({ label: c.label, what: "oracle → ours", detail: name }, `{ const x: ${o} = null! as ${j}; }`);
+        if (difference !== "ours")
+          check({ label: c.label, what: "ours → oracle", detail: name }, `{ const x: ${j} = null! as ${o}; }`);
+        if (difference !== "oracle")
+          check({ label: c.label, what: "oracle → ours", detail: name }, `{ const x: ${o} = null! as ${j}; }`);
         // a known difference is one-way: the other direction must fail (else the entry is stale)
-        if (difference === "ours") check({ label: c.label, what: "ours → oracle", detail: `${name} (must fail)` }, `{ // @ts-expect-error\n const x: ${j} = null! as ${o}; }`);
-        if (difference === "oracle") check({ label: c.label, what: "oracle → ours", detail: `${name} (must fail)` }, `{ // @ts-expect-error\n const x: ${o} = null! as ${j}; }`);
+        if (difference === "ours")
+          check(
+            { label: c.label, what: "ours → oracle", detail: `${name} (must fail)` },
+            `{ // @ts-expect-error\n const x: ${j} = null! as ${o}; }`,
+          );
+        if (difference === "oracle")
+          check(
+            { label: c.label, what: "oracle → ours", detail: `${name} (must fail)` },
+            `{ // @ts-expect-error\n const x: ${o} = null! as ${j}; }`,
+          );
       }
     }
     if (c.schema !== undefined && c.instances !== undefined) {
@@ -300,7 +673,10 @@ async function runDifferential(cases: readonly Case[]): Promise<Outcome> {
         values++;
         const text = JSON.stringify(instance);
         const expectError = valueExceptions[c.label]?.[text] === undefined ? "" : "// @ts-expect-error\n";
-        check({ label: c.label, what: "value", detail: `${text}${expectError ? " (must fail)" : ""}` }, `{ ${expectError}const x: O${i}.${c.named[0]!.name} = null! as ${valueType(instance)}; }`);
+        check(
+          { label: c.label, what: "value", detail: `${text}${expectError ? " (must fail)" : ""}` },
+          `{ ${expectError}const x: O${i}.${c.named[0]!.name} = null! as ${valueType(instance)}; }`,
+        );
       }
     }
   }
@@ -349,7 +725,8 @@ async function runDifferential(cases: readonly Case[]): Promise<Outcome> {
   return { failures, declarationErrors, checks: checks.length, values, oracleDeclined };
 }
 
-const report = (outcome: Outcome) => outcome.failures.map((f) => `${f.label} [${f.what} ${f.detail}]: ${f.message}`).join("\n\n");
+const report = (outcome: Outcome) =>
+  outcome.failures.map((f) => `${f.label} [${f.what} ${f.detail}]: ${f.message}`).join("\n\n");
 
 describe("types from JSON Schema, against json-schema-to-typescript and ajv", () => {
   it("agree with the oracle on every protocol definition, tool schema and corpus schema, and accept every value ajv accepts", async () => {
@@ -366,10 +743,23 @@ describe("types from JSON Schema, against json-schema-to-typescript and ajv", ()
   it("the comparison can fail: a wrong type is caught in both directions and a value outside the type is caught", async () => {
     const base = schemaCase("wrong", { type: "object", properties: { a: { type: "string" } }, required: ["a"] });
     // ours claims `a` is a number: assignable neither way
-    const wrong: Case = { ...base, named: [{ ...base.named[0]!, schema: { type: "object", properties: { a: { type: "number" } }, required: ["a"] } }], oracleNamed: base.named };
+    const wrong: Case = {
+      ...base,
+      named: [
+        { ...base.named[0]!, schema: { type: "object", properties: { a: { type: "number" } }, required: ["a"] } },
+      ],
+      oracleNamed: base.named,
+    };
     const outcome = await runDifferential([{ ...wrong, label: "wrong" }]);
     expect(outcome.failures.map((f) => f.what).sort()).toEqual(["oracle → ours", "ours → oracle"]);
-    const values = await runDifferential([{ ...wrong, label: "wrong values", schema: { type: "object", properties: { a: { type: "string" } } }, instances: [{ a: "x" }] }]);
+    const values = await runDifferential([
+      {
+        ...wrong,
+        label: "wrong values",
+        schema: { type: "object", properties: { a: { type: "string" } } },
+        instances: [{ a: "x" }],
+      },
+    ]);
     expect(values.failures.map((f) => f.what)).toContain("value");
   }, 60_000);
 });

@@ -50,7 +50,11 @@ function toolSchema(moneyDef: unknown): Record<string, unknown> {
     type: "object",
     $defs: {
       money: moneyDef,
-      line: { type: "object", properties: { sku: { type: "string" }, price: { $ref: "#/$defs/money" } }, required: ["sku"] },
+      line: {
+        type: "object",
+        properties: { sku: { type: "string" }, price: { $ref: "#/$defs/money" } },
+        required: ["sku"],
+      },
     },
     properties: { total: { $ref: "#/$defs/money" }, lines: { type: "array", items: { $ref: "#/$defs/line" } } },
     required: ["total"],
@@ -88,7 +92,12 @@ function expectSameAsAlone(specs: readonly Omit<ValidatorSpec, "sharedHelpers">[
 describe("compileValidator: helpers shared across the validators of one file", () => {
   const specs = [
     { name: "validateAInput", schema: toolSchema(money), dialect: "2020-12" as const, applyDefaults: true },
-    { name: "validateBInput", schema: toolSchema(structuredClone(money)), dialect: "2020-12" as const, applyDefaults: true },
+    {
+      name: "validateBInput",
+      schema: toolSchema(structuredClone(money)),
+      dialect: "2020-12" as const,
+      applyDefaults: true,
+    },
   ];
 
   it("identical definitions share one helper, named after the first validator that needs it", () => {
@@ -115,7 +124,10 @@ describe("compileValidator: helpers shared across the validators of one file", (
     expect(second!.callsSharedHelpers).toBe(false);
     expectSameAsAlone(differing, instances);
     const validateB = load(compileFile(differing), ["validateAInput", "validateBInput"]).get("validateBInput")!;
-    expect(validateB({ total: { amount: 0.5, currency: "EUR" } })).toEqual({ path: "/total/amount", message: "must be >= 1" });
+    expect(validateB({ total: { amount: 0.5, currency: "EUR" } })).toEqual({
+      path: "/total/amount",
+      message: "must be >= 1",
+    });
   });
 
   it("a definition that only refers to a different one is not shared", () => {
@@ -126,11 +138,24 @@ describe("compileValidator: helpers shared across the validators of one file", (
   });
 
   it("shares only in the same defaults mode, and across dialects only where no keyword reads differently", () => {
-    const withDefault = toolSchema({ ...money, properties: { ...money.properties, currency: { type: "string", default: "EUR" } } });
+    const withDefault = toolSchema({
+      ...money,
+      properties: { ...money.properties, currency: { type: "string", default: "EUR" } },
+    });
     const mixed = [
       { name: "validateAInput", schema: withDefault, dialect: "2020-12" as const, applyDefaults: true },
-      { name: "validateAOutput", schema: structuredClone(withDefault), dialect: "2020-12" as const, applyDefaults: false },
-      { name: "validateBInput", schema: structuredClone(withDefault), dialect: "draft-07" as const, applyDefaults: true },
+      {
+        name: "validateAOutput",
+        schema: structuredClone(withDefault),
+        dialect: "2020-12" as const,
+        applyDefaults: false,
+      },
+      {
+        name: "validateBInput",
+        schema: structuredClone(withDefault),
+        dialect: "draft-07" as const,
+        applyDefaults: true,
+      },
     ];
     const [input, output, draft07] = compileFile(mixed);
     // Array items are checked without filling defaults: the output validator calls those variants only.
@@ -141,28 +166,47 @@ describe("compileValidator: helpers shared across the validators of one file", (
     // money and line use no keyword the dialects read differently: the draft-07 validator calls the same helpers.
     expect(functionNames(draft07!.code)).toEqual(["validateBInput"]);
     expect(draft07!.callsSharedHelpers).toBe(true);
-    expectSameAsAlone(mixed, [...instances, { total: { amount: 1 } }, { total: { amount: 1 }, lines: [{ sku: "x", price: { amount: 1 } }] }]);
+    expectSameAsAlone(mixed, [
+      ...instances,
+      { total: { amount: 1 } },
+      { total: { amount: 1 }, lines: [{ sku: "x", price: { amount: 1 } }] },
+    ]);
 
     // A $ref with a sibling keyword: draft-07 ignores the sibling, 2020-12 applies it, so nothing is shared.
-    const withSibling = toolSchema({ ...money, properties: { ...money.properties, amount: { $ref: "#/$defs/positive", maximum: 10 } } });
+    const withSibling = toolSchema({
+      ...money,
+      properties: { ...money.properties, amount: { $ref: "#/$defs/positive", maximum: 10 } },
+    });
     (withSibling["$defs"] as Record<string, unknown>)["positive"] = { type: "number", minimum: 0 };
     const dialects = [
       { name: "validateCInput", schema: withSibling, dialect: "2020-12" as const, applyDefaults: false },
-      { name: "validateDInput", schema: structuredClone(withSibling), dialect: "draft-07" as const, applyDefaults: false },
+      {
+        name: "validateDInput",
+        schema: structuredClone(withSibling),
+        dialect: "draft-07" as const,
+        applyDefaults: false,
+      },
     ];
     const [modern, legacy] = compileFile(dialects);
     expect(functionNames(modern!.code)).toContain("validateCInput_money");
     expect(functionNames(legacy!.code)).toContain("validateDInput_money");
     // positive itself reads alike in both: shared.
     expect(functionNames(legacy!.code)).not.toContain("validateDInput_positive");
-    expectSameAsAlone(dialects, [{ total: { amount: 20, currency: "EUR" } }, { total: { amount: -1, currency: "EUR" } }, ...instances]);
+    expectSameAsAlone(dialects, [
+      { total: { amount: 20, currency: "EUR" } },
+      { total: { amount: -1, currency: "EUR" } },
+      ...instances,
+    ]);
   });
 
   it("shares definitions that differ only in annotations (descriptions, titles, examples, format)", () => {
     const annotated = toolSchema({
       ...money,
       description: "An amount of money",
-      properties: { ...money.properties, currency: { ...money.properties.currency, title: "Currency", examples: ["EUR"], format: "iso-4217" } },
+      properties: {
+        ...money.properties,
+        currency: { ...money.properties.currency, title: "Currency", examples: ["EUR"], format: "iso-4217" },
+      },
     });
     const [, second] = compileFile([specs[0]!, { ...specs[1]!, schema: annotated }]);
     expect(functionNames(second!.code)).toEqual(["validateBInput"]);
@@ -170,7 +214,12 @@ describe("compileValidator: helpers shared across the validators of one file", (
 
   it("shares recursive definitions and schemas that refer to their root", () => {
     const tree = {
-      $defs: { node: { type: "object", properties: { name: { type: "string" }, children: { type: "array", items: { $ref: "#/$defs/node" } } } } },
+      $defs: {
+        node: {
+          type: "object",
+          properties: { name: { type: "string" }, children: { type: "array", items: { $ref: "#/$defs/node" } } },
+        },
+      },
       $ref: "#/$defs/node",
     };
     const rooted = { type: "object", properties: { value: { type: "integer" }, next: { $ref: "#" } } };
@@ -184,7 +233,13 @@ describe("compileValidator: helpers shared across the validators of one file", (
     expect(functionNames(parts[1]!.code)).toEqual(["validateTreeB"]);
     expect(functionNames(parts[3]!.code)).toEqual(["validateListB"]);
     expectSameAsAlone(recursive, [
-      { name: "a", children: [{ name: "b", children: [] }, { name: "c", children: [{ name: 1 }] }] },
+      {
+        name: "a",
+        children: [
+          { name: "b", children: [] },
+          { name: "c", children: [{ name: 1 }] },
+        ],
+      },
       { name: "a", children: [{ children: "no" }] },
       { value: 1, next: { value: 2, next: { value: 2.5 } } },
       { value: 1, next: { value: 2 } },
@@ -193,7 +248,8 @@ describe("compileValidator: helpers shared across the validators of one file", (
   });
 
   it("never shares a target whose JSON text is not exact (-0)", () => {
-    const withZero = (zero: number) => toolSchema({ ...money, properties: { ...money.properties, amount: { const: zero } } });
+    const withZero = (zero: number) =>
+      toolSchema({ ...money, properties: { ...money.properties, amount: { const: zero } } });
     const zeros = [
       { name: "validateAInput", schema: withZero(-0), dialect: "2020-12" as const, applyDefaults: false },
       { name: "validateBInput", schema: withZero(-0), dialect: "2020-12" as const, applyDefaults: false },
@@ -238,7 +294,9 @@ function typeCheck(source: string): string[] {
   const host = ts.createCompilerHost(strictOptions);
   const { getSourceFile, fileExists, readFile } = host;
   host.getSourceFile = (name, languageVersion, ...rest) =>
-    name === fileName ? ts.createSourceFile(name, source, languageVersion, true) : getSourceFile.call(host, name, languageVersion, ...rest);
+    name === fileName
+      ? ts.createSourceFile(name, source, languageVersion, true)
+      : getSourceFile.call(host, name, languageVersion, ...rest);
   host.fileExists = (name) => name === fileName || fileExists.call(host, name);
   host.readFile = (name) => (name === fileName ? source : readFile.call(host, name));
   const program = ts.createProgram([fileName], strictOptions, host);

@@ -11,7 +11,8 @@ import { runCliAsync, tempProject } from "../support/generate.js";
 import { formatTypeErrors, typecheck } from "../support/typecheck.js";
 import { httpClient, modernMeta } from "../e2e/raw-mcp.js";
 
-const manifest = (protocol: string, ...tools: string[]) => ["mcpgen: 1", 'server: { name: jobs, version: "1.0.0" }', `protocol: ${protocol}`, "tools:", ...tools, ""].join("\n");
+const manifest = (protocol: string, ...tools: string[]) =>
+  ["mcpgen: 1", 'server: { name: jobs, version: "1.0.0" }', `protocol: ${protocol}`, "tools:", ...tools, ""].join("\n");
 
 const jobs = manifest(
   "[2026-07-28, 2025-11-25, 2025-06-18]",
@@ -62,33 +63,58 @@ describe("task: in the manifest", () => {
     expect(run.stderr).toBe("");
     expect(run.status).toBe(0);
     const server = await readFile(join(project, "mcp", "server.gen.ts"), "utf8");
-    expect(server).toContain("return createTaskServer<JobsHandlers, JobsNames>(jobsServerDefinition, handlers, options);");
+    expect(server).toContain(
+      "return createTaskServer<JobsHandlers, JobsNames>(jobsServerDefinition, handlers, options);",
+    );
     expect(server).toMatch(/taskSupport: "optional",\n\s+ttlMs: 60000,\n\s+pollIntervalMs: 500,/);
     expect(server).toContain('taskSupport: "required",');
-    const files = ["index.ts", "server.gen.ts", "types.gen.ts", "validators.gen.ts", "protocol.gen.ts"].map((f) => join(project, "mcp", f));
+    const files = ["index.ts", "server.gen.ts", "types.gen.ts", "validators.gen.ts", "protocol.gen.ts"].map((f) =>
+      join(project, "mcp", f),
+    );
     const errors = typecheck([...files, join(project, "handlers.ts")]);
     expect(errors, formatTypeErrors(errors)).toEqual([]);
 
-    const { createJobsServer } = (await import(join(project, "mcp", "index.ts"))) as { createJobsServer: (h: unknown, o: unknown) => unknown };
+    const { createJobsServer } = (await import(join(project, "mcp", "index.ts"))) as {
+      createJobsServer: (h: unknown, o: unknown) => unknown;
+    };
     const { handlers: implemented } = (await import(join(project, "handlers.ts"))) as { handlers: unknown };
     const { listenHttp } = await import("@mcp-gen/runtime/node");
-    const listener = await listenHttp(createJobsServer(implemented, { tasks: { taskAfterMs: 20 } }) as Parameters<typeof listenHttp>[0], { port: 0 });
+    const listener = await listenHttp(
+      createJobsServer(implemented, { tasks: { taskAfterMs: 20 } }) as Parameters<typeof listenHttp>[0],
+      { port: 0 },
+    );
     try {
       const modern = httpClient(listener.url, "modern", () => ({}));
-      const created = await modern.request("tools/call", { name: "slow_compute", arguments: { ms: 300 }, _meta: modernMeta(true) });
-      expect(created.result).toMatchObject({ resultType: "task", status: "working", ttlMs: 60000, pollIntervalMs: 500 });
+      const created = await modern.request("tools/call", {
+        name: "slow_compute",
+        arguments: { ms: 300 },
+        _meta: modernMeta(true),
+      });
+      expect(created.result).toMatchObject({
+        resultType: "task",
+        status: "working",
+        ttlMs: 60000,
+        pollIntervalMs: 500,
+      });
       const taskId = created.result!.taskId as string;
       let task = (await modern.request("tasks/get", { taskId, _meta: modernMeta(true) })).result!;
       for (let i = 0; i < 50 && task.status === "working"; i++) {
         await new Promise((r) => setTimeout(r, 50));
         task = (await modern.request("tasks/get", { taskId, _meta: modernMeta(true) })).result!;
       }
-      expect(task).toMatchObject({ status: "completed", result: { content: [{ type: "text", text: "slept 300 ms" }] } });
+      expect(task).toMatchObject({
+        status: "completed",
+        result: { content: [{ type: "text", text: "slept 300 ms" }] },
+      });
       const refused = await modern.request("tools/call", { name: "report", arguments: {}, _meta: modernMeta(false) });
       expect(refused.error?.code).toBe(-32021);
 
       const legacy = httpClient(listener.url, "legacy", () => ({}));
-      const init = await legacy.request("initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } });
+      const init = await legacy.request("initialize", {
+        protocolVersion: "2025-11-25",
+        capabilities: {},
+        clientInfo: { name: "t", version: "1" },
+      });
       expect((init.result!.capabilities as Record<string, unknown>).tasks).toBeDefined();
       const tools = (await legacy.request("tools/list")).result!.tools as { name: string; execution?: unknown }[];
       expect(Object.fromEntries(tools.map((t) => [t.name, t.execution]))).toEqual({
@@ -116,7 +142,8 @@ describe("task: in the manifest", () => {
       name: "timings without task:",
       tools: ["  slow:", "    ttlMs: 1000"],
       protocol: "2026-07-28",
-      stderr: 'mcp-gen: mcp.yaml:6:5: ttlMs of tool "slow" applies to its tasks: declare `task: optional` or `task: required` too',
+      stderr:
+        'mcp-gen: mcp.yaml:6:5: ttlMs of tool "slow" applies to its tasks: declare `task: optional` or `task: required` too',
     },
     {
       name: "task: where no revision has tasks",

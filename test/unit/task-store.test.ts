@@ -10,7 +10,20 @@ import { httpClient, modernMeta } from "../e2e/raw-mcp.js";
 
 function record(taskId: string, overrides: Partial<TaskRecord> = {}): TaskRecord {
   const now = new Date().toISOString();
-  return { taskId, owner: "", tool: "t", revision: "2026-07-28", status: "working", createdAt: now, lastUpdatedAt: now, ttlMs: 60_000, pollIntervalMs: 100, expiresAt: Date.now() + 60_000, version: 1, ...overrides };
+  return {
+    taskId,
+    owner: "",
+    tool: "t",
+    revision: "2026-07-28",
+    status: "working",
+    createdAt: now,
+    lastUpdatedAt: now,
+    ttlMs: 60_000,
+    pollIntervalMs: 100,
+    expiresAt: Date.now() + 60_000,
+    version: 1,
+    ...overrides,
+  };
 }
 
 describe("MemoryTaskStore", () => {
@@ -108,10 +121,17 @@ describe("tasks of a protected server", () => {
         resource,
         authorizationServers: ["https://auth.example.com"],
         // The token is the subject's name (a test stand-in for a verified JWT).
-        verifyToken: (token) => ({ subject: token, scopes: [], expiresAt: undefined, audience: [resource], claims: { sub: token } }),
+        verifyToken: (token) => ({
+          subject: token,
+          scopes: [],
+          expiresAt: undefined,
+          audience: [resource],
+          claims: { sub: token },
+        }),
       },
     });
-    const as = (subject: string) => httpClient(listener!.url, "modern", () => ({}), fetch, { authorization: `Bearer ${subject}` });
+    const as = (subject: string) =>
+      httpClient(listener!.url, "modern", () => ({}), fetch, { authorization: `Bearer ${subject}` });
     const alice = as("alice");
     const bob = as("bob");
     const meta = modernMeta(true);
@@ -119,7 +139,9 @@ describe("tasks of a protected server", () => {
     const taskId = created.result!.taskId as string;
     expect(created.result?.resultType).toBe("task");
     expect((await bob.request("tasks/get", { taskId, _meta: meta })).error?.code).toBe(-32602);
-    expect((await bob.request("tasks/update", { taskId, inputResponses: {}, _meta: meta })).result?.resultType).toBe("complete");
+    expect((await bob.request("tasks/update", { taskId, inputResponses: {}, _meta: meta })).result?.resultType).toBe(
+      "complete",
+    );
     expect((await bob.request("tasks/cancel", { taskId, _meta: meta })).result?.resultType).toBe("complete");
     expect((await alice.request("tasks/get", { taskId, _meta: meta })).result?.status).toBe("working");
     expect((await alice.request("tasks/cancel", { taskId, _meta: meta })).result?.resultType).toBe("complete");

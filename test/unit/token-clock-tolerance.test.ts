@@ -22,7 +22,8 @@ beforeAll(async () => {
   publicJwk = { ...(await exportJWK(keys.publicKey)), kid: "k1", alg: "RS256", use: "sig" };
 });
 
-const jwks: typeof fetch = async () => new Response(JSON.stringify({ keys: [publicJwk] }), { headers: { "content-type": "application/json" } });
+const jwks: typeof fetch = async () =>
+  new Response(JSON.stringify({ keys: [publicJwk] }), { headers: { "content-type": "application/json" } });
 
 function token(claims: { exp: number; nbf?: number }): Promise<string> {
   const jwt = new SignJWT({ scope: "notes:read", ...(claims.nbf === undefined ? {} : { nbf: claims.nbf }) })
@@ -36,13 +37,29 @@ function token(claims: { exp: number; nbf?: number }): Promise<string> {
 }
 
 /** A 2026-07-28 tools/list with `authorization`, through a handler with these auth options. */
-async function listTools(auth: HttpAuthOptions, authorization: string): Promise<{ status: number; challenge: string | null }> {
-  const handler = createWebHandler(createNotesServer(handlers), { allowedHosts: ["notes.example.com"], auth: { resource, authorizationServers: [issuer], ...auth } });
-  const _meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
+async function listTools(
+  auth: HttpAuthOptions,
+  authorization: string,
+): Promise<{ status: number; challenge: string | null }> {
+  const handler = createWebHandler(createNotesServer(handlers), {
+    allowedHosts: ["notes.example.com"],
+    auth: { resource, authorizationServers: [issuer], ...auth },
+  });
+  const _meta = {
+    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    "io.modelcontextprotocol/clientCapabilities": {},
+  };
   const response = await handler(
     new Request(resource, {
       method: "POST",
-      headers: { host: "notes.example.com", "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/list", authorization },
+      headers: {
+        host: "notes.example.com",
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-protocol-version": "2026-07-28",
+        "mcp-method": "tools/list",
+        authorization,
+      },
       body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta } }),
     }),
   );
@@ -53,22 +70,36 @@ const verifier = () => jwtVerifier({ issuer, jwksUri: `${issuer}/jwks`, fetch: j
 
 describe("jwtVerifier behind an HTTP binding: 30 s of clock tolerance on exp and nbf", () => {
   it("serves a token 25 s past exp and refuses one 35 s past", async () => {
-    expect((await listTools({ verifyToken: verifier() }, `Bearer ${await token({ exp: now() - 25 })}`)).status).toBe(200);
+    expect((await listTools({ verifyToken: verifier() }, `Bearer ${await token({ exp: now() - 25 })}`)).status).toBe(
+      200,
+    );
     const refused = await listTools({ verifyToken: verifier() }, `Bearer ${await token({ exp: now() - 35 })}`);
     expect(refused.status).toBe(401);
     expect(refused.challenge).toContain('error_description="the token has expired"');
   });
 
   it("serves a token whose nbf is 25 s ahead and refuses one 35 s ahead", async () => {
-    expect((await listTools({ verifyToken: verifier() }, `Bearer ${await token({ exp: now() + 300, nbf: now() + 25 })}`)).status).toBe(200);
-    const refused = await listTools({ verifyToken: verifier() }, `Bearer ${await token({ exp: now() + 300, nbf: now() + 35 })}`);
+    expect(
+      (await listTools({ verifyToken: verifier() }, `Bearer ${await token({ exp: now() + 300, nbf: now() + 25 })}`))
+        .status,
+    ).toBe(200);
+    const refused = await listTools(
+      { verifyToken: verifier() },
+      `Bearer ${await token({ exp: now() + 300, nbf: now() + 35 })}`,
+    );
     expect(refused.status).toBe(401);
     expect(refused.challenge).toContain('error_description="the token is not valid yet"');
   });
 });
 
 describe("the binding's own expiry check (any verifyToken)", () => {
-  const verifyingExpiry = (secondsAgo: number) => (): AuthInfo => ({ subject: "ann", scopes: ["notes:read"], expiresAt: now() - secondsAgo, audience: [resource], claims: {} });
+  const verifyingExpiry = (secondsAgo: number) => (): AuthInfo => ({
+    subject: "ann",
+    scopes: ["notes:read"],
+    expiresAt: now() - secondsAgo,
+    audience: [resource],
+    claims: {},
+  });
 
   it("tolerates 30 s by default: 25 s past expiresAt is served, 35 s past is refused", async () => {
     expect((await listTools({ verifyToken: verifyingExpiry(25) }, "Bearer t")).status).toBe(200);
@@ -78,7 +109,11 @@ describe("the binding's own expiry check (any verifyToken)", () => {
   });
 
   it("takes clockToleranceSeconds: with 0, 5 s past expiresAt is refused and 5 s before is served", async () => {
-    expect((await listTools({ verifyToken: verifyingExpiry(5), clockToleranceSeconds: 0 }, "Bearer t")).status).toBe(401);
-    expect((await listTools({ verifyToken: verifyingExpiry(-5), clockToleranceSeconds: 0 }, "Bearer t")).status).toBe(200);
+    expect((await listTools({ verifyToken: verifyingExpiry(5), clockToleranceSeconds: 0 }, "Bearer t")).status).toBe(
+      401,
+    );
+    expect((await listTools({ verifyToken: verifyingExpiry(-5), clockToleranceSeconds: 0 }, "Bearer t")).status).toBe(
+      200,
+    );
   });
 });

@@ -6,32 +6,87 @@ import { normaliseSchema } from "../../generator/emit/types/normalise.js";
 import { schemaDeclaration } from "../../generator/emit/types/schema-type.js";
 
 const refName = (ref: string) => (ref === "#" ? "Node" : ref === "#/$defs/leaf" ? "Leaf" : undefined);
-const declaration = (name: string, schema: unknown, indent = 0) => schemaDeclaration(name, normaliseSchema(schema, { refName }), indent).split("\n").slice(0, -1);
+const declaration = (name: string, schema: unknown, indent = 0) =>
+  schemaDeclaration(name, normaliseSchema(schema, { refName }), indent).split("\n").slice(0, -1);
 
 const levels = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}-${i}`);
 
 const cases: readonly { name: string; schema: unknown; indent?: number; lines: readonly string[] }[] = [
-  { name: "Text", schema: { type: "string", description: "Some text", maxLength: 5, format: "email" }, lines: ["/** Some text */", "export type Text = string;"] },
+  {
+    name: "Text",
+    schema: { type: "string", description: "Some text", maxLength: 5, format: "email" },
+    lines: ["/** Some text */", "export type Text = string;"],
+  },
   {
     name: "Point",
-    schema: { type: "object", description: "A point", properties: { x: { type: "number", description: "Across" }, y: { type: "integer" }, "z-index": { type: "number" } }, required: ["x"] },
-    lines: ["/** A point */", "export interface Point {", "  /** Across */", "  x: number;", "  y?: number | undefined;", '  "z-index"?: number | undefined;', "}"],
+    schema: {
+      type: "object",
+      description: "A point",
+      properties: {
+        x: { type: "number", description: "Across" },
+        y: { type: "integer" },
+        "z-index": { type: "number" },
+      },
+      required: ["x"],
+    },
+    lines: [
+      "/** A point */",
+      "export interface Point {",
+      "  /** Across */",
+      "  x: number;",
+      "  y?: number | undefined;",
+      '  "z-index"?: number | undefined;',
+      "}",
+    ],
   },
   { name: "Empty", schema: { type: "object", properties: {} }, lines: ["export interface Empty {}"] },
   { name: "Open", schema: { type: "object" }, lines: ["export interface Open {", "  [k: string]: unknown;", "}"] },
   {
     name: "Mixed",
-    schema: { type: "object", properties: { a: { type: "string" } }, required: ["a"], additionalProperties: { type: "boolean" } },
+    schema: {
+      type: "object",
+      properties: { a: { type: "string" } },
+      required: ["a"],
+      additionalProperties: { type: "boolean" },
+    },
     lines: ["export interface Mixed {", "  a: string;", "  [k: string]: boolean | string;", "}"],
   },
   { name: "Maybe", schema: { type: ["string", "null"] }, lines: ["export type Maybe = string | null;"] },
-  { name: "Level", schema: { enum: ["low", "it's \"high\"", "\u2028", -1, null, true] }, lines: ['export type Level = "low" | "it\'s \\"high\\"" | "\\u2028" | -1 | null | true;'] },
-  { name: "Long", schema: { enum: levels("level", 12) }, lines: ["export type Long =", ...levels("level", 11).map((l) => `  | "${l}"`), '  | "level-11";'] },
-  { name: "List", schema: { type: "array", items: { anyOf: [{ type: "string" }, { type: "number" }] } }, lines: ["export type List = (string | number)[];"] },
-  { name: "Wide", schema: { type: "array", items: { enum: levels("value", 3).map((v) => v.repeat(9)) } }, lines: ["export type Wide = (", ...levels("value", 3).map((v) => `  | "${v.repeat(9)}"`), ")[];"] },
-  { name: "Pair", schema: { type: "array", prefixItems: [{ type: "string" }, { type: "number" }], minItems: 1 }, lines: ["export type Pair = [string, number?, ...unknown[]];"] },
-  { name: "Closed", schema: { type: "array", prefixItems: [{ type: "string" }], items: false, minItems: 1 }, lines: ["export type Closed = [string];"] },
-  { name: "Choice", schema: { type: "array", prefixItems: [{ type: ["string", "number"] }] }, lines: ["export type Choice = [(string | number)?, ...unknown[]];"] },
+  {
+    name: "Level",
+    schema: { enum: ["low", 'it\'s "high"', "\u2028", -1, null, true] },
+    lines: ['export type Level = "low" | "it\'s \\"high\\"" | "\\u2028" | -1 | null | true;'],
+  },
+  {
+    name: "Long",
+    schema: { enum: levels("level", 12) },
+    lines: ["export type Long =", ...levels("level", 11).map((l) => `  | "${l}"`), '  | "level-11";'],
+  },
+  {
+    name: "List",
+    schema: { type: "array", items: { anyOf: [{ type: "string" }, { type: "number" }] } },
+    lines: ["export type List = (string | number)[];"],
+  },
+  {
+    name: "Wide",
+    schema: { type: "array", items: { enum: levels("value", 3).map((v) => v.repeat(9)) } },
+    lines: ["export type Wide = (", ...levels("value", 3).map((v) => `  | "${v.repeat(9)}"`), ")[];"],
+  },
+  {
+    name: "Pair",
+    schema: { type: "array", prefixItems: [{ type: "string" }, { type: "number" }], minItems: 1 },
+    lines: ["export type Pair = [string, number?, ...unknown[]];"],
+  },
+  {
+    name: "Closed",
+    schema: { type: "array", prefixItems: [{ type: "string" }], items: false, minItems: 1 },
+    lines: ["export type Closed = [string];"],
+  },
+  {
+    name: "Choice",
+    schema: { type: "array", prefixItems: [{ type: ["string", "number"] }] },
+    lines: ["export type Choice = [(string | number)?, ...unknown[]];"],
+  },
   {
     name: "Shape",
     schema: { anyOf: [{ type: "object", properties: { r: { type: "number" } }, required: ["r"] }, { type: "null" }] },
@@ -39,29 +94,78 @@ const cases: readonly { name: string; schema: unknown; indent?: number; lines: r
   },
   {
     name: "Both",
-    schema: { type: "object", properties: { kind: { type: "string" } }, anyOf: [{ $ref: "#/$defs/leaf" }, { type: "null" }] },
+    schema: {
+      type: "object",
+      properties: { kind: { type: "string" } },
+      anyOf: [{ $ref: "#/$defs/leaf" }, { type: "null" }],
+    },
     lines: ["export type Both =", "  & {", "      kind?: string | undefined;", "    }", "  & (Leaf | null);"],
   },
   {
     name: "Patterned",
     schema: { type: "object", patternProperties: { "a*/b": { type: "number", description: "Ends */ here" } } },
-    lines: ["export interface Patterned {", '  /** Keys matching "a*\\/b": Ends *\\/ here */', "  [k: string]: number;", "}"],
+    lines: [
+      "export interface Patterned {",
+      '  /** Keys matching "a*\\/b": Ends *\\/ here */',
+      "  [k: string]: number;",
+      "}",
+    ],
   },
   {
     name: "Hostile",
-    schema: { type: "object", properties: { "*/": { type: "string", description: "a\u2028b `${x}`" }, "`${x}`": { const: "`" } }, required: ["`${x}`"] },
-    lines: ["export interface Hostile {", "  /**", "   * a", "   * b `${x}`", "   */", '  "*/"?: string | undefined;', '  "`${x}`": "`";', "}"],
+    schema: {
+      type: "object",
+      properties: { "*/": { type: "string", description: "a\u2028b `${x}`" }, "`${x}`": { const: "`" } },
+      required: ["`${x}`"],
+    },
+    lines: [
+      "export interface Hostile {",
+      "  /**",
+      "   * a",
+      "   * b `${x}`",
+      "   */",
+      '  "*/"?: string | undefined;',
+      '  "`${x}`": "`";',
+      "}",
+    ],
   },
   {
     name: "Old",
-    schema: { type: "object", description: "Old", deprecated: true, properties: { old: { type: "string", deprecated: true } } },
-    lines: ["/**", " * Old", " *", " * @deprecated", " */", "export interface Old {", "  /** @deprecated */", "  old?: string | undefined;", "}"],
+    schema: {
+      type: "object",
+      description: "Old",
+      deprecated: true,
+      properties: { old: { type: "string", deprecated: true } },
+    },
+    lines: [
+      "/**",
+      " * Old",
+      " *",
+      " * @deprecated",
+      " */",
+      "export interface Old {",
+      "  /** @deprecated */",
+      "  old?: string | undefined;",
+      "}",
+    ],
   },
-  { name: "Node", schema: { type: "object", properties: { children: { type: "array", items: { $ref: "#" } } } }, lines: ["export interface Node {", "  children?: Node[] | undefined;", "}"] },
+  {
+    name: "Node",
+    schema: { type: "object", properties: { children: { type: "array", items: { $ref: "#" } } } },
+    lines: ["export interface Node {", "  children?: Node[] | undefined;", "}"],
+  },
   {
     name: "Nested",
     indent: 1,
-    schema: { type: "object", properties: { inner: { type: "object", properties: { v: { anyOf: [{ type: "object", properties: { a: { type: "string" } } }, { type: "string" }] } } } } },
+    schema: {
+      type: "object",
+      properties: {
+        inner: {
+          type: "object",
+          properties: { v: { anyOf: [{ type: "object", properties: { a: { type: "string" } } }, { type: "string" }] } },
+        },
+      },
+    },
     lines: [
       "  export interface Nested {",
       "    inner?:",
@@ -79,8 +183,16 @@ const cases: readonly { name: string; schema: unknown; indent?: number; lines: r
   },
   { name: "Never", schema: false, lines: ["export type Never = never;"] },
   { name: "Anything", schema: true, lines: ["export type Anything = unknown;"] },
-  { name: "Annotated", schema: { description: "Any value", examples: [1] }, lines: ["/** Any value */", "export type Annotated = unknown;"] },
-  { name: "Constant", schema: { const: { kind: "x", list: [1, "a"] } }, lines: ["export interface Constant {", '  kind: "x";', '  list: [1, "a"];', "}"] },
+  {
+    name: "Annotated",
+    schema: { description: "Any value", examples: [1] },
+    lines: ["/** Any value */", "export type Annotated = unknown;"],
+  },
+  {
+    name: "Constant",
+    schema: { const: { kind: "x", list: [1, "a"] } },
+    lines: ["export interface Constant {", '  kind: "x";', '  list: [1, "a"];', "}"],
+  },
   { name: "Not", schema: { not: { type: "string" } }, lines: ["export type Not = unknown;"] },
 ];
 
@@ -110,8 +222,17 @@ describe("canonical layout of types", () => {
       "export type ClientRequestMap = MergeMethods<V2026_07_28.ClientRequestMap>;",
     ]);
     const revisions = ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"];
-    const head = protocolHead(revisions, "MergeMethods", revisions.map((r) => `V${r.replace(/-/g, "_")}`)).split("\n");
-    expect(head.slice(0, 8)).toEqual(["/** The protocol revisions this code serves and speaks, preferred first. */", "export const revisions = [", ...revisions.map((r) => `  "${r}",`), "] as const;"]);
+    const head = protocolHead(
+      revisions,
+      "MergeMethods",
+      revisions.map((r) => `V${r.replace(/-/g, "_")}`),
+    ).split("\n");
+    expect(head.slice(0, 8)).toEqual([
+      "/** The protocol revisions this code serves and speaks, preferred first. */",
+      "export const revisions = [",
+      ...revisions.map((r) => `  "${r}",`),
+      "] as const;",
+    ]);
     expect(head.slice(11, 18)).toEqual([
       "export type ClientRequestMap = MergeMethods<",
       "  | V2026_07_28.ClientRequestMap",

@@ -21,10 +21,75 @@ function random(seed: number): () => number {
 }
 
 const awkwardStrings = [
-  "", " ", "plain", "two words", "a: b", "a:b", "a #b", "a#b", "#x", "- x", "-x", "-5", "5", "1.50", "1e3", "0x1F", "0o17", ".inf", ".nan",
-  "null", "~", "Null", "true", "False", "yes", "'quoted'", '"dq"', "it's", 'say "hi"', "back\\slash", "tab\there", "line\nbreak", "trailing\n",
-  "two\n\nparagraphs\n", " leading", "trailing ", "[a]", "{b}", "a, b", "&anchor", "*alias", "!tag", "|", ">", "%x", "@x", "`x`", "?", "? x",
-  "é ü 日本", "emoji 🙂", "line\u2028sep", "para\u2029sep", "next\u0085line", "nb\u00a0sp", "bell\u0007", "esc\u001b", "nul\u0000", "a  b   c", "end \\", "\\ start", "x".repeat(120), "word ".repeat(30).trim(), "__proto__", "$ref", "#/$defs/x", "http://example.com/a?b=c#d", "key:", ":",
+  "",
+  " ",
+  "plain",
+  "two words",
+  "a: b",
+  "a:b",
+  "a #b",
+  "a#b",
+  "#x",
+  "- x",
+  "-x",
+  "-5",
+  "5",
+  "1.50",
+  "1e3",
+  "0x1F",
+  "0o17",
+  ".inf",
+  ".nan",
+  "null",
+  "~",
+  "Null",
+  "true",
+  "False",
+  "yes",
+  "'quoted'",
+  '"dq"',
+  "it's",
+  'say "hi"',
+  "back\\slash",
+  "tab\there",
+  "line\nbreak",
+  "trailing\n",
+  "two\n\nparagraphs\n",
+  " leading",
+  "trailing ",
+  "[a]",
+  "{b}",
+  "a, b",
+  "&anchor",
+  "*alias",
+  "!tag",
+  "|",
+  ">",
+  "%x",
+  "@x",
+  "`x`",
+  "?",
+  "? x",
+  "é ü 日本",
+  "emoji 🙂",
+  "line\u2028sep",
+  "para\u2029sep",
+  "next\u0085line",
+  "nb\u00a0sp",
+  "bell\u0007",
+  "esc\u001b",
+  "nul\u0000",
+  "a  b   c",
+  "end \\",
+  "\\ start",
+  "x".repeat(120),
+  "word ".repeat(30).trim(),
+  "__proto__",
+  "$ref",
+  "#/$defs/x",
+  "http://example.com/a?b=c#d",
+  "key:",
+  ":",
 ];
 
 /** Values already made, some used again: the yaml library writes a value met twice as an anchor and an alias. */
@@ -44,12 +109,22 @@ function freshValue(next: () => number, depth: number, pick: <T>(list: readonly 
   if (depth > 0 && roll < 0.25) {
     const out: { [key: string]: JsonValue } = {};
     for (let n = Math.floor(next() * 5); n > 0; n--) {
-      const key = next() < 0.7 ? pick(["name", "type", "description", "x-y", "$defs", "a b", "k1", "properties"]) + (next() < 0.5 ? "" : String(Math.floor(next() * 9))) : pick(awkwardStrings);
-      Object.defineProperty(out, key, { value: randomValue(next, depth - 1), enumerable: true, writable: true, configurable: true });
+      const key =
+        next() < 0.7
+          ? pick(["name", "type", "description", "x-y", "$defs", "a b", "k1", "properties"]) +
+            (next() < 0.5 ? "" : String(Math.floor(next() * 9)))
+          : pick(awkwardStrings);
+      Object.defineProperty(out, key, {
+        value: randomValue(next, depth - 1),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     }
     return out;
   }
-  if (depth > 0 && roll < 0.4) return Array.from({ length: Math.floor(next() * 4) }, () => randomValue(next, depth - 1));
+  if (depth > 0 && roll < 0.4)
+    return Array.from({ length: Math.floor(next() * 4) }, () => randomValue(next, depth - 1));
   if (roll < 0.55) return pick([0, 1, -1, 2.5, -0.125, 1e21, 123456789, 3.0e-7]);
   if (roll < 0.62) return pick([true, false, null]);
   return pick(awkwardStrings);
@@ -72,8 +147,10 @@ const styles: ToStringOptions[] = [
 
 function* pointersOf(value: JsonValue, pointer = ""): Generator<[string, JsonValue]> {
   yield [pointer, value];
-  if (Array.isArray(value)) for (let i = 0; i < value.length; i++) yield* pointersOf(value[i]!, childPointer(pointer, i));
-  else if (value !== null && typeof value === "object") for (const key of Object.keys(value)) yield* pointersOf(value[key]!, childPointer(pointer, key));
+  if (Array.isArray(value))
+    for (let i = 0; i < value.length; i++) yield* pointersOf(value[i]!, childPointer(pointer, i));
+  else if (value !== null && typeof value === "object")
+    for (const key of Object.keys(value)) yield* pointersOf(value[key]!, childPointer(pointer, key));
 }
 
 /** Whether the fast path took `text`; when it did, it must agree with the yaml library in value and every position. */
@@ -87,7 +164,8 @@ function agrees(text: string): boolean {
   for (const [pointer, value] of pointersOf(slow.source!.value)) {
     const [a, b] = [fast.source!.positions, slow.source!.positions];
     expect([pointer, a.value(pointer), a.key(pointer)], text).toEqual([pointer, b.value(pointer), b.key(pointer)]);
-    if (value === null || typeof value !== "object") expect([pointer, a.source(pointer)], text).toEqual([pointer, b.source(pointer)]);
+    if (value === null || typeof value !== "object")
+      expect([pointer, a.source(pointer)], text).toEqual([pointer, b.source(pointer)]);
   }
   return true;
 }
@@ -96,7 +174,7 @@ const handWritten = [
   "a: 1\nb: two\n",
   "# comment\n\n---\nkey: value # trailing\nlist:\n  - a\n  - b\n",
   "list:\n- a\n- b\nnext: 1\n",
-  "items:\n  - name: x\n    type: string\n  - name: y\n    nested:\n      deep: [1, 2, \"three\"]\n",
+  'items:\n  - name: x\n    type: string\n  - name: y\n    nested:\n      deep: [1, 2, "three"]\n',
   "text: |\n  line one\n  line two\n\n  after blank\n\nnext: 1\n",
   "text: |-\n  kept\n    indented\nnext: 1\n",
   "text: >\n  folded\n  lines\n\n  para\nnext: x\n",
@@ -112,7 +190,7 @@ const handWritten = [
   "null: key\n",
   "trailing: x   \nspaced: y   # c\nflow: [a , b ]   \n",
   `${"k".repeat(1100)}: long key\n`,
-  "'quoted key': 1\n\"dq key\": 2\n\"spaced\" : 3\nspaced key   : 4\n^[0-9]+$: pattern\n",
+  '\'quoted key\': 1\n"dq key": 2\n"spaced" : 3\nspaced key   : 4\n^[0-9]+$: pattern\n',
   "a:\n  b:\n    c:\n      d:\n        e:\n          f: deep\n",
   "root:\n  - - nested\n",
   "a: &x 1\nb: *x\n",
@@ -128,10 +206,10 @@ const handWritten = [
   "a: b\r\nc: d\r\n",
   "a: b\rc: d\n",
   "a: b: c\n",
-  "a: \"multi\n  line\"\n",
+  'a: "multi\n  line"\n',
   "a: \"fold\n  over\n\n  lines \\\n  joined\\x41\\u00e9\\U0001F642\\L\\N\\_\\ \"\nb: 'single\n  ''fold''\n\n\n  end'\n",
-  "a: \"trailing\n  \"\nb: \"x\n\"\n",
-  "- \"in a\n   sequence\"\n",
+  'a: "trailing\n  "\nb: "x\n"\n',
+  '- "in a\n   sequence"\n',
   "a: [1,\n  2]\n",
   "1: x\n",
   "true: x\n",
@@ -146,7 +224,7 @@ const handWritten = [
   "a: [x, ]\n",
   "a: {x}\n",
   "k: v # c: d\n",
-  "a: \"x\"y\n",
+  'a: "x"y\n',
   "a: x\n# c\n  y\n",
   "? complex\n: value\n",
   "a:\n  |\n  x\n",
@@ -158,7 +236,13 @@ const handWritten = [
 
 describe("the block YAML fast path", () => {
   it("reads every manifest in the repository, as the yaml library does", () => {
-    const files = ["examples/weather/mcp.yaml", "examples/everything/mcp.yaml", "test/conformance/server/mcp.yaml", "bench/workload/mcp.yaml", "test/interop/everything/mcp.yaml"];
+    const files = [
+      "examples/weather/mcp.yaml",
+      "examples/everything/mcp.yaml",
+      "test/conformance/server/mcp.yaml",
+      "bench/workload/mcp.yaml",
+      "test/interop/everything/mcp.yaml",
+    ];
     for (const file of files) expect(agrees(readFileSync(file, "utf8")), file).toBe(true);
   });
 
@@ -173,7 +257,8 @@ describe("the block YAML fast path", () => {
         total++;
         if (agrees(text)) taken++;
         // Written on Windows: CRLF line ends.
-        if (n % 4 === 0) expect(agrees(text.replace(/\n/g, "\r\n")), "the same text with CRLF line ends").toBe(agrees(text));
+        if (n % 4 === 0)
+          expect(agrees(text.replace(/\n/g, "\r\n")), "the same text with CRLF line ends").toBe(agrees(text));
       }
     }
     // Most of them are of the common kind: the fast path must not give up on ordinary YAML.
@@ -182,13 +267,49 @@ describe("the block YAML fast path", () => {
 
   it("agrees on hand-written edge cases, and leaves what it does not read to the yaml library", () => {
     const taken = handWritten.filter((text) => agrees(text));
-    for (const text of handWritten.filter((t) => !t.includes("\r"))) expect(agrees(text.replace(/\n/g, "\r\n")), JSON.stringify(text)).toBe(taken.includes(text));
+    for (const text of handWritten.filter((t) => !t.includes("\r")))
+      expect(agrees(text.replace(/\n/g, "\r\n")), JSON.stringify(text)).toBe(taken.includes(text));
     expect(taken.length).toBeGreaterThan(20);
   });
 
   it("never accepts a mutated document the yaml library refuses or reads differently", () => {
     const next = random(16);
-    const pieces = [" ", "  ", ":", ": ", "-", "- ", "#", " #", "'", '"', "|", ">", "\n", "\n  ", "[", "]", "{", "}", ",", "&a", "*a", "!", "\\", "x", "1", "~", "?", "\u0085", "\u2028", "\u00a0", "---", "\\\n", "\r\n", "\r"];
+    const pieces = [
+      " ",
+      "  ",
+      ":",
+      ": ",
+      "-",
+      "- ",
+      "#",
+      " #",
+      "'",
+      '"',
+      "|",
+      ">",
+      "\n",
+      "\n  ",
+      "[",
+      "]",
+      "{",
+      "}",
+      ",",
+      "&a",
+      "*a",
+      "!",
+      "\\",
+      "x",
+      "1",
+      "~",
+      "?",
+      "\u0085",
+      "\u2028",
+      "\u00a0",
+      "---",
+      "\\\n",
+      "\r\n",
+      "\r",
+    ];
     const seeds = handWritten.filter((text) => parseBlockYaml(text, new PositionIndex("f", text)) !== undefined);
     let readable = 0;
     for (let n = 0; n < 3000; n++) {
@@ -196,7 +317,8 @@ describe("the block YAML fast path", () => {
       for (let edits = 1 + Math.floor(next() * 3); edits > 0; edits--) {
         const at = Math.floor(next() * (text.length + 1));
         const cut = next() < 0.4 ? Math.floor(next() * 3) : 0;
-        text = text.slice(0, at) + (next() < 0.8 ? pieces[Math.floor(next() * pieces.length)] : "") + text.slice(at + cut);
+        text =
+          text.slice(0, at) + (next() < 0.8 ? pieces[Math.floor(next() * pieces.length)] : "") + text.slice(at + cut);
       }
       if (agrees(text)) readable++;
     }

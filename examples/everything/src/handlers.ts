@@ -7,7 +7,8 @@ interface Note extends AddNoteOutput {
 }
 
 /** A 1x1 PNG: the logo and every note's thumbnail. */
-export const pngBase64 = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";
+export const pngBase64 =
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";
 
 /** A tenth of a second of silence (8 kHz, 8-bit mono PCM WAV): every note's "dictation". */
 function silentWav(): string {
@@ -34,9 +35,14 @@ const wavBase64 = silentWav();
 
 export const INDEX_URI = "notes://index";
 const noteUri = (id: string) => `notes://notes/${encodeURIComponent(id)}`;
-const slug = (title: string) => title.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "") || "note";
+const slug = (title: string) =>
+  title
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-|-$/g, "") || "note";
 const words = (body: string) => body.split(/\s+/).filter(Boolean).length;
-const markdown = (note: Note) => `# ${note.title}\n\n${note.body}\n${note.tags.length ? `\nTags: ${note.tags.join(", ")}\n` : ""}`;
+const markdown = (note: Note) =>
+  `# ${note.title}\n\n${note.body}\n${note.tags.length ? `\nTags: ${note.tags.join(", ")}\n` : ""}`;
 
 /**
  * Resolves after `ms`, or at once when `signal` aborts (the client cancelled). The abort
@@ -53,7 +59,11 @@ const sleep = (ms: number, signal: AbortSignal) =>
 /** The text of a sampling result, whose content is one block or (from 2025-11-25) a list. */
 function sampledText(content: unknown): string {
   const blocks = Array.isArray(content) ? content : [content];
-  return blocks.map((b: { type?: unknown; text?: unknown }) => (b.type === "text" && typeof b.text === "string" ? b.text : `[${String(b.type)}]`)).join("\n");
+  return blocks
+    .map((b: { type?: unknown; text?: unknown }) =>
+      b.type === "text" && typeof b.text === "string" ? b.text : `[${String(b.type)}]`,
+    )
+    .join("\n");
 }
 
 export interface WorkspaceEvents {
@@ -72,12 +82,22 @@ export function createHandlers(events: WorkspaceEvents): NotesHandlers {
   const add = (title: string, body: string, tags: readonly string[]): Note => {
     let id = slug(title);
     for (let n = 2; notes.has(id); n++) id = `${slug(title)}-${n}`;
-    const note: Note = { id, title, body, tags: [...tags], words: words(body), createdAt: new Date(Date.UTC(2026, 0, 1 + notes.size)).toISOString() };
+    const note: Note = {
+      id,
+      title,
+      body,
+      tags: [...tags],
+      words: words(body),
+      createdAt: new Date(Date.UTC(2026, 0, 1 + notes.size)).toISOString(),
+    };
     notes.set(id, note);
     return note;
   };
   add("Groceries", "Milk, eggs, coffee and a loaf of rye bread.", ["home"]);
-  add("Launch plan", "Ship the beta on Monday, write the announcement, then collect feedback for a week.", ["work", "launch"]);
+  add("Launch plan", "Ship the beta on Monday, write the announcement, then collect feedback for a week.", [
+    "work",
+    "launch",
+  ]);
 
   const find = (id: string) => notes.get(id);
   const unknown = (id: string) => ({
@@ -117,8 +137,19 @@ export function createHandlers(events: WorkspaceEvents): NotesHandlers {
         );
         return {
           content: found.length
-            ? found.map((n) => ({ type: "resource_link" as const, uri: noteUri(n.id), name: n.id, title: n.title, mimeType: "text/markdown" }))
-            : [{ type: "text" as const, text: `No note matches ${JSON.stringify(query)}${tag === undefined ? "" : ` with tag #${tag}`}` }],
+            ? found.map((n) => ({
+                type: "resource_link" as const,
+                uri: noteUri(n.id),
+                name: n.id,
+                title: n.title,
+                mimeType: "text/markdown",
+              }))
+            : [
+                {
+                  type: "text" as const,
+                  text: `No note matches ${JSON.stringify(query)}${tag === undefined ? "" : ` with tag #${tag}`}`,
+                },
+              ],
         };
       },
       noteMedia({ id }) {
@@ -167,7 +198,12 @@ export function createHandlers(events: WorkspaceEvents): NotesHandlers {
           summary: {
             method: "sampling/createMessage",
             params: {
-              messages: [{ role: "user", content: { type: "text", text: `Summarize this note in one line:\n\n${markdown(note)}` } }],
+              messages: [
+                {
+                  role: "user",
+                  content: { type: "text", text: `Summarize this note in one line:\n\n${markdown(note)}` },
+                },
+              ],
               systemPrompt: "You write terse one-line summaries.",
               maxTokens: 60,
             },
@@ -194,12 +230,16 @@ export function createHandlers(events: WorkspaceEvents): NotesHandlers {
             },
           },
         });
-        return consent.action === "accept" ? "Calendar connection started: finish it in your browser" : `Calendar not connected (${consent.action})`;
+        return consent.action === "accept"
+          ? "Calendar connection started: finish it in your browser"
+          : `Calendar not connected (${consent.action})`;
       },
     },
     resources: {
       index() {
-        return [...notes.values()].map((n) => `- [${n.title}](${noteUri(n.id)}) ${n.tags.map((t) => `#${t}`).join(" ")}`.trimEnd()).join("\n");
+        return [...notes.values()]
+          .map((n) => `- [${n.title}](${noteUri(n.id)}) ${n.tags.map((t) => `#${t}`).join(" ")}`.trimEnd())
+          .join("\n");
       },
       logo() {
         return Uint8Array.from(atob(pngBase64), (c) => c.charCodeAt(0));
@@ -223,7 +263,13 @@ export function createHandlers(events: WorkspaceEvents): NotesHandlers {
               : { type: "text", text: `(There is no note ${id}.)` },
           },
           { role: "user", content: { type: "image", data: pngBase64, mimeType: "image/png" } },
-          { role: "user", content: { type: "text", text: `Review the note above${focus ? `, paying attention to ${focus}` : ""}. The workspace logo is attached for context.` } },
+          {
+            role: "user",
+            content: {
+              type: "text",
+              text: `Review the note above${focus ? `, paying attention to ${focus}` : ""}. The workspace logo is attached for context.`,
+            },
+          },
         ];
       },
     },

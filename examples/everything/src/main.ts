@@ -11,7 +11,8 @@ const server = createNotesServer(
   createHandlers({
     changed: (uri) => server.notifyResourceUpdated(uri),
     emptied: (empty) => {
-      for (const tool of ["get_note", "note_media", "delete_note", "summarize_note"] as const) server.setEnabled("tools", tool, !empty);
+      for (const tool of ["get_note", "note_media", "delete_note", "summarize_note"] as const)
+        server.setEnabled("tools", tool, !empty);
     },
   }),
 );
@@ -25,10 +26,14 @@ if (args.includes("--http")) {
     process.exit(2);
   }
   // CORS is opt-in: only pages on the origins named here may read the replies (loopback pages may send, not read).
-  const allowedOrigins = args.flatMap((arg, i) => (arg === "--allow-origin" && args[i + 1] !== undefined ? [args[i + 1]!] : []));
+  const allowedOrigins = args.flatMap((arg, i) =>
+    arg === "--allow-origin" && args[i + 1] !== undefined ? [args[i + 1]!] : [],
+  );
   const origins = allowedOrigins.length > 0 ? { allowedOrigins } : {};
   // handleSignals: on SIGTERM/SIGINT, requests in flight finish (10 s at most), then exit 0.
-  const listener = await listenHttp(server, { port, handleSignals: true, ...origins }).catch((error: unknown) => cannotListen("notes", error));
+  const listener = await listenHttp(server, { port, handleSignals: true, ...origins }).catch((error: unknown) =>
+    cannotListen("notes", error),
+  );
   // stderr, so that stdout stays clean whatever the transport.
   process.stderr.write(`notes: serving MCP at ${listener.url}\n`);
 } else {

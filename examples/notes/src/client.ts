@@ -13,7 +13,12 @@ import { connectNotesClient } from "./mcp/index.js";
 /** Opens `url` in the user's browser with the platform's opener (no shell); prints it too. */
 function openBrowser(url: URL): void {
   process.stderr.write(`notes client: sign in at ${url.href}\n`);
-  const [command, ...args] = process.platform === "darwin" ? ["open"] : process.platform === "win32" ? ["rundll32", "url.dll,FileProtocolHandler"] : ["xdg-open"];
+  const [command, ...args] =
+    process.platform === "darwin"
+      ? ["open"]
+      : process.platform === "win32"
+        ? ["rundll32", "url.dll,FileProtocolHandler"]
+        : ["xdg-open"];
   spawn(command!, [...args, url.href], { stdio: "ignore", detached: true })
     .on("error", () => process.stderr.write("notes client: no browser opener found; open the URL above yourself\n"))
     .unref();
@@ -21,7 +26,11 @@ function openBrowser(url: URL): void {
 
 const [serverUrl = "http://127.0.0.1:3000/mcp", text] = process.argv.slice(2);
 const redirect = await loopbackRedirect({ open: openBrowser });
-const auth = oauth({ redirectUri: redirect.redirectUri, redirectToAuthorization: redirect.redirectToAuthorization, clientName: "notes example client" });
+const auth = oauth({
+  redirectUri: redirect.redirectUri,
+  redirectToAuthorization: redirect.redirectToAuthorization,
+  clientName: "notes example client",
+});
 const notes = await connectNotesClient(httpChannel(serverUrl, { auth }));
 try {
   if (text !== undefined) await notes.tools.addNote({ text });

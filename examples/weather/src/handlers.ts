@@ -38,7 +38,11 @@ export const handlers: WeatherHandlers = {
     getForecast({ city, days, units }, ctx) {
       const result = forecast(city, days, units);
       // A tool error (isError) tells the model what went wrong so it can try again.
-      if (!result) return { content: [{ type: "text", text: `Unknown city ${city}; try one of: ${Object.keys(cities).join(", ")}` }], isError: true };
+      if (!result)
+        return {
+          content: [{ type: "text", text: `Unknown city ${city}; try one of: ${Object.keys(cities).join(", ")}` }],
+          isError: true,
+        };
       ctx.progress(1, 1, `forecast for ${city}`);
       return { structuredContent: result };
     },
@@ -61,7 +65,13 @@ export const handlers: WeatherHandlers = {
   prompts: {
     planTrip({ city }) {
       return [
-        { role: "user", content: { type: "text", text: `I am travelling to ${city}. Check the forecast with get_forecast, then suggest a packing list.` } },
+        {
+          role: "user",
+          content: {
+            type: "text",
+            text: `I am travelling to ${city}. Check the forecast with get_forecast, then suggest a packing list.`,
+          },
+        },
       ];
     },
   },

@@ -19,9 +19,12 @@ if (args.includes("--http")) {
   }
   const issuer = args.includes("--issuer") ? args[args.indexOf("--issuer") + 1] : undefined;
   // Protection decided at deployment: the manifest declares no scopes, so a valid token suffices.
-  const auth = issuer === undefined ? undefined : { verifyToken: jwtVerifier({ issuer }), authorizationServers: [issuer] };
+  const auth =
+    issuer === undefined ? undefined : { verifyToken: jwtVerifier({ issuer }), authorizationServers: [issuer] };
   // handleSignals: on SIGTERM/SIGINT, requests in flight finish (10 s at most), then exit 0.
-  const listener = await listenHttp(server, { port, auth, handleSignals: true }).catch((error: unknown) => cannotListen("weather", error));
+  const listener = await listenHttp(server, { port, auth, handleSignals: true }).catch((error: unknown) =>
+    cannotListen("weather", error),
+  );
   // stderr, so that stdout stays clean whatever the transport.
   process.stderr.write(`weather: serving MCP at ${listener.url}\n`);
 } else {

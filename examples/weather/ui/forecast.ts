@@ -24,7 +24,11 @@ interface ToolResult {
 
 const element = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 const [title, list, status, daysLabel] = [element("title"), element("forecast"), element("status"), element("days")];
-const [fewer, more, units] = [element<HTMLButtonElement>("fewer"), element<HTMLButtonElement>("more"), element<HTMLButtonElement>("units")];
+const [fewer, more, units] = [
+  element<HTMLButtonElement>("fewer"),
+  element<HTMLButtonElement>("more"),
+  element<HTMLButtonElement>("units"),
+];
 
 let shown: Forecast | undefined;
 const app = new App({ name: "weather-forecast-panel", version: "1.0.0" });
@@ -44,8 +48,13 @@ function render(result: ToolResult): void {
   list.replaceChildren(
     ...forecast.days.map((day) => {
       const item = document.createElement("li");
-      const line = (className: string, text: string) => Object.assign(document.createElement("div"), { className, textContent: text });
-      item.append(line("date", day.date), line(`conditions ${day.conditions}`, day.conditions), line("temps", `${day.high}${degree} / ${day.low}${degree}`));
+      const line = (className: string, text: string) =>
+        Object.assign(document.createElement("div"), { className, textContent: text });
+      item.append(
+        line("date", day.date),
+        line(`conditions ${day.conditions}`, day.conditions),
+        line("temps", `${day.high}${degree} / ${day.low}${degree}`),
+      );
       return item;
     }),
   );

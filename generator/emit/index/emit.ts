@@ -11,7 +11,8 @@ export function exportedNames(text: string): { values: string[]; types: string[]
   const values: string[] = [];
   const types: string[] = [];
   // Line starts found with indexOf (fast on megabytes), each read with a sticky pattern.
-  const declaration = /export (declare namespace|interface|type|const|let|async function|function|class) ([A-Za-z_$][A-Za-z0-9_$]*)/y;
+  const declaration =
+    /export (declare namespace|interface|type|const|let|async function|function|class) ([A-Za-z_$][A-Za-z0-9_$]*)/y;
   const nextLine = (from: number) => {
     const found = text.indexOf("\nexport ", from);
     return found === -1 ? -1 : found + 1;

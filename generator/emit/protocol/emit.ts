@@ -7,7 +7,16 @@ import { docComment, stringLiteral } from "../escape.js";
 import type { GeneratedFile } from "../file.js";
 import { normaliseSchema } from "../types/normalise.js";
 import { schemaDeclaration } from "../types/schema-type.js";
-import { keyword, lineWidth, printDeclaration, printType, reference, union, type TypeMember, type TypeNode } from "../types/type-node.js";
+import {
+  keyword,
+  lineWidth,
+  printDeclaration,
+  printType,
+  reference,
+  union,
+  type TypeMember,
+  type TypeNode,
+} from "../types/type-node.js";
 
 const specSite = "https://modelcontextprotocol.io";
 
@@ -37,16 +46,42 @@ interface MethodMap {
 function methodMaps(protocol: ProtocolModel): MethodMap[] {
   const defined = new Set(Object.keys(protocol.schema.definitions));
   for (const name of Object.values(mapNames)) {
-    if (defined.has(name)) throw new Error(`protocol ${protocol.revision} defines ${name}, which mcp-gen uses for its method maps`);
+    if (defined.has(name))
+      throw new Error(`protocol ${protocol.revision} defines ${name}, which mcp-gen uses for its method maps`);
   }
   const byDirection = (direction: ProtocolMethod["direction"], kind: ProtocolMethod["kind"]) =>
     protocol.methods.filter((m) => m.direction === direction && m.kind === kind);
   return [
-    { doc: "Requests the client sends, by method: their params and possible results.", name: mapNames.clientRequests, methods: byDirection("client-to-server", "request"), kind: "request" },
-    { doc: "Requests the server sends to the client over a session (legacy era), by method.", name: mapNames.serverRequests, methods: byDirection("server-to-client", "request"), kind: "request" },
-    { doc: "Requests a server embeds in an input_required result (multi round-trip requests), by method.", name: mapNames.inputRequests, methods: protocol.inputRequests, kind: "request" },
-    { doc: "Notifications the client sends, by method: their params.", name: mapNames.clientNotifications, methods: byDirection("client-to-server", "notification"), kind: "notification" },
-    { doc: "Notifications the server sends, by method: their params.", name: mapNames.serverNotifications, methods: byDirection("server-to-client", "notification"), kind: "notification" },
+    {
+      doc: "Requests the client sends, by method: their params and possible results.",
+      name: mapNames.clientRequests,
+      methods: byDirection("client-to-server", "request"),
+      kind: "request",
+    },
+    {
+      doc: "Requests the server sends to the client over a session (legacy era), by method.",
+      name: mapNames.serverRequests,
+      methods: byDirection("server-to-client", "request"),
+      kind: "request",
+    },
+    {
+      doc: "Requests a server embeds in an input_required result (multi round-trip requests), by method.",
+      name: mapNames.inputRequests,
+      methods: protocol.inputRequests,
+      kind: "request",
+    },
+    {
+      doc: "Notifications the client sends, by method: their params.",
+      name: mapNames.clientNotifications,
+      methods: byDirection("client-to-server", "notification"),
+      kind: "notification",
+    },
+    {
+      doc: "Notifications the server sends, by method: their params.",
+      name: mapNames.serverNotifications,
+      methods: byDirection("server-to-client", "notification"),
+      kind: "notification",
+    },
   ];
 }
 
@@ -65,7 +100,12 @@ function entryType(m: ProtocolMethod, kind: MethodMap["kind"]): TypeNode {
 }
 
 function mapDeclaration(map: MethodMap, indent: number): string {
-  const members: TypeMember[] = map.methods.map((m) => ({ kind: "property", name: m.method, optional: false, type: entryType(m, map.kind) }));
+  const members: TypeMember[] = map.methods.map((m) => ({
+    kind: "property",
+    name: m.method,
+    optional: false,
+    type: entryType(m, map.kind),
+  }));
   return printDeclaration(map.name, { kind: "object", members }, map.doc, indent);
 }
 
@@ -78,7 +118,9 @@ function namespaceDoc(protocol: ProtocolModel): string {
 
 /** The namespace of one revision: its definitions' types and its method maps, one level in. */
 export function revisionNamespaceText(protocol: ProtocolModel): string {
-  const declarations = Object.entries(protocol.schema.definitions).map(([name, definition]) => schemaDeclaration(name, normaliseSchema(definition, normaliseOptions), 1));
+  const declarations = Object.entries(protocol.schema.definitions).map(([name, definition]) =>
+    schemaDeclaration(name, normaliseSchema(definition, normaliseOptions), 1),
+  );
   declarations.push(...methodMaps(protocol).map((map) => mapDeclaration(map, 1)));
   return `${namespaceDoc(protocol)}export declare namespace ${revisionNamespace(protocol.revision)} {\n${declarations.join("\n")}}\n`;
 }
@@ -100,10 +142,18 @@ export function protocolHead(revisions: readonly string[], merge: string, namesp
   const out: string[] = [docComment("The protocol revisions this code serves and speaks, preferred first.").trimEnd()];
   const literals = revisions.map(stringLiteral);
   const list = `export const revisions = [${literals.join(", ")}] as const;`;
-  out.push(...(list.length <= lineWidth ? [list] : ["export const revisions = [", ...literals.map((l) => `  ${l},`), "] as const;"]));
+  out.push(
+    ...(list.length <= lineWidth
+      ? [list]
+      : ["export const revisions = [", ...literals.map((l) => `  ${l},`), "] as const;"]),
+  );
   out.push("export type Revision = (typeof revisions)[number];", "");
   for (const [key, name] of Object.entries(mapNames)) {
-    out.push(docComment(`${mapDocs[key as keyof typeof mapNames]} of every revision above, by method; params and results are unions over the revisions that have the method.`).trimEnd());
+    out.push(
+      docComment(
+        `${mapDocs[key as keyof typeof mapNames]} of every revision above, by method; params and results are unions over the revisions that have the method.`,
+      ).trimEnd(),
+    );
     const head = `export type ${name} = ${merge}<`;
     const argument = printType(union(namespaces.map((ns) => reference(`${ns}.${name}`))), "", head.length, 2);
     out.push(argument.startsWith("\n") ? `${head}${argument}\n>;` : `${head}${argument}>;`);

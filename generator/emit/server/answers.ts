@@ -45,7 +45,9 @@ function selfContained(protocol: ProtocolModel, name: string): unknown {
 
 /** The result definition of the server-to-client request `method` in a revision, if the revision has the request. */
 function resultOf(protocol: ProtocolModel, method: string): string | undefined {
-  const request = [...protocol.methods, ...protocol.inputRequests].find((m) => m.method === method && m.direction === "server-to-client" && m.kind === "request");
+  const request = [...protocol.methods, ...protocol.inputRequests].find(
+    (m) => m.method === method && m.direction === "server-to-client" && m.kind === "request",
+  );
   return request?.results.find((r) => r !== "InputRequiredResult");
 }
 
@@ -72,10 +74,24 @@ function answerVariants(asks: ReadonlySet<ClientAsk>, protocols: readonly Protoc
       if (definition === undefined) continue;
       const schema = selfContained(protocol, definition);
       // Compiled under one name first, so that revisions whose types compile alike share a validator.
-      const { code } = compileValidator({ name: `validate${definition}`, schema, dialect: protocol.schema.dialect, applyDefaults: false });
+      const { code } = compileValidator({
+        name: `validate${definition}`,
+        schema,
+        dialect: protocol.schema.dialect,
+        applyDefaults: false,
+      });
       const same = own.find((v) => v.definition === definition && v.code === code);
       if (same) same.revisions.push(protocol.revision);
-      else own.push({ method, definition, code, schema, dialect: protocol.schema.dialect, revisions: [protocol.revision], name: "" });
+      else
+        own.push({
+          method,
+          definition,
+          code,
+          schema,
+          dialect: protocol.schema.dialect,
+          revisions: [protocol.revision],
+          name: "",
+        });
     }
     for (const variant of own) {
       const only = own.filter((v) => v.definition === variant.definition).length === 1;
@@ -94,8 +110,16 @@ function answerVariants(asks: ReadonlySet<ClientAsk>, protocols: readonly Protoc
 function helperNamer(taken: Map<string, string | undefined>): (variant: Variant) => HelperNamer {
   return (variant) => (pointer, sharingKey) => {
     const tokens = pointerTokens(pointer);
-    if (tokens.length !== 2 || (tokens[0] !== "$defs" && tokens[0] !== "definitions") || !/^[A-Za-z0-9_]+$/.test(tokens[1]!)) return undefined;
-    const candidates = [`validate${tokens[1]}`, `validate${tokens[1]}${revisionNamespace(variant.revisions[0]!).slice(1)}`];
+    if (
+      tokens.length !== 2 ||
+      (tokens[0] !== "$defs" && tokens[0] !== "definitions") ||
+      !/^[A-Za-z0-9_]+$/.test(tokens[1]!)
+    )
+      return undefined;
+    const candidates = [
+      `validate${tokens[1]}`,
+      `validate${tokens[1]}${revisionNamespace(variant.revisions[0]!).slice(1)}`,
+    ];
     const name = candidates.find((candidate) => !taken.has(candidate) || taken.get(candidate) === sharingKey);
     if (name !== undefined) taken.set(name, sharingKey);
     return name;
@@ -107,7 +131,12 @@ function helperNamer(taken: Map<string, string | undefined>): (variant: Variant)
  * returns the definition's `answers` table (method -> revision -> validator), or undefined
  * when nothing is asked.
  */
-export function emitAnswerValidators(file: GeneratedFile, asks: ReadonlySet<ClientAsk>, protocols: readonly ProtocolModel[], runtime: string): Record<string, Record<string, Verbatim>> | undefined {
+export function emitAnswerValidators(
+  file: GeneratedFile,
+  asks: ReadonlySet<ClientAsk>,
+  protocols: readonly ProtocolModel[],
+  runtime: string,
+): Record<string, Record<string, Verbatim>> | undefined {
   const variants = answerVariants(asks, protocols);
   if (variants.length === 0) return undefined;
   // Helpers of protocol types are shared by every validator here: a type defined alike in several revisions is checked once.

@@ -29,7 +29,8 @@ export function toolUiMeta(ui: ToolUiModel | undefined): Json | undefined {
 }
 
 /** `_meta` of an app's listing entry and read contents: its `_meta.ui`, when it declares any. */
-const resourceMeta = (app: AppModel): Json | undefined => (Object.keys(app.meta).length > 0 ? { ui: app.meta } : undefined);
+const resourceMeta = (app: AppModel): Json | undefined =>
+  Object.keys(app.meta).length > 0 ? { ui: app.meta } : undefined;
 
 /** An app's resources/list entry (to be projected onto each revision's Resource type). */
 export function appListing(app: AppModel): Json {
@@ -47,26 +48,32 @@ export function appResourceEntry(file: GeneratedFile, app: AppModel): Json {
 
 /** The definition's `extensions`: MCP Apps where a served revision negotiates extensions (2026-07-28). */
 export function appExtensions(model: ServerModel): Json | undefined {
-  return model.apps.length > 0 && model.revisions.some((r) => hasFeature(r, "appsExtension")) ? { [appsExtension]: {} } : undefined;
+  return model.apps.length > 0 && model.revisions.some((r) => hasFeature(r, "appsExtension"))
+    ? { [appsExtension]: {} }
+    : undefined;
 }
 
 /** apps.gen.ts: the HTML of each app, by ui:// URI. */
 export function emitAppHtml(file: GeneratedFile, model: ServerModel): void {
   const w = file.writer;
   w.doc("The HTML of each MCP App, by ui:// URI: the files the manifest names, inlined at generation time.");
-  w.block(`export const ${htmlTable}: Readonly<Record<string, string>> =`, () => {
-    for (const app of model.apps) {
-      w.line(`// ${app.source.replace(/[\r\n\u2028\u2029]+/g, " ")}`);
-      const key = `${stringLiteral(app.uri)}: `;
-      const pieces = stringLiteralPieces(app.html, pieceWidth);
-      if (pieces.length === 1 && w.indentation.length + key.length + pieces[0]!.length < lineWidth) {
-        w.line(`${key}${pieces[0]!},`);
-        continue;
+  w.block(
+    `export const ${htmlTable}: Readonly<Record<string, string>> =`,
+    () => {
+      for (const app of model.apps) {
+        w.line(`// ${app.source.replace(/[\r\n\u2028\u2029]+/g, " ")}`);
+        const key = `${stringLiteral(app.uri)}: `;
+        const pieces = stringLiteralPieces(app.html, pieceWidth);
+        if (pieces.length === 1 && w.indentation.length + key.length + pieces[0]!.length < lineWidth) {
+          w.line(`${key}${pieces[0]!},`);
+          continue;
+        }
+        w.line(`${key}[`).indented(() => pieces.forEach((piece) => w.line(`${piece},`)));
+        w.line(`].join(""),`);
       }
-      w.line(`${key}[`).indented(() => pieces.forEach((piece) => w.line(`${piece},`)));
-      w.line(`].join(""),`);
-    }
-  }, "};");
+    },
+    "};",
+  );
 }
 
 /** The widest literal of a split page: with the indentation and comma, lines stay within 120 columns. */

@@ -25,7 +25,14 @@ function project(value: Json, fields: ReadonlySet<string>): Json {
   return out;
 }
 
-export function serverNames(model: ServerModel): { handlers: string; create: string; definition: string; names: string; forms: string; formsValue: string } {
+export function serverNames(model: ServerModel): {
+  handlers: string;
+  create: string;
+  definition: string;
+  names: string;
+  forms: string;
+  formsValue: string;
+} {
   const base = model.typeBase;
   const lower = `${base.charAt(0).toLowerCase()}${base.slice(1)}`;
   return {
@@ -156,27 +163,41 @@ function emitAliases(s: ServerEmit): void {
   // What handlers may ask the client (ctx.input in both eras, ctx.request in legacy sessions), typed by method.
   const requests = "ClientRequests";
   const alias = (doc: string, name: string, type: string) => w.doc(doc).line(`export type ${name} = ${type};`).line();
-  if (model.tools.length > 0) alias(`A content block of a tool result (protocol ${protocols[0]!.revision}).`, "ToolContent", `${preferred}.CallToolResult["content"][number]`);
-  if (model.prompts.length > 0) alias(`A message of a prompt (protocol ${protocols[0]!.revision}).`, "PromptMessage", `${preferred}.PromptMessage`);
+  if (model.tools.length > 0)
+    alias(
+      `A content block of a tool result (protocol ${protocols[0]!.revision}).`,
+      "ToolContent",
+      `${preferred}.CallToolResult["content"][number]`,
+    );
+  if (model.prompts.length > 0)
+    alias(`A message of a prompt (protocol ${protocols[0]!.revision}).`, "PromptMessage", `${preferred}.PromptMessage`);
   const protocol = file.local("protocol.gen");
   alias(
     "Requests handlers may send the client, by method: `ctx.input` (every revision) and `ctx.request` (legacy sessions).",
     requests,
     `${file.type(rt, "MergeMethods")}<${file.type(protocol, "ServerRequestMap")} | ${file.type(protocol, "InputRequestMap")}>`,
   );
-  alias("What a handler may ask the client: the methods its `asks:` declares in the manifest (`never`: nothing).", "Asks<Method extends string>", `Pick<${requests}, Method & keyof ${requests}>`);
+  alias(
+    "What a handler may ask the client: the methods its `asks:` declares in the manifest (`never`: nothing).",
+    "Asks<Method extends string>",
+    `Pick<${requests}, Method & keyof ${requests}>`,
+  );
   if (model.forms.length > 0) {
     const forms = Object.create(null) as Record<string, unknown>;
     for (const form of model.forms) forms[form.member] = form.schema;
     w.doc("The manifest's elicitation forms: the requestedSchema each ctx.elicit method sends, by identifier.");
     w.line(`export const ${names.formsValue} = ${codeLiteral(forms)} as const;`).line();
-    w.doc("ctx.elicit of handlers that declare `asks: [elicitation]`: one method per form, its answer typed by the form.");
+    w.doc(
+      "ctx.elicit of handlers that declare `asks: [elicitation]`: one method per form, its answer typed by the form.",
+    );
     w.line(`export type ${names.forms} = typeof ${names.formsValue};`).line();
   }
 }
 
-const group = (w: CodeWriter, key: string, doc: string, members: () => void) => w.doc(doc).block(`readonly ${key}:`, members, "};");
-const member = (w: CodeWriter, doc: string | undefined, name: string, params: readonly string[], ret: string) => w.doc(doc).list(`${name}(`, params, `): ${ret};`);
+const group = (w: CodeWriter, key: string, doc: string, members: () => void) =>
+  w.doc(doc).block(`readonly ${key}:`, members, "};");
+const member = (w: CodeWriter, doc: string | undefined, name: string, params: readonly string[], ret: string) =>
+  w.doc(doc).list(`${name}(`, params, `): ${ret};`);
 
 /** A group of handlers, when there are any: each takes its parameters and a context typed by what it asks. */
 function handlerGroup<T extends { readonly member: string; readonly asks: readonly ClientAsk[] }>(
@@ -191,7 +212,13 @@ function handlerGroup<T extends { readonly member: string; readonly asks: readon
   group(s.w, key, doc, () => {
     for (const item of items) {
       const { label, params, ret } = signature(item);
-      member(s.w, label, propertyKey(item.member), [...params, `ctx: ${handlerContext(s, contextName, item.asks)}`], `${s.awaitable}<${ret}>`);
+      member(
+        s.w,
+        label,
+        propertyKey(item.member),
+        [...params, `ctx: ${handlerContext(s, contextName, item.asks)}`],
+        `${s.awaitable}<${ret}>`,
+      );
     }
   });
 }
@@ -199,7 +226,9 @@ function handlerGroup<T extends { readonly member: string; readonly asks: readon
 /** The handler interface, one member per tool, resource, template and prompt, and the completers. */
 function emitHandlerInterface(s: ServerEmit): void {
   const { file, w, model, rt, names, types, handlerPrompts } = s;
-  w.doc(`What ${model.info.name} needs from you: one handler per tool, resource, resource template and prompt of the manifest.`);
+  w.doc(
+    `What ${model.info.name} needs from you: one handler per tool, resource, resource template and prompt of the manifest.`,
+  );
   w.block(`export interface ${names.handlers}`, () => {
     handlerGroup(s, "tools", "Tools, by the identifier of their name.", model.tools, "ToolContext", (tool) => {
       const t = toolTypeNames(tool);
@@ -209,11 +238,18 @@ function emitHandlerInterface(s: ServerEmit): void {
       const label = labelled(`Tool ${stringLiteral(tool.key)}`, tool.title, tool.description);
       return { label, params: [`args: ${file.type(types, t.args)}`], ret };
     });
-    handlerGroup(s, "resources", "Resources: each reads the body of its fixed URI.", model.resources, "ResourceContext", (r) => ({
-      label: labelled(`Resource ${r.uri}`, r.title, r.description),
-      params: [],
-      ret: file.type(rt, "ResourceReturn"),
-    }));
+    handlerGroup(
+      s,
+      "resources",
+      "Resources: each reads the body of its fixed URI.",
+      model.resources,
+      "ResourceContext",
+      (r) => ({
+        label: labelled(`Resource ${r.uri}`, r.title, r.description),
+        params: [],
+        ret: file.type(rt, "ResourceReturn"),
+      }),
+    );
     const templatesDoc = "Resource templates: each reads a URI that matched its template, given the decoded variables.";
     handlerGroup(s, "resourceTemplates", templatesDoc, model.resourceTemplates, "ResourceContext", (t) => ({
       label: labelled(`Resource template ${t.uriTemplate}`, t.title, t.description),
@@ -235,23 +271,37 @@ function emitCompleters(s: ServerEmit): void {
   const { file, w, rt, completable, awaitable } = s;
   if (completable.length > 0) {
     const ret = `${awaitable}<${file.type(rt, "CompletionReturn")}>`;
-    group(w, "completions", "Completers (completion/complete) of the prompt arguments and template variables declared `complete: true`.", () => {
-      const groupDocs = { prompts: "Prompt arguments, by prompt.", resourceTemplates: "Resource template variables, by template." };
-      for (const [key, doc] of Object.entries(groupDocs)) {
-        const targets = completable.filter((target) => target.group === key);
-        if (targets.length === 0) continue;
-        group(w, key, doc, () => {
-          for (const target of targets) {
-            group(w, propertyKey(target.member), target.doc, () => {
-              for (const name of target.names) {
-                const doc = `Candidate values for ${target.what} ${stringLiteral(name)}, given what the user typed so far.`;
-                member(w, doc, propertyKey(name), ["value: string", `ctx: ${completionContext(s, target.args)}`], ret);
-              }
-            });
-          }
-        });
-      }
-    });
+    group(
+      w,
+      "completions",
+      "Completers (completion/complete) of the prompt arguments and template variables declared `complete: true`.",
+      () => {
+        const groupDocs = {
+          prompts: "Prompt arguments, by prompt.",
+          resourceTemplates: "Resource template variables, by template.",
+        };
+        for (const [key, doc] of Object.entries(groupDocs)) {
+          const targets = completable.filter((target) => target.group === key);
+          if (targets.length === 0) continue;
+          group(w, key, doc, () => {
+            for (const target of targets) {
+              group(w, propertyKey(target.member), target.doc, () => {
+                for (const name of target.names) {
+                  const doc = `Candidate values for ${target.what} ${stringLiteral(name)}, given what the user typed so far.`;
+                  member(
+                    w,
+                    doc,
+                    propertyKey(name),
+                    ["value: string", `ctx: ${completionContext(s, target.args)}`],
+                    ret,
+                  );
+                }
+              });
+            }
+          });
+        }
+      },
+    );
   }
 }
 
@@ -272,7 +322,10 @@ function emitSchemas({ w, model }: ServerEmit): Map<ToolModel, { input: string; 
 }
 
 /** Listings, projected onto each revision; identical ones (and identical entries) are shared. Returns each revision's listing const. */
-function emitListings({ file, model, protocols, rt }: ServerEmit, schemaConst: ReadonlyMap<ToolModel, { input: string; output?: string }>): Map<string, string> {
+function emitListings(
+  { file, model, protocols, rt }: ServerEmit,
+  schemaConst: ReadonlyMap<ToolModel, { input: string; output?: string }>,
+): Map<string, string> {
   const listings: RevisionListing[] = [];
   for (const protocol of protocols) {
     // An entry with the fields the revision's `def` declares, its annotations projected onto `annotationsDef`.
@@ -289,26 +342,43 @@ function emitListings({ file, model, protocols, rt }: ServerEmit, schemaConst: R
         const outputSchema = schemas.output === undefined ? undefined : new Verbatim(schemas.output);
         const { title, description, annotations, icons } = tool;
         const inputSchema = new Verbatim(schemas.input);
-        const _meta = tool.meta === undefined && tool.ui === undefined ? undefined : { ...tool.meta, ...toolUiMeta(tool.ui) };
+        const _meta =
+          tool.meta === undefined && tool.ui === undefined ? undefined : { ...tool.meta, ...toolUiMeta(tool.ui) };
         // Revisions whose Tool has `execution` (2025-11-25) say which tools may run as tasks.
         const execution = tool.task ? { taskSupport: tool.task.support } : undefined;
-        return listed({ name: tool.key, title, description, inputSchema, outputSchema, annotations, icons, execution, _meta }, "Tool", "ToolAnnotations");
+        return listed(
+          { name: tool.key, title, description, inputSchema, outputSchema, annotations, icons, execution, _meta },
+          "Tool",
+          "ToolAnnotations",
+        );
       }),
       resources: [
         ...model.resources.map(({ uri, name, title, description, mimeType, size, annotations, icons, meta }) =>
-          listed({ uri, name, title, description, mimeType, size, annotations, icons, _meta: meta }, "Resource", "Annotations"),
+          listed(
+            { uri, name, title, description, mimeType, size, annotations, icons, _meta: meta },
+            "Resource",
+            "Annotations",
+          ),
         ),
         ...model.apps.map((app) => listed(appListing(app), "Resource")),
       ],
-      resourceTemplates: model.resourceTemplates.map(({ uriTemplate, name, title, description, mimeType, annotations, icons, meta }) =>
-        listed({ uriTemplate, name, title, description, mimeType, annotations, icons, _meta: meta }, "ResourceTemplate", "Annotations"),
+      resourceTemplates: model.resourceTemplates.map(
+        ({ uriTemplate, name, title, description, mimeType, annotations, icons, meta }) =>
+          listed(
+            { uriTemplate, name, title, description, mimeType, annotations, icons, _meta: meta },
+            "ResourceTemplate",
+            "Annotations",
+          ),
       ),
       prompts: model.prompts.map((p) => {
         const args = p.arguments.map(({ name, title, description, required }) =>
           listed({ name, title, description, required }, "PromptArgument"),
         );
         const { title, description, icons, meta } = p;
-        return listed({ name: p.key, title, description, arguments: args.length === 0 ? undefined : args, icons, _meta: meta }, "Prompt");
+        return listed(
+          { name: p.key, title, description, arguments: args.length === 0 ? undefined : args, icons, _meta: meta },
+          "Prompt",
+        );
       }),
     };
     listings.push({ revision: protocol.revision, listing });
@@ -326,7 +396,9 @@ function definitionTables(s: ServerEmit) {
       name: tool.key,
       validateInput: code(file.value(validators, v.input)),
       validateOutput: tool.output ? code(file.value(validators, v.output)) : undefined,
-      call: code(`(handlers, args, ctx) => handlers.tools.${tool.member}(args as ${file.type(types, toolTypeNames(tool).args)}, ctx)`),
+      call: code(
+        `(handlers, args, ctx) => handlers.tools.${tool.member}(args as ${file.type(types, toolTypeNames(tool).args)}, ctx)`,
+      ),
       taskSupport: tool.task?.support,
       ttlMs: tool.task?.ttlMs,
       pollIntervalMs: tool.task?.pollIntervalMs,
@@ -344,7 +416,10 @@ function definitionTables(s: ServerEmit) {
   ];
   const templates = model.resourceTemplates.map((t) => {
     const variableNames = t.template.variables;
-    const variables = variableNames.length === 0 ? "{}" : `{ ${variableNames.map((name) => `${propertyKey(name)}: ${propertyAccess("v", name)} ?? ""`).join(", ")} }`;
+    const variables =
+      variableNames.length === 0
+        ? "{}"
+        : `{ ${variableNames.map((name) => `${propertyKey(name)}: ${propertyAccess("v", name)} ?? ""`).join(", ")} }`;
     return {
       name: t.name,
       pattern: code(`new RegExp(${stringLiteral(t.template.pattern)})`),
@@ -352,7 +427,9 @@ function definitionTables(s: ServerEmit) {
       mimeType: t.mimeType,
       subscribe: t.subscribe ? true : undefined,
       cache: t.cache ? cacheHint(t.cache, "private") : undefined,
-      read: code(`(handlers, ${variableNames.length > 0 ? "v" : "_v"}, ctx) => handlers.resourceTemplates.${t.member}(${variables}, ctx)`),
+      read: code(
+        `(handlers, ${variableNames.length > 0 ? "v" : "_v"}, ctx) => handlers.resourceTemplates.${t.member}(${variables}, ctx)`,
+      ),
     };
   });
   const prompts = model.prompts.map((p) => {
@@ -360,7 +437,9 @@ function definitionTables(s: ServerEmit) {
     // runtime checked the required ones); a handler gets them typed.
     const get = isDeclarative(p)
       ? code(`(_handlers, args) => ${renderPrompt(p, "args")}`)
-      : code(`(handlers, args, ctx) => handlers.prompts.${p.member}(args as ${file.type(types, `${p.typeBase}PromptArgs`)}, ctx)`);
+      : code(
+          `(handlers, args, ctx) => handlers.prompts.${p.member}(args as ${file.type(types, `${p.typeBase}PromptArgs`)}, ctx)`,
+        );
     return { name: p.key, arguments: p.arguments.map((a) => ({ name: a.name, required: a.required })), get };
   });
   const completions = completable.map((target) => ({
@@ -388,14 +467,22 @@ function emitDefinition(s: ServerEmit, listingOf: ReadonlyMap<string, string>): 
   const handlerPaths = [
     ...model.tools.map((t) => ({ path: ["tools", t.member], of: declared("tool", t.key) })),
     ...model.resources.map((r) => ({ path: ["resources", r.member], of: declared("resource", r.key) })),
-    ...model.resourceTemplates.map((t) => ({ path: ["resourceTemplates", t.member], of: declared("resource template", t.key) })),
+    ...model.resourceTemplates.map((t) => ({
+      path: ["resourceTemplates", t.member],
+      of: declared("resource template", t.key),
+    })),
     ...handlerPrompts.map((p) => ({ path: ["prompts", p.member], of: declared("prompt", p.key) })),
     ...completable.flatMap((target) =>
-      target.names.map((name) => ({ path: ["completions", target.group, target.member, name], of: `completer of ${target.what} ${JSON.stringify(name)} of ${target.owner}` })),
+      target.names.map((name) => ({
+        path: ["completions", target.group, target.member, name],
+        of: `completer of ${target.what} ${JSON.stringify(name)} of ${target.owner}`,
+      })),
     ),
   ];
   // Optional runtime parts, imported only when the manifest uses them so that bundlers drop the rest.
-  const asked = new Set([...model.tools, ...model.resources, ...model.resourceTemplates, ...handlerPrompts].flatMap((decl) => decl.asks));
+  const asked = new Set(
+    [...model.tools, ...model.resources, ...model.resourceTemplates, ...handlerPrompts].flatMap((decl) => decl.asks),
+  );
   const handlersAsk = asked.size > 0;
   // Checks of the client's answers to what handlers ask, for exactly the methods `asks:` uses.
   const answers = handlersAsk ? emitAnswerValidators(file, asked, protocols, rt) : undefined;
@@ -404,14 +491,22 @@ function emitDefinition(s: ServerEmit, listingOf: ReadonlyMap<string, string>): 
   const feature = (key: string, used: boolean, name: string) => {
     if (used) features[key] = code(file.value(rt, name));
   };
-  feature("resources", model.resources.length + model.resourceTemplates.length + model.apps.length > 0, "resourcesFeature");
+  feature(
+    "resources",
+    model.resources.length + model.resourceTemplates.length + model.apps.length > 0,
+    "resourcesFeature",
+  );
   feature("prompts", model.prompts.length > 0, "promptsFeature");
   feature("completion", completions.length > 0, "completionFeature");
   feature("input", handlersAsk, "inputFeature");
   feature("subscriptions", subscribable, "subscriptionsFeature");
   feature("listChanges", model.listChanged.length > 0, "listChangesFeature");
   // JSON-RPC batches exist in 2025-03-26 alone.
-  feature("batches", protocols.some((p) => hasFeature(p.revision, "batches")), "batchesFeature");
+  feature(
+    "batches",
+    protocols.some((p) => hasFeature(p.revision, "batches")),
+    "batchesFeature",
+  );
   const mirrored = paramHeaderDeclarations(model);
   const projectedInfo = protocols
     .map((p) => [p.revision, project(model.info as unknown as Json, p.fields("Implementation"))] as const)
@@ -430,7 +525,8 @@ function emitDefinition(s: ServerEmit, listingOf: ReadonlyMap<string, string>): 
     listings: Object.fromEntries(protocols.map((p) => [p.revision, code(listingOf.get(p.revision)!)])),
     features: Object.keys(features).length > 0 ? features : undefined,
     handlerPaths: handlerPaths.length > 0 ? handlerPaths : undefined,
-    listChanged: model.listChanged.length > 0 ? Object.fromEntries(model.listChanged.map((kind) => [kind, true])) : undefined,
+    listChanged:
+      model.listChanged.length > 0 ? Object.fromEntries(model.listChanged.map((kind) => [kind, true])) : undefined,
     // With auth, an undeclared scope is left to the runtime: private for authenticated callers.
     listCache: model.listCache ? cacheHint(model.listCache, model.auth ? undefined : "public") : undefined,
     auth: model.auth ? authPolicy(model) : undefined,
@@ -440,7 +536,9 @@ function emitDefinition(s: ServerEmit, listingOf: ReadonlyMap<string, string>): 
     extensions: appExtensions(model),
   };
   w.doc(`${model.info.name} as the runtime serves it: routing tables, validators and list payloads.`);
-  w.line(`export const ${names.definition}: ${file.type(rt, "ServerDefinition")}<${H}> = ${codeLiteral(definition)};`).line();
+  w.line(
+    `export const ${names.definition}: ${file.type(rt, "ServerDefinition")}<${H}> = ${codeLiteral(definition)};`,
+  ).line();
   return subscribable;
 }
 
@@ -457,10 +555,19 @@ function emitNames({ file, w, model, rt, names }: ServerEmit, subscribable: bool
     `What server.setEnabled takes for ${model.info.name}: tools and prompts by name, resources by URI, resource templates by name; and the lists notifyListChanged announces (\`listChanged\`) and the URIs notifyResourceUpdated takes (\`subscribe: true\`).`,
   );
   w.block(`export interface ${names.names} extends ${file.type(rt, "ServerNames")}`, () => {
-    unionMember("tools", model.tools.map((t) => t.key));
-    unionMember("prompts", model.prompts.map((p) => p.key));
+    unionMember(
+      "tools",
+      model.tools.map((t) => t.key),
+    );
+    unionMember(
+      "prompts",
+      model.prompts.map((p) => p.key),
+    );
     unionMember("resources", [...model.resources.map((r) => r.uri), ...model.apps.map((app) => app.uri)]);
-    unionMember("resourceTemplates", model.resourceTemplates.map((t) => t.name));
+    unionMember(
+      "resourceTemplates",
+      model.resourceTemplates.map((t) => t.name),
+    );
     unionMember("listChanged", [...model.listChanged]);
     w.line(`readonly subscribable: ${subscribable ? "string" : "never"};`);
   });
@@ -474,10 +581,16 @@ function emitCreate({ file, w, model, rt, names }: ServerEmit): void {
   w.doc(
     `Creates the ${model.info.name} server. Serve it with \`serveStdio(server)\` or \`listenHttp(server, { port })\` from ${nodeEntry(rt)}, or \`createWebHandler(server)\` for any fetch-style host.`,
   );
-  w.list(`export function ${names.create}(`, [`handlers: ${H}`, `options?: ${options}`], `): ${server}<${H}, ${names.names}> {`);
+  w.list(
+    `export function ${names.create}(`,
+    [`handlers: ${H}`, `options?: ${options}`],
+    `): ${server}<${H}, ${names.names}> {`,
+  );
   // Tools declared `task:` need the TaskServer (tasks/*, the capabilities that announce them); other servers never load it.
   const create = model.tools.some((t) => t.task) ? "createTaskServer" : "createServer";
-  w.indented(() => w.line(`return ${file.value(rt, create)}<${H}, ${names.names}>(${names.definition}, handlers, options);`)).line("}");
+  w.indented(() =>
+    w.line(`return ${file.value(rt, create)}<${H}, ${names.names}>(${names.definition}, handlers, options);`),
+  ).line("}");
 }
 
 /** The manifest's `auth:` as the runtime's AuthPolicy: metadata fields and, per entry kind, the scopes of entries that declare any. */
@@ -524,7 +637,9 @@ function renderPrompt(prompt: PromptModel, args: string): string {
           return stringLiteral(part.text);
         case "arg":
           // Required arguments are checked by the runtime before rendering.
-          return required.has(part.name) || present.has(part.name) ? propertyAccess(args, part.name) : `(${propertyAccess(args, part.name)} ?? "")`;
+          return required.has(part.name) || present.has(part.name)
+            ? propertyAccess(args, part.name)
+            : `(${propertyAccess(args, part.name)} ?? "")`;
         case "if": {
           const [truthy, falsy] = part.negate ? [part.otherwise, part.then] : [part.then, part.otherwise];
           return `(${propertyAccess(args, part.name)} ? ${text(truthy, new Set([...present, part.name]))} : ${text(falsy, present)})`;

@@ -41,7 +41,12 @@ interface SharedEntry {
  * Writes the tables (entries shared between distinct tables first) and returns the name of
  * each revision's table. `listingType` is the imported name of the runtime's Listing type.
  */
-export function writeListings(file: GeneratedFile, model: ServerModel, listings: readonly RevisionListing[], listingType: string): Map<Revision, string> {
+export function writeListings(
+  file: GeneratedFile,
+  model: ServerModel,
+  listings: readonly RevisionListing[],
+  listingType: string,
+): Map<Revision, string> {
   const tables: Table[] = [];
   const tableOf = new Map<Revision, string>();
   for (const { revision, listing } of listings) {
@@ -83,7 +88,10 @@ function named(candidates: readonly SharedEntry[] | undefined, entry: unknown): 
  * declaration (`addNoteTool`), a second form of the same entry after the first table
  * that has it (`addNoteTool2025_03_26`). Entries without a name (apps) are not shared.
  */
-function sharedEntries(tables: readonly Table[], entryNames: Record<ListName, readonly (string | undefined)[]>): Map<ListName, SharedEntry[][]> {
+function sharedEntries(
+  tables: readonly Table[],
+  entryNames: Record<ListName, readonly (string | undefined)[]>,
+): Map<ListName, SharedEntry[][]> {
   const shared = new Map<ListName, SharedEntry[][]>();
   for (const list of lists) {
     const positions = entryNames[list].map((base, i) => {
@@ -93,7 +101,10 @@ function sharedEntries(tables: readonly Table[], entryNames: Record<ListName, re
         const entry = table.listing[list][i];
         if (entry === undefined || forms.some((form) => sameLiteral(form.value, entry))) continue;
         if (!tables.slice(t + 1).some((other) => sameLiteral(other.listing[list][i], entry))) continue;
-        forms.push({ value: entry, name: forms.length === 0 ? base : `${base}${revisionNamespace(table.revisions[0]!).slice(1)}` });
+        forms.push({
+          value: entry,
+          name: forms.length === 0 ? base : `${base}${revisionNamespace(table.revisions[0]!).slice(1)}`,
+        });
       }
       return forms;
     });

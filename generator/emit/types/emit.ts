@@ -118,10 +118,18 @@ export function emitTypes(file: GeneratedFile, model: ServerModel): void {
         ),
       );
     } else {
-      declarations.push(printDeclaration(names.args, reference(names.input), `Arguments of ${label} as its handler receives them (validated).`));
+      declarations.push(
+        printDeclaration(
+          names.args,
+          reference(names.input),
+          `Arguments of ${label} as its handler receives them (validated).`,
+        ),
+      );
     }
     if (tool.output) {
-      declarations.push(...schemaTypes(names.output, tool.output.schema.value, `Structured result (structuredContent) of ${label}.`));
+      declarations.push(
+        ...schemaTypes(names.output, tool.output.schema.value, `Structured result (structuredContent) of ${label}.`),
+      );
     }
   }
   for (const prompt of model.prompts) {
@@ -129,11 +137,19 @@ export function emitTypes(file: GeneratedFile, model: ServerModel): void {
       const doc = [argument.title, argument.description].filter((s): s is string => s !== undefined).join(": ");
       return { name: argument.name, doc, optional: !argument.required };
     });
-    declarations.push(stringsRecord(`Arguments of prompt ${stringLiteral(prompt.key)}.`, `${prompt.typeBase}PromptArgs`, members));
+    declarations.push(
+      stringsRecord(`Arguments of prompt ${stringLiteral(prompt.key)}.`, `${prompt.typeBase}PromptArgs`, members),
+    );
   }
   for (const template of model.resourceTemplates) {
     const members = template.template.variables.map((variable) => ({ name: variable, doc: "", optional: false }));
-    declarations.push(stringsRecord(`Variables of resource template ${stringLiteral(template.key)}: ${template.uriTemplate}`, `${template.typeBase}Variables`, members));
+    declarations.push(
+      stringsRecord(
+        `Variables of resource template ${stringLiteral(template.key)}: ${template.uriTemplate}`,
+        `${template.typeBase}Variables`,
+        members,
+      ),
+    );
   }
   const w = file.writer;
   if (declarations.length === 0) {
@@ -148,8 +164,18 @@ export function emitTypes(file: GeneratedFile, model: ServerModel): void {
  * an alias, not an interface, so that it relates to the runtime's `Record<string, string>`
  * and the server narrows the checked arguments with one `as`.
  */
-function stringsRecord(doc: string, name: string, members: readonly { name: string; doc: string; optional: boolean }[]): string {
-  const typeMembers: TypeMember[] = members.map((m) => ({ kind: "property", name: m.name, optional: m.optional, type: keyword("string"), doc: m.doc }));
+function stringsRecord(
+  doc: string,
+  name: string,
+  members: readonly { name: string; doc: string; optional: boolean }[],
+): string {
+  const typeMembers: TypeMember[] = members.map((m) => ({
+    kind: "property",
+    name: m.name,
+    optional: m.optional,
+    type: keyword("string"),
+    doc: m.doc,
+  }));
   return printDeclaration(name, { kind: "object", members: typeMembers }, doc, 0, "type");
 }
 

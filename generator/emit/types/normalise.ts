@@ -17,11 +17,37 @@ export interface NormaliseOptions {
 /** Keywords whose value is a map of name → schema. */
 const schemaMaps = new Set(["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"]);
 /** Keywords whose value is one schema. */
-const schemaSlots = new Set(["additionalProperties", "items", "additionalItems", "not", "if", "then", "else", "contains", "propertyNames", "unevaluatedProperties", "unevaluatedItems"]);
+const schemaSlots = new Set([
+  "additionalProperties",
+  "items",
+  "additionalItems",
+  "not",
+  "if",
+  "then",
+  "else",
+  "contains",
+  "propertyNames",
+  "unevaluatedProperties",
+  "unevaluatedItems",
+]);
 /** Keywords whose value is a list of schemas. */
 const schemaLists = new Set(["allOf", "anyOf", "oneOf", "prefixItems"]);
 /** Keywords a type is derived from; a schema without any accepts every value. */
-const typeShaping = new Set(["type", "properties", "patternProperties", "additionalProperties", "items", "additionalItems", "prefixItems", "enum", "const", "allOf", "anyOf", "oneOf", "tsType"]);
+const typeShaping = new Set([
+  "type",
+  "properties",
+  "patternProperties",
+  "additionalProperties",
+  "items",
+  "additionalItems",
+  "prefixItems",
+  "enum",
+  "const",
+  "allOf",
+  "anyOf",
+  "oneOf",
+  "tsType",
+]);
 
 /**
  * The normalised copy of a schema (the input is not changed). `root` marks the top of a
@@ -35,7 +61,8 @@ export function normaliseSchema(node: unknown, options: NormaliseOptions, root =
   if (typeof schema.$ref === "string") {
     const name = options.refName(schema.$ref);
     const out: Schema = { tsType: name ?? "unknown" };
-    if (typeof schema.description === "string") out.description = describe ? describe(schema.description) : schema.description;
+    if (typeof schema.description === "string")
+      out.description = describe ? describe(schema.description) : schema.description;
     if (schema.deprecated === true) out.deprecated = true;
     return out;
   }
@@ -49,7 +76,14 @@ export function normaliseSchema(node: unknown, options: NormaliseOptions, root =
       out.description = typeof value === "string" && describe ? describe(value) : value;
       continue;
     }
-    if ((key === "title" && !root) || key === "$defs" || key === "definitions" || key === "default" || key === "examples") continue; // ($defs are their own types; defaults and examples are no types)
+    if (
+      (key === "title" && !root) ||
+      key === "$defs" ||
+      key === "definitions" ||
+      key === "default" ||
+      key === "examples"
+    )
+      continue; // ($defs are their own types; defaults and examples are no types)
     if (typeShaping.has(key)) shaped = true;
     if (schemaMaps.has(key) && value && typeof value === "object") {
       const map: Schema = {};
@@ -57,14 +91,17 @@ export function normaliseSchema(node: unknown, options: NormaliseOptions, root =
         if (!Object.hasOwn(value, name)) continue;
         const child = normaliseSchema((value as Schema)[name], options, false);
         // a property may be called "__proto__": define it rather than set the prototype
-        if (name === "__proto__") Object.defineProperty(map, name, { value: child, enumerable: true, writable: true, configurable: true });
+        if (name === "__proto__")
+          Object.defineProperty(map, name, { value: child, enumerable: true, writable: true, configurable: true });
         else map[name] = child;
       }
       out[key] = map;
     }
     // boolean schemas in slots (`additionalProperties: false`, …) stay booleans
-    else if (schemaSlots.has(key)) out[key] = typeof value === "boolean" ? value : normaliseSchema(value, options, false);
-    else if (schemaLists.has(key) && Array.isArray(value)) out[key] = value.map((v) => normaliseSchema(v, options, false));
+    else if (schemaSlots.has(key))
+      out[key] = typeof value === "boolean" ? value : normaliseSchema(value, options, false);
+    else if (schemaLists.has(key) && Array.isArray(value))
+      out[key] = value.map((v) => normaliseSchema(v, options, false));
     else out[key] = value;
   }
   // A schema with no type-shaping keyword (only annotations such as `description`)
@@ -76,7 +113,12 @@ export function normaliseSchema(node: unknown, options: NormaliseOptions, root =
   // additionalProperties as false, as json-schema-to-typescript does with its
   // additionalProperties: false option).
   const isObject = out.type === "object" || (out.type === undefined && out.properties !== undefined);
-  if (isObject && out.properties === undefined && out.additionalProperties === undefined && out.patternProperties === undefined) {
+  if (
+    isObject &&
+    out.properties === undefined &&
+    out.additionalProperties === undefined &&
+    out.patternProperties === undefined
+  ) {
     out.additionalProperties = {};
   }
   // 2020-12 tuples become draft-07's items list, open unless `items` closes them.

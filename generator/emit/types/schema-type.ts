@@ -26,7 +26,19 @@
 // - `description`, a root `title` and `deprecated` become the doc comment of the declaration
 //   or property the schema types.
 import { hasJsonType, isJsonObject, type JsonObject } from "../../validate/schema-check.js";
-import { literalType, intersection, keyword, neverType, printDeclaration, reference, union, unknownType, type TupleElement, type TypeMember, type TypeNode } from "./type-node.js";
+import {
+  literalType,
+  intersection,
+  keyword,
+  neverType,
+  printDeclaration,
+  reference,
+  union,
+  unknownType,
+  type TupleElement,
+  type TypeMember,
+  type TypeNode,
+} from "./type-node.js";
 
 const typeKeywords = new Set(["string", "number", "integer", "boolean", "null", "object", "array"]);
 const objectKeywords = ["properties", "additionalProperties", "patternProperties"] as const;
@@ -46,7 +58,8 @@ export function schemaType(schema: unknown): TypeNode {
   if (schema === true) return unknownType;
   if (schema === false) return neverType;
   if (!isJsonObject(schema)) return unknownType;
-  if (typeof schema.tsType === "string") return schema.tsType === "unknown" || schema.tsType === "never" ? keyword(schema.tsType) : reference(schema.tsType);
+  if (typeof schema.tsType === "string")
+    return schema.tsType === "unknown" || schema.tsType === "never" ? keyword(schema.tsType) : reference(schema.tsType);
   const parts: TypeNode[] = [];
   const own = ownType(schema);
   if (own !== undefined) parts.push(own);
@@ -101,10 +114,18 @@ function propertyDoc(schema: unknown): string | undefined {
 
 function objectType(schema: JsonObject): TypeNode {
   const properties = isJsonObject(schema.properties) ? schema.properties : {};
-  const required = new Set(Array.isArray(schema.required) ? schema.required.filter((n): n is string => typeof n === "string") : []);
+  const required = new Set(
+    Array.isArray(schema.required) ? schema.required.filter((n): n is string => typeof n === "string") : [],
+  );
   const members: TypeMember[] = [];
   for (const [name, child] of Object.entries(properties)) {
-    members.push({ kind: "property", name, optional: !required.has(name), type: schemaType(child), doc: propertyDoc(child) });
+    members.push({
+      kind: "property",
+      name,
+      optional: !required.has(name),
+      type: schemaType(child),
+      doc: propertyDoc(child),
+    });
   }
   // Keys beyond the named ones: what additionalProperties and patternProperties allow.
   const extra: TypeNode[] = [];
@@ -125,7 +146,11 @@ function objectType(schema: JsonObject): TypeNode {
     // every named property must fit the index signature
     const named = members.flatMap((m) => (m.kind === "property" ? [m.type] : []));
     const optional = members.some((m) => m.kind === "property" && m.optional) ? [keyword("undefined")] : [];
-    members.push({ kind: "index", type: union([...extra, ...named, ...optional]), doc: docs.length === 0 ? undefined : docs.join("\n\n") });
+    members.push({
+      kind: "index",
+      type: union([...extra, ...named, ...optional]),
+      doc: docs.length === 0 ? undefined : docs.join("\n\n"),
+    });
   }
   return { kind: "object", members };
 }

@@ -24,7 +24,10 @@
 import { docComment, propertyKey, stringLiteral } from "../escape.js";
 
 export type TypeNode =
-  | { readonly kind: "keyword"; readonly name: "string" | "number" | "boolean" | "null" | "undefined" | "unknown" | "never" }
+  | {
+      readonly kind: "keyword";
+      readonly name: "string" | "number" | "boolean" | "null" | "undefined" | "unknown" | "never";
+    }
   /** A named type (or an indexed access such as `Foo["params"]`), written as given. */
   | { readonly kind: "reference"; readonly name: string }
   /** A literal type, already written (see literalType). */
@@ -41,7 +44,13 @@ export interface TupleElement {
 }
 
 export type TypeMember =
-  | { readonly kind: "property"; readonly name: string; readonly optional: boolean; readonly type: TypeNode; readonly doc?: string | undefined }
+  | {
+      readonly kind: "property";
+      readonly name: string;
+      readonly optional: boolean;
+      readonly type: TypeNode;
+      readonly doc?: string | undefined;
+    }
   | { readonly kind: "index"; readonly type: TypeNode; readonly doc?: string | undefined };
 
 export const keyword = (name: Extract<TypeNode, { kind: "keyword" }>["name"]): TypeNode => ({ kind: "keyword", name });
@@ -70,9 +79,18 @@ export function literalType(value: unknown): TypeNode {
   if (typeof value === "string") return { kind: "literal", text: stringLiteral(value) };
   if (typeof value === "number") return { kind: "literal", text: numberLiteral(value) };
   if (typeof value === "boolean") return { kind: "literal", text: String(value) };
-  if (Array.isArray(value)) return { kind: "tuple", elements: value.map((v) => ({ type: literalType(v), optional: false })), rest: undefined };
+  if (Array.isArray(value))
+    return { kind: "tuple", elements: value.map((v) => ({ type: literalType(v), optional: false })), rest: undefined };
   if (typeof value === "object") {
-    return { kind: "object", members: Object.entries(value).map(([name, v]) => ({ kind: "property", name, optional: false, type: literalType(v) })) };
+    return {
+      kind: "object",
+      members: Object.entries(value).map(([name, v]) => ({
+        kind: "property",
+        name,
+        optional: false,
+        type: literalType(v),
+      })),
+    };
   }
   throw new TypeError(`literalType: ${typeof value} is not JSON`);
 }
@@ -131,8 +149,13 @@ function typeKey(node: TypeNode): string | undefined {
       return element === undefined ? undefined : `${element}[]`;
     }
     case "tuple": {
-      const parts = [...node.elements.map((e) => typeKey(e.type)), ...(node.rest === undefined ? [] : [typeKey(node.rest)])];
-      return parts.includes(undefined) ? undefined : `tuple(${node.elements.map((e, i) => `${parts[i]!}${e.optional ? "?" : ""}`).join(",")}${node.rest === undefined ? "" : `,...${parts.at(-1)!}`})`;
+      const parts = [
+        ...node.elements.map((e) => typeKey(e.type)),
+        ...(node.rest === undefined ? [] : [typeKey(node.rest)]),
+      ];
+      return parts.includes(undefined)
+        ? undefined
+        : `tuple(${node.elements.map((e, i) => `${parts[i]!}${e.optional ? "?" : ""}`).join(",")}${node.rest === undefined ? "" : `,...${parts.at(-1)!}`})`;
     }
     case "union":
     case "intersection": {
@@ -173,7 +196,8 @@ export function printType(node: TypeNode, pad: string, column: number, after = 0
       return node.text;
     case "array": {
       const element = node.element;
-      if (element.kind === "union" || element.kind === "intersection") return `${parenthesized(element, pad, column, after + 2)}[]`;
+      if (element.kind === "union" || element.kind === "intersection")
+        return `${parenthesized(element, pad, column, after + 2)}[]`;
       return `${printType(element, pad, column, after + 2)}[]`;
     }
     case "tuple":
@@ -191,10 +215,17 @@ export function printType(node: TypeNode, pad: string, column: number, after = 0
  * `pad` plus two spaces in, each after `| ` or `& `; a member's own continuation lines
  * are indented past that mark.
  */
-function printCombination(node: Extract<TypeNode, { kind: "union" | "intersection" }>, pad: string, column: number, after: number): string {
+function printCombination(
+  node: Extract<TypeNode, { kind: "union" | "intersection" }>,
+  pad: string,
+  column: number,
+  after: number,
+): string {
   const separator = node.kind === "union" ? " | " : " & ";
   const member = (m: TypeNode, memberPad: string, at: number) =>
-    node.kind === "intersection" && m.kind === "union" ? parenthesized(m, memberPad, at, 0) : inline(m, memberPad, at, 0);
+    node.kind === "intersection" && m.kind === "union"
+      ? parenthesized(m, memberPad, at, 0)
+      : inline(m, memberPad, at, 0);
   if (!multiline(node)) {
     const flat = node.members.map((m) => member(m, pad, 0)).join(separator);
     if (!flat.includes("\n") && column + flat.length + after <= lineWidth) return flat;
@@ -223,13 +254,17 @@ function printTuple(node: Extract<TypeNode, { kind: "tuple" }>, pad: string, col
     e.optional && (e.type.kind === "union" || e.type.kind === "intersection")
       ? `${parenthesized(e.type, elementPad, at, 2)}?`
       : `${inline(e.type, elementPad, at, e.optional ? 2 : 1)}${e.optional ? "?" : ""}`;
-  const rest = (restPad: string, at: number) => (node.rest === undefined ? [] : [`...${printType({ kind: "array", element: node.rest }, restPad, at + 3)}`]);
+  const rest = (restPad: string, at: number) =>
+    node.rest === undefined ? [] : [`...${printType({ kind: "array", element: node.rest }, restPad, at + 3)}`];
   if (!multiline(node)) {
     const flat = `[${[...node.elements.map((e) => element(e, pad, 0)), ...rest(pad, 0)].join(", ")}]`;
     if (!flat.includes("\n") && column + flat.length + after <= lineWidth) return flat;
   }
   const elementPad = `${pad}  `;
-  const lines = [...node.elements.map((e) => element(e, elementPad, elementPad.length)), ...rest(elementPad, elementPad.length)];
+  const lines = [
+    ...node.elements.map((e) => element(e, elementPad, elementPad.length)),
+    ...rest(elementPad, elementPad.length),
+  ];
   return `[\n${lines.map((line) => `${elementPad}${line},`).join("\n")}\n${pad}]`;
 }
 
@@ -240,7 +275,9 @@ function orUndefined(type: TypeNode): TypeNode {
   if (type.kind === "keyword" && (type.name === "unknown" || type.name === "undefined")) return type;
   if (type.kind === "keyword" && type.name === "never") return undefinedType;
   if (type.kind !== "union") return { kind: "union", members: [type, undefinedType] };
-  return type.members.some((m) => m.kind === "keyword" && m.name === "undefined") ? type : { kind: "union", members: [...type.members, undefinedType] };
+  return type.members.some((m) => m.kind === "keyword" && m.name === "undefined")
+    ? type
+    : { kind: "union", members: [...type.members, undefinedType] };
 }
 
 /** `{}` or `{` + one member per line + `}`: the closing brace at `pad`, the members two spaces in. */
@@ -262,7 +299,13 @@ export function printObject(members: readonly TypeMember[], pad: string): string
  * `export type Name = …;`, at nesting level `indent` (two spaces each), with its doc
  * comment; ends in a newline.
  */
-export function printDeclaration(name: string, type: TypeNode, doc: string | undefined, indent = 0, objectAs: "interface" | "type" = "interface"): string {
+export function printDeclaration(
+  name: string,
+  type: TypeNode,
+  doc: string | undefined,
+  indent = 0,
+  objectAs: "interface" | "type" = "interface",
+): string {
   const pad = "  ".repeat(indent);
   if (type.kind === "object") {
     const object = printObject(type.members, pad);

@@ -48,7 +48,14 @@ const schemaKeywords = new Set([
 const schemaListKeywords = new Set(["allOf", "anyOf", "oneOf", "prefixItems"]);
 
 /** Keywords whose value maps names to subschemas (`dependencies` also to lists of names). */
-const schemaMapKeywords = new Set(["properties", "patternProperties", "$defs", "definitions", "dependentSchemas", "dependencies"]);
+const schemaMapKeywords = new Set([
+  "properties",
+  "patternProperties",
+  "$defs",
+  "definitions",
+  "dependentSchemas",
+  "dependencies",
+]);
 
 /** Keywords the two dialects read differently (array `items` and `$ref` with siblings are checked apart). */
 const dialectKeywords = new Set([
@@ -109,7 +116,10 @@ class CanonicalWalk {
     if (schemaKeywords.has(key)) return this.schema(value);
     if (schemaMapKeywords.has(key) && value !== null && typeof value === "object" && !Array.isArray(value)) {
       const map = value as Record<string, unknown>;
-      const members = Object.keys(map).map((name) => `${JSON.stringify(name)}:${Array.isArray(map[name]) ? JSON.stringify(map[name]) : this.schema(map[name])}`);
+      const members = Object.keys(map).map(
+        (name) =>
+          `${JSON.stringify(name)}:${Array.isArray(map[name]) ? JSON.stringify(map[name]) : this.schema(map[name])}`,
+      );
       return `{${members.join(",")}}`;
     }
     return JSON.stringify(value); // data: const, enum, default, required, numbers, patterns, …

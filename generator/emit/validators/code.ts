@@ -150,7 +150,6 @@ export type PathPart =
   | { readonly kind: "index"; readonly variable: string }
   | { readonly kind: "key"; readonly variable: string };
 
-
 /**
  * A JS expression for the instance path, e.g. `"/days/" + index3 + "/name"`. It is only
  * evaluated when an issue is created, so building it costs nothing on the success path.
@@ -188,10 +187,68 @@ function buildPathExpression(parts: readonly PathPart[]): string {
  * runtime helpers the generated code calls, and the property names of issues.
  */
 const unavailable = new Set([
-  ...["break", "case", "catch", "class", "const", "continue", "debugger", "default", "delete", "do", "else", "enum", "export", "extends"],
-  ...["false", "finally", "for", "function", "if", "import", "in", "instanceof", "new", "null", "return", "super", "switch", "this"],
-  ...["throw", "true", "try", "typeof", "var", "void", "while", "with", "yield", "let", "static", "implements", "interface", "package"],
-  ...["private", "protected", "public", "await", "async", "of", "as", "arguments", "eval", "undefined", "NaN", "Infinity"],
+  ...[
+    "break",
+    "case",
+    "catch",
+    "class",
+    "const",
+    "continue",
+    "debugger",
+    "default",
+    "delete",
+    "do",
+    "else",
+    "enum",
+    "export",
+    "extends",
+  ],
+  ...[
+    "false",
+    "finally",
+    "for",
+    "function",
+    "if",
+    "import",
+    "in",
+    "instanceof",
+    "new",
+    "null",
+    "return",
+    "super",
+    "switch",
+    "this",
+  ],
+  ...[
+    "throw",
+    "true",
+    "try",
+    "typeof",
+    "var",
+    "void",
+    "while",
+    "with",
+    "yield",
+    "let",
+    "static",
+    "implements",
+    "interface",
+    "package",
+  ],
+  ...[
+    "private",
+    "protected",
+    "public",
+    "await",
+    "async",
+    "of",
+    "as",
+    "arguments",
+    "eval",
+    "undefined",
+    "NaN",
+    "Infinity",
+  ],
   ...["Object", "Array", "Number", "Math", "Map", "Set", "RegExp", "String", "JSON", "Symbol", "globalThis"],
   ...["deepEqual", "codePointLength", "pointerToken", "ValidationIssue", "value", "_value", "path", "message"],
 ]);
@@ -211,7 +268,8 @@ export class LocalNames {
    * with `derived`, the qualified form comes first (`cityLength` rather than `length`).
    */
   fresh(hint: string, owner?: string, derived = false): string {
-    const qualified = owner === undefined || owner === "value" ? undefined : `${owner}${hint.charAt(0).toUpperCase()}${hint.slice(1)}`;
+    const qualified =
+      owner === undefined || owner === "value" ? undefined : `${owner}${hint.charAt(0).toUpperCase()}${hint.slice(1)}`;
     // The preferred form, then the other one, then the preferred form numbered.
     const first = derived && qualified !== undefined ? qualified : hint;
     if (this.take(first)) return first;
@@ -236,7 +294,11 @@ export function propertyNameHint(name: string): string {
   // Most names are one word already: only the first letter may change.
   if (readableHint.test(name)) return available(name.charAt(0).toLowerCase() + name.slice(1));
   const words = name.split(/[^A-Za-z0-9]+/).filter((word) => word !== "");
-  const hint = words.map((word, i) => (i === 0 ? word.charAt(0).toLowerCase() + word.slice(1) : word.charAt(0).toUpperCase() + word.slice(1))).join("");
+  const hint = words
+    .map((word, i) =>
+      i === 0 ? word.charAt(0).toLowerCase() + word.slice(1) : word.charAt(0).toUpperCase() + word.slice(1),
+    )
+    .join("");
   return readableHint.test(hint) ? available(hint) : "property";
 }
 

@@ -103,7 +103,9 @@ export function compileValidator(spec: ValidatorSpec): CompiledValidator {
   const analysis = spec.analysis ?? analyzeSchema(spec.schema, spec.dialect);
   // The validate phase reports schema problems (schema-check.ts) before anything is emitted.
   if (analysis.problems.length > 0) {
-    throw new Error(`compileValidator: ${spec.name}: the schema was not checked before emit: ${analysis.problems.map((p) => `${p.pointer} ${p.message}`).join("; ")}`);
+    throw new Error(
+      `compileValidator: ${spec.name}: the schema was not checked before emit: ${analysis.problems.map((p) => `${p.pointer} ${p.message}`).join("; ")}`,
+    );
   }
   return new ValidatorCompiler(spec, analysis).compile();
 }
@@ -149,7 +151,9 @@ class ValidatorCompiler implements SchemaEmitter {
       helper.body = this.functionBody(resolvePointer(spec.schema, helper.pointer), helper.defaults);
     }
     const { reached, used } = reachedFrom(mainBody, [...scope.helperFunctions()]);
-    const functions: FunctionText[] = [{ head: `${spec.exported === false ? "" : "export "}function ${spec.name}`, body: mainBody }];
+    const functions: FunctionText[] = [
+      { head: `${spec.exported === false ? "" : "export "}function ${spec.name}`, body: mainBody },
+    ];
     let callsSharedHelpers = false;
     for (const helper of scope.helperFunctions()) {
       if (!reached.has(helper)) continue;
@@ -236,7 +240,8 @@ class ValidatorCompiler implements SchemaEmitter {
     }
     // Keywords in ajv's order; each is skipped once the code so far always exits.
     if (typeof schema["$ref"] === "string" && !out.terminated) emitRef(this, schema["$ref"], current, out);
-    if (!out.terminated && hasOwn(schema, "const")) emitEqualsOneOf(this, [schema["const"]], current, out, "must be equal to constant");
+    if (!out.terminated && hasOwn(schema, "const"))
+      emitEqualsOneOf(this, [schema["const"]], current, out, "must be equal to constant");
     if (!out.terminated && Array.isArray(schema["enum"])) {
       emitEqualsOneOf(this, schema["enum"], current, out, "must be equal to one of the allowed values");
     }
@@ -277,11 +282,7 @@ class ValidatorCompiler implements SchemaEmitter {
    * does not match. `canFail` is false when nothing can break (always matches),
    * `canPass` false when it always breaks.
    */
-  tryMatch(
-    schema: unknown,
-    context: Context,
-    labelHint: string,
-  ): Attempt {
+  tryMatch(schema: unknown, context: Context, labelHint: string): Attempt {
     const label = context.names.fresh(labelHint);
     const body = new Code();
     // Defaults are never filled while only trying a schema: a failed try must leave no trace.
@@ -312,12 +313,15 @@ class ValidatorCompiler implements SchemaEmitter {
  * a name is used by a reached function: code generated for a branch that was later found
  * to be always true may have requested helpers or constants nobody uses.
  */
-function reachedFrom(mainBody: Code, helpers: readonly HelperFunction[]): { reached: Set<HelperFunction>; used: (name: string) => boolean } {
+function reachedFrom(
+  mainBody: Code,
+  helpers: readonly HelperFunction[],
+): { reached: Set<HelperFunction>; used: (name: string) => boolean } {
   // (Asking the few reached bodies is cheaper than copying their identifiers into one set.)
   const reachedBodies = [mainBody];
   const used = (name: string) => reachedBodies.some((body) => body.uses(name));
   const reached = new Set<HelperFunction>();
-  for (let grew = true; grew; ) {
+  for (let grew = true; grew;) {
     grew = false;
     for (const helper of helpers) {
       if (reached.has(helper) || !used(helper.name)) continue;
@@ -353,7 +357,10 @@ class Compiled implements CompiledValidator {
     functions.forEach(({ head, body }, i) => {
       if (i > 0) writer.line();
       // `_value` when the body never looks at the value (e.g. schema `true`).
-      body.writeBlock(writer, `${head}(${body.uses("value") ? "value" : "_value"}: unknown): ValidationIssue | undefined`);
+      body.writeBlock(
+        writer,
+        `${head}(${body.uses("value") ? "value" : "_value"}: unknown): ValidationIssue | undefined`,
+      );
     });
   }
 

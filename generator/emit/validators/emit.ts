@@ -21,8 +21,22 @@ export function emitValidators(file: GeneratedFile, model: ServerModel, runtime:
     const names = validatorNames(tool.typeBase);
     const label = `tool ${stringLiteral(tool.key)}`;
     const specs = [
-      { name: names.input, model: tool.input, applyDefaults: true, doc: `Checks the arguments of ${label} and fills in schema defaults.` },
-      ...(tool.output ? [{ name: names.output, model: tool.output, applyDefaults: false, doc: `Checks the structured result of ${label}.` }] : []),
+      {
+        name: names.input,
+        model: tool.input,
+        applyDefaults: true,
+        doc: `Checks the arguments of ${label} and fills in schema defaults.`,
+      },
+      ...(tool.output
+        ? [
+            {
+              name: names.output,
+              model: tool.output,
+              applyDefaults: false,
+              doc: `Checks the structured result of ${label}.`,
+            },
+          ]
+        : []),
     ];
     for (const spec of specs) {
       const compiled = compileValidator({
@@ -42,7 +56,9 @@ export function emitValidators(file: GeneratedFile, model: ServerModel, runtime:
   }
   const w = file.writer;
   if (sharing) {
-    w.line("// Validators whose $ref targets are identical share one helper for each, named after the first validator that needs it.");
+    w.line(
+      "// Validators whose $ref targets are identical share one helper for each, named after the first validator that needs it.",
+    );
     w.line();
   }
   w.raw(validators.toString());

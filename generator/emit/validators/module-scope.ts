@@ -79,7 +79,9 @@ export class ModuleScope {
 
   /** The declarations of the constants `used` reports used, in order of creation. */
   constantDeclarations(used: (name: string) => boolean): string[] {
-    return [...this.constants.values()].filter((constant) => used(constant.name)).map((constant) => constant.declaration);
+    return [...this.constants.values()]
+      .filter((constant) => used(constant.name))
+      .map((constant) => constant.declaration);
   }
 
   /** The JSON pointer a $ref of the schema resolves to (the validate phase resolved every one). */
@@ -112,7 +114,13 @@ export class ModuleScope {
 
   /** A module-level `ReadonlySet<type>` of the `literals`. */
   setConstant(kind: string, type: string, literals: readonly string[], owner: string): string {
-    return this.constant(kind, literals.join(","), `new Set<${type}>([${literals.join(", ")}])`, owner, `: ReadonlySet<${type}>`);
+    return this.constant(
+      kind,
+      literals.join(","),
+      `new Set<${type}>([${literals.join(", ")}])`,
+      owner,
+      `: ReadonlySet<${type}>`,
+    );
   }
 
   regExpConstant(pattern: string, owner: string): string {
@@ -142,7 +150,8 @@ export class ModuleScope {
     const tokens = pointerTokens(pointer);
     let base: string;
     if (tokens.length === 0) base = "root";
-    else if (tokens.length === 2 && (tokens[0] === "$defs" || tokens[0] === "definitions")) base = sanitizeName(tokens[1]!);
+    else if (tokens.length === 2 && (tokens[0] === "$defs" || tokens[0] === "definitions"))
+      base = sanitizeName(tokens[1]!);
     else base = sanitizeName(tokens.join("_"));
     // A target that fills defaults gets a second variant for places defaults must not reach.
     if (!defaults && this.spec.applyDefaults && this.fillsDefaults(pointer)) base += "_withoutDefaults";
@@ -186,7 +195,11 @@ export class ModuleScope {
       references.push(`${JSON.stringify(canonicalPointer(ref))} -> ${JSON.stringify(canonicalPointer(target))}`);
     }
     // Where each $ref resolves is part of the text: the same $ref may mean another target elsewhere.
-    targetText = { text: `${canonical.text}\n${references.join("\n")}`, refTargets, dialectFree: canonical.dialectFree };
+    targetText = {
+      text: `${canonical.text}\n${references.join("\n")}`,
+      refTargets,
+      dialectFree: canonical.dialectFree,
+    };
     this.targetTexts.set(pointer, targetText);
     return targetText;
   }

@@ -56,7 +56,9 @@ export async function readDocument(source: string): Promise<OpenApiDocument> {
   const YAML = await import("yaml");
   let text: string;
   try {
-    text = isUrl(source) ? await (await fetch(source, { signal: AbortSignal.timeout(60_000) })).text() : readFileSync(resolve(source), "utf8");
+    text = isUrl(source)
+      ? await (await fetch(source, { signal: AbortSignal.timeout(60_000) })).text()
+      : readFileSync(resolve(source), "utf8");
   } catch (error) {
     throw new DocumentError(`${source}: cannot read it (${(error as Error).message})`);
   }
@@ -66,17 +68,27 @@ export async function readDocument(source: string): Promise<OpenApiDocument> {
     parsed = YAML.parse(text, { maxAliasCount: 10_000, prettyErrors: true });
   } catch (error) {
     const position = (error as { linePos?: { line: number; col: number }[] }).linePos?.[0];
-    throw new DocumentError(`${source}${position ? `:${position.line}:${position.col}` : ""}: not JSON or YAML: ${(error as Error).message.split("\n")[0]}`);
+    throw new DocumentError(
+      `${source}${position ? `:${position.line}:${position.col}` : ""}: not JSON or YAML: ${(error as Error).message.split("\n")[0]}`,
+    );
   }
-  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw new DocumentError(`${source}: not an OpenAPI document (its top level is not an object)`);
-  const declared = String((parsed as Record<string, unknown>).openapi ?? (parsed as Record<string, unknown>).swagger ?? "");
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed))
+    throw new DocumentError(`${source}: not an OpenAPI document (its top level is not an object)`);
+  const declared = String(
+    (parsed as Record<string, unknown>).openapi ?? (parsed as Record<string, unknown>).swagger ?? "",
+  );
   if (!/^(?:2\.0|3\.[01]\.\d+|3\.[01])$/.test(declared)) {
-    throw new DocumentError(`${source}: neither "openapi: 3.0.x/3.1.x" nor "swagger: 2.0" at its top (found ${declared === "" ? "neither key" : JSON.stringify(declared)}); OpenAPI 3.2 and later are not read yet`);
+    throw new DocumentError(
+      `${source}: neither "openapi: 3.0.x/3.1.x" nor "swagger: 2.0" at its top (found ${declared === "" ? "neither key" : JSON.stringify(declared)}); OpenAPI 3.2 and later are not read yet`,
+    );
   }
   let bundled: unknown;
   try {
     // External $refs are resolved against the document's own location.
-    bundled = await bundle(isUrl(source) ? source : resolve(source), { plugins: [readFiles(), fetchUrls(), parseJson(), parseYaml()], treeShake: false });
+    bundled = await bundle(isUrl(source) ? source : resolve(source), {
+      plugins: [readFiles(), fetchUrls(), parseJson(), parseYaml()],
+      treeShake: false,
+    });
   } catch (error) {
     throw new DocumentError(`${source}: cannot bundle its $refs: ${(error as Error).message}`);
   }

@@ -20,11 +20,18 @@ export interface ImportedTool {
 
 const methods = ["get", "put", "post", "delete", "options", "head", "patch", "trace"] as const;
 type Json = Record<string, unknown>;
-const isObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Json =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** The tool name for an operation without a usable operationId: method and path words, snake_case. */
 const methodPathName = (method: string, path: string) =>
-  [method, ...path.split("/").filter((s) => s !== "").map((s) => (s.startsWith("{") ? `by ${s.slice(1, -1)}` : s))]
+  [
+    method,
+    ...path
+      .split("/")
+      .filter((s) => s !== "")
+      .map((s) => (s.startsWith("{") ? `by ${s.slice(1, -1)}` : s)),
+  ]
     .join(" ")
     .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
     .toLowerCase()
@@ -47,7 +54,16 @@ export function serverUrlOf(document: Json): string | undefined {
 }
 
 /** Environment variable names for credentials: the server name and the scheme's, upper snake case. */
-const envName = (...parts: string[]) => parts.map((p) => p.replace(/([a-z0-9])([A-Z])/g, "$1_$2").replace(/[^A-Za-z0-9]+/g, "_").replace(/^_|_$/g, "")).join("_").toUpperCase();
+const envName = (...parts: string[]) =>
+  parts
+    .map((p) =>
+      p
+        .replace(/([a-z0-9])([A-Z])/g, "$1_$2")
+        .replace(/[^A-Za-z0-9]+/g, "_")
+        .replace(/^_|_$/g, ""),
+    )
+    .join("_")
+    .toUpperCase();
 
 export interface Credentials {
   readonly schemes: Readonly<Record<string, SecuritySpec>>;
@@ -59,25 +75,46 @@ export interface Credentials {
 export function credentialsOf(document: Json, serverName: string, warnings: ImportWarnings): Credentials {
   const schemes: Record<string, SecuritySpec> = {};
   const variables = new Map<string, string>();
-  const declared = isObject(document.components) && isObject(document.components.securitySchemes) ? document.components.securitySchemes : {};
+  const declared =
+    isObject(document.components) && isObject(document.components.securitySchemes)
+      ? document.components.securitySchemes
+      : {};
   for (const [name, raw] of Object.entries(declared).sort(([a], [b]) => (a < b ? -1 : 1))) {
     const pointer = `/components/securitySchemes/${escapePointer(name)}`;
-    const scheme = isObject(raw) && typeof raw.$ref === "string" ? resolvePointer(document, decodeURIComponent(raw.$ref.slice(1))) : raw;
+    const scheme =
+      isObject(raw) && typeof raw.$ref === "string"
+        ? resolvePointer(document, decodeURIComponent(raw.$ref.slice(1)))
+        : raw;
     if (!isObject(scheme)) continue;
     const env = envName(serverName, name);
-    if (scheme.type === "apiKey" && (scheme.in === "header" || scheme.in === "query" || scheme.in === "cookie") && typeof scheme.name === "string") {
+    if (
+      scheme.type === "apiKey" &&
+      (scheme.in === "header" || scheme.in === "query" || scheme.in === "cookie") &&
+      typeof scheme.name === "string"
+    ) {
       schemes[name] = { type: "apiKey", in: scheme.in, name: scheme.name, env };
       variables.set(env, `API key for ${name} (sent in the ${scheme.in} ${scheme.name})`);
     } else if (scheme.type === "http" && typeof scheme.scheme === "string" && scheme.scheme.toLowerCase() === "basic") {
       schemes[name] = { type: "basic", userEnv: `${env}_USERNAME`, passwordEnv: `${env}_PASSWORD` };
       variables.set(`${env}_USERNAME`, `User name for ${name} (HTTP basic)`);
       variables.set(`${env}_PASSWORD`, `Password for ${name} (HTTP basic)`);
-    } else if ((scheme.type === "http" && typeof scheme.scheme === "string" && scheme.scheme.toLowerCase() === "bearer") || scheme.type === "oauth2" || scheme.type === "openIdConnect") {
+    } else if (
+      (scheme.type === "http" && typeof scheme.scheme === "string" && scheme.scheme.toLowerCase() === "bearer") ||
+      scheme.type === "oauth2" ||
+      scheme.type === "openIdConnect"
+    ) {
       schemes[name] = { type: "bearer", env };
       variables.set(env, `Bearer token for ${name}`);
-      if (scheme.type !== "http") warnings.add(pointer, `${String(scheme.type)} flows are not run by the imported server yet: it sends the access token given in ${env} as a bearer token`);
+      if (scheme.type !== "http")
+        warnings.add(
+          pointer,
+          `${String(scheme.type)} flows are not run by the imported server yet: it sends the access token given in ${env} as a bearer token`,
+        );
     } else {
-      warnings.add(pointer, `security scheme of type ${JSON.stringify(scheme.type)}${scheme.scheme === undefined ? "" : ` (${String(scheme.scheme)})`} is not supported; operations that need only it are called without credentials`);
+      warnings.add(
+        pointer,
+        `security scheme of type ${JSON.stringify(scheme.type)}${scheme.scheme === undefined ? "" : ` (${String(scheme.scheme)})`} is not supported; operations that need only it are called without credentials`,
+      );
     }
   }
   return { schemes, variables };
@@ -113,12 +150,21 @@ export interface ImportResult {
 }
 
 /** Every selected operation of the document as a tool, in document order. */
-export function importOperations(document: Json, serverName: string, selection: Selection, warnings: ImportWarnings): ImportResult {
-  const components = isObject(document.components) && isObject(document.components.schemas) ? Object.keys(document.components.schemas).map((n) => `/components/schemas/${escapePointer(n)}`) : [];
+export function importOperations(
+  document: Json,
+  serverName: string,
+  selection: Selection,
+  warnings: ImportWarnings,
+): ImportResult {
+  const components =
+    isObject(document.components) && isObject(document.components.schemas)
+      ? Object.keys(document.components.schemas).map((n) => `/components/schemas/${escapePointer(n)}`)
+      : [];
   const schemas = new SchemaConverter(document, warnings, components);
   const deref = <T>(value: T, at: string): T | undefined => {
     let current: unknown = value;
-    for (let hops = 0; isObject(current) && typeof current.$ref === "string" && hops < 20; hops++) current = schemas.resolve(current.$ref, at)?.value;
+    for (let hops = 0; isObject(current) && typeof current.$ref === "string" && hops < 20; hops++)
+      current = schemas.resolve(current.$ref, at)?.value;
     return current as T | undefined;
   };
   const credentials = credentialsOf(document, serverName, warnings);
@@ -135,8 +181,11 @@ export function importOperations(document: Json, serverName: string, selection: 
       if (!isObject(operation)) continue;
       total++;
       const pointer = `${itemPointer}/${method}`;
-      const operationId = typeof operation.operationId === "string" && operation.operationId !== "" ? operation.operationId : undefined;
-      const tags = Array.isArray(operation.tags) ? operation.tags.filter((t): t is string => typeof t === "string") : [];
+      const operationId =
+        typeof operation.operationId === "string" && operation.operationId !== "" ? operation.operationId : undefined;
+      const tags = Array.isArray(operation.tags)
+        ? operation.tags.filter((t): t is string => typeof t === "string")
+        : [];
       const facts = { tags, operationId, path };
       if (operation.deprecated === true && !selection.includeDeprecated) continue;
       if (selection.include.length > 0 && !selection.include.some((p) => matches(p, facts))) continue;
@@ -148,22 +197,36 @@ export function importOperations(document: Json, serverName: string, selection: 
       const problem = identifierProblem(camelCase(name));
       const owner = byIdentifier.get(camelCase(name));
       if (operationId !== undefined && (problem !== undefined || owner !== undefined)) {
-        warnings.add(`${pointer}/operationId`, `tool ${JSON.stringify(name)} ${problem ?? `has the identifier of tool ${JSON.stringify(owner)} (${camelCase(name)})`}: named ${JSON.stringify(fallback)} (method and path) instead`);
+        warnings.add(
+          `${pointer}/operationId`,
+          `tool ${JSON.stringify(name)} ${problem ?? `has the identifier of tool ${JSON.stringify(owner)} (${camelCase(name)})`}: named ${JSON.stringify(fallback)} (method and path) instead`,
+        );
         name = fallback;
       }
-      const clash = identifierProblem(camelCase(name)) ?? (byIdentifier.has(camelCase(name)) ? `has the identifier of tool ${JSON.stringify(byIdentifier.get(camelCase(name)))}` : undefined);
+      const clash =
+        identifierProblem(camelCase(name)) ??
+        (byIdentifier.has(camelCase(name))
+          ? `has the identifier of tool ${JSON.stringify(byIdentifier.get(camelCase(name)))}`
+          : undefined);
       if (clash !== undefined) {
-        warnings.add(pointer, `operation left out: its tool name ${JSON.stringify(name)} ${clash}; give it an operationId`);
+        warnings.add(
+          pointer,
+          `operation left out: its tool name ${JSON.stringify(name)} ${clash}; give it an operationId`,
+        );
         continue;
       }
 
       // Parameters: the path item's, overridden by the operation's of the same name and location.
       const parameters = new Map<string, { value: Json; at: string }>();
-      for (const [list, at] of [[item.parameters, `${itemPointer}/parameters`], [operation.parameters, `${pointer}/parameters`]] as const) {
+      for (const [list, at] of [
+        [item.parameters, `${itemPointer}/parameters`],
+        [operation.parameters, `${pointer}/parameters`],
+      ] as const) {
         if (!Array.isArray(list)) continue;
         list.forEach((raw, i) => {
           const value = deref(raw, `${at}/${i}`);
-          if (isObject(value) && typeof value.name === "string" && typeof value.in === "string") parameters.set(`${value.in} ${value.name}`, { value, at: `${at}/${i}` });
+          if (isObject(value) && typeof value.name === "string" && typeof value.in === "string")
+            parameters.set(`${value.in} ${value.name}`, { value, at: `${at}/${i}` });
         });
       }
       const inputs = schemas.session("input");
@@ -182,7 +245,10 @@ export function importOperations(document: Json, serverName: string, selection: 
         let arg = wireName;
         if (arg in properties || (hasBody && arg === "body")) {
           arg = `${location}_${wireName}`;
-          warnings.add(at, `parameter ${JSON.stringify(wireName)} (in ${location}) clashes with another argument of the same name; its argument is ${JSON.stringify(arg)}`);
+          warnings.add(
+            at,
+            `parameter ${JSON.stringify(wireName)} (in ${location}) clashes with another argument of the same name; its argument is ${JSON.stringify(arg)}`,
+          );
           if (arg in properties) {
             refused = `two parameters are both named ${JSON.stringify(wireName)} in ${location}`;
             break;
@@ -195,19 +261,36 @@ export function importOperations(document: Json, serverName: string, selection: 
           if (isObject(media)) {
             schema = media.schema;
             schemaAt = `${at}/content/${escapePointer(mediaType!)}/schema`;
-            warnings.add(at, `parameter ${JSON.stringify(wireName)} is described by content ${mediaType}; it is sent serialized by its location's default style instead`);
+            warnings.add(
+              at,
+              `parameter ${JSON.stringify(wireName)} is described by content ${mediaType}; it is sent serialized by its location's default style instead`,
+            );
           }
         }
         const converted = inputs.convert(schema ?? {}, schemaAt);
-        const described = typeof parameter.description === "string" && typeof converted === "object" && converted.description === undefined ? { ...converted, description: parameter.description } : converted;
+        const described =
+          typeof parameter.description === "string" &&
+          typeof converted === "object" &&
+          converted.description === undefined
+            ? { ...converted, description: parameter.description }
+            : converted;
         properties[arg] = described;
         if (location === "path" || parameter.required === true) required.push(arg);
-        const style = (typeof parameter.style === "string" ? parameter.style : defaultStyle[location]) as ParameterSpec["style"];
+        const style = (
+          typeof parameter.style === "string" ? parameter.style : defaultStyle[location]
+        ) as ParameterSpec["style"];
         if (!allowedStyles[location].includes(style)) {
           refused = `parameter ${JSON.stringify(wireName)} has style ${JSON.stringify(style)}, which ${location} parameters cannot have`;
           break;
         }
-        specs.push({ name: wireName, arg, in: location, style, explode: typeof parameter.explode === "boolean" ? parameter.explode : style === "form", ...(parameter.allowReserved === true && { allowReserved: true }) });
+        specs.push({
+          name: wireName,
+          arg,
+          in: location,
+          style,
+          explode: typeof parameter.explode === "boolean" ? parameter.explode : style === "form",
+          ...(parameter.allowReserved === true && { allowReserved: true }),
+        });
       }
       let bodySpec: BodySpec | undefined;
       if (refused === undefined && hasBody) {
@@ -225,12 +308,20 @@ export function importOperations(document: Json, serverName: string, selection: 
           const arg = "body";
           const media = content[chosen.type];
           const schemaAt = `${pointer}/requestBody/content/${escapePointer(chosen.type)}/schema`;
-          let schema: Schema = chosen.encoding === "binary" ? { type: "string", contentEncoding: "base64" } : inputs.convert(isObject(media) ? (media.schema ?? {}) : {}, schemaAt);
-          if (chosen.encoding === "text" && typeof schema === "object" && schema.type === undefined) schema = { ...schema, type: "string" };
-          properties[arg] = typeof body.description === "string" && typeof schema === "object" && schema.description === undefined ? { ...schema, description: body.description } : schema;
+          let schema: Schema =
+            chosen.encoding === "binary"
+              ? { type: "string", contentEncoding: "base64" }
+              : inputs.convert(isObject(media) ? (media.schema ?? {}) : {}, schemaAt);
+          if (chosen.encoding === "text" && typeof schema === "object" && schema.type === undefined)
+            schema = { ...schema, type: "string" };
+          properties[arg] =
+            typeof body.description === "string" && typeof schema === "object" && schema.description === undefined
+              ? { ...schema, description: body.description }
+              : schema;
           if (body.required === true) required.push(arg);
           bodySpec = { arg, contentType: chosen.type, encoding: chosen.encoding };
-          if (candidates.length < Object.keys(content).length) warnings.add(`${pointer}/requestBody/content`, `the body is sent as ${chosen.type} only`);
+          if (candidates.length < Object.keys(content).length)
+            warnings.add(`${pointer}/requestBody/content`, `the body is sent as ${chosen.type} only`);
         }
       }
       if (refused !== undefined) {
@@ -240,7 +331,9 @@ export function importOperations(document: Json, serverName: string, selection: 
 
       // Output: the first 2xx answer with a JSON schema; an object at the root, else wrapped.
       const responses = isObject(operation.responses) ? operation.responses : {};
-      const success = Object.keys(responses).filter((code) => /^2(?:\d\d|XX)$/i.test(code)).sort();
+      const success = Object.keys(responses)
+        .filter((code) => /^2(?:\d\d|XX)$/i.test(code))
+        .sort();
       let output: Schema | undefined;
       let wrap: string | undefined;
       for (const code of success) {
@@ -259,11 +352,21 @@ export function importOperations(document: Json, serverName: string, selection: 
           output = outputs.withDefs({ type: "object", properties: { result: schema }, required: ["result"] });
         }
         const others = success.filter((other) => other !== code);
-        if (others.length > 0) warnings.add(`${pointer}/responses`, `several success answers (${success.join(", ")}): the output schema is ${code}'s`);
+        if (others.length > 0)
+          warnings.add(
+            `${pointer}/responses`,
+            `several success answers (${success.join(", ")}): the output schema is ${code}'s`,
+          );
         break;
       }
 
-      const security = (Array.isArray(operation.security) ? operation.security : Array.isArray(document.security) ? document.security : [])
+      const security = (
+        Array.isArray(operation.security)
+          ? operation.security
+          : Array.isArray(document.security)
+            ? document.security
+            : []
+      )
         .filter(isObject)
         .map((alternative) => Object.keys(alternative).sort())
         .filter((alternative) => alternative.every((scheme) => scheme in credentials.schemes));
@@ -274,17 +377,34 @@ export function importOperations(document: Json, serverName: string, selection: 
         ...((upper === "PUT" || upper === "DELETE") && { idempotentHint: true }),
         openWorldHint: true,
       };
-      const summary = typeof operation.summary === "string" && operation.summary.trim() !== "" ? operation.summary.trim() : undefined;
-      const description = typeof operation.description === "string" && operation.description.trim() !== "" ? operation.description.trim() : summary;
+      const summary =
+        typeof operation.summary === "string" && operation.summary.trim() !== "" ? operation.summary.trim() : undefined;
+      const description =
+        typeof operation.description === "string" && operation.description.trim() !== ""
+          ? operation.description.trim()
+          : summary;
       byIdentifier.set(camelCase(name), name);
       tools.push({
         name,
         ...(summary !== undefined && { title: summary }),
         ...(description !== undefined && { description }),
-        input: inputs.withDefs({ type: "object", properties, ...(required.length > 0 && { required }), additionalProperties: false } as Schema),
+        input: inputs.withDefs({
+          type: "object",
+          properties,
+          ...(required.length > 0 && { required }),
+          additionalProperties: false,
+        } as Schema),
         ...(output !== undefined && { output }),
         annotations,
-        operation: { tool: name, method, path, parameters: specs, ...(bodySpec !== undefined && { body: bodySpec }), ...(output !== undefined && { output: wrap === undefined ? {} : { wrap } }), security },
+        operation: {
+          tool: name,
+          method,
+          path,
+          parameters: specs,
+          ...(bodySpec !== undefined && { body: bodySpec }),
+          ...(output !== undefined && { output: wrap === undefined ? {} : { wrap } }),
+          security,
+        },
       });
     }
   }

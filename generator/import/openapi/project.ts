@@ -37,7 +37,8 @@ export function renderProject(input: ProjectInput): ImportedProject {
   const { result } = input;
   const sha = createHash("sha256").update(input.sourceText).digest("hex");
   const regenerate = `npx mcp-gen import openapi ${input.source}`;
-  const banner = (comment: string) => `${comment} ${importBanner} v${input.mcpGenVersion}. DO NOT EDIT.\n${comment} Source: ${input.source} (sha256 ${sha})\n${comment} Regenerate: ${regenerate}\n`;
+  const banner = (comment: string) =>
+    `${comment} ${importBanner} v${input.mcpGenVersion}. DO NOT EDIT.\n${comment} Source: ${input.source} (sha256 ${sha})\n${comment} Regenerate: ${regenerate}\n`;
   const typeBase = serverTypeBase(input.name);
   const generated = new Map<string, string>();
 
@@ -49,10 +50,16 @@ export function renderProject(input: ProjectInput): ImportedProject {
       ...(result.serverUrl === undefined ? { required: true } : { default: result.serverUrl }),
     },
   };
-  for (const [env, description] of result.credentials.variables) settings[env.toLowerCase()] = { description, env, secret: true };
+  for (const [env, description] of result.credentials.variables)
+    settings[env.toLowerCase()] = { description, env, secret: true };
   const manifest = {
     mcpgen: 1,
-    server: { name: input.name, version: input.version, ...(input.title !== undefined && { title: input.title }), ...(input.description !== undefined && { description: input.description }) },
+    server: {
+      name: input.name,
+      version: input.version,
+      ...(input.title !== undefined && { title: input.title }),
+      ...(input.description !== undefined && { description: input.description }),
+    },
     protocol: ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"],
     output: "./src/mcp",
     // API descriptions carry keywords of their own; they warn instead of failing the run.
@@ -71,7 +78,12 @@ export function renderProject(input: ProjectInput): ImportedProject {
       ]),
     ),
   };
-  generated.set("mcp.yaml", banner("#") + "# yaml-language-server: $schema=node_modules/mcp-gen/schema/manifest.schema.json\n" + YAML.stringify(manifest, { lineWidth: 0, aliasDuplicateObjects: false }));
+  generated.set(
+    "mcp.yaml",
+    banner("#") +
+      "# yaml-language-server: $schema=node_modules/mcp-gen/schema/manifest.schema.json\n" +
+      YAML.stringify(manifest, { lineWidth: 0, aliasDuplicateObjects: false }),
+  );
 
   const operations = Object.fromEntries(result.tools.map((tool) => [camelCase(tool.name), tool.operation]));
   generated.set(
@@ -92,13 +104,19 @@ export const operations = ${JSON.stringify(operations, null, 2)} as const satisf
   const request = readFileSync(join(packageRoot(), "generator", "import", "openapi", "project", "request.ts"), "utf8");
   generated.set("src/upstream/request.gen.ts", banner("//") + request);
 
-  const outputs = result.tools.filter((tool) => tool.output !== undefined).map((tool) => `${toolTypeBase(tool.name)}Output`);
+  const outputs = result.tools
+    .filter((tool) => tool.output !== undefined)
+    .map((tool) => `${toolTypeBase(tool.name)}Output`);
   const handlerLines = result.tools.map((tool) => {
     const id = camelCase(tool.name);
-    const call = tool.output === undefined ? "callContent(upstream, " : `callJson<${toolTypeBase(tool.name)}Output>(upstream, `;
+    const call =
+      tool.output === undefined ? "callContent(upstream, " : `callJson<${toolTypeBase(tool.name)}Output>(upstream, `;
     return `      ${id}: (args, ctx) => ${call}operations.${id}, args, ctx.signal),`;
   });
-  const calls = [...(outputs.length < result.tools.length ? ["callContent"] : []), ...(outputs.length > 0 ? ["callJson"] : [])];
+  const calls = [
+    ...(outputs.length < result.tools.length ? ["callContent"] : []),
+    ...(outputs.length > 0 ? ["callJson"] : []),
+  ];
   generated.set(
     "src/upstream/handlers.gen.ts",
     `${banner("//")}import type { ${[`${typeBase}Handlers`, ...outputs].sort().join(", ")} } from "../mcp/index.js";

@@ -42,28 +42,44 @@ export async function runImportOpenApi(options: ImportOpenApiOptions): Promise<n
     return 1;
   }
   const { document } = read;
-  const info = (typeof document.info === "object" && document.info !== null ? document.info : {}) as Record<string, unknown>;
-  const name = options.name ?? nameFromTitle(typeof info.title === "string" ? info.title : basename(options.source).replace(/\.[^.]*$/, ""));
+  const info = (typeof document.info === "object" && document.info !== null ? document.info : {}) as Record<
+    string,
+    unknown
+  >;
+  const name =
+    options.name ??
+    nameFromTitle(typeof info.title === "string" ? info.title : basename(options.source).replace(/\.[^.]*$/, ""));
   if (!initNamePattern.test(name)) {
     err(`cannot use ${JSON.stringify(name)} as a server name; pass --name with lower-case letters, digits and dashes`);
     return 2;
   }
   const target = resolve(options.out);
-  const shownSource = isUrl(options.source) ? options.source : relative(process.cwd(), resolve(options.source)) || options.source;
+  const shownSource = isUrl(options.source)
+    ? options.source
+    : relative(process.cwd(), resolve(options.source)) || options.source;
   const warnings = new ImportWarnings(shownSource);
   const result = importOperations(document, name, options, warnings);
   for (const warning of warnings.list) err(formatDiagnostic(warning));
   if (result.tools.length === 0) {
-    err(`${shownSource}: no operation selected (${result.total} in the document${options.includeDeprecated ? "" : "; deprecated ones need --include-deprecated"}); nothing written`);
+    err(
+      `${shownSource}: no operation selected (${result.total} in the document${options.includeDeprecated ? "" : "; deprecated ones need --include-deprecated"}); nothing written`,
+    );
     return 1;
   }
-  const projectSource = isUrl(options.source) ? options.source : relative(target, resolve(options.source)).split("\\").join("/");
+  const projectSource = isUrl(options.source)
+    ? options.source
+    : relative(target, resolve(options.source)).split("\\").join("/");
   const project = renderProject({
     name,
     version: typeof info.version === "string" && info.version !== "" ? info.version : "0.1.0",
     ...(typeof info.title === "string" && { title: info.title }),
-    ...(typeof info.description === "string" && info.description.trim() !== "" && { description: info.description.trim() }),
-    source: isAbsolute(projectSource) ? projectSource : projectSource.startsWith(".") ? projectSource : `./${projectSource}`,
+    ...(typeof info.description === "string" &&
+      info.description.trim() !== "" && { description: info.description.trim() }),
+    source: isAbsolute(projectSource)
+      ? projectSource
+      : projectSource.startsWith(".")
+        ? projectSource
+        : `./${projectSource}`,
     sourceText: read.text,
     mcpGenVersion: options.mcpGenVersion,
     result,
@@ -74,11 +90,17 @@ export async function runImportOpenApi(options: ImportOpenApiOptions): Promise<n
     return existsSync(file) && !readFileSync(file, "utf8").split("\n", 1)[0]!.includes(importBanner);
   });
   if (foreign.length > 0) {
-    for (const path of foreign) err(`${relative(process.cwd(), join(target, path)) || path}: exists and was not written by mcp-gen import; move it away or choose another --out`);
+    for (const path of foreign)
+      err(
+        `${relative(process.cwd(), join(target, path)) || path}: exists and was not written by mcp-gen import; move it away or choose another --out`,
+      );
     return 1;
   }
   const written: string[] = [];
-  for (const [path, text] of [...project.generated, ...[...project.starter].filter(([path]) => !existsSync(join(target, path)))]) {
+  for (const [path, text] of [
+    ...project.generated,
+    ...[...project.starter].filter(([path]) => !existsSync(join(target, path))),
+  ]) {
     const file = join(target, path);
     if (existsSync(file) && readFileSync(file, "utf8") === text) continue;
     mkdirSync(dirname(file), { recursive: true });
@@ -87,8 +109,12 @@ export async function runImportOpenApi(options: ImportOpenApiOptions): Promise<n
   }
   if (!options.quiet) {
     const shown = relative(process.cwd(), target) || ".";
-    out(`mcp-gen: imported ${result.tools.length} of ${result.total} operation(s) from ${shownSource} (OpenAPI ${read.declared}) into ${shown}: ${written.length === 0 ? "every file already up to date" : `wrote ${written.join(", ")}`}`);
-    out(`next: ${shown === "." ? "" : `cd ${shown} && `}npx mcp-gen && npx tsc --noEmit && node --import tsx src/main.ts (MCP_UPSTREAM_URL overrides ${result.serverUrl ?? "the base URL, which the document does not give"})`);
+    out(
+      `mcp-gen: imported ${result.tools.length} of ${result.total} operation(s) from ${shownSource} (OpenAPI ${read.declared}) into ${shown}: ${written.length === 0 ? "every file already up to date" : `wrote ${written.join(", ")}`}`,
+    );
+    out(
+      `next: ${shown === "." ? "" : `cd ${shown} && `}npx mcp-gen && npx tsc --noEmit && node --import tsx src/main.ts (MCP_UPSTREAM_URL overrides ${result.serverUrl ?? "the base URL, which the document does not give"})`,
+    );
   }
   return 0;
 }

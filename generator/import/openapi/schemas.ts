@@ -11,10 +11,23 @@ type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type JsonObject = { [key: string]: Json };
 export type Schema = boolean | JsonObject;
 
-const isObject = (value: unknown): value is JsonObject => typeof value === "object" && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is JsonObject =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** Keywords whose value is one schema, a list of schemas, or a map of schemas. */
-const oneSchema = new Set(["items", "additionalProperties", "unevaluatedProperties", "unevaluatedItems", "contains", "propertyNames", "not", "if", "then", "else", "contentSchema"]);
+const oneSchema = new Set([
+  "items",
+  "additionalProperties",
+  "unevaluatedProperties",
+  "unevaluatedItems",
+  "contains",
+  "propertyNames",
+  "not",
+  "if",
+  "then",
+  "else",
+  "contentSchema",
+]);
 const schemaList = new Set(["allOf", "anyOf", "oneOf", "prefixItems"]);
 const schemaMap = new Set(["properties", "patternProperties", "dependentSchemas", "$defs", "definitions"]);
 /** OpenAPI-only keywords that say nothing about which JSON values are valid: dropped without a word. */
@@ -42,7 +55,10 @@ export class SchemaConverter {
   private nameOf(pointer: string): string {
     const known = this.names.get(pointer);
     if (known !== undefined) return known;
-    const segments = pointer.split("/").slice(1).map((s) => s.replaceAll("~1", "/").replaceAll("~0", "~"));
+    const segments = pointer
+      .split("/")
+      .slice(1)
+      .map((s) => s.replaceAll("~1", "/").replaceAll("~0", "~"));
     let name = "";
     for (let take = 1; take <= segments.length; take++) {
       const words = segments.slice(-take).join(" ");
@@ -60,7 +76,10 @@ export class SchemaConverter {
    * `$defs` that `withDefs` attaches to the root (in JSON Schema, `#/$defs/X` is resolved
    * against the root, so nested `$defs` would not be found).
    */
-  session(direction: Direction): { convert(schema: unknown, pointer: string, inlineRoot?: boolean): Schema; withDefs(root: Schema): Schema } {
+  session(direction: Direction): {
+    convert(schema: unknown, pointer: string, inlineRoot?: boolean): Schema;
+    withDefs(root: Schema): Schema;
+  } {
     const context = { direction, pending: [] as string[], seen: new Set<string>() };
     const defs: JsonObject = {};
     return {
@@ -68,7 +87,15 @@ export class SchemaConverter {
         let target = schema;
         let at = pointer;
         // A root `$ref` chain is followed to the schema it names (a tool's input and output are objects at the root).
-        for (let hops = 0; inlineRoot && isObject(target) && typeof target.$ref === "string" && Object.keys(target).length === 1 && hops < 20; hops++) {
+        for (
+          let hops = 0;
+          inlineRoot &&
+          isObject(target) &&
+          typeof target.$ref === "string" &&
+          Object.keys(target).length === 1 &&
+          hops < 20;
+          hops++
+        ) {
           const resolved = this.resolve(target.$ref, at);
           if (resolved === undefined) break;
           at = resolved.pointer;
@@ -91,19 +118,29 @@ export class SchemaConverter {
   /** The schema a local `$ref` names, or undefined (with a warning) when it names nothing. */
   resolve(ref: string, at: string): { pointer: string; value: unknown } | undefined {
     if (!ref.startsWith("#")) {
-      this.warnings.add(at, `$ref ${JSON.stringify(ref)} was not bundled into the document; it is left out (any value accepted)`);
+      this.warnings.add(
+        at,
+        `$ref ${JSON.stringify(ref)} was not bundled into the document; it is left out (any value accepted)`,
+      );
       return undefined;
     }
     const pointer = decodeURIComponent(ref.slice(1));
     const value = resolvePointer(this.document, pointer);
     if (value === undefined) {
-      this.warnings.add(at, `$ref ${JSON.stringify(ref)} points to nothing in the document; it is left out (any value accepted)`);
+      this.warnings.add(
+        at,
+        `$ref ${JSON.stringify(ref)} points to nothing in the document; it is left out (any value accepted)`,
+      );
       return undefined;
     }
     return { pointer, value };
   }
 
-  private convert(schema: unknown, pointer: string, context: { direction: Direction; pending: string[]; seen: Set<string> }): Schema {
+  private convert(
+    schema: unknown,
+    pointer: string,
+    context: { direction: Direction; pending: string[]; seen: Set<string> },
+  ): Schema {
     if (typeof schema === "boolean") return schema;
     if (!isObject(schema)) {
       this.warnings.add(pointer, "a schema that is neither an object nor a boolean is left out (any value accepted)");
@@ -123,7 +160,10 @@ export class SchemaConverter {
       } else if (key.startsWith("x-") || documentationOnly.has(key)) {
         continue;
       } else if (key === "discriminator") {
-        this.warnings.add(at, "discriminator dropped: JSON Schema has no such keyword (the oneOf/anyOf beside it still validates)");
+        this.warnings.add(
+          at,
+          "discriminator dropped: JSON Schema has no such keyword (the oneOf/anyOf beside it still validates)",
+        );
       } else if (key === "nullable" || key === "example") {
         // OpenAPI 3.0 keywords the upgrade to 3.1 converts; left here only beside a $ref.
         if (key === "example") result.examples = [value];
@@ -140,7 +180,9 @@ export class SchemaConverter {
       } else if (schemaList.has(key) && Array.isArray(value)) {
         result[key] = value.map((sub, i) => this.convert(sub, `${at}/${i}`, context) as Json);
       } else if (oneSchema.has(key) || (key === "items" && Array.isArray(value))) {
-        result[key] = Array.isArray(value) ? value.map((sub, i) => this.convert(sub, `${at}/${i}`, context) as Json) : (this.convert(value, at, context) as Json);
+        result[key] = Array.isArray(value)
+          ? value.map((sub, i) => this.convert(sub, `${at}/${i}`, context) as Json)
+          : (this.convert(value, at, context) as Json);
       } else {
         result[key] = value as Json;
       }
@@ -155,7 +197,8 @@ export class SchemaConverter {
     if (Array.isArray(result.required) && isObject(result.properties) && isObject(schema.properties)) {
       const properties = result.properties;
       const dropped = Object.keys(schema.properties).filter((name) => !(name in properties));
-      if (dropped.length > 0) result.required = result.required.filter((name) => typeof name !== "string" || !dropped.includes(name));
+      if (dropped.length > 0)
+        result.required = result.required.filter((name) => typeof name !== "string" || !dropped.includes(name));
     }
     return result;
   }
@@ -164,7 +207,13 @@ export class SchemaConverter {
   private leavesOut(property: unknown, direction: Direction): boolean {
     let target = property;
     // Through one `$ref`: `id: { $ref: '#/components/schemas/Id' }` where Id is readOnly.
-    if (isObject(target) && typeof target.$ref === "string" && target.$ref.startsWith("#") && target.readOnly === undefined && target.writeOnly === undefined) {
+    if (
+      isObject(target) &&
+      typeof target.$ref === "string" &&
+      target.$ref.startsWith("#") &&
+      target.readOnly === undefined &&
+      target.writeOnly === undefined
+    ) {
       target = resolvePointer(this.document, decodeURIComponent(target.$ref.slice(1))) ?? target;
     }
     if (!isObject(target)) return false;

@@ -2,7 +2,13 @@
 // resource_metadata, else the well-known locations; then the metadata of the authorization
 // server it names (RFC 8414 / OpenID Connect Discovery), whose issuer must be identical
 // to the one the well-known URL was built from (mix-up defence).
-import { OAuthError, authorizationServerMetadataUrls, requireSecure, resourceCovers, resourceMetadataUrls } from "./urls.js";
+import {
+  OAuthError,
+  authorizationServerMetadataUrls,
+  requireSecure,
+  resourceCovers,
+  resourceMetadataUrls,
+} from "./urls.js";
 
 export interface ResourceMetadata {
   readonly resource: string;
@@ -40,15 +46,21 @@ async function getJson(fetchFn: Fetch, url: URL): Promise<{ status: number; body
   }
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === "object" && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === "object" && !Array.isArray(value);
 
 /**
  * The protected resource metadata of MCP endpoint `server`: from `fromChallenge` (the
  * challenge's resource_metadata) when given, else path-based then root well-known URL.
  * Its `resource` must cover `server`, or the metadata is refused.
  */
-export async function discoverResource(fetchFn: Fetch, server: URL, fromChallenge: string | undefined): Promise<ResourceMetadata> {
-  const candidates = fromChallenge !== undefined ? [requireSecure(fromChallenge, "resource_metadata")] : resourceMetadataUrls(server);
+export async function discoverResource(
+  fetchFn: Fetch,
+  server: URL,
+  fromChallenge: string | undefined,
+): Promise<ResourceMetadata> {
+  const candidates =
+    fromChallenge !== undefined ? [requireSecure(fromChallenge, "resource_metadata")] : resourceMetadataUrls(server);
   const statuses: string[] = [];
   for (const url of candidates) {
     const { status, body } = await getJson(fetchFn, url);
@@ -56,9 +68,12 @@ export async function discoverResource(fetchFn: Fetch, server: URL, fromChalleng
       statuses.push(`${url.href}: HTTP ${status}`);
       continue;
     }
-    if (!isObject(body) || typeof body.resource !== "string") throw new OAuthError(`${url.href} is not protected resource metadata (no resource)`);
+    if (!isObject(body) || typeof body.resource !== "string")
+      throw new OAuthError(`${url.href} is not protected resource metadata (no resource)`);
     if (!resourceCovers(body.resource, server)) {
-      throw new OAuthError(`the protected resource metadata at ${url.href} is for ${body.resource}, not for ${server.href}`);
+      throw new OAuthError(
+        `the protected resource metadata at ${url.href} is for ${body.resource}, not for ${server.href}`,
+      );
     }
     const servers = body.authorization_servers;
     if (!Array.isArray(servers) || servers.length === 0 || !servers.every((s) => typeof s === "string")) {
@@ -70,9 +85,13 @@ export async function discoverResource(fetchFn: Fetch, server: URL, fromChalleng
 }
 
 /** The metadata of the authorization server `issuer`, tried at each well-known location in order. */
-export async function discoverAuthorizationServer(fetchFn: Fetch, issuer: string): Promise<AuthorizationServerMetadata> {
+export async function discoverAuthorizationServer(
+  fetchFn: Fetch,
+  issuer: string,
+): Promise<AuthorizationServerMetadata> {
   const issuerUrl = requireSecure(issuer, "the authorization server issuer");
-  if (issuerUrl.search !== "" || issuerUrl.hash !== "") throw new OAuthError(`issuer ${issuer} has a query or fragment`);
+  if (issuerUrl.search !== "" || issuerUrl.hash !== "")
+    throw new OAuthError(`issuer ${issuer} has a query or fragment`);
   const statuses: string[] = [];
   for (const url of authorizationServerMetadataUrls(issuerUrl)) {
     const { status, body } = await getJson(fetchFn, url);
@@ -82,7 +101,10 @@ export async function discoverAuthorizationServer(fetchFn: Fetch, issuer: string
     }
     if (!isObject(body)) throw new OAuthError(`${url.href} is not authorization server metadata`);
     // RFC 8414 section 3.3: identical, compared as strings; a differing document is not used.
-    if (body.issuer !== issuer) throw new OAuthError(`the authorization server metadata at ${url.href} names issuer ${String(body.issuer)}, expected ${issuer}`);
+    if (body.issuer !== issuer)
+      throw new OAuthError(
+        `the authorization server metadata at ${url.href} names issuer ${String(body.issuer)}, expected ${issuer}`,
+      );
     const metadata = body as AuthorizationServerMetadata;
     for (const field of ["authorization_endpoint", "token_endpoint", "registration_endpoint"] as const) {
       const value = metadata[field];

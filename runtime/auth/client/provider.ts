@@ -8,9 +8,21 @@ import * as o from "oauth4webapi";
 import type { HttpAuth } from "../../transport/http-client.js";
 import { boundedFetch } from "../outbound.js";
 import { bearerChallenge, scopeList } from "./challenge.js";
-import { discoverAuthorizationServer, discoverResource, type AuthorizationServerMetadata, type ResourceMetadata } from "./discovery.js";
+import {
+  discoverAuthorizationServer,
+  discoverResource,
+  type AuthorizationServerMetadata,
+  type ResourceMetadata,
+} from "./discovery.js";
 import { memoryStore, type OAuthClientInformation, type OAuthStore, type OAuthTokens, type TokenKey } from "./store.js";
-import { OAuthError, canonicalResource, isInsecureLoopback, isLoopback, requireSecure, resourceCovers } from "./urls.js";
+import {
+  OAuthError,
+  canonicalResource,
+  isInsecureLoopback,
+  isLoopback,
+  requireSecure,
+  resourceCovers,
+} from "./urls.js";
 
 /** Client metadata sent with dynamic client registration (RFC 7591), beyond what is derived. */
 export type ClientMetadata = Readonly<Record<string, unknown>>;
@@ -27,7 +39,10 @@ export interface OAuthOptions {
    * Pre-registered client credentials: for every authorization server, or only for
    * `issuer` when given; or a function of the issuer. Used before anything else.
    */
-  readonly client?: (OAuthClientInformation & { readonly issuer?: string }) | ((issuer: string) => OAuthClientInformation | undefined) | undefined;
+  readonly client?:
+    | (OAuthClientInformation & { readonly issuer?: string })
+    | ((issuer: string) => OAuthClientInformation | undefined)
+    | undefined;
   /** An https URL of this client's metadata document, used as client_id where the server supports it (SEP-991). */
   readonly clientMetadataUrl?: string | undefined;
   /** client_name for dynamic registration. */
@@ -73,11 +88,15 @@ export class OAuthClient implements HttpAuth {
   constructor(private readonly options: OAuthOptions) {
     this.store = options.store ?? memoryStore();
     const timeoutSeconds = options.timeoutSeconds ?? 10;
-    if (!Number.isFinite(timeoutSeconds) || timeoutSeconds <= 0) throw new OAuthError("timeoutSeconds must be a positive number of seconds");
-    this.fetchFn = boundedFetch(options.fetch ?? ((input, init) => fetch(input, init)), { timeoutMs: timeoutSeconds * 1000 });
+    if (!Number.isFinite(timeoutSeconds) || timeoutSeconds <= 0)
+      throw new OAuthError("timeoutSeconds must be a positive number of seconds");
+    this.fetchFn = boundedFetch(options.fetch ?? ((input, init) => fetch(input, init)), {
+      timeoutMs: timeoutSeconds * 1000,
+    });
     if (options.clientMetadataUrl !== undefined) {
       const url = new URL(options.clientMetadataUrl);
-      if (url.protocol !== "https:" || url.pathname === "/") throw new OAuthError("clientMetadataUrl must be an https URL with a path");
+      if (url.protocol !== "https:" || url.pathname === "/")
+        throw new OAuthError("clientMetadataUrl must be an https URL with a path");
     }
   }
 
@@ -166,9 +185,12 @@ export class OAuthClient implements HttpAuth {
     const { as, resource } = binding;
     if (!as.code_challenge_methods_supported?.includes("S256")) {
       // MCP: a server that does not advertise S256 cannot be trusted to enforce PKCE.
-      throw new OAuthError(`authorization server ${binding.issuer} does not advertise PKCE S256 (code_challenge_methods_supported)`);
+      throw new OAuthError(
+        `authorization server ${binding.issuer} does not advertise PKCE S256 (code_challenge_methods_supported)`,
+      );
     }
-    if (as.authorization_endpoint === undefined) throw new OAuthError(`authorization server ${binding.issuer} has no authorization_endpoint`);
+    if (as.authorization_endpoint === undefined)
+      throw new OAuthError(`authorization server ${binding.issuer} has no authorization_endpoint`);
     const client = await this.clientFor(binding);
     const redirectUri = String(this.options.redirectUri);
     const verifier = o.generateRandomCodeVerifier();
@@ -182,7 +204,8 @@ export class OAuthClient implements HttpAuth {
     url.searchParams.set("state", state);
     this.requested.set(resource, scopes);
     const scope = [...scopes];
-    if (this.wantsRefresh && as.scopes_supported?.includes("offline_access") && !scopes.has("offline_access")) scope.push("offline_access");
+    if (this.wantsRefresh && as.scopes_supported?.includes("offline_access") && !scopes.has("offline_access"))
+      scope.push("offline_access");
     if (scope.length > 0) url.searchParams.set("scope", scope.join(" "));
     url.searchParams.set("resource", resource);
 
@@ -197,10 +220,18 @@ export class OAuthClient implements HttpAuth {
       throw this.wrap("the authorization response was rejected", error);
     }
     try {
-      const response = await o.authorizationCodeGrantRequest(asMeta, oauthClient, this.clientAuth(client, as), parameters, redirectUri, verifier, {
-        ...this.http(as.token_endpoint),
-        additionalParameters: { resource },
-      });
+      const response = await o.authorizationCodeGrantRequest(
+        asMeta,
+        oauthClient,
+        this.clientAuth(client, as),
+        parameters,
+        redirectUri,
+        verifier,
+        {
+          ...this.http(as.token_endpoint),
+          additionalParameters: { resource },
+        },
+      );
       await this.save(binding, await o.processAuthorizationCodeResponse(asMeta, oauthClient, response), undefined);
     } catch (error) {
       throw this.wrap("the token request failed", error);
@@ -215,11 +246,21 @@ export class OAuthClient implements HttpAuth {
       const client = await this.clientFor(binding);
       const asMeta = binding.as as unknown as o.AuthorizationServer;
       const oauthClient: o.Client = { client_id: client.client_id };
-      const response = await o.refreshTokenGrantRequest(asMeta, oauthClient, this.clientAuth(client, binding.as), tokens.refresh_token, {
-        ...this.http(binding.as.token_endpoint),
-        additionalParameters: { resource: binding.resource },
-      });
-      await this.save(binding, await o.processRefreshTokenResponse(asMeta, oauthClient, response), tokens.refresh_token);
+      const response = await o.refreshTokenGrantRequest(
+        asMeta,
+        oauthClient,
+        this.clientAuth(client, binding.as),
+        tokens.refresh_token,
+        {
+          ...this.http(binding.as.token_endpoint),
+          additionalParameters: { resource: binding.resource },
+        },
+      );
+      await this.save(
+        binding,
+        await o.processRefreshTokenResponse(asMeta, oauthClient, response),
+        tokens.refresh_token,
+      );
       return true;
     } catch {
       this.tokens = undefined;
@@ -228,7 +269,11 @@ export class OAuthClient implements HttpAuth {
     }
   }
 
-  private async save(binding: Binding, result: o.TokenEndpointResponse, previousRefresh: string | undefined): Promise<void> {
+  private async save(
+    binding: Binding,
+    result: o.TokenEndpointResponse,
+    previousRefresh: string | undefined,
+  ): Promise<void> {
     const tokens: OAuthTokens = {
       access_token: result.access_token,
       token_type: result.token_type,
@@ -249,16 +294,26 @@ export class OAuthClient implements HttpAuth {
   private async clientFor(binding: Binding): Promise<OAuthClientInformation> {
     const { issuer, as } = binding;
     const configured = this.options.client;
-    const preregistered = typeof configured === "function" ? configured(issuer) : configured && (configured.issuer === undefined || configured.issuer === issuer) ? configured : undefined;
+    const preregistered =
+      typeof configured === "function"
+        ? configured(issuer)
+        : configured && (configured.issuer === undefined || configured.issuer === issuer)
+          ? configured
+          : undefined;
     if (preregistered) return preregistered;
     if (as.client_id_metadata_document_supported === true && this.options.clientMetadataUrl !== undefined) {
       return { client_id: this.options.clientMetadataUrl, token_endpoint_auth_method: "none" };
     }
     const stored = await this.store.clientInformation(issuer);
-    const expired = stored?.client_secret_expires_at !== undefined && stored.client_secret_expires_at !== 0 && stored.client_secret_expires_at * 1000 < Date.now();
+    const expired =
+      stored?.client_secret_expires_at !== undefined &&
+      stored.client_secret_expires_at !== 0 &&
+      stored.client_secret_expires_at * 1000 < Date.now();
     if (stored && !expired) return stored;
     if (as.registration_endpoint === undefined) {
-      throw new OAuthError(`no client id for authorization server ${issuer}: it supports neither client ID metadata documents (or none was configured) nor dynamic client registration, and no client is pre-registered`);
+      throw new OAuthError(
+        `no client id for authorization server ${issuer}: it supports neither client ID metadata documents (or none was configured) nor dynamic client registration, and no client is pre-registered`,
+      );
     }
     const client = await this.register(binding);
     await this.store.saveClientInformation(issuer, client);
@@ -270,32 +325,45 @@ export class OAuthClient implements HttpAuth {
     const redirect = new URL(String(this.options.redirectUri));
     const supported = binding.as.token_endpoint_auth_methods_supported;
     // A public client where the server allows it (a CLI cannot keep a secret).
-    const method = supported === undefined ? undefined : ["none", "client_secret_basic", "client_secret_post"].find((m) => supported.includes(m));
+    const method =
+      supported === undefined
+        ? undefined
+        : ["none", "client_secret_basic", "client_secret_post"].find((m) => supported.includes(m));
     const metadata: Record<string, unknown> = {
       redirect_uris: [redirect.href],
       client_name: this.options.clientName ?? "MCP client",
       // Loopback and private-scheme redirects are native apps (SEP-837).
-      application_type: isLoopback(redirect) || (redirect.protocol !== "https:" && redirect.protocol !== "http:") ? "native" : "web",
+      application_type:
+        isLoopback(redirect) || (redirect.protocol !== "https:" && redirect.protocol !== "http:") ? "native" : "web",
       grant_types: this.wantsRefresh ? ["authorization_code", "refresh_token"] : ["authorization_code"],
       response_types: ["code"],
       ...(method !== undefined ? { token_endpoint_auth_method: method } : {}),
       ...this.options.clientMetadata,
     };
     try {
-      const response = await o.dynamicClientRegistrationRequest(binding.as as unknown as o.AuthorizationServer, metadata as Partial<o.OmitSymbolProperties<o.Client>>, this.http(binding.as.registration_endpoint));
+      const response = await o.dynamicClientRegistrationRequest(
+        binding.as as unknown as o.AuthorizationServer,
+        metadata as Partial<o.OmitSymbolProperties<o.Client>>,
+        this.http(binding.as.registration_endpoint),
+      );
       // Parsed here rather than by oauth4webapi, which insists on client_secret_expires_at
       // next to a secret (RFC 7591 says so, but many servers omit it).
       const body: unknown = await response.json().catch(() => undefined);
       const registered = (body !== null && typeof body === "object" ? body : {}) as Record<string, unknown>;
       if (response.status !== 201 && response.status !== 200) {
-        throw new OAuthError(`HTTP ${response.status}${typeof registered.error === "string" ? `: ${registered.error}` : ""}`);
+        throw new OAuthError(
+          `HTTP ${response.status}${typeof registered.error === "string" ? `: ${registered.error}` : ""}`,
+        );
       }
-      if (typeof registered.client_id !== "string" || registered.client_id === "") throw new OAuthError("the response has no client_id");
+      if (typeof registered.client_id !== "string" || registered.client_id === "")
+        throw new OAuthError("the response has no client_id");
       return {
         client_id: registered.client_id,
         client_secret: typeof registered.client_secret === "string" ? registered.client_secret : undefined,
-        token_endpoint_auth_method: typeof registered.token_endpoint_auth_method === "string" ? registered.token_endpoint_auth_method : undefined,
-        client_secret_expires_at: typeof registered.client_secret_expires_at === "number" ? registered.client_secret_expires_at : undefined,
+        token_endpoint_auth_method:
+          typeof registered.token_endpoint_auth_method === "string" ? registered.token_endpoint_auth_method : undefined,
+        client_secret_expires_at:
+          typeof registered.client_secret_expires_at === "number" ? registered.client_secret_expires_at : undefined,
       };
     } catch (error) {
       throw this.wrap(`dynamic client registration with ${binding.issuer} failed`, error);
@@ -309,14 +377,22 @@ export class OAuthClient implements HttpAuth {
     if (method === undefined) {
       // RFC 8414: client_secret_basic when the server lists nothing.
       const supported = as.token_endpoint_auth_methods_supported ?? ["client_secret_basic"];
-      method = secret === undefined ? "none" : supported.includes("client_secret_basic") ? "client_secret_basic" : supported.includes("client_secret_post") ? "client_secret_post" : "client_secret_basic";
+      method =
+        secret === undefined
+          ? "none"
+          : supported.includes("client_secret_basic")
+            ? "client_secret_basic"
+            : supported.includes("client_secret_post")
+              ? "client_secret_post"
+              : "client_secret_basic";
     }
     switch (method) {
       case "none":
         return o.None();
       case "client_secret_basic":
       case "client_secret_post":
-        if (secret === undefined) throw new OAuthError(`client ${client.client_id} uses ${method} but has no client_secret`);
+        if (secret === undefined)
+          throw new OAuthError(`client ${client.client_id} uses ${method} but has no client_secret`);
         return method === "client_secret_basic" ? clientSecretBasic(secret) : o.ClientSecretPost(secret);
       default:
         throw new OAuthError(`unsupported token endpoint authentication method ${method}`);

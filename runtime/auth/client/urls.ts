@@ -32,7 +32,8 @@ export function requireSecure(value: string | URL, what: string): URL {
   } catch {
     throw new OAuthError(`${what} is not a URL: ${String(value)}`);
   }
-  if (url.protocol !== "https:" && !isInsecureLoopback(url)) throw new OAuthError(`${what} must use https (plain http only for loopback hosts): ${url.href}`);
+  if (url.protocol !== "https:" && !isInsecureLoopback(url))
+    throw new OAuthError(`${what} must use https (plain http only for loopback hosts): ${url.href}`);
   return url;
 }
 
@@ -61,7 +62,11 @@ export function resourceMetadataUrls(server: URL): URL[] {
 export function authorizationServerMetadataUrls(issuer: URL): URL[] {
   const path = issuer.pathname.replace(/\/+$/, "");
   const origin = issuer.origin;
-  if (path === "") return [new URL(`${origin}/.well-known/oauth-authorization-server`), new URL(`${origin}/.well-known/openid-configuration`)];
+  if (path === "")
+    return [
+      new URL(`${origin}/.well-known/oauth-authorization-server`),
+      new URL(`${origin}/.well-known/openid-configuration`),
+    ];
   return [
     new URL(`${origin}/.well-known/oauth-authorization-server${path}`),
     new URL(`${origin}/.well-known/openid-configuration${path}`),

@@ -40,7 +40,9 @@ const auth = oauth({
   redirectUri: "http://127.0.0.1:3000/callback",
   clientName: "mcp-gen-conformance-client",
   clientMetadataUrl: CLIENT_METADATA_URL,
-  ...(context.client_id !== undefined ? { client: { client_id: context.client_id, client_secret: context.client_secret } } : {}),
+  ...(context.client_id !== undefined
+    ? { client: { client_id: context.client_id, client_secret: context.client_secret } }
+    : {}),
   async redirectToAuthorization(authorizationUrl) {
     const response = await fetch(authorizationUrl, { redirect: "manual" });
     await response.body?.cancel();
@@ -80,8 +82,10 @@ switch (scenario) {
     break;
   case "http-standard-headers": {
     for (const tool of await tools()) await call(String(tool.name));
-    for (const resource of await session.listAll("resources/list", "resources")) await session.rawRequest("resources/read", { uri: resource.uri as string });
-    for (const prompt of await session.listAll("prompts/list", "prompts")) await session.rawRequest("prompts/get", { name: prompt.name as string });
+    for (const resource of await session.listAll("resources/list", "resources"))
+      await session.rawRequest("resources/read", { uri: resource.uri as string });
+    for (const prompt of await session.listAll("prompts/list", "prompts"))
+      await session.rawRequest("prompts/get", { name: prompt.name as string });
     break;
   }
   default:

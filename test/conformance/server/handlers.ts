@@ -40,7 +40,11 @@ const sleep = (ms: number, signal: AbortSignal) =>
 /** The text of a sampling result, whose content is one block or (from 2025-11-25) a list. */
 function sampledText(content: unknown): string {
   const blocks = Array.isArray(content) ? content : [content];
-  return blocks.map((b: { type?: unknown; text?: unknown }) => (b.type === "text" && typeof b.text === "string" ? b.text : `[${String(b.type)}]`)).join("\n");
+  return blocks
+    .map((b: { type?: unknown; text?: unknown }) =>
+      b.type === "text" && typeof b.text === "string" ? b.text : `[${String(b.type)}]`,
+    )
+    .join("\n");
 }
 
 const elicitationText = (result: { action: string; content?: unknown }) =>
@@ -49,12 +53,18 @@ const elicitationText = (result: { action: string; content?: unknown }) =>
 /** An elicitation of a name. */
 const askName = (message: string): Elicitation => ({
   method: "elicitation/create",
-  params: { message, requestedSchema: { type: "object", properties: { name: { type: "string" } }, required: ["name"] } },
+  params: {
+    message,
+    requestedSchema: { type: "object", properties: { name: { type: "string" } }, required: ["name"] },
+  },
 });
 
 const confirmation: Elicitation = {
   method: "elicitation/create",
-  params: { message: "Please confirm", requestedSchema: { type: "object", properties: { ok: { type: "boolean" } }, required: ["ok"] } },
+  params: {
+    message: "Please confirm",
+    requestedSchema: { type: "object", properties: { ok: { type: "boolean" } }, required: ["ok"] },
+  },
 };
 
 const completionWords = ["paris", "park", "party", "test", "testing", "template"];
@@ -70,7 +80,10 @@ const taskHandlers = {
   greet({ name }: { name: string }): ToolReturn<ToolContent> {
     return `Hello, ${name}!`;
   },
-  async slowCompute({ seconds, label }: { seconds: number; label?: string | undefined }, ctx: ToolContext<Asks<never>>): Promise<ToolReturn<ToolContent>> {
+  async slowCompute(
+    { seconds, label }: { seconds: number; label?: string | undefined },
+    ctx: ToolContext<Asks<never>>,
+  ): Promise<ToolReturn<ToolContent>> {
     await sleep(seconds * 1000, ctx.signal);
     return `Computed ${label ?? "result"} in ${seconds}s`;
   },
@@ -82,13 +95,19 @@ const taskHandlers = {
     await sleep(1000, ctx.signal);
     throw new RpcError(ErrorCode.InternalError, "protocol_error_job: the worker crashed");
   },
-  async confirmDelete({ filename }: { filename: string }, ctx: ToolContext<Asks<"elicitation/create">>): Promise<ToolReturn<ToolContent>> {
+  async confirmDelete(
+    { filename }: { filename: string },
+    ctx: ToolContext<Asks<"elicitation/create">>,
+  ): Promise<ToolReturn<ToolContent>> {
     // Looks the file up first (long enough to become a task), then asks.
     await sleep(300, ctx.signal);
     const { confirm } = await ctx.input({
       confirm: {
         method: "elicitation/create",
-        params: { message: `Delete ${filename}?`, requestedSchema: { type: "object", properties: { confirm: { type: "boolean" } }, required: ["confirm"] } },
+        params: {
+          message: `Delete ${filename}?`,
+          requestedSchema: { type: "object", properties: { confirm: { type: "boolean" } }, required: ["confirm"] },
+        },
       },
     });
     const yes = confirm.action === "accept" && (confirm.content as { confirm?: unknown } | undefined)?.confirm === true;
@@ -98,11 +117,20 @@ const taskHandlers = {
     await sleep(300, ctx.signal);
     const { name, confirm } = await ctx.input({
       name: askName("What is your name?"),
-      confirm: { method: "elicitation/create", params: { message: "Proceed?", requestedSchema: { type: "object", properties: { confirm: { type: "boolean" } }, required: ["confirm"] } } },
+      confirm: {
+        method: "elicitation/create",
+        params: {
+          message: "Proceed?",
+          requestedSchema: { type: "object", properties: { confirm: { type: "boolean" } }, required: ["confirm"] },
+        },
+      },
     });
     return `name: ${name.action}, confirm: ${confirm.action}`;
   },
-  async testToolWithTask(_args: object, ctx: ToolContext<Asks<"elicitation/create">>): Promise<ToolReturn<ToolContent>> {
+  async testToolWithTask(
+    _args: object,
+    ctx: ToolContext<Asks<"elicitation/create">>,
+  ): Promise<ToolReturn<ToolContent>> {
     // Asks at once (an input_required round), then works long enough to become a task.
     const { user_name } = await ctx.input({ user_name: askName("What is your name?") });
     await sleep(500, ctx.signal);
@@ -123,7 +151,16 @@ export const handlers: ConformanceHandlers = {
     },
     testEmbeddedResource() {
       return {
-        content: [{ type: "resource", resource: { uri: "test://embedded-resource", mimeType: "text/plain", text: "This is an embedded resource content." } }],
+        content: [
+          {
+            type: "resource",
+            resource: {
+              uri: "test://embedded-resource",
+              mimeType: "text/plain",
+              text: "This is an embedded resource content.",
+            },
+          },
+        ],
       };
     },
     testMultipleContentTypes() {
@@ -131,12 +168,22 @@ export const handlers: ConformanceHandlers = {
         content: [
           { type: "text", text: "Multiple content types test:" },
           { type: "image", data: pngBase64, mimeType: "image/png" },
-          { type: "resource", resource: { uri: "test://mixed-content-resource", mimeType: "application/json", text: JSON.stringify({ test: "data", value: 123 }) } },
+          {
+            type: "resource",
+            resource: {
+              uri: "test://mixed-content-resource",
+              mimeType: "application/json",
+              text: JSON.stringify({ test: "data", value: 123 }),
+            },
+          },
         ],
       };
     },
     testErrorHandling() {
-      return { content: [{ type: "text", text: "This tool intentionally returns an error for testing" }], isError: true };
+      return {
+        content: [{ type: "text", text: "This tool intentionally returns an error for testing" }],
+        isError: true,
+      };
     },
     async testToolWithLogging(_args, ctx) {
       ctx.log("info", "Tool execution started");
@@ -160,7 +207,10 @@ export const handlers: ConformanceHandlers = {
     },
     async testSampling({ prompt }, ctx) {
       const { answer } = await ctx.input({
-        answer: { method: "sampling/createMessage", params: { messages: [{ role: "user", content: { type: "text", text: prompt } }], maxTokens: 100 } },
+        answer: {
+          method: "sampling/createMessage",
+          params: { messages: [{ role: "user", content: { type: "text", text: prompt } }], maxTokens: 100 },
+        },
       });
       return `LLM response: ${sampledText(answer.content)}`;
     },
@@ -195,7 +245,12 @@ export const handlers: ConformanceHandlers = {
                 name: { type: "string", description: "User name", default: "John Doe" },
                 age: { type: "integer", description: "User age", default: 30 },
                 score: { type: "number", description: "User score", default: 95.5 },
-                status: { type: "string", description: "User status", enum: ["active", "inactive", "pending"], default: "active" },
+                status: {
+                  type: "string",
+                  description: "User status",
+                  enum: ["active", "inactive", "pending"],
+                  default: "active",
+                },
                 verified: { type: "boolean", description: "Verification status", default: true },
               },
             },
@@ -213,7 +268,11 @@ export const handlers: ConformanceHandlers = {
             requestedSchema: {
               type: "object",
               properties: {
-                untitledSingle: { type: "string", description: "Untitled single-select", enum: ["option1", "option2", "option3"] },
+                untitledSingle: {
+                  type: "string",
+                  description: "Untitled single-select",
+                  enum: ["option1", "option2", "option3"],
+                },
                 titledSingle: {
                   type: "string",
                   description: "Titled single-select",
@@ -229,7 +288,11 @@ export const handlers: ConformanceHandlers = {
                   enum: ["opt1", "opt2", "opt3"],
                   enumNames: ["Option One", "Option Two", "Option Three"],
                 },
-                untitledMulti: { type: "array", description: "Untitled multi-select", items: { type: "string", enum: ["option1", "option2", "option3"] } },
+                untitledMulti: {
+                  type: "array",
+                  description: "Untitled multi-select",
+                  items: { type: "string", enum: ["option1", "option2", "option3"] },
+                },
                 titledMulti: {
                   type: "array",
                   description: "Titled multi-select",
@@ -251,7 +314,10 @@ export const handlers: ConformanceHandlers = {
     async testMissingCapability(_args, ctx) {
       // Rejects with MissingRequiredClientCapability (-32021) unless the client declared sampling.
       const { hello } = await ctx.input({
-        hello: { method: "sampling/createMessage", params: { messages: [{ role: "user", content: { type: "text", text: "Say hello" } }], maxTokens: 10 } },
+        hello: {
+          method: "sampling/createMessage",
+          params: { messages: [{ role: "user", content: { type: "text", text: "Say hello" } }], maxTokens: 10 },
+        },
       });
       return `LLM response: ${sampledText(hello.content)}`;
     },
@@ -259,7 +325,13 @@ export const handlers: ConformanceHandlers = {
       // Legacy: an elicitation/create request on this call's stream. 2026-07-28: an
       // input_required result, never a request of its own on the stream.
       const { confirm } = await ctx.input({
-        confirm: { method: "elicitation/create", params: { message: "Continue?", requestedSchema: { type: "object", properties: { confirm: { type: "boolean" } }, required: ["confirm"] } } },
+        confirm: {
+          method: "elicitation/create",
+          params: {
+            message: "Continue?",
+            requestedSchema: { type: "object", properties: { confirm: { type: "boolean" } }, required: ["confirm"] },
+          },
+        },
       });
       return elicitationText(confirm);
     },
@@ -279,7 +351,10 @@ export const handlers: ConformanceHandlers = {
       const { capital_question } = await ctx.input({
         capital_question: {
           method: "sampling/createMessage",
-          params: { messages: [{ role: "user", content: { type: "text", text: "What is the capital of France?" } }], maxTokens: 100 },
+          params: {
+            messages: [{ role: "user", content: { type: "text", text: "What is the capital of France?" } }],
+            maxTokens: 100,
+          },
         },
       });
       return `The LLM says: ${sampledText(capital_question.content)}`;
@@ -296,7 +371,13 @@ export const handlers: ConformanceHandlers = {
     async testInputRequiredResultMultipleInputs(_args, ctx) {
       const { user_name, greeting, client_roots } = await ctx.input({
         user_name: askName("What is your name?"),
-        greeting: { method: "sampling/createMessage", params: { messages: [{ role: "user", content: { type: "text", text: "Generate a greeting" } }], maxTokens: 50 } },
+        greeting: {
+          method: "sampling/createMessage",
+          params: {
+            messages: [{ role: "user", content: { type: "text", text: "Generate a greeting" } }],
+            maxTokens: 50,
+          },
+        },
         client_roots: { method: "roots/list", params: {} },
       });
       const name = String((user_name.content as { name?: unknown } | undefined)?.name ?? "stranger");
@@ -307,7 +388,10 @@ export const handlers: ConformanceHandlers = {
       const { step2 } = await ctx.input({
         step2: {
           method: "elicitation/create",
-          params: { message: "Step 2: What is your favorite color?", requestedSchema: { type: "object", properties: { color: { type: "string" } }, required: ["color"] } },
+          params: {
+            message: "Step 2: What is your favorite color?",
+            requestedSchema: { type: "object", properties: { color: { type: "string" } }, required: ["color"] },
+          },
         },
       });
       const name = (step1.content as { name?: unknown } | undefined)?.name;
@@ -324,7 +408,10 @@ export const handlers: ConformanceHandlers = {
       const answers: string[] = [];
       if (capabilities.sampling) {
         const { question } = await ctx.input({
-          question: { method: "sampling/createMessage", params: { messages: [{ role: "user", content: { type: "text", text: "Say hi" } }], maxTokens: 10 } },
+          question: {
+            method: "sampling/createMessage",
+            params: { messages: [{ role: "user", content: { type: "text", text: "Say hi" } }], maxTokens: 10 },
+          },
         });
         answers.push(`sampling: ${sampledText(question.content)}`);
       }
@@ -361,7 +448,13 @@ export const handlers: ConformanceHandlers = {
   prompts: {
     testPromptWithEmbeddedResource({ resourceUri }) {
       return [
-        { role: "user", content: { type: "resource", resource: { uri: resourceUri, mimeType: "text/plain", text: "Embedded resource content for testing." } } },
+        {
+          role: "user",
+          content: {
+            type: "resource",
+            resource: { uri: resourceUri, mimeType: "text/plain", text: "Embedded resource content for testing." },
+          },
+        },
         { role: "user", content: { type: "text", text: "Please process the embedded resource above." } },
       ];
     },
@@ -369,7 +462,10 @@ export const handlers: ConformanceHandlers = {
       const { user_context } = await ctx.input({
         user_context: {
           method: "elicitation/create",
-          params: { message: "What context should the prompt use?", requestedSchema: { type: "object", properties: { context: { type: "string" } }, required: ["context"] } },
+          params: {
+            message: "What context should the prompt use?",
+            requestedSchema: { type: "object", properties: { context: { type: "string" } }, required: ["context"] },
+          },
         },
       });
       const context = String((user_context.content as { context?: unknown } | undefined)?.context ?? "none");
@@ -397,4 +493,3 @@ export const handlers: ConformanceHandlers = {
     },
   },
 };
-

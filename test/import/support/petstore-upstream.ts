@@ -18,16 +18,28 @@ export interface Upstream {
   close(): Promise<void>;
 }
 
-export const credentials = { apiKey: "key-123", bearer: "token-456", swaggerKey: "swagger-key", user: "ada", password: "p@ss:word" } as const;
+export const credentials = {
+  apiKey: "key-123",
+  bearer: "token-456",
+  swaggerKey: "swagger-key",
+  user: "ada",
+  password: "p@ss:word",
+} as const;
 
 /** A tiny PNG (1×1), the photo every pet has. */
-export const photo = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==", "base64");
+export const photo = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==",
+  "base64",
+);
 
 export const pets = [
   { id: "1", name: "Rex", tag: "dog", category: { name: "animals", children: [{ name: "dogs" }] } },
   { id: "a/b c", name: "Tom", tag: null },
 ];
-export const categoryTree = { name: "animals", children: [{ name: "dogs", children: [{ name: "puppies" }] }, { name: "cats" }] };
+export const categoryTree = {
+  name: "animals",
+  children: [{ name: "dogs", children: [{ name: "puppies" }] }, { name: "cats" }],
+};
 
 interface Call {
   readonly method: string;
@@ -38,7 +50,11 @@ interface Call {
   readonly body: string;
 }
 
-type Route = (call: Call, answer: (status: number, body?: unknown, type?: string) => void, refuse: (why: string) => void) => void | Promise<void>;
+type Route = (
+  call: Call,
+  answer: (status: number, body?: unknown, type?: string) => void,
+  refuse: (why: string) => void,
+) => void | Promise<void>;
 
 async function serve(routes: (base: string) => Route): Promise<Upstream> {
   const unexpected: string[] = [];
@@ -53,7 +69,14 @@ async function serve(routes: (base: string) => Route): Promise<Upstream> {
     response.on("close", () => {
       if (!response.writableEnded) abandoned.push(`${request.method} ${request.url}`);
     });
-    const call: Call = { method: request.method!, path: url.pathname, query: url.searchParams, rawQuery: url.search.slice(1), headers: request.headers, body: Buffer.concat(chunks).toString("utf8") };
+    const call: Call = {
+      method: request.method!,
+      path: url.pathname,
+      query: url.searchParams,
+      rawQuery: url.search.slice(1),
+      headers: request.headers,
+      body: Buffer.concat(chunks).toString("utf8"),
+    };
     const answer = (status: number, body?: unknown, type = "application/json") => {
       if (body === undefined) return void response.writeHead(status).end();
       if (response.destroyed) return;
@@ -92,24 +115,39 @@ async function serve(routes: (base: string) => Route): Promise<Upstream> {
 /** `a` equals `b` as JSON values, keys in any order. */
 const same = (a: unknown, b: unknown): boolean => JSON.stringify(sortKeys(a)) === JSON.stringify(sortKeys(b));
 const sortKeys = (v: unknown): unknown =>
-  Array.isArray(v) ? v.map(sortKeys) : typeof v === "object" && v !== null ? Object.fromEntries(Object.entries(v).sort(([x], [y]) => (x < y ? -1 : 1)).map(([k, w]) => [k, sortKeys(w)])) : v;
+  Array.isArray(v)
+    ? v.map(sortKeys)
+    : typeof v === "object" && v !== null
+      ? Object.fromEntries(
+          Object.entries(v)
+            .sort(([x], [y]) => (x < y ? -1 : 1))
+            .map(([k, w]) => [k, sortKeys(w)]),
+        )
+      : v;
 
 /** petstore-3.0.yaml under /v1. Security: X-API-Key everywhere, bearer for createPet. */
 export function petstore3(): Promise<Upstream> {
   return serve(() => (call, answer, refuse) => {
     const route = `${call.method} ${call.path}`;
     const bearer = route === "POST /v1/pets";
-    if (bearer ? call.headers.authorization !== `Bearer ${credentials.bearer}` : call.headers["x-api-key"] !== credentials.apiKey) {
+    if (
+      bearer
+        ? call.headers.authorization !== `Bearer ${credentials.bearer}`
+        : call.headers["x-api-key"] !== credentials.apiKey
+    ) {
       return answer(401, { code: 401, message: "bad credentials" });
     }
-    if (bearer && call.headers["x-api-key"] !== undefined) return refuse("createPet's security is bearer alone, but an API key came too");
-    if (call.headers.cookie !== undefined && route !== "GET /v1/owners/5/pets") return refuse(`no cookie parameter here, got ${call.headers.cookie}`);
+    if (bearer && call.headers["x-api-key"] !== undefined)
+      return refuse("createPet's security is bearer alone, but an API key came too");
+    if (call.headers.cookie !== undefined && route !== "GET /v1/owners/5/pets")
+      return refuse(`no cookie parameter here, got ${call.headers.cookie}`);
     const json = call.headers["content-type"] === "application/json";
     switch (route) {
       case "GET /v1/pets": {
         // limit=2&tags=a%20b&tags=c&status=available (form, exploded), X-Request-Id header.
         if (call.rawQuery !== "limit=2&tags=a%20b&tags=c%2Fd&status=available") return refuse(`query ${call.rawQuery}`);
-        if (call.headers["x-request-id"] !== "r-1") return refuse(`X-Request-Id ${String(call.headers["x-request-id"])}`);
+        if (call.headers["x-request-id"] !== "r-1")
+          return refuse(`X-Request-Id ${String(call.headers["x-request-id"])}`);
         if (call.body !== "") return refuse("a GET with a body");
         return answer(200, pets);
       }
@@ -122,7 +160,8 @@ export function petstore3(): Promise<Upstream> {
       }
       case "GET /v1/pets/search": {
         // deepObject filter, form non-exploded ids.
-        if (call.rawQuery !== "filter%5Bname%5D=R%26x&filter%5Bage%5D=3&ids=1,2") return refuse(`query ${call.rawQuery}`);
+        if (call.rawQuery !== "filter%5Bname%5D=R%26x&filter%5Bage%5D=3&ids=1,2")
+          return refuse(`query ${call.rawQuery}`);
         return answer(200, { total: 1, pets: [pets[0]] });
       }
       case "GET /v1/pets/a%2Fb%20c":
@@ -163,7 +202,11 @@ export function petstore2(): Promise<Upstream> {
     const basic = route === "POST /v2/pets";
     const query = new URLSearchParams(call.query);
     if (basic) {
-      if (call.headers.authorization !== `Basic ${Buffer.from(`${credentials.user}:${credentials.password}`).toString("base64")}`) return answer(401, { code: 401, message: "who are you" });
+      if (
+        call.headers.authorization !==
+        `Basic ${Buffer.from(`${credentials.user}:${credentials.password}`).toString("base64")}`
+      )
+        return answer(401, { code: 401, message: "who are you" });
       if (query.has("api_key")) return refuse("addPet's security is basic alone, but an API key came too");
     } else {
       if (query.get("api_key") !== credentials.swaggerKey) return answer(401, { code: 401, message: "bad api_key" });
@@ -175,7 +218,8 @@ export function petstore2(): Promise<Upstream> {
         if (query.toString() !== "tags=a&tags=b&limit=5") return refuse(`query ${call.rawQuery}`);
         return answer(200, [{ id: 1, name: "Rex", tag: "a" }]);
       case "POST /v2/pets":
-        if (call.headers["content-type"] !== "application/json" || !same(JSON.parse(call.body), { name: "Fido" })) return refuse(`body ${call.body}`);
+        if (call.headers["content-type"] !== "application/json" || !same(JSON.parse(call.body), { name: "Fido" }))
+          return refuse(`body ${call.body}`);
         return answer(200, { id: 2, name: "Fido" });
       case "GET /v2/pets/1":
         return answer(200, { id: 1, name: "Rex" });

@@ -6,7 +6,13 @@
 // which forwards the app's own tools/call requests to the server. What happened is recorded
 // in `window.hostLog` for the test to read.
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import { AppBridge, PostMessageTransport, RESOURCE_MIME_TYPE, getToolUiResourceUri, type McpUiResourceCsp } from "@modelcontextprotocol/ext-apps/app-bridge";
+import {
+  AppBridge,
+  PostMessageTransport,
+  RESOURCE_MIME_TYPE,
+  getToolUiResourceUri,
+  type McpUiResourceCsp,
+} from "@modelcontextprotocol/ext-apps/app-bridge";
 
 interface HostLog {
   events: string[];
@@ -39,7 +45,9 @@ function contentSecurityPolicy(csp: McpUiResourceCsp | undefined): string {
     `frame-src ${list(csp?.frameDomains) || "'none'"}`,
     `base-uri ${list(csp?.baseUriDomains) || "'none'"}`,
     "object-src 'none'",
-  ].map((directive) => directive.trim()).join("; ");
+  ]
+    .map((directive) => directive.trim())
+    .join("; ");
 }
 
 async function main(): Promise<void> {
@@ -55,7 +63,8 @@ async function main(): Promise<void> {
 
   const { contents } = await client.readResource({ uri });
   const content = contents[0];
-  if (!content || !("text" in content) || content.mimeType !== RESOURCE_MIME_TYPE) throw new Error(`resource ${uri} is not ${RESOURCE_MIME_TYPE} text`);
+  if (!content || !("text" in content) || content.mimeType !== RESOURCE_MIME_TYPE)
+    throw new Error(`resource ${uri} is not ${RESOURCE_MIME_TYPE} text`);
   const ui = (content._meta as { ui?: { csp?: McpUiResourceCsp; prefersBorder?: boolean } } | undefined)?.ui;
   log.csp = contentSecurityPolicy(ui?.csp);
 
@@ -84,7 +93,10 @@ async function main(): Promise<void> {
   };
   await bridge.connect(new PostMessageTransport(iframe.contentWindow!, iframe.contentWindow!));
   log.events.push("bridge connected");
-  iframe.srcdoc = content.text.replace(/<head>/i, (head) => `${head}<meta http-equiv="Content-Security-Policy" content="${log.csp}">`);
+  iframe.srcdoc = content.text.replace(
+    /<head>/i,
+    (head) => `${head}<meta http-equiv="Content-Security-Policy" content="${log.csp}">`,
+  );
 }
 
 function fail(error: unknown): void {

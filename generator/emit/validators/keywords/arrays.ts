@@ -59,17 +59,45 @@ export function emitArrayKeywords(emitter: SchemaEmitter, schema: JsonObject, co
 }
 
 /** maxItems/minItems or maxProperties/minProperties: `count` (using `countOf`) is how many `noun` the value has. */
-export function emitCountBounds(emitter: SchemaEmitter, max: unknown, min: unknown, count: string, countOf: string, noun: string, context: Context, out: Code): void {
+export function emitCountBounds(
+  emitter: SchemaEmitter,
+  max: unknown,
+  min: unknown,
+  count: string,
+  countOf: string,
+  noun: string,
+  context: Context,
+  out: Code,
+): void {
   if (typeof max === "number") {
-    emitter.failIf(out, context, `${count} > ${numberLiteral(max)}`, stringLiteral(`must NOT have more than ${max} ${noun}`), [countOf]);
+    emitter.failIf(
+      out,
+      context,
+      `${count} > ${numberLiteral(max)}`,
+      stringLiteral(`must NOT have more than ${max} ${noun}`),
+      [countOf],
+    );
   }
   if (typeof min === "number" && min > 0) {
-    emitter.failIf(out, context, `${count} < ${numberLiteral(min)}`, stringLiteral(`must NOT have fewer than ${min} ${noun}`), [countOf]);
+    emitter.failIf(
+      out,
+      context,
+      `${count} < ${numberLiteral(min)}`,
+      stringLiteral(`must NOT have fewer than ${min} ${noun}`),
+      [countOf],
+    );
   }
 }
 
 /** Reports the first later item equal to an earlier one, as "items ## later and earlier". */
-function emitUniqueItems(emitter: SchemaEmitter, array: string, length: string, scalarItems: boolean, context: Context, out: Code): void {
+function emitUniqueItems(
+  emitter: SchemaEmitter,
+  array: string,
+  length: string,
+  scalarItems: boolean,
+  context: Context,
+  out: Code,
+): void {
   const later = context.names.fresh("later");
   const earlier = context.names.fresh("earlier");
   const message = `"must NOT have duplicate items (items ## " + ${later} + " and " + ${earlier} + " are identical)"`;
@@ -96,7 +124,14 @@ function emitUniqueItems(emitter: SchemaEmitter, array: string, length: string, 
   out.ifElse(`${length} > ${uniqueItemsMapThreshold}`, viaMap, pairs, [length]);
 }
 
-function emitContains(emitter: SchemaEmitter, schema: JsonObject, array: string, length: string, context: Context, out: Code): void {
+function emitContains(
+  emitter: SchemaEmitter,
+  schema: JsonObject,
+  array: string,
+  length: string,
+  context: Context,
+  out: Code,
+): void {
   const is2020 = emitter.dialect === "2020-12";
   const min = is2020 && typeof schema["minContains"] === "number" ? schema["minContains"] : 1;
   const max = is2020 && typeof schema["maxContains"] === "number" ? schema["maxContains"] : undefined;

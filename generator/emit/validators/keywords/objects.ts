@@ -12,7 +12,8 @@ export function emitObjectKeywords(emitter: SchemaEmitter, schema: JsonObject, c
   const names = context.names;
   const record = names.fresh("record", context.value, true);
   const keys = names.fresh("keys", context.value, true);
-  const has = (name: string, literal = stringLiteral(name)) => `Object.prototype.hasOwnProperty.call(${record}, ${literal})`;
+  const has = (name: string, literal = stringLiteral(name)) =>
+    `Object.prototype.hasOwnProperty.call(${record}, ${literal})`;
   let body = new Code();
   const properties = isJsonObject(schema["properties"]) ? schema["properties"] : {};
   const propertyNames = Object.keys(properties);
@@ -42,7 +43,16 @@ export function emitObjectKeywords(emitter: SchemaEmitter, schema: JsonObject, c
   const head = body;
   body = new Code();
 
-  emitCountBounds(emitter, schema["maxProperties"], schema["minProperties"], `${keys}.length`, keys, "properties", context, body);
+  emitCountBounds(
+    emitter,
+    schema["maxProperties"],
+    schema["minProperties"],
+    `${keys}.length`,
+    keys,
+    "properties",
+    context,
+    body,
+  );
 
   // dependentRequired, and the array form of draft-07 dependencies.
   const { dependencyLists, dependencySchemas } = dependenciesOf(schema);
@@ -128,7 +138,8 @@ function emitPropertyNames(emitter: SchemaEmitter, schema: unknown, keys: string
 }
 
 /** patternProperties and additionalProperties, in one pass over the keys. */
-function emitOtherProperties(emitter: SchemaEmitter, 
+function emitOtherProperties(
+  emitter: SchemaEmitter,
   schema: JsonObject,
   declared: readonly string[],
   record: string,
@@ -141,8 +152,19 @@ function emitOtherProperties(emitter: SchemaEmitter,
   const keyPath = [...context.path, { kind: "key", variable: key } as const];
   const patternProperties = isJsonObject(schema["patternProperties"]) ? schema["patternProperties"] : {};
   const patterns = Object.keys(patternProperties).map((pattern) => {
-    const checks = emitter.emitForNewValue(patternProperties[pattern], record, key, "property", keyPath, context, false);
-    return { regExp: emitter.scope.regExpConstant(pattern, context.value === "value" ? "key" : `${context.value}Key`), checks };
+    const checks = emitter.emitForNewValue(
+      patternProperties[pattern],
+      record,
+      key,
+      "property",
+      keyPath,
+      context,
+      false,
+    );
+    return {
+      regExp: emitter.scope.regExpConstant(pattern, context.value === "value" ? "key" : `${context.value}Key`),
+      checks,
+    };
   });
 
   const additionalChecks = new Code();
@@ -170,7 +192,12 @@ function emitOtherProperties(emitter: SchemaEmitter,
     const uses: string[] = [];
     if (useFlag) isAdditional.push(`!${matchedFlag}`);
     if (declared.length > 6) {
-      const set = emitter.scope.setConstant("names", "string", declared.map((name) => stringLiteral(name)), context.value);
+      const set = emitter.scope.setConstant(
+        "names",
+        "string",
+        declared.map((name) => stringLiteral(name)),
+        context.value,
+      );
       isAdditional.push(`!${set}.has(${key})`);
       uses.push(set);
     } else {

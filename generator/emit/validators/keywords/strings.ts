@@ -30,8 +30,7 @@ export function emitStringKeywords(emitter: SchemaEmitter, schema: JsonObject, c
       if (minLength === 1) {
         emitter.failIf(out, context, `${length} === 0`, message, [length]);
       } else {
-        const condition =
-          `${length} < ${numberLiteral(minLength)} || (${length} < ${numberLiteral(2 * minLength)} && codePointLength(${value}) < ${numberLiteral(minLength)})`;
+        const condition = `${length} < ${numberLiteral(minLength)} || (${length} < ${numberLiteral(2 * minLength)} && codePointLength(${value}) < ${numberLiteral(minLength)})`;
         emitter.failIf(out, context, condition, message, [length, "codePointLength", value]);
       }
     }
@@ -39,6 +38,9 @@ export function emitStringKeywords(emitter: SchemaEmitter, schema: JsonObject, c
   const pattern = schema["pattern"];
   if (typeof pattern === "string") {
     const regExp = emitter.scope.regExpConstant(pattern, value);
-    emitter.failIf(out, context, `!${regExp}.test(${value})`, stringLiteral(`must match pattern "${pattern}"`), [regExp, value]);
+    emitter.failIf(out, context, `!${regExp}.test(${value})`, stringLiteral(`must match pattern "${pattern}"`), [
+      regExp,
+      value,
+    ]);
   }
 }

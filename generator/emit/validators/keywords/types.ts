@@ -18,7 +18,13 @@ export function emitType(emitter: SchemaEmitter, type: unknown, context: Context
   return context.types & allowed;
 }
 
-export function emitEqualsOneOf(emitter: SchemaEmitter, members: readonly unknown[], context: Context, out: Code, message: string): void {
+export function emitEqualsOneOf(
+  emitter: SchemaEmitter,
+  members: readonly unknown[],
+  context: Context,
+  out: Code,
+  message: string,
+): void {
   // Members whose type the value can no longer have cannot match.
   const candidates = members.filter((m) => (valueMask(m) & context.types) !== 0);
   if (candidates.length === 0) {
@@ -31,14 +37,25 @@ export function emitEqualsOneOf(emitter: SchemaEmitter, members: readonly unknow
   const conditions: string[] = [];
   const uses = [value];
   if (primitives.length > 4) {
-    const set = emitter.scope.setConstant("values", "unknown", primitives.map((m) => inlineLiteral(m)), context.value);
+    const set = emitter.scope.setConstant(
+      "values",
+      "unknown",
+      primitives.map((m) => inlineLiteral(m)),
+      context.value,
+    );
     conditions.push(`!${set}.has(${value})`);
     uses.push(set);
   } else {
     for (const member of primitives) conditions.push(`(${value} as unknown) !== ${inlineLiteral(member)}`);
   }
   for (const member of structured) {
-    const literal = emitter.scope.constant("value", JSON.stringify(member), inlineLiteral(member), context.value, ": unknown");
+    const literal = emitter.scope.constant(
+      "value",
+      JSON.stringify(member),
+      inlineLiteral(member),
+      context.value,
+      ": unknown",
+    );
     conditions.push(`!deepEqual(${value}, ${literal})`);
     uses.push("deepEqual", literal);
   }
