@@ -172,74 +172,308 @@ function foldQuoted(raw: string, parent: number, double: boolean, decode: (line:
 /** The value of `text` when it is block YAML of the common kind, recording positions into `positions`; else undefined. */
 export function parseBlockYaml(text: string, positions: PositionIndex, recordDepth = Infinity): JsonValue | undefined {
   if (unusual.test(text) || (text.includes("\r") && loneCR.test(text))) return undefined;
-  const length = text.length;
+  try {
+    return new BlockYamlReader(text, positions, recordDepth).document();
+  } catch (error) {
+    if (error instanceof NotPlainYaml) return undefined;
+    throw error;
+  }
+}
+
+/**
+ * Reads one text of block YAML, throwing NotPlainYaml at anything it leaves to the yaml
+ * library. Its state lives in fields and its steps are methods (no closures, no tuples per
+ * scalar), which keeps the hot loop as fast as the single function it was.
+ */
+class BlockYamlReader {
+  private readonly length: number;
   /** Between nodes, the start of a line. */
-  let i = 0;
+  private i = 0;
   // Set by the scanners below beside what they return (a tuple per scalar would be garbage):
   /** Where the scalar or collection just read ends. */
-  let scanned = 0;
+  private scanned = 0;
   /** Whether the plain line just read ended in a comment. */
-  let lineComment = false;
+  private lineComment = false;
+  /** Values named by anchors so far (the latest of a name wins, as in YAML). */
+  private readonly anchors = new Map<string, JsonValue>();
+  private aliasesRead = 0;
+  /** Values copied for aliases so far: past maxAliasValues, the yaml path reports it. */
+  private copied = 0;
+
+  constructor(
+    private readonly text: string,
+    private readonly positions: PositionIndex,
+    private readonly recordDepth: number,
+  ) {
+    this.length = text.length;
+  }
+
+  /** The whole text's value, or undefined when it holds more than one document. */
+  document(): JsonValue | undefined {
+    let first = this.nextLine();
+    // A leading `---` opens the document; a second one, `...` or directives go to the yaml library.
+    if (first === 0 && this.text.startsWith("---", this.i) && this.breakOrSpace(this.i + 3)) {
+      this.endOfLine(this.i + 3);
+      first = this.nextLine();
+    }
+    if (first !== 0) return undefined;
+    const value = this.block(0, "", 0);
+    return this.nextLine() === -1 ? value : undefined;
+  }
+
+  // ---- Characters and lines ----
+
   /** Where the line holding `p` ends: at its CR or LF, or the end of the text. */
-  const lineEnd = (p: number) => {
-    const n = text.indexOf("\n", p);
-    return n < 0 ? length : text[n - 1] === "\r" ? n - 1 : n;
-  };
+  private lineEnd(p: number): number {
+    const n = this.text.indexOf("\n", p);
+    return n < 0 ? this.length : this.text[n - 1] === "\r" ? n - 1 : n;
+  }
+
   /** The first `char` in [from, to), or -1: searches stay inside one line (an unbounded indexOf would make reading quadratic). */
-  const find = (char: string, from: number, to: number) => {
+  private find(char: string, from: number, to: number): number {
     const code = char.charCodeAt(0);
-    for (let q = from; q < to; q++) if (text.charCodeAt(q) === code) return q;
+    for (let q = from; q < to; q++) if (this.text.charCodeAt(q) === code) return q;
     return -1;
-  };
+  }
+
   /** The start of the line after the one holding `p`. */
-  const afterLine = (p: number) => {
-    const n = text.indexOf("\n", p);
-    return n < 0 ? length : n + 1;
-  };
-  // Every CR is followed by LF (checked above): either starts a line break.
-  const isBreak = (p: number) => text[p] === "\n" || text[p] === "\r";
-  const breakOrSpace = (p: number) => p >= length || text[p] === " " || isBreak(p);
-  const skipSpaces = (p: number) => {
-    while (text.charCodeAt(p) === 0x20) p++;
+  private afterLine(p: number): number {
+    const n = this.text.indexOf("\n", p);
+    return n < 0 ? this.length : n + 1;
+  }
+
+  /** Every CR is followed by LF (checked before reading): either starts a line break. */
+  private isBreak(p: number): boolean {
+    return this.text[p] === "\n" || this.text[p] === "\r";
+  }
+
+  private breakOrSpace(p: number): boolean {
+    return p >= this.length || this.text[p] === " " || this.isBreak(p);
+  }
+
+  private skipSpaces(p: number): number {
+    while (this.text.charCodeAt(p) === 0x20) p++;
     return p;
-  };
-  const childOf = (pointer: string | undefined, depth: number, token: string | number) =>
-    pointer !== undefined && depth < recordDepth ? childPointer(pointer, token) : undefined;
-  const record = (pointer: string | undefined, start: number, end?: number) => {
-    if (pointer !== undefined) positions.setValue(pointer, start, end);
-  };
-  const isDash = (p: number) => text[p] === "-" && breakOrSpace(p + 1);
+  }
+
+  private isDash(p: number): boolean {
+    return this.text[p] === "-" && this.breakOrSpace(p + 1);
+  }
+
   /** Whether a plain scalar may start at `p` (`-5` and `-x` may, `- x` and `&x` may not). */
-  const plainStart = (p: number) => {
-    const c = text[p]!;
+  private plainStart(p: number): boolean {
+    const c = this.text[p]!;
     if (!indicators.has(c)) return true;
-    return (c === "-" || c === "?" || c === ":") && !breakOrSpace(p + 1) && !indicators.has(text[p + 1]!);
-  };
+    return (c === "-" || c === "?" || c === ":") && !this.breakOrSpace(p + 1) && !indicators.has(this.text[p + 1]!);
+  }
 
   /** Skips blank and comment lines; the indentation of the next line (i at its start), or -1 at the end. */
-  const nextLine = (): number => {
-    while (i < length) {
-      const p = skipSpaces(i);
-      if (p === length) break;
-      if (isBreak(p) || text[p] === "#") i = afterLine(p);
-      else return p - i;
+  private nextLine(): number {
+    while (this.i < this.length) {
+      const p = this.skipSpaces(this.i);
+      if (p === this.length) break;
+      if (this.isBreak(p) || this.text[p] === "#") this.i = this.afterLine(p);
+      else return p - this.i;
     }
-    i = length;
+    this.i = this.length;
     return -1;
-  };
+  }
 
   /** After a value on its line: spaces and a comment at most; moves to the next line. */
-  const endOfLine = (p: number) => {
-    const q = skipSpaces(p);
-    if (q < length && !isBreak(q) && !(text[q] === "#" && q > p)) bail();
-    i = afterLine(q);
-  };
+  private endOfLine(p: number): void {
+    const q = this.skipSpaces(p);
+    if (q < this.length && !this.isBreak(q) && !(this.text[q] === "#" && q > p)) bail();
+    this.i = this.afterLine(q);
+  }
+
+  // ---- Positions ----
+
+  private childOf(pointer: string | undefined, depth: number, token: string | number): string | undefined {
+    return pointer !== undefined && depth < this.recordDepth ? childPointer(pointer, token) : undefined;
+  }
+
+  private record(pointer: string | undefined, start: number, end?: number): void {
+    if (pointer !== undefined) this.positions.setValue(pointer, start, end);
+  }
+
+  // ---- Block collections ----
+
+  private block(indent: number, pointer: string | undefined, depth: number): JsonValue {
+    if (depth > maxNestingDepth) bail();
+    const at = this.i + indent;
+    return this.isDash(at) ? this.sequence(indent, pointer, depth) : this.mapping(indent, at, pointer, depth);
+  }
+
+  /** A block mapping whose keys start at column `col`, the first at `at` (on a sequence item's line when that is not a line start). */
+  private mapping(col: number, at: number, pointer: string | undefined, depth: number): JsonValue {
+    const out: { [key: string]: JsonValue } = {};
+    this.record(pointer, at);
+    for (let p = at; ; p = this.i + col) {
+      const key = this.mappingKey(p);
+      const colon = this.scanned;
+      if (!this.breakOrSpace(colon + 1) || key.length > 1024 || Object.prototype.hasOwnProperty.call(out, key)) bail();
+      const child = this.childOf(pointer, depth, key);
+      if (child !== undefined) this.positions.setKey(child, p);
+      setOwn(out, key, this.valueAfter(colon + 1, col, child, depth + 1, true));
+      const next = this.nextLine();
+      if (next < col) return out;
+      if (next > col || this.isDash(this.i + col)) bail();
+    }
+  }
+
+  /** A block mapping's key at `p` (`scanned`: its `:`). */
+  private mappingKey(p: number): string {
+    const text = this.text;
+    const c = text[p]!;
+    if (c === '"' || c === "'") {
+      const key = this.quoted(p);
+      const colon = this.skipSpaces(this.scanned);
+      if (text[colon] !== ":") bail();
+      this.scanned = colon;
+      return key;
+    }
+    if (!this.plainStart(p)) bail();
+    const e = this.lineEnd(p);
+    let colon = this.find(":", p, e);
+    while (colon >= 0 && !this.breakOrSpace(colon + 1)) colon = this.find(":", colon + 1, e);
+    if (colon < 0) bail();
+    const key = trimSpaces(text.slice(p, colon));
+    if (key.includes(" #") || typeof plainValue(key) !== "string") bail();
+    this.scanned = colon;
+    return key;
+  }
+
+  private sequence(col: number, pointer: string | undefined, depth: number): JsonValue {
+    const out: JsonValue[] = [];
+    this.record(pointer, this.i + col);
+    for (;;) {
+      const dash = this.i + col;
+      const child = this.childOf(pointer, depth, out.length);
+      const p = this.skipSpaces(dash + 1);
+      const e = this.lineEnd(p);
+      if (p < e && this.text[p] !== "#" && this.startsMapping(p, e))
+        out.push(this.mapping(p - this.i, p, child, depth + 1));
+      else if (this.isDash(p)) bail();
+      else out.push(this.valueAfter(dash + 1, col, child, depth + 1, false));
+      const next = this.nextLine();
+      if (next > col) bail();
+      if (next < col || !this.isDash(this.i + col)) return out;
+    }
+  }
+
+  /** Whether the line from `p` to `e` is `key: …` (a mapping that starts on a sequence item's line). */
+  private startsMapping(p: number, e: number): boolean {
+    const text = this.text;
+    let q: number;
+    if (!this.plainStart(p) && text[p] !== '"' && text[p] !== "'") return false;
+    if (text[p] === '"' || text[p] === "'") {
+      q = this.find(text[p]!, p + 1, e);
+      if (q < 0) return false;
+      q = this.skipSpaces(q + 1);
+      return text[q] === ":" && this.breakOrSpace(q + 1);
+    }
+    for (q = this.find(":", p, e); q >= 0; q = this.find(":", q + 1, e)) if (this.breakOrSpace(q + 1)) return true;
+    return false;
+  }
+
+  /**
+   * The value after a mapping's `:` or a sequence's `-` at `q`: on the same line, or a block
+   * on the lines below (more indented than `parent`, or a sequence at the key's own column).
+   */
+  private valueAfter(
+    q: number,
+    parent: number,
+    pointer: string | undefined,
+    depth: number,
+    inMapping: boolean,
+  ): JsonValue {
+    let p = this.skipSpaces(q);
+    if (this.text[p] !== "&") return this.unanchored(p, parent, pointer, depth, inMapping);
+    // `&name value`: the value is kept for the aliases below it. One that holds aliases
+    // itself multiplies when aliased ("billion laughs"): the yaml path counts those.
+    const name = this.text.slice(p + 1, (p = this.nameEnd(p + 1)));
+    const aliasesBefore = this.aliasesRead;
+    const value = this.unanchored(this.skipSpaces(p), parent, pointer, depth, inMapping);
+    if (this.aliasesRead !== aliasesBefore || value === null) bail();
+    this.anchors.set(name, value);
+    return value;
+  }
+
+  private unanchored(
+    p: number,
+    parent: number,
+    pointer: string | undefined,
+    depth: number,
+    inMapping: boolean,
+  ): JsonValue {
+    if (p < this.length && !this.isBreak(p) && this.text[p] !== "#") return this.inline(p, parent, pointer, depth);
+    this.i = this.afterLine(p);
+    const next = this.nextLine();
+    if (next > parent) return this.block(next, pointer, depth);
+    if (inMapping && next === parent && this.isDash(this.i + next)) return this.block(next, pointer, depth);
+    this.record(pointer, p, p);
+    return null;
+  }
+
+  /** A value that starts on its key's or dash's line, at `p`. */
+  private inline(p: number, parent: number, pointer: string | undefined, depth: number): JsonValue {
+    const c = this.text[p]!;
+    if (c === "*") return this.alias(p, pointer, depth);
+    if (c === '"' || c === "'") {
+      const value = this.quoted(p, parent);
+      this.record(pointer, p, this.scanned);
+      this.endOfLine(this.scanned);
+      return value;
+    }
+    if (c === "[" || c === "{") {
+      const value = this.flow(p, pointer, depth);
+      this.endOfLine(this.scanned);
+      return value;
+    }
+    if (c === "|" || c === ">") return this.blockScalar(p, parent, pointer);
+    return this.plain(p, parent, pointer);
+  }
+
+  // ---- Anchors and aliases ----
+
+  /** A fresh copy of an anchored value for an alias at `depth` (the yaml path copies too, and refuses the same depths and sizes). */
+  private copy(value: JsonValue, depth: number): JsonValue {
+    if (depth > maxNestingDepth || ++this.copied > maxAliasValues) bail();
+    if (value === null || typeof value !== "object") return value;
+    if (Array.isArray(value)) return value.map((item) => this.copy(item, depth + 1));
+    const out: { [key: string]: JsonValue } = {};
+    for (const key of Object.keys(value)) setOwn(out, key, this.copy(value[key]!, depth + 1));
+    return out;
+  }
+
+  /** The end of an anchor's or alias's name starting at `p` (which must not be empty). */
+  private nameEnd(p: number): number {
+    let q = p;
+    while (q < this.length && !this.breakOrSpace(q)) {
+      if (",[]{}:".includes(this.text[q]!)) bail();
+      q++;
+    }
+    return q > p ? q : bail();
+  }
+
+  /** `*name`: a copy of the anchored value, located at the alias (as the yaml path records it). */
+  private alias(p: number, pointer: string | undefined, depth: number): JsonValue {
+    const end = this.nameEnd(p + 1);
+    const anchored = this.anchors.get(this.text.slice(p + 1, end)) ?? bail();
+    this.aliasesRead++;
+    this.record(pointer, p, end);
+    this.endOfLine(end);
+    return this.copy(anchored, depth);
+  }
+
+  // ---- Scalars ----
 
   /**
    * A quoted scalar's value (`scanned`: after its closing quote). Only a value may span
    * lines (`parent` is the indentation its later lines must pass); keys and flow items may not.
    */
-  const quoted = (p: number, parent = -1): string => {
+  private quoted(p: number, parent = -1): string {
+    const text = this.text;
     const quote = text[p]!;
     let q = p;
     for (;;) {
@@ -254,341 +488,198 @@ export function parseBlockYaml(text: string, positions: PositionIndex, recordDep
     }
     const raw = text.slice(p + 1, q);
     const decode = quote === '"' ? unescapeDouble : unescapeSingle;
-    scanned = q + 1;
+    this.scanned = q + 1;
     if (!raw.includes("\n")) return decode(raw);
     if (parent < 0) bail();
     return foldQuoted(raw, parent, quote === '"', decode);
-  };
-
-  /** Whether the line from `p` to `e` is `key: …` (a mapping that starts on a sequence item's line). */
-  const startsMapping = (p: number, e: number): boolean => {
-    let q: number;
-    if (!plainStart(p) && text[p] !== '"' && text[p] !== "'") return false;
-    if (text[p] === '"' || text[p] === "'") {
-      q = find(text[p]!, p + 1, e);
-      if (q < 0) return false;
-      q = skipSpaces(q + 1);
-      return text[q] === ":" && breakOrSpace(q + 1);
-    }
-    for (q = find(":", p, e); q >= 0; q = find(":", q + 1, e)) if (breakOrSpace(q + 1)) return true;
-    return false;
-  };
-
-  const block = (indent: number, pointer: string | undefined, depth: number): JsonValue => {
-    if (depth > maxNestingDepth) bail();
-    return isDash(i + indent) ? sequence(indent, pointer, depth) : mapping(indent, i + indent, pointer, depth);
-  };
-
-  /** A block mapping whose keys start at column `col`, the first at `at` (on a sequence item's line when that is not a line start). */
-  const mapping = (col: number, at: number, pointer: string | undefined, depth: number): JsonValue => {
-    const out: { [key: string]: JsonValue } = {};
-    record(pointer, at);
-    for (let p = at; ; p = i + col) {
-      let key: string;
-      let colon: number;
-      const c = text[p]!;
-      if (c === '"' || c === "'") {
-        key = quoted(p);
-        colon = skipSpaces(scanned);
-        if (text[colon] !== ":") bail();
-      } else {
-        if (!plainStart(p)) bail();
-        const e = lineEnd(p);
-        colon = find(":", p, e);
-        while (colon >= 0 && !breakOrSpace(colon + 1)) colon = find(":", colon + 1, e);
-        if (colon < 0) bail();
-        key = trimSpaces(text.slice(p, colon));
-        if (key.includes(" #") || typeof plainValue(key) !== "string") bail();
-      }
-      if (!breakOrSpace(colon + 1) || key.length > 1024 || Object.prototype.hasOwnProperty.call(out, key)) bail();
-      const child = childOf(pointer, depth, key);
-      if (child !== undefined) positions.setKey(child, p);
-      setOwn(out, key, valueAfter(colon + 1, col, child, depth + 1, true));
-      const next = nextLine();
-      if (next < col) return out;
-      if (next > col || isDash(i + col)) bail();
-    }
-  };
-
-  const sequence = (col: number, pointer: string | undefined, depth: number): JsonValue => {
-    const out: JsonValue[] = [];
-    record(pointer, i + col);
-    for (;;) {
-      const dash = i + col;
-      const child = childOf(pointer, depth, out.length);
-      const p = skipSpaces(dash + 1);
-      const e = lineEnd(p);
-      if (p < e && text[p] !== "#" && startsMapping(p, e)) out.push(mapping(p - i, p, child, depth + 1));
-      else if (isDash(p)) bail();
-      else out.push(valueAfter(dash + 1, col, child, depth + 1, false));
-      const next = nextLine();
-      if (next > col) bail();
-      if (next < col || !isDash(i + col)) return out;
-    }
-  };
-
-  /**
-   * The value after a mapping's `:` or a sequence's `-` at `q`: on the same line, or a block
-   * on the lines below (more indented than `parent`, or a sequence at the key's own column).
-   */
-  const valueAfter = (
-    q: number,
-    parent: number,
-    pointer: string | undefined,
-    depth: number,
-    inMapping: boolean,
-  ): JsonValue => {
-    let p = skipSpaces(q);
-    if (text[p] !== "&") return unanchored(p, parent, pointer, depth, inMapping);
-    // `&name value`: the value is kept for the aliases below it. One that holds aliases
-    // itself multiplies when aliased ("billion laughs"): the yaml path counts those.
-    const name = text.slice(p + 1, (p = nameEnd(p + 1)));
-    const aliasesBefore = aliasesRead;
-    const value = unanchored(skipSpaces(p), parent, pointer, depth, inMapping);
-    if (aliasesRead !== aliasesBefore || value === null) bail();
-    anchors.set(name, value);
-    return value;
-  };
-
-  const unanchored = (
-    p: number,
-    parent: number,
-    pointer: string | undefined,
-    depth: number,
-    inMapping: boolean,
-  ): JsonValue => {
-    if (p < length && !isBreak(p) && text[p] !== "#") return inline(p, parent, pointer, depth);
-    i = afterLine(p);
-    const next = nextLine();
-    if (next > parent) return block(next, pointer, depth);
-    if (inMapping && next === parent && isDash(i + next)) return block(next, pointer, depth);
-    record(pointer, p, p);
-    return null;
-  };
-
-  /** Values named by anchors so far (the latest of a name wins, as in YAML). */
-  const anchors = new Map<string, JsonValue>();
-  let aliasesRead = 0;
-  /** Values copied for aliases so far: past maxAliasValues, the yaml path reports it. */
-  let copied = 0;
-
-  /** A fresh copy of an anchored value for an alias at `depth` (the yaml path copies too, and refuses the same depths and sizes). */
-  const copy = (value: JsonValue, depth: number): JsonValue => {
-    if (depth > maxNestingDepth || ++copied > maxAliasValues) bail();
-    if (value === null || typeof value !== "object") return value;
-    if (Array.isArray(value)) return value.map((item) => copy(item, depth + 1));
-    const out: { [key: string]: JsonValue } = {};
-    for (const key of Object.keys(value)) setOwn(out, key, copy(value[key]!, depth + 1));
-    return out;
-  };
-  /** The end of an anchor's or alias's name starting at `p` (which must not be empty). */
-  const nameEnd = (p: number) => {
-    let q = p;
-    while (q < length && !breakOrSpace(q)) {
-      if (",[]{}:".includes(text[q]!)) bail();
-      q++;
-    }
-    return q > p ? q : bail();
-  };
-
-  /** `*name`: a copy of the anchored value, located at the alias (as the yaml path records it). */
-  const alias = (p: number, pointer: string | undefined, depth: number): JsonValue => {
-    const end = nameEnd(p + 1);
-    const anchored = anchors.get(text.slice(p + 1, end)) ?? bail();
-    aliasesRead++;
-    record(pointer, p, end);
-    endOfLine(end);
-    return copy(anchored, depth);
-  };
-
-  const inline = (p: number, parent: number, pointer: string | undefined, depth: number): JsonValue => {
-    const c = text[p]!;
-    if (c === "*") return alias(p, pointer, depth);
-    if (c === '"' || c === "'") {
-      const value = quoted(p, parent);
-      record(pointer, p, scanned);
-      endOfLine(scanned);
-      return value;
-    }
-    if (c === "[" || c === "{") {
-      const value = flow(p, pointer, depth);
-      endOfLine(scanned);
-      return value;
-    }
-    if (c === "|" || c === ">") return blockScalar(p, parent, pointer);
-    return plain(p, parent, pointer);
-  };
+  }
 
   /** The end of a plain scalar's text on the line from `p` to `e`, before trailing spaces and a comment (`lineComment`). */
-  const plainLineEnd = (p: number, e: number): number => {
+  private plainLineEnd(p: number, e: number): number {
+    const text = this.text;
     let end = e;
-    lineComment = false;
+    this.lineComment = false;
     for (let q = p; q < e; q++) {
       const c = text[q];
-      if (c === ":" && breakOrSpace(q + 1)) bail();
+      if (c === ":" && this.breakOrSpace(q + 1)) bail();
       if (c === "#" && text[q - 1] === " ") {
         end = q - 1;
-        lineComment = true;
+        this.lineComment = true;
         break;
       }
     }
     while (end > p && text[end - 1] === " ") end--;
     return end;
-  };
+  }
 
   /** A plain scalar, folded over the more indented lines that follow it. */
-  const plain = (p: number, parent: number, pointer: string | undefined): JsonValue => {
-    if (!plainStart(p)) bail();
-    const firstEnd = plainLineEnd(p, lineEnd(p));
+  private plain(p: number, parent: number, pointer: string | undefined): JsonValue {
+    const text = this.text;
+    if (!this.plainStart(p)) bail();
+    const firstEnd = this.plainLineEnd(p, this.lineEnd(p));
     let value = text.slice(p, firstEnd);
     let end = firstEnd;
-    i = afterLine(p);
-    while (!lineComment && i < length) {
-      let q = i;
+    this.i = this.afterLine(p);
+    while (!this.lineComment && this.i < this.length) {
+      let q = this.i;
       let breaks = 0;
-      for (let s = skipSpaces(q); s < length && isBreak(s); s = skipSpaces(q)) {
+      for (let s = this.skipSpaces(q); s < this.length && this.isBreak(s); s = this.skipSpaces(q)) {
         breaks++;
-        q = afterLine(s);
+        q = this.afterLine(s);
       }
-      const start = skipSpaces(q);
-      if (start >= length || start - q <= parent) break;
+      const start = this.skipSpaces(q);
+      if (start >= this.length || start - q <= parent) break;
       // A later line may start with any indicator but a comment's `#` (`- `, `? `, `: ` are left to the yaml library).
-      if (text[start] === "#" || ("-?:".includes(text[start]!) && breakOrSpace(start + 1))) bail();
-      end = plainLineEnd(start, lineEnd(start));
+      if (text[start] === "#" || ("-?:".includes(text[start]!) && this.breakOrSpace(start + 1))) bail();
+      end = this.plainLineEnd(start, this.lineEnd(start));
       value += (breaks > 0 ? "\n".repeat(breaks) : " ") + text.slice(start, end);
-      i = afterLine(start);
+      this.i = this.afterLine(start);
     }
-    record(pointer, p, end);
+    this.record(pointer, p, end);
     return end === firstEnd ? plainValue(value) : value;
-  };
+  }
 
   /** A `|` or `>` scalar (clip or strip chomping, indentation found from its first line). */
-  const blockScalar = (p: number, parent: number, pointer: string | undefined): JsonValue => {
-    const folded = text[p] === ">";
+  private blockScalar(p: number, parent: number, pointer: string | undefined): JsonValue {
+    const folded = this.text[p] === ">";
     let h = p + 1;
-    const strip = text[h] === "-";
+    const strip = this.text[h] === "-";
     if (strip) h++;
-    endOfLine(h);
+    this.endOfLine(h);
+    const lines = this.blockScalarLines(parent, folded);
+    const end = this.scanned;
+    const body = joinBlockScalarLines(lines, folded);
+    this.record(pointer, p, end);
+    return strip ? body : `${body}\n`;
+  }
+
+  /** A block scalar's lines from `i`, less their indentation (`scanned`: the end of its last line of text). */
+  private blockScalarLines(parent: number, folded: boolean): string[] {
+    const text = this.text;
     const lines: string[] = [];
     let indent = -1;
     let leadingSpaces = 0;
-    let end = i;
-    while (i < length) {
-      const s = skipSpaces(i);
-      if (s >= length || isBreak(s)) {
-        if (indent < 0) leadingSpaces = Math.max(leadingSpaces, s - i);
-        else if (s - i > indent) bail();
+    let end = this.i;
+    while (this.i < this.length) {
+      const s = this.skipSpaces(this.i);
+      if (s >= this.length || this.isBreak(s)) {
+        if (indent < 0) leadingSpaces = Math.max(leadingSpaces, s - this.i);
+        else if (s - this.i > indent) bail();
         lines.push("");
-        i = afterLine(s);
+        this.i = this.afterLine(s);
         continue;
       }
       if (indent < 0) {
-        if (s - i <= parent || leadingSpaces > s - i) bail();
-        indent = s - i;
+        if (s - this.i <= parent || leadingSpaces > s - this.i) bail();
+        indent = s - this.i;
       }
-      if (s - i < indent) break;
-      const e = lineEnd(s);
-      const line = text.slice(i + indent, e);
+      if (s - this.i < indent) break;
+      const e = this.lineEnd(s);
+      const line = text.slice(this.i + indent, e);
       if (folded && line[0] === " ") bail();
       lines.push(line);
-      i = end = afterLine(e);
+      this.i = end = this.afterLine(e);
     }
     if (indent < 0) bail();
-    // Lines break where written (`|`) or fold into spaces between lines of text (`>`); empty lines are breaks in both.
-    let body = "";
-    let breaks = 0;
-    let started = false;
-    for (const line of lines) {
-      if (line === "") {
-        breaks++;
-        continue;
-      }
-      if (started) body += folded && breaks === 0 ? " " : "\n".repeat(folded ? breaks : breaks + 1);
-      else body += "\n".repeat(breaks);
-      body += line;
-      breaks = 0;
-      started = true;
-    }
-    if (!strip) body += "\n";
-    record(pointer, p, end);
-    return body;
-  };
+    this.scanned = end;
+    return lines;
+  }
+
+  // ---- Flow collections ----
 
   /** A flow collection on one line (`[a, "b"]`, `{ k: v }`): its value (`scanned`: the offset after it). */
-  const flow = (p: number, pointer: string | undefined, depth: number): JsonValue => {
+  private flow(p: number, pointer: string | undefined, depth: number): JsonValue {
     if (depth > maxNestingDepth) bail();
-    const e = lineEnd(p);
+    const text = this.text;
+    const e = this.lineEnd(p);
     const close = text[p] === "[" ? "]" : "}";
     const list: JsonValue[] = [];
     const map: { [key: string]: JsonValue } = {};
-    let q = skipSpaces(p + 1);
+    let q = this.skipSpaces(p + 1);
     while (text[q] !== close) {
       if (q >= e) bail();
       let key: string | undefined;
       let child: string | undefined;
-      if (close === "]") child = childOf(pointer, depth, list.length);
+      if (close === "]") child = this.childOf(pointer, depth, list.length);
       else {
         const keyAt = q;
-        key = text[q] === '"' || text[q] === "'" ? quoted(q) : flowPlain(q, e, true);
-        if (typeof plainValue(key) !== "string" && text[keyAt] !== '"' && text[keyAt] !== "'") bail();
-        q = skipSpaces(scanned);
-        if (text[q] !== ":" || !breakOrSpace(q + 1) || Object.prototype.hasOwnProperty.call(map, key)) bail();
-        q = skipSpaces(q + 1);
-        child = childOf(pointer, depth, key);
-        if (child !== undefined) positions.setKey(child, keyAt);
+        key = this.flowKey(q, e, map);
+        q = this.scanned;
+        child = this.childOf(pointer, depth, key);
+        if (child !== undefined) this.positions.setKey(child, keyAt);
       }
-      const at = q;
-      let value: JsonValue;
-      if (text[q] === "[" || text[q] === "{") value = flow(q, child, depth + 1);
-      else {
-        const isQuoted = text[q] === '"' || text[q] === "'";
-        const written = isQuoted ? quoted(q) : flowPlain(q, e, false);
-        value = isQuoted ? written : plainValue(written);
-        record(child, at, scanned);
-      }
+      const value = this.flowValue(q, e, child, depth);
       if (key === undefined) list.push(value);
       else setOwn(map, key, value);
-      q = skipSpaces(scanned);
+      q = this.skipSpaces(this.scanned);
       if (text[q] === ",") {
-        q = skipSpaces(q + 1);
+        q = this.skipSpaces(q + 1);
         if (text[q] === close) bail();
       } else if (text[q] !== close || q >= e) bail();
     }
     if (q >= e) bail();
-    record(pointer, p, q + 1);
-    scanned = q + 1;
+    this.record(pointer, p, q + 1);
+    this.scanned = q + 1;
     return close === "]" ? list : map;
-  };
+  }
+
+  /** A flow mapping's key at `q`, new in `map` (`scanned`: where its value starts, past the `:`). */
+  private flowKey(q: number, e: number, map: { [key: string]: JsonValue }): string {
+    const text = this.text;
+    const keyAt = q;
+    const key = text[q] === '"' || text[q] === "'" ? this.quoted(q) : this.flowPlain(q, e, true);
+    if (typeof plainValue(key) !== "string" && text[keyAt] !== '"' && text[keyAt] !== "'") bail();
+    q = this.skipSpaces(this.scanned);
+    if (text[q] !== ":" || !this.breakOrSpace(q + 1) || Object.prototype.hasOwnProperty.call(map, key)) bail();
+    this.scanned = this.skipSpaces(q + 1);
+    return key;
+  }
+
+  /** A flow collection's item or value at `q` (`scanned`: its end). */
+  private flowValue(q: number, e: number, pointer: string | undefined, depth: number): JsonValue {
+    const c = this.text[q];
+    if (c === "[" || c === "{") return this.flow(q, pointer, depth + 1);
+    const isQuoted = c === '"' || c === "'";
+    const written = isQuoted ? this.quoted(q) : this.flowPlain(q, e, false);
+    const value = isQuoted ? written : plainValue(written);
+    this.record(pointer, q, this.scanned);
+    return value;
+  }
 
   /** A plain scalar inside a one-line flow collection, ending at `,`, `]`, `}` (or `: ` after a key): its text (`scanned`: its end). */
-  const flowPlain = (p: number, e: number, isKey: boolean): string => {
-    if (!plainStart(p)) bail();
+  private flowPlain(p: number, e: number, isKey: boolean): string {
+    const text = this.text;
+    if (!this.plainStart(p)) bail();
     let q = p;
     for (; q < e; q++) {
       const c = text[q]!;
       if (c === "," || c === "]" || c === "}") break;
-      if (c === ":" && isKey && breakOrSpace(q + 1)) break;
+      if (c === ":" && isKey && this.breakOrSpace(q + 1)) break;
       if (c === "[" || c === "{" || c === ":" || (c === "#" && text[q - 1] === " ")) bail();
     }
     let end = q;
     while (end > p && text[end - 1] === " ") end--;
     if (end === p) bail();
-    scanned = end;
+    this.scanned = end;
     return text.slice(p, end);
-  };
-
-  try {
-    let first = nextLine();
-    // A leading `---` opens the document; a second one, `...` or directives go to the yaml library.
-    if (first === 0 && text.startsWith("---", i) && breakOrSpace(i + 3)) {
-      endOfLine(i + 3);
-      first = nextLine();
-    }
-    if (first !== 0) return undefined;
-    const value = block(0, "", 0);
-    return nextLine() === -1 ? value : undefined;
-  } catch (error) {
-    if (error instanceof NotPlainYaml) return undefined;
-    throw error;
   }
+}
+
+/** A block scalar's body: lines break where written (`|`) or fold into spaces between lines of text (`>`); empty lines are breaks in both. */
+function joinBlockScalarLines(lines: readonly string[], folded: boolean): string {
+  let body = "";
+  let breaks = 0;
+  let started = false;
+  for (const line of lines) {
+    if (line === "") {
+      breaks++;
+      continue;
+    }
+    if (started) body += folded && breaks === 0 ? " " : "\n".repeat(folded ? breaks : breaks + 1);
+    else body += "\n".repeat(breaks);
+    body += line;
+    breaks = 0;
+    started = true;
+  }
+  return body;
 }
