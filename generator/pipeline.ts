@@ -170,109 +170,126 @@ export function loadModel(
   };
 }
 
-export async function generate(options: GenerateOptions): Promise<GenerateResult> {
-  const phase = options.onPhase ?? (() => {});
+/** Where protocol schemas are looked up: the command line's flags, then the manifest's `protocolSchemas`. */
+function schemaLocationOptions(options: GenerateOptions, project: ProjectSchemas | undefined): SchemaLocationOptions {
   const cwd = options.cwd ?? process.cwd();
-  // The manifest's `protocolSchemas` joins these once the manifest is read.
-  const locationOptions = (project: ProjectSchemas | undefined): SchemaLocationOptions => ({
+  return {
     ...(options.schemaFile === undefined ? {} : { schemaFile: resolve(cwd, options.schemaFile) }),
     ...(options.schemaDir === undefined ? {} : { schemaDir: resolve(cwd, options.schemaDir) }),
     ...(options.env === undefined ? {} : { env: options.env }),
     project,
-  });
-  /**
-   * Why the protocol schemas of `revisions` cannot be used (too many for --schema, or not on
-   * disk), and a warning for each unreleased revision whose schema is found; `locate` places the
-   * diagnostic of the revision at an index.
-   */
-  const unavailableSchemas = (
-    revisions: readonly Revision[],
-    location: Diagnostic["location"],
-    schemaOptions: SchemaLocationOptions,
-    locate: (index: number) => Diagnostic["location"] = () => location,
-  ): Diagnostic[] => {
-    if (schemaOptions.schemaFile && revisions.length > 1) {
-      return [
-        {
-          location,
-          message: `--schema names one schema.json but the manifest selects ${revisions.length} revisions; use --schema-dir <dir> holding <revision>/schema.json`,
-        },
-      ];
-    }
-    const missing = missingRevisions(revisions.filter(isReleased), schemaOptions);
-    return [
-      ...unreleasedRevisions(revisions, schemaOptions, locate),
-      ...(missing.length > 0 ? [missingSchemas(missing, schemaOptions, location)] : []),
-    ];
   };
+}
 
-  const loaded = loadModel(options);
-  if (!loaded.ok) {
-    // Missing protocol schemas do not depend on the manifest's other mistakes: say so now,
-    // rather than after those are fixed (unless `protocol` itself is broken).
-    const protocol = loaded.protocol
-      ? unavailableSchemas(
-          loaded.protocol.revisions,
-          loaded.protocol.location,
-          locationOptions(loaded.protocol.project),
-        ).filter((d) => !isWarning(d))
-      : [];
-    return {
-      ok: false,
-      diagnostics: sortDiagnostics([...loaded.diagnostics, ...protocol]),
-      ...(loaded.inputs ? { inputs: loaded.inputs } : {}),
-    };
+/**
+ * Why the protocol schemas of `revisions` cannot be used (too many for --schema, or not on
+ * disk), and a warning for each unreleased revision whose schema is found; `locate` places the
+ * diagnostic of the revision at an index.
+ */
+function unavailableSchemas(
+  revisions: readonly Revision[],
+  location: Diagnostic["location"],
+  schemaOptions: SchemaLocationOptions,
+  locate: (index: number) => Diagnostic["location"] = () => location,
+): Diagnostic[] {
+  if (schemaOptions.schemaFile && revisions.length > 1) {
+    return [
+      {
+        location,
+        message: `--schema names one schema.json but the manifest selects ${revisions.length} revisions; use --schema-dir <dir> holding <revision>/schema.json`,
+      },
+    ];
   }
-  const { model, warnings, absolute, manifestFile, declaredOutput, positions, display } = loaded;
-  const schemaOptions = locationOptions(loaded.project);
-  const fail = (diagnostics: readonly Diagnostic[]): GenerateResult => ({
-    ok: false,
-    diagnostics: sortDiagnostics([...warnings, ...diagnostics]),
-  });
+  const missing = missingRevisions(revisions.filter(isReleased), schemaOptions);
+  return [
+    ...unreleasedRevisions(revisions, schemaOptions, locate),
+    ...(missing.length > 0 ? [missingSchemas(missing, schemaOptions, location)] : []),
+  ];
+}
 
-  // Where the output folder came from, and whether it may be written at all.
-  const manifestOutput = typeof declaredOutput === "string" ? declaredOutput : undefined;
-  const outFrom = options.out !== undefined ? "--out" : manifestOutput !== undefined ? "output" : "default";
+/** A failed model load, with the missing protocol schemas it already knows of. */
+function modelFailure(loaded: Extract<ModelResult, { ok: false }>, options: GenerateOptions): GenerateResult {
+  // Missing protocol schemas do not depend on the manifest's other mistakes: say so now,
+  // rather than after those are fixed (unless `protocol` itself is broken).
+  const protocol = loaded.protocol
+    ? unavailableSchemas(
+        loaded.protocol.revisions,
+        loaded.protocol.location,
+        schemaLocationOptions(options, loaded.protocol.project),
+      ).filter((d) => !isWarning(d))
+    : [];
+  return {
+    ok: false,
+    diagnostics: sortDiagnostics([...loaded.diagnostics, ...protocol]),
+    ...(loaded.inputs ? { inputs: loaded.inputs } : {}),
+  };
+}
+
+/** Where the output folder came from, and where a diagnostic about it points. */
+interface OutputOrigin {
+  readonly outFrom: Generated["outFrom"];
+  readonly outLocation: Diagnostic["location"];
+}
+
+function outputOrigin(options: GenerateOptions, loaded: LoadedModel): OutputOrigin {
+  const { manifestFile, declaredOutput, positions } = loaded;
+  const outFrom = options.out !== undefined ? "--out" : typeof declaredOutput === "string" ? "output" : "default";
   const outLocation: Diagnostic["location"] =
     outFrom === "--out"
       ? { file: manifestFile }
       : outFrom === "output"
         ? positions.value("/output")
         : { file: manifestFile, line: 1, col: 1 };
-  if (outFrom !== "--out" && !options.allowOutside) {
-    const escape = outsideProjectRoot(dirname(absolute), model.output);
-    if (escape) {
-      const what = outFrom === "output" ? `output ${quote(manifestOutput!)}` : "the default output folder ./mcp";
-      const how = escape.through ? ` through a symbolic link (it resolves to ${escape.real})` : "";
-      return fail([
-        {
-          location: outLocation,
-          message: `${what} leads outside the project root (the folder holding ${basename(absolute)})${how}; choose a folder inside it, or pass --allow-outside to write there`,
-        },
-      ]);
-    }
-  }
+  return { outFrom, outLocation };
+}
 
-  const protocols: ProtocolModel[] = [];
-  const protocolDiagnostics: Diagnostic[] = [];
-  const count = (n: number, what: string) => `${n} ${what}${n === 1 ? "" : "s"}`;
-  phase(`reading ${count(model.revisions.length, "protocol schema")}`);
-  const schemaNotes = unavailableSchemas(model.revisions, model.revisionsLocation, schemaOptions, (index) =>
+/** An output folder the manifest chose (not --out) may not lead outside the project root unless allowed. */
+function outsideRootDiagnostic(
+  options: GenerateOptions,
+  loaded: LoadedModel,
+  { outFrom, outLocation }: OutputOrigin,
+): Diagnostic | undefined {
+  if (outFrom === "--out" || options.allowOutside) return undefined;
+  const { absolute, declaredOutput, model } = loaded;
+  const escape = outsideProjectRoot(dirname(absolute), model.output);
+  if (!escape) return undefined;
+  const what = outFrom === "output" ? `output ${quote(declaredOutput as string)}` : "the default output folder ./mcp";
+  const how = escape.through ? ` through a symbolic link (it resolves to ${escape.real})` : "";
+  return {
+    location: outLocation,
+    message: `${what} leads outside the project root (the folder holding ${basename(absolute)})${how}; choose a folder inside it, or pass --allow-outside to write there`,
+  };
+}
+
+const count = (n: number, what: string) => `${n} ${what}${n === 1 ? "" : "s"}`;
+
+/** The protocol models of the manifest's revisions, or why they cannot be had; `notes` are warnings to keep. */
+function loadProtocols(
+  loaded: LoadedModel,
+  schemaOptions: SchemaLocationOptions,
+  strict: boolean | undefined,
+): { protocols: ProtocolModel[]; notes: Diagnostic[] } | { diagnostics: Diagnostic[] } {
+  const { model, positions } = loaded;
+  const notes = unavailableSchemas(model.revisions, model.revisionsLocation, schemaOptions, (index) =>
     positions.value(childPointer("/protocol", index)),
   );
-  const unavailable = schemaNotes.filter((d) => options.strict || !isWarning(d));
-  if (unavailable.length > 0) return fail(unavailable.map(({ severity: _warning, ...asError }) => asError));
+  const unavailable = notes.filter((d) => strict || !isWarning(d));
+  if (unavailable.length > 0) return { diagnostics: unavailable.map(({ severity: _warning, ...asError }) => asError) };
+  const protocols: ProtocolModel[] = [];
+  const diagnostics: Diagnostic[] = [];
   for (const revision of model.revisions) {
-    const loaded = loadProtocolSchema(revision, schemaOptions, model.revisionsLocation);
-    protocolDiagnostics.push(...loaded.diagnostics);
-    if (loaded.schema) protocols.push(buildProtocolModel(loaded.schema));
+    const schema = loadProtocolSchema(revision, schemaOptions, model.revisionsLocation);
+    diagnostics.push(...schema.diagnostics);
+    if (schema.schema) protocols.push(buildProtocolModel(schema.schema));
   }
-  if (protocolDiagnostics.length > 0) return fail(protocolDiagnostics);
+  return diagnostics.length > 0 ? { diagnostics } : { protocols, notes };
+}
 
-  // emit: a pure function of the model; every problem was found by the phases before it.
-  const { emitFiles } = await import("./emit/emit.js");
-  const banner: Banner = {
-    version: options.version,
+/** The banner every generated file carries: generator version, manifest, and the inputs' hashes. */
+function bannerOf(version: string | undefined, loaded: LoadedModel, protocols: readonly ProtocolModel[]): Banner {
+  const { model, absolute } = loaded;
+  return {
+    version,
     manifest: toPosix(relative(model.output, absolute)),
     protocols: protocols.map((p) => ({ revision: p.revision, sha256: p.schema.sha256 })),
     inlined: model.apps.map((app) => ({
@@ -281,25 +298,59 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
       sha256: createHash("sha256").update(app.html).digest("hex"),
     })),
   };
+}
+
+/** Schema files looked for before the one found: creating one of them changes the output, so watch mode watches them. */
+function absentSchemaInputs(protocols: readonly ProtocolModel[], schemaOptions: SchemaLocationOptions): string[] {
+  return protocols.flatMap((p) => {
+    const candidates = schemaCandidates(p.revision, schemaOptions).map((c) => resolve(c.file));
+    return candidates.slice(0, candidates.indexOf(resolve(p.schema.file)));
+  });
+}
+
+/**
+ * The whole pipeline in memory: load → validate → model → protocol schemas → emit. Nothing is
+ * written; the caller writes or checks `generated`.
+ */
+export async function generate(options: GenerateOptions): Promise<GenerateResult> {
+  const phase = options.onPhase ?? (() => {});
+  const loaded = loadModel(options);
+  if (!loaded.ok) return modelFailure(loaded, options);
+  const { model, warnings, display } = loaded;
+  const schemaOptions = schemaLocationOptions(options, loaded.project);
+  const fail = (diagnostics: readonly Diagnostic[]): GenerateResult => ({
+    ok: false,
+    diagnostics: sortDiagnostics([...warnings, ...diagnostics]),
+  });
+
+  const origin = outputOrigin(options, loaded);
+  const outside = outsideRootDiagnostic(options, loaded, origin);
+  if (outside) return fail([outside]);
+
+  phase(`reading ${count(model.revisions.length, "protocol schema")}`);
+  const read = loadProtocols(loaded, schemaOptions, options.strict);
+  if ("diagnostics" in read) return fail(read.diagnostics);
+  const { protocols, notes } = read;
+
+  // emit: a pure function of the model; every problem was found by the phases before it.
+  const { emitFiles } = await import("./emit/emit.js");
+  const banner = bannerOf(options.version, loaded, protocols);
   phase(
     `emitting ${count(model.tools.length, "tool")}, ${count(model.resources.length + model.resourceTemplates.length, "resource")}, ${count(model.prompts.length, "prompt")} for ${count(protocols.length, "revision")}`,
   );
   const files = emitFiles(model, protocols, banner);
   return {
     ok: true,
-    warnings: sortDiagnostics([...warnings, ...schemaNotes]),
+    warnings: sortDiagnostics([...warnings, ...notes]),
     generated: {
       outDir: model.output,
       files,
       inputs: [...model.inputFiles, ...protocols.map((p) => resolve(p.schema.file))],
-      absentInputs: protocols.flatMap((p) => {
-        const candidates = schemaCandidates(p.revision, schemaOptions).map((c) => resolve(c.file));
-        return candidates.slice(0, candidates.indexOf(resolve(p.schema.file)));
-      }),
+      absentInputs: absentSchemaInputs(protocols, schemaOptions),
       bannerSource: banner.manifest,
       outDisplay: display(model.output),
-      outLocation,
-      outFrom,
+      outLocation: origin.outLocation,
+      outFrom: origin.outFrom,
     },
   };
 }

@@ -6,7 +6,7 @@ import { readFileSync, realpathSync, statSync } from "node:fs";
 import { isAbsolute, relative, resolve, sep } from "node:path";
 import { didYouMean, quote, warning, type SourceLocation } from "../diagnostics.js";
 import { childPointer } from "../load/source.js";
-import type { ManifestApp, ManifestToolUi } from "../manifest.gen.js";
+import type { ManifestApp, ManifestTool, ManifestToolUi } from "../manifest.gen.js";
 import { optional, type Declarations } from "./declarations.js";
 import type { AppModel, JsonObject, ToolUiModel } from "./types.js";
 import { unpairedSurrogate } from "./names.js";
@@ -54,46 +54,40 @@ export function buildApps(
   serverName: string,
   resourceUris: ReadonlySet<string>,
 ): { apps: AppModel[]; toolUi: Map<string, ToolUiModel> } {
-  const { diagnostics, positions } = context;
-  const apps: AppModel[] = [];
-  const byKey = new Map<string, AppModel | undefined>();
-  const uris = new Map<string, SourceLocation>();
-  const defaultUri = (key: string) => `ui://${encodeURIComponent(serverName)}/${encodeURIComponent(key)}`;
+  const catalog = new AppCatalog(context, serverName, resourceUris);
+  for (const { key, decl, pointer } of context.entries("apps")) {
+    catalog.byKey.set(key, catalog.declare(key, decl, pointer, context.positions.key(pointer)));
+  }
+  const toolUi = new Map<string, ToolUiModel>();
+  for (const { key: name, decl: tool, pointer: toolPointer } of context.entries("tools")) {
+    const ui = toolUiOf(catalog, name, tool, toolPointer);
+    if (ui) toolUi.set(name, ui);
+  }
+  return { apps: catalog.apps, toolUi };
+}
 
-  const declareApp = (
-    key: string,
-    decl: ManifestApp,
-    pointer: string,
-    location: SourceLocation,
-  ): AppModel | undefined => {
-    const html = readHtml(context, decl, pointer);
-    const meta = uiMeta(decl, pointer, context);
-    const unencodable =
-      decl.uri !== undefined
-        ? undefined
-        : unpairedSurrogate.test(key)
-          ? `app name ${quote(key)}`
-          : unpairedSurrogate.test(serverName)
-            ? `server name ${quote(serverName)}`
-            : undefined;
-    if (unencodable !== undefined) {
-      diagnostics.push({
-        location,
-        message: `${unencodable} holds an unpaired surrogate (a lone half of a UTF-16 pair), so the default ui:// URI cannot be made from it; rename it, or give the app a \`uri\``,
-      });
-      return undefined;
-    }
-    const uri = decl.uri ?? defaultUri(key);
-    const uriAt = decl.uri === undefined ? location : positions.value(childPointer(pointer, "uri"));
-    const previous = uris.get(uri);
-    if (previous || resourceUris.has(uri)) {
-      const where = previous ? `by the app at ${previous.line}:${previous.col}` : "by a resource of `resources:`";
-      const message = `app uri ${quote(uri)} is already used ${where}; give each app its own \`uri\``;
-      diagnostics.push({ location: uriAt, message });
-      return undefined;
-    }
-    uris.set(uri, uriAt);
-    if (html === undefined || meta === undefined) return undefined;
+/** The apps declared so far (of `apps:` and inline in tools' `ui:`), and the URIs they took. */
+class AppCatalog {
+  readonly apps: AppModel[] = [];
+  /** The entries of `apps:` by name; undefined for one that failed its checks. */
+  readonly byKey = new Map<string, AppModel | undefined>();
+  private readonly uris = new Map<string, SourceLocation>();
+  readonly context: Declarations;
+  private readonly serverName: string;
+  private readonly resourceUris: ReadonlySet<string>;
+
+  constructor(context: Declarations, serverName: string, resourceUris: ReadonlySet<string>) {
+    this.context = context;
+    this.serverName = serverName;
+    this.resourceUris = resourceUris;
+  }
+
+  /** Checks and adds one app; undefined (with its problems reported) when it cannot be had. */
+  declare(key: string, decl: ManifestApp, pointer: string, location: SourceLocation): AppModel | undefined {
+    const html = readHtml(this.context, decl, pointer);
+    const meta = uiMeta(decl, pointer, this.context);
+    const uri = this.claimUri(key, decl, pointer, location);
+    if (uri === undefined || html === undefined || meta === undefined) return undefined;
     const app: AppModel = {
       key,
       uri,
@@ -105,76 +99,113 @@ export function buildApps(
       meta,
       location,
     };
-    apps.push(app);
+    this.apps.push(app);
     return app;
-  };
-
-  for (const { key, decl, pointer } of context.entries("apps")) {
-    byKey.set(key, declareApp(key, decl, pointer, positions.key(pointer)));
   }
 
-  const toolUi = new Map<string, ToolUiModel>();
-  for (const { key: name, decl: tool, pointer: toolPointer } of context.entries("tools")) {
-    const ui = tool.ui;
-    if (ui === undefined) continue;
-    const pointer = childPointer(toolPointer, "ui");
-    if (!context.supports(appsSince)) {
+  /** The app's URI (declared, or made from the server's and the app's names), if no one else uses it. */
+  private claimUri(key: string, decl: ManifestApp, pointer: string, location: SourceLocation): string | undefined {
+    const { diagnostics, positions } = this.context;
+    const unencodable = decl.uri === undefined ? this.unencodableName(key) : undefined;
+    if (unencodable !== undefined) {
       diagnostics.push({
-        location: positions.key(pointer),
-        message:
-          `tool ${quote(name)} declares \`ui\`, but tools carry the app's URI in _meta from protocol ${appsSince} on ` +
-          `and the manifest generates for ${context.settings.revisions!.join(", ")}; add a later revision to \`protocol\``,
+        location,
+        message: `${unencodable} holds an unpaired surrogate (a lone half of a UTF-16 pair), so the default ui:// URI cannot be made from it; rename it, or give the app a \`uri\``,
       });
-      continue;
+      return undefined;
     }
-    const decl: Exclude<ManifestToolUi, string> = typeof ui === "string" ? { app: ui } : ui;
-    const reference = decl.app;
-    let app: AppModel | undefined;
-    if (reference !== undefined) {
-      const own = appFields.filter((field) => decl[field] !== undefined);
-      const at = typeof ui === "string" ? positions.value(pointer) : positions.value(childPointer(pointer, "app"));
-      if (own.length > 0) {
-        diagnostics.push({
-          location: positions.key(childPointer(pointer, own[0]!)),
-          message:
-            `tool ${quote(name)}: \`ui\` names the app ${quote(reference)} and declares ${own.map((f) => `\`${f}\``).join(", ")} too; ` +
-            "set those on the app in `apps:`, or drop `app` to declare an app of this tool's own",
-        });
-        continue;
-      }
-      if (!byKey.has(reference)) {
-        const known = [...byKey.keys()];
-        const hint = didYouMean(reference, known);
-        const help = hint
-          ? ` (did you mean ${quote(hint)}?)`
-          : known.length > 0
-            ? `; the apps are ${known.map(quote).join(", ")}`
-            : "; declare it there, or give `ui` an `html` file of its own";
-        diagnostics.push({
-          location: at,
-          message: `tool ${quote(name)}: no app ${quote(reference)} in \`apps:\`${help}`,
-        });
-        continue;
-      }
-      app = byKey.get(reference);
-    } else if (decl.html === undefined) {
-      const message = `tool ${quote(name)}: \`ui\` needs either \`app\` (the name of an entry of \`apps:\`) or \`html\` (a file of its own)`;
-      diagnostics.push({ location: positions.key(pointer), message });
-      continue;
-    } else {
-      app = declareApp(name, { ...decl, html: decl.html }, pointer, positions.key(pointer));
+    const uri = decl.uri ?? `ui://${encodeURIComponent(this.serverName)}/${encodeURIComponent(key)}`;
+    const uriAt = decl.uri === undefined ? location : positions.value(childPointer(pointer, "uri"));
+    const previous = this.uris.get(uri);
+    if (previous || this.resourceUris.has(uri)) {
+      const where = previous ? `by the app at ${previous.line}:${previous.col}` : "by a resource of `resources:`";
+      const message = `app uri ${quote(uri)} is already used ${where}; give each app its own \`uri\``;
+      diagnostics.push({ location: uriAt, message });
+      return undefined;
     }
-    // An app that failed its own checks was reported there; the tool just goes without it.
-    if (!app) continue;
-    const taken = ["ui", "ui/resourceUri"].find((key) => tool._meta?.[key] !== undefined);
-    if (taken !== undefined) {
-      const message = `tool ${quote(name)}: _meta key ${quote(taken)} is set by its \`ui\` (the app that renders its results); remove it from \`_meta\``;
-      diagnostics.push({ location: positions.key(childPointer(childPointer(toolPointer, "_meta"), taken)), message });
-      continue;
-    }
-    toolUi.set(name, { resourceUri: app.uri, ...optional("visibility", decl.visibility) });
+    this.uris.set(uri, uriAt);
+    return uri;
   }
-  return { apps, toolUi };
+
+  /** Which name cannot go into a default URI: encodeURIComponent throws on a lone surrogate. */
+  private unencodableName(key: string): string | undefined {
+    if (unpairedSurrogate.test(key)) return `app name ${quote(key)}`;
+    if (unpairedSurrogate.test(this.serverName)) return `server name ${quote(this.serverName)}`;
+    return undefined;
+  }
+}
+
+/** A tool's `_meta.ui`, when it declares a `ui` that holds up; its problems are reported. */
+function toolUiOf(catalog: AppCatalog, name: string, tool: ManifestTool, toolPointer: string): ToolUiModel | undefined {
+  const { context } = catalog;
+  const { diagnostics, positions } = context;
+  const ui = tool.ui;
+  if (ui === undefined) return undefined;
+  const pointer = childPointer(toolPointer, "ui");
+  if (!context.supports(appsSince)) {
+    diagnostics.push({
+      location: positions.key(pointer),
+      message:
+        `tool ${quote(name)} declares \`ui\`, but tools carry the app's URI in _meta from protocol ${appsSince} on ` +
+        `and the manifest generates for ${context.settings.revisions!.join(", ")}; add a later revision to \`protocol\``,
+    });
+    return undefined;
+  }
+  const decl: Exclude<ManifestToolUi, string> = typeof ui === "string" ? { app: ui } : ui;
+  const app = toolApp(catalog, name, ui, decl, pointer);
+  // An app that failed its own checks was reported there; the tool just goes without it.
+  if (!app) return undefined;
+  const taken = ["ui", "ui/resourceUri"].find((key) => tool._meta?.[key] !== undefined);
+  if (taken !== undefined) {
+    const message = `tool ${quote(name)}: _meta key ${quote(taken)} is set by its \`ui\` (the app that renders its results); remove it from \`_meta\``;
+    diagnostics.push({ location: positions.key(childPointer(childPointer(toolPointer, "_meta"), taken)), message });
+    return undefined;
+  }
+  return { resourceUri: app.uri, ...optional("visibility", decl.visibility) };
+}
+
+/** The app a tool's `ui` names in `apps:`, or the one it declares inline. */
+function toolApp(
+  catalog: AppCatalog,
+  name: string,
+  ui: ManifestToolUi,
+  decl: Exclude<ManifestToolUi, string>,
+  pointer: string,
+): AppModel | undefined {
+  const { diagnostics, positions } = catalog.context;
+  const reference = decl.app;
+  if (reference === undefined) {
+    if (decl.html !== undefined)
+      return catalog.declare(name, { ...decl, html: decl.html }, pointer, positions.key(pointer));
+    const message = `tool ${quote(name)}: \`ui\` needs either \`app\` (the name of an entry of \`apps:\`) or \`html\` (a file of its own)`;
+    diagnostics.push({ location: positions.key(pointer), message });
+    return undefined;
+  }
+  const own = appFields.filter((field) => decl[field] !== undefined);
+  if (own.length > 0) {
+    diagnostics.push({
+      location: positions.key(childPointer(pointer, own[0]!)),
+      message:
+        `tool ${quote(name)}: \`ui\` names the app ${quote(reference)} and declares ${own.map((f) => `\`${f}\``).join(", ")} too; ` +
+        "set those on the app in `apps:`, or drop `app` to declare an app of this tool's own",
+    });
+    return undefined;
+  }
+  if (!catalog.byKey.has(reference)) {
+    const known = [...catalog.byKey.keys()];
+    const hint = didYouMean(reference, known);
+    const help = hint
+      ? ` (did you mean ${quote(hint)}?)`
+      : known.length > 0
+        ? `; the apps are ${known.map(quote).join(", ")}`
+        : "; declare it there, or give `ui` an `html` file of its own";
+    diagnostics.push({
+      location: typeof ui === "string" ? positions.value(pointer) : positions.value(childPointer(pointer, "app")),
+      message: `tool ${quote(name)}: no app ${quote(reference)} in \`apps:\`${help}`,
+    });
+    return undefined;
+  }
+  return catalog.byKey.get(reference);
 }
 
 /** The app's HTML file, read and checked (inside the manifest's folder, a file, at most maxAppHtmlBytes, UTF-8). */

@@ -34,16 +34,53 @@ export type ServerJsonResult =
 
 const stdio = { type: "stdio" } as const;
 
-export function serverJson({
-  model,
-  positions,
-  pkg,
-  pkgFile,
-  servesStdio,
-  remoteUrl,
-  mcpb,
-}: ServerJsonInput): ServerJsonResult {
+export function serverJson(input: ServerJsonInput): ServerJsonResult {
+  const { model, positions, pkg, pkgFile, remoteUrl } = input;
   const diagnostics = bundleRequirements(model, positions);
+  diagnostics.push(...identityProblems(input));
+  const packages = distributionPackages(input, diagnostics);
+  if (packages.length === 0 && remoteUrl === undefined) {
+    diagnostics.push({
+      location: { file: pkgFile },
+      message:
+        'server.json lists nowhere to get the server: publish the npm package (package.json not "private"), pass --mcpb-url with the bundle\'s download URL, or --remote with the deployed endpoint',
+    });
+  }
+  if (diagnostics.length > 0) return { ok: false, diagnostics };
+  const { info } = model;
+  const remotes =
+    remoteUrl === undefined
+      ? []
+      : [
+          {
+            type: "streamable-http",
+            url: remoteUrl,
+            ...(model.auth === undefined ? {} : { headers: [authorizationHeader(model)] }),
+          },
+        ];
+  const icons = registryIcons(info.icons);
+  return {
+    ok: true,
+    serverJson: {
+      $schema: serverJsonSchema,
+      name: pkg!.mcpName!,
+      ...(info.title === undefined ? {} : { title: info.title }),
+      description: info.description!,
+      version: info.version,
+      ...(info.websiteUrl !== undefined && URL.canParse(info.websiteUrl) ? { websiteUrl: info.websiteUrl } : {}),
+      ...(pkg?.repositoryUrl === undefined
+        ? {}
+        : { repository: repository(pkg.repositoryUrl, pkg.repositoryDirectory) }),
+      ...(icons.length === 0 ? {} : { icons }),
+      ...(packages.length === 0 ? {} : { packages }),
+      ...(remotes.length === 0 ? {} : { remotes }),
+    },
+  };
+}
+
+/** What the registry will not take of the server's identity: description and title lengths, the registry name. */
+function identityProblems({ model, positions, pkg, pkgFile }: ServerJsonInput): Diagnostic[] {
+  const diagnostics: Diagnostic[] = [];
   const { info } = model;
   if (info.description !== undefined && info.description.length > maxDescription) {
     diagnostics.push({
@@ -68,6 +105,18 @@ export function serverJson({
       message: `"mcpName" ${quote(pkg.mcpName)} is not a registry name: reverse-DNS namespace, one slash, then the server's name (io.github.<user>/${info.name})`,
     });
   }
+  return diagnostics;
+}
+
+/**
+ * The packages server.json lists: the npm package (unless package.json is private) and the
+ * .mcpb bundle (when it has a download URL); what keeps one out is added to `diagnostics`.
+ */
+function distributionPackages(
+  { model, pkg, pkgFile, servesStdio, mcpb }: ServerJsonInput,
+  diagnostics: Diagnostic[],
+): Record<string, unknown>[] {
+  const { info } = model;
   const packages: Record<string, unknown>[] = [];
   const npm = pkg !== undefined && !pkg.private;
   if (npm || mcpb !== undefined) {
@@ -108,26 +157,12 @@ export function serverJson({
       transport: stdio,
       ...environmentVariables(model.settings),
     });
-  if (packages.length === 0 && remoteUrl === undefined) {
-    diagnostics.push({
-      location: { file: pkgFile },
-      message:
-        'server.json lists nowhere to get the server: publish the npm package (package.json not "private"), pass --mcpb-url with the bundle\'s download URL, or --remote with the deployed endpoint',
-    });
-  }
-  if (diagnostics.length > 0) return { ok: false, diagnostics };
-  const remotes =
-    remoteUrl === undefined
-      ? []
-      : [
-          {
-            type: "streamable-http",
-            url: remoteUrl,
-            ...(model.auth === undefined ? {} : { headers: [authorizationHeader(model)] }),
-          },
-        ];
-  // The registry takes https icons of the usual image types only, sized WxH or "any".
-  const icons = (info.icons ?? [])
+  return packages;
+}
+
+/** The registry takes https icons of the usual image types only, sized WxH or "any". */
+function registryIcons(icons: ServerModel["info"]["icons"]) {
+  return (icons ?? [])
     .filter(
       (icon) =>
         /^https:\/\/\S+$/.test(icon.src) &&
@@ -138,23 +173,6 @@ export function serverJson({
       const kept = sizes?.filter((size) => /^(\d+x\d+|any)$/.test(size));
       return { ...icon, ...(kept === undefined || kept.length === 0 ? {} : { sizes: kept }) };
     });
-  return {
-    ok: true,
-    serverJson: {
-      $schema: serverJsonSchema,
-      name: pkg!.mcpName!,
-      ...(info.title === undefined ? {} : { title: info.title }),
-      description: info.description!,
-      version: info.version,
-      ...(info.websiteUrl !== undefined && URL.canParse(info.websiteUrl) ? { websiteUrl: info.websiteUrl } : {}),
-      ...(pkg?.repositoryUrl === undefined
-        ? {}
-        : { repository: repository(pkg.repositoryUrl, pkg.repositoryDirectory) }),
-      ...(icons.length === 0 ? {} : { icons }),
-      ...(packages.length === 0 ? {} : { packages }),
-      ...(remotes.length === 0 ? {} : { remotes }),
-    },
-  };
 }
 
 /** The settings as the environment variables a client sets when it runs the package. */

@@ -145,11 +145,22 @@ function displayName(path: string): string {
   return `item ${Number(token) + 1} of ${parent === "" ? "the manifest" : quote(lastToken(parent))}`;
 }
 
+/** One schema error, with the value it is about and how messages name it. */
+interface FailedValue {
+  readonly error: ErrorObject;
+  readonly path: string;
+  readonly here: JsonValue | undefined;
+  readonly name: string;
+  readonly params: Record<string, unknown>;
+  readonly positions: PositionIndex;
+}
+
 function describe(error: ErrorObject, root: JsonValue, positions: PositionIndex): Diagnostic {
   const path = error.instancePath;
   const here = resolvePointer(root, path);
   const name = path === "" ? "the manifest" : displayName(path);
   const params = error.params as Record<string, unknown>;
+  const at: FailedValue = { error, path, here, name, params, positions };
   if (path === "") {
     if (here === null)
       return {
@@ -158,49 +169,20 @@ function describe(error: ErrorObject, root: JsonValue, positions: PositionIndex)
       };
   }
   switch (error.keyword) {
-    case "additionalProperties": {
-      const key = String(params.additionalProperty);
-      const known = Object.keys((error.parentSchema as { properties?: object } | undefined)?.properties ?? {});
-      const suggestion = didYouMean(key, known);
-      const hint = suggestion
-        ? ` (did you mean ${quote(suggestion)}?)`
-        : known.length > 0
-          ? `; expected one of: ${known.join(", ")}`
-          : "";
-      return { location: positions.key(childPointer(path, key)), message: `unknown key ${quote(key)}${hint}` };
-    }
+    case "additionalProperties":
+      return unknownKey(at);
     case "required": {
       const key = String(params.missingProperty);
       const where = path === "" ? "the manifest" : name;
       const hint = key === "mcpgen" ? " (start the file with `mcpgen: 1`)" : "";
       return { location: positions.key(path), message: `${where} is missing required key ${quote(key)}${hint}` };
     }
-    case "type": {
-      const expected = String(params.type)
-        .split(",")
-        .map((t) => article[t] ?? t)
-        .join(" or ");
-      const written = positions.source(path);
-      const hint =
-        typeof here === "number" && String(params.type).includes("string")
-          ? `; quote it: "${written ?? String(here)}"`
-          : "";
-      return {
-        location: positions.value(path),
-        message: `${name} must be ${expected}, not ${jsonType(here, written)}${hint}`,
-      };
-    }
+    case "type":
+      return wrongType(at);
     case "const":
       return { location: positions.value(path), message: `${name} must be ${JSON.stringify(params.allowedValue)}` };
-    case "enum": {
-      const allowed = (params.allowedValues as unknown[]).map((v) => String(v));
-      const suggestion = typeof here === "string" ? didYouMean(here, allowed) : undefined;
-      const hint = suggestion ? ` (did you mean ${quote(suggestion)}?)` : "";
-      return {
-        location: positions.value(path),
-        message: `${name} must be one of: ${allowed.map(listed).join(", ")}${hint}`,
-      };
-    }
+    case "enum":
+      return notAllowed(at);
     case "minLength":
       return { location: positions.value(path), message: `${name} must not be empty` };
     case "maxLength":
@@ -222,29 +204,9 @@ function describe(error: ErrorObject, root: JsonValue, positions: PositionIndex)
         message: `${name} must be ${error.keyword === "minimum" ? ">=" : "<="} ${String(params.limit)}`,
       };
     case "pattern":
-      return {
-        location: positions.value(path),
-        message:
-          lastToken(path) === "identifier"
-            ? `${name} must be a JavaScript identifier (letters, digits, _ or $, not starting with a digit)`
-            : lastToken(path) === "env" && path.startsWith("/settings/")
-              ? `${name} must be an environment variable name: letters, digits and _, not starting with a digit`
-              : /scopes|Scopes/.test(path.split("/").slice(-2, -1)[0] ?? "")
-                ? `${name} is not an OAuth scope name: printable ASCII without spaces, double quotes or backslashes (RFC 6749)`
-                : `${name} must match ${String(params.pattern)}`,
-      };
-    case "propertyNames": {
-      const key = String(params.propertyName);
-      if (path === "/settings")
-        return {
-          location: positions.key(childPointer(path, key)),
-          message: `${quote(key)} is not a valid setting name: a letter, then up to 63 letters, digits or _`,
-        };
-      return {
-        location: positions.key(childPointer(path, key)),
-        message: `${quote(key)} is not a valid name: it must be 1 to 128 characters`,
-      };
-    }
+      return { location: positions.value(path), message: patternMessage(at) };
+    case "propertyNames":
+      return invalidName(at);
     case "oneOf":
     case "anyOf": {
       const described = (error.parentSchema as { description?: string } | undefined)?.description;
@@ -257,6 +219,72 @@ function describe(error: ErrorObject, root: JsonValue, positions: PositionIndex)
     default:
       return { location: positions.value(path), message: `${name} ${error.message ?? "is invalid"}` };
   }
+}
+
+/** A key the schema does not know, with the nearest known one or the list of them. */
+function unknownKey({ error, path, params, positions }: FailedValue): Diagnostic {
+  const key = String(params.additionalProperty);
+  const known = Object.keys((error.parentSchema as { properties?: object } | undefined)?.properties ?? {});
+  const suggestion = didYouMean(key, known);
+  const hint = suggestion
+    ? ` (did you mean ${quote(suggestion)}?)`
+    : known.length > 0
+      ? `; expected one of: ${known.join(", ")}`
+      : "";
+  return { location: positions.key(childPointer(path, key)), message: `unknown key ${quote(key)}${hint}` };
+}
+
+/** A value of the wrong JSON type; a number where a string belongs gets a hint to quote it. */
+function wrongType({ path, here, name, params, positions }: FailedValue): Diagnostic {
+  const expected = String(params.type)
+    .split(",")
+    .map((t) => article[t] ?? t)
+    .join(" or ");
+  const written = positions.source(path);
+  const hint =
+    typeof here === "number" && String(params.type).includes("string")
+      ? `; quote it: "${written ?? String(here)}"`
+      : "";
+  return {
+    location: positions.value(path),
+    message: `${name} must be ${expected}, not ${jsonType(here, written)}${hint}`,
+  };
+}
+
+/** A value outside an enum, with the nearest allowed one. */
+function notAllowed({ path, here, name, params, positions }: FailedValue): Diagnostic {
+  const allowed = (params.allowedValues as unknown[]).map((v) => String(v));
+  const suggestion = typeof here === "string" ? didYouMean(here, allowed) : undefined;
+  const hint = suggestion ? ` (did you mean ${quote(suggestion)}?)` : "";
+  return {
+    location: positions.value(path),
+    message: `${name} must be one of: ${allowed.map(listed).join(", ")}${hint}`,
+  };
+}
+
+/** A pattern mismatch in the words of what the pattern stands for, where the manifest has a name for it. */
+function patternMessage({ path, name, params }: FailedValue): string {
+  if (lastToken(path) === "identifier")
+    return `${name} must be a JavaScript identifier (letters, digits, _ or $, not starting with a digit)`;
+  if (lastToken(path) === "env" && path.startsWith("/settings/"))
+    return `${name} must be an environment variable name: letters, digits and _, not starting with a digit`;
+  if (/scopes|Scopes/.test(path.split("/").slice(-2, -1)[0] ?? ""))
+    return `${name} is not an OAuth scope name: printable ASCII without spaces, double quotes or backslashes (RFC 6749)`;
+  return `${name} must match ${String(params.pattern)}`;
+}
+
+/** A key of a map that is not a valid name for what the map holds. */
+function invalidName({ path, params, positions }: FailedValue): Diagnostic {
+  const key = String(params.propertyName);
+  if (path === "/settings")
+    return {
+      location: positions.key(childPointer(path, key)),
+      message: `${quote(key)} is not a valid setting name: a letter, then up to 63 letters, digits or _`,
+    };
+  return {
+    location: positions.key(childPointer(path, key)),
+    message: `${quote(key)} is not a valid name: it must be 1 to 128 characters`,
+  };
 }
 
 /** `protocol` is a revision or a list of them; say which entry is wrong rather than that the whole value is. */
