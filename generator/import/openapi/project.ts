@@ -34,14 +34,26 @@ export interface ImportedProject {
 }
 
 export function renderProject(input: ProjectInput): ImportedProject {
-  const { result } = input;
   const sha = createHash("sha256").update(input.sourceText).digest("hex");
-  const regenerate = `npx mcp-gen import openapi ${input.source}`;
+  const regenerate = regenerateCommand(input);
   const banner = (comment: string) =>
     `${comment} ${importBanner} v${input.mcpGenVersion}. DO NOT EDIT.\n${comment} Source: ${input.source} (sha256 ${sha})\n${comment} Regenerate: ${regenerate}\n`;
-  const typeBase = serverTypeBase(input.name);
   const generated = new Map<string, string>();
+  generated.set("mcp.yaml", banner("#") + renderManifest(input));
+  generated.set("src/upstream/operations.gen.ts", banner("//") + renderOperationsModule(input.result));
+  const request = readFileSync(join(packageRoot(), "generator", "import", "openapi", "project", "request.ts"), "utf8");
+  generated.set("src/upstream/request.gen.ts", banner("//") + request);
+  generated.set("src/upstream/handlers.gen.ts", banner("//") + renderHandlersModule(input));
+  return { generated, starter: renderStarterFiles(input) };
+}
 
+function regenerateCommand(input: ProjectInput): string {
+  return `npx mcp-gen import openapi ${input.source}`;
+}
+
+/** mcp.yaml: the server, its upstream settings and one tool per operation. */
+function renderManifest(input: ProjectInput): string {
+  const { result } = input;
   const settings: Record<string, unknown> = {
     upstream_url: {
       title: "API base URL",
@@ -78,17 +90,16 @@ export function renderProject(input: ProjectInput): ImportedProject {
       ]),
     ),
   };
-  generated.set(
-    "mcp.yaml",
-    banner("#") +
-      "# yaml-language-server: $schema=node_modules/mcp-gen/schema/manifest.schema.json\n" +
-      YAML.stringify(manifest, { lineWidth: 0, aliasDuplicateObjects: false }),
+  return (
+    "# yaml-language-server: $schema=node_modules/mcp-gen/schema/manifest.schema.json\n" +
+    YAML.stringify(manifest, { lineWidth: 0, aliasDuplicateObjects: false })
   );
+}
 
+/** operations.gen.ts: the document's base URL, security schemes and each tool's operation. */
+function renderOperationsModule(result: ProjectInput["result"]): string {
   const operations = Object.fromEntries(result.tools.map((tool) => [camelCase(tool.name), tool.operation]));
-  generated.set(
-    "src/upstream/operations.gen.ts",
-    `${banner("//")}import type { OperationSpec, SecuritySpec } from "./request.gen.js";
+  return `import type { OperationSpec, SecuritySpec } from "./request.gen.js";
 
 /** The first server URL of the document (MCP_UPSTREAM_URL overrides it). */
 export const documentUrl: string | undefined = ${result.serverUrl === undefined ? "undefined" : JSON.stringify(result.serverUrl)};
@@ -98,12 +109,13 @@ export const securitySchemes: Readonly<Record<string, SecuritySpec>> = ${JSON.st
 
 /** Each tool's operation: method, path, how its arguments travel, what it answers. */
 export const operations = ${JSON.stringify(operations, null, 2)} as const satisfies Record<string, OperationSpec>;
-`,
-  );
+`;
+}
 
-  const request = readFileSync(join(packageRoot(), "generator", "import", "openapi", "project", "request.ts"), "utf8");
-  generated.set("src/upstream/request.gen.ts", banner("//") + request);
-
+/** handlers.gen.ts: a handler per tool that calls its operation upstream. */
+function renderHandlersModule(input: ProjectInput): string {
+  const { result } = input;
+  const typeBase = serverTypeBase(input.name);
   const outputs = result.tools
     .filter((tool) => tool.output !== undefined)
     .map((tool) => `${toolTypeBase(tool.name)}Output`);
@@ -117,9 +129,7 @@ export const operations = ${JSON.stringify(operations, null, 2)} as const satisf
     ...(outputs.length < result.tools.length ? ["callContent"] : []),
     ...(outputs.length > 0 ? ["callJson"] : []),
   ];
-  generated.set(
-    "src/upstream/handlers.gen.ts",
-    `${banner("//")}import type { ${[`${typeBase}Handlers`, ...outputs].sort().join(", ")} } from "../mcp/index.js";
+  return `import type { ${[`${typeBase}Handlers`, ...outputs].sort().join(", ")} } from "../mcp/index.js";
 import { documentUrl, operations, securitySchemes } from "./operations.gen.js";
 import { ${calls.join(", ")}, upstreamFromEnv, type Upstream } from "./request.gen.js";
 
@@ -131,10 +141,14 @@ ${handlerLines.join("\n")}
     },
   };
 }
-`,
-  );
+`;
+}
 
-  // The user's files: written when absent, never overwritten.
+/** The user's files: written when absent, never overwritten. */
+function renderStarterFiles(input: ProjectInput): Map<string, string> {
+  const { result } = input;
+  const regenerate = regenerateCommand(input);
+  const typeBase = serverTypeBase(input.name);
   const starter = new Map<string, string>();
   const init = renderInit(input.name);
   for (const path of ["package.json", "tsconfig.json", "src/main.ts", ".gitignore"]) starter.set(path, init.get(path)!);
@@ -157,5 +171,5 @@ export const handlers: ${typeBase}Handlers = {
 };
 `,
   );
-  return { generated, starter };
+  return starter;
 }
