@@ -87,105 +87,121 @@ function stub(
 const notImplemented = (name: string) => stringLiteral(`${name} is not implemented yet`);
 const throws = (name: string) => `throw new Error(${notImplemented(name)});`;
 
+const section = (key: string, entries: Entry[]): Entry[] =>
+  entries.length === 0 ? [] : [{ key, label: key, children: entries }];
+
+/** The argument names a tool's input schema declares. */
+const argNames = (schema: unknown): string[] => {
+  const properties = (schema as { properties?: unknown } | null)?.properties;
+  return properties !== null && typeof properties === "object" ? Object.keys(properties) : [];
+};
+
 /** Every handler the generated `<Base>Handlers` interface asks for, by section. */
 export function declaredHandlers(model: ServerModel, bodies: Bodies = new Map()): Entry[] {
-  const section = (key: string, entries: Entry[]): Entry[] =>
-    entries.length === 0 ? [] : [{ key, label: key, children: entries }];
-  const argNames = (schema: unknown): string[] => {
-    const properties = (schema as { properties?: unknown } | null)?.properties;
-    return properties !== null && typeof properties === "object" ? Object.keys(properties) : [];
-  };
-  const prompts = model.prompts.filter((p: PromptModel) => p.messages === undefined);
-  const completer = (owner: string, names: readonly string[]): Entry[] =>
-    names.map((name) =>
+  return [
+    ...section("tools", toolStubs(model, bodies)),
+    ...section("resources", resourceStubs(model, bodies)),
+    ...section("resourceTemplates", templateStubs(model, bodies)),
+    ...section("prompts", promptStubs(model, bodies)),
+    ...section("completions", completionStubs(model)),
+  ];
+}
+
+/** A tool stub answers with an error result until it is written. */
+function toolStubs(model: ServerModel, bodies: Bodies): Entry[] {
+  return model.tools.map((t) => {
+    const fail = `return { content: [{ type: "text", text: ${notImplemented(t.key)} }], isError: true };`;
+    return stub(
+      t.member,
+      `tool ${t.key}`,
+      [args("args", argNames(t.input.schema.value)), ctx],
+      `tool ${t.key}${firstLine(t.description)}`,
+      fail,
+      bodies.get(`tools.${t.member}`),
+    );
+  });
+}
+
+function resourceStubs(model: ServerModel, bodies: Bodies): Entry[] {
+  return model.resources.map((r) =>
+    stub(
+      r.member,
+      `resource ${r.uri}`,
+      [ctx],
+      `resource ${r.uri}${firstLine(r.description)}`,
+      throws(r.key),
+      bodies.get(`resources.${r.member}`),
+    ),
+  );
+}
+
+function templateStubs(model: ServerModel, bodies: Bodies): Entry[] {
+  return model.resourceTemplates.map((t) =>
+    stub(
+      t.member,
+      `resource template ${t.uriTemplate}`,
+      [args("variables", t.template.variables), ctx],
+      `resource template ${t.uriTemplate}${firstLine(t.description)}`,
+      throws(t.key),
+      bodies.get(`resourceTemplates.${t.member}`),
+    ),
+  );
+}
+
+/** Only prompts without declarative `messages:` have a handler. */
+function promptStubs(model: ServerModel, bodies: Bodies): Entry[] {
+  return model.prompts
+    .filter((p: PromptModel) => p.messages === undefined)
+    .map((p) =>
       stub(
-        name,
-        `completer ${name} of ${owner}`,
-        [{ name: "value" }, ctx],
-        `complete ${name} of ${owner}`,
-        "return [];",
-        undefined,
+        p.member,
+        `prompt ${p.key}`,
+        [
+          args(
+            "args",
+            p.arguments.map((a) => a.name),
+          ),
+          ctx,
+        ],
+        `prompt ${p.key}${firstLine(p.description)}`,
+        throws(p.key),
+        bodies.get(`prompts.${p.member}`),
       ),
     );
+}
+
+const completer = (owner: string, names: readonly string[]): Entry[] =>
+  names.map((name) =>
+    stub(
+      name,
+      `completer ${name} of ${owner}`,
+      [{ name: "value" }, ctx],
+      `complete ${name} of ${owner}`,
+      "return [];",
+      undefined,
+    ),
+  );
+
+/** Completers of prompt arguments and template variables declared `complete:`, grouped by owner. */
+function completionStubs(model: ServerModel): Entry[] {
   return [
     ...section(
-      "tools",
-      model.tools.map((t) => {
-        const fail = `return { content: [{ type: "text", text: ${notImplemented(t.key)} }], isError: true };`;
-        return stub(
-          t.member,
-          `tool ${t.key}`,
-          [args("args", argNames(t.input.schema.value)), ctx],
-          `tool ${t.key}${firstLine(t.description)}`,
-          fail,
-          bodies.get(`tools.${t.member}`),
-        );
-      }),
-    ),
-    ...section(
-      "resources",
-      model.resources.map((r) =>
-        stub(
-          r.member,
-          `resource ${r.uri}`,
-          [ctx],
-          `resource ${r.uri}${firstLine(r.description)}`,
-          throws(r.key),
-          bodies.get(`resources.${r.member}`),
+      "prompts",
+      model.prompts.flatMap((p) =>
+        section(
+          p.member,
+          completer(
+            `prompt ${p.key}`,
+            p.arguments.filter((a) => a.complete).map((a) => a.name),
+          ),
         ),
       ),
     ),
     ...section(
       "resourceTemplates",
-      model.resourceTemplates.map((t) =>
-        stub(
-          t.member,
-          `resource template ${t.uriTemplate}`,
-          [args("variables", t.template.variables), ctx],
-          `resource template ${t.uriTemplate}${firstLine(t.description)}`,
-          throws(t.key),
-          bodies.get(`resourceTemplates.${t.member}`),
-        ),
+      model.resourceTemplates.flatMap((t) =>
+        section(t.member, completer(`resource template ${t.uriTemplate}`, t.completable)),
       ),
     ),
-    ...section(
-      "prompts",
-      prompts.map((p) =>
-        stub(
-          p.member,
-          `prompt ${p.key}`,
-          [
-            args(
-              "args",
-              p.arguments.map((a) => a.name),
-            ),
-            ctx,
-          ],
-          `prompt ${p.key}${firstLine(p.description)}`,
-          throws(p.key),
-          bodies.get(`prompts.${p.member}`),
-        ),
-      ),
-    ),
-    ...section("completions", [
-      ...section(
-        "prompts",
-        model.prompts.flatMap((p) =>
-          section(
-            p.member,
-            completer(
-              `prompt ${p.key}`,
-              p.arguments.filter((a) => a.complete).map((a) => a.name),
-            ),
-          ),
-        ),
-      ),
-      ...section(
-        "resourceTemplates",
-        model.resourceTemplates.flatMap((t) =>
-          section(t.member, completer(`resource template ${t.uriTemplate}`, t.completable)),
-        ),
-      ),
-    ]),
   ];
 }

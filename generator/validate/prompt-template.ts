@@ -46,107 +46,128 @@ export function parsePromptTemplate(
   text: string,
   declared: ReadonlySet<string>,
 ): { parts?: TemplatePart[]; problems: TemplateProblem[]; used: Set<string> } {
-  const used = new Set<string>();
   let program: hbs.AST.Program;
   try {
     // parse (not parseWithoutProcessing) applies whitespace control and standalone lines.
     program = loadParser().parse(text);
   } catch (error) {
-    return { problems: [describeSyntaxError(text, String((error as Error).message))], used };
+    return { problems: [describeSyntaxError(text, String((error as Error).message))], used: new Set() };
   }
-  const problems: TemplateProblem[] = [];
-  const lines = text.split("\n");
-  const snippetOf = (node: Node): { snippet: string; occurrence: number } => {
-    const { start, end } = node.loc;
-    const line = lines[start.line - 1] ?? "";
-    const snippet = start.line === end.line ? line.slice(start.column, end.column) : line.slice(start.column);
-    const offset = lines.slice(0, start.line - 1).reduce((n, l) => n + l.length + 1, 0) + start.column;
-    return { snippet, occurrence: occurrences(text.slice(0, offset), snippet) };
-  };
-  const argumentName = (node: Node, expression: hbs.AST.Expression): string | undefined => {
+  const converter = new TemplateConverter(text, declared);
+  const parts = converter.convert(program.body);
+  const { problems, used } = converter;
+  return problems.length > 0 ? { problems, used } : { parts, problems, used };
+}
+
+/** Turns a parsed template's statements into parts, collecting problems and the arguments used. */
+class TemplateConverter {
+  readonly problems: TemplateProblem[] = [];
+  readonly used = new Set<string>();
+  private readonly lines: string[];
+
+  constructor(
+    private readonly text: string,
+    private readonly declared: ReadonlySet<string>,
+  ) {
+    this.lines = text.split("\n");
+  }
+
+  convert(statements: hbs.AST.Statement[]): TemplatePart[] {
+    const parts: TemplatePart[] = [];
+    for (const statement of statements) {
+      switch (statement.type) {
+        case "ContentStatement":
+          this.content(parts, (statement as hbs.AST.ContentStatement).value);
+          break;
+        case "CommentStatement":
+          break;
+        case "MustacheStatement":
+          this.mustache(parts, statement as hbs.AST.MustacheStatement);
+          break;
+        case "BlockStatement":
+          this.block(parts, statement as hbs.AST.BlockStatement);
+          break;
+        default:
+          this.problem("partials and decorators are not supported in prompt templates", statement);
+      }
+    }
+    return parts;
+  }
+
+  /** Text, joined to the text before it. */
+  private content(parts: TemplatePart[], value: string): void {
+    const last = parts[parts.length - 1];
+    if (last?.kind === "text") parts[parts.length - 1] = { kind: "text", text: last.text + value };
+    else if (value !== "") parts.push({ kind: "text", text: value });
+  }
+
+  /** `{{name}}`: an argument, never a helper call. */
+  private mustache(parts: TemplatePart[], mustache: hbs.AST.MustacheStatement): void {
+    if (mustache.params.length > 0 || mustache.hash?.pairs?.length) {
+      this.problem("helpers are not supported in prompt templates; write {{name}}", mustache);
+      return;
+    }
+    const name = this.argumentName(mustache, mustache.path);
+    if (name) parts.push({ kind: "arg", name });
+  }
+
+  /** `{{#if name}}` and `{{#unless name}}`, with their `{{else}}`; no other block. */
+  private block(parts: TemplatePart[], block: hbs.AST.BlockStatement): void {
+    const helper = block.path.type === "PathExpression" ? (block.path as hbs.AST.PathExpression).original : "";
+    if ((helper !== "if" && helper !== "unless") || block.params.length !== 1 || block.hash?.pairs?.length) {
+      this.problem(`{{#${helper}}} is not supported; prompt templates allow {{#if name}} and {{#unless name}}`, block);
+      return;
+    }
+    const name = this.argumentName(block, block.params[0]!);
+    if (!name) return;
+    parts.push({
+      kind: "if",
+      name,
+      negate: helper === "unless",
+      then: this.convert(block.program.body),
+      otherwise: block.inverse ? this.convert(block.inverse.body) : [],
+    });
+  }
+
+  /** The declared argument `expression` names, or undefined with a problem recorded. */
+  private argumentName(node: Node, expression: hbs.AST.Expression): string | undefined {
     if (expression.type !== "PathExpression") {
-      problems.push({ message: "only argument names may appear inside {{ }}", ...snippetOf(node) });
+      this.problem("only argument names may appear inside {{ }}", node);
       return undefined;
     }
     const path = expression as hbs.AST.PathExpression;
     if (path.data || path.depth > 0 || path.parts.length !== 1 || path.original === "this") {
-      problems.push({
-        message: `${quote(path.original)} is not a plain argument name; write {{name}} with one of the declared arguments`,
-        ...snippetOf(node),
-      });
+      this.problem(
+        `${quote(path.original)} is not a plain argument name; write {{name}} with one of the declared arguments`,
+        node,
+      );
       return undefined;
     }
     const name = path.parts[0]!;
-    if (!declared.has(name)) {
-      const list = [...declared];
-      problems.push({
-        message: `template uses ${quote(name)}, which is not a declared argument of this prompt; declare it under arguments${list.length > 0 ? ` or use one of: ${list.join(", ")}` : ""}`,
-        ...snippetOf(node),
-      });
+    if (!this.declared.has(name)) {
+      const list = [...this.declared];
+      this.problem(
+        `template uses ${quote(name)}, which is not a declared argument of this prompt; declare it under arguments${list.length > 0 ? ` or use one of: ${list.join(", ")}` : ""}`,
+        node,
+      );
       return undefined;
     }
-    used.add(name);
+    this.used.add(name);
     return name;
-  };
+  }
 
-  const convert = (statements: hbs.AST.Statement[]): TemplatePart[] => {
-    const parts: TemplatePart[] = [];
-    for (const statement of statements) {
-      switch (statement.type) {
-        case "ContentStatement": {
-          const value = (statement as hbs.AST.ContentStatement).value;
-          const last = parts[parts.length - 1];
-          if (last?.kind === "text") parts[parts.length - 1] = { kind: "text", text: last.text + value };
-          else if (value !== "") parts.push({ kind: "text", text: value });
-          break;
-        }
-        case "CommentStatement":
-          break;
-        case "MustacheStatement": {
-          const mustache = statement as hbs.AST.MustacheStatement;
-          if (mustache.params.length > 0 || mustache.hash?.pairs?.length) {
-            problems.push({
-              message: "helpers are not supported in prompt templates; write {{name}}",
-              ...snippetOf(statement),
-            });
-            break;
-          }
-          const name = argumentName(statement, mustache.path);
-          if (name) parts.push({ kind: "arg", name });
-          break;
-        }
-        case "BlockStatement": {
-          const block = statement as hbs.AST.BlockStatement;
-          const helper = block.path.type === "PathExpression" ? (block.path as hbs.AST.PathExpression).original : "";
-          if ((helper !== "if" && helper !== "unless") || block.params.length !== 1 || block.hash?.pairs?.length) {
-            problems.push({
-              message: `{{#${helper}}} is not supported; prompt templates allow {{#if name}} and {{#unless name}}`,
-              ...snippetOf(statement),
-            });
-            break;
-          }
-          const name = argumentName(statement, block.params[0]!);
-          if (!name) break;
-          parts.push({
-            kind: "if",
-            name,
-            negate: helper === "unless",
-            then: convert(block.program.body),
-            otherwise: block.inverse ? convert(block.inverse.body) : [],
-          });
-          break;
-        }
-        default:
-          problems.push({
-            message: "partials and decorators are not supported in prompt templates",
-            ...snippetOf(statement),
-          });
-      }
-    }
-    return parts;
-  };
-  const parts = convert(program.body);
-  return problems.length > 0 ? { problems, used } : { parts, problems, used };
+  private problem(message: string, node: Node): void {
+    this.problems.push({ message, ...this.snippetOf(node) });
+  }
+
+  /** The source text of `node` (its first line) and which occurrence of that text it is, for the diagnostic's position. */
+  private snippetOf(node: Node): { snippet: string; occurrence: number } {
+    const { start, end } = node.loc;
+    const line = this.lines[start.line - 1] ?? "";
+    const snippet = start.line === end.line ? line.slice(start.column, end.column) : line.slice(start.column);
+    const offset = this.lines.slice(0, start.line - 1).reduce((n, l) => n + l.length + 1, 0) + start.column;
+    return { snippet, occurrence: occurrences(this.text.slice(0, offset), snippet) };
+  }
 }
 
 function occurrences(text: string, snippet: string): number {
