@@ -156,259 +156,347 @@ export function importOperations(
   selection: Selection,
   warnings: ImportWarnings,
 ): ImportResult {
-  const components =
-    isObject(document.components) && isObject(document.components.schemas)
-      ? Object.keys(document.components.schemas).map((n) => `/components/schemas/${escapePointer(n)}`)
-      : [];
-  const schemas = new SchemaConverter(document, warnings, components);
-  const deref = <T>(value: T, at: string): T | undefined => {
-    let current: unknown = value;
-    for (let hops = 0; isObject(current) && typeof current.$ref === "string" && hops < 20; hops++)
-      current = schemas.resolve(current.$ref, at)?.value;
-    return current as T | undefined;
-  };
-  const credentials = credentialsOf(document, serverName, warnings);
-  const tools: ImportedTool[] = [];
-  const byIdentifier = new Map<string, string>();
-  let total = 0;
+  const importer = new OperationImporter(document, serverName, selection, warnings);
   const paths = isObject(document.paths) ? document.paths : {};
-  for (const [path, rawItem] of Object.entries(paths)) {
+  for (const [path, rawItem] of Object.entries(paths)) importer.pathItem(path, rawItem);
+  const { tools, credentials, total } = importer;
+  return { tools, credentials, serverUrl: serverUrlOf(document), total };
+}
+
+/** One operation of a path item, with the JSON pointers its warnings name. */
+interface OperationAt {
+  readonly path: string;
+  readonly method: string;
+  readonly item: Json;
+  readonly itemPointer: string;
+  readonly operation: Json;
+  readonly pointer: string;
+}
+
+type SchemaSession = ReturnType<SchemaConverter["session"]>;
+
+/** A tool's input being assembled: its argument schemas and how each reaches the request. */
+interface InputParts {
+  readonly properties: Record<string, Schema>;
+  readonly required: string[];
+  readonly specs: ParameterSpec[];
+  bodySpec?: BodySpec;
+}
+
+/** Walks the document's operations, turning each selected one into a tool (warnings in document order). */
+class OperationImporter {
+  readonly tools: ImportedTool[] = [];
+  readonly credentials: Credentials;
+  total = 0;
+  private readonly schemas: SchemaConverter;
+  /** Tool names by identifier, to find clashes. */
+  private readonly byIdentifier = new Map<string, string>();
+
+  constructor(
+    private readonly document: Json,
+    serverName: string,
+    private readonly selection: Selection,
+    private readonly warnings: ImportWarnings,
+  ) {
+    const components =
+      isObject(document.components) && isObject(document.components.schemas)
+        ? Object.keys(document.components.schemas).map((n) => `/components/schemas/${escapePointer(n)}`)
+        : [];
+    this.schemas = new SchemaConverter(document, warnings, components);
+    this.credentials = credentialsOf(document, serverName, warnings);
+  }
+
+  pathItem(path: string, rawItem: unknown): void {
     const itemPointer = `/paths/${escapePointer(path)}`;
-    const item = deref(rawItem, itemPointer);
-    if (!isObject(item)) continue;
+    const item = this.deref(rawItem, itemPointer);
+    if (!isObject(item)) return;
     for (const method of methods) {
       const operation = item[method];
       if (!isObject(operation)) continue;
-      total++;
-      const pointer = `${itemPointer}/${method}`;
-      const operationId =
-        typeof operation.operationId === "string" && operation.operationId !== "" ? operation.operationId : undefined;
-      const tags = Array.isArray(operation.tags)
-        ? operation.tags.filter((t): t is string => typeof t === "string")
-        : [];
-      const facts = { tags, operationId, path };
-      if (operation.deprecated === true && !selection.includeDeprecated) continue;
-      if (selection.include.length > 0 && !selection.include.some((p) => matches(p, facts))) continue;
-      if (selection.exclude.some((p) => matches(p, facts))) continue;
-
-      // The name: the operationId's, unless it yields no identifier or one taken already.
-      const fallback = methodPathName(method, path);
-      let name = operationId === undefined ? fallback : toolNameOf(operationId);
-      const problem = identifierProblem(camelCase(name));
-      const owner = byIdentifier.get(camelCase(name));
-      if (operationId !== undefined && (problem !== undefined || owner !== undefined)) {
-        warnings.add(
-          `${pointer}/operationId`,
-          `tool ${JSON.stringify(name)} ${problem ?? `has the identifier of tool ${JSON.stringify(owner)} (${camelCase(name)})`}: named ${JSON.stringify(fallback)} (method and path) instead`,
-        );
-        name = fallback;
-      }
-      const clash =
-        identifierProblem(camelCase(name)) ??
-        (byIdentifier.has(camelCase(name))
-          ? `has the identifier of tool ${JSON.stringify(byIdentifier.get(camelCase(name)))}`
-          : undefined);
-      if (clash !== undefined) {
-        warnings.add(
-          pointer,
-          `operation left out: its tool name ${JSON.stringify(name)} ${clash}; give it an operationId`,
-        );
-        continue;
-      }
-
-      // Parameters: the path item's, overridden by the operation's of the same name and location.
-      const parameters = new Map<string, { value: Json; at: string }>();
-      for (const [list, at] of [
-        [item.parameters, `${itemPointer}/parameters`],
-        [operation.parameters, `${pointer}/parameters`],
-      ] as const) {
-        if (!Array.isArray(list)) continue;
-        list.forEach((raw, i) => {
-          const value = deref(raw, `${at}/${i}`);
-          if (isObject(value) && typeof value.name === "string" && typeof value.in === "string")
-            parameters.set(`${value.in} ${value.name}`, { value, at: `${at}/${i}` });
-        });
-      }
-      const inputs = schemas.session("input");
-      const properties: Record<string, Schema> = {};
-      const required: string[] = [];
-      const specs: ParameterSpec[] = [];
-      let refused: string | undefined;
-      const body = deref(operation.requestBody, `${pointer}/requestBody`);
-      const hasBody = isObject(body) && isObject(body.content);
-      for (const { value: parameter, at } of parameters.values()) {
-        const location = parameter.in as string;
-        const wireName = parameter.name as string;
-        if (location !== "path" && location !== "query" && location !== "header" && location !== "cookie") continue;
-        // OpenAPI: these headers are described elsewhere (content types, security) and ignored here.
-        if (location === "header" && /^(?:accept|content-type|authorization)$/i.test(wireName)) continue;
-        let arg = wireName;
-        if (arg in properties || (hasBody && arg === "body")) {
-          arg = `${location}_${wireName}`;
-          warnings.add(
-            at,
-            `parameter ${JSON.stringify(wireName)} (in ${location}) clashes with another argument of the same name; its argument is ${JSON.stringify(arg)}`,
-          );
-          if (arg in properties) {
-            refused = `two parameters are both named ${JSON.stringify(wireName)} in ${location}`;
-            break;
-          }
-        }
-        let schema: unknown = parameter.schema;
-        let schemaAt = `${at}/schema`;
-        if (schema === undefined && isObject(parameter.content)) {
-          const [mediaType, media] = Object.entries(parameter.content)[0] ?? [];
-          if (isObject(media)) {
-            schema = media.schema;
-            schemaAt = `${at}/content/${escapePointer(mediaType!)}/schema`;
-            warnings.add(
-              at,
-              `parameter ${JSON.stringify(wireName)} is described by content ${mediaType}; it is sent serialized by its location's default style instead`,
-            );
-          }
-        }
-        const converted = inputs.convert(schema ?? {}, schemaAt);
-        const described =
-          typeof parameter.description === "string" &&
-          typeof converted === "object" &&
-          converted.description === undefined
-            ? { ...converted, description: parameter.description }
-            : converted;
-        properties[arg] = described;
-        if (location === "path" || parameter.required === true) required.push(arg);
-        const style = (
-          typeof parameter.style === "string" ? parameter.style : defaultStyle[location]
-        ) as ParameterSpec["style"];
-        if (!allowedStyles[location].includes(style)) {
-          refused = `parameter ${JSON.stringify(wireName)} has style ${JSON.stringify(style)}, which ${location} parameters cannot have`;
-          break;
-        }
-        specs.push({
-          name: wireName,
-          arg,
-          in: location,
-          style,
-          explode: typeof parameter.explode === "boolean" ? parameter.explode : style === "form",
-          ...(parameter.allowReserved === true && { allowReserved: true }),
-        });
-      }
-      let bodySpec: BodySpec | undefined;
-      if (refused === undefined && hasBody) {
-        const content = body.content as Json;
-        const candidates = Object.keys(content).flatMap((type) => {
-          const encoding = bodyEncoding(type);
-          return encoding === undefined ? [] : [{ type, encoding }];
-        });
-        candidates.sort((a, b) => bodyPreference.indexOf(a.encoding) - bodyPreference.indexOf(b.encoding));
-        const chosen = candidates[0];
-        if (chosen === undefined) {
-          refused = `its request body is only ${Object.keys(content).join(", ") || "(no media type)"}, which the generated code cannot send yet (JSON, form, multipart, text and octet-stream bodies only)`;
-        } else {
-          // A parameter named "body" was renamed above (`query_body`), so the body keeps its name.
-          const arg = "body";
-          const media = content[chosen.type];
-          const schemaAt = `${pointer}/requestBody/content/${escapePointer(chosen.type)}/schema`;
-          let schema: Schema =
-            chosen.encoding === "binary"
-              ? { type: "string", contentEncoding: "base64" }
-              : inputs.convert(isObject(media) ? (media.schema ?? {}) : {}, schemaAt);
-          if (chosen.encoding === "text" && typeof schema === "object" && schema.type === undefined)
-            schema = { ...schema, type: "string" };
-          properties[arg] =
-            typeof body.description === "string" && typeof schema === "object" && schema.description === undefined
-              ? { ...schema, description: body.description }
-              : schema;
-          if (body.required === true) required.push(arg);
-          bodySpec = { arg, contentType: chosen.type, encoding: chosen.encoding };
-          if (candidates.length < Object.keys(content).length)
-            warnings.add(`${pointer}/requestBody/content`, `the body is sent as ${chosen.type} only`);
-        }
-      }
-      if (refused !== undefined) {
-        warnings.add(pointer, `operation left out: ${refused}`);
-        continue;
-      }
-
-      // Output: the first 2xx answer with a JSON schema; an object at the root, else wrapped.
-      const responses = isObject(operation.responses) ? operation.responses : {};
-      const success = Object.keys(responses)
-        .filter((code) => /^2(?:\d\d|XX)$/i.test(code))
-        .sort();
-      let output: Schema | undefined;
-      let wrap: string | undefined;
-      for (const code of success) {
-        const at = `${pointer}/responses/${code}`;
-        const response = deref(responses[code], at);
-        if (!isObject(response) || !isObject(response.content)) continue;
-        const json = Object.keys(response.content).find((type) => bodyEncoding(type) === "json" && type !== "*/*");
-        const media = json === undefined ? undefined : response.content[json];
-        if (!isObject(media) || media.schema === undefined) continue;
-        const outputs = schemas.session("output");
-        const schema = outputs.convert(media.schema, `${at}/content/${escapePointer(json!)}/schema`, true);
-        if (typeof schema === "object" && schema.type === "object") {
-          output = outputs.withDefs(schema);
-        } else {
-          wrap = "result";
-          output = outputs.withDefs({ type: "object", properties: { result: schema }, required: ["result"] });
-        }
-        const others = success.filter((other) => other !== code);
-        if (others.length > 0)
-          warnings.add(
-            `${pointer}/responses`,
-            `several success answers (${success.join(", ")}): the output schema is ${code}'s`,
-          );
-        break;
-      }
-
-      const security = (
-        Array.isArray(operation.security)
-          ? operation.security
-          : Array.isArray(document.security)
-            ? document.security
-            : []
-      )
-        .filter(isObject)
-        .map((alternative) => Object.keys(alternative).sort())
-        .filter((alternative) => alternative.every((scheme) => scheme in credentials.schemes));
-      const upper = method.toUpperCase();
-      const annotations: Record<string, boolean> = {
-        ...((upper === "GET" || upper === "HEAD") && { readOnlyHint: true }),
-        ...(upper === "DELETE" && { destructiveHint: true }),
-        ...((upper === "PUT" || upper === "DELETE") && { idempotentHint: true }),
-        openWorldHint: true,
-      };
-      const summary =
-        typeof operation.summary === "string" && operation.summary.trim() !== "" ? operation.summary.trim() : undefined;
-      const description =
-        typeof operation.description === "string" && operation.description.trim() !== ""
-          ? operation.description.trim()
-          : summary;
-      byIdentifier.set(camelCase(name), name);
-      tools.push({
-        name,
-        ...(summary !== undefined && { title: summary }),
-        ...(description !== undefined && { description }),
-        input: inputs.withDefs({
-          type: "object",
-          properties,
-          ...(required.length > 0 && { required }),
-          additionalProperties: false,
-        } as Schema),
-        ...(output !== undefined && { output }),
-        annotations,
-        operation: {
-          tool: name,
-          method,
-          path,
-          parameters: specs,
-          ...(bodySpec !== undefined && { body: bodySpec }),
-          ...(output !== undefined && { output: wrap === undefined ? {} : { wrap } }),
-          security,
-        },
-      });
+      this.total++;
+      const at: OperationAt = { path, method, item, itemPointer, operation, pointer: `${itemPointer}/${method}` };
+      if (this.selected(at)) this.importOperation(at);
     }
   }
-  return { tools, credentials, serverUrl: serverUrlOf(document), total };
+
+  /** Follows `$ref`s (at most 20) to what they name. */
+  private deref<T>(value: T, at: string): T | undefined {
+    let current: unknown = value;
+    for (let hops = 0; isObject(current) && typeof current.$ref === "string" && hops < 20; hops++)
+      current = this.schemas.resolve(current.$ref, at)?.value;
+    return current as T | undefined;
+  }
+
+  private selected({ operation, path }: OperationAt): boolean {
+    const tags = Array.isArray(operation.tags) ? operation.tags.filter((t): t is string => typeof t === "string") : [];
+    const facts = { tags, operationId: operationIdOf(operation), path };
+    if (operation.deprecated === true && !this.selection.includeDeprecated) return false;
+    if (this.selection.include.length > 0 && !this.selection.include.some((p) => matches(p, facts))) return false;
+    return !this.selection.exclude.some((p) => matches(p, facts));
+  }
+
+  private importOperation(at: OperationAt): void {
+    const name = this.toolName(at);
+    if (name === undefined) return;
+    const parameters = this.parametersOf(at);
+    const inputs = this.schemas.session("input");
+    const parts: InputParts = { properties: {}, required: [], specs: [] };
+    const body = this.deref(at.operation.requestBody, `${at.pointer}/requestBody`);
+    const hasBody = isObject(body) && isObject(body.content);
+    const refused =
+      this.addParameters(parameters, hasBody, inputs, parts) ??
+      (hasBody ? this.addBody(at.pointer, body, inputs, parts) : undefined);
+    if (refused !== undefined) {
+      this.warnings.add(at.pointer, `operation left out: ${refused}`);
+      return;
+    }
+    const { output, wrap } = this.outputOf(at);
+    this.byIdentifier.set(camelCase(name), name);
+    this.tools.push(this.tool(at, name, inputs, parts, output, wrap));
+  }
+
+  /** The name: the operationId's, unless it yields no identifier or one taken already; undefined when the operation is left out. */
+  private toolName({ operation, method, path, pointer }: OperationAt): string | undefined {
+    const operationId = operationIdOf(operation);
+    const fallback = methodPathName(method, path);
+    let name = operationId === undefined ? fallback : toolNameOf(operationId);
+    const problem = identifierProblem(camelCase(name));
+    const owner = this.byIdentifier.get(camelCase(name));
+    if (operationId !== undefined && (problem !== undefined || owner !== undefined)) {
+      this.warnings.add(
+        `${pointer}/operationId`,
+        `tool ${JSON.stringify(name)} ${problem ?? `has the identifier of tool ${JSON.stringify(owner)} (${camelCase(name)})`}: named ${JSON.stringify(fallback)} (method and path) instead`,
+      );
+      name = fallback;
+    }
+    const clash =
+      identifierProblem(camelCase(name)) ??
+      (this.byIdentifier.has(camelCase(name))
+        ? `has the identifier of tool ${JSON.stringify(this.byIdentifier.get(camelCase(name)))}`
+        : undefined);
+    if (clash === undefined) return name;
+    this.warnings.add(
+      pointer,
+      `operation left out: its tool name ${JSON.stringify(name)} ${clash}; give it an operationId`,
+    );
+    return undefined;
+  }
+
+  /** Parameters: the path item's, overridden by the operation's of the same name and location. */
+  private parametersOf({
+    item,
+    itemPointer,
+    operation,
+    pointer,
+  }: OperationAt): Map<string, { value: Json; at: string }> {
+    const parameters = new Map<string, { value: Json; at: string }>();
+    for (const [list, at] of [
+      [item.parameters, `${itemPointer}/parameters`],
+      [operation.parameters, `${pointer}/parameters`],
+    ] as const) {
+      if (!Array.isArray(list)) continue;
+      list.forEach((raw, i) => {
+        const value = this.deref(raw, `${at}/${i}`);
+        if (isObject(value) && typeof value.name === "string" && typeof value.in === "string")
+          parameters.set(`${value.in} ${value.name}`, { value, at: `${at}/${i}` });
+      });
+    }
+    return parameters;
+  }
+
+  /** Each parameter as an argument and its serialization; the reason when the operation cannot be sent. */
+  private addParameters(
+    parameters: Map<string, { value: Json; at: string }>,
+    hasBody: boolean,
+    inputs: SchemaSession,
+    parts: InputParts,
+  ): string | undefined {
+    const { properties, required, specs } = parts;
+    for (const { value: parameter, at } of parameters.values()) {
+      const location = parameter.in as string;
+      const wireName = parameter.name as string;
+      if (location !== "path" && location !== "query" && location !== "header" && location !== "cookie") continue;
+      // OpenAPI: these headers are described elsewhere (content types, security) and ignored here.
+      if (location === "header" && /^(?:accept|content-type|authorization)$/i.test(wireName)) continue;
+      let arg = wireName;
+      if (arg in properties || (hasBody && arg === "body")) {
+        arg = `${location}_${wireName}`;
+        this.warnings.add(
+          at,
+          `parameter ${JSON.stringify(wireName)} (in ${location}) clashes with another argument of the same name; its argument is ${JSON.stringify(arg)}`,
+        );
+        if (arg in properties) return `two parameters are both named ${JSON.stringify(wireName)} in ${location}`;
+      }
+      properties[arg] = this.parameterSchema(parameter, at, wireName, inputs);
+      if (location === "path" || parameter.required === true) required.push(arg);
+      const style = (
+        typeof parameter.style === "string" ? parameter.style : defaultStyle[location]
+      ) as ParameterSpec["style"];
+      if (!allowedStyles[location].includes(style))
+        return `parameter ${JSON.stringify(wireName)} has style ${JSON.stringify(style)}, which ${location} parameters cannot have`;
+      specs.push({
+        name: wireName,
+        arg,
+        in: location,
+        style,
+        explode: typeof parameter.explode === "boolean" ? parameter.explode : style === "form",
+        ...(parameter.allowReserved === true && { allowReserved: true }),
+      });
+    }
+    return undefined;
+  }
+
+  /** A parameter's schema (from `schema`, else its first `content`), with its description. */
+  private parameterSchema(parameter: Json, at: string, wireName: string, inputs: SchemaSession): Schema {
+    let schema: unknown = parameter.schema;
+    let schemaAt = `${at}/schema`;
+    if (schema === undefined && isObject(parameter.content)) {
+      const [mediaType, media] = Object.entries(parameter.content)[0] ?? [];
+      if (isObject(media)) {
+        schema = media.schema;
+        schemaAt = `${at}/content/${escapePointer(mediaType!)}/schema`;
+        this.warnings.add(
+          at,
+          `parameter ${JSON.stringify(wireName)} is described by content ${mediaType}; it is sent serialized by its location's default style instead`,
+        );
+      }
+    }
+    const converted = inputs.convert(schema ?? {}, schemaAt);
+    return typeof parameter.description === "string" &&
+      typeof converted === "object" &&
+      converted.description === undefined
+      ? { ...converted, description: parameter.description }
+      : converted;
+  }
+
+  /** The request body as the argument `body`, in the media type the generated code sends best; the reason when none. */
+  private addBody(pointer: string, body: Json, inputs: SchemaSession, parts: InputParts): string | undefined {
+    const content = body.content as Json;
+    const candidates = Object.keys(content).flatMap((type) => {
+      const encoding = bodyEncoding(type);
+      return encoding === undefined ? [] : [{ type, encoding }];
+    });
+    candidates.sort((a, b) => bodyPreference.indexOf(a.encoding) - bodyPreference.indexOf(b.encoding));
+    const chosen = candidates[0];
+    if (chosen === undefined)
+      return `its request body is only ${Object.keys(content).join(", ") || "(no media type)"}, which the generated code cannot send yet (JSON, form, multipart, text and octet-stream bodies only)`;
+    // A parameter named "body" was renamed above (`query_body`), so the body keeps its name.
+    const arg = "body";
+    const media = content[chosen.type];
+    const schemaAt = `${pointer}/requestBody/content/${escapePointer(chosen.type)}/schema`;
+    let schema: Schema =
+      chosen.encoding === "binary"
+        ? { type: "string", contentEncoding: "base64" }
+        : inputs.convert(isObject(media) ? (media.schema ?? {}) : {}, schemaAt);
+    if (chosen.encoding === "text" && typeof schema === "object" && schema.type === undefined)
+      schema = { ...schema, type: "string" };
+    parts.properties[arg] =
+      typeof body.description === "string" && typeof schema === "object" && schema.description === undefined
+        ? { ...schema, description: body.description }
+        : schema;
+    if (body.required === true) parts.required.push(arg);
+    parts.bodySpec = { arg, contentType: chosen.type, encoding: chosen.encoding };
+    if (candidates.length < Object.keys(content).length)
+      this.warnings.add(`${pointer}/requestBody/content`, `the body is sent as ${chosen.type} only`);
+    return undefined;
+  }
+
+  /** Output: the first 2xx answer with a JSON schema; an object at the root, else wrapped. */
+  private outputOf({ operation, pointer }: OperationAt): { output?: Schema; wrap?: string } {
+    const responses = isObject(operation.responses) ? operation.responses : {};
+    const success = Object.keys(responses)
+      .filter((code) => /^2(?:\d\d|XX)$/i.test(code))
+      .sort();
+    for (const code of success) {
+      const at = `${pointer}/responses/${code}`;
+      const response = this.deref(responses[code], at);
+      if (!isObject(response) || !isObject(response.content)) continue;
+      const json = Object.keys(response.content).find((type) => bodyEncoding(type) === "json" && type !== "*/*");
+      const media = json === undefined ? undefined : response.content[json];
+      if (!isObject(media) || media.schema === undefined) continue;
+      const outputs = this.schemas.session("output");
+      const schema = outputs.convert(media.schema, `${at}/content/${escapePointer(json!)}/schema`, true);
+      const result =
+        typeof schema === "object" && schema.type === "object"
+          ? { output: outputs.withDefs(schema) }
+          : {
+              wrap: "result",
+              output: outputs.withDefs({ type: "object", properties: { result: schema }, required: ["result"] }),
+            };
+      if (success.some((other) => other !== code))
+        this.warnings.add(
+          `${pointer}/responses`,
+          `several success answers (${success.join(", ")}): the output schema is ${code}'s`,
+        );
+      return result;
+    }
+    return {};
+  }
+
+  /** The security alternatives whose every scheme the import has credentials for. */
+  private securityOf(operation: Json): string[][] {
+    const alternatives = Array.isArray(operation.security)
+      ? operation.security
+      : Array.isArray(this.document.security)
+        ? this.document.security
+        : [];
+    return alternatives
+      .filter(isObject)
+      .map((alternative) => Object.keys(alternative).sort())
+      .filter((alternative) => alternative.every((scheme) => scheme in this.credentials.schemes));
+  }
+
+  private tool(
+    { operation, method, path }: OperationAt,
+    name: string,
+    inputs: SchemaSession,
+    { properties, required, specs, bodySpec }: InputParts,
+    output: Schema | undefined,
+    wrap: string | undefined,
+  ): ImportedTool {
+    const summary =
+      typeof operation.summary === "string" && operation.summary.trim() !== "" ? operation.summary.trim() : undefined;
+    const description =
+      typeof operation.description === "string" && operation.description.trim() !== ""
+        ? operation.description.trim()
+        : summary;
+    return {
+      name,
+      ...(summary !== undefined && { title: summary }),
+      ...(description !== undefined && { description }),
+      input: inputs.withDefs({
+        type: "object",
+        properties,
+        ...(required.length > 0 && { required }),
+        additionalProperties: false,
+      } as Schema),
+      ...(output !== undefined && { output }),
+      annotations: annotationsOf(method),
+      operation: {
+        tool: name,
+        method,
+        path,
+        parameters: specs,
+        ...(bodySpec !== undefined && { body: bodySpec }),
+        ...(output !== undefined && { output: wrap === undefined ? {} : { wrap } }),
+        security: this.securityOf(operation),
+      },
+    };
+  }
+}
+
+const operationIdOf = (operation: Json): string | undefined =>
+  typeof operation.operationId === "string" && operation.operationId !== "" ? operation.operationId : undefined;
+
+/** Hints from the method: GET/HEAD read only, DELETE destructive, PUT/DELETE idempotent; every API is an open world. */
+function annotationsOf(method: string): Record<string, boolean> {
+  const upper = method.toUpperCase();
+  return {
+    ...((upper === "GET" || upper === "HEAD") && { readOnlyHint: true }),
+    ...(upper === "DELETE" && { destructiveHint: true }),
+    ...((upper === "PUT" || upper === "DELETE") && { idempotentHint: true }),
+    openWorldHint: true,
+  };
 }
 
 /** The type name base of a tool in the generated code (`list_pets` → `ListPets`). */
