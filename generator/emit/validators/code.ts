@@ -7,6 +7,7 @@
 import { stringLiteral } from "../escape.js";
 import type { CodeWriter } from "../file.js";
 import { escapePointerToken } from "../../validate/schema-check.js";
+import { reservedIdentifiers } from "../../model/names.js";
 
 /**
  * A list of statements. Nested blocks are separate fragments appended with `block`, so
@@ -187,68 +188,9 @@ function buildPathExpression(parts: readonly PathPart[]): string {
  * runtime helpers the generated code calls, and the property names of issues.
  */
 const unavailable = new Set([
-  ...[
-    "break",
-    "case",
-    "catch",
-    "class",
-    "const",
-    "continue",
-    "debugger",
-    "default",
-    "delete",
-    "do",
-    "else",
-    "enum",
-    "export",
-    "extends",
-  ],
-  ...[
-    "false",
-    "finally",
-    "for",
-    "function",
-    "if",
-    "import",
-    "in",
-    "instanceof",
-    "new",
-    "null",
-    "return",
-    "super",
-    "switch",
-    "this",
-  ],
-  ...[
-    "throw",
-    "true",
-    "try",
-    "typeof",
-    "var",
-    "void",
-    "while",
-    "with",
-    "yield",
-    "let",
-    "static",
-    "implements",
-    "interface",
-    "package",
-  ],
-  ...[
-    "private",
-    "protected",
-    "public",
-    "await",
-    "async",
-    "of",
-    "as",
-    "arguments",
-    "eval",
-    "undefined",
-    "NaN",
-    "Infinity",
-  ],
+  // The identifier rule's reserved words (keywords and Object.prototype's names), plus words that read badly as locals.
+  ...reservedIdentifiers,
+  ...["async", "of", "as", "NaN", "Infinity"],
   ...["Object", "Array", "Number", "Math", "Map", "Set", "RegExp", "String", "JSON", "Symbol", "globalThis"],
   ...["deepEqual", "codePointLength", "pointerToken", "ValidationIssue", "value", "_value", "path", "message"],
 ]);
