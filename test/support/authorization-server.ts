@@ -117,7 +117,7 @@ const adapterSpecifier: string = "oidc-provider/lib/adapters/memory_adapter.js";
  * configured, but the runtime notice is printed on import: swallow lines starting with
  * "oidc-provider " while importing and constructing, nothing else.
  */
-async function quietly<T>(fn: () => Promise<T>): Promise<T> {
+export async function quietly<T>(fn: () => Promise<T>): Promise<T> {
   const { warn, info } = console;
   const filter =
     (original: (...args: unknown[]) => void) =>

@@ -68,13 +68,21 @@ const envName = (...parts: string[]) =>
 export interface Credentials {
   readonly schemes: Readonly<Record<string, SecuritySpec>>;
   /** Environment variable → what it holds, for the manifest's `settings`. */
-  readonly variables: ReadonlyMap<string, string>;
+  readonly variables: ReadonlyMap<string, Setting>;
+}
+
+/** A credential setting: secret ones become sensitive bundle settings (`pack`). */
+export interface Setting {
+  readonly description: string;
+  readonly secret: boolean;
+  readonly default?: string | undefined;
 }
 
 /** The document's security schemes this code can satisfy, each read from environment variables. */
 export function credentialsOf(document: Json, serverName: string, warnings: ImportWarnings): Credentials {
   const schemes: Record<string, SecuritySpec> = {};
-  const variables = new Map<string, string>();
+  const variables = new Map<string, Setting>();
+  const secret = (env: string, description: string) => variables.set(env, { description, secret: true });
   const declared =
     isObject(document.components) && isObject(document.components.securitySchemes)
       ? document.components.securitySchemes
@@ -93,22 +101,52 @@ export function credentialsOf(document: Json, serverName: string, warnings: Impo
       typeof scheme.name === "string"
     ) {
       schemes[name] = { type: "apiKey", in: scheme.in, name: scheme.name, env };
-      variables.set(env, `API key for ${name} (sent in the ${scheme.in} ${scheme.name})`);
+      secret(env, `API key for ${name} (sent in the ${scheme.in} ${scheme.name})`);
     } else if (scheme.type === "http" && typeof scheme.scheme === "string" && scheme.scheme.toLowerCase() === "basic") {
       schemes[name] = { type: "basic", userEnv: `${env}_USERNAME`, passwordEnv: `${env}_PASSWORD` };
-      variables.set(`${env}_USERNAME`, `User name for ${name} (HTTP basic)`);
-      variables.set(`${env}_PASSWORD`, `Password for ${name} (HTTP basic)`);
+      secret(`${env}_USERNAME`, `User name for ${name} (HTTP basic)`);
+      secret(`${env}_PASSWORD`, `Password for ${name} (HTTP basic)`);
+    } else if (
+      scheme.type === "oauth2" &&
+      isObject(scheme.flows) &&
+      isObject(scheme.flows.clientCredentials) &&
+      typeof scheme.flows.clientCredentials.tokenUrl === "string"
+    ) {
+      const { tokenUrl } = scheme.flows.clientCredentials;
+      schemes[name] = {
+        type: "clientCredentials",
+        tokenUrl,
+        tokenUrlEnv: `${env}_TOKEN_URL`,
+        clientIdEnv: `${env}_CLIENT_ID`,
+        clientSecretEnv: `${env}_CLIENT_SECRET`,
+        authMethodEnv: `${env}_AUTH_METHOD`,
+      };
+      variables.set(`${env}_CLIENT_ID`, {
+        description: `OAuth 2 client id for ${name} (client credentials)`,
+        secret: false,
+      });
+      secret(`${env}_CLIENT_SECRET`, `OAuth 2 client secret for ${name} (client credentials)`);
+      variables.set(`${env}_TOKEN_URL`, {
+        description: `Token endpoint for ${name}`,
+        secret: false,
+        default: tokenUrl,
+      });
+      variables.set(`${env}_AUTH_METHOD`, {
+        description: `How the client authenticates to the token endpoint of ${name}: client_secret_basic or client_secret_post`,
+        secret: false,
+        default: "client_secret_basic",
+      });
     } else if (
       (scheme.type === "http" && typeof scheme.scheme === "string" && scheme.scheme.toLowerCase() === "bearer") ||
       scheme.type === "oauth2" ||
       scheme.type === "openIdConnect"
     ) {
       schemes[name] = { type: "bearer", env };
-      variables.set(env, `Bearer token for ${name}`);
+      secret(env, `Bearer token for ${name}`);
       if (scheme.type !== "http")
         warnings.add(
           pointer,
-          `${String(scheme.type)} flows are not run by the imported server yet: it sends the access token given in ${env} as a bearer token`,
+          `${String(scheme.type)} ${scheme.type === "oauth2" ? "flows other than clientCredentials are" : "is"} not run by the imported server: it sends the access token given in ${env} as a bearer token`,
         );
     } else {
       warnings.add(
@@ -126,11 +164,16 @@ function bodyEncoding(contentType: string): BodySpec["encoding"] | undefined {
   if (/^application\/(?:[\w.+-]*\+)?json$/.test(type) || type === "*/*") return "json";
   if (type === "application/x-www-form-urlencoded") return "form";
   if (type === "multipart/form-data") return "multipart";
+  if (/^(?:application|text)\/(?:[\w.+-]*\+)?xml$/.test(type)) return "xml";
   if (type.startsWith("text/")) return "text";
   if (type === "application/octet-stream") return "binary";
   return undefined;
 }
-const bodyPreference: readonly BodySpec["encoding"][] = ["json", "form", "multipart", "text", "binary"];
+const bodyPreference: readonly BodySpec["encoding"][] = ["json", "form", "multipart", "text", "xml", "binary"];
+
+/** The media type of a parameter described by `content` (its only entry), else undefined. */
+const contentTypeOf = (parameter: Json): string | undefined =>
+  isObject(parameter.content) ? Object.entries(parameter.content).find(([, media]) => isObject(media))?.[0] : undefined;
 
 /** Styles each location allows, and its default (OpenAPI 3.1 §4.8.12.4). */
 const defaultStyle = { path: "simple", query: "form", header: "simple", cookie: "form" } as const;
@@ -327,12 +370,13 @@ class OperationImporter {
         );
         if (arg in properties) return `two parameters are both named ${JSON.stringify(wireName)} in ${location}`;
       }
-      properties[arg] = this.parameterSchema(parameter, at, wireName, inputs);
+      properties[arg] = this.parameterSchema(parameter, at, inputs);
       if (location === "path" || parameter.required === true) required.push(arg);
       const style = (
         typeof parameter.style === "string" ? parameter.style : defaultStyle[location]
       ) as ParameterSpec["style"];
-      if (!allowedStyles[location].includes(style))
+      const contentType = parameter.schema === undefined ? contentTypeOf(parameter) : undefined;
+      if (contentType === undefined && !allowedStyles[location].includes(style))
         return `parameter ${JSON.stringify(wireName)} has style ${JSON.stringify(style)}, which ${location} parameters cannot have`;
       specs.push({
         name: wireName,
@@ -341,25 +385,21 @@ class OperationImporter {
         style,
         explode: typeof parameter.explode === "boolean" ? parameter.explode : style === "form",
         ...(parameter.allowReserved === true && { allowReserved: true }),
+        ...(contentType !== undefined && { contentType }),
       });
     }
     return undefined;
   }
 
   /** A parameter's schema (from `schema`, else its first `content`), with its description. */
-  private parameterSchema(parameter: Json, at: string, wireName: string, inputs: SchemaSession): Schema {
+  private parameterSchema(parameter: Json, at: string, inputs: SchemaSession): Schema {
     let schema: unknown = parameter.schema;
     let schemaAt = `${at}/schema`;
-    if (schema === undefined && isObject(parameter.content)) {
-      const [mediaType, media] = Object.entries(parameter.content)[0] ?? [];
-      if (isObject(media)) {
-        schema = media.schema;
-        schemaAt = `${at}/content/${escapePointer(mediaType!)}/schema`;
-        this.warnings.add(
-          at,
-          `parameter ${JSON.stringify(wireName)} is described by content ${mediaType}; it is sent serialized by its location's default style instead`,
-        );
-      }
+    const mediaType = schema === undefined ? contentTypeOf(parameter) : undefined;
+    if (mediaType !== undefined) {
+      const media = (parameter.content as Json)[mediaType];
+      schema = isObject(media) ? media.schema : undefined;
+      schemaAt = `${at}/content/${escapePointer(mediaType)}/schema`;
     }
     const converted = inputs.convert(schema ?? {}, schemaAt);
     return typeof parameter.description === "string" &&
@@ -384,10 +424,15 @@ class OperationImporter {
     const arg = "body";
     const media = content[chosen.type];
     const schemaAt = `${pointer}/requestBody/content/${escapePointer(chosen.type)}/schema`;
+    const files = chosen.encoding === "multipart" && isObject(media) ? this.multipartFiles(media, schemaAt) : undefined;
     let schema: Schema =
       chosen.encoding === "binary"
         ? { type: "string", contentEncoding: "base64" }
-        : inputs.convert(isObject(media) ? (media.schema ?? {}) : {}, schemaAt);
+        : chosen.encoding === "xml"
+          ? { type: "string", contentMediaType: chosen.type, description: "The XML document, sent as it is" }
+          : files !== undefined
+            ? this.multipartSchema(files, schemaAt, inputs)
+            : inputs.convert(isObject(media) ? (media.schema ?? {}) : {}, schemaAt);
     if (chosen.encoding === "text" && typeof schema === "object" && schema.type === undefined)
       schema = { ...schema, type: "string" };
     parts.properties[arg] =
@@ -395,10 +440,82 @@ class OperationImporter {
         ? { ...schema, description: body.description }
         : schema;
     if (body.required === true) parts.required.push(arg);
-    parts.bodySpec = { arg, contentType: chosen.type, encoding: chosen.encoding };
+    parts.bodySpec = {
+      arg,
+      contentType: chosen.type,
+      encoding: chosen.encoding,
+      ...(files !== undefined && {
+        files: Object.fromEntries([...files.files].map(([field, { contentType }]) => [field, contentType])),
+      }),
+    };
     if (candidates.length < Object.keys(content).length)
       this.warnings.add(`${pointer}/requestBody/content`, `the body is sent as ${chosen.type} only`);
     return undefined;
+  }
+
+  /**
+   * The fields of a multipart body sent as files: binary in the schema (3.0 `format: binary`,
+   * which the upgrade makes `contentMediaType`, or `contentEncoding: base64`) or a part whose
+   * `encoding.contentType` is not text; undefined when the schema has no such field or is not a
+   * plain object (then every field is text).
+   */
+  private multipartFiles(
+    media: Json,
+    schemaAt: string,
+  ): { schema: Json; files: Map<string, { contentType: string; schema: Json; list: boolean }> } | undefined {
+    const schema = this.deref(media.schema, schemaAt);
+    if (!isObject(schema) || !isObject(schema.properties)) return undefined;
+    const encoding = isObject(media.encoding) ? media.encoding : {};
+    const files = new Map<string, { contentType: string; schema: Json; list: boolean }>();
+    for (const [field, raw] of Object.entries(schema.properties)) {
+      const property = this.deref(raw, `${schemaAt}/properties/${escapePointer(field)}`);
+      if (!isObject(property)) continue;
+      const list = property.type === "array" || (property.type === undefined && property.items !== undefined);
+      const item = list ? this.deref(property.items, `${schemaAt}/properties/${escapePointer(field)}/items`) : property;
+      const declared = isObject(encoding[field]) ? encoding[field].contentType : undefined;
+      // `image/png, image/jpeg` lists the types allowed: the first is sent; a wildcard is no one type.
+      const partType = typeof declared === "string" ? declared.split(",")[0]!.trim() : undefined;
+      const mediaType = isObject(item) && typeof item.contentMediaType === "string" ? item.contentMediaType : undefined;
+      const binary =
+        (isObject(item) && (item.contentEncoding === "base64" || item.format === "binary")) ||
+        (mediaType !== undefined && !isTextual(mediaType)) ||
+        (partType !== undefined && !isTextual(partType));
+      if (!binary) continue;
+      const contentType = [partType, mediaType].find((t) => t !== undefined && !t.includes("*"));
+      files.set(field, { contentType: contentType ?? "application/octet-stream", schema: property, list });
+    }
+    return files.size === 0 ? undefined : { schema, files };
+  }
+
+  /** A multipart body's input schema: its text fields converted, its files base64 strings. */
+  private multipartSchema(
+    { schema, files }: NonNullable<ReturnType<OperationImporter["multipartFiles"]>>,
+    schemaAt: string,
+    inputs: SchemaSession,
+  ): Schema {
+    const properties: Record<string, Schema> = {};
+    for (const [field, raw] of Object.entries(schema.properties as Json)) {
+      const at = `${schemaAt}/properties/${escapePointer(field)}`;
+      const file = files.get(field);
+      if (file === undefined) {
+        properties[field] = inputs.convert(raw, at);
+        continue;
+      }
+      const one = {
+        type: "string",
+        contentEncoding: "base64",
+        contentMediaType: file.contentType,
+        description: `A file, in base64 (sent as ${file.contentType})`,
+      };
+      const described = typeof file.schema.description === "string" ? { description: file.schema.description } : {};
+      properties[field] = file.list ? { type: "array", items: one, ...described } : { ...one, ...described };
+    }
+    return {
+      type: "object",
+      properties,
+      ...(Array.isArray(schema.required) && { required: schema.required }),
+      ...(typeof schema.description === "string" && { description: schema.description }),
+    } as Schema;
   }
 
   /** Output: the first 2xx answer with a JSON schema; an object at the root, else wrapped. */
@@ -433,17 +550,27 @@ class OperationImporter {
     return {};
   }
 
-  /** The security alternatives whose every scheme the import has credentials for. */
-  private securityOf(operation: Json): string[][] {
-    const alternatives = Array.isArray(operation.security)
-      ? operation.security
-      : Array.isArray(this.document.security)
-        ? this.document.security
-        : [];
-    return alternatives
+  /** The security alternatives whose every scheme the import has credentials for, and the OAuth 2 scopes they ask for. */
+  private securityOf(operation: Json): Pick<OperationSpec, "security" | "scopes"> {
+    const alternatives = (
+      Array.isArray(operation.security)
+        ? operation.security
+        : Array.isArray(this.document.security)
+          ? this.document.security
+          : []
+    )
       .filter(isObject)
-      .map((alternative) => Object.keys(alternative).sort())
-      .filter((alternative) => alternative.every((scheme) => scheme in this.credentials.schemes));
+      .filter((alternative) => Object.keys(alternative).every((scheme) => scheme in this.credentials.schemes));
+    const scopes: Record<string, string[]> = {};
+    for (const alternative of alternatives)
+      for (const [scheme, listed] of Object.entries(alternative))
+        if (this.credentials.schemes[scheme]?.type === "clientCredentials" && Array.isArray(listed))
+          for (const scope of listed)
+            if (typeof scope === "string" && !(scopes[scheme] ??= []).includes(scope)) scopes[scheme].push(scope);
+    return {
+      security: alternatives.map((alternative) => Object.keys(alternative).sort()),
+      ...(Object.keys(scopes).length > 0 && { scopes }),
+    };
   }
 
   private tool(
@@ -479,11 +606,17 @@ class OperationImporter {
         parameters: specs,
         ...(bodySpec !== undefined && { body: bodySpec }),
         ...(output !== undefined && { output: wrap === undefined ? {} : { wrap } }),
-        security: this.securityOf(operation),
+        ...this.securityOf(operation),
       },
     };
   }
 }
+
+/** Media types whose parts stay text in a multipart body. */
+const isTextual = (type: string) =>
+  /^text\//i.test(type) ||
+  /^application\/(?:[\w.+-]*\+)?(?:json|xml)\b/i.test(type) ||
+  /^application\/x-www-form-urlencoded\b/i.test(type);
 
 const operationIdOf = (operation: Json): string | undefined =>
   typeof operation.operationId === "string" && operation.operationId !== "" ? operation.operationId : undefined;

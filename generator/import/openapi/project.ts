@@ -62,8 +62,13 @@ function renderManifest(input: ProjectInput): string {
       ...(result.serverUrl === undefined ? { required: true } : { default: result.serverUrl }),
     },
   };
-  for (const [env, description] of result.credentials.variables)
-    settings[env.toLowerCase()] = { description, env, secret: true };
+  for (const [env, { description, secret, default: value }] of result.credentials.variables)
+    settings[env.toLowerCase()] = {
+      description,
+      env,
+      ...(secret && { secret }),
+      ...(value !== undefined && { default: value }),
+    };
   const manifest = {
     mcpgen: 1,
     server: {
