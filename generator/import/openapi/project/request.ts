@@ -533,14 +533,17 @@ async function send(
   const deadline = Date.now() + upstream.timeoutMs;
   const retries = idempotent.has(init.method!) ? (upstream.retries ?? 2) : 0;
   const used = new Map<TokenNeed, string>();
+  /** The tokens a 401 refused, to be replaced on the next attempt; one refresh per call. */
+  let refused: Map<TokenNeed, string> | undefined;
   let refreshed = false;
   for (let attempt = 0; ;) {
     for (const need of tokens) {
-      const token = await accessToken(upstream, need, signal, refreshed ? used.get(need) : undefined);
+      const token = await accessToken(upstream, need, signal, refused?.get(need));
       if (typeof token !== "string") return token;
       used.set(need, token);
       init.headers.set("authorization", `Bearer ${token}`);
     }
+    refused = undefined;
     const answer = await fetchBefore(url, init, deadline, signal);
     if ("error" in answer)
       return failure(
@@ -551,6 +554,7 @@ async function send(
     const { response, bytes } = answer;
     if (response.status === 401 && tokens.length > 0 && !refreshed) {
       refreshed = true;
+      refused = new Map(used);
       continue;
     }
     let note = "";
@@ -562,7 +566,7 @@ async function send(
         await sleep(delay, signal);
         continue;
       }
-      note = ` (not retried: ${asked === undefined ? "no time left" : `its Retry-After of ${Math.ceil(asked / 1000)} s is beyond the ${upstream.timeoutMs} ms timeout`})`;
+      note = ` (not retried: ${asked === undefined ? "no time left" : `its Retry-After of ${Math.ceil(asked / 1000)} s is beyond what is left of the ${upstream.timeoutMs} ms timeout`})`;
     } else if (attempt > 0 && !response.ok) note = ` (after ${attempt + 1} attempts)`;
     const contentType = response.headers.get("content-type") ?? "";
     if (!response.ok) {
