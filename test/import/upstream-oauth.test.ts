@@ -22,6 +22,7 @@ function reportsApi(auth: ClientCredentialsServer) {
   const revoked = new Set<string>();
   const accepted: string[] = [];
   const state = { refuseEveryToken: false };
+  const busyFor = new Set<string>();
   const authorized = async ({ headers }: Exchange, scope: string) => {
     const token = /^Bearer (.+)$/.exec(headers.authorization ?? "")?.[1] ?? refuse("no bearer token");
     if (revoked.has(token) || state.refuseEveryToken) return false;
@@ -38,10 +39,15 @@ function reportsApi(auth: ClientCredentialsServer) {
     handler: async (exchange: Exchange) => {
       const { method, path, headers } = exchange;
       const report = /^\/api\/reports\/([^/]+)$/.exec(path);
-      if (method === "GET" && report)
-        return (await authorized(exchange, "reports:read"))
-          ? { status: 200, body: { id: report[1], title: `Report ${report[1]}` } }
-          : unauthorized;
+      if (method === "GET" && report) {
+        if (!(await authorized(exchange, "reports:read"))) return unauthorized;
+        // "busy" is busy once for every token.
+        if (report[1] === "busy" && !busyFor.has(accepted.at(-1)!)) {
+          busyFor.add(accepted.at(-1)!);
+          return { status: 503, body: { message: "busy" }, headers: { "retry-after": "0" } };
+        }
+        return { status: 200, body: { id: report[1], title: `Report ${report[1]}` } };
+      }
       if (method === "POST" && path === "/api/reports") {
         const { title } = JSON.parse(exchange.bytes.toString()) as { title: string };
         return (await authorized(exchange, "reports:write"))
@@ -141,6 +147,21 @@ describe("import openapi: OAuth 2 client credentials against a real authorizatio
     } finally {
       api.state.refuseEveryToken = false;
     }
+    expect(upstream.unexpected).toEqual([]);
+  });
+
+  it("a retry after a refreshed token (401, then 503) sends the new token without fetching another", async () => {
+    const client = await start(steady);
+    expect((await call(client, "getReport", { id: "5" })).isError).toBeFalsy();
+    for (const token of api.accepted) api.revoked.add(token);
+    const before = tokensOf(steady.id);
+    const seen = upstream.seen.length;
+    expect((await call(client, "getReport", { id: "busy" })).structuredContent).toEqual({
+      id: "busy",
+      title: "Report busy",
+    });
+    expect(upstream.seen.slice(seen)).toEqual(Array(3).fill("GET /api/reports/busy"));
+    expect(tokensOf(steady.id)).toBe(before + 1);
     expect(upstream.unexpected).toEqual([]);
   });
 
