@@ -154,7 +154,15 @@ export function catalogData(result: ImportResult, warnings: ImportWarnings): Cat
 
 /** operations.gen.ts's catalog: the shared `$defs` and each operation, its validators referenced by name (imported from validators.gen.ts as `validators`). */
 export function renderCatalogModule(data: CatalogData): string {
-  const json = (value: unknown) => JSON.stringify(value, null, 2);
+  // A schema is JSON text parsed at load: TypeScript then checks a string, not the literal types
+  // of megabytes of schemas (GitHub's catalog written as literals fails tsc with TS2590).
+  const schema = (value: unknown) => `schema(${JSON.stringify(JSON.stringify(value))})`;
+  const table = (defs: Json) =>
+    Object.keys(defs).length === 0
+      ? "{}"
+      : `{\n${Object.entries(defs)
+          .map(([name, def]) => `    ${JSON.stringify(name)}: ${schema(def)},\n`)
+          .join("")}  }`;
   const entries = data.tools.map((tool) => {
     const names = validatorNames(toolTypeBase(tool.name));
     const input = splitDefs(tool.input);
@@ -164,30 +172,30 @@ export function renderCatalogModule(data: CatalogData): string {
       ...(tool.title === undefined ? [] : [`title: ${JSON.stringify(tool.title)}`]),
       ...(tool.description === undefined ? [] : [`description: ${JSON.stringify(tool.description)}`]),
       `tags: ${JSON.stringify(tool.tags)}`,
-      `spec: ${json(tool.operation)}`,
-      `input: ${json(input.root)}`,
+      `spec: ${JSON.stringify(tool.operation)}`,
+      `input: ${schema(input.root)}`,
       `inputDefs: ${JSON.stringify(Object.keys(input.defs))}`,
       ...(output === undefined
         ? []
-        : [`output: ${json(output.root)}`, `outputDefs: ${JSON.stringify(Object.keys(output.defs))}`]),
+        : [`output: ${schema(output.root)}`, `outputDefs: ${JSON.stringify(Object.keys(output.defs))}`]),
       `validateInput: validators.${names.input}`,
       ...(output === undefined ? [] : [`validateOutput: validators.${names.output}`]),
     ];
-    return `{\n${indent(fields.join(",\n"), 2)},\n}`;
+    return `    operation({\n${fields.map((field) => `      ${field},\n`).join("")}    }),\n`;
   });
-  return `/** The operations of the API (ids are the tool names of the one-tool-per-operation mode) and the \`$defs\` their schemas share. */
+  return `const schema = (text: string): JsonSchema => JSON.parse(text) as JsonSchema;
+/** Each entry typed on its own, so that the list is not a union of a thousand literal types. */
+const operation = (entry: CatalogOperation): CatalogOperation => entry;
+
+/** The operations of the API (ids are the tool names of the one-tool-per-operation mode) and the \`$defs\` their schemas share. */
 export const catalog: Catalog = {
-  inputDefs: ${indent(json(data.inputDefs), 2).trimStart()},
-  outputDefs: ${indent(json(data.outputDefs), 2).trimStart()},
+  inputDefs: ${table(data.inputDefs)},
+  outputDefs: ${table(data.outputDefs)},
   operations: [
-${indent(entries.join(",\n"), 4)},
-  ],
+${entries.join("")}  ],
 };
 `;
 }
-
-/** `text` with every line but empty ones indented by `spaces`. */
-const indent = (text: string, spaces: number) => text.replace(/^(?=.)/gm, " ".repeat(spaces));
 
 /** validators.gen.ts: each operation's input and output validators, compiled as a tool's are. */
 export function renderCatalogValidators(data: CatalogData): string {

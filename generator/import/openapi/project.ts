@@ -120,7 +120,7 @@ function renderManifest(input: ProjectInput): string {
 /** operations.gen.ts: the document's base URL, security schemes and each tool's operation (or the catalog). */
 function renderOperationsModule({ result, catalog }: ProjectInput): string {
   const operations = Object.fromEntries(result.tools.map((tool) => [camelCase(tool.name), tool.operation]));
-  const head = `${catalog === undefined ? "" : `import type { Catalog } from "./catalog.gen.js";\n`}import type { ${catalog === undefined ? "OperationSpec, " : ""}SecuritySpec } from "./request.gen.js";
+  const head = `${catalog === undefined ? "" : `import type { Catalog, CatalogOperation, JsonSchema } from "./catalog.gen.js";\n`}import type { ${catalog === undefined ? "OperationSpec, " : ""}SecuritySpec } from "./request.gen.js";
 ${catalog === undefined ? "" : `import * as validators from "./validators.gen.js";\n`}
 /** The first server URL of the document (MCP_UPSTREAM_URL overrides it). */
 export const documentUrl: string | undefined = ${result.serverUrl === undefined ? "undefined" : JSON.stringify(result.serverUrl)};
