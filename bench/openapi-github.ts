@@ -1,16 +1,19 @@
-// GitHub's REST description (@octokit/openapi 23.0.2, installed in bench/.out/openapi-cache as
-// bench/openapi-parsers.md shows) through `mcp-gen import openapi`:
+// GitHub's REST description (@octokit/openapi 23.0.2, from the nested package test/openapi-corpora:
+// `npm ci --prefix test/openapi-corpora`) through `mcp-gen import openapi`:
 // import → generate → strict tsc → serve over stdio → tools/list with the official SDK v1
 // client; prints the time and peak memory of each step and the size of tools/list.
-//   npm run -s build && npx tsx bench/openapi-github.ts [--serve-only]
-// The project is written to the gitignored bench/.out/github. Results: bench/openapi-github.md.
+//   npm run -s build && npx tsx bench/openapi-github.ts [--tools catalog] [--serve-only]
+// `--tools` is the import's (one tool per operation by default). The project is written to the
+// gitignored bench/.out/github (bench/.out/github-catalog). Results: bench/openapi-github.md.
 import { spawnSync } from "node:child_process";
 import { join, resolve } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 
 const root = resolve(import.meta.dirname, "..");
-const project = join(root, "bench/.out/github");
+const toolsAt = process.argv.indexOf("--tools");
+const tools = toolsAt < 0 ? "operations" : (process.argv[toolsAt + 1] ?? "operations");
+const project = join(root, tools === "operations" ? "bench/.out/github" : `bench/.out/github-${tools}`);
 const schemaDir = resolve(process.env.MCP_GEN_SCHEMA_DIR ?? join(root, "..", "shared", "mcp-schema"));
 
 function step(name: string, args: string[], cwd: string): void {
@@ -38,9 +41,11 @@ if (!process.argv.includes("--serve-only")) {
       cli,
       "import",
       "openapi",
-      join(root, "bench/.out/openapi-cache/node_modules/@octokit/openapi/generated/api.github.com.json"),
+      join(root, "test/openapi-corpora/node_modules/@octokit/openapi/generated/api.github.com.json"),
       "--out",
       project,
+      "--tools",
+      tools,
       "-q",
     ],
     root,
@@ -59,14 +64,14 @@ await client.connect(
   }),
 );
 console.log(`serve: initialized in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-let [tools, bytes, pages] = [0, 0, 0];
+let [listed, bytes, pages] = [0, 0, 0];
 let cursor: string | undefined;
 do {
   const page = await client.listTools(cursor === undefined ? {} : { cursor });
-  [tools, bytes, pages] = [tools + page.tools.length, bytes + Buffer.byteLength(JSON.stringify(page)), pages + 1];
+  [listed, bytes, pages] = [listed + page.tools.length, bytes + Buffer.byteLength(JSON.stringify(page)), pages + 1];
   cursor = page.nextCursor;
 } while (cursor !== undefined);
 console.log(
-  `tools/list: ${tools} tools in ${pages} page(s), ${(bytes / 1e6).toFixed(2)} MB of results, ${(bytes / tools / 1024).toFixed(1)} KB per tool`,
+  `tools/list: ${listed} tools in ${pages} page(s), ${bytes} bytes of results, ${(bytes / listed / 1024).toFixed(1)} KB per tool`,
 );
 await client.close();

@@ -40,12 +40,26 @@ export function importCommand(
           describe: "leave out operations matching one of these (same forms as --include)",
         })
         .option("include-deprecated", { type: "boolean", default: false, describe: "import deprecated operations too" })
+        .option("tools", {
+          type: "string",
+          choices: ["operations", "catalog"],
+          default: "operations",
+          describe:
+            "operations: one tool per operation; catalog: three tools (find_operations, describe_operation, call_operation), for large APIs",
+        })
+        .option("check", {
+          type: "boolean",
+          default: false,
+          describe: "write nothing; exit 1 listing the imported files the document (or these options) would change",
+        })
         .option("quiet", { alias: "q", type: "boolean", default: false, describe: "print only errors and warnings" })
         .example("$0 import openapi petstore.yaml --out petstore", "a project in ./petstore, one tool per operation")
         .example(
           "$0 import openapi api.json --include tag:repos --exclude 'operation:*Legacy*'",
           "only the repos tag, without the legacy operations",
         )
+        .example("$0 import openapi github.json --out github --tools catalog", "three tools over every operation")
+        .example("$0 import openapi ../api.yaml --check", "in CI: exit 1 when the document changed the project")
         .check((a) => {
           for (const pattern of [...(a.include as string[]), ...(a.exclude as string[])]) {
             const problem = selectionProblem(pattern);
@@ -64,6 +78,8 @@ export function importCommand(
           includeDeprecated: a.includeDeprecated as boolean,
           quiet: a.quiet as boolean,
           mcpGenVersion: version(),
+          tools: a.tools as "operations" | "catalog",
+          check: a.check as boolean,
         }),
       );
     },

@@ -1,7 +1,7 @@
 // validators.gen.ts: one compiled validator per tool input (filling defaults) and per
 // tool output, shared by the generated server (arguments, results) and client (results).
 // The schemas passed the validate phase's checks (schema-check.ts): emitting cannot fail.
-import type { ServerModel } from "../../model/types.js";
+import type { ToolModel } from "../../model/types.js";
 import { stringLiteral } from "../escape.js";
 import { CodeWriter, type GeneratedFile } from "../file.js";
 import { compileValidator, type RuntimeHelper, type SharedHelpers } from "./compile-schema.js";
@@ -10,7 +10,17 @@ export function validatorNames(typeBase: string): { input: string; output: strin
   return { input: `validate${typeBase}Input`, output: `validate${typeBase}Output` };
 }
 
-export function emitValidators(file: GeneratedFile, model: ServerModel, runtime: string): void {
+/** What compiling a tool's validators reads of it (a server's tools; an imported catalog's operations). */
+export type ValidatedTool = Pick<ToolModel, "key" | "typeBase"> & {
+  readonly input: Pick<ToolModel["input"], "dialect" | "analysis"> & { readonly schema: { readonly value: unknown } };
+  readonly output?: ValidatedTool["input"] | undefined;
+};
+
+export function emitValidators(
+  file: GeneratedFile,
+  model: { readonly tools: readonly ValidatedTool[] },
+  runtime: string,
+): void {
   const helpers = new Set<RuntimeHelper>();
   const sharedHelpers: SharedHelpers = new Map();
   // Written as each is compiled, so that its statement fragments are garbage at once (held

@@ -16,6 +16,8 @@ export interface ImportedTool {
   readonly output?: Schema | undefined;
   readonly annotations: Readonly<Record<string, boolean>>;
   readonly operation: OperationSpec;
+  /** The operation's tags (the catalog mode searches them). */
+  readonly tags: readonly string[];
 }
 
 const methods = ["get", "put", "post", "delete", "options", "head", "patch", "trace"] as const;
@@ -599,6 +601,7 @@ class OperationImporter {
       } as Schema),
       ...(output !== undefined && { output }),
       annotations: annotationsOf(method),
+      tags: Array.isArray(operation.tags) ? operation.tags.filter((t): t is string => typeof t === "string") : [],
       operation: {
         tool: name,
         method,

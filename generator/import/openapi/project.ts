@@ -10,6 +10,7 @@ import YAML from "yaml";
 import { renderInit } from "../../init.js";
 import { packageRoot } from "../../load/revisions.js";
 import { camelCase, serverTypeBase } from "../../model/names.js";
+import { catalogTools, renderCatalogModule, renderCatalogValidators, type CatalogData } from "./catalog.js";
 import { toolTypeBase, type ImportResult } from "./operations.js";
 
 /** The first line of every file an import owns: a later import overwrites only files that start with it. */
@@ -25,6 +26,10 @@ export interface ProjectInput {
   readonly sourceText: string;
   readonly mcpGenVersion: string;
   readonly result: ImportResult;
+  /** The import's options as the command line gives them (`--include tag:pets`), for the banner's Regenerate line. */
+  readonly options: readonly string[];
+  /** Set in the few-tools mode (`--tools catalog`): the operations the three catalog tools serve. */
+  readonly catalog?: CatalogData | undefined;
 }
 
 /** Files an import writes every time (with the banner), and files it writes only when absent. */
@@ -40,16 +45,29 @@ export function renderProject(input: ProjectInput): ImportedProject {
     `${comment} ${importBanner} v${input.mcpGenVersion}. DO NOT EDIT.\n${comment} Source: ${input.source} (sha256 ${sha})\n${comment} Regenerate: ${regenerate}\n`;
   const generated = new Map<string, string>();
   generated.set("mcp.yaml", banner("#") + renderManifest(input));
-  generated.set("src/upstream/operations.gen.ts", banner("//") + renderOperationsModule(input.result));
-  const request = readFileSync(join(packageRoot(), "generator", "import", "openapi", "project", "request.ts"), "utf8");
-  generated.set("src/upstream/request.gen.ts", banner("//") + request);
+  generated.set("src/upstream/operations.gen.ts", banner("//") + renderOperationsModule(input));
+  generated.set("src/upstream/request.gen.ts", banner("//") + projectFile("request.ts"));
+  if (input.catalog !== undefined) {
+    // The copy imports request.gen.ts, beside it in the project.
+    const catalog = projectFile("catalog.ts").replace(`from "./request.js"`, `from "./request.gen.js"`);
+    generated.set("src/upstream/catalog.gen.ts", banner("//") + catalog);
+    generated.set("src/upstream/validators.gen.ts", banner("//") + renderCatalogValidators(input.catalog));
+  }
   generated.set("src/upstream/handlers.gen.ts", banner("//") + renderHandlersModule(input));
   return { generated, starter: renderStarterFiles(input) };
 }
 
+/** A file of project/, copied into every imported project. */
+const projectFile = (name: string) =>
+  readFileSync(join(packageRoot(), "generator", "import", "openapi", "project", name), "utf8");
+
+/** The import command that writes this project again, run from its folder. */
 function regenerateCommand(input: ProjectInput): string {
-  return `npx mcp-gen import openapi ${input.source}`;
+  return `npx mcp-gen import openapi ${[input.source, ...input.options].map(shellWord).join(" ")}`;
 }
+
+/** A word as a POSIX shell reads it: quoted when it holds anything but safe characters. */
+const shellWord = (word: string) => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`);
 
 /** mcp.yaml: the server, its upstream settings and one tool per operation. */
 function renderManifest(input: ProjectInput): string {
@@ -82,18 +100,21 @@ function renderManifest(input: ProjectInput): string {
     // API descriptions carry keywords of their own; they warn instead of failing the run.
     lenientSchemas: true,
     settings,
-    tools: Object.fromEntries(
-      result.tools.map((tool) => [
-        tool.name,
-        {
-          ...(tool.title !== undefined && { title: tool.title }),
-          ...(tool.description !== undefined && { description: tool.description }),
-          input: tool.input,
-          ...(tool.output !== undefined && { output: tool.output }),
-          annotations: tool.annotations,
-        },
-      ]),
-    ),
+    tools:
+      input.catalog !== undefined
+        ? catalogTools(input.title ?? input.name)
+        : Object.fromEntries(
+            result.tools.map((tool) => [
+              tool.name,
+              {
+                ...(tool.title !== undefined && { title: tool.title }),
+                ...(tool.description !== undefined && { description: tool.description }),
+                input: tool.input,
+                ...(tool.output !== undefined && { output: tool.output }),
+                annotations: tool.annotations,
+              },
+            ]),
+          ),
   };
   return (
     "# yaml-language-server: $schema=node_modules/mcp-gen/schema/manifest.schema.json\n" +
@@ -101,26 +122,46 @@ function renderManifest(input: ProjectInput): string {
   );
 }
 
-/** operations.gen.ts: the document's base URL, security schemes and each tool's operation. */
-function renderOperationsModule(result: ProjectInput["result"]): string {
+/** operations.gen.ts: the document's base URL, security schemes and each tool's operation (or the catalog). */
+function renderOperationsModule({ result, catalog }: ProjectInput): string {
   const operations = Object.fromEntries(result.tools.map((tool) => [camelCase(tool.name), tool.operation]));
-  return `import type { OperationSpec, SecuritySpec } from "./request.gen.js";
-
+  const head = `${catalog === undefined ? "" : `import type { Catalog, CatalogOperation, JsonSchema } from "./catalog.gen.js";\n`}import type { ${catalog === undefined ? "OperationSpec, " : ""}SecuritySpec } from "./request.gen.js";
+${catalog === undefined ? "" : `import * as validators from "./validators.gen.js";\n`}
 /** The first server URL of the document (MCP_UPSTREAM_URL overrides it). */
 export const documentUrl: string | undefined = ${result.serverUrl === undefined ? "undefined" : JSON.stringify(result.serverUrl)};
 
 /** Security schemes and the environment variables their credentials are read from. */
 export const securitySchemes: Readonly<Record<string, SecuritySpec>> = ${JSON.stringify(result.credentials.schemes, null, 2)};
-
+`;
+  if (catalog !== undefined) return `${head}\n${renderCatalogModule(catalog)}`;
+  return `${head}
 /** Each tool's operation: method, path, how its arguments travel, what it answers. */
 export const operations = ${JSON.stringify(operations, null, 2)} as const satisfies Record<string, OperationSpec>;
 `;
 }
 
-/** handlers.gen.ts: a handler per tool that calls its operation upstream. */
+/** handlers.gen.ts: a handler per tool that calls its operation upstream (or the three catalog tools' handlers). */
 function renderHandlersModule(input: ProjectInput): string {
   const { result } = input;
   const typeBase = serverTypeBase(input.name);
+  if (input.catalog !== undefined)
+    return `import type { ${typeBase}Handlers } from "../mcp/index.js";
+import { CatalogTools } from "./catalog.gen.js";
+import { catalog, documentUrl, securitySchemes } from "./operations.gen.js";
+import { upstreamFromEnv, type Upstream } from "./request.gen.js";
+
+/** The catalog tools' handlers: find, describe and call the API's operations. */
+export function upstreamHandlers(upstream: Upstream = upstreamFromEnv(documentUrl, securitySchemes)): ${typeBase}Handlers {
+  const tools = new CatalogTools(catalog, upstream);
+  return {
+    tools: {
+      findOperations: (args) => tools.find(args),
+      describeOperation: (args) => tools.describe(args),
+      callOperation: (args, ctx) => tools.call(args, ctx.signal),
+    },
+  };
+}
+`;
   const outputs = result.tools
     .filter((tool) => tool.output !== undefined)
     .map((tool) => `${toolTypeBase(tool.name)}Output`);
@@ -171,7 +212,7 @@ export const handlers: ${typeBase}Handlers = {
   ...upstream,
   tools: {
     ...upstream.tools,
-    // ${camelCase(result.tools[0]!.name)}: async (args, ctx) => …,
+    // ${input.catalog === undefined ? camelCase(result.tools[0]!.name) : "callOperation"}: async (args, ctx) => …,
   },
 };
 `,

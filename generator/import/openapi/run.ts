@@ -2,11 +2,12 @@
 // the project. Files that carry the import banner are rewritten; the user's files (src/handlers.ts,
 // package.json, …) are written only when absent; any other file in the way stops the run
 // before anything is written.
-import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { err, formatDiagnostic, out } from "../../diagnostics.js";
 import { initNamePattern } from "../../init.js";
 import { replaceFile } from "../../write.js";
+import { catalogData, type ToolsMode } from "./catalog.js";
 import { DocumentError, ImportWarnings, readDocument } from "./document.js";
 import { importOperations } from "./operations.js";
 import type { Selection } from "./selection.js";
@@ -18,7 +19,35 @@ export interface ImportOpenApiOptions extends Selection {
   readonly name?: string | undefined;
   readonly quiet: boolean;
   readonly mcpGenVersion: string;
+  /** One tool per operation, or the three catalog tools (find, describe, call). */
+  readonly tools: ToolsMode;
+  /** Write nothing: exit 1 listing the import's files that differ from what it would write. */
+  readonly check: boolean;
 }
+
+/** The options that shape the project, as words of the command line (the banner's Regenerate line). */
+function optionWords(options: ImportOpenApiOptions): string[] {
+  return [
+    ...(options.name === undefined ? [] : ["--name", options.name]),
+    ...(options.tools === "operations" ? [] : ["--tools", options.tools]),
+    ...options.include.flatMap((pattern) => ["--include", pattern]),
+    ...options.exclude.flatMap((pattern) => ["--exclude", pattern]),
+    ...(options.includeDeprecated ? ["--include-deprecated"] : []),
+  ];
+}
+
+/** Files of an earlier import that this one does not write (src/upstream/catalog.gen.ts after leaving the catalog mode). */
+function obsoleteFiles(target: string, generated: ReadonlyMap<string, string>): string[] {
+  const folder = join(target, "src", "upstream");
+  if (!existsSync(folder)) return [];
+  return readdirSync(folder, { withFileTypes: true })
+    .filter((entry) => entry.isFile() && entry.name.endsWith(".gen.ts"))
+    .map((entry) => `src/upstream/${entry.name}`)
+    .filter((path) => !generated.has(path) && firstLine(join(target, path)).includes(importBanner))
+    .sort();
+}
+
+const firstLine = (file: string) => readFileSync(file, "utf8").split("\n", 1)[0]!;
 
 const isUrl = (source: string) => /^https?:\/\//i.test(source);
 
@@ -59,8 +88,9 @@ export async function runImportOpenApi(options: ImportOpenApiOptions): Promise<n
     : relative(process.cwd(), resolve(options.source)) || options.source;
   const warnings = new ImportWarnings(shownSource);
   const result = importOperations(document, name, options, warnings);
+  const catalog = options.tools === "catalog" ? catalogData(result, warnings) : undefined;
   for (const warning of warnings.list) err(formatDiagnostic(warning));
-  if (result.tools.length === 0) {
+  if ((catalog ?? result).tools.length === 0) {
     err(
       `${shownSource}: no operation selected (${result.total} in the document${options.includeDeprecated ? "" : "; deprecated ones need --include-deprecated"}); nothing written`,
     );
@@ -83,11 +113,13 @@ export async function runImportOpenApi(options: ImportOpenApiOptions): Promise<n
     sourceText: read.text,
     mcpGenVersion: options.mcpGenVersion,
     result,
+    options: optionWords(options),
+    catalog,
   });
   // Nothing is written while a file in the way is not one an import wrote.
   const foreign = [...project.generated.keys()].filter((path) => {
     const file = join(target, path);
-    return existsSync(file) && !readFileSync(file, "utf8").split("\n", 1)[0]!.includes(importBanner);
+    return existsSync(file) && !firstLine(file).includes(importBanner);
   });
   if (foreign.length > 0) {
     for (const path of foreign)
@@ -96,6 +128,9 @@ export async function runImportOpenApi(options: ImportOpenApiOptions): Promise<n
       );
     return 1;
   }
+  const obsolete = obsoleteFiles(target, project.generated);
+  if (options.check) return checkProject(options, target, project.generated, obsolete);
+  for (const path of obsolete) rmSync(join(target, path));
   const written: string[] = [];
   for (const [path, text] of [
     ...project.generated,
@@ -110,11 +145,41 @@ export async function runImportOpenApi(options: ImportOpenApiOptions): Promise<n
   if (!options.quiet) {
     const shown = relative(process.cwd(), target) || ".";
     out(
-      `mcp-gen: imported ${result.tools.length} of ${result.total} operation(s) from ${shownSource} (OpenAPI ${read.declared}) into ${shown}: ${written.length === 0 ? "every file already up to date" : `wrote ${written.join(", ")}`}`,
+      `mcp-gen: imported ${(catalog ?? result).tools.length} of ${result.total} operation(s) from ${shownSource} (OpenAPI ${read.declared}) into ${shown}${catalog === undefined ? "" : " as the catalog tools find_operations, describe_operation and call_operation"}: ${written.length === 0 && obsolete.length === 0 ? "every file already up to date" : [...(written.length === 0 ? [] : [`wrote ${written.join(", ")}`]), ...(obsolete.length === 0 ? [] : [`deleted ${obsolete.join(", ")}`])].join("; ")}`,
     );
     out(
       `next: ${shown === "." ? "" : `cd ${shown} && `}npx mcp-gen && npx tsc --noEmit && node --import tsx src/main.ts (MCP_UPSTREAM_URL overrides ${result.serverUrl ?? "the base URL, which the document does not give"})`,
     );
   }
   return 0;
+}
+
+/**
+ * `--check`: whether every file the import owns is what it would write now (the document or
+ * the options changed otherwise), as `mcp-gen generate --check` reports its own files. The
+ * user's files (src/handlers.ts, package.json, …) are never compared. Writes nothing.
+ */
+function checkProject(
+  options: ImportOpenApiOptions,
+  target: string,
+  generated: ReadonlyMap<string, string>,
+  obsolete: readonly string[],
+): number {
+  const different: [path: string, status: string][] = [];
+  for (const [path, text] of generated) {
+    const file = join(target, path);
+    if (!existsSync(file)) different.push([path, "missing"]);
+    else if (readFileSync(file, "utf8") !== text) different.push([path, "stale"]);
+  }
+  for (const path of obsolete) different.push([path, "no longer generated"]);
+  const shown = relative(process.cwd(), target) || ".";
+  if (different.length === 0) {
+    if (!options.quiet) out(`mcp-gen: ${shown} is up to date with ${options.source}`);
+    return 0;
+  }
+  for (const [path, status] of different) err(`${relative(process.cwd(), join(target, path)) || path}: ${status}`);
+  err(
+    `${different.length} imported file(s) out of date; run the same \`mcp-gen import openapi\` without --check (the command is in each file's Regenerate line)`,
+  );
+  return 1;
 }
