@@ -165,6 +165,16 @@ describe("import openapi --tools catalog: Petstore 3.0", () => {
     );
   });
 
+  it("checks a JSON answer with the operation's output validator: one that breaks its schema is an internal error", async () => {
+    await expect(
+      client.callTool({
+        name: "call_operation",
+        arguments: { id: "updatePet", arguments: { petId: "2", body: { name: "x" } } },
+      }),
+    ).rejects.toThrow(/-32603.*Operation updatePet answered structured content that does not match its output schema/);
+    expect(upstream.unexpected).toEqual([]);
+  });
+
   it("refuses arguments the operation's validator rejects, saying what is wrong, and sends nothing", async () => {
     const before = upstream.seen.length;
     const empty = await call("call_operation", { id: "createPet", arguments: { body: { name: "" } } });
