@@ -83,6 +83,9 @@ export async function runImportOpenApi(options: ImportOpenApiOptions): Promise<n
     sourceText: read.text,
     mcpGenVersion: options.mcpGenVersion,
     result,
+    author: existsSync(join(target, "package.json"))
+      ? undefined
+      : (await import("../../init-author.js")).knownAuthor(process.cwd()),
   });
   // Nothing is written while a file in the way is not one an import wrote.
   const foreign = [...project.generated.keys()].filter((path) => {
