@@ -42,12 +42,20 @@ export function sampleOf(schema: unknown): Json | undefined {
 }
 
 class Sampler {
+  /** References being expanded: an optional list of one of them stays empty (a tree is one node). */
+  private readonly expanding: string[] = [];
+
   constructor(private readonly root: unknown) {}
 
   value(schema: unknown, depth: number): Json | undefined {
     if (schema === true) return "example";
     if (!isObject(schema) || depth > maxDepth) return undefined;
-    if (typeof schema.$ref === "string") return this.value(this.resolve(schema.$ref), depth + 1);
+    if (typeof schema.$ref === "string") {
+      this.expanding.push(schema.$ref);
+      const value = this.value(this.resolve(schema.$ref), depth + 1);
+      this.expanding.pop();
+      return value;
+    }
     if ("const" in schema) return schema.const;
     if (Array.isArray(schema.enum)) return schema.enum[0];
     if (Array.isArray(schema.allOf)) return this.allOf(schema, depth);
@@ -125,7 +133,8 @@ class Sampler {
   private array(schema: JsonObject, depth: number): Json[] | undefined {
     const min = typeof schema.minItems === "number" ? schema.minItems : 0;
     const max = typeof schema.maxItems === "number" ? schema.maxItems : Infinity;
-    const count = Math.min(Math.max(min, 1), max);
+    const recursive = isObject(schema.items) && this.expanding.includes(schema.items.$ref as string);
+    const count = Math.min(Math.max(min, recursive ? 0 : 1), max);
     if (count === 0) return [];
     const item = this.value(schema.items ?? true, depth + 1);
     if (item === undefined) return min === 0 ? [] : undefined;
