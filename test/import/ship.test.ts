@@ -207,4 +207,32 @@ describe("mcp-gen pack of the imported project", () => {
       await upstream.close();
     }
   }, 60_000);
+
+  it("packs a document whose info has a version that is not semantic and no description", () => {
+    // mcp.yaml is the import's: what pack needs must be right as written.
+    // In test/import/.out, beside the other project: it resolves the runtime and esbuild from here.
+    const bare = join(repoRoot, "test", "import", ".out", "ship-bare");
+    rmSync(bare, { recursive: true, force: true });
+    mkdirSync(bare, { recursive: true });
+    writeFileSync(
+      join(bare, "api.yaml"),
+      'openapi: 3.0.3\ninfo: { title: Bare, version: "2023-01" }\npaths:\n  /ping:\n    get:\n      operationId: ping\n      responses: { "200": { description: pong } }\n',
+    );
+    const project = join(bare, "project");
+    const author = { npm_config_init_author_name: "Ada Lovelace" };
+    succeeded(
+      run(process.execPath, [cliPath, "import", "openapi", "api.yaml", "--out", "project", "-q"], author, bare),
+      "mcp-gen import openapi",
+    );
+    succeeded(run(process.execPath, [cliPath, "--schema-dir", schemaDir, "-q"], {}, project), "mcp-gen");
+    succeeded(run(process.execPath, [cliPath, "pack", "-q"], {}, project), "mcp-gen pack");
+    const unpackedBare = join(bare, "unpacked");
+    mkdirSync(unpackedBare);
+    expect(mcpb("unpack", join(project, "dist", "bare-0.1.0.mcpb"), unpackedBare).status).toBe(0);
+    expect(JSON.parse(readFileSync(join(unpackedBare, "manifest.json"), "utf8"))).toMatchObject({
+      name: "bare",
+      version: "0.1.0",
+      description: "The Bare API as MCP tools",
+    });
+  }, 120_000);
 });

@@ -8,6 +8,7 @@ import { err, formatDiagnostic, out } from "../../diagnostics.js";
 import { initNamePattern } from "../../init.js";
 import { replaceFile } from "../../write.js";
 import { DocumentError, ImportWarnings, readDocument } from "./document.js";
+import { serverDescriptionOf, serverVersionOf } from "./identity.js";
 import { importOperations } from "./operations.js";
 import type { Selection } from "./selection.js";
 import { importBanner, renderProject } from "./project.js";
@@ -71,10 +72,9 @@ export async function runImportOpenApi(options: ImportOpenApiOptions): Promise<n
     : relative(target, resolve(options.source)).split("\\").join("/");
   const project = renderProject({
     name,
-    version: typeof info.version === "string" && info.version !== "" ? info.version : "0.1.0",
+    version: serverVersionOf(info.version),
     ...(typeof info.title === "string" && { title: info.title }),
-    ...(typeof info.description === "string" &&
-      info.description.trim() !== "" && { description: info.description.trim() }),
+    description: serverDescriptionOf(info.description, typeof info.title === "string" ? info.title : name),
     source: isAbsolute(projectSource)
       ? projectSource
       : projectSource.startsWith(".")
