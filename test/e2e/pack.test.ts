@@ -3,8 +3,6 @@
 // empty folder it starts exactly as its manifest.json says and serves an official SDK client
 // over stdio, the settings arriving as environment variables; server.json validates against
 // the MCP Registry's schema. Bad input is refused before anything is written.
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { Ajv } from "ajv";
 import { createHash } from "node:crypto";
 import {
@@ -22,7 +20,7 @@ import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../support/generate.js";
-import { mcpb, mcpbLaunch } from "../support/mcpb.js";
+import { connectBundle, mcpb } from "../support/mcpb.js";
 import { repoRoot } from "../support/paths.js";
 
 const bundleName = "forecaster-1.2.0.mcpb";
@@ -136,17 +134,8 @@ describe("mcp-gen pack: the .mcpb bundle", () => {
 
   it("starts as its manifest.json says and serves an SDK client over stdio, settings arriving as environment variables", async () => {
     // What the host does, with what the user entered (max_days left at its default).
-    const { command, args, env } = mcpbLaunch(manifest, unpacked, { api_key: "sk-test-0123", units: "imperial" });
-    const transport = new StdioClientTransport({
-      command,
-      args,
-      env: { ...getDefaultEnvironment(), ...env },
-      // Not the project: nothing may be resolved from its node_modules.
-      cwd: temp,
-      stderr: "pipe",
-    });
-    const client = new Client({ name: "e2e-pack", version: "1.0.0" });
-    await client.connect(transport);
+    // Not the project: nothing may be resolved from its node_modules.
+    const client = await connectBundle(manifest, unpacked, { api_key: "sk-test-0123", units: "imperial" }, temp);
     try {
       expect(client.getServerVersion()).toMatchObject({ name: "forecaster", version: "1.2.0" });
       expect((await client.listTools()).tools.map((t) => t.name)).toEqual(["forecast", "show_config"]);

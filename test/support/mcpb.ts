@@ -2,6 +2,8 @@
 // host does with an unpacked bundle: run `mcp_config` with `${__dirname}` and `${user_config.x}`
 // replaced. Shared by the tests that pack a project into an .mcpb bundle.
 import { spawnSync } from "node:child_process";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { join } from "node:path";
 import { repoRoot } from "./paths.js";
 
@@ -48,4 +50,28 @@ export function mcpbLaunch(
     args: args.map(substitute),
     env: Object.fromEntries(Object.entries(env).map(([name, value]) => [name, substitute(value)])),
   };
+}
+
+/**
+ * The official SDK client connected to the bundle unpacked in `dir`, started as a host does
+ * (mcpbLaunch) with what the user `entered`, in `cwd`: never the project, so nothing resolves
+ * from its node_modules.
+ */
+export async function connectBundle(
+  manifest: McpbLaunchManifest,
+  dir: string,
+  entered: Record<string, string>,
+  cwd: string,
+): Promise<Client> {
+  const { command, args, env } = mcpbLaunch(manifest, dir, entered);
+  const transport = new StdioClientTransport({
+    command,
+    args,
+    env: { ...getDefaultEnvironment(), ...env },
+    cwd,
+    stderr: "pipe",
+  });
+  const client = new Client({ name: "e2e-bundle", version: "1.0.0" });
+  await client.connect(transport);
+  return client;
 }

@@ -9,6 +9,7 @@ import { initNamePattern } from "../../init.js";
 import { replaceFile } from "../../write.js";
 import { catalogData, type ToolsMode } from "./catalog.js";
 import { DocumentError, ImportWarnings, readDocument } from "./document.js";
+import { serverDescriptionOf, serverVersionOf } from "./identity.js";
 import { importOperations } from "./operations.js";
 import type { Selection } from "./selection.js";
 import { importBanner, renderProject } from "./project.js";
@@ -101,10 +102,9 @@ export async function runImportOpenApi(options: ImportOpenApiOptions): Promise<n
     : relative(target, resolve(options.source)).split("\\").join("/");
   const project = renderProject({
     name,
-    version: typeof info.version === "string" && info.version !== "" ? info.version : "0.1.0",
+    version: serverVersionOf(info.version),
     ...(typeof info.title === "string" && { title: info.title }),
-    ...(typeof info.description === "string" &&
-      info.description.trim() !== "" && { description: info.description.trim() }),
+    description: serverDescriptionOf(info.description, typeof info.title === "string" ? info.title : name),
     source: isAbsolute(projectSource)
       ? projectSource
       : projectSource.startsWith(".")
@@ -115,6 +115,9 @@ export async function runImportOpenApi(options: ImportOpenApiOptions): Promise<n
     result,
     options: optionWords(options),
     catalog,
+    author: existsSync(join(target, "package.json"))
+      ? undefined
+      : (await import("../../init-author.js")).knownAuthor(process.cwd()),
   });
   // Nothing is written while a file in the way is not one an import wrote.
   const foreign = [...project.generated.keys()].filter((path) => {
