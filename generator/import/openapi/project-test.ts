@@ -53,13 +53,17 @@ function accepts(schema: unknown, value: unknown): boolean {
   }
 }
 
+/** Credentials read from the environment as they are, with no token to fetch. */
+type StaticCredentials = Exclude<SecuritySpec, { type: "clientCredentials" }>;
+
 /** The environment variables of the first security alternative read from the environment alone. */
 function credentialsOf(tool: ImportedTool, schemes: Readonly<Record<string, SecuritySpec>>): string[] | undefined {
   const alternatives = tool.operation.security.length === 0 ? [[]] : tool.operation.security;
   for (const alternative of alternatives) {
     const specs = alternative.map((name) => schemes[name]);
-    if (specs.every((spec) => spec !== undefined && ["apiKey", "bearer", "basic"].includes(spec.type)))
-      return specs.flatMap((spec) => (spec!.type === "basic" ? [spec!.userEnv, spec!.passwordEnv] : [spec!.env]));
+    // A token endpoint is more than the test's stand-in API answers: such alternatives are not chosen.
+    if (specs.every((spec): spec is StaticCredentials => spec !== undefined && spec.type !== "clientCredentials"))
+      return specs.flatMap((spec) => (spec.type === "basic" ? [spec.userEnv, spec.passwordEnv] : [spec.env]));
   }
   return undefined;
 }
