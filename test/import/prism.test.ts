@@ -6,10 +6,12 @@
 // synthesized from each tool's input schema (support/sample-arguments.ts). Prism must find every
 // request valid and answer 2xx; structured results must pass the generated output validators.
 // GitHub's description gets the same treatment outside `npm test` (prism-github.test.ts).
-import { readFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
+import { runCli } from "../support/generate.js";
 import { repoRoot } from "../support/paths.js";
 import { callEveryTool, callProblem, importProject, type CallRecord } from "./support/call-every-tool.js";
 import { startPrism, type Prism } from "./support/prism.js";
@@ -55,5 +57,49 @@ describe.each([
     expect(records.map(callProblem).filter((p) => p !== undefined)).toEqual([]);
     expect(records.filter((r) => r.outputValid === true)).toHaveLength(outputs);
     expect(prism.loggedRequestErrors.slice(loggedBefore)).toEqual([]);
+  });
+});
+
+// What calling GitHub's description through Prism found (prism-github.test.ts), kept here as
+// regressions that need neither GitHub's document nor Prism.
+describe("found through Prism", () => {
+  it("an OpenAPI 3.0 nullable enum accepts null (GitHub answers null there)", async () => {
+    const dir = join(repoRoot, "test", "import", ".out", "prism-nullable-enum");
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(
+      join(dir, "api.yaml"),
+      `openapi: 3.0.3
+info: { title: Setup, version: 1.0.0 }
+servers: [{ url: "http://api.example" }]
+paths:
+  /setup:
+    get:
+      operationId: getSetup
+      responses:
+        "200":
+          description: The setup
+          content:
+            application/json:
+              schema:
+                type: object
+                properties:
+                  runner_type: { type: string, nullable: true, enum: [standard, labeled] }
+`,
+    );
+    const project = join(dir, "project");
+    for (const args of [
+      ["import", "openapi", join(dir, "api.yaml"), "--out", project, "-q"],
+      [join(project, "mcp.yaml"), "-q"],
+    ]) {
+      const run = runCli(args);
+      expect(run.stderr).toBe("");
+      expect(run.status).toBe(0);
+    }
+    const { validateGetSetupOutput: validate } = (await import(
+      pathToFileURL(join(project, "src", "mcp", "index.ts")).href
+    )) as Record<string, (value: unknown) => unknown>;
+    expect(validate!({ runner_type: null })).toBeUndefined();
+    expect(validate!({ runner_type: "labeled" })).toBeUndefined();
+    expect(validate!({ runner_type: "other" })).toBeDefined();
   });
 });

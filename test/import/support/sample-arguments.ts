@@ -1,9 +1,10 @@
 // Arguments for a tool, synthesized deterministically from its input schema (JSON Schema
 // 2020-12 with local `$defs`): the schema's own `examples`, `default`, `const` or first `enum`
-// value where it has one, else a value built from its type, format and bounds. Every optional
-// property is filled too (recursive references stop at a depth), so each call exercises as
-// much of the request building as the schema allows. The result is checked against the
-// schema with Ajv; `sampleArguments` answers a reason instead when no valid value was found.
+// value where it has one, else a value built from its type, format, bounds and pattern. Every
+// optional property is filled too (recursive references stop at a depth), so each call
+// exercises as much of the request building as the schema allows. The result is checked against
+// the schema with Ajv; when it fails, the same is tried without the schema's examples, then with
+// required properties only; `sampleArguments` answers a reason when none was valid.
 import { Ajv2020 } from "ajv/dist/2020.js";
 
 type Schema = boolean | { readonly [keyword: string]: unknown };
@@ -26,14 +27,98 @@ const formats: Readonly<Record<string, string>> = {
   binary: "c2FtcGxl",
 };
 
-/** Strings tried, in order, against a `pattern` the schema has no example for. */
-const patternCandidates = ["sample", "a", "1", "a1", "abc", "A", "1.0.0", "refs/heads/main", "v1", "x_1"];
+/**
+ * A string matching a regular expression's simple subset (literals, escapes, classes, groups,
+ * alternation, quantifiers): each class's first member, each alternation's first branch, each
+ * quantifier's least count (one for `+` and `*`). Undefined for what the subset does not cover.
+ */
+export function matchOf(pattern: string): string | undefined {
+  let at = 0;
+  const escapes: Readonly<Record<string, string>> = {
+    d: "1",
+    w: "a",
+    s: " ",
+    D: "a",
+    W: "-",
+    S: "a",
+    n: "\n",
+    t: "\t",
+  };
+  const atom = (): string | undefined => {
+    const c = pattern[at++]!;
+    if (c === "\\") {
+      const e = pattern[at++]!;
+      return escapes[e] ?? (/[A-Za-z0-9]/.test(e) ? undefined : e);
+    }
+    if (c === ".") return "a";
+    if (c === "[") {
+      const negated = pattern[at] === "^";
+      if (negated) at++;
+      const members: string[] = [];
+      while (at < pattern.length && (pattern[at] !== "]" || members.length === 0)) {
+        let member = pattern[at++]!;
+        if (member === "\\") {
+          const escaped = pattern[at++]!;
+          member = escapes[escaped] ?? escaped;
+        }
+        members.push(member);
+      }
+      at++;
+      if (!negated) return members[0] === "-" && members.length > 1 ? members[1] : members[0];
+      return ["a", "1", "_", "x", "-"].find((candidate) => !members.includes(candidate));
+    }
+    if (c === "(") {
+      if (pattern.startsWith("?:", at)) at += 2;
+      const inner = alternatives();
+      at++; // )
+      return inner;
+    }
+    return c;
+  };
+  const sequence = (): string | undefined => {
+    let out = "";
+    while (at < pattern.length && pattern[at] !== "|" && pattern[at] !== ")") {
+      if (pattern[at] === "^" || pattern[at] === "$") {
+        at++;
+        continue;
+      }
+      const piece = atom();
+      if (piece === undefined) return undefined;
+      let count = 1;
+      const quantifier = /^(?:[?*+]|\{(\d+)(?:,\d*)?\})\??/.exec(pattern.slice(at));
+      if (quantifier) {
+        at += quantifier[0].length;
+        count = quantifier[0][0] === "?" ? 0 : quantifier[1] !== undefined ? Number(quantifier[1]) : 1;
+      }
+      out += piece.repeat(count);
+    }
+    return out;
+  };
+  const alternatives = (): string | undefined => {
+    const first = sequence();
+    while (pattern[at] === "|") {
+      at++;
+      sequence();
+    }
+    return first;
+  };
+  try {
+    const result = alternatives();
+    return at >= pattern.length ? result : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 class Sampler {
-  /** Whether `examples` and `default` may be used (off for a second attempt when they do not validate). */
+  /**
+   * `useExamples`: whether `examples` and `default` may be used (off when they do not validate);
+   * `optional`: whether optional properties are filled (off when they make a `oneOf` ambiguous).
+   */
   constructor(
     private readonly root: { readonly [keyword: string]: unknown },
     private readonly useExamples: boolean,
+    private readonly optional: boolean,
   ) {}
 
   value(schema: Schema, name: string, depth: number): Json | undefined {
@@ -119,7 +204,7 @@ class Sampler {
     const fit = (s: string) => (s.length < minLength ? s.padEnd(minLength, "x") : s).slice(0, maxLength);
     if (typeof schema.pattern === "string") {
       const pattern = new RegExp(schema.pattern, "u");
-      const found = [format, ...patternCandidates].find((c) => c !== undefined && pattern.test(fit(c)));
+      const found = [format, matchOf(schema.pattern)].find((c) => c !== undefined && pattern.test(fit(c)));
       return fit(found ?? "sample");
     }
     // A space, so that every location's percent-encoding is exercised.
@@ -148,7 +233,7 @@ class Sampler {
     const result: { [key: string]: Json } = {};
     for (const [key, property] of Object.entries(properties)) {
       // Optional properties stop a few levels down, so recursive schemas end.
-      if (!required.has(key) && depth > 4) continue;
+      if (!required.has(key) && (depth > 4 || !this.optional)) continue;
       const value = this.value(property, key, depth + 1);
       if (value !== undefined) result[key] = value;
     }
@@ -161,14 +246,19 @@ class Sampler {
   }
 }
 
-const ajv = new Ajv2020({ strict: false, allErrors: false, validateFormats: false });
+const ajv = new Ajv2020({ strict: false, allErrors: false, validateFormats: false, logger: false });
 
 /** Arguments valid for `inputSchema`, or why none were found (Ajv's first error). */
 export function sampleArguments(inputSchema: { readonly [keyword: string]: unknown }): Record<string, Json> | string {
   const validate = ajv.compile(inputSchema);
   let problem = "";
-  for (const useExamples of [true, false]) {
-    const args = new Sampler(inputSchema, useExamples).value(inputSchema, "args", 0);
+  for (const [useExamples, optional] of [
+    [true, true],
+    [false, true],
+    [true, false],
+    [false, false],
+  ] as const) {
+    const args = new Sampler(inputSchema, useExamples, optional).value(inputSchema, "args", 0);
     if (validate(args)) return args as Record<string, Json>;
     const error = validate.errors?.[0];
     problem = `${error?.instancePath || "/"} ${error?.message ?? "is invalid"}: ${JSON.stringify(args).slice(0, 300)}`;
