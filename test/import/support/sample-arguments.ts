@@ -110,6 +110,24 @@ export function matchOf(pattern: string): string | undefined {
   }
 }
 
+/** Two schemas' keywords together, their `required` and `properties` united (a branch beside its siblings). */
+function merged(
+  a: { readonly [keyword: string]: unknown },
+  b: { readonly [keyword: string]: unknown },
+): { readonly [keyword: string]: unknown } {
+  const list = (value: unknown) => (Array.isArray(value) ? (value as unknown[]) : []);
+  return {
+    ...a,
+    ...b,
+    ...((a.required ?? b.required) !== undefined && {
+      required: [...new Set([...list(a.required), ...list(b.required)])],
+    }),
+    ...((a.properties ?? b.properties) !== undefined && {
+      properties: { ...(a.properties as object | undefined), ...(b.properties as object | undefined) },
+    }),
+  };
+}
+
 class Sampler {
   /**
    * `useExamples`: whether `examples` and `default` may be used (off when they do not validate);
@@ -143,7 +161,7 @@ class Sampler {
       // The first branch that is not just null, with the keywords beside the branches.
       const branch = branches.find((b) => typeof b !== "object" || b.type !== "null") ?? branches[0]!;
       return this.value(
-        Object.keys(rest).length === 0 || typeof branch === "boolean" ? branch : { ...rest, ...branch },
+        Object.keys(rest).length === 0 || typeof branch === "boolean" ? branch : merged(rest, branch),
         name,
         depth,
       );
