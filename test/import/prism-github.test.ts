@@ -9,6 +9,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Rng } from "../../fuzz/generate.js";
 import { repoRoot } from "../support/paths.js";
 import { callEveryTool, callProblem, importProject, type CallRecord } from "./support/call-every-tool.js";
 import { startPrism, type Prism } from "./support/prism.js";
@@ -54,20 +55,11 @@ interface Operation {
   readonly body: boolean;
 }
 
-/** mulberry32: a small seeded generator, so the sample is the same on every machine. */
-function random(state: number): () => number {
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-function shuffled<T>(items: readonly T[], next: () => number): T[] {
+/** Fisher-Yates with the fuzzers' seeded generator, so the sample is the same on every machine. */
+function shuffled<T>(items: readonly T[], rng: Rng): T[] {
   const copy = [...items];
   for (let i = copy.length - 1; i > 0; i--) {
-    const j = Math.floor(next() * (i + 1));
+    const j = rng.int(i + 1);
     [copy[i], copy[j]] = [copy[j]!, copy[i]!];
   }
   return copy;
@@ -106,8 +98,8 @@ function sample(): Operation[] {
       ]);
     }
   }
-  const next = random(seed);
-  const queues = shuffled([...byTag.keys()].sort(), next).map((tag) => shuffled(byTag.get(tag)!, next));
+  const rng = new Rng(seed);
+  const queues = shuffled([...byTag.keys()].sort(), rng).map((tag) => shuffled(byTag.get(tag)!, rng));
   const picked: Operation[] = [];
   while (picked.length < sampleSize && queues.some((queue) => queue.length > 0))
     for (const queue of queues) if (queue.length > 0 && picked.length < sampleSize) picked.push(queue.shift()!);
@@ -169,6 +161,7 @@ describe("Prism validates the requests of a seeded sample of GitHub's operations
     ).toEqual([]);
     const problems = calls.map((c) => [c.tool, callProblem(c)] as const);
     expect(problems.filter(([tool, problem]) => problem !== undefined && !(tool in knownFindings))).toEqual([]);
+    expect(Object.keys(knownFindings).filter((tool) => !problems.some(([called]) => called === tool))).toEqual([]);
     for (const [tool, problem] of problems)
       if (tool in knownFindings) expect(problem).toContain(knownFindings[tool]!.replace("%s", revision));
     expect(prism.loggedRequestErrors.slice(loggedBefore)).toEqual([]);
