@@ -193,6 +193,10 @@ export class SchemaConverter {
       const { $ref, ...rest } = result;
       return { ...rest, anyOf: [{ $ref }, { type: "null" }] };
     }
+    // A 3.0 `nullable` enum (upgraded to a type with null) lists null as a value too: documents
+    // mean null allowed (GitHub's answer null there), though the enum alone would refuse it.
+    if (Array.isArray(result.type) && result.type.includes("null") && Array.isArray(result.enum))
+      if (!result.enum.includes(null)) result.enum = [...result.enum, null];
     // `required` names only the properties that are still there.
     if (Array.isArray(result.required) && isObject(result.properties) && isObject(schema.properties)) {
       const properties = result.properties;
