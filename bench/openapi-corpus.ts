@@ -39,6 +39,8 @@ const pool = option("--pool", 2);
 /** Projects type-checked in one tsc program. */
 const batchSize = option("--batch", 8);
 const failedOnly = flag("--failed-only");
+/** With --failed-only, documents (comma-separated ids) whose previous record stands without running again. */
+const skipped = new Set(argv.includes("--skip") ? argv[argv.indexOf("--skip") + 1]!.split(",") : []);
 
 const steps = ["import", "generate", "tsc", "tools/list", "ajv"] as const;
 type Step = (typeof steps)[number];
@@ -489,7 +491,7 @@ const records: DocumentRecord[] = ids.map(
 );
 const todo = ids
   .map((id, index) => ({ id, index }))
-  .filter(({ index }) => !failedOnly || records[index]!.steps.ajv?.outcome !== "ok");
+  .filter(({ id, index }) => !failedOnly || (records[index]!.steps.ajv?.outcome !== "ok" && !skipped.has(id)));
 const chunks = Array.from({ length: Math.ceil(todo.length / batchSize) }, (_, i) =>
   todo.slice(i * batchSize, (i + 1) * batchSize),
 );

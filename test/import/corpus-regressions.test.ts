@@ -62,6 +62,8 @@ describe("import openapi: what the corpus run found", () => {
     expect(input.limit!.default).toBe(20);
     expect(input.kinds!.default).toEqual(["recent"]);
     expect(input.tags).not.toHaveProperty("default");
+    // Items by reference: judged by the type alone.
+    expect(input.levels).toEqual({ type: "array", items: { $ref: "#/$defs/Level" } });
     expect(manifest.tools.findPlaces!.output).toEqual({ type: "object", properties: { name: { type: "string" } } });
     expect(imported.stderr).toContain(
       `${at}/parameters/5/schema/default: warning: default "true" does not match its own schema; true instead`,

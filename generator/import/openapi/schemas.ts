@@ -289,8 +289,13 @@ export class SchemaConverter {
   private fitDefault(schema: JsonObject, at: string): void {
     const { default: value, ...rest } = schema;
     if (value === undefined || plainlyAccepts(rest, value)) return;
-    const accepts = acceptor(rest);
-    if (accepts === undefined || accepts(value)) return;
+    // With references inside, only the type is judged here, and lists are not guessed at.
+    const exact = acceptor(rest);
+    const { type } = rest;
+    if (exact === undefined && type === undefined) return;
+    const accepts =
+      exact ?? ((v: Json | undefined) => v !== undefined && !Array.isArray(v) && plainlyAccepts({ type: type! }, v));
+    if (exact === undefined ? plainlyAccepts({ type: type! }, value) : exact(value)) return;
     const candidates: Json[] = [];
     if (typeof value === "string") {
       if (value === "true" || value === "false") candidates.push(value === "true");
