@@ -7,9 +7,11 @@
 // message is a failure. A seeded shuffle of the directory's documents (one per API: the
 // package keeps each API's preferred version) picks the sample, so a run is repeatable.
 //   npm run -s build && npm run corpus:openapi -- [--sample N] [--seed S] [--pool P] [--quick]
-// --quick is 20 documents, for CI. Projects go to the gitignored bench/.out/corpus (a failing
-// one is kept there); the report to bench/openapi-corpus.md (--quick: bench/.out/corpus/report.md)
-// and every document's record to bench/.out/corpus/results.json.
+// --quick is 20 documents, for CI (it fails when one fails). --failed-only runs again only the
+// documents the previous run's results.json records as failed (--skip id,…: not those either).
+// Projects go to the gitignored bench/.out/corpus (a failing one is kept there); the report to
+// bench/openapi-corpus.md (--quick: bench/.out/corpus/report.md) and every document's record to
+// bench/.out/corpus/results.json.
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
