@@ -1,6 +1,7 @@
 // The operations of an OpenAPI 3.1 document as mcp-gen tools: which are selected, their
 // names, their input (parameters and body in one object) and output schemas, annotations,
 // and the data the generated request code needs (operations.gen.ts).
+import { createHash } from "node:crypto";
 import { camelCase, identifierProblem, pascalCase } from "../../model/names.js";
 import { escapePointer, resolvePointer, type ImportWarnings } from "./document.js";
 import type { BodySpec, OperationSpec, ParameterSpec, SecuritySpec } from "./project/request.js";
@@ -25,8 +26,17 @@ type Json = Record<string, unknown>;
 const isObject = (value: unknown): value is Json =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 
-/** The tool name for an operation without a usable operationId: method and path words, snake_case. */
-const methodPathName = (method: string, path: string) =>
+/**
+ * The tool name for an operation without a usable operationId: method and path words, snake_case,
+ * at most 128 characters (MCP's limit; a longer one ends in a hash of the whole, to stay unique).
+ */
+const methodPathName = (method: string, path: string) => {
+  const name = methodPathWords(method, path);
+  return name.length <= 128
+    ? name
+    : `${name.slice(0, 119)}_${createHash("sha256").update(name).digest("hex").slice(0, 8)}`;
+};
+const methodPathWords = (method: string, path: string) =>
   [
     method,
     ...path
@@ -55,17 +65,22 @@ export function serverUrlOf(document: Json): string | undefined {
   });
 }
 
-/** Environment variable names for credentials: the server name and the scheme's, upper snake case. */
-const envName = (...parts: string[]) =>
-  parts
-    .map((p) =>
-      p
-        .replace(/([a-z0-9])([A-Z])/g, "$1_$2")
-        .replace(/[^A-Za-z0-9]+/g, "_")
-        .replace(/^_|_$/g, ""),
-    )
-    .join("_")
-    .toUpperCase();
+/**
+ * Environment variable names for credentials: the server name and the scheme's, upper snake case,
+ * at most 48 characters (settings have 64, and suffixes such as `_PASSWORD` follow): a long
+ * server name is cut first.
+ */
+const envName = (server: string, scheme: string) => {
+  const [a, b] = [server, scheme].map((p) =>
+    p
+      .replace(/([a-z0-9])([A-Z])/g, "$1_$2")
+      .replace(/[^A-Za-z0-9]+/g, "_")
+      .replace(/^_|_$/g, "")
+      .toUpperCase(),
+  ) as [string, string];
+  const tail = b.slice(0, 40);
+  return `${a.slice(0, Math.max(1, 47 - tail.length)).replace(/_+$/, "")}_${tail}`;
+};
 
 export interface Credentials {
   readonly schemes: Readonly<Record<string, SecuritySpec>>;

@@ -78,7 +78,8 @@ export async function runImportOpenApi(options: ImportOpenApiOptions): Promise<n
   >;
   const name =
     options.name ??
-    nameFromTitle(typeof info.title === "string" ? info.title : basename(options.source).replace(/\.[^.]*$/, ""));
+    (nameFromTitle(typeof info.title === "string" ? info.title : "") ||
+      nameFromTitle(basename(options.source).replace(/\.[^.]*$/, "")));
   if (!initNamePattern.test(name)) {
     err(`cannot use ${JSON.stringify(name)} as a server name; pass --name with lower-case letters, digits and dashes`);
     return 2;

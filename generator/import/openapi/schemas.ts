@@ -3,7 +3,10 @@
 // references and become named recursive types), `readOnly` properties leave inputs and
 // `writeOnly` ones leave outputs, and what JSON Schema cannot say (`discriminator`) is dropped
 // with a warning naming its JSON pointer in the document.
+import { createRequire } from "node:module";
+import type { Ajv } from "ajv";
 import { pascalCase } from "../../model/names.js";
+import { plainlyAccepts } from "../../validate/schema-mistakes.js";
 import { escapePointer, resolvePointer, type ImportWarnings } from "./document.js";
 
 export type Direction = "input" | "output";
@@ -32,6 +35,65 @@ const schemaList = new Set(["allOf", "anyOf", "oneOf", "prefixItems"]);
 const schemaMap = new Set(["properties", "patternProperties", "dependentSchemas", "$defs", "definitions"]);
 /** OpenAPI-only keywords that say nothing about which JSON values are valid: dropped without a word. */
 const documentationOnly = new Set(["xml", "externalDocs"]);
+
+const compilesWithU = (source: string) => {
+  try {
+    new RegExp(source, "u");
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * A pattern as JSON Schema means it, an ECMAScript regular expression with the u flag, or
+ * undefined when none is near: documents write escapes the u flag refuses (`\-`, `\#` outside a
+ * character class), which mean the character itself and are dropped silently; Java's `\p\{C\}`
+ * and script names without `Script=` (`\p{Han}`) are rewritten with a warning.
+ */
+export function patternForUnicode(source: string): { source: string; warn: boolean } | undefined {
+  if (compilesWithU(source)) return { source, warn: false };
+  let plain = "";
+  let inClass = false;
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i]!;
+    const next = source[i + 1];
+    if (c === "\\" && next !== undefined) {
+      const identity = !/[A-Za-z0-9]/.test(next) && !/[\^$\\.*+?()[\]{}|/]/.test(next);
+      plain += identity && !(inClass && next === "-") ? next : c + next;
+      i++;
+      continue;
+    }
+    if (c === "[") inClass = true;
+    else if (c === "]") inClass = false;
+    plain += c;
+  }
+  if (compilesWithU(plain)) return { source: plain, warn: false };
+  const rewritten = plain
+    .replace(/\\([pP])\\\{(\w+)\\\}/g, "\\$1{$2}")
+    .replace(/\\([pP])\{(\w+)\}/g, (whole, p: string, name: string) =>
+      !compilesWithU(`\\p{${name}}`) && compilesWithU(`\\p{Script=${name}}`) ? `\\${p}{Script=${name}}` : whole,
+    );
+  return compilesWithU(rewritten) ? { source: rewritten, warn: true } : undefined;
+}
+
+const require = createRequire(import.meta.url);
+let defaultsAjv: Ajv | undefined;
+/**
+ * Whether a schema without references accepts a value, judged as the generator judges defaults
+ * (ajv, strict off, no formats); undefined when this cannot tell (references, or no compile).
+ */
+function acceptor(schema: JsonObject): ((value: Json | undefined) => boolean) | undefined {
+  if (JSON.stringify(schema).includes('"$ref"')) return undefined;
+  const { default: Ajv2020 } = require("ajv/dist/2020") as { default: new (options: object) => Ajv };
+  defaultsAjv ??= new Ajv2020({ strict: false, validateFormats: false, validateSchema: false, addUsedSchema: false });
+  try {
+    const validate = defaultsAjv.compile(schema);
+    return (value) => validate(value);
+  } catch {
+    return undefined;
+  }
+}
 
 /**
  * Converts the schemas of one document. Names of `$defs` are global to the document (the
@@ -167,6 +229,21 @@ export class SchemaConverter {
       } else if (key === "nullable" || key === "example") {
         // OpenAPI 3.0 keywords the upgrade to 3.1 converts; left here only beside a $ref.
         if (key === "example") result.examples = [value];
+      } else if (key === "pattern" && typeof value === "string") {
+        const pattern = patternForUnicode(value);
+        if (pattern === undefined)
+          this.warnings.add(
+            at,
+            `pattern ${JSON.stringify(value)} is not a valid ECMAScript regular expression with the u flag, as JSON Schema requires; it is left out`,
+          );
+        else {
+          if (pattern.warn)
+            this.warnings.add(
+              at,
+              `pattern ${JSON.stringify(value)} rewritten for ECMAScript: ${JSON.stringify(pattern.source)}`,
+            );
+          result.pattern = pattern.source;
+        }
       } else if (key === "type" && value === "file") {
         result.type = "string";
         result.contentEncoding = "base64";
@@ -204,7 +281,43 @@ export class SchemaConverter {
       if (dropped.length > 0)
         result.required = result.required.filter((name) => typeof name !== "string" || !dropped.includes(name));
     }
+    if ("default" in result) this.fitDefault(result, `${pointer}/default`);
     return result;
+  }
+
+  /**
+   * A default its own schema rejects (`"true"` for a boolean, `false` for a string) would stop
+   * the generator: it is converted when a plain conversion makes it valid (the string of a
+   * boolean or number, one value for a list), else left out, with a warning either way.
+   */
+  private fitDefault(schema: JsonObject, at: string): void {
+    const { default: value, ...rest } = schema;
+    if (value === undefined || plainlyAccepts(rest, value)) return;
+    // With references inside, only the type is judged here, and lists are not guessed at.
+    const exact = acceptor(rest);
+    const { type } = rest;
+    if (exact === undefined && type === undefined) return;
+    const accepts =
+      exact ?? ((v: Json | undefined) => v !== undefined && !Array.isArray(v) && plainlyAccepts({ type: type! }, v));
+    if (exact === undefined ? plainlyAccepts({ type: type! }, value) : exact(value)) return;
+    const candidates: Json[] = [];
+    if (typeof value === "string") {
+      if (value === "true" || value === "false") candidates.push(value === "true");
+      if (value.trim() !== "" && Number.isFinite(Number(value))) candidates.push(Number(value));
+    }
+    for (const candidate of [...candidates]) candidates.push([candidate]);
+    if (!Array.isArray(value) && !(typeof value === "string" && value === "")) candidates.push([value as Json]);
+    const fitting = candidates.find((candidate) => accepts(candidate));
+    if (fitting === undefined) {
+      delete schema.default;
+      this.warnings.add(at, `default ${JSON.stringify(value)} does not match its own schema; it is left out`);
+    } else {
+      schema.default = fitting;
+      this.warnings.add(
+        at,
+        `default ${JSON.stringify(value)} does not match its own schema; ${JSON.stringify(fitting)} instead`,
+      );
+    }
   }
 
   /** Whether a property stays out of this direction: `readOnly` out of inputs, `writeOnly` out of outputs. */
