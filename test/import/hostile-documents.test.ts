@@ -74,7 +74,7 @@ describe("import openapi on hostile documents", () => {
     const version = importDocument("version", "info: { title: x, version: '1' }\nopenapi: 4.0.0\npaths: {}\n");
     expect(version.status).toBe(1);
     expect(version.stderr).toContain(
-      'version.yaml:2:10: neither "openapi: 3.0.x/3.1.x" nor "swagger: 2.0" at its top (found openapi: "4.0.0")',
+      'version.yaml:2:10: neither "openapi: 3.0.x/3.1.x" nor "swagger: 2.0" at its top (found "4.0.0")',
     );
     const list = importDocument("list", "- openapi: 3.1.0\n");
     expect(list.stderr).toContain("list.yaml:1:1: not an OpenAPI document (its top level is not an object)");

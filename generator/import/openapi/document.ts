@@ -89,7 +89,7 @@ export async function readDocument(source: string): Promise<OpenApiDocument> {
   const declared = key === undefined ? "" : String(top[key]);
   if (!/^(?:2\.0|3\.[01]\.\d+|3\.[01])$/.test(declared) || (key === "swagger") !== (declared === "2.0")) {
     throw new DocumentError(
-      `${key === undefined ? `${source}:1:1` : await at(`/${key}`)}: neither "openapi: 3.0.x/3.1.x" nor "swagger: 2.0" at its top (found ${key === undefined ? "neither key" : `${key}: ${JSON.stringify(top[key])}`}); OpenAPI 3.2 and later are not read yet`,
+      `${key === undefined ? `${source}:1:1` : await at(`/${key}`)}: neither "openapi: 3.0.x/3.1.x" nor "swagger: 2.0" at its top (found ${key === undefined ? "neither key" : JSON.stringify(top[key])}); OpenAPI 3.2 and later are not read yet`,
     );
   }
   const deep = tooDeep(parsed);
