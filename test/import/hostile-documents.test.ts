@@ -80,6 +80,16 @@ describe("import openapi on hostile documents", () => {
     expect(list.stderr).toContain("list.yaml:1:1: not an OpenAPI document (its top level is not an object)");
   });
 
+  it("reads the document once: a YAML slip is a located parse error, not a bundler failure", () => {
+    const result = importDocument(
+      "merge",
+      'openapi: 3.1.0\ninfo: { title: x, version: "1" }\npaths:\n  /x:\n    get:\n      summary: &m hello\n      <<: *m\n      responses: { "200": { description: ok } }\n',
+    );
+    expect(result.status).toBe(1);
+    expect(result.stderr).toMatch(/merge\.yaml:\d+:\d+: not JSON or YAML: Merge sources must be maps/);
+    expect(existsSync(result.out)).toBe(false);
+  });
+
   it("says where the operations are when none is left to import", () => {
     const result = importDocument("none", { openapi: "3.1.0", info, paths: {} });
     expect(result.status).toBe(1);
