@@ -54,6 +54,11 @@ const HTTP_SHARE = option("--http-share", 0.5);
 const CONCURRENCY = Math.max(1, Math.floor(option("--concurrency", 48)));
 const WINDOW = Math.max(2, Math.floor(option("--window", 256)));
 const WRITE_RESULTS = !flag("--no-results");
+/** The section `npm run fuzz:openapi` keeps at the end of RESULTS.md (fuzz/openapi.ts), left as it is. */
+const openApiSection = (results: string) => {
+  const at = results.indexOf("\n## OpenAPI import");
+  return at < 0 ? "" : `${results.slice(at)}`;
+};
 /** `--hostile-network`: that phase alone (its section of RESULTS.md replaced); `--no-hostile-network`: the message traffic alone. */
 const HOSTILE_ONLY = flag("--hostile-network");
 const HOSTILE = HOSTILE_ONLY || !flag("--no-hostile-network");
@@ -907,7 +912,10 @@ if (HOSTILE_ONLY) {
     const file = path.join(here, "RESULTS.md");
     const before = readFileSync(file, "utf8");
     const at = before.indexOf("## Hostile network");
-    writeFileSync(file, `${at < 0 ? `${before.trimEnd()}\n\n` : before.slice(0, at)}${text}\n`);
+    writeFileSync(
+      file,
+      `${at < 0 ? `${before.trimEnd()}\n\n` : before.slice(0, at)}${text}\n${openApiSection(before)}`,
+    );
   }
   process.exit(violationCount === 0 ? 0 : 1);
 }
@@ -1068,5 +1076,8 @@ if (violations.length > 0) {
     `fuzz: first ${Math.min(violations.length, MAX_SAVED_FAILURES)} failing cases saved to ${path.relative(root, failuresDir)}/`,
   );
 }
-if (WRITE_RESULTS) writeFileSync(path.join(here, "RESULTS.md"), `${report}\n`);
+if (WRITE_RESULTS) {
+  const file = path.join(here, "RESULTS.md");
+  writeFileSync(file, `${report}\n${openApiSection(readFileSync(file, "utf8"))}`);
+}
 process.exit(violationCount === 0 ? 0 : 1);

@@ -46,14 +46,32 @@ export interface OpenApiDocument {
 /** Why a document cannot be imported: a message for the user, located where known. */
 export class DocumentError extends Error {}
 
+/**
+ * How deep a document may nest. Real descriptions stay far below it (GitHub's: 21 levels); a
+ * deeper one is refused at its deepest point instead of overflowing a later phase's stack, and
+ * what the import writes stays under the manifest's own bound (load/source.ts, 256).
+ */
+export const maxDocumentDepth = 128;
+/** How many values a document may hold once its YAML aliases are expanded (GitHub's: about 1.3 million). */
+export const maxDocumentValues = 20_000_000;
+
 const isUrl = (source: string) => /^https?:\/\//i.test(source);
+
+/** The JSON pointer a local `$ref` names (`#/a%20b/c` → `/a b/c`), or undefined when it is no local, well-encoded reference. */
+export function refPointer(ref: string): string | undefined {
+  if (!ref.startsWith("#")) return undefined;
+  try {
+    return decodeURIComponent(ref.slice(1));
+  } catch {
+    return undefined; // a malformed percent escape (`#/%ZZ`)
+  }
+}
 
 /** Reads, bundles and upgrades a document; throws DocumentError with a located message. */
 export async function readDocument(source: string): Promise<OpenApiDocument> {
-  const { bundle } = await import("@scalar/json-magic/bundle");
+  const { bundleWithDiagnostics } = await import("@scalar/json-magic/bundle");
   const { readFiles, fetchUrls, parseJson, parseYaml } = await import("@scalar/json-magic/bundle/plugins/node");
   const { upgrade } = await import("@scalar/openapi-parser");
-  const YAML = await import("yaml");
   let text: string;
   try {
     text = isUrl(source)
@@ -62,36 +80,109 @@ export async function readDocument(source: string): Promise<OpenApiDocument> {
   } catch (error) {
     throw new DocumentError(`${source}: cannot read it (${(error as Error).message})`);
   }
-  // Parsed here first, so a syntax error is reported with its line and column.
-  let parsed: unknown;
-  try {
-    parsed = YAML.parse(text, { maxAliasCount: 10_000, prettyErrors: true });
-  } catch (error) {
-    const position = (error as { linePos?: { line: number; col: number }[] }).linePos?.[0];
-    throw new DocumentError(
-      `${source}${position ? `:${position.line}:${position.col}` : ""}: not JSON or YAML: ${(error as Error).message.split("\n")[0]}`,
-    );
-  }
+  const parsed = await parseDocument(source, text);
+  const at = (pointer: string) => locate(source, text, pointer);
   if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed))
-    throw new DocumentError(`${source}: not an OpenAPI document (its top level is not an object)`);
-  const declared = String(
-    (parsed as Record<string, unknown>).openapi ?? (parsed as Record<string, unknown>).swagger ?? "",
-  );
-  if (!/^(?:2\.0|3\.[01]\.\d+|3\.[01])$/.test(declared)) {
+    throw new DocumentError(`${source}:1:1: not an OpenAPI document (its top level is not an object)`);
+  const top = parsed as Record<string, unknown>;
+  const key = "openapi" in top ? "openapi" : "swagger" in top ? "swagger" : undefined;
+  const declared = key === undefined ? "" : String(top[key]);
+  if (!/^(?:2\.0|3\.[01]\.\d+|3\.[01])$/.test(declared) || (key === "swagger") !== (declared === "2.0")) {
     throw new DocumentError(
-      `${source}: neither "openapi: 3.0.x/3.1.x" nor "swagger: 2.0" at its top (found ${declared === "" ? "neither key" : JSON.stringify(declared)}); OpenAPI 3.2 and later are not read yet`,
+      `${key === undefined ? `${source}:1:1` : await at(`/${key}`)}: neither "openapi: 3.0.x/3.1.x" nor "swagger: 2.0" at its top (found ${key === undefined ? "neither key" : JSON.stringify(top[key])}); OpenAPI 3.2 and later are not read yet`,
     );
   }
+  const deep = tooDeep(parsed);
+  if (deep !== undefined) throw new DocumentError(`${await at(deep.pointer)}: ${deep.message}`);
   let bundled: unknown;
   try {
-    // External $refs are resolved against the document's own location.
-    bundled = await bundle(isUrl(source) ? source : resolve(source), {
+    // External $refs are resolved against the document's own location. One that cannot be read
+    // stays a $ref, which the importer reports where it meets it.
+    const result = await bundleWithDiagnostics(parsed as Record<string, unknown>, {
       plugins: [readFiles(), fetchUrls(), parseJson(), parseYaml()],
       treeShake: false,
+      origin: isUrl(source) ? source : resolve(source),
     });
+    bundled = result.document;
   } catch (error) {
-    throw new DocumentError(`${source}: cannot bundle its $refs: ${(error as Error).message}`);
+    throw new DocumentError(`${source}#: cannot bundle its $refs: ${(error as Error).message}`);
   }
-  const upgraded = upgrade(bundled as Record<string, unknown>).specification as unknown as Record<string, unknown>;
+  const deeper = tooDeep(bundled);
+  if (deeper !== undefined)
+    throw new DocumentError(`${source}#${deeper.pointer}: ${deeper.message} (with its external $refs)`);
+  let upgraded: Record<string, unknown>;
+  try {
+    upgraded = upgrade(bundled as Record<string, unknown>).specification as unknown as Record<string, unknown>;
+  } catch (error) {
+    throw new DocumentError(`${source}#: cannot upgrade it to OpenAPI 3.1: ${(error as Error).message}`);
+  }
   return { document: upgraded, declared, text };
+}
+
+/** The document's value: JSON first (it nests without bounds), else YAML, with line and column on a syntax error. */
+async function parseDocument(source: string, text: string): Promise<unknown> {
+  const body = text.replace(/^\uFEFF/, "");
+  if (/^\s*[[{]/.test(body)) {
+    try {
+      return JSON.parse(body);
+    } catch {
+      // YAML reads it again, to report where it breaks (or to read YAML flow style).
+    }
+  }
+  const YAML = await import("yaml");
+  try {
+    return YAML.parse(body, { maxAliasCount: 10_000, merge: true, prettyErrors: true });
+  } catch (error) {
+    if (error instanceof RangeError)
+      throw new DocumentError(
+        `${source}:1:1: not read: it nests too deeply for a YAML parser (over ${maxDocumentDepth} levels are refused anyway)`,
+      );
+    const position = (error as { linePos?: { line: number; col: number }[] }).linePos?.[0];
+    throw new DocumentError(
+      `${source}:${position ? `${position.line}:${position.col}` : "1:1"}: not JSON or YAML: ${(error as Error).message.split("\n")[0]}`,
+    );
+  }
+}
+
+/** Where a value nests deeper than `maxDocumentDepth`, or holds more than `maxDocumentValues` values (aliases expanded). */
+function tooDeep(root: unknown): { pointer: string; message: string } | undefined {
+  const stack: [unknown, number, string][] = [[root, 0, ""]];
+  for (let values = 0; stack.length > 0; values++) {
+    const [value, depth, pointer] = stack.pop()!;
+    if (values > maxDocumentValues)
+      return {
+        pointer,
+        message: `holds more than ${maxDocumentValues.toLocaleString("en")} values (its YAML aliases expanded); no API description needs that many`,
+      };
+    if (typeof value !== "object" || value === null) continue;
+    if (depth >= maxDocumentDepth)
+      return {
+        pointer,
+        message: `values nest more than ${maxDocumentDepth} levels deep here; an API description never needs that many (use components and $ref)`,
+      };
+    for (const [key, child] of Object.entries(value))
+      stack.push([child, depth + 1, `${pointer}/${escapePointer(key)}`]);
+  }
+  return undefined;
+}
+
+/** `file:line:col` of the value at a JSON pointer when the text shows it, else `file#pointer`. */
+async function locate(source: string, text: string, pointer: string): Promise<string> {
+  const YAML = await import("yaml");
+  try {
+    const lines = new YAML.LineCounter();
+    const document = YAML.parseDocument(text.replace(/^\uFEFF/, ""), { lineCounter: lines });
+    const path = pointer
+      .split("/")
+      .slice(1)
+      .map((t) => t.replaceAll("~1", "/").replaceAll("~0", "~"));
+    const node = document.getIn(path, true) as { range?: [number, number, number] } | undefined;
+    if (node?.range !== undefined) {
+      const { line, col } = lines.linePos(node.range[0]);
+      return `${source}:${line}:${col}`;
+    }
+  } catch {
+    // (a text YAML cannot read: the pointer alone)
+  }
+  return `${source}#${pointer}`;
 }

@@ -3,9 +3,10 @@
 // and the data the generated request code needs (operations.gen.ts).
 import { createHash } from "node:crypto";
 import { camelCase, identifierProblem, pascalCase } from "../../model/names.js";
-import { escapePointer, resolvePointer, type ImportWarnings } from "./document.js";
+import { escapePointer, refPointer, resolvePointer, type ImportWarnings } from "./document.js";
 import type { BodySpec, OperationSpec, ParameterSpec, SecuritySpec } from "./project/request.js";
 import { SchemaConverter, type Schema } from "./schemas.js";
+import { acceptedTool } from "./tool-check.js";
 import { matches, type Selection } from "./selection.js";
 
 export interface ImportedTool {
@@ -49,7 +50,9 @@ const methodPathWords = (method: string, path: string) =>
     .toLowerCase()
     .split(/[^a-z0-9]+/)
     .filter((w) => w !== "")
-    .join("_");
+    .join("_")
+    .slice(0, 64)
+    .replace(/_+$/, "");
 
 /** An operationId as an MCP tool name: characters outside A-Za-z0-9_.- become `_`, at most 64. */
 const toolNameOf = (operationId: string) => operationId.replace(/[^A-Za-z0-9_.-]+/g, "_").slice(0, 64);
@@ -107,9 +110,7 @@ export function credentialsOf(document: Json, serverName: string, warnings: Impo
   for (const [name, raw] of Object.entries(declared).sort(([a], [b]) => (a < b ? -1 : 1))) {
     const pointer = `/components/securitySchemes/${escapePointer(name)}`;
     const scheme =
-      isObject(raw) && typeof raw.$ref === "string"
-        ? resolvePointer(document, decodeURIComponent(raw.$ref.slice(1)))
-        : raw;
+      isObject(raw) && typeof raw.$ref === "string" ? resolvePointer(document, refPointer(raw.$ref) ?? "#") : raw;
     if (!isObject(scheme)) continue;
     const env = envName(serverName, name);
     if (
@@ -311,8 +312,10 @@ class OperationImporter {
       return;
     }
     const { output, wrap } = this.outputOf(at);
+    const tool = acceptedTool(this.tool(at, name, inputs, parts, output, wrap), at.pointer, this.warnings);
+    if (tool === undefined) return;
     this.byIdentifier.set(camelCase(name), name);
-    this.tools.push(this.tool(at, name, inputs, parts, output, wrap));
+    this.tools.push(tool);
   }
 
   /** The name: the operationId's, unless it yields no identifier or one taken already; undefined when the operation is left out. */

@@ -94,7 +94,7 @@ export async function runImportOpenApi(options: ImportOpenApiOptions): Promise<n
   for (const warning of warnings.list) err(formatDiagnostic(warning));
   if ((catalog ?? result).tools.length === 0) {
     err(
-      `${shownSource}: no operation selected (${result.total} in the document${options.includeDeprecated ? "" : "; deprecated ones need --include-deprecated"}); nothing written`,
+      `${shownSource}#/paths: no operation selected (${result.total} in the document${options.includeDeprecated ? "" : "; deprecated ones need --include-deprecated"}); nothing written`,
     );
     return 1;
   }

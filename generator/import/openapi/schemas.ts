@@ -7,7 +7,7 @@ import { createRequire } from "node:module";
 import type { Ajv } from "ajv";
 import { pascalCase } from "../../model/names.js";
 import { plainlyAccepts } from "../../validate/schema-mistakes.js";
-import { escapePointer, resolvePointer, type ImportWarnings } from "./document.js";
+import { escapePointer, refPointer, resolvePointer, type ImportWarnings } from "./document.js";
 
 export type Direction = "input" | "output";
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -186,9 +186,9 @@ export class SchemaConverter {
       );
       return undefined;
     }
-    const pointer = decodeURIComponent(ref.slice(1));
-    const value = resolvePointer(this.document, pointer);
-    if (value === undefined) {
+    const pointer = refPointer(ref);
+    const value = pointer === undefined ? undefined : resolvePointer(this.document, pointer);
+    if (pointer === undefined || value === undefined) {
       this.warnings.add(
         at,
         `$ref ${JSON.stringify(ref)} points to nothing in the document; it is left out (any value accepted)`,
@@ -331,7 +331,7 @@ export class SchemaConverter {
       target.readOnly === undefined &&
       target.writeOnly === undefined
     ) {
-      target = resolvePointer(this.document, decodeURIComponent(target.$ref.slice(1))) ?? target;
+      target = resolvePointer(this.document, refPointer(target.$ref) ?? "#") ?? target;
     }
     if (!isObject(target)) return false;
     return direction === "input" ? target.readOnly === true : target.writeOnly === true;
