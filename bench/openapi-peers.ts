@@ -6,7 +6,7 @@
 // synthesized arguments against Prism (`prism mock --errors`), counting the requests it finds valid.
 //   npm run -s build && npm run -s bench:openapi-peers -- [--docs petstore,sample,github] [--sample 40]
 //     [--generators mcp-gen,openapi-mcp-generator,kubb] [--prism petstore,github] [--prism-sample 20]
-//     [--results NAME] [--port 47810] [--prism-only] [--report]
+//     [--results NAME] [--port 47810] [--prism-only] [--reverse] [--report]
 // The peers (pinned in bench/openapi-peers.package.json and its lock) are installed by this script
 // into the gitignored bench/.out/peers, never into the project's package.json; projects are written
 // to bench/.out/peers/out/<generator>/<document>. Results: bench/.out/peers/<NAME>.jsonl, rendered
@@ -317,7 +317,9 @@ function verdict(segment: string): {
   if (requests === 0) return { outcome: "no request", requests };
   const unrouted = /Request terminated with error: \S*(NO_PATH_MATCHED|NO_METHOD_MATCHED)\S*/.exec(segment);
   const violations = [
-    ...new Set([...segment.matchAll(/\[VALIDATOR\] ✖\s+error\s+(?!Violation: )(.*)/g)].map((m) => excerpt(m[1]!, 160))),
+    ...new Set(
+      [...segment.matchAll(/\[VALIDATOR\] ✖\s+error\s+(?!Violation: )(\S.*)/g)].map((m) => excerpt(m[1]!, 160)),
+    ),
   ];
   if (unrouted !== null) violations.push(unrouted[1]!);
   if (!segment.includes("did not pass the validation rules") && unrouted === null)
@@ -410,7 +412,9 @@ if (process.argv.includes("--report")) {
   const chosen = generators({ root, peers, schemaDir }).filter((g) =>
     option("generators", "mcp-gen,openapi-mcp-generator,kubb").split(",").includes(g.name),
   );
-  const docs = documents(option("docs", "petstore,sample,github").split(","), Number(option("sample", "40")));
+  // --reverse: a second process can work through the same list from its end.
+  const ordered = documents(option("docs", "petstore,sample,github").split(","), Number(option("sample", "40")));
+  const docs = process.argv.includes("--reverse") ? ordered.reverse() : ordered;
   writeFileSync(resultsFile, "");
   console.error(`${docs.length} documents × ${chosen.length} generators → ${relative(root, resultsFile)}`);
   // --prism-only: call the projects an earlier run left in bench/.out/peers/out at Prism.
