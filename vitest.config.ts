@@ -17,6 +17,8 @@ export default defineConfig({
       "test/import/prism-github.test.ts",
       "**/node_modules/**",
       "test/.tmp/**",
+      // Projects the import tests write: their own test/server.test.ts runs under node:test via their npm test.
+      "test/**/.out/**",
     ],
     // Generation of five protocol revisions, tsc compiles and real SDK peers take seconds, not milliseconds.
     testTimeout: 120_000,

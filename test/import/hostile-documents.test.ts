@@ -104,7 +104,7 @@ describe("import openapi on hostile documents", () => {
         "/bad-input": {
           get: {
             operationId: "badInput",
-            parameters: [{ name: "q", in: "query", schema: { type: "string", pattern: "[" } }],
+            parameters: [{ name: "q", in: "query", schema: { type: "string", minLength: -1 } }],
             responses: { "200": json({ type: "object" }) },
           },
         },
@@ -116,7 +116,7 @@ describe("import openapi on hostile documents", () => {
     });
     expect(result.status).toBe(0);
     expect(result.stderr).toMatch(
-      /refused-schemas\.yaml#\/paths\/~1bad-input\/get: warning: operation left out: its input schema: pattern "\[" is not a valid ECMAScript regular expression/,
+      /refused-schemas\.yaml#\/paths\/~1bad-input\/get: warning: operation left out: its input schema .*minLength/,
     );
     expect(result.stderr).toMatch(
       /refused-schemas\.yaml#\/paths\/~1bad-output\/get\/responses: warning: its output schema is not a valid JSON Schema 2020-12: .*minLength.*; the tool is imported without an output schema/,
@@ -143,7 +143,7 @@ describe("import openapi on hostile documents", () => {
     });
     expect(result.status).toBe(0);
     const [name] = result.tools();
-    expect(name!.length).toBeLessThanOrEqual(64);
+    expect(name!.length).toBeLessThanOrEqual(128); // MCP's limit, and the manifest's
     expect(result.generate().status).toBe(0);
   });
 });

@@ -50,9 +50,7 @@ const methodPathWords = (method: string, path: string) =>
     .toLowerCase()
     .split(/[^a-z0-9]+/)
     .filter((w) => w !== "")
-    .join("_")
-    .slice(0, 64)
-    .replace(/_+$/, "");
+    .join("_");
 
 /** An operationId as an MCP tool name: characters outside A-Za-z0-9_.- become `_`, at most 64. */
 const toolNameOf = (operationId: string) => operationId.replace(/[^A-Za-z0-9_.-]+/g, "_").slice(0, 64);
