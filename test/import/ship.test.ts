@@ -1,6 +1,7 @@
 // An imported Petstore as its user ships it. Its own test: `mcp-gen import openapi` writes
 // test/server.test.ts, which the project's `npm test` runs (src/main.ts over stdio against a
-// stand-in API in the test); it passes as written and fails when a generated handler breaks.
+// stand-in API in the test); it passes as written and fails when a generated handler breaks,
+// in both modes: one tool per operation, and the catalog tools (`--tools catalog`).
 // Its bundle: `mcp-gen pack` makes an .mcpb the official mcpb CLI accepts, whose user_config
 // holds the base URL and the credentials (secret ones sensitive); unpacked outside the project
 // and started as its manifest.json says, with the user's settings as environment variables,
@@ -17,6 +18,7 @@ import { cliPath, repoRoot, schemaDir } from "../support/paths.js";
 import { credentials, petstore3, pets } from "./support/petstore-upstream.js";
 
 const project = join(repoRoot, "test", "import", ".out", "ship");
+const catalogProject = join(repoRoot, "test", "import", ".out", "ship-catalog");
 const temp = mkdtempSync(join(tmpdir(), "mcp-gen-import-ship-"));
 const npm = process.platform === "win32" ? "npm.cmd" : "npm";
 
@@ -35,8 +37,8 @@ const succeeded = (result: ReturnType<typeof run>, what: string) => {
   return result;
 };
 
-/** `mcp-gen import openapi` of the Petstore 3.0 fixture into the project. */
-const importPetstore = (env: Record<string, string> = {}) =>
+/** `mcp-gen import openapi` of the Petstore 3.0 fixture into the project (or `out`). */
+const importPetstore = (env: Record<string, string> = {}, out = project, options: readonly string[] = []) =>
   run(
     process.execPath,
     [
@@ -45,12 +47,26 @@ const importPetstore = (env: Record<string, string> = {}) =>
       "openapi",
       join(repoRoot, "test", "import", "fixtures", "petstore-3.0.yaml"),
       "--out",
-      project,
+      out,
       "-q",
+      ...options,
     ],
     env,
     repoRoot,
   );
+
+/** `file` with `from` replaced by `to` while `check` runs, then restored. */
+function whileEdited(file: string, from: string, to: string, check: () => void) {
+  const original = readFileSync(file, "utf8");
+  const edited = original.replace(from, to);
+  expect(edited).not.toBe(original);
+  writeFileSync(file, edited);
+  try {
+    check();
+  } finally {
+    writeFileSync(file, original);
+  }
+}
 
 beforeAll(() => {
   rmSync(project, { recursive: true, force: true });
@@ -111,6 +127,63 @@ describe("the imported project's own test", () => {
     succeeded(importPetstore(), "mcp-gen import openapi, again");
     expect(readFileSync(testFile, "utf8")).toBe(mine);
   }, 120_000);
+});
+
+describe("the imported project's own test in the catalog mode", () => {
+  const upstream = join(catalogProject, "src", "upstream");
+  const npmTest = () => run(npm, ["test", "-s"], {}, catalogProject);
+
+  beforeAll(() => {
+    rmSync(catalogProject, { recursive: true, force: true });
+    succeeded(importPetstore({}, catalogProject, ["--tools", "catalog"]), "mcp-gen import openapi --tools catalog");
+    succeeded(run(process.execPath, [cliPath, "--schema-dir", schemaDir, "-q"], {}, catalogProject), "mcp-gen");
+  }, 120_000);
+
+  it("type-checks with the project and passes under npm test", () => {
+    succeeded(run(npm, ["run", "-s", "typecheck"], {}, catalogProject), "npm run typecheck");
+    const tested = succeeded(npmTest(), "npm test");
+    expect(tested.stdout).toContain("ok 1 - lists the three catalog tools");
+    expect(tested.stdout).toContain("ok 2 - find_operations finds listPets by its id");
+    expect(tested.stdout).toContain(
+      "ok 3 - call_operation of listPets sends GET /v1/pets and answers with what the API answered",
+    );
+    expect(tested.stdout).toContain(
+      "ok 4 - call_operation of listPets with an invalid argument is refused before the API is called",
+    );
+    expect(tested.stdout).toMatch(/^# fail 0$/m);
+  }, 300_000);
+
+  it("fails when call_operation does not call the API, calls the wrong path or skips the validator", () => {
+    whileEdited(
+      join(upstream, "handlers.gen.ts"),
+      "callOperation: (args, ctx) => tools.call(args, ctx.signal),",
+      'callOperation: () => ({ content: [{ type: "text", text: \'{"result":[]}\' }] }),',
+      () => {
+        const tested = npmTest();
+        expect(tested.status).not.toBe(0);
+        expect(tested.stdout).toContain("not ok 3 - call_operation of listPets sends GET /v1/pets");
+        expect(tested.stdout).toMatch(/^# fail 2$/m); // the invalid call is no error either
+      },
+    );
+    whileEdited(join(upstream, "operations.gen.ts"), '"path":"/pets",', '"path":"/pet",', () => {
+      const tested = npmTest();
+      expect(tested.status).not.toBe(0);
+      expect(tested.stdout).toContain("not ok 2 - find_operations finds listPets by its id");
+      expect(tested.stdout).toContain("not ok 3 - call_operation of listPets sends GET /v1/pets");
+      expect(tested.stdout).toContain("GET /v1/pet answered HTTP 404");
+    });
+    whileEdited(
+      join(upstream, "catalog.gen.ts"),
+      "const issue = operation.validateInput(given);",
+      "const issue = undefined;",
+      () => {
+        const tested = npmTest();
+        expect(tested.status).not.toBe(0);
+        expect(tested.stdout).toContain("not ok 4 - call_operation of listPets with an invalid argument is refused");
+        expect(tested.stdout).toMatch(/^# fail 1$/m);
+      },
+    );
+  }, 300_000);
 });
 
 describe("mcp-gen pack of the imported project", () => {

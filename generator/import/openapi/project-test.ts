@@ -4,7 +4,9 @@
 // parameters are plain, whose credentials are read from the environment, and for which
 // sample.ts finds arguments and an answer the tool's schemas accept (checked with ajv, so the
 // test passes as written). The invalid call is an argument of a type its schema refuses,
-// refused by the server before the API is called.
+// refused by the server before the API is called. In the catalog mode (`--tools catalog`) the
+// same operations are chosen among those the catalog serves, found with find_operations and
+// called through call_operation.
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
@@ -13,6 +15,7 @@ import Handlebars from "handlebars";
 import { codeLiteral, docLines, stringLiteral } from "../../emit/escape.js";
 import { packageRoot } from "../../load/revisions.js";
 import { camelCase, serverTypeBase } from "../../model/names.js";
+import type { CatalogData } from "./catalog.js";
 import { toolTypeBase, type ImportedTool, type ImportResult } from "./operations.js";
 import type { SecuritySpec } from "./project/request.js";
 import { sampleOf } from "./sample.js";
@@ -128,16 +131,22 @@ function invalidCall(tools: readonly ImportedTool[]): InvalidCall | undefined {
 /** Text for a `//` comment: one line, nothing that ends or escapes it. */
 const commentText = (text: string) => docLines(text).join(" ");
 
-export function renderProjectTest(name: string, result: ImportResult): string {
+export function renderProjectTest(name: string, result: ImportResult, catalog?: CatalogData): string {
+  const tools = catalog?.tools ?? result.tools;
   const basePath = new URL(result.serverUrl ?? "/", "http://localhost").pathname.replace(/\/+$/, "");
-  const read = result.tools.map((tool) => readCall(tool, result, basePath)).find((call) => call !== undefined);
-  const invalid = invalidCall(read === undefined ? result.tools : [read.tool, ...result.tools]);
+  const read = tools.map((tool) => readCall(tool, result, basePath)).find((call) => call !== undefined);
+  const invalid = invalidCall(read === undefined ? tools : [read.tool, ...tools]);
   const typeBase = serverTypeBase(name);
-  const call = (tool: ImportedTool) => `client.tools.${camelCase(tool.name)}`;
+  /** The client call of `tool` with `args`: its own method, or call_operation with its id. */
+  const call = (tool: ImportedTool, args: Record<string, Json>, cast = "") =>
+    catalog === undefined
+      ? `client.tools.${camelCase(tool.name)}(${codeLiteral(args, "  ")}${cast})`
+      : `client.tools.callOperation({\n    id: ${stringLiteral(tool.name)},\n    arguments: ${codeLiteral(args, "    ")},\n  })`;
   const context = {
     name: commentText(name),
     typeBase,
-    toolCount: result.tools.length,
+    catalog: catalog !== undefined,
+    toolCount: tools.length,
     basePath: basePath.replace(/[`\\$]/g, "\\$&"),
     credentials: (read?.credentials ?? []).map((env) => ({
       env,
@@ -146,9 +155,13 @@ export function renderProjectTest(name: string, result: ImportResult): string {
     read: read !== undefined && {
       tool: commentText(read.tool.name),
       toolLiteral: stringLiteral(read.tool.name),
-      title: stringLiteral(`${read.tool.name} sends ${read.route} and answers with what the API answered`),
-      call: call(read.tool),
-      args: codeLiteral(read.args, "  "),
+      title: stringLiteral(
+        `${catalog === undefined ? read.tool.name : `call_operation of ${read.tool.name}`} sends ${read.route} and answers with what the API answered`,
+      ),
+      findTitle: stringLiteral(`find_operations finds ${read.tool.name} by its id`),
+      method: stringLiteral(read.tool.operation.method.toUpperCase()),
+      path: stringLiteral(read.tool.operation.path),
+      call: call(read.tool, read.args),
       route: stringLiteral(read.route),
       routeText: commentText(read.route),
       answerType: stringLiteral(read.answer.type),
@@ -161,10 +174,17 @@ export function renderProjectTest(name: string, result: ImportResult): string {
     ),
     invalid: invalid !== undefined && {
       tool: commentText(invalid.tool.name),
-      call: call(invalid.tool),
-      title: stringLiteral(`${invalid.tool.name} with an invalid argument is refused before the API is called`),
-      inputType: `${toolTypeBase(invalid.tool.name)}Input`,
-      args: codeLiteral(invalid.args, "  "),
+      title: stringLiteral(
+        `${catalog === undefined ? invalid.tool.name : `call_operation of ${invalid.tool.name}`} with an invalid argument is refused before the API is called`,
+      ),
+      // The catalog's arguments are any object: only a tool's own method needs the cast.
+      inputType: catalog === undefined && `${toolTypeBase(invalid.tool.name)}Input`,
+      call: call(
+        invalid.tool,
+        invalid.args,
+        catalog === undefined ? ` as unknown as ${toolTypeBase(invalid.tool.name)}Input` : "",
+      ),
+      refusal: stringLiteral(`Invalid arguments for operation ${invalid.tool.name}: `),
       why: commentText(invalid.why),
     },
   };

@@ -202,7 +202,7 @@ function renderStarterFiles(input: ProjectInput): Map<string, string> {
   const init = renderInit(input.name, { author: input.author });
   for (const path of ["package.json", "tsconfig.json", "src/main.ts", ".gitignore", "test/tsconfig.json"])
     starter.set(path, init.get(path)!);
-  starter.set("test/server.test.ts", renderProjectTest(input.name, result));
+  starter.set("test/server.test.ts", renderProjectTest(input.name, result, input.catalog));
   starter.set(
     "src/handlers.ts",
     `// The handlers of ${input.name}: every tool calls its API operation (src/upstream/, which

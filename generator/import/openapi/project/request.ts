@@ -85,7 +85,7 @@ export interface UpstreamError {
 }
 
 /**
- * The upstream of this project: `MCP_UPSTREAM_URL` overrides the document's server URL,
+ * The upstream of this project: `MCP_UPSTREAM_URL` (unless empty) overrides the document's server URL,
  * `MCP_UPSTREAM_TIMEOUT_MS` the 30-second timeout of each call (retries and token included),
  * `MCP_UPSTREAM_RETRIES` the 2 retries of idempotent requests answered 429 or 503.
  */
@@ -94,7 +94,8 @@ export function upstreamFromEnv(
   schemes: Readonly<Record<string, SecuritySpec>>,
   env: Readonly<Record<string, string | undefined>> = process.env,
 ): Upstream {
-  const baseUrl = env.MCP_UPSTREAM_URL ?? documentUrl;
+  // An empty value is unset: a host passes one for a bundle's upstream_url setting left empty.
+  const baseUrl = env.MCP_UPSTREAM_URL || documentUrl;
   if (baseUrl === undefined || !/^https?:\/\//.test(baseUrl)) {
     throw new Error(
       `the API's base URL is ${baseUrl === undefined ? "not in its document" : `relative (${baseUrl})`}: set MCP_UPSTREAM_URL to an absolute http(s) URL`,
