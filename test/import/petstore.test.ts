@@ -4,14 +4,13 @@
 // from the same document (test/import/support/petstore-upstream.ts), which checks what each
 // request carries exactly. Structured results are checked again by the generated output
 // validators; error answers must come back as tool errors with their status and body.
-import { spawnSync } from "node:child_process";
-import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { cliPath, repoRoot, schemaDir } from "../support/paths.js";
+import { cliPath, repoRoot } from "../support/paths.js";
+import { call, importProject, run, serve, text } from "./support/imported-project.js";
 import {
   credentials,
   categoryTree,
@@ -23,61 +22,10 @@ import {
 } from "./support/petstore-upstream.js";
 
 const fixtures = join(repoRoot, "test", "import", "fixtures");
-const outRoot = join(repoRoot, "test", "import", ".out");
-
-/** Runs a command to its end; fails the test with its output when it fails. */
-function run(command: string, args: readonly string[], cwd: string): { stdout: string; stderr: string } {
-  const result = spawnSync(command, args, { cwd, encoding: "utf8", timeout: 180_000 });
-  if (result.status !== 0)
-    throw new Error(`${[command, ...args].join(" ")} exited ${result.status}:\n${result.stdout}\n${result.stderr}`);
-  return { stdout: result.stdout, stderr: result.stderr };
-}
-
-/** import → generate → strict tsc of a fixture into test/import/.out/<name>; the import's stderr. */
-function importProject(name: string, fixture: string, ...flags: string[]): { project: string; warnings: string } {
-  const project = join(outRoot, name);
-  rmSync(project, { recursive: true, force: true });
-  const imported = run(
-    process.execPath,
-    [cliPath, "import", "openapi", join(fixtures, fixture), "--out", project, ...flags],
-    repoRoot,
-  );
-  run(process.execPath, [cliPath, "--schema-dir", schemaDir, "-q"], project);
-  // The project's tsconfig is init's: strict, exactOptionalPropertyTypes, noUncheckedIndexedAccess.
-  run(
-    process.execPath,
-    [join(repoRoot, "node_modules", "typescript", "bin", "tsc"), "--noEmit", "-p", project],
-    project,
-  );
-  return { project, warnings: imported.stderr };
-}
-
-/** The SDK v1 client connected to the project's src/main.ts over stdio. */
-async function serve(project: string, env: Record<string, string>): Promise<Client> {
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: ["--import", "tsx", join(project, "src", "main.ts")],
-    cwd: project,
-    env: { PATH: process.env.PATH ?? "", ...env },
-    stderr: "pipe",
-  });
-  const client = new Client({ name: "import-e2e", version: "1.0.0" });
-  await client.connect(transport);
-  return client;
-}
 
 type Validator = (value: unknown) => { path: string; message: string } | undefined;
 const validators = async (project: string) =>
   (await import(pathToFileURL(join(project, "src", "mcp", "index.ts")).href)) as Record<string, Validator>;
-
-interface CallResult {
-  readonly isError?: boolean;
-  readonly structuredContent?: unknown;
-  readonly content: readonly { type: string; text?: string; data?: string; mimeType?: string }[];
-}
-const call = async (client: Client, name: string, args: Record<string, unknown>) =>
-  (await client.callTool({ name, arguments: args })) as CallResult;
-const text = (result: CallResult) => result.content.map((c) => c.text ?? "").join("\n");
 
 describe("import openapi: Petstore 3.0 (YAML)", () => {
   let upstream: Upstream;

@@ -1,6 +1,6 @@
 // An OpenAPI fixture as a running MCP server, the way a user gets one: `mcp-gen import openapi`
 // → `mcp-gen` → strict tsc → the project's own src/main.ts over stdio, called with the SDK v1
-// client. For the test/import/upstream-*.test.ts files.
+// client. For the test/import/petstore.test.ts and upstream-*.test.ts files.
 import { spawnSync } from "node:child_process";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
@@ -9,7 +9,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { cliPath, repoRoot, schemaDir } from "../../support/paths.js";
 
 /** Runs a command to its end; throws with its output when it fails. */
-function run(command: string, args: readonly string[], cwd: string): { stdout: string; stderr: string } {
+export function run(command: string, args: readonly string[], cwd: string): { stdout: string; stderr: string } {
   const result = spawnSync(command, args, { cwd, encoding: "utf8", timeout: 180_000 });
   if (result.status !== 0)
     throw new Error(`${[command, ...args].join(" ")} exited ${result.status}:\n${result.stdout}\n${result.stderr}`);
@@ -56,7 +56,7 @@ export async function serve(project: string, env: Record<string, string>): Promi
 export interface CallResult {
   readonly isError?: boolean;
   readonly structuredContent?: unknown;
-  readonly content: readonly { type: string; text?: string }[];
+  readonly content: readonly { type: string; text?: string; data?: string; mimeType?: string }[];
 }
 
 export const call = async (
