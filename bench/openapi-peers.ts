@@ -5,7 +5,7 @@
 // for the documents given to --prism: every tool (or a seeded sample) called with the same
 // synthesized arguments against Prism (`prism mock --errors`), counting the requests it finds valid.
 //   npm run -s build && npm run -s bench:openapi-peers -- [--docs petstore,sample,github] [--sample 40]
-//     [--generators mcp-gen,openapi-mcp-generator,kubb] [--prism petstore,github] [--prism-sample 20]
+//     [--generators mcp-gen,mcp-gen-catalog,openapi-mcp-generator,kubb] [--prism petstore,github] [--prism-sample 20]
 //     [--results NAME] [--port 47810] [--prism-only] [--reverse] [--report]
 // The peers (pinned in bench/openapi-peers.package.json and its lock) are installed by this script
 // into the gitignored bench/.out/peers, never into the project's package.json; projects are written
@@ -341,7 +341,7 @@ async function prismCalls(document: Document, chosen: Generator[], port: number,
   const prism = await startPrism(document, port);
   const url = `http://127.0.0.1:${port}`;
   try {
-    for (const generator of chosen) {
+    for (const generator of chosen.filter((g) => g.callsAtPrism)) {
       let dir = join(peers, "out", generator.name, document.name);
       if (generator.bakesBaseUrl) {
         dir = `${dir}-prism`;
@@ -410,7 +410,7 @@ if (process.argv.includes("--report")) {
 } else {
   ensurePeers();
   const chosen = generators({ root, peers, schemaDir }).filter((g) =>
-    option("generators", "mcp-gen,openapi-mcp-generator,kubb").split(",").includes(g.name),
+    option("generators", "mcp-gen,mcp-gen-catalog,openapi-mcp-generator,kubb").split(",").includes(g.name),
   );
   // --reverse: a second process can work through the same list from its end.
   const ordered = documents(option("docs", "petstore,sample,github").split(","), Number(option("sample", "40")));
@@ -422,7 +422,7 @@ if (process.argv.includes("--report")) {
     const operations = operationIds(readDocument(document.file)).length;
     for (const generator of chosen) await measure(generator, document, operations);
   }
-  const prismDocs = option("prism", "petstore").split(",");
+  const prismDocs = option("prism", "petstore,github").split(",");
   for (const [index, document] of docs.filter((d) => prismDocs.includes(d.name.split("-")[0]!)).entries())
     await prismCalls(
       document,

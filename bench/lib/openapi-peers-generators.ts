@@ -18,6 +18,9 @@ export interface Generator {
   generate(document: string, dir: string, baseUrl?: string): Command[];
   /** Whether the upstream URL can only be set at generation time (then the Prism run regenerates). */
   readonly bakesBaseUrl: boolean;
+  /** Whether its tools are the API's operations, so calling each one at Prism means something
+   * (not so for mcp-gen's catalog mode, whose three tools find, describe and call operations). */
+  readonly callsAtPrism: boolean;
   /** Which tsconfig the strict type-check uses, for the report. */
   readonly tsconfig: string;
   /** The type-check command (no emit). */
@@ -92,34 +95,39 @@ export function generators(paths: GeneratorPaths): Generator[] {
   const peerBin = (name: string) => join(paths.peers, "node_modules/.bin", name);
   const peerTsc = join(paths.peers, "node_modules/typescript/bin/tsc");
   const cli = join(paths.root, "dist/generator/cli.js");
-  return [
-    {
-      name: "mcp-gen",
-      bakesBaseUrl: false,
-      generate: (document, dir) => [
-        { args: [cli, "import", "openapi", document, "--out", dir, "-q"], cwd: paths.root },
-        { args: [cli, "--schema-dir", paths.schemaDir, "-q"], cwd: dir },
-      ],
-      tsconfig:
-        "its own (`import` writes init's: strict, exactOptionalPropertyTypes, noUncheckedIndexedAccess), TypeScript 6.0.3 as its package.json asks",
-      typecheck: (dir) => ({
-        args: [join(paths.root, "node_modules/typescript/bin/tsc"), "--noEmit", "-p", "."],
-        cwd: dir,
-      }),
-      serve: (dir) => ({ args: ["--import", "tsx", "src/main.ts"], cwd: dir }),
-      upstream: (dir, url) => {
-        const manifest = parse(readFileSync(join(dir, "mcp.yaml"), "utf8")) as {
-          settings?: Record<string, { env?: string; secret?: boolean }>;
-        };
-        const env: Record<string, string> = { MCP_UPSTREAM_URL: url };
-        for (const setting of Object.values(manifest.settings ?? {}))
-          if (setting.secret === true && setting.env !== undefined) env[setting.env] = secret;
-        return env;
-      },
+  const mcpGen = (name: string, importOptions: string[]): Generator => ({
+    name,
+    bakesBaseUrl: false,
+    callsAtPrism: importOptions.length === 0,
+    generate: (document, dir) => [
+      { args: [cli, "import", "openapi", document, "--out", dir, "-q", ...importOptions], cwd: paths.root },
+      { args: [cli, "--schema-dir", paths.schemaDir, "-q"], cwd: dir },
+    ],
+    tsconfig:
+      "its own (`import` writes init's: strict, exactOptionalPropertyTypes, noUncheckedIndexedAccess), TypeScript 6.0.3 as its package.json asks",
+    typecheck: (dir) => ({
+      args: [join(paths.root, "node_modules/typescript/bin/tsc"), "--noEmit", "-p", "."],
+      cwd: dir,
+    }),
+    serve: (dir) => ({ args: ["--import", "tsx", "src/main.ts"], cwd: dir }),
+    upstream: (dir, url) => {
+      const manifest = parse(readFileSync(join(dir, "mcp.yaml"), "utf8")) as {
+        settings?: Record<string, { env?: string; secret?: boolean }>;
+      };
+      const env: Record<string, string> = { MCP_UPSTREAM_URL: url };
+      for (const setting of Object.values(manifest.settings ?? {}))
+        if (setting.secret === true && setting.env !== undefined) env[setting.env] = secret;
+      return env;
     },
+  });
+  return [
+    mcpGen("mcp-gen", []),
+    // The few-tools mode for large APIs (`--tools catalog`): measured for size and compile only.
+    mcpGen("mcp-gen-catalog", ["--tools", "catalog"]),
     {
       name: "openapi-mcp-generator",
       bakesBaseUrl: false,
+      callsAtPrism: true,
       generate: (document, dir) => [
         { args: [peerBin("openapi-mcp-generator"), "-i", document, "-o", dir], cwd: paths.peers },
       ],
@@ -131,6 +139,7 @@ export function generators(paths: GeneratorPaths): Generator[] {
     {
       name: "kubb",
       bakesBaseUrl: true,
+      callsAtPrism: true,
       generate: (document, dir, baseUrl) => {
         writeFileSync(join(dir, "kubb.config.ts"), kubbConfig);
         writeFileSync(join(dir, "tsconfig.json"), JSON.stringify(kubbTsconfig, null, 2));
