@@ -3,7 +3,7 @@
 // so by default a document read from a file reads only JSON and YAML files in its own folder tree
 // (no hidden ones) and public http(s) URLs; one read from a URL reads only its own origin. Every
 // read is bounded (size, time, count). `--allow-ref <folder|URL prefix>` widens it.
-import { readFileSync, realpathSync, statSync } from "node:fs";
+import { existsSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import {
@@ -65,7 +65,7 @@ const urlUnder = (prefix: URL, url: URL) =>
     ? url.pathname.startsWith(prefix.pathname)
     : url.pathname === prefix.pathname || url.pathname.startsWith(`${prefix.pathname}/`));
 
-type Target = { file: string } | { url: URL; privateOk: boolean } | { refused: string };
+type Target = { file: string } | { url: URL; privateOk: boolean } | { refused: string } | { unreadable: true };
 
 /** Minimal shape of @scalar/json-magic's loader plugin and its result. */
 type ResolveResult = { ok: true; data: unknown; raw: string } | { ok: false };
@@ -98,6 +98,7 @@ export class ExternalRefs {
       return { ok: false };
     };
     if ("refused" in target) return refuse(target.refused);
+    if ("unreadable" in target) return { ok: false };
     if (++this.count > maxExternalDocuments)
       return refuse(`the document reads more than ${maxExternalDocuments} external documents`);
     const left = this.deadline - Date.now();
@@ -121,7 +122,7 @@ export class ExternalRefs {
         error instanceof InternalAddress ? `${error.message}; --allow-ref ${error.origin}/ allows it` : error.message,
       );
     }
-    this.bytes += text.length;
+    this.bytes += Buffer.byteLength(text);
     if (this.bytes > maxTotalBytes)
       return refuse(`its external documents hold more than ${maxTotalBytes.toLocaleString("en")} bytes together`);
     try {
@@ -133,7 +134,8 @@ export class ExternalRefs {
 
   private judgeRedirect(to: URL): RedirectDecision {
     const target = this.judge(to.href);
-    return "refused" in target ? target : { privateOk: "url" in target && target.privateOk };
+    if ("url" in target) return { privateOk: target.privateOk };
+    return { refused: "refused" in target ? target.refused : `${to.href} is no http(s) URL` };
   }
 
   /** Whether the document may read this URI (as the bundler resolved it), and how. */
@@ -147,7 +149,8 @@ export class ExternalRefs {
         return { refused: `${uri} is no file URL this machine reads` };
       }
     }
-    if (scheme !== undefined) return { refused: `only files and http(s) URLs are read, not ${scheme}: URIs` };
+    // Nothing reads another scheme (nor a missing file): the `$ref` stays unresolved, which the importer reports.
+    if (scheme !== undefined) return { unreadable: true };
     return this.judgeFile(uri);
   }
 
@@ -161,6 +164,7 @@ export class ExternalRefs {
   }
 
   private judgeFile(path: string): Target {
+    if (!existsSync(path)) return { unreadable: true };
     const real = realPath(resolve(path));
     const widen = `; --allow-ref ${dirname(real)} allows its folder`;
     if (this.allowed.folders.some((folder) => inside(folder, real))) return { file: real };
