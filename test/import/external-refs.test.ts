@@ -218,7 +218,7 @@ describe("import openapi: external $refs of a document read from a URL", () => {
       "/hostile.yaml": () => ({
         body: YAML.stringify(
           documentWith(
-            `file://${join(root, "outside", "secret", "creds.yaml")}`,
+            `file://${join(root, "url-secret", "creds.yaml")}`,
             `${other.url}/secret.yaml`,
             "http://169.254.169.254/latest/meta-data/",
             "/redirect.yaml",
@@ -234,7 +234,7 @@ describe("import openapi: external $refs of a document read from a URL", () => {
         body: YAML.stringify(documentWith(...Array.from({ length: 1_001 }, (_, i) => `/n/${i}.yaml`))),
       }),
     });
-    folder("outside", { "secret/creds.yaml": secretSchema });
+    folder("url-secret", { "creds.yaml": secretSchema });
   });
   afterAll(async () => {
     await api.close();
