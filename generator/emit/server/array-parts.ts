@@ -6,8 +6,12 @@
 import { Verbatim, codeLiteral } from "../escape.js";
 import type { CodeWriter } from "../file.js";
 
-/** The most entries one array literal holds: 500 × 499 pairs is a quarter of TypeScript's limit. */
-export const entriesPerPart = 500;
+/**
+ * The most entries one array literal holds. The pairs grow with the square of a part's
+ * length, so short parts also check faster (autotask.net's 2,958 tools: a third less
+ * check time with parts of 100 than with parts of 500).
+ */
+export const entriesPerPart = 100;
 
 /**
  * `entries` for a codeLiteral: themselves when there are at most entriesPerPart, else
