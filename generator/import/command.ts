@@ -52,6 +52,13 @@ export function importCommand(
           default: false,
           describe: "write nothing; exit 1 listing the imported files the document (or these options) would change",
         })
+        .option("allow-ref", {
+          type: "string",
+          array: true,
+          default: [],
+          describe:
+            "let the document's external $refs also read this folder or URL prefix (by default: JSON/YAML files in the document's folder tree and public http(s) URLs; from a URL document, its own origin)",
+        })
         .option("quiet", { alias: "q", type: "boolean", default: false, describe: "print only errors and warnings" })
         .example("$0 import openapi petstore.yaml --out petstore", "a project in ./petstore, one tool per operation")
         .example(
@@ -80,6 +87,7 @@ export function importCommand(
           mcpGenVersion: version(),
           tools: a.tools as "operations" | "catalog",
           check: a.check as boolean,
+          allowRefs: a.allowRef as string[],
         }),
       );
     },

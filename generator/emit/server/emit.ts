@@ -12,6 +12,7 @@ import { Verbatim, codeLiteral, propertyAccess, propertyKey, sameLiteral, string
 import type { CodeWriter, GeneratedFile } from "../file.js";
 import { emitAnswerValidators } from "./answers.js";
 import { appExtensions, appListing, appResourceEntry, toolUiMeta } from "./apps.js";
+import { inParts } from "./array-parts.js";
 import { writeListings, type RevisionListing } from "./listings.js";
 import { toolTypeNames } from "../types/emit.js";
 import { validatorNames } from "../validators/emit.js";
@@ -511,17 +512,26 @@ function emitDefinition(s: ServerEmit, listingOf: ReadonlyMap<string, string>): 
   const projectedInfo = protocols
     .map((p) => [p.revision, project(model.info as unknown as Json, p.fields("Implementation"))] as const)
     .filter(([, info]) => !sameLiteral(info, model.info));
+  // Tables long enough to be written in parts (array-parts.ts) are written before the definition.
+  const definitionType = `${file.type(rt, "ServerDefinition")}<${H}>`;
+  const table = (key: string, entries: readonly unknown[]) =>
+    inParts(
+      w,
+      `${names.definition}${key.charAt(0).toUpperCase()}${key.slice(1)}`,
+      `NonNullable<${definitionType}["${key}"]>`,
+      entries,
+    );
   const definition: Json = {
     info: model.info,
     instructions: model.instructions,
     revisions: protocols.map((p) => p.revision),
     // Only where a revision's Implementation type leaves part of `info` out (the runtime falls back to `info`).
     infoByRevision: projectedInfo.length > 0 ? Object.fromEntries(projectedInfo) : undefined,
-    tools,
-    resources,
-    resourceTemplates: templates,
-    prompts,
-    completions: completions.length > 0 ? completions : undefined,
+    tools: table("tools", tools),
+    resources: table("resources", resources),
+    resourceTemplates: table("resourceTemplates", templates),
+    prompts: table("prompts", prompts),
+    completions: completions.length > 0 ? table("completions", completions) : undefined,
     listings: Object.fromEntries(protocols.map((p) => [p.revision, code(listingOf.get(p.revision)!)])),
     features: Object.keys(features).length > 0 ? features : undefined,
     handlerPaths: handlerPaths.length > 0 ? handlerPaths : undefined,
@@ -536,9 +546,7 @@ function emitDefinition(s: ServerEmit, listingOf: ReadonlyMap<string, string>): 
     extensions: appExtensions(model),
   };
   w.doc(`${model.info.name} as the runtime serves it: routing tables, validators and list payloads.`);
-  w.line(
-    `export const ${names.definition}: ${file.type(rt, "ServerDefinition")}<${H}> = ${codeLiteral(definition)};`,
-  ).line();
+  w.line(`export const ${names.definition}: ${definitionType} = ${codeLiteral(definition)};`).line();
   return subscribable;
 }
 

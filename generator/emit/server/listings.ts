@@ -7,6 +7,7 @@ import { revisionNamespace } from "../../model/protocol.js";
 import type { ServerModel } from "../../model/types.js";
 import { Verbatim, codeLiteral, sameLiteral } from "../escape.js";
 import type { GeneratedFile } from "../file.js";
+import { inParts } from "./array-parts.js";
 
 /** One revision's list results, as emit.ts projects them (entries in the model's order). */
 export interface ListingValue {
@@ -69,7 +70,18 @@ export function writeListings(
   }
   for (const table of tables) {
     const value = Object.fromEntries(
-      lists.map((list) => [list, table.listing[list].map((entry, i) => named(shared.get(list)?.[i], entry) ?? entry)]),
+      lists.map((list) => {
+        const entries = table.listing[list].map((entry, i) => named(shared.get(list)?.[i], entry) ?? entry);
+        return [
+          list,
+          inParts(
+            w,
+            `${table.name}${list.charAt(0).toUpperCase()}${list.slice(1)}`,
+            `${listingType}["${list}"]`,
+            entries,
+          ),
+        ];
+      }),
     );
     w.doc(`List results${listings.length > 1 ? ` for protocol ${table.revisions[0]}` : ""}, projected onto its types.`);
     w.line(`const ${table.name}: ${listingType} = ${codeLiteral(value)};`).line();

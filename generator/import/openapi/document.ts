@@ -3,8 +3,10 @@
 // @scalar/openapi-parser upgrades it to OpenAPI 3.1, whose schemas are JSON Schema 2020-12, so
 // the rest of the importer reads one version. Chosen by measurement: bench/openapi-parsers.md.
 import { readFileSync } from "node:fs";
-import { resolve } from "node:path";
+import { dirname, relative, resolve } from "node:path";
 import { warning, type Diagnostic } from "../../diagnostics.js";
+import { ExternalRefs, parseAllowedRefs, realPath, type DocumentBase } from "./external-refs.js";
+import { fetchBounded } from "./fetch-bounded.js";
 
 /** The JSON pointer escape of one reference token (RFC 6901). */
 export const escapePointer = (token: string) => token.replaceAll("~", "~0").replaceAll("/", "~1");
@@ -57,6 +59,16 @@ export const maxDocumentValues = 20_000_000;
 
 const isUrl = (source: string) => /^https?:\/\//i.test(source);
 
+/** The URI a `$ref`'s document part names, from the document it is in (as the bundler resolves it). */
+function referenceUri(from: string, reference: string): string {
+  if (/^[a-z][a-z0-9+.-]+:/i.test(reference)) return reference;
+  if (isUrl(from)) return new URL(reference, from).href;
+  return reference === "" ? from : resolve(dirname(from), reference);
+}
+
+/** A file as the user would name it (relative to the working folder), a URL as it is. */
+const shownSource = (from: string) => (isUrl(from) ? from : relative(process.cwd(), from) || from);
+
 /** The JSON pointer a local `$ref` names (`#/a%20b/c` → `/a b/c`), or undefined when it is no local, well-encoded reference. */
 export function refPointer(ref: string): string | undefined {
   if (!ref.startsWith("#")) return undefined;
@@ -67,16 +79,39 @@ export function refPointer(ref: string): string | undefined {
   }
 }
 
-/** Reads, bundles and upgrades a document; throws DocumentError with a located message. */
-export async function readDocument(source: string): Promise<OpenApiDocument> {
+/** The bounds of a document read from a URL (a file is read whole). */
+const documentBounds = { maxBytes: 256 * 1024 * 1024, timeoutMs: 60_000 };
+
+/**
+ * Reads, bundles and upgrades a document; throws DocumentError with a located message.
+ * `allowRefs` (`--allow-ref`): folders and URL prefixes its external `$ref`s may read beyond the
+ * default (external-refs.ts).
+ */
+export async function readDocument(source: string, allowRefs: readonly string[] = []): Promise<OpenApiDocument> {
   const { bundleWithDiagnostics } = await import("@scalar/json-magic/bundle");
-  const { readFiles, fetchUrls, parseJson, parseYaml } = await import("@scalar/json-magic/bundle/plugins/node");
+  const { normalize } = await import("@scalar/json-magic/helpers/normalize");
   const { upgrade } = await import("@scalar/openapi-parser");
-  let text: string;
+  let allowed;
   try {
-    text = isUrl(source)
-      ? await (await fetch(source, { signal: AbortSignal.timeout(60_000) })).text()
-      : readFileSync(resolve(source), "utf8");
+    allowed = parseAllowedRefs(allowRefs);
+  } catch (error) {
+    throw new DocumentError((error as Error).message);
+  }
+  let text: string;
+  let base: DocumentBase;
+  try {
+    if (isUrl(source)) {
+      // The user named this URL, so it may be on a private address; a redirect elsewhere may not.
+      const named = new URL(source);
+      const fetched = await fetchBounded(named, true, documentBounds, (to) => ({
+        privateOk: to.origin === named.origin,
+      }));
+      text = fetched.text;
+      base = { kind: "url", url: new URL(fetched.url), fromPrivate: fetched.fromPrivate };
+    } else {
+      text = readFileSync(resolve(source), "utf8");
+      base = { kind: "file", folder: realPath(dirname(resolve(source))) };
+    }
   } catch (error) {
     throw new DocumentError(`${source}: cannot read it (${(error as Error).message})`);
   }
@@ -95,18 +130,25 @@ export async function readDocument(source: string): Promise<OpenApiDocument> {
   const deep = tooDeep(parsed);
   if (deep !== undefined) throw new DocumentError(`${await at(deep.pointer)}: ${deep.message}`);
   let bundled: unknown;
+  const origin = base.kind === "url" ? base.url.href : resolve(source);
+  const refs = new ExternalRefs(base, allowed, normalize);
   try {
-    // External $refs are resolved against the document's own location. One that cannot be read
-    // stays a $ref, which the importer reports where it meets it.
+    // External $refs are resolved against the document's own location and read only as
+    // external-refs.ts allows. One that cannot be read stays a $ref, which the importer reports
+    // where it meets it; one refused stops the import here.
     const result = await bundleWithDiagnostics(parsed as Record<string, unknown>, {
-      plugins: [readFiles(), fetchUrls(), parseJson(), parseYaml()],
+      plugins: [refs.loader],
       treeShake: false,
-      origin: isUrl(source) ? source : resolve(source),
+      origin,
     });
     bundled = result.document;
+    if (refs.refusals.size > 0)
+      throw new DocumentError(await refusalMessage(refs.refusals, result.diagnostics, source, origin, at));
   } catch (error) {
+    if (error instanceof DocumentError) throw error;
     throw new DocumentError(`${source}#: cannot bundle its $refs: ${(error as Error).message}`);
   }
+
   const deeper = tooDeep(bundled);
   if (deeper !== undefined)
     throw new DocumentError(`${source}#${deeper.pointer}: ${deeper.message} (with its external $refs)`);
@@ -117,6 +159,29 @@ export async function readDocument(source: string): Promise<OpenApiDocument> {
     throw new DocumentError(`${source}#: cannot upgrade it to OpenAPI 3.1: ${(error as Error).message}`);
   }
   return { document: upgraded, declared, text };
+}
+
+/** One line per refused `$ref`, at its place (`file:line:col` in the document itself). */
+async function refusalMessage(
+  refusals: ReadonlyMap<string, string>,
+  diagnostics: readonly { kind: string; reference: string; source: string; pointer: string }[],
+  source: string,
+  origin: string,
+  at: (pointer: string) => Promise<string>,
+): Promise<string> {
+  const lines: string[] = [];
+  const said = new Set<string>();
+  for (const { kind, reference, source: from, pointer } of diagnostics) {
+    const uri = kind === "unresolved-document" ? referenceUri(from, reference.split("#")[0]!) : undefined;
+    const reason = uri === undefined ? undefined : refusals.get(uri);
+    if (reason === undefined) continue;
+    said.add(uri!);
+    const where = from === origin ? await at(pointer.replace(/^#/, "")) : `${shownSource(from)}${pointer}`;
+    lines.push(`${where}: $ref ${JSON.stringify(reference)} refused: ${reason}`);
+  }
+  for (const [uri, reason] of refusals)
+    if (!said.has(uri)) lines.push(`${source}#: a $ref to ${uri} refused: ${reason}`);
+  return lines.join("\n");
 }
 
 /** The document's value: JSON first (it nests without bounds), else YAML, with line and column on a syntax error. */

@@ -24,6 +24,8 @@ export interface ImportOpenApiOptions extends Selection {
   readonly tools: ToolsMode;
   /** Write nothing: exit 1 listing the import's files that differ from what it would write. */
   readonly check: boolean;
+  /** `--allow-ref`: folders and URL prefixes the document's external `$ref`s may read beyond the default. */
+  readonly allowRefs: readonly string[];
 }
 
 /** The options that shape the project, as words of the command line (the banner's Regenerate line). */
@@ -34,6 +36,7 @@ function optionWords(options: ImportOpenApiOptions): string[] {
     ...options.include.flatMap((pattern) => ["--include", pattern]),
     ...options.exclude.flatMap((pattern) => ["--exclude", pattern]),
     ...(options.includeDeprecated ? ["--include-deprecated"] : []),
+    ...options.allowRefs.flatMap((prefix) => ["--allow-ref", prefix]),
   ];
 }
 
@@ -65,10 +68,10 @@ const nameFromTitle = (title: string) =>
 export async function runImportOpenApi(options: ImportOpenApiOptions): Promise<number> {
   let read;
   try {
-    read = await readDocument(options.source);
+    read = await readDocument(options.source, options.allowRefs);
   } catch (error) {
     if (!(error instanceof DocumentError)) throw error;
-    err(error.message);
+    for (const line of error.message.split("\n")) err(line);
     return 1;
   }
   const { document } = read;

@@ -3,7 +3,7 @@
 // client. For the test/import/petstore.test.ts and upstream-*.test.ts files.
 import { spawnSync } from "node:child_process";
 import { rmSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { cliPath, repoRoot, schemaDir } from "../../support/paths.js";
@@ -16,7 +16,7 @@ export function run(command: string, args: readonly string[], cwd: string): { st
   return { stdout: result.stdout, stderr: result.stderr };
 }
 
-/** import → generate → strict tsc of test/import/fixtures/<fixture> into test/import/.out/<name>. */
+/** import → generate → strict tsc of test/import/fixtures/<fixture> (or an absolute path) into test/import/.out/<name>. */
 export function importProject(
   name: string,
   fixture: string,
@@ -26,7 +26,15 @@ export function importProject(
   rmSync(project, { recursive: true, force: true });
   const imported = run(
     process.execPath,
-    [cliPath, "import", "openapi", join(repoRoot, "test", "import", "fixtures", fixture), "--out", project, ...flags],
+    [
+      cliPath,
+      "import",
+      "openapi",
+      resolve(repoRoot, "test", "import", "fixtures", fixture),
+      "--out",
+      project,
+      ...flags,
+    ],
     repoRoot,
   );
   run(process.execPath, [cliPath, "--schema-dir", schemaDir, "-q"], project);

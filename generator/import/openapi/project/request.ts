@@ -62,7 +62,10 @@ export type SecuritySpec =
 
 /** Where requests go and what they carry: read once from the environment (see upstreamFromEnv). */
 export interface Upstream {
-  readonly baseUrl: string;
+  /** Absent when neither MCP_UPSTREAM_URL nor the document gives one: the server still starts and
+   * lists its tools (hosts do that before the user configures anything); calls answer `noBaseUrl`. */
+  readonly baseUrl?: string | undefined;
+  readonly noBaseUrl?: string | undefined;
   readonly timeoutMs: number;
   readonly schemes: Readonly<Record<string, SecuritySpec>>;
   readonly env: Readonly<Record<string, string | undefined>>;
@@ -95,12 +98,11 @@ export function upstreamFromEnv(
   env: Readonly<Record<string, string | undefined>> = process.env,
 ): Upstream {
   // An empty value is unset: a host passes one for a bundle's upstream_url setting left empty.
-  const baseUrl = env.MCP_UPSTREAM_URL || documentUrl;
-  if (baseUrl === undefined || !/^https?:\/\//.test(baseUrl)) {
-    throw new Error(
-      `the API's base URL is ${baseUrl === undefined ? "not in its document" : `relative (${baseUrl})`}: set MCP_UPSTREAM_URL to an absolute http(s) URL`,
-    );
-  }
+  const given = env.MCP_UPSTREAM_URL || undefined;
+  if (given !== undefined && !isAbsolute(given))
+    throw new Error(`MCP_UPSTREAM_URL must be an absolute http(s) URL, not ${JSON.stringify(given)}`);
+  const baseUrl = given ?? (documentUrl !== undefined && isAbsolute(documentUrl) ? documentUrl : undefined);
+  const noBaseUrl = `no base URL for the API: its document ${documentUrl === undefined ? "names none" : `gives a relative one (${documentUrl})`}; set MCP_UPSTREAM_URL (the upstream_url setting) to its absolute http(s) URL`;
   const timeoutMs = env.MCP_UPSTREAM_TIMEOUT_MS === undefined ? 30_000 : Number(env.MCP_UPSTREAM_TIMEOUT_MS);
   if (!(timeoutMs > 0))
     throw new Error(
@@ -111,8 +113,10 @@ export function upstreamFromEnv(
     throw new Error(
       `MCP_UPSTREAM_RETRIES must be a whole number of retries (0 for none), not ${JSON.stringify(env.MCP_UPSTREAM_RETRIES)}`,
     );
-  return { baseUrl: baseUrl.replace(/\/+$/, ""), timeoutMs, schemes, env, retries };
+  return { baseUrl: baseUrl?.replace(/\/+$/, ""), noBaseUrl, timeoutMs, schemes, env, retries };
 }
+
+const isAbsolute = (url: string) => /^https?:\/\/[^/]/i.test(url) && URL.canParse(url);
 
 const failure = (text: string): UpstreamError => ({ content: [{ type: "text", text }], isError: true });
 
@@ -331,6 +335,7 @@ export function buildRequest(
         ...pieces.map((piece) => (piece.includes("=") ? piece : `${encodeStrict(parameter.name)}=${piece}`)),
       );
   }
+  if (upstream.baseUrl === undefined) return `${operation.tool}: ${upstream.noBaseUrl ?? "no base URL for the API"}`;
   const url = new URL(upstream.baseUrl + path);
   if (query.length > 0) url.search = (url.search === "" ? "" : `${url.search.slice(1)}&`) + query.join("&");
   const tokens = authorize(upstream, operation, url, headers, cookies);
@@ -440,9 +445,9 @@ async function requestToken(
 ): Promise<{ value: string; expiresAt: number } | string> {
   const { env } = upstream;
   const given = env[scheme.tokenUrlEnv] || scheme.tokenUrl;
-  if (!URL.canParse(given, `${upstream.baseUrl}/`))
-    return `the token URL of OAuth 2 scheme ${name} is not a URL: ${given}`;
-  const url = new URL(given, `${upstream.baseUrl}/`);
+  const base = upstream.baseUrl === undefined ? undefined : `${upstream.baseUrl}/`;
+  if (!URL.canParse(given, base)) return `the token URL of OAuth 2 scheme ${name} is not a URL: ${given}`;
+  const url = new URL(given, base);
   const what = `the token endpoint of OAuth 2 scheme ${name} (${url.origin}${url.pathname})`;
   const method = env[scheme.authMethodEnv] || "client_secret_basic";
   const form = new URLSearchParams({ grant_type: "client_credentials" });
