@@ -477,8 +477,12 @@ function report(records: readonly DocumentRecord[], wallSeconds: number, command
   lines.push(
     "",
     `${done.length} documents passed every step with ${totalTools} tools in all; the import warned ${records.reduce((n, r) => n + (r.warnings ?? 0), 0)} times.`,
-    `${needUrl} servers refused to start until \`MCP_UPSTREAM_URL\` was set (their documents give no absolute server URL), as the import says; they were then started with it.`,
   );
+  // Records of runs before imported servers started without a base URL.
+  if (needUrl > 0)
+    lines.push(
+      `${needUrl} servers refused to start until \`MCP_UPSTREAM_URL\` was set (their documents give no absolute server URL); they were then started with it.`,
+    );
   return `${lines.join("\n")}\n`;
 }
 

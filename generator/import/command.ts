@@ -10,8 +10,7 @@ export function importCommand(
 ): CommandModule<object, never> {
   return {
     command: "import <format> <source>",
-    describe:
-      "Write an mcp-gen project whose tools call an HTTP API, from its OpenAPI 3.0/3.1 or Swagger 2.0 document",
+    describe: "Write an mcp-gen project whose tools call an HTTP API, from its OpenAPI 3.0/3.1 or Swagger 2.0 document",
     builder: (y: Argv) =>
       y
         .positional("format", { type: "string", choices: ["openapi"], describe: "what the document is" })
